@@ -1,0 +1,204 @@
+// Package analysis holds the workbench's statistics as pure functions over
+// plain slices: no SQL, no I/O. Callers (cmd/emobench) load the data and hand
+// it in; reports render what comes out.
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Convention says which trial count n enters the pass^k estimators.
+type Convention string
+
+const (
+	// PerTask uses each task's own number of trials n_t and leaves out of
+	// pass^k every task with n_t < k (τ²-bench's convention).
+	PerTask Convention = "per-task"
+	// MinTrials uses the run's number of distinct trial values as n for every
+	// task (τ-bench v1's display_metrics).
+	MinTrials Convention = "min-trials"
+)
+
+// ParseConvention returns the Convention spelled s.
+func ParseConvention(s string) (Convention, error) {
+	switch c := Convention(s); c {
+	case PerTask, MinTrials:
+		return c, nil
+	}
+	return "", fmt.Errorf("convention %q is not one of per-task, min-trials", s)
+}
+
+// PassHatK is the unbiased estimator of the probability that k i.i.d. trials
+// of one task all pass, given c passes in n trials:
+//
+//	pass^k = C(c,k) / C(n,k)  (Yao et al. 2024, τ-bench)
+//
+// It is computed as the product Π_{i<k} (c−i)/(n−i), which neither overflows
+// nor loses precision for large n. It returns NaN when k < 1, n < k, or c is
+// outside [0, n].
+func PassHatK(n, c, k int) float64 {
+	if k < 1 || n < k || c < 0 || c > n {
+		return math.NaN()
+	}
+	p := 1.0
+	for i := 0; i < k; i++ {
+		if c-i <= 0 {
+			return 0
+		}
+		p *= float64(c-i) / float64(n-i)
+	}
+	return p
+}
+
+// PassAtK is the unbiased estimator of the probability that at least one of
+// k i.i.d. trials of one task passes, given c passes in n trials:
+//
+//	pass@k = 1 − C(n−c,k) / C(n,k)  (Chen et al. 2021, Codex)
+//
+// It returns NaN when k < 1, n < k, or c is outside [0, n].
+func PassAtK(n, c, k int) float64 {
+	if k < 1 || n < k || c < 0 || c > n {
+		return math.NaN()
+	}
+	return 1 - PassHatK(n, n-c, k)
+}
+
+// TaskTrials is one task's outcome within one run: how many trials were run
+// and how many passed. Group holds the values of the grouping fields the
+// caller asked for (the same fields, in the same order, for every element).
+type TaskTrials struct {
+	RunID  int64
+	TaskID int64
+	Group  []string
+	Trials int
+	Passes int
+}
+
+// PassKOptions configures PassK.
+type PassKOptions struct {
+	Convention Convention // PerTask when empty
+	// Ks lists the k to report. When empty, every k from 1 to the largest n
+	// seen in the group is reported.
+	Ks []int
+	// RunTrials gives, for MinTrials, each run's number of distinct trial
+	// values. A run missing from the map falls back to the largest n_t of
+	// its tasks.
+	RunTrials map[int64]int
+}
+
+// PassKRow is pass^k and pass@k for one (run, group) at one k.
+type PassKRow struct {
+	RunID        int64
+	Group        []string
+	K            int
+	PassHatK     float64 // mean over the used tasks of C(c,k)/C(n,k)
+	PassAtK      float64 // mean over the used tasks of 1 − C(n−c,k)/C(n,k)
+	Tasks        int     // tasks that entered the means
+	Trajectories int     // trials of those tasks
+	Convention   Convention
+}
+
+// PassK computes pass^k and pass@k per (run, group) and k. Rows come out
+// ordered by run, group, then k. A (run, group, k) that no task can estimate
+// (every n_t < k) yields no row.
+func PassK(tasks []TaskTrials, opts PassKOptions) ([]PassKRow, error) {
+	conv := opts.Convention
+	if conv == "" {
+		conv = PerTask
+	}
+	if _, err := ParseConvention(string(conv)); err != nil {
+		return nil, err
+	}
+	for _, k := range opts.Ks {
+		if k < 1 {
+			return nil, fmt.Errorf("k = %d: k must be at least 1", k)
+		}
+	}
+	var rows []PassKRow
+	for _, g := range groupTasks(tasks) {
+		rows = append(rows, passKGroup(g, conv, opts)...)
+	}
+	return rows, nil
+}
+
+type taskGroup struct {
+	runID int64
+	group []string
+	tasks []TaskTrials
+}
+
+func groupTasks(tasks []TaskTrials) []*taskGroup {
+	index := map[string]*taskGroup{}
+	var groups []*taskGroup
+	for _, t := range tasks {
+		key := fmt.Sprint(t.RunID) + "\x00" + strings.Join(t.Group, "\x00")
+		g, ok := index[key]
+		if !ok {
+			g = &taskGroup{runID: t.RunID, group: t.Group}
+			index[key] = g
+			groups = append(groups, g)
+		}
+		g.tasks = append(g.tasks, t)
+	}
+	slices.SortStableFunc(groups, func(a, b *taskGroup) int {
+		if a.runID != b.runID {
+			return int(a.runID - b.runID)
+		}
+		return slices.Compare(a.group, b.group)
+	})
+	return groups
+}
+
+func passKGroup(g *taskGroup, conv Convention, opts PassKOptions) []PassKRow {
+	trialsOf := func(t TaskTrials) int { return t.Trials }
+	if conv == MinTrials {
+		n, ok := opts.RunTrials[g.runID]
+		if !ok {
+			n = maxTrials(g.tasks)
+		}
+		trialsOf = func(TaskTrials) int { return n }
+	}
+	ks := opts.Ks
+	if len(ks) == 0 {
+		maxN := 0
+		for _, t := range g.tasks {
+			maxN = max(maxN, trialsOf(t))
+		}
+		for k := 1; k <= maxN; k++ {
+			ks = append(ks, k)
+		}
+	}
+	var rows []PassKRow
+	for _, k := range ks {
+		row := PassKRow{RunID: g.runID, Group: g.group, K: k, Convention: conv}
+		var sumHat, sumAt float64
+		for _, t := range g.tasks {
+			n := trialsOf(t)
+			if n < k || t.Passes > n {
+				continue
+			}
+			sumHat += PassHatK(n, t.Passes, k)
+			sumAt += PassAtK(n, t.Passes, k)
+			row.Tasks++
+			row.Trajectories += t.Trials
+		}
+		if row.Tasks == 0 {
+			continue
+		}
+		row.PassHatK = sumHat / float64(row.Tasks)
+		row.PassAtK = sumAt / float64(row.Tasks)
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+func maxTrials(tasks []TaskTrials) int {
+	n := 0
+	for _, t := range tasks {
+		n = max(n, t.Trials)
+	}
+	return n
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/emobench/emobench/db"
+	"github.com/urfave/cli/v2"
+)
+
+func runsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "runs",
+		Usage: "list the runs in the database",
+		Description: "Shows each run's id, name, model, domain, condition, number of tasks, trials per task,\n" +
+			"trajectories, pass^1 (per-task convention) and user_unsatisfied (abandoned) count.\n\n" +
+			"Example:\n   emobench --db runs.db runs --format csv",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
+		},
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if err := checkFormat(format, "table", "json", "csv"); err != nil {
+				return err
+			}
+			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			runs, err := store.ListRunSummaries(c.Context)
+			if err != nil {
+				return err
+			}
+			return runsTable(runs).write(e.stdout, format)
+		},
+	}
+}
+
+func runsTable(runs []db.RunSummary) *table {
+	t := &table{columns: []string{"id", "name", "model", "domain", "condition", "tasks", "trials_per_task", "trajectories", "pass_hat_1", "abandoned"}}
+	for _, r := range runs {
+		pass1 := math.NaN()
+		if r.Pass1.Valid {
+			pass1 = r.Pass1.Float64
+		}
+		t.rows = append(t.rows, []any{
+			r.ID, r.Name, r.AgentModel, r.Domain, string(r.Condition),
+			r.Tasks, trialsPerTask(r.MinTrials, r.MaxTrials), r.Trajectories, pass1, r.Abandoned,
+		})
+	}
+	return t
+}
+
+// trialsPerTask shows "4", or "2-4" when tasks have different trial counts.
+func trialsPerTask(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
+}

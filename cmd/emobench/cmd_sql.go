@@ -1,0 +1,88 @@
+package main
+
+import (
+	"io"
+	"strings"
+
+	"github.com/emobench/emobench/db"
+	"github.com/urfave/cli/v2"
+)
+
+func sqlCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "sql",
+		Usage:     "run a read-only SQL query (argument or stdin)",
+		ArgsUsage: "[QUERY]",
+		Description: "The database is opened read-only (mode=ro, PRAGMA query_only), so a shared .db cannot be\n" +
+			"changed by accident: INSERT, UPDATE, DELETE and DDL fail. See the README for the schema.\n\n" +
+			"Example:\n" +
+			"   emobench --db runs.db sql \"SELECT condition, AVG(passed) FROM trajectory_outcomes GROUP BY condition\"\n" +
+			"   echo 'SELECT * FROM runs' | emobench --db runs.db sql --format csv",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv, json or markdown"},
+		},
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if err := checkFormat(format, "table", "csv", "json", "markdown"); err != nil {
+				return err
+			}
+			query, err := readQuery(c, e.stdin)
+			if err != nil {
+				return err
+			}
+			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			result, err := queryTable(c, store, query)
+			if err != nil {
+				return err
+			}
+			return result.write(e.stdout, format)
+		},
+	}
+}
+
+func readQuery(c *cli.Context, stdin io.Reader) (string, error) {
+	if c.NArg() > 1 {
+		return "", usagef("sql takes one QUERY argument (quote it), got %d", c.NArg())
+	}
+	query := c.Args().First()
+	if query == "" && stdin != nil {
+		b, err := io.ReadAll(stdin)
+		if err != nil {
+			return "", err
+		}
+		query = string(b)
+	}
+	if strings.TrimSpace(query) == "" {
+		return "", usagef("sql needs a QUERY argument or a query on stdin")
+	}
+	return query, nil
+}
+
+func queryTable(c *cli.Context, store *db.DB, query string) (*table, error) {
+	rows, err := store.Query(c.Context, query)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
+	t := &table{columns: cols}
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		t.rows = append(t.rows, vals)
+	}
+	return t, rows.Err()
+}

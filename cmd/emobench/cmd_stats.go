@@ -1,0 +1,170 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/urfave/cli/v2"
+)
+
+func statsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "stats",
+		Usage: "statistics over the stored runs",
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("no stats command %q (try: emobench stats passk)", c.Args().First())
+			}
+			return cli.ShowSubcommandHelp(c)
+		},
+		Subcommands: []*cli.Command{
+			passkCommand(e),
+		},
+	}
+}
+
+func passkCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "passk",
+		Usage: "pass^k (all k trials pass) and pass@k (at least one passes) per run and group",
+		Description: "pass^k = mean over tasks of C(c,k)/C(n,k); pass@k = mean over tasks of 1 − C(n−c,k)/C(n,k),\n" +
+			"with n a task's trials and c its passes (a trial passes when its reward is within 1 ± 1e-6).\n" +
+			"Conventions: per-task (τ²-bench; default) uses each task's own n and leaves out tasks with n < k;\n" +
+			"min-trials (τ-bench v1) uses the run's number of distinct trials as n for every task.\n" +
+			"Group fields: " + strings.Join(db.GroupFields, ", ") + ".\n\n" +
+			"Example:\n" +
+			"   emobench --db runs.db stats passk --by condition\n" +
+			"   emobench --db runs.db stats passk --run 3 --by emotion_family --k 1,2,4 --format markdown",
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			&cli.StringFlag{Name: "by", Usage: "comma-separated group fields (always grouped by run)"},
+			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
+			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+		},
+		Action: func(c *cli.Context) error { return runPassK(c, e) },
+	}
+}
+
+func parseGroupFields(by string) ([]string, error) {
+	if by == "" {
+		return nil, nil
+	}
+	var fields []string
+	for _, f := range strings.Split(by, ",") {
+		f = strings.TrimSpace(f)
+		if f == "run" {
+			continue // always grouped by run
+		}
+		if !slices.Contains(db.GroupFields, f) {
+			return nil, usagef("--by %q: no field %q (fields: %s)", by, f, strings.Join(db.GroupFields, ", "))
+		}
+		fields = append(fields, f)
+	}
+	return fields, nil
+}
+
+func runPassK(c *cli.Context, e *env) error {
+	format := c.String("format")
+	if err := checkFormat(format, formats...); err != nil {
+		return err
+	}
+	fields, err := parseGroupFields(c.String("by"))
+	if err != nil {
+		return err
+	}
+	conv, err := analysis.ParseConvention(c.String("convention"))
+	if err != nil {
+		return &usageError{err}
+	}
+	ks := c.IntSlice("k")
+	for _, k := range ks {
+		if k < 1 {
+			return usagef("--k %d: k must be at least 1", k)
+		}
+	}
+	store, err := db.OpenReadOnly(c.Context, c.String("db"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
+	if err != nil {
+		return err
+	}
+	rows, names, err := computePassK(c.Context, store, runIDs, fields, analysis.PassKOptions{Convention: conv, Ks: ks})
+	if err != nil {
+		return err
+	}
+	return passKTable(rows, names, fields).write(e.stdout, format)
+}
+
+func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, error) {
+	var ids []int64
+	for _, ref := range refs {
+		id, err := store.ResolveRun(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// computePassK loads the (run, task) counts and computes pass^k rows grouped
+// by run and fields. It also returns run names by id.
+func computePassK(ctx context.Context, store *db.DB, runIDs []int64, fields []string, opts analysis.PassKOptions) ([]analysis.PassKRow, map[int64]string, error) {
+	tasks, err := store.ListTaskTrials(ctx, runIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.Convention == analysis.MinTrials {
+		if opts.RunTrials, err = store.CountRunTrials(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	in := make([]analysis.TaskTrials, len(tasks))
+	for i, t := range tasks {
+		group := make([]string, len(fields))
+		for j, f := range fields {
+			group[j] = t.Fields[f]
+		}
+		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes}
+	}
+	rows, err := analysis.PassK(in, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := runNames(ctx, store)
+	return rows, names, err
+}
+
+func runNames(ctx context.Context, store *db.DB) (map[int64]string, error) {
+	runs, err := store.ListRunSummaries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names := make(map[int64]string, len(runs))
+	for _, r := range runs {
+		names[r.ID] = r.Name
+	}
+	return names, nil
+}
+
+func passKTable(rows []analysis.PassKRow, names map[int64]string, fields []string) *table {
+	t := &table{columns: append(append([]string{"run_id", "run"}, fields...),
+		"k", "pass_hat_k", "pass_at_k", "tasks", "trajectories", "convention")}
+	for _, r := range rows {
+		row := []any{r.RunID, names[r.RunID]}
+		for _, g := range r.Group {
+			row = append(row, g)
+		}
+		row = append(row, r.K, r.PassHatK, r.PassAtK, r.Tasks, r.Trajectories, string(r.Convention))
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
+

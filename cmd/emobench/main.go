@@ -1,0 +1,151 @@
+// Command emobench is the τ-Emotion-Bench workbench: it ingests result files
+// of τ-bench-style benchmarks into one SQLite file, computes pass^k
+// statistics, answers read-only SQL and writes offline HTML reports.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	app := newApp(os.Stdin, os.Stdout, os.Stderr)
+	os.Exit(run(ctx, app, os.Args, os.Stderr))
+}
+
+// run runs the app and maps its error to an exit code, printing the error.
+func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int {
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	var usage *usageError
+	if errors.As(err, &usage) {
+		fmt.Fprintf(stderr, "emobench: %v\n", err)
+		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
+		return exitUsage
+	}
+	var reported *reportedError
+	if !errors.As(err, &reported) {
+		fmt.Fprintf(stderr, "emobench: %v\n", err)
+	}
+	return exitFailure
+}
+
+// usageError is a mistake in the command line: exit code 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// reportedError is a failure whose details the command already printed.
+type reportedError struct{ err error }
+
+func (e *reportedError) Error() string { return e.err.Error() }
+func (e *reportedError) Unwrap() error { return e.err }
+
+// env holds the streams commands write to, so tests run the CLI in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	app := &cli.App{
+		Name:  "emobench",
+		Usage: "τ-Emotion-Bench workbench: ingest agent benchmark runs into SQLite, compute pass^k, query and report",
+		Description: "emobench keeps every run (imported τ-bench / τ-Emotion-Bench result files) in one SQLite file.\n\n" +
+			"Example:\n" +
+			"   emobench demo\n" +
+			"   emobench --db runs.db ingest results/*.json\n" +
+			"   emobench --db runs.db stats passk --by condition\n" +
+			"   emobench --db runs.db sql \"SELECT domain, AVG(passed) FROM trajectory_outcomes GROUP BY domain\"",
+		Reader:    stdin,
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Flags: []cli.Flag{
+			&cli.StringFlag{
+				Name:    "db",
+				Usage:   "SQLite database `PATH`",
+				EnvVars: []string{"EMOBENCH_DB"},
+				Value:   "emobench.db",
+			},
+		},
+		Commands: []*cli.Command{
+			ingestCommand(e),
+			runsCommand(e),
+			statsCommand(e),
+			sqlCommand(e),
+			reportCommand(e),
+			demoCommand(e),
+		},
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return &usageError{err}
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // main picks exit codes
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usagef("no command %q", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		HideHelpCommand: true,
+	}
+	for _, cmd := range app.Commands {
+		markUsageErrors(cmd)
+	}
+	return app
+}
+
+// markUsageErrors makes a subcommand's flag errors usage errors (exit 2).
+func markUsageErrors(cmd *cli.Command) {
+	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return &usageError{err}
+	}
+	if len(cmd.Subcommands) == 0 {
+		cmd.Before = rejectLateFlags
+	}
+	for _, sub := range cmd.Subcommands {
+		markUsageErrors(sub)
+	}
+}
+
+// rejectLateFlags catches a flag written after the arguments, which
+// urfave/cli would otherwise take as one more argument.
+func rejectLateFlags(c *cli.Context) error {
+	for _, arg := range c.Args().Slice() {
+		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
+		if !strings.HasPrefix(arg, "-") || name == "" {
+			continue
+		}
+		for _, f := range c.Command.Flags {
+			if slices.Contains(f.Names(), name) {
+				return usagef("flag %s must come before the arguments: emobench %s [flags] ARGS...", arg, c.Command.Name)
+			}
+		}
+	}
+	return nil
+}

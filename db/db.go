@@ -1,0 +1,194 @@
+// Package db owns emobench's SQLite file: opening it (pure-Go driver
+// modernc.org/sqlite), applying the embedded numbered migrations, and the
+// writes and reads the rest of the program needs. SQL lives in queries/ and
+// reaches Go through the sqlc-generated package db/sqlcdb.
+package db
+
+//go:generate go run github.com/sqlc-dev/sqlc/cmd/sqlc@v1.31.1 generate -f ../sqlc.yaml
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db/sqlcdb"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// BusyTimeout is how long, in milliseconds, a connection waits for a lock
+// held by another writer before failing with SQLITE_BUSY.
+const BusyTimeout = 5000
+
+// ErrNotFound is returned when a requested record does not exist.
+var ErrNotFound = &emobench.Error{Code: emobench.ENOTFOUND, Message: "not found"}
+
+// DB is an open emobench database.
+type DB struct {
+	sql     *sql.DB
+	path    string
+	queries *sqlcdb.Queries
+}
+
+// Open opens (creating if needed) the database at path for reading and
+// writing, in WAL mode with foreign keys on, and applies pending migrations.
+// It fails when the file was written by a newer emobench (its schema version,
+// PRAGMA user_version, is above SchemaVersion) or is not an SQLite database.
+func Open(ctx context.Context, path string) (*DB, error) {
+	dsn := "file:" + escapePath(path) + "?_txlock=immediate" +
+		"&_pragma=foreign_keys(1)" +
+		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")" +
+		"&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(NORMAL)"
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB)}
+	if err := db.migrate(ctx); err != nil {
+		sqlDB.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// OpenReadOnly opens an existing database so that nothing can change it: the
+// file is opened with mode=ro and every connection has PRAGMA query_only on.
+// It fails when the file does not exist or has a newer schema.
+func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, &emobench.Error{Code: emobench.ENOTFOUND, Message: fmt.Sprintf("no database at %s: %v", path, errors.Unwrap(err))}
+	}
+	dsn := "file:" + escapePath(path) + "?mode=ro" +
+		"&_pragma=query_only(1)" +
+		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")"
+	sqlDB, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB)}
+	version, err := db.userVersion(ctx)
+	if err == nil && version > SchemaVersion() {
+		err = newerSchemaError(path, version)
+	}
+	if err != nil {
+		sqlDB.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.sql.Close() }
+
+// Path returns the file the database was opened from.
+func (db *DB) Path() string { return db.path }
+
+// escapePath makes path safe inside a file: URI (a '?' or '#' in a file name
+// would otherwise start the query or fragment).
+func escapePath(p string) string {
+	return (&url.URL{Path: p}).EscapedPath()
+}
+
+type migration struct {
+	version int
+	name    string
+}
+
+func migrations() []migration {
+	entries, err := fs.ReadDir(migrationFS, "migrations")
+	if err != nil {
+		panic(err) // embedded at build time: cannot fail
+	}
+	var ms []migration
+	for _, e := range entries {
+		prefix, _, _ := strings.Cut(e.Name(), "_")
+		v, err := strconv.Atoi(prefix)
+		if err != nil {
+			panic("db: migration file name without a number: " + e.Name())
+		}
+		ms = append(ms, migration{version: v, name: e.Name()})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms
+}
+
+// SchemaVersion is the schema version this build writes: the number of its
+// newest migration.
+func SchemaVersion() int {
+	ms := migrations()
+	return ms[len(ms)-1].version
+}
+
+func (db *DB) userVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("open %s: not an emobench database: %w", db.path, err)
+	}
+	return v, nil
+}
+
+func newerSchemaError(path string, version int) error {
+	return &emobench.Error{Code: emobench.EINVALID, Message: fmt.Sprintf(
+		"%s has schema version %d, newer than this emobench understands (%d): upgrade emobench to open it",
+		path, version, SchemaVersion())}
+}
+
+// migrate applies every migration above the file's user_version, each in its
+// own transaction together with the version bump.
+func (db *DB) migrate(ctx context.Context) error {
+	version, err := db.userVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if version > SchemaVersion() {
+		return newerSchemaError(db.path, version)
+	}
+	for _, m := range migrations() {
+		if m.version <= version {
+			continue
+		}
+		body, err := migrationFS.ReadFile(path.Join("migrations", m.name))
+		if err != nil {
+			return err
+		}
+		err = db.inTx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(m.version))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("migrate %s to version %d (%s): %w", db.path, m.version, m.name, err)
+		}
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction, committing when fn returns nil and rolling
+// back otherwise.
+func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

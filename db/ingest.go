@@ -1,0 +1,338 @@
+package db
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"time"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db/sqlcdb"
+)
+
+// OnDuplicate says what IngestRun does when a (task, trial) pair repeats
+// within one source.
+type OnDuplicate string
+
+const (
+	DuplicateRefuse   OnDuplicate = "refuse"    // fail the whole file (default)
+	DuplicateKeepLast OnDuplicate = "keep-last" // the later record replaces the earlier
+)
+
+// IngestResult reports what IngestRun stored.
+type IngestResult struct {
+	RunID        int64
+	Trajectories int // trajectories stored
+	Replaced     int // earlier duplicates replaced under DuplicateKeepLast
+}
+
+// DuplicateError reports a (task, trial) pair seen twice in one source.
+type DuplicateError struct {
+	TaskKey    string
+	Trial      int
+	Index      int // record index of the repeat
+	FirstIndex int // record index where the pair first appeared
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("record %d: duplicate (task_id %s, trial %d), first seen at record %d (use --on-duplicate keep-last to keep the later one)",
+		e.Index, e.TaskKey, e.Trial, e.FirstIndex)
+}
+
+// FindRunBySHA256 returns the id and name of the run ingested from a source
+// whose sha256 (hex) is sum, or ErrNotFound.
+func (db *DB) FindRunBySHA256(ctx context.Context, sum string) (int64, string, error) {
+	row, err := db.queries.FindRunBySHA256(ctx, sql.NullString{String: sum, Valid: true})
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", ErrNotFound
+	}
+	return row.ID, row.Name, err
+}
+
+// IngestRun stores run and every trajectory that trajectories yields in one
+// transaction: on any error (a bad record, a duplicate pair, a cancelled ctx)
+// nothing of the run is stored. A trajectory's task takes the run's domain
+// when it has none. The i-th yielded trajectory is called record i in errors.
+func (db *DB) IngestRun(ctx context.Context, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate) (IngestResult, error) {
+	var res IngestResult
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		q, err := sqlcdb.Prepare(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer q.Close()
+		w := &runWriter{ctx: ctx, q: q, onDup: onDup, seen: map[pairKey]seenPair{}}
+		if res.RunID, err = w.createRun(run); err != nil {
+			return err
+		}
+		i := 0
+		for traj, err := range trajectories {
+			if err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if traj.Task.Domain == "" {
+				traj.Task.Domain = run.Domain
+			}
+			if err := w.writeTrajectory(res.RunID, i, traj); err != nil {
+				return fmt.Errorf("record %d: %w", i, err)
+			}
+			i++
+		}
+		res.Trajectories, res.Replaced = i-w.replaced, w.replaced
+		return nil
+	})
+	if err != nil {
+		return IngestResult{}, err
+	}
+	return res, nil
+}
+
+type pairKey struct {
+	taskKey string
+	trial   int
+}
+
+// seenPair is where a (task key, trial) pair was first stored.
+type seenPair struct {
+	index  int
+	taskID int64
+}
+
+// runWriter writes one run's rows inside an open transaction.
+type runWriter struct {
+	ctx      context.Context
+	q        *sqlcdb.Queries
+	onDup    OnDuplicate
+	seen     map[pairKey]seenPair
+	replaced int
+}
+
+func (w *runWriter) createRun(run emobench.Run) (int64, error) {
+	config := run.Config
+	if len(config) == 0 {
+		config = json.RawMessage("{}")
+	}
+	return w.q.CreateRun(w.ctx, sqlcdb.CreateRunParams{
+		Name:          run.Name,
+		SourceFormat:  run.SourceFormat,
+		SourcePath:    nullString(run.SourcePath),
+		SourceSha256:  nullString(run.SourceSHA256),
+		AgentModel:    orUnknown(run.AgentModel),
+		AgentStrategy: orUnknown(run.AgentStrategy),
+		UserModel:     orUnknown(run.UserModel),
+		UserStrategy:  orUnknown(run.UserStrategy),
+		Domain:        orUnknown(run.Domain),
+		Condition:     string(orNone(run.Condition)),
+		CreatedAt:     nullTime(run.CreatedAt),
+		IngestedAt:    time.Now().UTC().Format(time.RFC3339),
+		Config:        string(config),
+	})
+}
+
+func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Trajectory) error {
+	taskID, err := w.upsertTask(&traj.Task)
+	if err != nil {
+		return err
+	}
+	pair := pairKey{traj.Task.Key, traj.Trial}
+	if first, dup := w.seen[pair]; dup {
+		if w.onDup != DuplicateKeepLast {
+			return &DuplicateError{TaskKey: pair.taskKey, Trial: pair.trial, Index: index, FirstIndex: first.index}
+		}
+		err := w.q.DeleteTrajectory(w.ctx, sqlcdb.DeleteTrajectoryParams{RunID: runID, TaskID: first.taskID, Trial: int64(traj.Trial)})
+		if err != nil {
+			return err
+		}
+		w.replaced++
+	}
+	w.seen[pair] = seenPair{index: index, taskID: taskID}
+	trajID, err := w.q.CreateTrajectory(w.ctx, trajectoryParams(runID, taskID, traj))
+	if err != nil {
+		return err
+	}
+	for idx, m := range traj.Messages {
+		if err := w.q.CreateMessage(w.ctx, messageParams(trajID, idx, m)); err != nil {
+			return fmt.Errorf("message %d: %w", idx, err)
+		}
+	}
+	return nil
+}
+
+func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
+	sum, err := TaskContentSHA256(t)
+	if err != nil {
+		return 0, err
+	}
+	return w.q.UpsertTask(w.ctx, sqlcdb.UpsertTaskParams{
+		Domain:        orUnknown(t.Domain),
+		TaskKey:       t.Key,
+		Instruction:   t.Instruction,
+		UserID:        t.UserID,
+		EmotionFamily: nullString(t.Emotion.Family),
+		EmotionLeaf:   nullString(t.Emotion.Leaf),
+		Politeness:    nullString(t.Emotion.Politeness),
+		Urgency:       nullString(t.Emotion.Urgency),
+		Trust:         nullString(t.Emotion.Trust),
+		Actions:       string(orJSON(t.Actions, "[]")),
+		Outputs:       string(orJSON(t.Outputs, "[]")),
+		ContentSha256: sum,
+	})
+}
+
+// TaskContentSHA256 is the hex sha256 of a task's canonical JSON (domain,
+// key, instruction, user, emotion profile, actions, outputs; object keys
+// sorted), the address under which tasks are shared between runs.
+func TaskContentSHA256(t *emobench.Task) (string, error) {
+	actions, err := canonicalJSON(orJSON(t.Actions, "[]"))
+	if err != nil {
+		return "", fmt.Errorf("task %s: actions: %w", t.Key, err)
+	}
+	outputs, err := canonicalJSON(orJSON(t.Outputs, "[]"))
+	if err != nil {
+		return "", fmt.Errorf("task %s: outputs: %w", t.Key, err)
+	}
+	b, err := json.Marshal(map[string]any{
+		"domain": orUnknown(t.Domain), "key": t.Key, "instruction": t.Instruction,
+		"user_id": t.UserID, "emotion": t.Emotion, "actions": actions, "outputs": outputs,
+	})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// canonicalJSON re-encodes raw with sorted object keys and no spaces.
+func canonicalJSON(raw json.RawMessage) (json.RawMessage, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, err
+	}
+	return json.Marshal(v)
+}
+
+func trajectoryParams(runID, taskID int64, t *emobench.Trajectory) sqlcdb.CreateTrajectoryParams {
+	c := t.Counts()
+	return sqlcdb.CreateTrajectoryParams{
+		RunID:             runID,
+		TaskID:            taskID,
+		Trial:             int64(t.Trial),
+		Reward:            nullFloat(t.Reward),
+		Passed:            boolInt(t.Passed()),
+		Evaluated:         boolInt(t.Evaluated),
+		TerminationReason: string(orUnknownReason(t.TerminationReason)),
+		AgentCost:         nullFloat(t.AgentCost),
+		UserCost:          nullFloat(t.UserCost),
+		NMessages:         int64(c.Messages),
+		NUserTurns:        int64(c.UserTurns),
+		NAgentTurns:       int64(c.AgentTurns),
+		NToolCalls:        int64(c.ToolCalls),
+		NToolErrors:       int64(c.ToolErrors),
+		Error:             nullString(t.Error),
+		RewardInfo:        nullJSON(t.RewardInfo),
+		Extra:             nullJSON(t.Extra),
+	}
+}
+
+type storedCall struct {
+	ID        string          `json:"id,omitempty"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Malformed bool            `json:"arguments_malformed,omitempty"`
+}
+
+func messageParams(trajID int64, idx int, m emobench.Message) sqlcdb.CreateMessageParams {
+	p := sqlcdb.CreateMessageParams{
+		TrajectoryID: trajID,
+		Idx:          int64(idx),
+		Role:         string(m.Role),
+		Content:      sql.NullString{String: m.Content, Valid: true},
+		ToolName:     nullString(m.ToolName),
+		ToolCallID:   nullString(m.ToolCallID),
+	}
+	if len(m.ToolCalls) == 0 {
+		return p
+	}
+	// The first call fills the flat columns; all calls go to tool_calls.
+	first := m.ToolCalls[0]
+	p.ToolName = nullString(first.Name)
+	p.ToolCallID = nullString(first.ID)
+	p.ToolArguments = nullJSON(first.Arguments)
+	calls := make([]storedCall, len(m.ToolCalls))
+	for i, c := range m.ToolCalls {
+		calls[i] = storedCall{ID: c.ID, Name: c.Name, Arguments: orJSON(c.Arguments, "{}"), Malformed: c.ArgumentsMalformed}
+		if c.ArgumentsMalformed {
+			p.ArgumentsMalformed = 1
+		}
+	}
+	if b, err := json.Marshal(calls); err == nil {
+		p.ToolCalls = sql.NullString{String: string(b), Valid: true}
+	}
+	return p
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+func nullJSON(raw json.RawMessage) sql.NullString {
+	if len(raw) == 0 || string(raw) == "null" {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: string(raw), Valid: true}
+}
+
+func nullFloat(f *float64) sql.NullFloat64 {
+	if f == nil {
+		return sql.NullFloat64{}
+	}
+	return sql.NullFloat64{Float64: *f, Valid: true}
+}
+
+func nullTime(t time.Time) sql.NullString {
+	if t.IsZero() {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: t.UTC().Format(time.RFC3339), Valid: true}
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func orNone(c emobench.Condition) emobench.Condition {
+	if c == "" {
+		return emobench.ConditionNone
+	}
+	return c
+}
+
+func orUnknownReason(r emobench.TerminationReason) emobench.TerminationReason {
+	if r == "" {
+		return emobench.TerminationUnknown
+	}
+	return r
+}
+
+func orJSON(raw json.RawMessage, empty string) json.RawMessage {
+	if len(raw) == 0 || string(raw) == "null" {
+		return json.RawMessage(empty)
+	}
+	return raw
+}

@@ -1,0 +1,164 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/emobench/emobench"
+)
+
+// RunSummary is one row of the runs listing.
+type RunSummary struct {
+	ID            int64
+	Name          string
+	SourceFormat  string
+	AgentModel    string
+	AgentStrategy string
+	UserModel     string
+	UserStrategy  string
+	Domain        string
+	Condition     emobench.Condition
+	CreatedAt     string // RFC 3339, empty when unknown
+	IngestedAt    string // RFC 3339
+	Tasks         int
+	MinTrials     int // fewest trials of any task
+	MaxTrials     int // most trials of any task
+	Trajectories  int
+	Pass1         sql.NullFloat64 // mean over tasks of c/n; NULL for an empty run
+	Abandoned     int             // trajectories ended by user_unsatisfied
+}
+
+// ListRunSummaries returns every run with its counts, by id.
+func (db *DB) ListRunSummaries(ctx context.Context) ([]RunSummary, error) {
+	rows, err := db.queries.ListRunSummaries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RunSummary, len(rows))
+	for i, r := range rows {
+		out[i] = RunSummary{
+			ID: r.ID, Name: r.Name, SourceFormat: r.SourceFormat,
+			AgentModel: r.AgentModel, AgentStrategy: r.AgentStrategy,
+			UserModel: r.UserModel, UserStrategy: r.UserStrategy,
+			Domain: r.Domain, Condition: emobench.Condition(r.Condition),
+			CreatedAt: r.CreatedAt.String, IngestedAt: r.IngestedAt,
+			Tasks: int(r.Tasks), MinTrials: int(r.MinTrials), MaxTrials: int(r.MaxTrials),
+			Trajectories: int(r.Trajectories), Pass1: r.PassHat1, Abandoned: int(r.Abandoned),
+		}
+	}
+	return out, nil
+}
+
+// TaskTrials is one (run, task) pair's trial and pass counts with the fields
+// statistics group by.
+type TaskTrials struct {
+	RunID, TaskID  int64
+	Trials, Passes int
+	Abandoned      int
+	Fields         map[string]string // GroupFields → value ("" when unknown)
+}
+
+// GroupFields are the fields TaskTrials can be grouped by.
+var GroupFields = []string{
+	"domain", "agent_model", "user_model", "condition",
+	"emotion_family", "emotion_leaf", "politeness", "urgency", "trust",
+}
+
+// ListTaskTrials returns one row per (run, task), ordered by run and task.
+// When runIDs is non-empty only those runs are returned.
+func (db *DB) ListTaskTrials(ctx context.Context, runIDs []int64) ([]TaskTrials, error) {
+	rows, err := db.queries.ListTaskTrials(ctx)
+	if err != nil {
+		return nil, err
+	}
+	keep := map[int64]bool{}
+	for _, id := range runIDs {
+		keep[id] = true
+	}
+	out := make([]TaskTrials, 0, len(rows))
+	for _, r := range rows {
+		if len(keep) > 0 && !keep[r.RunID] {
+			continue
+		}
+		out = append(out, TaskTrials{
+			RunID: r.RunID, TaskID: r.TaskID,
+			Trials: int(r.Trials), Passes: int(r.Passes), Abandoned: int(r.Abandoned),
+			Fields: map[string]string{
+				"domain": r.Domain, "agent_model": r.AgentModel,
+				"user_model": r.UserModel, "condition": r.Condition,
+				"emotion_family": r.EmotionFamily.String, "emotion_leaf": r.EmotionLeaf.String,
+				"politeness": r.Politeness.String, "urgency": r.Urgency.String, "trust": r.Trust.String,
+			},
+		})
+	}
+	return out, nil
+}
+
+// CountRunTrials returns each run's number of distinct trial values, the n
+// of τ-bench v1's pass^k.
+func (db *DB) CountRunTrials(ctx context.Context) (map[int64]int, error) {
+	rows, err := db.queries.CountRunTrials(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]int, len(rows))
+	for _, r := range rows {
+		out[r.RunID] = int(r.Trials)
+	}
+	return out, nil
+}
+
+// ResolveRun returns the id of the run named by ref: a numeric id, or a run
+// name. It fails with ErrNotFound when nothing matches and with an EINVALID
+// error when a name matches several runs.
+func (db *DB) ResolveRun(ctx context.Context, ref string) (int64, error) {
+	if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
+		if _, err := db.queries.FindRunByID(ctx, id); err == nil {
+			return id, nil
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+	}
+	ids, err := db.queries.FindRunsByName(ctx, ref)
+	if err != nil {
+		return 0, err
+	}
+	switch len(ids) {
+	case 0:
+		return 0, emobench.Errorf(emobench.ENOTFOUND, "no run with id or name %q (see `emobench runs`)", ref)
+	case 1:
+		return ids[0], nil
+	}
+	idText := make([]string, len(ids))
+	for i, id := range ids {
+		idText[i] = strconv.FormatInt(id, 10)
+	}
+	return 0, emobench.Errorf(emobench.EINVALID, "run name %q matches runs %s: use an id", ref, strings.Join(idText, ", "))
+}
+
+// Query runs a user's SQL statement and returns its rows. On a database
+// opened with OpenReadOnly a write statement fails with an EINVALID error.
+func (db *DB) Query(ctx context.Context, query string) (*sql.Rows, error) {
+	rows, err := db.sql.QueryContext(ctx, query)
+	if err != nil {
+		if isReadOnlyError(err) {
+			return nil, emobench.Errorf(emobench.EINVALID, "the database is open read-only: this command never changes %s (%v)", db.path, err)
+		}
+		return nil, err
+	}
+	return rows, nil
+}
+
+// isReadOnlyError reports whether err is SQLITE_READONLY (code 8, with any
+// extended code) from the driver.
+func isReadOnlyError(err error) bool {
+	var coded interface{ Code() int }
+	if errors.As(err, &coded) {
+		return coded.Code()&0xff == 8
+	}
+	return false
+}
+

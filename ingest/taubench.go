@@ -1,0 +1,515 @@
+// Package ingest holds one reader per foreign result format. A reader turns
+// bytes into emobench types one record at a time, so memory stays flat
+// whatever the file's size; it never writes anywhere.
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"strings"
+
+	"github.com/emobench/emobench"
+)
+
+// FormatTauBench names τ-bench's result file format: a JSON array of
+// {task_id, reward, info: {task, source, user_cost, reward_info}, traj, trial}
+// records, as written by sierra-research/tau-bench (Yao et al. 2024) and by
+// τ-Emotion-Bench, whose tasks add emotion_family, emotion_leaf and
+// dimension_{politeness,urgency,trust_in_agent}.
+const FormatTauBench = "taubench"
+
+// Markers the τ-bench user simulator writes to end a conversation.
+const (
+	StopMarker        = "###STOP###"
+	UnsatisfiedMarker = "###UNSATISFIED###"
+)
+
+// RecordError is a problem with one record of a result file.
+type RecordError struct {
+	Index  int   // 0-based position of the record in the file's array
+	Offset int64 // byte offset in the file where reading stopped
+	Err    error
+}
+
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("record %d (byte %d): %v", e.Index, e.Offset, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// TauBench reads a τ-bench result file from r and yields one trajectory per
+// record, in file order. Unknown keys are ignored; info keys other than task
+// and reward_info are kept in Trajectory.Extra. The first malformed record
+// ends the sequence with a *RecordError (or a plain error when the file is
+// not a JSON array at all); nothing after it is yielded.
+//
+// Termination reasons are derived as τ-bench v1 records allow:
+// reward_info.info.reason == "user_abandoned" or a final ###UNSATISFIED### is
+// user_unsatisfied; info.error with an empty traj is error; info.source naming
+// a transfer tool is transfer; reward_info null with a non-empty traj is
+// max_steps (τ-bench's 30-step cap, not evaluated); a last user message
+// holding ###STOP### is user_stop; anything else is unknown.
+func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
+	return func(yield func(*emobench.Trajectory, error) bool) {
+		dec := json.NewDecoder(skipBOM(r))
+		if err := expectArray(dec); err != nil {
+			yield(nil, err)
+			return
+		}
+		for i := 0; ; i++ {
+			if !dec.More() {
+				break
+			}
+			traj, err := decodeTauRecord(dec)
+			if err != nil {
+				yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
+				return
+			}
+			if !yield(traj, nil) {
+				return
+			}
+		}
+		if err := expectEnd(dec); err != nil {
+			yield(nil, err)
+		}
+	}
+}
+
+// skipBOM drops a leading UTF-8 byte-order mark, which some editors write.
+func skipBOM(r io.Reader) io.Reader {
+	br := newPeekReader(r)
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		br.Discard(3)
+	}
+	return br
+}
+
+func expectArray(dec *json.Decoder) error {
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return errors.New("empty file: want a JSON array of τ-bench records")
+	}
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", err)
+	}
+	switch tok {
+	case json.Delim('['):
+		return nil
+	case json.Delim('{'):
+		return errors.New("top level is a JSON object, want an array of τ-bench records (a τ²-bench Results file is an object; use --format tau2 once supported)")
+	}
+	return fmt.Errorf("top level is %s, want an array of τ-bench records", describeToken(tok))
+}
+
+func expectEnd(dec *json.Decoder) error {
+	if _, err := dec.Token(); err != nil { // the closing ']'
+		return fmt.Errorf("after last record (byte %d): %w", dec.InputOffset(), explainJSON(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("trailing data after the array at byte %d", dec.InputOffset())
+	}
+	return nil
+}
+
+func describeToken(tok json.Token) string {
+	switch v := tok.(type) {
+	case string:
+		return "a string"
+	case float64, json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// explainJSON turns the decoder's errors into words a user can act on.
+func explainJSON(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return errors.New("truncated file: unexpected end of JSON")
+	}
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		return fmt.Errorf("invalid JSON: %v", syn)
+	}
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) {
+		if typ.Field == "" {
+			return fmt.Errorf("record is %s, want an object", article(typ.Value))
+		}
+		return fmt.Errorf("%s is %s, want %s", typ.Field, article(typ.Value), typ.Type)
+	}
+	return err
+}
+
+func article(jsonKind string) string {
+	switch jsonKind {
+	case "array", "object":
+		return "an " + jsonKind
+	case "null":
+		return "null"
+	}
+	return "a " + jsonKind
+}
+
+// tauRecord is one τ-bench result record. Fields that vary between harness
+// versions stay raw until checked.
+type tauRecord struct {
+	TaskID json.RawMessage            `json:"task_id"`
+	Reward json.RawMessage            `json:"reward"`
+	Trial  json.RawMessage            `json:"trial"`
+	Info   map[string]json.RawMessage `json:"info"`
+	Traj   []tauMessage               `json:"traj"`
+}
+
+type tauTask struct {
+	UserID        string          `json:"user_id"`
+	Instruction   string          `json:"instruction"`
+	Actions       json.RawMessage `json:"actions"`
+	Outputs       json.RawMessage `json:"outputs"`
+	EmotionFamily string          `json:"emotion_family"`
+	EmotionLeaf   string          `json:"emotion_leaf"`
+	Politeness    string          `json:"dimension_politeness"`
+	Urgency       string          `json:"dimension_urgency"`
+	Trust         string          `json:"dimension_trust_in_agent"`
+}
+
+type tauMessage struct {
+	Role         string          `json:"role"`
+	Content      json.RawMessage `json:"content"`
+	ToolCalls    []tauToolCall   `json:"tool_calls"`
+	FunctionCall *tauFunction    `json:"function_call"`
+	Name         string          `json:"name"`
+	ToolCallID   string          `json:"tool_call_id"`
+}
+
+type tauToolCall struct {
+	ID       string      `json:"id"`
+	Function tauFunction `json:"function"`
+}
+
+type tauFunction struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+func decodeTauRecord(dec *json.Decoder) (*emobench.Trajectory, error) {
+	var rec tauRecord
+	if err := dec.Decode(&rec); err != nil {
+		return nil, explainJSON(err)
+	}
+	return rec.trajectory()
+}
+
+func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
+	key, err := taskKey(rec.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	traj := &emobench.Trajectory{Task: emobench.Task{Key: key}}
+	if traj.Reward, err = reward(rec.Reward); err != nil {
+		return nil, err
+	}
+	if traj.Trial, err = trial(rec.Trial); err != nil {
+		return nil, err
+	}
+	if err := rec.applyInfo(traj); err != nil {
+		return nil, err
+	}
+	for i, m := range rec.Traj {
+		msg, err := m.message()
+		if err != nil {
+			return nil, fmt.Errorf("traj[%d]: %w", i, err)
+		}
+		traj.Messages = append(traj.Messages, msg)
+	}
+	traj.TerminationReason = rec.terminationReason(traj)
+	if traj.TerminationReason == emobench.TerminationMaxSteps || traj.TerminationReason == emobench.TerminationError {
+		traj.Evaluated = false
+	}
+	return traj, nil
+}
+
+func isNull(raw json.RawMessage) bool {
+	return len(raw) == 0 || string(raw) == "null"
+}
+
+func taskKey(raw json.RawMessage) (string, error) {
+	if isNull(raw) {
+		return "", errors.New("missing task_id")
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", fmt.Errorf("task_id: %w", err)
+		}
+		if s == "" {
+			return "", errors.New("task_id is an empty string")
+		}
+		return s, nil
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		return string(raw), nil
+	}
+	return "", fmt.Errorf("task_id is %s, want a number or a string", jsonKind(raw))
+}
+
+func reward(raw json.RawMessage) (*float64, error) {
+	if len(raw) == 0 {
+		return nil, errors.New("missing reward")
+	}
+	if isNull(raw) {
+		return nil, nil
+	}
+	var v float64
+	if raw[0] == '"' || json.Unmarshal(raw, &v) != nil {
+		return nil, fmt.Errorf("reward is %s (%s), want a number", jsonKind(raw), truncate(string(raw), 40))
+	}
+	return &v, nil
+}
+
+func trial(raw json.RawMessage) (int, error) {
+	if isNull(raw) {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(string(raw))
+	if err != nil {
+		return 0, fmt.Errorf("trial is %s (%s), want an integer", jsonKind(raw), truncate(string(raw), 40))
+	}
+	return n, nil
+}
+
+func jsonKind(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return "missing"
+	}
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// applyInfo copies info's task, costs, reward_info and error into traj and
+// keeps every other info key in traj.Extra.
+func (rec *tauRecord) applyInfo(traj *emobench.Trajectory) error {
+	extra := map[string]json.RawMessage{}
+	for k, v := range rec.Info {
+		switch k {
+		case "task":
+			if err := applyTask(&traj.Task, v); err != nil {
+				return err
+			}
+		case "user_cost":
+			traj.UserCost = number(v)
+		case "agent_cost":
+			traj.AgentCost = number(v)
+		case "reward_info":
+			if !isNull(v) {
+				traj.RewardInfo = v
+				traj.Evaluated = true
+			}
+		case "error":
+			traj.Error = errorText(v)
+			extra[k] = v
+		default:
+			extra[k] = v
+		}
+	}
+	if len(extra) > 0 {
+		b, err := json.Marshal(extra)
+		if err != nil {
+			return fmt.Errorf("info: %w", err)
+		}
+		traj.Extra = b
+	}
+	return nil
+}
+
+func applyTask(task *emobench.Task, raw json.RawMessage) error {
+	if isNull(raw) {
+		return nil
+	}
+	var t tauTask
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return fmt.Errorf("info.task: %w", explainJSON(err))
+	}
+	task.UserID = t.UserID
+	task.Instruction = t.Instruction
+	task.Actions = jsonOr(t.Actions, "[]")
+	task.Outputs = jsonOr(t.Outputs, "[]")
+	task.Emotion = emobench.EmotionProfile{
+		Family: t.EmotionFamily, Leaf: t.EmotionLeaf,
+		Politeness: t.Politeness, Urgency: t.Urgency, Trust: t.Trust,
+	}
+	return nil
+}
+
+func jsonOr(raw json.RawMessage, empty string) json.RawMessage {
+	if isNull(raw) {
+		return json.RawMessage(empty)
+	}
+	return raw
+}
+
+// number returns the JSON number raw holds, or nil for null, a missing value
+// or anything that is not a number: a cost nobody recorded is unknown, not 0.
+func number(raw json.RawMessage) *float64 {
+	var v float64
+	if isNull(raw) || raw[0] == '"' || json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	return &v
+}
+
+func errorText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(raw)
+}
+
+func (m *tauMessage) message() (emobench.Message, error) {
+	msg := emobench.Message{Role: emobench.Role(m.Role), ToolCallID: m.ToolCallID}
+	if m.Role == "" {
+		return msg, errors.New("message without a role")
+	}
+	content, err := contentText(m.Content)
+	if err != nil {
+		return msg, err
+	}
+	msg.Content = content
+	if msg.Role == emobench.RoleTool {
+		msg.ToolName = m.Name
+	}
+	for _, c := range m.ToolCalls {
+		msg.ToolCalls = append(msg.ToolCalls, toolCall(c.ID, c.Function))
+	}
+	if m.FunctionCall != nil && len(m.ToolCalls) == 0 && m.FunctionCall.Name != "" {
+		msg.ToolCalls = append(msg.ToolCalls, toolCall("", *m.FunctionCall))
+	}
+	return msg, nil
+}
+
+// contentText accepts a string, null, or an array of content parts
+// ({"type": "text", "text": ...}) and returns the text.
+func contentText(raw json.RawMessage) (string, error) {
+	if isNull(raw) {
+		return "", nil
+	}
+	switch raw[0] {
+	case '"':
+		var s string
+		err := json.Unmarshal(raw, &s)
+		return s, err
+	case '[':
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(raw, &parts); err != nil {
+			return "", fmt.Errorf("content: %w", explainJSON(err))
+		}
+		var b strings.Builder
+		for _, p := range parts {
+			b.WriteString(p.Text)
+		}
+		return b.String(), nil
+	}
+	return "", fmt.Errorf("content is %s, want a string", jsonKind(raw))
+}
+
+// toolCall parses the arguments of a function call. OpenAI-style sources
+// carry them as a JSON string; one that does not parse is kept as a JSON
+// string literal of its raw text and flagged, never fatal.
+func toolCall(id string, f tauFunction) emobench.ToolCall {
+	call := emobench.ToolCall{ID: id, Name: f.Name}
+	args := f.Arguments
+	switch {
+	case isNull(args):
+		call.Arguments = json.RawMessage("{}")
+	case args[0] == '"':
+		var s string
+		_ = json.Unmarshal(args, &s) // the decoder already checked the literal
+		if json.Valid([]byte(s)) {
+			call.Arguments = compact(s)
+		} else {
+			call.Arguments = args
+			call.ArgumentsMalformed = true
+		}
+	default:
+		call.Arguments = args
+	}
+	return call
+}
+
+func compact(s string) json.RawMessage {
+	var b bytes.Buffer
+	if json.Compact(&b, []byte(s)) != nil {
+		return json.RawMessage(s)
+	}
+	return b.Bytes()
+}
+
+func (rec *tauRecord) terminationReason(traj *emobench.Trajectory) emobench.TerminationReason {
+	lastUser := ""
+	for i := len(traj.Messages) - 1; i >= 0; i-- {
+		if traj.Messages[i].Role == emobench.RoleUser {
+			lastUser = traj.Messages[i].Content
+			break
+		}
+	}
+	source := errorText(rec.Info["source"])
+	switch {
+	case len(traj.Messages) == 0 && traj.Error != "":
+		return emobench.TerminationError
+	case abandoned(traj.RewardInfo) || strings.Contains(lastUser, UnsatisfiedMarker):
+		return emobench.TerminationUserUnsatisfied
+	case strings.HasPrefix(source, "transfer"):
+		return emobench.TerminationTransfer
+	case !traj.Evaluated && len(traj.Messages) > 0:
+		return emobench.TerminationMaxSteps
+	case strings.Contains(lastUser, StopMarker):
+		return emobench.TerminationUserStop
+	case traj.Error != "":
+		return emobench.TerminationError
+	}
+	return emobench.TerminationUnknown
+}
+
+// abandoned reports whether reward_info says the user ended the
+// conversation with ###UNSATISFIED### (τ-Emotion-Bench).
+func abandoned(rewardInfo json.RawMessage) bool {
+	if isNull(rewardInfo) {
+		return false
+	}
+	var ri struct {
+		Info struct {
+			Reason string `json:"reason"`
+		} `json:"info"`
+	}
+	return json.Unmarshal(rewardInfo, &ri) == nil && ri.Info.Reason == "user_abandoned"
+}

@@ -1,0 +1,30 @@
+-- name: CreateRun :one
+INSERT INTO runs (
+    name, source_format, source_path, source_sha256, agent_model, agent_strategy,
+    user_model, user_strategy, domain, condition, created_at, ingested_at, config
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+RETURNING id;
+
+-- name: FindRunBySHA256 :one
+SELECT id, name FROM runs WHERE source_sha256 = ?;
+
+-- name: FindRunsByName :many
+SELECT id FROM runs WHERE name = ? ORDER BY id;
+
+-- name: FindRunByID :one
+SELECT id FROM runs WHERE id = ?;
+
+-- name: ListRunSummaries :many
+SELECT
+    r.id, r.name, r.source_format, r.agent_model, r.agent_strategy, r.user_model,
+    r.user_strategy, r.domain, r.condition, r.created_at, r.ingested_at,
+    s.tasks, s.min_trials, s.max_trials, s.trajectories, s.pass_hat_1, s.abandoned
+FROM runs r
+JOIN run_summaries s ON s.run_id = r.id
+ORDER BY r.id;
+
+-- name: CountRunTrials :many
+-- The number of distinct trial values of each run: n in tau-bench v1 pass^k.
+SELECT run_id, COUNT(DISTINCT trial) AS trials
+FROM trajectories
+GROUP BY run_id;
