@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -145,9 +146,28 @@ func explainJSON(err error) error {
 		if typ.Field == "" {
 			return fmt.Errorf("record is %s, want an object", article(typ.Value))
 		}
-		return fmt.Errorf("%s is %s, want %s", typ.Field, article(typ.Value), typ.Type)
+		return fmt.Errorf("%s is %s, want %s", typ.Field, article(typ.Value), jsonTypeName(typ.Type))
 	}
 	return err
+}
+
+// jsonTypeName names the JSON kind a Go type decodes from.
+func jsonTypeName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int64, reflect.Float64, reflect.Float32, reflect.Int32:
+		return "a number"
+	case reflect.Pointer:
+		return jsonTypeName(t.Elem())
+	}
+	return "another JSON value"
 }
 
 func article(jsonKind string) string {

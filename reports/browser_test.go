@@ -33,9 +33,10 @@ func findChromium() (string, error) {
 }
 
 // MustBrowser starts a headless Chromium with a fresh profile and no
-// network-using background services, and returns a context for it that is
-// cancelled after timeout. It skips the test when no Chromium is installed.
-func MustBrowser(t *testing.T, timeout time.Duration) context.Context {
+// network-using background services, opens a tab whose events go to
+// listen, and returns the tab's context, which is cancelled after timeout.
+// It skips the test when no Chromium is installed.
+func MustBrowser(t *testing.T, timeout time.Duration, listen func(ev any)) context.Context {
 	t.Helper()
 	path, err := findChromium()
 	if err != nil {
@@ -60,7 +61,7 @@ func MustBrowser(t *testing.T, timeout time.Duration) context.Context {
 		chromedp.WindowSize(1024, 768),
 	)
 	t.Cleanup(cancelAlloc)
-	ctx, cancelBrowser := chromedp.NewContext(ctx)
+	ctx, cancelBrowser := chromedp.NewContext(ctx, chromedp.WithListener(listen))
 	t.Cleanup(cancelBrowser)
 	if err := chromedp.Do(ctx); err != nil { // starts the browser
 		t.Fatalf("start %s: %v", path, err)
@@ -92,13 +93,39 @@ const readState = `(() => {
   };
 })()`
 
-// showTooltips opens the tooltip of every chart on its first category, so
-// that echarts writes series and category names into tooltip HTML.
-const showTooltips = `document.querySelectorAll(".chart").forEach(c =>
-  echarts.getInstanceByDom(c).dispatchAction({type: "showTip", seriesIndex: 0, dataIndex: 0})), true`
+// showTooltips opens, in turn, the tooltip of every data item of every
+// chart, so that echarts writes series and category names into tooltip HTML,
+// and returns the text of each tooltip shown. The tooltip is the chart
+// container's child after zrender's own.
+const showTooltips = `(() => {
+  const texts = [];
+  for (const c of document.querySelectorAll(".chart")) {
+    const e = echarts.getInstanceByDom(c), o = e.getOption();
+    for (let s = 0; s < o.series.length; s++) {
+      for (let i = 0; i < o.xAxis[0].data.length; i++) {
+        e.dispatchAction({type: "showTip", seriesIndex: s, dataIndex: i});
+        for (const d of [...c.children].slice(1)) {
+          if (d.textContent) texts.push(d.textContent);
+        }
+      }
+    }
+    e.dispatchAction({type: "hideTip"});
+  }
+  return texts;
+})()`
 
 func TestRender_Browser(t *testing.T) {
-	browser := MustBrowser(t, 60*time.Second)
+	// One tab serves every case, one after the other: a new tab costs
+	// about as much as loading a report.
+	var mu sync.Mutex
+	var problems []string
+	ctx := MustBrowser(t, 60*time.Second, func(ev any) {
+		if p := browserProblem(ev); p != "" {
+			mu.Lock()
+			problems = append(problems, p)
+			mu.Unlock()
+		}
+	})
 	for _, tc := range []struct {
 		name   string
 		series []int // per drawn chart
@@ -114,16 +141,9 @@ func TestRender_Browser(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			var mu sync.Mutex
-			var problems []string
-			ctx, cancel := chromedp.NewContext(browser, chromedp.WithListener(func(ev any) {
-				if p := browserProblem(ev); p != "" {
-					mu.Lock()
-					problems = append(problems, p)
-					mu.Unlock()
-				}
-			}))
-			defer cancel()
+			mu.Lock()
+			problems = nil
+			mu.Unlock()
 
 			u := url.URL{Scheme: "file", Path: path}
 			if err := chromedp.Do(ctx, chromedp.Navigate(u.String())); err != nil { // waits for the load event
@@ -135,9 +155,12 @@ func TestRender_Browser(t *testing.T) {
 			}
 			// Open the tooltips only where every chart drew; otherwise the
 			// checks below already fail.
+			var tooltips []string
 			if loaded.Drawn == len(tc.series) {
-				if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](showTooltips)); err != nil {
+				if tooltips, err = chromedp.Run(ctx, chromedp.Evaluate[[]string](showTooltips)); err != nil {
 					t.Errorf("show tooltips: %v", err)
+				} else if len(tooltips) == 0 {
+					t.Error("no tooltip showed")
 				}
 			}
 			if err := chromedp.Do(ctx, chromedp.Sleep(200*time.Millisecond)); err != nil { // let an injected onerror fire
@@ -173,9 +196,19 @@ func TestRender_Browser(t *testing.T) {
 					t.Errorf("document has %d <img> elements, want 0", s.Images)
 				}
 			}
+			// Names show as text: in the table, and in the tooltips.
+			allTips := strings.Join(tooltips, "\n")
 			for _, r := range in.Runs {
 				if !strings.Contains(loaded.Text, r.Run.Name) {
 					t.Errorf("page text lacks run name %q", r.Run.Name)
+				}
+				if !strings.Contains(allTips, r.Run.Name) {
+					t.Errorf("no tooltip shows run name %q", r.Run.Name)
+				}
+			}
+			for _, row := range in.FamilyPass1 {
+				if f := groupValue(row.Group, 0); !strings.Contains(allTips, f) {
+					t.Errorf("no tooltip shows family %q", f)
 				}
 			}
 		})

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -88,11 +89,57 @@ func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
 	return keys
 }
 
+// Rough text metrics of echarts' default 12 px sans-serif, to lay out
+// legends and axis labels without a browser.
+const (
+	charWidth       = 7   // px per character, a little over the average
+	plotWidth       = 600 // px of the x axis, about
+	legendItemExtra = 40  // px of a legend item besides its text: icon and gaps
+	legendRowHeight = 24  // px
+)
+
+// legendRows estimates how many rows echarts' legend wraps names into.
+func legendRows(names []string) int {
+	rows, x := 1, 0
+	for _, n := range names {
+		w := utf8.RuneCountInString(n)*charWidth + legendItemExtra
+		if x > 0 && x+w > plotWidth {
+			rows++
+			x = 0
+		}
+		x += w
+	}
+	return rows
+}
+
+// axisLabel returns the x axis label options for the categories xs: every
+// label shown, turned by 30° when the longest would not fit its slot.
+func axisLabel(xs []string) *opts.AxisLabel {
+	l := &opts.AxisLabel{Interval: "0", HideOverlap: opts.Bool(true)}
+	longest := 0
+	for _, x := range xs {
+		longest = max(longest, utf8.RuneCountInString(x))
+	}
+	if len(xs) > 0 && longest*charWidth > plotWidth/len(xs) {
+		l.Rotate = 30
+	}
+	return l
+}
+
 // baseOpts are the options every chart of the report shares: fixed id and
 // size, SVG renderer, white background, no animation (so that printing or a
-// screenshot right after load shows the final picture), axis tooltip, legend
-// at the top, and a y axis from 0 to 1 named yName.
-func baseOpts(id, xName, yName string) []charts.GlobalOpts {
+// screenshot right after load shows the final picture), axis tooltip, a
+// legend of the series names at the top with the plot below it, categories
+// xs on the x axis (named xName, when not empty), and a y axis from 0 to 1
+// named yName.
+func baseOpts(id string, series, xs []string, xName, yName string) []charts.GlobalOpts {
+	top := 16 + legendRows(series)*legendRowHeight + 12 // room for the y axis name
+	xAxis := opts.XAxis{Type: "category", AxisLabel: axisLabel(xs)}
+	bottom := 16
+	if xName != "" {
+		xAxis.Name, xAxis.NameLocation, xAxis.NameGap = xName, "middle", 28
+		bottom = 40
+	}
 	return []charts.GlobalOpts{
 		charts.WithInitializationOpts(opts.Initialization{
 			ChartID:         id,
@@ -103,10 +150,12 @@ func baseOpts(id, xName, yName string) []charts.GlobalOpts {
 		}),
 		charts.WithAnimation(false),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "0"}),
-		charts.WithGridOpts(opts.Grid{Top: "48", Left: "48", Right: "24", Bottom: "40", ContainLabel: opts.Bool(true)}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: xName, NameLocation: "middle", NameGap: 28,
-			AxisLabel: &opts.AxisLabel{Interval: "0", HideOverlap: opts.Bool(true)}}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "8"}),
+		charts.WithGridOpts(opts.Grid{
+			Top: strconv.Itoa(top), Left: "48", Right: "24", Bottom: strconv.Itoa(bottom),
+			ContainLabel: opts.Bool(true),
+		}),
+		charts.WithXAxisOpts(xAxis),
 		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, Min: 0, Max: 1}),
 	}
 }
@@ -139,10 +188,15 @@ func passKChart(in Input) *charts.Line {
 	for k := 1; k <= maxK; k++ {
 		ks[k-1] = strconv.Itoa(k)
 	}
+	ids := sortedKeys(byRun)
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = label(id)
+	}
 	c := charts.NewLine()
-	c.SetGlobalOptions(baseOpts(passKChartID, "k", "pass^k")...)
+	c.SetGlobalOptions(baseOpts(passKChartID, names, ks, "k", "pass^k")...)
 	c.SetXAxis(ks)
-	for _, id := range sortedKeys(byRun) {
+	for i, id := range ids {
 		data := make([]opts.LineData, maxK)
 		for k := 1; k <= maxK; k++ {
 			v, ok := byRun[id][k]
@@ -151,7 +205,7 @@ func passKChart(in Input) *charts.Line {
 			}
 			data[k-1] = opts.LineData{Value: chartValue(v)}
 		}
-		c.AddSeries(label(id), data)
+		c.AddSeries(names[i], data)
 	}
 	return c
 }
@@ -186,19 +240,24 @@ func familyChart(in Input) *charts.Bar {
 			break
 		}
 	}
+	ids := sortedKeys(byRun)
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = label(id)
+	}
 	c := charts.NewBar()
-	c.SetGlobalOptions(baseOpts(familyChartID, "emotion family", "pass^1")...)
+	c.SetGlobalOptions(baseOpts(familyChartID, names, xs, "", "pass^1")...)
 	c.SetXAxis(xs)
-	for _, id := range sortedKeys(byRun) {
+	for i, id := range ids {
 		data := make([]opts.BarData, len(xs))
-		for i, f := range xs {
+		for j, f := range xs {
 			v, ok := byRun[id][f]
 			if !ok {
 				v = math.NaN()
 			}
-			data[i] = opts.BarData{Value: chartValue(v)}
+			data[j] = opts.BarData{Value: chartValue(v)}
 		}
-		c.AddSeries(label(id), data)
+		c.AddSeries(names[i], data)
 	}
 	return c
 }
@@ -250,7 +309,7 @@ func conditionChart(in Input) *charts.Bar {
 		xs[i] = p.model + " / " + p.domain
 	}
 	c := charts.NewBar()
-	c.SetGlobalOptions(baseOpts(conditionChartID, "agent model / domain", "pass^1")...)
+	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conds[0]), string(conds[1])}, xs, "", "pass^1")...)
 	c.SetXAxis(xs)
 	for i, cond := range conds {
 		data := make([]opts.BarData, len(pairs))

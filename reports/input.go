@@ -19,17 +19,19 @@ type RunSummary struct {
 }
 
 // Input is everything the HTML report shows. The caller computes it; the
-// report only renders.
+// report only renders. Nil slices are fine: the part they feed shows a note.
 type Input struct {
-	Title       string
-	GeneratedAt time.Time
-	Runs        []RunSummary // table (d); also names runs in the charts by RunID
+	Title       string       // page title; DefaultTitle when empty
+	GeneratedAt time.Time    // shown in UTC; not shown when zero
+	Runs        []RunSummary // table (d), in this order; also names runs in the charts by RunID
 	// PassKByRun holds pass^k rows with no group fields, all k per run: chart (a).
 	PassKByRun []analysis.PassKRow
 	// FamilyPass1 holds k = 1 rows grouped by [emotion_family]: chart (b).
+	// Rows with another k are ignored.
 	FamilyPass1 []analysis.PassKRow
 	// ConditionPass1 holds k = 1 rows grouped by
 	// [agent_model, domain, condition]: chart (c), which pairs with- and
-	// without-emotions for each model+domain that has both.
+	// without-emotions for each model+domain that has both. Rows with
+	// another k, another condition, or fewer than 3 group values are ignored.
 	ConditionPass1 []analysis.PassKRow
 }

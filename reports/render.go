@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
 )
 
 // DefaultTitle is the report's title when Input.Title is empty.
@@ -21,8 +24,8 @@ var pageTemplateText string
 
 var pageTemplate = template.Must(template.New("report").Parse(pageTemplateText))
 
-// echartsChart is the part of a go-echarts chart that the page needs: its
-// container and its option object, after Validate.
+// echartsChart is the part of a go-echarts chart that the page needs:
+// Validate, which fills in the x axis data, and then the option object.
 type echartsChart interface {
 	Validate()
 	JSON() map[string]any
@@ -99,45 +102,36 @@ func Render(w io.Writer, in Input) error {
 		p.GeneratedAt = in.GeneratedAt.UTC().Format(time.RFC3339)
 	}
 
-	// A nil *charts.Bar in an echartsChart would not compare equal to nil.
-	var passK, family, condition echartsChart
-	if c := passKChart(in); c != nil {
-		passK = c
-	}
-	if c := familyChart(in); c != nil {
-		family = c
-	}
-	if c := conditionChart(in); c != nil {
-		condition = c
-	}
-
 	var inits []chartInit
-	add := func(f figure, c echartsChart, note string) {
+	add := func(f figure, d drawable, note string) {
+		c, init := d.chart, d.init
 		if c == nil {
 			f.Note = note
 			p.Figures = append(p.Figures, f)
 			return
 		}
 		c.Validate()
-		f.Width, f.Height = chartWidth, chartHeight
+		// The go-echarts configuration is the one source of id, size and
+		// renderer; its assets (a CDN host by default) are never used.
+		f.ID, f.Width, f.Height = init.ChartID, init.Width, init.Height
 		p.Figures = append(p.Figures, f)
-		inits = append(inits, chartInit{ID: f.ID, Renderer: chartRenderer, Option: c.JSON()})
+		inits = append(inits, chartInit{ID: init.ChartID, Renderer: init.Renderer, Option: c.JSON()})
 	}
 	add(figure{
 		ID:      passKChartID,
 		Title:   "pass^k by run",
 		Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)),
-	}, passK, "No pass^k rows.")
+	}, lineOrNil(passKChart(in)), "No pass^k rows.")
 	add(figure{
 		ID:      familyChartID,
 		Title:   "pass^1 by emotion family",
 		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)),
-	}, family, "No pass^1 rows by emotion family.")
+	}, barOrNil(familyChart(in)), "No pass^1 rows by emotion family.")
 	add(figure{
 		ID:      conditionChartID,
 		Title:   "pass^1 with vs without emotions",
 		Caption: "pass^1 of the same agent model on the same domain with and without the emotion instruction; runs sharing a model, domain and condition are pooled (mean weighted by tasks)." + conventionNote(conventions(in.ConditionPass1)),
-	}, condition, "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
+	}, barOrNil(conditionChart(in)), "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
 
 	js, err := json.MarshalIndent(inits, "  ", " ")
 	if err != nil {
@@ -162,6 +156,29 @@ func Render(w io.Writer, in Input) error {
 		return fmt.Errorf("render report: %w", err)
 	}
 	return nil
+}
+
+// drawable is a go-echarts chart with its initialization options (id,
+// size, renderer); chart is nil when there is nothing to draw.
+type drawable struct {
+	chart echartsChart
+	init  opts.Initialization
+}
+
+// lineOrNil and barOrNil wrap c, and give a drawable with a nil chart (not a
+// nil pointer in a non-nil interface) when c is nil.
+func lineOrNil(c *charts.Line) drawable {
+	if c == nil {
+		return drawable{}
+	}
+	return drawable{c, c.Initialization}
+}
+
+func barOrNil(c *charts.Bar) drawable {
+	if c == nil {
+		return drawable{}
+	}
+	return drawable{c, c.Initialization}
 }
 
 // conventionNote returns a caption sentence naming the pass^k conventions

@@ -24,11 +24,14 @@ func reportCommand(e *env) *cli.Command {
 			"opens offline and can be shared or printed.\n\n" +
 			"Example:\n   emobench --db runs.db report --out report.html --run 1 --run 2",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "out", Required: true, Usage: "HTML `FILE` to write"},
+			&cli.StringFlag{Name: "out", Usage: "HTML `FILE` to write (required)"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 			&cli.StringFlag{Name: "title", Value: "emobench report", Usage: "report title"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.String("out") == "" {
+				return usagef("report needs --out FILE.html")
+			}
 			store, err := db.OpenReadOnly(c.Context, c.String("db"))
 			if err != nil {
 				return err

@@ -167,4 +167,3 @@ func passKTable(rows []analysis.PassKRow, names map[int64]string, fields []strin
 	}
 	return t
 }
-

@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench/fixtures"
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// realRuns is the shared folder of real result files, relative to this package.
+const realRuns = "../../../shared/realruns"
+
+// result is what one in-process CLI invocation did.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// emobench runs the CLI in-process against buffers.
+func runCLI(t *testing.T, stdin string, args ...string) result {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	app := newApp(strings.NewReader(stdin), &out, &errOut)
+	code := run(context.Background(), app, append([]string{"emobench"}, args...), &errOut)
+	return result{code: code, stdout: out.String(), stderr: errOut.String()}
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	r := runCLI(t, "", args...)
+	if r.code != 0 {
+		t.Fatalf("emobench %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
+}
+
+func requireRealRuns(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(realRuns); err != nil {
+		t.Skipf("%s not found (%v): real-run tests need the shared folder", realRuns, err)
+	}
+}
+
+// passKJSON is one object of `stats passk --format json`.
+type passKJSON struct {
+	RunID        int64   `json:"run_id"`
+	Run          string  `json:"run"`
+	Condition    string  `json:"condition"`
+	K            int     `json:"k"`
+	PassHatK     float64 `json:"pass_hat_k"`
+	PassAtK      float64 `json:"pass_at_k"`
+	Tasks        int     `json:"tasks"`
+	Trajectories int     `json:"trajectories"`
+	Convention   string  `json:"convention"`
+}
+
+func statsJSON(t *testing.T, args ...string) []passKJSON {
+	t.Helper()
+	out := mustRun(t, append(args, "--format", "json")...)
+	var rows []passKJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("stats output is not JSON: %v\n%s", err, out)
+	}
+	return rows
+}
+
+// tableCounts sums the row counts of every table, to check nothing changed.
+func tableCounts(t *testing.T, dbPath string) string {
+	t.Helper()
+	return mustRun(t, "--db", dbPath, "sql", "--format", "csv",
+		"SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM tasks), (SELECT COUNT(*) FROM trajectories), (SELECT COUNT(*) FROM messages)")
+}
+
+func TestIngest_RealRuns(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "runs.db")
+	files, _ := filepath.Glob(filepath.Join(realRuns, "*.json"))
+	out := mustRun(t, append([]string{"--db", dbPath, "ingest"}, files...)...)
+	if got, want := strings.Count(out, "ingested as run"), len(files); got != want {
+		t.Fatalf("ingested %d files, want %d:\n%s", got, want, out)
+	}
+	rows := statsJSON(t, "--db", dbPath, "stats", "passk", "--by", "condition",
+		"--run", "qwen3-retail-with-emotions", "--run", "qwen3-retail-without-emotions")
+	want := map[string]float64{"with-emotions": 0.6949, "without-emotions": 0.6610}
+	if len(rows) != 2 {
+		t.Fatalf("got %d rows, want 2: %+v", len(rows), rows)
+	}
+	for _, r := range rows {
+		if math.Abs(r.PassHatK-want[r.Condition]) > 5e-5 || r.Tasks != 59 || r.K != 1 || r.Convention != "per-task" {
+			t.Errorf("%s: pass^1 %.4f over %d tasks, want %.4f over 59", r.Condition, r.PassHatK, r.Tasks, want[r.Condition])
+		}
+	}
+	abandoned := mustRun(t, "--db", dbPath, "sql", "--format", "csv",
+		"SELECT run, COUNT(*) FROM trajectory_outcomes WHERE termination_reason = 'user_unsatisfied' AND run LIKE 'qwen3-retail-%' GROUP BY run ORDER BY run")
+	if want := "run,COUNT(*)\nqwen3-retail-with-emotions,2\nqwen3-retail-without-emotions,2\n"; abandoned != want {
+		t.Errorf("user_unsatisfied counts:\n%s\nwant:\n%s", abandoned, want)
+	}
+	gpt := statsJSON(t, "--db", dbPath, "stats", "passk", "--run", "gpt-4.1-retail")
+	if len(gpt) != 1 || math.Abs(gpt[0].PassHatK-0.5571) > 5e-5 || gpt[0].Tasks != 70 {
+		t.Errorf("gpt-4.1-retail: %+v, want pass^1 0.5571 over 70 tasks", gpt)
+	}
+}
+
+func TestIngest_TauBenchOddities(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "odd.db")
+	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench"))
+	got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", `
+		SELECT r.name, COUNT(*), SUM(t.passed), SUM(t.evaluated),
+		       MIN(t.trial), MAX(k.task_key),
+		       SUM(t.user_cost IS NULL)
+		FROM trajectories t JOIN runs r ON r.id = t.run_id JOIN tasks k ON k.id = t.task_id
+		GROUP BY r.id ORDER BY r.name`)
+	// Expected values counted in the files with python3 json.
+	want := strings.Join([]string{
+		"name,COUNT(*),SUM(t.passed),SUM(t.evaluated),MIN(t.trial),MAX(k.task_key),SUM(t.user_cost IS NULL)",
+		"deepseek-v3-error-only,1,0,0,0,0,1",              // error-only record
+		"grok-3-retail-nonbinary-reward,115,0,115,0,99,0", // no reward within 1 ± 1e-6; keys sort as text
+		"retail-single-error-record,1,0,0,10,10,1",        // trial == task id, stored as given
+		"tau-trait-gpt5-telecom-none,18,13,17,0,9,1",      // one reward_info null: not evaluated; one user_cost null
+		"",
+	}, "\n")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("per-file outcomes (-want +got):\n%s", diff)
+	}
+	errors := mustRun(t, "--db", dbPath, "sql", "--format", "csv",
+		"SELECT run, termination_reason, evaluated FROM trajectory_outcomes WHERE run IN ('deepseek-v3-error-only', 'retail-single-error-record') ORDER BY run")
+	if want := "run,termination_reason,evaluated\ndeepseek-v3-error-only,error,0\nretail-single-error-record,error,0\n"; errors != want {
+		t.Errorf("error-only records:\n%s\nwant:\n%s", errors, want)
+	}
+	reasons := mustRun(t, "--db", dbPath, "sql", "--format", "csv",
+		"SELECT run, termination_reason, COUNT(*) FROM trajectory_outcomes WHERE run IN ('tau-trait-gpt5-telecom-none','grok-3-retail-nonbinary-reward') GROUP BY 1, 2 ORDER BY 1, 2")
+	for _, line := range []string{"tau-trait-gpt5-telecom-none,max_steps,1", "grok-3-retail-nonbinary-reward,transfer,17"} {
+		if !strings.Contains(reasons, line) {
+			t.Errorf("termination reasons lack %q:\n%s", line, reasons)
+		}
+	}
+	raw := mustRun(t, "--db", dbPath, "sql", "--format", "csv",
+		"SELECT COUNT(*) FROM trajectories WHERE reward BETWEEN 0.6499 AND 0.65 AND json_extract(reward_info, '$.components') IS NOT NULL")
+	if raw != "COUNT(*)\n1\n" {
+		t.Errorf("raw non-binary reward 0.6499999999999999 with components not kept: %s", raw)
+	}
+}
+
+func TestStatsPassK_FixtureGolden(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "fixture.db")
+	file := filepath.Join(t.TempDir(), "passk-4trials.json")
+	data, err := fixtures.FS.ReadFile(fixtures.PassKFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, "--db", dbPath, "ingest", file)
+	for _, conv := range []string{"per-task", "min-trials"} {
+		got := mustRun(t, "--db", dbPath, "stats", "passk", "--convention", conv, "--format", "markdown")
+		golden := filepath.Join("testdata", "passk", conv+".md")
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			os.WriteFile(golden, []byte(got), 0o644)
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), got); diff != "" {
+			t.Errorf("%s table differs from %s (-want +got):\n%s", conv, golden, diff)
+		}
+	}
+}
+
+func TestIngest_Idempotent(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "again.db")
+	file := filepath.Join(t.TempDir(), "demo-model-a-retail-with-emotions.json")
+	data, _ := fixtures.FS.ReadFile("taubench/demo-model-a-retail-with-emotions.json")
+	os.WriteFile(file, data, 0o644)
+	mustRun(t, "--db", dbPath, "ingest", file)
+	before := tableCounts(t, dbPath)
+	out := mustRun(t, "--db", dbPath, "ingest", file)
+	if !strings.Contains(out, "skipped, already ingested as run 1") {
+		t.Fatalf("second ingest said %q, want skipped", out)
+	}
+	if after := tableCounts(t, dbPath); after != before {
+		t.Fatalf("re-ingest changed the db: %s -> %s", before, after)
+	}
+}
+
+func TestIngest_ErrBadInput(t *testing.T) {
+	tests := []struct {
+		file string
+		want []string // phrases the error must hold
+	}{
+		{"not-json.json", []string{"not-json.json", "not JSON"}},
+		{"truncated.json", []string{"truncated.json", "record 2", "truncated file"}},
+		{"object.json", []string{"object.json", "top level is a JSON object, want an array"}},
+		{"string-reward.json", []string{"string-reward.json", "record 1", "reward is a string"}},
+		{"missing-task-id.json", []string{"missing-task-id.json", "record 2", "missing task_id"}},
+		{"duplicate-pair.json", []string{"duplicate-pair.json", "record 2", "duplicate (task_id 0, trial 0), first seen at record 0", "--on-duplicate keep-last"}},
+	}
+	good := filepath.Join(t.TempDir(), "good-retail.json")
+	data, _ := fixtures.FS.ReadFile(fixtures.PassKFile)
+	os.WriteFile(good, data, 0o644)
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			dbPath := filepath.Join(t.TempDir(), "bad.db")
+			mustRun(t, "--db", dbPath, "ingest", good)
+			before := tableCounts(t, dbPath)
+			r := runCLI(t, "", "--db", dbPath, "ingest", filepath.Join("testdata", "bad", tt.file))
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1; stderr %s", r.code, r.stderr)
+			}
+			for _, phrase := range tt.want {
+				if !strings.Contains(r.stderr, phrase) {
+					t.Errorf("error %q lacks %q", r.stderr, phrase)
+				}
+			}
+			if after := tableCounts(t, dbPath); after != before {
+				t.Fatalf("a bad file changed the db: %s -> %s", before, after)
+			}
+		})
+	}
+}
+
+func TestIngest_ErrBadFileOthersStillIngested(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "mixed.db")
+	good := filepath.Join(t.TempDir(), "x-retail.json")
+	data, _ := fixtures.FS.ReadFile(fixtures.PassKFile)
+	os.WriteFile(good, data, 0o644)
+	r := runCLI(t, "", "--db", dbPath, "ingest", "testdata/bad/string-reward.json", good, "no-such-file.json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1", r.code)
+	}
+	if !strings.Contains(r.stdout, "x-retail.json: ingested as run 1") || !strings.Contains(r.stderr, "no-such-file.json") {
+		t.Fatalf("stdout %q stderr %q: want the good file ingested and the missing one named", r.stdout, r.stderr)
+	}
+}
+
+func TestIngest_KeepLast(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "dup.db")
+	out := mustRun(t, "--db", dbPath, "ingest", "--on-duplicate", "keep-last", "testdata/bad/duplicate-pair.json")
+	if !strings.Contains(out, "2 trajectories") || !strings.Contains(out, "1 duplicate") {
+		t.Fatalf("output %q: want 2 trajectories stored and 1 duplicate replaced", out)
+	}
+}
+
+func TestIngest_Flags(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "flags.db")
+	mustRun(t, "--db", dbPath, "ingest", "--model", "m1", "--user-model", "u1", "--domain", "airline",
+		"--condition", "without-emotions", "--name", "my run", "--on-duplicate=keep-last", "testdata/bad/duplicate-pair.json")
+	got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", "SELECT name, agent_model, user_model, domain, condition FROM runs")
+	if want := "name,agent_model,user_model,domain,condition\nmy run,m1,u1,airline,without-emotions\n"; got != want {
+		t.Fatalf("runs = %q, want %q", got, want)
+	}
+	if r := runCLI(t, "", "--db", dbPath, "ingest", "--name", "one", "testdata/bad/object.json", "testdata/bad/not-json.json"); r.code != 2 {
+		t.Fatalf("--name with two files: exit %d, want 2", r.code)
+	}
+}
+
+func TestSQL_ReadOnly(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "ro.db")
+	mustRun(t, "--db", dbPath, "demo", "--out", filepath.Join(t.TempDir(), "r.html"))
+	before := tableCounts(t, dbPath)
+	r := runCLI(t, "", "--db", dbPath, "sql", "DELETE FROM runs")
+	if r.code != 1 || !strings.Contains(r.stderr, "read-only") {
+		t.Fatalf("DELETE: exit %d stderr %q, want 1 and a read-only error", r.code, r.stderr)
+	}
+	if after := tableCounts(t, dbPath); after != before {
+		t.Fatalf("DELETE changed the db: %s -> %s", before, after)
+	}
+	r = runCLI(t, "SELECT COUNT(*) AS n FROM runs", "--db", dbPath, "sql", "--format", "json")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "[\n  {\"n\": 5}\n]" {
+		t.Fatalf("stdin query: exit %d out %q", r.code, r.stdout)
+	}
+}
+
+func TestCLI_ExitCodes(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "codes.db")
+	tests := []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--help"}, 0},
+		{[]string{"nosuch"}, 2},
+		{[]string{"runs", "--bogus"}, 2},
+		{[]string{"--db", dbPath, "runs", "--format", "xml"}, 2},
+		{[]string{"--db", dbPath, "ingest"}, 2},
+		{[]string{"--db", dbPath, "ingest", "--condition", "sad", "x.json"}, 2},
+		{[]string{"--db", dbPath, "stats", "passk", "--by", "color"}, 2},
+		{[]string{"--db", dbPath, "stats", "passk", "--k", "0"}, 2},
+		{[]string{"--db", dbPath, "stats", "nosuch"}, 2},
+		{[]string{"--db", dbPath, "sql"}, 2},
+		{[]string{"--db", dbPath, "sql", "SELECT 1", "--format", "csv"}, 2},
+		{[]string{"--db", dbPath, "runs"}, 1}, // no database yet
+		{[]string{"--db", dbPath, "report"}, 2},
+	}
+	for _, tt := range tests {
+		if r := runCLI(t, "", tt.args...); r.code != tt.code {
+			t.Errorf("emobench %s: exit %d, want %d\nstderr: %s", strings.Join(tt.args, " "), r.code, tt.code, r.stderr)
+		}
+	}
+}
+
+func TestCLI_HelpHasExample(t *testing.T) {
+	for _, cmd := range [][]string{{"ingest"}, {"runs"}, {"stats", "passk"}, {"sql"}, {"report"}, {"demo"}, {}} {
+		out := mustRun(t, append(cmd, "--help")...)
+		if !strings.Contains(out, "Example:") {
+			t.Errorf("emobench %s --help has no example:\n%s", strings.Join(cmd, " "), out)
+		}
+	}
+}
+
+func TestDemo(t *testing.T) {
+	dir := t.TempDir()
+	dbPath, report := filepath.Join(dir, "demo.db"), filepath.Join(dir, "demo-report.html")
+	out := mustRun(t, "--db", dbPath, "demo", "--out", report)
+	if !strings.Contains(out, "wrote "+report) || strings.Count(out, "ingested as run") != 5 {
+		t.Fatalf("demo output:\n%s", out)
+	}
+	html, err := os.ReadFile(report)
+	if err != nil || !bytes.Contains(html, []byte("demo-model-a-retail-with-emotions")) {
+		t.Fatalf("report %s missing or without runs (%v)", report, err)
+	}
+	again := mustRun(t, "--db", dbPath, "demo", "--out", report)
+	if strings.Count(again, "skipped") != 5 {
+		t.Fatalf("second demo should skip every fixture:\n%s", again)
+	}
+}

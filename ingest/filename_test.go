@@ -1,0 +1,47 @@
+package ingest_test
+
+import (
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/ingest"
+)
+
+func TestMetadataFromFileName(t *testing.T) {
+	tests := []struct {
+		path string
+		want ingest.FileMetadata
+	}{
+		// τ-Emotion-Bench's historical_trajectories names.
+		{"gpt-4.1-retail.json", ingest.FileMetadata{Model: "gpt-4.1", Domain: "retail"}},
+		{"qwen3-retail-with-emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "retail", Condition: emobench.ConditionWithEmotions}},
+		{"qwen3-retail-without-emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "retail", Condition: emobench.ConditionWithoutEmotions}},
+		{"qwen3-telehealth-without-emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "telehealth", Condition: emobench.ConditionWithoutEmotions}},
+		{"qwen3-telehealth-with-emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "telehealth", Condition: emobench.ConditionWithEmotions}},
+		// Any domain is accepted before -with(out)-emotions.
+		{"llama-3-70b-pharmacy-with-emotions.json", ingest.FileMetadata{Model: "llama-3-70b", Domain: "pharmacy", Condition: emobench.ConditionWithEmotions}},
+		// Directories do not count.
+		{"/some/dir/claude-3.5-airline.json", ingest.FileMetadata{Model: "claude-3.5", Domain: "airline"}},
+		{"/data/retail/unknown.json", ingest.FileMetadata{}},
+		// No known domain: nothing is inferred.
+		{"deepseek-v3-error-only.json", ingest.FileMetadata{}},
+		{"results.json", ingest.FileMetadata{}},
+		{"", ingest.FileMetadata{}},
+		// A known domain in the middle; words after it are ignored.
+		{"tau-trait-gpt5-telecom-none.json", ingest.FileMetadata{Model: "tau-trait-gpt5", Domain: "telecom"}},
+		{"grok-3-retail-nonbinary-reward.json", ingest.FileMetadata{Model: "grok-3", Domain: "retail"}},
+		// The domain comes first: no model.
+		{"retail-single-error-record.json", ingest.FileMetadata{Domain: "retail"}},
+		// Domains match case-insensitively and are returned as written.
+		{"GPT-4o-Airline.json", ingest.FileMetadata{Model: "GPT-4o", Domain: "Airline"}},
+		// A condition suffix without <model>-<domain> gives only the condition.
+		{"qwen3-with-emotions.json", ingest.FileMetadata{Condition: emobench.ConditionWithEmotions}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			if got, want := ingest.MetadataFromFileName(tt.path), tt.want; got != want {
+				t.Fatalf("MetadataFromFileName(%q) = %+v, want %+v", tt.path, got, want)
+			}
+		})
+	}
+}
