@@ -57,7 +57,7 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // holding ###STOP### is user_stop; anything else is unknown.
 func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
 	return func(yield func(*emobench.Trajectory, error) bool) {
-		dec := json.NewDecoder(skipBOM(r))
+		dec := json.NewDecoder(newNonFiniteReader(skipBOM(r)))
 		if err := expectArray(dec); err != nil {
 			yield(nil, err)
 			return
@@ -109,7 +109,7 @@ func expectArray(dec *json.Decoder) error {
 
 func expectEnd(dec *json.Decoder) error {
 	if _, err := dec.Token(); err != nil { // the closing ']'
-		return fmt.Errorf("after last record (byte %d): %w", dec.InputOffset(), explainJSON(err))
+		return fmt.Errorf("after last record (byte %d): %w", dec.InputOffset(), explainJSON(err, "array"))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("trailing data after the array at byte %d", dec.InputOffset())
@@ -132,8 +132,9 @@ func describeToken(tok json.Token) string {
 	}
 }
 
-// explainJSON turns the decoder's errors into words a user can act on.
-func explainJSON(err error) error {
+// explainJSON turns the decoder's errors into words a user can act on;
+// subject names the value being decoded ("record", "info.task", ...).
+func explainJSON(err error, subject string) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 		return errors.New("truncated file: unexpected end of JSON")
 	}
@@ -144,9 +145,13 @@ func explainJSON(err error) error {
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) {
 		if typ.Field == "" {
-			return fmt.Errorf("record is %s, want an object", article(typ.Value))
+			return fmt.Errorf("%s is %s, want %s", subject, article(typ.Value), jsonTypeName(typ.Type))
 		}
-		return fmt.Errorf("%s is %s, want %s", typ.Field, article(typ.Value), jsonTypeName(typ.Type))
+		field := typ.Field
+		if subject != "record" {
+			field = subject + "." + field
+		}
+		return fmt.Errorf("%s is %s, want %s", field, article(typ.Value), jsonTypeName(typ.Type))
 	}
 	return err
 }
@@ -224,7 +229,7 @@ type tauFunction struct {
 func decodeTauRecord(dec *json.Decoder) (*emobench.Trajectory, error) {
 	var rec tauRecord
 	if err := dec.Decode(&rec); err != nil {
-		return nil, explainJSON(err)
+		return nil, explainJSON(err, "record")
 	}
 	return rec.trajectory()
 }
@@ -375,7 +380,7 @@ func applyTask(task *emobench.Task, raw json.RawMessage) error {
 	}
 	var t tauTask
 	if err := json.Unmarshal(raw, &t); err != nil {
-		return fmt.Errorf("info.task: %w", explainJSON(err))
+		return explainJSON(err, "info.task")
 	}
 	task.UserID = t.UserID
 	task.Instruction = t.Instruction
@@ -451,7 +456,7 @@ func contentText(raw json.RawMessage) (string, error) {
 			Text string `json:"text"`
 		}
 		if err := json.Unmarshal(raw, &parts); err != nil {
-			return "", fmt.Errorf("content: %w", explainJSON(err))
+			return "", explainJSON(err, "content part")
 		}
 		var b strings.Builder
 		for _, p := range parts {

@@ -88,6 +88,10 @@ func TestTauBench_Err(t *testing.T) {
 		{"info-not-object.json", 2, 2, []string{"record 2", "info is an array, want an object"}},
 		{"trailing-garbage.json", -1, 1, []string{"trailing data after the array"}},
 		{"message-without-role.json", 2, 2, []string{"record 2", "traj[1]", "message without a role"}},
+		// Errors inside a record name the part at fault, not "record".
+		{"content-part-not-object.json", 0, 0, []string{"record 0", "traj[0]", "content part is a string, want an object"}},
+		{"task-not-object.json", 0, 0, []string{"record 0", "info.task is an array, want an object"}},
+		{"user-id-number.json", 0, 0, []string{"record 0", "info.task", "user_id is a number, want a string"}},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {

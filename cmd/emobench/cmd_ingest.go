@@ -193,11 +193,13 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
-	fmt.Fprintf(e.stdout, "%s: ingested as run %d (%s): %d trajectories; model %s, domain %s, condition %s\n",
-		src.path, res.RunID, run.Name, res.Trajectories, orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition)
+	replaced := ""
 	if res.Replaced > 0 {
-		fmt.Fprintf(e.stdout, "%s: %d duplicate (task_id, trial) records replaced by later ones (--on-duplicate keep-last)\n", src.path, res.Replaced)
+		replaced = fmt.Sprintf("; %d duplicate (task_id, trial) records replaced by later ones", res.Replaced)
 	}
+	fmt.Fprintf(e.stdout, "%s: ingested as run %d (%s): %s; model %s, domain %s, condition %s%s\n",
+		src.path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
+		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
 	return nil
 }
 
@@ -257,4 +259,11 @@ func orUnknown(s string) string {
 		return "unknown"
 	}
 	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
