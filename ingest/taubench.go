@@ -4,6 +4,7 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -47,7 +48,9 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // record, in file order. Unknown keys are ignored; info keys other than task
 // and reward_info are kept in Trajectory.Extra. The first malformed record
 // ends the sequence with a *RecordError (or a plain error when the file is
-// not a JSON array at all); nothing after it is yielded.
+// not a JSON array at all); nothing after it is yielded. JSON Lines (one
+// record object per line) are read too. Python's non-finite floats (NaN,
+// Infinity) are read as null.
 //
 // Termination reasons are derived as τ-bench v1 records allow:
 // reward_info.info.reason == "user_abandoned" or a final ###UNSATISFIED### is
@@ -57,7 +60,12 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // holding ###STOP### is user_stop; anything else is unknown.
 func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
 	return func(yield func(*emobench.Trajectory, error) bool) {
-		dec := json.NewDecoder(newNonFiniteReader(skipBOM(r)))
+		br := skipBOM(r)
+		if firstNonSpace(br) == '{' {
+			readRecordLines(json.NewDecoder(newNonFiniteReader(br)), yield)
+			return
+		}
+		dec := json.NewDecoder(newNonFiniteReader(br))
 		if err := expectArray(dec); err != nil {
 			yield(nil, err)
 			return
@@ -81,8 +89,74 @@ func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
 	}
 }
 
+// readRecordLines reads a stream of record objects (JSON Lines), refusing
+// other top-level objects such as τ²-bench Results.
+func readRecordLines(dec *json.Decoder, yield func(*emobench.Trajectory, error) bool) {
+	for i := 0; dec.More(); i++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: explainJSON(err, "record")})
+			return
+		}
+		if i == 0 {
+			if err := checkRecordObject(raw); err != nil {
+				yield(nil, err)
+				return
+			}
+		}
+		var rec tauRecord
+		err := json.Unmarshal(raw, &rec)
+		if err != nil {
+			err = explainJSON(err, "record")
+		}
+		var traj *emobench.Trajectory
+		if err == nil {
+			traj, err = rec.trajectory()
+		}
+		if err != nil {
+			yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
+			return
+		}
+		if !yield(traj, nil) {
+			return
+		}
+	}
+}
+
+// checkRecordObject explains a top-level object that is not a τ-bench record.
+func checkRecordObject(raw json.RawMessage) error {
+	var probe struct {
+		TaskID      json.RawMessage `json:"task_id"`
+		Simulations json.RawMessage `json:"simulations"`
+		Tasks       json.RawMessage `json:"tasks"`
+	}
+	if json.Unmarshal(raw, &probe) != nil || probe.TaskID != nil {
+		return nil
+	}
+	if probe.Simulations != nil || probe.Tasks != nil {
+		return errors.New("top level is a JSON object, want an array of τ-bench records: this looks like a τ²-bench Results file ({timestamp, info, tasks, simulations}), which this version cannot ingest yet")
+	}
+	return errors.New("top level is a JSON object without task_id, want an array of τ-bench records (or JSON Lines of records)")
+}
+
+// firstNonSpace returns the first byte after leading white space without
+// consuming anything, or 0 when there is none.
+func firstNonSpace(br *bufio.Reader) byte {
+	for n := 1; ; n *= 2 {
+		b, err := br.Peek(n)
+		for _, c := range b {
+			if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				return c
+			}
+		}
+		if err != nil || n >= br.Size() {
+			return 0
+		}
+	}
+}
+
 // skipBOM drops a leading UTF-8 byte-order mark, which some editors write.
-func skipBOM(r io.Reader) io.Reader {
+func skipBOM(r io.Reader) *bufio.Reader {
 	br := newPeekReader(r)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3)
@@ -101,8 +175,6 @@ func expectArray(dec *json.Decoder) error {
 	switch tok {
 	case json.Delim('['):
 		return nil
-	case json.Delim('{'):
-		return errors.New("top level is a JSON object, want an array of τ-bench records (a τ²-bench Results file is an object; use --format tau2 once supported)")
 	}
 	return fmt.Errorf("top level is %s, want an array of τ-bench records", describeToken(tok))
 }

@@ -34,7 +34,7 @@ func ingestCommand(e *env) *cli.Command {
 		Usage:     "read result files into the database, one transaction per file",
 		ArgsUsage: "FILE|DIR...",
 		Description: "Reads τ-bench / τ-Emotion-Bench result files (a JSON array of {task_id, reward, info, traj, trial}).\n" +
-			"Directories are walked for *.json. A file already ingested (same sha256) is skipped.\n" +
+			"Directories are walked for *.json and *.jsonl (JSON Lines of records). A file already ingested (same sha256) is skipped.\n" +
 			"Model, domain and condition come from the flags, else from file names like\n" +
 			"<model>-<domain>-(with|without)-emotions.json or <model>-<domain>.json, else 'unknown'.\n\n" +
 			"Example:\n" +
@@ -137,7 +137,8 @@ func collectFiles(args []string) (files []string, errs []error) {
 			if err != nil {
 				return err
 			}
-			if !d.IsDir() && strings.EqualFold(filepath.Ext(p), ".json") {
+			ext := strings.ToLower(filepath.Ext(p))
+			if !d.IsDir() && (ext == ".json" || ext == ".jsonl") {
 				found = append(found, p)
 			}
 			return nil

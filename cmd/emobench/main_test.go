@@ -203,7 +203,7 @@ func TestIngest_ErrBadInput(t *testing.T) {
 	}{
 		{"not-json.json", []string{"not-json.json", "not JSON"}},
 		{"truncated.json", []string{"truncated.json", "record 2", "truncated file"}},
-		{"object.json", []string{"object.json", "top level is a JSON object, want an array"}},
+		{"object.json", []string{"object.json", "top level is a JSON object, want an array of τ-bench records: this looks like a τ²-bench Results file"}},
 		{"string-reward.json", []string{"string-reward.json", "record 1", "reward is a string"}},
 		{"missing-task-id.json", []string{"missing-task-id.json", "record 2", "missing task_id"}},
 		{"duplicate-pair.json", []string{"duplicate-pair.json", "record 2", "duplicate (task_id 0, trial 0), first seen at record 0", "--on-duplicate keep-last"}},
