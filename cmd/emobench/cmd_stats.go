@@ -12,8 +12,9 @@ import (
 
 func statsCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "stats",
-		Usage: "statistics over the stored runs",
+		Name:        "stats",
+		Usage:       "statistics over the stored runs",
+		Description: "Example:\n   emobench --db runs.db stats passk --by condition,emotion_family",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("no stats command %q (try: emobench stats passk)", c.Args().First())

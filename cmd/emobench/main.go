@@ -33,7 +33,7 @@ func main() {
 
 // run runs the app and maps its error to an exit code, printing the error.
 func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int {
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, endFlagsBeforeComments(args))
 	if err == nil {
 		return exitOK
 	}
@@ -48,6 +48,21 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 		fmt.Fprintf(stderr, "emobench: %v\n", err)
 	}
 	return exitFailure
+}
+
+// endFlagsBeforeComments inserts "--" before an argument that starts with
+// an SQL comment ("-- ..."), which the flag parser would otherwise take for
+// a flag: `emobench sql "-- note\nSELECT 1"` works as written.
+func endFlagsBeforeComments(args []string) []string {
+	out := make([]string, 0, len(args)+1)
+	for i, arg := range args {
+		isComment := len(arg) > 2 && strings.HasPrefix(arg, "--") && strings.ContainsAny(arg[2:3], " \t\n\r")
+		if isComment && (i == 0 || args[i-1] != "--") {
+			out = append(out, "--")
+		}
+		out = append(out, arg)
+	}
+	return out
 }
 
 // usageError is a mistake in the command line: exit code 2.

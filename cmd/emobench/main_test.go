@@ -312,7 +312,7 @@ func TestCLI_ExitCodes(t *testing.T) {
 }
 
 func TestCLI_HelpHasExample(t *testing.T) {
-	for _, cmd := range [][]string{{"ingest"}, {"runs"}, {"stats", "passk"}, {"sql"}, {"report"}, {"demo"}, {}} {
+	for _, cmd := range [][]string{{"ingest"}, {"runs"}, {"stats"}, {"stats", "passk"}, {"sql"}, {"report"}, {"demo"}, {}} {
 		out := mustRun(t, append(cmd, "--help")...)
 		if !strings.Contains(out, "Example:") {
 			t.Errorf("emobench %s --help has no example:\n%s", strings.Join(cmd, " "), out)
@@ -334,5 +334,15 @@ func TestDemo(t *testing.T) {
 	again := mustRun(t, "--db", dbPath, "demo", "--out", report)
 	if strings.Count(again, "skipped") != 5 {
 		t.Fatalf("second demo should skip every fixture:\n%s", again)
+	}
+}
+
+// A query may start with an SQL comment, which looks like a flag.
+func TestSQL_LeadingComment(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "c.db")
+	mustRun(t, "--db", dbPath, "demo", "--out", filepath.Join(t.TempDir(), "r.html"))
+	got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", "-- runs per condition\nSELECT condition, COUNT(*) AS n FROM runs GROUP BY 1 ORDER BY 1")
+	if want := "condition,n\nnone,1\nwith-emotions,2\nwithout-emotions,2\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
 	}
 }
