@@ -161,4 +161,3 @@ func isReadOnlyError(err error) bool {
 	}
 	return false
 }
-
