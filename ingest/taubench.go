@@ -11,9 +11,13 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"math"
 	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/emobench/emobench"
 )
@@ -354,6 +358,9 @@ func taskKey(raw json.RawMessage) (string, error) {
 		}
 		return s, nil
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		if n, ok := integral(raw); ok {
+			return strconv.FormatInt(n, 10), nil // 3.0 and 3 name the same task
+		}
 		return string(raw), nil
 	}
 	return "", fmt.Errorf("task_id is %s, want a number or a string", jsonKind(raw))
@@ -377,11 +384,24 @@ func trial(raw json.RawMessage) (int, error) {
 	if isNull(raw) {
 		return 0, nil
 	}
-	n, err := strconv.Atoi(string(raw))
-	if err != nil {
+	n, ok := integral(raw)
+	if !ok || n < math.MinInt32 || n > math.MaxInt32 {
 		return 0, fmt.Errorf("trial is %s (%s), want an integer", jsonKind(raw), truncate(string(raw), 40))
 	}
-	return n, nil
+	return int(n), nil
+}
+
+// integral returns the integer a JSON number spells, accepting integral
+// floats such as 2.0 (Python writes them), or false.
+func integral(raw json.RawMessage) (int64, bool) {
+	if n, err := strconv.ParseInt(string(raw), 10, 64); err == nil {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return int64(f), true
 }
 
 func jsonKind(raw json.RawMessage) string {
@@ -520,9 +540,7 @@ func contentText(raw json.RawMessage) (string, error) {
 	}
 	switch raw[0] {
 	case '"':
-		var s string
-		err := json.Unmarshal(raw, &s)
-		return s, err
+		return unquote(raw)
 	case '[':
 		var parts []struct {
 			Text string `json:"text"`
@@ -549,10 +567,12 @@ func toolCall(id string, f tauFunction) emobench.ToolCall {
 	case isNull(args):
 		call.Arguments = json.RawMessage("{}")
 	case args[0] == '"':
-		var s string
-		_ = json.Unmarshal(args, &s) // the decoder already checked the literal
-		if json.Valid([]byte(s)) {
-			call.Arguments = compact(s)
+		s, _ := unquoteBytes(args) // the decoder already checked the literal
+		// Compact fails exactly when s is not valid JSON.
+		var b bytes.Buffer
+		b.Grow(len(s))
+		if json.Compact(&b, s) == nil {
+			call.Arguments = b.Bytes()
 		} else {
 			call.Arguments = args
 			call.ArgumentsMalformed = true
@@ -563,12 +583,128 @@ func toolCall(id string, f tauFunction) emobench.ToolCall {
 	return call
 }
 
-func compact(s string) json.RawMessage {
-	var b bytes.Buffer
-	if json.Compact(&b, []byte(s)) != nil {
-		return json.RawMessage(s)
+// unquote returns the text of raw, a JSON string literal that a json.Decoder
+// has already checked, exactly as json.Unmarshal into a string would (invalid
+// UTF-8 and lone surrogates become U+FFFD) but without validating raw again:
+// content strings are most of a result file's bytes.
+func unquote(raw json.RawMessage) (string, error) {
+	b, err := unquoteBytes(raw)
+	return string(b), err
+}
+
+func unquoteBytes(raw []byte) ([]byte, error) {
+	if b, ok := unescape(raw); ok {
+		return b, nil
 	}
-	return b.Bytes()
+	var s string // not a checked literal after all: let encoding/json say why
+	err := json.Unmarshal(raw, &s)
+	return []byte(s), err
+}
+
+// unescape decodes the JSON string literal raw, following encoding/json's
+// unquote rules. It reports false for anything that is not a well-formed
+// literal. The result may share raw's memory when no escape was needed.
+func unescape(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	s := raw[1 : len(raw)-1]
+	r := 0
+	for r < len(s) {
+		c := s[r]
+		if c == '\\' || c == '"' || c < ' ' {
+			break
+		}
+		if c < utf8.RuneSelf {
+			r++
+			continue
+		}
+		rr, size := utf8.DecodeRune(s[r:])
+		if rr == utf8.RuneError && size == 1 {
+			break
+		}
+		r += size
+	}
+	if r == len(s) {
+		return s, true
+	}
+	b := make([]byte, r, len(s)+utf8.UTFMax)
+	copy(b, s[:r])
+	for r < len(s) {
+		switch c := s[r]; {
+		case c == '\\':
+			if r+1 >= len(s) {
+				return nil, false
+			}
+			switch e := s[r+1]; e {
+			case '"', '\\', '/', '\'':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				rr := hex4(s[r+2:])
+				if rr < 0 {
+					return nil, false
+				}
+				r += 6
+				if utf16.IsSurrogate(rr) {
+					if len(s) >= r+6 && s[r] == '\\' && s[r+1] == 'u' {
+						if dec := utf16.DecodeRune(rr, hex4(s[r+2:])); dec != unicode.ReplacementChar {
+							r += 6
+							b = utf8.AppendRune(b, dec)
+							continue
+						}
+					}
+					rr = unicode.ReplacementChar
+				}
+				b = utf8.AppendRune(b, rr)
+				continue
+			default:
+				return nil, false
+			}
+			r += 2
+		case c == '"', c < ' ':
+			return nil, false
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			r++
+		default:
+			rr, size := utf8.DecodeRune(s[r:])
+			r += size
+			b = utf8.AppendRune(b, rr) // invalid UTF-8 becomes U+FFFD
+		}
+	}
+	return b, true
+}
+
+// hex4 returns the value of the four hex digits at the start of s, or -1.
+func hex4(s []byte) rune {
+	if len(s) < 4 {
+		return -1
+	}
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return -1
+		}
+		r = r*16 + rune(c)
+	}
+	return r
 }
 
 func (rec *tauRecord) terminationReason(traj *emobench.Trajectory) emobench.TerminationReason {
@@ -602,6 +738,9 @@ func (rec *tauRecord) terminationReason(traj *emobench.Trajectory) emobench.Term
 func abandoned(rewardInfo json.RawMessage) bool {
 	if isNull(rewardInfo) {
 		return false
+	}
+	if bytes.IndexByte(rewardInfo, '\\') < 0 && !bytes.Contains(rewardInfo, []byte(`"user_abandoned"`)) {
+		return false // without escapes the reason would appear as written
 	}
 	var ri struct {
 		Info struct {

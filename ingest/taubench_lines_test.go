@@ -59,3 +59,23 @@ func TestTauBench_NonFinite(t *testing.T) {
 		}
 	}
 }
+
+// Python writes integral floats (2.0) where ints belong; they name the same
+// task and trial.
+func TestTauBench_IntegralFloats(t *testing.T) {
+	in := `[{"task_id": 3.0, "reward": 1, "info": {}, "traj": [], "trial": 2.0}]`
+	for traj, err := range ingest.TauBench(strings.NewReader(in)) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if traj.Task.Key != "3" || traj.Trial != 2 {
+			t.Fatalf("task %q trial %d, want 3 and 2", traj.Task.Key, traj.Trial)
+		}
+	}
+	bad := `[{"task_id": 3, "reward": 1, "info": {}, "traj": [], "trial": 1.5}]`
+	for _, err := range ingest.TauBench(strings.NewReader(bad)) {
+		if err == nil || !strings.Contains(err.Error(), "trial is a number (1.5), want an integer") {
+			t.Fatalf("err = %v, want trial 1.5 refused", err)
+		}
+	}
+}
