@@ -69,11 +69,11 @@ type Run struct {
 // Emotions family and leaf state, and three dimensions. Empty strings mean
 // the source gave no profile.
 type EmotionProfile struct {
-	Family     string // enjoyment, sadness, fear, anger, disgust
-	Leaf       string // e.g. anxiety, frustration
-	Politeness string // warm, neutral, cold
-	Urgency    string // low, moderate, high
-	Trust      string // trusting, cautious, skeptical
+	Family     string `json:"family,omitempty"`     // enjoyment, sadness, fear, anger, disgust
+	Leaf       string `json:"leaf,omitempty"`       // e.g. anxiety, frustration
+	Politeness string `json:"politeness,omitempty"` // warm, neutral, cold
+	Urgency    string `json:"urgency,omitempty"`    // low, moderate, high
+	Trust      string `json:"trust,omitempty"`      // trusting, cautious, skeptical
 }
 
 // Action is one ground-truth tool call of a task.
@@ -120,6 +120,14 @@ type Message struct {
 	ToolCalls  []ToolCall // assistant messages only
 	ToolName   string     // tool messages: the tool that answered
 	ToolCallID string     // tool messages: the call answered
+	Usage      *Usage     // LLM-written messages: tokens and cost; nil otherwise
+}
+
+// Usage is the token usage and cost of one LLM call.
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int
+	Cost             *float64 // USD; nil when the model's price is unknown
 }
 
 // Trajectory is one episode: a task attempted once (one trial) and its outcome.

@@ -1,0 +1,88 @@
+package emobench
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Split says what a task is for: evaluation or training data.
+type Split string
+
+// Task splits.
+const (
+	SplitTest  Split = "test"
+	SplitTrain Split = "train"
+)
+
+// Request is one thing the user wants done, in the order the user asks.
+// Tools names the tool calls whose success completes it; the scripted user
+// simulator watches the transcript for them.
+type Request struct {
+	Text  string   `json:"text"`
+	Tools []string `json:"tools,omitempty"`
+}
+
+// Scenario is what the simulated user knows and wants: facts it may reveal
+// (key → value, revealed only when asked) and its requests in order.
+type Scenario struct {
+	Facts    map[string]string `json:"facts"`
+	Requests []Request         `json:"requests"`
+}
+
+// TaskSpec is a native task as domains embed it and Tracer writes it (one
+// JSON object per task). Actions are the ground truth replayed by the
+// evaluator; Outputs are strings the agent must tell the user.
+type TaskSpec struct {
+	ID          string         `json:"id"`
+	Domain      string         `json:"domain"`
+	Split       Split          `json:"split"`
+	UserID      string         `json:"user_id"`
+	Instruction string         `json:"instruction"`
+	Scenario    Scenario       `json:"scenario"`
+	Emotion     EmotionProfile `json:"emotion"`
+	Actions     []Action       `json:"actions"`
+	Outputs     []string       `json:"outputs"`
+}
+
+// Validate reports the first missing or malformed field of the spec.
+func (s *TaskSpec) Validate() error {
+	switch {
+	case s.ID == "":
+		return fmt.Errorf("task without id")
+	case s.Domain == "":
+		return fmt.Errorf("task %s: no domain", s.ID)
+	case s.Split != SplitTest && s.Split != SplitTrain:
+		return fmt.Errorf("task %s: split %q is not test or train", s.ID, s.Split)
+	case s.Instruction == "":
+		return fmt.Errorf("task %s: no instruction", s.ID)
+	case len(s.Scenario.Requests) == 0:
+		return fmt.Errorf("task %s: scenario has no requests", s.ID)
+	}
+	for i, a := range s.Actions {
+		if a.Name == "" || !json.Valid(orEmptyObject(a.Arguments)) {
+			return fmt.Errorf("task %s: action %d: needs a name and JSON arguments", s.ID, i)
+		}
+	}
+	return nil
+}
+
+// Task returns the spec as the storable Task, with actions and outputs as
+// JSON.
+func (s *TaskSpec) Task() Task {
+	actions, _ := json.Marshal(s.Actions)
+	outputs, _ := json.Marshal(s.Outputs)
+	if s.Outputs == nil {
+		outputs = []byte("[]")
+	}
+	return Task{
+		Domain: s.Domain, Key: s.ID, Instruction: s.Instruction, UserID: s.UserID,
+		Emotion: s.Emotion, Actions: actions, Outputs: outputs,
+	}
+}
+
+func orEmptyObject(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("{}")
+	}
+	return raw
+}

@@ -1,0 +1,166 @@
+// Package sim is the benchmark engine: the environment a domain's tools act
+// on, the orchestrator that runs one episode, user simulators, agents and
+// the evaluator. Domains (package domains/<name>) implement Domain; sim
+// knows nothing of storage.
+package sim
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/emobench/emobench"
+)
+
+// ToolSchema describes a tool as the Chat Completions protocol's function
+// definition: a name, a description and JSON-schema parameters.
+type ToolSchema struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	// Writes is set for tools that change the database; the policy requires
+	// the user's explicit confirmation before calling them.
+	Writes bool `json:"-"`
+}
+
+// Tool is a tool over a domain state S: its schema and its implementation.
+// Call returns the result the agent sees, or an error whose text the agent
+// sees as "Error: <text>". Call must never panic on bad arguments.
+type Tool[S any] struct {
+	ToolSchema
+	Call func(state *S, args json.RawMessage) (string, error)
+}
+
+// Environment holds one domain's state for one episode.
+type Environment interface {
+	// Tools returns the schemas of the domain's tools.
+	Tools() []ToolSchema
+	// Call runs a tool; the error's text is what the agent sees.
+	Call(name string, args json.RawMessage) (string, error)
+	// Hash is the hex sha256 of the state's canonical JSON: equal states
+	// have equal hashes.
+	Hash() string
+}
+
+// Domain is one benchmark domain: a policy, a database, tools and tasks.
+type Domain interface {
+	Name() string
+	// Policy is the markdown text the agent receives as its system prompt.
+	Policy() string
+	// NewEnvironment returns a fresh environment over the initial database.
+	NewEnvironment() Environment
+	// Tasks returns the domain's tasks of every split.
+	Tasks() []emobench.TaskSpec
+	// TransferTool names the tool that hands the user to a human agent.
+	TransferTool() string
+}
+
+// ErrUnknownTool is returned by Call for a tool the domain does not have.
+var ErrUnknownTool = errors.New("unknown tool")
+
+// StateEnv is an Environment over a state S whose JSON encoding is its
+// canonical form (encoding/json sorts map keys, so equal states encode
+// equally).
+type StateEnv[S any] struct {
+	State *S
+	tools []Tool[S]
+	index map[string]int
+}
+
+// NewStateEnv returns an environment over state with the given tools.
+func NewStateEnv[S any](state *S, tools []Tool[S]) *StateEnv[S] {
+	index := make(map[string]int, len(tools))
+	for i, t := range tools {
+		index[t.Name] = i
+	}
+	return &StateEnv[S]{State: state, tools: tools, index: index}
+}
+
+// Tools returns the tools' schemas in declaration order.
+func (e *StateEnv[S]) Tools() []ToolSchema {
+	out := make([]ToolSchema, len(e.tools))
+	for i, t := range e.tools {
+		out[i] = t.ToolSchema
+	}
+	return out
+}
+
+// Call runs the named tool. A panic inside a tool is a bug, but it is
+// turned into an error so one bad tool cannot crash a whole run.
+func (e *StateEnv[S]) Call(name string, args json.RawMessage) (result string, err error) {
+	i, ok := e.index[name]
+	if !ok {
+		return "", fmt.Errorf("%w %q", ErrUnknownTool, name)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			result, err = "", fmt.Errorf("tool %s failed: %v", name, r)
+		}
+	}()
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	return e.tools[i].Call(e.State, args)
+}
+
+// Hash returns the hex sha256 of the state's JSON encoding.
+func (e *StateEnv[S]) Hash() string {
+	b, err := json.Marshal(e.State)
+	if err != nil {
+		panic(fmt.Sprintf("sim: state is not JSON-encodable: %v", err)) // a domain bug
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// DecodeArgs decodes a tool's JSON arguments into v, refusing unknown
+// fields, and then checks that every name in required was present.
+func DecodeArgs(args json.RawMessage, v any, required ...string) error {
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(args, &present); err != nil {
+		return fmt.Errorf("arguments must be a JSON object: %v", err)
+	}
+	for _, name := range required {
+		if raw, ok := present[name]; !ok || string(raw) == "null" {
+			return fmt.Errorf("missing required argument %q", name)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(args))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("invalid arguments: %v", err)
+	}
+	return nil
+}
+
+// Episode is what agents and user simulators see of the episode so far.
+type Episode struct {
+	Task     *emobench.TaskSpec
+	Policy   string
+	Tools    []ToolSchema
+	Messages []emobench.Message // the transcript so far, system prompt excluded
+	// WithEmotions is false under the without-emotions condition: the user
+	// simulator then plays a neutral profile.
+	WithEmotions bool
+}
+
+// Agent produces the agent's next message: text for the user, or tool calls.
+type Agent interface {
+	Next(ctx context.Context, ep *Episode) (emobench.Message, error)
+}
+
+// UserSimulator produces the user's next message. A message containing
+// StopMarker or UnsatisfiedMarker ends the episode.
+type UserSimulator interface {
+	Next(ctx context.Context, ep *Episode) (emobench.Message, error)
+}
+
+// Markers a user simulator writes to end a conversation.
+const (
+	StopMarker        = "###STOP###"
+	UnsatisfiedMarker = "###UNSATISFIED###"
+)
