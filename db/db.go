@@ -67,7 +67,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 
 // OpenReadOnly opens an existing database so that nothing can change it: the
 // file is opened with mode=ro and every connection has PRAGMA query_only on.
-// It fails when the file does not exist or has a newer schema.
+// An authorizer refuses, at compile time, every statement that would do more
+// than read (ATTACH, temp tables, pragma assignments). It fails when the
+// file does not exist or has a newer schema.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, &emobench.Error{Code: emobench.ENOTFOUND, Message: fmt.Sprintf("no database at %s: %v", path, errors.Unwrap(err))}
@@ -75,7 +77,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	dsn := "file:" + escapePath(path) + "?mode=ro" +
 		"&_pragma=query_only(1)" +
 		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")"
-	sqlDB, err := sql.Open("sqlite", dsn)
+	sqlDB, err := openReadOnlyPool(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

@@ -1,6 +1,7 @@
 package db
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
@@ -40,8 +41,8 @@ type DuplicateError struct {
 }
 
 func (e *DuplicateError) Error() string {
-	return fmt.Sprintf("record %d: duplicate (task_id %s, trial %d), first seen at record %d (use --on-duplicate keep-last to keep the later one)",
-		e.Index, e.TaskKey, e.Trial, e.FirstIndex)
+	return fmt.Sprintf("duplicate (task_id %s, trial %d), first seen at record %d (use --on-duplicate keep-last to keep the later one)",
+		e.TaskKey, e.Trial, e.FirstIndex)
 }
 
 // FindRunBySHA256 returns the id and name of the run ingested from a source
@@ -66,7 +67,7 @@ func (db *DB) IngestRun(ctx context.Context, run emobench.Run, trajectories iter
 			return err
 		}
 		defer q.Close()
-		w := &runWriter{ctx: ctx, q: q, onDup: onDup, seen: map[pairKey]seenPair{}}
+		w := &runWriter{ctx: ctx, q: q, onDup: onDup, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
 		if res.RunID, err = w.createRun(run); err != nil {
 			return err
 		}
@@ -113,6 +114,15 @@ type runWriter struct {
 	onDup    OnDuplicate
 	seen     map[pairKey]seenPair
 	replaced int
+	// tasks holds, by task key, the last task upserted and its row id: the
+	// trials of one task repeat it, and an identical task needs neither its
+	// content hash nor the upsert again.
+	tasks map[string]storedTask
+}
+
+type storedTask struct {
+	task emobench.Task
+	id   int64
 }
 
 func (w *runWriter) createRun(run emobench.Run) (int64, error) {
@@ -167,11 +177,14 @@ func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Traje
 }
 
 func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
+	if st, ok := w.tasks[t.Key]; ok && sameTask(&st.task, t) {
+		return st.id, nil
+	}
 	sum, err := TaskContentSHA256(t)
 	if err != nil {
 		return 0, err
 	}
-	return w.q.UpsertTask(w.ctx, sqlcdb.UpsertTaskParams{
+	id, err := w.q.UpsertTask(w.ctx, sqlcdb.UpsertTaskParams{
 		Domain:        orUnknown(t.Domain),
 		TaskKey:       t.Key,
 		Instruction:   t.Instruction,
@@ -185,6 +198,21 @@ func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
 		Outputs:       string(orJSON(t.Outputs, "[]")),
 		ContentSha256: sum,
 	})
+	if err != nil {
+		return 0, err
+	}
+	st := storedTask{task: *t, id: id}
+	st.task.Actions, st.task.Outputs = bytes.Clone(t.Actions), bytes.Clone(t.Outputs)
+	w.tasks[t.Key] = st
+	return id, nil
+}
+
+// sameTask reports whether a and b are equal field by field, raw JSON byte
+// by byte (so they have the same TaskContentSHA256).
+func sameTask(a, b *emobench.Task) bool {
+	return a.Domain == b.Domain && a.Key == b.Key && a.Instruction == b.Instruction &&
+		a.UserID == b.UserID && a.Emotion == b.Emotion &&
+		bytes.Equal(a.Actions, b.Actions) && bytes.Equal(a.Outputs, b.Outputs)
 }
 
 // TaskContentSHA256 is the hex sha256 of a task's canonical JSON (domain,

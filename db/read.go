@@ -152,12 +152,13 @@ func (db *DB) Query(ctx context.Context, query string) (*sql.Rows, error) {
 	return rows, nil
 }
 
-// isReadOnlyError reports whether err is SQLITE_READONLY (code 8, with any
-// extended code) from the driver.
+// isReadOnlyError reports whether err is SQLITE_READONLY (8) or SQLITE_AUTH
+// (23, the read-only authorizer's refusal), with any extended code.
 func isReadOnlyError(err error) bool {
 	var coded interface{ Code() int }
 	if errors.As(err, &coded) {
-		return coded.Code()&0xff == 8
+		code := coded.Code() & 0xff
+		return code == 8 || code == 23
 	}
 	return false
 }

@@ -133,9 +133,22 @@ func checkRecordObject(raw json.RawMessage) error {
 		TaskID      json.RawMessage `json:"task_id"`
 		Simulations json.RawMessage `json:"simulations"`
 		Tasks       json.RawMessage `json:"tasks"`
+		Messages    json.RawMessage `json:"messages"`
+		Termination json.RawMessage `json:"termination_reason"`
+		Traj        json.RawMessage `json:"traj"`
+		ModelName   json.RawMessage `json:"model_name"`
 	}
-	if json.Unmarshal(raw, &probe) != nil || probe.TaskID != nil {
+	if json.Unmarshal(raw, &probe) != nil {
 		return nil
+	}
+	if probe.TaskID != nil && probe.Traj == nil && (probe.Messages != nil || probe.Termination != nil) {
+		return errors.New("this looks like a τ²-bench simulation (task_id, messages, termination_reason), not a τ-bench record; τ²-bench ingest is not supported yet")
+	}
+	if probe.TaskID != nil {
+		return nil
+	}
+	if probe.ModelName != nil {
+		return errors.New("this looks like a τ²-bench leaderboard submission (aggregate scores per domain, no trajectories): there is nothing to ingest")
 	}
 	if probe.Simulations != nil || probe.Tasks != nil {
 		return errors.New("top level is a JSON object, want an array of τ-bench records: this looks like a τ²-bench Results file ({timestamp, info, tasks, simulations}), which this version cannot ingest yet")
@@ -628,9 +641,15 @@ func unescape(raw []byte) ([]byte, bool) {
 	if r == len(s) {
 		return s, true
 	}
-	b := make([]byte, r, len(s)+utf8.UTFMax)
-	copy(b, s[:r])
-	for r < len(s) {
+	b := make([]byte, 0, len(s)+utf8.UTFMax)
+	for start := 0; r < len(s); start = r {
+		for r < len(s) && s[r] >= ' ' && s[r] < utf8.RuneSelf && s[r] != '\\' && s[r] != '"' {
+			r++ // a run of plain ASCII, copied at once
+		}
+		b = append(b, s[start:r]...)
+		if r == len(s) {
+			break
+		}
 		switch c := s[r]; {
 		case c == '\\':
 			if r+1 >= len(s) {
@@ -673,9 +692,6 @@ func unescape(raw []byte) ([]byte, bool) {
 			r += 2
 		case c == '"', c < ' ':
 			return nil, false
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			r++
 		default:
 			rr, size := utf8.DecodeRune(s[r:])
 			r += size

@@ -146,6 +146,9 @@ type Episode struct {
 	// WithEmotions is false under the without-emotions condition: the user
 	// simulator then plays a neutral profile.
 	WithEmotions bool
+	// Seed makes the built-in simulators deterministic: the same seed gives
+	// the same transcript.
+	Seed uint64
 }
 
 // Agent produces the agent's next message: text for the user, or tool calls.

@@ -13,20 +13,20 @@ import (
 
 func demoCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "demo",
-		Usage: "ingest the bundled synthetic fixtures into demo.db and write demo-report.html (offline)",
+		Name:   "demo",
+		Usage:  "ingest the bundled synthetic fixtures into demo.db and write demo-report.html (offline)",
+		Before: noArgs,
 		Description: "The fixtures are synthetic result files made by emobench's own generator (fixtures/gen),\n" +
 			"not results of any model: they exist to show the workflow with no model and no network.\n" +
-			"Running demo again skips files already ingested.\n\n" +
+			"Running demo again skips files already ingested. It never touches --db / EMOBENCH_DB:\n" +
+			"it writes only the files named by --demo-db and --out.\n\n" +
 			"Example:\n   go run ./cmd/emobench demo\n   emobench --db demo.db runs",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Value: "demo-report.html", Usage: "report `FILE`"},
+			&cli.StringFlag{Name: "demo-db", Value: "demo.db", Usage: "database `PATH` for the demo"},
 		},
 		Action: func(c *cli.Context) error {
-			dbPath := "demo.db"
-			if c.IsSet("db") {
-				dbPath = c.String("db")
-			}
+			dbPath := c.String("demo-db")
 			if err := demoIngest(c, e, dbPath); err != nil {
 				return err
 			}
@@ -44,7 +44,7 @@ func demoCommand(e *env) *cli.Command {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "\nwrote %s: open it in a browser (it works offline), e.g. xdg-open %s\n", out, out)
-			fmt.Fprintf(e.stdout, "next: emobench --db %s runs\n      emobench --db %s stats passk --by condition\n", dbPath, dbPath)
+			fmt.Fprintf(e.stdout, "next: go run ./cmd/emobench --db %s runs\n      go run ./cmd/emobench --db %s stats passk --by condition\n", dbPath, dbPath)
 			return nil
 		},
 	}

@@ -210,7 +210,7 @@ func runFor(src source, sum string, opts ingestOptions) emobench.Run {
 	run := emobench.Run{
 		Name:         opts.name,
 		SourceFormat: ingest.FormatTauBench,
-		SourcePath:   path,
+		SourcePath:   absolute(path),
 		SourceSHA256: sum,
 		AgentModel:   firstNonEmpty(opts.model, meta.Model),
 		UserModel:    opts.userModel,
@@ -225,6 +225,18 @@ func runFor(src source, sum string, opts ingestOptions) emobench.Run {
 		"format": ingest.FormatTauBench, "on_duplicate": string(opts.onDuplicate),
 	}})
 	return run
+}
+
+// absolute returns path made absolute when it is a file on disk, so the
+// stored source_path still names it from anywhere.
+func absolute(path string) string {
+	if _, err := os.Stat(path); err != nil {
+		return path // embedded fixture
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 func sourceSHA256(src source) (string, int64, error) {

@@ -29,6 +29,9 @@ func reportCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "title", Value: "emobench report", Usage: "report title"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			if c.String("out") == "" {
 				return usagef("report needs --out FILE.html")
 			}
@@ -48,7 +51,7 @@ func reportCommand(e *env) *cli.Command {
 			if err := writeReport(c.String("out"), in); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "wrote %s (%d runs)\n", c.String("out"), len(in.Runs))
+			fmt.Fprintf(e.stdout, "wrote %s (%s)\n", c.String("out"), plural(len(in.Runs), "run", "runs"))
 			return nil
 		},
 	}

@@ -19,6 +19,9 @@ func runsCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
 			format := c.String("format")
 			if err := checkFormat(format, "table", "json", "csv"); err != nil {
 				return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -41,7 +42,7 @@ func passkCommand(e *env) *cli.Command {
 			"   emobench --db runs.db stats passk --run 3 --by emotion_family --k 1,2,4 --format markdown",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
-			&cli.StringFlag{Name: "by", Usage: "comma-separated group fields (always grouped by run)"},
+			&cli.StringSliceFlag{Name: "by", Usage: "group fields, comma-separated or repeated (always grouped by run)"},
 			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
@@ -69,11 +70,14 @@ func parseGroupFields(by string) ([]string, error) {
 }
 
 func runPassK(c *cli.Context, e *env) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
 	format := c.String("format")
 	if err := checkFormat(format, formats...); err != nil {
 		return err
 	}
-	fields, err := parseGroupFields(c.String("by"))
+	fields, err := parseGroupFields(strings.Join(c.StringSlice("by"), ","))
 	if err != nil {
 		return err
 	}
@@ -99,6 +103,9 @@ func runPassK(c *cli.Context, e *env) error {
 	rows, names, err := computePassK(c.Context, store, runIDs, fields, analysis.PassKOptions{Convention: conv, Ks: ks})
 	if err != nil {
 		return err
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
 	return passKTable(rows, names, fields).write(e.stdout, format)
 }

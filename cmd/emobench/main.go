@@ -40,6 +40,9 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	var usage *usageError
 	if errors.As(err, &usage) {
 		fmt.Fprintf(stderr, "emobench: %v\n", err)
+		if strings.Contains(err.Error(), "flag provided but not defined: -db") {
+			fmt.Fprintln(stderr, "--db is a global flag: put it before the command, e.g. emobench --db runs.db runs")
+		}
 		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
 		return exitUsage
 	}
@@ -141,11 +144,28 @@ func markUsageErrors(cmd *cli.Command) {
 		return &usageError{err}
 	}
 	if len(cmd.Subcommands) == 0 {
-		cmd.Before = rejectLateFlags
+		before := cmd.Before
+		cmd.Before = func(c *cli.Context) error {
+			if err := rejectLateFlags(c); err != nil {
+				return err
+			}
+			if before != nil {
+				return before(c)
+			}
+			return nil
+		}
 	}
 	for _, sub := range cmd.Subcommands {
 		markUsageErrors(sub)
 	}
+}
+
+// noArgs refuses stray arguments of a command that takes none.
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("%s takes no arguments, got %q (flags go before arguments; see --help)", c.Command.FullName(), c.Args().First())
+	}
+	return nil
 }
 
 // rejectLateFlags catches a flag written after the arguments, which

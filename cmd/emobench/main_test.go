@@ -269,7 +269,7 @@ func TestIngest_Flags(t *testing.T) {
 
 func TestSQL_ReadOnly(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "ro.db")
-	mustRun(t, "--db", dbPath, "demo", "--out", filepath.Join(t.TempDir(), "r.html"))
+	mustRun(t, "demo", "--demo-db", dbPath, "--out", filepath.Join(t.TempDir(), "r.html"))
 	before := tableCounts(t, dbPath)
 	r := runCLI(t, "", "--db", dbPath, "sql", "DELETE FROM runs")
 	if r.code != 1 || !strings.Contains(r.stderr, "read-only") {
@@ -303,6 +303,10 @@ func TestCLI_ExitCodes(t *testing.T) {
 		{[]string{"--db", dbPath, "sql", "SELECT 1", "--format", "csv"}, 2},
 		{[]string{"--db", dbPath, "runs"}, 1}, // no database yet
 		{[]string{"--db", dbPath, "report"}, 2},
+		{[]string{"--db", dbPath, "stats", "passk", "3"}, 2}, // meant --run 3
+		{[]string{"--db", dbPath, "runs", "extra"}, 2},
+		{[]string{"demo", "extra"}, 2},
+		{[]string{"runs", "--db", dbPath}, 2},
 	}
 	for _, tt := range tests {
 		if r := runCLI(t, "", tt.args...); r.code != tt.code {
@@ -323,7 +327,7 @@ func TestCLI_HelpHasExample(t *testing.T) {
 func TestDemo(t *testing.T) {
 	dir := t.TempDir()
 	dbPath, report := filepath.Join(dir, "demo.db"), filepath.Join(dir, "demo-report.html")
-	out := mustRun(t, "--db", dbPath, "demo", "--out", report)
+	out := mustRun(t, "demo", "--demo-db", dbPath, "--out", report)
 	if !strings.Contains(out, "wrote "+report) || strings.Count(out, "ingested as run") != 5 {
 		t.Fatalf("demo output:\n%s", out)
 	}
@@ -331,7 +335,7 @@ func TestDemo(t *testing.T) {
 	if err != nil || !bytes.Contains(html, []byte("demo-model-a-retail-with-emotions")) {
 		t.Fatalf("report %s missing or without runs (%v)", report, err)
 	}
-	again := mustRun(t, "--db", dbPath, "demo", "--out", report)
+	again := mustRun(t, "demo", "--demo-db", dbPath, "--out", report)
 	if strings.Count(again, "skipped") != 5 {
 		t.Fatalf("second demo should skip every fixture:\n%s", again)
 	}
@@ -340,9 +344,55 @@ func TestDemo(t *testing.T) {
 // A query may start with an SQL comment, which looks like a flag.
 func TestSQL_LeadingComment(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "c.db")
-	mustRun(t, "--db", dbPath, "demo", "--out", filepath.Join(t.TempDir(), "r.html"))
+	mustRun(t, "demo", "--demo-db", dbPath, "--out", filepath.Join(t.TempDir(), "r.html"))
 	got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", "-- runs per condition\nSELECT condition, COUNT(*) AS n FROM runs GROUP BY 1 ORDER BY 1")
 	if want := "condition,n\nnone,1\nwith-emotions,2\nwithout-emotions,2\n"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+func TestSQL_ErrAttachCreatesNothing(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "a.db")
+	mustRun(t, "demo", "--demo-db", dbPath, "--out", filepath.Join(dir, "r.html"))
+	for _, q := range []string{"ATTACH '" + filepath.Join(dir, "new.db") + "' AS x", "CREATE TEMP TABLE t (a)", "PRAGMA query_only = 0", "VACUUM INTO '" + filepath.Join(dir, "copy.db") + "'"} {
+		if r := runCLI(t, "", "--db", dbPath, "sql", q); r.code != 1 || !strings.Contains(r.stderr, "read-only") {
+			t.Errorf("%s: exit %d stderr %q, want a read-only refusal", q, r.code, r.stderr)
+		}
+	}
+	for _, name := range []string{"new.db", "copy.db"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("sql created %s", name)
+		}
+	}
+	if got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", "PRAGMA table_info(runs)"); !strings.Contains(got, "source_sha256") {
+		t.Errorf("PRAGMA table_info is a read and should work: %s", got)
+	}
+}
+
+func TestStatsPassK_RepeatedBy(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "by.db")
+	mustRun(t, "demo", "--demo-db", dbPath, "--out", filepath.Join(dir, "r.html"))
+	repeated := mustRun(t, "--db", dbPath, "stats", "passk", "--by", "condition", "--by", "trust", "--k", "1", "--format", "csv")
+	joined := mustRun(t, "--db", dbPath, "stats", "passk", "--by", "condition,trust", "--k", "1", "--format", "csv")
+	if repeated != joined || !strings.HasPrefix(repeated, "run_id,run,condition,trust,k,") {
+		t.Fatalf("--by repeated:\n%s\n--by joined:\n%s", repeated, joined)
+	}
+}
+
+func TestIngest_ErrOtherFormatsNamed(t *testing.T) {
+	requireRealRuns(t)
+	tests := map[string]string{
+		"tau2/telecom-gpt-4.1-5tasks-4trials.json":     "τ²-bench Results file",
+		"tau2/v1x-dir-layout-voice/simulations":        "τ²-bench simulation",
+		"submissions/qwen3-max-submission.json":        "leaderboard submission",
+		"submissions/drq-27b-submission-with-bom.json": "leaderboard submission",
+	}
+	for path, phrase := range tests {
+		r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "x.db"), "ingest", filepath.Join(realRuns, path))
+		if r.code != 1 || !strings.Contains(r.stderr, phrase) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", path, r.code, r.stderr, phrase)
+		}
 	}
 }
