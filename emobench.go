@@ -91,6 +91,8 @@ type Task struct {
 	Emotion     EmotionProfile
 	Actions     json.RawMessage // JSON array of ground-truth actions, as given
 	Outputs     json.RawMessage // JSON array of required output strings, as given
+	Split       Split           // native tasks: test or train; empty when imported
+	Scenario    json.RawMessage // native tasks: the user's facts and requests
 }
 
 // ToolCall is one function call made by an agent.
@@ -134,6 +136,7 @@ type Usage struct {
 type Trajectory struct {
 	Task  Task
 	Trial int
+	Seed  *int64 // episode seed of native runs; nil when imported
 	// Reward is the raw reward as the source stored it; nil when absent.
 	Reward *float64
 	// Evaluated is false when the source holds no reward information.

@@ -74,9 +74,11 @@ func (s *TaskSpec) Task() Task {
 	if s.Outputs == nil {
 		outputs = []byte("[]")
 	}
+	scenario, _ := json.Marshal(s.Scenario)
 	return Task{
 		Domain: s.Domain, Key: s.ID, Instruction: s.Instruction, UserID: s.UserID,
 		Emotion: s.Emotion, Actions: actions, Outputs: outputs,
+		Split: s.Split, Scenario: scenario,
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,9 +30,19 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// BusyTimeout is how long, in milliseconds, a connection waits for a lock
-// held by another writer before failing with SQLITE_BUSY.
+// BusyTimeout is how long, in milliseconds, a read-only connection waits
+// for a lock before failing with SQLITE_BUSY.
 const BusyTimeout = 5000
+
+// WriteBusyTimeout is how long, in milliseconds, a writer waits for another
+// writer (such as a long ingest) to finish.
+const WriteBusyTimeout = 60000
+
+// pageSize is the page size, in bytes, of a new database file. Messages of a
+// few kilobytes (system prompts, tool results) fit in one 32 KiB page, where
+// SQLite's default 4 KiB needs overflow chains: ingest writes about a fifth
+// less. Existing files keep the page size they were created with.
+const pageSize = 32768
 
 // ErrNotFound is returned when a requested record does not exist.
 var ErrNotFound = &emobench.Error{Code: emobench.ENOTFOUND, Message: "not found"}
@@ -48,10 +59,20 @@ type DB struct {
 // It fails when the file was written by a newer emobench (its schema version,
 // PRAGMA user_version, is above SchemaVersion) or is not an SQLite database.
 func Open(ctx context.Context, path string) (*DB, error) {
+	if dir := filepath.Dir(path); dir != "" {
+		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
+			return nil, emobench.Errorf(emobench.EINVALID, "cannot create database %s: directory %s does not exist", path, dir)
+		}
+	}
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return nil, emobench.Errorf(emobench.EINVALID, "database path %s is a directory", path)
+	}
+	// page_size only takes effect while the file is new. WAL is switched on
+	// after the schema check, so a refused file is left as it was.
 	dsn := "file:" + escapePath(path) + "?_txlock=immediate" +
 		"&_pragma=foreign_keys(1)" +
-		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")" +
-		"&_pragma=journal_mode(WAL)" +
+		"&_pragma=busy_timeout(" + strconv.Itoa(WriteBusyTimeout) + ")" +
+		"&_pragma=page_size(" + strconv.Itoa(pageSize) + ")" +
 		"&_pragma=synchronous(NORMAL)"
 	sqlDB, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -61,6 +82,11 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := db.migrate(ctx); err != nil {
 		sqlDB.Close()
 		return nil, err
+	}
+	// journal_mode is a property of the file, not of a connection.
+	if _, err := sqlDB.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
+		sqlDB.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	return db, nil
 }
@@ -167,16 +193,46 @@ func (db *DB) migrate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		// The immediate transaction holds the write lock, so another process
+		// migrating the same file waits and then finds the work done.
 		err = db.inTx(ctx, func(tx *sql.Tx) error {
+			var current int
+			if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
+				return err
+			}
+			if current >= m.version {
+				return nil
+			}
+			if current == 0 {
+				if err := refuseForeign(ctx, tx, db.path); err != nil {
+					return err
+				}
+			}
 			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 				return err
 			}
 			_, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(m.version))
 			return err
 		})
+		if emobench.ErrorCode(err) != "" {
+			return err
+		}
 		if err != nil {
 			return fmt.Errorf("migrate %s to version %d (%s): %w", db.path, m.version, m.name, err)
 		}
+	}
+	return nil
+}
+
+// refuseForeign fails when an unversioned file already holds tables: it is
+// some other program's database, and emobench must not add its schema.
+func refuseForeign(ctx context.Context, tx *sql.Tx, path string) error {
+	var objects int
+	if err := tx.QueryRowContext(ctx, "SELECT COUNT(*) FROM sqlite_schema").Scan(&objects); err != nil {
+		return err
+	}
+	if objects > 0 {
+		return emobench.Errorf(emobench.EINVALID, "%s is not an emobench database: it holds %d tables or indexes of another program", path, objects)
 	}
 	return nil
 }

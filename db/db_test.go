@@ -90,8 +90,8 @@ func TestOpen_OK(t *testing.T) {
 	if got := queryInt(t, store, "PRAGMA foreign_keys"); got != 1 {
 		t.Fatalf("foreign_keys = %d, want 1", got)
 	}
-	if got := queryInt(t, store, "PRAGMA busy_timeout"); got != db.BusyTimeout {
-		t.Fatalf("busy_timeout = %d, want %d", got, db.BusyTimeout)
+	if got := queryInt(t, store, "PRAGMA busy_timeout"); got != db.WriteBusyTimeout {
+		t.Fatalf("busy_timeout = %d, want %d", got, db.WriteBusyTimeout)
 	}
 	rows, err := store.Query(context.Background(), "PRAGMA journal_mode")
 	if err != nil {
@@ -326,5 +326,71 @@ func TestResolveRun(t *testing.T) {
 	}
 	if _, err := store.ResolveRun(ctx, "zzz"); emobench.ErrorCode(err) != emobench.ENOTFOUND {
 		t.Fatalf("ResolveRun(zzz) err = %v, want ENOTFOUND", err)
+	}
+}
+
+func TestOpen_ErrForeignDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "other.db")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("CREATE TABLE notes (body TEXT)"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	before, _ := os.ReadFile(path)
+	if _, err := db.Open(context.Background(), path); err == nil || !strings.Contains(err.Error(), "not an emobench database") {
+		t.Fatalf("err = %v, want a refusal of another program's database", err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatal("the refused file was changed")
+	}
+}
+
+func TestOpen_NewerSchemaUntouched(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "newer.db")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("PRAGMA user_version = 999"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	before, _ := os.ReadFile(path)
+	if _, err := db.Open(context.Background(), path); err == nil {
+		t.Fatal("a newer schema was accepted")
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatal("the refused file was changed (e.g. switched to WAL)")
+	}
+}
+
+// Two processes (here: two pools) opening a fresh file at once must not
+// both try to create the schema.
+func TestOpen_Concurrent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "race.db")
+	errs := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			store, err := db.Open(context.Background(), path)
+			if err == nil {
+				store.Close()
+			}
+			errs <- err
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errs; err != nil {
+			t.Fatalf("concurrent open: %v", err)
+		}
+	}
+}
+
+func TestOpen_ErrMissingDirectory(t *testing.T) {
+	_, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "no", "such", "x.db"))
+	if err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Fatalf("err = %v, want a missing-directory error", err)
 	}
 }

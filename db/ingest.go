@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"reflect"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -45,6 +46,17 @@ func (e *DuplicateError) Error() string {
 		e.TaskKey, e.Trial, e.FirstIndex)
 }
 
+// AlreadyIngestedError reports a source whose sha256 a stored run has (for
+// instance, ingested meanwhile by another process).
+type AlreadyIngestedError struct {
+	RunID int64
+	Name  string
+}
+
+func (e *AlreadyIngestedError) Error() string {
+	return fmt.Sprintf("already ingested as run %d (%s)", e.RunID, e.Name)
+}
+
 // FindRunBySHA256 returns the id and name of the run ingested from a source
 // whose sha256 (hex) is sum, or ErrNotFound.
 func (db *DB) FindRunBySHA256(ctx context.Context, sum string) (int64, string, error) {
@@ -68,6 +80,14 @@ func (db *DB) IngestRun(ctx context.Context, run emobench.Run, trajectories iter
 		}
 		defer q.Close()
 		w := &runWriter{ctx: ctx, q: q, onDup: onDup, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
+		if run.SourceSHA256 != "" {
+			row, err := q.FindRunBySHA256(ctx, sql.NullString{String: run.SourceSHA256, Valid: true})
+			if err == nil {
+				return &AlreadyIngestedError{RunID: row.ID, Name: row.Name}
+			} else if !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
 		if res.RunID, err = w.createRun(run); err != nil {
 			return err
 		}
@@ -197,22 +217,24 @@ func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
 		Actions:       string(orJSON(t.Actions, "[]")),
 		Outputs:       string(orJSON(t.Outputs, "[]")),
 		ContentSha256: sum,
+		Split:         nullString(string(t.Split)),
+		Scenario:      nullJSON(t.Scenario),
 	})
 	if err != nil {
 		return 0, err
 	}
 	st := storedTask{task: *t, id: id}
 	st.task.Actions, st.task.Outputs = bytes.Clone(t.Actions), bytes.Clone(t.Outputs)
+	st.task.Scenario = bytes.Clone(t.Scenario)
 	w.tasks[t.Key] = st
 	return id, nil
 }
 
-// sameTask reports whether a and b are equal field by field, raw JSON byte
-// by byte (so they have the same TaskContentSHA256).
+// sameTask reports whether a and b are equal in every field, raw JSON byte by
+// byte, so that upserting b after a would change nothing. It compares the
+// whole struct, so a field added to emobench.Task is never skipped.
 func sameTask(a, b *emobench.Task) bool {
-	return a.Domain == b.Domain && a.Key == b.Key && a.Instruction == b.Instruction &&
-		a.UserID == b.UserID && a.Emotion == b.Emotion &&
-		bytes.Equal(a.Actions, b.Actions) && bytes.Equal(a.Outputs, b.Outputs)
+	return reflect.DeepEqual(a, b)
 }
 
 // TaskContentSHA256 is the hex sha256 of a task's canonical JSON (domain,
@@ -267,6 +289,7 @@ func trajectoryParams(runID, taskID int64, t *emobench.Trajectory) sqlcdb.Create
 		Error:             nullString(t.Error),
 		RewardInfo:        nullJSON(t.RewardInfo),
 		Extra:             nullJSON(t.Extra),
+		Seed:              nullInt(t.Seed),
 	}
 }
 
@@ -285,6 +308,11 @@ func messageParams(trajID int64, idx int, m emobench.Message) sqlcdb.CreateMessa
 		Content:      sql.NullString{String: m.Content, Valid: true},
 		ToolName:     nullString(m.ToolName),
 		ToolCallID:   nullString(m.ToolCallID),
+	}
+	if m.Usage != nil {
+		p.PromptTokens = sql.NullInt64{Int64: int64(m.Usage.PromptTokens), Valid: true}
+		p.CompletionTokens = sql.NullInt64{Int64: int64(m.Usage.CompletionTokens), Valid: true}
+		p.Cost = nullFloat(m.Usage.Cost)
 	}
 	if len(m.ToolCalls) == 0 {
 		return p
@@ -314,6 +342,13 @@ func nullJSON(raw json.RawMessage) sql.NullString {
 		return sql.NullString{}
 	}
 	return sql.NullString{String: string(raw), Valid: true}
+}
+
+func nullInt(v *int64) sql.NullInt64 {
+	if v == nil {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: *v, Valid: true}
 }
 
 func nullFloat(f *float64) sql.NullFloat64 {

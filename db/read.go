@@ -89,8 +89,8 @@ func (db *DB) ListTaskTrials(ctx context.Context, runIDs []int64) ([]TaskTrials,
 			Fields: map[string]string{
 				"domain": r.Domain, "agent_model": r.AgentModel,
 				"user_model": r.UserModel, "condition": r.Condition,
-				"emotion_family": r.EmotionFamily.String, "emotion_leaf": r.EmotionLeaf.String,
-				"politeness": r.Politeness.String, "urgency": r.Urgency.String, "trust": r.Trust.String,
+				"emotion_family": r.EmotionFamily, "emotion_leaf": r.EmotionLeaf,
+				"politeness": r.Politeness, "urgency": r.Urgency, "trust": r.Trust,
 			},
 		})
 	}

@@ -297,12 +297,31 @@ type tauTask struct {
 }
 
 type tauMessage struct {
-	Role         string          `json:"role"`
-	Content      json.RawMessage `json:"content"`
-	ToolCalls    []tauToolCall   `json:"tool_calls"`
-	FunctionCall *tauFunction    `json:"function_call"`
-	Name         string          `json:"name"`
-	ToolCallID   string          `json:"tool_call_id"`
+	Role         string        `json:"role"`
+	Content      tauContent    `json:"content"`
+	ToolCalls    []tauToolCall `json:"tool_calls"`
+	FunctionCall *tauFunction  `json:"function_call"`
+	Name         string        `json:"name"`
+	ToolCallID   string        `json:"tool_call_id"`
+}
+
+// tauContent is a message's content as given. A string, by far the most
+// common and the bulk of a file's bytes, is decoded straight from the
+// decoder's buffer; anything else is kept raw for contentText to judge.
+type tauContent struct {
+	raw    json.RawMessage // the value when it is not a string; nil when absent
+	text   string
+	isText bool
+}
+
+func (c *tauContent) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		text, err := unquote(b)
+		*c = tauContent{text: text, isText: true}
+		return err
+	}
+	*c = tauContent{raw: append(json.RawMessage(nil), b...)}
+	return nil
 }
 
 type tauToolCall struct {
@@ -547,7 +566,11 @@ func (m *tauMessage) message() (emobench.Message, error) {
 
 // contentText accepts a string, null, or an array of content parts
 // ({"type": "text", "text": ...}) and returns the text.
-func contentText(raw json.RawMessage) (string, error) {
+func contentText(c tauContent) (string, error) {
+	if c.isText {
+		return c.text, nil
+	}
+	raw := c.raw
 	if isNull(raw) {
 		return "", nil
 	}
@@ -580,11 +603,11 @@ func toolCall(id string, f tauFunction) emobench.ToolCall {
 	case isNull(args):
 		call.Arguments = json.RawMessage("{}")
 	case args[0] == '"':
-		s, _ := unquoteBytes(args) // the decoder already checked the literal
+		s, _ := unquote(args) // the decoder already checked the literal
 		// Compact fails exactly when s is not valid JSON.
 		var b bytes.Buffer
 		b.Grow(len(s))
-		if json.Compact(&b, s) == nil {
+		if json.Compact(&b, []byte(s)) == nil {
 			call.Arguments = b.Bytes()
 		} else {
 			call.Arguments = args
@@ -600,26 +623,21 @@ func toolCall(id string, f tauFunction) emobench.ToolCall {
 // has already checked, exactly as json.Unmarshal into a string would (invalid
 // UTF-8 and lone surrogates become U+FFFD) but without validating raw again:
 // content strings are most of a result file's bytes.
-func unquote(raw json.RawMessage) (string, error) {
-	b, err := unquoteBytes(raw)
-	return string(b), err
-}
-
-func unquoteBytes(raw []byte) ([]byte, error) {
-	if b, ok := unescape(raw); ok {
-		return b, nil
+func unquote(raw []byte) (string, error) {
+	if s, ok := unescape(raw); ok {
+		return s, nil
 	}
 	var s string // not a checked literal after all: let encoding/json say why
 	err := json.Unmarshal(raw, &s)
-	return []byte(s), err
+	return s, err
 }
 
 // unescape decodes the JSON string literal raw, following encoding/json's
 // unquote rules. It reports false for anything that is not a well-formed
-// literal. The result may share raw's memory when no escape was needed.
-func unescape(raw []byte) ([]byte, bool) {
+// literal.
+func unescape(raw []byte) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return nil, false
+		return "", false
 	}
 	s := raw[1 : len(raw)-1]
 	r := 0
@@ -639,66 +657,67 @@ func unescape(raw []byte) ([]byte, bool) {
 		r += size
 	}
 	if r == len(s) {
-		return s, true
+		return string(s), true
 	}
-	b := make([]byte, 0, len(s)+utf8.UTFMax)
+	var b strings.Builder
+	b.Grow(len(s))
 	for start := 0; r < len(s); start = r {
 		for r < len(s) && s[r] >= ' ' && s[r] < utf8.RuneSelf && s[r] != '\\' && s[r] != '"' {
 			r++ // a run of plain ASCII, copied at once
 		}
-		b = append(b, s[start:r]...)
+		b.Write(s[start:r])
 		if r == len(s) {
 			break
 		}
 		switch c := s[r]; {
 		case c == '\\':
 			if r+1 >= len(s) {
-				return nil, false
+				return "", false
 			}
 			switch e := s[r+1]; e {
 			case '"', '\\', '/', '\'':
-				b = append(b, e)
+				b.WriteByte(e)
 			case 'b':
-				b = append(b, '\b')
+				b.WriteByte('\b')
 			case 'f':
-				b = append(b, '\f')
+				b.WriteByte('\f')
 			case 'n':
-				b = append(b, '\n')
+				b.WriteByte('\n')
 			case 'r':
-				b = append(b, '\r')
+				b.WriteByte('\r')
 			case 't':
-				b = append(b, '\t')
+				b.WriteByte('\t')
 			case 'u':
 				rr := hex4(s[r+2:])
 				if rr < 0 {
-					return nil, false
+					return "", false
 				}
 				r += 6
 				if utf16.IsSurrogate(rr) {
 					if len(s) >= r+6 && s[r] == '\\' && s[r+1] == 'u' {
 						if dec := utf16.DecodeRune(rr, hex4(s[r+2:])); dec != unicode.ReplacementChar {
 							r += 6
-							b = utf8.AppendRune(b, dec)
+							b.WriteRune(dec)
 							continue
 						}
 					}
 					rr = unicode.ReplacementChar
 				}
-				b = utf8.AppendRune(b, rr)
+				b.WriteRune(rr)
 				continue
 			default:
-				return nil, false
+				return "", false
 			}
 			r += 2
 		case c == '"', c < ' ':
-			return nil, false
+			return "", false
 		default:
 			rr, size := utf8.DecodeRune(s[r:])
 			r += size
-			b = utf8.AppendRune(b, rr) // invalid UTF-8 becomes U+FFFD
+			b.WriteRune(rr) // invalid UTF-8 was decoded as U+FFFD
 		}
 	}
-	return b, true
+	return b.String(), true
 }
 
 // hex4 returns the value of the four hex digits at the start of s, or -1.

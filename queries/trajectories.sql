@@ -2,8 +2,8 @@
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
-    n_tool_calls, n_tool_errors, error, reward_info, extra
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    n_tool_calls, n_tool_errors, error, reward_info, extra, seed
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id;
 
 -- name: DeleteTrajectory :exec
@@ -12,5 +12,6 @@ DELETE FROM trajectories WHERE run_id = ? AND task_id = ? AND trial = ?;
 -- name: CreateMessage :exec
 INSERT INTO messages (
     trajectory_id, idx, role, content, tool_name, tool_call_id,
-    tool_arguments, tool_calls, arguments_malformed
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?);
+    tool_arguments, tool_calls, arguments_malformed,
+    prompt_tokens, completion_tokens, cost
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);

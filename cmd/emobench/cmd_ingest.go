@@ -106,7 +106,12 @@ func runIngest(c *cli.Context, e *env) error {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 	}
 	for _, path := range files {
-		if err := ingestFile(c.Context, e, store, osSource(path), opts); err != nil {
+		src, cleanup, err := osSource(path)
+		if err == nil {
+			err = ingestFile(c.Context, e, store, src, opts)
+			cleanup()
+		}
+		if err != nil {
 			if errors.Is(err, context.Canceled) {
 				return fmt.Errorf("%s: interrupted; nothing of this file was stored", path)
 			}
@@ -138,7 +143,8 @@ func collectFiles(args []string) (files []string, errs []error) {
 				return err
 			}
 			ext := strings.ToLower(filepath.Ext(p))
-			if !d.IsDir() && (ext == ".json" || ext == ".jsonl") {
+			// Only regular files: a FIFO would block the walk forever.
+			if d.Type().IsRegular() && (ext == ".json" || ext == ".jsonl") {
 				found = append(found, p)
 			}
 			return nil
@@ -159,12 +165,42 @@ type source struct {
 	modTime time.Time
 }
 
-func osSource(path string) source {
-	s := source{path: path, open: func() (io.ReadCloser, error) { return os.Open(path) }}
-	if info, err := os.Stat(path); err == nil {
-		s.modTime = info.ModTime()
+// osSource returns a file on disk as a source. A non-regular file (a pipe
+// such as /dev/stdin) is read once into a temporary file, because ingest
+// reads its input twice (hash, then records); cleanup removes that copy.
+func osSource(path string) (source, func(), error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return source{}, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return s
+	if info.Mode().IsRegular() {
+		open := func() (io.ReadCloser, error) { return os.Open(path) }
+		return source{path: path, open: open, modTime: info.ModTime()}, func() {}, nil
+	}
+	spool, err := spoolFile(path)
+	if err != nil {
+		return source{}, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	open := func() (io.ReadCloser, error) { return os.Open(spool) }
+	return source{path: path, open: open}, func() { os.Remove(spool) }, nil
+}
+
+func spoolFile(path string) (string, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	out, err := os.CreateTemp("", "emobench-ingest-*.json")
+	if err != nil {
+		return "", err
+	}
+	defer out.Close()
+	if _, err := io.Copy(out, in); err != nil {
+		os.Remove(out.Name())
+		return "", err
+	}
+	return out.Name(), out.Close()
 }
 
 func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts ingestOptions) error {
@@ -191,6 +227,11 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 	}
 	run := runFor(src, sum, opts)
 	res, err := store.IngestRun(ctx, run, ingest.TauBench(r), opts.onDuplicate)
+	var already *db.AlreadyIngestedError
+	if errors.As(err, &already) {
+		fmt.Fprintf(e.stdout, "%s: skipped, %v\n", src.path, already)
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
@@ -210,7 +251,7 @@ func runFor(src source, sum string, opts ingestOptions) emobench.Run {
 	run := emobench.Run{
 		Name:         opts.name,
 		SourceFormat: ingest.FormatTauBench,
-		SourcePath:   absolute(path),
+		SourcePath:   absolute(path, src.modTime),
 		SourceSHA256: sum,
 		AgentModel:   firstNonEmpty(opts.model, meta.Model),
 		UserModel:    opts.userModel,
@@ -229,9 +270,9 @@ func runFor(src source, sum string, opts ingestOptions) emobench.Run {
 
 // absolute returns path made absolute when it is a file on disk, so the
 // stored source_path still names it from anywhere.
-func absolute(path string) string {
-	if _, err := os.Stat(path); err != nil {
-		return path // embedded fixture
+func absolute(path string, modTime time.Time) string {
+	if modTime.IsZero() {
+		return path // embedded fixture or pipe
 	}
 	if abs, err := filepath.Abs(path); err == nil {
 		return abs

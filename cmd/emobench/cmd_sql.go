@@ -35,6 +35,9 @@ func sqlCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
+			if format == "csv" || format == "json" {
+				return streamQuery(c, store, query, format, e.stdout)
+			}
 			result, err := queryTable(c, store, query)
 			if err != nil {
 				return err
@@ -85,4 +88,36 @@ func queryTable(c *cli.Context, store *db.DB, query string) (*table, error) {
 		t.rows = append(t.rows, vals)
 	}
 	return t, rows.Err()
+}
+
+// streamQuery writes csv or json row by row, so memory stays flat however
+// many rows the query returns.
+func streamQuery(c *cli.Context, store *db.DB, query, format string, w io.Writer) error {
+	rows, err := store.Query(c.Context, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	out := newRowStream(w, format, cols)
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		if err := out.row(vals); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return out.end()
 }

@@ -60,7 +60,8 @@ func endFlagsBeforeComments(args []string) []string {
 	out := make([]string, 0, len(args)+1)
 	for i, arg := range args {
 		isComment := len(arg) > 2 && strings.HasPrefix(arg, "--") && strings.ContainsAny(arg[2:3], " \t\n\r")
-		if isComment && (i == 0 || args[i-1] != "--") {
+		afterFlag := i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=")
+		if isComment && !afterFlag {
 			out = append(out, "--")
 		}
 		out = append(out, arg)

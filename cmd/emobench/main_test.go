@@ -396,3 +396,21 @@ func TestIngest_ErrOtherFormatsNamed(t *testing.T) {
 		}
 	}
 }
+
+// τ-bench writes an errored trial without info.task; it is still a trial of
+// its task (by task_id), so pass^k must count it as a failure of that task.
+func TestStatsPassK_ErrorTrialCountsForItsTask(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "err.db")
+	mustRun(t, "--db", dbPath, "ingest", "testdata/error-trial.json")
+	rows := statsJSON(t, "--db", dbPath, "stats", "passk")
+	// Task 0: 2 passes in 3 trials. pass^1 = 2/3, pass^2 = C(2,2)/C(3,2) = 1/3, pass^3 = 0.
+	want := []float64{2.0 / 3, 1.0 / 3, 0}
+	if len(rows) != 3 {
+		t.Fatalf("rows = %+v, want k = 1..3 over one task", rows)
+	}
+	for i, r := range rows {
+		if r.Tasks != 1 || math.Abs(r.PassHatK-want[i]) > 1e-9 {
+			t.Errorf("k=%d: pass^k %.4f over %d tasks, want %.4f over 1", r.K, r.PassHatK, r.Tasks, want[i])
+		}
+	}
+}

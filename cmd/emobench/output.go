@@ -77,9 +77,17 @@ func (t *table) writeText(w io.Writer) error {
 	return tw.Flush()
 }
 
-// oneLine keeps a cell from breaking the table's layout.
+// oneLine keeps a cell from breaking the table's layout or the terminal:
+// line breaks and tabs are escaped, other control characters (ESC, BEL, …)
+// become U+FFFD.
 func oneLine(s string) string {
-	return strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
+	s = strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }
 
 func (t *table) writeCSV(w io.Writer) error {
@@ -88,14 +96,7 @@ func (t *table) writeCSV(w io.Writer) error {
 		return err
 	}
 	for _, row := range t.rows {
-		cells := make([]string, len(row))
-		for i, v := range row {
-			cells[i] = cell(v)
-			if f, ok := v.(float64); ok && !math.IsNaN(f) {
-				cells[i] = strconv.FormatFloat(f, 'g', -1, 64)
-			}
-		}
-		if err := cw.Write(cells); err != nil {
+		if err := cw.Write(t.csvCells(row)); err != nil {
 			return err
 		}
 	}
@@ -103,36 +104,47 @@ func (t *table) writeCSV(w io.Writer) error {
 	return cw.Error()
 }
 
+func (t *table) csvCells(row []any) []string {
+	cells := make([]string, len(row))
+	for i, v := range row {
+		cells[i] = cell(v)
+		if f, ok := v.(float64); ok && !math.IsNaN(f) {
+			cells[i] = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+	}
+	return cells
+}
+
 // writeJSON writes an array of objects keyed by column, in column order.
 func (t *table) writeJSON(w io.Writer) error {
+	s := &rowStream{w: w, cols: t.columns, format: "json"}
+	for _, row := range t.rows {
+		if err := s.row(row); err != nil {
+			return err
+		}
+	}
+	return s.end()
+}
+
+// jsonObject renders one row as a JSON object with keys in column order.
+func (t *table) jsonObject(row []any) (string, error) {
 	var b strings.Builder
-	b.WriteString("[")
-	for i, row := range t.rows {
-		if i > 0 {
-			b.WriteString(",")
+	b.WriteString("{")
+	for j, v := range row {
+		if j > 0 {
+			b.WriteString(", ")
 		}
-		b.WriteString("\n  {")
-		for j, v := range row {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			key, _ := json.Marshal(t.columns[j])
-			b.Write(key)
-			b.WriteString(": ")
-			val, err := json.Marshal(jsonValue(v))
-			if err != nil {
-				return err
-			}
-			b.Write(val)
+		key, _ := json.Marshal(t.columns[j])
+		b.Write(key)
+		b.WriteString(": ")
+		val, err := json.Marshal(jsonValue(v))
+		if err != nil {
+			return "", err
 		}
-		b.WriteString("}")
+		b.Write(val)
 	}
-	if len(t.rows) > 0 {
-		b.WriteString("\n")
-	}
-	b.WriteString("]\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	b.WriteString("}")
+	return b.String(), nil
 }
 
 func jsonValue(v any) any {
@@ -148,17 +160,17 @@ func jsonValue(v any) any {
 }
 
 func (t *table) writeMarkdown(w io.Writer) error {
-	esc := strings.NewReplacer("|", `\|`, "\n", " ")
+	esc := strings.NewReplacer("|", `\|`)
 	head := make([]string, len(t.columns))
 	rule := make([]string, len(t.columns))
 	for i, c := range t.columns {
-		head[i], rule[i] = esc.Replace(c), "---"
+		head[i], rule[i] = esc.Replace(oneLine(c)), "---"
 	}
 	fmt.Fprintf(w, "| %s |\n| %s |\n", strings.Join(head, " | "), strings.Join(rule, " | "))
 	for _, row := range t.rows {
 		cells := make([]string, len(row))
 		for i, v := range row {
-			cells[i] = esc.Replace(cell(v))
+			cells[i] = esc.Replace(oneLine(cell(v)))
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 	}
@@ -182,10 +194,60 @@ func (t *table) writeLaTeX(w io.Writer) error {
 	for _, row := range t.rows {
 		cells := make([]string, len(row))
 		for i, v := range row {
-			cells[i] = latexEscaper.Replace(cell(v))
+			cells[i] = latexEscaper.Replace(oneLine(cell(v)))
 		}
 		fmt.Fprintf(w, "%s \\\\\n", strings.Join(cells, " & "))
 	}
 	fmt.Fprintln(w, "\\bottomrule\n\\end{tabular}")
 	return nil
+}
+
+// rowStream writes csv or json one row at a time, in the same shape as
+// table.write.
+type rowStream struct {
+	w      io.Writer
+	csv    *csv.Writer
+	cols   []string
+	rows   int
+	format string
+}
+
+func newRowStream(w io.Writer, format string, cols []string) *rowStream {
+	s := &rowStream{w: w, cols: cols, format: format}
+	if format == "csv" {
+		s.csv = csv.NewWriter(w)
+		s.csv.Write(cols)
+	}
+	return s
+}
+
+func (s *rowStream) row(vals []any) error {
+	one := &table{columns: s.cols, rows: [][]any{vals}}
+	if s.format == "csv" {
+		return s.csv.Write(one.csvCells(vals))
+	}
+	prefix := ",\n  "
+	if s.rows == 0 {
+		prefix = "[\n  "
+	}
+	s.rows++
+	obj, err := one.jsonObject(vals)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(s.w, prefix+obj)
+	return err
+}
+
+func (s *rowStream) end() error {
+	if s.format == "csv" {
+		s.csv.Flush()
+		return s.csv.Error()
+	}
+	end := "\n]\n"
+	if s.rows == 0 {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(s.w, end)
+	return err
 }

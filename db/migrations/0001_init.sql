@@ -112,16 +112,25 @@ FROM trajectories t
 JOIN runs r  ON r.id = t.run_id
 JOIN tasks k ON k.id = t.task_id;
 
--- One row per (run, task): trials and passes, the input of pass^k.
+-- One row per (run, task): trials and passes, the input of pass^k. A task
+-- is its source's task id within the run (as τ-bench counts), so an error
+-- record that lost its task content still counts as a trial of its task.
 CREATE VIEW task_outcomes AS
 SELECT
-    t.run_id                  AS run_id,
-    t.task_id                 AS task_id,
-    COUNT(*)                  AS trials,
-    CAST(SUM(t.passed) AS INTEGER) AS passes,
-    CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned
+    t.run_id                                        AS run_id,
+    k.task_key                                      AS task_key,
+    CAST(MIN(t.task_id) AS INTEGER)                 AS task_id,
+    COUNT(*)                                        AS trials,
+    CAST(SUM(t.passed) AS INTEGER)                  AS passes,
+    CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned,
+    CAST(COALESCE(MAX(k.emotion_family), '') AS TEXT) AS emotion_family,
+    CAST(COALESCE(MAX(k.emotion_leaf), '') AS TEXT)   AS emotion_leaf,
+    CAST(COALESCE(MAX(k.politeness), '') AS TEXT)     AS politeness,
+    CAST(COALESCE(MAX(k.urgency), '') AS TEXT)        AS urgency,
+    CAST(COALESCE(MAX(k.trust), '') AS TEXT)          AS trust
 FROM trajectories t
-GROUP BY t.run_id, t.task_id;
+JOIN tasks k ON k.id = t.task_id
+GROUP BY t.run_id, k.task_key;
 
 -- One row per run: counts and pass^1 (per-task convention).
 CREATE VIEW run_summaries AS

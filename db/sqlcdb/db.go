@@ -45,8 +45,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.findRunBySHA256Stmt, err = db.PrepareContext(ctx, findRunBySHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunBySHA256: %w", err)
 	}
+	if q.findRunConfigStmt, err = db.PrepareContext(ctx, findRunConfig); err != nil {
+		return nil, fmt.Errorf("error preparing query FindRunConfig: %w", err)
+	}
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, findRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
+	}
+	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
 	}
 	if q.listRunSummariesStmt, err = db.PrepareContext(ctx, listRunSummaries); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunSummaries: %w", err)
@@ -97,9 +103,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing findRunBySHA256Stmt: %w", cerr)
 		}
 	}
+	if q.findRunConfigStmt != nil {
+		if cerr := q.findRunConfigStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findRunConfigStmt: %w", cerr)
+		}
+	}
 	if q.findRunsByNameStmt != nil {
 		if cerr := q.findRunsByNameStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findRunsByNameStmt: %w", cerr)
+		}
+	}
+	if q.listRunPairsStmt != nil {
+		if cerr := q.listRunPairsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunPairsStmt: %w", cerr)
 		}
 	}
 	if q.listRunSummariesStmt != nil {
@@ -163,7 +179,9 @@ type Queries struct {
 	deleteTrajectoryStmt *sql.Stmt
 	findRunByIDStmt      *sql.Stmt
 	findRunBySHA256Stmt  *sql.Stmt
+	findRunConfigStmt    *sql.Stmt
 	findRunsByNameStmt   *sql.Stmt
+	listRunPairsStmt     *sql.Stmt
 	listRunSummariesStmt *sql.Stmt
 	listTaskTrialsStmt   *sql.Stmt
 	upsertTaskStmt       *sql.Stmt
@@ -180,7 +198,9 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deleteTrajectoryStmt: q.deleteTrajectoryStmt,
 		findRunByIDStmt:      q.findRunByIDStmt,
 		findRunBySHA256Stmt:  q.findRunBySHA256Stmt,
+		findRunConfigStmt:    q.findRunConfigStmt,
 		findRunsByNameStmt:   q.findRunsByNameStmt,
+		listRunPairsStmt:     q.listRunPairsStmt,
 		listRunSummariesStmt: q.listRunSummariesStmt,
 		listTaskTrialsStmt:   q.listTaskTrialsStmt,
 		upsertTaskStmt:       q.upsertTaskStmt,

@@ -19,6 +19,9 @@ type Message struct {
 	ToolArguments      sql.NullString
 	ToolCalls          sql.NullString
 	ArgumentsMalformed int64
+	PromptTokens       sql.NullInt64
+	CompletionTokens   sql.NullInt64
+	Cost               sql.NullFloat64
 }
 
 type Run struct {
@@ -66,14 +69,22 @@ type Task struct {
 	Actions       string
 	Outputs       string
 	ContentSha256 string
+	Split         sql.NullString
+	Scenario      sql.NullString
 }
 
 type TaskOutcome struct {
-	RunID     int64
-	TaskID    int64
-	Trials    int64
-	Passes    int64
-	Abandoned int64
+	RunID         int64
+	TaskKey       string
+	TaskID        int64
+	Trials        int64
+	Passes        int64
+	Abandoned     int64
+	EmotionFamily string
+	EmotionLeaf   string
+	Politeness    string
+	Urgency       string
+	Trust         string
 }
 
 type Trajectory struct {
@@ -95,6 +106,7 @@ type Trajectory struct {
 	Error             sql.NullString
 	RewardInfo        sql.NullString
 	Extra             sql.NullString
+	Seed              sql.NullInt64
 }
 
 type TrajectoryOutcome struct {

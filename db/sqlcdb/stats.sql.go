@@ -7,18 +7,16 @@ package sqlcdb
 
 import (
 	"context"
-	"database/sql"
 )
 
 const listTaskTrials = `-- name: ListTaskTrials :many
 SELECT
     o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
     r.domain, r.agent_model, r.user_model, r.condition,
-    k.emotion_family, k.emotion_leaf, k.politeness, k.urgency, k.trust
+    o.emotion_family, o.emotion_leaf, o.politeness, o.urgency, o.trust
 FROM task_outcomes o
-JOIN runs r  ON r.id = o.run_id
-JOIN tasks k ON k.id = o.task_id
-ORDER BY o.run_id, o.task_id
+JOIN runs r ON r.id = o.run_id
+ORDER BY o.run_id, o.task_key
 `
 
 type ListTaskTrialsRow struct {
@@ -31,14 +29,14 @@ type ListTaskTrialsRow struct {
 	AgentModel    string
 	UserModel     string
 	Condition     string
-	EmotionFamily sql.NullString
-	EmotionLeaf   sql.NullString
-	Politeness    sql.NullString
-	Urgency       sql.NullString
-	Trust         sql.NullString
+	EmotionFamily string
+	EmotionLeaf   string
+	Politeness    string
+	Urgency       string
+	Trust         string
 }
 
-// One row per (run, task) with the fields stats can group by.
+// One row per (run, task key) with the fields stats can group by.
 func (q *Queries) ListTaskTrials(ctx context.Context) ([]ListTaskTrialsRow, error) {
 	rows, err := q.query(ctx, q.listTaskTrialsStmt, listTaskTrials)
 	if err != nil {

@@ -13,9 +13,11 @@ import (
 const upsertTask = `-- name: UpsertTask :one
 INSERT INTO tasks (
     domain, task_key, instruction, user_id, emotion_family, emotion_leaf,
-    politeness, urgency, trust, actions, outputs, content_sha256
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (content_sha256) DO UPDATE SET content_sha256 = excluded.content_sha256
+    politeness, urgency, trust, actions, outputs, content_sha256, split, scenario
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (content_sha256) DO UPDATE SET
+    split = COALESCE(tasks.split, excluded.split),
+    scenario = COALESCE(tasks.scenario, excluded.scenario)
 RETURNING id
 `
 
@@ -32,6 +34,8 @@ type UpsertTaskParams struct {
 	Actions       string
 	Outputs       string
 	ContentSha256 string
+	Split         sql.NullString
+	Scenario      sql.NullString
 }
 
 // Tasks are content-addressed: a task already stored keeps its row.
@@ -49,6 +53,8 @@ func (q *Queries) UpsertTask(ctx context.Context, arg UpsertTaskParams) (int64, 
 		arg.Actions,
 		arg.Outputs,
 		arg.ContentSha256,
+		arg.Split,
+		arg.Scenario,
 	)
 	var id int64
 	err := row.Scan(&id)

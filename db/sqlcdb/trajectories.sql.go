@@ -13,8 +13,9 @@ import (
 const createMessage = `-- name: CreateMessage :exec
 INSERT INTO messages (
     trajectory_id, idx, role, content, tool_name, tool_call_id,
-    tool_arguments, tool_calls, arguments_malformed
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+    tool_arguments, tool_calls, arguments_malformed,
+    prompt_tokens, completion_tokens, cost
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 `
 
 type CreateMessageParams struct {
@@ -27,6 +28,9 @@ type CreateMessageParams struct {
 	ToolArguments      sql.NullString
 	ToolCalls          sql.NullString
 	ArgumentsMalformed int64
+	PromptTokens       sql.NullInt64
+	CompletionTokens   sql.NullInt64
+	Cost               sql.NullFloat64
 }
 
 func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) error {
@@ -40,6 +44,9 @@ func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) er
 		arg.ToolArguments,
 		arg.ToolCalls,
 		arg.ArgumentsMalformed,
+		arg.PromptTokens,
+		arg.CompletionTokens,
+		arg.Cost,
 	)
 	return err
 }
@@ -48,8 +55,8 @@ const createTrajectory = `-- name: CreateTrajectory :one
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
-    n_tool_calls, n_tool_errors, error, reward_info, extra
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    n_tool_calls, n_tool_errors, error, reward_info, extra, seed
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 `
 
@@ -71,6 +78,7 @@ type CreateTrajectoryParams struct {
 	Error             sql.NullString
 	RewardInfo        sql.NullString
 	Extra             sql.NullString
+	Seed              sql.NullInt64
 }
 
 func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryParams) (int64, error) {
@@ -92,6 +100,7 @@ func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryPara
 		arg.Error,
 		arg.RewardInfo,
 		arg.Extra,
+		arg.Seed,
 	)
 	var id int64
 	err := row.Scan(&id)

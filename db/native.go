@@ -1,0 +1,71 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	"github.com/emobench/emobench"
+)
+
+// CreateRun stores a run with no trajectories yet (a native run that
+// trajectories are appended to as episodes finish) and returns its id.
+func (db *DB) CreateRun(ctx context.Context, run emobench.Run) (int64, error) {
+	var id int64
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		w := &runWriter{ctx: ctx, q: db.queries.WithTx(tx)}
+		var err error
+		id, err = w.createRun(run)
+		return err
+	})
+	return id, err
+}
+
+// AppendTrajectory stores one finished trajectory of run runID, with its
+// task and messages, in one transaction, so a crash loses only episodes in
+// flight. A (task, trial) pair the run already holds is refused.
+func (db *DB) AppendTrajectory(ctx context.Context, runID int64, traj *emobench.Trajectory) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		w := &runWriter{ctx: ctx, q: db.queries.WithTx(tx), onDup: DuplicateRefuse,
+			seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
+		return w.writeTrajectory(runID, 0, traj)
+	})
+}
+
+// Pair is one (task key, trial) of a run.
+type Pair struct {
+	TaskKey string
+	Trial   int
+}
+
+// ListRunPairs returns the (task, trial) pairs run runID already holds.
+func (db *DB) ListRunPairs(ctx context.Context, runID int64) (map[Pair]bool, error) {
+	rows, err := db.queries.ListRunPairs(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	pairs := make(map[Pair]bool, len(rows))
+	for _, r := range rows {
+		pairs[Pair{TaskKey: r.TaskKey, Trial: int(r.Trial)}] = true
+	}
+	return pairs, nil
+}
+
+// FindRun returns run id's stored description, with its config, or
+// ErrNotFound.
+func (db *DB) FindRun(ctx context.Context, id int64) (emobench.Run, error) {
+	r, err := db.queries.FindRunConfig(ctx, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return emobench.Run{}, ErrNotFound
+	}
+	if err != nil {
+		return emobench.Run{}, err
+	}
+	return emobench.Run{
+		ID: r.ID, Name: r.Name, SourceFormat: r.SourceFormat, AgentModel: r.AgentModel,
+		UserModel: r.UserModel, Domain: r.Domain, Condition: emobench.Condition(r.Condition),
+		Config: json.RawMessage(r.Config),
+	}, nil
+}
+
