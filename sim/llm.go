@@ -1,0 +1,363 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/emobench/emobench"
+)
+
+// Defaults of LLMConfig.
+const (
+	DefaultLLMBaseURL    = "https://api.openai.com/v1"
+	DefaultLLMTimeout    = 60 * time.Second
+	DefaultLLMMaxRetries = 4
+	DefaultLLMRetryDelay = 500 * time.Millisecond
+)
+
+const (
+	// llmMaxBackoff caps one computed backoff wait, as the SDK does.
+	llmMaxBackoff = 8 * time.Second
+	// llmMaxRetryAfter is the longest server-directed wait honoured; a
+	// longer Retry-After ends the retries with the error in hand.
+	llmMaxRetryAfter = 2 * time.Minute
+)
+
+// LLMConfig configures an LLMClient. It is filled by cmd (from flags and
+// OPENAI_BASE_URL / OPENAI_API_KEY); package sim reads no environment.
+type LLMConfig struct {
+	// BaseURL is the root of an OpenAI-compatible API, such as
+	// "https://api.openai.com/v1", "http://localhost:8000/v1" (vLLM,
+	// SGLang), "http://localhost:11434/v1" (Ollama) or
+	// "https://openrouter.ai/api/v1". Empty means DefaultLLMBaseURL.
+	BaseURL string
+	// APIKey is sent as a bearer token; empty sends no Authorization
+	// header. It never appears in errors.
+	APIKey string
+	// Model is the model name sent with every request. Required.
+	Model string
+	// Temperature is sent when non-nil; nil leaves the server's default.
+	Temperature *float64
+	// Seed is sent when non-nil, for servers that support sampling seeds.
+	Seed *int64
+	// Timeout bounds each request attempt. Zero means DefaultLLMTimeout.
+	Timeout time.Duration
+	// MaxRetries is how many times a failed request is retried after the
+	// first attempt. Zero means DefaultLLMMaxRetries; negative means none.
+	MaxRetries int
+	// RetryDelay is the base of the exponential backoff: the n-th retry
+	// waits RetryDelay·2ⁿ (capped at 8 s) less up to 25% jitter, unless the
+	// server sent Retry-After. Zero means DefaultLLMRetryDelay.
+	RetryDelay time.Duration
+	// Prices gives the cost of the model's tokens; nil or a table without
+	// the model leaves Usage.Cost nil.
+	Prices PriceTable
+	// HTTPClient sends the requests; nil means a plain http.Client.
+	HTTPClient *http.Client
+}
+
+// Price is the price of a model's tokens in USD per million tokens.
+type Price struct {
+	PromptPerMTok     float64 `json:"prompt_per_mtok"`
+	CompletionPerMTok float64 `json:"completion_per_mtok"`
+}
+
+// PriceTable maps a model name, as sent in requests or returned by the
+// server, to its Price.
+type PriceTable map[string]Price
+
+// Cost returns the USD cost of a call to model:
+// (prompt·PromptPerMTok + completion·CompletionPerMTok) / 10⁶.
+// It returns nil when the table has no price for model (never 0).
+func (t PriceTable) Cost(model string, promptTokens, completionTokens int) *float64 {
+	p, ok := t[model]
+	if !ok {
+		return nil
+	}
+	c := (float64(promptTokens)*p.PromptPerMTok + float64(completionTokens)*p.CompletionPerMTok) / 1e6
+	return &c
+}
+
+// LoadPriceTable reads a JSON object mapping model names to
+// {"prompt_per_mtok": x, "completion_per_mtok": y}. Both prices are
+// required and must be finite and non-negative; unknown fields are errors.
+func LoadPriceTable(r io.Reader) (PriceTable, error) {
+	type entry struct {
+		Prompt     *float64 `json:"prompt_per_mtok"`
+		Completion *float64 `json:"completion_per_mtok"`
+	}
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var raw map[string]entry
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("price table: %w", err)
+	}
+	t := make(PriceTable, len(raw))
+	for model, e := range raw {
+		switch {
+		case e.Prompt == nil:
+			return nil, fmt.Errorf("price table: model %q: missing prompt_per_mtok", model)
+		case e.Completion == nil:
+			return nil, fmt.Errorf("price table: model %q: missing completion_per_mtok", model)
+		case !validPrice(*e.Prompt) || !validPrice(*e.Completion):
+			return nil, fmt.Errorf("price table: model %q: prices must be finite and non-negative", model)
+		}
+		t[model] = Price{PromptPerMTok: *e.Prompt, CompletionPerMTok: *e.Completion}
+	}
+	return t, nil
+}
+
+func validPrice(p float64) bool { return p >= 0 && !math.IsInf(p, 0) }
+
+// LLMError is the error of a chat completion that failed after its retries
+// were exhausted, or that could not be retried. Its text names the model
+// and the HTTP status and never contains the API key.
+type LLMError struct {
+	Model string
+	// StatusCode is the HTTP status of the last attempt; 0 when no response
+	// arrived (timeout, connection failure).
+	StatusCode int
+	// Attempts is the number of requests made.
+	Attempts int
+	// Err is the cause: an *openai.Error, context.DeadlineExceeded, a
+	// transport error, or a malformed response.
+	Err error
+
+	msg string // the redacted text
+}
+
+// Error returns the redacted message.
+func (e *LLMError) Error() string { return e.msg }
+
+// Unwrap returns the cause.
+func (e *LLMError) Unwrap() error { return e.Err }
+
+// LLMClient sends Chat Completions requests to an OpenAI-compatible server
+// with per-attempt timeouts, retries and usage accounting. It is safe for
+// concurrent use. LLMAgent and LLMUser share one.
+type LLMClient struct {
+	cfg  LLMConfig
+	chat openai.ChatCompletionService
+}
+
+// NewLLMClient returns a client for cfg, with defaults filled in. It
+// returns an error when Model is empty or BaseURL is not an http(s) URL.
+func NewLLMClient(cfg LLMConfig) (*LLMClient, error) {
+	if cfg.Model == "" {
+		return nil, errors.New("llm: no model")
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultLLMBaseURL
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("llm %s: base url %q is not an http(s) URL", cfg.Model, cfg.BaseURL)
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultLLMTimeout
+	}
+	switch {
+	case cfg.MaxRetries == 0:
+		cfg.MaxRetries = DefaultLLMMaxRetries
+	case cfg.MaxRetries < 0:
+		cfg.MaxRetries = 0
+	}
+	if cfg.RetryDelay <= 0 {
+		cfg.RetryDelay = DefaultLLMRetryDelay
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	// openai.NewClient would read OPENAI_* variables; the bare service
+	// reads only the options given here. The SDK's own retries are off:
+	// it does not retry a per-attempt timeout, so the loop in Complete
+	// retries everything under one budget.
+	chat := openai.NewChatCompletionService(
+		option.WithBaseURL(cfg.BaseURL),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(0),
+	)
+	return &LLMClient{cfg: cfg, chat: chat}, nil
+}
+
+// Model returns the configured model name.
+func (c *LLMClient) Model() string { return c.cfg.Model }
+
+// Complete sends params, with the client's model, temperature and seed set,
+// and returns the first choice's message and the call's usage (Cost from
+// the price table; nil when the model has no price or the server reported
+// no usage). Requests answered 408, 409, 429 or 5xx, attempts that time
+// out and connection failures are retried with exponential backoff and
+// jitter, honouring Retry-After-Ms and Retry-After; ctx bounds everything.
+// Failures are returned as *LLMError.
+func (c *LLMClient) Complete(ctx context.Context, params openai.ChatCompletionNewParams) (openai.ChatCompletionMessage, emobench.Usage, error) {
+	params.Model = c.cfg.Model
+	if c.cfg.Temperature != nil {
+		params.Temperature = openai.Float(*c.cfg.Temperature)
+	}
+	if c.cfg.Seed != nil {
+		params.Seed = openai.Int(*c.cfg.Seed)
+	}
+	for attempt := 0; ; attempt++ {
+		comp, err := c.attempt(ctx, params)
+		if err == nil {
+			if len(comp.Choices) == 0 {
+				return openai.ChatCompletionMessage{}, emobench.Usage{}, c.fail(errors.New("response has no choices"), attempt+1)
+			}
+			return comp.Choices[0].Message, c.usage(comp), nil
+		}
+		if ctx.Err() != nil {
+			return openai.ChatCompletionMessage{}, emobench.Usage{}, c.fail(err, attempt+1)
+		}
+		delay, retry := c.retryDelay(err, attempt)
+		if !retry || attempt >= c.cfg.MaxRetries {
+			return openai.ChatCompletionMessage{}, emobench.Usage{}, c.fail(err, attempt+1)
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return openai.ChatCompletionMessage{}, emobench.Usage{}, c.fail(ctx.Err(), attempt+1)
+		case <-t.C:
+		}
+	}
+}
+
+// attempt makes one request under the per-attempt timeout. The SDK reads
+// the whole body before returning, so cancelling afterwards is safe.
+func (c *LLMClient) attempt(ctx context.Context, params openai.ChatCompletionNewParams) (*openai.ChatCompletion, error) {
+	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	return c.chat.New(actx, params)
+}
+
+func (c *LLMClient) usage(comp *openai.ChatCompletion) emobench.Usage {
+	if !comp.JSON.Usage.Valid() {
+		return emobench.Usage{}
+	}
+	u := emobench.Usage{
+		PromptTokens:     int(comp.Usage.PromptTokens),
+		CompletionTokens: int(comp.Usage.CompletionTokens),
+	}
+	u.Cost = c.cfg.Prices.Cost(c.cfg.Model, u.PromptTokens, u.CompletionTokens)
+	if u.Cost == nil && comp.Model != "" {
+		u.Cost = c.cfg.Prices.Cost(comp.Model, u.PromptTokens, u.CompletionTokens)
+	}
+	return u
+}
+
+// retryDelay reports whether err is worth another attempt and how long to
+// wait first.
+func (c *LLMClient) retryDelay(err error, attempt int) (time.Duration, bool) {
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		var h http.Header
+		if apiErr.Response != nil {
+			h = apiErr.Response.Header
+		}
+		switch h.Get("X-Should-Retry") {
+		case "true":
+		case "false":
+			return 0, false
+		default:
+			s := apiErr.StatusCode
+			if s != http.StatusRequestTimeout && s != http.StatusConflict && s != http.StatusTooManyRequests && s < 500 {
+				return 0, false
+			}
+		}
+		if d, ok := retryAfter(h); ok {
+			return d, d <= llmMaxRetryAfter
+		}
+		return c.backoff(attempt), true
+	}
+	var urlErr *url.Error
+	if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &urlErr) {
+		return c.backoff(attempt), true
+	}
+	return 0, false // a malformed response or a request we could not build
+}
+
+func (c *LLMClient) backoff(attempt int) time.Duration {
+	d := llmMaxBackoff
+	if b := float64(c.cfg.RetryDelay) * math.Pow(2, float64(attempt)); b < float64(llmMaxBackoff) {
+		d = time.Duration(b)
+	}
+	if j := int64(d / 4); j > 0 {
+		d -= time.Duration(rand.Int64N(j))
+	}
+	return d
+}
+
+// retryAfter reads Retry-After-Ms (milliseconds) or Retry-After (seconds
+// or an HTTP date).
+func retryAfter(h http.Header) (time.Duration, bool) {
+	if v := h.Get("Retry-After-Ms"); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 && !math.IsInf(ms, 0) {
+			return time.Duration(math.Min(ms, float64(llmMaxRetryAfter/time.Millisecond)+1) * float64(time.Millisecond)), true
+		}
+	}
+	if v := h.Get("Retry-After"); v != "" {
+		if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 && !math.IsInf(s, 0) {
+			return time.Duration(math.Min(s, float64(llmMaxRetryAfter/time.Second)+1) * float64(time.Second)), true
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			return max(time.Until(t), 0), true
+		}
+	}
+	return 0, false
+}
+
+// fail wraps err as an *LLMError whose text names the model, the HTTP
+// status and the server's message, with the API key blotted out.
+func (c *LLMClient) fail(err error, attempts int) error {
+	e := &LLMError{Model: c.cfg.Model, Attempts: attempts, Err: err}
+	var b strings.Builder
+	fmt.Fprintf(&b, "llm %s: ", c.cfg.Model)
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) {
+		e.StatusCode = apiErr.StatusCode
+		fmt.Fprintf(&b, "HTTP %d %s", apiErr.StatusCode, http.StatusText(apiErr.StatusCode))
+		if m := c.redact(strings.TrimSpace(apiErr.Message)); m != "" {
+			const limit = 300
+			if r := []rune(m); len(r) > limit {
+				m = string(r[:limit]) + "…"
+			}
+			fmt.Fprintf(&b, ": %q", m)
+		}
+	} else {
+		var urlErr *url.Error
+		if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &urlErr) {
+			b.WriteString("no HTTP response: ")
+		}
+		b.WriteString(err.Error())
+	}
+	fmt.Fprintf(&b, " (after %d attempt", attempts)
+	if attempts != 1 {
+		b.WriteString("s")
+	}
+	b.WriteString(")")
+	e.msg = c.redact(b.String())
+	return e
+}
+
+func (c *LLMClient) redact(s string) string {
+	if k := c.cfg.APIKey; k != "" {
+		s = strings.ReplaceAll(s, k, "[redacted]")
+	}
+	return s
+}

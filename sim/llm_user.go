@@ -1,0 +1,138 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+
+	"github.com/emobench/emobench"
+)
+
+// LLMUser is a UserSimulator played by a chat model. Roles are flipped for
+// the model: the agent's text is its "user" and the simulated user's
+// earlier messages are its own "assistant" turns; tool calls and tool
+// results are hidden from it.
+type LLMUser struct {
+	client *LLMClient
+}
+
+// NewLLMUser returns a user simulator that asks client for each message.
+func NewLLMUser(client *LLMClient) *LLMUser { return &LLMUser{client: client} }
+
+// llmUserOpening stands in for the agent when the user speaks first: chat
+// servers want at least one user turn.
+const llmUserOpening = "(The conversation begins. Write your first message to the agent.)"
+
+// Next returns the simulated user's next message, with Usage set. It
+// returns an error when ep.Task is nil, or an *LLMError.
+func (u *LLMUser) Next(ctx context.Context, ep *Episode) (emobench.Message, error) {
+	if ep.Task == nil {
+		return emobench.Message{}, errors.New("llm user: episode has no task")
+	}
+	params := openai.ChatCompletionNewParams{
+		Messages: append([]openai.ChatCompletionMessageParamUnion{openai.SystemMessage(UserSystemPrompt(ep))}, userHistory(ep.Messages)...),
+	}
+	reply, usage, err := u.client.Complete(ctx, params)
+	if err != nil {
+		return emobench.Message{}, err
+	}
+	return emobench.Message{Role: emobench.RoleUser, Content: strings.TrimSpace(reply.Content), Usage: &usage}, nil
+}
+
+// userHistory flips the transcript for the user's model: agent text becomes
+// user turns, the simulated user's messages assistant turns. Consecutive
+// turns of one side are joined, since some chat templates require turns to
+// alternate.
+func userHistory(msgs []emobench.Message) []openai.ChatCompletionMessageParamUnion {
+	type turn struct {
+		fromAgent bool
+		text      []string
+	}
+	var turns []turn
+	for _, m := range msgs {
+		var fromAgent bool
+		switch m.Role {
+		case emobench.RoleAssistant:
+			fromAgent = true
+		case emobench.RoleUser:
+		default:
+			continue
+		}
+		if strings.TrimSpace(m.Content) == "" {
+			continue // a tool-call-only agent message
+		}
+		if n := len(turns); n > 0 && turns[n-1].fromAgent == fromAgent {
+			turns[n-1].text = append(turns[n-1].text, m.Content)
+			continue
+		}
+		turns = append(turns, turn{fromAgent: fromAgent, text: []string{m.Content}})
+	}
+	var out []openai.ChatCompletionMessageParamUnion
+	if len(turns) == 0 || !turns[0].fromAgent {
+		out = append(out, openai.UserMessage(llmUserOpening))
+	}
+	for _, t := range turns {
+		text := strings.Join(t.text, "\n\n")
+		if t.fromAgent {
+			out = append(out, openai.UserMessage(text))
+		} else {
+			out = append(out, openai.ChatCompletionMessageParamOfAssistant(text))
+		}
+	}
+	return out
+}
+
+// UserSystemPrompt returns the system prompt of the LLM user simulator for
+// ep: the task, the facts the user may reveal, how to reveal them, the
+// emotion instruction when ep.WithEmotions is set, and when to end the
+// conversation with StopMarker or UnsatisfiedMarker. ep.Task must be set.
+func UserSystemPrompt(ep *Episode) string {
+	var b strings.Builder
+	b.WriteString("You are role-playing a customer who has contacted a customer-service agent. " +
+		"You are the customer, not the agent: the other side of this conversation is the agent, and you write only the customer's next message.\n\n")
+
+	b.WriteString("## Your task\n")
+	b.WriteString(strings.TrimSpace(ep.Task.Instruction))
+	b.WriteString("\n\n")
+
+	b.WriteString("## What you know\n")
+	if len(ep.Task.Scenario.Facts) == 0 {
+		b.WriteString("Nothing beyond your task.\n")
+	}
+	for _, k := range slices.Sorted(maps.Keys(ep.Task.Scenario.Facts)) {
+		fmt.Fprintf(&b, "- %s: %s\n", k, ep.Task.Scenario.Facts[k])
+	}
+	b.WriteString("\n")
+
+	b.WriteString("## How to talk\n" +
+		"- Start with what you want, in your own words, and let details come out gradually: give a piece of information only when it becomes relevant or the agent asks for it. Never recite everything at once.\n" +
+		"- Never invent facts you were not given. If the agent asks for something you do not know, say you do not know it.\n" +
+		"- Write plain conversational text, one message at a time. Do not describe your actions or thoughts, and do not write the agent's lines.\n")
+
+	emotion := ""
+	if ep.WithEmotions {
+		emotion = EmotionInstruction(ep.Task.Emotion)
+	}
+	if emotion != "" {
+		b.WriteString("\n## How you feel\n")
+		b.WriteString(emotion)
+		b.WriteString("\nShow this emotional state in every message you send, through your tone and wording, for the whole conversation.\n")
+	} else {
+		b.WriteString("- Keep a neutral, matter-of-fact tone.\n")
+	}
+
+	b.WriteString("\n## Ending the conversation\n")
+	fmt.Fprintf(&b, "- When your goal has been met and you are content, send %s as your whole message.\n", StopMarker)
+	if emotion != "" {
+		fmt.Fprintf(&b, "- Send %s as your whole message if the agent ignores your feelings or needs, steamrolls concerns or cues you have already given, erodes your trust, or puts needless procedural friction in your way.\n", UnsatisfiedMarker)
+	} else {
+		fmt.Fprintf(&b, "- Send %s as your whole message if the agent puts needless procedural friction in your way, such as pointless repeated requests, runarounds or hurdles that block your goal.\n", UnsatisfiedMarker)
+	}
+	b.WriteString("- Otherwise keep the conversation going until one of these happens.\n")
+	return b.String()
+}

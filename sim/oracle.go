@@ -1,0 +1,199 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/emobench/emobench"
+)
+
+// Oracle is a built-in agent that knows the task's ground-truth actions: a
+// simulator for offline runs, tests and demos, and an upper bound that
+// checks a task can be solved. It acknowledges the user's emotion, asks for
+// the facts the task needs, confirms before every write as the policy
+// requires, calls the gold actions in order and tells the required outputs.
+type Oracle struct{}
+
+// Next returns the oracle's next message.
+func (Oracle) Next(_ context.Context, ep *Episode) (emobench.Message, error) {
+	return planFor(ep, noFault).next(ep), nil
+}
+
+// Fault is a mistake the noisy agent makes.
+type Fault int
+
+// Faults of the noisy agent.
+const (
+	noFault Fault = iota
+	FaultSkipConfirmation
+	FaultWrongArgument
+	FaultIgnoreEmotion
+	FaultRedundantQuestion
+	FaultPrematureTransfer
+)
+
+var faultNames = map[Fault]string{
+	noFault: "none", FaultSkipConfirmation: "skipped_confirmation", FaultWrongArgument: "wrong_argument",
+	FaultIgnoreEmotion: "ignored_emotion", FaultRedundantQuestion: "redundant_question",
+	FaultPrematureTransfer: "premature_transfer",
+}
+
+func (f Fault) String() string { return faultNames[f] }
+
+// Noisy is the oracle with seeded faults: with probability Rate an episode
+// gets one fault, chosen uniformly among skipped confirmation, wrong
+// argument, ignored emotion, redundant question and premature transfer. It
+// gives offline runs a realistic spread of outcomes; it is a simulator.
+type Noisy struct {
+	Rate float64 // in [0, 1]
+}
+
+// FaultFor returns the fault the noisy agent makes in an episode of seed.
+func (n Noisy) FaultFor(seed uint64) Fault {
+	rng := rand.New(rand.NewPCG(seed, 0x6e6f697379))
+	if rng.Float64() >= n.Rate {
+		return noFault
+	}
+	return Fault(1 + rng.IntN(5))
+}
+
+// Next returns the noisy agent's next message.
+func (n Noisy) Next(_ context.Context, ep *Episode) (emobench.Message, error) {
+	return planFor(ep, n.FaultFor(ep.Seed)).next(ep), nil
+}
+
+// step is one message of the plan: text to the user, or a tool call.
+type step struct {
+	text string
+	call *emobench.Action
+}
+
+type plan []step
+
+// next returns the plan's step after the agent's messages so far; past
+// the end it offers further help.
+func (p plan) next(ep *Episode) emobench.Message {
+	taken := 0
+	for _, m := range ep.Messages {
+		if m.Role == emobench.RoleAssistant {
+			taken++
+		}
+	}
+	if taken >= len(p) {
+		return emobench.Message{Role: emobench.RoleAssistant, Content: "Is there anything else I can help you with?"}
+	}
+	s := p[taken]
+	if s.call == nil {
+		return emobench.Message{Role: emobench.RoleAssistant, Content: s.text}
+	}
+	return emobench.Message{Role: emobench.RoleAssistant, ToolCalls: []emobench.ToolCall{{
+		ID: fmt.Sprintf("call_%d", taken), Name: s.call.Name, Arguments: s.call.Arguments,
+	}}}
+}
+
+// planFor lays out the oracle's whole conversation for the task, with fault
+// applied.
+func planFor(ep *Episode, fault Fault) plan {
+	task := ep.Task
+	writes := writeTools(ep.Tools)
+	var p plan
+	p = append(p, step{text: opening(ep, fault)})
+	if fault == FaultRedundantQuestion && len(task.Scenario.Facts) > 0 {
+		p = append(p, step{text: "Sorry, could you tell me your " + FactLabel(sortedKeys(task.Scenario.Facts)[0]) + " again?"})
+	}
+	if fault == FaultPrematureTransfer {
+		transfer := emobench.Action{Name: transferName(ep), Arguments: json.RawMessage(`{"summary": "user request"}`)}
+		return append(p, step{call: &transfer})
+	}
+	wrongDone, confirmSkipped := false, false
+	for i := range task.Actions {
+		action := task.Actions[i]
+		if writes[action.Name] {
+			if fault == FaultSkipConfirmation && !confirmSkipped {
+				confirmSkipped = true
+			} else {
+				p = append(p, step{text: confirmation(action)})
+			}
+			if fault == FaultWrongArgument && !wrongDone {
+				action.Arguments = corrupt(action.Arguments)
+				wrongDone = true
+			}
+		}
+		p = append(p, step{call: &action})
+	}
+	return append(p, step{text: closing(task)})
+}
+
+func opening(ep *Episode, fault Fault) string {
+	var b strings.Builder
+	if ep.WithEmotions && Negative(ep.Task.Emotion.Family) && fault != FaultIgnoreEmotion {
+		b.WriteString("I'm sorry you're dealing with this, and I understand how you feel. ")
+	}
+	b.WriteString("I can help with that.")
+	if keys := sortedKeys(ep.Task.Scenario.Facts); len(keys) > 0 {
+		labels := make([]string, len(keys))
+		for i, k := range keys {
+			labels[i] = FactLabel(k)
+		}
+		b.WriteString(" To get started, could you please give me your " + strings.Join(labels, ", ") + "?")
+	}
+	return b.String()
+}
+
+func confirmation(a emobench.Action) string {
+	return fmt.Sprintf("I am about to run %s with %s. Do you confirm that I should proceed (yes)?", a.Name, compactJSON(a.Arguments))
+}
+
+func closing(task *emobench.TaskSpec) string {
+	if len(task.Outputs) == 0 {
+		return "All done. Is there anything else I can help you with?"
+	}
+	return "All done. Here is what you asked for: " + strings.Join(task.Outputs, "; ") + ". Is there anything else?"
+}
+
+func transferName(ep *Episode) string {
+	for _, t := range ep.Tools {
+		if strings.HasPrefix(t.Name, "transfer") {
+			return t.Name
+		}
+	}
+	return "transfer_to_human_agents"
+}
+
+// corrupt changes the first string argument, so the write goes wrong.
+func corrupt(args json.RawMessage) json.RawMessage {
+	var m map[string]any
+	if json.Unmarshal(args, &m) != nil {
+		return args
+	}
+	for _, k := range sortedKeys(m) {
+		if s, ok := m[k].(string); ok {
+			m[k] = s + "0"
+			b, _ := json.Marshal(m)
+			return b
+		}
+	}
+	return args
+}
+
+func compactJSON(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/emobench/emobench"
+)
+
+// Limits of one episode.
+const (
+	DefaultMaxSteps  = 30 // agent steps (messages or tool calls) per episode
+	DefaultMaxErrors = 5  // consecutive tool errors before the episode ends
+)
+
+// EpisodeConfig configures RunEpisode.
+type EpisodeConfig struct {
+	Domain       Domain
+	Task         *emobench.TaskSpec
+	Agent        Agent
+	User         UserSimulator
+	WithEmotions bool
+	Seed         uint64
+	MaxSteps     int // DefaultMaxSteps when 0
+	MaxErrors    int // DefaultMaxErrors when 0
+}
+
+// RunEpisode runs one episode to a termination reason and scores it: the
+// user speaks first, then user and agent take turns; the agent's tool calls
+// run against a fresh environment of the domain. Failures of the agent or
+// user (an LLM error after retries) end the episode with termination reason
+// error and the message in Trajectory.Error; RunEpisode itself only fails
+// when ctx is done or the task's gold actions do not replay (a task bug).
+func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, error) {
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.MaxErrors <= 0 {
+		cfg.MaxErrors = DefaultMaxErrors
+	}
+	env := cfg.Domain.NewEnvironment()
+	ep := &Episode{
+		Task: cfg.Task, Policy: cfg.Domain.Policy(), Tools: env.Tools(),
+		WithEmotions: cfg.WithEmotions, Seed: cfg.Seed,
+	}
+	o := &orchestrator{cfg: cfg, env: env, ep: ep, writes: writeTools(ep.Tools)}
+	reason, errText := o.run(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	traj := &emobench.Trajectory{
+		Task:              cfg.Task.Task(),
+		TerminationReason: reason,
+		Error:             errText,
+		Messages:          append([]emobench.Message{{Role: emobench.RoleSystem, Content: ep.Policy}}, ep.Messages...),
+	}
+	if err := Evaluate(cfg.Domain, cfg.Task, env.Hash(), traj); err != nil {
+		return nil, err
+	}
+	return traj, nil
+}
+
+type orchestrator struct {
+	cfg    EpisodeConfig
+	env    Environment
+	ep     *Episode
+	writes map[string]bool
+	steps  int // agent steps taken
+	errors int // consecutive tool errors
+}
+
+func writeTools(tools []ToolSchema) map[string]bool {
+	w := map[string]bool{}
+	for _, t := range tools {
+		w[t.Name] = t.Writes
+	}
+	return w
+}
+
+// run alternates user and agent turns until a termination reason.
+func (o *orchestrator) run(ctx context.Context) (emobench.TerminationReason, string) {
+	for {
+		if ctx.Err() != nil {
+			return emobench.TerminationError, ctx.Err().Error()
+		}
+		msg, err := o.cfg.User.Next(ctx, o.ep)
+		if err != nil {
+			return emobench.TerminationError, "user simulator: " + err.Error()
+		}
+		msg.Role = emobench.RoleUser
+		o.ep.Messages = append(o.ep.Messages, msg)
+		switch {
+		case strings.Contains(msg.Content, UnsatisfiedMarker):
+			return emobench.TerminationUserUnsatisfied, ""
+		case strings.Contains(msg.Content, StopMarker):
+			return emobench.TerminationUserStop, ""
+		}
+		if reason, errText, done := o.agentTurn(ctx); done {
+			return reason, errText
+		}
+	}
+}
+
+// agentTurn lets the agent act until it writes to the user; done is set
+// when the episode ended during the turn.
+func (o *orchestrator) agentTurn(ctx context.Context) (reason emobench.TerminationReason, errText string, done bool) {
+	for {
+		if o.steps >= o.cfg.MaxSteps {
+			return emobench.TerminationMaxSteps, "", true
+		}
+		o.steps++
+		msg, err := o.cfg.Agent.Next(ctx, o.ep)
+		if err != nil {
+			return emobench.TerminationError, "agent: " + err.Error(), true
+		}
+		msg.Role = emobench.RoleAssistant
+		o.ep.Messages = append(o.ep.Messages, msg)
+		if len(msg.ToolCalls) == 0 {
+			return "", "", false
+		}
+		for _, call := range msg.ToolCalls {
+			if reason, done := o.runTool(call); done {
+				return reason, "", true
+			}
+		}
+	}
+}
+
+// runTool executes one call and records its result.
+func (o *orchestrator) runTool(call emobench.ToolCall) (emobench.TerminationReason, bool) {
+	result, err := o.callTool(call)
+	if err != nil {
+		result = "Error: " + err.Error()
+		o.errors++
+	} else {
+		o.errors = 0
+	}
+	o.ep.Messages = append(o.ep.Messages, emobench.Message{
+		Role: emobench.RoleTool, Content: result, ToolName: call.Name, ToolCallID: call.ID,
+	})
+	switch {
+	case err == nil && call.Name == o.cfg.Domain.TransferTool():
+		return emobench.TerminationTransfer, true
+	case o.errors >= o.cfg.MaxErrors:
+		return emobench.TerminationTooManyErrors, true
+	}
+	return "", false
+}
+
+func (o *orchestrator) callTool(call emobench.ToolCall) (string, error) {
+	if call.ArgumentsMalformed {
+		var raw string
+		_ = json.Unmarshal(call.Arguments, &raw)
+		return "", fmt.Errorf("arguments are not valid JSON: %q", raw)
+	}
+	result, err := o.env.Call(call.Name, call.Arguments)
+	if errors.Is(err, ErrUnknownTool) {
+		return "", fmt.Errorf("unknown tool %q", call.Name)
+	}
+	return result, err
+}

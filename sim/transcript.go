@@ -1,0 +1,90 @@
+package sim
+
+import (
+	"strings"
+
+	"github.com/emobench/emobench"
+)
+
+// FactLabel is how a fact key reads in conversation: "order_id" → "order id".
+func FactLabel(key string) string { return strings.ReplaceAll(key, "_", " ") }
+
+// mentions reports whether text names the fact key's label.
+func mentions(text, key string) bool {
+	return strings.Contains(strings.ToLower(text), FactLabel(key))
+}
+
+// succeededTools returns the names of tools whose calls in msgs succeeded.
+func succeededTools(msgs []emobench.Message) map[string]int {
+	ok := map[string]int{}
+	for _, m := range msgs {
+		if m.Role == emobench.RoleTool && !strings.HasPrefix(m.Content, "Error") {
+			ok[m.ToolName]++
+		}
+	}
+	return ok
+}
+
+// completedRequests counts the task's requests, in order, whose tools have
+// all succeeded in the transcript.
+func completedRequests(task *emobench.TaskSpec, msgs []emobench.Message) int {
+	ok := succeededTools(msgs)
+	done := 0
+	for _, r := range task.Scenario.Requests {
+		for _, tool := range r.Tools {
+			if ok[tool] == 0 {
+				return done
+			}
+			ok[tool]--
+		}
+		done++
+	}
+	return done
+}
+
+// lastAgentText returns the agent's last message to the user, or "".
+func lastAgentText(msgs []emobench.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == emobench.RoleAssistant && len(msgs[i].ToolCalls) == 0 {
+			return msgs[i].Content
+		}
+	}
+	return ""
+}
+
+// agentTextTurns counts the agent's messages to the user.
+func agentTextTurns(msgs []emobench.Message) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Role == emobench.RoleAssistant && len(m.ToolCalls) == 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// empathyCues are phrases that acknowledge a user's feelings.
+var empathyCues = []string{"sorry", "understand", "apolog", "appreciate your patience", "i hear you", "that sounds", "frustrating", "worr", "glad", "happy to help"}
+
+func acknowledgesEmotion(text string) bool {
+	t := strings.ToLower(text)
+	for _, cue := range empathyCues {
+		if strings.Contains(t, cue) {
+			return true
+		}
+	}
+	return false
+}
+
+// asksConfirmation reports whether an agent message asks the user to
+// confirm an action.
+func asksConfirmation(text string) bool {
+	t := strings.ToLower(text)
+	return strings.Contains(t, "?") && (strings.Contains(t, "confirm") || strings.Contains(t, "proceed") || strings.Contains(t, "shall i"))
+}
+
+// isConfirmation reports whether a user message says yes.
+func isConfirmation(text string) bool {
+	t := strings.ToLower(strings.TrimSpace(text))
+	return strings.HasPrefix(t, "yes") || strings.Contains(t, " yes") || strings.Contains(t, "go ahead")
+}
