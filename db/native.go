@@ -68,4 +68,3 @@ func (db *DB) FindRun(ctx context.Context, id int64) (emobench.Run, error) {
 		Config: json.RawMessage(r.Config),
 	}, nil
 }
-

@@ -134,7 +134,7 @@ func opening(ep *Episode, fault Fault) string {
 		b.WriteString("I'm sorry you're dealing with this, and I understand how you feel. ")
 	}
 	b.WriteString("I can help with that.")
-	if keys := sortedKeys(ep.Task.Scenario.Facts); len(keys) > 0 {
+	if keys := unrevealedFacts(ep); len(keys) > 0 {
 		labels := make([]string, len(keys))
 		for i, k := range keys {
 			labels[i] = FactLabel(k)
@@ -195,5 +195,25 @@ func sortedKeys[V any](m map[string]V) []string {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	return keys
+}
+
+// unrevealedFacts returns, sorted, the task's facts the user has not yet
+// said: the ones worth asking for.
+func unrevealedFacts(ep *Episode) []string {
+	var keys []string
+	for _, key := range sortedKeys(ep.Task.Scenario.Facts) {
+		value := ep.Task.Scenario.Facts[key]
+		said := false
+		for _, m := range ep.Messages {
+			if m.Role == emobench.RoleUser && strings.Contains(m.Content, value) {
+				said = true
+				break
+			}
+		}
+		if !said {
+			keys = append(keys, key)
+		}
+	}
 	return keys
 }

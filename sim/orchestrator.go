@@ -57,10 +57,33 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 		Error:             errText,
 		Messages:          append([]emobench.Message{{Role: emobench.RoleSystem, Content: ep.Policy}}, ep.Messages...),
 	}
+	traj.AgentCost = totalCost(traj.Messages, emobench.RoleAssistant)
+	traj.UserCost = totalCost(traj.Messages, emobench.RoleUser)
 	if err := Evaluate(cfg.Domain, cfg.Task, env.Hash(), traj); err != nil {
 		return nil, err
 	}
 	return traj, nil
+}
+
+// totalCost sums the cost of role's LLM-written messages: nil when none
+// was written by an LLM or any cost is unknown (unknown is never 0).
+func totalCost(msgs []emobench.Message, role emobench.Role) *float64 {
+	var sum float64
+	seen := false
+	for _, m := range msgs {
+		if m.Role != role || m.Usage == nil {
+			continue
+		}
+		if m.Usage.Cost == nil {
+			return nil
+		}
+		sum += *m.Usage.Cost
+		seen = true
+	}
+	if !seen {
+		return nil
+	}
+	return &sum
 }
 
 type orchestrator struct {

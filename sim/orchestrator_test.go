@@ -74,7 +74,6 @@ func TestRunEpisode_WithoutEmotionsIsNeutral(t *testing.T) {
 	}
 }
 
-
 func TestRunEpisode_NoisyFaults(t *testing.T) {
 	tests := []struct {
 		fault  sim.Fault

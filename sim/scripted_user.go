@@ -111,16 +111,23 @@ func (s *userState) opening() string {
 	return pick(s.rng, greetings[s.politeness()]) + " " + s.ep.Task.Scenario.Requests[0].Text
 }
 
-// askedFacts returns the known facts the agent's last message names, sorted.
+// askedFacts returns the known facts the agent's last message names,
+// sorted. Longer labels are matched first and consumed, so "second order
+// id" is not also read as "order id".
 func (s *userState) askedFacts() []string {
-	var keys []string
-	for key := range s.ep.Task.Scenario.Facts {
-		if mentions(s.last, key) {
-			keys = append(keys, key)
+	keys := sortedKeys(s.ep.Task.Scenario.Facts)
+	sort.SliceStable(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
+	text := strings.ToLower(s.last)
+	var asked []string
+	for _, key := range keys {
+		label := FactLabel(key)
+		if strings.Contains(text, label) {
+			asked = append(asked, key)
+			text = strings.ReplaceAll(text, label, " ")
 		}
 	}
-	sort.Strings(keys)
-	return keys
+	sort.Strings(asked)
+	return asked
 }
 
 func (s *userState) reveal(keys []string) string {

@@ -120,6 +120,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			sqlCommand(e),
 			reportCommand(e),
 			demoCommand(e),
+			runCommand(e),
+			emotionsCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{err}

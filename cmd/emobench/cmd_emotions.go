@@ -1,0 +1,41 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/emobench/emobench/sim"
+	"github.com/urfave/cli/v2"
+)
+
+func emotionsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "emotions",
+		Usage: "list the emotion taxonomy: Atlas of Emotions families, leaves and dimensions",
+		Description: "τ-Emotion-Bench conditions users on a family (enjoyment, sadness, fear, anger, disgust),\n" +
+			"a leaf state within it, and politeness, urgency and trust in the agent.\n\n" +
+			"Example:\n   emobench emotions\n   emobench emotions --format json",
+		Before: noArgs,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+		},
+		Action: func(c *cli.Context) error {
+			switch c.String("format") {
+			case "json":
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(sim.Taxonomy)
+			case "table":
+				t := &table{columns: []string{"kind", "name", "values"}}
+				for _, f := range sim.Taxonomy.Families {
+					t.rows = append(t.rows, []any{"family", f.Name, strings.Join(f.Leaves, ", ")})
+				}
+				for _, d := range []string{"politeness", "urgency", "trust"} {
+					t.rows = append(t.rows, []any{"dimension", d, strings.Join(sim.Taxonomy.Dimensions[d], ", ")})
+				}
+				return t.write(e.stdout, "table")
+			}
+			return usagef("--format %q is not one of table, json", c.String("format"))
+		},
+	}
+}
