@@ -1,0 +1,78 @@
+package airline
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench/sim"
+)
+
+func TestNew(t *testing.T) {
+	d := New()
+	if got, want := d.Name(), "airline"; got != want {
+		t.Errorf("Name() = %q, want %q", got, want)
+	}
+	for _, rule := range []string{"2024-05-15 15:00", "explicit **yes**", "one travel certificate", "basic economy", "24 hours", "$40", "$100 per passenger", "$50 per passenger", "transfer_to_human_agents"} {
+		if !strings.Contains(d.Policy(), rule) {
+			t.Errorf("policy does not mention %q", rule)
+		}
+	}
+	env := d.NewEnvironment()
+	if !slices.ContainsFunc(env.Tools(), func(s sim.ToolSchema) bool { return s.Name == d.TransferTool() }) {
+		t.Errorf("TransferTool() = %q is not a tool", d.TransferTool())
+	}
+	tasks := d.Tasks()
+	if got, want := len(tasks), TestTasks; got != want {
+		t.Fatalf("len(Tasks()) = %d, want %d", got, want)
+	}
+	tasks[0].ID = "changed"
+	if d.Tasks()[0].ID == "changed" {
+		t.Error("Tasks() returns the domain's own slice")
+	}
+}
+
+func TestNewEnvironment_Independent(t *testing.T) {
+	d := New()
+	a, b := d.NewEnvironment(), d.NewEnvironment()
+	initial := b.Hash()
+	task := d.Tasks()[0]
+	for _, act := range task.Actions {
+		if _, err := a.Call(act.Name, act.Arguments); err != nil {
+			t.Fatalf("task %s: %s: %v", task.ID, act.Name, err)
+		}
+	}
+	if a.Hash() == initial {
+		t.Fatalf("task %s did not change its environment", task.ID)
+	}
+	if got := b.Hash(); got != initial {
+		t.Error("a write in one environment changed another")
+	}
+	if got := d.NewEnvironment().Hash(); got != initial {
+		t.Error("a write in one environment changed later environments")
+	}
+	if _, err := a.Call("no_such_tool", json.RawMessage(`{}`)); err == nil {
+		t.Error("an unknown tool succeeded")
+	}
+}
+
+// BenchmarkNewEnvironment measures what each episode pays up front: a fresh
+// copy of the database, and a state hash.
+func BenchmarkNewEnvironment(b *testing.B) {
+	d := New()
+	b.Run("clone", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = d.NewEnvironment()
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "envs/s")
+	})
+	b.Run("clone+hash", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = d.NewEnvironment().Hash()
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "envs/s")
+	})
+}

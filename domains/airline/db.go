@@ -1,0 +1,407 @@
+package airline
+
+import (
+	"fmt"
+	"time"
+)
+
+// Cabin classes. A reservation has one cabin for all of its flights.
+const (
+	CabinBasicEconomy = "basic_economy"
+	CabinEconomy      = "economy"
+	CabinBusiness     = "business"
+)
+
+// Membership levels of a user.
+const (
+	MemberRegular = "regular"
+	MemberSilver  = "silver"
+	MemberGold    = "gold"
+)
+
+// Statuses of a flight on one date. Only available flights can be booked;
+// landed and flying flights count as flown.
+const (
+	StatusAvailable = "available"
+	StatusDelayed   = "delayed"
+	StatusCancelled = "cancelled"
+	StatusFlying    = "flying"
+	StatusLanded    = "landed"
+)
+
+// Payment method sources.
+const (
+	SourceCreditCard  = "credit_card"
+	SourceGiftCard    = "gift_card"
+	SourceCertificate = "certificate"
+)
+
+// Trip types and reservation statuses.
+const (
+	TripOneWay          = "one_way"
+	TripRoundTrip       = "round_trip"
+	ReservationActive   = "active"
+	ReservationCanceled = "cancelled"
+)
+
+// Cancellation reasons cancel_reservation accepts.
+const (
+	ReasonChangeOfPlan     = "change_of_plan"
+	ReasonAirlineCancelled = "airline_cancelled_flight"
+	ReasonHealth           = "health"
+	ReasonWeather          = "weather"
+	ReasonOther            = "other"
+)
+
+// Fixed facts of the domain. Money is in whole US dollars.
+const (
+	// Now is the domain's current time (US Eastern): tools never read the
+	// wall clock.
+	Now = "2024-05-15T15:00:00"
+	// Today is the date part of Now.
+	Today = "2024-05-15"
+	// BagFee is the price of one checked bag beyond the free allowance.
+	BagFee = 40
+	// InsuranceFee is the price of travel insurance per passenger.
+	InsuranceFee = 25
+	// MaxPassengers is the most passengers one reservation may hold.
+	MaxPassengers = 5
+	// DelayCompensation and CancelCompensation are the certificate amounts
+	// per passenger for a delayed and for a cancelled flight.
+	DelayCompensation  = 50
+	CancelCompensation = 100
+	// AirlineName is the airline the agent works for.
+	AirlineName = "Larkspur Air"
+)
+
+const (
+	dateLayout     = "2006-01-02"
+	dateTimeLayout = "2006-01-02T15:04:05"
+	clockLayout    = "15:04"
+)
+
+// nowTime is Now parsed.
+var nowTime, _ = time.Parse(dateTimeLayout, Now)
+
+// cabins lists the cabin classes from cheapest to dearest.
+var cabins = []string{CabinBasicEconomy, CabinEconomy, CabinBusiness}
+
+// freeBags is the number of free checked bags per passenger, by membership
+// and cabin.
+var freeBags = map[string]Cabins{
+	MemberRegular: {BasicEconomy: 0, Economy: 1, Business: 2},
+	MemberSilver:  {BasicEconomy: 1, Economy: 2, Business: 2},
+	MemberGold:    {BasicEconomy: 1, Economy: 2, Business: 3},
+}
+
+// FreeBags returns the free checked bags per passenger for a membership
+// level and cabin, or 0 when either is unknown.
+func FreeBags(membership, cabin string) int {
+	return freeBags[membership].Get(cabin)
+}
+
+// DB is the airline's database: the whole state of one environment. Its
+// JSON encoding is canonical (maps have string keys, which encoding/json
+// sorts), so sha256 of json.Marshal(db) identifies the state.
+type DB struct {
+	Users        map[string]*User        `json:"users"`
+	Airports     map[string]Airport      `json:"airports"`
+	Flights      map[string]*Flight      `json:"flights"`
+	Reservations map[string]*Reservation `json:"reservations"`
+	// IssuedCertificates counts certificates sent by send_certificate; it
+	// keeps the ids of new certificates deterministic.
+	IssuedCertificates int `json:"issued_certificates"`
+	// BookedReservations counts reservations made by book_reservation; it
+	// keeps the ids of new reservations deterministic.
+	BookedReservations int `json:"booked_reservations"`
+}
+
+// User is a customer of the airline.
+type User struct {
+	ID         string `json:"user_id"`
+	FirstName  string `json:"first_name"`
+	LastName   string `json:"last_name"`
+	Email      string `json:"email"`
+	DOB        string `json:"dob"` // YYYY-MM-DD
+	Membership string `json:"membership"`
+	// PaymentMethods is keyed by payment method id.
+	PaymentMethods  map[string]PaymentMethod `json:"payment_methods"`
+	SavedPassengers []Passenger              `json:"saved_passengers"`
+	// Reservations holds the user's reservation ids, oldest first.
+	Reservations []string `json:"reservations"`
+}
+
+// PaymentMethod is a credit card, a gift card or a travel certificate.
+type PaymentMethod struct {
+	ID       string `json:"id"`
+	Source   string `json:"source"`
+	Brand    string `json:"brand,omitempty"`     // credit cards
+	LastFour string `json:"last_four,omitempty"` // credit cards
+	// Amount is a gift card's balance or a certificate's value in dollars;
+	// nil for credit cards.
+	Amount *int `json:"amount,omitempty"`
+}
+
+// Airport is an airport the airline serves.
+type Airport struct {
+	Code string `json:"iata"`
+	City string `json:"city"`
+}
+
+// Flight is a scheduled flight, flown once a day on the dates it lists.
+type Flight struct {
+	Number        string `json:"flight_number"`
+	Origin        string `json:"origin"`
+	Destination   string `json:"destination"`
+	DepartureTime string `json:"scheduled_departure_time_est"` // HH:MM
+	ArrivalTime   string `json:"scheduled_arrival_time_est"`   // HH:MM, same day
+	// Dates is keyed by date (YYYY-MM-DD).
+	Dates map[string]*FlightDate `json:"dates"`
+}
+
+// FlightDate is one flight on one date: its status, seats and fares.
+type FlightDate struct {
+	Status         string `json:"status"`
+	AvailableSeats Cabins `json:"available_seats"`
+	Prices         Cabins `json:"prices"` // per passenger, dollars
+	DelayMinutes   int    `json:"delay_minutes,omitempty"`
+}
+
+// Cabins holds one number per cabin class.
+type Cabins struct {
+	BasicEconomy int `json:"basic_economy"`
+	Economy      int `json:"economy"`
+	Business     int `json:"business"`
+}
+
+// Get returns the number for cabin, or 0 for an unknown cabin.
+func (c Cabins) Get(cabin string) int {
+	if p := c.field(cabin); p != nil {
+		return *p
+	}
+	return 0
+}
+
+// Add adds d to the number for cabin; it does nothing for an unknown cabin.
+func (c *Cabins) Add(cabin string, d int) {
+	if p := c.field(cabin); p != nil {
+		*p += d
+	}
+}
+
+func (c *Cabins) field(cabin string) *int {
+	switch cabin {
+	case CabinBasicEconomy:
+		return &c.BasicEconomy
+	case CabinEconomy:
+		return &c.Economy
+	case CabinBusiness:
+		return &c.Business
+	}
+	return nil
+}
+
+// Reservation is a booking of one or more flights for up to five
+// passengers.
+type Reservation struct {
+	ID          string `json:"reservation_id"`
+	UserID      string `json:"user_id"`
+	Origin      string `json:"origin"`
+	Destination string `json:"destination"`
+	TripType    string `json:"trip_type"`
+	Cabin       string `json:"cabin"`
+	// Flights are the segments in travel order.
+	Flights        []Segment   `json:"flights"`
+	Passengers     []Passenger `json:"passengers"`
+	PaymentHistory []Payment   `json:"payment_history"`
+	CreatedAt      string      `json:"created_at"` // YYYY-MM-DDTHH:MM:SS, US Eastern
+	TotalBaggages  int         `json:"total_baggages"`
+	// NonfreeBaggages are the checked bags beyond the free allowance.
+	NonfreeBaggages int    `json:"nonfree_baggages"`
+	Insurance       string `json:"insurance"` // yes or no
+	Status          string `json:"status"`    // active or cancelled
+	// Compensated is set once a certificate was sent for this reservation.
+	Compensated bool `json:"compensated,omitempty"`
+}
+
+// Segment is one flight of a reservation; Price is per passenger.
+type Segment struct {
+	FlightNumber string `json:"flight_number"`
+	Origin       string `json:"origin"`
+	Destination  string `json:"destination"`
+	Date         string `json:"date"`
+	Price        int    `json:"price"`
+}
+
+// Passenger is a traveller on a reservation.
+type Passenger struct {
+	FirstName string `json:"first_name"`
+	LastName  string `json:"last_name"`
+	DOB       string `json:"dob"` // YYYY-MM-DD
+}
+
+// Payment is one entry of a reservation's payment history: a positive
+// amount is a charge, a negative one a refund.
+type Payment struct {
+	PaymentID string `json:"payment_id"`
+	Amount    int    `json:"amount"`
+}
+
+// TotalPaid returns the sum of the reservation's payment history: what the
+// user has paid net of refunds, in dollars.
+func (r *Reservation) TotalPaid() int {
+	total := 0
+	for _, p := range r.PaymentHistory {
+		total += p.Amount
+	}
+	return total
+}
+
+// Clone returns a deep copy of db that shares no memory with it. It is how
+// each environment gets its own state, and is much faster than a JSON
+// round trip.
+func (db *DB) Clone() *DB {
+	out := &DB{
+		Users:              make(map[string]*User, len(db.Users)),
+		Airports:           make(map[string]Airport, len(db.Airports)),
+		Flights:            make(map[string]*Flight, len(db.Flights)),
+		Reservations:       make(map[string]*Reservation, len(db.Reservations)),
+		IssuedCertificates: db.IssuedCertificates,
+		BookedReservations: db.BookedReservations,
+	}
+	for k, u := range db.Users {
+		c := *u
+		c.PaymentMethods = make(map[string]PaymentMethod, len(u.PaymentMethods))
+		for id, pm := range u.PaymentMethods {
+			if pm.Amount != nil {
+				a := *pm.Amount
+				pm.Amount = &a
+			}
+			c.PaymentMethods[id] = pm
+		}
+		c.SavedPassengers = cloneSlice(u.SavedPassengers)
+		c.Reservations = cloneSlice(u.Reservations)
+		out.Users[k] = &c
+	}
+	for k, a := range db.Airports {
+		out.Airports[k] = a
+	}
+	for k, f := range db.Flights {
+		c := *f
+		c.Dates = make(map[string]*FlightDate, len(f.Dates))
+		slab := make([]FlightDate, 0, len(f.Dates))
+		for d, fd := range f.Dates {
+			slab = append(slab, *fd)
+			c.Dates[d] = &slab[len(slab)-1]
+		}
+		out.Flights[k] = &c
+	}
+	for k, r := range db.Reservations {
+		c := *r
+		c.Flights = cloneSlice(r.Flights)
+		c.Passengers = cloneSlice(r.Passengers)
+		c.PaymentHistory = cloneSlice(r.PaymentHistory)
+		out.Reservations[k] = &c
+	}
+	return out
+}
+
+// cloneSlice copies s, keeping nil as nil and empty as empty so the JSON
+// encoding (null versus []) is preserved.
+func cloneSlice[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// flightDate returns the flight numbered number on date, or an error the
+// agent can act on.
+func (db *DB) flightDate(number, date string) (*Flight, *FlightDate, error) {
+	f, ok := db.Flights[number]
+	if !ok {
+		return nil, nil, fmt.Errorf("flight %s not found", number)
+	}
+	fd, ok := f.Dates[date]
+	if !ok {
+		return nil, nil, fmt.Errorf("flight %s does not operate on %s", number, date)
+	}
+	return f, fd, nil
+}
+
+// segmentStatus returns the status of a reservation's segment, or "" when
+// the flight or date is unknown.
+func (db *DB) segmentStatus(s Segment) string {
+	if f, ok := db.Flights[s.FlightNumber]; ok {
+		if fd, ok := f.Dates[s.Date]; ok {
+			return fd.Status
+		}
+	}
+	return ""
+}
+
+// flown reports whether any segment of r has been flown (or is in the air).
+func (db *DB) flown(r *Reservation) bool {
+	for _, s := range r.Flights {
+		if st := db.segmentStatus(s); st == StatusLanded || st == StatusFlying {
+			return true
+		}
+	}
+	return false
+}
+
+// hasStatus reports whether any segment of r has the given status.
+func (db *DB) hasStatus(r *Reservation, status string) bool {
+	for _, s := range r.Flights {
+		if db.segmentStatus(s) == status {
+			return true
+		}
+	}
+	return false
+}
+
+// bookedWithin24h reports whether r was created less than 24 hours before
+// Now.
+func bookedWithin24h(r *Reservation) bool {
+	t, err := time.Parse(dateTimeLayout, r.CreatedAt)
+	if err != nil {
+		return false
+	}
+	return !t.After(nowTime) && nowTime.Sub(t) < 24*time.Hour
+}
+
+// cancellable reports whether the policy lets r be cancelled for reason,
+// and if not, why.
+func (db *DB) cancellable(r *Reservation, reason string) error {
+	switch {
+	case r.Status == ReservationCanceled:
+		return fmt.Errorf("reservation %s is already cancelled", r.ID)
+	case db.flown(r):
+		return fmt.Errorf("reservation %s has a flight that has already been flown; it cannot be cancelled by this tool, transfer the user to a human agent", r.ID)
+	case reason == ReasonAirlineCancelled && !db.hasStatus(r, StatusCancelled):
+		return fmt.Errorf("no flight of reservation %s was cancelled by the airline", r.ID)
+	case reason == ReasonAirlineCancelled, bookedWithin24h(r), r.Cabin == CabinBusiness:
+		return nil
+	case r.Insurance == "yes" && (reason == ReasonHealth || reason == ReasonWeather):
+		return nil
+	}
+	return fmt.Errorf("reservation %s cannot be cancelled for reason %s: it was booked more than 24 hours ago, no flight was cancelled by the airline, the cabin is not business, and travel insurance does not cover this reason", r.ID, reason)
+}
+
+// compensation returns the certificate amount the policy grants for r, or
+// an error saying why none is due.
+func (db *DB) compensation(u *User, r *Reservation) (int, error) {
+	if r.Compensated {
+		return 0, fmt.Errorf("a certificate was already sent for reservation %s", r.ID)
+	}
+	if u.Membership != MemberGold && r.Insurance != "yes" && r.Cabin != CabinBusiness {
+		return 0, fmt.Errorf("user %s is not eligible for compensation: not a gold member, no travel insurance and not a business cabin", u.ID)
+	}
+	switch {
+	case db.hasStatus(r, StatusCancelled):
+		return CancelCompensation * len(r.Passengers), nil
+	case db.hasStatus(r, StatusDelayed):
+		return DelayCompensation * len(r.Passengers), nil
+	}
+	return 0, fmt.Errorf("reservation %s has no delayed or cancelled flight", r.ID)
+}

@@ -1,0 +1,925 @@
+package airline
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/emobench/emobench/sim"
+)
+
+// Tool names.
+const (
+	ToolGetUserDetails              = "get_user_details"
+	ToolGetReservationDetails       = "get_reservation_details"
+	ToolListAllAirports             = "list_all_airports"
+	ToolSearchDirectFlight          = "search_direct_flight"
+	ToolSearchOnestopFlight         = "search_onestop_flight"
+	ToolGetFlightStatus             = "get_flight_status"
+	ToolBookReservation             = "book_reservation"
+	ToolCancelReservation           = "cancel_reservation"
+	ToolUpdateReservationFlights    = "update_reservation_flights"
+	ToolUpdateReservationPassengers = "update_reservation_passengers"
+	ToolUpdateReservationBaggages   = "update_reservation_baggages"
+	ToolSendCertificate             = "send_certificate"
+	ToolCalculate                   = "calculate"
+	ToolTransferToHumanAgents       = "transfer_to_human_agents"
+)
+
+// TransferResult is what transfer_to_human_agents returns.
+const TransferResult = "Transfer successful"
+
+// Tools returns the airline's tools in a fixed order. Each call returns a
+// fresh slice over the same tool values.
+func Tools() []sim.Tool[DB] {
+	return slices.Clone(toolList)
+}
+
+var toolList = []sim.Tool[DB]{
+	tool(ToolGetUserDetails, false, getUserDetails,
+		"Look up a user's profile: name, date of birth, membership level, payment methods (with gift card balances and certificate amounts), saved passengers and reservation ids.",
+		`{"user_id":{"type":"string","description":"The user's id, such as 'amara_berg_1234'."}}`, "user_id"),
+	tool(ToolGetReservationDetails, false, getReservationDetails,
+		"Look up a reservation: trip type, cabin, flight segments with dates and prices, passengers, payment history, baggage, insurance, status and when it was booked.",
+		`{"reservation_id":{"type":"string","description":"The six-character reservation id, such as 'K7PQ2Z'."}}`, "reservation_id"),
+	tool(ToolListAllAirports, false, listAllAirports,
+		"List every airport the airline serves, with its IATA code and city.",
+		`{}`),
+	tool(ToolSearchDirectFlight, false, searchDirectFlight,
+		"Search the bookable (status available) direct flights between two airports on a date, with seats left and prices per cabin.",
+		`{"origin":{"type":"string","description":"IATA code of the departure airport, such as 'JFK'."},"destination":{"type":"string","description":"IATA code of the arrival airport, such as 'SEA'."},"date":{"type":"string","description":"The travel date, YYYY-MM-DD."}}`,
+		"origin", "destination", "date"),
+	tool(ToolSearchOnestopFlight, false, searchOnestopFlight,
+		"Search bookable one-stop connections between two airports on a date: pairs of available flights on that date where the second leaves the connecting airport at least an hour after the first lands.",
+		`{"origin":{"type":"string","description":"IATA code of the departure airport, such as 'JFK'."},"destination":{"type":"string","description":"IATA code of the final arrival airport, such as 'SEA'."},"date":{"type":"string","description":"The travel date, YYYY-MM-DD."}}`,
+		"origin", "destination", "date"),
+	tool(ToolGetFlightStatus, false, getFlightStatus,
+		"Get the status of a flight on a date: available, delayed (with the delay in minutes), cancelled, flying or landed.",
+		`{"flight_number":{"type":"string","description":"The flight number, such as 'LK123'."},"date":{"type":"string","description":"The date of the flight, YYYY-MM-DD."}}`,
+		"flight_number", "date"),
+	tool(ToolBookReservation, true, bookReservation,
+		"Book a new reservation for a user. The payment amounts must add up to the total price: fare per passenger of every flight times passengers, plus insurance per passenger if chosen, plus the fee for each checked bag beyond the free allowance.",
+		`{"user_id":{"type":"string","description":"The id of the user who books and pays."},`+
+			`"origin":{"type":"string","description":"IATA code of the trip's origin."},`+
+			`"destination":{"type":"string","description":"IATA code of the trip's destination (for a round trip, the far end)."},`+
+			`"trip_type":{"type":"string","enum":["one_way","round_trip"]},`+
+			`"cabin":{"type":"string","enum":["basic_economy","economy","business"],"description":"The cabin for every flight of the reservation."},`+
+			`"flights":{"type":"array","description":"The flights in travel order.","items":`+flightRefSchema+`},`+
+			`"passengers":{"type":"array","description":"One to five passengers.","items":`+passengerSchema+`},`+
+			`"payment_methods":{"type":"array","description":"How the total is paid: at most one certificate, one credit card and three gift cards, all from the user's profile.","items":{"type":"object","properties":{"payment_id":{"type":"string","description":"A payment method id from the user's profile, such as 'credit_card_1234567'."},"amount":{"type":"number","description":"Whole dollars charged to this method."}},"required":["payment_id","amount"],"additionalProperties":false}},`+
+			`"total_baggages":{"type":"integer","minimum":0,"description":"Checked bags for the whole reservation."},`+
+			`"nonfree_baggages":{"type":"integer","minimum":0,"description":"Checked bags beyond the free allowance."},`+
+			`"insurance":{"type":"string","enum":["yes","no"],"description":"Whether to buy travel insurance for every passenger."}}`,
+		"user_id", "origin", "destination", "trip_type", "cabin", "flights", "passengers", "payment_methods", "total_baggages", "nonfree_baggages", "insurance"),
+	tool(ToolCancelReservation, true, cancelReservation,
+		"Cancel a whole reservation and refund its credit card and gift card payments to the original methods (certificate payments are not refunded). Refused when the policy does not allow cancelling for the given reason.",
+		`{"reservation_id":{"type":"string","description":"The reservation to cancel."},"reason":{"type":"string","enum":["change_of_plan","airline_cancelled_flight","health","weather","other"],"description":"The user's reason for cancelling."}}`,
+		"reservation_id", "reason"),
+	tool(ToolUpdateReservationFlights, true, updateReservationFlights,
+		"Change the flights and/or the cabin of a reservation. Give the complete new list of flights (unchanged ones too) and the cabin for all of them. Segments kept on the same flight, date and cabin keep their original price; the others are priced at today's fares, and the difference for all passengers is charged to (or refunded to) payment_id.",
+		`{"reservation_id":{"type":"string","description":"The reservation to change."},`+
+			`"cabin":{"type":"string","enum":["basic_economy","economy","business"],"description":"The cabin for every flight of the reservation after the change."},`+
+			`"flights":{"type":"array","description":"The complete new list of flights in travel order.","items":`+flightRefSchema+`},`+
+			`"payment_id":{"type":"string","description":"A credit card or gift card id from the user's profile; required when the price changes."}}`,
+		"reservation_id", "cabin", "flights"),
+	tool(ToolUpdateReservationPassengers, true, updateReservationPassengers,
+		"Replace the passenger details of a reservation. The number of passengers cannot change; give every passenger, in order.",
+		`{"reservation_id":{"type":"string","description":"The reservation to change."},"passengers":{"type":"array","description":"Every passenger after the change.","items":`+passengerSchema+`}}`,
+		"reservation_id", "passengers"),
+	tool(ToolUpdateReservationBaggages, true, updateReservationBaggages,
+		"Add checked bags to a reservation. Bags cannot be removed. Each bag beyond the free allowance costs the bag fee, charged to payment_id.",
+		`{"reservation_id":{"type":"string","description":"The reservation to change."},`+
+			`"total_baggages":{"type":"integer","minimum":0,"description":"Checked bags for the whole reservation after the change."},`+
+			`"nonfree_baggages":{"type":"integer","minimum":0,"description":"Checked bags beyond the free allowance after the change."},`+
+			`"payment_id":{"type":"string","description":"A credit card or gift card id from the user's profile; required when there is a fee."}}`,
+		"reservation_id", "total_baggages", "nonfree_baggages"),
+	tool(ToolSendCertificate, true, sendCertificate,
+		"Send a travel certificate to a user as compensation for a delayed or cancelled flight of one of their reservations. Only for eligible users who complain and ask for it.",
+		`{"user_id":{"type":"string","description":"The user to compensate."},"reservation_id":{"type":"string","description":"The reservation with the delayed or cancelled flight."},"amount":{"type":"number","description":"The certificate amount in whole dollars, as the policy sets it."}}`,
+		"user_id", "reservation_id", "amount"),
+	tool(ToolCalculate, false, calculate,
+		"Evaluate an arithmetic expression with numbers, + - * / and parentheses; the result is rounded to two decimals.",
+		`{"expression":{"type":"string","description":"The expression, such as '2 * (120 + 35) + 40'."}}`, "expression"),
+	tool(ToolTransferToHumanAgents, false, transferToHumanAgents,
+		"Transfer the user to a human agent, with a summary of their issue. Only when the request cannot be handled within the policy and the tools, or the user asks for a human.",
+		`{"summary":{"type":"string","description":"A short summary of the user's issue."}}`, "summary"),
+}
+
+const (
+	flightRefSchema = `{"type":"object","properties":{"flight_number":{"type":"string","description":"Such as 'LK123'."},"date":{"type":"string","description":"YYYY-MM-DD."}},"required":["flight_number","date"],"additionalProperties":false}`
+	passengerSchema = `{"type":"object","properties":{"first_name":{"type":"string"},"last_name":{"type":"string"},"dob":{"type":"string","description":"Date of birth, YYYY-MM-DD."}},"required":["first_name","last_name","dob"],"additionalProperties":false}`
+)
+
+// tool builds a Tool whose parameters are an object with the given
+// properties (a JSON object's members) and required names.
+func tool(name string, writes bool, call func(*DB, json.RawMessage) (string, error), description, properties string, required ...string) sim.Tool[DB] {
+	if required == nil {
+		required = []string{}
+	}
+	req, _ := json.Marshal(required)
+	params := `{"type":"object","properties":` + properties + `,"required":` + string(req) + `,"additionalProperties":false}`
+	return sim.Tool[DB]{
+		ToolSchema: sim.ToolSchema{Name: name, Description: description, Parameters: json.RawMessage(params), Writes: writes},
+		Call:       call,
+	}
+}
+
+// FlightRef names one flight on one date in a tool's arguments.
+type FlightRef struct {
+	FlightNumber string `json:"flight_number"`
+	Date         string `json:"date"`
+}
+
+// PaymentArg is one payment of book_reservation's arguments.
+type PaymentArg struct {
+	PaymentID string  `json:"payment_id"`
+	Amount    float64 `json:"amount"`
+}
+
+func encode(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+func (db *DB) user(id string) (*User, error) {
+	if u, ok := db.Users[id]; ok {
+		return u, nil
+	}
+	return nil, fmt.Errorf("user %q not found", id)
+}
+
+func (db *DB) reservation(id string) (*Reservation, error) {
+	if r, ok := db.Reservations[id]; ok {
+		return r, nil
+	}
+	return nil, fmt.Errorf("reservation %q not found", id)
+}
+
+// modifiable returns the reservation and its user if the reservation may
+// still be changed: active and with no flight flown.
+func (db *DB) modifiable(id string) (*Reservation, *User, error) {
+	r, err := db.reservation(id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.Status == ReservationCanceled {
+		return nil, nil, fmt.Errorf("reservation %s is cancelled and cannot be changed", id)
+	}
+	if db.flown(r) {
+		return nil, nil, fmt.Errorf("reservation %s has a flight that has already been flown; it cannot be changed by this tool, transfer the user to a human agent", id)
+	}
+	u, err := db.user(r.UserID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, u, nil
+}
+
+func checkDate(field, s string) error {
+	if _, err := time.Parse(dateLayout, s); err != nil {
+		return fmt.Errorf("%s %q is not a date of the form YYYY-MM-DD", field, s)
+	}
+	return nil
+}
+
+func checkCabin(c string) error {
+	if !slices.Contains(cabins, c) {
+		return fmt.Errorf("cabin %q is not one of basic_economy, economy, business", c)
+	}
+	return nil
+}
+
+func (db *DB) checkAirport(field, code string) error {
+	if _, ok := db.Airports[code]; !ok {
+		return fmt.Errorf("%s %q is not an airport we serve (use IATA codes such as JFK)", field, code)
+	}
+	return nil
+}
+
+// wholeDollars converts an amount argument to dollars, refusing fractions
+// and non-positive amounts.
+func wholeDollars(field string, f float64) (int, error) {
+	if f <= 0 || f != math.Trunc(f) || f > 1e7 {
+		return 0, fmt.Errorf("%s must be a positive whole number of dollars, got %v", field, f)
+	}
+	return int(f), nil
+}
+
+func checkPassengers(ps []Passenger) error {
+	if len(ps) == 0 || len(ps) > MaxPassengers {
+		return fmt.Errorf("a reservation needs 1 to %d passengers, got %d", MaxPassengers, len(ps))
+	}
+	for i, p := range ps {
+		if strings.TrimSpace(p.FirstName) == "" || strings.TrimSpace(p.LastName) == "" {
+			return fmt.Errorf("passenger %d needs a first and a last name", i+1)
+		}
+		if err := checkDate(fmt.Sprintf("passenger %d dob", i+1), p.DOB); err != nil {
+			return err
+		}
+		if p.DOB > Today {
+			return fmt.Errorf("passenger %d dob %s is in the future", i+1, p.DOB)
+		}
+	}
+	return nil
+}
+
+func getUserDetails(db *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		UserID string `json:"user_id"`
+	}
+	if err := sim.DecodeArgs(args, &a, "user_id"); err != nil {
+		return "", err
+	}
+	u, err := db.user(a.UserID)
+	if err != nil {
+		return "", err
+	}
+	return encode(u)
+}
+
+func getReservationDetails(db *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		ReservationID string `json:"reservation_id"`
+	}
+	if err := sim.DecodeArgs(args, &a, "reservation_id"); err != nil {
+		return "", err
+	}
+	r, err := db.reservation(a.ReservationID)
+	if err != nil {
+		return "", err
+	}
+	return encode(r)
+}
+
+func listAllAirports(db *DB, args json.RawMessage) (string, error) {
+	var a struct{}
+	if err := sim.DecodeArgs(args, &a); err != nil {
+		return "", err
+	}
+	out := make([]Airport, 0, len(db.Airports))
+	for _, code := range sortedKeys(db.Airports) {
+		out = append(out, db.Airports[code])
+	}
+	return encode(out)
+}
+
+// flightInfo is a flight on one date as the search and status tools show
+// it.
+type flightInfo struct {
+	FlightNumber   string `json:"flight_number"`
+	Origin         string `json:"origin"`
+	Destination    string `json:"destination"`
+	Date           string `json:"date"`
+	DepartureTime  string `json:"scheduled_departure_time_est"`
+	ArrivalTime    string `json:"scheduled_arrival_time_est"`
+	Status         string `json:"status"`
+	DelayMinutes   int    `json:"delay_minutes,omitempty"`
+	AvailableSeats Cabins `json:"available_seats"`
+	Prices         Cabins `json:"prices"`
+}
+
+func info(f *Flight, date string, fd *FlightDate) flightInfo {
+	return flightInfo{
+		FlightNumber: f.Number, Origin: f.Origin, Destination: f.Destination, Date: date,
+		DepartureTime: f.DepartureTime, ArrivalTime: f.ArrivalTime, Status: fd.Status,
+		DelayMinutes: fd.DelayMinutes, AvailableSeats: fd.AvailableSeats, Prices: fd.Prices,
+	}
+}
+
+type searchArgs struct {
+	Origin      string `json:"origin"`
+	Destination string `json:"destination"`
+	Date        string `json:"date"`
+}
+
+func (db *DB) decodeSearch(args json.RawMessage) (searchArgs, error) {
+	var a searchArgs
+	if err := sim.DecodeArgs(args, &a, "origin", "destination", "date"); err != nil {
+		return a, err
+	}
+	if err := db.checkAirport("origin", a.Origin); err != nil {
+		return a, err
+	}
+	if err := db.checkAirport("destination", a.Destination); err != nil {
+		return a, err
+	}
+	if a.Origin == a.Destination {
+		return a, errors.New("origin and destination must differ")
+	}
+	return a, checkDate("date", a.Date)
+}
+
+// departures returns the available flights leaving origin on date, by
+// departure time.
+func (db *DB) departures(origin, date string) []flightInfo {
+	var out []flightInfo
+	for _, n := range sortedKeys(db.Flights) {
+		f := db.Flights[n]
+		if f.Origin != origin {
+			continue
+		}
+		if fd, ok := f.Dates[date]; ok && fd.Status == StatusAvailable {
+			out = append(out, info(f, date, fd))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b flightInfo) int { return strings.Compare(a.DepartureTime, b.DepartureTime) })
+	return out
+}
+
+func searchDirectFlight(db *DB, args json.RawMessage) (string, error) {
+	a, err := db.decodeSearch(args)
+	if err != nil {
+		return "", err
+	}
+	out := []flightInfo{}
+	for _, fi := range db.departures(a.Origin, a.Date) {
+		if fi.Destination == a.Destination {
+			out = append(out, fi)
+		}
+	}
+	return encode(out)
+}
+
+func searchOnestopFlight(db *DB, args json.RawMessage) (string, error) {
+	a, err := db.decodeSearch(args)
+	if err != nil {
+		return "", err
+	}
+	out := [][2]flightInfo{}
+	for _, first := range db.departures(a.Origin, a.Date) {
+		if first.Destination == a.Destination {
+			continue
+		}
+		for _, second := range db.departures(first.Destination, a.Date) {
+			if second.Destination == a.Destination && connects(db.Flights[first.FlightNumber], db.Flights[second.FlightNumber]) {
+				out = append(out, [2]flightInfo{first, second})
+			}
+		}
+	}
+	return encode(out)
+}
+
+func getFlightStatus(db *DB, args json.RawMessage) (string, error) {
+	var a FlightRef
+	if err := sim.DecodeArgs(args, &a, "flight_number", "date"); err != nil {
+		return "", err
+	}
+	if err := checkDate("date", a.Date); err != nil {
+		return "", err
+	}
+	f, fd, err := db.flightDate(a.FlightNumber, a.Date)
+	if err != nil {
+		return "", err
+	}
+	return encode(struct {
+		FlightNumber string `json:"flight_number"`
+		Date         string `json:"date"`
+		Status       string `json:"status"`
+		DelayMinutes int    `json:"delay_minutes,omitempty"`
+	}{f.Number, a.Date, fd.Status, fd.DelayMinutes})
+}
+
+// itinerary resolves refs and checks that they form the trip: contiguous
+// flights in time order from origin to destination (one way) or from
+// origin to destination and back (round trip).
+func (db *DB) itinerary(origin, destination, tripType string, refs []FlightRef) ([]Segment, error) {
+	if len(refs) == 0 {
+		return nil, errors.New("flights must list at least one flight")
+	}
+	if len(refs) > 6 {
+		return nil, fmt.Errorf("a reservation holds at most 6 flights, got %d", len(refs))
+	}
+	segs := make([]Segment, len(refs))
+	var prev *Flight
+	reached := false
+	for i, ref := range refs {
+		if err := checkDate(fmt.Sprintf("flights[%d].date", i), ref.Date); err != nil {
+			return nil, err
+		}
+		f, _, err := db.flightDate(ref.FlightNumber, ref.Date)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case i == 0 && f.Origin != origin:
+			return nil, fmt.Errorf("the first flight %s leaves %s, not the origin %s", f.Number, f.Origin, origin)
+		case i > 0 && f.Origin != prev.Destination:
+			return nil, fmt.Errorf("flight %s leaves %s but the previous flight lands at %s", f.Number, f.Origin, prev.Destination)
+		case i > 0 && (ref.Date < refs[i-1].Date || ref.Date == refs[i-1].Date && !connects(prev, f)):
+			return nil, fmt.Errorf("flight %s on %s does not leave at least an hour after the previous flight lands", f.Number, ref.Date)
+		}
+		for j := range i {
+			if refs[j] == ref {
+				return nil, fmt.Errorf("flight %s on %s is listed twice", ref.FlightNumber, ref.Date)
+			}
+		}
+		if f.Destination == destination {
+			reached = true
+		}
+		segs[i] = Segment{FlightNumber: f.Number, Origin: f.Origin, Destination: f.Destination, Date: ref.Date}
+		prev = f
+	}
+	end := prev.Destination
+	switch tripType {
+	case TripOneWay:
+		if end != destination {
+			return nil, fmt.Errorf("a one-way trip must end at the destination %s, but the last flight lands at %s", destination, end)
+		}
+	case TripRoundTrip:
+		if !reached || end != origin {
+			return nil, fmt.Errorf("a round trip must reach the destination %s and end back at the origin %s", destination, origin)
+		}
+	default:
+		return nil, fmt.Errorf("trip_type %q is not one_way or round_trip", tripType)
+	}
+	return segs, nil
+}
+
+// bookable checks that a flight on a date can take pax more passengers in
+// cabin and returns its fare there.
+func (db *DB) bookable(s Segment, cabin string, pax int) (int, error) {
+	_, fd, err := db.flightDate(s.FlightNumber, s.Date)
+	if err != nil {
+		return 0, err
+	}
+	if fd.Status != StatusAvailable {
+		return 0, fmt.Errorf("flight %s on %s is %s and cannot be booked", s.FlightNumber, s.Date, fd.Status)
+	}
+	if seats := fd.AvailableSeats.Get(cabin); seats < pax {
+		return 0, fmt.Errorf("flight %s on %s has %d %s seats left, %d needed", s.FlightNumber, s.Date, seats, cabin, pax)
+	}
+	return fd.Prices.Get(cabin), nil
+}
+
+// checkBags checks nonfree against the allowance of u's membership in cabin
+// for pax passengers.
+func checkBags(u *User, cabin string, pax, total, nonfree int) error {
+	if total < 0 || nonfree < 0 {
+		return errors.New("total_baggages and nonfree_baggages cannot be negative")
+	}
+	free := FreeBags(u.Membership, cabin)
+	if want := max(0, total-free*pax); nonfree != want {
+		return fmt.Errorf("nonfree_baggages must be %d: a %s member gets %d free checked bags per passenger in %s, so %d of %d bags for %d passengers are free", want, u.Membership, free, cabin, min(total, free*pax), total, pax)
+	}
+	return nil
+}
+
+// chargeable returns the user's payment method id for a charge or refund
+// on an existing reservation: a credit card, or a gift card whose balance
+// covers amount.
+func chargeable(u *User, id string, amount int) (PaymentMethod, error) {
+	pm, ok := u.PaymentMethods[id]
+	if !ok {
+		return pm, fmt.Errorf("payment method %q is not in user %s's profile", id, u.ID)
+	}
+	switch pm.Source {
+	case SourceCertificate:
+		return pm, errors.New("a travel certificate can only pay for a new booking, not for a change")
+	case SourceGiftCard:
+		if amount > 0 && *pm.Amount < amount {
+			return pm, fmt.Errorf("gift card %s has a balance of %d, less than the %d due", id, *pm.Amount, amount)
+		}
+	}
+	return pm, nil
+}
+
+// charge records amount (negative: a refund) against payment method pm on
+// r, adjusting a gift card's balance.
+func charge(u *User, r *Reservation, pm PaymentMethod, amount int) {
+	if amount == 0 {
+		return
+	}
+	if pm.Source == SourceGiftCard {
+		balance := *pm.Amount - amount
+		pm.Amount = &balance
+		u.PaymentMethods[pm.ID] = pm
+	}
+	r.PaymentHistory = append(r.PaymentHistory, Payment{PaymentID: pm.ID, Amount: amount})
+}
+
+func bookReservation(db *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		UserID          string       `json:"user_id"`
+		Origin          string       `json:"origin"`
+		Destination     string       `json:"destination"`
+		TripType        string       `json:"trip_type"`
+		Cabin           string       `json:"cabin"`
+		Flights         []FlightRef  `json:"flights"`
+		Passengers      []Passenger  `json:"passengers"`
+		PaymentMethods  []PaymentArg `json:"payment_methods"`
+		TotalBaggages   int          `json:"total_baggages"`
+		NonfreeBaggages int          `json:"nonfree_baggages"`
+		Insurance       string       `json:"insurance"`
+	}
+	if err := sim.DecodeArgs(args, &a, "user_id", "origin", "destination", "trip_type", "cabin", "flights", "passengers", "payment_methods", "total_baggages", "nonfree_baggages", "insurance"); err != nil {
+		return "", err
+	}
+	u, err := db.user(a.UserID)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range []error{
+		db.checkAirport("origin", a.Origin), db.checkAirport("destination", a.Destination),
+		checkCabin(a.Cabin), checkPassengers(a.Passengers),
+	} {
+		if e != nil {
+			return "", e
+		}
+	}
+	if a.Insurance != "yes" && a.Insurance != "no" {
+		return "", fmt.Errorf("insurance must be yes or no, got %q", a.Insurance)
+	}
+	if a.Origin == a.Destination {
+		return "", errors.New("origin and destination must differ")
+	}
+	segs, err := db.itinerary(a.Origin, a.Destination, a.TripType, a.Flights)
+	if err != nil {
+		return "", err
+	}
+	pax := len(a.Passengers)
+	perPassenger := 0
+	for i := range segs {
+		if segs[i].Price, err = db.bookable(segs[i], a.Cabin, pax); err != nil {
+			return "", err
+		}
+		perPassenger += segs[i].Price
+	}
+	if err := checkBags(u, a.Cabin, pax, a.TotalBaggages, a.NonfreeBaggages); err != nil {
+		return "", err
+	}
+	total := perPassenger*pax + BagFee*a.NonfreeBaggages
+	if a.Insurance == "yes" {
+		total += InsuranceFee * pax
+	}
+	payments, err := checkBookingPayments(u, a.PaymentMethods, total)
+	if err != nil {
+		return "", err
+	}
+
+	r := &Reservation{
+		ID: db.newReservationID(), UserID: u.ID, Origin: a.Origin, Destination: a.Destination,
+		TripType: a.TripType, Cabin: a.Cabin, Flights: segs, Passengers: slices.Clone(a.Passengers),
+		PaymentHistory: payments, CreatedAt: Now, TotalBaggages: a.TotalBaggages,
+		NonfreeBaggages: a.NonfreeBaggages, Insurance: a.Insurance, Status: ReservationActive,
+	}
+	for _, s := range segs {
+		db.Flights[s.FlightNumber].Dates[s.Date].AvailableSeats.Add(a.Cabin, -pax)
+	}
+	for _, p := range payments {
+		pm := u.PaymentMethods[p.PaymentID]
+		switch pm.Source {
+		case SourceGiftCard:
+			balance := *pm.Amount - p.Amount
+			pm.Amount = &balance
+			u.PaymentMethods[pm.ID] = pm
+		case SourceCertificate:
+			delete(u.PaymentMethods, pm.ID) // any remainder is forfeited
+		}
+	}
+	db.Reservations[r.ID] = r
+	u.Reservations = append(u.Reservations, r.ID)
+	return encode(r)
+}
+
+// checkBookingPayments checks a booking's payments against the payment
+// rules and the total price, and returns them as payment history entries.
+func checkBookingPayments(u *User, args []PaymentArg, total int) ([]Payment, error) {
+	if len(args) == 0 {
+		return nil, errors.New("payment_methods must list at least one payment method")
+	}
+	count := map[string]int{}
+	seen := map[string]bool{}
+	sum := 0
+	var out []Payment
+	for i, p := range args {
+		pm, ok := u.PaymentMethods[p.PaymentID]
+		if !ok {
+			return nil, fmt.Errorf("payment method %q is not in user %s's profile", p.PaymentID, u.ID)
+		}
+		if seen[p.PaymentID] {
+			return nil, fmt.Errorf("payment method %s is listed twice", p.PaymentID)
+		}
+		seen[p.PaymentID] = true
+		amount, err := wholeDollars(fmt.Sprintf("payment_methods[%d].amount", i), p.Amount)
+		if err != nil {
+			return nil, err
+		}
+		if pm.Amount != nil && *pm.Amount < amount {
+			return nil, fmt.Errorf("%s %s holds %d, less than the %d charged to it", strings.ReplaceAll(pm.Source, "_", " "), pm.ID, *pm.Amount, amount)
+		}
+		count[pm.Source]++
+		sum += amount
+		out = append(out, Payment{PaymentID: pm.ID, Amount: amount})
+	}
+	switch {
+	case count[SourceCertificate] > 1:
+		return nil, errors.New("at most one travel certificate may be used per reservation")
+	case count[SourceCreditCard] > 1:
+		return nil, errors.New("at most one credit card may be used per reservation")
+	case count[SourceGiftCard] > 3:
+		return nil, errors.New("at most three gift cards may be used per reservation")
+	case sum != total:
+		return nil, fmt.Errorf("the payments add up to %d but the total price is %d", sum, total)
+	}
+	return out, nil
+}
+
+// newReservationID returns a fresh reservation id derived from the booking
+// counter, so replays give the same ids.
+func (db *DB) newReservationID() string {
+	for {
+		db.BookedReservations++
+		h := fnv.New64a()
+		fmt.Fprintf(h, "reservation-%d", db.BookedReservations)
+		n := h.Sum64()
+		b := make([]byte, 6)
+		for i := range b {
+			b[i] = reservationAlphabet[n%uint64(len(reservationAlphabet))]
+			n /= uint64(len(reservationAlphabet))
+		}
+		if _, taken := db.Reservations[string(b)]; !taken {
+			return string(b)
+		}
+	}
+}
+
+// newCertificateID returns a fresh certificate id derived from the
+// certificate counter.
+func (db *DB) newCertificateID() string {
+	for {
+		db.IssuedCertificates++
+		h := fnv.New64a()
+		fmt.Fprintf(h, "certificate-%d", db.IssuedCertificates)
+		id := fmt.Sprintf("%s_%07d", SourceCertificate, h.Sum64()%10_000_000)
+		taken := false
+		for _, u := range db.Users {
+			if _, ok := u.PaymentMethods[id]; ok {
+				taken = true
+				break
+			}
+		}
+		if !taken {
+			return id
+		}
+	}
+}
+
+func cancelReservation(db *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		ReservationID string `json:"reservation_id"`
+		Reason        string `json:"reason"`
+	}
+	if err := sim.DecodeArgs(args, &a, "reservation_id", "reason"); err != nil {
+		return "", err
+	}
+	if !slices.Contains([]string{ReasonChangeOfPlan, ReasonAirlineCancelled, ReasonHealth, ReasonWeather, ReasonOther}, a.Reason) {
+		return "", fmt.Errorf("reason %q is not one of change_of_plan, airline_cancelled_flight, health, weather, other", a.Reason)
+	}
+	r, err := db.reservation(a.ReservationID)
+	if err != nil {
+		return "", err
+	}
+	if err := db.cancellable(r, a.Reason); err != nil {
+		return "", err
+	}
+	u, err := db.user(r.UserID)
+	if err != nil {
+		return "", err
+	}
+	// Refund each credit card and gift card its net payments, in the order
+	// they were first used.
+	net := map[string]int{}
+	var order []string
+	for _, p := range r.PaymentHistory {
+		if _, ok := net[p.PaymentID]; !ok {
+			order = append(order, p.PaymentID)
+		}
+		net[p.PaymentID] += p.Amount
+	}
+	for _, id := range order {
+		pm, ok := u.PaymentMethods[id]
+		if !ok || pm.Source == SourceCertificate || net[id] <= 0 {
+			continue
+		}
+		charge(u, r, pm, -net[id])
+	}
+	for _, s := range r.Flights {
+		if fd, ok := db.Flights[s.FlightNumber].Dates[s.Date]; ok {
+			fd.AvailableSeats.Add(r.Cabin, len(r.Passengers))
+		}
+	}
+	r.Status = ReservationCanceled
+	return encode(r)
+}
+
+func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		ReservationID string      `json:"reservation_id"`
+		Cabin         string      `json:"cabin"`
+		Flights       []FlightRef `json:"flights"`
+		PaymentID     string      `json:"payment_id"`
+	}
+	if err := sim.DecodeArgs(args, &a, "reservation_id", "cabin", "flights"); err != nil {
+		return "", err
+	}
+	r, u, err := db.modifiable(a.ReservationID)
+	if err != nil {
+		return "", err
+	}
+	if err := checkCabin(a.Cabin); err != nil {
+		return "", err
+	}
+	segs, err := db.itinerary(r.Origin, r.Destination, r.TripType, a.Flights)
+	if err != nil {
+		return "", err
+	}
+	key := func(s Segment) FlightRef { return FlightRef{s.FlightNumber, s.Date} }
+	old := map[FlightRef]Segment{}
+	for _, s := range r.Flights {
+		old[key(s)] = s
+	}
+	sameFlights := len(segs) == len(r.Flights)
+	for i := range segs {
+		if sameFlights && key(segs[i]) != key(r.Flights[i]) {
+			sameFlights = false
+		}
+	}
+	if r.Cabin == CabinBasicEconomy && !sameFlights {
+		return "", fmt.Errorf("reservation %s is basic economy: its flights cannot be changed (its cabin can be upgraded)", r.ID)
+	}
+	if sameFlights && a.Cabin == r.Cabin {
+		return "", errors.New("nothing to change: the flights and cabin are the same as the reservation's")
+	}
+	pax := len(r.Passengers)
+	diff := 0
+	kept := map[FlightRef]bool{}
+	for i := range segs {
+		if o, ok := old[key(segs[i])]; ok && a.Cabin == r.Cabin {
+			segs[i].Price = o.Price
+			kept[key(segs[i])] = true
+		} else if segs[i].Price, err = db.bookable(segs[i], a.Cabin, pax); err != nil {
+			return "", err
+		}
+		diff += segs[i].Price * pax
+	}
+	for _, s := range r.Flights {
+		diff -= s.Price * pax
+	}
+	var pm PaymentMethod
+	if diff != 0 {
+		if a.PaymentID == "" {
+			return "", fmt.Errorf("the change costs %d (negative: a refund); give payment_id, a credit card or gift card from the user's profile", diff)
+		}
+		if pm, err = chargeable(u, a.PaymentID, diff); err != nil {
+			return "", err
+		}
+	}
+	for _, s := range r.Flights {
+		if !kept[key(s)] {
+			db.Flights[s.FlightNumber].Dates[s.Date].AvailableSeats.Add(r.Cabin, pax)
+		}
+	}
+	for _, s := range segs {
+		if !kept[key(s)] {
+			db.Flights[s.FlightNumber].Dates[s.Date].AvailableSeats.Add(a.Cabin, -pax)
+		}
+	}
+	charge(u, r, pm, diff)
+	r.Flights, r.Cabin = segs, a.Cabin
+	return encode(r)
+}
+
+func updateReservationPassengers(db *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		ReservationID string      `json:"reservation_id"`
+		Passengers    []Passenger `json:"passengers"`
+	}
+	if err := sim.DecodeArgs(args, &a, "reservation_id", "passengers"); err != nil {
+		return "", err
+	}
+	r, _, err := db.modifiable(a.ReservationID)
+	if err != nil {
+		return "", err
+	}
+	if len(a.Passengers) != len(r.Passengers) {
+		return "", fmt.Errorf("reservation %s has %d passengers; the number of passengers cannot change (got %d)", r.ID, len(r.Passengers), len(a.Passengers))
+	}
+	if err := checkPassengers(a.Passengers); err != nil {
+		return "", err
+	}
+	if slices.Equal(a.Passengers, r.Passengers) {
+		return "", errors.New("nothing to change: the passengers are the same as the reservation's")
+	}
+	r.Passengers = slices.Clone(a.Passengers)
+	return encode(r)
+}
+
+func updateReservationBaggages(db *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		ReservationID   string `json:"reservation_id"`
+		TotalBaggages   int    `json:"total_baggages"`
+		NonfreeBaggages int    `json:"nonfree_baggages"`
+		PaymentID       string `json:"payment_id"`
+	}
+	if err := sim.DecodeArgs(args, &a, "reservation_id", "total_baggages", "nonfree_baggages"); err != nil {
+		return "", err
+	}
+	r, u, err := db.modifiable(a.ReservationID)
+	if err != nil {
+		return "", err
+	}
+	if a.TotalBaggages < r.TotalBaggages {
+		return "", fmt.Errorf("checked bags cannot be removed: reservation %s has %d, asked for %d", r.ID, r.TotalBaggages, a.TotalBaggages)
+	}
+	if a.TotalBaggages == r.TotalBaggages {
+		return "", fmt.Errorf("nothing to change: reservation %s already has %d checked bags", r.ID, r.TotalBaggages)
+	}
+	if err := checkBags(u, r.Cabin, len(r.Passengers), a.TotalBaggages, a.NonfreeBaggages); err != nil {
+		return "", err
+	}
+	fee := BagFee * max(0, a.NonfreeBaggages-r.NonfreeBaggages)
+	var pm PaymentMethod
+	if fee > 0 {
+		if a.PaymentID == "" {
+			return "", fmt.Errorf("the extra bags cost %d; give payment_id, a credit card or gift card from the user's profile", fee)
+		}
+		if pm, err = chargeable(u, a.PaymentID, fee); err != nil {
+			return "", err
+		}
+	}
+	charge(u, r, pm, fee)
+	r.TotalBaggages, r.NonfreeBaggages = a.TotalBaggages, a.NonfreeBaggages
+	return encode(r)
+}
+
+func sendCertificate(db *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		UserID        string  `json:"user_id"`
+		ReservationID string  `json:"reservation_id"`
+		Amount        float64 `json:"amount"`
+	}
+	if err := sim.DecodeArgs(args, &a, "user_id", "reservation_id", "amount"); err != nil {
+		return "", err
+	}
+	amount, err := wholeDollars("amount", a.Amount)
+	if err != nil {
+		return "", err
+	}
+	u, err := db.user(a.UserID)
+	if err != nil {
+		return "", err
+	}
+	r, err := db.reservation(a.ReservationID)
+	if err != nil {
+		return "", err
+	}
+	if r.UserID != u.ID {
+		return "", fmt.Errorf("reservation %s does not belong to user %s", r.ID, u.ID)
+	}
+	due, err := db.compensation(u, r)
+	if err != nil {
+		return "", err
+	}
+	if amount != due {
+		return "", fmt.Errorf("the compensation for reservation %s is %d, not %d", r.ID, due, amount)
+	}
+	id := db.newCertificateID()
+	u.PaymentMethods[id] = PaymentMethod{ID: id, Source: SourceCertificate, Amount: &amount}
+	r.Compensated = true
+	return fmt.Sprintf("Certificate %s worth %d dollars was added to user %s's account.", id, amount, u.ID), nil
+}
+
+func calculate(_ *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		Expression string `json:"expression"`
+	}
+	if err := sim.DecodeArgs(args, &a, "expression"); err != nil {
+		return "", err
+	}
+	v, err := evaluate(a.Expression)
+	if err != nil {
+		return "", err
+	}
+	return formatNumber(v), nil
+}
+
+func transferToHumanAgents(_ *DB, args json.RawMessage) (string, error) {
+	var a struct {
+		Summary string `json:"summary"`
+	}
+	if err := sim.DecodeArgs(args, &a, "summary"); err != nil {
+		return "", err
+	}
+	if strings.TrimSpace(a.Summary) == "" {
+		return "", errors.New("summary must not be empty")
+	}
+	return TransferResult, nil
+}

@@ -1,0 +1,491 @@
+package airline
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench/sim"
+)
+
+// fixtures finds material for tool tests in the default database, so the
+// tests follow the generator instead of hard-coding its ids.
+type fixtures struct {
+	tb testing.TB
+	db *DB
+}
+
+func newFixtures(tb testing.TB) fixtures { return fixtures{tb, baseDB()} }
+
+func (f fixtures) user(desc string, ok func(*User) bool) *User {
+	f.tb.Helper()
+	for _, id := range sortedKeys(f.db.Users) {
+		if u := f.db.Users[id]; ok(u) {
+			return u
+		}
+	}
+	f.tb.Fatalf("no user %s in the default database", desc)
+	return nil
+}
+
+func (f fixtures) reservation(desc string, ok func(*Reservation, *User) bool) *Reservation {
+	f.tb.Helper()
+	for _, id := range sortedKeys(f.db.Reservations) {
+		if r := f.db.Reservations[id]; ok(r, f.db.Users[r.UserID]) {
+			return r
+		}
+	}
+	f.tb.Fatalf("no reservation %s in the default database", desc)
+	return nil
+}
+
+// flight returns a flight on a date with the given status after Today
+// (or on Today for delayed flights).
+func (f fixtures) flight(status string) Segment {
+	f.tb.Helper()
+	for _, n := range sortedKeys(f.db.Flights) {
+		fl := f.db.Flights[n]
+		for _, d := range flightDates {
+			if fd := fl.Dates[d]; d >= Today && fd.Status == status && fd.AvailableSeats.Economy >= 2 {
+				return Segment{FlightNumber: n, Origin: fl.Origin, Destination: fl.Destination, Date: d}
+			}
+		}
+	}
+	f.tb.Fatalf("no %s flight in the default database", status)
+	return Segment{}
+}
+
+func (f fixtures) method(u *User, source string) PaymentMethod {
+	f.tb.Helper()
+	for _, id := range sortedKeys(u.PaymentMethods) {
+		if pm := u.PaymentMethods[id]; pm.Source == source {
+			return pm
+		}
+	}
+	f.tb.Fatalf("user %s has no %s", u.ID, source)
+	return PaymentMethod{}
+}
+
+func (f fixtures) pristine(r *Reservation) bool {
+	return r.Status == ReservationActive && !f.db.flown(r)
+}
+
+func count(u *User, source string) int {
+	n := 0
+	for _, pm := range u.PaymentMethods {
+		if pm.Source == source {
+			n++
+		}
+	}
+	return n
+}
+
+type toolCase struct {
+	name    string
+	tool    string
+	args    any    // encoded as JSON; a json.RawMessage is sent as is
+	want    string // a substring of the result, when the call succeeds
+	wantErr string // a substring of the error, when the call fails
+	// check, if set, inspects the state after a successful call.
+	check func(t *testing.T, db *DB)
+}
+
+func toolCases(t *testing.T) []toolCase {
+	f := newFixtures(t)
+	db := f.db
+	u := f.user("with a credit card", func(u *User) bool { return count(u, SourceCreditCard) > 0 })
+	card := f.method(u, SourceCreditCard)
+	avail := f.flight(StatusAvailable)
+	delayedFlight := f.flight(StatusDelayed)
+	fare := db.Flights[avail.FlightNumber].Dates[avail.Date].Prices.Economy
+	me := Passenger{FirstName: u.FirstName, LastName: u.LastName, DOB: u.DOB}
+	free := FreeBags(u.Membership, CabinEconomy)
+	booking := func(change func(m map[string]any)) map[string]any {
+		m := map[string]any{
+			"user_id": u.ID, "origin": avail.Origin, "destination": avail.Destination, "trip_type": TripOneWay,
+			"cabin": CabinEconomy, "flights": []FlightRef{{avail.FlightNumber, avail.Date}},
+			"passengers": []Passenger{me}, "payment_methods": []map[string]any{{"payment_id": card.ID, "amount": fare + BagFee}},
+			"total_baggages": free + 1, "nonfree_baggages": 1, "insurance": "no",
+		}
+		if change != nil {
+			change(m)
+		}
+		return m
+	}
+	twoCerts := f.user("with two certificates and a credit card", func(u *User) bool {
+		return count(u, SourceCertificate) >= 2 && count(u, SourceCreditCard) > 0
+	})
+	var certIDs []string
+	for _, id := range sortedKeys(twoCerts.PaymentMethods) {
+		if twoCerts.PaymentMethods[id].Source == SourceCertificate {
+			certIDs = append(certIDs, id)
+		}
+	}
+	gift := f.user("with a gift card", func(g *User) bool { return count(g, SourceGiftCard) > 0 && g.ID != u.ID })
+	giftCard := f.method(gift, SourceGiftCard)
+
+	recent := f.reservation("booked within 24h", func(r *Reservation, _ *User) bool {
+		return f.pristine(r) && bookedWithin24h(r) && r.Cabin != CabinBusiness && !db.hasStatus(r, StatusCancelled)
+	})
+	refused := f.reservation("not cancellable", func(r *Reservation, _ *User) bool {
+		return f.pristine(r) && !bookedWithin24h(r) && r.Cabin != CabinBusiness && r.Insurance == "no" && !db.hasStatus(r, StatusCancelled)
+	})
+	insured := f.reservation("insured, not business", func(r *Reservation, _ *User) bool {
+		return f.pristine(r) && !bookedWithin24h(r) && r.Cabin != CabinBusiness && r.Insurance == "yes" && !db.hasStatus(r, StatusCancelled)
+	})
+	airlineCancelled := f.reservation("with a cancelled flight", func(r *Reservation, _ *User) bool {
+		return f.pristine(r) && db.hasStatus(r, StatusCancelled)
+	})
+	flown := f.reservation("with a flown flight", func(r *Reservation, _ *User) bool {
+		return r.Status == ReservationActive && db.flown(r)
+	})
+	basic := f.reservation("basic economy one-way direct", func(r *Reservation, _ *User) bool {
+		return f.pristine(r) && r.Cabin == CabinBasicEconomy && len(r.Flights) == 1
+	})
+	upgradable := f.reservation("economy with bookable business seats", func(r *Reservation, _ *User) bool {
+		if !f.pristine(r) || r.Cabin != CabinEconomy {
+			return false
+		}
+		for _, s := range r.Flights {
+			if _, err := db.bookable(s, CabinBusiness, len(r.Passengers)); err != nil {
+				return false
+			}
+		}
+		return count(db.Users[r.UserID], SourceCreditCard) > 0 && count(db.Users[r.UserID], SourceCertificate) > 0
+	})
+	upUser := db.Users[upgradable.UserID]
+	delayed := f.reservation("eligible with a delayed flight", func(r *Reservation, u *User) bool {
+		return r.Status == ReservationActive && db.hasStatus(r, StatusDelayed) && !db.hasStatus(r, StatusCancelled) &&
+			(u.Membership == MemberGold || r.Insurance == "yes" || r.Cabin == CabinBusiness)
+	})
+	ineligible := f.reservation("ineligible with a delayed flight", func(r *Reservation, u *User) bool {
+		return r.Status == ReservationActive && db.hasStatus(r, StatusDelayed) &&
+			u.Membership != MemberGold && r.Insurance == "no" && r.Cabin != CabinBusiness
+	})
+	bags := f.reservation("with a credit card and at most one free bag left", func(r *Reservation, u *User) bool {
+		return f.pristine(r) && count(u, SourceCreditCard) > 0 && r.TotalBaggages >= FreeBags(u.Membership, r.Cabin)*len(r.Passengers)
+	})
+	calm := f.reservation("eligible without disruption", func(r *Reservation, u *User) bool {
+		return r.Status == ReservationActive && !db.hasStatus(r, StatusDelayed) && !db.hasStatus(r, StatusCancelled) && eligible(u, r)
+	})
+	bagsUser := db.Users[bags.UserID]
+	bagsCard := f.method(bagsUser, SourceCreditCard)
+	passengers := func(r *Reservation, edit func(ps []Passenger) []Passenger) map[string]any {
+		return map[string]any{"reservation_id": r.ID, "passengers": edit(slices.Clone(r.Passengers))}
+	}
+	changeDate := func(r *Reservation) (FlightRef, bool) {
+		s := r.Flights[0]
+		for _, d := range flightDates {
+			if d > Today && d != s.Date {
+				if _, err := db.bookable(Segment{FlightNumber: s.FlightNumber, Date: d}, r.Cabin, len(r.Passengers)); err == nil {
+					return FlightRef{s.FlightNumber, d}, true
+				}
+			}
+		}
+		return FlightRef{}, false
+	}
+	movable := f.reservation("economy one-way direct, movable, with a credit card", func(r *Reservation, u *User) bool {
+		_, ok := changeDate(r)
+		return f.pristine(r) && r.Cabin == CabinEconomy && r.TripType == TripOneWay && len(r.Flights) == 1 && ok && count(u, SourceCreditCard) > 0
+	})
+	moveTo, _ := changeDate(movable)
+	moveCard := f.method(db.Users[movable.UserID], SourceCreditCard)
+
+	// A one-stop trip: two connecting available flights between airports
+	// without a direct route.
+	var leg1, leg2 Segment
+	b := &builder{db: db}
+	for _, s1 := range b.futureFlights() {
+		for _, s2 := range b.futureFlights() {
+			if leg1.FlightNumber == "" && s2.Date == s1.Date && s2.Origin == s1.Destination && s2.Destination != s1.Origin &&
+				connects(db.Flights[s1.FlightNumber], db.Flights[s2.FlightNumber]) && !b.direct(s1.Origin, s2.Destination) {
+				leg1, leg2 = s1, s2
+			}
+		}
+	}
+	if leg1.FlightNumber == "" {
+		t.Fatal("no one-stop connection in the default database")
+	}
+
+	return []toolCase{
+		{name: "ok", tool: ToolGetUserDetails, args: map[string]any{"user_id": u.ID}, want: `"user_id":"` + u.ID + `"`},
+		{name: "unknown user", tool: ToolGetUserDetails, args: map[string]any{"user_id": "nobody_0000"}, wantErr: `user "nobody_0000" not found`},
+		{name: "missing argument", tool: ToolGetUserDetails, args: map[string]any{}, wantErr: `missing required argument "user_id"`},
+		{name: "unknown argument", tool: ToolGetUserDetails, args: map[string]any{"user_id": u.ID, "name": "x"}, wantErr: `unknown field "name"`},
+		{name: "not an object", tool: ToolGetUserDetails, args: json.RawMessage(`[1]`), wantErr: "arguments must be a JSON object"},
+
+		{name: "ok", tool: ToolGetReservationDetails, args: map[string]any{"reservation_id": recent.ID}, want: `"reservation_id":"` + recent.ID + `"`},
+		{name: "unknown reservation", tool: ToolGetReservationDetails, args: map[string]any{"reservation_id": "ZZZZZZ"}, wantErr: `reservation "ZZZZZZ" not found`},
+
+		{name: "ok", tool: ToolListAllAirports, args: map[string]any{}, want: `{"iata":"ATL","city":"Atlanta"}`},
+		{name: "unexpected argument", tool: ToolListAllAirports, args: map[string]any{"city": "Boston"}, wantErr: `unknown field "city"`},
+
+		{name: "ok", tool: ToolSearchDirectFlight, args: map[string]any{"origin": avail.Origin, "destination": avail.Destination, "date": avail.Date}, want: `"flight_number":"` + avail.FlightNumber + `"`},
+		{name: "no route", tool: ToolSearchDirectFlight, args: map[string]any{"origin": leg1.Origin, "destination": leg2.Destination, "date": leg1.Date}, want: `[]`},
+		{name: "city instead of code", tool: ToolSearchDirectFlight, args: map[string]any{"origin": "Boston", "destination": "JFK", "date": "2024-05-18"}, wantErr: `origin "Boston" is not an airport we serve`},
+		{name: "bad date", tool: ToolSearchDirectFlight, args: map[string]any{"origin": "BOS", "destination": "JFK", "date": "May 18"}, wantErr: `date "May 18" is not a date`},
+		{name: "same airports", tool: ToolSearchDirectFlight, args: map[string]any{"origin": "BOS", "destination": "BOS", "date": "2024-05-18"}, wantErr: "origin and destination must differ"},
+
+		{name: "ok", tool: ToolSearchOnestopFlight, args: map[string]any{"origin": leg1.Origin, "destination": leg2.Destination, "date": leg1.Date}, want: `"flight_number":"` + leg2.FlightNumber + `"`},
+		{name: "unknown airport", tool: ToolSearchOnestopFlight, args: map[string]any{"origin": "XXX", "destination": "JFK", "date": "2024-05-18"}, wantErr: `origin "XXX" is not an airport`},
+
+		{name: "ok delayed", tool: ToolGetFlightStatus, args: map[string]any{"flight_number": delayedFlight.FlightNumber, "date": delayedFlight.Date}, want: `"status":"delayed","delay_minutes":`},
+		{name: "unknown flight", tool: ToolGetFlightStatus, args: map[string]any{"flight_number": "XX1", "date": "2024-05-18"}, wantErr: "flight XX1 not found"},
+		{name: "no such date", tool: ToolGetFlightStatus, args: map[string]any{"flight_number": avail.FlightNumber, "date": "2024-06-30"}, wantErr: "does not operate on 2024-06-30"},
+
+		{name: "ok", tool: ToolBookReservation, args: booking(nil), want: `"created_at":"` + Now + `"`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := db.Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy, baseDB().Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy-1; got != want {
+					t.Errorf("economy seats = %d, want %d", got, want)
+				}
+				if got, want := len(db.Users[u.ID].Reservations), len(u.Reservations)+1; got != want {
+					t.Errorf("user reservations = %d, want %d", got, want)
+				}
+			}},
+		{name: "wrong total", tool: ToolBookReservation, args: booking(func(m map[string]any) {
+			m["payment_methods"] = []map[string]any{{"payment_id": card.ID, "amount": fare}}
+		}), wantErr: "the payments add up to"},
+		{name: "fractional amount", tool: ToolBookReservation, args: booking(func(m map[string]any) {
+			m["payment_methods"] = []map[string]any{{"payment_id": card.ID, "amount": 10.5}}
+		}), wantErr: "must be a positive whole number of dollars"},
+		{name: "two certificates", tool: ToolBookReservation, args: booking(func(m map[string]any) {
+			m["user_id"], m["passengers"] = twoCerts.ID, []Passenger{{twoCerts.FirstName, twoCerts.LastName, twoCerts.DOB}}
+			m["total_baggages"], m["nonfree_baggages"] = 0, 0
+			m["payment_methods"] = []map[string]any{{"payment_id": certIDs[0], "amount": 1}, {"payment_id": certIDs[1], "amount": fare - 1}}
+		}), wantErr: "at most one travel certificate"},
+		{name: "gift card balance too low", tool: ToolBookReservation, args: booking(func(m map[string]any) {
+			m["user_id"], m["passengers"] = gift.ID, []Passenger{{gift.FirstName, gift.LastName, gift.DOB}}
+			m["total_baggages"], m["nonfree_baggages"] = 0, 0
+			m["payment_methods"] = []map[string]any{{"payment_id": giftCard.ID, "amount": *giftCard.Amount + 1}}
+		}), wantErr: "less than the"},
+		{name: "someone else's card", tool: ToolBookReservation, args: booking(func(m map[string]any) {
+			m["payment_methods"] = []map[string]any{{"payment_id": giftCard.ID, "amount": fare + BagFee}}
+		}), wantErr: "is not in user " + u.ID + "'s profile"},
+		{name: "wrong nonfree bags", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["nonfree_baggages"] = 0 }), wantErr: "nonfree_baggages must be 1"},
+		{name: "delayed flight", tool: ToolBookReservation, args: booking(func(m map[string]any) {
+			m["origin"], m["destination"] = delayedFlight.Origin, delayedFlight.Destination
+			m["flights"] = []FlightRef{{delayedFlight.FlightNumber, delayedFlight.Date}}
+		}), wantErr: "is delayed and cannot be booked"},
+		{name: "trip does not end at destination", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["trip_type"] = TripRoundTrip }), wantErr: "a round trip must reach the destination"},
+		{name: "six passengers", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["passengers"] = []Passenger{me, me, me, me, me, me} }), wantErr: "1 to 5 passengers, got 6"},
+		{name: "bad dob", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["passengers"] = []Passenger{{"A", "B", "1990-13-01"}} }), wantErr: `passenger 1 dob "1990-13-01" is not a date`},
+		{name: "bad insurance", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["insurance"] = "maybe" }), wantErr: `insurance must be yes or no`},
+
+		{name: "ok within 24 hours", tool: ToolCancelReservation, args: map[string]any{"reservation_id": recent.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := db.Reservations[recent.ID].TotalPaid(), 0; got != want {
+					t.Errorf("net paid after cancelling = %d, want %d", got, want)
+				}
+			}},
+		{name: "ok airline cancelled", tool: ToolCancelReservation, args: map[string]any{"reservation_id": airlineCancelled.ID, "reason": ReasonAirlineCancelled}, want: `"status":"cancelled"`},
+		{name: "ok insured health", tool: ToolCancelReservation, args: map[string]any{"reservation_id": insured.ID, "reason": ReasonHealth}, want: `"status":"cancelled"`},
+		{name: "insured but change of plan", tool: ToolCancelReservation, args: map[string]any{"reservation_id": insured.ID, "reason": ReasonChangeOfPlan}, wantErr: "cannot be cancelled for reason change_of_plan"},
+		{name: "not eligible", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonChangeOfPlan}, wantErr: "cannot be cancelled for reason"},
+		{name: "false airline claim", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonAirlineCancelled}, wantErr: "no flight of reservation " + refused.ID + " was cancelled"},
+		{name: "already flown", tool: ToolCancelReservation, args: map[string]any{"reservation_id": flown.ID, "reason": ReasonOther}, wantErr: "already been flown"},
+		{name: "unknown reason", tool: ToolCancelReservation, args: map[string]any{"reservation_id": recent.ID, "reason": "bored"}, wantErr: `reason "bored" is not one of`},
+
+		{name: "ok upgrade", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": upgradable.ID, "cabin": CabinBusiness, "flights": refs(upgradable.Flights), "payment_id": f.method(upUser, SourceCreditCard).ID}, want: `"cabin":"business"`},
+		{name: "ok change date", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": movable.ID, "cabin": movable.Cabin, "flights": []FlightRef{moveTo}, "payment_id": moveCard.ID}, want: `"date":"` + moveTo.Date + `"`},
+		{name: "basic economy flights", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": basic.ID, "cabin": CabinBasicEconomy, "flights": []FlightRef{{basic.Flights[0].FlightNumber, "2024-05-22"}}}, wantErr: "is basic economy: its flights cannot be changed"},
+		{name: "certificate payment", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": upgradable.ID, "cabin": CabinBusiness, "flights": refs(upgradable.Flights), "payment_id": f.method(upUser, SourceCertificate).ID}, wantErr: "certificate can only pay for a new booking"},
+		{name: "no payment", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": upgradable.ID, "cabin": CabinBusiness, "flights": refs(upgradable.Flights)}, wantErr: "give payment_id"},
+		{name: "nothing changes", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": upgradable.ID, "cabin": CabinEconomy, "flights": refs(upgradable.Flights)}, wantErr: "nothing to change"},
+		{name: "flown", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": flown.ID, "cabin": CabinBusiness, "flights": refs(flown.Flights)}, wantErr: "already been flown"},
+		{name: "wrong route", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": movable.ID, "cabin": movable.Cabin, "flights": []FlightRef{{leg1.FlightNumber, leg1.Date}}, "payment_id": moveCard.ID}, wantErr: "leaves " + leg1.Origin},
+
+		{name: "ok", tool: ToolUpdateReservationPassengers, args: passengers(recent, func(ps []Passenger) []Passenger {
+			ps[0] = Passenger{"Nova", "Lind", "1990-02-03"}
+			return ps
+		}), want: `{"first_name":"Nova","last_name":"Lind","dob":"1990-02-03"}`},
+		{name: "one more passenger", tool: ToolUpdateReservationPassengers, args: passengers(recent, func(ps []Passenger) []Passenger {
+			return append(ps, Passenger{"Nova", "Lind", "1990-02-03"})
+		}), wantErr: "the number of passengers cannot change"},
+		{name: "empty name", tool: ToolUpdateReservationPassengers, args: passengers(recent, func(ps []Passenger) []Passenger {
+			ps[0].FirstName = " "
+			return ps
+		}), wantErr: "passenger 1 needs a first and a last name"},
+		{name: "unchanged", tool: ToolUpdateReservationPassengers, args: passengers(recent, func(ps []Passenger) []Passenger { return ps }), wantErr: "nothing to change"},
+
+		{name: "ok", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": bags.TotalBaggages + 1, "nonfree_baggages": bags.NonfreeBaggages + 1, "payment_id": bagsCard.ID},
+			want: `{"payment_id":"` + bagsCard.ID + `","amount":40}`},
+		{name: "remove bags", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": -1, "nonfree_baggages": 0}, wantErr: "checked bags cannot be removed"},
+		{name: "wrong nonfree", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": bags.TotalBaggages + 1, "nonfree_baggages": bags.NonfreeBaggages, "payment_id": bagsCard.ID}, wantErr: "nonfree_baggages must be"},
+		{name: "fee without payment", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": bags.TotalBaggages + 1, "nonfree_baggages": bags.NonfreeBaggages + 1}, wantErr: "the extra bags cost 40"},
+		{name: "fractional bags", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": 1.5, "nonfree_baggages": 0}, wantErr: "invalid arguments"},
+
+		{name: "ok", tool: ToolSendCertificate, args: map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": DelayCompensation * len(delayed.Passengers)}, want: "was added to user " + delayed.UserID,
+			check: func(t *testing.T, db *DB) {
+				if got, want := count(db.Users[delayed.UserID], SourceCertificate), count(baseDB().Users[delayed.UserID], SourceCertificate)+1; got != want {
+					t.Errorf("certificates = %d, want %d", got, want)
+				}
+			}},
+		{name: "wrong amount", tool: ToolSendCertificate, args: map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": 1000}, wantErr: "the compensation for reservation " + delayed.ID + " is"},
+		{name: "not eligible", tool: ToolSendCertificate, args: map[string]any{"user_id": ineligible.UserID, "reservation_id": ineligible.ID, "amount": DelayCompensation * len(ineligible.Passengers)}, wantErr: "is not eligible for compensation"},
+		{name: "someone else's reservation", tool: ToolSendCertificate, args: map[string]any{"user_id": u.ID, "reservation_id": delayed.ID, "amount": 50}, wantErr: "does not belong to user"},
+		{name: "no disruption", tool: ToolSendCertificate, args: map[string]any{"user_id": calm.UserID, "reservation_id": calm.ID, "amount": 50}, wantErr: "has no delayed or cancelled flight"},
+
+		{name: "ok", tool: ToolCalculate, args: map[string]any{"expression": "2 * (120 + 35) + 40"}, want: "350"},
+		{name: "ok decimals", tool: ToolCalculate, args: map[string]any{"expression": "10 / 3"}, want: "3.33"},
+		{name: "division by zero", tool: ToolCalculate, args: map[string]any{"expression": "1 / (2 - 2)"}, wantErr: "division by zero"},
+		{name: "letters", tool: ToolCalculate, args: map[string]any{"expression": "2 + x"}, wantErr: `unexpected 'x' at position 4`},
+		{name: "unbalanced", tool: ToolCalculate, args: map[string]any{"expression": "(1 + 2"}, wantErr: "missing ')'"},
+
+		{name: "ok", tool: ToolTransferToHumanAgents, args: map[string]any{"summary": "User wants to add insurance."}, want: TransferResult},
+		{name: "empty summary", tool: ToolTransferToHumanAgents, args: map[string]any{"summary": "  "}, wantErr: "summary must not be empty"},
+	}
+}
+
+func TestTools(t *testing.T) {
+	cases := toolCases(t)
+	for _, c := range cases {
+		t.Run(c.tool+"/"+c.name, func(t *testing.T) {
+			args, ok := c.args.(json.RawMessage)
+			if !ok {
+				var err error
+				if args, err = json.Marshal(c.args); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := sim.NewStateEnv(baseDB().Clone(), Tools())
+			before := env.Hash()
+			got, err := env.Call(c.tool, args)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("%s(%s) error = %v, want one containing %q (result %s)", c.tool, args, err, c.wantErr, got)
+				}
+				if env.Hash() != before {
+					t.Errorf("a refused call changed the state")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s(%s): %v", c.tool, args, err)
+			}
+			if !strings.Contains(got, c.want) {
+				t.Fatalf("%s(%s) = %s, want it to contain %q", c.tool, args, got, c.want)
+			}
+			writes := slices.ContainsFunc(Tools(), func(tl sim.Tool[DB]) bool { return tl.Name == c.tool && tl.Writes })
+			if changed := env.Hash() != before; changed != writes {
+				t.Errorf("state changed = %v, want %v (tool writes)", changed, writes)
+			}
+			if c.check != nil {
+				c.check(t, env.State)
+			}
+		})
+	}
+	// Every tool has a passing and a failing case.
+	for _, tl := range Tools() {
+		var ok, bad bool
+		for _, c := range cases {
+			if c.tool == tl.Name {
+				ok, bad = ok || c.wantErr == "", bad || c.wantErr != ""
+			}
+		}
+		if !ok || !bad {
+			t.Errorf("tool %s: has happy-path case %v, error case %v; want both", tl.Name, ok, bad)
+		}
+	}
+}
+
+func TestTools_Schemas(t *testing.T) {
+	tools := Tools()
+	if got, want := len(tools), 14; got != want {
+		t.Fatalf("len(Tools()) = %d, want %d", got, want)
+	}
+	writes := []string{ToolBookReservation, ToolCancelReservation, ToolUpdateReservationFlights,
+		ToolUpdateReservationPassengers, ToolUpdateReservationBaggages, ToolSendCertificate}
+	seen := map[string]bool{}
+	for _, tl := range tools {
+		if seen[tl.Name] {
+			t.Errorf("tool %s listed twice", tl.Name)
+		}
+		seen[tl.Name] = true
+		if got, want := tl.Writes, slices.Contains(writes, tl.Name); got != want {
+			t.Errorf("tool %s: Writes = %v, want %v", tl.Name, got, want)
+		}
+		if tl.Description == "" || tl.Call == nil {
+			t.Errorf("tool %s: needs a description and a Call", tl.Name)
+		}
+		var p struct {
+			Type       string                     `json:"type"`
+			Properties map[string]json.RawMessage `json:"properties"`
+			Required   []string                   `json:"required"`
+		}
+		if err := json.Unmarshal(tl.Parameters, &p); err != nil {
+			t.Fatalf("tool %s: parameters: %v", tl.Name, err)
+		}
+		if p.Type != "object" || p.Properties == nil || p.Required == nil {
+			t.Errorf("tool %s: parameters %s: want an object schema with properties and required", tl.Name, tl.Parameters)
+		}
+		for _, r := range p.Required {
+			if _, ok := p.Properties[r]; !ok {
+				t.Errorf("tool %s: required %q is not a property", tl.Name, r)
+			}
+		}
+		// A call without its required arguments is refused, not a panic.
+		if len(p.Required) > 0 {
+			if _, err := tl.Call(baseDB().Clone(), json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "missing required argument") {
+				t.Errorf("tool %s with no arguments: error = %v, want a missing argument", tl.Name, err)
+			}
+		}
+	}
+}
+
+// TestTools_Garbage feeds every tool malformed and mistyped arguments: each
+// must return an error, not panic, and leave the state alone.
+func TestTools_Garbage(t *testing.T) {
+	inputs := []string{`null`, `"x"`, `{"user_id": 5}`, `{"reservation_id": ["A"]}`, `{"flights": "LK100"}`,
+		`{"passengers": [{"first_name": 1}]}`, `{"amount": "ten"}`, `{`}
+	for _, tl := range Tools() {
+		for _, in := range inputs {
+			db := baseDB().Clone()
+			env := sim.NewStateEnv(db, Tools())
+			before := env.Hash()
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s(%s) panicked: %v", tl.Name, in, r)
+					}
+				}()
+				if _, err := tl.Call(db, json.RawMessage(in)); err == nil && tl.Name != ToolListAllAirports {
+					t.Errorf("%s(%s) succeeded, want an error", tl.Name, in)
+				}
+			}()
+			if env.Hash() != before {
+				t.Errorf("%s(%s) changed the state", tl.Name, in)
+			}
+		}
+	}
+}
+
+func TestEvaluate(t *testing.T) {
+	tests := []struct {
+		expr string
+		want string
+	}{
+		{"1 + 2 * 3", "7"},          // precedence
+		{"(1 + 2) * 3", "9"},        // parentheses
+		{"-4 + 10", "6"},            // unary minus
+		{"2 - -3", "5"},             // nested unary
+		{"7 / 2", "3.5"},            // division
+		{"0.1 + 0.2", "0.3"},        // rounded to cents
+		{"1 - 1.004", "0"},          // no negative zero
+		{"3 * 125 + 2 * 40", "455"}, // a fare and bag fees
+	}
+	for _, tt := range tests {
+		v, err := evaluate(tt.expr)
+		if err != nil {
+			t.Fatalf("evaluate(%q): %v", tt.expr, err)
+		}
+		if got := formatNumber(v); got != tt.want {
+			t.Errorf("evaluate(%q) = %s, want %s", tt.expr, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "1 +", "1 2", "()", "1..2", strings.Repeat("(", 300)} {
+		if _, err := evaluate(bad); err == nil {
+			t.Errorf("evaluate(%q) succeeded, want an error", bad)
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package retail
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench/sim"
+)
+
+func TestDomain(t *testing.T) {
+	d := New()
+	if got, want := d.Name(), "retail"; got != want {
+		t.Errorf("Name = %q, want %q", got, want)
+	}
+	if !strings.Contains(d.Policy(), "no longer needed") {
+		t.Errorf("Policy does not state the cancellation reasons")
+	}
+	env := d.NewEnvironment()
+	names := make([]string, 0)
+	for _, s := range env.Tools() {
+		names = append(names, s.Name)
+	}
+	if !slices.Contains(names, d.TransferTool()) {
+		t.Errorf("TransferTool %q is not among the tools %v", d.TransferTool(), names)
+	}
+	if _, err := env.Call("no_such_tool", nil); err == nil {
+		t.Errorf("Call of an unknown tool: no error")
+	}
+}
+
+// TestDomain_NewEnvironment checks that episodes do not share state.
+func TestDomain_NewEnvironment(t *testing.T) {
+	d := New()
+	a, b := d.NewEnvironment(), d.NewEnvironment()
+	initial := a.Hash()
+	task := d.Tasks()[0] // a cancellation
+	for _, act := range task.Actions {
+		if _, err := a.Call(act.Name, act.Arguments); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.Hash() == initial {
+		t.Fatalf("task %s did not change the state", task.ID)
+	}
+	if got := b.Hash(); got != initial {
+		t.Fatalf("another environment's state changed")
+	}
+	if got := d.NewEnvironment().Hash(); got != initial {
+		t.Fatalf("a new environment does not start from the initial state")
+	}
+}
+
+func TestDomain_NoPanicOnGarbage(t *testing.T) {
+	env := New().NewEnvironment()
+	for _, tool := range env.Tools() {
+		for _, args := range []string{`null`, `{"order_id":{}}`, `{"item_ids":[1,2]}`, `{`, `"x"`, `{"user_id":"","order_id":""}`} {
+			if _, err := env.Call(tool.Name, json.RawMessage(args)); err != nil && strings.Contains(err.Error(), "failed:") {
+				t.Errorf("%s(%s) panicked: %v", tool.Name, args, err)
+			}
+		}
+	}
+}
+
+func BenchmarkNewEnvironment(b *testing.B) {
+	d := New()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = d.NewEnvironment()
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "envs/s")
+}
+
+func BenchmarkHash(b *testing.B) {
+	env := New().NewEnvironment().(*sim.StateEnv[DB])
+	for b.Loop() {
+		_ = env.Hash()
+	}
+}

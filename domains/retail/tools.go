@@ -1,0 +1,591 @@
+package retail
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/emobench/emobench/sim"
+)
+
+// Tool names.
+const (
+	ToolFindUserByEmail   = "find_user_id_by_email"
+	ToolFindUserByNameZip = "find_user_id_by_name_zip"
+	ToolGetUser           = "get_user_details"
+	ToolGetOrder          = "get_order_details"
+	ToolGetProduct        = "get_product_details"
+	ToolListProducts      = "list_all_product_types"
+	ToolCalculate         = "calculate"
+	ToolCancelOrder       = "cancel_pending_order"
+	ToolModifyAddress     = "modify_pending_order_address"
+	ToolModifyItems       = "modify_pending_order_items"
+	ToolModifyPayment     = "modify_pending_order_payment"
+	ToolModifyUserAddress = "modify_user_address"
+	ToolReturnItems       = "return_delivered_order_items"
+	ToolExchangeItems     = "exchange_delivered_order_items"
+	ToolTransfer          = "transfer_to_human_agents"
+)
+
+// param is one property of a tool's JSON-schema parameters.
+type param struct {
+	name, typ, desc string
+	optional        bool
+}
+
+// newTool builds a sim.Tool whose arguments decode into A (unknown fields
+// and missing required parameters are errors) before fn runs.
+func newTool[A any](name, desc string, writes bool, params []param, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
+	props := map[string]any{}
+	required := []string{}
+	for _, p := range params {
+		prop := map[string]any{"type": p.typ, "description": p.desc}
+		if p.typ == "array" {
+			prop["items"] = map[string]string{"type": "string"}
+		}
+		props[p.name] = prop
+		if !p.optional {
+			required = append(required, p.name)
+		}
+	}
+	schema, err := json.Marshal(map[string]any{
+		"type":                 "object",
+		"properties":           props,
+		"required":             required,
+		"additionalProperties": false,
+	})
+	if err != nil {
+		panic(err) // a bug in a literal schema
+	}
+	return sim.Tool[DB]{
+		ToolSchema: sim.ToolSchema{Name: name, Description: desc, Parameters: schema, Writes: writes},
+		Call: func(db *DB, args json.RawMessage) (string, error) {
+			var a A
+			if err := sim.DecodeArgs(args, &a, required...); err != nil {
+				return "", err
+			}
+			return fn(db, &a)
+		},
+	}
+}
+
+func jsonResult(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encode result: %v", err)
+	}
+	return string(b), nil
+}
+
+var addressParams = []param{
+	{name: "address1", typ: "string", desc: "The street address, such as '123 Main Street'."},
+	{name: "address2", typ: "string", desc: "The apartment, suite or unit, such as 'Apt 4'; an empty string if none.", optional: true},
+	{name: "city", typ: "string", desc: "The city, such as 'Denver'."},
+	{name: "state", typ: "string", desc: "The two-letter state code, such as 'CO'."},
+	{name: "country", typ: "string", desc: "The country, such as 'USA'."},
+	{name: "zip", typ: "string", desc: "The five-digit zip code, such as '80203'."},
+}
+
+var (
+	orderIDParam = param{name: "order_id", typ: "string", desc: "The order id, such as '#R1234567'. Include the '#'."}
+	userIDParam  = param{name: "user_id", typ: "string", desc: "The user id, such as 'maya_silva_1234'."}
+	pmParam      = func(desc string) param { return param{name: "payment_method_id", typ: "string", desc: desc} }
+)
+
+type addressArgs struct {
+	Address1 string `json:"address1"`
+	Address2 string `json:"address2"`
+	City     string `json:"city"`
+	State    string `json:"state"`
+	Country  string `json:"country"`
+	Zip      string `json:"zip"`
+}
+
+func (a addressArgs) address() (Address, error) {
+	addr := Address{
+		Address1: strings.TrimSpace(a.Address1), Address2: strings.TrimSpace(a.Address2),
+		City: strings.TrimSpace(a.City), State: strings.TrimSpace(a.State),
+		Country: strings.TrimSpace(a.Country), Zip: strings.TrimSpace(a.Zip),
+	}
+	for _, f := range []struct{ name, v string }{{"address1", addr.Address1}, {"city", addr.City}, {"state", addr.State}, {"country", addr.Country}} {
+		if f.v == "" {
+			return Address{}, fmt.Errorf("%s must not be empty", f.name)
+		}
+	}
+	if len(addr.Zip) != 5 || strings.Trim(addr.Zip, "0123456789") != "" {
+		return Address{}, fmt.Errorf("zip %q is not a five-digit zip code", a.Zip)
+	}
+	return addr, nil
+}
+
+// Tools returns the retail domain's tools in a fixed order, as a new slice.
+func Tools() []sim.Tool[DB] { return slices.Clone(tools) }
+
+var tools = []sim.Tool[DB]{
+	newTool(ToolFindUserByEmail, "Find a user's id by their email address. Use it to authenticate the user.", false,
+		[]param{{name: "email", typ: "string", desc: "The user's email address, such as 'maya.silva42@example.com'."}},
+		func(db *DB, a *struct {
+			Email string `json:"email"`
+		}) (string, error) {
+			email := strings.ToLower(strings.TrimSpace(a.Email))
+			for _, id := range sortedKeys(db.Users) {
+				if strings.ToLower(db.Users[id].Email) == email {
+					return jsonResult(map[string]string{"user_id": id})
+				}
+			}
+			return "", fmt.Errorf("no user found with email %q", a.Email)
+		}),
+	newTool(ToolFindUserByNameZip, "Find a user's id by their first name, last name and zip code. Use it to authenticate the user when they cannot give their email.", false,
+		[]param{
+			{name: "first_name", typ: "string", desc: "The user's first name, such as 'Maya'."},
+			{name: "last_name", typ: "string", desc: "The user's last name, such as 'Silva'."},
+			{name: "zip", typ: "string", desc: "The zip code of the user's address, such as '80203'."},
+		},
+		func(db *DB, a *struct {
+			First string `json:"first_name"`
+			Last  string `json:"last_name"`
+			Zip   string `json:"zip"`
+		}) (string, error) {
+			first, last, zip := strings.TrimSpace(a.First), strings.TrimSpace(a.Last), strings.TrimSpace(a.Zip)
+			for _, id := range sortedKeys(db.Users) {
+				u := db.Users[id]
+				if strings.EqualFold(u.Name.First, first) && strings.EqualFold(u.Name.Last, last) && u.Address.Zip == zip {
+					return jsonResult(map[string]string{"user_id": id})
+				}
+			}
+			return "", fmt.Errorf("no user found named %s %s with zip %s", first, last, zip)
+		}),
+	newTool(ToolGetUser, "Get a user's details: name, email, address, payment methods (with gift card balances) and order ids.", false,
+		[]param{userIDParam},
+		func(db *DB, a *struct {
+			UserID string `json:"user_id"`
+		}) (string, error) {
+			u, err := db.user(a.UserID)
+			if err != nil {
+				return "", err
+			}
+			return jsonResult(u)
+		}),
+	newTool(ToolGetOrder, "Get an order's details: items, status, shipping address and payment history.", false,
+		[]param{orderIDParam},
+		func(db *DB, a *struct {
+			OrderID string `json:"order_id"`
+		}) (string, error) {
+			o, err := db.order(a.OrderID)
+			if err != nil {
+				return "", err
+			}
+			return jsonResult(o)
+		}),
+	newTool(ToolGetProduct, "Get a product's details: its name and every variant item with its options, price and availability.", false,
+		[]param{{name: "product_id", typ: "string", desc: "The product id, such as '6086499569'. It differs from an item id."}},
+		func(db *DB, a *struct {
+			ProductID string `json:"product_id"`
+		}) (string, error) {
+			p, ok := db.Products[strings.TrimSpace(a.ProductID)]
+			if !ok {
+				if _, _, isItem := db.findItem(strings.TrimSpace(a.ProductID)); isItem {
+					return "", fmt.Errorf("%q is an item id, not a product id", a.ProductID)
+				}
+				return "", fmt.Errorf("product %q not found", a.ProductID)
+			}
+			return jsonResult(p)
+		}),
+	newTool(ToolListProducts, "List the name and product id of every product type the store sells.", false,
+		nil,
+		func(db *DB, _ *struct{}) (string, error) {
+			names := make(map[string]string, len(db.Products))
+			for id, p := range db.Products {
+				names[p.Name] = id
+			}
+			return jsonResult(names)
+		}),
+	newTool(ToolCalculate, "Compute an arithmetic expression of numbers, + - * / and parentheses. The result is rounded to two decimals.", false,
+		[]param{{name: "expression", typ: "string", desc: "The expression, such as '(89.99 + 34.50) * 2'."}},
+		func(_ *DB, a *struct {
+			Expression string `json:"expression"`
+		}) (string, error) {
+			v, err := evaluate(a.Expression)
+			if err != nil {
+				return "", fmt.Errorf("cannot compute %q: %v", a.Expression, err)
+			}
+			v = math.Round(v*100) / 100
+			if v == 0 {
+				v = 0 // no "-0"
+			}
+			return strconv.FormatFloat(v, 'f', -1, 64), nil
+		}),
+	newTool(ToolCancelOrder, "Cancel a pending order. The payment is refunded to the methods it was paid with; gift cards are refunded at once. Only for pending orders, after the user confirms.", true,
+		[]param{orderIDParam, {name: "reason", typ: "string", desc: "Why the user cancels: 'no longer needed' or 'ordered by mistake'."}},
+		func(db *DB, a *struct {
+			OrderID string `json:"order_id"`
+			Reason  string `json:"reason"`
+		}) (string, error) {
+			o, err := db.orderWithStatus(a.OrderID, "cancelled", StatusPending)
+			if err != nil {
+				return "", err
+			}
+			reason := strings.TrimSpace(a.Reason)
+			if reason != ReasonNoLongerNeeded && reason != ReasonOrderedByMistake {
+				return "", fmt.Errorf("reason %q is not 'no longer needed' or 'ordered by mistake'", a.Reason)
+			}
+			u := db.Users[o.UserID]
+			for _, paid := range o.netPaid() {
+				o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: paid.amount, PaymentMethodID: paid.method})
+				if pm := u.PaymentMethods[paid.method]; pm != nil && pm.Balance != nil {
+					*pm.Balance += paid.amount
+				}
+			}
+			o.Status, o.CancelReason = StatusCancelled, reason
+			return jsonResult(o)
+		}),
+	newTool(ToolModifyAddress, "Change the shipping address of a pending order, after the user confirms.", true,
+		append([]param{orderIDParam}, addressParams...),
+		func(db *DB, a *struct {
+			OrderID string `json:"order_id"`
+			addressArgs
+		}) (string, error) {
+			o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
+			if err != nil {
+				return "", err
+			}
+			addr, err := a.address()
+			if err != nil {
+				return "", err
+			}
+			if addr == o.Address {
+				return "", errors.New("the new address is the same as the order's current address")
+			}
+			o.Address = addr
+			return jsonResult(o)
+		}),
+	newTool(ToolModifyItems, "Swap items of a pending order for other variants of the same products. It can be done only once per order, so collect every change first. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. After the user confirms.", true,
+		[]param{
+			orderIDParam,
+			{name: "item_ids", typ: "array", desc: "The item ids in the order to replace, such as ['1008292230']."},
+			{name: "new_item_ids", typ: "array", desc: "The new item ids, in the same positions as item_ids; each must be an available variant of the same product."},
+			pmParam("The payment method id that pays or receives the price difference, such as 'gift_card_1234567'."),
+		},
+		func(db *DB, a *swapArgs) (string, error) {
+			o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
+			if err != nil {
+				return "", err
+			}
+			if o.ItemsModified {
+				return "", fmt.Errorf("the items of order %s were already modified once and cannot be modified again", o.ID)
+			}
+			positions, newItems, diff, err := db.checkSwap(o, a.ItemIDs, a.NewItemIDs)
+			if err != nil {
+				return "", err
+			}
+			pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
+			if err != nil {
+				return "", err
+			}
+			if err := pm.canPay(diff); err != nil {
+				return "", err
+			}
+			for i, pos := range positions {
+				o.Items[pos] = newItems[i]
+			}
+			o.ItemsModified = true
+			switch {
+			case diff > 0:
+				o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionPayment, Amount: diff, PaymentMethodID: pm.ID})
+			case diff < 0:
+				o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: -diff, PaymentMethodID: pm.ID})
+			}
+			if pm.Balance != nil {
+				*pm.Balance -= diff
+			}
+			return jsonResult(o)
+		}),
+	newTool(ToolModifyPayment, "Pay a pending order with another of the user's payment methods: the new method is charged the amount paid and the old one refunded. A gift card must cover the amount. After the user confirms.", true,
+		[]param{orderIDParam, pmParam("The new payment method id, such as 'paypal_1234567'. It must differ from the current one.")},
+		func(db *DB, a *struct {
+			OrderID         string `json:"order_id"`
+			PaymentMethodID string `json:"payment_method_id"`
+		}) (string, error) {
+			o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
+			if err != nil {
+				return "", err
+			}
+			pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
+			if err != nil {
+				return "", err
+			}
+			paid := o.netPaid()
+			if len(paid) != 1 {
+				return "", fmt.Errorf("order %s was paid with %d payment methods; only an order paid with one method can change it", o.ID, len(paid))
+			}
+			old := paid[0]
+			if old.method == pm.ID {
+				return "", fmt.Errorf("order %s is already paid with %s", o.ID, pm.ID)
+			}
+			if err := pm.canPay(old.amount); err != nil {
+				return "", err
+			}
+			o.PaymentHistory = append(o.PaymentHistory,
+				Payment{Type: transactionPayment, Amount: old.amount, PaymentMethodID: pm.ID},
+				Payment{Type: transactionRefund, Amount: old.amount, PaymentMethodID: old.method})
+			if pm.Balance != nil {
+				*pm.Balance -= old.amount
+			}
+			if oldPM := db.Users[o.UserID].PaymentMethods[old.method]; oldPM != nil && oldPM.Balance != nil {
+				*oldPM.Balance += old.amount
+			}
+			return jsonResult(o)
+		}),
+	newTool(ToolModifyUserAddress, "Change the default address on a user's account, after the user confirms. Orders keep their own shipping addresses.", true,
+		append([]param{userIDParam}, addressParams...),
+		func(db *DB, a *struct {
+			UserID string `json:"user_id"`
+			addressArgs
+		}) (string, error) {
+			u, err := db.user(a.UserID)
+			if err != nil {
+				return "", err
+			}
+			addr, err := a.address()
+			if err != nil {
+				return "", err
+			}
+			if addr == u.Address {
+				return "", errors.New("the new address is the same as the user's current address")
+			}
+			u.Address = addr
+			return jsonResult(u)
+		}),
+	newTool(ToolReturnItems, "Request a return of items of a delivered order. The refund goes to the order's original payment method or to one of the user's gift cards. After the user confirms.", true,
+		[]param{
+			orderIDParam,
+			{name: "item_ids", typ: "array", desc: "The item ids in the order to return, such as ['1008292230']."},
+			pmParam("The payment method id that receives the refund: the order's original method or a gift card."),
+		},
+		func(db *DB, a *struct {
+			OrderID         string   `json:"order_id"`
+			ItemIDs         []string `json:"item_ids"`
+			PaymentMethodID string   `json:"payment_method_id"`
+		}) (string, error) {
+			o, err := db.orderWithStatus(a.OrderID, "returned", StatusDelivered)
+			if err != nil {
+				return "", err
+			}
+			positions, err := o.itemPositions(a.ItemIDs)
+			if err != nil {
+				return "", err
+			}
+			pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
+			if err != nil {
+				return "", err
+			}
+			if pm.ID != o.PaymentMethodID() && pm.Source != sourceGiftCard {
+				return "", fmt.Errorf("a refund goes to the original payment method %s or to a gift card, not to %s", o.PaymentMethodID(), pm.ID)
+			}
+			var refund Money
+			ids := make([]string, len(positions))
+			for i, pos := range positions {
+				refund += o.Items[pos].Price
+				ids[i] = o.Items[pos].ItemID
+			}
+			o.Status = StatusReturnRequested
+			o.Return = &ReturnRequest{ItemIDs: ids, PaymentMethodID: pm.ID, Refund: refund}
+			return jsonResult(o)
+		}),
+	newTool(ToolExchangeItems, "Request an exchange of items of a delivered order for other variants of the same products. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. It can be done only once per order, so collect every item first. After the user confirms.", true,
+		[]param{
+			orderIDParam,
+			{name: "item_ids", typ: "array", desc: "The item ids in the order to exchange, such as ['1008292230']."},
+			{name: "new_item_ids", typ: "array", desc: "The new item ids, in the same positions as item_ids; each must be an available variant of the same product."},
+			pmParam("The payment method id that pays or receives the price difference, such as 'gift_card_1234567'."),
+		},
+		func(db *DB, a *swapArgs) (string, error) {
+			o, err := db.orderWithStatus(a.OrderID, "exchanged", StatusDelivered)
+			if err != nil {
+				return "", err
+			}
+			positions, newItems, diff, err := db.checkSwap(o, a.ItemIDs, a.NewItemIDs)
+			if err != nil {
+				return "", err
+			}
+			pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
+			if err != nil {
+				return "", err
+			}
+			if err := pm.canPay(diff); err != nil {
+				return "", err
+			}
+			x := &ExchangeRequest{PaymentMethodID: pm.ID, PriceDifference: diff}
+			for i, pos := range positions {
+				x.ItemIDs = append(x.ItemIDs, o.Items[pos].ItemID)
+				x.NewItemIDs = append(x.NewItemIDs, newItems[i].ItemID)
+			}
+			o.Status, o.Exchange = StatusExchangeRequested, x
+			return jsonResult(o)
+		}),
+	newTool(ToolTransfer, "Transfer the user to a human agent, with a summary of their issue. Use it only when the request is outside what this policy and these tools can handle, or the user insists on a human.", false,
+		[]param{{name: "summary", typ: "string", desc: "A short summary of the user's issue for the human agent."}},
+		func(_ *DB, a *struct {
+			Summary string `json:"summary"`
+		}) (string, error) {
+			if strings.TrimSpace(a.Summary) == "" {
+				return "", errors.New("summary must not be empty")
+			}
+			return jsonResult(map[string]string{"status": "transferred", "message": transferMessage})
+		}),
+}
+
+type swapArgs struct {
+	OrderID         string   `json:"order_id"`
+	ItemIDs         []string `json:"item_ids"`
+	NewItemIDs      []string `json:"new_item_ids"`
+	PaymentMethodID string   `json:"payment_method_id"`
+}
+
+// normOrderID accepts an order id with or without its leading '#'.
+func normOrderID(id string) string {
+	id = strings.TrimSpace(id)
+	if id != "" && !strings.HasPrefix(id, "#") {
+		id = "#" + id
+	}
+	return id
+}
+
+func (db *DB) user(id string) (*User, error) {
+	u, ok := db.Users[strings.TrimSpace(id)]
+	if !ok {
+		return nil, fmt.Errorf("user %q not found", id)
+	}
+	return u, nil
+}
+
+func (db *DB) order(id string) (*Order, error) {
+	o, ok := db.Orders[normOrderID(id)]
+	if !ok {
+		return nil, fmt.Errorf("order %q not found", id)
+	}
+	return o, nil
+}
+
+// orderWithStatus returns the order if its status is want; verb says what
+// the caller would do to it, for the error.
+func (db *DB) orderWithStatus(id, verb, want string) (*Order, error) {
+	o, err := db.order(id)
+	if err != nil {
+		return nil, err
+	}
+	if o.Status != want {
+		return nil, fmt.Errorf("order %s is %s; only %s orders can be %s", o.ID, o.Status, want, verb)
+	}
+	return o, nil
+}
+
+func (db *DB) userPaymentMethod(userID, id string) (*PaymentMethod, error) {
+	id = strings.TrimSpace(id)
+	pm, ok := db.Users[userID].PaymentMethods[id]
+	if !ok {
+		return nil, fmt.Errorf("payment method %q is not one of user %s's payment methods", id, userID)
+	}
+	return pm, nil
+}
+
+// canPay reports whether pm can be charged amount: gift cards need the
+// balance.
+func (pm *PaymentMethod) canPay(amount Money) error {
+	if pm.Balance != nil && amount > *pm.Balance {
+		return fmt.Errorf("gift card %s has a balance of %s, less than the %s to pay", pm.ID, *pm.Balance, amount)
+	}
+	return nil
+}
+
+type paidAmount struct {
+	method string
+	amount Money
+}
+
+// netPaid returns, for each payment method in order of first use, what it
+// paid minus what it was refunded, leaving out methods with nothing left.
+func (o *Order) netPaid() []paidAmount {
+	var out []paidAmount
+	index := map[string]int{}
+	for _, p := range o.PaymentHistory {
+		i, ok := index[p.PaymentMethodID]
+		if !ok {
+			i = len(out)
+			index[p.PaymentMethodID] = i
+			out = append(out, paidAmount{method: p.PaymentMethodID})
+		}
+		if p.Type == transactionRefund {
+			out[i].amount -= p.Amount
+		} else {
+			out[i].amount += p.Amount
+		}
+	}
+	return slices.DeleteFunc(out, func(p paidAmount) bool { return p.amount <= 0 })
+}
+
+// itemPositions returns the positions in o.Items of the given item ids,
+// which must be distinct items of the order.
+func (o *Order) itemPositions(itemIDs []string) ([]int, error) {
+	if len(itemIDs) == 0 {
+		return nil, errors.New("item_ids must name at least one item")
+	}
+	if len(itemIDs) > maxItemsPerOrderRequest {
+		return nil, fmt.Errorf("item_ids names %d items; an order has at most %d", len(itemIDs), maxItemsPerOrderRequest)
+	}
+	positions := make([]int, len(itemIDs))
+	for i, id := range itemIDs {
+		id = strings.TrimSpace(id)
+		pos := -1
+		for j, it := range o.Items {
+			if it.ItemID == id && !slices.Contains(positions[:i], j) {
+				pos = j
+				break
+			}
+		}
+		if pos < 0 {
+			if slices.Contains(itemIDs[:i], id) {
+				return nil, fmt.Errorf("item %q is listed twice", id)
+			}
+			return nil, fmt.Errorf("item %q is not in order %s", id, o.ID)
+		}
+		positions[i] = pos
+	}
+	return positions, nil
+}
+
+// checkSwap validates replacing the order's items itemIDs by newItemIDs and
+// returns their positions, the new order items and the price difference
+// (new minus old).
+func (db *DB) checkSwap(o *Order, itemIDs, newItemIDs []string) ([]int, []OrderItem, Money, error) {
+	positions, err := o.itemPositions(itemIDs)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	if len(newItemIDs) != len(itemIDs) {
+		return nil, nil, 0, fmt.Errorf("new_item_ids has %d items but item_ids has %d", len(newItemIDs), len(itemIDs))
+	}
+	var diff Money
+	newItems := make([]OrderItem, len(positions))
+	for i, pos := range positions {
+		old := o.Items[pos]
+		newID := strings.TrimSpace(newItemIDs[i])
+		p := db.Products[old.ProductID]
+		it, ok := p.Variants[newID]
+		switch {
+		case newID == old.ItemID:
+			return nil, nil, 0, fmt.Errorf("new item %s is the same as the item it replaces", newID)
+		case !ok:
+			return nil, nil, 0, fmt.Errorf("new item %q is not a variant of %s (product %s); items can only change to the same product", newID, p.Name, p.ID)
+		case !it.Available:
+			return nil, nil, 0, fmt.Errorf("new item %s is not available", newID)
+		}
+		newItems[i] = OrderItem{Name: old.Name, ProductID: old.ProductID, ItemID: it.ID, Options: cloneOptions(it.Options), Price: it.Price}
+		diff += it.Price - old.Price
+	}
+	return positions, newItems, diff, nil
+}

@@ -1,0 +1,296 @@
+package retail
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+type toolCase struct {
+	name    string
+	tool    string
+	args    string
+	want    string // a substring of the result; "" when wantErr is set
+	wantErr string // a substring of the error text
+	check   func(t *testing.T, db *DB)
+}
+
+func giftBalance(db *DB) Money {
+	return *db.Users["ana_silva_1000"].PaymentMethods["gift_card_1"].Balance
+}
+
+func TestTools(t *testing.T) {
+	cases := []toolCase{
+		// find_user_id_by_email
+		{name: "OK", tool: ToolFindUserByEmail, args: `{"email":" ANA@example.com "}`, want: `{"user_id":"ana_silva_1000"}`},
+		{name: "ErrNotFound", tool: ToolFindUserByEmail, args: `{"email":"nobody@example.com"}`, wantErr: `no user found with email "nobody@example.com"`},
+		{name: "ErrMissing", tool: ToolFindUserByEmail, args: `{}`, wantErr: `missing required argument "email"`},
+		{name: "ErrUnknownField", tool: ToolFindUserByEmail, args: `{"email":"ana@example.com","name":"Ana"}`, wantErr: `unknown field "name"`},
+		{name: "ErrNotObject", tool: ToolFindUserByEmail, args: `["ana@example.com"]`, wantErr: "arguments must be a JSON object"},
+		// find_user_id_by_name_zip
+		{name: "OK", tool: ToolFindUserByNameZip, args: `{"first_name":"ben","last_name":"ITO","zip":"97201"}`, want: `{"user_id":"ben_ito_2000"}`},
+		{name: "ErrWrongZip", tool: ToolFindUserByNameZip, args: `{"first_name":"Ben","last_name":"Ito","zip":"80203"}`, wantErr: "no user found named Ben Ito with zip 80203"},
+		{name: "ErrMissingZip", tool: ToolFindUserByNameZip, args: `{"first_name":"Ben","last_name":"Ito"}`, wantErr: `missing required argument "zip"`},
+		// get_user_details
+		{name: "OK", tool: ToolGetUser, args: `{"user_id":"ana_silva_1000"}`, want: `"gift_card_1":{"id":"gift_card_1","source":"gift_card","balance":50.00}`},
+		{name: "ErrNotFound", tool: ToolGetUser, args: `{"user_id":"ana"}`, wantErr: `user "ana" not found`},
+		{name: "ErrType", tool: ToolGetUser, args: `{"user_id":42}`, wantErr: "invalid arguments"},
+		// get_order_details
+		{name: "OK", tool: ToolGetOrder, args: `{"order_id":"#R0000002"}`, want: `"status":"delivered"`},
+		{name: "OKWithoutHash", tool: ToolGetOrder, args: `{"order_id":"R0000002"}`, want: `"order_id":"#R0000002"`},
+		{name: "ErrNotFound", tool: ToolGetOrder, args: `{"order_id":"#R9999999"}`, wantErr: `order "#R9999999" not found`},
+		{name: "ErrNull", tool: ToolGetOrder, args: `{"order_id":null}`, wantErr: `missing required argument "order_id"`},
+		// get_product_details
+		{name: "OK", tool: ToolGetProduct, args: `{"product_id":"200"}`, want: `"2002":{"item_id":"2002","options":{"capacity":"500ml","color":"green"},"price":22.50,"available":true}`},
+		{name: "ErrItemID", tool: ToolGetProduct, args: `{"product_id":"1001"}`, wantErr: `"1001" is an item id, not a product id`},
+		{name: "ErrNotFound", tool: ToolGetProduct, args: `{"product_id":"999"}`, wantErr: `product "999" not found`},
+		// list_all_product_types
+		{name: "OK", tool: ToolListProducts, args: `{}`, want: `{"desk lamp":"100","water bottle":"200"}`},
+		{name: "OKEmptyArgs", tool: ToolListProducts, args: ``, want: `"desk lamp":"100"`},
+		{name: "ErrUnknownField", tool: ToolListProducts, args: `{"category":"lamps"}`, wantErr: `unknown field "category"`},
+		// calculate
+		{name: "OK", tool: ToolCalculate, args: `{"expression":"(40 + 22.5) * 2 - 1/4"}`, want: "124.75"},
+		{name: "OKRounded", tool: ToolCalculate, args: `{"expression":"10 / 3"}`, want: "3.33"},
+		{name: "OKUnaryMinus", tool: ToolCalculate, args: `{"expression":"-(2 - 5)"}`, want: "3"},
+		{name: "ErrDivZero", tool: ToolCalculate, args: `{"expression":"1 / (2 - 2)"}`, wantErr: "division by zero"},
+		{name: "ErrLetters", tool: ToolCalculate, args: `{"expression":"2 + x"}`, wantErr: `unexpected 'x' at position 4`},
+		{name: "ErrUnclosed", tool: ToolCalculate, args: `{"expression":"(1 + 2"}`, wantErr: "missing ) at position 6"},
+		{name: "ErrEmpty", tool: ToolCalculate, args: `{"expression":""}`, wantErr: "unexpected end of expression"},
+		{name: "ErrTooLong", tool: ToolCalculate, args: `{"expression":"` + strings.Repeat("(", 300) + `"}`, wantErr: "longer than 256 characters"},
+		// cancel_pending_order
+		{name: "OK", tool: ToolCancelOrder, args: `{"order_id":"#R0000004","reason":"ordered by mistake"}`, want: `"status":"cancelled"`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := giftBalance(db), Money(7000); got != want {
+					t.Errorf("gift card balance = %v, want %v (refunded at once)", got, want)
+				}
+				if got, want := db.Orders["#R0000004"].CancelReason, ReasonOrderedByMistake; got != want {
+					t.Errorf("cancel reason = %q, want %q", got, want)
+				}
+			}},
+		{name: "OKRefundHistory", tool: ToolCancelOrder, args: `{"order_id":"#R0000001","reason":"no longer needed"}`,
+			want: `{"transaction_type":"refund","amount":40.00,"payment_method_id":"paypal_1"}`},
+		{name: "ErrProcessed", tool: ToolCancelOrder, args: `{"order_id":"#R0000003","reason":"no longer needed"}`,
+			wantErr: "order #R0000003 is processed; only pending orders can be cancelled"},
+		{name: "ErrReason", tool: ToolCancelOrder, args: `{"order_id":"#R0000001","reason":"found it cheaper"}`,
+			wantErr: `reason "found it cheaper" is not 'no longer needed' or 'ordered by mistake'`},
+		{name: "ErrMissingReason", tool: ToolCancelOrder, args: `{"order_id":"#R0000001"}`, wantErr: `missing required argument "reason"`},
+		// modify_pending_order_address
+		{name: "OK", tool: ToolModifyAddress, args: `{"order_id":"#R0000001","address1":"5 Elm Street","address2":"","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
+			want: `"address":{"address1":"5 Elm Street","address2":"","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := db.Users["ana_silva_1000"].Address.City, "Denver"; got != want {
+					t.Errorf("user's city = %q, want %q (unchanged)", got, want)
+				}
+			}},
+		{name: "OKNoAddress2", tool: ToolModifyAddress, args: `{"order_id":"#R0000001","address1":"5 Elm Street","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
+			want: `"city":"Boise"`},
+		{name: "ErrDelivered", tool: ToolModifyAddress, args: `{"order_id":"#R0000002","address1":"5 Elm Street","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
+			wantErr: "order #R0000002 is delivered; only pending orders can be modified"},
+		{name: "ErrZip", tool: ToolModifyAddress, args: `{"order_id":"#R0000001","address1":"5 Elm Street","city":"Boise","state":"ID","country":"USA","zip":"837"}`,
+			wantErr: `zip "837" is not a five-digit zip code`},
+		{name: "ErrSame", tool: ToolModifyAddress, args: `{"order_id":"#R0000001","address1":"1 Main Street","city":"Denver","state":"CO","country":"USA","zip":"80203"}`,
+			wantErr: "the new address is the same as the order's current address"},
+		{name: "ErrEmptyCity", tool: ToolModifyAddress, args: `{"order_id":"#R0000001","address1":"5 Elm Street","city":" ","state":"ID","country":"USA","zip":"83702"}`,
+			wantErr: "city must not be empty"},
+		// modify_pending_order_items
+		{name: "OKCharge", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`,
+			want: `"items_modified":true,"payment_history":[{"transaction_type":"payment","amount":40.00,"payment_method_id":"paypal_1"},{"transaction_type":"payment","amount":5.00,"payment_method_id":"gift_card_1"}]`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := giftBalance(db), Money(4500); got != want {
+					t.Errorf("gift card balance = %v, want %v", got, want)
+				}
+				if got, want := db.Orders["#R0000001"].Items[0].Options["power"], "plug"; got != want {
+					t.Errorf("new item power = %q, want %q", got, want)
+				}
+			}},
+		{name: "ErrUnavailable", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1003"],"payment_method_id":"paypal_1"}`,
+			wantErr: "new item 1003 is not available"},
+		{name: "ErrOtherProduct", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
+			wantErr: `new item "2002" is not a variant of desk lamp (product 100); items can only change to the same product`},
+		{name: "ErrSameItem", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1001"],"payment_method_id":"paypal_1"}`,
+			wantErr: "new item 1001 is the same as the item it replaces"},
+		{name: "ErrNotInOrder", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"paypal_1"}`,
+			wantErr: `item "1002" is not in order #R0000001`},
+		{name: "ErrLengths", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":[],"payment_method_id":"paypal_1"}`,
+			wantErr: "new_item_ids has 0 items but item_ids has 1"},
+		{name: "ErrNoItems", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":[],"new_item_ids":[],"payment_method_id":"paypal_1"}`,
+			wantErr: "item_ids must name at least one item"},
+		{name: "ErrOthersPayment", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1004"],"payment_method_id":"paypal_2"}`,
+			wantErr: `payment method "paypal_2" is not one of user ana_silva_1000's payment methods`},
+		{name: "ErrProcessed", tool: ToolModifyItems, args: `{"order_id":"#R0000003","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
+			wantErr: "order #R0000003 is processed; only pending orders can be modified"},
+		// modify_pending_order_payment
+		{name: "OK", tool: ToolModifyPayment, args: `{"order_id":"#R0000004","payment_method_id":"credit_card_1"}`,
+			want: `{"transaction_type":"payment","amount":20.00,"payment_method_id":"credit_card_1"},{"transaction_type":"refund","amount":20.00,"payment_method_id":"gift_card_1"}`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := giftBalance(db), Money(7000); got != want {
+					t.Errorf("gift card balance = %v, want %v (refunded)", got, want)
+				}
+			}},
+		{name: "ErrSameMethod", tool: ToolModifyPayment, args: `{"order_id":"#R0000001","payment_method_id":"paypal_1"}`,
+			wantErr: "order #R0000001 is already paid with paypal_1"},
+		{name: "ErrOthersMethod", tool: ToolModifyPayment, args: `{"order_id":"#R0000005","payment_method_id":"gift_card_1"}`,
+			wantErr: `payment method "gift_card_1" is not one of user ben_ito_2000's payment methods`},
+		{name: "ErrDelivered", tool: ToolModifyPayment, args: `{"order_id":"#R0000002","payment_method_id":"paypal_1"}`,
+			wantErr: "order #R0000002 is delivered; only pending orders can be modified"},
+		// modify_user_address
+		{name: "OK", tool: ToolModifyUserAddress, args: `{"user_id":"ben_ito_2000","address1":"77 Pine Street","address2":"Unit 3","city":"Omaha","state":"NE","country":"USA","zip":"68102"}`,
+			want: `"address":{"address1":"77 Pine Street","address2":"Unit 3","city":"Omaha","state":"NE","country":"USA","zip":"68102"}`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := db.Orders["#R0000005"].Address.City, "Portland"; got != want {
+					t.Errorf("order's city = %q, want %q (unchanged)", got, want)
+				}
+			}},
+		{name: "ErrUser", tool: ToolModifyUserAddress, args: `{"user_id":"nobody","address1":"77 Pine Street","city":"Omaha","state":"NE","country":"USA","zip":"68102"}`,
+			wantErr: `user "nobody" not found`},
+		{name: "ErrMissingCity", tool: ToolModifyUserAddress, args: `{"user_id":"ben_ito_2000","address1":"77 Pine Street","state":"NE","country":"USA","zip":"68102"}`,
+			wantErr: `missing required argument "city"`},
+		// return_delivered_order_items
+		{name: "OKOriginal", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["1002","2001"],"payment_method_id":"credit_card_1"}`,
+			want: `"status":"return requested","items_modified":false,"payment_history":[{"transaction_type":"payment","amount":62.00,"payment_method_id":"credit_card_1"}],"return":{"item_ids":["1002","2001"],"payment_method_id":"credit_card_1","refund_amount":62.00}`},
+		{name: "OKGiftCard", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"payment_method_id":"gift_card_1"}`,
+			want: `"return":{"item_ids":["2001"],"payment_method_id":"gift_card_1","refund_amount":20.00}`},
+		{name: "ErrPayPal", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"payment_method_id":"paypal_1"}`,
+			wantErr: "a refund goes to the original payment method credit_card_1 or to a gift card, not to paypal_1"},
+		{name: "ErrPending", tool: ToolReturnItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"payment_method_id":"paypal_1"}`,
+			wantErr: "order #R0000001 is pending; only delivered orders can be returned"},
+		{name: "ErrTwice", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["2001","2001"],"payment_method_id":"credit_card_1"}`,
+			wantErr: `item "2001" is listed twice`},
+		{name: "ErrItemsType", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":"2001","payment_method_id":"credit_card_1"}`,
+			wantErr: "invalid arguments"},
+		// exchange_delivered_order_items
+		{name: "OK", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"gift_card_1"}`,
+			want: `"status":"exchange requested"`,
+			check: func(t *testing.T, db *DB) {
+				x := db.Orders["#R0000002"].Exchange
+				if x == nil || x.PriceDifference != 250 || x.NewItemIDs[0] != "2002" {
+					t.Errorf("exchange = %+v, want 2001 -> 2002 with a 2.50 difference", x)
+				}
+			}},
+		{name: "OKGiftCardCharge", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`,
+			want: `"price_difference":3.00`},
+		{name: "ErrProcessed", tool: ToolExchangeItems, args: `{"order_id":"#R0000003","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
+			wantErr: "order #R0000003 is processed; only delivered orders can be exchanged"},
+		{name: "ErrOtherProduct", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
+			wantErr: `new item "2002" is not a variant of desk lamp`},
+		// transfer_to_human_agents
+		{name: "OK", tool: ToolTransfer, args: `{"summary":"wants to change their email"}`, want: `{"message":"` + transferMessage + `","status":"transferred"}`},
+		{name: "ErrEmpty", tool: ToolTransfer, args: `{"summary":"  "}`, wantErr: "summary must not be empty"},
+	}
+	seen := map[string][2]bool{}
+	for _, c := range cases {
+		t.Run(c.tool+"/"+c.name, func(t *testing.T) {
+			env := NewEnvironment(testDB())
+			before := env.Hash()
+			got, err := env.Call(c.tool, json.RawMessage(c.args))
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error = %v, want one containing %q (result %q)", err, c.wantErr, got)
+				}
+				if after := env.Hash(); after != before {
+					t.Errorf("a failed call changed the state")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("error = %v, want none", err)
+			}
+			if !strings.Contains(got, c.want) {
+				t.Fatalf("result = %s, want one containing %s", got, c.want)
+			}
+			if c.check != nil {
+				c.check(t, env.State)
+			}
+		})
+		s := seen[c.tool]
+		s[0] = s[0] || c.wantErr == ""
+		s[1] = s[1] || c.wantErr != ""
+		seen[c.tool] = s
+	}
+	for _, tool := range Tools() {
+		if s := seen[tool.Name]; !s[0] || !s[1] {
+			t.Errorf("tool %s: has OK case %v, error case %v; want both", tool.Name, s[0], s[1])
+		}
+	}
+}
+
+// TestTools_GiftCardMustCover checks the gift-card balance rule on every
+// tool that charges a payment method.
+func TestTools_GiftCardMustCover(t *testing.T) {
+	for _, c := range []struct{ tool, args string }{
+		{ToolModifyPayment, `{"order_id":"#R0000001","payment_method_id":"gift_card_1"}`},
+		{ToolModifyItems, `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`},
+		{ToolExchangeItems, `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`},
+	} {
+		db := testDB()
+		*db.Users["ana_silva_1000"].PaymentMethods["gift_card_1"].Balance = 100 // 1.00
+		_, err := NewEnvironment(db).Call(c.tool, json.RawMessage(c.args))
+		if err == nil || !strings.Contains(err.Error(), "gift card gift_card_1 has a balance of 1.00, less than the") {
+			t.Errorf("%s: error = %v, want a gift card balance error", c.tool, err)
+		}
+	}
+}
+
+// TestTools_ItemsModifiedOnce checks that a pending order's items change
+// only once.
+func TestTools_ItemsModifiedOnce(t *testing.T) {
+	env := NewEnvironment(testDB())
+	if _, err := env.Call(ToolModifyItems, json.RawMessage(`{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1002"],"payment_method_id":"paypal_1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := env.Call(ToolModifyItems, json.RawMessage(`{"order_id":"#R0000001","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"paypal_1"}`))
+	if got, want := errText(err), "the items of order #R0000001 were already modified once and cannot be modified again"; got != want {
+		t.Fatalf("second modification: error = %q, want %q", got, want)
+	}
+	// A return after a return: the order is no longer delivered.
+	if _, err := env.Call(ToolReturnItems, json.RawMessage(`{"order_id":"#R0000002","item_ids":["1002"],"payment_method_id":"credit_card_1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	_, err = env.Call(ToolExchangeItems, json.RawMessage(`{"order_id":"#R0000002","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"credit_card_1"}`))
+	if got, want := errText(err), "order #R0000002 is return requested; only delivered orders can be exchanged"; got != want {
+		t.Fatalf("exchange after return: error = %q, want %q", got, want)
+	}
+}
+
+func TestTools_Schemas(t *testing.T) {
+	var writes int
+	for _, tool := range Tools() {
+		var s struct {
+			Type       string                    `json:"type"`
+			Properties map[string]map[string]any `json:"properties"`
+			Required   []string                  `json:"required"`
+		}
+		if err := json.Unmarshal(tool.Parameters, &s); err != nil {
+			t.Fatalf("%s: parameters: %v", tool.Name, err)
+		}
+		if s.Type != "object" || s.Required == nil || tool.Description == "" {
+			t.Errorf("%s: schema %s: want type object, a required list and a description", tool.Name, tool.Parameters)
+		}
+		for _, r := range s.Required {
+			if _, ok := s.Properties[r]; !ok {
+				t.Errorf("%s: required %q is not a property", tool.Name, r)
+			}
+		}
+		for name, p := range s.Properties {
+			if d, _ := p["description"].(string); d == "" {
+				t.Errorf("%s: property %s has no description", tool.Name, name)
+			}
+		}
+		if tool.Writes {
+			writes++
+		}
+	}
+	if got, want := len(Tools()), 15; got != want {
+		t.Errorf("tools = %d, want %d", got, want)
+	}
+	if got, want := writes, 7; got != want {
+		t.Errorf("write tools = %d, want %d", got, want)
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "<nil>"
+	}
+	return err.Error()
+}
