@@ -1,7 +1,12 @@
 package main
 
 import (
+	"errors"
+
 	"fmt"
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/sim"
 	"io"
 	"io/fs"
 	"path"
@@ -17,7 +22,9 @@ func demoCommand(e *env) *cli.Command {
 		Usage:  "ingest the bundled synthetic fixtures into demo.db and write demo-report.html (offline)",
 		Before: noArgs,
 		Description: "The fixtures are synthetic result files made by emobench's own generator (fixtures/gen),\n" +
-			"not results of any model: they exist to show the workflow with no model and no network.\n" +
+			"not results of any model. The demo then runs the built-in scripted user against the oracle and\n" +
+			"noisy:0.3 agents on every domain, with and without emotions, 3 trials each. All of these are\n" +
+			"simulators: they show the workflow with no model and no network.\n" +
 			"Running demo again skips files already ingested. It never touches --db / EMOBENCH_DB:\n" +
 			"it writes only the files named by --demo-db and --out.\n\n" +
 			"Example:\n   go run ./cmd/emobench demo\n   emobench --db demo.db runs",
@@ -28,6 +35,9 @@ func demoCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			dbPath := c.String("demo-db")
 			if err := demoIngest(c, e, dbPath); err != nil {
+				return err
+			}
+			if err := demoSimulate(c, e, dbPath); err != nil {
 				return err
 			}
 			store, err := db.OpenReadOnly(c.Context, dbPath)
@@ -72,4 +82,52 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 		}
 	}
 	return nil
+}
+
+// demoAgents are the built-in agents the demo simulates.
+var demoAgents = []string{"oracle", "noisy:0.3"}
+
+// demoSimulate runs the offline simulators into dbPath; runs finished by an
+// earlier demo are found by name and left as they are.
+func demoSimulate(c *cli.Context, e *env, dbPath string) error {
+	store, err := db.Open(c.Context, dbPath)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	for _, domain := range all.Names() {
+		dom, err := all.Find(domain)
+		if err != nil {
+			return err
+		}
+		tasks, err := selectTasks(dom, emobench.SplitTest, "")
+		if err != nil {
+			return err
+		}
+		for _, agent := range demoAgents {
+			for _, cond := range []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions} {
+				p := runSettings{
+					Domain: domain, Condition: string(cond), Agent: agent, User: "scripted", Trials: 3,
+					Tasks: tasks, Split: string(emobench.SplitTest), MaxSteps: sim.DefaultMaxSteps, MaxErrors: sim.DefaultMaxErrors,
+				}
+				if err := demoRun(c, e, store, p); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func demoRun(c *cli.Context, e *env, store *db.DB, p runSettings) error {
+	run := p.run()
+	run.Name = "demo-" + run.Name
+	id, err := store.ResolveRun(c.Context, run.Name)
+	if errors.Is(err, db.ErrNotFound) || emobench.ErrorCode(err) == emobench.ENOTFOUND {
+		id, err = store.CreateRun(c.Context, run)
+	}
+	if err != nil {
+		return err
+	}
+	return executeRun(c, e, store, id, run.Name, p)
 }

@@ -349,7 +349,7 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p r
 	cfg := sim.RunnerConfig{
 		Domain: dom, Agent: agent, User: user, Seed: p.Seed,
 		WithEmotions: p.Condition == string(emobench.ConditionWithEmotions),
-		Concurrency:  c.Int("concurrency"), MaxSteps: p.MaxSteps, MaxErrors: p.MaxErrors,
+		Concurrency:  max(1, c.Int("concurrency")), MaxSteps: p.MaxSteps, MaxErrors: p.MaxErrors,
 	}
 	start := time.Now()
 	err = sim.RunJobs(c.Context, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {

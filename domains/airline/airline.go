@@ -39,10 +39,13 @@ var tasksJSON []byte
 // baseDB is the initial database, generated once; environments get clones.
 var baseDB = sync.OnceValue(func() *DB { return GenerateDB(DefaultSeed) })
 
+// embeddedTasks decodes tasks.json once.
+var embeddedTasks = sync.OnceValues(func() ([]emobench.TaskSpec, error) { return DecodeTasks(tasksJSON) })
+
 // New returns the airline domain. It panics if the embedded tasks.json is
 // malformed, which the package's tests rule out.
 func New() sim.Domain {
-	tasks, err := DecodeTasks(tasksJSON)
+	tasks, err := embeddedTasks()
 	if err != nil {
 		panic(fmt.Sprintf("airline: embedded tasks.json: %v", err))
 	}
@@ -65,7 +68,8 @@ func (d *domain) NewEnvironment() sim.Environment {
 	return sim.NewStateEnv(baseDB().Clone(), toolList)
 }
 
-// Tasks returns a copy of the embedded test tasks.
+// Tasks returns the embedded test tasks in a new slice; the tasks' maps and
+// slices are shared and must not be modified.
 func (d *domain) Tasks() []emobench.TaskSpec {
 	out := make([]emobench.TaskSpec, len(d.tasks))
 	copy(out, d.tasks)

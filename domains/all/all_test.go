@@ -1,0 +1,102 @@
+package all_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/sim"
+)
+
+// Each domain must be big enough to be a benchmark: τ-bench's smallest
+// domain (airline) has 50 test tasks and 13 tools.
+const (
+	minTestTasks = 40
+	minTools     = 12
+)
+
+func TestFind_ErrUnknown(t *testing.T) {
+	if _, err := all.Find("nosuch"); err == nil {
+		t.Fatal(`Find("nosuch") returned no error`)
+	}
+	if got, want := all.Names(), []string{"airline", "retail"}; !slices.Equal(got, want) {
+		t.Fatalf("Names() = %v, want %v", got, want)
+	}
+}
+
+func TestDomains_Size(t *testing.T) {
+	for _, name := range all.Names() {
+		dom, err := all.Find(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(testTasks(dom)); got < minTestTasks {
+			t.Errorf("%s: %d test tasks, want at least %d", name, got, minTestTasks)
+		}
+		if got := len(dom.NewEnvironment().Tools()); got < minTools {
+			t.Errorf("%s: %d tools, want at least %d", name, got, minTools)
+		}
+		t.Logf("%s: %d test tasks, %d tools", name, len(testTasks(dom)), len(dom.NewEnvironment().Tools()))
+	}
+}
+
+// TestOracle_SolvesEveryTask runs the oracle against the scripted user on
+// every test task of every domain, in both conditions: every trajectory
+// must pass, ending with ###STOP### or, for a task whose gold actions end
+// in a transfer, with the transfer.
+func TestOracle_SolvesEveryTask(t *testing.T) {
+	ctx := context.Background()
+	for _, name := range all.Names() {
+		t.Run(name, func(t *testing.T) {
+			dom, err := all.Find(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			counts := map[emobench.TerminationReason]int{}
+			episodes := 0
+			for _, task := range testTasks(dom) {
+				wantReason := emobench.TerminationUserStop
+				if n := len(task.Actions); n > 0 && task.Actions[n-1].Name == dom.TransferTool() {
+					wantReason = emobench.TerminationTransfer
+				}
+				for _, withEmotions := range []bool{true, false} {
+					traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{
+						Domain: dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{},
+						WithEmotions: withEmotions, Seed: 1,
+					})
+					if err != nil {
+						t.Fatalf("task %s (emotions %v): %v", task.ID, withEmotions, err)
+					}
+					episodes++
+					counts[traj.TerminationReason]++
+					if !traj.Passed() || traj.TerminationReason != wantReason {
+						t.Errorf("task %s (emotions %v): termination %s, reward %v, want %s and reward 1\nreward_info: %s\nlast message: %q",
+							task.ID, withEmotions, traj.TerminationReason, deref(traj.Reward), wantReason,
+							traj.RewardInfo, traj.Messages[len(traj.Messages)-1].Content)
+					}
+				}
+			}
+			t.Logf("%s: %d episodes, terminations %v", name, episodes, counts)
+		})
+	}
+}
+
+func testTasks(dom sim.Domain) []*emobench.TaskSpec {
+	tasks := dom.Tasks()
+	var out []*emobench.TaskSpec
+	for i := range tasks {
+		if tasks[i].Split == emobench.SplitTest {
+			out = append(out, &tasks[i])
+		}
+	}
+	return out
+}
+
+func deref(f *float64) any {
+	if f == nil {
+		return nil
+	}
+	return *f
+}
