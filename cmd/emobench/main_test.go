@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -269,7 +270,7 @@ func TestIngest_Flags(t *testing.T) {
 
 func TestSQL_ReadOnly(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "ro.db")
-	mustRun(t, "demo", "--demo-db", dbPath, "--out", filepath.Join(t.TempDir(), "r.html"))
+	fixtureDB(t, dbPath)
 	before := tableCounts(t, dbPath)
 	r := runCLI(t, "", "--db", dbPath, "sql", "DELETE FROM runs")
 	if r.code != 1 || !strings.Contains(r.stderr, "read-only") {
@@ -328,7 +329,8 @@ func TestDemo(t *testing.T) {
 	dir := t.TempDir()
 	dbPath, report := filepath.Join(dir, "demo.db"), filepath.Join(dir, "demo-report.html")
 	out := mustRun(t, "demo", "--demo-db", dbPath, "--out", report)
-	if !strings.Contains(out, "wrote "+report) || strings.Count(out, "ingested as run") != 5 {
+	// 5 fixture files, then oracle and noisy:0.3 on every domain in both conditions.
+	if !strings.Contains(out, "wrote "+report) || strings.Count(out, "ingested as run") != 5 || strings.Count(out, "episodes in") != 8 {
 		t.Fatalf("demo output:\n%s", out)
 	}
 	html, err := os.ReadFile(report)
@@ -336,7 +338,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("report %s missing or without runs (%v)", report, err)
 	}
 	again := mustRun(t, "demo", "--demo-db", dbPath, "--out", report)
-	if strings.Count(again, "skipped") != 5 {
+	if strings.Count(again, "skipped") != 5 || strings.Count(again, ": 0 episodes to run") != 8 {
 		t.Fatalf("second demo should skip every fixture:\n%s", again)
 	}
 }
@@ -344,7 +346,7 @@ func TestDemo(t *testing.T) {
 // A query may start with an SQL comment, which looks like a flag.
 func TestSQL_LeadingComment(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "c.db")
-	mustRun(t, "demo", "--demo-db", dbPath, "--out", filepath.Join(t.TempDir(), "r.html"))
+	fixtureDB(t, dbPath)
 	got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", "-- runs per condition\nSELECT condition, COUNT(*) AS n FROM runs GROUP BY 1 ORDER BY 1")
 	if want := "condition,n\nnone,1\nwith-emotions,2\nwithout-emotions,2\n"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
@@ -354,7 +356,7 @@ func TestSQL_LeadingComment(t *testing.T) {
 func TestSQL_ErrAttachCreatesNothing(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "a.db")
-	mustRun(t, "demo", "--demo-db", dbPath, "--out", filepath.Join(dir, "r.html"))
+	fixtureDB(t, dbPath)
 	for _, q := range []string{"ATTACH '" + filepath.Join(dir, "new.db") + "' AS x", "CREATE TEMP TABLE t (a)", "PRAGMA query_only = 0", "VACUUM INTO '" + filepath.Join(dir, "copy.db") + "'"} {
 		if r := runCLI(t, "", "--db", dbPath, "sql", q); r.code != 1 || !strings.Contains(r.stderr, "read-only") {
 			t.Errorf("%s: exit %d stderr %q, want a read-only refusal", q, r.code, r.stderr)
@@ -373,7 +375,7 @@ func TestSQL_ErrAttachCreatesNothing(t *testing.T) {
 func TestStatsPassK_RepeatedBy(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "by.db")
-	mustRun(t, "demo", "--demo-db", dbPath, "--out", filepath.Join(dir, "r.html"))
+	fixtureDB(t, dbPath)
 	repeated := mustRun(t, "--db", dbPath, "stats", "passk", "--by", "condition", "--by", "trust", "--k", "1", "--format", "csv")
 	joined := mustRun(t, "--db", dbPath, "stats", "passk", "--by", "condition,trust", "--k", "1", "--format", "csv")
 	if repeated != joined || !strings.HasPrefix(repeated, "run_id,run,condition,trust,k,") {
@@ -413,4 +415,24 @@ func TestStatsPassK_ErrorTrialCountsForItsTask(t *testing.T) {
 			t.Errorf("k=%d: pass^k %.4f over %d tasks, want %.4f over 1", r.K, r.PassHatK, r.Tasks, want[i])
 		}
 	}
+}
+
+// fixtureDB ingests the bundled synthetic fixtures (5 runs) into dbPath.
+func fixtureDB(t *testing.T, dbPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	names, err := fs.Glob(fixtures.FS, "taubench/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		data, err := fixtures.FS.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustRun(t, "--db", dbPath, "ingest", dir)
 }

@@ -1,0 +1,592 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+)
+
+// chatServer is an httptest server speaking the Chat Completions protocol
+// (POST /v1/chat/completions). It routes each request by its "model" field
+// to that model's handler, with n the model's 0-based request count, and
+// records every request.
+type chatServer struct {
+	t        *testing.T
+	srv      *httptest.Server
+	handlers map[string]chatHandler
+	mu       sync.Mutex
+	reqs     map[string][]chatRequest
+}
+
+type chatHandler func(w http.ResponseWriter, r *http.Request, n int)
+
+type chatRequest struct {
+	Auth string
+	Body map[string]any
+}
+
+func newChatServer(t *testing.T, handlers map[string]chatHandler) *chatServer {
+	t.Helper()
+	s := &chatServer{t: t, handlers: handlers, reqs: map[string][]chatRequest{}}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// baseURL is what --base-url takes.
+func (s *chatServer) baseURL() string { return s.srv.URL + "/v1" }
+
+func (s *chatServer) serve(w http.ResponseWriter, r *http.Request) {
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		s.t.Errorf("read request body: %v", err)
+	}
+	var body map[string]any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		s.t.Errorf("request body is not JSON: %v: %s", err, raw)
+	}
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
+		s.t.Errorf("%s %s, want POST /v1/chat/completions", r.Method, r.URL.Path)
+	}
+	model, _ := body["model"].(string)
+	s.mu.Lock()
+	n := len(s.reqs[model])
+	s.reqs[model] = append(s.reqs[model], chatRequest{Auth: r.Header.Get("Authorization"), Body: body})
+	s.mu.Unlock()
+	h, ok := s.handlers[model]
+	if !ok {
+		s.t.Errorf("request for unknown model %q", model)
+		writeChatError(w, http.StatusNotFound, nil, "no such model")
+		return
+	}
+	h(w, r, n)
+}
+
+func (s *chatServer) requests(model string) []chatRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]chatRequest(nil), s.reqs[model]...)
+}
+
+// writeChatReply answers with one choice holding msg and the given usage.
+func writeChatReply(w http.ResponseWriter, r *http.Request, msg map[string]any, promptTokens, completionTokens int) {
+	model := "unknown"
+	var body map[string]any
+	_ = json.NewDecoder(r.Body).Decode(&body) // already read; model comes from the caller's body
+	finish := "stop"
+	if _, ok := msg["tool_calls"]; ok {
+		finish = "tool_calls"
+	}
+	msg["role"] = "assistant"
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "chatcmpl-test", "object": "chat.completion", "created": 1700000000, "model": model,
+		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+		"usage": map[string]any{
+			"prompt_tokens": promptTokens, "completion_tokens": completionTokens,
+			"total_tokens": promptTokens + completionTokens,
+		},
+	})
+}
+
+func writeChatText(w http.ResponseWriter, r *http.Request, text string, promptTokens, completionTokens int) {
+	writeChatReply(w, r, map[string]any{"content": text}, promptTokens, completionTokens)
+}
+
+func writeChatError(w http.ResponseWriter, status int, header map[string]string, message string) {
+	for k, v := range header {
+		w.Header().Set(k, v)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": message, "type": "server_error", "code": nil}})
+}
+
+// sqlCSV runs a query through `emobench sql --format csv`.
+func sqlCSV(t *testing.T, dbPath, query string) string {
+	t.Helper()
+	return mustRun(t, "--db", dbPath, "sql", "--format", "csv", query)
+}
+
+// sqlInt runs a one-value query and returns the value.
+func sqlInt(t *testing.T, dbPath, query string) int {
+	t.Helper()
+	out := sqlCSV(t, dbPath, query)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	n, err := strconv.Atoi(lines[len(lines)-1])
+	if err != nil {
+		t.Fatalf("%s: %q is not one integer", query, out)
+	}
+	return n
+}
+
+// requireNoSecret fails when secret is in any text column of the db or in
+// any byte of the database files (main file, WAL, shared memory).
+func requireNoSecret(t *testing.T, dbPath, secret string) {
+	t.Helper()
+	q := fmt.Sprintf(`SELECT
+		(SELECT COUNT(*) FROM runs WHERE instr(config || name || COALESCE(source_path, '') || agent_model || user_model, '%[1]s'))
+		+ (SELECT COUNT(*) FROM tasks WHERE instr(instruction || actions || outputs || COALESCE(scenario, ''), '%[1]s'))
+		+ (SELECT COUNT(*) FROM trajectories WHERE instr(COALESCE(error, '') || COALESCE(reward_info, '') || COALESCE(extra, ''), '%[1]s'))
+		+ (SELECT COUNT(*) FROM messages WHERE instr(COALESCE(content, '') || COALESCE(tool_arguments, '') || COALESCE(tool_calls, '') || COALESCE(tool_name, ''), '%[1]s'))`, secret)
+	if n := sqlInt(t, dbPath, q); n != 0 {
+		t.Errorf("the API key is stored in %d rows", n)
+	}
+	files, _ := filepath.Glob(dbPath + "*")
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte(secret)) {
+			t.Errorf("the API key is in the bytes of %s", f)
+		}
+	}
+}
+
+const testSecret = "sk-test-SECRET-123"
+
+// TestRun_FakeLLM runs one retail episode through the CLI against a fake
+// Chat Completions server: a malformed tool call, a 429, a timed-out user
+// call, and the user leaving with ###UNSATISFIED###.
+func TestRun_FakeLLM(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", testSecret)
+	srv := newChatServer(t, map[string]chatHandler{
+		"fake-agent": func(w http.ResponseWriter, r *http.Request, n int) {
+			switch n {
+			case 0: // a tool call whose argument string is cut short
+				writeChatReply(w, r, map[string]any{"content": nil, "tool_calls": []any{map[string]any{
+					"id": "call_bad", "type": "function",
+					"function": map[string]any{"name": "get_order_details", "arguments": `{"order_id": `},
+				}}}, 101, 11)
+			case 1:
+				writeChatError(w, http.StatusTooManyRequests, map[string]string{"Retry-After-Ms": "1"}, "rate limited")
+			case 2:
+				writeChatText(w, r, "Could you tell me your order id?", 102, 12)
+			default:
+				t.Errorf("unexpected agent request %d", n)
+				writeChatError(w, http.StatusTeapot, nil, "unexpected")
+			}
+		},
+		"fake-user": func(w http.ResponseWriter, r *http.Request, n int) {
+			switch n {
+			case 0:
+				writeChatText(w, r, "Hi, I want to cancel an order.", 201, 21)
+			case 1: // hang past the client's 300 ms timeout
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(time.Second):
+				}
+				writeChatText(w, r, "too late", 1, 1)
+			case 2:
+				writeChatText(w, r, sim_Unsatisfied, 202, 22)
+			default:
+				t.Errorf("unexpected user request %d", n)
+				writeChatError(w, http.StatusTeapot, nil, "unexpected")
+			}
+		},
+	})
+	dbPath := filepath.Join(t.TempDir(), "llm.db")
+	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions",
+		"--agent", "llm:fake-agent", "--user", "llm:fake-user", "--base-url", srv.baseURL(),
+		"--timeout", "300ms", "--concurrency", "1")
+	if r.code != 0 {
+		t.Fatalf("run: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "1 episodes to run (0 already stored)") {
+		t.Errorf("stdout %q does not announce 1 episode", r.stdout)
+	}
+
+	if got, want := sqlCSV(t, dbPath, "SELECT termination_reason, reward, passed, evaluated, error, n_tool_calls, n_tool_errors FROM trajectories"),
+		"termination_reason,reward,passed,evaluated,error,n_tool_calls,n_tool_errors\nuser_unsatisfied,0.0000,0,1,,1,1\n"; got != want {
+		t.Errorf("trajectory:\n%s\nwant:\n%s", got, want)
+	}
+	got := sqlCSV(t, dbPath, "SELECT idx, role, tool_name, tool_call_id, arguments_malformed, tool_arguments, prompt_tokens, completion_tokens FROM messages ORDER BY idx")
+	want := strings.Join([]string{
+		"idx,role,tool_name,tool_call_id,arguments_malformed,tool_arguments,prompt_tokens,completion_tokens",
+		"0,system,,,0,,,",
+		"1,user,,,0,,201,21",
+		`2,assistant,get_order_details,call_bad,1,"""{\""order_id\"": """,101,11`, // the raw text, kept as a JSON string
+		"3,tool,get_order_details,call_bad,0,,,",
+		"4,assistant,,,0,,102,12",
+		"5,user,,,0,,202,22",
+		"",
+	}, "\n")
+	if got != want {
+		t.Errorf("messages:\n%s\nwant:\n%s", got, want)
+	}
+	toolResult := sqlCSV(t, dbPath, "SELECT content FROM messages WHERE role = 'tool'")
+	if !strings.HasPrefix(toolResult, "content\nError: arguments are not valid JSON") {
+		t.Errorf("tool result %q, want an arguments error", toolResult)
+	}
+	if got, want := sqlCSV(t, dbPath, "SELECT content FROM messages WHERE idx = 5"), "content\n###UNSATISFIED###\n"; got != want {
+		t.Errorf("last user message %q, want %q", got, want)
+	}
+
+	agent, user := srv.requests("fake-agent"), srv.requests("fake-user")
+	// Agent: the tool call, then the 429 and its retry. User: the opening,
+	// then the timed-out attempt and its retry.
+	if len(agent) != 3 || len(user) != 3 {
+		t.Fatalf("server saw %d agent and %d user requests, want 3 and 3", len(agent), len(user))
+	}
+	for i, req := range append(agent, user...) {
+		if req.Auth != "Bearer "+testSecret {
+			t.Errorf("request %d: Authorization %q, want the key as a bearer token", i, req.Auth)
+		}
+	}
+	// The agent's retried request carries the malformed call as written and
+	// the tool error it caused.
+	msgs, _ := agent[2].Body["messages"].([]any)
+	if len(msgs) != 4 {
+		t.Fatalf("agent's third request has %d messages, want system, user, assistant, tool:\n%v", len(msgs), msgs)
+	}
+	call := msgs[2].(map[string]any)["tool_calls"].([]any)[0].(map[string]any)["function"].(map[string]any)
+	if got, want := call["arguments"], `{"order_id": `; got != want {
+		t.Errorf("replayed arguments %q, want the raw %q", got, want)
+	}
+	tool := msgs[3].(map[string]any)
+	if content, _ := tool["content"].(string); tool["role"] != "tool" || tool["tool_call_id"] != "call_bad" ||
+		!strings.HasPrefix(content, "Error: arguments are not valid JSON") {
+		t.Errorf("agent saw %v, want the tool error for call_bad", tool)
+	}
+	if !reflectEqualJSON(agent[1].Body, agent[2].Body) {
+		t.Errorf("the retry after 429 sent a different body")
+	}
+
+	requireNoSecret(t, dbPath, testSecret)
+	if strings.Contains(r.stdout+r.stderr, testSecret) {
+		t.Errorf("the API key is in the output:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
+
+// sim_Unsatisfied is the user simulator's leave marker, spelled out so the
+// test does not take the server's words from the code under test.
+const sim_Unsatisfied = "###UNSATISFIED###"
+
+func reflectEqualJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return bytes.Equal(x, y)
+}
+
+// TestRun_FakeLLMServerError: an agent endpoint that always answers 500
+// ends the episode with termination error and a redacted message, and the
+// run itself succeeds.
+func TestRun_FakeLLMServerError(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", testSecret)
+	srv := newChatServer(t, map[string]chatHandler{
+		"fake-agent": func(w http.ResponseWriter, r *http.Request, n int) {
+			// The server echoes the key, as some proxies do: it must be redacted.
+			writeChatError(w, http.StatusInternalServerError, map[string]string{"Retry-After-Ms": "1"},
+				"upstream failed for "+r.Header.Get("Authorization"))
+		},
+		"fake-user": func(w http.ResponseWriter, r *http.Request, n int) {
+			writeChatText(w, r, "Hi, I want to cancel an order.", 201, 21)
+		},
+	})
+	dbPath := filepath.Join(t.TempDir(), "err.db")
+	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions",
+		"--agent", "llm:fake-agent", "--user", "llm:fake-user", "--base-url", srv.baseURL(),
+		"--timeout", "300ms", "--concurrency", "1")
+	if r.code != 0 {
+		t.Fatalf("run: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if got, want := sqlCSV(t, dbPath, "SELECT termination_reason, passed, n_messages FROM trajectories"),
+		"termination_reason,passed,n_messages\nerror,0,2\n"; got != want {
+		t.Errorf("trajectory:\n%s\nwant:\n%s", got, want)
+	}
+	errText := sqlCSV(t, dbPath, "SELECT error FROM trajectories")
+	for _, phrase := range []string{"agent: llm fake-agent: HTTP 500", "[redacted]", "after 5 attempts"} {
+		if !strings.Contains(errText, phrase) {
+			t.Errorf("error %q lacks %q", errText, phrase)
+		}
+	}
+	if got, want := len(srv.requests("fake-agent")), 5; got != want { // 1 + DefaultLLMMaxRetries
+		t.Errorf("server saw %d agent requests, want %d", got, want)
+	}
+	requireNoSecret(t, dbPath, testSecret)
+	if strings.Contains(r.stdout+r.stderr, testSecret) {
+		t.Errorf("the API key is in the output:\n%s\n%s", r.stdout, r.stderr)
+	}
+}
+
+// transcriptDump is every message of every run, in a stable order.
+const transcriptDump = `SELECT r.name, k.task_key, t.trial, t.seed, m.idx, m.role, m.content, m.tool_calls
+	FROM messages m JOIN trajectories t ON t.id = m.trajectory_id
+	JOIN runs r ON r.id = t.run_id JOIN tasks k ON k.id = t.task_id
+	ORDER BY r.name, k.task_key, t.trial, m.idx`
+
+const hashDump = `SELECT r.name, k.task_key, t.trial, t.termination_reason, t.reward,
+	json_extract(t.reward_info, '$.info.final_hash') AS final_hash
+	FROM trajectories t JOIN runs r ON r.id = t.run_id JOIN tasks k ON k.id = t.task_id
+	ORDER BY r.name, k.task_key, t.trial`
+
+// TestRun_Deterministic: the same seed gives the same transcripts and final
+// states; another seed gives other transcripts.
+func TestRun_Deterministic(t *testing.T) {
+	runSeed := func(seed string) (transcript, hashes string) {
+		dbPath := filepath.Join(t.TempDir(), "seed"+seed+".db")
+		mustRun(t, "--db", dbPath, "run", "--agent", "noisy:0.3", "--user", "scripted", "--domain", "retail",
+			"--tasks", "5", "--trials", "2", "--seed", seed, "--concurrency", "4")
+		return sqlCSV(t, dbPath, transcriptDump), sqlCSV(t, dbPath, hashDump)
+	}
+	a, aHash := runSeed("7")
+	b, bHash := runSeed("7")
+	if a != b {
+		t.Errorf("two runs with seed 7 differ:\n%s\n---\n%s", a, b)
+	}
+	if aHash != bHash {
+		t.Errorf("final hashes with seed 7 differ:\n%s\n---\n%s", aHash, bHash)
+	}
+	// 5 tasks x 2 trials x 2 conditions, each with a 64-hex final hash.
+	if got := len(regexp.MustCompile(`,[0-9a-f]{64}\n`).FindAllString(aHash, -1)); got != 20 {
+		t.Errorf("%d trajectories with a final hash, want 20:\n%s", got, aHash)
+	}
+	if c, _ := runSeed("8"); c == a {
+		t.Errorf("seed 8 gave the same transcripts as seed 7")
+	}
+}
+
+// TestRun_NoisyBelowOracle compares the oracle and noisy:0.3 on retail
+// through `stats passk`.
+func TestRun_NoisyBelowOracle(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "noisy.db")
+	mustRun(t, "--db", dbPath, "run", "--agent", "oracle", "--domain", "retail", "--trials", "3", "--seed", "1")
+	mustRun(t, "--db", dbPath, "run", "--agent", "noisy:0.3", "--domain", "retail", "--trials", "3", "--seed", "1")
+	rows := statsJSON(t, "--db", dbPath, "stats", "passk", "--k", "1", "--by", "condition")
+	if len(rows) != 4 {
+		t.Fatalf("got %d rows, want 4 (2 agents x 2 conditions): %+v", len(rows), rows)
+	}
+	for _, r := range rows {
+		t.Logf("%s: pass^1 %.4f over %d tasks", r.Run, r.PassHatK, r.Tasks)
+		switch {
+		case strings.HasPrefix(r.Run, "oracle-"):
+			if r.PassHatK != 1 {
+				t.Errorf("%s: pass^1 %.4f, want 1", r.Run, r.PassHatK)
+			}
+		case strings.HasPrefix(r.Run, "noisy:0.3-"):
+			if r.PassHatK >= 0.95 {
+				t.Errorf("%s: pass^1 %.4f, want < 0.95", r.Run, r.PassHatK)
+			}
+		default:
+			t.Errorf("unexpected run %q", r.Run)
+		}
+		if r.Trajectories != 3*r.Tasks {
+			t.Errorf("%s: %d trajectories over %d tasks, want 3 trials each", r.Run, r.Trajectories, r.Tasks)
+		}
+	}
+	outcomes := sqlCSV(t, dbPath, `SELECT condition,
+		SUM(termination_reason = 'user_unsatisfied') AS abandoned,
+		SUM(passed = 0 AND termination_reason != 'user_unsatisfied') AS failed_other
+		FROM trajectory_outcomes WHERE agent_model = 'noisy:0.3' GROUP BY condition ORDER BY condition`)
+	t.Logf("noisy outcomes:\n%s", outcomes)
+	for _, line := range strings.Split(strings.TrimSpace(outcomes), "\n")[1:] {
+		f := strings.Split(line, ",")
+		if f[1] == "0" || f[2] == "0" {
+			t.Errorf("%s: %s abandoned and %s other failures, want some of both", f[0], f[1], f[2])
+		}
+	}
+}
+
+// Environment of the child process TestHelperRunProcess.
+const envRunArgs = "EMOBENCH_TEST_RUN_ARGS" // JSON array of CLI arguments
+
+// TestHelperRunProcess is the child of TestRun_ResumeAfterKill: it runs the
+// CLI with the arguments in $EMOBENCH_TEST_RUN_ARGS. Without it, it does
+// nothing.
+func TestHelperRunProcess(t *testing.T) {
+	raw := os.Getenv(envRunArgs)
+	if raw == "" {
+		return
+	}
+	var args []string
+	if err := json.Unmarshal([]byte(raw), &args); err != nil {
+		t.Fatal(err)
+	}
+	code := run(context.Background(), newApp(strings.NewReader(""), os.Stdout, os.Stderr), append([]string{"emobench"}, args...), os.Stderr)
+	if code != exitOK {
+		t.Fatalf("emobench exited %d", code)
+	}
+}
+
+// TestRun_ResumeAfterKill kills a run in a child process with SIGKILL and
+// completes it with --resume: every (task, trial) is stored exactly once.
+func TestRun_ResumeAfterKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess run skipped in -short mode")
+	}
+	srv := newChatServer(t, map[string]chatHandler{
+		"slow-agent": func(w http.ResponseWriter, r *http.Request, n int) {
+			select {
+			case <-r.Context().Done():
+				return
+			case <-time.After(30 * time.Millisecond):
+			}
+			writeChatText(w, r, "Is there anything else?", 10, 5)
+		},
+	})
+	const tasks, trials = 20, 2
+	dbPath := filepath.Join(t.TempDir(), "resume.db")
+	args, _ := json.Marshal([]string{"--db", dbPath, "run", "--domain", "retail", "--tasks", strconv.Itoa(tasks),
+		"--trials", strconv.Itoa(trials), "--condition", "with-emotions", "--concurrency", "2",
+		"--agent", "llm:slow-agent", "--user", "scripted", "--base-url", srv.baseURL()})
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRunProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envRunArgs+"="+string(args), "OPENAI_API_KEY="+testSecret)
+	var childOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &childOut, &childOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	defer func() {
+		if !killed {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	}()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r := runCLI(t, "", "--db", dbPath, "sql", "--format", "csv", "SELECT COUNT(*) FROM trajectories")
+		if r.code == 0 && strings.TrimSpace(strings.TrimPrefix(r.stdout, "COUNT(*)\n")) >= "5" && len(strings.TrimSpace(r.stdout)) > len("COUNT(*)\n") {
+			if n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(r.stdout, "COUNT(*)\n"))); n >= 5 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the child stored fewer than 5 trajectories in 20 s; output:\n%s", childOut.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	killed = true
+	if strings.Contains(childOut.String(), "episodes in") {
+		t.Fatalf("the child finished before it was killed:\n%s", childOut.String())
+	}
+	afterKill := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories")
+	if afterKill >= tasks*trials {
+		t.Fatalf("%d trajectories stored before the kill: nothing left to resume", afterKill)
+	}
+
+	t.Setenv("OPENAI_API_KEY", testSecret)
+	out := mustRun(t, "--db", dbPath, "run", "--resume", "1", "--base-url", srv.baseURL(), "--concurrency", "2")
+	m := regexp.MustCompile(`(\d+) episodes to run \((\d+) already stored\)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("resume output %q does not say how many episodes it runs", out)
+	}
+	toRun, stored := atoi(t, m[1]), atoi(t, m[2])
+	if stored != afterKill || afterKill+toRun != tasks*trials {
+		t.Errorf("after the kill %d stored; resume says %d to run, %d already stored; want %d in all",
+			afterKill, toRun, stored, tasks*trials)
+	}
+
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM runs"); got != 1 {
+		t.Errorf("%d runs, want resume to complete run 1", got)
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories"); got != tasks*trials {
+		t.Errorf("%d trajectories, want %d", got, tasks*trials)
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM (SELECT task_key, trial FROM trajectory_outcomes GROUP BY 1, 2 HAVING COUNT(*) > 1)"); got != 0 {
+		t.Errorf("%d (task, trial) pairs stored twice", got)
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories t WHERE n_messages != (SELECT COUNT(*) FROM messages m WHERE m.trajectory_id = t.id)"); got != 0 {
+		t.Errorf("%d trajectories with missing messages", got)
+	}
+	dom, err := all.Find("retail")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	want.WriteString("task_key,trial\n")
+	var keys []string
+	for _, task := range dom.Tasks() {
+		if task.Split == emobench.SplitTest && len(keys) < tasks {
+			keys = append(keys, task.ID)
+		}
+	}
+	for _, k := range keys {
+		for trial := range trials {
+			fmt.Fprintf(&want, "%s,%d\n", k, trial)
+		}
+	}
+	if got := sqlCSV(t, dbPath, "SELECT task_key, trial FROM trajectory_outcomes ORDER BY task_key, trial"); got != want.String() {
+		t.Errorf("stored pairs:\n%s\nwant:\n%s", got, want.String())
+	}
+	requireNoSecret(t, dbPath, testSecret)
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestRun_ErrUsage(t *testing.T) {
+	dir := t.TempDir()
+	ingested := filepath.Join(dir, "ingested.db")
+	mustRun(t, "--db", ingested, "ingest", "testdata/error-trial.json")
+	tests := []struct {
+		name string
+		args []string
+		want string // a phrase of the message
+	}{
+		{"no domain", []string{"run", "--agent", "oracle"}, "run needs --domain"},
+		{"unknown domain", []string{"run", "--domain", "nosuch", "--agent", "oracle"}, `no domain "nosuch" (domains: airline, retail)`},
+		{"unknown agent", []string{"run", "--domain", "retail", "--agent", "foo"}, `--agent "foo" is not llm:MODEL, oracle or noisy:RATE`},
+		{"no agent", []string{"run", "--domain", "retail"}, "run needs --agent"},
+		{"noise rate", []string{"run", "--domain", "retail", "--agent", "noisy:2"}, "noise rate must be a number in [0, 1]"},
+		{"unknown user", []string{"run", "--domain", "retail", "--agent", "oracle", "--user", "bob"}, `--user "bob" is not llm:MODEL or scripted`},
+		{"condition", []string{"run", "--domain", "retail", "--agent", "oracle", "--condition", "sad"}, `--condition "sad" is not one of`},
+		{"trials", []string{"run", "--domain", "retail", "--agent", "oracle", "--trials", "0"}, "--trials 0: need at least 1"},
+		{"task id", []string{"run", "--domain", "retail", "--agent", "oracle", "--tasks", "nosuch-id"}, `domain retail has no test task "nosuch-id"`},
+		{"split", []string{"run", "--domain", "retail", "--agent", "oracle", "--split", "dev"}, `--split "dev" is not test or train`},
+		{"stray argument", []string{"run", "--domain", "retail", "--agent", "oracle", "retail"}, "run takes no arguments"},
+		{"resume ingested", []string{"run", "--resume", "1"}, "was ingested from a file, not run by emobench: nothing to resume"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dbPath := filepath.Join(t.TempDir(), "usage.db")
+			if tt.name == "resume ingested" {
+				dbPath = ingested
+			}
+			before := ""
+			if tt.name == "resume ingested" {
+				before = tableCounts(t, dbPath)
+			}
+			r := runCLI(t, "", append([]string{"--db", dbPath}, tt.args...)...)
+			if r.code != exitUsage {
+				t.Fatalf("exit %d, want 2\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("stderr %q lacks %q", r.stderr, tt.want)
+			}
+			if before != "" {
+				if after := tableCounts(t, dbPath); after != before {
+					t.Errorf("a refused resume changed the db: %s -> %s", before, after)
+				}
+			}
+		})
+	}
+}
