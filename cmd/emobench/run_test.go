@@ -24,24 +24,29 @@ import (
 
 // chatServer is an httptest server speaking the Chat Completions protocol
 // (POST /v1/chat/completions). It routes each request by its "model" field
-// to that model's handler, with n the model's 0-based request count, and
-// records every request.
+// to that model's handler and records every request.
 type chatServer struct {
 	t        *testing.T
 	srv      *httptest.Server
-	handlers map[string]chatHandler
+	handlers map[string]func(c *chatCall)
 	mu       sync.Mutex
 	reqs     map[string][]chatRequest
 }
-
-type chatHandler func(w http.ResponseWriter, r *http.Request, n int)
 
 type chatRequest struct {
 	Auth string
 	Body map[string]any
 }
 
-func newChatServer(t *testing.T, handlers map[string]chatHandler) *chatServer {
+// chatCall is one request to answer: n is the model's 0-based request count.
+type chatCall struct {
+	w     http.ResponseWriter
+	r     *http.Request
+	n     int
+	model string
+}
+
+func newChatServer(t *testing.T, handlers map[string]func(c *chatCall)) *chatServer {
 	t.Helper()
 	s := &chatServer{t: t, handlers: handlers, reqs: map[string][]chatRequest{}}
 	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
@@ -69,13 +74,14 @@ func (s *chatServer) serve(w http.ResponseWriter, r *http.Request) {
 	n := len(s.reqs[model])
 	s.reqs[model] = append(s.reqs[model], chatRequest{Auth: r.Header.Get("Authorization"), Body: body})
 	s.mu.Unlock()
+	c := &chatCall{w: w, r: r, n: n, model: model}
 	h, ok := s.handlers[model]
 	if !ok {
 		s.t.Errorf("request for unknown model %q", model)
-		writeChatError(w, http.StatusNotFound, nil, "no such model")
+		c.fail(http.StatusNotFound, nil, "no such model")
 		return
 	}
-	h(w, r, n)
+	h(c)
 }
 
 func (s *chatServer) requests(model string) []chatRequest {
@@ -84,19 +90,17 @@ func (s *chatServer) requests(model string) []chatRequest {
 	return append([]chatRequest(nil), s.reqs[model]...)
 }
 
-// writeChatReply answers with one choice holding msg and the given usage.
-func writeChatReply(w http.ResponseWriter, r *http.Request, msg map[string]any, promptTokens, completionTokens int) {
-	model := "unknown"
-	var body map[string]any
-	_ = json.NewDecoder(r.Body).Decode(&body) // already read; model comes from the caller's body
+// reply answers with one choice holding msg and the given token usage.
+func (c *chatCall) reply(msg map[string]any, promptTokens, completionTokens int) {
 	finish := "stop"
 	if _, ok := msg["tool_calls"]; ok {
 		finish = "tool_calls"
 	}
 	msg["role"] = "assistant"
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{
-		"id": "chatcmpl-test", "object": "chat.completion", "created": 1700000000, "model": model,
+	c.w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(c.w).Encode(map[string]any{
+		"id": fmt.Sprintf("chatcmpl-%s-%d", c.model, c.n), "object": "chat.completion",
+		"created": 1700000000, "model": c.model,
 		"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
 		"usage": map[string]any{
 			"prompt_tokens": promptTokens, "completion_tokens": completionTokens,
@@ -105,17 +109,29 @@ func writeChatReply(w http.ResponseWriter, r *http.Request, msg map[string]any, 
 	})
 }
 
-func writeChatText(w http.ResponseWriter, r *http.Request, text string, promptTokens, completionTokens int) {
-	writeChatReply(w, r, map[string]any{"content": text}, promptTokens, completionTokens)
+func (c *chatCall) text(content string, promptTokens, completionTokens int) {
+	c.reply(map[string]any{"content": content}, promptTokens, completionTokens)
 }
 
-func writeChatError(w http.ResponseWriter, status int, header map[string]string, message string) {
+// fail answers with an OpenAI-style error body.
+func (c *chatCall) fail(status int, header map[string]string, message string) {
 	for k, v := range header {
-		w.Header().Set(k, v)
+		c.w.Header().Set(k, v)
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"message": message, "type": "server_error", "code": nil}})
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(status)
+	json.NewEncoder(c.w).Encode(map[string]any{"error": map[string]any{"message": message, "type": "server_error", "code": nil}})
+}
+
+// wait sleeps for d unless the client gives up first; it reports whether
+// the client is still there.
+func (c *chatCall) wait(d time.Duration) bool {
+	select {
+	case <-c.r.Context().Done():
+		return false
+	case <-time.After(d):
+		return true
+	}
 }
 
 // sqlCSV runs a query through `emobench sql --format csv`.
@@ -167,39 +183,36 @@ const testSecret = "sk-test-SECRET-123"
 // call, and the user leaving with ###UNSATISFIED###.
 func TestRun_FakeLLM(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", testSecret)
-	srv := newChatServer(t, map[string]chatHandler{
-		"fake-agent": func(w http.ResponseWriter, r *http.Request, n int) {
-			switch n {
+	srv := newChatServer(t, map[string]func(c *chatCall){
+		"fake-agent": func(c *chatCall) {
+			switch c.n {
 			case 0: // a tool call whose argument string is cut short
-				writeChatReply(w, r, map[string]any{"content": nil, "tool_calls": []any{map[string]any{
+				c.reply(map[string]any{"content": nil, "tool_calls": []any{map[string]any{
 					"id": "call_bad", "type": "function",
 					"function": map[string]any{"name": "get_order_details", "arguments": `{"order_id": `},
 				}}}, 101, 11)
 			case 1:
-				writeChatError(w, http.StatusTooManyRequests, map[string]string{"Retry-After-Ms": "1"}, "rate limited")
+				c.fail(http.StatusTooManyRequests, map[string]string{"Retry-After-Ms": "1"}, "rate limited")
 			case 2:
-				writeChatText(w, r, "Could you tell me your order id?", 102, 12)
+				c.text("Could you tell me your order id?", 102, 12)
 			default:
-				t.Errorf("unexpected agent request %d", n)
-				writeChatError(w, http.StatusTeapot, nil, "unexpected")
+				t.Errorf("unexpected agent request %d", c.n)
+				c.fail(http.StatusTeapot, nil, "unexpected")
 			}
 		},
-		"fake-user": func(w http.ResponseWriter, r *http.Request, n int) {
-			switch n {
+		"fake-user": func(c *chatCall) {
+			switch c.n {
 			case 0:
-				writeChatText(w, r, "Hi, I want to cancel an order.", 201, 21)
+				c.text("Hi, I want to cancel an order.", 201, 21)
 			case 1: // hang past the client's 300 ms timeout
-				select {
-				case <-r.Context().Done():
-					return
-				case <-time.After(time.Second):
+				if c.wait(time.Second) {
+					c.text("too late", 1, 1)
 				}
-				writeChatText(w, r, "too late", 1, 1)
 			case 2:
-				writeChatText(w, r, sim_Unsatisfied, 202, 22)
+				c.text("###UNSATISFIED###", 202, 22)
 			default:
-				t.Errorf("unexpected user request %d", n)
-				writeChatError(w, http.StatusTeapot, nil, "unexpected")
+				t.Errorf("unexpected user request %d", c.n)
+				c.fail(http.StatusTeapot, nil, "unexpected")
 			}
 		},
 	})
@@ -215,7 +228,7 @@ func TestRun_FakeLLM(t *testing.T) {
 	}
 
 	if got, want := sqlCSV(t, dbPath, "SELECT termination_reason, reward, passed, evaluated, error, n_tool_calls, n_tool_errors FROM trajectories"),
-		"termination_reason,reward,passed,evaluated,error,n_tool_calls,n_tool_errors\nuser_unsatisfied,0.0000,0,1,,1,1\n"; got != want {
+		"termination_reason,reward,passed,evaluated,error,n_tool_calls,n_tool_errors\nuser_unsatisfied,0,0,1,,1,1\n"; got != want {
 		t.Errorf("trajectory:\n%s\nwant:\n%s", got, want)
 	}
 	got := sqlCSV(t, dbPath, "SELECT idx, role, tool_name, tool_call_id, arguments_malformed, tool_arguments, prompt_tokens, completion_tokens FROM messages ORDER BY idx")
@@ -232,9 +245,9 @@ func TestRun_FakeLLM(t *testing.T) {
 	if got != want {
 		t.Errorf("messages:\n%s\nwant:\n%s", got, want)
 	}
-	toolResult := sqlCSV(t, dbPath, "SELECT content FROM messages WHERE role = 'tool'")
-	if !strings.HasPrefix(toolResult, "content\nError: arguments are not valid JSON") {
-		t.Errorf("tool result %q, want an arguments error", toolResult)
+	if got, want := sqlCSV(t, dbPath, "SELECT substr(content, 1, 35) AS prefix FROM messages WHERE role = 'tool'"),
+		"prefix\nError: arguments are not valid JSON\n"; got != want {
+		t.Errorf("tool result %q, want %q", got, want)
 	}
 	if got, want := sqlCSV(t, dbPath, "SELECT content FROM messages WHERE idx = 5"), "content\n###UNSATISFIED###\n"; got != want {
 		t.Errorf("last user message %q, want %q", got, want)
@@ -276,10 +289,6 @@ func TestRun_FakeLLM(t *testing.T) {
 	}
 }
 
-// sim_Unsatisfied is the user simulator's leave marker, spelled out so the
-// test does not take the server's words from the code under test.
-const sim_Unsatisfied = "###UNSATISFIED###"
-
 func reflectEqualJSON(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
@@ -291,15 +300,13 @@ func reflectEqualJSON(a, b any) bool {
 // run itself succeeds.
 func TestRun_FakeLLMServerError(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", testSecret)
-	srv := newChatServer(t, map[string]chatHandler{
-		"fake-agent": func(w http.ResponseWriter, r *http.Request, n int) {
+	srv := newChatServer(t, map[string]func(c *chatCall){
+		"fake-agent": func(c *chatCall) {
 			// The server echoes the key, as some proxies do: it must be redacted.
-			writeChatError(w, http.StatusInternalServerError, map[string]string{"Retry-After-Ms": "1"},
-				"upstream failed for "+r.Header.Get("Authorization"))
+			c.fail(http.StatusInternalServerError, map[string]string{"Retry-After-Ms": "1"},
+				"upstream failed for "+c.r.Header.Get("Authorization"))
 		},
-		"fake-user": func(w http.ResponseWriter, r *http.Request, n int) {
-			writeChatText(w, r, "Hi, I want to cancel an order.", 201, 21)
-		},
+		"fake-user": func(c *chatCall) { c.text("Hi, I want to cancel an order.", 201, 21) },
 	})
 	dbPath := filepath.Join(t.TempDir(), "err.db")
 	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions",
@@ -432,14 +439,11 @@ func TestRun_ResumeAfterKill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("subprocess run skipped in -short mode")
 	}
-	srv := newChatServer(t, map[string]chatHandler{
-		"slow-agent": func(w http.ResponseWriter, r *http.Request, n int) {
-			select {
-			case <-r.Context().Done():
-				return
-			case <-time.After(30 * time.Millisecond):
+	srv := newChatServer(t, map[string]func(c *chatCall){
+		"slow-agent": func(c *chatCall) {
+			if c.wait(30 * time.Millisecond) {
+				c.text("Is there anything else?", 10, 5)
 			}
-			writeChatText(w, r, "Is there anything else?", 10, 5)
 		},
 	})
 	const tasks, trials = 20, 2
@@ -463,11 +467,10 @@ func TestRun_ResumeAfterKill(t *testing.T) {
 	}()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		r := runCLI(t, "", "--db", dbPath, "sql", "--format", "csv", "SELECT COUNT(*) FROM trajectories")
-		if r.code == 0 && strings.TrimSpace(strings.TrimPrefix(r.stdout, "COUNT(*)\n")) >= "5" && len(strings.TrimSpace(r.stdout)) > len("COUNT(*)\n") {
-			if n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(r.stdout, "COUNT(*)\n"))); n >= 5 {
-				break
-			}
+		// The db may not exist yet: errors just mean "not yet".
+		r := runCLI(t, "", "--db", dbPath, "sql", "--format", "csv", "SELECT COUNT(*) AS n FROM trajectories")
+		if n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(r.stdout, "n\n"))); r.code == 0 && err == nil && n >= 5 {
+			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("the child stored fewer than 5 trajectories in 20 s; output:\n%s", childOut.String())
@@ -494,6 +497,7 @@ func TestRun_ResumeAfterKill(t *testing.T) {
 		t.Fatalf("resume output %q does not say how many episodes it runs", out)
 	}
 	toRun, stored := atoi(t, m[1]), atoi(t, m[2])
+	t.Logf("killed with %d trajectories stored; resume ran %d", afterKill, toRun)
 	if stored != afterKill || afterKill+toRun != tasks*trials {
 		t.Errorf("after the kill %d stored; resume says %d to run, %d already stored; want %d in all",
 			afterKill, toRun, stored, tasks*trials)

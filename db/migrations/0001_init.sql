@@ -120,15 +120,26 @@ SELECT
     t.run_id                                        AS run_id,
     k.task_key                                      AS task_key,
     CAST(MIN(t.task_id) AS INTEGER)                 AS task_id,
-    COUNT(*)                                        AS trials,
-    CAST(SUM(t.passed) AS INTEGER)                  AS passes,
-    CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned,
+    CAST(SUM(t.trials) AS INTEGER)                  AS trials,
+    CAST(SUM(t.passes) AS INTEGER)                  AS passes,
+    CAST(SUM(t.abandoned) AS INTEGER)               AS abandoned,
     CAST(COALESCE(MAX(k.emotion_family), '') AS TEXT) AS emotion_family,
     CAST(COALESCE(MAX(k.emotion_leaf), '') AS TEXT)   AS emotion_leaf,
     CAST(COALESCE(MAX(k.politeness), '') AS TEXT)     AS politeness,
     CAST(COALESCE(MAX(k.urgency), '') AS TEXT)        AS urgency,
     CAST(COALESCE(MAX(k.trust), '') AS TEXT)          AS trust
-FROM trajectories t
+FROM (
+    -- Counted per task row first, in the order of trajectories_run_task;
+    -- only these few rows meet tasks. (Joining every trajectory to tasks and
+    -- grouping by key sorts them all: four times slower at 1M trajectories.)
+    SELECT
+        run_id, task_id,
+        COUNT(*)                                        AS trials,
+        SUM(passed)                                     AS passes,
+        SUM(termination_reason = 'user_unsatisfied')    AS abandoned
+    FROM trajectories
+    GROUP BY run_id, task_id
+) t
 JOIN tasks k ON k.id = t.task_id
 GROUP BY t.run_id, k.task_key;
 
