@@ -79,23 +79,40 @@ type runSettings struct {
 	Temperature *float64 `json:"temperature,omitempty"`
 }
 
+// settingFlags are recorded with a run; --resume takes them from the run.
+var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature"}
+
 func runBenchmark(c *cli.Context, e *env) error {
-	store, err := db.Open(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
 	if ref := c.String("resume"); ref != "" {
+		for _, f := range settingFlags {
+			if c.IsSet(f) {
+				return usagef("--resume reuses the run's recorded settings: drop --%s", f)
+			}
+		}
+		if _, err := os.Stat(c.String("db")); err != nil {
+			return usagef("--resume %s: no database at %s", ref, c.String("db"))
+		}
+		store, err := db.Open(c.Context, c.String("db"))
+		if err != nil {
+			return err
+		}
+		defer store.Close()
 		id, err := store.ResolveRun(c.Context, ref)
 		if err != nil {
 			return err
 		}
 		return resumeRun(c, e, store, id)
 	}
+	// Check every flag before the database is created.
 	plans, err := planRuns(c)
 	if err != nil {
 		return err
 	}
+	store, err := db.Open(c.Context, c.String("db"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
 	for _, p := range plans {
 		run := p.run()
 		if name := c.String("name"); name != "" && len(plans) == 1 {
@@ -321,6 +338,9 @@ func resumeRun(c *cli.Context, e *env, store *db.DB, id int64) error {
 	var p runSettings
 	if err := json.Unmarshal(run.Config, &p); err != nil {
 		return fmt.Errorf("run %d: config: %w", id, err)
+	}
+	if c.IsSet("base-url") { // the endpoint may move between sessions
+		p.BaseURL = c.String("base-url")
 	}
 	return executeRun(c, e, store, id, run.Name, p)
 }

@@ -279,7 +279,7 @@ func TestRun_FakeLLM(t *testing.T) {
 		!strings.HasPrefix(content, "Error: arguments are not valid JSON") {
 		t.Errorf("agent saw %v, want the tool error for call_bad", tool)
 	}
-	if !reflectEqualJSON(agent[1].Body, agent[2].Body) {
+	if !sameJSON(agent[1].Body, agent[2].Body) {
 		t.Errorf("the retry after 429 sent a different body")
 	}
 
@@ -289,7 +289,7 @@ func TestRun_FakeLLM(t *testing.T) {
 	}
 }
 
-func reflectEqualJSON(a, b any) bool {
+func sameJSON(a, b any) bool {
 	x, _ := json.Marshal(a)
 	y, _ := json.Marshal(b)
 	return bytes.Equal(x, y)
@@ -592,5 +592,57 @@ func TestRun_ErrUsage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRun_ResumeTakesBaseURL: --base-url given with --resume points the
+// resumed run at a new endpoint (a local server restarted on another port)
+// instead of being silently ignored for the one recorded in runs.config.
+func TestRun_ResumeTakesBaseURL(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", testSecret)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	// Server A interrupts the run at its first request (as Ctrl-C would)
+	// and refuses everything after: it is the endpoint that went away.
+	oldSrv := newChatServer(t, map[string]func(c *chatCall){
+		"fake-agent": func(c *chatCall) {
+			cancel()
+			c.fail(http.StatusBadRequest, map[string]string{"X-Should-Retry": "false"}, "this endpoint is gone")
+		},
+	})
+	newSrv := newChatServer(t, map[string]func(c *chatCall){
+		"fake-agent": func(c *chatCall) { c.text("Is there anything else?", 10, 5) },
+	})
+	dbPath := filepath.Join(t.TempDir(), "moved.db")
+	var out, errOut bytes.Buffer
+	args := []string{"emobench", "--db", dbPath, "run", "--domain", "retail", "--tasks", "2", "--condition", "with-emotions",
+		"--agent", "llm:fake-agent", "--user", "scripted", "--base-url", oldSrv.baseURL(), "--concurrency", "1"}
+	if code := run(ctx, newApp(strings.NewReader(""), &out, &errOut), args, &errOut); code != exitFailure || !strings.Contains(errOut.String(), "interrupted") {
+		t.Fatalf("interrupted run: exit %d, stderr %q; want 1 and an interruption", code, errOut.String())
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories"); got != 0 {
+		t.Fatalf("%d trajectories stored by the interrupted run, want 0", got)
+	}
+	resumed := mustRun(t, "--db", dbPath, "run", "--resume", "1", "--base-url", newSrv.baseURL(), "--concurrency", "1")
+	if !strings.Contains(resumed, "2 episodes to run (0 already stored)") {
+		t.Errorf("resume output %q, want 2 episodes to run", resumed)
+	}
+	if got := sqlCSV(t, dbPath, "SELECT termination_reason, COUNT(*) AS n FROM trajectories GROUP BY 1 ORDER BY 1"); strings.Contains(got, "error") || len(newSrv.requests("fake-agent")) == 0 {
+		t.Errorf("resume with --base-url %s: the new server got %d requests; terminations:\n%s\nerrors: %s",
+			newSrv.baseURL(), len(newSrv.requests("fake-agent")), got,
+			sqlCSV(t, dbPath, "SELECT DISTINCT error FROM trajectories WHERE error IS NOT NULL"))
+	}
+}
+
+// TestRun_ErrUsageCreatesNoDB: like ingest, run checks its flags before it
+// creates a database, so a mistyped command leaves no empty emobench.db.
+func TestRun_ErrUsageCreatesNoDB(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "never.db")
+	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "nosuch", "--agent", "oracle")
+	if r.code != exitUsage {
+		t.Fatalf("exit %d, want 2; stderr %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(dbPath); err == nil {
+		t.Errorf("a usage error created %s", dbPath)
 	}
 }
