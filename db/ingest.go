@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"reflect"
 	"time"
 
@@ -204,6 +205,10 @@ func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	pair, err := TaskPairSHA256(t)
+	if err != nil {
+		return 0, err
+	}
 	id, err := w.q.UpsertTask(w.ctx, sqlcdb.UpsertTaskParams{
 		Domain:        orUnknown(t.Domain),
 		TaskKey:       t.Key,
@@ -219,6 +224,7 @@ func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
 		ContentSha256: sum,
 		Split:         nullString(string(t.Split)),
 		Scenario:      nullJSON(t.Scenario),
+		PairSha256:    nullString(pair),
 	})
 	if err != nil {
 		return 0, err
@@ -258,6 +264,39 @@ func TaskContentSHA256(t *emobench.Task) (string, error) {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:]), nil
+}
+
+// TaskPairSHA256 is the hex sha256 that pairs a task across conditions:
+// its content (domain, key, user, actions, outputs) and its instruction
+// with any "Emotion Instruction:" part removed, without the emotion
+// profile. Imported τ-Emotion-Bench pairs and native runs pair up by it.
+func TaskPairSHA256(t *emobench.Task) (string, error) {
+	actions, err := canonicalJSON(orJSON(t.Actions, "[]"))
+	if err != nil {
+		return "", fmt.Errorf("task %s: actions: %w", t.Key, err)
+	}
+	outputs, err := canonicalJSON(orJSON(t.Outputs, "[]"))
+	if err != nil {
+		return "", fmt.Errorf("task %s: outputs: %w", t.Key, err)
+	}
+	b, err := json.Marshal(map[string]any{
+		"domain": orUnknown(t.Domain), "key": t.Key, "instruction": StripEmotionInstruction(t.Instruction),
+		"user_id": t.UserID, "actions": actions, "outputs": outputs,
+	})
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// StripEmotionInstruction removes τ-Emotion-Bench's "Emotion Instruction:"
+// part (it runs to the end of the instruction) and surrounding space.
+func StripEmotionInstruction(instruction string) string {
+	if i := strings.Index(strings.ToLower(instruction), "emotion instruction:"); i >= 0 {
+		instruction = instruction[:i]
+	}
+	return strings.TrimSpace(instruction)
 }
 
 // canonicalJSON re-encodes raw with sorted object keys and no spaces.

@@ -28,3 +28,10 @@ ORDER BY r.id;
 SELECT run_id, COUNT(DISTINCT trial) AS trials
 FROM trajectories
 GROUP BY run_id;
+
+-- name: TagRun :exec
+UPDATE runs SET train_domains = ?, base_run_id = ? WHERE id = ?;
+
+-- name: ListRunTags :many
+SELECT id, name, agent_model, domain, condition, train_domains, base_run_id
+FROM runs ORDER BY id;

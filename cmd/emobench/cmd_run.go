@@ -48,6 +48,8 @@ func runCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "max-errors", Value: sim.DefaultMaxErrors, Usage: "consecutive tool errors that end an episode"},
 			&cli.StringFlag{Name: "name", Usage: "run name (default AGENT-DOMAIN-CONDITION)"},
 			&cli.StringFlag{Name: "resume", Usage: "run id or name to complete"},
+			&cli.StringSliceFlag{Name: "train-domains", Usage: "for a tuned agent: the domains it was trained on (see stats generalization)"},
+			&cli.StringFlag{Name: "base-run", Usage: "for a tuned agent: run id or name of its base model"},
 			&cli.StringFlag{Name: "base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint for llm: agents and users"},
 			&cli.Float64Flag{Name: "temperature", Value: -1, Usage: "sampling temperature for LLMs (default: the server's)"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
@@ -77,6 +79,21 @@ type runSettings struct {
 	MaxErrors   int      `json:"max_errors"`
 	BaseURL     string   `json:"base_url,omitempty"`
 	Temperature *float64 `json:"temperature,omitempty"`
+}
+
+// tagFromFlags records --train-domains and --base-run on a new run.
+func tagFromFlags(c *cli.Context, store *db.DB, id int64) error {
+	if !c.IsSet("train-domains") && !c.IsSet("base-run") {
+		return nil
+	}
+	var base int64
+	if ref := c.String("base-run"); ref != "" {
+		var err error
+		if base, err = store.ResolveRun(c.Context, ref); err != nil {
+			return err
+		}
+	}
+	return store.TagRun(c.Context, id, splitList(c.StringSlice("train-domains")), base)
 }
 
 // settingFlags are recorded with a run; --resume takes them from the run.
@@ -122,6 +139,9 @@ func runBenchmark(c *cli.Context, e *env) error {
 		}
 		id, err := store.CreateRun(c.Context, run)
 		if err != nil {
+			return err
+		}
+		if err := tagFromFlags(c, store, id); err != nil {
 			return err
 		}
 		if err := executeRun(c, e, store, id, run.Name, p); err != nil {

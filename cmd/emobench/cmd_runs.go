@@ -18,6 +18,7 @@ func runsCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
 		},
+		Subcommands: []*cli.Command{tagCommand(e)},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -61,4 +62,51 @@ func trialsPerTask(lo, hi int) string {
 		return fmt.Sprint(lo)
 	}
 	return fmt.Sprintf("%d-%d", lo, hi)
+}
+
+func tagCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "tag",
+		Usage:     "record generalization metadata: the domains a tuned model was trained on and its base run",
+		ArgsUsage: "RUN",
+		Description: "stats generalization compares a tuned run with its base run, domain by domain, marking\n" +
+			"each domain in-domain (trained on) or out-of-domain.\n\n" +
+			"Example:\n   emobench --db runs.db runs tag 7 --train-domains retail --base 3",
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "train-domains", Usage: "domains the model was trained on, comma-separated"},
+			&cli.StringFlag{Name: "base", Usage: "run id or name of the base (untuned) model on the same tasks"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("runs tag takes one RUN (id or name), got %d arguments", c.NArg())
+			}
+			if !c.IsSet("train-domains") && !c.IsSet("base") {
+				return usagef("runs tag needs --train-domains and/or --base")
+			}
+			store, err := db.Open(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			id, err := store.ResolveRun(c.Context, c.Args().First())
+			if err != nil {
+				return err
+			}
+			var base int64
+			if ref := c.String("base"); ref != "" {
+				if base, err = store.ResolveRun(c.Context, ref); err != nil {
+					return err
+				}
+				if base == id {
+					return usagef("a run cannot be its own base")
+				}
+			}
+			domains := splitList(c.StringSlice("train-domains"))
+			if err := store.TagRun(c.Context, id, domains, base); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "run %d: train domains %v, base run %d\n", id, domains, base)
+			return nil
+		},
+	}
 }

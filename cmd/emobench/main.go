@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -33,7 +32,7 @@ func main() {
 
 // run runs the app and maps its error to an exit code, printing the error.
 func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int {
-	err := app.RunContext(ctx, endFlagsBeforeComments(args))
+	err := app.RunContext(ctx, interspersedFlags(app, endFlagsBeforeComments(args)))
 	if err == nil {
 		return exitOK
 	}
@@ -146,18 +145,6 @@ func markUsageErrors(cmd *cli.Command) {
 	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return &usageError{err}
 	}
-	if len(cmd.Subcommands) == 0 {
-		before := cmd.Before
-		cmd.Before = func(c *cli.Context) error {
-			if err := rejectLateFlags(c); err != nil {
-				return err
-			}
-			if before != nil {
-				return before(c)
-			}
-			return nil
-		}
-	}
 	for _, sub := range cmd.Subcommands {
 		markUsageErrors(sub)
 	}
@@ -167,23 +154,6 @@ func markUsageErrors(cmd *cli.Command) {
 func noArgs(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usagef("%s takes no arguments, got %q (flags go before arguments; see --help)", c.Command.FullName(), c.Args().First())
-	}
-	return nil
-}
-
-// rejectLateFlags catches a flag written after the arguments, which
-// urfave/cli would otherwise take as one more argument.
-func rejectLateFlags(c *cli.Context) error {
-	for _, arg := range c.Args().Slice() {
-		name, _, _ := strings.Cut(strings.TrimLeft(arg, "-"), "=")
-		if !strings.HasPrefix(arg, "-") || name == "" {
-			continue
-		}
-		for _, f := range c.Command.Flags {
-			if slices.Contains(f.Names(), name) {
-				return usagef("flag %s must come before the arguments: emobench %s [flags] ARGS...", arg, c.Command.Name)
-			}
-		}
 	}
 	return nil
 }

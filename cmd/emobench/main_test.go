@@ -301,8 +301,8 @@ func TestCLI_ExitCodes(t *testing.T) {
 		{[]string{"--db", dbPath, "stats", "passk", "--k", "0"}, 2},
 		{[]string{"--db", dbPath, "stats", "nosuch"}, 2},
 		{[]string{"--db", dbPath, "sql"}, 2},
-		{[]string{"--db", dbPath, "sql", "SELECT 1", "--format", "csv"}, 2},
-		{[]string{"--db", dbPath, "runs"}, 1}, // no database yet
+		{[]string{"--db", dbPath, "sql", "SELECT 1", "--format", "csv"}, 1}, // flags may follow arguments; no db yet
+		{[]string{"--db", dbPath, "runs"}, 1},                               // no database yet
 		{[]string{"--db", dbPath, "report"}, 2},
 		{[]string{"--db", dbPath, "stats", "passk", "3"}, 2}, // meant --run 3
 		{[]string{"--db", dbPath, "runs", "extra"}, 2},
@@ -435,4 +435,18 @@ func fixtureDB(t *testing.T, dbPath string) {
 		}
 	}
 	mustRun(t, "--db", dbPath, "ingest", dir)
+}
+
+// Flags may follow arguments, as in `emobench runs tag 7 --base 3`.
+func TestCLI_FlagsAfterArguments(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "late.db")
+	fixtureDB(t, dbPath)
+	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--train-domains", "retail,airline", "--base", "1")
+	got := mustRun(t, "--db", dbPath, "sql", "SELECT id, train_domains, base_run_id FROM runs WHERE id = 2", "--format", "csv")
+	if want := "id,train_domains,base_run_id\n2,\"[\"\"retail\"\",\"\"airline\"\"]\",1\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if r := runCLI(t, "", "--db", dbPath, "runs", "tag", "2", "--base", "2"); r.code != 2 {
+		t.Fatalf("own base: exit %d, want 2", r.code)
+	}
 }

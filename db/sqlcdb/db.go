@@ -51,14 +51,26 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, findRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
 	}
+	if q.listAgentTextsStmt, err = db.PrepareContext(ctx, listAgentTexts); err != nil {
+		return nil, fmt.Errorf("error preparing query ListAgentTexts: %w", err)
+	}
 	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
 	}
 	if q.listRunSummariesStmt, err = db.PrepareContext(ctx, listRunSummaries); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunSummaries: %w", err)
 	}
+	if q.listRunTagsStmt, err = db.PrepareContext(ctx, listRunTags); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunTags: %w", err)
+	}
 	if q.listTaskTrialsStmt, err = db.PrepareContext(ctx, listTaskTrials); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTaskTrials: %w", err)
+	}
+	if q.listTrajectoryOutcomesStmt, err = db.PrepareContext(ctx, listTrajectoryOutcomes); err != nil {
+		return nil, fmt.Errorf("error preparing query ListTrajectoryOutcomes: %w", err)
+	}
+	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
+		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
 	}
 	if q.upsertTaskStmt, err = db.PrepareContext(ctx, upsertTask); err != nil {
 		return nil, fmt.Errorf("error preparing query UpsertTask: %w", err)
@@ -113,6 +125,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing findRunsByNameStmt: %w", cerr)
 		}
 	}
+	if q.listAgentTextsStmt != nil {
+		if cerr := q.listAgentTextsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listAgentTextsStmt: %w", cerr)
+		}
+	}
 	if q.listRunPairsStmt != nil {
 		if cerr := q.listRunPairsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunPairsStmt: %w", cerr)
@@ -123,9 +140,24 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunSummariesStmt: %w", cerr)
 		}
 	}
+	if q.listRunTagsStmt != nil {
+		if cerr := q.listRunTagsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunTagsStmt: %w", cerr)
+		}
+	}
 	if q.listTaskTrialsStmt != nil {
 		if cerr := q.listTaskTrialsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listTaskTrialsStmt: %w", cerr)
+		}
+	}
+	if q.listTrajectoryOutcomesStmt != nil {
+		if cerr := q.listTrajectoryOutcomesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listTrajectoryOutcomesStmt: %w", cerr)
+		}
+	}
+	if q.tagRunStmt != nil {
+		if cerr := q.tagRunStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing tagRunStmt: %w", cerr)
 		}
 	}
 	if q.upsertTaskStmt != nil {
@@ -170,39 +202,47 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                   DBTX
-	tx                   *sql.Tx
-	countRunTrialsStmt   *sql.Stmt
-	createMessageStmt    *sql.Stmt
-	createRunStmt        *sql.Stmt
-	createTrajectoryStmt *sql.Stmt
-	deleteTrajectoryStmt *sql.Stmt
-	findRunByIDStmt      *sql.Stmt
-	findRunBySHA256Stmt  *sql.Stmt
-	findRunConfigStmt    *sql.Stmt
-	findRunsByNameStmt   *sql.Stmt
-	listRunPairsStmt     *sql.Stmt
-	listRunSummariesStmt *sql.Stmt
-	listTaskTrialsStmt   *sql.Stmt
-	upsertTaskStmt       *sql.Stmt
+	db                         DBTX
+	tx                         *sql.Tx
+	countRunTrialsStmt         *sql.Stmt
+	createMessageStmt          *sql.Stmt
+	createRunStmt              *sql.Stmt
+	createTrajectoryStmt       *sql.Stmt
+	deleteTrajectoryStmt       *sql.Stmt
+	findRunByIDStmt            *sql.Stmt
+	findRunBySHA256Stmt        *sql.Stmt
+	findRunConfigStmt          *sql.Stmt
+	findRunsByNameStmt         *sql.Stmt
+	listAgentTextsStmt         *sql.Stmt
+	listRunPairsStmt           *sql.Stmt
+	listRunSummariesStmt       *sql.Stmt
+	listRunTagsStmt            *sql.Stmt
+	listTaskTrialsStmt         *sql.Stmt
+	listTrajectoryOutcomesStmt *sql.Stmt
+	tagRunStmt                 *sql.Stmt
+	upsertTaskStmt             *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                   tx,
-		tx:                   tx,
-		countRunTrialsStmt:   q.countRunTrialsStmt,
-		createMessageStmt:    q.createMessageStmt,
-		createRunStmt:        q.createRunStmt,
-		createTrajectoryStmt: q.createTrajectoryStmt,
-		deleteTrajectoryStmt: q.deleteTrajectoryStmt,
-		findRunByIDStmt:      q.findRunByIDStmt,
-		findRunBySHA256Stmt:  q.findRunBySHA256Stmt,
-		findRunConfigStmt:    q.findRunConfigStmt,
-		findRunsByNameStmt:   q.findRunsByNameStmt,
-		listRunPairsStmt:     q.listRunPairsStmt,
-		listRunSummariesStmt: q.listRunSummariesStmt,
-		listTaskTrialsStmt:   q.listTaskTrialsStmt,
-		upsertTaskStmt:       q.upsertTaskStmt,
+		db:                         tx,
+		tx:                         tx,
+		countRunTrialsStmt:         q.countRunTrialsStmt,
+		createMessageStmt:          q.createMessageStmt,
+		createRunStmt:              q.createRunStmt,
+		createTrajectoryStmt:       q.createTrajectoryStmt,
+		deleteTrajectoryStmt:       q.deleteTrajectoryStmt,
+		findRunByIDStmt:            q.findRunByIDStmt,
+		findRunBySHA256Stmt:        q.findRunBySHA256Stmt,
+		findRunConfigStmt:          q.findRunConfigStmt,
+		findRunsByNameStmt:         q.findRunsByNameStmt,
+		listAgentTextsStmt:         q.listAgentTextsStmt,
+		listRunPairsStmt:           q.listRunPairsStmt,
+		listRunSummariesStmt:       q.listRunSummariesStmt,
+		listRunTagsStmt:            q.listRunTagsStmt,
+		listTaskTrialsStmt:         q.listTaskTrialsStmt,
+		listTrajectoryOutcomesStmt: q.listTrajectoryOutcomesStmt,
+		tagRunStmt:                 q.tagRunStmt,
+		upsertTaskStmt:             q.upsertTaskStmt,
 	}
 }

@@ -39,6 +39,8 @@ type Run struct {
 	CreatedAt     sql.NullString
 	IngestedAt    string
 	Config        string
+	TrainDomains  sql.NullString
+	BaseRunID     sql.NullInt64
 }
 
 type RunSummary struct {
@@ -71,6 +73,7 @@ type Task struct {
 	ContentSha256 string
 	Split         sql.NullString
 	Scenario      sql.NullString
+	PairSha256    sql.NullString
 }
 
 type TaskOutcome struct {

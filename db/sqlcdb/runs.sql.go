@@ -214,3 +214,64 @@ func (q *Queries) ListRunSummaries(ctx context.Context) ([]ListRunSummariesRow, 
 	}
 	return items, nil
 }
+
+const listRunTags = `-- name: ListRunTags :many
+SELECT id, name, agent_model, domain, condition, train_domains, base_run_id
+FROM runs ORDER BY id
+`
+
+type ListRunTagsRow struct {
+	ID           int64
+	Name         string
+	AgentModel   string
+	Domain       string
+	Condition    string
+	TrainDomains sql.NullString
+	BaseRunID    sql.NullInt64
+}
+
+func (q *Queries) ListRunTags(ctx context.Context) ([]ListRunTagsRow, error) {
+	rows, err := q.query(ctx, q.listRunTagsStmt, listRunTags)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunTagsRow{}
+	for rows.Next() {
+		var i ListRunTagsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.AgentModel,
+			&i.Domain,
+			&i.Condition,
+			&i.TrainDomains,
+			&i.BaseRunID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const tagRun = `-- name: TagRun :exec
+UPDATE runs SET train_domains = ?, base_run_id = ? WHERE id = ?
+`
+
+type TagRunParams struct {
+	TrainDomains sql.NullString
+	BaseRunID    sql.NullInt64
+	ID           int64
+}
+
+func (q *Queries) TagRun(ctx context.Context, arg TagRunParams) error {
+	_, err := q.exec(ctx, q.tagRunStmt, tagRun, arg.TrainDomains, arg.BaseRunID, arg.ID)
+	return err
+}

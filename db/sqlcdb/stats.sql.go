@@ -9,6 +9,42 @@ import (
 	"context"
 )
 
+const listAgentTexts = `-- name: ListAgentTexts :many
+SELECT m.trajectory_id, COALESCE(m.content, '') AS content
+FROM messages m
+WHERE m.role = 'assistant' AND m.tool_name IS NULL
+ORDER BY m.trajectory_id, m.idx
+`
+
+type ListAgentTextsRow struct {
+	TrajectoryID int64
+	Content      string
+}
+
+// The agent's messages to the user (no tool call), for the follow-up rule.
+func (q *Queries) ListAgentTexts(ctx context.Context) ([]ListAgentTextsRow, error) {
+	rows, err := q.query(ctx, q.listAgentTextsStmt, listAgentTexts)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListAgentTextsRow{}
+	for rows.Next() {
+		var i ListAgentTextsRow
+		if err := rows.Scan(&i.TrajectoryID, &i.Content); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listTaskTrials = `-- name: ListTaskTrials :many
 SELECT
     o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
@@ -61,6 +97,88 @@ func (q *Queries) ListTaskTrials(ctx context.Context) ([]ListTaskTrialsRow, erro
 			&i.Politeness,
 			&i.Urgency,
 			&i.Trust,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listTrajectoryOutcomes = `-- name: ListTrajectoryOutcomes :many
+SELECT
+    t.id, t.run_id, r.agent_model, r.user_model, r.domain, r.condition,
+    k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
+    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
+    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
+    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
+    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
+    CAST(COALESCE(k.trust, '') AS TEXT) AS trust,
+    t.trial, t.passed, t.termination_reason, t.n_user_turns, t.n_agent_turns, t.n_tool_calls
+FROM trajectories t
+JOIN runs r ON r.id = t.run_id
+JOIN tasks k ON k.id = t.task_id
+ORDER BY t.run_id, k.task_key, t.trial
+`
+
+type ListTrajectoryOutcomesRow struct {
+	ID                int64
+	RunID             int64
+	AgentModel        string
+	UserModel         string
+	Domain            string
+	Condition         string
+	TaskKey           string
+	PairKey           string
+	EmotionFamily     string
+	EmotionLeaf       string
+	Politeness        string
+	Urgency           string
+	Trust             string
+	Trial             int64
+	Passed            int64
+	TerminationReason string
+	NUserTurns        int64
+	NAgentTurns       int64
+	NToolCalls        int64
+}
+
+// One row per trajectory with what per-trajectory statistics need.
+func (q *Queries) ListTrajectoryOutcomes(ctx context.Context) ([]ListTrajectoryOutcomesRow, error) {
+	rows, err := q.query(ctx, q.listTrajectoryOutcomesStmt, listTrajectoryOutcomes)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListTrajectoryOutcomesRow{}
+	for rows.Next() {
+		var i ListTrajectoryOutcomesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.RunID,
+			&i.AgentModel,
+			&i.UserModel,
+			&i.Domain,
+			&i.Condition,
+			&i.TaskKey,
+			&i.PairKey,
+			&i.EmotionFamily,
+			&i.EmotionLeaf,
+			&i.Politeness,
+			&i.Urgency,
+			&i.Trust,
+			&i.Trial,
+			&i.Passed,
+			&i.TerminationReason,
+			&i.NUserTurns,
+			&i.NAgentTurns,
+			&i.NToolCalls,
 		); err != nil {
 			return nil, err
 		}

@@ -13,8 +13,9 @@ import (
 const upsertTask = `-- name: UpsertTask :one
 INSERT INTO tasks (
     domain, task_key, instruction, user_id, emotion_family, emotion_leaf,
-    politeness, urgency, trust, actions, outputs, content_sha256, split, scenario
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    politeness, urgency, trust, actions, outputs, content_sha256, split, scenario,
+    pair_sha256
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (content_sha256) DO UPDATE SET
     split = COALESCE(tasks.split, excluded.split),
     scenario = COALESCE(tasks.scenario, excluded.scenario)
@@ -36,6 +37,7 @@ type UpsertTaskParams struct {
 	ContentSha256 string
 	Split         sql.NullString
 	Scenario      sql.NullString
+	PairSha256    sql.NullString
 }
 
 // Tasks are content-addressed: a task already stored keeps its row.
@@ -55,6 +57,7 @@ func (q *Queries) UpsertTask(ctx context.Context, arg UpsertTaskParams) (int64, 
 		arg.ContentSha256,
 		arg.Split,
 		arg.Scenario,
+		arg.PairSha256,
 	)
 	var id int64
 	err := row.Scan(&id)
