@@ -10,8 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"strings"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -201,11 +201,7 @@ func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
 	if st, ok := w.tasks[t.Key]; ok && sameTask(&st.task, t) {
 		return st.id, nil
 	}
-	sum, err := TaskContentSHA256(t)
-	if err != nil {
-		return 0, err
-	}
-	pair, err := TaskPairSHA256(t)
+	sum, pair, err := taskHashes(t)
 	if err != nil {
 		return 0, err
 	}
@@ -247,23 +243,8 @@ func sameTask(a, b *emobench.Task) bool {
 // key, instruction, user, emotion profile, actions, outputs; object keys
 // sorted), the address under which tasks are shared between runs.
 func TaskContentSHA256(t *emobench.Task) (string, error) {
-	actions, err := canonicalJSON(orJSON(t.Actions, "[]"))
-	if err != nil {
-		return "", fmt.Errorf("task %s: actions: %w", t.Key, err)
-	}
-	outputs, err := canonicalJSON(orJSON(t.Outputs, "[]"))
-	if err != nil {
-		return "", fmt.Errorf("task %s: outputs: %w", t.Key, err)
-	}
-	b, err := json.Marshal(map[string]any{
-		"domain": orUnknown(t.Domain), "key": t.Key, "instruction": t.Instruction,
-		"user_id": t.UserID, "emotion": t.Emotion, "actions": actions, "outputs": outputs,
-	})
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	content, _, err := taskHashes(t)
+	return content, err
 }
 
 // TaskPairSHA256 is the hex sha256 that pairs a task across conditions:
@@ -271,18 +252,35 @@ func TaskContentSHA256(t *emobench.Task) (string, error) {
 // with any "Emotion Instruction:" part removed, without the emotion
 // profile. Imported τ-Emotion-Bench pairs and native runs pair up by it.
 func TaskPairSHA256(t *emobench.Task) (string, error) {
+	_, pair, err := taskHashes(t)
+	return pair, err
+}
+
+// taskHashes returns both hashes, canonicalizing actions and outputs once.
+func taskHashes(t *emobench.Task) (content, pair string, err error) {
 	actions, err := canonicalJSON(orJSON(t.Actions, "[]"))
 	if err != nil {
-		return "", fmt.Errorf("task %s: actions: %w", t.Key, err)
+		return "", "", fmt.Errorf("task %s: actions: %w", t.Key, err)
 	}
 	outputs, err := canonicalJSON(orJSON(t.Outputs, "[]"))
 	if err != nil {
-		return "", fmt.Errorf("task %s: outputs: %w", t.Key, err)
+		return "", "", fmt.Errorf("task %s: outputs: %w", t.Key, err)
 	}
-	b, err := json.Marshal(map[string]any{
-		"domain": orUnknown(t.Domain), "key": t.Key, "instruction": StripEmotionInstruction(t.Instruction),
-		"user_id": t.UserID, "actions": actions, "outputs": outputs,
-	})
+	fields := map[string]any{
+		"domain": orUnknown(t.Domain), "key": t.Key, "instruction": t.Instruction,
+		"user_id": t.UserID, "emotion": t.Emotion, "actions": actions, "outputs": outputs,
+	}
+	if content, err = sha256JSON(fields); err != nil {
+		return "", "", err
+	}
+	delete(fields, "emotion")
+	fields["instruction"] = StripEmotionInstruction(t.Instruction)
+	pair, err = sha256JSON(fields)
+	return content, pair, err
+}
+
+func sha256JSON(v any) (string, error) {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return "", err
 	}

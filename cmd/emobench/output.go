@@ -77,11 +77,13 @@ func (t *table) writeText(w io.Writer) error {
 	return tw.Flush()
 }
 
+var lineBreaks = strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`)
+
 // oneLine keeps a cell from breaking the table's layout or the terminal:
 // line breaks and tabs are escaped, other control characters (ESC, BEL, …)
 // become U+FFFD.
 func oneLine(s string) string {
-	s = strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`).Replace(s)
+	s = lineBreaks.Replace(s)
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return '\uFFFD'

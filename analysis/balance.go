@@ -1,0 +1,221 @@
+package analysis
+
+import (
+	"math"
+	"strings"
+	"unicode"
+
+	"github.com/emobench/emobench"
+)
+
+// followUpCues are phrases that make a sentence a request to the user even
+// when it does not end in a question mark ("Please provide your email.").
+// They are matched against the lower-cased sentence with typographic
+// apostrophes folded to "'".
+var followUpCues = []string{
+	"please provide", "please confirm", "please share", "please send",
+	"please tell me", "please let me know", "please specify", "please enter",
+	"please give me", "please reply", "please respond", "please verify",
+	"please choose", "please select", "please spell",
+	"let me know", "could you", "can you", "would you", "may i have",
+	"what is your", "what's your", "do you want",
+	"i need your", "i'll need your", "i will need your", "i need you to",
+	"i'll need you to", "i will need you to",
+}
+
+// closingCourtesies are phrases that make a question a courtesy rather than
+// a request: offers of further help and greetings. A question containing
+// one of them is not a follow-up, whatever else it contains.
+var closingCourtesies = []string{
+	"anything else", "something else", "any other question", "any other request",
+	"any other concern", "any other issue", "any further question", "anything more",
+	"any more question", "how can i help", "how may i help", "how can i assist",
+	"how may i assist", "what can i do for you", "what else can i", "what can i help",
+	"how are you", "can i help you with anything", "may i help you with anything",
+	"help you with today", "assist you with today", "feel free",
+	"if you need anything", "if you have any", "if you need further",
+	"if you need more help", "if you need any",
+}
+
+// IsFollowUp reports whether text, the content of an agent message to the
+// user, asks the user for information or confirmation. The rule:
+//
+//  1. The text is lower-cased, ’ and ‘ become ', and it is split into
+//     sentences after each '.', '!', '?' or newline that is followed by a
+//     space, a closing mark ()"'”*_) or the end of the text, so "5.99" and
+//     "site.com/?q=1" do not split.
+//  2. A sentence is a closing courtesy when it contains one of
+//     closingCourtesies ("anything else", "how can I help", ...).
+//  3. A sentence is a request when it is not a courtesy and either ends in
+//     '?' (ignoring trailing closing marks, so "Do you confirm (yes)?" and
+//     "**Shall I proceed?**" count) or contains one of followUpCues
+//     ("please provide", "could you", "let me know", "what is your", ...),
+//     so imperative requests without a question mark count too.
+//  4. IsFollowUp is true when at least one sentence is a request.
+//
+// So "Is there anything else I can help you with?" is false, "Could you
+// give me your email address?" and "Please confirm (yes/no)." are true, and
+// statements ("Your order has been cancelled.") are false. Messages that
+// carry tool calls are the caller's to exclude (TrajectoryBalance does).
+func IsFollowUp(text string) bool {
+	for _, s := range sentences(normalizeText(text)) {
+		if isRequest(s) {
+			return true
+		}
+	}
+	return false
+}
+
+func normalizeText(text string) string {
+	text = strings.ToLower(text)
+	return strings.NewReplacer("’", "'", "‘", "'").Replace(text)
+}
+
+// isCloser reports whether r may follow a sentence's final mark.
+func isCloser(r rune) bool {
+	return strings.ContainsRune(`)"'”*_]`, r)
+}
+
+// sentences splits lower-cased text as step 1 of IsFollowUp's rule.
+func sentences(text string) []string {
+	rs := []rune(text)
+	var out []string
+	start := 0
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		if r == '\n' {
+			out = append(out, string(rs[start:i]))
+			start = i + 1
+			continue
+		}
+		if r != '.' && r != '!' && r != '?' {
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && isCloser(rs[j]) {
+			j++
+		}
+		if j == len(rs) || unicode.IsSpace(rs[j]) {
+			out = append(out, string(rs[start:j]))
+			start = j
+			i = j - 1
+		}
+	}
+	if start < len(rs) {
+		out = append(out, string(rs[start:]))
+	}
+	return out
+}
+
+func isRequest(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for _, c := range closingCourtesies {
+		if strings.Contains(s, c) {
+			return false
+		}
+	}
+	if strings.HasSuffix(strings.TrimRightFunc(s, func(r rune) bool {
+		return isCloser(r) || unicode.IsSpace(r)
+	}), "?") {
+		return true
+	}
+	for _, c := range followUpCues {
+		if strings.Contains(s, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// Balance is the mix of tool execution and user follow-up in one
+// trajectory.
+type Balance struct {
+	ToolCalls int // function calls in assistant messages
+	FollowUps int // assistant messages without tool calls for which IsFollowUp holds
+	// Share is ToolCalls / (ToolCalls + FollowUps), NaN when both are 0.
+	Share float64
+}
+
+// TrajectoryBalance counts a trajectory's tool calls (every function call
+// of every assistant message) and follow-ups (assistant messages with no
+// tool calls whose content satisfies IsFollowUp), and their share
+//
+//	share = tool calls / (tool calls + follow-ups)
+//
+// after τ-Emotion-Bench's finding that success goes with a balance between
+// tool execution and necessary user follow-up. Share is NaN when the
+// trajectory has neither. Messages of other roles are ignored.
+func TrajectoryBalance(msgs []emobench.Message) Balance {
+	var b Balance
+	for _, m := range msgs {
+		if m.Role != emobench.RoleAssistant {
+			continue
+		}
+		if len(m.ToolCalls) > 0 {
+			b.ToolCalls += len(m.ToolCalls)
+			continue
+		}
+		if IsFollowUp(m.Content) {
+			b.FollowUps++
+		}
+	}
+	b.Share = math.NaN()
+	if total := b.ToolCalls + b.FollowUps; total > 0 {
+		b.Share = float64(b.ToolCalls) / float64(total)
+	}
+	return b
+}
+
+// ShareBin is the success rate of the trajectories whose tool-call share
+// falls in [Lo, Hi) (the last bin is closed: [Lo, 1]).
+type ShareBin struct {
+	Lo, Hi    float64
+	N         int     // trajectories in the bin
+	Successes int     // of which passed
+	Rate      float64 // Successes / N; NaN when N = 0
+	CI        CI      // 95% Wilson score interval of Rate; Lo and Hi NaN when N = 0
+}
+
+// SuccessByShareBin splits [0, 1] into bins equal-width bins and reports,
+// for each, how many trajectories fall in it and how many passed, with the
+// success rate and its 95% Wilson score interval (Wilson 1927; see Wilson). shares[i] and passed[i]
+// describe trajectory i. Shares that are NaN or outside [0, 1] are skipped.
+// Every bin is returned, empty ones with N = 0 and NaN rate.
+//
+// SuccessByShareBin panics if len(shares) != len(passed) or bins < 1; both
+// are caller bugs.
+func SuccessByShareBin(shares []float64, passed []bool, bins int) []ShareBin {
+	if len(shares) != len(passed) {
+		panic("analysis: SuccessByShareBin: len(shares) != len(passed)")
+	}
+	if bins < 1 {
+		panic("analysis: SuccessByShareBin: bins < 1")
+	}
+	out := make([]ShareBin, bins)
+	for i := range out {
+		out[i].Lo = float64(i) / float64(bins)
+		out[i].Hi = float64(i+1) / float64(bins)
+	}
+	for i, s := range shares {
+		if math.IsNaN(s) || s < 0 || s > 1 {
+			continue
+		}
+		b := min(int(s*float64(bins)), bins-1)
+		out[b].N++
+		if passed[i] {
+			out[b].Successes++
+		}
+	}
+	for i := range out {
+		b := &out[i]
+		b.Rate = math.NaN()
+		if b.N > 0 {
+			b.Rate = float64(b.Successes) / float64(b.N)
+		}
+		b.CI = Wilson(b.Successes, b.N, 0.95)
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package analysis
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Gap returns how much reliability is lost from one trial to k trials:
+//
+//	diff  = pass^1 − pass^k
+//	ratio = pass^k / pass^1
+//
+// diff is how much single-trial success does not survive k repetitions and
+// ratio the share that does; both are plain arithmetic on the pass^k
+// estimator (Yao et al. 2024, τ-bench, which plots this drop over k). ratio
+// is NaN when pass1 = 0; NaN inputs give NaN outputs.
+func Gap(pass1, passk float64) (diff, ratio float64) {
+	diff = pass1 - passk
+	if pass1 == 0 {
+		return diff, math.NaN()
+	}
+	return diff, passk / pass1
+}
+
+// GapRow is the pass^1 → pass^k gap of one (run, group) at its largest k.
+type GapRow struct {
+	RunID      int64
+	Group      []string
+	K          int     // the largest k among the (run, group)'s rows
+	Pass1      float64 // pass^1 (NaN when there is no k = 1 row)
+	PassK      float64 // pass^K
+	Diff       float64 // Pass1 − PassK
+	Ratio      float64 // PassK / Pass1, NaN when Pass1 = 0
+	Tasks1     int     // tasks behind Pass1
+	TasksK     int     // tasks behind PassK
+	Convention Convention
+}
+
+// GapAtMaxK takes PassK rows and returns, per (run, group), Gap between its
+// k = 1 row and its row with the largest K, ordered by run then group.
+//
+// Under PerTask, pass^K averages only the tasks with n_t ≥ K, so Tasks1 and
+// TasksK can differ and the gap then mixes a change of k with a change of
+// task set; compare them before reading the gap. A (run, group) with no
+// k = 1 row gets Pass1, Diff and Ratio NaN; one whose largest K is 1 gets
+// Diff 0 and Ratio 1 (or NaN when pass^1 = 0). GapAtMaxK panics when one
+// (run, group) mixes conventions.
+func GapAtMaxK(rows []PassKRow) []GapRow {
+	type acc struct {
+		out   GapRow
+		have1 bool
+	}
+	index := map[string]*acc{}
+	var accs []*acc
+	for _, r := range rows {
+		key := fmt.Sprint(r.RunID) + "\x00" + strings.Join(r.Group, "\x00")
+		a, ok := index[key]
+		if !ok {
+			a = &acc{out: GapRow{RunID: r.RunID, Group: r.Group, Convention: r.Convention}}
+			index[key] = a
+			accs = append(accs, a)
+		}
+		if r.Convention != a.out.Convention {
+			panic(fmt.Sprintf("analysis: GapAtMaxK: run %d group %q mixes conventions %q and %q",
+				r.RunID, r.Group, a.out.Convention, r.Convention))
+		}
+		if r.K == 1 {
+			a.have1 = true
+			a.out.Pass1, a.out.Tasks1 = r.PassHatK, r.Tasks
+		}
+		if r.K > a.out.K {
+			a.out.K, a.out.PassK, a.out.TasksK = r.K, r.PassHatK, r.Tasks
+		}
+	}
+	out := make([]GapRow, 0, len(accs))
+	for _, a := range accs {
+		g := a.out
+		if !a.have1 {
+			g.Pass1 = math.NaN()
+		}
+		g.Diff, g.Ratio = Gap(g.Pass1, g.PassK)
+		out = append(out, g)
+	}
+	slices.SortStableFunc(out, func(a, b GapRow) int {
+		if c := cmp.Compare(a.RunID, b.RunID); c != 0 {
+			return c
+		}
+		return slices.Compare(a.Group, b.Group)
+	})
+	return out
+}

@@ -1,0 +1,302 @@
+package analysis
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// DomainDelta is the change in pass^1 on one domain from a base run to the
+// run tuned from it.
+type DomainDelta struct {
+	Domain   string
+	InDomain bool // the domain is one of the tuned run's train domains
+	// TunedPass1 and BasePass1 are each run's pass^1 = mean_t c_t/n_t over
+	// all of its usable tasks on the domain; NaN when it has none.
+	TunedPass1, BasePass1 float64
+	TunedTasks, BaseTasks int // usable tasks (n_t ≥ 1, c_t ≤ n_t)
+	// Paired is set when the runs share tasks (by TaskID); Delta is then the
+	// mean over the PairedTasks shared tasks of c_t/n_t(tuned) − c_t/n_t(base),
+	// which may differ from TunedPass1 − BasePass1 when the task sets differ.
+	Paired      bool
+	PairedTasks int
+	// Delta is tuned − base pass^1: paired as above, otherwise
+	// TunedPass1 − BasePass1. NaN when either run has no usable task.
+	Delta float64
+	// CI is Delta's stratified bootstrap percentile interval; Lo and Hi
+	// NaN when Delta is NaN.
+	CI CI
+}
+
+// DeltaSummary is the mean Δpass^1 over a set of domains.
+type DeltaSummary struct {
+	Domains int     // domains with a finite Delta
+	Mean    float64 // unweighted mean of their Deltas; NaN when Domains = 0
+	// CI is Mean's stratified bootstrap percentile interval; Lo and Hi NaN
+	// when Domains = 0.
+	CI CI
+}
+
+// GeneralizationResult compares a tuned run with its base run.
+type GeneralizationResult struct {
+	Domains     []DomainDelta // sorted by domain
+	InDomain    DeltaSummary  // over the train domains
+	OutOfDomain DeltaSummary  // over the other domains
+	Resamples   int           // bootstrap resamples drawn
+	Seed        uint64        // the resampler's seed
+}
+
+// Generalization measures how tuning on trainDomains transfers: for every
+// domain in tuned or base (each maps a domain to one run's tasks there), it
+// reports Δpass^1 = pass^1(tuned) − pass^1(base), with
+// pass^1 = mean_t c_t/n_t (Yao et al. 2024, τ-bench), paired by TaskID when
+// the runs share tasks and unpaired otherwise, and marks it in-domain when
+// the domain is in trainDomains. It then averages the finite Deltas of the
+// in-domain and of the out-of-domain domains, each domain weighing equally.
+//
+// Intervals are percentile bootstrap intervals (Efron & Tibshirani 1993,
+// ch. 13) from opts.Resamples replicates at opts.Level, stratified by
+// domain: each replicate resamples, with replacement, every domain's
+// shared tasks (paired) or each run's tasks independently (unpaired), and
+// recomputes every Delta and both means. Domains are held fixed, so the intervals show
+// task-sampling uncertainty only, not which domains were chosen; trials
+// within a task are not resampled. The resampler is
+// rand.New(rand.NewPCG(opts.Seed, 0)) from math/rand/v2, drawn domain by
+// domain in sorted order, so the same seed and input give the same
+// intervals. opts.Method is ignored: the stratified intervals are always
+// percentile, and their CI.Method says so.
+//
+// Tasks with n_t < 1 or c_t > n_t are skipped; duplicate TaskIDs within a
+// run's domain are merged by summing trials and passes. RunID and Group
+// are ignored. Empty input gives an empty result with NaN means.
+//
+// Generalization panics on the opts that make BootstrapTasks panic
+// (Resamples < 0, Level outside (0, 1), an unknown Method).
+func Generalization(tuned, base map[string][]TaskTrials, trainDomains []string, opts BootstrapOptions) GeneralizationResult {
+	opts = opts.normalized()
+	res := GeneralizationResult{Resamples: opts.Resamples, Seed: opts.Seed}
+
+	var names []string
+	for d := range tuned {
+		names = append(names, d)
+	}
+	for d := range base {
+		if _, ok := tuned[d]; !ok {
+			names = append(names, d)
+		}
+	}
+	slices.Sort(names)
+
+	doms := make([]domainSample, len(names))
+	for i, d := range names {
+		doms[i] = newDomainSample(taskRates(tuned[d]), taskRates(base[d]))
+		dd := DomainDelta{
+			Domain:      d,
+			InDomain:    slices.Contains(trainDomains, d),
+			TunedPass1:  meanMap(doms[i].tunedAll),
+			BasePass1:   meanMap(doms[i].baseAll),
+			TunedTasks:  len(doms[i].tunedAll),
+			BaseTasks:   len(doms[i].baseAll),
+			Paired:      doms[i].paired != nil,
+			PairedTasks: len(doms[i].paired),
+		}
+		dd.Delta = doms[i].delta(nil)
+		res.Domains = append(res.Domains, dd)
+	}
+
+	// Point estimates of the two means.
+	summarize := func(in bool, deltas func(i int) float64) (int, float64) {
+		n, s := 0, 0.0
+		for i, dd := range res.Domains {
+			if dd.InDomain != in || math.IsNaN(dd.Delta) {
+				continue
+			}
+			n++
+			s += deltas(i)
+		}
+		if n == 0 {
+			return 0, math.NaN()
+		}
+		return n, s / float64(n)
+	}
+	point := func(i int) float64 { return res.Domains[i].Delta }
+	res.InDomain.Domains, res.InDomain.Mean = summarize(true, point)
+	res.OutOfDomain.Domains, res.OutOfDomain.Mean = summarize(false, point)
+
+	// Bootstrap, consuming the generator in domain order.
+	rng := rand.New(rand.NewPCG(opts.Seed, 0))
+	perDomain := make([][]float64, len(names))
+	var inReps, outReps []float64
+	boot := make([]float64, len(names))
+	for range opts.Resamples {
+		for i := range doms {
+			boot[i] = math.NaN()
+			if !math.IsNaN(res.Domains[i].Delta) {
+				boot[i] = doms[i].delta(rng)
+				perDomain[i] = append(perDomain[i], boot[i])
+			}
+		}
+		replicate := func(i int) float64 { return boot[i] }
+		if _, m := summarize(true, replicate); !math.IsNaN(m) {
+			inReps = append(inReps, m)
+		}
+		if _, m := summarize(false, replicate); !math.IsNaN(m) {
+			outReps = append(outReps, m)
+		}
+	}
+	for i := range res.Domains {
+		res.Domains[i].CI = percentileInterval(perDomain[i], opts.Level)
+	}
+	res.InDomain.CI = percentileInterval(inReps, opts.Level)
+	res.OutOfDomain.CI = percentileInterval(outReps, opts.Level)
+	return res
+}
+
+// taskRates merges a run's tasks on one domain by TaskID and returns each
+// usable task's pass rate c_t/n_t.
+func taskRates(tasks []TaskTrials) map[int64]float64 {
+	type tally struct{ trials, passes int }
+	byID := map[int64]tally{}
+	for _, t := range tasks {
+		if t.Trials < 1 || t.Passes < 0 || t.Passes > t.Trials {
+			continue
+		}
+		c := byID[t.TaskID]
+		c.trials += t.Trials
+		c.passes += t.Passes
+		byID[t.TaskID] = c
+	}
+	rates := make(map[int64]float64, len(byID))
+	for id, c := range byID {
+		rates[id] = float64(c.passes) / float64(c.trials)
+	}
+	return rates
+}
+
+func meanMap(m map[int64]float64) float64 {
+	if len(m) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, v := range m {
+		s += v
+	}
+	return s / float64(len(m))
+}
+
+// domainSample holds one domain's per-task pass rates in a fixed order, so
+// resampling is reproducible.
+type domainSample struct {
+	tunedAll, baseAll map[int64]float64
+	paired            []float64 // tuned − base per shared task; nil when unpaired
+	tuned, base       []float64 // per-task rates of each run, by TaskID
+}
+
+func newDomainSample(tuned, base map[int64]float64) domainSample {
+	s := domainSample{tunedAll: tuned, baseAll: base}
+	for _, id := range slices.Sorted(maps.Keys(tuned)) {
+		s.tuned = append(s.tuned, tuned[id])
+		if b, ok := base[id]; ok {
+			s.paired = append(s.paired, tuned[id]-b)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(base)) {
+		s.base = append(s.base, base[id])
+	}
+	return s
+}
+
+// delta returns the domain's Δpass^1: of the data when rng is nil, of a
+// bootstrap resample otherwise. NaN when either run has no usable task.
+func (s domainSample) delta(rng *rand.Rand) float64 {
+	if s.paired != nil {
+		return resampleMean(s.paired, rng)
+	}
+	if len(s.tuned) == 0 || len(s.base) == 0 {
+		return math.NaN()
+	}
+	return resampleMean(s.tuned, rng) - resampleMean(s.base, rng)
+}
+
+// resampleMean is the mean of xs (rng nil) or of len(xs) draws from xs with
+// replacement.
+func resampleMean(xs []float64, rng *rand.Rand) float64 {
+	s := 0.0
+	for i := range xs {
+		j := i
+		if rng != nil {
+			j = rng.IntN(len(xs))
+		}
+		s += xs[j]
+	}
+	return s / float64(len(xs))
+}
+
+// percentileInterval is the bootstrap percentile interval: the
+// (1−level)/2 and (1+level)/2 empirical quantiles (gonum stat.Empirical) of
+// the replicates, as bootstrapItems computes them. NaN when there are none.
+func percentileInterval(reps []float64, level float64) CI {
+	ci := CI{Lo: math.NaN(), Hi: math.NaN(), Level: level, Method: MethodPercentile}
+	if len(reps) == 0 {
+		return ci
+	}
+	s := slices.Clone(reps)
+	slices.Sort(s)
+	ci.Lo = stat.Quantile((1-level)/2, stat.Empirical, s, nil)
+	ci.Hi = stat.Quantile((1+level)/2, stat.Empirical, s, nil)
+	return ci
+}
+
+// MatrixCell is one model's pass^1 on one domain.
+type MatrixCell struct {
+	Domain string
+	Model  string
+	Pass1  float64
+}
+
+// PassMatrix is a domain × model table of pass^1.
+type PassMatrix struct {
+	Domains []string // row labels, sorted
+	Models  []string // column labels, sorted
+	// Pass1[i][j] is model Models[j]'s pass^1 on domain Domains[i]; NaN
+	// when no cell was given.
+	Pass1 [][]float64
+}
+
+// Matrix shapes cells into a domain × model matrix with sorted labels and
+// NaN for missing cells. It returns an error naming the first (domain,
+// model) pair given twice. Empty input gives an empty matrix.
+func Matrix(cells []MatrixCell) (PassMatrix, error) {
+	var m PassMatrix
+	for _, c := range cells {
+		m.Domains = append(m.Domains, c.Domain)
+		m.Models = append(m.Models, c.Model)
+	}
+	slices.Sort(m.Domains)
+	m.Domains = slices.Compact(m.Domains)
+	slices.Sort(m.Models)
+	m.Models = slices.Compact(m.Models)
+	m.Pass1 = make([][]float64, len(m.Domains))
+	for i := range m.Pass1 {
+		m.Pass1[i] = make([]float64, len(m.Models))
+		for j := range m.Pass1[i] {
+			m.Pass1[i][j] = math.NaN()
+		}
+	}
+	seen := map[[2]string]bool{}
+	for _, c := range cells {
+		k := [2]string{c.Domain, c.Model}
+		if seen[k] {
+			return PassMatrix{}, fmt.Errorf("matrix: cell (%s, %s) given twice", c.Domain, c.Model)
+		}
+		seen[k] = true
+		i, _ := slices.BinarySearch(m.Domains, c.Domain)
+		j, _ := slices.BinarySearch(m.Models, c.Model)
+		m.Pass1[i][j] = c.Pass1
+	}
+	return m, nil
+}
