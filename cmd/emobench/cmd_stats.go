@@ -24,6 +24,7 @@ func statsCommand(e *env) *cli.Command {
 		},
 		Subcommands: []*cli.Command{
 			passkCommand(e),
+			statsEmotionsCommand(e),
 		},
 	}
 }

@@ -450,3 +450,52 @@ func TestCLI_FlagsAfterArguments(t *testing.T) {
 		t.Fatalf("own base: exit %d, want 2", r.code)
 	}
 }
+
+func TestStatsEmotions_RealRunsQwen3Retail(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "emo.db")
+	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "qwen3-retail-with-emotions.json"), filepath.Join(realRuns, "qwen3-retail-without-emotions.json"))
+	out := mustRun(t, "--db", dbPath, "stats", "emotions", "--format", "json")
+	var rows []struct {
+		Dimension string  `json:"dimension"`
+		Pairs     int     `json:"pairs"`
+		Delta     float64 `json:"delta"`
+		Lo        float64 `json:"delta_lo"`
+		Hi        float64 `json:"delta_hi"`
+		P         float64 `json:"p"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 || rows[0].Dimension != "all" {
+		t.Fatalf("first row should be the overall comparison: %s", out)
+	}
+	all := rows[0]
+	// 41/59 with − 39/59 without = 2/59.
+	if all.Pairs != 59 || math.Abs(all.Delta-2.0/59) > 1e-9 || !(all.Lo < 0 && all.Hi > 0) {
+		t.Fatalf("overall: %+v, want 59 pairs, Δ = +0.0339 with a CI containing 0", all)
+	}
+	// Discordant pairs counted in the files with python3: 8 with-only, 6 without-only passes.
+	if math.Abs(all.P-analysisMcNemar(8, 6)) > 1e-12 || all.P <= 0 || all.P > 1 {
+		t.Fatalf("McNemar p = %v", all.P)
+	}
+	table := mustRun(t, "--db", dbPath, "stats", "emotions", "--format", "table")
+	if !strings.Contains(table, "0.0339") || !strings.Contains(table, "p_holm") {
+		t.Fatalf("table output lacks Δ or p:\n%s", table)
+	}
+}
+
+// analysisMcNemar is the exact two-sided McNemar p for b and c, computed
+// here independently: 2 · Σ_{i ≤ min(b,c)} C(b+c, i) / 2^(b+c), capped at 1.
+func analysisMcNemar(b, c int) float64 {
+	n := b + c
+	m := min(b, c)
+	sum, coef := 0.0, 1.0
+	for i := 0; i <= m; i++ {
+		if i > 0 {
+			coef = coef * float64(n-i+1) / float64(i)
+		}
+		sum += coef
+	}
+	return math.Min(1, 2*sum/math.Pow(2, float64(n)))
+}

@@ -59,6 +59,8 @@ func cell(v any) string {
 		return string(x)
 	case string:
 		return x
+	case rawCell:
+		return string(x)
 	default:
 		return fmt.Sprint(x)
 	}
@@ -151,6 +153,8 @@ func (t *table) jsonObject(row []any) (string, error) {
 
 func jsonValue(v any) any {
 	switch x := v.(type) {
+	case rawCell:
+		return string(x)
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil
@@ -196,6 +200,10 @@ func (t *table) writeLaTeX(w io.Writer) error {
 	for _, row := range t.rows {
 		cells := make([]string, len(row))
 		for i, v := range row {
+			if raw, ok := v.(rawCell); ok {
+				cells[i] = string(raw)
+				continue
+			}
 			cells[i] = latexEscaper.Replace(oneLine(cell(v)))
 		}
 		fmt.Fprintf(w, "%s \\\\\n", strings.Join(cells, " & "))

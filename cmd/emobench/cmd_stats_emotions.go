@@ -1,0 +1,151 @@
+package main
+
+import (
+	"math"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/urfave/cli/v2"
+)
+
+// intervalFlags configure confidence intervals, shared by the stats commands.
+func intervalFlags(defaultStyle string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "ci", Value: defaultStyle, Usage: "how tables show intervals: pm (±), brackets, or none"},
+		&cli.StringFlag{Name: "ci-method", Value: analysis.MethodPercentile, Usage: "bootstrap interval: percentile or bca"},
+		&cli.IntFlag{Name: "resamples", Value: 2000, Usage: "bootstrap resamples (tasks are resampled)"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "bootstrap seed: the same seed gives the same intervals"},
+		&cli.Float64Flag{Name: "level", Value: 0.95, Usage: "confidence level"},
+	}
+}
+
+func bootstrapOptions(c *cli.Context) (analysis.BootstrapOptions, ciStyle, error) {
+	style := ciStyle(c.String("ci"))
+	if style != "pm" && style != "brackets" && style != "none" {
+		return analysis.BootstrapOptions{}, "", usagef("--ci %q is not one of pm, brackets, none", style)
+	}
+	method := c.String("ci-method")
+	if method != analysis.MethodPercentile && method != analysis.MethodBCa {
+		return analysis.BootstrapOptions{}, "", usagef("--ci-method %q is not one of percentile, bca", method)
+	}
+	if r := c.Int("resamples"); r < 100 {
+		return analysis.BootstrapOptions{}, "", usagef("--resamples %d: use at least 100", r)
+	}
+	if l := c.Float64("level"); l <= 0 || l >= 1 {
+		return analysis.BootstrapOptions{}, "", usagef("--level %v is not in (0, 1)", l)
+	}
+	return analysis.BootstrapOptions{
+		Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: method,
+	}, style, nil
+}
+
+func statsEmotionsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "emotions",
+		Usage: "with- vs without-emotions pass^k, paired by task, per family, leaf and dimension",
+		Description: "Pairs each task's with-emotions and without-emotions trajectories (same agent model, user\n" +
+			"model and domain; a task is its content without the emotion instruction). Reports Δpass^k =\n" +
+			"pass^k(with) − pass^k(without) with a paired bootstrap CI over tasks and, at k = 1, the exact\n" +
+			"McNemar test on trial-matched pairs with Holm's correction across a dimension's values.\n\n" +
+			"Example:\n   emobench --db runs.db stats emotions\n   emobench --db runs.db stats emotions --k 1,2 --format latex --ci brackets",
+		Before: noArgs,
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			&cli.IntSliceFlag{Name: "k", Usage: "k values (default 1)"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+		}, intervalFlags("pm")...),
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if err := checkFormat(format, formats...); err != nil {
+				return err
+			}
+			opts, style, err := bootstrapOptions(c)
+			if err != nil {
+				return err
+			}
+			ks := c.IntSlice("k")
+			for _, k := range ks {
+				if k < 1 {
+					return usagef("--k %d: k must be at least 1", k)
+				}
+			}
+			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
+			if err != nil {
+				return err
+			}
+			outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
+			if err != nil {
+				return err
+			}
+			rows := analysis.CompareEmotions(conditionTrials(outcomes), ks, opts)
+			if len(rows) == 0 {
+				e.warn("no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
+			}
+			return emotionsTable(rows, style).expandEstimates(format, style).write(e.stdout, format)
+		},
+	}
+}
+
+func (e *env) warn(msg string) {
+	e.stderr.Write([]byte("note: " + msg + "\n"))
+}
+
+func conditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial {
+	var out []analysis.ConditionTrial
+	for _, o := range outcomes {
+		cond := emobench.Condition(o.Fields["condition"])
+		if cond != emobench.ConditionWithEmotions && cond != emobench.ConditionWithoutEmotions {
+			continue
+		}
+		profile := map[string]string{}
+		for _, dim := range analysis.EmotionDimensions {
+			profile[dim] = o.Fields[dim]
+		}
+		out = append(out, analysis.ConditionTrial{
+			Group:        analysis.GroupLabel(o.Fields["agent_model"], o.Fields["user_model"], o.Fields["domain"]),
+			PairKey:      o.PairKey,
+			WithEmotions: cond == emobench.ConditionWithEmotions,
+			Trial:        o.Trial,
+			Passed:       o.Passed,
+			Profile:      profile,
+		})
+	}
+	return out
+}
+
+func emotionsTable(rows []analysis.EmotionDelta, style ciStyle) *table {
+	t := &table{columns: []string{"group", "dimension", "value", "k", "pairs", "with", "without", "delta", "mcnemar_b", "mcnemar_c", "p", "p_holm"}}
+	for _, r := range rows {
+		var delta any = estimate{v: r.Delta, ci: r.CI}
+		if style == "none" {
+			delta = r.Delta
+		}
+		t.rows = append(t.rows, []any{
+			r.Group, r.Dimension, orDash(r.Value), r.K, r.Pairs, r.With, r.Without, delta,
+			nanInt(r.B, r.K == 1), nanInt(r.C, r.K == 1), r.P, r.PHolm,
+		})
+	}
+	return t
+}
+
+func orDash(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "-"
+	}
+	return s
+}
+
+// nanInt shows n only where it is defined.
+func nanInt(n int, defined bool) any {
+	if !defined {
+		return math.NaN()
+	}
+	return n
+}

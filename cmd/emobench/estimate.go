@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/emobench/emobench/analysis"
+)
+
+// estimate is a table value with a confidence interval. Text formats show
+// it in one cell (brackets, or ± half-width in LaTeX by default); csv and
+// json split it into NAME, NAME_lo and NAME_hi.
+type estimate struct {
+	v  float64
+	ci analysis.CI
+}
+
+// ciStyle says how text formats show an interval: "brackets" or "pm".
+type ciStyle string
+
+func (e estimate) text(style ciStyle, latex bool) string {
+	if math.IsNaN(e.v) {
+		return ""
+	}
+	if math.IsNaN(e.ci.Lo) || math.IsNaN(e.ci.Hi) {
+		return fmt.Sprintf("%.4f", e.v)
+	}
+	if style == "pm" {
+		half := (e.ci.Hi - e.ci.Lo) / 2
+		if latex {
+			return fmt.Sprintf("$%.3f \\pm %.3f$", e.v, half)
+		}
+		return fmt.Sprintf("%.4f ± %.4f", e.v, half)
+	}
+	return fmt.Sprintf("%.4f [%.4f, %.4f]", e.v, e.ci.Lo, e.ci.Hi)
+}
+
+// expandEstimates rewrites t for format: estimates become one text cell,
+// or three numeric columns for csv and json.
+func (t *table) expandEstimates(format string, style ciStyle) *table {
+	split := format == "csv" || format == "json"
+	isEstimate := make([]bool, len(t.columns))
+	for _, row := range t.rows {
+		for j, v := range row {
+			if _, ok := v.(estimate); ok {
+				isEstimate[j] = true
+			}
+		}
+	}
+	out := &table{}
+	for j, c := range t.columns {
+		out.columns = append(out.columns, c)
+		if split && isEstimate[j] {
+			out.columns = append(out.columns, c+"_lo", c+"_hi")
+		}
+	}
+	for _, row := range t.rows {
+		var cells []any
+		for j, v := range row {
+			e, ok := v.(estimate)
+			switch {
+			case !isEstimate[j]:
+				cells = append(cells, v)
+			case !ok:
+				cells = append(cells, v)
+				if split {
+					cells = append(cells, nil, nil)
+				}
+			case split:
+				cells = append(cells, e.v, e.ci.Lo, e.ci.Hi)
+			default:
+				cells = append(cells, rawCell(e.text(style, format == "latex")))
+			}
+		}
+		out.rows = append(out.rows, cells)
+	}
+	return out
+}
+
+// rawCell is text that the LaTeX writer must not escape (it holds math).
+type rawCell string
