@@ -25,6 +25,7 @@ func statsCommand(e *env) *cli.Command {
 		Subcommands: []*cli.Command{
 			passkCommand(e),
 			statsEmotionsCommand(e),
+			statsGapCommand(e),
 		},
 	}
 }
@@ -40,14 +41,15 @@ func passkCommand(e *env) *cli.Command {
 			"Group fields: " + strings.Join(db.GroupFields, ", ") + ".\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db stats passk --by condition\n" +
-			"   emobench --db runs.db stats passk --run 3 --by emotion_family --k 1,2,4 --format markdown",
-		Flags: []cli.Flag{
+			"   emobench --db runs.db stats passk --run 3 --by emotion_family --k 1,2,4 --format markdown\n" +
+			"   emobench --db runs.db stats passk --ci brackets   # bootstrap CIs over tasks",
+		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields, comma-separated or repeated (always grouped by run)"},
 			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
-		},
+		}, intervalFlags("none")...),
 		Action: func(c *cli.Context) error { return runPassK(c, e) },
 	}
 }
@@ -101,14 +103,36 @@ func runPassK(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	rows, names, err := computePassK(c.Context, store, runIDs, fields, analysis.PassKOptions{Convention: conv, Ks: ks})
+	bopts, style, err := bootstrapOptions(c)
+	if err != nil {
+		return err
+	}
+	in, runTrials, err := loadTaskTrials(c.Context, store, runIDs, fields, conv)
+	if err != nil {
+		return err
+	}
+	rows, err := analysis.PassK(in, analysis.PassKOptions{Convention: conv, Ks: ks, RunTrials: runTrials})
+	if err != nil {
+		return err
+	}
+	names, err := runNames(c.Context, store)
 	if err != nil {
 		return err
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
-	return passKTable(rows, names, fields).write(e.stdout, format)
+	t := passKTable(rows, names, fields)
+	if style != "none" {
+		hat, at := passKIntervals(in, rows, runTrials, conv, bopts)
+		for i, row := range t.rows {
+			n := len(row)
+			// pass_hat_k and pass_at_k sit before tasks, trajectories, convention.
+			row[n-5] = estimate{v: rows[i].PassHatK, ci: hat[i]}
+			row[n-4] = estimate{v: rows[i].PassAtK, ci: at[i]}
+		}
+	}
+	return t.expandEstimates(format, style).write(e.stdout, format)
 }
 
 func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, error) {
@@ -126,12 +150,29 @@ func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, err
 // computePassK loads the (run, task) counts and computes pass^k rows grouped
 // by run and fields. It also returns run names by id.
 func computePassK(ctx context.Context, store *db.DB, runIDs []int64, fields []string, opts analysis.PassKOptions) ([]analysis.PassKRow, map[int64]string, error) {
+	in, runTrials, err := loadTaskTrials(ctx, store, runIDs, fields, opts.Convention)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.RunTrials = runTrials
+	rows, err := analysis.PassK(in, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := runNames(ctx, store)
+	return rows, names, err
+}
+
+// loadTaskTrials returns one analysis.TaskTrials per (run, task) with the
+// group fields' values, and for MinTrials each run's distinct trial count.
+func loadTaskTrials(ctx context.Context, store *db.DB, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, error) {
 	tasks, err := store.ListTaskTrials(ctx, runIDs)
 	if err != nil {
 		return nil, nil, err
 	}
-	if opts.Convention == analysis.MinTrials {
-		if opts.RunTrials, err = store.CountRunTrials(ctx); err != nil {
+	var runTrials map[int64]int
+	if conv == analysis.MinTrials {
+		if runTrials, err = store.CountRunTrials(ctx); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -143,12 +184,22 @@ func computePassK(ctx context.Context, store *db.DB, runIDs []int64, fields []st
 		}
 		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes}
 	}
-	rows, err := analysis.PassK(in, opts)
-	if err != nil {
-		return nil, nil, err
+	return in, runTrials, nil
+}
+
+// passKIntervals bootstraps a CI for every pass^k and pass@k row, over the
+// tasks of the row's (run, group).
+func passKIntervals(in []analysis.TaskTrials, rows []analysis.PassKRow, runTrials map[int64]int, conv analysis.Convention, opts analysis.BootstrapOptions) (hat, at []analysis.CI) {
+	byGroup := map[string][]analysis.TaskTrials{}
+	key := func(run int64, group []string) string { return fmt.Sprint(run) + "\x00" + strings.Join(group, "\x00") }
+	for _, t := range in {
+		byGroup[key(t.RunID, t.Group)] = append(byGroup[key(t.RunID, t.Group)], t)
 	}
-	names, err := runNames(ctx, store)
-	return rows, names, err
+	for _, r := range rows {
+		_, _, h, a := analysis.PassKCI(byGroup[key(r.RunID, r.Group)], r.K, conv, runTrials[r.RunID], opts)
+		hat, at = append(hat, h), append(at, a)
+	}
+	return hat, at
 }
 
 func runNames(ctx context.Context, store *db.DB) (map[int64]string, error) {

@@ -190,8 +190,7 @@ var latexEscaper = strings.NewReplacer(
 
 // writeLaTeX writes a booktabs tabular.
 func (t *table) writeLaTeX(w io.Writer) error {
-	align := strings.Repeat("l", len(t.columns))
-	fmt.Fprintf(w, "\\begin{tabular}{%s}\n\\toprule\n", align)
+	fmt.Fprintf(w, "%% needs \\usepackage{booktabs}\n\\begin{tabular}{%s}\n\\toprule\n", t.latexAlignment())
 	head := make([]string, len(t.columns))
 	for i, c := range t.columns {
 		head[i] = latexEscaper.Replace(c)
@@ -260,4 +259,25 @@ func (s *rowStream) end() error {
 	}
 	_, err := io.WriteString(s.w, end)
 	return err
+}
+
+// latexAlignment right-aligns columns that hold only numbers.
+func (t *table) latexAlignment() string {
+	var b strings.Builder
+	for j := range t.columns {
+		numeric := len(t.rows) > 0
+		for _, row := range t.rows {
+			switch row[j].(type) {
+			case int, int64, float64, rawCell, nil:
+			default:
+				numeric = false
+			}
+		}
+		if numeric {
+			b.WriteByte('r')
+		} else {
+			b.WriteByte('l')
+		}
+	}
+	return b.String()
 }

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/urfave/cli/v2"
+)
+
+func statsGapCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "gap",
+		Usage: "the pass^k gap: pass^1 − pass^k and pass^k / pass^1 per run (and group)",
+		Description: "Average success hides inconsistency: the gap compares pass^1 with pass^k at the largest k\n" +
+			"(or --k). Under per-task, pass^k averages only tasks with at least k trials; the tasks_1 and\n" +
+			"tasks_k columns say how many tasks each side used.\n\n" +
+			"Example:\n   emobench --db runs.db stats gap\n   emobench --db runs.db stats gap --by emotion_family --k 3 --format latex",
+		Before: noArgs,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			&cli.StringSliceFlag{Name: "by", Usage: "group fields besides the run (e.g. emotion_family)"},
+			&cli.IntFlag{Name: "k", Usage: "the k to compare with k = 1 (default: the largest k)"},
+			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+		},
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if err := checkFormat(format, formats...); err != nil {
+				return err
+			}
+			fields, err := parseGroupFields(strings.Join(c.StringSlice("by"), ","))
+			if err != nil {
+				return err
+			}
+			conv, err := analysis.ParseConvention(c.String("convention"))
+			if err != nil {
+				return &usageError{err}
+			}
+			opts := analysis.PassKOptions{Convention: conv}
+			if k := c.Int("k"); c.IsSet("k") {
+				if k < 2 {
+					return usagef("--k %d: compare with k of at least 2", k)
+				}
+				opts.Ks = []int{1, k}
+			}
+			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
+			if err != nil {
+				return err
+			}
+			rows, names, err := computePassK(c.Context, store, runIDs, fields, opts)
+			if err != nil {
+				return err
+			}
+			return gapTable(analysis.GapAtMaxK(rows), names, fields).write(e.stdout, format)
+		},
+	}
+}
+
+func gapTable(rows []analysis.GapRow, names map[int64]string, fields []string) *table {
+	t := &table{columns: append(append([]string{"run_id", "run"}, fields...),
+		"k", "pass_1", "pass_k", "gap", "ratio", "tasks_1", "tasks_k", "convention")}
+	for _, r := range rows {
+		row := []any{r.RunID, names[r.RunID]}
+		for _, g := range r.Group {
+			row = append(row, g)
+		}
+		row = append(row, r.K, r.Pass1, r.PassK, r.Diff, r.Ratio, r.Tasks1, r.TasksK, string(r.Convention))
+		t.rows = append(t.rows, row)
+	}
+	return t
+}
