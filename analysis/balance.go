@@ -44,13 +44,21 @@ var closingCourtesies = []string{
 //     sentences after each '.', '!', '?' or newline that is followed by a
 //     space, a closing mark ()"'”*_) or the end of the text, so "5.99" and
 //     "site.com/?q=1" do not split.
-//  2. A sentence is a closing courtesy when it contains one of
-//     closingCourtesies ("anything else", "how can I help", ...).
+//  2. A sentence is a closing courtesy when it contains an offer of more
+//     help or a greeting: "anything else", "something else", "any other
+//     question/request/concern/issue", "anything more", "how can/may I
+//     help/assist", "what can I do for you", "help/assist you with today",
+//     "how are you", "feel free", "if you need anything", "if you have
+//     any", and the like (the list closingCourtesies).
 //  3. A sentence is a request when it is not a courtesy and either ends in
 //     '?' (ignoring trailing closing marks, so "Do you confirm (yes)?" and
-//     "**Shall I proceed?**" count) or contains one of followUpCues
-//     ("please provide", "could you", "let me know", "what is your", ...),
-//     so imperative requests without a question mark count too.
+//     "**Shall I proceed?**" count) or contains a request cue, so that
+//     imperative requests without a question mark count too: "please
+//     provide/confirm/share/send/tell me/let me know/specify/enter/give
+//     me/reply/respond/verify/choose/select/spell", "let me know", "could
+//     you", "can you", "would you", "may I have", "what is your", "do you
+//     want", "I('ll|will) need your", "I('ll|will) need you to" (the list
+//     followUpCues).
 //  4. IsFollowUp is true when at least one sentence is a request.
 //
 // So "Is there anything else I can help you with?" is false, "Could you

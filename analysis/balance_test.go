@@ -63,7 +63,7 @@ func TestTrajectoryBalance(t *testing.T) {
 		{Role: emobench.RoleAssistant, Content: "Shall I check both orders?", // tool calls win
 			ToolCalls: []emobench.ToolCall{{Name: "get_order_details"}, {Name: "get_order_details"}}},
 		{Role: emobench.RoleAssistant, Content: "Which order do you want to return?"}, // follow-up
-		{Role: emobench.RoleAssistant, Content: "Is there anything else?"},           // courtesy
+		{Role: emobench.RoleAssistant, Content: "Is there anything else?"},            // courtesy
 	}
 	// By hand: 3 tool calls, 2 follow-ups, share 3/5.
 	b := analysis.TrajectoryBalance(msgs)

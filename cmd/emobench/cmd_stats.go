@@ -26,6 +26,9 @@ func statsCommand(e *env) *cli.Command {
 			passkCommand(e),
 			statsEmotionsCommand(e),
 			statsGapCommand(e),
+			statsAbandonmentCommand(e),
+			statsBalanceCommand(e),
+			statsGeneralizationCommand(e),
 		},
 	}
 }

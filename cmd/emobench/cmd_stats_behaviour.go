@@ -1,0 +1,252 @@
+package main
+
+import (
+	"context"
+	"math"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/urfave/cli/v2"
+)
+
+// abandonmentDimensions are the fields stats abandonment reports by.
+var abandonmentDimensions = []string{"emotion_family", "emotion_leaf", "politeness", "urgency", "trust", "domain", "agent_model"}
+
+func statsAbandonmentCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "abandonment",
+		Usage: "rate of user_unsatisfied endings (###UNSATISFIED###) per family, leaf, dimension, domain and agent",
+		Description: "Each row: trajectories, abandoned ones, the rate with a Wilson interval, and the mean user turn\n" +
+			"at which users abandoned (the turn of their ###UNSATISFIED### message).\n\n" +
+			"Example:\n   emobench --db runs.db stats abandonment\n   emobench --db runs.db stats abandonment --by emotion_family,agent_model --format latex",
+		Before: noArgs,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			&cli.StringSliceFlag{Name: "by", Usage: "report by these fields jointly (default: each of " + strings.Join(abandonmentDimensions, ", ") + " in turn)"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
+		},
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if err := checkFormat(format, formats...); err != nil {
+				return err
+			}
+			style := ciStyle(c.String("ci"))
+			joint, err := parseGroupFields(strings.Join(c.StringSlice("by"), ","))
+			if err != nil {
+				return err
+			}
+			outcomes, err := loadOutcomes(c)
+			if err != nil {
+				return err
+			}
+			t := &table{columns: []string{"dimension", "value", "trajectories", "abandoned", "rate", "mean_turn"}}
+			dims := [][]string{}
+			if len(joint) > 0 {
+				dims = append(dims, joint)
+			} else {
+				for _, d := range abandonmentDimensions {
+					dims = append(dims, []string{d})
+				}
+			}
+			for _, fields := range dims {
+				for _, r := range analysis.Abandonment(abandonmentRows(outcomes, fields)) {
+					var rate any = estimate{v: r.Rate, ci: r.CI}
+					if style == "none" {
+						rate = r.Rate
+					}
+					t.rows = append(t.rows, []any{strings.Join(fields, ","), orDash(strings.Join(r.Group, " / ")), r.N, r.Abandoned, rate, r.MeanTurn})
+				}
+			}
+			return t.expandEstimates(format, style).write(e.stdout, format)
+		},
+	}
+}
+
+func loadOutcomes(c *cli.Context) ([]db.TrajectoryOutcome, error) {
+	store, err := db.OpenReadOnly(c.Context, c.String("db"))
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
+	if err != nil {
+		return nil, err
+	}
+	return store.ListTrajectoryOutcomes(c.Context, runIDs)
+}
+
+func abandonmentRows(outcomes []db.TrajectoryOutcome, fields []string) []analysis.AbandonmentRow {
+	rows := make([]analysis.AbandonmentRow, len(outcomes))
+	for i, o := range outcomes {
+		group := make([]string, len(fields))
+		for j, f := range fields {
+			group[j] = o.Fields[f]
+		}
+		rows[i] = analysis.AbandonmentRow{
+			Group:     group,
+			Abandoned: o.TerminationReason == emobench.TerminationUserUnsatisfied,
+			Turn:      o.UserTurns,
+		}
+	}
+	return rows
+}
+
+func statsBalanceCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "balance",
+		Usage: "tool calls vs follow-up questions: success by tool-call share, a logistic fit, correlations",
+		Description: "Per trajectory, share = tool calls / (tool calls + follow-ups), where a follow-up is an agent\n" +
+			"message to the user that asks for information or confirmation: a sentence ending in '?' or\n" +
+			"holding a request cue ('could you', 'please provide', 'let me know', ...), closing courtesies\n" +
+			"such as 'anything else?' excepted. Parts: bins (success rate by share, Wilson CIs),\n" +
+			"regression (logit P(pass) = b0 + b1·share + b2·share², Wald CIs; a middle balance wins when\n" +
+			"b2 < 0 and the vertex −b1/2b2 lies in (0, 1)), correlation (share vs turns and vs abandonment).\n\n" +
+			"Example:\n   emobench --db runs.db stats balance\n   emobench --db runs.db stats balance --part regression --format latex",
+		Before: noArgs,
+		Flags: []cli.Flag{
+			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			&cli.StringFlag{Name: "part", Value: "all", Usage: "bins, regression, correlation or all"},
+			&cli.IntFlag{Name: "bins", Value: 5, Usage: "equal-width share bins on [0, 1]"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
+		},
+		Action: func(c *cli.Context) error { return runBalance(c, e) },
+	}
+}
+
+// trajectoryShares computes each trajectory's tool-call share, with its
+// outcome, turns and abandonment, in outcome order.
+type balanceData struct {
+	shares, turns, abandoned []float64
+	passed                   []bool
+}
+
+func loadBalance(ctx context.Context, store *db.DB, outcomes []db.TrajectoryOutcome) (balanceData, error) {
+	followUps := map[int64]int{}
+	err := store.ForEachAgentText(ctx, func(id int64, text string) {
+		if analysis.IsFollowUp(text) {
+			followUps[id]++
+		}
+	})
+	var d balanceData
+	for _, o := range outcomes {
+		total := o.ToolCalls + followUps[o.ID]
+		if total == 0 {
+			continue
+		}
+		d.shares = append(d.shares, float64(o.ToolCalls)/float64(total))
+		d.passed = append(d.passed, o.Passed)
+		d.turns = append(d.turns, float64(o.UserTurns+o.AgentTurns))
+		d.abandoned = append(d.abandoned, boolFloat(o.TerminationReason == emobench.TerminationUserUnsatisfied))
+	}
+	return d, err
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func runBalance(c *cli.Context, e *env) error {
+	format, part := c.String("format"), c.String("part")
+	if err := checkFormat(format, formats...); err != nil {
+		return err
+	}
+	if part != "all" && part != "bins" && part != "regression" && part != "correlation" {
+		return usagef("--part %q is not one of bins, regression, correlation, all", part)
+	}
+	if part == "all" && (format == "csv" || format == "json") {
+		part = "bins"
+		e.warn("csv and json hold one table: showing --part bins (choose another with --part)")
+	}
+	if c.Int("bins") < 1 {
+		return usagef("--bins %d: need at least 1", c.Int("bins"))
+	}
+	style := ciStyle(c.String("ci"))
+	store, err := db.OpenReadOnly(c.Context, c.String("db"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
+	if err != nil {
+		return err
+	}
+	outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
+	if err != nil {
+		return err
+	}
+	d, err := loadBalance(c.Context, store, outcomes)
+	if err != nil {
+		return err
+	}
+	var tables []*table
+	if part == "all" || part == "bins" {
+		tables = append(tables, binsTable(analysis.SuccessByShareBin(d.shares, d.passed, c.Int("bins")), style))
+	}
+	if part == "all" || part == "regression" {
+		tables = append(tables, regressionTable(d, style))
+	}
+	if part == "all" || part == "correlation" {
+		tables = append(tables, &table{columns: []string{"quantity", "pearson_r", "n"}, rows: [][]any{
+			{"share vs turns", analysis.Correlation(d.shares, d.turns), len(d.shares)},
+			{"share vs abandonment (point-biserial)", analysis.Correlation(d.shares, d.abandoned), len(d.shares)},
+			{"share vs success (point-biserial)", analysis.Correlation(d.shares, boolsToFloats(d.passed)), len(d.shares)},
+		}})
+	}
+	for i, t := range tables {
+		if i > 0 {
+			e.stdout.Write([]byte("\n"))
+		}
+		if err := t.expandEstimates(format, style).write(e.stdout, format); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func boolsToFloats(b []bool) []float64 {
+	out := make([]float64, len(b))
+	for i, v := range b {
+		out[i] = boolFloat(v)
+	}
+	return out
+}
+
+func binsTable(bins []analysis.ShareBin, style ciStyle) *table {
+	t := &table{columns: []string{"share_lo", "share_hi", "trajectories", "passed", "success_rate"}}
+	for _, b := range bins {
+		var rate any = estimate{v: b.Rate, ci: b.CI}
+		if style == "none" {
+			rate = b.Rate
+		}
+		t.rows = append(t.rows, []any{b.Lo, b.Hi, b.N, b.Successes, rate})
+	}
+	return t
+}
+
+func regressionTable(d balanceData, style ciStyle) *table {
+	t := &table{columns: []string{"term", "coefficient", "se", "z", "p", "n", "vertex", "middle_wins"}}
+	fit, err := analysis.BalanceRegression(d.shares, d.passed)
+	if err != nil {
+		t.rows = append(t.rows, []any{"(no fit: " + err.Error() + ")", math.NaN(), math.NaN(), math.NaN(), math.NaN(), len(d.shares), math.NaN(), ""})
+		return t
+	}
+	for i, term := range []string{"intercept", "share", "share^2"} {
+		var coef any = estimate{v: fit.Model.Coef[i], ci: fit.Model.CI[i]}
+		if style == "none" {
+			coef = fit.Model.Coef[i]
+		}
+		vertex, wins := math.NaN(), any("")
+		if i == 2 {
+			vertex, wins = fit.Vertex, fit.Interior
+		}
+		t.rows = append(t.rows, []any{term, coef, fit.Model.SE[i], fit.Model.Z[i], fit.Model.P[i], fit.N, vertex, wins})
+	}
+	return t
+}
