@@ -83,7 +83,11 @@ func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string
 	if in.FamilyPass1, _, err = computePassK(ctx, store, runIDs, []string{"emotion_family"}, first); err != nil {
 		return in, err
 	}
-	in.ConditionPass1, _, err = computePassK(ctx, store, runIDs, []string{"agent_model", "domain", "condition"}, first)
+	var names map[int64]string
+	if in.ConditionPass1, names, err = computePassK(ctx, store, runIDs, []string{"agent_model", "domain", "condition"}, first); err != nil {
+		return in, err
+	}
+	err = addPaperSections(ctx, store, runIDs, &in, names)
 	return in, err
 }
 

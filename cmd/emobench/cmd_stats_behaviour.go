@@ -33,7 +33,10 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			if err := checkFormat(format, formats...); err != nil {
 				return err
 			}
-			style := ciStyle(c.String("ci"))
+			style, err := parseCIStyle(c.String("ci"))
+			if err != nil {
+				return err
+			}
 			joint, err := parseGroupFields(strings.Join(c.StringSlice("by"), ","))
 			if err != nil {
 				return err
@@ -167,7 +170,10 @@ func runBalance(c *cli.Context, e *env) error {
 	if c.Int("bins") < 1 {
 		return usagef("--bins %d: need at least 1", c.Int("bins"))
 	}
-	style := ciStyle(c.String("ci"))
+	style, err := parseCIStyle(c.String("ci"))
+	if err != nil {
+		return err
+	}
 	store, err := db.OpenReadOnly(c.Context, c.String("db"))
 	if err != nil {
 		return err

@@ -22,9 +22,9 @@ func intervalFlags(defaultStyle string) []cli.Flag {
 }
 
 func bootstrapOptions(c *cli.Context) (analysis.BootstrapOptions, ciStyle, error) {
-	style := ciStyle(c.String("ci"))
-	if style != "pm" && style != "brackets" && style != "none" {
-		return analysis.BootstrapOptions{}, "", usagef("--ci %q is not one of pm, brackets, none", style)
+	style, err := parseCIStyle(c.String("ci"))
+	if err != nil {
+		return analysis.BootstrapOptions{}, "", err
 	}
 	method := c.String("ci-method")
 	if method != analysis.MethodPercentile && method != analysis.MethodBCa {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"strings"
 
 	"github.com/emobench/emobench/analysis"
@@ -57,7 +59,16 @@ func statsGapCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return gapTable(analysis.GapAtMaxK(rows), names, fields).write(e.stdout, format)
+			gaps := analysis.GapAtMaxK(rows)
+			if k := c.Int("k"); c.IsSet("k") {
+				for i := range gaps {
+					if gaps[i].K < k { // no task has k trials: no pass^k, not a gap of 0
+						gaps[i].K, gaps[i].PassK, gaps[i].Diff, gaps[i].Ratio, gaps[i].TasksK = k, math.NaN(), math.NaN(), math.NaN(), 0
+						e.warn(fmt.Sprintf("run %d has no task with %d trials: pass^%d is unknown", gaps[i].RunID, k, k))
+					}
+				}
+			}
+			return gapTable(gaps, names, fields).write(e.stdout, format)
 		},
 	}
 }

@@ -117,11 +117,20 @@ func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts an
 			}
 			t.rows = append(t.rows, []any{name, d.Domain, scope, d.TunedPass1, d.BasePass1, withCI(d.Delta, d.CI, style), d.PairedTasks})
 		}
+		var in, out []string
+		for _, d := range res.Domains {
+			if d.InDomain {
+				in = append(in, d.Domain)
+			} else {
+				out = append(out, d.Domain)
+			}
+		}
 		for _, s := range []struct {
-			scope string
-			sum   analysis.DeltaSummary
-		}{{"in-domain mean", res.InDomain}, {"out-of-domain mean", res.OutOfDomain}} {
-			t.rows = append(t.rows, []any{name, strings.Join(train, ","), s.scope, nil, nil, withCI(s.sum.Mean, s.sum.CI, style), nil})
+			scope   string
+			domains []string
+			sum     analysis.DeltaSummary
+		}{{"in-domain mean", in, res.InDomain}, {"out-of-domain mean", out, res.OutOfDomain}} {
+			t.rows = append(t.rows, []any{name, orDash(strings.Join(s.domains, ",")), s.scope, nil, nil, withCI(s.sum.Mean, s.sum.CI, style), nil})
 		}
 	}
 	return t

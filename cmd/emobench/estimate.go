@@ -15,8 +15,17 @@ type estimate struct {
 	ci analysis.CI
 }
 
-// ciStyle says how text formats show an interval: "brackets" or "pm".
+// ciStyle says how text formats show an interval: "brackets", "pm" or
+// "none".
 type ciStyle string
+
+func parseCIStyle(s string) (ciStyle, error) {
+	switch style := ciStyle(s); style {
+	case "pm", "brackets", "none":
+		return style, nil
+	}
+	return "", usagef("--ci %q is not one of pm, brackets, none", s)
+}
 
 func (e estimate) text(style ciStyle, latex bool) string {
 	if math.IsNaN(e.v) {
@@ -26,11 +35,17 @@ func (e estimate) text(style ciStyle, latex bool) string {
 		return fmt.Sprintf("%.4f", e.v)
 	}
 	if style == "pm" {
-		half := (e.ci.Hi - e.ci.Lo) / 2
-		if latex {
-			return fmt.Sprintf("$%.3f \\pm %.3f$", e.v, half)
+		up, down := e.ci.Hi-e.v, e.v-e.ci.Lo
+		symmetric := math.Abs(up-down) <= 1e-9*math.Max(1, math.Abs(e.v))
+		switch {
+		case symmetric && latex:
+			return fmt.Sprintf("$%.3f \\pm %.3f$", e.v, up)
+		case symmetric:
+			return fmt.Sprintf("%.4f ± %.4f", e.v, up)
+		case latex: // an asymmetric interval, such as Wilson's near 0 or 1
+			return fmt.Sprintf("$%.3f^{+%.3f}_{-%.3f}$", e.v, up, down)
 		}
-		return fmt.Sprintf("%.4f ± %.4f", e.v, half)
+		return fmt.Sprintf("%.4f +%.4f/−%.4f", e.v, up, down)
 	}
 	return fmt.Sprintf("%.4f [%.4f, %.4f]", e.v, e.ci.Lo, e.ci.Hi)
 }

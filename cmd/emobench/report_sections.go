@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports"
+)
+
+// reportBootstrap is the bootstrap the report's intervals use: fewer
+// resamples than the stats commands' default, to keep reports quick.
+var reportBootstrap = analysis.BootstrapOptions{Resamples: 1000, Level: 0.95, Seed: 1, Method: analysis.MethodPercentile}
+
+const bootstrapNote = "Bands and whiskers: 95% percentile bootstrap over tasks (1,000 resamples, seed 1)."
+
+func interval(ci analysis.CI) reports.Interval { return reports.Interval{Lo: ci.Lo, Hi: ci.Hi} }
+
+// addPaperSections fills the report's CI-bearing sections for runIDs.
+func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, in *reports.Input, names map[int64]string) error {
+	tasks, _, err := loadTaskTrials(ctx, store, runIDs, nil, analysis.PerTask)
+	if err != nil {
+		return err
+	}
+	in.PassK = passKCurves(tasks, in.PassKByRun, names)
+	in.Gaps = gapChart(in.PassKByRun, names)
+	byDomainFamily, _, err := loadTaskTrials(ctx, store, runIDs, []string{"domain", "emotion_family"}, analysis.PerTask)
+	if err != nil {
+		return err
+	}
+	in.FamilyHeatmap = heatmap(byDomainFamily, "emotion family", "Pooled over runs; tasks without an emotion profile are left out.", true)
+	outcomes, err := store.ListTrajectoryOutcomes(ctx, runIDs)
+	if err != nil {
+		return err
+	}
+	in.Deltas = deltaCharts(analysis.CompareEmotions(conditionTrials(outcomes), []int{1}, reportBootstrap))
+	in.Abandonment = abandonmentChart(outcomes)
+	balance, err := loadBalance(ctx, store, outcomes)
+	if err != nil {
+		return err
+	}
+	in.Balance = balanceChart(balance)
+	byDomainModel, _, err := loadTaskTrials(ctx, store, runIDs, []string{"domain", "agent_model"}, analysis.PerTask)
+	if err != nil {
+		return err
+	}
+	in.Generalization = heatmap(byDomainModel, "agent model", "pass^1 of every model on every domain, pooling a model's runs.", false)
+	return nil
+}
+
+func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, names map[int64]string) reports.PassKChart {
+	byRun := map[int64][]analysis.TaskTrials{}
+	for _, t := range tasks {
+		byRun[t.RunID] = append(byRun[t.RunID], t)
+	}
+	chart := reports.PassKChart{Caption: bootstrapNote}
+	index := map[int64]int{}
+	for _, r := range rows {
+		i, ok := index[r.RunID]
+		if !ok {
+			i = len(chart.Curves)
+			index[r.RunID] = i
+			chart.Curves = append(chart.Curves, reports.PassKCurve{RunID: r.RunID, Run: names[r.RunID]})
+		}
+		_, _, ci, _ := analysis.PassKCI(byRun[r.RunID], r.K, analysis.PerTask, 0, reportBootstrap)
+		chart.Curves[i].Points = append(chart.Curves[i].Points, reports.PassKPoint{K: r.K, Value: r.PassHatK, CI: interval(ci), Tasks: r.Tasks})
+	}
+	return chart
+}
+
+func gapChart(rows []analysis.PassKRow, names map[int64]string) reports.GapChart {
+	var chart reports.GapChart
+	for _, g := range analysis.GapAtMaxK(rows) {
+		if g.K < 2 {
+			continue // one trial per task: no gap to show
+		}
+		chart.Bars = append(chart.Bars, reports.GapBar{Run: names[g.RunID], Pass1: g.Pass1, PassK: g.PassK, K: g.K, Tasks: g.TasksK})
+	}
+	return chart
+}
+
+// heatmap pools tasks into a domain × Group[1] matrix of pass^1 (mean over
+// tasks of c/n).
+func heatmap(tasks []analysis.TaskTrials, colName, caption string, skipEmptyCol bool) reports.Heatmap {
+	type cell struct {
+		sum float64
+		n   int
+	}
+	cells := map[[2]string]*cell{}
+	rowSet, colSet := map[string]bool{}, map[string]bool{}
+	for _, t := range tasks {
+		if t.Trials == 0 || (skipEmptyCol && t.Group[1] == "") {
+			continue
+		}
+		key := [2]string{t.Group[0], t.Group[1]}
+		if cells[key] == nil {
+			cells[key] = &cell{}
+		}
+		cells[key].sum += float64(t.Passes) / float64(t.Trials)
+		cells[key].n++
+		rowSet[key[0]], colSet[key[1]] = true, true
+	}
+	h := reports.Heatmap{RowName: "domain", ColName: colName, Caption: caption, Rows: sortedSet(rowSet), Cols: sortedSet(colSet)}
+	for _, r := range h.Rows {
+		values, ns := make([]float64, len(h.Cols)), make([]int, len(h.Cols))
+		for j, c := range h.Cols {
+			values[j] = math.NaN()
+			if cl := cells[[2]string{r, c}]; cl != nil {
+				values[j], ns[j] = cl.sum/float64(cl.n), cl.n
+			}
+		}
+		h.Values, h.N = append(h.Values, values), append(h.N, ns)
+	}
+	return h
+}
+
+func sortedSet(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// deltaCharts makes one chart per dimension of the with − without
+// comparison; bars name their group when there are several.
+func deltaCharts(rows []analysis.EmotionDelta) []reports.DeltaChart {
+	groups := map[string]bool{}
+	for _, r := range rows {
+		groups[r.Group] = true
+	}
+	var charts []reports.DeltaChart
+	for _, dim := range []string{"emotion_family", "politeness", "urgency", "trust"} {
+		chart := reports.DeltaChart{
+			Title:   "Δ pass^1, with − without emotions, by " + dim,
+			Caption: bootstrapNote + " p: exact McNemar test, Holm-adjusted across the values of " + dim + ".",
+			Group:   dim,
+		}
+		for _, r := range rows {
+			if r.Dimension != dim {
+				continue
+			}
+			label := orDash(r.Value)
+			if len(groups) > 1 {
+				label = r.Group + ": " + label
+			}
+			chart.Bars = append(chart.Bars, reports.DeltaBar{Label: label, Delta: r.Delta, CI: interval(r.CI), P: r.PHolm, Pairs: r.Pairs})
+		}
+		if len(chart.Bars) > 0 {
+			charts = append(charts, chart)
+		}
+	}
+	return charts
+}
+
+func abandonmentChart(outcomes []db.TrajectoryOutcome) reports.RateChart {
+	chart := reports.RateChart{
+		Title:   "Abandonment (###UNSATISFIED###) by emotion family",
+		Caption: "Whiskers: 95% Wilson score intervals.",
+		Group:   "emotion family",
+	}
+	for _, r := range analysis.Abandonment(abandonmentRows(outcomes, []string{"emotion_family"})) {
+		chart.Bars = append(chart.Bars, reports.RateBar{Label: orDash(r.Group[0]), Rate: r.Rate, CI: interval(r.CI), N: r.N})
+	}
+	return chart
+}
+
+func balanceChart(d balanceData) reports.BalanceCurve {
+	chart := reports.BalanceCurve{
+		XName:   "tool-call share = tool calls / (tool calls + follow-up questions)",
+		Caption: "Whiskers: 95% Wilson score intervals.",
+	}
+	for _, b := range analysis.SuccessByShareBin(d.shares, d.passed, 5) {
+		chart.Bins = append(chart.Bins, reports.BalanceBin{Lo: b.Lo, Hi: b.Hi, Rate: b.Rate, CI: interval(b.CI), N: b.N})
+	}
+	fit, err := analysis.BalanceRegression(d.shares, d.passed)
+	if err != nil {
+		chart.Caption += " No logistic fit: " + err.Error() + "."
+		return chart
+	}
+	chart.Caption += fmt.Sprintf(" Line: logistic fit of success on share and share² (n = %d; vertex %.2f, middle balance wins: %v).", fit.N, fit.Vertex, fit.Interior)
+	for x := 0.0; x <= 1.0001; x += 0.05 {
+		chart.Fit = append(chart.Fit, reports.XY{X: x, Y: fit.Model.Predict([]float64{x, x * x})})
+	}
+	return chart
+}
