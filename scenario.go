@@ -88,3 +88,17 @@ func orEmptyObject(raw json.RawMessage) json.RawMessage {
 	}
 	return raw
 }
+
+// PublishedResult is one published score from a leaderboard: a model's
+// pass^k on a domain, as a 0–1 fraction.
+type PublishedResult struct {
+	Model         string
+	Organization  string
+	Domain        string
+	K             int
+	PassHatK      float64  // 0–1, converted from percent when the source used percent
+	Cost          *float64 // USD; nil when not published
+	UserSimulator string
+	Date          string
+	SourceFile    string
+}

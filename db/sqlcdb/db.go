@@ -24,11 +24,17 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.countPublishedBySHA256Stmt, err = db.PrepareContext(ctx, countPublishedBySHA256); err != nil {
+		return nil, fmt.Errorf("error preparing query CountPublishedBySHA256: %w", err)
+	}
 	if q.countRunTrialsStmt, err = db.PrepareContext(ctx, countRunTrials); err != nil {
 		return nil, fmt.Errorf("error preparing query CountRunTrials: %w", err)
 	}
 	if q.createMessageStmt, err = db.PrepareContext(ctx, createMessage); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateMessage: %w", err)
+	}
+	if q.createPublishedResultStmt, err = db.PrepareContext(ctx, createPublishedResult); err != nil {
+		return nil, fmt.Errorf("error preparing query CreatePublishedResult: %w", err)
 	}
 	if q.createRunStmt, err = db.PrepareContext(ctx, createRun); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateRun: %w", err)
@@ -53,6 +59,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listAgentTextsStmt, err = db.PrepareContext(ctx, listAgentTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAgentTexts: %w", err)
+	}
+	if q.listPublishedResultsStmt, err = db.PrepareContext(ctx, listPublishedResults); err != nil {
+		return nil, fmt.Errorf("error preparing query ListPublishedResults: %w", err)
 	}
 	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
@@ -80,6 +89,11 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 
 func (q *Queries) Close() error {
 	var err error
+	if q.countPublishedBySHA256Stmt != nil {
+		if cerr := q.countPublishedBySHA256Stmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countPublishedBySHA256Stmt: %w", cerr)
+		}
+	}
 	if q.countRunTrialsStmt != nil {
 		if cerr := q.countRunTrialsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing countRunTrialsStmt: %w", cerr)
@@ -88,6 +102,11 @@ func (q *Queries) Close() error {
 	if q.createMessageStmt != nil {
 		if cerr := q.createMessageStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing createMessageStmt: %w", cerr)
+		}
+	}
+	if q.createPublishedResultStmt != nil {
+		if cerr := q.createPublishedResultStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing createPublishedResultStmt: %w", cerr)
 		}
 	}
 	if q.createRunStmt != nil {
@@ -128,6 +147,11 @@ func (q *Queries) Close() error {
 	if q.listAgentTextsStmt != nil {
 		if cerr := q.listAgentTextsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listAgentTextsStmt: %w", cerr)
+		}
+	}
+	if q.listPublishedResultsStmt != nil {
+		if cerr := q.listPublishedResultsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listPublishedResultsStmt: %w", cerr)
 		}
 	}
 	if q.listRunPairsStmt != nil {
@@ -204,8 +228,10 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 type Queries struct {
 	db                         DBTX
 	tx                         *sql.Tx
+	countPublishedBySHA256Stmt *sql.Stmt
 	countRunTrialsStmt         *sql.Stmt
 	createMessageStmt          *sql.Stmt
+	createPublishedResultStmt  *sql.Stmt
 	createRunStmt              *sql.Stmt
 	createTrajectoryStmt       *sql.Stmt
 	deleteTrajectoryStmt       *sql.Stmt
@@ -214,6 +240,7 @@ type Queries struct {
 	findRunConfigStmt          *sql.Stmt
 	findRunsByNameStmt         *sql.Stmt
 	listAgentTextsStmt         *sql.Stmt
+	listPublishedResultsStmt   *sql.Stmt
 	listRunPairsStmt           *sql.Stmt
 	listRunSummariesStmt       *sql.Stmt
 	listRunTagsStmt            *sql.Stmt
@@ -227,8 +254,10 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
 		db:                         tx,
 		tx:                         tx,
+		countPublishedBySHA256Stmt: q.countPublishedBySHA256Stmt,
 		countRunTrialsStmt:         q.countRunTrialsStmt,
 		createMessageStmt:          q.createMessageStmt,
+		createPublishedResultStmt:  q.createPublishedResultStmt,
 		createRunStmt:              q.createRunStmt,
 		createTrajectoryStmt:       q.createTrajectoryStmt,
 		deleteTrajectoryStmt:       q.deleteTrajectoryStmt,
@@ -237,6 +266,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunConfigStmt:          q.findRunConfigStmt,
 		findRunsByNameStmt:         q.findRunsByNameStmt,
 		listAgentTextsStmt:         q.listAgentTextsStmt,
+		listPublishedResultsStmt:   q.listPublishedResultsStmt,
 		listRunPairsStmt:           q.listRunPairsStmt,
 		listRunSummariesStmt:       q.listRunSummariesStmt,
 		listRunTagsStmt:            q.listRunTagsStmt,

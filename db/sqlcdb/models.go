@@ -24,6 +24,20 @@ type Message struct {
 	Cost               sql.NullFloat64
 }
 
+type PublishedResult struct {
+	ID            int64
+	Model         string
+	Organization  sql.NullString
+	Domain        string
+	K             int64
+	PassHatK      float64
+	Cost          sql.NullFloat64
+	UserSimulator sql.NullString
+	Date          sql.NullString
+	SourceFile    string
+	SourceSha256  string
+}
+
 type Run struct {
 	ID            int64
 	Name          string

@@ -1,0 +1,57 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db/sqlcdb"
+)
+
+// StorePublished stores a leaderboard file's results in one transaction,
+// keyed by the file's sha256: a file stored before is skipped (stored =
+// false).
+func (db *DB) StorePublished(ctx context.Context, sourceSHA256 string, results []emobench.PublishedResult) (stored bool, err error) {
+	err = db.inTx(ctx, func(tx *sql.Tx) error {
+		q := db.queries.WithTx(tx)
+		n, err := q.CountPublishedBySHA256(ctx, sourceSHA256)
+		if err != nil || n > 0 {
+			return err
+		}
+		for i, r := range results {
+			err := q.CreatePublishedResult(ctx, sqlcdb.CreatePublishedResultParams{
+				Model: r.Model, Organization: nullString(r.Organization), Domain: r.Domain,
+				K: int64(r.K), PassHatK: r.PassHatK, Cost: nullFloat(r.Cost),
+				UserSimulator: nullString(r.UserSimulator), Date: nullString(r.Date),
+				SourceFile: r.SourceFile, SourceSha256: sourceSHA256,
+			})
+			if err != nil {
+				return fmt.Errorf("result %d (%s, %s, k=%d): %w", i, r.Model, r.Domain, r.K, err)
+			}
+		}
+		stored = true
+		return nil
+	})
+	return stored, err
+}
+
+// ListPublished returns every stored published result.
+func (db *DB) ListPublished(ctx context.Context) ([]emobench.PublishedResult, error) {
+	rows, err := db.queries.ListPublishedResults(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]emobench.PublishedResult, len(rows))
+	for i, r := range rows {
+		out[i] = emobench.PublishedResult{
+			Model: r.Model, Organization: r.Organization.String, Domain: r.Domain, K: int(r.K),
+			PassHatK: r.PassHatK, UserSimulator: r.UserSimulator.String, Date: r.Date.String, SourceFile: r.SourceFile,
+		}
+		if r.Cost.Valid {
+			c := r.Cost.Float64
+			out[i].Cost = &c
+		}
+	}
+	return out, nil
+}
