@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -113,12 +114,15 @@ func legendRows(names []string) int {
 }
 
 // axisLabel returns the x axis label options for the categories xs: every
-// label shown, turned by 30° when the longest would not fit its slot.
+// label shown, turned by 30° when the longest line of one would not fit its
+// slot.
 func axisLabel(xs []string) *opts.AxisLabel {
 	l := &opts.AxisLabel{Interval: "0", HideOverlap: opts.Bool(true)}
 	longest := 0
 	for _, x := range xs {
-		longest = max(longest, utf8.RuneCountInString(x))
+		for line := range strings.SplitSeq(x, "\n") {
+			longest = max(longest, utf8.RuneCountInString(line))
+		}
 	}
 	if len(xs) > 0 && longest*charWidth > plotWidth/len(xs) {
 		l.Rotate = 30
@@ -126,38 +130,153 @@ func axisLabel(xs []string) *opts.AxisLabel {
 	return l
 }
 
-// baseOpts are the options every chart of the report shares: fixed id and
-// size, SVG renderer, white background, no animation (so that printing or a
-// screenshot right after load shows the final picture), axis tooltip, a
-// legend of the series names at the top with the plot below it, categories
-// xs on the x axis (named xName, when not empty), and a y axis from 0 to 1
-// named yName.
-func baseOpts(id string, series, xs []string, xName, yName string) []charts.GlobalOpts {
-	top := 16 + legendRows(series)*legendRowHeight + 12 // room for the y axis name
-	xAxis := opts.XAxis{Type: "category", AxisLabel: axisLabel(xs)}
-	bottom := 16
-	if xName != "" {
-		xAxis.Name, xAxis.NameLocation, xAxis.NameGap = xName, "middle", 28
-		bottom = 40
+// labelLineHeight is the line height, in px, of multi-line axis labels.
+// zrender's default is the measured width of "国", which is far too short
+// where no CJK font is installed, and the lines then overlap.
+const labelLineHeight = 14
+
+// rotated reports whether axisLabel turns the labels of the categories xs.
+func rotated(xs []string) bool {
+	return axisLabel(xs).Rotate != 0
+}
+
+// categoryLabels returns x axis categories made of labels[i] with subs[i]
+// (such as its n) on a second line, or, when the labels are turned because
+// some line would not fit its slot, after it in parentheses on one line.
+func categoryLabels(labels, subs []string) []string {
+	xs := make([]string, len(labels))
+	for i := range labels {
+		xs[i] = labels[i] + "\n" + subs[i]
 	}
+	if rotated(xs) {
+		for i := range labels {
+			xs[i] = labels[i] + " (" + subs[i] + ")"
+		}
+	}
+	return xs
+}
+
+// labelRoom estimates the height, in px, that axisLabel's labels of the
+// categories xs take under the x axis.
+func labelRoom(xs []string) int {
+	longest, lines := 0, 1
+	for _, x := range xs {
+		n := 0
+		for line := range strings.SplitSeq(x, "\n") {
+			longest = max(longest, utf8.RuneCountInString(line))
+			n++
+		}
+		lines = max(lines, n)
+	}
+	if rotated(xs) {
+		return min(longest, 60)*charWidth/2 + 16 // sin 30° = 1/2
+	}
+	return lines*labelLineHeight + 12
+}
+
+// xAxisExt is an x axis whose labels have a fixed line height: go-echarts'
+// AxisLabel has no such field. Its AxisLabel hides the XAxis one.
+type xAxisExt struct {
+	opts.XAxis
+	AxisLabel *axisLabelExt `json:"axisLabel,omitempty"`
+}
+
+// axisLabelExt is an axis label with a line height.
+type axisLabelExt struct {
+	*opts.AxisLabel
+	LineHeight int `json:"lineHeight"`
+}
+
+// fixLabelLineHeight sets labelLineHeight on the x axis labels of a chart's
+// options.
+func fixLabelLineHeight(option map[string]any) {
+	axes, ok := option["xAxis"].([]opts.XAxis)
+	if !ok {
+		return
+	}
+	ext := make([]xAxisExt, len(axes))
+	for i, a := range axes {
+		ext[i].XAxis = a
+		if a.AxisLabel != nil {
+			ext[i].AxisLabel = &axisLabelExt{AxisLabel: a.AxisLabel, LineHeight: labelLineHeight}
+		}
+	}
+	option["xAxis"] = ext
+}
+
+// frameOpts are the options every chart of the report shares: fixed id,
+// width and height, SVG renderer, white background, no animation (so that
+// printing or a screenshot right after load shows the final picture), and a
+// toolbox whose one button saves the chart as <id>.svg.
+func frameOpts(id, height string) []charts.GlobalOpts {
 	return []charts.GlobalOpts{
 		charts.WithInitializationOpts(opts.Initialization{
 			ChartID:         id,
 			Width:           chartWidth,
-			Height:          chartHeight,
+			Height:          height,
 			Renderer:        chartRenderer,
 			BackgroundColor: "#ffffff",
 		}),
 		charts.WithAnimation(false),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "8"}),
+		charts.WithToolboxOpts(opts.Toolbox{
+			Show:  opts.Bool(true),
+			Right: "8",
+			Top:   "4",
+			Feature: &opts.ToolBoxFeature{SaveAsImage: &opts.ToolBoxFeatureSaveAsImage{
+				Show:  opts.Bool(true),
+				Type:  "svg",
+				Name:  id,
+				Title: "Save as SVG",
+			}},
+		}),
+	}
+}
+
+// rectOpts are the options of a chart on x and y axes: frameOpts, a tooltip
+// triggered by trigger ("axis" or "item"), a legend of the series names at
+// the top (none when series is empty) with the plot below it, and the axes.
+// bottom is the room, in px, below the plot and its labels.
+func rectOpts(id, height string, series []string, trigger string, xAxis opts.XAxis, yAxis opts.YAxis, bottom int) []charts.GlobalOpts {
+	top := 16 + 12 // room for the y axis name
+	legend := opts.Legend{Show: opts.Bool(false)}
+	if len(series) > 0 {
+		top += legendRows(series) * legendRowHeight
+		legend = opts.Legend{Show: opts.Bool(true), Top: "8"}
+	}
+	if xAxis.Name != "" {
+		bottom += 24
+	}
+	return append(frameOpts(id, height),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: trigger}),
+		charts.WithLegendOpts(legend),
 		charts.WithGridOpts(opts.Grid{
 			Top: strconv.Itoa(top), Left: "48", Right: "24", Bottom: strconv.Itoa(bottom),
 			ContainLabel: opts.Bool(true),
 		}),
 		charts.WithXAxisOpts(xAxis),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: yName, Min: 0, Max: 1}),
+		charts.WithYAxisOpts(yAxis),
+	)
+}
+
+// baseOpts are the options of a category chart of rates: rectOpts with an
+// axis tooltip, categories xs on the x axis (named xName, when not empty),
+// and a y axis from 0 to 1 named yName.
+func baseOpts(id string, series, xs []string, xName, yName string) []charts.GlobalOpts {
+	return rectOpts(id, chartHeight, series, "axis", categoryAxis(xs, xName), rateAxis(yName), 16)
+}
+
+// categoryAxis is an x axis of the categories xs, named name when not empty.
+func categoryAxis(xs []string, name string) opts.XAxis {
+	a := opts.XAxis{Type: "category", AxisLabel: axisLabel(xs)}
+	if name != "" {
+		a.Name, a.NameLocation, a.NameGap = name, "middle", 28
 	}
+	return a
+}
+
+// rateAxis is a y axis from 0 to 1 named name.
+func rateAxis(name string) opts.YAxis {
+	return opts.YAxis{Type: "value", Name: name, Min: 0, Max: 1}
 }
 
 // passKChart returns chart (a): pass^k against k, one line per run, from
@@ -265,32 +384,27 @@ func familyChart(in Input) *charts.Bar {
 // modelDomain is one agent_model+domain pair of chart (c).
 type modelDomain struct{ model, domain string }
 
-// conditionChart returns chart (c): pass^1 with and without emotions, side
-// by side, for each agent_model+domain that has both conditions among the
-// k = 1 rows of in.ConditionPass1 (Group = [agent_model, domain,
-// condition]). When several runs share a model, domain and condition, their
-// pass^1 values are averaged weighted by Tasks, which is pass^1 over all
-// their tasks together. Rows with a NaN pass^1 or no task are left out.
-// Pairs are sorted by model, then domain. It returns nil when no pair has
-// both conditions.
-func conditionChart(in Input) *charts.Bar {
-	type acc struct{ sum, tasks float64 }
-	conds := [2]emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions}
-	sums := map[modelDomain]*[2]acc{}
+// conditionSums pools the k = 1 rows of in.ConditionPass1 (Group =
+// [agent_model, domain, condition]) per agent_model+domain and condition
+// (0: with, 1: without emotions): the sum of pass^1 × Tasks and of Tasks.
+// Rows with a NaN pass^1 or no task are left out. It returns the pairs that
+// have both conditions, sorted by model, then domain.
+func conditionSums(in Input) ([]modelDomain, map[modelDomain]*[2]taskSum) {
+	sums := map[modelDomain]*[2]taskSum{}
 	for _, r := range in.ConditionPass1 {
 		if r.K != 1 || r.Tasks <= 0 || math.IsNaN(r.PassHatK) || math.IsInf(r.PassHatK, 0) || len(r.Group) < 3 {
 			continue
 		}
-		i := slices.Index(conds[:], emobench.Condition(r.Group[2]))
+		i := slices.Index(conditions[:], emobench.Condition(r.Group[2]))
 		if i < 0 {
 			continue
 		}
 		key := modelDomain{groupValue(r.Group, 0), groupValue(r.Group, 1)}
 		if sums[key] == nil {
-			sums[key] = &[2]acc{}
+			sums[key] = &[2]taskSum{}
 		}
 		sums[key][i].sum += r.PassHatK * float64(r.Tasks)
-		sums[key][i].tasks += float64(r.Tasks)
+		sums[key][i].tasks += r.Tasks
 	}
 	var pairs []modelDomain
 	for key, a := range sums {
@@ -298,28 +412,97 @@ func conditionChart(in Input) *charts.Bar {
 			pairs = append(pairs, key)
 		}
 	}
-	if len(pairs) == 0 {
-		return nil
-	}
 	slices.SortFunc(pairs, func(a, b modelDomain) int {
 		return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.domain, b.domain))
 	})
+	return pairs, sums
+}
+
+// taskSum accumulates pass^1 weighted by tasks.
+type taskSum struct {
+	sum   float64 // Σ pass^1 × tasks
+	tasks int
+}
+
+// conditions are the two conditions of chart (c), in series order.
+var conditions = [2]emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions}
+
+// conditionChart returns chart (c): pass^1 with and without emotions, side
+// by side, for each agent_model+domain that has both conditions among the
+// k = 1 rows of in.ConditionPass1 (see conditionSums). When several runs
+// share a model, domain and condition, their pass^1 values are averaged
+// weighted by Tasks, which is pass^1 over all their tasks together. It
+// returns nil when no pair has both conditions.
+func conditionChart(in Input) *charts.Bar {
+	pairs, sums := conditionSums(in)
+	if len(pairs) == 0 {
+		return nil
+	}
 	xs := make([]string, len(pairs))
 	for i, p := range pairs {
 		xs[i] = p.model + " / " + p.domain
 	}
 	c := charts.NewBar()
-	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conds[0]), string(conds[1])}, xs, "", "pass^1")...)
+	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conditions[0]), string(conditions[1])}, xs, "", "pass^1")...)
 	c.SetXAxis(xs)
-	for i, cond := range conds {
+	for i, cond := range conditions {
 		data := make([]opts.BarData, len(pairs))
 		for j, p := range pairs {
 			a := sums[p][i]
-			data[j] = opts.BarData{Value: chartValue(a.sum / a.tasks)}
+			data[j] = opts.BarData{Value: chartValue(a.sum / float64(a.tasks))}
 		}
 		c.AddSeries(string(cond), data)
 	}
 	return c
+}
+
+// passKRowsN returns chart (a)'s caption sentence on n: the tasks behind
+// each point of each run, from in.PassKByRun; "" when there is no row.
+func passKRowsN(in Input) string {
+	label := runLabeler(in)
+	tasks := map[int64][]int{}
+	for _, r := range in.PassKByRun {
+		if r.K >= 1 {
+			tasks[r.RunID] = append(tasks[r.RunID], r.Tasks)
+		}
+	}
+	if len(tasks) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, id := range sortedKeys(tasks) {
+		parts = append(parts, label(id)+" "+nRange(tasks[id]))
+	}
+	return " n (tasks behind each point): " + strings.Join(parts, "; ") + "."
+}
+
+// familyN returns chart (b)'s caption sentence on n: the tasks behind each
+// bar; "" when there is no k = 1 row.
+func familyN(in Input) string {
+	var ns []int
+	for _, r := range in.FamilyPass1 {
+		if r.K == 1 {
+			ns = append(ns, r.Tasks)
+		}
+	}
+	if len(ns) == 0 {
+		return ""
+	}
+	return " n = " + nRange(ns) + " tasks per bar."
+}
+
+// conditionN returns chart (c)'s caption sentence on n: the pooled tasks
+// behind each bar; "" when no pair has both conditions.
+func conditionN(in Input) string {
+	pairs, sums := conditionSums(in)
+	var ns []int
+	for _, p := range pairs {
+		ns = append(ns, sums[p][0].tasks, sums[p][1].tasks)
+	}
+	if len(ns) == 0 {
+		return ""
+	}
+	return " n = " + nRange(ns) + " tasks per bar."
 }
 
 // conventions returns the distinct pass^k conventions of rows, sorted, for

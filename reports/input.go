@@ -19,12 +19,21 @@ type RunSummary struct {
 }
 
 // Input is everything the HTML report shows. The caller computes it; the
-// report only renders. Nil slices are fine: the part they feed shows a note.
+// report only renders. Nil slices are fine: charts (a) to (c) show a note in
+// their place, and every other section is left out while its data is empty.
+//
+// Every section type below has a Title, the section's heading (a default
+// when empty), and a Caption, caller text appended to the caption Render
+// writes. Render's caption says what is plotted and the n behind it, from the
+// section's N fields; the caller's Caption should say what it cannot know,
+// such as the confidence level and method of the intervals ("Whiskers: 95%
+// Wilson score intervals."). All strings are plain text, escaped by Render.
 type Input struct {
 	Title       string       // page title; DefaultTitle when empty
 	GeneratedAt time.Time    // shown in UTC; not shown when zero
 	Runs        []RunSummary // table (d), in this order; also names runs in the charts by RunID
-	// PassKByRun holds pass^k rows with no group fields, all k per run: chart (a).
+	// PassKByRun holds pass^k rows with no group fields, all k per run: chart (a),
+	// unless PassK has curves.
 	PassKByRun []analysis.PassKRow
 	// FamilyPass1 holds k = 1 rows grouped by [emotion_family]: chart (b).
 	// Rows with another k are ignored.
@@ -34,4 +43,175 @@ type Input struct {
 	// without-emotions for each model+domain that has both. Rows with
 	// another k, another condition, or fewer than 3 group values are ignored.
 	ConditionPass1 []analysis.PassKRow
+
+	// PassK, when it has curves, replaces chart (a): pass^k against k per
+	// run with a confidence band around each line.
+	PassK PassKChart
+	// Gaps is the pass^1 against pass^k bar chart, one pair of bars per run.
+	Gaps GapChart
+	// FamilyHeatmap is pass^1 per domain (rows) and emotion family
+	// (columns).
+	FamilyHeatmap Heatmap
+	// Deltas are with- minus without-emotions differences with confidence
+	// intervals, one chart each (per emotion family, per value of a
+	// dimension, ...), in this order.
+	Deltas []DeltaChart
+	// Abandonment is the share of trajectories the user ended as
+	// unsatisfied, per bar (run, family, ...), with confidence intervals.
+	Abandonment RateChart
+	// Balance is the success rate against a balance measure, binned, with
+	// an optional fitted curve.
+	Balance BalanceCurve
+	// Generalization is a matrix such as pass^1 per domain (rows) and
+	// model (columns); its Summary can carry the in- vs out-of-domain Δ.
+	Generalization Heatmap
+	// Funnel is the Tracer's pipeline: how many items are left after each
+	// stage.
+	Funnel Funnel
+}
+
+// Interval is a confidence interval [Lo, Hi] in the units of the value it
+// bounds. A NaN (or infinite) bound means there is no interval: nothing is
+// drawn for it.
+type Interval struct {
+	Lo, Hi float64
+}
+
+// PassKChart is chart (a) with confidence bands. It is drawn, in place of
+// the chart from Input.PassKByRun, when Curves is not empty.
+type PassKChart struct {
+	Title   string // section heading; "pass^k by run" when empty
+	Caption string // appended to the generated caption, e.g. the bands' method and level
+	// Curves are the lines, one per run; legend entries follow this order.
+	Curves []PassKCurve
+}
+
+// PassKCurve is one run's pass^k against k.
+type PassKCurve struct {
+	RunID  int64        // the run; names the line after Input.Runs when Run is empty
+	Run    string       // legend label; when empty, the run's name from Input.Runs
+	Points []PassKPoint // in any order; points with K < 1 are ignored
+}
+
+// PassKPoint is pass^k of one run at one k.
+type PassKPoint struct {
+	K     int      // trials drawn per task, ≥ 1
+	Value float64  // pass^k in [0, 1]; NaN leaves a gap in the line
+	CI    Interval // confidence interval of Value, in [0, 1]; no band at this k when NaN
+	Tasks int      // tasks behind Value: the point's n
+}
+
+// GapChart compares pass^1 with pass^k per run: the reliability gap.
+type GapChart struct {
+	Title   string   // section heading; "pass^1 vs pass^k by run" when empty
+	Caption string   // appended to the generated caption
+	Bars    []GapBar // one pair of bars each, in this order
+}
+
+// GapBar is one run's pass^1 and pass^k.
+type GapBar struct {
+	Run   string  // run label on the x axis
+	Pass1 float64 // pass^1 in [0, 1]; NaN = no bar
+	PassK float64 // pass^k in [0, 1] at K; NaN = no bar
+	K     int     // the k of PassK, ≥ 1
+	Tasks int     // tasks behind both values: the pair's n
+}
+
+// Heatmap is a matrix of values in coloured cells, each showing its value
+// and its n. The colour scale spans [0, 1] unless some value falls outside
+// it; then it spans the values' range. A heatmap with no finite value is not
+// drawn.
+type Heatmap struct {
+	Title   string // section heading; a default per section when empty
+	Caption string // appended to the generated caption
+	Metric  string // what a cell holds, e.g. "pass^1" (the default)
+	RowName string // what a row is, e.g. "domain" (the default)
+	ColName string // what a column is, e.g. "emotion family"; a default per section
+	Rows    []string
+	Cols    []string
+	// Values[r][c] is the cell of Rows[r] and Cols[c]. NaN, or a missing
+	// entry of a short row, is a blank cell: no data.
+	Values [][]float64
+	// N[r][c] is the number of tasks behind Values[r][c]; missing = 0.
+	N [][]int
+	// Summary is an optional paragraph shown under the chart, such as the
+	// in- vs out-of-domain difference of a generalization matrix.
+	Summary string
+}
+
+// DeltaChart is a bar chart of with- minus without-emotions differences,
+// with confidence-interval whiskers.
+type DeltaChart struct {
+	Title   string     // section heading; "Δ pass^1, with − without emotions" when empty
+	Caption string     // appended, e.g. the CI method and the family of tests Holm adjusted over
+	Metric  string     // the measure whose difference is drawn; "pass^1" when empty
+	Group   string     // what a bar is, e.g. "emotion family"; "group" when empty
+	Bars    []DeltaBar // in this order
+}
+
+// DeltaBar is one with- minus without-emotions difference.
+type DeltaBar struct {
+	Label string   // category on the x axis
+	Delta float64  // metric with emotions − metric without, in [−1, 1] for rates; NaN = no bar
+	CI    Interval // confidence interval of Delta
+	// P is the Holm-adjusted p-value of Delta ≠ 0; NaN when untested. The
+	// label gets an asterisk when P < 0.05. Note that 0 is a p-value:
+	// set NaN, not 0, when there is no test.
+	P     float64
+	Pairs int // matched task pairs behind Delta: the bar's n
+}
+
+// RateChart is a bar chart of rates with confidence-interval whiskers.
+type RateChart struct {
+	Title   string    // section heading; "Abandonment rate" when empty
+	Caption string    // appended, e.g. "Whiskers: 95% Wilson score intervals."
+	Group   string    // what a bar is, e.g. "run"; "group" when empty
+	Bars    []RateBar // in this order
+}
+
+// RateBar is one rate: events over trajectories.
+type RateBar struct {
+	Label string   // category on the x axis
+	Rate  float64  // share in [0, 1]; NaN = no bar
+	CI    Interval // confidence interval of Rate, e.g. Wilson score
+	N     int      // trajectories behind Rate: the bar's n
+}
+
+// BalanceCurve is the success rate against a balance measure: one point
+// per bin with whiskers, and an optional fitted curve. It is drawn when Bins
+// is not empty.
+type BalanceCurve struct {
+	Title   string       // section heading; "Success vs balance" when empty
+	Caption string       // appended, e.g. the CI method and the fitted model
+	XName   string       // the balance measure and its units, on the x axis; "balance" when empty
+	Bins    []BalanceBin // in any order; bins with a non-finite edge are left out
+	Fit     []XY         // fitted success rate along x, e.g. a logistic curve; optional
+}
+
+// BalanceBin is one bin [Lo, Hi) of the balance measure.
+type BalanceBin struct {
+	Lo, Hi float64  // bin edges, in the units of BalanceCurve.XName; the point sits at (Lo+Hi)/2
+	Rate   float64  // success rate of the bin's trajectories in [0, 1]; NaN = no point
+	CI     Interval // confidence interval of Rate
+	N      int      // trajectories in the bin: the point's n
+}
+
+// XY is one point of a fitted curve; a NaN coordinate leaves a gap.
+type XY struct {
+	X, Y float64
+}
+
+// Funnel is the Tracer's pipeline as a funnel chart, stages top to bottom.
+// It is drawn when Stages is not empty.
+type Funnel struct {
+	Title   string        // section heading; "Tracer funnel" when empty
+	Caption string        // appended to the generated caption
+	Unit    string        // what Count counts, e.g. "trajectories"; "items" when empty
+	Stages  []FunnelStage // in pipeline order: the first is the input
+}
+
+// FunnelStage is one stage of the Tracer's pipeline.
+type FunnelStage struct {
+	Name  string // stage name, e.g. "judged consistent"
+	Count int    // items (Funnel.Unit) left after the stage
 }

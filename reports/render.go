@@ -35,6 +35,7 @@ type echartsChart interface {
 // when there is nothing to draw.
 type figure struct {
 	ID, Title, Caption, Note string
+	Summary                  string // a paragraph under the chart; none when ""
 	Width, Height            string
 }
 
@@ -70,18 +71,31 @@ type page struct {
 	ChartsJS       template.JS   // JSON array of chartInit
 }
 
-// Render writes in as one self-contained HTML page to w:
+// Render writes in as one self-contained HTML page to w, with these
+// sections in order:
 //
-//	(a) a line chart of pass^k against k, one line per run (in.PassKByRun);
+//	(a) a line chart of pass^k against k, one line per run: from in.PassK,
+//	    with a shaded confidence band around each line, when it has curves;
+//	    else from in.PassKByRun;
+//	    the pass^1 against pass^k bars per run (in.Gaps);
 //	(b) a bar chart of pass^1 per emotion family, one series per run
 //	    (in.FamilyPass1);
+//	    the domain × emotion family heatmap of pass^1 (in.FamilyHeatmap);
 //	(c) a bar chart of pass^1 with against without emotions for each agent
 //	    model and domain that has both (in.ConditionPass1), or a note when
 //	    none has both;
+//	    the Δ bar charts with CI whiskers (in.Deltas), the abandonment rates
+//	    with CI whiskers (in.Abandonment), the success-against-balance curve
+//	    (in.Balance), the generalization matrix (in.Generalization) and the
+//	    Tracer funnel (in.Funnel);
 //	(d) a table of in.Runs.
 //
-// Series are named after in.Runs by RunID. A chart with no data is replaced
-// by a note. NaN and infinite values are drawn as gaps and printed as "–".
+// Charts (a) to (c) show a note when they have no data; the other sections
+// are left out. Every chart has a caption naming what it plots and its n,
+// followed by the section's Caption, and a toolbox button that saves it as
+// SVG. Series are named after in.Runs by RunID. NaN and infinite values are
+// drawn as gaps, or not at all, and printed as "–".
+//
 // The page inlines Apache ECharts (EChartsVersion) and fetches nothing: it
 // opens offline from a file:// URL and prints on A4 or Letter paper. Every
 // string from in is escaped, in the HTML and in the chart options. For a
@@ -103,11 +117,15 @@ func Render(w io.Writer, in Input) error {
 	}
 
 	var inits []chartInit
+	// add appends the section f drawn by d; when d has no chart, it shows
+	// note in its place, or leaves the section out when note is "".
 	add := func(f figure, d drawable, note string) {
 		c, init := d.chart, d.init
 		if c == nil {
-			f.Note = note
-			p.Figures = append(p.Figures, f)
+			if note != "" {
+				f.Note = note
+				p.Figures = append(p.Figures, f)
+			}
 			return
 		}
 		c.Validate()
@@ -115,23 +133,50 @@ func Render(w io.Writer, in Input) error {
 		// renderer; its assets (a CDN host by default) are never used.
 		f.ID, f.Width, f.Height = init.ChartID, init.Width, init.Height
 		p.Figures = append(p.Figures, f)
-		inits = append(inits, chartInit{ID: init.ChartID, Renderer: init.Renderer, Option: c.JSON()})
+		option := c.JSON()
+		fixLabelLineHeight(option)
+		if d.series != nil {
+			option["series"] = d.series
+		}
+		inits = append(inits, chartInit{ID: init.ChartID, Renderer: init.Renderer, Option: option})
 	}
-	add(figure{
-		ID:      passKChartID,
-		Title:   "pass^k by run",
-		Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)),
-	}, lineOrNil(passKChart(in)), "No pass^k rows.")
+
+	if len(in.PassK.Curves) > 0 {
+		d, caption := passKCurveChart(in)
+		add(figure{ID: passKChartID, Title: cmp.Or(in.PassK.Title, "pass^k by run"), Caption: caption}, d, "No pass^k points.")
+	} else {
+		add(figure{
+			ID:      passKChartID,
+			Title:   "pass^k by run",
+			Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)) + passKRowsN(in),
+		}, lineOrNil(passKChart(in)), "No pass^k rows.")
+	}
+	d, caption := gapChart(in.Gaps)
+	add(figure{Title: cmp.Or(in.Gaps.Title, "pass^1 vs pass^k by run"), Caption: caption}, d, "")
 	add(figure{
 		ID:      familyChartID,
 		Title:   "pass^1 by emotion family",
-		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)),
+		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in),
 	}, barOrNil(familyChart(in)), "No pass^1 rows by emotion family.")
+	d, caption = heatmapChart(familyHeatmapID, in.FamilyHeatmap, "domain", "emotion family")
+	add(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption, Summary: in.FamilyHeatmap.Summary}, d, "")
 	add(figure{
 		ID:      conditionChartID,
 		Title:   "pass^1 with vs without emotions",
-		Caption: "pass^1 of the same agent model on the same domain with and without the emotion instruction; runs sharing a model, domain and condition are pooled (mean weighted by tasks)." + conventionNote(conventions(in.ConditionPass1)),
+		Caption: "pass^1 of the same agent model on the same domain with and without the emotion instruction; runs sharing a model, domain and condition are pooled (mean weighted by tasks)." + conventionNote(conventions(in.ConditionPass1)) + conditionN(in),
 	}, barOrNil(conditionChart(in)), "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
+	for i, dc := range in.Deltas {
+		d, caption := deltaChart(i+1, dc)
+		add(figure{Title: cmp.Or(dc.Title, "Δ "+cmp.Or(dc.Metric, "pass^1")+", with − without emotions"), Caption: caption}, d, "")
+	}
+	d, caption = abandonmentChart(in.Abandonment)
+	add(figure{Title: cmp.Or(in.Abandonment.Title, "Abandonment rate"), Caption: caption}, d, "")
+	d, caption = balanceChart(in.Balance)
+	add(figure{Title: cmp.Or(in.Balance.Title, "Success vs balance"), Caption: caption}, d, "")
+	d, caption = heatmapChart(generalizationChartID, in.Generalization, "domain", "model")
+	add(figure{Title: cmp.Or(in.Generalization.Title, "Generalization matrix"), Caption: caption, Summary: in.Generalization.Summary}, d, "")
+	d, caption = funnelChart(in.Funnel)
+	add(figure{Title: cmp.Or(in.Funnel.Title, "Tracer funnel"), Caption: caption}, d, "")
 
 	js, err := json.MarshalIndent(inits, "  ", " ")
 	if err != nil {
@@ -159,10 +204,13 @@ func Render(w io.Writer, in Input) error {
 }
 
 // drawable is a go-echarts chart with its initialization options (id,
-// size, renderer); chart is nil when there is nothing to draw.
+// size, renderer); chart is nil when there is nothing to draw. When series
+// is not nil, it replaces the chart's series in the options: it can hold
+// series with options go-echarts has no field for (extSeries).
 type drawable struct {
-	chart echartsChart
-	init  opts.Initialization
+	chart  echartsChart
+	init   opts.Initialization
+	series []any
 }
 
 // lineOrNil and barOrNil wrap c, and give a drawable with a nil chart (not a
@@ -171,14 +219,14 @@ func lineOrNil(c *charts.Line) drawable {
 	if c == nil {
 		return drawable{}
 	}
-	return drawable{c, c.Initialization}
+	return drawable{chart: c, init: c.Initialization}
 }
 
 func barOrNil(c *charts.Bar) drawable {
 	if c == nil {
 		return drawable{}
 	}
-	return drawable{c, c.Initialization}
+	return drawable{chart: c, init: c.Initialization}
 }
 
 // conventionNote returns a caption sentence naming the pass^k conventions

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"html"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -22,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite testdata/<case>/want.html from 
 
 // goldenCases are the folders of testdata/, each with an input.json (an
 // Input as encoding/json spells it) and a want.html.
-var goldenCases = []string{"basic", "nopair", "hostile"}
+var goldenCases = []string{"basic", "nopair", "hostile", "full"}
 
 // hostileNames are the data strings that must never execute in the report.
 var hostileNames = []string{
@@ -137,6 +139,17 @@ func TestRender_OK(t *testing.T) {
 			t.Errorf("chart ids (-want +got):\n%s", diff)
 		}
 	})
+	t.Run("SaveAsSVG", func(t *testing.T) {
+		for _, c := range chartsJSON(t, MustRender(t, MustLoadInput(t, "full"))) {
+			save, _ := c.Option["toolbox"].(map[string]any)["feature"].(map[string]any)["saveAsImage"].(map[string]any)
+			if got, want := fmt.Sprint(save["show"], save["type"], save["name"]), fmt.Sprint(true, "svg", c.ID); got != want {
+				t.Errorf("chart %s saveAsImage show, type, name = %s, want %s", c.ID, got, want)
+			}
+			if got, want := c.Renderer, "svg"; got != want {
+				t.Errorf("chart %s renderer = %q, want %q", c.ID, got, want)
+			}
+		}
+	})
 	t.Run("Deterministic", func(t *testing.T) {
 		if again := MustRender(t, MustLoadInput(t, "basic")); again != page {
 			t.Error("two renders of the same input differ")
@@ -145,52 +158,56 @@ func TestRender_OK(t *testing.T) {
 }
 
 func TestRender_Escaping(t *testing.T) {
-	in := MustLoadInput(t, "hostile")
-	page := elideECharts(t, MustRender(t, in))
+	for _, name := range []string{"hostile", "full"} {
+		t.Run(name, func(t *testing.T) {
+			in := MustLoadInput(t, name)
+			page := elideECharts(t, MustRender(t, in))
 
-	// The only tags that may open a script or an image are the page's own.
-	if got, want := strings.Count(strings.ToLower(page), "<script"), 2; got != want {
-		t.Errorf("page has %d <script tags, want %d", got, want)
-	}
-	if got, want := strings.Count(strings.ToLower(page), "</script"), 2; got != want {
-		t.Errorf("page has %d </script tags, want %d", got, want)
-	}
-	if strings.Contains(strings.ToLower(page), "<img") {
-		t.Error("page holds an unescaped <img")
-	}
-	// Each run name appears escaped in the table.
-	for _, r := range in.Runs {
-		if want := `<td class="text">` + html.EscapeString(r.Run.Name) + `</td>`; !strings.Contains(page, want) {
-			t.Errorf("table lacks the escaped run name %q", want)
-		}
-	}
-	// Names survive intact, as data, in the chart options.
-	names := map[string]bool{}
-	var walk func(v any)
-	walk = func(v any) {
-		switch v := v.(type) {
-		case string:
-			names[v] = true
-		case []any:
-			for _, e := range v {
-				walk(e)
+			// The only tags that may open a script or an image are the page's own.
+			if got, want := strings.Count(strings.ToLower(page), "<script"), 2; got != want {
+				t.Errorf("page has %d <script tags, want %d", got, want)
 			}
-		case map[string]any:
-			for _, e := range v {
-				walk(e)
+			if got, want := strings.Count(strings.ToLower(page), "</script"), 2; got != want {
+				t.Errorf("page has %d </script tags, want %d", got, want)
 			}
-		}
-	}
-	for _, c := range chartsJSON(t, page) {
-		walk(c.Option)
-	}
-	for _, s := range hostileNames {
-		if !names[s] {
-			t.Errorf("chart options lack the string %q", s)
-		}
-	}
-	if !names[`__f__"+(window.__pwned=1)+"__f__`] {
-		t.Error(`chart options lack the "__f__" family name intact`)
+			if strings.Contains(strings.ToLower(page), "<img") {
+				t.Error("page holds an unescaped <img")
+			}
+			if strings.Contains(strings.ToLower(page), "<b>") {
+				t.Error("page holds an unescaped <b>")
+			}
+			// Each run name appears escaped in the table.
+			for _, r := range in.Runs {
+				if want := `<td class="text">` + html.EscapeString(r.Run.Name) + `</td>`; !strings.Contains(page, want) {
+					t.Errorf("table lacks the escaped run name %q", want)
+				}
+			}
+			// Names survive intact, as data, in the chart options.
+			names := map[string]bool{}
+			var walk func(v any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case string:
+					names[v] = true
+				case []any:
+					for _, e := range v {
+						walk(e)
+					}
+				case map[string]any:
+					for _, e := range v {
+						walk(e)
+					}
+				}
+			}
+			for _, c := range chartsJSON(t, page) {
+				walk(c.Option)
+			}
+			for _, s := range append(hostileNames, `__f__"+(window.__pwned=1)+"__f__`) {
+				if !names[s] {
+					t.Errorf("chart options lack the string %q", s)
+				}
+			}
+		})
 	}
 }
 
@@ -263,5 +280,192 @@ func TestEChartsAsset(t *testing.T) {
 	}
 	if want := `version="` + EChartsVersion + `"`; !strings.Contains(echartsJS, want) {
 		t.Errorf("assets/echarts.min.js lacks %q: EChartsVersion is stale", want)
+	}
+}
+
+func TestRender_Sections(t *testing.T) {
+	in := MustLoadInput(t, "full")
+	page := MustRender(t, in)
+
+	t.Run("Order", func(t *testing.T) {
+		var ids []string
+		for _, c := range chartsJSON(t, page) {
+			ids = append(ids, c.ID)
+		}
+		want := []string{
+			passKChartID, gapChartID, familyChartID, familyHeatmapID, conditionChartID,
+			deltaChartIDPrefix + "1", deltaChartIDPrefix + "2", abandonmentChartID,
+			balanceChartID, generalizationChartID, funnelChartID,
+		}
+		if diff := cmp.Diff(want, ids); diff != "" {
+			t.Errorf("chart ids (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("CaptionsNameN", func(t *testing.T) {
+		// Every caption says its n, and ends with the caller's caption.
+		captions := regexp.MustCompile(`<p class="caption">(.*?)</p>`).FindAllStringSubmatch(page, -1)
+		if got, want := len(captions), 11; got != want {
+			t.Fatalf("%d captions, want %d", got, want)
+		}
+		for _, c := range captions {
+			if !regexp.MustCompile(`\bn \(|\bn = \d`).MatchString(c[1]) {
+				t.Errorf("caption names no n: %s", c[1])
+			}
+		}
+		for _, s := range []string{
+			"n (tasks behind each point): gpt-4o airline with 30; gpt-4o airline without 30; " + html.EscapeString(in.Runs[2].Run.Name) + " 26–28. Bands: 95% percentile bootstrap",
+			"n = 8–30 tasks per cell. Pooled over agent models.",
+			"n (task pairs, with each label): 12–24. Whiskers: 95% paired bootstrap",
+			"n = 232 trajectories in 4 bins (30–90 per bin).",
+			"n = 1200 trajectories at the first stage.",
+		} {
+			if !strings.Contains(page, s) {
+				t.Errorf("page lacks %q", s)
+			}
+		}
+	})
+	t.Run("Significance", func(t *testing.T) {
+		// anger (p = 0.004) and high (p = 0.02) get an asterisk; fear
+		// (0.61) and low (0.7) do not.
+		inits := chartsJSON(t, page)
+		labels := func(id string) []any {
+			for _, c := range inits {
+				if c.ID == id {
+					return c.Option["xAxis"].([]any)[0].(map[string]any)["data"].([]any)
+				}
+			}
+			t.Fatalf("no chart %s", id)
+			return nil
+		}
+		got := append(labels(deltaChartIDPrefix + "1")[:2], labels(deltaChartIDPrefix+"2")...)
+		want := []any{"anger * (n=24)", "fear (n=24)", "low\nn=20", "high *\nn=20"}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("Δ labels (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("Summary", func(t *testing.T) {
+		if want := `<p class="summary">In-domain Δ vs the base model:`; !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	})
+}
+
+// TestRender_NaNSections checks that NaN anywhere in the optional sections
+// never reaches the chart options (Render would fail to encode it) and draws
+// nothing: no band, no whisker, no cell, no asterisk.
+func TestRender_NaNSections(t *testing.T) {
+	page := MustRender(t, nanSections())
+	var ids []string
+	byID := map[string]map[string]any{}
+	for _, c := range chartsJSON(t, page) {
+		ids = append(ids, c.ID)
+		byID[c.ID] = c.Option
+	}
+	want := []string{passKChartID, gapChartID, familyHeatmapID, deltaChartIDPrefix + "1", abandonmentChartID, balanceChartID, funnelChartID}
+	if diff := cmp.Diff(want, ids); diff != "" {
+		t.Fatalf("chart ids (-want +got):\n%s", diff)
+	}
+	series := func(id string) []any { return byID[id]["series"].([]any) }
+	if got, want := len(series(passKChartID)), 1; got != want {
+		t.Errorf("pass^k chart has %d series, want %d (a line, no band)", got, want)
+	}
+	if got, want := len(series(deltaChartIDPrefix+"1")), 1; got != want {
+		t.Errorf("Δ chart has %d series, want %d (bars, no whiskers)", got, want)
+	}
+	if got, want := fmt.Sprint(byID[deltaChartIDPrefix+"1"]["xAxis"].([]any)[0].(map[string]any)["data"]), "[d\nn=4]"; got != want {
+		t.Errorf("Δ labels = %q, want %q (no asterisk for a NaN p)", got, want)
+	}
+	cells := series(familyHeatmapID)[0].(map[string]any)["data"].([]any)
+	if got, want := len(cells), 1; got != want {
+		t.Errorf("heatmap has %d cells, want %d", got, want)
+	}
+	// The balance chart keeps the NaN-rate bin for n but draws no point, and
+	// leaves out the bin with a NaN edge.
+	bal := series(balanceChartID)
+	if got, want := len(bal), 2; got != want {
+		t.Fatalf("balance chart has %d series, want %d (points and fit)", got, want)
+	}
+	if pts := bal[0].(map[string]any)["data"]; pts != nil {
+		t.Errorf("balance points = %v, want none", pts)
+	}
+	if !strings.Contains(page, "n = 5 trajectories in 1 bins (5 per bin).") {
+		t.Error("balance caption does not count the NaN-rate bin")
+	}
+	if strings.Contains(page, "Generalization matrix") {
+		t.Error("page shows a generalization matrix with no finite value")
+	}
+}
+
+func TestRender_EmptySections(t *testing.T) {
+	page := MustRender(t, Input{Deltas: []DeltaChart{{Title: "Δ nothing"}}})
+	for _, s := range []string{"pass^1 vs pass^k", "Δ nothing", "Abandonment rate", "Success vs balance", "Generalization", "Tracer funnel", `class="summary"`} {
+		if strings.Contains(page, s) {
+			t.Errorf("page shows %q with no data", s)
+		}
+	}
+}
+
+func TestNRange(t *testing.T) {
+	for _, tc := range []struct {
+		ns   []int
+		want string
+	}{
+		{nil, "0"},
+		{[]int{12}, "12"},
+		{[]int{12, 12}, "12"},
+		{[]int{30, 8, 12}, "8–30"},
+	} {
+		if got := nRange(tc.ns); got != tc.want {
+			t.Errorf("nRange(%v) = %q, want %q", tc.ns, got, tc.want)
+		}
+	}
+}
+
+func TestSigned(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{0.123, "+0.12"},
+		{-0.25, "−0.25"},
+		{-0.001, "0.00"},
+		{0, "0.00"},
+	} {
+		if got := signed(tc.v); got != tc.want {
+			t.Errorf("signed(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+func TestCategoryLabels(t *testing.T) {
+	if got, want := categoryLabels([]string{"a", "b"}, []string{"n=1", "n=2"}), []string{"a\nn=1", "b\nn=2"}; !slices.Equal(got, want) {
+		t.Errorf("short labels = %q, want %q", got, want)
+	}
+	long := strings.Repeat("x", 80)
+	if got, want := categoryLabels([]string{long, "b"}, []string{"n=1", "n=2"}), []string{long + " (n=1)", "b (n=2)"}; !slices.Equal(got, want) {
+		t.Errorf("long labels = %q, want %q", got, want)
+	}
+}
+
+// nanSections is an Input whose optional sections hold NaN and infinities
+// everywhere they can.
+func nanSections() Input {
+	nan := math.NaN()
+	none := Interval{nan, nan}
+	return Input{
+		PassK: PassKChart{Curves: []PassKCurve{{RunID: 7, Points: []PassKPoint{
+			{K: 1, Value: nan, CI: none, Tasks: 3},
+			{K: 2, Value: 0.5, CI: Interval{0.2, nan}, Tasks: 3},
+		}}}},
+		Gaps:          GapChart{Bars: []GapBar{{Run: "r", Pass1: nan, PassK: 0.2, K: 2, Tasks: 1}}},
+		FamilyHeatmap: Heatmap{Rows: []string{"a", "b"}, Cols: []string{"x"}, Values: [][]float64{{nan}, {0.5}}},
+		Deltas: []DeltaChart{
+			{Bars: []DeltaBar{{Label: "d", Delta: nan, CI: none, P: nan, Pairs: 4}}},
+			{Bars: nil}, // left out
+		},
+		Abandonment:    RateChart{Bars: []RateBar{{Label: "r", Rate: math.Inf(1), CI: none, N: 2}}},
+		Balance:        BalanceCurve{Bins: []BalanceBin{{Lo: 0, Hi: 1, Rate: nan, CI: none, N: 5}, {Lo: nan, Hi: 2, Rate: 0.5, N: 9}}, Fit: []XY{{0, nan}, {nan, 1}}},
+		Generalization: Heatmap{Rows: []string{"a"}, Cols: []string{"x"}, Values: [][]float64{{nan}}}, // left out
+		Funnel:         Funnel{Stages: []FunnelStage{{Name: "none", Count: 0}}},
 	}
 }

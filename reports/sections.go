@@ -1,0 +1,570 @@
+package reports
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/types"
+)
+
+// Container ids of the optional sections' charts. Delta charts are numbered
+// from 1 in Input.Deltas order.
+const (
+	gapChartID            = "chart-gap"
+	familyHeatmapID       = "chart-family-heatmap"
+	deltaChartIDPrefix    = "chart-delta-"
+	abandonmentChartID    = "chart-abandonment"
+	balanceChartID        = "chart-balance"
+	generalizationChartID = "chart-generalization"
+	funnelChartID         = "chart-funnel"
+)
+
+// Colours of the parts that do not follow the series palette.
+const (
+	whiskerColor = "#333333"
+	fitColor     = "#d62728"
+	labelColor   = "#111111"
+)
+
+// heatmapColors is the heatmap's sequential colour scale, low to high (light
+// part of ColorBrewer YlGnBu), light enough for dark cell text throughout.
+var heatmapColors = []string{"#ffffd9", "#c7e9b4", "#7fcdbb", "#41b6c4"}
+
+// errorBarRenderer names the page script's renderItem function that draws
+// a whisker with caps from a custom series item [x, lo, hi]. Chart options
+// are JSON and cannot hold functions, so the page script swaps the name for
+// its function (see report.html.tmpl).
+const errorBarRenderer = "errorBar"
+
+// significance is the Holm-adjusted p-value under which a Δ bar's label gets
+// an asterisk.
+const significance = 0.05
+
+// dataItem is a data item with a label of its own, which go-echarts' data
+// types for heatmaps, scatters and funnels lack.
+type dataItem struct {
+	Name  string      `json:"name,omitempty"`
+	Value any         `json:"value"`
+	Label *opts.Label `json:"label,omitempty"`
+}
+
+// seriesTooltip is a series' tooltip switch.
+type seriesTooltip struct {
+	Show bool `json:"show"`
+}
+
+// extSeries is a go-echarts series with the options go-echarts v2.6.7 has
+// no field for. Its fields hide the SingleSeries fields of the same JSON
+// name.
+type extSeries struct {
+	charts.SingleSeries
+	Tooltip    *seriesTooltip `json:"tooltip,omitempty"` // off for the bands of chart (a)
+	Dimensions []string       `json:"dimensions,omitempty"`
+	Z          int            `json:"z,omitempty"` // drawing order; echarts' default is 2
+}
+
+// finite reports whether v is neither NaN nor infinite.
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// round4 rounds v to 4 decimals, like chartValue; v must be finite.
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+// hasCI reports whether ci has two finite bounds.
+func hasCI(ci Interval) bool { return finite(ci.Lo) && finite(ci.Hi) }
+
+// nRange formats the smallest and largest of ns as "12" or "8–12", or "0"
+// when ns is empty.
+func nRange(ns []int) string {
+	if len(ns) == 0 {
+		return "0"
+	}
+	lo, hi := ns[0], ns[0]
+	for _, n := range ns {
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	if lo == hi {
+		return strconv.Itoa(lo)
+	}
+	return strconv.Itoa(lo) + "–" + strconv.Itoa(hi)
+}
+
+// barChartHeight is the height of a bar chart whose x axis has the
+// categories xs: a 300 px plot and legend, plus the room of the labels.
+func barChartHeight(xs []string) string {
+	return strconv.Itoa(300+labelRoom(xs)) + "px"
+}
+
+// withCaption appends the caller's caption to a generated one.
+func withCaption(generated, caller string) string {
+	if caller = strings.TrimSpace(caller); caller != "" {
+		return generated + " " + caller
+	}
+	return generated
+}
+
+// lineSeries is a line series of values (echarts values: numbers or
+// missing), coloured color.
+func lineSeries(name, color string, values []any) charts.SingleSeries {
+	data := make([]opts.LineData, len(values))
+	for i, v := range values {
+		data[i] = opts.LineData{Value: v}
+	}
+	return charts.SingleSeries{
+		Name: name, Type: types.ChartLine, Data: data, Animation: opts.Bool(false),
+		ItemStyle: &opts.ItemStyle{Color: color},
+		LineStyle: &opts.LineStyle{Color: color},
+	}
+}
+
+// whiskers returns a custom series that draws, at each x, a whisker from
+// cis[i].Lo to cis[i].Hi, and false when no interval is finite. xs are
+// category indexes or values on a value axis.
+func whiskers(name string, xs []float64, cis []Interval) (extSeries, bool) {
+	var data [][3]float64
+	for i, ci := range cis {
+		if hasCI(ci) && finite(xs[i]) {
+			data = append(data, [3]float64{xs[i], round4(ci.Lo), round4(ci.Hi)})
+		}
+	}
+	if len(data) == 0 {
+		return extSeries{}, false
+	}
+	return extSeries{
+		SingleSeries: charts.SingleSeries{
+			Name: name, Type: types.ChartCustom, Data: data, Animation: opts.Bool(false),
+			RenderItem: errorBarRenderer,
+			ItemStyle:  &opts.ItemStyle{Color: whiskerColor},
+			// y spans both bounds, so that the axis fits the whiskers.
+			Encode: &opts.Encode{X: 0, Y: []int{1, 2}, Tooltip: []int{1, 2}},
+		},
+		Dimensions: []string{"x", "low", "high"},
+		Z:          3,
+	}, true
+}
+
+// passKCurveChart returns chart (a) from in.PassK: pass^k against k, one
+// line per curve, and around each line a band from CI.Lo to CI.Hi drawn as
+// two stacked, tooltip-less area series under the line's name (so that the
+// legend shows and hides them with it): the lower bound with no area, then
+// the band's height, filled. The x axis holds every k from 1 to the largest
+// k of any point. It returns a nil chart when no point has k ≥ 1.
+func passKCurveChart(in Input) (drawable, string) {
+	label := runLabeler(in)
+	type curve struct {
+		name string
+		byK  map[int]PassKPoint
+	}
+	var curves []curve
+	maxK := 0
+	for _, c := range in.PassK.Curves {
+		byK := map[int]PassKPoint{}
+		for _, p := range c.Points {
+			if p.K >= 1 {
+				byK[p.K] = p
+				maxK = max(maxK, p.K)
+			}
+		}
+		curves = append(curves, curve{cmp.Or(c.Run, label(c.RunID)), byK})
+	}
+	if maxK == 0 {
+		return drawable{}, ""
+	}
+	ks := make([]string, maxK)
+	for k := 1; k <= maxK; k++ {
+		ks[k-1] = strconv.Itoa(k)
+	}
+	names := make([]string, len(curves))
+	for i, c := range curves {
+		names[i] = c.name
+	}
+	c := charts.NewLine()
+	c.SetGlobalOptions(baseOpts(passKChartID, names, ks, "k", "pass^k")...)
+	c.SetXAxis(ks)
+
+	var lines, bands []any
+	var perRun []string
+	banded := false
+	for i, cv := range curves {
+		color := c.Colors[i%len(c.Colors)]
+		values := make([]any, maxK)
+		lo := make([]any, maxK)
+		height := make([]any, maxK)
+		var tasks []int
+		band := false
+		for k := 1; k <= maxK; k++ {
+			p, ok := cv.byK[k]
+			values[k-1], lo[k-1], height[k-1] = missing, missing, missing
+			if !ok {
+				continue
+			}
+			tasks = append(tasks, p.Tasks)
+			values[k-1] = chartValue(p.Value)
+			if hasCI(p.CI) {
+				l, h := round4(p.CI.Lo), round4(p.CI.Hi)
+				lo[k-1], height[k-1] = l, round4(h-l)
+				band = true
+			}
+		}
+		lines = append(lines, lineSeries(cv.name, color, values))
+		perRun = append(perRun, cv.name+" "+nRange(tasks))
+		if !band {
+			continue
+		}
+		banded = true
+		stack := "ci-" + strconv.Itoa(i)
+		bands = append(bands,
+			extSeries{
+				SingleSeries: charts.SingleSeries{
+					Name: cv.name, Type: types.ChartLine, Data: lo, Stack: stack, Animation: opts.Bool(false),
+					Symbol: "none", ShowSymbol: opts.Bool(false),
+					ItemStyle: &opts.ItemStyle{Color: color},
+					LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
+				},
+				Tooltip: &seriesTooltip{Show: false},
+				Z:       1,
+			},
+			extSeries{
+				SingleSeries: charts.SingleSeries{
+					Name: cv.name, Type: types.ChartLine, Data: height, Stack: stack, Animation: opts.Bool(false),
+					Symbol: "none", ShowSymbol: opts.Bool(false),
+					ItemStyle: &opts.ItemStyle{Color: color},
+					LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
+					AreaStyle: &opts.AreaStyle{Color: color, Opacity: opts.Float(0.2)},
+				},
+				Tooltip: &seriesTooltip{Show: false},
+				Z:       1,
+			})
+	}
+	caption := "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass; one line per run"
+	if banded {
+		caption += ", with the confidence interval of each point shaded around it"
+	}
+	caption += ". n (tasks behind each point): " + strings.Join(perRun, "; ") + "."
+	return drawable{chart: c, init: c.Initialization, series: append(lines, bands...)}, withCaption(caption, in.PassK.Caption)
+}
+
+// gapChart returns the pass^1 against pass^k chart from g: two bars per
+// run, the pass^k bar labelled with pass^k − pass^1, and under each run its
+// k and n. It returns a nil chart when g has no bar.
+func gapChart(g GapChart) (drawable, string) {
+	if len(g.Bars) == 0 {
+		return drawable{}, ""
+	}
+	labels := make([]string, len(g.Bars))
+	subs := make([]string, len(g.Bars))
+	p1 := make([]opts.BarData, len(g.Bars))
+	pk := make([]opts.BarData, len(g.Bars))
+	ks := map[int]bool{}
+	var tasks []int
+	for i, b := range g.Bars {
+		labels[i], subs[i] = b.Run, fmt.Sprintf("k=%d, n=%d", b.K, b.Tasks)
+		p1[i] = opts.BarData{Value: chartValue(b.Pass1)}
+		pk[i] = opts.BarData{Value: chartValue(b.PassK)}
+		if finite(b.Pass1) && finite(b.PassK) {
+			pk[i].Label = &opts.Label{
+				Show: opts.Bool(true), Position: "top", Color: labelColor,
+				Formatter: signed(b.PassK - b.Pass1),
+			}
+		}
+		ks[b.K] = true
+		tasks = append(tasks, b.Tasks)
+	}
+	kName := "pass^k"
+	if len(ks) == 1 {
+		kName = "pass^" + strconv.Itoa(g.Bars[0].K)
+	}
+	names := []string{"pass^1", kName}
+	xs := categoryLabels(labels, subs)
+	c := charts.NewBar()
+	c.SetGlobalOptions(rectOpts(gapChartID, barChartHeight(xs), names, "axis", categoryAxis(xs, ""), rateAxis("pass rate"), 16)...)
+	c.SetXAxis(xs)
+	c.AddSeries(names[0], p1)
+	c.AddSeries(names[1], pk)
+	caption := "pass^1 and pass^k of each run side by side, at the k given with the run's name; the number over the pass^k bar is the reliability gap pass^k − pass^1. " +
+		"n (tasks per run, with each name): " + nRange(tasks) + "."
+	return drawable{chart: c, init: c.Initialization}, withCaption(caption, g.Caption)
+}
+
+// signed formats a difference with 2 decimals and its sign: "+0.12",
+// "−0.25" (with a minus sign), "0.00".
+func signed(v float64) string {
+	s := strconv.FormatFloat(math.Abs(v), 'f', 2, 64)
+	switch {
+	case s == "0.00":
+		return s
+	case v < 0:
+		return "−" + s
+	}
+	return "+" + s
+}
+
+// heatmapChart returns a heatmap of h: Cols on the x axis, Rows top to
+// bottom, each cell with data coloured by its value and labelled with the
+// value and its n. defRow and defCol name rows and columns when h does
+// not. It returns a nil chart when no cell holds a finite value.
+func heatmapChart(id string, h Heatmap, defRow, defCol string) (drawable, string) {
+	metric := cmp.Or(h.Metric, "pass^1")
+	var items []dataItem
+	var ns []int
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for r := range h.Rows {
+		for c := range h.Cols {
+			v := math.NaN()
+			if r < len(h.Values) && c < len(h.Values[r]) {
+				v = h.Values[r][c]
+			}
+			if !finite(v) {
+				continue
+			}
+			n := 0
+			if r < len(h.N) && c < len(h.N[r]) {
+				n = h.N[r][c]
+			}
+			ns = append(ns, n)
+			lo, hi = min(lo, v), max(hi, v)
+			items = append(items, dataItem{
+				Value: [3]any{c, r, round4(v)},
+				Label: &opts.Label{Formatter: strconv.FormatFloat(v, 'f', 2, 64) + "\nn=" + strconv.Itoa(n), LineHeight: 13},
+			})
+		}
+	}
+	if len(items) == 0 {
+		return drawable{}, ""
+	}
+	scaleLo, scaleHi := 0.0, 1.0
+	if lo < 0 || hi > 1 {
+		scaleLo, scaleHi = lo, hi
+		if scaleLo == scaleHi {
+			scaleHi = scaleLo + 1
+		}
+	}
+	// 36 px above the cells clear the toolbox; 56 below the labels hold
+	// the colour scale.
+	height := strconv.Itoa(36+36*len(h.Rows)+labelRoom(h.Cols)+56) + "px"
+	xAxis := categoryAxis(h.Cols, "")
+	xAxis.Data = h.Cols
+	xAxis.SplitArea = &opts.SplitArea{Show: opts.Bool(true)}
+	yAxis := opts.YAxis{
+		Type: "category", Data: h.Rows, Inverse: opts.Bool(true),
+		SplitArea: &opts.SplitArea{Show: opts.Bool(true)},
+	}
+	c := charts.NewHeatMap()
+	c.SetGlobalOptions(rectOpts(id, height, nil, "item", xAxis, yAxis, 56)...)
+	c.SetGlobalOptions(charts.WithGridOpts(opts.Grid{
+		Top: "36", Left: "48", Right: "24", Bottom: "56", ContainLabel: opts.Bool(true),
+	}))
+	c.SetGlobalOptions(charts.WithVisualMapOpts(opts.VisualMap{
+		Type:       "continuous",
+		Min:        float32(round4(scaleLo)),
+		Max:        float32(round4(scaleHi)),
+		Show:       opts.Bool(true),
+		Calculable: opts.Bool(false),
+		Orient:     "horizontal",
+		Left:       "center",
+		Bottom:     "4",
+		Text:       []string{strconv.FormatFloat(scaleHi, 'f', 2, 64), strconv.FormatFloat(scaleLo, 'f', 2, 64)},
+		InRange:    &opts.VisualMapInRange{Color: heatmapColors},
+	}))
+	c.MultiSeries = append(c.MultiSeries, charts.SingleSeries{
+		Name: metric, Type: types.ChartHeatMap, Data: items, Animation: opts.Bool(false),
+		Label:     &opts.Label{Show: opts.Bool(true), Color: labelColor, FontSize: 11},
+		ItemStyle: &opts.ItemStyle{BorderColor: "#ffffff", BorderWidth: 1},
+	})
+	caption := fmt.Sprintf("%s per %s (rows) and %s (columns). Each cell shows %s, coloured on the scale below, and n, the tasks behind it; blank cells have no data. n = %s tasks per cell.",
+		metric, cmp.Or(h.RowName, defRow), cmp.Or(h.ColName, defCol), metric, nRange(ns))
+	return drawable{chart: c, init: c.Initialization}, withCaption(caption, h.Caption)
+}
+
+// whiskerBarChart returns a bar chart of values at the categories xs, one
+// series named barName, with whiskers from cis (a series named "CI", when
+// any interval is finite), on the y axis yAxis.
+func whiskerBarChart(id, barName string, xs []string, values []float64, cis []Interval, yAxis opts.YAxis) drawable {
+	data := make([]opts.BarData, len(values))
+	at := make([]float64, len(values))
+	for i, v := range values {
+		data[i] = opts.BarData{Value: chartValue(v)}
+		at[i] = float64(i)
+	}
+	series := []any{charts.SingleSeries{
+		Name: barName, Type: types.ChartBar, Data: data, Animation: opts.Bool(false),
+		BarMaxWidth: "48",
+	}}
+	names := []string{barName}
+	if w, ok := whiskers("CI", at, cis); ok {
+		series = append(series, w)
+		names = append(names, "CI")
+	}
+	// The category axis stays at the bottom, under negative bars too.
+	xAxis := categoryAxis(xs, "")
+	xAxis.AxisLine = &opts.AxisLine{OnZero: opts.Bool(false)}
+	c := charts.NewBar()
+	c.SetGlobalOptions(rectOpts(id, barChartHeight(xs), names, "axis", xAxis, yAxis, 16)...)
+	c.SetXAxis(xs)
+	return drawable{chart: c, init: c.Initialization, series: series}
+}
+
+// deltaChart returns the i-th (from 1) Δ chart from d: one bar per
+// DeltaBar, with CI whiskers, its label starred when P < 0.05 and its n
+// under it. It returns a nil chart when d has no bar.
+func deltaChart(i int, d DeltaChart) (drawable, string) {
+	if len(d.Bars) == 0 {
+		return drawable{}, ""
+	}
+	metric := cmp.Or(d.Metric, "pass^1")
+	labels := make([]string, len(d.Bars))
+	subs := make([]string, len(d.Bars))
+	values := make([]float64, len(d.Bars))
+	cis := make([]Interval, len(d.Bars))
+	var pairs []int
+	for j, b := range d.Bars {
+		labels[j], subs[j] = b.Label, "n="+strconv.Itoa(b.Pairs)
+		if b.P < significance { // false for NaN
+			labels[j] += " *"
+		}
+		values[j], cis[j] = b.Delta, b.CI
+		pairs = append(pairs, b.Pairs)
+	}
+	name := "Δ " + metric
+	yAxis := opts.YAxis{Type: "value", Name: name + " (with − without)"}
+	caption := fmt.Sprintf("Δ %[1]s = %[1]s with emotions − %[1]s without, per %[2]s, over matched task pairs; whiskers: confidence interval of Δ; * marks a Holm-adjusted p < 0.05. n (task pairs, with each label): %[3]s.",
+		metric, cmp.Or(d.Group, "group"), nRange(pairs))
+	xs := categoryLabels(labels, subs)
+	return whiskerBarChart(deltaChartIDPrefix+strconv.Itoa(i), name, xs, values, cis, yAxis), withCaption(caption, d.Caption)
+}
+
+// abandonmentChart returns the abandonment-rate chart from r: one bar per
+// RateBar, with CI whiskers and its n under its label. It returns a nil
+// chart when r has no bar.
+func abandonmentChart(r RateChart) (drawable, string) {
+	if len(r.Bars) == 0 {
+		return drawable{}, ""
+	}
+	labels := make([]string, len(r.Bars))
+	subs := make([]string, len(r.Bars))
+	values := make([]float64, len(r.Bars))
+	cis := make([]Interval, len(r.Bars))
+	var ns []int
+	for j, b := range r.Bars {
+		labels[j], subs[j] = b.Label, "n="+strconv.Itoa(b.N)
+		values[j], cis[j] = b.Rate, b.CI
+		ns = append(ns, b.N)
+	}
+	caption := fmt.Sprintf("Abandonment rate = trajectories the user ended as unsatisfied ÷ trajectories, per %s; whiskers: confidence interval. n (trajectories, with each label): %s.",
+		cmp.Or(r.Group, "group"), nRange(ns))
+	xs := categoryLabels(labels, subs)
+	return whiskerBarChart(abandonmentChartID, "abandonment rate", xs, values, cis, rateAxis("abandonment rate")), withCaption(caption, r.Caption)
+}
+
+// balanceChart returns the success-against-balance chart from b: a point
+// per bin at its centre, labelled with its n, with CI whiskers, and the
+// fitted curve as a line. It returns a nil chart when no bin has finite
+// edges.
+func balanceChart(b BalanceCurve) (drawable, string) {
+	xName := cmp.Or(b.XName, "balance")
+	var points []dataItem
+	var mids []float64
+	var cis []Interval
+	var ns []int
+	total := 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, bin := range b.Bins {
+		if !finite(bin.Lo) || !finite(bin.Hi) {
+			continue
+		}
+		lo, hi = min(lo, bin.Lo, bin.Hi), max(hi, bin.Lo, bin.Hi)
+		ns = append(ns, bin.N)
+		total += bin.N
+		if !finite(bin.Rate) {
+			continue
+		}
+		mid := round4((bin.Lo + bin.Hi) / 2)
+		points = append(points, dataItem{
+			Value: [2]float64{mid, round4(bin.Rate)},
+			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Color: "#555555", FontSize: 10, Formatter: "n=" + strconv.Itoa(bin.N)},
+		})
+		mids = append(mids, mid)
+		cis = append(cis, bin.CI)
+	}
+	if len(ns) == 0 {
+		return drawable{}, ""
+	}
+	var fit [][2]any
+	for _, p := range b.Fit {
+		if finite(p.X) {
+			lo, hi = min(lo, p.X), max(hi, p.X)
+		}
+		fit = append(fit, [2]any{chartValue(p.X), chartValue(p.Y)})
+	}
+	series := []any{charts.SingleSeries{
+		Name: "success rate", Type: types.ChartScatter, Data: points, Animation: opts.Bool(false),
+		SymbolSize: 9, Symbol: "circle",
+	}}
+	names := []string{"success rate"}
+	if w, ok := whiskers("CI", mids, cis); ok {
+		series = append(series, w)
+		names = append(names, "CI")
+	}
+	if len(fit) > 0 {
+		series = append(series, charts.SingleSeries{
+			Name: "fit", Type: types.ChartLine, Data: fit, Animation: opts.Bool(false),
+			Symbol: "none", ShowSymbol: opts.Bool(false),
+			ItemStyle: &opts.ItemStyle{Color: fitColor},
+			LineStyle: &opts.LineStyle{Color: fitColor, Width: 2},
+		})
+		names = append(names, "fit")
+	}
+	xAxis := opts.XAxis{Type: "value", Name: xName, NameLocation: "middle", NameGap: 28, Min: round4(lo), Max: round4(hi)}
+	yAxis := rateAxis("success rate")
+	yAxis.AxisLine = &opts.AxisLine{OnZero: opts.Bool(false)} // at the left, not at x = 0
+	c := charts.NewScatter()
+	c.SetGlobalOptions(rectOpts(balanceChartID, chartHeight, names, "item", xAxis, yAxis, 16)...)
+	caption := fmt.Sprintf("Success rate per bin of %s, plotted at the bin's centre with its n beside it; whiskers: confidence interval", xName)
+	if len(fit) > 0 {
+		caption += "; line: the fitted curve"
+	}
+	caption += fmt.Sprintf(". n = %d trajectories in %d bins (%s per bin).", total, len(ns), nRange(ns))
+	return drawable{chart: c, init: c.Initialization, series: series}, withCaption(caption, b.Caption)
+}
+
+// funnelChart returns the Tracer funnel from f: stages top to bottom in
+// their order, each labelled with its count and its share of the first
+// stage. It returns a nil chart when f has no stage.
+func funnelChart(f Funnel) (drawable, string) {
+	if len(f.Stages) == 0 {
+		return drawable{}, ""
+	}
+	unit := cmp.Or(f.Unit, "items")
+	first := f.Stages[0].Count
+	top := 0
+	items := make([]dataItem, len(f.Stages))
+	for i, s := range f.Stages {
+		top = max(top, s.Count)
+		label := "{b}: " + strconv.Itoa(s.Count)
+		if first > 0 {
+			label += fmt.Sprintf(" (%.1f%%)", 100*float64(s.Count)/float64(first))
+		}
+		items[i] = dataItem{Name: s.Name, Value: s.Count, Label: &opts.Label{Formatter: label}}
+	}
+	height := strconv.Itoa(max(240, 40+48*len(f.Stages))) + "px"
+	c := charts.NewFunnel()
+	c.SetGlobalOptions(frameOpts(funnelChartID, height)...)
+	c.SetGlobalOptions(
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(false)}),
+	)
+	c.MultiSeries = append(c.MultiSeries, charts.SingleSeries{
+		Name: unit, Type: types.ChartFunnel, Data: items, Animation: opts.Bool(false),
+		Sort: "none", Min: 0, Max: max(top, 1),
+		Left: "4%", Right: "40%", Top: "16", Bottom: "16",
+		Label:     &opts.Label{Show: opts.Bool(true), Position: "right", Color: labelColor},
+		ItemStyle: &opts.ItemStyle{BorderColor: "#ffffff", BorderWidth: 1},
+	})
+	caption := fmt.Sprintf("Tracer pipeline: %s left after each stage, in pipeline order, top to bottom; the percentage is of the first stage. n = %d %s at the first stage.",
+		unit, first, unit)
+	return drawable{chart: c, init: c.Initialization}, withCaption(caption, f.Caption)
+}
