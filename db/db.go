@@ -45,6 +45,13 @@ const WriteBusyTimeout = 60000
 // page size they were created with.
 const pageSize = 32768
 
+// untrustedSafety makes a .db from someone else safe to open: with
+// trusted_schema off, views and triggers stored in the file cannot call
+// functions with side effects, and defensive mode forbids writing to the
+// schema or corrupting the file through pragmas. Extension loading is never
+// enabled.
+const untrustedSafety = "&_pragma=trusted_schema(0)&_defensive=1"
+
 // ErrNotFound is returned when a requested record does not exist.
 var ErrNotFound = &emobench.Error{Code: emobench.ENOTFOUND, Message: "not found"}
 
@@ -74,7 +81,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		"&_pragma=foreign_keys(1)" +
 		"&_pragma=busy_timeout(" + strconv.Itoa(WriteBusyTimeout) + ")" +
 		"&_pragma=page_size(" + strconv.Itoa(pageSize) + ")" +
-		"&_pragma=synchronous(NORMAL)"
+		"&_pragma=synchronous(NORMAL)" + untrustedSafety
 	sqlDB, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -103,7 +110,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	}
 	dsn := "file:" + escapePath(path) + "?mode=ro" +
 		"&_pragma=query_only(1)" +
-		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")"
+		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")" + untrustedSafety
 	sqlDB, err := openReadOnlyPool(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -118,6 +125,20 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
+}
+
+// RequireCurrent fails when the file's schema is older than this build's,
+// which read-only commands cannot upgrade: any writing command (such as
+// emobench migrate) upgrades it.
+func (db *DB) RequireCurrent(ctx context.Context) error {
+	version, err := db.userVersion(ctx)
+	if err != nil {
+		return err
+	}
+	if version < SchemaVersion() {
+		return emobench.Errorf(emobench.EINVALID, "%s has schema version %d, older than this emobench's %d: upgrade it with `emobench --db %s migrate`", db.path, version, SchemaVersion(), db.path)
+	}
+	return nil
 }
 
 // Close closes the database.

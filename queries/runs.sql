@@ -35,3 +35,8 @@ UPDATE runs SET train_domains = ?, base_run_id = ? WHERE id = ?;
 -- name: ListRunTags :many
 SELECT id, name, agent_model, domain, condition, train_domains, base_run_id
 FROM runs ORDER BY id;
+
+-- name: ListRuns :many
+SELECT id, name, source_format, source_path, source_sha256, agent_model, agent_strategy,
+       user_model, user_strategy, domain, condition, created_at, config, train_domains
+FROM runs ORDER BY id;

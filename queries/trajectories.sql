@@ -15,3 +15,22 @@ INSERT INTO messages (
     tool_arguments, tool_calls, arguments_malformed,
     prompt_tokens, completion_tokens, cost
 ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+
+-- name: ListRunTrajectories :many
+-- A run's trajectories with their tasks, for export and merge.
+SELECT
+    t.id, t.trial, t.seed, t.reward, t.evaluated, t.termination_reason,
+    t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
+    k.domain, k.task_key, k.instruction, k.user_id, k.emotion_family, k.emotion_leaf,
+    k.politeness, k.urgency, k.trust, k.actions, k.outputs, k.split, k.scenario
+FROM trajectories t
+JOIN tasks k ON k.id = t.task_id
+WHERE t.run_id = ?
+ORDER BY t.id;
+
+-- name: ListTrajectoryMessages :many
+SELECT idx, role, content, tool_name, tool_call_id, tool_calls,
+       prompt_tokens, completion_tokens, cost
+FROM messages
+WHERE trajectory_id = ?
+ORDER BY idx;

@@ -35,7 +35,7 @@ func reportCommand(e *env) *cli.Command {
 			if c.String("out") == "" {
 				return usagef("report needs --out FILE.html")
 			}
-			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			store, err := openCurrent(c)
 			if err != nil {
 				return err
 			}

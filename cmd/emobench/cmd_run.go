@@ -48,6 +48,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "max-errors", Value: sim.DefaultMaxErrors, Usage: "consecutive tool errors that end an episode"},
 			&cli.StringFlag{Name: "name", Usage: "run name (default AGENT-DOMAIN-CONDITION)"},
 			&cli.StringFlag{Name: "resume", Usage: "run id or name to complete"},
+			&cli.StringFlag{Name: "shard", Usage: "I/N: run only shard I (0-based) of N of the (task, trial) pairs; merge the shards' files later"},
 			&cli.StringSliceFlag{Name: "train-domains", Usage: "for a tuned agent: the domains it was trained on (see stats generalization)"},
 			&cli.StringFlag{Name: "base-run", Usage: "for a tuned agent: run id or name of its base model"},
 			&cli.StringFlag{Name: "base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint for llm: agents and users"},
@@ -78,6 +79,7 @@ type runSettings struct {
 	MaxSteps    int      `json:"max_steps"`
 	MaxErrors   int      `json:"max_errors"`
 	BaseURL     string   `json:"base_url,omitempty"`
+	Shard       string   `json:"shard,omitempty"` // "I/N": this run holds the pairs of shard I of N
 	Temperature *float64 `json:"temperature,omitempty"`
 }
 
@@ -97,7 +99,7 @@ func tagFromFlags(c *cli.Context, store *db.DB, id int64) error {
 }
 
 // settingFlags are recorded with a run; --resume takes them from the run.
-var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature"}
+var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature", "shard"}
 
 func runBenchmark(c *cli.Context, e *env) error {
 	if ref := c.String("resume"); ref != "" {
@@ -185,6 +187,10 @@ func planRuns(c *cli.Context) ([]runSettings, error) {
 				Domain: d, Condition: string(cond), Agent: c.String("agent"), User: c.String("user"),
 				Trials: c.Int("trials"), Tasks: tasks, Split: c.String("split"), Seed: c.Uint64("seed"),
 				MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
+				Shard: c.String("shard"),
+			}
+			if _, _, err := parseShard(p.Shard); err != nil {
+				return nil, err
 			}
 			if t := c.Float64("temperature"); t >= 0 {
 				p.Temperature = &t
@@ -419,6 +425,10 @@ func missingJobs(dom sim.Domain, p runSettings, have map[db.Pair]bool) ([]sim.Jo
 	for i := range tasks {
 		byID[tasks[i].ID] = &tasks[i]
 	}
+	shard, shards, err := parseShard(p.Shard)
+	if err != nil {
+		return nil, err
+	}
 	var jobs []sim.Job
 	for trial := 0; trial < p.Trials; trial++ {
 		for _, id := range p.Tasks {
@@ -426,7 +436,7 @@ func missingJobs(dom sim.Domain, p runSettings, have map[db.Pair]bool) ([]sim.Jo
 			if !ok {
 				return nil, fmt.Errorf("domain %s has no task %q any more", p.Domain, id)
 			}
-			if !have[db.Pair{TaskKey: id, Trial: trial}] {
+			if !have[db.Pair{TaskKey: id, Trial: trial}] && inShard(id, trial, shard, shards) {
 				jobs = append(jobs, sim.Job{Task: task, Trial: trial})
 			}
 		}
@@ -482,4 +492,24 @@ func (p *runProgress) passRate() float64 {
 		return 0
 	}
 	return float64(p.passed) / float64(p.done)
+}
+
+// parseShard reads "I/N" (0 ≤ I < N); "" is the whole run (shard 0 of 1).
+func parseShard(s string) (shard, shards int, err error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	i, n, ok := strings.Cut(s, "/")
+	shard, err1 := strconv.Atoi(i)
+	shards, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || shards < 1 || shard < 0 || shard >= shards {
+		return 0, 0, usagef("--shard %q: want I/N with 0 <= I < N, e.g. 0/4", s)
+	}
+	return shard, shards, nil
+}
+
+// inShard assigns each (task, trial) pair to one shard by a hash, so the
+// split does not depend on the order or the number of tasks chosen.
+func inShard(taskID string, trial, shard, shards int) bool {
+	return sim.EpisodeSeed(0, taskID, trial)%uint64(shards) == uint64(shard)
 }

@@ -27,7 +27,7 @@ func runsCommand(e *env) *cli.Command {
 			if err := checkFormat(format, "table", "json", "csv"); err != nil {
 				return err
 			}
-			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			store, err := openCurrent(c)
 			if err != nil {
 				return err
 			}

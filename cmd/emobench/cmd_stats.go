@@ -97,7 +97,7 @@ func runPassK(c *cli.Context, e *env) error {
 			return usagef("--k %d: k must be at least 1", k)
 		}
 	}
-	store, err := db.OpenReadOnly(c.Context, c.String("db"))
+	store, err := openCurrent(c)
 	if err != nil {
 		return err
 	}

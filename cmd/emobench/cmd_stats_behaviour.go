@@ -69,7 +69,7 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 }
 
 func loadOutcomes(c *cli.Context) ([]db.TrajectoryOutcome, error) {
-	store, err := db.OpenReadOnly(c.Context, c.String("db"))
+	store, err := openCurrent(c)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +174,7 @@ func runBalance(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	store, err := db.OpenReadOnly(c.Context, c.String("db"))
+	store, err := openCurrent(c)
 	if err != nil {
 		return err
 	}

@@ -71,7 +71,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 					return usagef("--k %d: k must be at least 1", k)
 				}
 			}
-			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			store, err := openCurrent(c)
 			if err != nil {
 				return err
 			}

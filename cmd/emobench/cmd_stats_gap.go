@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench/analysis"
-	"github.com/emobench/emobench/db"
 	"github.com/urfave/cli/v2"
 )
 
@@ -46,7 +45,7 @@ func statsGapCommand(e *env) *cli.Command {
 				}
 				opts.Ks = []int{1, k}
 			}
-			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			store, err := openCurrent(c)
 			if err != nil {
 				return err
 			}

@@ -42,7 +42,7 @@ func runGeneralization(c *cli.Context, e *env) error {
 	if part != "deltas" && part != "matrix" {
 		return usagef("--part %q is not one of deltas, matrix", part)
 	}
-	store, err := db.OpenReadOnly(c.Context, c.String("db"))
+	store, err := openCurrent(c)
 	if err != nil {
 		return err
 	}

@@ -121,6 +121,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			demoCommand(e),
 			runCommand(e),
 			emotionsCommand(e),
+			mergeCommand(e),
+			vacuumCommand(e),
+			checkCommand(e),
+			migrateCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{err}

@@ -72,8 +72,17 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunTagsStmt, err = db.PrepareContext(ctx, listRunTags); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTags: %w", err)
 	}
+	if q.listRunTrajectoriesStmt, err = db.PrepareContext(ctx, listRunTrajectories); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunTrajectories: %w", err)
+	}
+	if q.listRunsStmt, err = db.PrepareContext(ctx, listRuns); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRuns: %w", err)
+	}
 	if q.listTaskTrialsStmt, err = db.PrepareContext(ctx, listTaskTrials); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTaskTrials: %w", err)
+	}
+	if q.listTrajectoryMessagesStmt, err = db.PrepareContext(ctx, listTrajectoryMessages); err != nil {
+		return nil, fmt.Errorf("error preparing query ListTrajectoryMessages: %w", err)
 	}
 	if q.listTrajectoryOutcomesStmt, err = db.PrepareContext(ctx, listTrajectoryOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryOutcomes: %w", err)
@@ -169,9 +178,24 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunTagsStmt: %w", cerr)
 		}
 	}
+	if q.listRunTrajectoriesStmt != nil {
+		if cerr := q.listRunTrajectoriesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunTrajectoriesStmt: %w", cerr)
+		}
+	}
+	if q.listRunsStmt != nil {
+		if cerr := q.listRunsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunsStmt: %w", cerr)
+		}
+	}
 	if q.listTaskTrialsStmt != nil {
 		if cerr := q.listTaskTrialsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listTaskTrialsStmt: %w", cerr)
+		}
+	}
+	if q.listTrajectoryMessagesStmt != nil {
+		if cerr := q.listTrajectoryMessagesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listTrajectoryMessagesStmt: %w", cerr)
 		}
 	}
 	if q.listTrajectoryOutcomesStmt != nil {
@@ -244,7 +268,10 @@ type Queries struct {
 	listRunPairsStmt           *sql.Stmt
 	listRunSummariesStmt       *sql.Stmt
 	listRunTagsStmt            *sql.Stmt
+	listRunTrajectoriesStmt    *sql.Stmt
+	listRunsStmt               *sql.Stmt
 	listTaskTrialsStmt         *sql.Stmt
+	listTrajectoryMessagesStmt *sql.Stmt
 	listTrajectoryOutcomesStmt *sql.Stmt
 	tagRunStmt                 *sql.Stmt
 	upsertTaskStmt             *sql.Stmt
@@ -270,7 +297,10 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listRunPairsStmt:           q.listRunPairsStmt,
 		listRunSummariesStmt:       q.listRunSummariesStmt,
 		listRunTagsStmt:            q.listRunTagsStmt,
+		listRunTrajectoriesStmt:    q.listRunTrajectoriesStmt,
+		listRunsStmt:               q.listRunsStmt,
 		listTaskTrialsStmt:         q.listTaskTrialsStmt,
+		listTrajectoryMessagesStmt: q.listTrajectoryMessagesStmt,
 		listTrajectoryOutcomesStmt: q.listTrajectoryOutcomesStmt,
 		tagRunStmt:                 q.tagRunStmt,
 		upsertTaskStmt:             q.upsertTaskStmt,

@@ -261,6 +261,67 @@ func (q *Queries) ListRunTags(ctx context.Context) ([]ListRunTagsRow, error) {
 	return items, nil
 }
 
+const listRuns = `-- name: ListRuns :many
+SELECT id, name, source_format, source_path, source_sha256, agent_model, agent_strategy,
+       user_model, user_strategy, domain, condition, created_at, config, train_domains
+FROM runs ORDER BY id
+`
+
+type ListRunsRow struct {
+	ID            int64
+	Name          string
+	SourceFormat  string
+	SourcePath    sql.NullString
+	SourceSha256  sql.NullString
+	AgentModel    string
+	AgentStrategy string
+	UserModel     string
+	UserStrategy  string
+	Domain        string
+	Condition     string
+	CreatedAt     sql.NullString
+	Config        string
+	TrainDomains  sql.NullString
+}
+
+func (q *Queries) ListRuns(ctx context.Context) ([]ListRunsRow, error) {
+	rows, err := q.query(ctx, q.listRunsStmt, listRuns)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunsRow{}
+	for rows.Next() {
+		var i ListRunsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.SourceFormat,
+			&i.SourcePath,
+			&i.SourceSha256,
+			&i.AgentModel,
+			&i.AgentStrategy,
+			&i.UserModel,
+			&i.UserStrategy,
+			&i.Domain,
+			&i.Condition,
+			&i.CreatedAt,
+			&i.Config,
+			&i.TrainDomains,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const tagRun = `-- name: TagRun :exec
 UPDATE runs SET train_domains = ?, base_run_id = ? WHERE id = ?
 `

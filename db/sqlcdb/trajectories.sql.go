@@ -121,3 +121,144 @@ func (q *Queries) DeleteTrajectory(ctx context.Context, arg DeleteTrajectoryPara
 	_, err := q.exec(ctx, q.deleteTrajectoryStmt, deleteTrajectory, arg.RunID, arg.TaskID, arg.Trial)
 	return err
 }
+
+const listRunTrajectories = `-- name: ListRunTrajectories :many
+SELECT
+    t.id, t.trial, t.seed, t.reward, t.evaluated, t.termination_reason,
+    t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
+    k.domain, k.task_key, k.instruction, k.user_id, k.emotion_family, k.emotion_leaf,
+    k.politeness, k.urgency, k.trust, k.actions, k.outputs, k.split, k.scenario
+FROM trajectories t
+JOIN tasks k ON k.id = t.task_id
+WHERE t.run_id = ?
+ORDER BY t.id
+`
+
+type ListRunTrajectoriesRow struct {
+	ID                int64
+	Trial             int64
+	Seed              sql.NullInt64
+	Reward            sql.NullFloat64
+	Evaluated         int64
+	TerminationReason string
+	AgentCost         sql.NullFloat64
+	UserCost          sql.NullFloat64
+	Error             sql.NullString
+	RewardInfo        sql.NullString
+	Extra             sql.NullString
+	Domain            string
+	TaskKey           string
+	Instruction       string
+	UserID            string
+	EmotionFamily     sql.NullString
+	EmotionLeaf       sql.NullString
+	Politeness        sql.NullString
+	Urgency           sql.NullString
+	Trust             sql.NullString
+	Actions           string
+	Outputs           string
+	Split             sql.NullString
+	Scenario          sql.NullString
+}
+
+// A run's trajectories with their tasks, for export and merge.
+func (q *Queries) ListRunTrajectories(ctx context.Context, runID int64) ([]ListRunTrajectoriesRow, error) {
+	rows, err := q.query(ctx, q.listRunTrajectoriesStmt, listRunTrajectories, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunTrajectoriesRow{}
+	for rows.Next() {
+		var i ListRunTrajectoriesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Trial,
+			&i.Seed,
+			&i.Reward,
+			&i.Evaluated,
+			&i.TerminationReason,
+			&i.AgentCost,
+			&i.UserCost,
+			&i.Error,
+			&i.RewardInfo,
+			&i.Extra,
+			&i.Domain,
+			&i.TaskKey,
+			&i.Instruction,
+			&i.UserID,
+			&i.EmotionFamily,
+			&i.EmotionLeaf,
+			&i.Politeness,
+			&i.Urgency,
+			&i.Trust,
+			&i.Actions,
+			&i.Outputs,
+			&i.Split,
+			&i.Scenario,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listTrajectoryMessages = `-- name: ListTrajectoryMessages :many
+SELECT idx, role, content, tool_name, tool_call_id, tool_calls,
+       prompt_tokens, completion_tokens, cost
+FROM messages
+WHERE trajectory_id = ?
+ORDER BY idx
+`
+
+type ListTrajectoryMessagesRow struct {
+	Idx              int64
+	Role             string
+	Content          sql.NullString
+	ToolName         sql.NullString
+	ToolCallID       sql.NullString
+	ToolCalls        sql.NullString
+	PromptTokens     sql.NullInt64
+	CompletionTokens sql.NullInt64
+	Cost             sql.NullFloat64
+}
+
+func (q *Queries) ListTrajectoryMessages(ctx context.Context, trajectoryID int64) ([]ListTrajectoryMessagesRow, error) {
+	rows, err := q.query(ctx, q.listTrajectoryMessagesStmt, listTrajectoryMessages, trajectoryID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListTrajectoryMessagesRow{}
+	for rows.Next() {
+		var i ListTrajectoryMessagesRow
+		if err := rows.Scan(
+			&i.Idx,
+			&i.Role,
+			&i.Content,
+			&i.ToolName,
+			&i.ToolCallID,
+			&i.ToolCalls,
+			&i.PromptTokens,
+			&i.CompletionTokens,
+			&i.Cost,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

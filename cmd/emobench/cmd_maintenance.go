@@ -1,0 +1,145 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/emobench/emobench/db"
+	"github.com/urfave/cli/v2"
+)
+
+func mergeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "copy the runs of other emobench files into this one (one transaction)",
+		ArgsUsage: "OTHER.db...",
+		Description: "Imported runs already present (same source sha256) are skipped. Native runs join the run of\n" +
+			"the same name and settings, gaining only the (task, trial) pairs it lacks, so the shards of a\n" +
+			"run (emobench run --shard I/N on several machines) merge into one run. Tasks are shared by\n" +
+			"content; ids are renumbered. The other files are opened read-only.\n\n" +
+			"Example:\n   emobench --db all.db merge shard-0.db shard-1.db shard-2.db",
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("merge needs at least one OTHER.db")
+			}
+			store, err := db.Open(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			for _, path := range c.Args().Slice() {
+				src, err := db.OpenReadOnly(c.Context, path)
+				if err != nil {
+					return err
+				}
+				rep, err := store.Merge(c.Context, src)
+				src.Close()
+				if err != nil {
+					return fmt.Errorf("merge %s: %w (nothing of it was stored)", path, err)
+				}
+				fmt.Fprintf(e.stdout, "%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present\n",
+					path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped)
+			}
+			return nil
+		},
+	}
+}
+
+func vacuumCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:        "vacuum",
+		Usage:       "write a compact copy of the database for sharing (VACUUM INTO)",
+		Description: "Example:\n   emobench --db runs.db vacuum --out runs-compact.db",
+		Before:      noArgs,
+		Flags:       []cli.Flag{&cli.StringFlag{Name: "out", Usage: "`FILE` to write; must not exist"}},
+		Action: func(c *cli.Context) error {
+			out := c.String("out")
+			if out == "" {
+				return usagef("vacuum needs --out FILE")
+			}
+			if _, err := os.Stat(out); err == nil {
+				return usagef("%s exists: vacuum never overwrites a file", out)
+			}
+			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			rw, err := db.Open(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer rw.Close()
+			if err := rw.VacuumInto(c.Context, out); err != nil {
+				return fmt.Errorf("vacuum into %s: %w", out, err)
+			}
+			info, _ := os.Stat(out)
+			fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", out, info.Size())
+			return nil
+		},
+	}
+}
+
+func checkCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "check",
+		Usage: "check a database: SQLite integrity and emobench's schema (safe on files from others)",
+		Description: "Opens the file read-only (trusted_schema off, defensive mode, no extensions), runs\n" +
+			"PRAGMA integrity_check, and compares every table, view, index and trigger with the schema\n" +
+			"emobench creates. Exit 1 when anything is wrong.\n\n" +
+			"Example:\n   emobench --db colleague.db check",
+		Before: noArgs,
+		Action: func(c *cli.Context) error {
+			store, err := db.OpenReadOnly(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			rep, err := store.Check(c.Context)
+			if err != nil {
+				return fmt.Errorf("check %s: %w", c.String("db"), err)
+			}
+			fmt.Fprintf(e.stdout, "%s: schema version %d (this emobench writes %d)\n", c.String("db"), rep.SchemaVersion, db.SchemaVersion())
+			for _, p := range rep.Problems {
+				fmt.Fprintln(e.stdout, "problem: "+p)
+			}
+			if len(rep.Problems) > 0 {
+				return &reportedError{fmt.Errorf("%d problems", len(rep.Problems))}
+			}
+			fmt.Fprintln(e.stdout, "ok: integrity and schema as expected")
+			return nil
+		},
+	}
+}
+
+// openCurrent opens the database read-only and requires the current schema,
+// which the analysis commands query.
+func openCurrent(c *cli.Context) (*db.DB, error) {
+	store, err := db.OpenReadOnly(c.Context, c.String("db"))
+	if err != nil {
+		return nil, err
+	}
+	if err := store.RequireCurrent(c.Context); err != nil {
+		store.Close()
+		return nil, err
+	}
+	return store, nil
+}
+
+func migrateCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:        "migrate",
+		Usage:       "upgrade a database to this emobench's schema (other writing commands do it too)",
+		Description: "Example:\n   emobench --db old.db migrate",
+		Before:      noArgs,
+		Action: func(c *cli.Context) error {
+			store, err := db.Open(c.Context, c.String("db"))
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			fmt.Fprintf(e.stdout, "%s: schema version %d\n", c.String("db"), db.SchemaVersion())
+			return nil
+		},
+	}
+}

@@ -1,0 +1,139 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// CheckReport is what Check found. A file is healthy when Problems is empty.
+type CheckReport struct {
+	SchemaVersion int
+	Integrity     []string // PRAGMA integrity_check's lines ("ok" when sound)
+	Problems      []string // schema differences and integrity errors, one per line
+}
+
+// Check runs SQLite's integrity_check and compares the file's schema with
+// the schema this emobench's migrations create (tables, views, indexes,
+// triggers and every column), on a read-only connection.
+func (db *DB) Check(ctx context.Context) (CheckReport, error) {
+	var rep CheckReport
+	version, err := db.userVersion(ctx)
+	if err != nil {
+		return rep, err
+	}
+	rep.SchemaVersion = version
+	if rep.Integrity, err = stringRows(ctx, db.sql, "PRAGMA integrity_check"); err != nil {
+		return rep, err
+	}
+	if len(rep.Integrity) != 1 || rep.Integrity[0] != "ok" {
+		for _, line := range rep.Integrity {
+			rep.Problems = append(rep.Problems, "integrity: "+line)
+		}
+	}
+	want, err := referenceSchema(ctx, version)
+	if err != nil {
+		return rep, err
+	}
+	got, err := schemaOf(ctx, db.sql)
+	if err != nil {
+		return rep, err
+	}
+	rep.Problems = append(rep.Problems, compareSchemas(want, got)...)
+	return rep, nil
+}
+
+// referenceSchema builds, in memory, the schema of the given version.
+func referenceSchema(ctx context.Context, version int) (map[string]string, error) {
+	mem, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, err
+	}
+	defer mem.Close()
+	mem.SetMaxOpenConns(1)
+	for _, m := range migrations() {
+		if m.version > version {
+			break
+		}
+		body, err := migrationFS.ReadFile("migrations/" + m.name)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := mem.ExecContext(ctx, string(body)); err != nil {
+			return nil, err
+		}
+	}
+	return schemaOf(ctx, mem)
+}
+
+// schemaOf maps each schema object ("table runs", "index tasks_pair", ...)
+// to its columns (tables and views) or "" (others).
+func schemaOf(ctx context.Context, conn *sql.DB) (map[string]string, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+	if err != nil {
+		return nil, err
+	}
+	type object struct{ kind, name string }
+	var objects []object
+	for rows.Next() {
+		var o object
+		if err := rows.Scan(&o.kind, &o.name); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		objects = append(objects, o)
+	}
+	rows.Close()
+	out := map[string]string{}
+	for _, o := range objects {
+		cols := ""
+		if o.kind == "table" || o.kind == "view" {
+			names, err := stringRows(ctx, conn, "SELECT name FROM pragma_table_info(?)", o.name)
+			if err != nil {
+				return nil, err
+			}
+			cols = strings.Join(names, ",")
+		}
+		out[o.kind+" "+o.name] = cols
+	}
+	return out, nil
+}
+
+func compareSchemas(want, got map[string]string) []string {
+	var problems []string
+	for obj, cols := range want {
+		g, ok := got[obj]
+		switch {
+		case !ok:
+			problems = append(problems, "missing "+obj)
+		case g != cols:
+			problems = append(problems, fmt.Sprintf("%s has columns (%s), want (%s)", obj, g, cols))
+		}
+	}
+	for obj := range got {
+		if _, ok := want[obj]; !ok {
+			problems = append(problems, "unexpected "+obj+" (not created by emobench)")
+		}
+	}
+	sort.Strings(problems)
+	return problems
+}
+
+func stringRows(ctx context.Context, conn *sql.DB, query string, args ...any) ([]string, error) {
+	rows, err := conn.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,148 @@
+package db
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db/sqlcdb"
+)
+
+// MergeReport says what Merge copied.
+type MergeReport struct {
+	RunsAdded, RunsExtended, RunsSkipped int
+	Trajectories                         int // trajectories copied
+	PairsSkipped                         int // (task, trial) pairs the target already held
+}
+
+// Merge copies every run of src into db in one transaction. An imported
+// run whose source sha256 db already holds is skipped. A native run joins
+// the target's native run of the same name and settings (its config less
+// "shard"), which gains only the (task, trial) pairs it lacks: shards of one
+// run merge into one. Tasks are shared by content hash; ids are new.
+func (db *DB) Merge(ctx context.Context, src *DB) (MergeReport, error) {
+	var rep MergeReport
+	runs, err := src.ListRuns(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("read %s: %w", src.path, err)
+	}
+	err = db.inTx(ctx, func(tx *sql.Tx) error {
+		q := db.queries.WithTx(tx)
+		for _, run := range runs {
+			if err := mergeRun(ctx, q, src, run, &rep); err != nil {
+				return fmt.Errorf("run %d (%s): %w", run.ID, run.Name, err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return MergeReport{}, err
+	}
+	return rep, nil
+}
+
+func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run, rep *MergeReport) error {
+	target, have, err := findMergeTarget(ctx, q, run)
+	if err != nil {
+		return err
+	}
+	if target != 0 && run.SourceFormat != "native" {
+		rep.RunsSkipped++
+		return nil
+	}
+	w := &runWriter{ctx: ctx, q: q, onDup: DuplicateRefuse, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
+	created := target == 0
+	if created {
+		run.Config = withoutShard(run.Config) // the merged run is the whole run
+		if target, err = w.createRun(run); err != nil {
+			return err
+		}
+		rep.RunsAdded++
+	}
+	i := 0
+	defer func() {
+		switch {
+		case created:
+		case i > 0:
+			rep.RunsExtended++
+		default:
+			rep.RunsSkipped++
+		}
+	}()
+	for traj, err := range src.Trajectories(ctx, run.ID) {
+		if err != nil {
+			return err
+		}
+		if have[Pair{TaskKey: traj.Task.Key, Trial: traj.Trial}] {
+			rep.PairsSkipped++
+			continue
+		}
+		if err := w.writeTrajectory(target, i, traj); err != nil {
+			return err
+		}
+		i++
+		rep.Trajectories++
+	}
+	return nil
+}
+
+// findMergeTarget returns the run of db that src's run merges into (0 for
+// none) and the pairs it already holds.
+func findMergeTarget(ctx context.Context, q *sqlcdb.Queries, run emobench.Run) (int64, map[Pair]bool, error) {
+	if run.SourceSHA256 != "" {
+		row, err := q.FindRunBySHA256(ctx, sql.NullString{String: run.SourceSHA256, Valid: true})
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil, nil
+		}
+		return row.ID, nil, err
+	}
+	ids, err := q.FindRunsByName(ctx, run.Name)
+	if err != nil {
+		return 0, nil, err
+	}
+	for _, id := range ids {
+		r, err := q.FindRunConfig(ctx, id)
+		if err != nil {
+			return 0, nil, err
+		}
+		if r.SourceFormat == "native" && sameSettings(json.RawMessage(r.Config), run.Config) {
+			rows, err := q.ListRunPairs(ctx, id)
+			if err != nil {
+				return 0, nil, err
+			}
+			have := map[Pair]bool{}
+			for _, p := range rows {
+				have[Pair{TaskKey: p.TaskKey, Trial: int(p.Trial)}] = true
+			}
+			return id, have, nil
+		}
+	}
+	return 0, nil, nil
+}
+
+// sameSettings compares two run configs without their "shard" key.
+func sameSettings(a, b json.RawMessage) bool {
+	return bytes.Equal(withoutShard(a), withoutShard(b))
+}
+
+// withoutShard returns a run config without its "shard" key, canonical.
+func withoutShard(raw json.RawMessage) json.RawMessage {
+	var m map[string]any
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	delete(m, "shard")
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// VacuumInto writes a compact, defragmented copy of the database to path
+// (SQLite's VACUUM INTO), for sharing. path must not exist.
+func (db *DB) VacuumInto(ctx context.Context, path string) error {
+	_, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", path)
+	return err
+}
