@@ -91,7 +91,8 @@ func (m LogisticModel) Predict(x []float64) float64 {
 // observations), ErrSeparation when the predictors separate the outcomes
 // (the information matrix becomes singular during the iterations, or some
 // fitted linear predictor exceeds 30 in magnitude, i.e. a fitted
-// probability within 1e-13 of 0 or 1), ErrNotConverged when LogisticMaxIter
+// probability within 1e-13 of 0 or 1, while the fit does not converge, its
+// deviance reaches 0, or a further Newton step would still move it), ErrNotConverged when LogisticMaxIter
 // is reached otherwise, and a plain error for a non-finite predictor. With
 // ErrSeparation and ErrNotConverged the model of the last iterate is
 // returned too, with Converged telling whether the deviance settled.
@@ -176,7 +177,10 @@ func LogisticFit(x [][]float64, y []bool) (LogisticModel, error) {
 	m.Coef = beta
 	m.Deviance = dev
 	m.LogLik = -dev / 2
-	if sepErr == nil && f.maxAbsEta(beta) > 30 {
+	// A converged fit with extreme fitted logits is still the MLE (R's glm
+	// only warns); separation shows as a deviance driven to 0, or as no
+	// convergence with diverging logits.
+	if sepErr == nil && f.maxAbsEta(beta) > 30 && (!m.Converged || dev < 1e-6 || f.stillMoving(beta)) {
 		sepErr = ErrSeparation
 	}
 	if sepErr == nil && !m.Converged {
@@ -189,6 +193,28 @@ func LogisticFit(x [][]float64, y []bool) (LogisticModel, error) {
 		return m, fmt.Errorf("%w (after %d iterations)", sepErr, m.Iterations)
 	}
 	return m, nil
+}
+
+// stillMoving reports whether a Newton step from beta would still move a
+// coefficient noticeably: at a finite MLE the step is ~0, while under
+// (quasi-)separation the deviance flattens but the coefficients keep
+// running off to infinity.
+func (f *irls) stillMoving(beta []float64) bool {
+	info, score := f.infoScore(beta)
+	var chol mat.Cholesky
+	if !chol.Factorize(info) {
+		return true
+	}
+	var step mat.VecDense
+	if err := chol.SolveVecTo(&step, score); err != nil {
+		return true
+	}
+	for j := range beta {
+		if math.Abs(step.AtVec(j)) > 1e-3*(1+math.Abs(beta[j])) {
+			return true
+		}
+	}
+	return false
 }
 
 // irls holds a logistic regression's design and response.

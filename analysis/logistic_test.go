@@ -328,3 +328,33 @@ func ExampleCorrelation() {
 	// Output:
 	// 0.8944
 }
+
+// A finite MLE can have extreme fitted logits: here the two trajectories at
+// share 0 fail and the quadratic pushes their logit far below −30, yet the
+// fit converges to finite coefficients (the middle of the share range
+// wins). Seen on the demo data; R's glm fits it with only a warning.
+func TestBalanceRegression_ExtremeButFinite(t *testing.T) {
+	var shares []float64
+	var passed []bool
+	add := func(share float64, pass, fail int) {
+		for i := 0; i < pass; i++ {
+			shares, passed = append(shares, share), append(passed, true)
+		}
+		for i := 0; i < fail; i++ {
+			shares, passed = append(shares, share), append(passed, false)
+		}
+	}
+	add(0, 0, 2)
+	add(0.5, 9, 11)
+	add(0.6, 30, 5)
+	add(0.667, 60, 3)
+	add(0.8, 80, 10)
+	add(1, 2, 98)
+	fit, err := analysis.BalanceRegression(shares, passed)
+	if err != nil {
+		t.Fatalf("BalanceRegression: %v, want a fit", err)
+	}
+	if !fit.Interior || fit.Vertex < 0.5 || fit.Vertex > 0.8 {
+		t.Fatalf("vertex %.3f interior %v, want a middle optimum", fit.Vertex, fit.Interior)
+	}
+}

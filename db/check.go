@@ -46,7 +46,7 @@ func (db *DB) Check(ctx context.Context) (CheckReport, error) {
 }
 
 // referenceSchema builds, in memory, the schema of the given version.
-func referenceSchema(ctx context.Context, version int) (map[string]string, error) {
+func referenceSchema(ctx context.Context, version int) (map[string]schemaObject, error) {
 	mem, err := sql.Open("sqlite", "file::memory:")
 	if err != nil {
 		return nil, err
@@ -68,48 +68,60 @@ func referenceSchema(ctx context.Context, version int) (map[string]string, error
 	return schemaOf(ctx, mem)
 }
 
+// schemaObject is one table, view, index or trigger as sqlite_schema holds it.
+type schemaObject struct {
+	cols string // column names of tables and views, comma-separated
+	sql  string // its definition, white space collapsed
+}
+
 // schemaOf maps each schema object ("table runs", "index tasks_pair", ...)
-// to its columns (tables and views) or "" (others).
-func schemaOf(ctx context.Context, conn *sql.DB) (map[string]string, error) {
-	rows, err := conn.QueryContext(ctx, "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
+// to its columns and definition.
+func schemaOf(ctx context.Context, conn *sql.DB) (map[string]schemaObject, error) {
+	rows, err := conn.QueryContext(ctx, "SELECT type, name, COALESCE(sql, '') FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%'")
 	if err != nil {
 		return nil, err
 	}
-	type object struct{ kind, name string }
+	type object struct{ kind, name, sql string }
 	var objects []object
 	for rows.Next() {
 		var o object
-		if err := rows.Scan(&o.kind, &o.name); err != nil {
+		if err := rows.Scan(&o.kind, &o.name, &o.sql); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		objects = append(objects, o)
 	}
 	rows.Close()
-	out := map[string]string{}
+	out := map[string]schemaObject{}
 	for _, o := range objects {
-		cols := ""
+		// The definition itself is compared too: a view rewritten with the
+		// same columns must not pass. One that does not even compile is
+		// reported, not fatal: such files are what check is for.
+		obj := schemaObject{sql: strings.Join(strings.Fields(o.sql), " ")}
 		if o.kind == "table" || o.kind == "view" {
 			names, err := stringRows(ctx, conn, "SELECT name FROM pragma_table_info(?)", o.name)
 			if err != nil {
-				return nil, err
+				obj.cols = "cannot read columns: " + err.Error()
+			} else {
+				obj.cols = strings.Join(names, ",")
 			}
-			cols = strings.Join(names, ",")
 		}
-		out[o.kind+" "+o.name] = cols
+		out[o.kind+" "+o.name] = obj
 	}
 	return out, nil
 }
 
-func compareSchemas(want, got map[string]string) []string {
+func compareSchemas(want, got map[string]schemaObject) []string {
 	var problems []string
-	for obj, cols := range want {
+	for obj, w := range want {
 		g, ok := got[obj]
 		switch {
 		case !ok:
 			problems = append(problems, "missing "+obj)
-		case g != cols:
-			problems = append(problems, fmt.Sprintf("%s has columns (%s), want (%s)", obj, g, cols))
+		case g.cols != w.cols:
+			problems = append(problems, fmt.Sprintf("%s has columns (%s), want (%s)", obj, g.cols, w.cols))
+		case g.sql != w.sql:
+			problems = append(problems, fmt.Sprintf("%s has another definition than emobench's: %s", obj, g.sql))
 		}
 	}
 	for obj := range got {

@@ -207,6 +207,9 @@ func (db *DB) migrate(ctx context.Context) error {
 	if version > SchemaVersion() {
 		return newerSchemaError(db.path, version)
 	}
+	if err := refuseTriggers(ctx, db.sql, db.path); err != nil {
+		return err
+	}
 	for _, m := range migrations() {
 		if m.version <= version {
 			continue
@@ -242,6 +245,20 @@ func (db *DB) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("migrate %s to version %d (%s): %w", db.path, m.version, m.name, err)
 		}
+	}
+	return nil
+}
+
+// refuseTriggers fails when the file holds triggers. emobench creates none,
+// and a trigger in a file from someone else would run its SQL on our writes
+// (trusted_schema off stops only its function calls).
+func refuseTriggers(ctx context.Context, conn *sql.DB, path string) error {
+	names, err := stringRows(ctx, conn, "SELECT name FROM sqlite_schema WHERE type = 'trigger'")
+	if err != nil {
+		return fmt.Errorf("open %s: %w", path, err)
+	}
+	if len(names) > 0 {
+		return emobench.Errorf(emobench.EINVALID, "%s holds triggers (%s) that emobench did not create; they would run on every write, so it is not opened for writing (inspect it with emobench check)", path, strings.Join(names, ", "))
 	}
 	return nil
 }

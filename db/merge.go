@@ -30,14 +30,21 @@ func (db *DB) Merge(ctx context.Context, src *DB) (MergeReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)
 	}
+	tags, err := src.ListRunTags(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("read %s: %w", src.path, err)
+	}
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
+		newID := map[int64]int64{} // src run id → target run id
 		for _, run := range runs {
-			if err := mergeRun(ctx, q, src, run, &rep); err != nil {
+			id, err := mergeRun(ctx, q, src, run, &rep)
+			if err != nil {
 				return fmt.Errorf("run %d (%s): %w", run.ID, run.Name, err)
 			}
+			newID[run.ID] = id
 		}
-		return nil
+		return copyTags(ctx, q, tags, newID)
 	})
 	if err != nil {
 		return MergeReport{}, err
@@ -45,21 +52,44 @@ func (db *DB) Merge(ctx context.Context, src *DB) (MergeReport, error) {
 	return rep, nil
 }
 
-func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run, rep *MergeReport) error {
+// copyTags carries generalization tags over, with base runs renumbered.
+func copyTags(ctx context.Context, q *sqlcdb.Queries, tags []RunTags, newID map[int64]int64) error {
+	for _, t := range tags {
+		if t.TrainDomains == nil && t.BaseRunID == 0 {
+			continue
+		}
+		domains, err := json.Marshal(t.TrainDomains)
+		if err != nil {
+			return err
+		}
+		base := sql.NullInt64{Int64: newID[t.BaseRunID], Valid: newID[t.BaseRunID] != 0}
+		err = q.TagRun(ctx, sqlcdb.TagRunParams{
+			TrainDomains: sql.NullString{String: string(domains), Valid: t.TrainDomains != nil},
+			BaseRunID:    base, ID: newID[t.RunID],
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// mergeRun copies one run and returns its id in the target.
+func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run, rep *MergeReport) (int64, error) {
 	target, have, err := findMergeTarget(ctx, q, run)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if target != 0 && run.SourceFormat != "native" {
 		rep.RunsSkipped++
-		return nil
+		return target, nil
 	}
 	w := &runWriter{ctx: ctx, q: q, onDup: DuplicateRefuse, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
 	created := target == 0
 	if created {
 		run.Config = withoutShard(run.Config) // the merged run is the whole run
 		if target, err = w.createRun(run); err != nil {
-			return err
+			return 0, err
 		}
 		rep.RunsAdded++
 	}
@@ -75,19 +105,19 @@ func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run,
 	}()
 	for traj, err := range src.Trajectories(ctx, run.ID) {
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if have[Pair{TaskKey: traj.Task.Key, Trial: traj.Trial}] {
 			rep.PairsSkipped++
 			continue
 		}
 		if err := w.writeTrajectory(target, i, traj); err != nil {
-			return err
+			return 0, err
 		}
 		i++
 		rep.Trajectories++
 	}
-	return nil
+	return target, nil
 }
 
 // findMergeTarget returns the run of db that src's run merges into (0 for

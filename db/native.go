@@ -7,6 +7,7 @@ import (
 	"errors"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db/sqlcdb"
 )
 
 // CreateRun stores a run with no trajectories yet (a native run that
@@ -24,13 +25,33 @@ func (db *DB) CreateRun(ctx context.Context, run emobench.Run) (int64, error) {
 
 // AppendTrajectory stores one finished trajectory of run runID, with its
 // task and messages, in one transaction, so a crash loses only episodes in
-// flight. A (task, trial) pair the run already holds is refused.
+// flight. It replaces an error trajectory of the same (task, trial), which
+// is how a resumed run retries them; any other pair the run already holds
+// is refused.
 func (db *DB) AppendTrajectory(ctx context.Context, runID int64, traj *emobench.Trajectory) error {
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		w := &runWriter{ctx: ctx, q: db.queries.WithTx(tx), onDup: DuplicateRefuse,
-			seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
+		q := db.queries.WithTx(tx)
+		err := q.DeleteErroredPair(ctx, sqlcdb.DeleteErroredPairParams{RunID: runID, Trial: int64(traj.Trial), TaskKey: traj.Task.Key})
+		if err != nil {
+			return err
+		}
+		w := &runWriter{ctx: ctx, q: q, onDup: DuplicateRefuse, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
 		return w.writeTrajectory(runID, 0, traj)
 	})
+}
+
+// ListFinishedPairs returns the (task, trial) pairs of run runID that did
+// not end in error: what a resumed run skips.
+func (db *DB) ListFinishedPairs(ctx context.Context, runID int64) (map[Pair]bool, error) {
+	rows, err := db.queries.ListFinishedPairs(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	pairs := make(map[Pair]bool, len(rows))
+	for _, r := range rows {
+		pairs[Pair{TaskKey: r.TaskKey, Trial: int(r.Trial)}] = true
+	}
+	return pairs, nil
 }
 
 // Pair is one (task key, trial) of a run.

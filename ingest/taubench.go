@@ -142,16 +142,16 @@ func checkRecordObject(raw json.RawMessage) error {
 		return nil
 	}
 	if probe.TaskID != nil && probe.Traj == nil && (probe.Messages != nil || probe.Termination != nil) {
-		return errors.New("this looks like a τ²-bench simulation (task_id, messages, termination_reason), not a τ-bench record; τ²-bench ingest is not supported yet")
+		return errors.New("this looks like a τ²-bench simulation (task_id, messages, termination_reason), not a τ-bench record: ingest the τ²-bench run it belongs to (its Results file, or the directory holding results.json and simulations/)")
 	}
 	if probe.TaskID != nil {
 		return nil
 	}
 	if probe.ModelName != nil {
-		return errors.New("this looks like a τ²-bench leaderboard submission (aggregate scores per domain, no trajectories): there is nothing to ingest")
+		return errors.New("this looks like a τ²-bench leaderboard submission (aggregate scores per domain, no trajectories), not τ-bench records: read it with the submission format")
 	}
 	if probe.Simulations != nil || probe.Tasks != nil {
-		return errors.New("top level is a JSON object, want an array of τ-bench records: this looks like a τ²-bench Results file ({timestamp, info, tasks, simulations}), which this version cannot ingest yet")
+		return errors.New("top level is a JSON object, want an array of τ-bench records: this looks like a τ²-bench Results file ({timestamp, info, tasks, simulations}); read it with the tau2 format")
 	}
 	return errors.New("top level is a JSON object without task_id, want an array of τ-bench records (or JSON Lines of records)")
 }

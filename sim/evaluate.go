@@ -55,7 +55,9 @@ func Evaluate(dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobe
 		reward = 1
 	}
 	traj.Reward = &reward
-	traj.Evaluated = true
+	// An episode that failed for an LLM error was not judged, as with
+	// imported error records.
+	traj.Evaluated = traj.TerminationReason != emobench.TerminationError
 	traj.RewardInfo, err = json.Marshal(map[string]any{"reward": reward, "info": info})
 	return err
 }

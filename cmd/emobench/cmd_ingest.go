@@ -33,15 +33,19 @@ func ingestCommand(e *env) *cli.Command {
 		Name:      "ingest",
 		Usage:     "read result files into the database, one transaction per file",
 		ArgsUsage: "FILE|DIR...",
-		Description: "Reads τ-bench / τ-Emotion-Bench result files (a JSON array of {task_id, reward, info, traj, trial}).\n" +
-			"Directories are walked for *.json and *.jsonl (JSON Lines of records). A file already ingested (same sha256) is skipped.\n" +
-			"Model, domain and condition come from the flags, else from file names like\n" +
+		Description: "Reads τ-bench / τ-Emotion-Bench result files (a JSON array of {task_id, reward, info, traj, trial}),\n" +
+			"τ²-bench Results files ({timestamp, info, tasks, simulations}) and run directories (results.json + simulations/),\n" +
+			"and τ²-bench leaderboard submission.json files (stored as published results). --format auto tells them apart.\n" +
+			"Directories are walked for *.json and *.jsonl (JSON Lines of records); a folder holding results.json and\n" +
+			"simulations/ is one τ²-bench run. A file already ingested (same sha256) is skipped.\n" +
+			"Model, domain and condition come from the flags, else from a τ²-bench file's info, else from file names like\n" +
 			"<model>-<domain>-(with|without)-emotions.json or <model>-<domain>.json, else 'unknown'.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db ingest results/*.json\n" +
+			"   emobench --db runs.db ingest tau2-results/ submission.json\n" +
 			"   emobench --db runs.db ingest --model gpt-4.1 --domain retail --condition none run1.json",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: auto or taubench"},
+			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: auto, taubench, tau2 or submission"},
 			&cli.StringFlag{Name: "model", Usage: "agent model of the run(s)"},
 			&cli.StringFlag{Name: "user-model", Usage: "user simulator model of the run(s)"},
 			&cli.StringFlag{Name: "domain", Usage: "domain of the run(s), e.g. retail"},
@@ -68,8 +72,10 @@ func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
 		format: c.String("format"), model: c.String("model"), userModel: c.String("user-model"),
 		domain: c.String("domain"), name: c.String("name"), onDuplicate: db.OnDuplicate(c.String("on-duplicate")),
 	}
-	if o.format != "auto" && o.format != ingest.FormatTauBench {
-		return o, usagef("--format %q is not one of auto, taubench", o.format)
+	switch o.format {
+	case "auto", ingest.FormatTauBench, ingest.FormatTau2, ingest.FormatSubmission:
+	default:
+		return o, usagef("--format %q is not one of auto, taubench, tau2, submission", o.format)
 	}
 	if o.onDuplicate != db.DuplicateRefuse && o.onDuplicate != db.DuplicateKeepLast {
 		return o, usagef("--on-duplicate %q is not one of refuse, keep-last", o.onDuplicate)
@@ -92,7 +98,7 @@ func runIngest(c *cli.Context, e *env) error {
 	if c.NArg() == 0 {
 		return usagef("ingest needs at least one FILE or DIR")
 	}
-	files, walkErrs := collectFiles(c.Args().Slice())
+	files, walkErrs := collectInputs(c.Args().Slice())
 	if opts.name != "" && len(files) > 1 {
 		return usagef("--name names one run, but %d files were given", len(files))
 	}
@@ -106,10 +112,17 @@ func runIngest(c *cli.Context, e *env) error {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 	}
 	for _, path := range files {
-		src, cleanup, err := osSource(path)
-		if err == nil {
-			err = ingestFile(c.Context, e, store, src, opts)
-			cleanup()
+		var err error
+		if info, statErr := os.Stat(path); statErr == nil && info.IsDir() {
+			err = ingestTau2Dir(c.Context, e, store, path, opts)
+		} else {
+			var src source
+			var cleanup func()
+			src, cleanup, err = osSource(path)
+			if err == nil {
+				err = ingestFile(c.Context, e, store, src, opts)
+				cleanup()
+			}
 		}
 		if err != nil {
 			if errors.Is(err, context.Canceled) {
@@ -125,8 +138,10 @@ func runIngest(c *cli.Context, e *env) error {
 	return nil
 }
 
-// collectFiles expands directories into their *.json files, sorted.
-func collectFiles(args []string) (files []string, errs []error) {
+// collectInputs expands directories into their *.json and *.jsonl files,
+// sorted. A τ²-bench run directory (results.json beside simulations/) is one
+// input, whose files are not listed on their own.
+func collectInputs(args []string) (files []string, errs []error) {
 	for _, arg := range args {
 		info, err := os.Stat(arg)
 		if err != nil {
@@ -134,6 +149,10 @@ func collectFiles(args []string) (files []string, errs []error) {
 			continue
 		}
 		if !info.IsDir() {
+			// results.json of a run directory names the whole run, as in τ²-bench.
+			if dir := filepath.Dir(arg); filepath.Base(arg) == ingest.Tau2ResultsFile && ingest.IsTau2Dir(os.DirFS(dir)) {
+				arg = dir
+			}
 			files = append(files, arg)
 			continue
 		}
@@ -141,6 +160,13 @@ func collectFiles(args []string) (files []string, errs []error) {
 		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
+			}
+			if d.IsDir() {
+				if ingest.IsTau2Dir(os.DirFS(p)) {
+					found = append(found, p)
+					return fs.SkipDir
+				}
+				return nil
 			}
 			ext := strings.ToLower(filepath.Ext(p))
 			// Only regular files: a FIFO would block the walk forever.
@@ -214,6 +240,15 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 	} else if !errors.Is(err, db.ErrNotFound) {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
+	format := opts.format
+	if format == "auto" {
+		if format, err = detectFormat(src); err != nil {
+			return fmt.Errorf("%s: %w", src.path, err)
+		}
+	}
+	if format == ingest.FormatSubmission {
+		return ingestSubmission(ctx, e, store, src, sum)
+	}
 	f, err := src.open()
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
@@ -225,8 +260,20 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 		defer bar.Finish()
 		r = io.TeeReader(r, bar)
 	}
+	if format == ingest.FormatTau2 {
+		rd, err := ingest.Tau2(r)
+		if err != nil {
+			return fmt.Errorf("%s: %w", src.path, err)
+		}
+		return storeTau2(ctx, e, store, src, sum, rd, opts)
+	}
 	run := runFor(src, sum, opts)
 	res, err := store.IngestRun(ctx, run, ingest.TauBench(r), opts.onDuplicate)
+	return reportIngest(e, src, run, res, err)
+}
+
+// reportIngest prints the outcome of IngestRun for src, or returns its error.
+func reportIngest(e *env, src source, run emobench.Run, res db.IngestResult, err error) error {
 	var already *db.AlreadyIngestedError
 	if errors.As(err, &already) {
 		fmt.Fprintf(e.stdout, "%s: skipped, %v\n", src.path, already)
@@ -243,6 +290,16 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 		src.path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
 		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
 	return nil
+}
+
+// detectFormat peeks at the start of src to name its format.
+func detectFormat(src source) (string, error) {
+	f, err := src.open()
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return ingest.DetectFormat(bufio.NewReaderSize(f, 64<<10)), nil
 }
 
 func runFor(src source, sum string, opts ingestOptions) emobench.Run {
@@ -320,4 +377,148 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// ingestTau2Dir ingests a τ²-bench 1.x run directory as one run, whose
+// sha256 is taken over results.json and then the sorted simulation files.
+func ingestTau2Dir(ctx context.Context, e *env, store *db.DB, dir string, opts ingestOptions) error {
+	if opts.format != "auto" && opts.format != ingest.FormatTau2 {
+		return fmt.Errorf("%s: a τ²-bench run directory (results.json and simulations/), but --format is %s", dir, opts.format)
+	}
+	fsys := os.DirFS(dir)
+	files, err := ingest.Tau2DirFiles(fsys)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	h := sha256.New()
+	for _, name := range files {
+		if err := hashFile(h, fsys, name); err != nil {
+			return fmt.Errorf("%s: %w", dir, err)
+		}
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	if id, name, err := store.FindRunBySHA256(ctx, sum); err == nil {
+		fmt.Fprintf(e.stdout, "%s: skipped, already ingested as run %d (%s)\n", dir, id, name)
+		return nil
+	} else if !errors.Is(err, db.ErrNotFound) {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	rd, err := ingest.Tau2Dir(fsys)
+	if err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	src := source{path: dir}
+	if info, err := fs.Stat(fsys, ingest.Tau2ResultsFile); err == nil {
+		src.modTime = info.ModTime()
+	}
+	return storeTau2(ctx, e, store, src, sum, rd, opts)
+}
+
+func hashFile(w io.Writer, fsys fs.FS, name string) error {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}
+
+// storeTau2 stores one τ²-bench run, then prints the reader's warnings (on
+// stderr) and a note when the run has no simulations.
+func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string, rd *ingest.Tau2Reader, opts ingestOptions) error {
+	run := tau2Run(src, sum, rd.Info(), opts)
+	res, err := store.IngestRun(ctx, run, rd.Trajectories(), opts.onDuplicate)
+	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
+		return err
+	}
+	for _, w := range rd.Warnings() {
+		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.path, w)
+	}
+	if res.Trajectories == 0 {
+		fmt.Fprintf(e.stdout, "%s: note: no simulations in this τ²-bench run (it lists %s); run %d holds no trajectories\n",
+			src.path, plural(rd.Info().Tasks, "task", "tasks"), res.RunID)
+	}
+	return nil
+}
+
+// tau2Run describes a τ²-bench run: flags first, then the file's info, then
+// the file name. CreatedAt is the Results timestamp (its zone unrecorded,
+// taken as UTC), else the file's modification time.
+func tau2Run(src source, sum string, info ingest.Tau2Info, opts ingestOptions) emobench.Run {
+	base := strings.TrimSuffix(filepath.Base(src.path), filepath.Ext(src.path))
+	if strings.EqualFold(filepath.Base(src.path), ingest.Tau2ResultsFile) {
+		base = filepath.Base(filepath.Dir(src.path)) // name a run after the folder of its results.json
+	}
+	meta := ingest.MetadataFromFileName(base)
+	run := emobench.Run{
+		Name:          firstNonEmpty(opts.name, base),
+		SourceFormat:  ingest.FormatTau2,
+		SourcePath:    absolute(src.path, src.modTime),
+		SourceSHA256:  sum,
+		AgentModel:    firstNonEmpty(opts.model, info.AgentModel, meta.Model),
+		AgentStrategy: info.AgentImplementation,
+		UserModel:     firstNonEmpty(opts.userModel, info.UserModel),
+		UserStrategy:  info.UserImplementation,
+		Domain:        firstNonEmpty(opts.domain, info.Domain, meta.Domain),
+		Condition:     emobench.Condition(firstNonEmpty(string(opts.condition), string(meta.Condition), string(emobench.ConditionNone))),
+		CreatedAt:     src.modTime,
+	}
+	if t, ok := parseTau2Time(info.Timestamp); ok {
+		run.CreatedAt = t
+	}
+	tau2 := map[string]any{"timestamp": info.Timestamp}
+	if info.Raw != nil {
+		tau2["info"] = info.Raw
+	}
+	run.Config, _ = json.Marshal(map[string]any{
+		"ingest": map[string]string{"format": ingest.FormatTau2, "on_duplicate": string(opts.onDuplicate)},
+		"tau2":   tau2,
+	})
+	return run
+}
+
+func parseTau2Time(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// ingestSubmission stores a leaderboard submission's scores as published
+// results, keyed by the file's sha256, and prints one line.
+func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, sum string) error {
+	f, err := src.open()
+	if err != nil {
+		return fmt.Errorf("%s: %w", src.path, err)
+	}
+	defer f.Close()
+	results, err := ingest.Submission(bufio.NewReader(f))
+	if err != nil {
+		return fmt.Errorf("%s: %w", src.path, err)
+	}
+	if len(results) == 0 {
+		fmt.Fprintf(e.stdout, "%s: leaderboard submission without scores (every domain is null); nothing stored\n", src.path)
+		return nil
+	}
+	var domains []string
+	for i := range results {
+		results[i].SourceFile = absolute(src.path, src.modTime)
+		if i == 0 || results[i].Domain != results[i-1].Domain {
+			domains = append(domains, results[i].Domain)
+		}
+	}
+	stored, err := store.StorePublished(ctx, sum, results)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src.path, err)
+	}
+	if !stored {
+		fmt.Fprintf(e.stdout, "%s: skipped, published results already stored\n", src.path)
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%s: stored %s of %s (leaderboard submission): domains %s\n",
+		src.path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(domains, ", "))
+	return nil
 }

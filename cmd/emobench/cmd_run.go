@@ -52,7 +52,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "train-domains", Usage: "for a tuned agent: the domains it was trained on (see stats generalization)"},
 			&cli.StringFlag{Name: "base-run", Usage: "for a tuned agent: run id or name of its base model"},
 			&cli.StringFlag{Name: "base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint for llm: agents and users"},
-			&cli.Float64Flag{Name: "temperature", Value: -1, Usage: "sampling temperature for LLMs (default: the server's)"},
+			&cli.Float64Flag{Name: "temperature", Value: -1, DefaultText: "the server's", Usage: "sampling temperature for LLMs"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
 			&cli.StringFlag{Name: "price-file", Usage: "JSON price table {model: {prompt_per_mtok, completion_per_mtok}} for costs"},
 		},
@@ -132,7 +132,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	for _, p := range plans {
+	for i, p := range plans {
 		run := p.run()
 		if name := c.String("name"); name != "" && len(plans) == 1 {
 			run.Name = name
@@ -147,6 +147,10 @@ func runBenchmark(c *cli.Context, e *env) error {
 			return err
 		}
 		if err := executeRun(c, e, store, id, run.Name, p); err != nil {
+			var stopped *interruptedError
+			if errors.As(err, &stopped) && i < len(plans)-1 {
+				return fmt.Errorf("%v; %d more runs (other domains or conditions) were not started", err, len(plans)-1-i)
+			}
 			return err
 		}
 	}
@@ -382,7 +386,7 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p r
 	if err != nil {
 		return err
 	}
-	have, err := store.ListRunPairs(c.Context, id)
+	have, err := store.ListFinishedPairs(c.Context, id)
 	if err != nil {
 		return err
 	}
@@ -391,6 +395,9 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p r
 		return err
 	}
 	fmt.Fprintf(e.stdout, "run %d (%s): %d episodes to run (%d already stored)\n", id, name, len(jobs), len(have))
+	if len(jobs) == 0 {
+		return nil
+	}
 	progress := newRunProgress(e.stderr, len(jobs))
 	cfg := sim.RunnerConfig{
 		Domain: dom, Agent: agent, User: user, Seed: p.Seed,
@@ -408,16 +415,25 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p r
 	})
 	progress.finish()
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted: %d episodes of run %d stored; continue with --resume %d", progress.done, id, id)
+		return &interruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with --resume %d", progress.done, id, id)}
 	}
 	if err != nil {
 		return fmt.Errorf("run %d: %w", id, err)
 	}
 	elapsed := time.Since(start).Seconds()
-	fmt.Fprintf(e.stdout, "run %d (%s): %d episodes in %.1fs; pass rate %.3f, %d abandoned (user_unsatisfied)\n",
-		id, name, progress.done, elapsed, progress.passRate(), progress.abandoned)
+	fmt.Fprintf(e.stdout, "run %d (%s): %d episodes in %.1fs; pass rate %.3f, %d abandoned (user_unsatisfied), %d errors\n",
+		id, name, progress.done, elapsed, progress.passRate(), progress.abandoned, progress.errors)
+	if progress.errors > 0 {
+		return fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and retry them with --resume %d",
+			id, progress.errors, progress.done, progress.firstError, id)
+	}
 	return nil
 }
+
+// interruptedError is a run stopped by Ctrl-C.
+type interruptedError struct{ msg string }
+
+func (e *interruptedError) Error() string { return e.msg }
 
 func missingJobs(dom sim.Domain, p runSettings, have map[db.Pair]bool) ([]sim.Job, error) {
 	byID := map[string]*emobench.TaskSpec{}
@@ -447,10 +463,12 @@ func missingJobs(dom sim.Domain, p runSettings, have map[db.Pair]bool) ([]sim.Jo
 // runProgress counts finished episodes and shows a bar with ETA and the
 // pass rate so far when stderr is a terminal.
 type runProgress struct {
-	bar       *progressbar.ProgressBar
-	done      int
-	passed    int
-	abandoned int
+	bar        *progressbar.ProgressBar
+	done       int
+	passed     int
+	abandoned  int
+	errors     int
+	firstError string
 }
 
 func newRunProgress(stderr io.Writer, total int) *runProgress {
@@ -472,8 +490,14 @@ func (p *runProgress) add(traj *emobench.Trajectory) {
 	if traj.Passed() {
 		p.passed++
 	}
-	if traj.TerminationReason == emobench.TerminationUserUnsatisfied {
+	switch traj.TerminationReason {
+	case emobench.TerminationUserUnsatisfied:
 		p.abandoned++
+	case emobench.TerminationError:
+		if p.errors == 0 {
+			p.firstError = traj.Error
+		}
+		p.errors++
 	}
 	if p.bar != nil {
 		p.bar.Describe(fmt.Sprintf("episodes (pass %.2f)", p.passRate()))

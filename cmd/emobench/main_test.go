@@ -204,7 +204,6 @@ func TestIngest_ErrBadInput(t *testing.T) {
 	}{
 		{"not-json.json", []string{"not-json.json", "not JSON"}},
 		{"truncated.json", []string{"truncated.json", "record 2", "truncated file"}},
-		{"object.json", []string{"object.json", "top level is a JSON object, want an array of τ-bench records: this looks like a τ²-bench Results file"}},
 		{"string-reward.json", []string{"string-reward.json", "record 1", "reward is a string"}},
 		{"missing-task-id.json", []string{"missing-task-id.json", "record 2", "missing task_id"}},
 		{"duplicate-pair.json", []string{"duplicate-pair.json", "record 2", "duplicate (task_id 0, trial 0), first seen at record 0", "--on-duplicate keep-last"}},
@@ -383,18 +382,24 @@ func TestStatsPassK_RepeatedBy(t *testing.T) {
 	}
 }
 
+// τ²-bench Results files and leaderboard submissions now ingest (see
+// tau2_test.go); a lone τ²-bench simulation file is still refused, naming
+// what to ingest instead, and forcing the τ-bench reader names the format.
 func TestIngest_ErrOtherFormatsNamed(t *testing.T) {
 	requireRealRuns(t)
+	r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "x.db"), "ingest", filepath.Join(realRuns, "tau2/v1x-dir-layout-voice/simulations"))
+	if r.code != 1 || !strings.Contains(r.stderr, "τ²-bench simulation") || !strings.Contains(r.stderr, "results.json and simulations/") {
+		t.Errorf("simulations folder: exit %d, stderr %q", r.code, r.stderr)
+	}
 	tests := map[string]string{
 		"tau2/telecom-gpt-4.1-5tasks-4trials.json":     "τ²-bench Results file",
-		"tau2/v1x-dir-layout-voice/simulations":        "τ²-bench simulation",
 		"submissions/qwen3-max-submission.json":        "leaderboard submission",
 		"submissions/drq-27b-submission-with-bom.json": "leaderboard submission",
 	}
 	for path, phrase := range tests {
-		r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "x.db"), "ingest", filepath.Join(realRuns, path))
+		r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "x.db"), "ingest", "--format", "taubench", filepath.Join(realRuns, path))
 		if r.code != 1 || !strings.Contains(r.stderr, phrase) {
-			t.Errorf("%s: exit %d, stderr %q, want %q", path, r.code, r.stderr, phrase)
+			t.Errorf("%s --format taubench: exit %d, stderr %q, want %q", path, r.code, r.stderr, phrase)
 		}
 	}
 }

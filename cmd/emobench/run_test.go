@@ -312,8 +312,10 @@ func TestRun_FakeLLMServerError(t *testing.T) {
 	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions",
 		"--agent", "llm:fake-agent", "--user", "llm:fake-user", "--base-url", srv.baseURL(),
 		"--timeout", "300ms", "--concurrency", "1")
-	if r.code != 0 {
-		t.Fatalf("run: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	// Every episode ended in error: the run is stored, but the command
+	// fails and says how to retry.
+	if r.code != 1 || !strings.Contains(r.stderr, "ended in error") || !strings.Contains(r.stderr, "--resume") {
+		t.Fatalf("run: exit %d, want 1 with a retry hint\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 	if got, want := sqlCSV(t, dbPath, "SELECT termination_reason, passed, n_messages FROM trajectories"),
 		"termination_reason,passed,n_messages\nerror,0,2\n"; got != want {

@@ -42,6 +42,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.createTrajectoryStmt, err = db.PrepareContext(ctx, createTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateTrajectory: %w", err)
 	}
+	if q.deleteErroredPairStmt, err = db.PrepareContext(ctx, deleteErroredPair); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteErroredPair: %w", err)
+	}
 	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, deleteTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTrajectory: %w", err)
 	}
@@ -59,6 +62,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listAgentTextsStmt, err = db.PrepareContext(ctx, listAgentTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAgentTexts: %w", err)
+	}
+	if q.listFinishedPairsStmt, err = db.PrepareContext(ctx, listFinishedPairs); err != nil {
+		return nil, fmt.Errorf("error preparing query ListFinishedPairs: %w", err)
 	}
 	if q.listPublishedResultsStmt, err = db.PrepareContext(ctx, listPublishedResults); err != nil {
 		return nil, fmt.Errorf("error preparing query ListPublishedResults: %w", err)
@@ -128,6 +134,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing createTrajectoryStmt: %w", cerr)
 		}
 	}
+	if q.deleteErroredPairStmt != nil {
+		if cerr := q.deleteErroredPairStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteErroredPairStmt: %w", cerr)
+		}
+	}
 	if q.deleteTrajectoryStmt != nil {
 		if cerr := q.deleteTrajectoryStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteTrajectoryStmt: %w", cerr)
@@ -156,6 +167,11 @@ func (q *Queries) Close() error {
 	if q.listAgentTextsStmt != nil {
 		if cerr := q.listAgentTextsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listAgentTextsStmt: %w", cerr)
+		}
+	}
+	if q.listFinishedPairsStmt != nil {
+		if cerr := q.listFinishedPairsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listFinishedPairsStmt: %w", cerr)
 		}
 	}
 	if q.listPublishedResultsStmt != nil {
@@ -258,12 +274,14 @@ type Queries struct {
 	createPublishedResultStmt  *sql.Stmt
 	createRunStmt              *sql.Stmt
 	createTrajectoryStmt       *sql.Stmt
+	deleteErroredPairStmt      *sql.Stmt
 	deleteTrajectoryStmt       *sql.Stmt
 	findRunByIDStmt            *sql.Stmt
 	findRunBySHA256Stmt        *sql.Stmt
 	findRunConfigStmt          *sql.Stmt
 	findRunsByNameStmt         *sql.Stmt
 	listAgentTextsStmt         *sql.Stmt
+	listFinishedPairsStmt      *sql.Stmt
 	listPublishedResultsStmt   *sql.Stmt
 	listRunPairsStmt           *sql.Stmt
 	listRunSummariesStmt       *sql.Stmt
@@ -287,12 +305,14 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		createPublishedResultStmt:  q.createPublishedResultStmt,
 		createRunStmt:              q.createRunStmt,
 		createTrajectoryStmt:       q.createTrajectoryStmt,
+		deleteErroredPairStmt:      q.deleteErroredPairStmt,
 		deleteTrajectoryStmt:       q.deleteTrajectoryStmt,
 		findRunByIDStmt:            q.findRunByIDStmt,
 		findRunBySHA256Stmt:        q.findRunBySHA256Stmt,
 		findRunConfigStmt:          q.findRunConfigStmt,
 		findRunsByNameStmt:         q.findRunsByNameStmt,
 		listAgentTextsStmt:         q.listAgentTextsStmt,
+		listFinishedPairsStmt:      q.listFinishedPairsStmt,
 		listPublishedResultsStmt:   q.listPublishedResultsStmt,
 		listRunPairsStmt:           q.listRunPairsStmt,
 		listRunSummariesStmt:       q.listRunSummariesStmt,

@@ -9,6 +9,24 @@ import (
 	"context"
 )
 
+const deleteErroredPair = `-- name: DeleteErroredPair :exec
+DELETE FROM trajectories
+WHERE run_id = ? AND trial = ? AND termination_reason = 'error'
+  AND task_id IN (SELECT id FROM tasks WHERE task_key = ?)
+`
+
+type DeleteErroredPairParams struct {
+	RunID   int64
+	Trial   int64
+	TaskKey string
+}
+
+// A retried pair replaces its error trajectory.
+func (q *Queries) DeleteErroredPair(ctx context.Context, arg DeleteErroredPairParams) error {
+	_, err := q.exec(ctx, q.deleteErroredPairStmt, deleteErroredPair, arg.RunID, arg.Trial, arg.TaskKey)
+	return err
+}
+
 const findRunConfig = `-- name: FindRunConfig :one
 SELECT id, name, source_format, agent_model, user_model, domain, condition, config
 FROM runs WHERE id = ?
@@ -41,6 +59,41 @@ func (q *Queries) FindRunConfig(ctx context.Context, id int64) (FindRunConfigRow
 	return i, err
 }
 
+const listFinishedPairs = `-- name: ListFinishedPairs :many
+SELECT k.task_key, t.trial
+FROM trajectories t JOIN tasks k ON k.id = t.task_id
+WHERE t.run_id = ? AND t.termination_reason <> 'error'
+`
+
+type ListFinishedPairsRow struct {
+	TaskKey string
+	Trial   int64
+}
+
+// The pairs --resume skips: all but those that ended in error.
+func (q *Queries) ListFinishedPairs(ctx context.Context, runID int64) ([]ListFinishedPairsRow, error) {
+	rows, err := q.query(ctx, q.listFinishedPairsStmt, listFinishedPairs, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListFinishedPairsRow{}
+	for rows.Next() {
+		var i ListFinishedPairsRow
+		if err := rows.Scan(&i.TaskKey, &i.Trial); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listRunPairs = `-- name: ListRunPairs :many
 SELECT k.task_key, t.trial
 FROM trajectories t JOIN tasks k ON k.id = t.task_id
@@ -52,7 +105,7 @@ type ListRunPairsRow struct {
 	Trial   int64
 }
 
-// The (task, trial) pairs a run already holds: what --resume skips.
+// The (task, trial) pairs a run already holds.
 func (q *Queries) ListRunPairs(ctx context.Context, runID int64) ([]ListRunPairsRow, error) {
 	rows, err := q.query(ctx, q.listRunPairsStmt, listRunPairs, runID)
 	if err != nil {

@@ -1,0 +1,487 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/fixtures"
+)
+
+// plainSQL runs stmts on dbPath through a plain connection with SQLite's
+// defaults, as another program (or someone crafting a file) would.
+func plainSQL(t *testing.T, dbPath string, stmts ...string) {
+	t.Helper()
+	raw, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, s := range stmts {
+		if _, err := raw.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// withoutFirstColumn drops the first CSV column (run_id) of every line.
+func withoutFirstColumn(csv string) string {
+	lines := strings.Split(csv, "\n")
+	for i, l := range lines {
+		if _, rest, ok := strings.Cut(l, ","); ok {
+			lines[i] = rest
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// csvLines returns the data lines of a one-column CSV result.
+func csvLines(csv string) []string {
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	return lines[1:]
+}
+
+// requireOneLine fails unless msg is a single line of text.
+func requireOneLine(t *testing.T, what, msg string) {
+	t.Helper()
+	msg = strings.TrimSuffix(msg, "\n")
+	if msg == "" || strings.Contains(msg, "\n") || strings.Contains(msg, "panic") || strings.Contains(msg, "goroutine") {
+		t.Errorf("%s: want a one-line error, got %q", what, msg)
+	}
+}
+
+// writeFixture copies the embedded fixture name into dir.
+func writeFixture(t *testing.T, dir, name string) string {
+	t.Helper()
+	data, err := fixtures.FS.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, filepath.Base(name))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// Merging the 5 fixture runs into a db that already holds a run renumbers
+// them 2-6 and leaves their statistics as they were; merging again adds
+// nothing.
+func TestMerge_CLI(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
+	fixtureDB(t, a)
+	mustRun(t, "--db", b, "ingest", "testdata/error-trial.json")
+	names := csvLines(sqlCSV(t, a, "SELECT name FROM runs ORDER BY id"))
+	trajectories := sqlInt(t, a, "SELECT COUNT(*) FROM trajectories")
+	statsArgs := []string{"stats", "passk", "--format", "csv"}
+	for _, n := range names {
+		statsArgs = append(statsArgs, "--run", n)
+	}
+	wantStats := withoutFirstColumn(mustRun(t, append([]string{"--db", a}, statsArgs...)...))
+
+	out := mustRun(t, "--db", b, "merge", a)
+	if want := fmt.Sprintf("%s: 5 runs added, 0 extended, 0 skipped; %d trajectories copied, 0 (task, trial) pairs already present\n", a, trajectories); out != want {
+		t.Fatalf("merge said %q, want %q", out, want)
+	}
+	ids := sqlCSV(t, b, "SELECT id, name FROM runs ORDER BY id")
+	want := "id,name\n1,error-trial\n"
+	for i, n := range names {
+		want += fmt.Sprintf("%d,%s\n", i+2, n)
+	}
+	if ids != want {
+		t.Fatalf("runs after merge:\n%s\nwant:\n%s", ids, want)
+	}
+	if got := sqlInt(t, b, "SELECT COUNT(*) FROM trajectories WHERE run_id BETWEEN 2 AND 6"); got != trajectories {
+		t.Fatalf("%d trajectories point at the merged runs, want %d", got, trajectories)
+	}
+	stats := mustRun(t, append([]string{"--db", b}, statsArgs...)...)
+	if got := withoutFirstColumn(stats); got != wantStats {
+		t.Fatalf("stats passk after merge:\n%s\nbefore:\n%s", got, wantStats)
+	}
+
+	before := tableCounts(t, b)
+	out = mustRun(t, "--db", b, "merge", a)
+	if want := a + ": 0 runs added, 0 extended, 5 skipped; 0 trajectories copied, 0 (task, trial) pairs already present\n"; out != want {
+		t.Fatalf("second merge said %q, want %q", out, want)
+	}
+	if after := tableCounts(t, b); after != before {
+		t.Fatalf("second merge changed the counts: %s -> %s", before, after)
+	}
+	if again := mustRun(t, append([]string{"--db", b}, statsArgs...)...); again != stats {
+		t.Fatalf("second merge changed stats passk:\n%s\nwant:\n%s", again, stats)
+	}
+}
+
+// A corrupt file among the merged ones stores nothing of itself; the files
+// before it stay merged.
+func TestMerge_CLIErrCorruptSource(t *testing.T) {
+	dir := t.TempDir()
+	good, bad, dst := filepath.Join(dir, "good.db"), filepath.Join(dir, "bad.db"), filepath.Join(dir, "dst.db")
+	mustRun(t, "--db", good, "ingest", "testdata/error-trial.json")
+	fixtureDB(t, bad)
+	data, err := os.ReadFile(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(data[len(data)*3/4:]) // the last pages: messages of the last runs
+	if err := os.WriteFile(bad, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "", "--db", dst, "merge", good, bad)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	requireOneLine(t, "merge of a corrupt file", r.stderr)
+	if !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "malformed") {
+		t.Errorf("stderr %q: want the file named and the corruption reported", r.stderr)
+	}
+	t.Logf("merge of a corrupt file: %s", strings.TrimSpace(r.stderr))
+	if got := tableCounts(t, dst); got != tableCounts(t, good) {
+		t.Fatalf("after the failed merge dst holds %s, want only good.db's %s", got, tableCounts(t, good))
+	}
+}
+
+// The shards of a run, run into three files and merged, are the run: the
+// same 80 (task, trial) pairs with the same outcomes as the run unsharded
+// with the same seed.
+func TestShard_MergeEqualsWholeRun(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--trials", "2", "--name", "x"}
+	whole := filepath.Join(dir, "whole.db")
+	mustRun(t, append([]string{"--db", whole}, args...)...)
+
+	owner := map[string]int{} // "task/trial" -> shard
+	var shards []string
+	for i := range 3 {
+		path := filepath.Join(dir, fmt.Sprintf("shard-%d.db", i))
+		mustRun(t, append(append([]string{"--db", path}, args...), "--shard", fmt.Sprintf("%d/3", i))...)
+		for _, p := range csvLines(sqlCSV(t, path, "SELECT task_key || '/' || trial FROM trajectory_outcomes")) {
+			if prev, dup := owner[p]; dup {
+				t.Errorf("pair %s is in shards %d and %d", p, prev, i)
+			}
+			owner[p] = i
+		}
+		shards = append(shards, path)
+	}
+	if got, want := len(owner), 80; got != want {
+		t.Fatalf("the shards hold %d distinct pairs, want %d (40 tasks x 2 trials)", got, want)
+	}
+
+	all := filepath.Join(dir, "all.db")
+	mustRun(t, append([]string{"--db", all, "merge"}, shards...)...)
+	if got, want := sqlCSV(t, all, "SELECT id, name, json_extract(config, '$.shard') AS shard FROM runs"), "id,name,shard\n1,x,\n"; got != want {
+		t.Fatalf("runs after merge = %q, want one run x without a shard", got)
+	}
+	if got := sqlInt(t, all, "SELECT COUNT(*) FROM trajectories"); got != 80 {
+		t.Fatalf("%d trajectories, want 80", got)
+	}
+	if got := sqlInt(t, all, "SELECT COUNT(*) FROM (SELECT 1 FROM trajectory_outcomes GROUP BY task_key, trial HAVING COUNT(*) > 1)"); got != 0 {
+		t.Fatalf("%d (task, trial) pairs stored twice", got)
+	}
+	for _, q := range []string{
+		"SELECT task_key, trial, passed, reward, termination_reason, n_messages, n_tool_calls FROM trajectory_outcomes ORDER BY task_key, trial",
+		"SELECT COUNT(*), SUM(LENGTH(content)) FROM messages",
+	} {
+		if got, want := sqlCSV(t, all, q), sqlCSV(t, whole, q); got != want {
+			t.Errorf("%s: merged shards differ from the whole run:\n%s\nwant:\n%s", q, got, want)
+		}
+	}
+	stats := []string{"stats", "passk", "--format", "csv"}
+	if got, want := mustRun(t, append([]string{"--db", all}, stats...)...), mustRun(t, append([]string{"--db", whole}, stats...)...); got != want {
+		t.Errorf("stats passk of the merged shards:\n%s\nof the whole run:\n%s", got, want)
+	}
+	if out := mustRun(t, "--db", all, "run", "--resume", "x"); !strings.Contains(out, "0 episodes to run (80 already stored)") {
+		t.Errorf("resume of the merged run said %q, want nothing to run", out)
+	}
+}
+
+func TestShard_ErrUsage(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "s.db")
+	for _, shard := range []string{"3/3", "x", "1/0", "-1/3", "1/", "/3", "1/3/4"} {
+		r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--shard", shard)
+		if r.code != 2 || !strings.Contains(r.stderr, "--shard") {
+			t.Errorf("--shard %q: exit %d, stderr %q; want 2 and the flag named", shard, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(dbPath); err == nil {
+		t.Error("a refused --shard created the database")
+	}
+}
+
+func TestCheck_OK(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "ok.db")
+	fixtureDB(t, dbPath)
+	want := fmt.Sprintf("%s: schema version %d (this emobench writes %d)\nok: integrity and schema as expected\n", dbPath, db.SchemaVersion(), db.SchemaVersion())
+	if got := mustRun(t, "--db", dbPath, "check"); got != want {
+		t.Fatalf("check said %q, want %q", got, want)
+	}
+}
+
+// Objects another program added, or emobench's that are gone, are listed.
+func TestCheck_ErrSchemaChanged(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "changed.db")
+	fixtureDB(t, dbPath)
+	plainSQL(t, dbPath,
+		"CREATE TRIGGER evil AFTER INSERT ON runs BEGIN DELETE FROM messages; END",
+		"CREATE VIEW evil_view AS SELECT 1 AS one",
+		"DROP INDEX trajectories_task",
+		"ALTER TABLE runs ADD COLUMN note TEXT")
+	r := runCLI(t, "", "--db", dbPath, "check")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	for _, line := range []string{
+		"problem: unexpected trigger evil (not created by emobench)",
+		"problem: unexpected view evil_view (not created by emobench)",
+		"problem: missing index trajectories_task",
+		"problem: table runs has columns (",
+	} {
+		if !strings.Contains(r.stdout, line) {
+			t.Errorf("check output lacks %q:\n%s", line, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "ok:") || r.stderr != "" {
+		t.Errorf("stdout %q stderr %q: want the problems only, on stdout", r.stdout, r.stderr)
+	}
+}
+
+// A file whose pages were overwritten gets a list of problems or a one-line
+// error, never a panic.
+func TestCheck_ErrCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "corrupt.db")
+	fixtureDB(t, dbPath)
+	data, err := os.ReadFile(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := 32768 // emobench's page size
+	if len(data) < 4*page {
+		t.Fatalf("fixture db has %d bytes: want at least 4 pages to corrupt one in the middle", len(data))
+	}
+	mid := len(data) / page / 2 * page
+	copy(data[mid:mid+page], bytes.Repeat([]byte{0xA5}, page)) // a page of some table
+	if err := os.WriteFile(dbPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "", "--db", dbPath, "check")
+	t.Logf("check of a corrupt file: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1", r.code)
+	}
+	if !strings.Contains(r.stdout, "problem: integrity: ") {
+		requireOneLine(t, "check of a corrupt file", r.stderr)
+	}
+}
+
+func TestCheck_ErrNotEmobench(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.db")
+	if err := os.WriteFile(text, []byte(strings.Repeat("not a database at all\n", 50)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	newer := filepath.Join(dir, "newer.db")
+	fixtureDB(t, newer)
+	plainSQL(t, newer, "PRAGMA user_version = 999")
+	tests := []struct{ path, want string }{
+		{text, "not an emobench database"},
+		{newer, "schema version 999, newer than this emobench understands"},
+		{filepath.Join(dir, "absent.db"), "no database at"},
+	}
+	for _, tt := range tests {
+		for _, cmd := range []string{"check", "runs", "migrate"} {
+			r := runCLI(t, "", "--db", tt.path, cmd)
+			if r.code != 1 || !strings.Contains(r.stderr, tt.want) {
+				if cmd == "migrate" && tt.want == "no database at" && r.code == 0 {
+					continue // migrate creates a new database, as every writing command does
+				}
+				t.Errorf("%s %s: exit %d stderr %q, want 1 and %q", filepath.Base(tt.path), cmd, r.code, r.stderr, tt.want)
+			}
+			requireOneLine(t, filepath.Base(tt.path)+" "+cmd, r.stderr)
+		}
+	}
+}
+
+// A file of an older emobench (here schema v2: no published_results) can be
+// checked, is refused by the read-only commands with a pointer to migrate,
+// and migrate upgrades it.
+func TestMigrate_OlderSchema(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "v2.db")
+	fixtureDB(t, dbPath)
+	before := tableCounts(t, dbPath)
+	plainSQL(t, dbPath, "DROP TABLE published_results", "PRAGMA user_version = 2")
+
+	if out := mustRun(t, "--db", dbPath, "check"); !strings.Contains(out, fmt.Sprintf("schema version 2 (this emobench writes %d)\nok:", db.SchemaVersion())) {
+		t.Errorf("check of a sound v2 file said %q", out)
+	}
+	for _, cmd := range [][]string{{"runs"}, {"stats", "passk"}, {"sql", "SELECT 1"}} {
+		r := runCLI(t, "", append([]string{"--db", dbPath}, cmd...)...)
+		want := fmt.Sprintf("schema version 2, older than this emobench's %d: upgrade it with `emobench --db %s migrate`", db.SchemaVersion(), dbPath)
+		if cmd[0] == "sql" && r.code == 0 {
+			continue // sql reads any schema
+		}
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d stderr %q, want 1 and %q", cmd[0], r.code, r.stderr, want)
+		}
+	}
+	if got, want := mustRun(t, "--db", dbPath, "migrate"), fmt.Sprintf("%s: schema version %d\n", dbPath, db.SchemaVersion()); got != want {
+		t.Fatalf("migrate said %q, want %q", got, want)
+	}
+	if got := sqlInt(t, dbPath, "PRAGMA user_version"); got != db.SchemaVersion() {
+		t.Fatalf("user_version = %d after migrate, want %d", got, db.SchemaVersion())
+	}
+	mustRun(t, "--db", dbPath, "runs")
+	if out := mustRun(t, "--db", dbPath, "check"); !strings.Contains(out, "ok:") {
+		t.Errorf("check after migrate: %s", out)
+	}
+	if after := tableCounts(t, dbPath); after != before {
+		t.Errorf("migrate changed the data: %s -> %s", before, after)
+	}
+}
+
+// An older file that also lost a column: check names the column before and
+// after migrate, which adds only what the newer versions add.
+func TestMigrate_OlderSchemaMissingColumn(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "v2-damaged.db")
+	fixtureDB(t, dbPath)
+	plainSQL(t, dbPath, "DROP TABLE published_results", "ALTER TABLE messages DROP COLUMN cost", "PRAGMA user_version = 2")
+	for _, step := range []string{"before", "after"} {
+		r := runCLI(t, "", "--db", dbPath, "check")
+		if r.code != 1 || !strings.Contains(r.stdout, "problem: table messages has columns (") {
+			t.Errorf("check %s migrate: exit %d stdout %q, want the messages columns listed", step, r.code, r.stdout)
+		}
+		if step == "before" {
+			mustRun(t, "--db", dbPath, "migrate")
+		}
+	}
+}
+
+// A crafted file's views and triggers do nothing through the read-only
+// commands; writing into it (ingest) runs its triggers' plain SQL, which
+// check lists.
+func TestUntrusted_CLI(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "crafted.db")
+	fixtureDB(t, dbPath)
+	wantRuns := mustRun(t, "--db", dbPath, "runs", "--format", "csv")
+	wantStats := mustRun(t, "--db", dbPath, "stats", "passk", "--format", "csv")
+	plainSQL(t, dbPath,
+		"CREATE TABLE loot (trajectory_id INTEGER)",
+		"CREATE VIEW evil_view AS SELECT load_extension('"+filepath.Join(dir, "evil.so")+"') AS x",
+		"CREATE VIEW log_view AS SELECT sqlite_log(1, 'pwned') AS x",
+		"CREATE TRIGGER evil_instead INSTEAD OF INSERT ON evil_view BEGIN DELETE FROM runs; INSERT INTO loot VALUES (0); END",
+		"CREATE TRIGGER evil AFTER INSERT ON trajectories BEGIN INSERT INTO loot VALUES (NEW.id); END")
+	before := tableCounts(t, dbPath)
+
+	if got := mustRun(t, "--db", dbPath, "runs", "--format", "csv"); got != wantRuns {
+		t.Errorf("runs on the crafted file:\n%s\nwant:\n%s", got, wantRuns)
+	}
+	if got := mustRun(t, "--db", dbPath, "stats", "passk", "--format", "csv"); got != wantStats {
+		t.Errorf("stats passk on the crafted file:\n%s\nwant:\n%s", got, wantStats)
+	}
+	for q, want := range map[string]string{
+		"SELECT * FROM evil_view":          "unsafe use of load_extension()",
+		"SELECT * FROM log_view":           "unsafe use of sqlite_log()",
+		"INSERT INTO evil_view VALUES (1)": "read-only",
+		"DELETE FROM loot":                 "read-only",
+	} {
+		r := runCLI(t, "", "--db", dbPath, "sql", q)
+		if r.code != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("sql %q: exit %d stderr %q, want 1 and %q", q, r.code, r.stderr, want)
+		}
+		requireOneLine(t, "sql "+q, r.stderr)
+	}
+	if after := tableCounts(t, dbPath); after != before {
+		t.Fatalf("reading the crafted file changed it: %s -> %s", before, after)
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM loot"); got != 0 {
+		t.Fatalf("loot has %d rows after read-only commands, want 0", got)
+	}
+
+	// check lists what the file added, even a view it cannot compile.
+	r := runCLI(t, "", "--db", dbPath, "check")
+	var missing []string
+	for _, obj := range []string{"trigger evil ", "trigger evil_instead ", "view evil_view ", "view log_view ", "table loot "} {
+		if !strings.Contains(r.stdout, "problem: unexpected "+obj) {
+			missing = append(missing, obj)
+		}
+	}
+	if r.code != 1 || len(missing) > 0 {
+		t.Errorf("check: exit %d, output lacks unexpected %q\nstdout: %s\nstderr: %s", r.code, missing, r.stdout, r.stderr)
+	}
+
+	// Writing commands refuse a file with triggers emobench did not create:
+	// trusted_schema off would stop only their function calls, not their SQL.
+	r = runCLI(t, "", "--db", dbPath, "ingest", "testdata/error-trial.json")
+	if r.code != 1 || !strings.Contains(r.stderr, "holds triggers (evil_instead, evil)") {
+		t.Fatalf("ingest into the crafted file: exit %d, stderr %q, want a refusal naming the triggers", r.code, r.stderr)
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM loot"); got != 0 {
+		t.Fatalf("loot has %d rows after the refused ingest, want 0", got)
+	}
+}
+
+// Two processes ingesting different files into one new database at once
+// both succeed: the schema is created once and both runs are stored.
+func TestConcurrent_TwoProcessesIngest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess ingest skipped in -short mode")
+	}
+	dir := t.TempDir()
+	files := []string{
+		writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json"),
+		writeFixture(t, dir, "taubench/demo-model-b-retail-without-emotions.json"),
+	}
+	for round := range 3 {
+		dbPath := filepath.Join(dir, fmt.Sprintf("both-%d.db", round))
+		var cmds []*exec.Cmd
+		var outs []*bytes.Buffer
+		for _, f := range files {
+			args, _ := json.Marshal([]string{"--db", dbPath, "ingest", f})
+			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRunProcess$", "-test.count=1")
+			cmd.Env = append(os.Environ(), envRunArgs+"="+string(args))
+			out := &bytes.Buffer{}
+			cmd.Stdout, cmd.Stderr = out, out
+			cmds, outs = append(cmds, cmd), append(outs, out)
+		}
+		for _, cmd := range cmds {
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, cmd := range cmds {
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("round %d: ingest of %s: %v\n%s", round, filepath.Base(files[i]), err, outs[i])
+			}
+		}
+		got := sqlCSV(t, dbPath, "SELECT name FROM runs ORDER BY name")
+		if want := "name\ndemo-model-a-retail-with-emotions\ndemo-model-b-retail-without-emotions\n"; got != want {
+			t.Fatalf("round %d: runs = %q, want both", round, got)
+		}
+	}
+}
+
+// vacuum writes a compact copy with the same rows and never overwrites.
+func TestVacuum_CLI(t *testing.T) {
+	dir := t.TempDir()
+	dbPath, out := filepath.Join(dir, "v.db"), filepath.Join(dir, "copy.db")
+	fixtureDB(t, dbPath)
+	if got := mustRun(t, "--db", dbPath, "vacuum", "--out", out); !strings.HasPrefix(got, "wrote "+out+" (") {
+		t.Fatalf("vacuum said %q", got)
+	}
+	if got, want := tableCounts(t, out), tableCounts(t, dbPath); got != want {
+		t.Fatalf("copy holds %s, want %s", got, want)
+	}
+	if r := runCLI(t, "", "--db", dbPath, "vacuum", "--out", out); r.code != 2 || !strings.Contains(r.stderr, "exists") {
+		t.Fatalf("vacuum onto an existing file: exit %d stderr %q, want 2", r.code, r.stderr)
+	}
+}

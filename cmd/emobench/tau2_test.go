@@ -1,0 +1,240 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// csvQuery runs `emobench sql --format csv` and returns its output.
+func csvQuery(t *testing.T, dbPath, query string) string {
+	t.Helper()
+	return mustRun(t, "--db", dbPath, "sql", "--format", "csv", query)
+}
+
+// TestIngestTau2_RealRuns ingests the shared τ²-bench files by other people
+// in one command. Every expected number was counted in the JSON with
+// python3 (json.load), not with this code.
+func TestIngestTau2_RealRuns(t *testing.T) {
+	requireRealRuns(t)
+	dir := filepath.Join(realRuns, "tau2")
+	dbPath := filepath.Join(t.TempDir(), "tau2.db")
+	r := runCLI(t, "", "--db", dbPath, "ingest", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	// Six Results files and one run directory, whose simulations/*.json are
+	// not ingested on their own.
+	if got := strings.Count(r.stdout, "ingested as run"); got != 7 {
+		t.Fatalf("ingested %d runs, want 7:\n%s", got, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "v1x-dir-layout-voice: ingested as run") {
+		t.Errorf("the 1.x directory is not one run:\n%s", r.stdout)
+	}
+
+	got := csvQuery(t, dbPath, `
+		SELECT r.name, r.source_format, COUNT(t.id), COALESCE(SUM(t.passed), 0), COALESCE(SUM(t.evaluated), 0), COALESCE(MAX(t.trial), 0)
+		FROM runs r LEFT JOIN trajectories t ON t.run_id = r.id GROUP BY r.id ORDER BY r.name`)
+	want := strings.Join([]string{
+		"name,source_format,COUNT(t.id),\"COALESCE(SUM(t.passed), 0)\",\"COALESCE(SUM(t.evaluated), 0)\",\"COALESCE(MAX(t.trial), 0)\"",
+		"airline-qwen2.5-7b-agent-errors,tau2,50,9,50,0", // 9 rewards of 1.0; every reward_info present
+		"custom-domain-spanish-utf8,tau2,10,10,10,0",
+		"empty-run-no-simulations,tau2,0,0,0,0", // simulations: [] while 10 tasks are listed
+		"mock-trial-null,tau2,1,1,1,0",          // trial: null stored as 0
+		"telecom-gpt-4.1-5tasks-4trials,tau2,20,16,20,3",
+		"v1x-dir-layout-voice,tau2,3,0,0,0", // full-duplex: no reward_info
+		"v1x-inline-results-airline,tau2,5,1,5,0",
+		"",
+	}, "\n")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("per-run outcomes (-want +got):\n%s", diff)
+	}
+
+	t.Run("telecom pass^k", func(t *testing.T) {
+		rows := statsJSON(t, "--db", dbPath, "stats", "passk", "--run", "telecom-gpt-4.1-5tasks-4trials")
+		if len(rows) != 4 {
+			t.Fatalf("rows = %+v, want k = 1..4", rows)
+		}
+		for _, row := range rows { // 4 tasks pass 4/4 trials, 1 task 0/4: pass^k = 0.8 for every k
+			if math.Abs(row.PassHatK-0.8) > 1e-12 || row.Tasks != 5 || row.Trajectories != 20 || row.Convention != "per-task" {
+				t.Errorf("k=%d: %+v, want pass^k 0.8 over 5 tasks", row.K, row)
+			}
+		}
+		if got := csvQuery(t, dbPath, "SELECT termination_reason, COUNT(*) FROM trajectory_outcomes WHERE run = 'telecom-gpt-4.1-5tasks-4trials' GROUP BY 1"); got != "termination_reason,COUNT(*)\nagent_stop,20\n" {
+			t.Errorf("telecom reasons: %s", got)
+		}
+	})
+
+	t.Run("airline errors", func(t *testing.T) {
+		got := csvQuery(t, dbPath, `
+			SELECT t.termination_reason, json_extract(t.extra, '$.termination_reason') AS original, t.error, COUNT(*)
+			FROM trajectories t JOIN runs r ON r.id = t.run_id
+			WHERE r.name = 'airline-qwen2.5-7b-agent-errors' GROUP BY 1, 2, 3 ORDER BY 1`)
+		want := "termination_reason,original,error,COUNT(*)\nerror,agent_error,agent_error,9\ntoo_many_errors,too_many_errors,,1\nuser_stop,user_stop,,40\n"
+		if got != want {
+			t.Errorf("airline reasons:\n%s\nwant:\n%s", got, want)
+		}
+	})
+
+	t.Run("mock trial null", func(t *testing.T) {
+		if !strings.Contains(r.stderr, "warning: ") || !strings.Contains(r.stderr, "mock-trial-null.json: 1 simulation with trial null") {
+			t.Errorf("no trial-null warning on stderr:\n%s", r.stderr)
+		}
+		got := csvQuery(t, dbPath, "SELECT k.task_key, t.trial, json_extract(t.extra, '$.trial_null') FROM trajectories t JOIN tasks k ON k.id = t.task_id JOIN runs r ON r.id = t.run_id WHERE r.name = 'mock-trial-null'")
+		if want := "task_key,trial,\"json_extract(t.extra, '$.trial_null')\"\ncreate_task_1,0,1\n"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	})
+
+	t.Run("empty run", func(t *testing.T) {
+		if !strings.Contains(r.stdout, "empty-run-no-simulations.json: note: no simulations in this τ²-bench run (it lists 10 tasks)") {
+			t.Errorf("no note for the empty run:\n%s", r.stdout)
+		}
+	})
+
+	t.Run("voice directory", func(t *testing.T) {
+		got := csvQuery(t, dbPath, `
+			SELECT r.agent_model, r.domain, SUM(t.evaluated), SUM(t.n_messages), SUM(json_extract(t.extra, '$.ticks')), MIN(json_extract(t.extra, '$.mode'))
+			FROM trajectories t JOIN runs r ON r.id = t.run_id WHERE r.name = 'v1x-dir-layout-voice'`)
+		// Ticks per simulation file: 973 + 1810 + 1340.
+		want := "agent_model,domain,SUM(t.evaluated),SUM(t.n_messages),\"SUM(json_extract(t.extra, '$.ticks'))\",\"MIN(json_extract(t.extra, '$.mode'))\"\nopenai:gpt-realtime-2,retail,0,0,4123,full_duplex\n"
+		if got != want {
+			t.Errorf("voice run:\n%s\nwant:\n%s", got, want)
+		}
+		// Naming its results.json names the run directory, already stored.
+		again := mustRun(t, "--db", dbPath, "ingest", filepath.Join(dir, "v1x-dir-layout-voice", "results.json"))
+		if !strings.Contains(again, "v1x-dir-layout-voice: skipped, already ingested as run") {
+			t.Errorf("re-ingest of the directory: %s", again)
+		}
+	})
+
+	t.Run("utf-8 intact", func(t *testing.T) {
+		got := csvQuery(t, dbPath, `
+			SELECT COUNT(*) FROM messages m JOIN trajectories t ON t.id = m.trajectory_id JOIN runs r ON r.id = t.run_id
+			WHERE r.name = 'custom-domain-spanish-utf8' AND m.content LIKE '¡Hola! ¡Excelente! Para poder ayudarte mejor, ¿tienes alguna marca%'`)
+		if got != "COUNT(*)\n1\n" {
+			t.Errorf("Spanish message not found intact: %s", got)
+		}
+		instr := csvQuery(t, dbPath, `SELECT k.instruction FROM tasks k WHERE k.domain = 'divemotor_sales_support_nunez' AND k.task_key = '0'`)
+		if !strings.Contains(instr, "Buscar vehículos Mercedes por debajo de 50000") {
+			t.Errorf("instruction = %q", instr)
+		}
+	})
+
+	t.Run("1.x inline", func(t *testing.T) {
+		got := csvQuery(t, dbPath, "SELECT termination_reason, COUNT(*) FROM trajectory_outcomes WHERE run = 'v1x-inline-results-airline' GROUP BY 1 ORDER BY 1")
+		if want := "termination_reason,COUNT(*)\nmax_steps,1\nuser_stop,4\n"; got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	})
+}
+
+func TestIngestSubmission_RealRuns(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "pub.db")
+	dir := filepath.Join(realRuns, "submissions")
+	out := mustRun(t, "--db", dbPath, "ingest", dir)
+	if strings.Count(out, "published results of") != 2 {
+		t.Fatalf("want one line per submission:\n%s", out)
+	}
+	got := csvQuery(t, dbPath, "SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date FROM published_results ORDER BY model, domain, k")
+	// Percentages of the files divided by 100 (python3); drq-27b has airline and telecom null.
+	want := strings.Join([]string{
+		"model,organization,domain,k,pass_hat_k,cost,user_simulator,date",
+		"DRQ-27B TauSynth-GRIPO-Multistage,SuperQ,retail,1,0.8245614035087719,0,openai/gpt-5.2,2026-07-24",
+		"DRQ-27B TauSynth-GRIPO-Multistage,SuperQ,retail,2,0.7412280701754387,0,openai/gpt-5.2,2026-07-24",
+		"DRQ-27B TauSynth-GRIPO-Multistage,SuperQ,retail,3,0.6798245614035088,0,openai/gpt-5.2,2026-07-24",
+		"DRQ-27B TauSynth-GRIPO-Multistage,SuperQ,retail,4,0.6315789473684211,0,openai/gpt-5.2,2026-07-24",
+		"Qwen3-Max-Thinking-Preview,Qwen,airline,1,0.71,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,airline,2,0.6533333333333334,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,airline,3,0.625,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,airline,4,0.6,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,retail,1,0.7543859649122807,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,retail,2,0.6622807017543859,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,retail,3,0.6008771929824561,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,retail,4,0.5526315789473685,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,telecom,1,0.9583333333333335,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,telecom,2,0.9195906432748537,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,telecom,3,0.8837719298245613,0,gpt-4.1-2025-04-14,2025-11-01",
+		"Qwen3-Max-Thinking-Preview,Qwen,telecom,4,0.8508771929824561,0,gpt-4.1-2025-04-14,2025-11-01",
+		"",
+	}, "\n")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("published_results (-want +got):\n%s", diff)
+	}
+	if runs := csvQuery(t, dbPath, "SELECT COUNT(*) FROM runs"); runs != "COUNT(*)\n0\n" {
+		t.Errorf("a submission created runs: %s", runs)
+	}
+	again := mustRun(t, "--db", dbPath, "ingest", dir)
+	if strings.Count(again, "skipped, published results already stored") != 2 {
+		t.Errorf("second ingest:\n%s", again)
+	}
+}
+
+// A Results object without info (cmd/emobench/testdata/bad/object.json) is a
+// trimmed τ²-bench file: it ingests as an empty run. Forcing the τ-bench
+// reader on it names the format.
+func TestIngestTau2_TrimmedObject(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "obj.db")
+	file := filepath.Join("testdata", "bad", "object.json")
+	out := mustRun(t, "--db", dbPath, "ingest", file)
+	if !strings.Contains(out, "ingested as run 1 (object): 0 trajectories") || !strings.Contains(out, "note: no simulations") {
+		t.Fatalf("output:\n%s", out)
+	}
+	r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "tb.db"), "ingest", "--format", "taubench", file)
+	if r.code != 1 || !strings.Contains(r.stderr, "this looks like a τ²-bench Results file") || !strings.Contains(r.stderr, "tau2 format") {
+		t.Fatalf("--format taubench: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if r := runCLI(t, "", "--db", dbPath, "ingest", "--format", "xml", file); r.code != 2 {
+		t.Fatalf("--format xml: exit %d, want 2", r.code)
+	}
+}
+
+func TestIngestTau2_ErrBadInputStoresNothing(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) string {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good := `{"task_id": "a", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1}, "messages": [{"role": "user", "content": "hi"}]}`
+	results := write("bad-results.json", `{"info": {"agent_info": {"llm": "m"}}, "tasks": [], "simulations": [`+good+`, {"task_id": "b", "trial": 0, "reward_info": {"reward": "1"}}]}`)
+	write("run/results.json", `{"info": {}, "tasks": []}`)
+	write("run/simulations/1.json", good)
+	write("run/simulations/2.json", `{"task_id": "b", "trial": 0, "messages": [{"content": "no role"}]}`)
+	sub := write("sub.json", `{"model_name": "m", "results": {"retail": {"pass_1": 80}, "airline": {"pass_1": 180}}}`)
+
+	tests := []struct {
+		path string
+		want []string
+	}{
+		{results, []string{"bad-results.json: simulation 1 (byte", "reward_info.reward is a string"}},
+		{filepath.Join(dir, "run"), []string{"run: simulation 1 (simulations/2.json", "messages[0]: message without a role"}},
+		{sub, []string{"sub.json: results.airline.pass_1 is 180, want a percentage between 0 and 100"}},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.path), func(t *testing.T) {
+			dbPath := filepath.Join(t.TempDir(), "bad.db")
+			r := runCLI(t, "", "--db", dbPath, "ingest", tt.path)
+			if r.code != 1 {
+				t.Fatalf("exit %d, want 1; stdout %s stderr %s", r.code, r.stdout, r.stderr)
+			}
+			for _, phrase := range tt.want {
+				if !strings.Contains(r.stderr, phrase) {
+					t.Errorf("error %q lacks %q", r.stderr, phrase)
+				}
+			}
+			counts := csvQuery(t, dbPath, "SELECT (SELECT COUNT(*) FROM runs), (SELECT COUNT(*) FROM trajectories), (SELECT COUNT(*) FROM published_results)")
+			if !strings.HasSuffix(counts, "\n0,0,0\n") {
+				t.Errorf("a bad input stored something: %s", counts)
+			}
+		})
+	}
+}

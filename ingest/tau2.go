@@ -1,0 +1,431 @@
+package ingest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"iter"
+	"strings"
+
+	"github.com/emobench/emobench"
+)
+
+// FormatTau2 names τ²-bench's Results format (sierra-research/tau2-bench,
+// Barres et al. 2025): one JSON object {timestamp, info, tasks, simulations}
+// as written by v0.x and by 1.x (τ³) with simulations inline, or 1.x's
+// directory layout: results.json (no simulations key) beside a simulations/
+// folder holding one simulation per file.
+const FormatTau2 = "tau2"
+
+// Tau2Info is the run-level metadata of a τ²-bench Results file. Empty
+// strings mean the file does not say.
+type Tau2Info struct {
+	Timestamp           string          // top-level timestamp as written (the run's local time, no zone)
+	AgentModel          string          // info.agent_info.llm
+	AgentImplementation string          // info.agent_info.implementation, e.g. llm_agent
+	UserModel           string          // info.user_info.llm
+	UserImplementation  string          // info.user_info.implementation, e.g. user_simulator
+	Domain              string          // info.environment_info.domain_name
+	Tasks               int             // number of entries of the tasks array
+	Raw                 json.RawMessage // info as given; nil when absent
+}
+
+// SimulationError is a problem with one simulation of a τ²-bench run.
+type SimulationError struct {
+	Index  int    // 0-based position of the simulation in the run
+	File   string // the simulation's file in the directory layout; empty for inline simulations
+	Offset int64  // byte offset where reading stopped (in File when set)
+	Err    error
+}
+
+func (e *SimulationError) Error() string {
+	if e.File != "" {
+		return fmt.Sprintf("simulation %d (%s, byte %d): %v", e.Index, e.File, e.Offset, e.Err)
+	}
+	return fmt.Sprintf("simulation %d (byte %d): %v", e.Index, e.Offset, e.Err)
+}
+
+func (e *SimulationError) Unwrap() error { return e.Err }
+
+// Tau2Reader reads one τ²-bench run. Info is known as soon as Tau2 or
+// Tau2Dir returns, so a caller can create the run before it streams the
+// trajectories.
+type Tau2Reader struct {
+	info  Tau2Info
+	tasks map[string]*emobench.Task
+
+	dec      *json.Decoder   // inside the simulations array when streaming
+	buffered json.RawMessage // the simulations array, when it came before info or tasks
+	index    []string        // simulation ids of results.json's simulation_index, in order
+	hasIndex bool
+	fsys     fs.FS    // the run directory of the 1.x layout; nil for one file
+	simFiles []string // the simulation files of fsys, in reading order
+	used     bool
+
+	warnings     []string
+	moreWarnings int
+	trialNull    []int // simulations whose trial was null or missing
+	unlisted     int   // simulations whose task is not in tasks
+	firstUnlist  string
+}
+
+// Info returns the run's metadata.
+func (t *Tau2Reader) Info() Tau2Info { return t.info }
+
+// Warnings returns what the reader tolerated but the user should know (a
+// null trial read as 0, simulations of tasks the file does not list). It is
+// complete once Trajectories has been iterated to the end.
+func (t *Tau2Reader) Warnings() []string {
+	w := append([]string(nil), t.warnings...)
+	if t.moreWarnings > 0 {
+		w = append(w, fmt.Sprintf("%d more warnings not shown", t.moreWarnings))
+	}
+	return w
+}
+
+// Tau2 reads the header of a τ²-bench Results object from r: everything
+// before the simulations array (timestamp, info, tasks), which real files
+// write first. Trajectories then streams the simulations one at a time. A
+// file whose simulations come before info or tasks is still read, by
+// holding the simulations array in memory. A leading UTF-8 byte-order mark
+// is skipped and Python's NaN and Infinity read as null.
+//
+// Tau2 returns an error when r is not a JSON object or has none of the keys
+// info, tasks and simulations (a lone simulation object, for instance).
+func Tau2(r io.Reader) (*Tau2Reader, error) {
+	t := &Tau2Reader{tasks: map[string]*emobench.Task{}}
+	dec := json.NewDecoder(newNonFiniteReader(skipBOM(r)))
+	if err := t.readHeader(dec); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// tau2Keys are the top-level keys that identify a Results object.
+type tau2Keys struct {
+	info, tasks, simulations bool
+	taskID, messages         bool
+}
+
+func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return errors.New("empty file: want a τ²-bench Results object {timestamp, info, tasks, simulations}")
+	}
+	if err != nil {
+		return fmt.Errorf("not JSON: %w", explainJSON(err, "file"))
+	}
+	if tok != json.Delim('{') {
+		if tok == json.Delim('[') {
+			return errors.New("top level is an array (τ-bench's format), want a τ²-bench Results object {timestamp, info, tasks, simulations}")
+		}
+		return fmt.Errorf("top level is %s, want a τ²-bench Results object {timestamp, info, tasks, simulations}", describeToken(tok))
+	}
+	var seen tau2Keys
+	for dec.More() {
+		key, err := objectKey(dec)
+		if err != nil {
+			return err
+		}
+		if key == "simulations" {
+			seen.simulations = true
+			if seen.info && seen.tasks {
+				streaming, err := openArray(dec, "simulations")
+				if err != nil {
+					return err
+				}
+				if streaming {
+					t.dec = dec
+					return nil
+				}
+				continue
+			}
+			raw, err := rawValue(dec, key)
+			if err != nil {
+				return err
+			}
+			if !isNull(raw) && raw[0] != '[' {
+				return fmt.Errorf("simulations is %s, want an array", jsonKind(raw))
+			}
+			t.buffered = raw
+			continue
+		}
+		raw, err := rawValue(dec, key)
+		if err != nil {
+			return err
+		}
+		switch key {
+		case "timestamp":
+			t.info.Timestamp = stringOf(raw)
+		case "info":
+			seen.info = true
+			t.readInfo(raw)
+		case "tasks":
+			seen.tasks = true
+			if err := t.readTasks(raw); err != nil {
+				return err
+			}
+		case "simulation_index":
+			if err := t.readIndex(raw); err != nil {
+				return err
+			}
+		case "task_id":
+			seen.taskID = true
+		case "messages", "ticks", "termination_reason":
+			seen.messages = true
+		}
+	}
+	if err := closeObject(dec, "the Results object"); err != nil {
+		return err
+	}
+	if !seen.info && !seen.tasks && !seen.simulations {
+		if seen.taskID && seen.messages {
+			return errors.New("this is a single τ²-bench simulation (task_id, messages, termination_reason), not a Results object: read the run it belongs to (its Results file, or the directory holding results.json and simulations/)")
+		}
+		return errors.New("a JSON object without info, tasks or simulations: not a τ²-bench Results object")
+	}
+	return nil
+}
+
+// objectKey reads the next key of an object.
+func objectKey(dec *json.Decoder) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", fmt.Errorf("byte %d: %w", dec.InputOffset(), explainJSON(err, "object"))
+	}
+	key, ok := tok.(string)
+	if !ok {
+		return "", fmt.Errorf("byte %d: invalid JSON: object key is %s", dec.InputOffset(), describeToken(tok))
+	}
+	return key, nil
+}
+
+// rawValue reads the value of key.
+func rawValue(dec *json.Decoder, key string) (json.RawMessage, error) {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("%s (byte %d): %w", key, dec.InputOffset(), explainJSON(err, key))
+	}
+	return raw, nil
+}
+
+// openArray reads the '[' that opens the array value of key and reports
+// whether there is one; null reads as no array.
+func openArray(dec *json.Decoder, key string) (bool, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return false, fmt.Errorf("%s (byte %d): %w", key, dec.InputOffset(), explainJSON(err, key))
+	}
+	switch tok {
+	case json.Delim('['):
+		return true, nil
+	case nil:
+		return false, nil
+	case json.Delim('{'):
+		return false, fmt.Errorf("%s is an object, want an array", key)
+	}
+	return false, fmt.Errorf("%s is %s, want an array", key, describeToken(tok))
+}
+
+// closeObject reads the rest of an object whose keys are no longer of
+// interest, its closing brace, and checks that nothing follows.
+func closeObject(dec *json.Decoder, what string) error {
+	for dec.More() {
+		key, err := objectKey(dec)
+		if err != nil {
+			return err
+		}
+		if _, err := rawValue(dec, key); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("end of %s (byte %d): %w", what, dec.InputOffset(), explainJSON(err, what))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("trailing data after %s at byte %d", what, dec.InputOffset())
+	}
+	return nil
+}
+
+func (t *Tau2Reader) readInfo(raw json.RawMessage) {
+	if isNull(raw) {
+		return
+	}
+	t.info.Raw = raw
+	t.info.AgentModel = stringOf(jsonPath(raw, "agent_info", "llm"))
+	t.info.AgentImplementation = stringOf(jsonPath(raw, "agent_info", "implementation"))
+	t.info.UserModel = stringOf(jsonPath(raw, "user_info", "llm"))
+	t.info.UserImplementation = stringOf(jsonPath(raw, "user_info", "implementation"))
+	t.info.Domain = stringOf(jsonPath(raw, "environment_info", "domain_name"))
+}
+
+// readIndex keeps the simulation ids of a 1.x simulation_index, in order.
+func (t *Tau2Reader) readIndex(raw json.RawMessage) error {
+	if isNull(raw) {
+		return nil
+	}
+	var entries []struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(raw, &entries); err != nil {
+		return fmt.Errorf("simulation_index: %w", explainJSON(err, "simulation_index"))
+	}
+	t.hasIndex = true
+	for i, e := range entries {
+		id := stringOf(e.ID)
+		if id == "" {
+			return fmt.Errorf("simulation_index[%d]: id is %s, want a string", i, jsonKind(e.ID))
+		}
+		t.index = append(t.index, id)
+	}
+	return nil
+}
+
+// jsonPath returns the value at keys inside nested objects, or nil when any
+// step is missing or not an object.
+func jsonPath(raw json.RawMessage, keys ...string) json.RawMessage {
+	for _, k := range keys {
+		if isNull(raw) || raw[0] != '{' {
+			return nil
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			return nil
+		}
+		raw = m[k]
+	}
+	return raw
+}
+
+// stringOf returns the JSON string raw holds, or "" for anything else.
+func stringOf(raw json.RawMessage) string {
+	if isNull(raw) || raw[0] != '"' {
+		return ""
+	}
+	s, err := unquote(raw)
+	if err != nil {
+		return ""
+	}
+	return s
+}
+
+// Trajectories yields one trajectory per simulation, in file order (in the
+// directory layout: inline simulations of results.json, then the files of
+// simulations/ in simulation_index order, or sorted by name without an
+// index). The first malformed simulation ends the sequence with a
+// *SimulationError; so does a malformed end of the file after the last
+// simulation. It can be iterated once.
+//
+// Mapping: task_id is Task.Key, with the task's content from tasks;
+// reward_info.reward is the raw reward and reward_info the RewardInfo (as
+// given); reward_info null or absent means not evaluated. termination_reason
+// user_stop, agent_stop, max_steps and too_many_errors map to themselves;
+// timeout, agent_error, user_error, infrastructure_error,
+// context_window_exceeded and unexpected_error map to error with the
+// original reason in Trajectory.Error; anything else is unknown. Extra keeps
+// the original termination_reason, simulation_id, seed, duration, the
+// timestamps, mode and, for full-duplex voice simulations, the number of
+// ticks. A null trial reads as 0 with a warning.
+func (t *Tau2Reader) Trajectories() iter.Seq2[*emobench.Trajectory, error] {
+	return func(yield func(*emobench.Trajectory, error) bool) {
+		if t.used {
+			yield(nil, errors.New("τ²-bench trajectories can be read only once"))
+			return
+		}
+		t.used = true
+		i := 0
+		if !t.readInline(yield, &i) {
+			return
+		}
+		if t.fsys != nil && !t.readFiles(yield, &i) {
+			return
+		}
+		t.summarize()
+	}
+}
+
+// readInline yields the simulations of the Results object, streamed or
+// buffered; it reports whether to go on.
+func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i *int) bool {
+	dec := t.dec
+	if dec == nil {
+		if isNull(t.buffered) {
+			return true
+		}
+		dec = json.NewDecoder(bytes.NewReader(t.buffered))
+		dec.Token() // '[', checked when buffered
+	}
+	for dec.More() {
+		traj, err := t.decodeSimulation(dec, *i)
+		if err != nil {
+			yield(nil, &SimulationError{Index: *i, Offset: dec.InputOffset(), Err: err})
+			return false
+		}
+		*i++
+		if !yield(traj, nil) {
+			return false
+		}
+	}
+	if _, err := dec.Token(); err != nil { // ']'
+		yield(nil, &SimulationError{Index: *i, Offset: dec.InputOffset(), Err: explainJSON(err, "simulations")})
+		return false
+	}
+	if t.dec != nil {
+		if err := closeObject(dec, "the Results object"); err != nil {
+			yield(nil, fmt.Errorf("after the simulations array: %w", err))
+			return false
+		}
+	}
+	return true
+}
+
+func (t *Tau2Reader) decodeSimulation(dec *json.Decoder, i int) (*emobench.Trajectory, error) {
+	var sim tau2Simulation
+	if err := dec.Decode(&sim); err != nil {
+		return nil, explainSimulation(err)
+	}
+	return t.trajectory(&sim, i)
+}
+
+// explainSimulation words a decoding error of one simulation.
+func explainSimulation(err error) error {
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &typ) && typ.Field == "" {
+		return fmt.Errorf("simulation is %s, want an object", article(typ.Value))
+	}
+	return explainJSON(err, "record")
+}
+
+func (t *Tau2Reader) warn(format string, args ...any) {
+	if len(t.warnings) >= 20 {
+		t.moreWarnings++
+		return
+	}
+	t.warnings = append(t.warnings, fmt.Sprintf(format, args...))
+}
+
+// summarize adds the warnings that are counted over the whole run.
+func (t *Tau2Reader) summarize() {
+	if n := len(t.trialNull); n > 0 {
+		list := fmt.Sprint(t.trialNull)
+		if n > 10 {
+			list = fmt.Sprint(t.trialNull[:10]) + "…"
+		}
+		t.warn("%s with trial null or missing, stored as trial 0 (simulations %s)", countOf(n, "simulation", "simulations"), strings.Trim(list, "[]"))
+	}
+	if t.unlisted > 0 {
+		t.warn("%s of tasks not listed in the file's tasks (first: task %q), stored without instruction, actions or outputs",
+			countOf(t.unlisted, "simulation", "simulations"), t.firstUnlist)
+	}
+}
+
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
