@@ -35,7 +35,7 @@ func checkLaTeX(doc string) error {
 		if !strings.HasSuffix(line, `\\`) {
 			return fmt.Errorf("row %d does not end with \\\\: %q", i, line)
 		}
-		text := strings.TrimSuffix(line, `\\`)
+		text := strings.ReplaceAll(strings.TrimSuffix(line, `\\`), `\$`, "DOLLAR") // an escaped $ opens no math
 		outsideMath := regexp.MustCompile(`\$[^$]*\$`).ReplaceAllString(text, "")
 		if n := strings.Count(strings.ReplaceAll(outsideMath, `\&`, ""), "&") + 1; n != cols {
 			return fmt.Errorf("row %d has %d cells, want %d: %q", i, n, cols, line)

@@ -114,6 +114,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		},
 		Commands: []*cli.Command{
 			ingestCommand(e),
+			exportCommand(e),
 			runsCommand(e),
 			statsCommand(e),
 			sqlCommand(e),
