@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db/sqlcdb"
 )
 
 // RunSummary is one row of the runs listing.
@@ -74,6 +75,31 @@ func (db *DB) ListTaskTrials(ctx context.Context, runIDs []int64) ([]TaskTrials,
 	if err != nil {
 		return nil, err
 	}
+	return taskTrials(rows, runIDs), nil
+}
+
+// ListTaskTrialsWithoutInfraErrors is ListTaskTrials leaving out the
+// trajectories that ended in a τ²-bench infrastructure_error.
+func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int64) ([]TaskTrials, error) {
+	rows, err := db.queries.ListTaskTrialsWithoutInfraErrors(ctx)
+	if err != nil {
+		return nil, err
+	}
+	converted := make([]sqlcdb.ListTaskTrialsRow, len(rows))
+	for i, r := range rows {
+		converted[i] = sqlcdb.ListTaskTrialsRow(r)
+	}
+	return taskTrials(converted, runIDs), nil
+}
+
+// CountInfraErrors returns how many trajectories ended in a τ²-bench
+// infrastructure_error.
+func (db *DB) CountInfraErrors(ctx context.Context) (int, error) {
+	n, err := db.queries.CountInfraErrors(ctx)
+	return int(n), err
+}
+
+func taskTrials(rows []sqlcdb.ListTaskTrialsRow, runIDs []int64) []TaskTrials {
 	keep := map[int64]bool{}
 	for _, id := range runIDs {
 		keep[id] = true
@@ -94,7 +120,7 @@ func (db *DB) ListTaskTrials(ctx context.Context, runIDs []int64) ([]TaskTrials,
 			},
 		})
 	}
-	return out, nil
+	return out
 }
 
 // CountRunTrials returns each run's number of distinct trial values, the n

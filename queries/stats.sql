@@ -30,3 +30,30 @@ SELECT m.trajectory_id, COALESCE(m.content, '') AS content
 FROM messages m
 WHERE m.role = 'assistant' AND m.tool_name IS NULL
 ORDER BY m.trajectory_id, m.idx;
+
+-- name: ListTaskTrialsWithoutInfraErrors :many
+-- ListTaskTrials leaving out trajectories that ended in a tau2-bench
+-- infrastructure_error (stats passk --infra-errors exclude).
+SELECT
+    o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
+    r.domain, r.agent_model, r.user_model, r.condition,
+    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
+    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
+    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
+    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
+    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
+FROM (
+    SELECT t.run_id, CAST(MIN(t.task_id) AS INTEGER) AS task_id, k2.task_key,
+           COUNT(*) AS trials, CAST(SUM(t.passed) AS INTEGER) AS passes,
+           CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned
+    FROM trajectories t JOIN tasks k2 ON k2.id = t.task_id
+    WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '') <> 'infrastructure_error'
+    GROUP BY t.run_id, k2.task_key
+) o
+JOIN runs r ON r.id = o.run_id
+JOIN tasks k ON k.id = o.task_id
+ORDER BY o.run_id, o.task_key;
+
+-- name: CountInfraErrors :one
+SELECT COUNT(*) FROM trajectories
+WHERE json_extract(extra, '$.termination_reason') = 'infrastructure_error';

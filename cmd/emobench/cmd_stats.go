@@ -52,6 +52,7 @@ func passkCommand(e *env) *cli.Command {
 			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error trajectories: fail (count them as failures) or exclude"},
 		}, intervalFlags("none")...),
 		Action: func(c *cli.Context) error { return runPassK(c, e) },
 	}
@@ -110,7 +111,19 @@ func runPassK(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	in, runTrials, err := loadTaskTrials(c.Context, store, runIDs, fields, conv)
+	list := store.ListTaskTrials
+	switch c.String("infra-errors") {
+	case "fail":
+	case "exclude":
+		list = store.ListTaskTrialsWithoutInfraErrors
+	default:
+		return usagef("--infra-errors %q is not one of fail, exclude", c.String("infra-errors"))
+	}
+	if n, err := store.CountInfraErrors(c.Context); err == nil && n > 0 {
+		verb := map[string]string{"fail": "counted as failures", "exclude": "left out of every denominator"}[c.String("infra-errors")]
+		e.warn(fmt.Sprintf("%d trajectories ended in a τ²-bench infrastructure_error: %s (--infra-errors %s)", n, verb, c.String("infra-errors")))
+	}
+	in, runTrials, err := loadTaskTrialsFrom(c.Context, list, store, runIDs, fields, conv)
 	if err != nil {
 		return err
 	}
@@ -169,7 +182,13 @@ func computePassK(ctx context.Context, store *db.DB, runIDs []int64, fields []st
 // loadTaskTrials returns one analysis.TaskTrials per (run, task) with the
 // group fields' values, and for MinTrials each run's distinct trial count.
 func loadTaskTrials(ctx context.Context, store *db.DB, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, error) {
-	tasks, err := store.ListTaskTrials(ctx, runIDs)
+	return loadTaskTrialsFrom(ctx, store.ListTaskTrials, store, runIDs, fields, conv)
+}
+
+// loadTaskTrialsFrom is loadTaskTrials over another listing (such as the
+// one without infrastructure errors).
+func loadTaskTrialsFrom(ctx context.Context, list func(context.Context, []int64) ([]db.TaskTrials, error), store *db.DB, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, error) {
+	tasks, err := list(ctx, runIDs)
 	if err != nil {
 		return nil, nil, err
 	}

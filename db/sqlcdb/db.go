@@ -24,6 +24,9 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.countInfraErrorsStmt, err = db.PrepareContext(ctx, countInfraErrors); err != nil {
+		return nil, fmt.Errorf("error preparing query CountInfraErrors: %w", err)
+	}
 	if q.countPublishedBySHA256Stmt, err = db.PrepareContext(ctx, countPublishedBySHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query CountPublishedBySHA256: %w", err)
 	}
@@ -87,6 +90,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTaskTrialsStmt, err = db.PrepareContext(ctx, listTaskTrials); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTaskTrials: %w", err)
 	}
+	if q.listTaskTrialsWithoutInfraErrorsStmt, err = db.PrepareContext(ctx, listTaskTrialsWithoutInfraErrors); err != nil {
+		return nil, fmt.Errorf("error preparing query ListTaskTrialsWithoutInfraErrors: %w", err)
+	}
 	if q.listTrajectoryMessagesStmt, err = db.PrepareContext(ctx, listTrajectoryMessages); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryMessages: %w", err)
 	}
@@ -104,6 +110,11 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 
 func (q *Queries) Close() error {
 	var err error
+	if q.countInfraErrorsStmt != nil {
+		if cerr := q.countInfraErrorsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countInfraErrorsStmt: %w", cerr)
+		}
+	}
 	if q.countPublishedBySHA256Stmt != nil {
 		if cerr := q.countPublishedBySHA256Stmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing countPublishedBySHA256Stmt: %w", cerr)
@@ -209,6 +220,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTaskTrialsStmt: %w", cerr)
 		}
 	}
+	if q.listTaskTrialsWithoutInfraErrorsStmt != nil {
+		if cerr := q.listTaskTrialsWithoutInfraErrorsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listTaskTrialsWithoutInfraErrorsStmt: %w", cerr)
+		}
+	}
 	if q.listTrajectoryMessagesStmt != nil {
 		if cerr := q.listTrajectoryMessagesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listTrajectoryMessagesStmt: %w", cerr)
@@ -266,63 +282,67 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                         DBTX
-	tx                         *sql.Tx
-	countPublishedBySHA256Stmt *sql.Stmt
-	countRunTrialsStmt         *sql.Stmt
-	createMessageStmt          *sql.Stmt
-	createPublishedResultStmt  *sql.Stmt
-	createRunStmt              *sql.Stmt
-	createTrajectoryStmt       *sql.Stmt
-	deleteErroredPairStmt      *sql.Stmt
-	deleteTrajectoryStmt       *sql.Stmt
-	findRunByIDStmt            *sql.Stmt
-	findRunBySHA256Stmt        *sql.Stmt
-	findRunConfigStmt          *sql.Stmt
-	findRunsByNameStmt         *sql.Stmt
-	listAgentTextsStmt         *sql.Stmt
-	listFinishedPairsStmt      *sql.Stmt
-	listPublishedResultsStmt   *sql.Stmt
-	listRunPairsStmt           *sql.Stmt
-	listRunSummariesStmt       *sql.Stmt
-	listRunTagsStmt            *sql.Stmt
-	listRunTrajectoriesStmt    *sql.Stmt
-	listRunsStmt               *sql.Stmt
-	listTaskTrialsStmt         *sql.Stmt
-	listTrajectoryMessagesStmt *sql.Stmt
-	listTrajectoryOutcomesStmt *sql.Stmt
-	tagRunStmt                 *sql.Stmt
-	upsertTaskStmt             *sql.Stmt
+	db                                   DBTX
+	tx                                   *sql.Tx
+	countInfraErrorsStmt                 *sql.Stmt
+	countPublishedBySHA256Stmt           *sql.Stmt
+	countRunTrialsStmt                   *sql.Stmt
+	createMessageStmt                    *sql.Stmt
+	createPublishedResultStmt            *sql.Stmt
+	createRunStmt                        *sql.Stmt
+	createTrajectoryStmt                 *sql.Stmt
+	deleteErroredPairStmt                *sql.Stmt
+	deleteTrajectoryStmt                 *sql.Stmt
+	findRunByIDStmt                      *sql.Stmt
+	findRunBySHA256Stmt                  *sql.Stmt
+	findRunConfigStmt                    *sql.Stmt
+	findRunsByNameStmt                   *sql.Stmt
+	listAgentTextsStmt                   *sql.Stmt
+	listFinishedPairsStmt                *sql.Stmt
+	listPublishedResultsStmt             *sql.Stmt
+	listRunPairsStmt                     *sql.Stmt
+	listRunSummariesStmt                 *sql.Stmt
+	listRunTagsStmt                      *sql.Stmt
+	listRunTrajectoriesStmt              *sql.Stmt
+	listRunsStmt                         *sql.Stmt
+	listTaskTrialsStmt                   *sql.Stmt
+	listTaskTrialsWithoutInfraErrorsStmt *sql.Stmt
+	listTrajectoryMessagesStmt           *sql.Stmt
+	listTrajectoryOutcomesStmt           *sql.Stmt
+	tagRunStmt                           *sql.Stmt
+	upsertTaskStmt                       *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                         tx,
-		tx:                         tx,
-		countPublishedBySHA256Stmt: q.countPublishedBySHA256Stmt,
-		countRunTrialsStmt:         q.countRunTrialsStmt,
-		createMessageStmt:          q.createMessageStmt,
-		createPublishedResultStmt:  q.createPublishedResultStmt,
-		createRunStmt:              q.createRunStmt,
-		createTrajectoryStmt:       q.createTrajectoryStmt,
-		deleteErroredPairStmt:      q.deleteErroredPairStmt,
-		deleteTrajectoryStmt:       q.deleteTrajectoryStmt,
-		findRunByIDStmt:            q.findRunByIDStmt,
-		findRunBySHA256Stmt:        q.findRunBySHA256Stmt,
-		findRunConfigStmt:          q.findRunConfigStmt,
-		findRunsByNameStmt:         q.findRunsByNameStmt,
-		listAgentTextsStmt:         q.listAgentTextsStmt,
-		listFinishedPairsStmt:      q.listFinishedPairsStmt,
-		listPublishedResultsStmt:   q.listPublishedResultsStmt,
-		listRunPairsStmt:           q.listRunPairsStmt,
-		listRunSummariesStmt:       q.listRunSummariesStmt,
-		listRunTagsStmt:            q.listRunTagsStmt,
-		listRunTrajectoriesStmt:    q.listRunTrajectoriesStmt,
-		listRunsStmt:               q.listRunsStmt,
-		listTaskTrialsStmt:         q.listTaskTrialsStmt,
-		listTrajectoryMessagesStmt: q.listTrajectoryMessagesStmt,
-		listTrajectoryOutcomesStmt: q.listTrajectoryOutcomesStmt,
-		tagRunStmt:                 q.tagRunStmt,
-		upsertTaskStmt:             q.upsertTaskStmt,
+		db:                                   tx,
+		tx:                                   tx,
+		countInfraErrorsStmt:                 q.countInfraErrorsStmt,
+		countPublishedBySHA256Stmt:           q.countPublishedBySHA256Stmt,
+		countRunTrialsStmt:                   q.countRunTrialsStmt,
+		createMessageStmt:                    q.createMessageStmt,
+		createPublishedResultStmt:            q.createPublishedResultStmt,
+		createRunStmt:                        q.createRunStmt,
+		createTrajectoryStmt:                 q.createTrajectoryStmt,
+		deleteErroredPairStmt:                q.deleteErroredPairStmt,
+		deleteTrajectoryStmt:                 q.deleteTrajectoryStmt,
+		findRunByIDStmt:                      q.findRunByIDStmt,
+		findRunBySHA256Stmt:                  q.findRunBySHA256Stmt,
+		findRunConfigStmt:                    q.findRunConfigStmt,
+		findRunsByNameStmt:                   q.findRunsByNameStmt,
+		listAgentTextsStmt:                   q.listAgentTextsStmt,
+		listFinishedPairsStmt:                q.listFinishedPairsStmt,
+		listPublishedResultsStmt:             q.listPublishedResultsStmt,
+		listRunPairsStmt:                     q.listRunPairsStmt,
+		listRunSummariesStmt:                 q.listRunSummariesStmt,
+		listRunTagsStmt:                      q.listRunTagsStmt,
+		listRunTrajectoriesStmt:              q.listRunTrajectoriesStmt,
+		listRunsStmt:                         q.listRunsStmt,
+		listTaskTrialsStmt:                   q.listTaskTrialsStmt,
+		listTaskTrialsWithoutInfraErrorsStmt: q.listTaskTrialsWithoutInfraErrorsStmt,
+		listTrajectoryMessagesStmt:           q.listTrajectoryMessagesStmt,
+		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
+		tagRunStmt:                           q.tagRunStmt,
+		upsertTaskStmt:                       q.upsertTaskStmt,
 	}
 }

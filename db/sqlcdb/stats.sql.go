@@ -9,6 +9,18 @@ import (
 	"context"
 )
 
+const countInfraErrors = `-- name: CountInfraErrors :one
+SELECT COUNT(*) FROM trajectories
+WHERE json_extract(extra, '$.termination_reason') = 'infrastructure_error'
+`
+
+func (q *Queries) CountInfraErrors(ctx context.Context) (int64, error) {
+	row := q.queryRow(ctx, q.countInfraErrorsStmt, countInfraErrors)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const listAgentTexts = `-- name: ListAgentTexts :many
 SELECT m.trajectory_id, COALESCE(m.content, '') AS content
 FROM messages m
@@ -82,6 +94,85 @@ func (q *Queries) ListTaskTrials(ctx context.Context) ([]ListTaskTrialsRow, erro
 	items := []ListTaskTrialsRow{}
 	for rows.Next() {
 		var i ListTaskTrialsRow
+		if err := rows.Scan(
+			&i.RunID,
+			&i.TaskID,
+			&i.Trials,
+			&i.Passes,
+			&i.Abandoned,
+			&i.Domain,
+			&i.AgentModel,
+			&i.UserModel,
+			&i.Condition,
+			&i.EmotionFamily,
+			&i.EmotionLeaf,
+			&i.Politeness,
+			&i.Urgency,
+			&i.Trust,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listTaskTrialsWithoutInfraErrors = `-- name: ListTaskTrialsWithoutInfraErrors :many
+SELECT
+    o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
+    r.domain, r.agent_model, r.user_model, r.condition,
+    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
+    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
+    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
+    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
+    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
+FROM (
+    SELECT t.run_id, CAST(MIN(t.task_id) AS INTEGER) AS task_id, k2.task_key,
+           COUNT(*) AS trials, CAST(SUM(t.passed) AS INTEGER) AS passes,
+           CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned
+    FROM trajectories t JOIN tasks k2 ON k2.id = t.task_id
+    WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '') <> 'infrastructure_error'
+    GROUP BY t.run_id, k2.task_key
+) o
+JOIN runs r ON r.id = o.run_id
+JOIN tasks k ON k.id = o.task_id
+ORDER BY o.run_id, o.task_key
+`
+
+type ListTaskTrialsWithoutInfraErrorsRow struct {
+	RunID         int64
+	TaskID        int64
+	Trials        int64
+	Passes        int64
+	Abandoned     int64
+	Domain        string
+	AgentModel    string
+	UserModel     string
+	Condition     string
+	EmotionFamily string
+	EmotionLeaf   string
+	Politeness    string
+	Urgency       string
+	Trust         string
+}
+
+// ListTaskTrials leaving out trajectories that ended in a tau2-bench
+// infrastructure_error (stats passk --infra-errors exclude).
+func (q *Queries) ListTaskTrialsWithoutInfraErrors(ctx context.Context) ([]ListTaskTrialsWithoutInfraErrorsRow, error) {
+	rows, err := q.query(ctx, q.listTaskTrialsWithoutInfraErrorsStmt, listTaskTrialsWithoutInfraErrors)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListTaskTrialsWithoutInfraErrorsRow{}
+	for rows.Next() {
+		var i ListTaskTrialsWithoutInfraErrorsRow
 		if err := rows.Scan(
 			&i.RunID,
 			&i.TaskID,
