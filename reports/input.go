@@ -68,6 +68,20 @@ type Input struct {
 	// Funnel is the Tracer's pipeline: how many items are left after each
 	// stage.
 	Funnel Funnel
+	// Published are leaderboard results to show beside the runs of the same
+	// domain, in a table after the runs table.
+	Published []PublishedRow
+}
+
+// PublishedRow is one published leaderboard score, or one of the user's
+// runs beside it (Yours set), for the comparison table.
+type PublishedRow struct {
+	Domain   string
+	Model    string
+	Source   string  // the leaderboard file, or "your run N"
+	K        int     // the k of PassHatK
+	PassHatK float64 // 0–1
+	Yours    bool    // one of the user's runs, not a published result
 }
 
 // Interval is a confidence interval [Lo, Hi] in the units of the value it

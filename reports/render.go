@@ -65,6 +65,7 @@ type page struct {
 	GeneratedAt    string
 	Figures        []figure
 	Runs           []runRow
+	Published      []publishedRow
 	EChartsVersion string
 	EChartsNotice  template.HTML // an HTML comment naming ECharts and its license
 	EChartsJS      template.JS   // assets/echarts.min.js, verbatim
@@ -114,6 +115,12 @@ func Render(w io.Writer, in Input) error {
 	}
 	if !in.GeneratedAt.IsZero() {
 		p.GeneratedAt = in.GeneratedAt.UTC().Format(time.RFC3339)
+	}
+	for _, r := range in.Published {
+		p.Published = append(p.Published, publishedRow{
+			Domain: r.Domain, Model: r.Model, Source: r.Source, K: r.K,
+			PassHatK: formatRate(r.PassHatK), Yours: r.Yours,
+		})
 	}
 
 	var inits []chartInit
@@ -245,4 +252,12 @@ func formatRate(v float64) string {
 		return "–"
 	}
 	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// publishedRow is one row of the published-results table, formatted.
+type publishedRow struct {
+	Domain, Model, Source string
+	K                     int
+	PassHatK              string
+	Yours                 bool
 }

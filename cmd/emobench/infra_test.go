@@ -46,3 +46,27 @@ func TestStatsPassK_InfraErrors(t *testing.T) {
 		t.Errorf("--infra-errors ignore: exit %d, want 2", r.code)
 	}
 }
+
+// The report shows leaderboard results beside the user's runs of the same
+// domain, and leaves out domains the user has no run of.
+func TestReport_PublishedBesideRuns(t *testing.T) {
+	requireRealRuns(t)
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "pub.db")
+	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "qwen3-retail-with-emotions.json"), filepath.Join(realRuns, "submissions"))
+	out := filepath.Join(dir, "r.html")
+	mustRun(t, "--db", dbPath, "report", "--out", out)
+	html, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	for _, want := range []string{"Published results beside your runs", "qwen3 (yours)", "Qwen3-Max-Thinking-Preview", "DRQ-27B"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	if strings.Contains(page, `<td class="text">telecom</td>`) {
+		t.Error("report lists telecom results though no run covers telecom")
+	}
+}

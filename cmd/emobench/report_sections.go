@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
@@ -48,7 +49,8 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, in *rep
 		return err
 	}
 	in.Generalization = heatmap(byDomainModel, "agent model", "pass^1 of every model on every domain, pooling a model's runs.", false)
-	return nil
+	in.Published, err = publishedBeside(ctx, store, in.Runs)
+	return err
 }
 
 func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, names map[int64]string) reports.PassKChart {
@@ -187,4 +189,43 @@ func balanceChart(d balanceData) reports.BalanceCurve {
 		chart.Fit = append(chart.Fit, reports.XY{X: x, Y: fit.Model.Predict([]float64{x, x * x})})
 	}
 	return chart
+}
+
+// publishedBeside lists the published results of the domains the report's
+// runs cover, each domain's own runs (pass^1) first.
+func publishedBeside(ctx context.Context, store *db.DB, runs []reports.RunSummary) ([]reports.PublishedRow, error) {
+	published, err := store.ListPublished(ctx)
+	if err != nil || len(published) == 0 {
+		return nil, err
+	}
+	byDomain := map[string][]reports.PublishedRow{}
+	for _, p := range published {
+		byDomain[p.Domain] = append(byDomain[p.Domain], reports.PublishedRow{
+			Domain: p.Domain, Model: p.Model, Source: filepathBase(p.SourceFile), K: p.K, PassHatK: p.PassHatK,
+		})
+	}
+	var rows []reports.PublishedRow
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if len(byDomain[r.Run.Domain]) == 0 {
+			continue
+		}
+		rows = append(rows, reports.PublishedRow{
+			Domain: r.Run.Domain, Model: r.Run.AgentModel, Source: fmt.Sprintf("your run %d (%s)", r.Run.ID, r.Run.Name),
+			K: 1, PassHatK: r.Pass1, Yours: true,
+		})
+		seen[r.Run.Domain] = true
+	}
+	for _, d := range sortedSet(seen) {
+		rows = append(rows, byDomain[d]...)
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Domain < rows[j].Domain })
+	return rows, nil
+}
+
+func filepathBase(p string) string {
+	if i := strings.LastIndexAny(p, `/\`); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }
