@@ -54,7 +54,7 @@ func demoCommand(e *env) *cli.Command {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "\nwrote %s: open it in a browser (it works offline), e.g. xdg-open %s\n", out, out)
-			fmt.Fprintf(e.stdout, "next: go run ./cmd/emobench --db %s runs\n      go run ./cmd/emobench --db %s stats passk --by condition\n", dbPath, dbPath)
+			fmt.Fprintf(e.stdout, "next: emobench --db %s runs\n      emobench --db %s stats emotions\n(from a clone without installing: go run ./cmd/emobench ...)\n", dbPath, dbPath)
 			return nil
 		},
 	}

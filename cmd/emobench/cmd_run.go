@@ -177,6 +177,7 @@ func planRuns(c *cli.Context) ([]runSettings, error) {
 		return nil, usagef("--split %q is not test or train", s)
 	}
 	var plans []runSettings
+	found := map[string]bool{}
 	for _, d := range domains {
 		dom, err := all.Find(d)
 		if err != nil {
@@ -185,6 +186,12 @@ func planRuns(c *cli.Context) ([]runSettings, error) {
 		tasks, err := selectTasks(dom, emobench.Split(c.String("split")), c.String("tasks"))
 		if err != nil {
 			return nil, err
+		}
+		for _, id := range tasks {
+			found[id] = true
+		}
+		if len(tasks) == 0 {
+			continue // --tasks names only other domains' tasks
 		}
 		for _, cond := range conditions {
 			p := runSettings{
@@ -203,6 +210,13 @@ func planRuns(c *cli.Context) ([]runSettings, error) {
 				return nil, err
 			}
 			plans = append(plans, p)
+		}
+	}
+	if _, err := strconv.Atoi(c.String("tasks")); err != nil && c.String("tasks") != "" {
+		for _, id := range splitList([]string{c.String("tasks")}) {
+			if !found[id] {
+				return nil, usagef("--tasks: no %s task %q in domains %s", c.String("split"), id, strings.Join(domains, ", "))
+			}
 		}
 	}
 	return plans, nil
@@ -257,12 +271,11 @@ func selectTasks(dom sim.Domain, split emobench.Split, spec string) ([]string, e
 	}
 	var chosen []string
 	for _, id := range splitList([]string{spec}) {
-		if !known[id] {
-			return nil, usagef("--tasks: domain %s has no %s task %q", dom.Name(), split, id)
+		if known[id] {
+			chosen = append(chosen, id)
 		}
-		chosen = append(chosen, id)
 	}
-	return chosen, nil
+	return chosen, nil // ids of other domains are for those domains
 }
 
 func (p runSettings) run() emobench.Run {

@@ -102,11 +102,35 @@ func tagCommand(e *env) *cli.Command {
 				}
 			}
 			domains := splitList(c.StringSlice("train-domains"))
+			warnUnlikelyTags(c, e, store, id, domains, base)
 			if err := store.TagRun(c.Context, id, domains, base); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "run %d: train domains %v, base run %d\n", id, domains, base)
 			return nil
 		},
+	}
+}
+
+// warnUnlikelyTags points out tags that look like typos: a train domain no
+// run has, or a base run of another domain.
+func warnUnlikelyTags(c *cli.Context, e *env, store *db.DB, id int64, domains []string, base int64) {
+	runs, err := store.ListRunSummaries(c.Context)
+	if err != nil {
+		return
+	}
+	known := map[string]bool{}
+	domainOf := map[int64]string{}
+	for _, r := range runs {
+		known[r.Domain] = true
+		domainOf[r.ID] = r.Domain
+	}
+	for _, d := range domains {
+		if !known[d] {
+			e.warn(fmt.Sprintf("no run in this database is on domain %q (a typo?); tagged anyway", d))
+		}
+	}
+	if base != 0 && domainOf[base] != domainOf[id] {
+		e.warn(fmt.Sprintf("base run %d is on domain %s, run %d on %s: stats generalization compares runs domain by domain", base, domainOf[base], id, domainOf[id]))
 	}
 }

@@ -31,11 +31,12 @@ func (e estimate) text(style ciStyle, latex bool) string {
 	if math.IsNaN(e.v) {
 		return ""
 	}
+	e.v, e.ci.Lo, e.ci.Hi = noNegativeZero(e.v), noNegativeZero(e.ci.Lo), noNegativeZero(e.ci.Hi)
 	if math.IsNaN(e.ci.Lo) || math.IsNaN(e.ci.Hi) {
 		return fmt.Sprintf("%.4f", e.v)
 	}
 	if style == "pm" {
-		up, down := e.ci.Hi-e.v, e.v-e.ci.Lo
+		up, down := math.Max(0, e.ci.Hi-e.v), math.Max(0, e.v-e.ci.Lo)
 		symmetric := math.Abs(up-down) <= 1e-9*math.Max(1, math.Abs(e.v))
 		switch {
 		case symmetric && latex:
@@ -45,7 +46,7 @@ func (e estimate) text(style ciStyle, latex bool) string {
 		case latex: // an asymmetric interval, such as Wilson's near 0 or 1
 			return fmt.Sprintf("$%.3f^{+%.3f}_{-%.3f}$", e.v, up, down)
 		}
-		return fmt.Sprintf("%.4f +%.4f/−%.4f", e.v, up, down)
+		return fmt.Sprintf("%.4f +%.4f/-%.4f", e.v, up, down)
 	}
 	return fmt.Sprintf("%.4f [%.4f, %.4f]", e.v, e.ci.Lo, e.ci.Hi)
 }
@@ -94,3 +95,12 @@ func (t *table) expandEstimates(format string, style ciStyle) *table {
 
 // rawCell is text that the LaTeX writer must not escape (it holds math).
 type rawCell string
+
+// noNegativeZero rounds values that would print as -0.0000 to 0, so a
+// zero difference never shows a sign.
+func noNegativeZero(v float64) float64 {
+	if v < 0 && v > -0.00005 {
+		return 0
+	}
+	return v
+}

@@ -54,7 +54,7 @@ func cell(v any) string {
 		if math.IsNaN(x) {
 			return ""
 		}
-		return strconv.FormatFloat(x, 'f', 4, 64)
+		return strconv.FormatFloat(noNegativeZero(x), 'f', 4, 64)
 	case []byte:
 		return string(x)
 	case string:

@@ -161,12 +161,12 @@ func deltaCharts(rows []analysis.EmotionDelta) []reports.DeltaChart {
 
 func abandonmentChart(outcomes []db.TrajectoryOutcome) reports.RateChart {
 	chart := reports.RateChart{
-		Title:   "Abandonment (###UNSATISFIED###) by emotion family",
-		Caption: "Whiskers: 95% Wilson score intervals.",
-		Group:   "emotion family",
+		Title:   "Abandonment (###UNSATISFIED###) by emotion family and condition",
+		Caption: "Whiskers: 95% Wilson score intervals. Without emotions, the family is the task's profile, which the user did not play.",
+		Group:   "emotion family / condition",
 	}
-	for _, r := range analysis.Abandonment(abandonmentRows(outcomes, []string{"emotion_family"})) {
-		chart.Bars = append(chart.Bars, reports.RateBar{Label: orDash(r.Group[0]), Rate: r.Rate, CI: interval(r.CI), N: r.N})
+	for _, r := range analysis.Abandonment(abandonmentRows(outcomes, []string{"emotion_family", "condition"})) {
+		chart.Bars = append(chart.Bars, reports.RateBar{Label: orDash(r.Group[0]) + " / " + r.Group[1], Rate: r.Rate, CI: interval(r.CI), N: r.N})
 	}
 	return chart
 }

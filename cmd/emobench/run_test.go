@@ -566,7 +566,7 @@ func TestRun_ErrUsage(t *testing.T) {
 		{"unknown user", []string{"run", "--domain", "retail", "--agent", "oracle", "--user", "bob"}, `--user "bob" is not llm:MODEL or scripted`},
 		{"condition", []string{"run", "--domain", "retail", "--agent", "oracle", "--condition", "sad"}, `--condition "sad" is not one of`},
 		{"trials", []string{"run", "--domain", "retail", "--agent", "oracle", "--trials", "0"}, "--trials 0: need at least 1"},
-		{"task id", []string{"run", "--domain", "retail", "--agent", "oracle", "--tasks", "nosuch-id"}, `domain retail has no test task "nosuch-id"`},
+		{"task id", []string{"run", "--domain", "retail", "--agent", "oracle", "--tasks", "nosuch-id"}, `no test task "nosuch-id" in domains retail`},
 		{"split", []string{"run", "--domain", "retail", "--agent", "oracle", "--split", "dev"}, `--split "dev" is not test or train`},
 		{"stray argument", []string{"run", "--domain", "retail", "--agent", "oracle", "retail"}, "run takes no arguments"},
 		{"resume ingested", []string{"run", "--resume", "1"}, "was ingested from a file, not run by emobench: nothing to resume"},
