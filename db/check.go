@@ -25,6 +25,9 @@ func (db *DB) Check(ctx context.Context) (CheckReport, error) {
 		return rep, err
 	}
 	rep.SchemaVersion = version
+	if version == 0 {
+		rep.Problems = append(rep.Problems, "no emobench schema (user_version 0): not an emobench database, or an empty file")
+	}
 	if rep.Integrity, err = stringRows(ctx, db.sql, "PRAGMA integrity_check"); err != nil {
 		return rep, err
 	}

@@ -105,8 +105,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // than read (ATTACH, temp tables, pragma assignments). It fails when the
 // file does not exist or has a newer schema.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
-	if _, err := os.Stat(path); err != nil {
+	if info, err := os.Stat(path); err != nil {
 		return nil, &emobench.Error{Code: emobench.ENOTFOUND, Message: fmt.Sprintf("no database at %s: %v", path, errors.Unwrap(err))}
+	} else if info.IsDir() {
+		return nil, emobench.Errorf(emobench.EINVALID, "database path %s is a directory", path)
 	}
 	dsn := "file:" + escapePath(path) + "?mode=ro" +
 		"&_pragma=query_only(1)" +

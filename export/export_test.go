@@ -139,18 +139,6 @@ func outcomes(trajs []*emobench.Trajectory, costs bool) []outcome {
 	return out
 }
 
-// reasonOf returns the termination reason ingest derived, or the one the
-// export kept aside when τ-bench's signals could not carry it.
-func reasonOf(t *emobench.Trajectory, key string) emobench.TerminationReason {
-	var extra map[string]json.RawMessage
-	json.Unmarshal(t.Extra, &extra)
-	var r string
-	if json.Unmarshal(extra[key], &r) == nil && r != "" {
-		return emobench.TerminationReason(r)
-	}
-	return t.TerminationReason
-}
-
 func TestExportTauBench_RoundTrip(t *testing.T) {
 	trajs := loadTrajectories(t, "reasons")
 	var buf bytes.Buffer
@@ -161,22 +149,21 @@ func TestExportTauBench_RoundTrip(t *testing.T) {
 	if len(back) != len(trajs) {
 		t.Fatalf("read %d trajectories back, want %d", len(back), len(trajs))
 	}
-	// Every reason τ-bench can signal survives as the reader's own
-	// derivation; the others are kept aside.
-	aside := map[emobench.TerminationReason]bool{emobench.TerminationAgentStop: true}
+	// Every reason survives: those τ-bench can signal as the reader's own
+	// derivation, the others through info.emobench_termination_reason.
 	for i, b := range back {
 		want := trajs[i]
-		if aside[want.TerminationReason] {
-			if got := reasonOf(b, "emobench_termination_reason"); got != want.TerminationReason {
-				t.Errorf("record %d: kept reason %q, want %q", i, got, want.TerminationReason)
-			}
-			b.TerminationReason = want.TerminationReason
-		}
 		if b.Task.Instruction != want.Task.Instruction || b.Task.Emotion != want.Task.Emotion || b.Task.UserID != want.Task.UserID {
 			t.Errorf("record %d: task %+v, want %+v", i, b.Task, want.Task)
 		}
 		if b.Passed() != want.Passed() {
 			t.Errorf("record %d: passed %v, want %v", i, b.Passed(), want.Passed())
+		}
+		// τ-bench records that end in error are never evaluated (ingest's
+		// rule); an evaluated max_steps comes back through
+		// info.emobench_reward_info.
+		if want.TerminationReason != emobench.TerminationError && b.Evaluated != want.Evaluated {
+			t.Errorf("record %d (%s): evaluated %v, want %v", i, want.TerminationReason, b.Evaluated, want.Evaluated)
 		}
 	}
 	if diff := cmp.Diff(outcomes(trajs, true), outcomes(back, true)); diff != "" {
@@ -216,9 +203,13 @@ func TestExportTau2_RoundTrip(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &sim); err != nil {
 		t.Fatal(err)
 	}
+	kept := 0
 	for i, b := range back {
-		if kept, ok := sim.Simulations[i].Info["emobench_termination_reason"].(string); ok {
-			b.TerminationReason = emobench.TerminationReason(kept)
+		if _, ok := sim.Simulations[i].Info["emobench_termination_reason"].(string); ok {
+			kept++ // and read back: outcomes compares the reasons
+		}
+		if want := trajs[i].Task; want.Instruction != "" && (b.Task.UserID != want.UserID || b.Task.Emotion != want.Emotion) {
+			t.Errorf("simulation %d: user %q, emotion %+v; want %q, %+v", i, b.Task.UserID, b.Task.Emotion, want.UserID, want.Emotion)
 		}
 		if b.Passed() != trajs[i].Passed() || b.Task.Instruction == "" && trajs[i].Task.Instruction != "" {
 			t.Errorf("simulation %d: passed %v, instruction %q; want %v, %q", i, b.Passed(), b.Task.Instruction, trajs[i].Passed(), trajs[i].Task.Instruction)
@@ -226,6 +217,9 @@ func TestExportTau2_RoundTrip(t *testing.T) {
 		if trajs[i].Evaluated && !bytes.Equal(compact(t, b.Task.Actions), compact(t, trajs[i].Task.Actions)) {
 			t.Errorf("simulation %d: actions %s, want %s", i, b.Task.Actions, trajs[i].Task.Actions)
 		}
+	}
+	if kept == 0 {
+		t.Error("no simulation kept its reason in info: the reasons fixture should need it")
 	}
 	// Rewards of unevaluated trajectories live in simulation info, not in
 	// reward_info: compare the evaluated ones.

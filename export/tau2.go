@@ -38,7 +38,8 @@ import (
 // and transfer as user_stop (τ²-bench's user simulator ends both with a stop
 // token); unknown as user_stop after a user message, else agent_stop. When
 // that loses the reason, simulation info.emobench_termination_reason holds it
-// (and info.error the error message). reward_info is written with its
+// (and info.error the error message); ingest's τ²-bench reader reads these
+// and the tasks' emobench objects back. reward_info is written with its
 // reward set to the raw reward; a trajectory without reward_info is written
 // with reward_info null and its reward, if any, in info.reward.
 //

@@ -42,7 +42,8 @@ const (
 // to info.emobench_reward_info); error sets info.error. A reason those
 // signals cannot express (agent_stop, too_many_errors, or an error with
 // messages but no reward_info) is written to
-// info.emobench_termination_reason.
+// info.emobench_termination_reason. ingest.TauBench reads both emobench
+// keys back.
 //
 // TauBench returns the number of records written and the first error of
 // trajs or w.

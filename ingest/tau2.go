@@ -330,6 +330,12 @@ func stringOf(raw json.RawMessage) string {
 // the original termination_reason, simulation_id, seed, duration, the
 // timestamps, mode and, for full-duplex voice simulations, the number of
 // ticks. A null trial reads as 0 with a warning.
+//
+// Files written by emobench's own export come back as they were: a
+// simulation's info.emobench_termination_reason (one of emobench's
+// termination reasons) wins over termination_reason, with info.error as the
+// error of an error; a task's emobench object gives its user_id and emotion
+// profile.
 func (t *Tau2Reader) Trajectories() iter.Seq2[*emobench.Trajectory, error] {
 	return func(yield func(*emobench.Trajectory, error) bool) {
 		if t.used {

@@ -28,6 +28,7 @@ type tau2Simulation struct {
 	Trial             json.RawMessage `json:"trial"`
 	Seed              json.RawMessage `json:"seed"`
 	Mode              json.RawMessage `json:"mode"`
+	Info              json.RawMessage `json:"info"` // emobench's export: emobench_termination_reason, error
 }
 
 // tau2Message is a τ²-bench message: system, user, assistant, tool, or a
@@ -151,6 +152,13 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 	traj.TerminationReason, isError = tau2Termination(reason)
 	if isError {
 		traj.Error = reason
+	}
+	if r, ok := emobenchReason(jsonPath(sim.Info, "emobench_termination_reason")); ok {
+		// emobench's export: the reason τ²-bench's own could not say.
+		traj.TerminationReason, traj.Error = r, ""
+		if r == emobench.TerminationError {
+			traj.Error = stringOf(jsonPath(sim.Info, "error"))
+		}
 	}
 	if err := applyRewardInfo(traj, sim.RewardInfo); err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ type tau2Task struct {
 	UserScenario       json.RawMessage `json:"user_scenario"`
 	Ticket             json.RawMessage `json:"ticket"`
 	EvaluationCriteria json.RawMessage `json:"evaluation_criteria"`
+	Emobench           json.RawMessage `json:"emobench"` // emobench's export: {user_id, emotion}
 }
 
 // tau2Action is a ground-truth action as stored: τ-bench's {name, kwargs},
@@ -71,7 +72,23 @@ func tau2TaskFrom(raw json.RawMessage) (*emobench.Task, error) {
 	task.Actions = tau2Actions(jsonPath(criteria, "actions"))
 	outputs := append(stringList(jsonPath(criteria, "communicate_info")), stringList(jsonPath(criteria, "nl_assertions"))...)
 	task.Outputs = marshalText(outputs)
+	task.UserID, task.Emotion = emobenchTask(tt.Emobench)
 	return task, nil
+}
+
+// emobenchTask reads the task fields τ²-bench has no place for, which
+// emobench's export writes as {user_id, emotion: {family, leaf, politeness,
+// urgency, trust}}; fields of another shape are left empty.
+func emobenchTask(raw json.RawMessage) (string, emobench.EmotionProfile) {
+	var e emobench.EmotionProfile
+	emotion := jsonPath(raw, "emotion")
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"family", &e.Family}, {"leaf", &e.Leaf}, {"politeness", &e.Politeness}, {"urgency", &e.Urgency}, {"trust", &e.Trust}} {
+		*f.dst = stringOf(jsonPath(emotion, f.key))
+	}
+	return stringOf(jsonPath(raw, "user_id")), e
 }
 
 // scenarioText renders a user_scenario as τ²-bench's UserScenario.__str__

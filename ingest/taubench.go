@@ -61,7 +61,12 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // user_unsatisfied; info.error with an empty traj is error; info.source naming
 // a transfer tool is transfer; reward_info null with a non-empty traj is
 // max_steps (τ-bench's 30-step cap, not evaluated); a last user message
-// holding ###STOP### is user_stop; anything else is unknown.
+// holding ###STOP### is user_stop; anything else is unknown. A reason
+// emobench's own export wrote to info.emobench_termination_reason (one of
+// emobench's termination reasons) wins over all of these, and the
+// reward_info that export moved to info.emobench_reward_info (an evaluated
+// max_steps trajectory) is restored, evaluated; neither key is kept in
+// Extra.
 func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
 	return func(yield func(*emobench.Trajectory, error) bool) {
 		br := skipBOM(r)
@@ -365,7 +370,13 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 		traj.Messages = append(traj.Messages, msg)
 	}
 	traj.TerminationReason = rec.terminationReason(traj)
-	if traj.TerminationReason == emobench.TerminationMaxSteps || traj.TerminationReason == emobench.TerminationError {
+	restored := false
+	if ri := rec.Info["emobench_reward_info"]; !traj.Evaluated && !isNull(ri) && isNull(rec.Info["reward_info"]) {
+		// emobench's τ-bench export moved the reward_info of an evaluated
+		// max_steps trajectory here, to write τ-bench's step-cap signal.
+		traj.RewardInfo, traj.Evaluated, restored = ri, true, true
+	}
+	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || traj.TerminationReason == emobench.TerminationError {
 		traj.Evaluated = false
 	}
 	return traj, nil
@@ -484,6 +495,14 @@ func (rec *tauRecord) applyInfo(traj *emobench.Trajectory) error {
 		case "error":
 			traj.Error = errorText(v)
 			extra[k] = v
+		case "emobench_termination_reason":
+			if _, ok := emobenchReason(v); !ok {
+				extra[k] = v // not emobench's: kept as any other key
+			}
+		case "emobench_reward_info":
+			if isNull(v) || !isNull(rec.Info["reward_info"]) {
+				extra[k] = v // not restored by trajectory: kept
+			}
 		default:
 			extra[k] = v
 		}
@@ -750,6 +769,9 @@ func (rec *tauRecord) terminationReason(traj *emobench.Trajectory) emobench.Term
 			break
 		}
 	}
+	if r, ok := emobenchReason(rec.Info["emobench_termination_reason"]); ok {
+		return r
+	}
 	source := errorText(rec.Info["source"])
 	switch {
 	case len(traj.Messages) == 0 && traj.Error != "":
@@ -766,6 +788,19 @@ func (rec *tauRecord) terminationReason(traj *emobench.Trajectory) emobench.Term
 		return emobench.TerminationError
 	}
 	return emobench.TerminationUnknown
+}
+
+// emobenchReason returns the termination reason emobench's exporters write
+// under emobench_termination_reason when a format's own signals cannot say
+// it; false when raw is not one of emobench's termination reasons.
+func emobenchReason(raw json.RawMessage) (emobench.TerminationReason, bool) {
+	switch r := emobench.TerminationReason(stringOf(raw)); r {
+	case emobench.TerminationUserStop, emobench.TerminationUserUnsatisfied, emobench.TerminationTransfer,
+		emobench.TerminationAgentStop, emobench.TerminationMaxSteps, emobench.TerminationTooManyErrors,
+		emobench.TerminationError, emobench.TerminationUnknown:
+		return r, true
+	}
+	return "", false
 }
 
 // abandoned reports whether reward_info says the user ended the

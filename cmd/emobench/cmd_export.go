@@ -32,6 +32,7 @@ func exportCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Usage: "taubench, tau2, parquet, csv or jsonl (required)"},
 			&cli.StringFlag{Name: "out", Usage: "output `PATH`: a file or a directory, by format (required)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing file, or write into a non-empty directory"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 		},
 		Action: func(c *cli.Context) error { return runExport(c, e) },
@@ -65,6 +66,9 @@ func runExport(c *cli.Context, e *env) error {
 		return errors.New("no runs to export: the database is empty")
 	}
 	intoFile := strings.EqualFold(filepath.Ext(out), ".json")
+	if err := refuseOverwrite(out, (export.PerRun(format) && intoFile) || format == export.FormatJSONL, c.Bool("force")); err != nil {
+		return err
+	}
 	switch {
 	case export.PerRun(format) && intoFile && len(runs) > 1:
 		return usagef("--out %s names one file, but %s were selected: give a directory, or one --run", out, plural(len(runs), "run", "runs"))
@@ -222,6 +226,25 @@ func exportTables(e *env, dir string, runs []export.Run, format string) (err err
 			what = " (" + plural(total, "trajectory", "trajectories") + ")"
 		}
 		fmt.Fprintf(e.stdout, "wrote %s%s\n", filepath.Join(dir, name), what)
+	}
+	return nil
+}
+
+// refuseOverwrite keeps an export from replacing a file, or from mixing
+// with older files in a directory, unless force is set.
+func refuseOverwrite(out string, isFile, force bool) error {
+	if force {
+		return nil
+	}
+	info, err := os.Stat(out)
+	if err != nil {
+		return nil // nothing there yet
+	}
+	if isFile || !info.IsDir() {
+		return usagef("--out %s exists: export does not replace it (add --force to)", out)
+	}
+	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+		return usagef("--out %s is not empty: the export would mix with the files there (empty it, or add --force)", out)
 	}
 	return nil
 }

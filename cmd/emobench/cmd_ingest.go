@@ -450,7 +450,7 @@ func tau2Run(src source, sum string, info ingest.Tau2Info, opts ingestOptions) e
 	if strings.EqualFold(filepath.Base(src.path), ingest.Tau2ResultsFile) {
 		base = filepath.Base(filepath.Dir(src.path)) // name a run after the folder of its results.json
 	}
-	meta := ingest.MetadataFromFileName(base)
+	meta := ingest.MetadataFromFileName(base + ".json") // it strips an extension; base has none left
 	run := emobench.Run{
 		Name:          firstNonEmpty(opts.name, base),
 		SourceFormat:  ingest.FormatTau2,

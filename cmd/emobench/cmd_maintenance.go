@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/emobench/emobench/db"
 	"github.com/urfave/cli/v2"
@@ -57,8 +58,11 @@ func vacuumCommand(e *env) *cli.Command {
 			if out == "" {
 				return usagef("vacuum needs --out FILE")
 			}
+			if strings.ContainsAny(out, "?#") || strings.HasPrefix(out, "file:") {
+				return usagef("--out %q: give a plain file path (SQLite would read it as a URI)", out)
+			}
 			if _, err := os.Stat(out); err == nil {
-				return usagef("%s exists: vacuum never overwrites a file", out)
+				return usagef("--out %s exists: vacuum never overwrites a file", out)
 			}
 			store, err := db.OpenReadOnly(c.Context, c.String("db"))
 			if err != nil {
@@ -73,7 +77,10 @@ func vacuumCommand(e *env) *cli.Command {
 			if err := rw.VacuumInto(c.Context, out); err != nil {
 				return fmt.Errorf("vacuum into %s: %w", out, err)
 			}
-			info, _ := os.Stat(out)
+			info, err := os.Stat(out)
+			if err != nil {
+				return fmt.Errorf("vacuum into %s: %w", out, err)
+			}
 			fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", out, info.Size())
 			return nil
 		},

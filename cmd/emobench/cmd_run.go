@@ -173,6 +173,11 @@ func planRuns(c *cli.Context) ([]runSettings, error) {
 	if c.Int("trials") < 1 {
 		return nil, usagef("--trials %d: need at least 1", c.Int("trials"))
 	}
+	for _, f := range []string{"max-steps", "max-errors", "concurrency"} {
+		if c.Int(f) < 1 {
+			return nil, usagef("--%s %d: need at least 1", f, c.Int(f))
+		}
+	}
 	if s := c.String("split"); s != "test" && s != "train" {
 		return nil, usagef("--split %q is not test or train", s)
 	}

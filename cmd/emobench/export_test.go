@@ -100,8 +100,9 @@ func TestExport_TauBenchRoundTripNative(t *testing.T) {
 		t.Errorf("stats passk changed (-before +after):\n%s", diff)
 	}
 	// Native max_steps trajectories are evaluated (reward 0); τ-bench marks
-	// the step cap by reward_info null, so evaluated is left out here.
-	if diff := cmp.Diff(trajectoryOutcomes(t, src, false), trajectoryOutcomes(t, dst, false)); diff != "" {
+	// the step cap by reward_info null, and the export keeps reward_info in
+	// info.emobench_reward_info, where ingest reads it back.
+	if diff := cmp.Diff(trajectoryOutcomes(t, src, true), trajectoryOutcomes(t, dst, true)); diff != "" {
 		t.Errorf("trajectories changed (-before +after):\n%s", diff)
 	}
 	q := "SELECT task_key, trial, termination_reason FROM trajectory_outcomes ORDER BY task_key, trial"
@@ -117,9 +118,9 @@ func TestExport_Tau2RoundTrip(t *testing.T) {
 	if got := mustRun(t, "--db", dst, "sql", "--format", "csv", "SELECT DISTINCT source_format FROM runs"); got != "source_format\ntau2\n" {
 		t.Fatalf("re-ingested runs have source format %q, want tau2", got)
 	}
-	// τ²-bench has no user_unsatisfied or transfer reasons (the export keeps
-	// them in simulation info), so reasons are left out.
-	checkRoundTrip(t, src, dst, false)
+	// τ²-bench has no user_unsatisfied or transfer reasons: the export keeps
+	// them in simulation info, where ingest reads them back.
+	checkRoundTrip(t, src, dst, true)
 }
 
 // τ²-bench files read, exported and read again keep every trajectory,

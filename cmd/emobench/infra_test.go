@@ -70,3 +70,44 @@ func TestReport_PublishedBesideRuns(t *testing.T) {
 		t.Error("report lists telecom results though no run covers telecom")
 	}
 }
+
+// export never replaces a file or mixes with an old export unless --force.
+func TestExport_ErrOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "x.db")
+	fixtureDB(t, dbPath)
+	out := filepath.Join(dir, "all.jsonl")
+	mustRun(t, "--db", dbPath, "export", "--format", "jsonl", "--out", out)
+	before, _ := os.ReadFile(out)
+	if r := runCLI(t, "", "--db", dbPath, "export", "--format", "jsonl", "--run", "1", "--out", out); r.code != 2 || !strings.Contains(r.stderr, "exists") {
+		t.Fatalf("second export: exit %d %q, want 2 and a refusal", r.code, r.stderr)
+	}
+	if after, _ := os.ReadFile(out); string(after) != string(before) {
+		t.Fatal("the refused export changed the file")
+	}
+	mustRun(t, "--db", dbPath, "export", "--format", "jsonl", "--run", "1", "--out", out, "--force")
+	tauDir := filepath.Join(dir, "tau")
+	mustRun(t, "--db", dbPath, "export", "--format", "taubench", "--out", tauDir)
+	if r := runCLI(t, "", "--db", dbPath, "export", "--format", "taubench", "--out", tauDir); r.code != 2 || !strings.Contains(r.stderr, "not empty") {
+		t.Fatalf("export into a non-empty directory: exit %d %q, want 2", r.code, r.stderr)
+	}
+}
+
+// A model name with a dot (gpt-4.1) keeps the condition its file name gives.
+func TestIngest_Tau2FileNameWithDot(t *testing.T) {
+	requireRealRuns(t)
+	data, err := os.ReadFile(filepath.Join(realRuns, "tau2", "mock-trial-null.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gpt-4.1-retail-with-emotions.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "d.db")
+	mustRun(t, "--db", dbPath, "ingest", file)
+	if got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", "SELECT condition FROM runs"); got != "condition\nwith-emotions\n" {
+		t.Fatalf("condition = %q, want with-emotions", got)
+	}
+}
