@@ -904,7 +904,7 @@ func calculate(_ *DB, args json.RawMessage) (string, error) {
 	if err := sim.DecodeArgs(args, &a, "expression"); err != nil {
 		return "", err
 	}
-	v, err := evaluate(a.Expression)
+	v, err := sim.Calculate(a.Expression)
 	if err != nil {
 		return "", err
 	}

@@ -475,7 +475,7 @@ func TestEvaluate(t *testing.T) {
 		{"3 * 125 + 2 * 40", "455"}, // a fare and bag fees
 	}
 	for _, tt := range tests {
-		v, err := evaluate(tt.expr)
+		v, err := sim.Calculate(tt.expr)
 		if err != nil {
 			t.Fatalf("evaluate(%q): %v", tt.expr, err)
 		}
@@ -484,7 +484,7 @@ func TestEvaluate(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "1 +", "1 2", "()", "1..2", strings.Repeat("(", 300)} {
-		if _, err := evaluate(bad); err == nil {
+		if _, err := sim.Calculate(bad); err == nil {
 			t.Errorf("evaluate(%q) succeeded, want an error", bad)
 		}
 	}

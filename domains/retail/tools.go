@@ -209,7 +209,7 @@ var tools = []sim.Tool[DB]{
 		func(_ *DB, a *struct {
 			Expression string `json:"expression"`
 		}) (string, error) {
-			v, err := evaluate(a.Expression)
+			v, err := sim.Calculate(a.Expression)
 			if err != nil {
 				return "", fmt.Errorf("cannot compute %q: %v", a.Expression, err)
 			}

@@ -1,4 +1,4 @@
-package retail
+package sim
 
 import (
 	"errors"
@@ -11,9 +11,11 @@ import (
 // the stack.
 const maxExprLen = 256
 
-// evaluate computes an arithmetic expression of numbers, + - * /, unary
-// minus and parentheses, with the usual precedence.
-func evaluate(expr string) (float64, error) {
+// Calculate computes an arithmetic expression of numbers, + - * /, unary
+// minus and parentheses, with the usual precedence: the engine of the
+// domains' calculate tools. It fails on a malformed expression, one longer
+// than 256 bytes, or a non-finite result.
+func Calculate(expr string) (float64, error) {
 	if len(expr) > maxExprLen {
 		return 0, fmt.Errorf("expression longer than %d characters", maxExprLen)
 	}
