@@ -330,7 +330,7 @@ func toolCases(t *testing.T) []toolCase {
 		{name: "ok decimals", tool: ToolCalculate, args: map[string]any{"expression": "10 / 3"}, want: "3.33"},
 		{name: "division by zero", tool: ToolCalculate, args: map[string]any{"expression": "1 / (2 - 2)"}, wantErr: "division by zero"},
 		{name: "letters", tool: ToolCalculate, args: map[string]any{"expression": "2 + x"}, wantErr: `unexpected 'x' at position 4`},
-		{name: "unbalanced", tool: ToolCalculate, args: map[string]any{"expression": "(1 + 2"}, wantErr: "missing ')'"},
+		{name: "unbalanced", tool: ToolCalculate, args: map[string]any{"expression": "(1 + 2"}, wantErr: "missing )"},
 
 		{name: "ok", tool: ToolTransferToHumanAgents, args: map[string]any{"summary": "User wants to add insurance."}, want: TransferResult},
 		{name: "empty summary", tool: ToolTransferToHumanAgents, args: map[string]any{"summary": "  "}, wantErr: "summary must not be empty"},
