@@ -144,30 +144,14 @@ func withCI(v float64, ci analysis.CI, style ciStyle) any {
 }
 
 // matrixTable is pass^1 (mean over tasks of c/n) of every agent model on
-// every domain, pooling a model's runs on the domain.
+// every domain, pooling a model's runs on the domain: the report's
+// generalization heatmap as a table.
 func matrixTable(tasks []analysis.TaskTrials) *table {
-	type cell struct{ sum, n float64 }
-	cells := map[[2]string]*cell{}
-	for _, t := range tasks {
-		if t.Trials == 0 {
-			continue
-		}
-		key := [2]string{t.Group[0], t.Group[1]}
-		if cells[key] == nil {
-			cells[key] = &cell{}
-		}
-		cells[key].sum += float64(t.Passes) / float64(t.Trials)
-		cells[key].n++
-	}
-	var in []analysis.MatrixCell
-	for key, c := range cells {
-		in = append(in, analysis.MatrixCell{Domain: key[0], Model: key[1], Pass1: c.sum / c.n})
-	}
-	m, _ := analysis.Matrix(in) // keys are unique by construction
-	t := &table{columns: append([]string{"domain"}, m.Models...)}
-	for i, d := range m.Domains {
+	h := heatmap(tasks, "agent model", "", false)
+	t := &table{columns: append([]string{"domain"}, h.Cols...)}
+	for i, d := range h.Rows {
 		row := []any{d}
-		for _, v := range m.Pass1[i] {
+		for _, v := range h.Values[i] {
 			row = append(row, v)
 		}
 		t.rows = append(t.rows, row)
