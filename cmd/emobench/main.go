@@ -95,7 +95,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:  "emobench",
 		Usage: "τ-Emotion-Bench workbench: ingest agent benchmark runs into SQLite, compute pass^k, query and report",
-		Description: "emobench keeps every run (imported τ-bench / τ-Emotion-Bench result files) in one SQLite file.\n\n" +
+		Description: "emobench keeps every run, native (emobench run) or imported (τ-bench, τ-Emotion-Bench and τ²-bench\n" +
+			"result files), in one SQLite file, with the statistics and report a paper needs.\n\n" +
 			"Example:\n" +
 			"   emobench demo\n" +
 			"   emobench --db runs.db ingest results/*.json\n" +
