@@ -115,7 +115,7 @@ func legendRows(names []string) int {
 
 // axisLabel returns the x axis label options for the categories xs: every
 // label shown, turned by 30° when the longest line of one would not fit its
-// slot.
+// slot, and by 60° when there are more than 12.
 func axisLabel(xs []string) *opts.AxisLabel {
 	l := &opts.AxisLabel{Interval: "0", HideOverlap: opts.Bool(true)}
 	longest := 0
@@ -126,6 +126,11 @@ func axisLabel(xs []string) *opts.AxisLabel {
 	}
 	if len(xs) > 0 && longest*charWidth > plotWidth/len(xs) {
 		l.Rotate = 30
+	}
+	// Many categories: turn the labels steeply and show them all, rather
+	// than let echarts drop every other one.
+	if len(xs) > 12 {
+		l.Rotate, l.HideOverlap = 60, opts.Bool(false)
 	}
 	return l
 }
