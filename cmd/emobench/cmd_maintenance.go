@@ -133,6 +133,21 @@ func openCurrent(c *cli.Context) (*db.DB, error) {
 	return store, nil
 }
 
+// openRuns opens the database like openCurrent and resolves the command's
+// --run flags (all runs when none is given).
+func openRuns(c *cli.Context) (*db.DB, []int64, error) {
+	store, err := openCurrent(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	return store, runIDs, nil
+}
+
 func migrateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:        "migrate",

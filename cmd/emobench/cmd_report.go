@@ -35,15 +35,11 @@ func reportCommand(e *env) *cli.Command {
 			if c.String("out") == "" {
 				return usagef("report needs --out FILE.html")
 			}
-			store, err := openCurrent(c)
+			store, runIDs, err := openRuns(c)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
-			if err != nil {
-				return err
-			}
 			in, err := reportInput(c.Context, store, runIDs, c.String("title"))
 			if err != nil {
 				return err

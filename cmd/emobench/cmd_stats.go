@@ -98,15 +98,11 @@ func runPassK(c *cli.Context, e *env) error {
 			return usagef("--k %d: k must be at least 1", k)
 		}
 	}
-	store, err := openCurrent(c)
+	store, runIDs, err := openRuns(c)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
-	if err != nil {
-		return err
-	}
 	bopts, style, err := bootstrapOptions(c)
 	if err != nil {
 		return err

@@ -69,15 +69,11 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 }
 
 func loadOutcomes(c *cli.Context) ([]db.TrajectoryOutcome, error) {
-	store, err := openCurrent(c)
+	store, runIDs, err := openRuns(c)
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
-	runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
-	if err != nil {
-		return nil, err
-	}
 	return store.ListTrajectoryOutcomes(c.Context, runIDs)
 }
 
@@ -174,15 +170,11 @@ func runBalance(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	store, err := openCurrent(c)
+	store, runIDs, err := openRuns(c)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
-	if err != nil {
-		return err
-	}
 	outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
 	if err != nil {
 		return err

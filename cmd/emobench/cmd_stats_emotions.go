@@ -71,15 +71,11 @@ func statsEmotionsCommand(e *env) *cli.Command {
 					return usagef("--k %d: k must be at least 1", k)
 				}
 			}
-			store, err := openCurrent(c)
+			store, runIDs, err := openRuns(c)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
-			if err != nil {
-				return err
-			}
 			outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
 			if err != nil {
 				return err

@@ -45,15 +45,11 @@ func statsGapCommand(e *env) *cli.Command {
 				}
 				opts.Ks = []int{1, k}
 			}
-			store, err := openCurrent(c)
+			store, runIDs, err := openRuns(c)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
-			if err != nil {
-				return err
-			}
 			rows, names, err := computePassK(c.Context, store, runIDs, fields, opts)
 			if err != nil {
 				return err
