@@ -144,11 +144,7 @@ func findMergeTarget(ctx context.Context, q *sqlcdb.Queries, run emobench.Run) (
 			if err != nil {
 				return 0, nil, err
 			}
-			have := map[Pair]bool{}
-			for _, p := range rows {
-				have[Pair{TaskKey: p.TaskKey, Trial: int(p.Trial)}] = true
-			}
-			return id, have, nil
+			return id, pairSet(rows), nil
 		}
 	}
 	return 0, nil, nil

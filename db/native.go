@@ -47,11 +47,11 @@ func (db *DB) ListFinishedPairs(ctx context.Context, runID int64) (map[Pair]bool
 	if err != nil {
 		return nil, err
 	}
-	pairs := make(map[Pair]bool, len(rows))
-	for _, r := range rows {
-		pairs[Pair{TaskKey: r.TaskKey, Trial: int(r.Trial)}] = true
+	same := make([]sqlcdb.ListRunPairsRow, len(rows))
+	for i, r := range rows {
+		same[i] = sqlcdb.ListRunPairsRow(r)
 	}
-	return pairs, nil
+	return pairSet(same), nil
 }
 
 // Pair is one (task key, trial) of a run.
@@ -66,11 +66,15 @@ func (db *DB) ListRunPairs(ctx context.Context, runID int64) (map[Pair]bool, err
 	if err != nil {
 		return nil, err
 	}
+	return pairSet(rows), nil
+}
+
+func pairSet(rows []sqlcdb.ListRunPairsRow) map[Pair]bool {
 	pairs := make(map[Pair]bool, len(rows))
 	for _, r := range rows {
 		pairs[Pair{TaskKey: r.TaskKey, Trial: int(r.Trial)}] = true
 	}
-	return pairs, nil
+	return pairs
 }
 
 // FindRun returns run id's stored description, with its config, or
