@@ -60,7 +60,11 @@ func (s *chatServer) baseURL() string { return s.srv.URL + "/v1" }
 func (s *chatServer) serve(w http.ResponseWriter, r *http.Request) {
 	raw, err := io.ReadAll(r.Body)
 	if err != nil {
-		s.t.Errorf("read request body: %v", err)
+		// A client killed mid-request (TestRun_ResumeAfterKill) leaves a
+		// truncated body: nobody is waiting for the answer.
+		// The client side of any other test fails on its own.
+		s.t.Logf("read request body: %v (client gone)", err)
+		return
 	}
 	var body map[string]any
 	if err := json.Unmarshal(raw, &body); err != nil {
