@@ -59,15 +59,26 @@ func idSet(ids []int64) map[int64]bool {
 	return set
 }
 
+// agentTextBatch is how many trajectories' texts ForEachAgentText holds in
+// memory at once.
+const agentTextBatch = 4096
+
 // ForEachAgentText calls fn with every agent message to the user (a message
-// without tool calls), by trajectory, in order.
+// without tool calls), by trajectory, in order. It reads the messages in
+// batches of trajectories, so memory does not grow with the file.
 func (db *DB) ForEachAgentText(ctx context.Context, fn func(trajectoryID int64, text string)) error {
-	rows, err := db.queries.ListAgentTexts(ctx)
+	maxID, err := db.queries.MaxTrajectoryID(ctx)
 	if err != nil {
 		return err
 	}
-	for _, r := range rows {
-		fn(r.TrajectoryID, r.Content)
+	for from := int64(0); from <= maxID; from += agentTextBatch {
+		rows, err := db.queries.ListAgentTexts(ctx, sqlcdb.ListAgentTextsParams{FromID: from, ToID: from + agentTextBatch})
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			fn(r.TrajectoryID, r.Content)
+		}
 	}
 	return nil
 }

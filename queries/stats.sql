@@ -25,11 +25,16 @@ JOIN tasks k ON k.id = t.task_id
 ORDER BY t.run_id, k.task_key, t.trial;
 
 -- name: ListAgentTexts :many
--- The agent's messages to the user (no tool call), for the follow-up rule.
+-- The agent's messages to the user (no tool call), for the follow-up rule,
+-- of trajectories with from_id <= id < to_id (read in batches).
 SELECT m.trajectory_id, COALESCE(m.content, '') AS content
 FROM messages m
 WHERE m.role = 'assistant' AND m.tool_name IS NULL
+  AND m.trajectory_id >= sqlc.arg(from_id) AND m.trajectory_id < sqlc.arg(to_id)
 ORDER BY m.trajectory_id, m.idx;
+
+-- name: MaxTrajectoryID :one
+SELECT CAST(COALESCE(MAX(id), 0) AS INTEGER) FROM trajectories;
 
 -- name: ListTaskTrialsWithoutInfraErrors :many
 -- ListTaskTrials leaving out trajectories that ended in a tau2-bench

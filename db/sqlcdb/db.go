@@ -99,6 +99,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTrajectoryOutcomesStmt, err = db.PrepareContext(ctx, listTrajectoryOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryOutcomes: %w", err)
 	}
+	if q.maxTrajectoryIDStmt, err = db.PrepareContext(ctx, maxTrajectoryID); err != nil {
+		return nil, fmt.Errorf("error preparing query MaxTrajectoryID: %w", err)
+	}
 	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
 	}
@@ -235,6 +238,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTrajectoryOutcomesStmt: %w", cerr)
 		}
 	}
+	if q.maxTrajectoryIDStmt != nil {
+		if cerr := q.maxTrajectoryIDStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing maxTrajectoryIDStmt: %w", cerr)
+		}
+	}
 	if q.tagRunStmt != nil {
 		if cerr := q.tagRunStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing tagRunStmt: %w", cerr)
@@ -309,6 +317,7 @@ type Queries struct {
 	listTaskTrialsWithoutInfraErrorsStmt *sql.Stmt
 	listTrajectoryMessagesStmt           *sql.Stmt
 	listTrajectoryOutcomesStmt           *sql.Stmt
+	maxTrajectoryIDStmt                  *sql.Stmt
 	tagRunStmt                           *sql.Stmt
 	upsertTaskStmt                       *sql.Stmt
 }
@@ -342,6 +351,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTaskTrialsWithoutInfraErrorsStmt: q.listTaskTrialsWithoutInfraErrorsStmt,
 		listTrajectoryMessagesStmt:           q.listTrajectoryMessagesStmt,
 		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
+		maxTrajectoryIDStmt:                  q.maxTrajectoryIDStmt,
 		tagRunStmt:                           q.tagRunStmt,
 		upsertTaskStmt:                       q.upsertTaskStmt,
 	}

@@ -25,17 +25,24 @@ const listAgentTexts = `-- name: ListAgentTexts :many
 SELECT m.trajectory_id, COALESCE(m.content, '') AS content
 FROM messages m
 WHERE m.role = 'assistant' AND m.tool_name IS NULL
+  AND m.trajectory_id >= ?1 AND m.trajectory_id < ?2
 ORDER BY m.trajectory_id, m.idx
 `
+
+type ListAgentTextsParams struct {
+	FromID int64
+	ToID   int64
+}
 
 type ListAgentTextsRow struct {
 	TrajectoryID int64
 	Content      string
 }
 
-// The agent's messages to the user (no tool call), for the follow-up rule.
-func (q *Queries) ListAgentTexts(ctx context.Context) ([]ListAgentTextsRow, error) {
-	rows, err := q.query(ctx, q.listAgentTextsStmt, listAgentTexts)
+// The agent's messages to the user (no tool call), for the follow-up rule,
+// of trajectories with from_id <= id < to_id (read in batches).
+func (q *Queries) ListAgentTexts(ctx context.Context, arg ListAgentTextsParams) ([]ListAgentTextsRow, error) {
+	rows, err := q.query(ctx, q.listAgentTextsStmt, listAgentTexts, arg.FromID, arg.ToID)
 	if err != nil {
 		return nil, err
 	}
@@ -282,4 +289,15 @@ func (q *Queries) ListTrajectoryOutcomes(ctx context.Context) ([]ListTrajectoryO
 		return nil, err
 	}
 	return items, nil
+}
+
+const maxTrajectoryID = `-- name: MaxTrajectoryID :one
+SELECT CAST(COALESCE(MAX(id), 0) AS INTEGER) FROM trajectories
+`
+
+func (q *Queries) MaxTrajectoryID(ctx context.Context) (int64, error) {
+	row := q.queryRow(ctx, q.maxTrajectoryIDStmt, maxTrajectoryID)
+	var column_1 int64
+	err := row.Scan(&column_1)
+	return column_1, err
 }
