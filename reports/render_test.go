@@ -469,3 +469,40 @@ func nanSections() Input {
 		Funnel:         Funnel{Stages: []FunnelStage{{Name: "none", Count: 0}}},
 	}
 }
+
+// TestRender_ManyRunsStayApart draws more pass^k lines than the palette
+// has colours: no two lines share colour, marker and dash.
+func TestRender_ManyRunsStayApart(t *testing.T) {
+	var in Input
+	for id := int64(1); id <= 12; id++ {
+		in.PassK.Curves = append(in.PassK.Curves, PassKCurve{
+			Run:    fmt.Sprintf("run %d", id),
+			Points: []PassKPoint{{K: 1, Value: 0.5, CI: Interval{Lo: math.NaN(), Hi: math.NaN()}, Tasks: 3}},
+		})
+	}
+	var passK *chartInit
+	inits := chartsJSON(t, MustRender(t, in))
+	for i := range inits {
+		if inits[i].ID == passKChartID {
+			passK = &inits[i]
+		}
+	}
+	if passK == nil {
+		t.Fatal("no pass^k chart")
+	}
+	seen := map[string]string{}
+	lines := 0
+	for _, s := range passK.Option["series"].([]any) {
+		series := s.(map[string]any)
+		style, _ := series["lineStyle"].(map[string]any)
+		look := fmt.Sprint(style["color"], series["symbol"], style["type"])
+		if other, dup := seen[look]; dup {
+			t.Errorf("%s and %s both drawn as %s", other, series["name"], look)
+		}
+		seen[look] = fmt.Sprint(series["name"])
+		lines++
+	}
+	if lines != 12 {
+		t.Fatalf("%d lines, want 12", lines)
+	}
+}

@@ -31,6 +31,13 @@ const (
 	labelColor   = "#111111"
 )
 
+// cycleSymbols and cycleDashes mark the n-th pass through the colour
+// palette in line charts (the first pass keeps echarts' defaults).
+var (
+	cycleSymbols = []string{"emptyCircle", "rect", "triangle", "diamond", "pin"}
+	cycleDashes  = []string{"solid", "dashed", "dotted"}
+)
+
 // heatmapColors is the heatmap's sequential colour scale, low to high (light
 // part of ColorBrewer YlGnBu), light enough for dark cell text throughout.
 var heatmapColors = []string{"#ffffd9", "#c7e9b4", "#7fcdbb", "#41b6c4"}
@@ -210,7 +217,14 @@ func passKCurveChart(in Input) (drawable, string) {
 				band = true
 			}
 		}
-		lines = append(lines, lineSeries(cv.name, color, values))
+		line := lineSeries(cv.name, color, values)
+		// Past the palette's length, colours repeat: the marker and dash
+		// keep runs apart, in print too.
+		if cycle := i / len(c.Colors); cycle > 0 {
+			line.Symbol = cycleSymbols[cycle%len(cycleSymbols)]
+			line.LineStyle.Type = cycleDashes[cycle%len(cycleDashes)]
+		}
+		lines = append(lines, line)
 		perRun = append(perRun, cv.name+" "+nRange(tasks))
 		if !band {
 			continue
