@@ -1,10 +1,13 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -21,34 +24,82 @@ type TrajectoryOutcome struct {
 	UserTurns         int
 	AgentTurns        int
 	ToolCalls         int
-	Fields            map[string]string // GroupFields → value
+	Fields            map[string]string // GroupFields → value; shared, read only
+
+	taskRank int // position of TaskKey among all task keys, for sorting
 }
 
 // ListTrajectoryOutcomes returns every trajectory (of runIDs, or of all
-// runs when empty), ordered by run, task key and trial.
+// runs when empty), ordered by run, task key and trial. Trajectories of one
+// run and task share one Fields map: callers must not change it.
 func (db *DB) ListTrajectoryOutcomes(ctx context.Context, runIDs []int64) ([]TrajectoryOutcome, error) {
+	runs, err := db.queries.ListOutcomeRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tasks, err := db.queries.ListOutcomeTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
 	rows, err := db.queries.ListTrajectoryOutcomes(ctx)
 	if err != nil {
 		return nil, err
 	}
+	runByID := make(map[int64]sqlcdb.ListOutcomeRunsRow, len(runs))
+	for _, r := range runs {
+		runByID[r.ID] = r
+	}
+	taskByID, taskRank := outcomeTasks(tasks)
 	keep := idSet(runIDs)
+	fields := map[[2]int64]map[string]string{}
 	out := make([]TrajectoryOutcome, 0, len(rows))
 	for _, r := range rows {
 		if len(keep) > 0 && !keep[r.RunID] {
 			continue
 		}
+		k := taskByID[r.TaskID]
+		f, ok := fields[[2]int64{r.RunID, r.TaskID}]
+		if !ok {
+			f = outcomeFields(runByID[r.RunID], k)
+			fields[[2]int64{r.RunID, r.TaskID}] = f
+		}
 		out = append(out, TrajectoryOutcome{
-			ID: r.ID, RunID: r.RunID, TaskKey: r.TaskKey, PairKey: r.PairKey, Trial: int(r.Trial),
+			ID: r.ID, RunID: r.RunID, TaskKey: k.TaskKey, PairKey: k.PairKey, Trial: int(r.Trial),
 			Passed: r.Passed == 1, TerminationReason: emobench.TerminationReason(r.TerminationReason),
 			UserTurns: int(r.NUserTurns), AgentTurns: int(r.NAgentTurns), ToolCalls: int(r.NToolCalls),
-			Fields: map[string]string{
-				"domain": r.Domain, "agent_model": r.AgentModel, "user_model": r.UserModel,
-				"condition": r.Condition, "emotion_family": r.EmotionFamily, "emotion_leaf": r.EmotionLeaf,
-				"politeness": r.Politeness, "urgency": r.Urgency, "trust": r.Trust,
-			},
+			Fields: f, taskRank: taskRank[r.TaskID],
 		})
 	}
+	slices.SortFunc(out, func(a, b TrajectoryOutcome) int {
+		return cmp.Or(cmp.Compare(a.RunID, b.RunID), cmp.Compare(a.taskRank, b.taskRank), cmp.Compare(a.Trial, b.Trial), cmp.Compare(a.ID, b.ID))
+	})
 	return out, nil
+}
+
+// outcomeTasks indexes tasks by id and ranks them by task key, so that
+// outcomes sort by key with integer comparisons.
+func outcomeTasks(tasks []sqlcdb.ListOutcomeTasksRow) (map[int64]sqlcdb.ListOutcomeTasksRow, map[int64]int) {
+	byID := make(map[int64]sqlcdb.ListOutcomeTasksRow, len(tasks))
+	for _, k := range tasks {
+		byID[k.ID] = k
+	}
+	slices.SortFunc(tasks, func(a, b sqlcdb.ListOutcomeTasksRow) int {
+		return cmp.Or(strings.Compare(a.TaskKey, b.TaskKey), cmp.Compare(a.ID, b.ID))
+	})
+	rank := make(map[int64]int, len(tasks))
+	for i, k := range tasks {
+		rank[k.ID] = i
+	}
+	return byID, rank
+}
+
+// outcomeFields is the GroupFields map of a trajectory of run r on task k.
+func outcomeFields(r sqlcdb.ListOutcomeRunsRow, k sqlcdb.ListOutcomeTasksRow) map[string]string {
+	return map[string]string{
+		"domain": r.Domain, "agent_model": r.AgentModel, "user_model": r.UserModel,
+		"condition": r.Condition, "emotion_family": k.EmotionFamily, "emotion_leaf": k.EmotionLeaf,
+		"politeness": k.Politeness, "urgency": k.Urgency, "trust": k.Trust,
+	}
 }
 
 func idSet(ids []int64) map[int64]bool {

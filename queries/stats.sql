@@ -9,20 +9,25 @@ JOIN runs r ON r.id = o.run_id
 ORDER BY o.run_id, o.task_key;
 
 -- name: ListTrajectoryOutcomes :many
--- One row per trajectory with what per-trajectory statistics need.
+-- One row per trajectory with what per-trajectory statistics need; the
+-- run's and task's fields come from ListOutcomeRuns and ListOutcomeTasks.
 SELECT
-    t.id, t.run_id, r.agent_model, r.user_model, r.domain, r.condition,
-    k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
+    t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
+    t.n_user_turns, t.n_agent_turns, t.n_tool_calls
+FROM trajectories t;
+
+-- name: ListOutcomeRuns :many
+SELECT id, agent_model, user_model, domain, condition FROM runs;
+
+-- name: ListOutcomeTasks :many
+SELECT
+    k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
     CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
     CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
     CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
     CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
-    CAST(COALESCE(k.trust, '') AS TEXT) AS trust,
-    t.trial, t.passed, t.termination_reason, t.n_user_turns, t.n_agent_turns, t.n_tool_calls
-FROM trajectories t
-JOIN runs r ON r.id = t.run_id
-JOIN tasks k ON k.id = t.task_id
-ORDER BY t.run_id, k.task_key, t.trial;
+    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
+FROM tasks k;
 
 -- name: ListAgentTexts :many
 -- The agent's messages to the user (no tool call), for the follow-up rule,

@@ -260,16 +260,22 @@ func BenchmarkStatsPassK_1M(b *testing.B) {
 			b.ReportMetric(float64(total*b.N)/b.Elapsed().Seconds(), "traj/s")
 		})
 	}
-	b.Run("cli/by=emotion_family", func(b *testing.B) {
-		args := []string{"emobench", "--db", dbPath, "stats", "passk", "--by", "condition,emotion_family"}
-		for b.Loop() {
-			var stderr strings.Builder
-			if code := run(ctx, newApp(strings.NewReader(""), io.Discard, &stderr), args, &stderr); code != exitOK {
-				b.Fatalf("stats passk exited %d: %s", code, stderr.String())
+	for name, stats := range map[string][]string{
+		"cli/by=emotion_family": {"passk", "--by", "condition,emotion_family"},
+		"cli/emotions":          {"emotions", "--resamples", "200"},
+		"cli/abandonment":       {"abandonment"},
+	} {
+		b.Run(name, func(b *testing.B) {
+			args := append([]string{"emobench", "--db", dbPath, "stats"}, stats...)
+			for b.Loop() {
+				var stderr strings.Builder
+				if code := run(ctx, newApp(strings.NewReader(""), io.Discard, &stderr), args, &stderr); code != exitOK {
+					b.Fatalf("%v exited %d: %s", args[3:], code, stderr.String())
+				}
 			}
-		}
-		b.ReportMetric(float64(total*b.N)/b.Elapsed().Seconds(), "traj/s")
-	})
+			b.ReportMetric(float64(total*b.N)/b.Elapsed().Seconds(), "traj/s")
+		})
+	}
 }
 
 // emotionLeaves lists a few Atlas of Emotions leaf states per family.

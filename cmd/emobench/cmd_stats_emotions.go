@@ -100,17 +100,13 @@ func conditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial 
 		if cond != emobench.ConditionWithEmotions && cond != emobench.ConditionWithoutEmotions {
 			continue
 		}
-		profile := map[string]string{}
-		for _, dim := range analysis.EmotionDimensions {
-			profile[dim] = o.Fields[dim]
-		}
 		out = append(out, analysis.ConditionTrial{
 			Group:        analysis.GroupLabel(o.Fields["agent_model"], o.Fields["user_model"], o.Fields["domain"]),
 			PairKey:      o.PairKey,
 			WithEmotions: cond == emobench.ConditionWithEmotions,
 			Trial:        o.Trial,
 			Passed:       o.Passed,
-			Profile:      profile,
+			Profile:      o.Fields, // holds every EmotionDimensions key; shared, read only
 		})
 	}
 	return out

@@ -69,6 +69,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listFinishedPairsStmt, err = db.PrepareContext(ctx, listFinishedPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListFinishedPairs: %w", err)
 	}
+	if q.listOutcomeRunsStmt, err = db.PrepareContext(ctx, listOutcomeRuns); err != nil {
+		return nil, fmt.Errorf("error preparing query ListOutcomeRuns: %w", err)
+	}
+	if q.listOutcomeTasksStmt, err = db.PrepareContext(ctx, listOutcomeTasks); err != nil {
+		return nil, fmt.Errorf("error preparing query ListOutcomeTasks: %w", err)
+	}
 	if q.listPublishedResultsStmt, err = db.PrepareContext(ctx, listPublishedResults); err != nil {
 		return nil, fmt.Errorf("error preparing query ListPublishedResults: %w", err)
 	}
@@ -186,6 +192,16 @@ func (q *Queries) Close() error {
 	if q.listFinishedPairsStmt != nil {
 		if cerr := q.listFinishedPairsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listFinishedPairsStmt: %w", cerr)
+		}
+	}
+	if q.listOutcomeRunsStmt != nil {
+		if cerr := q.listOutcomeRunsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listOutcomeRunsStmt: %w", cerr)
+		}
+	}
+	if q.listOutcomeTasksStmt != nil {
+		if cerr := q.listOutcomeTasksStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listOutcomeTasksStmt: %w", cerr)
 		}
 	}
 	if q.listPublishedResultsStmt != nil {
@@ -307,6 +323,8 @@ type Queries struct {
 	findRunsByNameStmt                   *sql.Stmt
 	listAgentTextsStmt                   *sql.Stmt
 	listFinishedPairsStmt                *sql.Stmt
+	listOutcomeRunsStmt                  *sql.Stmt
+	listOutcomeTasksStmt                 *sql.Stmt
 	listPublishedResultsStmt             *sql.Stmt
 	listRunPairsStmt                     *sql.Stmt
 	listRunSummariesStmt                 *sql.Stmt
@@ -341,6 +359,8 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunsByNameStmt:                   q.findRunsByNameStmt,
 		listAgentTextsStmt:                   q.listAgentTextsStmt,
 		listFinishedPairsStmt:                q.listFinishedPairsStmt,
+		listOutcomeRunsStmt:                  q.listOutcomeRunsStmt,
+		listOutcomeTasksStmt:                 q.listOutcomeTasksStmt,
 		listPublishedResultsStmt:             q.listPublishedResultsStmt,
 		listRunPairsStmt:                     q.listRunPairsStmt,
 		listRunSummariesStmt:                 q.listRunSummariesStmt,

@@ -64,6 +64,101 @@ func (q *Queries) ListAgentTexts(ctx context.Context, arg ListAgentTextsParams) 
 	return items, nil
 }
 
+const listOutcomeRuns = `-- name: ListOutcomeRuns :many
+SELECT id, agent_model, user_model, domain, condition FROM runs
+`
+
+type ListOutcomeRunsRow struct {
+	ID         int64
+	AgentModel string
+	UserModel  string
+	Domain     string
+	Condition  string
+}
+
+func (q *Queries) ListOutcomeRuns(ctx context.Context) ([]ListOutcomeRunsRow, error) {
+	rows, err := q.query(ctx, q.listOutcomeRunsStmt, listOutcomeRuns)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListOutcomeRunsRow{}
+	for rows.Next() {
+		var i ListOutcomeRunsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.AgentModel,
+			&i.UserModel,
+			&i.Domain,
+			&i.Condition,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listOutcomeTasks = `-- name: ListOutcomeTasks :many
+SELECT
+    k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
+    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
+    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
+    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
+    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
+    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
+FROM tasks k
+`
+
+type ListOutcomeTasksRow struct {
+	ID            int64
+	TaskKey       string
+	PairKey       string
+	EmotionFamily string
+	EmotionLeaf   string
+	Politeness    string
+	Urgency       string
+	Trust         string
+}
+
+func (q *Queries) ListOutcomeTasks(ctx context.Context) ([]ListOutcomeTasksRow, error) {
+	rows, err := q.query(ctx, q.listOutcomeTasksStmt, listOutcomeTasks)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListOutcomeTasksRow{}
+	for rows.Next() {
+		var i ListOutcomeTasksRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TaskKey,
+			&i.PairKey,
+			&i.EmotionFamily,
+			&i.EmotionLeaf,
+			&i.Politeness,
+			&i.Urgency,
+			&i.Trust,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listTaskTrials = `-- name: ListTaskTrials :many
 SELECT
     o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
@@ -211,34 +306,15 @@ func (q *Queries) ListTaskTrialsWithoutInfraErrors(ctx context.Context) ([]ListT
 
 const listTrajectoryOutcomes = `-- name: ListTrajectoryOutcomes :many
 SELECT
-    t.id, t.run_id, r.agent_model, r.user_model, r.domain, r.condition,
-    k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
-    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
-    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
-    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
-    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
-    CAST(COALESCE(k.trust, '') AS TEXT) AS trust,
-    t.trial, t.passed, t.termination_reason, t.n_user_turns, t.n_agent_turns, t.n_tool_calls
+    t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
+    t.n_user_turns, t.n_agent_turns, t.n_tool_calls
 FROM trajectories t
-JOIN runs r ON r.id = t.run_id
-JOIN tasks k ON k.id = t.task_id
-ORDER BY t.run_id, k.task_key, t.trial
 `
 
 type ListTrajectoryOutcomesRow struct {
 	ID                int64
 	RunID             int64
-	AgentModel        string
-	UserModel         string
-	Domain            string
-	Condition         string
-	TaskKey           string
-	PairKey           string
-	EmotionFamily     string
-	EmotionLeaf       string
-	Politeness        string
-	Urgency           string
-	Trust             string
+	TaskID            int64
 	Trial             int64
 	Passed            int64
 	TerminationReason string
@@ -247,7 +323,8 @@ type ListTrajectoryOutcomesRow struct {
 	NToolCalls        int64
 }
 
-// One row per trajectory with what per-trajectory statistics need.
+// One row per trajectory with what per-trajectory statistics need; the
+// run's and task's fields come from ListOutcomeRuns and ListOutcomeTasks.
 func (q *Queries) ListTrajectoryOutcomes(ctx context.Context) ([]ListTrajectoryOutcomesRow, error) {
 	rows, err := q.query(ctx, q.listTrajectoryOutcomesStmt, listTrajectoryOutcomes)
 	if err != nil {
@@ -260,17 +337,7 @@ func (q *Queries) ListTrajectoryOutcomes(ctx context.Context) ([]ListTrajectoryO
 		if err := rows.Scan(
 			&i.ID,
 			&i.RunID,
-			&i.AgentModel,
-			&i.UserModel,
-			&i.Domain,
-			&i.Condition,
-			&i.TaskKey,
-			&i.PairKey,
-			&i.EmotionFamily,
-			&i.EmotionLeaf,
-			&i.Politeness,
-			&i.Urgency,
-			&i.Trust,
+			&i.TaskID,
 			&i.Trial,
 			&i.Passed,
 			&i.TerminationReason,
