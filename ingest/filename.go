@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -18,28 +19,51 @@ var KnownDomains = []string{
 // FileMetadata is what a result file's name says about its run; empty
 // fields are unknown.
 type FileMetadata struct {
-	Model     string
-	Domain    string
-	Condition emobench.Condition
+	Model         string
+	AgentStrategy string // tool-calling, act, react, few-shot (τ-bench names)
+	UserModel     string
+	UserStrategy  string // llm, react, verify, reflection (τ-bench names)
+	Temperature   string // the agent's sampling temperature, as written
+	Domain        string
+	Condition     emobench.Condition
 }
 
-// MetadataFromFileName infers a run's model, domain and condition from
-// names such as <model>-<domain>-(with|without)-emotions.json and
-// <model>-<domain>.json (τ-Emotion-Bench's historical_trajectories). In the
-// first form any <domain> is accepted; otherwise the domain must be one of
-// KnownDomains, and words after it are ignored.
+// tauBenchCheckpoint matches the names τ-bench's run.py gives its result
+// files: {agent_strategy}-{model}-{temperature}_range_{start}-{end}_user-
+// {user_model}-{user_strategy}_{MMDDHHMMSS}, and the fork spelling
+// _user{user_model}_ without a strategy.
+var tauBenchCheckpoint = regexp.MustCompile(`^(tool-calling|act|react|few-shot)(?:-?think)?-(.+)-(-?\d+(?:\.\d+)?(?:e-?\d+)?)_range_(-?\d+)-(-?\d+)_user-?(.+?)(?:-(llm|react|verify|reflection|human))?_\d{6,}$`)
+
+// conditionWords matches a condition anywhere in a name, as words:
+// with-emotions, without_emotion, no-emotions, …
+var conditionWords = regexp.MustCompile(`(?i)(?:^|[-_.])(with|without|no)[-_]emotions?(?:$|[-_.])`)
+
+// MetadataFromFileName infers a run's metadata from its file name:
+//   - τ-bench's own names (see tauBenchCheckpoint) give the agent strategy,
+//     model, temperature, user model and user strategy; the domain then
+//     comes from a parent folder named after a known domain (results/retail/…);
+//   - τ-Emotion-Bench's <model>-<domain>-(with|without)-emotions names give
+//     model, domain and condition, with any <domain>; the condition words
+//     may also sit in the middle (…-without-emotions.v2.json);
+//   - otherwise <model>-<domain>[-words] with a domain among KnownDomains.
 func MetadataFromFileName(path string) FileMetadata {
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if m := tauBenchCheckpoint.FindStringSubmatch(stem); m != nil {
+		meta := FileMetadata{AgentStrategy: m[1], Model: m[2], Temperature: m[3], UserModel: m[6], UserStrategy: m[7]}
+		if dir := filepath.Base(filepath.Dir(path)); isKnownDomain(dir) {
+			meta.Domain = dir
+		}
+		return meta
+	}
 	var meta FileMetadata
-	for suffix, cond := range map[string]emobench.Condition{
-		"-with-emotions":    emobench.ConditionWithEmotions,
-		"-without-emotions": emobench.ConditionWithoutEmotions,
-	} {
-		if rest, ok := strings.CutSuffix(stem, suffix); ok {
-			meta.Condition = cond
-			if i := strings.LastIndex(rest, "-"); i > 0 && i < len(rest)-1 {
-				meta.Model, meta.Domain = rest[:i], rest[i+1:]
-			}
+	if loc := conditionWords.FindStringSubmatchIndex(stem); loc != nil {
+		meta.Condition = emobench.ConditionWithEmotions
+		if w := strings.ToLower(stem[loc[2]:loc[3]]); w == "without" || w == "no" {
+			meta.Condition = emobench.ConditionWithoutEmotions
+		}
+		rest := stem[:loc[0]]
+		if i := strings.LastIndex(rest, "-"); i > 0 && i < len(rest)-1 {
+			meta.Model, meta.Domain = rest[:i], rest[i+1:]
 			return meta
 		}
 	}

@@ -36,6 +36,20 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"GPT-4o-Airline.json", ingest.FileMetadata{Model: "GPT-4o", Domain: "Airline"}},
 		// A condition suffix without <model>-<domain> gives only the condition.
 		{"qwen3-with-emotions.json", ingest.FileMetadata{Condition: emobench.ConditionWithEmotions}},
+		// The condition words anywhere, in any spelling.
+		{"qwen3-telehealth-without-emotions.b5f2dd64.json", ingest.FileMetadata{Model: "qwen3", Domain: "telehealth", Condition: emobench.ConditionWithoutEmotions}},
+		{"gpt-4o-airline-no_emotion-run2.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "airline", Condition: emobench.ConditionWithoutEmotions}},
+		{"gpt-4o-airline_with_emotions.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "airline", Condition: emobench.ConditionWithEmotions}},
+		{"retail-With-Emotions-3.json", ingest.FileMetadata{Domain: "retail", Condition: emobench.ConditionWithEmotions}},
+		// Not a condition: "emotions" alone, or "withemotions".
+		{"emotions-retail.json", ingest.FileMetadata{Model: "emotions", Domain: "retail"}},
+		// τ-bench's run.py names.
+		{"results/tool-calling-gpt-4o-0.0_range_0--1_user-gpt-4o-llm_0314124543.json", ingest.FileMetadata{
+			AgentStrategy: "tool-calling", Model: "gpt-4o", Temperature: "0.0", UserModel: "gpt-4o", UserStrategy: "llm"}},
+		{"results/retail/react-claude-3-5-sonnet-20240620-0.7_range_10-20_user-gpt-4-turbo-verify_1201093000.json", ingest.FileMetadata{
+			AgentStrategy: "react", Model: "claude-3-5-sonnet-20240620", Temperature: "0.7", UserModel: "gpt-4-turbo", UserStrategy: "verify", Domain: "retail"}},
+		{"airline/few-shot-Qwen2.5-7B-Instruct-1.0_range_0-50_usergpt-4o_0101000000.json", ingest.FileMetadata{
+			AgentStrategy: "few-shot", Model: "Qwen2.5-7B-Instruct", Temperature: "1.0", UserModel: "gpt-4o", Domain: "airline"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

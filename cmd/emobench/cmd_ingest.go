@@ -306,22 +306,28 @@ func runFor(src source, sum string, opts ingestOptions) emobench.Run {
 	path := src.path
 	meta := ingest.MetadataFromFileName(path)
 	run := emobench.Run{
-		Name:         opts.name,
-		SourceFormat: ingest.FormatTauBench,
-		SourcePath:   absolute(path, src.modTime),
-		SourceSHA256: sum,
-		AgentModel:   firstNonEmpty(opts.model, meta.Model),
-		UserModel:    opts.userModel,
-		Domain:       firstNonEmpty(opts.domain, meta.Domain),
-		Condition:    emobench.Condition(firstNonEmpty(string(opts.condition), string(meta.Condition), string(emobench.ConditionNone))),
+		Name:          opts.name,
+		SourceFormat:  ingest.FormatTauBench,
+		SourcePath:    absolute(path, src.modTime),
+		SourceSHA256:  sum,
+		AgentModel:    firstNonEmpty(opts.model, meta.Model),
+		AgentStrategy: meta.AgentStrategy,
+		UserModel:     firstNonEmpty(opts.userModel, meta.UserModel),
+		UserStrategy:  meta.UserStrategy,
+		Domain:        firstNonEmpty(opts.domain, meta.Domain),
+		Condition:     emobench.Condition(firstNonEmpty(string(opts.condition), string(meta.Condition), string(emobench.ConditionNone))),
 	}
 	if run.Name == "" {
 		run.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
 	run.CreatedAt = src.modTime
-	run.Config, _ = json.Marshal(map[string]any{"ingest": map[string]string{
+	config := map[string]any{"ingest": map[string]string{
 		"format": ingest.FormatTauBench, "on_duplicate": string(opts.onDuplicate),
-	}})
+	}}
+	if meta.Temperature != "" {
+		config["file_name"] = map[string]string{"temperature": meta.Temperature}
+	}
+	run.Config, _ = json.Marshal(config)
 	return run
 }
 
