@@ -79,7 +79,9 @@ func (db *DB) ListTaskTrials(ctx context.Context, runIDs []int64) ([]TaskTrials,
 }
 
 // ListTaskTrialsWithoutInfraErrors is ListTaskTrials leaving out the
-// trajectories that ended in a τ²-bench infrastructure_error.
+// trajectories τ²-bench cannot evaluate: those that ended in an
+// infrastructure_error or context_window_exceeded (τ²-bench's
+// NON_EVALUABLE_TERMINATION_REASONS).
 func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int64) ([]TaskTrials, error) {
 	rows, err := db.queries.ListTaskTrialsWithoutInfraErrors(ctx)
 	if err != nil {
@@ -92,11 +94,22 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 	return taskTrials(converted, runIDs), nil
 }
 
-// CountInfraErrors returns how many trajectories ended in a τ²-bench
-// infrastructure_error.
-func (db *DB) CountInfraErrors(ctx context.Context) (int, error) {
-	n, err := db.queries.CountInfraErrors(ctx)
-	return int(n), err
+// CountInfraErrors returns how many trajectories of runIDs (of all runs
+// when empty) ended in a τ²-bench infrastructure_error or
+// context_window_exceeded.
+func (db *DB) CountInfraErrors(ctx context.Context, runIDs []int64) (int, error) {
+	rows, err := db.queries.CountInfraErrors(ctx)
+	if err != nil {
+		return 0, err
+	}
+	keep := idSet(runIDs)
+	n := 0
+	for _, r := range rows {
+		if len(keep) == 0 || keep[r.RunID] {
+			n += int(r.N)
+		}
+	}
+	return n, nil
 }
 
 func taskTrials(rows []sqlcdb.ListTaskTrialsRow, runIDs []int64) []TaskTrials {

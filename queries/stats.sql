@@ -42,8 +42,9 @@ ORDER BY m.trajectory_id, m.idx;
 SELECT CAST(COALESCE(MAX(id), 0) AS INTEGER) FROM trajectories;
 
 -- name: ListTaskTrialsWithoutInfraErrors :many
--- ListTaskTrials leaving out trajectories that ended in a tau2-bench
--- infrastructure_error (stats passk --infra-errors exclude).
+-- ListTaskTrials leaving out trajectories that tau2-bench cannot evaluate:
+-- its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error and
+-- context_window_exceeded (stats passk --infra-errors exclude).
 SELECT
     o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
     r.domain, r.agent_model, r.user_model, r.condition,
@@ -57,13 +58,16 @@ FROM (
            COUNT(*) AS trials, CAST(SUM(t.passed) AS INTEGER) AS passes,
            CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned
     FROM trajectories t JOIN tasks k2 ON k2.id = t.task_id
-    WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '') <> 'infrastructure_error'
+    WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '')
+          NOT IN ('infrastructure_error', 'context_window_exceeded')
     GROUP BY t.run_id, k2.task_key
 ) o
 JOIN runs r ON r.id = o.run_id
 JOIN tasks k ON k.id = o.task_id
 ORDER BY o.run_id, o.task_key;
 
--- name: CountInfraErrors :one
-SELECT COUNT(*) FROM trajectories
-WHERE json_extract(extra, '$.termination_reason') = 'infrastructure_error';
+-- name: CountInfraErrors :many
+-- Trajectories per run that tau2-bench cannot evaluate (see above).
+SELECT run_id, COUNT(*) AS n FROM trajectories
+WHERE json_extract(extra, '$.termination_reason') IN ('infrastructure_error', 'context_window_exceeded')
+GROUP BY run_id;

@@ -52,7 +52,7 @@ func passkCommand(e *env) *cli.Command {
 			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
-			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error trajectories: fail (count them as failures) or exclude"},
+			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)"},
 		}, intervalFlags("none")...),
 		Action: func(c *cli.Context) error { return runPassK(c, e) },
 	}
@@ -115,9 +115,10 @@ func runPassK(c *cli.Context, e *env) error {
 	default:
 		return usagef("--infra-errors %q is not one of fail, exclude", c.String("infra-errors"))
 	}
-	if n, err := store.CountInfraErrors(c.Context); err == nil && n > 0 {
+	if n, err := store.CountInfraErrors(c.Context, runIDs); err == nil && n > 0 {
 		verb := map[string]string{"fail": "counted as failures", "exclude": "left out of every denominator"}[c.String("infra-errors")]
-		e.warn(fmt.Sprintf("%d trajectories ended in a τ²-bench infrastructure_error: %s (--infra-errors %s)", n, verb, c.String("infra-errors")))
+		e.warn(fmt.Sprintf("%s in a τ²-bench infrastructure_error or context_window_exceeded: %s (--infra-errors %s)",
+			plural(n, "trajectory ended", "trajectories ended"), verb, c.String("infra-errors")))
 	}
 	in, runTrials, err := loadTaskTrialsFrom(c.Context, list, store, runIDs, fields, conv)
 	if err != nil {

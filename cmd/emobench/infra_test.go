@@ -8,11 +8,13 @@ import (
 	"testing"
 )
 
-// τ²-bench 1.x infrastructure errors count as failures by default and can
-// be left out of the denominators; the output says which.
+// τ²-bench's non-evaluable trajectories (infrastructure_error,
+// context_window_exceeded) count as failures by default and can be left out
+// of the denominators; the output says which, for the selected runs only.
 func TestStatsPassK_InfraErrors(t *testing.T) {
 	requireRealRuns(t)
-	raw, err := os.ReadFile(filepath.Join(realRuns, "tau2", "v1x-inline-results-airline.json"))
+	src := filepath.Join(realRuns, "tau2", "v1x-inline-results-airline.json")
+	raw, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,15 +24,16 @@ func TestStatsPassK_InfraErrors(t *testing.T) {
 	}
 	sims := results["simulations"].([]any)
 	sims[0].(map[string]any)["termination_reason"] = "infrastructure_error"
+	sims[1].(map[string]any)["termination_reason"] = "context_window_exceeded"
 	file := filepath.Join(t.TempDir(), "infra.json")
 	data, _ := json.Marshal(results)
 	if err := os.WriteFile(file, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	dbPath := filepath.Join(t.TempDir(), "infra.db")
-	mustRun(t, "--db", dbPath, "ingest", file)
-	for mode, tasks := range map[string]int{"fail": 5, "exclude": 4} {
-		r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--infra-errors", mode, "--format", "json")
+	mustRun(t, "--db", dbPath, "ingest", file, src)
+	for mode, tasks := range map[string]int{"fail": 5, "exclude": 3} {
+		r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--run", "infra", "--infra-errors", mode, "--format", "json")
 		var rows []passKJSON
 		if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || r.code != 0 {
 			t.Fatalf("%s: exit %d %v\n%s", mode, r.code, err, r.stderr)
@@ -38,9 +41,13 @@ func TestStatsPassK_InfraErrors(t *testing.T) {
 		if len(rows) != 1 || rows[0].Tasks != tasks {
 			t.Errorf("%s: rows %+v, want one row over %d tasks", mode, rows, tasks)
 		}
-		if !strings.Contains(r.stderr, "1 trajectories ended in a τ²-bench infrastructure_error") || !strings.Contains(r.stderr, "--infra-errors "+mode) {
+		if !strings.Contains(r.stderr, "2 trajectories ended in a τ²-bench infrastructure_error or context_window_exceeded") || !strings.Contains(r.stderr, "--infra-errors "+mode) {
 			t.Errorf("%s: stderr %q does not say how infrastructure errors were counted", mode, r.stderr)
 		}
+	}
+	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--run", "v1x-inline-results-airline", "--infra-errors", "exclude")
+	if r.code != 0 || strings.Contains(r.stderr, "infrastructure_error") {
+		t.Errorf("a run without infrastructure errors: exit %d, stderr %q; want 0 and no note", r.code, r.stderr)
 	}
 	if r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--infra-errors", "ignore"); r.code != 2 {
 		t.Errorf("--infra-errors ignore: exit %d, want 2", r.code)

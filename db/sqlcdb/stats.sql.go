@@ -9,16 +9,39 @@ import (
 	"context"
 )
 
-const countInfraErrors = `-- name: CountInfraErrors :one
-SELECT COUNT(*) FROM trajectories
-WHERE json_extract(extra, '$.termination_reason') = 'infrastructure_error'
+const countInfraErrors = `-- name: CountInfraErrors :many
+SELECT run_id, COUNT(*) AS n FROM trajectories
+WHERE json_extract(extra, '$.termination_reason') IN ('infrastructure_error', 'context_window_exceeded')
+GROUP BY run_id
 `
 
-func (q *Queries) CountInfraErrors(ctx context.Context) (int64, error) {
-	row := q.queryRow(ctx, q.countInfraErrorsStmt, countInfraErrors)
-	var count int64
-	err := row.Scan(&count)
-	return count, err
+type CountInfraErrorsRow struct {
+	RunID int64
+	N     int64
+}
+
+// Trajectories per run that tau2-bench cannot evaluate (see above).
+func (q *Queries) CountInfraErrors(ctx context.Context) ([]CountInfraErrorsRow, error) {
+	rows, err := q.query(ctx, q.countInfraErrorsStmt, countInfraErrors)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CountInfraErrorsRow{}
+	for rows.Next() {
+		var i CountInfraErrorsRow
+		if err := rows.Scan(&i.RunID, &i.N); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const listAgentTexts = `-- name: ListAgentTexts :many
@@ -239,7 +262,8 @@ FROM (
            COUNT(*) AS trials, CAST(SUM(t.passed) AS INTEGER) AS passes,
            CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned
     FROM trajectories t JOIN tasks k2 ON k2.id = t.task_id
-    WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '') <> 'infrastructure_error'
+    WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '')
+          NOT IN ('infrastructure_error', 'context_window_exceeded')
     GROUP BY t.run_id, k2.task_key
 ) o
 JOIN runs r ON r.id = o.run_id
@@ -264,8 +288,9 @@ type ListTaskTrialsWithoutInfraErrorsRow struct {
 	Trust         string
 }
 
-// ListTaskTrials leaving out trajectories that ended in a tau2-bench
-// infrastructure_error (stats passk --infra-errors exclude).
+// ListTaskTrials leaving out trajectories that tau2-bench cannot evaluate:
+// its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error and
+// context_window_exceeded (stats passk --infra-errors exclude).
 func (q *Queries) ListTaskTrialsWithoutInfraErrors(ctx context.Context) ([]ListTaskTrialsWithoutInfraErrorsRow, error) {
 	rows, err := q.query(ctx, q.listTaskTrialsWithoutInfraErrorsStmt, listTaskTrialsWithoutInfraErrors)
 	if err != nil {
