@@ -30,7 +30,8 @@ type Tau2Info struct {
 	UserImplementation  string          // info.user_info.implementation, e.g. user_simulator
 	Domain              string          // info.environment_info.domain_name
 	Tasks               int             // number of entries of the tasks array
-	Raw                 json.RawMessage // info as given; nil when absent
+	Raw                 json.RawMessage // info as given, credentials redacted (RedactSecrets); nil when absent
+	Redacted            []string        // paths in info of the credentials left out of Raw
 }
 
 // SimulationError is a problem with one simulation of a τ²-bench run.
@@ -255,7 +256,7 @@ func (t *Tau2Reader) readInfo(raw json.RawMessage) {
 	if isNull(raw) {
 		return
 	}
-	t.info.Raw = raw
+	t.info.Raw, t.info.Redacted = RedactSecrets(raw)
 	t.info.AgentModel = stringOf(jsonPath(raw, "agent_info", "llm"))
 	t.info.AgentImplementation = stringOf(jsonPath(raw, "agent_info", "implementation"))
 	t.info.UserModel = stringOf(jsonPath(raw, "user_info", "llm"))

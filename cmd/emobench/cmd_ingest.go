@@ -433,13 +433,17 @@ func hashFile(w io.Writer, fsys fs.FS, name string) error {
 // storeTau2 stores one τ²-bench run, then prints the reader's warnings (on
 // stderr) and a note when the run has no simulations.
 func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string, rd *ingest.Tau2Reader, opts ingestOptions) error {
-	run := tau2Run(src, sum, rd.Info(), opts)
+	info := rd.Info()
+	run := tau2Run(src, sum, info, opts)
 	res, err := store.IngestRun(ctx, run, rd.Trajectories(), opts.onDuplicate)
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
 	for _, w := range rd.Warnings() {
 		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.path, w)
+	}
+	for _, path := range info.Redacted {
+		fmt.Fprintf(e.stderr, "note: %s: info.%s holds a credential: stored as %q in runs.config\n", src.path, path, ingest.Redacted)
 	}
 	if res.Trajectories == 0 {
 		fmt.Fprintf(e.stdout, "%s: note: no simulations in this τ²-bench run (it lists %s); run %d holds no trajectories\n",

@@ -238,3 +238,30 @@ func TestIngestTau2_ErrBadInputStoresNothing(t *testing.T) {
 		})
 	}
 }
+
+// Credentials in a τ²-bench run's info (llm_args.api_key) never reach the
+// db; the user is told.
+func TestIngestTau2_RedactsCredentials(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "keyed.json")
+	data := `{"info": {"agent_info": {"llm": "m", "llm_args": {"api_key": "sk-secret-1", "temperature": 0.0}},
+		"user_info": {"llm": "u", "llm_args": {"OPENAI_API_KEY": "sk-secret-2"}}}, "tasks": [],
+		"simulations": [{"task_id": "a", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1}, "messages": [{"role": "user", "content": "hi"}]}]}`
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "k.db")
+	r := runCLI(t, "", "--db", dbPath, "ingest", file)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"info.agent_info.llm_args.api_key holds a credential", "info.user_info.llm_args.OPENAI_API_KEY holds a credential"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q lacks %q", r.stderr, want)
+		}
+	}
+	got := csvQuery(t, dbPath, "SELECT json_extract(config, '$.tau2.info.agent_info.llm_args.api_key'), json_extract(config, '$.tau2.info.agent_info.llm_args.temperature'), instr(config, 'sk-secret') FROM runs")
+	if want := "[redacted],0,0"; !strings.Contains(got, want) {
+		t.Errorf("stored config %q, want %q", got, want)
+	}
+}
