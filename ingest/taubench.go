@@ -633,7 +633,14 @@ func toolCall(id string, f tauFunction) emobench.ToolCall {
 			call.ArgumentsMalformed = true
 		}
 	default:
-		call.Arguments = args
+		// An object as written, often pretty-printed: stored compact, as
+		// parsed strings are, so that SQL comparisons on it work.
+		var b bytes.Buffer
+		if json.Compact(&b, args) == nil {
+			call.Arguments = b.Bytes()
+		} else {
+			call.Arguments = args
+		}
 	}
 	return call
 }

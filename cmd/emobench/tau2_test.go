@@ -265,3 +265,23 @@ func TestIngestTau2_RedactsCredentials(t *testing.T) {
 		t.Errorf("stored config %q, want %q", got, want)
 	}
 }
+
+// Tool arguments given as a pretty-printed object are stored compact, like
+// arguments parsed from a string, so SQL can compare them.
+func TestIngestTau2_CompactArguments(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "pretty.json")
+	data := `{"info": {}, "tasks": [], "simulations": [{"task_id": "a", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1},
+		"messages": [{"role": "assistant", "tool_calls": [{"id": "c1", "name": "find", "arguments": {
+			"rut":   "15.222.333-k",
+			"n": [1, 2]
+		}}]}]}]}`
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "p.db")
+	mustRun(t, "--db", dbPath, "ingest", file)
+	if got, want := csvQuery(t, dbPath, "SELECT tool_arguments FROM messages WHERE tool_name = 'find'"), `{""rut"":""15.222.333-k"",""n"":[1,2]}`; !strings.Contains(got, want) {
+		t.Errorf("tool_arguments %q, want %s", got, want)
+	}
+}
