@@ -92,13 +92,15 @@ func orEmptyObject(raw json.RawMessage) json.RawMessage {
 // PublishedResult is one published score from a leaderboard: a model's
 // pass^k on a domain, as a 0–1 fraction.
 type PublishedResult struct {
-	Model         string
-	Organization  string
-	Domain        string
-	K             int
-	PassHatK      float64  // 0–1, converted from percent when the source used percent
-	Cost          *float64 // USD; nil when not published
-	UserSimulator string
-	Date          string
-	SourceFile    string
+	Model          string
+	Organization   string
+	Domain         string
+	K              int
+	PassHatK       float64  // 0–1, converted from percent when the source used percent
+	Cost           *float64 // USD; nil when not published
+	UserSimulator  string
+	Date           string
+	SourceFile     string
+	Modality       string // text or voice, as the source says; empty when not given
+	SubmissionType string // standard or custom; empty when not given
 }

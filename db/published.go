@@ -25,6 +25,7 @@ func (db *DB) StorePublished(ctx context.Context, sourceSHA256 string, results [
 				K: int64(r.K), PassHatK: r.PassHatK, Cost: nullFloat(r.Cost),
 				UserSimulator: nullString(r.UserSimulator), Date: nullString(r.Date),
 				SourceFile: r.SourceFile, SourceSha256: sourceSHA256,
+				Modality: nullString(r.Modality), SubmissionType: nullString(r.SubmissionType),
 			})
 			if err != nil {
 				return fmt.Errorf("result %d (%s, %s, k=%d): %w", i, r.Model, r.Domain, r.K, err)
@@ -47,6 +48,7 @@ func (db *DB) ListPublished(ctx context.Context) ([]emobench.PublishedResult, er
 		out[i] = emobench.PublishedResult{
 			Model: r.Model, Organization: r.Organization.String, Domain: r.Domain, K: int(r.K),
 			PassHatK: r.PassHatK, UserSimulator: r.UserSimulator.String, Date: r.Date.String, SourceFile: r.SourceFile,
+			Modality: r.Modality.String, SubmissionType: r.SubmissionType.String,
 		}
 		if r.Cost.Valid {
 			c := r.Cost.Float64

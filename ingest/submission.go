@@ -26,7 +26,8 @@ const FormatSubmission = "submission"
 // skipped. Organization is model_organization (else
 // submitting_organization), Date is submission_date (else
 // methodology.evaluation_date), UserSimulator is methodology.user_simulator
-// and Cost the domain's cost (nil when null). SourceFile is left for the
+// and Cost the domain's cost (nil when null); Modality and SubmissionType
+// are modality (text, voice) and submission_type (standard, custom). SourceFile is left for the
 // caller. A leading UTF-8 byte-order mark is skipped.
 //
 // It returns an error for input that is not one JSON object, a missing or
@@ -52,6 +53,8 @@ func Submission(r io.Reader) ([]emobench.PublishedResult, error) {
 		ModelOrganization      json.RawMessage `json:"model_organization"`
 		SubmittingOrganization json.RawMessage `json:"submitting_organization"`
 		SubmissionDate         json.RawMessage `json:"submission_date"`
+		SubmissionType         json.RawMessage `json:"submission_type"`
+		Modality               json.RawMessage `json:"modality"`
 		Results                json.RawMessage `json:"results"`
 		Methodology            json.RawMessage `json:"methodology"`
 	}
@@ -59,10 +62,12 @@ func Submission(r io.Reader) ([]emobench.PublishedResult, error) {
 		return nil, explainJSON(err, "submission")
 	}
 	base := emobench.PublishedResult{
-		Model:         stringOf(sub.ModelName),
-		Organization:  firstString(sub.ModelOrganization, sub.SubmittingOrganization),
-		UserSimulator: stringOf(jsonPath(sub.Methodology, "user_simulator")),
-		Date:          firstString(sub.SubmissionDate, jsonPath(sub.Methodology, "evaluation_date")),
+		Model:          stringOf(sub.ModelName),
+		Organization:   firstString(sub.ModelOrganization, sub.SubmittingOrganization),
+		UserSimulator:  stringOf(jsonPath(sub.Methodology, "user_simulator")),
+		Date:           firstString(sub.SubmissionDate, jsonPath(sub.Methodology, "evaluation_date")),
+		Modality:       stringOf(sub.Modality),
+		SubmissionType: stringOf(sub.SubmissionType),
 	}
 	switch {
 	case isNull(sub.ModelName):

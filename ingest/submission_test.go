@@ -29,7 +29,8 @@ func TestSubmission_OK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := emobench.PublishedResult{Model: "Model-X", Organization: "OrgX", UserSimulator: "gpt-4.1-2025-04-14", Date: "2025-11-01"}
+	base := emobench.PublishedResult{Model: "Model-X", Organization: "OrgX", UserSimulator: "gpt-4.1-2025-04-14", Date: "2025-11-01",
+		Modality: "voice", SubmissionType: "standard"}
 	row := func(domain string, k int, pct float64, cost *float64) emobench.PublishedResult {
 		r := base
 		r.Domain, r.K, r.PassHatK, r.Cost = domain, k, pct/100, cost

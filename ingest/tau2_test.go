@@ -104,8 +104,8 @@ func TestTau2_Mapping(t *testing.T) {
 		t.Errorf("tool message: %+v", tm)
 	}
 	calls := a.Messages[4].ToolCalls
-	if len(calls) != 2 || string(calls[1].Arguments) != `{"line_id": "L1", "gb_amount": 2.0}` || calls[1].ArgumentsMalformed {
-		t.Errorf("object arguments not kept as given: %+v", calls)
+	if len(calls) != 2 || string(calls[1].Arguments) != `{"line_id":"L1","gb_amount":2.0}` || calls[1].ArgumentsMalformed {
+		t.Errorf("object arguments not kept compact with their numbers as written: %+v", calls)
 	}
 	if m5, m6 := a.Messages[5], a.Messages[6]; m5.ToolCallID != "c1" || m5.ToolName != "get_line" || m6.ToolCallID != "c2" || m6.ToolName != "refuel_data" || m6.Content != "Error: not allowed" {
 		t.Errorf("flattened tool messages: %+v %+v", m5, m6)

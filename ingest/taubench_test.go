@@ -386,7 +386,7 @@ func TestTauBench_Messages(t *testing.T) {
 	}{
 		{"c1", "find", `{"email":"a@b.c"}`, false}, // the string's JSON, compacted
 		{"c2", "bad", `"{bad json"`, true},         // a JSON string of the raw text
-		{"c3", "obj", `{"n": 1}`, false},           // already an object: as given
+		{"c3", "obj", `{"n":1}`, false},            // already an object: compacted
 		{"c4", "none", `{}`, false},                // no arguments
 	}
 	for i, tt := range tests {

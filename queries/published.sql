@@ -1,12 +1,13 @@
 -- name: CreatePublishedResult :exec
 INSERT INTO published_results (
     model, organization, domain, k, pass_hat_k, cost, user_simulator, date,
-    source_file, source_sha256
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+    source_file, source_sha256, modality, submission_type
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: CountPublishedBySHA256 :one
 SELECT COUNT(*) FROM published_results WHERE source_sha256 = ?;
 
 -- name: ListPublishedResults :many
-SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file
+SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file,
+       modality, submission_type
 FROM published_results ORDER BY domain, model, k;

@@ -200,8 +200,12 @@ func publishedBeside(ctx context.Context, store *db.DB, runs []reports.RunSummar
 	}
 	byDomain := map[string][]reports.PublishedRow{}
 	for _, p := range published {
+		model := p.Model
+		if p.Modality != "" && !strings.EqualFold(p.Modality, "text") {
+			model += " (" + p.Modality + ")" // voice scores are not text scores
+		}
 		byDomain[p.Domain] = append(byDomain[p.Domain], reports.PublishedRow{
-			Domain: p.Domain, Model: p.Model, Source: filepathBase(p.SourceFile), K: p.K, PassHatK: p.PassHatK,
+			Domain: p.Domain, Model: model, Source: filepathBase(p.SourceFile), K: p.K, PassHatK: p.PassHatK,
 		})
 	}
 	var rows []reports.PublishedRow

@@ -25,17 +25,19 @@ type Message struct {
 }
 
 type PublishedResult struct {
-	ID            int64
-	Model         string
-	Organization  sql.NullString
-	Domain        string
-	K             int64
-	PassHatK      float64
-	Cost          sql.NullFloat64
-	UserSimulator sql.NullString
-	Date          sql.NullString
-	SourceFile    string
-	SourceSha256  string
+	ID             int64
+	Model          string
+	Organization   sql.NullString
+	Domain         string
+	K              int64
+	PassHatK       float64
+	Cost           sql.NullFloat64
+	UserSimulator  sql.NullString
+	Date           sql.NullString
+	SourceFile     string
+	SourceSha256   string
+	Modality       sql.NullString
+	SubmissionType sql.NullString
 }
 
 type Run struct {

@@ -24,21 +24,23 @@ func (q *Queries) CountPublishedBySHA256(ctx context.Context, sourceSha256 strin
 const createPublishedResult = `-- name: CreatePublishedResult :exec
 INSERT INTO published_results (
     model, organization, domain, k, pass_hat_k, cost, user_simulator, date,
-    source_file, source_sha256
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    source_file, source_sha256, modality, submission_type
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 `
 
 type CreatePublishedResultParams struct {
-	Model         string
-	Organization  sql.NullString
-	Domain        string
-	K             int64
-	PassHatK      float64
-	Cost          sql.NullFloat64
-	UserSimulator sql.NullString
-	Date          sql.NullString
-	SourceFile    string
-	SourceSha256  string
+	Model          string
+	Organization   sql.NullString
+	Domain         string
+	K              int64
+	PassHatK       float64
+	Cost           sql.NullFloat64
+	UserSimulator  sql.NullString
+	Date           sql.NullString
+	SourceFile     string
+	SourceSha256   string
+	Modality       sql.NullString
+	SubmissionType sql.NullString
 }
 
 func (q *Queries) CreatePublishedResult(ctx context.Context, arg CreatePublishedResultParams) error {
@@ -53,25 +55,30 @@ func (q *Queries) CreatePublishedResult(ctx context.Context, arg CreatePublished
 		arg.Date,
 		arg.SourceFile,
 		arg.SourceSha256,
+		arg.Modality,
+		arg.SubmissionType,
 	)
 	return err
 }
 
 const listPublishedResults = `-- name: ListPublishedResults :many
-SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file
+SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file,
+       modality, submission_type
 FROM published_results ORDER BY domain, model, k
 `
 
 type ListPublishedResultsRow struct {
-	Model         string
-	Organization  sql.NullString
-	Domain        string
-	K             int64
-	PassHatK      float64
-	Cost          sql.NullFloat64
-	UserSimulator sql.NullString
-	Date          sql.NullString
-	SourceFile    string
+	Model          string
+	Organization   sql.NullString
+	Domain         string
+	K              int64
+	PassHatK       float64
+	Cost           sql.NullFloat64
+	UserSimulator  sql.NullString
+	Date           sql.NullString
+	SourceFile     string
+	Modality       sql.NullString
+	SubmissionType sql.NullString
 }
 
 func (q *Queries) ListPublishedResults(ctx context.Context) ([]ListPublishedResultsRow, error) {
@@ -93,6 +100,8 @@ func (q *Queries) ListPublishedResults(ctx context.Context) ([]ListPublishedResu
 			&i.UserSimulator,
 			&i.Date,
 			&i.SourceFile,
+			&i.Modality,
+			&i.SubmissionType,
 		); err != nil {
 			return nil, err
 		}
