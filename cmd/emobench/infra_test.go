@@ -118,3 +118,23 @@ func TestIngest_Tau2FileNameWithDot(t *testing.T) {
 		t.Fatalf("condition = %q, want with-emotions", got)
 	}
 }
+
+// Voice leaderboard scores are marked as such beside text runs.
+func TestReport_PublishedVoiceMarked(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "voice.db")
+	fixtureDB(t, dbPath) // retail runs
+	mustRun(t, "--db", dbPath, "ingest", filepath.Join("..", "..", "ingest", "testdata", "submission", "full.json"))
+	if got := csvQuery(t, dbPath, "SELECT DISTINCT modality, submission_type FROM published_results"); !strings.Contains(got, "voice,standard") {
+		t.Fatalf("published_results modality, submission_type: %q", got)
+	}
+	out := filepath.Join(dir, "r.html")
+	mustRun(t, "--db", dbPath, "report", "--out", out)
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "Model-X (voice)") {
+		t.Error("report does not mark the voice submission")
+	}
+}
