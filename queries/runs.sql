@@ -40,3 +40,20 @@ FROM runs ORDER BY id;
 SELECT id, name, source_format, source_path, source_sha256, agent_model, agent_strategy,
        user_model, user_strategy, domain, condition, created_at, config, train_domains
 FROM runs ORDER BY id;
+
+-- name: UpdateRunMetadata :exec
+-- Fields left NULL keep their value.
+UPDATE runs SET
+    name        = COALESCE(sqlc.narg(name), name),
+    agent_model = COALESCE(sqlc.narg(agent_model), agent_model),
+    user_model  = COALESCE(sqlc.narg(user_model), user_model),
+    domain      = COALESCE(sqlc.narg(domain), domain),
+    condition   = COALESCE(sqlc.narg(condition), condition)
+WHERE id = sqlc.arg(id);
+
+-- name: DeleteRun :execrows
+DELETE FROM runs WHERE id = ?;
+
+-- name: DeleteOrphanTasks :execrows
+-- Tasks no trajectory refers to any more (after DeleteRun).
+DELETE FROM tasks WHERE NOT EXISTS (SELECT 1 FROM trajectories t WHERE t.task_id = tasks.id);

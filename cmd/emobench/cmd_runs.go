@@ -3,7 +3,11 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
+	"slices"
+	"strings"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/urfave/cli/v2"
 )
@@ -18,7 +22,7 @@ func runsCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
 		},
-		Subcommands: []*cli.Command{tagCommand(e)},
+		Subcommands: []*cli.Command{tagCommand(e), setCommand(e), removeCommand(e)},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -132,5 +136,111 @@ func warnUnlikelyTags(c *cli.Context, e *env, store *db.DB, id int64, domains []
 	}
 	if base != 0 && domainOf[base] != domainOf[id] {
 		e.warn(fmt.Sprintf("base run %d is on domain %s, run %d on %s: stats generalization compares runs domain by domain", base, domainOf[base], id, domainOf[id]))
+	}
+}
+
+// openExisting opens the --db file for writing, refusing to create it.
+func openExisting(c *cli.Context) (*db.DB, error) {
+	path := c.String("db")
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%s: no such database", path)
+	}
+	return db.Open(c.Context, path)
+}
+
+func setCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "set",
+		Usage:     "correct a run's name, models, domain or condition (e.g. after ingesting without flags)",
+		ArgsUsage: "RUN",
+		Description: "Re-ingesting a file is a no-op (its sha256 is known), so metadata is corrected here.\n\n" +
+			"Example:\n   emobench --db runs.db runs set 3 --model qwen3-32b --condition with-emotions",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "name", Usage: "run name"},
+			&cli.StringFlag{Name: "model", Usage: "agent model"},
+			&cli.StringFlag{Name: "user-model", Usage: "user simulator model"},
+			&cli.StringFlag{Name: "domain", Usage: "domain, e.g. retail"},
+			&cli.StringFlag{Name: "condition", Usage: "with-emotions, without-emotions or none"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usagef("runs set takes one RUN (id or name), got %d arguments", c.NArg())
+			}
+			var m db.RunMetadata
+			for flag, field := range map[string]**string{"name": &m.Name, "model": &m.AgentModel, "user-model": &m.UserModel, "domain": &m.Domain} {
+				if c.IsSet(flag) {
+					v := strings.TrimSpace(c.String(flag))
+					if v == "" {
+						return usagef("--%s is empty", flag)
+					}
+					*field = &v
+				}
+			}
+			if c.IsSet("condition") {
+				cond, err := emobench.ParseCondition(c.String("condition"))
+				if err != nil {
+					return usagef("--condition: %v", err)
+				}
+				m.Condition = &cond
+			}
+			if m == (db.RunMetadata{}) {
+				return usagef("runs set needs at least one of --name, --model, --user-model, --domain, --condition")
+			}
+			store, err := openExisting(c)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			id, err := store.ResolveRun(c.Context, c.Args().First())
+			if err != nil {
+				return err
+			}
+			if err := store.UpdateRunMetadata(c.Context, id, m); err != nil {
+				return err
+			}
+			runs, err := store.ListRunSummaries(c.Context)
+			if err != nil {
+				return err
+			}
+			for _, r := range runs {
+				if r.ID == id {
+					fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func removeCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "rm",
+		Usage:     "delete runs with their trajectories and messages (tasks no other run uses go too)",
+		ArgsUsage: "RUN...",
+		Description: "All the runs go in one transaction, or none when one is unknown. The source file is\n" +
+			"untouched, so a removed run can be ingested again.\n\n" +
+			"Example:\n   emobench --db runs.db runs rm 3 gpt-4o-retail-old",
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return usagef("runs rm takes one or more RUNs (ids or names)")
+			}
+			store, err := openExisting(c)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			ids, err := resolveRuns(c.Context, store, c.Args().Slice())
+			if err != nil {
+				return err
+			}
+			slices.Sort(ids)
+			ids = slices.Compact(ids) // "3 3" or an id and its name
+			tasks, err := store.DeleteRuns(c.Context, ids)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stdout, "removed %s %v and %s no other run used\n", plural(len(ids), "run", "runs"), ids, plural(int(tasks), "task", "tasks"))
+			return nil
+		},
 	}
 }

@@ -48,6 +48,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deleteErroredPairStmt, err = db.PrepareContext(ctx, deleteErroredPair); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteErroredPair: %w", err)
 	}
+	if q.deleteOrphanTasksStmt, err = db.PrepareContext(ctx, deleteOrphanTasks); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteOrphanTasks: %w", err)
+	}
+	if q.deleteRunStmt, err = db.PrepareContext(ctx, deleteRun); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteRun: %w", err)
+	}
 	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, deleteTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTrajectory: %w", err)
 	}
@@ -111,6 +117,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
 	}
+	if q.updateRunMetadataStmt, err = db.PrepareContext(ctx, updateRunMetadata); err != nil {
+		return nil, fmt.Errorf("error preparing query UpdateRunMetadata: %w", err)
+	}
 	if q.upsertTaskStmt, err = db.PrepareContext(ctx, upsertTask); err != nil {
 		return nil, fmt.Errorf("error preparing query UpsertTask: %w", err)
 	}
@@ -157,6 +166,16 @@ func (q *Queries) Close() error {
 	if q.deleteErroredPairStmt != nil {
 		if cerr := q.deleteErroredPairStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteErroredPairStmt: %w", cerr)
+		}
+	}
+	if q.deleteOrphanTasksStmt != nil {
+		if cerr := q.deleteOrphanTasksStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteOrphanTasksStmt: %w", cerr)
+		}
+	}
+	if q.deleteRunStmt != nil {
+		if cerr := q.deleteRunStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteRunStmt: %w", cerr)
 		}
 	}
 	if q.deleteTrajectoryStmt != nil {
@@ -264,6 +283,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing tagRunStmt: %w", cerr)
 		}
 	}
+	if q.updateRunMetadataStmt != nil {
+		if cerr := q.updateRunMetadataStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing updateRunMetadataStmt: %w", cerr)
+		}
+	}
 	if q.upsertTaskStmt != nil {
 		if cerr := q.upsertTaskStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing upsertTaskStmt: %w", cerr)
@@ -316,6 +340,8 @@ type Queries struct {
 	createRunStmt                        *sql.Stmt
 	createTrajectoryStmt                 *sql.Stmt
 	deleteErroredPairStmt                *sql.Stmt
+	deleteOrphanTasksStmt                *sql.Stmt
+	deleteRunStmt                        *sql.Stmt
 	deleteTrajectoryStmt                 *sql.Stmt
 	findRunByIDStmt                      *sql.Stmt
 	findRunBySHA256Stmt                  *sql.Stmt
@@ -337,6 +363,7 @@ type Queries struct {
 	listTrajectoryOutcomesStmt           *sql.Stmt
 	maxTrajectoryIDStmt                  *sql.Stmt
 	tagRunStmt                           *sql.Stmt
+	updateRunMetadataStmt                *sql.Stmt
 	upsertTaskStmt                       *sql.Stmt
 }
 
@@ -352,6 +379,8 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		createRunStmt:                        q.createRunStmt,
 		createTrajectoryStmt:                 q.createTrajectoryStmt,
 		deleteErroredPairStmt:                q.deleteErroredPairStmt,
+		deleteOrphanTasksStmt:                q.deleteOrphanTasksStmt,
+		deleteRunStmt:                        q.deleteRunStmt,
 		deleteTrajectoryStmt:                 q.deleteTrajectoryStmt,
 		findRunByIDStmt:                      q.findRunByIDStmt,
 		findRunBySHA256Stmt:                  q.findRunBySHA256Stmt,
@@ -373,6 +402,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
 		maxTrajectoryIDStmt:                  q.maxTrajectoryIDStmt,
 		tagRunStmt:                           q.tagRunStmt,
+		updateRunMetadataStmt:                q.updateRunMetadataStmt,
 		upsertTaskStmt:                       q.upsertTaskStmt,
 	}
 }

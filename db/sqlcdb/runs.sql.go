@@ -90,6 +90,31 @@ func (q *Queries) CreateRun(ctx context.Context, arg CreateRunParams) (int64, er
 	return id, err
 }
 
+const deleteOrphanTasks = `-- name: DeleteOrphanTasks :execrows
+DELETE FROM tasks WHERE NOT EXISTS (SELECT 1 FROM trajectories t WHERE t.task_id = tasks.id)
+`
+
+// Tasks no trajectory refers to any more (after DeleteRun).
+func (q *Queries) DeleteOrphanTasks(ctx context.Context) (int64, error) {
+	result, err := q.exec(ctx, q.deleteOrphanTasksStmt, deleteOrphanTasks)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
+const deleteRun = `-- name: DeleteRun :execrows
+DELETE FROM runs WHERE id = ?
+`
+
+func (q *Queries) DeleteRun(ctx context.Context, id int64) (int64, error) {
+	result, err := q.exec(ctx, q.deleteRunStmt, deleteRun, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected()
+}
+
 const findRunByID = `-- name: FindRunByID :one
 SELECT id FROM runs WHERE id = ?
 `
@@ -334,5 +359,37 @@ type TagRunParams struct {
 
 func (q *Queries) TagRun(ctx context.Context, arg TagRunParams) error {
 	_, err := q.exec(ctx, q.tagRunStmt, tagRun, arg.TrainDomains, arg.BaseRunID, arg.ID)
+	return err
+}
+
+const updateRunMetadata = `-- name: UpdateRunMetadata :exec
+UPDATE runs SET
+    name        = COALESCE(?1, name),
+    agent_model = COALESCE(?2, agent_model),
+    user_model  = COALESCE(?3, user_model),
+    domain      = COALESCE(?4, domain),
+    condition   = COALESCE(?5, condition)
+WHERE id = ?6
+`
+
+type UpdateRunMetadataParams struct {
+	Name       sql.NullString
+	AgentModel sql.NullString
+	UserModel  sql.NullString
+	Domain     sql.NullString
+	Condition  sql.NullString
+	ID         int64
+}
+
+// Fields left NULL keep their value.
+func (q *Queries) UpdateRunMetadata(ctx context.Context, arg UpdateRunMetadataParams) error {
+	_, err := q.exec(ctx, q.updateRunMetadataStmt, updateRunMetadata,
+		arg.Name,
+		arg.AgentModel,
+		arg.UserModel,
+		arg.Domain,
+		arg.Condition,
+		arg.ID,
+	)
 	return err
 }

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runs set corrects metadata a file name could not give; bad values change
+// nothing.
+func TestRunsSet(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "set.db")
+	fixtureDB(t, dbPath)
+	out := mustRun(t, "--db", dbPath, "runs", "set", "1", "--model", "qwen3-32b", "--condition", "none", "--name", "renamed", "--user-model", "gpt-4o")
+	if !strings.Contains(out, "run 1 (renamed): model qwen3-32b") {
+		t.Errorf("runs set said %q", out)
+	}
+	if got, want := csvQuery(t, dbPath, "SELECT name, agent_model, user_model, condition, domain FROM runs WHERE id = 1"), "renamed,qwen3-32b,gpt-4o,none,retail"; !strings.Contains(got, want) {
+		t.Errorf("run 1 = %q, want %q", got, want)
+	}
+	before := csvQuery(t, dbPath, "SELECT * FROM runs")
+	for _, bad := range [][]string{
+		{"runs", "set", "1", "--condition", "happy"},
+		{"runs", "set", "1", "--model", " "},
+		{"runs", "set", "1"},
+		{"runs", "set", "--model", "m"},
+	} {
+		if r := runCLI(t, "", append([]string{"--db", dbPath}, bad...)...); r.code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", bad, r.code, r.stderr)
+		}
+	}
+	if r := runCLI(t, "", "--db", dbPath, "runs", "set", "99", "--model", "m"); r.code != 1 || !strings.Contains(r.stderr, `no run with id or name "99"`) {
+		t.Errorf("unknown run: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if after := csvQuery(t, dbPath, "SELECT * FROM runs"); after != before {
+		t.Errorf("refused edits changed runs:\n%s\n%s", before, after)
+	}
+}
+
+// runs rm deletes whole runs in one transaction, with the tasks only they
+// used; the file can then be ingested again.
+func TestRunsRemove(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "rm.db")
+	fixtureDB(t, dbPath)
+	before := tableCounts(t, dbPath)
+	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--base", "1")
+	if r := runCLI(t, "", "--db", dbPath, "runs", "rm", "1", "99"); r.code != 1 {
+		t.Fatalf("rm with an unknown run: exit %d, want 1", r.code)
+	}
+	if got := tableCounts(t, dbPath); got != before {
+		t.Fatalf("a refused rm changed the db: %s -> %s", before, got)
+	}
+	name := strings.TrimSpace(strings.TrimPrefix(csvQuery(t, dbPath, "SELECT name FROM runs WHERE id = 1"), "name\n"))
+	out := mustRun(t, "--db", dbPath, "runs", "rm", "1", name)
+	if !strings.Contains(out, "removed 1 run [1]") {
+		t.Errorf("rm said %q", out)
+	}
+	orphans := sqlInt(t, dbPath, "SELECT COUNT(*) FROM tasks WHERE id NOT IN (SELECT task_id FROM trajectories)")
+	dangling := sqlInt(t, dbPath, "SELECT COUNT(*) FROM messages WHERE trajectory_id NOT IN (SELECT id FROM trajectories)")
+	if orphans != 0 || dangling != 0 {
+		t.Errorf("after rm: %d orphan tasks, %d dangling messages", orphans, dangling)
+	}
+	if base := csvQuery(t, dbPath, "SELECT base_run_id IS NULL FROM runs WHERE id = 2"); !strings.Contains(base, "\n1") {
+		t.Errorf("run 2 still names removed run 1 as its base: %q", base)
+	}
+	fixtureDB(t, dbPath) // the removed file ingests again; the others are skipped
+	if got := tableCounts(t, dbPath); strings.Split(got, "\n")[1] != strings.Split(before, "\n")[1] {
+		t.Errorf("after re-ingest: %s, want %s", got, before)
+	}
+	if r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "missing.db"), "runs", "rm", "1"); r.code != 1 || !strings.Contains(r.stderr, "no such database") {
+		t.Errorf("rm on a missing db: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
