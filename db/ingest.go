@@ -347,8 +347,9 @@ func messageParams(trajID int64, idx int, m emobench.Message) sqlcdb.CreateMessa
 		ToolCallID:   nullString(m.ToolCallID),
 	}
 	if m.Usage != nil {
-		p.PromptTokens = sql.NullInt64{Int64: int64(m.Usage.PromptTokens), Valid: true}
-		p.CompletionTokens = sql.NullInt64{Int64: int64(m.Usage.CompletionTokens), Valid: true}
+		known := !m.Usage.TokensUnknown
+		p.PromptTokens = sql.NullInt64{Int64: int64(m.Usage.PromptTokens), Valid: known}
+		p.CompletionTokens = sql.NullInt64{Int64: int64(m.Usage.CompletionTokens), Valid: known}
 		p.Cost = nullFloat(m.Usage.Cost)
 	}
 	if len(m.ToolCalls) == 0 {

@@ -101,8 +101,9 @@ func (db *DB) messages(ctx context.Context, trajectoryID int64) ([]emobench.Mess
 		} else {
 			m.ToolName, m.ToolCallID = r.ToolName.String, r.ToolCallID.String
 		}
-		if r.PromptTokens.Valid {
-			m.Usage = &emobench.Usage{PromptTokens: int(r.PromptTokens.Int64), CompletionTokens: int(r.CompletionTokens.Int64), Cost: floatPtr(r.Cost)}
+		if r.PromptTokens.Valid || r.Cost.Valid {
+			m.Usage = &emobench.Usage{PromptTokens: int(r.PromptTokens.Int64), CompletionTokens: int(r.CompletionTokens.Int64),
+				Cost: floatPtr(r.Cost), TokensUnknown: !r.PromptTokens.Valid}
 		}
 		msgs[i] = m
 	}

@@ -73,10 +73,11 @@ type JSONLToolCall struct {
 	ArgumentsMalformed bool            `json:"arguments_malformed,omitempty"`
 }
 
-// JSONLUsage is a message's token usage and cost (USD, null when unknown).
+// JSONLUsage is a message's token usage and cost (USD); each is null when
+// unknown.
 type JSONLUsage struct {
-	PromptTokens     int      `json:"prompt_tokens"`
-	CompletionTokens int      `json:"completion_tokens"`
+	PromptTokens     *int     `json:"prompt_tokens"`
+	CompletionTokens *int     `json:"completion_tokens"`
 	Cost             *float64 `json:"cost"`
 }
 
@@ -139,7 +140,10 @@ func jsonlRecordOf(run *emobench.Run, t *emobench.Trajectory) *JSONLRecord {
 			jm.ToolCalls = append(jm.ToolCalls, JSONLToolCall{ID: c.ID, Name: c.Name, Arguments: args, ArgumentsMalformed: c.ArgumentsMalformed})
 		}
 		if u := m.Usage; u != nil {
-			jm.Usage = &JSONLUsage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, Cost: finite(u.Cost)}
+			jm.Usage = &JSONLUsage{Cost: finite(u.Cost)}
+			if !u.TokensUnknown {
+				jm.Usage.PromptTokens, jm.Usage.CompletionTokens = &u.PromptTokens, &u.CompletionTokens
+			}
 		}
 		rec.Messages[i] = jm
 	}

@@ -239,8 +239,11 @@ func messageRow(trajID int64, idx int, m emobench.Message) (MessageRow, error) {
 		row.ToolArguments = optJSON(calls[0].Arguments)
 	}
 	if u := m.Usage; u != nil {
-		p, c := int64(u.PromptTokens), int64(u.CompletionTokens)
-		row.PromptTokens, row.CompletionTokens, row.Cost = &p, &c, finite(u.Cost)
+		row.Cost = finite(u.Cost)
+		if !u.TokensUnknown {
+			p, c := int64(u.PromptTokens), int64(u.CompletionTokens)
+			row.PromptTokens, row.CompletionTokens = &p, &c
+		}
 	}
 	return row, nil
 }

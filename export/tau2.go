@@ -483,7 +483,9 @@ func tau2Messages(msgs []emobench.Message) []tau2Message {
 				tm.Content = nil
 			}
 			if u := m.Usage; u != nil {
-				tm.Usage = &tau2UsageCount{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+				if !u.TokensUnknown {
+					tm.Usage = &tau2UsageCount{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens}
+				}
 				tm.Cost = finite(u.Cost)
 			}
 		}

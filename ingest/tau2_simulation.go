@@ -295,5 +295,5 @@ func tau2Usage(usage, cost json.RawMessage) *emobench.Usage {
 	if c == nil && !okP && !okC {
 		return nil
 	}
-	return &emobench.Usage{PromptTokens: int(prompt), CompletionTokens: int(completion), Cost: c}
+	return &emobench.Usage{PromptTokens: int(prompt), CompletionTokens: int(completion), Cost: c, TokensUnknown: !okP && !okC}
 }

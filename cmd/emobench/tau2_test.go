@@ -285,3 +285,30 @@ func TestIngestTau2_CompactArguments(t *testing.T) {
 		t.Errorf("tool_arguments %q, want %s", got, want)
 	}
 }
+
+// A message's cost without token usage stores NULL tokens, not 0, and the
+// export keeps it so.
+func TestIngestTau2_CostWithoutUsage(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cost-only.json")
+	data := `{"info": {}, "tasks": [], "simulations": [{"task_id": "a", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1},
+		"messages": [{"role": "assistant", "content": "hi", "cost": 0.002, "usage": null},
+		             {"role": "user", "content": "bye", "cost": 0.001, "usage": {"prompt_tokens": 10, "completion_tokens": 2}}]}]}`
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "c.db")
+	mustRun(t, "--db", dbPath, "ingest", file)
+	query := "SELECT idx, prompt_tokens IS NULL, completion_tokens IS NULL, cost FROM messages ORDER BY idx"
+	want := "0,1,1,0.002\n1,0,0,0.001\n"
+	if got := csvQuery(t, dbPath, query); !strings.HasSuffix(got, want) {
+		t.Fatalf("messages %q, want %q", got, want)
+	}
+	out := filepath.Join(dir, "export.json")
+	mustRun(t, "--db", dbPath, "export", "--run", "1", "--format", "tau2", "--out", out)
+	again := filepath.Join(dir, "again.db")
+	mustRun(t, "--db", again, "ingest", out)
+	if got := csvQuery(t, again, query); !strings.HasSuffix(got, want) {
+		t.Fatalf("after a tau2 export and re-ingest: %q, want %q", got, want)
+	}
+}
