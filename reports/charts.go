@@ -215,6 +215,7 @@ func fixLabelLineHeight(option map[string]any) {
 // toolbox whose one button saves the chart as <id>.svg.
 func frameOpts(id, height string) []charts.GlobalOpts {
 	return []charts.GlobalOpts{
+		charts.WithColorsOpts(seriesPalette),
 		charts.WithInitializationOpts(opts.Initialization{
 			ChartID:         id,
 			Width:           chartWidth,

@@ -473,8 +473,9 @@ func nanSections() Input {
 // TestRender_ManyRunsStayApart draws more pass^k lines than the palette
 // has colours: no two lines share colour, marker and dash.
 func TestRender_ManyRunsStayApart(t *testing.T) {
+	const runs = 45
 	var in Input
-	for id := int64(1); id <= 12; id++ {
+	for id := int64(1); id <= runs; id++ {
 		in.PassK.Curves = append(in.PassK.Curves, PassKCurve{
 			Run:    fmt.Sprintf("run %d", id),
 			Points: []PassKPoint{{K: 1, Value: 0.5, CI: Interval{Lo: math.NaN(), Hi: math.NaN()}, Tasks: 3}},
@@ -502,7 +503,7 @@ func TestRender_ManyRunsStayApart(t *testing.T) {
 		seen[look] = fmt.Sprint(series["name"])
 		lines++
 	}
-	if lines != 12 {
-		t.Fatalf("%d lines, want 12", lines)
+	if lines != runs {
+		t.Fatalf("%d lines, want %d", lines, runs)
 	}
 }

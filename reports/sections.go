@@ -31,6 +31,15 @@ const (
 	labelColor   = "#111111"
 )
 
+// seriesPalette colours series in order: ECharts 5's default nine, then
+// eleven more (ECharts 4's and Tableau's), so that up to 20 runs get
+// their own colour.
+var seriesPalette = opts.Colors{
+	"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452", "#9a60b4", "#ea7ccc",
+	"#2f4554", "#c23531", "#61a0a8", "#d48265", "#749f83", "#ca8622", "#bda29a", "#6e7074",
+	"#8c564b", "#17becf", "#bcbd22",
+}
+
 // cycleSymbols and cycleDashes mark the n-th pass through the colour
 // palette in line charts (the first pass keeps echarts' defaults).
 var (
