@@ -9,11 +9,12 @@ import (
 )
 
 // KnownDomains lists domain names of τ-bench, τ²-bench and τ-Emotion-Bench
-// that file names are searched for.
+// that file names are searched for. ("it" is left out: it ends
+// instruction-tuned model names such as gemma-3-27b-it.)
 var KnownDomains = []string{
 	"retail", "airline", "telecom", "telehealth", "mock", "banking",
 	"healthcare", "insurance", "travel", "hotel", "restaurant", "education",
-	"ecommerce", "finance", "hr", "it", "logistics", "realestate",
+	"ecommerce", "finance", "hr", "logistics", "realestate",
 }
 
 // FileMetadata is what a result file's name says about its run; empty
@@ -31,51 +32,106 @@ type FileMetadata struct {
 // tauBenchCheckpoint matches the names τ-bench's run.py gives its result
 // files: {agent_strategy}-{model}-{temperature}_range_{start}-{end}_user-
 // {user_model}-{user_strategy}_{MMDDHHMMSS}, and the fork spelling
-// _user{user_model}_ without a strategy.
-var tauBenchCheckpoint = regexp.MustCompile(`^(tool-calling|act|react|few-shot)(?:-?think)?-(.+)-(-?\d+(?:\.\d+)?(?:e-?\d+)?)_range_(-?\d+)-(-?\d+)_user-?(.+?)(?:-(llm|react|verify|reflection|human))?_\d{6,}$`)
+// _user{user_model}_ without a strategy. The temperature is a Python float
+// (0.0, 0.7, 1e-05).
+var tauBenchCheckpoint = regexp.MustCompile(`^(tool-calling|act|react|few-shot)(?:-?think)?-(.+?)-(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)_range_(-?\d+)-(-?\d+)_user-?(.+?)(?:-(llm|react|verify|reflection|human))?_\d{6,}$`)
 
 // conditionWords matches a condition anywhere in a name, as words:
 // with-emotions, without_emotion, no-emotions, …
 var conditionWords = regexp.MustCompile(`(?i)(?:^|[-_.])(with|without|no)[-_]emotions?(?:$|[-_.])`)
 
-// MetadataFromFileName infers a run's metadata from its file name:
-//   - τ-bench's own names (see tauBenchCheckpoint) give the agent strategy,
-//     model, temperature, user model and user strategy; the domain then
-//     comes from a parent folder named after a known domain (results/retail/…);
-//   - τ-Emotion-Bench's <model>-<domain>-(with|without)-emotions names give
-//     model, domain and condition, with any <domain>; the condition words
-//     may also sit in the middle (…-without-emotions.v2.json);
+// MetadataFromFileName infers a run's metadata from its file name. Condition
+// words (with-emotions, without_emotions, no-emotion) anywhere in the name
+// give the condition; the rest of the name is then read as:
+//   - τ-bench's own names (see tauBenchCheckpoint): agent strategy, model,
+//     temperature, user model and user strategy;
+//   - <model>-<domain> before τ-Emotion-Bench's condition words: the domain
+//     is a known one when the name holds one, else the last word when it is
+//     made of letters only (any domain is accepted);
 //   - otherwise <model>-<domain>[-words] with a domain among KnownDomains.
+//
+// A domain not in the name comes from a parent folder named after a known
+// domain (results/retail/…).
 func MetadataFromFileName(path string) FileMetadata {
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if m := tauBenchCheckpoint.FindStringSubmatch(stem); m != nil {
-		meta := FileMetadata{AgentStrategy: m[1], Model: m[2], Temperature: m[3], UserModel: m[6], UserStrategy: m[7]}
-		if dir := filepath.Base(filepath.Dir(path)); isKnownDomain(dir) {
-			meta.Domain = dir
-		}
-		return meta
-	}
 	var meta FileMetadata
+	before, rest := stem, ""
 	if loc := conditionWords.FindStringSubmatchIndex(stem); loc != nil {
 		meta.Condition = emobench.ConditionWithEmotions
 		if w := strings.ToLower(stem[loc[2]:loc[3]]); w == "without" || w == "no" {
 			meta.Condition = emobench.ConditionWithoutEmotions
 		}
-		rest := stem[:loc[0]]
-		if i := strings.LastIndex(rest, "-"); i > 0 && i < len(rest)-1 {
-			meta.Model, meta.Domain = rest[:i], rest[i+1:]
-			return meta
-		}
+		before, rest = stem[:loc[0]], stem[loc[1]:]
 	}
-	words := strings.Split(stem, "-")
-	for i := len(words) - 1; i >= 0; i-- {
-		if isKnownDomain(words[i]) {
-			meta.Domain = words[i]
-			meta.Model = strings.Join(words[:i], "-")
-			break
-		}
+	switch m := tauBenchCheckpoint.FindStringSubmatch(joinName(before, rest)); {
+	case m != nil:
+		meta.AgentStrategy, meta.Model, meta.Temperature, meta.UserModel, meta.UserStrategy = m[1], m[2], m[3], m[6], m[7]
+	case meta.Condition != "" && before != "":
+		meta.Model, meta.Domain = splitModelDomain(before)
+	default:
+		meta.Model, meta.Domain = knownDomainSplit(joinName(before, rest))
+	}
+	if dir := filepath.Base(filepath.Dir(path)); meta.Domain == "" && isKnownDomain(dir) {
+		meta.Domain = dir
 	}
 	return meta
+}
+
+// joinName puts a name back together around removed condition words.
+func joinName(before, after string) string {
+	if before == "" || after == "" {
+		return before + after
+	}
+	return before + "-" + after
+}
+
+// splitModelDomain splits <model>-<domain> (or _<domain>): at a known
+// domain when there is one, else before a last word of letters only; a
+// last word like 4o, 27b or mini is part of the model.
+func splitModelDomain(name string) (model, domain string) {
+	if model, domain = knownDomainSplit(name); domain != "" {
+		return model, domain
+	}
+	i := strings.LastIndexAny(name, "-_")
+	if i <= 0 || i == len(name)-1 {
+		return name, ""
+	}
+	last := name[i+1:]
+	if !isLetters(last) || modelSuffixes[strings.ToLower(last)] {
+		return name, ""
+	}
+	return name[:i], last
+}
+
+// modelSuffixes are last words of model names, never domains.
+var modelSuffixes = map[string]bool{
+	"it": true, "instruct": true, "chat": true, "mini": true, "nano": true, "turbo": true, "preview": true,
+	"sonnet": true, "opus": true, "haiku": true, "pro": true, "flash": true, "lite": true, "base": true,
+	"large": true, "small": true, "medium": true, "max": true, "plus": true, "thinking": true, "coder": true,
+	"latest": true, "exp": true, "hf": true, "awq": true, "gptq": true, "fp8": true,
+}
+
+func isLetters(s string) bool {
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// knownDomainSplit finds the last word (between '-' or '_') that is a
+// known domain: the words before it are the model.
+func knownDomainSplit(name string) (model, domain string) {
+	end := len(name)
+	for end > 0 {
+		start := strings.LastIndexAny(name[:end], "-_") + 1
+		if word := name[start:end]; isKnownDomain(word) {
+			return strings.TrimRight(name[:start], "-_"), word
+		}
+		end = max(start-1, 0)
+	}
+	return "", ""
 }
 
 func isKnownDomain(word string) bool {

@@ -1,6 +1,7 @@
 package ingest_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -20,9 +21,10 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"qwen3-telehealth-with-emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "telehealth", Condition: emobench.ConditionWithEmotions}},
 		// Any domain is accepted before -with(out)-emotions.
 		{"llama-3-70b-pharmacy-with-emotions.json", ingest.FileMetadata{Model: "llama-3-70b", Domain: "pharmacy", Condition: emobench.ConditionWithEmotions}},
-		// Directories do not count.
+		// A folder named after a known domain gives the domain the name lacks.
 		{"/some/dir/claude-3.5-airline.json", ingest.FileMetadata{Model: "claude-3.5", Domain: "airline"}},
-		{"/data/retail/unknown.json", ingest.FileMetadata{}},
+		{"/data/retail/unknown.json", ingest.FileMetadata{Domain: "retail"}},
+		{"/data/airline/gpt-4o-retail.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "retail"}},
 		// No known domain: nothing is inferred.
 		{"deepseek-v3-error-only.json", ingest.FileMetadata{}},
 		{"results.json", ingest.FileMetadata{}},
@@ -34,8 +36,16 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"retail-single-error-record.json", ingest.FileMetadata{Domain: "retail"}},
 		// Domains match case-insensitively and are returned as written.
 		{"GPT-4o-Airline.json", ingest.FileMetadata{Model: "GPT-4o", Domain: "Airline"}},
-		// A condition suffix without <model>-<domain> gives only the condition.
-		{"qwen3-with-emotions.json", ingest.FileMetadata{Condition: emobench.ConditionWithEmotions}},
+		// Condition words after a model alone: no domain is invented.
+		{"qwen3-with-emotions.json", ingest.FileMetadata{Model: "qwen3", Condition: emobench.ConditionWithEmotions}},
+		{"gpt-4o-with-emotions.json", ingest.FileMetadata{Model: "gpt-4o", Condition: emobench.ConditionWithEmotions}},
+		{"claude-3.5-sonnet-without_emotions.json", ingest.FileMetadata{Model: "claude-3.5-sonnet", Condition: emobench.ConditionWithoutEmotions}},
+		{"gemma-3-27b-it-with-emotions.json", ingest.FileMetadata{Model: "gemma-3-27b-it", Condition: emobench.ConditionWithEmotions}},
+		{"retail/qwen3-with-emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "retail", Condition: emobench.ConditionWithEmotions}},
+		{"gpt-4o_retail_with_emotions.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "retail", Condition: emobench.ConditionWithEmotions}},
+		{"qwen3_retail_without_emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "retail", Condition: emobench.ConditionWithoutEmotions}},
+		{"without-emotions-retail.json", ingest.FileMetadata{Domain: "retail", Condition: emobench.ConditionWithoutEmotions}},
+		{"gpt-4o-retail-v2-with-emotions.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "retail", Condition: emobench.ConditionWithEmotions}},
 		// The condition words anywhere, in any spelling.
 		{"qwen3-telehealth-without-emotions.b5f2dd64.json", ingest.FileMetadata{Model: "qwen3", Domain: "telehealth", Condition: emobench.ConditionWithoutEmotions}},
 		{"gpt-4o-airline-no_emotion-run2.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "airline", Condition: emobench.ConditionWithoutEmotions}},
@@ -50,6 +60,12 @@ func TestMetadataFromFileName(t *testing.T) {
 			AgentStrategy: "react", Model: "claude-3-5-sonnet-20240620", Temperature: "0.7", UserModel: "gpt-4-turbo", UserStrategy: "verify", Domain: "retail"}},
 		{"airline/few-shot-Qwen2.5-7B-Instruct-1.0_range_0-50_usergpt-4o_0101000000.json", ingest.FileMetadata{
 			AgentStrategy: "few-shot", Model: "Qwen2.5-7B-Instruct", Temperature: "1.0", UserModel: "gpt-4o", Domain: "airline"}},
+		{"retail/tool-calling-Qwen3-30B-A3B-1e-05_range_0--1_user-gpt-4o-llm_0314124543.json", ingest.FileMetadata{
+			AgentStrategy: "tool-calling", Model: "Qwen3-30B-A3B", Temperature: "1e-05", UserModel: "gpt-4o", UserStrategy: "llm", Domain: "retail"}},
+		{"tool-calling-gpt-4o-2024-08-06-0.0_range_0--1_user-gpt-4o-llm_0314124543-without-emotions.json", ingest.FileMetadata{
+			AgentStrategy: "tool-calling", Model: "gpt-4o-2024-08-06", Temperature: "0.0", UserModel: "gpt-4o", UserStrategy: "llm", Condition: emobench.ConditionWithoutEmotions}},
+		{"tool-calling-gpt-4o-with-emotions-0.0_range_0--1_user-gpt-4o-llm_0314124543.json", ingest.FileMetadata{
+			AgentStrategy: "tool-calling", Model: "gpt-4o", Temperature: "0.0", UserModel: "gpt-4o", UserStrategy: "llm", Condition: emobench.ConditionWithEmotions}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
@@ -58,4 +74,29 @@ func TestMetadataFromFileName(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzMetadataFromFileName: any name parses without panic, and what it
+// infers is taken from the name or its folder.
+func FuzzMetadataFromFileName(f *testing.F) {
+	for _, seed := range []string{
+		"qwen3-retail-with-emotions.json", "gpt-4.1-retail.json", "a/b/retail/x.json",
+		"tool-calling-gpt-4o-0.0_range_0--1_user-gpt-4o-llm_0314124543.json",
+		"react-m-1e-05_range_1-2_userx_123456-no_emotion.json", "--with-emotions-.json", "_no_emotions_",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		meta := ingest.MetadataFromFileName(path)
+		for field, v := range map[string]string{"model": meta.Model, "domain": meta.Domain, "user model": meta.UserModel, "temperature": meta.Temperature} {
+			if !strings.Contains(path, v) {
+				t.Fatalf("%s %q is not in %q", field, v, path)
+			}
+		}
+		switch meta.Condition {
+		case "", emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions:
+		default:
+			t.Fatalf("condition %q", meta.Condition)
+		}
+	})
 }
