@@ -72,7 +72,7 @@ func MetadataFromFileName(path string) FileMetadata {
 		meta.Model, meta.Domain = knownDomainSplit(joinName(before, rest))
 	}
 	if dir := filepath.Base(filepath.Dir(path)); meta.Domain == "" && isKnownDomain(dir) {
-		meta.Domain = dir
+		meta.Domain = strings.ToLower(dir)
 	}
 	return meta
 }
@@ -121,13 +121,14 @@ func isLetters(s string) bool {
 }
 
 // knownDomainSplit finds the last word (between '-' or '_') that is a
-// known domain: the words before it are the model.
+// known domain: the words before it are the model. The domain comes back in
+// lower case, so Retail and retail runs pair.
 func knownDomainSplit(name string) (model, domain string) {
 	end := len(name)
 	for end > 0 {
 		start := strings.LastIndexAny(name[:end], "-_") + 1
 		if word := name[start:end]; isKnownDomain(word) {
-			return strings.TrimRight(name[:start], "-_"), word
+			return strings.TrimRight(name[:start], "-_"), strings.ToLower(word)
 		}
 		end = max(start-1, 0)
 	}

@@ -34,8 +34,9 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"grok-3-retail-nonbinary-reward.json", ingest.FileMetadata{Model: "grok-3", Domain: "retail"}},
 		// The domain comes first: no model.
 		{"retail-single-error-record.json", ingest.FileMetadata{Domain: "retail"}},
-		// Domains match case-insensitively and are returned as written.
-		{"GPT-4o-Airline.json", ingest.FileMetadata{Model: "GPT-4o", Domain: "Airline"}},
+		// Known domains match case-insensitively and come back in lower case.
+		{"GPT-4o-Airline.json", ingest.FileMetadata{Model: "GPT-4o", Domain: "airline"}},
+		{"Qwen3-Telehealth-No-Emotion.json", ingest.FileMetadata{Model: "Qwen3", Domain: "telehealth", Condition: emobench.ConditionWithoutEmotions}},
 		// Condition words after a model alone: no domain is invented.
 		{"qwen3-with-emotions.json", ingest.FileMetadata{Model: "qwen3", Condition: emobench.ConditionWithEmotions}},
 		{"gpt-4o-with-emotions.json", ingest.FileMetadata{Model: "gpt-4o", Condition: emobench.ConditionWithEmotions}},
@@ -89,7 +90,7 @@ func FuzzMetadataFromFileName(f *testing.F) {
 	f.Fuzz(func(t *testing.T, path string) {
 		meta := ingest.MetadataFromFileName(path)
 		for field, v := range map[string]string{"model": meta.Model, "domain": meta.Domain, "user model": meta.UserModel, "temperature": meta.Temperature} {
-			if !strings.Contains(path, v) {
+			if !strings.Contains(strings.ToLower(path), strings.ToLower(v)) {
 				t.Fatalf("%s %q is not in %q", field, v, path)
 			}
 		}
