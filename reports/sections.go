@@ -272,7 +272,8 @@ func passKCurveChart(in Input) (drawable, string) {
 }
 
 // gapChart returns the pass^1 against pass^k chart from g: two bars per
-// run, the pass^k bar labelled with pass^k − pass^1, and under each run its
+// run, the pass^k bar labelled with the gap pass^1 − pass^k (as stats gap
+// prints it), and under each run its
 // k and n. It returns a nil chart when g has no bar.
 func gapChart(g GapChart) (drawable, string) {
 	if len(g.Bars) == 0 {
@@ -291,7 +292,7 @@ func gapChart(g GapChart) (drawable, string) {
 		if finite(b.Pass1) && finite(b.PassK) {
 			pk[i].Label = &opts.Label{
 				Show: opts.Bool(true), Position: "top", Color: labelColor,
-				Formatter: signed(b.PassK - b.Pass1),
+				Formatter: signed(b.Pass1 - b.PassK),
 			}
 		}
 		ks[b.K] = true
@@ -308,7 +309,7 @@ func gapChart(g GapChart) (drawable, string) {
 	c.SetXAxis(xs)
 	c.AddSeries(names[0], p1)
 	c.AddSeries(names[1], pk)
-	caption := "pass^1 and pass^k of each run side by side, at the k given with the run's name; the number over the pass^k bar is the reliability gap pass^k − pass^1. " +
+	caption := "pass^1 and pass^k of each run side by side, at the k given with the run's name; the number over the pass^k bar is the reliability gap pass^1 − pass^k (as `emobench stats gap` gives it). " +
 		"n (tasks per run, with each name): " + nRange(tasks) + "."
 	return drawable{chart: c, init: c.Initialization}, withCaption(caption, g.Caption)
 }
