@@ -103,4 +103,5 @@ type PublishedResult struct {
 	SourceFile     string
 	Modality       string // text or voice, as the source says; empty when not given
 	SubmissionType string // standard or custom; empty when not given
+	SourceSHA256   string // sha256 of SourceFile, set by the db: one leaderboard file's rows share it
 }

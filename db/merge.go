@@ -17,6 +17,7 @@ type MergeReport struct {
 	RunsAdded, RunsExtended, RunsSkipped int
 	Trajectories                         int // trajectories copied
 	PairsSkipped                         int // (task, trial) pairs the target already held
+	PublishedFiles                       int // leaderboard files copied (published_results)
 }
 
 // Merge copies every run of src into db in one transaction. An imported
@@ -34,6 +35,10 @@ func (db *DB) Merge(ctx context.Context, src *DB) (MergeReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)
 	}
+	published, err := src.ListPublished(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("read %s: %w", src.path, err)
+	}
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
 		newID := map[int64]int64{} // src run id → target run id
@@ -44,12 +49,37 @@ func (db *DB) Merge(ctx context.Context, src *DB) (MergeReport, error) {
 			}
 			newID[run.ID] = id
 		}
-		return copyTags(ctx, q, tags, newID)
+		if err := copyTags(ctx, q, tags, newID); err != nil {
+			return err
+		}
+		return copyPublished(ctx, q, published, &rep)
 	})
 	if err != nil {
 		return MergeReport{}, err
 	}
 	return rep, nil
+}
+
+// copyPublished copies the leaderboard files the target lacks, by sha256.
+func copyPublished(ctx context.Context, q *sqlcdb.Queries, published []emobench.PublishedResult, rep *MergeReport) error {
+	var order []string
+	bySHA := map[string][]emobench.PublishedResult{}
+	for _, p := range published {
+		if bySHA[p.SourceSHA256] == nil {
+			order = append(order, p.SourceSHA256)
+		}
+		bySHA[p.SourceSHA256] = append(bySHA[p.SourceSHA256], p)
+	}
+	for _, sha := range order {
+		stored, err := storePublished(ctx, q, sha, bySHA[sha])
+		if err != nil {
+			return fmt.Errorf("published results of %s: %w", bySHA[sha][0].SourceFile, err)
+		}
+		if stored {
+			rep.PublishedFiles++
+		}
+	}
+	return nil
 }
 
 // copyTags carries generalization tags over, with base runs renumbered.

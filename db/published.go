@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 
 	"github.com/emobench/emobench"
@@ -14,27 +15,61 @@ import (
 // false).
 func (db *DB) StorePublished(ctx context.Context, sourceSHA256 string, results []emobench.PublishedResult) (stored bool, err error) {
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
-		q := db.queries.WithTx(tx)
-		n, err := q.CountPublishedBySHA256(ctx, sourceSHA256)
-		if err != nil || n > 0 {
-			return err
-		}
-		for i, r := range results {
-			err := q.CreatePublishedResult(ctx, sqlcdb.CreatePublishedResultParams{
-				Model: r.Model, Organization: nullString(r.Organization), Domain: r.Domain,
-				K: int64(r.K), PassHatK: r.PassHatK, Cost: nullFloat(r.Cost),
-				UserSimulator: nullString(r.UserSimulator), Date: nullString(r.Date),
-				SourceFile: r.SourceFile, SourceSha256: sourceSHA256,
-				Modality: nullString(r.Modality), SubmissionType: nullString(r.SubmissionType),
-			})
-			if err != nil {
-				return fmt.Errorf("result %d (%s, %s, k=%d): %w", i, r.Model, r.Domain, r.K, err)
-			}
-		}
-		stored = true
-		return nil
+		stored, err = storePublished(ctx, db.queries.WithTx(tx), sourceSHA256, results)
+		return err
 	})
 	return stored, err
+}
+
+// storePublished writes one leaderboard file's results unless its sha256
+// is stored already.
+func storePublished(ctx context.Context, q *sqlcdb.Queries, sourceSHA256 string, results []emobench.PublishedResult) (bool, error) {
+	n, err := q.CountPublishedBySHA256(ctx, sourceSHA256)
+	if err != nil || n > 0 {
+		return false, err
+	}
+	for i, r := range results {
+		err := q.CreatePublishedResult(ctx, sqlcdb.CreatePublishedResultParams{
+			Model: r.Model, Organization: nullString(r.Organization), Domain: r.Domain,
+			K: int64(r.K), PassHatK: r.PassHatK, Cost: nullFloat(r.Cost),
+			UserSimulator: nullString(r.UserSimulator), Date: nullString(r.Date),
+			SourceFile: r.SourceFile, SourceSha256: sourceSHA256,
+			Modality: nullString(r.Modality), SubmissionType: nullString(r.SubmissionType),
+		})
+		if err != nil {
+			return false, fmt.Errorf("result %d (%s, %s, k=%d): %w", i, r.Model, r.Domain, r.K, err)
+		}
+	}
+	return true, nil
+}
+
+// ScrubRunConfigs passes every run's config through redact and stores what
+// it changed (paths not empty), in one transaction. It returns the paths
+// redacted, as "run N: path". Writing commands call it so that files made
+// before credentials were redacted at ingest lose them too.
+func (db *DB) ScrubRunConfigs(ctx context.Context, redact func(json.RawMessage) (json.RawMessage, []string)) ([]string, error) {
+	var found []string
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		q := db.queries.WithTx(tx)
+		rows, err := q.ListRunConfigs(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			clean, paths := redact(json.RawMessage(r.Config))
+			if len(paths) == 0 {
+				continue
+			}
+			if err := q.UpdateRunConfig(ctx, sqlcdb.UpdateRunConfigParams{Config: string(clean), ID: r.ID}); err != nil {
+				return fmt.Errorf("run %d: %w", r.ID, err)
+			}
+			for _, p := range paths {
+				found = append(found, fmt.Sprintf("run %d: %s", r.ID, p))
+			}
+		}
+		return nil
+	})
+	return found, err
 }
 
 // ListPublished returns every stored published result.
@@ -48,7 +83,7 @@ func (db *DB) ListPublished(ctx context.Context) ([]emobench.PublishedResult, er
 		out[i] = emobench.PublishedResult{
 			Model: r.Model, Organization: r.Organization.String, Domain: r.Domain, K: int(r.K),
 			PassHatK: r.PassHatK, UserSimulator: r.UserSimulator.String, Date: r.Date.String, SourceFile: r.SourceFile,
-			Modality: r.Modality.String, SubmissionType: r.SubmissionType.String,
+			Modality: r.Modality.String, SubmissionType: r.SubmissionType.String, SourceSHA256: r.SourceSha256,
 		}
 		if r.Cost.Valid {
 			c := r.Cost.Float64

@@ -3,34 +3,98 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Redacted replaces a credential's value in stored JSON.
 const Redacted = "[redacted]"
 
-// secretKeys are key names (lower case, '-' read as '_') whose string
-// values are credentials. Result files carry them in LLM arguments, e.g.
-// τ²-bench's info.agent_info.llm_args.api_key.
-var secretKeys = map[string]bool{
-	"api_key": true, "apikey": true, "secret": true, "client_secret": true, "password": true,
-	"authorization": true, "token": true, "access_token": true, "auth_token": true,
-	"refresh_token": true, "bearer_token": true, "session_token": true, "hf_token": true,
+// secretWords make a key a credential wherever they appear in it
+// (aws_secret_access_key, vertex_credentials, Cookie, db_password, …).
+var secretWords = map[string]bool{
+	"secret": true, "secrets": true, "password": true, "passwd": true, "passphrase": true,
+	"credential": true, "credentials": true, "cookie": true, "cookies": true, "authorization": true,
 }
 
-// isSecretKey reports whether a key names a credential: one of secretKeys,
-// or any key ending in api_key (openai_api_key, x-api-key, …).
+// notCredentialKey are words before "key" that make a key a name, not a
+// credential (sort_key, cache_key, task_key).
+var notCredentialKey = map[string]bool{
+	"sort": true, "cache": true, "primary": true, "foreign": true, "task": true, "group": true,
+	"partition": true, "lookup": true, "hash": true, "row": true, "column": true, "index": true,
+	"dedup": true, "unique": true, "idempotency": true, "routing": true, "shard": true, "map": true,
+}
+
+// notCredentialToken are words that make a token key a count or a special
+// token of a tokenizer (max_tokens, eos_token, rate_limit_tokens).
+var notCredentialToken = map[string]bool{
+	"max": true, "min": true, "num": true, "n": true, "count": true, "limit": true, "total": true,
+	"prompt": true, "completion": true, "input": true, "output": true, "reasoning": true, "cached": true,
+	"eos": true, "bos": true, "pad": true, "unk": true, "sep": true, "cls": true, "mask": true,
+	"stop": true, "rate": true, "per": true, "budget": true, "thinking": true, "context": true,
+}
+
+// keyWords splits a key into lower-case words at '-', '_', '.', spaces and
+// camelCase humps: "accessToken" and "X-Api-Key" give [access token] and
+// [x api key].
+func keyWords(key string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	runes := []rune(key)
+	for i, r := range runes {
+		switch {
+		case r == '-' || r == '_' || r == '.' || unicode.IsSpace(r):
+			flush()
+			continue
+		case unicode.IsUpper(r) && i > 0 && (unicode.IsLower(runes[i-1]) || i+1 < len(runes) && unicode.IsLower(runes[i+1])):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	return words
+}
+
+// isSecretKey reports whether a key names a credential: it holds a
+// secretWords word, or "key"/"apikey" not after a notCredentialKey word
+// (api_key, x-api-key, private_key, aws_access_key_id, Ocp-Apim-Subscription-Key),
+// or "token" with no notCredentialToken word (access_token, api_token,
+// aws_session_token, accessToken; not max_tokens).
 func isSecretKey(key string) bool {
-	k := strings.ReplaceAll(strings.ToLower(key), "-", "_")
-	return secretKeys[k] || strings.HasSuffix(k, "api_key") || strings.HasSuffix(k, "apikey")
+	words := keyWords(key)
+	hasToken, countLike := false, false
+	for i, w := range words {
+		switch {
+		case secretWords[w], w == "apikey", w == "apikeys", w == "auth" && len(words) == 1:
+			return true
+		case w == "key" || w == "keys":
+			if i == 0 || !notCredentialKey[words[i-1]] {
+				return true
+			}
+		case w == "token" || w == "tokens":
+			hasToken = true
+		case notCredentialToken[w]:
+			countLike = true
+		}
+	}
+	return hasToken && !countLike
 }
 
-// RedactSecrets returns raw with the non-empty string value of every
-// credential key (isSecretKey), at any depth, replaced by Redacted, and the
-// dotted paths of those keys. raw comes back unchanged when it holds none
-// or is not valid JSON.
+// RedactSecrets returns raw re-encoded (compact, numbers as written) with
+// every credential replaced by Redacted, and the dotted paths of what it
+// replaced. Credentials are the values (strings, arrays, objects) of keys
+// isSecretKey accepts, at any depth, and the password or secret query
+// parameters of URLs in any string. raw comes back unchanged when it is
+// not valid JSON.
 func RedactSecrets(raw json.RawMessage) (json.RawMessage, []string) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers keep their digits
@@ -39,35 +103,82 @@ func RedactSecrets(raw json.RawMessage) (json.RawMessage, []string) {
 		return raw, nil
 	}
 	var paths []string
-	redactValue(v, "", &paths)
-	if len(paths) == 0 {
-		return raw, nil
-	}
-	slices.Sort(paths)
+	v = redactValue(v, "", &paths)
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false) // keep "<" as written
 	if err := enc.Encode(v); err != nil {
 		return raw, nil
 	}
+	// Re-encoded even when nothing was found: a key repeated in raw (its
+	// last value wins) must not carry an earlier credential through.
+	slices.Sort(paths)
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), paths
 }
 
-func redactValue(v any, path string, paths *[]string) {
+func redactValue(v any, path string, paths *[]string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, child := range x {
 			p := strings.TrimPrefix(path+"."+k, ".")
-			if s, ok := child.(string); ok && s != "" && isSecretKey(k) {
+			if isSecretKey(k) && isCredentialValue(child) {
 				x[k] = Redacted
 				*paths = append(*paths, p)
 				continue
 			}
-			redactValue(child, p, paths)
+			x[k] = redactValue(child, p, paths)
 		}
 	case []any:
 		for i, child := range x {
-			redactValue(child, path+"["+strconv.Itoa(i)+"]", paths)
+			x[i] = redactValue(child, path+"["+strconv.Itoa(i)+"]", paths)
+		}
+	case string:
+		if clean, ok := redactURL(x); ok {
+			*paths = append(*paths, path)
+			return clean
 		}
 	}
+	return v
+}
+
+// isCredentialValue reports whether v can hold a credential: a non-empty
+// string not redacted already, an array or an object (numbers, booleans
+// and null cannot).
+func isCredentialValue(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return x != "" && x != Redacted
+	case []any, map[string]any:
+		return true
+	}
+	return false
+}
+
+// redactURL returns s with the password and the secret query parameters
+// of a URL replaced, and whether it changed anything.
+func redactURL(s string) (string, bool) {
+	if !strings.Contains(s, "://") {
+		return s, false
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return s, false
+	}
+	changed := false
+	if pw, ok := u.User.Password(); ok && pw != Redacted {
+		u.User = url.UserPassword(u.User.Username(), Redacted)
+		changed = true
+	}
+	q := u.Query()
+	for name := range q {
+		if isSecretKey(name) && q.Get(name) != Redacted {
+			q.Set(name, Redacted)
+			changed = true
+		}
+	}
+	if !changed {
+		return s, false
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), true
 }

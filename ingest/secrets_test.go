@@ -5,35 +5,108 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/emobench/emobench/ingest"
 )
 
 func TestRedactSecrets(t *testing.T) {
-	in := `{"agent_info":{"llm":"gpt-4.1","llm_args":{"api_key":"sk-live-123","temperature":0.10,"max_tokens":4096,"eos_token":"</s>"}},
-		"user_info":{"llm_args":{"OPENAI-API-KEY":"sk-2","headers":[{"Authorization":"Bearer x"}],"token":""}},"seed":300}`
+	in := `{"agent_info":{"llm":"gpt-4.1","llm_args":{"api_key":"sk-live-123","temperature":0.10,"max_tokens":4096,"eos_token":"</s>",
+		"aws_secret_access_key":"S1","aws_access_key_id":"S2","aws_session_token":"S3","azure_ad_token":"S4","vertex_credentials":{"k":"S5"},
+		"api_token":"S6","github_token":"S7","azure_openai_key":"S8","private_key":"S9","db_password":"S10","passwd":"S11",
+		"accessToken":"S12","clientSecret":"S13","api_keys":["S14"],"openai_api_key":{"value":"S15"},
+		"api_base":"https://user:S16@host.example/v1?api-key=S17&region=eu","rate_limit_tokens":100,"task_key":"t1"}},
+		"user_info":{"llm_args":{"OPENAI-API-KEY":"sk-2","headers":[{"Authorization":"Bearer x","Ocp-Apim-Subscription-Key":"S18","Cookie":"S19"}],"token":""}},"seed":300}`
 	out, paths := ingest.RedactSecrets(json.RawMessage(in))
-	if diff := cmp.Diff([]string{"agent_info.llm_args.api_key", "user_info.llm_args.OPENAI-API-KEY", "user_info.llm_args.headers[0].Authorization"}, paths); diff != "" {
-		t.Errorf("paths (-want +got):\n%s", diff)
+	for i := 1; i <= 19; i++ {
+		if secret := `S` + itoa(i); strings.Contains(string(out), secret+`"`) || strings.Contains(string(out), secret+"@") || strings.Contains(string(out), secret+"&") {
+			t.Errorf("output still holds %s: %s", secret, out)
+		}
 	}
 	for _, secret := range []string{"sk-live-123", "sk-2", "Bearer x"} {
 		if strings.Contains(string(out), secret) {
 			t.Errorf("output still holds %q: %s", secret, out)
 		}
 	}
-	for _, kept := range []string{`"temperature":0.10`, `"max_tokens":4096`, `"eos_token":"</s>"`, `"token":""`, `"seed":300`, `"llm":"gpt-4.1"`} {
+	for _, kept := range []string{`"temperature":0.10`, `"max_tokens":4096`, `"eos_token":"</s>"`, `"token":""`, `"seed":300`,
+		`"llm":"gpt-4.1"`, `"rate_limit_tokens":100`, `"task_key":"t1"`, "region=eu", "host.example/v1"} {
 		if !strings.Contains(string(out), kept) {
 			t.Errorf("output lost %s: %s", kept, out)
 		}
 	}
+	if got, want := len(paths), 21; got != want {
+		t.Errorf("%d paths, want %d: %v", got, want, paths)
+	}
+	if !strings.Contains(strings.Join(paths, " "), "agent_info.llm_args.api_base") {
+		t.Errorf("paths %v lack the URL", paths)
+	}
 }
 
-func TestRedactSecrets_Unchanged(t *testing.T) {
-	for _, in := range []string{`{"llm":"gpt-4.1","temperature":0.0}`, `not json`, `null`, `[1,2]`} {
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// A repeated key must not carry an earlier credential through.
+func TestRedactSecrets_DuplicateKey(t *testing.T) {
+	out, _ := ingest.RedactSecrets(json.RawMessage(`{"api_key": "SK-hidden", "api_key": ""}`))
+	if strings.Contains(string(out), "SK-hidden") {
+		t.Errorf("output still holds the first api_key: %s", out)
+	}
+}
+
+func TestRedactSecrets_NothingToRedact(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"llm":"gpt-4.1","temperature":0.0}`: `{"llm":"gpt-4.1","temperature":0.0}`,
+		`{ "b": 1e400, "a": [1, -0, 0.10] }`:  `{"a":[1,-0,0.10],"b":1e400}`,
+		`not json`:                            `not json`,
+		`null`:                                `null`,
+		`{"url":"https://example.com/a?b=c"}`: `{"url":"https://example.com/a?b=c"}`,
+		`{"use_api_key":true,"api_key":null}`: `{"api_key":null,"use_api_key":true}`,
+	} {
 		out, paths := ingest.RedactSecrets(json.RawMessage(in))
-		if string(out) != in || paths != nil {
-			t.Errorf("RedactSecrets(%s) = %s, %v; want it unchanged", in, out, paths)
+		if string(out) != want || paths != nil {
+			t.Errorf("RedactSecrets(%s) = %s, %v; want %s and no paths", in, out, paths, want)
 		}
 	}
+}
+
+func TestKeyWordsSecret(t *testing.T) {
+	for key, want := range map[string]bool{
+		"api_key": true, "X-Api-Key": true, "apiKey": true, "APIKEY": true, "OPENAI_API_KEY": true, "access_token": true,
+		"max_tokens": false, "max_completion_tokens": false, "eos_token": false, "sort_key": false, "task_key": false,
+		"temperature": false, "tokenizer": false, "keyword": false, "monkey": false, "auth": true, "author": false,
+	} {
+		out, _ := ingest.RedactSecrets(json.RawMessage(`{"` + key + `":"v"}`))
+		if got := strings.Contains(string(out), ingest.Redacted); got != want {
+			t.Errorf("key %q redacted = %v, want %v", key, got, want)
+		}
+	}
+}
+
+// Redacting twice finds nothing the second time.
+func TestRedactSecrets_Idempotent(t *testing.T) {
+	once, paths := ingest.RedactSecrets(json.RawMessage(`{"api_key":"sk-1","u":"https://a:b@h/x?token=t"}`))
+	if len(paths) != 2 {
+		t.Fatalf("first pass found %v", paths)
+	}
+	twice, paths := ingest.RedactSecrets(once)
+	if string(twice) != string(once) || paths != nil {
+		t.Errorf("second pass: %s %v, want %s and nothing found", twice, paths, once)
+	}
+}
+
+// FuzzRedactSecrets: any input, no panic; valid JSON stays valid, and a
+// second pass finds nothing.
+func FuzzRedactSecrets(f *testing.F) {
+	for _, seed := range []string{`{"api_key":"x"}`, `{"a":[{"Token":"t"}],"u":"http://u:p@h?apikey=1"}`, `[1,"s",null]`, `{"x":1e999}`, `nope`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out, _ := ingest.RedactSecrets(json.RawMessage(in))
+		if !json.Valid([]byte(in)) {
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("RedactSecrets(%s) = %s: not JSON", in, out)
+		}
+		if again, paths := ingest.RedactSecrets(out); paths != nil || string(again) != string(out) {
+			t.Fatalf("second pass over %s found %v: %s", out, paths, again)
+		}
+	})
 }

@@ -9,5 +9,5 @@ SELECT COUNT(*) FROM published_results WHERE source_sha256 = ?;
 
 -- name: ListPublishedResults :many
 SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file,
-       modality, submission_type
+       modality, submission_type, source_sha256
 FROM published_results ORDER BY domain, model, k;

@@ -57,3 +57,9 @@ DELETE FROM runs WHERE id = ?;
 -- name: DeleteOrphanTasks :execrows
 -- Tasks no trajectory refers to any more (after DeleteRun).
 DELETE FROM tasks WHERE NOT EXISTS (SELECT 1 FROM trajectories t WHERE t.task_id = tasks.id);
+
+-- name: ListRunConfigs :many
+SELECT id, config FROM runs ORDER BY id;
+
+-- name: UpdateRunConfig :exec
+UPDATE runs SET config = ? WHERE id = ?;

@@ -102,7 +102,7 @@ func runIngest(c *cli.Context, e *env) error {
 	if opts.name != "" && len(files) > 1 {
 		return usagef("--name names one run, but %d files were given", len(files))
 	}
-	store, err := db.Open(c.Context, c.String("db"))
+	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {
 		return err
 	}

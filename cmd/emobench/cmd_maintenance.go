@@ -1,18 +1,20 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
 
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/ingest"
 	"github.com/urfave/cli/v2"
 )
 
 func mergeCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "merge",
-		Usage:     "copy the runs of other emobench files into this one (one transaction)",
+		Usage:     "copy the runs and leaderboard results of other emobench files into this one (one transaction per file)",
 		ArgsUsage: "OTHER.db...",
 		Description: "Imported runs already present (same source sha256) are skipped. Native runs join the run of\n" +
 			"the same name and settings, gaining only the (task, trial) pairs it lacks, so the shards of a\n" +
@@ -23,7 +25,7 @@ func mergeCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usagef("merge needs at least one OTHER.db")
 			}
-			store, err := db.Open(c.Context, c.String("db"))
+			store, err := e.openWrite(c.Context, c.String("db"))
 			if err != nil {
 				return err
 			}
@@ -38,10 +40,10 @@ func mergeCommand(e *env) *cli.Command {
 				if err != nil {
 					return fmt.Errorf("merge %s: %w (nothing of it was stored)", path, err)
 				}
-				fmt.Fprintf(e.stdout, "%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present\n",
-					path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped)
+				fmt.Fprintf(e.stdout, "%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present; %d leaderboard files copied\n",
+					path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped, rep.PublishedFiles)
 			}
-			return nil
+			return e.scrub(c.Context, store, c.String("db")) // configs copied from older files
 		},
 	}
 }
@@ -69,7 +71,7 @@ func vacuumCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			rw, err := db.Open(c.Context, c.String("db"))
+			rw, err := e.openWrite(c.Context, c.String("db"))
 			if err != nil {
 				return err
 			}
@@ -133,6 +135,30 @@ func openCurrent(c *cli.Context) (*db.DB, error) {
 	return store, nil
 }
 
+// openWrite opens the database at path for writing (creating and
+// migrating it), then redacts credentials that older emobench versions
+// stored in run configs.
+func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
+	store, err := db.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.scrub(ctx, store, path); err != nil {
+		store.Close()
+		return nil, err
+	}
+	return store, nil
+}
+
+// scrub redacts credentials in the run configs of store, saying which.
+func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
+	found, err := store.ScrubRunConfigs(ctx, ingest.RedactSecrets)
+	for _, f := range found {
+		e.warn(fmt.Sprintf("%s: %s held a credential: now %q", path, f, ingest.Redacted))
+	}
+	return err
+}
+
 // openRuns opens the database like openCurrent and resolves the command's
 // --run flags (all runs when none is given).
 func openRuns(c *cli.Context) (*db.DB, []int64, error) {
@@ -155,7 +181,7 @@ func migrateCommand(e *env) *cli.Command {
 		Description: "Example:\n   emobench --db old.db migrate",
 		Before:      noArgs,
 		Action: func(c *cli.Context) error {
-			store, err := db.Open(c.Context, c.String("db"))
+			store, err := e.openWrite(c.Context, c.String("db"))
 			if err != nil {
 				return err
 			}

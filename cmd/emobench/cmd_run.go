@@ -111,7 +111,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 		if _, err := os.Stat(c.String("db")); err != nil {
 			return usagef("--resume %s: no database at %s", ref, c.String("db"))
 		}
-		store, err := db.Open(c.Context, c.String("db"))
+		store, err := e.openWrite(c.Context, c.String("db"))
 		if err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	store, err := db.Open(c.Context, c.String("db"))
+	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {
 		return err
 	}

@@ -87,7 +87,7 @@ func tagCommand(e *env) *cli.Command {
 			if !c.IsSet("train-domains") && !c.IsSet("base") {
 				return usagef("runs tag needs --train-domains and/or --base")
 			}
-			store, err := db.Open(c.Context, c.String("db"))
+			store, err := openExisting(c, e)
 			if err != nil {
 				return err
 			}
@@ -140,12 +140,12 @@ func warnUnlikelyTags(c *cli.Context, e *env, store *db.DB, id int64, domains []
 }
 
 // openExisting opens the --db file for writing, refusing to create it.
-func openExisting(c *cli.Context) (*db.DB, error) {
+func openExisting(c *cli.Context, e *env) (*db.DB, error) {
 	path := c.String("db")
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("%s: no such database", path)
 	}
-	return db.Open(c.Context, path)
+	return e.openWrite(c.Context, path)
 }
 
 func setCommand(e *env) *cli.Command {
@@ -186,7 +186,7 @@ func setCommand(e *env) *cli.Command {
 			if m == (db.RunMetadata{}) {
 				return usagef("runs set needs at least one of --name, --model, --user-model, --domain, --condition")
 			}
-			store, err := openExisting(c)
+			store, err := openExisting(c, e)
 			if err != nil {
 				return err
 			}
@@ -224,7 +224,7 @@ func removeCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usagef("runs rm takes one or more RUNs (ids or names)")
 			}
-			store, err := openExisting(c)
+			store, err := openExisting(c, e)
 			if err != nil {
 				return err
 			}

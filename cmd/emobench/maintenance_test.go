@@ -78,6 +78,7 @@ func TestMerge_CLI(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
 	fixtureDB(t, a)
+	mustRun(t, "--db", a, "ingest", filepath.Join("..", "..", "ingest", "testdata", "submission", "full.json"))
 	mustRun(t, "--db", b, "ingest", "testdata/error-trial.json")
 	names := csvLines(sqlCSV(t, a, "SELECT name FROM runs ORDER BY id"))
 	trajectories := sqlInt(t, a, "SELECT COUNT(*) FROM trajectories")
@@ -88,8 +89,12 @@ func TestMerge_CLI(t *testing.T) {
 	wantStats := withoutFirstColumn(mustRun(t, append([]string{"--db", a}, statsArgs...)...))
 
 	out := mustRun(t, "--db", b, "merge", a)
-	if want := fmt.Sprintf("%s: 5 runs added, 0 extended, 0 skipped; %d trajectories copied, 0 (task, trial) pairs already present\n", a, trajectories); out != want {
+	if want := fmt.Sprintf("%s: 5 runs added, 0 extended, 0 skipped; %d trajectories copied, 0 (task, trial) pairs already present; 1 leaderboard files copied\n", a, trajectories); out != want {
 		t.Fatalf("merge said %q, want %q", out, want)
+	}
+	published := "SELECT model, domain, k, pass_hat_k, cost, modality, source_sha256 FROM published_results ORDER BY domain, k"
+	if got, want := sqlCSV(t, b, published), sqlCSV(t, a, published); got != want || strings.Count(got, "\n") != 7 {
+		t.Fatalf("published results after merge:\n%s\nwant the 6 of a.db:\n%s", got, want)
 	}
 	ids := sqlCSV(t, b, "SELECT id, name FROM runs ORDER BY id")
 	want := "id,name\n1,error-trial\n"
@@ -109,7 +114,7 @@ func TestMerge_CLI(t *testing.T) {
 
 	before := tableCounts(t, b)
 	out = mustRun(t, "--db", b, "merge", a)
-	if want := a + ": 0 runs added, 0 extended, 5 skipped; 0 trajectories copied, 0 (task, trial) pairs already present\n"; out != want {
+	if want := a + ": 0 runs added, 0 extended, 5 skipped; 0 trajectories copied, 0 (task, trial) pairs already present; 0 leaderboard files copied\n"; out != want {
 		t.Fatalf("second merge said %q, want %q", out, want)
 	}
 	if after := tableCounts(t, b); after != before {

@@ -312,3 +312,22 @@ func TestIngestTau2_CostWithoutUsage(t *testing.T) {
 		t.Fatalf("after a tau2 export and re-ingest: %q, want %q", got, want)
 	}
 }
+
+// A file made before ingest redacted credentials loses them at the first
+// writing command (here migrate), with a note; read-only commands never
+// write.
+func TestScrubOlderConfigs(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "old.db")
+	fixtureDB(t, dbPath)
+	plainSQL(t, dbPath, `UPDATE runs SET config = json_set(config, '$.tau2.info.agent_info.llm_args.api_key', 'sk-OLD-1') WHERE id = 2`)
+	r := runCLI(t, "", "--db", dbPath, "migrate")
+	if r.code != 0 || !strings.Contains(r.stderr, "run 2: tau2.info.agent_info.llm_args.api_key held a credential") {
+		t.Fatalf("migrate: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if n := sqlInt(t, dbPath, "SELECT COUNT(*) FROM runs WHERE instr(config, 'sk-OLD-1') > 0"); n != 0 {
+		t.Fatalf("%d runs still hold the key", n)
+	}
+	if r := runCLI(t, "", "--db", dbPath, "migrate"); r.code != 0 || r.stderr != "" {
+		t.Fatalf("second migrate: exit %d, stderr %q (want no note)", r.code, r.stderr)
+	}
+}

@@ -84,6 +84,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listPublishedResultsStmt, err = db.PrepareContext(ctx, listPublishedResults); err != nil {
 		return nil, fmt.Errorf("error preparing query ListPublishedResults: %w", err)
 	}
+	if q.listRunConfigsStmt, err = db.PrepareContext(ctx, listRunConfigs); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunConfigs: %w", err)
+	}
 	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
 	}
@@ -116,6 +119,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
+	}
+	if q.updateRunConfigStmt, err = db.PrepareContext(ctx, updateRunConfig); err != nil {
+		return nil, fmt.Errorf("error preparing query UpdateRunConfig: %w", err)
 	}
 	if q.updateRunMetadataStmt, err = db.PrepareContext(ctx, updateRunMetadata); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateRunMetadata: %w", err)
@@ -228,6 +234,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listPublishedResultsStmt: %w", cerr)
 		}
 	}
+	if q.listRunConfigsStmt != nil {
+		if cerr := q.listRunConfigsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunConfigsStmt: %w", cerr)
+		}
+	}
 	if q.listRunPairsStmt != nil {
 		if cerr := q.listRunPairsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunPairsStmt: %w", cerr)
@@ -281,6 +292,11 @@ func (q *Queries) Close() error {
 	if q.tagRunStmt != nil {
 		if cerr := q.tagRunStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing tagRunStmt: %w", cerr)
+		}
+	}
+	if q.updateRunConfigStmt != nil {
+		if cerr := q.updateRunConfigStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing updateRunConfigStmt: %w", cerr)
 		}
 	}
 	if q.updateRunMetadataStmt != nil {
@@ -352,6 +368,7 @@ type Queries struct {
 	listOutcomeRunsStmt                  *sql.Stmt
 	listOutcomeTasksStmt                 *sql.Stmt
 	listPublishedResultsStmt             *sql.Stmt
+	listRunConfigsStmt                   *sql.Stmt
 	listRunPairsStmt                     *sql.Stmt
 	listRunSummariesStmt                 *sql.Stmt
 	listRunTagsStmt                      *sql.Stmt
@@ -363,6 +380,7 @@ type Queries struct {
 	listTrajectoryOutcomesStmt           *sql.Stmt
 	maxTrajectoryIDStmt                  *sql.Stmt
 	tagRunStmt                           *sql.Stmt
+	updateRunConfigStmt                  *sql.Stmt
 	updateRunMetadataStmt                *sql.Stmt
 	upsertTaskStmt                       *sql.Stmt
 }
@@ -391,6 +409,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listOutcomeRunsStmt:                  q.listOutcomeRunsStmt,
 		listOutcomeTasksStmt:                 q.listOutcomeTasksStmt,
 		listPublishedResultsStmt:             q.listPublishedResultsStmt,
+		listRunConfigsStmt:                   q.listRunConfigsStmt,
 		listRunPairsStmt:                     q.listRunPairsStmt,
 		listRunSummariesStmt:                 q.listRunSummariesStmt,
 		listRunTagsStmt:                      q.listRunTagsStmt,
@@ -402,6 +421,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
 		maxTrajectoryIDStmt:                  q.maxTrajectoryIDStmt,
 		tagRunStmt:                           q.tagRunStmt,
+		updateRunConfigStmt:                  q.updateRunConfigStmt,
 		updateRunMetadataStmt:                q.updateRunMetadataStmt,
 		upsertTaskStmt:                       q.upsertTaskStmt,
 	}

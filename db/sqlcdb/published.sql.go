@@ -63,7 +63,7 @@ func (q *Queries) CreatePublishedResult(ctx context.Context, arg CreatePublished
 
 const listPublishedResults = `-- name: ListPublishedResults :many
 SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file,
-       modality, submission_type
+       modality, submission_type, source_sha256
 FROM published_results ORDER BY domain, model, k
 `
 
@@ -79,6 +79,7 @@ type ListPublishedResultsRow struct {
 	SourceFile     string
 	Modality       sql.NullString
 	SubmissionType sql.NullString
+	SourceSha256   string
 }
 
 func (q *Queries) ListPublishedResults(ctx context.Context) ([]ListPublishedResultsRow, error) {
@@ -102,6 +103,7 @@ func (q *Queries) ListPublishedResults(ctx context.Context) ([]ListPublishedResu
 			&i.SourceFile,
 			&i.Modality,
 			&i.SubmissionType,
+			&i.SourceSha256,
 		); err != nil {
 			return nil, err
 		}

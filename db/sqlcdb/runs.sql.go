@@ -169,6 +169,38 @@ func (q *Queries) FindRunsByName(ctx context.Context, name string) ([]int64, err
 	return items, nil
 }
 
+const listRunConfigs = `-- name: ListRunConfigs :many
+SELECT id, config FROM runs ORDER BY id
+`
+
+type ListRunConfigsRow struct {
+	ID     int64
+	Config string
+}
+
+func (q *Queries) ListRunConfigs(ctx context.Context) ([]ListRunConfigsRow, error) {
+	rows, err := q.query(ctx, q.listRunConfigsStmt, listRunConfigs)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunConfigsRow{}
+	for rows.Next() {
+		var i ListRunConfigsRow
+		if err := rows.Scan(&i.ID, &i.Config); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listRunSummaries = `-- name: ListRunSummaries :many
 SELECT
     r.id, r.name, r.source_format, r.agent_model, r.agent_strategy, r.user_model,
@@ -359,6 +391,20 @@ type TagRunParams struct {
 
 func (q *Queries) TagRun(ctx context.Context, arg TagRunParams) error {
 	_, err := q.exec(ctx, q.tagRunStmt, tagRun, arg.TrainDomains, arg.BaseRunID, arg.ID)
+	return err
+}
+
+const updateRunConfig = `-- name: UpdateRunConfig :exec
+UPDATE runs SET config = ? WHERE id = ?
+`
+
+type UpdateRunConfigParams struct {
+	Config string
+	ID     int64
+}
+
+func (q *Queries) UpdateRunConfig(ctx context.Context, arg UpdateRunConfigParams) error {
+	_, err := q.exec(ctx, q.updateRunConfigStmt, updateRunConfig, arg.Config, arg.ID)
 	return err
 }
 
