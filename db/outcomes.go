@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -115,23 +116,25 @@ func idSet(ids []int64) map[int64]bool {
 const agentTextBatch = 4096
 
 // ForEachAgentText calls fn with every agent message to the user (a message
-// without tool calls), by trajectory, in order. It reads the messages in
-// batches of trajectories, so memory does not grow with the file.
+// without tool calls), by trajectory, in order. It reads the messages of
+// agentTextBatch trajectories at a time (keyset paging on the id), so
+// memory does not grow with the file and time grows with the rows.
 func (db *DB) ForEachAgentText(ctx context.Context, fn func(trajectoryID int64, text string)) error {
-	maxID, err := db.queries.MaxTrajectoryID(ctx)
-	if err != nil {
-		return err
-	}
-	for from := int64(0); from <= maxID; from += agentTextBatch {
-		rows, err := db.queries.ListAgentTexts(ctx, sqlcdb.ListAgentTextsParams{FromID: from, ToID: from + agentTextBatch})
+	after := int64(math.MinInt64)
+	for {
+		end, err := db.queries.NextTrajectoryBatchEnd(ctx, sqlcdb.NextTrajectoryBatchEndParams{AfterID: after, BatchSize: agentTextBatch})
+		if err != nil || end == after {
+			return err
+		}
+		rows, err := db.queries.ListAgentTexts(ctx, sqlcdb.ListAgentTextsParams{FromID: after, ToID: end})
 		if err != nil {
 			return err
 		}
 		for _, r := range rows {
 			fn(r.TrajectoryID, r.Content)
 		}
+		after = end
 	}
-	return nil
 }
 
 // RunTags is a run's generalization metadata.

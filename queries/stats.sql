@@ -31,15 +31,19 @@ FROM tasks k;
 
 -- name: ListAgentTexts :many
 -- The agent's messages to the user (no tool call), for the follow-up rule,
--- of trajectories with from_id <= id < to_id (read in batches).
+-- of trajectories with from_id < id <= to_id (read in batches).
 SELECT m.trajectory_id, COALESCE(m.content, '') AS content
 FROM messages m
 WHERE m.role = 'assistant' AND m.tool_name IS NULL
-  AND m.trajectory_id >= sqlc.arg(from_id) AND m.trajectory_id < sqlc.arg(to_id)
+  AND m.trajectory_id > sqlc.arg(from_id) AND m.trajectory_id <= sqlc.arg(to_id)
 ORDER BY m.trajectory_id, m.idx;
 
--- name: MaxTrajectoryID :one
-SELECT CAST(COALESCE(MAX(id), 0) AS INTEGER) FROM trajectories;
+-- name: NextTrajectoryBatchEnd :one
+-- The largest id of the next batch_size trajectories after after_id;
+-- after_id itself when none is left.
+SELECT CAST(COALESCE(MAX(id), sqlc.arg(after_id)) AS INTEGER) AS end_id FROM (
+    SELECT id FROM trajectories WHERE id > sqlc.arg(after_id) ORDER BY id LIMIT sqlc.arg(batch_size)
+);
 
 -- name: ListTaskTrialsWithoutInfraErrors :many
 -- ListTaskTrials leaving out trajectories that tau2-bench cannot evaluate:

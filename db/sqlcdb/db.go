@@ -114,8 +114,8 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTrajectoryOutcomesStmt, err = db.PrepareContext(ctx, listTrajectoryOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryOutcomes: %w", err)
 	}
-	if q.maxTrajectoryIDStmt, err = db.PrepareContext(ctx, maxTrajectoryID); err != nil {
-		return nil, fmt.Errorf("error preparing query MaxTrajectoryID: %w", err)
+	if q.nextTrajectoryBatchEndStmt, err = db.PrepareContext(ctx, nextTrajectoryBatchEnd); err != nil {
+		return nil, fmt.Errorf("error preparing query NextTrajectoryBatchEnd: %w", err)
 	}
 	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
@@ -284,9 +284,9 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTrajectoryOutcomesStmt: %w", cerr)
 		}
 	}
-	if q.maxTrajectoryIDStmt != nil {
-		if cerr := q.maxTrajectoryIDStmt.Close(); cerr != nil {
-			err = fmt.Errorf("error closing maxTrajectoryIDStmt: %w", cerr)
+	if q.nextTrajectoryBatchEndStmt != nil {
+		if cerr := q.nextTrajectoryBatchEndStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing nextTrajectoryBatchEndStmt: %w", cerr)
 		}
 	}
 	if q.tagRunStmt != nil {
@@ -378,7 +378,7 @@ type Queries struct {
 	listTaskTrialsWithoutInfraErrorsStmt *sql.Stmt
 	listTrajectoryMessagesStmt           *sql.Stmt
 	listTrajectoryOutcomesStmt           *sql.Stmt
-	maxTrajectoryIDStmt                  *sql.Stmt
+	nextTrajectoryBatchEndStmt           *sql.Stmt
 	tagRunStmt                           *sql.Stmt
 	updateRunConfigStmt                  *sql.Stmt
 	updateRunMetadataStmt                *sql.Stmt
@@ -419,7 +419,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTaskTrialsWithoutInfraErrorsStmt: q.listTaskTrialsWithoutInfraErrorsStmt,
 		listTrajectoryMessagesStmt:           q.listTrajectoryMessagesStmt,
 		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
-		maxTrajectoryIDStmt:                  q.maxTrajectoryIDStmt,
+		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
 		tagRunStmt:                           q.tagRunStmt,
 		updateRunConfigStmt:                  q.updateRunConfigStmt,
 		updateRunMetadataStmt:                q.updateRunMetadataStmt,

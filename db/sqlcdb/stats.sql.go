@@ -48,7 +48,7 @@ const listAgentTexts = `-- name: ListAgentTexts :many
 SELECT m.trajectory_id, COALESCE(m.content, '') AS content
 FROM messages m
 WHERE m.role = 'assistant' AND m.tool_name IS NULL
-  AND m.trajectory_id >= ?1 AND m.trajectory_id < ?2
+  AND m.trajectory_id > ?1 AND m.trajectory_id <= ?2
 ORDER BY m.trajectory_id, m.idx
 `
 
@@ -63,7 +63,7 @@ type ListAgentTextsRow struct {
 }
 
 // The agent's messages to the user (no tool call), for the follow-up rule,
-// of trajectories with from_id <= id < to_id (read in batches).
+// of trajectories with from_id < id <= to_id (read in batches).
 func (q *Queries) ListAgentTexts(ctx context.Context, arg ListAgentTextsParams) ([]ListAgentTextsRow, error) {
 	rows, err := q.query(ctx, q.listAgentTextsStmt, listAgentTexts, arg.FromID, arg.ToID)
 	if err != nil {
@@ -383,13 +383,22 @@ func (q *Queries) ListTrajectoryOutcomes(ctx context.Context) ([]ListTrajectoryO
 	return items, nil
 }
 
-const maxTrajectoryID = `-- name: MaxTrajectoryID :one
-SELECT CAST(COALESCE(MAX(id), 0) AS INTEGER) FROM trajectories
+const nextTrajectoryBatchEnd = `-- name: NextTrajectoryBatchEnd :one
+SELECT CAST(COALESCE(MAX(id), ?1) AS INTEGER) AS end_id FROM (
+    SELECT id FROM trajectories WHERE id > ?1 ORDER BY id LIMIT ?2
+)
 `
 
-func (q *Queries) MaxTrajectoryID(ctx context.Context) (int64, error) {
-	row := q.queryRow(ctx, q.maxTrajectoryIDStmt, maxTrajectoryID)
-	var column_1 int64
-	err := row.Scan(&column_1)
-	return column_1, err
+type NextTrajectoryBatchEndParams struct {
+	AfterID   int64
+	BatchSize int64
+}
+
+// The largest id of the next batch_size trajectories after after_id;
+// after_id itself when none is left.
+func (q *Queries) NextTrajectoryBatchEnd(ctx context.Context, arg NextTrajectoryBatchEndParams) (int64, error) {
+	row := q.queryRow(ctx, q.nextTrajectoryBatchEndStmt, nextTrajectoryBatchEnd, arg.AfterID, arg.BatchSize)
+	var end_id int64
+	err := row.Scan(&end_id)
+	return end_id, err
 }
