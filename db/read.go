@@ -201,3 +201,16 @@ func isReadOnlyError(err error) bool {
 	}
 	return false
 }
+
+// RewardKinds counts a run's trajectories by what their reward says.
+type RewardKinds struct {
+	Unevaluated int // no reward information (evaluated = 0)
+	Partial     int // a reward other than 1, 0 and −1: partial credit, which never passes
+	Total       int
+}
+
+// CountRewardKinds returns run id's RewardKinds.
+func (db *DB) CountRewardKinds(ctx context.Context, id int64) (RewardKinds, error) {
+	r, err := db.queries.CountRunRewardKinds(ctx, id)
+	return RewardKinds{Unevaluated: int(r.Unevaluated), Partial: int(r.Partial), Total: int(r.Total)}, err
+}

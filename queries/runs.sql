@@ -63,3 +63,12 @@ SELECT id, config FROM runs ORDER BY id;
 
 -- name: UpdateRunConfig :exec
 UPDATE runs SET config = ? WHERE id = ?;
+
+-- name: CountRunRewardKinds :one
+-- Trajectories of a run without reward information, and with a reward that
+-- is neither a pass (1 +- 1e-6), 0, nor an abandonment's -1.
+SELECT
+    CAST(COALESCE(SUM(evaluated = 0), 0) AS INTEGER) AS unevaluated,
+    CAST(COALESCE(SUM(reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1), 0) AS INTEGER) AS partial,
+    COUNT(*) AS total
+FROM trajectories WHERE run_id = ?;

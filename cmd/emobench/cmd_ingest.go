@@ -269,7 +269,11 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 	}
 	run := runFor(src, sum, opts)
 	res, err := store.IngestRun(ctx, run, ingest.TauBench(r), opts.onDuplicate)
-	return reportIngest(e, src, run, res, err)
+	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
+		return err
+	}
+	noteRewards(ctx, e, store, src, res.RunID)
+	return nil
 }
 
 // reportIngest prints the outcome of IngestRun for src, or returns its error.
@@ -290,6 +294,23 @@ func reportIngest(e *env, src source, run emobench.Run, res db.IngestResult, err
 		src.path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
 		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
 	return nil
+}
+
+// noteRewards tells the user when a run's rewards will not read as its
+// pass rate: trajectories without reward information, or partial credit.
+func noteRewards(ctx context.Context, e *env, store *db.DB, src source, runID int64) {
+	k, err := store.CountRewardKinds(ctx, runID)
+	if err != nil || k.Total == 0 {
+		return
+	}
+	if k.Unevaluated > 0 {
+		fmt.Fprintf(e.stderr, "note: %s: %d of %d trajectories have no reward information (evaluated = 0): they count as failures\n",
+			src.path, k.Unevaluated, k.Total)
+	}
+	if k.Partial > 0 {
+		fmt.Fprintf(e.stderr, "note: %s: %d of %d rewards are partial (neither 0 nor 1): a trajectory passes only with reward 1 ± 1e-6; see AVG(reward) in SQL for the mean reward\n",
+			src.path, k.Partial, k.Total)
+	}
 }
 
 // detectFormat peeks at the start of src to name its format.
@@ -439,6 +460,7 @@ func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
+	noteRewards(ctx, e, store, src, res.RunID)
 	for _, w := range rd.Warnings() {
 		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.path, w)
 	}

@@ -71,3 +71,25 @@ func TestRunsRemove(t *testing.T) {
 		t.Errorf("rm on a missing db: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// Ingest says when rewards will not read as a pass rate.
+func TestIngest_RewardNotes(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "notes.db")
+	r := runCLI(t, "", "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench", "grok-3-retail-nonbinary-reward.json"),
+		filepath.Join(realRuns, "taubench", "tau-trait-gpt5-telecom-none.json"), filepath.Join(realRuns, "gpt-4.1-retail.json"))
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{
+		"grok-3-retail-nonbinary-reward.json: 78 of 115 rewards are partial (neither 0 nor 1)",
+		"tau-trait-gpt5-telecom-none.json: 1 of 18 trajectories have no reward information",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr %q lacks %q", r.stderr, want)
+		}
+	}
+	if strings.Contains(r.stderr, "gpt-4.1-retail.json") {
+		t.Errorf("a note about a file of 0/1 rewards: %q", r.stderr)
+	}
+}

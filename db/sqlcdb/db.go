@@ -30,6 +30,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.countPublishedBySHA256Stmt, err = db.PrepareContext(ctx, countPublishedBySHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query CountPublishedBySHA256: %w", err)
 	}
+	if q.countRunRewardKindsStmt, err = db.PrepareContext(ctx, countRunRewardKinds); err != nil {
+		return nil, fmt.Errorf("error preparing query CountRunRewardKinds: %w", err)
+	}
 	if q.countRunTrialsStmt, err = db.PrepareContext(ctx, countRunTrials); err != nil {
 		return nil, fmt.Errorf("error preparing query CountRunTrials: %w", err)
 	}
@@ -142,6 +145,11 @@ func (q *Queries) Close() error {
 	if q.countPublishedBySHA256Stmt != nil {
 		if cerr := q.countPublishedBySHA256Stmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing countPublishedBySHA256Stmt: %w", cerr)
+		}
+	}
+	if q.countRunRewardKindsStmt != nil {
+		if cerr := q.countRunRewardKindsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countRunRewardKindsStmt: %w", cerr)
 		}
 	}
 	if q.countRunTrialsStmt != nil {
@@ -350,6 +358,7 @@ type Queries struct {
 	tx                                   *sql.Tx
 	countInfraErrorsStmt                 *sql.Stmt
 	countPublishedBySHA256Stmt           *sql.Stmt
+	countRunRewardKindsStmt              *sql.Stmt
 	countRunTrialsStmt                   *sql.Stmt
 	createMessageStmt                    *sql.Stmt
 	createPublishedResultStmt            *sql.Stmt
@@ -391,6 +400,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		tx:                                   tx,
 		countInfraErrorsStmt:                 q.countInfraErrorsStmt,
 		countPublishedBySHA256Stmt:           q.countPublishedBySHA256Stmt,
+		countRunRewardKindsStmt:              q.countRunRewardKindsStmt,
 		countRunTrialsStmt:                   q.countRunTrialsStmt,
 		createMessageStmt:                    q.createMessageStmt,
 		createPublishedResultStmt:            q.createPublishedResultStmt,

@@ -10,6 +10,29 @@ import (
 	"database/sql"
 )
 
+const countRunRewardKinds = `-- name: CountRunRewardKinds :one
+SELECT
+    CAST(COALESCE(SUM(evaluated = 0), 0) AS INTEGER) AS unevaluated,
+    CAST(COALESCE(SUM(reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1), 0) AS INTEGER) AS partial,
+    COUNT(*) AS total
+FROM trajectories WHERE run_id = ?
+`
+
+type CountRunRewardKindsRow struct {
+	Unevaluated int64
+	Partial     int64
+	Total       int64
+}
+
+// Trajectories of a run without reward information, and with a reward that
+// is neither a pass (1 +- 1e-6), 0, nor an abandonment's -1.
+func (q *Queries) CountRunRewardKinds(ctx context.Context, runID int64) (CountRunRewardKindsRow, error) {
+	row := q.queryRow(ctx, q.countRunRewardKindsStmt, countRunRewardKinds, runID)
+	var i CountRunRewardKindsRow
+	err := row.Scan(&i.Unevaluated, &i.Partial, &i.Total)
+	return i, err
+}
+
 const countRunTrials = `-- name: CountRunTrials :many
 SELECT run_id, COUNT(DISTINCT trial) AS trials
 FROM trajectories
