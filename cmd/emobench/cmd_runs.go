@@ -96,7 +96,10 @@ func tagCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			var base int64
+			domains, base, err := currentTags(c, store, id) // a flag not given keeps its value
+			if err != nil {
+				return err
+			}
 			if ref := c.String("base"); ref != "" {
 				if base, err = store.ResolveRun(c.Context, ref); err != nil {
 					return err
@@ -105,7 +108,9 @@ func tagCommand(e *env) *cli.Command {
 					return usagef("a run cannot be its own base")
 				}
 			}
-			domains := splitList(c.StringSlice("train-domains"))
+			if c.IsSet("train-domains") {
+				domains = splitList(c.StringSlice("train-domains"))
+			}
 			warnUnlikelyTags(c, e, store, id, domains, base)
 			if err := store.TagRun(c.Context, id, domains, base); err != nil {
 				return err
@@ -114,6 +119,20 @@ func tagCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// currentTags returns run id's stored train domains and base run.
+func currentTags(c *cli.Context, store *db.DB, id int64) ([]string, int64, error) {
+	tags, err := store.ListRunTags(c.Context)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, t := range tags {
+		if t.RunID == id {
+			return t.TrainDomains, t.BaseRunID, nil
+		}
+	}
+	return nil, 0, nil
 }
 
 // warnUnlikelyTags points out tags that look like typos: a train domain no

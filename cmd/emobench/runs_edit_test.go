@@ -93,3 +93,16 @@ func TestIngest_RewardNotes(t *testing.T) {
 		t.Errorf("a note about a file of 0/1 rewards: %q", r.stderr)
 	}
 }
+
+// runs tag changes only what its flags name.
+func TestRunsTag_KeepsOtherField(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "tag.db")
+	fixtureDB(t, dbPath)
+	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--train-domains", "retail", "--base", "1")
+	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--train-domains", "retail,airline")
+	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--base", "3")
+	got := csvQuery(t, dbPath, "SELECT train_domains, base_run_id FROM runs WHERE id = 2")
+	if want := "\"[\"\"retail\"\",\"\"airline\"\"]\",3"; !strings.Contains(got, want) {
+		t.Errorf("tags %q, want %s", got, want)
+	}
+}
