@@ -177,6 +177,8 @@ func collectInputs(args []string) (files []string, errs []error) {
 		})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", arg, err))
+		} else if len(found) == 0 {
+			errs = append(errs, fmt.Errorf("%s: no *.json or *.jsonl file and no τ²-bench run directory in it", arg))
 		}
 		sort.Strings(found)
 		files = append(files, found...)

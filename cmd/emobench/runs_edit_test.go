@@ -106,3 +106,12 @@ func TestRunsTag_KeepsOtherField(t *testing.T) {
 		t.Errorf("tags %q, want %s", got, want)
 	}
 }
+
+// A directory with nothing to ingest is an error, not a silent success.
+func TestIngest_ErrEmptyDirectory(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, "", "--db", filepath.Join(dir, "x.db"), "ingest", dir)
+	if r.code != 1 || !strings.Contains(r.stderr, "no *.json or *.jsonl file") {
+		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
+	}
+}
