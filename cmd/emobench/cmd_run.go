@@ -352,6 +352,11 @@ func llmClient(c *cli.Context, p runSettings, model string) (*sim.LLMClient, err
 	if model == "" {
 		return nil, usagef("llm: needs a model name, e.g. llm:gpt-4.1")
 	}
+	if (p.BaseURL == "" || p.BaseURL == sim.DefaultLLMBaseURL) && os.Getenv("OPENAI_API_KEY") == "" {
+		// Every episode would fail after its retries: say so before the first.
+		return nil, usagef("llm:%s talks to %s, which needs OPENAI_API_KEY; set it, or give --base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
+			model, sim.DefaultLLMBaseURL)
+	}
 	cfg := sim.LLMConfig{
 		BaseURL: p.BaseURL, APIKey: os.Getenv("OPENAI_API_KEY"), Model: model,
 		Temperature: p.Temperature, Timeout: c.Duration("timeout"),
@@ -429,6 +434,10 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p r
 			return err
 		}
 		progress.add(traj)
+		if n := cfg.Concurrency + failFastErrors; progress.errors >= n && progress.errors == progress.done {
+			return fmt.Errorf("stopped: the first %d episodes all ended in error (first: %s); check the endpoint, model name and key, then continue with --resume %d",
+				progress.done, progress.firstError, id)
+		}
 		return nil
 	})
 	progress.finish()
@@ -447,6 +456,11 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p r
 	}
 	return nil
 }
+
+// failFastErrors is how many episodes beyond those in flight may end in
+// error, with none finishing well, before a run stops: a dead endpoint or
+// a wrong key fails every episode.
+const failFastErrors = 4
 
 // interruptedError is a run stopped by Ctrl-C.
 type interruptedError struct{ msg string }

@@ -574,7 +574,10 @@ func TestRun_ErrUsage(t *testing.T) {
 		{"split", []string{"run", "--domain", "retail", "--agent", "oracle", "--split", "dev"}, `--split "dev" is not test or train`},
 		{"stray argument", []string{"run", "--domain", "retail", "--agent", "oracle", "retail"}, "run takes no arguments"},
 		{"resume ingested", []string{"run", "--resume", "1"}, "was ingested from a file, not run by emobench: nothing to resume"},
+		{"no key for OpenAI", []string{"run", "--domain", "retail", "--agent", "llm:gpt-4.1"}, "which needs OPENAI_API_KEY"},
 	}
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dbPath := filepath.Join(t.TempDir(), "usage.db")
@@ -650,5 +653,23 @@ func TestRun_ErrUsageCreatesNoDB(t *testing.T) {
 	}
 	if _, err := os.Stat(dbPath); err == nil {
 		t.Errorf("a usage error created %s", dbPath)
+	}
+}
+
+// TestRun_FailFast: when every episode fails (a dead endpoint), the run
+// stops after the first few instead of grinding through all of them.
+func TestRun_FailFast(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", testSecret)
+	srv := newChatServer(t, map[string]func(c *chatCall){
+		"dead-agent": func(c *chatCall) { c.fail(http.StatusServiceUnavailable, map[string]string{"Retry-After-Ms": "1"}, "down") },
+	})
+	dbPath := filepath.Join(t.TempDir(), "dead.db")
+	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "20", "--condition", "with-emotions",
+		"--agent", "llm:dead-agent", "--base-url", srv.baseURL(), "--concurrency", "1")
+	if r.code != 1 || !strings.Contains(r.stderr, "stopped: the first 5 episodes all ended in error") || !strings.Contains(r.stderr, "--resume 1") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if n := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories"); n != 5 {
+		t.Errorf("%d trajectories stored, want the 5 before the stop", n)
 	}
 }
