@@ -661,7 +661,9 @@ func TestRun_ErrUsageCreatesNoDB(t *testing.T) {
 func TestRun_FailFast(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", testSecret)
 	srv := newChatServer(t, map[string]func(c *chatCall){
-		"dead-agent": func(c *chatCall) { c.fail(http.StatusServiceUnavailable, map[string]string{"Retry-After-Ms": "1"}, "down") },
+		"dead-agent": func(c *chatCall) {
+			c.fail(http.StatusServiceUnavailable, map[string]string{"Retry-After-Ms": "1"}, "down")
+		},
 	})
 	dbPath := filepath.Join(t.TempDir(), "dead.db")
 	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "20", "--condition", "with-emotions",
