@@ -178,6 +178,11 @@ func (db *DB) ResolveRun(ctx context.Context, ref string) (int64, error) {
 	return 0, emobench.Errorf(emobench.EINVALID, "run name %q matches runs %s: use an id", ref, strings.Join(idText, ", "))
 }
 
+// RunsNamed returns the ids of the runs called name, ascending.
+func (db *DB) RunsNamed(ctx context.Context, name string) ([]int64, error) {
+	return db.queries.FindRunsByName(ctx, name)
+}
+
 // Query runs a user's SQL statement and returns its rows. On a database
 // opened with OpenReadOnly a write statement fails with an EINVALID error.
 func (db *DB) Query(ctx context.Context, query string) (*sql.Rows, error) {

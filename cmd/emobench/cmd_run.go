@@ -132,13 +132,24 @@ func runBenchmark(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
+	runs := make([]emobench.Run, len(plans))
 	for i, p := range plans {
-		run := p.run()
+		runs[i] = p.run()
 		if name := c.String("name"); name != "" && len(plans) == 1 {
-			run.Name = name
+			runs[i].Name = name
 		} else if name != "" {
-			run.Name = fmt.Sprintf("%s-%s-%s", name, p.Domain, p.Condition)
+			runs[i].Name = fmt.Sprintf("%s-%s-%s", name, p.Domain, p.Condition)
 		}
+		// A second run of one name would make --run NAME ambiguous.
+		if ids, err := store.RunsNamed(c.Context, runs[i].Name); err != nil {
+			return err
+		} else if len(ids) > 0 {
+			return usagef("run %d is already called %q: continue it with --resume %d, or give --name for a new run",
+				ids[len(ids)-1], runs[i].Name, ids[len(ids)-1])
+		}
+	}
+	for i, p := range plans {
+		run := runs[i]
 		id, err := store.CreateRun(c.Context, run)
 		if err != nil {
 			return err

@@ -675,3 +675,19 @@ func TestRun_FailFast(t *testing.T) {
 		t.Errorf("%d trajectories stored, want the 5 before the stop", n)
 	}
 }
+
+// Running the same command twice does not make a second run of one name.
+func TestRun_ErrSameName(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "same.db")
+	args := []string{"--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--tasks", "2", "--condition", "with-emotions"}
+	mustRun(t, args...)
+	before := tableCounts(t, dbPath)
+	r := runCLI(t, "", args...)
+	if r.code != exitUsage || !strings.Contains(r.stderr, `run 1 is already called "oracle-retail-with-emotions": continue it with --resume 1`) {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if after := tableCounts(t, dbPath); after != before {
+		t.Errorf("the refused run changed the db: %s -> %s", before, after)
+	}
+	mustRun(t, append(args, "--name", "second")...)
+}
