@@ -313,7 +313,7 @@ func TestRender_Sections(t *testing.T) {
 			}
 		}
 		for _, s := range []string{
-			"n (tasks behind each point): gpt-4o airline with 30; gpt-4o airline without 30; " + html.EscapeString(in.Runs[2].Run.Name) + " 26–28. Bands: 95% percentile bootstrap",
+			"n (tasks behind each point): gpt-4o airline with 30; gpt-4o airline without 30; " + html.EscapeString(in.Runs[2].Run.Name) + " 26–28. In &lt;/script&gt;&lt;script&gt;window.__pwned=1&lt;/script&gt; some tasks have fewer trials than the largest k",
 			"n = 8–30 tasks per cell. Pooled over agent models.",
 			"n (task pairs, with each label): 12–24. Whiskers: 95% paired bootstrap",
 			"n = 232 trajectories in 4 bins (30–90 per bin).",

@@ -203,7 +203,7 @@ func passKCurveChart(in Input) (drawable, string) {
 	c.SetXAxis(ks)
 
 	var lines, bands []any
-	var perRun []string
+	var perRun, shrinking []string
 	banded := false
 	for i, cv := range curves {
 		color := c.Colors[i%len(c.Colors)]
@@ -235,6 +235,9 @@ func passKCurveChart(in Input) (drawable, string) {
 		}
 		lines = append(lines, line)
 		perRun = append(perRun, cv.name+" "+nRange(tasks))
+		if len(tasks) > 0 && tasks[len(tasks)-1] < tasks[0] {
+			shrinking = append(shrinking, cv.name)
+		}
 		if !band {
 			continue
 		}
@@ -268,6 +271,9 @@ func passKCurveChart(in Input) (drawable, string) {
 		caption += ", with the confidence interval of each point shaded around it"
 	}
 	caption += ". n (tasks behind each point): " + strings.Join(perRun, "; ") + "."
+	if len(shrinking) > 0 {
+		caption += " In " + strings.Join(shrinking, ", ") + " some tasks have fewer trials than the largest k: they drop out of the larger k, so the curve may rise there (the per-task convention; stats passk --convention min-trials keeps every task)."
+	}
 	return drawable{chart: c, init: c.Initialization, series: append(lines, bands...)}, withCaption(caption, in.PassK.Caption)
 }
 
