@@ -129,6 +129,9 @@ type tau2Info struct {
 	AgentInfo       tau2Participant `json:"agent_info"`
 	EnvironmentInfo tau2Environment `json:"environment_info"`
 	Seed            *int64          `json:"seed,omitempty"`
+	// EmobenchCondition carries the run's condition (with-emotions,
+	// without-emotions), which τ²-bench has no field for; ingest reads it.
+	EmobenchCondition string `json:"emobench_condition,omitempty"`
 }
 
 type tau2Participant struct {
@@ -158,6 +161,9 @@ func tau2Head(run emobench.Run, trials int) ([]byte, error) {
 		AgentInfo:       tau2Participant{Implementation: run.AgentStrategy, LLM: run.AgentModel},
 		EnvironmentInfo: tau2Environment{DomainName: run.Domain},
 	}}
+	if run.Condition != emobench.ConditionNone {
+		res.Info.EmobenchCondition = string(run.Condition)
+	}
 	if !run.CreatedAt.IsZero() {
 		res.Timestamp = run.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000")
 	}

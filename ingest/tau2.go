@@ -23,15 +23,16 @@ const FormatTau2 = "tau2"
 // Tau2Info is the run-level metadata of a τ²-bench Results file. Empty
 // strings mean the file does not say.
 type Tau2Info struct {
-	Timestamp           string          // top-level timestamp as written (the run's local time, no zone)
-	AgentModel          string          // info.agent_info.llm
-	AgentImplementation string          // info.agent_info.implementation, e.g. llm_agent
-	UserModel           string          // info.user_info.llm
-	UserImplementation  string          // info.user_info.implementation, e.g. user_simulator
-	Domain              string          // info.environment_info.domain_name
-	Tasks               int             // number of entries of the tasks array
-	Raw                 json.RawMessage // info as given, credentials redacted (RedactSecrets); nil when absent
-	Redacted            []string        // paths in info of the credentials left out of Raw
+	Timestamp           string             // top-level timestamp as written (the run's local time, no zone)
+	AgentModel          string             // info.agent_info.llm
+	AgentImplementation string             // info.agent_info.implementation, e.g. llm_agent
+	UserModel           string             // info.user_info.llm
+	UserImplementation  string             // info.user_info.implementation, e.g. user_simulator
+	Domain              string             // info.environment_info.domain_name
+	Condition           emobench.Condition // info.emobench_condition (emobench's export); empty when absent or invalid
+	Tasks               int                // number of entries of the tasks array
+	Raw                 json.RawMessage    // info as given, credentials redacted (RedactSecrets); nil when absent
+	Redacted            []string           // paths in info of the credentials left out of Raw
 }
 
 // SimulationError is a problem with one simulation of a τ²-bench run.
@@ -262,6 +263,9 @@ func (t *Tau2Reader) readInfo(raw json.RawMessage) {
 	t.info.UserModel = stringOf(jsonPath(raw, "user_info", "llm"))
 	t.info.UserImplementation = stringOf(jsonPath(raw, "user_info", "implementation"))
 	t.info.Domain = stringOf(jsonPath(raw, "environment_info", "domain_name"))
+	if c, err := emobench.ParseCondition(stringOf(jsonPath(raw, "emobench_condition"))); err == nil {
+		t.info.Condition = c
+	}
 }
 
 // readIndex keeps the simulation ids of a 1.x simulation_index, in order.

@@ -495,7 +495,7 @@ func tau2Run(src source, sum string, info ingest.Tau2Info, opts ingestOptions) e
 		UserModel:     firstNonEmpty(opts.userModel, info.UserModel),
 		UserStrategy:  info.UserImplementation,
 		Domain:        firstNonEmpty(opts.domain, info.Domain, meta.Domain),
-		Condition:     emobench.Condition(firstNonEmpty(string(opts.condition), string(meta.Condition), string(emobench.ConditionNone))),
+		Condition:     emobench.Condition(firstNonEmpty(string(opts.condition), string(info.Condition), string(meta.Condition), string(emobench.ConditionNone))),
 		CreatedAt:     src.modTime,
 	}
 	if t, ok := parseTau2Time(info.Timestamp); ok {

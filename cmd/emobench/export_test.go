@@ -273,3 +273,23 @@ func TestExport_ErrUsage(t *testing.T) {
 		t.Errorf("unknown run: exit %d, want %d", r.code, exitFailure)
 	}
 }
+
+// A τ²-bench export carries the run's condition, which τ²-bench has no field
+// for: a file name that says nothing still ingests with it.
+func TestExport_Tau2KeepsCondition(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	fixtureDB(t, src)
+	mustRun(t, "--db", src, "runs", "set", "1", "--name", "plain")
+	want := mustRun(t, "--db", src, "sql", "--format", "csv", "SELECT condition FROM runs WHERE id = 1")
+	if !strings.Contains(want, "emotions") {
+		t.Fatalf("fixture run 1 has condition %q, want one of the emotion conditions", want)
+	}
+	out := filepath.Join(dir, "plain.json")
+	mustRun(t, "--db", src, "export", "--run", "plain", "--format", "tau2", "--out", out)
+	dst := filepath.Join(dir, "dst.db")
+	mustRun(t, "--db", dst, "ingest", out)
+	if got := mustRun(t, "--db", dst, "sql", "--format", "csv", "SELECT condition FROM runs"); got != want {
+		t.Errorf("condition after the round trip %q, want %q", got, want)
+	}
+}
