@@ -63,6 +63,7 @@ func statsGapCommand(e *env) *cli.Command {
 					}
 				}
 			}
+			gaps = withoutSingleTrial(e, gaps, names)
 			return gapTable(gaps, names, fields).write(e.stdout, format)
 		},
 	}
@@ -80,4 +81,27 @@ func gapTable(rows []analysis.GapRow, names map[int64]string, fields []string) *
 		t.rows = append(t.rows, row)
 	}
 	return t
+}
+
+// withoutSingleTrial leaves out rows whose largest k is 1 (one trial per
+// task: no gap to measure), naming their runs once on stderr.
+func withoutSingleTrial(e *env, gaps []analysis.GapRow, names map[int64]string) []analysis.GapRow {
+	var kept []analysis.GapRow
+	var left []string
+	seen := map[int64]bool{}
+	for _, g := range gaps {
+		if g.K >= 2 {
+			kept = append(kept, g)
+			continue
+		}
+		if !seen[g.RunID] {
+			seen[g.RunID] = true
+			left = append(left, fmt.Sprintf("%d (%s)", g.RunID, names[g.RunID]))
+		}
+	}
+	if len(left) > 0 {
+		e.warn(fmt.Sprintf("left out %s with one trial per task: a gap needs k >= 2 (run with --trials 2 or more): %s",
+			plural(len(left), "run", "runs"), strings.Join(left, ", ")))
+	}
+	return kept
 }

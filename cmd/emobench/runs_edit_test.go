@@ -115,3 +115,17 @@ func TestIngest_ErrEmptyDirectory(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// stats gap leaves out runs of one trial per task, saying so.
+func TestStatsGap_SingleTrialLeftOut(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "gap.db")
+	fixtureDB(t, dbPath)
+	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--tasks", "2", "--condition", "with-emotions")
+	r := runCLI(t, "", "--db", dbPath, "stats", "gap", "--format", "csv")
+	if r.code != 0 || !strings.Contains(r.stderr, "left out 1 run with one trial per task") || !strings.Contains(r.stderr, "(oracle-retail-with-emotions)") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout, "oracle-retail-with-emotions") || strings.Count(r.stdout, "\n") != 6 {
+		t.Errorf("gap rows:\n%s\nwant the 5 fixture runs only", r.stdout)
+	}
+}
