@@ -34,5 +34,12 @@ func Wilson(successes, n int, level float64) CI {
 	half := z / (1 + z2n) * math.Sqrt(p*(1-p)/nf+z2n/(4*nf))
 	ci.Lo = max(0, centre-half)
 	ci.Hi = min(1, centre+half)
+	// The bounds are exactly 0 and 1 there; rounding leaves 2.8e-17.
+	if successes == 0 {
+		ci.Lo = 0
+	}
+	if successes == n {
+		ci.Hi = 1
+	}
 	return ci
 }

@@ -74,3 +74,16 @@ func ExampleWilson() {
 	// Output:
 	// [0.4902, 0.9433]
 }
+
+// No successes give a lower bound of exactly 0, all successes an upper
+// bound of exactly 1 (not 2.8e-17 and 1 − 1e-16 from rounding).
+func TestWilson_ExactEnds(t *testing.T) {
+	for n := 1; n <= 200; n++ {
+		if lo := analysis.Wilson(0, n, 0.95).Lo; lo != 0 {
+			t.Fatalf("Wilson(0, %d).Lo = %g, want 0", n, lo)
+		}
+		if hi := analysis.Wilson(n, n, 0.95).Hi; hi != 1 {
+			t.Fatalf("Wilson(%d, %d).Hi = %g, want 1", n, n, hi)
+		}
+	}
+}
