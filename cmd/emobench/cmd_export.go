@@ -241,7 +241,7 @@ func refuseOverwrite(out string, isFile, force bool) error {
 		return nil // nothing there yet
 	}
 	if isFile || !info.IsDir() {
-		return usagef("--out %s exists: export does not replace it (add --force to)", out)
+		return usagef("--out %s exists: export does not replace it (add --force to replace it)", out)
 	}
 	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
 		return usagef("--out %s is not empty: the export would mix with the files there (empty it, or add --force)", out)
