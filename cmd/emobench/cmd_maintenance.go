@@ -116,6 +116,9 @@ func checkCommand(e *env) *cli.Command {
 				return &reportedError{fmt.Errorf("%d problems", len(rep.Problems))}
 			}
 			fmt.Fprintln(e.stdout, "ok: integrity and schema as expected")
+			if rep.SchemaVersion < db.SchemaVersion() {
+				fmt.Fprintf(e.stdout, "note: the read commands need schema version %d: upgrade with `emobench --db %s migrate`\n", db.SchemaVersion(), c.String("db"))
+			}
 			return nil
 		},
 	}
