@@ -19,7 +19,8 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 		Name:  "abandonment",
 		Usage: "rate of user_unsatisfied endings (###UNSATISFIED###) per family, leaf, dimension, domain and agent",
 		Description: "Each row: trajectories, abandoned ones, the rate with a Wilson interval, and the mean user turn\n" +
-			"at which users abandoned (the turn of their ###UNSATISFIED### message).\n\n" +
+			"at which users abandoned (the turn of their ###UNSATISFIED### message). Without --by, each\n" +
+			"dimension is reported in turn, split by condition when the runs hold both.\n\n" +
 			"Example:\n   emobench --db runs.db stats abandonment\n   emobench --db runs.db stats abandonment --by emotion_family,agent_model --format latex",
 		Before: noArgs,
 		Flags: []cli.Flag{
@@ -50,8 +51,15 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			if len(joint) > 0 {
 				dims = append(dims, joint)
 			} else {
+				// An emotion's effect on abandonment shows only within one
+				// condition: tasks keep their labels in without-emotions runs.
+				byCondition := len(distinctField(outcomes, "condition")) > 1
 				for _, d := range abandonmentDimensions {
-					dims = append(dims, []string{d})
+					if byCondition {
+						dims = append(dims, []string{d, "condition"})
+					} else {
+						dims = append(dims, []string{d})
+					}
 				}
 			}
 			for _, fields := range dims {
@@ -247,4 +255,13 @@ func regressionTable(d balanceData, style ciStyle) *table {
 		t.rows = append(t.rows, []any{term, coef, fit.Model.SE[i], fit.Model.Z[i], fit.Model.P[i], fit.N, vertex, wins})
 	}
 	return t
+}
+
+// distinctField returns the distinct values of a group field in outcomes.
+func distinctField(outcomes []db.TrajectoryOutcome, field string) map[string]bool {
+	seen := map[string]bool{}
+	for _, o := range outcomes {
+		seen[o.Fields[field]] = true
+	}
+	return seen
 }
