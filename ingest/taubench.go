@@ -348,6 +348,10 @@ func decodeTauRecord(dec *json.Decoder) (*emobench.Trajectory, error) {
 }
 
 func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
+	if isNull(rec.TaskID) && isNull(rec.Reward) && len(rec.Traj) == 0 && len(rec.Info) == 0 {
+		return nil, errors.New("not a τ-bench result: the record has none of task_id, reward, info and traj " +
+			"(τ-bench files are arrays of {task_id, reward, info, traj, trial}; see --format)")
+	}
 	key, err := taskKey(rec.TaskID)
 	if err != nil {
 		return nil, err

@@ -80,6 +80,7 @@ func TestTauBench_Err(t *testing.T) {
 		{"reward-string.json", 1, 1, []string{"record 1", `reward is a string ("1.0"), want a number`}},
 		{"reward-missing.json", 2, 2, []string{"record 2", "missing reward"}},
 		{"task-id-missing.json", 0, 0, []string{"record 0", "missing task_id"}},
+		{"not-taubench-records.json", 0, 0, []string{"record 0", "not a τ-bench result", "none of task_id, reward, info and traj"}},
 		{"task-id-null.json", 1, 1, []string{"record 1", "task_id"}},
 		{"trial-abc.json", 2, 2, []string{"record 2", `trial is a string ("abc"), want an integer`}},
 		// The error must speak JSON, not Go: "want an array", never
