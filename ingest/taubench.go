@@ -380,7 +380,10 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 		// max_steps trajectory here, to write τ-bench's step-cap signal.
 		traj.RewardInfo, traj.Evaluated, restored = ri, true, true
 	}
-	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || traj.TerminationReason == emobench.TerminationError {
+	// An error record is unevaluated unless it carries its own reward_info
+	// (a τ²-bench agent_error exported to τ-bench keeps its evaluation).
+	errorUnscored := traj.TerminationReason == emobench.TerminationError && isNull(rec.Info["reward_info"])
+	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || errorUnscored {
 		traj.Evaluated = false
 	}
 	return traj, nil

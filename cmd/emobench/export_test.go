@@ -293,3 +293,23 @@ func TestExport_Tau2KeepsCondition(t *testing.T) {
 		t.Errorf("condition after the round trip %q, want %q", got, want)
 	}
 }
+
+// A τ²-bench run exported to τ-bench keeps every termination reason and
+// evaluation: agent_error simulations with a reward_info stay evaluated.
+func TestExport_Tau2ToTauBench(t *testing.T) {
+	requireRealRuns(t)
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
+	mustRun(t, "--db", src, "ingest", filepath.Join(realRuns, "tau2", "airline-qwen2.5-7b-agent-errors.json"))
+	out := filepath.Join(dir, "tb.json")
+	mustRun(t, "--db", src, "export", "--format", "taubench", "--out", out)
+	mustRun(t, "--db", dst, "ingest", out)
+	q := "SELECT k.task_key, t.trial, t.termination_reason, t.evaluated, t.passed, t.reward FROM trajectories t JOIN tasks k ON k.id = t.task_id ORDER BY 1, 2"
+	before, after := sqlCSV(t, src, q), sqlCSV(t, dst, q)
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("trajectories changed (-before +after):\n%s", diff)
+	}
+	if !strings.Contains(before, ",error,1,0,") {
+		t.Errorf("the source holds no evaluated error trajectory:\n%s", before)
+	}
+}
