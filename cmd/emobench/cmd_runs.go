@@ -87,15 +87,11 @@ func tagCommand(e *env) *cli.Command {
 			if !c.IsSet("train-domains") && !c.IsSet("base") {
 				return usagef("runs tag needs --train-domains and/or --base")
 			}
-			store, err := openExisting(c, e)
+			store, id, err := openRunArg(c, e)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			id, err := store.ResolveRun(c.Context, c.Args().First())
-			if err != nil {
-				return err
-			}
 			domains, base, err := currentTags(c, store, id) // a flag not given keeps its value
 			if err != nil {
 				return err
@@ -167,6 +163,21 @@ func openExisting(c *cli.Context, e *env) (*db.DB, error) {
 	return e.openWrite(c.Context, path)
 }
 
+// openRunArg opens the existing --db file for writing and resolves the
+// command's one RUN argument (an id or a name).
+func openRunArg(c *cli.Context, e *env) (*db.DB, int64, error) {
+	store, err := openExisting(c, e)
+	if err != nil {
+		return nil, 0, err
+	}
+	id, err := store.ResolveRun(c.Context, c.Args().First())
+	if err != nil {
+		store.Close()
+		return nil, 0, err
+	}
+	return store, id, nil
+}
+
 func setCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "set",
@@ -205,15 +216,11 @@ func setCommand(e *env) *cli.Command {
 			if m == (db.RunMetadata{}) {
 				return usagef("runs set needs at least one of --name, --model, --user-model, --domain, --condition")
 			}
-			store, err := openExisting(c, e)
+			store, id, err := openRunArg(c, e)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			id, err := store.ResolveRun(c.Context, c.Args().First())
-			if err != nil {
-				return err
-			}
 			if err := store.UpdateRunMetadata(c.Context, id, m); err != nil {
 				return err
 			}
