@@ -19,15 +19,18 @@ func reportCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "report",
 		Usage: "write a self-contained offline HTML report",
-		Description: "Charts pass^k against k per run, pass^1 per emotion family, and with- vs without-emotions\n" +
-			"pass^1 per model and domain, with a table of runs. The echarts library is embedded: the file\n" +
-			"opens offline and can be shared or printed.\n\n" +
+		Description: "Charts pass^k against k per run (with bootstrap bands), the pass^1 vs pass^k gap, pass^1 per\n" +
+			"emotion family, with- vs without-emotions pass^1 per model and domain, Δpass^1 by family and\n" +
+			"dimension, abandonment, the tool-call/follow-up balance, the generalization matrix, published\n" +
+			"leaderboard results, and a table of runs. Intervals use the same bootstrap as the stats commands\n" +
+			"(--resamples, --seed, --level, --ci-method). The echarts library is embedded: the file opens\n" +
+			"offline and can be shared or printed.\n\n" +
 			"Example:\n   emobench --db runs.db report --out report.html --run 1 --run 2",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "HTML `FILE` to write (required)"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 			&cli.StringFlag{Name: "title", Value: "emobench report", Usage: "report title"},
-		},
+		}, intervalFlags("pm")[1:]...), // the stats commands' bootstrap flags and defaults
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
 				return err
@@ -40,7 +43,11 @@ func reportCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			in, err := reportInput(c.Context, store, runIDs, c.String("title"))
+			boot, err := bootstrapFlags(c)
+			if err != nil {
+				return err
+			}
+			in, err := reportInput(c.Context, store, runIDs, c.String("title"), boot)
 			if err != nil {
 				return err
 			}
@@ -55,7 +62,7 @@ func reportCommand(e *env) *cli.Command {
 
 // reportInput gathers everything the report shows for the given runs (all
 // runs when runIDs is empty).
-func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string) (reports.Input, error) {
+func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string, boot analysis.BootstrapOptions) (reports.Input, error) {
 	in := reports.Input{Title: title, GeneratedAt: time.Now().UTC()}
 	summaries, err := store.ListRunSummaries(ctx)
 	if err != nil {
@@ -83,7 +90,7 @@ func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string
 	if in.ConditionPass1, names, err = computePassK(ctx, store, runIDs, []string{"agent_model", "domain", "condition"}, first); err != nil {
 		return in, err
 	}
-	err = addPaperSections(ctx, store, runIDs, &in, names)
+	err = addPaperSections(ctx, store, runIDs, &in, names, boot)
 	return in, err
 }
 

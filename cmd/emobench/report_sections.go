@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/emobench/emobench/analysis"
@@ -12,21 +13,34 @@ import (
 	"github.com/emobench/emobench/reports"
 )
 
-// reportBootstrap is the bootstrap the report's intervals use: fewer
-// resamples than the stats commands' default, to keep reports quick.
-var reportBootstrap = analysis.BootstrapOptions{Resamples: 1000, Level: 0.95, Seed: 1, Method: analysis.MethodPercentile}
+// defaultBootstrap is the bootstrap of the stats commands' defaults, which
+// the report uses unless its flags say otherwise: figures and tables agree.
+var defaultBootstrap = analysis.BootstrapOptions{Resamples: 2000, Level: 0.95, Seed: 1, Method: analysis.MethodPercentile}
 
-const bootstrapNote = "Bands and whiskers: 95% percentile bootstrap over tasks (1,000 resamples, seed 1)."
+// bootstrapNote describes opts in a caption.
+func bootstrapNote(opts analysis.BootstrapOptions) string {
+	return fmt.Sprintf("Bands and whiskers: %g%% %s bootstrap over tasks (%s resamples, seed %d).",
+		100*opts.Level, opts.Method, thousands(opts.Resamples), opts.Seed)
+}
+
+// thousands writes n with comma thousands separators.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
 
 func interval(ci analysis.CI) reports.Interval { return reports.Interval{Lo: ci.Lo, Hi: ci.Hi} }
 
 // addPaperSections fills the report's CI-bearing sections for runIDs.
-func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, in *reports.Input, names map[int64]string) error {
+func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, in *reports.Input, names map[int64]string, boot analysis.BootstrapOptions) error {
 	tasks, _, err := loadTaskTrials(ctx, store, runIDs, nil, analysis.PerTask)
 	if err != nil {
 		return err
 	}
-	in.PassK = passKCurves(tasks, in.PassKByRun, names)
+	in.PassK = passKCurves(tasks, in.PassKByRun, names, boot)
 	in.Gaps = gapChart(in.PassKByRun, names)
 	byDomainFamily, _, err := loadTaskTrials(ctx, store, runIDs, []string{"domain", "emotion_family"}, analysis.PerTask)
 	if err != nil {
@@ -37,7 +51,7 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, in *rep
 	if err != nil {
 		return err
 	}
-	in.Deltas = deltaCharts(analysis.CompareEmotions(conditionTrials(outcomes), []int{1}, reportBootstrap))
+	in.Deltas = deltaCharts(analysis.CompareEmotions(conditionTrials(outcomes), []int{1}, boot), bootstrapNote(boot))
 	in.Abandonment = abandonmentChart(outcomes)
 	balance, err := loadBalance(ctx, store, outcomes)
 	if err != nil {
@@ -53,12 +67,12 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, in *rep
 	return err
 }
 
-func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, names map[int64]string) reports.PassKChart {
+func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, names map[int64]string, boot analysis.BootstrapOptions) reports.PassKChart {
 	byRun := map[int64][]analysis.TaskTrials{}
 	for _, t := range tasks {
 		byRun[t.RunID] = append(byRun[t.RunID], t)
 	}
-	chart := reports.PassKChart{Caption: bootstrapNote}
+	chart := reports.PassKChart{Caption: bootstrapNote(boot)}
 	index := map[int64]int{}
 	for _, r := range rows {
 		i, ok := index[r.RunID]
@@ -67,7 +81,7 @@ func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, names ma
 			index[r.RunID] = i
 			chart.Curves = append(chart.Curves, reports.PassKCurve{RunID: r.RunID, Run: names[r.RunID]})
 		}
-		_, _, ci, _ := analysis.PassKCI(byRun[r.RunID], r.K, analysis.PerTask, 0, reportBootstrap)
+		_, _, ci, _ := analysis.PassKCI(byRun[r.RunID], r.K, analysis.PerTask, 0, boot)
 		chart.Curves[i].Points = append(chart.Curves[i].Points, reports.PassKPoint{K: r.K, Value: r.PassHatK, CI: interval(ci), Tasks: r.Tasks})
 	}
 	return chart
@@ -130,7 +144,7 @@ func sortedSet(set map[string]bool) []string {
 
 // deltaCharts makes one chart per dimension of the with − without
 // comparison; bars name their group when there are several.
-func deltaCharts(rows []analysis.EmotionDelta) []reports.DeltaChart {
+func deltaCharts(rows []analysis.EmotionDelta, note string) []reports.DeltaChart {
 	groups := map[string]bool{}
 	for _, r := range rows {
 		groups[r.Group] = true
@@ -139,7 +153,7 @@ func deltaCharts(rows []analysis.EmotionDelta) []reports.DeltaChart {
 	for _, dim := range []string{"emotion_family", "politeness", "urgency", "trust"} {
 		chart := reports.DeltaChart{
 			Title:   "Δ pass^1, with − without emotions, by " + dim,
-			Caption: bootstrapNote + " p: exact McNemar test, Holm-adjusted across the values of " + dim + ".",
+			Caption: note + " p: exact McNemar test, Holm-adjusted across the values of " + dim + ".",
 			Group:   dim,
 		}
 		for _, r := range rows {

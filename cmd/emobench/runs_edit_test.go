@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -127,5 +128,33 @@ func TestStatsGap_SingleTrialLeftOut(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, "oracle-retail-with-emotions") || strings.Count(r.stdout, "\n") != 6 {
 		t.Errorf("gap rows:\n%s\nwant the 5 fixture runs only", r.stdout)
+	}
+}
+
+// The report's intervals use the stats commands' bootstrap, and its flags.
+func TestReport_BootstrapFlags(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "boot.db")
+	fixtureDB(t, dbPath)
+	for _, tc := range []struct {
+		flags []string
+		want  string
+	}{
+		{nil, "95% percentile bootstrap over tasks (2,000 resamples, seed 1)"},
+		{[]string{"--resamples", "500", "--level", "0.9", "--seed", "7", "--ci-method", "bca"}, "90% bca bootstrap over tasks (500 resamples, seed 7)"},
+	} {
+		out := filepath.Join(dir, "r.html")
+		os.Remove(out)
+		mustRun(t, append([]string{"--db", dbPath, "report", "--out", out}, tc.flags...)...)
+		page, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(page), tc.want) {
+			t.Errorf("report with %v lacks %q", tc.flags, tc.want)
+		}
+	}
+	if r := runCLI(t, "", "--db", dbPath, "report", "--out", filepath.Join(dir, "x.html"), "--resamples", "5"); r.code != exitUsage {
+		t.Errorf("--resamples 5: exit %d, want 2", r.code)
 	}
 }
