@@ -507,3 +507,33 @@ func TestRender_ManyRunsStayApart(t *testing.T) {
 		t.Fatalf("%d lines, want %d", lines, runs)
 	}
 }
+
+// A run with one pass^k point gets a whisker, in its colour, since a band
+// around one point has no width.
+func TestRender_SinglePointWhisker(t *testing.T) {
+	in := Input{PassK: PassKChart{Curves: []PassKCurve{
+		{Run: "one trial", Points: []PassKPoint{{K: 1, Value: 0.6, CI: Interval{Lo: 0.4, Hi: 0.8}, Tasks: 20}}},
+	}}}
+	page := MustRender(t, in)
+	var found bool
+	for _, c := range chartsJSON(t, page) {
+		if c.ID != passKChartID {
+			continue
+		}
+		for _, s := range c.Option["series"].([]any) {
+			series := s.(map[string]any)
+			if series["type"] == "custom" && series["name"] == "one trial" {
+				found = true
+				if got := fmt.Sprint(series["data"]); got != "[[0 0.4 0.8]]" {
+					t.Errorf("whisker data %s, want [[0 0.4 0.8]]", got)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no whisker series for the one-point run")
+	}
+	if !strings.Contains(page, "(a whisker for a run with one point)") {
+		t.Error("caption does not explain the whisker")
+	}
+}

@@ -204,13 +204,15 @@ func passKCurveChart(in Input) (drawable, string) {
 
 	var lines, bands []any
 	var perRun, shrinking []string
-	banded := false
+	banded, whiskered := false, false
 	for i, cv := range curves {
 		color := c.Colors[i%len(c.Colors)]
 		values := make([]any, maxK)
 		lo := make([]any, maxK)
 		height := make([]any, maxK)
 		var tasks []int
+		var cis []Interval
+		var at []float64
 		band := false
 		for k := 1; k <= maxK; k++ {
 			p, ok := cv.byK[k]
@@ -223,7 +225,15 @@ func passKCurveChart(in Input) (drawable, string) {
 			if hasCI(p.CI) {
 				l, h := round4(p.CI.Lo), round4(p.CI.Hi)
 				lo[k-1], height[k-1] = l, round4(h-l)
+				cis, at = append(cis, p.CI), append(at, float64(k-1))
 				band = true
+			}
+		}
+		if len(cis) == 1 { // a band around one point has no width: a whisker shows it
+			if w, ok := whiskers(cv.name, at, cis); ok {
+				w.ItemStyle = &opts.ItemStyle{Color: color}
+				bands = append(bands, w)
+				whiskered = true
 			}
 		}
 		line := lineSeries(cv.name, color, values)
@@ -269,6 +279,9 @@ func passKCurveChart(in Input) (drawable, string) {
 	caption := "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass; one line per run"
 	if banded {
 		caption += ", with the confidence interval of each point shaded around it"
+		if whiskered {
+			caption += " (a whisker for a run with one point)"
+		}
 	}
 	caption += ". n (tasks behind each point): " + strings.Join(perRun, "; ") + "."
 	if len(shrinking) > 0 {
