@@ -256,12 +256,33 @@ func rectOpts(id, height string, series []string, trigger string, xAxis opts.XAx
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: trigger}),
 		charts.WithLegendOpts(legend),
 		charts.WithGridOpts(opts.Grid{
-			Top: strconv.Itoa(top), Left: "48", Right: "24", Bottom: strconv.Itoa(bottom),
+			Top: strconv.Itoa(top), Left: strconv.Itoa(leftMargin(xAxis)), Right: "24", Bottom: strconv.Itoa(bottom),
 			ContainLabel: opts.Bool(true),
 		}),
 		charts.WithXAxisOpts(xAxis),
 		charts.WithYAxisOpts(yAxis),
 	)
+}
+
+// leftMargin is the grid's left margin in px: room for the y axis, and for
+// the first categories' turned labels, which reach left of their tick.
+func leftMargin(xAxis opts.XAxis) int {
+	const base = 48
+	xs, ok := xAxis.Data.([]string)
+	if !ok || len(xs) == 0 || xAxis.AxisLabel == nil || xAxis.AxisLabel.Rotate == 0 {
+		return base
+	}
+	step := float64(plotWidth) / float64(len(xs))
+	reach := math.Cos(xAxis.AxisLabel.Rotate * math.Pi / 180)
+	need := 0.0
+	for i, x := range xs {
+		longest := 0
+		for line := range strings.SplitSeq(x, "\n") {
+			longest = max(longest, utf8.RuneCountInString(line))
+		}
+		need = max(need, float64(longest*charWidth)*reach-(float64(i)+0.5)*step)
+	}
+	return max(base, int(need)+8)
 }
 
 // baseOpts are the options of a category chart of rates: rectOpts with an
@@ -273,7 +294,7 @@ func baseOpts(id string, series, xs []string, xName, yName string) []charts.Glob
 
 // categoryAxis is an x axis of the categories xs, named name when not empty.
 func categoryAxis(xs []string, name string) opts.XAxis {
-	a := opts.XAxis{Type: "category", AxisLabel: axisLabel(xs)}
+	a := opts.XAxis{Type: "category", AxisLabel: axisLabel(xs), Data: xs}
 	if name != "" {
 		a.Name, a.NameLocation, a.NameGap = name, "middle", 28
 	}
