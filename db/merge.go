@@ -35,7 +35,7 @@ func (db *DB) Merge(ctx context.Context, src *DB) (MergeReport, error) {
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)
 	}
-	published, err := src.ListPublished(ctx)
+	published, err := src.publishedForMerge(ctx)
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)
 	}

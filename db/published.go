@@ -92,3 +92,34 @@ func (db *DB) ListPublished(ctx context.Context) ([]emobench.PublishedResult, er
 	}
 	return out, nil
 }
+
+// publishedForMerge reads db's published results whatever its schema
+// version, as merge reads older files without migrating them: none before
+// version 3 (no published_results), no modality at version 3.
+func (db *DB) publishedForMerge(ctx context.Context) ([]emobench.PublishedResult, error) {
+	v, err := db.userVersion(ctx)
+	switch {
+	case err != nil:
+		return nil, err
+	case v < 3:
+		return nil, nil
+	case v > 3:
+		return db.ListPublished(ctx)
+	}
+	rows, err := db.queries.ListPublishedResultsV3(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]emobench.PublishedResult, len(rows))
+	for i, r := range rows {
+		out[i] = emobench.PublishedResult{
+			Model: r.Model, Organization: r.Organization.String, Domain: r.Domain, K: int(r.K), PassHatK: r.PassHatK,
+			UserSimulator: r.UserSimulator.String, Date: r.Date.String, SourceFile: r.SourceFile, SourceSHA256: r.SourceSha256,
+		}
+		if r.Cost.Valid {
+			c := r.Cost.Float64
+			out[i].Cost = &c
+		}
+	}
+	return out, nil
+}

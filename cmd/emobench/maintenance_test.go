@@ -490,3 +490,24 @@ func TestVacuum_CLI(t *testing.T) {
 		t.Fatalf("vacuum onto an existing file: exit %d stderr %q, want 2", r.code, r.stderr)
 	}
 }
+
+// merge reads files of older schemas as they are: a version 2 file (no
+// published_results) and a version 3 file (no modality) both merge.
+func TestMerge_OlderSchemas(t *testing.T) {
+	dir := t.TempDir()
+	v2, v3, dst := filepath.Join(dir, "v2.db"), filepath.Join(dir, "v3.db"), filepath.Join(dir, "dst.db")
+	mustRun(t, "--db", v2, "ingest", "testdata/error-trial.json")
+	plainSQL(t, v2, "DROP TABLE published_results", "PRAGMA user_version = 2")
+	fixtureDB(t, v3)
+	mustRun(t, "--db", v3, "ingest", filepath.Join("..", "..", "ingest", "testdata", "submission", "full.json"))
+	plainSQL(t, v3, "ALTER TABLE published_results DROP COLUMN modality", "ALTER TABLE published_results DROP COLUMN submission_type", "PRAGMA user_version = 3")
+	out := mustRun(t, "--db", dst, "merge", v2, v3)
+	for _, want := range []string{"v2.db: 1 runs added", "v3.db: 5 runs added", "1 leaderboard files copied"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("merge said %q, want %q", out, want)
+		}
+	}
+	if got := sqlInt(t, dst, "SELECT COUNT(*) FROM published_results WHERE modality IS NULL"); got != 6 {
+		t.Errorf("%d published results without modality, want the 6 of the v3 file", got)
+	}
+}

@@ -87,6 +87,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listPublishedResultsStmt, err = db.PrepareContext(ctx, listPublishedResults); err != nil {
 		return nil, fmt.Errorf("error preparing query ListPublishedResults: %w", err)
 	}
+	if q.listPublishedResultsV3Stmt, err = db.PrepareContext(ctx, listPublishedResultsV3); err != nil {
+		return nil, fmt.Errorf("error preparing query ListPublishedResultsV3: %w", err)
+	}
 	if q.listRunConfigsStmt, err = db.PrepareContext(ctx, listRunConfigs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunConfigs: %w", err)
 	}
@@ -242,6 +245,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listPublishedResultsStmt: %w", cerr)
 		}
 	}
+	if q.listPublishedResultsV3Stmt != nil {
+		if cerr := q.listPublishedResultsV3Stmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listPublishedResultsV3Stmt: %w", cerr)
+		}
+	}
 	if q.listRunConfigsStmt != nil {
 		if cerr := q.listRunConfigsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunConfigsStmt: %w", cerr)
@@ -377,6 +385,7 @@ type Queries struct {
 	listOutcomeRunsStmt                  *sql.Stmt
 	listOutcomeTasksStmt                 *sql.Stmt
 	listPublishedResultsStmt             *sql.Stmt
+	listPublishedResultsV3Stmt           *sql.Stmt
 	listRunConfigsStmt                   *sql.Stmt
 	listRunPairsStmt                     *sql.Stmt
 	listRunSummariesStmt                 *sql.Stmt
@@ -419,6 +428,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listOutcomeRunsStmt:                  q.listOutcomeRunsStmt,
 		listOutcomeTasksStmt:                 q.listOutcomeTasksStmt,
 		listPublishedResultsStmt:             q.listPublishedResultsStmt,
+		listPublishedResultsV3Stmt:           q.listPublishedResultsV3Stmt,
 		listRunConfigsStmt:                   q.listRunConfigsStmt,
 		listRunPairsStmt:                     q.listRunPairsStmt,
 		listRunSummariesStmt:                 q.listRunSummariesStmt,

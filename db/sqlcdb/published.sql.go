@@ -117,3 +117,57 @@ func (q *Queries) ListPublishedResults(ctx context.Context) ([]ListPublishedResu
 	}
 	return items, nil
 }
+
+const listPublishedResultsV3 = `-- name: ListPublishedResultsV3 :many
+SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file, source_sha256
+FROM published_results ORDER BY domain, model, k
+`
+
+type ListPublishedResultsV3Row struct {
+	Model         string
+	Organization  sql.NullString
+	Domain        string
+	K             int64
+	PassHatK      float64
+	Cost          sql.NullFloat64
+	UserSimulator sql.NullString
+	Date          sql.NullString
+	SourceFile    string
+	SourceSha256  string
+}
+
+// ListPublishedResults of a schema version 3 file (before modality), which
+// merge reads without migrating it.
+func (q *Queries) ListPublishedResultsV3(ctx context.Context) ([]ListPublishedResultsV3Row, error) {
+	rows, err := q.query(ctx, q.listPublishedResultsV3Stmt, listPublishedResultsV3)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListPublishedResultsV3Row{}
+	for rows.Next() {
+		var i ListPublishedResultsV3Row
+		if err := rows.Scan(
+			&i.Model,
+			&i.Organization,
+			&i.Domain,
+			&i.K,
+			&i.PassHatK,
+			&i.Cost,
+			&i.UserSimulator,
+			&i.Date,
+			&i.SourceFile,
+			&i.SourceSha256,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
