@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/emobench/emobench"
 )
 
 // Redacted replaces a credential's value in stored JSON.
@@ -64,12 +67,22 @@ func keyWords(key string) []string {
 	return words
 }
 
-// isSecretKey reports whether a key names a credential: it holds a
-// secretWords word, or "key"/"apikey" not after a notCredentialKey word
+// secretParts make a key a credential wherever they appear in it, even
+// inside a word (PGPASSWORD, secretkey, OPENAIAPIKEY).
+var secretParts = []string{"password", "passwd", "secret", "credential", "apikey", "api_key", "api-key"}
+
+// isSecretKey reports whether a key names a credential: it holds one of
+// secretParts or a secretWords word, or "key"/"apikey" not after a notCredentialKey word
 // (api_key, x-api-key, private_key, aws_access_key_id, Ocp-Apim-Subscription-Key),
 // or "token" with no notCredentialToken word (access_token, api_token,
 // aws_session_token, accessToken; not max_tokens).
 func isSecretKey(key string) bool {
+	lower := strings.ToLower(key)
+	for _, part := range secretParts {
+		if strings.Contains(lower, part) {
+			return true
+		}
+	}
 	words := keyWords(key)
 	hasToken, countLike := false, false
 	for i, w := range words {
@@ -129,16 +142,60 @@ func redactValue(v any, path string, paths *[]string) any {
 			x[k] = redactValue(child, p, paths)
 		}
 	case []any:
+		// A [name, value] pair, as in extra_headers: [["Authorization", "Bearer …"]].
+		if name, ok := pairName(x); ok && isSecretKey(name) && isCredentialValue(x[1]) {
+			x[1] = Redacted
+			*paths = append(*paths, path+"[1]")
+			return x
+		}
 		for i, child := range x {
 			x[i] = redactValue(child, path+"["+strconv.Itoa(i)+"]", paths)
 		}
 	case string:
-		if clean, ok := redactURL(x); ok {
+		if clean := RedactText(x); clean != x {
 			*paths = append(*paths, path)
 			return clean
 		}
 	}
 	return v
+}
+
+// headerName matches what may name the value beside it in a pair.
+var headerName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// pairName returns the name of a [name, value] pair of strings, such as a
+// header; an array of two other strings has none.
+func pairName(x []any) (string, bool) {
+	if len(x) != 2 {
+		return "", false
+	}
+	name, ok := x[0].(string)
+	_, isString := x[1].(string)
+	return name, ok && isString && headerName.MatchString(name)
+}
+
+// assignment matches NAME=VALUE, as in environment lists
+// ["OPENAI_API_KEY=sk-…"].
+var assignment = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*)=(.+)$`)
+
+// urlInText matches URLs in free text such as error messages.
+var urlInText = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+
+// RedactText returns s with credentials replaced by Redacted: the value of
+// a NAME=VALUE string whose name is a credential key, and the password and
+// secret query parameters of every URL in it (error messages quote request
+// URLs, e.g. Gemini's ?key=).
+func RedactText(s string) string {
+	if m := assignment.FindStringSubmatch(s); m != nil && isSecretKey(m[1]) && m[2] != Redacted {
+		return m[1] + "=" + Redacted
+	}
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	return urlInText.ReplaceAllStringFunc(s, func(u string) string {
+		clean, _ := redactURL(u)
+		return clean
+	})
 }
 
 // isCredentialValue reports whether v can hold a credential: a non-empty
@@ -152,6 +209,13 @@ func isCredentialValue(v any) bool {
 		return true
 	}
 	return false
+}
+
+// secretURLParams are query parameters that sign or authorize a request
+// (Azure SAS sig, AWS and Google signatures).
+var secretURLParams = map[string]bool{
+	"sig": true, "signature": true, "x-amz-signature": true, "x-amz-credential": true,
+	"x-amz-security-token": true, "x-goog-signature": true, "x-goog-credential": true, "code": true,
 }
 
 // redactURL returns s with the password and the secret query parameters
@@ -171,7 +235,7 @@ func redactURL(s string) (string, bool) {
 	}
 	q := u.Query()
 	for name := range q {
-		if isSecretKey(name) && q.Get(name) != Redacted {
+		if (isSecretKey(name) || secretURLParams[strings.ToLower(name)]) && q.Get(name) != Redacted {
 			q.Set(name, Redacted)
 			changed = true
 		}
@@ -181,4 +245,36 @@ func redactURL(s string) (string, bool) {
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), true
+}
+
+// secretHints are what a JSON text must contain, in any case, to be worth
+// decoding for credentials: most reward_info and extra fields have none.
+var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"),
+	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig")}
+
+func mayHoldSecret(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	lower := bytes.ToLower(raw)
+	for _, h := range secretHints {
+		if bytes.Contains(lower, h) {
+			return true
+		}
+	}
+	return false
+}
+
+// redactTrajectory redacts credentials in the fields of t that keep source
+// JSON or text as given (extra, reward_info, error); a field without any
+// stays byte for byte as the source wrote it.
+func redactTrajectory(t *emobench.Trajectory) {
+	for _, raw := range []*json.RawMessage{&t.Extra, &t.RewardInfo} {
+		if mayHoldSecret(*raw) {
+			if clean, paths := RedactSecrets(*raw); paths != nil {
+				*raw = clean
+			}
+		}
+	}
+	t.Error = RedactText(t.Error)
 }

@@ -186,6 +186,7 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 	if traj.Extra, err = json.Marshal(extra); err != nil {
 		return nil, err
 	}
+	redactTrajectory(traj)
 	return traj, nil
 }
 

@@ -386,6 +386,7 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || errorUnscored {
 		traj.Evaluated = false
 	}
+	redactTrajectory(traj)
 	return traj, nil
 }
 

@@ -331,3 +331,36 @@ func TestScrubOlderConfigs(t *testing.T) {
 		t.Fatalf("second migrate: exit %d, stderr %q (want no note)", r.code, r.stderr)
 	}
 }
+
+// Credentials anywhere a source's JSON or text is kept as given never reach
+// the db: τ-bench info keys and error texts, τ²-bench reward_info, and the
+// shapes τ²-bench info uses (environment lists, header pairs, URLs).
+func TestIngest_RedactsCredentialsEverywhere(t *testing.T) {
+	dir := t.TempDir()
+	tau := filepath.Join(dir, "leak-retail.json")
+	tauData := `[{"task_id": 0, "reward": 0.0, "trial": 0, "traj": [],
+		"info": {"api_key": "sk-LEAK-A", "llm_config": {"openai_api_key": "sk-LEAK-B"},
+		         "error": "HTTP 400 for https://generativelanguage.googleapis.com/v1/models?key=AIzaLEAK-C&alt=sse", "traceback": "x"}}]`
+	tau2 := filepath.Join(dir, "leak2.json")
+	tau2Data := `{"info": {"agent_info": {"llm": "m", "llm_args": {"env": ["OPENAI_API_KEY=sk-LEAK-D", "MODE=x"],
+			"extra_headers": [["Authorization", "Bearer LEAK-E"]], "PGPASSWORD": "LEAK-F", "secretkey": "LEAK-G",
+			"api_base": "https://acct.blob.core.windows.net/c?sv=1&sig=LEAK-H"}}}, "tasks": [],
+		"simulations": [{"task_id": "a", "trial": 0, "termination_reason": "user_stop",
+			"reward_info": {"reward": 1, "info": {"api_key": "sk-LEAK-I"}}, "messages": [{"role": "user", "content": "hi"}]}]}`
+	for path, data := range map[string]string{tau: tauData, tau2: tau2Data} {
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dbPath := filepath.Join(dir, "leak.db")
+	mustRun(t, "--db", dbPath, "ingest", tau, tau2)
+	dump := csvQuery(t, dbPath, `SELECT (SELECT group_concat(config) FROM runs) || (SELECT group_concat(COALESCE(extra, '') || COALESCE(reward_info, '') || COALESCE(error, '')) FROM trajectories)`)
+	if strings.Contains(dump, "LEAK") {
+		t.Errorf("a credential reached the db:\n%s", dump)
+	}
+	for _, kept := range []string{"MODE=x", "alt=sse", "generativelanguage.googleapis.com", "sv=1"} {
+		if !strings.Contains(dump, kept) {
+			t.Errorf("the db lost %q:\n%s", kept, dump)
+		}
+	}
+}
