@@ -4,20 +4,25 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
 )
 
 // RunMetadata holds the run fields a user may correct after ingest; nil
-// fields keep their value.
+// fields keep their value. The domain is not among them: it is part of the
+// tasks' content, so a run of another domain is ingested anew.
 type RunMetadata struct {
-	Name, AgentModel, UserModel, Domain *string
-	Condition                           *emobench.Condition
+	Name, AgentModel, UserModel *string
+	Condition                   *emobench.Condition
 }
 
 // UpdateRunMetadata sets the non-nil fields of m on run id. It returns
-// ErrNotFound for an unknown id, and an error for an invalid condition.
+// ErrNotFound for an unknown id, and an EINVALID error for an invalid
+// condition, a name that another run has or that reads as an id, and for
+// anything but the name of a native run, whose recorded settings
+// (runs.config) --resume and merge follow.
 func (db *DB) UpdateRunMetadata(ctx context.Context, id int64, m RunMetadata) error {
 	if m.Condition != nil {
 		if _, err := emobench.ParseCondition(string(*m.Condition)); err != nil {
@@ -26,16 +31,44 @@ func (db *DB) UpdateRunMetadata(ctx context.Context, id int64, m RunMetadata) er
 	}
 	return db.inTx(ctx, func(tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
-		if _, err := q.FindRunByID(ctx, id); err != nil {
+		run, err := q.FindRunConfig(ctx, id)
+		if err != nil {
 			return fmt.Errorf("run %d: %w", id, ErrNotFound)
 		}
+		if run.SourceFormat == "native" && (m.AgentModel != nil || m.UserModel != nil || m.Condition != nil) {
+			return emobench.Errorf(emobench.EINVALID, "run %d was run by emobench: its models and condition are its recorded settings; only its name can change", id)
+		}
+		if err := checkNewName(ctx, q, id, m.Name); err != nil {
+			return err
+		}
 		p := sqlcdb.UpdateRunMetadataParams{ID: id, Name: optString(m.Name), AgentModel: optString(m.AgentModel),
-			UserModel: optString(m.UserModel), Domain: optString(m.Domain)}
+			UserModel: optString(m.UserModel)}
 		if m.Condition != nil {
 			p.Condition = sql.NullString{String: string(*m.Condition), Valid: true}
 		}
 		return q.UpdateRunMetadata(ctx, p)
 	})
+}
+
+// checkNewName refuses a new name for run id that another run has, or that
+// is a number (which --run would read as an id).
+func checkNewName(ctx context.Context, q *sqlcdb.Queries, id int64, name *string) error {
+	if name == nil {
+		return nil
+	}
+	if _, err := strconv.ParseInt(*name, 10, 64); err == nil {
+		return emobench.Errorf(emobench.EINVALID, "name %q reads as a run id: choose a name with a letter", *name)
+	}
+	ids, err := q.FindRunsByName(ctx, *name)
+	if err != nil {
+		return err
+	}
+	for _, other := range ids {
+		if other != id {
+			return emobench.Errorf(emobench.EINVALID, "run %d is already called %q: names must tell runs apart", other, *name)
+		}
+	}
+	return nil
 }
 
 func optString(s *string) sql.NullString {

@@ -47,7 +47,6 @@ UPDATE runs SET
     name        = COALESCE(sqlc.narg(name), name),
     agent_model = COALESCE(sqlc.narg(agent_model), agent_model),
     user_model  = COALESCE(sqlc.narg(user_model), user_model),
-    domain      = COALESCE(sqlc.narg(domain), domain),
     condition   = COALESCE(sqlc.narg(condition), condition)
 WHERE id = sqlc.arg(id);
 

@@ -170,7 +170,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 
 // planRuns turns the flags into one run per (domain, condition).
 func planRuns(c *cli.Context) ([]runSettings, error) {
-	domains := splitList(c.StringSlice("domain"))
+	domains := uniqueInOrder(splitList(c.StringSlice("domain"))) // retail,retail is one run
 	if len(domains) == 0 {
 		return nil, usagef("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
 	}
@@ -579,4 +579,17 @@ func parseShard(s string) (shard, shards int, err error) {
 // split does not depend on the order or the number of tasks chosen.
 func inShard(taskID string, trial, shard, shards int) bool {
 	return sim.EpisodeSeed(0, taskID, trial)%uint64(shards) == uint64(shard)
+}
+
+// uniqueInOrder returns values without repeats, first occurrences kept.
+func uniqueInOrder(values []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range values {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
 }

@@ -181,15 +181,16 @@ func openRunArg(c *cli.Context, e *env) (*db.DB, int64, error) {
 func setCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "set",
-		Usage:     "correct a run's name, models, domain or condition (e.g. after ingesting without flags)",
+		Usage:     "correct a run's name, models or condition (e.g. after ingesting without flags)",
 		ArgsUsage: "RUN",
-		Description: "Re-ingesting a file is a no-op (its sha256 is known), so metadata is corrected here.\n\n" +
+		Description: "Re-ingesting a file is a no-op (its sha256 is known), so metadata is corrected here. The\n" +
+			"domain is part of the tasks' content: to change it, `runs rm` the run and ingest the file again\n" +
+			"with --domain. Runs made by `emobench run` keep their recorded settings: only the name changes.\n\n" +
 			"Example:\n   emobench --db runs.db runs set 3 --model qwen3-32b --condition with-emotions",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "name", Usage: "run name"},
 			&cli.StringFlag{Name: "model", Usage: "agent model"},
 			&cli.StringFlag{Name: "user-model", Usage: "user simulator model"},
-			&cli.StringFlag{Name: "domain", Usage: "domain, e.g. retail"},
 			&cli.StringFlag{Name: "condition", Usage: "with-emotions, without-emotions or none"},
 		},
 		Action: func(c *cli.Context) error {
@@ -197,7 +198,7 @@ func setCommand(e *env) *cli.Command {
 				return usagef("runs set takes one RUN (id or name), got %d arguments", c.NArg())
 			}
 			var m db.RunMetadata
-			for flag, field := range map[string]**string{"name": &m.Name, "model": &m.AgentModel, "user-model": &m.UserModel, "domain": &m.Domain} {
+			for flag, field := range map[string]**string{"name": &m.Name, "model": &m.AgentModel, "user-model": &m.UserModel} {
 				if c.IsSet(flag) {
 					v := strings.TrimSpace(c.String(flag))
 					if v == "" {
@@ -214,7 +215,7 @@ func setCommand(e *env) *cli.Command {
 				m.Condition = &cond
 			}
 			if m == (db.RunMetadata{}) {
-				return usagef("runs set needs at least one of --name, --model, --user-model, --domain, --condition")
+				return usagef("runs set needs at least one of --name, --model, --user-model, --condition")
 			}
 			store, id, err := openRunArg(c, e)
 			if err != nil {

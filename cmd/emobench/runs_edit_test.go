@@ -19,21 +19,36 @@ func TestRunsSet(t *testing.T) {
 	if got, want := csvQuery(t, dbPath, "SELECT name, agent_model, user_model, condition, domain FROM runs WHERE id = 1"), "renamed,qwen3-32b,gpt-4o,none,retail"; !strings.Contains(got, want) {
 		t.Errorf("run 1 = %q, want %q", got, want)
 	}
+	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--tasks", "2", "--condition", "with-emotions")
 	before := csvQuery(t, dbPath, "SELECT * FROM runs")
 	for _, bad := range [][]string{
 		{"runs", "set", "1", "--condition", "happy"},
 		{"runs", "set", "1", "--model", " "},
 		{"runs", "set", "1"},
 		{"runs", "set", "--model", "m"},
+		{"runs", "set", "1", "--domain", "airline"},
 	} {
 		if r := runCLI(t, "", append([]string{"--db", dbPath}, bad...)...); r.code != 2 {
 			t.Errorf("%v: exit %d, want 2 (stderr %q)", bad, r.code, r.stderr)
 		}
 	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"runs", "set", "2", "--name", "renamed"}, `run 1 is already called "renamed"`},
+		{[]string{"runs", "set", "2", "--name", "3"}, `name "3" reads as a run id`},
+		{[]string{"runs", "set", "6", "--condition", "without-emotions"}, "run 6 was run by emobench"},
+	} {
+		if r := runCLI(t, "", append([]string{"--db", dbPath}, bad.args...)...); r.code != 1 || !strings.Contains(r.stderr, bad.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 1 and %q", bad.args, r.code, r.stderr, bad.want)
+		}
+	}
+	mustRun(t, "--db", dbPath, "runs", "set", "6", "--name", "oracle-first")
 	if r := runCLI(t, "", "--db", dbPath, "runs", "set", "99", "--model", "m"); r.code != 1 || !strings.Contains(r.stderr, `no run with id or name "99"`) {
 		t.Errorf("unknown run: exit %d, stderr %q", r.code, r.stderr)
 	}
-	if after := csvQuery(t, dbPath, "SELECT * FROM runs"); after != before {
+	if after := csvQuery(t, dbPath, "SELECT * FROM runs WHERE id <> 6"); after != strings.Join(strings.Split(before, "\n")[:6], "\n")+"\n" {
 		t.Errorf("refused edits changed runs:\n%s\n%s", before, after)
 	}
 }

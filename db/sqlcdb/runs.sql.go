@@ -436,16 +436,14 @@ UPDATE runs SET
     name        = COALESCE(?1, name),
     agent_model = COALESCE(?2, agent_model),
     user_model  = COALESCE(?3, user_model),
-    domain      = COALESCE(?4, domain),
-    condition   = COALESCE(?5, condition)
-WHERE id = ?6
+    condition   = COALESCE(?4, condition)
+WHERE id = ?5
 `
 
 type UpdateRunMetadataParams struct {
 	Name       sql.NullString
 	AgentModel sql.NullString
 	UserModel  sql.NullString
-	Domain     sql.NullString
 	Condition  sql.NullString
 	ID         int64
 }
@@ -456,7 +454,6 @@ func (q *Queries) UpdateRunMetadata(ctx context.Context, arg UpdateRunMetadataPa
 		arg.Name,
 		arg.AgentModel,
 		arg.UserModel,
-		arg.Domain,
 		arg.Condition,
 		arg.ID,
 	)
