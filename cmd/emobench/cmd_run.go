@@ -14,6 +14,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/sim"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -171,6 +172,9 @@ func runBenchmark(c *cli.Context, e *env) error {
 // planRuns turns the flags into one run per (domain, condition).
 func planRuns(c *cli.Context) ([]runSettings, error) {
 	domains := uniqueInOrder(splitList(c.StringSlice("domain"))) // retail,retail is one run
+	if err := checkBaseURL(c.String("base-url")); err != nil {
+		return nil, err
+	}
 	if len(domains) == 0 {
 		return nil, usagef("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
 	}
@@ -403,6 +407,9 @@ func resumeRun(c *cli.Context, e *env, store *db.DB, id int64) error {
 	if err := json.Unmarshal(run.Config, &p); err != nil {
 		return fmt.Errorf("run %d: config: %w", id, err)
 	}
+	if err := checkBaseURL(c.String("base-url")); err != nil {
+		return err
+	}
 	if c.IsSet("base-url") { // the endpoint may move between sessions
 		p.BaseURL = c.String("base-url")
 	}
@@ -592,4 +599,13 @@ func uniqueInOrder(values []string) []string {
 		}
 	}
 	return out
+}
+
+// checkBaseURL refuses an endpoint that carries a credential: the endpoint
+// is stored with the run for --resume, and the key would be too.
+func checkBaseURL(u string) error {
+	if ingest.RedactText(u) != u {
+		return usagef("--base-url holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
+	}
+	return nil
 }

@@ -575,6 +575,7 @@ func TestRun_ErrUsage(t *testing.T) {
 		{"stray argument", []string{"run", "--domain", "retail", "--agent", "oracle", "retail"}, "run takes no arguments"},
 		{"resume ingested", []string{"run", "--resume", "1"}, "was ingested from a file, not run by emobench: nothing to resume"},
 		{"no key for OpenAI", []string{"run", "--domain", "retail", "--agent", "llm:gpt-4.1"}, "which needs OPENAI_API_KEY"},
+		{"key in base URL", []string{"run", "--domain", "retail", "--agent", "llm:m", "--base-url", "https://host/v1?api-key=sk-1"}, "--base-url holds a credential"},
 	}
 	t.Setenv("OPENAI_API_KEY", "")
 	t.Setenv("OPENAI_BASE_URL", "")
