@@ -11,6 +11,7 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/export"
+	"github.com/emobench/emobench/ingest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -95,6 +96,9 @@ func exportRuns(c *cli.Context, store *db.DB) ([]export.Run, error) {
 	}
 	var runs []export.Run
 	for _, r := range all {
+		// A file written by an older emobench may still hold credentials
+		// that no writing command has redacted yet.
+		r.Config, _ = ingest.RedactSecrets(r.Config)
 		if len(ids) == 0 || slices.Contains(ids, r.ID) {
 			runs = append(runs, export.Run{Run: r, Trajectories: store.Trajectories(c.Context, r.ID)})
 		}

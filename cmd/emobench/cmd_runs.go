@@ -111,7 +111,11 @@ func tagCommand(e *env) *cli.Command {
 			if err := store.TagRun(c.Context, id, domains, base); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "run %d: train domains %v, base run %d\n", id, domains, base)
+			baseText := "no base run"
+			if base != 0 {
+				baseText = fmt.Sprintf("base run %d", base)
+			}
+			fmt.Fprintf(e.stdout, "run %d: train domains %v, %s\n", id, domains, baseText)
 			return nil
 		},
 	}
