@@ -275,6 +275,9 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 		return err
 	}
 	noteRewards(ctx, e, store, src, res.RunID)
+	if res.Trajectories == 0 {
+		fmt.Fprintf(e.stdout, "%s: note: no records in this τ-bench file; run %d holds no trajectories\n", src.path, res.RunID)
+	}
 	return nil
 }
 
