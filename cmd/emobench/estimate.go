@@ -32,23 +32,43 @@ func (e estimate) text(style ciStyle, latex bool) string {
 		return ""
 	}
 	e.v, e.ci.Lo, e.ci.Hi = noNegativeZero(e.v), noNegativeZero(e.ci.Lo), noNegativeZero(e.ci.Hi)
+	if latex {
+		return e.latex(style)
+	}
 	if math.IsNaN(e.ci.Lo) || math.IsNaN(e.ci.Hi) {
 		return fmt.Sprintf("%.4f", e.v)
 	}
 	if style == "pm" {
-		up, down := math.Max(0, e.ci.Hi-e.v), math.Max(0, e.v-e.ci.Lo)
-		symmetric := math.Abs(up-down) <= 1e-9*math.Max(1, math.Abs(e.v))
-		switch {
-		case symmetric && latex:
-			return fmt.Sprintf("$%.3f \\pm %.3f$", e.v, up)
-		case symmetric:
+		up, down, symmetric := e.halfWidths()
+		if symmetric {
 			return fmt.Sprintf("%.4f ± %.4f", e.v, up)
-		case latex: // an asymmetric interval, such as Wilson's near 0 or 1
-			return fmt.Sprintf("$%.3f^{+%.3f}_{-%.3f}$", e.v, up, down)
 		}
 		return fmt.Sprintf("%.4f +%.4f/-%.4f", e.v, up, down)
 	}
 	return fmt.Sprintf("%.4f [%.4f, %.4f]", e.v, e.ci.Lo, e.ci.Hi)
+}
+
+// latex writes e in math mode, so that minus signs typeset as minus signs,
+// with the 4 decimals of every other number in the table.
+func (e estimate) latex(style ciStyle) string {
+	if math.IsNaN(e.ci.Lo) || math.IsNaN(e.ci.Hi) {
+		return fmt.Sprintf("$%.4f$", e.v)
+	}
+	if style == "pm" {
+		up, down, symmetric := e.halfWidths()
+		if symmetric {
+			return fmt.Sprintf("$%.4f \\pm %.4f$", e.v, up)
+		}
+		return fmt.Sprintf("$%.4f^{+%.4f}_{-%.4f}$", e.v, up, down) // asymmetric, as Wilson's near 0 or 1
+	}
+	return fmt.Sprintf("$%.4f$ [$%.4f$, $%.4f$]", e.v, e.ci.Lo, e.ci.Hi)
+}
+
+// halfWidths returns how far the interval reaches above and below the
+// value, and whether the two are equal.
+func (e estimate) halfWidths() (up, down float64, symmetric bool) {
+	up, down = math.Max(0, e.ci.Hi-e.v), math.Max(0, e.v-e.ci.Lo)
+	return up, down, math.Abs(up-down) <= 1e-9*math.Max(1, math.Abs(e.v))
 }
 
 // expandEstimates rewrites t for format: estimates become one text cell,
