@@ -219,3 +219,22 @@ func (db *DB) CountRewardKinds(ctx context.Context, id int64) (RewardKinds, erro
 	r, err := db.queries.CountRunRewardKinds(ctx, id)
 	return RewardKinds{Unevaluated: int(r.Unevaluated), Partial: int(r.Partial), Total: int(r.Total)}, err
 }
+
+// EmotionCount is how many of a run's tasks have one family and leaf.
+type EmotionCount struct {
+	Family, Leaf string // "" when the task has none
+	Tasks        int
+}
+
+// CountEmotionProfiles returns run id's tasks by emotion family and leaf.
+func (db *DB) CountEmotionProfiles(ctx context.Context, id int64) ([]EmotionCount, error) {
+	rows, err := db.queries.CountRunEmotionProfiles(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EmotionCount, len(rows))
+	for i, r := range rows {
+		out[i] = EmotionCount{Family: r.Family, Leaf: r.Leaf, Tasks: int(r.Tasks)}
+	}
+	return out, nil
+}

@@ -71,3 +71,12 @@ SELECT
     CAST(COALESCE(SUM(reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1), 0) AS INTEGER) AS partial,
     COUNT(*) AS total
 FROM trajectories WHERE run_id = ?;
+
+-- name: CountRunEmotionProfiles :many
+-- A run's tasks by emotion family and leaf (NULLs as '').
+SELECT CAST(COALESCE(k.emotion_family, '') AS TEXT) AS family,
+       CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS leaf,
+       COUNT(DISTINCT k.id) AS tasks
+FROM trajectories t JOIN tasks k ON k.id = t.task_id
+WHERE t.run_id = ?
+GROUP BY 1, 2 ORDER BY 1, 2;

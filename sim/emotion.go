@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -34,6 +35,30 @@ var Taxonomy = struct {
 		"urgency":    {"low", "moderate", "high"},
 		"trust":      {"trusting", "cautious", "skeptical"},
 	},
+}
+
+// AtlasStates lists every state of each family in the Atlas of Emotions
+// (Ekman & Ekman, atlasofemotions.org), of which Taxonomy's leaves are the
+// ones τ-Emotion-Bench's user simulator plays. Other benchmarks' files may
+// use any of them.
+var AtlasStates = map[string][]string{
+	"enjoyment": {"sensory pleasure", "rejoicing", "compassion", "joy", "amusement", "schadenfreude", "relief",
+		"peace", "pride", "fiero", "naches", "wonder", "excitement", "ecstasy"},
+	"sadness": {"disappointment", "discouragement", "distraughtness", "resignation", "helplessness", "hopelessness",
+		"misery", "despair", "grief", "sorrow", "anguish"},
+	"fear":    {"trepidation", "nervousness", "anxiety", "dread", "desperation", "panic", "horror", "terror"},
+	"anger":   {"annoyance", "frustration", "exasperation", "argumentativeness", "bitterness", "vengefulness", "fury"},
+	"disgust": {"dislike", "aversion", "distaste", "repugnance", "revulsion", "abhorrence", "loathing"},
+}
+
+// AtlasFamilyOf returns the family whose Atlas states include leaf, or "".
+func AtlasFamilyOf(leaf string) string {
+	for family, states := range AtlasStates {
+		if slices.Contains(states, strings.ToLower(leaf)) {
+			return family
+		}
+	}
+	return ""
 }
 
 // FindFamily returns the family named name, or false.

@@ -19,6 +19,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/sim"
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -275,6 +276,7 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 		return err
 	}
 	noteRewards(ctx, e, store, src, res.RunID)
+	noteTaxonomy(ctx, e, store, src, res.RunID)
 	if res.Trajectories == 0 {
 		fmt.Fprintf(e.stdout, "%s: note: no records in this τ-bench file; run %d holds no trajectories\n", src.path, res.RunID)
 	}
@@ -315,6 +317,33 @@ func noteRewards(ctx context.Context, e *env, store *db.DB, src source, runID in
 	if k.Partial > 0 {
 		fmt.Fprintf(e.stderr, "note: %s: %d of %d rewards are partial (neither 0 nor 1): a trajectory passes only with reward 1 ± 1e-6; see AVG(reward) in SQL for the mean reward\n",
 			src.path, k.Partial, k.Total)
+	}
+}
+
+// noteTaxonomy tells the user about tasks whose emotion leaf the Atlas of
+// Emotions puts in another family (or no family): statistics by
+// emotion_leaf pool a leaf across families.
+func noteTaxonomy(ctx context.Context, e *env, store *db.DB, src source, runID int64) {
+	counts, err := store.CountEmotionProfiles(ctx, runID)
+	if err != nil {
+		return
+	}
+	var odd []string
+	n := 0
+	for _, c := range counts {
+		if c.Family == "" || c.Leaf == "" {
+			continue
+		}
+		atlas := sim.AtlasFamilyOf(c.Leaf)
+		if atlas == "" || strings.EqualFold(atlas, c.Family) {
+			continue // a leaf of the family, or one the Atlas does not name
+		}
+		n += c.Tasks
+		odd = append(odd, fmt.Sprintf("%s/%s ×%d (a state of %s)", c.Family, c.Leaf, c.Tasks, atlas))
+	}
+	if n > 0 {
+		fmt.Fprintf(e.stderr, "note: %s: %s a leaf with another family than the Atlas of Emotions does: %s; stats by emotion_leaf pool a leaf across families\n",
+			src.path, plural(n, "task pairs", "tasks pair"), strings.Join(odd, ", "))
 	}
 }
 
@@ -466,6 +495,7 @@ func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string
 		return err
 	}
 	noteRewards(ctx, e, store, src, res.RunID)
+	noteTaxonomy(ctx, e, store, src, res.RunID)
 	for _, w := range rd.Warnings() {
 		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.path, w)
 	}

@@ -173,3 +173,20 @@ func TestReport_BootstrapFlags(t *testing.T) {
 		t.Errorf("--resamples 5: exit %d, want 2", r.code)
 	}
 }
+
+// Ingest says when a task's leaf belongs to another Atlas family.
+func TestIngest_TaxonomyNote(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m-retail-with-emotions.json")
+	data := `[{"task_id": 0, "reward": 1.0, "trial": 0, "traj": [{"role": "user", "content": "###STOP###"}],
+		"info": {"task": {"user_id": "u", "instruction": "i", "actions": [], "emotion_family": "fear", "emotion_leaf": "peace"}, "reward_info": {"reward": 1.0}}},
+		{"task_id": 1, "reward": 1.0, "trial": 0, "traj": [{"role": "user", "content": "###STOP###"}],
+		"info": {"task": {"user_id": "u", "instruction": "j", "actions": [], "emotion_family": "fear", "emotion_leaf": "anxiety"}, "reward_info": {"reward": 1.0}}}]`
+	if err := os.WriteFile(file, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "", "--db", filepath.Join(dir, "x.db"), "ingest", file)
+	if want := "1 task pairs a leaf with another family than the Atlas of Emotions does: fear/peace ×1 (a state of enjoyment)"; r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q, want %q", r.code, r.stderr, want)
+	}
+}

@@ -30,6 +30,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.countPublishedBySHA256Stmt, err = db.PrepareContext(ctx, countPublishedBySHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query CountPublishedBySHA256: %w", err)
 	}
+	if q.countRunEmotionProfilesStmt, err = db.PrepareContext(ctx, countRunEmotionProfiles); err != nil {
+		return nil, fmt.Errorf("error preparing query CountRunEmotionProfiles: %w", err)
+	}
 	if q.countRunRewardKindsStmt, err = db.PrepareContext(ctx, countRunRewardKinds); err != nil {
 		return nil, fmt.Errorf("error preparing query CountRunRewardKinds: %w", err)
 	}
@@ -148,6 +151,11 @@ func (q *Queries) Close() error {
 	if q.countPublishedBySHA256Stmt != nil {
 		if cerr := q.countPublishedBySHA256Stmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing countPublishedBySHA256Stmt: %w", cerr)
+		}
+	}
+	if q.countRunEmotionProfilesStmt != nil {
+		if cerr := q.countRunEmotionProfilesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countRunEmotionProfilesStmt: %w", cerr)
 		}
 	}
 	if q.countRunRewardKindsStmt != nil {
@@ -366,6 +374,7 @@ type Queries struct {
 	tx                                   *sql.Tx
 	countInfraErrorsStmt                 *sql.Stmt
 	countPublishedBySHA256Stmt           *sql.Stmt
+	countRunEmotionProfilesStmt          *sql.Stmt
 	countRunRewardKindsStmt              *sql.Stmt
 	countRunTrialsStmt                   *sql.Stmt
 	createMessageStmt                    *sql.Stmt
@@ -409,6 +418,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		tx:                                   tx,
 		countInfraErrorsStmt:                 q.countInfraErrorsStmt,
 		countPublishedBySHA256Stmt:           q.countPublishedBySHA256Stmt,
+		countRunEmotionProfilesStmt:          q.countRunEmotionProfilesStmt,
 		countRunRewardKindsStmt:              q.countRunRewardKindsStmt,
 		countRunTrialsStmt:                   q.countRunTrialsStmt,
 		createMessageStmt:                    q.createMessageStmt,

@@ -10,6 +10,45 @@ import (
 	"database/sql"
 )
 
+const countRunEmotionProfiles = `-- name: CountRunEmotionProfiles :many
+SELECT CAST(COALESCE(k.emotion_family, '') AS TEXT) AS family,
+       CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS leaf,
+       COUNT(DISTINCT k.id) AS tasks
+FROM trajectories t JOIN tasks k ON k.id = t.task_id
+WHERE t.run_id = ?
+GROUP BY 1, 2 ORDER BY 1, 2
+`
+
+type CountRunEmotionProfilesRow struct {
+	Family string
+	Leaf   string
+	Tasks  int64
+}
+
+// A run's tasks by emotion family and leaf (NULLs as ”).
+func (q *Queries) CountRunEmotionProfiles(ctx context.Context, runID int64) ([]CountRunEmotionProfilesRow, error) {
+	rows, err := q.query(ctx, q.countRunEmotionProfilesStmt, countRunEmotionProfiles, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []CountRunEmotionProfilesRow{}
+	for rows.Next() {
+		var i CountRunEmotionProfilesRow
+		if err := rows.Scan(&i.Family, &i.Leaf, &i.Tasks); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const countRunRewardKinds = `-- name: CountRunRewardKinds :one
 SELECT
     CAST(COALESCE(SUM(evaluated = 0), 0) AS INTEGER) AS unevaluated,
