@@ -1,7 +1,10 @@
 package main
 
 import (
+	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -86,8 +89,9 @@ func statsEmotionsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			rows := analysis.CompareEmotions(conditionTrials(outcomes), ks, opts)
-			if len(rows) == 0 {
+			compared := analysis.CompareEmotions(conditionTrials(outcomes), ks, opts)
+			rows := withPairs(e, compared)
+			if len(compared) == 0 {
 				e.warn("no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
 			}
 			return emotionsTable(rows, style).expandEstimates(format, style).write(e.stdout, format)
@@ -146,4 +150,22 @@ func nanInt(n int, defined bool) any {
 		return math.NaN()
 	}
 	return n
+}
+
+// withPairs leaves out rows with no task of at least k trials in both
+// conditions, naming the k values that had none.
+func withPairs(e *env, rows []analysis.EmotionDelta) []analysis.EmotionDelta {
+	var kept []analysis.EmotionDelta
+	emptyK := map[int]bool{}
+	for _, r := range rows {
+		if r.Pairs > 0 {
+			kept = append(kept, r)
+		} else if r.Dimension == "all" {
+			emptyK[r.K] = true
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(emptyK)) {
+		e.warn(fmt.Sprintf("k=%d: no task has %d trials in both conditions (rows left out): run with --trials %d or more", k, k, k))
+	}
+	return kept
 }

@@ -191,3 +191,17 @@ func TestIngest_TaxonomyNote(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, want %q", r.code, r.stderr, want)
 	}
 }
+
+// stats emotions at a k no task reaches leaves the rows out and says why.
+func TestStatsEmotions_KBeyondTrials(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "k.db")
+	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "qwen3-retail-with-emotions.json"), filepath.Join(realRuns, "qwen3-retail-without-emotions.json"))
+	r := runCLI(t, "", "--db", dbPath, "stats", "emotions", "--k", "1,2", "--format", "csv")
+	if r.code != 0 || !strings.Contains(r.stderr, "k=2: no task has 2 trials in both conditions") || strings.Contains(r.stderr, "no pairs") {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout, ",2,0,") || !strings.Contains(r.stdout, "all,-,1,59,") {
+		t.Errorf("rows:\n%s", r.stdout)
+	}
+}
