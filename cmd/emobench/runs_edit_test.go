@@ -201,7 +201,7 @@ func TestStatsEmotions_KBeyondTrials(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr, "k=2: no task has 2 trials in both conditions") || strings.Contains(r.stderr, "no pairs") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
-	if strings.Contains(r.stdout, ",2,0,") || !strings.Contains(r.stdout, "all,-,1,59,") {
+	if regexp.MustCompile(`(?m)^[^,]*,[^,]*,[^,]*,2,`).MatchString(r.stdout) || !strings.Contains(r.stdout, "all,-,1,59,") {
 		t.Errorf("rows:\n%s", r.stdout)
 	}
 }
