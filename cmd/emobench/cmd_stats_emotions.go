@@ -57,7 +57,9 @@ func statsEmotionsCommand(e *env) *cli.Command {
 		Description: "Pairs each task's with-emotions and without-emotions trajectories (same agent model, user\n" +
 			"model and domain; a task is its content without the emotion instruction). Reports Δpass^k =\n" +
 			"pass^k(with) − pass^k(without) with a paired bootstrap CI over tasks and, at k = 1, the exact\n" +
-			"McNemar test on trial-matched pairs with Holm's correction across a dimension's values.\n\n" +
+			"McNemar test on trial-matched pairs with Holm's correction across a dimension's values. pairs counts\n" +
+			"tasks; mcnemar_b counts (task, trial) pairs that passed only with emotions, mcnemar_c only without.\n" +
+			"With several trials per task those pairs are not independent: cite the bootstrap CI.\n\n" +
 			"Example:\n   emobench --db runs.db stats emotions\n   emobench --db runs.db stats emotions --k 1,2 --format latex --ci brackets",
 		Before: noArgs,
 		Flags: append([]cli.Flag{
@@ -89,7 +91,9 @@ func statsEmotionsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			compared := analysis.CompareEmotions(conditionTrials(outcomes), ks, opts)
+			trials := conditionTrials(outcomes)
+			noteUnpaired(e, trials)
+			compared := analysis.CompareEmotions(trials, ks, opts)
 			rows := withPairs(e, compared)
 			if len(compared) == 0 {
 				e.warn("no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
@@ -168,4 +172,37 @@ func withPairs(e *env, rows []analysis.EmotionDelta) []analysis.EmotionDelta {
 		e.warn(fmt.Sprintf("k=%d: no task has %d trials in both conditions (rows left out): run with --trials %d or more", k, k, k))
 	}
 	return kept
+}
+
+// noteUnpaired says how many tasks ran in one condition only (within a
+// group of agent model, user model and domain that has both): they cannot
+// be paired and are left out.
+func noteUnpaired(e *env, trials []analysis.ConditionTrial) {
+	type key struct{ group, pair string }
+	with, without := map[key]bool{}, map[key]bool{}
+	groups := map[string][2]bool{}
+	for _, t := range trials {
+		k := key{t.Group, t.PairKey}
+		g := groups[t.Group]
+		if t.WithEmotions {
+			with[k], g[0] = true, true
+		} else {
+			without[k], g[1] = true, true
+		}
+		groups[t.Group] = g
+	}
+	onlyWith, onlyWithout := 0, 0
+	for k := range with {
+		if g := groups[k.group]; g[1] && !without[k] {
+			onlyWith++
+		}
+	}
+	for k := range without {
+		if g := groups[k.group]; g[0] && !with[k] {
+			onlyWithout++
+		}
+	}
+	if onlyWith+onlyWithout > 0 {
+		e.warn(fmt.Sprintf("left out %d tasks run only with emotions and %d run only without: they have no pair", onlyWith, onlyWithout))
+	}
 }

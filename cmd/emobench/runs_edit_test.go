@@ -205,3 +205,17 @@ func TestStatsEmotions_KBeyondTrials(t *testing.T) {
 		t.Errorf("rows:\n%s", r.stdout)
 	}
 }
+
+// stats emotions names the tasks it cannot pair.
+func TestStatsEmotions_UnpairedNote(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "th.db")
+	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "qwen3-telehealth-with-emotions.json"), filepath.Join(realRuns, "qwen3-telehealth-without-emotions.json"))
+	r := runCLI(t, "", "--db", dbPath, "stats", "emotions", "--format", "csv")
+	if want := "left out 1 tasks run only with emotions and 1 run only without"; r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q, want %q", r.code, r.stderr, want)
+	}
+	if !strings.Contains(r.stdout, ",all,-,1,7,") {
+		t.Errorf("want 7 pairs:\n%s", r.stdout)
+	}
+}
