@@ -356,8 +356,13 @@ func (c *LLMClient) fail(err error, attempts int) error {
 }
 
 func (c *LLMClient) redact(s string) string {
-	if k := c.cfg.APIKey; k != "" {
+	// A placeholder key of a local server ("1", "EMPTY") is no secret, and
+	// replacing every occurrence of it would garble the message.
+	if k := strings.TrimSpace(c.cfg.APIKey); len(k) >= minSecretKeyLen {
 		s = strings.ReplaceAll(s, k, "[redacted]")
 	}
 	return s
 }
+
+// minSecretKeyLen is the shortest API key redact treats as a secret.
+const minSecretKeyLen = 8

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -367,7 +368,7 @@ func llmClient(c *cli.Context, p runSettings, model string) (*sim.LLMClient, err
 	if model == "" {
 		return nil, usagef("llm: needs a model name, e.g. llm:gpt-4.1")
 	}
-	if (p.BaseURL == "" || p.BaseURL == sim.DefaultLLMBaseURL) && os.Getenv("OPENAI_API_KEY") == "" {
+	if isOpenAI(p.BaseURL) && strings.TrimSpace(os.Getenv("OPENAI_API_KEY")) == "" {
 		// Every episode would fail after its retries: say so before the first.
 		return nil, usagef("llm:%s talks to %s, which needs OPENAI_API_KEY; set it, or give --base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
 			model, sim.DefaultLLMBaseURL)
@@ -608,4 +609,11 @@ func checkBaseURL(u string) error {
 		return usagef("--base-url holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
 	}
 	return nil
+}
+
+// isOpenAI reports whether base (empty for the default) is OpenAI's API,
+// which needs a key.
+func isOpenAI(base string) bool {
+	u, err := url.Parse(strings.TrimSpace(base))
+	return base == "" || err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
 }
