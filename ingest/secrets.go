@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
-	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -38,6 +37,7 @@ var notCredentialToken = map[string]bool{
 	"prompt": true, "completion": true, "input": true, "output": true, "reasoning": true, "cached": true,
 	"eos": true, "bos": true, "pad": true, "unk": true, "sep": true, "cls": true, "mask": true,
 	"stop": true, "rate": true, "per": true, "budget": true, "thinking": true, "context": true,
+	"type": true, "page": true, "next": true, "continuation": true, "cursor": true, "id": true, "ids": true,
 }
 
 // keyWords splits a key into lower-case words at '-', '_', '.', spaces and
@@ -69,7 +69,8 @@ func keyWords(key string) []string {
 
 // secretParts make a key a credential wherever they appear in it, even
 // inside a word (PGPASSWORD, secretkey, OPENAIAPIKEY).
-var secretParts = []string{"password", "passwd", "secret", "credential", "apikey", "api_key", "api-key"}
+var secretParts = []string{"password", "passwd", "passphrase", "credential", "apikey", "api_key", "api-key",
+	"secretkey", "secret_key", "secretaccess", "clientsecret", "client_secret"}
 
 // isSecretKey reports whether a key names a credential: it holds one of
 // secretParts or a secretWords word, or "key"/"apikey" not after a notCredentialKey word
@@ -90,10 +91,12 @@ func isSecretKey(key string) bool {
 		case secretWords[w], w == "apikey", w == "apikeys", w == "auth" && len(words) == 1:
 			return true
 		case w == "key" || w == "keys":
-			if i == 0 || !notCredentialKey[words[i-1]] {
+			// api_key, private_key, Ocp-Apim-Subscription-Key; not a bare
+			// "key" (a kwarg such as key="color") or key_points.
+			if i > 0 && !notCredentialKey[words[i-1]] {
 				return true
 			}
-		case w == "token" || w == "tokens":
+		case w == "token":
 			hasToken = true
 		case notCredentialToken[w]:
 			countLike = true
@@ -133,6 +136,9 @@ func redactValue(v any, path string, paths *[]string) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, child := range x {
+			if groundTruth[k] {
+				continue // tool arguments of a task, as tasks.actions keeps them
+			}
 			p := strings.TrimPrefix(path+"."+k, ".")
 			if isSecretKey(k) && isCredentialValue(child) {
 				x[k] = Redacted
@@ -152,6 +158,14 @@ func redactValue(v any, path string, paths *[]string) any {
 			x[i] = redactValue(child, path+"["+strconv.Itoa(i)+"]", paths)
 		}
 	case string:
+		if strings.HasPrefix(strings.TrimSpace(x), "{") && json.Valid([]byte(x)) {
+			// JSON kept as a string, e.g. an LLM config serialized into a field.
+			if clean, found := RedactSecrets(json.RawMessage(x)); found != nil {
+				*paths = append(*paths, path)
+				return string(clean)
+			}
+			return x
+		}
 		if clean := RedactText(x); clean != x {
 			*paths = append(*paths, path)
 			return clean
@@ -162,6 +176,10 @@ func redactValue(v any, path string, paths *[]string) any {
 
 // headerName matches what may name the value beside it in a pair.
 var headerName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+
+// groundTruth are keys whose values are tool calls and their arguments
+// (a reward_info's actions): data to compare, never configuration.
+var groundTruth = map[string]bool{"actions": true, "kwargs": true, "arguments": true}
 
 // pairName returns the name of a [name, value] pair of strings, such as a
 // header; an array of two other strings has none.
@@ -174,27 +192,45 @@ func pairName(x []any) (string, bool) {
 	return name, ok && isString && headerName.MatchString(name)
 }
 
-// assignment matches NAME=VALUE, as in environment lists
-// ["OPENAI_API_KEY=sk-…"].
-var assignment = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_.-]*)=(.+)$`)
+// assignment matches NAME=VALUE anywhere in text: environment lines,
+// URL query parameters (?key=…&sig=…), curl flags.
+var assignment = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.-]*)=([^\s&;"'<>(),]+)`)
 
-// urlInText matches URLs in free text such as error messages.
-var urlInText = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>]+`)
+// userinfo matches the password of a URL's user:password@.
+var userinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/@\s:"'<>]*):([^/@\s"'<>]+)@`)
 
-// RedactText returns s with credentials replaced by Redacted: the value of
-// a NAME=VALUE string whose name is a credential key, and the password and
-// secret query parameters of every URL in it (error messages quote request
-// URLs, e.g. Gemini's ?key=).
+// headerLine matches "Authorization: Bearer …"-like header text.
+var headerLine = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie|x-goog-api-key)(\s*:\s*)(bearer\s+|basic\s+|token\s+)?([^\s"',;]+)`)
+
+// RedactText returns s with credentials replaced by Redacted: the password
+// of a URL's userinfo, the value of NAME=VALUE where NAME is a credential
+// key or a signing query parameter (Gemini's ?key=, Azure's sig=), and the
+// value of Authorization-like header text. Everything else stays as
+// written, in order.
 func RedactText(s string) string {
-	if m := assignment.FindStringSubmatch(s); m != nil && isSecretKey(m[1]) && m[2] != Redacted {
-		return m[1] + "=" + Redacted
-	}
-	if !strings.Contains(s, "://") {
+	if !strings.Contains(s, "=") && !strings.Contains(s, "@") && !strings.Contains(s, ":") {
 		return s
 	}
-	return urlInText.ReplaceAllStringFunc(s, func(u string) string {
-		clean, _ := redactURL(u)
-		return clean
+	s = userinfo.ReplaceAllStringFunc(s, func(m string) string {
+		sub := userinfo.FindStringSubmatch(m)
+		if sub[2] == Redacted {
+			return m
+		}
+		return sub[1] + ":" + Redacted + "@"
+	})
+	s = assignment.ReplaceAllStringFunc(s, func(m string) string {
+		name, value, _ := strings.Cut(m, "=")
+		if value == Redacted || !(isSecretKey(name) || secretURLParams[strings.ToLower(name)]) {
+			return m
+		}
+		return name + "=" + Redacted
+	})
+	return headerLine.ReplaceAllStringFunc(s, func(m string) string {
+		sub := headerLine.FindStringSubmatch(m)
+		if sub[4] == Redacted {
+			return m
+		}
+		return sub[1] + sub[2] + sub[3] + Redacted
 	})
 }
 
@@ -212,45 +248,16 @@ func isCredentialValue(v any) bool {
 }
 
 // secretURLParams are query parameters that sign or authorize a request
-// (Azure SAS sig, AWS and Google signatures).
+// (Gemini's key, Azure SAS sig, AWS and Google signatures).
 var secretURLParams = map[string]bool{
-	"sig": true, "signature": true, "x-amz-signature": true, "x-amz-credential": true,
-	"x-amz-security-token": true, "x-goog-signature": true, "x-goog-credential": true, "code": true,
-}
-
-// redactURL returns s with the password and the secret query parameters
-// of a URL replaced, and whether it changed anything.
-func redactURL(s string) (string, bool) {
-	if !strings.Contains(s, "://") {
-		return s, false
-	}
-	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
-		return s, false
-	}
-	changed := false
-	if pw, ok := u.User.Password(); ok && pw != Redacted {
-		u.User = url.UserPassword(u.User.Username(), Redacted)
-		changed = true
-	}
-	q := u.Query()
-	for name := range q {
-		if (isSecretKey(name) || secretURLParams[strings.ToLower(name)]) && q.Get(name) != Redacted {
-			q.Set(name, Redacted)
-			changed = true
-		}
-	}
-	if !changed {
-		return s, false
-	}
-	u.RawQuery = q.Encode()
-	return u.String(), true
+	"key": true, "sig": true, "signature": true, "x-amz-signature": true, "x-amz-credential": true,
+	"x-amz-security-token": true, "x-goog-signature": true, "x-goog-credential": true,
 }
 
 // secretHints are what a JSON text must contain, in any case, to be worth
 // decoding for credentials: most reward_info and extra fields have none.
 var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"),
-	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig")}
+	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase")}
 
 func mayHoldSecret(raw []byte) bool {
 	if len(raw) == 0 {

@@ -110,3 +110,42 @@ func FuzzRedactSecrets(f *testing.F) {
 		}
 	})
 }
+
+// Credentials in free text are replaced where they stand; the rest of the
+// text keeps its order and punctuation.
+func TestRedactText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Error\nOPENAI_API_KEY=sk-LEAK1\nnext":                     "Error\nOPENAI_API_KEY=[redacted]\nnext",
+		"env says OPENAI_API_KEY=sk-LEAK2 here":                    "env says OPENAI_API_KEY=[redacted] here",
+		"see https://h.example/a%zz?key=LEAK3":                     "see https://h.example/a%zz?key=[redacted]",
+		"GET (https://h.example/v1?b=2&a=1&key=LEAK4). next":       "GET (https://h.example/v1?b=2&a=1&key=[redacted]). next",
+		"https://h.example/v1?a=1;key=LEAK5":                       "https://h.example/v1?a=1;key=[redacted]",
+		"Authorization: Bearer sk-LEAK6":                           "Authorization: Bearer [redacted]",
+		"curl -H 'api-key: LEAK7' https://x":                       "curl -H 'api-key: [redacted]' https://x",
+		"postgres://user:LEAK8@db:5432/x":                          "postgres://user:[redacted]@db:5432/x",
+		"https://shop.example/track?code=ORDER42&lang=en":          "https://shop.example/track?code=ORDER42&lang=en",
+		"https://acct.blob.core.windows.net/c?sv=1&sig=LEAK9&se=2": "https://acct.blob.core.windows.net/c?sv=1&sig=[redacted]&se=2",
+		"plain text: a=b, key points":                              "plain text: a=b, key points",
+	} {
+		if got := ingest.RedactText(in); got != want {
+			t.Errorf("RedactText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Keys that only look like credentials, and task ground truth, stay.
+func TestRedactSecrets_NotCredentials(t *testing.T) {
+	in := `{"key_points":["a"],"secretary":"Ann","tokens":["a","b"],"token_type":"bearer","next_page_token":"p2",` +
+		`"actions":[{"name":"update","kwargs":{"key":"color","password":"new-pass"}}],"key":"color",` +
+		`"config":"{\"api_key\": \"sk-LEAK10\"}"}`
+	out, paths := ingest.RedactSecrets(json.RawMessage(in))
+	if len(paths) != 1 || paths[0] != "config" || strings.Contains(string(out), "LEAK10") {
+		t.Errorf("paths %v, out %s: want only the JSON string's api_key redacted", paths, out)
+	}
+	for _, kept := range []string{`"key_points":["a"]`, `"secretary":"Ann"`, `"tokens":["a","b"]`, `"token_type":"bearer"`,
+		`"next_page_token":"p2"`, `"password":"new-pass"`, `"key":"color"`} {
+		if !strings.Contains(string(out), kept) {
+			t.Errorf("lost %s: %s", kept, out)
+		}
+	}
+}
