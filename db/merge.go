@@ -24,8 +24,10 @@ type MergeReport struct {
 // run whose source sha256 db already holds is skipped. A native run joins
 // the target's native run of the same name and settings (its config less
 // "shard"), which gains only the (task, trial) pairs it lacks: shards of one
-// run merge into one. Tasks are shared by content hash; ids are new.
-func (db *DB) Merge(ctx context.Context, src *DB) (MergeReport, error) {
+// run merge into one. Tasks are shared by content hash; ids are new. scrub,
+// when not nil, sees every copied trajectory first (to redact what an older
+// emobench stored).
+func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajectory)) (MergeReport, error) {
 	var rep MergeReport
 	runs, err := src.ListRuns(ctx)
 	if err != nil {
@@ -43,7 +45,7 @@ func (db *DB) Merge(ctx context.Context, src *DB) (MergeReport, error) {
 		q := db.queries.WithTx(tx)
 		newID := map[int64]int64{} // src run id → target run id
 		for _, run := range runs {
-			id, err := mergeRun(ctx, q, src, run, &rep)
+			id, err := mergeRun(ctx, q, src, run, scrub, &rep)
 			if err != nil {
 				return fmt.Errorf("run %d (%s): %w", run.ID, run.Name, err)
 			}
@@ -105,7 +107,7 @@ func copyTags(ctx context.Context, q *sqlcdb.Queries, tags []RunTags, newID map[
 }
 
 // mergeRun copies one run and returns its id in the target.
-func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run, rep *MergeReport) (int64, error) {
+func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run, scrub func(*emobench.Trajectory), rep *MergeReport) (int64, error) {
 	target, have, err := findMergeTarget(ctx, q, run)
 	if err != nil {
 		return 0, err
@@ -140,6 +142,9 @@ func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run,
 		if have[Pair{TaskKey: traj.Task.Key, Trial: traj.Trial}] {
 			rep.PairsSkipped++
 			continue
+		}
+		if scrub != nil {
+			scrub(traj)
 		}
 		if err := w.writeTrajectory(target, i, traj); err != nil {
 			return 0, err

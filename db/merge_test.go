@@ -113,7 +113,7 @@ func TestMerge_OK(t *testing.T) {
 	mustIngest(t, dst, run("b1", "sb1"), traj("1", 0, 1))
 	mustIngest(t, dst, run("b2", "sb2"), traj("4", 0, 0))
 
-	rep, err := dst.Merge(ctx, src)
+	rep, err := dst.Merge(ctx, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestMerge_Twice(t *testing.T) {
 	mustAppend(t, src, nativeRun("n", `{"seed":1,"trials":2}`), traj("1", 0, 1), traj("1", 1, 1))
 	dst := openDBAt(t, filepath.Join(dir, "b.db"))
 
-	rep, err := dst.Merge(ctx, src)
+	rep, err := dst.Merge(ctx, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestMerge_Twice(t *testing.T) {
 		t.Fatalf("first merge = %+v, want %+v", got, want)
 	}
 	before := countsOf(t, dst)
-	rep, err = dst.Merge(ctx, src)
+	rep, err = dst.Merge(ctx, src, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestMerge_NativeShardsJoin(t *testing.T) {
 		{shard1, db.MergeReport{RunsExtended: 1, Trajectories: 2, PairsSkipped: 1}},
 		{other, db.MergeReport{RunsAdded: 1, Trajectories: 1}},
 	} {
-		rep, err := dst.Merge(ctx, step.src)
+		rep, err := dst.Merge(ctx, step.src, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +272,7 @@ func TestMerge_ErrCorruptSourceStoresNothing(t *testing.T) {
 	dst := openDBAt(t, filepath.Join(dir, "dst.db"))
 	mustIngest(t, dst, run("mine", "m1"), traj("1", 0, 1))
 	before := countsOf(t, dst)
-	rep, err := dst.Merge(ctx, bad)
+	rep, err := dst.Merge(ctx, bad, nil)
 	if err == nil {
 		t.Fatalf("merge of a corrupt file succeeded: %+v", rep)
 	}
@@ -301,7 +301,7 @@ func TestMerge_KeepsRunTags(t *testing.T) {
 	}
 	dst := openDBAt(t, filepath.Join(dir, "b.db"))
 	mustIngest(t, dst, run("mine", "m1"), traj("1", 0, 1))
-	if _, err := dst.Merge(ctx, src); err != nil {
+	if _, err := dst.Merge(ctx, src, nil); err != nil {
 		t.Fatal(err)
 	}
 	tags, err := dst.ListRunTags(ctx)

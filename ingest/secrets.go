@@ -272,10 +272,11 @@ func mayHoldSecret(raw []byte) bool {
 	return false
 }
 
-// redactTrajectory redacts credentials in the fields of t that keep source
-// JSON or text as given (extra, reward_info, error); a field without any
-// stays byte for byte as the source wrote it.
-func redactTrajectory(t *emobench.Trajectory) {
+// RedactTrajectory redacts credentials in the fields of t that keep source
+// JSON or text as given (Extra, RewardInfo, Error), by the rules of
+// RedactSecrets and RedactText; a field without any stays byte for byte as
+// the source wrote it.
+func RedactTrajectory(t *emobench.Trajectory) {
 	for _, raw := range []*json.RawMessage{&t.Extra, &t.RewardInfo} {
 		if mayHoldSecret(*raw) {
 			if clean, paths := RedactSecrets(*raw); paths != nil {

@@ -186,7 +186,7 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 	if traj.Extra, err = json.Marshal(extra); err != nil {
 		return nil, err
 	}
-	redactTrajectory(traj)
+	RedactTrajectory(traj)
 	return traj, nil
 }
 

@@ -386,7 +386,7 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || errorUnscored {
 		traj.Evaluated = false
 	}
-	redactTrajectory(traj)
+	RedactTrajectory(traj)
 	return traj, nil
 }
 

@@ -80,3 +80,9 @@ SELECT CAST(COALESCE(k.emotion_family, '') AS TEXT) AS family,
 FROM trajectories t JOIN tasks k ON k.id = t.task_id
 WHERE t.run_id = ?
 GROUP BY 1, 2 ORDER BY 1, 2;
+
+-- name: CountMaintenance :one
+SELECT COUNT(*) FROM maintenance WHERE task = ?;
+
+-- name: MarkMaintenance :exec
+INSERT OR REPLACE INTO maintenance (task, done_at) VALUES (?, ?);

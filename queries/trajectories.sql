@@ -34,3 +34,11 @@ SELECT idx, role, content, tool_name, tool_call_id, tool_calls,
 FROM messages
 WHERE trajectory_id = ?
 ORDER BY idx;
+
+-- name: ListTrajectoryTexts :many
+-- The source JSON and text a trajectory keeps as given, in id batches.
+SELECT id, extra, reward_info, error FROM trajectories
+WHERE id > sqlc.arg(after_id) ORDER BY id LIMIT sqlc.arg(batch_size);
+
+-- name: UpdateTrajectoryTexts :exec
+UPDATE trajectories SET extra = ?, reward_info = ?, error = ? WHERE id = ?;

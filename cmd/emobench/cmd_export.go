@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/export"
 	"github.com/emobench/emobench/ingest"
@@ -100,7 +102,7 @@ func exportRuns(c *cli.Context, store *db.DB) ([]export.Run, error) {
 		// that no writing command has redacted yet.
 		r.Config, _ = ingest.RedactSecrets(r.Config)
 		if len(ids) == 0 || slices.Contains(ids, r.ID) {
-			runs = append(runs, export.Run{Run: r, Trajectories: store.Trajectories(c.Context, r.ID)})
+			runs = append(runs, export.Run{Run: r, Trajectories: redacted(store.Trajectories(c.Context, r.ID))})
 		}
 	}
 	if len(ids) > 0 {
@@ -276,4 +278,20 @@ func writeAtomic(path string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// redacted passes each trajectory through ingest.RedactTrajectory: a file
+// an older emobench wrote may hold credentials no writing command has
+// redacted yet, and export only reads it.
+func redacted(trajs iter.Seq2[*emobench.Trajectory, error]) iter.Seq2[*emobench.Trajectory, error] {
+	return func(yield func(*emobench.Trajectory, error) bool) {
+		for t, err := range trajs {
+			if t != nil {
+				ingest.RedactTrajectory(t)
+			}
+			if !yield(t, err) {
+				return
+			}
+		}
+	}
 }

@@ -35,7 +35,7 @@ func mergeCommand(e *env) *cli.Command {
 				if err != nil {
 					return err
 				}
-				rep, err := store.Merge(c.Context, src)
+				rep, err := store.Merge(c.Context, src, ingest.RedactTrajectory)
 				src.Close()
 				if err != nil {
 					return fmt.Errorf("merge %s: %w (nothing of it was stored)", path, err)
@@ -153,14 +153,26 @@ func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
 	return store, nil
 }
 
-// scrub redacts credentials in the run configs of store, saying which.
+// scrub redacts credentials in the run configs of store, saying which, and,
+// once per file, in the trajectories an older emobench stored.
 func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
 	found, err := store.ScrubRunConfigs(ctx, ingest.RedactSecrets)
 	for _, f := range found {
 		e.warn(fmt.Sprintf("%s: %s held a credential: now %q", path, f, ingest.Redacted))
 	}
+	if err != nil {
+		return err
+	}
+	n, err := store.ScrubTrajectoriesOnce(ctx, trajectoryRedaction, ingest.RedactTrajectory)
+	if n > 0 {
+		e.warn(fmt.Sprintf("%s: credentials redacted in the extra, reward_info or error of %s stored by an older emobench", path, plural(n, "trajectory", "trajectories")))
+	}
 	return err
 }
+
+// trajectoryRedaction names the one-time redaction of stored trajectories
+// in the maintenance table; a new name reruns it after the rules change.
+const trajectoryRedaction = "redact-trajectories-1"
 
 // openRuns opens the database like openCurrent and resolves the command's
 // --run flags (all runs when none is given).

@@ -364,3 +364,45 @@ func TestIngest_RedactsCredentialsEverywhere(t *testing.T) {
 		}
 	}
 }
+
+// Trajectories an older emobench stored with credentials: export (read
+// only) writes them redacted, merge copies them redacted, and the first
+// writing command redacts them in place, once.
+func TestScrubOlderTrajectories(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.db")
+	fixtureDB(t, old)
+	plainSQL(t, old,
+		`UPDATE trajectories SET error = 'POST https://u:pw-LEAK-1@h.example/v1 failed', extra = json_set(COALESCE(extra, '{}'), '$.api_key', 'sk-LEAK-2') WHERE id IN (1, 2)`,
+		`DELETE FROM maintenance`)
+	leaks := "SELECT COUNT(*) FROM trajectories WHERE instr(COALESCE(error, '') || COALESCE(extra, ''), 'LEAK') > 0"
+
+	out := filepath.Join(dir, "export.jsonl")
+	mustRun(t, "--db", old, "export", "--format", "jsonl", "--out", out)
+	if data, _ := os.ReadFile(out); strings.Contains(string(data), "LEAK") {
+		t.Error("the export holds a credential")
+	}
+	if n := sqlInt(t, old, leaks); n != 2 {
+		t.Fatalf("export changed the source db: %d leaking rows, want 2", n)
+	}
+
+	merged := filepath.Join(dir, "merged.db")
+	mustRun(t, "--db", merged, "merge", old)
+	if n := sqlInt(t, merged, leaks); n != 0 {
+		t.Errorf("merge copied %d trajectories with credentials", n)
+	}
+
+	r := runCLI(t, "", "--db", old, "migrate")
+	if r.code != 0 || !strings.Contains(r.stderr, "credentials redacted in the extra, reward_info or error of 2 trajectories") {
+		t.Fatalf("migrate: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if n := sqlInt(t, old, leaks); n != 0 {
+		t.Errorf("%d trajectories still hold credentials after migrate", n)
+	}
+	if got := sqlCSV(t, old, "SELECT error FROM trajectories WHERE id = 1"); !strings.Contains(got, "POST https://u:[redacted]@h.example/v1 failed") {
+		t.Errorf("error after redaction: %q", got)
+	}
+	if r := runCLI(t, "", "--db", old, "migrate"); r.stderr != "" {
+		t.Errorf("second migrate: stderr %q, want nothing (done once)", r.stderr)
+	}
+}

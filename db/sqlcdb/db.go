@@ -27,6 +27,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.countInfraErrorsStmt, err = db.PrepareContext(ctx, countInfraErrors); err != nil {
 		return nil, fmt.Errorf("error preparing query CountInfraErrors: %w", err)
 	}
+	if q.countMaintenanceStmt, err = db.PrepareContext(ctx, countMaintenance); err != nil {
+		return nil, fmt.Errorf("error preparing query CountMaintenance: %w", err)
+	}
 	if q.countPublishedBySHA256Stmt, err = db.PrepareContext(ctx, countPublishedBySHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query CountPublishedBySHA256: %w", err)
 	}
@@ -123,6 +126,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTrajectoryOutcomesStmt, err = db.PrepareContext(ctx, listTrajectoryOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryOutcomes: %w", err)
 	}
+	if q.listTrajectoryTextsStmt, err = db.PrepareContext(ctx, listTrajectoryTexts); err != nil {
+		return nil, fmt.Errorf("error preparing query ListTrajectoryTexts: %w", err)
+	}
+	if q.markMaintenanceStmt, err = db.PrepareContext(ctx, markMaintenance); err != nil {
+		return nil, fmt.Errorf("error preparing query MarkMaintenance: %w", err)
+	}
 	if q.nextTrajectoryBatchEndStmt, err = db.PrepareContext(ctx, nextTrajectoryBatchEnd); err != nil {
 		return nil, fmt.Errorf("error preparing query NextTrajectoryBatchEnd: %w", err)
 	}
@@ -135,6 +144,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.updateRunMetadataStmt, err = db.PrepareContext(ctx, updateRunMetadata); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateRunMetadata: %w", err)
 	}
+	if q.updateTrajectoryTextsStmt, err = db.PrepareContext(ctx, updateTrajectoryTexts); err != nil {
+		return nil, fmt.Errorf("error preparing query UpdateTrajectoryTexts: %w", err)
+	}
 	if q.upsertTaskStmt, err = db.PrepareContext(ctx, upsertTask); err != nil {
 		return nil, fmt.Errorf("error preparing query UpsertTask: %w", err)
 	}
@@ -146,6 +158,11 @@ func (q *Queries) Close() error {
 	if q.countInfraErrorsStmt != nil {
 		if cerr := q.countInfraErrorsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing countInfraErrorsStmt: %w", cerr)
+		}
+	}
+	if q.countMaintenanceStmt != nil {
+		if cerr := q.countMaintenanceStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countMaintenanceStmt: %w", cerr)
 		}
 	}
 	if q.countPublishedBySHA256Stmt != nil {
@@ -308,6 +325,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTrajectoryOutcomesStmt: %w", cerr)
 		}
 	}
+	if q.listTrajectoryTextsStmt != nil {
+		if cerr := q.listTrajectoryTextsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listTrajectoryTextsStmt: %w", cerr)
+		}
+	}
+	if q.markMaintenanceStmt != nil {
+		if cerr := q.markMaintenanceStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing markMaintenanceStmt: %w", cerr)
+		}
+	}
 	if q.nextTrajectoryBatchEndStmt != nil {
 		if cerr := q.nextTrajectoryBatchEndStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing nextTrajectoryBatchEndStmt: %w", cerr)
@@ -326,6 +353,11 @@ func (q *Queries) Close() error {
 	if q.updateRunMetadataStmt != nil {
 		if cerr := q.updateRunMetadataStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing updateRunMetadataStmt: %w", cerr)
+		}
+	}
+	if q.updateTrajectoryTextsStmt != nil {
+		if cerr := q.updateTrajectoryTextsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing updateTrajectoryTextsStmt: %w", cerr)
 		}
 	}
 	if q.upsertTaskStmt != nil {
@@ -373,6 +405,7 @@ type Queries struct {
 	db                                   DBTX
 	tx                                   *sql.Tx
 	countInfraErrorsStmt                 *sql.Stmt
+	countMaintenanceStmt                 *sql.Stmt
 	countPublishedBySHA256Stmt           *sql.Stmt
 	countRunEmotionProfilesStmt          *sql.Stmt
 	countRunRewardKindsStmt              *sql.Stmt
@@ -405,10 +438,13 @@ type Queries struct {
 	listTaskTrialsWithoutInfraErrorsStmt *sql.Stmt
 	listTrajectoryMessagesStmt           *sql.Stmt
 	listTrajectoryOutcomesStmt           *sql.Stmt
+	listTrajectoryTextsStmt              *sql.Stmt
+	markMaintenanceStmt                  *sql.Stmt
 	nextTrajectoryBatchEndStmt           *sql.Stmt
 	tagRunStmt                           *sql.Stmt
 	updateRunConfigStmt                  *sql.Stmt
 	updateRunMetadataStmt                *sql.Stmt
+	updateTrajectoryTextsStmt            *sql.Stmt
 	upsertTaskStmt                       *sql.Stmt
 }
 
@@ -417,6 +453,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		db:                                   tx,
 		tx:                                   tx,
 		countInfraErrorsStmt:                 q.countInfraErrorsStmt,
+		countMaintenanceStmt:                 q.countMaintenanceStmt,
 		countPublishedBySHA256Stmt:           q.countPublishedBySHA256Stmt,
 		countRunEmotionProfilesStmt:          q.countRunEmotionProfilesStmt,
 		countRunRewardKindsStmt:              q.countRunRewardKindsStmt,
@@ -449,10 +486,13 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTaskTrialsWithoutInfraErrorsStmt: q.listTaskTrialsWithoutInfraErrorsStmt,
 		listTrajectoryMessagesStmt:           q.listTrajectoryMessagesStmt,
 		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
+		listTrajectoryTextsStmt:              q.listTrajectoryTextsStmt,
+		markMaintenanceStmt:                  q.markMaintenanceStmt,
 		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
 		tagRunStmt:                           q.tagRunStmt,
 		updateRunConfigStmt:                  q.updateRunConfigStmt,
 		updateRunMetadataStmt:                q.updateRunMetadataStmt,
+		updateTrajectoryTextsStmt:            q.updateTrajectoryTextsStmt,
 		upsertTaskStmt:                       q.upsertTaskStmt,
 	}
 }

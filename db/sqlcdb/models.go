@@ -8,6 +8,11 @@ import (
 	"database/sql"
 )
 
+type Maintenance struct {
+	Task   string
+	DoneAt string
+}
+
 type Message struct {
 	ID                 int64
 	TrajectoryID       int64

@@ -10,6 +10,17 @@ import (
 	"database/sql"
 )
 
+const countMaintenance = `-- name: CountMaintenance :one
+SELECT COUNT(*) FROM maintenance WHERE task = ?
+`
+
+func (q *Queries) CountMaintenance(ctx context.Context, task string) (int64, error) {
+	row := q.queryRow(ctx, q.countMaintenanceStmt, countMaintenance, task)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const countRunEmotionProfiles = `-- name: CountRunEmotionProfiles :many
 SELECT CAST(COALESCE(k.emotion_family, '') AS TEXT) AS family,
        CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS leaf,
@@ -439,6 +450,20 @@ func (q *Queries) ListRuns(ctx context.Context) ([]ListRunsRow, error) {
 		return nil, err
 	}
 	return items, nil
+}
+
+const markMaintenance = `-- name: MarkMaintenance :exec
+INSERT OR REPLACE INTO maintenance (task, done_at) VALUES (?, ?)
+`
+
+type MarkMaintenanceParams struct {
+	Task   string
+	DoneAt string
+}
+
+func (q *Queries) MarkMaintenance(ctx context.Context, arg MarkMaintenanceParams) error {
+	_, err := q.exec(ctx, q.markMaintenanceStmt, markMaintenance, arg.Task, arg.DoneAt)
+	return err
 }
 
 const tagRun = `-- name: TagRun :exec

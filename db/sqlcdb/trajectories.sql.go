@@ -262,3 +262,70 @@ func (q *Queries) ListTrajectoryMessages(ctx context.Context, trajectoryID int64
 	}
 	return items, nil
 }
+
+const listTrajectoryTexts = `-- name: ListTrajectoryTexts :many
+SELECT id, extra, reward_info, error FROM trajectories
+WHERE id > ?1 ORDER BY id LIMIT ?2
+`
+
+type ListTrajectoryTextsParams struct {
+	AfterID   int64
+	BatchSize int64
+}
+
+type ListTrajectoryTextsRow struct {
+	ID         int64
+	Extra      sql.NullString
+	RewardInfo sql.NullString
+	Error      sql.NullString
+}
+
+// The source JSON and text a trajectory keeps as given, in id batches.
+func (q *Queries) ListTrajectoryTexts(ctx context.Context, arg ListTrajectoryTextsParams) ([]ListTrajectoryTextsRow, error) {
+	rows, err := q.query(ctx, q.listTrajectoryTextsStmt, listTrajectoryTexts, arg.AfterID, arg.BatchSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListTrajectoryTextsRow{}
+	for rows.Next() {
+		var i ListTrajectoryTextsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Extra,
+			&i.RewardInfo,
+			&i.Error,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const updateTrajectoryTexts = `-- name: UpdateTrajectoryTexts :exec
+UPDATE trajectories SET extra = ?, reward_info = ?, error = ? WHERE id = ?
+`
+
+type UpdateTrajectoryTextsParams struct {
+	Extra      sql.NullString
+	RewardInfo sql.NullString
+	Error      sql.NullString
+	ID         int64
+}
+
+func (q *Queries) UpdateTrajectoryTexts(ctx context.Context, arg UpdateTrajectoryTextsParams) error {
+	_, err := q.exec(ctx, q.updateTrajectoryTextsStmt, updateTrajectoryTexts,
+		arg.Extra,
+		arg.RewardInfo,
+		arg.Error,
+		arg.ID,
+	)
+	return err
+}
