@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -102,6 +103,9 @@ func runIngest(c *cli.Context, e *env) error {
 	files, walkErrs := collectInputs(c.Args().Slice())
 	if opts.name != "" && len(files) > 1 {
 		return usagef("--name names one run, but %d files were given", len(files))
+	}
+	if err := checkNameForm(opts.name); err != nil {
+		return err
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {
@@ -587,5 +591,13 @@ func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, sum
 	}
 	fmt.Fprintf(e.stdout, "%s: stored %s of %s (leaderboard submission): domains %s\n",
 		src.path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(domains, ", "))
+	return nil
+}
+
+// checkNameForm refuses a run name that --run would read as an id.
+func checkNameForm(name string) error {
+	if _, err := strconv.ParseInt(strings.TrimSpace(name), 10, 64); err == nil {
+		return usagef("--name %q reads as a run id: choose a name with a letter", name)
+	}
 	return nil
 }

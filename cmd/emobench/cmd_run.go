@@ -142,6 +142,9 @@ func runBenchmark(c *cli.Context, e *env) error {
 		} else if name != "" {
 			runs[i].Name = fmt.Sprintf("%s-%s-%s", name, p.Domain, p.Condition)
 		}
+		if err := checkNameForm(runs[i].Name); err != nil {
+			return err
+		}
 		// A second run of one name would make --run NAME ambiguous.
 		if ids, err := store.RunsNamed(c.Context, runs[i].Name); err != nil {
 			return err

@@ -219,3 +219,16 @@ func TestStatsEmotions_UnpairedNote(t *testing.T) {
 		t.Errorf("want 7 pairs:\n%s", r.stdout)
 	}
 }
+
+// A run name that reads as an id is refused by ingest and run.
+func TestNames_ErrNumeric(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "n.db")
+	for _, args := range [][]string{
+		{"ingest", "--name", "5", "testdata/error-trial.json"},
+		{"run", "--domain", "retail", "--agent", "oracle", "--tasks", "1", "--condition", "with-emotions", "--name", "12"},
+	} {
+		if r := runCLI(t, "", append([]string{"--db", dbPath}, args...)...); r.code != exitUsage || !strings.Contains(r.stderr, "reads as a run id") {
+			t.Errorf("%v: exit %d, stderr %q", args, r.code, r.stderr)
+		}
+	}
+}
