@@ -105,7 +105,9 @@ func tagCommand(e *env) *cli.Command {
 				}
 			}
 			if c.IsSet("train-domains") {
-				domains = splitList(c.StringSlice("train-domains"))
+				if domains = uniqueInOrder(splitList(c.StringSlice("train-domains"))); len(domains) == 0 {
+					return usagef("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+				}
 			}
 			warnUnlikelyTags(c, e, store, id, domains, base)
 			if err := store.TagRun(c.Context, id, domains, base); err != nil {
@@ -196,8 +198,12 @@ func setCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "model", Usage: "agent model"},
 			&cli.StringFlag{Name: "user-model", Usage: "user simulator model"},
 			&cli.StringFlag{Name: "condition", Usage: "with-emotions, without-emotions or none"},
+			&cli.StringFlag{Name: "domain", Hidden: true}, // refused below, with the way to do it
 		},
 		Action: func(c *cli.Context) error {
+			if c.IsSet("domain") {
+				return usagef("runs set cannot change a domain, part of the tasks' content: `runs rm` the run and ingest its file again with --domain")
+			}
 			if c.NArg() != 1 {
 				return usagef("runs set takes one RUN (id or name), got %d arguments", c.NArg())
 			}
