@@ -246,8 +246,11 @@ func rectOpts(id, height string, series []string, trigger string, xAxis opts.XAx
 	top := 16 + 12 // room for the y axis name
 	legend := opts.Legend{Show: opts.Bool(false)}
 	if len(series) > 0 {
-		top += legendRows(series) * legendRowHeight
+		rows := legendRows(series)
+		top += rows * legendRowHeight
 		legend = opts.Legend{Show: opts.Bool(true), Top: "8"}
+		// A legend of many runs takes its room from the chart, not the plot.
+		height = grownHeight(height, max(0, rows-2)*legendRowHeight)
 	}
 	if xAxis.Name != "" {
 		bottom += 24
@@ -283,6 +286,15 @@ func leftMargin(xAxis opts.XAxis) int {
 		need = max(need, float64(longest*charWidth)*reach-(float64(i)+0.5)*step)
 	}
 	return max(base, int(need)+8)
+}
+
+// grownHeight returns a CSS height in px ("360px") made extra px taller.
+func grownHeight(height string, extra int) string {
+	px, err := strconv.Atoi(strings.TrimSuffix(height, "px"))
+	if err != nil || extra == 0 {
+		return height
+	}
+	return strconv.Itoa(px+extra) + "px"
 }
 
 // baseOpts are the options of a category chart of rates: rectOpts with an
