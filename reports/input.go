@@ -128,7 +128,10 @@ type GapBar struct {
 	Pass1 float64 // pass^1 in [0, 1]; NaN = no bar
 	PassK float64 // pass^k in [0, 1] at K; NaN = no bar
 	K     int     // the k of PassK, ≥ 1
-	Tasks int     // tasks behind both values: the pair's n
+	Tasks int     // tasks behind PassK (those with at least K trials)
+	// Tasks1 is the tasks behind Pass1 when more than Tasks (per-task
+	// convention with uneven trials); 0 means the same as Tasks.
+	Tasks1 int
 }
 
 // Heatmap is a matrix of values in coloured cells, each showing its value

@@ -542,3 +542,13 @@ func TestRender_SinglePointWhisker(t *testing.T) {
 		t.Error("caption does not explain the whisker")
 	}
 }
+
+// A gap bar whose pass^1 covers more tasks than its pass^k says both n.
+func TestRender_GapUnevenN(t *testing.T) {
+	page := MustRender(t, Input{Gaps: GapChart{Bars: []GapBar{{Run: "r", Pass1: 0.5, PassK: 0.25, K: 4, Tasks: 3, Tasks1: 4}}}})
+	for _, want := range []string{"k=4, n=4/3", "n=a/b: pass^1 over a tasks, pass^k over the b of them"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}

@@ -304,8 +304,13 @@ func gapChart(g GapChart) (drawable, string) {
 	pk := make([]opts.BarData, len(g.Bars))
 	ks := map[int]bool{}
 	var tasks []int
+	uneven := false
 	for i, b := range g.Bars {
 		labels[i], subs[i] = b.Run, fmt.Sprintf("k=%d, n=%d", b.K, b.Tasks)
+		if b.Tasks1 > b.Tasks {
+			subs[i] = fmt.Sprintf("k=%d, n=%d/%d", b.K, b.Tasks1, b.Tasks)
+			uneven = true
+		}
 		p1[i] = opts.BarData{Value: chartValue(b.Pass1)}
 		pk[i] = opts.BarData{Value: chartValue(b.PassK)}
 		if finite(b.Pass1) && finite(b.PassK) {
@@ -330,6 +335,9 @@ func gapChart(g GapChart) (drawable, string) {
 	c.AddSeries(names[1], pk)
 	caption := "pass^1 and pass^k of each run side by side, at the k given with the run's name; the number over the pass^k bar is the reliability gap pass^1 − pass^k (as emobench stats gap gives it). " +
 		"n (tasks per run, with each name): " + nRange(tasks) + "."
+	if uneven {
+		caption += " n=a/b: pass^1 over a tasks, pass^k over the b of them with at least k trials."
+	}
 	return drawable{chart: c, init: c.Initialization}, withCaption(caption, g.Caption)
 }
 

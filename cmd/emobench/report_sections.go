@@ -93,7 +93,7 @@ func gapChart(rows []analysis.PassKRow, names map[int64]string) reports.GapChart
 		if g.K < 2 {
 			continue // one trial per task: no gap to show
 		}
-		chart.Bars = append(chart.Bars, reports.GapBar{Run: names[g.RunID], Pass1: g.Pass1, PassK: g.PassK, K: g.K, Tasks: g.TasksK})
+		chart.Bars = append(chart.Bars, reports.GapBar{Run: names[g.RunID], Pass1: g.Pass1, PassK: g.PassK, K: g.K, Tasks: g.TasksK, Tasks1: g.Tasks1})
 	}
 	return chart
 }
