@@ -68,7 +68,7 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 					if style == "none" {
 						rate = r.Rate
 					}
-					t.rows = append(t.rows, []any{strings.Join(fields, ","), orDash(strings.Join(r.Group, " / ")), r.N, r.Abandoned, rate, r.MeanTurn})
+					t.rows = append(t.rows, []any{strings.Join(fields, ","), groupLabel(r.Group), r.N, r.Abandoned, rate, r.MeanTurn})
 				}
 			}
 			return t.expandEstimates(format, style).write(e.stdout, format)
@@ -264,4 +264,13 @@ func distinctField(outcomes []db.TrajectoryOutcome, field string) map[string]boo
 		seen[o.Fields[field]] = true
 	}
 	return seen
+}
+
+// groupLabel joins group values with " / ", each empty one shown as "-".
+func groupLabel(values []string) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = orDash(v)
+	}
+	return strings.Join(parts, " / ")
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
 	"strings"
 	"syscall"
 
@@ -38,7 +39,8 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	}
 	var usage *usageError
 	if errors.As(err, &usage) {
-		fmt.Fprintf(stderr, "emobench: %v\n", err)
+		// The flag package names flags with one dash; emobench's are spelt --.
+		fmt.Fprintf(stderr, "emobench: %s\n", singleDashFlag.ReplaceAllString(err.Error(), "$1--$2"))
 		if strings.Contains(err.Error(), "flag provided but not defined: -db") {
 			fmt.Fprintln(stderr, "--db is a global flag: put it before the command, e.g. emobench --db runs.db runs")
 		}
@@ -51,6 +53,9 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	}
 	return exitFailure
 }
+
+// singleDashFlag matches a flag the flag package wrote with one dash.
+var singleDashFlag = regexp.MustCompile(`((?:not defined|flag needs an argument|invalid (?:value|boolean value) "[^"]*" for flag):? )-([a-z])`)
 
 // endFlagsBeforeComments inserts "--" before an argument that starts with
 // an SQL comment ("-- ..."), which the flag parser would otherwise take for

@@ -232,3 +232,18 @@ func TestNames_ErrNumeric(t *testing.T) {
 		}
 	}
 }
+
+// Flag errors spell flags as users type them, with two dashes.
+func TestUsage_DoubleDashFlags(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "f.db")
+	for args, want := range map[string]string{
+		"stats passk --bogus": "flag provided but not defined: --bogus",
+		"stats passk --k":     "flag needs an argument: --k",
+		"stats passk --k x":   `invalid value "x" for flag --k`,
+	} {
+		r := runCLI(t, "", append([]string{"--db", dbPath}, strings.Fields(args)...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", args, r.code, r.stderr, want)
+		}
+	}
+}
