@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -56,7 +57,7 @@ func checkNewName(ctx context.Context, q *sqlcdb.Queries, id int64, name *string
 	if name == nil {
 		return nil
 	}
-	if _, err := strconv.ParseInt(*name, 10, 64); err == nil {
+	if NameReadsAsID(*name) {
 		return emobench.Errorf(emobench.EINVALID, "name %q reads as a run id: choose a name with a letter", *name)
 	}
 	ids, err := q.FindRunsByName(ctx, *name)
@@ -69,6 +70,13 @@ func checkNewName(ctx context.Context, q *sqlcdb.Queries, id int64, name *string
 		}
 	}
 	return nil
+}
+
+// NameReadsAsID reports whether a run name is a number, which --run and
+// ResolveRun read as an id first.
+func NameReadsAsID(name string) bool {
+	_, err := strconv.ParseInt(strings.TrimSpace(name), 10, 64)
+	return err == nil
 }
 
 func optString(s *string) sql.NullString {

@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -279,8 +278,7 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
-	noteRewards(ctx, e, store, src, res.RunID)
-	noteTaxonomy(ctx, e, store, src, res.RunID)
+	noteRun(ctx, e, store, src, res.RunID)
 	if res.Trajectories == 0 {
 		fmt.Fprintf(e.stdout, "%s: note: no records in this τ-bench file; run %d holds no trajectories\n", src.path, res.RunID)
 	}
@@ -305,6 +303,13 @@ func reportIngest(e *env, src source, run emobench.Run, res db.IngestResult, err
 		src.path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
 		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
 	return nil
+}
+
+// noteRun tells the user what in a freshly ingested run will not read as
+// they may expect: its rewards and its emotion labels.
+func noteRun(ctx context.Context, e *env, store *db.DB, src source, runID int64) {
+	noteRewards(ctx, e, store, src, runID)
+	noteTaxonomy(ctx, e, store, src, runID)
 }
 
 // noteRewards tells the user when a run's rewards will not read as its
@@ -498,8 +503,7 @@ func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
-	noteRewards(ctx, e, store, src, res.RunID)
-	noteTaxonomy(ctx, e, store, src, res.RunID)
+	noteRun(ctx, e, store, src, res.RunID)
 	for _, w := range rd.Warnings() {
 		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.path, w)
 	}
@@ -596,7 +600,7 @@ func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, sum
 
 // checkNameForm refuses a run name that --run would read as an id.
 func checkNameForm(name string) error {
-	if _, err := strconv.ParseInt(strings.TrimSpace(name), 10, 64); err == nil {
+	if db.NameReadsAsID(name) {
 		return usagef("--name %q reads as a run id: choose a name with a letter", name)
 	}
 	return nil

@@ -266,11 +266,11 @@ func distinctField(outcomes []db.TrajectoryOutcome, field string) map[string]boo
 	return seen
 }
 
-// groupLabel joins group values with " / ", each empty one shown as "-".
+// groupLabel is analysis.GroupLabel with each empty value shown as "-".
 func groupLabel(values []string) string {
 	parts := make([]string, len(values))
 	for i, v := range values {
 		parts[i] = orDash(v)
 	}
-	return strings.Join(parts, " / ")
+	return analysis.GroupLabel(parts...)
 }

@@ -82,12 +82,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 					return usagef("--k %d: k must be at least 1", k)
 				}
 			}
-			store, runIDs, err := openRuns(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
+			outcomes, err := loadOutcomes(c)
 			if err != nil {
 				return err
 			}
