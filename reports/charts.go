@@ -113,6 +113,16 @@ func legendRows(names []string) int {
 	return rows
 }
 
+// longestLine is the length, in characters, of the longest line of a
+// (possibly multi-line) label.
+func longestLine(label string) int {
+	longest := 0
+	for line := range strings.SplitSeq(label, "\n") {
+		longest = max(longest, utf8.RuneCountInString(line))
+	}
+	return longest
+}
+
 // axisLabel returns the x axis label options for the categories xs: every
 // label shown, turned by 30° when the longest line of one would not fit its
 // slot, and by 60° when there are more than 12.
@@ -120,9 +130,7 @@ func axisLabel(xs []string) *opts.AxisLabel {
 	l := &opts.AxisLabel{Interval: "0", HideOverlap: opts.Bool(true)}
 	longest := 0
 	for _, x := range xs {
-		for line := range strings.SplitSeq(x, "\n") {
-			longest = max(longest, utf8.RuneCountInString(line))
-		}
+		longest = max(longest, longestLine(x))
 	}
 	if len(xs) > 0 && longest*charWidth > plotWidth/len(xs) {
 		l.Rotate = 30
@@ -166,12 +174,8 @@ func categoryLabels(labels, subs []string) []string {
 func labelRoom(xs []string) int {
 	longest, lines := 0, 1
 	for _, x := range xs {
-		n := 0
-		for line := range strings.SplitSeq(x, "\n") {
-			longest = max(longest, utf8.RuneCountInString(line))
-			n++
-		}
-		lines = max(lines, n)
+		longest = max(longest, longestLine(x))
+		lines = max(lines, strings.Count(x, "\n")+1)
 	}
 	if rotated(xs) {
 		return min(longest, 60)*charWidth/2 + 16 // sin 30° = 1/2
@@ -279,11 +283,7 @@ func leftMargin(xAxis opts.XAxis) int {
 	reach := math.Cos(xAxis.AxisLabel.Rotate * math.Pi / 180)
 	need := 0.0
 	for i, x := range xs {
-		longest := 0
-		for line := range strings.SplitSeq(x, "\n") {
-			longest = max(longest, utf8.RuneCountInString(line))
-		}
-		need = max(need, float64(longest*charWidth)*reach-(float64(i)+0.5)*step)
+		need = max(need, float64(longestLine(x)*charWidth)*reach-(float64(i)+0.5)*step)
 	}
 	return max(base, int(need)+8)
 }
