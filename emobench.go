@@ -157,9 +157,11 @@ type Trajectory struct {
 // pass, as in τ-bench's is_successful.
 const PassTolerance = 1e-6
 
-// Passed reports whether the trajectory's reward lies within 1 ± PassTolerance.
+// Passed reports whether the trajectory was evaluated and its reward lies
+// within 1 ± PassTolerance. An unevaluated trajectory never passes, whatever
+// raw reward its source wrote (τ-bench writes reward 1.0 beside an error).
 func (t *Trajectory) Passed() bool {
-	return t.Reward != nil && *t.Reward >= 1-PassTolerance && *t.Reward <= 1+PassTolerance
+	return t.Evaluated && t.Reward != nil && *t.Reward >= 1-PassTolerance && *t.Reward <= 1+PassTolerance
 }
 
 // TurnCounts summarises a trajectory's messages.
