@@ -243,7 +243,7 @@ func TestTauBench_Reward(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {
-			traj := readOne(t, `[{"task_id": 0, "reward": `+tt.raw+`}]`)
+			traj := readOne(t, `[{"task_id": 0, "reward": `+tt.raw+`, "info": {"reward_info": {"reward": 0}}}]`)
 			switch {
 			case tt.want == nil && traj.Reward != nil:
 				t.Fatalf("Reward = %v, want nil", *traj.Reward)
