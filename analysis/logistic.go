@@ -49,8 +49,11 @@ type LogisticModel struct {
 	// SE is the standard error sqrt(diag(I(β̂)⁻¹)), I = XᵀWX the Fisher
 	// information with W = diag(p̂ᵢ(1−p̂ᵢ)).
 	SE []float64
-	Z  []float64 // Wald z = β̂ / SE
-	P  []float64 // two-sided Wald p-value 2·(1 − Φ(|z|))
+	// Cov is the estimated covariance of β̂, I(β̂)⁻¹, row by row; SE is the
+	// square root of its diagonal.
+	Cov [][]float64
+	Z   []float64 // Wald z = β̂ / SE
+	P   []float64 // two-sided Wald p-value 2·(1 − Φ(|z|))
 	// CI is the 95% Wald interval β̂ ∓ Φ⁻¹(0.975)·SE (Method MethodWald).
 	CI           []CI
 	N            int     // observations
@@ -322,6 +325,13 @@ func (f *irls) inference(m *LogisticModel) error {
 	}
 	z975 := distuv.UnitNormal.Quantile(0.975)
 	m.SE = make([]float64, f.k)
+	m.Cov = make([][]float64, f.k)
+	for a := range m.Cov {
+		m.Cov[a] = make([]float64, f.k)
+		for b := range m.Cov[a] {
+			m.Cov[a][b] = cov.At(a, b)
+		}
+	}
 	m.Z = make([]float64, f.k)
 	m.P = make([]float64, f.k)
 	m.CI = make([]CI, f.k)
@@ -366,14 +376,36 @@ type BalanceFit struct {
 	Vertex float64
 	// Interior is b2 < 0 and 0 < Vertex < 1: the fitted success probability
 	// is highest at a mixed share, not at all-tools or all-follow-ups. It
-	// is the point estimate's shape only; Model.P[2] says how sure.
+	// is the point estimate's shape only; MiddleWinsP says how sure.
 	Interior bool
+	// MiddleWinsP is the p-value of "a middle balance wins" (an interior
+	// maximum), from the Wald statistics of the fit. The maximum is
+	// interior exactly when the fitted logit rises at share 0 and falls at
+	// share 1: b1 > 0 and b1 + 2·b2 < 0 (these imply b2 < 0). The null
+	// hypothesis is that one of them fails, tested by intersection-union
+	// (Berger & Hsu 1996): MiddleWinsP = max(p₀, p₁) with the one-sided
+	// Wald p-values p₀ = 1 − Φ(b1 / SE(b1)) and
+	// p₁ = Φ((b1 + 2·b2) / SE(b1 + 2·b2)),
+	// SE(b1 + 2·b2) = sqrt(V₁₁ + 4V₁₂ + 4V₂₂) from Model.Cov. A level-α
+	// test rejects when MiddleWinsP < α. NaN when there is no fit.
+	MiddleWinsP float64
+}
+
+// middleWinsP is BalanceFit.MiddleWinsP of a fitted quadratic model.
+func middleWinsP(m LogisticModel) float64 {
+	if len(m.Coef) != 3 || len(m.Cov) != 3 {
+		return math.NaN()
+	}
+	b1, b2, v := m.Coef[1], m.Coef[2], m.Cov
+	rises := distuv.UnitNormal.Survival(b1 / math.Sqrt(v[1][1]))
+	falls := distuv.UnitNormal.CDF((b1 + 2*b2) / math.Sqrt(v[1][1]+4*v[1][2]+4*v[2][2]))
+	return math.Max(rises, falls)
 }
 
 // BalanceRegression fits success ~ share + share² by LogisticFit, where
 // shares[i] is trajectory i's tool-call share (TrajectoryBalance) and
-// passed[i] its outcome, and reports the vertex −b1/(2·b2) and whether it
-// is an interior maximum. Shares that are NaN or outside [0, 1] are
+// passed[i] its outcome, and reports the vertex −b1/(2·b2), whether it
+// is an interior maximum, and that claim's p-value (MiddleWinsP). Shares that are NaN or outside [0, 1] are
 // dropped. Errors are LogisticFit's (ErrSingular when fewer than three
 // distinct shares remain, ErrSeparation, ErrNotConverged); with
 // ErrSeparation and ErrNotConverged the fit of the last iterate is
@@ -394,7 +426,7 @@ func BalanceRegression(shares []float64, passed []bool) (BalanceFit, error) {
 		y = append(y, passed[i])
 	}
 	m, err := LogisticFit(x, y)
-	fit := BalanceFit{Model: m, N: len(x), Vertex: math.NaN()}
+	fit := BalanceFit{Model: m, N: len(x), Vertex: math.NaN(), MiddleWinsP: math.NaN()}
 	if len(m.Coef) == 3 {
 		if b1, b2 := m.Coef[1], m.Coef[2]; b2 != 0 {
 			fit.Vertex = -b1 / (2 * b2)
@@ -404,6 +436,7 @@ func BalanceRegression(shares []float64, passed []bool) (BalanceFit, error) {
 	if err != nil {
 		return fit, fmt.Errorf("balance regression: %w", err)
 	}
+	fit.MiddleWinsP = middleWinsP(m)
 	return fit, nil
 }
 

@@ -358,3 +358,114 @@ func TestBalanceRegression_ExtremeButFinite(t *testing.T) {
 		t.Fatalf("vertex %.3f interior %v, want a middle optimum", fit.Vertex, fit.Interior)
 	}
 }
+
+// MiddleWinsP by hand: the covariance is the inverse of XᵀWX at the
+// printed coefficients (a 3×3 inverse by cofactors), and the p-value the
+// larger of the one-sided Wald p-values of b1 > 0 and b1 + 2·b2 < 0.
+func TestBalanceRegression_MiddleWinsP(t *testing.T) {
+	// Success peaks near share 0.5, but only 24 trajectories: not significant.
+	weak := struct {
+		shares []float64
+		passed []bool
+	}{}
+	for i, s := range []float64{0, 0.25, 0.5, 0.75, 1, 0, 0.25, 0.5, 0.75, 1, 0.5, 0.25, 0, 0.25, 0.5, 0.75, 1, 0, 0.25, 0.5, 0.75, 1, 0.5, 0.75} {
+		weak.shares = append(weak.shares, s)
+		weak.passed = append(weak.passed, (s > 0.1 && s < 0.9 && i%2 == 0) || i%5 == 0)
+	}
+	// The expected counts under logit P = −2 + 8s − 8s², 100 per share.
+	var strongShares []float64
+	var strongPassed []bool
+	for i := 0; i <= 10; i++ {
+		s := float64(i) / 10
+		k := int(math.Round(100 / (1 + math.Exp(-(-2 + 8*s - 8*s*s)))))
+		for j := 0; j < 100; j++ {
+			strongShares, strongPassed = append(strongShares, s), append(strongPassed, j < k)
+		}
+	}
+	// Monotone: success rises with the share.
+	var monoShares []float64
+	var monoPassed []bool
+	for i := 0; i <= 10; i++ {
+		s := float64(i) / 10
+		for j := 0; j < 10; j++ {
+			monoShares, monoPassed = append(monoShares, s), append(monoPassed, j < i)
+		}
+	}
+	tests := []struct {
+		name       string
+		shares     []float64
+		passed     []bool
+		lo, hi     float64 // where MiddleWinsP must fall
+		interior   bool
+		wantSignif bool
+	}{
+		{"weak", weak.shares, weak.passed, 0.05, 1, true, false},
+		{"strong", strongShares, strongPassed, 0, 1e-6, true, true},
+		{"monotone", monoShares, monoPassed, 0.5, 1, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fit, err := analysis.BalanceRegression(tt.shares, tt.passed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := fit.Model.Coef
+			var info [3][3]float64
+			for _, s := range tt.shares {
+				p := 1 / (1 + math.Exp(-(b[0] + b[1]*s + b[2]*s*s)))
+				x := [3]float64{1, s, s * s}
+				for i := range 3 {
+					for j := range 3 {
+						info[i][j] += p * (1 - p) * x[i] * x[j]
+					}
+				}
+			}
+			cov := inverse3(info)
+			for i := range 3 {
+				for j := range 3 {
+					if d := math.Abs(fit.Model.Cov[i][j] - cov[i][j]); d > 1e-6*math.Max(1, math.Abs(cov[i][j])) {
+						t.Errorf("Cov[%d][%d] = %v, want %v", i, j, fit.Model.Cov[i][j], cov[i][j])
+					}
+				}
+			}
+			phi := func(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
+			rises := 1 - phi(b[1]/math.Sqrt(cov[1][1]))
+			falls := phi((b[1] + 2*b[2]) / math.Sqrt(cov[1][1]+4*cov[1][2]+4*cov[2][2]))
+			want := math.Max(rises, falls)
+			if got := fit.MiddleWinsP; math.Abs(got-want) > 1e-9 {
+				t.Errorf("MiddleWinsP = %v, want %v", got, want)
+			}
+			if got := fit.MiddleWinsP; got < tt.lo || got > tt.hi {
+				t.Errorf("MiddleWinsP = %v, want in [%v, %v]", got, tt.lo, tt.hi)
+			}
+			if fit.Interior != tt.interior {
+				t.Errorf("Interior = %v, want %v (vertex %v)", fit.Interior, tt.interior, fit.Vertex)
+			}
+			if got := fit.MiddleWinsP < 0.05; got != tt.wantSignif {
+				t.Errorf("significant = %v, want %v (p %v)", got, tt.wantSignif, fit.MiddleWinsP)
+			}
+		})
+	}
+	if fit, _ := analysis.BalanceRegression(nil, nil); !math.IsNaN(fit.MiddleWinsP) {
+		t.Errorf("no fit: MiddleWinsP = %v, want NaN", fit.MiddleWinsP)
+	}
+}
+
+// inverse3 inverts a 3×3 matrix by cofactors.
+func inverse3(m [3][3]float64) [3][3]float64 {
+	var c [3][3]float64
+	for i := range 3 {
+		for j := range 3 {
+			r0, r1 := (i+1)%3, (i+2)%3
+			c0, c1 := (j+1)%3, (j+2)%3
+			c[j][i] = m[r0][c0]*m[r1][c1] - m[r0][c1]*m[r1][c0] // cyclic indices carry the sign
+		}
+	}
+	det := m[0][0]*c[0][0] + m[0][1]*c[1][0] + m[0][2]*c[2][0]
+	for i := range 3 {
+		for j := range 3 {
+			c[i][j] /= det
+		}
+	}
+	return c
+}

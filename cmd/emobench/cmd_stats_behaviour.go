@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 
@@ -110,7 +111,9 @@ func statsBalanceCommand(e *env) *cli.Command {
 			"holding a request cue ('could you', 'please provide', 'let me know', ...), closing courtesies\n" +
 			"such as 'anything else?' excepted. Parts: bins (success rate by share, Wilson CIs),\n" +
 			"regression (logit P(pass) = b0 + b1·share + b2·share², Wald CIs; a middle balance wins when\n" +
-			"b2 < 0 and the vertex −b1/2b2 lies in (0, 1)), correlation (share vs turns and vs abandonment).\n\n" +
+			"b2 < 0 and the vertex −b1/2b2 lies in (0, 1), with an intersection-union Wald p-value of\n" +
+			"b1 > 0 and b1 + 2·b2 < 0: \"not significant\" when p ≥ 0.05), correlation (share vs turns and vs\n" +
+			"abandonment).\n\n" +
 			"Example:\n   emobench --db runs.db stats balance\n   emobench --db runs.db stats balance --part regression --format latex",
 		Before: noArgs,
 		Flags: []cli.Flag{
@@ -196,7 +199,7 @@ func runBalance(c *cli.Context, e *env) error {
 		tables = append(tables, binsTable(analysis.SuccessByShareBin(d.shares, d.passed, c.Int("bins")), style))
 	}
 	if part == "all" || part == "regression" {
-		tables = append(tables, regressionTable(d, style))
+		tables = append(tables, regressionTable(d, style, format))
 	}
 	if part == "all" || part == "correlation" {
 		tables = append(tables, &table{columns: []string{"quantity", "pearson_r", "n"}, rows: [][]any{
@@ -236,11 +239,23 @@ func binsTable(bins []analysis.ShareBin, style ciStyle) *table {
 	return t
 }
 
-func regressionTable(d balanceData, style ciStyle) *table {
-	t := &table{columns: []string{"term", "coefficient", "se", "z", "p", "n", "vertex", "middle_wins"}}
+// regressionTable is the balance regression. Text formats show middle_wins
+// as one verdict with its p-value (middleWinsText); csv and json give
+// middle_wins (the point estimate's shape) and middle_wins_p.
+func regressionTable(d balanceData, style ciStyle, format string) *table {
+	split := format == "csv" || format == "json"
+	columns := []string{"term", "coefficient", "se", "z", "p", "n", "vertex", "middle_wins"}
+	if split {
+		columns = append(columns, "middle_wins_p")
+	}
+	t := &table{columns: columns}
 	fit, err := analysis.BalanceRegression(d.shares, d.passed)
 	if err != nil {
-		t.rows = append(t.rows, []any{"(no fit: " + err.Error() + ")", math.NaN(), math.NaN(), math.NaN(), math.NaN(), len(d.shares), math.NaN(), ""})
+		row := []any{"(no fit: " + err.Error() + ")", math.NaN(), math.NaN(), math.NaN(), math.NaN(), len(d.shares), math.NaN(), ""}
+		if split {
+			row = append(row, math.NaN())
+		}
+		t.rows = append(t.rows, row)
 		return t
 	}
 	for i, term := range []string{"intercept", "share", "share^2"} {
@@ -248,13 +263,30 @@ func regressionTable(d balanceData, style ciStyle) *table {
 		if style == "none" {
 			coef = fit.Model.Coef[i]
 		}
-		vertex, wins := math.NaN(), any("")
+		vertex, wins, p := math.NaN(), any(""), math.NaN()
 		if i == 2 {
-			vertex, wins = fit.Vertex, fit.Interior
+			vertex, wins, p = fit.Vertex, middleWinsText(fit), fit.MiddleWinsP
+			if split {
+				wins = fit.Interior
+			}
 		}
-		t.rows = append(t.rows, []any{term, coef, fit.Model.SE[i], fit.Model.Z[i], fit.Model.P[i], fit.N, vertex, wins})
+		row := []any{term, coef, fit.Model.SE[i], fit.Model.Z[i], fit.Model.P[i], fit.N, vertex, wins}
+		if split {
+			row = append(row, p)
+		}
+		t.rows = append(t.rows, row)
 	}
 	return t
+}
+
+// middleWinsText is the verdict on a middle balance: "yes (p = 0.0123)"
+// when analysis.BalanceFit.MiddleWinsP < 0.05, else
+// "not significant (p = 0.4100)".
+func middleWinsText(fit analysis.BalanceFit) string {
+	if fit.MiddleWinsP < 0.05 {
+		return fmt.Sprintf("yes (p = %.4f)", fit.MiddleWinsP)
+	}
+	return fmt.Sprintf("not significant (p = %.4f)", fit.MiddleWinsP)
 }
 
 // distinctField returns the distinct values of a group field in outcomes.

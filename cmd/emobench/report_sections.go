@@ -198,7 +198,7 @@ func balanceChart(d balanceData) reports.BalanceCurve {
 		chart.Caption += " No logistic fit: " + err.Error() + "."
 		return chart
 	}
-	chart.Caption += fmt.Sprintf(" Line: logistic fit of success on share and share² (n = %d; vertex %.2f, middle balance wins: %v).", fit.N, fit.Vertex, fit.Interior)
+	chart.Caption += fmt.Sprintf(" Line: logistic fit of success on share and share² (n = %d; vertex %.2f, middle balance wins: %s).", fit.N, fit.Vertex, middleWinsText(fit))
 	for x := 0.0; x <= 1.0001; x += 0.05 {
 		chart.Fit = append(chart.Fit, reports.XY{X: x, Y: fit.Model.Predict([]float64{x, x * x})})
 	}
