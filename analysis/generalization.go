@@ -28,7 +28,9 @@ type DomainDelta struct {
 	// TunedPass1 − BasePass1. NaN when either run has no usable task.
 	Delta float64
 	// CI is Delta's stratified bootstrap percentile interval; Lo and Hi
-	// NaN when Delta is NaN.
+	// NaN when Delta is NaN or the runs share no task (Paired false): an
+	// unpaired Δ compares different tasks, so the task difference is
+	// mixed up with tuning and no interval can speak for the tuning alone.
 	CI CI
 }
 
@@ -36,8 +38,11 @@ type DomainDelta struct {
 type DeltaSummary struct {
 	Domains int     // domains with a finite Delta
 	Mean    float64 // unweighted mean of their Deltas; NaN when Domains = 0
+	// Unpaired counts those domains whose runs share no task (their
+	// Delta has no interval).
+	Unpaired int
 	// CI is Mean's stratified bootstrap percentile interval; Lo and Hi NaN
-	// when Domains = 0.
+	// when Domains = 0 or Unpaired > 0.
 	CI CI
 }
 
@@ -61,8 +66,9 @@ type GeneralizationResult struct {
 // Intervals are percentile bootstrap intervals (Efron & Tibshirani 1993,
 // ch. 13) from opts.Resamples replicates at opts.Level, stratified by
 // domain: each replicate resamples, with replacement, every domain's
-// shared tasks (paired) or each run's tasks independently (unpaired), and
-// recomputes every Delta and both means. Domains are held fixed, so the intervals show
+// shared tasks, and recomputes every Delta and both means. An unpaired
+// domain (no shared task) gets no interval, nor does a mean over it: its
+// Δ compares different tasks. Domains are held fixed, so the intervals show
 // task-sampling uncertainty only, not which domains were chosen; trials
 // within a task are not resampled. The resampler is
 // rand.New(rand.NewPCG(opts.Seed, 0)) from math/rand/v2, drawn domain by
@@ -126,6 +132,16 @@ func Generalization(tuned, base map[string][]TaskTrials, trainDomains []string, 
 	point := func(i int) float64 { return res.Domains[i].Delta }
 	res.InDomain.Domains, res.InDomain.Mean = summarize(true, point)
 	res.OutOfDomain.Domains, res.OutOfDomain.Mean = summarize(false, point)
+	for _, dd := range res.Domains {
+		if math.IsNaN(dd.Delta) || dd.Paired {
+			continue
+		}
+		if dd.InDomain {
+			res.InDomain.Unpaired++
+		} else {
+			res.OutOfDomain.Unpaired++
+		}
+	}
 
 	// Bootstrap, consuming the generator in domain order.
 	rng := rand.New(rand.NewPCG(opts.Seed, 0))
@@ -135,16 +151,16 @@ func Generalization(tuned, base map[string][]TaskTrials, trainDomains []string, 
 	for range opts.Resamples {
 		for i := range doms {
 			boot[i] = math.NaN()
-			if !math.IsNaN(res.Domains[i].Delta) {
+			if !math.IsNaN(res.Domains[i].Delta) && res.Domains[i].Paired {
 				boot[i] = doms[i].delta(rng)
 				perDomain[i] = append(perDomain[i], boot[i])
 			}
 		}
 		replicate := func(i int) float64 { return boot[i] }
-		if _, m := summarize(true, replicate); !math.IsNaN(m) {
+		if _, m := summarize(true, replicate); !math.IsNaN(m) && res.InDomain.Unpaired == 0 {
 			inReps = append(inReps, m)
 		}
-		if _, m := summarize(false, replicate); !math.IsNaN(m) {
+		if _, m := summarize(false, replicate); !math.IsNaN(m) && res.OutOfDomain.Unpaired == 0 {
 			outReps = append(outReps, m)
 		}
 	}

@@ -66,7 +66,8 @@ func TestGeneralization(t *testing.T) {
 		if !same(d.TunedPass1, w.tunedP) || !same(d.BasePass1, w.baseP) || !same(d.Delta, w.d) {
 			t.Errorf("%s: pass^1 %v → %v, Δ %v; want %v → %v, Δ %v", d.Domain, d.BasePass1, d.TunedPass1, d.Delta, w.baseP, w.tunedP, w.d)
 		}
-		if math.IsNaN(w.d) {
+		// No Δ, or an unpaired one (different tasks): no interval.
+		if math.IsNaN(w.d) || !w.paired {
 			if !math.IsNaN(d.CI.Lo) || !math.IsNaN(d.CI.Hi) {
 				t.Errorf("%s: CI = %v, want NaN", d.Domain, d.CI)
 			}
@@ -102,9 +103,12 @@ func TestGeneralization(t *testing.T) {
 	if ci := res.InDomain.CI; !ci.Contains(res.InDomain.Mean) || ci.Lo < 0.25 || ci.Hi > 0.5 {
 		t.Errorf("InDomain.CI = %v, want within [0.25, 0.5] and containing %v", ci, res.InDomain.Mean)
 	}
-	// The out-of-domain mean is airline's Δ, with the same interval.
-	if got, want := res.OutOfDomain.CI, res.Domains[0].CI; got != want {
-		t.Errorf("OutOfDomain.CI = %v, want airline's %v", got, want)
+	// The out-of-domain mean is airline's unpaired Δ: no interval.
+	if ci := res.OutOfDomain.CI; !math.IsNaN(ci.Lo) || !math.IsNaN(ci.Hi) {
+		t.Errorf("OutOfDomain.CI = %v, want NaN (airline is unpaired)", ci)
+	}
+	if got, want := [2]int{res.InDomain.Unpaired, res.OutOfDomain.Unpaired}, [2]int{0, 1}; got != want {
+		t.Errorf("Unpaired in, out = %v, want %v", got, want)
 	}
 	if got, want := res.Resamples, 2000; got != want {
 		t.Errorf("Resamples = %v, want %v", got, want)

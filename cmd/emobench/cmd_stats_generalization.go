@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -58,16 +60,20 @@ func runGeneralization(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	t := generalizationTable(tags, tasks, opts, style)
+	t, notes := generalizationTable(tags, tasks, opts, style)
 	if len(t.rows) == 0 {
 		e.warn("no tuned runs: tag them with emobench runs tag RUN --train-domains D --base RUN")
+	}
+	for _, n := range notes {
+		e.warn(n)
 	}
 	return t.expandEstimates(format, style).write(e.stdout, format)
 }
 
 // generalizationTable compares every tuned model (runs with train domains
-// and a base run, grouped by agent model) with its base runs.
-func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts analysis.BootstrapOptions, style ciStyle) *table {
+// and a base run, grouped by agent model) with its base runs. The notes say
+// why a Δ has no interval.
+func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts analysis.BootstrapOptions, style ciStyle) (*table, []string) {
 	byRun := map[int64][]analysis.TaskTrials{}
 	for _, t := range tasks {
 		byRun[t.RunID] = append(byRun[t.RunID], t)
@@ -102,6 +108,7 @@ func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts an
 	}
 	sort.Strings(names)
 	t := &table{columns: []string{"model", "domain", "scope", "tuned_pass_1", "base_pass_1", "delta", "paired_tasks"}}
+	var notes []string
 	for _, name := range names {
 		m := models[name]
 		var train []string
@@ -116,6 +123,9 @@ func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts an
 				scope = "in-domain"
 			}
 			t.rows = append(t.rows, []any{name, d.Domain, scope, d.TunedPass1, d.BasePass1, withCI(d.Delta, d.CI, style), d.PairedTasks})
+			if !d.Paired && !math.IsNaN(d.Delta) {
+				notes = append(notes, fmt.Sprintf("%s on %s: 0 paired tasks (the tuned and base runs share no task), so its Δ compares different tasks and has no interval, nor has the %s mean", name, d.Domain, scope))
+			}
 		}
 		var in, out []string
 		for _, d := range res.Domains {
@@ -133,7 +143,7 @@ func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts an
 			t.rows = append(t.rows, []any{name, orDash(strings.Join(s.domains, ",")), s.scope, nil, nil, withCI(s.sum.Mean, s.sum.CI, style), nil})
 		}
 	}
-	return t
+	return t, notes
 }
 
 func withCI(v float64, ci analysis.CI, style ciStyle) any {

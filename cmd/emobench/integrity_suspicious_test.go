@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,5 +70,35 @@ func TestMiddleWinsText(t *testing.T) {
 		if got := middleWinsText(analysis.BalanceFit{MiddleWinsP: tt.p}); got != tt.want {
 			t.Errorf("p %v: %q, want %q", tt.p, got, tt.want)
 		}
+	}
+}
+
+// A tuned run and its base run that share no task give an unpaired Δ over
+// different tasks: it is printed without an interval, and a note says why.
+func TestStatsGeneralization_NoPairedTasks(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "gen.db")
+	ingestInto(t, dbPath, []string{"--model", "tuned_m", "--domain", "retail"}, "gen-tuned-retail.json")
+	// The same rewards as gen-base-retail.json, on other instructions.
+	ingestInto(t, dbPath, []string{"--model", "base_m", "--domain", "retail"}, "gen-base-retail-other-tasks.json")
+	mustRun(t, "--db", dbPath, "runs", "tag", "gen-tuned-retail", "--train-domains", "retail", "--base", "gen-base-retail-other-tasks")
+
+	// tuned passes 2, 1 of 2 → 3/4; base 1, 0 of 2 → 1/4; unpaired Δ 1/2.
+	rows := jsonObjects(t, "--db", dbPath, "stats", "generalization", "--resamples", "200")
+	if len(rows) != 3 {
+		t.Fatalf("rows = %v, want retail, in-domain mean, out-of-domain mean", rows)
+	}
+	nan := math.NaN()
+	checkNums(t, "retail", rows[0], map[string]float64{"tuned_pass_1": 0.75, "base_pass_1": 0.25, "delta": 0.5, "delta_lo": nan, "delta_hi": nan, "paired_tasks": 0})
+	checkNums(t, "in-domain mean", rows[1], map[string]float64{"delta": 0.5, "delta_lo": nan, "delta_hi": nan})
+
+	r := runCLI(t, "", "--db", dbPath, "stats", "generalization", "--resamples", "200")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if got, want := r.stderr, "note: tuned_m on retail: 0 paired tasks (the tuned and base runs share no task), so its Δ compares different tasks and has no interval, nor has the in-domain mean\n"; got != want {
+		t.Errorf("stderr = %q, want %q", got, want)
+	}
+	if strings.Contains(r.stdout, "±") || !strings.Contains(r.stdout, "0.5000") {
+		t.Errorf("want Δ 0.5000 without an interval:\n%s", r.stdout)
 	}
 }
