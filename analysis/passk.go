@@ -195,6 +195,17 @@ func passKGroup(g *taskGroup, conv Convention, opts PassKOptions) []PassKRow {
 	return rows
 }
 
+// MinTrialsSuspect reports whether MinTrials' n is in doubt for one run:
+// n = distinct, the number of distinct trial values, is only the number of
+// trials each task was meant to have when those values are the n
+// consecutive numbers from 0 (or from 1) and some task has exactly n
+// trials. It is suspect when the values have gaps (last − first + 1 ≠ n),
+// start above 1 (a trial equal to the task id, say), or when the most
+// trials any task has, maxTaskTrials, is not n.
+func MinTrialsSuspect(distinct, first, last, maxTaskTrials int) bool {
+	return last-first+1 != distinct || first > 1 || first < 0 || maxTaskTrials != distinct
+}
+
 func maxTrials(tasks []TaskTrials) int {
 	n := 0
 	for _, t := range tasks {

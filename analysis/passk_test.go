@@ -196,3 +196,26 @@ func ExamplePassK() {
 	// k=3 pass^k=0.5000 pass@k=1.0000 tasks=2
 	// k=4 pass^k=0.5000 pass@k=1.0000 tasks=2
 }
+
+func TestMinTrialsSuspect(t *testing.T) {
+	tests := []struct {
+		name                                 string
+		distinct, first, last, maxTaskTrials int
+		want                                 bool
+	}{
+		{"trials 0..2, a task has 3", 3, 0, 2, 3, false},
+		{"trials 1..3, a task has 3", 3, 1, 3, 3, false},
+		{"one trial 0", 1, 0, 0, 1, false},
+		{"trial = task id: 0..9, tasks have 1", 10, 0, 9, 1, true},
+		{"one record at trial 10", 1, 10, 10, 1, true},
+		{"gaps: 0, 2, 5", 3, 0, 5, 3, true},
+		{"no task has every trial", 3, 0, 2, 2, true},
+		{"a task has more than n", 2, 0, 1, 3, true},
+		{"negative trial", 2, -1, 0, 2, true},
+	}
+	for _, tt := range tests {
+		if got := analysis.MinTrialsSuspect(tt.distinct, tt.first, tt.last, tt.maxTaskTrials); got != tt.want {
+			t.Errorf("%s: MinTrialsSuspect(%d, %d, %d, %d) = %v, want %v", tt.name, tt.distinct, tt.first, tt.last, tt.maxTaskTrials, got, tt.want)
+		}
+	}
+}

@@ -150,6 +150,26 @@ func (db *DB) CountRunTrials(ctx context.Context) (map[int64]int, error) {
 	return out, nil
 }
 
+// TrialNumbers are one run's distinct trial values and their range.
+type TrialNumbers struct {
+	Distinct    int // distinct trial values: n of τ-bench v1's pass^k
+	First, Last int // smallest and largest trial value
+}
+
+// ListTrialNumbers returns each run's TrialNumbers by run id (runs with no
+// trajectory are absent).
+func (db *DB) ListTrialNumbers(ctx context.Context) (map[int64]TrialNumbers, error) {
+	rows, err := db.queries.ListRunTrialNumbers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]TrialNumbers, len(rows))
+	for _, r := range rows {
+		out[r.RunID] = TrialNumbers{Distinct: int(r.Trials), First: int(r.FirstTrial), Last: int(r.LastTrial)}
+	}
+	return out, nil
+}
+
 // ResolveRun returns the id of the run named by ref: a numeric id, or a run
 // name. It fails with ErrNotFound when nothing matches and with an EINVALID
 // error when a name matches several runs.

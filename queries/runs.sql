@@ -29,6 +29,13 @@ SELECT run_id, COUNT(DISTINCT trial) AS trials
 FROM trajectories
 GROUP BY run_id;
 
+-- name: ListRunTrialNumbers :many
+-- Each run's distinct trial values and their range, to check tau-bench v1's n.
+SELECT run_id, COUNT(DISTINCT trial) AS trials,
+       CAST(MIN(trial) AS INTEGER) AS first_trial, CAST(MAX(trial) AS INTEGER) AS last_trial
+FROM trajectories
+GROUP BY run_id;
+
 -- name: TagRun :exec
 UPDATE runs SET train_domains = ?, base_run_id = ? WHERE id = ?;
 

@@ -124,6 +124,9 @@ func runPassK(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
+		return err
+	}
 	rows, err := analysis.PassK(in, analysis.PassKOptions{Convention: conv, Ks: ks, RunTrials: runTrials})
 	if err != nil {
 		return err
@@ -146,6 +149,51 @@ func runPassK(c *cli.Context, e *env) error {
 		}
 	}
 	return t.expandEstimates(format, style).write(e.stdout, format)
+}
+
+// warnSuspectTrials warns, under --convention min-trials, about every run
+// of runIDs (all when empty) whose n, its number of distinct trial values,
+// is in doubt (analysis.MinTrialsSuspect), naming the n used.
+func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64, conv analysis.Convention) error {
+	if conv != analysis.MinTrials {
+		return nil
+	}
+	numbers, err := store.ListTrialNumbers(ctx)
+	if err != nil {
+		return err
+	}
+	tasks, err := store.ListTaskTrials(ctx, runIDs)
+	if err != nil {
+		return err
+	}
+	fewest, most := map[int64]int{}, map[int64]int{}
+	var ids []int64
+	for _, t := range tasks {
+		if _, ok := most[t.RunID]; !ok {
+			ids = append(ids, t.RunID)
+			fewest[t.RunID] = t.Trials
+		}
+		fewest[t.RunID] = min(fewest[t.RunID], t.Trials)
+		most[t.RunID] = max(most[t.RunID], t.Trials)
+	}
+	slices.Sort(ids)
+	names, err := runNames(ctx, store)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		n := numbers[id]
+		if !analysis.MinTrialsSuspect(n.Distinct, n.First, n.Last, most[id]) {
+			continue
+		}
+		taskTrials := trialsPerTask(fewest[id], most[id]) + " trials"
+		if fewest[id] == 1 && most[id] == 1 {
+			taskTrials = "1 trial"
+		}
+		e.warn(fmt.Sprintf("run %d (%s): trial numbers look sparse: %s from %d to %d, and tasks have %s; --convention min-trials used n = %d for every task (--convention per-task uses each task's own trials)",
+			id, names[id], plural(n.Distinct, "distinct value", "distinct values"), n.First, n.Last, taskTrials, n.Distinct))
+	}
+	return nil
 }
 
 func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, error) {

@@ -50,6 +50,9 @@ func statsGapCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
+			if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
+				return err
+			}
 			rows, names, err := computePassK(c.Context, store, runIDs, fields, opts)
 			if err != nil {
 				return err

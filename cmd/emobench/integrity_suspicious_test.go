@@ -102,3 +102,42 @@ func TestStatsGeneralization_NoPairedTasks(t *testing.T) {
 		t.Errorf("want Δ 0.5000 without an interval:\n%s", r.stdout)
 	}
 }
+
+// --convention min-trials on a run whose trial numbers are sparse warns,
+// naming the run and the n it used; a run numbered 0..n−1 gets no warning.
+func TestStatsPassK_MinTrialsSparseWarns(t *testing.T) {
+	// trial-is-task-id.json: tasks 0..3, one trial each, trial = task id,
+	// rewards 1, 0, 1, 1. gap.json: 3 tasks × trials 0, 1, 2.
+	dbPath := ingestStats(t, nil, "trial-is-task-id.json", "gap.json")
+	const note = "note: run 1 (trial-is-task-id): trial numbers look sparse: 4 distinct values from 0 to 3, and tasks have 1 trial; --convention min-trials used n = 4 for every task (--convention per-task uses each task's own trials)\n"
+	for _, cmd := range [][]string{{"passk", "--k", "1"}, {"gap"}} {
+		r := runCLI(t, "", append([]string{"--db", dbPath, "stats"}, append(cmd, "--convention", "min-trials", "--format", "json")...)...)
+		if r.code != 0 {
+			t.Fatalf("stats %v: exit %d: %s", cmd, r.code, r.stderr)
+		}
+		if !strings.HasPrefix(r.stderr, note) || strings.Contains(r.stderr, "run 2 (gap)") {
+			t.Errorf("stats %v: stderr = %q, want it to start with %q and not name run 2", cmd, r.stderr, note)
+		}
+	}
+	// n = 4 for every task: pass^1 = (1 + 0 + 1 + 1)/4 / 4 = 3/16.
+	rows := jsonObjects(t, "--db", dbPath, "stats", "passk", "--run", "1", "--k", "1", "--convention", "min-trials")
+	if len(rows) != 1 {
+		t.Fatalf("rows = %v, want one", rows)
+	}
+	checkNums(t, "min-trials", rows[0], map[string]float64{"pass_hat_k": 3.0 / 16})
+	// The default convention says nothing.
+	if r := runCLI(t, "", "--db", dbPath, "stats", "passk"); r.code != 0 || strings.Contains(r.stderr, "sparse") {
+		t.Errorf("per-task: exit %d, stderr %q: want no warning", r.code, r.stderr)
+	}
+}
+
+// The real file of one error record whose trial (10) equals its task id.
+func TestStatsPassK_MinTrialsSparseRealRun(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "real.db")
+	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench", "retail-single-error-record.json"))
+	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--convention", "min-trials")
+	if got, want := r.stderr, "note: run 1 (retail-single-error-record): trial numbers look sparse: 1 distinct value from 10 to 10, and tasks have 1 trial; --convention min-trials used n = 1 for every task (--convention per-task uses each task's own trials)\n"; r.code != 0 || got != want {
+		t.Errorf("exit %d, stderr %q, want %q", r.code, got, want)
+	}
+}

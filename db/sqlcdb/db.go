@@ -111,6 +111,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunTrajectoriesStmt, err = db.PrepareContext(ctx, listRunTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTrajectories: %w", err)
 	}
+	if q.listRunTrialNumbersStmt, err = db.PrepareContext(ctx, listRunTrialNumbers); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunTrialNumbers: %w", err)
+	}
 	if q.listRunsStmt, err = db.PrepareContext(ctx, listRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRuns: %w", err)
 	}
@@ -300,6 +303,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunTrajectoriesStmt: %w", cerr)
 		}
 	}
+	if q.listRunTrialNumbersStmt != nil {
+		if cerr := q.listRunTrialNumbersStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunTrialNumbersStmt: %w", cerr)
+		}
+	}
 	if q.listRunsStmt != nil {
 		if cerr := q.listRunsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunsStmt: %w", cerr)
@@ -433,6 +441,7 @@ type Queries struct {
 	listRunSummariesStmt                 *sql.Stmt
 	listRunTagsStmt                      *sql.Stmt
 	listRunTrajectoriesStmt              *sql.Stmt
+	listRunTrialNumbersStmt              *sql.Stmt
 	listRunsStmt                         *sql.Stmt
 	listTaskTrialsStmt                   *sql.Stmt
 	listTaskTrialsWithoutInfraErrorsStmt *sql.Stmt
@@ -481,6 +490,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listRunSummariesStmt:                 q.listRunSummariesStmt,
 		listRunTagsStmt:                      q.listRunTagsStmt,
 		listRunTrajectoriesStmt:              q.listRunTrajectoriesStmt,
+		listRunTrialNumbersStmt:              q.listRunTrialNumbersStmt,
 		listRunsStmt:                         q.listRunsStmt,
 		listTaskTrialsStmt:                   q.listTaskTrialsStmt,
 		listTaskTrialsWithoutInfraErrorsStmt: q.listTaskTrialsWithoutInfraErrorsStmt,

@@ -391,6 +391,49 @@ func (q *Queries) ListRunTags(ctx context.Context) ([]ListRunTagsRow, error) {
 	return items, nil
 }
 
+const listRunTrialNumbers = `-- name: ListRunTrialNumbers :many
+SELECT run_id, COUNT(DISTINCT trial) AS trials,
+       CAST(MIN(trial) AS INTEGER) AS first_trial, CAST(MAX(trial) AS INTEGER) AS last_trial
+FROM trajectories
+GROUP BY run_id
+`
+
+type ListRunTrialNumbersRow struct {
+	RunID      int64
+	Trials     int64
+	FirstTrial int64
+	LastTrial  int64
+}
+
+// Each run's distinct trial values and their range, to check tau-bench v1's n.
+func (q *Queries) ListRunTrialNumbers(ctx context.Context) ([]ListRunTrialNumbersRow, error) {
+	rows, err := q.query(ctx, q.listRunTrialNumbersStmt, listRunTrialNumbers)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunTrialNumbersRow{}
+	for rows.Next() {
+		var i ListRunTrialNumbersRow
+		if err := rows.Scan(
+			&i.RunID,
+			&i.Trials,
+			&i.FirstTrial,
+			&i.LastTrial,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listRuns = `-- name: ListRuns :many
 SELECT id, name, source_format, source_path, source_sha256, agent_model, agent_strategy,
        user_model, user_strategy, domain, condition, created_at, config, train_domains
