@@ -230,8 +230,33 @@ func isReadOnlyError(err error) bool {
 // RewardKinds counts a run's trajectories by what their reward says.
 type RewardKinds struct {
 	Unevaluated int // no reward information (evaluated = 0)
-	Partial     int // a reward other than 1, 0 and −1: partial credit, which never passes
+	Partial     int // evaluated, with a reward other than 1, 0 and −1: partial credit, which never passes
 	Total       int
+}
+
+// RunRewards is what a run's rewards say beside its pass^1.
+type RunRewards struct {
+	Evaluated int // trajectories with reward information
+	Partial   int // evaluated trajectories with partial credit (as RewardKinds.Partial)
+	// MeanReward is pass^1 with partial credit: the mean over tasks of the
+	// mean credit of the task's trajectories, where credit is an evaluated
+	// trajectory's reward, or 0 when that is negative (an abandonment's −1)
+	// or the trajectory is not evaluated.
+	MeanReward float64
+}
+
+// ListRunRewards returns the RunRewards of every run with trajectories, by
+// run id.
+func (db *DB) ListRunRewards(ctx context.Context) (map[int64]RunRewards, error) {
+	rows, err := db.queries.ListRunRewards(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]RunRewards, len(rows))
+	for _, r := range rows {
+		out[r.RunID] = RunRewards{Evaluated: int(r.Evaluated), Partial: int(r.Partial), MeanReward: r.MeanReward}
+	}
+	return out, nil
 }
 
 // CountRewardKinds returns run id's RewardKinds.

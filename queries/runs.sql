@@ -70,12 +70,43 @@ SELECT id, config FROM runs ORDER BY id;
 -- name: UpdateRunConfig :exec
 UPDATE runs SET config = ? WHERE id = ?;
 
+-- name: ListRunRewards :many
+-- Per run with trajectories: evaluated trajectories, partial-credit rewards
+-- (evaluated, neither a pass, 0, nor an abandonment's -1), and the mean
+-- reward: the mean over tasks (by task_key, as task_outcomes) of the mean
+-- credit of the task's trajectories, where credit is an evaluated
+-- trajectory's reward, or 0 when it is negative or the trajectory is not
+-- evaluated. Counted per task row first, as in task_outcomes.
+SELECT
+    o.run_id                                          AS run_id,
+    CAST(SUM(o.evaluated) AS INTEGER)                 AS evaluated,
+    CAST(SUM(o.partial) AS INTEGER)                   AS partial,
+    CAST(AVG(o.credit / o.trials) AS REAL)            AS mean_reward
+FROM (
+    SELECT t.run_id, k.task_key,
+           SUM(t.evaluated) AS evaluated, SUM(t.partial) AS partial,
+           CAST(SUM(t.credit) AS REAL) AS credit, SUM(t.trials) AS trials
+    FROM (
+        SELECT run_id, task_id,
+               COUNT(*) AS trials,
+               SUM(evaluated = 1) AS evaluated,
+               SUM(evaluated = 1 AND reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1) AS partial,
+               SUM(CASE WHEN evaluated = 1 AND reward > 0 THEN reward ELSE 0.0 END) AS credit
+        FROM trajectories
+        GROUP BY run_id, task_id
+    ) t
+    JOIN tasks k ON k.id = t.task_id
+    GROUP BY t.run_id, k.task_key
+) o
+GROUP BY o.run_id
+ORDER BY o.run_id;
+
 -- name: CountRunRewardKinds :one
--- Trajectories of a run without reward information, and with a reward that
--- is neither a pass (1 +- 1e-6), 0, nor an abandonment's -1.
+-- Trajectories of a run without reward information, and evaluated ones with
+-- a reward that is neither a pass (1 +- 1e-6), 0, nor an abandonment's -1.
 SELECT
     CAST(COALESCE(SUM(evaluated = 0), 0) AS INTEGER) AS unevaluated,
-    CAST(COALESCE(SUM(reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1), 0) AS INTEGER) AS partial,
+    CAST(COALESCE(SUM(evaluated = 1 AND reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1), 0) AS INTEGER) AS partial,
     COUNT(*) AS total
 FROM trajectories WHERE run_id = ?;
 

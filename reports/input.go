@@ -15,7 +15,16 @@ type RunSummary struct {
 	Tasks        int
 	Trajectories int
 	Pass1        float64 // pass^1 under the per-task convention; NaN when no task
-	Abandoned    int     // trajectories ended by user_unsatisfied
+	// NotEvaluated is set when the run has trajectories but none with
+	// reward information: its pass^1 shows as "not evaluated", not 0.
+	NotEvaluated bool
+	// PartialCredit is set when the run's rewards include partial credit;
+	// MeanReward is then pass^1 with partial credit (the runs command's
+	// mean_reward). The table has a mean-reward column when one run has
+	// PartialCredit, and shows MeanReward for those runs only.
+	PartialCredit bool
+	MeanReward    float64
+	Abandoned     int // trajectories ended by user_unsatisfied
 }
 
 // Input is everything the HTML report shows. The caller computes it; the

@@ -54,7 +54,7 @@ type runRow struct {
 	ID                                  int64
 	Name, AgentModel, Domain, Condition string
 	Tasks, Trajectories, Abandoned      int
-	Pass1                               string
+	Pass1, MeanReward                   string
 }
 
 // page is the data of report.html.tmpl. Every string field is data: the
@@ -65,6 +65,7 @@ type page struct {
 	GeneratedAt    string
 	Figures        []figure
 	Runs           []runRow
+	MeanReward     bool // the runs table has a mean-reward column
 	Published      []publishedRow
 	EChartsVersion string
 	EChartsNotice  template.HTML // an HTML comment naming ECharts and its license
@@ -192,6 +193,14 @@ func Render(w io.Writer, in Input) error {
 	p.ChartsJS = template.JS(js)
 
 	for _, r := range in.Runs {
+		pass1 := formatRate(r.Pass1)
+		if r.NotEvaluated {
+			pass1 = "not evaluated"
+		}
+		mean := "–"
+		if r.PartialCredit {
+			mean, p.MeanReward = formatRate(r.MeanReward), true
+		}
 		p.Runs = append(p.Runs, runRow{
 			ID:           r.Run.ID,
 			Name:         r.Run.Name,
@@ -200,7 +209,8 @@ func Render(w io.Writer, in Input) error {
 			Condition:    string(r.Run.Condition),
 			Tasks:        r.Tasks,
 			Trajectories: r.Trajectories,
-			Pass1:        formatRate(r.Pass1),
+			Pass1:        pass1,
+			MeanReward:   mean,
 			Abandoned:    r.Abandoned,
 		})
 	}

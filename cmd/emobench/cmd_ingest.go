@@ -324,7 +324,7 @@ func noteRewards(ctx context.Context, e *env, store *db.DB, src source, runID in
 			src.path, k.Unevaluated, k.Total)
 	}
 	if k.Partial > 0 {
-		fmt.Fprintf(e.stderr, "note: %s: %d of %d rewards are partial (neither 0 nor 1): a trajectory passes only with reward 1 ± 1e-6; see AVG(reward) in SQL for the mean reward\n",
+		fmt.Fprintf(e.stderr, "note: %s: %d of %d rewards are partial (neither 0 nor 1): a trajectory passes only with reward 1 ± 1e-6; `emobench runs` shows their mean_reward\n",
 			src.path, k.Partial, k.Total)
 	}
 }

@@ -68,6 +68,10 @@ func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string
 	if err != nil {
 		return in, err
 	}
+	rewards, err := store.ListRunRewards(ctx)
+	if err != nil {
+		return in, err
+	}
 	keep := map[int64]bool{}
 	for _, id := range runIDs {
 		keep[id] = true
@@ -76,7 +80,7 @@ func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string
 		if len(keep) > 0 && !keep[s.ID] {
 			continue
 		}
-		in.Runs = append(in.Runs, reportRun(s))
+		in.Runs = append(in.Runs, reportRun(s, rewards[s.ID]))
 	}
 	all := analysis.PassKOptions{Convention: analysis.PerTask}
 	first := analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}}
@@ -94,7 +98,9 @@ func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string
 	return in, err
 }
 
-func reportRun(s db.RunSummary) reports.RunSummary {
+// reportRun is one row of the report's runs table, shown as the runs
+// command shows it (runsTable).
+func reportRun(s db.RunSummary, rw db.RunRewards) reports.RunSummary {
 	pass1 := math.NaN()
 	if s.Pass1.Valid {
 		pass1 = s.Pass1.Float64
@@ -106,6 +112,7 @@ func reportRun(s db.RunSummary) reports.RunSummary {
 			Domain: s.Domain, Condition: s.Condition,
 		},
 		Tasks: s.Tasks, Trajectories: s.Trajectories, Pass1: pass1, Abandoned: s.Abandoned,
+		NotEvaluated: notEvaluated(s, rw), PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward,
 	}
 }
 

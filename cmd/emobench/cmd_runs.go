@@ -17,7 +17,8 @@ func runsCommand(e *env) *cli.Command {
 		Name:  "runs",
 		Usage: "list the runs in the database",
 		Description: "Shows each run's id, name, model, domain, condition, number of tasks, trials per task,\n" +
-			"trajectories, pass^1 (per-task convention) and user_unsatisfied (abandoned) count.\n\n" +
+			"trajectories, pass^1 (per-task convention; \"not evaluated\" when no trajectory has reward\n" +
+			"information), mean_reward (runs with partial-credit rewards) and user_unsatisfied (abandoned) count.\n\n" +
 			"Example:\n   emobench --db runs.db runs --format csv",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
@@ -40,22 +41,71 @@ func runsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runsTable(runs).write(e.stdout, format)
+			rewards, err := store.ListRunRewards(c.Context)
+			if err != nil {
+				return err
+			}
+			return runsTable(runs, rewards, format).write(e.stdout, format)
 		},
 	}
 }
 
-func runsTable(runs []db.RunSummary) *table {
-	t := &table{columns: []string{"id", "name", "model", "domain", "condition", "tasks", "trials_per_task", "trajectories", "pass_hat_1", "abandoned"}}
+// notEvaluatedText stands in for the pass^1 of a run with trajectories but
+// no evaluated one: 0 would read as a measured failure.
+const notEvaluatedText = "not evaluated"
+
+// notEvaluated reports whether run r has trajectories and none evaluated.
+func notEvaluated(r db.RunSummary, rw db.RunRewards) bool {
+	return r.Trajectories > 0 && rw.Evaluated == 0
+}
+
+// runsTable lists runs. A run with trajectories but none evaluated shows
+// pass_hat_1 as "not evaluated": as that cell in text, as null with
+// pass_hat_1_note "not evaluated" in csv and json. mean_reward
+// (db.RunRewards.MeanReward) is given only for runs with partial-credit
+// rewards: in text a column shown when one run has them, in csv and json a
+// field always there, null for the other runs.
+func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, format string) *table {
+	split := format == "csv" || format == "json"
+	partial := false
 	for _, r := range runs {
-		pass1 := math.NaN()
+		partial = partial || rewards[r.ID].Partial > 0
+	}
+	columns := []string{"id", "name", "model", "domain", "condition", "tasks", "trials_per_task", "trajectories", "pass_hat_1"}
+	if split {
+		columns = append(columns, "pass_hat_1_note")
+	}
+	if split || partial {
+		columns = append(columns, "mean_reward")
+	}
+	t := &table{columns: append(columns, "abandoned")}
+	for _, r := range runs {
+		rw := rewards[r.ID]
+		var pass1, note any = math.NaN(), nil
 		if r.Pass1.Valid {
 			pass1 = r.Pass1.Float64
 		}
-		t.rows = append(t.rows, []any{
+		if notEvaluated(r, rw) {
+			pass1, note = math.NaN(), notEvaluatedText
+			if !split {
+				pass1 = notEvaluatedText
+			}
+		}
+		row := []any{
 			r.ID, r.Name, r.AgentModel, r.Domain, string(r.Condition),
-			r.Tasks, trialsPerTask(r.MinTrials, r.MaxTrials), r.Trajectories, pass1, r.Abandoned,
-		})
+			r.Tasks, trialsPerTask(r.MinTrials, r.MaxTrials), r.Trajectories, pass1,
+		}
+		if split {
+			row = append(row, note)
+		}
+		if split || partial {
+			mean := math.NaN()
+			if rw.Partial > 0 {
+				mean = rw.MeanReward
+			}
+			row = append(row, mean)
+		}
+		t.rows = append(t.rows, append(row, r.Abandoned))
 	}
 	return t
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -139,5 +141,112 @@ func TestStatsPassK_MinTrialsSparseRealRun(t *testing.T) {
 	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--convention", "min-trials")
 	if got, want := r.stderr, "note: run 1 (retail-single-error-record): trial numbers look sparse: 1 distinct value from 10 to 10, and tasks have 1 trial; --convention min-trials used n = 1 for every task (--convention per-task uses each task's own trials)\n"; r.code != 0 || got != want {
 		t.Errorf("exit %d, stderr %q, want %q", r.code, got, want)
+	}
+}
+
+// runsDB ingests partial.json, unevaluated.json and gap.json (runs 1, 2, 3).
+//
+//	partial.json: task 0 rewards 1.0, 0.5; task 1 rewards 0.25, −1
+//	  (abandoned) and 1.0 without reward information (not evaluated).
+//	unevaluated.json: two tasks, each one reward 1.0 without reward
+//	  information: nothing is evaluated.
+//	gap.json: 3 tasks × 3 trials, rewards 0 or 1.
+func runsDB(t *testing.T) string {
+	t.Helper()
+	return ingestStats(t, nil, "partial.json", "unevaluated.json", "gap.json")
+}
+
+// A run with no evaluated trajectory shows pass^1 as "not evaluated", not
+// 0.0000, in every format of runs.
+func TestRuns_NotEvaluated(t *testing.T) {
+	dbPath := runsDB(t)
+	rows := jsonObjects(t, "--db", dbPath, "runs")
+	if len(rows) != 3 {
+		t.Fatalf("rows = %v, want 3 runs", rows)
+	}
+	if got := rows[1]["pass_hat_1_note"]; got != "not evaluated" {
+		t.Errorf("unevaluated: pass_hat_1_note = %v, want \"not evaluated\"", got)
+	}
+	checkNums(t, "unevaluated", rows[1], map[string]float64{"pass_hat_1": math.NaN()})
+	for _, i := range []int{0, 2} {
+		if got := rows[i]["pass_hat_1_note"]; got != nil {
+			t.Errorf("run %d: pass_hat_1_note = %v, want null", i+1, got)
+		}
+	}
+	// partial: pass^1 = mean(1/2, 0/3); gap: (3 + 2 + 1)/9.
+	checkNums(t, "partial", rows[0], map[string]float64{"pass_hat_1": 0.25})
+	checkNums(t, "gap", rows[2], map[string]float64{"pass_hat_1": 2.0 / 3})
+
+	table := mustRun(t, "--db", dbPath, "runs")
+	if !regexp.MustCompile(`(?m)^2 +unevaluated +.* not evaluated +0$`).MatchString(table) {
+		t.Errorf("table: want run 2's pass_hat_1 as \"not evaluated\":\n%s", table)
+	}
+	csv := mustRun(t, "--db", dbPath, "runs", "--format", "csv")
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if got, want := lines[0], "id,name,model,domain,condition,tasks,trials_per_task,trajectories,pass_hat_1,pass_hat_1_note,mean_reward,abandoned"; got != want {
+		t.Errorf("csv header %q, want %q", got, want)
+	}
+	if got, want := lines[2], "2,unevaluated,unknown,unknown,none,2,1,2,,not evaluated,,0"; got != want {
+		t.Errorf("csv run 2 %q, want %q", got, want)
+	}
+}
+
+// Runs with partial-credit rewards get mean_reward beside pass^1: the mean
+// over tasks of the mean credit, an unevaluated trajectory and a negative
+// reward counting 0.
+func TestRuns_MeanReward(t *testing.T) {
+	dbPath := runsDB(t)
+	rows := jsonObjects(t, "--db", dbPath, "runs")
+	// partial: task 0 (1 + 0.5)/2 = 3/4; task 1 (0.25 + 0 + 0)/3 = 1/12;
+	// mean 5/12.
+	checkNums(t, "partial", rows[0], map[string]float64{"mean_reward": 5.0 / 12})
+	// No partial credit: null.
+	checkNums(t, "unevaluated", rows[1], map[string]float64{"mean_reward": math.NaN()})
+	checkNums(t, "gap", rows[2], map[string]float64{"mean_reward": math.NaN()})
+
+	table := mustRun(t, "--db", dbPath, "runs")
+	if head := strings.SplitN(table, "\n", 2)[0]; !regexp.MustCompile(`pass_hat_1 +mean_reward +abandoned$`).MatchString(head) {
+		t.Errorf("table header %q: want mean_reward after pass_hat_1", head)
+	}
+	if !regexp.MustCompile(`(?m)^1 +partial +.* 0\.2500 +0\.4167 +1$`).MatchString(table) {
+		t.Errorf("table: want run 1 with pass_hat_1 0.2500 and mean_reward 0.4167:\n%s", table)
+	}
+	// Without a partial-credit run the table has no such column.
+	plain := ingestStats(t, nil, "gap.json")
+	if out := mustRun(t, "--db", plain, "runs"); strings.Contains(out, "mean_reward") {
+		t.Errorf("no partial credit: want no mean_reward column:\n%s", out)
+	}
+	// The ingest note says where the mean reward is, and does not count an
+	// unevaluated reward of 1.0 as partial credit.
+	r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "n.db"), "ingest", filepath.Join("testdata", "stats", "partial.json"), filepath.Join("testdata", "stats", "unevaluated.json"))
+	if want := "note: testdata/stats/partial.json: 2 of 5 rewards are partial (neither 0 nor 1): a trajectory passes only with reward 1 ± 1e-6; `emobench runs` shows their mean_reward\n"; !strings.Contains(r.stderr, want) {
+		t.Errorf("ingest stderr %q, want it to hold %q", r.stderr, want)
+	}
+	if strings.Contains(r.stderr, "unevaluated.json: 2 of 2 rewards are partial") {
+		t.Errorf("ingest stderr %q: unevaluated rewards counted as partial credit", r.stderr)
+	}
+}
+
+// The report's runs table shows the same as runs.
+func TestReport_RunsNotEvaluatedAndMeanReward(t *testing.T) {
+	dbPath := runsDB(t)
+	out := filepath.Join(t.TempDir(), "report.html")
+	mustRun(t, "--db", dbPath, "report", "--out", out, "--resamples", "200")
+	html, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	for _, want := range []string{
+		`<th class="num">pass^1</th><th class="num">Mean reward</th>`,
+		// run 1: pass^1 0.250, mean reward 5/12.
+		`<td class="num">0.250</td><td class="num">0.417</td>`,
+		// run 2: not evaluated; no partial credit.
+		`<td class="num">not evaluated</td><td class="num">–</td>`,
+		`<td class="num">0.667</td><td class="num">–</td>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report: no %q", want)
+		}
 	}
 }

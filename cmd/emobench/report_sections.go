@@ -228,9 +228,13 @@ func publishedBeside(ctx context.Context, store *db.DB, runs []reports.RunSummar
 		if len(byDomain[r.Run.Domain]) == 0 {
 			continue
 		}
+		pass1 := r.Pass1
+		if r.NotEvaluated {
+			pass1 = math.NaN() // shown as "–", not as a measured 0
+		}
 		rows = append(rows, reports.PublishedRow{
 			Domain: r.Run.Domain, Model: r.Run.AgentModel, Source: fmt.Sprintf("your run %d (%s)", r.Run.ID, r.Run.Name),
-			K: 1, PassHatK: r.Pass1, Yours: true,
+			K: 1, PassHatK: pass1, Yours: true,
 		})
 		seen[r.Run.Domain] = true
 	}

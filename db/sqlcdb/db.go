@@ -102,6 +102,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
 	}
+	if q.listRunRewardsStmt, err = db.PrepareContext(ctx, listRunRewards); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunRewards: %w", err)
+	}
 	if q.listRunSummariesStmt, err = db.PrepareContext(ctx, listRunSummaries); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunSummaries: %w", err)
 	}
@@ -288,6 +291,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunPairsStmt: %w", cerr)
 		}
 	}
+	if q.listRunRewardsStmt != nil {
+		if cerr := q.listRunRewardsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunRewardsStmt: %w", cerr)
+		}
+	}
 	if q.listRunSummariesStmt != nil {
 		if cerr := q.listRunSummariesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunSummariesStmt: %w", cerr)
@@ -438,6 +446,7 @@ type Queries struct {
 	listPublishedResultsV3Stmt           *sql.Stmt
 	listRunConfigsStmt                   *sql.Stmt
 	listRunPairsStmt                     *sql.Stmt
+	listRunRewardsStmt                   *sql.Stmt
 	listRunSummariesStmt                 *sql.Stmt
 	listRunTagsStmt                      *sql.Stmt
 	listRunTrajectoriesStmt              *sql.Stmt
@@ -487,6 +496,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listPublishedResultsV3Stmt:           q.listPublishedResultsV3Stmt,
 		listRunConfigsStmt:                   q.listRunConfigsStmt,
 		listRunPairsStmt:                     q.listRunPairsStmt,
+		listRunRewardsStmt:                   q.listRunRewardsStmt,
 		listRunSummariesStmt:                 q.listRunSummariesStmt,
 		listRunTagsStmt:                      q.listRunTagsStmt,
 		listRunTrajectoriesStmt:              q.listRunTrajectoriesStmt,

@@ -63,7 +63,7 @@ func (q *Queries) CountRunEmotionProfiles(ctx context.Context, runID int64) ([]C
 const countRunRewardKinds = `-- name: CountRunRewardKinds :one
 SELECT
     CAST(COALESCE(SUM(evaluated = 0), 0) AS INTEGER) AS unevaluated,
-    CAST(COALESCE(SUM(reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1), 0) AS INTEGER) AS partial,
+    CAST(COALESCE(SUM(evaluated = 1 AND reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1), 0) AS INTEGER) AS partial,
     COUNT(*) AS total
 FROM trajectories WHERE run_id = ?
 `
@@ -74,8 +74,8 @@ type CountRunRewardKindsRow struct {
 	Total       int64
 }
 
-// Trajectories of a run without reward information, and with a reward that
-// is neither a pass (1 +- 1e-6), 0, nor an abandonment's -1.
+// Trajectories of a run without reward information, and evaluated ones with
+// a reward that is neither a pass (1 +- 1e-6), 0, nor an abandonment's -1.
 func (q *Queries) CountRunRewardKinds(ctx context.Context, runID int64) (CountRunRewardKindsRow, error) {
 	row := q.queryRow(ctx, q.countRunRewardKindsStmt, countRunRewardKinds, runID)
 	var i CountRunRewardKindsRow
@@ -261,6 +261,73 @@ func (q *Queries) ListRunConfigs(ctx context.Context) ([]ListRunConfigsRow, erro
 	for rows.Next() {
 		var i ListRunConfigsRow
 		if err := rows.Scan(&i.ID, &i.Config); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listRunRewards = `-- name: ListRunRewards :many
+SELECT
+    o.run_id                                          AS run_id,
+    CAST(SUM(o.evaluated) AS INTEGER)                 AS evaluated,
+    CAST(SUM(o.partial) AS INTEGER)                   AS partial,
+    CAST(AVG(o.credit / o.trials) AS REAL)            AS mean_reward
+FROM (
+    SELECT t.run_id, k.task_key,
+           SUM(t.evaluated) AS evaluated, SUM(t.partial) AS partial,
+           CAST(SUM(t.credit) AS REAL) AS credit, SUM(t.trials) AS trials
+    FROM (
+        SELECT run_id, task_id,
+               COUNT(*) AS trials,
+               SUM(evaluated = 1) AS evaluated,
+               SUM(evaluated = 1 AND reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1) AS partial,
+               SUM(CASE WHEN evaluated = 1 AND reward > 0 THEN reward ELSE 0.0 END) AS credit
+        FROM trajectories
+        GROUP BY run_id, task_id
+    ) t
+    JOIN tasks k ON k.id = t.task_id
+    GROUP BY t.run_id, k.task_key
+) o
+GROUP BY o.run_id
+ORDER BY o.run_id
+`
+
+type ListRunRewardsRow struct {
+	RunID      int64
+	Evaluated  int64
+	Partial    int64
+	MeanReward float64
+}
+
+// Per run with trajectories: evaluated trajectories, partial-credit rewards
+// (evaluated, neither a pass, 0, nor an abandonment's -1), and the mean
+// reward: the mean over tasks (by task_key, as task_outcomes) of the mean
+// credit of the task's trajectories, where credit is an evaluated
+// trajectory's reward, or 0 when it is negative or the trajectory is not
+// evaluated. Counted per task row first, as in task_outcomes.
+func (q *Queries) ListRunRewards(ctx context.Context) ([]ListRunRewardsRow, error) {
+	rows, err := q.query(ctx, q.listRunRewardsStmt, listRunRewards)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunRewardsRow{}
+	for rows.Next() {
+		var i ListRunRewardsRow
+		if err := rows.Scan(
+			&i.RunID,
+			&i.Evaluated,
+			&i.Partial,
+			&i.MeanReward,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
