@@ -40,7 +40,8 @@ func passkCommand(e *env) *cli.Command {
 		Description: "pass^k = mean over tasks of C(c,k)/C(n,k); pass@k = mean over tasks of 1 − C(n−c,k)/C(n,k),\n" +
 			"with n a task's trials and c its passes (a trial passes when its reward is within 1 ± 1e-6).\n" +
 			"Conventions: per-task (τ²-bench; default) uses each task's own n and leaves out tasks with n < k;\n" +
-			"min-trials (τ-bench v1) uses the run's number of distinct trials as n for every task.\n" +
+			"min-trials (τ-bench v1) uses the run's number of distinct trials as n for every task, with a\n" +
+			"note naming the n when a run's trial numbers look sparse (e.g. a trial equal to the task id).\n" +
 			"Group fields: " + strings.Join(db.GroupFields, ", ") + ".\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db stats passk --by condition\n" +
