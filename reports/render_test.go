@@ -552,3 +552,29 @@ func TestRender_GapUnevenN(t *testing.T) {
 		}
 	}
 }
+
+// The runs table says "not evaluated" instead of a pass^1 of 0, and has a
+// mean-reward column only when a run has partial credit.
+func TestRender_RunsNotEvaluatedAndMeanReward(t *testing.T) {
+	runs := []RunSummary{
+		{Run: emobench.Run{ID: 1, Name: "errors only"}, Tasks: 1, Trajectories: 1, Pass1: 0, NotEvaluated: true},
+		{Run: emobench.Run{ID: 2, Name: "graded"}, Tasks: 2, Trajectories: 2, Pass1: 0.5, PartialCredit: true, MeanReward: 0.625},
+		{Run: emobench.Run{ID: 3, Name: "binary"}, Tasks: 2, Trajectories: 2, Pass1: 0.5, MeanReward: 0.5},
+	}
+	page := MustRender(t, Input{Runs: runs})
+	for _, want := range []string{
+		`<th class="num">pass^1</th><th class="num">Mean reward</th><th class="num">Abandoned</th>`,
+		`<td class="num">not evaluated</td><td class="num">–</td>`,
+		`<td class="num">0.500</td><td class="num">0.625</td>`,
+		`<td class="num">0.500</td><td class="num">–</td>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// Without partial credit (MeanReward set or not), no column.
+	page = MustRender(t, Input{Runs: runs[2:]})
+	if strings.Contains(page, "Mean reward") {
+		t.Error("a mean-reward column without partial credit")
+	}
+}
