@@ -1,58 +1,124 @@
 package analysis
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
 
 // ConditionTrial is one trajectory as the with- vs without-emotions
-// comparison sees it. Tasks pair up across conditions by PairKey within a
-// Group (e.g. agent model, user model and domain).
+// comparison sees it. Its run's unit (see Units) says its condition and
+// the agent model, user model and domain it is compared within; tasks pair
+// up across conditions by PairKey.
 type ConditionTrial struct {
-	Group        string
-	PairKey      string
-	WithEmotions bool
-	Trial        int
-	Passed       bool
+	RunID   int64
+	PairKey string
+	Trial   int
+	Passed  bool
 	// Profile maps each dimension (emotion_family, emotion_leaf, politeness,
 	// urgency, trust) to the task's value.
 	Profile map[string]string
 }
 
 // EmotionDelta compares with- and without-emotions pass^k over the tasks of
-// one group that share a dimension value.
+// one comparison that share a dimension value.
 type EmotionDelta struct {
-	Group     string
-	Dimension string // "all" for every paired task
-	Value     string
-	K         int
-	Pairs     int     // tasks run in both conditions
-	With      float64 // pass^k with emotions
-	Without   float64 // pass^k without emotions
-	Delta     float64 // With − Without, paired by task
-	CI        CI      // paired bootstrap over tasks
-	B, C      int     // McNemar discordant pairs (k = 1): with-only passes, without-only passes
-	P         float64 // exact McNemar p (k = 1); NaN for k > 1
-	PHolm     float64 // P adjusted by Holm across the values of the dimension
+	Group       string  // "agent model / user model / domain"
+	WithRuns    []int64 // run ids of the with-emotions side (one run, or a pool)
+	WithoutRuns []int64 // run ids of the without-emotions side
+	Dimension   string  // "all" for every paired task
+	Value       string
+	K           int
+	Pairs       int     // tasks run in both conditions
+	With        float64 // pass^k with emotions
+	Without     float64 // pass^k without emotions
+	Delta       float64 // With − Without, paired by task
+	CI          CI      // paired bootstrap over tasks
+	B, C        int     // McNemar discordant pairs (k = 1): with-only passes, without-only passes
+	P           float64 // exact McNemar p (k = 1); NaN for k > 1
+	PHolm       float64 // P adjusted by Holm across the values of the dimension
 }
 
 // EmotionDimensions are the profile fields the comparison splits by.
 var EmotionDimensions = []string{"emotion_family", "emotion_leaf", "politeness", "urgency", "trust"}
 
-// CompareEmotions pairs each group's tasks across conditions and reports,
-// for the whole group and for each value of every dimension, Δpass^k =
-// pass^k(with) − pass^k(without) averaged over paired tasks with a paired
-// bootstrap CI, and at k = 1 the exact McNemar test on trial-matched pairs
-// (McNemar 1947) with Holm's correction across the values of a dimension
-// (Holm 1979). A task's profile is taken from its with-emotions trials.
-// Rows with no pair are left out.
-func CompareEmotions(trials []ConditionTrial, ks []int, opts BootstrapOptions) []EmotionDelta {
+// EmotionComparison is one with-emotions unit set against one
+// without-emotions unit of the same agent model, user model and domain,
+// with how many tasks pair up and how many ran in one condition only.
+type EmotionComparison struct {
+	With, Without         Unit
+	Pairs                 int // tasks in both
+	OnlyWith, OnlyWithout int // tasks left out: they have no pair
+}
+
+// Group is the comparison's "agent model / user model / domain".
+func (c EmotionComparison) Group() string {
+	return GroupLabel(c.With.Key.AgentModel, c.With.Key.UserModel, c.With.Key.Domain)
+}
+
+// EmotionComparisons lists every (with-emotions unit, without-emotions
+// unit) combination of the same agent model, user model and domain, in the
+// order of Group, then the with side's ID, then the without side's. Per run,
+// two with-emotions runs and one without-emotions run give two comparisons,
+// each naming its runs; pooled, each group has at most one.
+func EmotionComparisons(u Units) []EmotionComparison {
+	var with, without []Unit
+	for _, unit := range u.list {
+		switch unit.Key.Condition {
+		case "with-emotions":
+			with = append(with, unit)
+		case "without-emotions":
+			without = append(without, unit)
+		}
+	}
+	var out []EmotionComparison
+	for _, w := range with {
+		for _, o := range without {
+			if w.Key.AgentModel == o.Key.AgentModel && w.Key.UserModel == o.Key.UserModel && w.Key.Domain == o.Key.Domain {
+				out = append(out, EmotionComparison{With: w, Without: o})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b EmotionComparison) int {
+		return cmp.Or(strings.Compare(a.Group(), b.Group()), cmp.Compare(a.With.ID, b.With.ID), cmp.Compare(a.Without.ID, b.Without.ID))
+	})
+	return out
+}
+
+// CompareEmotions pairs tasks (by PairKey) within each comparison of
+// EmotionComparisons(u) and reports, for all paired tasks and for each
+// value of every dimension, Δpass^k = pass^k(with) − pass^k(without)
+// averaged over paired tasks with a paired bootstrap CI, and at k = 1 the
+// exact McNemar test on trial-matched pairs (McNemar 1947) with Holm's
+// correction across the values of a dimension (Holm 1979).
+//
+// Every trajectory of a task on a side is one trial of it (a pool's runs
+// add up; nothing is dropped). Trial-matched pairs match the same trial
+// number, and, when a side holds that trial number several times (a pool),
+// its j-th occurrence in run id order with the other side's j-th. A task's
+// profile is taken from its with-emotions trials. Rows with no pair are
+// left out; the comparisons come back with their pair counts.
+func CompareEmotions(trials []ConditionTrial, u Units, ks []int, opts BootstrapOptions) ([]EmotionDelta, []EmotionComparison) {
 	if len(ks) == 0 {
 		ks = []int{1}
 	}
+	comparisons := EmotionComparisons(u)
+	byUnit := map[int64][]ConditionTrial{}
+	for _, t := range trials {
+		if unit, ok := u.Of(t.RunID); ok {
+			byUnit[unit.ID] = append(byUnit[unit.ID], t)
+		}
+	}
 	var out []EmotionDelta
-	for _, g := range pairGroups(trials) {
+	for i := range comparisons {
+		c := &comparisons[i]
+		g := pairComparison(*c, byUnit[c.With.ID], byUnit[c.Without.ID])
+		c.Pairs, c.OnlyWith, c.OnlyWithout = len(g.pairs), g.onlyWith, g.onlyWithout
+		if len(g.pairs) == 0 {
+			continue
+		}
 		for _, k := range ks {
 			out = append(out, g.compare("all", "", g.pairs, k, opts))
 			for _, dim := range EmotionDimensions {
@@ -60,58 +126,63 @@ func CompareEmotions(trials []ConditionTrial, ks []int, opts BootstrapOptions) [
 			}
 		}
 	}
-	return out
+	return out, comparisons
+}
+
+// trialOutcome is one trajectory of a paired task.
+type trialOutcome struct {
+	run    int64
+	trial  int
+	passed bool
 }
 
 type pairedTask struct {
 	key           string
 	profile       map[string]string
-	with, without map[int]bool // trial → passed
+	with, without []trialOutcome
 }
 
 type pairGroup struct {
-	name  string
-	pairs []*pairedTask
+	comparison            EmotionComparison
+	pairs                 []*pairedTask
+	onlyWith, onlyWithout int
 }
 
-func pairGroups(trials []ConditionTrial) []*pairGroup {
-	tasks := map[string]map[string]*pairedTask{}
-	for _, t := range trials {
-		byKey := tasks[t.Group]
-		if byKey == nil {
-			byKey = map[string]*pairedTask{}
-			tasks[t.Group] = byKey
-		}
+func pairComparison(c EmotionComparison, with, without []ConditionTrial) *pairGroup {
+	byKey := map[string]*pairedTask{}
+	task := func(t ConditionTrial) *pairedTask {
 		p := byKey[t.PairKey]
 		if p == nil {
-			p = &pairedTask{key: t.PairKey, with: map[int]bool{}, without: map[int]bool{}}
+			p = &pairedTask{key: t.PairKey}
 			byKey[t.PairKey] = p
 		}
-		if t.WithEmotions {
-			p.with[t.Trial] = t.Passed
+		return p
+	}
+	for _, t := range with {
+		p := task(t)
+		p.with = append(p.with, trialOutcome{t.RunID, t.Trial, t.Passed})
+		p.profile = t.Profile
+	}
+	for _, t := range without {
+		p := task(t)
+		p.without = append(p.without, trialOutcome{t.RunID, t.Trial, t.Passed})
+		if p.profile == nil {
 			p.profile = t.Profile
-		} else {
-			p.without[t.Trial] = t.Passed
-			if p.profile == nil {
-				p.profile = t.Profile
-			}
 		}
 	}
-	var groups []*pairGroup
-	for name, byKey := range tasks {
-		g := &pairGroup{name: name}
-		for _, p := range byKey {
-			if len(p.with) > 0 && len(p.without) > 0 {
-				g.pairs = append(g.pairs, p)
-			}
-		}
-		sort.Slice(g.pairs, func(i, j int) bool { return g.pairs[i].key < g.pairs[j].key })
-		if len(g.pairs) > 0 {
-			groups = append(groups, g)
+	g := &pairGroup{comparison: c}
+	for _, p := range byKey {
+		switch {
+		case len(p.with) > 0 && len(p.without) > 0:
+			g.pairs = append(g.pairs, p)
+		case len(p.with) > 0:
+			g.onlyWith++
+		default:
+			g.onlyWithout++
 		}
 	}
-	sort.Slice(groups, func(i, j int) bool { return groups[i].name < groups[j].name })
-	return groups
+	sort.Slice(g.pairs, func(i, j int) bool { return g.pairs[i].key < g.pairs[j].key })
+	return g
 }
 
 func (g *pairGroup) compareDimension(dim string, k int, opts BootstrapOptions) []EmotionDelta {
@@ -140,17 +211,15 @@ func (g *pairGroup) compareDimension(dim string, k int, opts BootstrapOptions) [
 }
 
 func (g *pairGroup) compare(dim, value string, pairs []*pairedTask, k int, opts BootstrapOptions) EmotionDelta {
-	row := EmotionDelta{Group: g.name, Dimension: dim, Value: value, K: k, P: math.NaN(), PHolm: math.NaN()}
+	c := g.comparison
+	row := EmotionDelta{Group: c.Group(), WithRuns: c.With.RunIDs, WithoutRuns: c.Without.RunIDs,
+		Dimension: dim, Value: value, K: k, P: math.NaN(), PHolm: math.NaN()}
 	var ps []Pair
 	var withPassed, withoutPassed []bool
 	for _, p := range pairs {
 		ps = append(ps, Pair{With: outcome(p.with), Without: outcome(p.without)})
-		for trial, w := range p.with {
-			if wo, ok := p.without[trial]; ok {
-				withPassed = append(withPassed, w)
-				withoutPassed = append(withoutPassed, wo)
-			}
-		}
+		w, o := matchTrials(p.with, p.without)
+		withPassed, withoutPassed = append(withPassed, w...), append(withoutPassed, o...)
 	}
 	row.Delta, row.CI = PairedDelta(ps, k, opts)
 	for _, p := range ps {
@@ -174,10 +243,39 @@ func (g *pairGroup) compare(dim, value string, pairs []*pairedTask, k int, opts 
 	return row
 }
 
-func outcome(trials map[int]bool) TaskTrials {
+// matchTrials pairs one task's trajectories across conditions: the same
+// trial number, and the j-th occurrence of a trial number (in run id
+// order) with the other side's j-th. Unmatched trajectories are left out.
+func matchTrials(with, without []trialOutcome) (w, o []bool) {
+	type slot struct{ trial, nth int }
+	index := func(ts []trialOutcome) map[slot]bool {
+		sorted := slices.Clone(ts)
+		slices.SortStableFunc(sorted, func(a, b trialOutcome) int { return cmp.Compare(a.run, b.run) })
+		seen, out := map[int]int{}, map[slot]bool{}
+		for _, t := range sorted {
+			out[slot{t.trial, seen[t.trial]}] = t.passed
+			seen[t.trial]++
+		}
+		return out
+	}
+	wi, oi := index(with), index(without)
+	slots := make([]slot, 0, len(wi))
+	for s := range wi {
+		if _, ok := oi[s]; ok {
+			slots = append(slots, s)
+		}
+	}
+	slices.SortFunc(slots, func(a, b slot) int { return cmp.Or(cmp.Compare(a.trial, b.trial), cmp.Compare(a.nth, b.nth)) })
+	for _, s := range slots {
+		w, o = append(w, wi[s]), append(o, oi[s])
+	}
+	return w, o
+}
+
+func outcome(trials []trialOutcome) TaskTrials {
 	t := TaskTrials{Trials: len(trials)}
-	for _, passed := range trials {
-		if passed {
+	for _, tr := range trials {
+		if tr.passed {
 			t.Passes++
 		}
 	}

@@ -1,0 +1,201 @@
+package analysis
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// PoolKey is what the runs of one pool share: agent model, user model,
+// domain and condition.
+type PoolKey struct {
+	AgentModel, UserModel, Domain, Condition string
+}
+
+// Label is the key as "agent / user / domain / condition".
+func (k PoolKey) Label() string {
+	return GroupLabel(k.AgentModel, k.UserModel, k.Domain, k.Condition)
+}
+
+// Unit is what a statistic is computed over: one run (the default), or a
+// pool, every run that shares a PoolKey.
+//
+// The rule for combining runs: statistics are per run unless pooled; in a
+// pool every trajectory of a task in any of its runs is one trial of that
+// task, so nothing is dropped and nothing is counted twice.
+type Unit struct {
+	// ID is RunIDs[0]. Functions that compute per run, such as PassK, take
+	// it as their RunID: run ids belong to one unit each, so IDs are
+	// unique, and a per-run unit's ID is its run id.
+	ID     int64
+	Key    PoolKey
+	RunIDs []int64 // ascending; one id unless Pooled
+	Pooled bool
+}
+
+// Units assigns runs to analysis units.
+type Units struct {
+	list []Unit
+	of   map[int64]int // run id → index in list
+}
+
+// NewUnits makes one unit per run of runs (run id → its key), or, when
+// pool is set, one unit per distinct PoolKey holding every run with that
+// key. Units are ordered by ID.
+func NewUnits(runs map[int64]PoolKey, pool bool) Units {
+	ids := make([]int64, 0, len(runs))
+	for id := range runs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	u := Units{of: make(map[int64]int, len(ids))}
+	byKey := map[PoolKey]int{}
+	for _, id := range ids {
+		key := runs[id]
+		if i, ok := byKey[key]; ok && pool {
+			u.list[i].RunIDs = append(u.list[i].RunIDs, id)
+			u.of[id] = i
+			continue
+		}
+		byKey[key] = len(u.list)
+		u.of[id] = len(u.list)
+		u.list = append(u.list, Unit{ID: id, Key: key, RunIDs: []int64{id}, Pooled: pool})
+	}
+	return u
+}
+
+// List returns the units, ordered by ID.
+func (u Units) List() []Unit { return u.list }
+
+// Of returns the unit that holds runID; ok is false for an unknown run.
+func (u Units) Of(runID int64) (unit Unit, ok bool) {
+	i, ok := u.of[runID]
+	if !ok {
+		return Unit{}, false
+	}
+	return u.list[i], true
+}
+
+// ByID returns the unit whose ID is id (the zero Unit when none is).
+func (u Units) ByID(id int64) Unit {
+	if unit, ok := u.Of(id); ok && unit.ID == id {
+		return unit
+	}
+	return Unit{}
+}
+
+// RunTask names a task one run holds, for Overlaps. Task is any text that
+// identifies the task within a domain (its key or its id).
+type RunTask struct {
+	RunID int64
+	Task  string
+}
+
+// Overlap is a task that appears in more than one run of a pool: its
+// trajectories in every one of them are trials of that task.
+type Overlap struct {
+	Unit   Unit
+	Task   string
+	RunIDs []int64 // ascending, at least two
+}
+
+// Overlaps returns, for every pooled unit, the tasks that appear in more
+// than one of its runs, ordered by unit ID and task. Per-run units never
+// overlap.
+func Overlaps(u Units, tasks []RunTask) []Overlap {
+	type key struct {
+		unit int
+		task string
+	}
+	runs := map[key][]int64{}
+	for _, t := range tasks {
+		i, ok := u.of[t.RunID]
+		if !ok || !u.list[i].Pooled {
+			continue
+		}
+		k := key{i, t.Task}
+		if !slices.Contains(runs[k], t.RunID) {
+			runs[k] = append(runs[k], t.RunID)
+		}
+	}
+	var out []Overlap
+	for k, ids := range runs {
+		if len(ids) > 1 {
+			slices.Sort(ids)
+			out = append(out, Overlap{Unit: u.list[k.unit], Task: k.task, RunIDs: ids})
+		}
+	}
+	slices.SortFunc(out, func(a, b Overlap) int {
+		return cmp.Or(cmp.Compare(a.Unit.ID, b.Unit.ID), compareTasks(a.Task, b.Task))
+	})
+	return out
+}
+
+// compareTasks orders task names numerically when both are integers.
+func compareTasks(a, b string) int {
+	x, errA := strconv.Atoi(a)
+	y, errB := strconv.Atoi(b)
+	if errA == nil && errB == nil {
+		return cmp.Compare(x, y)
+	}
+	return strings.Compare(a, b)
+}
+
+// String is the overlap as a note: "pool M / U / D / C: task 7 appears in
+// runs 3 and 5".
+func (o Overlap) String() string {
+	ids := make([]string, len(o.RunIDs))
+	for i, id := range o.RunIDs {
+		ids[i] = strconv.FormatInt(id, 10)
+	}
+	runs := strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
+	return fmt.Sprintf("pool %s: task %s appears in runs %s", o.Unit.Key.Label(), o.Task, runs)
+}
+
+// PoolTasks turns per-run task outcomes into per-unit ones: the TaskTrials
+// of one unit, task (TaskID) and group add up their trials and passes, and
+// carry the unit's ID as their RunID. Per-run units leave tasks as they
+// are. Tasks of runs that no unit holds are left out. The order of first
+// appearance is kept.
+func PoolTasks(tasks []TaskTrials, u Units) []TaskTrials {
+	type key struct {
+		unit  int64
+		task  int64
+		group string
+	}
+	index := map[key]int{}
+	out := make([]TaskTrials, 0, len(tasks))
+	for _, t := range tasks {
+		unit, ok := u.Of(t.RunID)
+		if !ok {
+			continue
+		}
+		k := key{unit.ID, t.TaskID, strings.Join(t.Group, "\x00")}
+		if i, seen := index[k]; seen {
+			out[i].Trials += t.Trials
+			out[i].Passes += t.Passes
+			continue
+		}
+		index[k] = len(out)
+		t.RunID = unit.ID
+		out = append(out, t)
+	}
+	return out
+}
+
+// PoolRunTrials gives each unit's n for the MinTrials convention: the sum
+// of its runs' n (each run gives every task that many trials), by unit ID.
+func PoolRunTrials(runTrials map[int64]int, u Units) map[int64]int {
+	if runTrials == nil {
+		return nil
+	}
+	out := map[int64]int{}
+	for _, unit := range u.list {
+		for _, id := range unit.RunIDs {
+			out[unit.ID] += runTrials[id]
+		}
+	}
+	return out
+}
