@@ -187,3 +187,16 @@ func (db *DB) ListRunTags(ctx context.Context) ([]RunTags, error) {
 	}
 	return out, nil
 }
+
+// TaskKeys returns every task's key (the source's task id), by task id.
+func (db *DB) TaskKeys(ctx context.Context) (map[int64]string, error) {
+	tasks, err := db.queries.ListOutcomeTasks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	keys := make(map[int64]string, len(tasks))
+	for _, k := range tasks {
+		keys[k.ID] = k.TaskKey
+	}
+	return keys, nil
+}

@@ -60,6 +60,9 @@ func runLabeler(in Input) func(id int64) string {
 		count[r.Run.Name]++
 	}
 	return func(id int64) string {
+		if l, ok := in.UnitLabels[id]; ok {
+			return l
+		}
 		name, ok := byID[id]
 		switch {
 		case !ok || name == "":
@@ -420,75 +423,31 @@ func familyChart(in Input) *charts.Bar {
 	return c
 }
 
-// modelDomain is one agent_model+domain pair of chart (c).
-type modelDomain struct{ model, domain string }
-
-// conditionSums pools the k = 1 rows of in.ConditionPass1 (Group =
-// [agent_model, domain, condition]) per agent_model+domain and condition
-// (0: with, 1: without emotions): the sum of pass^1 × Tasks and of Tasks.
-// Rows with a NaN pass^1 or no task are left out. It returns the pairs that
-// have both conditions, sorted by model, then domain.
-func conditionSums(in Input) ([]modelDomain, map[modelDomain]*[2]taskSum) {
-	sums := map[modelDomain]*[2]taskSum{}
-	for _, r := range in.ConditionPass1 {
-		if r.K != 1 || r.Tasks <= 0 || math.IsNaN(r.PassHatK) || math.IsInf(r.PassHatK, 0) || len(r.Group) < 3 {
-			continue
-		}
-		i := slices.Index(conditions[:], emobench.Condition(r.Group[2]))
-		if i < 0 {
-			continue
-		}
-		key := modelDomain{groupValue(r.Group, 0), groupValue(r.Group, 1)}
-		if sums[key] == nil {
-			sums[key] = &[2]taskSum{}
-		}
-		sums[key][i].sum += r.PassHatK * float64(r.Tasks)
-		sums[key][i].tasks += r.Tasks
-	}
-	var pairs []modelDomain
-	for key, a := range sums {
-		if a[0].tasks > 0 && a[1].tasks > 0 {
-			pairs = append(pairs, key)
-		}
-	}
-	slices.SortFunc(pairs, func(a, b modelDomain) int {
-		return cmp.Or(cmp.Compare(a.model, b.model), cmp.Compare(a.domain, b.domain))
-	})
-	return pairs, sums
-}
-
-// taskSum accumulates pass^1 weighted by tasks.
-type taskSum struct {
-	sum   float64 // Σ pass^1 × tasks
-	tasks int
-}
-
 // conditions are the two conditions of chart (c), in series order.
 var conditions = [2]emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions}
 
 // conditionChart returns chart (c): pass^1 with and without emotions, side
-// by side, for each agent_model+domain that has both conditions among the
-// k = 1 rows of in.ConditionPass1 (see conditionSums). When several runs
-// share a model, domain and condition, their pass^1 values are averaged
-// weighted by Tasks, which is pass^1 over all their tasks together. It
-// returns nil when no pair has both conditions.
+// by side, for each of in.ConditionPairs. It returns nil when there is no
+// pair.
 func conditionChart(in Input) *charts.Bar {
-	pairs, sums := conditionSums(in)
-	if len(pairs) == 0 {
+	if len(in.ConditionPairs) == 0 {
 		return nil
 	}
-	xs := make([]string, len(pairs))
-	for i, p := range pairs {
-		xs[i] = p.model + " / " + p.domain
+	xs := make([]string, len(in.ConditionPairs))
+	for i, p := range in.ConditionPairs {
+		xs[i] = p.Label
 	}
 	c := charts.NewBar()
 	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conditions[0]), string(conditions[1])}, xs, "", "pass^1")...)
 	c.SetXAxis(xs)
 	for i, cond := range conditions {
-		data := make([]opts.BarData, len(pairs))
-		for j, p := range pairs {
-			a := sums[p][i]
-			data[j] = opts.BarData{Value: chartValue(a.sum / float64(a.tasks))}
+		data := make([]opts.BarData, len(in.ConditionPairs))
+		for j, p := range in.ConditionPairs {
+			v := p.With
+			if i == 1 {
+				v = p.Without
+			}
+			data[j] = opts.BarData{Value: chartValue(v)}
 		}
 		c.AddSeries(string(cond), data)
 	}
@@ -530,18 +489,17 @@ func familyN(in Input) string {
 	return " n = " + nRange(ns) + " tasks per bar."
 }
 
-// conditionN returns chart (c)'s caption sentence on n: the pooled tasks
-// behind each bar; "" when no pair has both conditions.
+// conditionN returns chart (c)'s caption sentence on n: the paired tasks
+// behind each pair of bars; "" when there is no pair.
 func conditionN(in Input) string {
-	pairs, sums := conditionSums(in)
 	var ns []int
-	for _, p := range pairs {
-		ns = append(ns, sums[p][0].tasks, sums[p][1].tasks)
+	for _, p := range in.ConditionPairs {
+		ns = append(ns, p.Pairs)
 	}
 	if len(ns) == 0 {
 		return ""
 	}
-	return " n = " + nRange(ns) + " tasks per bar."
+	return " n = " + nRange(ns) + " task pairs per pair of bars."
 }
 
 // conventions returns the distinct pass^k conventions of rows, sorted, for

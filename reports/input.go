@@ -41,17 +41,24 @@ type Input struct {
 	Title       string       // page title; DefaultTitle when empty
 	GeneratedAt time.Time    // shown in UTC; not shown when zero
 	Runs        []RunSummary // table (d), in this order; also names runs in the charts by RunID
+	// UnitLabels, when set, names the series of charts (a) and (b) by
+	// RunID before Runs does: a pooled unit's RunID is its first run's id,
+	// and its label names the pool and its runs.
+	UnitLabels map[int64]string
+	// PassKCommand, FamilyCommand and ConditionCommand are the emobench
+	// stats commands that print the numbers of charts (a), (b) and (c);
+	// each caption names its command. Empty: not named.
+	PassKCommand, FamilyCommand, ConditionCommand string
 	// PassKByRun holds pass^k rows with no group fields, all k per run: chart (a),
 	// unless PassK has curves.
 	PassKByRun []analysis.PassKRow
 	// FamilyPass1 holds k = 1 rows grouped by [emotion_family]: chart (b).
 	// Rows with another k are ignored.
 	FamilyPass1 []analysis.PassKRow
-	// ConditionPass1 holds k = 1 rows grouped by
-	// [agent_model, domain, condition]: chart (c), which pairs with- and
-	// without-emotions for each model+domain that has both. Rows with
-	// another k, another condition, or fewer than 3 group values are ignored.
-	ConditionPass1 []analysis.PassKRow
+	// ConditionPairs are chart (c): pass^1 with and without emotions over
+	// the tasks paired between one with-emotions and one without-emotions
+	// run (or pool), one pair of bars each, in this order.
+	ConditionPairs []ConditionPair
 
 	// PassK, when it has curves, replaces chart (a): pass^k against k per
 	// run with a confidence band around each line.
@@ -68,9 +75,9 @@ type Input struct {
 	// Abandonment is the share of trajectories the user ended as
 	// unsatisfied, per bar (run, family, ...), with confidence intervals.
 	Abandonment RateChart
-	// Balance is the success rate against a balance measure, binned, with
-	// an optional fitted curve.
-	Balance BalanceCurve
+	// Balance holds success-rate-against-balance charts, binned, with an
+	// optional fitted curve: one per run (or pool), in this order.
+	Balance []BalanceCurve
 	// Generalization is a matrix such as pass^1 per domain (rows) and
 	// model (columns); its Summary can carry the in- vs out-of-domain Δ.
 	Generalization Heatmap
@@ -80,6 +87,15 @@ type Input struct {
 	// Published are leaderboard results to show beside the runs of the same
 	// domain, in a table after the runs table.
 	Published []PublishedRow
+}
+
+// ConditionPair is one with- against without-emotions comparison of
+// chart (c).
+type ConditionPair struct {
+	Label   string  // category on the x axis, e.g. "gpt-4o / airline (runs 1 vs 2)"
+	With    float64 // pass^1 with emotions over the paired tasks; NaN = no bar
+	Without float64 // pass^1 without emotions over the same tasks; NaN = no bar
+	Pairs   int     // paired tasks behind both bars: the pair's n
 }
 
 // PublishedRow is one published leaderboard score, or one of the user's
@@ -103,6 +119,7 @@ type Interval struct {
 // PassKChart is chart (a) with confidence bands. It is drawn, in place of
 // the chart from Input.PassKByRun, when Curves is not empty.
 type PassKChart struct {
+	Command string // the emobench stats command that prints this chart's numbers, named in the caption; empty: not named
 	Title   string // section heading; "pass^k by run" when empty
 	Caption string // appended to the generated caption, e.g. the bands' method and level
 	// Curves are the lines, one per run; legend entries follow this order.
@@ -126,6 +143,7 @@ type PassKPoint struct {
 
 // GapChart compares pass^1 with pass^k per run: the reliability gap.
 type GapChart struct {
+	Command string   // the emobench stats command that prints this chart's numbers, named in the caption; empty: not named
 	Title   string   // section heading; "pass^1 vs pass^k by run" when empty
 	Caption string   // appended to the generated caption
 	Bars    []GapBar // one pair of bars each, in this order
@@ -148,6 +166,7 @@ type GapBar struct {
 // it; then it spans the values' range. A heatmap with no finite value is not
 // drawn.
 type Heatmap struct {
+	Command string // the emobench stats command that prints this chart's numbers, named in the caption; empty: not named
 	Title   string // section heading; a default per section when empty
 	Caption string // appended to the generated caption
 	Metric  string // what a cell holds, e.g. "pass^1" (the default)
@@ -168,6 +187,7 @@ type Heatmap struct {
 // DeltaChart is a bar chart of with- minus without-emotions differences,
 // with confidence-interval whiskers.
 type DeltaChart struct {
+	Command string     // the emobench stats command that prints this chart's numbers, named in the caption; empty: not named
 	Title   string     // section heading; "Δ pass^1, with − without emotions" when empty
 	Caption string     // appended, e.g. the CI method and the family of tests Holm adjusted over
 	Metric  string     // the measure whose difference is drawn; "pass^1" when empty
@@ -189,6 +209,7 @@ type DeltaBar struct {
 
 // RateChart is a bar chart of rates with confidence-interval whiskers.
 type RateChart struct {
+	Command string    // the emobench stats command that prints this chart's numbers, named in the caption; empty: not named
 	Title   string    // section heading; "Abandonment rate" when empty
 	Caption string    // appended, e.g. "Whiskers: 95% Wilson score intervals."
 	Group   string    // what a bar is, e.g. "run"; "group" when empty
@@ -207,6 +228,7 @@ type RateBar struct {
 // per bin with whiskers, and an optional fitted curve. It is drawn when Bins
 // is not empty.
 type BalanceCurve struct {
+	Command string       // the emobench stats command that prints this chart's numbers, named in the caption; empty: not named
 	Title   string       // section heading; "Success vs balance" when empty
 	Caption string       // appended, e.g. the CI method and the fitted model
 	XName   string       // the balance measure and its units, on the x axis; "balance" when empty

@@ -83,11 +83,10 @@ type page struct {
 //	(b) a bar chart of pass^1 per emotion family, one series per run
 //	    (in.FamilyPass1);
 //	    the domain × emotion family heatmap of pass^1 (in.FamilyHeatmap);
-//	(c) a bar chart of pass^1 with against without emotions for each agent
-//	    model and domain that has both (in.ConditionPass1), or a note when
-//	    none has both;
+//	(c) a bar chart of pass^1 with against without emotions for each
+//	    comparison of in.ConditionPairs, or a note when there is none;
 //	    the Δ bar charts with CI whiskers (in.Deltas), the abandonment rates
-//	    with CI whiskers (in.Abandonment), the success-against-balance curve
+//	    with CI whiskers (in.Abandonment), the success-against-balance curves
 //	    (in.Balance), the generalization matrix (in.Generalization) and the
 //	    Tracer funnel (in.Funnel);
 //	(d) a table of in.Runs.
@@ -95,7 +94,8 @@ type page struct {
 // Charts (a) to (c) show a note when they have no data; the other sections
 // are left out. Every chart has a caption naming what it plots and its n,
 // followed by the section's Caption, and a toolbox button that saves it as
-// SVG. Series are named after in.Runs by RunID. NaN and infinite values are
+// SVG; a chart whose section names a stats command says so in its caption.
+// Series are named after in.UnitLabels, then in.Runs, by RunID. NaN and infinite values are
 // drawn as gaps, or not at all, and printed as "–".
 //
 // The page inlines Apache ECharts (EChartsVersion) and fetches nothing: it
@@ -151,38 +151,40 @@ func Render(w io.Writer, in Input) error {
 
 	if len(in.PassK.Curves) > 0 {
 		d, caption := passKCurveChart(in)
-		add(figure{ID: passKChartID, Title: cmp.Or(in.PassK.Title, "pass^k by run"), Caption: caption}, d, "No pass^k points.")
+		add(figure{ID: passKChartID, Title: cmp.Or(in.PassK.Title, "pass^k by run"), Caption: caption + commandNote(cmp.Or(in.PassK.Command, in.PassKCommand))}, d, "No pass^k points.")
 	} else {
 		add(figure{
 			ID:      passKChartID,
 			Title:   "pass^k by run",
-			Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)) + passKRowsN(in),
+			Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)) + passKRowsN(in) + commandNote(in.PassKCommand),
 		}, lineOrNil(passKChart(in)), "No pass^k rows.")
 	}
 	d, caption := gapChart(in.Gaps)
-	add(figure{Title: cmp.Or(in.Gaps.Title, "pass^1 vs pass^k by run"), Caption: caption}, d, "")
+	add(figure{Title: cmp.Or(in.Gaps.Title, "pass^1 vs pass^k by run"), Caption: caption + commandNote(in.Gaps.Command)}, d, "")
 	add(figure{
 		ID:      familyChartID,
 		Title:   "pass^1 by emotion family",
-		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in),
+		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in) + commandNote(in.FamilyCommand),
 	}, barOrNil(familyChart(in)), "No pass^1 rows by emotion family.")
 	d, caption = heatmapChart(familyHeatmapID, in.FamilyHeatmap, "domain", "emotion family")
-	add(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption, Summary: in.FamilyHeatmap.Summary}, d, "")
+	add(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption + commandNote(in.FamilyHeatmap.Command), Summary: in.FamilyHeatmap.Summary}, d, "")
 	add(figure{
 		ID:      conditionChartID,
 		Title:   "pass^1 with vs without emotions",
-		Caption: "pass^1 of the same agent model on the same domain with and without the emotion instruction; runs sharing a model, domain and condition are pooled (mean weighted by tasks)." + conventionNote(conventions(in.ConditionPass1)) + conditionN(in),
+		Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + commandNote(in.ConditionCommand),
 	}, barOrNil(conditionChart(in)), "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
 	for i, dc := range in.Deltas {
 		d, caption := deltaChart(i+1, dc)
-		add(figure{Title: cmp.Or(dc.Title, "Δ "+cmp.Or(dc.Metric, "pass^1")+", with − without emotions"), Caption: caption}, d, "")
+		add(figure{Title: cmp.Or(dc.Title, "Δ "+cmp.Or(dc.Metric, "pass^1")+", with − without emotions"), Caption: caption + commandNote(dc.Command)}, d, "")
 	}
 	d, caption = abandonmentChart(in.Abandonment)
-	add(figure{Title: cmp.Or(in.Abandonment.Title, "Abandonment rate"), Caption: caption}, d, "")
-	d, caption = balanceChart(in.Balance)
-	add(figure{Title: cmp.Or(in.Balance.Title, "Success vs balance"), Caption: caption}, d, "")
+	add(figure{Title: cmp.Or(in.Abandonment.Title, "Abandonment rate"), Caption: caption + commandNote(in.Abandonment.Command)}, d, "")
+	for i, b := range in.Balance {
+		d, caption := balanceChart(balanceChartIDOf(i), b)
+		add(figure{Title: cmp.Or(b.Title, "Success vs balance"), Caption: caption + commandNote(b.Command)}, d, "")
+	}
 	d, caption = heatmapChart(generalizationChartID, in.Generalization, "domain", "model")
-	add(figure{Title: cmp.Or(in.Generalization.Title, "Generalization matrix"), Caption: caption, Summary: in.Generalization.Summary}, d, "")
+	add(figure{Title: cmp.Or(in.Generalization.Title, "Generalization matrix"), Caption: caption + commandNote(in.Generalization.Command), Summary: in.Generalization.Summary}, d, "")
 	d, caption = funnelChart(in.Funnel)
 	add(figure{Title: cmp.Or(in.Funnel.Title, "Tracer funnel"), Caption: caption}, d, "")
 

@@ -220,17 +220,13 @@ func TestRender_NaN(t *testing.T) {
 			{RunID: 1, K: 3, PassHatK: math.Inf(1)},
 		},
 		FamilyPass1: []analysis.PassKRow{{RunID: 1, K: 1, PassHatK: nan}},
-		ConditionPass1: []analysis.PassKRow{
-			{RunID: 1, Group: []string{"m", "d", "with-emotions"}, K: 1, PassHatK: nan, Tasks: 1},
-			{RunID: 2, Group: []string{"m", "d", "without-emotions"}, K: 1, PassHatK: 0.5, Tasks: 1},
-		},
 	}
 	page := MustRender(t, in)
 	if want := `<td class="num">–</td>`; !strings.Contains(page, want) {
 		t.Errorf("table lacks %q for a NaN pass^1", want)
 	}
 	inits := chartsJSON(t, page)
-	// The NaN with-emotions row is left out, so chart (c) has no pair.
+	// Chart (c) has no pair.
 	if got, want := len(inits), 2; got != want {
 		t.Fatalf("%d charts, want %d", got, want)
 	}
@@ -464,7 +460,7 @@ func nanSections() Input {
 			{Bars: nil}, // left out
 		},
 		Abandonment:    RateChart{Bars: []RateBar{{Label: "r", Rate: math.Inf(1), CI: none, N: 2}}},
-		Balance:        BalanceCurve{Bins: []BalanceBin{{Lo: 0, Hi: 1, Rate: nan, CI: none, N: 5}, {Lo: nan, Hi: 2, Rate: 0.5, N: 9}}, Fit: []XY{{0, nan}, {nan, 1}}},
+		Balance:        []BalanceCurve{{Bins: []BalanceBin{{Lo: 0, Hi: 1, Rate: nan, CI: none, N: 5}, {Lo: nan, Hi: 2, Rate: 0.5, N: 9}}, Fit: []XY{{0, nan}, {nan, 1}}}},
 		Generalization: Heatmap{Rows: []string{"a"}, Cols: []string{"x"}, Values: [][]float64{{nan}}}, // left out
 		Funnel:         Funnel{Stages: []FunnelStage{{Name: "none", Count: 0}}},
 	}

@@ -115,6 +115,23 @@ func barChartHeight(xs []string) string {
 	return strconv.Itoa(300+labelRoom(xs)) + "px"
 }
 
+// commandNote is the caption sentence naming the stats command that prints
+// a chart's numbers; "" when there is none.
+func commandNote(command string) string {
+	if command = strings.TrimSpace(command); command == "" {
+		return ""
+	}
+	return " Numbers: " + command + "."
+}
+
+// balanceChartIDOf is the container id of the i-th (0-based) balance chart.
+func balanceChartIDOf(i int) string {
+	if i == 0 {
+		return balanceChartID
+	}
+	return balanceChartID + "-" + strconv.Itoa(i+1)
+}
+
 // withCaption appends the caller's caption to a generated one.
 func withCaption(generated, caller string) string {
 	if caller = strings.TrimSpace(caller); caller != "" {
@@ -515,7 +532,7 @@ func abandonmentChart(r RateChart) (drawable, string) {
 // per bin at its centre, labelled with its n, with CI whiskers, and the
 // fitted curve as a line. It returns a nil chart when no bin has finite
 // edges.
-func balanceChart(b BalanceCurve) (drawable, string) {
+func balanceChart(id string, b BalanceCurve) (drawable, string) {
 	xName := cmp.Or(b.XName, "balance")
 	var points []dataItem
 	var mids []float64
@@ -573,7 +590,7 @@ func balanceChart(b BalanceCurve) (drawable, string) {
 	yAxis := rateAxis("success rate")
 	yAxis.AxisLine = &opts.AxisLine{OnZero: opts.Bool(false)} // at the left, not at x = 0
 	c := charts.NewScatter()
-	c.SetGlobalOptions(rectOpts(balanceChartID, chartHeight, names, "item", xAxis, yAxis, 16)...)
+	c.SetGlobalOptions(rectOpts(id, chartHeight, names, "item", xAxis, yAxis, 16)...)
 	caption := fmt.Sprintf("Success rate per bin of %s, plotted at the bin's centre with its n beside it; whiskers: confidence interval", xName)
 	if len(fit) > 0 {
 		caption += "; line: the fitted curve"

@@ -245,11 +245,15 @@ func BenchmarkStatsPassK_1M(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer store.Close()
+	units, _, err := loadUnits(ctx, store, nil, false)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, by := range []string{"condition", "emotion_family"} {
 		b.Run("by="+by, func(b *testing.B) {
 			opts := analysis.PassKOptions{Convention: analysis.PerTask}
 			for b.Loop() {
-				rows, _, err := computePassK(ctx, store, nil, []string{by}, opts)
+				rows, _, _, err := computePassK(ctx, store, units, nil, []string{by}, opts)
 				if err != nil {
 					b.Fatal(err)
 				}

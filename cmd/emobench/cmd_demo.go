@@ -45,7 +45,7 @@ func demoCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			in, err := reportInput(c.Context, store, nil, "emobench demo report (synthetic fixtures and offline simulators)", defaultBootstrap)
+			in, _, err := reportInput(c.Context, store, nil, "emobench demo report (synthetic fixtures and offline simulators)", defaultBootstrap, false)
 			if err != nil {
 				return err
 			}

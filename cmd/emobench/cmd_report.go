@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -30,6 +32,7 @@ func reportCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "HTML `FILE` to write (required)"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 			&cli.StringFlag{Name: "title", Value: "emobench report", Usage: "report title"},
+			poolFlag(),
 		}, intervalFlags("pm")[1:]...), // the stats commands' bootstrap flags and defaults
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {
@@ -47,10 +50,11 @@ func reportCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			in, err := reportInput(c.Context, store, runIDs, c.String("title"), boot)
+			in, overlaps, err := reportInput(c.Context, store, runIDs, c.String("title"), boot, c.Bool("pool"))
 			if err != nil {
 				return err
 			}
+			noteOverlaps(e, overlaps)
 			if err := writeReport(c.String("out"), in); err != nil {
 				return err
 			}
@@ -61,16 +65,18 @@ func reportCommand(e *env) *cli.Command {
 }
 
 // reportInput gathers everything the report shows for the given runs (all
-// runs when runIDs is empty).
-func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string, boot analysis.BootstrapOptions) (reports.Input, error) {
+// runs when runIDs is empty), per run or, with pool, per pool, and the
+// overlaps of pooled runs. Every chart's numbers come from the functions of
+// the stats command its caption names.
+func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string, boot analysis.BootstrapOptions, pool bool) (reports.Input, []analysis.Overlap, error) {
 	in := reports.Input{Title: title, GeneratedAt: time.Now().UTC()}
 	summaries, err := store.ListRunSummaries(ctx)
 	if err != nil {
-		return in, err
+		return in, nil, err
 	}
 	rewards, err := store.ListRunRewards(ctx)
 	if err != nil {
-		return in, err
+		return in, nil, err
 	}
 	keep := map[int64]bool{}
 	for _, id := range runIDs {
@@ -82,20 +88,73 @@ func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string
 		}
 		in.Runs = append(in.Runs, reportRun(s, rewards[s.ID]))
 	}
+	units, names, err := loadUnits(ctx, store, runIDs, pool)
+	if err != nil {
+		return in, nil, err
+	}
+	if pool {
+		in.UnitLabels = map[int64]string{}
+		for _, u := range units.List() {
+			in.UnitLabels[u.ID] = unitLabel(u, names)
+		}
+	}
+	cmd := commandLine{runIDs: runIDs, pool: pool, boot: boot}
 	all := analysis.PassKOptions{Convention: analysis.PerTask}
 	first := analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}}
-	if in.PassKByRun, _, err = computePassK(ctx, store, runIDs, nil, all); err != nil {
-		return in, err
+	var overlaps []analysis.Overlap
+	if in.PassKByRun, _, overlaps, err = computePassK(ctx, store, units, runIDs, nil, all); err != nil {
+		return in, nil, err
 	}
-	if in.FamilyPass1, _, err = computePassK(ctx, store, runIDs, []string{"emotion_family"}, first); err != nil {
-		return in, err
+	in.PassKCommand = cmd.stats("passk", true, "--ci", "pm")
+	if in.FamilyPass1, _, _, err = computePassK(ctx, store, units, runIDs, []string{"emotion_family"}, first); err != nil {
+		return in, nil, err
 	}
-	var names map[int64]string
-	if in.ConditionPass1, names, err = computePassK(ctx, store, runIDs, []string{"agent_model", "domain", "condition"}, first); err != nil {
-		return in, err
+	in.FamilyCommand = cmd.stats("passk", false, "--by", "emotion_family", "--k", "1")
+	err = addPaperSections(ctx, store, runIDs, units, &in, names, boot, cmd)
+	return in, overlaps, err
+}
+
+// commandLine writes the stats command lines that report captions name:
+// the report's --run and --pool, and its bootstrap flags where they differ
+// from the stats commands' defaults.
+type commandLine struct {
+	runIDs []int64
+	pool   bool
+	boot   analysis.BootstrapOptions
+}
+
+// stats is "emobench stats SUB ARGS… [--run N]… [--pool]" with the
+// bootstrap flags when bootstrapped is set.
+func (l commandLine) stats(sub string, bootstrapped bool, args ...string) string {
+	parts := append([]string{"emobench", "stats", sub}, args...)
+	for _, id := range l.runIDs {
+		parts = append(parts, "--run", strconv.FormatInt(id, 10))
 	}
-	err = addPaperSections(ctx, store, runIDs, &in, names, boot)
-	return in, err
+	if l.pool {
+		parts = append(parts, "--pool")
+	}
+	if bootstrapped {
+		d := defaultBootstrap
+		if l.boot.Resamples != d.Resamples {
+			parts = append(parts, "--resamples", strconv.Itoa(l.boot.Resamples))
+		}
+		if l.boot.Seed != d.Seed {
+			parts = append(parts, "--seed", strconv.FormatUint(l.boot.Seed, 10))
+		}
+		if l.boot.Level != d.Level {
+			parts = append(parts, "--level", strconv.FormatFloat(l.boot.Level, 'g', -1, 64))
+		}
+		if l.boot.Method != d.Method {
+			parts = append(parts, "--ci-method", l.boot.Method)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// forUnit is l for the runs of one unit only.
+func (l commandLine) forUnit(u analysis.Unit) commandLine {
+	l.runIDs = u.RunIDs
+	return l
 }
 
 // reportRun is one row of the report's runs table, shown as the runs

@@ -54,6 +54,7 @@ func passkCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
 			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)"},
+			poolFlag(),
 		}, intervalFlags("none")...),
 		Action: func(c *cli.Context) error { return runPassK(c, e) },
 	}
@@ -121,25 +122,26 @@ func runPassK(c *cli.Context, e *env) error {
 		e.warn(fmt.Sprintf("%s in a τ²-bench infrastructure_error or context_window_exceeded: %s (--infra-errors %s)",
 			plural(n, "trajectory ended", "trajectories ended"), verb, c.String("infra-errors")))
 	}
-	in, runTrials, err := loadTaskTrialsFrom(c.Context, list, store, runIDs, fields, conv)
+	units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
 	if err != nil {
 		return err
 	}
 	if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
 		return err
 	}
-	rows, err := analysis.PassK(in, analysis.PassKOptions{Convention: conv, Ks: ks, RunTrials: runTrials})
+	in, runTrials, overlaps, err := pooledTaskTrials(c.Context, list, store, units, runIDs, fields, conv)
 	if err != nil {
 		return err
 	}
-	names, err := runNames(c.Context, store)
+	noteOverlaps(e, overlaps)
+	rows, err := analysis.PassK(in, analysis.PassKOptions{Convention: conv, Ks: ks, RunTrials: runTrials})
 	if err != nil {
 		return err
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
-	t := passKTable(rows, names, fields)
+	t := passKTable(rows, units, names, fields)
 	if style != "none" {
 		hat, at := passKIntervals(in, rows, runTrials, conv, bopts)
 		for i, row := range t.rows {
@@ -209,20 +211,17 @@ func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, err
 	return ids, nil
 }
 
-// computePassK loads the (run, task) counts and computes pass^k rows grouped
-// by run and fields. It also returns run names by id.
-func computePassK(ctx context.Context, store *db.DB, runIDs []int64, fields []string, opts analysis.PassKOptions) ([]analysis.PassKRow, map[int64]string, error) {
-	in, runTrials, err := loadTaskTrials(ctx, store, runIDs, fields, opts.Convention)
+// computePassK loads the (run, task) counts of runIDs, pools them into
+// units and computes pass^k rows grouped by unit and fields. It also
+// returns the pooled task outcomes and the overlaps of pooled runs.
+func computePassK(ctx context.Context, store *db.DB, units analysis.Units, runIDs []int64, fields []string, opts analysis.PassKOptions) ([]analysis.PassKRow, []analysis.TaskTrials, []analysis.Overlap, error) {
+	in, runTrials, overlaps, err := pooledTaskTrials(ctx, store.ListTaskTrials, store, units, runIDs, fields, opts.Convention)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	opts.RunTrials = runTrials
 	rows, err := analysis.PassK(in, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	names, err := runNames(ctx, store)
-	return rows, names, err
+	return rows, in, overlaps, err
 }
 
 // loadTaskTrials returns one analysis.TaskTrials per (run, task) with the
@@ -282,11 +281,14 @@ func runNames(ctx context.Context, store *db.DB) (map[int64]string, error) {
 	return names, nil
 }
 
-func passKTable(rows []analysis.PassKRow, names map[int64]string, fields []string) *table {
-	t := &table{columns: append(append([]string{"run_id", "run"}, fields...),
+// passKTable is one row per PassKRow: its unit (see unitColumns), the
+// group fields, then the estimates.
+func passKTable(rows []analysis.PassKRow, units analysis.Units, names map[int64]string, fields []string) *table {
+	pooled := pooledUnits(units)
+	t := &table{columns: append(append(unitColumns(pooled), fields...),
 		"k", "pass_hat_k", "pass_at_k", "tasks", "trajectories", "convention")}
 	for _, r := range rows {
-		row := []any{r.RunID, names[r.RunID]}
+		row := unitCells(units.ByID(r.RunID), pooled, names)
 		for _, g := range r.Group {
 			row = append(row, g)
 		}

@@ -19,9 +19,9 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "abandonment",
 		Usage: "rate of user_unsatisfied endings (###UNSATISFIED###) per family, leaf, dimension, domain and agent",
-		Description: "Each row: trajectories, abandoned ones, the rate with a Wilson interval, and the mean user turn\n" +
-			"at which users abandoned (the turn of their ###UNSATISFIED### message). Without --by, each\n" +
-			"dimension is reported in turn, split by condition when the runs hold both.\n\n" +
+		Description: "Each row: one run's (or, with --pool, one pool's) trajectories, abandoned ones, the rate with a\n" +
+			"Wilson interval, and the mean user turn at which users abandoned (the turn of their\n" +
+			"###UNSATISFIED### message). Without --by, each dimension is reported in turn.\n\n" +
 			"Example:\n   emobench --db runs.db stats abandonment\n   emobench --db runs.db stats abandonment --by emotion_family,agent_model --format latex",
 		Before: noArgs,
 		Flags: []cli.Flag{
@@ -29,6 +29,7 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "by", Usage: "report by these fields jointly (default: each of " + strings.Join(abandonmentDimensions, ", ") + " in turn)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
+			poolFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
@@ -43,33 +44,33 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			outcomes, err := loadOutcomes(c)
+			outcomes, units, names, err := loadOutcomes(c)
 			if err != nil {
 				return err
 			}
-			t := &table{columns: []string{"dimension", "value", "trajectories", "abandoned", "rate", "mean_turn"}}
+			noteOverlaps(e, outcomeOverlaps(units, outcomes))
+			pooled := pooledUnits(units)
+			t := &table{columns: append(unitColumns(pooled), "dimension", "value", "trajectories", "abandoned", "rate", "mean_turn")}
 			dims := [][]string{}
 			if len(joint) > 0 {
 				dims = append(dims, joint)
 			} else {
-				// An emotion's effect on abandonment shows only within one
-				// condition: tasks keep their labels in without-emotions runs.
-				byCondition := len(distinctField(outcomes, "condition")) > 1
+				// Each row is one run's (or pool's): one condition.
 				for _, d := range abandonmentDimensions {
-					if byCondition {
-						dims = append(dims, []string{d, "condition"})
-					} else {
-						dims = append(dims, []string{d})
-					}
+					dims = append(dims, []string{d})
 				}
 			}
-			for _, fields := range dims {
-				for _, r := range analysis.Abandonment(abandonmentRows(outcomes, fields)) {
-					var rate any = estimate{v: r.Rate, ci: r.CI}
-					if style == "none" {
-						rate = r.Rate
+			byUnit := outcomesByUnit(outcomes, units)
+			for _, u := range units.List() {
+				for _, fields := range dims {
+					for _, r := range analysis.Abandonment(abandonmentRows(byUnit[u.ID], fields)) {
+						var rate any = estimate{v: r.Rate, ci: r.CI}
+						if style == "none" {
+							rate = r.Rate
+						}
+						row := append(unitCells(u, pooled, names), strings.Join(fields, ","), groupLabel(r.Group), r.N, r.Abandoned, rate, r.MeanTurn)
+						t.rows = append(t.rows, row)
 					}
-					t.rows = append(t.rows, []any{strings.Join(fields, ","), groupLabel(r.Group), r.N, r.Abandoned, rate, r.MeanTurn})
 				}
 			}
 			return t.expandEstimates(format, style).write(e.stdout, format)
@@ -77,13 +78,31 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 	}
 }
 
-func loadOutcomes(c *cli.Context) ([]db.TrajectoryOutcome, error) {
+// loadOutcomes returns the trajectories of the --run runs (all when none)
+// with their units (--pool) and the run names by id.
+func loadOutcomes(c *cli.Context) ([]db.TrajectoryOutcome, analysis.Units, map[int64]string, error) {
 	store, runIDs, err := openRuns(c)
 	if err != nil {
-		return nil, err
+		return nil, analysis.Units{}, nil, err
 	}
 	defer store.Close()
-	return store.ListTrajectoryOutcomes(c.Context, runIDs)
+	units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
+	if err != nil {
+		return nil, analysis.Units{}, nil, err
+	}
+	outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
+	return outcomes, units, names, err
+}
+
+// outcomesByUnit splits outcomes by the ID of their run's unit, in order.
+func outcomesByUnit(outcomes []db.TrajectoryOutcome, units analysis.Units) map[int64][]db.TrajectoryOutcome {
+	by := map[int64][]db.TrajectoryOutcome{}
+	for _, o := range outcomes {
+		if u, ok := units.Of(o.RunID); ok {
+			by[u.ID] = append(by[u.ID], o)
+		}
+	}
+	return by
 }
 
 func abandonmentRows(outcomes []db.TrajectoryOutcome, fields []string) []analysis.AbandonmentRow {
@@ -122,6 +141,7 @@ func statsBalanceCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "bins", Value: 5, Usage: "equal-width share bins on [0, 1]"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
+			poolFlag(),
 		},
 		Action: func(c *cli.Context) error { return runBalance(c, e) },
 	}
@@ -134,25 +154,29 @@ type balanceData struct {
 	passed                   []bool
 }
 
-func loadBalance(ctx context.Context, store *db.DB, outcomes []db.TrajectoryOutcome) (balanceData, error) {
+// loadBalance returns each unit's balance data, by unit ID.
+func loadBalance(ctx context.Context, store *db.DB, outcomes []db.TrajectoryOutcome, units analysis.Units) (map[int64]balanceData, error) {
 	followUps := map[int64]int{}
 	err := store.ForEachAgentText(ctx, func(id int64, text string) {
 		if analysis.IsFollowUp(text) {
 			followUps[id]++
 		}
 	})
-	var d balanceData
+	data := map[int64]balanceData{}
 	for _, o := range outcomes {
 		total := o.ToolCalls + followUps[o.ID]
-		if total == 0 {
+		u, ok := units.Of(o.RunID)
+		if total == 0 || !ok {
 			continue
 		}
+		d := data[u.ID]
 		d.shares = append(d.shares, float64(o.ToolCalls)/float64(total))
 		d.passed = append(d.passed, o.Passed)
 		d.turns = append(d.turns, float64(o.UserTurns+o.AgentTurns))
 		d.abandoned = append(d.abandoned, boolFloat(o.TerminationReason == emobench.TerminationUserUnsatisfied))
+		data[u.ID] = d
 	}
-	return d, err
+	return data, err
 }
 
 func boolFloat(b bool) float64 {
@@ -186,27 +210,52 @@ func runBalance(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
+	units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
+	if err != nil {
+		return err
+	}
 	outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
 	if err != nil {
 		return err
 	}
-	d, err := loadBalance(c.Context, store, outcomes)
+	noteOverlaps(e, outcomeOverlaps(units, outcomes))
+	data, err := loadBalance(c.Context, store, outcomes, units)
 	if err != nil {
 		return err
 	}
+	// One table per part, with the rows of every unit in turn.
+	pooled := pooledUnits(units)
 	var tables []*table
+	perUnit := func(part func(d balanceData) *table) *table {
+		var all *table
+		for _, u := range units.List() {
+			d, ok := data[u.ID]
+			if !ok {
+				continue
+			}
+			t := part(d)
+			if all == nil {
+				all = &table{columns: append(unitColumns(pooled), t.columns...)}
+			}
+			for _, row := range t.rows {
+				all.rows = append(all.rows, append(unitCells(u, pooled, names), row...))
+			}
+		}
+		if all == nil {
+			all = &table{columns: append(unitColumns(pooled), part(balanceData{}).columns...)}
+		}
+		return all
+	}
 	if part == "all" || part == "bins" {
-		tables = append(tables, binsTable(analysis.SuccessByShareBin(d.shares, d.passed, c.Int("bins")), style))
+		tables = append(tables, perUnit(func(d balanceData) *table {
+			return binsTable(analysis.SuccessByShareBin(d.shares, d.passed, c.Int("bins")), style)
+		}))
 	}
 	if part == "all" || part == "regression" {
-		tables = append(tables, regressionTable(d, style, format))
+		tables = append(tables, perUnit(func(d balanceData) *table { return regressionTable(d, style, format) }))
 	}
 	if part == "all" || part == "correlation" {
-		tables = append(tables, &table{columns: []string{"quantity", "pearson_r", "n"}, rows: [][]any{
-			{"share vs turns", analysis.Correlation(d.shares, d.turns), len(d.shares)},
-			{"share vs abandonment (point-biserial)", analysis.Correlation(d.shares, d.abandoned), len(d.shares)},
-			{"share vs success (point-biserial)", analysis.Correlation(d.shares, boolsToFloats(d.passed)), len(d.shares)},
-		}})
+		tables = append(tables, perUnit(correlationTable))
 	}
 	for i, t := range tables {
 		if i > 0 {
@@ -217,6 +266,14 @@ func runBalance(c *cli.Context, e *env) error {
 		}
 	}
 	return nil
+}
+
+func correlationTable(d balanceData) *table {
+	return &table{columns: []string{"quantity", "pearson_r", "n"}, rows: [][]any{
+		{"share vs turns", analysis.Correlation(d.shares, d.turns), len(d.shares)},
+		{"share vs abandonment (point-biserial)", analysis.Correlation(d.shares, d.abandoned), len(d.shares)},
+		{"share vs success (point-biserial)", analysis.Correlation(d.shares, boolsToFloats(d.passed)), len(d.shares)},
+	}}
 }
 
 func boolsToFloats(b []bool) []float64 {

@@ -55,7 +55,9 @@ func statsEmotionsCommand(e *env) *cli.Command {
 		Name:  "emotions",
 		Usage: "with- vs without-emotions pass^k, paired by task, per family, leaf and dimension",
 		Description: "Pairs each task's with-emotions and without-emotions trajectories (same agent model, user\n" +
-			"model and domain; a task is its content without the emotion instruction). Reports Δpass^k =\n" +
+			"model and domain; a task is its content without the emotion instruction) within one pair of\n" +
+			"runs (every with-emotions run against every without-emotions run, each row naming both), or,\n" +
+			"with --pool, within one pair of pools. Reports Δpass^k =\n" +
 			"pass^k(with) − pass^k(without) with a paired bootstrap CI over tasks and, at k = 1, the exact\n" +
 			"McNemar test on trial-matched pairs with Holm's correction across a dimension's values. pairs counts\n" +
 			"tasks; mcnemar_b counts (task, trial) pairs that passed only with emotions, mcnemar_c only without.\n" +
@@ -66,6 +68,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 			&cli.IntSliceFlag{Name: "k", Usage: "k values (default 1)"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			poolFlag(),
 		}, intervalFlags("pm")...),
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
@@ -82,13 +85,13 @@ func statsEmotionsCommand(e *env) *cli.Command {
 					return usagef("--k %d: k must be at least 1", k)
 				}
 			}
-			outcomes, err := loadOutcomes(c)
+			outcomes, units, _, err := loadOutcomes(c)
 			if err != nil {
 				return err
 			}
-			trials := conditionTrials(outcomes)
-			noteUnpaired(e, trials)
-			compared := analysis.CompareEmotions(trials, ks, opts)
+			noteOverlaps(e, outcomeOverlaps(units, outcomes))
+			compared, comparisons := analysis.CompareEmotions(conditionTrials(outcomes), units, ks, opts)
+			noteUnpaired(e, comparisons)
 			rows := withPairs(e, compared)
 			if len(compared) == 0 {
 				e.warn("no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
@@ -110,26 +113,25 @@ func conditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial 
 			continue
 		}
 		out = append(out, analysis.ConditionTrial{
-			Group:        analysis.GroupLabel(o.Fields["agent_model"], o.Fields["user_model"], o.Fields["domain"]),
-			PairKey:      o.PairKey,
-			WithEmotions: cond == emobench.ConditionWithEmotions,
-			Trial:        o.Trial,
-			Passed:       o.Passed,
-			Profile:      o.Fields, // holds every EmotionDimensions key; shared, read only
+			RunID:   o.RunID,
+			PairKey: o.PairKey,
+			Trial:   o.Trial,
+			Passed:  o.Passed,
+			Profile: o.Fields, // holds every EmotionDimensions key; shared, read only
 		})
 	}
 	return out
 }
 
 func emotionsTable(rows []analysis.EmotionDelta, style ciStyle) *table {
-	t := &table{columns: []string{"group", "dimension", "value", "k", "pairs", "with", "without", "delta", "mcnemar_b", "mcnemar_c", "p", "p_holm"}}
+	t := &table{columns: []string{"group", "with_run_ids", "without_run_ids", "dimension", "value", "k", "pairs", "with", "without", "delta", "mcnemar_b", "mcnemar_c", "p", "p_holm"}}
 	for _, r := range rows {
 		var delta any = estimate{v: r.Delta, ci: r.CI}
 		if style == "none" {
 			delta = r.Delta
 		}
 		t.rows = append(t.rows, []any{
-			r.Group, r.Dimension, orDash(r.Value), r.K, r.Pairs, r.With, r.Without, delta,
+			r.Group, runIDList(r.WithRuns), runIDList(r.WithoutRuns), r.Dimension, orDash(r.Value), r.K, r.Pairs, r.With, r.Without, delta,
 			nanInt(r.B, r.K == 1), nanInt(r.C, r.K == 1), r.P, r.PHolm,
 		})
 	}
@@ -169,35 +171,13 @@ func withPairs(e *env, rows []analysis.EmotionDelta) []analysis.EmotionDelta {
 	return kept
 }
 
-// noteUnpaired says how many tasks ran in one condition only (within a
-// group of agent model, user model and domain that has both): they cannot
-// be paired and are left out.
-func noteUnpaired(e *env, trials []analysis.ConditionTrial) {
-	type key struct{ group, pair string }
-	with, without := map[key]bool{}, map[key]bool{}
-	groups := map[string][2]bool{}
-	for _, t := range trials {
-		k := key{t.Group, t.PairKey}
-		g := groups[t.Group]
-		if t.WithEmotions {
-			with[k], g[0] = true, true
-		} else {
-			without[k], g[1] = true, true
+// noteUnpaired says, for each comparison of runs (or pools), how many
+// tasks ran in one condition only: they cannot be paired and are left out.
+func noteUnpaired(e *env, comparisons []analysis.EmotionComparison) {
+	for _, c := range comparisons {
+		if c.OnlyWith+c.OnlyWithout > 0 {
+			e.warn(fmt.Sprintf("%s, runs %s (with emotions) vs %s (without): left out %d tasks run only with emotions and %d run only without: they have no pair",
+				c.Group(), runIDList(c.With.RunIDs), runIDList(c.Without.RunIDs), c.OnlyWith, c.OnlyWithout))
 		}
-		groups[t.Group] = g
-	}
-	onlyWith, onlyWithout := 0, 0
-	for k := range with {
-		if g := groups[k.group]; g[1] && !without[k] {
-			onlyWith++
-		}
-	}
-	for k := range without {
-		if g := groups[k.group]; g[0] && !with[k] {
-			onlyWithout++
-		}
-	}
-	if onlyWith+onlyWithout > 0 {
-		e.warn(fmt.Sprintf("left out %d tasks run only with emotions and %d run only without: they have no pair", onlyWith, onlyWithout))
 	}
 }

@@ -24,6 +24,7 @@ func statsGapCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "k", Usage: "the k to compare with k = 1 (default: the largest k)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			poolFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
@@ -53,30 +54,36 @@ func statsGapCommand(e *env) *cli.Command {
 			if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
 				return err
 			}
-			rows, names, err := computePassK(c.Context, store, runIDs, fields, opts)
+			units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
 			if err != nil {
 				return err
 			}
+			rows, _, overlaps, err := computePassK(c.Context, store, units, runIDs, fields, opts)
+			if err != nil {
+				return err
+			}
+			noteOverlaps(e, overlaps)
 			gaps := analysis.GapAtMaxK(rows)
 			if k := c.Int("k"); c.IsSet("k") {
 				for i := range gaps {
 					if gaps[i].K < k { // no task has k trials: no pass^k, not a gap of 0
 						gaps[i].K, gaps[i].PassK, gaps[i].Diff, gaps[i].Ratio, gaps[i].TasksK = k, math.NaN(), math.NaN(), math.NaN(), 0
-						e.warn(fmt.Sprintf("run %d has no task with %d trials: pass^%d is unknown", gaps[i].RunID, k, k))
+						e.warn(fmt.Sprintf("%s has no task with %d trials: pass^%d is unknown", unitName(units.ByID(gaps[i].RunID)), k, k))
 					}
 				}
 			}
-			gaps = withoutSingleTrial(e, gaps, names)
-			return gapTable(gaps, names, fields).write(e.stdout, format)
+			gaps = withoutSingleTrial(e, gaps, units, names)
+			return gapTable(gaps, units, names, fields).write(e.stdout, format)
 		},
 	}
 }
 
-func gapTable(rows []analysis.GapRow, names map[int64]string, fields []string) *table {
-	t := &table{columns: append(append([]string{"run_id", "run"}, fields...),
+func gapTable(rows []analysis.GapRow, units analysis.Units, names map[int64]string, fields []string) *table {
+	pooled := pooledUnits(units)
+	t := &table{columns: append(append(unitColumns(pooled), fields...),
 		"k", "pass_1", "pass_k", "gap", "ratio", "tasks_1", "tasks_k", "convention")}
 	for _, r := range rows {
-		row := []any{r.RunID, names[r.RunID]}
+		row := unitCells(units.ByID(r.RunID), pooled, names)
 		for _, g := range r.Group {
 			row = append(row, g)
 		}
@@ -88,7 +95,7 @@ func gapTable(rows []analysis.GapRow, names map[int64]string, fields []string) *
 
 // withoutSingleTrial leaves out rows whose largest k is 1 (one trial per
 // task: no gap to measure), naming their runs once on stderr.
-func withoutSingleTrial(e *env, gaps []analysis.GapRow, names map[int64]string) []analysis.GapRow {
+func withoutSingleTrial(e *env, gaps []analysis.GapRow, units analysis.Units, names map[int64]string) []analysis.GapRow {
 	var kept []analysis.GapRow
 	var left []string
 	seen := map[int64]bool{}
@@ -99,12 +106,16 @@ func withoutSingleTrial(e *env, gaps []analysis.GapRow, names map[int64]string) 
 		}
 		if !seen[g.RunID] {
 			seen[g.RunID] = true
-			left = append(left, fmt.Sprintf("%d (%s)", g.RunID, names[g.RunID]))
+			if u := units.ByID(g.RunID); u.Pooled {
+				left = append(left, unitLabel(u, names))
+			} else {
+				left = append(left, fmt.Sprintf("%d (%s)", g.RunID, names[g.RunID]))
+			}
 		}
 	}
 	if len(left) > 0 {
 		e.warn(fmt.Sprintf("left out %s with one trial per task: a gap needs k >= 2 (run with --trials 2 or more): %s",
-			plural(len(left), "run", "runs"), strings.Join(left, ", ")))
+			plural(len(left), unitNoun(units), unitNoun(units)+"s"), strings.Join(left, ", ")))
 	}
 	return kept
 }

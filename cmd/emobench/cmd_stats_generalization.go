@@ -8,6 +8,7 @@ import (
 
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports"
 	"github.com/urfave/cli/v2"
 )
 
@@ -27,6 +28,7 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "part", Value: "deltas", Usage: "deltas or matrix"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			poolFlag(),
 		}, intervalFlags("pm")...),
 		Action: func(c *cli.Context) error { return runGeneralization(c, e) },
 	}
@@ -50,18 +52,26 @@ func runGeneralization(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	tasks, _, err := loadTaskTrials(c.Context, store, nil, []string{"domain", "agent_model"}, analysis.PerTask)
+	units, names, err := loadUnits(c.Context, store, nil, c.Bool("pool"))
 	if err != nil {
 		return err
 	}
+	rows, tasks, overlaps, err := computePassK(c.Context, store, units, nil, nil, analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}})
+	if err != nil {
+		return err
+	}
+	noteOverlaps(e, overlaps)
 	if part == "matrix" {
-		return matrixTable(tasks).write(e.stdout, format)
+		return matrixTable(generalizationMatrix(rows, units, names)).write(e.stdout, format)
 	}
 	tags, err := store.ListRunTags(c.Context)
 	if err != nil {
 		return err
 	}
-	t, notes := generalizationTable(tags, tasks, opts, style)
+	t, notes, err := generalizationTable(tags, units, tasks, opts, style)
+	if err != nil {
+		return err
+	}
 	if len(t.rows) == 0 {
 		e.warn("no tuned runs: tag them with emobench runs tag RUN --train-domains D --base RUN")
 	}
@@ -72,19 +82,20 @@ func runGeneralization(c *cli.Context, e *env) error {
 }
 
 // generalizationTable compares every tuned model (runs with train domains
-// and a base run, grouped by agent model) with its base runs. The notes say
-// why a Δ has no interval.
-func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts analysis.BootstrapOptions, style ciStyle) (*table, []string) {
-	byRun := map[int64][]analysis.TaskTrials{}
+// and a base run, grouped by agent model, user model and condition) with
+// its base runs, domain by domain: on each domain one tuned unit (a run, or
+// with --pool a pool) against the unit of its base run. tasks are pooled
+// by unit (analysis.PoolTasks). Several tuned or base units on one domain
+// are an error: the rule never combines runs silently. The notes say why a
+// Δ has no interval.
+func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analysis.TaskTrials, opts analysis.BootstrapOptions, style ciStyle) (*table, []string, error) {
+	byUnit := map[int64][]analysis.TaskTrials{}
 	for _, t := range tasks {
-		byRun[t.RunID] = append(byRun[t.RunID], t)
-	}
-	runs := map[int64]db.RunTags{}
-	for _, t := range tags {
-		runs[t.RunID] = t
+		byUnit[t.RunID] = append(byUnit[t.RunID], t)
 	}
 	type tunedModel struct {
-		tuned, base map[string][]analysis.TaskTrials
+		agent       string
+		tuned, base map[string]int64 // domain → unit ID
 		train       map[string]bool
 	}
 	models := map[string]*tunedModel{}
@@ -92,38 +103,68 @@ func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts an
 		if t.TrainDomains == nil || t.BaseRunID == 0 {
 			continue
 		}
-		m := models[t.AgentModel]
-		if m == nil {
-			m = &tunedModel{tuned: map[string][]analysis.TaskTrials{}, base: map[string][]analysis.TaskTrials{}, train: map[string]bool{}}
-			models[t.AgentModel] = m
+		tu, ok := units.Of(t.RunID)
+		if !ok {
+			continue
 		}
-		m.tuned[t.Domain] = append(m.tuned[t.Domain], byRun[t.RunID]...)
-		m.base[t.Domain] = append(m.base[t.Domain], byRun[t.BaseRunID]...)
+		bu, _ := units.Of(t.BaseRunID)
+		model := analysis.GroupLabel(tu.Key.AgentModel, tu.Key.UserModel, tu.Key.Condition)
+		m := models[model]
+		if m == nil {
+			m = &tunedModel{agent: tu.Key.AgentModel, tuned: map[string]int64{}, base: map[string]int64{}, train: map[string]bool{}}
+			models[model] = m
+		}
+		for _, side := range []struct {
+			name string
+			id   int64
+			at   map[string]int64
+		}{{"tuned", tu.ID, m.tuned}, {"base", bu.ID, m.base}} {
+			name, id, at := side.name, side.id, side.at
+			if prev, seen := at[t.Domain]; seen && prev != id {
+				return nil, nil, fmt.Errorf("stats generalization: %s has several %s %s on domain %s (%s and %s): pool them with --pool, or tag only one",
+					model, name, unitNoun(units)+"s", t.Domain, unitName(units.ByID(prev)), unitName(units.ByID(id)))
+			}
+			at[t.Domain] = id
+		}
 		for _, d := range t.TrainDomains {
 			m.train[d] = true
 		}
 	}
 	names := make([]string, 0, len(models))
+	agents := map[string]int{}
 	for name := range models {
 		names = append(names, name)
+		agents[models[name].agent]++
 	}
 	sort.Strings(names)
-	t := &table{columns: []string{"model", "domain", "scope", "tuned_pass_1", "base_pass_1", "delta", "paired_tasks"}}
+	t := &table{columns: []string{"model", "domain", "scope", "tuned_pass_1", "base_pass_1", "delta", "paired_tasks", "tuned_run_ids", "base_run_ids"}}
 	var notes []string
-	for _, name := range names {
-		m := models[name]
+	for _, key := range names {
+		m := models[key]
+		name := m.agent // the agent model, unless it has tuned runs of several user models or conditions
+		if agents[m.agent] > 1 {
+			name = key
+		}
 		var train []string
 		for d := range m.train {
 			train = append(train, d)
 		}
 		sort.Strings(train)
-		res := analysis.Generalization(m.tuned, m.base, train, opts)
+		tuned, base := map[string][]analysis.TaskTrials{}, map[string][]analysis.TaskTrials{}
+		for d, id := range m.tuned {
+			tuned[d] = byUnit[id]
+		}
+		for d, id := range m.base {
+			base[d] = byUnit[id]
+		}
+		res := analysis.Generalization(tuned, base, train, opts)
 		for _, d := range res.Domains {
 			scope := "out-of-domain"
 			if d.InDomain {
 				scope = "in-domain"
 			}
-			t.rows = append(t.rows, []any{name, d.Domain, scope, d.TunedPass1, d.BasePass1, withCI(d.Delta, d.CI, style), d.PairedTasks})
+			t.rows = append(t.rows, []any{name, d.Domain, scope, d.TunedPass1, d.BasePass1, withCI(d.Delta, d.CI, style), d.PairedTasks,
+				runIDList(units.ByID(m.tuned[d.Domain]).RunIDs), runIDList(units.ByID(m.base[d.Domain]).RunIDs)})
 			if !d.Paired && !math.IsNaN(d.Delta) {
 				notes = append(notes, fmt.Sprintf("%s on %s: 0 paired tasks (the tuned and base runs share no task), so its Δ compares different tasks and has no interval, nor has the %s mean", name, d.Domain, scope))
 			}
@@ -141,10 +182,10 @@ func generalizationTable(tags []db.RunTags, tasks []analysis.TaskTrials, opts an
 			domains []string
 			sum     analysis.DeltaSummary
 		}{{"in-domain mean", in, res.InDomain}, {"out-of-domain mean", out, res.OutOfDomain}} {
-			t.rows = append(t.rows, []any{name, orDash(strings.Join(s.domains, ",")), s.scope, nil, nil, withCI(s.sum.Mean, s.sum.CI, style), nil})
+			t.rows = append(t.rows, []any{name, orDash(strings.Join(s.domains, ",")), s.scope, nil, nil, withCI(s.sum.Mean, s.sum.CI, style), nil, nil, nil})
 		}
 	}
-	return t, notes
+	return t, notes, nil
 }
 
 func withCI(v float64, ci analysis.CI, style ciStyle) any {
@@ -154,18 +195,75 @@ func withCI(v float64, ci analysis.CI, style ciStyle) any {
 	return estimate{v: v, ci: ci}
 }
 
-// matrixTable is pass^1 (mean over tasks of c/n) of every agent model on
-// every domain, pooling a model's runs on the domain: the report's
-// generalization heatmap as a table.
-func matrixTable(tasks []analysis.TaskTrials) *table {
-	h := heatmap(tasks, "agent model", "", false)
-	t := &table{columns: append([]string{"domain"}, h.Cols...)}
+// generalizationMatrix is pass^1 (stats passk --k 1) of every unit, as a
+// domain (rows) × agent model (columns) matrix. When one agent model has
+// several units on a domain, its columns name each unit: "agent (run N)",
+// or pooled "agent / user model / condition". It also returns, per row, the
+// run ids behind its cells, in column order.
+func generalizationMatrix(rows []analysis.PassKRow, units analysis.Units, names map[int64]string) (reports.Heatmap, [][]int64) {
+	var first []analysis.PassKRow
+	count := map[[2]string]int{}
+	for _, r := range rows {
+		if r.K == 1 {
+			u := units.ByID(r.RunID)
+			first = append(first, r)
+			count[[2]string{u.Key.Domain, u.Key.AgentModel}]++
+		}
+	}
+	ambiguous := map[string]bool{}
+	for k, n := range count {
+		if n > 1 {
+			ambiguous[k[1]] = true
+		}
+	}
+	type cell struct {
+		v      float64
+		tasks  int
+		runIDs []int64
+	}
+	cells := map[[2]string]cell{}
+	rowSet, colSet := map[string]bool{}, map[string]bool{}
+	for _, r := range first {
+		u := units.ByID(r.RunID)
+		col := u.Key.AgentModel
+		switch {
+		case ambiguous[col] && u.Pooled:
+			col = analysis.GroupLabel(u.Key.AgentModel, u.Key.UserModel, u.Key.Condition)
+		case ambiguous[col]:
+			col = fmt.Sprintf("%s (run %d)", u.Key.AgentModel, u.ID)
+		}
+		key := [2]string{u.Key.Domain, col}
+		cells[key] = cell{r.PassHatK, r.Tasks, u.RunIDs}
+		rowSet[key[0]], colSet[key[1]] = true, true
+	}
+	h := reports.Heatmap{RowName: "domain", ColName: "agent model", Rows: sortedSet(rowSet), Cols: sortedSet(colSet)}
+	var runIDs [][]int64
+	for _, d := range h.Rows {
+		values, ns := make([]float64, len(h.Cols)), make([]int, len(h.Cols))
+		var ids []int64
+		for j, c := range h.Cols {
+			values[j] = math.NaN()
+			if cl, ok := cells[[2]string{d, c}]; ok {
+				values[j], ns[j] = cl.v, cl.tasks
+				ids = append(ids, cl.runIDs...)
+			}
+		}
+		h.Values, h.N = append(h.Values, values), append(h.N, ns)
+		runIDs = append(runIDs, ids)
+	}
+	return h, runIDs
+}
+
+// matrixTable is a heatmap as a table: one row per heatmap row, one column
+// per heatmap column, then run_ids, the runs behind the row's cells.
+func matrixTable(h reports.Heatmap, runIDs [][]int64) *table {
+	t := &table{columns: append(append([]string{h.RowName}, h.Cols...), "run_ids")}
 	for i, d := range h.Rows {
 		row := []any{d}
 		for _, v := range h.Values[i] {
 			row = append(row, v)
 		}
-		t.rows = append(t.rows, row)
+		t.rows = append(t.rows, append(row, runIDList(runIDs[i])))
 	}
 	return t
 }

@@ -34,40 +34,58 @@ func thousands(n int) string {
 
 func interval(ci analysis.CI) reports.Interval { return reports.Interval{Lo: ci.Lo, Hi: ci.Hi} }
 
-// addPaperSections fills the report's CI-bearing sections for runIDs.
-func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, in *reports.Input, names map[int64]string, boot analysis.BootstrapOptions) error {
-	tasks, _, err := loadTaskTrials(ctx, store, runIDs, nil, analysis.PerTask)
+// addPaperSections fills the report's CI-bearing sections for runIDs, per
+// unit, each naming the stats command (cmd) that prints its numbers.
+func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units analysis.Units, in *reports.Input, names map[int64]string, boot analysis.BootstrapOptions, cmd commandLine) error {
+	tasks, _, _, err := pooledTaskTrials(ctx, store.ListTaskTrials, store, units, runIDs, nil, analysis.PerTask)
 	if err != nil {
 		return err
 	}
-	in.PassK = passKCurves(tasks, in.PassKByRun, names, boot)
-	in.Gaps = gapChart(in.PassKByRun, names)
-	byDomainFamily, _, err := loadTaskTrials(ctx, store, runIDs, []string{"domain", "emotion_family"}, analysis.PerTask)
-	if err != nil {
-		return err
-	}
-	in.FamilyHeatmap = heatmap(byDomainFamily, "emotion family", "Pooled over runs; tasks without an emotion profile are left out.", true)
+	label := func(id int64) string { return unitLabel(units.ByID(id), names) }
+	in.PassK = passKCurves(tasks, in.PassKByRun, label, boot)
+	in.PassK.Command = in.PassKCommand
+	in.Gaps = gapChart(in.PassKByRun, label)
+	in.Gaps.Command = cmd.stats("gap", false)
+	in.FamilyHeatmap = unitHeatmap(in.FamilyPass1, label, "emotion family",
+		"Tasks without an emotion profile are left out.")
+	in.FamilyHeatmap.Command = in.FamilyCommand
 	outcomes, err := store.ListTrajectoryOutcomes(ctx, runIDs)
 	if err != nil {
 		return err
 	}
-	in.Deltas = deltaCharts(analysis.CompareEmotions(conditionTrials(outcomes), []int{1}, boot), bootstrapNote(boot))
-	in.Abandonment = abandonmentChart(outcomes)
-	balance, err := loadBalance(ctx, store, outcomes)
+	compared, _ := analysis.CompareEmotions(conditionTrials(outcomes), units, []int{1}, boot)
+	emotionsCmd := cmd.stats("emotions", true, "--k", "1")
+	in.ConditionPairs = conditionPairs(compared)
+	in.ConditionCommand = emotionsCmd
+	in.Deltas = deltaCharts(compared, bootstrapNote(boot), emotionsCmd)
+	in.Abandonment = abandonmentChart(outcomes, units, names)
+	in.Abandonment.Command = cmd.stats("abandonment", false, "--by", "emotion_family")
+	balance, err := loadBalance(ctx, store, outcomes, units)
 	if err != nil {
 		return err
 	}
-	in.Balance = balanceChart(balance)
-	byDomainModel, _, err := loadTaskTrials(ctx, store, runIDs, []string{"domain", "agent_model"}, analysis.PerTask)
-	if err != nil {
-		return err
+	for _, u := range units.List() {
+		if d, ok := balance[u.ID]; ok {
+			chart := balanceChart(d)
+			chart.Title = "Success vs balance: " + unitLabel(u, names)
+			chart.Command = cmd.forUnit(u).stats("balance", false, "--part", "bins", "--bins", "5")
+			in.Balance = append(in.Balance, chart)
+		}
 	}
-	in.Generalization = heatmap(byDomainModel, "agent model", "pass^1 of every model on every domain, pooling a model's runs.", false)
+	var first []analysis.PassKRow
+	for _, r := range in.PassKByRun {
+		if r.K == 1 {
+			first = append(first, r)
+		}
+	}
+	in.Generalization, _ = generalizationMatrix(first, units, names)
+	in.Generalization.Caption = "pass^1 of every run (or pool) on its domain."
+	in.Generalization.Command = cmd.stats("generalization", false, "--part", "matrix")
 	in.Published, err = publishedBeside(ctx, store, in.Runs)
 	return err
 }
 
-func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, names map[int64]string, boot analysis.BootstrapOptions) reports.PassKChart {
+func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, label func(int64) string, boot analysis.BootstrapOptions) reports.PassKChart {
 	byRun := map[int64][]analysis.TaskTrials{}
 	for _, t := range tasks {
 		byRun[t.RunID] = append(byRun[t.RunID], t)
@@ -79,7 +97,7 @@ func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, names ma
 		if !ok {
 			i = len(chart.Curves)
 			index[r.RunID] = i
-			chart.Curves = append(chart.Curves, reports.PassKCurve{RunID: r.RunID, Run: names[r.RunID]})
+			chart.Curves = append(chart.Curves, reports.PassKCurve{RunID: r.RunID, Run: label(r.RunID)})
 		}
 		_, _, ci, _ := analysis.PassKCI(byRun[r.RunID], r.K, analysis.PerTask, 0, boot)
 		chart.Curves[i].Points = append(chart.Curves[i].Points, reports.PassKPoint{K: r.K, Value: r.PassHatK, CI: interval(ci), Tasks: r.Tasks})
@@ -87,50 +105,68 @@ func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, names ma
 	return chart
 }
 
-func gapChart(rows []analysis.PassKRow, names map[int64]string) reports.GapChart {
+func gapChart(rows []analysis.PassKRow, label func(int64) string) reports.GapChart {
 	var chart reports.GapChart
 	for _, g := range analysis.GapAtMaxK(rows) {
 		if g.K < 2 {
 			continue // one trial per task: no gap to show
 		}
-		chart.Bars = append(chart.Bars, reports.GapBar{Run: names[g.RunID], Pass1: g.Pass1, PassK: g.PassK, K: g.K, Tasks: g.TasksK, Tasks1: g.Tasks1})
+		chart.Bars = append(chart.Bars, reports.GapBar{Run: label(g.RunID), Pass1: g.Pass1, PassK: g.PassK, K: g.K, Tasks: g.TasksK, Tasks1: g.Tasks1})
 	}
 	return chart
 }
 
-// heatmap pools tasks into a domain × Group[1] matrix of pass^1 (mean over
-// tasks of c/n).
-func heatmap(tasks []analysis.TaskTrials, colName, caption string, skipEmptyCol bool) reports.Heatmap {
+// unitHeatmap is a unit (rows) × Group[0] (columns) matrix of the k = 1
+// rows' pass^1; rows with an empty Group[0] are left out.
+func unitHeatmap(rows []analysis.PassKRow, label func(int64) string, colName, caption string) reports.Heatmap {
 	type cell struct {
-		sum float64
-		n   int
+		v     float64
+		tasks int
 	}
-	cells := map[[2]string]*cell{}
-	rowSet, colSet := map[string]bool{}, map[string]bool{}
-	for _, t := range tasks {
-		if t.Trials == 0 || (skipEmptyCol && t.Group[1] == "") {
+	cells := map[[2]string]cell{}
+	var rowOrder []string
+	rowSeen, colSet := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		if r.K != 1 || len(r.Group) == 0 || r.Group[0] == "" {
 			continue
 		}
-		key := [2]string{t.Group[0], t.Group[1]}
-		if cells[key] == nil {
-			cells[key] = &cell{}
+		key := [2]string{label(r.RunID), r.Group[0]}
+		cells[key] = cell{r.PassHatK, r.Tasks}
+		if !rowSeen[key[0]] {
+			rowSeen[key[0]] = true
+			rowOrder = append(rowOrder, key[0])
 		}
-		cells[key].sum += float64(t.Passes) / float64(t.Trials)
-		cells[key].n++
-		rowSet[key[0]], colSet[key[1]] = true, true
+		colSet[key[1]] = true
 	}
-	h := reports.Heatmap{RowName: "domain", ColName: colName, Caption: caption, Rows: sortedSet(rowSet), Cols: sortedSet(colSet)}
+	h := reports.Heatmap{RowName: "run", ColName: colName, Caption: caption, Rows: rowOrder, Cols: sortedSet(colSet)}
 	for _, r := range h.Rows {
 		values, ns := make([]float64, len(h.Cols)), make([]int, len(h.Cols))
 		for j, c := range h.Cols {
 			values[j] = math.NaN()
-			if cl := cells[[2]string{r, c}]; cl != nil {
-				values[j], ns[j] = cl.sum/float64(cl.n), cl.n
+			if cl, ok := cells[[2]string{r, c}]; ok {
+				values[j], ns[j] = cl.v, cl.tasks
 			}
 		}
 		h.Values, h.N = append(h.Values, values), append(h.N, ns)
 	}
 	return h
+}
+
+// conditionPairs are chart (c): the "all" rows of stats emotions --k 1.
+func conditionPairs(rows []analysis.EmotionDelta) []reports.ConditionPair {
+	var out []reports.ConditionPair
+	for _, r := range rows {
+		if r.Dimension == "all" && r.K == 1 {
+			out = append(out, reports.ConditionPair{Label: comparisonLabel(r), With: r.With, Without: r.Without, Pairs: r.Pairs})
+		}
+	}
+	return out
+}
+
+// comparisonLabel names a with- vs without-emotions comparison:
+// "agent / user / domain (runs 1 vs 2)".
+func comparisonLabel(r analysis.EmotionDelta) string {
+	return fmt.Sprintf("%s (runs %s vs %s)", r.Group, runIDList(r.WithRuns), runIDList(r.WithoutRuns))
 }
 
 func sortedSet(set map[string]bool) []string {
@@ -143,11 +179,11 @@ func sortedSet(set map[string]bool) []string {
 }
 
 // deltaCharts makes one chart per dimension of the with − without
-// comparison; bars name their group when there are several.
-func deltaCharts(rows []analysis.EmotionDelta, note string) []reports.DeltaChart {
+// comparison; bars name their comparison when there are several.
+func deltaCharts(rows []analysis.EmotionDelta, note, command string) []reports.DeltaChart {
 	groups := map[string]bool{}
 	for _, r := range rows {
-		groups[r.Group] = true
+		groups[comparisonLabel(r)] = true
 	}
 	var charts []reports.DeltaChart
 	for _, dim := range []string{"emotion_family", "politeness", "urgency", "trust"} {
@@ -155,6 +191,7 @@ func deltaCharts(rows []analysis.EmotionDelta, note string) []reports.DeltaChart
 			Title:   "Δ pass^1, with − without emotions, by " + dim,
 			Caption: note + " p: exact McNemar test, Holm-adjusted across the values of " + dim + ".",
 			Group:   dim,
+			Command: command,
 		}
 		for _, r := range rows {
 			if r.Dimension != dim {
@@ -162,7 +199,7 @@ func deltaCharts(rows []analysis.EmotionDelta, note string) []reports.DeltaChart
 			}
 			label := orDash(r.Value)
 			if len(groups) > 1 {
-				label = r.Group + ": " + label
+				label = comparisonLabel(r) + ": " + label
 			}
 			chart.Bars = append(chart.Bars, reports.DeltaBar{Label: label, Delta: r.Delta, CI: interval(r.CI), P: r.PHolm, Pairs: r.Pairs})
 		}
@@ -173,14 +210,19 @@ func deltaCharts(rows []analysis.EmotionDelta, note string) []reports.DeltaChart
 	return charts
 }
 
-func abandonmentChart(outcomes []db.TrajectoryOutcome) reports.RateChart {
+// abandonmentChart is stats abandonment --by emotion_family: one bar per
+// unit and family.
+func abandonmentChart(outcomes []db.TrajectoryOutcome, units analysis.Units, names map[int64]string) reports.RateChart {
 	chart := reports.RateChart{
-		Title:   "Abandonment (###UNSATISFIED###) by emotion family and condition",
+		Title:   "Abandonment (###UNSATISFIED###) by run and emotion family",
 		Caption: "Whiskers: 95% Wilson score intervals. Without emotions, the family is the task's profile, which the user did not play.",
-		Group:   "emotion family / condition",
+		Group:   "run: emotion family",
 	}
-	for _, r := range analysis.Abandonment(abandonmentRows(outcomes, []string{"emotion_family", "condition"})) {
-		chart.Bars = append(chart.Bars, reports.RateBar{Label: orDash(r.Group[0]) + " / " + r.Group[1], Rate: r.Rate, CI: interval(r.CI), N: r.N})
+	byUnit := outcomesByUnit(outcomes, units)
+	for _, u := range units.List() {
+		for _, r := range analysis.Abandonment(abandonmentRows(byUnit[u.ID], []string{"emotion_family"})) {
+			chart.Bars = append(chart.Bars, reports.RateBar{Label: unitLabel(u, names) + ": " + orDash(r.Group[0]), Rate: r.Rate, CI: interval(r.CI), N: r.N})
+		}
 	}
 	return chart
 }

@@ -280,16 +280,16 @@ func TestStatsAbandonment_HandComputed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("not CSV: %v\n%s", err, out)
 		}
-		wantHeader := []string{"dimension", "value", "trajectories", "abandoned", "rate", "rate_lo", "rate_hi", "mean_turn"}
+		wantHeader := []string{"run_id", "run", "dimension", "value", "trajectories", "abandoned", "rate", "rate_lo", "rate_hi", "mean_turn"}
 		if diff := cmp.Diff(wantHeader, recs[0]); diff != "" {
 			t.Fatalf("header (-want +got):\n%s", diff)
 		}
-		if len(recs) != 3 || recs[1][1] != "anger" {
-			t.Fatalf("records = %v, want anger and fear", recs)
+		if len(recs) != 3 || recs[1][3] != "anger" || recs[1][0] != "1" || recs[1][1] != "abandonment" {
+			t.Fatalf("records = %v, want run 1's anger and fear", recs)
 		}
 		// anger: 3 of 5.
 		lo, hi := wilsonByHand(3, 5)
-		for j, w := range map[int]float64{4: 0.6, 5: lo, 6: hi, 7: 3} {
+		for j, w := range map[int]float64{6: 0.6, 7: lo, 8: hi, 9: 3} {
 			got, err := strconv.ParseFloat(recs[1][j], 64)
 			if err != nil || math.Abs(got-w) > statsTol {
 				t.Errorf("anger %s = %q, want %v", recs[0][j], recs[1][j], w)
@@ -424,7 +424,7 @@ func TestStatsBalance_HandComputed(t *testing.T) {
 
 	t.Run("CSVAllShowsBins", func(t *testing.T) {
 		r := runCLI(t, "", "--db", dbPath, "stats", "balance", "--run", "balance", "--format", "csv")
-		if r.code != 0 || !strings.HasPrefix(r.stdout, "share_lo,share_hi,") || !strings.Contains(r.stderr, "--part") {
+		if r.code != 0 || !strings.HasPrefix(r.stdout, "run_id,run,share_lo,share_hi,") || !strings.Contains(r.stderr, "--part") {
 			t.Fatalf("exit %d stdout %q stderr %q: want the bins table and a note", r.code, r.stdout, r.stderr)
 		}
 	})
@@ -502,9 +502,10 @@ func TestStatsGeneralization_HandComputed(t *testing.T) {
 
 	t.Run("Matrix", func(t *testing.T) {
 		rows := jsonObjects(t, "--db", dbPath, "stats", "generalization", "--part", "matrix")
+		// Runs 1, 2: tuned on retail, airline; 3, 4: base on retail, airline.
 		want := []map[string]any{
-			{"domain": "airline", "base_m": 0.5, "tuned_m": 0.25},
-			{"domain": "retail", "base_m": 0.25, "tuned_m": 0.75},
+			{"domain": "airline", "base_m": 0.5, "tuned_m": 0.25, "run_ids": []any{4.0, 2.0}},
+			{"domain": "retail", "base_m": 0.25, "tuned_m": 0.75, "run_ids": []any{3.0, 1.0}},
 		}
 		if diff := cmp.Diff(want, rows); diff != "" {
 			t.Errorf("matrix (-want +got):\n%s", diff)

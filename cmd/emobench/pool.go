@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/urfave/cli/v2"
+)
+
+// poolFlag is --pool, on every stats command and on report.
+func poolFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "pool", Usage: "pool the runs that share agent model, user model, domain and condition: every trajectory of a task in them is one trial of it (default: per run)"}
+}
+
+// maxOverlapNotes caps the overlap notes printed one by one.
+const maxOverlapNotes = 10
+
+// loadUnits returns the analysis units of runIDs (of every run when
+// empty): one per run, or one per pool when pool is set, with run names by
+// id.
+func loadUnits(ctx context.Context, store *db.DB, runIDs []int64, pool bool) (analysis.Units, map[int64]string, error) {
+	runs, err := store.ListRunSummaries(ctx)
+	if err != nil {
+		return analysis.Units{}, nil, err
+	}
+	keep := map[int64]bool{}
+	for _, id := range runIDs {
+		keep[id] = true
+	}
+	keys := map[int64]analysis.PoolKey{}
+	names := map[int64]string{}
+	for _, r := range runs {
+		names[r.ID] = r.Name
+		if len(keep) == 0 || keep[r.ID] {
+			keys[r.ID] = analysis.PoolKey{AgentModel: r.AgentModel, UserModel: r.UserModel, Domain: r.Domain, Condition: string(r.Condition)}
+		}
+	}
+	return analysis.NewUnits(keys, pool), names, nil
+}
+
+// runIDList is a cell naming runs: a JSON array, "3,5" in text.
+type runIDList []int64
+
+func (l runIDList) String() string {
+	s := make([]string, len(l))
+	for i, id := range l {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// unitColumns are the leading columns naming a row's unit: run_id and run
+// per run; pooled, pool (agent / user / domain / condition) and run_ids.
+func unitColumns(pooled bool) []string {
+	if pooled {
+		return []string{"pool", "run_ids"}
+	}
+	return []string{"run_id", "run"}
+}
+
+// unitCells are the cells of unitColumns for u.
+func unitCells(u analysis.Unit, pooled bool, names map[int64]string) []any {
+	if pooled {
+		return []any{u.Key.Label(), runIDList(u.RunIDs)}
+	}
+	return []any{u.ID, names[u.ID]}
+}
+
+// unitLabel names a unit in a chart: the run's name, or the pool's key
+// with its run ids.
+func unitLabel(u analysis.Unit, names map[int64]string) string {
+	if u.Pooled {
+		return fmt.Sprintf("%s (runs %s)", u.Key.Label(), runIDList(u.RunIDs))
+	}
+	return names[u.ID]
+}
+
+// noteOverlaps says, on stderr, which tasks appear in more than one run of
+// a pool: their trajectories in every run are trials of the task.
+func noteOverlaps(e *env, overlaps []analysis.Overlap) {
+	for i, o := range overlaps {
+		if i == maxOverlapNotes {
+			e.warn(fmt.Sprintf("and %s more in more than one pooled run", plural(len(overlaps)-i, "task", "tasks")))
+			return
+		}
+		e.warn(o.String())
+	}
+}
+
+// taskOverlaps are the overlaps of pooled task outcomes, tasks named by
+// key.
+func taskOverlaps(ctx context.Context, store *db.DB, units analysis.Units, tasks []analysis.TaskTrials) ([]analysis.Overlap, error) {
+	if !pooledUnits(units) {
+		return nil, nil
+	}
+	keys, err := store.TaskKeys(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// Overlap by task row, as PoolTasks pools; name the task by its key.
+	rt := make([]analysis.RunTask, len(tasks))
+	for i, t := range tasks {
+		rt[i] = analysis.RunTask{RunID: t.RunID, Task: strconv.FormatInt(t.TaskID, 10)}
+	}
+	overlaps := analysis.Overlaps(units, rt)
+	for i, o := range overlaps {
+		id, _ := strconv.ParseInt(o.Task, 10, 64)
+		overlaps[i].Task = keys[id]
+	}
+	return overlaps, nil
+}
+
+// outcomeOverlaps are the overlaps of trajectories, tasks named by key.
+func outcomeOverlaps(units analysis.Units, outcomes []db.TrajectoryOutcome) []analysis.Overlap {
+	if !pooledUnits(units) {
+		return nil
+	}
+	rt := make([]analysis.RunTask, len(outcomes))
+	for i, o := range outcomes {
+		rt[i] = analysis.RunTask{RunID: o.RunID, Task: o.TaskKey}
+	}
+	return analysis.Overlaps(units, rt)
+}
+
+func pooledUnits(u analysis.Units) bool {
+	list := u.List()
+	return len(list) > 0 && list[0].Pooled
+}
+
+// pooledTaskTrials loads per-run task outcomes through list and turns them
+// into per-unit ones (analysis.PoolTasks), with each unit's min-trials n
+// when conv needs it, and the overlaps of pooled runs.
+func pooledTaskTrials(ctx context.Context, list func(context.Context, []int64) ([]db.TaskTrials, error), store *db.DB, units analysis.Units, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, []analysis.Overlap, error) {
+	in, runTrials, err := loadTaskTrialsFrom(ctx, list, store, runIDs, fields, conv)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	overlaps, err := taskOverlaps(ctx, store, units, in)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return analysis.PoolTasks(in, units), analysis.PoolRunTrials(runTrials, units), overlaps, nil
+}
+
+// unitName names a unit in a note: "run 3", or "pool M / U / D / C (runs 3,5)".
+func unitName(u analysis.Unit) string {
+	if u.Pooled {
+		return fmt.Sprintf("pool %s (runs %s)", u.Key.Label(), runIDList(u.RunIDs))
+	}
+	return fmt.Sprintf("run %d", u.ID)
+}
+
+// unitNoun is "pool" for pooled units and "run" otherwise.
+func unitNoun(u analysis.Units) string {
+	if pooledUnits(u) {
+		return "pool"
+	}
+	return "run"
+}
