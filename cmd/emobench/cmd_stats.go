@@ -224,14 +224,10 @@ func computePassK(ctx context.Context, store *db.DB, units analysis.Units, runID
 	return rows, in, overlaps, err
 }
 
-// loadTaskTrials returns one analysis.TaskTrials per (run, task) with the
-// group fields' values, and for MinTrials each run's distinct trial count.
-func loadTaskTrials(ctx context.Context, store *db.DB, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, error) {
-	return loadTaskTrialsFrom(ctx, store.ListTaskTrials, store, runIDs, fields, conv)
-}
-
-// loadTaskTrialsFrom is loadTaskTrials over another listing (such as the
-// one without infrastructure errors).
+// loadTaskTrialsFrom returns, through list (ListTaskTrials or the listing
+// without infrastructure errors), one analysis.TaskTrials per (run, task)
+// with the group fields' values, and for MinTrials each run's distinct
+// trial count.
 func loadTaskTrialsFrom(ctx context.Context, list func(context.Context, []int64) ([]db.TaskTrials, error), store *db.DB, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, error) {
 	tasks, err := list(ctx, runIDs)
 	if err != nil {

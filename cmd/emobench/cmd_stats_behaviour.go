@@ -346,15 +346,6 @@ func middleWinsText(fit analysis.BalanceFit) string {
 	return fmt.Sprintf("not significant (p = %.4f)", fit.MiddleWinsP)
 }
 
-// distinctField returns the distinct values of a group field in outcomes.
-func distinctField(outcomes []db.TrajectoryOutcome, field string) map[string]bool {
-	seen := map[string]bool{}
-	for _, o := range outcomes {
-		seen[o.Fields[field]] = true
-	}
-	return seen
-}
-
 // groupLabel is analysis.GroupLabel with each empty value shown as "-".
 func groupLabel(values []string) string {
 	parts := make([]string, len(values))

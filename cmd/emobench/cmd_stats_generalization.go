@@ -26,6 +26,7 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 			"   emobench --db runs.db stats generalization\n   emobench --db runs.db stats generalization --part matrix",
 		Before: noArgs,
 		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 			&cli.StringFlag{Name: "part", Value: "deltas", Usage: "deltas or matrix"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
 			poolFlag(),
@@ -47,16 +48,16 @@ func runGeneralization(c *cli.Context, e *env) error {
 	if part != "deltas" && part != "matrix" {
 		return usagef("--part %q is not one of deltas, matrix", part)
 	}
-	store, err := openCurrent(c)
+	store, runIDs, err := openRuns(c)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	units, names, err := loadUnits(c.Context, store, nil, c.Bool("pool"))
+	units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
 	if err != nil {
 		return err
 	}
-	rows, tasks, overlaps, err := computePassK(c.Context, store, units, nil, nil, analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}})
+	rows, tasks, overlaps, err := computePassK(c.Context, store, units, runIDs, nil, analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}})
 	if err != nil {
 		return err
 	}
@@ -104,10 +105,10 @@ func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analys
 			continue
 		}
 		tu, ok := units.Of(t.RunID)
-		if !ok {
-			continue
+		bu, baseOK := units.Of(t.BaseRunID)
+		if !ok || !baseOK {
+			continue // not selected by --run
 		}
-		bu, _ := units.Of(t.BaseRunID)
 		model := analysis.GroupLabel(tu.Key.AgentModel, tu.Key.UserModel, tu.Key.Condition)
 		m := models[model]
 		if m == nil {

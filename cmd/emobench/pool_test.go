@@ -318,3 +318,34 @@ func openTestStore(t *testing.T, dbPath string) *db.DB {
 	t.Cleanup(func() { store.Close() })
 	return store
 }
+
+// A tuned model with two runs on one domain: per run, which one to compare
+// is ambiguous and refused; --pool pools them.
+func TestStatsGeneralization_TwoTunedRunsOnADomain(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "gen.db")
+	generalizationDB(t, dbPath) // runs 1, 2 tuned (retail, airline); 3, 4 base
+	data, err := os.ReadFile(filepath.Join("testdata", "stats", "gen-tuned-retail.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(t.TempDir(), "gen-tuned-retail-again.json")
+	if err := os.WriteFile(again, append(data, '\n'), 0o644); err != nil { // another sha256
+		t.Fatal(err)
+	}
+	mustRun(t, "--db", dbPath, "ingest", "--model", "tuned_m", "--domain", "retail", again)
+	mustRun(t, "--db", dbPath, "runs", "tag", "5", "--train-domains", "retail", "--base", "3")
+
+	r := runCLI(t, "", "--db", dbPath, "stats", "generalization")
+	want := "stats generalization: tuned_m / unknown / none has several tuned runs on domain retail (run 1 and run 5): pool them with --pool, or tag only one"
+	if r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
+	}
+	rows := jsonObjects(t, "--db", dbPath, "stats", "generalization", "--pool", "--resamples", "200")
+	retail := rowsWhere(rowsWhere(rows, "domain", "retail"), "scope", "in-domain")
+	if len(retail) != 1 || !cmp.Equal(runIDsOf(t, retail[0], "tuned_run_ids"), []int64{1, 5}) || !cmp.Equal(runIDsOf(t, retail[0], "base_run_ids"), []int64{3}) {
+		t.Fatalf("pooled retail rows: %v", retail)
+	}
+	// Run 5 repeats run 1, so the pool's pass^1 is run 1's: 3/4 (see
+	// TestStatsGeneralization_HandComputed).
+	checkNums(t, "retail", retail[0], map[string]float64{"tuned_pass_1": 0.75, "base_pass_1": 0.25, "delta": 0.5})
+}
