@@ -24,10 +24,12 @@ func reportCommand(e *env) *cli.Command {
 		Description: "Charts pass^k against k per run (with bootstrap bands), the pass^1 vs pass^k gap, pass^1 per\n" +
 			"emotion family, with- vs without-emotions pass^1 per model and domain, Δpass^1 by family and\n" +
 			"dimension, abandonment, the tool-call/follow-up balance, the generalization matrix, published\n" +
-			"leaderboard results, and a table of runs. Intervals use the same bootstrap as the stats commands\n" +
+			"leaderboard results, and a table of runs. Statistics are per run, or with --pool per pool (runs\n" +
+			"sharing agent model, user model, domain and condition); each caption names the emobench stats\n" +
+			"command that prints its numbers. Intervals use the same bootstrap as the stats commands\n" +
 			"(--resamples, --seed, --level, --ci-method). The echarts library is embedded: the file opens\n" +
 			"offline and can be shared or printed.\n\n" +
-			"Example:\n   emobench --db runs.db report --out report.html --run 1 --run 2",
+			"Example:\n   emobench --db runs.db report --out report.html --run 1 --run 2\n   emobench --db runs.db report --out pooled.html --pool",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "HTML `FILE` to write (required)"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},

@@ -44,10 +44,13 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 	label := func(id int64) string { return unitLabel(units.ByID(id), names) }
 	in.PassK = passKCurves(tasks, in.PassKByRun, label, boot)
 	in.PassK.Command = in.PassKCommand
+	in.PassK.Title = "pass^k by " + unitNoun(units)
 	in.Gaps = gapChart(in.PassKByRun, label)
 	in.Gaps.Command = cmd.stats("gap", false)
-	in.FamilyHeatmap = unitHeatmap(in.FamilyPass1, label, "emotion family",
+	in.Gaps.Title = "pass^1 vs pass^k by " + unitNoun(units)
+	in.FamilyHeatmap = unitHeatmap(in.FamilyPass1, label, unitNoun(units), "emotion family",
 		"Tasks without an emotion profile are left out.")
+	in.FamilyHeatmap.Title = "pass^1 by " + unitNoun(units) + " and emotion family"
 	in.FamilyHeatmap.Command = in.FamilyCommand
 	outcomes, err := store.ListTrajectoryOutcomes(ctx, runIDs)
 	if err != nil {
@@ -59,6 +62,8 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 	in.ConditionCommand = emotionsCmd
 	in.Deltas = deltaCharts(compared, bootstrapNote(boot), emotionsCmd)
 	in.Abandonment = abandonmentChart(outcomes, units, names)
+	in.Abandonment.Title = "Abandonment (###UNSATISFIED###) by " + unitNoun(units) + " and emotion family"
+	in.Abandonment.Group = unitNoun(units) + ": emotion family"
 	in.Abandonment.Command = cmd.stats("abandonment", false, "--by", "emotion_family")
 	balance, err := loadBalance(ctx, store, outcomes, units)
 	if err != nil {
@@ -116,9 +121,9 @@ func gapChart(rows []analysis.PassKRow, label func(int64) string) reports.GapCha
 	return chart
 }
 
-// unitHeatmap is a unit (rows) × Group[0] (columns) matrix of the k = 1
-// rows' pass^1; rows with an empty Group[0] are left out.
-func unitHeatmap(rows []analysis.PassKRow, label func(int64) string, colName, caption string) reports.Heatmap {
+// unitHeatmap is a unit (rows, named rowName) × Group[0] (columns) matrix
+// of the k = 1 rows' pass^1; rows with an empty Group[0] are left out.
+func unitHeatmap(rows []analysis.PassKRow, label func(int64) string, rowName, colName, caption string) reports.Heatmap {
 	type cell struct {
 		v     float64
 		tasks int
@@ -138,7 +143,7 @@ func unitHeatmap(rows []analysis.PassKRow, label func(int64) string, colName, ca
 		}
 		colSet[key[1]] = true
 	}
-	h := reports.Heatmap{RowName: "run", ColName: colName, Caption: caption, Rows: rowOrder, Cols: sortedSet(colSet)}
+	h := reports.Heatmap{RowName: rowName, ColName: colName, Caption: caption, Rows: rowOrder, Cols: sortedSet(colSet)}
 	for _, r := range h.Rows {
 		values, ns := make([]float64, len(h.Cols)), make([]int, len(h.Cols))
 		for j, c := range h.Cols {
@@ -214,9 +219,7 @@ func deltaCharts(rows []analysis.EmotionDelta, note, command string) []reports.D
 // unit and family.
 func abandonmentChart(outcomes []db.TrajectoryOutcome, units analysis.Units, names map[int64]string) reports.RateChart {
 	chart := reports.RateChart{
-		Title:   "Abandonment (###UNSATISFIED###) by run and emotion family",
 		Caption: "Whiskers: 95% Wilson score intervals. Without emotions, the family is the task's profile, which the user did not play.",
-		Group:   "run: emotion family",
 	}
 	byUnit := outcomesByUnit(outcomes, units)
 	for _, u := range units.List() {
