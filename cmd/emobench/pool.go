@@ -70,13 +70,23 @@ func unitCells(u analysis.Unit, pooled bool, names map[int64]string) []any {
 	return []any{u.ID, names[u.ID]}
 }
 
-// unitLabel names a unit in a chart: the run's name, or the pool's key
-// with its run ids.
+// unitLabel names a unit in a chart: the run's name ("name (run N)" when
+// another run has the same name, "run N" when it has none), or the pool's
+// key with its run ids. Charts key cells by it, so no two units share one.
 func unitLabel(u analysis.Unit, names map[int64]string) string {
 	if u.Pooled {
 		return fmt.Sprintf("%s (runs %s)", u.Key.Label(), runIDList(u.RunIDs))
 	}
-	return names[u.ID]
+	name := names[u.ID]
+	if name == "" {
+		return fmt.Sprintf("run %d", u.ID)
+	}
+	for id, other := range names {
+		if other == name && id != u.ID {
+			return fmt.Sprintf("%s (run %d)", name, u.ID)
+		}
+	}
+	return name
 }
 
 // noteOverlaps says, on stderr, which tasks appear in more than one run of

@@ -349,3 +349,30 @@ func TestStatsGeneralization_TwoTunedRunsOnADomain(t *testing.T) {
 	// TestStatsGeneralization_HandComputed).
 	checkNums(t, "retail", retail[0], map[string]float64{"tuned_pass_1": 0.75, "base_pass_1": 0.25, "delta": 0.5})
 }
+
+// Two runs with one name (files of one name in two folders) stay apart in
+// the report's charts, which key cells by label.
+func TestReport_RunsSharingANameStayApart(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "twins.db")
+	b, err := os.ReadFile(filepath.Join("testdata", "pool", "m-retail-with-emotions-b.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin := filepath.Join(dir, "m-retail-with-emotions-a.json")
+	if err := os.WriteFile(twin, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pool := filepath.Join("testdata", "pool")
+	mustRun(t, "--db", dbPath, "ingest", "--model", "m", "--user-model", "u", "--domain", "retail",
+		filepath.Join(pool, "m-retail-with-emotions-a.json"), twin, filepath.Join(pool, "m-retail-without-emotions.json"))
+	store := openTestStore(t, dbPath)
+	in, _, err := reportInput(t.Context(), store, nil, "t", defaultBootstrap, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"m-retail-with-emotions-a (run 1)", "m-retail-with-emotions-a (run 2)", "m-retail-without-emotions"}
+	if diff := cmp.Diff(want, in.FamilyHeatmap.Rows); diff != "" {
+		t.Errorf("heatmap rows (-want +got):\n%s", diff)
+	}
+}
