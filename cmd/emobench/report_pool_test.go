@@ -14,10 +14,9 @@ import (
 )
 
 // overlapRecord is one τ-bench record of overlappingRunsDB: a task of
-// family fam (none when empty), trial trial, passing or not, with a tool
-// call when tool, a follow-up question when ask, and a user who gives up
-// when quit.
-func overlapRecord(task, trial int, fam string, pass, tool, ask, quit bool) map[string]any {
+// family fam (none when empty), trial trial, passing or not, with tools
+// tool calls, asks follow-up questions, and a user who gives up when quit.
+func overlapRecord(task, trial int, fam string, pass bool, tools, asks int, quit bool) map[string]any {
 	reward := 0.0
 	if pass {
 		reward = 1
@@ -28,13 +27,13 @@ func overlapRecord(task, trial int, fam string, pass, tool, ask, quit bool) map[
 		taskInfo["dimension_politeness"] = []string{"warm", "cold"}[task%2]
 	}
 	traj := []any{map[string]any{"role": "user", "content": "Hi, I need help."}}
-	if tool {
+	for i := 0; i < tools; i++ {
 		traj = append(traj,
 			map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
 				"id": "c1", "type": "function", "function": map[string]any{"name": "get_order", "arguments": `{"id":"1"}`}}}},
 			map[string]any{"role": "tool", "content": "{}", "name": "get_order", "tool_call_id": "c1"})
 	}
-	if ask {
+	for i := 0; i < asks; i++ {
 		traj = append(traj, map[string]any{"role": "assistant", "content": "Could you give me your email?"},
 			map[string]any{"role": "user", "content": "It is a@b.c"})
 	}
@@ -76,7 +75,7 @@ func overlappingRunsDB(t *testing.T) string {
 			}
 			for trial := 0; trial < 2; trial++ {
 				h := (7*i + 3*task + 5*trial) % 11
-				recs = append(recs, overlapRecord(task, trial, fam, h%3 != 0, h%2 == 0, h%4 == 1, h == 4))
+				recs = append(recs, overlapRecord(task, trial, fam, h%3 != 0, h%4, (h/2)%3, h == 4))
 			}
 		}
 		data, err := json.Marshal(recs)
@@ -268,6 +267,7 @@ func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
 			}
 
 			// Balance, one chart per unit.
+			fits := 0
 			if len(in.Balance) != map[bool]int{false: 4, true: 3}[pool] {
 				t.Errorf("%d balance charts, want one per run (4) or pool (3)", len(in.Balance))
 			}
@@ -279,6 +279,31 @@ func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
 					sameNum(t, b.Title, bin.CI.Hi, rows[i], "success_rate_hi")
 					sameNum(t, b.Title, float64(bin.N), rows[i], "trajectories")
 				}
+				if len(b.Fit) == 0 {
+					continue
+				}
+				// The fitted line is the logistic curve of the regression
+				// part's coefficients.
+				_, fitCmd, ok := strings.Cut(b.Caption, " Fit: ")
+				if !ok {
+					t.Errorf("%s: a fitted line but no caption command for it: %q", b.Title, b.Caption)
+					continue
+				}
+				coef := map[string]float64{}
+				for _, r := range commandJSON(t, dbPath, strings.TrimSuffix(fitCmd, ".")) {
+					coef[r["term"].(string)] = num(t, r, "coefficient")
+				}
+				for _, p := range b.Fit {
+					want := 1 / (1 + math.Exp(-(coef["intercept"] + coef["share"]*p.X + coef["share^2"]*p.X*p.X)))
+					if math.Abs(p.Y-want) > 1e-9 {
+						t.Errorf("%s: fit at %v = %v, the regression's coefficients give %v", b.Title, p.X, p.Y, want)
+					}
+				}
+				fits++
+			}
+
+			if fits == 0 {
+				t.Error("no balance chart has a fitted line: the data should give one")
 			}
 
 			// The generalization matrix.

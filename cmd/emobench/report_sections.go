@@ -74,6 +74,9 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 			chart := balanceChart(d)
 			chart.Title = "Success vs balance: " + unitLabel(u, names)
 			chart.Command = cmd.forUnit(u).stats("balance", false, "--part", "bins", "--bins", "5")
+			if len(chart.Fit) > 0 {
+				chart.Caption += " Fit: " + cmd.forUnit(u).stats("balance", false, "--part", "regression") + "."
+			}
 			in.Balance = append(in.Balance, chart)
 		}
 	}
