@@ -23,7 +23,7 @@ const maxOverlapNotes = 10
 // empty): one per run, or one per pool when pool is set, with run names by
 // id.
 func loadUnits(ctx context.Context, store *db.DB, runIDs []int64, pool bool) (analysis.Units, map[int64]string, error) {
-	runs, err := store.ListRunSummaries(ctx)
+	runs, err := store.ListRuns(ctx) // not the summaries: they count every trajectory
 	if err != nil {
 		return analysis.Units{}, nil, err
 	}
