@@ -91,6 +91,13 @@ func TestPool_WorkedExample(t *testing.T) {
 		}
 	})
 
+	t.Run("PassKPooledMinTrials", func(t *testing.T) {
+		// Under min-trials a pool's n is the sum of its runs' n (1 + 1):
+		// tasks 1, 2 and 3 each have one pass in n = 2.
+		rows := jsonObjects(t, "--db", dbPath, "stats", "passk", "--k", "1", "--pool", "--convention", "min-trials")
+		checkNums(t, "with pool", rows[0], map[string]float64{"pass_hat_k": 0.5, "tasks": 3})
+	})
+
 	t.Run("EmotionsPerRunPair", func(t *testing.T) {
 		r := runCLI(t, "", "--db", dbPath, "stats", "emotions", "--ci", "none", "--format", "json")
 		var rows []map[string]any
