@@ -42,9 +42,12 @@ func passkCommand(e *env) *cli.Command {
 			"Conventions: per-task (τ²-bench; default) uses each task's own n and leaves out tasks with n < k;\n" +
 			"min-trials (τ-bench v1) uses the run's number of distinct trials as n for every task, with a\n" +
 			"note naming the n when a run's trial numbers look sparse (e.g. a trial equal to the task id).\n" +
-			"Group fields: " + strings.Join(db.GroupFields, ", ") + ".\n\n" +
+			"Group fields: " + strings.Join(db.GroupFields, ", ") + ".\n" +
+			"Rows are per run; --pool pools the runs sharing agent model, user model, domain and condition\n" +
+			"(every trajectory of a task in them is one trial of it) and names their run_ids.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db stats passk --by condition\n" +
+			"   emobench --db runs.db stats passk --k 1 --pool\n" +
 			"   emobench --db runs.db stats passk --run 3 --by emotion_family --k 1,2,4 --format markdown\n" +
 			"   emobench --db runs.db stats passk --ci brackets   # bootstrap CIs over tasks",
 		Flags: append([]cli.Flag{

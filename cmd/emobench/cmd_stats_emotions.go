@@ -57,12 +57,13 @@ func statsEmotionsCommand(e *env) *cli.Command {
 		Description: "Pairs each task's with-emotions and without-emotions trajectories (same agent model, user\n" +
 			"model and domain; a task is its content without the emotion instruction) within one pair of\n" +
 			"runs (every with-emotions run against every without-emotions run, each row naming both), or,\n" +
-			"with --pool, within one pair of pools. Reports Δpass^k =\n" +
-			"pass^k(with) − pass^k(without) with a paired bootstrap CI over tasks and, at k = 1, the exact\n" +
-			"McNemar test on trial-matched pairs with Holm's correction across a dimension's values. pairs counts\n" +
-			"tasks; mcnemar_b counts (task, trial) pairs that passed only with emotions, mcnemar_c only without.\n" +
-			"With several trials per task those pairs are not independent: cite the bootstrap CI.\n\n" +
-			"Example:\n   emobench --db runs.db stats emotions\n   emobench --db runs.db stats emotions --k 1,2 --format latex --ci brackets",
+			"with --pool, within one pair of pools. Reports Δpass^k = pass^k(with) − pass^k(without) with a\n" +
+			"paired bootstrap CI over tasks and, at k = 1, the exact McNemar test on trial-matched pairs with\n" +
+			"Holm's correction across a dimension's values. pairs counts tasks; mcnemar_b counts (task, trial)\n" +
+			"pairs that passed only with emotions, mcnemar_c only without. With several trials per task those\n" +
+			"pairs are not independent: cite the bootstrap CI.\n\n" +
+			"Example:\n   emobench --db runs.db stats emotions\n   emobench --db runs.db stats emotions --pool\n" +
+			"   emobench --db runs.db stats emotions --k 1,2 --format latex --ci brackets",
 		Before: noArgs,
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},

@@ -13,7 +13,7 @@ import (
 
 // poolFlag is --pool, on every stats command and on report.
 func poolFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "pool", Usage: "pool the runs that share agent model, user model, domain and condition: every trajectory of a task in them is one trial of it (default: per run)"}
+	return &cli.BoolFlag{Name: "pool", Usage: "pool the runs that share agent model, user model, domain and condition: every trajectory of a task in them is one trial of it; without it, statistics are per run"}
 }
 
 // maxOverlapNotes caps the overlap notes printed one by one.
