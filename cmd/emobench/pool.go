@@ -94,7 +94,11 @@ func unitLabel(u analysis.Unit, names map[int64]string) string {
 func noteOverlaps(e *env, overlaps []analysis.Overlap) {
 	for i, o := range overlaps {
 		if i == maxOverlapNotes {
-			e.warn(fmt.Sprintf("and %s more in more than one pooled run", plural(len(overlaps)-i, "task", "tasks")))
+			word := "tasks"
+			if len(overlaps)-i == 1 {
+				word = "task"
+			}
+			e.warn(fmt.Sprintf("and %d more %s in more than one pooled run", len(overlaps)-i, word))
 			return
 		}
 		e.warn(o.String())
