@@ -30,10 +30,25 @@ const FormatSubmission = "submission"
 // are modality (text, voice) and submission_type (standard, custom). SourceFile is left for the
 // caller. A leading UTF-8 byte-order mark is skipped.
 //
+// A file whose pass_k values are all at most 1 (and not all 0) holds
+// fractions already, as some submissions do: they are kept, not divided by
+// 100 (see SubmissionWithNotes for the note).
+//
 // It returns an error for input that is not one JSON object, a missing or
 // non-string model_name, a missing results object, or a pass_k that is not a
 // number between 0 and 100.
 func Submission(r io.Reader) ([]emobench.PublishedResult, error) {
+	return SubmissionWithNotes(r, nil)
+}
+
+// SubmissionWithNotes is Submission that also hands note what it read in a
+// way the user should know: pass_k values taken as fractions, and a cost
+// given as a string ("results.retail.cost is the string "1.5": read as
+// 1.5"). A nil note drops them.
+func SubmissionWithNotes(r io.Reader, note func(string)) ([]emobench.PublishedResult, error) {
+	if note == nil {
+		note = func(string) {}
+	}
 	dec := json.NewDecoder(newNonFiniteReader(skipBOM(r)))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
@@ -98,18 +113,31 @@ func Submission(r io.Reader) ([]emobench.PublishedResult, error) {
 		if isNull(d.value) {
 			continue
 		}
-		scores, err := domainScores(base, d.key, d.value)
+		scores, err := domainScores(base, d.key, d.value, note)
 		if err != nil {
 			return nil, fmt.Errorf("results.%s%w", d.key, err)
 		}
 		out = append(out, scores...)
+	}
+	largest := 0.0
+	for _, r := range out {
+		largest = max(largest, r.PassHatK)
+	}
+	if largest > 0 && largest <= 1 {
+		note(fmt.Sprintf("every pass_k is at most 1 (largest %v): read as 0–1 fractions, not percentages", largest))
+		return out, nil
+	}
+	for i := range out {
+		out[i].PassHatK /= 100
 	}
 	return out, nil
 }
 
 // domainScores reads one domain's {pass_1, ..., cost}. Its errors start
 // with the key's path below the domain (".pass_1 is ...").
-func domainScores(base emobench.PublishedResult, domain string, raw json.RawMessage) ([]emobench.PublishedResult, error) {
+// PassHatK is the value as written (percent or fraction), for the caller
+// to scale.
+func domainScores(base emobench.PublishedResult, domain string, raw json.RawMessage, note func(string)) ([]emobench.PublishedResult, error) {
 	if raw[0] != '{' {
 		return nil, fmt.Errorf(" is %s, want an object {pass_1, ..., cost}", jsonKind(raw))
 	}
@@ -118,11 +146,14 @@ func domainScores(base emobench.PublishedResult, domain string, raw json.RawMess
 		return nil, fmt.Errorf(": %w", err)
 	}
 	var out []emobench.PublishedResult
-	var cost *float64
+	var c *float64
 	ks := map[int]bool{}
 	for _, f := range fields {
 		if f.key == "cost" {
-			cost = number(f.value)
+			var msg string
+			if c, msg = cost(f.value); msg != "" {
+				note(fmt.Sprintf("results.%s.cost %s", domain, msg))
+			}
 			continue
 		}
 		digits, ok := strings.CutPrefix(f.key, "pass_")
@@ -152,11 +183,11 @@ func domainScores(base emobench.PublishedResult, domain string, raw json.RawMess
 			return nil, fmt.Errorf(".%s is %v, want a percentage between 0 and 100", f.key, pct)
 		}
 		r := base
-		r.Domain, r.K, r.PassHatK = domain, k, pct/100
+		r.Domain, r.K, r.PassHatK = domain, k, pct
 		out = append(out, r)
 	}
 	for i := range out {
-		out[i].Cost = cost
+		out[i].Cost = c
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].K < out[j].K })
 	return out, nil

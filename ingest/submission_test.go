@@ -51,7 +51,8 @@ func TestSubmission_BOMAndFallbacks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []emobench.PublishedResult{{Model: "M", Organization: "S", Domain: "retail", K: 1, PassHatK: 0.005, Date: "2026-07-21"}}
+	// pass_1 0.5 is the only value and at most 1: a fraction, kept.
+	want := []emobench.PublishedResult{{Model: "M", Organization: "S", Domain: "retail", K: 1, PassHatK: 0.5, Date: "2026-07-21"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("results (-want +got):\n%s", diff)
 	}
@@ -80,5 +81,43 @@ func TestSubmission_ErrBadInput(t *testing.T) {
 				t.Fatalf("got %v, err %v; want an error with %q", got, err, want)
 			}
 		})
+	}
+}
+
+// A submission whose pass values are all at most 1 already holds
+// fractions: they are kept as written, with a note, never divided by 100.
+func TestSubmission_FractionsKept(t *testing.T) {
+	in := `{"model_name": "m", "results": {"retail": {"pass_1": 0.62, "pass_2": 0.5, "cost": "1.5"}, "airline": {"pass_1": 1}}}`
+	var notes []string
+	got, err := ingest.SubmissionWithNotes(strings.NewReader(in), func(n string) { notes = append(notes, n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var passes []float64
+	for _, r := range got {
+		passes = append(passes, r.PassHatK)
+	}
+	if diff := cmp.Diff([]float64{0.62, 0.5, 1}, passes); diff != "" {
+		t.Errorf("pass_hat_k (-want +got):\n%s", diff)
+	}
+	if got[0].Cost == nil || *got[0].Cost != 1.5 {
+		t.Errorf("retail cost = %v, want 1.5 from the string", got[0].Cost)
+	}
+	want := []string{
+		`results.retail.cost is the string "1.5": read as 1.5`,
+		"every pass_k is at most 1 (largest 1): read as 0–1 fractions, not percentages",
+	}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	// One value above 1 makes the file a percent file, with no note.
+	notes = nil
+	got, err = ingest.SubmissionWithNotes(strings.NewReader(`{"model_name": "m", "results": {"retail": {"pass_1": 62, "pass_2": 0.5}}}`),
+		func(n string) { notes = append(notes, n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].PassHatK != 0.62 || got[1].PassHatK != 0.005 || notes != nil {
+		t.Errorf("percent file: %v, %v; notes %v", got[0].PassHatK, got[1].PassHatK, notes)
 	}
 }

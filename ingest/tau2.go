@@ -67,6 +67,7 @@ type Tau2Reader struct {
 	simFiles []string // the simulation files of fsys, in reading order
 	used     bool
 
+	dups         dupKeyScanner
 	warnings     []string
 	moreWarnings int
 	trialNull    []int // simulations whose trial was null or missing
@@ -395,11 +396,22 @@ func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i 
 }
 
 func (t *Tau2Reader) decodeSimulation(dec *json.Decoder, i int) (*emobench.Trajectory, error) {
-	var sim tau2Simulation
-	if err := dec.Decode(&sim); err != nil {
+	// Decoded from its bytes, which are then scanned for repeated keys.
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
 		return nil, explainSimulation(err)
 	}
-	return t.trajectory(&sim, i)
+	var sim tau2Simulation
+	if err := json.Unmarshal(raw, &sim); err != nil {
+		return nil, explainSimulation(err)
+	}
+	traj, err := t.trajectory(&sim, i)
+	if err == nil {
+		if path := t.dups.firstDuplicate(raw); path != "" {
+			t.warn("simulation %d: key %s appears more than once: the last value is kept", i, path)
+		}
+	}
+	return traj, err
 }
 
 // explainSimulation words a decoding error of one simulation.

@@ -163,12 +163,20 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 	if err := applyRewardInfo(traj, sim.RewardInfo); err != nil {
 		return nil, err
 	}
-	traj.AgentCost = number(sim.AgentCost)
-	traj.UserCost = number(sim.UserCost)
+	var note string
+	if traj.AgentCost, note = cost(sim.AgentCost); note != "" {
+		t.warn("simulation %d: agent_cost %s", i, note)
+	}
+	if traj.UserCost, note = cost(sim.UserCost); note != "" {
+		t.warn("simulation %d: user_cost %s", i, note)
+	}
 	names := map[string]string{} // tool call id → tool name
 	for j := range sim.Messages {
 		if traj.Messages, err = sim.Messages[j].appendTo(traj.Messages, names); err != nil {
 			return nil, fmt.Errorf("messages[%d]: %w", j, err)
+		}
+		if _, note := cost(sim.Messages[j].Cost); note != "" {
+			t.warn("simulation %d: messages[%d].cost %s", i, j, note)
 		}
 	}
 	for k, v := range map[string]json.RawMessage{
@@ -289,8 +297,8 @@ func (m *tau2Message) appendTo(out []emobench.Message, names map[string]string) 
 
 // tau2Usage reads a message's usage {prompt_tokens, completion_tokens} and
 // cost; nil when it has neither.
-func tau2Usage(usage, cost json.RawMessage) *emobench.Usage {
-	c := number(cost)
+func tau2Usage(usage, costRaw json.RawMessage) *emobench.Usage {
+	c, _ := cost(costRaw)
 	prompt, okP := integral(jsonPath(usage, "prompt_tokens"))
 	completion, okC := integral(jsonPath(usage, "completion_tokens"))
 	if c == nil && !okP && !okC {

@@ -68,25 +68,47 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // max_steps trajectory) is restored, evaluated; neither key is kept in
 // Extra.
 func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
+	return TauBenchWithNotes(r, nil)
+}
+
+// TauBenchWithNotes is TauBench that also hands note what it tolerated
+// but the user should know, each naming its record ("record 3: info.agent_cost
+// is the string "0.5": read as 0.5"): a key repeated in one object of a
+// record (the last value is kept, as encoding/json and Python do) and a cost
+// given as a string. At most 20 notes come one by one; a last note counts
+// the rest. A nil note drops them.
+func TauBenchWithNotes(r io.Reader, note func(string)) iter.Seq2[*emobench.Trajectory, error] {
 	return func(yield func(*emobench.Trajectory, error) bool) {
+		notes := &noteSink{send: note}
+		defer notes.flush()
 		br := skipBOM(r)
 		if firstNonSpace(br) == '{' {
-			readRecordLines(json.NewDecoder(newNonFiniteReader(br)), yield)
+			readRecordLines(json.NewDecoder(newNonFiniteReader(br)), notes, yield)
 			return
 		}
-		dec := json.NewDecoder(newNonFiniteReader(br))
+		rec := &byteRecorder{r: newNonFiniteReader(br)}
+		dec := json.NewDecoder(rec)
 		if err := expectArray(dec); err != nil {
 			yield(nil, err)
 			return
 		}
+		var dups dupKeyScanner
 		for i := 0; ; i++ {
 			if !dec.More() {
 				break
 			}
-			traj, err := decodeTauRecord(dec)
+			start := dec.InputOffset()
+			rec.forget(start)
+			traj, recNotes, err := decodeTauRecord(dec)
 			if err != nil {
 				yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
 				return
+			}
+			if path := dups.firstDuplicate(rec.span(start, dec.InputOffset())); path != "" {
+				notes.add("record %d: key %s appears more than once: the last value is kept", i, path)
+			}
+			for _, n := range recNotes {
+				notes.add("record %d: %s", i, n)
 			}
 			if !yield(traj, nil) {
 				return
@@ -98,9 +120,34 @@ func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
 	}
 }
 
+// noteCap is how many notes a reader hands on one by one; the rest are
+// counted in a last note.
+const noteCap = 20
+
+// noteSink hands notes to send, at most noteCap of them.
+type noteSink struct {
+	send func(string)
+	n    int
+}
+
+func (s *noteSink) add(format string, args ...any) {
+	s.n++
+	if s.send != nil && s.n <= noteCap {
+		s.send(fmt.Sprintf(format, args...))
+	}
+}
+
+// flush sends the count of the notes not sent.
+func (s *noteSink) flush() {
+	if s.send != nil && s.n > noteCap {
+		s.send(fmt.Sprintf("%d more notes not shown", s.n-noteCap))
+	}
+}
+
 // readRecordLines reads a stream of record objects (JSON Lines), refusing
 // other top-level objects such as τ²-bench Results.
-func readRecordLines(dec *json.Decoder, yield func(*emobench.Trajectory, error) bool) {
+func readRecordLines(dec *json.Decoder, notes *noteSink, yield func(*emobench.Trajectory, error) bool) {
+	var dups dupKeyScanner
 	for i := 0; dec.More(); i++ {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
@@ -125,6 +172,12 @@ func readRecordLines(dec *json.Decoder, yield func(*emobench.Trajectory, error) 
 		if err != nil {
 			yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
 			return
+		}
+		if path := dups.firstDuplicate(raw); path != "" {
+			notes.add("record %d: key %s appears more than once: the last value is kept", i, path)
+		}
+		for _, n := range rec.notes {
+			notes.add("record %d: %s", i, n)
 		}
 		if !yield(traj, nil) {
 			return
@@ -287,6 +340,7 @@ type tauRecord struct {
 	Trial  json.RawMessage            `json:"trial"`
 	Info   map[string]json.RawMessage `json:"info"`
 	Traj   []tauMessage               `json:"traj"`
+	notes  []string                   // what trajectory tolerated, without the record index
 }
 
 type tauTask struct {
@@ -339,12 +393,13 @@ type tauFunction struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-func decodeTauRecord(dec *json.Decoder) (*emobench.Trajectory, error) {
+func decodeTauRecord(dec *json.Decoder) (*emobench.Trajectory, []string, error) {
 	var rec tauRecord
 	if err := dec.Decode(&rec); err != nil {
-		return nil, explainJSON(err, "record")
+		return nil, nil, explainJSON(err, "record")
 	}
-	return rec.trajectory()
+	traj, err := rec.trajectory()
+	return traj, rec.notes, err
 }
 
 func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
@@ -491,10 +546,16 @@ func (rec *tauRecord) applyInfo(traj *emobench.Trajectory) error {
 			if err := applyTask(&traj.Task, v); err != nil {
 				return err
 			}
-		case "user_cost":
-			traj.UserCost = number(v)
-		case "agent_cost":
-			traj.AgentCost = number(v)
+		case "user_cost", "agent_cost":
+			c, note := cost(v)
+			if note != "" {
+				rec.notes = append(rec.notes, "info."+k+" "+note)
+			}
+			if k == "user_cost" {
+				traj.UserCost = c
+			} else {
+				traj.AgentCost = c
+			}
 		case "reward_info":
 			if !isNull(v) {
 				traj.RewardInfo = v
@@ -559,6 +620,30 @@ func number(raw json.RawMessage) *float64 {
 		return nil
 	}
 	return &v
+}
+
+// cost reads a cost in USD: a number, or a string that spells a finite
+// one ("0.5"), which some harnesses write. note says what was made of
+// anything but a number or null: "is the string \"0.5\": read as 0.5", or
+// "is the string \"n/a\", not a number: stored as unknown (NULL)".
+func cost(raw json.RawMessage) (c *float64, note string) {
+	switch {
+	case isNull(raw):
+		return nil, ""
+	case raw[0] == '"':
+		if v, err := strconv.ParseFloat(strings.TrimSpace(stringOf(raw)), 64); err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) {
+			return &v, fmt.Sprintf("is the string %s: read as %s", truncate(string(raw), 40), strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		return nil, fmt.Sprintf("is the string %s, not a number: stored as unknown (NULL)", truncate(string(raw), 40))
+	}
+	if c = number(raw); c != nil {
+		return c, ""
+	}
+	kind := jsonKind(raw)
+	if kind == "a number" {
+		kind = "a number out of range"
+	}
+	return nil, fmt.Sprintf("is %s (%s), not a cost: stored as unknown (NULL)", kind, truncate(string(raw), 40))
 }
 
 func errorText(raw json.RawMessage) string {

@@ -274,11 +274,15 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 		return storeTau2(ctx, e, store, src, sum, rd, opts)
 	}
 	run := runFor(src, sum, opts)
-	res, err := store.IngestRun(ctx, run, ingest.TauBench(r), opts.onDuplicate)
+	var notes []string
+	res, err := store.IngestRun(ctx, run, ingest.TauBenchWithNotes(r, func(n string) { notes = append(notes, n) }), opts.onDuplicate)
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
 	noteRun(ctx, e, store, src, res.RunID)
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "note: %s: %s\n", src.path, n)
+	}
 	if res.Trajectories == 0 {
 		fmt.Fprintf(e.stdout, "%s: note: no records in this τ-bench file; run %d holds no trajectories\n", src.path, res.RunID)
 	}
@@ -570,9 +574,13 @@ func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, sum
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
 	defer f.Close()
-	results, err := ingest.Submission(bufio.NewReader(f))
+	var notes []string
+	results, err := ingest.SubmissionWithNotes(bufio.NewReader(f), func(n string) { notes = append(notes, n) })
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "note: %s: %s\n", src.path, n)
 	}
 	if len(results) == 0 {
 		fmt.Fprintf(e.stdout, "%s: leaderboard submission without scores (every domain is null); nothing stored\n", src.path)

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A string cost is stored as its number, and ingest says so on stderr, as
+// it says which record repeats a key.
+func TestIngest_StringCostAndDuplicateKeyNotes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m-retail.json")
+	in := `[{"task_id": 0, "reward": 1.0, "info": {"reward_info": {}, "agent_cost": "0.5"}, "traj": [], "trial": 0},
+	 {"task_id": 1, "reward": 0.0, "info": {"reward_info": {}, "user_cost": "?"}, "traj": [], "trial": 0, "trial": 1}]`
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "e.db")
+	r := runCLI(t, "", "--db", dbPath, "ingest", path)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"note: " + path + `: record 0: info.agent_cost is the string "0.5": read as 0.5` + "\n",
+		"note: " + path + `: record 1: key trial appears more than once: the last value is kept` + "\n",
+		"note: " + path + `: record 1: info.user_cost is the string "?", not a number: stored as unknown (NULL)` + "\n",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	got := csvQuery(t, dbPath, `SELECT trial, agent_cost, user_cost FROM trajectories ORDER BY trial`)
+	if want := "trial,agent_cost,user_cost\n0,0.5,\n1,,\n"; got != want {
+		t.Errorf("stored costs:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A submission in fractions is stored as written, and ingest says how it
+// read it.
+func TestIngest_SubmissionFractionsNote(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "submission.json")
+	if err := os.WriteFile(path, []byte(`{"model_name": "m", "results": {"retail": {"pass_1": 0.62, "pass_2": 0.5}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "e.db")
+	r := runCLI(t, "", "--db", dbPath, "ingest", path)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	if want := "note: " + path + ": every pass_k is at most 1 (largest 0.62): read as 0–1 fractions, not percentages\n"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	if got, want := csvQuery(t, dbPath, "SELECT k, pass_hat_k FROM published_results ORDER BY k"), "k,pass_hat_k\n1,0.62\n2,0.5\n"; got != want {
+		t.Errorf("published_results:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -1,0 +1,164 @@
+package ingest_test
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/emobench/emobench/ingest"
+)
+
+// readTauNotes reads a τ-bench file completely and returns its notes.
+func readTauNotes(t *testing.T, in string) ([]*float64, []*float64, []string) {
+	t.Helper()
+	var notes []string
+	var agent, user []*float64
+	for traj, err := range ingest.TauBenchWithNotes(strings.NewReader(in), func(n string) { notes = append(notes, n) }) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		agent, user = append(agent, traj.AgentCost), append(user, traj.UserCost)
+	}
+	return agent, user, notes
+}
+
+// A repeated key keeps its last value, as encoding/json and Python do, and
+// the note names the record and the key's path.
+func TestTauBench_DuplicateKeyNote(t *testing.T) {
+	in := `[{"task_id": 0, "reward": 1.0, "info": {"reward_info": {"reward": 1.0}}, "traj": [], "trial": 0},
+	 {"task_id": 1, "reward": 0.0, "info": {"task": {"user_id": "a", "user_id": "b"}, "reward_info": {}}, "traj": [], "trial": 0, "reward": 1.0},
+	 {"task_id": 2, "reward": 1.0, "info": {"reward_info": {}}, "traj": [{"role": "user", "content": "a \"role\": x", "role": "assistant"}], "trial": 0}]`
+	var rewards []float64
+	var users []string
+	var notes []string
+	for traj, err := range ingest.TauBenchWithNotes(strings.NewReader(in), func(n string) { notes = append(notes, n) }) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		rewards, users = append(rewards, *traj.Reward), append(users, traj.Task.UserID)
+	}
+	if got, want := rewards, []float64{1, 1, 1}; !cmp.Equal(got, want) {
+		t.Errorf("rewards = %v, want %v (the last value of a repeated key)", got, want)
+	}
+	if got, want := users[1], "b"; got != want {
+		t.Errorf("user_id = %q, want %q", got, want)
+	}
+	want := []string{
+		"record 1: key info.task.user_id appears more than once: the last value is kept",
+		"record 2: key traj[0].role appears more than once: the last value is kept",
+	}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	// JSON Lines: the same rule, and the first repeat of a record is named.
+	lines := `{"task_id": 0, "reward": 0.0, "reward": 1.0, "info": {"reward_info": {}}, "traj": []}` + "\n"
+	notes = nil
+	for _, err := range ingest.TauBenchWithNotes(strings.NewReader(lines), func(n string) { notes = append(notes, n) }) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff([]string{"record 0: key reward appears more than once: the last value is kept"}, notes); diff != "" {
+		t.Errorf("JSON Lines notes (-want +got):\n%s", diff)
+	}
+}
+
+// A string cost is read when it spells a number and flagged when it does
+// not; it never becomes NULL without a note.
+func TestTauBench_StringCostNote(t *testing.T) {
+	in := `[{"task_id": 0, "reward": 1.0, "info": {"reward_info": {}, "agent_cost": "0.5", "user_cost": 0.25}, "traj": []},
+	 {"task_id": 1, "reward": 1.0, "info": {"reward_info": {}, "agent_cost": "n/a", "user_cost": " 1e-3 "}, "traj": []},
+	 {"task_id": 2, "reward": 1.0, "info": {"reward_info": {}, "agent_cost": {"usd": 1}, "user_cost": null}, "traj": []}]`
+	agent, user, notes := readTauNotes(t, in)
+	str := func(p *float64) string {
+		if p == nil {
+			return "NULL"
+		}
+		return fmt.Sprint(*p)
+	}
+	var got []string
+	for i := range agent {
+		got = append(got, str(agent[i])+"/"+str(user[i]))
+	}
+	if diff := cmp.Diff([]string{"0.5/0.25", "NULL/0.001", "NULL/NULL"}, got); diff != "" {
+		t.Errorf("agent/user costs (-want +got):\n%s", diff)
+	}
+	want := []string{
+		`record 0: info.agent_cost is the string "0.5": read as 0.5`,
+		`record 1: info.agent_cost is the string "n/a", not a number: stored as unknown (NULL)`,
+		`record 1: info.user_cost is the string " 1e-3 ": read as 0.001`,
+		`record 2: info.agent_cost is an object ({"usd": 1}), not a cost: stored as unknown (NULL)`,
+	}
+	// info is a map: the order of its keys' notes within a record is not
+	// the file's.
+	if diff := cmp.Diff(want, sortedWithin(notes)); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}
+
+// sortedWithin sorts notes by their text, which starts with the record.
+func sortedWithin(notes []string) []string {
+	out := slices.Clone(notes)
+	slices.Sort(out)
+	return out
+}
+
+// Notes beyond the first 20 are counted, not listed.
+func TestTauBench_NotesCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 25 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"task_id": %d, "reward": 1, "info": {"reward_info": {}, "agent_cost": "1"}, "traj": []}`, i)
+	}
+	b.WriteString("]")
+	_, _, notes := readTauNotes(t, b.String())
+	if got, want := len(notes), 21; got != want {
+		t.Fatalf("%d notes, want %d", got, want)
+	}
+	if got, want := notes[20], "5 more notes not shown"; got != want {
+		t.Errorf("last note = %q, want %q", got, want)
+	}
+}
+
+// τ²-bench simulations get the same notes, as the reader's warnings.
+func TestTau2_DuplicateKeyAndStringCostWarnings(t *testing.T) {
+	in := `{"info": {}, "tasks": [{"id": "t1"}], "simulations": [
+		{"id": "s0", "task_id": "t1", "trial": 0, "agent_cost": "0.5", "user_cost": "free", "reward_info": {"reward": 0.0, "reward": 1.0},
+		 "messages": [{"role": "assistant", "content": "hi", "cost": "0.1"}], "termination_reason": "agent_stop"}]}`
+	rd, err := ingest.Tau2(bytes.NewReader([]byte(in)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trajs, err := collect(t, rd.Trajectories())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := *trajs[0].AgentCost, 0.5; got != want {
+		t.Errorf("agent cost = %v, want %v", got, want)
+	}
+	if trajs[0].UserCost != nil {
+		t.Errorf("user cost = %v, want NULL", *trajs[0].UserCost)
+	}
+	if got, want := *trajs[0].Messages[0].Usage.Cost, 0.1; got != want {
+		t.Errorf("message cost = %v, want %v", got, want)
+	}
+	if got, want := *trajs[0].Reward, 1.0; got != want {
+		t.Errorf("reward = %v, want the last value %v", got, want)
+	}
+	want := []string{
+		`simulation 0: agent_cost is the string "0.5": read as 0.5`,
+		`simulation 0: user_cost is the string "free", not a number: stored as unknown (NULL)`,
+		`simulation 0: messages[0].cost is the string "0.1": read as 0.1`,
+		`simulation 0: key reward_info.reward appears more than once: the last value is kept`,
+	}
+	if diff := cmp.Diff(want, rd.Warnings()); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
