@@ -33,6 +33,14 @@ type Tau2Info struct {
 	Tasks               int                // number of entries of the tasks array
 	Raw                 json.RawMessage    // info as given, credentials redacted (RedactSecrets); nil when absent
 	Redacted            []string           // paths in info of the credentials left out of Raw
+	// Wrapper holds the top-level model, domain and agent keys of a
+	// Results-like wrapper object, as given with credentials redacted; nil
+	// when it has none. They fill AgentModel, AgentImplementation and
+	// Domain where info does not say.
+	Wrapper json.RawMessage
+	// Bare is set for a bare JSON array of simulations (no Results
+	// wrapper): no info and no tasks.
+	Bare bool
 }
 
 // SimulationError is a problem with one simulation of a τ²-bench run.
@@ -68,6 +76,9 @@ type Tau2Reader struct {
 	used     bool
 
 	dups         dupKeyScanner
+	firstBare    json.RawMessage // a bare array's first simulation, read to tell it from τ-bench records
+	wrapper      map[string]json.RawMessage
+	simulated    map[string]bool // listed tasks that have a simulation
 	warnings     []string
 	moreWarnings int
 	trialNull    []int // simulations whose trial was null or missing
@@ -104,6 +115,7 @@ func Tau2(r io.Reader) (*Tau2Reader, error) {
 	if err := t.readHeader(dec); err != nil {
 		return nil, err
 	}
+	t.applyWrapper()
 	return t, nil
 }
 
@@ -121,10 +133,10 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 	if err != nil {
 		return fmt.Errorf("not JSON: %w", explainJSON(err, "file"))
 	}
+	if tok == json.Delim('[') {
+		return t.readBareHeader(dec)
+	}
 	if tok != json.Delim('{') {
-		if tok == json.Delim('[') {
-			return errors.New("top level is an array (τ-bench's format), want a τ²-bench Results object {timestamp, info, tasks, simulations}")
-		}
 		return fmt.Errorf("top level is %s, want a τ²-bench Results object {timestamp, info, tasks, simulations}", describeToken(tok))
 	}
 	var seen tau2Keys
@@ -179,6 +191,11 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 			seen.taskID = true
 		case "messages", "ticks", "termination_reason":
 			seen.messages = true
+		case "model", "domain", "agent":
+			if t.wrapper == nil {
+				t.wrapper = map[string]json.RawMessage{}
+			}
+			t.wrapper[key] = raw
 		}
 	}
 	if err := closeObject(dec, "the Results object"); err != nil {
@@ -191,6 +208,94 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 		return errors.New("a JSON object without info, tasks or simulations: not a τ²-bench Results object")
 	}
 	return nil
+}
+
+// readBareHeader reads the start of a bare JSON array of τ²-bench
+// simulations, as some people save a run's simulations without the Results
+// wrapper. Its first element must look like a simulation (messages,
+// termination_reason, reward_info or ticks; no traj and no top-level
+// reward, which are τ-bench's), else it is τ-bench's format. An empty
+// array is a run without simulations.
+func (t *Tau2Reader) readBareHeader(dec *json.Decoder) error {
+	t.info.Bare = true
+	t.dec = dec
+	if !dec.More() {
+		return nil
+	}
+	first, err := rawValue(dec, "simulation 0")
+	if err != nil {
+		return err
+	}
+	if !looksLikeSimulation(first) {
+		return errors.New("top level is an array (τ-bench's format), want a τ²-bench Results object {timestamp, info, tasks, simulations} or an array of τ²-bench simulations")
+	}
+	t.firstBare = first
+	return nil
+}
+
+// looksLikeSimulation reports whether raw is an object with a key only a
+// τ²-bench simulation has and none that only a τ-bench record has.
+func looksLikeSimulation(raw json.RawMessage) bool {
+	var probe map[string]json.RawMessage
+	if isNull(raw) || raw[0] != '{' || json.Unmarshal(raw, &probe) != nil {
+		return false
+	}
+	tau2 := false
+	for k := range probe {
+		switch k {
+		case "traj", "reward":
+			return false
+		case "messages", "termination_reason", "reward_info", "ticks":
+			tau2 = true
+		}
+	}
+	return tau2
+}
+
+// applyWrapper fills what info does not say from a wrapper's top-level
+// model, domain and agent: model and domain are strings (or objects with
+// llm, model or name); agent is an object {llm, implementation}, or a
+// string that names an implementation when it ends in "agent"
+// (llm_agent) and the agent model otherwise.
+func (t *Tau2Reader) applyWrapper() {
+	if t.wrapper == nil {
+		return
+	}
+	w := t.wrapper
+	raw, _ := json.Marshal(w)
+	t.info.Wrapper, _ = RedactSecrets(raw)
+	var model, implementation string
+	if a := w["agent"]; !isNull(a) && a[0] == '"' {
+		if name := stringOf(a); strings.HasSuffix(strings.ToLower(name), "agent") {
+			implementation = name
+		} else {
+			model = name
+		}
+	} else if !isNull(a) && a[0] == '{' {
+		model = modelName(a)
+		implementation = stringOf(jsonPath(a, "implementation"))
+	}
+	t.info.AgentModel = firstNonEmptyString(t.info.AgentModel, modelName(w["model"]), model)
+	t.info.AgentImplementation = firstNonEmptyString(t.info.AgentImplementation, implementation)
+	t.info.Domain = firstNonEmptyString(t.info.Domain, modelName(w["domain"]))
+}
+
+// modelName returns a string, or the llm, model or name string of an
+// object.
+func modelName(raw json.RawMessage) string {
+	if s := stringOf(raw); s != "" {
+		return s
+	}
+	return firstString(jsonPath(raw, "llm"), jsonPath(raw, "model"), jsonPath(raw, "name"))
+}
+
+func firstNonEmptyString(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // objectKey reads the next key of an object.
@@ -371,6 +476,17 @@ func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i 
 		dec = json.NewDecoder(bytes.NewReader(t.buffered))
 		dec.Token() // '[', checked when buffered
 	}
+	if t.firstBare != nil {
+		traj, err := t.simulation(t.firstBare, *i)
+		if err != nil {
+			yield(nil, &SimulationError{Index: *i, Offset: dec.InputOffset(), Err: err})
+			return false
+		}
+		*i++
+		if !yield(traj, nil) {
+			return false
+		}
+	}
 	for dec.More() {
 		traj, err := t.decodeSimulation(dec, *i)
 		if err != nil {
@@ -385,6 +501,13 @@ func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i 
 	if _, err := dec.Token(); err != nil { // ']'
 		yield(nil, &SimulationError{Index: *i, Offset: dec.InputOffset(), Err: explainJSON(err, "simulations")})
 		return false
+	}
+	if t.info.Bare {
+		if _, err := dec.Token(); err != io.EOF {
+			yield(nil, fmt.Errorf("trailing data after the simulations array at byte %d", dec.InputOffset()))
+			return false
+		}
+		return true
 	}
 	if t.dec != nil {
 		if err := closeObject(dec, "the Results object"); err != nil {
@@ -401,6 +524,11 @@ func (t *Tau2Reader) decodeSimulation(dec *json.Decoder, i int) (*emobench.Traje
 	if err := dec.Decode(&raw); err != nil {
 		return nil, explainSimulation(err)
 	}
+	return t.simulation(raw, i)
+}
+
+// simulation maps the simulation raw, the i-th of the run.
+func (t *Tau2Reader) simulation(raw json.RawMessage, i int) (*emobench.Trajectory, error) {
 	var sim tau2Simulation
 	if err := json.Unmarshal(raw, &sim); err != nil {
 		return nil, explainSimulation(err)
@@ -440,9 +568,16 @@ func (t *Tau2Reader) summarize() {
 		}
 		t.warn("%s with trial null or missing, stored as trial 0 (simulations %s)", countOf(n, "simulation", "simulations"), strings.Trim(list, "[]"))
 	}
-	if t.unlisted > 0 {
+	if t.unlisted > 0 && !t.info.Bare {
 		t.warn("%s of tasks not listed in the file's tasks (first: task %q), stored without instruction, actions or outputs",
 			countOf(t.unlisted, "simulation", "simulations"), t.firstUnlist)
+	}
+	if missing := len(t.tasks) - len(t.simulated); missing > 0 && (len(t.simulated) > 0 || t.unlisted > 0) {
+		t.warn("%d of %d listed tasks have no simulation (a partial run?); statistics cover the other %d", missing, len(t.tasks), len(t.simulated))
+	}
+	if t.info.Bare && t.unlisted > 0 {
+		t.warn("a bare array of τ²-bench simulations (no Results wrapper): it lists no tasks, so %s stored without instruction, actions or outputs, and it names no model or domain",
+			countOf(t.unlisted, "simulation is", "simulations are"))
 	}
 }
 

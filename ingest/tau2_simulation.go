@@ -130,6 +130,10 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 	traj := &emobench.Trajectory{}
 	if task, ok := t.tasks[key]; ok {
 		traj.Task = *task
+		if t.simulated == nil {
+			t.simulated = map[string]bool{}
+		}
+		t.simulated[key] = true
 	} else {
 		traj.Task = emobench.Task{Key: key}
 		if t.unlisted == 0 {

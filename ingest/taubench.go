@@ -340,7 +340,10 @@ type tauRecord struct {
 	Trial  json.RawMessage            `json:"trial"`
 	Info   map[string]json.RawMessage `json:"info"`
 	Traj   []tauMessage               `json:"traj"`
-	notes  []string                   // what trajectory tolerated, without the record index
+	// A τ²-bench simulation's keys, only to say what it is.
+	Messages    json.RawMessage `json:"messages"`
+	Termination json.RawMessage `json:"termination_reason"`
+	notes       []string        // what trajectory tolerated, without the record index
 }
 
 type tauTask struct {
@@ -406,6 +409,10 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 	if isNull(rec.TaskID) && isNull(rec.Reward) && len(rec.Traj) == 0 && len(rec.Info) == 0 {
 		return nil, errors.New("not a τ-bench result: the record has none of task_id, reward, info and traj " +
 			"(τ-bench files are arrays of {task_id, reward, info, traj, trial}; see --format)")
+	}
+	if rec.Reward == nil && rec.Traj == nil && (rec.Messages != nil || rec.Termination != nil) {
+		return nil, errors.New("this is a τ²-bench simulation (messages, termination_reason, reward_info), not a τ-bench record: " +
+			"a bare array of τ²-bench simulations reads with --format tau2 (or auto)")
 	}
 	key, err := taskKey(rec.TaskID)
 	if err != nil {

@@ -550,6 +550,9 @@ func tau2Run(src source, sum string, info ingest.Tau2Info, opts ingestOptions) e
 	if info.Raw != nil {
 		tau2["info"] = info.Raw
 	}
+	if info.Wrapper != nil {
+		tau2["wrapper"] = info.Wrapper
+	}
 	run.Config, _ = json.Marshal(map[string]any{
 		"ingest": map[string]string{"format": ingest.FormatTau2, "on_duplicate": string(opts.onDuplicate)},
 		"tau2":   tau2,

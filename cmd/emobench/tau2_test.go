@@ -406,3 +406,38 @@ func TestScrubOlderTrajectories(t *testing.T) {
 		t.Errorf("second migrate: stderr %q, want nothing (done once)", r.stderr)
 	}
 }
+
+// Shapes of real τ²-bench files from people's repositories: a bare array of
+// simulations, a wrapper with its own model and domain, a partial run.
+func TestIngestTau2_RealShapes(t *testing.T) {
+	dir := filepath.Join("..", "..", "ingest", "testdata", "tau2", "shapes")
+	dbPath := filepath.Join(t.TempDir(), "shapes.db")
+	r := runCLI(t, "", "--db", dbPath, "ingest", dir)
+	if r.code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+	}
+	got := csvQuery(t, dbPath, `
+		SELECT r.name, r.source_format, r.agent_model, r.agent_strategy, r.domain, COUNT(t.id), COALESCE(SUM(t.passed), 0)
+		FROM runs r LEFT JOIN trajectories t ON t.run_id = r.id GROUP BY r.id ORDER BY r.name`)
+	want := strings.Join([]string{
+		"name,source_format,agent_model,agent_strategy,domain,COUNT(t.id),\"COALESCE(SUM(t.passed), 0)\"",
+		"bare-array,tau2,unknown,unknown,unknown,2,1",
+		"partial-run,tau2,gpt-4.1,unknown,retail,3,2",
+		"wrapper-model-domain,tau2,qwen3-32b,llm_agent,airline,1,1",
+		"",
+	}, "\n")
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("runs (-want +got):\n%s", diff)
+	}
+	for _, w := range []string{
+		"warning: " + filepath.Join(dir, "partial-run.json") + ": 3 of 5 listed tasks have no simulation (a partial run?); statistics cover the other 2\n",
+		"warning: " + filepath.Join(dir, "bare-array.json") + ": a bare array of τ²-bench simulations (no Results wrapper)",
+	} {
+		if !strings.Contains(r.stderr, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+		}
+	}
+	if got := csvQuery(t, dbPath, `SELECT json_extract(config, '$.tau2.wrapper.model') FROM runs WHERE name = 'wrapper-model-domain'`); !strings.Contains(got, "qwen3-32b") {
+		t.Errorf("runs.config lacks the wrapper: %s", got)
+	}
+}
