@@ -201,7 +201,9 @@ func (c *LLMClient) Model() string { return c.cfg.Model }
 // Complete sends params, with the client's model, temperature and seed set,
 // and returns the first choice's message and the call's usage (Cost from
 // the price table; nil when the model has no price or the server reported
-// no usage). Requests answered 408, 409, 429 or 5xx, attempts that time
+// no usage). The API key, when it is at least 8 characters long, is
+// replaced by "[redacted]" in the message's content and refusal (tool-call
+// arguments are left as the model wrote them). Requests answered 408, 409, 429 or 5xx, attempts that time
 // out and connection failures are retried with exponential backoff and
 // jitter, honouring Retry-After-Ms and Retry-After; ctx bounds everything.
 // Failures are returned as *LLMError.
@@ -219,7 +221,11 @@ func (c *LLMClient) Complete(ctx context.Context, params openai.ChatCompletionNe
 			if len(comp.Choices) == 0 {
 				return openai.ChatCompletionMessage{}, emobench.Usage{}, c.fail(errors.New("response has no choices"), attempt+1)
 			}
-			return comp.Choices[0].Message, c.usage(comp), nil
+			// An endpoint may echo the key (a proxy's debug text): it must
+			// reach neither the transcript nor the stored run.
+			msg := comp.Choices[0].Message
+			msg.Content, msg.Refusal = c.redact(msg.Content), c.redact(msg.Refusal)
+			return msg, c.usage(comp), nil
 		}
 		if ctx.Err() != nil {
 			return openai.ChatCompletionMessage{}, emobench.Usage{}, c.fail(err, attempt+1)

@@ -530,3 +530,26 @@ func TestLLMLoadPriceTable(t *testing.T) {
 		})
 	}
 }
+
+// A key an endpoint echoes back is replaced before the message reaches the
+// transcript; tool-call arguments stay as the model wrote them.
+func TestLLMClient_EchoedKeyRedacted(t *testing.T) {
+	echo := func(w http.ResponseWriter, r *http.Request) {
+		key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-4o","choices":[{"index":0,"finish_reason":"stop",
+			"message":{"role":"assistant","content":"debug: your key is %s (Bearer %s)","tool_calls":[{"id":"call_9","type":"function","function":{"name":"get_order","arguments":"{\"order_id\":\"%s\"}"}}]}}],
+			"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, key, key, key)
+	}
+	f := newFakeLLM(t, echo)
+	msg, err := sim.NewLLMAgent(newClient(t, f)).Next(t.Context(), testEpisode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := msg.Content, "debug: your key is [redacted] (Bearer [redacted])"; got != want {
+		t.Errorf("content = %q, want %q", got, want)
+	}
+	if got, want := string(msg.ToolCalls[0].Arguments), `{"order_id":"`+testAPIKey+`"}`; got != want {
+		t.Errorf("arguments = %s, want %s (untouched)", got, want)
+	}
+}
