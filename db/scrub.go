@@ -100,3 +100,38 @@ func scrubTrajectoryRow(ctx context.Context, q *sqlcdb.Queries, r sqlcdb.ListTra
 		ID:         r.ID,
 	})
 }
+
+// ScrubMessagesOnce passes the content of every stored message through
+// scrub and stores what it changed, then records task as done, all in one
+// transaction; once task is recorded it does nothing. It returns how many
+// messages changed. Writing commands call it so that files made before
+// message content was redacted lose the credentials it holds.
+func (db *DB) ScrubMessagesOnce(ctx context.Context, task string, scrub func(string) string) (int, error) {
+	changed := 0
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		q := db.queries.WithTx(tx)
+		if n, err := q.CountMaintenance(ctx, task); err != nil || n > 0 {
+			return err
+		}
+		for after := int64(math.MinInt64); ; {
+			rows, err := q.ListMessageContents(ctx, sqlcdb.ListMessageContentsParams{AfterID: after, BatchSize: trajectoryScrubBatch})
+			if err != nil {
+				return err
+			}
+			if len(rows) == 0 {
+				break
+			}
+			for _, r := range rows {
+				if clean := scrub(r.Content.String); clean != r.Content.String {
+					if err := q.UpdateMessageContent(ctx, sqlcdb.UpdateMessageContentParams{Content: sql.NullString{String: clean, Valid: true}, ID: r.ID}); err != nil {
+						return fmt.Errorf("message %d: %w", r.ID, err)
+					}
+					changed++
+				}
+			}
+			after = rows[len(rows)-1].ID
+		}
+		return q.MarkMaintenance(ctx, sqlcdb.MarkMaintenanceParams{Task: task, DoneAt: time.Now().UTC().Format(time.RFC3339)})
+	})
+	return changed, err
+}

@@ -20,6 +20,7 @@ const Redacted = "[redacted]"
 var secretWords = map[string]bool{
 	"secret": true, "secrets": true, "password": true, "passwd": true, "passphrase": true,
 	"credential": true, "credentials": true, "cookie": true, "cookies": true, "authorization": true,
+	"pwd": true, // as a key (pwd=…, "pwd": …); the shell command in prose is no key
 }
 
 // notCredentialKey are words before "key" that make a key a name, not a
@@ -135,6 +136,12 @@ func RedactSecrets(raw json.RawMessage) (json.RawMessage, []string) {
 func redactValue(v any, path string, paths *[]string) any {
 	switch x := v.(type) {
 	case map[string]any:
+		// A named value, as environment lists and HAR headers write them:
+		// {"name": "OPENAI_API_KEY", "value": "…"}, {"key": "Authorization", "value": "Bearer …"}.
+		if value, ok := x["value"]; ok && isCredentialValue(value) && (namesSecret(x["name"]) || namesSecret(x["key"])) {
+			x["value"] = Redacted
+			*paths = append(*paths, strings.TrimPrefix(path+".value", "."))
+		}
 		for k, child := range x {
 			if groundTruth[k] {
 				continue // tool arguments of a task, as tasks.actions keeps them
@@ -154,6 +161,15 @@ func redactValue(v any, path string, paths *[]string) any {
 			*paths = append(*paths, path+"[1]")
 			return x
 		}
+		// An argument list: ["--api-key", "…"].
+		for i := 0; i+1 < len(x); i++ {
+			if flag, ok := x[i].(string); ok && isSecretFlag(flag) {
+				if value, ok := x[i+1].(string); ok && value != "" && value != Redacted && !strings.HasPrefix(value, "-") {
+					x[i+1] = Redacted
+					*paths = append(*paths, path+"["+strconv.Itoa(i+1)+"]")
+				}
+			}
+		}
 		for i, child := range x {
 			x[i] = redactValue(child, path+"["+strconv.Itoa(i)+"]", paths)
 		}
@@ -172,6 +188,28 @@ func redactValue(v any, path string, paths *[]string) any {
 		}
 	}
 	return v
+}
+
+// namesSecret reports whether v is a string that isSecretKey accepts.
+func namesSecret(v any) bool {
+	name, ok := v.(string)
+	return ok && isSecretKey(name)
+}
+
+// isSecretFlag reports whether s is a command-line flag naming a
+// credential (--api-key, --password), not one naming where it is kept
+// (--api-key-file, --token-env).
+func isSecretFlag(s string) bool {
+	name := strings.TrimLeft(s, "-")
+	if len(name) == len(s) || name == "" || strings.ContainsAny(name, "= ") || !isSecretKey(name) {
+		return false
+	}
+	words := keyWords(name)
+	switch words[len(words)-1] {
+	case "file", "path", "env", "var", "dir":
+		return false
+	}
+	return true
 }
 
 // headerName matches what may name the value beside it in a pair.
@@ -202,35 +240,232 @@ var userinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/@\s:"'<>]*):([^
 // headerLine matches "Authorization: Bearer …"-like header text.
 var headerLine = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie|x-goog-api-key)(\s*:\s*)(bearer\s+|basic\s+|token\s+)?([^\s"',;]+)`)
 
-// RedactText returns s with credentials replaced by Redacted: the password
-// of a URL's userinfo, the value of NAME=VALUE where NAME is a credential
-// key or a signing query parameter (Gemini's ?key=, Azure's sig=), and the
-// value of Authorization-like header text. Everything else stays as
-// written, in order.
+// spacedAssignment matches NAME = VALUE and NAME: VALUE, where NAME may be
+// two words ("Received API Key = …", LiteLLM's error) and VALUE may be
+// quoted (api_key = '…' in a traceback, OpenAI(api_key="…")).
+var spacedAssignment = regexp.MustCompile(`\b([A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z][A-Za-z0-9_-]*)?)([ \t]*[=:][ \t]*)('[^'\n]*'|"[^"\n]*"|[^\s'",;()\[\]{}<>]+)`)
+
+// quotedPair matches a quoted key and its quoted value, as JSON or Python's
+// repr writes them inside text: {"api_key": "…"}, {'Authorization': 'Bearer …'}.
+var quotedPair = []*regexp.Regexp{
+	regexp.MustCompile(`"([^"\\\n]{1,64})"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"`),
+	regexp.MustCompile(`'([^'\\\n]{1,64})'(\s*:\s*)'((?:[^'\\\n]|\\.)*)'`),
+}
+
+// bearerToken matches "Bearer <token>" anywhere in text.
+var bearerToken = regexp.MustCompile(`(?i)\b(bearer)(\s+)([A-Za-z0-9._~+/-]+=*)`)
+
+// flagValue matches a command-line flag and the value after it, bare
+// (--api-key sk-…) or quoted in a Python list (['--api-key', 'sk-…']).
+var flagValue = []*regexp.Regexp{
+	regexp.MustCompile(`(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)(\s+)()([^\s'"]+)()`),
+	regexp.MustCompile(`(['"])(--?[A-Za-z][A-Za-z0-9_-]*)(['"]\s*,\s*)(['"])([^'"\n]*)(['"])`),
+}
+
+// urlQuery matches a URL (or path) with its query string.
+var urlQuery = regexp.MustCompile(`[^\s"'<>?]*\?[^\s"'<>#]+`)
+
+// oauthCode matches the code parameter of a query.
+var oauthCode = regexp.MustCompile(`([?&])code=([^&]+)`)
+
+// secretTextHints are what text must contain, in any case, for any rule
+// but a URL's userinfo to find something: every name isSecretKey accepts
+// holds one, as do the signing parameters, "Bearer" and "code=".
+var secretTextHints = []string{"key", "token", "secret", "pass", "pwd", "auth", "cookie", "credential",
+	"bearer", "sig", "code="}
+
+// hintsByFirst lists secretTextHints by their first byte.
+var hintsByFirst = func() (t [256][]string) {
+	for _, h := range secretTextHints {
+		t[h[0]] = append(t[h[0]], h)
+	}
+	return t
+}()
+
+// hasSecretHint reports whether s holds one of secretTextHints, ignoring
+// ASCII case, in one pass: message content is most of a file's bytes.
+// b|0x20 folds an ASCII letter to lower case; no other byte folds onto a
+// hint's letter or '='.
+func hasSecretHint(s string) bool {
+	for i := 0; i < len(s); i++ {
+		for _, h := range hintsByFirst[s[i]|0x20] {
+			if hasPrefixFold(s[i:], h) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixFold reports whether s starts with h (lower-case ASCII letters
+// and '='), ignoring case.
+func hasPrefixFold(s, h string) bool {
+	if len(s) < len(h) {
+		return false
+	}
+	for j := 1; j < len(h); j++ {
+		if s[j]|0x20 != h[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFold reports whether s holds sub (lower-case ASCII letters and
+// '='), ignoring case.
+func containsFold(s, sub string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i]|0x20 == sub[0] && hasPrefixFold(s[i:], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// RedactText returns s with credentials replaced by Redacted, keeping the
+// rest of the text as written, in order:
+//   - the password of a URL's userinfo (user:…@);
+//   - NAME=VALUE, NAME = VALUE and NAME: VALUE where NAME is a credential
+//     key (isSecretKey; it may be two words, as in "Received API Key = …")
+//     or, without spaces, a signing query parameter (Gemini's ?key=,
+//     Azure's sig=); a quoted VALUE keeps its quotes. "pwd: …" is shell
+//     output, not a key, and stays;
+//   - the quoted value of a quoted credential key, as JSON or Python's repr
+//     writes them inside text ("api_key": "…", 'Authorization': 'Bearer …');
+//   - Authorization-like header text (Authorization: …, X-Api-Key: …);
+//   - the token of "Bearer <token>" anywhere, when it looks like one (20
+//     characters or more, or 8 or more with a digit: "Bearer authentication"
+//     stays);
+//   - the value after a credential flag (--api-key …, ['--password', '…']);
+//   - the code parameter of an OAuth redirect: a query that also has
+//     state=, scope=, session_state= or redirect_uri=, or a path with
+//     oauth, callback or authorize in it (an order's ?code= stays).
+//
+// A scheme word (Bearer, Basic, Token) before a value is kept. Text already
+// redacted is left alone, so a second pass changes nothing.
 func RedactText(s string) string {
-	if !strings.Contains(s, "=") && !strings.Contains(s, "@") && !strings.Contains(s, ":") {
+	if strings.Contains(s, "@") && strings.Contains(s, "://") {
+		s = userinfo.ReplaceAllStringFunc(s, func(m string) string {
+			sub := userinfo.FindStringSubmatch(m)
+			if sub[2] == Redacted {
+				return m
+			}
+			return sub[1] + ":" + Redacted + "@"
+		})
+	}
+	if !hasSecretHint(s) {
 		return s
 	}
-	s = userinfo.ReplaceAllStringFunc(s, func(m string) string {
-		sub := userinfo.FindStringSubmatch(m)
-		if sub[2] == Redacted {
+	if strings.Contains(s, "=") {
+		s = assignment.ReplaceAllStringFunc(s, func(m string) string {
+			name, value, _ := strings.Cut(m, "=")
+			if value == Redacted || !(isSecretKey(name) || secretURLParams[strings.ToLower(name)]) {
+				return m
+			}
+			return name + "=" + Redacted
+		})
+		if containsFold(s, "code=") {
+			s = urlQuery.ReplaceAllStringFunc(s, redactOAuthCode)
+		}
+	}
+	if strings.Contains(s, ":") {
+		for _, re := range quotedPair {
+			s = re.ReplaceAllStringFunc(s, func(m string) string {
+				sub := re.FindStringSubmatch(m)
+				if !isSecretKey(sub[1]) {
+					return m
+				}
+				scheme, value := splitScheme(sub[3])
+				if value == "" || value == Redacted {
+					return m
+				}
+				q := m[:1]
+				return q + sub[1] + q + sub[2] + q + scheme + Redacted + q
+			})
+		}
+		s = headerLine.ReplaceAllStringFunc(s, func(m string) string {
+			sub := headerLine.FindStringSubmatch(m)
+			if sub[4] == Redacted {
+				return m
+			}
+			return sub[1] + sub[2] + sub[3] + Redacted
+		})
+	}
+	if strings.ContainsAny(s, "=:") {
+		s = spacedAssignment.ReplaceAllStringFunc(s, func(m string) string {
+			sub := spacedAssignment.FindStringSubmatch(m)
+			name, sep, value := sub[1], sub[2], sub[3]
+			if !isSecretKey(name) || strings.Contains(sep, ":") && strings.EqualFold(name, "pwd") {
+				return m
+			}
+			quote := ""
+			if value[0] == '\'' || value[0] == '"' {
+				quote, value = value[:1], value[1:len(value)-1]
+			}
+			switch strings.ToLower(value) {
+			case "", strings.ToLower(Redacted), "bearer", "basic", "token", "none", "null", "true", "false":
+				return m
+			}
+			return name + sep + quote + Redacted + quote
+		})
+	}
+	if containsFold(s, "bearer") {
+		s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
+			sub := bearerToken.FindStringSubmatch(m)
+			if !looksLikeToken(sub[3]) {
+				return m
+			}
+			return sub[1] + sub[2] + Redacted
+		})
+	}
+	if strings.Contains(s, "-") {
+		for _, re := range flagValue {
+			s = re.ReplaceAllStringFunc(s, func(m string) string {
+				sub := re.FindStringSubmatch(m)
+				if !isSecretFlag(sub[2]) || sub[5] == "" || sub[5] == Redacted || strings.HasPrefix(sub[5], "-") {
+					return m
+				}
+				return sub[1] + sub[2] + sub[3] + sub[4] + Redacted + sub[6]
+			})
+		}
+	}
+	return s
+}
+
+// splitScheme splits an authorization scheme word off a header value.
+func splitScheme(v string) (scheme, rest string) {
+	word, after, ok := strings.Cut(v, " ")
+	switch strings.ToLower(word) {
+	case "bearer", "basic", "token":
+		if ok {
+			return word + " ", strings.TrimLeft(after, " ")
+		}
+	}
+	return "", v
+}
+
+// looksLikeToken reports whether t is long or digit-bearing enough to be a
+// bearer token rather than a word.
+func looksLikeToken(t string) bool {
+	return len(t) >= 20 || len(t) >= 8 && strings.ContainsAny(t, "0123456789")
+}
+
+// redactOAuthCode redacts the code parameter of an OAuth redirect URL.
+func redactOAuthCode(u string) string {
+	path, query, _ := strings.Cut(u, "?")
+	lowerPath, lowerQuery := strings.ToLower(path), "&"+strings.ToLower(query)
+	oauth := strings.Contains(lowerPath, "oauth") || strings.Contains(lowerPath, "callback") || strings.Contains(lowerPath, "authorize")
+	for _, p := range []string{"&state=", "&scope=", "&session_state=", "&redirect_uri="} {
+		oauth = oauth || strings.Contains(lowerQuery, p)
+	}
+	if !oauth {
+		return u
+	}
+	return oauthCode.ReplaceAllStringFunc(u, func(m string) string {
+		if strings.HasSuffix(m, "="+Redacted) {
 			return m
 		}
-		return sub[1] + ":" + Redacted + "@"
-	})
-	s = assignment.ReplaceAllStringFunc(s, func(m string) string {
-		name, value, _ := strings.Cut(m, "=")
-		if value == Redacted || !(isSecretKey(name) || secretURLParams[strings.ToLower(name)]) {
-			return m
-		}
-		return name + "=" + Redacted
-	})
-	return headerLine.ReplaceAllStringFunc(s, func(m string) string {
-		sub := headerLine.FindStringSubmatch(m)
-		if sub[4] == Redacted {
-			return m
-		}
-		return sub[1] + sub[2] + sub[3] + Redacted
+		return m[:1] + "code=" + Redacted
 	})
 }
 
@@ -256,7 +491,7 @@ var secretURLParams = map[string]bool{
 
 // secretHints are what a JSON text must contain, in any case, to be worth
 // decoding for credentials: most reward_info and extra fields have none.
-var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"),
+var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"), []byte("pwd"), []byte("bearer"), []byte("code="),
 	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase")}
 
 func mayHoldSecret(raw []byte) bool {
@@ -273,9 +508,10 @@ func mayHoldSecret(raw []byte) bool {
 }
 
 // RedactTrajectory redacts credentials in the fields of t that keep source
-// JSON or text as given (Extra, RewardInfo, Error), by the rules of
-// RedactSecrets and RedactText; a field without any stays byte for byte as
-// the source wrote it.
+// JSON or text as given (Extra, RewardInfo, Error) and in its messages'
+// content, by the rules of RedactSecrets and RedactText; a field without
+// any stays byte for byte as the source wrote it. Tool-call arguments are
+// left as they are.
 func RedactTrajectory(t *emobench.Trajectory) {
 	for _, raw := range []*json.RawMessage{&t.Extra, &t.RewardInfo} {
 		if mayHoldSecret(*raw) {
@@ -285,4 +521,7 @@ func RedactTrajectory(t *emobench.Trajectory) {
 		}
 	}
 	t.Error = RedactText(t.Error)
+	for i := range t.Messages {
+		t.Messages[i].Content = RedactText(t.Messages[i].Content)
+	}
 }

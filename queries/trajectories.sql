@@ -42,3 +42,12 @@ WHERE id > sqlc.arg(after_id) ORDER BY id LIMIT sqlc.arg(batch_size);
 
 -- name: UpdateTrajectoryTexts :exec
 UPDATE trajectories SET extra = ?, reward_info = ?, error = ? WHERE id = ?;
+
+-- name: ListMessageContents :many
+-- Message texts in id batches, for one-time redaction.
+SELECT id, content FROM messages
+WHERE id > sqlc.arg(after_id) AND content IS NOT NULL AND content <> ''
+ORDER BY id LIMIT sqlc.arg(batch_size);
+
+-- name: UpdateMessageContent :exec
+UPDATE messages SET content = ? WHERE id = ?;

@@ -167,12 +167,24 @@ func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
 	if n > 0 {
 		e.warn(fmt.Sprintf("%s: credentials redacted in the extra, reward_info or error of %s stored by an older emobench", path, plural(n, "trajectory", "trajectories")))
 	}
+	if err != nil {
+		return err
+	}
+	n, err = store.ScrubMessagesOnce(ctx, messageRedaction, ingest.RedactText)
+	if n > 0 {
+		e.warn(fmt.Sprintf("%s: credentials redacted in the content of %s stored by an older emobench", path, plural(n, "message", "messages")))
+	}
 	return err
 }
 
-// trajectoryRedaction names the one-time redaction of stored trajectories
-// in the maintenance table; a new name reruns it after the rules change.
-const trajectoryRedaction = "redact-trajectories-1"
+// trajectoryRedaction and messageRedaction name the one-time redactions
+// of stored trajectories and message content in the maintenance table; a
+// new name reruns one after the rules change (-2: named values, argument
+// lists, Bearer tokens, quoted keys in text, pwd, OAuth codes).
+const (
+	trajectoryRedaction = "redact-trajectories-2"
+	messageRedaction    = "redact-messages-1"
+)
 
 // openRuns opens the database like openCurrent and resolves the command's
 // --run flags (all runs when none is given).

@@ -84,6 +84,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listFinishedPairsStmt, err = db.PrepareContext(ctx, listFinishedPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListFinishedPairs: %w", err)
 	}
+	if q.listMessageContentsStmt, err = db.PrepareContext(ctx, listMessageContents); err != nil {
+		return nil, fmt.Errorf("error preparing query ListMessageContents: %w", err)
+	}
 	if q.listOutcomeRunsStmt, err = db.PrepareContext(ctx, listOutcomeRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query ListOutcomeRuns: %w", err)
 	}
@@ -143,6 +146,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
+	}
+	if q.updateMessageContentStmt, err = db.PrepareContext(ctx, updateMessageContent); err != nil {
+		return nil, fmt.Errorf("error preparing query UpdateMessageContent: %w", err)
 	}
 	if q.updateRunConfigStmt, err = db.PrepareContext(ctx, updateRunConfig); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateRunConfig: %w", err)
@@ -261,6 +267,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listFinishedPairsStmt: %w", cerr)
 		}
 	}
+	if q.listMessageContentsStmt != nil {
+		if cerr := q.listMessageContentsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listMessageContentsStmt: %w", cerr)
+		}
+	}
 	if q.listOutcomeRunsStmt != nil {
 		if cerr := q.listOutcomeRunsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listOutcomeRunsStmt: %w", cerr)
@@ -361,6 +372,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing tagRunStmt: %w", cerr)
 		}
 	}
+	if q.updateMessageContentStmt != nil {
+		if cerr := q.updateMessageContentStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing updateMessageContentStmt: %w", cerr)
+		}
+	}
 	if q.updateRunConfigStmt != nil {
 		if cerr := q.updateRunConfigStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing updateRunConfigStmt: %w", cerr)
@@ -440,6 +456,7 @@ type Queries struct {
 	findRunsByNameStmt                   *sql.Stmt
 	listAgentTextsStmt                   *sql.Stmt
 	listFinishedPairsStmt                *sql.Stmt
+	listMessageContentsStmt              *sql.Stmt
 	listOutcomeRunsStmt                  *sql.Stmt
 	listOutcomeTasksStmt                 *sql.Stmt
 	listPublishedResultsStmt             *sql.Stmt
@@ -460,6 +477,7 @@ type Queries struct {
 	markMaintenanceStmt                  *sql.Stmt
 	nextTrajectoryBatchEndStmt           *sql.Stmt
 	tagRunStmt                           *sql.Stmt
+	updateMessageContentStmt             *sql.Stmt
 	updateRunConfigStmt                  *sql.Stmt
 	updateRunMetadataStmt                *sql.Stmt
 	updateTrajectoryTextsStmt            *sql.Stmt
@@ -490,6 +508,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunsByNameStmt:                   q.findRunsByNameStmt,
 		listAgentTextsStmt:                   q.listAgentTextsStmt,
 		listFinishedPairsStmt:                q.listFinishedPairsStmt,
+		listMessageContentsStmt:              q.listMessageContentsStmt,
 		listOutcomeRunsStmt:                  q.listOutcomeRunsStmt,
 		listOutcomeTasksStmt:                 q.listOutcomeTasksStmt,
 		listPublishedResultsStmt:             q.listPublishedResultsStmt,
@@ -510,6 +529,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		markMaintenanceStmt:                  q.markMaintenanceStmt,
 		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
 		tagRunStmt:                           q.tagRunStmt,
+		updateMessageContentStmt:             q.updateMessageContentStmt,
 		updateRunConfigStmt:                  q.updateRunConfigStmt,
 		updateRunMetadataStmt:                q.updateRunMetadataStmt,
 		updateTrajectoryTextsStmt:            q.updateTrajectoryTextsStmt,

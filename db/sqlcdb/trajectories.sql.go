@@ -122,6 +122,46 @@ func (q *Queries) DeleteTrajectory(ctx context.Context, arg DeleteTrajectoryPara
 	return err
 }
 
+const listMessageContents = `-- name: ListMessageContents :many
+SELECT id, content FROM messages
+WHERE id > ?1 AND content IS NOT NULL AND content <> ''
+ORDER BY id LIMIT ?2
+`
+
+type ListMessageContentsParams struct {
+	AfterID   int64
+	BatchSize int64
+}
+
+type ListMessageContentsRow struct {
+	ID      int64
+	Content sql.NullString
+}
+
+// Message texts in id batches, for one-time redaction.
+func (q *Queries) ListMessageContents(ctx context.Context, arg ListMessageContentsParams) ([]ListMessageContentsRow, error) {
+	rows, err := q.query(ctx, q.listMessageContentsStmt, listMessageContents, arg.AfterID, arg.BatchSize)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListMessageContentsRow{}
+	for rows.Next() {
+		var i ListMessageContentsRow
+		if err := rows.Scan(&i.ID, &i.Content); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listRunTrajectories = `-- name: ListRunTrajectories :many
 SELECT
     t.id, t.trial, t.seed, t.reward, t.evaluated, t.termination_reason,
@@ -307,6 +347,20 @@ func (q *Queries) ListTrajectoryTexts(ctx context.Context, arg ListTrajectoryTex
 		return nil, err
 	}
 	return items, nil
+}
+
+const updateMessageContent = `-- name: UpdateMessageContent :exec
+UPDATE messages SET content = ? WHERE id = ?
+`
+
+type UpdateMessageContentParams struct {
+	Content sql.NullString
+	ID      int64
+}
+
+func (q *Queries) UpdateMessageContent(ctx context.Context, arg UpdateMessageContentParams) error {
+	_, err := q.exec(ctx, q.updateMessageContentStmt, updateMessageContent, arg.Content, arg.ID)
+	return err
 }
 
 const updateTrajectoryTexts = `-- name: UpdateTrajectoryTexts :exec

@@ -1,0 +1,110 @@
+package ingest_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/ingest"
+)
+
+// Credential shapes found in real result files, in text: each is replaced
+// where it stands and the rest of the text stays as written.
+func TestRedactText_Shapes(t *testing.T) {
+	for in, want := range map[string]string{
+		// Python's repr of a headers dict, in an error message.
+		"headers={'Authorization': 'Bearer sk-LEAK1abc', 'Accept': 'json'}": "headers={'Authorization': 'Bearer [redacted]', 'Accept': 'json'}",
+		// A bearer token anywhere.
+		"retrying with bearer eyJhbGciOiJIUzI1NiJ9.e30.LEAK2 now": "retrying with bearer [redacted] now",
+		"curl -H Bearer sk-LEAK3-1234 https://x":                  "curl -H Bearer [redacted] https://x",
+		// LiteLLM's authentication error.
+		"Authentication Error, Invalid proxy server token passed. Received API Key = sk-LEAK4abcd, Key Hash (Token) =7d": "Authentication Error, Invalid proxy server token passed. Received API Key = [redacted], Key Hash (Token) =7d",
+		// An argument list, as text and as Python's repr of a list.
+		"exec: python run.py --api-key sk-LEAK5 --model gpt-4": "exec: python run.py --api-key [redacted] --model gpt-4",
+		"argv=['run.py', '--api-key', 'sk-LEAK6', '-v']":       "argv=['run.py', '--api-key', '[redacted]', '-v']",
+		// A traceback's source line and locals.
+		"  File \"a.py\", line 3\n    api_key = 'sk-LEAK7'\n": "  File \"a.py\", line 3\n    api_key = '[redacted]'\n",
+		"client = OpenAI(api_key=\"sk-LEAK8\", timeout=3)":    "client = OpenAI(api_key=\"[redacted]\", timeout=3)",
+		// JSON inside an error string.
+		`Error 400: body {"model": "m", "api_key": "sk-LEAK9"} rejected`: `Error 400: body {"model": "m", "api_key": "[redacted]"} rejected`,
+		// pwd as a key; the shell command stays.
+		"mysql://h/db?user=a&pwd=LEAK10": "mysql://h/db?user=a&pwd=[redacted]",
+		`{'user': 'a', 'pwd': 'LEAK11'}`: `{'user': 'a', 'pwd': '[redacted]'}`,
+		// An OAuth redirect's code; an order's code stays.
+		"GET /oauth/callback?code=LEAK12&state=xyz":        "GET /oauth/callback?code=[redacted]&state=xyz",
+		"https://app.example/cb?state=s1&code=LEAK13 done": "https://app.example/cb?state=s1&code=[redacted] done",
+	} {
+		if got := ingest.RedactText(in); got != want {
+			t.Errorf("RedactText(%q)\n = %q\nwant %q", in, got, want)
+		}
+		if got := ingest.RedactText(want); got != want {
+			t.Errorf("second pass over %q changed it: %q", want, got)
+		}
+	}
+}
+
+// Look-alikes that are not credentials stay as written.
+func TestRedactText_NotCredentials(t *testing.T) {
+	for _, in := range []string{
+		"The Bearer of this letter is my agent.",
+		"Bearer authentication is required.",
+		"$ pwd\n/home/ana",
+		"pwd: /home/ana",
+		"https://shop.example/track?code=ORDER42&lang=en",
+		"Enter the zip code: 94110",
+		"run.py --api-key-file /etc/key --max-tokens 100",
+		"Your api key: none",
+		"primary key: order_id",
+		"Max tokens: 4096",
+		"Authorization: Bearer [redacted]",
+	} {
+		if got := ingest.RedactText(in); got != in {
+			t.Errorf("RedactText(%q) = %q, want it unchanged", in, got)
+		}
+	}
+}
+
+// Credential shapes in JSON: named values and argument lists.
+func TestRedactSecrets_Shapes(t *testing.T) {
+	in := `{"env": [{"name": "OPENAI_API_KEY", "value": "sk-LEAK1"}, {"name": "MODEL", "value": "gpt-4"}],
+		"headers": [{"key": "Authorization", "value": "Bearer sk-LEAK2"}],
+		"args": ["--api-key", "sk-LEAK3", "--model", "gpt-4", "--password", "-x"],
+		"db": {"host": "h", "pwd": "LEAK4"},
+		"actions": [{"name": "login", "kwargs": {"password": "keep", "args": ["--api-key", "keep"]}}]}`
+	out, paths := ingest.RedactSecrets(json.RawMessage(in))
+	want := `{"actions":[{"kwargs":{"args":["--api-key","keep"],"password":"keep"},"name":"login"}],"args":["--api-key","[redacted]","--model","gpt-4","--password","-x"],"db":{"host":"h","pwd":"[redacted]"},"env":[{"name":"OPENAI_API_KEY","value":"[redacted]"},{"name":"MODEL","value":"gpt-4"}],"headers":[{"key":"Authorization","value":"[redacted]"}]}`
+	if diff := cmp.Diff(want, string(out)); diff != "" {
+		t.Errorf("RedactSecrets (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"args[1]", "db.pwd", "env[0].value", "headers[0].value"}, paths); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	again, paths := ingest.RedactSecrets(out)
+	if string(again) != string(out) || paths != nil {
+		t.Errorf("second pass: %s %v", again, paths)
+	}
+}
+
+// Message content is redacted too; tool-call arguments are not.
+func TestRedactTrajectory_Messages(t *testing.T) {
+	args := json.RawMessage(`{"token":"Bearer sk-ARG123456"}`)
+	tr := emobench.Trajectory{Messages: []emobench.Message{
+		{Role: emobench.RoleAssistant, Content: "calling with Authorization: Bearer sk-LEAK123456", ToolCalls: []emobench.ToolCall{{Name: "f", Arguments: args}}},
+		{Role: emobench.RoleTool, Content: `{"error": "bad key", "api_key": "sk-LEAK2"}`},
+		{Role: emobench.RoleUser, Content: "my order code is W123"},
+	}}
+	ingest.RedactTrajectory(&tr)
+	var got []string
+	for _, m := range tr.Messages {
+		got = append(got, m.Content)
+	}
+	want := []string{"calling with Authorization: Bearer [redacted]", `{"error": "bad key", "api_key": "[redacted]"}`, "my order code is W123"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("contents (-want +got):\n%s", diff)
+	}
+	if got := string(tr.Messages[0].ToolCalls[0].Arguments); got != string(args) {
+		t.Errorf("arguments = %s, want %s", got, args)
+	}
+}
