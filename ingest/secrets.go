@@ -343,7 +343,16 @@ func containsFold(s, sub string) bool {
 //
 // A scheme word (Bearer, Basic, Token) before a value is kept. Text already
 // redacted is left alone, so a second pass changes nothing.
-func RedactText(s string) string {
+func RedactText(s string) string { return redactText(s, true) }
+
+// RedactContent is RedactText for conversation text (message content):
+// labels with a colon (NAME: VALUE, Authorization: …) are left out, since
+// in a conversation or a tool's answer they are data ("Credentials: MD,
+// FAAN", "Insurance Authorization: A-1234"); a Bearer token after
+// Authorization: is still found.
+func RedactContent(s string) string { return redactText(s, false) }
+
+func redactText(s string, labels bool) string {
 	if strings.Contains(s, "@") && strings.Contains(s, "://") {
 		s = userinfo.ReplaceAllStringFunc(s, func(m string) string {
 			sub := userinfo.FindStringSubmatch(m)
@@ -383,19 +392,22 @@ func RedactText(s string) string {
 				return q + sub[1] + q + sub[2] + q + scheme + Redacted + q
 			})
 		}
-		s = headerLine.ReplaceAllStringFunc(s, func(m string) string {
-			sub := headerLine.FindStringSubmatch(m)
-			if sub[4] == Redacted {
-				return m
-			}
-			return sub[1] + sub[2] + sub[3] + Redacted
-		})
+		if labels {
+			s = headerLine.ReplaceAllStringFunc(s, func(m string) string {
+				sub := headerLine.FindStringSubmatch(m)
+				if sub[4] == Redacted {
+					return m
+				}
+				return sub[1] + sub[2] + sub[3] + Redacted
+			})
+		}
 	}
 	if strings.ContainsAny(s, "=:") {
 		s = spacedAssignment.ReplaceAllStringFunc(s, func(m string) string {
 			sub := spacedAssignment.FindStringSubmatch(m)
 			name, sep, value := sub[1], sub[2], sub[3]
-			if !isSecretKey(name) || strings.Contains(sep, ":") && strings.EqualFold(name, "pwd") {
+			colon := strings.Contains(sep, ":")
+			if !isSecretKey(name) || colon && (!labels || strings.EqualFold(name, "pwd")) {
 				return m
 			}
 			quote := ""
@@ -509,7 +521,8 @@ func mayHoldSecret(raw []byte) bool {
 
 // RedactTrajectory redacts credentials in the fields of t that keep source
 // JSON or text as given (Extra, RewardInfo, Error) and in its messages'
-// content, by the rules of RedactSecrets and RedactText; a field without
+// content, by the rules of RedactSecrets, RedactText and (for content)
+// RedactContent; a field without
 // any stays byte for byte as the source wrote it. Tool-call arguments are
 // left as they are.
 func RedactTrajectory(t *emobench.Trajectory) {
@@ -522,6 +535,6 @@ func RedactTrajectory(t *emobench.Trajectory) {
 	}
 	t.Error = RedactText(t.Error)
 	for i := range t.Messages {
-		t.Messages[i].Content = RedactText(t.Messages[i].Content)
+		t.Messages[i].Content = RedactContent(t.Messages[i].Content)
 	}
 }

@@ -108,3 +108,22 @@ func TestRedactTrajectory_Messages(t *testing.T) {
 		t.Errorf("arguments = %s, want %s", got, args)
 	}
 }
+
+// Conversation text keeps its colon labels, which are data there (these
+// come from the real τ-Emotion-Bench files); the unambiguous shapes are
+// still found.
+func TestRedactContent(t *testing.T) {
+	for in, want := range map[string]string{
+		"### **Regarding Immediate Authorization:** the system": "### **Regarding Immediate Authorization:** the system",
+		"Credentials: MD, FAAN\nYears of Experience: 21":        "Credentials: MD, FAAN\nYears of Experience: 21",
+		"- Insurance Authorization: AUTH-2024-0042":             "- Insurance Authorization: AUTH-2024-0042",
+		"Authorization: Bearer sk-LEAK1-123456":                 "Authorization: Bearer [redacted]",
+		"proxy said: Received API Key = sk-LEAK2abc, Key Hash":  "proxy said: Received API Key = [redacted], Key Hash",
+		`tool error: {"api_key": "sk-LEAK3"}`:                   `tool error: {"api_key": "[redacted]"}`,
+		"see https://app.example/oauth/callback?code=LEAK4&x=1": "see https://app.example/oauth/callback?code=[redacted]&x=1",
+	} {
+		if got := ingest.RedactContent(in); got != want {
+			t.Errorf("RedactContent(%q)\n = %q\nwant %q", in, got, want)
+		}
+	}
+}

@@ -92,8 +92,8 @@ func TestRedactSecrets_Idempotent(t *testing.T) {
 }
 
 // FuzzRedactSecrets: any input, no panic; valid JSON stays valid, and a
-// second pass finds nothing; RedactText over the input as text changes
-// nothing the second time either. The credential shapes of real files are
+// second pass finds nothing; RedactText and RedactContent over the input
+// as text change nothing the second time either. The credential shapes of real files are
 // in testdata/fuzz/FuzzRedactSecrets.
 func FuzzRedactSecrets(f *testing.F) {
 	for _, seed := range []string{`{"api_key":"x"}`, `{"a":[{"Token":"t"}],"u":"http://u:p@h?apikey=1"}`, `[1,"s",null]`, `{"x":1e999}`, `nope`} {
@@ -102,6 +102,9 @@ func FuzzRedactSecrets(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		if once := ingest.RedactText(in); ingest.RedactText(once) != once {
 			t.Fatalf("RedactText is not idempotent over %q: %q, then %q", in, once, ingest.RedactText(once))
+		}
+		if once := ingest.RedactContent(in); ingest.RedactContent(once) != once {
+			t.Fatalf("RedactContent is not idempotent over %q: %q, then %q", in, once, ingest.RedactContent(once))
 		}
 		out, _ := ingest.RedactSecrets(json.RawMessage(in))
 		if !json.Valid([]byte(in)) {

@@ -170,7 +170,7 @@ func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
 	if err != nil {
 		return err
 	}
-	n, err = store.ScrubMessagesOnce(ctx, messageRedaction, ingest.RedactText)
+	n, err = store.ScrubMessagesOnce(ctx, messageRedaction, ingest.RedactContent)
 	if n > 0 {
 		e.warn(fmt.Sprintf("%s: credentials redacted in the content of %s stored by an older emobench", path, plural(n, "message", "messages")))
 	}
