@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -159,6 +160,28 @@ func TestTau2_DuplicateKeyAndStringCostWarnings(t *testing.T) {
 		`simulation 0: key reward_info.reward appears more than once: the last value is kept`,
 	}
 	if diff := cmp.Diff(want, rd.Warnings()); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+// A simulation file of the 1.x directory layout gets the same warnings.
+func TestTau2Dir_DuplicateKeyWarning(t *testing.T) {
+	fsys := fstest.MapFS{
+		"results.json":       {Data: []byte(`{"info": {}, "tasks": [{"id": "t1"}]}`)},
+		"simulations/a.json": {Data: []byte(`{"id": "a", "task_id": "t1", "trial": 0, "trial": 1, "termination_reason": "agent_stop", "reward_info": {"reward": 1}, "messages": []}`)},
+	}
+	rd, err := ingest.Tau2Dir(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trajs, err := collect(t, rd.Trajectories())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := trajs[0].Trial, 1; got != want {
+		t.Errorf("trial = %d, want the last value %d", got, want)
+	}
+	if diff := cmp.Diff([]string{"simulation 0: key trial appears more than once: the last value is kept"}, rd.Warnings()); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }

@@ -137,8 +137,8 @@ func (t *Tau2Reader) readFile(name string, i int) (*emobench.Trajectory, int64, 
 	}
 	defer f.Close()
 	dec := json.NewDecoder(newNonFiniteReader(skipBOM(f)))
-	var sim tau2Simulation
-	if err := dec.Decode(&sim); err != nil {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
 		if err == io.EOF {
 			return nil, 0, fmt.Errorf("empty file: want a τ²-bench simulation object")
 		}
@@ -147,6 +147,6 @@ func (t *Tau2Reader) readFile(name string, i int) (*emobench.Trajectory, int64, 
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, dec.InputOffset(), fmt.Errorf("trailing data after the simulation at byte %d", dec.InputOffset())
 	}
-	traj, err := t.trajectory(&sim, i)
+	traj, err := t.simulation(raw, i)
 	return traj, dec.InputOffset(), err
 }
