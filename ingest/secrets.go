@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strconv"
@@ -274,24 +275,32 @@ var oauthCode = regexp.MustCompile(`([?&])code=([^&]+)`)
 var secretTextHints = []string{"key", "token", "secret", "pass", "pwd", "auth", "cookie", "credential",
 	"bearer", "sig", "code="}
 
-// hintsByFirst lists secretTextHints by their first byte.
-var hintsByFirst = func() (t [256][]string) {
-	for _, h := range secretTextHints {
-		t[h[0]] = append(t[h[0]], h)
+// hintFirst and hintSecond hold, for each byte in either case, the bit
+// set of the secretTextHints whose first (second) byte it is.
+var hintFirst, hintSecond = func() (first, second [256]uint16) {
+	for n, h := range secretTextHints {
+		for _, c := range []byte{h[0], h[0] &^ 0x20} {
+			first[c] |= 1 << n
+		}
+		for _, c := range []byte{h[1], h[1] &^ 0x20} {
+			second[c] |= 1 << n
+		}
 	}
-	return t
+	return first, second
 }()
 
 // hasSecretHint reports whether s holds one of secretTextHints, ignoring
-// ASCII case, in one pass: message content is most of a file's bytes.
-// b|0x20 folds an ASCII letter to lower case; no other byte folds onto a
-// hint's letter or '='.
+// ASCII case, in one pass of two table look-ups a byte: message content is
+// most of a file's bytes.
 func hasSecretHint(s string) bool {
-	for i := 0; i < len(s); i++ {
-		for _, h := range hintsByFirst[s[i]|0x20] {
-			if hasPrefixFold(s[i:], h) {
+	for i := 0; i+1 < len(s); i++ {
+		m := hintFirst[s[i]] & hintSecond[s[i+1]]
+		for m != 0 {
+			n := bits.TrailingZeros16(m)
+			if hasPrefixFold(s[i:], secretTextHints[n]) {
 				return true
 			}
+			m &^= 1 << n
 		}
 	}
 	return false
