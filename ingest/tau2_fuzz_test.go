@@ -16,7 +16,7 @@ import (
 // and nothing may follow an error.
 func FuzzTau2(f *testing.F) {
 	var seeds []string
-	for _, pattern := range []string{"bad/*.json", "golden/*/input.json", "golden/*/input/*.json", "golden/*/input/simulations/*.json"} {
+	for _, pattern := range []string{"bad/*.json", "shapes/*.json", "golden/*/input.json", "golden/*/input/*.json", "golden/*/input/simulations/*.json"} {
 		m, err := filepath.Glob(filepath.Join("testdata", "tau2", pattern))
 		if err != nil {
 			f.Fatal(err)
