@@ -185,3 +185,31 @@ func TestTau2Dir_DuplicateKeyWarning(t *testing.T) {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
+
+// Repeated keys in a Results header and in a submission are named too.
+func TestDuplicateKeys_HeaderAndSubmission(t *testing.T) {
+	rd, err := ingest.Tau2(strings.NewReader(`{"info": {"agent_info": {"llm": "a", "llm": "b"}}, "tasks": [{"id": "1", "description": "x", "description": "y"}], "simulations": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := collect(t, rd.Trajectories()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rd.Info().AgentModel, "b"; got != want {
+		t.Errorf("agent model = %q, want the last value %q", got, want)
+	}
+	want := []string{
+		"key info.agent_info.llm appears more than once: the last value is kept",
+		"key tasks[0].description appears more than once: the last value is kept",
+	}
+	if diff := cmp.Diff(want, rd.Warnings()); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	var notes []string
+	if _, err := ingest.SubmissionWithNotes(strings.NewReader(`{"model_name": "a", "model_name": "b", "results": {}}`), func(n string) { notes = append(notes, n) }); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"key model_name appears more than once: the last value is kept"}, notes); diff != "" {
+		t.Errorf("submission notes (-want +got):\n%s", diff)
+	}
+}

@@ -42,8 +42,9 @@ func Submission(r io.Reader) ([]emobench.PublishedResult, error) {
 }
 
 // SubmissionWithNotes is Submission that also hands note what it read in a
-// way the user should know: pass_k values taken as fractions, and a cost
-// given as a string ("results.retail.cost is the string "1.5": read as
+// way the user should know: pass_k values taken as fractions, a key
+// repeated in one object (the last value is kept), and a cost given as a
+// string ("results.retail.cost is the string "1.5": read as
 // 1.5"). A nil note drops them.
 func SubmissionWithNotes(r io.Reader, note func(string)) ([]emobench.PublishedResult, error) {
 	if note == nil {
@@ -62,6 +63,10 @@ func SubmissionWithNotes(r io.Reader, note func(string)) ([]emobench.PublishedRe
 	}
 	if raw[0] != '{' {
 		return nil, fmt.Errorf("top level is %s, want a leaderboard submission object {model_name, results, ...}", jsonKind(raw))
+	}
+	var dups dupKeyScanner
+	if p := dups.firstDuplicate(raw); p != "" {
+		note(fmt.Sprintf("key %s appears more than once: the last value is kept", p))
 	}
 	var sub struct {
 		ModelName              json.RawMessage `json:"model_name"`

@@ -178,11 +178,13 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 		case "info":
 			seen.info = true
 			t.readInfo(raw)
+			t.warnDuplicate(key, raw)
 		case "tasks":
 			seen.tasks = true
 			if err := t.readTasks(raw); err != nil {
 				return err
 			}
+			t.warnDuplicate(key, raw)
 		case "simulation_index":
 			if err := t.readIndex(raw); err != nil {
 				return err
@@ -208,6 +210,17 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 		return errors.New("a JSON object without info, tasks or simulations: not a τ²-bench Results object")
 	}
 	return nil
+}
+
+// warnDuplicate warns of the first key repeated in one object of raw, the
+// value of the top-level key.
+func (t *Tau2Reader) warnDuplicate(key string, raw json.RawMessage) {
+	if p := t.dups.firstDuplicate(raw); p != "" {
+		if p[0] != '[' {
+			p = "." + p
+		}
+		t.warn("key %s%s appears more than once: the last value is kept", key, p)
+	}
 }
 
 // readBareHeader reads the start of a bare JSON array of τ²-bench
