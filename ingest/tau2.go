@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -288,9 +289,9 @@ func (t *Tau2Reader) applyWrapper() {
 		model = modelName(a)
 		implementation = stringOf(jsonPath(a, "implementation"))
 	}
-	t.info.AgentModel = firstNonEmptyString(t.info.AgentModel, modelName(w["model"]), model)
-	t.info.AgentImplementation = firstNonEmptyString(t.info.AgentImplementation, implementation)
-	t.info.Domain = firstNonEmptyString(t.info.Domain, modelName(w["domain"]))
+	t.info.AgentModel = cmp.Or(t.info.AgentModel, modelName(w["model"]), model)
+	t.info.AgentImplementation = cmp.Or(t.info.AgentImplementation, implementation)
+	t.info.Domain = cmp.Or(t.info.Domain, modelName(w["domain"]))
 }
 
 // modelName returns a string, or the llm, model or name string of an
@@ -300,15 +301,6 @@ func modelName(raw json.RawMessage) string {
 		return s
 	}
 	return firstString(jsonPath(raw, "llm"), jsonPath(raw, "model"), jsonPath(raw, "name"))
-}
-
-func firstNonEmptyString(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // objectKey reads the next key of an object.
