@@ -582,9 +582,6 @@ func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, sum
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
-	for _, n := range notes {
-		fmt.Fprintf(e.stderr, "note: %s: %s\n", src.path, n)
-	}
 	if len(results) == 0 {
 		fmt.Fprintf(e.stdout, "%s: leaderboard submission without scores (every domain is null); nothing stored\n", src.path)
 		return nil
@@ -603,6 +600,9 @@ func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, sum
 	if !stored {
 		fmt.Fprintf(e.stdout, "%s: skipped, published results already stored\n", src.path)
 		return nil
+	}
+	for _, n := range notes {
+		fmt.Fprintf(e.stderr, "note: %s: %s\n", src.path, n)
 	}
 	fmt.Fprintf(e.stdout, "%s: stored %s of %s (leaderboard submission): domains %s\n",
 		src.path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(domains, ", "))
