@@ -52,6 +52,10 @@ const pageSize = 32768
 // enabled.
 const untrustedSafety = "&_pragma=trusted_schema(0)&_defensive=1"
 
+// errEmptyPath refuses an empty path, which SQLite would take for a
+// temporary database deleted on close: whatever was written would be lost.
+var errEmptyPath = emobench.Errorf(emobench.EINVALID, "no database path given (an empty path is a temporary database that SQLite deletes on close)")
+
 // ErrNotFound is returned when a requested record does not exist.
 var ErrNotFound = &emobench.Error{Code: emobench.ENOTFOUND, Message: "not found"}
 
@@ -67,6 +71,9 @@ type DB struct {
 // It fails when the file was written by a newer emobench (its schema version,
 // PRAGMA user_version, is above SchemaVersion) or is not an SQLite database.
 func Open(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errEmptyPath
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 			return nil, emobench.Errorf(emobench.EINVALID, "cannot create database %s: directory %s does not exist", path, dir)
@@ -105,6 +112,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // than read (ATTACH, temp tables, pragma assignments). It fails when the
 // file does not exist or has a newer schema.
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
+	if path == "" {
+		return nil, errEmptyPath
+	}
 	if info, err := os.Stat(path); err != nil {
 		return nil, &emobench.Error{Code: emobench.ENOTFOUND, Message: fmt.Sprintf("no database at %s: %v", path, errors.Unwrap(err))}
 	} else if info.IsDir() {

@@ -394,3 +394,12 @@ func TestOpen_ErrMissingDirectory(t *testing.T) {
 		t.Fatalf("err = %v, want a missing-directory error", err)
 	}
 }
+
+func TestOpen_ErrEmptyPath(t *testing.T) {
+	const want = "no database path given (an empty path is a temporary database that SQLite deletes on close)"
+	for name, open := range map[string]func(context.Context, string) (*db.DB, error){"Open": db.Open, "OpenReadOnly": db.OpenReadOnly} {
+		if _, err := open(context.Background(), ""); err == nil || err.Error() != want {
+			t.Errorf("%s(\"\"): err = %v, want %q", name, err, want)
+		}
+	}
+}

@@ -137,6 +137,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return &usageError{err}
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // main picks exit codes
+		Before:         requireDBPath,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usagef("no command %q", c.Args().First())
@@ -149,6 +150,20 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		markUsageErrors(cmd)
 	}
 	return app
+}
+
+// requireDBPath refuses an empty --db (or EMOBENCH_DB set to ""): SQLite
+// would open a temporary database, and an ingest or a paid run would be
+// stored nowhere. demo and emotions do not use --db.
+func requireDBPath(c *cli.Context) error {
+	if c.String("db") != "" {
+		return nil
+	}
+	switch c.Args().First() {
+	case "", "demo", "emotions", "help":
+		return nil
+	}
+	return usagef("--db is empty (given as --db '' or EMOBENCH_DB=''): name the database file, e.g. --db runs.db")
 }
 
 // markUsageErrors makes a subcommand's flag errors usage errors (exit 2).
