@@ -25,7 +25,9 @@ func (db *DB) Check(ctx context.Context) (CheckReport, error) {
 		return rep, err
 	}
 	rep.SchemaVersion = version
-	if version == 0 {
+	if db.notOurs != nil {
+		rep.Problems = append(rep.Problems, db.notOurs.Error())
+	} else if version == 0 {
 		rep.Problems = append(rep.Problems, "no emobench schema (user_version 0): not an emobench database, or an empty file")
 	}
 	if rep.Integrity, err = stringRows(ctx, db.sql, "PRAGMA integrity_check"); err != nil {
@@ -35,6 +37,9 @@ func (db *DB) Check(ctx context.Context) (CheckReport, error) {
 		for _, line := range rep.Integrity {
 			rep.Problems = append(rep.Problems, "integrity: "+line)
 		}
+	}
+	if db.notOurs != nil {
+		return rep, nil // another program's schema: not compared with emobench's
 	}
 	want, err := referenceSchema(ctx, version)
 	if err != nil {

@@ -61,9 +61,11 @@ var ErrNotFound = &emobench.Error{Code: emobench.ENOTFOUND, Message: "not found"
 
 // DB is an open emobench database.
 type DB struct {
-	sql     *sql.DB
-	path    string
-	queries *sqlcdb.Queries
+	sql      *sql.DB
+	path     string
+	queries  *sqlcdb.Queries
+	writable bool  // opened by Open: Close puts the journal back to DELETE
+	notOurs  error // OpenReadOnly: why the file is not emobench's, nil when it is
 }
 
 // Open opens (creating if needed) the database at path for reading and
@@ -82,8 +84,16 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		return nil, emobench.Errorf(emobench.EINVALID, "database path %s is a directory", path)
 	}
-	// page_size only takes effect while the file is new. WAL is switched on
-	// after the schema check, so a refused file is left as it was.
+	// Nothing may write to the file before it is known to be ours: not even
+	// the switch to WAL.
+	st, err := inspectFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if st.notOurs != nil {
+		return nil, st.notOurs
+	}
+	// page_size only takes effect while the file is new.
 	dsn := "file:" + escapePath(path) + "?_txlock=immediate" +
 		"&_pragma=foreign_keys(1)" +
 		"&_pragma=busy_timeout(" + strconv.Itoa(WriteBusyTimeout) + ")" +
@@ -93,12 +103,14 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB)}
+	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), writable: true}
 	if err := db.migrate(ctx); err != nil {
 		sqlDB.Close()
 		return nil, err
 	}
-	// journal_mode is a property of the file, not of a connection.
+	// journal_mode is a property of the file, not of a connection. Close
+	// switches it back to DELETE, so that a file at rest has no -wal and
+	// read-only commands create none.
 	if _, err := sqlDB.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -120,29 +132,30 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	} else if info.IsDir() {
 		return nil, emobench.Errorf(emobench.EINVALID, "database path %s is a directory", path)
 	}
-	dsn := "file:" + escapePath(path) + "?mode=ro" +
+	st, err := inspectFile(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if st.appID == ApplicationID && st.version > SchemaVersion() {
+		return nil, st.notOurs
+	}
+	dsn := readOnlyDSN(path) +
 		"&_pragma=query_only(1)" +
 		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")" + untrustedSafety
 	sqlDB, err := openReadOnlyPool(dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB)}
-	version, err := db.userVersion(ctx)
-	if err == nil && version > SchemaVersion() {
-		err = newerSchemaError(path, version)
-	}
-	if err != nil {
-		sqlDB.Close()
-		return nil, err
-	}
-	return db, nil
+	return &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), notOurs: st.notOurs}, nil
 }
 
 // RequireCurrent fails when the file's schema is older than this build's,
 // which read-only commands cannot upgrade: any writing command (such as
 // emobench migrate) upgrades it.
 func (db *DB) RequireCurrent(ctx context.Context) error {
+	if db.notOurs != nil {
+		return db.notOurs
+	}
 	version, err := db.userVersion(ctx)
 	if err != nil {
 		return err
@@ -153,8 +166,37 @@ func (db *DB) RequireCurrent(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the database.
-func (db *DB) Close() error { return db.sql.Close() }
+// NotOurs returns why a file opened by OpenReadOnly is not an emobench
+// database (another program's SQLite file), or nil when it is one.
+func (db *DB) NotOurs() error { return db.notOurs }
+
+// Close closes the database. A database opened for writing is first put
+// back in rollback-journal (DELETE) mode when no other connection has it
+// open, so that the file at rest has no -wal or -shm beside it; otherwise it
+// stays in WAL mode and the last writer to close does it.
+func (db *DB) Close() error {
+	if db.writable {
+		db.restJournal()
+	}
+	return db.sql.Close()
+}
+
+// restJournal checkpoints the WAL and switches to journal_mode DELETE,
+// without waiting: when another connection (here or in another process)
+// holds the file, the mode stays WAL.
+func (db *DB) restJournal() {
+	ctx := context.Background()
+	db.sql.SetMaxIdleConns(1) // closes the other idle connections of the pool
+	conn, err := db.sql.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return
+	}
+	conn.ExecContext(ctx, "PRAGMA journal_mode = DELETE")
+}
 
 // Path returns the file the database was opened from.
 func (db *DB) Path() string { return db.path }
@@ -248,6 +290,9 @@ func (db *DB) migrate(ctx context.Context) error {
 			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 				return err
 			}
+			if _, err := tx.ExecContext(ctx, "PRAGMA application_id = "+strconv.Itoa(ApplicationID)); err != nil {
+				return err
+			}
 			_, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(m.version))
 			return err
 		})
@@ -256,6 +301,21 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 		if err != nil {
 			return fmt.Errorf("migrate %s to version %d (%s): %w", db.path, m.version, m.name, err)
+		}
+	}
+	// A file of an emobench older than application_id, recognised by its
+	// schema, is marked at its first write.
+	var appID int64
+	if err := db.sql.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+		return fmt.Errorf("open %s: %w", db.path, err)
+	}
+	if appID != ApplicationID {
+		err := db.inTx(ctx, func(tx *sql.Tx) error {
+			_, err := tx.ExecContext(ctx, "PRAGMA application_id = "+strconv.Itoa(ApplicationID))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("open %s: mark as an emobench file: %w", db.path, err)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -127,7 +128,8 @@ func TestOpen_ErrNewerSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw.Exec("PRAGMA user_version = 999"); err != nil {
+	// A newer emobench marks its files with emobench's application_id.
+	if _, err := raw.Exec("PRAGMA application_id = " + strconv.Itoa(db.ApplicationID) + "; PRAGMA user_version = 999"); err != nil {
 		t.Fatal(err)
 	}
 	raw.Close()

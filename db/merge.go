@@ -29,6 +29,9 @@ type MergeReport struct {
 // emobench stored).
 func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajectory)) (MergeReport, error) {
 	var rep MergeReport
+	if src.notOurs != nil {
+		return rep, src.notOurs
+	}
 	runs, err := src.ListRuns(ctx)
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)

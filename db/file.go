@@ -1,0 +1,179 @@
+package db
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/emobench/emobench"
+)
+
+// ApplicationID is the PRAGMA application_id of an emobench file ("emob" in
+// ASCII), written at every migration. A file with another non-zero
+// application_id belongs to another program and is never written.
+const ApplicationID = 0x656d6f62
+
+// lastUnmarkedVersion is the newest schema version whose files carry no
+// application_id: files of versions 1 to lastUnmarkedVersion are
+// recognised by their schema.
+const lastUnmarkedVersion = 6
+
+// sqliteMagic starts every SQLite database file.
+var sqliteMagic = []byte("SQLite format 3\x00")
+
+// fileState is what inspectFile found in a database file, read without
+// writing anything.
+type fileState struct {
+	empty   bool // no file, or a file of 0 bytes
+	appID   int64
+	version int
+	objects int   // tables, views, indexes and triggers
+	notOurs error // why emobench must not write the file; nil when it may
+}
+
+// inspectFile reads path's SQLite header and schema through a read-only
+// connection that creates no -wal or -shm file, and says in notOurs whether
+// emobench may write it. It fails when path holds something other than an
+// SQLite database.
+func inspectFile(ctx context.Context, path string) (fileState, error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && info.Size() == 0) {
+		return fileState{empty: true}, nil
+	}
+	if err != nil {
+		return fileState{}, fmt.Errorf("open %s: %w", path, err)
+	}
+	if _, err := readHeader(path); err != nil {
+		return fileState{}, err
+	}
+	conn, err := sql.Open("sqlite", readOnlyDSN(path)+untrustedSafety)
+	if err != nil {
+		return fileState{}, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer conn.Close()
+	conn.SetMaxOpenConns(1)
+	var st fileState
+	err = conn.QueryRowContext(ctx, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_schema)").
+		Scan(&st.appID, &st.version, &st.objects)
+	if err != nil {
+		return fileState{}, fmt.Errorf("open %s: not an emobench database: %w", path, err)
+	}
+	if st.objects == 0 && st.version == 0 && st.appID == 0 {
+		st.empty = true // an SQLite file nothing was stored in yet
+	}
+	st.notOurs = st.ours(ctx, path, conn)
+	return st, nil
+}
+
+// readHeader returns the first 100 bytes of path, the SQLite header, or an
+// error when the file is not an SQLite database.
+func readHeader(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	header := make([]byte, 100)
+	if _, err := io.ReadFull(f, header); err != nil || !bytes.HasPrefix(header, sqliteMagic) {
+		return nil, emobench.Errorf(emobench.EINVALID, "%s is not an emobench database: it is not an SQLite file", path)
+	}
+	return header, nil
+}
+
+// readOnlyDSN opens path read-only without creating files beside it. A
+// file in WAL mode whose -wal file is absent (every write committed and
+// checkpointed) is opened immutable: mode=ro alone would create -wal and
+// -shm files next to it.
+func readOnlyDSN(path string) string {
+	dsn := "file:" + escapePath(path) + "?mode=ro"
+	if walWithoutLog(path) {
+		dsn += "&immutable=1"
+	}
+	return dsn
+}
+
+// walWithoutLog reports whether path's header says WAL mode (file format
+// bytes 18 and 19 are 2) while no -wal file exists.
+func walWithoutLog(path string) bool {
+	header, err := readHeader(path)
+	if err != nil || (header[18] != 2 && header[19] != 2) {
+		return false
+	}
+	_, err = os.Stat(path + "-wal")
+	return errors.Is(err, os.ErrNotExist)
+}
+
+// ours returns nil when st describes a file emobench may write: empty, made
+// by emobench (its application_id), or made by an emobench older than
+// application_id and recognised by its schema. Otherwise it returns why
+// the file is someone else's.
+func (st fileState) ours(ctx context.Context, path string, conn *sql.DB) error {
+	switch {
+	case st.empty:
+		return nil
+	case st.appID == ApplicationID:
+		if st.version > SchemaVersion() {
+			return newerSchemaError(path, st.version)
+		}
+		return nil
+	}
+	why := ""
+	if st.appID == 0 && st.objects > 0 && st.version >= 1 && st.version <= lastUnmarkedVersion {
+		missing, err := missingSchema(ctx, conn, st.version)
+		if err != nil {
+			return fmt.Errorf("open %s: %w", path, err)
+		}
+		if missing == "" {
+			return nil // an earlier emobench's file
+		}
+		why = fmt.Sprintf("; not emobench's schema of version %d: no %s", st.version, missing)
+	}
+	objects := fmt.Sprintf("%d schema objects", st.objects)
+	if st.objects == 1 {
+		objects = "1 schema object"
+	}
+	return emobench.Errorf(emobench.EINVALID, "%s is not an emobench database (application_id %d, user_version %d, %s%s): emobench leaves it as it is",
+		path, st.appID, st.version, objects, why)
+}
+
+// missingSchema returns the first table, view or index of emobench's schema
+// of version that conn lacks (or has with other columns), or "" when it has
+// them all. Objects of its own beside them are left to emobench check.
+func missingSchema(ctx context.Context, conn *sql.DB, version int) (string, error) {
+	want, err := referenceSchema(ctx, version)
+	if err != nil {
+		return "", err
+	}
+	got, err := schemaOf(ctx, conn)
+	if err != nil {
+		return "", err
+	}
+	var missing []string
+	for obj, w := range want {
+		if g, ok := got[obj]; !ok {
+			missing = append(missing, obj)
+		} else if g.cols != w.cols {
+			missing = append(missing, obj+" with its columns")
+		}
+	}
+	if len(missing) == 0 {
+		return "", nil
+	}
+	// Name a table first: it says the most about what the file is.
+	rank := func(s string) string {
+		return strconv.Itoa(strings.Index("table view index", strings.Fields(s)[0])) + s
+	}
+	first := missing[0]
+	for _, m := range missing[1:] {
+		if rank(m) < rank(first) {
+			first = m
+		}
+	}
+	return first, nil
+}
