@@ -34,9 +34,11 @@ var migrationFS embed.FS
 // for a lock before failing with SQLITE_BUSY.
 const BusyTimeout = 5000
 
-// WriteBusyTimeout is how long, in milliseconds, a writer waits for another
-// writer (such as a long ingest) to finish.
-const WriteBusyTimeout = 60000
+// WriteBusyTimeout is how long, in milliseconds, one attempt of a writer to
+// take the write lock waits (SQLite's busy_timeout) before the OnWait
+// option is called and the attempt repeated: writers wait for another
+// writer (such as a long ingest) without limit, until their context is done.
+const WriteBusyTimeout = 1000
 
 // pageSize is the page size, in bytes, of a new database file. Messages of a
 // few kilobytes (system prompts, tool results) fit in one 32 KiB page, where
@@ -64,15 +66,19 @@ type DB struct {
 	sql      *sql.DB
 	path     string
 	queries  *sqlcdb.Queries
-	writable bool  // opened by Open: Close puts the journal back to DELETE
-	notOurs  error // OpenReadOnly: why the file is not emobench's, nil when it is
+	writable bool   // opened by Open: Close puts the journal back to DELETE
+	notOurs  error  // OpenReadOnly: why the file is not emobench's, nil when it is
+	onWait   func() // called when a write starts waiting for another writer
 }
 
 // Open opens (creating if needed) the database at path for reading and
 // writing, in WAL mode with foreign keys on, and applies pending migrations.
 // It fails when the file was written by a newer emobench (its schema version,
 // PRAGMA user_version, is above SchemaVersion) or is not an SQLite database.
-func Open(ctx context.Context, path string) (*DB, error) {
+//
+// A write that finds another connection writing waits until it is done
+// (see WriteBusyTimeout and OnWait), however long that takes.
+func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if path == "" {
 		return nil, errEmptyPath
 	}
@@ -93,6 +99,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if st.notOurs != nil {
 		return nil, st.notOurs
 	}
+	if len(st.triggers) > 0 {
+		return nil, triggersError(path, st.triggers)
+	}
 	// page_size only takes effect while the file is new.
 	dsn := "file:" + escapePath(path) + "?_txlock=immediate" +
 		"&_pragma=foreign_keys(1)" +
@@ -104,16 +113,23 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), writable: true}
-	if err := db.migrate(ctx); err != nil {
-		sqlDB.Close()
-		return nil, err
+	for _, opt := range opts {
+		opt(db)
 	}
-	// journal_mode is a property of the file, not of a connection. Close
-	// switches it back to DELETE, so that a file at rest has no -wal and
-	// read-only commands create none.
-	if _, err := sqlDB.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
+	// journal_mode is a property of the file, not of a connection: in WAL
+	// mode readers never wait for writers. Close switches it back to DELETE,
+	// so that a file at rest has no -wal and read-only commands create none.
+	err = db.whileBusy(ctx, func() error {
+		_, err := sqlDB.ExecContext(ctx, "PRAGMA journal_mode = WAL")
+		return err
+	})
+	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
 	}
 	return db, nil
 }
@@ -330,9 +346,13 @@ func refuseTriggers(ctx context.Context, conn *sql.DB, path string) error {
 		return fmt.Errorf("open %s: %w", path, err)
 	}
 	if len(names) > 0 {
-		return emobench.Errorf(emobench.EINVALID, "%s holds triggers (%s) that emobench did not create; they would run on every write, so it is not opened for writing (inspect it with emobench check)", path, strings.Join(names, ", "))
+		return triggersError(path, names)
 	}
 	return nil
+}
+
+func triggersError(path string, names []string) error {
+	return emobench.Errorf(emobench.EINVALID, "%s holds triggers (%s) that emobench did not create; they would run on every write, so it is not opened for writing (inspect it with emobench check)", path, strings.Join(names, ", "))
 }
 
 // refuseForeign fails when an unversioned file already holds tables: it is
@@ -351,7 +371,11 @@ func refuseForeign(ctx context.Context, tx *sql.Tx, path string) error {
 // inTx runs fn in a transaction, committing when fn returns nil and rolling
 // back otherwise.
 func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := db.sql.BeginTx(ctx, nil)
+	var tx *sql.Tx
+	err := db.whileBusy(ctx, func() (err error) {
+		tx, err = db.sql.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
+		return err
+	})
 	if err != nil {
 		return err
 	}

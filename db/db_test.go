@@ -27,6 +27,8 @@ func MustOpenDB(tb testing.TB) (*db.DB, string) {
 	return store, path
 }
 
+func openRW(ctx context.Context, path string) (*db.DB, error) { return db.Open(ctx, path) }
+
 func float(v float64) *float64 { return &v }
 
 func traj(key string, trial int, reward float64) *emobench.Trajectory {
@@ -133,7 +135,7 @@ func TestOpen_ErrNewerSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw.Close()
-	for name, open := range map[string]func(context.Context, string) (*db.DB, error){"Open": db.Open, "OpenReadOnly": db.OpenReadOnly} {
+	for name, open := range map[string]func(context.Context, string) (*db.DB, error){"Open": openRW, "OpenReadOnly": db.OpenReadOnly} {
 		_, err := open(context.Background(), path)
 		if err == nil || !strings.Contains(err.Error(), "schema version 999, newer than this emobench") {
 			t.Fatalf("%s: err = %v, want a newer-schema error", name, err)
@@ -399,7 +401,7 @@ func TestOpen_ErrMissingDirectory(t *testing.T) {
 
 func TestOpen_ErrEmptyPath(t *testing.T) {
 	const want = "no database path given (an empty path is a temporary database that SQLite deletes on close)"
-	for name, open := range map[string]func(context.Context, string) (*db.DB, error){"Open": db.Open, "OpenReadOnly": db.OpenReadOnly} {
+	for name, open := range map[string]func(context.Context, string) (*db.DB, error){"Open": openRW, "OpenReadOnly": db.OpenReadOnly} {
 		if _, err := open(context.Background(), ""); err == nil || err.Error() != want {
 			t.Errorf("%s(\"\"): err = %v, want %q", name, err, want)
 		}

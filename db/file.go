@@ -30,11 +30,12 @@ var sqliteMagic = []byte("SQLite format 3\x00")
 // fileState is what inspectFile found in a database file, read without
 // writing anything.
 type fileState struct {
-	empty   bool // no file, or a file of 0 bytes
-	appID   int64
-	version int
-	objects int   // tables, views, indexes and triggers
-	notOurs error // why emobench must not write the file; nil when it may
+	empty    bool // no file, or a file of 0 bytes
+	appID    int64
+	version  int
+	objects  int      // tables, views, indexes and triggers
+	triggers []string // names of its triggers
+	notOurs  error    // why emobench must not write the file; nil when it may
 }
 
 // inspectFile reads path's SQLite header and schema through a read-only
@@ -63,6 +64,9 @@ func inspectFile(ctx context.Context, path string) (fileState, error) {
 		Scan(&st.appID, &st.version, &st.objects)
 	if err != nil {
 		return fileState{}, fmt.Errorf("open %s: not an emobench database: %w", path, err)
+	}
+	if st.triggers, err = stringRows(ctx, conn, "SELECT name FROM sqlite_schema WHERE type = 'trigger'"); err != nil {
+		return fileState{}, fmt.Errorf("open %s: %w", path, err)
 	}
 	if st.objects == 0 && st.version == 0 && st.appID == 0 {
 		st.empty = true // an SQLite file nothing was stored in yet

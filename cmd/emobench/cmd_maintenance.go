@@ -142,7 +142,9 @@ func openCurrent(c *cli.Context) (*db.DB, error) {
 // migrating it), then redacts credentials that older emobench versions
 // stored in run configs.
 func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
-	store, err := db.Open(ctx, path)
+	store, err := db.Open(ctx, path, db.OnWait(func() {
+		fmt.Fprintf(e.stderr, "waiting: another process is writing to %s; emobench waits until it is done (Ctrl-C stops)\n", path)
+	}))
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -420,6 +421,39 @@ func resumeRun(c *cli.Context, e *env, store *db.DB, id int64) error {
 	return executeRun(c, e, store, id, run.Name, p)
 }
 
+// lockRun records this process as the one running run id, so that a
+// second `run --resume` of it is refused at once; the returned function
+// removes the record. A record left by a process that no longer runs (on
+// this host) is taken over with a note.
+func lockRun(c *cli.Context, e *env, store *db.DB, id int64) (func(), error) {
+	host, _ := os.Hostname()
+	command := "emobench run"
+	if ref := c.String("resume"); ref != "" {
+		command += " --resume " + ref
+	}
+	me := db.RunHolder{PID: os.Getpid(), Host: host, Command: command, Started: time.Now().Truncate(time.Second)}
+	stale, err := store.LockRun(c.Context, id, me, func(h db.RunHolder) bool {
+		return h.Host != host || processAlive(h.PID) // another machine's process cannot be checked
+	})
+	if err != nil {
+		return nil, err
+	}
+	if stale != nil {
+		e.warn(fmt.Sprintf("run %d was held by process %d (%s), which is no longer running: taking it over", id, stale.PID, stale.Command))
+	}
+	return func() { store.UnlockRun(context.WithoutCancel(c.Context), id, me) }, nil
+}
+
+// processAlive reports whether a process with this pid exists on this host.
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
 // executeRun runs the pairs of run id that are not stored yet, committing
 // each trajectory as it finishes.
 func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p runSettings) error {
@@ -431,6 +465,11 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p r
 	if err != nil {
 		return err
 	}
+	unlock, err := lockRun(c, e, store, id)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	have, err := store.ListFinishedPairs(c.Context, id)
 	if err != nil {
 		return err

@@ -1,13 +1,21 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 )
 
@@ -168,5 +176,166 @@ func TestLegacyDB_RecognisedAndMarked(t *testing.T) {
 		if got, want := sqlInt(t, path, "PRAGMA user_version"), db.SchemaVersion(); got != want {
 			t.Errorf("%s: user_version = %d after a write, want %d", name, got, want)
 		}
+	}
+}
+
+// notifyBuffer is a goroutine-safe buffer that signals every write.
+type notifyBuffer struct {
+	mu    sync.Mutex
+	buf   bytes.Buffer
+	wrote chan struct{}
+}
+
+func newNotifyBuffer() *notifyBuffer { return &notifyBuffer{wrote: make(chan struct{}, 1)} }
+
+func (b *notifyBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	defer func() {
+		select {
+		case b.wrote <- struct{}{}:
+		default:
+		}
+	}()
+	return b.buf.Write(p)
+}
+
+func (b *notifyBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startCLI runs the CLI in-process in a goroutine; the result arrives on
+// the returned channel.
+func startCLI(args []string, stdout, stderr io.Writer) <-chan int {
+	done := make(chan int, 1)
+	go func() {
+		app := newApp(strings.NewReader(""), stdout, stderr)
+		done <- run(context.Background(), app, append([]string{"emobench"}, args...), stderr)
+	}()
+	return done
+}
+
+// While an ingest holds the write lock (here: a second handle in the middle
+// of IngestRun), a second ingest or run says on stderr that it waits, waits
+// as long as it takes, and succeeds once the first is done.
+func TestConcurrentWriters_SecondWaits(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
+	for _, second := range [][]string{
+		{"ingest", file},
+		{"run", "--domain", "retail", "--agent", "oracle", "--tasks", "1", "--condition", "with-emotions"},
+	} {
+		t.Run(second[0], func(t *testing.T) {
+			dbPath := filepath.Join(t.TempDir(), "shared.db")
+			first, err := db.Open(context.Background(), dbPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer first.Close()
+			holding, release := make(chan struct{}), make(chan struct{})
+			records := func(yield func(*emobench.Trajectory, error) bool) {
+				reward := 1.0
+				if !yield(&emobench.Trajectory{Task: emobench.Task{Key: "1"}, Reward: &reward, Evaluated: true}, nil) {
+					return
+				}
+				close(holding) // the first trajectory is written: the transaction holds the lock
+				<-release
+			}
+			firstDone := make(chan error, 1)
+			go func() {
+				_, err := first.IngestRun(context.Background(), emobench.Run{Name: "long", SourceFormat: "taubench", SourceSHA256: "long", Domain: "retail"}, records, db.DuplicateRefuse)
+				firstDone <- err
+			}()
+			<-holding
+
+			var stdout bytes.Buffer
+			stderr := newNotifyBuffer()
+			secondDone := startCLI(append([]string{"--db", dbPath}, second...), &stdout, stderr)
+			want := "waiting: another process is writing to " + dbPath + "; emobench waits until it is done (Ctrl-C stops)\n"
+			for !strings.Contains(stderr.String(), "waiting:") {
+				select {
+				case <-stderr.wrote:
+				case code := <-secondDone:
+					close(release)
+					t.Fatalf("the second writer finished (exit %d) while the first held the lock; stderr %q", code, stderr.String())
+				}
+			}
+			close(release)
+			if err := <-firstDone; err != nil {
+				t.Fatalf("first ingest: %v", err)
+			}
+			if code := <-secondDone; code != exitOK {
+				t.Fatalf("second %s: exit %d\nstdout: %s\nstderr: %s", second[0], code, stdout.String(), stderr.String())
+			}
+			if got := stderr.String(); !strings.HasPrefix(got, want) || strings.Contains(got, "locked") {
+				t.Errorf("stderr = %q, want it to start with %q", got, want)
+			}
+			if got := sqlCSV(t, dbPath, "SELECT id, name FROM runs ORDER BY id"); !strings.HasPrefix(got, "id,name\n1,long\n2,") {
+				t.Errorf("runs = %q, want the long ingest as run 1 and the second writer's run as run 2", got)
+			}
+		})
+	}
+}
+
+// A second `run --resume N` while a first process runs run N is refused at
+// once with a message naming that process; the lock goes with the first
+// run, and a lock left by a dead process is taken over with a note.
+func TestRun_ErrSecondResume(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	srv := newChatServer(t, map[string]func(c *chatCall){
+		"held-agent": func(c *chatCall) {
+			once.Do(func() { close(entered) })
+			select {
+			case <-release:
+			case <-c.r.Context().Done():
+				return
+			}
+			c.text("Is there anything else?", 10, 5)
+		},
+	})
+	t.Setenv("OPENAI_API_KEY", testSecret)
+	dbPath := filepath.Join(t.TempDir(), "resume.db")
+	var stdout, stderr bytes.Buffer
+	firstDone := startCLI([]string{"--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions",
+		"--max-steps", "2", "--agent", "llm:held-agent", "--user", "scripted", "--base-url", srv.baseURL()}, &stdout, &stderr)
+	select {
+	case <-entered:
+	case code := <-firstDone:
+		t.Fatalf("the first run ended (exit %d) before its first LLM call\n%s", code, stderr.String())
+	}
+	host, _ := os.Hostname()
+	lock := sqlCSV(t, dbPath, "SELECT pid, host, command, started_at FROM run_locks WHERE run_id = 1")
+	fields := strings.Split(strings.TrimSpace(strings.TrimPrefix(lock, "pid,host,command,started_at\n")), ",")
+	if len(fields) != 4 || fields[0] != strconv.Itoa(os.Getpid()) || fields[1] != host || fields[2] != "emobench run" {
+		close(release)
+		t.Fatalf("run_locks = %q, want this process (%d on %s) running run 1", lock, os.Getpid(), host)
+	}
+	r := runCLI(t, "", "--db", dbPath, "run", "--resume", "1", "--base-url", srv.baseURL())
+	want := fmt.Sprintf("emobench: run 1 is already being run by process %d on %s (emobench run, since %s): a second process would store the same (task, trial) pairs twice; wait for it to finish or stop it\n",
+		os.Getpid(), host, fields[3])
+	close(release)
+	if r.code != exitFailure || r.stderr != want {
+		t.Errorf("second resume: exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
+	}
+	if code := <-firstDone; code != exitOK {
+		t.Fatalf("first run: exit %d\n%s", code, stderr.String())
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM run_locks"); got != 0 {
+		t.Errorf("%d locks left after the run ended, want 0", got)
+	}
+
+	// A lock whose process is gone (killed, say) does not block a resume.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	plainSQL(t, dbPath, fmt.Sprintf("INSERT INTO run_locks VALUES (1, %d, '%s', 'emobench run --resume 1', '2026-01-01T00:00:00Z')", dead.Process.Pid, host))
+	r = runCLI(t, "", "--db", dbPath, "run", "--resume", "1", "--base-url", srv.baseURL())
+	note := fmt.Sprintf("note: run 1 was held by process %d (emobench run --resume 1), which is no longer running: taking it over\n", dead.Process.Pid)
+	if r.code != exitOK || !strings.HasPrefix(r.stderr, note) {
+		t.Errorf("resume over a dead lock: exit %d, stderr %q; want 0 and %q", r.code, r.stderr, note)
 	}
 }

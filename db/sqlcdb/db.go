@@ -54,6 +54,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.createTrajectoryStmt, err = db.PrepareContext(ctx, createTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateTrajectory: %w", err)
 	}
+	if q.deleteAnyRunLockStmt, err = db.PrepareContext(ctx, deleteAnyRunLock); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteAnyRunLock: %w", err)
+	}
 	if q.deleteErroredPairStmt, err = db.PrepareContext(ctx, deleteErroredPair); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteErroredPair: %w", err)
 	}
@@ -62,6 +65,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.deleteRunStmt, err = db.PrepareContext(ctx, deleteRun); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteRun: %w", err)
+	}
+	if q.deleteRunLockStmt, err = db.PrepareContext(ctx, deleteRunLock); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteRunLock: %w", err)
 	}
 	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, deleteTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTrajectory: %w", err)
@@ -74,6 +80,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.findRunConfigStmt, err = db.PrepareContext(ctx, findRunConfig); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunConfig: %w", err)
+	}
+	if q.findRunLockStmt, err = db.PrepareContext(ctx, findRunLock); err != nil {
+		return nil, fmt.Errorf("error preparing query FindRunLock: %w", err)
 	}
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, findRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
@@ -143,6 +152,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.nextTrajectoryBatchEndStmt, err = db.PrepareContext(ctx, nextTrajectoryBatchEnd); err != nil {
 		return nil, fmt.Errorf("error preparing query NextTrajectoryBatchEnd: %w", err)
+	}
+	if q.setRunLockStmt, err = db.PrepareContext(ctx, setRunLock); err != nil {
+		return nil, fmt.Errorf("error preparing query SetRunLock: %w", err)
 	}
 	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
@@ -217,6 +229,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing createTrajectoryStmt: %w", cerr)
 		}
 	}
+	if q.deleteAnyRunLockStmt != nil {
+		if cerr := q.deleteAnyRunLockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteAnyRunLockStmt: %w", cerr)
+		}
+	}
 	if q.deleteErroredPairStmt != nil {
 		if cerr := q.deleteErroredPairStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteErroredPairStmt: %w", cerr)
@@ -230,6 +247,11 @@ func (q *Queries) Close() error {
 	if q.deleteRunStmt != nil {
 		if cerr := q.deleteRunStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteRunStmt: %w", cerr)
+		}
+	}
+	if q.deleteRunLockStmt != nil {
+		if cerr := q.deleteRunLockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteRunLockStmt: %w", cerr)
 		}
 	}
 	if q.deleteTrajectoryStmt != nil {
@@ -250,6 +272,11 @@ func (q *Queries) Close() error {
 	if q.findRunConfigStmt != nil {
 		if cerr := q.findRunConfigStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findRunConfigStmt: %w", cerr)
+		}
+	}
+	if q.findRunLockStmt != nil {
+		if cerr := q.findRunLockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findRunLockStmt: %w", cerr)
 		}
 	}
 	if q.findRunsByNameStmt != nil {
@@ -367,6 +394,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing nextTrajectoryBatchEndStmt: %w", cerr)
 		}
 	}
+	if q.setRunLockStmt != nil {
+		if cerr := q.setRunLockStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setRunLockStmt: %w", cerr)
+		}
+	}
 	if q.tagRunStmt != nil {
 		if cerr := q.tagRunStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing tagRunStmt: %w", cerr)
@@ -446,13 +478,16 @@ type Queries struct {
 	createPublishedResultStmt            *sql.Stmt
 	createRunStmt                        *sql.Stmt
 	createTrajectoryStmt                 *sql.Stmt
+	deleteAnyRunLockStmt                 *sql.Stmt
 	deleteErroredPairStmt                *sql.Stmt
 	deleteOrphanTasksStmt                *sql.Stmt
 	deleteRunStmt                        *sql.Stmt
+	deleteRunLockStmt                    *sql.Stmt
 	deleteTrajectoryStmt                 *sql.Stmt
 	findRunByIDStmt                      *sql.Stmt
 	findRunBySHA256Stmt                  *sql.Stmt
 	findRunConfigStmt                    *sql.Stmt
+	findRunLockStmt                      *sql.Stmt
 	findRunsByNameStmt                   *sql.Stmt
 	listAgentTextsStmt                   *sql.Stmt
 	listFinishedPairsStmt                *sql.Stmt
@@ -476,6 +511,7 @@ type Queries struct {
 	listTrajectoryTextsStmt              *sql.Stmt
 	markMaintenanceStmt                  *sql.Stmt
 	nextTrajectoryBatchEndStmt           *sql.Stmt
+	setRunLockStmt                       *sql.Stmt
 	tagRunStmt                           *sql.Stmt
 	updateMessageContentStmt             *sql.Stmt
 	updateRunConfigStmt                  *sql.Stmt
@@ -498,13 +534,16 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		createPublishedResultStmt:            q.createPublishedResultStmt,
 		createRunStmt:                        q.createRunStmt,
 		createTrajectoryStmt:                 q.createTrajectoryStmt,
+		deleteAnyRunLockStmt:                 q.deleteAnyRunLockStmt,
 		deleteErroredPairStmt:                q.deleteErroredPairStmt,
 		deleteOrphanTasksStmt:                q.deleteOrphanTasksStmt,
 		deleteRunStmt:                        q.deleteRunStmt,
+		deleteRunLockStmt:                    q.deleteRunLockStmt,
 		deleteTrajectoryStmt:                 q.deleteTrajectoryStmt,
 		findRunByIDStmt:                      q.findRunByIDStmt,
 		findRunBySHA256Stmt:                  q.findRunBySHA256Stmt,
 		findRunConfigStmt:                    q.findRunConfigStmt,
+		findRunLockStmt:                      q.findRunLockStmt,
 		findRunsByNameStmt:                   q.findRunsByNameStmt,
 		listAgentTextsStmt:                   q.listAgentTextsStmt,
 		listFinishedPairsStmt:                q.listFinishedPairsStmt,
@@ -528,6 +567,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTrajectoryTextsStmt:              q.listTrajectoryTextsStmt,
 		markMaintenanceStmt:                  q.markMaintenanceStmt,
 		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
+		setRunLockStmt:                       q.setRunLockStmt,
 		tagRunStmt:                           q.tagRunStmt,
 		updateMessageContentStmt:             q.updateMessageContentStmt,
 		updateRunConfigStmt:                  q.updateRunConfigStmt,

@@ -64,6 +64,14 @@ type Run struct {
 	BaseRunID     sql.NullInt64
 }
 
+type RunLock struct {
+	RunID     int64
+	Pid       int64
+	Host      string
+	Command   string
+	StartedAt string
+}
+
 type RunSummary struct {
 	RunID        int64
 	Run          string

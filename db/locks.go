@@ -1,0 +1,110 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/emobench/emobench/db/sqlcdb"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Option configures Open.
+type Option func(*DB)
+
+// OnWait sets the function Open's database calls when a write has to wait
+// for another connection (another process ingesting, say) to finish its
+// write transaction: once per wait, after about a second. The write then
+// goes on waiting until the lock is free or its context is done.
+func OnWait(fn func()) Option { return func(db *DB) { db.onWait = fn } }
+
+// isBusy reports whether err is SQLite's SQLITE_BUSY (any extended code).
+func isBusy(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
+// whileBusy runs fn until it returns something other than SQLITE_BUSY,
+// calling db.onWait once, and stops when ctx is done.
+func (db *DB) whileBusy(ctx context.Context, fn func() error) error {
+	waited := false
+	for {
+		err := fn()
+		if !isBusy(err) {
+			return err
+		}
+		if !waited && db.onWait != nil {
+			db.onWait()
+		}
+		waited = true
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond): // BUSY without waiting (deadlock avoidance) must not spin
+		}
+	}
+}
+
+// RunHolder is the process that holds a native run: it is running or
+// resuming it.
+type RunHolder struct {
+	PID     int
+	Host    string
+	Command string    // e.g. "emobench run --resume 3"
+	Started time.Time // when it took the run
+}
+
+// RunLockedError reports a run that another live process holds.
+type RunLockedError struct {
+	RunID  int64
+	Holder RunHolder
+}
+
+func (e *RunLockedError) Error() string {
+	return fmt.Sprintf("run %d is already being run by process %d on %s (%s, since %s): a second process would store the same (task, trial) pairs twice; wait for it to finish or stop it",
+		e.RunID, e.Holder.PID, e.Holder.Host, e.Holder.Command, e.Holder.Started.UTC().Format(time.RFC3339))
+}
+
+// LockRun records holder as the process running run runID, in one
+// transaction. When another holder is recorded and alive(it) is true, it
+// returns a *RunLockedError and changes nothing; a holder that is not alive
+// (a process killed meanwhile) is replaced and returned as stale.
+func (db *DB) LockRun(ctx context.Context, runID int64, holder RunHolder, alive func(RunHolder) bool) (stale *RunHolder, err error) {
+	err = db.inTx(ctx, func(tx *sql.Tx) error {
+		q := db.queries.WithTx(tx)
+		row, err := q.FindRunLock(ctx, runID)
+		switch {
+		case err == nil:
+			other := RunHolder{PID: int(row.Pid), Host: row.Host, Command: row.Command}
+			other.Started, _ = time.Parse(time.RFC3339, row.StartedAt)
+			if alive(other) {
+				return &RunLockedError{RunID: runID, Holder: other}
+			}
+			stale = &other
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		return q.SetRunLock(ctx, sqlcdb.SetRunLockParams{
+			RunID: runID, Pid: int64(holder.PID), Host: holder.Host, Command: holder.Command,
+			StartedAt: holder.Started.UTC().Format(time.RFC3339),
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return stale, nil
+}
+
+// UnlockRun removes holder's lock on run runID (nothing when another holder
+// took it over meanwhile).
+func (db *DB) UnlockRun(ctx context.Context, runID int64, holder RunHolder) error {
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		return db.queries.WithTx(tx).DeleteRunLock(ctx, sqlcdb.DeleteRunLockParams{
+			RunID: runID, Pid: int64(holder.PID), Host: holder.Host,
+			StartedAt: holder.Started.UTC().Format(time.RFC3339),
+		})
+	})
+}
