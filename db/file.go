@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -146,9 +145,10 @@ func (st fileState) ours(ctx context.Context, path string, conn *sql.DB) error {
 		path, st.appID, st.version, objects, why)
 }
 
-// missingSchema returns the first table, view or index of emobench's schema
-// of version that conn lacks (or has with other columns), or "" when it has
-// them all. Objects of its own beside them are left to emobench check.
+// missingSchema returns the first table or view of emobench's schema of
+// version that conn lacks, or "" when it has them all. Columns, indexes and
+// objects of its own beside them are left to emobench check, which reports
+// a damaged file's differences.
 func missingSchema(ctx context.Context, conn *sql.DB, version int) (string, error) {
 	want, err := referenceSchema(ctx, version)
 	if err != nil {
@@ -159,23 +159,18 @@ func missingSchema(ctx context.Context, conn *sql.DB, version int) (string, erro
 		return "", err
 	}
 	var missing []string
-	for obj, w := range want {
-		if g, ok := got[obj]; !ok {
+	for obj := range want {
+		if _, ok := got[obj]; !ok && !strings.HasPrefix(obj, "index ") {
 			missing = append(missing, obj)
-		} else if g.cols != w.cols {
-			missing = append(missing, obj+" with its columns")
 		}
 	}
 	if len(missing) == 0 {
 		return "", nil
 	}
 	// Name a table first: it says the most about what the file is.
-	rank := func(s string) string {
-		return strconv.Itoa(strings.Index("table view index", strings.Fields(s)[0])) + s
-	}
 	first := missing[0]
 	for _, m := range missing[1:] {
-		if rank(m) < rank(first) {
+		if strings.HasPrefix(m, "table ") == strings.HasPrefix(first, "table ") && m < first || strings.HasPrefix(m, "table ") && !strings.HasPrefix(first, "table ") {
 			first = m
 		}
 	}

@@ -72,7 +72,14 @@ func (db *DB) FindRunBySHA256(ctx context.Context, sum string) (int64, string, e
 // transaction: on any error (a bad record, a duplicate pair, a cancelled ctx)
 // nothing of the run is stored. A trajectory's task takes the run's domain
 // when it has none. The i-th yielded trajectory is called record i in errors.
+// Its provenance is "ingested" (from run.SourcePath, run.SourceSHA256).
 func (db *DB) IngestRun(ctx context.Context, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate) (IngestResult, error) {
+	return db.ingestRun(ctx, 0, run, trajectories, onDup)
+}
+
+// ingestRun is IngestRun, replacing run replace (when not 0) when it holds
+// run's source sha256 (see ReplaceRun).
+func (db *DB) ingestRun(ctx context.Context, replace int64, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate) (IngestResult, error) {
 	var res IngestResult
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		q, err := sqlcdb.Prepare(ctx, tx)
@@ -81,15 +88,22 @@ func (db *DB) IngestRun(ctx context.Context, run emobench.Run, trajectories iter
 		}
 		defer q.Close()
 		w := &runWriter{ctx: ctx, q: q, onDup: onDup, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
+		replacing := false
 		if run.SourceSHA256 != "" {
 			row, err := q.FindRunBySHA256(ctx, sql.NullString{String: run.SourceSHA256, Valid: true})
-			if err == nil {
+			switch {
+			case err == nil && replace != 0 && row.ID == replace:
+				if err := q.DetachRunSource(ctx, replace); err != nil {
+					return err
+				}
+				replacing = true
+			case err == nil:
 				return &AlreadyIngestedError{RunID: row.ID, Name: row.Name}
-			} else if !errors.Is(err, sql.ErrNoRows) {
+			case !errors.Is(err, sql.ErrNoRows):
 				return err
 			}
 		}
-		if res.RunID, err = w.createRun(run); err != nil {
+		if res.RunID, err = w.createRun(run, Provenance{Kind: ProvenanceIngested}); err != nil {
 			return err
 		}
 		i := 0
@@ -109,6 +123,9 @@ func (db *DB) IngestRun(ctx context.Context, run emobench.Run, trajectories iter
 			i++
 		}
 		res.Trajectories, res.Replaced = i-w.replaced, w.replaced
+		if replacing {
+			return replaceRun(ctx, q, replace, res.RunID)
+		}
 		return nil
 	})
 	if err != nil {
@@ -146,25 +163,31 @@ type storedTask struct {
 	id   int64
 }
 
-func (w *runWriter) createRun(run emobench.Run) (int64, error) {
+// createRun stores run with its provenance (only Kind and the Merged
+// fields are read from prov).
+func (w *runWriter) createRun(run emobench.Run, prov Provenance) (int64, error) {
 	config := run.Config
 	if len(config) == 0 {
 		config = json.RawMessage("{}")
 	}
 	return w.q.CreateRun(w.ctx, sqlcdb.CreateRunParams{
-		Name:          run.Name,
-		SourceFormat:  run.SourceFormat,
-		SourcePath:    nullString(run.SourcePath),
-		SourceSha256:  nullString(run.SourceSHA256),
-		AgentModel:    orUnknown(run.AgentModel),
-		AgentStrategy: orUnknown(run.AgentStrategy),
-		UserModel:     orUnknown(run.UserModel),
-		UserStrategy:  orUnknown(run.UserStrategy),
-		Domain:        orUnknown(run.Domain),
-		Condition:     string(orNone(run.Condition)),
-		CreatedAt:     nullTime(run.CreatedAt),
-		IngestedAt:    time.Now().UTC().Format(time.RFC3339),
-		Config:        string(config),
+		Name:             run.Name,
+		SourceFormat:     run.SourceFormat,
+		SourcePath:       nullString(run.SourcePath),
+		SourceSha256:     nullString(run.SourceSHA256),
+		AgentModel:       orUnknown(run.AgentModel),
+		AgentStrategy:    orUnknown(run.AgentStrategy),
+		UserModel:        orUnknown(run.UserModel),
+		UserStrategy:     orUnknown(run.UserStrategy),
+		Domain:           orUnknown(run.Domain),
+		Condition:        string(orNone(run.Condition)),
+		CreatedAt:        nullTime(run.CreatedAt),
+		IngestedAt:       now(),
+		Config:           string(config),
+		Provenance:       prov.Kind,
+		MergedFrom:       nullString(prov.MergedFrom),
+		MergedFromSha256: nullString(prov.MergedSHA256),
+		MergedAt:         nullString(prov.MergedAt),
 	})
 }
 

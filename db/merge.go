@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -20,7 +21,8 @@ type MergeReport struct {
 	PublishedFiles                       int // leaderboard files copied (published_results)
 }
 
-// Merge copies every run of src into db in one transaction. An imported
+// Merge copies every run of src into db in one transaction. A run it adds
+// has provenance "merged" from src (its path, its file's sha256, the time). An imported
 // run whose source sha256 db already holds is skipped. A native run joins
 // the target's native run of the same name and settings (its config less
 // "shard"), which gains only the (task, trial) pairs it lacks: shards of one
@@ -44,11 +46,16 @@ func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajector
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)
 	}
+	srcSHA, err := fileSHA256(src.path)
+	if err != nil {
+		return rep, fmt.Errorf("read %s: %w", src.path, err)
+	}
+	from := Provenance{Kind: ProvenanceMerged, MergedFrom: absPath(src.path), MergedSHA256: srcSHA, MergedAt: now()}
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
 		newID := map[int64]int64{} // src run id → target run id
 		for _, run := range runs {
-			id, err := mergeRun(ctx, q, src, run, scrub, &rep)
+			id, err := mergeRun(ctx, q, src, run, from, scrub, &rep)
 			if err != nil {
 				return fmt.Errorf("run %d (%s): %w", run.ID, run.Name, err)
 			}
@@ -110,7 +117,7 @@ func copyTags(ctx context.Context, q *sqlcdb.Queries, tags []RunTags, newID map[
 }
 
 // mergeRun copies one run and returns its id in the target.
-func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run, scrub func(*emobench.Trajectory), rep *MergeReport) (int64, error) {
+func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run, from Provenance, scrub func(*emobench.Trajectory), rep *MergeReport) (int64, error) {
 	target, have, err := findMergeTarget(ctx, q, run)
 	if err != nil {
 		return 0, err
@@ -123,7 +130,7 @@ func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run,
 	created := target == 0
 	if created {
 		run.Config = withoutShard(run.Config) // the merged run is the whole run
-		if target, err = w.createRun(run); err != nil {
+		if target, err = w.createRun(run, from); err != nil {
 			return 0, err
 		}
 		rep.RunsAdded++
@@ -202,6 +209,14 @@ func withoutShard(raw json.RawMessage) json.RawMessage {
 	delete(m, "shard")
 	out, _ := json.Marshal(m)
 	return out
+}
+
+// absPath is path made absolute, when it can be.
+func absPath(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return path
 }
 
 // VacuumInto writes a compact, defragmented copy of the database to path

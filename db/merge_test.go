@@ -3,6 +3,7 @@ package db_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -337,5 +338,49 @@ func TestVacuumInto(t *testing.T) {
 	}
 	if err := store.VacuumInto(ctx, out); err == nil {
 		t.Fatal("VacuumInto overwrote an existing file")
+	}
+}
+
+// A merged run keeps its source sha256 but records that it was merged, from
+// which file and when; ReplaceRun swaps it for the file's own content in one
+// transaction, and a failed replacement leaves it as it was.
+func TestReplaceRun_MergedRun(t *testing.T) {
+	ctx := context.Background()
+	src, srcPath := MustOpenDB(t)
+	if _, err := src.IngestRun(ctx, run("a", "s1"), seq(traj("1", 0, 1), traj("2", 0, 1)), db.DuplicateRefuse); err != nil {
+		t.Fatal(err)
+	}
+	target, _ := MustOpenDB(t)
+	if _, err := target.Merge(ctx, src, nil); err != nil {
+		t.Fatal(err)
+	}
+	prov, err := target.FindProvenanceBySHA256(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prov.Kind != db.ProvenanceMerged || prov.MergedFrom != srcPath || len(prov.MergedSHA256) != 64 || prov.MergedAt == "" {
+		t.Fatalf("provenance = %+v, want merged from %s with its sha256 and date", prov, srcPath)
+	}
+
+	_, err = target.ReplaceRun(ctx, prov.RunID, run("a", "s1"), seq(traj("1", 0, 0), errors.New("record 1 is bad")), db.DuplicateRefuse)
+	if err == nil || err.Error() != "record 1 is bad" {
+		t.Fatalf("ReplaceRun with a bad record: err = %v", err)
+	}
+	if after, err := target.FindProvenanceBySHA256(ctx, "s1"); err != nil || after != prov {
+		t.Fatalf("after a failed ReplaceRun: %+v, %v; want the merged run unchanged", after, err)
+	}
+
+	res, err := target.ReplaceRun(ctx, prov.RunID, run("a", "s1"), seq(traj("1", 0, 0)), db.DuplicateRefuse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := queryInt(t, target, "SELECT COUNT(*) FROM runs"); got != 1 {
+		t.Errorf("runs = %d after ReplaceRun, want 1", got)
+	}
+	if got := queryInt(t, target, "SELECT COUNT(*) FROM tasks"); got != 1 {
+		t.Errorf("tasks = %d after ReplaceRun, want 1 (task 2 went with the merged run)", got)
+	}
+	if now, err := target.FindProvenanceBySHA256(ctx, "s1"); err != nil || now.RunID != res.RunID || now.Kind != db.ProvenanceIngested {
+		t.Errorf("after ReplaceRun: %+v, %v; want run %d, ingested", now, err, res.RunID)
 	}
 }

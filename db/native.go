@@ -17,7 +17,7 @@ func (db *DB) CreateRun(ctx context.Context, run emobench.Run) (int64, error) {
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		w := &runWriter{ctx: ctx, q: db.queries.WithTx(tx)}
 		var err error
-		id, err = w.createRun(run)
+		id, err = w.createRun(run, Provenance{Kind: ProvenanceNative})
 		return err
 	})
 	return id, err

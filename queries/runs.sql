@@ -1,12 +1,33 @@
 -- name: CreateRun :one
 INSERT INTO runs (
     name, source_format, source_path, source_sha256, agent_model, agent_strategy,
-    user_model, user_strategy, domain, condition, created_at, ingested_at, config
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    user_model, user_strategy, domain, condition, created_at, ingested_at, config,
+    provenance, merged_from, merged_from_sha256, merged_at
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id;
 
 -- name: FindRunBySHA256 :one
 SELECT id, name FROM runs WHERE source_sha256 = ?;
+
+-- name: FindRunProvenanceBySHA256 :one
+SELECT id, name, provenance, source_path, source_sha256, ingested_at,
+       merged_from, merged_from_sha256, merged_at
+FROM runs WHERE source_sha256 = ?;
+
+-- name: ListRunProvenance :many
+SELECT id, name, provenance, source_path, source_sha256, ingested_at,
+       merged_from, merged_from_sha256, merged_at
+FROM runs ORDER BY id;
+
+-- name: DetachRunSource :exec
+-- Frees a run's source_sha256 (unique) for the run that replaces it.
+UPDATE runs SET source_sha256 = NULL WHERE id = ?;
+
+-- name: FindRunTags :one
+SELECT train_domains, base_run_id FROM runs WHERE id = ?;
+
+-- name: RebaseRuns :exec
+UPDATE runs SET base_run_id = sqlc.arg(new_id) WHERE base_run_id = sqlc.arg(old_id);
 
 -- name: FindRunsByName :many
 SELECT id FROM runs WHERE name = ? ORDER BY id;

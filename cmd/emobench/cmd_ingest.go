@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"sort"
@@ -53,6 +54,7 @@ func ingestCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "condition", Usage: "with-emotions, without-emotions or none"},
 			&cli.StringFlag{Name: "name", Usage: "run name (one file only; default: the file name)"},
 			&cli.StringFlag{Name: "on-duplicate", Value: "refuse", Usage: "a repeated (task_id, trial) in a file: refuse or keep-last"},
+			&cli.BoolFlag{Name: "reingest", Usage: "replace a run merged from another db (or of unknown provenance) that has the file's sha256 with the file's own content"},
 		},
 		Action: func(c *cli.Context) error { return runIngest(c, e) },
 	}
@@ -66,12 +68,15 @@ type ingestOptions struct {
 	condition   emobench.Condition
 	name        string
 	onDuplicate db.OnDuplicate
+	reingest    bool  // replace a run not ingested from the file (merged) that has its sha256
+	replaceRun  int64 // set per input by skipStored under reingest
 }
 
 func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
 	o := ingestOptions{
 		format: c.String("format"), model: c.String("model"), userModel: c.String("user-model"),
 		domain: c.String("domain"), name: c.String("name"), onDuplicate: db.OnDuplicate(c.String("on-duplicate")),
+		reingest: c.Bool("reingest"),
 	}
 	switch o.format {
 	case "auto", ingest.FormatTauBench, ingest.FormatTau2, ingest.FormatSubmission:
@@ -240,11 +245,8 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
-	if id, name, err := store.FindRunBySHA256(ctx, sum); err == nil {
-		fmt.Fprintf(e.stdout, "%s: skipped, already ingested as run %d (%s)\n", src.path, id, name)
-		return nil
-	} else if !errors.Is(err, db.ErrNotFound) {
-		return fmt.Errorf("%s: %w", src.path, err)
+	if skip, err := skipStored(ctx, e, store, src.path, sum, &opts); skip || err != nil {
+		return err
 	}
 	format := opts.format
 	if format == "auto" {
@@ -275,7 +277,7 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 	}
 	run := runFor(src, sum, opts)
 	var notes []string
-	res, err := store.IngestRun(ctx, run, ingest.TauBenchWithNotes(r, func(n string) { notes = append(notes, n) }), opts.onDuplicate)
+	res, err := storeRun(ctx, e, store, src.path, run, ingest.TauBenchWithNotes(r, func(n string) { notes = append(notes, n) }), opts)
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
@@ -287,6 +289,46 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 		fmt.Fprintf(e.stdout, "%s: note: no records in this τ-bench file; run %d holds no trajectories\n", src.path, res.RunID)
 	}
 	return nil
+}
+
+// skipStored reports whether the input with sha256 sum is to be skipped
+// because a stored run has that sha256, printing why. A run that was not
+// ingested from a file (merged from another db, or of unknown provenance)
+// is only replaced by it under --reingest, which sets opts.replaceRun.
+func skipStored(ctx context.Context, e *env, store *db.DB, path, sum string, opts *ingestOptions) (bool, error) {
+	prov, err := store.FindProvenanceBySHA256(ctx, sum)
+	if errors.Is(err, db.ErrNotFound) {
+		return false, nil
+	} else if err != nil {
+		return false, fmt.Errorf("%s: %w", path, err)
+	}
+	switch {
+	case prov.Kind == db.ProvenanceIngested || prov.Kind == db.ProvenanceNative:
+		fmt.Fprintf(e.stdout, "%s: skipped, already ingested as run %d (%s)\n", path, prov.RunID, prov.RunName)
+		return true, nil
+	case opts.reingest:
+		opts.replaceRun = prov.RunID
+		return false, nil
+	case prov.Kind == db.ProvenanceMerged:
+		fmt.Fprintf(e.stdout, "%s: skipped: run %d (%s) was %s, not ingested from this file; --reingest replaces it with this file's own content\n",
+			path, prov.RunID, prov.RunName, prov)
+	default:
+		fmt.Fprintf(e.stdout, "%s: skipped: run %d (%s) has this file's sha256 but unknown provenance (stored by an emobench before provenance was recorded, it may have been merged from another db); --reingest replaces it with this file's own content\n",
+			path, prov.RunID, prov.RunName)
+	}
+	return true, nil
+}
+
+// storeRun ingests run, replacing opts.replaceRun when it is set.
+func storeRun(ctx context.Context, e *env, store *db.DB, path string, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], opts ingestOptions) (db.IngestResult, error) {
+	if opts.replaceRun == 0 {
+		return store.IngestRun(ctx, run, trajectories, opts.onDuplicate)
+	}
+	res, err := store.ReplaceRun(ctx, opts.replaceRun, run, trajectories, opts.onDuplicate)
+	if err == nil {
+		fmt.Fprintf(e.stdout, "%s: --reingest: run %d, not ingested from this file, is replaced by the file's own content\n", path, opts.replaceRun)
+	}
+	return res, err
 }
 
 // reportIngest prints the outcome of IngestRun for src, or returns its error.
@@ -471,11 +513,8 @@ func ingestTau2Dir(ctx context.Context, e *env, store *db.DB, dir string, opts i
 		}
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
-	if id, name, err := store.FindRunBySHA256(ctx, sum); err == nil {
-		fmt.Fprintf(e.stdout, "%s: skipped, already ingested as run %d (%s)\n", dir, id, name)
-		return nil
-	} else if !errors.Is(err, db.ErrNotFound) {
-		return fmt.Errorf("%s: %w", dir, err)
+	if skip, err := skipStored(ctx, e, store, dir, sum, &opts); skip || err != nil {
+		return err
 	}
 	rd, err := ingest.Tau2Dir(fsys)
 	if err != nil {
@@ -503,7 +542,7 @@ func hashFile(w io.Writer, fsys fs.FS, name string) error {
 func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string, rd *ingest.Tau2Reader, opts ingestOptions) error {
 	info := rd.Info()
 	run := tau2Run(src, sum, info, opts)
-	res, err := store.IngestRun(ctx, run, rd.Trajectories(), opts.onDuplicate)
+	res, err := storeRun(ctx, e, store, src.path, run, rd.Trajectories(), opts)
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}

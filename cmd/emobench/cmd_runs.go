@@ -18,7 +18,9 @@ func runsCommand(e *env) *cli.Command {
 		Usage: "list the runs in the database",
 		Description: "Shows each run's id, name, model, domain, condition, number of tasks, trials per task,\n" +
 			"trajectories, pass^1 (per-task convention; \"not evaluated\" when no trajectory has reward\n" +
-			"information), mean_reward (runs with partial-credit rewards) and user_unsatisfied (abandoned) count.\n\n" +
+			"information), mean_reward (runs with partial-credit rewards), user_unsatisfied (abandoned) count\n" +
+			"and provenance (ingested, native, merged from another db, or unknown: stored before provenance\n" +
+			"was recorded).\n\n" +
 			"Example:\n   emobench --db runs.db runs --format csv",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
@@ -45,7 +47,11 @@ func runsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runsTable(runs, rewards, format).write(e.stdout, format)
+			provenance, err := store.ListProvenance(c.Context)
+			if err != nil {
+				return err
+			}
+			return runsTable(runs, rewards, provenance, format).write(e.stdout, format)
 		},
 	}
 }
@@ -64,8 +70,13 @@ func notEvaluated(r db.RunSummary, rw db.RunRewards) bool {
 // pass_hat_1_note "not evaluated" in csv and json. mean_reward
 // (db.RunRewards.MeanReward) is given only for runs with partial-credit
 // rewards: in text a column shown when one run has them, in csv and json a
-// field always there, null for the other runs.
-func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, format string) *table {
+// field always there, null for the other runs. The last column is the
+// run's provenance kind (ingested, native, merged, unknown).
+func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, provenance []db.Provenance, format string) *table {
+	kind := map[int64]string{}
+	for _, p := range provenance {
+		kind[p.RunID] = p.Kind
+	}
 	split := format == "csv" || format == "json"
 	partial := false
 	for _, r := range runs {
@@ -78,7 +89,7 @@ func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, format str
 	if split || partial {
 		columns = append(columns, "mean_reward")
 	}
-	t := &table{columns: append(columns, "abandoned")}
+	t := &table{columns: append(columns, "abandoned", "provenance")}
 	for _, r := range runs {
 		rw := rewards[r.ID]
 		var pass1, note any = math.NaN(), nil
@@ -105,7 +116,7 @@ func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, format str
 			}
 			row = append(row, mean)
 		}
-		t.rows = append(t.rows, append(row, r.Abandoned))
+		t.rows = append(t.rows, append(row, r.Abandoned, kind[r.ID]))
 	}
 	return t
 }

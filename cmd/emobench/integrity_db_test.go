@@ -45,6 +45,22 @@ func TestCLI_ErrEmptyDB(t *testing.T) {
 	}
 }
 
+// undoAfterV6 turns a current file into one an emobench of schema version 6
+// wrote: it undoes migrations 7 (run_locks) and 8 (provenance), and clears
+// the application_id that version did not set. Tests that fake an older
+// file start with it.
+var undoAfterV6 = []string{
+	"DROP TABLE run_locks",
+	"ALTER TABLE runs DROP COLUMN merged_at", "ALTER TABLE runs DROP COLUMN merged_from_sha256",
+	"ALTER TABLE runs DROP COLUMN merged_from", "ALTER TABLE runs DROP COLUMN provenance",
+	"PRAGMA application_id = 0", "PRAGMA user_version = 6",
+}
+
+// olderSQL is undoAfterV6 followed by stmts.
+func olderSQL(stmts ...string) []string {
+	return append(append([]string(nil), undoAfterV6...), stmts...)
+}
+
 // fileSum is the sha256 of path's bytes.
 func fileSum(t *testing.T, path string) string {
 	t.Helper()
@@ -156,10 +172,10 @@ func TestLegacyDB_RecognisedAndMarked(t *testing.T) {
 	file := writeFixture(t, dir, "taubench/demo-model-b-retail-without-emotions.json")
 	v6 := filepath.Join(dir, "v6.db")
 	fixtureDB(t, v6)
-	plainSQL(t, v6, "PRAGMA application_id = 0")
+	plainSQL(t, v6, undoAfterV6...)
 	v2 := filepath.Join(dir, "v2.db")
 	fixtureDB(t, v2)
-	plainSQL(t, v2, "DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2", "PRAGMA application_id = 0")
+	plainSQL(t, v2, olderSQL("DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2")...)
 	for _, path := range []string{v6, v2} {
 		name := filepath.Base(path)
 		before := fileSum(t, path)
@@ -337,5 +353,75 @@ func TestRun_ErrSecondResume(t *testing.T) {
 	note := fmt.Sprintf("note: run 1 was held by process %d (emobench run --resume 1), which is no longer running: taking it over\n", dead.Process.Pid)
 	if r.code != exitOK || !strings.HasPrefix(r.stderr, note) {
 		t.Errorf("resume over a dead lock: exit %d, stderr %q; want 0 and %q", r.code, r.stderr, note)
+	}
+}
+
+// A run merged from a shared db keeps the source_sha256 of the file it was
+// once ingested from, but it was not read from that file here: ingesting
+// the genuine file says so instead of "already ingested", --reingest
+// replaces the merged run with the file's own content, and runs and check
+// show each run's provenance.
+func TestIngest_MergedRunProvenance(t *testing.T) {
+	dir := t.TempDir()
+	genuine := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
+	fresh := filepath.Join(dir, "fresh.db")
+	mustRun(t, "--db", fresh, "ingest", genuine)
+	wantRuns := withoutFirstColumn(mustRun(t, "--db", fresh, "runs", "--format", "csv"))
+
+	// Someone's shared db holds the file's run with fabricated numbers.
+	shared := filepath.Join(dir, "shared.db")
+	mustRun(t, "--db", shared, "ingest", genuine)
+	plainSQL(t, shared, "UPDATE trajectories SET reward = 1, passed = 1")
+	sharedSum := fileSum(t, shared)
+
+	mine := filepath.Join(dir, "mine.db")
+	mustRun(t, "--db", mine, "merge", shared)
+	mustRun(t, "--db", mine, "runs", "tag", "1", "--train-domains", "retail")
+	mergedAt := strings.TrimSpace(strings.TrimPrefix(sqlCSV(t, mine, "SELECT merged_at FROM runs"), "merged_at\n"))
+	name := "demo-model-a-retail-with-emotions"
+	merged := fmt.Sprintf("run 1 (%s) was merged from %s (sha256 %s…) on %s", name, shared, sharedSum[:12], mergedAt)
+
+	if got, want := mustRun(t, "--db", mine, "ingest", genuine), genuine+": skipped: "+merged+", not ingested from this file; --reingest replaces it with this file's own content\n"; got != want {
+		t.Errorf("ingest of the genuine file said %q, want %q", got, want)
+	}
+	if got := mustRun(t, "--db", mine, "runs", "--format", "csv"); !strings.HasSuffix(strings.Split(got, "\n")[1], ",merged") {
+		t.Errorf("runs does not show the merged provenance:\n%s", got)
+	}
+	checkWant := "ok: integrity and schema as expected\nprovenance: 0 ingested, 0 native, 1 merged, 0 unknown\nprovenance: " + merged +
+		"; it claims to come from " + genuine + " (sha256 " + fileSum(t, genuine) + "), which was not ingested here\n"
+	if got := mustRun(t, "--db", mine, "check"); !strings.HasSuffix(got, checkWant) {
+		t.Errorf("check said %q, want it to end with %q", got, checkWant)
+	}
+
+	out := mustRun(t, "--db", mine, "ingest", "--reingest", genuine)
+	if want := genuine + ": --reingest: run 1, not ingested from this file, is replaced by the file's own content\n" + genuine + ": ingested as run 2 (" + name + ")"; !strings.HasPrefix(out, want) {
+		t.Errorf("ingest --reingest said %q, want it to start with %q", out, want)
+	}
+	if got := withoutFirstColumn(mustRun(t, "--db", mine, "runs", "--format", "csv")); got != wantRuns {
+		t.Errorf("after --reingest, runs =\n%s\nwant the file's own numbers, as in a fresh db:\n%s", got, wantRuns)
+	}
+	if got, want := sqlCSV(t, mine, "SELECT id, provenance, train_domains FROM runs"), "id,provenance,train_domains\n2,ingested,\"[\"\"retail\"\"]\"\n"; got != want {
+		t.Errorf("runs after --reingest = %q, want %q (the tags kept)", got, want)
+	}
+	for _, table := range []string{"tasks", "trajectories", "messages"} {
+		q := "SELECT COUNT(*) FROM " + table
+		if got, want := sqlInt(t, mine, q), sqlInt(t, fresh, q); got != want {
+			t.Errorf("%s after --reingest: %d rows, want %d as in a fresh db", table, got, want)
+		}
+	}
+	if got, want := mustRun(t, "--db", mine, "ingest", "--reingest", genuine), genuine+": skipped, already ingested as run 2 ("+name+")\n"; got != want {
+		t.Errorf("a second --reingest said %q, want %q", got, want)
+	}
+	if got := mustRun(t, "--db", mine, "check"); !strings.HasSuffix(got, "provenance: 1 ingested, 0 native, 0 merged, 0 unknown\n") {
+		t.Errorf("check after --reingest said %q", got)
+	}
+
+	// Runs an emobench before provenance stored are of unknown provenance.
+	old := filepath.Join(dir, "old.db")
+	mustRun(t, "--db", old, "ingest", genuine)
+	plainSQL(t, old, undoAfterV6...)
+	want := genuine + ": skipped: run 1 (" + name + ") has this file's sha256 but unknown provenance (stored by an emobench before provenance was recorded, it may have been merged from another db); --reingest replaces it with this file's own content\n"
+	if got := mustRun(t, "--db", old, "ingest", genuine); got != want {
+		t.Errorf("ingest into an older db said %q, want %q", got, want)
 	}
 }

@@ -225,7 +225,7 @@ func TestShard_ErrUsage(t *testing.T) {
 func TestCheck_OK(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "ok.db")
 	fixtureDB(t, dbPath)
-	want := fmt.Sprintf("%s: schema version %d (this emobench writes %d)\nok: integrity and schema as expected\n", dbPath, db.SchemaVersion(), db.SchemaVersion())
+	want := fmt.Sprintf("%s: schema version %d (this emobench writes %d)\nok: integrity and schema as expected\nprovenance: 5 ingested, 0 native, 0 merged, 0 unknown\n", dbPath, db.SchemaVersion(), db.SchemaVersion())
 	if got := mustRun(t, "--db", dbPath, "check"); got != want {
 		t.Fatalf("check said %q, want %q", got, want)
 	}
@@ -323,7 +323,7 @@ func TestMigrate_OlderSchema(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "v2.db")
 	fixtureDB(t, dbPath)
 	before := tableCounts(t, dbPath)
-	plainSQL(t, dbPath, "DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2")
+	plainSQL(t, dbPath, olderSQL("DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2")...)
 
 	if out := mustRun(t, "--db", dbPath, "check"); !strings.Contains(out, fmt.Sprintf("schema version 2 (this emobench writes %d)\nok:", db.SchemaVersion())) {
 		t.Errorf("check of a sound v2 file said %q", out)
@@ -358,7 +358,7 @@ func TestMigrate_OlderSchema(t *testing.T) {
 func TestMigrate_OlderSchemaMissingColumn(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "v2-damaged.db")
 	fixtureDB(t, dbPath)
-	plainSQL(t, dbPath, "DROP TABLE published_results", "DROP TABLE maintenance", "ALTER TABLE messages DROP COLUMN cost", "PRAGMA user_version = 2")
+	plainSQL(t, dbPath, olderSQL("DROP TABLE published_results", "DROP TABLE maintenance", "ALTER TABLE messages DROP COLUMN cost", "PRAGMA user_version = 2")...)
 	for _, step := range []string{"before", "after"} {
 		r := runCLI(t, "", "--db", dbPath, "check")
 		if r.code != 1 || !strings.Contains(r.stdout, "problem: table messages has columns (") {
@@ -497,10 +497,10 @@ func TestMerge_OlderSchemas(t *testing.T) {
 	dir := t.TempDir()
 	v2, v3, dst := filepath.Join(dir, "v2.db"), filepath.Join(dir, "v3.db"), filepath.Join(dir, "dst.db")
 	mustRun(t, "--db", v2, "ingest", "testdata/error-trial.json")
-	plainSQL(t, v2, "DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2")
+	plainSQL(t, v2, olderSQL("DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2")...)
 	fixtureDB(t, v3)
 	mustRun(t, "--db", v3, "ingest", filepath.Join("..", "..", "ingest", "testdata", "submission", "full.json"))
-	plainSQL(t, v3, "ALTER TABLE published_results DROP COLUMN modality", "ALTER TABLE published_results DROP COLUMN submission_type", "DROP TABLE maintenance", "PRAGMA user_version = 3")
+	plainSQL(t, v3, olderSQL("ALTER TABLE published_results DROP COLUMN modality", "ALTER TABLE published_results DROP COLUMN submission_type", "DROP TABLE maintenance", "PRAGMA user_version = 3")...)
 	out := mustRun(t, "--db", dst, "merge", v2, v3)
 	for _, want := range []string{"v2.db: 1 runs added", "v3.db: 5 runs added", "1 leaderboard files copied"} {
 		if !strings.Contains(out, want) {

@@ -72,6 +72,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, deleteTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTrajectory: %w", err)
 	}
+	if q.detachRunSourceStmt, err = db.PrepareContext(ctx, detachRunSource); err != nil {
+		return nil, fmt.Errorf("error preparing query DetachRunSource: %w", err)
+	}
 	if q.findRunByIDStmt, err = db.PrepareContext(ctx, findRunByID); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunByID: %w", err)
 	}
@@ -83,6 +86,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.findRunLockStmt, err = db.PrepareContext(ctx, findRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunLock: %w", err)
+	}
+	if q.findRunProvenanceBySHA256Stmt, err = db.PrepareContext(ctx, findRunProvenanceBySHA256); err != nil {
+		return nil, fmt.Errorf("error preparing query FindRunProvenanceBySHA256: %w", err)
+	}
+	if q.findRunTagsStmt, err = db.PrepareContext(ctx, findRunTags); err != nil {
+		return nil, fmt.Errorf("error preparing query FindRunTags: %w", err)
 	}
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, findRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
@@ -113,6 +122,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
+	}
+	if q.listRunProvenanceStmt, err = db.PrepareContext(ctx, listRunProvenance); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunProvenance: %w", err)
 	}
 	if q.listRunRewardsStmt, err = db.PrepareContext(ctx, listRunRewards); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunRewards: %w", err)
@@ -152,6 +164,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.nextTrajectoryBatchEndStmt, err = db.PrepareContext(ctx, nextTrajectoryBatchEnd); err != nil {
 		return nil, fmt.Errorf("error preparing query NextTrajectoryBatchEnd: %w", err)
+	}
+	if q.rebaseRunsStmt, err = db.PrepareContext(ctx, rebaseRuns); err != nil {
+		return nil, fmt.Errorf("error preparing query RebaseRuns: %w", err)
 	}
 	if q.setRunLockStmt, err = db.PrepareContext(ctx, setRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query SetRunLock: %w", err)
@@ -259,6 +274,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing deleteTrajectoryStmt: %w", cerr)
 		}
 	}
+	if q.detachRunSourceStmt != nil {
+		if cerr := q.detachRunSourceStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing detachRunSourceStmt: %w", cerr)
+		}
+	}
 	if q.findRunByIDStmt != nil {
 		if cerr := q.findRunByIDStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findRunByIDStmt: %w", cerr)
@@ -277,6 +297,16 @@ func (q *Queries) Close() error {
 	if q.findRunLockStmt != nil {
 		if cerr := q.findRunLockStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findRunLockStmt: %w", cerr)
+		}
+	}
+	if q.findRunProvenanceBySHA256Stmt != nil {
+		if cerr := q.findRunProvenanceBySHA256Stmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findRunProvenanceBySHA256Stmt: %w", cerr)
+		}
+	}
+	if q.findRunTagsStmt != nil {
+		if cerr := q.findRunTagsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findRunTagsStmt: %w", cerr)
 		}
 	}
 	if q.findRunsByNameStmt != nil {
@@ -327,6 +357,11 @@ func (q *Queries) Close() error {
 	if q.listRunPairsStmt != nil {
 		if cerr := q.listRunPairsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunPairsStmt: %w", cerr)
+		}
+	}
+	if q.listRunProvenanceStmt != nil {
+		if cerr := q.listRunProvenanceStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunProvenanceStmt: %w", cerr)
 		}
 	}
 	if q.listRunRewardsStmt != nil {
@@ -392,6 +427,11 @@ func (q *Queries) Close() error {
 	if q.nextTrajectoryBatchEndStmt != nil {
 		if cerr := q.nextTrajectoryBatchEndStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing nextTrajectoryBatchEndStmt: %w", cerr)
+		}
+	}
+	if q.rebaseRunsStmt != nil {
+		if cerr := q.rebaseRunsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing rebaseRunsStmt: %w", cerr)
 		}
 	}
 	if q.setRunLockStmt != nil {
@@ -484,10 +524,13 @@ type Queries struct {
 	deleteRunStmt                        *sql.Stmt
 	deleteRunLockStmt                    *sql.Stmt
 	deleteTrajectoryStmt                 *sql.Stmt
+	detachRunSourceStmt                  *sql.Stmt
 	findRunByIDStmt                      *sql.Stmt
 	findRunBySHA256Stmt                  *sql.Stmt
 	findRunConfigStmt                    *sql.Stmt
 	findRunLockStmt                      *sql.Stmt
+	findRunProvenanceBySHA256Stmt        *sql.Stmt
+	findRunTagsStmt                      *sql.Stmt
 	findRunsByNameStmt                   *sql.Stmt
 	listAgentTextsStmt                   *sql.Stmt
 	listFinishedPairsStmt                *sql.Stmt
@@ -498,6 +541,7 @@ type Queries struct {
 	listPublishedResultsV3Stmt           *sql.Stmt
 	listRunConfigsStmt                   *sql.Stmt
 	listRunPairsStmt                     *sql.Stmt
+	listRunProvenanceStmt                *sql.Stmt
 	listRunRewardsStmt                   *sql.Stmt
 	listRunSummariesStmt                 *sql.Stmt
 	listRunTagsStmt                      *sql.Stmt
@@ -511,6 +555,7 @@ type Queries struct {
 	listTrajectoryTextsStmt              *sql.Stmt
 	markMaintenanceStmt                  *sql.Stmt
 	nextTrajectoryBatchEndStmt           *sql.Stmt
+	rebaseRunsStmt                       *sql.Stmt
 	setRunLockStmt                       *sql.Stmt
 	tagRunStmt                           *sql.Stmt
 	updateMessageContentStmt             *sql.Stmt
@@ -540,10 +585,13 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deleteRunStmt:                        q.deleteRunStmt,
 		deleteRunLockStmt:                    q.deleteRunLockStmt,
 		deleteTrajectoryStmt:                 q.deleteTrajectoryStmt,
+		detachRunSourceStmt:                  q.detachRunSourceStmt,
 		findRunByIDStmt:                      q.findRunByIDStmt,
 		findRunBySHA256Stmt:                  q.findRunBySHA256Stmt,
 		findRunConfigStmt:                    q.findRunConfigStmt,
 		findRunLockStmt:                      q.findRunLockStmt,
+		findRunProvenanceBySHA256Stmt:        q.findRunProvenanceBySHA256Stmt,
+		findRunTagsStmt:                      q.findRunTagsStmt,
 		findRunsByNameStmt:                   q.findRunsByNameStmt,
 		listAgentTextsStmt:                   q.listAgentTextsStmt,
 		listFinishedPairsStmt:                q.listFinishedPairsStmt,
@@ -554,6 +602,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listPublishedResultsV3Stmt:           q.listPublishedResultsV3Stmt,
 		listRunConfigsStmt:                   q.listRunConfigsStmt,
 		listRunPairsStmt:                     q.listRunPairsStmt,
+		listRunProvenanceStmt:                q.listRunProvenanceStmt,
 		listRunRewardsStmt:                   q.listRunRewardsStmt,
 		listRunSummariesStmt:                 q.listRunSummariesStmt,
 		listRunTagsStmt:                      q.listRunTagsStmt,
@@ -567,6 +616,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTrajectoryTextsStmt:              q.listTrajectoryTextsStmt,
 		markMaintenanceStmt:                  q.markMaintenanceStmt,
 		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
+		rebaseRunsStmt:                       q.rebaseRunsStmt,
 		setRunLockStmt:                       q.setRunLockStmt,
 		tagRunStmt:                           q.tagRunStmt,
 		updateMessageContentStmt:             q.updateMessageContentStmt,

@@ -46,22 +46,26 @@ type PublishedResult struct {
 }
 
 type Run struct {
-	ID            int64
-	Name          string
-	SourceFormat  string
-	SourcePath    sql.NullString
-	SourceSha256  sql.NullString
-	AgentModel    string
-	AgentStrategy string
-	UserModel     string
-	UserStrategy  string
-	Domain        string
-	Condition     string
-	CreatedAt     sql.NullString
-	IngestedAt    string
-	Config        string
-	TrainDomains  sql.NullString
-	BaseRunID     sql.NullInt64
+	ID               int64
+	Name             string
+	SourceFormat     string
+	SourcePath       sql.NullString
+	SourceSha256     sql.NullString
+	AgentModel       string
+	AgentStrategy    string
+	UserModel        string
+	UserStrategy     string
+	Domain           string
+	Condition        string
+	CreatedAt        sql.NullString
+	IngestedAt       string
+	Config           string
+	TrainDomains     sql.NullString
+	BaseRunID        sql.NullInt64
+	Provenance       string
+	MergedFrom       sql.NullString
+	MergedFromSha256 sql.NullString
+	MergedAt         sql.NullString
 }
 
 type RunLock struct {

@@ -121,25 +121,30 @@ func (q *Queries) CountRunTrials(ctx context.Context) ([]CountRunTrialsRow, erro
 const createRun = `-- name: CreateRun :one
 INSERT INTO runs (
     name, source_format, source_path, source_sha256, agent_model, agent_strategy,
-    user_model, user_strategy, domain, condition, created_at, ingested_at, config
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    user_model, user_strategy, domain, condition, created_at, ingested_at, config,
+    provenance, merged_from, merged_from_sha256, merged_at
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 `
 
 type CreateRunParams struct {
-	Name          string
-	SourceFormat  string
-	SourcePath    sql.NullString
-	SourceSha256  sql.NullString
-	AgentModel    string
-	AgentStrategy string
-	UserModel     string
-	UserStrategy  string
-	Domain        string
-	Condition     string
-	CreatedAt     sql.NullString
-	IngestedAt    string
-	Config        string
+	Name             string
+	SourceFormat     string
+	SourcePath       sql.NullString
+	SourceSha256     sql.NullString
+	AgentModel       string
+	AgentStrategy    string
+	UserModel        string
+	UserStrategy     string
+	Domain           string
+	Condition        string
+	CreatedAt        sql.NullString
+	IngestedAt       string
+	Config           string
+	Provenance       string
+	MergedFrom       sql.NullString
+	MergedFromSha256 sql.NullString
+	MergedAt         sql.NullString
 }
 
 func (q *Queries) CreateRun(ctx context.Context, arg CreateRunParams) (int64, error) {
@@ -157,6 +162,10 @@ func (q *Queries) CreateRun(ctx context.Context, arg CreateRunParams) (int64, er
 		arg.CreatedAt,
 		arg.IngestedAt,
 		arg.Config,
+		arg.Provenance,
+		arg.MergedFrom,
+		arg.MergedFromSha256,
+		arg.MergedAt,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -188,6 +197,16 @@ func (q *Queries) DeleteRun(ctx context.Context, id int64) (int64, error) {
 	return result.RowsAffected()
 }
 
+const detachRunSource = `-- name: DetachRunSource :exec
+UPDATE runs SET source_sha256 = NULL WHERE id = ?
+`
+
+// Frees a run's source_sha256 (unique) for the run that replaces it.
+func (q *Queries) DetachRunSource(ctx context.Context, id int64) error {
+	_, err := q.exec(ctx, q.detachRunSourceStmt, detachRunSource, id)
+	return err
+}
+
 const findRunByID = `-- name: FindRunByID :one
 SELECT id FROM runs WHERE id = ?
 `
@@ -212,6 +231,57 @@ func (q *Queries) FindRunBySHA256(ctx context.Context, sourceSha256 sql.NullStri
 	row := q.queryRow(ctx, q.findRunBySHA256Stmt, findRunBySHA256, sourceSha256)
 	var i FindRunBySHA256Row
 	err := row.Scan(&i.ID, &i.Name)
+	return i, err
+}
+
+const findRunProvenanceBySHA256 = `-- name: FindRunProvenanceBySHA256 :one
+SELECT id, name, provenance, source_path, source_sha256, ingested_at,
+       merged_from, merged_from_sha256, merged_at
+FROM runs WHERE source_sha256 = ?
+`
+
+type FindRunProvenanceBySHA256Row struct {
+	ID               int64
+	Name             string
+	Provenance       string
+	SourcePath       sql.NullString
+	SourceSha256     sql.NullString
+	IngestedAt       string
+	MergedFrom       sql.NullString
+	MergedFromSha256 sql.NullString
+	MergedAt         sql.NullString
+}
+
+func (q *Queries) FindRunProvenanceBySHA256(ctx context.Context, sourceSha256 sql.NullString) (FindRunProvenanceBySHA256Row, error) {
+	row := q.queryRow(ctx, q.findRunProvenanceBySHA256Stmt, findRunProvenanceBySHA256, sourceSha256)
+	var i FindRunProvenanceBySHA256Row
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.Provenance,
+		&i.SourcePath,
+		&i.SourceSha256,
+		&i.IngestedAt,
+		&i.MergedFrom,
+		&i.MergedFromSha256,
+		&i.MergedAt,
+	)
+	return i, err
+}
+
+const findRunTags = `-- name: FindRunTags :one
+SELECT train_domains, base_run_id FROM runs WHERE id = ?
+`
+
+type FindRunTagsRow struct {
+	TrainDomains sql.NullString
+	BaseRunID    sql.NullInt64
+}
+
+func (q *Queries) FindRunTags(ctx context.Context, id int64) (FindRunTagsRow, error) {
+	row := q.queryRow(ctx, q.findRunTagsStmt, findRunTags, id)
+	var i FindRunTagsRow
+	err := row.Scan(&i.TrainDomains, &i.BaseRunID)
 	return i, err
 }
 
@@ -261,6 +331,57 @@ func (q *Queries) ListRunConfigs(ctx context.Context) ([]ListRunConfigsRow, erro
 	for rows.Next() {
 		var i ListRunConfigsRow
 		if err := rows.Scan(&i.ID, &i.Config); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listRunProvenance = `-- name: ListRunProvenance :many
+SELECT id, name, provenance, source_path, source_sha256, ingested_at,
+       merged_from, merged_from_sha256, merged_at
+FROM runs ORDER BY id
+`
+
+type ListRunProvenanceRow struct {
+	ID               int64
+	Name             string
+	Provenance       string
+	SourcePath       sql.NullString
+	SourceSha256     sql.NullString
+	IngestedAt       string
+	MergedFrom       sql.NullString
+	MergedFromSha256 sql.NullString
+	MergedAt         sql.NullString
+}
+
+func (q *Queries) ListRunProvenance(ctx context.Context) ([]ListRunProvenanceRow, error) {
+	rows, err := q.query(ctx, q.listRunProvenanceStmt, listRunProvenance)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunProvenanceRow{}
+	for rows.Next() {
+		var i ListRunProvenanceRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Provenance,
+			&i.SourcePath,
+			&i.SourceSha256,
+			&i.IngestedAt,
+			&i.MergedFrom,
+			&i.MergedFromSha256,
+			&i.MergedAt,
+		); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -573,6 +694,20 @@ type MarkMaintenanceParams struct {
 
 func (q *Queries) MarkMaintenance(ctx context.Context, arg MarkMaintenanceParams) error {
 	_, err := q.exec(ctx, q.markMaintenanceStmt, markMaintenance, arg.Task, arg.DoneAt)
+	return err
+}
+
+const rebaseRuns = `-- name: RebaseRuns :exec
+UPDATE runs SET base_run_id = ?1 WHERE base_run_id = ?2
+`
+
+type RebaseRunsParams struct {
+	NewID sql.NullInt64
+	OldID sql.NullInt64
+}
+
+func (q *Queries) RebaseRuns(ctx context.Context, arg RebaseRunsParams) error {
+	_, err := q.exec(ctx, q.rebaseRunsStmt, rebaseRuns, arg.NewID, arg.OldID)
 	return err
 }
 
