@@ -221,7 +221,17 @@ func absPath(path string) string {
 
 // VacuumInto writes a compact, defragmented copy of the database to path
 // (SQLite's VACUUM INTO), for sharing. path must not exist.
+// The copy holds no run_locks: the processes they name run here, not
+// wherever the copy goes.
 func (db *DB) VacuumInto(ctx context.Context, path string) error {
-	_, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", path)
+	if _, err := db.sql.ExecContext(ctx, "VACUUM INTO ?", path); err != nil {
+		return err
+	}
+	out, err := sql.Open("sqlite", "file:"+escapePath(path))
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	_, err = out.ExecContext(ctx, "DELETE FROM run_locks")
 	return err
 }

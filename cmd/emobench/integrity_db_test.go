@@ -425,3 +425,21 @@ func TestIngest_MergedRunProvenance(t *testing.T) {
 		t.Errorf("ingest into an older db said %q, want %q", got, want)
 	}
 }
+
+// A vacuumed copy is for sharing: it is marked as emobench's, carries no
+// run lock of this machine's processes, and has no -wal beside it.
+func TestVacuum_CopyWithoutLocks(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "runs.db")
+	mustRun(t, "--db", path, "run", "--domain", "retail", "--agent", "oracle", "--tasks", "1", "--condition", "with-emotions")
+	plainSQL(t, path, "INSERT INTO run_locks VALUES (1, 1, 'elsewhere', 'emobench run', '2026-01-01T00:00:00Z')")
+	out := filepath.Join(dir, "copy.db")
+	mustRun(t, "--db", path, "vacuum", "--out", out)
+	if got := sqlInt(t, out, "SELECT COUNT(*) FROM run_locks"); got != 0 {
+		t.Errorf("the copy holds %d run locks, want 0", got)
+	}
+	if got := sqlInt(t, out, "PRAGMA application_id"); got != db.ApplicationID {
+		t.Errorf("the copy's application_id = %d, want %d", got, db.ApplicationID)
+	}
+	requireNoJournalFiles(t, "the copy", out)
+}
