@@ -368,6 +368,25 @@ func refuseForeign(ctx context.Context, tx *sql.Tx, path string) error {
 	return nil
 }
 
+// inTxOnceBegun is inTx where ctx stops only the wait for the write lock:
+// fn and the commit run under a context that is never cancelled.
+func (db *DB) inTxOnceBegun(ctx context.Context, fn func(context.Context, *sql.Tx) error) error {
+	keep := context.WithoutCancel(ctx)
+	var tx *sql.Tx
+	err := db.whileBusy(ctx, func() (err error) {
+		tx, err = db.sql.BeginTx(keep, nil)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := fn(keep, tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
 // inTx runs fn in a transaction, committing when fn returns nil and rolling
 // back otherwise.
 func (db *DB) inTx(ctx context.Context, fn func(*sql.Tx) error) error {

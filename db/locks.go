@@ -42,7 +42,7 @@ func (db *DB) whileBusy(ctx context.Context, fn func() error) error {
 		waited = true
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return fmt.Errorf("interrupted while waiting for another process writing to %s: %w", db.path, ctx.Err())
 		case <-time.After(50 * time.Millisecond): // BUSY without waiting (deadlock avoidance) must not spin
 		}
 	}

@@ -27,9 +27,11 @@ func (db *DB) CreateRun(ctx context.Context, run emobench.Run) (int64, error) {
 // task and messages, in one transaction, so a crash loses only episodes in
 // flight. It replaces an error trajectory of the same (task, trial), which
 // is how a resumed run retries them; any other pair the run already holds
-// is refused.
+// is refused. ctx stops only the wait for the write lock (another process
+// writing): once the transaction has begun it commits even when ctx is
+// cancelled meanwhile, since the episode is done.
 func (db *DB) AppendTrajectory(ctx context.Context, runID int64, traj *emobench.Trajectory) error {
-	return db.inTx(ctx, func(tx *sql.Tx) error {
+	return db.inTxOnceBegun(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
 		err := q.DeleteErroredPair(ctx, sqlcdb.DeleteErroredPairParams{RunID: runID, Trial: int64(traj.Trial), TaskKey: traj.Task.Key})
 		if err != nil {

@@ -490,8 +490,9 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, p r
 	}
 	start := time.Now()
 	err = sim.RunJobs(c.Context, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
-		// Commit even when the run is being interrupted: the episode is done.
-		if err := store.AppendTrajectory(context.WithoutCancel(ctx), id, traj); err != nil {
+		// Commits even when the run is being interrupted (the episode is
+		// done), unless it is still waiting for another writer.
+		if err := store.AppendTrajectory(ctx, id, traj); err != nil {
 			return err
 		}
 		progress.add(traj)

@@ -224,11 +224,11 @@ func (b *notifyBuffer) String() string {
 
 // startCLI runs the CLI in-process in a goroutine; the result arrives on
 // the returned channel.
-func startCLI(args []string, stdout, stderr io.Writer) <-chan int {
+func startCLI(ctx context.Context, args []string, stdout, stderr io.Writer) <-chan int {
 	done := make(chan int, 1)
 	go func() {
 		app := newApp(strings.NewReader(""), stdout, stderr)
-		done <- run(context.Background(), app, append([]string{"emobench"}, args...), stderr)
+		done <- run(ctx, app, append([]string{"emobench"}, args...), stderr)
 	}()
 	return done
 }
@@ -242,8 +242,15 @@ func TestConcurrentWriters_SecondWaits(t *testing.T) {
 	for _, second := range [][]string{
 		{"ingest", file},
 		{"run", "--domain", "retail", "--agent", "oracle", "--tasks", "1", "--condition", "with-emotions"},
+		{"interrupted", "ingest", file}, // Ctrl-C while waiting stops the second writer
 	} {
 		t.Run(second[0], func(t *testing.T) {
+			interrupt := second[0] == "interrupted"
+			if interrupt {
+				second = second[1:]
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
 			dbPath := filepath.Join(t.TempDir(), "shared.db")
 			first, err := db.Open(context.Background(), dbPath)
 			if err != nil {
@@ -268,7 +275,7 @@ func TestConcurrentWriters_SecondWaits(t *testing.T) {
 
 			var stdout bytes.Buffer
 			stderr := newNotifyBuffer()
-			secondDone := startCLI(append([]string{"--db", dbPath}, second...), &stdout, stderr)
+			secondDone := startCLI(ctx, append([]string{"--db", dbPath}, second...), &stdout, stderr)
 			want := "waiting: another process is writing to " + dbPath + "; emobench waits until it is done (Ctrl-C stops)\n"
 			for !strings.Contains(stderr.String(), "waiting:") {
 				select {
@@ -277,6 +284,21 @@ func TestConcurrentWriters_SecondWaits(t *testing.T) {
 					close(release)
 					t.Fatalf("the second writer finished (exit %d) while the first held the lock; stderr %q", code, stderr.String())
 				}
+			}
+			if interrupt {
+				cancel()
+				code := <-secondDone
+				close(release)
+				if err := <-firstDone; err != nil {
+					t.Fatalf("first ingest: %v", err)
+				}
+				if want := want + "emobench: interrupted while waiting for another process writing to " + dbPath + ": context canceled\n"; code != exitFailure || stderr.String() != want {
+					t.Errorf("interrupted while waiting: exit %d, stderr %q; want 1 and %q", code, stderr.String(), want)
+				}
+				if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM runs"); got != 1 {
+					t.Errorf("%d runs stored, want only the first writer's", got)
+				}
+				return
 			}
 			close(release)
 			if err := <-firstDone; err != nil {
@@ -315,7 +337,7 @@ func TestRun_ErrSecondResume(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", testSecret)
 	dbPath := filepath.Join(t.TempDir(), "resume.db")
 	var stdout, stderr bytes.Buffer
-	firstDone := startCLI([]string{"--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions",
+	firstDone := startCLI(context.Background(), []string{"--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions",
 		"--max-steps", "2", "--agent", "llm:held-agent", "--user", "scripted", "--base-url", srv.baseURL()}, &stdout, &stderr)
 	select {
 	case <-entered:
