@@ -178,15 +178,15 @@ func TestRuns_NotEvaluated(t *testing.T) {
 	checkNums(t, "gap", rows[2], map[string]float64{"pass_hat_1": 2.0 / 3})
 
 	table := mustRun(t, "--db", dbPath, "runs")
-	if !regexp.MustCompile(`(?m)^2 +unevaluated +.* not evaluated +0$`).MatchString(table) {
+	if !regexp.MustCompile(`(?m)^2 +unevaluated +.* not evaluated +0 +ingested$`).MatchString(table) {
 		t.Errorf("table: want run 2's pass_hat_1 as \"not evaluated\":\n%s", table)
 	}
 	csv := mustRun(t, "--db", dbPath, "runs", "--format", "csv")
 	lines := strings.Split(strings.TrimSpace(csv), "\n")
-	if got, want := lines[0], "id,name,model,domain,condition,tasks,trials_per_task,trajectories,pass_hat_1,pass_hat_1_note,mean_reward,abandoned"; got != want {
+	if got, want := lines[0], "id,name,model,domain,condition,tasks,trials_per_task,trajectories,pass_hat_1,pass_hat_1_note,mean_reward,abandoned,provenance"; got != want {
 		t.Errorf("csv header %q, want %q", got, want)
 	}
-	if got, want := lines[2], "2,unevaluated,unknown,unknown,none,2,1,2,,not evaluated,,0"; got != want {
+	if got, want := lines[2], "2,unevaluated,unknown,unknown,none,2,1,2,,not evaluated,,0,ingested"; got != want {
 		t.Errorf("csv run 2 %q, want %q", got, want)
 	}
 }
@@ -205,10 +205,10 @@ func TestRuns_MeanReward(t *testing.T) {
 	checkNums(t, "gap", rows[2], map[string]float64{"mean_reward": math.NaN()})
 
 	table := mustRun(t, "--db", dbPath, "runs")
-	if head := strings.SplitN(table, "\n", 2)[0]; !regexp.MustCompile(`pass_hat_1 +mean_reward +abandoned$`).MatchString(head) {
+	if head := strings.SplitN(table, "\n", 2)[0]; !regexp.MustCompile(`pass_hat_1 +mean_reward +abandoned +provenance$`).MatchString(head) {
 		t.Errorf("table header %q: want mean_reward after pass_hat_1", head)
 	}
-	if !regexp.MustCompile(`(?m)^1 +partial +.* 0\.2500 +0\.4167 +1$`).MatchString(table) {
+	if !regexp.MustCompile(`(?m)^1 +partial +.* 0\.2500 +0\.4167 +1 +ingested$`).MatchString(table) {
 		t.Errorf("table: want run 1 with pass_hat_1 0.2500 and mean_reward 0.4167:\n%s", table)
 	}
 	// Without a partial-credit run the table has no such column.
