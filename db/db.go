@@ -72,9 +72,11 @@ type DB struct {
 }
 
 // Open opens (creating if needed) the database at path for reading and
-// writing, in WAL mode with foreign keys on, and applies pending migrations.
-// It fails when the file was written by a newer emobench (its schema version,
-// PRAGMA user_version, is above SchemaVersion) or is not an SQLite database.
+// writing, in WAL mode (until Close) with foreign keys on, and applies
+// pending migrations. It fails, before writing anything, when the file was
+// written by a newer emobench (its schema version, PRAGMA user_version, is
+// above SchemaVersion), is another program's SQLite file (see ApplicationID)
+// or is not an SQLite database.
 //
 // A write that finds another connection writing waits until it is done
 // (see WriteBusyTimeout and OnWait), however long that takes.
