@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -66,9 +67,10 @@ type DB struct {
 	sql      *sql.DB
 	path     string
 	queries  *sqlcdb.Queries
-	writable bool   // opened by Open: Close puts the journal back to DELETE
-	notOurs  error  // OpenReadOnly: why the file is not emobench's, nil when it is
-	onWait   func() // called when a write starts waiting for another writer
+	writable bool         // opened by Open: Close puts the journal back to DELETE
+	notOurs  error        // OpenReadOnly: why the file is not emobench's, nil when it is
+	onWait   func()       // called when a write starts waiting for another writer
+	waiters  atomic.Int32 // goroutines waiting for the write lock
 }
 
 // Open opens (creating if needed) the database at path for reading and

@@ -28,18 +28,27 @@ func isBusy(err error) bool {
 }
 
 // whileBusy runs fn until it returns something other than SQLITE_BUSY,
-// calling db.onWait once, and stops when ctx is done.
+// and stops when ctx is done. db.onWait is called when a wait begins while
+// no other goroutine of db is waiting: the trajectories of a run's
+// episodes in flight wait together, and say so once.
 func (db *DB) whileBusy(ctx context.Context, fn func() error) error {
-	waited := false
+	waiting := false
+	defer func() {
+		if waiting {
+			db.waiters.Add(-1)
+		}
+	}()
 	for {
 		err := fn()
 		if !isBusy(err) {
 			return err
 		}
-		if !waited && db.onWait != nil {
-			db.onWait()
+		if !waiting {
+			waiting = true
+			if db.waiters.Add(1) == 1 && db.onWait != nil {
+				db.onWait()
+			}
 		}
-		waited = true
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("interrupted while waiting for another process writing to %s: %w", db.path, ctx.Err())
