@@ -73,13 +73,27 @@ func (db *DB) FindRunBySHA256(ctx context.Context, sum string) (int64, string, e
 // nothing of the run is stored. A trajectory's task takes the run's domain
 // when it has none. The i-th yielded trajectory is called record i in errors.
 // Its provenance is "ingested" (from run.SourcePath, run.SourceSHA256).
+// Memory does not grow with the number of trajectories: repeated (task,
+// trial) pairs are found in the database, not in a map.
 func (db *DB) IngestRun(ctx context.Context, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate) (IngestResult, error) {
-	return db.ingestRun(ctx, 0, run, trajectories, onDup)
+	return db.ingestRun(ctx, 0, run, trajectories, onDup, nil)
+}
+
+// IngestStream is IngestRun for a source that is read once, such as a pipe,
+// whose sha256 is known only after its last byte. sum is called after the
+// last trajectory, inside the transaction, and gives run.SourceSHA256 (hex).
+// When a stored run already has that sha256 the error is an
+// *AlreadyIngestedError; any error from sum is returned as it is. Either
+// way nothing of the run is stored.
+func (db *DB) IngestStream(ctx context.Context, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate, sum func() (string, error)) (IngestResult, error) {
+	run.SourceSHA256 = ""
+	return db.ingestRun(ctx, 0, run, trajectories, onDup, sum)
 }
 
 // ingestRun is IngestRun, replacing run replace (when not 0) when it holds
-// run's source sha256 (see ReplaceRun).
-func (db *DB) ingestRun(ctx context.Context, replace int64, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate) (IngestResult, error) {
+// run's source sha256 (see ReplaceRun), with the sha256 from sum (when not
+// nil) taken after the last trajectory (see IngestStream).
+func (db *DB) ingestRun(ctx context.Context, replace int64, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate, sum func() (string, error)) (IngestResult, error) {
 	var res IngestResult
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
 		q, err := sqlcdb.Prepare(ctx, tx)
@@ -87,21 +101,10 @@ func (db *DB) ingestRun(ctx context.Context, replace int64, run emobench.Run, tr
 			return err
 		}
 		defer q.Close()
-		w := &runWriter{ctx: ctx, q: q, onDup: onDup, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
-		replacing := false
-		if run.SourceSHA256 != "" {
-			row, err := q.FindRunBySHA256(ctx, sql.NullString{String: run.SourceSHA256, Valid: true})
-			switch {
-			case err == nil && replace != 0 && row.ID == replace:
-				if err := q.DetachRunSource(ctx, replace); err != nil {
-					return err
-				}
-				replacing = true
-			case err == nil:
-				return &AlreadyIngestedError{RunID: row.ID, Name: row.Name}
-			case !errors.Is(err, sql.ErrNoRows):
-				return err
-			}
+		w := &runWriter{ctx: ctx, q: q, onDup: onDup, tasks: map[string]storedTask{}}
+		replacing, err := claimSource(ctx, q, run.SourceSHA256, replace)
+		if err != nil {
+			return err
 		}
 		if res.RunID, err = w.createRun(run, Provenance{Kind: ProvenanceIngested}); err != nil {
 			return err
@@ -123,6 +126,18 @@ func (db *DB) ingestRun(ctx context.Context, replace int64, run emobench.Run, tr
 			i++
 		}
 		res.Trajectories, res.Replaced = i-w.replaced, w.replaced
+		if sum != nil {
+			s, err := sum()
+			if err != nil {
+				return err
+			}
+			if replacing, err = claimSource(ctx, q, s, replace); err != nil {
+				return err
+			}
+			if err := q.SetRunSourceSHA256(ctx, sqlcdb.SetRunSourceSHA256Params{SourceSha256: nullString(s), ID: res.RunID}); err != nil {
+				return err
+			}
+		}
 		if replacing {
 			return replaceRun(ctx, q, replace, res.RunID)
 		}
@@ -132,6 +147,26 @@ func (db *DB) ingestRun(ctx context.Context, replace int64, run emobench.Run, tr
 		return IngestResult{}, err
 	}
 	return res, nil
+}
+
+// claimSource makes the source sha256 sum free for a new run: an
+// *AlreadyIngestedError when a stored run holds it, unless that run is
+// replace, whose sha256 it then detaches (replacing is true). An empty sum
+// names no source.
+func claimSource(ctx context.Context, q *sqlcdb.Queries, sum string, replace int64) (replacing bool, err error) {
+	if sum == "" {
+		return false, nil
+	}
+	row, err := q.FindRunBySHA256(ctx, sql.NullString{String: sum, Valid: true})
+	switch {
+	case err == nil && replace != 0 && row.ID == replace:
+		return true, q.DetachRunSource(ctx, replace)
+	case err == nil:
+		return false, &AlreadyIngestedError{RunID: row.ID, Name: row.Name}
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	}
+	return false, err
 }
 
 type pairKey struct {
@@ -145,16 +180,28 @@ type seenPair struct {
 	taskID int64
 }
 
+// maxCachedTasks bounds runWriter.tasks, so that a file of many distinct
+// tasks does not hold them all in memory.
+const maxCachedTasks = 1024
+
 // runWriter writes one run's rows inside an open transaction.
 type runWriter struct {
-	ctx      context.Context
-	q        *sqlcdb.Queries
-	onDup    OnDuplicate
+	ctx   context.Context
+	q     *sqlcdb.Queries
+	onDup OnDuplicate
+	// seen holds where each (task key, trial) pair was first stored. When
+	// it is nil (IngestRun), pairs are looked up in the database instead,
+	// so memory does not grow with the file.
 	seen     map[pairKey]seenPair
 	replaced int
+	// firstTrajID is the row id of record 0's trajectory. Rows of one
+	// transaction get consecutive ids, so record i's row is firstTrajID+i
+	// until keep-last deletes one (and only refuse reports the index).
+	firstTrajID int64
 	// tasks holds, by task key, the last task upserted and its row id: the
 	// trials of one task repeat it, and an identical task needs neither its
-	// content hash nor the upsert again.
+	// content hash nor the upsert again. It is cleared when it reaches
+	// maxCachedTasks entries.
 	tasks map[string]storedTask
 }
 
@@ -196,10 +243,13 @@ func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Traje
 	if err != nil {
 		return err
 	}
-	pair := pairKey{traj.Task.Key, traj.Trial}
-	if first, dup := w.seen[pair]; dup {
+	first, dup, err := w.findPair(runID, traj)
+	if err != nil {
+		return err
+	}
+	if dup {
 		if w.onDup != DuplicateKeepLast {
-			return &DuplicateError{TaskKey: pair.taskKey, Trial: pair.trial, Index: index, FirstIndex: first.index}
+			return &DuplicateError{TaskKey: traj.Task.Key, Trial: traj.Trial, Index: index, FirstIndex: first.index}
 		}
 		err := w.q.DeleteTrajectory(w.ctx, sqlcdb.DeleteTrajectoryParams{RunID: runID, TaskID: first.taskID, Trial: int64(traj.Trial)})
 		if err != nil {
@@ -207,10 +257,15 @@ func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Traje
 		}
 		w.replaced++
 	}
-	w.seen[pair] = seenPair{index: index, taskID: taskID}
+	if w.seen != nil {
+		w.seen[pairKey{traj.Task.Key, traj.Trial}] = seenPair{index: index, taskID: taskID}
+	}
 	trajID, err := w.q.CreateTrajectory(w.ctx, trajectoryParams(runID, taskID, traj))
 	if err != nil {
 		return err
+	}
+	if index == 0 {
+		w.firstTrajID = trajID
 	}
 	for idx, m := range traj.Messages {
 		if err := w.q.CreateMessage(w.ctx, messageParams(trajID, idx, m)); err != nil {
@@ -218,6 +273,25 @@ func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Traje
 		}
 	}
 	return nil
+}
+
+// findPair returns where the run already holds traj's (task key, trial)
+// pair, if it does.
+func (w *runWriter) findPair(runID int64, traj *emobench.Trajectory) (seenPair, bool, error) {
+	if w.seen != nil {
+		first, dup := w.seen[pairKey{traj.Task.Key, traj.Trial}]
+		return first, dup, nil
+	}
+	row, err := w.q.FindRunTrajectoryByTaskKey(w.ctx, sqlcdb.FindRunTrajectoryByTaskKeyParams{
+		Domain: orUnknown(traj.Task.Domain), TaskKey: traj.Task.Key, RunID: runID, Trial: int64(traj.Trial),
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return seenPair{}, false, nil
+	}
+	if err != nil {
+		return seenPair{}, false, err
+	}
+	return seenPair{index: int(row.ID - w.firstTrajID), taskID: row.TaskID}, true, nil
 }
 
 func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
@@ -247,6 +321,9 @@ func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
 	})
 	if err != nil {
 		return 0, err
+	}
+	if len(w.tasks) >= maxCachedTasks {
+		clear(w.tasks)
 	}
 	st := storedTask{task: *t, id: id}
 	st.task.Actions, st.task.Outputs = bytes.Clone(t.Actions), bytes.Clone(t.Outputs)

@@ -100,7 +100,7 @@ func provenance(r sqlcdb.ListRunProvenanceRow) Provenance {
 // deletes oldID with its trajectories and the tasks no other run uses. On
 // any error nothing changes.
 func (db *DB) ReplaceRun(ctx context.Context, oldID int64, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate) (IngestResult, error) {
-	return db.ingestRun(ctx, oldID, run, trajectories, onDup)
+	return db.ingestRun(ctx, oldID, run, trajectories, onDup, nil)
 }
 
 // replaceRun moves oldID's tags to newID and deletes oldID (see ReplaceRun).

@@ -29,6 +29,9 @@ SELECT train_domains, base_run_id FROM runs WHERE id = ?;
 -- name: RebaseRuns :exec
 UPDATE runs SET base_run_id = sqlc.arg(new_id) WHERE base_run_id = sqlc.arg(old_id);
 
+-- name: SetRunSourceSHA256 :exec
+UPDATE runs SET source_sha256 = ? WHERE id = ?;
+
 -- name: FindRunsByName :many
 SELECT id FROM runs WHERE name = ? ORDER BY id;
 

@@ -6,6 +6,14 @@ INSERT INTO trajectories (
 ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id;
 
+-- name: FindRunTrajectoryByTaskKey :one
+-- The trajectory of a run for one (task key, trial), whatever its task's
+-- content; tasks_domain_key and the (run_id, task_id, trial) key find it.
+SELECT t.id, t.task_id FROM tasks k
+JOIN trajectories t ON t.task_id = k.id
+WHERE k.domain = ? AND k.task_key = ? AND t.run_id = ? AND t.trial = ?
+LIMIT 1;
+
 -- name: DeleteTrajectory :exec
 DELETE FROM trajectories WHERE run_id = ? AND task_id = ? AND trial = ?;
 

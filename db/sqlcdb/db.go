@@ -93,6 +93,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.findRunTagsStmt, err = db.PrepareContext(ctx, findRunTags); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunTags: %w", err)
 	}
+	if q.findRunTrajectoryByTaskKeyStmt, err = db.PrepareContext(ctx, findRunTrajectoryByTaskKey); err != nil {
+		return nil, fmt.Errorf("error preparing query FindRunTrajectoryByTaskKey: %w", err)
+	}
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, findRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
 	}
@@ -170,6 +173,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.setRunLockStmt, err = db.PrepareContext(ctx, setRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query SetRunLock: %w", err)
+	}
+	if q.setRunSourceSHA256Stmt, err = db.PrepareContext(ctx, setRunSourceSHA256); err != nil {
+		return nil, fmt.Errorf("error preparing query SetRunSourceSHA256: %w", err)
 	}
 	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
@@ -309,6 +315,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing findRunTagsStmt: %w", cerr)
 		}
 	}
+	if q.findRunTrajectoryByTaskKeyStmt != nil {
+		if cerr := q.findRunTrajectoryByTaskKeyStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findRunTrajectoryByTaskKeyStmt: %w", cerr)
+		}
+	}
 	if q.findRunsByNameStmt != nil {
 		if cerr := q.findRunsByNameStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findRunsByNameStmt: %w", cerr)
@@ -439,6 +450,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing setRunLockStmt: %w", cerr)
 		}
 	}
+	if q.setRunSourceSHA256Stmt != nil {
+		if cerr := q.setRunSourceSHA256Stmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setRunSourceSHA256Stmt: %w", cerr)
+		}
+	}
 	if q.tagRunStmt != nil {
 		if cerr := q.tagRunStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing tagRunStmt: %w", cerr)
@@ -531,6 +547,7 @@ type Queries struct {
 	findRunLockStmt                      *sql.Stmt
 	findRunProvenanceBySHA256Stmt        *sql.Stmt
 	findRunTagsStmt                      *sql.Stmt
+	findRunTrajectoryByTaskKeyStmt       *sql.Stmt
 	findRunsByNameStmt                   *sql.Stmt
 	listAgentTextsStmt                   *sql.Stmt
 	listFinishedPairsStmt                *sql.Stmt
@@ -557,6 +574,7 @@ type Queries struct {
 	nextTrajectoryBatchEndStmt           *sql.Stmt
 	rebaseRunsStmt                       *sql.Stmt
 	setRunLockStmt                       *sql.Stmt
+	setRunSourceSHA256Stmt               *sql.Stmt
 	tagRunStmt                           *sql.Stmt
 	updateMessageContentStmt             *sql.Stmt
 	updateRunConfigStmt                  *sql.Stmt
@@ -592,6 +610,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunLockStmt:                      q.findRunLockStmt,
 		findRunProvenanceBySHA256Stmt:        q.findRunProvenanceBySHA256Stmt,
 		findRunTagsStmt:                      q.findRunTagsStmt,
+		findRunTrajectoryByTaskKeyStmt:       q.findRunTrajectoryByTaskKeyStmt,
 		findRunsByNameStmt:                   q.findRunsByNameStmt,
 		listAgentTextsStmt:                   q.listAgentTextsStmt,
 		listFinishedPairsStmt:                q.listFinishedPairsStmt,
@@ -618,6 +637,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
 		rebaseRunsStmt:                       q.rebaseRunsStmt,
 		setRunLockStmt:                       q.setRunLockStmt,
+		setRunSourceSHA256Stmt:               q.setRunSourceSHA256Stmt,
 		tagRunStmt:                           q.tagRunStmt,
 		updateMessageContentStmt:             q.updateMessageContentStmt,
 		updateRunConfigStmt:                  q.updateRunConfigStmt,

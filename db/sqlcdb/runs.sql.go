@@ -711,6 +711,20 @@ func (q *Queries) RebaseRuns(ctx context.Context, arg RebaseRunsParams) error {
 	return err
 }
 
+const setRunSourceSHA256 = `-- name: SetRunSourceSHA256 :exec
+UPDATE runs SET source_sha256 = ? WHERE id = ?
+`
+
+type SetRunSourceSHA256Params struct {
+	SourceSha256 sql.NullString
+	ID           int64
+}
+
+func (q *Queries) SetRunSourceSHA256(ctx context.Context, arg SetRunSourceSHA256Params) error {
+	_, err := q.exec(ctx, q.setRunSourceSHA256Stmt, setRunSourceSHA256, arg.SourceSha256, arg.ID)
+	return err
+}
+
 const tagRun = `-- name: TagRun :exec
 UPDATE runs SET train_domains = ?, base_run_id = ? WHERE id = ?
 `

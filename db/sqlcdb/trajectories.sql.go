@@ -122,6 +122,39 @@ func (q *Queries) DeleteTrajectory(ctx context.Context, arg DeleteTrajectoryPara
 	return err
 }
 
+const findRunTrajectoryByTaskKey = `-- name: FindRunTrajectoryByTaskKey :one
+SELECT t.id, t.task_id FROM tasks k
+JOIN trajectories t ON t.task_id = k.id
+WHERE k.domain = ? AND k.task_key = ? AND t.run_id = ? AND t.trial = ?
+LIMIT 1
+`
+
+type FindRunTrajectoryByTaskKeyParams struct {
+	Domain  string
+	TaskKey string
+	RunID   int64
+	Trial   int64
+}
+
+type FindRunTrajectoryByTaskKeyRow struct {
+	ID     int64
+	TaskID int64
+}
+
+// The trajectory of a run for one (task key, trial), whatever its task's
+// content; tasks_domain_key and the (run_id, task_id, trial) key find it.
+func (q *Queries) FindRunTrajectoryByTaskKey(ctx context.Context, arg FindRunTrajectoryByTaskKeyParams) (FindRunTrajectoryByTaskKeyRow, error) {
+	row := q.queryRow(ctx, q.findRunTrajectoryByTaskKeyStmt, findRunTrajectoryByTaskKey,
+		arg.Domain,
+		arg.TaskKey,
+		arg.RunID,
+		arg.Trial,
+	)
+	var i FindRunTrajectoryByTaskKeyRow
+	err := row.Scan(&i.ID, &i.TaskID)
+	return i, err
+}
+
 const listMessageContents = `-- name: ListMessageContents :many
 SELECT id, content FROM messages
 WHERE id > ?1 AND content IS NOT NULL AND content <> ''
