@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"encoding/json"
@@ -69,8 +70,14 @@ type Tau2Reader struct {
 	tasks map[string]*emobench.Task
 
 	dec      *json.Decoder   // inside the simulations array when streaming
-	buffered json.RawMessage // the simulations array, when it came before info or tasks
-	index    []string        // simulation ids of results.json's simulation_index, in order
+	buffered json.RawMessage // the simulations array, when it came before info or tasks (no Tau2Options)
+	opts     Tau2Options
+	early    bool       // simulations came before info or tasks and were skipped, to be read again
+	tee      *switchTee // what the header decoder reads through, to spool early simulations
+	spoolAt  int64      // byte offset of the spooled simulations in the input
+	spooled  bool       // early simulations are in opts.Spool
+	inSpool  bool       // dec reads the spool, whose bytes after the array are not checked again
+	index    []string   // simulation ids of results.json's simulation_index, in order
 	hasIndex bool
 	fsys     fs.FS    // the run directory of the 1.x layout; nil for one file
 	simFiles []string // the simulation files of fsys, in reading order
@@ -105,19 +112,152 @@ func (t *Tau2Reader) Warnings() []string {
 // before the simulations array (timestamp, info, tasks), which real files
 // write first. Trajectories then streams the simulations one at a time. A
 // file whose simulations come before info or tasks is still read, by
-// holding the simulations array in memory. A leading UTF-8 byte-order mark
-// is skipped and Python's NaN and Infinity read as null.
+// holding the simulations array in memory; Tau2With reads it in bounded
+// memory instead. A leading UTF-8 byte-order mark is skipped and Python's
+// NaN and Infinity read as null.
 //
 // Tau2 returns an error when r is not a JSON object or has none of the keys
 // info, tasks and simulations (a lone simulation object, for instance).
 func Tau2(r io.Reader) (*Tau2Reader, error) {
-	t := &Tau2Reader{tasks: map[string]*emobench.Task{}}
-	dec := json.NewDecoder(newNonFiniteReader(skipBOM(r)))
+	return Tau2With(r, Tau2Options{})
+}
+
+// Tau2Options says how Tau2With reads a Results object whose simulations
+// come before its tasks (json.dump(..., sort_keys=True) writes them so).
+// With neither field set, the simulations array is held in memory.
+type Tau2Options struct {
+	// Rewind returns the input again from its first byte. The simulations
+	// are skipped on the first pass, which reads info and tasks, and
+	// streamed on a second pass over the same input.
+	Rewind func() (io.Reader, error)
+	// Spool, used when Rewind is nil, receives the input from the start of
+	// the simulations array while the first pass skips it, and is read back
+	// from its start (after Seek) to stream them. An error of its Write
+	// (a full spool, say) ends Tau2With with that error.
+	Spool io.ReadWriteSeeker
+}
+
+// Tau2With is Tau2 with a bounded-memory way to read simulations that come
+// before tasks (see Tau2Options).
+func Tau2With(r io.Reader, opts Tau2Options) (*Tau2Reader, error) {
+	t := &Tau2Reader{tasks: map[string]*emobench.Task{}, opts: opts}
+	in := newNonFiniteReader(skipBOM(r))
+	if opts.Rewind == nil && opts.Spool != nil {
+		t.tee = &switchTee{r: in}
+		in = t.tee
+	}
+	dec := json.NewDecoder(in)
 	if err := t.readHeader(dec); err != nil {
+		if t.tee != nil && t.tee.err != nil {
+			return nil, t.tee.err
+		}
 		return nil, err
 	}
 	t.applyWrapper()
 	return t, nil
+}
+
+// switchTee copies what is read through it to w while w is set.
+type switchTee struct {
+	r   io.Reader
+	w   io.Writer
+	err error // the first error of w
+}
+
+func (s *switchTee) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if n > 0 && s.w != nil {
+		if _, werr := s.w.Write(p[:n]); werr != nil {
+			s.err, s.w = werr, nil
+			return 0, werr
+		}
+	}
+	return n, err
+}
+
+// skipEarlySimulations reads past the simulations array that comes before
+// info or tasks, keeping at most one simulation in memory; with a spool it
+// copies the array there on the way.
+func (t *Tau2Reader) skipEarlySimulations(dec *json.Decoder) error {
+	if t.tee != nil {
+		t.spoolAt = dec.InputOffset()
+		t.tee.w = t.opts.Spool
+		defer func() { t.tee.w = nil }()
+		if _, err := t.opts.Spool.Write(bufferedBytes(dec)); err != nil {
+			t.tee.err = err
+			return err
+		}
+	}
+	isArray, err := openArray(dec, "simulations")
+	if err != nil || !isArray {
+		return err
+	}
+	t.early, t.spooled = true, t.tee != nil
+	for dec.More() {
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return fmt.Errorf("simulations (byte %d): %w", dec.InputOffset(), explainJSON(err, "simulations"))
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("simulations (byte %d): %w", dec.InputOffset(), explainJSON(err, "simulations"))
+	}
+	return nil
+}
+
+func bufferedBytes(dec *json.Decoder) []byte {
+	b, _ := io.ReadAll(dec.Buffered())
+	return b
+}
+
+// reopenSimulations positions t.dec inside the simulations array skipped
+// by the first pass: in the input read again, or in the spool.
+func (t *Tau2Reader) reopenSimulations() error {
+	if t.spooled {
+		if _, err := t.opts.Spool.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		br := bufio.NewReaderSize(t.opts.Spool, 64<<10)
+		for { // the spool starts right after the key: skip ':' and space
+			c, err := br.ReadByte()
+			if err != nil {
+				return fmt.Errorf("spooled simulations: %w", err)
+			}
+			if c == '[' {
+				br.UnreadByte()
+				break
+			}
+			t.spoolAt++
+		}
+		t.dec, t.inSpool = json.NewDecoder(br), true
+		_, err := t.dec.Token()
+		return err
+	}
+	r, err := t.opts.Rewind()
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(newNonFiniteReader(skipBOM(r)))
+	if _, err := dec.Token(); err != nil { // '{', checked on the first pass
+		return err
+	}
+	for dec.More() {
+		key, err := objectKey(dec)
+		if err != nil {
+			return err
+		}
+		if key == "simulations" {
+			if _, err := openArray(dec, key); err != nil {
+				return err
+			}
+			t.dec = dec
+			return nil
+		}
+		if _, err := rawValue(dec, key); err != nil {
+			return err
+		}
+	}
+	return errors.New("the second reading found no simulations: the file changed while it was read")
 }
 
 // tau2Keys are the top-level keys that identify a Results object.
@@ -156,6 +296,12 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 				if streaming {
 					t.dec = dec
 					return nil
+				}
+				continue
+			}
+			if t.opts.Rewind != nil || t.opts.Spool != nil {
+				if err := t.skipEarlySimulations(dec); err != nil {
+					return err
 				}
 				continue
 			}
@@ -473,6 +619,12 @@ func (t *Tau2Reader) Trajectories() iter.Seq2[*emobench.Trajectory, error] {
 // readInline yields the simulations of the Results object, streamed or
 // buffered; it reports whether to go on.
 func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i *int) bool {
+	if t.early {
+		if err := t.reopenSimulations(); err != nil {
+			yield(nil, fmt.Errorf("simulations: %w", err))
+			return false
+		}
+	}
 	dec := t.dec
 	if dec == nil {
 		if isNull(t.buffered) {
@@ -480,6 +632,10 @@ func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i 
 		}
 		dec = json.NewDecoder(bytes.NewReader(t.buffered))
 		dec.Token() // '[', checked when buffered
+	}
+	base := int64(0)
+	if t.inSpool {
+		base = t.spoolAt
 	}
 	if t.firstBare != nil {
 		traj, err := t.simulation(t.firstBare, *i)
@@ -495,7 +651,7 @@ func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i 
 	for dec.More() {
 		traj, err := t.decodeSimulation(dec, *i)
 		if err != nil {
-			yield(nil, &SimulationError{Index: *i, Offset: dec.InputOffset(), Err: err})
+			yield(nil, &SimulationError{Index: *i, Offset: base + dec.InputOffset(), Err: err})
 			return false
 		}
 		*i++
@@ -504,7 +660,7 @@ func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i 
 		}
 	}
 	if _, err := dec.Token(); err != nil { // ']'
-		yield(nil, &SimulationError{Index: *i, Offset: dec.InputOffset(), Err: explainJSON(err, "simulations")})
+		yield(nil, &SimulationError{Index: *i, Offset: base + dec.InputOffset(), Err: explainJSON(err, "simulations")})
 		return false
 	}
 	if t.info.Bare {
@@ -514,7 +670,7 @@ func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i 
 		}
 		return true
 	}
-	if t.dec != nil {
+	if t.dec != nil && !t.inSpool {
 		if err := closeObject(dec, "the Results object"); err != nil {
 			yield(nil, fmt.Errorf("after the simulations array: %w", err))
 			return false

@@ -45,6 +45,10 @@ func Tau2DirFiles(fsys fs.FS) ([]string, error) {
 	return append([]string{Tau2ResultsFile}, sims...), nil
 }
 
+// simulationFiles lists simulations/*.json, sorted, following symlinks (as
+// git-annex and DVC lay files out). A *.json that is not a regular file,
+// or a symlink whose target is missing, is an error: the run would be
+// stored without it.
 func simulationFiles(fsys fs.FS) ([]string, error) {
 	entries, err := fs.ReadDir(fsys, Tau2SimulationsDir)
 	if err != nil {
@@ -52,9 +56,22 @@ func simulationFiles(fsys fs.FS) ([]string, error) {
 	}
 	var files []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && strings.EqualFold(path.Ext(e.Name()), ".json") {
-			files = append(files, path.Join(Tau2SimulationsDir, e.Name()))
+		if !strings.EqualFold(path.Ext(e.Name()), ".json") {
+			continue
 		}
+		name := path.Join(Tau2SimulationsDir, e.Name())
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			info, err := fs.Stat(fsys, name)
+			if err != nil {
+				return nil, fmt.Errorf("%s is a symlink whose target is missing: is its content fetched (git annex get, dvc pull)?", name)
+			}
+			mode = info.Mode().Type()
+		}
+		if !mode.IsRegular() {
+			return nil, fmt.Errorf("%s is not a regular file", name)
+		}
+		files = append(files, name)
 	}
 	sort.Strings(files)
 	return files, nil
