@@ -7,7 +7,6 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
-	"io"
 	"io/fs"
 	"path"
 
@@ -73,11 +72,15 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 	fmt.Fprintf(e.stdout, "ingesting %d synthetic fixture files into %s\n", len(names), dbPath)
 	opts := ingestOptions{format: "auto", onDuplicate: db.DuplicateRefuse}
 	for _, name := range names {
-		src := source{
-			path: path.Join("fixtures", name),
-			open: func() (io.ReadCloser, error) { return fixtures.FS.Open(name) },
+		f, err := fixtures.FS.Open(name)
+		if err != nil {
+			return err
 		}
-		if err := ingestFile(c.Context, e, store, src, opts); err != nil {
+		in := streamInput(c.Context, path.Join("fixtures", name), f)
+		err = ingestInput(c.Context, e, store, in, opts)
+		in.Close()
+		f.Close()
+		if err != nil {
 			return err
 		}
 	}

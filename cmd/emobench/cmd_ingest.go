@@ -39,12 +39,14 @@ func ingestCommand(e *env) *cli.Command {
 			"τ²-bench Results files ({timestamp, info, tasks, simulations}) and run directories (results.json + simulations/),\n" +
 			"and τ²-bench leaderboard submission.json files (stored as published results). --format auto tells them apart.\n" +
 			"Directories are walked for *.json and *.jsonl (JSON Lines of records); a folder holding results.json and\n" +
-			"simulations/ is one τ²-bench run. A file already ingested (same sha256) is skipped.\n" +
+			"simulations/ is one τ²-bench run; symlinks to files are followed. A file already ingested (same sha256) is\n" +
+			"skipped. - reads standard input; pipes, FIFOs and devices are read as a stream.\n" +
 			"Model, domain and condition come from the flags, else from a τ²-bench file's info, else from file names like\n" +
 			"<model>-<domain>-(with|without)-emotions.json or <model>-<domain>.json, else 'unknown'.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db ingest results/*.json\n" +
 			"   emobench --db runs.db ingest tau2-results/ submission.json\n" +
+			"   zcat run.json.gz | emobench --db runs.db ingest --name run1 -\n" +
 			"   emobench --db runs.db ingest --model gpt-4.1 --domain retail --condition none run1.json",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: auto, taubench, tau2 or submission"},
@@ -55,6 +57,7 @@ func ingestCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "name", Usage: "run name (one file only; default: the file name)"},
 			&cli.StringFlag{Name: "on-duplicate", Value: "refuse", Usage: "a repeated (task_id, trial) in a file: refuse or keep-last"},
 			&cli.BoolFlag{Name: "reingest", Usage: "replace a run merged from another db (or of unknown provenance) that has the file's sha256 with the file's own content"},
+			&cli.StringFlag{Name: "max-spool", Value: "4GiB", Usage: "the most a pipe's τ²-bench simulations may take in a temporary file, when they come before its tasks"},
 		},
 		Action: func(c *cli.Context) error { return runIngest(c, e) },
 	}
@@ -70,6 +73,7 @@ type ingestOptions struct {
 	onDuplicate db.OnDuplicate
 	reingest    bool  // replace a run not ingested from the file (merged) that has its sha256
 	replaceRun  int64 // set per input by skipStored under reingest
+	maxSpool    int64 // bytes
 }
 
 func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
@@ -85,6 +89,10 @@ func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
 	}
 	if o.onDuplicate != db.DuplicateRefuse && o.onDuplicate != db.DuplicateKeepLast {
 		return o, usagef("--on-duplicate %q is not one of refuse, keep-last", o.onDuplicate)
+	}
+	var err error
+	if o.maxSpool, err = parseByteSize("max-spool", c.String("max-spool")); err != nil {
+		return o, err
 	}
 	if s := c.String("condition"); s != "" {
 		cond, err := emobench.ParseCondition(s)
@@ -104,7 +112,7 @@ func runIngest(c *cli.Context, e *env) error {
 	if c.NArg() == 0 {
 		return usagef("ingest needs at least one FILE or DIR")
 	}
-	files, walkErrs := collectInputs(c.Args().Slice())
+	files, walkErrs, notes := collectInputs(c.Args().Slice())
 	if opts.name != "" && len(files) > 1 {
 		return usagef("--name names one run, but %d files were given", len(files))
 	}
@@ -117,25 +125,22 @@ func runIngest(c *cli.Context, e *env) error {
 	}
 	defer store.Close()
 	failed := len(walkErrs)
+	for _, note := range notes {
+		fmt.Fprintf(e.stderr, "note: %s\n", note)
+	}
 	for _, err := range walkErrs {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 	}
 	for _, path := range files {
 		var err error
-		if info, statErr := os.Stat(path); statErr == nil && info.IsDir() {
+		if info, statErr := os.Stat(path); path != stdinArg && statErr == nil && info.IsDir() {
 			err = ingestTau2Dir(c.Context, e, store, path, opts)
 		} else {
-			var src source
-			var cleanup func()
-			src, cleanup, err = osSource(path)
-			if err == nil {
-				err = ingestFile(c.Context, e, store, src, opts)
-				cleanup()
-			}
+			err = ingestPath(c.Context, e, store, path, opts)
 		}
 		if err != nil {
-			if errors.Is(err, context.Canceled) {
-				return fmt.Errorf("%s: interrupted; nothing of this file was stored", path)
+			if errors.Is(err, context.Canceled) || c.Context.Err() != nil {
+				return fmt.Errorf("%s: interrupted; nothing of this file was stored", displayPath(path))
 			}
 			fmt.Fprintf(e.stderr, "error: %v\n", err)
 			failed++
@@ -147,11 +152,25 @@ func runIngest(c *cli.Context, e *env) error {
 	return nil
 }
 
+func displayPath(path string) string {
+	if path == stdinArg {
+		return "stdin"
+	}
+	return path
+}
+
 // collectInputs expands directories into their *.json and *.jsonl files,
-// sorted. A τ²-bench run directory (results.json beside simulations/) is one
-// input, whose files are not listed on their own.
-func collectInputs(args []string) (files []string, errs []error) {
+// sorted, following symlinks to files. A τ²-bench run directory
+// (results.json beside simulations/) is one input, whose files are not
+// listed on their own. What a directory holds under those names but cannot
+// be read as a file (a FIFO, a symlink to a directory) is named in notes; a
+// symlink whose target is missing is an error.
+func collectInputs(args []string) (files []string, errs []error, notes []string) {
 	for _, arg := range args {
+		if arg == stdinArg {
+			files = append(files, arg)
+			continue
+		}
 		info, err := os.Stat(arg)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", arg, errors.Unwrap(err)))
@@ -165,8 +184,12 @@ func collectInputs(args []string) (files []string, errs []error) {
 			files = append(files, arg)
 			continue
 		}
+		root := arg
+		if l, err := os.Lstat(arg); err == nil && l.Mode()&fs.ModeSymlink != 0 {
+			root = arg + string(filepath.Separator) // WalkDir walks a symlinked root only through its target
+		}
 		var found []string
-		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
@@ -178,9 +201,16 @@ func collectInputs(args []string) (files []string, errs []error) {
 				return nil
 			}
 			ext := strings.ToLower(filepath.Ext(p))
-			// Only regular files: a FIFO would block the walk forever.
-			if d.Type().IsRegular() && (ext == ".json" || ext == ".jsonl") {
+			if ext != ".json" && ext != ".jsonl" {
+				return nil
+			}
+			switch kind, err := fileKind(p, d); {
+			case err != nil:
+				errs = append(errs, err)
+			case kind == "":
 				found = append(found, p)
+			default:
+				notes = append(notes, fmt.Sprintf("%s: skipped, %s", p, kind))
 			}
 			return nil
 		})
@@ -192,92 +222,112 @@ func collectInputs(args []string) (files []string, errs []error) {
 		sort.Strings(found)
 		files = append(files, found...)
 	}
-	return files, errs
+	return files, errs, notes
 }
 
-// source is one input file, on disk or embedded.
+// fileKind returns "" for a regular file or a symlink to one, else what p
+// is (a FIFO would block the walk forever, a symlinked directory is not
+// walked); a symlink to nothing is an error.
+func fileKind(p string, d fs.DirEntry) (string, error) {
+	mode := d.Type()
+	if mode&fs.ModeSymlink != 0 {
+		info, err := os.Stat(p)
+		if err != nil {
+			return "", fmt.Errorf("%s: a symlink whose target is missing (%v): is its content fetched (git annex get, dvc pull)?", p, errors.Unwrap(err))
+		}
+		if info.IsDir() {
+			return "a symlink to a directory (not followed; give it as an argument to ingest it)", nil
+		}
+		mode = info.Mode().Type()
+	}
+	switch {
+	case mode.IsRegular():
+		return "", nil
+	case mode&fs.ModeNamedPipe != 0:
+		return "a named pipe, not a regular file (give it as an argument to read it)", nil
+	default:
+		return "not a regular file", nil
+	}
+}
+
+// source is one input as its run describes it.
 type source struct {
-	path    string // shown to the user and stored as runs.source_path
-	open    func() (io.ReadCloser, error)
-	modTime time.Time
+	path    string    // shown to the user and stored as runs.source_path
+	modTime time.Time // zero for a stream or an embedded file
 }
 
-// osSource returns a file on disk as a source. A non-regular file (a pipe
-// such as /dev/stdin) is read once into a temporary file, because ingest
-// reads its input twice (hash, then records); cleanup removes that copy.
-func osSource(path string) (source, func(), error) {
-	info, err := os.Stat(path)
+// ingestPath ingests one file, or standard input for "-".
+func ingestPath(ctx context.Context, e *env, store *db.DB, path string, opts ingestOptions) error {
+	in, err := openInput(ctx, path, e.stdin)
 	if err != nil {
-		return source{}, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if info.Mode().IsRegular() {
-		open := func() (io.ReadCloser, error) { return os.Open(path) }
-		return source{path: path, open: open, modTime: info.ModTime()}, func() {}, nil
-	}
-	spool, err := spoolFile(path)
-	if err != nil {
-		return source{}, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	open := func() (io.ReadCloser, error) { return os.Open(spool) }
-	return source{path: path, open: open}, func() { os.Remove(spool) }, nil
-}
-
-func spoolFile(path string) (string, error) {
-	in, err := os.Open(path)
-	if err != nil {
-		return "", err
+		return fmt.Errorf("%s: %w", displayPath(path), err)
 	}
 	defer in.Close()
-	out, err := os.CreateTemp("", "emobench-ingest-*.json")
-	if err != nil {
-		return "", err
-	}
-	defer out.Close()
-	if _, err := io.Copy(out, in); err != nil {
-		os.Remove(out.Name())
-		return "", err
-	}
-	return out.Name(), out.Close()
+	return ingestInput(ctx, e, store, in, opts)
 }
 
-func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts ingestOptions) error {
-	sum, size, err := sourceSHA256(src)
+// ingestInput ingests one opened input. A regular file is hashed first, so
+// a file already stored is skipped unread; the bytes then parsed are hashed
+// again, and a file that changed in between stores nothing. A stream is
+// hashed as it is parsed, and its sha256 checked at the end.
+func ingestInput(ctx context.Context, e *env, store *db.DB, in *input, opts ingestOptions) error {
+	src := in.source()
+	if !in.regular && opts.reingest {
+		return fmt.Errorf("%s: --reingest needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.path)
+	}
+	if in.regular {
+		if err := in.hashAll(); err != nil {
+			return fmt.Errorf("%s: %w", src.path, err)
+		}
+		if skip, err := skipStored(ctx, e, store, src.path, in.sum, &opts); skip || err != nil {
+			return err
+		}
+		if e.afterHash != nil {
+			e.afterHash(src.path)
+		}
+	}
+	r, err := in.newPass()
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
-	}
-	if skip, err := skipStored(ctx, e, store, src.path, sum, &opts); skip || err != nil {
-		return err
 	}
 	format := opts.format
 	if format == "auto" {
-		if format, err = detectFormat(src); err != nil {
+		if format, r, err = detectPrefix(r, ingest.DetectFormat); err != nil {
 			return fmt.Errorf("%s: %w", src.path, err)
 		}
 	}
-	if format == ingest.FormatSubmission {
-		return ingestSubmission(ctx, e, store, src, sum)
-	}
-	f, err := src.open()
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.path, err)
-	}
-	defer f.Close()
-	var r io.Reader = bufio.NewReaderSize(f, 256<<10)
-	if size >= progressThreshold && isTerminal(e.stderr) {
-		bar := progressbar.DefaultBytes(size, "ingest "+filepath.Base(src.path))
+	r = bufio.NewReaderSize(r, 256<<10)
+	if in.size >= progressThreshold && isTerminal(e.stderr) {
+		bar := progressbar.DefaultBytes(in.size, "ingest "+filepath.Base(src.path))
 		defer bar.Finish()
 		r = io.TeeReader(r, bar)
 	}
-	if format == ingest.FormatTau2 {
-		rd, err := ingest.Tau2(r)
+	switch format {
+	case ingest.FormatSubmission:
+		return ingestSubmission(ctx, e, store, src, r, in.finish)
+	case ingest.FormatTau2:
+		var tau2 ingest.Tau2Options
+		if in.regular {
+			tau2.Rewind = func() (io.Reader, error) {
+				r, err := in.newPass()
+				return bufio.NewReaderSize(r, 256<<10), err
+			}
+		} else {
+			in.spool = &spoolFile{max: opts.maxSpool}
+			tau2.Spool = in.spool
+		}
+		rd, err := ingest.Tau2With(r, tau2)
 		if err != nil {
 			return fmt.Errorf("%s: %w", src.path, err)
 		}
-		return storeTau2(ctx, e, store, src, sum, rd, opts)
+		save := func(run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error]) (db.IngestResult, error) {
+			return storeInput(ctx, e, store, in, run, trajectories, opts)
+		}
+		return storeTau2(ctx, e, store, src, in.sum, rd, opts, save)
 	}
-	run := runFor(src, sum, opts)
+	run := runFor(src, in.sum, opts)
 	var notes []string
-	res, err := storeRun(ctx, e, store, src.path, run, ingest.TauBenchWithNotes(r, func(n string) { notes = append(notes, n) }), opts)
+	res, err := storeInput(ctx, e, store, in, run, ingest.TauBenchWithNotes(r, func(n string) { notes = append(notes, n) }), opts)
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
@@ -290,6 +340,33 @@ func ingestFile(ctx context.Context, e *env, store *db.DB, src source, opts inge
 	}
 	return nil
 }
+
+// storeInput stores run with the trajectories parsed from in, in one
+// transaction that keeps nothing when in changed while it was read. A
+// stream found already stored at its end is reported as skipped
+// (errSkipped).
+func storeInput(ctx context.Context, e *env, store *db.DB, in *input, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], opts ingestOptions) (db.IngestResult, error) {
+	if in.regular {
+		check := func() error { _, err := in.finish(); return err }
+		return storeRun(ctx, e, store, in.path, run, verified(trajectories, check), opts)
+	}
+	res, err := store.IngestStream(ctx, run, trajectories, opts.onDuplicate, in.finish)
+	var already *db.AlreadyIngestedError
+	if errors.As(err, &already) {
+		sum, sumErr := in.finish()
+		if sumErr != nil {
+			return res, err
+		}
+		if _, err := skipStored(ctx, e, store, in.path, sum, &opts); err != nil {
+			return res, err
+		}
+		return db.IngestResult{}, errSkipped
+	}
+	return res, err
+}
+
+// errSkipped is an input not stored, the reason already printed.
+var errSkipped = errors.New("skipped")
 
 // skipStored reports whether the input with sha256 sum is to be skipped
 // because a stored run has that sha256, printing why. A run that was not
@@ -333,6 +410,9 @@ func storeRun(ctx context.Context, e *env, store *db.DB, path string, run emoben
 
 // reportIngest prints the outcome of IngestRun for src, or returns its error.
 func reportIngest(e *env, src source, run emobench.Run, res db.IngestResult, err error) error {
+	if errors.Is(err, errSkipped) {
+		return nil
+	}
 	var already *db.AlreadyIngestedError
 	if errors.As(err, &already) {
 		fmt.Fprintf(e.stdout, "%s: skipped, %v\n", src.path, already)
@@ -402,16 +482,6 @@ func noteTaxonomy(ctx context.Context, e *env, store *db.DB, src source, runID i
 	}
 }
 
-// detectFormat peeks at the start of src to name its format.
-func detectFormat(src source) (string, error) {
-	f, err := src.open()
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return ingest.DetectFormat(bufio.NewReaderSize(f, 64<<10)), nil
-}
-
 func runFor(src source, sum string, opts ingestOptions) emobench.Run {
 	path := src.path
 	meta := ingest.MetadataFromFileName(path)
@@ -453,20 +523,6 @@ func absolute(path string, modTime time.Time) string {
 	return path
 }
 
-func sourceSHA256(src source) (string, int64, error) {
-	f, err := src.open()
-	if err != nil {
-		return "", 0, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return "", 0, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
-}
-
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && isatty.IsTerminal(f.Fd())
@@ -497,6 +553,7 @@ func plural(n int, one, many string) string {
 
 // ingestTau2Dir ingests a τ²-bench 1.x run directory as one run, whose
 // sha256 is taken over results.json and then the sorted simulation files.
+// Each file is hashed on its own too, and checked again as it is parsed.
 func ingestTau2Dir(ctx context.Context, e *env, store *db.DB, dir string, opts ingestOptions) error {
 	if opts.format != "auto" && opts.format != ingest.FormatTau2 {
 		return fmt.Errorf("%s: a τ²-bench run directory (results.json and simulations/), but --format is %s", dir, opts.format)
@@ -506,43 +563,62 @@ func ingestTau2Dir(ctx context.Context, e *env, store *db.DB, dir string, opts i
 	if err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
-	h := sha256.New()
+	run := sha256.New()
+	verify := &verifyFS{fsys: fsys, want: map[string]string{}}
 	for _, name := range files {
-		if err := hashFile(h, fsys, name); err != nil {
+		sum, err := hashFile(ctx, run, fsys, name)
+		if err != nil {
 			return fmt.Errorf("%s: %w", dir, err)
 		}
+		verify.want[name] = sum
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
+	sum := hex.EncodeToString(run.Sum(nil))
 	if skip, err := skipStored(ctx, e, store, dir, sum, &opts); skip || err != nil {
 		return err
 	}
-	rd, err := ingest.Tau2Dir(fsys)
+	if e.afterHash != nil {
+		e.afterHash(dir)
+	}
+	rd, err := ingest.Tau2Dir(verify)
 	if err != nil {
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	if err := verify.check(); err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}
 	src := source{path: dir}
 	if info, err := fs.Stat(fsys, ingest.Tau2ResultsFile); err == nil {
 		src.modTime = info.ModTime()
 	}
-	return storeTau2(ctx, e, store, src, sum, rd, opts)
+	save := func(run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error]) (db.IngestResult, error) {
+		return storeRun(ctx, e, store, dir, run, verified(trajectories, verify.check), opts)
+	}
+	return storeTau2(ctx, e, store, src, sum, rd, opts, save)
 }
 
-func hashFile(w io.Writer, fsys fs.FS, name string) error {
+// hashFile writes file name of fsys to w and returns its own sha256.
+func hashFile(ctx context.Context, w io.Writer, fsys fs.FS, name string) (string, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
-		return err
+		return "", err
 	}
 	defer f.Close()
-	_, err = io.Copy(w, f)
-	return err
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(w, h), &ctxReader{ctx: ctx, r: f}); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// storeTau2 stores one τ²-bench run, then prints the reader's warnings (on
-// stderr) and a note when the run has no simulations.
-func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string, rd *ingest.Tau2Reader, opts ingestOptions) error {
+// saveFunc stores a run and its trajectories in one transaction.
+type saveFunc func(emobench.Run, iter.Seq2[*emobench.Trajectory, error]) (db.IngestResult, error)
+
+// storeTau2 stores one τ²-bench run through save, then prints the reader's
+// warnings (on stderr) and a note when the run has no simulations.
+func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string, rd *ingest.Tau2Reader, opts ingestOptions, save saveFunc) error {
 	info := rd.Info()
 	run := tau2Run(src, sum, info, opts)
-	res, err := storeRun(ctx, e, store, src.path, run, rd.Trajectories(), opts)
+	res, err := save(run, rd.Trajectories())
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
@@ -609,15 +685,15 @@ func parseTau2Time(s string) (time.Time, bool) {
 }
 
 // ingestSubmission stores a leaderboard submission's scores as published
-// results, keyed by the file's sha256, and prints one line.
-func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, sum string) error {
-	f, err := src.open()
+// results, keyed by the sha256 of its bytes (from finish), and prints one
+// line.
+func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, r io.Reader, finish func() (string, error)) error {
+	var notes []string
+	results, err := ingest.SubmissionWithNotes(r, func(n string) { notes = append(notes, n) })
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}
-	defer f.Close()
-	var notes []string
-	results, err := ingest.SubmissionWithNotes(bufio.NewReader(f), func(n string) { notes = append(notes, n) })
+	sum, err := finish()
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}

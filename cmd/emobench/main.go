@@ -25,10 +25,16 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext()
 	defer stop()
 	app := newApp(os.Stdin, os.Stdout, os.Stderr)
 	os.Exit(run(ctx, app, os.Args, os.Stderr))
+}
+
+// signalContext is a context that ends at Ctrl-C (SIGINT) or SIGTERM; every
+// command watches it and stops within a second, storing nothing half-done.
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // run runs the app and maps its error to an exit code, printing the error.
@@ -93,6 +99,9 @@ func (e *reportedError) Unwrap() error { return e.err }
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// afterHash, when set (by tests), runs after ingest has hashed an
+	// input and before it parses it: where another program may change it.
+	afterHash func(path string)
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
