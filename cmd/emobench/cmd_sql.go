@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -47,15 +48,25 @@ func sqlCommand(e *env) *cli.Command {
 	}
 }
 
+// maxStdinQuery bounds a query read from stdin, so /dev/zero cannot fill
+// memory.
+const maxStdinQuery = 16 << 20
+
 func readQuery(c *cli.Context, stdin io.Reader) (string, error) {
 	if c.NArg() > 1 {
 		return "", usagef("sql takes one QUERY argument (quote it), got %d", c.NArg())
 	}
 	query := c.Args().First()
 	if query == "" && stdin != nil {
-		b, err := io.ReadAll(stdin)
+		// A terminal or a silent pipe may never end: Ctrl-C and SIGTERM must.
+		r := newCtxReader(c.Context, stdin)
+		defer r.Close()
+		b, err := io.ReadAll(io.LimitReader(r, maxStdinQuery+1))
 		if err != nil {
-			return "", err
+			return "", fmt.Errorf("reading the query from stdin: %w", err)
+		}
+		if len(b) > maxStdinQuery {
+			return "", usagef("the query on stdin is longer than %d MiB", maxStdinQuery>>20)
 		}
 		query = string(b)
 	}
