@@ -34,7 +34,7 @@ func ingestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "ingest",
 		Usage:     "read result files into the database, one transaction per file",
-		ArgsUsage: "FILE|DIR...",
+		ArgsUsage: "FILE|DIR|-...",
 		Description: "Reads τ-bench / τ-Emotion-Bench result files (a JSON array of {task_id, reward, info, traj, trial}),\n" +
 			"τ²-bench Results files ({timestamp, info, tasks, simulations}) and run directories (results.json + simulations/),\n" +
 			"and τ²-bench leaderboard submission.json files (stored as published results). --format auto tells them apart.\n" +
