@@ -172,6 +172,10 @@ func collectInputs(args []string) (files []string, errs []error, notes []string)
 			continue
 		}
 		info, err := os.Stat(arg)
+		if l, lerr := os.Lstat(arg); err != nil && lerr == nil && l.Mode()&fs.ModeSymlink != 0 {
+			errs = append(errs, brokenLink(arg, err))
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", arg, errors.Unwrap(err)))
 			continue
@@ -225,6 +229,11 @@ func collectInputs(args []string) (files []string, errs []error, notes []string)
 	return files, errs, notes
 }
 
+// brokenLink is the error of a symlink p whose target cannot be read.
+func brokenLink(p string, err error) error {
+	return fmt.Errorf("%s: a symlink whose target is missing (%v): is its content fetched (git annex get, dvc pull)?", p, errors.Unwrap(err))
+}
+
 // fileKind returns "" for a regular file or a symlink to one, else what p
 // is (a FIFO would block the walk forever, a symlinked directory is not
 // walked); a symlink to nothing is an error.
@@ -233,7 +242,7 @@ func fileKind(p string, d fs.DirEntry) (string, error) {
 	if mode&fs.ModeSymlink != 0 {
 		info, err := os.Stat(p)
 		if err != nil {
-			return "", fmt.Errorf("%s: a symlink whose target is missing (%v): is its content fetched (git annex get, dvc pull)?", p, errors.Unwrap(err))
+			return "", brokenLink(p, err)
 		}
 		if info.IsDir() {
 			return "a symlink to a directory (not followed; give it as an argument to ingest it)", nil

@@ -508,9 +508,10 @@ func TestIngest_ErrSymlinksSkippedSaySo(t *testing.T) {
 		t.Fatal(err)
 	}
 	dbPath := filepath.Join(dir, "runs.db")
-	r := runCLI(t, "", "--db", dbPath, "ingest", results, run)
+	r := runCLI(t, "", "--db", dbPath, "ingest", results, run, broken)
 	wantErr := "note: " + fifo + ": skipped, a named pipe, not a regular file (give it as an argument to read it)\n" +
 		"note: " + linkedDir + ": skipped, a symlink to a directory (not followed; give it as an argument to ingest it)\n" +
+		"error: " + broken + ": a symlink whose target is missing (no such file or directory): is its content fetched (git annex get, dvc pull)?\n" +
 		"error: " + broken + ": a symlink whose target is missing (no such file or directory): is its content fetched (git annex get, dvc pull)?\n" +
 		"error: " + run + ": simulations/s2.json is a symlink whose target is missing: is its content fetched (git annex get, dvc pull)?\n"
 	if r.code != exitFailure || r.stderr != wantErr {
