@@ -114,3 +114,48 @@ func TestTau2With_ErrSpoolFull(t *testing.T) {
 		t.Errorf("error %v, want %v", err, full)
 	}
 }
+
+// FuzzTau2With reads arbitrary bytes held in memory, with a second pass and
+// with a spool, seeded with testdata/tau2. None may panic, and when all
+// three read the whole run they yield the same trajectories.
+func FuzzTau2With(f *testing.F) {
+	for _, pattern := range []string{"bad/*.json", "shapes/*.json", "golden/*/input.json"} {
+		m, err := filepath.Glob(filepath.Join("testdata", "tau2", pattern))
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, path := range m {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"info": {}, "simulations": [{"task_id": "t0", "trial": 0, "messages": []}], "tasks": [{"id": "t0"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ways := map[string]ingest.Tau2Options{
+			"buffered": {},
+			"rewind":   {Rewind: func() (io.Reader, error) { return bytes.NewReader(data), nil }},
+			"spool":    {Spool: &memSpool{max: len(data) + 1}},
+		}
+		got := map[string][]*emobench.Trajectory{}
+		for name, opts := range ways {
+			rd, err := ingest.Tau2With(bytes.NewReader(data), opts)
+			if err != nil {
+				return
+			}
+			trajs, err := collect(t, rd.Trajectories())
+			if err != nil {
+				return
+			}
+			checkTrajectories(t, trajs)
+			got[name] = trajs
+		}
+		for _, name := range []string{"rewind", "spool"} {
+			if diff := cmp.Diff(got["buffered"], got[name]); diff != "" {
+				t.Fatalf("%s differs from buffered (-buffered +%s):\n%s", name, name, diff)
+			}
+		}
+	})
+}
