@@ -283,9 +283,12 @@ func (c *ctxReader) Close() {
 	}
 }
 
+// pump reads into two buffers in turn: the reader is done with one by the
+// time it takes the other, as the channel has no buffer.
 func (c *ctxReader) pump(stop <-chan struct{}) {
-	for {
-		b := make([]byte, 256<<10)
+	bufs := [2][]byte{make([]byte, 256<<10), make([]byte, 256<<10)}
+	for turn := 0; ; turn ^= 1 {
+		b := bufs[turn]
 		n, err := c.r.Read(b)
 		select {
 		case c.chunks <- chunk{b[:n], err}:
