@@ -206,6 +206,19 @@ func TestIngest_Stdin(t *testing.T) {
 	}
 }
 
+// Item 6: a stream of many read chunks arrives whole, its sha256 that of
+// every byte.
+func TestIngest_StdinManyChunks(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "runs.db")
+	in := tauRecords(3000, strings.Repeat("long instruction ", 20)) // about 1.5 MB, several 256 KiB reads
+	if r := runCLI(t, in, "--db", dbPath, "ingest", "-"); r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, want := runRows(t, dbPath), "id,name,source_sha256,n\n1,stdin,"+sha256Hex(in)+",3000\n"; got != want {
+		t.Errorf("runs:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 // Item 6 and 9: a sorted-keys τ²-bench file (simulations before tasks) is
 // read from a file in two passes and from a pipe through a spool, with the
 // same result as each other; the spool leaves no temporary file.
