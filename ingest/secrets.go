@@ -365,7 +365,7 @@ func redactText(s string, labels bool) string {
 	if strings.Contains(s, "@") && strings.Contains(s, "://") {
 		s = userinfo.ReplaceAllStringFunc(s, func(m string) string {
 			sub := userinfo.FindStringSubmatch(m)
-			if sub[2] == Redacted {
+			if strings.HasPrefix(sub[2], Redacted) {
 				return m
 			}
 			return sub[1] + ":" + Redacted + "@"
@@ -377,7 +377,7 @@ func redactText(s string, labels bool) string {
 	if strings.Contains(s, "=") {
 		s = assignment.ReplaceAllStringFunc(s, func(m string) string {
 			name, value, _ := strings.Cut(m, "=")
-			if value == Redacted || !(isSecretKey(name) || secretURLParams[strings.ToLower(name)]) {
+			if strings.HasPrefix(value, Redacted) || !(isSecretKey(name) || secretURLParams[strings.ToLower(name)]) {
 				return m
 			}
 			return name + "=" + Redacted
@@ -394,7 +394,7 @@ func redactText(s string, labels bool) string {
 					return m
 				}
 				scheme, value := splitScheme(sub[3])
-				if value == "" || value == Redacted {
+				if value == "" || strings.HasPrefix(value, Redacted) {
 					return m
 				}
 				q := m[:1]
@@ -404,7 +404,7 @@ func redactText(s string, labels bool) string {
 		if labels {
 			s = headerLine.ReplaceAllStringFunc(s, func(m string) string {
 				sub := headerLine.FindStringSubmatch(m)
-				if sub[4] == Redacted {
+				if strings.HasPrefix(sub[4], Redacted) {
 					return m
 				}
 				return sub[1] + sub[2] + sub[3] + Redacted
@@ -443,7 +443,7 @@ func redactText(s string, labels bool) string {
 		for _, re := range flagValue {
 			s = re.ReplaceAllStringFunc(s, func(m string) string {
 				sub := re.FindStringSubmatch(m)
-				if !isSecretFlag(sub[2]) || sub[5] == "" || sub[5] == Redacted || strings.HasPrefix(sub[5], "-") {
+				if !isSecretFlag(sub[2]) || sub[5] == "" || strings.HasPrefix(sub[5], Redacted) || strings.HasPrefix(sub[5], "-") {
 					return m
 				}
 				return sub[1] + sub[2] + sub[3] + sub[4] + Redacted + sub[6]
