@@ -132,6 +132,22 @@ func SubmissionWithNotes(r io.Reader, note func(string)) ([]emobench.PublishedRe
 		note(fmt.Sprintf("every pass_k is at most 1 (largest %v): read as 0–1 fractions, not percentages", largest))
 		return out, nil
 	}
+	// A domain whose every pass_k is at most 1 beside percent domains may
+	// have been written as fractions: say so rather than guess.
+	domainLargest := map[string]float64{}
+	for _, r := range out {
+		domainLargest[r.Domain] = max(domainLargest[r.Domain], r.PassHatK)
+	}
+	var fractionLike []string
+	for d, l := range domainLargest {
+		if l > 0 && l <= 1 {
+			fractionLike = append(fractionLike, d)
+		}
+	}
+	sort.Strings(fractionLike)
+	if len(fractionLike) > 0 {
+		note(fmt.Sprintf("read as percentages (the largest pass_k is %v), but every pass_k of %s is at most 1: if those were fractions, fix the file", largest, strings.Join(fractionLike, ", ")))
+	}
 	for i := range out {
 		out[i].PassHatK /= 100
 	}

@@ -120,4 +120,15 @@ func TestSubmission_FractionsKept(t *testing.T) {
 	if got[0].PassHatK != 0.62 || got[1].PassHatK != 0.005 || notes != nil {
 		t.Errorf("percent file: %v, %v; notes %v", got[0].PassHatK, got[1].PassHatK, notes)
 	}
+	// A domain all at most 1 beside a percent domain is read as percent, and said.
+	notes = nil
+	got, err = ingest.SubmissionWithNotes(strings.NewReader(`{"model_name": "m", "results": {"retail": {"pass_1": 0.75}, "airline": {"pass_1": 50}}}`),
+		func(n string) { notes = append(notes, n) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMixed := []string{"read as percentages (the largest pass_k is 50), but every pass_k of retail is at most 1: if those were fractions, fix the file"}
+	if got[0].PassHatK != 0.0075 || got[1].PassHatK != 0.5 || !cmp.Equal(notes, wantMixed) {
+		t.Errorf("mixed file: %v, %v; notes %q, want %q", got[0].PassHatK, got[1].PassHatK, notes, wantMixed)
+	}
 }

@@ -103,6 +103,12 @@ func countElements(b []byte) int {
 	return commas + 1
 }
 
+// nonEvaluable reports τ²-bench's non-evaluable termination reasons, those
+// its own metrics leave out: the simulation could not be run to an end.
+func nonEvaluable(reason string) bool {
+	return reason == "infrastructure_error" || reason == "context_window_exceeded"
+}
+
 // tau2Termination maps a τ²-bench termination reason; isError reports a
 // reason that maps to error and is kept as the trajectory's error.
 func tau2Termination(reason string) (r emobench.TerminationReason, isError bool) {
@@ -166,6 +172,14 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 	}
 	if err := applyRewardInfo(traj, sim.RewardInfo); err != nil {
 		return nil, err
+	}
+	if traj.Evaluated && nonEvaluable(reason) {
+		// τ²-bench's NON_EVALUABLE_TERMINATION_REASONS: whatever reward_info
+		// says, the simulation was not evaluated, so it never passes.
+		traj.Evaluated = false
+		if traj.Reward != nil && *traj.Reward != 0 {
+			t.warn("simulation %d: ended in %s with reward %v: τ²-bench does not evaluate such a simulation, so it is stored unevaluated and never passes (stats --infra-errors exclude leaves it out)", i, reason, *traj.Reward)
+		}
 	}
 	var note string
 	if traj.AgentCost, note = cost(sim.AgentCost); note != "" {

@@ -887,6 +887,8 @@ func (rec *tauRecord) terminationReason(traj *emobench.Trajectory) emobench.Term
 		return emobench.TerminationUserUnsatisfied
 	case strings.HasPrefix(source, "transfer"):
 		return emobench.TerminationTransfer
+	case !traj.Evaluated && traj.Error != "":
+		return emobench.TerminationError
 	case !traj.Evaluated && len(traj.Messages) > 0:
 		return emobench.TerminationMaxSteps
 	case strings.Contains(lastUser, StopMarker):

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -231,6 +232,9 @@ func collectInputs(args []string) (files []string, errs []error, notes []string)
 
 // brokenLink is the error of a symlink p whose target cannot be read.
 func brokenLink(p string, err error) error {
+	if errors.Is(err, syscall.ELOOP) {
+		return fmt.Errorf("%s: a symlink loop (%v): nothing to read", p, errors.Unwrap(err))
+	}
 	return fmt.Errorf("%s: a symlink whose target is missing (%v): is its content fetched (git annex get, dvc pull)?", p, errors.Unwrap(err))
 }
 
@@ -455,7 +459,7 @@ func noteRewards(ctx context.Context, e *env, store *db.DB, src source, runID in
 		return
 	}
 	if k.Unevaluated > 0 {
-		fmt.Fprintf(e.stderr, "note: %s: %d of %d trajectories have no reward information (evaluated = 0): they count as failures\n",
+		fmt.Fprintf(e.stderr, "note: %s: %d of %d trajectories are not evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): they count as failures\n",
 			src.path, k.Unevaluated, k.Total)
 	}
 	if k.Partial > 0 {

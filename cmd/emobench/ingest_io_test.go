@@ -595,3 +595,25 @@ func TestSQL_ErrStdinQueryTooLong(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want exit 2, stderr starting %q", r.code, r.stderr, want)
 	}
 }
+
+// A symlink loop in a walked folder is named as a loop, not as content
+// that git-annex or DVC has not fetched.
+func TestIngest_ErrSymlinkLoopNamed(t *testing.T) {
+	dir := t.TempDir()
+	results := filepath.Join(dir, "results")
+	if err := os.Mkdir(results, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(results, "a.json"), []byte(tauRecords(1, "a")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loop := filepath.Join(results, "loop.json")
+	if err := os.Symlink(loop, loop); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "", "--db", filepath.Join(dir, "runs.db"), "ingest", results)
+	want := "error: " + loop + ": a symlink loop (too many levels of symbolic links): nothing to read\n"
+	if r.code != exitFailure || r.stderr != want {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s", r.code, r.stderr, want)
+	}
+}

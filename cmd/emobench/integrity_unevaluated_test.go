@@ -58,3 +58,44 @@ func TestMigrate_UnevaluatedPassesCleared(t *testing.T) {
 		t.Errorf("after migrate, unevaluated rows with passed = 0 and reward 1.0 = %d, want 1", got)
 	}
 }
+
+// A τ²-bench simulation that ended in a non-evaluable reason never passes,
+// even with reward 1.0 (so --infra-errors fail counts it as a failure, as its
+// note says), and a τ-bench error record with messages but no reward_info
+// ends in error, not in the step cap.
+func TestIngest_NonEvaluableEndingsNeverPass(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "n.db")
+	tau2 := filepath.Join(dir, "infra.json")
+	if err := os.WriteFile(tau2, []byte(`{"info": {"agent_info": {"llm": "m"}, "environment_info": {"domain_name": "airline"}},
+ "tasks": [{"id": "1"}, {"id": "2"}],
+ "simulations": [
+  {"id": "s0", "task_id": "1", "trial": 0, "termination_reason": "context_window_exceeded", "reward_info": {"reward": 1.0}, "messages": []},
+  {"id": "s1", "task_id": "2", "trial": 0, "termination_reason": "agent_stop", "reward_info": {"reward": 1.0}, "messages": []}
+ ]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, "", "--db", dbPath, "ingest", tau2)
+	if r.code != 0 {
+		t.Fatalf("ingest: exit %d: %s", r.code, r.stderr)
+	}
+	wantWarn := "simulation 0: ended in context_window_exceeded with reward 1: τ²-bench does not evaluate such a simulation, so it is stored unevaluated and never passes (stats --infra-errors exclude leaves it out)"
+	if !strings.Contains(r.stderr, wantWarn) {
+		t.Errorf("stderr %q lacks %q", r.stderr, wantWarn)
+	}
+	if rows := statsJSON(t, "--db", dbPath, "stats", "passk", "--k", "1"); len(rows) != 1 || rows[0].PassHatK != 0.5 {
+		t.Errorf("stats passk (infra errors fail) = %+v, want pass^1 0.5", rows)
+	}
+	if rows := statsJSON(t, "--db", dbPath, "stats", "passk", "--k", "1", "--infra-errors", "exclude"); len(rows) != 1 || rows[0].PassHatK != 1 || rows[0].Tasks != 1 {
+		t.Errorf("stats passk --infra-errors exclude = %+v, want pass^1 1 over 1 task", rows)
+	}
+
+	tau := filepath.Join(dir, "m-retail.json")
+	if err := os.WriteFile(tau, []byte(`[{"task_id": 0, "trial": 0, "reward": 0.0, "info": {"error": "boom"}, "traj": [{"role": "user", "content": "hi"}]}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, "--db", dbPath, "ingest", tau)
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories t JOIN runs r ON r.id = t.run_id WHERE r.name = 'm-retail' AND t.termination_reason = 'error' AND t.error = 'boom'"); got != 1 {
+		t.Errorf("error record with messages: %d rows with termination error, want 1", got)
+	}
+}

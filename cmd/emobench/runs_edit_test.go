@@ -100,7 +100,7 @@ func TestIngest_RewardNotes(t *testing.T) {
 	}
 	for _, want := range []string{
 		"grok-3-retail-nonbinary-reward.json: 78 of 115 rewards are partial (neither 0 nor 1)",
-		"tau-trait-gpt5-telecom-none.json: 1 of 18 trajectories have no reward information",
+		"tau-trait-gpt5-telecom-none.json: 1 of 18 trajectories are not evaluated (no reward information",
 	} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("stderr %q lacks %q", r.stderr, want)
