@@ -14,6 +14,16 @@ type PoolKey struct {
 	AgentModel, UserModel, Domain, Condition string
 }
 
+// Unknown is the value a run's agent model, user model or domain has when
+// its source did not say.
+const Unknown = "unknown"
+
+// Poolable reports whether runs with this key may be pooled: an unknown
+// agent model or domain says nothing about what two runs share.
+func (k PoolKey) Poolable() bool {
+	return k.AgentModel != Unknown && k.AgentModel != "" && k.Domain != Unknown && k.Domain != ""
+}
+
 // Label is the key as "agent / user / domain / condition".
 func (k PoolKey) Label() string {
 	return GroupLabel(k.AgentModel, k.UserModel, k.Domain, k.Condition)
@@ -37,13 +47,15 @@ type Unit struct {
 
 // Units assigns runs to analysis units.
 type Units struct {
-	list []Unit
-	of   map[int64]int // run id → index in list
+	list  []Unit
+	of    map[int64]int // run id → index in list
+	apart []int64       // pooling: runs whose key is not Poolable, each alone
 }
 
 // NewUnits makes one unit per run of runs (run id → its key), or, when
 // pool is set, one unit per distinct PoolKey holding every run with that
-// key. Units are ordered by ID.
+// key. A run whose key is not Poolable is never pooled with another: it
+// is a unit of its own (see KeptApart). Units are ordered by ID.
 func NewUnits(runs map[int64]PoolKey, pool bool) Units {
 	ids := make([]int64, 0, len(runs))
 	for id := range runs {
@@ -54,6 +66,12 @@ func NewUnits(runs map[int64]PoolKey, pool bool) Units {
 	byKey := map[PoolKey]int{}
 	for _, id := range ids {
 		key := runs[id]
+		if pool && !key.Poolable() {
+			u.apart = append(u.apart, id)
+			u.of[id] = len(u.list)
+			u.list = append(u.list, Unit{ID: id, Key: key, RunIDs: []int64{id}, Pooled: true})
+			continue
+		}
 		if i, ok := byKey[key]; ok && pool {
 			u.list[i].RunIDs = append(u.list[i].RunIDs, id)
 			u.of[id] = i
@@ -65,6 +83,10 @@ func NewUnits(runs map[int64]PoolKey, pool bool) Units {
 	}
 	return u
 }
+
+// KeptApart returns, when pooling, the runs that were not pooled because
+// their key is not Poolable, ascending.
+func (u Units) KeptApart() []int64 { return u.apart }
 
 // List returns the units, ordered by ID.
 func (u Units) List() []Unit { return u.list }

@@ -245,7 +245,7 @@ func BenchmarkStatsPassK_1M(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	units, _, err := loadUnits(ctx, store, nil, false)
+	units, _, err := loadUnits(ctx, nil, store, nil, false)
 	if err != nil {
 		b.Fatal(err)
 	}

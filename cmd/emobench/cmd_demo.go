@@ -44,7 +44,7 @@ func demoCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			in, _, err := reportInput(c.Context, store, nil, "emobench demo report (synthetic fixtures and offline simulators)", defaultBootstrap, false)
+			in, _, err := reportInput(c.Context, e, store, nil, "emobench demo report (synthetic fixtures and offline simulators)", defaultBootstrap, false)
 			if err != nil {
 				return err
 			}

@@ -52,7 +52,7 @@ func reportCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			in, overlaps, err := reportInput(c.Context, store, runIDs, c.String("title"), boot, c.Bool("pool"))
+			in, overlaps, err := reportInput(c.Context, e, store, runIDs, c.String("title"), boot, c.Bool("pool"))
 			if err != nil {
 				return err
 			}
@@ -70,7 +70,7 @@ func reportCommand(e *env) *cli.Command {
 // runs when runIDs is empty), per run or, with pool, per pool, and the
 // overlaps of pooled runs. Every chart's numbers come from the functions of
 // the stats command its caption names.
-func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string, boot analysis.BootstrapOptions, pool bool) (reports.Input, []analysis.Overlap, error) {
+func reportInput(ctx context.Context, e *env, store *db.DB, runIDs []int64, title string, boot analysis.BootstrapOptions, pool bool) (reports.Input, []analysis.Overlap, error) {
 	in := reports.Input{Title: title, GeneratedAt: time.Now().UTC()}
 	summaries, err := store.ListRunSummaries(ctx)
 	if err != nil {
@@ -90,7 +90,7 @@ func reportInput(ctx context.Context, store *db.DB, runIDs []int64, title string
 		}
 		in.Runs = append(in.Runs, reportRun(s, rewards[s.ID]))
 	}
-	units, names, err := loadUnits(ctx, store, runIDs, pool)
+	units, names, err := loadUnits(ctx, e, store, runIDs, pool)
 	if err != nil {
 		return in, nil, err
 	}

@@ -125,7 +125,7 @@ func runPassK(c *cli.Context, e *env) error {
 		e.warn(fmt.Sprintf("%s in a τ²-bench infrastructure_error or context_window_exceeded: %s (--infra-errors %s)",
 			plural(n, "trajectory ended", "trajectories ended"), verb, c.String("infra-errors")))
 	}
-	units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
+	units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
 	if err != nil {
 		return err
 	}

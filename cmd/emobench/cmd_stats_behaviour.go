@@ -44,7 +44,7 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			outcomes, units, names, err := loadOutcomes(c)
+			outcomes, units, names, err := loadOutcomes(c, e)
 			if err != nil {
 				return err
 			}
@@ -80,13 +80,13 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 
 // loadOutcomes returns the trajectories of the --run runs (all when none)
 // with their units (--pool) and the run names by id.
-func loadOutcomes(c *cli.Context) ([]db.TrajectoryOutcome, analysis.Units, map[int64]string, error) {
+func loadOutcomes(c *cli.Context, e *env) ([]db.TrajectoryOutcome, analysis.Units, map[int64]string, error) {
 	store, runIDs, err := openRuns(c)
 	if err != nil {
 		return nil, analysis.Units{}, nil, err
 	}
 	defer store.Close()
-	units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
+	units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
 	if err != nil {
 		return nil, analysis.Units{}, nil, err
 	}
@@ -210,7 +210,7 @@ func runBalance(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
+	units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
 	if err != nil {
 		return err
 	}

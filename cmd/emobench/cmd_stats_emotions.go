@@ -86,7 +86,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 					return usagef("--k %d: k must be at least 1", k)
 				}
 			}
-			outcomes, units, _, err := loadOutcomes(c)
+			outcomes, units, _, err := loadOutcomes(c, e)
 			if err != nil {
 				return err
 			}

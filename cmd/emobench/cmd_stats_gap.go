@@ -54,7 +54,7 @@ func statsGapCommand(e *env) *cli.Command {
 			if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
 				return err
 			}
-			units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
+			units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
 			if err != nil {
 				return err
 			}

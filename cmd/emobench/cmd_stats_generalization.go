@@ -53,7 +53,7 @@ func runGeneralization(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	units, names, err := loadUnits(c.Context, store, runIDs, c.Bool("pool"))
+	units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
 	if err != nil {
 		return err
 	}

@@ -21,8 +21,8 @@ const maxOverlapNotes = 10
 
 // loadUnits returns the analysis units of runIDs (of every run when
 // empty): one per run, or one per pool when pool is set, with run names by
-// id.
-func loadUnits(ctx context.Context, store *db.DB, runIDs []int64, pool bool) (analysis.Units, map[int64]string, error) {
+// id. Pooling notes on e (when not nil) the runs it keeps apart.
+func loadUnits(ctx context.Context, e *env, store *db.DB, runIDs []int64, pool bool) (analysis.Units, map[int64]string, error) {
 	runs, err := store.ListRuns(ctx) // not the summaries: they count every trajectory
 	if err != nil {
 		return analysis.Units{}, nil, err
@@ -39,7 +39,11 @@ func loadUnits(ctx context.Context, store *db.DB, runIDs []int64, pool bool) (an
 			keys[r.ID] = analysis.PoolKey{AgentModel: r.AgentModel, UserModel: r.UserModel, Domain: r.Domain, Condition: string(r.Condition)}
 		}
 	}
-	return analysis.NewUnits(keys, pool), names, nil
+	units := analysis.NewUnits(keys, pool)
+	if apart := units.KeptApart(); len(apart) > 0 && e != nil {
+		e.warn(fmt.Sprintf("--pool: runs %s have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)", runIDList(apart)))
+	}
+	return units, names, nil
 }
 
 // runIDList is a cell naming runs: a JSON array, "3,5" in text.

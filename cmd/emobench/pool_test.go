@@ -313,7 +313,7 @@ func TestPool_RealRunsOverlap(t *testing.T) {
 
 	// Chart (c) of the pooled report is stats emotions --pool.
 	store := openTestStore(t, dbPath)
-	in, _, err := reportInput(t.Context(), store, nil, "t", defaultBootstrap, true)
+	in, _, err := reportInput(t.Context(), nil, store, nil, "t", defaultBootstrap, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -381,12 +381,43 @@ func TestReport_RunsSharingANameStayApart(t *testing.T) {
 	mustRun(t, "--db", dbPath, "ingest", "--model", "m", "--user-model", "u", "--domain", "retail",
 		filepath.Join(pool, "m-retail-with-emotions-a.json"), twin, filepath.Join(pool, "m-retail-without-emotions.json"))
 	store := openTestStore(t, dbPath)
-	in, _, err := reportInput(t.Context(), store, nil, "t", defaultBootstrap, false)
+	in, _, err := reportInput(t.Context(), nil, store, nil, "t", defaultBootstrap, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"m-retail-with-emotions-a (run 1)", "m-retail-with-emotions-a (run 2)", "m-retail-without-emotions"}
 	if diff := cmp.Diff(want, in.FamilyHeatmap.Rows); diff != "" {
 		t.Errorf("heatmap rows (-want +got):\n%s", diff)
+	}
+}
+
+// Runs whose agent model or domain is unknown share nothing known: --pool
+// keeps each apart, and says so.
+func TestPool_UnknownMetadataNotPooled(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "u.db")
+	for _, name := range []string{"a", "b"} {
+		path := filepath.Join(dir, name+".json")
+		if err := os.WriteFile(path, []byte(`[{"task_id": 0, "trial": 0, "reward": 1.0, "info": {"reward_info": {"reward": 1.0}, "run": "`+name+`"}, "traj": []}]`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, "--db", dbPath, "ingest", path)
+	}
+	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--k", "1", "--pool", "--format", "json")
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || r.code != 0 {
+		t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
+	}
+	if len(rows) != 2 {
+		t.Fatalf("%d rows, want 2 (one per run): %v", len(rows), rows)
+	}
+	for i, row := range rows {
+		if got := runIDsOf(t, row, "run_ids"); !cmp.Equal(got, []int64{int64(i + 1)}) {
+			t.Errorf("row %d run_ids = %v, want [%d]", i, got, i+1)
+		}
+	}
+	want := "note: --pool: runs 1,2 have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)\n"
+	if r.stderr != want {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
 	}
 }

@@ -140,7 +140,7 @@ func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
 	boot.Resamples = 200 // the report's flags reach its captions' commands
 	for _, pool := range []bool{false, true} {
 		t.Run(fmt.Sprintf("pool=%v", pool), func(t *testing.T) {
-			in, overlaps, err := reportInput(t.Context(), store, nil, "t", boot, pool)
+			in, overlaps, err := reportInput(t.Context(), nil, store, nil, "t", boot, pool)
 			if err != nil {
 				t.Fatal(err)
 			}
