@@ -173,6 +173,15 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 	if err := applyRewardInfo(traj, sim.RewardInfo); err != nil {
 		return nil, err
 	}
+	if r := jsonPath(sim.Info, "reward"); traj.RewardInfo == nil && !isNull(r) {
+		// emobench's export: the raw reward of an unevaluated trajectory,
+		// which τ²-bench's null reward_info cannot hold.
+		v, err := reward(r)
+		if err != nil {
+			return nil, fmt.Errorf("info.%w", err)
+		}
+		traj.Reward = v
+	}
 	if traj.Evaluated && nonEvaluable(reason) {
 		// τ²-bench's NON_EVALUABLE_TERMINATION_REASONS: whatever reward_info
 		// says, the simulation was not evaluated, so it never passes.

@@ -99,3 +99,22 @@ func TestIngest_NonEvaluableEndingsNeverPass(t *testing.T) {
 		t.Errorf("error record with messages: %d rows with termination error, want 1", got)
 	}
 }
+
+// An unevaluated trajectory keeps its raw reward through a τ²-bench export
+// and back, and still does not pass.
+func TestExport_Tau2KeepsUnevaluatedRawReward(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gpt-4o-retail.json")
+	if err := os.WriteFile(file, []byte(`[{"task_id": 0, "trial": 0, "reward": 1.0, "info": {"task": {"user_id": "u", "instruction": "i", "actions": [], "outputs": []}}, "traj": [{"role": "user", "content": "hi"}]}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first := filepath.Join(dir, "a.db")
+	mustRun(t, "--db", first, "ingest", file)
+	out := filepath.Join(dir, "run.json")
+	mustRun(t, "--db", first, "export", "--format", "tau2", "--out", out)
+	second := filepath.Join(dir, "b.db")
+	mustRun(t, "--db", second, "ingest", out)
+	if got := sqlInt(t, second, "SELECT COUNT(*) FROM trajectories WHERE reward = 1.0 AND evaluated = 0 AND passed = 0"); got != 1 {
+		t.Errorf("after the round trip, %d trajectories keep reward 1.0 unevaluated, want 1", got)
+	}
+}
