@@ -146,9 +146,9 @@ func (st fileState) ours(ctx context.Context, path string, conn *sql.DB) error {
 }
 
 // missingSchema returns the first table or view of emobench's schema of
-// version that conn lacks, or "" when it has them all. Columns, indexes and
-// objects of its own beside them are left to emobench check, which reports
-// a damaged file's differences.
+// version that conn lacks or has with other columns, or "" when it has
+// them all. Indexes, definitions and objects of its own beside them are
+// left to emobench check, which reports a damaged file's differences.
 func missingSchema(ctx context.Context, conn *sql.DB, version int) (string, error) {
 	want, err := referenceSchema(ctx, version)
 	if err != nil {
@@ -159,9 +159,16 @@ func missingSchema(ctx context.Context, conn *sql.DB, version int) (string, erro
 		return "", err
 	}
 	var missing []string
-	for obj := range want {
-		if _, ok := got[obj]; !ok && !strings.HasPrefix(obj, "index ") {
+	for obj, w := range want {
+		g, ok := got[obj]
+		switch {
+		case strings.HasPrefix(obj, "index "):
+		case !ok:
 			missing = append(missing, obj)
+		case g.cols != w.cols:
+			// Same names, other columns: a look-alike that migrations
+			// would fail on halfway, after the switch to WAL had written.
+			missing = append(missing, fmt.Sprintf("%s with columns %s (it has %s)", obj, w.cols, g.cols))
 		}
 	}
 	if len(missing) == 0 {

@@ -465,3 +465,25 @@ func TestVacuum_CopyWithoutLocks(t *testing.T) {
 	}
 	requireNoJournalFiles(t, "the copy", out)
 }
+
+// A file with every table and view name of an earlier emobench's schema but
+// other columns is not emobench's: refused before any write, not a byte
+// changed (a migration would fail on it halfway, after the switch to WAL).
+func TestForeignDB_LookalikeColumnsUntouched(t *testing.T) {
+	dir := t.TempDir()
+	file := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
+	path := filepath.Join(dir, "lookalike.db")
+	fixtureDB(t, path)
+	plainSQL(t, path, olderSQL("ALTER TABLE maintenance RENAME COLUMN done_at TO finished")...)
+	before := fileSum(t, path)
+	r := runCLI(t, "", "--db", path, "ingest", file)
+	want := "emobench: " + path + " is not an emobench database (application_id 0, user_version 6, "
+	wantWhy := "; not emobench's schema of version 6: no table maintenance with columns task,done_at (it has task,finished)): emobench leaves it as it is\n"
+	if r.code != exitFailure || !strings.HasPrefix(r.stderr, want) || !strings.HasSuffix(r.stderr, wantWhy) {
+		t.Errorf("exit %d, stderr %q; want exit 1, %q … %q", r.code, r.stderr, want, wantWhy)
+	}
+	if after := fileSum(t, path); after != before {
+		t.Errorf("sha256 changed: %s, was %s", after, before)
+	}
+	requireNoJournalFiles(t, "after ingest", path)
+}
