@@ -150,13 +150,13 @@ func Overlaps(u Units, tasks []RunTask) []Overlap {
 		}
 	}
 	slices.SortFunc(out, func(a, b Overlap) int {
-		return cmp.Or(cmp.Compare(a.Unit.ID, b.Unit.ID), compareTasks(a.Task, b.Task))
+		return cmp.Or(cmp.Compare(a.Unit.ID, b.Unit.ID), CompareTaskKeys(a.Task, b.Task))
 	})
 	return out
 }
 
-// compareTasks orders task names numerically when both are integers.
-func compareTasks(a, b string) int {
+// CompareTaskKeys orders task names numerically when both are integers.
+func CompareTaskKeys(a, b string) int {
 	x, errA := strconv.Atoi(a)
 	y, errB := strconv.Atoi(b)
 	if errA == nil && errB == nil {

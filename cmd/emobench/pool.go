@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -137,11 +139,23 @@ func outcomeOverlaps(units analysis.Units, outcomes []db.TrajectoryOutcome) []an
 	if !pooledUnits(units) {
 		return nil
 	}
+	// Overlap by the task's content (its pair key), not its key alone: two
+	// runs may hold different tasks under one key. Name the task by its key.
 	rt := make([]analysis.RunTask, len(outcomes))
+	keyOf := map[string]string{}
 	for i, o := range outcomes {
-		rt[i] = analysis.RunTask{RunID: o.RunID, Task: o.TaskKey}
+		id := cmp.Or(o.PairKey, o.TaskKey)
+		keyOf[id] = o.TaskKey
+		rt[i] = analysis.RunTask{RunID: o.RunID, Task: id}
 	}
-	return analysis.Overlaps(units, rt)
+	overlaps := analysis.Overlaps(units, rt)
+	for i, o := range overlaps {
+		overlaps[i].Task = keyOf[o.Task]
+	}
+	slices.SortStableFunc(overlaps, func(a, b analysis.Overlap) int {
+		return cmp.Or(cmp.Compare(a.Unit.ID, b.Unit.ID), analysis.CompareTaskKeys(a.Task, b.Task))
+	})
+	return overlaps
 }
 
 func pooledUnits(u analysis.Units) bool {

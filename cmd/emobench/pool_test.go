@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -419,5 +420,34 @@ func TestPool_UnknownMetadataNotPooled(t *testing.T) {
 	want := "note: --pool: runs 1,2 have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)\n"
 	if r.stderr != want {
 		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+}
+
+// Two pooled runs holding different tasks under one key do not overlap:
+// stats emotions --pool names no overlap for that key, as stats passk
+// --pool, which pools by task content, does not.
+func TestPool_SameKeyOtherTaskIsNoOverlap(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "k.db")
+	rec := func(instruction, family string, reward float64) string {
+		return fmt.Sprintf(`{"task_id": 0, "trial": 0, "reward": %v, "info": {"task": {"user_id": "u", "instruction": %q, "actions": [], "outputs": [], "emotion_family": %q}, "reward_info": {"reward": %v}}, "traj": []}`, reward, instruction, family, reward)
+	}
+	files := map[string]string{
+		"x1-with-emotions.json":    "[" + rec("Cancel my order.", "anger", 1) + "]",
+		"x2-with-emotions.json":    "[" + rec("Return my shoes.", "fear", 0) + "]",
+		"x0-without-emotions.json": "[" + rec("Cancel my order.", "", 1) + "]",
+	}
+	for _, name := range []string{"x1-with-emotions.json", "x2-with-emotions.json", "x0-without-emotions.json"} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(files[name]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, "--db", dbPath, "ingest", "--model", "m", "--domain", "retail", path)
+	}
+	for _, args := range [][]string{{"stats", "passk", "--pool"}, {"stats", "emotions", "--pool", "--ci", "none"}} {
+		r := runCLI(t, "", append([]string{"--db", dbPath}, args...)...)
+		if r.code != 0 || strings.Contains(r.stderr, "appears in runs") {
+			t.Errorf("%s: exit %d, stderr %q: want no overlap note", strings.Join(args, " "), r.code, r.stderr)
+		}
 	}
 }
