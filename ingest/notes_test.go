@@ -49,13 +49,13 @@ func TestTauBench_DuplicateKeyNote(t *testing.T) {
 		t.Errorf("user_id = %q, want %q", got, want)
 	}
 	want := []string{
-		"record 1: key info.task.user_id appears more than once: the last value is kept",
+		"record 1: keys info.task.user_id, reward appear more than once: the last value of each is kept",
 		"record 2: key traj[0].role appears more than once: the last value is kept",
 	}
 	if diff := cmp.Diff(want, notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
-	// JSON Lines: the same rule, and the first repeat of a record is named.
+	// JSON Lines: the same rule.
 	lines := `{"task_id": 0, "reward": 0.0, "reward": 1.0, "info": {"reward_info": {}}, "traj": []}` + "\n"
 	notes = nil
 	for _, err := range ingest.TauBenchWithNotes(strings.NewReader(lines), func(n string) { notes = append(notes, n) }) {
@@ -199,8 +199,7 @@ func TestDuplicateKeys_HeaderAndSubmission(t *testing.T) {
 		t.Errorf("agent model = %q, want the last value %q", got, want)
 	}
 	want := []string{
-		"key info.agent_info.llm appears more than once: the last value is kept",
-		"key tasks[0].description appears more than once: the last value is kept",
+		"keys info.agent_info.llm, tasks[0].description appear more than once: the last value of each is kept",
 	}
 	if diff := cmp.Diff(want, rd.Warnings()); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)

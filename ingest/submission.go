@@ -65,8 +65,8 @@ func SubmissionWithNotes(r io.Reader, note func(string)) ([]emobench.PublishedRe
 		return nil, fmt.Errorf("top level is %s, want a leaderboard submission object {model_name, results, ...}", jsonKind(raw))
 	}
 	var dups dupKeyScanner
-	if p := dups.firstDuplicate(raw); p != "" {
-		note(fmt.Sprintf("key %s appears more than once: the last value is kept", p))
+	if paths := dups.duplicates(raw); paths != nil {
+		note(duplicateNote(paths))
 	}
 	var sub struct {
 		ModelName              json.RawMessage `json:"model_name"`

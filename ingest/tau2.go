@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -84,6 +85,7 @@ type Tau2Reader struct {
 	used     bool
 
 	dups         dupKeyScanner
+	headerDups   []string // repeated keys of the Results object outside simulations, as paths
 	firstBare    json.RawMessage // a bare array's first simulation, read to tell it from τ-bench records
 	wrapper      map[string]json.RawMessage
 	simulated    map[string]bool // listed tasks that have a simulation
@@ -152,6 +154,9 @@ func Tau2With(r io.Reader, opts Tau2Options) (*Tau2Reader, error) {
 			return nil, t.tee.err
 		}
 		return nil, err
+	}
+	if t.headerDups != nil {
+		t.warn("%s", duplicateNote(t.headerDups))
 	}
 	t.applyWrapper()
 	return t, nil
@@ -281,11 +286,16 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 		return fmt.Errorf("top level is %s, want a τ²-bench Results object {timestamp, info, tasks, simulations}", describeToken(tok))
 	}
 	var seen tau2Keys
+	keys := map[string]bool{}
 	for dec.More() {
 		key, err := objectKey(dec)
 		if err != nil {
 			return err
 		}
+		if keys[key] {
+			t.headerDups = appendNew(t.headerDups, key)
+		}
+		keys[key] = true
 		if key == "simulations" {
 			seen.simulations = true
 			if seen.info && seen.tasks {
@@ -319,19 +329,18 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 		if err != nil {
 			return err
 		}
+		raw = t.headerLastWins(key, raw)
 		switch key {
 		case "timestamp":
 			t.info.Timestamp = stringOf(raw)
 		case "info":
 			seen.info = true
 			t.readInfo(raw)
-			t.warnDuplicate(key, raw)
 		case "tasks":
 			seen.tasks = true
 			if err := t.readTasks(raw); err != nil {
 				return err
 			}
-			t.warnDuplicate(key, raw)
 		case "simulation_index":
 			if err := t.readIndex(raw); err != nil {
 				return err
@@ -359,15 +368,29 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 	return nil
 }
 
-// warnDuplicate warns of the first key repeated in one object of raw, the
-// value of the top-level key.
-func (t *Tau2Reader) warnDuplicate(key string, raw json.RawMessage) {
-	if p := t.dups.firstDuplicate(raw); p != "" {
+// headerLastWins returns raw, the value of the top-level key, with only
+// the last value of each key repeated in one of its objects, and keeps
+// their paths for the header's note.
+func (t *Tau2Reader) headerLastWins(key string, raw json.RawMessage) json.RawMessage {
+	paths := t.dups.duplicates(raw)
+	if paths == nil {
+		return raw
+	}
+	for _, p := range paths {
 		if p[0] != '[' {
 			p = "." + p
 		}
-		t.warn("key %s%s appears more than once: the last value is kept", key, p)
+		t.headerDups = appendNew(t.headerDups, key+p)
 	}
+	return lastWins(raw)
+}
+
+// appendNew appends s to list unless list holds it.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // readBareHeader reads the start of a bare JSON array of τ²-bench
@@ -511,6 +534,8 @@ func closeObject(dec *json.Decoder, what string) error {
 }
 
 func (t *Tau2Reader) readInfo(raw json.RawMessage) {
+	// A repeated info key: the last one is the run's info.
+	t.info.Raw, t.info.Redacted, t.info.Condition = nil, nil, ""
 	if isNull(raw) {
 		return
 	}
@@ -688,17 +713,22 @@ func (t *Tau2Reader) decodeSimulation(dec *json.Decoder, i int) (*emobench.Traje
 	return t.simulation(raw, i)
 }
 
-// simulation maps the simulation raw, the i-th of the run.
+// simulation maps the simulation raw, the i-th of the run. A simulation
+// with repeated keys is read with only the last value of each, in its
+// typed fields and in the raw JSON kept (reward_info, extra), and a
+// warning lists them.
 func (t *Tau2Reader) simulation(raw json.RawMessage, i int) (*emobench.Trajectory, error) {
+	paths := t.dups.duplicates(raw)
+	if paths != nil {
+		raw = lastWins(raw)
+	}
 	var sim tau2Simulation
 	if err := json.Unmarshal(raw, &sim); err != nil {
 		return nil, explainSimulation(err)
 	}
 	traj, err := t.trajectory(&sim, i)
-	if err == nil {
-		if path := t.dups.firstDuplicate(raw); path != "" {
-			t.warn("simulation %d: key %s appears more than once: the last value is kept", i, path)
-		}
+	if err == nil && paths != nil {
+		t.warn("simulation %d: %s", i, duplicateNote(paths))
 	}
 	return traj, err
 }

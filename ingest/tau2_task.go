@@ -30,6 +30,8 @@ type tau2Action struct {
 }
 
 func (t *Tau2Reader) readTasks(raw json.RawMessage) error {
+	clear(t.tasks) // a repeated tasks key: the last one lists the run's tasks
+	t.info.Tasks = 0
 	if isNull(raw) {
 		return nil
 	}

@@ -74,7 +74,8 @@ func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
 // TauBenchWithNotes is TauBench that also hands note what it tolerated
 // but the user should know, each naming its record ("record 3: info.agent_cost
 // is the string "0.5": read as 0.5"): a key repeated in one object of a
-// record (the last value is kept, as encoding/json and Python do) and a cost
+// record (the last value is kept, as Python does, also in the raw JSON kept
+// from the record; one note lists a record's repeated keys) and a cost
 // given as a string. At most 20 notes come one by one; a last note counts
 // the rest. A nil note drops them.
 func TauBenchWithNotes(r io.Reader, note func(string)) iter.Seq2[*emobench.Trajectory, error] {
@@ -99,13 +100,24 @@ func TauBenchWithNotes(r io.Reader, note func(string)) iter.Seq2[*emobench.Traje
 			}
 			start := dec.InputOffset()
 			rec.forget(start)
-			traj, recNotes, err := decodeTauRecord(dec)
+			traj, recNotes, whole, err := decodeTauRecord(dec)
+			var paths []string
+			if whole {
+				span := rec.span(start, dec.InputOffset())
+				if paths = dups.duplicates(span); paths != nil {
+					// Decoded again with only the last value of each
+					// repeated key, so that the raw JSON kept from the
+					// record (reward_info, extra) holds what the typed
+					// fields hold, as Python would read it.
+					traj, recNotes, err = tauRecordFrom(lastWins(span))
+				}
+			}
 			if err != nil {
 				yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
 				return
 			}
-			if path := dups.firstDuplicate(rec.span(start, dec.InputOffset())); path != "" {
-				notes.add("record %d: key %s appears more than once: the last value is kept", i, path)
+			if paths != nil {
+				notes.add("record %d: %s", i, duplicateNote(paths))
 			}
 			for _, n := range recNotes {
 				notes.add("record %d: %s", i, n)
@@ -160,23 +172,19 @@ func readRecordLines(dec *json.Decoder, notes *noteSink, yield func(*emobench.Tr
 				return
 			}
 		}
-		var rec tauRecord
-		err := json.Unmarshal(raw, &rec)
-		if err != nil {
-			err = explainJSON(err, "record")
+		paths := dups.duplicates(raw)
+		if paths != nil {
+			raw = lastWins(raw)
 		}
-		var traj *emobench.Trajectory
-		if err == nil {
-			traj, err = rec.trajectory()
-		}
+		traj, recNotes, err := tauRecordFrom(raw)
 		if err != nil {
 			yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
 			return
 		}
-		if path := dups.firstDuplicate(raw); path != "" {
-			notes.add("record %d: key %s appears more than once: the last value is kept", i, path)
+		if paths != nil {
+			notes.add("record %d: %s", i, duplicateNote(paths))
 		}
-		for _, n := range rec.notes {
+		for _, n := range recNotes {
 			notes.add("record %d: %s", i, n)
 		}
 		if !yield(traj, nil) {
@@ -396,9 +404,25 @@ type tauFunction struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-func decodeTauRecord(dec *json.Decoder) (*emobench.Trajectory, []string, error) {
+// decodeTauRecord decodes the next record of dec. whole reports whether
+// dec read the whole record (it did unless the JSON is malformed or cut
+// short), whose bytes can then be scanned even when err is not nil.
+func decodeTauRecord(dec *json.Decoder) (traj *emobench.Trajectory, notes []string, whole bool, err error) {
 	var rec tauRecord
 	if err := dec.Decode(&rec); err != nil {
+		var syn *json.SyntaxError
+		whole = !errors.As(err, &syn) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF)
+		return nil, nil, whole, explainJSON(err, "record")
+	}
+	traj, err = rec.trajectory()
+	return traj, rec.notes, true, err
+}
+
+// tauRecordFrom maps the record raw, a JSON value a json.Decoder has
+// checked.
+func tauRecordFrom(raw []byte) (*emobench.Trajectory, []string, error) {
+	var rec tauRecord
+	if err := json.Unmarshal(raw, &rec); err != nil {
 		return nil, nil, explainJSON(err, "record")
 	}
 	traj, err := rec.trajectory()
