@@ -181,7 +181,7 @@ func lastWinsObject(dst, b []byte, i int) ([]byte, int) {
 		gone  bool   // a later member has the same key
 	}
 	var members []member
-	var empty []byte // the white space of an object without members
+	var empty []byte          // the white space of an object without members
 	first := map[string]int{} // key text → index in members of its first occurrence
 	i++
 	for i < len(b) {

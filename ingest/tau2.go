@@ -85,7 +85,7 @@ type Tau2Reader struct {
 	used     bool
 
 	dups         dupKeyScanner
-	headerDups   []string // repeated keys of the Results object outside simulations, as paths
+	headerDups   []string        // repeated keys of the Results object outside simulations, as paths
 	firstBare    json.RawMessage // a bare array's first simulation, read to tell it from τ-bench records
 	wrapper      map[string]json.RawMessage
 	simulated    map[string]bool // listed tasks that have a simulation
