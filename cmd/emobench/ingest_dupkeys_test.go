@@ -30,8 +30,8 @@ var dupKeysCases = []dupKeysCase{{
 		`SELECT idx, content FROM messages ORDER BY trajectory_id, idx`,
 	},
 	checks: map[string]string{
-		`SELECT json_extract(reward_info, '$.reward') FROM trajectories t JOIN tasks k ON k.id = t.task_id WHERE k.task_key = '0'`:             "1.0",
-		`SELECT agent_cost FROM trajectories t JOIN tasks k ON k.id = t.task_id WHERE k.task_key = '0'`:                                        "2.0",
+		`SELECT json_extract(reward_info, '$.reward') FROM trajectories t JOIN tasks k ON k.id = t.task_id WHERE k.task_key = '0'`:             "1",
+		`SELECT agent_cost FROM trajectories t JOIN tasks k ON k.id = t.task_id WHERE k.task_key = '0'`:                                        "2",
 		`SELECT json_extract(extra, '$.labels.k') FROM trajectories t JOIN tasks k ON k.id = t.task_id WHERE k.task_key = '0'`:                 "last",
 		`SELECT json_extract(actions, '$[0].kwargs.order_id') FROM tasks WHERE task_key = '0'`:                                                 "#W2",
 		`SELECT user_id FROM tasks WHERE task_key = '0'`:                                                                                       "last",
@@ -67,7 +67,7 @@ var dupKeysCases = []dupKeysCase{{
 		`SELECT trial, reward, reward_info FROM trajectories`,
 	},
 	checks: map[string]string{
-		`SELECT json_extract(reward_info, '$.reward') FROM trajectories`:               "1.0",
+		`SELECT json_extract(reward_info, '$.reward') FROM trajectories`:               "1",
 		`SELECT json_extract(reward_info, '$.nl_assertions[0].met') FROM trajectories`: "1",
 		`SELECT trial FROM trajectories`:                                               "2",
 	},
