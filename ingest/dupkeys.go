@@ -177,8 +177,9 @@ func lastWinsValue(dst, b []byte, i int) ([]byte, int) {
 func lastWinsObject(dst, b []byte, i int) ([]byte, int) {
 	type member struct {
 		head  []byte // white space, key and colon, as written
-		value []byte // the value, repeated keys resolved, and the white space after it
-		gone  bool   // a later member has the same key
+		value []byte // the value, repeated keys resolved
+		tail  []byte // the white space after the value
+		gone  bool   // an earlier member has the same key
 	}
 	var members []member
 	var empty []byte          // the white space of an object without members
@@ -189,8 +190,6 @@ func lastWinsObject(dst, b []byte, i int) ([]byte, int) {
 		if start >= len(b) || b[start] == '}' {
 			if len(members) == 0 {
 				empty = b[i:start]
-			} else {
-				members[len(members)-1].value = append(members[len(members)-1].value, b[i:start]...)
 			}
 			i = start + 1
 			break
@@ -216,7 +215,7 @@ func lastWinsObject(dst, b []byte, i int) ([]byte, int) {
 		var valEnd int
 		m.value, valEnd = lastWinsValue(nil, b, valStart)
 		after := skipSpace(b, valEnd)
-		m.value = append(m.value, b[valEnd:after]...)
+		m.tail = b[valEnd:after]
 		i = after
 		if at, ok := first[key]; ok {
 			// The last value takes the first one's place.
@@ -228,16 +227,22 @@ func lastWinsObject(dst, b []byte, i int) ([]byte, int) {
 		members = append(members, m)
 	}
 	dst = append(append(dst, '{'), empty...)
-	n := 0
-	for _, m := range members {
+	last := -1 // the last member kept, which ends with the object's last white space
+	for j, m := range members {
+		if !m.gone {
+			last = j
+		}
+	}
+	for j, m := range members {
 		if m.gone {
 			continue
 		}
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		n++
 		dst = append(append(dst, m.head...), m.value...)
+		if j == last {
+			dst = append(dst, members[len(members)-1].tail...)
+			break
+		}
+		dst = append(append(dst, m.tail...), ',')
 	}
 	return append(dst, '}'), i
 }
