@@ -212,3 +212,38 @@ func TestDuplicateKeys_HeaderAndSubmission(t *testing.T) {
 		t.Errorf("submission notes (-want +got):\n%s", diff)
 	}
 }
+
+// A record with repeated keys is read as Python reads it, in JSON arrays
+// and JSON Lines alike: the last value wins whole (a repeated object is
+// replaced, not merged as encoding/json merges into a struct), the raw
+// JSON kept holds only that value, and an earlier value of the wrong type
+// is no error.
+func TestTauBench_DuplicateKeysLastWins(t *testing.T) {
+	records := []string{
+		`{"task_id": 0, "reward": 1, "info": {"reward_info": {"reward": 1}, "note": "a"}, "info": {"source": "user", "note": {"x": 1, "x": 2}}, "traj": []}`,
+		`{"task_id": 1, "reward": 1, "traj": 5, "info": {"reward_info": {"reward": 0, "reward": 1}}, "traj": [{"role": "user", "content": "hi"}]}`,
+	}
+	for name, in := range map[string]string{
+		"array": "[" + strings.Join(records, ",\n") + "]",
+		"lines": strings.Join(records, "\n") + "\n",
+	} {
+		var notes []string
+		trajs, err := collect(t, ingest.TauBenchWithNotes(strings.NewReader(in), func(n string) { notes = append(notes, n) }))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := trajs[0]; got.Evaluated || got.RewardInfo != nil || string(got.Extra) != `{"note":{"x":2},"source":"user"}` {
+			t.Errorf("%s: record 0: evaluated %v, reward_info %s, extra %s; want the second info alone", name, got.Evaluated, got.RewardInfo, got.Extra)
+		}
+		if got := trajs[1]; len(got.Messages) != 1 || string(got.RewardInfo) != `{"reward": 1}` {
+			t.Errorf("%s: record 1: %d messages, reward_info %s; want 1 and {\"reward\": 1}", name, len(got.Messages), got.RewardInfo)
+		}
+		want := []string{
+			"record 0: keys info, info.note.x appear more than once: the last value of each is kept",
+			"record 1: keys info.reward_info.reward, traj appear more than once: the last value of each is kept",
+		}
+		if diff := cmp.Diff(want, notes); diff != "" {
+			t.Errorf("%s: notes (-want +got):\n%s", name, diff)
+		}
+	}
+}
