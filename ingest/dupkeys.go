@@ -279,6 +279,9 @@ func (s *dupKeyScanner) path() string {
 			b.WriteByte('.')
 		}
 		if key, err := unquote(append(append([]byte{'"'}, f.key...), '"')); err == nil {
+			if key == "" {
+				key = `""` // the empty key, named
+			}
 			b.WriteString(key)
 		} else {
 			b.Write(f.key)

@@ -376,6 +376,9 @@ func (t *Tau2Reader) headerLastWins(key string, raw json.RawMessage) json.RawMes
 	if paths == nil {
 		return raw
 	}
+	if key == "" {
+		key = `""` // the empty key, named
+	}
 	for _, p := range paths {
 		if p[0] != '[' {
 			p = "." + p
