@@ -47,13 +47,15 @@ var dupKeysCases = []dupKeysCase{{
 	name:  "tau2",
 	input: "input.json",
 	queries: []string{
-		`SELECT agent_model, json_extract(config, '$.tau2.info') FROM runs`,
+		`SELECT agent_model, created_at, json_extract(config, '$.tau2') FROM runs`,
 		`SELECT task_key, actions FROM tasks`,
 		`SELECT trial, reward, reward_info, extra FROM trajectories ORDER BY trial`,
 		`SELECT content FROM messages ORDER BY trajectory_id, idx`,
 	},
 	checks: map[string]string{
 		`SELECT json_extract(config, '$.tau2.info.agent_info.llm') FROM runs`:            "gpt-last",
+		`SELECT json_extract(config, '$.tau2.wrapper.agent.llm') FROM runs`:              "wrapper-last",
+		`SELECT json_extract(config, '$.tau2.timestamp') FROM runs`:                      "2026-01-01T00:00:00",
 		`SELECT json_extract(config, '$.tau2.info.num_trials') FROM runs`:                "4",
 		`SELECT json_extract(actions, '$[0].kwargs.amount') FROM tasks`:                  "2",
 		`SELECT json_extract(reward_info, '$.reward') FROM trajectories WHERE trial = 0`: "1",
