@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -71,6 +72,7 @@ type DB struct {
 	notOurs  error        // OpenReadOnly: why the file is not emobench's, nil when it is
 	onWait   func()       // called when a write starts waiting for another writer
 	waiters  atomic.Int32 // goroutines waiting for the write lock
+	gate     *gateLock    // OpenReadOnly of a file read immutably: held until Close
 }
 
 // Open opens (creating if needed) the database at path for reading and
@@ -94,9 +96,20 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		return nil, emobench.Errorf(emobench.EINVALID, "database path %s is a directory", path)
 	}
+	db := &DB{path: path, writable: true}
+	for _, opt := range opts {
+		opt(db)
+	}
+	// The gate, held exclusive until the file is in WAL mode with its -wal
+	// beside it, waits for immutable readers and keeps new ones out.
+	gate, err := lockGate(ctx, path, true, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer gate.release()
 	// Nothing may write to the file before it is known to be ours: not even
 	// the switch to WAL.
-	st, err := inspectFile(ctx, path)
+	st, err := inspectFile(ctx, path, db.whileBusy)
 	if err != nil {
 		return nil, err
 	}
@@ -116,10 +129,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), writable: true}
-	for _, opt := range opts {
-		opt(db)
-	}
+	db.sql, db.queries = sqlDB, sqlcdb.New(sqlDB)
 	// journal_mode is a property of the file, not of a connection: in WAL
 	// mode readers never wait for writers. Close switches it back to DELETE,
 	// so that a file at rest has no -wal and read-only commands create none.
@@ -131,6 +141,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	gate.release() // the -wal exists while the pool's connection is open
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -152,21 +163,49 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	} else if info.IsDir() {
 		return nil, emobench.Errorf(emobench.EINVALID, "database path %s is a directory", path)
 	}
-	st, err := inspectFile(ctx, path)
+	// The gate, held shared while the file is inspected and the first
+	// connection opened, and until Close when the file is read immutably,
+	// keeps writers from starting meanwhile.
+	gate, err := lockGate(ctx, path, false, nil)
 	if err != nil {
 		return nil, err
 	}
+	st, err := inspectFile(ctx, path, readRetry(path))
+	if err != nil {
+		gate.release()
+		return nil, err
+	}
 	if st.appID == ApplicationID && st.version > SchemaVersion() {
+		gate.release()
 		return nil, st.notOurs
 	}
-	dsn := readOnlyDSN(path) +
-		"&_pragma=query_only(1)" +
+	dsn, immutable := readOnlyDSN(path)
+	dsn += "&_pragma=query_only(1)" +
 		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")" + untrustedSafety
 	sqlDB, err := openReadOnlyPool(dsn)
 	if err != nil {
+		gate.release()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), notOurs: st.notOurs}, nil
+	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), notOurs: st.notOurs}
+	// The first connection is opened under the gate: a file in WAL mode is
+	// then read through its -wal, which stays while a connection has it.
+	err = retryBusy(ctx, path, nil, func() error {
+		var v int
+		return sqlDB.QueryRowContext(ctx, "SELECT user_version FROM pragma_user_version").Scan(&v)
+	})
+	if err != nil {
+		sqlDB.Close()
+		gate.release()
+		return nil, notOursOr(ctx, path, err)
+	}
+	if immutable {
+		gate.markImmutable()
+		db.gate = gate
+	} else {
+		gate.release()
+	}
+	return db, nil
 }
 
 // RequireCurrent fails when the file's schema is older than this build's,
@@ -194,12 +233,31 @@ func (db *DB) NotOurs() error { return db.notOurs }
 // back in rollback-journal (DELETE) mode when no other connection has it
 // open, so that the file at rest has no -wal or -shm beside it; otherwise it
 // stays in WAL mode and the last writer to close does it.
+//
+// The switch and the close hold the file's gate exclusive (see lockGate):
+// a reader starting meanwhile waits, and never reads immutably a file whose
+// pages a checkpoint is writing. When the gate cannot be had within
+// closeGateWait, the file is closed in WAL mode.
 func (db *DB) Close() error {
-	if db.writable {
+	if !db.writable {
+		err := db.sql.Close()
+		db.gate.release()
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeGateWait)
+	defer cancel()
+	gate, err := lockGate(ctx, db.path, true, nil)
+	if err == nil {
 		db.restJournal()
 	}
-	return db.sql.Close()
+	err = db.sql.Close()
+	gate.release()
+	return err
 }
+
+// closeGateWait is how long Close waits for readers that are opening the
+// file (each holds the gate for a moment) before it leaves it in WAL mode.
+const closeGateWait = 10 * time.Second
 
 // restJournal checkpoints the WAL and switches to journal_mode DELETE,
 // without waiting: when another connection (here or in another process)
@@ -257,10 +315,14 @@ func SchemaVersion() int {
 	return ms[len(ms)-1].version
 }
 
+// userVersion reads PRAGMA user_version, waiting while the file is locked.
 func (db *DB) userVersion(ctx context.Context) (int, error) {
 	var v int
-	if err := db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return 0, fmt.Errorf("open %s: not an emobench database: %w", db.path, err)
+	err := retryBusy(ctx, db.path, nil, func() error {
+		return db.sql.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	})
+	if err != nil {
+		return 0, notOursOr(ctx, db.path, err)
 	}
 	return v, nil
 }
@@ -281,7 +343,7 @@ func (db *DB) migrate(ctx context.Context) error {
 	if version > SchemaVersion() {
 		return newerSchemaError(db.path, version)
 	}
-	if err := refuseTriggers(ctx, db.sql, db.path); err != nil {
+	if err := db.whileBusy(ctx, func() error { return refuseTriggers(ctx, db.sql, db.path) }); err != nil {
 		return err
 	}
 	for _, m := range migrations() {
@@ -326,7 +388,10 @@ func (db *DB) migrate(ctx context.Context) error {
 	// A file of an emobench older than application_id, recognised by its
 	// schema, is marked at its first write.
 	var appID int64
-	if err := db.sql.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID); err != nil {
+	err = db.whileBusy(ctx, func() error {
+		return db.sql.QueryRowContext(ctx, "PRAGMA application_id").Scan(&appID)
+	})
+	if err != nil {
 		return fmt.Errorf("open %s: %w", db.path, err)
 	}
 	if appID != ApplicationID {

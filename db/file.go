@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -40,8 +41,10 @@ type fileState struct {
 // inspectFile reads path's SQLite header and schema through a read-only
 // connection that creates no -wal or -shm file, and says in notOurs whether
 // emobench may write it. It fails when path holds something other than an
-// SQLite database.
-func inspectFile(ctx context.Context, path string) (fileState, error) {
+// SQLite database. Its caller holds path's gate (see lockGate), so that an
+// immutable read of it cannot race a writer that starts; retry runs the
+// probe again while the file is locked (SQLITE_BUSY), until ctx is done.
+func inspectFile(ctx context.Context, path string, retry func(context.Context, func() error) error) (fileState, error) {
 	info, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && info.Size() == 0) {
 		return fileState{empty: true}, nil
@@ -52,7 +55,20 @@ func inspectFile(ctx context.Context, path string) (fileState, error) {
 	if _, err := readHeader(path); err != nil {
 		return fileState{}, err
 	}
-	conn, err := sql.Open("sqlite", readOnlyDSN(path)+untrustedSafety)
+	var st fileState
+	err = retry(ctx, func() error {
+		var err error
+		st, err = probeFile(ctx, path)
+		return err
+	})
+	return st, err
+}
+
+// probeFile is one attempt of inspectFile; an SQLITE_BUSY error it
+// returns as it is, for the caller to try again.
+func probeFile(ctx context.Context, path string) (fileState, error) {
+	dsn, _ := readOnlyDSN(path)
+	conn, err := sql.Open("sqlite", dsn+"&_pragma=busy_timeout("+strconv.Itoa(BusyTimeout)+")"+untrustedSafety)
 	if err != nil {
 		return fileState{}, fmt.Errorf("open %s: %w", path, err)
 	}
@@ -62,16 +78,35 @@ func inspectFile(ctx context.Context, path string) (fileState, error) {
 	err = conn.QueryRowContext(ctx, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_schema)").
 		Scan(&st.appID, &st.version, &st.objects)
 	if err != nil {
-		return fileState{}, fmt.Errorf("open %s: not an emobench database: %w", path, err)
+		return fileState{}, notOursOr(ctx, path, err)
 	}
 	if st.triggers, err = stringRows(ctx, conn, "SELECT name FROM sqlite_schema WHERE type = 'trigger'"); err != nil {
+		if isBusy(err) {
+			return fileState{}, err
+		}
 		return fileState{}, fmt.Errorf("open %s: %w", path, err)
 	}
 	if st.objects == 0 && st.version == 0 && st.appID == 0 {
 		st.empty = true // an SQLite file nothing was stored in yet
 	}
 	st.notOurs = st.ours(ctx, path, conn)
+	if isBusy(st.notOurs) {
+		return fileState{}, st.notOurs // reading the schema met a lock
+	}
 	return st, nil
+}
+
+// notOursOr wraps err, from the first read of path, as "not an emobench
+// database", except a lock (SQLITE_BUSY, returned as it is) or a done ctx:
+// a file that is busy is not for that someone else's.
+func notOursOr(ctx context.Context, path string, err error) error {
+	switch {
+	case isBusy(err):
+		return err
+	case ctx.Err() != nil:
+		return fmt.Errorf("open %s: %w", path, ctx.Err())
+	}
+	return fmt.Errorf("open %s: not an emobench database: %w", path, err)
 }
 
 // readHeader returns the first 100 bytes of path, the SQLite header, or an
@@ -92,13 +127,14 @@ func readHeader(path string) ([]byte, error) {
 // readOnlyDSN opens path read-only without creating files beside it. A
 // file in WAL mode whose -wal file is absent (every write committed and
 // checkpointed) is opened immutable: mode=ro alone would create -wal and
-// -shm files next to it.
-func readOnlyDSN(path string) string {
-	dsn := "file:" + escapePath(path) + "?mode=ro"
+// -shm files next to it. Such a read is only safe while path's gate is
+// held shared (see lockGate): no writer can start on the file meanwhile.
+func readOnlyDSN(path string) (dsn string, immutable bool) {
+	dsn = "file:" + escapePath(path) + "?mode=ro"
 	if walWithoutLog(path) {
-		dsn += "&immutable=1"
+		return dsn + "&immutable=1", true
 	}
-	return dsn
+	return dsn, false
 }
 
 // walWithoutLog reports whether path's header says WAL mode (file format

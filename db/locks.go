@@ -38,6 +38,20 @@ func (db *DB) whileBusy(ctx context.Context, fn func() error) error {
 			db.waiters.Add(-1)
 		}
 	}()
+	return retryBusy(ctx, db.path, func() {
+		waiting = true
+		if db.waiters.Add(1) == 1 && db.onWait != nil {
+			db.onWait()
+		}
+	}, fn)
+}
+
+// retryBusy runs fn until it returns something other than SQLITE_BUSY,
+// and stops when ctx is done. onWait, when not nil, is called at the
+// first SQLITE_BUSY. Reads use it too: a reader that meets a lock (a
+// writer switching the journal mode, say) waits instead of failing.
+func retryBusy(ctx context.Context, path string, onWait func(), fn func() error) error {
+	waiting := false
 	for {
 		err := fn()
 		if !isBusy(err) {
@@ -45,16 +59,21 @@ func (db *DB) whileBusy(ctx context.Context, fn func() error) error {
 		}
 		if !waiting {
 			waiting = true
-			if db.waiters.Add(1) == 1 && db.onWait != nil {
-				db.onWait()
+			if onWait != nil {
+				onWait()
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("interrupted while waiting for another process writing to %s: %w", db.path, ctx.Err())
+			return fmt.Errorf("interrupted while waiting for another process writing to %s: %w", path, ctx.Err())
 		case <-time.After(50 * time.Millisecond): // BUSY without waiting (deadlock avoidance) must not spin
 		}
 	}
+}
+
+// readRetry is retryBusy for a reader: it waits without saying so.
+func readRetry(path string) func(context.Context, func() error) error {
+	return func(ctx context.Context, fn func() error) error { return retryBusy(ctx, path, nil, fn) }
 }
 
 // RunHolder is the process that holds a native run: it is running or

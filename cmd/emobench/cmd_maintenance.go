@@ -66,11 +66,14 @@ func vacuumCommand(e *env) *cli.Command {
 			if _, err := os.Stat(out); err == nil {
 				return usagef("--out %s exists: vacuum never overwrites a file", out)
 			}
+			// The read-only open refuses a missing file (openWrite would create
+			// it); it is closed first, since a writer waits for an immutable
+			// reader of the file.
 			store, err := db.OpenReadOnly(c.Context, c.String("db"))
 			if err != nil {
 				return err
 			}
-			defer store.Close()
+			store.Close()
 			rw, err := e.openWrite(c.Context, c.String("db"))
 			if err != nil {
 				return err
