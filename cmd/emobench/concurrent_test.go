@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emobench/emobench/db"
+)
+
+// childCLI returns the command that runs emobench with args in a child
+// process (TestHelperRunProcess), its stdout and stderr going to out.
+func childCLI(ctx context.Context, out *bytes.Buffer, args ...string) *exec.Cmd {
+	raw, _ := json.Marshal(args)
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHelperRunProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envRunArgs+"="+string(raw))
+	cmd.Stdout, cmd.Stderr = out, out
+	return cmd
+}
+
+// Writers starting and ending on a file at rest switch it between the
+// DELETE and WAL journal modes: concurrent writers wait for each other and
+// readers wait for the switch, and none fails with "database is locked" or
+// calls the file "not an emobench database". Every file is stored once.
+func TestConcurrent_WritersAndReaders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess writers and readers skipped in -short mode")
+	}
+	dir := t.TempDir()
+	first := writeFixture(t, dir, "taubench/demo-model-b-retail-without-emotions.json")
+	files := []string{
+		writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json"),
+		writeFixture(t, dir, "taubench/demo-model-a-retail-without-emotions.json"),
+		writeFixture(t, dir, "taubench/demo-model-b-retail-with-emotions.json"),
+	}
+	readers := [][]string{
+		{"runs"}, {"sql", "SELECT COUNT(*) FROM runs"}, {"stats", "passk"}, {"check"},
+	}
+	var mu sync.Mutex
+	var failures []string
+	fail := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		failures = append(failures, fmt.Sprintf(format, args...))
+	}
+	reads := 0
+	deadline := time.Now().Add(15 * time.Second)
+	for round := 0; round < 3 && time.Now().Before(deadline); round++ {
+		dbPath := filepath.Join(dir, fmt.Sprintf("c-%d.db", round))
+		mustRun(t, "--db", dbPath, "ingest", first) // at rest, in DELETE mode
+		stop := make(chan struct{})
+		var rwg sync.WaitGroup
+		for r := range 2 {
+			rwg.Add(1)
+			go func() {
+				defer rwg.Done()
+				for i := r; ; i++ {
+					select {
+					case <-stop:
+						return
+					default:
+					}
+					args := append([]string{"--db", dbPath}, readers[i%len(readers)]...)
+					var out bytes.Buffer
+					err := childCLI(t.Context(), &out, args...).Run()
+					mu.Lock()
+					reads++
+					mu.Unlock()
+					if err != nil || strings.Contains(out.String(), "not an emobench database") || strings.Contains(out.String(), "locked") {
+						fail("round %d: %v: %v\n%s", round, args[2:], err, out.String())
+					}
+				}
+			}()
+		}
+		var wwg sync.WaitGroup
+		for _, f := range files {
+			wwg.Add(1)
+			go func() {
+				defer wwg.Done()
+				var out bytes.Buffer
+				if err := childCLI(t.Context(), &out, "--db", dbPath, "ingest", f).Run(); err != nil {
+					fail("round %d: ingest %s: %v\n%s", round, filepath.Base(f), err, out.String())
+				}
+			}()
+		}
+		wwg.Wait()
+		close(stop)
+		rwg.Wait()
+		got := sqlCSV(t, dbPath, "SELECT name, COUNT(*) FROM runs GROUP BY name ORDER BY name")
+		want := "name,COUNT(*)\ndemo-model-a-retail-with-emotions,1\ndemo-model-a-retail-without-emotions,1\ndemo-model-b-retail-with-emotions,1\ndemo-model-b-retail-without-emotions,1\n"
+		if got != want {
+			fail("round %d: runs stored:\n%s\nwant each file once:\n%s", round, got, want)
+		}
+	}
+	for _, f := range failures {
+		t.Error(f)
+	}
+	t.Logf("%d reads", reads)
+}
+
+// A reader of a file at rest in WAL mode with no -wal reads it immutably
+// (SQLite takes no lock for it): a writer starting meanwhile in another
+// process waits until that reader closes, so that its checkpoint cannot
+// write pages under the read. A writer of the same process is refused.
+func TestConcurrent_WriterWaitsForImmutableReader(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess writer skipped in -short mode")
+	}
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "wal.db")
+	mustRun(t, "--db", dbPath, "ingest", writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json"))
+	plainSQL(t, dbPath, "PRAGMA journal_mode = WAL") // as an earlier emobench left it
+	requireNoJournalFiles(t, "at rest in WAL mode", dbPath)
+	before := fileSum(t, dbPath)
+
+	store, err := db.OpenReadOnly(t.Context(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if _, err := db.Open(t.Context(), dbPath); err == nil || !strings.Contains(err.Error(), "being read by this process") {
+		t.Fatalf("Open while this process reads the file immutably: %v, want a refusal", err)
+	}
+
+	var out bytes.Buffer
+	writer := childCLI(t.Context(), &out, "--db", dbPath, "ingest", writeFixture(t, dir, "taubench/demo-model-b-retail-with-emotions.json"))
+	if err := writer.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- writer.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("the writer finished (%v) while an immutable reader had the file open:\n%s", err, out.String())
+	case <-time.After(2 * time.Second):
+	}
+	if after := fileSum(t, dbPath); after != before {
+		t.Fatal("the file changed under an immutable reader")
+	}
+	if runs, err := store.ListRunSummaries(t.Context()); err != nil || len(runs) != 1 {
+		t.Fatalf("reader: %d runs (%v), want 1", len(runs), err)
+	}
+	store.Close()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("writer: %v\n%s", err, out.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the writer still waits 20 s after the reader closed")
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM runs"); got != 2 {
+		t.Fatalf("%d runs after the writer, want 2", got)
+	}
+}
