@@ -407,3 +407,39 @@ func TestOpen_ErrEmptyPath(t *testing.T) {
 		}
 	}
 }
+
+// A file at rest in WAL mode with no -wal is read immutably, so SQLite
+// takes no lock for the reader: a writer of the same process is refused
+// (one of another process waits), and opens once the reader is closed.
+func TestOpen_ErrReadImmutablyHere(t *testing.T) {
+	ctx := context.Background()
+	store, path := MustOpenDB(t)
+	store.Close()
+	plain, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plain.Exec("PRAGMA journal_mode = WAL"); err != nil {
+		t.Fatal(err)
+	}
+	plain.Close()
+	if _, err := os.Stat(path + "-wal"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("-wal after the last close: %v", err)
+	}
+	ro, err := db.OpenReadOnly(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Open(ctx, path); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), "being read by this process") {
+		t.Fatalf("Open during an immutable read: %v, want EINVALID", err)
+	}
+	if err := ro.RequireCurrent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ro.Close()
+	rw, err := db.Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open after the reader closed: %v", err)
+	}
+	rw.Close()
+}
