@@ -73,6 +73,8 @@ type DB struct {
 	onWait   func()       // called when a write starts waiting for another writer
 	waiters  atomic.Int32 // goroutines waiting for the write lock
 	gate     *gateLock    // OpenReadOnly of a file read immutably: held until Close
+
+	onReaderWait func() // called when Open waits for an immutable reader
 }
 
 // Open opens (creating if needed) the database at path for reading and
@@ -102,7 +104,7 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	// The gate, held exclusive until the file is in WAL mode with its -wal
 	// beside it, waits for immutable readers and keeps new ones out.
-	gate, err := lockGate(ctx, path, true, nil)
+	gate, err := lockGate(ctx, path, true, db.onReaderWait)
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,11 @@ type Option func(*DB)
 // goes on waiting until the lock is free or its context is done.
 func OnWait(fn func()) Option { return func(db *DB) { db.onWait = fn } }
 
+// OnReaderWait sets the function Open calls when it has to wait, for over
+// a second, for a reader of another process that reads the file immutably
+// (a file at rest in WAL mode with no -wal; see lockGate): once per wait.
+func OnReaderWait(fn func()) Option { return func(db *DB) { db.onReaderWait = fn } }
+
 // isBusy reports whether err is SQLite's SQLITE_BUSY (any extended code).
 func isBusy(err error) bool {
 	var e *sqlite.Error

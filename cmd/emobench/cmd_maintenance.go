@@ -178,6 +178,8 @@ func openCurrent(c *cli.Context) (*db.DB, error) {
 func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
 	store, err := db.Open(ctx, path, db.OnWait(func() {
 		fmt.Fprintf(e.stderr, "waiting: another process is writing to %s; emobench waits until it is done (Ctrl-C stops)\n", path)
+	}), db.OnReaderWait(func() {
+		fmt.Fprintf(e.stderr, "waiting: another process is reading %s, which is in WAL mode with no -wal file; emobench writes when it is done (Ctrl-C stops)\n", path)
 	}))
 	if err != nil {
 		return nil, err

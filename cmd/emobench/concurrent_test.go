@@ -154,6 +154,9 @@ func TestConcurrent_WriterWaitsForImmutableReader(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the writer still waits 20 s after the reader closed")
 	}
+	if !strings.Contains(out.String(), "waiting: another process is reading") {
+		t.Errorf("the writer did not say it waited:\n%s", out.String())
+	}
 	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM runs"); got != 2 {
 		t.Fatalf("%d runs after the writer, want 2", got)
 	}
