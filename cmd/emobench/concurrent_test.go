@@ -30,6 +30,8 @@ func childCLI(ctx context.Context, out *bytes.Buffer, args ...string) *exec.Cmd 
 // DELETE and WAL journal modes: concurrent writers wait for each other and
 // readers wait for the switch, and none fails with "database is locked" or
 // calls the file "not an emobench database". Every file is stored once.
+// Every other round starts from a file at rest in WAL mode, which readers
+// read immutably and writers wait for.
 func TestConcurrent_WritersAndReaders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("subprocess writers and readers skipped in -short mode")
@@ -42,7 +44,7 @@ func TestConcurrent_WritersAndReaders(t *testing.T) {
 		writeFixture(t, dir, "taubench/demo-model-b-retail-with-emotions.json"),
 	}
 	readers := [][]string{
-		{"runs"}, {"sql", "SELECT COUNT(*) FROM runs"}, {"stats", "passk"}, {"check"},
+		{"runs"}, {"sql", "--format", "csv", "SELECT COUNT(*) AS n FROM runs"}, {"stats", "passk"}, {"check"},
 	}
 	var mu sync.Mutex
 	var failures []string
@@ -53,9 +55,12 @@ func TestConcurrent_WritersAndReaders(t *testing.T) {
 	}
 	reads := 0
 	deadline := time.Now().Add(15 * time.Second)
-	for round := 0; round < 3 && time.Now().Before(deadline); round++ {
+	for round := 0; round < 6 && time.Now().Before(deadline); round++ {
 		dbPath := filepath.Join(dir, fmt.Sprintf("c-%d.db", round))
 		mustRun(t, "--db", dbPath, "ingest", first) // at rest, in DELETE mode
+		if round%2 == 1 {
+			plainSQL(t, dbPath, "PRAGMA journal_mode = WAL") // at rest in WAL mode: read immutably
+		}
 		stop := make(chan struct{})
 		var rwg sync.WaitGroup
 		for r := range 2 {
@@ -76,6 +81,8 @@ func TestConcurrent_WritersAndReaders(t *testing.T) {
 					mu.Unlock()
 					if err != nil || strings.Contains(out.String(), "not an emobench database") || strings.Contains(out.String(), "locked") {
 						fail("round %d: %v: %v\n%s", round, args[2:], err, out.String())
+					} else if args[2] == "sql" && !validCount(out.String()) {
+						fail("round %d: %v said %q, want 1 to 4 runs", round, args[2:], out.String())
 					}
 				}
 			}()
@@ -160,4 +167,15 @@ func TestConcurrent_WriterWaitsForImmutableReader(t *testing.T) {
 	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM runs"); got != 2 {
 		t.Fatalf("%d runs after the writer, want 2", got)
 	}
+}
+
+// validCount reports whether out, from `sql --format csv` in a child
+// process, starts with a count of 1 to 4 runs.
+func validCount(out string) bool {
+	for n := 1; n <= 4; n++ {
+		if strings.HasPrefix(out, fmt.Sprintf("n\n%d\n", n)) {
+			return true
+		}
+	}
+	return false
 }
