@@ -32,8 +32,10 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
-// BusyTimeout is how long, in milliseconds, a read-only connection waits
-// for a lock before failing with SQLITE_BUSY.
+// BusyTimeout is how long, in milliseconds, one statement of a read-only
+// connection waits for a lock before failing with SQLITE_BUSY. While a
+// database is being opened (OpenReadOnly, RequireCurrent, Open's first
+// reads), SQLITE_BUSY is retried without limit, until the context is done.
 const BusyTimeout = 5000
 
 // WriteBusyTimeout is how long, in milliseconds, one attempt of a writer to
@@ -85,7 +87,10 @@ type DB struct {
 // or is not an SQLite database.
 //
 // A write that finds another connection writing waits until it is done
-// (see WriteBusyTimeout and OnWait), however long that takes.
+// (see WriteBusyTimeout and OnWait), however long that takes. Open also
+// waits, before touching the file, for readers of another process that
+// read it immutably (see lockGate and OnReaderWait), and fails with
+// EINVALID when this process reads it immutably.
 func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if path == "" {
 		return nil, errEmptyPath
@@ -155,7 +160,10 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 // file is opened with mode=ro and every connection has PRAGMA query_only on.
 // An authorizer refuses, at compile time, every statement that would do more
 // than read (ATTACH, temp tables, pragma assignments). It fails when the
-// file does not exist or has a newer schema.
+// file does not exist or has a newer schema. It waits, without limit until
+// ctx is done, while the file is locked (a writer switching its journal
+// mode). A file in WAL mode with no -wal is read immutably, and writers
+// are kept off it until Close (see lockGate).
 func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errEmptyPath
