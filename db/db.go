@@ -108,7 +108,14 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		opt(db)
 	}
 	// The gate, held exclusive until the file is in WAL mode with its -wal
-	// beside it, waits for immutable readers and keeps new ones out.
+	// beside it, waits for immutable readers and keeps new ones out. A new
+	// file is created empty first, so that it has a gate: the switch to WAL
+	// writes its header before the -wal exists.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	f.Close()
 	gate, err := lockGate(ctx, path, true, db.onReaderWait)
 	if err != nil {
 		return nil, err
@@ -140,15 +147,26 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	// journal_mode is a property of the file, not of a connection: in WAL
 	// mode readers never wait for writers. Close switches it back to DELETE,
 	// so that a file at rest has no -wal and read-only commands create none.
+	// SQLite creates the -wal at the first read after the switch, not at
+	// the switch: the gate is held until it exists, and it stays while the
+	// pool's connection is open.
 	err = db.whileBusy(ctx, func() error {
-		_, err := sqlDB.ExecContext(ctx, "PRAGMA journal_mode = WAL")
-		return err
+		conn, err := sqlDB.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
+			return err
+		}
+		var v int
+		return conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
 	})
 	if err != nil {
 		sqlDB.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	gate.release() // the -wal exists while the pool's connection is open
+	gate.release()
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err

@@ -443,3 +443,24 @@ func TestOpen_ErrReadImmutablyHere(t *testing.T) {
 	}
 	rw.Close()
 }
+
+// While a writer has the file open, its -wal exists (SQLite creates it at
+// the first read after the switch to WAL, so Open reads): no reader starts
+// an immutable read of a file a writer is about to change.
+func TestOpen_WALExistsWhileOpen(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "new.db")
+	for _, state := range []string{"new", "at rest"} {
+		store, err := db.Open(ctx, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(path + "-wal"); err != nil {
+			t.Errorf("%s file: no -wal while a writer has it open: %v", state, err)
+		}
+		store.Close()
+		if _, err := os.Stat(path + "-wal"); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s file: -wal after Close: %v", state, err)
+		}
+	}
+}
