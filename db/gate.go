@@ -22,9 +22,10 @@ import (
 //   - a reader holds it shared while it decides how to read the file and
 //     opens its first connection, and for as long as it reads immutably;
 //   - a writer holds it exclusive while it inspects the file and switches it
-//     to WAL mode (after which the -wal exists until the last connection
-//     closes, so no reader starts an immutable read), and while it switches
-//     the file back to DELETE mode and closes.
+//     to WAL mode, until the -wal exists (SQLite creates it at the first read
+//     after the switch; it then stays until the last connection closes, so
+//     no reader starts an immutable read), and while it switches the file
+//     back to DELETE mode and closes.
 //
 // A writer therefore waits for immutable readers to finish, and a reader
 // waits for the moment a writer switches the file's journal mode.
