@@ -220,7 +220,8 @@ func bcaLevels[T any](items []T, statFn func([]T) float64, est float64, sorted [
 // task sets (see BootstrapTasks for the interval and opts).
 //
 // The estimates and intervals are NaN when no task can estimate pass^k,
-// including empty tasks and k < 1. PassKCI panics when conv is not a
+// including empty tasks and k < 1, and when no trial was evaluated
+// (NotEvaluated). PassKCI panics when conv is not a
 // Convention, or on the opts that make BootstrapTasks panic.
 func PassKCI(tasks []TaskTrials, k int, conv Convention, runTrials int, opts BootstrapOptions) (hat, at float64, hatCI, atCI CI) {
 	if conv == "" {
@@ -228,6 +229,9 @@ func PassKCI(tasks []TaskTrials, k int, conv Convention, runTrials int, opts Boo
 	}
 	if _, err := ParseConvention(string(conv)); err != nil {
 		panic("analysis: PassKCI: " + err.Error())
+	}
+	if NotEvaluated(tasks) {
+		tasks = nil // not evaluated: NaN, as for no task at all
 	}
 	n := runTrials
 	if conv == MinTrials && n <= 0 {

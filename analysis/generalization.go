@@ -19,6 +19,10 @@ type DomainDelta struct {
 	// all of its usable tasks on the domain; NaN when it has none.
 	TunedPass1, BasePass1 float64
 	TunedTasks, BaseTasks int // usable tasks (n_t ≥ 1, c_t ≤ n_t)
+	// TunedNotEvaluated and BaseNotEvaluated are set when no trial of that
+	// side was evaluated (NotEvaluated): the side then has no usable task,
+	// so its pass^1 and Delta are NaN, never 0.
+	TunedNotEvaluated, BaseNotEvaluated bool
 	// Paired is set when the runs share tasks (by TaskID); Delta is then the
 	// mean over the PairedTasks shared tasks of c_t/n_t(tuned) − c_t/n_t(base),
 	// which may differ from TunedPass1 − BasePass1 when the task sets differ.
@@ -101,14 +105,16 @@ func Generalization(tuned, base map[string][]TaskTrials, trainDomains []string, 
 	for i, d := range names {
 		doms[i] = newDomainSample(taskRates(tuned[d]), taskRates(base[d]))
 		dd := DomainDelta{
-			Domain:      d,
-			InDomain:    slices.Contains(trainDomains, d),
-			TunedPass1:  meanMap(doms[i].tunedAll),
-			BasePass1:   meanMap(doms[i].baseAll),
-			TunedTasks:  len(doms[i].tunedAll),
-			BaseTasks:   len(doms[i].baseAll),
-			Paired:      doms[i].paired != nil,
-			PairedTasks: len(doms[i].paired),
+			Domain:            d,
+			InDomain:          slices.Contains(trainDomains, d),
+			TunedNotEvaluated: NotEvaluated(tuned[d]),
+			BaseNotEvaluated:  NotEvaluated(base[d]),
+			TunedPass1:        meanMap(doms[i].tunedAll),
+			BasePass1:         meanMap(doms[i].baseAll),
+			TunedTasks:        len(doms[i].tunedAll),
+			BaseTasks:         len(doms[i].baseAll),
+			Paired:            doms[i].paired != nil,
+			PairedTasks:       len(doms[i].paired),
 		}
 		dd.Delta = doms[i].delta(nil)
 		res.Domains = append(res.Domains, dd)
@@ -177,6 +183,9 @@ func Generalization(tuned, base map[string][]TaskTrials, trainDomains []string, 
 func taskRates(tasks []TaskTrials) map[int64]float64 {
 	type tally struct{ trials, passes int }
 	byID := map[int64]tally{}
+	if NotEvaluated(tasks) {
+		tasks = nil // a side with nothing evaluated has no usable task
+	}
 	for _, t := range tasks {
 		if t.Trials < 1 || t.Passes < 0 || t.Passes > t.Trials {
 			continue

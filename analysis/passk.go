@@ -69,13 +69,31 @@ func PassAtK(n, c, k int) float64 {
 // TaskTrials is one task's outcome within one run: how many trials were run
 // and how many passed. Group holds the values of the grouping fields the
 // caller asked for (the same fields, in the same order, for every element).
+// Unevaluated counts the trials without reward information (0, the zero
+// value, when every trial was evaluated); they count as failures in Passes.
 type TaskTrials struct {
-	RunID  int64
-	TaskID int64
-	Group  []string
-	Trials int
-	Passes int
+	RunID       int64
+	TaskID      int64
+	Group       []string
+	Trials      int
+	Passes      int
+	Unevaluated int
 }
+
+// NotEvaluated reports whether tasks have trials and none of them was
+// evaluated. A statistic over such a unit (or group) is "not evaluated":
+// its failures are not measured failures, so it is NaN, never 0.
+func NotEvaluated(tasks []TaskTrials) bool {
+	trials, unevaluated := 0, 0
+	for _, t := range tasks {
+		trials += t.Trials
+		unevaluated += t.Unevaluated
+	}
+	return trials > 0 && unevaluated >= trials
+}
+
+// NotEvaluatedText is how outputs mark a statistic that is not evaluated.
+const NotEvaluatedText = "not evaluated"
 
 // PassKOptions configures PassK.
 type PassKOptions struct {
@@ -99,11 +117,15 @@ type PassKRow struct {
 	Tasks        int     // tasks that entered the means
 	Trajectories int     // trials of those tasks
 	Convention   Convention
+	// NotEvaluated is set when no trial of the (run, group) was evaluated
+	// (see NotEvaluated): PassHatK and PassAtK are then NaN, not 0.
+	NotEvaluated bool
 }
 
 // PassK computes pass^k and pass@k per (run, group) and k. Rows come out
 // ordered by run, group, then k. A (run, group, k) that no task can estimate
-// (every n_t < k) yields no row.
+// (every n_t < k) yields no row. A (run, group) none of whose trials was
+// evaluated yields its rows with NotEvaluated set and NaN estimates.
 func PassK(tasks []TaskTrials, opts PassKOptions) ([]PassKRow, error) {
 	conv := opts.Convention
 	if conv == "" {
@@ -171,9 +193,10 @@ func passKGroup(g *taskGroup, conv Convention, opts PassKOptions) []PassKRow {
 			ks = append(ks, k)
 		}
 	}
+	notEvaluated := NotEvaluated(g.tasks)
 	var rows []PassKRow
 	for _, k := range ks {
-		row := PassKRow{RunID: g.runID, Group: g.group, K: k, Convention: conv}
+		row := PassKRow{RunID: g.runID, Group: g.group, K: k, Convention: conv, NotEvaluated: notEvaluated}
 		var sumHat, sumAt float64
 		for _, t := range g.tasks {
 			n := trialsOf(t)
@@ -190,6 +213,9 @@ func passKGroup(g *taskGroup, conv Convention, opts PassKOptions) []PassKRow {
 		}
 		row.PassHatK = sumHat / float64(row.Tasks)
 		row.PassAtK = sumAt / float64(row.Tasks)
+		if notEvaluated {
+			row.PassHatK, row.PassAtK = math.NaN(), math.NaN()
+		}
 		rows = append(rows, row)
 	}
 	return rows

@@ -177,7 +177,8 @@ func (o Overlap) String() string {
 }
 
 // PoolTasks turns per-run task outcomes into per-unit ones: the TaskTrials
-// of one unit, task (TaskID) and group add up their trials and passes, and
+// of one unit, task (TaskID) and group add up their trials, passes and
+// unevaluated trials, and
 // carry the unit's ID as their RunID. Per-run units leave tasks as they
 // are. Tasks of runs that no unit holds are left out. The order of first
 // appearance is kept.
@@ -198,6 +199,7 @@ func PoolTasks(tasks []TaskTrials, u Units) []TaskTrials {
 		if i, seen := index[k]; seen {
 			out[i].Trials += t.Trials
 			out[i].Passes += t.Passes
+			out[i].Unevaluated += t.Unevaluated
 			continue
 		}
 		index[k] = len(out)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -112,11 +113,11 @@ func runPassK(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	list := store.ListTaskTrials
+	withoutInfra := false
 	switch c.String("infra-errors") {
 	case "fail":
 	case "exclude":
-		list = store.ListTaskTrialsWithoutInfraErrors
+		withoutInfra = true
 	default:
 		return usagef("--infra-errors %q is not one of fail, exclude", c.String("infra-errors"))
 	}
@@ -132,7 +133,7 @@ func runPassK(c *cli.Context, e *env) error {
 	if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
 		return err
 	}
-	in, runTrials, overlaps, err := pooledTaskTrials(c.Context, list, store, units, runIDs, fields, conv)
+	in, runTrials, overlaps, err := pooledTaskTrials(c.Context, withoutInfra, store, units, runIDs, fields, conv)
 	if err != nil {
 		return err
 	}
@@ -144,14 +145,16 @@ func runPassK(c *cli.Context, e *env) error {
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
-	t := passKTable(rows, units, names, fields)
+	t := passKTable(rows, units, names, fields, format)
 	if style != "none" {
 		hat, at := passKIntervals(in, rows, runTrials, conv, bopts)
+		hatCol, atCol := slices.Index(t.columns, "pass_hat_k"), slices.Index(t.columns, "pass_at_k")
 		for i, row := range t.rows {
-			n := len(row)
-			// pass_hat_k and pass_at_k sit before tasks, trajectories, convention.
-			row[n-5] = estimate{v: rows[i].PassHatK, ci: hat[i]}
-			row[n-4] = estimate{v: rows[i].PassAtK, ci: at[i]}
+			if rows[i].NotEvaluated {
+				continue // its cells say so
+			}
+			row[hatCol] = estimate{v: rows[i].PassHatK, ci: hat[i]}
+			row[atCol] = estimate{v: rows[i].PassAtK, ci: at[i]}
 		}
 	}
 	return t.expandEstimates(format, style).write(e.stdout, format)
@@ -218,7 +221,7 @@ func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, err
 // units and computes pass^k rows grouped by unit and fields. It also
 // returns the pooled task outcomes and the overlaps of pooled runs.
 func computePassK(ctx context.Context, store *db.DB, units analysis.Units, runIDs []int64, fields []string, opts analysis.PassKOptions) ([]analysis.PassKRow, []analysis.TaskTrials, []analysis.Overlap, error) {
-	in, runTrials, overlaps, err := pooledTaskTrials(ctx, store.ListTaskTrials, store, units, runIDs, fields, opts.Convention)
+	in, runTrials, overlaps, err := pooledTaskTrials(ctx, false, store, units, runIDs, fields, opts.Convention)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -227,12 +230,20 @@ func computePassK(ctx context.Context, store *db.DB, units analysis.Units, runID
 	return rows, in, overlaps, err
 }
 
-// loadTaskTrialsFrom returns, through list (ListTaskTrials or the listing
-// without infrastructure errors), one analysis.TaskTrials per (run, task)
-// with the group fields' values, and for MinTrials each run's distinct
-// trial count.
-func loadTaskTrialsFrom(ctx context.Context, list func(context.Context, []int64) ([]db.TaskTrials, error), store *db.DB, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, error) {
+// loadTaskTrialsFrom returns, through ListTaskTrials (or, withoutInfra,
+// the listing without infrastructure errors), one analysis.TaskTrials per
+// (run, task) with the group fields' values and its unevaluated trials,
+// and for MinTrials each run's distinct trial count.
+func loadTaskTrialsFrom(ctx context.Context, withoutInfra bool, store *db.DB, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, error) {
+	list := store.ListTaskTrials
+	if withoutInfra {
+		list = store.ListTaskTrialsWithoutInfraErrors
+	}
 	tasks, err := list(ctx, runIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	unevaluated, err := store.ListUnevaluated(ctx, withoutInfra)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -248,7 +259,8 @@ func loadTaskTrialsFrom(ctx context.Context, list func(context.Context, []int64)
 		for j, f := range fields {
 			group[j] = t.Fields[f]
 		}
-		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes}
+		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes,
+			Unevaluated: unevaluated[db.RunTask{RunID: t.RunID, TaskID: t.TaskID}]}
 	}
 	return in, runTrials, nil
 }
@@ -281,17 +293,34 @@ func runNames(ctx context.Context, store *db.DB) (map[int64]string, error) {
 }
 
 // passKTable is one row per PassKRow: its unit (see unitColumns), the
-// group fields, then the estimates.
-func passKTable(rows []analysis.PassKRow, units analysis.Units, names map[int64]string, fields []string) *table {
+// group fields, then the estimates. A row that is not evaluated (no
+// trajectory of its unit and group has reward information) shows its
+// estimates as "not evaluated" in the text formats; csv and json give them
+// as null, with the note column "not evaluated" (null on other rows).
+func passKTable(rows []analysis.PassKRow, units analysis.Units, names map[int64]string, fields []string, format string) *table {
 	pooled := pooledUnits(units)
+	split := format == "csv" || format == "json"
 	t := &table{columns: append(append(unitColumns(pooled), fields...),
 		"k", "pass_hat_k", "pass_at_k", "tasks", "trajectories", "convention")}
+	if split {
+		t.columns = append(t.columns, "note")
+	}
 	for _, r := range rows {
 		row := unitCells(units.ByID(r.RunID), pooled, names)
 		for _, g := range r.Group {
 			row = append(row, g)
 		}
-		row = append(row, r.K, r.PassHatK, r.PassAtK, r.Tasks, r.Trajectories, string(r.Convention))
+		var hat, at, note any = r.PassHatK, r.PassAtK, nil
+		if r.NotEvaluated {
+			hat, at, note = math.NaN(), math.NaN(), analysis.NotEvaluatedText
+			if !split {
+				hat, at = analysis.NotEvaluatedText, analysis.NotEvaluatedText
+			}
+		}
+		row = append(row, r.K, hat, at, r.Tasks, r.Trajectories, string(r.Convention))
+		if split {
+			row = append(row, note)
+		}
 		t.rows = append(t.rows, row)
 	}
 	return t

@@ -163,11 +163,11 @@ func pooledUnits(u analysis.Units) bool {
 	return len(list) > 0 && list[0].Pooled
 }
 
-// pooledTaskTrials loads per-run task outcomes through list and turns them
+// pooledTaskTrials loads per-run task outcomes (loadTaskTrialsFrom) and turns them
 // into per-unit ones (analysis.PoolTasks), with each unit's min-trials n
 // when conv needs it, and the overlaps of pooled runs.
-func pooledTaskTrials(ctx context.Context, list func(context.Context, []int64) ([]db.TaskTrials, error), store *db.DB, units analysis.Units, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, []analysis.Overlap, error) {
-	in, runTrials, err := loadTaskTrialsFrom(ctx, list, store, runIDs, fields, conv)
+func pooledTaskTrials(ctx context.Context, withoutInfra bool, store *db.DB, units analysis.Units, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, []analysis.Overlap, error) {
+	in, runTrials, err := loadTaskTrialsFrom(ctx, withoutInfra, store, runIDs, fields, conv)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -37,7 +37,7 @@ func interval(ci analysis.CI) reports.Interval { return reports.Interval{Lo: ci.
 // addPaperSections fills the report's CI-bearing sections for runIDs, per
 // unit, each naming the stats command (cmd) that prints its numbers.
 func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units analysis.Units, in *reports.Input, names map[int64]string, boot analysis.BootstrapOptions, cmd commandLine) error {
-	tasks, _, _, err := pooledTaskTrials(ctx, store.ListTaskTrials, store, units, runIDs, nil, analysis.PerTask)
+	tasks, _, _, err := pooledTaskTrials(ctx, false, store, units, runIDs, nil, analysis.PerTask)
 	if err != nil {
 		return err
 	}

@@ -162,6 +162,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTrajectoryTextsStmt, err = db.PrepareContext(ctx, listTrajectoryTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryTexts: %w", err)
 	}
+	if q.listUnevaluatedTasksStmt, err = db.PrepareContext(ctx, listUnevaluatedTasks); err != nil {
+		return nil, fmt.Errorf("error preparing query ListUnevaluatedTasks: %w", err)
+	}
+	if q.listUnevaluatedTasksWithoutInfraErrorsStmt, err = db.PrepareContext(ctx, listUnevaluatedTasksWithoutInfraErrors); err != nil {
+		return nil, fmt.Errorf("error preparing query ListUnevaluatedTasksWithoutInfraErrors: %w", err)
+	}
 	if q.markMaintenanceStmt, err = db.PrepareContext(ctx, markMaintenance); err != nil {
 		return nil, fmt.Errorf("error preparing query MarkMaintenance: %w", err)
 	}
@@ -430,6 +436,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTrajectoryTextsStmt: %w", cerr)
 		}
 	}
+	if q.listUnevaluatedTasksStmt != nil {
+		if cerr := q.listUnevaluatedTasksStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listUnevaluatedTasksStmt: %w", cerr)
+		}
+	}
+	if q.listUnevaluatedTasksWithoutInfraErrorsStmt != nil {
+		if cerr := q.listUnevaluatedTasksWithoutInfraErrorsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listUnevaluatedTasksWithoutInfraErrorsStmt: %w", cerr)
+		}
+	}
 	if q.markMaintenanceStmt != nil {
 		if cerr := q.markMaintenanceStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing markMaintenanceStmt: %w", cerr)
@@ -522,127 +538,131 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                                   DBTX
-	tx                                   *sql.Tx
-	countInfraErrorsStmt                 *sql.Stmt
-	countMaintenanceStmt                 *sql.Stmt
-	countPublishedBySHA256Stmt           *sql.Stmt
-	countRunEmotionProfilesStmt          *sql.Stmt
-	countRunRewardKindsStmt              *sql.Stmt
-	countRunTrialsStmt                   *sql.Stmt
-	createMessageStmt                    *sql.Stmt
-	createPublishedResultStmt            *sql.Stmt
-	createRunStmt                        *sql.Stmt
-	createTrajectoryStmt                 *sql.Stmt
-	deleteAnyRunLockStmt                 *sql.Stmt
-	deleteErroredPairStmt                *sql.Stmt
-	deleteOrphanTasksStmt                *sql.Stmt
-	deleteRunStmt                        *sql.Stmt
-	deleteRunLockStmt                    *sql.Stmt
-	deleteTrajectoryStmt                 *sql.Stmt
-	detachRunSourceStmt                  *sql.Stmt
-	findRunByIDStmt                      *sql.Stmt
-	findRunBySHA256Stmt                  *sql.Stmt
-	findRunConfigStmt                    *sql.Stmt
-	findRunLockStmt                      *sql.Stmt
-	findRunProvenanceBySHA256Stmt        *sql.Stmt
-	findRunTagsStmt                      *sql.Stmt
-	findRunTrajectoryByTaskKeyStmt       *sql.Stmt
-	findRunsByNameStmt                   *sql.Stmt
-	listAgentTextsStmt                   *sql.Stmt
-	listFinishedPairsStmt                *sql.Stmt
-	listMessageContentsStmt              *sql.Stmt
-	listOutcomeRunsStmt                  *sql.Stmt
-	listOutcomeTasksStmt                 *sql.Stmt
-	listPublishedResultsStmt             *sql.Stmt
-	listPublishedResultsV3Stmt           *sql.Stmt
-	listRunConfigsStmt                   *sql.Stmt
-	listRunPairsStmt                     *sql.Stmt
-	listRunProvenanceStmt                *sql.Stmt
-	listRunRewardsStmt                   *sql.Stmt
-	listRunSummariesStmt                 *sql.Stmt
-	listRunTagsStmt                      *sql.Stmt
-	listRunTrajectoriesStmt              *sql.Stmt
-	listRunTrialNumbersStmt              *sql.Stmt
-	listRunsStmt                         *sql.Stmt
-	listTaskTrialsStmt                   *sql.Stmt
-	listTaskTrialsWithoutInfraErrorsStmt *sql.Stmt
-	listTrajectoryMessagesStmt           *sql.Stmt
-	listTrajectoryOutcomesStmt           *sql.Stmt
-	listTrajectoryTextsStmt              *sql.Stmt
-	markMaintenanceStmt                  *sql.Stmt
-	nextTrajectoryBatchEndStmt           *sql.Stmt
-	rebaseRunsStmt                       *sql.Stmt
-	setRunLockStmt                       *sql.Stmt
-	setRunSourceSHA256Stmt               *sql.Stmt
-	tagRunStmt                           *sql.Stmt
-	updateMessageContentStmt             *sql.Stmt
-	updateRunConfigStmt                  *sql.Stmt
-	updateRunMetadataStmt                *sql.Stmt
-	updateTrajectoryTextsStmt            *sql.Stmt
-	upsertTaskStmt                       *sql.Stmt
+	db                                         DBTX
+	tx                                         *sql.Tx
+	countInfraErrorsStmt                       *sql.Stmt
+	countMaintenanceStmt                       *sql.Stmt
+	countPublishedBySHA256Stmt                 *sql.Stmt
+	countRunEmotionProfilesStmt                *sql.Stmt
+	countRunRewardKindsStmt                    *sql.Stmt
+	countRunTrialsStmt                         *sql.Stmt
+	createMessageStmt                          *sql.Stmt
+	createPublishedResultStmt                  *sql.Stmt
+	createRunStmt                              *sql.Stmt
+	createTrajectoryStmt                       *sql.Stmt
+	deleteAnyRunLockStmt                       *sql.Stmt
+	deleteErroredPairStmt                      *sql.Stmt
+	deleteOrphanTasksStmt                      *sql.Stmt
+	deleteRunStmt                              *sql.Stmt
+	deleteRunLockStmt                          *sql.Stmt
+	deleteTrajectoryStmt                       *sql.Stmt
+	detachRunSourceStmt                        *sql.Stmt
+	findRunByIDStmt                            *sql.Stmt
+	findRunBySHA256Stmt                        *sql.Stmt
+	findRunConfigStmt                          *sql.Stmt
+	findRunLockStmt                            *sql.Stmt
+	findRunProvenanceBySHA256Stmt              *sql.Stmt
+	findRunTagsStmt                            *sql.Stmt
+	findRunTrajectoryByTaskKeyStmt             *sql.Stmt
+	findRunsByNameStmt                         *sql.Stmt
+	listAgentTextsStmt                         *sql.Stmt
+	listFinishedPairsStmt                      *sql.Stmt
+	listMessageContentsStmt                    *sql.Stmt
+	listOutcomeRunsStmt                        *sql.Stmt
+	listOutcomeTasksStmt                       *sql.Stmt
+	listPublishedResultsStmt                   *sql.Stmt
+	listPublishedResultsV3Stmt                 *sql.Stmt
+	listRunConfigsStmt                         *sql.Stmt
+	listRunPairsStmt                           *sql.Stmt
+	listRunProvenanceStmt                      *sql.Stmt
+	listRunRewardsStmt                         *sql.Stmt
+	listRunSummariesStmt                       *sql.Stmt
+	listRunTagsStmt                            *sql.Stmt
+	listRunTrajectoriesStmt                    *sql.Stmt
+	listRunTrialNumbersStmt                    *sql.Stmt
+	listRunsStmt                               *sql.Stmt
+	listTaskTrialsStmt                         *sql.Stmt
+	listTaskTrialsWithoutInfraErrorsStmt       *sql.Stmt
+	listTrajectoryMessagesStmt                 *sql.Stmt
+	listTrajectoryOutcomesStmt                 *sql.Stmt
+	listTrajectoryTextsStmt                    *sql.Stmt
+	listUnevaluatedTasksStmt                   *sql.Stmt
+	listUnevaluatedTasksWithoutInfraErrorsStmt *sql.Stmt
+	markMaintenanceStmt                        *sql.Stmt
+	nextTrajectoryBatchEndStmt                 *sql.Stmt
+	rebaseRunsStmt                             *sql.Stmt
+	setRunLockStmt                             *sql.Stmt
+	setRunSourceSHA256Stmt                     *sql.Stmt
+	tagRunStmt                                 *sql.Stmt
+	updateMessageContentStmt                   *sql.Stmt
+	updateRunConfigStmt                        *sql.Stmt
+	updateRunMetadataStmt                      *sql.Stmt
+	updateTrajectoryTextsStmt                  *sql.Stmt
+	upsertTaskStmt                             *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                                   tx,
-		tx:                                   tx,
-		countInfraErrorsStmt:                 q.countInfraErrorsStmt,
-		countMaintenanceStmt:                 q.countMaintenanceStmt,
-		countPublishedBySHA256Stmt:           q.countPublishedBySHA256Stmt,
-		countRunEmotionProfilesStmt:          q.countRunEmotionProfilesStmt,
-		countRunRewardKindsStmt:              q.countRunRewardKindsStmt,
-		countRunTrialsStmt:                   q.countRunTrialsStmt,
-		createMessageStmt:                    q.createMessageStmt,
-		createPublishedResultStmt:            q.createPublishedResultStmt,
-		createRunStmt:                        q.createRunStmt,
-		createTrajectoryStmt:                 q.createTrajectoryStmt,
-		deleteAnyRunLockStmt:                 q.deleteAnyRunLockStmt,
-		deleteErroredPairStmt:                q.deleteErroredPairStmt,
-		deleteOrphanTasksStmt:                q.deleteOrphanTasksStmt,
-		deleteRunStmt:                        q.deleteRunStmt,
-		deleteRunLockStmt:                    q.deleteRunLockStmt,
-		deleteTrajectoryStmt:                 q.deleteTrajectoryStmt,
-		detachRunSourceStmt:                  q.detachRunSourceStmt,
-		findRunByIDStmt:                      q.findRunByIDStmt,
-		findRunBySHA256Stmt:                  q.findRunBySHA256Stmt,
-		findRunConfigStmt:                    q.findRunConfigStmt,
-		findRunLockStmt:                      q.findRunLockStmt,
-		findRunProvenanceBySHA256Stmt:        q.findRunProvenanceBySHA256Stmt,
-		findRunTagsStmt:                      q.findRunTagsStmt,
-		findRunTrajectoryByTaskKeyStmt:       q.findRunTrajectoryByTaskKeyStmt,
-		findRunsByNameStmt:                   q.findRunsByNameStmt,
-		listAgentTextsStmt:                   q.listAgentTextsStmt,
-		listFinishedPairsStmt:                q.listFinishedPairsStmt,
-		listMessageContentsStmt:              q.listMessageContentsStmt,
-		listOutcomeRunsStmt:                  q.listOutcomeRunsStmt,
-		listOutcomeTasksStmt:                 q.listOutcomeTasksStmt,
-		listPublishedResultsStmt:             q.listPublishedResultsStmt,
-		listPublishedResultsV3Stmt:           q.listPublishedResultsV3Stmt,
-		listRunConfigsStmt:                   q.listRunConfigsStmt,
-		listRunPairsStmt:                     q.listRunPairsStmt,
-		listRunProvenanceStmt:                q.listRunProvenanceStmt,
-		listRunRewardsStmt:                   q.listRunRewardsStmt,
-		listRunSummariesStmt:                 q.listRunSummariesStmt,
-		listRunTagsStmt:                      q.listRunTagsStmt,
-		listRunTrajectoriesStmt:              q.listRunTrajectoriesStmt,
-		listRunTrialNumbersStmt:              q.listRunTrialNumbersStmt,
-		listRunsStmt:                         q.listRunsStmt,
-		listTaskTrialsStmt:                   q.listTaskTrialsStmt,
-		listTaskTrialsWithoutInfraErrorsStmt: q.listTaskTrialsWithoutInfraErrorsStmt,
-		listTrajectoryMessagesStmt:           q.listTrajectoryMessagesStmt,
-		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
-		listTrajectoryTextsStmt:              q.listTrajectoryTextsStmt,
-		markMaintenanceStmt:                  q.markMaintenanceStmt,
-		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
-		rebaseRunsStmt:                       q.rebaseRunsStmt,
-		setRunLockStmt:                       q.setRunLockStmt,
-		setRunSourceSHA256Stmt:               q.setRunSourceSHA256Stmt,
-		tagRunStmt:                           q.tagRunStmt,
-		updateMessageContentStmt:             q.updateMessageContentStmt,
-		updateRunConfigStmt:                  q.updateRunConfigStmt,
-		updateRunMetadataStmt:                q.updateRunMetadataStmt,
-		updateTrajectoryTextsStmt:            q.updateTrajectoryTextsStmt,
-		upsertTaskStmt:                       q.upsertTaskStmt,
+		db:                                         tx,
+		tx:                                         tx,
+		countInfraErrorsStmt:                       q.countInfraErrorsStmt,
+		countMaintenanceStmt:                       q.countMaintenanceStmt,
+		countPublishedBySHA256Stmt:                 q.countPublishedBySHA256Stmt,
+		countRunEmotionProfilesStmt:                q.countRunEmotionProfilesStmt,
+		countRunRewardKindsStmt:                    q.countRunRewardKindsStmt,
+		countRunTrialsStmt:                         q.countRunTrialsStmt,
+		createMessageStmt:                          q.createMessageStmt,
+		createPublishedResultStmt:                  q.createPublishedResultStmt,
+		createRunStmt:                              q.createRunStmt,
+		createTrajectoryStmt:                       q.createTrajectoryStmt,
+		deleteAnyRunLockStmt:                       q.deleteAnyRunLockStmt,
+		deleteErroredPairStmt:                      q.deleteErroredPairStmt,
+		deleteOrphanTasksStmt:                      q.deleteOrphanTasksStmt,
+		deleteRunStmt:                              q.deleteRunStmt,
+		deleteRunLockStmt:                          q.deleteRunLockStmt,
+		deleteTrajectoryStmt:                       q.deleteTrajectoryStmt,
+		detachRunSourceStmt:                        q.detachRunSourceStmt,
+		findRunByIDStmt:                            q.findRunByIDStmt,
+		findRunBySHA256Stmt:                        q.findRunBySHA256Stmt,
+		findRunConfigStmt:                          q.findRunConfigStmt,
+		findRunLockStmt:                            q.findRunLockStmt,
+		findRunProvenanceBySHA256Stmt:              q.findRunProvenanceBySHA256Stmt,
+		findRunTagsStmt:                            q.findRunTagsStmt,
+		findRunTrajectoryByTaskKeyStmt:             q.findRunTrajectoryByTaskKeyStmt,
+		findRunsByNameStmt:                         q.findRunsByNameStmt,
+		listAgentTextsStmt:                         q.listAgentTextsStmt,
+		listFinishedPairsStmt:                      q.listFinishedPairsStmt,
+		listMessageContentsStmt:                    q.listMessageContentsStmt,
+		listOutcomeRunsStmt:                        q.listOutcomeRunsStmt,
+		listOutcomeTasksStmt:                       q.listOutcomeTasksStmt,
+		listPublishedResultsStmt:                   q.listPublishedResultsStmt,
+		listPublishedResultsV3Stmt:                 q.listPublishedResultsV3Stmt,
+		listRunConfigsStmt:                         q.listRunConfigsStmt,
+		listRunPairsStmt:                           q.listRunPairsStmt,
+		listRunProvenanceStmt:                      q.listRunProvenanceStmt,
+		listRunRewardsStmt:                         q.listRunRewardsStmt,
+		listRunSummariesStmt:                       q.listRunSummariesStmt,
+		listRunTagsStmt:                            q.listRunTagsStmt,
+		listRunTrajectoriesStmt:                    q.listRunTrajectoriesStmt,
+		listRunTrialNumbersStmt:                    q.listRunTrialNumbersStmt,
+		listRunsStmt:                               q.listRunsStmt,
+		listTaskTrialsStmt:                         q.listTaskTrialsStmt,
+		listTaskTrialsWithoutInfraErrorsStmt:       q.listTaskTrialsWithoutInfraErrorsStmt,
+		listTrajectoryMessagesStmt:                 q.listTrajectoryMessagesStmt,
+		listTrajectoryOutcomesStmt:                 q.listTrajectoryOutcomesStmt,
+		listTrajectoryTextsStmt:                    q.listTrajectoryTextsStmt,
+		listUnevaluatedTasksStmt:                   q.listUnevaluatedTasksStmt,
+		listUnevaluatedTasksWithoutInfraErrorsStmt: q.listUnevaluatedTasksWithoutInfraErrorsStmt,
+		markMaintenanceStmt:                        q.markMaintenanceStmt,
+		nextTrajectoryBatchEndStmt:                 q.nextTrajectoryBatchEndStmt,
+		rebaseRunsStmt:                             q.rebaseRunsStmt,
+		setRunLockStmt:                             q.setRunLockStmt,
+		setRunSourceSHA256Stmt:                     q.setRunSourceSHA256Stmt,
+		tagRunStmt:                                 q.tagRunStmt,
+		updateMessageContentStmt:                   q.updateMessageContentStmt,
+		updateRunConfigStmt:                        q.updateRunConfigStmt,
+		updateRunMetadataStmt:                      q.updateRunMetadataStmt,
+		updateTrajectoryTextsStmt:                  q.updateTrajectoryTextsStmt,
+		upsertTaskStmt:                             q.upsertTaskStmt,
 	}
 }
