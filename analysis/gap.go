@@ -37,6 +37,9 @@ type GapRow struct {
 	Tasks1     int     // tasks behind Pass1
 	TasksK     int     // tasks behind PassK
 	Convention Convention
+	// NotEvaluated is set when the (run, group)'s PassK rows are (no
+	// trajectory evaluated): every value is then NaN, never 0.
+	NotEvaluated bool
 }
 
 // GapAtMaxK takes PassK rows and returns, per (run, group), Gap between its
@@ -67,6 +70,7 @@ func GapAtMaxK(rows []PassKRow) []GapRow {
 			panic(fmt.Sprintf("analysis: GapAtMaxK: run %d group %q mixes conventions %q and %q",
 				r.RunID, r.Group, a.out.Convention, r.Convention))
 		}
+		a.out.NotEvaluated = a.out.NotEvaluated || r.NotEvaluated
 		if r.K == 1 {
 			a.have1 = true
 			a.out.Pass1, a.out.Tasks1 = r.PassHatK, r.Tasks

@@ -513,3 +513,31 @@ func conventions(rows []analysis.PassKRow) []string {
 	}
 	return sortedKeys(seen)
 }
+
+// NotEvaluatedNote is the caption sentence naming what a chart leaves out
+// because no trajectory behind it has reward information, such as runs,
+// "run: family" bars or "model on domain" cells: their value is not 0 but
+// unknown. It is "" when items is empty.
+func NotEvaluatedNote(items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	return " Not evaluated (no trajectory has reward information), so not drawn: " + strings.Join(items, ", ") + "."
+}
+
+// notEvaluatedRows names the rows of k = 1 that are not evaluated: the run
+// (by label), followed by ": " and the first group value when group is set.
+func notEvaluatedRows(rows []analysis.PassKRow, label func(int64) string, group bool) []string {
+	var out []string
+	for _, r := range rows {
+		if r.K != 1 || !r.NotEvaluated {
+			continue
+		}
+		item := label(r.RunID)
+		if group {
+			item += ": " + groupValue(r.Group, 0)
+		}
+		out = append(out, item)
+	}
+	return out
+}

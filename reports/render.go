@@ -156,7 +156,7 @@ func Render(w io.Writer, in Input) error {
 		add(figure{
 			ID:      passKChartID,
 			Title:   "pass^k by run",
-			Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)) + passKRowsN(in) + commandNote(in.PassKCommand),
+			Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)) + passKRowsN(in) + NotEvaluatedNote(notEvaluatedRows(in.PassKByRun, runLabeler(in), false)) + commandNote(in.PassKCommand),
 		}, lineOrNil(passKChart(in)), "No pass^k rows.")
 	}
 	d, caption := gapChart(in.Gaps)
@@ -164,7 +164,7 @@ func Render(w io.Writer, in Input) error {
 	add(figure{
 		ID:      familyChartID,
 		Title:   "pass^1 by emotion family",
-		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in) + commandNote(in.FamilyCommand),
+		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in) + NotEvaluatedNote(notEvaluatedRows(in.FamilyPass1, runLabeler(in), true)) + commandNote(in.FamilyCommand),
 	}, barOrNil(familyChart(in)), "No pass^1 rows by emotion family.")
 	d, caption = heatmapChart(familyHeatmapID, in.FamilyHeatmap, "domain", "emotion family")
 	add(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption + commandNote(in.FamilyHeatmap.Command), Summary: in.FamilyHeatmap.Summary}, d, "")

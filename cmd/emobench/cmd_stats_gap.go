@@ -73,21 +73,42 @@ func statsGapCommand(e *env) *cli.Command {
 				}
 			}
 			gaps = withoutSingleTrial(e, gaps, units, names)
-			return gapTable(gaps, units, names, fields).write(e.stdout, format)
+			return gapTable(gaps, units, names, fields, format).write(e.stdout, format)
 		},
 	}
 }
 
-func gapTable(rows []analysis.GapRow, units analysis.Units, names map[int64]string, fields []string) *table {
+// gapTable is one row per GapRow. A row that is not evaluated shows its
+// values as "not evaluated" in the text formats; csv and json give them as
+// null, with the note column "not evaluated" (null on other rows).
+func gapTable(rows []analysis.GapRow, units analysis.Units, names map[int64]string, fields []string, format string) *table {
 	pooled := pooledUnits(units)
+	split := format == "csv" || format == "json"
 	t := &table{columns: append(append(unitColumns(pooled), fields...),
 		"k", "pass_1", "pass_k", "gap", "ratio", "tasks_1", "tasks_k", "convention")}
+	if split {
+		t.columns = append(t.columns, "note")
+	}
 	for _, r := range rows {
 		row := unitCells(units.ByID(r.RunID), pooled, names)
 		for _, g := range r.Group {
 			row = append(row, g)
 		}
-		row = append(row, r.K, r.Pass1, r.PassK, r.Diff, r.Ratio, r.Tasks1, r.TasksK, string(r.Convention))
+		values := []any{r.Pass1, r.PassK, r.Diff, r.Ratio}
+		var note any
+		if r.NotEvaluated {
+			note = analysis.NotEvaluatedText
+			for i := range values {
+				values[i] = math.NaN()
+				if !split {
+					values[i] = analysis.NotEvaluatedText
+				}
+			}
+		}
+		row = append(append(append(row, r.K), values...), r.Tasks1, r.TasksK, string(r.Convention))
+		if split {
+			row = append(row, note)
+		}
 		t.rows = append(t.rows, row)
 	}
 	return t

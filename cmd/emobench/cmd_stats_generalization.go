@@ -63,7 +63,7 @@ func runGeneralization(c *cli.Context, e *env) error {
 	}
 	noteOverlaps(e, overlaps)
 	if part == "matrix" {
-		return matrixTable(generalizationMatrix(rows, units, names)).write(e.stdout, format)
+		return matrixTable(generalizationMatrix(rows, units, names), format).write(e.stdout, format)
 	}
 	tags, err := store.ListRunTags(c.Context)
 	if err != nil {
@@ -199,9 +199,10 @@ func withCI(v float64, ci analysis.CI, style ciStyle) any {
 // generalizationMatrix is pass^1 (stats passk --k 1) of every unit, as a
 // domain (rows) × agent model (columns) matrix. When one agent model has
 // several units on a domain, its columns name each unit: "agent (run N)",
-// or pooled "agent / user model / condition". It also returns, per row, the
-// run ids behind its cells, in column order.
-func generalizationMatrix(rows []analysis.PassKRow, units analysis.Units, names map[int64]string) (reports.Heatmap, [][]int64) {
+// or pooled "agent / user model / condition". It also gives, per row, the
+// run ids behind its cells, in column order, and which cells are not
+// evaluated (their value NaN, never 0).
+func generalizationMatrix(rows []analysis.PassKRow, units analysis.Units, names map[int64]string) heatmapMatrix {
 	var first []analysis.PassKRow
 	count := map[[2]string]int{}
 	for _, r := range rows {
@@ -218,9 +219,10 @@ func generalizationMatrix(rows []analysis.PassKRow, units analysis.Units, names 
 		}
 	}
 	type cell struct {
-		v      float64
-		tasks  int
-		runIDs []int64
+		v            float64
+		tasks        int
+		runIDs       []int64
+		notEvaluated bool
 	}
 	cells := map[[2]string]cell{}
 	rowSet, colSet := map[string]bool{}, map[string]bool{}
@@ -234,37 +236,86 @@ func generalizationMatrix(rows []analysis.PassKRow, units analysis.Units, names 
 			col = fmt.Sprintf("%s (run %d)", u.Key.AgentModel, u.ID)
 		}
 		key := [2]string{u.Key.Domain, col}
-		cells[key] = cell{r.PassHatK, r.Tasks, u.RunIDs}
+		cells[key] = cell{r.PassHatK, r.Tasks, u.RunIDs, r.NotEvaluated}
 		rowSet[key[0]], colSet[key[1]] = true, true
 	}
 	h := reports.Heatmap{RowName: "domain", ColName: "agent model", Rows: sortedSet(rowSet), Cols: sortedSet(colSet)}
-	var runIDs [][]int64
+	m := heatmapMatrix{}
 	for _, d := range h.Rows {
 		values, ns := make([]float64, len(h.Cols)), make([]int, len(h.Cols))
+		notEvaluated := make([]bool, len(h.Cols))
 		var ids []int64
 		for j, c := range h.Cols {
 			values[j] = math.NaN()
 			if cl, ok := cells[[2]string{d, c}]; ok {
-				values[j], ns[j] = cl.v, cl.tasks
+				values[j], ns[j], notEvaluated[j] = cl.v, cl.tasks, cl.notEvaluated
 				ids = append(ids, cl.runIDs...)
 			}
 		}
 		h.Values, h.N = append(h.Values, values), append(h.N, ns)
-		runIDs = append(runIDs, ids)
+		m.runIDs = append(m.runIDs, ids)
+		m.notEvaluated = append(m.notEvaluated, notEvaluated)
 	}
-	return h, runIDs
+	m.Heatmap = h
+	return m
+}
+
+// heatmapMatrix is a heatmap with, per row, the run ids behind its cells
+// and which of its cells are not evaluated.
+type heatmapMatrix struct {
+	reports.Heatmap
+	runIDs       [][]int64
+	notEvaluated [][]bool
+}
+
+// notEvaluatedCells names the cells that are not evaluated, "column on
+// row", in row then column order.
+func (m heatmapMatrix) notEvaluatedCells() []string {
+	var out []string
+	for i, row := range m.notEvaluated {
+		for j, ne := range row {
+			if ne {
+				out = append(out, m.Cols[j]+" on "+m.Rows[i])
+			}
+		}
+	}
+	return out
 }
 
 // matrixTable is a heatmap as a table: one row per heatmap row, one column
-// per heatmap column, then run_ids, the runs behind the row's cells.
-func matrixTable(h reports.Heatmap, runIDs [][]int64) *table {
-	t := &table{columns: append(append([]string{h.RowName}, h.Cols...), "run_ids")}
-	for i, d := range h.Rows {
+// per heatmap column, then run_ids, the runs behind the row's cells. A
+// cell that is not evaluated reads "not evaluated" in the text formats;
+// csv and json give it as null and name its column in the row's note
+// ("not evaluated: COL, …"; null when every cell is evaluated or blank).
+func matrixTable(m heatmapMatrix, format string) *table {
+	split := format == "csv" || format == "json"
+	t := &table{columns: append(append([]string{m.RowName}, m.Cols...), "run_ids")}
+	if split {
+		t.columns = append(t.columns, "note")
+	}
+	for i, d := range m.Rows {
 		row := []any{d}
-		for _, v := range h.Values[i] {
-			row = append(row, v)
+		var missing []string
+		for j, v := range m.Values[i] {
+			var c any = v
+			if m.notEvaluated[i][j] {
+				missing = append(missing, m.Cols[j])
+				c = math.NaN()
+				if !split {
+					c = analysis.NotEvaluatedText
+				}
+			}
+			row = append(row, c)
 		}
-		t.rows = append(t.rows, append(row, runIDList(runIDs[i])))
+		row = append(row, runIDList(m.runIDs[i]))
+		if split {
+			var note any
+			if len(missing) > 0 {
+				note = analysis.NotEvaluatedText + ": " + strings.Join(missing, ", ")
+			}
+			row = append(row, note)
+		}
+		t.rows = append(t.rows, row)
 	}
 	return t
 }

@@ -44,12 +44,21 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 	label := func(id int64) string { return unitLabel(units.ByID(id), names) }
 	in.PassK = passKCurves(tasks, in.PassKByRun, label, boot)
 	in.PassK.Command = in.PassKCommand
+	in.PassK.Caption += reports.NotEvaluatedNote(notEvaluatedUnits(in.PassKByRun, label))
 	in.PassK.Title = "pass^k by " + unitNoun(units)
 	in.Gaps = gapChart(in.PassKByRun, label)
 	in.Gaps.Command = cmd.stats("gap", false)
+	in.Gaps.Caption += reports.NotEvaluatedNote(notEvaluatedUnits(in.PassKByRun, label))
 	in.Gaps.Title = "pass^1 vs pass^k by " + unitNoun(units)
 	in.FamilyHeatmap = unitHeatmap(in.FamilyPass1, label, unitNoun(units), "emotion family",
 		"Tasks without an emotion profile are left out.")
+	var familyNotEvaluated []string
+	for _, r := range in.FamilyPass1 {
+		if r.K == 1 && r.NotEvaluated && len(r.Group) > 0 && r.Group[0] != "" {
+			familyNotEvaluated = append(familyNotEvaluated, label(r.RunID)+": "+r.Group[0])
+		}
+	}
+	in.FamilyHeatmap.Caption += reports.NotEvaluatedNote(familyNotEvaluated)
 	in.FamilyHeatmap.Title = "pass^1 by " + unitNoun(units) + " and emotion family"
 	in.FamilyHeatmap.Command = in.FamilyCommand
 	outcomes, err := store.ListTrajectoryOutcomes(ctx, runIDs)
@@ -86,11 +95,24 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 			first = append(first, r)
 		}
 	}
-	in.Generalization, _ = generalizationMatrix(first, units, names)
-	in.Generalization.Caption = "pass^1 of every run (or pool) on its domain."
+	matrix := generalizationMatrix(first, units, names)
+	in.Generalization = matrix.Heatmap
+	in.Generalization.Caption = "pass^1 of every run (or pool) on its domain." + reports.NotEvaluatedNote(matrix.notEvaluatedCells())
 	in.Generalization.Command = cmd.stats("generalization", false, "--part", "matrix")
 	in.Published, err = publishedBeside(ctx, store, in.Runs)
 	return err
+}
+
+// notEvaluatedUnits names, by label, the units whose k = 1 row of rows
+// (with no group fields) is not evaluated.
+func notEvaluatedUnits(rows []analysis.PassKRow, label func(int64) string) []string {
+	var out []string
+	for _, r := range rows {
+		if r.K == 1 && r.NotEvaluated {
+			out = append(out, label(r.RunID))
+		}
+	}
+	return out
 }
 
 func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, label func(int64) string, boot analysis.BootstrapOptions) reports.PassKChart {
