@@ -17,6 +17,9 @@ type ConditionTrial struct {
 	PairKey string
 	Trial   int
 	Passed  bool
+	// Unevaluated is set when the trajectory has no reward information
+	// (it then never passes).
+	Unevaluated bool
 	// Profile maps each dimension (emotion_family, emotion_leaf, politeness,
 	// urgency, trust) to the task's value.
 	Profile map[string]string
@@ -39,6 +42,11 @@ type EmotionDelta struct {
 	B, C        int     // McNemar discordant pairs (k = 1): with-only passes, without-only passes
 	P           float64 // exact McNemar p (k = 1); NaN for k > 1
 	PHolm       float64 // P adjusted by Holm across the values of the dimension
+	// WithNotEvaluated and WithoutNotEvaluated are set when no trajectory
+	// of that side's paired tasks was evaluated (NotEvaluated): that side's
+	// pass^k, Delta, its CI and the p-values are then NaN, never a measured
+	// difference from 0.
+	WithNotEvaluated, WithoutNotEvaluated bool
 }
 
 // EmotionDimensions are the profile fields the comparison splits by.
@@ -131,9 +139,10 @@ func CompareEmotions(trials []ConditionTrial, u Units, ks []int, opts BootstrapO
 
 // trialOutcome is one trajectory of a paired task.
 type trialOutcome struct {
-	run    int64
-	trial  int
-	passed bool
+	run         int64
+	trial       int
+	passed      bool
+	unevaluated bool
 }
 
 type pairedTask struct {
@@ -160,12 +169,12 @@ func pairComparison(c EmotionComparison, with, without []ConditionTrial) *pairGr
 	}
 	for _, t := range with {
 		p := task(t)
-		p.with = append(p.with, trialOutcome{t.RunID, t.Trial, t.Passed})
+		p.with = append(p.with, trialOutcome{t.RunID, t.Trial, t.Passed, t.Unevaluated})
 		p.profile = t.Profile
 	}
 	for _, t := range without {
 		p := task(t)
-		p.without = append(p.without, trialOutcome{t.RunID, t.Trial, t.Passed})
+		p.without = append(p.without, trialOutcome{t.RunID, t.Trial, t.Passed, t.Unevaluated})
 		if p.profile == nil {
 			p.profile = t.Profile
 		}
@@ -240,6 +249,21 @@ func (g *pairGroup) compare(dim, value string, pairs []*pairedTask, k int, opts 
 		row.P = McNemarExact(row.B, row.C)
 		row.PHolm = row.P
 	}
+	var with, without []TaskTrials
+	for _, p := range ps {
+		with, without = append(with, p.With), append(without, p.Without)
+	}
+	row.WithNotEvaluated, row.WithoutNotEvaluated = NotEvaluated(with), NotEvaluated(without)
+	if row.WithNotEvaluated || row.WithoutNotEvaluated {
+		nan := math.NaN()
+		if row.WithNotEvaluated {
+			row.With = nan
+		}
+		if row.WithoutNotEvaluated {
+			row.Without = nan
+		}
+		row.Delta, row.CI.Lo, row.CI.Hi, row.P, row.PHolm = nan, nan, nan, nan, nan
+	}
 	return row
 }
 
@@ -277,6 +301,9 @@ func outcome(trials []trialOutcome) TaskTrials {
 	for _, tr := range trials {
 		if tr.passed {
 			t.Passes++
+		}
+		if tr.unevaluated {
+			t.Unevaluated++
 		}
 	}
 	return t

@@ -21,6 +21,7 @@ type TrajectoryOutcome struct {
 	PairKey           string // pairs the task across conditions (TaskPairSHA256)
 	Trial             int
 	Passed            bool
+	Evaluated         bool // the source gave reward information (evaluated = 1)
 	TerminationReason emobench.TerminationReason
 	UserTurns         int
 	AgentTurns        int
@@ -66,7 +67,7 @@ func (db *DB) ListTrajectoryOutcomes(ctx context.Context, runIDs []int64) ([]Tra
 		}
 		out = append(out, TrajectoryOutcome{
 			ID: r.ID, RunID: r.RunID, TaskKey: k.TaskKey, PairKey: k.PairKey, Trial: int(r.Trial),
-			Passed: r.Passed == 1, TerminationReason: emobench.TerminationReason(r.TerminationReason),
+			Passed: r.Passed == 1, Evaluated: r.Evaluated == 1, TerminationReason: emobench.TerminationReason(r.TerminationReason),
 			UserTurns: int(r.NUserTurns), AgentTurns: int(r.NAgentTurns), ToolCalls: int(r.NToolCalls),
 			Fields: f, taskRank: taskRank[r.TaskID],
 		})

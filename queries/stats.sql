@@ -13,7 +13,7 @@ ORDER BY o.run_id, o.task_key;
 -- run's and task's fields come from ListOutcomeRuns and ListOutcomeTasks.
 SELECT
     t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
-    t.n_user_turns, t.n_agent_turns, t.n_tool_calls
+    t.n_user_turns, t.n_agent_turns, t.n_tool_calls, t.evaluated
 FROM trajectories t;
 
 -- name: ListOutcomeRuns :many

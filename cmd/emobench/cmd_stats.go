@@ -151,7 +151,10 @@ func runPassK(c *cli.Context, e *env) error {
 		hatCol, atCol := slices.Index(t.columns, "pass_hat_k"), slices.Index(t.columns, "pass_at_k")
 		for i, row := range t.rows {
 			if rows[i].NotEvaluated {
-				continue // its cells say so
+				if format == "csv" || format == "json" { // null, with null bounds
+					row[hatCol], row[atCol] = estimate{v: math.NaN(), ci: nanCI}, estimate{v: math.NaN(), ci: nanCI}
+				}
+				continue // the text formats say "not evaluated"
 			}
 			row[hatCol] = estimate{v: rows[i].PassHatK, ci: hat[i]}
 			row[atCol] = estimate{v: rows[i].PassAtK, ci: at[i]}

@@ -97,7 +97,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 			if len(compared) == 0 {
 				e.warn("no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
 			}
-			return emotionsTable(rows, style).expandEstimates(format, style).write(e.stdout, format)
+			return emotionsTable(rows, style, format).expandEstimates(format, style).write(e.stdout, format)
 		},
 	}
 }
@@ -118,23 +118,61 @@ func conditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial 
 			PairKey: o.PairKey,
 			Trial:   o.Trial,
 			Passed:  o.Passed,
-			Profile: o.Fields, // holds every EmotionDimensions key; shared, read only
+			// Unevaluated: no reward information, so its failure is not measured.
+			Unevaluated: !o.Evaluated,
+			Profile:     o.Fields, // holds every EmotionDimensions key; shared, read only
 		})
 	}
 	return out
 }
 
-func emotionsTable(rows []analysis.EmotionDelta, style ciStyle) *table {
+// emotionsTable is one row per EmotionDelta. When a side of a row is not
+// evaluated (no trajectory of its paired tasks has reward information),
+// that side's pass^k and the delta read "not evaluated" in the text
+// formats; csv and json give them (and p) as null, with the note column
+// "not evaluated: with emotions", "… without emotions" or "… either side"
+// (null on other rows).
+func emotionsTable(rows []analysis.EmotionDelta, style ciStyle, format string) *table {
+	split := format == "csv" || format == "json"
 	t := &table{columns: []string{"group", "with_run_ids", "without_run_ids", "dimension", "value", "k", "pairs", "with", "without", "delta", "mcnemar_b", "mcnemar_c", "p", "p_holm"}}
+	if split {
+		t.columns = append(t.columns, "note")
+	}
+	mark := func(v any, notEvaluated bool) any {
+		if notEvaluated && !split {
+			return analysis.NotEvaluatedText
+		}
+		return v
+	}
 	for _, r := range rows {
 		var delta any = estimate{v: r.Delta, ci: r.CI}
 		if style == "none" {
 			delta = r.Delta
 		}
-		t.rows = append(t.rows, []any{
-			r.Group, runIDList(r.WithRuns), runIDList(r.WithoutRuns), r.Dimension, orDash(r.Value), r.K, r.Pairs, r.With, r.Without, delta,
+		notEvaluated := r.WithNotEvaluated || r.WithoutNotEvaluated
+		if notEvaluated && style != "none" {
+			delta = estimate{v: math.NaN(), ci: nanCI}
+		} else if notEvaluated {
+			delta = math.NaN()
+		}
+		row := []any{
+			r.Group, runIDList(r.WithRuns), runIDList(r.WithoutRuns), r.Dimension, orDash(r.Value), r.K, r.Pairs,
+			mark(r.With, r.WithNotEvaluated), mark(r.Without, r.WithoutNotEvaluated), mark(delta, notEvaluated),
 			nanInt(r.B, r.K == 1), nanInt(r.C, r.K == 1), r.P, r.PHolm,
-		})
+		}
+		if split {
+			var note any
+			switch {
+			case r.WithNotEvaluated && r.WithoutNotEvaluated:
+				note = analysis.NotEvaluatedText + ": either side"
+			case r.WithNotEvaluated:
+				note = analysis.NotEvaluatedText + ": with emotions"
+			case r.WithoutNotEvaluated:
+				note = analysis.NotEvaluatedText + ": without emotions"
+			}
+			row = append(row, note)
+		}
+		t.rows = append(t.rows, row)
 	}
 	return t
 }

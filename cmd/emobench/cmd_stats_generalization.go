@@ -69,7 +69,7 @@ func runGeneralization(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	t, notes, err := generalizationTable(tags, units, tasks, opts, style)
+	t, notes, err := generalizationTable(tags, units, tasks, opts, style, format)
 	if err != nil {
 		return err
 	}
@@ -88,8 +88,13 @@ func runGeneralization(c *cli.Context, e *env) error {
 // with --pool a pool) against the unit of its base run. tasks are pooled
 // by unit (analysis.PoolTasks). Several tuned or base units on one domain
 // are an error: the rule never combines runs silently. The notes say why a
-// Δ has no interval.
-func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analysis.TaskTrials, opts analysis.BootstrapOptions, style ciStyle) (*table, []string, error) {
+// Δ has no interval. A side that is not evaluated (no trajectory of it
+// has reward information) reads "not evaluated" in the text formats, as
+// does its Δ; csv and json give them as null with the note column
+// "not evaluated: tuned", "… base" or "… either side".
+func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analysis.TaskTrials, opts analysis.BootstrapOptions, style ciStyle, format string) (*table, []string, error) {
+	split := format == "csv" || format == "json"
+
 	byUnit := map[int64][]analysis.TaskTrials{}
 	for _, t := range tasks {
 		byUnit[t.RunID] = append(byUnit[t.RunID], t)
@@ -139,6 +144,15 @@ func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analys
 	}
 	sort.Strings(names)
 	t := &table{columns: []string{"model", "domain", "scope", "tuned_pass_1", "base_pass_1", "delta", "paired_tasks", "tuned_run_ids", "base_run_ids"}}
+	if split {
+		t.columns = append(t.columns, "note")
+	}
+	mark := func(v any, notEvaluated bool) any {
+		if notEvaluated && !split {
+			return analysis.NotEvaluatedText
+		}
+		return v
+	}
 	var notes []string
 	for _, key := range names {
 		m := models[key]
@@ -164,8 +178,23 @@ func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analys
 			if d.InDomain {
 				scope = "in-domain"
 			}
-			t.rows = append(t.rows, []any{name, d.Domain, scope, d.TunedPass1, d.BasePass1, withCI(d.Delta, d.CI, style), d.PairedTasks,
-				runIDList(units.ByID(m.tuned[d.Domain]).RunIDs), runIDList(units.ByID(m.base[d.Domain]).RunIDs)})
+			either := d.TunedNotEvaluated || d.BaseNotEvaluated
+			row := []any{name, d.Domain, scope, mark(d.TunedPass1, d.TunedNotEvaluated), mark(d.BasePass1, d.BaseNotEvaluated),
+				mark(withCI(d.Delta, d.CI, style), either), d.PairedTasks,
+				runIDList(units.ByID(m.tuned[d.Domain]).RunIDs), runIDList(units.ByID(m.base[d.Domain]).RunIDs)}
+			if split {
+				var note any
+				switch {
+				case d.TunedNotEvaluated && d.BaseNotEvaluated:
+					note = analysis.NotEvaluatedText + ": either side"
+				case d.TunedNotEvaluated:
+					note = analysis.NotEvaluatedText + ": tuned"
+				case d.BaseNotEvaluated:
+					note = analysis.NotEvaluatedText + ": base"
+				}
+				row = append(row, note)
+			}
+			t.rows = append(t.rows, row)
 			if !d.Paired && !math.IsNaN(d.Delta) {
 				notes = append(notes, fmt.Sprintf("%s on %s: 0 paired tasks (the tuned and base runs share no task), so its Δ compares different tasks and has no interval, nor has the %s mean", name, d.Domain, scope))
 			}
@@ -183,7 +212,11 @@ func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analys
 			domains []string
 			sum     analysis.DeltaSummary
 		}{{"in-domain mean", in, res.InDomain}, {"out-of-domain mean", out, res.OutOfDomain}} {
-			t.rows = append(t.rows, []any{name, orDash(strings.Join(s.domains, ",")), s.scope, nil, nil, withCI(s.sum.Mean, s.sum.CI, style), nil, nil, nil})
+			row := []any{name, orDash(strings.Join(s.domains, ",")), s.scope, nil, nil, withCI(s.sum.Mean, s.sum.CI, style), nil, nil, nil}
+			if split {
+				row = append(row, nil)
+			}
+			t.rows = append(t.rows, row)
 		}
 	}
 	return t, notes, nil

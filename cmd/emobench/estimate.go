@@ -15,6 +15,9 @@ type estimate struct {
 	ci analysis.CI
 }
 
+// nanCI is no interval: both bounds NaN (null in csv and json).
+var nanCI = analysis.CI{Lo: math.NaN(), Hi: math.NaN()}
+
 // ciStyle says how text formats show an interval: "brackets", "pm" or
 // "none".
 type ciStyle string

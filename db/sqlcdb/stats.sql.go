@@ -332,7 +332,7 @@ func (q *Queries) ListTaskTrialsWithoutInfraErrors(ctx context.Context) ([]ListT
 const listTrajectoryOutcomes = `-- name: ListTrajectoryOutcomes :many
 SELECT
     t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
-    t.n_user_turns, t.n_agent_turns, t.n_tool_calls
+    t.n_user_turns, t.n_agent_turns, t.n_tool_calls, t.evaluated
 FROM trajectories t
 `
 
@@ -346,6 +346,7 @@ type ListTrajectoryOutcomesRow struct {
 	NUserTurns        int64
 	NAgentTurns       int64
 	NToolCalls        int64
+	Evaluated         int64
 }
 
 // One row per trajectory with what per-trajectory statistics need; the
@@ -369,6 +370,7 @@ func (q *Queries) ListTrajectoryOutcomes(ctx context.Context) ([]ListTrajectoryO
 			&i.NUserTurns,
 			&i.NAgentTurns,
 			&i.NToolCalls,
+			&i.Evaluated,
 		); err != nil {
 			return nil, err
 		}
