@@ -183,8 +183,11 @@ type ShareBin struct {
 	Lo, Hi    float64
 	N         int     // trajectories in the bin
 	Successes int     // of which passed
-	Rate      float64 // Successes / N; NaN when N = 0
-	CI        CI      // 95% Wilson score interval of Rate; Lo and Hi NaN when N = 0
+	Rate      float64 // Successes / N; NaN when N = 0 or NotEvaluated
+	CI        CI      // 95% Wilson score interval of Rate; Lo and Hi NaN when N = 0 or NotEvaluated
+	// NotEvaluated is set when the bin has trajectories and none of them
+	// was evaluated (SuccessByShareBinEvaluated): its rate is unknown, not 0.
+	NotEvaluated bool
 }
 
 // SuccessByShareBin splits [0, 1] into bins equal-width bins and reports,
@@ -196,13 +199,27 @@ type ShareBin struct {
 // SuccessByShareBin panics if len(shares) != len(passed) or bins < 1; both
 // are caller bugs.
 func SuccessByShareBin(shares []float64, passed []bool, bins int) []ShareBin {
+	return SuccessByShareBinEvaluated(shares, passed, nil, bins)
+}
+
+// SuccessByShareBinEvaluated is SuccessByShareBin where evaluated[i] says
+// whether trajectory i has reward information (nil: all have). A bin with
+// trajectories none of which was evaluated is NotEvaluated, with a NaN rate
+// and interval; in other bins an unevaluated trajectory counts as a
+// failure, as everywhere else. It panics as SuccessByShareBin does, and
+// when evaluated is not nil and len(evaluated) != len(shares).
+func SuccessByShareBinEvaluated(shares []float64, passed, evaluated []bool, bins int) []ShareBin {
 	if len(shares) != len(passed) {
 		panic("analysis: SuccessByShareBin: len(shares) != len(passed)")
+	}
+	if evaluated != nil && len(evaluated) != len(shares) {
+		panic("analysis: SuccessByShareBinEvaluated: len(evaluated) != len(shares)")
 	}
 	if bins < 1 {
 		panic("analysis: SuccessByShareBin: bins < 1")
 	}
 	out := make([]ShareBin, bins)
+	evaluatedIn := make([]int, bins)
 	for i := range out {
 		out[i].Lo = float64(i) / float64(bins)
 		out[i].Hi = float64(i+1) / float64(bins)
@@ -216,6 +233,9 @@ func SuccessByShareBin(shares []float64, passed []bool, bins int) []ShareBin {
 		if passed[i] {
 			out[b].Successes++
 		}
+		if evaluated == nil || evaluated[i] {
+			evaluatedIn[b]++
+		}
 	}
 	for i := range out {
 		b := &out[i]
@@ -224,6 +244,10 @@ func SuccessByShareBin(shares []float64, passed []bool, bins int) []ShareBin {
 			b.Rate = float64(b.Successes) / float64(b.N)
 		}
 		b.CI = Wilson(b.Successes, b.N, 0.95)
+		if b.N > 0 && evaluatedIn[i] == 0 {
+			b.NotEvaluated = true
+			b.Rate, b.CI.Lo, b.CI.Hi = math.NaN(), math.NaN(), math.NaN()
+		}
 	}
 	return out
 }

@@ -151,7 +151,7 @@ func statsBalanceCommand(e *env) *cli.Command {
 // outcome, turns and abandonment, in outcome order.
 type balanceData struct {
 	shares, turns, abandoned []float64
-	passed                   []bool
+	passed, evaluated        []bool
 }
 
 // loadBalance returns each unit's balance data, by unit ID.
@@ -172,6 +172,7 @@ func loadBalance(ctx context.Context, store *db.DB, outcomes []db.TrajectoryOutc
 		d := data[u.ID]
 		d.shares = append(d.shares, float64(o.ToolCalls)/float64(total))
 		d.passed = append(d.passed, o.Passed)
+		d.evaluated = append(d.evaluated, o.Evaluated)
 		d.turns = append(d.turns, float64(o.UserTurns+o.AgentTurns))
 		d.abandoned = append(d.abandoned, boolFloat(o.TerminationReason == emobench.TerminationUserUnsatisfied))
 		data[u.ID] = d
@@ -248,7 +249,7 @@ func runBalance(c *cli.Context, e *env) error {
 	}
 	if part == "all" || part == "bins" {
 		tables = append(tables, perUnit(func(d balanceData) *table {
-			return binsTable(analysis.SuccessByShareBin(d.shares, d.passed, c.Int("bins")), style)
+			return binsTable(analysis.SuccessByShareBinEvaluated(d.shares, d.passed, d.evaluated, c.Int("bins")), style, format)
 		}))
 	}
 	if part == "all" || part == "regression" {
@@ -284,14 +285,33 @@ func boolsToFloats(b []bool) []float64 {
 	return out
 }
 
-func binsTable(bins []analysis.ShareBin, style ciStyle) *table {
+// binsTable is one row per bin. A bin that is not evaluated (trajectories,
+// none with reward information) reads "not evaluated" as its success rate
+// in the text formats; csv and json give it as null with the note column
+// "not evaluated" (null on other rows).
+func binsTable(bins []analysis.ShareBin, style ciStyle, format string) *table {
+	split := format == "csv" || format == "json"
 	t := &table{columns: []string{"share_lo", "share_hi", "trajectories", "passed", "success_rate"}}
+	if split {
+		t.columns = append(t.columns, "note")
+	}
 	for _, b := range bins {
 		var rate any = estimate{v: b.Rate, ci: b.CI}
 		if style == "none" {
 			rate = b.Rate
 		}
-		t.rows = append(t.rows, []any{b.Lo, b.Hi, b.N, b.Successes, rate})
+		var note any
+		if b.NotEvaluated {
+			note = analysis.NotEvaluatedText
+			if !split {
+				rate = analysis.NotEvaluatedText
+			}
+		}
+		row := []any{b.Lo, b.Hi, b.N, b.Successes, rate}
+		if split {
+			row = append(row, note)
+		}
+		t.rows = append(t.rows, row)
 	}
 	return t
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -260,8 +261,17 @@ func balanceChart(d balanceData) reports.BalanceCurve {
 		XName:   "tool-call share = tool calls / (tool calls + follow-up questions)",
 		Caption: "Whiskers: 95% Wilson score intervals.",
 	}
-	for _, b := range analysis.SuccessByShareBin(d.shares, d.passed, 5) {
+	var notEvaluated []string
+	for _, b := range analysis.SuccessByShareBinEvaluated(d.shares, d.passed, d.evaluated, 5) {
 		chart.Bins = append(chart.Bins, reports.BalanceBin{Lo: b.Lo, Hi: b.Hi, Rate: b.Rate, CI: interval(b.CI), N: b.N})
+		if b.NotEvaluated {
+			notEvaluated = append(notEvaluated, fmt.Sprintf("share %.1f–%.1f", b.Lo, b.Hi))
+		}
+	}
+	chart.Caption += reports.NotEvaluatedNote(notEvaluated)
+	if !slices.Contains(d.evaluated, true) {
+		chart.Caption += " No logistic fit: no trajectory is evaluated."
+		return chart
 	}
 	fit, err := analysis.BalanceRegression(d.shares, d.passed)
 	if err != nil {
