@@ -504,8 +504,8 @@ func TestStatsGeneralization_HandComputed(t *testing.T) {
 		rows := jsonObjects(t, "--db", dbPath, "stats", "generalization", "--part", "matrix")
 		// Runs 1, 2: tuned on retail, airline; 3, 4: base on retail, airline.
 		want := []map[string]any{
-			{"domain": "airline", "base_m": 0.5, "tuned_m": 0.25, "run_ids": []any{4.0, 2.0}},
-			{"domain": "retail", "base_m": 0.25, "tuned_m": 0.75, "run_ids": []any{3.0, 1.0}},
+			{"domain": "airline", "base_m": 0.5, "tuned_m": 0.25, "run_ids": []any{4.0, 2.0}, "note": nil},
+			{"domain": "retail", "base_m": 0.25, "tuned_m": 0.75, "run_ids": []any{3.0, 1.0}, "note": nil},
 		}
 		if diff := cmp.Diff(want, rows); diff != "" {
 			t.Errorf("matrix (-want +got):\n%s", diff)
@@ -554,7 +554,8 @@ func TestStatsBootstrap_Seeded(t *testing.T) {
 	}
 }
 
-// `stats passk --ci none` (the default) keeps the JSON shape of issue 2.
+// `stats passk --ci none` (the default) keeps the JSON shape of issue 2,
+// plus note (null unless the row is not evaluated; issue 8).
 func TestStatsPassK_CINoneJSONShape(t *testing.T) {
 	dbPath := ingestStats(t, nil, "gap.json")
 	for _, extra := range [][]string{nil, {"--ci", "none"}} {
@@ -570,7 +571,7 @@ func TestStatsPassK_CINoneJSONShape(t *testing.T) {
 					}
 				}
 			})
-			want := []string{"convention", "k", "pass_at_k", "pass_hat_k", "run", "run_id", "tasks", "trajectories"}
+			want := []string{"convention", "k", "note", "pass_at_k", "pass_hat_k", "run", "run_id", "tasks", "trajectories"}
 			if diff := cmp.Diff(want, keys); diff != "" {
 				t.Fatalf("%v: keys (-want +got):\n%s", extra, diff)
 			}
