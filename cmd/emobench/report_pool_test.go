@@ -53,6 +53,14 @@ func overlapRecord(task, trial int, fam string, pass bool, tools, asks int, quit
 // has no emotion profile. Outcomes follow fixed arithmetic rules.
 func overlappingRunsDB(t *testing.T) string {
 	t.Helper()
+	return overlappingRunsDBOf(t, false)
+}
+
+// overlappingRunsDBOf is overlappingRunsDB, with, when unevaluated is set,
+// a fifth run: v on airline with emotions over tasks 0–3 whose records
+// have no reward information (not evaluated).
+func overlappingRunsDBOf(t *testing.T, unevaluated bool) string {
+	t.Helper()
 	dir := t.TempDir()
 	families := []string{"anger", "fear", "sadness"}
 	type run struct {
@@ -65,6 +73,9 @@ func overlappingRunsDB(t *testing.T) string {
 		{"m-retail-without-emotions.json", "m", "retail", []int{0, 1, 2, 3, 4, 5, 6, 7, 8}},
 		{"n-airline-with-emotions.json", "n", "airline", []int{0, 1, 2, 3}},
 	}
+	if unevaluated {
+		runs = append(runs, run{"v-airline-with-emotions.json", "v", "airline", []int{0, 1, 2, 3}})
+	}
 	dbPath := filepath.Join(dir, "overlap.db")
 	for i, r := range runs {
 		var recs []any
@@ -75,7 +86,11 @@ func overlappingRunsDB(t *testing.T) string {
 			}
 			for trial := 0; trial < 2; trial++ {
 				h := (7*i + 3*task + 5*trial) % 11
-				recs = append(recs, overlapRecord(task, trial, fam, h%3 != 0, h%4, (h/2)%3, h == 4))
+				rec := overlapRecord(task, trial, fam, h%3 != 0, h%4, (h/2)%3, h == 4)
+				if r.model == "v" {
+					delete(rec["info"].(map[string]any), "reward_info")
+				}
+				recs = append(recs, rec)
 			}
 		}
 		data, err := json.Marshal(recs)
@@ -129,15 +144,29 @@ func sameCount(t *testing.T, what string, chart int, rows, want int) {
 }
 
 // Every chart of the report names the stats command whose JSON holds
-// exactly its numbers, per run and with --pool, over overlapping runs.
+// exactly its numbers, per run and with --pool, over overlapping runs, and
+// over the same with a run that is not evaluated (its numbers null in the
+// commands' JSON, NaN in the charts, and named in the captions).
 func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("bootstraps every chart twice; skipped under -short")
 	}
-	dbPath := overlappingRunsDB(t)
+	for _, unevaluated := range []bool{false, true} {
+		t.Run(fmt.Sprintf("unevaluated=%v", unevaluated), func(t *testing.T) {
+			chartsEqualTheirStatsCommands(t, unevaluated)
+		})
+	}
+}
+
+func chartsEqualTheirStatsCommands(t *testing.T, unevaluated bool) {
+	dbPath := overlappingRunsDBOf(t, unevaluated)
 	store := openTestStore(t, dbPath)
 	boot := defaultBootstrap
 	boot.Resamples = 200 // the report's flags reach its captions' commands
+	extra := 0 // units the unevaluated run adds
+	if unevaluated {
+		extra = 1
+	}
 	for _, pool := range []bool{false, true} {
 		t.Run(fmt.Sprintf("pool=%v", pool), func(t *testing.T) {
 			in, overlaps, err := reportInput(t.Context(), nil, store, nil, "t", boot, pool)
@@ -173,6 +202,27 @@ func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
 
 			// (a) pass^k curves with their bands.
 			rows := commandJSON(t, dbPath, in.PassK.Command)
+			notEvaluated := 0
+			for _, r := range rows {
+				if r["note"] == "not evaluated" {
+					notEvaluated++
+					if !math.IsNaN(num(t, r, "pass_hat_k")) {
+						t.Errorf("(a) row %v: not evaluated but has a value", r)
+					}
+				}
+			}
+			if want := 2 * extra; notEvaluated != want { // k = 1, 2 of run v
+				t.Errorf("(a): %d rows not evaluated, want %d", notEvaluated, want)
+			}
+			vLabel := "v-airline-with-emotions"
+			if pool {
+				vLabel = "v / u / airline / with-emotions (runs 5)"
+			}
+			for _, c := range []string{in.PassK.Caption, in.Gaps.Caption, in.Generalization.Caption} {
+				if named := strings.Contains(c, "so not drawn: "+vLabel) || strings.Contains(c, "so not drawn: v on airline"); named != unevaluated {
+					t.Errorf("caption %q: names the unevaluated run %v, want %v", c, named, unevaluated)
+				}
+			}
 			i := 0
 			for _, c := range in.PassK.Curves {
 				for _, p := range c.Points {
@@ -222,7 +272,9 @@ func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
 					continue
 				}
 				sameNum(t, "heatmap "+what, h.Values[row][col], rows[i], "pass_hat_k")
-				cells++
+				if !math.IsNaN(num(t, rows[i], "pass_hat_k")) {
+					cells++ // a cell that is not evaluated is blank
+				}
 			}
 			filled := 0
 			for _, vs := range in.FamilyHeatmap.Values {
@@ -268,8 +320,8 @@ func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
 
 			// Balance, one chart per unit.
 			fits := 0
-			if len(in.Balance) != map[bool]int{false: 4, true: 3}[pool] {
-				t.Errorf("%d balance charts, want one per run (4) or pool (3)", len(in.Balance))
+			if len(in.Balance) != map[bool]int{false: 4, true: 3}[pool]+extra {
+				t.Errorf("%d balance charts, want one per run (4) or pool (3), +%d", len(in.Balance), extra)
 			}
 			for _, b := range in.Balance {
 				rows = commandJSON(t, dbPath, b.Command)
