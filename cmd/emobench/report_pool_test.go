@@ -163,7 +163,7 @@ func chartsEqualTheirStatsCommands(t *testing.T, unevaluated bool) {
 	store := openTestStore(t, dbPath)
 	boot := defaultBootstrap
 	boot.Resamples = 200 // the report's flags reach its captions' commands
-	extra := 0 // units the unevaluated run adds
+	extra := 0           // units the unevaluated run adds
 	if unevaluated {
 		extra = 1
 	}
