@@ -541,3 +541,15 @@ func notEvaluatedRows(rows []analysis.PassKRow, label func(int64) string, group 
 	}
 	return out
 }
+
+// notEvaluatedPairs names the chart (c) pairs with a side not evaluated:
+// "label (SIDE)".
+func notEvaluatedPairs(pairs []ConditionPair) []string {
+	var out []string
+	for _, p := range pairs {
+		if p.NotEvaluated != "" {
+			out = append(out, p.Label+" ("+p.NotEvaluated+")")
+		}
+	}
+	return out
+}

@@ -96,6 +96,10 @@ type ConditionPair struct {
 	With    float64 // pass^1 with emotions over the paired tasks; NaN = no bar
 	Without float64 // pass^1 without emotions over the same tasks; NaN = no bar
 	Pairs   int     // paired tasks behind both bars: the pair's n
+	// NotEvaluated names the side with no evaluated trajectory ("with
+	// emotions", "without emotions" or "either side"; "" when both are
+	// evaluated): its bar is NaN and the caption names the pair.
+	NotEvaluated string
 }
 
 // PublishedRow is one published leaderboard score, or one of the user's

@@ -171,7 +171,7 @@ func Render(w io.Writer, in Input) error {
 	add(figure{
 		ID:      conditionChartID,
 		Title:   "pass^1 with vs without emotions",
-		Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + commandNote(in.ConditionCommand),
+		Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + NotEvaluatedNote(notEvaluatedPairs(in.ConditionPairs)) + commandNote(in.ConditionCommand),
 	}, barOrNil(conditionChart(in)), "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
 	for i, dc := range in.Deltas {
 		d, caption := deltaChart(i+1, dc)

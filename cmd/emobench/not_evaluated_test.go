@@ -233,3 +233,62 @@ func TestNotEvaluated_RealVoiceRun(t *testing.T) {
 		t.Errorf("matrix note %v", matrix[0]["note"])
 	}
 }
+
+// TestNotEvaluated_StatsEmotions: against a without-emotions run of model a
+// with no evaluated trajectory, the with-emotions side keeps its pass^1,
+// and the without side, the delta and p are null with the note naming the
+// side ("not evaluated" in the table), never a measured Δ against 0; the
+// report's chart (c) caption names the pair.
+func TestNotEvaluated_StatsEmotions(t *testing.T) {
+	dbPath := notEvaluatedDB(t)
+	var recs []any
+	for task := 0; task < 2; task++ {
+		for trial := 0; trial < 2; trial++ {
+			rec := overlapRecord(task, trial, []string{"anger", "fear"}[task], false, 1, 1, false)
+			delete(rec["info"].(map[string]any), "reward_info")
+			recs = append(recs, rec)
+		}
+	}
+	data, err := json.Marshal(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "a-retail-without.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, "--db", dbPath, "ingest", "--model", "a", "--user-model", "u", "--domain", "retail", "--condition", "without-emotions", path)
+	rows := jsonObjects(t, "--db", dbPath, "stats", "emotions", "--k", "1")
+	all := rowsWhere(rows, "dimension", "all")
+	if len(all) != 1 {
+		t.Fatalf("all rows %v, want run 1 vs run 3", all)
+	}
+	checkNums(t, "all", all[0], map[string]float64{"pairs": 2, "with": 0.75})
+	for _, k := range []string{"without", "delta", "delta_lo", "delta_hi", "p", "p_holm"} {
+		if v, ok := all[0][k]; !ok || v != nil {
+			t.Errorf("%s = %v (present %v), want null", k, v, ok)
+		}
+	}
+	if all[0]["note"] != "not evaluated: without emotions" {
+		t.Errorf("note = %v", all[0]["note"])
+	}
+	out := mustRun(t, "--db", dbPath, "stats", "emotions", "--k", "1", "--ci", "none")
+	if line := strings.Split(out, "\n")[1]; !strings.Contains(line, "0.7500  not evaluated  not evaluated") {
+		t.Errorf("table row %q: want with 0.7500, without and delta not evaluated", line)
+	}
+	store := openTestStore(t, dbPath)
+	in, _, err := reportInput(t.Context(), store, nil, "t", defaultBootstrap, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.ConditionPairs) != 1 || !math.IsNaN(in.ConditionPairs[0].Without) || math.Abs(in.ConditionPairs[0].With-0.75) > statsTol {
+		t.Errorf("chart (c) %+v, want with 0.75 and no without bar", in.ConditionPairs)
+	}
+	var page bytes.Buffer
+	if err := reports.Render(&page, in); err != nil {
+		t.Fatal(err)
+	}
+	if want := "so not drawn: a / u / retail (runs 1 vs 3) (without emotions)."; !strings.Contains(page.String(), want) {
+		t.Errorf("report lacks %q", want)
+	}
+}

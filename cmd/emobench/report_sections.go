@@ -188,10 +188,24 @@ func conditionPairs(rows []analysis.EmotionDelta) []reports.ConditionPair {
 	var out []reports.ConditionPair
 	for _, r := range rows {
 		if r.Dimension == "all" && r.K == 1 {
-			out = append(out, reports.ConditionPair{Label: comparisonLabel(r), With: r.With, Without: r.Without, Pairs: r.Pairs})
+			out = append(out, reports.ConditionPair{Label: comparisonLabel(r), With: r.With, Without: r.Without, Pairs: r.Pairs, NotEvaluated: notEvaluatedSide(r)})
 		}
 	}
 	return out
+}
+
+// notEvaluatedSide names the side of r with no evaluated trajectory:
+// "with emotions", "without emotions", "either side", or "".
+func notEvaluatedSide(r analysis.EmotionDelta) string {
+	switch {
+	case r.WithNotEvaluated && r.WithoutNotEvaluated:
+		return "either side"
+	case r.WithNotEvaluated:
+		return "with emotions"
+	case r.WithoutNotEvaluated:
+		return "without emotions"
+	}
+	return ""
 }
 
 // comparisonLabel names a with- vs without-emotions comparison:
@@ -224,6 +238,7 @@ func deltaCharts(rows []analysis.EmotionDelta, note, command string) []reports.D
 			Group:   dim,
 			Command: command,
 		}
+		var notEvaluated []string
 		for _, r := range rows {
 			if r.Dimension != dim {
 				continue
@@ -233,7 +248,11 @@ func deltaCharts(rows []analysis.EmotionDelta, note, command string) []reports.D
 				label = comparisonLabel(r) + ": " + label
 			}
 			chart.Bars = append(chart.Bars, reports.DeltaBar{Label: label, Delta: r.Delta, CI: interval(r.CI), P: r.PHolm, Pairs: r.Pairs})
+			if side := notEvaluatedSide(r); side != "" {
+				notEvaluated = append(notEvaluated, label+" ("+side+")")
+			}
 		}
+		chart.Caption += reports.NotEvaluatedNote(notEvaluated)
 		if len(chart.Bars) > 0 {
 			charts = append(charts, chart)
 		}
