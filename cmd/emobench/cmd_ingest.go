@@ -458,7 +458,11 @@ func noteRewards(ctx context.Context, e *env, store *db.DB, src source, runID in
 	if err != nil || k.Total == 0 {
 		return
 	}
-	if k.Unevaluated > 0 {
+	switch {
+	case k.Unevaluated == k.Total:
+		fmt.Fprintf(e.stderr, "note: %s: none of its %d trajectories is evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): the run is not evaluated, and its statistics read \"not evaluated\", not 0\n",
+			src.path, k.Total)
+	case k.Unevaluated > 0:
 		fmt.Fprintf(e.stderr, "note: %s: %d of %d trajectories are not evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): they count as failures\n",
 			src.path, k.Unevaluated, k.Total)
 	}
