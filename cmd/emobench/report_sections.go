@@ -49,7 +49,6 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 	in.PassK.Title = "pass^k by " + unitNoun(units)
 	in.Gaps = gapChart(in.PassKByRun, label)
 	in.Gaps.Command = cmd.stats("gap", false)
-	in.Gaps.Caption += reports.NotEvaluatedNote(notEvaluatedUnits(in.PassKByRun, label))
 	in.Gaps.Title = "pass^1 vs pass^k by " + unitNoun(units)
 	in.FamilyHeatmap = unitHeatmap(in.FamilyPass1, label, unitNoun(units), "emotion family",
 		"Tasks without an emotion profile are left out.")
@@ -138,12 +137,17 @@ func passKCurves(tasks []analysis.TaskTrials, rows []analysis.PassKRow, label fu
 
 func gapChart(rows []analysis.PassKRow, label func(int64) string) reports.GapChart {
 	var chart reports.GapChart
+	var notEvaluated []string
 	for _, g := range analysis.GapAtMaxK(rows) {
 		if g.K < 2 {
 			continue // one trial per task: no gap to show
 		}
 		chart.Bars = append(chart.Bars, reports.GapBar{Run: label(g.RunID), Pass1: g.Pass1, PassK: g.PassK, K: g.K, Tasks: g.TasksK, Tasks1: g.Tasks1})
+		if g.NotEvaluated {
+			notEvaluated = append(notEvaluated, label(g.RunID))
+		}
 	}
+	chart.Caption += reports.NotEvaluatedNote(notEvaluated)
 	return chart
 }
 
