@@ -43,6 +43,8 @@ func passkCommand(e *env) *cli.Command {
 			"Conventions: per-task (τ²-bench; default) uses each task's own n and leaves out tasks with n < k;\n" +
 			"min-trials (τ-bench v1) uses the run's number of distinct trials as n for every task, with a\n" +
 			"note naming the n when a run's trial numbers look sparse (e.g. a trial equal to the task id).\n" +
+			"A run, pool or group with no evaluated trajectory (no reward information) is \"not evaluated\":\n" +
+			"its pass^k and pass@k read so in text, and are null with note \"not evaluated\" in csv and json, never 0.\n" +
 			"Group fields: " + strings.Join(db.GroupFields, ", ") + ".\n" +
 			"Rows are per run; --pool pools the runs sharing agent model, user model, domain and condition\n" +
 			"(every trajectory of a task in them is one trial of it) and names their run_ids.\n\n" +
