@@ -154,7 +154,7 @@ func TestNotEvaluated_Report(t *testing.T) {
 	store := openTestStore(t, dbPath)
 	boot := defaultBootstrap
 	boot.Resamples = 200
-	in, _, err := reportInput(t.Context(), store, nil, "t", boot, false)
+	in, _, err := reportInput(t.Context(), nil, store, nil, "t", boot, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestNotEvaluated_StatsEmotions(t *testing.T) {
 		t.Errorf("table row %q: want with 0.7500, without and delta not evaluated", line)
 	}
 	store := openTestStore(t, dbPath)
-	in, _, err := reportInput(t.Context(), store, nil, "t", defaultBootstrap, false)
+	in, _, err := reportInput(t.Context(), nil, store, nil, "t", defaultBootstrap, false)
 	if err != nil {
 		t.Fatal(err)
 	}
