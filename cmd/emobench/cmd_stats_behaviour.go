@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -256,7 +258,7 @@ func runBalance(c *cli.Context, e *env) error {
 		tables = append(tables, perUnit(func(d balanceData) *table { return regressionTable(d, style, format) }))
 	}
 	if part == "all" || part == "correlation" {
-		tables = append(tables, perUnit(correlationTable))
+		tables = append(tables, perUnit(func(d balanceData) *table { return correlationTable(d, format) }))
 	}
 	for i, t := range tables {
 		if i > 0 {
@@ -269,12 +271,29 @@ func runBalance(c *cli.Context, e *env) error {
 	return nil
 }
 
-func correlationTable(d balanceData) *table {
-	return &table{columns: []string{"quantity", "pearson_r", "n"}, rows: [][]any{
+// correlationTable gives the share's correlations. With success, for a
+// unit with no evaluated trajectory, it reads "not evaluated" in the text
+// formats; csv and json give null with the note column "not evaluated"
+// (null on other rows).
+func correlationTable(d balanceData, format string) *table {
+	split := format == "csv" || format == "json"
+	var success, note any = analysis.Correlation(d.shares, boolsToFloats(d.passed)), nil
+	if len(d.shares) > 0 && !slices.Contains(d.evaluated, true) {
+		success, note = math.NaN(), analysis.NotEvaluatedText
+		if !split {
+			success = analysis.NotEvaluatedText
+		}
+	}
+	t := &table{columns: []string{"quantity", "pearson_r", "n"}, rows: [][]any{
 		{"share vs turns", analysis.Correlation(d.shares, d.turns), len(d.shares)},
 		{"share vs abandonment (point-biserial)", analysis.Correlation(d.shares, d.abandoned), len(d.shares)},
-		{"share vs success (point-biserial)", analysis.Correlation(d.shares, boolsToFloats(d.passed)), len(d.shares)},
+		{"share vs success (point-biserial)", success, len(d.shares)},
 	}}
+	if split {
+		t.columns = append(t.columns, "note")
+		t.rows[0], t.rows[1], t.rows[2] = append(t.rows[0], nil), append(t.rows[1], nil), append(t.rows[2], note)
+	}
+	return t
 }
 
 func boolsToFloats(b []bool) []float64 {
@@ -318,7 +337,8 @@ func binsTable(bins []analysis.ShareBin, style ciStyle, format string) *table {
 
 // regressionTable is the balance regression. Text formats show middle_wins
 // as one verdict with its p-value (middleWinsText); csv and json give
-// middle_wins (the point estimate's shape) and middle_wins_p.
+// middle_wins (the point estimate's shape) and middle_wins_p. A unit with
+// no evaluated trajectory has no fit: its success is not known.
 func regressionTable(d balanceData, style ciStyle, format string) *table {
 	split := format == "csv" || format == "json"
 	columns := []string{"term", "coefficient", "se", "z", "p", "n", "vertex", "middle_wins"}
@@ -327,6 +347,9 @@ func regressionTable(d balanceData, style ciStyle, format string) *table {
 	}
 	t := &table{columns: columns}
 	fit, err := analysis.BalanceRegression(d.shares, d.passed)
+	if len(d.shares) > 0 && !slices.Contains(d.evaluated, true) {
+		err = errors.New(analysis.NotEvaluatedText + ": no trajectory has reward information")
+	}
 	if err != nil {
 		row := []any{"(no fit: " + err.Error() + ")", math.NaN(), math.NaN(), math.NaN(), math.NaN(), len(d.shares), math.NaN(), ""}
 		if split {
