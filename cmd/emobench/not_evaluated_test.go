@@ -292,3 +292,32 @@ func TestNotEvaluated_StatsEmotions(t *testing.T) {
 		t.Errorf("report lacks %q", want)
 	}
 }
+
+// TestNotEvaluated_StatsBalance: run 2's share bin (every trajectory at
+// share 1/2) has a null success rate with note "not evaluated", and its
+// share-vs-success correlation is null with the same note; run 1's bin
+// keeps 3 passes of 4.
+func TestNotEvaluated_StatsBalance(t *testing.T) {
+	dbPath := notEvaluatedDB(t)
+	var filled []map[string]any
+	for _, r := range jsonObjects(t, "--db", dbPath, "stats", "balance", "--part", "bins") {
+		if num(t, r, "trajectories") > 0 {
+			filled = append(filled, r)
+		}
+	}
+	if len(filled) != 2 {
+		t.Fatalf("bins with trajectories: %v", filled)
+	}
+	checkNums(t, "run 1 bin", filled[0], map[string]float64{"run_id": 1, "trajectories": 4, "passed": 3, "success_rate": 0.75})
+	if filled[0]["note"] != nil {
+		t.Errorf("run 1 bin note %v", filled[0]["note"])
+	}
+	if r := filled[1]; num(t, r, "run_id") != 2 || r["success_rate"] != nil || r["success_rate_lo"] != nil || r["note"] != "not evaluated" {
+		t.Errorf("run 2 bin %v: want success_rate null, note \"not evaluated\"", r)
+	}
+	corr := jsonObjects(t, "--db", dbPath, "stats", "balance", "--part", "correlation")
+	last := corr[len(corr)-1]
+	if last["quantity"] != "share vs success (point-biserial)" || num(t, last, "run_id") != 2 || last["note"] != "not evaluated" || last["pearson_r"] != nil {
+		t.Errorf("run 2 share vs success: %v", last)
+	}
+}
