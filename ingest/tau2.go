@@ -137,6 +137,13 @@ type Tau2Options struct {
 	// from its start (after Seek) to stream them. An error of its Write
 	// (a full spool, say) ends Tau2With with that error.
 	Spool io.ReadWriteSeeker
+	// MaxRecord is the most bytes one simulation, or one other top-level
+	// value of the Results object (its info, its tasks), may take, counted
+	// as they are read; 0 means DefaultMaxRecord. A longer one is refused
+	// with an error wrapping a *RecordTooLargeError, and nothing after it
+	// is read. Without Rewind or Spool, simulations that come before the
+	// tasks are one value, the array.
+	MaxRecord int64
 }
 
 // Tau2With is Tau2 with a bounded-memory way to read simulations that come
@@ -148,7 +155,7 @@ func Tau2With(r io.Reader, opts Tau2Options) (*Tau2Reader, error) {
 		t.tee = &switchTee{r: in}
 		in = t.tee
 	}
-	dec := json.NewDecoder(in)
+	dec := newLimitedDecoder(in, opts.MaxRecord)
 	if err := t.readHeader(dec); err != nil {
 		if t.tee != nil && t.tee.err != nil {
 			return nil, t.tee.err
@@ -234,7 +241,7 @@ func (t *Tau2Reader) reopenSimulations() error {
 			}
 			t.spoolAt++
 		}
-		t.dec, t.inSpool = json.NewDecoder(br), true
+		t.dec, t.inSpool = newLimitedDecoder(br, t.opts.MaxRecord), true
 		_, err := t.dec.Token()
 		return err
 	}
@@ -242,7 +249,7 @@ func (t *Tau2Reader) reopenSimulations() error {
 	if err != nil {
 		return err
 	}
-	dec := json.NewDecoder(newNonFiniteReader(skipBOM(r)))
+	dec := newLimitedDecoder(newNonFiniteReader(skipBOM(r)), t.opts.MaxRecord)
 	if _, err := dec.Token(); err != nil { // '{', checked on the first pass
 		return err
 	}
@@ -658,7 +665,7 @@ func (t *Tau2Reader) readInline(yield func(*emobench.Trajectory, error) bool, i 
 		if isNull(t.buffered) {
 			return true
 		}
-		dec = json.NewDecoder(bytes.NewReader(t.buffered))
+		dec = newLimitedDecoder(bytes.NewReader(t.buffered), t.opts.MaxRecord)
 		dec.Token() // '[', checked when buffered
 	}
 	base := int64(0)

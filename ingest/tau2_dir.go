@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -85,11 +86,19 @@ func simulationFiles(fsys fs.FS) ([]string, error) {
 // their names' order. Simulations inline in results.json, if any, come
 // first.
 func Tau2Dir(fsys fs.FS) (*Tau2Reader, error) {
-	data, err := fs.ReadFile(fsys, Tau2ResultsFile)
+	return Tau2DirWith(fsys, Tau2Options{})
+}
+
+// Tau2DirWith is Tau2Dir with a limit on the size of a record (only
+// opts.MaxRecord is used): results.json, read whole, and each simulation
+// file may take at most opts.MaxRecord bytes (DefaultMaxRecord when 0).
+func Tau2DirWith(fsys fs.FS, opts Tau2Options) (*Tau2Reader, error) {
+	max := cmp.Or(opts.MaxRecord, DefaultMaxRecord)
+	data, err := readFileMax(fsys, Tau2ResultsFile, max)
 	if err != nil {
 		return nil, err
 	}
-	t, err := Tau2(bytes.NewReader(data))
+	t, err := Tau2With(bytes.NewReader(data), Tau2Options{MaxRecord: max})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", Tau2ResultsFile, err)
 	}
@@ -153,7 +162,7 @@ func (t *Tau2Reader) readFile(name string, i int) (*emobench.Trajectory, int64, 
 		return nil, 0, err
 	}
 	defer f.Close()
-	dec := json.NewDecoder(newNonFiniteReader(skipBOM(f)))
+	dec := newLimitedDecoder(newNonFiniteReader(skipBOM(f)), t.opts.MaxRecord)
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
 		if err == io.EOF {
@@ -166,4 +175,22 @@ func (t *Tau2Reader) readFile(name string, i int) (*emobench.Trajectory, int64, 
 	}
 	traj, err := t.simulation(raw, i)
 	return traj, dec.InputOffset(), err
+}
+
+// readFileMax reads file name of fsys whole, refusing one of more than max
+// bytes without reading further.
+func readFileMax(fsys fs.FS, name string, max int64) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: %w", name, &RecordTooLargeError{Max: max, Read: int64(len(data))})
+	}
+	return data, nil
 }

@@ -79,16 +79,32 @@ func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
 // given as a string. At most 20 notes come one by one; a last note counts
 // the rest. A nil note drops them.
 func TauBenchWithNotes(r io.Reader, note func(string)) iter.Seq2[*emobench.Trajectory, error] {
+	return TauBenchWith(r, TauBenchOptions{Note: note})
+}
+
+// TauBenchOptions says how TauBenchWith reads.
+type TauBenchOptions struct {
+	// Note receives the notes of TauBenchWithNotes; nil drops them.
+	Note func(string)
+	// MaxRecord is the most bytes one record may take, counted as they
+	// are read; 0 means DefaultMaxRecord. A longer record ends the
+	// sequence with a *RecordError wrapping a *RecordTooLargeError, and
+	// nothing after it is read.
+	MaxRecord int64
+}
+
+// TauBenchWith is TauBenchWithNotes with a limit on the size of a record.
+func TauBenchWith(r io.Reader, opts TauBenchOptions) iter.Seq2[*emobench.Trajectory, error] {
 	return func(yield func(*emobench.Trajectory, error) bool) {
-		notes := &noteSink{send: note}
+		notes := &noteSink{send: opts.Note}
 		defer notes.flush()
 		br := skipBOM(r)
 		if firstNonSpace(br) == '{' {
-			readRecordLines(json.NewDecoder(newNonFiniteReader(br)), notes, yield)
+			readRecordLines(newLimitedDecoder(newNonFiniteReader(br), opts.MaxRecord), notes, yield)
 			return
 		}
 		rec := &byteRecorder{r: newNonFiniteReader(br)}
-		dec := json.NewDecoder(rec)
+		dec := newLimitedDecoder(rec, opts.MaxRecord)
 		if err := expectArray(dec); err != nil {
 			yield(nil, err)
 			return
@@ -190,6 +206,9 @@ func readRecordLines(dec *json.Decoder, notes *noteSink, yield func(*emobench.Tr
 		if !yield(traj, nil) {
 			return
 		}
+	}
+	if _, err := dec.Token(); errors.As(err, new(*RecordTooLargeError)) {
+		yield(nil, fmt.Errorf("after the last record (byte %d): %w", dec.InputOffset(), err))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/fixtures"
+	"github.com/emobench/emobench/ingest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -70,7 +71,7 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "ingesting %d synthetic fixture files into %s\n", len(names), dbPath)
-	opts := ingestOptions{format: "auto", onDuplicate: db.DuplicateRefuse}
+	opts := ingestOptions{format: "auto", onDuplicate: db.DuplicateRefuse, maxRecord: ingest.DefaultMaxRecord}
 	for _, name := range names {
 		f, err := fixtures.FS.Open(name)
 		if err != nil {

@@ -59,6 +59,7 @@ func ingestCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "on-duplicate", Value: "refuse", Usage: "a repeated (task_id, trial) in a file: refuse or keep-last"},
 			&cli.BoolFlag{Name: "reingest", Usage: "replace a run merged from another db (or of unknown provenance) that has the file's sha256 with the file's own content"},
 			&cli.StringFlag{Name: "max-spool", Value: "4GiB", Usage: "the most a pipe's τ²-bench simulations may take in a temporary file, when they come before its tasks"},
+			&cli.StringFlag{Name: "max-record", Value: defaultMaxRecord, Usage: "the most one record (a τ-bench record, a τ²-bench simulation, results.json) may take; a larger one fails its file"},
 		},
 		Action: func(c *cli.Context) error { return runIngest(c, e) },
 	}
@@ -75,7 +76,11 @@ type ingestOptions struct {
 	reingest    bool  // replace a run not ingested from the file (merged) that has its sha256
 	replaceRun  int64 // set per input by skipStored under reingest
 	maxSpool    int64 // bytes
+	maxRecord   int64 // bytes
 }
+
+// defaultMaxRecord is --max-record's default, ingest.DefaultMaxRecord.
+const defaultMaxRecord = "16MiB"
 
 func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
 	o := ingestOptions{
@@ -93,6 +98,9 @@ func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
 	}
 	var err error
 	if o.maxSpool, err = parseByteSize("max-spool", c.String("max-spool")); err != nil {
+		return o, err
+	}
+	if o.maxRecord, err = parseByteSize("max-record", c.String("max-record")); err != nil {
 		return o, err
 	}
 	if s := c.String("condition"); s != "" {
@@ -305,7 +313,7 @@ func ingestInput(ctx context.Context, e *env, store *db.DB, in *input, opts inge
 	}
 	format := opts.format
 	if format == "auto" {
-		if format, r, err = detectPrefix(r, ingest.DetectFormat); err != nil {
+		if format, r, err = detectPrefix(r, ingest.DetectFormat, opts.maxRecord+maxDetectSlack); err != nil {
 			return fmt.Errorf("%s: %w", src.path, err)
 		}
 	}
@@ -319,7 +327,7 @@ func ingestInput(ctx context.Context, e *env, store *db.DB, in *input, opts inge
 	case ingest.FormatSubmission:
 		return ingestSubmission(ctx, e, store, src, r, in.finish)
 	case ingest.FormatTau2:
-		var tau2 ingest.Tau2Options
+		tau2 := ingest.Tau2Options{MaxRecord: opts.maxRecord}
 		if in.regular {
 			tau2.Rewind = func() (io.Reader, error) {
 				r, err := in.newPass()
@@ -340,7 +348,7 @@ func ingestInput(ctx context.Context, e *env, store *db.DB, in *input, opts inge
 	}
 	run := runFor(src, in.sum, opts)
 	var notes []string
-	res, err := storeInput(ctx, e, store, in, run, ingest.TauBenchWithNotes(r, func(n string) { notes = append(notes, n) }), opts)
+	res, err := storeInput(ctx, e, store, in, run, ingest.TauBenchWith(r, ingest.TauBenchOptions{Note: func(n string) { notes = append(notes, n) }, MaxRecord: opts.maxRecord}), opts)
 	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
 		return err
 	}
@@ -596,7 +604,7 @@ func ingestTau2Dir(ctx context.Context, e *env, store *db.DB, dir string, opts i
 	if e.afterHash != nil {
 		e.afterHash(dir)
 	}
-	rd, err := ingest.Tau2Dir(verify)
+	rd, err := ingest.Tau2DirWith(verify, ingest.Tau2Options{MaxRecord: opts.maxRecord})
 	if err != nil {
 		return fmt.Errorf("%s: %w", dir, err)
 	}

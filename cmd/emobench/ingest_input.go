@@ -22,9 +22,10 @@ import (
 // stdinArg is the argument that names standard input.
 const stdinArg = "-"
 
-// maxDetectBytes bounds what format detection reads, and holds in memory
-// to be parsed again, before it knows the format.
-const maxDetectBytes = 64 << 20
+// maxDetectSlack is what format detection may read, and hold in memory to
+// be parsed again, beyond --max-record: it reads at most one record-sized
+// value (a first key's) and a few keys before it knows the format.
+const maxDetectSlack = 1 << 20
 
 // input is one file to ingest, opened once. A regular file is read in
 // passes from its one open descriptor, each pass hashed; finish checks
@@ -210,14 +211,14 @@ func verified(trajectories iter.Seq2[*emobench.Trajectory, error], check func() 
 }
 
 // detectPrefix reads from r what format detection needs and returns the
-// format and a reader giving r from its first byte again. On a stream the
-// bytes detection reads are held in memory, up to maxDetectBytes.
-func detectPrefix(r io.Reader, detect func(io.Reader) string) (string, io.Reader, error) {
+// format and a reader giving r from its first byte again. The bytes
+// detection reads are held in memory, up to max.
+func detectPrefix(r io.Reader, detect func(io.Reader) string, max int64) (string, io.Reader, error) {
 	var seen bytes.Buffer
-	capped := &capReader{r: io.TeeReader(r, &seen), left: maxDetectBytes}
+	capped := &capReader{r: io.TeeReader(r, &seen), left: max}
 	format := detect(capped)
 	if capped.hit {
-		return "", nil, fmt.Errorf("cannot tell the format from the first %s: give --format", humanize.IBytes(maxDetectBytes))
+		return "", nil, fmt.Errorf("cannot tell the format from the first %s: give --format", humanize.IBytes(uint64(max)))
 	}
 	if capped.err != nil && !errors.Is(capped.err, io.EOF) {
 		return "", nil, capped.err
@@ -383,7 +384,8 @@ func (s *spoolFile) Close() {
 	}
 }
 
-// parseByteSize reads a --max-spool value such as 4GiB, 500MB or 1000000.
+// parseByteSize reads a --max-spool or --max-record value such as 4GiB,
+// 500MB or 1000000.
 func parseByteSize(flag, s string) (int64, error) {
 	n, err := humanize.ParseBytes(s)
 	if err != nil || n == 0 || n > math.MaxInt64 {
