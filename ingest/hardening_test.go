@@ -149,7 +149,7 @@ func TestTau2_EmobenchTaskOtherShapes(t *testing.T) {
 
 // Message text is read exactly as encoding/json decodes it, in any script,
 // with escapes, surrogate pairs, combining marks and a NUL; a 10 MB message
-// is read whole.
+// is read whole (under a --max-record that allows it).
 func TestTauBench_ContentIntact(t *testing.T) {
 	tests := []struct{ name, literal string }{
 		{"scripts", `"中文 日本語 한국어 مرحبا שלום Ελληνικά русский हिन्दी"`},
@@ -166,8 +166,12 @@ func TestTauBench_ContentIntact(t *testing.T) {
 			if err := json.Unmarshal([]byte(tt.literal), &want); err != nil {
 				t.Fatal(err)
 			}
-			traj := readOne(t, tauInfoRecord("", `[{"role": "user", "content": `+tt.literal+`}, {"role": "assistant", "content": [{"type": "text", "text": `+tt.literal+`}]}]`))
-			for i, m := range traj.Messages {
+			in := tauInfoRecord("", `[{"role": "user", "content": `+tt.literal+`}, {"role": "assistant", "content": [{"type": "text", "text": `+tt.literal+`}]}]`)
+			trajs, err := collect(t, ingest.TauBenchWith(strings.NewReader(in), ingest.TauBenchOptions{MaxRecord: 64 << 20}))
+			if err != nil || len(trajs) != 1 {
+				t.Fatalf("TauBench: %d trajectories, %v; want 1", len(trajs), err)
+			}
+			for i, m := range trajs[0].Messages {
 				if m.Content != want {
 					t.Errorf("message %d: %d bytes %.40q…, want %d bytes %.40q…", i, len(m.Content), m.Content, len(want), want)
 				}

@@ -12,7 +12,7 @@ import (
 // Results object (its info, its tasks) or a run directory's results.json.
 // Decoding a record costs a few times its size in memory, so this bounds a
 // reader's peak memory whatever the file holds.
-const DefaultMaxRecord = 16 << 20
+const DefaultMaxRecord = 8 << 20
 
 // RecordTooLargeError is the error of a record that goes on past the
 // limit: Read bytes of it were read (the limit, Max) and it had not ended.

@@ -332,6 +332,13 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 			t.buffered = raw
 			continue
 		}
+		if key == "tasks" {
+			seen.tasks = true
+			if err := t.streamTasks(dec); err != nil {
+				return err
+			}
+			continue
+		}
 		raw, err := rawValue(dec, key)
 		if err != nil {
 			return err
@@ -343,11 +350,6 @@ func (t *Tau2Reader) readHeader(dec *json.Decoder) error {
 		case "info":
 			seen.info = true
 			t.readInfo(raw)
-		case "tasks":
-			seen.tasks = true
-			if err := t.readTasks(raw); err != nil {
-				return err
-			}
 		case "simulation_index":
 			if err := t.readIndex(raw); err != nil {
 				return err

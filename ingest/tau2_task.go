@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,23 +30,42 @@ type tau2Action struct {
 	Requestor string          `json:"requestor,omitempty"`
 }
 
-func (t *Tau2Reader) readTasks(raw json.RawMessage) error {
+// streamTasks reads the value of the key tasks from dec one task at a
+// time, so that each task, not the whole array, is held within the
+// decoder's record limit. A repeated tasks key replaces the tasks read
+// before it; keys repeated in a task are noted (tasks[3].user_scenario)
+// and their last values kept.
+func (t *Tau2Reader) streamTasks(dec *json.Decoder) error {
 	clear(t.tasks) // a repeated tasks key: the last one lists the run's tasks
 	t.info.Tasks = 0
-	if isNull(raw) {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("tasks (byte %d): %w", dec.InputOffset(), explainJSON(err, "tasks"))
+	}
+	switch tok {
+	case nil:
 		return nil
+	case json.Delim('['):
+	case json.Delim('{'):
+		return errors.New("tasks is an object, want an array")
+	default:
+		return fmt.Errorf("tasks is %s, want an array", describeToken(tok))
 	}
-	var list []json.RawMessage
-	if err := json.Unmarshal(raw, &list); err != nil {
-		return explainJSON(err, "tasks")
-	}
-	t.info.Tasks = len(list)
-	for i, item := range list {
+	for i := 0; dec.More(); i++ {
+		var item json.RawMessage
+		if err := dec.Decode(&item); err != nil {
+			return fmt.Errorf("tasks[%d] (byte %d): %w", i, dec.InputOffset(), explainJSON(err, "task"))
+		}
+		item = t.headerLastWins(fmt.Sprintf("tasks[%d]", i), item)
 		task, err := tau2TaskFrom(item)
 		if err != nil {
 			return fmt.Errorf("tasks[%d]: %w", i, err)
 		}
 		t.tasks[task.Key] = task
+		t.info.Tasks++
+	}
+	if _, err := dec.Token(); err != nil {
+		return fmt.Errorf("tasks (byte %d): %w", dec.InputOffset(), explainJSON(err, "tasks"))
 	}
 	return nil
 }
