@@ -205,10 +205,10 @@ func (t *Tau2Reader) skipEarlySimulations(dec *json.Decoder) error {
 		return err
 	}
 	t.early, t.spooled = true, t.tee != nil
-	for dec.More() {
+	for i := 0; dec.More(); i++ {
 		var skip json.RawMessage
 		if err := dec.Decode(&skip); err != nil {
-			return fmt.Errorf("simulations (byte %d): %w", dec.InputOffset(), explainJSON(err, "simulations"))
+			return &SimulationError{Index: i, Offset: dec.InputOffset(), Err: explainJSON(err, "simulations")}
 		}
 	}
 	if _, err := dec.Token(); err != nil {
