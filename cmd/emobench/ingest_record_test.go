@@ -46,7 +46,7 @@ func TestIngest_ErrRecordTooLarge(t *testing.T) {
 	sortedHead := `{"info": ` + tau2Info + `, "simulations": [` + tau2Sim(0, small) + ", "
 	sorted := sortedHead + tau2Sim(1, big) + `], "tasks": ` + tau2Tasks + `, "timestamp": "2026-01-01T00:00:00"}` + "\n"
 	bigTasks := `{"timestamp": "2026-01-01T00:00:00", "info": ` + tau2Info + `, "tasks": [{"id": "t0", "user_scenario": {"instructions": "` + small + `"}}, {"id": "t1", "user_scenario": {"instructions": "` + big + `"}}], "simulations": []}` + "\n"
-	tasksAt := len(`{"timestamp": "2026-01-01T00:00:00", "info": `+tau2Info+`, "tasks": [{"id": "t0", "user_scenario": {"instructions": "`+small+`"}},`)
+	tasksAt := len(`{"timestamp": "2026-01-01T00:00:00", "info": ` + tau2Info + `, "tasks": [{"id": "t0", "user_scenario": {"instructions": "` + small + `"}},`)
 	tests := []struct {
 		name, file, content string
 		stdin               bool
@@ -193,4 +193,3 @@ func TestIngest_MaxRecordDefault(t *testing.T) {
 		t.Errorf("--max-record lots: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
-
