@@ -3,7 +3,8 @@ package main
 // Peak-RSS benchmarks for the two file shapes whose memory used to grow
 // with the file: a τ²-bench Results file written with json.dump(...,
 // sort_keys=True), whose simulations come before its tasks, and τ-bench
-// JSON Lines of 1,000,000 records. Each ingests in a child process (the
+// JSON Lines of 1,000,000 records; and for one record as large as
+// --max-record allows, whose memory grows with the record. Each ingests in a child process (the
 // test binary re-executed into TestHelperIngestProcess) and reports the
 // child's peak resident set size as peak-RSS-MB. They run only with -bench
 // and are skipped under -short:
@@ -19,8 +20,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/emobench/emobench/ingest"
 )
 
 // BenchmarkIngestPeakRSS_Tau2SortKeys ingests a 200 MB τ²-bench Results
@@ -196,4 +200,50 @@ func writeTauBenchLines(path string, seed uint64, tasks, trials int) error {
 		return err
 	}
 	return f.Close()
+}
+
+// BenchmarkIngestPeakRSS_MaxRecord ingests one record as large as
+// --max-record allows by default (ingest.DefaultMaxRecord, less 4 KiB),
+// in the shapes that cost the most memory per byte: a τ-bench record of
+// many messages, a τ-bench record of one long message, a τ²-bench
+// simulation of many messages in a sorted-keys file (read twice), and one
+// of a long message.
+func BenchmarkIngestPeakRSS_MaxRecord(b *testing.B) {
+	if testing.Short() {
+		b.Skip("peak-RSS benchmark skipped in -short mode")
+	}
+	size := int64(ingest.DefaultMaxRecord) - 4<<10
+	message := `{"role": "user", "content": "` + strings.Repeat("hello ", 40) + `"}`
+	messages := func(n int64) string {
+		var s strings.Builder
+		for s.Len()+len(message)+1 < int(n) {
+			if s.Len() > 0 {
+				s.WriteByte(',')
+			}
+			s.WriteString(message)
+		}
+		return s.String()
+	}
+	long := func(n int64) string { return `{"role": "user", "content": "` + strings.Repeat("a", int(n)) + `"}` }
+	taubench := func(traj string) string {
+		return `[{"task_id": 1, "reward": 1, "info": {"reward_info": {"reward": 1}}, "traj": [` + traj + `]}]` + "\n"
+	}
+	tau2Sorted := func(msgs string) string {
+		return `{"info": {"agent_info": {"llm": "gpt-4.1"}}, "simulations": [{"id": "s0", "messages": [` + msgs +
+			`], "reward_info": {"reward": 1}, "task_id": "t0", "termination_reason": "user_stop", "trial": 0}], "tasks": [{"id": "t0"}], "timestamp": "2026-01-01T00:00:00"}` + "\n"
+	}
+	for _, c := range []struct{ name, content string }{
+		{"taubench-messages", taubench(messages(size - 100))},
+		{"taubench-string", taubench(long(size - 200))},
+		{"tau2-sorted-messages", tau2Sorted(messages(size - 200))},
+		{"tau2-sorted-string", tau2Sorted(long(size - 300))},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), c.name+".json")
+			if err := os.WriteFile(path, []byte(c.content), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			benchPeakRSS(b, path)
+		})
+	}
 }
