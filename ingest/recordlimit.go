@@ -10,13 +10,15 @@ import (
 // MaxRecord is 0: a τ-bench record, a τ²-bench simulation (inline, in a
 // bare array or in its own file), one top-level value of a τ²-bench
 // Results object (its info, its tasks) or a run directory's results.json.
-// Decoding a record costs a few times its size in memory, so this bounds a
-// reader's peak memory whatever the file holds.
+// Decoding a record and storing it costs about ten times its size in
+// memory at the peak (the decoder's buffer, the decoded strings and
+// messages, the rows being written), so this default keeps emobench
+// ingest's peak RSS near 100 MB whatever the file holds.
 const DefaultMaxRecord = 8 << 20
 
 // RecordTooLargeError is the error of a record that goes on past the
-// limit: Read bytes of it were read (the limit, Max) and it had not ended.
-// Nothing more of the input is read.
+// limit Max: Read bytes of it (at least Max) were read and it had not
+// ended. Nothing more of the input is read.
 type RecordTooLargeError struct {
 	Max  int64 // the limit, in bytes
 	Read int64 // bytes of the record read when it was refused
