@@ -198,13 +198,14 @@ func tauRecord(taskID, trial int, reward, userCost, content string) string {
 		taskID, reward, userCost, reward, content, trial)
 }
 
-// A 10 MB message is stored whole.
+// A 10 MB message is stored whole, under a --max-record that holds its
+// record (the default, 8MiB, refuses it: see TestIngest_ErrRecordTooLarge).
 func TestIngest_HugeMessage(t *testing.T) {
 	const size = 10 << 20
 	content := strings.Repeat("abcdefghi\n", size/10) // 10 bytes each, \n escaped in JSON
 	quoted, _ := json.Marshal(content)
 	dbPath := filepath.Join(t.TempDir(), "huge.db")
-	mustRun(t, "--db", dbPath, "ingest", writeFile(t, "huge-retail.json", "["+tauRecord(0, 0, "1.0", "0.5", string(quoted))+"]"))
+	mustRun(t, "--db", dbPath, "ingest", "--max-record", "16MiB", writeFile(t, "huge-retail.json", "["+tauRecord(0, 0, "1.0", "0.5", string(quoted))+"]"))
 	if got := sqlInt(t, dbPath, "SELECT length(content) FROM messages"); got != size {
 		t.Errorf("length(content) = %d, want %d", got, size)
 	}
