@@ -114,8 +114,8 @@ func (t *Tau2Reader) Warnings() []string {
 // before the simulations array (timestamp, info, tasks), which real files
 // write first. Trajectories then streams the simulations one at a time. A
 // file whose simulations come before info or tasks is still read, by
-// holding the simulations array in memory; Tau2With reads it in bounded
-// memory instead. A leading UTF-8 byte-order mark is skipped and Python's
+// holding the simulations array in memory (at most DefaultMaxRecord bytes
+// of it); Tau2With reads it in bounded memory instead. A leading UTF-8 byte-order mark is skipped and Python's
 // NaN and Infinity read as null.
 //
 // Tau2 returns an error when r is not a JSON object or has none of the keys
