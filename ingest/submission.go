@@ -47,14 +47,34 @@ func Submission(r io.Reader) ([]emobench.PublishedResult, error) {
 // string ("results.retail.cost is the string "1.5": read as
 // 1.5"). A nil note drops them.
 func SubmissionWithNotes(r io.Reader, note func(string)) ([]emobench.PublishedResult, error) {
+	return SubmissionWith(r, SubmissionOptions{Note: note})
+}
+
+// SubmissionOptions says how SubmissionWith reads.
+type SubmissionOptions struct {
+	// Note receives the notes of SubmissionWithNotes; nil drops them.
+	Note func(string)
+	// MaxRecord is the most bytes the submission, one record, may take,
+	// counted as they are read; 0 means DefaultMaxRecord. A longer one is
+	// refused with an error wrapping a *RecordTooLargeError.
+	MaxRecord int64
+}
+
+// SubmissionWith is SubmissionWithNotes with a limit on the submission's
+// size.
+func SubmissionWith(r io.Reader, opts SubmissionOptions) ([]emobench.PublishedResult, error) {
+	note := opts.Note
 	if note == nil {
 		note = func(string) {}
 	}
-	dec := json.NewDecoder(newNonFiniteReader(skipBOM(r)))
+	dec := newLimitedDecoder(newNonFiniteReader(skipBOM(r)), opts.MaxRecord)
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
 		if err == io.EOF {
 			return nil, errors.New("empty file: want a τ²-bench leaderboard submission object")
+		}
+		if errors.As(err, new(*RecordTooLargeError)) {
+			return nil, fmt.Errorf("the submission (byte %d): %w", dec.InputOffset(), err)
 		}
 		return nil, fmt.Errorf("not JSON: %w", explainJSON(err, "submission"))
 	}

@@ -325,7 +325,7 @@ func ingestInput(ctx context.Context, e *env, store *db.DB, in *input, opts inge
 	}
 	switch format {
 	case ingest.FormatSubmission:
-		return ingestSubmission(ctx, e, store, src, r, in.finish)
+		return ingestSubmission(ctx, e, store, src, r, in.finish, opts.maxRecord)
 	case ingest.FormatTau2:
 		tau2 := ingest.Tau2Options{MaxRecord: opts.maxRecord}
 		if in.regular {
@@ -712,9 +712,9 @@ func parseTau2Time(s string) (time.Time, bool) {
 // ingestSubmission stores a leaderboard submission's scores as published
 // results, keyed by the sha256 of its bytes (from finish), and prints one
 // line.
-func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, r io.Reader, finish func() (string, error)) error {
+func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, r io.Reader, finish func() (string, error), maxRecord int64) error {
 	var notes []string
-	results, err := ingest.SubmissionWithNotes(r, func(n string) { notes = append(notes, n) })
+	results, err := ingest.SubmissionWith(r, ingest.SubmissionOptions{Note: func(n string) { notes = append(notes, n) }, MaxRecord: maxRecord})
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.path, err)
 	}

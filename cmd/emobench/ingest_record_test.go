@@ -1,7 +1,7 @@
 package main
 
 // Tests of --max-record (issue 8, item 9): memory is bounded per record, not
-// only per file. A record over the limit is refused, naming the file, the
+// only per file (a leaderboard submission is one record). A record over the limit is refused, naming the file, the
 // record and the flag, with nothing of the file stored; bytes are counted
 // as they are read, so an endless string on a pipe stops at the limit.
 
@@ -47,6 +47,7 @@ func TestIngest_ErrRecordTooLarge(t *testing.T) {
 	sorted := sortedHead + tau2Sim(1, big) + `], "tasks": ` + tau2Tasks + `, "timestamp": "2026-01-01T00:00:00"}` + "\n"
 	bigTasks := `{"timestamp": "2026-01-01T00:00:00", "info": ` + tau2Info + `, "tasks": [{"id": "t0", "user_scenario": {"instructions": "` + small + `"}}, {"id": "t1", "user_scenario": {"instructions": "` + big + `"}}], "simulations": []}` + "\n"
 	tasksAt := len(`{"timestamp": "2026-01-01T00:00:00", "info": ` + tau2Info + `, "tasks": [{"id": "t0", "user_scenario": {"instructions": "` + small + `"}},`)
+	submission := `{"model_name": "m", "notes": "` + big + `", "results": {"retail": {"pass_1": 50}}}` + "\n"
 	tests := []struct {
 		name, file, content string
 		stdin               bool
@@ -60,6 +61,8 @@ func TestIngest_ErrRecordTooLarge(t *testing.T) {
 		{"tau2 sorted keys", "sorted.json", sorted, false, fmt.Sprintf("simulation 1 (byte %d): %s", len(sortedHead)-1, tooLarge)},
 		{"tau2 sorted keys stdin", "", sorted, true, fmt.Sprintf("simulation 1 (byte %d): %s", len(sortedHead)-1, tooLarge)},
 		{"tau2 task", "tasks.json", bigTasks, false, fmt.Sprintf("tasks[1] (byte %d): %s", tasksAt, tooLarge)},
+		{"submission", "submission.json", submission, false, "the submission (byte 0): " + tooLarge},
+		{"submission stdin", "", submission, true, "the submission (byte 0): " + tooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
