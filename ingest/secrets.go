@@ -139,13 +139,22 @@ func redactValue(v any, path string, paths *[]string) any {
 	case map[string]any:
 		// A named value, as environment lists and HAR headers write them:
 		// {"name": "OPENAI_API_KEY", "value": "…"}, {"key": "Authorization", "value": "Bearer …"}.
-		if value, ok := x["value"]; ok && isCredentialValue(value) && (namesSecret(x["name"]) || namesSecret(x["key"])) {
-			x["value"] = Redacted
-			*paths = append(*paths, strings.TrimPrefix(path+".value", "."))
+		// Any case (CloudFormation's and .NET's Name/Value), and
+		// CloudFormation's ParameterKey/ParameterValue.
+		if vk, ok := namedValueKey(x); ok {
+			x[vk] = Redacted
+			*paths = append(*paths, strings.TrimPrefix(path+"."+vk, "."))
 		}
+		_, toolCall := x["name"].(string)
 		for k, child := range x {
-			if groundTruth[k] {
-				continue // tool arguments of a task, as tasks.actions keeps them
+			if toolCall && (k == "kwargs" || k == "arguments") {
+				continue // a tool call's arguments, as tasks.actions keeps them
+			}
+			if k == "actions" {
+				if list, ok := child.([]any); ok {
+					x[k] = redactActions(list, strings.TrimPrefix(path+"."+k, "."), paths)
+					continue
+				}
 			}
 			p := strings.TrimPrefix(path+"."+k, ".")
 			if isSecretKey(k) && isCredentialValue(child) {
@@ -191,6 +200,53 @@ func redactValue(v any, path string, paths *[]string) any {
 	return v
 }
 
+// namedValueKey returns the key of x's value when x is a named value
+// whose name names a credential: {"name": "OPENAI_API_KEY", "value": …},
+// {"Key": "Authorization", "Value": …} (names in any case), or
+// {"ParameterKey": "DbPassword", "ParameterValue": …}.
+func namedValueKey(x map[string]any) (string, bool) {
+	var name, value string
+	for k := range x {
+		switch strings.ToLower(k) {
+		case "name", "key", "parameterkey":
+			if namesSecret(x[k]) {
+				name = k
+			}
+		case "value", "parametervalue":
+			if isCredentialValue(x[k]) {
+				value = k
+			}
+		}
+	}
+	return value, name != "" && value != ""
+}
+
+// redactActions redacts a list of actions (reward_info.actions): an
+// action's arguments are ground truth, kept as written, wherever they sit
+// in it; the rest of each action is redacted as any other value.
+func redactActions(list []any, path string, paths *[]string) []any {
+	for i, item := range list {
+		p := path + "[" + strconv.Itoa(i) + "]"
+		action, ok := item.(map[string]any)
+		if !ok {
+			list[i] = redactValue(item, p, paths)
+			continue
+		}
+		kept := map[string]any{}
+		for _, k := range []string{"kwargs", "arguments"} {
+			if v, ok := action[k]; ok {
+				kept[k] = v
+				delete(action, k)
+			}
+		}
+		redactValue(action, p, paths)
+		for k, v := range kept {
+			action[k] = v
+		}
+	}
+	return list
+}
+
 // namesSecret reports whether v is a string that isSecretKey accepts.
 func namesSecret(v any) bool {
 	name, ok := v.(string)
@@ -215,10 +271,6 @@ func isSecretFlag(s string) bool {
 
 // headerName matches what may name the value beside it in a pair.
 var headerName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
-
-// groundTruth are keys whose values are tool calls and their arguments
-// (a reward_info's actions): data to compare, never configuration.
-var groundTruth = map[string]bool{"actions": true, "kwargs": true, "arguments": true}
 
 // pairName returns the name of a [name, value] pair of strings, such as a
 // header; an array of two other strings has none.
@@ -253,13 +305,44 @@ var quotedPair = []*regexp.Regexp{
 	regexp.MustCompile(`'([^'\\\n]{1,64})'(\s*:\s*)'((?:[^'\\\n]|\\.)*)'`),
 }
 
-// bearerToken matches "Bearer <token>" anywhere in text.
-var bearerToken = regexp.MustCompile(`(?i)\b(bearer)(\s+)([A-Za-z0-9._~+/-]+=*)`)
+// bearerToken matches "Bearer <token>" and "token <token>" anywhere in text.
+var bearerToken = regexp.MustCompile(`(?i)\b(bearer|token)(\s+)([A-Za-z0-9._~+/-]+=*)`)
+
+// tuplePair matches a quoted name and its quoted value as the first two
+// items of a Python tuple or list in text: ('api_key', '…'),
+// [("Authorization", "Bearer …")].
+var tuplePair = []*regexp.Regexp{
+	regexp.MustCompile(`([(\[]\s*')([^'\\\n]{1,64})('\s*,\s*')((?:[^'\\\n]|\\.)*)'`),
+	regexp.MustCompile(`([(\[]\s*")([^"\\\n]{1,64})("\s*,\s*")((?:[^"\\\n]|\\.)*)"`),
+}
+
+// keyProvided matches the key OpenAI's authentication error quotes:
+// "Incorrect API key provided: sk-…".
+var keyProvided = regexp.MustCompile(`(?i)\b(api key provided:[ \t]*)([A-Za-z0-9_*-]+)`)
+
+// providerKey matches API keys by their providers' own formats, anywhere
+// in text: OpenAI and Anthropic (sk-, sk-proj-, sk-ant-… and 20 or more
+// key characters), AWS access key ids (AKIA…), GitHub tokens (ghp_…,
+// github_pat_…), Slack tokens (xoxb-…), Google API keys (AIza…) and
+// Hugging Face tokens (hf_…).
+var providerKey = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}`)
+
+// isProviderKey reports whether m, a providerKey match, is a key: an sk-
+// key holds a digit or a capital after its prefix (sk-learn-compatible-models
+// is a name).
+func isProviderKey(m string) bool {
+	if !strings.HasPrefix(m, "sk-") {
+		return true
+	}
+	return strings.ContainsAny(m[3:], "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+}
 
 // flagValue matches a command-line flag and the value after it, bare
-// (--api-key sk-…) or quoted in a Python list (['--api-key', 'sk-…']).
+// (--api-key sk-…), quoted (--api-key "sk-…", also with the quotes
+// escaped) or quoted in a Python list (['--api-key', 'sk-…']).
 var flagValue = []*regexp.Regexp{
-	regexp.MustCompile(`(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)(\s+)()([^\s'"]+)()`),
+	regexp.MustCompile(`(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)(\s+)(\\?["'])([^"'\\\n]*)(\\?["'])`),
+	regexp.MustCompile(`(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)(\s+)()([^\s'"\\]+)()`),
 	regexp.MustCompile(`(['"])(--?[A-Za-z][A-Za-z0-9_-]*)(['"]\s*,\s*)(['"])([^'"\n]*)(['"])`),
 }
 
@@ -273,11 +356,17 @@ var oauthCode = regexp.MustCompile(`([?&])code=([^&]+)`)
 // but a URL's userinfo to find something: every name isSecretKey accepts
 // holds one, as do the signing parameters, "Bearer" and "code=".
 var secretTextHints = []string{"key", "token", "secret", "pass", "pwd", "auth", "cookie", "credential",
-	"bearer", "sig", "code="}
+	"bearer", "sig", "code=",
+	// providerKey's prefixes, from providerHints on
+	"sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "aiza", "hf_"}
+
+// providerHints is the index of the first of secretTextHints that only
+// providerKey needs.
+const providerHints = 11
 
 // hintFirst and hintSecond hold, for each byte in either case, the bit
 // set of the secretTextHints whose first (second) byte it is.
-var hintFirst, hintSecond = func() (first, second [256]uint16) {
+var hintFirst, hintSecond = func() (first, second [256]uint32) {
 	for n, h := range secretTextHints {
 		for _, c := range []byte{h[0], h[0] &^ 0x20} {
 			first[c] |= 1 << n
@@ -289,31 +378,43 @@ var hintFirst, hintSecond = func() (first, second [256]uint16) {
 	return first, second
 }()
 
-// hasSecretHint reports whether s holds one of secretTextHints, ignoring
+// secretHintsIn reports whether s holds one of the secretTextHints the
+// rules need (rules) and one of those providerKey needs (keys), ignoring
 // ASCII case, in one pass of two table look-ups a byte: message content is
 // most of a file's bytes.
-func hasSecretHint(s string) bool {
+func secretHintsIn(s string) (rules, keys bool) {
 	for i := 0; i+1 < len(s); i++ {
 		m := hintFirst[s[i]] & hintSecond[s[i+1]]
 		for m != 0 {
-			n := bits.TrailingZeros16(m)
+			n := bits.TrailingZeros32(m)
 			if hasPrefixFold(s[i:], secretTextHints[n]) {
-				return true
+				if n < providerHints {
+					rules = true
+				} else {
+					keys = true
+				}
+				if rules && keys {
+					return rules, keys
+				}
 			}
 			m &^= 1 << n
 		}
 	}
-	return false
+	return rules, keys
 }
 
-// hasPrefixFold reports whether s starts with h (lower-case ASCII letters
-// and '='), ignoring case.
+// hasPrefixFold reports whether s starts with h (lower-case ASCII letters,
+// '=', '-' and '_'), ignoring the case of its letters.
 func hasPrefixFold(s, h string) bool {
 	if len(s) < len(h) {
 		return false
 	}
 	for j := 1; j < len(h); j++ {
-		if s[j]|0x20 != h[j] {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != h[j] {
 			return false
 		}
 	}
@@ -371,7 +472,16 @@ func redactText(s string, labels bool) string {
 			return sub[1] + ":" + Redacted + "@"
 		})
 	}
-	if !hasSecretHint(s) {
+	rules, keys := secretHintsIn(s)
+	if keys {
+		s = providerKey.ReplaceAllStringFunc(s, func(m string) string {
+			if !isProviderKey(m) {
+				return m
+			}
+			return Redacted
+		})
+	}
+	if !rules {
 		return s
 	}
 	if strings.Contains(s, "=") {
@@ -411,13 +521,29 @@ func redactText(s string, labels bool) string {
 			})
 		}
 	}
+	if strings.Contains(s, ",") {
+		for _, re := range tuplePair {
+			s = re.ReplaceAllStringFunc(s, func(m string) string {
+				sub := re.FindStringSubmatch(m)
+				if !isSecretKey(sub[2]) {
+					return m
+				}
+				scheme, value := splitScheme(sub[4])
+				if value == "" || strings.HasPrefix(value, Redacted) {
+					return m
+				}
+				return sub[1] + sub[2] + sub[3] + scheme + Redacted + m[len(m)-1:]
+			})
+		}
+	}
 	if strings.ContainsAny(s, "=:") {
-		s = spacedAssignment.ReplaceAllStringFunc(s, func(m string) string {
-			sub := spacedAssignment.FindStringSubmatch(m)
+		// A declined match is searched again from its value on: in
+		// "config loaded: api_key: …" the first match is "config loaded".
+		s = replaceEach(spacedAssignment, s, 3, func(sub []string) (string, bool) {
 			name, sep, value := sub[1], sub[2], sub[3]
 			colon := strings.Contains(sep, ":")
-			if !isSecretKey(name) || colon && (!labels || strings.EqualFold(name, "pwd")) {
-				return m
+			if !isSecretKey(name) || colon && (strings.EqualFold(name, "pwd") || !labels && !isCredentialLabel(name)) {
+				return "", false
 			}
 			quote := ""
 			if value[0] == '\'' || value[0] == '"' {
@@ -425,18 +551,21 @@ func redactText(s string, labels bool) string {
 			}
 			switch strings.ToLower(value) {
 			case "", strings.ToLower(Redacted), "bearer", "basic", "token", "none", "null", "true", "false":
-				return m
+				return "", false
 			}
-			return name + sep + quote + Redacted + quote
+			return name + sep + quote + Redacted + quote, true
 		})
+		if containsFold(s, "provided:") {
+			s = keyProvided.ReplaceAllString(s, "${1}"+Redacted)
+		}
 	}
-	if containsFold(s, "bearer") {
-		s = bearerToken.ReplaceAllStringFunc(s, func(m string) string {
-			sub := bearerToken.FindStringSubmatch(m)
-			if !looksLikeToken(sub[3]) {
-				return m
+	if containsFold(s, "bearer") || containsFold(s, "token") {
+		s = replaceEach(bearerToken, s, 3, func(sub []string) (string, bool) {
+			token := sub[3]
+			if !looksLikeToken(token) || strings.EqualFold(sub[1], "token") && !strings.ContainsAny(token, "0123456789_-./+~") {
+				return "", false
 			}
-			return sub[1] + sub[2] + Redacted
+			return sub[1] + sub[2] + Redacted, true
 		})
 	}
 	if strings.Contains(s, "-") {
@@ -451,6 +580,80 @@ func redactText(s string, labels bool) string {
 		}
 	}
 	return s
+}
+
+// replaceEach is re.ReplaceAllStringFunc for a func that may decline a
+// match (ok false): the search then resumes at the start of submatch
+// resume, so a credential that a declined match overlaps is still found.
+func replaceEach(re *regexp.Regexp, s string, resume int, f func(sub []string) (string, bool)) string {
+	var b strings.Builder
+	changed, pos, last := false, 0, 0
+	for pos < len(s) {
+		loc := re.FindStringSubmatchIndex(s[pos:])
+		if loc == nil {
+			break
+		}
+		sub := make([]string, len(loc)/2)
+		for i := range sub {
+			if loc[2*i] >= 0 {
+				sub[i] = s[pos+loc[2*i] : pos+loc[2*i+1]]
+			}
+		}
+		if out, ok := f(sub); ok {
+			b.WriteString(s[last : pos+loc[0]])
+			b.WriteString(out)
+			changed, last = true, pos+loc[1]
+			pos = max(last, pos+loc[0]+1)
+			continue
+		}
+		next := pos + loc[2*resume]
+		if loc[2*resume] < 0 || next <= pos+loc[0] {
+			next = pos + loc[0] + 1
+		}
+		pos = next
+	}
+	if !changed {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// isCredentialLabel reports whether NAME in a "NAME: VALUE" label of
+// conversation text names a credential unambiguously, so that its value
+// is redacted there too: one identifier that isSecretKey accepts and that
+// holds a password word (password, passwd, passphrase) or a fused one
+// (apikey, secretkey, clientsecret), or joins two or more words with '_',
+// '-' or camelCase one of which is key, token, secret or pwd (api_key,
+// access_token, client_secret, OPENAI_API_KEY, X-Api-Key, db_pwd). The
+// last word of a two-word NAME is taken alone ("my password: …"). A label
+// that is data in a conversation stays: Credentials, Authorization,
+// Cookie, Token, Secret or Key alone, and any label of words spaced apart
+// ("Insurance Authorization: A-1234", "API Key: …").
+func isCredentialLabel(name string) bool {
+	if _, last, ok := strings.Cut(name, " "); ok {
+		name = last
+	}
+	if !isSecretKey(name) {
+		return false
+	}
+	lower := strings.ToLower(name)
+	for _, part := range []string{"password", "passwd", "passphrase", "apikey", "secretkey", "clientsecret"} {
+		if strings.Contains(lower, part) {
+			return true
+		}
+	}
+	words := keyWords(name)
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words {
+		switch w {
+		case "key", "keys", "token", "secret", "secrets", "pwd":
+			return true
+		}
+	}
+	return false
 }
 
 // splitScheme splits an authorization scheme word off a header value.
@@ -513,7 +716,8 @@ var secretURLParams = map[string]bool{
 // secretHints are what a JSON text must contain, in any case, to be worth
 // decoding for credentials: most reward_info and extra fields have none.
 var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"), []byte("pwd"), []byte("bearer"), []byte("code="),
-	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase")}
+	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase"),
+	[]byte("sk-"), []byte("akia"), []byte("gh"), []byte("xox"), []byte("aiza"), []byte("hf_")}
 
 func mayHoldSecret(raw []byte) bool {
 	if len(raw) == 0 {
@@ -529,9 +733,9 @@ func mayHoldSecret(raw []byte) bool {
 }
 
 // RedactTrajectory redacts credentials in the fields of t that keep source
-// JSON or text as given (Extra, RewardInfo, Error) and in its messages'
-// content, by the rules of RedactSecrets, RedactText and (for content)
-// RedactContent; a field without
+// JSON or text as given (Extra, RewardInfo, Error), in its messages'
+// content and in its task's instruction, by the rules of RedactSecrets,
+// RedactText and (for content and instruction) RedactContent; a field without
 // any stays byte for byte as the source wrote it. Tool-call arguments are
 // left as they are.
 func RedactTrajectory(t *emobench.Trajectory) {
@@ -543,6 +747,7 @@ func RedactTrajectory(t *emobench.Trajectory) {
 		}
 	}
 	t.Error = RedactText(t.Error)
+	t.Task.Instruction = RedactContent(t.Task.Instruction)
 	for i := range t.Messages {
 		t.Messages[i].Content = RedactContent(t.Messages[i].Content)
 	}

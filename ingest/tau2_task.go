@@ -90,6 +90,8 @@ func tau2TaskFrom(raw json.RawMessage) (*emobench.Task, error) {
 	if task.Instruction == "" {
 		task.Instruction = stringOf(tt.Ticket)
 	}
+	// Redacted before the task is hashed, so re-ingest finds the same row.
+	task.Instruction = RedactContent(task.Instruction)
 	criteria := tt.EvaluationCriteria
 	task.Actions = tau2Actions(jsonPath(criteria, "actions"))
 	outputs := append(stringList(jsonPath(criteria, "communicate_info")), stringList(jsonPath(criteria, "nl_assertions"))...)
