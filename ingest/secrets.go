@@ -30,6 +30,7 @@ var notCredentialKey = map[string]bool{
 	"sort": true, "cache": true, "primary": true, "foreign": true, "task": true, "group": true,
 	"partition": true, "lookup": true, "hash": true, "row": true, "column": true, "index": true,
 	"dedup": true, "unique": true, "idempotency": true, "routing": true, "shard": true, "map": true,
+	"parameter": true, // CloudFormation's ParameterKey names a parameter
 }
 
 // notCredentialToken are words that make a token key a count or a special
@@ -561,11 +562,11 @@ func redactText(s string, labels bool) string {
 	}
 	if containsFold(s, "bearer") || containsFold(s, "token") {
 		s = replaceEach(bearerToken, s, 3, func(sub []string) (string, bool) {
-			token := sub[3]
+			token := strings.TrimRight(sub[3], ".") // a sentence's full stop stays
 			if !looksLikeToken(token) || strings.EqualFold(sub[1], "token") && !strings.ContainsAny(token, "0123456789_-./+~") {
 				return "", false
 			}
-			return sub[1] + sub[2] + Redacted, true
+			return sub[1] + sub[2] + Redacted + sub[3][len(token):], true
 		})
 	}
 	if strings.Contains(s, "-") {
