@@ -12,7 +12,7 @@ import (
 
 // Shapes an adversarial tester found past the rules: each is replaced
 // where it stands, in text and in conversation text alike, and a second
-// pass changes nothing.
+// pass changes nothing; look-alikes stay.
 func TestRedactText_TesterShapes(t *testing.T) {
 	const key = "sk-proj-LEAKA1b2C3d4E5f6G7h8I9j0"
 	for in, want := range map[string]string{
@@ -37,6 +37,15 @@ func TestRedactText_TesterShapes(t *testing.T) {
 		"slack xoxb-1234567890-LEAK11 ok":                    "slack [redacted] ok",
 		"google AIzaSyLEAK12aaaaaaaaaaaaaaaaaaaaaaaaaaa ok":  "google [redacted] ok",
 		"hf hf_LEAK13aaaaaaaaaaaaaaaaaaaaaaaaaaaa ok":        "hf [redacted] ok",
+		// Look-alikes stay as written.
+		"pip install sk-learn-compatible-models-and-more": "pip install sk-learn-compatible-models-and-more",
+		"ask-me-anything-about-your-order-today":          "ask-me-anything-about-your-order-today",
+		"Shipping to Asia takes 10 days":                  "Shipping to Asia takes 10 days",
+		"the token expired, token authentication failed":  "the token expired, token authentication failed",
+		"max token 4096":                                   "max token 4096",
+		"API key provided: [redacted]":                     "API key provided: [redacted]",
+		`('name', 'Ann'), ('city', 'Oslo')`:                `('name', 'Ann'), ('city', 'Oslo')`,
+		`run.py --model "gpt-4" --api-key-file "/etc/key"`: `run.py --model "gpt-4" --api-key-file "/etc/key"`,
 	} {
 		for _, redact := range []func(string) string{ingest.RedactText, ingest.RedactContent} {
 			if got := redact(in); got != want {
@@ -44,26 +53,6 @@ func TestRedactText_TesterShapes(t *testing.T) {
 			}
 			if got := redact(want); got != want {
 				t.Errorf("second pass over %q changed it: %q", want, got)
-			}
-		}
-	}
-}
-
-// Look-alikes of the new rules stay as written.
-func TestRedactText_TesterLookalikes(t *testing.T) {
-	for _, in := range []string{
-		"pip install sk-learn-compatible-models-and-more",
-		"ask-me-anything-about-your-order-today",
-		"Shipping to Asia takes 10 days",
-		"the token expired, token authentication failed",
-		"max token 4096",
-		"API key provided: [redacted]",
-		`('name', 'Ann'), ('city', 'Oslo')`,
-		`run.py --model "gpt-4" --api-key-file "/etc/key"`,
-	} {
-		for _, redact := range []func(string) string{ingest.RedactText, ingest.RedactContent} {
-			if got := redact(in); got != in {
-				t.Errorf("redact(%q) = %q, want it unchanged", in, got)
 			}
 		}
 	}
