@@ -218,10 +218,12 @@ func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
 // trajectoryRedaction and messageRedaction name the one-time redactions
 // of stored trajectories and message content in the maintenance table; a
 // new name reruns one after the rules change (-2: named values, argument
-// lists, Bearer tokens, quoted keys in text, pwd, OAuth codes).
+// lists, Bearer tokens, quoted keys in text, pwd, OAuth codes; -3 and
+// messages -2: provider key formats, quoted flag values, tuples, Name/Value
+// in any case, credential labels in content, config kwargs).
 const (
-	trajectoryRedaction = "redact-trajectories-2"
-	messageRedaction    = "redact-messages-1"
+	trajectoryRedaction = "redact-trajectories-3"
+	messageRedaction    = "redact-messages-2"
 )
 
 // openRuns opens the database like openCurrent and resolves the command's
