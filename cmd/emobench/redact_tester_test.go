@@ -79,3 +79,23 @@ func TestIngest_TesterCredentialShapesRedacted(t *testing.T) {
 		t.Errorf("the τ-bench trajectories use %d task rows, want 1", got)
 	}
 }
+
+// A file whose messages an emobench before these rules already redacted
+// (redact-messages-1 done) still loses the shapes the new rules cover, at
+// its first writing command.
+func TestScrubOlderMessages_NewRules(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.db")
+	fixtureDB(t, old)
+	plainSQL(t, old,
+		`UPDATE messages SET content = 'config loaded: api_key: "LEAK-1"' WHERE id IN (SELECT id FROM messages ORDER BY id LIMIT 2)`,
+		`DELETE FROM maintenance`,
+		`INSERT INTO maintenance (task, done_at) VALUES ('redact-trajectories-2', '2026-01-01T00:00:00Z'), ('redact-messages-1', '2026-01-01T00:00:00Z')`)
+	r := runCLI(t, "", "--db", old, "migrate")
+	if want := old + ": credentials redacted in the content of 2 messages stored by an older emobench"; r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Fatalf("migrate: exit %d, stderr %q, want %q", r.code, r.stderr, want)
+	}
+	if n := sqlInt(t, old, "SELECT COUNT(*) FROM messages WHERE instr(content, 'LEAK') > 0"); n != 0 {
+		t.Errorf("%d messages still hold credentials after migrate", n)
+	}
+}
