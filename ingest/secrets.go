@@ -313,8 +313,8 @@ var bearerToken = regexp.MustCompile(`(?i)\b(bearer|token)(\s+)([A-Za-z0-9._~+/-
 // items of a Python tuple or list in text: ('api_key', '…'),
 // [("Authorization", "Bearer …")].
 var tuplePair = []*regexp.Regexp{
-	regexp.MustCompile(`([(\[]\s*')([^'\\\n]{1,64})('\s*,\s*')((?:[^'\\\n]|\\.)*)'`),
-	regexp.MustCompile(`([(\[]\s*")([^"\\\n]{1,64})("\s*,\s*")((?:[^"\\\n]|\\.)*)"`),
+	regexp.MustCompile(`([(\[]')([^'\\\n]{1,64})('\s*,\s*')((?:[^'\\\n]|\\.)*)'`),
+	regexp.MustCompile(`([(\[]")([^"\\\n]{1,64})("\s*,\s*")((?:[^"\\\n]|\\.)*)"`),
 }
 
 // keyProvided matches the key OpenAI's authentication error quotes:
@@ -522,7 +522,7 @@ func redactText(s string, labels bool) string {
 			})
 		}
 	}
-	if strings.Contains(s, ",") {
+	if strings.Contains(s, ",") && (strings.Contains(s, "('") || strings.Contains(s, "['") || strings.Contains(s, "(\"") || strings.Contains(s, "[\"")) {
 		for _, re := range tuplePair {
 			s = re.ReplaceAllStringFunc(s, func(m string) string {
 				sub := re.FindStringSubmatch(m)
@@ -540,7 +540,7 @@ func redactText(s string, labels bool) string {
 	if strings.ContainsAny(s, "=:") {
 		// A declined match is searched again from its value on: in
 		// "config loaded: api_key: …" the first match is "config loaded".
-		s = replaceEach(spacedAssignment, s, 3, func(sub []string) (string, bool) {
+		s = replaceEach(spacedAssignment, s, 3, func(v string) bool { return strings.ContainsAny(v, "=:") }, func(sub []string) (string, bool) {
 			name, sep, value := sub[1], sub[2], sub[3]
 			colon := strings.Contains(sep, ":")
 			if !isSecretKey(name) || colon && (strings.EqualFold(name, "pwd") || !labels && !isCredentialLabel(name)) {
@@ -561,7 +561,7 @@ func redactText(s string, labels bool) string {
 		}
 	}
 	if containsFold(s, "bearer") || containsFold(s, "token") {
-		s = replaceEach(bearerToken, s, 3, func(sub []string) (string, bool) {
+		s = replaceEach(bearerToken, s, 3, func(v string) bool { return strings.EqualFold(v, "token") || strings.EqualFold(v, "bearer") }, func(sub []string) (string, bool) {
 			token := strings.TrimRight(sub[3], ".") // a sentence's full stop stays
 			if !looksLikeToken(token) || strings.EqualFold(sub[1], "token") && !strings.ContainsAny(token, "0123456789_-./+~") {
 				return "", false
@@ -569,7 +569,7 @@ func redactText(s string, labels bool) string {
 			return sub[1] + sub[2] + Redacted + sub[3][len(token):], true
 		})
 	}
-	if strings.Contains(s, "-") {
+	if mayHoldFlag(s) {
 		for _, re := range flagValue {
 			s = re.ReplaceAllStringFunc(s, func(m string) string {
 				sub := re.FindStringSubmatch(m)
@@ -585,8 +585,9 @@ func redactText(s string, labels bool) string {
 
 // replaceEach is re.ReplaceAllStringFunc for a func that may decline a
 // match (ok false): the search then resumes at the start of submatch
-// resume, so a credential that a declined match overlaps is still found.
-func replaceEach(re *regexp.Regexp, s string, resume int, f func(sub []string) (string, bool)) string {
+// resume when retry accepts it, so a credential that a declined match
+// overlaps is still found, and at the match's end otherwise.
+func replaceEach(re *regexp.Regexp, s string, resume int, retry func(string) bool, f func(sub []string) (string, bool)) string {
 	var b strings.Builder
 	changed, pos, last := false, 0, 0
 	for pos < len(s) {
@@ -607,11 +608,11 @@ func replaceEach(re *regexp.Regexp, s string, resume int, f func(sub []string) (
 			pos = max(last, pos+loc[0]+1)
 			continue
 		}
-		next := pos + loc[2*resume]
-		if loc[2*resume] < 0 || next <= pos+loc[0] {
-			next = pos + loc[0] + 1
+		next := pos + loc[1]
+		if loc[2*resume] >= 0 && retry(sub[resume]) {
+			next = pos + loc[2*resume]
 		}
-		pos = next
+		pos = max(next, pos+loc[0]+1)
 	}
 	if !changed {
 		return s
@@ -653,6 +654,25 @@ func isCredentialLabel(name string) bool {
 		case "key", "keys", "token", "secret", "secrets", "pwd":
 			return true
 		}
+	}
+	return false
+}
+
+// mayHoldFlag reports whether s holds a '-' at the start of a word
+// (after a space, a quote or the start of s) and before a letter or a
+// second '-', as flagValue's flags start: most hyphens are inside words
+// or start a list item.
+func mayHoldFlag(s string) bool {
+	for i := strings.IndexByte(s, '-'); i >= 0; {
+		start := i == 0 || s[i-1] == ' ' || s[i-1] == '\t' || s[i-1] == '\n' || s[i-1] == '\r' || s[i-1] == '\'' || s[i-1] == '"'
+		if start && i+1 < len(s) && (s[i+1] == '-' || 'a' <= s[i+1]|0x20 && s[i+1]|0x20 <= 'z') {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '-')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
 	}
 	return false
 }
@@ -718,7 +738,8 @@ var secretURLParams = map[string]bool{
 // decoding for credentials: most reward_info and extra fields have none.
 var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"), []byte("pwd"), []byte("bearer"), []byte("code="),
 	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase"),
-	[]byte("sk-"), []byte("akia"), []byte("gh"), []byte("xox"), []byte("aiza"), []byte("hf_")}
+	[]byte("sk-"), []byte("akia"), []byte("ghp_"), []byte("gho_"), []byte("ghu_"), []byte("ghs_"), []byte("ghr_"), []byte("github_pat_"),
+	[]byte("xox"), []byte("aiza"), []byte("hf_")}
 
 func mayHoldSecret(raw []byte) bool {
 	if len(raw) == 0 {

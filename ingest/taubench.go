@@ -645,7 +645,7 @@ func applyTask(task *emobench.Task, raw json.RawMessage) error {
 		return explainJSON(err, "info.task")
 	}
 	task.UserID = t.UserID
-	task.Instruction = RedactContent(t.Instruction) // before the task is hashed, so re-ingest finds the same row
+	task.Instruction = t.Instruction // redacted with the trajectory (RedactTrajectory), before the task is hashed
 	task.Actions = jsonOr(t.Actions, "[]")
 	task.Outputs = jsonOr(t.Outputs, "[]")
 	task.Emotion = emobench.EmotionProfile{
