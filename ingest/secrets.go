@@ -111,9 +111,12 @@ func isSecretKey(key string) bool {
 // RedactSecrets returns raw re-encoded (compact, numbers as written) with
 // every credential replaced by Redacted, and the dotted paths of what it
 // replaced. Credentials are the values (strings, arrays, objects) of keys
-// isSecretKey accepts, at any depth, and the password or secret query
-// parameters of URLs in any string. raw comes back unchanged when it is
-// not valid JSON.
+// isSecretKey accepts, at any depth, the value of a named value whose name
+// is one (namedValueKey), the argument after a credential flag in a list,
+// and what RedactText finds in any string. A tool call's arguments are
+// kept as written: the kwargs or arguments of an object with a string
+// name, or of an item of an actions list; a kwargs elsewhere (an LLM
+// config's) is redacted. raw comes back unchanged when it is not valid JSON.
 func RedactSecrets(raw json.RawMessage) (json.RawMessage, []string) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers keep their digits
@@ -436,18 +439,23 @@ func containsFold(s, sub string) bool {
 // RedactText returns s with credentials replaced by Redacted, keeping the
 // rest of the text as written, in order:
 //   - the password of a URL's userinfo (user:…@);
+//   - API keys in their providers' formats, anywhere (providerKey);
 //   - NAME=VALUE, NAME = VALUE and NAME: VALUE where NAME is a credential
 //     key (isSecretKey; it may be two words, as in "Received API Key = …")
 //     or, without spaces, a signing query parameter (Gemini's ?key=,
 //     Azure's sig=); a quoted VALUE keeps its quotes. "pwd: …" is shell
 //     output, not a key, and stays;
 //   - the quoted value of a quoted credential key, as JSON or Python's repr
-//     writes them inside text ("api_key": "…", 'Authorization': 'Bearer …');
+//     writes them inside text ("api_key": "…", 'Authorization': 'Bearer …'),
+//     or as a tuple's first two items (('api_key', '…'));
+//   - the key of OpenAI's "Incorrect API key provided: …";
 //   - Authorization-like header text (Authorization: …, X-Api-Key: …);
 //   - the token of "Bearer <token>" anywhere, when it looks like one (20
 //     characters or more, or 8 or more with a digit: "Bearer authentication"
-//     stays);
-//   - the value after a credential flag (--api-key …, ['--password', '…']);
+//     stays), and of "token <token>" when it also holds a digit or one of
+//     _-./+~ ("token authentication" stays);
+//   - the value after a credential flag (--api-key …, --api-key "…",
+//     ['--password', '…']);
 //   - the code parameter of an OAuth redirect: a query that also has
 //     state=, scope=, session_state= or redirect_uri=, or a path with
 //     oauth, callback or authorize in it (an order's ?code= stays).
@@ -456,11 +464,12 @@ func containsFold(s, sub string) bool {
 // redacted is left alone, so a second pass changes nothing.
 func RedactText(s string) string { return redactText(s, true) }
 
-// RedactContent is RedactText for conversation text (message content):
-// labels with a colon (NAME: VALUE, Authorization: …) are left out, since
-// in a conversation or a tool's answer they are data ("Credentials: MD,
-// FAAN", "Insurance Authorization: A-1234"); a Bearer token after
-// Authorization: is still found.
+// RedactContent is RedactText for conversation text (message content, a
+// task's instruction): labels with a colon (NAME: VALUE, Authorization: …)
+// are left out, since in a conversation or a tool's answer they are data
+// ("Credentials: MD, FAAN", "Insurance Authorization: A-1234"), unless
+// NAME names a credential unambiguously (isCredentialLabel: api_key: …,
+// password: …); a Bearer token after Authorization: is still found.
 func RedactContent(s string) string { return redactText(s, false) }
 
 func redactText(s string, labels bool) string {
