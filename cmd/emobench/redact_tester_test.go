@@ -99,3 +99,24 @@ func TestScrubOlderMessages_NewRules(t *testing.T) {
 		t.Errorf("%d messages still hold credentials after migrate", n)
 	}
 }
+
+// The real result files hold no credential: the redaction rules, the
+// provider key formats among them, change nothing in them (a guard against
+// false positives; it passes on main too).
+func TestIngest_RealRunsNothingRedacted(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "real.db")
+	args := []string{"--db", dbPath, "ingest", filepath.Join(realRuns, "taubench"), filepath.Join(realRuns, "tau2")}
+	files, _ := filepath.Glob(filepath.Join(realRuns, "*.json"))
+	r := runCLI(t, "", append(args, files...)...)
+	if r.code != 0 || strings.Contains(r.stderr, "held a credential") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	n := sqlInt(t, dbPath, `SELECT (SELECT COUNT(*) FROM messages WHERE instr(content, '[redacted]') > 0)
+		+ (SELECT COUNT(*) FROM trajectories WHERE instr(COALESCE(extra, '') || COALESCE(reward_info, '') || COALESCE(error, ''), '[redacted]') > 0)
+		+ (SELECT COUNT(*) FROM tasks WHERE instr(instruction, '[redacted]') > 0)
+		+ (SELECT COUNT(*) FROM runs WHERE instr(COALESCE(config, ''), '[redacted]') > 0)`)
+	if n != 0 {
+		t.Errorf("%d rows of the real files were redacted, want none", n)
+	}
+}
