@@ -166,8 +166,14 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 		sqlDB.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	gate.release()
+	// Migrations commit one by one: when there are any, the gate stays held
+	// until the last, so that a reader never sees a file between two schema
+	// versions (a new file half created, say). Otherwise readers go on.
+	if st.version >= SchemaVersion() {
+		gate.release()
+	}
 	if err := db.migrate(ctx); err != nil {
+		gate.release()
 		db.Close()
 		return nil, err
 	}
@@ -246,6 +252,9 @@ func (db *DB) RequireCurrent(ctx context.Context) error {
 	version, err := db.userVersion(ctx)
 	if err != nil {
 		return err
+	}
+	if version == 0 {
+		return emobench.Errorf(emobench.EINVALID, "%s holds no emobench schema yet (an empty file): ingest or run into it first, or wait for the command creating it", db.path)
 	}
 	if version < SchemaVersion() {
 		return emobench.Errorf(emobench.EINVALID, "%s has schema version %d, older than this emobench's %d: upgrade it with `emobench --db %s migrate`", db.path, version, SchemaVersion(), db.path)

@@ -179,3 +179,53 @@ func validCount(out string) bool {
 	}
 	return false
 }
+
+// Readers of a file another process is creating see no database yet, an
+// empty one, or the whole schema: never a file between two migrations
+// (taken for an older or foreign one).
+func TestConcurrent_ReadersWhileCreating(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess writers and readers skipped in -short mode")
+	}
+	dir := t.TempDir()
+	file := writeFixture(t, dir, "taubench/demo-model-b-retail-without-emotions.json")
+	readers := [][]string{{"runs"}, {"check"}, {"stats", "passk"}}
+	allowed := []string{"no database at", "holds no emobench schema yet", "no emobench schema (user_version 0)"}
+	var failures []string
+	deadline := time.Now().Add(15 * time.Second)
+	for round := 0; round < 8 && time.Now().Before(deadline); round++ {
+		dbPath := filepath.Join(dir, fmt.Sprintf("new-%d.db", round))
+		var out bytes.Buffer
+		writer := childCLI(t.Context(), &out, "--db", dbPath, "ingest", file)
+		if err := writer.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- writer.Wait() }()
+	read:
+		for i := 0; ; i++ {
+			select {
+			case err := <-done:
+				if err != nil {
+					failures = append(failures, fmt.Sprintf("round %d: ingest: %v\n%s", round, err, out.String()))
+				}
+				break read
+			default:
+			}
+			var rout bytes.Buffer
+			args := append([]string{"--db", dbPath}, readers[i%len(readers)]...)
+			if err := childCLI(t.Context(), &rout, args...).Run(); err != nil {
+				ok := false
+				for _, a := range allowed {
+					ok = ok || strings.Contains(rout.String(), a)
+				}
+				if !ok {
+					failures = append(failures, fmt.Sprintf("round %d: %v: %v\n%s", round, args[2:], err, rout.String()))
+				}
+			}
+		}
+	}
+	for _, f := range failures {
+		t.Error(f)
+	}
+}
