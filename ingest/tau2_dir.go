@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/emobench/emobench"
 )
@@ -64,6 +66,9 @@ func simulationFiles(fsys fs.FS) ([]string, error) {
 		mode := e.Type()
 		if mode&fs.ModeSymlink != 0 {
 			info, err := fs.Stat(fsys, name)
+			if errors.Is(err, syscall.ELOOP) {
+				return nil, fmt.Errorf("%s is a symlink loop (%v)", name, errors.Unwrap(err))
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s is a symlink whose target is missing: is its content fetched (git annex get, dvc pull)?", name)
 			}

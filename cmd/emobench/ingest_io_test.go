@@ -616,4 +616,19 @@ func TestIngest_ErrSymlinkLoopNamed(t *testing.T) {
 	if r.code != exitFailure || r.stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s", r.code, r.stderr, want)
 	}
+	// The same inside a τ²-bench run's simulations/.
+	run := filepath.Join(dir, "tau2-run")
+	writeTau2Dir(t, run, run)
+	a, z := filepath.Join(run, "simulations", "aa.json"), filepath.Join(run, "simulations", "zz.json")
+	if err := os.Symlink(z, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(a, z); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, "", "--db", filepath.Join(dir, "runs.db"), "ingest", run)
+	want = "error: " + run + ": simulations/aa.json is a symlink loop (too many levels of symbolic links)\n"
+	if r.code != exitFailure || r.stderr != want {
+		t.Errorf("run directory: exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s", r.code, r.stderr, want)
+	}
 }
