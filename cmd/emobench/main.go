@@ -53,6 +53,10 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
 		return exitUsage
 	}
+	if err == context.Canceled { // a bare cancellation says nothing of its cause
+		fmt.Fprintln(stderr, "emobench: interrupted (Ctrl-C or SIGTERM); what was stored before it is kept")
+		return exitFailure
+	}
 	var reported *reportedError
 	if !errors.As(err, &reported) {
 		fmt.Fprintf(stderr, "emobench: %v\n", err)
