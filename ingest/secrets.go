@@ -473,6 +473,24 @@ func RedactText(s string) string { return redactText(s, true) }
 func RedactContent(s string) string { return redactText(s, false) }
 
 func redactText(s string, labels bool) string {
+	// One pass can bring a match within another rule's reach (a shorter
+	// quoted key, say): repeat until nothing changes, so that redacting
+	// redacted text changes nothing. Each pass only replaces secrets with
+	// Redacted, so a few passes suffice.
+	for range maxRedactPasses {
+		next := redactTextOnce(s, labels)
+		if next == s {
+			break
+		}
+		s = next
+	}
+	return s
+}
+
+// maxRedactPasses bounds redactText's passes.
+const maxRedactPasses = 8
+
+func redactTextOnce(s string, labels bool) string {
 	if strings.Contains(s, "@") && strings.Contains(s, "://") {
 		s = userinfo.ReplaceAllStringFunc(s, func(m string) string {
 			sub := userinfo.FindStringSubmatch(m)
