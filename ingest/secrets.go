@@ -43,6 +43,24 @@ var notCredentialToken = map[string]bool{
 	"type": true, "page": true, "next": true, "continuation": true, "cursor": true, "id": true, "ids": true,
 }
 
+// spacedKeyQualifiers are the words that make "WORD key" in prose name a
+// credential ("API Key = …", LiteLLM's error), unlike "order key".
+var spacedKeyQualifiers = map[string]bool{"api": true, "secret": true, "private": true, "access": true,
+	"auth": true, "license": true, "subscription": true, "encryption": true, "signing": true}
+
+// notSecretLast are last words that make a key name something about a
+// credential, not the credential: its usage, type, status or date.
+var notSecretLast = map[string]bool{
+	"usage": true, "type": true, "types": true, "status": true, "question": true, "questions": true,
+	"changed": true, "hint": true, "length": true, "policy": true, "required": true, "expires": true,
+	"expiry": true, "expiration": true, "count": true, "at": true, "date": true, "time": true,
+	"set": true, "enabled": true, "reset": true, "url": true, "uri": true, "endpoint": true,
+}
+
+// notSecretFirst are first words of keys that name no secret: a public key,
+// a prior authorization (insurance).
+var notSecretFirst = map[string]bool{"public": true, "prior": true, "has": true, "is": true}
+
 // keyWords splits a key into lower-case words at '-', '_', '.', spaces and
 // camelCase humps: "accessToken" and "X-Api-Key" give [access token] and
 // [x api key].
@@ -81,6 +99,9 @@ var secretParts = []string{"password", "passwd", "passphrase", "credential", "ap
 // or "token" with no notCredentialToken word (access_token, api_token,
 // aws_session_token, accessToken; not max_tokens).
 func isSecretKey(key string) bool {
+	if words := keyWords(key); len(words) > 1 && (notSecretLast[words[len(words)-1]] || notSecretFirst[words[0]]) {
+		return false // token_usage, password_last_changed, public_key, prior_authorization
+	}
 	lower := strings.ToLower(key)
 	for _, part := range secretParts {
 		if strings.Contains(lower, part) {
@@ -115,9 +136,19 @@ func isSecretKey(key string) bool {
 // is one (namedValueKey), the argument after a credential flag in a list,
 // and what RedactText finds in any string. A tool call's arguments are
 // kept as written: the kwargs or arguments of an object with a string
-// name, or of an item of an actions list; a kwargs elsewhere (an LLM
-// config's) is redacted. raw comes back unchanged when it is not valid JSON.
+// name, or of an item of an actions list; a kwargs elsewhere is redacted. raw comes back unchanged when it is not valid JSON.
 func RedactSecrets(raw json.RawMessage) (json.RawMessage, []string) {
+	return redactJSON(raw, true)
+}
+
+// RedactConfig is RedactSecrets for a run's configuration, which holds no
+// tool calls: a kwargs or arguments beside a name (an LLM client's) is
+// redacted like any other value. Only an actions list's arguments stay.
+func RedactConfig(raw json.RawMessage) (json.RawMessage, []string) {
+	return redactJSON(raw, false)
+}
+
+func redactJSON(raw json.RawMessage, toolCalls bool) (json.RawMessage, []string) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber() // numbers keep their digits
 	var v any
@@ -125,7 +156,7 @@ func RedactSecrets(raw json.RawMessage) (json.RawMessage, []string) {
 		return raw, nil
 	}
 	var paths []string
-	v = redactValue(v, "", &paths)
+	v = redactValue(v, "", &paths, toolCalls)
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false) // keep "<" as written
@@ -138,7 +169,7 @@ func RedactSecrets(raw json.RawMessage) (json.RawMessage, []string) {
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), paths
 }
 
-func redactValue(v any, path string, paths *[]string) any {
+func redactValue(v any, path string, paths *[]string, toolCalls bool) any {
 	switch x := v.(type) {
 	case map[string]any:
 		// A named value, as environment lists and HAR headers write them:
@@ -150,13 +181,14 @@ func redactValue(v any, path string, paths *[]string) any {
 			*paths = append(*paths, strings.TrimPrefix(path+"."+vk, "."))
 		}
 		_, toolCall := x["name"].(string)
+		toolCall = toolCall && toolCalls
 		for k, child := range x {
 			if toolCall && (k == "kwargs" || k == "arguments") {
-				continue // a tool call's arguments, as tasks.actions keeps them
+				continue // a tool call's arguments, as reward_info's action_checks keep them
 			}
 			if k == "actions" {
 				if list, ok := child.([]any); ok {
-					x[k] = redactActions(list, strings.TrimPrefix(path+"."+k, "."), paths)
+					x[k] = redactActions(list, strings.TrimPrefix(path+"."+k, "."), paths, toolCalls)
 					continue
 				}
 			}
@@ -166,7 +198,7 @@ func redactValue(v any, path string, paths *[]string) any {
 				*paths = append(*paths, p)
 				continue
 			}
-			x[k] = redactValue(child, p, paths)
+			x[k] = redactValue(child, p, paths, toolCalls)
 		}
 	case []any:
 		// A [name, value] pair, as in extra_headers: [["Authorization", "Bearer …"]].
@@ -185,7 +217,7 @@ func redactValue(v any, path string, paths *[]string) any {
 			}
 		}
 		for i, child := range x {
-			x[i] = redactValue(child, path+"["+strconv.Itoa(i)+"]", paths)
+			x[i] = redactValue(child, path+"["+strconv.Itoa(i)+"]", paths, toolCalls)
 		}
 	case string:
 		if strings.HasPrefix(strings.TrimSpace(x), "{") && json.Valid([]byte(x)) {
@@ -228,12 +260,12 @@ func namedValueKey(x map[string]any) (string, bool) {
 // redactActions redacts a list of actions (reward_info.actions): an
 // action's arguments are ground truth, kept as written, wherever they sit
 // in it; the rest of each action is redacted as any other value.
-func redactActions(list []any, path string, paths *[]string) []any {
+func redactActions(list []any, path string, paths *[]string, toolCalls bool) []any {
 	for i, item := range list {
 		p := path + "[" + strconv.Itoa(i) + "]"
 		action, ok := item.(map[string]any)
 		if !ok {
-			list[i] = redactValue(item, p, paths)
+			list[i] = redactValue(item, p, paths, toolCalls)
 			continue
 		}
 		kept := map[string]any{}
@@ -243,7 +275,7 @@ func redactActions(list []any, path string, paths *[]string) []any {
 				delete(action, k)
 			}
 		}
-		redactValue(action, p, paths)
+		redactValue(action, p, paths, toolCalls)
 		for k, v := range kept {
 			action[k] = v
 		}
@@ -513,13 +545,7 @@ func redactTextOnce(s string, labels bool) string {
 		return s
 	}
 	if strings.Contains(s, "=") {
-		s = assignment.ReplaceAllStringFunc(s, func(m string) string {
-			name, value, _ := strings.Cut(m, "=")
-			if strings.HasPrefix(value, Redacted) || !(isSecretKey(name) || secretURLParams[strings.ToLower(name)]) {
-				return m
-			}
-			return name + "=" + Redacted
-		})
+		s = redactAssignments(s)
 		if containsFold(s, "code=") {
 			s = urlQuery.ReplaceAllStringFunc(s, redactOAuthCode)
 		}
@@ -567,9 +593,12 @@ func redactTextOnce(s string, labels bool) string {
 	if strings.ContainsAny(s, "=:") {
 		// A declined match is searched again from its value on: in
 		// "config loaded: api_key: …" the first match is "config loaded".
-		s = replaceEach(spacedAssignment, s, 3, func(v string) bool { return strings.ContainsAny(v, "=:") }, func(sub []string) (string, bool) {
+		s = replaceEach(spacedAssignment, s, 3, func(string) bool { return true }, func(sub []string) (string, bool) {
 			name, sep, value := sub[1], sub[2], sub[3]
 			colon := strings.Contains(sep, ":")
+			if first, second, two := strings.Cut(name, " "); two && strings.EqualFold(second, "key") && !spacedKeyQualifiers[strings.ToLower(first)] {
+				return "", false // prose: "order key = AB12", not "API Key = …"
+			}
 			if !isSecretKey(name) || colon && (strings.EqualFold(name, "pwd") || !labels && !isCredentialLabel(name)) {
 				return "", false
 			}
@@ -580,6 +609,9 @@ func redactTextOnce(s string, labels bool) string {
 			switch strings.ToLower(value) {
 			case "", strings.ToLower(Redacted), "bearer", "basic", "token", "none", "null", "true", "false":
 				return "", false
+			}
+			if colon && !labels && quote == "" && !secretLooking(value) {
+				return "", false // conversation: "Reset password: click the link"
 			}
 			return name + sep + quote + Redacted + quote, true
 		})
@@ -608,6 +640,44 @@ func redactTextOnce(s string, labels bool) string {
 		}
 	}
 	return s
+}
+
+// redactAssignments redacts NAME=VALUE where NAME names a credential, or
+// is a signing parameter (key, sig, …) of a URL's query: after ?, & or ;, so
+// that "order key=AB12CD" in prose stays.
+func redactAssignments(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range assignment.FindAllStringSubmatchIndex(s, -1) {
+		name, value := s[loc[2]:loc[3]], s[loc[4]:loc[5]]
+		inQuery := loc[0] > 0 && strings.IndexByte("?&;", s[loc[0]-1]) >= 0
+		if strings.HasPrefix(value, Redacted) || !(isSecretKey(name) || inQuery && secretURLParams[strings.ToLower(name)]) {
+			continue
+		}
+		b.WriteString(s[last:loc[4]])
+		b.WriteString(Redacted)
+		last = loc[5]
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// secretLooking reports whether an unquoted label value in conversation
+// text looks like a secret rather than words: it holds a digit or a
+// symbol, or is one long run of letters.
+func secretLooking(v string) bool {
+	if len(v) >= 12 {
+		return true
+	}
+	for _, r := range v {
+		if !unicode.IsLetter(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // replaceEach is re.ReplaceAllStringFunc for a func that may decline a

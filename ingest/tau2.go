@@ -458,7 +458,7 @@ func (t *Tau2Reader) applyWrapper() {
 	}
 	w := t.wrapper
 	raw, _ := json.Marshal(w)
-	t.info.Wrapper, _ = RedactSecrets(raw)
+	t.info.Wrapper, _ = RedactConfig(raw)
 	var model, implementation string
 	if a := w["agent"]; !isNull(a) && a[0] == '"' {
 		if name := stringOf(a); strings.HasSuffix(strings.ToLower(name), "agent") {
@@ -551,7 +551,7 @@ func (t *Tau2Reader) readInfo(raw json.RawMessage) {
 	if isNull(raw) {
 		return
 	}
-	t.info.Raw, t.info.Redacted = RedactSecrets(raw)
+	t.info.Raw, t.info.Redacted = RedactConfig(raw)
 	t.info.AgentModel = stringOf(jsonPath(raw, "agent_info", "llm"))
 	t.info.AgentImplementation = stringOf(jsonPath(raw, "agent_info", "implementation"))
 	t.info.UserModel = stringOf(jsonPath(raw, "user_info", "llm"))

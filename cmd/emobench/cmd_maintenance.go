@@ -194,7 +194,7 @@ func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
 // scrub redacts credentials in the run configs of store, saying which, and,
 // once per file, in the trajectories an older emobench stored.
 func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
-	found, err := store.ScrubRunConfigs(ctx, ingest.RedactSecrets)
+	found, err := store.ScrubRunConfigs(ctx, ingest.RedactConfig)
 	for _, f := range found {
 		e.warn(fmt.Sprintf("%s: %s held a credential: now %q", path, f, ingest.Redacted))
 	}
