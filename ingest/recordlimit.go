@@ -10,11 +10,12 @@ import (
 // MaxRecord is 0: a τ-bench record, a τ²-bench simulation (inline, in a
 // bare array or in its own file), one top-level value of a τ²-bench
 // Results object (its info, its tasks) or a run directory's results.json.
-// Decoding a record and storing it costs about ten times its size in
+// Decoding a record and storing it costs ten to forty times its size in
 // memory at the peak (the decoder's buffer, the decoded strings and
-// messages, the rows being written), so this default keeps emobench
-// ingest's peak RSS near 100 MB whatever the file holds.
-const DefaultMaxRecord = 8 << 20
+// messages, the rows being written; one-letter messages cost the most),
+// so this default keeps emobench ingest's peak RSS under 150 MB whatever
+// the file holds (BenchmarkIngestPeakRSS_MaxRecord: 67–135 MB).
+const DefaultMaxRecord = 3 << 20
 
 // RecordTooLargeError is the error of a record that goes on past the
 // limit Max: Read bytes of it (at least Max) were read and it had not

@@ -207,7 +207,7 @@ func writeTauBenchLines(path string, seed uint64, tasks, trials int) error {
 // in the shapes that cost the most memory per byte: a τ-bench record of
 // many messages, a τ-bench record of one long message, a τ²-bench
 // simulation of many messages in a sorted-keys file (read twice), and one
-// of a long message.
+// of a long message; and many one-letter messages, the costliest per byte.
 func BenchmarkIngestPeakRSS_MaxRecord(b *testing.B) {
 	if testing.Short() {
 		b.Skip("peak-RSS benchmark skipped in -short mode")
@@ -232,7 +232,23 @@ func BenchmarkIngestPeakRSS_MaxRecord(b *testing.B) {
 		return `{"info": {"agent_info": {"llm": "gpt-4.1"}}, "simulations": [{"id": "s0", "messages": [` + msgs +
 			`], "reward_info": {"reward": 1}, "task_id": "t0", "termination_reason": "user_stop", "trial": 0}], "tasks": [{"id": "t0"}], "timestamp": "2026-01-01T00:00:00"}` + "\n"
 	}
+	tiny := `{"role": "user", "content": "a"}`
+	tinyMessages := func(n int64) string {
+		var s strings.Builder
+		for s.Len()+len(tiny)+1 < int(n) {
+			if s.Len() > 0 {
+				s.WriteByte(',')
+			}
+			s.WriteString(tiny)
+		}
+		return s.String()
+	}
+	tau2Bare := func(msgs string) string {
+		return `[{"id": "s0", "task_id": "t0", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1}, "messages": [` + msgs + `]}]` + "\n"
+	}
 	for _, c := range []struct{ name, content string }{
+		{"taubench-tiny-messages", taubench(tinyMessages(size - 100))},
+		{"tau2-bare-tiny-messages", tau2Bare(tinyMessages(size - 200))},
 		{"taubench-messages", taubench(messages(size - 100))},
 		{"taubench-string", taubench(long(size - 200))},
 		{"tau2-sorted-messages", tau2Sorted(messages(size - 200))},

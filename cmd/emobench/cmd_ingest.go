@@ -80,7 +80,7 @@ type ingestOptions struct {
 }
 
 // defaultMaxRecord is --max-record's default, ingest.DefaultMaxRecord.
-const defaultMaxRecord = "8MiB"
+const defaultMaxRecord = "3MiB"
 
 func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
 	o := ingestOptions{

@@ -199,7 +199,7 @@ func tauRecord(taskID, trial int, reward, userCost, content string) string {
 }
 
 // A 10 MB message is stored whole, under a --max-record that holds its
-// record (the default, 8MiB, refuses it: see TestIngest_ErrRecordTooLarge).
+// record (the default, 3MiB, refuses it: see TestIngest_ErrRecordTooLarge).
 func TestIngest_HugeMessage(t *testing.T) {
 	const size = 10 << 20
 	content := strings.Repeat("abcdefghi\n", size/10) // 10 bytes each, \n escaped in JSON
