@@ -590,7 +590,7 @@ func redactTextOnce(s string, labels bool) string {
 			})
 		}
 	}
-	if strings.ContainsAny(s, "=:") {
+	if strings.ContainsAny(s, "=:") && hintBeforeSeparator(s) {
 		// A declined match is searched again from its value on: in
 		// "config loaded: api_key: …" the first match is "config loaded".
 		s = replaceEach(spacedAssignment, s, 3, func(string) bool { return true }, func(sub []string) (string, bool) {
@@ -640,6 +640,22 @@ func redactTextOnce(s string, labels bool) string {
 		}
 	}
 	return s
+}
+
+// hintBeforeSeparator reports whether some '=' or ':' of s has a secret
+// hint word within the 96 bytes before it: every NAME spacedAssignment
+// may accept holds one, and conversation text is mostly without, so the
+// costly search is skipped.
+func hintBeforeSeparator(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' && s[i] != ':' {
+			continue
+		}
+		if rules, _ := secretHintsIn(s[max(0, i-96):i]); rules {
+			return true
+		}
+	}
+	return false
 }
 
 // redactAssignments redacts NAME=VALUE where NAME names a credential, or
