@@ -161,16 +161,7 @@ func emotionsTable(rows []analysis.EmotionDelta, style ciStyle, format string) *
 			nanInt(r.B, r.K == 1), nanInt(r.C, r.K == 1), r.P, r.PHolm,
 		}
 		if split {
-			var note any
-			switch {
-			case r.WithNotEvaluated && r.WithoutNotEvaluated:
-				note = analysis.NotEvaluatedText + ": either side"
-			case r.WithNotEvaluated:
-				note = analysis.NotEvaluatedText + ": with emotions"
-			case r.WithoutNotEvaluated:
-				note = analysis.NotEvaluatedText + ": without emotions"
-			}
-			row = append(row, note)
+			row = append(row, sidesNotEvaluated(r.WithNotEvaluated, r.WithoutNotEvaluated, "with emotions", "without emotions"))
 		}
 		t.rows = append(t.rows, row)
 	}
@@ -219,4 +210,18 @@ func noteUnpaired(e *env, comparisons []analysis.EmotionComparison) {
 				c.Group(), runIDList(c.With.RunIDs), runIDList(c.Without.RunIDs), c.OnlyWith, c.OnlyWithout))
 		}
 	}
+}
+
+// sidesNotEvaluated is the note of a comparison whose side a, b or both
+// has nothing evaluated (nil when both are evaluated).
+func sidesNotEvaluated(a, b bool, aName, bName string) any {
+	switch {
+	case a && b:
+		return analysis.NotEvaluatedText + ": either side"
+	case a:
+		return analysis.NotEvaluatedText + ": " + aName
+	case b:
+		return analysis.NotEvaluatedText + ": " + bName
+	}
+	return nil
 }

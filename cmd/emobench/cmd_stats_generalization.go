@@ -183,16 +183,7 @@ func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analys
 				mark(withCI(d.Delta, d.CI, style), either), d.PairedTasks,
 				runIDList(units.ByID(m.tuned[d.Domain]).RunIDs), runIDList(units.ByID(m.base[d.Domain]).RunIDs)}
 			if split {
-				var note any
-				switch {
-				case d.TunedNotEvaluated && d.BaseNotEvaluated:
-					note = analysis.NotEvaluatedText + ": either side"
-				case d.TunedNotEvaluated:
-					note = analysis.NotEvaluatedText + ": tuned"
-				case d.BaseNotEvaluated:
-					note = analysis.NotEvaluatedText + ": base"
-				}
-				row = append(row, note)
+				row = append(row, sidesNotEvaluated(d.TunedNotEvaluated, d.BaseNotEvaluated, "tuned", "base"))
 			}
 			t.rows = append(t.rows, row)
 			if !d.Paired && !math.IsNaN(d.Delta) {
