@@ -138,12 +138,6 @@ func emotionsTable(rows []analysis.EmotionDelta, style ciStyle, format string) *
 	if split {
 		t.columns = append(t.columns, "note")
 	}
-	mark := func(v any, notEvaluated bool) any {
-		if notEvaluated && !split {
-			return analysis.NotEvaluatedText
-		}
-		return v
-	}
 	for _, r := range rows {
 		var delta any = estimate{v: r.Delta, ci: r.CI}
 		if style == "none" {
@@ -157,7 +151,7 @@ func emotionsTable(rows []analysis.EmotionDelta, style ciStyle, format string) *
 		}
 		row := []any{
 			r.Group, runIDList(r.WithRuns), runIDList(r.WithoutRuns), r.Dimension, orDash(r.Value), r.K, r.Pairs,
-			mark(r.With, r.WithNotEvaluated), mark(r.Without, r.WithoutNotEvaluated), mark(delta, notEvaluated),
+			notEvaluatedCell(split, r.With, r.WithNotEvaluated), notEvaluatedCell(split, r.Without, r.WithoutNotEvaluated), notEvaluatedCell(split, delta, notEvaluated),
 			nanInt(r.B, r.K == 1), nanInt(r.C, r.K == 1), r.P, r.PHolm,
 		}
 		if split {
@@ -210,18 +204,4 @@ func noteUnpaired(e *env, comparisons []analysis.EmotionComparison) {
 				c.Group(), runIDList(c.With.RunIDs), runIDList(c.Without.RunIDs), c.OnlyWith, c.OnlyWithout))
 		}
 	}
-}
-
-// sidesNotEvaluated is the note of a comparison whose side a, b or both
-// has nothing evaluated (nil when both are evaluated).
-func sidesNotEvaluated(a, b bool, aName, bName string) any {
-	switch {
-	case a && b:
-		return analysis.NotEvaluatedText + ": either side"
-	case a:
-		return analysis.NotEvaluatedText + ": " + aName
-	case b:
-		return analysis.NotEvaluatedText + ": " + bName
-	}
-	return nil
 }

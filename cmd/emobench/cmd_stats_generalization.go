@@ -147,12 +147,6 @@ func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analys
 	if split {
 		t.columns = append(t.columns, "note")
 	}
-	mark := func(v any, notEvaluated bool) any {
-		if notEvaluated && !split {
-			return analysis.NotEvaluatedText
-		}
-		return v
-	}
 	var notes []string
 	for _, key := range names {
 		m := models[key]
@@ -179,8 +173,8 @@ func generalizationTable(tags []db.RunTags, units analysis.Units, tasks []analys
 				scope = "in-domain"
 			}
 			either := d.TunedNotEvaluated || d.BaseNotEvaluated
-			row := []any{name, d.Domain, scope, mark(d.TunedPass1, d.TunedNotEvaluated), mark(d.BasePass1, d.BaseNotEvaluated),
-				mark(withCI(d.Delta, d.CI, style), either), d.PairedTasks,
+			row := []any{name, d.Domain, scope, notEvaluatedCell(split, d.TunedPass1, d.TunedNotEvaluated), notEvaluatedCell(split, d.BasePass1, d.BaseNotEvaluated),
+				notEvaluatedCell(split, withCI(d.Delta, d.CI, style), either), d.PairedTasks,
 				runIDList(units.ByID(m.tuned[d.Domain]).RunIDs), runIDList(units.ByID(m.base[d.Domain]).RunIDs)}
 			if split {
 				row = append(row, sidesNotEvaluated(d.TunedNotEvaluated, d.BaseNotEvaluated, "tuned", "base"))

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/emobench/emobench/analysis"
 	"io"
 	"math"
 	"strconv"
@@ -280,4 +281,28 @@ func (t *table) latexAlignment() string {
 		}
 	}
 	return b.String()
+}
+
+// notEvaluatedCell is v, or in a text format (split false: not csv or
+// json, which give null and a note column) "not evaluated" when
+// notEvaluated.
+func notEvaluatedCell(split bool, v any, notEvaluated bool) any {
+	if notEvaluated && !split {
+		return analysis.NotEvaluatedText
+	}
+	return v
+}
+
+// sidesNotEvaluated is the note of a comparison whose side a, b or both
+// has nothing evaluated (nil when both are evaluated).
+func sidesNotEvaluated(a, b bool, aName, bName string) any {
+	switch {
+	case a && b:
+		return analysis.NotEvaluatedText + ": either side"
+	case a:
+		return analysis.NotEvaluatedText + ": " + aName
+	case b:
+		return analysis.NotEvaluatedText + ": " + bName
+	}
+	return nil
 }
