@@ -143,7 +143,13 @@ type Trajectory struct {
 	// Reward is the raw reward as the source stored it; nil when absent.
 	Reward *float64
 	// Evaluated is false when the source holds no reward information.
-	Evaluated         bool
+	Evaluated bool
+	// Evaluable is false when the source could not evaluate the trajectory
+	// at all: τ²-bench's NON_EVALUABLE_TERMINATION_REASONS
+	// (infrastructure_error, context_window_exceeded), which stats
+	// --infra-errors exclude leaves out of every denominator. Nil means
+	// evaluable, which every other source is.
+	Evaluable         *bool
 	TerminationReason TerminationReason
 	AgentCost         *float64 // USD; nil when unknown
 	UserCost          *float64 // USD; nil when unknown
@@ -163,6 +169,10 @@ const PassTolerance = 1e-6
 func (t *Trajectory) Passed() bool {
 	return t.Evaluated && t.Reward != nil && *t.Reward >= 1-PassTolerance && *t.Reward <= 1+PassTolerance
 }
+
+// IsEvaluable reports whether the trajectory could be evaluated (Evaluable
+// nil or true).
+func (t *Trajectory) IsEvaluable() bool { return t.Evaluable == nil || *t.Evaluable }
 
 // TurnCounts summarises a trajectory's messages.
 type TurnCounts struct {

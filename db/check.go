@@ -17,7 +17,9 @@ type CheckReport struct {
 
 // Check runs SQLite's integrity_check and compares the file's schema with
 // the schema this emobench's migrations create (tables, views, indexes,
-// triggers and every column), on a read-only connection.
+// triggers and every column), on a read-only connection. When the schema
+// matches, it also recounts the per-(run, task) outcomes from every
+// trajectory (CheckOutcomes).
 func (db *DB) Check(ctx context.Context) (CheckReport, error) {
 	var rep CheckReport
 	version, err := db.userVersion(ctx)
@@ -50,8 +52,18 @@ func (db *DB) Check(ctx context.Context) (CheckReport, error) {
 		return rep, err
 	}
 	rep.Problems = append(rep.Problems, compareSchemas(want, got)...)
+	if len(rep.Problems) == 0 && version >= outcomesVersion {
+		outcomes, err := db.CheckOutcomes(ctx)
+		if err != nil {
+			return rep, err
+		}
+		rep.Problems = append(rep.Problems, outcomes...)
+	}
 	return rep, nil
 }
+
+// outcomesVersion is the schema version that added run_task_outcomes.
+const outcomesVersion = 9
 
 // referenceSchema builds, in memory, the schema of the given version.
 func referenceSchema(ctx context.Context, version int) (map[string]schemaObject, error) {

@@ -120,12 +120,15 @@ func (db *DB) ingestRun(ctx context.Context, replace int64, run emobench.Run, tr
 			if traj.Task.Domain == "" {
 				traj.Task.Domain = run.Domain
 			}
-			if err := w.writeTrajectory(res.RunID, i, traj); err != nil {
+			if _, err := w.writeTrajectory(res.RunID, i, traj); err != nil {
 				return fmt.Errorf("record %d: %w", i, err)
 			}
 			i++
 		}
 		res.Trajectories, res.Replaced = i-w.replaced, w.replaced
+		if err := refreshRunOutcomes(ctx, q, res.RunID); err != nil {
+			return err
+		}
 		if sum != nil {
 			s, err := sum()
 			if err != nil {
@@ -238,22 +241,25 @@ func (w *runWriter) createRun(run emobench.Run, prov Provenance) (int64, error) 
 	})
 }
 
-func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Trajectory) error {
+// writeTrajectory stores traj as record index of run runID and returns its
+// task row. The run's outcome counts are the caller's to refresh
+// (refreshRunOutcomes, refreshTaskOutcomes) before the transaction ends.
+func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Trajectory) (int64, error) {
 	taskID, err := w.upsertTask(&traj.Task)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	first, dup, err := w.findPair(runID, traj)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if dup {
 		if w.onDup != DuplicateKeepLast {
-			return &DuplicateError{TaskKey: traj.Task.Key, Trial: traj.Trial, Index: index, FirstIndex: first.index}
+			return 0, &DuplicateError{TaskKey: traj.Task.Key, Trial: traj.Trial, Index: index, FirstIndex: first.index}
 		}
 		err := w.q.DeleteTrajectory(w.ctx, sqlcdb.DeleteTrajectoryParams{RunID: runID, TaskID: first.taskID, Trial: int64(traj.Trial)})
 		if err != nil {
-			return err
+			return 0, err
 		}
 		w.replaced++
 	}
@@ -262,17 +268,17 @@ func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Traje
 	}
 	trajID, err := w.q.CreateTrajectory(w.ctx, trajectoryParams(runID, taskID, traj))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if index == 0 {
 		w.firstTrajID = trajID
 	}
 	for idx, m := range traj.Messages {
 		if err := w.q.CreateMessage(w.ctx, messageParams(trajID, idx, m)); err != nil {
-			return fmt.Errorf("message %d: %w", idx, err)
+			return 0, fmt.Errorf("message %d: %w", idx, err)
 		}
 	}
-	return nil
+	return taskID, nil
 }
 
 // findPair returns where the run already holds traj's (task key, trial)
@@ -427,6 +433,7 @@ func trajectoryParams(runID, taskID int64, t *emobench.Trajectory) sqlcdb.Create
 		RewardInfo:        nullJSON(t.RewardInfo),
 		Extra:             nullJSON(t.Extra),
 		Seed:              nullInt(t.Seed),
+		Evaluable:         boolInt(t.IsEvaluable()),
 	}
 }
 

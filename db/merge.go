@@ -156,11 +156,16 @@ func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run,
 		if scrub != nil {
 			scrub(traj)
 		}
-		if err := w.writeTrajectory(target, i, traj); err != nil {
+		if _, err := w.writeTrajectory(target, i, traj); err != nil {
 			return 0, err
 		}
 		i++
 		rep.Trajectories++
+	}
+	if i > 0 {
+		if err := refreshRunOutcomes(ctx, q, target); err != nil {
+			return 0, err
+		}
 	}
 	return target, nil
 }

@@ -33,12 +33,16 @@ func (db *DB) CreateRun(ctx context.Context, run emobench.Run) (int64, error) {
 func (db *DB) AppendTrajectory(ctx context.Context, runID int64, traj *emobench.Trajectory) error {
 	return db.inTxOnceBegun(ctx, func(ctx context.Context, tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
-		err := q.DeleteErroredPair(ctx, sqlcdb.DeleteErroredPairParams{RunID: runID, Trial: int64(traj.Trial), TaskKey: traj.Task.Key})
+		retried, err := q.DeleteErroredPair(ctx, sqlcdb.DeleteErroredPairParams{RunID: runID, Trial: int64(traj.Trial), TaskKey: traj.Task.Key})
 		if err != nil {
 			return err
 		}
 		w := &runWriter{ctx: ctx, q: q, onDup: DuplicateRefuse, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
-		return w.writeTrajectory(runID, 0, traj)
+		taskID, err := w.writeTrajectory(runID, 0, traj)
+		if err != nil {
+			return err
+		}
+		return refreshTaskOutcomes(ctx, q, runID, append(retried, taskID))
 	})
 }
 

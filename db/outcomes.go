@@ -33,17 +33,33 @@ type TrajectoryOutcome struct {
 
 // ListTrajectoryOutcomes returns every trajectory (of runIDs, or of all
 // runs when empty), ordered by run, task key and trial. Trajectories of one
-// run and task share one Fields map: callers must not change it.
+// run and task share one Fields map: callers must not change it. Runs are
+// selected in SQL, so one run costs its own trajectories only. Statistics
+// over (run, task) counts alone read ListTaskTrials, which costs O(tasks).
 func (db *DB) ListTrajectoryOutcomes(ctx context.Context, runIDs []int64) ([]TrajectoryOutcome, error) {
 	runs, err := db.queries.ListOutcomeRuns(ctx)
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := db.queries.ListOutcomeTasks(ctx)
+	ids, err := db.runFilter(ctx, runIDs)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queries.ListTrajectoryOutcomes(ctx)
+	rows, err := db.queries.ListTrajectoryOutcomes(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var tasks []sqlcdb.ListOutcomeTasksRow
+	if len(runIDs) == 0 {
+		tasks, err = db.queries.ListOutcomeTasks(ctx)
+	} else {
+		var some []sqlcdb.ListRunOutcomeTasksRow
+		some, err = db.queries.ListRunOutcomeTasks(ctx, ids)
+		tasks = make([]sqlcdb.ListOutcomeTasksRow, len(some))
+		for i, k := range some {
+			tasks[i] = sqlcdb.ListOutcomeTasksRow(k)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -52,13 +68,9 @@ func (db *DB) ListTrajectoryOutcomes(ctx context.Context, runIDs []int64) ([]Tra
 		runByID[r.ID] = r
 	}
 	taskByID, taskRank := outcomeTasks(tasks)
-	keep := idSet(runIDs)
 	fields := map[[2]int64]map[string]string{}
 	out := make([]TrajectoryOutcome, 0, len(rows))
 	for _, r := range rows {
-		if len(keep) > 0 && !keep[r.RunID] {
-			continue
-		}
 		k := taskByID[r.TaskID]
 		f, ok := fields[[2]int64{r.RunID, r.TaskID}]
 		if !ok {

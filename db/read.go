@@ -53,12 +53,15 @@ func (db *DB) ListRunSummaries(ctx context.Context) ([]RunSummary, error) {
 	return out, nil
 }
 
-// TaskTrials is one (run, task) pair's trial and pass counts with the fields
-// statistics group by.
+// TaskTrials is one (run, task key) pair's trial and pass counts with the
+// fields statistics group by, read from the per-(run, task) counts that
+// every write keeps up to date (O(tasks), whatever the number of
+// trajectories or messages).
 type TaskTrials struct {
-	RunID, TaskID  int64
+	RunID, TaskID  int64 // TaskID: the smallest task row of the key in the run
 	Trials, Passes int
-	Abandoned      int
+	Abandoned      int               // trajectories ended by user_unsatisfied
+	Unevaluated    int               // trajectories without reward information (evaluated = 0)
 	Fields         map[string]string // GroupFields → value ("" when unknown)
 }
 
@@ -68,22 +71,32 @@ var GroupFields = []string{
 	"emotion_family", "emotion_leaf", "politeness", "urgency", "trust",
 }
 
-// ListTaskTrials returns one row per (run, task), ordered by run and task.
-// When runIDs is non-empty only those runs are returned.
+// ListTaskTrials returns one row per (run, task key) of runIDs (of every
+// run when empty), ordered by run and task key. The runs are selected in
+// SQL: one run costs its own tasks only.
 func (db *DB) ListTaskTrials(ctx context.Context, runIDs []int64) ([]TaskTrials, error) {
-	rows, err := db.queries.ListTaskTrials(ctx)
+	ids, err := db.runFilter(ctx, runIDs)
 	if err != nil {
 		return nil, err
 	}
-	return taskTrials(rows, runIDs), nil
+	rows, err := db.queries.ListTaskTrials(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	return taskTrials(rows), nil
 }
 
 // ListTaskTrialsWithoutInfraErrors is ListTaskTrials leaving out the
-// trajectories τ²-bench cannot evaluate: those that ended in an
-// infrastructure_error or context_window_exceeded (τ²-bench's
-// NON_EVALUABLE_TERMINATION_REASONS).
+// trajectories τ²-bench cannot evaluate (Trajectory.Evaluable false: those
+// that ended in an infrastructure_error or context_window_exceeded,
+// τ²-bench's NON_EVALUABLE_TERMINATION_REASONS). A task key whose every
+// trajectory is left out has no row.
 func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int64) ([]TaskTrials, error) {
-	rows, err := db.queries.ListTaskTrialsWithoutInfraErrors(ctx)
+	ids, err := db.runFilter(ctx, runIDs)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.queries.ListTaskTrialsWithoutInfraErrors(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -91,47 +104,43 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 	for i, r := range rows {
 		converted[i] = sqlcdb.ListTaskTrialsRow(r)
 	}
-	return taskTrials(converted, runIDs), nil
+	return taskTrials(converted), nil
 }
 
 // CountInfraErrors returns how many trajectories of runIDs (of all runs
-// when empty) ended in a τ²-bench infrastructure_error or
-// context_window_exceeded.
+// when empty) τ²-bench cannot evaluate (Trajectory.Evaluable false).
 func (db *DB) CountInfraErrors(ctx context.Context, runIDs []int64) (int, error) {
-	rows, err := db.queries.CountInfraErrors(ctx)
+	ids, err := db.runFilter(ctx, runIDs)
 	if err != nil {
 		return 0, err
 	}
-	keep := idSet(runIDs)
-	n := 0
-	for _, r := range rows {
-		if len(keep) == 0 || keep[r.RunID] {
-			n += int(r.N)
-		}
-	}
-	return n, nil
+	n, err := db.queries.CountInfraErrors(ctx, ids)
+	return int(n), err
 }
 
-func taskTrials(rows []sqlcdb.ListTaskTrialsRow, runIDs []int64) []TaskTrials {
-	keep := map[int64]bool{}
-	for _, id := range runIDs {
-		keep[id] = true
+// runFilter is runIDs, or every run's id when it is empty: the queries
+// select runs with an IN list, which an empty list would make match none.
+func (db *DB) runFilter(ctx context.Context, runIDs []int64) ([]int64, error) {
+	if len(runIDs) > 0 {
+		return runIDs, nil
 	}
-	out := make([]TaskTrials, 0, len(rows))
-	for _, r := range rows {
-		if len(keep) > 0 && !keep[r.RunID] {
-			continue
-		}
-		out = append(out, TaskTrials{
+	return db.queries.ListRunIDs(ctx)
+}
+
+func taskTrials(rows []sqlcdb.ListTaskTrialsRow) []TaskTrials {
+	out := make([]TaskTrials, len(rows))
+	for i, r := range rows {
+		out[i] = TaskTrials{
 			RunID: r.RunID, TaskID: r.TaskID,
 			Trials: int(r.Trials), Passes: int(r.Passes), Abandoned: int(r.Abandoned),
+			Unevaluated: int(r.Unevaluated),
 			Fields: map[string]string{
 				"domain": r.Domain, "agent_model": r.AgentModel,
 				"user_model": r.UserModel, "condition": r.Condition,
 				"emotion_family": r.EmotionFamily, "emotion_leaf": r.EmotionLeaf,
 				"politeness": r.Politeness, "urgency": r.Urgency, "trust": r.Trust,
 			},
-		})
+		}
 	}
 	return out
 }

@@ -74,6 +74,9 @@ func trajectoryFromRow(r sqlcdb.ListRunTrajectoriesRow) *emobench.Trajectory {
 		RewardInfo:        rawOrNil(r.RewardInfo),
 		Extra:             rawOrNil(r.Extra),
 	}
+	if r.Evaluable == 0 {
+		t.Evaluable = new(bool)
+	}
 	if r.Seed.Valid {
 		s := r.Seed.Int64
 		t.Seed = &s

@@ -182,6 +182,9 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 		}
 		traj.Reward = v
 	}
+	if nonEvaluable(reason) {
+		traj.Evaluable = new(bool)
+	}
 	if traj.Evaluated && nonEvaluable(reason) {
 		// τ²-bench's NON_EVALUABLE_TERMINATION_REASONS: whatever reward_info
 		// says, the simulation was not evaluated, so it never passes.

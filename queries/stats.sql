@@ -1,20 +1,37 @@
 -- name: ListTaskTrials :many
--- One row per (run, task key) with the fields stats can group by.
+-- One row per (run, task key) of the runs run_ids, from run_task_outcomes,
+-- with the fields stats can group by (a field's largest value among the
+-- key's task rows) and the trajectories without reward information.
 SELECT
-    o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
+    o.run_id, o.task_id, o.trials, o.passes, o.abandoned, o.unevaluated,
     r.domain, r.agent_model, r.user_model, r.condition,
     o.emotion_family, o.emotion_leaf, o.politeness, o.urgency, o.trust
-FROM task_outcomes o
+FROM (
+    SELECT t.run_id, k.task_key, CAST(MIN(t.task_id) AS INTEGER) AS task_id,
+           CAST(SUM(t.trials) AS INTEGER) AS trials, CAST(SUM(t.passes) AS INTEGER) AS passes,
+           CAST(SUM(t.abandoned) AS INTEGER) AS abandoned,
+           CAST(SUM(t.trials - t.evaluated) AS INTEGER) AS unevaluated,
+           CAST(COALESCE(MAX(k.emotion_family), '') AS TEXT) AS emotion_family,
+           CAST(COALESCE(MAX(k.emotion_leaf), '') AS TEXT) AS emotion_leaf,
+           CAST(COALESCE(MAX(k.politeness), '') AS TEXT) AS politeness,
+           CAST(COALESCE(MAX(k.urgency), '') AS TEXT) AS urgency,
+           CAST(COALESCE(MAX(k.trust), '') AS TEXT) AS trust
+    FROM run_task_outcomes t JOIN tasks k ON k.id = t.task_id
+    WHERE t.run_id IN (sqlc.slice(run_ids))
+    GROUP BY t.run_id, k.task_key
+) o
 JOIN runs r ON r.id = o.run_id
 ORDER BY o.run_id, o.task_key;
 
 -- name: ListTrajectoryOutcomes :many
--- One row per trajectory with what per-trajectory statistics need; the
--- run's and task's fields come from ListOutcomeRuns and ListOutcomeTasks.
+-- One row per trajectory of the runs run_ids with what per-trajectory
+-- statistics need; the run's and task's fields come from ListOutcomeRuns
+-- and ListOutcomeTasks.
 SELECT
     t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
     t.n_user_turns, t.n_agent_turns, t.n_tool_calls, t.evaluated
-FROM trajectories t;
+FROM trajectories t
+WHERE t.run_id IN (sqlc.slice(run_ids));
 
 -- name: ListOutcomeRuns :many
 SELECT id, agent_model, user_model, domain, condition FROM runs;
@@ -28,6 +45,18 @@ SELECT
     CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM tasks k;
+
+-- name: ListRunOutcomeTasks :many
+-- ListOutcomeTasks of the tasks the runs run_ids have trajectories of.
+SELECT
+    k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
+    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
+    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
+    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
+    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
+    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
+FROM tasks k
+WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (sqlc.slice(run_ids)));
 
 -- name: ListAgentTexts :many
 -- The agent's messages to the user (no tool call), for the follow-up rule,
@@ -46,11 +75,12 @@ SELECT CAST(COALESCE(MAX(id), sqlc.arg(after_id)) AS INTEGER) AS end_id FROM (
 );
 
 -- name: ListTaskTrialsWithoutInfraErrors :many
--- ListTaskTrials leaving out trajectories that tau2-bench cannot evaluate:
--- its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error and
--- context_window_exceeded (stats passk --infra-errors exclude).
+-- ListTaskTrials leaving out trajectories that tau2-bench cannot evaluate
+-- (evaluable = 0: its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error
+-- and context_window_exceeded; stats passk --infra-errors exclude), with
+-- the fields of the key's smallest task row left.
 SELECT
-    o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
+    o.run_id, o.task_id, o.trials, o.passes, o.abandoned, o.unevaluated,
     r.domain, r.agent_model, r.user_model, r.condition,
     CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
     CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
@@ -59,19 +89,18 @@ SELECT
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM (
     SELECT t.run_id, CAST(MIN(t.task_id) AS INTEGER) AS task_id, k2.task_key,
-           COUNT(*) AS trials, CAST(SUM(t.passed) AS INTEGER) AS passes,
-           CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned
-    FROM trajectories t JOIN tasks k2 ON k2.id = t.task_id
-    WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '')
-          NOT IN ('infrastructure_error', 'context_window_exceeded')
+           CAST(SUM(t.trials) AS INTEGER) AS trials, CAST(SUM(t.passes) AS INTEGER) AS passes,
+           CAST(SUM(t.abandoned) AS INTEGER) AS abandoned,
+           CAST(SUM(t.trials - t.evaluated) AS INTEGER) AS unevaluated
+    FROM run_task_outcomes t JOIN tasks k2 ON k2.id = t.task_id
+    WHERE t.evaluable = 1 AND t.run_id IN (sqlc.slice(run_ids))
     GROUP BY t.run_id, k2.task_key
 ) o
 JOIN runs r ON r.id = o.run_id
 JOIN tasks k ON k.id = o.task_id
 ORDER BY o.run_id, o.task_key;
 
--- name: CountInfraErrors :many
--- Trajectories per run that tau2-bench cannot evaluate (see above).
-SELECT run_id, COUNT(*) AS n FROM trajectories
-WHERE json_extract(extra, '$.termination_reason') IN ('infrastructure_error', 'context_window_exceeded')
-GROUP BY run_id;
+-- name: CountInfraErrors :one
+-- Trajectories of the runs run_ids that tau2-bench cannot evaluate (see above).
+SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
+WHERE evaluable = 0 AND run_id IN (sqlc.slice(run_ids));

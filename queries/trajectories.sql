@@ -2,8 +2,8 @@
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
-    n_tool_calls, n_tool_errors, error, reward_info, extra, seed
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    n_tool_calls, n_tool_errors, error, reward_info, extra, seed, evaluable
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id;
 
 -- name: FindRunTrajectoryByTaskKey :one
@@ -27,7 +27,7 @@ INSERT INTO messages (
 -- name: ListRunTrajectories :many
 -- A run's trajectories with their tasks, for export and merge.
 SELECT
-    t.id, t.trial, t.seed, t.reward, t.evaluated, t.termination_reason,
+    t.id, t.trial, t.seed, t.reward, t.evaluated, t.evaluable, t.termination_reason,
     t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
     k.domain, k.task_key, k.instruction, k.user_id, k.emotion_family, k.emotion_leaf,
     k.politeness, k.urgency, k.trust, k.actions, k.outputs, k.split, k.scenario

@@ -248,10 +248,6 @@ func loadTaskTrialsFrom(ctx context.Context, withoutInfra bool, store *db.DB, ru
 	if err != nil {
 		return nil, nil, err
 	}
-	unevaluated, err := store.ListUnevaluated(ctx, withoutInfra)
-	if err != nil {
-		return nil, nil, err
-	}
 	var runTrials map[int64]int
 	if conv == analysis.MinTrials {
 		if runTrials, err = store.CountRunTrials(ctx); err != nil {
@@ -265,7 +261,7 @@ func loadTaskTrialsFrom(ctx context.Context, withoutInfra bool, store *db.DB, ru
 			group[j] = t.Fields[f]
 		}
 		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes,
-			Unevaluated: unevaluated[db.RunTask{RunID: t.RunID, TaskID: t.TaskID}]}
+			Unevaluated: t.Unevaluated}
 	}
 	return in, runTrials, nil
 }

@@ -69,6 +69,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deleteRunLockStmt, err = db.PrepareContext(ctx, deleteRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteRunLock: %w", err)
 	}
+	if q.deleteRunOutcomesStmt, err = db.PrepareContext(ctx, deleteRunOutcomes); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteRunOutcomes: %w", err)
+	}
+	if q.deleteRunTaskOutcomesStmt, err = db.PrepareContext(ctx, deleteRunTaskOutcomes); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteRunTaskOutcomes: %w", err)
+	}
 	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, deleteTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTrajectory: %w", err)
 	}
@@ -99,6 +105,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, findRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
 	}
+	if q.insertRunOutcomesStmt, err = db.PrepareContext(ctx, insertRunOutcomes); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertRunOutcomes: %w", err)
+	}
+	if q.insertRunTaskOutcomesStmt, err = db.PrepareContext(ctx, insertRunTaskOutcomes); err != nil {
+		return nil, fmt.Errorf("error preparing query InsertRunTaskOutcomes: %w", err)
+	}
 	if q.listAgentTextsStmt, err = db.PrepareContext(ctx, listAgentTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAgentTexts: %w", err)
 	}
@@ -123,6 +135,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunConfigsStmt, err = db.PrepareContext(ctx, listRunConfigs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunConfigs: %w", err)
 	}
+	if q.listRunIDsStmt, err = db.PrepareContext(ctx, listRunIDs); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunIDs: %w", err)
+	}
+	if q.listRunOutcomeTasksStmt, err = db.PrepareContext(ctx, listRunOutcomeTasks); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunOutcomeTasks: %w", err)
+	}
 	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
 	}
@@ -137,6 +155,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listRunTagsStmt, err = db.PrepareContext(ctx, listRunTags); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTags: %w", err)
+	}
+	if q.listRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, listRunTaskOutcomeRows); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunTaskOutcomeRows: %w", err)
 	}
 	if q.listRunTrajectoriesStmt, err = db.PrepareContext(ctx, listRunTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTrajectories: %w", err)
@@ -165,9 +186,6 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listUnevaluatedTasksStmt, err = db.PrepareContext(ctx, listUnevaluatedTasks); err != nil {
 		return nil, fmt.Errorf("error preparing query ListUnevaluatedTasks: %w", err)
 	}
-	if q.listUnevaluatedTasksWithoutInfraErrorsStmt, err = db.PrepareContext(ctx, listUnevaluatedTasksWithoutInfraErrors); err != nil {
-		return nil, fmt.Errorf("error preparing query ListUnevaluatedTasksWithoutInfraErrors: %w", err)
-	}
 	if q.markMaintenanceStmt, err = db.PrepareContext(ctx, markMaintenance); err != nil {
 		return nil, fmt.Errorf("error preparing query MarkMaintenance: %w", err)
 	}
@@ -176,6 +194,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.rebaseRunsStmt, err = db.PrepareContext(ctx, rebaseRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query RebaseRuns: %w", err)
+	}
+	if q.recountRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, recountRunTaskOutcomeRows); err != nil {
+		return nil, fmt.Errorf("error preparing query RecountRunTaskOutcomeRows: %w", err)
 	}
 	if q.setRunLockStmt, err = db.PrepareContext(ctx, setRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query SetRunLock: %w", err)
@@ -281,6 +302,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing deleteRunLockStmt: %w", cerr)
 		}
 	}
+	if q.deleteRunOutcomesStmt != nil {
+		if cerr := q.deleteRunOutcomesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteRunOutcomesStmt: %w", cerr)
+		}
+	}
+	if q.deleteRunTaskOutcomesStmt != nil {
+		if cerr := q.deleteRunTaskOutcomesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteRunTaskOutcomesStmt: %w", cerr)
+		}
+	}
 	if q.deleteTrajectoryStmt != nil {
 		if cerr := q.deleteTrajectoryStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteTrajectoryStmt: %w", cerr)
@@ -331,6 +362,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing findRunsByNameStmt: %w", cerr)
 		}
 	}
+	if q.insertRunOutcomesStmt != nil {
+		if cerr := q.insertRunOutcomesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertRunOutcomesStmt: %w", cerr)
+		}
+	}
+	if q.insertRunTaskOutcomesStmt != nil {
+		if cerr := q.insertRunTaskOutcomesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing insertRunTaskOutcomesStmt: %w", cerr)
+		}
+	}
 	if q.listAgentTextsStmt != nil {
 		if cerr := q.listAgentTextsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listAgentTextsStmt: %w", cerr)
@@ -371,6 +412,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunConfigsStmt: %w", cerr)
 		}
 	}
+	if q.listRunIDsStmt != nil {
+		if cerr := q.listRunIDsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunIDsStmt: %w", cerr)
+		}
+	}
+	if q.listRunOutcomeTasksStmt != nil {
+		if cerr := q.listRunOutcomeTasksStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunOutcomeTasksStmt: %w", cerr)
+		}
+	}
 	if q.listRunPairsStmt != nil {
 		if cerr := q.listRunPairsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunPairsStmt: %w", cerr)
@@ -394,6 +445,11 @@ func (q *Queries) Close() error {
 	if q.listRunTagsStmt != nil {
 		if cerr := q.listRunTagsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunTagsStmt: %w", cerr)
+		}
+	}
+	if q.listRunTaskOutcomeRowsStmt != nil {
+		if cerr := q.listRunTaskOutcomeRowsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunTaskOutcomeRowsStmt: %w", cerr)
 		}
 	}
 	if q.listRunTrajectoriesStmt != nil {
@@ -441,11 +497,6 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listUnevaluatedTasksStmt: %w", cerr)
 		}
 	}
-	if q.listUnevaluatedTasksWithoutInfraErrorsStmt != nil {
-		if cerr := q.listUnevaluatedTasksWithoutInfraErrorsStmt.Close(); cerr != nil {
-			err = fmt.Errorf("error closing listUnevaluatedTasksWithoutInfraErrorsStmt: %w", cerr)
-		}
-	}
 	if q.markMaintenanceStmt != nil {
 		if cerr := q.markMaintenanceStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing markMaintenanceStmt: %w", cerr)
@@ -459,6 +510,11 @@ func (q *Queries) Close() error {
 	if q.rebaseRunsStmt != nil {
 		if cerr := q.rebaseRunsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing rebaseRunsStmt: %w", cerr)
+		}
+	}
+	if q.recountRunTaskOutcomeRowsStmt != nil {
+		if cerr := q.recountRunTaskOutcomeRowsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing recountRunTaskOutcomeRowsStmt: %w", cerr)
 		}
 	}
 	if q.setRunLockStmt != nil {
@@ -538,131 +594,145 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                                         DBTX
-	tx                                         *sql.Tx
-	countInfraErrorsStmt                       *sql.Stmt
-	countMaintenanceStmt                       *sql.Stmt
-	countPublishedBySHA256Stmt                 *sql.Stmt
-	countRunEmotionProfilesStmt                *sql.Stmt
-	countRunRewardKindsStmt                    *sql.Stmt
-	countRunTrialsStmt                         *sql.Stmt
-	createMessageStmt                          *sql.Stmt
-	createPublishedResultStmt                  *sql.Stmt
-	createRunStmt                              *sql.Stmt
-	createTrajectoryStmt                       *sql.Stmt
-	deleteAnyRunLockStmt                       *sql.Stmt
-	deleteErroredPairStmt                      *sql.Stmt
-	deleteOrphanTasksStmt                      *sql.Stmt
-	deleteRunStmt                              *sql.Stmt
-	deleteRunLockStmt                          *sql.Stmt
-	deleteTrajectoryStmt                       *sql.Stmt
-	detachRunSourceStmt                        *sql.Stmt
-	findRunByIDStmt                            *sql.Stmt
-	findRunBySHA256Stmt                        *sql.Stmt
-	findRunConfigStmt                          *sql.Stmt
-	findRunLockStmt                            *sql.Stmt
-	findRunProvenanceBySHA256Stmt              *sql.Stmt
-	findRunTagsStmt                            *sql.Stmt
-	findRunTrajectoryByTaskKeyStmt             *sql.Stmt
-	findRunsByNameStmt                         *sql.Stmt
-	listAgentTextsStmt                         *sql.Stmt
-	listFinishedPairsStmt                      *sql.Stmt
-	listMessageContentsStmt                    *sql.Stmt
-	listOutcomeRunsStmt                        *sql.Stmt
-	listOutcomeTasksStmt                       *sql.Stmt
-	listPublishedResultsStmt                   *sql.Stmt
-	listPublishedResultsV3Stmt                 *sql.Stmt
-	listRunConfigsStmt                         *sql.Stmt
-	listRunPairsStmt                           *sql.Stmt
-	listRunProvenanceStmt                      *sql.Stmt
-	listRunRewardsStmt                         *sql.Stmt
-	listRunSummariesStmt                       *sql.Stmt
-	listRunTagsStmt                            *sql.Stmt
-	listRunTrajectoriesStmt                    *sql.Stmt
-	listRunTrialNumbersStmt                    *sql.Stmt
-	listRunsStmt                               *sql.Stmt
-	listTaskTrialsStmt                         *sql.Stmt
-	listTaskTrialsWithoutInfraErrorsStmt       *sql.Stmt
-	listTrajectoryMessagesStmt                 *sql.Stmt
-	listTrajectoryOutcomesStmt                 *sql.Stmt
-	listTrajectoryTextsStmt                    *sql.Stmt
-	listUnevaluatedTasksStmt                   *sql.Stmt
-	listUnevaluatedTasksWithoutInfraErrorsStmt *sql.Stmt
-	markMaintenanceStmt                        *sql.Stmt
-	nextTrajectoryBatchEndStmt                 *sql.Stmt
-	rebaseRunsStmt                             *sql.Stmt
-	setRunLockStmt                             *sql.Stmt
-	setRunSourceSHA256Stmt                     *sql.Stmt
-	tagRunStmt                                 *sql.Stmt
-	updateMessageContentStmt                   *sql.Stmt
-	updateRunConfigStmt                        *sql.Stmt
-	updateRunMetadataStmt                      *sql.Stmt
-	updateTrajectoryTextsStmt                  *sql.Stmt
-	upsertTaskStmt                             *sql.Stmt
+	db                                   DBTX
+	tx                                   *sql.Tx
+	countInfraErrorsStmt                 *sql.Stmt
+	countMaintenanceStmt                 *sql.Stmt
+	countPublishedBySHA256Stmt           *sql.Stmt
+	countRunEmotionProfilesStmt          *sql.Stmt
+	countRunRewardKindsStmt              *sql.Stmt
+	countRunTrialsStmt                   *sql.Stmt
+	createMessageStmt                    *sql.Stmt
+	createPublishedResultStmt            *sql.Stmt
+	createRunStmt                        *sql.Stmt
+	createTrajectoryStmt                 *sql.Stmt
+	deleteAnyRunLockStmt                 *sql.Stmt
+	deleteErroredPairStmt                *sql.Stmt
+	deleteOrphanTasksStmt                *sql.Stmt
+	deleteRunStmt                        *sql.Stmt
+	deleteRunLockStmt                    *sql.Stmt
+	deleteRunOutcomesStmt                *sql.Stmt
+	deleteRunTaskOutcomesStmt            *sql.Stmt
+	deleteTrajectoryStmt                 *sql.Stmt
+	detachRunSourceStmt                  *sql.Stmt
+	findRunByIDStmt                      *sql.Stmt
+	findRunBySHA256Stmt                  *sql.Stmt
+	findRunConfigStmt                    *sql.Stmt
+	findRunLockStmt                      *sql.Stmt
+	findRunProvenanceBySHA256Stmt        *sql.Stmt
+	findRunTagsStmt                      *sql.Stmt
+	findRunTrajectoryByTaskKeyStmt       *sql.Stmt
+	findRunsByNameStmt                   *sql.Stmt
+	insertRunOutcomesStmt                *sql.Stmt
+	insertRunTaskOutcomesStmt            *sql.Stmt
+	listAgentTextsStmt                   *sql.Stmt
+	listFinishedPairsStmt                *sql.Stmt
+	listMessageContentsStmt              *sql.Stmt
+	listOutcomeRunsStmt                  *sql.Stmt
+	listOutcomeTasksStmt                 *sql.Stmt
+	listPublishedResultsStmt             *sql.Stmt
+	listPublishedResultsV3Stmt           *sql.Stmt
+	listRunConfigsStmt                   *sql.Stmt
+	listRunIDsStmt                       *sql.Stmt
+	listRunOutcomeTasksStmt              *sql.Stmt
+	listRunPairsStmt                     *sql.Stmt
+	listRunProvenanceStmt                *sql.Stmt
+	listRunRewardsStmt                   *sql.Stmt
+	listRunSummariesStmt                 *sql.Stmt
+	listRunTagsStmt                      *sql.Stmt
+	listRunTaskOutcomeRowsStmt           *sql.Stmt
+	listRunTrajectoriesStmt              *sql.Stmt
+	listRunTrialNumbersStmt              *sql.Stmt
+	listRunsStmt                         *sql.Stmt
+	listTaskTrialsStmt                   *sql.Stmt
+	listTaskTrialsWithoutInfraErrorsStmt *sql.Stmt
+	listTrajectoryMessagesStmt           *sql.Stmt
+	listTrajectoryOutcomesStmt           *sql.Stmt
+	listTrajectoryTextsStmt              *sql.Stmt
+	listUnevaluatedTasksStmt             *sql.Stmt
+	markMaintenanceStmt                  *sql.Stmt
+	nextTrajectoryBatchEndStmt           *sql.Stmt
+	rebaseRunsStmt                       *sql.Stmt
+	recountRunTaskOutcomeRowsStmt        *sql.Stmt
+	setRunLockStmt                       *sql.Stmt
+	setRunSourceSHA256Stmt               *sql.Stmt
+	tagRunStmt                           *sql.Stmt
+	updateMessageContentStmt             *sql.Stmt
+	updateRunConfigStmt                  *sql.Stmt
+	updateRunMetadataStmt                *sql.Stmt
+	updateTrajectoryTextsStmt            *sql.Stmt
+	upsertTaskStmt                       *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                                         tx,
-		tx:                                         tx,
-		countInfraErrorsStmt:                       q.countInfraErrorsStmt,
-		countMaintenanceStmt:                       q.countMaintenanceStmt,
-		countPublishedBySHA256Stmt:                 q.countPublishedBySHA256Stmt,
-		countRunEmotionProfilesStmt:                q.countRunEmotionProfilesStmt,
-		countRunRewardKindsStmt:                    q.countRunRewardKindsStmt,
-		countRunTrialsStmt:                         q.countRunTrialsStmt,
-		createMessageStmt:                          q.createMessageStmt,
-		createPublishedResultStmt:                  q.createPublishedResultStmt,
-		createRunStmt:                              q.createRunStmt,
-		createTrajectoryStmt:                       q.createTrajectoryStmt,
-		deleteAnyRunLockStmt:                       q.deleteAnyRunLockStmt,
-		deleteErroredPairStmt:                      q.deleteErroredPairStmt,
-		deleteOrphanTasksStmt:                      q.deleteOrphanTasksStmt,
-		deleteRunStmt:                              q.deleteRunStmt,
-		deleteRunLockStmt:                          q.deleteRunLockStmt,
-		deleteTrajectoryStmt:                       q.deleteTrajectoryStmt,
-		detachRunSourceStmt:                        q.detachRunSourceStmt,
-		findRunByIDStmt:                            q.findRunByIDStmt,
-		findRunBySHA256Stmt:                        q.findRunBySHA256Stmt,
-		findRunConfigStmt:                          q.findRunConfigStmt,
-		findRunLockStmt:                            q.findRunLockStmt,
-		findRunProvenanceBySHA256Stmt:              q.findRunProvenanceBySHA256Stmt,
-		findRunTagsStmt:                            q.findRunTagsStmt,
-		findRunTrajectoryByTaskKeyStmt:             q.findRunTrajectoryByTaskKeyStmt,
-		findRunsByNameStmt:                         q.findRunsByNameStmt,
-		listAgentTextsStmt:                         q.listAgentTextsStmt,
-		listFinishedPairsStmt:                      q.listFinishedPairsStmt,
-		listMessageContentsStmt:                    q.listMessageContentsStmt,
-		listOutcomeRunsStmt:                        q.listOutcomeRunsStmt,
-		listOutcomeTasksStmt:                       q.listOutcomeTasksStmt,
-		listPublishedResultsStmt:                   q.listPublishedResultsStmt,
-		listPublishedResultsV3Stmt:                 q.listPublishedResultsV3Stmt,
-		listRunConfigsStmt:                         q.listRunConfigsStmt,
-		listRunPairsStmt:                           q.listRunPairsStmt,
-		listRunProvenanceStmt:                      q.listRunProvenanceStmt,
-		listRunRewardsStmt:                         q.listRunRewardsStmt,
-		listRunSummariesStmt:                       q.listRunSummariesStmt,
-		listRunTagsStmt:                            q.listRunTagsStmt,
-		listRunTrajectoriesStmt:                    q.listRunTrajectoriesStmt,
-		listRunTrialNumbersStmt:                    q.listRunTrialNumbersStmt,
-		listRunsStmt:                               q.listRunsStmt,
-		listTaskTrialsStmt:                         q.listTaskTrialsStmt,
-		listTaskTrialsWithoutInfraErrorsStmt:       q.listTaskTrialsWithoutInfraErrorsStmt,
-		listTrajectoryMessagesStmt:                 q.listTrajectoryMessagesStmt,
-		listTrajectoryOutcomesStmt:                 q.listTrajectoryOutcomesStmt,
-		listTrajectoryTextsStmt:                    q.listTrajectoryTextsStmt,
-		listUnevaluatedTasksStmt:                   q.listUnevaluatedTasksStmt,
-		listUnevaluatedTasksWithoutInfraErrorsStmt: q.listUnevaluatedTasksWithoutInfraErrorsStmt,
-		markMaintenanceStmt:                        q.markMaintenanceStmt,
-		nextTrajectoryBatchEndStmt:                 q.nextTrajectoryBatchEndStmt,
-		rebaseRunsStmt:                             q.rebaseRunsStmt,
-		setRunLockStmt:                             q.setRunLockStmt,
-		setRunSourceSHA256Stmt:                     q.setRunSourceSHA256Stmt,
-		tagRunStmt:                                 q.tagRunStmt,
-		updateMessageContentStmt:                   q.updateMessageContentStmt,
-		updateRunConfigStmt:                        q.updateRunConfigStmt,
-		updateRunMetadataStmt:                      q.updateRunMetadataStmt,
-		updateTrajectoryTextsStmt:                  q.updateTrajectoryTextsStmt,
-		upsertTaskStmt:                             q.upsertTaskStmt,
+		db:                                   tx,
+		tx:                                   tx,
+		countInfraErrorsStmt:                 q.countInfraErrorsStmt,
+		countMaintenanceStmt:                 q.countMaintenanceStmt,
+		countPublishedBySHA256Stmt:           q.countPublishedBySHA256Stmt,
+		countRunEmotionProfilesStmt:          q.countRunEmotionProfilesStmt,
+		countRunRewardKindsStmt:              q.countRunRewardKindsStmt,
+		countRunTrialsStmt:                   q.countRunTrialsStmt,
+		createMessageStmt:                    q.createMessageStmt,
+		createPublishedResultStmt:            q.createPublishedResultStmt,
+		createRunStmt:                        q.createRunStmt,
+		createTrajectoryStmt:                 q.createTrajectoryStmt,
+		deleteAnyRunLockStmt:                 q.deleteAnyRunLockStmt,
+		deleteErroredPairStmt:                q.deleteErroredPairStmt,
+		deleteOrphanTasksStmt:                q.deleteOrphanTasksStmt,
+		deleteRunStmt:                        q.deleteRunStmt,
+		deleteRunLockStmt:                    q.deleteRunLockStmt,
+		deleteRunOutcomesStmt:                q.deleteRunOutcomesStmt,
+		deleteRunTaskOutcomesStmt:            q.deleteRunTaskOutcomesStmt,
+		deleteTrajectoryStmt:                 q.deleteTrajectoryStmt,
+		detachRunSourceStmt:                  q.detachRunSourceStmt,
+		findRunByIDStmt:                      q.findRunByIDStmt,
+		findRunBySHA256Stmt:                  q.findRunBySHA256Stmt,
+		findRunConfigStmt:                    q.findRunConfigStmt,
+		findRunLockStmt:                      q.findRunLockStmt,
+		findRunProvenanceBySHA256Stmt:        q.findRunProvenanceBySHA256Stmt,
+		findRunTagsStmt:                      q.findRunTagsStmt,
+		findRunTrajectoryByTaskKeyStmt:       q.findRunTrajectoryByTaskKeyStmt,
+		findRunsByNameStmt:                   q.findRunsByNameStmt,
+		insertRunOutcomesStmt:                q.insertRunOutcomesStmt,
+		insertRunTaskOutcomesStmt:            q.insertRunTaskOutcomesStmt,
+		listAgentTextsStmt:                   q.listAgentTextsStmt,
+		listFinishedPairsStmt:                q.listFinishedPairsStmt,
+		listMessageContentsStmt:              q.listMessageContentsStmt,
+		listOutcomeRunsStmt:                  q.listOutcomeRunsStmt,
+		listOutcomeTasksStmt:                 q.listOutcomeTasksStmt,
+		listPublishedResultsStmt:             q.listPublishedResultsStmt,
+		listPublishedResultsV3Stmt:           q.listPublishedResultsV3Stmt,
+		listRunConfigsStmt:                   q.listRunConfigsStmt,
+		listRunIDsStmt:                       q.listRunIDsStmt,
+		listRunOutcomeTasksStmt:              q.listRunOutcomeTasksStmt,
+		listRunPairsStmt:                     q.listRunPairsStmt,
+		listRunProvenanceStmt:                q.listRunProvenanceStmt,
+		listRunRewardsStmt:                   q.listRunRewardsStmt,
+		listRunSummariesStmt:                 q.listRunSummariesStmt,
+		listRunTagsStmt:                      q.listRunTagsStmt,
+		listRunTaskOutcomeRowsStmt:           q.listRunTaskOutcomeRowsStmt,
+		listRunTrajectoriesStmt:              q.listRunTrajectoriesStmt,
+		listRunTrialNumbersStmt:              q.listRunTrialNumbersStmt,
+		listRunsStmt:                         q.listRunsStmt,
+		listTaskTrialsStmt:                   q.listTaskTrialsStmt,
+		listTaskTrialsWithoutInfraErrorsStmt: q.listTaskTrialsWithoutInfraErrorsStmt,
+		listTrajectoryMessagesStmt:           q.listTrajectoryMessagesStmt,
+		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
+		listTrajectoryTextsStmt:              q.listTrajectoryTextsStmt,
+		listUnevaluatedTasksStmt:             q.listUnevaluatedTasksStmt,
+		markMaintenanceStmt:                  q.markMaintenanceStmt,
+		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
+		rebaseRunsStmt:                       q.rebaseRunsStmt,
+		recountRunTaskOutcomeRowsStmt:        q.recountRunTaskOutcomeRowsStmt,
+		setRunLockStmt:                       q.setRunLockStmt,
+		setRunSourceSHA256Stmt:               q.setRunSourceSHA256Stmt,
+		tagRunStmt:                           q.tagRunStmt,
+		updateMessageContentStmt:             q.updateMessageContentStmt,
+		updateRunConfigStmt:                  q.updateRunConfigStmt,
+		updateRunMetadataStmt:                q.updateRunMetadataStmt,
+		updateTrajectoryTextsStmt:            q.updateTrajectoryTextsStmt,
+		upsertTaskStmt:                       q.upsertTaskStmt,
 	}
 }

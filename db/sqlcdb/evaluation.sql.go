@@ -10,16 +10,12 @@ import (
 )
 
 const listUnevaluatedTasks = `-- name: ListUnevaluatedTasks :many
-SELECT o.run_id, CAST(MIN(o.task_id) AS INTEGER) AS task_id,
-       CAST(SUM(o.unevaluated) AS INTEGER) AS unevaluated
-FROM (
-    SELECT run_id, task_id, SUM(evaluated = 0) AS unevaluated
-    FROM trajectories
-    GROUP BY run_id, task_id
-) o
-JOIN tasks k ON k.id = o.task_id
-GROUP BY o.run_id, k.task_key
-HAVING SUM(o.unevaluated) > 0
+SELECT t.run_id, CAST(MIN(t.task_id) AS INTEGER) AS task_id,
+       CAST(SUM(t.trials - t.evaluated) AS INTEGER) AS unevaluated
+FROM run_task_outcomes t JOIN tasks k ON k.id = t.task_id
+WHERE t.evaluable >= ?1
+GROUP BY t.run_id, k.task_key
+HAVING SUM(t.trials - t.evaluated) > 0
 `
 
 type ListUnevaluatedTasksRow struct {
@@ -30,10 +26,11 @@ type ListUnevaluatedTasksRow struct {
 
 // One row per (run, task key) with a trajectory without reward
 // information (evaluated = 0): how many, with task_id as ListTaskTrials
-// gives it (the smallest task row of the key in the run). Counted per task
-// row first, as task_outcomes counts.
-func (q *Queries) ListUnevaluatedTasks(ctx context.Context) ([]ListUnevaluatedTasksRow, error) {
-	rows, err := q.query(ctx, q.listUnevaluatedTasksStmt, listUnevaluatedTasks)
+// gives it (the smallest task row of the key in the run). With
+// only_evaluable = 1, as ListTaskTrialsWithoutInfraErrors: the trajectories
+// tau2-bench cannot evaluate (evaluable = 0) are left out.
+func (q *Queries) ListUnevaluatedTasks(ctx context.Context, onlyEvaluable int64) ([]ListUnevaluatedTasksRow, error) {
+	rows, err := q.query(ctx, q.listUnevaluatedTasksStmt, listUnevaluatedTasks, onlyEvaluable)
 	if err != nil {
 		return nil, err
 	}
@@ -41,47 +38,6 @@ func (q *Queries) ListUnevaluatedTasks(ctx context.Context) ([]ListUnevaluatedTa
 	items := []ListUnevaluatedTasksRow{}
 	for rows.Next() {
 		var i ListUnevaluatedTasksRow
-		if err := rows.Scan(&i.RunID, &i.TaskID, &i.Unevaluated); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listUnevaluatedTasksWithoutInfraErrors = `-- name: ListUnevaluatedTasksWithoutInfraErrors :many
-SELECT t.run_id, CAST(MIN(t.task_id) AS INTEGER) AS task_id,
-       CAST(SUM(t.evaluated = 0) AS INTEGER) AS unevaluated
-FROM trajectories t JOIN tasks k ON k.id = t.task_id
-WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '')
-      NOT IN ('infrastructure_error', 'context_window_exceeded')
-GROUP BY t.run_id, k.task_key
-HAVING SUM(t.evaluated = 0) > 0
-`
-
-type ListUnevaluatedTasksWithoutInfraErrorsRow struct {
-	RunID       int64
-	TaskID      int64
-	Unevaluated int64
-}
-
-// ListUnevaluatedTasks leaving out the trajectories ListTaskTrialsWithoutInfraErrors
-// leaves out (infrastructure_error, context_window_exceeded).
-func (q *Queries) ListUnevaluatedTasksWithoutInfraErrors(ctx context.Context) ([]ListUnevaluatedTasksWithoutInfraErrorsRow, error) {
-	rows, err := q.query(ctx, q.listUnevaluatedTasksWithoutInfraErrorsStmt, listUnevaluatedTasksWithoutInfraErrors)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListUnevaluatedTasksWithoutInfraErrorsRow{}
-	for rows.Next() {
-		var i ListUnevaluatedTasksWithoutInfraErrorsRow
 		if err := rows.Scan(&i.RunID, &i.TaskID, &i.Unevaluated); err != nil {
 			return nil, err
 		}

@@ -90,6 +90,18 @@ type RunSummary struct {
 	Abandoned    int64
 }
 
+type RunTaskOutcome struct {
+	RunID     int64
+	TaskID    int64
+	Evaluable int64
+	Trials    int64
+	Passes    int64
+	Abandoned int64
+	Evaluated int64
+	Partial   int64
+	Credit    float64
+}
+
 type Task struct {
 	ID            int64
 	Domain        string
@@ -143,6 +155,7 @@ type Trajectory struct {
 	RewardInfo        sql.NullString
 	Extra             sql.NullString
 	Seed              sql.NullInt64
+	Evaluable         int64
 }
 
 type TrajectoryOutcome struct {

@@ -9,10 +9,11 @@ import (
 	"context"
 )
 
-const deleteErroredPair = `-- name: DeleteErroredPair :exec
+const deleteErroredPair = `-- name: DeleteErroredPair :many
 DELETE FROM trajectories
 WHERE run_id = ? AND trial = ? AND termination_reason = 'error'
   AND task_id IN (SELECT id FROM tasks WHERE task_key = ?)
+RETURNING task_id
 `
 
 type DeleteErroredPairParams struct {
@@ -21,10 +22,29 @@ type DeleteErroredPairParams struct {
 	TaskKey string
 }
 
-// A retried pair replaces its error trajectory.
-func (q *Queries) DeleteErroredPair(ctx context.Context, arg DeleteErroredPairParams) error {
-	_, err := q.exec(ctx, q.deleteErroredPairStmt, deleteErroredPair, arg.RunID, arg.Trial, arg.TaskKey)
-	return err
+// A retried pair replaces its error trajectory; the task rows whose
+// outcomes change.
+func (q *Queries) DeleteErroredPair(ctx context.Context, arg DeleteErroredPairParams) ([]int64, error) {
+	rows, err := q.query(ctx, q.deleteErroredPairStmt, deleteErroredPair, arg.RunID, arg.Trial, arg.TaskKey)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []int64{}
+	for rows.Next() {
+		var task_id int64
+		if err := rows.Scan(&task_id); err != nil {
+			return nil, err
+		}
+		items = append(items, task_id)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const findRunConfig = `-- name: FindRunConfig :one

@@ -25,7 +25,7 @@ const countRunEmotionProfiles = `-- name: CountRunEmotionProfiles :many
 SELECT CAST(COALESCE(k.emotion_family, '') AS TEXT) AS family,
        CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS leaf,
        COUNT(DISTINCT k.id) AS tasks
-FROM trajectories t JOIN tasks k ON k.id = t.task_id
+FROM run_task_outcomes t JOIN tasks k ON k.id = t.task_id
 WHERE t.run_id = ?
 GROUP BY 1, 2 ORDER BY 1, 2
 `
@@ -62,10 +62,10 @@ func (q *Queries) CountRunEmotionProfiles(ctx context.Context, runID int64) ([]C
 
 const countRunRewardKinds = `-- name: CountRunRewardKinds :one
 SELECT
-    CAST(COALESCE(SUM(evaluated = 0), 0) AS INTEGER) AS unevaluated,
-    CAST(COALESCE(SUM(evaluated = 1 AND reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1), 0) AS INTEGER) AS partial,
-    COUNT(*) AS total
-FROM trajectories WHERE run_id = ?
+    CAST(COALESCE(SUM(trials - evaluated), 0) AS INTEGER) AS unevaluated,
+    CAST(COALESCE(SUM(partial), 0) AS INTEGER) AS partial,
+    CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS total
+FROM run_task_outcomes WHERE run_id = ?
 `
 
 type CountRunRewardKindsRow struct {
@@ -405,15 +405,7 @@ FROM (
     SELECT t.run_id, k.task_key,
            SUM(t.evaluated) AS evaluated, SUM(t.partial) AS partial,
            CAST(SUM(t.credit) AS REAL) AS credit, SUM(t.trials) AS trials
-    FROM (
-        SELECT run_id, task_id,
-               COUNT(*) AS trials,
-               SUM(evaluated = 1) AS evaluated,
-               SUM(evaluated = 1 AND reward IS NOT NULL AND passed = 0 AND reward <> 0 AND reward <> -1) AS partial,
-               SUM(CASE WHEN evaluated = 1 AND reward > 0 THEN reward ELSE 0.0 END) AS credit
-        FROM trajectories
-        GROUP BY run_id, task_id
-    ) t
+    FROM run_task_outcomes t
     JOIN tasks k ON k.id = t.task_id
     GROUP BY t.run_id, k.task_key
 ) o
@@ -433,7 +425,7 @@ type ListRunRewardsRow struct {
 // reward: the mean over tasks (by task_key, as task_outcomes) of the mean
 // credit of the task's trajectories, where credit is an evaluated
 // trajectory's reward, or 0 when it is negative or the trajectory is not
-// evaluated. Counted per task row first, as in task_outcomes.
+// evaluated. Read from run_task_outcomes.
 func (q *Queries) ListRunRewards(ctx context.Context) ([]ListRunRewardsRow, error) {
 	rows, err := q.query(ctx, q.listRunRewardsStmt, listRunRewards)
 	if err != nil {

@@ -7,41 +7,30 @@ package sqlcdb
 
 import (
 	"context"
+	"strings"
 )
 
-const countInfraErrors = `-- name: CountInfraErrors :many
-SELECT run_id, COUNT(*) AS n FROM trajectories
-WHERE json_extract(extra, '$.termination_reason') IN ('infrastructure_error', 'context_window_exceeded')
-GROUP BY run_id
+const countInfraErrors = `-- name: CountInfraErrors :one
+SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
+WHERE evaluable = 0 AND run_id IN (/*SLICE:run_ids*/?)
 `
 
-type CountInfraErrorsRow struct {
-	RunID int64
-	N     int64
-}
-
-// Trajectories per run that tau2-bench cannot evaluate (see above).
-func (q *Queries) CountInfraErrors(ctx context.Context) ([]CountInfraErrorsRow, error) {
-	rows, err := q.query(ctx, q.countInfraErrorsStmt, countInfraErrors)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []CountInfraErrorsRow{}
-	for rows.Next() {
-		var i CountInfraErrorsRow
-		if err := rows.Scan(&i.RunID, &i.N); err != nil {
-			return nil, err
+// Trajectories of the runs run_ids that tau2-bench cannot evaluate (see above).
+func (q *Queries) CountInfraErrors(ctx context.Context, runIds []int64) (int64, error) {
+	query := countInfraErrors
+	var queryParams []interface{}
+	if len(runIds) > 0 {
+		for _, v := range runIds {
+			queryParams = append(queryParams, v)
 		}
-		items = append(items, i)
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
 	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+	row := q.queryRow(ctx, nil, query, queryParams...)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
 }
 
 const listAgentTexts = `-- name: ListAgentTexts :many
@@ -182,12 +171,91 @@ func (q *Queries) ListOutcomeTasks(ctx context.Context) ([]ListOutcomeTasksRow, 
 	return items, nil
 }
 
+const listRunOutcomeTasks = `-- name: ListRunOutcomeTasks :many
+SELECT
+    k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
+    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
+    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
+    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
+    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
+    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
+FROM tasks k
+WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (/*SLICE:run_ids*/?))
+`
+
+type ListRunOutcomeTasksRow struct {
+	ID            int64
+	TaskKey       string
+	PairKey       string
+	EmotionFamily string
+	EmotionLeaf   string
+	Politeness    string
+	Urgency       string
+	Trust         string
+}
+
+// ListOutcomeTasks of the tasks the runs run_ids have trajectories of.
+func (q *Queries) ListRunOutcomeTasks(ctx context.Context, runIds []int64) ([]ListRunOutcomeTasksRow, error) {
+	query := listRunOutcomeTasks
+	var queryParams []interface{}
+	if len(runIds) > 0 {
+		for _, v := range runIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
+	}
+	rows, err := q.query(ctx, nil, query, queryParams...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunOutcomeTasksRow{}
+	for rows.Next() {
+		var i ListRunOutcomeTasksRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.TaskKey,
+			&i.PairKey,
+			&i.EmotionFamily,
+			&i.EmotionLeaf,
+			&i.Politeness,
+			&i.Urgency,
+			&i.Trust,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listTaskTrials = `-- name: ListTaskTrials :many
 SELECT
-    o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
+    o.run_id, o.task_id, o.trials, o.passes, o.abandoned, o.unevaluated,
     r.domain, r.agent_model, r.user_model, r.condition,
     o.emotion_family, o.emotion_leaf, o.politeness, o.urgency, o.trust
-FROM task_outcomes o
+FROM (
+    SELECT t.run_id, k.task_key, CAST(MIN(t.task_id) AS INTEGER) AS task_id,
+           CAST(SUM(t.trials) AS INTEGER) AS trials, CAST(SUM(t.passes) AS INTEGER) AS passes,
+           CAST(SUM(t.abandoned) AS INTEGER) AS abandoned,
+           CAST(SUM(t.trials - t.evaluated) AS INTEGER) AS unevaluated,
+           CAST(COALESCE(MAX(k.emotion_family), '') AS TEXT) AS emotion_family,
+           CAST(COALESCE(MAX(k.emotion_leaf), '') AS TEXT) AS emotion_leaf,
+           CAST(COALESCE(MAX(k.politeness), '') AS TEXT) AS politeness,
+           CAST(COALESCE(MAX(k.urgency), '') AS TEXT) AS urgency,
+           CAST(COALESCE(MAX(k.trust), '') AS TEXT) AS trust
+    FROM run_task_outcomes t JOIN tasks k ON k.id = t.task_id
+    WHERE t.run_id IN (/*SLICE:run_ids*/?)
+    GROUP BY t.run_id, k.task_key
+) o
 JOIN runs r ON r.id = o.run_id
 ORDER BY o.run_id, o.task_key
 `
@@ -198,6 +266,7 @@ type ListTaskTrialsRow struct {
 	Trials        int64
 	Passes        int64
 	Abandoned     int64
+	Unevaluated   int64
 	Domain        string
 	AgentModel    string
 	UserModel     string
@@ -209,9 +278,21 @@ type ListTaskTrialsRow struct {
 	Trust         string
 }
 
-// One row per (run, task key) with the fields stats can group by.
-func (q *Queries) ListTaskTrials(ctx context.Context) ([]ListTaskTrialsRow, error) {
-	rows, err := q.query(ctx, q.listTaskTrialsStmt, listTaskTrials)
+// One row per (run, task key) of the runs run_ids, from run_task_outcomes,
+// with the fields stats can group by (a field's largest value among the
+// key's task rows) and the trajectories without reward information.
+func (q *Queries) ListTaskTrials(ctx context.Context, runIds []int64) ([]ListTaskTrialsRow, error) {
+	query := listTaskTrials
+	var queryParams []interface{}
+	if len(runIds) > 0 {
+		for _, v := range runIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
+	}
+	rows, err := q.query(ctx, nil, query, queryParams...)
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +306,7 @@ func (q *Queries) ListTaskTrials(ctx context.Context) ([]ListTaskTrialsRow, erro
 			&i.Trials,
 			&i.Passes,
 			&i.Abandoned,
+			&i.Unevaluated,
 			&i.Domain,
 			&i.AgentModel,
 			&i.UserModel,
@@ -250,7 +332,7 @@ func (q *Queries) ListTaskTrials(ctx context.Context) ([]ListTaskTrialsRow, erro
 
 const listTaskTrialsWithoutInfraErrors = `-- name: ListTaskTrialsWithoutInfraErrors :many
 SELECT
-    o.run_id, o.task_id, o.trials, o.passes, o.abandoned,
+    o.run_id, o.task_id, o.trials, o.passes, o.abandoned, o.unevaluated,
     r.domain, r.agent_model, r.user_model, r.condition,
     CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
     CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
@@ -259,11 +341,11 @@ SELECT
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM (
     SELECT t.run_id, CAST(MIN(t.task_id) AS INTEGER) AS task_id, k2.task_key,
-           COUNT(*) AS trials, CAST(SUM(t.passed) AS INTEGER) AS passes,
-           CAST(SUM(t.termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned
-    FROM trajectories t JOIN tasks k2 ON k2.id = t.task_id
-    WHERE COALESCE(json_extract(t.extra, '$.termination_reason'), '')
-          NOT IN ('infrastructure_error', 'context_window_exceeded')
+           CAST(SUM(t.trials) AS INTEGER) AS trials, CAST(SUM(t.passes) AS INTEGER) AS passes,
+           CAST(SUM(t.abandoned) AS INTEGER) AS abandoned,
+           CAST(SUM(t.trials - t.evaluated) AS INTEGER) AS unevaluated
+    FROM run_task_outcomes t JOIN tasks k2 ON k2.id = t.task_id
+    WHERE t.evaluable = 1 AND t.run_id IN (/*SLICE:run_ids*/?)
     GROUP BY t.run_id, k2.task_key
 ) o
 JOIN runs r ON r.id = o.run_id
@@ -277,6 +359,7 @@ type ListTaskTrialsWithoutInfraErrorsRow struct {
 	Trials        int64
 	Passes        int64
 	Abandoned     int64
+	Unevaluated   int64
 	Domain        string
 	AgentModel    string
 	UserModel     string
@@ -288,11 +371,22 @@ type ListTaskTrialsWithoutInfraErrorsRow struct {
 	Trust         string
 }
 
-// ListTaskTrials leaving out trajectories that tau2-bench cannot evaluate:
-// its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error and
-// context_window_exceeded (stats passk --infra-errors exclude).
-func (q *Queries) ListTaskTrialsWithoutInfraErrors(ctx context.Context) ([]ListTaskTrialsWithoutInfraErrorsRow, error) {
-	rows, err := q.query(ctx, q.listTaskTrialsWithoutInfraErrorsStmt, listTaskTrialsWithoutInfraErrors)
+// ListTaskTrials leaving out trajectories that tau2-bench cannot evaluate
+// (evaluable = 0: its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error
+// and context_window_exceeded; stats passk --infra-errors exclude), with
+// the fields of the key's smallest task row left.
+func (q *Queries) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIds []int64) ([]ListTaskTrialsWithoutInfraErrorsRow, error) {
+	query := listTaskTrialsWithoutInfraErrors
+	var queryParams []interface{}
+	if len(runIds) > 0 {
+		for _, v := range runIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
+	}
+	rows, err := q.query(ctx, nil, query, queryParams...)
 	if err != nil {
 		return nil, err
 	}
@@ -306,6 +400,7 @@ func (q *Queries) ListTaskTrialsWithoutInfraErrors(ctx context.Context) ([]ListT
 			&i.Trials,
 			&i.Passes,
 			&i.Abandoned,
+			&i.Unevaluated,
 			&i.Domain,
 			&i.AgentModel,
 			&i.UserModel,
@@ -334,6 +429,7 @@ SELECT
     t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
     t.n_user_turns, t.n_agent_turns, t.n_tool_calls, t.evaluated
 FROM trajectories t
+WHERE t.run_id IN (/*SLICE:run_ids*/?)
 `
 
 type ListTrajectoryOutcomesRow struct {
@@ -349,10 +445,21 @@ type ListTrajectoryOutcomesRow struct {
 	Evaluated         int64
 }
 
-// One row per trajectory with what per-trajectory statistics need; the
-// run's and task's fields come from ListOutcomeRuns and ListOutcomeTasks.
-func (q *Queries) ListTrajectoryOutcomes(ctx context.Context) ([]ListTrajectoryOutcomesRow, error) {
-	rows, err := q.query(ctx, q.listTrajectoryOutcomesStmt, listTrajectoryOutcomes)
+// One row per trajectory of the runs run_ids with what per-trajectory
+// statistics need; the run's and task's fields come from ListOutcomeRuns
+// and ListOutcomeTasks.
+func (q *Queries) ListTrajectoryOutcomes(ctx context.Context, runIds []int64) ([]ListTrajectoryOutcomesRow, error) {
+	query := listTrajectoryOutcomes
+	var queryParams []interface{}
+	if len(runIds) > 0 {
+		for _, v := range runIds {
+			queryParams = append(queryParams, v)
+		}
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
+	} else {
+		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
+	}
+	rows, err := q.query(ctx, nil, query, queryParams...)
 	if err != nil {
 		return nil, err
 	}

@@ -55,8 +55,8 @@ const createTrajectory = `-- name: CreateTrajectory :one
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
-    n_tool_calls, n_tool_errors, error, reward_info, extra, seed
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    n_tool_calls, n_tool_errors, error, reward_info, extra, seed, evaluable
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 RETURNING id
 `
 
@@ -79,6 +79,7 @@ type CreateTrajectoryParams struct {
 	RewardInfo        sql.NullString
 	Extra             sql.NullString
 	Seed              sql.NullInt64
+	Evaluable         int64
 }
 
 func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryParams) (int64, error) {
@@ -101,6 +102,7 @@ func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryPara
 		arg.RewardInfo,
 		arg.Extra,
 		arg.Seed,
+		arg.Evaluable,
 	)
 	var id int64
 	err := row.Scan(&id)
@@ -197,7 +199,7 @@ func (q *Queries) ListMessageContents(ctx context.Context, arg ListMessageConten
 
 const listRunTrajectories = `-- name: ListRunTrajectories :many
 SELECT
-    t.id, t.trial, t.seed, t.reward, t.evaluated, t.termination_reason,
+    t.id, t.trial, t.seed, t.reward, t.evaluated, t.evaluable, t.termination_reason,
     t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
     k.domain, k.task_key, k.instruction, k.user_id, k.emotion_family, k.emotion_leaf,
     k.politeness, k.urgency, k.trust, k.actions, k.outputs, k.split, k.scenario
@@ -213,6 +215,7 @@ type ListRunTrajectoriesRow struct {
 	Seed              sql.NullInt64
 	Reward            sql.NullFloat64
 	Evaluated         int64
+	Evaluable         int64
 	TerminationReason string
 	AgentCost         sql.NullFloat64
 	UserCost          sql.NullFloat64
@@ -250,6 +253,7 @@ func (q *Queries) ListRunTrajectories(ctx context.Context, runID int64) ([]ListR
 			&i.Seed,
 			&i.Reward,
 			&i.Evaluated,
+			&i.Evaluable,
 			&i.TerminationReason,
 			&i.AgentCost,
 			&i.UserCost,

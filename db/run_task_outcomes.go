@@ -1,0 +1,96 @@
+package db
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/emobench/emobench/db/sqlcdb"
+)
+
+// The run_task_outcomes table holds, per (run, task row, evaluable), the
+// counts statistics read (trials, passes, abandonments, evaluated, partial
+// credit), so that they cost O(tasks) and not O(trajectories). Every write
+// of trajectories rewrites the counts it changes in the same transaction:
+// a whole run after ingest and merge (refreshRunOutcomes), the touched
+// task rows after AppendTrajectory (refreshTaskOutcomes). Deleting a run
+// deletes its counts (ON DELETE CASCADE). Triggers would do it in SQLite,
+// but emobench refuses files with triggers (see refuseTriggers).
+
+// refreshRunOutcomes recounts every outcome of run runID from its
+// trajectories.
+func refreshRunOutcomes(ctx context.Context, q *sqlcdb.Queries, runID int64) error {
+	if err := q.DeleteRunOutcomes(ctx, runID); err != nil {
+		return fmt.Errorf("outcomes of run %d: %w", runID, err)
+	}
+	if err := q.InsertRunOutcomes(ctx, runID); err != nil {
+		return fmt.Errorf("outcomes of run %d: %w", runID, err)
+	}
+	return nil
+}
+
+// refreshTaskOutcomes recounts the outcomes of run runID on the task rows
+// taskIDs (repeats allowed) from their trajectories.
+func refreshTaskOutcomes(ctx context.Context, q *sqlcdb.Queries, runID int64, taskIDs []int64) error {
+	slices.Sort(taskIDs)
+	for _, id := range slices.Compact(taskIDs) {
+		if err := q.DeleteRunTaskOutcomes(ctx, sqlcdb.DeleteRunTaskOutcomesParams{RunID: runID, TaskID: id}); err != nil {
+			return fmt.Errorf("outcomes of run %d, task row %d: %w", runID, id, err)
+		}
+		if err := q.InsertRunTaskOutcomes(ctx, sqlcdb.InsertRunTaskOutcomesParams{RunID: runID, TaskID: id}); err != nil {
+			return fmt.Errorf("outcomes of run %d, task row %d: %w", runID, id, err)
+		}
+	}
+	return nil
+}
+
+// CheckOutcomes compares the stored per-(run, task) counts with a recount
+// from every trajectory and returns one line per difference (none when
+// they agree). It reads every trajectory: O(trajectories).
+func (db *DB) CheckOutcomes(ctx context.Context) ([]string, error) {
+	stored, err := db.queries.ListRunTaskOutcomeRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	recount, err := db.queries.RecountRunTaskOutcomeRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[outcomeKey]outcomeCounts, len(recount))
+	for _, r := range recount {
+		want[outcomeKey{r.RunID, r.TaskID, r.Evaluable}] = outcomeCounts{r.Trials, r.Passes, r.Abandoned, r.Evaluated, r.Partial, r.Credit}
+	}
+	var problems []string
+	for _, r := range stored {
+		k := outcomeKey{r.RunID, r.TaskID, r.Evaluable}
+		got := outcomeCounts{r.Trials, r.Passes, r.Abandoned, r.Evaluated, r.Partial, r.Credit}
+		w, ok := want[k]
+		delete(want, k)
+		switch {
+		case !ok:
+			problems = append(problems, fmt.Sprintf("run_task_outcomes: run %d, task row %d, evaluable %d: %+v stored, no trajectory", k.run, k.task, k.evaluable, got))
+		case !sameCounts(got, w):
+			problems = append(problems, fmt.Sprintf("run_task_outcomes: run %d, task row %d, evaluable %d: %+v stored, trajectories count %+v", k.run, k.task, k.evaluable, got, w))
+		}
+	}
+	for k, w := range want { // the recounted pairs no stored row matched
+		problems = append(problems, fmt.Sprintf("run_task_outcomes: run %d, task row %d, evaluable %d: missing, trajectories count %+v", k.run, k.task, k.evaluable, w))
+	}
+	slices.Sort(problems)
+	return problems, nil
+}
+
+type outcomeKey struct{ run, task, evaluable int64 }
+
+type outcomeCounts struct {
+	trials, passes, abandoned, evaluated, partial int64
+	credit                                        float64
+}
+
+// sameCounts compares credit within 1e-9: a sum of rewards may round
+// differently when summed in another order.
+func sameCounts(a, b outcomeCounts) bool {
+	credit := a.credit - b.credit
+	a.credit, b.credit = 0, 0
+	return a == b && credit < 1e-9 && credit > -1e-9
+}
