@@ -275,3 +275,26 @@ func TestMigrate_BackfillsOutcomes(t *testing.T) {
 		t.Fatalf("task_outcomes view\n%s\nwant\n%s", got, want)
 	}
 }
+
+// Merging a file of schema 8, read as it is, takes evaluable from
+// τ²-bench's raw termination_reason, as migration 9 does.
+func TestMerge_FromSchema8KeepsEvaluable(t *testing.T) {
+	ctx := context.Background()
+	srcPath := filepath.Join(t.TempDir(), "v8.db")
+	src := openDBAt(t, srcPath)
+	infra := notEvaluable(traj("2", 0, 0))
+	infra.Extra = []byte(`{"termination_reason":"infrastructure_error"}`)
+	mustIngest(t, src, run("a", "s1"), traj("1", 0, 1), infra)
+	src.Close()
+	plainExec(t, srcPath, "DROP VIEW run_summaries", "DROP VIEW task_outcomes", "DROP TABLE run_task_outcomes",
+		"ALTER TABLE trajectories DROP COLUMN evaluable", "PRAGMA user_version = 8")
+
+	store, _ := MustOpenDB(t)
+	if _, err := store.Merge(ctx, openRO(t, srcPath), nil); err != nil {
+		t.Fatal(err)
+	}
+	mustConsistentOutcomes(t, store, "merge of a schema 8 file")
+	if got, want := queryText(t, store, outcomeRows), "1|1|1|1|1|0|1|0|1\n1|2|0|1|0|0|0|0|0"; got != want {
+		t.Fatalf("outcomes after merge\n%s\nwant\n%s", got, want)
+	}
+}

@@ -38,7 +38,7 @@ func (db *DB) ListRuns(ctx context.Context) ([]emobench.Run, error) {
 // messages at a time.
 func (db *DB) Trajectories(ctx context.Context, runID int64) iter.Seq2[*emobench.Trajectory, error] {
 	return func(yield func(*emobench.Trajectory, error) bool) {
-		rows, err := db.queries.ListRunTrajectories(ctx, runID)
+		rows, err := db.runTrajectories(ctx, runID)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -54,6 +54,21 @@ func (db *DB) Trajectories(ctx context.Context, runID int64) iter.Seq2[*emobench
 			}
 		}
 	}
+}
+
+// runTrajectories lists run runID's trajectories, from a file of an older
+// schema too (a merge source, which is read as it is).
+func (db *DB) runTrajectories(ctx context.Context, runID int64) ([]sqlcdb.ListRunTrajectoriesRow, error) {
+	version, err := db.userVersion(ctx)
+	if err != nil || version >= outcomesVersion {
+		return db.queries.ListRunTrajectories(ctx, runID)
+	}
+	old, err := db.queries.ListRunTrajectoriesV8(ctx, runID)
+	rows := make([]sqlcdb.ListRunTrajectoriesRow, len(old))
+	for i, r := range old {
+		rows[i] = sqlcdb.ListRunTrajectoriesRow(r)
+	}
+	return rows, err
 }
 
 func trajectoryFromRow(r sqlcdb.ListRunTrajectoriesRow) *emobench.Trajectory {

@@ -36,6 +36,22 @@ JOIN tasks k ON k.id = t.task_id
 WHERE t.run_id = ?
 ORDER BY t.id;
 
+-- name: ListRunTrajectoriesV8 :many
+-- ListRunTrajectories of a file of schema 2 to 8 (a merge source, read as
+-- it is), with evaluable as migration 9 backfills it.
+SELECT
+    t.id, t.trial, t.seed, t.reward, t.evaluated,
+    CAST(COALESCE(json_extract(t.extra, '$.termination_reason'), '')
+         NOT IN ('infrastructure_error', 'context_window_exceeded') AS INTEGER) AS evaluable,
+    t.termination_reason,
+    t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
+    k.domain, k.task_key, k.instruction, k.user_id, k.emotion_family, k.emotion_leaf,
+    k.politeness, k.urgency, k.trust, k.actions, k.outputs, k.split, k.scenario
+FROM trajectories t
+JOIN tasks k ON k.id = t.task_id
+WHERE t.run_id = ?
+ORDER BY t.id;
+
 -- name: ListTrajectoryMessages :many
 SELECT idx, role, content, tool_name, tool_call_id, tool_calls,
        prompt_tokens, completion_tokens, cost

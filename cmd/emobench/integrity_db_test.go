@@ -46,14 +46,64 @@ func TestCLI_ErrEmptyDB(t *testing.T) {
 }
 
 // undoAfterV6 turns a current file into one an emobench of schema version 6
-// wrote: it undoes migrations 7 (run_locks) and 8 (provenance), and clears
-// the application_id that version did not set. Tests that fake an older
-// file start with it.
-var undoAfterV6 = []string{
+// wrote: it undoes migrations 9 (run_task_outcomes, evaluable), 7
+// (run_locks) and 8 (provenance), and clears the application_id that
+// version did not set. Tests that fake an older file start with it.
+var undoAfterV6 = append(undoV9, []string{
 	"DROP TABLE run_locks",
 	"ALTER TABLE runs DROP COLUMN merged_at", "ALTER TABLE runs DROP COLUMN merged_from_sha256",
 	"ALTER TABLE runs DROP COLUMN merged_from", "ALTER TABLE runs DROP COLUMN provenance",
 	"PRAGMA application_id = 0", "PRAGMA user_version = 6",
+}...)
+
+// undoV9 undoes migration 9: the views over trajectories come back as
+// 0001_init.sql created them.
+var undoV9 = []string{
+	"DROP VIEW run_summaries", "DROP VIEW task_outcomes", "DROP TABLE run_task_outcomes",
+	"ALTER TABLE trajectories DROP COLUMN evaluable",
+	`CREATE VIEW task_outcomes AS
+SELECT
+    t.run_id                                        AS run_id,
+    k.task_key                                      AS task_key,
+    CAST(MIN(t.task_id) AS INTEGER)                 AS task_id,
+    CAST(SUM(t.trials) AS INTEGER)                  AS trials,
+    CAST(SUM(t.passes) AS INTEGER)                  AS passes,
+    CAST(SUM(t.abandoned) AS INTEGER)               AS abandoned,
+    CAST(COALESCE(MAX(k.emotion_family), '') AS TEXT) AS emotion_family,
+    CAST(COALESCE(MAX(k.emotion_leaf), '') AS TEXT)   AS emotion_leaf,
+    CAST(COALESCE(MAX(k.politeness), '') AS TEXT)     AS politeness,
+    CAST(COALESCE(MAX(k.urgency), '') AS TEXT)        AS urgency,
+    CAST(COALESCE(MAX(k.trust), '') AS TEXT)          AS trust
+FROM (
+    -- Counted per task row first, in the order of trajectories_run_task;
+    -- only these few rows meet tasks. (Joining every trajectory to tasks and
+    -- grouping by key sorts them all: four times slower at 1M trajectories.)
+    SELECT
+        run_id, task_id,
+        COUNT(*)                                        AS trials,
+        SUM(passed)                                     AS passes,
+        SUM(termination_reason = 'user_unsatisfied')    AS abandoned
+    FROM trajectories
+    GROUP BY run_id, task_id
+) t
+JOIN tasks k ON k.id = t.task_id
+GROUP BY t.run_id, k.task_key`,
+	`CREATE VIEW run_summaries AS
+SELECT
+    r.id                                 AS run_id,
+    r.name                               AS run,
+    r.agent_model                        AS agent_model,
+    r.domain                             AS domain,
+    r.condition                          AS condition,
+    COUNT(o.task_id)                     AS tasks,
+    CAST(COALESCE(MIN(o.trials), 0) AS INTEGER)    AS min_trials,
+    CAST(COALESCE(MAX(o.trials), 0) AS INTEGER)    AS max_trials,
+    CAST(COALESCE(SUM(o.trials), 0) AS INTEGER)    AS trajectories,
+    AVG(CAST(o.passes AS REAL) / o.trials)         AS pass_hat_1,
+    CAST(COALESCE(SUM(o.abandoned), 0) AS INTEGER) AS abandoned
+FROM runs r
+LEFT JOIN task_outcomes o ON o.run_id = r.id
+GROUP BY r.id`,
 }
 
 // olderSQL is undoAfterV6 followed by stmts.

@@ -162,6 +162,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunTrajectoriesStmt, err = db.PrepareContext(ctx, listRunTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTrajectories: %w", err)
 	}
+	if q.listRunTrajectoriesV8Stmt, err = db.PrepareContext(ctx, listRunTrajectoriesV8); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunTrajectoriesV8: %w", err)
+	}
 	if q.listRunTrialNumbersStmt, err = db.PrepareContext(ctx, listRunTrialNumbers); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTrialNumbers: %w", err)
 	}
@@ -457,6 +460,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunTrajectoriesStmt: %w", cerr)
 		}
 	}
+	if q.listRunTrajectoriesV8Stmt != nil {
+		if cerr := q.listRunTrajectoriesV8Stmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunTrajectoriesV8Stmt: %w", cerr)
+		}
+	}
 	if q.listRunTrialNumbersStmt != nil {
 		if cerr := q.listRunTrialNumbersStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunTrialNumbersStmt: %w", cerr)
@@ -642,6 +650,7 @@ type Queries struct {
 	listRunTagsStmt                      *sql.Stmt
 	listRunTaskOutcomeRowsStmt           *sql.Stmt
 	listRunTrajectoriesStmt              *sql.Stmt
+	listRunTrajectoriesV8Stmt            *sql.Stmt
 	listRunTrialNumbersStmt              *sql.Stmt
 	listRunsStmt                         *sql.Stmt
 	listTaskTrialsStmt                   *sql.Stmt
@@ -714,6 +723,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listRunTagsStmt:                      q.listRunTagsStmt,
 		listRunTaskOutcomeRowsStmt:           q.listRunTaskOutcomeRowsStmt,
 		listRunTrajectoriesStmt:              q.listRunTrajectoriesStmt,
+		listRunTrajectoriesV8Stmt:            q.listRunTrajectoriesV8Stmt,
 		listRunTrialNumbersStmt:              q.listRunTrialNumbersStmt,
 		listRunsStmt:                         q.listRunsStmt,
 		listTaskTrialsStmt:                   q.listTaskTrialsStmt,

@@ -287,6 +287,100 @@ func (q *Queries) ListRunTrajectories(ctx context.Context, runID int64) ([]ListR
 	return items, nil
 }
 
+const listRunTrajectoriesV8 = `-- name: ListRunTrajectoriesV8 :many
+SELECT
+    t.id, t.trial, t.seed, t.reward, t.evaluated,
+    CAST(COALESCE(json_extract(t.extra, '$.termination_reason'), '')
+         NOT IN ('infrastructure_error', 'context_window_exceeded') AS INTEGER) AS evaluable,
+    t.termination_reason,
+    t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
+    k.domain, k.task_key, k.instruction, k.user_id, k.emotion_family, k.emotion_leaf,
+    k.politeness, k.urgency, k.trust, k.actions, k.outputs, k.split, k.scenario
+FROM trajectories t
+JOIN tasks k ON k.id = t.task_id
+WHERE t.run_id = ?
+ORDER BY t.id
+`
+
+type ListRunTrajectoriesV8Row struct {
+	ID                int64
+	Trial             int64
+	Seed              sql.NullInt64
+	Reward            sql.NullFloat64
+	Evaluated         int64
+	Evaluable         int64
+	TerminationReason string
+	AgentCost         sql.NullFloat64
+	UserCost          sql.NullFloat64
+	Error             sql.NullString
+	RewardInfo        sql.NullString
+	Extra             sql.NullString
+	Domain            string
+	TaskKey           string
+	Instruction       string
+	UserID            string
+	EmotionFamily     sql.NullString
+	EmotionLeaf       sql.NullString
+	Politeness        sql.NullString
+	Urgency           sql.NullString
+	Trust             sql.NullString
+	Actions           string
+	Outputs           string
+	Split             sql.NullString
+	Scenario          sql.NullString
+}
+
+// ListRunTrajectories of a file of schema 2 to 8 (a merge source, read as
+// it is), with evaluable as migration 9 backfills it.
+func (q *Queries) ListRunTrajectoriesV8(ctx context.Context, runID int64) ([]ListRunTrajectoriesV8Row, error) {
+	rows, err := q.query(ctx, q.listRunTrajectoriesV8Stmt, listRunTrajectoriesV8, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunTrajectoriesV8Row{}
+	for rows.Next() {
+		var i ListRunTrajectoriesV8Row
+		if err := rows.Scan(
+			&i.ID,
+			&i.Trial,
+			&i.Seed,
+			&i.Reward,
+			&i.Evaluated,
+			&i.Evaluable,
+			&i.TerminationReason,
+			&i.AgentCost,
+			&i.UserCost,
+			&i.Error,
+			&i.RewardInfo,
+			&i.Extra,
+			&i.Domain,
+			&i.TaskKey,
+			&i.Instruction,
+			&i.UserID,
+			&i.EmotionFamily,
+			&i.EmotionLeaf,
+			&i.Politeness,
+			&i.Urgency,
+			&i.Trust,
+			&i.Actions,
+			&i.Outputs,
+			&i.Split,
+			&i.Scenario,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listTrajectoryMessages = `-- name: ListTrajectoryMessages :many
 SELECT idx, role, content, tool_name, tool_call_id, tool_calls,
        prompt_tokens, completion_tokens, cost
