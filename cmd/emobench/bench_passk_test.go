@@ -231,7 +231,7 @@ func writeRunFile(path string, seed uint64, runIndex, tasks, trials int) error {
 	defer f.Close()
 	w := bufio.NewWriterSize(f, 1<<20)
 	shared := rand.New(rand.NewPCG(benchSeed, uint64(3+runIndex%2))) // tasks: one set per condition
-	system := "# Retail agent policy\n\n" + synthText(shared, 950)   // ≈ 5.7 KB
+	system := "# Retail agent policy\n\n" + synthText(shared, 1030)  // ≈ 5.7 KB
 	taskList := make([]*synthTask, tasks)
 	for i := range taskList {
 		e := syntheticEmotion(shared)
@@ -301,7 +301,7 @@ func realisticRecord(r *rand.Rand, task, trial int, t *synthTask, system string,
 					Content: str(fmt.Sprintf(`{"order_id": "#W%07d", "status": "delivered", "items": %q}`, r.IntN(1e7), synthText(r, 120+r.IntN(60))))},
 			)
 		}
-		rec.Traj = append(rec.Traj, synthMessage{Role: "assistant", Content: str(synthText(r, 40+r.IntN(30)))})
+		rec.Traj = append(rec.Traj, synthMessage{Role: "assistant", Content: str(synthText(r, 60+r.IntN(40)))})
 	}
 	ri := &synthRewardInfo{Info: map[string]any{"r_actions": 0.0, "gt_data_hash": fmt.Sprintf("%016x", r.Uint64())}, Actions: t.Actions}
 	switch u := r.Float64(); {
