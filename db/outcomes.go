@@ -116,13 +116,6 @@ func outcomeFields(r sqlcdb.ListOutcomeRunsRow, k sqlcdb.ListOutcomeTasksRow) ma
 	}
 }
 
-func idSet(ids []int64) map[int64]bool {
-	set := make(map[int64]bool, len(ids))
-	for _, id := range ids {
-		set[id] = true
-	}
-	return set
-}
 
 // agentTextBatch is how many trajectories' texts ForEachAgentText holds in
 // memory at once.
