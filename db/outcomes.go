@@ -116,7 +116,6 @@ func outcomeFields(r sqlcdb.ListOutcomeRunsRow, k sqlcdb.ListOutcomeTasksRow) ma
 	}
 }
 
-
 // agentTextBatch is how many trajectories' texts ForEachAgentText holds in
 // memory at once.
 const agentTextBatch = 4096
