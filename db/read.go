@@ -1,9 +1,11 @@
 package db
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,7 +64,7 @@ type TaskTrials struct {
 	Trials, Passes int
 	Abandoned      int               // trajectories ended by user_unsatisfied
 	Unevaluated    int               // trajectories without reward information (evaluated = 0)
-	Fields         map[string]string // GroupFields → value ("" when unknown)
+	Fields         map[string]string // GroupFields → value ("" when unknown); shared, read only
 }
 
 // GroupFields are the fields TaskTrials can be grouped by.
@@ -72,39 +74,118 @@ var GroupFields = []string{
 }
 
 // ListTaskTrials returns one row per (run, task key) of runIDs (of every
-// run when empty), ordered by run and task key. The runs are selected in
-// SQL: one run costs its own tasks only.
+// run when empty), ordered by run and task key, as the task_outcomes view
+// counts: TaskID is the smallest task row of the key in the run, and a
+// task field is its largest value among the key's task rows. The runs are
+// selected in SQL, so one run costs its own tasks only.
 func (db *DB) ListTaskTrials(ctx context.Context, runIDs []int64) ([]TaskTrials, error) {
-	ids, err := db.runFilter(ctx, runIDs)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := db.queries.ListTaskTrials(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	return taskTrials(rows), nil
+	return db.listTaskTrials(ctx, runIDs, false)
 }
 
 // ListTaskTrialsWithoutInfraErrors is ListTaskTrials leaving out the
 // trajectories τ²-bench cannot evaluate (Trajectory.Evaluable false: those
 // that ended in an infrastructure_error or context_window_exceeded,
-// τ²-bench's NON_EVALUABLE_TERMINATION_REASONS). A task key whose every
-// trajectory is left out has no row.
+// τ²-bench's NON_EVALUABLE_TERMINATION_REASONS), with the task fields of
+// the key's smallest task row left. A task key whose every trajectory is
+// left out has no row.
 func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int64) ([]TaskTrials, error) {
+	return db.listTaskTrials(ctx, runIDs, true)
+}
+
+// keyTrials is one (run, task key) being summed by listTaskTrials.
+type keyTrials struct {
+	TaskTrials
+	key  string
+	task [5]string // emotion_family, emotion_leaf, politeness, urgency, trust
+}
+
+// listTaskTrials sums the run_task_outcomes rows of runIDs (only the
+// evaluable ones with evaluableOnly) per (run, task key). The rows come
+// by run and task row, so a key's first row is its smallest task row.
+// Grouping here, not in SQL, costs a range scan: SQLite's GROUP BY
+// task_key over the join with tasks took ten times as long.
+func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly bool) ([]TaskTrials, error) {
 	ids, err := db.runFilter(ctx, runIDs)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queries.ListTaskTrialsWithoutInfraErrors(ctx, ids)
+	rows, err := db.queries.ListRunTaskCounts(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
-	converted := make([]sqlcdb.ListTaskTrialsRow, len(rows))
-	for i, r := range rows {
-		converted[i] = sqlcdb.ListTaskTrialsRow(r)
+	runs, err := db.queries.ListOutcomeRuns(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return taskTrials(converted), nil
+	tasks, err := db.queries.ListRunOutcomeTasks(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	taskByID := make(map[int64]sqlcdb.ListRunOutcomeTasksRow, len(tasks))
+	for _, k := range tasks {
+		taskByID[k.ID] = k
+	}
+	keyed := make([]keyTrials, 0, len(rows))
+	index := map[string]int{} // the current run's keys → their index in keyed
+	for _, r := range rows {
+		if evaluableOnly && r.Evaluable == 0 {
+			continue
+		}
+		if len(keyed) > 0 && keyed[len(keyed)-1].RunID != r.RunID {
+			clear(index)
+		}
+		k := taskByID[r.TaskID]
+		fields := [5]string{k.EmotionFamily, k.EmotionLeaf, k.Politeness, k.Urgency, k.Trust}
+		i, ok := index[k.TaskKey]
+		if !ok {
+			i = len(keyed)
+			index[k.TaskKey] = i
+			keyed = append(keyed, keyTrials{TaskTrials: TaskTrials{RunID: r.RunID, TaskID: r.TaskID}, key: k.TaskKey, task: fields})
+		} else if !evaluableOnly {
+			for j := range fields {
+				keyed[i].task[j] = max(keyed[i].task[j], fields[j])
+			}
+		}
+		t := &keyed[i]
+		t.Trials += int(r.Trials)
+		t.Passes += int(r.Passes)
+		t.Abandoned += int(r.Abandoned)
+		t.Unevaluated += int(r.Trials - r.Evaluated)
+	}
+	order := make([]int, len(keyed)) // keyed by run, then task key
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(keyed[a].RunID, keyed[b].RunID), strings.Compare(keyed[a].key, keyed[b].key))
+	})
+	runByID := make(map[int64]sqlcdb.ListOutcomeRunsRow, len(runs))
+	for _, r := range runs {
+		runByID[r.ID] = r
+	}
+	// Keys of one run with the same task fields share one Fields map.
+	var fieldsRun int64
+	shared := map[[5]string]map[string]string{}
+	out := make([]TaskTrials, len(keyed))
+	for i, j := range order {
+		t := &keyed[j]
+		if t.RunID != fieldsRun {
+			fieldsRun = t.RunID
+			clear(shared)
+		}
+		f, ok := shared[t.task]
+		if !ok {
+			r := runByID[t.RunID]
+			f = map[string]string{
+				"domain": r.Domain, "agent_model": r.AgentModel, "user_model": r.UserModel, "condition": r.Condition,
+				"emotion_family": t.task[0], "emotion_leaf": t.task[1], "politeness": t.task[2], "urgency": t.task[3], "trust": t.task[4],
+			}
+			shared[t.task] = f
+		}
+		t.Fields = f
+		out[i] = t.TaskTrials
+	}
+	return out, nil
 }
 
 // CountInfraErrors returns how many trajectories of runIDs (of all runs
@@ -125,24 +206,6 @@ func (db *DB) runFilter(ctx context.Context, runIDs []int64) ([]int64, error) {
 		return runIDs, nil
 	}
 	return db.queries.ListRunIDs(ctx)
-}
-
-func taskTrials(rows []sqlcdb.ListTaskTrialsRow) []TaskTrials {
-	out := make([]TaskTrials, len(rows))
-	for i, r := range rows {
-		out[i] = TaskTrials{
-			RunID: r.RunID, TaskID: r.TaskID,
-			Trials: int(r.Trials), Passes: int(r.Passes), Abandoned: int(r.Abandoned),
-			Unevaluated: int(r.Unevaluated),
-			Fields: map[string]string{
-				"domain": r.Domain, "agent_model": r.AgentModel,
-				"user_model": r.UserModel, "condition": r.Condition,
-				"emotion_family": r.EmotionFamily, "emotion_leaf": r.EmotionLeaf,
-				"politeness": r.Politeness, "urgency": r.Urgency, "trust": r.Trust,
-			},
-		}
-	}
-	return out
 }
 
 // CountRunTrials returns each run's number of distinct trial values, the n

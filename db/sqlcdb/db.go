@@ -156,6 +156,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunTagsStmt, err = db.PrepareContext(ctx, listRunTags); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTags: %w", err)
 	}
+	if q.listRunTaskCountsStmt, err = db.PrepareContext(ctx, listRunTaskCounts); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunTaskCounts: %w", err)
+	}
 	if q.listRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, listRunTaskOutcomeRows); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTaskOutcomeRows: %w", err)
 	}
@@ -170,12 +173,6 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listRunsStmt, err = db.PrepareContext(ctx, listRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRuns: %w", err)
-	}
-	if q.listTaskTrialsStmt, err = db.PrepareContext(ctx, listTaskTrials); err != nil {
-		return nil, fmt.Errorf("error preparing query ListTaskTrials: %w", err)
-	}
-	if q.listTaskTrialsWithoutInfraErrorsStmt, err = db.PrepareContext(ctx, listTaskTrialsWithoutInfraErrors); err != nil {
-		return nil, fmt.Errorf("error preparing query ListTaskTrialsWithoutInfraErrors: %w", err)
 	}
 	if q.listTrajectoryMessagesStmt, err = db.PrepareContext(ctx, listTrajectoryMessages); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryMessages: %w", err)
@@ -450,6 +447,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunTagsStmt: %w", cerr)
 		}
 	}
+	if q.listRunTaskCountsStmt != nil {
+		if cerr := q.listRunTaskCountsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunTaskCountsStmt: %w", cerr)
+		}
+	}
 	if q.listRunTaskOutcomeRowsStmt != nil {
 		if cerr := q.listRunTaskOutcomeRowsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunTaskOutcomeRowsStmt: %w", cerr)
@@ -473,16 +475,6 @@ func (q *Queries) Close() error {
 	if q.listRunsStmt != nil {
 		if cerr := q.listRunsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunsStmt: %w", cerr)
-		}
-	}
-	if q.listTaskTrialsStmt != nil {
-		if cerr := q.listTaskTrialsStmt.Close(); cerr != nil {
-			err = fmt.Errorf("error closing listTaskTrialsStmt: %w", cerr)
-		}
-	}
-	if q.listTaskTrialsWithoutInfraErrorsStmt != nil {
-		if cerr := q.listTaskTrialsWithoutInfraErrorsStmt.Close(); cerr != nil {
-			err = fmt.Errorf("error closing listTaskTrialsWithoutInfraErrorsStmt: %w", cerr)
 		}
 	}
 	if q.listTrajectoryMessagesStmt != nil {
@@ -602,147 +594,145 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                                   DBTX
-	tx                                   *sql.Tx
-	countInfraErrorsStmt                 *sql.Stmt
-	countMaintenanceStmt                 *sql.Stmt
-	countPublishedBySHA256Stmt           *sql.Stmt
-	countRunEmotionProfilesStmt          *sql.Stmt
-	countRunRewardKindsStmt              *sql.Stmt
-	countRunTrialsStmt                   *sql.Stmt
-	createMessageStmt                    *sql.Stmt
-	createPublishedResultStmt            *sql.Stmt
-	createRunStmt                        *sql.Stmt
-	createTrajectoryStmt                 *sql.Stmt
-	deleteAnyRunLockStmt                 *sql.Stmt
-	deleteErroredPairStmt                *sql.Stmt
-	deleteOrphanTasksStmt                *sql.Stmt
-	deleteRunStmt                        *sql.Stmt
-	deleteRunLockStmt                    *sql.Stmt
-	deleteRunOutcomesStmt                *sql.Stmt
-	deleteRunTaskOutcomesStmt            *sql.Stmt
-	deleteTrajectoryStmt                 *sql.Stmt
-	detachRunSourceStmt                  *sql.Stmt
-	findRunByIDStmt                      *sql.Stmt
-	findRunBySHA256Stmt                  *sql.Stmt
-	findRunConfigStmt                    *sql.Stmt
-	findRunLockStmt                      *sql.Stmt
-	findRunProvenanceBySHA256Stmt        *sql.Stmt
-	findRunTagsStmt                      *sql.Stmt
-	findRunTrajectoryByTaskKeyStmt       *sql.Stmt
-	findRunsByNameStmt                   *sql.Stmt
-	insertRunOutcomesStmt                *sql.Stmt
-	insertRunTaskOutcomesStmt            *sql.Stmt
-	listAgentTextsStmt                   *sql.Stmt
-	listFinishedPairsStmt                *sql.Stmt
-	listMessageContentsStmt              *sql.Stmt
-	listOutcomeRunsStmt                  *sql.Stmt
-	listOutcomeTasksStmt                 *sql.Stmt
-	listPublishedResultsStmt             *sql.Stmt
-	listPublishedResultsV3Stmt           *sql.Stmt
-	listRunConfigsStmt                   *sql.Stmt
-	listRunIDsStmt                       *sql.Stmt
-	listRunOutcomeTasksStmt              *sql.Stmt
-	listRunPairsStmt                     *sql.Stmt
-	listRunProvenanceStmt                *sql.Stmt
-	listRunRewardsStmt                   *sql.Stmt
-	listRunSummariesStmt                 *sql.Stmt
-	listRunTagsStmt                      *sql.Stmt
-	listRunTaskOutcomeRowsStmt           *sql.Stmt
-	listRunTrajectoriesStmt              *sql.Stmt
-	listRunTrajectoriesV8Stmt            *sql.Stmt
-	listRunTrialNumbersStmt              *sql.Stmt
-	listRunsStmt                         *sql.Stmt
-	listTaskTrialsStmt                   *sql.Stmt
-	listTaskTrialsWithoutInfraErrorsStmt *sql.Stmt
-	listTrajectoryMessagesStmt           *sql.Stmt
-	listTrajectoryOutcomesStmt           *sql.Stmt
-	listTrajectoryTextsStmt              *sql.Stmt
-	listUnevaluatedTasksStmt             *sql.Stmt
-	markMaintenanceStmt                  *sql.Stmt
-	nextTrajectoryBatchEndStmt           *sql.Stmt
-	rebaseRunsStmt                       *sql.Stmt
-	recountRunTaskOutcomeRowsStmt        *sql.Stmt
-	setRunLockStmt                       *sql.Stmt
-	setRunSourceSHA256Stmt               *sql.Stmt
-	tagRunStmt                           *sql.Stmt
-	updateMessageContentStmt             *sql.Stmt
-	updateRunConfigStmt                  *sql.Stmt
-	updateRunMetadataStmt                *sql.Stmt
-	updateTrajectoryTextsStmt            *sql.Stmt
-	upsertTaskStmt                       *sql.Stmt
+	db                             DBTX
+	tx                             *sql.Tx
+	countInfraErrorsStmt           *sql.Stmt
+	countMaintenanceStmt           *sql.Stmt
+	countPublishedBySHA256Stmt     *sql.Stmt
+	countRunEmotionProfilesStmt    *sql.Stmt
+	countRunRewardKindsStmt        *sql.Stmt
+	countRunTrialsStmt             *sql.Stmt
+	createMessageStmt              *sql.Stmt
+	createPublishedResultStmt      *sql.Stmt
+	createRunStmt                  *sql.Stmt
+	createTrajectoryStmt           *sql.Stmt
+	deleteAnyRunLockStmt           *sql.Stmt
+	deleteErroredPairStmt          *sql.Stmt
+	deleteOrphanTasksStmt          *sql.Stmt
+	deleteRunStmt                  *sql.Stmt
+	deleteRunLockStmt              *sql.Stmt
+	deleteRunOutcomesStmt          *sql.Stmt
+	deleteRunTaskOutcomesStmt      *sql.Stmt
+	deleteTrajectoryStmt           *sql.Stmt
+	detachRunSourceStmt            *sql.Stmt
+	findRunByIDStmt                *sql.Stmt
+	findRunBySHA256Stmt            *sql.Stmt
+	findRunConfigStmt              *sql.Stmt
+	findRunLockStmt                *sql.Stmt
+	findRunProvenanceBySHA256Stmt  *sql.Stmt
+	findRunTagsStmt                *sql.Stmt
+	findRunTrajectoryByTaskKeyStmt *sql.Stmt
+	findRunsByNameStmt             *sql.Stmt
+	insertRunOutcomesStmt          *sql.Stmt
+	insertRunTaskOutcomesStmt      *sql.Stmt
+	listAgentTextsStmt             *sql.Stmt
+	listFinishedPairsStmt          *sql.Stmt
+	listMessageContentsStmt        *sql.Stmt
+	listOutcomeRunsStmt            *sql.Stmt
+	listOutcomeTasksStmt           *sql.Stmt
+	listPublishedResultsStmt       *sql.Stmt
+	listPublishedResultsV3Stmt     *sql.Stmt
+	listRunConfigsStmt             *sql.Stmt
+	listRunIDsStmt                 *sql.Stmt
+	listRunOutcomeTasksStmt        *sql.Stmt
+	listRunPairsStmt               *sql.Stmt
+	listRunProvenanceStmt          *sql.Stmt
+	listRunRewardsStmt             *sql.Stmt
+	listRunSummariesStmt           *sql.Stmt
+	listRunTagsStmt                *sql.Stmt
+	listRunTaskCountsStmt          *sql.Stmt
+	listRunTaskOutcomeRowsStmt     *sql.Stmt
+	listRunTrajectoriesStmt        *sql.Stmt
+	listRunTrajectoriesV8Stmt      *sql.Stmt
+	listRunTrialNumbersStmt        *sql.Stmt
+	listRunsStmt                   *sql.Stmt
+	listTrajectoryMessagesStmt     *sql.Stmt
+	listTrajectoryOutcomesStmt     *sql.Stmt
+	listTrajectoryTextsStmt        *sql.Stmt
+	listUnevaluatedTasksStmt       *sql.Stmt
+	markMaintenanceStmt            *sql.Stmt
+	nextTrajectoryBatchEndStmt     *sql.Stmt
+	rebaseRunsStmt                 *sql.Stmt
+	recountRunTaskOutcomeRowsStmt  *sql.Stmt
+	setRunLockStmt                 *sql.Stmt
+	setRunSourceSHA256Stmt         *sql.Stmt
+	tagRunStmt                     *sql.Stmt
+	updateMessageContentStmt       *sql.Stmt
+	updateRunConfigStmt            *sql.Stmt
+	updateRunMetadataStmt          *sql.Stmt
+	updateTrajectoryTextsStmt      *sql.Stmt
+	upsertTaskStmt                 *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                                   tx,
-		tx:                                   tx,
-		countInfraErrorsStmt:                 q.countInfraErrorsStmt,
-		countMaintenanceStmt:                 q.countMaintenanceStmt,
-		countPublishedBySHA256Stmt:           q.countPublishedBySHA256Stmt,
-		countRunEmotionProfilesStmt:          q.countRunEmotionProfilesStmt,
-		countRunRewardKindsStmt:              q.countRunRewardKindsStmt,
-		countRunTrialsStmt:                   q.countRunTrialsStmt,
-		createMessageStmt:                    q.createMessageStmt,
-		createPublishedResultStmt:            q.createPublishedResultStmt,
-		createRunStmt:                        q.createRunStmt,
-		createTrajectoryStmt:                 q.createTrajectoryStmt,
-		deleteAnyRunLockStmt:                 q.deleteAnyRunLockStmt,
-		deleteErroredPairStmt:                q.deleteErroredPairStmt,
-		deleteOrphanTasksStmt:                q.deleteOrphanTasksStmt,
-		deleteRunStmt:                        q.deleteRunStmt,
-		deleteRunLockStmt:                    q.deleteRunLockStmt,
-		deleteRunOutcomesStmt:                q.deleteRunOutcomesStmt,
-		deleteRunTaskOutcomesStmt:            q.deleteRunTaskOutcomesStmt,
-		deleteTrajectoryStmt:                 q.deleteTrajectoryStmt,
-		detachRunSourceStmt:                  q.detachRunSourceStmt,
-		findRunByIDStmt:                      q.findRunByIDStmt,
-		findRunBySHA256Stmt:                  q.findRunBySHA256Stmt,
-		findRunConfigStmt:                    q.findRunConfigStmt,
-		findRunLockStmt:                      q.findRunLockStmt,
-		findRunProvenanceBySHA256Stmt:        q.findRunProvenanceBySHA256Stmt,
-		findRunTagsStmt:                      q.findRunTagsStmt,
-		findRunTrajectoryByTaskKeyStmt:       q.findRunTrajectoryByTaskKeyStmt,
-		findRunsByNameStmt:                   q.findRunsByNameStmt,
-		insertRunOutcomesStmt:                q.insertRunOutcomesStmt,
-		insertRunTaskOutcomesStmt:            q.insertRunTaskOutcomesStmt,
-		listAgentTextsStmt:                   q.listAgentTextsStmt,
-		listFinishedPairsStmt:                q.listFinishedPairsStmt,
-		listMessageContentsStmt:              q.listMessageContentsStmt,
-		listOutcomeRunsStmt:                  q.listOutcomeRunsStmt,
-		listOutcomeTasksStmt:                 q.listOutcomeTasksStmt,
-		listPublishedResultsStmt:             q.listPublishedResultsStmt,
-		listPublishedResultsV3Stmt:           q.listPublishedResultsV3Stmt,
-		listRunConfigsStmt:                   q.listRunConfigsStmt,
-		listRunIDsStmt:                       q.listRunIDsStmt,
-		listRunOutcomeTasksStmt:              q.listRunOutcomeTasksStmt,
-		listRunPairsStmt:                     q.listRunPairsStmt,
-		listRunProvenanceStmt:                q.listRunProvenanceStmt,
-		listRunRewardsStmt:                   q.listRunRewardsStmt,
-		listRunSummariesStmt:                 q.listRunSummariesStmt,
-		listRunTagsStmt:                      q.listRunTagsStmt,
-		listRunTaskOutcomeRowsStmt:           q.listRunTaskOutcomeRowsStmt,
-		listRunTrajectoriesStmt:              q.listRunTrajectoriesStmt,
-		listRunTrajectoriesV8Stmt:            q.listRunTrajectoriesV8Stmt,
-		listRunTrialNumbersStmt:              q.listRunTrialNumbersStmt,
-		listRunsStmt:                         q.listRunsStmt,
-		listTaskTrialsStmt:                   q.listTaskTrialsStmt,
-		listTaskTrialsWithoutInfraErrorsStmt: q.listTaskTrialsWithoutInfraErrorsStmt,
-		listTrajectoryMessagesStmt:           q.listTrajectoryMessagesStmt,
-		listTrajectoryOutcomesStmt:           q.listTrajectoryOutcomesStmt,
-		listTrajectoryTextsStmt:              q.listTrajectoryTextsStmt,
-		listUnevaluatedTasksStmt:             q.listUnevaluatedTasksStmt,
-		markMaintenanceStmt:                  q.markMaintenanceStmt,
-		nextTrajectoryBatchEndStmt:           q.nextTrajectoryBatchEndStmt,
-		rebaseRunsStmt:                       q.rebaseRunsStmt,
-		recountRunTaskOutcomeRowsStmt:        q.recountRunTaskOutcomeRowsStmt,
-		setRunLockStmt:                       q.setRunLockStmt,
-		setRunSourceSHA256Stmt:               q.setRunSourceSHA256Stmt,
-		tagRunStmt:                           q.tagRunStmt,
-		updateMessageContentStmt:             q.updateMessageContentStmt,
-		updateRunConfigStmt:                  q.updateRunConfigStmt,
-		updateRunMetadataStmt:                q.updateRunMetadataStmt,
-		updateTrajectoryTextsStmt:            q.updateTrajectoryTextsStmt,
-		upsertTaskStmt:                       q.upsertTaskStmt,
+		db:                             tx,
+		tx:                             tx,
+		countInfraErrorsStmt:           q.countInfraErrorsStmt,
+		countMaintenanceStmt:           q.countMaintenanceStmt,
+		countPublishedBySHA256Stmt:     q.countPublishedBySHA256Stmt,
+		countRunEmotionProfilesStmt:    q.countRunEmotionProfilesStmt,
+		countRunRewardKindsStmt:        q.countRunRewardKindsStmt,
+		countRunTrialsStmt:             q.countRunTrialsStmt,
+		createMessageStmt:              q.createMessageStmt,
+		createPublishedResultStmt:      q.createPublishedResultStmt,
+		createRunStmt:                  q.createRunStmt,
+		createTrajectoryStmt:           q.createTrajectoryStmt,
+		deleteAnyRunLockStmt:           q.deleteAnyRunLockStmt,
+		deleteErroredPairStmt:          q.deleteErroredPairStmt,
+		deleteOrphanTasksStmt:          q.deleteOrphanTasksStmt,
+		deleteRunStmt:                  q.deleteRunStmt,
+		deleteRunLockStmt:              q.deleteRunLockStmt,
+		deleteRunOutcomesStmt:          q.deleteRunOutcomesStmt,
+		deleteRunTaskOutcomesStmt:      q.deleteRunTaskOutcomesStmt,
+		deleteTrajectoryStmt:           q.deleteTrajectoryStmt,
+		detachRunSourceStmt:            q.detachRunSourceStmt,
+		findRunByIDStmt:                q.findRunByIDStmt,
+		findRunBySHA256Stmt:            q.findRunBySHA256Stmt,
+		findRunConfigStmt:              q.findRunConfigStmt,
+		findRunLockStmt:                q.findRunLockStmt,
+		findRunProvenanceBySHA256Stmt:  q.findRunProvenanceBySHA256Stmt,
+		findRunTagsStmt:                q.findRunTagsStmt,
+		findRunTrajectoryByTaskKeyStmt: q.findRunTrajectoryByTaskKeyStmt,
+		findRunsByNameStmt:             q.findRunsByNameStmt,
+		insertRunOutcomesStmt:          q.insertRunOutcomesStmt,
+		insertRunTaskOutcomesStmt:      q.insertRunTaskOutcomesStmt,
+		listAgentTextsStmt:             q.listAgentTextsStmt,
+		listFinishedPairsStmt:          q.listFinishedPairsStmt,
+		listMessageContentsStmt:        q.listMessageContentsStmt,
+		listOutcomeRunsStmt:            q.listOutcomeRunsStmt,
+		listOutcomeTasksStmt:           q.listOutcomeTasksStmt,
+		listPublishedResultsStmt:       q.listPublishedResultsStmt,
+		listPublishedResultsV3Stmt:     q.listPublishedResultsV3Stmt,
+		listRunConfigsStmt:             q.listRunConfigsStmt,
+		listRunIDsStmt:                 q.listRunIDsStmt,
+		listRunOutcomeTasksStmt:        q.listRunOutcomeTasksStmt,
+		listRunPairsStmt:               q.listRunPairsStmt,
+		listRunProvenanceStmt:          q.listRunProvenanceStmt,
+		listRunRewardsStmt:             q.listRunRewardsStmt,
+		listRunSummariesStmt:           q.listRunSummariesStmt,
+		listRunTagsStmt:                q.listRunTagsStmt,
+		listRunTaskCountsStmt:          q.listRunTaskCountsStmt,
+		listRunTaskOutcomeRowsStmt:     q.listRunTaskOutcomeRowsStmt,
+		listRunTrajectoriesStmt:        q.listRunTrajectoriesStmt,
+		listRunTrajectoriesV8Stmt:      q.listRunTrajectoriesV8Stmt,
+		listRunTrialNumbersStmt:        q.listRunTrialNumbersStmt,
+		listRunsStmt:                   q.listRunsStmt,
+		listTrajectoryMessagesStmt:     q.listTrajectoryMessagesStmt,
+		listTrajectoryOutcomesStmt:     q.listTrajectoryOutcomesStmt,
+		listTrajectoryTextsStmt:        q.listTrajectoryTextsStmt,
+		listUnevaluatedTasksStmt:       q.listUnevaluatedTasksStmt,
+		markMaintenanceStmt:            q.markMaintenanceStmt,
+		nextTrajectoryBatchEndStmt:     q.nextTrajectoryBatchEndStmt,
+		rebaseRunsStmt:                 q.rebaseRunsStmt,
+		recountRunTaskOutcomeRowsStmt:  q.recountRunTaskOutcomeRowsStmt,
+		setRunLockStmt:                 q.setRunLockStmt,
+		setRunSourceSHA256Stmt:         q.setRunSourceSHA256Stmt,
+		tagRunStmt:                     q.tagRunStmt,
+		updateMessageContentStmt:       q.updateMessageContentStmt,
+		updateRunConfigStmt:            q.updateRunConfigStmt,
+		updateRunMetadataStmt:          q.updateRunMetadataStmt,
+		updateTrajectoryTextsStmt:      q.updateTrajectoryTextsStmt,
+		upsertTaskStmt:                 q.upsertTaskStmt,
 	}
 }

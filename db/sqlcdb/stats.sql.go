@@ -15,7 +15,9 @@ SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
 WHERE evaluable = 0 AND run_id IN (/*SLICE:run_ids*/?)
 `
 
-// Trajectories of the runs run_ids that tau2-bench cannot evaluate (see above).
+// Trajectories of the runs run_ids that tau2-bench cannot evaluate
+// (evaluable = 0: its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error
+// and context_window_exceeded).
 func (q *Queries) CountInfraErrors(ctx context.Context, runIds []int64) (int64, error) {
 	query := countInfraErrors
 	var queryParams []interface{}
@@ -237,52 +239,28 @@ func (q *Queries) ListRunOutcomeTasks(ctx context.Context, runIds []int64) ([]Li
 	return items, nil
 }
 
-const listTaskTrials = `-- name: ListTaskTrials :many
-SELECT
-    o.run_id, o.task_id, o.trials, o.passes, o.abandoned, o.unevaluated,
-    r.domain, r.agent_model, r.user_model, r.condition,
-    o.emotion_family, o.emotion_leaf, o.politeness, o.urgency, o.trust
-FROM (
-    SELECT t.run_id, k.task_key, CAST(MIN(t.task_id) AS INTEGER) AS task_id,
-           CAST(SUM(t.trials) AS INTEGER) AS trials, CAST(SUM(t.passes) AS INTEGER) AS passes,
-           CAST(SUM(t.abandoned) AS INTEGER) AS abandoned,
-           CAST(SUM(t.trials - t.evaluated) AS INTEGER) AS unevaluated,
-           CAST(COALESCE(MAX(k.emotion_family), '') AS TEXT) AS emotion_family,
-           CAST(COALESCE(MAX(k.emotion_leaf), '') AS TEXT) AS emotion_leaf,
-           CAST(COALESCE(MAX(k.politeness), '') AS TEXT) AS politeness,
-           CAST(COALESCE(MAX(k.urgency), '') AS TEXT) AS urgency,
-           CAST(COALESCE(MAX(k.trust), '') AS TEXT) AS trust
-    FROM run_task_outcomes t JOIN tasks k ON k.id = t.task_id
-    WHERE t.run_id IN (/*SLICE:run_ids*/?)
-    GROUP BY t.run_id, k.task_key
-) o
-JOIN runs r ON r.id = o.run_id
-ORDER BY o.run_id, o.task_key
+const listRunTaskCounts = `-- name: ListRunTaskCounts :many
+SELECT run_id, task_id, evaluable, trials, passes, abandoned, evaluated
+FROM run_task_outcomes
+WHERE run_id IN (/*SLICE:run_ids*/?)
+ORDER BY run_id, task_id, evaluable
 `
 
-type ListTaskTrialsRow struct {
-	RunID         int64
-	TaskID        int64
-	Trials        int64
-	Passes        int64
-	Abandoned     int64
-	Unevaluated   int64
-	Domain        string
-	AgentModel    string
-	UserModel     string
-	Condition     string
-	EmotionFamily string
-	EmotionLeaf   string
-	Politeness    string
-	Urgency       string
-	Trust         string
+type ListRunTaskCountsRow struct {
+	RunID     int64
+	TaskID    int64
+	Evaluable int64
+	Trials    int64
+	Passes    int64
+	Abandoned int64
+	Evaluated int64
 }
 
-// One row per (run, task key) of the runs run_ids, from run_task_outcomes,
-// with the fields stats can group by (a field's largest value among the
-// key's task rows) and the trajectories without reward information.
-func (q *Queries) ListTaskTrials(ctx context.Context, runIds []int64) ([]ListTaskTrialsRow, error) {
-	query := listTaskTrials
+// The run_task_outcomes rows of the runs run_ids, in key order: ListTaskTrials
+// groups them by task key (a plain range scan; grouping in SQL by task_key
+// costs ten times more).
+func (q *Queries) ListRunTaskCounts(ctx context.Context, runIds []int64) ([]ListRunTaskCountsRow, error) {
+	query := listRunTaskCounts
 	var queryParams []interface{}
 	if len(runIds) > 0 {
 		for _, v := range runIds {
@@ -297,119 +275,17 @@ func (q *Queries) ListTaskTrials(ctx context.Context, runIds []int64) ([]ListTas
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ListTaskTrialsRow{}
+	items := []ListRunTaskCountsRow{}
 	for rows.Next() {
-		var i ListTaskTrialsRow
+		var i ListRunTaskCountsRow
 		if err := rows.Scan(
 			&i.RunID,
 			&i.TaskID,
+			&i.Evaluable,
 			&i.Trials,
 			&i.Passes,
 			&i.Abandoned,
-			&i.Unevaluated,
-			&i.Domain,
-			&i.AgentModel,
-			&i.UserModel,
-			&i.Condition,
-			&i.EmotionFamily,
-			&i.EmotionLeaf,
-			&i.Politeness,
-			&i.Urgency,
-			&i.Trust,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listTaskTrialsWithoutInfraErrors = `-- name: ListTaskTrialsWithoutInfraErrors :many
-SELECT
-    o.run_id, o.task_id, o.trials, o.passes, o.abandoned, o.unevaluated,
-    r.domain, r.agent_model, r.user_model, r.condition,
-    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
-    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
-    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
-    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
-    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
-FROM (
-    SELECT t.run_id, CAST(MIN(t.task_id) AS INTEGER) AS task_id, k2.task_key,
-           CAST(SUM(t.trials) AS INTEGER) AS trials, CAST(SUM(t.passes) AS INTEGER) AS passes,
-           CAST(SUM(t.abandoned) AS INTEGER) AS abandoned,
-           CAST(SUM(t.trials - t.evaluated) AS INTEGER) AS unevaluated
-    FROM run_task_outcomes t JOIN tasks k2 ON k2.id = t.task_id
-    WHERE t.evaluable = 1 AND t.run_id IN (/*SLICE:run_ids*/?)
-    GROUP BY t.run_id, k2.task_key
-) o
-JOIN runs r ON r.id = o.run_id
-JOIN tasks k ON k.id = o.task_id
-ORDER BY o.run_id, o.task_key
-`
-
-type ListTaskTrialsWithoutInfraErrorsRow struct {
-	RunID         int64
-	TaskID        int64
-	Trials        int64
-	Passes        int64
-	Abandoned     int64
-	Unevaluated   int64
-	Domain        string
-	AgentModel    string
-	UserModel     string
-	Condition     string
-	EmotionFamily string
-	EmotionLeaf   string
-	Politeness    string
-	Urgency       string
-	Trust         string
-}
-
-// ListTaskTrials leaving out trajectories that tau2-bench cannot evaluate
-// (evaluable = 0: its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error
-// and context_window_exceeded; stats passk --infra-errors exclude), with
-// the fields of the key's smallest task row left.
-func (q *Queries) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIds []int64) ([]ListTaskTrialsWithoutInfraErrorsRow, error) {
-	query := listTaskTrialsWithoutInfraErrors
-	var queryParams []interface{}
-	if len(runIds) > 0 {
-		for _, v := range runIds {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
-	}
-	rows, err := q.query(ctx, nil, query, queryParams...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListTaskTrialsWithoutInfraErrorsRow{}
-	for rows.Next() {
-		var i ListTaskTrialsWithoutInfraErrorsRow
-		if err := rows.Scan(
-			&i.RunID,
-			&i.TaskID,
-			&i.Trials,
-			&i.Passes,
-			&i.Abandoned,
-			&i.Unevaluated,
-			&i.Domain,
-			&i.AgentModel,
-			&i.UserModel,
-			&i.Condition,
-			&i.EmotionFamily,
-			&i.EmotionLeaf,
-			&i.Politeness,
-			&i.Urgency,
-			&i.Trust,
+			&i.Evaluated,
 		); err != nil {
 			return nil, err
 		}
