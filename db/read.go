@@ -95,7 +95,7 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 // keyTrials is one (run, task key) being summed by listTaskTrials.
 type keyTrials struct {
 	TaskTrials
-	key  string
+	rank int       // of its task key among all task keys
 	task [5]string // emotion_family, emotion_leaf, politeness, urgency, trust
 }
 
@@ -121,26 +121,42 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	if err != nil {
 		return nil, err
 	}
-	taskByID := make(map[int64]sqlcdb.ListRunOutcomeTasksRow, len(tasks))
-	for _, k := range tasks {
-		taskByID[k.ID] = k
+	// Task keys are ranked once, so that grouping and ordering by key
+	// compare integers.
+	slices.SortFunc(tasks, func(a, b sqlcdb.ListRunOutcomeTasksRow) int { return strings.Compare(a.TaskKey, b.TaskKey) })
+	type rankedTask struct {
+		rank   int
+		fields [5]string // emotion_family, emotion_leaf, politeness, urgency, trust
+	}
+	taskByID := make(map[int64]rankedTask, len(tasks))
+	rank := -1
+	for i, k := range tasks {
+		if i == 0 || k.TaskKey != tasks[i-1].TaskKey {
+			rank++
+		}
+		taskByID[k.ID] = rankedTask{rank, [5]string{k.EmotionFamily, k.EmotionLeaf, k.Politeness, k.Urgency, k.Trust}}
 	}
 	keyed := make([]keyTrials, 0, len(rows))
-	index := map[string]int{} // the current run's keys → their index in keyed
+	slot := make([]int, rank+1) // the current run's key ranks → their index in keyed + 1
+	var touched []int           // the ranks slot holds for the current run
 	for _, r := range rows {
 		if evaluableOnly && r.Evaluable == 0 {
 			continue
 		}
 		if len(keyed) > 0 && keyed[len(keyed)-1].RunID != r.RunID {
-			clear(index)
+			for _, k := range touched {
+				slot[k] = 0
+			}
+			touched = touched[:0]
 		}
 		k := taskByID[r.TaskID]
-		fields := [5]string{k.EmotionFamily, k.EmotionLeaf, k.Politeness, k.Urgency, k.Trust}
-		i, ok := index[k.TaskKey]
-		if !ok {
+		fields := k.fields
+		i := slot[k.rank] - 1
+		if i < 0 {
 			i = len(keyed)
-			index[k.TaskKey] = i
-			keyed = append(keyed, keyTrials{TaskTrials: TaskTrials{RunID: r.RunID, TaskID: r.TaskID}, key: k.TaskKey, task: fields})
+			slot[k.rank] = i + 1
+			touched = append(touched, k.rank)
+			keyed = append(keyed, keyTrials{TaskTrials: TaskTrials{RunID: r.RunID, TaskID: r.TaskID}, rank: k.rank, task: fields})
 		} else if !evaluableOnly {
 			for j := range fields {
 				keyed[i].task[j] = max(keyed[i].task[j], fields[j])
@@ -157,7 +173,7 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(keyed[a].RunID, keyed[b].RunID), strings.Compare(keyed[a].key, keyed[b].key))
+		return cmp.Or(cmp.Compare(keyed[a].RunID, keyed[b].RunID), cmp.Compare(keyed[a].rank, keyed[b].rank))
 	})
 	runByID := make(map[int64]sqlcdb.ListOutcomeRunsRow, len(runs))
 	for _, r := range runs {
