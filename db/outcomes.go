@@ -49,19 +49,13 @@ func (db *DB) ListTrajectoryOutcomes(ctx context.Context, runIDs []int64) ([]Tra
 	if err != nil {
 		return nil, err
 	}
-	var tasks []sqlcdb.ListOutcomeTasksRow
-	if len(runIDs) == 0 {
-		tasks, err = db.queries.ListOutcomeTasks(ctx)
-	} else {
-		var some []sqlcdb.ListRunOutcomeTasksRow
-		some, err = db.queries.ListRunOutcomeTasks(ctx, ids)
-		tasks = make([]sqlcdb.ListOutcomeTasksRow, len(some))
-		for i, k := range some {
-			tasks[i] = sqlcdb.ListOutcomeTasksRow(k)
-		}
-	}
+	some, err := db.runOutcomeTasks(ctx, runIDs, ids)
 	if err != nil {
 		return nil, err
+	}
+	tasks := make([]sqlcdb.ListOutcomeTasksRow, len(some))
+	for i, k := range some {
+		tasks[i] = sqlcdb.ListOutcomeTasksRow(k)
 	}
 	runByID := make(map[int64]sqlcdb.ListOutcomeRunsRow, len(runs))
 	for _, r := range runs {

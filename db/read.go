@@ -117,7 +117,7 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	if err != nil {
 		return nil, err
 	}
-	tasks, err := db.queries.ListRunOutcomeTasks(ctx, ids)
+	tasks, err := db.runOutcomeTasks(ctx, runIDs, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -202,6 +202,21 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		out[i] = t.TaskTrials
 	}
 	return out, nil
+}
+
+// runOutcomeTasks lists the tasks the runs ids (every run when runIDs is
+// empty) have trajectories of; every task for every run, without the
+// lookup.
+func (db *DB) runOutcomeTasks(ctx context.Context, runIDs, ids []int64) ([]sqlcdb.ListRunOutcomeTasksRow, error) {
+	if len(runIDs) > 0 {
+		return db.queries.ListRunOutcomeTasks(ctx, ids)
+	}
+	all, err := db.queries.ListOutcomeTasks(ctx)
+	tasks := make([]sqlcdb.ListRunOutcomeTasksRow, len(all))
+	for i, k := range all {
+		tasks[i] = sqlcdb.ListRunOutcomeTasksRow(k)
+	}
+	return tasks, err
 }
 
 // CountInfraErrors returns how many trajectories of runIDs (of all runs

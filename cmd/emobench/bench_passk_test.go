@@ -146,10 +146,18 @@ func BenchmarkPasskOneRun(b *testing.B) {
 	benchPassK(b, path, []int64{id}, "--run", fmt.Sprint(id))
 }
 
+// envBenchGigabyteDB names a ~1 GB database built earlier by gigabyteDB
+// (buildGigabyteDB), to measure without building it again.
+const envBenchGigabyteDB = "EMOBENCH_BENCH_GIGABYTE_DB"
+
 // gigabyteDB builds the ~1 GB database in a temp dir of b (removed when b
-// ends): a minute or two.
+// ends): a minute or two of CPU. With $EMOBENCH_BENCH_GIGABYTE_DB set, it
+// returns that file instead.
 func gigabyteDB(b *testing.B) string {
 	b.Helper()
+	if path := os.Getenv(envBenchGigabyteDB); path != "" {
+		return path
+	}
 	path := filepath.Join(b.TempDir(), "runs.db")
 	if err := buildGigabyteDB(path); err != nil {
 		b.Fatal(err)
