@@ -148,8 +148,8 @@ type Trajectory struct {
 	// at all: τ²-bench's NON_EVALUABLE_TERMINATION_REASONS
 	// (infrastructure_error, context_window_exceeded), which stats
 	// --infra-errors exclude leaves out of every denominator. Nil means
-	// evaluable, which every other source is.
-	Evaluable         *bool
+	// evaluable, which every other source is (and is left out of JSON).
+	Evaluable         *bool `json:",omitempty"`
 	TerminationReason TerminationReason
 	AgentCost         *float64 // USD; nil when unknown
 	UserCost          *float64 // USD; nil when unknown
