@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strconv"
@@ -204,10 +205,10 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	return out, nil
 }
 
-// runOutcomeTasks lists the tasks the runs ids (every run when runIDs is
-// empty) have trajectories of; every task for every run, without the
-// lookup.
-func (db *DB) runOutcomeTasks(ctx context.Context, runIDs, ids []int64) ([]sqlcdb.ListRunOutcomeTasksRow, error) {
+// runOutcomeTasks lists the tasks the runs of ids (runFilter's array of
+// runIDs) have trajectories of; when runIDs is empty, every task, without
+// the lookup.
+func (db *DB) runOutcomeTasks(ctx context.Context, runIDs []int64, ids string) ([]sqlcdb.ListRunOutcomeTasksRow, error) {
 	if len(runIDs) > 0 {
 		return db.queries.ListRunOutcomeTasks(ctx, ids)
 	}
@@ -230,13 +231,18 @@ func (db *DB) CountInfraErrors(ctx context.Context, runIDs []int64) (int, error)
 	return int(n), err
 }
 
-// runFilter is runIDs, or every run's id when it is empty: the queries
-// select runs with an IN list, which an empty list would make match none.
-func (db *DB) runFilter(ctx context.Context, runIDs []int64) ([]int64, error) {
-	if len(runIDs) > 0 {
-		return runIDs, nil
+// runFilter is runIDs, or every run's id when it is empty, as the JSON
+// array the queries read with json_each: one parameter however many runs
+// (an IN list of parameters stops at SQLite's 32,766 variables).
+func (db *DB) runFilter(ctx context.Context, runIDs []int64) (string, error) {
+	if len(runIDs) == 0 {
+		var err error
+		if runIDs, err = db.queries.ListRunIDs(ctx); err != nil {
+			return "", err
+		}
 	}
-	return db.queries.ListRunIDs(ctx)
+	ids, err := json.Marshal(runIDs)
+	return string(ids), err
 }
 
 // CountRunTrials returns each run's number of distinct trial values, the n

@@ -4,7 +4,7 @@
 -- costs ten times more).
 SELECT run_id, task_id, evaluable, trials, passes, abandoned, evaluated
 FROM run_task_outcomes
-WHERE run_id IN (sqlc.slice(run_ids))
+WHERE run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
 ORDER BY run_id, task_id, evaluable;
 
 -- name: ListTrajectoryOutcomes :many
@@ -15,7 +15,7 @@ SELECT
     t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
     t.n_user_turns, t.n_agent_turns, t.n_tool_calls, t.evaluated
 FROM trajectories t
-WHERE t.run_id IN (sqlc.slice(run_ids));
+WHERE t.run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)));
 
 -- name: ListOutcomeRuns :many
 SELECT id, agent_model, user_model, domain, condition FROM runs;
@@ -40,7 +40,7 @@ SELECT
     CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM tasks k
-WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (sqlc.slice(run_ids)));
+WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT))));
 
 -- name: ListAgentTexts :many
 -- The agent's messages to the user (no tool call), for the follow-up rule,
@@ -63,4 +63,4 @@ SELECT CAST(COALESCE(MAX(id), sqlc.arg(after_id)) AS INTEGER) AS end_id FROM (
 -- (evaluable = 0: its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error
 -- and context_window_exceeded).
 SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
-WHERE evaluable = 0 AND run_id IN (sqlc.slice(run_ids));
+WHERE evaluable = 0 AND run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)));

@@ -7,29 +7,18 @@ package sqlcdb
 
 import (
 	"context"
-	"strings"
 )
 
 const countInfraErrors = `-- name: CountInfraErrors :one
 SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
-WHERE evaluable = 0 AND run_id IN (/*SLICE:run_ids*/?)
+WHERE evaluable = 0 AND run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT)))
 `
 
 // Trajectories of the runs run_ids that tau2-bench cannot evaluate
 // (evaluable = 0: its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error
 // and context_window_exceeded).
-func (q *Queries) CountInfraErrors(ctx context.Context, runIds []int64) (int64, error) {
-	query := countInfraErrors
-	var queryParams []interface{}
-	if len(runIds) > 0 {
-		for _, v := range runIds {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
-	}
-	row := q.queryRow(ctx, nil, query, queryParams...)
+func (q *Queries) CountInfraErrors(ctx context.Context, runIds string) (int64, error) {
+	row := q.queryRow(ctx, q.countInfraErrorsStmt, countInfraErrors, runIds)
 	var n int64
 	err := row.Scan(&n)
 	return n, err
@@ -182,7 +171,7 @@ SELECT
     CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM tasks k
-WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (/*SLICE:run_ids*/?))
+WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))))
 `
 
 type ListRunOutcomeTasksRow struct {
@@ -197,18 +186,8 @@ type ListRunOutcomeTasksRow struct {
 }
 
 // ListOutcomeTasks of the tasks the runs run_ids have trajectories of.
-func (q *Queries) ListRunOutcomeTasks(ctx context.Context, runIds []int64) ([]ListRunOutcomeTasksRow, error) {
-	query := listRunOutcomeTasks
-	var queryParams []interface{}
-	if len(runIds) > 0 {
-		for _, v := range runIds {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
-	}
-	rows, err := q.query(ctx, nil, query, queryParams...)
+func (q *Queries) ListRunOutcomeTasks(ctx context.Context, runIds string) ([]ListRunOutcomeTasksRow, error) {
+	rows, err := q.query(ctx, q.listRunOutcomeTasksStmt, listRunOutcomeTasks, runIds)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +221,7 @@ func (q *Queries) ListRunOutcomeTasks(ctx context.Context, runIds []int64) ([]Li
 const listRunTaskCounts = `-- name: ListRunTaskCounts :many
 SELECT run_id, task_id, evaluable, trials, passes, abandoned, evaluated
 FROM run_task_outcomes
-WHERE run_id IN (/*SLICE:run_ids*/?)
+WHERE run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT)))
 ORDER BY run_id, task_id, evaluable
 `
 
@@ -259,18 +238,8 @@ type ListRunTaskCountsRow struct {
 // The run_task_outcomes rows of the runs run_ids, in key order: ListTaskTrials
 // groups them by task key (a plain range scan; grouping in SQL by task_key
 // costs ten times more).
-func (q *Queries) ListRunTaskCounts(ctx context.Context, runIds []int64) ([]ListRunTaskCountsRow, error) {
-	query := listRunTaskCounts
-	var queryParams []interface{}
-	if len(runIds) > 0 {
-		for _, v := range runIds {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
-	}
-	rows, err := q.query(ctx, nil, query, queryParams...)
+func (q *Queries) ListRunTaskCounts(ctx context.Context, runIds string) ([]ListRunTaskCountsRow, error) {
+	rows, err := q.query(ctx, q.listRunTaskCountsStmt, listRunTaskCounts, runIds)
 	if err != nil {
 		return nil, err
 	}
@@ -305,7 +274,7 @@ SELECT
     t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
     t.n_user_turns, t.n_agent_turns, t.n_tool_calls, t.evaluated
 FROM trajectories t
-WHERE t.run_id IN (/*SLICE:run_ids*/?)
+WHERE t.run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT)))
 `
 
 type ListTrajectoryOutcomesRow struct {
@@ -324,18 +293,8 @@ type ListTrajectoryOutcomesRow struct {
 // One row per trajectory of the runs run_ids with what per-trajectory
 // statistics need; the run's and task's fields come from ListOutcomeRuns
 // and ListOutcomeTasks.
-func (q *Queries) ListTrajectoryOutcomes(ctx context.Context, runIds []int64) ([]ListTrajectoryOutcomesRow, error) {
-	query := listTrajectoryOutcomes
-	var queryParams []interface{}
-	if len(runIds) > 0 {
-		for _, v := range runIds {
-			queryParams = append(queryParams, v)
-		}
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", strings.Repeat(",?", len(runIds))[1:], 1)
-	} else {
-		query = strings.Replace(query, "/*SLICE:run_ids*/?", "NULL", 1)
-	}
-	rows, err := q.query(ctx, nil, query, queryParams...)
+func (q *Queries) ListTrajectoryOutcomes(ctx context.Context, runIds string) ([]ListTrajectoryOutcomesRow, error) {
+	rows, err := q.query(ctx, q.listTrajectoryOutcomesStmt, listTrajectoryOutcomes, runIds)
 	if err != nil {
 		return nil, err
 	}
