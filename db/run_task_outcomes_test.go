@@ -298,3 +298,41 @@ func TestMerge_FromSchema8KeepsEvaluable(t *testing.T) {
 		t.Fatalf("outcomes after merge\n%s\nwant\n%s", got, want)
 	}
 }
+
+// A task key with two task rows in one run is one task, as task_outcomes
+// counts it: its smallest row's id, and a field's largest value over the
+// rows (without infrastructure errors: the fields of its smallest row
+// left).
+func TestListTaskTrials_KeyOfTwoTaskRows(t *testing.T) {
+	ctx := context.Background()
+	store, _ := MustOpenDB(t)
+	other := func(tr *emobench.Trajectory) *emobench.Trajectory {
+		tr.Task.Instruction += " (second wording)"
+		tr.Task.Emotion.Family = "sadness"
+		return tr
+	}
+	mustIngest(t, store, run("a", "s1"), traj("1", 0, 1), notEvaluable(traj("1", 1, 0)), other(traj("1", 2, 0)))
+	for _, c := range []struct {
+		withoutInfra bool
+		want         string
+	}{{false, "task 1: 1/3, sadness"}, {true, "task 1: 1/2, anger"}} {
+		list := store.ListTaskTrials
+		if c.withoutInfra {
+			list = store.ListTaskTrialsWithoutInfraErrors
+		}
+		tasks, err := list(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tasks) != 1 {
+			t.Fatalf("withoutInfra %v: %d rows, want 1: %+v", c.withoutInfra, len(tasks), tasks)
+		}
+		k := tasks[0]
+		if got := fmt.Sprintf("task %d: %d/%d, %s", k.TaskID, k.Passes, k.Trials, k.Fields["emotion_family"]); got != c.want {
+			t.Errorf("withoutInfra %v: %s, want %s", c.withoutInfra, got, c.want)
+		}
+	}
+	if got, want := queryText(t, store, "SELECT task_id, trials, passes, emotion_family FROM task_outcomes"), "1|3|1|sadness"; got != want {
+		t.Errorf("task_outcomes view: %s, want %s", got, want)
+	}
+}
