@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/redact"
 )
 
 // FormatTau2 names τ²-bench's Results format (sierra-research/tau2-bench,
@@ -34,7 +35,7 @@ type Tau2Info struct {
 	Domain              string             // info.environment_info.domain_name
 	Condition           emobench.Condition // info.emobench_condition (emobench's export); empty when absent or invalid
 	Tasks               int                // number of entries of the tasks array
-	Raw                 json.RawMessage    // info as given, credentials redacted (RedactSecrets); nil when absent
+	Raw                 json.RawMessage    // info as given, credentials redacted (redact.Config); nil when absent
 	Redacted            []string           // paths in info of the credentials left out of Raw
 	// Wrapper holds the top-level model, domain and agent keys of a
 	// Results-like wrapper object, as given with credentials redacted; nil
@@ -458,7 +459,7 @@ func (t *Tau2Reader) applyWrapper() {
 	}
 	w := t.wrapper
 	raw, _ := json.Marshal(w)
-	t.info.Wrapper, _ = RedactConfig(raw)
+	t.info.Wrapper, _ = redact.Config(raw)
 	var model, implementation string
 	if a := w["agent"]; !isNull(a) && a[0] == '"' {
 		if name := stringOf(a); strings.HasSuffix(strings.ToLower(name), "agent") {
@@ -551,7 +552,7 @@ func (t *Tau2Reader) readInfo(raw json.RawMessage) {
 	if isNull(raw) {
 		return
 	}
-	t.info.Raw, t.info.Redacted = RedactConfig(raw)
+	t.info.Raw, t.info.Redacted = redact.Config(raw)
 	t.info.AgentModel = stringOf(jsonPath(raw, "agent_info", "llm"))
 	t.info.AgentImplementation = stringOf(jsonPath(raw, "agent_info", "implementation"))
 	t.info.UserModel = stringOf(jsonPath(raw, "user_info", "llm"))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/redact"
 )
 
 // tau2Task is a τ²-bench Task. Its content fields vary between versions and
@@ -91,7 +92,7 @@ func tau2TaskFrom(raw json.RawMessage) (*emobench.Task, error) {
 		task.Instruction = stringOf(tt.Ticket)
 	}
 	// Redacted before the task is hashed, so re-ingest finds the same row.
-	task.Instruction = RedactContent(task.Instruction)
+	task.Instruction = redact.Content(task.Instruction)
 	criteria := tt.EvaluationCriteria
 	task.Actions = tau2Actions(jsonPath(criteria, "actions"))
 	outputs := append(stringList(jsonPath(criteria, "communicate_info")), stringList(jsonPath(criteria, "nl_assertions"))...)

@@ -18,6 +18,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/redact"
 )
 
 // Defaults of LLMConfig.
@@ -365,7 +366,7 @@ func (c *LLMClient) redact(s string) string {
 	// A placeholder key of a local server ("1", "EMPTY") is no secret, and
 	// replacing every occurrence of it would garble the message.
 	if k := strings.TrimSpace(c.cfg.APIKey); len(k) >= minSecretKeyLen {
-		s = strings.ReplaceAll(s, k, "[redacted]")
+		s = strings.ReplaceAll(s, k, redact.Placeholder)
 	}
 	return s
 }

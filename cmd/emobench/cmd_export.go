@@ -14,6 +14,7 @@ import (
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/export"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 	"github.com/urfave/cli/v2"
 )
 
@@ -100,7 +101,7 @@ func exportRuns(c *cli.Context, store *db.DB) ([]export.Run, error) {
 	for _, r := range all {
 		// A file written by an older emobench may still hold credentials
 		// that no writing command has redacted yet.
-		r.Config, _ = ingest.RedactConfig(r.Config)
+		r.Config, _ = redact.Config(r.Config)
 		if len(ids) == 0 || slices.Contains(ids, r.ID) {
 			runs = append(runs, export.Run{Run: r, Trajectories: redacted(store.Trajectories(c.Context, r.ID))})
 		}

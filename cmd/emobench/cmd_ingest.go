@@ -21,6 +21,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
 	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
@@ -652,7 +653,7 @@ func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string
 		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.path, w)
 	}
 	for _, path := range info.Redacted {
-		fmt.Fprintf(e.stderr, "note: %s: info.%s holds a credential: stored as %q in runs.config\n", src.path, path, ingest.Redacted)
+		fmt.Fprintf(e.stderr, "note: %s: info.%s holds a credential: stored as %q in runs.config\n", src.path, path, redact.Placeholder)
 	}
 	if res.Trajectories == 0 {
 		fmt.Fprintf(e.stdout, "%s: note: no simulations in this τ²-bench run (it lists %s); run %d holds no trajectories\n",

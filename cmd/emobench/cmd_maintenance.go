@@ -8,6 +8,7 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 	"github.com/urfave/cli/v2"
 )
 
@@ -194,9 +195,9 @@ func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
 // scrub redacts credentials in the run configs of store, saying which, and,
 // once per file, in the trajectories an older emobench stored.
 func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
-	found, err := store.ScrubRunConfigs(ctx, ingest.RedactConfig)
+	found, err := store.ScrubRunConfigs(ctx, redact.Config)
 	for _, f := range found {
-		e.warn(fmt.Sprintf("%s: %s held a credential: now %q", path, f, ingest.Redacted))
+		e.warn(fmt.Sprintf("%s: %s held a credential: now %q", path, f, redact.Placeholder))
 	}
 	if err != nil {
 		return err
@@ -208,7 +209,7 @@ func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
 	if err != nil {
 		return err
 	}
-	n, err = store.ScrubMessagesOnce(ctx, messageRedaction, ingest.RedactContent)
+	n, err = store.ScrubMessagesOnce(ctx, messageRedaction, redact.Content)
 	if n > 0 {
 		e.warn(fmt.Sprintf("%s: credentials redacted in the content of %s stored by an older emobench", path, plural(n, "message", "messages")))
 	}

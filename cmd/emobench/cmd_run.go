@@ -16,7 +16,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
-	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -648,7 +648,7 @@ func uniqueInOrder(values []string) []string {
 // checkBaseURL refuses an endpoint that carries a credential: the endpoint
 // is stored with the run for --resume, and the key would be too.
 func checkBaseURL(u string) error {
-	if ingest.RedactText(u) != u {
+	if redact.Text(u) != u {
 		return usagef("--base-url holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
 	}
 	return nil

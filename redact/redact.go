@@ -1,4 +1,7 @@
-package ingest
+// Package redact replaces credentials (API keys, tokens, passwords, signed
+// URLs) in stored JSON and text with Placeholder. It imports the standard
+// library only: ingest, db, export and sim all use it.
+package redact
 
 import (
 	"bytes"
@@ -9,12 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/emobench/emobench"
 )
 
-// Redacted replaces a credential's value in stored JSON.
-const Redacted = "[redacted]"
+// Placeholder replaces a credential's value in stored JSON.
+const Placeholder = "[redacted]"
 
 // secretWords make a key a credential wherever they appear in it
 // (aws_secret_access_key, vertex_credentials, Cookie, db_password, …).
@@ -129,22 +130,22 @@ func isSecretKey(key string) bool {
 	return hasToken && !countLike
 }
 
-// RedactSecrets returns raw re-encoded (compact, numbers as written) with
-// every credential replaced by Redacted, and the dotted paths of what it
+// Secrets returns raw re-encoded (compact, numbers as written) with
+// every credential replaced by Placeholder, and the dotted paths of what it
 // replaced. Credentials are the values (strings, arrays, objects) of keys
 // isSecretKey accepts, at any depth, the value of a named value whose name
 // is one (namedValueKey), the argument after a credential flag in a list,
-// and what RedactText finds in any string. A tool call's arguments are
+// and what Text finds in any string. A tool call's arguments are
 // kept as written: the kwargs or arguments of an object with a string
 // name, or of an item of an actions list; a kwargs elsewhere is redacted. raw comes back unchanged when it is not valid JSON.
-func RedactSecrets(raw json.RawMessage) (json.RawMessage, []string) {
+func Secrets(raw json.RawMessage) (json.RawMessage, []string) {
 	return redactJSON(raw, true)
 }
 
-// RedactConfig is RedactSecrets for a run's configuration, which holds no
+// Config is Secrets for a run's configuration, which holds no
 // tool calls: a kwargs or arguments beside a name (an LLM client's) is
 // redacted like any other value. Only an actions list's arguments stay.
-func RedactConfig(raw json.RawMessage) (json.RawMessage, []string) {
+func Config(raw json.RawMessage) (json.RawMessage, []string) {
 	return redactJSON(raw, false)
 }
 
@@ -177,7 +178,7 @@ func redactValue(v any, path string, paths *[]string, toolCalls bool) any {
 		// Any case (CloudFormation's and .NET's Name/Value), and
 		// CloudFormation's ParameterKey/ParameterValue.
 		if vk, ok := namedValueKey(x); ok {
-			x[vk] = Redacted
+			x[vk] = Placeholder
 			*paths = append(*paths, strings.TrimPrefix(path+"."+vk, "."))
 		}
 		_, toolCall := x["name"].(string)
@@ -194,7 +195,7 @@ func redactValue(v any, path string, paths *[]string, toolCalls bool) any {
 			}
 			p := strings.TrimPrefix(path+"."+k, ".")
 			if isSecretKey(k) && isCredentialValue(child) {
-				x[k] = Redacted
+				x[k] = Placeholder
 				*paths = append(*paths, p)
 				continue
 			}
@@ -203,15 +204,15 @@ func redactValue(v any, path string, paths *[]string, toolCalls bool) any {
 	case []any:
 		// A [name, value] pair, as in extra_headers: [["Authorization", "Bearer …"]].
 		if name, ok := pairName(x); ok && isSecretKey(name) && isCredentialValue(x[1]) {
-			x[1] = Redacted
+			x[1] = Placeholder
 			*paths = append(*paths, path+"[1]")
 			return x
 		}
 		// An argument list: ["--api-key", "…"].
 		for i := 0; i+1 < len(x); i++ {
 			if flag, ok := x[i].(string); ok && isSecretFlag(flag) {
-				if value, ok := x[i+1].(string); ok && value != "" && value != Redacted && !strings.HasPrefix(value, "-") {
-					x[i+1] = Redacted
+				if value, ok := x[i+1].(string); ok && value != "" && value != Placeholder && !strings.HasPrefix(value, "-") {
+					x[i+1] = Placeholder
 					*paths = append(*paths, path+"["+strconv.Itoa(i+1)+"]")
 				}
 			}
@@ -222,13 +223,13 @@ func redactValue(v any, path string, paths *[]string, toolCalls bool) any {
 	case string:
 		if strings.HasPrefix(strings.TrimSpace(x), "{") && json.Valid([]byte(x)) {
 			// JSON kept as a string, e.g. an LLM config serialized into a field.
-			if clean, found := RedactSecrets(json.RawMessage(x)); found != nil {
+			if clean, found := Secrets(json.RawMessage(x)); found != nil {
 				*paths = append(*paths, path)
 				return string(clean)
 			}
 			return x
 		}
-		if clean := RedactText(x); clean != x {
+		if clean := Text(x); clean != x {
 			*paths = append(*paths, path)
 			return clean
 		}
@@ -468,7 +469,7 @@ func containsFold(s, sub string) bool {
 	return false
 }
 
-// RedactText returns s with credentials replaced by Redacted, keeping the
+// Text returns s with credentials replaced by Placeholder, keeping the
 // rest of the text as written, in order:
 //   - the password of a URL's userinfo (user:…@);
 //   - API keys in their providers' formats, anywhere (providerKey);
@@ -494,21 +495,21 @@ func containsFold(s, sub string) bool {
 //
 // A scheme word (Bearer, Basic, Token) before a value is kept. Text already
 // redacted is left alone, so a second pass changes nothing.
-func RedactText(s string) string { return redactText(s, true) }
+func Text(s string) string { return redactText(s, true) }
 
-// RedactContent is RedactText for conversation text (message content, a
+// Content is Text for conversation text (message content, a
 // task's instruction): labels with a colon (NAME: VALUE, Authorization: …)
 // are left out, since in a conversation or a tool's answer they are data
 // ("Credentials: MD, FAAN", "Insurance Authorization: A-1234"), unless
 // NAME names a credential unambiguously (isCredentialLabel: api_key: …,
 // password: …); a Bearer token after Authorization: is still found.
-func RedactContent(s string) string { return redactText(s, false) }
+func Content(s string) string { return redactText(s, false) }
 
 func redactText(s string, labels bool) string {
 	// One pass can bring a match within another rule's reach (a shorter
 	// quoted key, say): repeat until nothing changes, so that redacting
 	// redacted text changes nothing. Each pass only replaces secrets with
-	// Redacted, so a few passes suffice.
+	// Placeholder, so a few passes suffice.
 	for range maxRedactPasses {
 		next := redactTextOnce(s, labels)
 		if next == s {
@@ -526,10 +527,10 @@ func redactTextOnce(s string, labels bool) string {
 	if strings.Contains(s, "@") && strings.Contains(s, "://") {
 		s = userinfo.ReplaceAllStringFunc(s, func(m string) string {
 			sub := userinfo.FindStringSubmatch(m)
-			if strings.HasPrefix(sub[2], Redacted) {
+			if strings.HasPrefix(sub[2], Placeholder) {
 				return m
 			}
-			return sub[1] + ":" + Redacted + "@"
+			return sub[1] + ":" + Placeholder + "@"
 		})
 	}
 	rules, keys := secretHintsIn(s)
@@ -538,7 +539,7 @@ func redactTextOnce(s string, labels bool) string {
 			if !isProviderKey(m) {
 				return m
 			}
-			return Redacted
+			return Placeholder
 		})
 	}
 	if !rules {
@@ -558,20 +559,20 @@ func redactTextOnce(s string, labels bool) string {
 					return m
 				}
 				scheme, value := splitScheme(sub[3])
-				if value == "" || strings.HasPrefix(value, Redacted) {
+				if value == "" || strings.HasPrefix(value, Placeholder) {
 					return m
 				}
 				q := m[:1]
-				return q + sub[1] + q + sub[2] + q + scheme + Redacted + q
+				return q + sub[1] + q + sub[2] + q + scheme + Placeholder + q
 			})
 		}
 		if labels {
 			s = headerLine.ReplaceAllStringFunc(s, func(m string) string {
 				sub := headerLine.FindStringSubmatch(m)
-				if strings.HasPrefix(sub[4], Redacted) {
+				if strings.HasPrefix(sub[4], Placeholder) {
 					return m
 				}
-				return sub[1] + sub[2] + sub[3] + Redacted
+				return sub[1] + sub[2] + sub[3] + Placeholder
 			})
 		}
 	}
@@ -583,10 +584,10 @@ func redactTextOnce(s string, labels bool) string {
 					return m
 				}
 				scheme, value := splitScheme(sub[4])
-				if value == "" || strings.HasPrefix(value, Redacted) {
+				if value == "" || strings.HasPrefix(value, Placeholder) {
 					return m
 				}
-				return sub[1] + sub[2] + sub[3] + scheme + Redacted + m[len(m)-1:]
+				return sub[1] + sub[2] + sub[3] + scheme + Placeholder + m[len(m)-1:]
 			})
 		}
 	}
@@ -607,16 +608,16 @@ func redactTextOnce(s string, labels bool) string {
 				quote, value = value[:1], value[1:len(value)-1]
 			}
 			switch strings.ToLower(value) {
-			case "", strings.ToLower(Redacted), "bearer", "basic", "token", "none", "null", "true", "false":
+			case "", strings.ToLower(Placeholder), "bearer", "basic", "token", "none", "null", "true", "false":
 				return "", false
 			}
 			if colon && !labels && quote == "" && !secretLooking(value) {
 				return "", false // conversation: "Reset password: click the link"
 			}
-			return name + sep + quote + Redacted + quote, true
+			return name + sep + quote + Placeholder + quote, true
 		})
 		if containsFold(s, "provided:") {
-			s = keyProvided.ReplaceAllString(s, "${1}"+Redacted)
+			s = keyProvided.ReplaceAllString(s, "${1}"+Placeholder)
 		}
 	}
 	if containsFold(s, "bearer") || containsFold(s, "token") {
@@ -625,17 +626,17 @@ func redactTextOnce(s string, labels bool) string {
 			if !looksLikeToken(token) || strings.EqualFold(sub[1], "token") && !strings.ContainsAny(token, "0123456789_-./+~") {
 				return "", false
 			}
-			return sub[1] + sub[2] + Redacted + sub[3][len(token):], true
+			return sub[1] + sub[2] + Placeholder + sub[3][len(token):], true
 		})
 	}
 	if mayHoldFlag(s) {
 		for _, re := range flagValue {
 			s = re.ReplaceAllStringFunc(s, func(m string) string {
 				sub := re.FindStringSubmatch(m)
-				if !isSecretFlag(sub[2]) || sub[5] == "" || strings.HasPrefix(sub[5], Redacted) || strings.HasPrefix(sub[5], "-") {
+				if !isSecretFlag(sub[2]) || sub[5] == "" || strings.HasPrefix(sub[5], Placeholder) || strings.HasPrefix(sub[5], "-") {
 					return m
 				}
-				return sub[1] + sub[2] + sub[3] + sub[4] + Redacted + sub[6]
+				return sub[1] + sub[2] + sub[3] + sub[4] + Placeholder + sub[6]
 			})
 		}
 	}
@@ -667,11 +668,11 @@ func redactAssignments(s string) string {
 	for _, loc := range assignment.FindAllStringSubmatchIndex(s, -1) {
 		name, value := s[loc[2]:loc[3]], s[loc[4]:loc[5]]
 		inQuery := loc[0] > 0 && strings.IndexByte("?&;", s[loc[0]-1]) >= 0
-		if strings.HasPrefix(value, Redacted) || !(isSecretKey(name) || inQuery && secretURLParams[strings.ToLower(name)]) {
+		if strings.HasPrefix(value, Placeholder) || !(isSecretKey(name) || inQuery && secretURLParams[strings.ToLower(name)]) {
 			continue
 		}
 		b.WriteString(s[last:loc[4]])
-		b.WriteString(Redacted)
+		b.WriteString(Placeholder)
 		last = loc[5]
 	}
 	if last == 0 {
@@ -820,10 +821,10 @@ func redactOAuthCode(u string) string {
 		return u
 	}
 	return oauthCode.ReplaceAllStringFunc(u, func(m string) string {
-		if strings.HasSuffix(m, "="+Redacted) {
+		if strings.HasSuffix(m, "="+Placeholder) {
 			return m
 		}
-		return m[:1] + "code=" + Redacted
+		return m[:1] + "code=" + Placeholder
 	})
 }
 
@@ -833,7 +834,7 @@ func redactOAuthCode(u string) string {
 func isCredentialValue(v any) bool {
 	switch x := v.(type) {
 	case string:
-		return x != "" && x != Redacted
+		return x != "" && x != Placeholder
 	case []any, map[string]any:
 		return true
 	}
@@ -867,23 +868,15 @@ func mayHoldSecret(raw []byte) bool {
 	return false
 }
 
-// RedactTrajectory redacts credentials in the fields of t that keep source
-// JSON or text as given (Extra, RewardInfo, Error), in its messages'
-// content and in its task's instruction, by the rules of RedactSecrets,
-// RedactText and (for content and instruction) RedactContent; a field without
-// any stays byte for byte as the source wrote it. Tool-call arguments are
-// left as they are.
-func RedactTrajectory(t *emobench.Trajectory) {
-	for _, raw := range []*json.RawMessage{&t.Extra, &t.RewardInfo} {
-		if mayHoldSecret(*raw) {
-			if clean, paths := RedactSecrets(*raw); paths != nil {
-				*raw = clean
-			}
+// Field is Secrets for a field kept as the source wrote it (a trajectory's
+// extra fields, its reward_info): raw comes back byte for byte, same slice,
+// when it holds no credential or is not valid JSON; otherwise its
+// re-encoding with every credential replaced.
+func Field(raw json.RawMessage) json.RawMessage {
+	if mayHoldSecret(raw) {
+		if clean, paths := Secrets(raw); paths != nil {
+			return clean
 		}
 	}
-	t.Error = RedactText(t.Error)
-	t.Task.Instruction = RedactContent(t.Task.Instruction)
-	for i := range t.Messages {
-		t.Messages[i].Content = RedactContent(t.Messages[i].Content)
-	}
+	return raw
 }

@@ -1,11 +1,11 @@
-package ingest_test
+package redact_test
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
-	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 )
 
 func TestRedactSecrets(t *testing.T) {
@@ -15,7 +15,7 @@ func TestRedactSecrets(t *testing.T) {
 		"accessToken":"S12","clientSecret":"S13","api_keys":["S14"],"openai_api_key":{"value":"S15"},
 		"api_base":"https://user:S16@host.example/v1?api-key=S17&region=eu","rate_limit_tokens":100,"task_key":"t1"}},
 		"user_info":{"llm_args":{"OPENAI-API-KEY":"sk-2","headers":[{"Authorization":"Bearer x","Ocp-Apim-Subscription-Key":"S18","Cookie":"S19"}],"token":""}},"seed":300}`
-	out, paths := ingest.RedactSecrets(json.RawMessage(in))
+	out, paths := redact.Secrets(json.RawMessage(in))
 	for i := 1; i <= 19; i++ {
 		if secret := `S` + itoa(i); strings.Contains(string(out), secret+`"`) || strings.Contains(string(out), secret+"@") || strings.Contains(string(out), secret+"&") {
 			t.Errorf("output still holds %s: %s", secret, out)
@@ -44,7 +44,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 // A repeated key must not carry an earlier credential through.
 func TestRedactSecrets_DuplicateKey(t *testing.T) {
-	out, _ := ingest.RedactSecrets(json.RawMessage(`{"api_key": "SK-hidden", "api_key": ""}`))
+	out, _ := redact.Secrets(json.RawMessage(`{"api_key": "SK-hidden", "api_key": ""}`))
 	if strings.Contains(string(out), "SK-hidden") {
 		t.Errorf("output still holds the first api_key: %s", out)
 	}
@@ -59,7 +59,7 @@ func TestRedactSecrets_NothingToRedact(t *testing.T) {
 		`{"url":"https://example.com/a?b=c"}`: `{"url":"https://example.com/a?b=c"}`,
 		`{"use_api_key":true,"api_key":null}`: `{"api_key":null,"use_api_key":true}`,
 	} {
-		out, paths := ingest.RedactSecrets(json.RawMessage(in))
+		out, paths := redact.Secrets(json.RawMessage(in))
 		if string(out) != want || paths != nil {
 			t.Errorf("RedactSecrets(%s) = %s, %v; want %s and no paths", in, out, paths, want)
 		}
@@ -72,8 +72,8 @@ func TestKeyWordsSecret(t *testing.T) {
 		"max_tokens": false, "max_completion_tokens": false, "eos_token": false, "sort_key": false, "task_key": false,
 		"temperature": false, "tokenizer": false, "keyword": false, "monkey": false, "auth": true, "author": false,
 	} {
-		out, _ := ingest.RedactSecrets(json.RawMessage(`{"` + key + `":"v"}`))
-		if got := strings.Contains(string(out), ingest.Redacted); got != want {
+		out, _ := redact.Secrets(json.RawMessage(`{"` + key + `":"v"}`))
+		if got := strings.Contains(string(out), redact.Placeholder); got != want {
 			t.Errorf("key %q redacted = %v, want %v", key, got, want)
 		}
 	}
@@ -81,11 +81,11 @@ func TestKeyWordsSecret(t *testing.T) {
 
 // Redacting twice finds nothing the second time.
 func TestRedactSecrets_Idempotent(t *testing.T) {
-	once, paths := ingest.RedactSecrets(json.RawMessage(`{"api_key":"sk-1","u":"https://a:b@h/x?token=t"}`))
+	once, paths := redact.Secrets(json.RawMessage(`{"api_key":"sk-1","u":"https://a:b@h/x?token=t"}`))
 	if len(paths) != 2 {
 		t.Fatalf("first pass found %v", paths)
 	}
-	twice, paths := ingest.RedactSecrets(once)
+	twice, paths := redact.Secrets(once)
 	if string(twice) != string(once) || paths != nil {
 		t.Errorf("second pass: %s %v, want %s and nothing found", twice, paths, once)
 	}
@@ -100,20 +100,20 @@ func FuzzRedactSecrets(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		if once := ingest.RedactText(in); ingest.RedactText(once) != once {
-			t.Fatalf("RedactText is not idempotent over %q: %q, then %q", in, once, ingest.RedactText(once))
+		if once := redact.Text(in); redact.Text(once) != once {
+			t.Fatalf("RedactText is not idempotent over %q: %q, then %q", in, once, redact.Text(once))
 		}
-		if once := ingest.RedactContent(in); ingest.RedactContent(once) != once {
-			t.Fatalf("RedactContent is not idempotent over %q: %q, then %q", in, once, ingest.RedactContent(once))
+		if once := redact.Content(in); redact.Content(once) != once {
+			t.Fatalf("RedactContent is not idempotent over %q: %q, then %q", in, once, redact.Content(once))
 		}
-		out, _ := ingest.RedactSecrets(json.RawMessage(in))
+		out, _ := redact.Secrets(json.RawMessage(in))
 		if !json.Valid([]byte(in)) {
 			return
 		}
 		if !json.Valid(out) {
 			t.Fatalf("RedactSecrets(%s) = %s: not JSON", in, out)
 		}
-		if again, paths := ingest.RedactSecrets(out); paths != nil || string(again) != string(out) {
+		if again, paths := redact.Secrets(out); paths != nil || string(again) != string(out) {
 			t.Fatalf("second pass over %s found %v: %s", out, paths, again)
 		}
 	})
@@ -135,7 +135,7 @@ func TestRedactText(t *testing.T) {
 		"https://acct.blob.core.windows.net/c?sv=1&sig=LEAK9&se=2": "https://acct.blob.core.windows.net/c?sv=1&sig=[redacted]&se=2",
 		"plain text: a=b, key points":                              "plain text: a=b, key points",
 	} {
-		if got := ingest.RedactText(in); got != want {
+		if got := redact.Text(in); got != want {
 			t.Errorf("RedactText(%q) = %q, want %q", in, got, want)
 		}
 	}
@@ -146,7 +146,7 @@ func TestRedactSecrets_NotCredentials(t *testing.T) {
 	in := `{"key_points":["a"],"secretary":"Ann","tokens":["a","b"],"token_type":"bearer","next_page_token":"p2",` +
 		`"actions":[{"name":"update","kwargs":{"key":"color","password":"new-pass"}}],"key":"color",` +
 		`"config":"{\"api_key\": \"sk-LEAK10\"}"}`
-	out, paths := ingest.RedactSecrets(json.RawMessage(in))
+	out, paths := redact.Secrets(json.RawMessage(in))
 	if len(paths) != 1 || paths[0] != "config" || strings.Contains(string(out), "LEAK10") {
 		t.Errorf("paths %v, out %s: want only the JSON string's api_key redacted", paths, out)
 	}

@@ -1,10 +1,10 @@
-package ingest_test
+package redact_test
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -19,7 +19,7 @@ func TestRedact_FinalShapes(t *testing.T) {
 		{"GET /v1?alt=json&key=LEAK5", "GET /v1?alt=json&key=[redacted]"},
 	}
 	for _, tt := range text {
-		for name, redact := range map[string]func(string) string{"RedactText": ingest.RedactText, "RedactContent": ingest.RedactContent} {
+		for name, redact := range map[string]func(string) string{"RedactText": redact.Text, "RedactContent": redact.Content} {
 			if got := redact(tt.in); got != tt.want {
 				t.Errorf("%s(%q) = %q, want %q", name, tt.in, got, tt.want)
 			}
@@ -34,13 +34,13 @@ func TestRedact_FinalShapes(t *testing.T) {
 		{"my password: hunter2", "my password: [redacted]"},
 	}
 	for _, tt := range content {
-		if got := ingest.RedactContent(tt.in); got != tt.want {
+		if got := redact.Content(tt.in); got != tt.want {
 			t.Errorf("RedactContent(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 
 	config := json.RawMessage(`{"llm_args":{"name":"openai","kwargs":{"api_key":"K1"}},"actions":[{"name":"login","kwargs":{"password":"gold"}}]}`)
-	got, paths := ingest.RedactConfig(config)
+	got, paths := redact.Config(config)
 	if want := `{"actions":[{"kwargs":{"password":"gold"},"name":"login"}],"llm_args":{"kwargs":{"api_key":"[redacted]"},"name":"openai"}}`; string(got) != want {
 		t.Errorf("RedactConfig = %s, want %s", got, want)
 	}
@@ -48,12 +48,12 @@ func TestRedact_FinalShapes(t *testing.T) {
 		t.Errorf("RedactConfig paths = %v", paths)
 	}
 	// In a trajectory's fields, a kwargs beside a name is a tool call's.
-	if got, _ := ingest.RedactSecrets(json.RawMessage(`{"action":{"name":"login","arguments":{"token":"keep3"}}}`)); string(got) != `{"action":{"arguments":{"token":"keep3"},"name":"login"}}` {
+	if got, _ := redact.Secrets(json.RawMessage(`{"action":{"name":"login","arguments":{"token":"keep3"}}}`)); string(got) != `{"action":{"arguments":{"token":"keep3"},"name":"login"}}` {
 		t.Errorf("RedactSecrets changed a tool call's arguments: %s", got)
 	}
 
 	data := json.RawMessage(`{"token_usage":{"prompt":3},"public_key":"ssh-ed25519 AAAA","prior_authorization":"PA-77","authorization_status":"approved","credential_type":"MD","password_last_changed":"2024-01-02","secret_question":"pet?","pwd_changed":true,"api_key":"sk-live"}`)
-	got, paths = ingest.RedactSecrets(data)
+	got, paths = redact.Secrets(data)
 	if want := `{"api_key":"[redacted]","authorization_status":"approved","credential_type":"MD","password_last_changed":"2024-01-02","prior_authorization":"PA-77","public_key":"ssh-ed25519 AAAA","pwd_changed":true,"secret_question":"pet?","token_usage":{"prompt":3}}`; string(got) != want {
 		t.Errorf("RedactSecrets = %s, want %s", got, want)
 	}

@@ -1,4 +1,4 @@
-package ingest_test
+package redact_test
 
 import (
 	"encoding/json"
@@ -6,8 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 )
 
 // Shapes an adversarial tester found past the rules: each is replaced
@@ -47,7 +46,7 @@ func TestRedactText_TesterShapes(t *testing.T) {
 		`('name', 'Ann'), ('city', 'Oslo')`:                `('name', 'Ann'), ('city', 'Oslo')`,
 		`run.py --model "gpt-4" --api-key-file "/etc/key"`: `run.py --model "gpt-4" --api-key-file "/etc/key"`,
 	} {
-		for _, redact := range []func(string) string{ingest.RedactText, ingest.RedactContent} {
+		for _, redact := range []func(string) string{redact.Text, redact.Content} {
 			if got := redact(in); got != want {
 				t.Errorf("redact(%q)\n = %q\nwant %q", in, got, want)
 			}
@@ -77,7 +76,7 @@ func TestRedactContent_CredentialLabels(t *testing.T) {
 		"pwd: /home/ana":                            "pwd: /home/ana",
 		"Password: none":                            "Password: none",
 	} {
-		if got := ingest.RedactContent(in); got != want {
+		if got := redact.Content(in); got != want {
 			t.Errorf("RedactContent(%q)\n = %q\nwant %q", in, got, want)
 		}
 	}
@@ -94,7 +93,7 @@ func TestRedactSecrets_TesterShapes(t *testing.T) {
 		"actions": [{"name": "login", "kwargs": {"password": "keep1"}, "note": "pwd=LEAK5"}],
 		"tool_calls": [{"id": "c1", "function": {"name": "login", "arguments": "{\"api_key\": \"keep2\"}"}}],
 		"action_checks": [{"action": {"name": "auth", "arguments": {"token": "keep3"}}}]}`
-	out, paths := ingest.RedactSecrets(json.RawMessage(in))
+	out, paths := redact.Secrets(json.RawMessage(in))
 	want := `{"Environment":[{"Name":"OPENAI_API_KEY","Value":"[redacted]"},{"Name":"MODEL","Value":"m"}],` +
 		`"Parameters":[{"ParameterKey":"DbPassword","ParameterValue":"[redacted]"}],` +
 		`"action_checks":[{"action":{"arguments":{"token":"keep3"},"name":"auth"}}],` +
@@ -109,23 +108,7 @@ func TestRedactSecrets_TesterShapes(t *testing.T) {
 	if diff := cmp.Diff(wantPaths, paths); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
-	if again, paths := ingest.RedactSecrets(out); string(again) != string(out) || paths != nil {
+	if again, paths := redact.Secrets(out); string(again) != string(out) || paths != nil {
 		t.Errorf("second pass: %s %v", again, paths)
-	}
-}
-
-// A task's instruction is conversation text: RedactTrajectory redacts it
-// by RedactContent, and leaves the task's actions as written.
-func TestRedactTrajectory_Instruction(t *testing.T) {
-	tr := emobench.Trajectory{Task: emobench.Task{
-		Instruction: "Log in with api_key=LEAK1 and send Bearer LEAK2abcdef123. Credentials: MD",
-		Actions:     json.RawMessage(`[{"name":"login","kwargs":{"api_key":"keep"}}]`),
-	}}
-	ingest.RedactTrajectory(&tr)
-	if got, want := tr.Task.Instruction, "Log in with api_key=[redacted] and send Bearer [redacted]. Credentials: MD"; got != want {
-		t.Errorf("instruction = %q, want %q", got, want)
-	}
-	if got, want := string(tr.Task.Actions), `[{"name":"login","kwargs":{"api_key":"keep"}}]`; got != want {
-		t.Errorf("actions = %s, want %s", got, want)
 	}
 }

@@ -1,4 +1,4 @@
-package ingest_test
+package redact_test
 
 import (
 	"encoding/json"
@@ -6,8 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 )
 
 // Credential shapes found in real result files, in text: each is replaced
@@ -36,10 +35,10 @@ func TestRedactText_Shapes(t *testing.T) {
 		"GET /oauth/callback?code=LEAK12&state=xyz":        "GET /oauth/callback?code=[redacted]&state=xyz",
 		"https://app.example/cb?state=s1&code=LEAK13 done": "https://app.example/cb?state=s1&code=[redacted] done",
 	} {
-		if got := ingest.RedactText(in); got != want {
+		if got := redact.Text(in); got != want {
 			t.Errorf("RedactText(%q)\n = %q\nwant %q", in, got, want)
 		}
-		if got := ingest.RedactText(want); got != want {
+		if got := redact.Text(want); got != want {
 			t.Errorf("second pass over %q changed it: %q", want, got)
 		}
 	}
@@ -60,7 +59,7 @@ func TestRedactText_NotCredentials(t *testing.T) {
 		"Max tokens: 4096",
 		"Authorization: Bearer [redacted]",
 	} {
-		if got := ingest.RedactText(in); got != in {
+		if got := redact.Text(in); got != in {
 			t.Errorf("RedactText(%q) = %q, want it unchanged", in, got)
 		}
 	}
@@ -73,7 +72,7 @@ func TestRedactSecrets_Shapes(t *testing.T) {
 		"args": ["--api-key", "sk-LEAK3", "--model", "gpt-4", "--password", "-x"],
 		"db": {"host": "h", "pwd": "LEAK4"},
 		"actions": [{"name": "login", "kwargs": {"password": "keep", "args": ["--api-key", "keep"]}}]}`
-	out, paths := ingest.RedactSecrets(json.RawMessage(in))
+	out, paths := redact.Secrets(json.RawMessage(in))
 	want := `{"actions":[{"kwargs":{"args":["--api-key","keep"],"password":"keep"},"name":"login"}],"args":["--api-key","[redacted]","--model","gpt-4","--password","-x"],"db":{"host":"h","pwd":"[redacted]"},"env":[{"name":"OPENAI_API_KEY","value":"[redacted]"},{"name":"MODEL","value":"gpt-4"}],"headers":[{"key":"Authorization","value":"[redacted]"}]}`
 	if diff := cmp.Diff(want, string(out)); diff != "" {
 		t.Errorf("RedactSecrets (-want +got):\n%s", diff)
@@ -81,31 +80,9 @@ func TestRedactSecrets_Shapes(t *testing.T) {
 	if diff := cmp.Diff([]string{"args[1]", "db.pwd", "env[0].value", "headers[0].value"}, paths); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
-	again, paths := ingest.RedactSecrets(out)
+	again, paths := redact.Secrets(out)
 	if string(again) != string(out) || paths != nil {
 		t.Errorf("second pass: %s %v", again, paths)
-	}
-}
-
-// Message content is redacted too; tool-call arguments are not.
-func TestRedactTrajectory_Messages(t *testing.T) {
-	args := json.RawMessage(`{"token":"Bearer sk-ARG123456"}`)
-	tr := emobench.Trajectory{Messages: []emobench.Message{
-		{Role: emobench.RoleAssistant, Content: "calling with Authorization: Bearer sk-LEAK123456", ToolCalls: []emobench.ToolCall{{Name: "f", Arguments: args}}},
-		{Role: emobench.RoleTool, Content: `{"error": "bad key", "api_key": "sk-LEAK2"}`},
-		{Role: emobench.RoleUser, Content: "my order code is W123"},
-	}}
-	ingest.RedactTrajectory(&tr)
-	var got []string
-	for _, m := range tr.Messages {
-		got = append(got, m.Content)
-	}
-	want := []string{"calling with Authorization: Bearer [redacted]", `{"error": "bad key", "api_key": "[redacted]"}`, "my order code is W123"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("contents (-want +got):\n%s", diff)
-	}
-	if got := string(tr.Messages[0].ToolCalls[0].Arguments); got != string(args) {
-		t.Errorf("arguments = %s, want %s", got, args)
 	}
 }
 
@@ -122,7 +99,7 @@ func TestRedactContent(t *testing.T) {
 		`tool error: {"api_key": "sk-LEAK3"}`:                   `tool error: {"api_key": "[redacted]"}`,
 		"see https://app.example/oauth/callback?code=LEAK4&x=1": "see https://app.example/oauth/callback?code=[redacted]&x=1",
 	} {
-		if got := ingest.RedactContent(in); got != want {
+		if got := redact.Content(in); got != want {
 			t.Errorf("RedactContent(%q)\n = %q\nwant %q", in, got, want)
 		}
 	}
