@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Placeholder replaces a credential's value in stored JSON.
@@ -552,7 +553,10 @@ func redactTextOnce(s string, labels bool) string {
 		}
 	}
 	if strings.Contains(s, ":") {
-		for _, re := range quotedPair {
+		for i, re := range quotedPair {
+			if !mayHoldQuotedName(s, `"'`[i]) {
+				continue
+			}
 			s = re.ReplaceAllStringFunc(s, func(m string) string {
 				sub := re.FindStringSubmatch(m)
 				if !isSecretKey(sub[1]) {
@@ -591,7 +595,7 @@ func redactTextOnce(s string, labels bool) string {
 			})
 		}
 	}
-	if strings.ContainsAny(s, "=:") && hintBeforeSeparator(s) {
+	if strings.ContainsAny(s, "=:") && mayHoldSpacedName(s) && hintBeforeSeparator(s) {
 		// A declined match is searched again from its value on: in
 		// "config loaded: api_key: …" the first match is "config loaded".
 		s = replaceEach(spacedAssignment, s, 3, func(string) bool { return true }, func(sub []string) (string, bool) {
@@ -642,6 +646,104 @@ func redactTextOnce(s string, labels bool) string {
 	}
 	return s
 }
+
+// nameHints is the bit set of the secretTextHints that every name
+// isSecretKey accepts holds: key, token, secret, pass, pwd, auth, cookie and
+// credential.
+const nameHints = 1<<8 - 1
+
+// forEachNameHint calls found with the end of each nameHints word in s
+// (ASCII case ignored) until it returns true, and reports whether one did.
+func forEachNameHint(s string, found func(end int) bool) bool {
+	for i := 0; i+1 < len(s); i++ {
+		m := hintFirst[s[i]] & hintSecond[s[i+1]] & nameHints
+		for m != 0 {
+			n := bits.TrailingZeros32(m)
+			if hasPrefixFold(s[i:], secretTextHints[n]) && found(i+len(secretTextHints[n])) {
+				return true
+			}
+			m &^= 1 << n
+		}
+	}
+	return false
+}
+
+// foldsToASCII reports whether s holds a letter that strings.ToLower or
+// (?i) turns into an ASCII one (the Kelvin sign, dotted capital I, long s),
+// which the ASCII look-ups of forEachNameHint do not see but isSecretKey
+// and the regular expressions do. Text with one takes the full search.
+func foldsToASCII(s string) bool {
+	return strings.Contains(s, "\u212a") || strings.Contains(s, "\u0130") || strings.Contains(s, "\u017f")
+}
+
+// mayHoldQuotedName reports whether some quotedPair match with quote q
+// could name a credential. Its name holds a name hint and no q, so it is
+// the text between the q's either side of the hint; it must be one that
+// isSecretKey accepts, followed by blanks, ':', blanks and q. Most JSON in
+// conversation text has none ("Mechanical Keyboard": …), and the regular
+// expression is costly.
+func mayHoldQuotedName(s string, q byte) bool {
+	return foldsToASCII(s) || forEachNameHint(s, func(j int) bool {
+		// A name of 64 runes takes at most 256 bytes.
+		w := max(0, j-300)
+		open := strings.LastIndexByte(s[w:j], q)
+		if open >= 0 {
+			open += w
+		}
+		for j < len(s) && s[j] != q && s[j] != '\\' && s[j] != '\n' {
+			j++
+		}
+		if open < 0 || j == len(s) || s[j] != q {
+			return false
+		}
+		if name := s[open+1 : j]; strings.ContainsAny(name, "\\\n") || utf8.RuneCountInString(name) > 64 || !isSecretKey(name) {
+			return false
+		}
+		j = skipSpace(s, j+1, "\t\n\f\r ")
+		if j == len(s) || s[j] != ':' {
+			return false
+		}
+		j = skipSpace(s, j+1, "\t\n\f\r ")
+		return j < len(s) && s[j] == q
+	})
+}
+
+// mayHoldSpacedName reports whether some spacedAssignment match could name
+// a credential: a name hint is followed by the rest of its word, maybe one
+// space and a second word, then blanks and '=' or ':'. It is a necessary
+// condition only, and cheap: conversation text seldom meets it.
+func mayHoldSpacedName(s string) bool {
+	return foldsToASCII(s) || forEachNameHint(s, func(j int) bool {
+		j = skipNameChars(s, j)
+		if k := skipSpace(s, j, " \t"); k < len(s) && (s[k] == '=' || s[k] == ':') {
+			return true
+		}
+		if j+1 < len(s) && s[j] == ' ' && isASCIILetter(s[j+1]) {
+			k := skipSpace(s, skipNameChars(s, j+1), " \t")
+			return k < len(s) && (s[k] == '=' || s[k] == ':')
+		}
+		return false
+	})
+}
+
+// skipNameChars returns the index of the first byte from i on that is not
+// in [A-Za-z0-9_-].
+func skipNameChars(s string, i int) int {
+	for i < len(s) && (isASCIILetter(s[i]) || '0' <= s[i] && s[i] <= '9' || s[i] == '_' || s[i] == '-') {
+		i++
+	}
+	return i
+}
+
+// skipSpace returns the index of the first byte from i on not in space.
+func skipSpace(s string, i int, space string) int {
+	for i < len(s) && strings.IndexByte(space, s[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // hintBeforeSeparator reports whether some '=' or ':' of s has a secret
 // hint word within the 96 bytes before it: every NAME spacedAssignment
