@@ -77,6 +77,17 @@ func BenchmarkIngest_Synthetic(b *testing.B) {
 	}
 }
 
+// BenchmarkIngest_TauBenchLines ingests τ-bench JSON Lines of 100,000
+// small records (100 tasks x 1,000 trials): per-record costs, such as the
+// duplicate check, dominate.
+func BenchmarkIngest_TauBenchLines(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "lines-retail.jsonl")
+	if err := writeTauBenchLines(path, benchSeed, 100, 1000); err != nil {
+		b.Fatal(err)
+	}
+	benchIngestFile(b, path)
+}
+
 // BenchmarkIngest_DecodeOnly runs the τ-bench reader alone over a 10 MB
 // synthetic file, to tell parsing cost from SQLite cost.
 func BenchmarkIngest_DecodeOnly(b *testing.B) {

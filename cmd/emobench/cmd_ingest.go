@@ -23,9 +23,9 @@ import (
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
-	"github.com/mattn/go-isatty"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
 )
 
 // progressThreshold is the file size, in bytes, above which ingest shows a
@@ -551,7 +551,7 @@ func absolute(path string, modTime time.Time) string {
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return ok && isatty.IsTerminal(f.Fd())
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func firstNonEmpty(values ...string) string {
