@@ -20,7 +20,7 @@ func TestMayHoldQuotedName(t *testing.T) {
 		{"\"api_\u212aey\": \"x\"", '"', true},    // Kelvin sign: lower-cases to k
 		{"\"credent\u0130al\": \"x\"", '"', true}, // dotted capital I: lower-cases to i
 	} {
-		if got := mayHoldQuotedName(tc.in, tc.q); got != tc.want {
+		if got := mayHoldQuotedName(tc.in, tc.q, true); got != tc.want {
 			t.Errorf("mayHoldQuotedName(%q, %q) = %v, want %v", tc.in, tc.q, got, tc.want)
 		}
 	}
@@ -38,7 +38,7 @@ func TestMayHoldSpacedName(t *testing.T) {
 		"no hint here = 3":                 false,
 		"api_\u212aey = x":                 true,
 	} {
-		if got := mayHoldSpacedName(in); got != want {
+		if got := mayHoldSpacedName(in, true); got != want {
 			t.Errorf("mayHoldSpacedName(%q) = %v, want %v", in, got, want)
 		}
 	}
@@ -50,5 +50,20 @@ func TestText_FoldedName(t *testing.T) {
 	in := "{\"token_usage\": 1, \"api_\u212aey\": \"LEAK\"}"
 	if got, want := Text(in), "{\"token_usage\": 1, \"api_\u212aey\": \"[redacted]\"}"; got != want {
 		t.Errorf("Text(%q) = %q, want %q", in, got, want)
+	}
+}
+
+func TestHintSet(t *testing.T) {
+	for in, want := range map[string]uint32{
+		"":                       0,
+		"plain words":            0,
+		"Bearer x, TOKEN y":      hintBearer | hintToken,
+		"?code=1 and the key":    hintCode | 1<<0,
+		"sk-abc hf_x":            1<<providerHints | 1<<(providerHints+10),
+		"passphrase, pwd, auths": 1<<3 | 1<<4 | 1<<5,
+	} {
+		if got := hintSet(in); got != want {
+			t.Errorf("hintSet(%q) = %b, want %b", in, got, want)
+		}
 	}
 }

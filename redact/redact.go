@@ -441,6 +441,25 @@ func secretHintsIn(s string) (rules, keys bool) {
 	return rules, keys
 }
 
+// hintSet returns the bit set of the secretTextHints s holds, ignoring
+// ASCII case: one pass of two table look-ups a byte.
+func hintSet(s string) uint32 {
+	var found uint32
+	for i := 0; i+1 < len(s); i++ {
+		for m := hintFirst[s[i]] & hintSecond[s[i+1]] &^ found; m != 0; m &= m - 1 {
+			if n := bits.TrailingZeros32(m); hasPrefixFold(s[i:], secretTextHints[n]) {
+				found |= 1 << n
+			}
+		}
+	}
+	return found
+}
+
+// hintBit is the bit of the secretTextHints word w in a hintSet.
+func hintBit(w string) uint32 { return 1 << slices.Index(secretTextHints, w) }
+
+var hintBearer, hintToken, hintCode = hintBit("bearer"), hintBit("token"), hintBit("code=")
+
 // hasPrefixFold reports whether s starts with h (lower-case ASCII letters,
 // '=', '-' and '_'), ignoring the case of its letters.
 func hasPrefixFold(s, h string) bool {
@@ -534,7 +553,12 @@ func redactTextOnce(s string, labels bool) string {
 			return sub[1] + ":" + Placeholder + "@"
 		})
 	}
-	rules, keys := secretHintsIn(s)
+	// No replacement below adds a hint word (each puts Placeholder between
+	// text that was there), so found stays true of every later s where it
+	// says a word is absent.
+	found := hintSet(s)
+	rules, keys := found&(1<<providerHints-1) != 0, found>>providerHints != 0
+	names := found&nameHints != 0
 	if keys {
 		s = providerKey.ReplaceAllStringFunc(s, func(m string) string {
 			if !isProviderKey(m) {
@@ -548,13 +572,13 @@ func redactTextOnce(s string, labels bool) string {
 	}
 	if strings.Contains(s, "=") {
 		s = redactAssignments(s)
-		if containsFold(s, "code=") {
+		if found&hintCode != 0 && containsFold(s, "code=") {
 			s = urlQuery.ReplaceAllStringFunc(s, redactOAuthCode)
 		}
 	}
 	if strings.Contains(s, ":") {
 		for i, re := range quotedPair {
-			if !mayHoldQuotedName(s, `"'`[i]) {
+			if !mayHoldQuotedName(s, `"'`[i], names) {
 				continue
 			}
 			s = re.ReplaceAllStringFunc(s, func(m string) string {
@@ -595,7 +619,7 @@ func redactTextOnce(s string, labels bool) string {
 			})
 		}
 	}
-	if strings.ContainsAny(s, "=:") && mayHoldSpacedName(s) && hintBeforeSeparator(s) {
+	if strings.ContainsAny(s, "=:") && mayHoldSpacedName(s, names) && hintBeforeSeparator(s) {
 		// A declined match is searched again from its value on: in
 		// "config loaded: api_key: …" the first match is "config loaded".
 		s = replaceEach(spacedAssignment, s, 3, func(string) bool { return true }, func(sub []string) (string, bool) {
@@ -624,7 +648,7 @@ func redactTextOnce(s string, labels bool) string {
 			s = keyProvided.ReplaceAllString(s, "${1}"+Placeholder)
 		}
 	}
-	if containsFold(s, "bearer") || containsFold(s, "token") {
+	if found&hintBearer != 0 && containsFold(s, "bearer") || found&hintToken != 0 && containsFold(s, "token") {
 		s = replaceEach(bearerToken, s, 3, func(v string) bool { return strings.EqualFold(v, "token") || strings.EqualFold(v, "bearer") }, func(sub []string) (string, bool) {
 			token := strings.TrimRight(sub[3], ".") // a sentence's full stop stays
 			if !looksLikeToken(token) || strings.EqualFold(sub[1], "token") && !strings.ContainsAny(token, "0123456789_-./+~") {
@@ -677,13 +701,13 @@ func foldsToASCII(s string) bool {
 }
 
 // mayHoldQuotedName reports whether some quotedPair match with quote q
-// could name a credential. Its name holds a name hint and no q, so it is
+// could name a credential; names is whether s holds a name hint at all. Its name holds a name hint and no q, so it is
 // the text between the q's either side of the hint; it must be one that
 // isSecretKey accepts, followed by blanks, ':', blanks and q. Most JSON in
 // conversation text has none ("Mechanical Keyboard": …), and the regular
 // expression is costly.
-func mayHoldQuotedName(s string, q byte) bool {
-	return foldsToASCII(s) || forEachNameHint(s, func(j int) bool {
+func mayHoldQuotedName(s string, q byte, names bool) bool {
+	return foldsToASCII(s) || names && forEachNameHint(s, func(j int) bool {
 		// A name of 64 runes takes at most 256 bytes.
 		w := max(0, j-300)
 		open := strings.LastIndexByte(s[w:j], q)
@@ -709,11 +733,11 @@ func mayHoldQuotedName(s string, q byte) bool {
 }
 
 // mayHoldSpacedName reports whether some spacedAssignment match could name
-// a credential: a name hint is followed by the rest of its word, maybe one
+// a credential (names as for mayHoldQuotedName): a name hint is followed by the rest of its word, maybe one
 // space and a second word, then blanks and '=' or ':'. It is a necessary
 // condition only, and cheap: conversation text seldom meets it.
-func mayHoldSpacedName(s string) bool {
-	return foldsToASCII(s) || forEachNameHint(s, func(j int) bool {
+func mayHoldSpacedName(s string, names bool) bool {
+	return foldsToASCII(s) || names && forEachNameHint(s, func(j int) bool {
 		j = skipNameChars(s, j)
 		if k := skipSpace(s, j, " \t"); k < len(s) && (s[k] == '=' || s[k] == ':') {
 			return true
