@@ -44,9 +44,12 @@ const benchSeed = 20260101
 const realRunsDir = "../../../shared/realruns"
 
 // BenchmarkIngest_RealRuns ingests each top-level τ-bench file of the shared
-// real-runs folder into a fresh database per iteration.
+// real-runs folder, and the retail ones of its taubench folder, into a fresh
+// database per iteration.
 func BenchmarkIngest_RealRuns(b *testing.B) {
 	files, err := filepath.Glob(filepath.Join(realRunsDir, "*.json"))
+	more, _ := filepath.Glob(filepath.Join(realRunsDir, "taubench", "*retail*.json"))
+	files = append(files, more...)
 	if err == nil && len(files) == 0 {
 		err = errors.New("no *.json files")
 	}
