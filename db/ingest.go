@@ -198,13 +198,10 @@ type runWriter struct {
 	// it is nil (IngestRun), pairs are looked up in the database instead,
 	// so memory does not grow with the file.
 	seen map[pairKey]seenPair
-	// written holds a hash of each (domain, task key, trial) pair written
-	// when seen is nil: a pair whose hash is not in it is new without a
-	// database look-up (a 1M-record file spent most of its time in them).
-	// It keeps 8 bytes a trajectory, not the keys.
-	written     map[uint64]struct{}
-	writtenSeed maphash.Seed
-	replaced    int
+	// written holds the (domain, task key, trial) pairs written when seen
+	// is nil: a pair it has not seen is new without a database look-up.
+	written  *pairFilter
+	replaced int
 	// firstTrajID is the row id of record 0's trajectory. Rows of one
 	// transaction get consecutive ids, so record i's row is firstTrajID+i
 	// until keep-last deletes one (and only refuse reports the index).
@@ -274,8 +271,7 @@ func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Traje
 	if w.seen != nil {
 		w.seen[pairKey{traj.Task.Key, traj.Trial}] = seenPair{index: index, taskID: taskID}
 	} else {
-		h := w.pairHash(traj)
-		w.written[h] = struct{}{}
+		w.pairs().add(traj)
 	}
 	trajID, err := w.q.CreateTrajectory(w.ctx, trajectoryParams(runID, taskID, traj))
 	if err != nil {
@@ -299,8 +295,7 @@ func (w *runWriter) findPair(runID int64, traj *emobench.Trajectory) (seenPair, 
 		first, dup := w.seen[pairKey{traj.Task.Key, traj.Trial}]
 		return first, dup, nil
 	}
-	h := w.pairHash(traj)
-	if _, maybe := w.written[h]; !maybe {
+	if !w.pairs().mayHold(traj) {
 		return seenPair{}, false, nil
 	}
 	row, err := w.q.FindRunTrajectoryByTaskKey(w.ctx, sqlcdb.FindRunTrajectoryByTaskKeyParams{
@@ -315,20 +310,64 @@ func (w *runWriter) findPair(runID int64, traj *emobench.Trajectory) (seenPair, 
 	return seenPair{index: int(row.ID - w.firstTrajID), taskID: row.TaskID}, true, nil
 }
 
-// pairHash hashes traj's (domain, task key, trial) pair for written,
-// which it makes on first use.
-func (w *runWriter) pairHash(traj *emobench.Trajectory) uint64 {
+// pairs returns w.written, which it makes on first use.
+func (w *runWriter) pairs() *pairFilter {
 	if w.written == nil {
-		w.written, w.writtenSeed = map[uint64]struct{}{}, maphash.MakeSeed()
+		w.written = newPairFilter()
 	}
+	return w.written
+}
+
+// pairFilterBits is the size of a pairFilter: 2^24 bits, 2 MiB, whatever
+// the file's size. With pairFilterProbes probes, 1,000,000 pairs give about
+// 0.4% false positives (each costs one database look-up).
+const (
+	pairFilterBits   = 1 << 24
+	pairFilterProbes = 3
+)
+
+// pairFilter is a Bloom filter of (domain, task key, trial) pairs: mayHold
+// is true for every pair added, and for few others.
+type pairFilter struct {
+	seed maphash.Seed
+	bits []uint64
+}
+
+func newPairFilter() *pairFilter {
+	return &pairFilter{seed: maphash.MakeSeed(), bits: make([]uint64, pairFilterBits/64)}
+}
+
+// probes returns the bit indexes of traj's pair (double hashing).
+func (f *pairFilter) probes(traj *emobench.Trajectory) [pairFilterProbes]uint32 {
 	var h maphash.Hash
-	h.SetSeed(w.writtenSeed)
+	h.SetSeed(f.seed)
 	h.WriteString(orUnknown(traj.Task.Domain))
 	h.WriteByte(0)
 	h.WriteString(traj.Task.Key)
 	h.WriteByte(0)
 	h.WriteString(strconv.Itoa(traj.Trial))
-	return h.Sum64()
+	sum := h.Sum64()
+	h1, h2 := uint32(sum), uint32(sum>>32)|1
+	var p [pairFilterProbes]uint32
+	for i := range p {
+		p[i] = (h1 + uint32(i)*h2) % pairFilterBits
+	}
+	return p
+}
+
+func (f *pairFilter) add(traj *emobench.Trajectory) {
+	for _, i := range f.probes(traj) {
+		f.bits[i/64] |= 1 << (i % 64)
+	}
+}
+
+func (f *pairFilter) mayHold(traj *emobench.Trajectory) bool {
+	for _, i := range f.probes(traj) {
+		if f.bits[i/64]&(1<<(i%64)) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
