@@ -1,10 +1,11 @@
--- name: CreateTrajectory :one
+-- name: CreateTrajectory :execlastid
+-- Not RETURNING id: SQLite runs RETURNING as a trigger, which makes every
+-- insert copy the pages it changes to a statement journal.
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
     n_tool_calls, n_tool_errors, error, reward_info, extra, seed, evaluable
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-RETURNING id;
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: FindRunTrajectoryByTaskKey :one
 -- The trajectory of a run for one (task key, trial), whatever its task's

@@ -51,13 +51,12 @@ func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) er
 	return err
 }
 
-const createTrajectory = `-- name: CreateTrajectory :one
+const createTrajectory = `-- name: CreateTrajectory :execlastid
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
     n_tool_calls, n_tool_errors, error, reward_info, extra, seed, evaluable
 ) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-RETURNING id
 `
 
 type CreateTrajectoryParams struct {
@@ -82,8 +81,10 @@ type CreateTrajectoryParams struct {
 	Evaluable         int64
 }
 
+// Not RETURNING id: SQLite runs RETURNING as a trigger, which makes every
+// insert copy the pages it changes to a statement journal.
 func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryParams) (int64, error) {
-	row := q.queryRow(ctx, q.createTrajectoryStmt, createTrajectory,
+	result, err := q.exec(ctx, q.createTrajectoryStmt, createTrajectory,
 		arg.RunID,
 		arg.TaskID,
 		arg.Trial,
@@ -104,9 +105,10 @@ func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryPara
 		arg.Seed,
 		arg.Evaluable,
 	)
-	var id int64
-	err := row.Scan(&id)
-	return id, err
+	if err != nil {
+		return 0, err
+	}
+	return result.LastInsertId()
 }
 
 const deleteTrajectory = `-- name: DeleteTrajectory :exec
