@@ -1,6 +1,7 @@
 // Package redact replaces credentials (API keys, tokens, passwords, signed
 // URLs) in stored JSON and text with Placeholder. It imports the standard
-// library only: ingest, db, export and sim all use it.
+// library only, so that any package may use it: ingest and sim call it, and
+// cmd hands its functions to db's merge and scrub and to export.
 package redact
 
 import (
