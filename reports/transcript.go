@@ -39,14 +39,14 @@ func WriteTranscript(w io.Writer, t Transcript) error {
 		fmt.Fprintf(bw, "emotion %s\n", joinSet(" · ", "family "+e.Family, "leaf "+e.Leaf, "politeness "+e.Politeness, "urgency "+e.Urgency, "trust "+e.Trust))
 	}
 	if tr.Task.Instruction != "" {
-		fmt.Fprintf(bw, "instruction:\n%s", indent(tr.Task.Instruction, 0))
+		fmt.Fprintf(bw, "instruction:\n%s", indent(tr.Task.Instruction, 4))
 	}
 	for i, m := range tr.Messages {
 		writeMessage(bw, i, m, t.SystemLines)
 	}
 	fmt.Fprintf(bw, "\ntermination: %s\n", tr.TerminationReason)
 	if tr.Error != "" {
-		fmt.Fprintf(bw, "error:\n%s", indent(tr.Error, 0))
+		fmt.Fprintf(bw, "error:\n%s", indent(tr.Error, 4))
 	}
 	fmt.Fprintf(bw, "reward: %s\n", rewardText(tr))
 	if tr.AgentCost != nil || tr.UserCost != nil {
@@ -220,15 +220,19 @@ func flattenJSON(raw json.RawMessage) ([]string, error) {
 			lines = append(lines, label+": "+string(n.scalar))
 		case len(n.values) == 0 && n.object:
 			lines = append(lines, label+": {}")
-		case len(n.values) == 0:
-			lines = append(lines, label+": []")
-		case n.object && isCall(n):
-			lines = append(lines, label+": "+callText(n))
+		case n.array && allScalars(n.values):
+			lines = append(lines, label+": "+compactNode(n))
 		default:
+			call, rest := callParts(n)
+			if call != "" {
+				lines = append(lines, label+": "+call)
+			}
 			for i, v := range n.values {
-				if n.object {
+				switch {
+				case rest != nil && !rest[i]:
+				case n.object:
 					walk(strings.TrimPrefix(path+"."+n.keys[i], "."), v)
-				} else {
+				default:
 					walk(fmt.Sprintf("%s[%d]", path, i), v)
 				}
 			}
@@ -238,29 +242,41 @@ func flattenJSON(raw json.RawMessage) ([]string, error) {
 	return lines, nil
 }
 
-// isCall reports whether n is a tool call as τ-bench stores gold actions:
-// {name, kwargs} or {name, arguments}.
-func isCall(n jsonNode) bool {
-	if len(n.keys) != 2 {
-		return false
-	}
-	has := map[string]bool{n.keys[0]: true, n.keys[1]: true}
-	return has["name"] && (has["kwargs"] || has["arguments"])
-}
-
-func callText(n jsonNode) string {
-	var name, args string
+// callParts renders an object that names a call, as τ-bench stores gold
+// actions ({name, kwargs}) and τ²-bench actions and assertions ({name or
+// func_name, arguments, …}), as `name {arguments}`, and returns which of
+// its values are left to list; "" and nil for any other value.
+func callParts(n jsonNode) (call string, rest []bool) {
+	nameAt, argsAt := -1, -1
 	for i, k := range n.keys {
-		if k == "name" {
-			name = compactNode(n.values[i])
-			if s, err := strconv.Unquote(name); err == nil {
-				name = s
-			}
-		} else {
-			args = compactNode(n.values[i])
+		switch {
+		case (k == "name" || k == "func_name") && n.values[i].scalar != nil:
+			nameAt = i
+		case k == "kwargs" || k == "arguments":
+			argsAt = i
 		}
 	}
-	return name + " " + args
+	if nameAt < 0 || argsAt < 0 {
+		return "", nil
+	}
+	name := string(n.values[nameAt].scalar)
+	if s, err := strconv.Unquote(name); err == nil {
+		name = s
+	}
+	rest = make([]bool, len(n.values))
+	for i := range rest {
+		rest[i] = i != nameAt && i != argsAt
+	}
+	return name + " " + compactNode(n.values[argsAt]), rest
+}
+
+func allScalars(nodes []jsonNode) bool {
+	for _, v := range nodes {
+		if v.scalar == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // compactNode writes n back as compact JSON, keys in stored order.

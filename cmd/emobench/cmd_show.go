@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"strconv"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports"
 	"github.com/urfave/cli/v2"
@@ -82,5 +84,9 @@ func trajectoryByRun(c *cli.Context, store *db.DB) (int64, error) {
 			return 0, usagef("--trial %d: trials are numbered from 0", trial)
 		}
 	}
-	return store.FindTrajectoryID(c.Context, runID, c.String("task"), trial)
+	id, err := store.FindTrajectoryID(c.Context, runID, c.String("task"), trial)
+	if trial < 0 && errors.Is(err, emobench.ErrInvalid) {
+		return 0, usagef("%v: give --trial N", err)
+	}
+	return id, err
 }
