@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -21,7 +23,67 @@ func cliArgs(app *cli.App, args []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkFlags(app, args); err != nil {
+		return nil, err
+	}
 	return interspersedFlags(app, args), nil
+}
+
+// checkFlags refuses a flag that neither its command nor the app defines,
+// as the flag package would, naming the nearest flag. After a command's
+// first argument only words shaped like flags (--name, -n, --name=v) are
+// flags; "-", "-5" and "-- text" are arguments.
+func checkFlags(app *cli.App, args []string) error {
+	commands, flags, path := app.Commands, app.Flags, []string{}
+	inPath := true
+	for i := 1; i < len(args); i++ {
+		arg := args[i]
+		switch {
+		case arg == "--":
+			return nil
+		case strings.HasPrefix(arg, "-") && len(arg) > 1 && (inPath || flagShaped.MatchString(arg)):
+			if lookupFlag(flags, arg) == nil && !isFlag(nil, arg) && !isGlobalFlag(app, arg) {
+				return unknownFlag(append(slices.Clone(flags), app.Flags...), path, arg)
+			}
+			if takesValue(flags, arg) || (lookupFlag(flags, arg) == nil && takesValue(app.Flags, arg)) {
+				i++
+			}
+		case inPath && findCommand(commands, arg) != nil:
+			cmd := findCommand(commands, arg)
+			commands, flags, path = cmd.Subcommands, cmd.Flags, append(path, arg)
+		default:
+			inPath = false
+		}
+	}
+	return nil
+}
+
+// flagShaped matches a word that can only be meant as a flag.
+var flagShaped = regexp.MustCompile(`^--?[A-Za-z][A-Za-z0-9-]*(=|$)`)
+
+// unknownFlag is the usage error for flag arg, which none of flags
+// defines, suggesting the nearest of their names.
+func unknownFlag(flags []cli.Flag, path []string, arg string) error {
+	name, _ := flagName(arg)
+	var names []string
+	for _, f := range flags {
+		if !isHidden(f) {
+			names = append(names, f.Names()...)
+		}
+	}
+	where := ""
+	if len(path) > 0 {
+		where = fmt.Sprintf(" for %q", strings.Join(path, " "))
+	}
+	if s := suggest(names, name); s != "" {
+		return usagef("flag provided but not defined: --%s%s; did you mean --%s?", name, where, s)
+	}
+	return usagef("flag provided but not defined: --%s%s", name, where)
+}
+
+func isHidden(f cli.Flag) bool {
+	v, ok := f.(cli.VisibleFlag)
+	return ok && !v.IsVisible()
 }
 
 // helpAsFlag turns `help [COMMAND...]` (after any global flags) into

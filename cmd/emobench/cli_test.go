@@ -87,6 +87,10 @@ func TestCLI_ErrUnknownCommandSuggests(t *testing.T) {
 		{[]string{"runs", "tga", "3"}, `no command "runs tga"; did you mean "runs tag"?`},
 		{[]string{"qqqqq"}, `no command "qqqqq" (commands: ingest, export, runs,`},
 		{[]string{"runs", "extra"}, `no command "runs extra" (commands: tag, set, rm`},
+		{[]string{"runs", "--fromat", "csv"}, `flag provided but not defined: --fromat for "runs"; did you mean --format?`},
+		{[]string{"runs", "tag", "3", "--bas", "1"}, `flag provided but not defined: --bas for "runs tag"; did you mean --base-run?`},
+		{[]string{"--dbb", "x.db", "runs"}, `flag provided but not defined: --dbb; did you mean --db?`},
+		{[]string{"stats", "passk", "--zzzzzz"}, "flag provided but not defined: --zzzzzz for \"stats passk\"\n"},
 	}
 	for _, tt := range tests {
 		r := runCLI(t, "", tt.args...)
@@ -201,5 +205,27 @@ func TestRunsTag_Remove(t *testing.T) {
 	}
 	if help := mustRun(t, "runs", "tag", "--help"); strings.Contains(help, "--base value") || !strings.Contains(help, "--base-run") {
 		t.Errorf("runs tag --help should show --base-run and hide --base:\n%s", help)
+	}
+}
+
+// Words that only look like flags after a command's argument are its
+// arguments; flag-shaped unknown words are refused anywhere before "--".
+func TestCheckFlags(t *testing.T) {
+	app := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	for in, wantErr := range map[string]bool{
+		"sql SELECT -5":                false,
+		"ingest -":                     false,
+		"sql --format csv -- --nosuch": false,
+		"show 3 --full --db x.db":      false,
+		"runs --version":               false,
+		"stats passk -h":               false,
+		"show 3 --fulll":               true,
+		"show -x":                      true,
+		"--nosuch runs":                true,
+	} {
+		err := checkFlags(app, append([]string{"emobench"}, strings.Fields(in)...))
+		if (err != nil) != wantErr || (err != nil && exitCode(err) != exitUsage) {
+			t.Errorf("checkFlags(%q) = %v, want error %v (a usage error)", in, err, wantErr)
+		}
 	}
 }
