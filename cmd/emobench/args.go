@@ -15,11 +15,13 @@ import (
 //   - `emobench help stats passk` becomes `emobench stats passk --help`;
 //   - global flags (--db, …) anywhere before "--" move in front of the
 //     command (urfave/cli/v2 reads them only there);
-//   - a command's flags that follow its arguments move in front of them.
+//   - a command's flags that follow its arguments move in front of them,
+//     and "--" goes before arguments that start with a dash, such as an
+//     SQL comment (`emobench sql "-- note\nSELECT 1"`).
 //
 // It fails with a usage error naming a mistyped command after `help`.
 func cliArgs(app *cli.App, args []string) ([]string, error) {
-	args, err := helpAsFlag(app, endFlagsBeforeComments(args))
+	args, err := helpAsFlag(app, args)
 	if err != nil {
 		return nil, err
 	}
@@ -30,9 +32,9 @@ func cliArgs(app *cli.App, args []string) ([]string, error) {
 }
 
 // checkFlags refuses a flag that neither its command nor the app defines,
-// as the flag package would, naming the nearest flag. After a command's
-// first argument only words shaped like flags (--name, -n, --name=v) are
-// flags; "-", "-5" and "-- text" are arguments.
+// as the flag package would, naming the nearest flag. Only words shaped
+// like flags (--name, -n, --name=v) are flags; "-", "-5" and "-- text" are
+// arguments.
 func checkFlags(app *cli.App, args []string) error {
 	commands, flags, path := app.Commands, app.Flags, []string{}
 	inPath := true
@@ -41,7 +43,7 @@ func checkFlags(app *cli.App, args []string) error {
 		switch {
 		case arg == "--":
 			return nil
-		case strings.HasPrefix(arg, "-") && len(arg) > 1 && (inPath || flagShaped.MatchString(arg)):
+		case flagShaped.MatchString(arg):
 			if lookupFlag(flags, arg) == nil && !isFlag(nil, arg) && !isGlobalFlag(app, arg) {
 				return unknownFlag(append(slices.Clone(flags), app.Flags...), path, arg)
 			}
@@ -58,7 +60,7 @@ func checkFlags(app *cli.App, args []string) error {
 	return nil
 }
 
-// flagShaped matches a word that can only be meant as a flag.
+// flagShaped matches a word meant as a flag: --name, -n, --name=value.
 var flagShaped = regexp.MustCompile(`^--?[A-Za-z][A-Za-z0-9-]*(=|$)`)
 
 // unknownFlag is the usage error for flag arg, which none of flags
@@ -134,7 +136,7 @@ func interspersedFlags(app *cli.App, args []string) []string {
 			positional = append(positional, args[i:]...)
 			break
 		}
-		isFlagArg := strings.HasPrefix(arg, "-") && len(arg) > 1
+		isFlagArg := flagShaped.MatchString(arg)
 		switch {
 		case isFlagArg && !atApp && lookupFlag(flags, arg) == nil && isGlobalFlag(app, arg):
 			global = append(global, arg)
@@ -161,8 +163,11 @@ func interspersedFlags(app *cli.App, args []string) []string {
 			positional = append(positional, arg)
 		}
 	}
-	out := append([]string{args[0]}, global...)
-	return append(append(append(out, path...), leading...), positional...)
+	out := append(append(append([]string{args[0]}, global...), path...), leading...)
+	if len(positional) > 0 && positional[0] != "--" && positional[0] != "-" && strings.HasPrefix(positional[0], "-") {
+		out = append(out, "--") // the flag parser would read it as a flag
+	}
+	return append(out, positional...)
 }
 
 // isGlobalFlag reports whether arg names one of the app's own flags or

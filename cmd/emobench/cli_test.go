@@ -26,6 +26,7 @@ func TestCLI_GlobalFlagsAfterCommand(t *testing.T) {
 		{[]string{"--db", dbPath, "stats", "passk", "--k", "1", "--format", "csv"}, []string{"stats", "passk", "--db", dbPath, "--k", "1", "--format", "csv"}},
 		{[]string{"--db", dbPath, "stats", "passk", "--k", "1", "--format", "csv"}, []string{"stats", "--db", dbPath, "passk", "--k", "1", "--format", "csv"}},
 		{[]string{"--db", dbPath, "sql", "--format", "csv", "SELECT COUNT(*) FROM runs"}, []string{"sql", "SELECT COUNT(*) FROM runs", "--db", dbPath, "--format", "csv"}},
+		{[]string{"--db", dbPath, "sql", "--format", "csv", "-- a comment\nSELECT COUNT(*) FROM runs"}, []string{"sql", "-- a comment\nSELECT COUNT(*) FROM runs", "--format", "csv", "--db", dbPath}},
 	}
 	for _, tt := range tests {
 		want, got := mustRun(t, tt.before...), mustRun(t, tt.after...)
@@ -48,6 +49,7 @@ func TestInterspersedFlags(t *testing.T) {
 		{"ingest - --db x.db", "--db x.db ingest -"},
 		{"runs --version", "--version runs"},
 		{"runs --help", "runs --help"},
+		{"sql -5 --db x.db", "--db x.db sql -- -5"},
 	}
 	for _, tt := range tests {
 		got := strings.Join(interspersedFlags(app, append([]string{"emobench"}, strings.Fields(tt.in)...))[1:], " ")

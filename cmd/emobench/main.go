@@ -94,22 +94,6 @@ func cliHint(err error) string {
 // singleDashFlag matches a flag the flag package wrote with one dash.
 var singleDashFlag = regexp.MustCompile(`((?:not defined|flag needs an argument|invalid (?:value|boolean value) "[^"]*" for flag):? )-([a-z])`)
 
-// endFlagsBeforeComments inserts "--" before an argument that starts with
-// an SQL comment ("-- ..."), which the flag parser would otherwise take for
-// a flag: `emobench sql "-- note\nSELECT 1"` works as written.
-func endFlagsBeforeComments(args []string) []string {
-	out := make([]string, 0, len(args)+1)
-	for i, arg := range args {
-		isComment := len(arg) > 2 && strings.HasPrefix(arg, "--") && strings.ContainsAny(arg[2:3], " \t\n\r")
-		afterFlag := i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=")
-		if isComment && !afterFlag {
-			out = append(out, "--")
-		}
-		out = append(out, arg)
-	}
-	return out
-}
-
 // usageError is a mistake in the command line: exit code 2.
 type usageError struct{ err error }
 
