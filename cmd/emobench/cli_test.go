@@ -66,6 +66,9 @@ func TestCLI_HelpCommand(t *testing.T) {
 			t.Errorf("help %s differs from %s --help:\n%s", strings.Join(path, " "), strings.Join(path, " "), cmp.Diff(want, got))
 		}
 	}
+	if got := mustRun(t, "show", "--help"); !strings.Contains(got, "Example:") || !strings.Contains(got, "(default: the task's only trial)") {
+		t.Errorf("show --help:\n%s", got)
+	}
 	if got := mustRun(t, "--help"); !strings.Contains(got, "help, h") {
 		t.Errorf("--help does not list the help command:\n%s", got)
 	}

@@ -24,7 +24,7 @@ func showCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "run", Usage: "run `RUN` (id or name) of the trajectory"},
 			&cli.StringFlag{Name: "task", Usage: "task `ID` as the source names it (with --run)"},
-			&cli.IntFlag{Name: "trial", Usage: "trial `N` (with --run; default: the task's only trial)"},
+			&cli.IntFlag{Name: "trial", Usage: "trial `N` (with --run)", DefaultText: "the task's only trial"},
 			&cli.BoolFlag{Name: "full", Usage: "print system messages whole"},
 		},
 		Action: func(c *cli.Context) error {
