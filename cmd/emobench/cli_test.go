@@ -66,6 +66,9 @@ func TestCLI_HelpCommand(t *testing.T) {
 			t.Errorf("help %s differs from %s --help:\n%s", strings.Join(path, " "), strings.Join(path, " "), cmp.Diff(want, got))
 		}
 	}
+	if got, want := mustRun(t, "--db", "x.db", "help", "runs", "tag"), mustRun(t, "runs", "tag", "--help"); got != want {
+		t.Errorf("--db x.db help runs tag differs from runs tag --help:\n%s", cmp.Diff(want, got))
+	}
 	if got := mustRun(t, "show", "--help"); !strings.Contains(got, "Example:") || !strings.Contains(got, "(default: the task's only trial)") {
 		t.Errorf("show --help:\n%s", got)
 	}
