@@ -455,7 +455,7 @@ func refuseTriggers(ctx context.Context, conn *sql.DB, path string) error {
 }
 
 func triggersError(path string, names []string) error {
-	return emobench.Errorf(emobench.EINVALID, "%s holds triggers (%s) that emobench did not create; they would run on every write, so it is not opened for writing (inspect it with emobench check)", path, strings.Join(names, ", "))
+	return &ForeignTriggersError{Path: path, Names: names}
 }
 
 // refuseForeign fails when an unversioned file already holds tables: it is

@@ -2,6 +2,7 @@ package db
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/emobench/emobench"
 )
@@ -37,3 +38,18 @@ func (e *OutdatedSchemaError) Error() string {
 }
 
 func (e *OutdatedSchemaError) Unwrap() error { return emobench.ErrInvalid }
+
+// ForeignTriggersError is Open's error for a file holding triggers that
+// emobench did not create: they would run their SQL on every write, so the
+// file is not opened for writing. errors.Is(err, emobench.ErrInvalid)
+// holds for it.
+type ForeignTriggersError struct {
+	Path  string   // the database file
+	Names []string // the triggers' names
+}
+
+func (e *ForeignTriggersError) Error() string {
+	return fmt.Sprintf("%s holds triggers (%s) that emobench did not create; they would run on every write, so it is not opened for writing", e.Path, strings.Join(e.Names, ", "))
+}
+
+func (e *ForeignTriggersError) Unwrap() error { return emobench.ErrInvalid }

@@ -237,3 +237,21 @@ func TestCheckFlags(t *testing.T) {
 		}
 	}
 }
+
+func TestCLIHint(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("open: %w", &db.OutdatedSchemaError{Path: "old.db", Version: 2, Want: 9}), ": upgrade it with `emobench --db old.db migrate`"},
+		{&db.RunNotFoundError{Ref: "x"}, " (see `emobench runs`)"},
+		{fmt.Errorf("ingest a.json: %w", &db.ForeignTriggersError{Path: "their.db", Names: []string{"t"}}), " (inspect it with `emobench --db their.db check`)"},
+		{emobench.Errorf(emobench.ENOTFOUND, "no trajectory with id 9"), ""},
+		{errors.New("see `emobench runs`"), ""}, // hints come from types, never from text
+	}
+	for _, tt := range tests {
+		if got := cliHint(tt.err); got != tt.want {
+			t.Errorf("cliHint(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}

@@ -82,9 +82,12 @@ func exitCode(err error) int {
 func cliHint(err error) string {
 	var outdated *db.OutdatedSchemaError
 	var noRun *db.RunNotFoundError
+	var triggers *db.ForeignTriggersError
 	switch {
 	case errors.As(err, &outdated):
 		return fmt.Sprintf(": upgrade it with `emobench --db %s migrate`", outdated.Path)
+	case errors.As(err, &triggers):
+		return fmt.Sprintf(" (inspect it with `emobench --db %s check`)", triggers.Path)
 	case errors.As(err, &noRun):
 		return " (see `emobench runs`)"
 	}
