@@ -22,25 +22,24 @@ type StoredTrajectory struct {
 // FindTrajectory returns trajectory id with its task and messages. An
 // unknown id gives an ENOTFOUND error (errors.Is ErrNotFound).
 func (db *DB) FindTrajectory(ctx context.Context, id int64) (StoredTrajectory, error) {
-	r, err := db.queries.FindTrajectory(ctx, id)
+	runID, err := db.queries.FindTrajectoryRunID(ctx, id)
+	var r sqlcdb.FindTrajectoryRow
+	if err == nil {
+		r, err = db.queries.FindTrajectory(ctx, id) // ErrNoRows only if deleted since
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return StoredTrajectory{}, emobench.Errorf(emobench.ENOTFOUND, "no trajectory with id %d", id)
 	}
 	if err != nil {
 		return StoredTrajectory{}, fmt.Errorf("trajectory %d: %w", id, err)
 	}
-	traj := trajectoryFromRow(sqlcdb.ListRunTrajectoriesRow{
-		ID: r.ID, Trial: r.Trial, Seed: r.Seed, Reward: r.Reward, Evaluated: r.Evaluated,
-		TerminationReason: r.TerminationReason, AgentCost: r.AgentCost, UserCost: r.UserCost,
-		Error: r.Error, RewardInfo: r.RewardInfo, Extra: r.Extra, Domain: r.Domain, TaskKey: r.TaskKey,
-		Instruction: r.Instruction, UserID: r.UserID, EmotionFamily: r.EmotionFamily, EmotionLeaf: r.EmotionLeaf,
-		Politeness: r.Politeness, Urgency: r.Urgency, Trust: r.Trust, Actions: r.Actions, Outputs: r.Outputs,
-		Split: r.Split, Scenario: r.Scenario,
-	})
+	// FindTrajectory selects ListRunTrajectories' columns: a column added
+	// to one and not the other stops this conversion compiling.
+	traj := trajectoryFromRow(sqlcdb.ListRunTrajectoriesRow(r))
 	if traj.Messages, err = db.messages(ctx, id); err != nil {
 		return StoredTrajectory{}, fmt.Errorf("trajectory %d: %w", id, err)
 	}
-	return StoredTrajectory{ID: id, RunID: r.RunID, Trajectory: traj}, nil
+	return StoredTrajectory{ID: id, RunID: runID, Trajectory: traj}, nil
 }
 
 // FindTrajectoryID returns the id of run runID's trajectory of task key

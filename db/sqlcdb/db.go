@@ -108,6 +108,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.findTrajectoryStmt, err = db.PrepareContext(ctx, findTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query FindTrajectory: %w", err)
 	}
+	if q.findTrajectoryRunIDStmt, err = db.PrepareContext(ctx, findTrajectoryRunID); err != nil {
+		return nil, fmt.Errorf("error preparing query FindTrajectoryRunID: %w", err)
+	}
 	if q.insertRunOutcomesStmt, err = db.PrepareContext(ctx, insertRunOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertRunOutcomes: %w", err)
 	}
@@ -371,6 +374,11 @@ func (q *Queries) Close() error {
 	if q.findTrajectoryStmt != nil {
 		if cerr := q.findTrajectoryStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findTrajectoryStmt: %w", cerr)
+		}
+	}
+	if q.findTrajectoryRunIDStmt != nil {
+		if cerr := q.findTrajectoryRunIDStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findTrajectoryRunIDStmt: %w", cerr)
 		}
 	}
 	if q.insertRunOutcomesStmt != nil {
@@ -640,6 +648,7 @@ type Queries struct {
 	findRunTrajectoryByTaskKeyStmt *sql.Stmt
 	findRunsByNameStmt             *sql.Stmt
 	findTrajectoryStmt             *sql.Stmt
+	findTrajectoryRunIDStmt        *sql.Stmt
 	insertRunOutcomesStmt          *sql.Stmt
 	insertRunTaskOutcomesStmt      *sql.Stmt
 	listAgentTextsStmt             *sql.Stmt
@@ -714,6 +723,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunTrajectoryByTaskKeyStmt: q.findRunTrajectoryByTaskKeyStmt,
 		findRunsByNameStmt:             q.findRunsByNameStmt,
 		findTrajectoryStmt:             q.findTrajectoryStmt,
+		findTrajectoryRunIDStmt:        q.findTrajectoryRunIDStmt,
 		insertRunOutcomesStmt:          q.insertRunOutcomesStmt,
 		insertRunTaskOutcomesStmt:      q.insertRunTaskOutcomesStmt,
 		listAgentTextsStmt:             q.listAgentTextsStmt,

@@ -12,11 +12,10 @@ import (
 
 const findTrajectory = `-- name: FindTrajectory :one
 SELECT
-    t.id, t.trial, t.seed, t.reward, t.evaluated, t.termination_reason,
+    t.id, t.trial, t.seed, t.reward, t.evaluated, t.evaluable, t.termination_reason,
     t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
     k.domain, k.task_key, k.instruction, k.user_id, k.emotion_family, k.emotion_leaf,
-    k.politeness, k.urgency, k.trust, k.actions, k.outputs, k.split, k.scenario,
-    t.run_id
+    k.politeness, k.urgency, k.trust, k.actions, k.outputs, k.split, k.scenario
 FROM trajectories t
 JOIN tasks k ON k.id = t.task_id
 WHERE t.id = ?
@@ -28,6 +27,7 @@ type FindTrajectoryRow struct {
 	Seed              sql.NullInt64
 	Reward            sql.NullFloat64
 	Evaluated         int64
+	Evaluable         int64
 	TerminationReason string
 	AgentCost         sql.NullFloat64
 	UserCost          sql.NullFloat64
@@ -47,11 +47,10 @@ type FindTrajectoryRow struct {
 	Outputs           string
 	Split             sql.NullString
 	Scenario          sql.NullString
-	RunID             int64
 }
 
-// One trajectory with its task and run id, for emobench show; the columns
-// before run_id are ListRunTrajectories' own, in its order.
+// One trajectory with its task, for emobench show: ListRunTrajectories'
+// columns in its order, so that its row converts to that query's row type.
 func (q *Queries) FindTrajectory(ctx context.Context, id int64) (FindTrajectoryRow, error) {
 	row := q.queryRow(ctx, q.findTrajectoryStmt, findTrajectory, id)
 	var i FindTrajectoryRow
@@ -61,6 +60,7 @@ func (q *Queries) FindTrajectory(ctx context.Context, id int64) (FindTrajectoryR
 		&i.Seed,
 		&i.Reward,
 		&i.Evaluated,
+		&i.Evaluable,
 		&i.TerminationReason,
 		&i.AgentCost,
 		&i.UserCost,
@@ -80,9 +80,19 @@ func (q *Queries) FindTrajectory(ctx context.Context, id int64) (FindTrajectoryR
 		&i.Outputs,
 		&i.Split,
 		&i.Scenario,
-		&i.RunID,
 	)
 	return i, err
+}
+
+const findTrajectoryRunID = `-- name: FindTrajectoryRunID :one
+SELECT run_id FROM trajectories WHERE id = ?
+`
+
+func (q *Queries) FindTrajectoryRunID(ctx context.Context, id int64) (int64, error) {
+	row := q.queryRow(ctx, q.findTrajectoryRunIDStmt, findTrajectoryRunID, id)
+	var run_id int64
+	err := row.Scan(&run_id)
+	return run_id, err
 }
 
 const listTaskTrajectories = `-- name: ListTaskTrajectories :many
