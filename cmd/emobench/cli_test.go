@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -254,4 +255,43 @@ func TestCLIHint(t *testing.T) {
 			t.Errorf("cliHint(%v) = %q, want %q", tt.err, got, tt.want)
 		}
 	}
+}
+
+// cliArgs only reorders words: every word given comes out once, with at
+// most one "--" added (help aside, which it turns into --help).
+func FuzzCLIArgs(f *testing.F) {
+	for _, seed := range []string{
+		"runs\x00--db\x00x.db", "sql\x00-- c\nSELECT 1\x00--db\x00x", "runs\x00tag\x007\x00--base-run\x003",
+		"stats\x00passk\x00--k\x00-1\x00--by=condition", "ingest\x00-\x00--name\x00--db", "show\x00--\x00--full",
+		"--db\x00\x00runs", "-\x00--\x00-", "stats\x00--db", "--version\x00runs\x00-v",
+	} {
+		f.Add(seed)
+	}
+	app := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	f.Fuzz(func(t *testing.T, joined string) {
+		in := strings.Split(joined, "\x00")
+		if slices.Contains(in, "help") || slices.Contains(in, "h") {
+			return
+		}
+		out, err := cliArgs(app, append([]string{"emobench"}, in...))
+		if err != nil {
+			if exitCode(err) != exitUsage {
+				t.Fatalf("cliArgs(%q): %v is not a usage error", in, err)
+			}
+			return
+		}
+		got, want := slices.Clone(out[1:]), slices.Clone(in)
+		if len(got) == len(want)+1 {
+			i := slices.Index(got, "--")
+			if i < 0 {
+				t.Fatalf("cliArgs(%q) = %q: one word more, and not \"--\"", in, out)
+			}
+			got = slices.Delete(got, i, i+1)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("cliArgs(%q) = %q: not the same words", in, out)
+		}
+	})
 }
