@@ -25,7 +25,7 @@ type Transcript struct {
 // WriteTranscript writes t as plain text for a reader: a header naming the
 // run, task and trial; each message with its role, content, tool calls
 // (name, JSON arguments, call id) and tool results; then the termination
-// reason, the reward (passed, failed or not evaluated) and the checks of
+// reason (marked when the source could not evaluate it), the reward (passed, failed or not evaluated) and the checks of
 // its reward_info, one stored value a line ("path: JSON value", in the
 // stored order; a {name, kwargs|arguments} object as a call). It returns
 // the first write error, or an error naming the trajectory when its
@@ -44,7 +44,11 @@ func WriteTranscript(w io.Writer, t Transcript) error {
 	for i, m := range tr.Messages {
 		writeMessage(bw, i, m, t.SystemLines)
 	}
-	fmt.Fprintf(bw, "\ntermination: %s\n", tr.TerminationReason)
+	fmt.Fprintf(bw, "\ntermination: %s", tr.TerminationReason)
+	if !tr.IsEvaluable() {
+		fmt.Fprint(bw, " (not evaluable: the source could not evaluate it)")
+	}
+	fmt.Fprintln(bw)
 	if tr.Error != "" {
 		fmt.Fprintf(bw, "error:\n%s", indent(tr.Error, 4))
 	}

@@ -43,6 +43,7 @@ func TestWriteTranscript(t *testing.T) {
 		Trial:             2,
 		Reward:            &one,
 		Evaluated:         false,
+		Evaluable:         new(bool),
 		TerminationReason: emobench.TerminationError,
 		Error:             "rate limited",
 		Messages: []emobench.Message{
@@ -58,7 +59,7 @@ func TestWriteTranscript(t *testing.T) {
 		"trajectory 9 · run 3 (r) · task 4 · trial 2\n",
 		"#0 system\n    a\n    … 2 more lines\n",
 		"    → get {oops (arguments not JSON) [c1]\n",
-		"termination: error\nerror:\n    rate limited\n",
+		"termination: error (not evaluable: the source could not evaluate it)\nerror:\n    rate limited\n",
 		"reward: 1 (not evaluated: kept as stored, never a pass)\n",
 		"checks: none stored (no reward_info)\n",
 	} {
