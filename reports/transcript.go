@@ -25,9 +25,10 @@ type Transcript struct {
 // WriteTranscript writes t as plain text for a reader: a header naming the
 // run, task and trial; each message with its role, content, tool calls
 // (name, JSON arguments, call id) and tool results; then the termination
-// reason (marked when the source could not evaluate it), the reward (passed, failed or not evaluated) and the checks of
-// its reward_info, one stored value a line ("path: JSON value", in the
-// stored order; a {name, kwargs|arguments} object as a call). It returns
+// reason (marked when the source could not evaluate it), the reward
+// (passed, failed or not evaluated) and the checks of its reward_info, one
+// stored value a line ("path: JSON value", in the stored order; a {name,
+// kwargs|arguments} object as a call). It returns
 // the first write error, or an error naming the trajectory when its
 // reward_info is not JSON.
 func WriteTranscript(w io.Writer, t Transcript) error {
