@@ -13,6 +13,14 @@ const (
 	ECONFLICT = "conflict"  // the request clashes with stored data
 )
 
+// Sentinels for errors.Is, one per code: errors.Is(err, ErrNotFound) holds
+// for every *Error of code ENOTFOUND in err's chain, whatever its message.
+var (
+	ErrInvalid  = &Error{Code: EINVALID, Message: "invalid"}
+	ErrNotFound = &Error{Code: ENOTFOUND, Message: "not found"}
+	ErrConflict = &Error{Code: ECONFLICT, Message: "conflict"}
+)
+
 // Error is an application error with a machine-readable Code and a message
 // meant for the user.
 type Error struct {
@@ -21,6 +29,13 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// Is reports whether target is an *Error of the same non-empty Code, so
+// errors.Is(err, &Error{Code: ENOTFOUND}) matches by code, not by message.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code != "" && t.Code == e.Code
+}
 
 // Errorf returns an *Error with the given code and formatted message.
 func Errorf(code, format string, args ...any) *Error {

@@ -62,9 +62,6 @@ const untrustedSafety = "&_pragma=trusted_schema(0)&_defensive=1"
 // temporary database deleted on close: whatever was written would be lost.
 var errEmptyPath = emobench.Errorf(emobench.EINVALID, "no database path given (an empty path is a temporary database that SQLite deletes on close)")
 
-// ErrNotFound is returned when a requested record does not exist.
-var ErrNotFound = &emobench.Error{Code: emobench.ENOTFOUND, Message: "not found"}
-
 // DB is an open emobench database.
 type DB struct {
 	sql      *sql.DB
@@ -244,7 +241,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 
 // RequireCurrent fails when the file's schema is older than this build's,
 // which read-only commands cannot upgrade: any writing command (such as
-// emobench migrate) upgrades it.
+// emobench migrate) upgrades it: a *OutdatedSchemaError (EINVALID) then.
 func (db *DB) RequireCurrent(ctx context.Context) error {
 	if db.notOurs != nil {
 		return db.notOurs
@@ -257,7 +254,7 @@ func (db *DB) RequireCurrent(ctx context.Context) error {
 		return emobench.Errorf(emobench.EINVALID, "%s holds no emobench schema yet (an empty file): ingest or run into it first, or wait for the command creating it", db.path)
 	}
 	if version < SchemaVersion() {
-		return emobench.Errorf(emobench.EINVALID, "%s has schema version %d, older than this emobench's %d: upgrade it with `emobench --db %s migrate`", db.path, version, SchemaVersion(), db.path)
+		return &OutdatedSchemaError{Path: db.path, Version: version, Want: SchemaVersion()}
 	}
 	return nil
 }
@@ -458,7 +455,7 @@ func refuseTriggers(ctx context.Context, conn *sql.DB, path string) error {
 }
 
 func triggersError(path string, names []string) error {
-	return emobench.Errorf(emobench.EINVALID, "%s holds triggers (%s) that emobench did not create; they would run on every write, so it is not opened for writing (inspect it with emobench check)", path, strings.Join(names, ", "))
+	return &ForeignTriggersError{Path: path, Names: names}
 }
 
 // refuseForeign fails when an unversioned file already holds tables: it is

@@ -280,7 +280,7 @@ func (db *DB) ListTrialNumbers(ctx context.Context) (map[int64]TrialNumbers, err
 }
 
 // ResolveRun returns the id of the run named by ref: a numeric id, or a run
-// name. It fails with ErrNotFound when nothing matches and with an EINVALID
+// name. It fails with a *RunNotFoundError (errors.Is ErrNotFound) when nothing matches and with an EINVALID
 // error when a name matches several runs.
 func (db *DB) ResolveRun(ctx context.Context, ref string) (int64, error) {
 	if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
@@ -296,7 +296,7 @@ func (db *DB) ResolveRun(ctx context.Context, ref string) (int64, error) {
 	}
 	switch len(ids) {
 	case 0:
-		return 0, emobench.Errorf(emobench.ENOTFOUND, "no run with id or name %q (see `emobench runs`)", ref)
+		return 0, &RunNotFoundError{Ref: ref}
 	case 1:
 		return ids[0], nil
 	}

@@ -132,21 +132,37 @@ func trialsPerTask(lo, hi int) string {
 func tagCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "tag",
-		Usage:     "record generalization metadata: the domains a tuned model was trained on and its base run",
+		Usage:     "record or remove generalization metadata: the domains a tuned model was trained on and its base run",
 		ArgsUsage: "RUN",
 		Description: "stats generalization compares a tuned run with its base run, domain by domain, marking\n" +
-			"each domain in-domain (trained on) or out-of-domain.\n\n" +
-			"Example:\n   emobench --db runs.db runs tag 7 --train-domains retail --base 3",
+			"each domain in-domain (trained on) or out-of-domain. A tag not named keeps its value;\n" +
+			"--remove clears tags (train-domains, base-run, or all).\n\n" +
+			"Example:\n" +
+			"   emobench --db runs.db runs tag 7 --train-domains retail --base-run 3\n" +
+			"   emobench --db runs.db runs tag 7 --remove base-run",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "train-domains", Usage: "domains the model was trained on, comma-separated"},
-			&cli.StringFlag{Name: "base", Usage: "run id or name of the base (untuned) model on the same tasks"},
+			&cli.StringFlag{Name: "base-run", Usage: "run id or name of the base (untuned) model on the same tasks"},
+			&cli.StringFlag{Name: "base", Hidden: true}, // the old name of --base-run
+			&cli.StringSliceFlag{Name: "remove", Usage: "tags to clear: train-domains, base-run or all (comma-separated)"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("runs tag takes one RUN (id or name), got %d arguments", c.NArg())
 			}
-			if !c.IsSet("train-domains") && !c.IsSet("base") {
-				return usagef("runs tag needs --train-domains and/or --base")
+			baseRef, baseSet, err := baseRunFlag(c)
+			if err != nil {
+				return err
+			}
+			removeDomains, removeBase, err := tagsToRemove(c.StringSlice("remove"))
+			if err != nil {
+				return err
+			}
+			switch {
+			case !c.IsSet("train-domains") && !baseSet && !c.IsSet("remove"):
+				return usagef("runs tag needs --train-domains, --base-run and/or --remove")
+			case removeDomains && c.IsSet("train-domains"), removeBase && baseSet:
+				return usagef("runs tag cannot both set and --remove the same tag")
 			}
 			store, id, err := openRunArg(c, e)
 			if err != nil {
@@ -157,8 +173,14 @@ func tagCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if ref := c.String("base"); ref != "" {
-				if base, err = store.ResolveRun(c.Context, ref); err != nil {
+			if removeDomains {
+				domains = nil
+			}
+			if removeBase {
+				base = 0
+			}
+			if baseRef != "" {
+				if base, err = store.ResolveRun(c.Context, baseRef); err != nil {
 					return err
 				}
 				if base == id {
@@ -174,14 +196,47 @@ func tagCommand(e *env) *cli.Command {
 			if err := store.TagRun(c.Context, id, domains, base); err != nil {
 				return err
 			}
+			domainsText := fmt.Sprintf("train domains %v", domains)
+			if domains == nil {
+				domainsText = "no train domains"
+			}
 			baseText := "no base run"
 			if base != 0 {
 				baseText = fmt.Sprintf("base run %d", base)
 			}
-			fmt.Fprintf(e.stdout, "run %d: train domains %v, %s\n", id, domains, baseText)
+			fmt.Fprintf(e.stdout, "run %d: %s, %s\n", id, domainsText, baseText)
 			return nil
 		},
 	}
+}
+
+// baseRunFlag returns the --base-run value, or that of its old name --base,
+// and whether either was given; both at once is a usage error.
+func baseRunFlag(c *cli.Context) (ref string, set bool, err error) {
+	switch {
+	case c.IsSet("base-run") && c.IsSet("base"):
+		return "", false, usagef("--base is the old name of --base-run: give one of them")
+	case c.IsSet("base"):
+		return c.String("base"), true, nil
+	}
+	return c.String("base-run"), c.IsSet("base-run"), nil
+}
+
+// tagsToRemove reads --remove's tag names: train-domains, base-run or all.
+func tagsToRemove(names []string) (domains, base bool, err error) {
+	for _, n := range splitList(names) {
+		switch n {
+		case "train-domains":
+			domains = true
+		case "base-run", "base":
+			base = true
+		case "all":
+			domains, base = true, true
+		default:
+			return false, false, usagef("--remove %q: tags are train-domains, base-run and all", n)
+		}
+	}
+	return domains, base, nil
 }
 
 // currentTags returns run id's stored train domains and base run.

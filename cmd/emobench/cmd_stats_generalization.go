@@ -22,7 +22,7 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 			"The mean in-domain and out-of-domain Δ come with bootstrap CIs. Δ is paired over the tasks both\n" +
 			"runs share; a domain with 0 paired tasks gets an unpaired Δ without an interval (and a note).\n" +
 			"--part matrix shows pass^1 of every model on every domain.\n\n" +
-			"Example:\n   emobench --db runs.db runs tag 7 --train-domains retail --base 3\n" +
+			"Example:\n   emobench --db runs.db runs tag 7 --train-domains retail --base-run 3\n" +
 			"   emobench --db runs.db stats generalization\n   emobench --db runs.db stats generalization --part matrix",
 		Before: noArgs,
 		Flags: append([]cli.Flag{
@@ -74,7 +74,7 @@ func runGeneralization(c *cli.Context, e *env) error {
 		return err
 	}
 	if len(t.rows) == 0 {
-		e.warn("no tuned runs: tag them with emobench runs tag RUN --train-domains D --base RUN")
+		e.warn("no tuned runs: tag them with emobench runs tag RUN --train-domains D --base-run RUN")
 	}
 	for _, n := range notes {
 		e.warn(n)

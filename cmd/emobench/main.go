@@ -11,9 +11,12 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
+	"github.com/emobench/emobench/db"
 	"github.com/urfave/cli/v2"
 )
 
@@ -39,49 +42,60 @@ func signalContext() (context.Context, context.CancelFunc) {
 
 // run runs the app and maps its error to an exit code, printing the error.
 func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int {
-	err := app.RunContext(ctx, interspersedFlags(app, endFlagsBeforeComments(args)))
+	args, err := cliArgs(app, args)
 	if err == nil {
-		return exitOK
+		err = app.RunContext(ctx, args)
 	}
-	var usage *usageError
-	if errors.As(err, &usage) {
+	code := exitCode(err)
+	var reported *reportedError
+	switch {
+	case err == nil, errors.As(err, &reported):
+	case code == exitUsage:
 		// The flag package names flags with one dash; emobench's are spelt --.
 		fmt.Fprintf(stderr, "emobench: %s\n", singleDashFlag.ReplaceAllString(err.Error(), "$1--$2"))
-		if strings.Contains(err.Error(), "flag provided but not defined: -db") {
-			fmt.Fprintln(stderr, "--db is a global flag: put it before the command, e.g. emobench --db runs.db runs")
-		}
 		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
-		return exitUsage
-	}
-	if err == context.Canceled { // a bare cancellation says nothing of its cause
+	case err == context.Canceled: // a bare cancellation says nothing of its cause
 		fmt.Fprintln(stderr, "emobench: interrupted (Ctrl-C or SIGTERM); what was stored before it is kept")
+	default:
+		fmt.Fprintf(stderr, "emobench: %v%s\n", err, cliHint(err))
+	}
+	return code
+}
+
+// exitCode maps an error to the exit code: 0 for none, 2 for a mistake in
+// the command line, 1 for every other failure, whatever its emobench code
+// (invalid input, not found, conflict) or cause (interrupted, I/O).
+func exitCode(err error) int {
+	var usage *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &usage):
+		return exitUsage
+	default:
 		return exitFailure
 	}
-	var reported *reportedError
-	if !errors.As(err, &reported) {
-		fmt.Fprintf(stderr, "emobench: %v\n", err)
+}
+
+// cliHint is what the CLI adds to a library error to say what to type
+// next, from the error's type (never its text); "" when nothing helps.
+func cliHint(err error) string {
+	var outdated *db.OutdatedSchemaError
+	var noRun *db.RunNotFoundError
+	var triggers *db.ForeignTriggersError
+	switch {
+	case errors.As(err, &outdated):
+		return fmt.Sprintf(": upgrade it with `emobench --db %s migrate`", outdated.Path)
+	case errors.As(err, &triggers):
+		return fmt.Sprintf(" (inspect it with `emobench --db %s check`)", triggers.Path)
+	case errors.As(err, &noRun):
+		return " (see `emobench runs`)"
 	}
-	return exitFailure
+	return ""
 }
 
 // singleDashFlag matches a flag the flag package wrote with one dash.
 var singleDashFlag = regexp.MustCompile(`((?:not defined|flag needs an argument|invalid (?:value|boolean value) "[^"]*" for flag):? )-([a-z])`)
-
-// endFlagsBeforeComments inserts "--" before an argument that starts with
-// an SQL comment ("-- ..."), which the flag parser would otherwise take for
-// a flag: `emobench sql "-- note\nSELECT 1"` works as written.
-func endFlagsBeforeComments(args []string) []string {
-	out := make([]string, 0, len(args)+1)
-	for i, arg := range args {
-		isComment := len(arg) > 2 && strings.HasPrefix(arg, "--") && strings.ContainsAny(arg[2:3], " \t\n\r")
-		afterFlag := i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=")
-		if isComment && !afterFlag {
-			out = append(out, "--")
-		}
-		out = append(out, arg)
-	}
-	return out
-}
 
 // usageError is a mistake in the command line: exit code 2.
 type usageError struct{ err error }
@@ -120,6 +134,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"   emobench --db runs.db ingest results/*.json\n" +
 			"   emobench --db runs.db stats passk --by condition\n" +
 			"   emobench --db runs.db sql \"SELECT domain, AVG(passed) FROM trajectory_outcomes GROUP BY domain\"",
+		Version:   buildVersion(debug.ReadBuildInfo()),
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
@@ -145,6 +160,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			vacuumCommand(e),
 			checkCommand(e),
 			migrateCommand(e),
+			showCommand(e),
 		},
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return &usageError{err}
@@ -153,11 +169,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Before:         requireDBPath,
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
-				return usagef("no command %q", c.Args().First())
+				return unknownCommand(c.App.Commands, nil, c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},
-		HideHelpCommand: true,
 	}
 	for _, cmd := range app.Commands {
 		markUsageErrors(cmd)
@@ -179,14 +194,56 @@ func requireDBPath(c *cli.Context) error {
 	return usagef("--db is empty (given as --db '' or EMOBENCH_DB=''): name the database file, e.g. --db runs.db")
 }
 
-// markUsageErrors makes a subcommand's flag errors usage errors (exit 2).
-func markUsageErrors(cmd *cli.Command) {
+// markUsageErrors makes a command's and its subcommands' flag errors usage
+// errors (exit 2), and makes a command with subcommands refuse an unknown
+// one, with a suggestion, before its own action runs.
+func markUsageErrors(cmd *cli.Command) { markUsageErrorsUnder(cmd, nil) }
+
+func markUsageErrorsUnder(cmd *cli.Command, parents []string) {
 	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return &usageError{err}
 	}
-	for _, sub := range cmd.Subcommands {
-		markUsageErrors(sub)
+	path := append(slices.Clone(parents), cmd.Name)
+	if len(cmd.Subcommands) > 0 && cmd.Action != nil {
+		action := cmd.Action
+		cmd.Action = func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return unknownCommand(cmd.Subcommands, path, c.Args().First())
+			}
+			return action(c)
+		}
 	}
+	for _, sub := range cmd.Subcommands {
+		markUsageErrorsUnder(sub, path)
+	}
+}
+
+// buildVersion is what --version prints after "emobench version": the
+// module version ("(devel)" when built from a checkout), the VCS revision
+// and whether the checkout had uncommitted changes, and the Go version.
+// ok false (no build information) gives "unknown".
+func buildVersion(info *debug.BuildInfo, ok bool) string {
+	if !ok || info == nil {
+		return "unknown"
+	}
+	parts := []string{info.Main.Version}
+	if parts[0] == "" {
+		parts[0] = "(devel)"
+	}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		parts = append(parts, "revision "+rev)
+	}
+	if settings["vcs.modified"] == "true" {
+		parts = append(parts, "modified")
+	}
+	if info.GoVersion != "" {
+		parts = append(parts, info.GoVersion)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // noArgs refuses stray arguments of a command that takes none.

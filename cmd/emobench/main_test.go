@@ -306,7 +306,7 @@ func TestCLI_ExitCodes(t *testing.T) {
 		{[]string{"--db", dbPath, "stats", "passk", "3"}, 2}, // meant --run 3
 		{[]string{"--db", dbPath, "runs", "extra"}, 2},
 		{[]string{"demo", "extra"}, 2},
-		{[]string{"runs", "--db", dbPath}, 2},
+		{[]string{"runs", "--db", dbPath}, 1}, // global flags work after the command; no database yet
 	}
 	for _, tt := range tests {
 		if r := runCLI(t, "", tt.args...); r.code != tt.code {

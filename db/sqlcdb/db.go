@@ -105,6 +105,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, findRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
 	}
+	if q.findTrajectoryStmt, err = db.PrepareContext(ctx, findTrajectory); err != nil {
+		return nil, fmt.Errorf("error preparing query FindTrajectory: %w", err)
+	}
+	if q.findTrajectoryRunIDStmt, err = db.PrepareContext(ctx, findTrajectoryRunID); err != nil {
+		return nil, fmt.Errorf("error preparing query FindTrajectoryRunID: %w", err)
+	}
 	if q.insertRunOutcomesStmt, err = db.PrepareContext(ctx, insertRunOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertRunOutcomes: %w", err)
 	}
@@ -173,6 +179,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listRunsStmt, err = db.PrepareContext(ctx, listRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRuns: %w", err)
+	}
+	if q.listTaskTrajectoriesStmt, err = db.PrepareContext(ctx, listTaskTrajectories); err != nil {
+		return nil, fmt.Errorf("error preparing query ListTaskTrajectories: %w", err)
 	}
 	if q.listTrajectoryMessagesStmt, err = db.PrepareContext(ctx, listTrajectoryMessages); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryMessages: %w", err)
@@ -362,6 +371,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing findRunsByNameStmt: %w", cerr)
 		}
 	}
+	if q.findTrajectoryStmt != nil {
+		if cerr := q.findTrajectoryStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findTrajectoryStmt: %w", cerr)
+		}
+	}
+	if q.findTrajectoryRunIDStmt != nil {
+		if cerr := q.findTrajectoryRunIDStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findTrajectoryRunIDStmt: %w", cerr)
+		}
+	}
 	if q.insertRunOutcomesStmt != nil {
 		if cerr := q.insertRunOutcomesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing insertRunOutcomesStmt: %w", cerr)
@@ -475,6 +494,11 @@ func (q *Queries) Close() error {
 	if q.listRunsStmt != nil {
 		if cerr := q.listRunsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunsStmt: %w", cerr)
+		}
+	}
+	if q.listTaskTrajectoriesStmt != nil {
+		if cerr := q.listTaskTrajectoriesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listTaskTrajectoriesStmt: %w", cerr)
 		}
 	}
 	if q.listTrajectoryMessagesStmt != nil {
@@ -623,6 +647,8 @@ type Queries struct {
 	findRunTagsStmt                *sql.Stmt
 	findRunTrajectoryByTaskKeyStmt *sql.Stmt
 	findRunsByNameStmt             *sql.Stmt
+	findTrajectoryStmt             *sql.Stmt
+	findTrajectoryRunIDStmt        *sql.Stmt
 	insertRunOutcomesStmt          *sql.Stmt
 	insertRunTaskOutcomesStmt      *sql.Stmt
 	listAgentTextsStmt             *sql.Stmt
@@ -646,6 +672,7 @@ type Queries struct {
 	listRunTrajectoriesV8Stmt      *sql.Stmt
 	listRunTrialNumbersStmt        *sql.Stmt
 	listRunsStmt                   *sql.Stmt
+	listTaskTrajectoriesStmt       *sql.Stmt
 	listTrajectoryMessagesStmt     *sql.Stmt
 	listTrajectoryOutcomesStmt     *sql.Stmt
 	listTrajectoryTextsStmt        *sql.Stmt
@@ -695,6 +722,8 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunTagsStmt:                q.findRunTagsStmt,
 		findRunTrajectoryByTaskKeyStmt: q.findRunTrajectoryByTaskKeyStmt,
 		findRunsByNameStmt:             q.findRunsByNameStmt,
+		findTrajectoryStmt:             q.findTrajectoryStmt,
+		findTrajectoryRunIDStmt:        q.findTrajectoryRunIDStmt,
 		insertRunOutcomesStmt:          q.insertRunOutcomesStmt,
 		insertRunTaskOutcomesStmt:      q.insertRunTaskOutcomesStmt,
 		listAgentTextsStmt:             q.listAgentTextsStmt,
@@ -718,6 +747,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listRunTrajectoriesV8Stmt:      q.listRunTrajectoriesV8Stmt,
 		listRunTrialNumbersStmt:        q.listRunTrialNumbersStmt,
 		listRunsStmt:                   q.listRunsStmt,
+		listTaskTrajectoriesStmt:       q.listTaskTrajectoriesStmt,
 		listTrajectoryMessagesStmt:     q.listTrajectoryMessagesStmt,
 		listTrajectoryOutcomesStmt:     q.listTrajectoryOutcomesStmt,
 		listTrajectoryTextsStmt:        q.listTrajectoryTextsStmt,

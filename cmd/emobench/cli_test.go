@@ -1,0 +1,297 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
+	"github.com/google/go-cmp/cmp"
+	"github.com/urfave/cli/v2"
+)
+
+// Global flags work after the command and its subcommands, with the same
+// output as before the command.
+func TestCLI_GlobalFlagsAfterCommand(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "late-global.db")
+	fixtureDB(t, dbPath)
+	tests := []struct{ before, after []string }{
+		{[]string{"--db", dbPath, "runs", "--format", "csv"}, []string{"runs", "--db", dbPath, "--format", "csv"}},
+		{[]string{"--db", dbPath, "runs", "--format", "csv"}, []string{"runs", "--format", "csv", "--db=" + dbPath}},
+		{[]string{"--db", dbPath, "stats", "passk", "--k", "1", "--format", "csv"}, []string{"stats", "passk", "--db", dbPath, "--k", "1", "--format", "csv"}},
+		{[]string{"--db", dbPath, "stats", "passk", "--k", "1", "--format", "csv"}, []string{"stats", "--db", dbPath, "passk", "--k", "1", "--format", "csv"}},
+		{[]string{"--db", dbPath, "sql", "--format", "csv", "SELECT COUNT(*) FROM runs"}, []string{"sql", "SELECT COUNT(*) FROM runs", "--db", dbPath, "--format", "csv"}},
+		{[]string{"--db", dbPath, "sql", "--format", "csv", "-- a comment\nSELECT COUNT(*) FROM runs"}, []string{"sql", "-- a comment\nSELECT COUNT(*) FROM runs", "--format", "csv", "--db", dbPath}},
+	}
+	for _, tt := range tests {
+		want, got := mustRun(t, tt.before...), mustRun(t, tt.after...)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("emobench %s differs from emobench %s (-want +got):\n%s", strings.Join(tt.after, " "), strings.Join(tt.before, " "), diff)
+		}
+	}
+}
+
+func TestInterspersedFlags(t *testing.T) {
+	app := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	app.Flags = append(app.Flags, &cli.BoolFlag{Name: "quiet"}) // a global bool flag, as --quiet
+	tests := []struct{ in, want string }{
+		{"runs --db x.db", "--db x.db runs"},
+		{"runs --quiet --db x.db", "--quiet --db x.db runs"},
+		{"runs tag 7 --base-run 3 --db=x.db", "--db=x.db runs tag --base-run 3 7"},
+		{"stats passk --db x.db --run 3", "--db x.db stats passk --run 3"},
+		{"--db x.db sql SELECT --format csv", "--db x.db sql --format csv SELECT"},
+		{"sql --db x.db -- --db y", "--db x.db sql -- --db y"},
+		{"ingest - --db x.db", "--db x.db ingest -"},
+		{"runs --version", "--version runs"},
+		{"runs --help", "runs --help"},
+		{"sql -5 --db x.db", "--db x.db sql -- -5"},
+	}
+	for _, tt := range tests {
+		got := strings.Join(interspersedFlags(app, append([]string{"emobench"}, strings.Fields(tt.in)...))[1:], " ")
+		if got != tt.want {
+			t.Errorf("%q -> %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCLI_HelpCommand(t *testing.T) {
+	for _, path := range [][]string{{"stats", "passk"}, {"runs", "tag"}, {"show"}, {}} {
+		want := mustRun(t, append(path, "--help")...)
+		if got := mustRun(t, append([]string{"help"}, path...)...); got != want {
+			t.Errorf("help %s differs from %s --help:\n%s", strings.Join(path, " "), strings.Join(path, " "), cmp.Diff(want, got))
+		}
+	}
+	if got, want := mustRun(t, "--db", "x.db", "help", "runs", "tag"), mustRun(t, "runs", "tag", "--help"); got != want {
+		t.Errorf("--db x.db help runs tag differs from runs tag --help:\n%s", cmp.Diff(want, got))
+	}
+	if got := mustRun(t, "show", "--help"); !strings.Contains(got, "Example:") || !strings.Contains(got, "(default: the task's only trial)") {
+		t.Errorf("show --help:\n%s", got)
+	}
+	if got := mustRun(t, "--help"); !strings.Contains(got, "help, h") {
+		t.Errorf("--help does not list the help command:\n%s", got)
+	}
+	r := runCLI(t, "", "help", "stats", "pask")
+	if want := `no command "stats pask"; did you mean "stats passk"?`; r.code != 2 || !strings.Contains(r.stderr, want) {
+		t.Errorf("help stats pask: exit %d stderr %q, want 2 and %q", r.code, r.stderr, want)
+	}
+}
+
+// A mistyped command or subcommand is a usage error naming the nearest
+// command, or listing them when none is near.
+func TestCLI_ErrUnknownCommandSuggests(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"stat"}, `emobench: no command "stat"; did you mean "stats"?`},
+		{[]string{"ingets", "x.json"}, `no command "ingets"; did you mean "ingest"?`},
+		{[]string{"stats", "passkk"}, `no command "stats passkk"; did you mean "stats passk"?`},
+		{[]string{"stats", "gen"}, `no command "stats gen"; did you mean "stats generalization"?`},
+		{[]string{"runs", "tga", "3"}, `no command "runs tga"; did you mean "runs tag"?`},
+		{[]string{"qqqqq"}, `no command "qqqqq" (commands: ingest, export, runs,`},
+		{[]string{"runs", "extra"}, `no command "runs extra" (commands: tag, set, rm`},
+		{[]string{"runs", "--fromat", "csv"}, `flag provided but not defined: --fromat for "runs"; did you mean --format?`},
+		{[]string{"runs", "tag", "3", "--bas", "1"}, `flag provided but not defined: --bas for "runs tag"; did you mean --base-run?`},
+		{[]string{"--dbb", "x.db", "runs"}, `flag provided but not defined: --dbb; did you mean --db?`},
+		{[]string{"stats", "passk", "--zzzzzz"}, "flag provided but not defined: --zzzzzz for \"stats passk\"\n"},
+	}
+	for _, tt := range tests {
+		r := runCLI(t, "", tt.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("emobench %s: exit %d stderr %q, want 2 and %q", strings.Join(tt.args, " "), r.code, r.stderr, tt.want)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	names := []string{"ingest", "export", "runs", "run", "rm", "stats", "show", "sql"}
+	tests := map[string]string{
+		"stat": "stats", "sohw": "show", "expotr": "export", "ingset": "ingest", "ex": "export",
+		"rn": "run", "sq": "sql", "zzz": "", "s": "", "xxxxxxxx": "",
+	}
+	for word, want := range tests {
+		if got := suggest(names, word); got != want {
+			t.Errorf("suggest(%q) = %q, want %q", word, got, want)
+		}
+	}
+}
+
+func TestBuildVersion(t *testing.T) {
+	checkout := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/emobench/emobench", Version: "(devel)"},
+		Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "09707439acad126a1eaa8ae7c2092b77723b98ec"}, {Key: "vcs.modified", Value: "true"}}}
+	release := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.0"}}
+	tests := []struct {
+		info *debug.BuildInfo
+		ok   bool
+		want string
+	}{
+		{checkout, true, "(devel), revision 09707439acad126a1eaa8ae7c2092b77723b98ec, modified, go1.26.8"},
+		{release, true, "v1.2.0, go1.26.8"},
+		{nil, false, "unknown"},
+	}
+	for _, tt := range tests {
+		if got := buildVersion(tt.info, tt.ok); got != tt.want {
+			t.Errorf("buildVersion = %q, want %q", got, tt.want)
+		}
+	}
+	for _, args := range [][]string{{"--version"}, {"runs", "--version"}} {
+		if out := mustRun(t, args...); !strings.HasPrefix(out, "emobench version ") || !strings.Contains(out, "go1.") {
+			t.Errorf("emobench %s printed %q", strings.Join(args, " "), out)
+		}
+	}
+}
+
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		err  error
+		want int
+	}{
+		{nil, exitOK},
+		{usagef("bad flag"), exitUsage},
+		{fmt.Errorf("runs tag: %w", usagef("bad flag")), exitUsage},
+		{emobench.Errorf(emobench.ENOTFOUND, "no trajectory with id 9"), exitFailure},
+		{emobench.ErrInvalid, exitFailure},
+		{&db.RunNotFoundError{Ref: "x"}, exitFailure},
+		{context.Canceled, exitFailure},
+		{errors.New("disk full"), exitFailure},
+	}
+	for _, tt := range tests {
+		if got := exitCode(tt.err); got != tt.want {
+			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.want)
+		}
+	}
+}
+
+// The CLI adds its hint to the library's typed errors.
+func TestCLI_ErrHints(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "hint.db")
+	fixtureDB(t, dbPath)
+	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--run", "nosuch")
+	if want := "emobench: no run with id or name \"nosuch\" (see `emobench runs`)\n"; r.code != 1 || r.stderr != want {
+		t.Errorf("unknown run: exit %d stderr %q, want 1 and %q", r.code, r.stderr, want)
+	}
+}
+
+// runs tag --remove clears the named tags and keeps the others; --base
+// still works as the old name of --base-run.
+func TestRunsTag_Remove(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "untag.db")
+	fixtureDB(t, dbPath)
+	tags := func() string {
+		return csvQuery(t, dbPath, "SELECT train_domains, base_run_id FROM runs WHERE id = 2")
+	}
+	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--train-domains", "retail", "--base-run", "1")
+	if got, want := tags(), "train_domains,base_run_id\n\"[\"\"retail\"\"]\",1\n"; got != want {
+		t.Fatalf("after tag: %q, want %q", got, want)
+	}
+	out := mustRun(t, "--db", dbPath, "runs", "tag", "2", "--remove", "base-run")
+	if got, want := tags(), "train_domains,base_run_id\n\"[\"\"retail\"\"]\",\n"; got != want || !strings.Contains(out, "run 2: train domains [retail], no base run") {
+		t.Fatalf("after --remove base-run: %q (said %q), want %q", got, out, want)
+	}
+	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--base", "3", "--remove", "train-domains")
+	if got, want := tags(), "train_domains,base_run_id\n,3\n"; got != want {
+		t.Fatalf("after --base 3 --remove train-domains: %q, want %q", got, want)
+	}
+	out = mustRun(t, "--db", dbPath, "runs", "tag", "2", "--remove", "all")
+	if got, want := tags(), "train_domains,base_run_id\n,\n"; got != want || !strings.Contains(out, "no train domains, no base run") {
+		t.Fatalf("after --remove all: %q (said %q), want %q", got, out, want)
+	}
+	for _, bad := range [][]string{
+		{"runs", "tag", "2", "--remove", "colour"},
+		{"runs", "tag", "2", "--remove", "base-run", "--base-run", "1"},
+		{"runs", "tag", "2", "--base", "1", "--base-run", "1"},
+		{"runs", "tag", "2"},
+	} {
+		if r := runCLI(t, "", append([]string{"--db", dbPath}, bad...)...); r.code != 2 {
+			t.Errorf("%v: exit %d, want 2 (stderr %q)", bad, r.code, r.stderr)
+		}
+	}
+	if help := mustRun(t, "runs", "tag", "--help"); strings.Contains(help, "--base value") || !strings.Contains(help, "--base-run") {
+		t.Errorf("runs tag --help should show --base-run and hide --base:\n%s", help)
+	}
+}
+
+// Words that only look like flags after a command's argument are its
+// arguments; flag-shaped unknown words are refused anywhere before "--".
+func TestCheckFlags(t *testing.T) {
+	app := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	for in, wantErr := range map[string]bool{
+		"sql SELECT -5":                false,
+		"ingest -":                     false,
+		"sql --format csv -- --nosuch": false,
+		"show 3 --full --db x.db":      false,
+		"runs --version":               false,
+		"stats passk -h":               false,
+		"show 3 --fulll":               true,
+		"show -x":                      true,
+		"--nosuch runs":                true,
+	} {
+		err := checkFlags(app, append([]string{"emobench"}, strings.Fields(in)...))
+		if (err != nil) != wantErr || (err != nil && exitCode(err) != exitUsage) {
+			t.Errorf("checkFlags(%q) = %v, want error %v (a usage error)", in, err, wantErr)
+		}
+	}
+}
+
+func TestCLIHint(t *testing.T) {
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{fmt.Errorf("open: %w", &db.OutdatedSchemaError{Path: "old.db", Version: 2, Want: 9}), ": upgrade it with `emobench --db old.db migrate`"},
+		{&db.RunNotFoundError{Ref: "x"}, " (see `emobench runs`)"},
+		{fmt.Errorf("ingest a.json: %w", &db.ForeignTriggersError{Path: "their.db", Names: []string{"t"}}), " (inspect it with `emobench --db their.db check`)"},
+		{emobench.Errorf(emobench.ENOTFOUND, "no trajectory with id 9"), ""},
+		{errors.New("see `emobench runs`"), ""}, // hints come from types, never from text
+	}
+	for _, tt := range tests {
+		if got := cliHint(tt.err); got != tt.want {
+			t.Errorf("cliHint(%v) = %q, want %q", tt.err, got, tt.want)
+		}
+	}
+}
+
+// cliArgs only reorders words: every word given comes out once, with at
+// most one "--" added (help aside, which it turns into --help).
+func FuzzCLIArgs(f *testing.F) {
+	for _, seed := range []string{
+		"runs\x00--db\x00x.db", "sql\x00-- c\nSELECT 1\x00--db\x00x", "runs\x00tag\x007\x00--base-run\x003",
+		"stats\x00passk\x00--k\x00-1\x00--by=condition", "ingest\x00-\x00--name\x00--db", "show\x00--\x00--full",
+		"--db\x00\x00runs", "-\x00--\x00-", "stats\x00--db", "--version\x00runs\x00-v",
+	} {
+		f.Add(seed)
+	}
+	app := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
+	f.Fuzz(func(t *testing.T, joined string) {
+		in := strings.Split(joined, "\x00")
+		if slices.Contains(in, "help") || slices.Contains(in, "h") {
+			return
+		}
+		out, err := cliArgs(app, append([]string{"emobench"}, in...))
+		if err != nil {
+			if exitCode(err) != exitUsage {
+				t.Fatalf("cliArgs(%q): %v is not a usage error", in, err)
+			}
+			return
+		}
+		got, want := slices.Clone(out[1:]), slices.Clone(in)
+		if len(got) == len(want)+1 {
+			i := slices.Index(got, "--")
+			if i < 0 {
+				t.Fatalf("cliArgs(%q) = %q: one word more, and not \"--\"", in, out)
+			}
+			got = slices.Delete(got, i, i+1)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("cliArgs(%q) = %q: not the same words", in, out)
+		}
+	})
+}
