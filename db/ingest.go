@@ -3,9 +3,7 @@ package db
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +11,6 @@ import (
 	"iter"
 	"reflect"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -374,7 +371,7 @@ func (w *runWriter) upsertTask(t *emobench.Task) (int64, error) {
 	if st, ok := w.tasks[t.Key]; ok && sameTask(&st.task, t) {
 		return st.id, nil
 	}
-	sum, pair, err := taskHashes(t)
+	sum, pair, err := t.Hashes()
 	if err != nil {
 		return 0, err
 	}
@@ -415,71 +412,17 @@ func sameTask(a, b *emobench.Task) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// TaskContentSHA256 is the hex sha256 of a task's canonical JSON (domain,
-// key, instruction, user, emotion profile, actions, outputs; object keys
-// sorted), the address under which tasks are shared between runs.
-func TaskContentSHA256(t *emobench.Task) (string, error) {
-	content, _, err := taskHashes(t)
-	return content, err
-}
+// TaskContentSHA256 is t.ContentSHA256: the address under which tasks are
+// shared between runs.
+func TaskContentSHA256(t *emobench.Task) (string, error) { return t.ContentSHA256() }
 
-// TaskPairSHA256 is the hex sha256 that pairs a task across conditions:
-// its content (domain, key, user, actions, outputs) and its instruction
-// with any "Emotion Instruction:" part removed, without the emotion
-// profile. Imported τ-Emotion-Bench pairs and native runs pair up by it.
-func TaskPairSHA256(t *emobench.Task) (string, error) {
-	_, pair, err := taskHashes(t)
-	return pair, err
-}
+// TaskPairSHA256 is t.PairSHA256: the hash that pairs a task across
+// conditions.
+func TaskPairSHA256(t *emobench.Task) (string, error) { return t.PairSHA256() }
 
-// taskHashes returns both hashes, canonicalizing actions and outputs once.
-func taskHashes(t *emobench.Task) (content, pair string, err error) {
-	actions, err := canonicalJSON(orJSON(t.Actions, "[]"))
-	if err != nil {
-		return "", "", fmt.Errorf("task %s: actions: %w", t.Key, err)
-	}
-	outputs, err := canonicalJSON(orJSON(t.Outputs, "[]"))
-	if err != nil {
-		return "", "", fmt.Errorf("task %s: outputs: %w", t.Key, err)
-	}
-	fields := map[string]any{
-		"domain": orUnknown(t.Domain), "key": t.Key, "instruction": t.Instruction,
-		"user_id": t.UserID, "emotion": t.Emotion, "actions": actions, "outputs": outputs,
-	}
-	if content, err = sha256JSON(fields); err != nil {
-		return "", "", err
-	}
-	delete(fields, "emotion")
-	fields["instruction"] = StripEmotionInstruction(t.Instruction)
-	pair, err = sha256JSON(fields)
-	return content, pair, err
-}
-
-func sha256JSON(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
-}
-
-// StripEmotionInstruction removes τ-Emotion-Bench's "Emotion Instruction:"
-// part (it runs to the end of the instruction) and surrounding space.
+// StripEmotionInstruction is emobench.StripEmotionInstruction.
 func StripEmotionInstruction(instruction string) string {
-	if i := strings.Index(strings.ToLower(instruction), "emotion instruction:"); i >= 0 {
-		instruction = instruction[:i]
-	}
-	return strings.TrimSpace(instruction)
-}
-
-// canonicalJSON re-encodes raw with sorted object keys and no spaces.
-func canonicalJSON(raw json.RawMessage) (json.RawMessage, error) {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, err
-	}
-	return json.Marshal(v)
+	return emobench.StripEmotionInstruction(instruction)
 }
 
 func trajectoryParams(runID, taskID int64, t *emobench.Trajectory) sqlcdb.CreateTrajectoryParams {

@@ -29,8 +29,8 @@ var (
 )
 
 // NewCSV returns a CSV writer and writes each file's header.
-func NewCSV(runs, trajectories, messages io.Writer, h TaskHasher) (*CSV, error) {
-	c := &CSV{runs: csv.NewWriter(runs), trajs: csv.NewWriter(trajectories), msgs: csv.NewWriter(messages), rows: newRowBuilder(h)}
+func NewCSV(runs, trajectories, messages io.Writer) (*CSV, error) {
+	c := &CSV{runs: csv.NewWriter(runs), trajs: csv.NewWriter(trajectories), msgs: csv.NewWriter(messages), rows: newRowBuilder()}
 	c.runs.Write(csvRunColumns)
 	c.trajs.Write(csvTrajectoryColumns)
 	if err := c.msgs.Write(csvMessageColumns); err != nil {

@@ -8,8 +8,6 @@ package export
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"iter"
 	"strconv"
@@ -43,34 +41,6 @@ func PerRun(format string) bool {
 type Run struct {
 	emobench.Run
 	Trajectories iter.Seq2[*emobench.Trajectory, error]
-}
-
-// TaskHasher addresses tasks in the table formats. Content returns the
-// task's content hash (the db's tasks.content_sha256) and Pair the hash
-// that pairs a task across conditions (tasks.pair_sha256). A nil Content
-// means DefaultTaskSHA256; a nil Pair leaves pair_sha256 NULL.
-type TaskHasher struct {
-	Content func(*emobench.Task) (string, error)
-	Pair    func(*emobench.Task) (string, error)
-}
-
-func (h TaskHasher) content(t *emobench.Task) (string, error) {
-	if h.Content == nil {
-		return DefaultTaskSHA256(t)
-	}
-	return h.Content(t)
-}
-
-// DefaultTaskSHA256 is the hex sha256 of the task's JSON encoding (every
-// field of emobench.Task, raw JSON as stored). It identifies a task within
-// an export when no database hash is at hand.
-func DefaultTaskSHA256(t *emobench.Task) (string, error) {
-	b, err := json.Marshal(t)
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
 }
 
 // FileName returns the file name for a run in a per-run format: the run's

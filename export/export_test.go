@@ -271,7 +271,7 @@ func TestExportJSONL(t *testing.T) {
 func TestExportCSV(t *testing.T) {
 	trajs := loadTrajectories(t, "reasons")
 	var runs, trajsCSV, msgs bytes.Buffer
-	w, err := export.NewTables(export.FormatCSV, []io.Writer{&runs, &trajsCSV, &msgs}, export.TaskHasher{})
+	w, err := export.NewTables(export.FormatCSV, []io.Writer{&runs, &trajsCSV, &msgs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,7 +319,7 @@ func TestExportParquet(t *testing.T) {
 		bufs[i] = new(bytes.Buffer)
 		ws[i] = bufs[i]
 	}
-	w, err := export.NewTables(export.FormatParquet, ws, export.TaskHasher{})
+	w, err := export.NewTables(export.FormatParquet, ws)
 	if err != nil {
 		t.Fatal(err)
 	}

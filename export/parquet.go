@@ -35,11 +35,11 @@ type Parquet struct {
 }
 
 // NewParquet returns a Parquet writer over the four files' writers.
-func NewParquet(runs, tasks, trajectories, messages io.Writer, h TaskHasher) (*Parquet, error) {
+func NewParquet(runs, tasks, trajectories, messages io.Writer) (*Parquet, error) {
 	return &Parquet{
 		runs: newTable[RunRow](runs), tasks: newTable[TaskRow](tasks),
 		trajs: newTable[TrajectoryRow](trajectories), msgs: newTable[MessageRow](messages),
-		rows: newRowBuilder(h),
+		rows: newRowBuilder(),
 	}, nil
 }
 

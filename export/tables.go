@@ -35,16 +35,17 @@ func TableFiles(format string) []string {
 }
 
 // NewTables returns the TableWriter of format (csv or parquet) writing
-// TableFiles(format)[i] to ws[i].
-func NewTables(format string, ws []io.Writer, h TaskHasher) (TableWriter, error) {
+// TableFiles(format)[i] to ws[i]. Tasks are addressed by
+// Task.ContentSHA256 and paired by Task.PairSHA256, as the db stores them.
+func NewTables(format string, ws []io.Writer) (TableWriter, error) {
 	if want := len(TableFiles(format)); want == 0 || len(ws) != want {
 		return nil, fmt.Errorf("export: format %q takes %d writers, got %d", format, want, len(ws))
 	}
 	switch format {
 	case FormatCSV:
-		return NewCSV(ws[0], ws[1], ws[2], h)
+		return NewCSV(ws[0], ws[1], ws[2])
 	default:
-		return NewParquet(ws[0], ws[1], ws[2], ws[3], h)
+		return NewParquet(ws[0], ws[1], ws[2], ws[3])
 	}
 }
 
@@ -126,13 +127,12 @@ type MessageRow struct {
 
 // rowBuilder turns runs and trajectories into table rows.
 type rowBuilder struct {
-	hasher TaskHasher
-	seen   map[string]bool // task_sha256 of tasks already written
-	next   int64           // last trajectory id given
+	seen map[string]bool // task_sha256 of tasks already written
+	next int64           // last trajectory id given
 }
 
-func newRowBuilder(h TaskHasher) *rowBuilder {
-	return &rowBuilder{hasher: h, seen: map[string]bool{}}
+func newRowBuilder() *rowBuilder {
+	return &rowBuilder{seen: map[string]bool{}}
 }
 
 func runRow(r *emobench.Run) RunRow {
@@ -182,7 +182,7 @@ func (b *rowBuilder) trajectory(runID int64, t *emobench.Trajectory) (task TaskR
 }
 
 func (b *rowBuilder) taskRow(t *emobench.Task) (TaskRow, error) {
-	sum, err := b.hasher.content(t)
+	sum, pair, err := t.Hashes()
 	if err != nil {
 		return TaskRow{}, err
 	}
@@ -191,14 +191,7 @@ func (b *rowBuilder) taskRow(t *emobench.Task) (TaskRow, error) {
 		EmotionFamily: optString(t.Emotion.Family), EmotionLeaf: optString(t.Emotion.Leaf),
 		Politeness: optString(t.Emotion.Politeness), Urgency: optString(t.Emotion.Urgency), Trust: optString(t.Emotion.Trust),
 		Actions: string(orEmptyList(t.Actions)), Outputs: string(orEmptyList(t.Outputs)),
-		Split: optString(string(t.Split)), Scenario: optJSON(t.Scenario),
-	}
-	if b.hasher.Pair != nil {
-		pair, err := b.hasher.Pair(t)
-		if err != nil {
-			return row, err
-		}
-		row.PairSHA256 = &pair
+		Split: optString(string(t.Split)), Scenario: optJSON(t.Scenario), PairSHA256: &pair,
 	}
 	return row, nil
 }

@@ -198,7 +198,7 @@ func exportTables(e *env, dir string, runs []export.Run, format string) (err err
 		files = append(files, f)
 		ws[i] = f
 	}
-	w, err := export.NewTables(format, ws, export.TaskHasher{Content: db.TaskContentSHA256, Pair: db.TaskPairSHA256})
+	w, err := export.NewTables(format, ws)
 	if err != nil {
 		return err
 	}
