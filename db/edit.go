@@ -36,7 +36,7 @@ func (db *DB) UpdateRunMetadata(ctx context.Context, id int64, m RunMetadata) er
 		if err != nil {
 			return fmt.Errorf("run %d: %w", id, ErrNotFound)
 		}
-		if run.SourceFormat == "native" && (m.AgentModel != nil || m.UserModel != nil || m.Condition != nil) {
+		if run.SourceFormat == emobench.SourceNative && (m.AgentModel != nil || m.UserModel != nil || m.Condition != nil) {
 			return emobench.Errorf(emobench.EINVALID, "run %d was run by emobench: its models and condition are its recorded settings; only its name can change", id)
 		}
 		if err := checkNewName(ctx, q, id, m.Name); err != nil {

@@ -122,14 +122,16 @@ func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run,
 	if err != nil {
 		return 0, err
 	}
-	if target != 0 && run.SourceFormat != "native" {
+	if target != 0 && run.SourceFormat != emobench.SourceNative {
 		rep.RunsSkipped++
 		return target, nil
 	}
 	w := &runWriter{ctx: ctx, q: q, onDup: DuplicateRefuse, seen: map[pairKey]seenPair{}, tasks: map[string]storedTask{}}
 	created := target == 0
 	if created {
-		run.Config = withoutShard(run.Config) // the merged run is the whole run
+		if run.SourceFormat == emobench.SourceNative {
+			run.Config = withoutShard(run.Config) // the merged run is the whole run
+		}
 		if target, err = w.createRun(run, from); err != nil {
 			return 0, err
 		}
@@ -189,7 +191,7 @@ func findMergeTarget(ctx context.Context, q *sqlcdb.Queries, run emobench.Run) (
 		if err != nil {
 			return 0, nil, err
 		}
-		if r.SourceFormat == "native" && sameSettings(json.RawMessage(r.Config), run.Config) {
+		if r.SourceFormat == emobench.SourceNative && sameSettings(json.RawMessage(r.Config), run.Config) {
 			rows, err := q.ListRunPairs(ctx, id)
 			if err != nil {
 				return 0, nil, err
@@ -200,20 +202,26 @@ func findMergeTarget(ctx context.Context, q *sqlcdb.Queries, run emobench.Run) (
 	return 0, nil, nil
 }
 
-// sameSettings compares two run configs without their "shard" key.
+// sameSettings reports whether two native run configs describe one run
+// (emobench.RunSpec.SameRun: equal but for the shard). Configs that do not
+// decode as a RunSpec match only byte for byte.
 func sameSettings(a, b json.RawMessage) bool {
-	return bytes.Equal(withoutShard(a), withoutShard(b))
+	sa, errA := emobench.DecodeRunSpec(a)
+	sb, errB := emobench.DecodeRunSpec(b)
+	if errA != nil || errB != nil {
+		return bytes.Equal(a, b)
+	}
+	return sa.SameRun(sb)
 }
 
-// withoutShard returns a run config without its "shard" key, canonical.
+// withoutShard returns the config of the whole run a shard's config
+// belongs to; a config that does not decode as a RunSpec is kept as it is.
 func withoutShard(raw json.RawMessage) json.RawMessage {
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
+	spec, err := emobench.DecodeRunSpec(raw)
+	if err != nil {
 		return raw
 	}
-	delete(m, "shard")
-	out, _ := json.Marshal(m)
-	return out
+	return spec.Whole().Encode()
 }
 
 // absPath is path made absolute, when it can be.

@@ -218,7 +218,9 @@ func TestMerge_NativeShardsJoin(t *testing.T) {
 			t.Fatalf("merge %s = %+v, want %+v", step.src.Path(), rep, step.want)
 		}
 	}
-	if got, want := queryText(t, dst, "SELECT id, config FROM runs ORDER BY id"), `1|{"seed":7}`+"\n"+`2|{"seed":8}`; got != want {
+	if got, want := queryText(t, dst, "SELECT id, config FROM runs ORDER BY id"),
+		// The merged run's config is the decoded RunSpec without its shard.
+		"1|"+string(emobench.RunSpec{Seed: 7}.Encode())+"\n2|"+string(emobench.RunSpec{Seed: 8}.Encode()); got != want {
 		t.Fatalf("runs:\n%s\nwant:\n%s", got, want)
 	}
 	want := "1|1|0|1\n1|1|1|1\n1|2|0|1\n1|2|1|0\n2|1|0|1"

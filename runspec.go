@@ -1,0 +1,66 @@
+package emobench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// SourceNative is the Run.SourceFormat of runs made by `emobench run`; every
+// other value names the file format a run was imported from.
+const SourceNative = "native"
+
+// RunSpec is what a native run records in runs.config, so that --resume can
+// rebuild it and merge can join its shards. It holds no secret: API keys
+// never reach the db. The JSON keys are the stored format; a field added
+// later must be omitempty so that older configs compare equal.
+type RunSpec struct {
+	Domain    string   `json:"domain"`
+	Condition string   `json:"condition"` // with-emotions or without-emotions
+	Agent     string   `json:"agent"`     // llm:MODEL, oracle or noisy:RATE
+	User      string   `json:"user"`      // llm:MODEL or scripted
+	Trials    int      `json:"trials"`    // trials per task, ≥ 1
+	Tasks     []string `json:"tasks"`     // task ids, in run order
+	Split     string   `json:"split"`     // test or train
+	Seed      uint64   `json:"seed"`      // the run seed; episode seeds derive from it
+	MaxSteps  int      `json:"max_steps"`
+	MaxErrors int      `json:"max_errors"`
+	BaseURL   string   `json:"base_url,omitempty"` // OpenAI-compatible endpoint; empty for the default
+	// Shard is "I/N" when the run holds only the pairs of shard I of N;
+	// empty for the whole run.
+	Shard       string   `json:"shard,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"` // nil for the server's default
+}
+
+// DecodeRunSpec decodes a stored runs.config. It fails, with the JSON
+// error, when raw is not an object of RunSpec's shape; unknown keys are
+// ignored.
+func DecodeRunSpec(raw json.RawMessage) (RunSpec, error) {
+	var s RunSpec
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return RunSpec{}, Errorf(EINVALID, "run config: %v", err)
+	}
+	return s, nil
+}
+
+// Encode returns the spec as runs.config stores it.
+func (s RunSpec) Encode() json.RawMessage {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("emobench: RunSpec does not encode: %v", err)) // only plain fields: unreachable
+	}
+	return b
+}
+
+// Whole returns the spec of the whole run a shard belongs to: s without
+// its Shard.
+func (s RunSpec) Whole() RunSpec {
+	s.Shard = ""
+	return s
+}
+
+// SameRun reports whether s and o describe the same run, shards of one run
+// included: they are equal in every setting but Shard.
+func (s RunSpec) SameRun(o RunSpec) bool {
+	return bytes.Equal(s.Whole().Encode(), o.Whole().Encode())
+}

@@ -1,0 +1,49 @@
+package emobench_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/emobench/emobench"
+)
+
+func TestRunSpec_EncodeDecode(t *testing.T) {
+	temp := 0.5
+	spec := emobench.RunSpec{Domain: "retail", Condition: "with-emotions", Agent: "oracle", User: "scripted", Trials: 2,
+		Tasks: []string{"retail-test-000"}, Split: "test", Seed: 3, MaxSteps: 30, MaxErrors: 5, Shard: "1/4", Temperature: &temp}
+	// The stored format: these bytes are in every native run's runs.config.
+	want := `{"domain":"retail","condition":"with-emotions","agent":"oracle","user":"scripted","trials":2,"tasks":["retail-test-000"],"split":"test","seed":3,"max_steps":30,"max_errors":5,"shard":"1/4","temperature":0.5}`
+	if got := string(spec.Encode()); got != want {
+		t.Fatalf("Encode = %s\nwant %s", got, want)
+	}
+	back, err := emobench.DecodeRunSpec(json.RawMessage(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(back.Encode()); got != want {
+		t.Errorf("round trip = %s", got)
+	}
+}
+
+func TestRunSpec_SameRun(t *testing.T) {
+	a := emobench.RunSpec{Domain: "retail", Agent: "oracle", Trials: 2, Shard: "0/2"}
+	b := a
+	b.Shard = "1/2"
+	if !a.SameRun(b) {
+		t.Error("two shards of one run: SameRun = false")
+	}
+	b.Seed = 9
+	if a.SameRun(b) {
+		t.Error("specs with different seeds: SameRun = true")
+	}
+	if a.Whole().Shard != "" || a.Shard != "0/2" {
+		t.Errorf("Whole changed its receiver or kept the shard: %+v", a)
+	}
+}
+
+func TestDecodeRunSpec_ErrInvalid(t *testing.T) {
+	_, err := emobench.DecodeRunSpec(json.RawMessage(`{"trials":"two"}`))
+	if got := emobench.ErrorCode(err); got != emobench.EINVALID {
+		t.Fatalf("code %q (err %v), want invalid", got, err)
+	}
+}
