@@ -2,17 +2,17 @@ package main
 
 import (
 	"errors"
-
 	"fmt"
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/domains/all"
-	"github.com/emobench/emobench/sim"
 	"io/fs"
 	"path"
+	"time"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/fixtures"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/sim"
 	"github.com/urfave/cli/v2"
 )
 
@@ -104,16 +104,16 @@ func demoSimulate(c *cli.Context, e *env, dbPath string) error {
 		if err != nil {
 			return err
 		}
-		tasks, err := selectTasks(dom, emobench.SplitTest, "")
-		if err != nil {
-			return err
-		}
 		for _, agent := range demoAgents {
-			for _, cond := range []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions} {
-				p := runSettings{
-					Domain: domain, Condition: string(cond), Agent: agent, User: "scripted", Trials: 3,
-					Tasks: tasks, Split: string(emobench.SplitTest), MaxSteps: sim.DefaultMaxSteps, MaxErrors: sim.DefaultMaxErrors,
-				}
+			plans, err := sim.Plan(sim.RunOptions{
+				Domains: []sim.Domain{dom}, Conditions: []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions},
+				Agent: agent, User: "scripted", Trials: 3, Split: emobench.SplitTest,
+				MaxSteps: sim.DefaultMaxSteps, MaxErrors: sim.DefaultMaxErrors, Now: time.Now,
+			})
+			if err != nil {
+				return err
+			}
+			for _, p := range plans {
 				if err := demoRun(c, e, store, p); err != nil {
 					return err
 				}
@@ -123,8 +123,8 @@ func demoSimulate(c *cli.Context, e *env, dbPath string) error {
 	return nil
 }
 
-func demoRun(c *cli.Context, e *env, store *db.DB, p runSettings) error {
-	run := p.run()
+func demoRun(c *cli.Context, e *env, store *db.DB, p sim.PlannedRun) error {
+	run := p.Run
 	run.Name = "demo-" + run.Name
 	id, err := store.ResolveRun(c.Context, run.Name)
 	if errors.Is(err, db.ErrNotFound) || emobench.ErrorCode(err) == emobench.ENOTFOUND {
@@ -133,5 +133,5 @@ func demoRun(c *cli.Context, e *env, store *db.DB, p runSettings) error {
 	if err != nil {
 		return err
 	}
-	return executeRun(c, e, store, id, run.Name, p)
+	return executeRun(c, e, store, id, run.Name, p.Spec)
 }

@@ -1,0 +1,97 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/emobench/emobench"
+)
+
+// Tally counts the finished episodes of a run.
+type Tally struct {
+	Done, Passed int
+	Abandoned    int    // ended user_unsatisfied
+	Errors       int    // ended in error
+	FirstError   string // the error of the first episode that ended in error
+}
+
+// Add counts one finished episode.
+func (t *Tally) Add(traj *emobench.Trajectory) {
+	t.Done++
+	if traj.Passed() {
+		t.Passed++
+	}
+	switch traj.TerminationReason {
+	case emobench.TerminationUserUnsatisfied:
+		t.Abandoned++
+	case emobench.TerminationError:
+		if t.Errors == 0 {
+			t.FirstError = traj.Error
+		}
+		t.Errors++
+	}
+}
+
+// PassRate is Passed/Done, in [0, 1]; 0 before any episode.
+func (t Tally) PassRate() float64 {
+	if t.Done == 0 {
+		return 0
+	}
+	return float64(t.Passed) / float64(t.Done)
+}
+
+// FailFastErrors is how many episodes beyond those in flight may end in
+// error, with none finishing well, before Execute stops: a dead endpoint
+// or a wrong key fails every episode.
+const FailFastErrors = 4
+
+// AllFailedError is returned by Execute when the first Episodes episodes
+// (Concurrency + FailFastErrors) all ended in error.
+type AllFailedError struct {
+	Episodes int
+	First    string // the first episode's error
+}
+
+func (e *AllFailedError) Error() string {
+	return fmt.Sprintf("the first %d episodes all ended in error (first: %s)", e.Episodes, e.First)
+}
+
+// Execution is one run to carry out: its spec, its domain and the
+// participants built for it (NewParticipants).
+type Execution struct {
+	Domain      Domain
+	Spec        emobench.RunSpec
+	Agent       Agent
+	User        UserSimulator
+	Concurrency int // episodes in flight; 1 when < 1
+	// OnEpisode, when not nil, sees the tally after each trajectory the
+	// sink took (for a progress bar).
+	OnEpisode func(Tally)
+}
+
+// Execute runs jobs (MissingJobs) with the spec's settings and hands each
+// finished trajectory to sink, counting them. It returns the tally with
+// ctx's error when ctx ends (the trajectories handed over stay), a sink
+// error, an episode's harness error, or *AllFailedError.
+func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, error) {
+	cfg := RunnerConfig{
+		Domain: x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
+		WithEmotions: x.Spec.Condition == string(emobench.ConditionWithEmotions),
+		Concurrency:  max(1, x.Concurrency), MaxSteps: x.Spec.MaxSteps, MaxErrors: x.Spec.MaxErrors,
+	}
+	var tally Tally
+	err := RunJobs(ctx, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
+		if err := sink(ctx, traj); err != nil {
+			return err
+		}
+		tally.Add(traj)
+		if x.OnEpisode != nil {
+			x.OnEpisode(tally)
+		}
+		if n := cfg.Concurrency + FailFastErrors; tally.Errors >= n && tally.Errors == tally.Done {
+			return &AllFailedError{Episodes: tally.Done, First: tally.FirstError}
+		}
+		return nil
+	})
+	return tally, err
+}

@@ -1,0 +1,337 @@
+package sim
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emobench/emobench"
+)
+
+// RunOptions are the settings of new benchmark runs: one run per (domain,
+// condition). Plan checks them; the run command copies its flags here.
+type RunOptions struct {
+	Domains    []Domain             // in run order; at least one
+	Conditions []emobench.Condition // with-emotions and/or without-emotions
+	Agent      string               // llm:MODEL, oracle or noisy:RATE
+	User       string               // llm:MODEL or scripted
+	Trials     int                  // trials per task, ≥ 1
+	// Tasks chooses the split's tasks: "" for all, a number N for the
+	// first N, or comma-separated ids (ids of other domains are skipped).
+	Tasks       string
+	Split       emobench.Split
+	Seed        uint64
+	MaxSteps    int // agent steps per episode, ≥ 1
+	MaxErrors   int // consecutive tool errors that end an episode, ≥ 1
+	BaseURL     string
+	Shard       string   // "I/N" or "" (see ParseShard)
+	Temperature *float64 // nil: the server's
+	// Name names the runs: "" gives AGENT-DOMAIN-CONDITION, a name for one
+	// run is its name, and for several runs NAME-DOMAIN-CONDITION.
+	Name string
+	// LLM configures llm: participants; Plan builds them once to check them.
+	LLM LLMOptions
+	// Now stamps Run.CreatedAt; nil means time.Now.
+	Now func() time.Time
+}
+
+// PlannedRun is one run Plan chose: its stored spec and its description,
+// ready for the db.
+type PlannedRun struct {
+	Spec emobench.RunSpec
+	Run  emobench.Run
+}
+
+// Plan turns options into one run per (domain, condition), in the order of
+// opts.Domains then opts.Conditions. A domain none of whose tasks --tasks
+// names gets no run. Errors are *emobench.Error with code EINVALID, worded
+// for the command line: a setting out of range, a participant that cannot
+// be built, a task id found in no domain.
+func Plan(opts RunOptions) ([]PlannedRun, error) {
+	if len(opts.Domains) == 0 {
+		return nil, invalidf("run needs --domain or --resume RUN")
+	}
+	if opts.Agent == "" {
+		return nil, invalidf("run needs --agent (llm:MODEL, oracle or noisy:RATE)")
+	}
+	if opts.Trials < 1 {
+		return nil, invalidf("--trials %d: need at least 1", opts.Trials)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"max-steps", opts.MaxSteps}, {"max-errors", opts.MaxErrors}} {
+		if f.v < 1 {
+			return nil, invalidf("--%s %d: need at least 1", f.name, f.v)
+		}
+	}
+	if opts.Split != emobench.SplitTest && opts.Split != emobench.SplitTrain {
+		return nil, invalidf("--split %q is not test or train", opts.Split)
+	}
+	if _, _, err := ParseShard(opts.Shard); err != nil {
+		return nil, err
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	var plans []PlannedRun
+	found := map[string]bool{}
+	for _, dom := range opts.Domains {
+		tasks, err := SelectTasks(dom, opts.Split, opts.Tasks)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range tasks {
+			found[id] = true
+		}
+		if len(tasks) == 0 {
+			continue // --tasks names only other domains' tasks
+		}
+		for _, cond := range opts.Conditions {
+			spec := emobench.RunSpec{
+				Domain: dom.Name(), Condition: string(cond), Agent: opts.Agent, User: opts.User,
+				Trials: opts.Trials, Tasks: tasks, Split: string(opts.Split), Seed: opts.Seed,
+				MaxSteps: opts.MaxSteps, MaxErrors: opts.MaxErrors, BaseURL: opts.BaseURL,
+				Shard: opts.Shard, Temperature: opts.Temperature,
+			}
+			if _, _, err := NewParticipants(spec, opts.LLM); err != nil {
+				return nil, err
+			}
+			plans = append(plans, PlannedRun{Spec: spec, Run: NewRun(spec, now())})
+		}
+	}
+	if _, err := strconv.Atoi(opts.Tasks); err != nil && opts.Tasks != "" {
+		var names []string
+		for _, d := range opts.Domains {
+			names = append(names, d.Name())
+		}
+		for _, id := range splitIDs(opts.Tasks) {
+			if !found[id] {
+				return nil, invalidf("--tasks: no %s task %q in domains %s", opts.Split, id, strings.Join(names, ", "))
+			}
+		}
+	}
+	for i := range plans {
+		switch {
+		case opts.Name != "" && len(plans) == 1:
+			plans[i].Run.Name = opts.Name
+		case opts.Name != "":
+			plans[i].Run.Name = fmt.Sprintf("%s-%s-%s", opts.Name, plans[i].Spec.Domain, plans[i].Spec.Condition)
+		}
+	}
+	return plans, nil
+}
+
+// NewRun describes the native run of spec, created at created (stored in
+// UTC): named AGENT-DOMAIN-CONDITION, with the spec as its config.
+func NewRun(spec emobench.RunSpec, created time.Time) emobench.Run {
+	agentModel, agentStrategy := participantDescription(spec.Agent, "tool-calling")
+	userModel, userStrategy := participantDescription(spec.User, "llm")
+	return emobench.Run{
+		Name: fmt.Sprintf("%s-%s-%s", spec.Agent, spec.Domain, spec.Condition), SourceFormat: emobench.SourceNative,
+		AgentModel: agentModel, AgentStrategy: agentStrategy, UserModel: userModel, UserStrategy: userStrategy,
+		Domain: spec.Domain, Condition: emobench.Condition(spec.Condition), CreatedAt: created.UTC(), Config: spec.Encode(),
+	}
+}
+
+// participantDescription splits "llm:gpt-4.1" into model and strategy; a
+// built-in simulator is its own model.
+func participantDescription(spec, llmStrategy string) (model, strategy string) {
+	if m, ok := strings.CutPrefix(spec, "llm:"); ok {
+		return m, llmStrategy
+	}
+	name, _, _ := strings.Cut(spec, ":")
+	return spec, name
+}
+
+// SelectTasks returns the ids of dom's tasks of split chosen by spec: all
+// for "", the first N for a number N ≥ 1, or those of a comma-separated
+// list of ids that dom has (ids of other domains are for those domains),
+// in the order given. A domain without tasks of split, or N < 1, is an
+// EINVALID error.
+func SelectTasks(dom Domain, split emobench.Split, spec string) ([]string, error) {
+	var ids []string
+	for _, t := range dom.Tasks() {
+		if t.Split == split {
+			ids = append(ids, t.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, invalidf("domain %s has no %s tasks", dom.Name(), split)
+	}
+	if spec == "" {
+		return ids, nil
+	}
+	if n, err := strconv.Atoi(spec); err == nil {
+		if n < 1 {
+			return nil, invalidf("--tasks %d: need at least 1", n)
+		}
+		return ids[:min(n, len(ids))], nil
+	}
+	known := map[string]bool{}
+	for _, id := range ids {
+		known[id] = true
+	}
+	var chosen []string
+	for _, id := range splitIDs(spec) {
+		if known[id] {
+			chosen = append(chosen, id)
+		}
+	}
+	return chosen, nil
+}
+
+// splitIDs splits a comma-separated list, dropping blanks.
+func splitIDs(s string) []string {
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			out = append(out, part)
+		}
+	}
+	return out
+}
+
+// ParseShard reads "I/N" (0 ≤ I < N) as shard I of N; "" is the whole run
+// (shard 0 of 1). Anything else is an EINVALID error.
+func ParseShard(s string) (shard, shards int, err error) {
+	if s == "" {
+		return 0, 1, nil
+	}
+	i, n, ok := strings.Cut(s, "/")
+	shard, err1 := strconv.Atoi(i)
+	shards, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || shards < 1 || shard < 0 || shard >= shards {
+		return 0, 0, invalidf("--shard %q: want I/N with 0 <= I < N, e.g. 0/4", s)
+	}
+	return shard, shards, nil
+}
+
+// InShard reports whether the (task, trial) pair belongs to shard of
+// shards. Pairs are assigned by a hash (EpisodeSeed with run seed 0), so
+// the split depends neither on the order nor on the number of tasks
+// chosen, and every pair is in exactly one shard.
+func InShard(taskID string, trial, shard, shards int) bool {
+	return EpisodeSeed(0, taskID, trial)%uint64(shards) == uint64(shard)
+}
+
+// MissingJobs returns the jobs of spec's shard that stored does not hold,
+// trial by trial in the spec's task order. stored reports whether a (task
+// id, trial) pair is already stored; nil means none is. A task the spec
+// names that dom no longer has is an error naming it.
+func MissingJobs(dom Domain, spec emobench.RunSpec, stored func(taskID string, trial int) bool) ([]Job, error) {
+	byID := map[string]*emobench.TaskSpec{}
+	tasks := dom.Tasks()
+	for i := range tasks {
+		byID[tasks[i].ID] = &tasks[i]
+	}
+	shard, shards, err := ParseShard(spec.Shard)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []Job
+	for trial := 0; trial < spec.Trials; trial++ {
+		for _, id := range spec.Tasks {
+			task, ok := byID[id]
+			if !ok {
+				return nil, fmt.Errorf("domain %s has no task %q any more", spec.Domain, id)
+			}
+			if (stored == nil || !stored(id, trial)) && InShard(id, trial, shard, shards) {
+				jobs = append(jobs, Job{Task: task, Trial: trial})
+			}
+		}
+	}
+	return jobs, nil
+}
+
+// LLMOptions configure llm: participants beyond what a RunSpec records
+// (the endpoint, temperature and seed come from the spec).
+type LLMOptions struct {
+	APIKey    string        // bearer token; "" for servers that need none
+	Timeout   time.Duration // per request; 0 means DefaultLLMTimeout
+	PriceFile string        // JSON price table (LoadPriceTable) for costs; "" leaves costs unknown
+}
+
+// NewParticipants builds the agent and the user simulator spec asks for.
+// A spec that names neither a built-in simulator nor llm:MODEL, a noise
+// rate outside [0, 1], or OpenAI's endpoint without an API key is an
+// EINVALID error; an unreadable price file is an error naming it.
+func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulator, error) {
+	agent, err := newAgent(spec, llm)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case spec.User == "scripted":
+		return agent, ScriptedUser{}, nil
+	case strings.HasPrefix(spec.User, "llm:"):
+		client, err := newLLMClient(spec, llm, strings.TrimPrefix(spec.User, "llm:"))
+		if err != nil {
+			return nil, nil, err
+		}
+		return agent, NewLLMUser(client), nil
+	}
+	return nil, nil, invalidf("--user %q is not llm:MODEL or scripted", spec.User)
+}
+
+func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
+	switch {
+	case spec.Agent == "oracle":
+		return Oracle{}, nil
+	case strings.HasPrefix(spec.Agent, "noisy:"):
+		rate, err := strconv.ParseFloat(strings.TrimPrefix(spec.Agent, "noisy:"), 64)
+		if err != nil || rate < 0 || rate > 1 {
+			return nil, invalidf("--agent %q: the noise rate must be a number in [0, 1]", spec.Agent)
+		}
+		return Noisy{Rate: rate}, nil
+	case strings.HasPrefix(spec.Agent, "llm:"):
+		client, err := newLLMClient(spec, llm, strings.TrimPrefix(spec.Agent, "llm:"))
+		if err != nil {
+			return nil, err
+		}
+		return NewLLMAgent(client), nil
+	}
+	return nil, invalidf("--agent %q is not llm:MODEL, oracle or noisy:RATE", spec.Agent)
+}
+
+func newLLMClient(spec emobench.RunSpec, llm LLMOptions, model string) (*LLMClient, error) {
+	if model == "" {
+		return nil, invalidf("llm: needs a model name, e.g. llm:gpt-4.1")
+	}
+	if IsOpenAI(spec.BaseURL) && strings.TrimSpace(llm.APIKey) == "" {
+		// Every episode would fail after its retries: say so before the first.
+		return nil, invalidf("llm:%s talks to %s, which needs OPENAI_API_KEY; set it, or give --base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
+			model, DefaultLLMBaseURL)
+	}
+	cfg := LLMConfig{BaseURL: spec.BaseURL, APIKey: llm.APIKey, Model: model, Temperature: spec.Temperature, Timeout: llm.Timeout}
+	if spec.Seed != 0 {
+		seed := int64(spec.Seed)
+		cfg.Seed = &seed
+	}
+	if llm.PriceFile != "" {
+		f, err := os.Open(llm.PriceFile)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if cfg.Prices, err = LoadPriceTable(f); err != nil {
+			return nil, fmt.Errorf("%s: %w", llm.PriceFile, err)
+		}
+	}
+	return NewLLMClient(cfg)
+}
+
+// IsOpenAI reports whether base (empty for DefaultLLMBaseURL) is OpenAI's
+// API, which needs a key.
+func IsOpenAI(base string) bool {
+	u, err := url.Parse(strings.TrimSpace(base))
+	return base == "" || err == nil && strings.EqualFold(u.Hostname(), "api.openai.com")
+}
+
+func invalidf(format string, args ...any) error {
+	return emobench.Errorf(emobench.EINVALID, format, args...)
+}
