@@ -3,10 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"iter"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -69,21 +66,25 @@ func runExport(c *cli.Context, e *env) error {
 	if len(runs) == 0 {
 		return errors.New("no runs to export: the database is empty")
 	}
-	intoFile := strings.EqualFold(filepath.Ext(out), ".json")
-	if err := refuseOverwrite(out, (export.PerRun(format) && intoFile) || format == export.FormatJSONL, c.Bool("force")); err != nil {
-		return err
+	written, err := export.WriteFiles(format, out, runs, c.Bool("force"))
+	if err != nil {
+		return asUsage(err)
 	}
-	switch {
-	case export.PerRun(format) && intoFile && len(runs) > 1:
-		return usagef("--out %s names one file, but %s were selected: give a directory, or one --run", out, plural(len(runs), "run", "runs"))
-	case export.PerRun(format) && intoFile:
-		return exportFile(e, out, runs[0], format)
-	case export.PerRun(format):
-		return exportPerRun(e, out, runs, format)
-	case format == export.FormatJSONL:
-		return exportJSONL(e, out, runs)
+	for _, w := range written {
+		switch {
+		case w.RunID != 0:
+			fmt.Fprintf(e.stdout, "wrote %s (run %d, %s)\n", w.Path, w.RunID, plural(w.Trajectories, "trajectory", "trajectories"))
+		case w.Table == "":
+			fmt.Fprintf(e.stdout, "wrote %s (%s, %s)\n", w.Path, plural(w.Runs, "run", "runs"), plural(w.Trajectories, "trajectory", "trajectories"))
+		case w.Table == "runs":
+			fmt.Fprintf(e.stdout, "wrote %s (%s)\n", w.Path, plural(w.Runs, "run", "runs"))
+		case w.Table == "trajectories":
+			fmt.Fprintf(e.stdout, "wrote %s (%s)\n", w.Path, plural(w.Trajectories, "trajectory", "trajectories"))
+		default:
+			fmt.Fprintf(e.stdout, "wrote %s\n", w.Path)
+		}
 	}
-	return exportTables(e, out, runs, format)
+	return nil
 }
 
 // exportRuns returns the runs named by --run, in the order given, or every
@@ -112,173 +113,6 @@ func exportRuns(c *cli.Context, store *db.DB) ([]export.Run, error) {
 		})
 	}
 	return runs, nil
-}
-
-// exportFile writes one run in a per-run format to path.
-func exportFile(e *env, path string, run export.Run, format string) error {
-	var n int
-	err := writeAtomic(path, func(w io.Writer) (err error) {
-		if format == export.FormatTau2 {
-			n, err = export.Tau2(w, run)
-		} else {
-			n, err = export.TauBench(w, run.Trajectories)
-		}
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("export run %d (%s) to %s: %w", run.ID, run.Name, path, err)
-	}
-	fmt.Fprintf(e.stdout, "wrote %s (run %d, %s)\n", path, run.ID, plural(n, "trajectory", "trajectories"))
-	return nil
-}
-
-// exportPerRun writes one file per run into dir, named after the run; runs
-// whose file names collide get their id appended.
-func exportPerRun(e *env, dir string, runs []export.Run, format string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	names := map[string]int{}
-	for _, r := range runs {
-		names[export.FileName(r.Run, ".json")]++
-	}
-	for _, r := range runs {
-		name := export.FileName(r.Run, ".json")
-		if names[name] > 1 {
-			name = strings.TrimSuffix(name, ".json") + fmt.Sprintf("-%d.json", r.ID)
-		}
-		if err := exportFile(e, filepath.Join(dir, name), r, format); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func exportJSONL(e *env, path string, runs []export.Run) error {
-	total := 0
-	err := writeAtomic(path, func(w io.Writer) error {
-		for _, r := range runs {
-			n, err := export.JSONL(w, r)
-			total += n
-			if err != nil {
-				return fmt.Errorf("run %d (%s): %w", r.ID, r.Name, err)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("export to %s: %w", path, err)
-	}
-	fmt.Fprintf(e.stdout, "wrote %s (%s, %s)\n", path, plural(len(runs), "run", "runs"), plural(total, "trajectory", "trajectories"))
-	return nil
-}
-
-// exportTables writes a table format into dir: every file goes to a
-// temporary name, and all are renamed once every table is complete.
-func exportTables(e *env, dir string, runs []export.Run, format string) (err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	names := export.TableFiles(format)
-	files := make([]*os.File, 0, len(names))
-	defer func() {
-		for _, f := range files {
-			f.Close()
-			if err != nil {
-				os.Remove(f.Name())
-			}
-		}
-	}()
-	ws := make([]io.Writer, len(names))
-	for i, name := range names {
-		f, err := os.CreateTemp(dir, "."+name+".tmp-*")
-		if err != nil {
-			return err
-		}
-		files = append(files, f)
-		ws[i] = f
-	}
-	w, err := export.NewTables(format, ws)
-	if err != nil {
-		return err
-	}
-	total := 0
-	for _, r := range runs {
-		n, err := w.WriteRun(r)
-		total += n
-		if err != nil {
-			return fmt.Errorf("export run %d (%s) to %s: %w", r.ID, r.Name, dir, err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		return fmt.Errorf("export to %s: %w", dir, err)
-	}
-	for i, f := range files {
-		if err := f.Close(); err != nil {
-			return err
-		}
-		if err := os.Chmod(f.Name(), 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(f.Name(), filepath.Join(dir, names[i])); err != nil {
-			return err
-		}
-	}
-	for _, name := range names {
-		what := ""
-		switch strings.TrimSuffix(name, filepath.Ext(name)) {
-		case "runs":
-			what = " (" + plural(len(runs), "run", "runs") + ")"
-		case "trajectories":
-			what = " (" + plural(total, "trajectory", "trajectories") + ")"
-		}
-		fmt.Fprintf(e.stdout, "wrote %s%s\n", filepath.Join(dir, name), what)
-	}
-	return nil
-}
-
-// refuseOverwrite keeps an export from replacing a file, or from mixing
-// with older files in a directory, unless force is set.
-func refuseOverwrite(out string, isFile, force bool) error {
-	if force {
-		return nil
-	}
-	info, err := os.Stat(out)
-	if err != nil {
-		return nil // nothing there yet
-	}
-	if isFile || !info.IsDir() {
-		return usagef("--out %s exists: export does not replace it (add --force to replace it)", out)
-	}
-	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
-		return usagef("--out %s is not empty: the export would mix with the files there (empty it, or add --force)", out)
-	}
-	return nil
-}
-
-// writeAtomic writes path through a temporary file in the same directory,
-// renamed over path only when write and close succeed.
-func writeAtomic(path string, write func(io.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err := write(f); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }
 
 // redacted passes each trajectory through ingest.RedactTrajectory: a file
