@@ -82,7 +82,7 @@ func TestExportTauBench_Golden(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			var got bytes.Buffer
 			trajs := loadTrajectories(t, filepath.Base(dir))
-			n, err := export.TauBench(&got, seq(trajs))
+			n, err := export.TauBench(&got, export.Run{Trajectories: seq(trajs)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +142,7 @@ func outcomes(trajs []*emobench.Trajectory, costs bool) []outcome {
 func TestExportTauBench_RoundTrip(t *testing.T) {
 	trajs := loadTrajectories(t, "reasons")
 	var buf bytes.Buffer
-	if _, err := export.TauBench(&buf, seq(trajs)); err != nil {
+	if _, err := export.TauBench(&buf, export.Run{Trajectories: seq(trajs)}); err != nil {
 		t.Fatal(err)
 	}
 	back := collect(t, ingest.TauBench(&buf))
@@ -392,4 +392,31 @@ func columnType(n parquet.Node) string {
 		s += " " + lt.String()
 	}
 	return s
+}
+
+// TestExportTauBench_Metadata: every record carries the run's metadata in
+// info.emobench, without unknown values.
+func TestExportTauBench_Metadata(t *testing.T) {
+	trajs := loadTrajectories(t, "reasons")
+	run := testRun(trajs)
+	run.AgentModel, run.UserModel = "gpt-4.1", "unknown"
+	var buf bytes.Buffer
+	if _, err := export.TauBench(&buf, run); err != nil {
+		t.Fatal(err)
+	}
+	var recs []struct {
+		Info map[string]json.RawMessage `json:"info"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &recs); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"model":"gpt-4.1","domain":"retail","condition":"with-emotions","run_name":"oracle-retail-with-emotions"}`
+	for i, r := range recs {
+		if got := string(r.Info[export.TauBenchMetaKey]); got != want {
+			t.Fatalf("record %d: info.emobench = %s, want %s", i, got, want)
+		}
+	}
+	if len(recs) != len(trajs) {
+		t.Fatalf("%d records, want %d", len(recs), len(trajs))
+	}
 }

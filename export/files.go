@@ -99,7 +99,7 @@ func writeRunFile(set *fileSet, path string, run Run, format string) (Written, e
 	if format == FormatTau2 {
 		n, err = Tau2(f, run)
 	} else {
-		n, err = TauBench(f, run.Trajectories)
+		n, err = TauBench(f, run)
 	}
 	if err != nil {
 		return Written{}, fmt.Errorf("export run %d (%s) to %s: %w", run.ID, run.Name, path, err)

@@ -45,9 +45,55 @@ const (
 // info.emobench_termination_reason. ingest.TauBench reads both emobench
 // keys back.
 //
+// The run's metadata, which τ-bench keeps only in its file names, goes to
+// every record's info.emobench:
+//
+//	{"model": AgentModel, "user_model": UserModel, "domain": Domain, "condition": Condition, "run_name": Name}
+//
+// with empty and "unknown" values (condition "none") left out, and the key
+// left out when nothing is known, so that a round trip keeps them.
+//
 // TauBench returns the number of records written and the first error of
-// trajs or w.
-func TauBench(w io.Writer, trajs iter.Seq2[*emobench.Trajectory, error]) (int, error) {
+// run.Trajectories or w.
+func TauBench(w io.Writer, run Run) (int, error) {
+	meta, err := tauMetaOf(&run.Run)
+	if err != nil {
+		return 0, err
+	}
+	return tauBench(w, run.Trajectories, meta)
+}
+
+// TauBenchMetaKey is the info key of the run metadata TauBench writes.
+const TauBenchMetaKey = "emobench"
+
+// tauMeta is info.emobench.
+type tauMeta struct {
+	Model     string `json:"model,omitempty"`
+	UserModel string `json:"user_model,omitempty"`
+	Domain    string `json:"domain,omitempty"`
+	Condition string `json:"condition,omitempty"`
+	RunName   string `json:"run_name,omitempty"`
+}
+
+// tauMetaOf returns info.emobench for run, or nil when nothing is known.
+func tauMetaOf(run *emobench.Run) (json.RawMessage, error) {
+	known := func(s string) string {
+		if s == "unknown" {
+			return ""
+		}
+		return s
+	}
+	m := tauMeta{Model: known(run.AgentModel), UserModel: known(run.UserModel), Domain: known(run.Domain), RunName: run.Name}
+	if run.Condition != emobench.ConditionNone {
+		m.Condition = string(run.Condition)
+	}
+	if m == (tauMeta{}) {
+		return nil, nil
+	}
+	return marshal(m)
+}
+
+func tauBench(w io.Writer, trajs iter.Seq2[*emobench.Trajectory, error], meta json.RawMessage) (int, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString("[")
 	n := 0
@@ -55,7 +101,7 @@ func TauBench(w io.Writer, trajs iter.Seq2[*emobench.Trajectory, error]) (int, e
 		if err != nil {
 			return n, err
 		}
-		rec, err := tauRecordOf(traj)
+		rec, err := tauRecordOf(traj, meta)
 		if err == nil {
 			var b []byte
 			if b, err = marshal(rec); err == nil {
@@ -116,11 +162,14 @@ type tauFunction struct {
 	Arguments string `json:"arguments"` // JSON text, as OpenAI sends it
 }
 
-func tauRecordOf(t *emobench.Trajectory) (*tauRecord, error) {
+func tauRecordOf(t *emobench.Trajectory, meta json.RawMessage) (*tauRecord, error) {
 	rec := &tauRecord{TaskID: taskIDJSON(t.Task.Key), Reward: finite(t.Reward), Trial: t.Trial, Traj: tauMessages(t.Messages)}
 	info := map[string]json.RawMessage{}
 	for k, v := range extraMap(t.Extra) {
 		info[k] = v
+	}
+	if meta != nil { // this run's, over what an earlier export wrote
+		info[TauBenchMetaKey] = meta
 	}
 	if task := tauTaskOf(&t.Task); task != nil {
 		b, err := marshal(task)
