@@ -24,7 +24,7 @@ func TestNew(t *testing.T) {
 		t.Errorf("TransferTool() = %q is not a tool", d.TransferTool())
 	}
 	tasks := d.Tasks()
-	if got, want := len(tasks), TestTasks; got != want {
+	if got, want := len(tasks), NumTestTasks; got != want {
 		t.Fatalf("len(Tasks()) = %d, want %d", got, want)
 	}
 	tasks[0].ID = "changed"

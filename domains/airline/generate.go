@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// DefaultSeed is the seed of the database every environment starts from.
-const DefaultSeed uint64 = 20240515
+// Seed is the seed of the database every environment starts from.
+const Seed uint64 = 20240515
 
 // Sizes of a generated database.
 const (

@@ -11,6 +11,12 @@ import (
 	"github.com/emobench/emobench/sim"
 )
 
+// TestTaskSeed is the seed BuildTasks is given for the embedded test tasks.
+const TestTaskSeed uint64 = 7
+
+// NumTestTasks is the number of embedded test tasks.
+const NumTestTasks = 40
+
 // BuildTasks returns up to n tasks of the given split grounded in db. It
 // walks the database for material for each kind of task (cancellations
 // allowed and refused, bags, passenger changes, upgrades, date changes,
@@ -156,14 +162,14 @@ func (d *draft) spec(i int, split emobench.Split) emobench.TaskSpec {
 // verify replays d's actions on a copy of the database and reports whether
 // all succeed, and whether every forbidden write fails on a second copy.
 func (b *builder) verify(d *draft) bool {
-	env := sim.NewStateEnv(b.db.Clone(), toolList)
+	env := sim.NewStateEnv(b.db.Clone(), tools)
 	for _, a := range d.actions {
 		if _, err := env.Call(a.Name, a.Arguments); err != nil {
 			return false
 		}
 	}
 	for _, a := range d.mustFail {
-		env := sim.NewStateEnv(b.db.Clone(), toolList)
+		env := sim.NewStateEnv(b.db.Clone(), tools)
 		if _, err := env.Call(a.Name, a.Arguments); err == nil {
 			return false
 		}
@@ -875,9 +881,9 @@ func draftTransferFlown(b *builder, id string) *draft {
 			"user_id": u.ID, "reservation_id": r.ID, "flight_number": last.FlightNumber, "date": last.Date,
 			"reason": "my plans changed",
 		},
-		requests: []emobench.Request{request(fmt.Sprintf("Cancel the return flight of reservation %s.", r.ID), ToolTransferToHumanAgents)},
+		requests: []emobench.Request{request(fmt.Sprintf("Cancel the return flight of reservation %s.", r.ID), ToolTransfer)},
 		actions: []emobench.Action{getUser(u), getReservation(r),
-			act(ToolTransferToHumanAgents, map[string]any{"summary": summary})},
+			act(ToolTransfer, map[string]any{"summary": summary})},
 		mustFail: []emobench.Action{act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": ReasonChangeOfPlan})},
 	}
 }

@@ -17,7 +17,7 @@ import (
 
 func testTasks(t *testing.T) []emobench.TaskSpec {
 	t.Helper()
-	tasks, err := DecodeTasks(tasksJSON)
+	tasks, err := sim.DecodeTasks(tasksJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func testTasks(t *testing.T) []emobench.TaskSpec {
 // TestTasksJSON_UpToDate is the golden check: the embedded tasks.json is
 // what BuildTasks writes today. Regenerate with `go generate ./domains/airline`.
 func TestTasksJSON_UpToDate(t *testing.T) {
-	want, err := EncodeTasks(BuildTasks(GenerateDB(DefaultSeed), TaskSeed, TestTasks, emobench.SplitTest))
+	want, err := sim.EncodeTasks(BuildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, emobench.SplitTest))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ var factKey = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
 
 func TestTasks_Valid(t *testing.T) {
 	tasks := testTasks(t)
-	if got, want := len(tasks), TestTasks; got != want {
+	if got, want := len(tasks), NumTestTasks; got != want {
 		t.Fatalf("len(tasks) = %d, want %d", got, want)
 	}
 	tools := map[string]sim.ToolSchema{}
@@ -57,7 +57,7 @@ func TestTasks_Valid(t *testing.T) {
 		if task.Domain != Name || task.Split != emobench.SplitTest {
 			t.Errorf("task %s: domain %q split %q", task.ID, task.Domain, task.Split)
 		}
-		if _, ok := baseDB().Users[task.UserID]; !ok {
+		if _, ok := initialDB().Users[task.UserID]; !ok {
 			t.Errorf("task %s: unknown user %q", task.ID, task.UserID)
 		}
 		if got := task.Scenario.Facts["user_id"]; got != task.UserID {
@@ -237,7 +237,7 @@ func TestTasks_Coverage(t *testing.T) {
 }
 
 func TestBuildTasks(t *testing.T) {
-	db := GenerateDB(DefaultSeed)
+	db := GenerateDB(Seed)
 	before := hashOf(db)
 	a := BuildTasks(db, 11, 60, emobench.SplitTrain)
 	if hashOf(db) != before {

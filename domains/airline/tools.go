@@ -28,7 +28,7 @@ const (
 	ToolUpdateReservationBaggages   = "update_reservation_baggages"
 	ToolSendCertificate             = "send_certificate"
 	ToolCalculate                   = "calculate"
-	ToolTransferToHumanAgents       = "transfer_to_human_agents"
+	ToolTransfer                    = "transfer_to_human_agents"
 )
 
 // TransferResult is what transfer_to_human_agents returns.
@@ -37,10 +37,10 @@ const TransferResult = "Transfer successful"
 // Tools returns the airline's tools in a fixed order. Each call returns a
 // fresh slice over the same tool values.
 func Tools() []sim.Tool[DB] {
-	return slices.Clone(toolList)
+	return slices.Clone(tools)
 }
 
-var toolList = []sim.Tool[DB]{
+var tools = []sim.Tool[DB]{
 	tool(ToolGetUserDetails, false, getUserDetails,
 		"Look up a user's profile: name, date of birth, membership level, payment methods (with gift card balances and certificate amounts), saved passengers and reservation ids.",
 		`{"user_id":{"type":"string","description":"The user's id, such as 'amara_berg_1234'."}}`, "user_id"),
@@ -105,7 +105,7 @@ var toolList = []sim.Tool[DB]{
 	tool(ToolCalculate, false, calculate,
 		"Evaluate an arithmetic expression with numbers, + - * / and parentheses; the result is rounded to two decimals.",
 		`{"expression":{"type":"string","description":"The expression, such as '2 * (120 + 35) + 40'."}}`, "expression"),
-	tool(ToolTransferToHumanAgents, false, transferToHumanAgents,
+	tool(ToolTransfer, false, transferToHumanAgents,
 		"Transfer the user to a human agent, with a summary of their issue. Only when the request cannot be handled within the policy and the tools, or the user asks for a human.",
 		`{"summary":{"type":"string","description":"A short summary of the user's issue."}}`, "summary"),
 }
@@ -115,18 +115,10 @@ const (
 	passengerSchema = `{"type":"object","properties":{"first_name":{"type":"string"},"last_name":{"type":"string"},"dob":{"type":"string","description":"Date of birth, YYYY-MM-DD."}},"required":["first_name","last_name","dob"],"additionalProperties":false}`
 )
 
-// tool builds a Tool whose parameters are an object with the given
+// tool builds a tool whose parameters are an object with the given
 // properties (a JSON object's members) and required names.
 func tool(name string, writes bool, call func(*DB, json.RawMessage) (string, error), description, properties string, required ...string) sim.Tool[DB] {
-	if required == nil {
-		required = []string{}
-	}
-	req, _ := json.Marshal(required)
-	params := `{"type":"object","properties":` + properties + `,"required":` + string(req) + `,"additionalProperties":false}`
-	return sim.Tool[DB]{
-		ToolSchema: sim.ToolSchema{Name: name, Description: description, Parameters: json.RawMessage(params), Writes: writes},
-		Call:       call,
-	}
+	return sim.NewTool(name, description, writes, sim.ObjectSchema(properties, required...), call)
 }
 
 // FlightRef names one flight on one date in a tool's arguments.

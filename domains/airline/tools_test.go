@@ -16,7 +16,7 @@ type fixtures struct {
 	db *DB
 }
 
-func newFixtures(tb testing.TB) fixtures { return fixtures{tb, baseDB()} }
+func newFixtures(tb testing.TB) fixtures { return fixtures{tb, initialDB()} }
 
 func (f fixtures) user(desc string, ok func(*User) bool) *User {
 	f.tb.Helper()
@@ -236,7 +236,7 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok", tool: ToolBookReservation, args: booking(nil), want: `"created_at":"` + Now + `"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy, baseDB().Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy-1; got != want {
+				if got, want := db.Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy, initialDB().Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy-1; got != want {
 					t.Errorf("economy seats = %d, want %d", got, want)
 				}
 				if got, want := len(db.Users[u.ID].Reservations), len(u.Reservations)+1; got != want {
@@ -317,7 +317,7 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok", tool: ToolSendCertificate, args: map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": DelayCompensation * len(delayed.Passengers)}, want: "was added to user " + delayed.UserID,
 			check: func(t *testing.T, db *DB) {
-				if got, want := count(db.Users[delayed.UserID], SourceCertificate), count(baseDB().Users[delayed.UserID], SourceCertificate)+1; got != want {
+				if got, want := count(db.Users[delayed.UserID], SourceCertificate), count(initialDB().Users[delayed.UserID], SourceCertificate)+1; got != want {
 					t.Errorf("certificates = %d, want %d", got, want)
 				}
 			}},
@@ -332,8 +332,8 @@ func toolCases(t *testing.T) []toolCase {
 		{name: "letters", tool: ToolCalculate, args: map[string]any{"expression": "2 + x"}, wantErr: `unexpected 'x' at position 4`},
 		{name: "unbalanced", tool: ToolCalculate, args: map[string]any{"expression": "(1 + 2"}, wantErr: "missing )"},
 
-		{name: "ok", tool: ToolTransferToHumanAgents, args: map[string]any{"summary": "User wants to add insurance."}, want: TransferResult},
-		{name: "empty summary", tool: ToolTransferToHumanAgents, args: map[string]any{"summary": "  "}, wantErr: "summary must not be empty"},
+		{name: "ok", tool: ToolTransfer, args: map[string]any{"summary": "User wants to add insurance."}, want: TransferResult},
+		{name: "empty summary", tool: ToolTransfer, args: map[string]any{"summary": "  "}, wantErr: "summary must not be empty"},
 	}
 }
 
@@ -348,7 +348,7 @@ func TestTools(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			env := sim.NewStateEnv(baseDB().Clone(), Tools())
+			env := sim.NewStateEnv(initialDB().Clone(), Tools())
 			before := env.Hash()
 			got, err := env.Call(c.tool, args)
 			if c.wantErr != "" {
@@ -426,7 +426,7 @@ func TestTools_Schemas(t *testing.T) {
 		}
 		// A call without its required arguments is refused, not a panic.
 		if len(p.Required) > 0 {
-			if _, err := tl.Call(baseDB().Clone(), json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "missing required argument") {
+			if _, err := tl.Call(initialDB().Clone(), json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "missing required argument") {
 				t.Errorf("tool %s with no arguments: error = %v, want a missing argument", tl.Name, err)
 			}
 		}
@@ -440,7 +440,7 @@ func TestTools_Garbage(t *testing.T) {
 		`{"passengers": [{"first_name": 1}]}`, `{"amount": "ten"}`, `{`}
 	for _, tl := range Tools() {
 		for _, in := range inputs {
-			db := baseDB().Clone()
+			db := initialDB().Clone()
 			env := sim.NewStateEnv(db, Tools())
 			before := env.Hash()
 			func() {

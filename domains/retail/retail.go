@@ -6,16 +6,14 @@
 // The initial database is GenerateDB(Seed); every environment gets its own
 // deep copy. The embedded test tasks are BuildTasks(GenerateDB(Seed),
 // TestTaskSeed, NumTestTasks, emobench.SplitTest); rebuild tasks.json with
-// `go generate ./domains/retail`.
+// `go generate ./domains/retail`. The package follows the layout of
+// domains/README.md.
 package retail
 
-//go:generate go run ./gen -out tasks.json
+//go:generate go run ./gen
 
 import (
 	_ "embed"
-	"encoding/json"
-	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/emobench/emobench"
@@ -35,15 +33,8 @@ var tasksJSON []byte
 // copied.
 var initialDB = sync.OnceValue(func() *DB { return GenerateDB(Seed) })
 
-// embeddedTasks decodes tasks.json once. A decoding failure is a build bug
-// (the file is generated and checked by the tests), so it panics.
-var embeddedTasks = sync.OnceValue(func() []emobench.TaskSpec {
-	tasks, err := DecodeTasks(tasksJSON)
-	if err != nil {
-		panic(fmt.Sprintf("retail: embedded tasks.json: %v", err))
-	}
-	return tasks
-})
+// embeddedTasks decodes tasks.json once.
+var embeddedTasks = sim.EmbeddedTasks(Name, tasksJSON)
 
 // InitialDB returns a fresh deep copy of the initial database,
 // GenerateDB(Seed).
@@ -52,30 +43,6 @@ func InitialDB() *DB { return initialDB().Clone() }
 // NewEnvironment returns an environment over db with the retail tools. The
 // environment changes db in place; pass a copy to keep db.
 func NewEnvironment(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools) }
-
-// EncodeTasks encodes tasks as tasks.json stores them: an indented JSON
-// array with a final newline.
-func EncodeTasks(tasks []emobench.TaskSpec) ([]byte, error) {
-	b, err := json.MarshalIndent(tasks, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode tasks: %w", err)
-	}
-	return append(b, '\n'), nil
-}
-
-// DecodeTasks decodes a JSON array of tasks and validates each.
-func DecodeTasks(data []byte) ([]emobench.TaskSpec, error) {
-	var tasks []emobench.TaskSpec
-	if err := json.Unmarshal(data, &tasks); err != nil {
-		return nil, fmt.Errorf("decode tasks: %w", err)
-	}
-	for i := range tasks {
-		if err := tasks[i].Validate(); err != nil {
-			return nil, fmt.Errorf("task %d: %w", i, err)
-		}
-	}
-	return tasks, nil
-}
 
 type domain struct{}
 
@@ -94,7 +61,7 @@ func (domain) NewEnvironment() sim.Environment { return NewEnvironment(InitialDB
 
 // Tasks returns the embedded test tasks (a new slice; the specs' maps and
 // raw arguments are shared and must not be changed).
-func (domain) Tasks() []emobench.TaskSpec { return slices.Clone(embeddedTasks()) }
+func (domain) Tasks() []emobench.TaskSpec { return embeddedTasks() }
 
 // TransferTool returns "transfer_to_human_agents".
 func (domain) TransferTool() string { return ToolTransfer }

@@ -11,13 +11,14 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 	"github.com/google/go-cmp/cmp"
 )
 
 var update = flag.Bool("update", false, "rewrite tasks.json from BuildTasks")
 
 func TestTasks_Golden(t *testing.T) {
-	got, err := EncodeTasks(BuildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, emobench.SplitTest))
+	got, err := sim.EncodeTasks(BuildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, emobench.SplitTest))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,12 +34,12 @@ func TestTasks_Golden(t *testing.T) {
 }
 
 func TestBuildTasks_Deterministic(t *testing.T) {
-	a, _ := EncodeTasks(BuildTasks(GenerateDB(3), 11, 60, emobench.SplitTrain))
-	b, _ := EncodeTasks(BuildTasks(GenerateDB(3), 11, 60, emobench.SplitTrain))
+	a, _ := sim.EncodeTasks(BuildTasks(GenerateDB(3), 11, 60, emobench.SplitTrain))
+	b, _ := sim.EncodeTasks(BuildTasks(GenerateDB(3), 11, 60, emobench.SplitTrain))
 	if !bytes.Equal(a, b) {
 		t.Fatal("BuildTasks gave different tasks for the same seeds")
 	}
-	c, _ := EncodeTasks(BuildTasks(GenerateDB(3), 12, 60, emobench.SplitTrain))
+	c, _ := sim.EncodeTasks(BuildTasks(GenerateDB(3), 12, 60, emobench.SplitTrain))
 	if bytes.Equal(a, c) {
 		t.Fatal("BuildTasks gave the same tasks for different seeds")
 	}

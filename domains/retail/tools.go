@@ -31,46 +31,11 @@ const (
 	ToolTransfer          = "transfer_to_human_agents"
 )
 
-// param is one property of a tool's JSON-schema parameters.
-type param struct {
-	name, typ, desc string
-	optional        bool
-}
-
-// newTool builds a sim.Tool whose arguments decode into A (unknown fields
-// and missing required parameters are errors) before fn runs.
-func newTool[A any](name, desc string, writes bool, params []param, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
-	props := map[string]any{}
-	required := []string{}
-	for _, p := range params {
-		prop := map[string]any{"type": p.typ, "description": p.desc}
-		if p.typ == "array" {
-			prop["items"] = map[string]string{"type": "string"}
-		}
-		props[p.name] = prop
-		if !p.optional {
-			required = append(required, p.name)
-		}
-	}
-	schema, err := json.Marshal(map[string]any{
-		"type":                 "object",
-		"properties":           props,
-		"required":             required,
-		"additionalProperties": false,
-	})
-	if err != nil {
-		panic(err) // a bug in a literal schema
-	}
-	return sim.Tool[DB]{
-		ToolSchema: sim.ToolSchema{Name: name, Description: desc, Parameters: schema, Writes: writes},
-		Call: func(db *DB, args json.RawMessage) (string, error) {
-			var a A
-			if err := sim.DecodeArgs(args, &a, required...); err != nil {
-				return "", err
-			}
-			return fn(db, &a)
-		},
-	}
+// newTool builds a tool whose arguments decode into A (unknown fields and
+// missing required parameters are errors) before fn runs.
+func newTool[A any](name, desc string, writes bool, params []sim.Param, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
+	schema, required := sim.ParamSchema(params)
+	return sim.NewTool(name, desc, writes, schema, sim.TypedCall(required, fn))
 }
 
 func jsonResult(v any) (string, error) {
@@ -81,19 +46,21 @@ func jsonResult(v any) (string, error) {
 	return string(b), nil
 }
 
-var addressParams = []param{
-	{name: "address1", typ: "string", desc: "The street address, such as '123 Main Street'."},
-	{name: "address2", typ: "string", desc: "The apartment, suite or unit, such as 'Apt 4'; an empty string if none.", optional: true},
-	{name: "city", typ: "string", desc: "The city, such as 'Denver'."},
-	{name: "state", typ: "string", desc: "The two-letter state code, such as 'CO'."},
-	{name: "country", typ: "string", desc: "The country, such as 'USA'."},
-	{name: "zip", typ: "string", desc: "The five-digit zip code, such as '80203'."},
+var addressParams = []sim.Param{
+	{Name: "address1", Type: "string", Description: "The street address, such as '123 Main Street'."},
+	{Name: "address2", Type: "string", Description: "The apartment, suite or unit, such as 'Apt 4'; an empty string if none.", Optional: true},
+	{Name: "city", Type: "string", Description: "The city, such as 'Denver'."},
+	{Name: "state", Type: "string", Description: "The two-letter state code, such as 'CO'."},
+	{Name: "country", Type: "string", Description: "The country, such as 'USA'."},
+	{Name: "zip", Type: "string", Description: "The five-digit zip code, such as '80203'."},
 }
 
 var (
-	orderIDParam = param{name: "order_id", typ: "string", desc: "The order id, such as '#R1234567'. Include the '#'."}
-	userIDParam  = param{name: "user_id", typ: "string", desc: "The user id, such as 'maya_silva_1234'."}
-	pmParam      = func(desc string) param { return param{name: "payment_method_id", typ: "string", desc: desc} }
+	orderIDParam = sim.Param{Name: "order_id", Type: "string", Description: "The order id, such as '#R1234567'. Include the '#'."}
+	userIDParam  = sim.Param{Name: "user_id", Type: "string", Description: "The user id, such as 'maya_silva_1234'."}
+	pmParam      = func(desc string) sim.Param {
+		return sim.Param{Name: "payment_method_id", Type: "string", Description: desc}
+	}
 )
 
 type addressArgs struct {
@@ -127,7 +94,7 @@ func Tools() []sim.Tool[DB] { return slices.Clone(tools) }
 
 var tools = []sim.Tool[DB]{
 	newTool(ToolFindUserByEmail, "Find a user's id by their email address. Use it to authenticate the user.", false,
-		[]param{{name: "email", typ: "string", desc: "The user's email address, such as 'maya.silva42@example.com'."}},
+		[]sim.Param{{Name: "email", Type: "string", Description: "The user's email address, such as 'maya.silva42@example.com'."}},
 		func(db *DB, a *struct {
 			Email string `json:"email"`
 		}) (string, error) {
@@ -140,10 +107,10 @@ var tools = []sim.Tool[DB]{
 			return "", fmt.Errorf("no user found with email %q", a.Email)
 		}),
 	newTool(ToolFindUserByNameZip, "Find a user's id by their first name, last name and zip code. Use it to authenticate the user when they cannot give their email.", false,
-		[]param{
-			{name: "first_name", typ: "string", desc: "The user's first name, such as 'Maya'."},
-			{name: "last_name", typ: "string", desc: "The user's last name, such as 'Silva'."},
-			{name: "zip", typ: "string", desc: "The zip code of the user's address, such as '80203'."},
+		[]sim.Param{
+			{Name: "first_name", Type: "string", Description: "The user's first name, such as 'Maya'."},
+			{Name: "last_name", Type: "string", Description: "The user's last name, such as 'Silva'."},
+			{Name: "zip", Type: "string", Description: "The zip code of the user's address, such as '80203'."},
 		},
 		func(db *DB, a *struct {
 			First string `json:"first_name"`
@@ -160,7 +127,7 @@ var tools = []sim.Tool[DB]{
 			return "", fmt.Errorf("no user found named %s %s with zip %s", first, last, zip)
 		}),
 	newTool(ToolGetUser, "Get a user's details: name, email, address, payment methods (with gift card balances) and order ids.", false,
-		[]param{userIDParam},
+		[]sim.Param{userIDParam},
 		func(db *DB, a *struct {
 			UserID string `json:"user_id"`
 		}) (string, error) {
@@ -171,7 +138,7 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(u)
 		}),
 	newTool(ToolGetOrder, "Get an order's details: items, status, shipping address and payment history.", false,
-		[]param{orderIDParam},
+		[]sim.Param{orderIDParam},
 		func(db *DB, a *struct {
 			OrderID string `json:"order_id"`
 		}) (string, error) {
@@ -182,7 +149,7 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(o)
 		}),
 	newTool(ToolGetProduct, "Get a product's details: its name and every variant item with its options, price and availability.", false,
-		[]param{{name: "product_id", typ: "string", desc: "The product id, such as '6086499569'. It differs from an item id."}},
+		[]sim.Param{{Name: "product_id", Type: "string", Description: "The product id, such as '6086499569'. It differs from an item id."}},
 		func(db *DB, a *struct {
 			ProductID string `json:"product_id"`
 		}) (string, error) {
@@ -205,7 +172,7 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(names)
 		}),
 	newTool(ToolCalculate, "Compute an arithmetic expression of numbers, + - * / and parentheses. The result is rounded to two decimals.", false,
-		[]param{{name: "expression", typ: "string", desc: "The expression, such as '(89.99 + 34.50) * 2'."}},
+		[]sim.Param{{Name: "expression", Type: "string", Description: "The expression, such as '(89.99 + 34.50) * 2'."}},
 		func(_ *DB, a *struct {
 			Expression string `json:"expression"`
 		}) (string, error) {
@@ -220,7 +187,7 @@ var tools = []sim.Tool[DB]{
 			return strconv.FormatFloat(v, 'f', -1, 64), nil
 		}),
 	newTool(ToolCancelOrder, "Cancel a pending order. The payment is refunded to the methods it was paid with; gift cards are refunded at once. Only for pending orders, after the user confirms.", true,
-		[]param{orderIDParam, {name: "reason", typ: "string", desc: "Why the user cancels: 'no longer needed' or 'ordered by mistake'."}},
+		[]sim.Param{orderIDParam, {Name: "reason", Type: "string", Description: "Why the user cancels: 'no longer needed' or 'ordered by mistake'."}},
 		func(db *DB, a *struct {
 			OrderID string `json:"order_id"`
 			Reason  string `json:"reason"`
@@ -244,7 +211,7 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(o)
 		}),
 	newTool(ToolModifyAddress, "Change the shipping address of a pending order, after the user confirms.", true,
-		append([]param{orderIDParam}, addressParams...),
+		append([]sim.Param{orderIDParam}, addressParams...),
 		func(db *DB, a *struct {
 			OrderID string `json:"order_id"`
 			addressArgs
@@ -264,10 +231,10 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(o)
 		}),
 	newTool(ToolModifyItems, "Swap items of a pending order for other variants of the same products. It can be done only once per order, so collect every change first. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. After the user confirms.", true,
-		[]param{
+		[]sim.Param{
 			orderIDParam,
-			{name: "item_ids", typ: "array", desc: "The item ids in the order to replace, such as ['1008292230']."},
-			{name: "new_item_ids", typ: "array", desc: "The new item ids, in the same positions as item_ids; each must be an available variant of the same product."},
+			{Name: "item_ids", Type: "array", Description: "The item ids in the order to replace, such as ['1008292230']."},
+			{Name: "new_item_ids", Type: "array", Description: "The new item ids, in the same positions as item_ids; each must be an available variant of the same product."},
 			pmParam("The payment method id that pays or receives the price difference, such as 'gift_card_1234567'."),
 		},
 		func(db *DB, a *swapArgs) (string, error) {
@@ -305,7 +272,7 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(o)
 		}),
 	newTool(ToolModifyPayment, "Pay a pending order with another of the user's payment methods: the new method is charged the amount paid and the old one refunded. A gift card must cover the amount. After the user confirms.", true,
-		[]param{orderIDParam, pmParam("The new payment method id, such as 'paypal_1234567'. It must differ from the current one.")},
+		[]sim.Param{orderIDParam, pmParam("The new payment method id, such as 'paypal_1234567'. It must differ from the current one.")},
 		func(db *DB, a *struct {
 			OrderID         string `json:"order_id"`
 			PaymentMethodID string `json:"payment_method_id"`
@@ -341,7 +308,7 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(o)
 		}),
 	newTool(ToolModifyUserAddress, "Change the default address on a user's account, after the user confirms. Orders keep their own shipping addresses.", true,
-		append([]param{userIDParam}, addressParams...),
+		append([]sim.Param{userIDParam}, addressParams...),
 		func(db *DB, a *struct {
 			UserID string `json:"user_id"`
 			addressArgs
@@ -361,9 +328,9 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(u)
 		}),
 	newTool(ToolReturnItems, "Request a return of items of a delivered order. The refund goes to the order's original payment method or to one of the user's gift cards. After the user confirms.", true,
-		[]param{
+		[]sim.Param{
 			orderIDParam,
-			{name: "item_ids", typ: "array", desc: "The item ids in the order to return, such as ['1008292230']."},
+			{Name: "item_ids", Type: "array", Description: "The item ids in the order to return, such as ['1008292230']."},
 			pmParam("The payment method id that receives the refund: the order's original method or a gift card."),
 		},
 		func(db *DB, a *struct {
@@ -397,10 +364,10 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(o)
 		}),
 	newTool(ToolExchangeItems, "Request an exchange of items of a delivered order for other variants of the same products. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. It can be done only once per order, so collect every item first. After the user confirms.", true,
-		[]param{
+		[]sim.Param{
 			orderIDParam,
-			{name: "item_ids", typ: "array", desc: "The item ids in the order to exchange, such as ['1008292230']."},
-			{name: "new_item_ids", typ: "array", desc: "The new item ids, in the same positions as item_ids; each must be an available variant of the same product."},
+			{Name: "item_ids", Type: "array", Description: "The item ids in the order to exchange, such as ['1008292230']."},
+			{Name: "new_item_ids", Type: "array", Description: "The new item ids, in the same positions as item_ids; each must be an available variant of the same product."},
 			pmParam("The payment method id that pays or receives the price difference, such as 'gift_card_1234567'."),
 		},
 		func(db *DB, a *swapArgs) (string, error) {
@@ -428,7 +395,7 @@ var tools = []sim.Tool[DB]{
 			return jsonResult(o)
 		}),
 	newTool(ToolTransfer, "Transfer the user to a human agent, with a summary of their issue. Use it only when the request is outside what this policy and these tools can handle, or the user insists on a human.", false,
-		[]param{{name: "summary", typ: "string", desc: "A short summary of the user's issue for the human agent."}},
+		[]sim.Param{{Name: "summary", Type: "string", Description: "A short summary of the user's issue for the human agent."}},
 		func(_ *DB, a *struct {
 			Summary string `json:"summary"`
 		}) (string, error) {

@@ -1,7 +1,7 @@
-// Command gen writes the airline domain's test tasks, tasks.json, from
-// airline.BuildTasks over the database of airline.DefaultSeed. Run it with
-// `go generate ./domains/airline`; it writes into the current directory
-// unless -out says otherwise.
+// Command gen writes the airline domain's embedded test tasks, tasks.json:
+// BuildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, test), encoded by
+// sim.EncodeTasks. Run it with `go generate ./domains/airline`; it writes into
+// the current directory unless -out says otherwise.
 package main
 
 import (
@@ -11,16 +11,17 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/airline"
+	"github.com/emobench/emobench/sim"
 )
 
 func main() {
-	out := flag.String("out", "tasks.json", "file to write")
+	out := flag.String("out", "tasks.json", "the file to write")
 	flag.Parse()
-	tasks := airline.BuildTasks(airline.GenerateDB(airline.DefaultSeed), airline.TaskSeed, airline.TestTasks, emobench.SplitTest)
-	if len(tasks) < airline.TestTasks {
-		log.Fatalf("airline gen: built %d tasks, want %d", len(tasks), airline.TestTasks)
+	tasks := airline.BuildTasks(airline.GenerateDB(airline.Seed), airline.TestTaskSeed, airline.NumTestTasks, emobench.SplitTest)
+	if len(tasks) < airline.NumTestTasks {
+		log.Fatalf("airline gen: built %d tasks, want %d", len(tasks), airline.NumTestTasks)
 	}
-	b, err := airline.EncodeTasks(tasks)
+	b, err := sim.EncodeTasks(tasks)
 	if err != nil {
 		log.Fatalf("airline gen: %v", err)
 	}

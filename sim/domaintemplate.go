@@ -1,0 +1,133 @@
+package sim
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/emobench/emobench"
+)
+
+// This file is the shared template of a domain package (see
+// domains/README.md): its tasks.json and its tool definitions.
+
+// EncodeTasks encodes tasks as a domain's tasks.json stores them: an
+// indented JSON array with a final newline.
+func EncodeTasks(tasks []emobench.TaskSpec) ([]byte, error) {
+	b, err := json.MarshalIndent(tasks, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode tasks: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// DecodeTasks decodes a JSON array of tasks (a domain's tasks.json),
+// validates each (TaskSpec.Validate) and compacts each action's
+// arguments. Errors name the task by index or id.
+func DecodeTasks(data []byte) ([]emobench.TaskSpec, error) {
+	var tasks []emobench.TaskSpec
+	if err := json.Unmarshal(data, &tasks); err != nil {
+		return nil, fmt.Errorf("decode tasks: %w", err)
+	}
+	for i := range tasks {
+		if err := tasks[i].Validate(); err != nil {
+			return nil, fmt.Errorf("decode tasks: task %d: %w", i, err)
+		}
+		for j, a := range tasks[i].Actions {
+			var buf bytes.Buffer
+			if err := json.Compact(&buf, a.Arguments); err != nil {
+				return nil, fmt.Errorf("decode tasks: task %s: action %d: %w", tasks[i].ID, j, err)
+			}
+			tasks[i].Actions[j].Arguments = buf.Bytes()
+		}
+	}
+	return tasks, nil
+}
+
+// EmbeddedTasks returns a function giving the tasks of a domain's embedded
+// tasks.json, decoded once on first use, each time in a new slice (the
+// specs' maps and raw arguments are shared and must not be changed). The
+// function panics, naming the domain, when data does not decode: the file
+// is generated and checked by the domain's tests, so that is a build bug.
+func EmbeddedTasks(domain string, data []byte) func() []emobench.TaskSpec {
+	decoded := sync.OnceValue(func() []emobench.TaskSpec {
+		tasks, err := DecodeTasks(data)
+		if err != nil {
+			panic(fmt.Sprintf("%s: embedded tasks.json: %v", domain, err))
+		}
+		return tasks
+	})
+	return func() []emobench.TaskSpec { return slices.Clone(decoded()) }
+}
+
+// Param is one property of a tool's parameters: a JSON-schema type
+// ("string", "number", "integer", "boolean", or "array" of strings) and a
+// description. Optional parameters are left out of "required".
+type Param struct {
+	Name, Type, Description string
+	Optional                bool
+}
+
+// ParamSchema returns the object schema of params (see ObjectSchema); its
+// properties are {"type", "description"}, with "items": {"type": "string"}
+// for arrays.
+func ParamSchema(params []Param) (schema json.RawMessage, required []string) {
+	props := map[string]any{}
+	required = []string{}
+	for _, p := range params {
+		prop := map[string]any{"type": p.Type, "description": p.Description}
+		if p.Type == "array" {
+			prop["items"] = map[string]string{"type": "string"}
+		}
+		props[p.Name] = prop
+		if !p.Optional {
+			required = append(required, p.Name)
+		}
+	}
+	b, err := json.Marshal(props)
+	if err != nil {
+		panic(err) // strings only: unreachable
+	}
+	return ObjectSchema(string(b), required...), required
+}
+
+// ObjectSchema returns the JSON schema of a tool's arguments: an object
+// with properties (a JSON object of property schemas, as text), the
+// required names and no other properties. It panics when properties is
+// not a JSON object, which is a bug in a literal schema.
+func ObjectSchema(properties string, required ...string) json.RawMessage {
+	if required == nil {
+		required = []string{}
+	}
+	var check map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(properties), &check); err != nil {
+		panic(fmt.Sprintf("sim: tool properties are not a JSON object: %v", err))
+	}
+	req, _ := json.Marshal(required)
+	return json.RawMessage(`{"type":"object","properties":` + properties + `,"required":` + string(req) + `,"additionalProperties":false}`)
+}
+
+// NewTool returns a tool over a domain state S with the given schema;
+// writes marks tools that change the state (the policy asks for the user's
+// confirmation first).
+func NewTool[S any](name, description string, writes bool, parameters json.RawMessage, call func(*S, json.RawMessage) (string, error)) Tool[S] {
+	return Tool[S]{
+		ToolSchema: ToolSchema{Name: name, Description: description, Parameters: parameters, Writes: writes},
+		Call:       call,
+	}
+}
+
+// TypedCall returns a tool implementation that decodes the arguments into
+// A with DecodeArgs (unknown fields and missing required names are errors
+// the agent sees) before fn runs.
+func TypedCall[S, A any](required []string, fn func(*S, *A) (string, error)) func(*S, json.RawMessage) (string, error) {
+	return func(state *S, args json.RawMessage) (string, error) {
+		var a A
+		if err := DecodeArgs(args, &a, required...); err != nil {
+			return "", err
+		}
+		return fn(state, &a)
+	}
+}

@@ -1,0 +1,95 @@
+package sim_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+func TestEncodeDecodeTasks(t *testing.T) {
+	tasks := []emobench.TaskSpec{toyTask(angrySkeptic)}
+	b, err := sim.EncodeTasks(tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "[\n  {\n    \"id\": \"toy-test-000\"") || !strings.HasSuffix(string(b), "]\n") {
+		t.Fatalf("encoding is not the indented tasks.json form:\n%s", b)
+	}
+	back, err := sim.DecodeTasks(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The indented arguments come back compact.
+	if got, want := string(back[0].Actions[0].Arguments), `{"email":"ana@example.com"}`; got != want {
+		t.Errorf("arguments %s, want %s", got, want)
+	}
+	again, _ := sim.EncodeTasks(back)
+	if string(again) != string(b) {
+		t.Errorf("re-encoding differs:\n%s\nwant\n%s", again, b)
+	}
+}
+
+func TestDecodeTasks_Err(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`{`, "decode tasks"},
+		{`[{"id":"x1","domain":"toy","split":"dev","instruction":"i","scenario":{"requests":[{"text":"r"}]}}]`, `task 0: task x1: split "dev"`},
+	} {
+		if _, err := sim.DecodeTasks([]byte(tt.in)); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("DecodeTasks(%s) = %v, want %q", tt.in, err, tt.want)
+		}
+	}
+}
+
+func TestEmbeddedTasks(t *testing.T) {
+	data, _ := sim.EncodeTasks([]emobench.TaskSpec{toyTask(angrySkeptic)})
+	tasks := sim.EmbeddedTasks("toy", data)
+	a := tasks()
+	a[0].ID = "changed"
+	if b := tasks(); len(b) != 1 || b[0].ID != "toy-test-000" {
+		t.Errorf("second call = %v: a caller's change to the slice leaked", b)
+	}
+	bad := sim.EmbeddedTasks("toy", []byte("[{"))
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "toy: embedded tasks.json") {
+			t.Errorf("recovered %v, want a panic naming the domain", r)
+		}
+	}()
+	bad()
+}
+
+func TestParamSchema(t *testing.T) {
+	schema, required := sim.ParamSchema([]sim.Param{
+		{Name: "order_id", Type: "string", Description: "The order."},
+		{Name: "items", Type: "array", Description: "Item ids.", Optional: true},
+	})
+	want := `{"type":"object","properties":{"items":{"description":"Item ids.","items":{"type":"string"},"type":"array"},"order_id":{"description":"The order.","type":"string"}},"required":["order_id"],"additionalProperties":false}`
+	if string(schema) != want {
+		t.Errorf("schema\n%s\nwant\n%s", schema, want)
+	}
+	if len(required) != 1 || required[0] != "order_id" {
+		t.Errorf("required = %v", required)
+	}
+	if got := string(sim.ObjectSchema(`{}`)); got != `{"type":"object","properties":{},"required":[],"additionalProperties":false}` {
+		t.Errorf("ObjectSchema of no properties = %s", got)
+	}
+}
+
+func TestTypedCall(t *testing.T) {
+	type args struct {
+		OrderID string `json:"order_id"`
+	}
+	tool := sim.NewTool("get", "Get.", false, sim.ObjectSchema(`{"order_id":{"type":"string"}}`, "order_id"),
+		sim.TypedCall([]string{"order_id"}, func(s *toyState, a *args) (string, error) { return s.Orders[a.OrderID], nil }))
+	state := &toyState{Orders: map[string]string{"#W1": "pending"}}
+	if got, err := tool.Call(state, json.RawMessage(`{"order_id":"#W1"}`)); err != nil || got != "pending" {
+		t.Errorf("Call = %q, %v", got, err)
+	}
+	for in, want := range map[string]string{`{}`: `missing required argument "order_id"`, `{"order_id":"#W1","x":1}`: "unknown field"} {
+		if _, err := tool.Call(state, json.RawMessage(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Call(%s) = %v, want %q", in, err, want)
+		}
+	}
+}
