@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 
@@ -130,4 +131,40 @@ func TypedCall[S, A any](required []string, fn func(*S, *A) (string, error)) fun
 		}
 		return fn(state, &a)
 	}
+}
+
+// NewStateDomain returns the Domain of a domain package over state S:
+// name, the policy text (the agent's system prompt), initial (a fresh
+// deep copy of the initial state, called once per environment), the tools,
+// tasks (all splits, e.g. from EmbeddedTasks) and the name of the tool
+// that transfers to a human.
+func NewStateDomain[S any](name, policy string, initial func() *S, tools []Tool[S], tasks func() []emobench.TaskSpec, transfer string) Domain {
+	return &stateDomain[S]{name: name, policy: policy, initial: initial, tools: tools, tasks: tasks, transfer: transfer}
+}
+
+type stateDomain[S any] struct {
+	name, policy, transfer string
+	initial                func() *S
+	tools                  []Tool[S]
+	tasks                  func() []emobench.TaskSpec
+}
+
+func (d *stateDomain[S]) Name() string                { return d.name }
+func (d *stateDomain[S]) Policy() string              { return d.policy }
+func (d *stateDomain[S]) NewEnvironment() Environment { return NewStateEnv(d.initial(), d.tools) }
+func (d *stateDomain[S]) Tasks() []emobench.TaskSpec  { return d.tasks() }
+func (d *stateDomain[S]) TransferTool() string        { return d.transfer }
+
+// WriteTasksFile writes tasks to path as EncodeTasks encodes them: a
+// domain's `go generate` step for tasks.json. It refuses, writing nothing,
+// fewer than want tasks (the database ran out of material).
+func WriteTasksFile(path string, tasks []emobench.TaskSpec, want int) error {
+	if len(tasks) < want {
+		return fmt.Errorf("built %d tasks, want %d", len(tasks), want)
+	}
+	b, err := EncodeTasks(tasks)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }

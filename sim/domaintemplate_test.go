@@ -2,6 +2,8 @@ package sim_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,5 +93,45 @@ func TestTypedCall(t *testing.T) {
 		if _, err := tool.Call(state, json.RawMessage(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Call(%s) = %v, want %q", in, err, want)
 		}
+	}
+}
+
+func TestNewStateDomain(t *testing.T) {
+	initial := func() *toyState {
+		return &toyState{Users: map[string]string{}, Orders: map[string]string{"#W1": "pending"}}
+	}
+	tasks := []emobench.TaskSpec{toyTask(angrySkeptic)}
+	dom := sim.NewStateDomain("toy", "# Policy", initial, toyTools, func() []emobench.TaskSpec { return tasks }, "transfer_to_human_agents")
+	if dom.Name() != "toy" || dom.Policy() != "# Policy" || dom.TransferTool() != "transfer_to_human_agents" || len(dom.Tasks()) != 1 {
+		t.Fatalf("domain %s %q %s %d tasks", dom.Name(), dom.Policy(), dom.TransferTool(), len(dom.Tasks()))
+	}
+	a, b := dom.NewEnvironment(), dom.NewEnvironment()
+	if _, err := a.Call("cancel_pending_order", json.RawMessage(`{"order_id":"#W1"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if a.Hash() == b.Hash() {
+		t.Error("a write in one environment reached another: environments share state")
+	}
+	if got := len(a.Tools()); got != len(toyTools) {
+		t.Errorf("%d tools, want %d", got, len(toyTools))
+	}
+}
+
+func TestWriteTasksFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tasks.json")
+	tasks := []emobench.TaskSpec{toyTask(angrySkeptic)}
+	if err := sim.WriteTasksFile(path, tasks, 2); err == nil || !strings.Contains(err.Error(), "built 1 tasks, want 2") {
+		t.Fatalf("err = %v, want a refusal of too few tasks", err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("a refused write left %s (%v)", path, err)
+	}
+	if err := sim.WriteTasksFile(path, tasks, 1); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want, _ := sim.EncodeTasks(tasks)
+	if string(got) != string(want) {
+		t.Errorf("file holds\n%s\nwant\n%s", got, want)
 	}
 }

@@ -13,7 +13,6 @@ import (
 	_ "embed"
 	"sync"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -41,24 +40,7 @@ func InitialDB() *DB { return initialDB().Clone() }
 // The environment changes db in place; pass a copy to keep db.
 func NewEnvironment(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools) }
 
-type domain struct{}
-
 // New returns the airline domain.
-func New() sim.Domain { return domain{} }
-
-// Name returns "airline".
-func (domain) Name() string { return Name }
-
-// Policy returns the agent's policy, policy.md.
-func (domain) Policy() string { return policy }
-
-// NewEnvironment returns an environment over a fresh copy of the initial
-// database.
-func (domain) NewEnvironment() sim.Environment { return NewEnvironment(InitialDB()) }
-
-// Tasks returns the embedded test tasks (a new slice; the specs' maps and
-// raw arguments are shared and must not be changed).
-func (domain) Tasks() []emobench.TaskSpec { return embeddedTasks() }
-
-// TransferTool returns "transfer_to_human_agents".
-func (domain) TransferTool() string { return ToolTransfer }
+func New() sim.Domain {
+	return sim.NewStateDomain(Name, policy, InitialDB, tools, embeddedTasks, ToolTransfer)
+}

@@ -7,7 +7,6 @@ package main
 import (
 	"flag"
 	"log"
-	"os"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/airline"
@@ -18,14 +17,7 @@ func main() {
 	out := flag.String("out", "tasks.json", "the file to write")
 	flag.Parse()
 	tasks := airline.BuildTasks(airline.GenerateDB(airline.Seed), airline.TestTaskSeed, airline.NumTestTasks, emobench.SplitTest)
-	if len(tasks) < airline.NumTestTasks {
-		log.Fatalf("airline gen: built %d tasks, want %d", len(tasks), airline.NumTestTasks)
-	}
-	b, err := sim.EncodeTasks(tasks)
-	if err != nil {
-		log.Fatalf("airline gen: %v", err)
-	}
-	if err := os.WriteFile(*out, b, 0o644); err != nil {
+	if err := sim.WriteTasksFile(*out, tasks, airline.NumTestTasks); err != nil {
 		log.Fatalf("airline gen: %v", err)
 	}
 }

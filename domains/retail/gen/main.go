@@ -7,7 +7,6 @@ package main
 import (
 	"flag"
 	"log"
-	"os"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/retail"
@@ -18,14 +17,7 @@ func main() {
 	out := flag.String("out", "tasks.json", "the file to write")
 	flag.Parse()
 	tasks := retail.BuildTasks(retail.GenerateDB(retail.Seed), retail.TestTaskSeed, retail.NumTestTasks, emobench.SplitTest)
-	if len(tasks) < retail.NumTestTasks {
-		log.Fatalf("retail gen: built %d tasks, want %d", len(tasks), retail.NumTestTasks)
-	}
-	b, err := sim.EncodeTasks(tasks)
-	if err != nil {
-		log.Fatalf("retail gen: %v", err)
-	}
-	if err := os.WriteFile(*out, b, 0o644); err != nil {
+	if err := sim.WriteTasksFile(*out, tasks, retail.NumTestTasks); err != nil {
 		log.Fatalf("retail gen: %v", err)
 	}
 }
