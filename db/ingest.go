@@ -412,19 +412,6 @@ func sameTask(a, b *emobench.Task) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// TaskContentSHA256 is t.ContentSHA256: the address under which tasks are
-// shared between runs.
-func TaskContentSHA256(t *emobench.Task) (string, error) { return t.ContentSHA256() }
-
-// TaskPairSHA256 is t.PairSHA256: the hash that pairs a task across
-// conditions.
-func TaskPairSHA256(t *emobench.Task) (string, error) { return t.PairSHA256() }
-
-// StripEmotionInstruction is emobench.StripEmotionInstruction.
-func StripEmotionInstruction(instruction string) string {
-	return emobench.StripEmotionInstruction(instruction)
-}
-
 func trajectoryParams(runID, taskID int64, t *emobench.Trajectory) sqlcdb.CreateTrajectoryParams {
 	c := t.Counts()
 	return sqlcdb.CreateTrajectoryParams{

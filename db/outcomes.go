@@ -18,7 +18,7 @@ import (
 type TrajectoryOutcome struct {
 	ID, RunID         int64
 	TaskKey           string
-	PairKey           string // pairs the task across conditions (TaskPairSHA256)
+	PairKey           string // pairs the task across conditions (emobench.Task.PairSHA256)
 	Trial             int
 	Passed            bool
 	Evaluated         bool // the source gave reward information (evaluated = 1)
