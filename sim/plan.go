@@ -248,6 +248,21 @@ func MissingJobs(dom Domain, spec emobench.RunSpec, stored func(taskID string, t
 	return jobs, nil
 }
 
+// ResumeSpec returns the recorded spec of run, to run the pairs it lacks.
+// A run not made by emobench run (SourceNative) is an EINVALID error; a
+// config that does not decode is a plain error (the db, not the command,
+// is at fault). Both name the run.
+func ResumeSpec(run emobench.Run) (emobench.RunSpec, error) {
+	if run.SourceFormat != emobench.SourceNative {
+		return emobench.RunSpec{}, invalidf("run %d (%s) was ingested from a file, not run by emobench: nothing to resume", run.ID, run.Name)
+	}
+	spec, err := emobench.DecodeRunSpec(run.Config)
+	if err != nil {
+		return emobench.RunSpec{}, fmt.Errorf("run %d (%s): %v", run.ID, run.Name, err)
+	}
+	return spec, nil
+}
+
 // LLMOptions configure llm: participants beyond what a RunSpec records
 // (the endpoint, temperature and seed come from the spec).
 type LLMOptions struct {

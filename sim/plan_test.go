@@ -306,3 +306,28 @@ func TestExecute_Oracle(t *testing.T) {
 		t.Errorf("sink saw %v, want %v", got, want)
 	}
 }
+
+func TestResumeSpec(t *testing.T) {
+	spec := emobench.RunSpec{Domain: "toy", Trials: 2, Tasks: []string{"toy-test-000"}, Shard: "1/2"}
+	run := sim.NewRun(spec, time.Unix(0, 0))
+	run.ID = 4
+	got, err := sim.ResumeSpec(run)
+	if err != nil || !got.SameRun(spec) || got.Shard != "1/2" {
+		t.Fatalf("ResumeSpec = %+v, %v; want the recorded spec", got, err)
+	}
+	for _, tt := range []struct {
+		edit func(*emobench.Run)
+		code string
+		want string
+	}{
+		{func(r *emobench.Run) { r.SourceFormat = "taubench" }, emobench.EINVALID, "run 4 (toy-toy-) was ingested from a file"},
+		{func(r *emobench.Run) { r.Config = []byte(`{"trials":"2"}`) }, "", "run 4 (toy-toy-): run config"},
+	} {
+		r := run
+		r.Name = "toy-toy-"
+		tt.edit(&r)
+		if _, err := sim.ResumeSpec(r); err == nil || emobench.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ResumeSpec = %v, want code %q and %q", err, tt.code, tt.want)
+		}
+	}
+}

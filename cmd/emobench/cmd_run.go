@@ -228,12 +228,9 @@ func resumeRun(c *cli.Context, e *env, store *db.DB, id int64) error {
 	if err != nil {
 		return err
 	}
-	if run.SourceFormat != emobench.SourceNative {
-		return usagef("run %d (%s) was ingested from a file, not run by emobench: nothing to resume", id, run.Name)
-	}
-	spec, err := emobench.DecodeRunSpec(run.Config)
+	spec, err := sim.ResumeSpec(run)
 	if err != nil {
-		return fmt.Errorf("run %d: %w", id, err)
+		return asUsage(err)
 	}
 	if err := checkBaseURL(c.String("base-url")); err != nil {
 		return err
