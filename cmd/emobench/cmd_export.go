@@ -26,7 +26,7 @@ func exportCommand(e *env) *cli.Command {
 			"   csv       a directory: runs.csv, trajectories.csv, messages.csv\n" +
 			"   jsonl     one file, one JSON object per trajectory\n" +
 			"taubench and tau2 write --out DIR/<run-name>.json per run, or --out FILE.json for exactly one run.\n" +
-			"Files are written to a temporary name and renamed when complete.\n\n" +
+			"Files are written to temporary names and renamed together once all are complete.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db export --format parquet --out tables/\n" +
 			"   emobench --db runs.db export --format taubench --run 3 --out gpt-4.1-retail.json",
