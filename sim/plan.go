@@ -126,6 +126,19 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 	return plans, nil
 }
 
+// ParseConditions reads the run command's --condition: with-emotions,
+// without-emotions, or both (the two, in that order). Anything else is an
+// EINVALID error.
+func ParseConditions(s string) ([]emobench.Condition, error) {
+	switch s {
+	case "both":
+		return []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions}, nil
+	case string(emobench.ConditionWithEmotions), string(emobench.ConditionWithoutEmotions):
+		return []emobench.Condition{emobench.Condition(s)}, nil
+	}
+	return nil, invalidf("--condition %q is not one of with-emotions, without-emotions, both", s)
+}
+
 // NewRun describes the native run of spec, created at created (stored in
 // UTC): named AGENT-DOMAIN-CONDITION, with the spec as its config.
 func NewRun(spec emobench.RunSpec, created time.Time) emobench.Run {

@@ -331,3 +331,17 @@ func TestResumeSpec(t *testing.T) {
 		}
 	}
 }
+
+func TestParseConditions(t *testing.T) {
+	both, err := sim.ParseConditions("both")
+	if err != nil || !slices.Equal(both, []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions}) {
+		t.Errorf("both = %v, %v", both, err)
+	}
+	one, err := sim.ParseConditions("without-emotions")
+	if err != nil || !slices.Equal(one, []emobench.Condition{emobench.ConditionWithoutEmotions}) {
+		t.Errorf("without-emotions = %v, %v", one, err)
+	}
+	if _, err := sim.ParseConditions("none"); emobench.ErrorCode(err) != emobench.EINVALID {
+		t.Errorf("none: %v, want EINVALID (a run has emotions or not)", err)
+	}
+}

@@ -158,9 +158,9 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 	if c.String("agent") == "" {
 		return nil, usagef("run needs --agent (llm:MODEL, oracle or noisy:RATE)")
 	}
-	conditions, err := parseConditions(c.String("condition"))
+	conditions, err := sim.ParseConditions(c.String("condition"))
 	if err != nil {
-		return nil, err
+		return nil, asUsage(err)
 	}
 	if c.Int("concurrency") < 1 {
 		return nil, usagef("--concurrency %d: need at least 1", c.Int("concurrency"))
@@ -209,16 +209,6 @@ func splitList(values []string) []string {
 		}
 	}
 	return out
-}
-
-func parseConditions(s string) ([]emobench.Condition, error) {
-	switch s {
-	case "both":
-		return []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions}, nil
-	case string(emobench.ConditionWithEmotions), string(emobench.ConditionWithoutEmotions):
-		return []emobench.Condition{emobench.Condition(s)}, nil
-	}
-	return nil, usagef("--condition %q is not one of with-emotions, without-emotions, both", s)
 }
 
 // resumeRun runs the (task, trial) pairs run id is missing, with its
