@@ -155,9 +155,6 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 	if len(names) == 0 {
 		return nil, usagef("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
 	}
-	if c.String("agent") == "" {
-		return nil, usagef("run needs --agent (llm:MODEL, oracle or noisy:RATE)")
-	}
 	conditions, err := sim.ParseConditions(c.String("condition"))
 	if err != nil {
 		return nil, asUsage(err)
