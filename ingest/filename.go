@@ -27,7 +27,25 @@ type FileMetadata struct {
 	Temperature   string // the agent's sampling temperature, as written
 	Domain        string
 	Condition     emobench.Condition
+	// Note says why the name gives no model when it could seem to: it
+	// begins with a benchmark's or a harness's name (tau2-…, tau-trait-…),
+	// whose words are not a model's. Empty otherwise.
+	Note string
 }
+
+// Metadata is the name's layer for Resolve.
+func (m FileMetadata) Metadata() Metadata {
+	return Metadata{
+		Model: m.Model, AgentStrategy: m.AgentStrategy, UserModel: m.UserModel,
+		UserStrategy: m.UserStrategy, Domain: m.Domain, Condition: m.Condition,
+	}
+}
+
+// harnessName matches a name that begins with a benchmark's or a
+// harness's name (tau2-…, tau-bench-…, tau-trait-…, taubench-…,
+// tau-emotion-…, τ²-…, emobench-…): what follows may be a model, a
+// persona, a date, so the name gives no model.
+var harnessName = regexp.MustCompile(`(?i)^(?:tau|τ|emobench)(?:[²³0-9]|-?bench|[-_.]|$)`)
 
 // tauBenchCheckpoint matches the names τ-bench's run.py gives its result
 // files: {agent_strategy}-{model}-{temperature}_range_{start}-{end}_user-
@@ -51,7 +69,8 @@ var conditionWords = regexp.MustCompile(`(?i)(?:^|[-_.])(with|without|no)[-_]emo
 //   - otherwise <model>-<domain>[-words] with a domain among KnownDomains.
 //
 // A domain not in the name comes from a parent folder named after a known
-// domain (results/retail/…).
+// domain (results/retail/…). A name that begins with a benchmark's or a
+// harness's name (see harnessName) gives no model, and Note says why.
 func MetadataFromFileName(path string) FileMetadata {
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	var meta FileMetadata
@@ -70,6 +89,10 @@ func MetadataFromFileName(path string) FileMetadata {
 		meta.Model, meta.Domain = splitModelDomain(before)
 	default:
 		meta.Model, meta.Domain = knownDomainSplit(joinName(before, rest))
+	}
+	if m := harnessName.FindString(stem); m != "" && meta.Model != "" {
+		meta.Model = ""
+		meta.Note = "file name " + filepath.Base(path) + " begins with a benchmark's name (" + strings.TrimRight(m, "-_.") + "), not a model's"
 	}
 	if dir := filepath.Base(filepath.Dir(path)); meta.Domain == "" && isKnownDomain(dir) {
 		meta.Domain = strings.ToLower(dir)

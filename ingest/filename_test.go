@@ -30,7 +30,7 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"results.json", ingest.FileMetadata{}},
 		{"", ingest.FileMetadata{}},
 		// A known domain in the middle; words after it are ignored.
-		{"tau-trait-gpt5-telecom-none.json", ingest.FileMetadata{Model: "tau-trait-gpt5", Domain: "telecom"}},
+		{"tau-trait-gpt5-telecom-none.json", ingest.FileMetadata{Domain: "telecom", Note: "file name tau-trait-gpt5-telecom-none.json begins with a benchmark's name (tau), not a model's"}},
 		{"grok-3-retail-nonbinary-reward.json", ingest.FileMetadata{Model: "grok-3", Domain: "retail"}},
 		// The domain comes first: no model.
 		{"retail-single-error-record.json", ingest.FileMetadata{Domain: "retail"}},

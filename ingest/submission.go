@@ -20,6 +20,40 @@ import (
 // percent. It holds aggregate scores, no trajectories.
 const FormatSubmission = "submission"
 
+// submissionFormat is the leaderboard submission's row in Formats: an
+// object with model_name, model_organization, submitting_organization or
+// submission_date.
+var submissionFormat = Format{
+	Name: FormatSubmission,
+	Detect: func(s Shape) bool {
+		switch s.Last() {
+		case "model_name", "model_organization", "submitting_organization", "submission_date":
+			return !s.Array
+		}
+		return false
+	},
+	Open: openSubmission,
+}
+
+// openSubmission reads a submission whole: its scores are few. Only
+// Run.SourceSHA256 (of the bytes read) and Run.SourcePath are set.
+func openSubmission(src *Source, h Hints) (*Opened, error) {
+	o := &Opened{Format: FormatSubmission}
+	results, err := SubmissionWith(src.reader(), SubmissionOptions{Note: func(n string) { o.notes = append(o.notes, n) }, MaxRecord: h.MaxRecord})
+	if err != nil {
+		return nil, err
+	}
+	if o.Run.SourceSHA256, err = src.Finish(); err != nil {
+		return nil, err
+	}
+	o.Run.SourceFormat, o.Run.SourcePath = FormatSubmission, absolute(src.Path, src.ModTime)
+	for i := range results {
+		results[i].SourceFile = o.Run.SourcePath
+	}
+	o.Published = results
+	return o, nil
+}
+
 // Submission reads a leaderboard submission from r and returns one
 // PublishedResult per domain and k, domains in file order and k ascending.
 // pass_k percentages become 0–1 fractions; a null domain or a null pass_k is

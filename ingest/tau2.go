@@ -12,6 +12,7 @@ import (
 	"iter"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/redact"
@@ -23,6 +24,89 @@ import (
 // directory layout: results.json (no simulations key) beside a simulations/
 // folder holding one simulation per file.
 const FormatTau2 = "tau2"
+
+// tau2Format is τ²-bench's row in Formats: an object with simulations, or
+// with info and tasks; an array whose first element has a key only a
+// simulation has (messages, termination_reason, reward_info, ticks).
+var tau2Format = Format{
+	Name: FormatTau2,
+	Detect: func(s Shape) bool {
+		if s.Array {
+			switch s.Last() {
+			case "messages", "termination_reason", "reward_info", "ticks":
+				return true
+			}
+			return false
+		}
+		return s.Last() == "simulations" || s.Has("info") && s.Has("tasks")
+	},
+	Open: openTau2,
+}
+
+// defaultMaxSpool is Hints.MaxSpool's default.
+const defaultMaxSpool = 4 << 30
+
+// openTau2 reads a Results file (passing over it again for simulations
+// before tasks, or spooling them from a stream) or a run directory.
+func openTau2(src *Source, h Hints) (*Opened, error) {
+	opts := Tau2Options{MaxRecord: h.MaxRecord}
+	var rd *Tau2Reader
+	var err error
+	switch src.kind {
+	case kindDir:
+		if rd, err = Tau2DirWith(src.verify, opts); err == nil {
+			err = src.verify.check()
+		}
+	case kindFile:
+		opts.Rewind = func() (io.Reader, error) {
+			r, err := src.newPass()
+			return bufio.NewReaderSize(r, 256<<10), err
+		}
+		rd, err = Tau2With(src.reader(), opts)
+	default:
+		src.spool = &spoolFile{max: cmp.Or(h.MaxSpool, defaultMaxSpool)}
+		opts.Spool = src.spool
+		rd, err = Tau2With(src.reader(), opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	info := rd.Info()
+	o := &Opened{Format: FormatTau2, warnings: rd.Warnings, empty: func() string {
+		return fmt.Sprintf("no simulations in this τ²-bench run (it lists %s)", countOf(rd.Info().Tasks, "task", "tasks"))
+	}}
+	content := Metadata{
+		Model: info.AgentModel, AgentStrategy: info.AgentImplementation, UserModel: info.UserModel,
+		UserStrategy: info.UserImplementation, Domain: info.Domain, Condition: info.Condition,
+	}
+	tau2 := map[string]any{"timestamp": info.Timestamp}
+	if info.Raw != nil {
+		tau2["info"] = info.Raw
+	}
+	if info.Wrapper != nil {
+		tau2["wrapper"] = info.Wrapper
+	}
+	h.describe(o, src, baseName(src.Path), content, map[string]any{"tau2": tau2})
+	if t, ok := parseTau2Time(info.Timestamp); ok {
+		o.Run.CreatedAt = t
+	}
+	for _, path := range info.Redacted {
+		o.note("info.%s holds a credential: stored as %q in runs.config", path, redact.Placeholder)
+	}
+	o.Trajectories = src.verified(rd.Trajectories())
+	return o, nil
+}
+
+// parseTau2Time reads a Results timestamp (its zone unrecorded, taken as
+// UTC).
+func parseTau2Time(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
 
 // Tau2Info is the run-level metadata of a τ²-bench Results file. Empty
 // strings mean the file does not say.

@@ -48,6 +48,40 @@ func (e *RecordError) Error() string {
 
 func (e *RecordError) Unwrap() error { return e.Err }
 
+// tauBenchFormat is τ-bench's row in Formats: an array whose first record
+// has traj, reward or info, or a record object (JSON Lines) with task_id,
+// traj or reward.
+var tauBenchFormat = Format{
+	Name: FormatTauBench,
+	Detect: func(s Shape) bool {
+		switch s.Last() {
+		case "traj", "reward":
+			return true
+		case "info":
+			return s.Array
+		case "task_id":
+			return !s.Array
+		}
+		return false
+	},
+	Open: openTauBench,
+}
+
+// openTauBench reads the first record, whose info.emobench is the file's
+// content in the metadata precedence, before it describes the run.
+func openTauBench(src *Source, h Hints) (*Opened, error) {
+	o := &Opened{Format: FormatTauBench, empty: func() string { return "no records in this τ-bench file" }}
+	var content Metadata
+	trajectories := src.peekFirst(TauBenchWith(src.reader(), TauBenchOptions{
+		Note:      func(n string) { o.notes = append(o.notes, n) },
+		MaxRecord: h.MaxRecord,
+		Metadata:  func(m Metadata) { content = m },
+	}))
+	h.describe(o, src, baseName(src.Path), content, nil)
+	o.Trajectories = src.verified(trajectories)
+	return o, nil
+}
+
 // TauBench reads a τ-bench result file from r and yields one trajectory per
 // record, in file order. Unknown keys are ignored; info keys other than task
 // and reward_info are kept in Trajectory.Extra. The first malformed record
@@ -91,6 +125,11 @@ type TauBenchOptions struct {
 	// sequence with a *RecordError wrapping a *RecordTooLargeError, and
 	// nothing after it is read.
 	MaxRecord int64
+	// Metadata, when set, receives the run metadata of the first record's
+	// info.emobench ({model, user_model, domain, condition, run_name}, as
+	// emobench's τ-bench export writes it), before that record is yielded.
+	// That key is not kept in Extra.
+	Metadata func(Metadata)
 }
 
 // TauBenchWith is TauBenchWithNotes with a limit on the size of a record.
@@ -100,11 +139,11 @@ func TauBenchWith(r io.Reader, opts TauBenchOptions) iter.Seq2[*emobench.Traject
 		defer notes.flush()
 		br := skipBOM(r)
 		if firstNonSpace(br) == '{' {
-			readRecordLines(newLimitedDecoder(newNonFiniteReader(br), opts.MaxRecord), notes, yield)
+			readRecordLines(newLimitedDecoder(newNonFiniteReader(br), opts.MaxRecord), notes, opts.Metadata, yield)
 			return
 		}
-		rec := &byteRecorder{r: newNonFiniteReader(br)}
-		dec := newLimitedDecoder(rec, opts.MaxRecord)
+		recorder := &byteRecorder{r: newNonFiniteReader(br)}
+		dec := newLimitedDecoder(recorder, opts.MaxRecord)
 		if err := expectArray(dec); err != nil {
 			yield(nil, err)
 			return
@@ -115,17 +154,17 @@ func TauBenchWith(r io.Reader, opts TauBenchOptions) iter.Seq2[*emobench.Traject
 				break
 			}
 			start := dec.InputOffset()
-			rec.forget(start)
-			traj, recNotes, whole, err := decodeTauRecord(dec)
+			recorder.forget(start)
+			traj, rec, whole, err := decodeTauRecord(dec)
 			var paths []string
 			if whole {
-				span := rec.span(start, dec.InputOffset())
+				span := recorder.span(start, dec.InputOffset())
 				if paths = dups.duplicates(span); paths != nil {
 					// Decoded again with only the last value of each
 					// repeated key, so that the raw JSON kept from the
 					// record (reward_info, extra) holds what the typed
 					// fields hold, as Python would read it.
-					traj, recNotes, err = tauRecordFrom(lastWins(span))
+					traj, rec, err = tauRecordFrom(lastWins(span))
 				}
 			}
 			if err != nil {
@@ -135,8 +174,11 @@ func TauBenchWith(r io.Reader, opts TauBenchOptions) iter.Seq2[*emobench.Traject
 			if paths != nil {
 				notes.add("record %d: %s", i, duplicateNote(paths))
 			}
-			for _, n := range recNotes {
+			for _, n := range rec.notes {
 				notes.add("record %d: %s", i, n)
+			}
+			if rec.meta != nil && i == 0 && opts.Metadata != nil {
+				opts.Metadata(*rec.meta)
 			}
 			if !yield(traj, nil) {
 				return
@@ -174,7 +216,7 @@ func (s *noteSink) flush() {
 
 // readRecordLines reads a stream of record objects (JSON Lines), refusing
 // other top-level objects such as τ²-bench Results.
-func readRecordLines(dec *json.Decoder, notes *noteSink, yield func(*emobench.Trajectory, error) bool) {
+func readRecordLines(dec *json.Decoder, notes *noteSink, meta func(Metadata), yield func(*emobench.Trajectory, error) bool) {
 	var dups dupKeyScanner
 	for i := 0; dec.More(); i++ {
 		var raw json.RawMessage
@@ -192,7 +234,7 @@ func readRecordLines(dec *json.Decoder, notes *noteSink, yield func(*emobench.Tr
 		if paths != nil {
 			raw = lastWins(raw)
 		}
-		traj, recNotes, err := tauRecordFrom(raw)
+		traj, rec, err := tauRecordFrom(raw)
 		if err != nil {
 			yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
 			return
@@ -200,8 +242,11 @@ func readRecordLines(dec *json.Decoder, notes *noteSink, yield func(*emobench.Tr
 		if paths != nil {
 			notes.add("record %d: %s", i, duplicateNote(paths))
 		}
-		for _, n := range recNotes {
+		for _, n := range rec.notes {
 			notes.add("record %d: %s", i, n)
+		}
+		if rec.meta != nil && i == 0 && meta != nil {
+			meta(*rec.meta)
 		}
 		if !yield(traj, nil) {
 			return
@@ -371,6 +416,17 @@ type tauRecord struct {
 	Messages    json.RawMessage `json:"messages"`
 	Termination json.RawMessage `json:"termination_reason"`
 	notes       []string        // what trajectory tolerated, without the record index
+	meta        *Metadata       // info.emobench, as emobench's τ-bench export writes it
+}
+
+// tauRunInfo is info.emobench: the run metadata emobench's τ-bench export
+// writes into every record.
+type tauRunInfo struct {
+	Model     string `json:"model"`
+	UserModel string `json:"user_model"`
+	Domain    string `json:"domain"`
+	Condition string `json:"condition"`
+	RunName   string `json:"run_name"`
 }
 
 type tauTask struct {
@@ -426,26 +482,26 @@ type tauFunction struct {
 // decodeTauRecord decodes the next record of dec. whole reports whether
 // dec read the whole record (it did unless the JSON is malformed or cut
 // short), whose bytes can then be scanned even when err is not nil.
-func decodeTauRecord(dec *json.Decoder) (traj *emobench.Trajectory, notes []string, whole bool, err error) {
-	var rec tauRecord
-	if err := dec.Decode(&rec); err != nil {
+func decodeTauRecord(dec *json.Decoder) (traj *emobench.Trajectory, rec *tauRecord, whole bool, err error) {
+	rec = &tauRecord{}
+	if err := dec.Decode(rec); err != nil {
 		var syn *json.SyntaxError
 		whole = !errors.As(err, &syn) && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF)
 		return nil, nil, whole, explainJSON(err, "record")
 	}
 	traj, err = rec.trajectory()
-	return traj, rec.notes, true, err
+	return traj, rec, true, err
 }
 
 // tauRecordFrom maps the record raw, a JSON value a json.Decoder has
 // checked.
-func tauRecordFrom(raw []byte) (*emobench.Trajectory, []string, error) {
-	var rec tauRecord
-	if err := json.Unmarshal(raw, &rec); err != nil {
+func tauRecordFrom(raw []byte) (*emobench.Trajectory, *tauRecord, error) {
+	rec := &tauRecord{}
+	if err := json.Unmarshal(raw, rec); err != nil {
 		return nil, nil, explainJSON(err, "record")
 	}
 	traj, err := rec.trajectory()
-	return traj, rec.notes, err
+	return traj, rec, err
 }
 
 func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
@@ -618,6 +674,14 @@ func (rec *tauRecord) applyInfo(traj *emobench.Trajectory) error {
 			if _, ok := emobenchReason(v); !ok {
 				extra[k] = v // not emobench's: kept as any other key
 			}
+		case "emobench":
+			var ri tauRunInfo
+			if json.Unmarshal(v, &ri) != nil || isNull(v) {
+				extra[k] = v // not emobench's: kept as any other key
+				continue
+			}
+			cond, _ := emobench.ParseCondition(ri.Condition) // "" when unknown: not the file's to say
+			rec.meta = &Metadata{Name: ri.RunName, Model: ri.Model, UserModel: ri.UserModel, Domain: ri.Domain, Condition: cond}
 		case "emobench_reward_info":
 			if isNull(v) || !isNull(rec.Info["reward_info"]) {
 				extra[k] = v // not restored by trajectory: kept

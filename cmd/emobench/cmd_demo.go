@@ -71,14 +71,16 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "ingesting %d synthetic fixture files into %s\n", len(names), dbPath)
-	opts := ingestOptions{format: "auto", onDuplicate: db.DuplicateRefuse, maxRecord: ingest.DefaultMaxRecord}
+	opts := ingestOptions{hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, onDuplicate: db.DuplicateRefuse}
+	notes := &ingest.Notes{}
+	defer printNotes(e, c.Bool("quiet"), notes)
 	for _, name := range names {
 		f, err := fixtures.FS.Open(name)
 		if err != nil {
 			return err
 		}
-		in := streamInput(c.Context, path.Join("fixtures", name), f)
-		err = ingestInput(c.Context, e, store, in, opts)
+		in := ingest.StreamSource(c.Context, path.Join("fixtures", name), f)
+		err = ingestSource(c.Context, e, store, in, opts, notes)
 		in.Close()
 		f.Close()
 		if err != nil {

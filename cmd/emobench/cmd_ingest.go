@@ -1,27 +1,20 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"iter"
+	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
-	"syscall"
-	"time"
 
+	"github.com/dustin/go-humanize"
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -43,15 +36,16 @@ func ingestCommand(e *env) *cli.Command {
 			"Directories are walked for *.json and *.jsonl (JSON Lines of records); a folder holding results.json and\n" +
 			"simulations/ is one τ²-bench run; symlinks to files are followed. A file already ingested (same sha256) is\n" +
 			"skipped. - reads standard input; pipes, FIFOs and devices are read as a stream.\n" +
-			"Model, domain and condition come from the flags, else from a τ²-bench file's info, else from file names like\n" +
-			"<model>-<domain>-(with|without)-emotions.json or <model>-<domain>.json, else 'unknown'.\n\n" +
+			"Model, domain and condition come from the flags, else from the file's content (a τ²-bench file's info, the\n" +
+			"info.emobench of emobench's τ-bench export), else from file names like <model>-<domain>-(with|without)-emotions.json\n" +
+			"or <model>-<domain>.json, else 'unknown'. A name taken by a stored run gets a suffix (-2, -3, …).\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db ingest results/*.json\n" +
 			"   emobench --db runs.db ingest tau2-results/ submission.json\n" +
 			"   zcat run.json.gz | emobench --db runs.db ingest --name run1 -\n" +
 			"   emobench --db runs.db ingest --model gpt-4.1 --domain retail --condition none run1.json",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: auto, taubench, tau2 or submission"},
+			&cli.StringFlag{Name: "format", Value: "auto", Usage: "input format: auto, " + strings.Join(ingest.FormatNames(), ", ")},
 			&cli.StringFlag{Name: "model", Usage: "agent model of the run(s)"},
 			&cli.StringFlag{Name: "user-model", Usage: "user simulator model of the run(s)"},
 			&cli.StringFlag{Name: "domain", Usage: "domain of the run(s), e.g. retail"},
@@ -66,52 +60,53 @@ func ingestCommand(e *env) *cli.Command {
 	}
 }
 
+// ingestOptions is what the ingest command does with each input.
 type ingestOptions struct {
-	format      string
-	model       string
-	userModel   string
-	domain      string
-	condition   emobench.Condition
-	name        string
+	hints       ingest.Hints
 	onDuplicate db.OnDuplicate
-	reingest    bool  // replace a run not ingested from the file (merged) that has its sha256
-	replaceRun  int64 // set per input by skipStored under reingest
-	maxSpool    int64 // bytes
-	maxRecord   int64 // bytes
+	reingest    bool   // replace a run not ingested from the file (merged) that has its sha256
+	dbPath      string // named in hints to edit a stored run
 }
 
 // defaultMaxRecord is --max-record's default, ingest.DefaultMaxRecord.
 const defaultMaxRecord = "3MiB"
 
 func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
-	o := ingestOptions{
-		format: c.String("format"), model: c.String("model"), userModel: c.String("user-model"),
-		domain: c.String("domain"), name: c.String("name"), onDuplicate: db.OnDuplicate(c.String("on-duplicate")),
-		reingest: c.Bool("reingest"),
+	o := ingestOptions{onDuplicate: db.OnDuplicate(c.String("on-duplicate")), reingest: c.Bool("reingest"), dbPath: c.String("db")}
+	o.hints = ingest.Hints{
+		Format:      c.String("format"),
+		Flags:       ingest.Metadata{Name: c.String("name"), Model: c.String("model"), UserModel: c.String("user-model"), Domain: c.String("domain")},
+		OnDuplicate: string(o.onDuplicate),
 	}
-	switch o.format {
-	case "auto", ingest.FormatTauBench, ingest.FormatTau2, ingest.FormatSubmission:
-	default:
-		return o, usagef("--format %q is not one of auto, taubench, tau2, submission", o.format)
+	if f := o.hints.Format; f != "auto" && !slices.Contains(ingest.FormatNames(), f) {
+		return o, usagef("--format %q is not one of auto, %s", f, strings.Join(ingest.FormatNames(), ", "))
 	}
 	if o.onDuplicate != db.DuplicateRefuse && o.onDuplicate != db.DuplicateKeepLast {
 		return o, usagef("--on-duplicate %q is not one of refuse, keep-last", o.onDuplicate)
 	}
 	var err error
-	if o.maxSpool, err = parseByteSize("max-spool", c.String("max-spool")); err != nil {
+	if o.hints.MaxSpool, err = parseByteSize("max-spool", c.String("max-spool")); err != nil {
 		return o, err
 	}
-	if o.maxRecord, err = parseByteSize("max-record", c.String("max-record")); err != nil {
+	if o.hints.MaxRecord, err = parseByteSize("max-record", c.String("max-record")); err != nil {
 		return o, err
 	}
 	if s := c.String("condition"); s != "" {
-		cond, err := emobench.ParseCondition(s)
-		if err != nil {
+		if o.hints.Flags.Condition, err = emobench.ParseCondition(s); err != nil {
 			return o, &usageError{err}
 		}
-		o.condition = cond
 	}
 	return o, nil
+}
+
+// parseByteSize reads a --max-spool or --max-record value such as 4GiB,
+// 500MB or 1000000.
+func parseByteSize(flag, s string) (int64, error) {
+	n, err := humanize.ParseBytes(s)
+	if err != nil || n == 0 || n > math.MaxInt64 {
+		return 0, usagef("--%s %q is not a size such as 4GiB, 512MiB or 1000000", flag, s)
+	}
+	return int64(n), nil
 }
 
 func runIngest(c *cli.Context, e *env) error {
@@ -122,11 +117,11 @@ func runIngest(c *cli.Context, e *env) error {
 	if c.NArg() == 0 {
 		return usagef("ingest needs at least one FILE or DIR")
 	}
-	files, walkErrs, notes := collectInputs(c.Args().Slice())
-	if opts.name != "" && len(files) > 1 {
-		return usagef("--name names one run, but %d files were given", len(files))
+	paths, walkErrs, skipped := ingest.Collect(c.Args().Slice())
+	if opts.hints.Flags.Name != "" && len(paths) > 1 {
+		return usagef("--name names one run, but %d files were given", len(paths))
 	}
-	if err := checkNameForm(opts.name); err != nil {
+	if err := checkNameForm(opts.hints.Flags.Name); err != nil {
 		return err
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
@@ -134,19 +129,22 @@ func runIngest(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	failed := len(walkErrs)
-	for _, note := range notes {
-		fmt.Fprintf(e.stderr, "note: %s\n", note)
+	collected := &ingest.Notes{}
+	for _, note := range skipped {
+		collected.Add("", note)
 	}
+	printNotes(e, c.Bool("quiet"), collected)
+	notes := &ingest.Notes{}
+	defer printNotes(e, c.Bool("quiet"), notes)
 	for _, err := range walkErrs {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 	}
-	for _, path := range files {
-		var err error
-		if info, statErr := os.Stat(path); path != stdinArg && statErr == nil && info.IsDir() {
-			err = ingestTau2Dir(c.Context, e, store, path, opts)
-		} else {
-			err = ingestPath(c.Context, e, store, path, opts)
+	failed := len(walkErrs)
+	for _, path := range paths {
+		src, err := ingest.OpenSource(c.Context, path, e.stdin)
+		if err == nil {
+			err = ingestSource(c.Context, e, store, src, opts, notes)
+			src.Close()
 		}
 		if err != nil {
 			if errors.Is(err, context.Canceled) || c.Context.Err() != nil {
@@ -157,257 +155,181 @@ func runIngest(c *cli.Context, e *env) error {
 		}
 	}
 	if failed > 0 {
-		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, len(files)+len(walkErrs))}
+		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, len(paths)+len(walkErrs))}
 	}
 	return nil
 }
 
+// printNotes prints the command's notes once each, unless --quiet.
+func printNotes(e *env, quiet bool, notes *ingest.Notes) {
+	if quiet {
+		return
+	}
+	for _, line := range notes.Lines() {
+		fmt.Fprintf(e.stderr, "note: %s\n", line)
+	}
+}
+
 func displayPath(path string) string {
-	if path == stdinArg {
+	if path == ingest.StdinArg {
 		return "stdin"
 	}
 	return path
 }
 
-// collectInputs expands directories into their *.json and *.jsonl files,
-// sorted, following symlinks to files. A τ²-bench run directory
-// (results.json beside simulations/) is one input, whose files are not
-// listed on their own. What a directory holds under those names but cannot
-// be read as a file (a FIFO, a symlink to a directory) is named in notes; a
-// symlink whose target is missing is an error.
-func collectInputs(args []string) (files []string, errs []error, notes []string) {
-	for _, arg := range args {
-		if arg == stdinArg {
-			files = append(files, arg)
-			continue
-		}
-		info, err := os.Stat(arg)
-		if l, lerr := os.Lstat(arg); err != nil && lerr == nil && l.Mode()&fs.ModeSymlink != 0 {
-			errs = append(errs, brokenLink(arg, err))
-			continue
-		}
+// ingestSource skips src when a stored run has its sha256, else opens it,
+// stores it (one transaction) and prints the outcome.
+func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source, opts ingestOptions, notes *ingest.Notes) error {
+	var replace int64
+	if src.IsStream() && opts.reingest {
+		return fmt.Errorf("%s: --reingest needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.Path)
+	}
+	if !src.IsStream() {
+		sum, err := src.Hash()
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", arg, errors.Unwrap(err)))
-			continue
-		}
-		if !info.IsDir() {
-			// results.json of a run directory names the whole run, as in τ²-bench.
-			if dir := filepath.Dir(arg); filepath.Base(arg) == ingest.Tau2ResultsFile && ingest.IsTau2Dir(os.DirFS(dir)) {
-				arg = dir
-			}
-			files = append(files, arg)
-			continue
-		}
-		root := arg
-		if l, err := os.Lstat(arg); err == nil && l.Mode()&fs.ModeSymlink != 0 {
-			root = arg + string(filepath.Separator) // WalkDir walks a symlinked root only through its target
-		}
-		var found []string
-		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if ingest.IsTau2Dir(os.DirFS(p)) {
-					found = append(found, p)
-					return fs.SkipDir
-				}
-				return nil
-			}
-			ext := strings.ToLower(filepath.Ext(p))
-			if ext != ".json" && ext != ".jsonl" {
-				return nil
-			}
-			switch kind, err := fileKind(p, d); {
-			case err != nil:
-				errs = append(errs, err)
-			case kind == "":
-				found = append(found, p)
-			default:
-				notes = append(notes, fmt.Sprintf("%s: skipped, %s", p, kind))
-			}
-			return nil
-		})
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", arg, err))
-		} else if len(found) == 0 {
-			errs = append(errs, fmt.Errorf("%s: no *.json or *.jsonl file and no τ²-bench run directory in it", arg))
-		}
-		sort.Strings(found)
-		files = append(files, found...)
-	}
-	return files, errs, notes
-}
-
-// brokenLink is the error of a symlink p whose target cannot be read.
-func brokenLink(p string, err error) error {
-	if errors.Is(err, syscall.ELOOP) {
-		return fmt.Errorf("%s: a symlink loop (%v): nothing to read", p, errors.Unwrap(err))
-	}
-	return fmt.Errorf("%s: a symlink whose target is missing (%v): is its content fetched (git annex get, dvc pull)?", p, errors.Unwrap(err))
-}
-
-// fileKind returns "" for a regular file or a symlink to one, else what p
-// is (a FIFO would block the walk forever, a symlinked directory is not
-// walked); a symlink to nothing is an error.
-func fileKind(p string, d fs.DirEntry) (string, error) {
-	mode := d.Type()
-	if mode&fs.ModeSymlink != 0 {
-		info, err := os.Stat(p)
-		if err != nil {
-			return "", brokenLink(p, err)
-		}
-		if info.IsDir() {
-			return "a symlink to a directory (not followed; give it as an argument to ingest it)", nil
-		}
-		mode = info.Mode().Type()
-	}
-	switch {
-	case mode.IsRegular():
-		return "", nil
-	case mode&fs.ModeNamedPipe != 0:
-		return "a named pipe, not a regular file (give it as an argument to read it)", nil
-	default:
-		return "not a regular file", nil
-	}
-}
-
-// source is one input as its run describes it.
-type source struct {
-	path    string    // shown to the user and stored as runs.source_path
-	modTime time.Time // zero for a stream or an embedded file
-}
-
-// ingestPath ingests one file, or standard input for "-".
-func ingestPath(ctx context.Context, e *env, store *db.DB, path string, opts ingestOptions) error {
-	in, err := openInput(ctx, path, e.stdin)
-	if err != nil {
-		return fmt.Errorf("%s: %w", displayPath(path), err)
-	}
-	defer in.Close()
-	return ingestInput(ctx, e, store, in, opts)
-}
-
-// ingestInput ingests one opened input. A regular file is hashed first, so
-// a file already stored is skipped unread; the bytes then parsed are hashed
-// again, and a file that changed in between stores nothing. A stream is
-// hashed as it is parsed, and its sha256 checked at the end.
-func ingestInput(ctx context.Context, e *env, store *db.DB, in *input, opts ingestOptions) error {
-	src := in.source()
-	if !in.regular && opts.reingest {
-		return fmt.Errorf("%s: --reingest needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.path)
-	}
-	if in.regular {
-		if err := in.hashAll(); err != nil {
-			return fmt.Errorf("%s: %w", src.path, err)
-		}
-		if skip, err := skipStored(ctx, e, store, src.path, in.sum, &opts); skip || err != nil {
 			return err
 		}
+		skip, id, err := skipStored(ctx, e, store, src.Path, sum, opts, notes)
+		if skip || err != nil {
+			return err
+		}
+		replace = id
 		if e.afterHash != nil {
-			e.afterHash(src.path)
+			e.afterHash(src.Path)
 		}
 	}
-	r, err := in.newPass()
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.path, err)
-	}
-	format := opts.format
-	if format == "auto" {
-		if format, r, err = detectPrefix(r, ingest.DetectFormat, opts.maxRecord+maxDetectSlack); err != nil {
-			return fmt.Errorf("%s: %w", src.path, err)
-		}
-	}
-	r = bufio.NewReaderSize(r, 256<<10)
-	if in.size >= progressThreshold && isTerminal(e.stderr) {
-		bar := progressbar.DefaultBytes(in.size, "ingest "+filepath.Base(src.path))
+	h := opts.hints
+	if src.Size >= progressThreshold && isTerminal(e.stderr) {
+		bar := progressbar.DefaultBytes(src.Size, "ingest "+filepath.Base(src.Path))
 		defer bar.Finish()
-		r = io.TeeReader(r, bar)
+		h.Progress = bar
 	}
-	switch format {
-	case ingest.FormatSubmission:
-		return ingestSubmission(ctx, e, store, src, r, in.finish, opts.maxRecord)
-	case ingest.FormatTau2:
-		tau2 := ingest.Tau2Options{MaxRecord: opts.maxRecord}
-		if in.regular {
-			tau2.Rewind = func() (io.Reader, error) {
-				r, err := in.newPass()
-				return bufio.NewReaderSize(r, 256<<10), err
-			}
-		} else {
-			in.spool = &spoolFile{max: opts.maxSpool}
-			tau2.Spool = in.spool
-		}
-		rd, err := ingest.Tau2With(r, tau2)
-		if err != nil {
-			return fmt.Errorf("%s: %w", src.path, err)
-		}
-		save := func(run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error]) (db.IngestResult, error) {
-			return storeInput(ctx, e, store, in, run, trajectories, opts)
-		}
-		return storeTau2(ctx, e, store, src, in.sum, rd, opts, save)
-	}
-	run := runFor(src, in.sum, opts)
-	var notes []string
-	res, err := storeInput(ctx, e, store, in, run, ingest.TauBenchWith(r, ingest.TauBenchOptions{Note: func(n string) { notes = append(notes, n) }, MaxRecord: opts.maxRecord}), opts)
-	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
+	in, err := ingest.Open(src, h)
+	if err != nil {
 		return err
 	}
-	noteRun(ctx, e, store, src, res.RunID)
-	for _, n := range notes {
-		fmt.Fprintf(e.stderr, "note: %s: %s\n", src.path, n)
+	if in.Format == ingest.FormatSubmission {
+		return storePublished(ctx, e, store, src, in, notes)
+	}
+	run := in.Run
+	if run.Name, err = distinctName(ctx, e, store, src.Path, run.Name, replace); err != nil {
+		return err
+	}
+	var res db.IngestResult
+	switch {
+	case src.IsStream():
+		res, err = store.IngestStream(ctx, run, in.Trajectories, opts.onDuplicate, src.Finish)
+		if errors.As(err, new(*db.AlreadyIngestedError)) {
+			if sum, sumErr := src.Finish(); sumErr == nil {
+				_, _, err = skipStored(ctx, e, store, src.Path, sum, opts, notes)
+				return err
+			}
+		}
+	case replace != 0:
+		if res, err = store.ReplaceRun(ctx, replace, run, in.Trajectories, opts.onDuplicate); err == nil {
+			fmt.Fprintf(e.stdout, "%s: --reingest: run %d, not ingested from this file, is replaced by the file's own content\n", src.Path, replace)
+		}
+	default:
+		res, err = store.IngestRun(ctx, run, in.Trajectories, opts.onDuplicate)
+	}
+	if already := new(db.AlreadyIngestedError); errors.As(err, &already) {
+		fmt.Fprintf(e.stdout, "%s: skipped, %v\n", src.Path, already)
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("%s: %w", src.Path, err)
+	}
+	replaced := ""
+	if res.Replaced > 0 {
+		replaced = fmt.Sprintf("; %d duplicate (task_id, trial) records replaced by later ones", res.Replaced)
+	}
+	fmt.Fprintf(e.stdout, "%s: ingested as run %d (%s): %s; model %s, domain %s, condition %s%s\n",
+		src.Path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
+		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
+	noteRun(ctx, store, src.Path, res.RunID, notes)
+	for _, w := range in.Warnings() {
+		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.Path, w)
+	}
+	for _, n := range in.Notes() {
+		notes.Add(src.Path, n)
 	}
 	if res.Trajectories == 0 {
-		fmt.Fprintf(e.stdout, "%s: note: no records in this τ-bench file; run %d holds no trajectories\n", src.path, res.RunID)
+		fmt.Fprintf(e.stdout, "%s: note: %s; run %d holds no trajectories\n", src.Path, in.EmptyNote(), res.RunID)
 	}
 	return nil
 }
 
-// storeInput stores run with the trajectories parsed from in, in one
-// transaction that keeps nothing when in changed while it was read. A
-// stream found already stored at its end is reported as skipped
-// (errSkipped).
-func storeInput(ctx context.Context, e *env, store *db.DB, in *input, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], opts ingestOptions) (db.IngestResult, error) {
-	if in.regular {
-		check := func() error { _, err := in.finish(); return err }
-		return storeRun(ctx, e, store, in.path, run, verified(trajectories, check), opts)
-	}
-	res, err := store.IngestStream(ctx, run, trajectories, opts.onDuplicate, in.finish)
-	var already *db.AlreadyIngestedError
-	if errors.As(err, &already) {
-		sum, sumErr := in.finish()
-		if sumErr != nil {
-			return res, err
+// distinctName returns name, or name-2, name-3, … when a stored run other
+// than replace is called name, with a warning.
+func distinctName(ctx context.Context, e *env, store *db.DB, path, name string, replace int64) (string, error) {
+	var first int64
+	got, err := ingest.DistinctName(name, func(n string) (bool, error) {
+		ids, err := store.RunsNamed(ctx, n)
+		ids = slices.DeleteFunc(ids, func(id int64) bool { return id == replace })
+		if len(ids) > 0 && first == 0 {
+			first = ids[0]
 		}
-		if _, err := skipStored(ctx, e, store, in.path, sum, &opts); err != nil {
-			return res, err
-		}
-		return db.IngestResult{}, errSkipped
+		return len(ids) > 0, err
+	})
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
 	}
-	return res, err
+	if got != name {
+		fmt.Fprintf(e.stderr, "warning: %s: run %d is already named %q: this run is named %q (rename it with `emobench runs set RUN --name NAME`)\n", path, first, name, got)
+	}
+	return got, nil
 }
 
-// errSkipped is an input not stored, the reason already printed.
-var errSkipped = errors.New("skipped")
+// storePublished stores a leaderboard submission's scores as published
+// results, keyed by the sha256 of its bytes, and prints one line.
+func storePublished(ctx context.Context, e *env, store *db.DB, src *ingest.Source, in *ingest.Opened, notes *ingest.Notes) error {
+	results := in.Published
+	if len(results) == 0 {
+		fmt.Fprintf(e.stdout, "%s: leaderboard submission without scores (every domain is null); nothing stored\n", src.Path)
+		return nil
+	}
+	var domains []string
+	for i := range results {
+		if i == 0 || results[i].Domain != results[i-1].Domain {
+			domains = append(domains, results[i].Domain)
+		}
+	}
+	stored, err := store.StorePublished(ctx, in.Run.SourceSHA256, results)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src.Path, err)
+	}
+	if !stored {
+		fmt.Fprintf(e.stdout, "%s: skipped, published results already stored\n", src.Path)
+		return nil
+	}
+	for _, n := range in.Notes() {
+		notes.Add(src.Path, n)
+	}
+	fmt.Fprintf(e.stdout, "%s: stored %s of %s (leaderboard submission): domains %s\n",
+		src.Path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(domains, ", "))
+	return nil
+}
 
 // skipStored reports whether the input with sha256 sum is to be skipped
-// because a stored run has that sha256, printing why. A run that was not
-// ingested from a file (merged from another db, or of unknown provenance)
-// is only replaced by it under --reingest, which sets opts.replaceRun.
-func skipStored(ctx context.Context, e *env, store *db.DB, path, sum string, opts *ingestOptions) (bool, error) {
+// because a stored run has that sha256, printing why, and how to change
+// the run's metadata when flags give some (a note). A run that was not ingested
+// from a file (merged from another db, or of unknown provenance) is only
+// replaced by it under --reingest: its id is returned.
+func skipStored(ctx context.Context, e *env, store *db.DB, path, sum string, opts ingestOptions, notes *ingest.Notes) (skip bool, replace int64, err error) {
 	prov, err := store.FindProvenanceBySHA256(ctx, sum)
 	if errors.Is(err, db.ErrNotFound) {
-		return false, nil
+		return false, 0, nil
 	} else if err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
+		return false, 0, fmt.Errorf("%s: %w", path, err)
 	}
 	switch {
 	case prov.Kind == db.ProvenanceIngested || prov.Kind == db.ProvenanceNative:
 		fmt.Fprintf(e.stdout, "%s: skipped, already ingested as run %d (%s)\n", path, prov.RunID, prov.RunName)
-		return true, nil
+		if hint := metadataHint(opts, prov.RunID); hint != "" {
+			notes.Add(path, "the flags are not applied to a stored run: "+hint)
+		}
+		return true, 0, nil
 	case opts.reingest:
-		opts.replaceRun = prov.RunID
-		return false, nil
+		return false, prov.RunID, nil
 	case prov.Kind == db.ProvenanceMerged:
 		fmt.Fprintf(e.stdout, "%s: skipped: run %d (%s) was %s, not ingested from this file; --reingest replaces it with this file's own content\n",
 			path, prov.RunID, prov.RunName, prov)
@@ -415,76 +337,53 @@ func skipStored(ctx context.Context, e *env, store *db.DB, path, sum string, opt
 		fmt.Fprintf(e.stdout, "%s: skipped: run %d (%s) has this file's sha256 but unknown provenance (stored by an emobench before provenance was recorded, it may have been merged from another db); --reingest replaces it with this file's own content\n",
 			path, prov.RunID, prov.RunName)
 	}
-	return true, nil
+	return true, 0, nil
 }
 
-// storeRun ingests run, replacing opts.replaceRun when it is set.
-func storeRun(ctx context.Context, e *env, store *db.DB, path string, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], opts ingestOptions) (db.IngestResult, error) {
-	if opts.replaceRun == 0 {
-		return store.IngestRun(ctx, run, trajectories, opts.onDuplicate)
+// metadataHint is the command that gives stored run id the metadata the
+// flags name; "" when they name none.
+func metadataHint(opts ingestOptions, id int64) string {
+	f := opts.hints.Flags
+	var set []string
+	for _, kv := range [][2]string{{"name", f.Name}, {"model", f.Model}, {"user-model", f.UserModel}, {"condition", string(f.Condition)}} {
+		if kv[1] != "" {
+			set = append(set, "--"+kv[0]+" "+shellQuote(kv[1]))
+		}
 	}
-	res, err := store.ReplaceRun(ctx, opts.replaceRun, run, trajectories, opts.onDuplicate)
-	if err == nil {
-		fmt.Fprintf(e.stdout, "%s: --reingest: run %d, not ingested from this file, is replaced by the file's own content\n", path, opts.replaceRun)
+	var hint []string
+	if len(set) > 0 {
+		hint = append(hint, fmt.Sprintf("change its metadata with `emobench --db %s runs set %d %s`", shellQuote(opts.dbPath), id, strings.Join(set, " ")))
 	}
-	return res, err
+	if f.Domain != "" {
+		hint = append(hint, fmt.Sprintf("a domain is part of the tasks: `emobench --db %s runs rm %d`, then ingest the file again with --domain", shellQuote(opts.dbPath), id))
+	}
+	return strings.Join(hint, "; ")
 }
 
-// reportIngest prints the outcome of IngestRun for src, or returns its error.
-func reportIngest(e *env, src source, run emobench.Run, res db.IngestResult, err error) error {
-	if errors.Is(err, errSkipped) {
-		return nil
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '+' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
 	}
-	var already *db.AlreadyIngestedError
-	if errors.As(err, &already) {
-		fmt.Fprintf(e.stdout, "%s: skipped, %v\n", src.path, already)
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.path, err)
-	}
-	replaced := ""
-	if res.Replaced > 0 {
-		replaced = fmt.Sprintf("; %d duplicate (task_id, trial) records replaced by later ones", res.Replaced)
-	}
-	fmt.Fprintf(e.stdout, "%s: ingested as run %d (%s): %s; model %s, domain %s, condition %s%s\n",
-		src.path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
-		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
-	return nil
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// noteRun tells the user what in a freshly ingested run will not read as
-// they may expect: its rewards and its emotion labels.
-func noteRun(ctx context.Context, e *env, store *db.DB, src source, runID int64) {
-	noteRewards(ctx, e, store, src, runID)
-	noteTaxonomy(ctx, e, store, src, runID)
-}
-
-// noteRewards tells the user when a run's rewards will not read as its
-// pass rate: trajectories without reward information, or partial credit.
-func noteRewards(ctx context.Context, e *env, store *db.DB, src source, runID int64) {
-	k, err := store.CountRewardKinds(ctx, runID)
-	if err != nil || k.Total == 0 {
-		return
+// noteRun notes what in a freshly stored run will not read as the user
+// may expect: its rewards and its emotion labels.
+func noteRun(ctx context.Context, store *db.DB, path string, runID int64, notes *ingest.Notes) {
+	if k, err := store.CountRewardKinds(ctx, runID); err == nil && k.Total > 0 {
+		switch {
+		case k.Unevaluated == k.Total:
+			notes.Add(path, fmt.Sprintf("none of its %d trajectories is evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): the run is not evaluated, and its statistics read \"not evaluated\", not 0", k.Total))
+		case k.Unevaluated > 0:
+			notes.Add(path, fmt.Sprintf("%d of %d trajectories are not evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): they count as failures", k.Unevaluated, k.Total))
+		}
+		if k.Partial > 0 {
+			notes.Add(path, fmt.Sprintf("%d of %d rewards are partial (neither 0 nor 1): a trajectory passes only with reward 1 ± 1e-6; `emobench runs` shows their mean_reward", k.Partial, k.Total))
+		}
 	}
-	switch {
-	case k.Unevaluated == k.Total:
-		fmt.Fprintf(e.stderr, "note: %s: none of its %d trajectories is evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): the run is not evaluated, and its statistics read \"not evaluated\", not 0\n",
-			src.path, k.Total)
-	case k.Unevaluated > 0:
-		fmt.Fprintf(e.stderr, "note: %s: %d of %d trajectories are not evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): they count as failures\n",
-			src.path, k.Unevaluated, k.Total)
-	}
-	if k.Partial > 0 {
-		fmt.Fprintf(e.stderr, "note: %s: %d of %d rewards are partial (neither 0 nor 1): a trajectory passes only with reward 1 ± 1e-6; `emobench runs` shows their mean_reward\n",
-			src.path, k.Partial, k.Total)
-	}
-}
-
-// noteTaxonomy tells the user about tasks whose emotion leaf the Atlas of
-// Emotions puts in another family (or no family): statistics by
-// emotion_leaf pool a leaf across families.
-func noteTaxonomy(ctx context.Context, e *env, store *db.DB, src source, runID int64) {
 	counts, err := store.CountEmotionProfiles(ctx, runID)
 	if err != nil {
 		return
@@ -503,64 +402,14 @@ func noteTaxonomy(ctx context.Context, e *env, store *db.DB, src source, runID i
 		odd = append(odd, fmt.Sprintf("%s/%s ×%d (a state of %s)", c.Family, c.Leaf, c.Tasks, atlas))
 	}
 	if n > 0 {
-		fmt.Fprintf(e.stderr, "note: %s: %s a leaf with another family than the Atlas of Emotions does: %s; stats by emotion_leaf pool a leaf across families\n",
-			src.path, plural(n, "task pairs", "tasks pair"), strings.Join(odd, ", "))
+		notes.Add(path, fmt.Sprintf("%s a leaf with another family than the Atlas of Emotions does: %s; stats by emotion_leaf pool a leaf across families",
+			plural(n, "task pairs", "tasks pair"), strings.Join(odd, ", ")))
 	}
-}
-
-func runFor(src source, sum string, opts ingestOptions) emobench.Run {
-	path := src.path
-	meta := ingest.MetadataFromFileName(path)
-	run := emobench.Run{
-		Name:          opts.name,
-		SourceFormat:  ingest.FormatTauBench,
-		SourcePath:    absolute(path, src.modTime),
-		SourceSHA256:  sum,
-		AgentModel:    firstNonEmpty(opts.model, meta.Model),
-		AgentStrategy: meta.AgentStrategy,
-		UserModel:     firstNonEmpty(opts.userModel, meta.UserModel),
-		UserStrategy:  meta.UserStrategy,
-		Domain:        firstNonEmpty(opts.domain, meta.Domain),
-		Condition:     emobench.Condition(firstNonEmpty(string(opts.condition), string(meta.Condition), string(emobench.ConditionNone))),
-	}
-	if run.Name == "" {
-		run.Name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	}
-	run.CreatedAt = src.modTime
-	config := map[string]any{"ingest": map[string]string{
-		"format": ingest.FormatTauBench, "on_duplicate": string(opts.onDuplicate),
-	}}
-	if meta.Temperature != "" {
-		config["file_name"] = map[string]string{"temperature": meta.Temperature}
-	}
-	run.Config, _ = json.Marshal(config)
-	return run
-}
-
-// absolute returns path made absolute when it is a file on disk, so the
-// stored source_path still names it from anywhere.
-func absolute(path string, modTime time.Time) string {
-	if modTime.IsZero() {
-		return path // embedded fixture or pipe
-	}
-	if abs, err := filepath.Abs(path); err == nil {
-		return abs
-	}
-	return path
 }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func orUnknown(s string) string {
@@ -575,179 +424,6 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// ingestTau2Dir ingests a τ²-bench 1.x run directory as one run, whose
-// sha256 is taken over results.json and then the sorted simulation files.
-// Each file is hashed on its own too, and checked again as it is parsed.
-func ingestTau2Dir(ctx context.Context, e *env, store *db.DB, dir string, opts ingestOptions) error {
-	if opts.format != "auto" && opts.format != ingest.FormatTau2 {
-		return fmt.Errorf("%s: a τ²-bench run directory (results.json and simulations/), but --format is %s", dir, opts.format)
-	}
-	fsys := os.DirFS(dir)
-	files, err := ingest.Tau2DirFiles(fsys)
-	if err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
-	}
-	run := sha256.New()
-	verify := &verifyFS{fsys: fsys, want: map[string]string{}}
-	for _, name := range files {
-		sum, err := hashFile(ctx, run, fsys, name)
-		if err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		verify.want[name] = sum
-	}
-	sum := hex.EncodeToString(run.Sum(nil))
-	if skip, err := skipStored(ctx, e, store, dir, sum, &opts); skip || err != nil {
-		return err
-	}
-	if e.afterHash != nil {
-		e.afterHash(dir)
-	}
-	rd, err := ingest.Tau2DirWith(verify, ingest.Tau2Options{MaxRecord: opts.maxRecord})
-	if err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
-	}
-	if err := verify.check(); err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
-	}
-	src := source{path: dir}
-	if info, err := fs.Stat(fsys, ingest.Tau2ResultsFile); err == nil {
-		src.modTime = info.ModTime()
-	}
-	save := func(run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error]) (db.IngestResult, error) {
-		return storeRun(ctx, e, store, dir, run, verified(trajectories, verify.check), opts)
-	}
-	return storeTau2(ctx, e, store, src, sum, rd, opts, save)
-}
-
-// hashFile writes file name of fsys to w and returns its own sha256.
-func hashFile(ctx context.Context, w io.Writer, fsys fs.FS, name string) (string, error) {
-	f, err := fsys.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(w, h), &ctxReader{ctx: ctx, r: f}); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// saveFunc stores a run and its trajectories in one transaction.
-type saveFunc func(emobench.Run, iter.Seq2[*emobench.Trajectory, error]) (db.IngestResult, error)
-
-// storeTau2 stores one τ²-bench run through save, then prints the reader's
-// warnings (on stderr) and a note when the run has no simulations.
-func storeTau2(ctx context.Context, e *env, store *db.DB, src source, sum string, rd *ingest.Tau2Reader, opts ingestOptions, save saveFunc) error {
-	info := rd.Info()
-	run := tau2Run(src, sum, info, opts)
-	res, err := save(run, rd.Trajectories())
-	if err := reportIngest(e, src, run, res, err); err != nil || res.RunID == 0 {
-		return err
-	}
-	noteRun(ctx, e, store, src, res.RunID)
-	for _, w := range rd.Warnings() {
-		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.path, w)
-	}
-	for _, path := range info.Redacted {
-		fmt.Fprintf(e.stderr, "note: %s: info.%s holds a credential: stored as %q in runs.config\n", src.path, path, redact.Placeholder)
-	}
-	if res.Trajectories == 0 {
-		fmt.Fprintf(e.stdout, "%s: note: no simulations in this τ²-bench run (it lists %s); run %d holds no trajectories\n",
-			src.path, plural(rd.Info().Tasks, "task", "tasks"), res.RunID)
-	}
-	return nil
-}
-
-// tau2Run describes a τ²-bench run: flags first, then the file's info, then
-// the file name. CreatedAt is the Results timestamp (its zone unrecorded,
-// taken as UTC), else the file's modification time.
-func tau2Run(src source, sum string, info ingest.Tau2Info, opts ingestOptions) emobench.Run {
-	base := strings.TrimSuffix(filepath.Base(src.path), filepath.Ext(src.path))
-	if strings.EqualFold(filepath.Base(src.path), ingest.Tau2ResultsFile) {
-		base = filepath.Base(filepath.Dir(src.path)) // name a run after the folder of its results.json
-	}
-	meta := ingest.MetadataFromFileName(base + ".json") // it strips an extension; base has none left
-	run := emobench.Run{
-		Name:          firstNonEmpty(opts.name, base),
-		SourceFormat:  ingest.FormatTau2,
-		SourcePath:    absolute(src.path, src.modTime),
-		SourceSHA256:  sum,
-		AgentModel:    firstNonEmpty(opts.model, info.AgentModel, meta.Model),
-		AgentStrategy: info.AgentImplementation,
-		UserModel:     firstNonEmpty(opts.userModel, info.UserModel),
-		UserStrategy:  info.UserImplementation,
-		Domain:        firstNonEmpty(opts.domain, info.Domain, meta.Domain),
-		Condition:     emobench.Condition(firstNonEmpty(string(opts.condition), string(info.Condition), string(meta.Condition), string(emobench.ConditionNone))),
-		CreatedAt:     src.modTime,
-	}
-	if t, ok := parseTau2Time(info.Timestamp); ok {
-		run.CreatedAt = t
-	}
-	tau2 := map[string]any{"timestamp": info.Timestamp}
-	if info.Raw != nil {
-		tau2["info"] = info.Raw
-	}
-	if info.Wrapper != nil {
-		tau2["wrapper"] = info.Wrapper
-	}
-	run.Config, _ = json.Marshal(map[string]any{
-		"ingest": map[string]string{"format": ingest.FormatTau2, "on_duplicate": string(opts.onDuplicate)},
-		"tau2":   tau2,
-	})
-	return run
-}
-
-func parseTau2Time(s string) (time.Time, bool) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
-
-// ingestSubmission stores a leaderboard submission's scores as published
-// results, keyed by the sha256 of its bytes (from finish), and prints one
-// line.
-func ingestSubmission(ctx context.Context, e *env, store *db.DB, src source, r io.Reader, finish func() (string, error), maxRecord int64) error {
-	var notes []string
-	results, err := ingest.SubmissionWith(r, ingest.SubmissionOptions{Note: func(n string) { notes = append(notes, n) }, MaxRecord: maxRecord})
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.path, err)
-	}
-	sum, err := finish()
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.path, err)
-	}
-	if len(results) == 0 {
-		fmt.Fprintf(e.stdout, "%s: leaderboard submission without scores (every domain is null); nothing stored\n", src.path)
-		return nil
-	}
-	var domains []string
-	for i := range results {
-		results[i].SourceFile = absolute(src.path, src.modTime)
-		if i == 0 || results[i].Domain != results[i-1].Domain {
-			domains = append(domains, results[i].Domain)
-		}
-	}
-	stored, err := store.StorePublished(ctx, sum, results)
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.path, err)
-	}
-	if !stored {
-		fmt.Fprintf(e.stdout, "%s: skipped, published results already stored\n", src.path)
-		return nil
-	}
-	for _, n := range notes {
-		fmt.Fprintf(e.stderr, "note: %s: %s\n", src.path, n)
-	}
-	fmt.Fprintf(e.stdout, "%s: stored %s of %s (leaderboard submission): domains %s\n",
-		src.path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(domains, ", "))
-	return nil
 }
 
 // checkNameForm refuses a run name that --run would read as an id.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/ingest"
 	"github.com/urfave/cli/v2"
 )
 
@@ -59,7 +60,7 @@ func readQuery(c *cli.Context, stdin io.Reader) (string, error) {
 	query := c.Args().First()
 	if query == "" && stdin != nil {
 		// A terminal or a silent pipe may never end: Ctrl-C and SIGTERM must.
-		r := newCtxReader(c.Context, stdin)
+		r := ingest.NewContextReader(c.Context, stdin)
 		defer r.Close()
 		b, err := io.ReadAll(io.LimitReader(r, maxStdinQuery+1))
 		if err != nil {

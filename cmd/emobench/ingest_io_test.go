@@ -316,7 +316,7 @@ func TestIngest_FIFOWithoutWriterStopsOnCancel(t *testing.T) {
 	}
 	dbPath := filepath.Join(dir, "runs.db")
 	ctx, cancel := context.WithCancel(context.Background())
-	const opening = "cmd/emobench.openCtx.func1()"
+	const opening = "emobench/ingest.openCtx.func1()"
 	before := goroutinesIn(opening) // those of earlier runs stay blocked
 	var out, errOut bytes.Buffer
 	done := make(chan int, 1)

@@ -145,6 +145,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 				EnvVars: []string{"EMOBENCH_DB"},
 				Value:   "emobench.db",
 			},
+			&cli.BoolFlag{Name: "quiet", Usage: "print no notes (errors and warnings about the data still print)"},
 		},
 		Commands: []*cli.Command{
 			ingestCommand(e),

@@ -379,8 +379,13 @@ func TestReport_RunsSharingANameStayApart(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool := filepath.Join("testdata", "pool")
-	mustRun(t, "--db", dbPath, "ingest", "--model", "m", "--user-model", "u", "--domain", "retail",
-		filepath.Join(pool, "m-retail-with-emotions-a.json"), twin, filepath.Join(pool, "m-retail-without-emotions.json"))
+	meta := []string{"ingest", "--model", "m", "--user-model", "u", "--domain", "retail"}
+	mustRun(t, append([]string{"--db", dbPath}, append(meta, filepath.Join(pool, "m-retail-with-emotions-a.json"))...)...)
+	// ingest names a twin apart; a merge keeps the name another db gave it.
+	other := filepath.Join(dir, "other.db")
+	mustRun(t, append([]string{"--db", other}, append(meta, twin)...)...)
+	mustRun(t, "--db", dbPath, "merge", other)
+	mustRun(t, append([]string{"--db", dbPath}, append(meta, filepath.Join(pool, "m-retail-without-emotions.json"))...)...)
 	store := openTestStore(t, dbPath)
 	in, _, err := reportInput(t.Context(), nil, store, nil, "t", defaultBootstrap, false)
 	if err != nil {
