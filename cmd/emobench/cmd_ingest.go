@@ -212,9 +212,11 @@ func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source,
 		return storePublished(ctx, e, store, src, in, notes)
 	}
 	run := in.Run
-	if run.Name, err = distinctName(ctx, e, store, src.Path, run.Name, replace); err != nil {
-		return err
+	name, clash, err := distinctName(ctx, store, run.Name, replace)
+	if err != nil {
+		return fmt.Errorf("%s: %w", src.Path, err)
 	}
+	run.Name = name
 	var res db.IngestResult
 	switch {
 	case src.IsStream():
@@ -245,6 +247,9 @@ func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source,
 	fmt.Fprintf(e.stdout, "%s: ingested as run %d (%s): %s; model %s, domain %s, condition %s%s\n",
 		src.Path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
 		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
+	if clash != 0 {
+		fmt.Fprintf(e.stderr, "warning: %s: run %d is already named %q: this run is named %q (rename it with `emobench runs set RUN --name NAME`)\n", src.Path, clash, in.Run.Name, run.Name)
+	}
 	noteRun(ctx, store, src.Path, res.RunID, notes)
 	for _, w := range in.Warnings() {
 		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.Path, w)
@@ -259,24 +264,18 @@ func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source,
 }
 
 // distinctName returns name, or name-2, name-3, … when a stored run other
-// than replace is called name, with a warning.
-func distinctName(ctx context.Context, e *env, store *db.DB, path, name string, replace int64) (string, error) {
-	var first int64
+// than replace is called name, and the id of that run (0 when none).
+func distinctName(ctx context.Context, store *db.DB, name string, replace int64) (string, int64, error) {
+	var clash int64
 	got, err := ingest.DistinctName(name, func(n string) (bool, error) {
 		ids, err := store.RunsNamed(ctx, n)
 		ids = slices.DeleteFunc(ids, func(id int64) bool { return id == replace })
-		if len(ids) > 0 && first == 0 {
-			first = ids[0]
+		if len(ids) > 0 && clash == 0 {
+			clash = ids[0]
 		}
 		return len(ids) > 0, err
 	})
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
-	}
-	if got != name {
-		fmt.Fprintf(e.stderr, "warning: %s: run %d is already named %q: this run is named %q (rename it with `emobench runs set RUN --name NAME`)\n", path, first, name, got)
-	}
-	return got, nil
+	return got, clash, err
 }
 
 // storePublished stores a leaderboard submission's scores as published

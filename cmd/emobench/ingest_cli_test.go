@@ -70,6 +70,15 @@ func TestIngest_DuplicateNameWarned(t *testing.T) {
 	if got, want := csvQuery(t, dbPath, "SELECT id, name FROM runs ORDER BY id"), "id,name\n1,m-retail\n2,m-retail-2\n"; got != want {
 		t.Errorf("runs:\n%s\nwant:\n%s", got, want)
 	}
+	// A stream already stored is skipped, with no warning about its name.
+	in, err := os.ReadFile(first[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, string(in), "--db", dbPath, "ingest", "--name", "m-retail", "-")
+	if r.code != 0 || strings.Contains(r.stderr, "warning") || !strings.Contains(r.stdout, "skipped, already ingested as run 1") {
+		t.Errorf("stdin stored already: exit %d, stdout %q, stderr %q; want it skipped without a warning", r.code, r.stdout, r.stderr)
+	}
 }
 
 // Metadata flags on a file already stored are not applied; a note gives
