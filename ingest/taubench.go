@@ -100,7 +100,8 @@ func openTauBench(src *Source, h Hints) (*Opened, error) {
 // emobench's termination reasons) wins over all of these, and the
 // reward_info that export moved to info.emobench_reward_info (an evaluated
 // max_steps trajectory) is restored, evaluated; neither key is kept in
-// Extra.
+// Extra, nor is info.emobench, the run metadata that export writes (see
+// TauBenchOptions.Metadata).
 func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
 	return TauBenchWithNotes(r, nil)
 }
