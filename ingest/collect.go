@@ -21,7 +21,7 @@ import (
 // entry; a missing argument, a symlink whose target is missing, a symlink
 // loop and a directory with nothing to read are errors, each naming its
 // path.
-func Collect(args []string) (inputs []string, errs []error, notes []string) {
+func Collect(args []string) (inputs []string, errs []error, notes []Note) {
 	for _, arg := range args {
 		if arg == StdinArg {
 			inputs = append(inputs, arg)
@@ -52,7 +52,7 @@ func Collect(args []string) (inputs []string, errs []error, notes []string) {
 }
 
 // walkInputs lists the inputs of directory arg, sorted.
-func walkInputs(arg string) (found []string, errs []error, notes []string) {
+func walkInputs(arg string) (found []string, errs []error, notes []Note) {
 	root := arg
 	if l, err := os.Lstat(arg); err == nil && l.Mode()&fs.ModeSymlink != 0 {
 		root = arg + string(filepath.Separator) // WalkDir walks a symlinked root only through its target
@@ -78,7 +78,7 @@ func walkInputs(arg string) (found []string, errs []error, notes []string) {
 		case kind == "":
 			found = append(found, p)
 		default:
-			notes = append(notes, fmt.Sprintf("%s: skipped, %s", p, kind))
+			notes = append(notes, Note{Path: p, Text: "skipped, " + kind})
 		}
 		return nil
 	})

@@ -290,7 +290,7 @@ func TestCollect(t *testing.T) {
 	if len(errs) != 1 || !strings.HasPrefix(errs[0].Error(), missing+": ") {
 		t.Errorf("errors %v: want one naming %s", errs, missing)
 	}
-	if len(notes) != 1 || !strings.HasPrefix(notes[0], fifo+": skipped, a named pipe") {
+	if len(notes) != 1 || notes[0].Path != fifo || !strings.HasPrefix(notes[0].Text, "skipped, a named pipe") {
 		t.Errorf("notes %q: want one skipping %s", notes, fifo)
 	}
 	if _, errs, _ := ingest.Collect([]string{filepath.Join(dir, "sub", "nothing")}); len(errs) != 1 {

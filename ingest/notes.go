@@ -5,6 +5,12 @@ import (
 	"strings"
 )
 
+// Note is a note about one source.
+type Note struct {
+	Path string // the source; "" for the command as a whole
+	Text string // a sentence without the path
+}
+
 // Notes gathers the notes of one command over many sources, so that each
 // is printed once: a note that several sources share is one line naming
 // them. The zero value is ready to use.

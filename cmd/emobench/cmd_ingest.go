@@ -131,7 +131,7 @@ func runIngest(c *cli.Context, e *env) error {
 	defer store.Close()
 	collected := &ingest.Notes{}
 	for _, note := range skipped {
-		collected.Add("", note)
+		collected.Add(note.Path, note.Text)
 	}
 	printNotes(e, c.Bool("quiet"), collected)
 	notes := &ingest.Notes{}
