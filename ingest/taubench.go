@@ -1,6 +1,16 @@
 // Package ingest holds one reader per foreign result format. A reader turns
 // bytes into emobench types one record at a time, so memory stays flat
 // whatever the file's size; it never writes anywhere.
+//
+// A Source is one input (a file, a stream, a τ²-bench run directory),
+// hashed while it is read; Collect expands arguments into sources; Open
+// detects the format from the registry Formats and reads the run, whose
+// metadata follows one rule (Resolve): flags, then the file's content,
+// then its name.
+//
+// To add a format, write one file holding its reader and a Format
+// {Name, Detect, Open} whose Open describes the run with Hints.describe
+// and streams src.verified trajectories, and add that Format to Formats.
 package ingest
 
 import (
