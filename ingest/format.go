@@ -174,7 +174,8 @@ type Opened struct {
 	// Format is the name of the source's Format.
 	Format string
 	// Run is the run the source becomes; SourceSHA256 is "" for a stream
-	// (see Source.Finish).
+	// (see Source.Finish). For a submission only SourceFormat, SourcePath
+	// and SourceSHA256 (of the bytes read) are set.
 	Run emobench.Run
 	// Trajectories yields the run's trajectories in source order. For a
 	// file or a directory it ends with an error when the bytes parsed are
