@@ -313,3 +313,17 @@ func TestExport_Tau2ToTauBench(t *testing.T) {
 		t.Errorf("the source holds no evaluated error trajectory:\n%s", before)
 	}
 }
+
+// The τ-bench export names the run's models, domain and condition in each
+// record's info.emobench, so a re-ingest with no flags keeps them.
+func TestExport_TauBenchRoundTripMetadata(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "native.db")
+	mustRun(t, "--db", src, "run", "--domain", "airline", "--agent", "noisy:0.5", "--user", "scripted",
+		"--condition", "without-emotions", "--tasks", "3", "--trials", "1", "--seed", "5", "--name", "trip")
+	dst := roundTrip(t, src, export.FormatTauBench)
+	q := "SELECT agent_model, user_model, domain, condition FROM runs ORDER BY id"
+	got := mustRun(t, "--db", dst, "sql", "--format", "csv", q)
+	if want := "agent_model,user_model,domain,condition\nnoisy:0.5,scripted,airline,without-emotions\n"; got != want {
+		t.Errorf("re-ingested run metadata:\n%s\nwant:\n%s", got, want)
+	}
+}
