@@ -29,11 +29,13 @@ func reportCommand(e *env) *cli.Command {
 			"command that prints its numbers. Intervals use the same bootstrap as the stats commands\n" +
 			"(--resamples, --seed, --level, --ci-method). The echarts library is embedded: the file opens\n" +
 			"offline and can be shared or printed.\n\n" +
+			"An existing --out file is kept unless --force is given.\n\n" +
 			"Example:\n   emobench --db runs.db report --out report.html --run 1 --run 2\n   emobench --db runs.db report --out pooled.html --pool",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "HTML `FILE` to write (required)"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 			&cli.StringFlag{Name: "title", Value: "emobench report", Usage: "report title"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			poolFlag(),
 		}, intervalFlags("pm")[1:]...), // the stats commands' bootstrap flags and defaults
 		Action: func(c *cli.Context) error {
@@ -42,6 +44,9 @@ func reportCommand(e *env) *cli.Command {
 			}
 			if c.String("out") == "" {
 				return usagef("report needs --out FILE.html")
+			}
+			if err := refuseExistingReport(c.String("out"), c.Bool("force")); err != nil {
+				return err
 			}
 			store, runIDs, err := openRuns(c)
 			if err != nil {
@@ -175,6 +180,18 @@ func reportRun(s db.RunSummary, rw db.RunRewards) reports.RunSummary {
 		Tasks: s.Tasks, Trajectories: s.Trajectories, Pass1: pass1, Abandoned: s.Abandoned,
 		NotEvaluated: notEvaluated(s, rw), PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward,
 	}
+}
+
+// refuseExistingReport keeps report from replacing a file at out unless
+// force is set, as export and vacuum do; it is a usage error (exit 2).
+func refuseExistingReport(out string, force bool) error {
+	if force {
+		return nil
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return usagef("--out %s exists: report does not replace it (add --force to replace it)", out)
+	}
+	return nil
 }
 
 // writeReport renders into memory first so a failed render leaves no
