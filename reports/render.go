@@ -36,7 +36,15 @@ type echartsChart interface {
 type figure struct {
 	ID, Title, Caption, Note string
 	Summary                  string // a paragraph under the chart; none when ""
-	Width, Height            string
+	// Charts are the section's chart containers: one, or small multiples
+	// side by side when Grid is set.
+	Charts []chartBox
+	Grid   bool
+}
+
+// chartBox is one chart container: its id and CSS size.
+type chartBox struct {
+	ID, Width, Height string
 }
 
 // chartInit is what the page's script needs to draw one chart. It is
@@ -125,47 +133,66 @@ func Render(w io.Writer, in Input) error {
 	}
 
 	var inits []chartInit
+	var addPanels func(f figure, ds []drawable, note string)
 	// add appends the section f drawn by d; when d has no chart, it shows
 	// note in its place, or leaves the section out when note is "".
-	add := func(f figure, d drawable, note string) {
-		c, init := d.chart, d.init
-		if c == nil {
+	add := func(f figure, d drawable, note string) { addPanels(f, []drawable{d}, note) }
+	addPanels = func(f figure, ds []drawable, note string) {
+		for _, d := range ds {
+			c, init := d.chart, d.init
+			if c == nil {
+				continue
+			}
+			c.Validate()
+			// The go-echarts configuration is the one source of id, size and
+			// renderer; its assets (a CDN host by default) are never used.
+			f.Charts = append(f.Charts, chartBox{ID: init.ChartID, Width: init.Width, Height: init.Height})
+			option := c.JSON()
+			fixLabelLineHeight(option)
+			if d.series != nil {
+				option["series"] = d.series
+			}
+			if d.patch != nil {
+				d.patch(option)
+			}
+			inits = append(inits, chartInit{ID: init.ChartID, Renderer: init.Renderer, Option: option})
+		}
+		if len(f.Charts) == 0 {
 			if note != "" {
 				f.Note = note
 				p.Figures = append(p.Figures, f)
 			}
 			return
 		}
-		c.Validate()
-		// The go-echarts configuration is the one source of id, size and
-		// renderer; its assets (a CDN host by default) are never used.
-		f.ID, f.Width, f.Height = init.ChartID, init.Width, init.Height
+		f.ID = f.Charts[0].ID
 		p.Figures = append(p.Figures, f)
-		option := c.JSON()
-		fixLabelLineHeight(option)
-		if d.series != nil {
-			option["series"] = d.series
-		}
-		inits = append(inits, chartInit{ID: init.ChartID, Renderer: init.Renderer, Option: option})
 	}
 
-	if len(in.PassK.Curves) > 0 {
-		d, caption := passKCurveChart(in)
-		add(figure{ID: passKChartID, Title: cmp.Or(in.PassK.Title, "pass^k by run"), Caption: caption + commandNote(cmp.Or(in.PassK.Command, in.PassKCommand))}, d, "No pass^k points.")
-	} else {
-		add(figure{
-			ID:      passKChartID,
-			Title:   "pass^k by run",
-			Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)) + passKRowsN(in) + NotEvaluatedNote(notEvaluatedRows(in.PassKByRun, runLabeler(in), false)) + commandNote(in.PassKCommand),
-		}, lineOrNil(passKChart(in)), "No pass^k rows.")
+	// One pass^k chart: from in.PassK's curves, or else from the rows of
+	// in.PassKByRun, with no bands.
+	passIn, fromRows := in, len(in.PassK.Curves) == 0
+	if fromRows {
+		passIn.PassK.Curves = curvesFromRows(in.PassKByRun)
 	}
+	ds, caption := passKCharts(passIn)
+	note := "No pass^k points."
+	if fromRows {
+		caption += conventionNote(conventions(in.PassKByRun)) + NotEvaluatedNote(notEvaluatedRows(in.PassKByRun, runLabeler(in), false))
+		note = "No pass^k rows."
+	}
+	addPanels(figure{Title: cmp.Or(in.PassK.Title, "pass^k by run"), Caption: caption + commandNote(cmp.Or(in.PassK.Command, in.PassKCommand))}, ds, note)
 	d, caption := gapChart(in.Gaps)
 	add(figure{Title: cmp.Or(in.Gaps.Title, "pass^1 vs pass^k by run"), Caption: caption + commandNote(in.Gaps.Command)}, d, "")
-	add(figure{
-		ID:      familyChartID,
+	familyDs, noProfile := familyCharts(in)
+	noProfileNote := ""
+	if len(noProfile) > 0 {
+		noProfileNote = " Left out, as none of their tasks has an emotion profile: " + strings.Join(noProfile, ", ") + "."
+	}
+	addPanels(figure{
 		Title:   "pass^1 by emotion family",
-		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in) + NotEvaluatedNote(notEvaluatedRows(in.FamilyPass1, runLabeler(in), true)) + commandNote(in.FamilyCommand),
-	}, barOrNil(familyChart(in)), "No pass^1 rows by emotion family.")
+		Caption: "pass^1 per emotion family of the task's user: one panel per family, one bar per run, labelled with pass^1 and n; \"no data\" where a run has no task of the family; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in) + noProfileNote + NotEvaluatedNote(notEvaluatedRows(in.FamilyPass1, runLabeler(in), true)) + commandNote(in.FamilyCommand),
+		Grid:    true,
+	}, familyDs, "No pass^1 rows by emotion family.")
 	d, caption = heatmapChart(familyHeatmapID, in.FamilyHeatmap, "domain", "emotion family")
 	add(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption + commandNote(in.FamilyHeatmap.Command), Summary: in.FamilyHeatmap.Summary}, d, "")
 	add(figure{
@@ -230,6 +257,7 @@ type drawable struct {
 	chart  echartsChart
 	init   opts.Initialization
 	series []any
+	patch  func(option map[string]any) // last edits to the options; nil: none
 }
 
 // lineOrNil and barOrNil wrap c, and give a drawable with a nil chart (not a

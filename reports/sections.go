@@ -40,13 +40,6 @@ var seriesPalette = opts.Colors{
 	"#8c564b", "#17becf", "#bcbd22",
 }
 
-// cycleSymbols and cycleDashes mark the n-th pass through the colour
-// palette in line charts (the first pass keeps echarts' defaults).
-var (
-	cycleSymbols = []string{"emptyCircle", "rect", "triangle", "diamond", "pin"}
-	cycleDashes  = []string{"solid", "dashed", "dotted"}
-)
-
 // heatmapColors is the heatmap's sequential colour scale, low to high (light
 // part of ColorBrewer YlGnBu), light enough for dark cell text throughout.
 var heatmapColors = []string{"#ffffd9", "#c7e9b4", "#7fcdbb", "#41b6c4"}
@@ -180,131 +173,161 @@ func whiskers(name string, xs []float64, cis []Interval) (extSeries, bool) {
 	}, true
 }
 
-// passKCurveChart returns chart (a) from in.PassK: pass^k against k, one
-// line per curve, and around each line a band from CI.Lo to CI.Hi drawn as
-// two stacked, tooltip-less area series under the line's name (so that the
-// legend shows and hides them with it): the lower bound with no area, then
-// the band's height, filled. The x axis holds every k from 1 to the largest
-// k of any point. It returns a nil chart when no point has k ≥ 1.
-func passKCurveChart(in Input) (drawable, string) {
+// passKCharts returns chart (a) from in.PassK: pass^k against k, one
+// line per curve with at least two k, at most panelSeries lines a panel,
+// and around each line a band from CI.Lo to CI.Hi drawn as two stacked,
+// tooltip-less area series under the line's name (so that the legend shows
+// and hides them with it): the lower bound with no area, then the band's
+// height, filled. Curves with only k = 1 (runs of one trial per task) are
+// points with whiskers in a panel of their own, one row each. It returns no
+// chart when no point has k ≥ 1.
+func passKCharts(in Input) ([]drawable, string) {
 	label := runLabeler(in)
 	type curve struct {
 		name string
 		byK  map[int]PassKPoint
+		maxK int
 	}
-	var curves []curve
+	var lined, single []curve
 	maxK := 0
 	for _, c := range in.PassK.Curves {
-		byK := map[int]PassKPoint{}
+		cv := curve{name: cleanLabel(cmp.Or(c.Run, label(c.RunID))), byK: map[int]PassKPoint{}}
 		for _, p := range c.Points {
 			if p.K >= 1 {
-				byK[p.K] = p
-				maxK = max(maxK, p.K)
+				cv.byK[p.K] = p
+				cv.maxK = max(cv.maxK, p.K)
 			}
 		}
-		curves = append(curves, curve{cmp.Or(c.Run, label(c.RunID)), byK})
+		switch {
+		case cv.maxK == 0:
+		case cv.maxK == 1:
+			single = append(single, cv)
+		default:
+			lined = append(lined, cv)
+			maxK = max(maxK, cv.maxK)
+		}
 	}
-	if maxK == 0 {
-		return drawable{}, ""
+	if len(lined)+len(single) == 0 {
+		return nil, ""
 	}
 	ks := make([]string, maxK)
 	for k := 1; k <= maxK; k++ {
 		ks[k-1] = strconv.Itoa(k)
 	}
-	names := make([]string, len(curves))
-	for i, c := range curves {
-		names[i] = c.name
-	}
-	c := charts.NewLine()
-	c.SetGlobalOptions(baseOpts(passKChartID, names, ks, "k", "pass^k")...)
-	c.SetXAxis(ks)
-
-	var lines, bands []any
+	var out []drawable
 	var perRun, shrinking []string
-	banded, whiskered := false, false
-	for i, cv := range curves {
-		color := c.Colors[i%len(c.Colors)]
-		values := make([]any, maxK)
-		lo := make([]any, maxK)
-		height := make([]any, maxK)
-		var tasks []int
-		var cis []Interval
-		var at []float64
-		band := false
-		for k := 1; k <= maxK; k++ {
-			p, ok := cv.byK[k]
-			values[k-1], lo[k-1], height[k-1] = missing, missing, missing
-			if !ok {
+	banded := false
+	for _, span := range panels(len(lined)) {
+		group := lined[span[0]:span[1]]
+		names := make([]string, len(group))
+		for i, c := range group {
+			names[i] = c.name
+		}
+		c := charts.NewLine()
+		c.SetGlobalOptions(baseOpts(panelID(passKChartID, len(out)), names, ks, "k", "pass^k")...)
+		c.SetXAxis(ks)
+		var lines, bands []any
+		for i, cv := range group {
+			color := c.Colors[i%len(c.Colors)]
+			values := make([]any, maxK)
+			lo := make([]any, maxK)
+			height := make([]any, maxK)
+			var tasks []int
+			band := false
+			for k := 1; k <= maxK; k++ {
+				p, ok := cv.byK[k]
+				values[k-1], lo[k-1], height[k-1] = missing, missing, missing
+				if !ok {
+					continue
+				}
+				tasks = append(tasks, p.Tasks)
+				values[k-1] = chartValue(p.Value)
+				if hasCI(p.CI) {
+					l, h := round4(p.CI.Lo), round4(p.CI.Hi)
+					lo[k-1], height[k-1] = l, round4(h-l)
+					band = true
+				}
+			}
+			lines = append(lines, lineSeries(cv.name, color, values))
+			perRun = append(perRun, cv.name+" "+nRange(tasks))
+			if len(tasks) > 0 && tasks[len(tasks)-1] < tasks[0] {
+				shrinking = append(shrinking, cv.name)
+			}
+			if !band {
 				continue
 			}
-			tasks = append(tasks, p.Tasks)
-			values[k-1] = chartValue(p.Value)
-			if hasCI(p.CI) {
-				l, h := round4(p.CI.Lo), round4(p.CI.Hi)
-				lo[k-1], height[k-1] = l, round4(h-l)
-				cis, at = append(cis, p.CI), append(at, float64(k-1))
-				band = true
-			}
-		}
-		if len(cis) == 1 { // a band around one point has no width: a whisker shows it
-			if w, ok := whiskers(cv.name, at, cis); ok {
-				w.ItemStyle = &opts.ItemStyle{Color: color}
-				bands = append(bands, w)
-				whiskered = true
-			}
-		}
-		line := lineSeries(cv.name, color, values)
-		// Past the palette's length, colours repeat: the marker and dash
-		// keep runs apart, in print too.
-		if cycle := i / len(c.Colors); cycle > 0 {
-			line.Symbol = cycleSymbols[cycle%len(cycleSymbols)]
-			line.LineStyle.Type = cycleDashes[cycle%len(cycleDashes)]
-		}
-		lines = append(lines, line)
-		perRun = append(perRun, cv.name+" "+nRange(tasks))
-		if len(tasks) > 0 && tasks[len(tasks)-1] < tasks[0] {
-			shrinking = append(shrinking, cv.name)
-		}
-		if !band {
-			continue
-		}
-		banded = true
-		stack := "ci-" + strconv.Itoa(i)
-		bands = append(bands,
-			extSeries{
-				SingleSeries: charts.SingleSeries{
-					Name: cv.name, Type: types.ChartLine, Data: lo, Stack: stack, Animation: opts.Bool(false),
-					Symbol: "none", ShowSymbol: opts.Bool(false),
-					ItemStyle: &opts.ItemStyle{Color: color},
-					LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
+			banded = true
+			stack := "ci-" + strconv.Itoa(i)
+			bands = append(bands,
+				extSeries{
+					SingleSeries: charts.SingleSeries{
+						Name: cv.name, Type: types.ChartLine, Data: lo, Stack: stack, Animation: opts.Bool(false),
+						Symbol: "none", ShowSymbol: opts.Bool(false),
+						ItemStyle: &opts.ItemStyle{Color: color},
+						LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
+					},
+					Tooltip: &seriesTooltip{Show: false},
+					Z:       1,
 				},
-				Tooltip: &seriesTooltip{Show: false},
-				Z:       1,
-			},
-			extSeries{
-				SingleSeries: charts.SingleSeries{
-					Name: cv.name, Type: types.ChartLine, Data: height, Stack: stack, Animation: opts.Bool(false),
-					Symbol: "none", ShowSymbol: opts.Bool(false),
-					ItemStyle: &opts.ItemStyle{Color: color},
-					LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
-					AreaStyle: &opts.AreaStyle{Color: color, Opacity: opts.Float(0.2)},
-				},
-				Tooltip: &seriesTooltip{Show: false},
-				Z:       1,
-			})
+				extSeries{
+					SingleSeries: charts.SingleSeries{
+						Name: cv.name, Type: types.ChartLine, Data: height, Stack: stack, Animation: opts.Bool(false),
+						Symbol: "none", ShowSymbol: opts.Bool(false),
+						ItemStyle: &opts.ItemStyle{Color: color},
+						LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
+						AreaStyle: &opts.AreaStyle{Color: color, Opacity: opts.Float(0.2)},
+					},
+					Tooltip: &seriesTooltip{Show: false},
+					Z:       1,
+				})
+		}
+		out = append(out, drawable{chart: c, init: c.Initialization, series: append(lines, bands...)})
+	}
+	whiskered := false
+	if len(single) > 0 {
+		rows := make([]row, len(single))
+		for i, cv := range single {
+			p := cv.byK[1]
+			rows[i] = row{Label: cv.name, Value: p.Value, CI: p.CI, Text: rateText(p.Value, p.Tasks)}
+			whiskered = whiskered || hasCI(p.CI)
+			perRun = append(perRun, cv.name+" "+strconv.Itoa(p.Tasks))
+		}
+		title := ""
+		if len(lined) > 0 {
+			title = "one trial per task: pass^1"
+		}
+		out = append(out, rowChart(panelID(passKChartID, len(out)), title, "pass^1", "pass^1 (k = 1)", rows, 0, 1, true))
 	}
 	caption := "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass; one line per run"
+	if len(lined) > panelSeries {
+		caption += fmt.Sprintf(" (at most %d a panel, so that no colour repeats)", panelSeries)
+	}
 	if banded {
 		caption += ", with the confidence interval of each point shaded around it"
+	}
+	if len(single) > 0 {
+		caption += "; runs with one trial per task have only k = 1: they are points, one row each"
 		if whiskered {
-			caption += " (a whisker for a run with one point)"
+			caption += ", with a whisker for the confidence interval"
+		}
+		if len(lined) > 0 {
+			caption += ", in a panel of their own"
 		}
 	}
 	caption += ". n (tasks behind each point): " + strings.Join(perRun, "; ") + "."
 	if len(shrinking) > 0 {
 		caption += " In " + strings.Join(shrinking, ", ") + " some tasks have fewer trials than the largest k: they drop out of the larger k, so the curve may rise there (the per-task convention; stats passk --convention min-trials keeps every task)."
 	}
-	return drawable{chart: c, init: c.Initialization, series: append(lines, bands...)}, withCaption(caption, in.PassK.Caption)
+	return out, withCaption(caption, in.PassK.Caption)
+}
+
+// rateText is a value label: the rate with 2 decimals and its n, "0.57
+// (n=12)"; "no data (n=12)" when the rate is not finite.
+func rateText(v float64, n int) string {
+	if !finite(v) {
+		return "no data (n=" + strconv.Itoa(n) + ")"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64) + " (n=" + strconv.Itoa(n) + ")"
 }
 
 // gapChart returns the pass^1 against pass^k chart from g: two bars per
@@ -476,56 +499,60 @@ func whiskerBarChart(id, barName string, xs []string, values []float64, cis []In
 	return drawable{chart: c, init: c.Initialization, series: series}
 }
 
-// deltaChart returns the i-th (from 1) Δ chart from d: one bar per
-// DeltaBar, with CI whiskers, its label starred when P < 0.05 and its n
-// under it. It returns a nil chart when d has no bar.
+// deltaChart returns the i-th (from 1) Δ chart from d: one row per
+// DeltaBar, a bar with CI whiskers, its label starred when P < 0.05, and
+// its value and n at the right, on a Δ axis that fits the data within
+// [−1, 1]. It returns a nil chart when d has no bar.
 func deltaChart(i int, d DeltaChart) (drawable, string) {
 	if len(d.Bars) == 0 {
 		return drawable{}, ""
 	}
 	metric := cmp.Or(d.Metric, "pass^1")
-	labels := make([]string, len(d.Bars))
-	subs := make([]string, len(d.Bars))
+	rows := make([]row, len(d.Bars))
 	values := make([]float64, len(d.Bars))
 	cis := make([]Interval, len(d.Bars))
 	var pairs []int
 	for j, b := range d.Bars {
-		labels[j], subs[j] = b.Label, "n="+strconv.Itoa(b.Pairs)
+		rows[j] = row{Label: cleanLabel(b.Label), Value: b.Delta, CI: b.CI}
 		if b.P < significance { // false for NaN
-			labels[j] += " *"
+			rows[j].Label += " *"
+		}
+		rows[j].Text = "n=" + strconv.Itoa(b.Pairs)
+		if finite(b.Delta) {
+			rows[j].Text = signed(b.Delta) + " (n=" + strconv.Itoa(b.Pairs) + ")"
 		}
 		values[j], cis[j] = b.Delta, b.CI
 		pairs = append(pairs, b.Pairs)
 	}
 	name := "Δ " + metric
-	yAxis := opts.YAxis{Type: "value", Name: name + " (with − without)"}
 	caption := fmt.Sprintf("Δ %[1]s = %[1]s with emotions − %[1]s without, per %[2]s, over matched task pairs; whiskers: confidence interval of Δ; * marks a Holm-adjusted p < 0.05. n (task pairs, with each label): %[3]s.",
 		metric, cmp.Or(d.Group, "group"), nRange(pairs))
-	xs := categoryLabels(labels, subs)
-	return whiskerBarChart(deltaChartIDPrefix+strconv.Itoa(i), name, xs, values, cis, yAxis), withCaption(caption, d.Caption)
+	lo, hi := deltaRange(values, cis)
+	return rowChart(deltaChartIDPrefix+strconv.Itoa(i), "", name, name+" (with − without)", rows, lo, hi, false), withCaption(caption, d.Caption)
 }
 
-// abandonmentChart returns the abandonment-rate chart from r: one bar per
-// RateBar, with CI whiskers and its n under its label. It returns a nil
-// chart when r has no bar.
+// abandonmentChart returns the abandonment-rate chart from r: one row per
+// RateBar, a bar with CI whiskers, its rate and n at the right, on a rate
+// axis that fits the data. It returns a nil chart when r has no bar.
 func abandonmentChart(r RateChart) (drawable, string) {
 	if len(r.Bars) == 0 {
 		return drawable{}, ""
 	}
-	labels := make([]string, len(r.Bars))
-	subs := make([]string, len(r.Bars))
+	rows := make([]row, len(r.Bars))
 	values := make([]float64, len(r.Bars))
 	cis := make([]Interval, len(r.Bars))
 	var ns []int
 	for j, b := range r.Bars {
-		labels[j], subs[j] = b.Label, "n="+strconv.Itoa(b.N)
+		rows[j] = row{Label: cleanLabel(b.Label), Value: b.Rate, CI: b.CI, Text: "n=" + strconv.Itoa(b.N)}
+		if finite(b.Rate) {
+			rows[j].Text = rateText(b.Rate, b.N)
+		}
 		values[j], cis[j] = b.Rate, b.CI
 		ns = append(ns, b.N)
 	}
 	caption := fmt.Sprintf("Abandonment rate = trajectories the user ended as unsatisfied ÷ trajectories, per %s; whiskers: confidence interval. n (trajectories, with each label): %s.",
 		cmp.Or(r.Group, "group"), nRange(ns))
-	xs := categoryLabels(labels, subs)
-	return whiskerBarChart(abandonmentChartID, "abandonment rate", xs, values, cis, rateAxis("abandonment rate")), withCaption(caption, r.Caption)
+	return rowChart(abandonmentChartID, "", "abandonment rate", "abandonment rate", rows, 0, fitRateMax(values, cis), false), withCaption(caption, r.Caption)
 }
 
 // balanceChart returns the success-against-balance chart from b: a point

@@ -1,0 +1,185 @@
+package reports
+
+import (
+	"cmp"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/types"
+)
+
+// panelSeries is the most series one chart draws: past it, a chart splits
+// into small multiples, so that no chart repeats a colour of its palette.
+const panelSeries = 10
+
+// rowHeight is the px per category of a horizontal (row) chart: one line
+// of 12 px text with room around it, so that labels never touch.
+const rowHeight = 24
+
+// legendMaxText is the most characters a legend entry shows; longer names
+// are cut with "…" by echarts (the tooltip names them in full).
+const legendMaxText = 48
+
+// panels splits n items into consecutive [from, to) ranges of at most
+// panelSeries items; none when n is 0.
+func panels(n int) [][2]int {
+	var out [][2]int
+	for from := 0; from < n; from += panelSeries {
+		out = append(out, [2]int{from, min(n, from+panelSeries)})
+	}
+	return out
+}
+
+// panelID is the container id of the i-th (0-based) panel of a chart: id
+// itself for the first, id-2, id-3, … after it.
+func panelID(id string, i int) string {
+	if i == 0 {
+		return id
+	}
+	return id + "-" + strconv.Itoa(i+1)
+}
+
+// cleanLabel drops the empty and "unknown" segments of a " / "-joined
+// label, so that "qwen3 / unknown / retail" reads "qwen3 / retail"; a label
+// with nothing else left is kept as it is.
+func cleanLabel(label string) string {
+	if !strings.Contains(label, " / ") {
+		return label
+	}
+	var kept []string
+	for _, seg := range strings.Split(label, " / ") {
+		if t := strings.TrimSpace(seg); t != "" && t != "unknown" {
+			kept = append(kept, seg)
+		}
+	}
+	if len(kept) == 0 {
+		return label
+	}
+	return strings.Join(kept, " / ")
+}
+
+// legendWidth is the px a vertical legend of names takes at the right of
+// a chart: its longest entry (cut at legendMaxText) and its icon.
+func legendWidth(names []string) int {
+	longest := 0
+	for _, n := range names {
+		longest = max(longest, min(utf8.RuneCountInString(n), legendMaxText))
+	}
+	return longest*charWidth + legendItemExtra
+}
+
+// fitRateMax is the top of a rate axis that fits values and the upper ends
+// of cis: the next 0.1 above the largest, at most 1 and at least 0.1.
+func fitRateMax(values []float64, cis []Interval) float64 {
+	top := 0.0
+	for i, v := range values {
+		if finite(v) {
+			top = max(top, v)
+		}
+		if i < len(cis) && finite(cis[i].Hi) {
+			top = max(top, cis[i].Hi)
+		}
+	}
+	return math.Min(1, math.Max(0.1, math.Ceil(top*10+0.5)/10))
+}
+
+// deltaRange is the [lo, hi] of a Δ axis that fits values and cis, on
+// 0.1 steps, with 0 inside and clamped to [−1, 1].
+func deltaRange(values []float64, cis []Interval) (lo, hi float64) {
+	for i, v := range values {
+		for _, x := range []float64{v, cis[i].Lo, cis[i].Hi} {
+			if finite(x) {
+				lo, hi = math.Min(lo, x), math.Max(hi, x)
+			}
+		}
+	}
+	lo = math.Max(-1, math.Floor(lo*10-0.5)/10)
+	hi = math.Min(1, math.Ceil(hi*10+0.5)/10)
+	return round4(lo), round4(hi)
+}
+
+// row is one category of a row chart: a bar or point at Value with a
+// whisker over CI, and its Text in a column at the right.
+type row struct {
+	Label string   // category, on the y axis
+	Value float64  // NaN: nothing drawn
+	CI    Interval // no whisker when a bound is not finite
+	Text  string   // value label, e.g. "0.57 (n=12)"; "no data" when empty
+}
+
+// rowChart is a horizontal chart: one row per category, top to bottom, a
+// bar (points false) or a point for its value on an x axis from lo to hi
+// named xName, a whisker for its interval, and its label in a column at the
+// right of the plot, where it meets neither bars nor whiskers. Rows with no
+// Text say "no data", so that they never read as 0. title, when not empty,
+// heads the panel, and seriesName names the values in the tooltip.
+func rowChart(id, title, seriesName, xName string, rows []row, lo, hi float64, points bool) drawable {
+	labels := make([]string, len(rows))
+	texts := make([]string, len(rows))
+	values := make([]any, len(rows))
+	var whisk [][3]float64
+	longest := 0
+	for i, r := range rows {
+		labels[i], texts[i] = r.Label, cmp.Or(r.Text, "no data")
+		longest = max(longest, longestLine(r.Label))
+		values[i] = chartValue(r.Value)
+		if finite(r.Value) && hasCI(r.CI) {
+			whisk = append(whisk, [3]float64{float64(i), round4(r.CI.Lo), round4(r.CI.Hi)})
+		}
+	}
+	top := 16
+	if title != "" {
+		top = 36
+	}
+	height := top + 44 + rowHeight*len(rows)
+	kind := types.ChartBar
+	if points {
+		kind = types.ChartScatter
+	}
+	series := []any{charts.SingleSeries{
+		Name: seriesName, Type: kind, Data: values, Animation: opts.Bool(false),
+		BarMaxWidth: "14", SymbolSize: 9, Symbol: "circle",
+	}}
+	if len(whisk) > 0 {
+		series = append(series, extSeries{
+			SingleSeries: charts.SingleSeries{
+				Name: "CI", Type: types.ChartCustom, Data: whisk, Animation: opts.Bool(false),
+				RenderItem: errorBarRenderer + "H",
+				ItemStyle:  &opts.ItemStyle{Color: whiskerColor},
+				Encode:     &opts.Encode{X: []int{1, 2}, Y: 0, Tooltip: []int{1, 2}},
+			},
+			Dimensions: []string{"y", "low", "high"},
+			Z:          3,
+		})
+	}
+	c := charts.NewBar()
+	c.SetGlobalOptions(frameOpts(id, strconv.Itoa(height)+"px")...)
+	c.SetGlobalOptions(charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}))
+	patch := func(o map[string]any) {
+		o["legend"] = map[string]any{"show": false}
+		o["grid"] = map[string]any{"top": top, "left": 8, "right": 8, "bottom": 36, "containLabel": true}
+		o["xAxis"] = []map[string]any{{
+			"type": "value", "min": lo, "max": hi, "name": xName, "nameLocation": "middle", "nameGap": 24,
+		}}
+		o["yAxis"] = []map[string]any{
+			{
+				"type": "category", "data": labels, "inverse": true,
+				"axisLabel": map[string]any{"interval": 0, "width": min(longest, 64) * charWidth, "overflow": "truncate"},
+				"axisLine":  map[string]any{"onZero": false},
+			},
+			{
+				"type": "category", "data": texts, "inverse": true, "position": "right",
+				"axisLabel": map[string]any{"interval": 0, "color": labelColor},
+				"axisLine":  map[string]any{"show": false}, "axisTick": map[string]any{"show": false},
+			},
+		}
+		if title != "" {
+			o["title"] = map[string]any{"text": title, "left": 8, "top": 4, "textStyle": map[string]any{"fontSize": 13}}
+		}
+	}
+	return drawable{chart: c, init: c.Initialization, series: series, patch: patch}
+}
