@@ -126,23 +126,38 @@ func longestLine(label string) int {
 }
 
 // axisLabel returns the x axis label options for the categories xs: every
-// label shown, turned by 30° when the longest line of one would not fit its
-// slot, and by 60° when there are more than 12.
+// label shown, wrapped within its slot when the longest line of one would
+// not fit it on one line but does on three, else turned by 30°, and by 60°
+// when there are more than 12.
 func axisLabel(xs []string) *opts.AxisLabel {
 	l := &opts.AxisLabel{Interval: "0", HideOverlap: opts.Bool(true)}
 	longest := 0
 	for _, x := range xs {
 		longest = max(longest, longestLine(x))
 	}
-	if len(xs) > 0 && longest*charWidth > plotWidth/len(xs) {
-		l.Rotate = 30
+	if len(xs) == 0 || longest*charWidth <= plotWidth/len(xs) {
+		return l
 	}
+	if slot := plotWidth/len(xs) - 8; wrapLines(longest, slot) <= 3 {
+		l.Width, l.Overflow = slot, "break"
+		return l
+	}
+	l.Rotate = 30
 	// Many categories: turn the labels steeply and show them all, rather
 	// than let echarts drop every other one.
 	if len(xs) > 12 {
 		l.Rotate, l.HideOverlap = 60, opts.Bool(false)
 	}
 	return l
+}
+
+// wrapLines is the lines a line of chars characters takes, wrapped at
+// width px.
+func wrapLines(chars, width int) int {
+	if width <= 0 {
+		return math.MaxInt
+	}
+	return (chars*charWidth + width - 1) / width
 }
 
 // labelLineHeight is the line height, in px, of multi-line axis labels.
@@ -181,6 +196,9 @@ func labelRoom(xs []string) int {
 	}
 	if rotated(xs) {
 		return min(longest, 60)*charWidth/2 + 16 // sin 30° = 1/2
+	}
+	if l := axisLabel(xs); l.Width > 0 {
+		lines += wrapLines(longest, l.Width) - 1
 	}
 	return lines*labelLineHeight + 12
 }
@@ -430,7 +448,7 @@ func conditionChart(in Input) *charts.Bar {
 	}
 	xs := make([]string, len(in.ConditionPairs))
 	for i, p := range in.ConditionPairs {
-		xs[i] = p.Label
+		xs[i] = cleanLabel(p.Label)
 	}
 	c := charts.NewBar()
 	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conditions[0]), string(conditions[1])}, xs, "", "pass^1")...)
@@ -443,6 +461,9 @@ func conditionChart(in Input) *charts.Bar {
 				v = p.Without
 			}
 			data[j] = opts.BarData{Value: chartValue(v)}
+			if finite(v) {
+				data[j].Label = &opts.Label{Show: opts.Bool(true), Position: "top", Color: labelColor, Formatter: strconv.FormatFloat(v, 'f', 2, 64)}
+			}
 		}
 		c.AddSeries(string(cond), data)
 	}

@@ -44,9 +44,11 @@ func panelID(id string, i int) string {
 }
 
 // cleanLabel drops the empty and "unknown" segments of a " / "-joined
-// label, so that "qwen3 / unknown / retail" reads "qwen3 / retail"; a label
-// with nothing else left is kept as it is.
+// label, so that "qwen3 / unknown / retail" reads "qwen3 / retail" (a
+// label with nothing else left is kept as it is), and spells a trailing
+// ": -" (no group value) as ": (none)".
 func cleanLabel(label string) string {
+	label = noneFamily(label)
 	if !strings.Contains(label, " / ") {
 		return label
 	}
@@ -62,6 +64,14 @@ func cleanLabel(label string) string {
 	return strings.Join(kept, " / ")
 }
 
+// noneFamily spells out an empty group value after "label: ".
+func noneFamily(label string) string {
+	if rest, ok := strings.CutSuffix(label, ": -"); ok {
+		return rest + ": " + noneLabel
+	}
+	return label
+}
+
 // legendWidth is the px a vertical legend of names takes at the right of
 // a chart: its longest entry (cut at legendMaxText) and its icon.
 func legendWidth(names []string) int {
@@ -73,7 +83,8 @@ func legendWidth(names []string) int {
 }
 
 // fitRateMax is the top of a rate axis that fits values and the upper ends
-// of cis: the next 0.1 above the largest, at most 1 and at least 0.1.
+// of cis: the next multiple of 0.2 above the largest (with room for its
+// whisker cap), at most 1 and at least 0.2.
 func fitRateMax(values []float64, cis []Interval) float64 {
 	top := 0.0
 	for i, v := range values {
@@ -84,11 +95,20 @@ func fitRateMax(values []float64, cis []Interval) float64 {
 			top = max(top, cis[i].Hi)
 		}
 	}
-	return math.Min(1, math.Max(0.1, math.Ceil(top*10+0.5)/10))
+	return math.Min(1, math.Max(0.2, math.Ceil(top*5+0.25)/5))
+}
+
+// tickStep is the step of a value axis from lo to hi whose ends are on
+// multiples of 0.2, so that no tick label crowds an end.
+func tickStep(lo, hi float64) float64 {
+	if hi-lo <= 0.4 {
+		return 0.1
+	}
+	return 0.2
 }
 
 // deltaRange is the [lo, hi] of a Δ axis that fits values and cis, on
-// 0.1 steps, with 0 inside and clamped to [−1, 1].
+// multiples of 0.2, with 0 inside and clamped to [−1, 1].
 func deltaRange(values []float64, cis []Interval) (lo, hi float64) {
 	for i, v := range values {
 		for _, x := range []float64{v, cis[i].Lo, cis[i].Hi} {
@@ -97,8 +117,8 @@ func deltaRange(values []float64, cis []Interval) (lo, hi float64) {
 			}
 		}
 	}
-	lo = math.Max(-1, math.Floor(lo*10-0.5)/10)
-	hi = math.Min(1, math.Ceil(hi*10+0.5)/10)
+	lo = math.Max(-1, math.Floor(lo*5-0.25)/5)
+	hi = math.Min(1, math.Ceil(hi*5+0.25)/5)
 	return round4(lo), round4(hi)
 }
 
@@ -131,9 +151,11 @@ func rowChart(id, title, seriesName, xName string, rows []row, lo, hi float64, p
 			whisk = append(whisk, [3]float64{float64(i), round4(r.CI.Lo), round4(r.CI.Hi)})
 		}
 	}
-	top := 16
+	// 36 px above the plot clear the toolbox (and hold the title). In a
+	// panel, long labels are cut sooner, so that the plot keeps its room.
+	top, labelChars := 36, 64
 	if title != "" {
-		top = 36
+		labelChars = 30
 	}
 	height := top + 44 + rowHeight*len(rows)
 	kind := types.ChartBar
@@ -163,12 +185,12 @@ func rowChart(id, title, seriesName, xName string, rows []row, lo, hi float64, p
 		o["legend"] = map[string]any{"show": false}
 		o["grid"] = map[string]any{"top": top, "left": 8, "right": 8, "bottom": 36, "containLabel": true}
 		o["xAxis"] = []map[string]any{{
-			"type": "value", "min": lo, "max": hi, "name": xName, "nameLocation": "middle", "nameGap": 24,
+			"type": "value", "min": lo, "max": hi, "interval": tickStep(lo, hi), "name": xName, "nameLocation": "middle", "nameGap": 24,
 		}}
 		o["yAxis"] = []map[string]any{
 			{
 				"type": "category", "data": labels, "inverse": true,
-				"axisLabel": map[string]any{"interval": 0, "width": min(longest, 64) * charWidth, "overflow": "truncate"},
+				"axisLabel": map[string]any{"interval": 0, "width": min(longest, labelChars) * charWidth, "overflow": "truncate"},
 				"axisLine":  map[string]any{"onZero": false},
 			},
 			{
@@ -182,4 +204,70 @@ func rowChart(id, title, seriesName, xName string, rows []row, lo, hi float64, p
 		}
 	}
 	return drawable{chart: c, init: c.Initialization, series: series, patch: patch}
+}
+
+// cleanLabels is cleanLabel of each label.
+func cleanLabels(labels []string) []string {
+	out := make([]string, len(labels))
+	for i, l := range labels {
+		out[i] = cleanLabel(l)
+	}
+	return out
+}
+
+// publishedChartID is the container id of the first published-results
+// panel; the others follow it as panelID numbers them.
+const publishedChartID = "chart-published"
+
+// publishedCharts returns one row chart per domain of published (in
+// domain order of first appearance): the pass^1 of each published result
+// and of each of your runs there, your runs first and marked "(yours)".
+// Results at other k are left to the table. It returns no chart when no
+// row has k = 1.
+func publishedCharts(published []PublishedRow) ([]drawable, string) {
+	var domains []string
+	byDomain := map[string][]row{}
+	for _, p := range published {
+		if p.K != 1 {
+			continue
+		}
+		label := cleanLabel(p.Model)
+		if p.Yours {
+			// "your run 6 (name)": the run's name is in the runs table.
+			run, _, _ := strings.Cut(p.Source, " (")
+			label += " (" + run + ")"
+		}
+		if _, ok := byDomain[p.Domain]; !ok {
+			domains = append(domains, p.Domain)
+		}
+		r := row{Label: label, Value: p.PassHatK, CI: Interval{math.NaN(), math.NaN()}}
+		if finite(p.PassHatK) {
+			r.Text = strconv.FormatFloat(p.PassHatK, 'f', 2, 64)
+		}
+		byDomain[p.Domain] = append(byDomain[p.Domain], r)
+	}
+	var out []drawable
+	for i, d := range domains {
+		out = append(out, rowChart(panelID(publishedChartID, i), d, d, "pass^1", byDomain[d], 0, 1, false))
+	}
+	if len(out) == 0 {
+		return nil, ""
+	}
+	return out, "pass^1 of the leaderboard results (emobench ingest of submission.json files) and of your runs, one panel per domain your runs cover; your runs are marked (yours). Published numbers come from other harnesses and settings: compare with care. The table under the runs table gives every k."
+}
+
+// withPanelTitle gives the chart d a title at its top left and moves its
+// plot down to make room for it.
+func withPanelTitle(d drawable, title string) drawable {
+	inner := d.patch
+	d.patch = func(o map[string]any) {
+		if inner != nil {
+			inner(o)
+		}
+		o["title"] = map[string]any{"text": title, "left": 8, "top": 4, "textStyle": map[string]any{"fontSize": 13}}
+		if grids, ok := o["grid"].([]opts.Grid); ok && len(grids) > 0 {
+			grids[0].Top = "56"
+		}
+	}
+	return d
 }

@@ -45,6 +45,8 @@ type figure struct {
 // chartBox is one chart container: its id and CSS size.
 type chartBox struct {
 	ID, Width, Height string
+	MinWidth          string // "" when none
+	Caption           string // the panel's own caption, under it; "" when none
 }
 
 // chartInit is what the page's script needs to draw one chart. It is
@@ -146,7 +148,7 @@ func Render(w io.Writer, in Input) error {
 			c.Validate()
 			// The go-echarts configuration is the one source of id, size and
 			// renderer; its assets (a CDN host by default) are never used.
-			f.Charts = append(f.Charts, chartBox{ID: init.ChartID, Width: init.Width, Height: init.Height})
+			f.Charts = append(f.Charts, chartBox{ID: init.ChartID, Width: init.Width, Height: init.Height, MinWidth: d.minWidth, Caption: d.caption})
 			option := c.JSON()
 			fixLabelLineHeight(option)
 			if d.series != nil {
@@ -206,12 +208,31 @@ func Render(w io.Writer, in Input) error {
 	}
 	d, caption = abandonmentChart(in.Abandonment)
 	add(figure{Title: cmp.Or(in.Abandonment.Title, "Abandonment rate"), Caption: caption + commandNote(in.Abandonment.Command)}, d, "")
-	for i, b := range in.Balance {
-		d, caption := balanceChart(balanceChartIDOf(i), b)
+	if len(in.Balance) == 1 {
+		b := in.Balance[0]
+		d, caption := balanceChart(balanceChartIDOf(0), b)
 		add(figure{Title: cmp.Or(b.Title, "Success vs balance"), Caption: caption + commandNote(b.Command)}, d, "")
+	} else if len(in.Balance) > 1 {
+		// Small multiples: one panel per run (or pool), titled with its
+		// section title, and one caption naming each panel's n and command.
+		var ds []drawable
+		for i, b := range in.Balance {
+			d, caption := balanceChart(balanceChartIDOf(i), b)
+			if d.chart == nil {
+				continue
+			}
+			title := cmp.Or(strings.TrimPrefix(b.Title, "Success vs balance: "), "Success vs balance")
+			d = withPanelTitle(d, title)
+			d.caption = caption + commandNote(b.Command)
+			ds = append(ds, d)
+		}
+		addPanels(figure{Title: "Success vs balance, one panel per run", Caption: "Success rate against the balance of tool calls and follow-up questions, one panel per run (or pool); under each panel, what it plots, its n and the emobench stats command that prints its numbers.", Grid: true}, ds, "")
 	}
 	d, caption = heatmapChart(generalizationChartID, in.Generalization, "domain", "model")
 	add(figure{Title: cmp.Or(in.Generalization.Title, "Generalization matrix"), Caption: caption + commandNote(in.Generalization.Command), Summary: in.Generalization.Summary}, d, "")
+	if ds, caption := publishedCharts(in.Published); len(ds) > 0 {
+		addPanels(figure{Title: "Published results beside your runs, per domain", Caption: caption, Grid: true}, ds, "")
+	}
 	d, caption = funnelChart(in.Funnel)
 	add(figure{Title: cmp.Or(in.Funnel.Title, "Tracer funnel"), Caption: caption}, d, "")
 
@@ -258,6 +279,10 @@ type drawable struct {
 	init   opts.Initialization
 	series []any
 	patch  func(option map[string]any) // last edits to the options; nil: none
+	// minWidth is the narrowest CSS width the chart reads at, such as a
+	// matrix wide enough for its labels; its box scrolls below it.
+	minWidth string
+	caption  string // a panel's own caption, under it; "" when none
 }
 
 // lineOrNil and barOrNil wrap c, and give a drawable with a nil chart (not a

@@ -346,7 +346,7 @@ func gapChart(g GapChart) (drawable, string) {
 	var tasks []int
 	uneven := false
 	for i, b := range g.Bars {
-		labels[i], subs[i] = b.Run, fmt.Sprintf("k=%d, n=%d", b.K, b.Tasks)
+		labels[i], subs[i] = cleanLabel(b.Run), fmt.Sprintf("k=%d, n=%d", b.K, b.Tasks)
 		if b.Tasks1 > b.Tasks {
 			subs[i] = fmt.Sprintf("k=%d, n=%d/%d", b.K, b.Tasks1, b.Tasks)
 			uneven = true
@@ -434,15 +434,26 @@ func heatmapChart(id string, h Heatmap, defRow, defCol string) (drawable, string
 			scaleHi = scaleLo + 1
 		}
 	}
+	// Each column is wide enough for its label, wrapped on at most three
+	// lines; the chart widens (and its box scrolls) to fit them all.
+	rowLabels, colLabels := cleanLabels(h.Rows), cleanLabels(h.Cols)
+	longestCol, longestRow := 0, 0
+	for _, c := range colLabels {
+		longestCol = max(longestCol, longestLine(c))
+	}
+	for _, r := range rowLabels {
+		longestRow = max(longestRow, longestLine(r))
+	}
+	cellWidth := min(max(72, (longestCol+2)*charWidth/2+8), 200)
+	labelLines := min(3, (longestCol*charWidth+cellWidth-9)/(cellWidth-8))
+	minWidth := min(longestRow, 64)*charWidth + 72 + cellWidth*len(h.Cols)
 	// 36 px above the cells clear the toolbox; 56 below the labels hold
 	// the colour scale.
-	height := strconv.Itoa(36+36*len(h.Rows)+labelRoom(h.Cols)+56) + "px"
-	xAxis := categoryAxis(h.Cols, "")
-	xAxis.Data = h.Cols
-	xAxis.SplitArea = &opts.SplitArea{Show: opts.Bool(true)}
+	height := strconv.Itoa(36+36*len(h.Rows)+labelLines*labelLineHeight+12+56) + "px"
+	xAxis := opts.XAxis{Type: "category", Data: colLabels, SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}
 	yAxis := opts.YAxis{
-		Type: "category", Data: h.Rows, Inverse: opts.Bool(true),
-		SplitArea: &opts.SplitArea{Show: opts.Bool(true)},
+		Type: "category", Data: rowLabels, Inverse: opts.Bool(true),
+		SplitLine: &opts.SplitLine{Show: opts.Bool(true)},
 	}
 	c := charts.NewHeatMap()
 	c.SetGlobalOptions(rectOpts(id, height, nil, "item", xAxis, yAxis, 56)...)
@@ -468,7 +479,13 @@ func heatmapChart(id string, h Heatmap, defRow, defCol string) (drawable, string
 	})
 	caption := fmt.Sprintf("%s per %s (rows) and %s (columns). Each cell shows %s, coloured on the scale below, and n, the tasks behind it; blank cells have no data. n = %s tasks per cell.",
 		metric, cmp.Or(h.RowName, defRow), cmp.Or(h.ColName, defCol), metric, nRange(ns))
-	return drawable{chart: c, init: c.Initialization}, withCaption(caption, h.Caption)
+	patch := func(o map[string]any) {
+		o["xAxis"] = []map[string]any{{
+			"type": "category", "data": colLabels, "splitLine": map[string]any{"show": true, "interval": 0},
+			"axisLabel": map[string]any{"interval": 0, "width": cellWidth - 8, "overflow": "breakAll", "lineHeight": labelLineHeight},
+		}}
+	}
+	return drawable{chart: c, init: c.Initialization, patch: patch, minWidth: strconv.Itoa(minWidth) + "px"}, withCaption(caption, h.Caption)
 }
 
 // whiskerBarChart returns a bar chart of values at the categories xs, one
