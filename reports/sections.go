@@ -595,9 +595,14 @@ func balanceChart(id string, b BalanceCurve) (drawable, string) {
 			continue
 		}
 		mid := round4((bin.Lo + bin.Hi) / 2)
+		// Beside the point, or over it near 0, where the x axis labels are.
+		position := "right"
+		if bin.Rate < 0.1 {
+			position = "top"
+		}
 		points = append(points, dataItem{
 			Value: [2]float64{mid, round4(bin.Rate)},
-			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Color: "#555555", FontSize: 10, Formatter: "n=" + strconv.Itoa(bin.N)},
+			Label: &opts.Label{Show: opts.Bool(true), Position: position, Color: "#555555", FontSize: 10, Formatter: "n=" + strconv.Itoa(bin.N)},
 		})
 		mids = append(mids, mid)
 		cis = append(cis, bin.CI)
