@@ -426,7 +426,7 @@ func familyCharts(in Input) ([]drawable, []string) {
 		rows := make([]row, len(ids))
 		for j, id := range ids {
 			c, ok := byRun[id][f]
-			rows[j] = row{Label: cleanLabel(label(id)), Value: math.NaN()}
+			rows[j] = row{Label: cleanLabel(label(id)), Value: math.NaN(), CI: noInterval}
 			if ok {
 				rows[j].Value, rows[j].Text = c.v, rateText(c.v, c.tasks)
 			}

@@ -122,6 +122,9 @@ func deltaRange(values []float64, cis []Interval) (lo, hi float64) {
 	return round4(lo), round4(hi)
 }
 
+// noInterval is an Interval with no bounds: nothing is drawn for it.
+var noInterval = Interval{math.NaN(), math.NaN()}
+
 // row is one category of a row chart: a bar or point at Value with a
 // whisker over CI, and its Text in a column at the right.
 type row struct {
@@ -146,7 +149,7 @@ func rowChart(id, title, seriesName, xName string, rows []row, lo, hi float64, p
 	for i, r := range rows {
 		labels[i], texts[i] = r.Label, cmp.Or(r.Text, "no data")
 		longest = max(longest, longestLine(r.Label))
-		values[i] = chartValue(r.Value)
+		values[i] = dataItem{Name: r.Label, Value: chartValue(r.Value)} // the tooltip names the row
 		if finite(r.Value) && hasCI(r.CI) {
 			whisk = append(whisk, [3]float64{float64(i), round4(r.CI.Lo), round4(r.CI.Hi)})
 		}
@@ -240,7 +243,7 @@ func publishedCharts(published []PublishedRow) ([]drawable, string) {
 		if _, ok := byDomain[p.Domain]; !ok {
 			domains = append(domains, p.Domain)
 		}
-		r := row{Label: label, Value: p.PassHatK, CI: Interval{math.NaN(), math.NaN()}}
+		r := row{Label: label, Value: p.PassHatK, CI: noInterval}
 		if finite(p.PassHatK) {
 			r.Text = strconv.FormatFloat(p.PassHatK, 'f', 2, 64)
 		}
