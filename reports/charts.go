@@ -370,7 +370,8 @@ func curvesFromRows(rows []analysis.PassKRow) []PassKCurve {
 // with one row per run, the same runs in the same order in every panel.
 // Each bar is labelled with its pass^1 and n; a run with no row for a family
 // says "no data" there. Runs whose only family is "(none)" are left out
-// and returned by label. It returns no chart when no run has a family.
+// and returned by label, unless no run has another family. It returns no
+// chart when there is no k = 1 row.
 func familyCharts(in Input) ([]drawable, []string) {
 	label := runLabeler(in)
 	type cell struct {
@@ -399,8 +400,11 @@ func familyCharts(in Input) ([]drawable, []string) {
 		}
 		ids = append(ids, id)
 	}
+	if len(ids) == 0 { // no run has a family: (none) is all there is
+		ids, noProfile = sortedKeys(byRun), nil
+	}
 	if len(ids) == 0 {
-		return nil, noProfile
+		return nil, nil
 	}
 	families = map[string]bool{} // only those of the runs drawn
 	for _, id := range ids {
