@@ -95,7 +95,10 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 			first = append(first, r)
 		}
 	}
-	matrix := generalizationMatrix(first, units, names)
+	matrix, err := generalizationMatrix(first, units)
+	if err != nil {
+		return err
+	}
 	in.Generalization = matrix.Heatmap
 	in.Generalization.Caption = "pass^1 of every run (or pool) on its domain." + reports.NotEvaluatedNote(matrix.notEvaluatedCells())
 	in.Generalization.Command = cmd.stats("generalization", false, "--part", "matrix")
