@@ -149,7 +149,7 @@ func Build(d Data) Input {
 	}
 
 	for _, b := range d.Balance {
-		chart := balanceSection(b)
+		chart := unitBalanceCurve(b)
 		chart.Title = "Success vs balance: " + label(b.Unit)
 		chart.Command = b.Command
 		if len(chart.Fit) > 0 {
@@ -366,9 +366,9 @@ func deltaCharts(rows []analysis.EmotionDelta, note, command string) []DeltaChar
 	return charts
 }
 
-// balanceSection is one unit's success-vs-balance chart: its bins, and
+// unitBalanceCurve is one unit's success-vs-balance chart: its bins, and
 // its fitted curve sampled every 0.05 of share.
-func balanceSection(b UnitBalance) BalanceCurve {
+func unitBalanceCurve(b UnitBalance) BalanceCurve {
 	chart := BalanceCurve{
 		XName:   "tool-call share = tool calls / (tool calls + follow-up questions)",
 		Caption: "Whiskers: 95% Wilson score intervals.",
