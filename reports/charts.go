@@ -101,20 +101,6 @@ const (
 	legendRowHeight = 24  // px
 )
 
-// legendRows estimates how many rows echarts' legend wraps names into.
-func legendRows(names []string) int {
-	rows, x := 1, 0
-	for _, n := range names {
-		w := utf8.RuneCountInString(n)*charWidth + legendItemExtra
-		if x > 0 && x+w > plotWidth {
-			rows++
-			x = 0
-		}
-		x += w
-	}
-	return rows
-}
-
 // longestLine is the length, in characters, of the longest line of a
 // (possibly multi-line) label.
 func longestLine(label string) int {
@@ -472,26 +458,6 @@ func conditionChart(in Input) *charts.Bar {
 		c.AddSeries(string(cond), data)
 	}
 	return c
-}
-
-// passKRowsN returns chart (a)'s caption sentence on n: the tasks behind
-// each point of each run, from in.PassKByRun; "" when there is no row.
-func passKRowsN(in Input) string {
-	label := runLabeler(in)
-	tasks := map[int64][]int{}
-	for _, r := range in.PassKByRun {
-		if r.K >= 1 {
-			tasks[r.RunID] = append(tasks[r.RunID], r.Tasks)
-		}
-	}
-	if len(tasks) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, id := range sortedKeys(tasks) {
-		parts = append(parts, label(id)+" "+nRange(tasks[id]))
-	}
-	return " n (tasks behind each point): " + strings.Join(parts, "; ") + "."
 }
 
 // familyN returns chart (b)'s caption sentence on n: the tasks behind each

@@ -83,30 +83,36 @@ type page struct {
 	ChartsJS       template.JS   // JSON array of chartInit
 }
 
-// Render writes in as one self-contained HTML page to w, with these
-// sections in order:
+// Render writes in as one self-contained HTML page to w, with the
+// sections of reportSections in order:
 //
-//	(a) a line chart of pass^k against k, one line per run: from in.PassK,
-//	    with a shaded confidence band around each line, when it has curves;
-//	    else from in.PassKByRun;
+//	(a) pass^k against k, one line per run, from in.PassK (with a shaded
+//	    confidence band around each line) or else from in.PassKByRun; at
+//	    most panelSeries lines a panel, and runs with one trial per task as
+//	    points with whiskers in a panel of their own;
 //	    the pass^1 against pass^k bars per run (in.Gaps);
-//	(b) a bar chart of pass^1 per emotion family, one series per run
-//	    (in.FamilyPass1);
-//	    the domain × emotion family heatmap of pass^1 (in.FamilyHeatmap);
-//	(c) a bar chart of pass^1 with against without emotions for each
-//	    comparison of in.ConditionPairs, or a note when there is none;
-//	    the Δ bar charts with CI whiskers (in.Deltas), the abandonment rates
-//	    with CI whiskers (in.Abandonment), the success-against-balance curves
-//	    (in.Balance), the generalization matrix (in.Generalization) and the
-//	    Tracer funnel (in.Funnel);
-//	(d) a table of in.Runs.
+//	(b) pass^1 per emotion family, a panel per family with a row per run
+//	    (in.FamilyPass1), and the run × emotion family heatmap
+//	    (in.FamilyHeatmap);
+//	(c) pass^1 with against without emotions for each comparison of
+//	    in.ConditionPairs, or a note when there is none;
+//	    the Δ row charts with CI whiskers on an axis within [−1, 1]
+//	    (in.Deltas), the abandonment rates (in.Abandonment), the
+//	    success-against-balance curves, a panel each (in.Balance), the
+//	    generalization matrix (in.Generalization), the published results, a
+//	    panel per domain (in.Published), and the Tracer funnel (in.Funnel);
+//	(d) a table of in.Runs, and one of in.Published.
 //
-// Charts (a) to (c) show a note when they have no data; the other sections
-// are left out. Every chart has a caption naming what it plots and its n,
-// followed by the section's Caption, and a toolbox button that saves it as
-// SVG; a chart whose section names a stats command says so in its caption.
-// Series are named after in.UnitLabels, then in.Runs, by RunID. NaN and infinite values are
-// drawn as gaps, or not at all, and printed as "–".
+// Charts take the page's width; a matrix wider than the page scrolls. No
+// chart repeats a colour: past panelSeries series it splits into panels.
+// Legends sit at the right of the plot, below the toolbox. Charts (a) to
+// (c) show a note when they have no data; the other sections are left out.
+// Every chart has a caption naming what it plots and its n, followed by the
+// section's Caption, and a toolbox button that saves it as SVG; a chart
+// whose section names a stats command says so in its caption. Series are
+// named after in.UnitLabels, then in.Runs, by RunID, with empty and
+// "unknown" segments of " / " labels left out. NaN and infinite values are
+// drawn as gaps, or not at all, and printed as "–" or "no data".
 //
 // The page inlines Apache ECharts (EChartsVersion) and fetches nothing: it
 // opens offline from a file:// URL and prints on A4 or Letter paper. Every
@@ -340,15 +346,8 @@ type drawable struct {
 	caption  string // a panel's own caption, under it; "" when none
 }
 
-// lineOrNil and barOrNil wrap c, and give a drawable with a nil chart (not a
-// nil pointer in a non-nil interface) when c is nil.
-func lineOrNil(c *charts.Line) drawable {
-	if c == nil {
-		return drawable{}
-	}
-	return drawable{chart: c, init: c.Initialization}
-}
-
+// barOrNil wraps c, and gives a drawable with a nil chart (not a nil
+// pointer in a non-nil interface) when c is nil.
 func barOrNil(c *charts.Bar) drawable {
 	if c == nil {
 		return drawable{}

@@ -488,34 +488,6 @@ func heatmapChart(id string, h Heatmap, defRow, defCol string) (drawable, string
 	return drawable{chart: c, init: c.Initialization, patch: patch, minWidth: strconv.Itoa(minWidth) + "px"}, withCaption(caption, h.Caption)
 }
 
-// whiskerBarChart returns a bar chart of values at the categories xs, one
-// series named barName, with whiskers from cis (a series named "CI", when
-// any interval is finite), on the y axis yAxis.
-func whiskerBarChart(id, barName string, xs []string, values []float64, cis []Interval, yAxis opts.YAxis) drawable {
-	data := make([]opts.BarData, len(values))
-	at := make([]float64, len(values))
-	for i, v := range values {
-		data[i] = opts.BarData{Value: chartValue(v)}
-		at[i] = float64(i)
-	}
-	series := []any{charts.SingleSeries{
-		Name: barName, Type: types.ChartBar, Data: data, Animation: opts.Bool(false),
-		BarMaxWidth: "48",
-	}}
-	names := []string{barName}
-	if w, ok := whiskers("CI", at, cis); ok {
-		series = append(series, w)
-		names = append(names, "CI")
-	}
-	// The category axis stays at the bottom, under negative bars too.
-	xAxis := categoryAxis(xs, "")
-	xAxis.AxisLine = &opts.AxisLine{OnZero: opts.Bool(false)}
-	c := charts.NewBar()
-	c.SetGlobalOptions(rectOpts(id, barChartHeight(xs), names, "axis", xAxis, yAxis, 16)...)
-	c.SetXAxis(xs)
-	return drawable{chart: c, init: c.Initialization, series: series}
-}
-
 // deltaChart returns the i-th (from 1) Δ chart from d: one row per
 // DeltaBar, a bar with CI whiskers, its label starred when P < 0.05, and
 // its value and n at the right, on a Δ axis that fits the data within
