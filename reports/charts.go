@@ -457,7 +457,16 @@ func conditionChart(in Input) *charts.Bar {
 		}
 		c.AddSeries(string(cond), data)
 	}
+	capBarWidth(c)
 	return c
+}
+
+// capBarWidth keeps the bars of c at most 64 px wide, so that a few bars
+// on a full-width page stay bars, not slabs.
+func capBarWidth(c *charts.Bar) {
+	for i := range c.MultiSeries {
+		c.MultiSeries[i].BarMaxWidth = "64"
+	}
 }
 
 // familyN returns chart (b)'s caption sentence on n: the tasks behind each

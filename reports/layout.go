@@ -158,7 +158,7 @@ func rowChart(id, title, seriesName, xName string, rows []row, lo, hi float64, p
 	// panel, long labels are cut sooner, so that the plot keeps its room.
 	top, labelChars := 36, 64
 	if title != "" {
-		labelChars = 30
+		labelChars = 44
 	}
 	height := top + 44 + rowHeight*len(rows)
 	kind := types.ChartBar

@@ -373,6 +373,7 @@ func gapChart(g GapChart) (drawable, string) {
 	c.SetXAxis(xs)
 	c.AddSeries(names[0], p1)
 	c.AddSeries(names[1], pk)
+	capBarWidth(c)
 	caption := "pass^1 and pass^k of each run side by side, at the k given with the run's name; the number over the pass^k bar is the reliability gap pass^1 − pass^k (as emobench stats gap gives it). " +
 		"n (tasks per run, with each name): " + nRange(tasks) + "."
 	if uneven {
