@@ -12,6 +12,125 @@ import (
 	"github.com/go-echarts/go-echarts/v2/types"
 )
 
+// section is one part of the report as a builder draws it: the figure
+// (title, caption, summary, layout), its charts, and the note shown in
+// place of the charts when none has data ("": the section is left out).
+type section struct {
+	figure figure
+	charts []drawable
+	note   string
+}
+
+// one is a section of a single chart.
+func one(f figure, d drawable, note string) []section {
+	return []section{{figure: f, charts: []drawable{d}, note: note}}
+}
+
+// reportSections are the report's sections in page order, each a builder
+// from Input. A new chart is its data (a field of Input and of Data, and
+// its line in Build, all in input.go), its builder and one row here (this
+// file), and the cmd code that loads and computes it
+// (cmd/emobench/report_sections.go).
+var reportSections = []struct {
+	name  string
+	build func(Input) []section
+}{
+	{"passk", passKSection},
+	{"gap", func(in Input) []section {
+		d, caption := gapChart(in.Gaps)
+		return one(figure{Title: cmp.Or(in.Gaps.Title, "pass^1 vs pass^k by run"), Caption: caption + commandNote(in.Gaps.Command)}, d, "")
+	}},
+	{"family", familySection},
+	{"family-heatmap", func(in Input) []section {
+		d, caption := heatmapChart(familyHeatmapID, in.FamilyHeatmap, "domain", "emotion family")
+		return one(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption + commandNote(in.FamilyHeatmap.Command), Summary: in.FamilyHeatmap.Summary}, d, "")
+	}},
+	{"condition", func(in Input) []section {
+		return one(figure{
+			ID:      conditionChartID, // names the note when there is no chart
+			Title:   "pass^1 with vs without emotions",
+			Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + NotEvaluatedNote(notEvaluatedPairs(in.ConditionPairs)) + commandNote(in.ConditionCommand),
+		}, barOrNil(conditionChart(in)), "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
+	}},
+	{"deltas", func(in Input) []section {
+		var out []section
+		for i, dc := range in.Deltas {
+			d, caption := deltaChart(i+1, dc)
+			out = append(out, one(figure{Title: cmp.Or(dc.Title, "Δ "+cmp.Or(dc.Metric, "pass^1")+", with − without emotions"), Caption: caption + commandNote(dc.Command)}, d, "")...)
+		}
+		return out
+	}},
+	{"abandonment", func(in Input) []section {
+		d, caption := abandonmentChart(in.Abandonment)
+		return one(figure{Title: cmp.Or(in.Abandonment.Title, "Abandonment rate"), Caption: caption + commandNote(in.Abandonment.Command)}, d, "")
+	}},
+	{"balance", balanceSection},
+	{"generalization", func(in Input) []section {
+		d, caption := heatmapChart(generalizationChartID, in.Generalization, "domain", "model")
+		return one(figure{Title: cmp.Or(in.Generalization.Title, "Generalization matrix"), Caption: caption + commandNote(in.Generalization.Command), Summary: in.Generalization.Summary}, d, "")
+	}},
+	{"published", func(in Input) []section {
+		ds, caption := publishedCharts(in.Published)
+		return []section{{figure: figure{Title: "Published results beside your runs, per domain", Caption: caption, Grid: true}, charts: ds}}
+	}},
+	{"funnel", func(in Input) []section {
+		d, caption := funnelChart(in.Funnel)
+		return one(figure{Title: cmp.Or(in.Funnel.Title, "Tracer funnel"), Caption: caption}, d, "")
+	}},
+}
+
+// passKSection is chart (a), the one pass^k chart: from in.PassK's
+// curves, or else from the rows of in.PassKByRun, with no bands.
+func passKSection(in Input) []section {
+	passIn, fromRows := in, len(in.PassK.Curves) == 0
+	if fromRows {
+		passIn.PassK.Curves = curvesFromRows(in.PassKByRun)
+	}
+	ds, caption := passKCharts(passIn)
+	note := "No pass^k points."
+	if fromRows {
+		caption += conventionNote(conventions(in.PassKByRun)) + NotEvaluatedNote(notEvaluatedRows(in.PassKByRun, runLabeler(in), false))
+		note = "No pass^k rows."
+	}
+	return []section{{figure: figure{ID: passKChartID, Title: cmp.Or(in.PassK.Title, "pass^k by run"), Caption: caption + commandNote(cmp.Or(in.PassK.Command, in.PassKCommand))}, charts: ds, note: note}}
+}
+
+// familySection is chart (b): a panel per emotion family.
+func familySection(in Input) []section {
+	ds, noProfile := familyCharts(in)
+	noProfileNote := ""
+	if len(noProfile) > 0 {
+		noProfileNote = " Left out, as none of their tasks has an emotion profile: " + strings.Join(noProfile, ", ") + "."
+	}
+	return []section{{figure: figure{
+		ID:      familyChartID,
+		Title:   "pass^1 by emotion family",
+		Caption: "pass^1 per emotion family of the task's user: one panel per family, one bar per run, labelled with pass^1 and n; \"no data\" where a run has no task of the family; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in) + noProfileNote + NotEvaluatedNote(notEvaluatedRows(in.FamilyPass1, runLabeler(in), true)) + commandNote(in.FamilyCommand),
+		Grid:    true,
+	}, charts: ds, note: "No pass^1 rows by emotion family."}}
+}
+
+// balanceSection is the success-against-balance charts: one, or small
+// multiples, a panel per run (or pool) with its caption under it.
+func balanceSection(in Input) []section {
+	if len(in.Balance) == 1 {
+		b := in.Balance[0]
+		d, caption := balanceChart(balanceChartIDOf(0), b)
+		return one(figure{Title: cmp.Or(b.Title, "Success vs balance"), Caption: caption + commandNote(b.Command)}, d, "")
+	}
+	var ds []drawable
+	for i, b := range in.Balance {
+		d, caption := balanceChart(balanceChartIDOf(i), b)
+		if d.chart == nil {
+			continue
+		}
+		d = withPanelTitle(d, cmp.Or(strings.TrimPrefix(b.Title, "Success vs balance: "), "Success vs balance"))
+		d.caption = caption + commandNote(b.Command)
+		ds = append(ds, d)
+	}
+	return []section{{figure: figure{Title: "Success vs balance, one panel per run", Caption: "Success rate against the balance of tool calls and follow-up questions, one panel per run (or pool); under each panel, what it plots, its n and the emobench stats command that prints its numbers.", Grid: true}, charts: ds}}
+}
+
 // Container ids of the optional sections' charts. Delta charts are numbered
 // from 1 in Input.Deltas order.
 const (
