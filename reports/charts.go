@@ -315,9 +315,11 @@ func grownHeight(height string, extra int) string {
 
 // baseOpts are the options of a category chart of rates: rectOpts with an
 // axis tooltip, categories xs on the x axis (named xName, when not empty),
-// and a y axis from 0 to 1 named yName.
-func baseOpts(id string, series, xs []string, xName, yName string) []charts.GlobalOpts {
-	return rectOpts(id, chartHeight, series, "axis", categoryAxis(xs, xName), rateAxis(yName), 16)
+// and a y axis from 0 to top named yName.
+func baseOpts(id string, series, xs []string, xName, yName string, top float64) []charts.GlobalOpts {
+	y := rateAxis(yName)
+	y.Max = top
+	return rectOpts(id, chartHeight, series, "axis", categoryAxis(xs, xName), y, 16)
 }
 
 // categoryAxis is an x axis of the categories xs, named name when not empty.
@@ -441,7 +443,11 @@ func conditionChart(in Input) *charts.Bar {
 		xs[i] = cleanLabel(p.Label)
 	}
 	c := charts.NewBar()
-	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conditions[0]), string(conditions[1])}, xs, "", "pass^1")...)
+	var values []float64
+	for _, p := range in.ConditionPairs {
+		values = append(values, p.With, p.Without)
+	}
+	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conditions[0]), string(conditions[1])}, xs, "", "pass^1", fitRateMax(values, nil))...)
 	c.SetXAxis(xs)
 	for i, cond := range conditions {
 		data := make([]opts.BarData, len(in.ConditionPairs))

@@ -333,6 +333,15 @@ func passKCharts(in Input) ([]drawable, string) {
 	for k := 1; k <= maxK; k++ {
 		ks[k-1] = strconv.Itoa(k)
 	}
+	// One rate axis for every panel, fitted to the lines and their bands.
+	var values []float64
+	var cis []Interval
+	for _, cv := range lined {
+		for _, p := range cv.byK {
+			values, cis = append(values, p.Value), append(cis, p.CI)
+		}
+	}
+	top := fitRateMax(values, cis)
 	var out []drawable
 	var perRun, shrinking []string
 	banded := false
@@ -343,7 +352,7 @@ func passKCharts(in Input) ([]drawable, string) {
 			names[i] = c.name
 		}
 		c := charts.NewLine()
-		c.SetGlobalOptions(baseOpts(panelID(passKChartID, len(out)), names, ks, "k", "pass^k")...)
+		c.SetGlobalOptions(baseOpts(panelID(passKChartID, len(out)), names, ks, "k", "pass^k", top)...)
 		c.SetXAxis(ks)
 		var lines, bands []any
 		for i, cv := range group {
@@ -488,7 +497,13 @@ func gapChart(g GapChart) (drawable, string) {
 	names := []string{"pass^1", kName}
 	xs := categoryLabels(labels, subs)
 	c := charts.NewBar()
-	c.SetGlobalOptions(rectOpts(gapChartID, barChartHeight(xs), names, "axis", categoryAxis(xs, ""), rateAxis("pass rate"), 16)...)
+	var values []float64
+	for _, b := range g.Bars {
+		values = append(values, b.Pass1, b.PassK)
+	}
+	yAxis := rateAxis("pass rate")
+	yAxis.Max = fitRateMax(values, nil)
+	c.SetGlobalOptions(rectOpts(gapChartID, barChartHeight(xs), names, "axis", categoryAxis(xs, ""), yAxis, 16)...)
 	c.SetXAxis(xs)
 	c.AddSeries(names[0], p1)
 	c.AddSeries(names[1], pk)
@@ -728,7 +743,15 @@ func balanceChart(id string, b BalanceCurve) (drawable, string) {
 		names = append(names, "fit")
 	}
 	xAxis := opts.XAxis{Type: "value", Name: xName, NameLocation: "middle", NameGap: 28, Min: round4(lo), Max: round4(hi)}
+	var rates []float64
+	for _, bin := range b.Bins {
+		rates = append(rates, bin.Rate)
+	}
+	for _, p := range b.Fit {
+		rates = append(rates, p.Y)
+	}
 	yAxis := rateAxis("success rate")
+	yAxis.Max = fitRateMax(rates, cis)
 	yAxis.AxisLine = &opts.AxisLine{OnZero: opts.Bool(false)} // at the left, not at x = 0
 	c := charts.NewScatter()
 	c.SetGlobalOptions(rectOpts(id, chartHeight, names, "item", xAxis, yAxis, 16)...)
