@@ -117,8 +117,16 @@ func deltaRange(values []float64, cis []Interval) (lo, hi float64) {
 			}
 		}
 	}
-	lo = math.Max(-1, math.Floor(lo*5-0.25)/5)
-	hi = math.Min(1, math.Ceil(hi*5+0.25)/5)
+	// 0.05 of room past the data, for the whisker caps.
+	if lo < 0 {
+		lo = math.Max(-1, math.Floor((lo-0.05)*5)/5)
+	}
+	if hi > 0 {
+		hi = math.Min(1, math.Ceil((hi+0.05)*5)/5)
+	}
+	if lo == hi { // no data
+		hi = lo + 0.2
+	}
 	return round4(lo), round4(hi)
 }
 

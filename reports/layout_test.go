@@ -1,0 +1,75 @@
+package reports
+
+import (
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCleanLabel(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"qwen3 / unknown / retail", "qwen3 / retail"},
+		{"qwen3 /  / retail (runs 2 vs 3)", "qwen3 / retail (runs 2 vs 3)"},
+		{"unknown / unknown", "unknown / unknown"}, // nothing else left: kept
+		{"gpt-4.1-retail: -", "gpt-4.1-retail: (none)"},
+		{"a: anger", "a: anger"},
+		{"unknown", "unknown"}, // one segment: a run's own name
+	} {
+		if got := cleanLabel(tc.in); got != tc.want {
+			t.Errorf("cleanLabel(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestPanels(t *testing.T) {
+	if diff := cmp.Diff([][2]int{{0, 10}, {10, 20}, {20, 23}}, panels(23)); diff != "" {
+		t.Errorf("panels(23) (-want +got):\n%s", diff)
+	}
+	if got := panels(0); got != nil {
+		t.Errorf("panels(0) = %v, want none", got)
+	}
+	if got, want := panelID("chart-x", 0)+" "+panelID("chart-x", 2), "chart-x chart-x-3"; got != want {
+		t.Errorf("panel ids %q, want %q", got, want)
+	}
+}
+
+func TestFitRateMax(t *testing.T) {
+	nan := math.NaN()
+	for _, tc := range []struct {
+		values []float64
+		cis    []Interval
+		want   float64
+	}{
+		{[]float64{0.25}, nil, 0.4},                        // 0.25 → next 0.2 with room: 0.4
+		{[]float64{0.55, nan}, []Interval{{0.3, 0.79}}, 1}, // the whisker's 0.79 needs 1.0
+		{[]float64{0.1}, []Interval{{nan, nan}}, 0.2},
+		{nil, nil, 0.2},             // no data: the smallest axis
+		{[]float64{1}, nil, 1},      // never above 1
+		{[]float64{0.7}, nil, 0.8},  // 0.7 → 0.8
+		{[]float64{0.81}, nil, 1.0}, // 0.81 → 1
+	} {
+		if got := fitRateMax(tc.values, tc.cis); math.Abs(got-tc.want) > 1e-9 {
+			t.Errorf("fitRateMax(%v, %v) = %v, want %v", tc.values, tc.cis, got, tc.want)
+		}
+	}
+}
+
+func TestDeltaRange(t *testing.T) {
+	for _, tc := range []struct {
+		values []float64
+		cis    []Interval
+		lo, hi float64
+	}{
+		// The Δ axis that ran to −1.2: clamped to [−1, 1].
+		{[]float64{-0.25, 0.14}, []Interval{{-1.2, 0.1}, {-0.3, 0.57}}, -1, 0.8},
+		{[]float64{0.05}, []Interval{{0.01, 0.1}}, 0, 0.2}, // 0 stays on the axis
+		{[]float64{math.NaN()}, []Interval{{math.NaN(), math.NaN()}}, 0, 0.2}, // no data: not an empty axis
+		{[]float64{-0.5}, []Interval{{-0.75, -0.2}}, -0.8, 0},
+	} {
+		lo, hi := deltaRange(tc.values, tc.cis)
+		if lo != tc.lo || hi != tc.hi {
+			t.Errorf("deltaRange(%v, %v) = [%v, %v], want [%v, %v]", tc.values, tc.cis, lo, hi, tc.lo, tc.hi)
+		}
+	}
+}
