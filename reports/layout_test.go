@@ -63,7 +63,7 @@ func TestDeltaRange(t *testing.T) {
 	}{
 		// The Δ axis that ran to −1.2: clamped to [−1, 1].
 		{[]float64{-0.25, 0.14}, []Interval{{-1.2, 0.1}, {-0.3, 0.57}}, -1, 0.8},
-		{[]float64{0.05}, []Interval{{0.01, 0.1}}, 0, 0.2}, // 0 stays on the axis
+		{[]float64{0.05}, []Interval{{0.01, 0.1}}, 0, 0.2},                    // 0 stays on the axis
 		{[]float64{math.NaN()}, []Interval{{math.NaN(), math.NaN()}}, 0, 0.2}, // no data: not an empty axis
 		{[]float64{-0.5}, []Interval{{-0.75, -0.2}}, -0.8, 0},
 	} {
