@@ -46,6 +46,7 @@ type figure struct {
 type chartBox struct {
 	ID, Width, Height string
 	MinWidth          string // "" when none
+	MaxWidth          string // "" when none
 	Caption           string // the panel's own caption, under it; "" when none
 }
 
@@ -153,7 +154,7 @@ func Render(w io.Writer, in Input) error {
 			c.Validate()
 			// The go-echarts configuration is the one source of id, size and
 			// renderer; its assets (a CDN host by default) are never used.
-			f.Charts = append(f.Charts, chartBox{ID: init.ChartID, Width: init.Width, Height: init.Height, MinWidth: d.minWidth, Caption: d.caption})
+			f.Charts = append(f.Charts, chartBox{ID: init.ChartID, Width: init.Width, Height: init.Height, MinWidth: d.minWidth, MaxWidth: d.maxWidth, Caption: d.caption})
 			option := c.JSON()
 			fixLabelLineHeight(option)
 			if d.series != nil {
@@ -226,6 +227,7 @@ type drawable struct {
 	// minWidth is the narrowest CSS width the chart reads at, such as a
 	// matrix wide enough for its labels; its box scrolls below it.
 	minWidth string
+	maxWidth string // the widest it should grow, such as a matrix of few columns; "" for no limit
 	caption  string // a panel's own caption, under it; "" when none
 }
 

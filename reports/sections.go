@@ -620,7 +620,10 @@ func heatmapChart(id string, h Heatmap, defRow, defCol string) (drawable, string
 			"axisLabel": map[string]any{"interval": 0, "width": cellWidth - 8, "overflow": "breakAll", "lineHeight": labelLineHeight},
 		}}
 	}
-	return drawable{chart: c, init: c.Initialization, patch: patch, minWidth: strconv.Itoa(minWidth) + "px"}, withCaption(caption, h.Caption)
+	// Cells grow to at most 180 px wide: a matrix of few columns stays a
+	// matrix, not a row of slabs.
+	maxWidth := minWidth - cellWidth*len(h.Cols) + 180*len(h.Cols)
+	return drawable{chart: c, init: c.Initialization, patch: patch, minWidth: strconv.Itoa(minWidth) + "px", maxWidth: strconv.Itoa(maxWidth) + "px"}, withCaption(caption, h.Caption)
 }
 
 // deltaChart returns the i-th (from 1) Δ chart from d: one row per
