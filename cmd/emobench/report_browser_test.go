@@ -96,6 +96,7 @@ func TestReport_BrowserLayoutManyRuns(t *testing.T) {
 	if runs < 36 {
 		t.Fatalf("%d runs ingested, want about 40", runs)
 	}
+	t.Logf("%d runs", runs)
 	out := filepath.Join(t.TempDir(), "report.html")
 	mustRun(t, "--db", dbPath, "report", "--out", out, "--resamples", "200")
 
