@@ -81,7 +81,7 @@ func passKCurves(rows []analysis.PassKRow, cis []analysis.CI, label func(int64) 
 		if i < len(cis) {
 			ci = interval(cis[i])
 		}
-		chart.Curves[j].Points = append(chart.Curves[j].Points, PassKPoint{K: r.K, Value: r.PassHatK, CI: ci, Tasks: r.Tasks})
+		chart.Curves[j].Points = append(chart.Curves[j].Points, PassKPoint{K: r.K, Value: r.PassHatK, CI: ci, Tasks: r.Tasks, NotEvaluated: r.NotEvaluated})
 	}
 	return chart
 }

@@ -342,7 +342,7 @@ func curvesFromRows(rows []analysis.PassKRow) []PassKCurve {
 	byRun := map[int64][]PassKPoint{}
 	for _, r := range rows {
 		if r.K >= 1 {
-			byRun[r.RunID] = append(byRun[r.RunID], PassKPoint{K: r.K, Value: r.PassHatK, CI: Interval{math.NaN(), math.NaN()}, Tasks: r.Tasks})
+			byRun[r.RunID] = append(byRun[r.RunID], PassKPoint{K: r.K, Value: r.PassHatK, CI: noInterval, Tasks: r.Tasks, NotEvaluated: r.NotEvaluated})
 		}
 	}
 	var out []PassKCurve
@@ -363,8 +363,9 @@ func curvesFromRows(rows []analysis.PassKRow) []PassKCurve {
 func familyCharts(in Input) ([]drawable, []string) {
 	label := runLabeler(in)
 	type cell struct {
-		v     float64
-		tasks int
+		v            float64
+		tasks        int
+		notEvaluated bool
 	}
 	byRun := map[int64]map[string]cell{}
 	families := map[string]bool{}
@@ -377,7 +378,7 @@ func familyCharts(in Input) ([]drawable, []string) {
 		if byRun[r.RunID] == nil {
 			byRun[r.RunID] = map[string]cell{}
 		}
-		byRun[r.RunID][f] = cell{r.PassHatK, r.Tasks}
+		byRun[r.RunID][f] = cell{r.PassHatK, r.Tasks, r.NotEvaluated}
 	}
 	var ids []int64
 	var noProfile []string
@@ -420,7 +421,7 @@ func familyCharts(in Input) ([]drawable, []string) {
 			c, ok := byRun[id][f]
 			rows[j] = row{Label: cleanLabel(label(id)), Value: math.NaN(), CI: noInterval}
 			if ok {
-				rows[j].Value, rows[j].Text = c.v, rateText(c.v, c.tasks)
+				rows[j].Value, rows[j].Text = c.v, rateText(c.v, c.tasks, c.notEvaluated)
 			}
 		}
 		out = append(out, rowChart(panelID(familyChartID, i), f, f, "pass^1", rows, 0, top, false))

@@ -144,6 +144,9 @@ type PassKPoint struct {
 	Value float64  // pass^k in [0, 1]; NaN leaves a gap in the line
 	CI    Interval // confidence interval of Value, in [0, 1]; no band at this k when NaN
 	Tasks int      // tasks behind Value: the point's n
+	// NotEvaluated is set when no trajectory behind the point has reward
+	// information: Value is then NaN and its label says so.
+	NotEvaluated bool
 }
 
 // GapChart compares pass^1 with pass^k per run: the reliability gap.

@@ -1,10 +1,13 @@
 package reports
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/emobench/emobench/analysis"
 )
 
 func TestCleanLabel(t *testing.T) {
@@ -71,5 +74,32 @@ func TestDeltaRange(t *testing.T) {
 		if lo != tc.lo || hi != tc.hi {
 			t.Errorf("deltaRange(%v, %v) = [%v, %v], want [%v, %v]", tc.values, tc.cis, lo, hi, tc.lo, tc.hi)
 		}
+	}
+}
+
+// A run with no evaluated trajectory reads "not evaluated" in the pass^k
+// and family panels, never 0.
+func TestRender_NotEvaluatedRows(t *testing.T) {
+	nan := math.NaN()
+	in := Input{
+		PassKByRun: []analysis.PassKRow{
+			{RunID: 1, K: 1, PassHatK: nan, Tasks: 3, NotEvaluated: true},
+			{RunID: 2, K: 1, PassHatK: 0.5, Tasks: 4},
+		},
+		FamilyPass1: []analysis.PassKRow{
+			{RunID: 1, K: 1, Group: []string{"anger"}, PassHatK: nan, Tasks: 3, NotEvaluated: true},
+			{RunID: 2, K: 1, Group: []string{"anger"}, PassHatK: 0.5, Tasks: 4},
+		},
+	}
+	texts := map[string]string{}
+	for _, c := range chartsJSON(t, MustRender(t, in)) {
+		texts[c.ID] = fmt.Sprint(c.Option["yAxis"].([]any)[1].(map[string]any)["data"])
+	}
+	want := map[string]string{
+		passKChartID:  "[not evaluated (n=3) 0.50 (n=4)]",
+		familyChartID: "[not evaluated (n=3) 0.50 (n=4)]",
+	}
+	if diff := cmp.Diff(want, texts); diff != "" {
+		t.Errorf("value labels (-want +got):\n%s", diff)
 	}
 }

@@ -416,7 +416,7 @@ func passKCharts(in Input) ([]drawable, string) {
 		rows := make([]row, len(single))
 		for i, cv := range single {
 			p := cv.byK[1]
-			rows[i] = row{Label: cv.name, Value: p.Value, CI: p.CI, Text: rateText(p.Value, p.Tasks)}
+			rows[i] = row{Label: cv.name, Value: p.Value, CI: p.CI, Text: rateText(p.Value, p.Tasks, p.NotEvaluated)}
 			whiskered = whiskered || hasCI(p.CI)
 			perRun = append(perRun, cv.name+" "+strconv.Itoa(p.Tasks))
 		}
@@ -450,9 +450,13 @@ func passKCharts(in Input) ([]drawable, string) {
 }
 
 // rateText is a value label: the rate with 2 decimals and its n, "0.57
-// (n=12)"; "no data (n=12)" when the rate is not finite.
-func rateText(v float64, n int) string {
-	if !finite(v) {
+// (n=12)"; "not evaluated (n=12)" when notEvaluated, and "no data (n=12)"
+// when the rate is otherwise not finite.
+func rateText(v float64, n int, notEvaluated bool) string {
+	switch {
+	case notEvaluated:
+		return "not evaluated (n=" + strconv.Itoa(n) + ")"
+	case !finite(v):
 		return "no data (n=" + strconv.Itoa(n) + ")"
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64) + " (n=" + strconv.Itoa(n) + ")"
@@ -672,7 +676,7 @@ func abandonmentChart(r RateChart) (drawable, string) {
 	for j, b := range r.Bars {
 		rows[j] = row{Label: cleanLabel(b.Label), Value: b.Rate, CI: b.CI, Text: "n=" + strconv.Itoa(b.N)}
 		if finite(b.Rate) {
-			rows[j].Text = rateText(b.Rate, b.N)
+			rows[j].Text = rateText(b.Rate, b.N, false)
 		}
 		values[j], cis[j] = b.Rate, b.CI
 		ns = append(ns, b.N)
