@@ -121,6 +121,9 @@ func TestReport_BrowserLayoutManyRuns(t *testing.T) {
 		if len(l.Texts) == 0 {
 			t.Errorf("chart %s drew no text", l.ID)
 		}
+		if len(l.Toolboxes) != 1 {
+			t.Errorf("chart %s has %d toolboxes, want its save button", l.ID, len(l.Toolboxes))
+		}
 		legends, grids = legends+len(l.Legends), grids+len(l.Grids)
 	}
 	// The legend check below must have legends and plots to compare.

@@ -111,12 +111,13 @@ func (r Rect) Overlaps(o Rect) bool {
 }
 
 // ChartLayout is what a chart drew: the boxes of its SVG text elements,
-// its legends' boxes and its plot grids' rectangles.
+// its legends' and toolboxes' boxes and its plot grids' rectangles.
 type ChartLayout struct {
-	ID      string `json:"id"`
-	Texts   []Rect `json:"texts"`
-	Legends []Rect `json:"legends"`
-	Grids   []Rect `json:"grids"`
+	ID        string `json:"id"`
+	Texts     []Rect `json:"texts"`
+	Legends   []Rect `json:"legends"`
+	Toolboxes []Rect `json:"toolboxes"`
+	Grids     []Rect `json:"grids"`
 }
 
 // readLayout reads every chart's layout. Text boxes come from the SVG
@@ -128,23 +129,25 @@ const readLayout = `[...document.querySelectorAll(".chart")].map(c => {
     const r = t.getBoundingClientRect();
     return {X: r.left - b.left, Y: r.top - b.top, W: r.width, H: r.height, text: t.textContent};
   }).filter(r => r.W > 0 && r.H > 0 && r.text.trim() !== "");
-  const legends = [], grids = [];
+  const legends = [], toolboxes = [], grids = [];
   if (e) {
     const model = e.getModel();
-    model.eachComponent("legend", m => {
+    const boxes = (type, out) => model.eachComponent(type, m => {
       if (!m.get("show")) return;
       const view = e.getViewOfComponentModel(m);
       if (!view || !view.group) return;
       const r = view.group.getBoundingRect().clone();
       r.applyTransform(view.group.getComputedTransform());
-      if (r.width > 0) legends.push({X: r.x, Y: r.y, W: r.width, H: r.height});
+      if (r.width > 0) out.push({X: r.x, Y: r.y, W: r.width, H: r.height});
     });
+    boxes("legend", legends);
+    boxes("toolbox", toolboxes);
     model.eachComponent("grid", m => {
       const r = m.coordinateSystem && m.coordinateSystem.getRect();
       if (r) grids.push({X: r.x, Y: r.y, W: r.width, H: r.height});
     });
   }
-  return {id: c.id, texts, legends, grids};
+  return {id: c.id, texts, legends, toolboxes, grids};
 })`
 
 // Layouts returns the layout of every chart of the page loaded in ctx.
@@ -153,7 +156,7 @@ func Layouts(ctx context.Context) ([]ChartLayout, error) {
 }
 
 // LayoutProblems lists, for each chart of layouts, the pairs of text
-// boxes that overlap and the legends that meet a plot grid.
+// boxes that overlap and the legends that meet a plot grid or a toolbox.
 func LayoutProblems(layouts []ChartLayout) []string {
 	var out []string
 	for _, l := range layouts {
@@ -168,6 +171,11 @@ func LayoutProblems(layouts []ChartLayout) []string {
 			for _, p := range l.Grids {
 				if g.Overlaps(p) {
 					out = append(out, fmt.Sprintf("%s: legend at %s meets the plot at %s", l.ID, g.box(), p.box()))
+				}
+			}
+			for _, b := range l.Toolboxes {
+				if g.Overlaps(b) {
+					out = append(out, fmt.Sprintf("%s: legend at %s meets the toolbox at %s", l.ID, g.box(), b.box()))
 				}
 			}
 		}

@@ -25,16 +25,18 @@ func TestRect_Overlaps(t *testing.T) {
 
 func TestLayoutProblems(t *testing.T) {
 	l := []ChartLayout{{
-		ID:      "c",
-		Texts:   []Rect{{X: 0, Y: 0, W: 20, H: 12, Text: "a"}, {X: 10, Y: 4, W: 20, H: 12, Text: "b"}, {X: 40, Y: 0, W: 20, H: 12, Text: "c"}},
-		Legends: []Rect{{X: 100, Y: 0, W: 50, H: 100}},
-		Grids:   []Rect{{X: 0, Y: 20, W: 120, H: 100}},
+		ID:        "c",
+		Texts:     []Rect{{X: 0, Y: 0, W: 20, H: 12, Text: "a"}, {X: 10, Y: 4, W: 20, H: 12, Text: "b"}, {X: 40, Y: 0, W: 20, H: 12, Text: "c"}},
+		Legends:   []Rect{{X: 100, Y: 0, W: 50, H: 100}},
+		Toolboxes: []Rect{{X: 140, Y: 0, W: 20, H: 20}},
+		Grids:     []Rect{{X: 0, Y: 20, W: 120, H: 100}},
 	}}
 	got := LayoutProblems(l)
-	if len(got) != 2 {
-		t.Fatalf("LayoutProblems = %q, want 2 problems (a over b, legend on the plot)", got)
+	if len(got) != 3 {
+		t.Fatalf("LayoutProblems = %q, want 3 problems (a over b, legend on the plot, legend under the toolbox)", got)
 	}
 	l[0].Grids[0].W = 100 // the plot ends where the legend starts
+	l[0].Toolboxes[0].X = 150
 	l[0].Texts = l[0].Texts[1:]
 	if got := LayoutProblems(l); len(got) != 0 {
 		t.Errorf("LayoutProblems = %q, want none", got)
