@@ -140,6 +140,7 @@ type row struct {
 	Value float64  // NaN: nothing drawn
 	CI    Interval // no whisker when a bound is not finite
 	Text  string   // value label, e.g. "0.57 (n=12)"; "no data" when empty
+	Color string   // the bar's or point's colour; "": the palette's first
 }
 
 // rowChart is a horizontal chart: one row per category, top to bottom, a
@@ -157,7 +158,11 @@ func rowChart(id, title, seriesName, xName string, rows []row, lo, hi float64, p
 	for i, r := range rows {
 		labels[i], texts[i] = r.Label, cmp.Or(r.Text, "no data")
 		longest = max(longest, longestLine(r.Label))
-		values[i] = dataItem{Name: r.Label, Value: chartValue(r.Value)} // the tooltip names the row
+		item := dataItem{Name: r.Label, Value: chartValue(r.Value)} // the tooltip names the row
+		if r.Color != "" {
+			item.ItemStyle = &opts.ItemStyle{Color: r.Color}
+		}
+		values[i] = item
 		if finite(r.Value) && hasCI(r.CI) {
 			whisk = append(whisk, [3]float64{float64(i), round4(r.CI.Lo), round4(r.CI.Hi)})
 		}
@@ -226,6 +231,10 @@ func cleanLabels(labels []string) []string {
 	return out
 }
 
+// publishedColor is the colour of published results' bars, beside your
+// runs' bars in the palette's first colour.
+const publishedColor = "#ee6666"
+
 // publishedChartID is the container id of the first published-results
 // panel; the others follow it as panelID numbers them.
 const publishedChartID = "chart-published"
@@ -251,9 +260,15 @@ func publishedCharts(published []PublishedRow) ([]drawable, string) {
 		if _, ok := byDomain[p.Domain]; !ok {
 			domains = append(domains, p.Domain)
 		}
-		r := row{Label: label, Value: p.PassHatK, CI: noInterval}
-		if finite(p.PassHatK) {
+		r := row{Label: label, Value: p.PassHatK, CI: noInterval, Color: publishedColor}
+		if p.Yours {
+			r.Color = ""
+		}
+		switch {
+		case finite(p.PassHatK):
 			r.Text = strconv.FormatFloat(p.PassHatK, 'f', 2, 64)
+		case p.Yours:
+			r.Text = "not evaluated"
 		}
 		byDomain[p.Domain] = append(byDomain[p.Domain], r)
 	}
@@ -264,7 +279,7 @@ func publishedCharts(published []PublishedRow) ([]drawable, string) {
 	if len(out) == 0 {
 		return nil, ""
 	}
-	return out, "pass^1 of the leaderboard results (emobench ingest of submission.json files) and of your runs, one panel per domain your runs cover; your runs are marked (yours). Published numbers come from other harnesses and settings: compare with care. The table under the runs table gives every k."
+	return out, "pass^1 of the leaderboard results (emobench ingest of submission.json files, in red) and of your runs (in blue, named \"your run N\"), one panel per domain your runs cover. Published numbers come from other harnesses and settings: compare with care. The table under the runs table gives every k."
 }
 
 // withPanelTitle gives the chart d a title at its top left and moves its

@@ -3,8 +3,10 @@ package reports
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/emobench/emobench/analysis"
@@ -101,5 +103,33 @@ func TestRender_NotEvaluatedRows(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, texts); diff != "" {
 		t.Errorf("value labels (-want +got):\n%s", diff)
+	}
+}
+
+// Published results get a panel per domain, at k = 1, beside your runs,
+// in a colour of their own; your unevaluated run says so.
+func TestPublishedCharts(t *testing.T) {
+	ds, caption := publishedCharts([]PublishedRow{
+		{Domain: "retail", Model: "gpt", Source: "your run 1 (a)", K: 1, PassHatK: 0.5, Yours: true},
+		{Domain: "retail", Model: "voice", Source: "your run 2 (b)", K: 1, PassHatK: math.NaN(), Yours: true},
+		{Domain: "retail", Model: "Big", Source: "s.json", K: 1, PassHatK: 0.8},
+		{Domain: "retail", Model: "Big", Source: "s.json", K: 2, PassHatK: 0.7}, // the table's
+		{Domain: "airline", Model: "Big", Source: "s.json", K: 1, PassHatK: 0.6},
+	})
+	if got, want := len(ds), 2; got != want {
+		t.Fatalf("%d panels, want %d (retail, airline)", got, want)
+	}
+	if !strings.Contains(caption, "in red") {
+		t.Errorf("caption %q does not say which bars are published", caption)
+	}
+	o := map[string]any{}
+	ds[0].patch(o)
+	y := o["yAxis"].([]map[string]any)
+	if got, want := fmt.Sprint(y[0]["data"], y[1]["data"]), "[gpt (your run 1) voice (your run 2) Big] [0.50 not evaluated 0.80]"; got != want {
+		t.Errorf("retail rows %s, want %s", got, want)
+	}
+	items := ds[0].series[0].(charts.SingleSeries).Data.([]any)
+	if got, want := fmt.Sprintf("%v %v", items[0].(dataItem).ItemStyle == nil, items[2].(dataItem).ItemStyle.Color), "true "+publishedColor; got != want {
+		t.Errorf("bar colours %s, want %s (yours the palette's, published its own)", got, want)
 	}
 }

@@ -176,9 +176,10 @@ const significance = 0.05
 // dataItem is a data item with a label of its own, which go-echarts' data
 // types for heatmaps, scatters and funnels lack.
 type dataItem struct {
-	Name  string      `json:"name,omitempty"`
-	Value any         `json:"value"`
-	Label *opts.Label `json:"label,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Value     any             `json:"value"`
+	Label     *opts.Label     `json:"label,omitempty"`
+	ItemStyle *opts.ItemStyle `json:"itemStyle,omitempty"`
 }
 
 // seriesTooltip is a series' tooltip switch.
