@@ -86,8 +86,11 @@ type Input struct {
 	// stage.
 	Funnel Funnel
 	// Published are leaderboard results to show beside the runs of the same
-	// domain, in a table after the runs table.
-	Published []PublishedRow
+	// domain, a chart per domain and a table after the runs table;
+	// PublishedCommand prints the published numbers (your runs' are in
+	// emobench runs). Empty: not named.
+	Published        []PublishedRow
+	PublishedCommand string
 }
 
 // ConditionPair is one with- against without-emotions comparison of
@@ -316,7 +319,7 @@ type Data struct {
 // numbers, named in the captions; empty: not named. Per-unit commands
 // (balance) are in UnitBalance.
 type Commands struct {
-	PassK, Gap, Family, Emotions, Abandonment, Generalization string
+	PassK, Gap, Family, Emotions, Abandonment, Generalization, Published string
 }
 
 // UnitRates are one unit's abandonment rates, one per emotion family.
@@ -426,5 +429,6 @@ func Build(d Data) Input {
 		Command: d.Commands.Generalization,
 	}
 	in.Published = publishedBeside(d.Published, d.Runs)
+	in.PublishedCommand = d.Commands.Published
 	return in
 }

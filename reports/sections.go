@@ -71,6 +71,9 @@ var reportSections = []struct {
 	}},
 	{"published", func(in Input) []section {
 		ds, caption := publishedCharts(in.Published)
+		if in.PublishedCommand != "" {
+			caption += commandNote(in.PublishedCommand + "; yours: emobench runs")
+		}
 		return []section{{figure: figure{Title: "Published results beside your runs, per domain", Caption: caption, Grid: true}, charts: ds}}
 	}},
 	{"funnel", func(in Input) []section {

@@ -83,6 +83,7 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 	}
 	d.Commands.Generalization = cmd.stats("generalization", false, "--part", "matrix")
 
+	d.Commands.Published = `emobench sql "SELECT domain, model, pass_hat_k FROM published_results WHERE k = 1 ORDER BY domain, model"`
 	published, err := store.ListPublished(ctx)
 	if err != nil {
 		return err
