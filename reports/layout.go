@@ -199,7 +199,7 @@ func rowChart(id, title, seriesName, xName string, rows []row, lo, hi float64, p
 	c.SetGlobalOptions(charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}))
 	patch := func(o map[string]any) {
 		o["legend"] = map[string]any{"show": false}
-		o["grid"] = map[string]any{"top": top, "left": 8, "right": 8, "bottom": 36, "containLabel": true}
+		o["grid"] = map[string]any{"top": top, "left": 24, "right": 8, "bottom": 36, "containLabel": true}
 		o["xAxis"] = []map[string]any{{
 			"type": "value", "min": lo, "max": hi, "interval": tickStep(lo, hi), "name": xName, "nameLocation": "middle", "nameGap": 24,
 		}}

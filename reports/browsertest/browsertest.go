@@ -113,11 +113,13 @@ func (r Rect) Overlaps(o Rect) bool {
 // ChartLayout is what a chart drew: the boxes of its SVG text elements,
 // its legends' and toolboxes' boxes and its plot grids' rectangles.
 type ChartLayout struct {
-	ID        string `json:"id"`
-	Texts     []Rect `json:"texts"`
-	Legends   []Rect `json:"legends"`
-	Toolboxes []Rect `json:"toolboxes"`
-	Grids     []Rect `json:"grids"`
+	ID        string  `json:"id"`
+	W         float64 `json:"w"` // the chart container's size
+	H         float64 `json:"h"`
+	Texts     []Rect  `json:"texts"`
+	Legends   []Rect  `json:"legends"`
+	Toolboxes []Rect  `json:"toolboxes"`
+	Grids     []Rect  `json:"grids"`
 }
 
 // readLayout reads every chart's layout. Text boxes come from the SVG
@@ -147,7 +149,7 @@ const readLayout = `[...document.querySelectorAll(".chart")].map(c => {
       if (r) grids.push({X: r.x, Y: r.y, W: r.width, H: r.height});
     });
   }
-  return {id: c.id, texts, legends, toolboxes, grids};
+  return {id: c.id, w: b.width, h: b.height, texts, legends, toolboxes, grids};
 })`
 
 // Layouts returns the layout of every chart of the page loaded in ctx.
@@ -155,11 +157,19 @@ func Layouts(ctx context.Context) ([]ChartLayout, error) {
 	return chromedp.Run(ctx, chromedp.Evaluate[[]ChartLayout](readLayout))
 }
 
-// LayoutProblems lists, for each chart of layouts, the pairs of text
-// boxes that overlap and the legends that meet a plot grid or a toolbox.
+// LayoutProblems lists, for each chart of layouts, the text boxes that
+// reach past the chart's edge, the pairs of text boxes that overlap and
+// the legends that meet a plot grid or a toolbox.
 func LayoutProblems(layouts []ChartLayout) []string {
 	var out []string
 	for _, l := range layouts {
+		box := Rect{W: l.W, H: l.H}
+		for _, a := range l.Texts {
+			const slack = 0.5
+			if a.X < -slack || a.Y < -slack || a.X+a.W > box.W+slack || a.Y+a.H > box.H+slack {
+				out = append(out, fmt.Sprintf("%s: text %q at %s is cut by the chart's edge %s", l.ID, a.Text, a.box(), box.box()))
+			}
+		}
 		for i, a := range l.Texts {
 			for _, b := range l.Texts[i+1:] {
 				if a.Overlaps(b) {

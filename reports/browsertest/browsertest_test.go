@@ -1,6 +1,9 @@
 package browsertest
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRect_Overlaps(t *testing.T) {
 	a := Rect{X: 0, Y: 0, W: 10, H: 10}
@@ -25,7 +28,7 @@ func TestRect_Overlaps(t *testing.T) {
 
 func TestLayoutProblems(t *testing.T) {
 	l := []ChartLayout{{
-		ID:        "c",
+		ID: "c", W: 200, H: 200,
 		Texts:     []Rect{{X: 0, Y: 0, W: 20, H: 12, Text: "a"}, {X: 10, Y: 4, W: 20, H: 12, Text: "b"}, {X: 40, Y: 0, W: 20, H: 12, Text: "c"}},
 		Legends:   []Rect{{X: 100, Y: 0, W: 50, H: 100}},
 		Toolboxes: []Rect{{X: 140, Y: 0, W: 20, H: 20}},
@@ -40,5 +43,9 @@ func TestLayoutProblems(t *testing.T) {
 	l[0].Texts = l[0].Texts[1:]
 	if got := LayoutProblems(l); len(got) != 0 {
 		t.Errorf("LayoutProblems = %q, want none", got)
+	}
+	l[0].Texts[0].X = -3 // cut by the left edge
+	if got := LayoutProblems(l); len(got) != 1 || !strings.Contains(got[0], "cut by the chart's edge") {
+		t.Errorf("LayoutProblems = %q, want the cut text", got)
 	}
 }
