@@ -182,6 +182,15 @@ func TestRender_Browser(t *testing.T) {
 			if err != nil {
 				t.Fatalf("read page state: %v", err)
 			}
+			// No text of a chart overlaps another or is cut; no legend meets
+			// the plot or the toolbox.
+			layouts, err := browsertest.Layouts(ctx)
+			if err != nil {
+				t.Fatalf("read chart layouts: %v", err)
+			}
+			for _, p := range browsertest.LayoutProblems(layouts) {
+				t.Error(p)
+			}
 			// Open the tooltips only where every chart drew; otherwise the
 			// checks below already fail.
 			var tooltips []string
