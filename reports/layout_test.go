@@ -133,3 +133,26 @@ func TestPublishedCharts(t *testing.T) {
 		t.Errorf("bar colours %s, want %s (yours the palette's, published its own)", got, want)
 	}
 }
+
+// Past gapColumns runs, the gap chart's bars lie along rows labelled with
+// the run, k and n, and the gap label sits at the right of the bar.
+func TestGapChart_ManyRunsAlongRows(t *testing.T) {
+	var g GapChart
+	for i := range gapColumns + 1 {
+		g.Bars = append(g.Bars, GapBar{Run: fmt.Sprintf("r%d", i), Pass1: 0.5, PassK: 0.25, K: 3, Tasks: 4})
+	}
+	d, _ := gapChart(g)
+	o := map[string]any{}
+	d.patch(o)
+	y := o["yAxis"].([]map[string]any)[0]
+	if got, want := fmt.Sprint(y["type"], " ", y["data"].([]string)[0]), "category r0 (k=3, n=4)"; got != want {
+		t.Errorf("y axis %q, want %q", got, want)
+	}
+	if got, want := gapLabelPosition(len(g.Bars))+" "+gapLabelPosition(gapColumns), "right top"; got != want {
+		t.Errorf("label positions %q, want %q", got, want)
+	}
+	g.Bars = g.Bars[:gapColumns]
+	if d, _ := gapChart(g); d.patch != nil {
+		t.Error("a gap chart of gapColumns runs is laid along rows, want columns")
+	}
+}

@@ -491,7 +491,7 @@ func gapChart(g GapChart) (drawable, string) {
 		pk[i] = opts.BarData{Value: chartValue(b.PassK)}
 		if finite(b.Pass1) && finite(b.PassK) {
 			pk[i].Label = &opts.Label{
-				Show: opts.Bool(true), Position: "top", Color: labelColor,
+				Show: opts.Bool(true), Position: gapLabelPosition(len(g.Bars)), Color: labelColor,
 				Formatter: signed(b.Pass1 - b.PassK),
 			}
 		}
@@ -521,7 +521,49 @@ func gapChart(g GapChart) (drawable, string) {
 	if uneven {
 		caption += " n=a/b: pass^1 over a tasks, pass^k over the b of them with at least k trials."
 	}
-	return drawable{chart: c, init: c.Initialization}, withCaption(caption, g.Caption)
+	d := drawable{chart: c, init: c.Initialization}
+	if len(g.Bars) > gapColumns {
+		d = horizontalBars(d, g.Bars, labels, subs, yAxis.Max.(float64))
+	}
+	return d, withCaption(caption, g.Caption)
+}
+
+// gapColumns is the most runs the gap chart draws as columns; past it,
+// its bars lie along rows, whose labels need not turn.
+const gapColumns = 8
+
+// horizontalBars lays the gap chart d out along rows: one row per bar
+// pair, labelled "run (k=…, n=…)", with the rate axis (to top) along x
+// and the gap label at the right of its bar.
+func horizontalBars(d drawable, bars []GapBar, labels, subs []string, top float64) drawable {
+	rows := make([]string, len(bars))
+	longest := 0
+	for i := range bars {
+		rows[i] = labels[i] + " (" + subs[i] + ")"
+		longest = max(longest, longestLine(rows[i]))
+	}
+	d.init.Height = strconv.Itoa(36+44+2*rowHeight*len(bars)) + "px"
+	d.chart.(*charts.Bar).Initialization.Height = d.init.Height
+	d.patch = func(o map[string]any) {
+		o["xAxis"] = []map[string]any{{"type": "value", "min": 0, "max": top, "name": "pass rate", "nameLocation": "middle", "nameGap": 24}}
+		o["yAxis"] = []map[string]any{{
+			"type": "category", "data": rows, "inverse": true,
+			"axisLabel": map[string]any{"interval": 0, "width": min(longest, 64) * charWidth, "overflow": "truncate"},
+		}}
+		if grids, ok := o["grid"].([]opts.Grid); ok && len(grids) > 0 {
+			grids[0].Left, grids[0].Bottom = "24", "36"
+		}
+	}
+	return d
+}
+
+// gapLabelPosition places the gap label over a column, or at the right of
+// a row's bar.
+func gapLabelPosition(bars int) string {
+	if bars > gapColumns {
+		return "right"
+	}
+	return "top"
 }
 
 // signed formats a difference with 2 decimals and its sign: "+0.12",
