@@ -133,8 +133,8 @@ func TestRender_Browser(t *testing.T) {
 	// about as much as loading a report.
 	var mu sync.Mutex
 	var problems []string
-	ctx := browsertest.MustBrowser(t, 60*time.Second, 1024, func(ev any) {
-		if p := browsertest.Problem(ev); p != "" {
+	ctx := mustBrowser(t, 60*time.Second, 1024, func(ev any) {
+		if p := browserProblem(ev); p != "" {
 			mu.Lock()
 			problems = append(problems, p)
 			mu.Unlock()
@@ -184,7 +184,7 @@ func TestRender_Browser(t *testing.T) {
 			}
 			// No text of a chart overlaps another or is cut; no legend meets
 			// the plot or the toolbox.
-			layouts, err := browsertest.Layouts(ctx)
+			layouts, err := layouts(ctx)
 			if err != nil {
 				t.Fatalf("read chart layouts: %v", err)
 			}

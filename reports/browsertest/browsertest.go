@@ -1,101 +1,11 @@
-// Package browsertest opens emobench reports in a headless Chromium for
-// tests: it starts the browser, collects what the page reports as errors,
-// and reads back the layout of every chart (text boxes, legend and plot
-// rectangles) as echarts' SVG renderer drew it.
+// Package browsertest checks the layout of an emobench report that a
+// browser test has loaded: ReadLayout reads back every chart's text boxes,
+// legend, toolbox and plot rectangles as echarts' SVG renderer drew them,
+// and LayoutProblems lists what overlaps. It uses the standard library
+// only; the tests drive the browser (chromedp) themselves.
 package browsertest
 
-import (
-	"cmp"
-	"context"
-	"errors"
-	"fmt"
-	"os/exec"
-	"strings"
-	"testing"
-	"time"
-
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
-)
-
-// findChromium returns the path of a Chromium binary in PATH.
-func findChromium() (string, error) {
-	var errs []error
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		path, err := exec.LookPath(name)
-		if err == nil {
-			return path, nil
-		}
-		errs = append(errs, err)
-	}
-	return "", errors.Join(errs...)
-}
-
-// MustBrowser starts a headless Chromium with a fresh profile, no
-// network-using background services and a window width px wide, opens a
-// tab whose events go to listen, and returns the tab's context, which is
-// cancelled after timeout. It skips the test when no Chromium is installed.
-func MustBrowser(t *testing.T, timeout time.Duration, width int, listen func(ev any)) context.Context {
-	t.Helper()
-	path, err := findChromium()
-	if err != nil {
-		t.Skip("chromium not installed: " + err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	t.Cleanup(cancel)
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(width, 900),
-	)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelBrowser := chromedp.NewContext(ctx, chromedp.WithListener(listen))
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		t.Fatalf("start %s: %v", path, err)
-	}
-	return ctx
-}
-
-// Problem describes ev when it reports an error: a console.error call, an
-// uncaught exception, or an error entry of the browser's log (such as a
-// failed load). It returns "" for every other event.
-func Problem(ev any) string {
-	switch ev := ev.(type) {
-	case *runtime.EventConsoleAPICalled:
-		if ev.Type == runtime.ConsoleAPICalledTypeError {
-			var args []string
-			for _, a := range ev.Args {
-				args = append(args, cmp.Or(a.Description, string(a.Value)))
-			}
-			return "console.error: " + strings.Join(args, " ")
-		}
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		p := fmt.Sprintf("exception at %d:%d: %s", d.LineNumber, d.ColumnNumber, d.Text)
-		if d.Exception != nil {
-			p += " " + d.Exception.Description
-		}
-		return p
-	case *cdplog.EventEntryAdded:
-		if ev.Entry.Level == cdplog.EntryLevelError {
-			return "log error: " + ev.Entry.Text + " " + ev.Entry.URL
-		}
-	}
-	return ""
-}
+import "fmt"
 
 // Rect is a rectangle in a chart container's coordinates, in CSS px.
 type Rect struct {
@@ -122,10 +32,11 @@ type ChartLayout struct {
 	Grids     []Rect  `json:"grids"`
 }
 
-// readLayout reads every chart's layout. Text boxes come from the SVG
+// ReadLayout is a JavaScript expression that reads every chart's layout
+// as a JSON array of ChartLayout; evaluate it in the loaded page. Text boxes come from the SVG
 // (what the browser drew); legend and grid rectangles from echarts' own
 // component views and coordinate systems.
-const readLayout = `[...document.querySelectorAll(".chart")].map(c => {
+const ReadLayout = `[...document.querySelectorAll(".chart")].map(c => {
   const e = echarts.getInstanceByDom(c), b = c.getBoundingClientRect();
   const texts = [...c.querySelectorAll("svg text")].map(t => {
     const r = t.getBoundingClientRect();
@@ -151,11 +62,6 @@ const readLayout = `[...document.querySelectorAll(".chart")].map(c => {
   }
   return {id: c.id, w: b.width, h: b.height, texts, legends, toolboxes, grids};
 })`
-
-// Layouts returns the layout of every chart of the page loaded in ctx.
-func Layouts(ctx context.Context) ([]ChartLayout, error) {
-	return chromedp.Run(ctx, chromedp.Evaluate[[]ChartLayout](readLayout))
-}
 
 // LayoutProblems lists, for each chart of layouts, the text boxes that
 // reach past the chart's edge, the pairs of text boxes that overlap and
