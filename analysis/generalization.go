@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -274,54 +273,4 @@ func percentileInterval(reps []float64, level float64) CI {
 	ci.Lo = stat.Quantile((1-level)/2, stat.Empirical, s, nil)
 	ci.Hi = stat.Quantile((1+level)/2, stat.Empirical, s, nil)
 	return ci
-}
-
-// MatrixCell is one model's pass^1 on one domain.
-type MatrixCell struct {
-	Domain string
-	Model  string
-	Pass1  float64
-}
-
-// PassMatrix is a domain × model table of pass^1.
-type PassMatrix struct {
-	Domains []string // row labels, sorted
-	Models  []string // column labels, sorted
-	// Pass1[i][j] is model Models[j]'s pass^1 on domain Domains[i]; NaN
-	// when no cell was given.
-	Pass1 [][]float64
-}
-
-// Matrix shapes cells into a domain × model matrix with sorted labels and
-// NaN for missing cells. It returns an error naming the first (domain,
-// model) pair given twice. Empty input gives an empty matrix.
-func Matrix(cells []MatrixCell) (PassMatrix, error) {
-	var m PassMatrix
-	for _, c := range cells {
-		m.Domains = append(m.Domains, c.Domain)
-		m.Models = append(m.Models, c.Model)
-	}
-	slices.Sort(m.Domains)
-	m.Domains = slices.Compact(m.Domains)
-	slices.Sort(m.Models)
-	m.Models = slices.Compact(m.Models)
-	m.Pass1 = make([][]float64, len(m.Domains))
-	for i := range m.Pass1 {
-		m.Pass1[i] = make([]float64, len(m.Models))
-		for j := range m.Pass1[i] {
-			m.Pass1[i][j] = math.NaN()
-		}
-	}
-	seen := map[[2]string]bool{}
-	for _, c := range cells {
-		k := [2]string{c.Domain, c.Model}
-		if seen[k] {
-			return PassMatrix{}, fmt.Errorf("matrix: cell (%s, %s) given twice", c.Domain, c.Model)
-		}
-		seen[k] = true
-		i, _ := slices.BinarySearch(m.Domains, c.Domain)
-		j, _ := slices.BinarySearch(m.Models, c.Model)
-		m.Pass1[i][j] = c.Pass1
-	}
-	return m, nil
 }

@@ -3,7 +3,6 @@ package analysis_test
 import (
 	"fmt"
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/emobench/emobench/analysis"
@@ -184,43 +183,6 @@ func TestGeneralization_PanicsOnBadOptions(t *testing.T) {
 	analysis.Generalization(nil, nil, nil, analysis.BootstrapOptions{Level: 1.5})
 }
 
-func TestMatrix(t *testing.T) {
-	m, err := analysis.Matrix([]analysis.MatrixCell{
-		{Domain: "retail", Model: "qwen-tuned", Pass1: 0.6},
-		{Domain: "airline", Model: "qwen", Pass1: 0.3},
-		{Domain: "retail", Model: "qwen", Pass1: 0.5},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := m.Domains, []string{"airline", "retail"}; !slices.Equal(got, want) {
-		t.Fatalf("Domains = %v, want %v", got, want)
-	}
-	if got, want := m.Models, []string{"qwen", "qwen-tuned"}; !slices.Equal(got, want) {
-		t.Fatalf("Models = %v, want %v", got, want)
-	}
-	want := [][]float64{{0.3, math.NaN()}, {0.5, 0.6}}
-	for i := range want {
-		for j := range want[i] {
-			got, w := m.Pass1[i][j], want[i][j]
-			if math.IsNaN(w) != math.IsNaN(got) || !math.IsNaN(w) && got != w {
-				t.Errorf("Pass1[%d][%d] = %v, want %v", i, j, got, w)
-			}
-		}
-	}
-}
-
-func TestMatrix_Errors(t *testing.T) {
-	m, err := analysis.Matrix(nil)
-	if err != nil || len(m.Domains) != 0 || len(m.Models) != 0 || len(m.Pass1) != 0 {
-		t.Fatalf("Matrix(nil) = %+v, %v; want empty, nil", m, err)
-	}
-	dup := []analysis.MatrixCell{{Domain: "a", Model: "m", Pass1: 1}, {Domain: "a", Model: "m", Pass1: 0}}
-	if _, err := analysis.Matrix(dup); err == nil {
-		t.Fatal("duplicate cell: err = nil, want an error")
-	}
-}
-
 func ExampleGeneralization() {
 	tuned, base, train := generalizationFixture()
 	res := analysis.Generalization(tuned, base, train, analysis.BootstrapOptions{Seed: 1})
@@ -237,20 +199,4 @@ func ExampleGeneralization() {
 	// telecom  in=false Δ=+NaN
 	// in-domain +0.3438 over 2, out-of-domain +0.2500 over 1
 	// mock [0.5000, 0.5000] (95% percentile)
-}
-
-func ExampleMatrix() {
-	m, _ := analysis.Matrix([]analysis.MatrixCell{
-		{Domain: "retail", Model: "base", Pass1: 0.5},
-		{Domain: "retail", Model: "tuned", Pass1: 0.625},
-		{Domain: "airline", Model: "tuned", Pass1: 0.4},
-	})
-	fmt.Println(m.Models)
-	for i, d := range m.Domains {
-		fmt.Println(d, m.Pass1[i])
-	}
-	// Output:
-	// [base tuned]
-	// airline [NaN 0.4]
-	// retail [0.5 0.625]
 }

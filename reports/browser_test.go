@@ -1,73 +1,19 @@
 package reports
 
 import (
-	"cmp"
-	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/emobench/emobench/reports/browsertest"
 )
-
-// findChromium returns the path of a Chromium binary in PATH.
-func findChromium() (string, error) {
-	var errs []error
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		path, err := exec.LookPath(name)
-		if err == nil {
-			return path, nil
-		}
-		errs = append(errs, err)
-	}
-	return "", errors.Join(errs...)
-}
-
-// MustBrowser starts a headless Chromium with a fresh profile and no
-// network-using background services, opens a tab whose events go to
-// listen, and returns the tab's context, which is cancelled after timeout.
-// It skips the test when no Chromium is installed.
-func MustBrowser(t *testing.T, timeout time.Duration, listen func(ev any)) context.Context {
-	t.Helper()
-	path, err := findChromium()
-	if err != nil {
-		t.Skip("chromium not installed: " + err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	t.Cleanup(cancel)
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1024, 768),
-	)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelBrowser := chromedp.NewContext(ctx, chromedp.WithListener(listen))
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		t.Fatalf("start %s: %v", path, err)
-	}
-	return ctx
-}
 
 // pageState is what the browser test reads back from a loaded report.
 type pageState struct {
@@ -187,7 +133,7 @@ func TestRender_Browser(t *testing.T) {
 	// about as much as loading a report.
 	var mu sync.Mutex
 	var problems []string
-	ctx := MustBrowser(t, 60*time.Second, func(ev any) {
+	ctx := mustBrowser(t, 60*time.Second, 1024, func(ev any) {
 		if p := browserProblem(ev); p != "" {
 			mu.Lock()
 			problems = append(problems, p)
@@ -199,12 +145,15 @@ func TestRender_Browser(t *testing.T) {
 		series []int        // per drawn chart
 		in     func() Input // nil: testdata/<name>/input.json
 	}{
-		{"basic", []int{3, 3, 2}, nil},
+		// (a) 3 lines, (b) a panel per family, (c); hostile's runs have
+		// one trial per task: (a) is one panel of points.
+		{"basic", []int{3, 1, 1, 1, 1, 2}, nil},
 		{"nopair", []int{1}, nil},
-		{"hostile", []int{3, 3, 2}, nil},
-		// (a) 3 lines and 2 band series each, gaps, (b), heatmap, (c),
-		// 2 Δ charts, abandonment, balance, generalization, funnel.
-		{"full", []int{9, 2, 3, 1, 2, 2, 2, 2, 3, 1, 1}, nil},
+		{"hostile", []int{1, 1, 1, 1, 1, 2}, nil},
+		// (a) 3 lines and 2 band series each, gaps, (b) a panel per
+		// family, heatmap, (c), 2 Δ charts, abandonment, balance,
+		// generalization, funnel.
+		{"full", []int{9, 2, 1, 1, 1, 1, 2, 2, 2, 2, 3, 1, 1}, nil},
 		// (a) a line, gaps, heatmap, Δ bars, abandonment bars, balance
 		// points and fit, funnel: nothing but gaps where the data is NaN.
 		{"nan", []int{1, 2, 1, 1, 1, 2, 1}, nanSections},
@@ -232,6 +181,15 @@ func TestRender_Browser(t *testing.T) {
 			loaded, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](readState))
 			if err != nil {
 				t.Fatalf("read page state: %v", err)
+			}
+			// No text of a chart overlaps another or is cut; no legend meets
+			// the plot or the toolbox.
+			layouts, err := layouts(ctx)
+			if err != nil {
+				t.Fatalf("read chart layouts: %v", err)
+			}
+			for _, p := range browsertest.LayoutProblems(layouts) {
+				t.Error(p)
 			}
 			// Open the tooltips only where every chart drew; otherwise the
 			// checks below already fail.
@@ -345,39 +303,21 @@ func TestRender_Browser(t *testing.T) {
 					t.Errorf("no tooltip shows run name %q", r.Run.Name)
 				}
 			}
+			// Runs whose only family is (none) are left out of chart (b).
+			withFamily := map[int64]bool{}
 			for _, row := range in.FamilyPass1 {
+				if groupValue(row.Group, 0) != noneLabel {
+					withFamily[row.RunID] = true
+				}
+			}
+			for _, row := range in.FamilyPass1 {
+				if !withFamily[row.RunID] {
+					continue
+				}
 				if f := groupValue(row.Group, 0); !strings.Contains(allTips, f) {
 					t.Errorf("no tooltip shows family %q", f)
 				}
 			}
 		})
 	}
-}
-
-// browserProblem describes ev when it reports an error: a console.error call,
-// an uncaught exception, or an error entry of the browser's log (such as a
-// failed load). It returns "" for every other event.
-func browserProblem(ev any) string {
-	switch ev := ev.(type) {
-	case *runtime.EventConsoleAPICalled:
-		if ev.Type == runtime.ConsoleAPICalledTypeError {
-			var args []string
-			for _, a := range ev.Args {
-				args = append(args, cmp.Or(a.Description, string(a.Value)))
-			}
-			return "console.error: " + strings.Join(args, " ")
-		}
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		p := fmt.Sprintf("exception at %d:%d: %s", d.LineNumber, d.ColumnNumber, d.Text)
-		if d.Exception != nil {
-			p += " " + d.Exception.Description
-		}
-		return p
-	case *cdplog.EventEntryAdded:
-		if ev.Entry.Level == cdplog.EntryLevelError {
-			return "log error: " + ev.Entry.Text + " " + ev.Entry.URL
-		}
-	}
-	return ""
 }

@@ -16,10 +16,9 @@ import (
 	"github.com/emobench/emobench/analysis"
 )
 
-// Chart geometry. 680 px fits the printable width of A4 and US Letter at the
-// page margins set by the report's print CSS.
+// Chart geometry. Charts take the page's full width.
 const (
-	chartWidth    = "680px"
+	chartWidth    = "100%"
 	chartHeight   = "360px"
 	chartRenderer = "svg" // crisp when printed; echarts' other choice is "canvas"
 )
@@ -97,24 +96,10 @@ func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
 // legends and axis labels without a browser.
 const (
 	charWidth       = 7   // px per character, a little over the average
-	plotWidth       = 600 // px of the x axis, about
+	plotWidth       = 900 // px of the x axis, about, on a 1400 px wide page with a legend at the right
 	legendItemExtra = 40  // px of a legend item besides its text: icon and gaps
 	legendRowHeight = 24  // px
 )
-
-// legendRows estimates how many rows echarts' legend wraps names into.
-func legendRows(names []string) int {
-	rows, x := 1, 0
-	for _, n := range names {
-		w := utf8.RuneCountInString(n)*charWidth + legendItemExtra
-		if x > 0 && x+w > plotWidth {
-			rows++
-			x = 0
-		}
-		x += w
-	}
-	return rows
-}
 
 // longestLine is the length, in characters, of the longest line of a
 // (possibly multi-line) label.
@@ -127,23 +112,38 @@ func longestLine(label string) int {
 }
 
 // axisLabel returns the x axis label options for the categories xs: every
-// label shown, turned by 30° when the longest line of one would not fit its
-// slot, and by 60° when there are more than 12.
+// label shown, wrapped within its slot when the longest line of one would
+// not fit it on one line but does on three, else turned by 30°, and by 60°
+// when there are more than 12.
 func axisLabel(xs []string) *opts.AxisLabel {
 	l := &opts.AxisLabel{Interval: "0", HideOverlap: opts.Bool(true)}
 	longest := 0
 	for _, x := range xs {
 		longest = max(longest, longestLine(x))
 	}
-	if len(xs) > 0 && longest*charWidth > plotWidth/len(xs) {
-		l.Rotate = 30
+	if len(xs) == 0 || longest*charWidth <= plotWidth/len(xs) {
+		return l
 	}
+	if slot := plotWidth/len(xs) - 8; wrapLines(longest, slot) <= 3 {
+		l.Width, l.Overflow = slot, "break"
+		return l
+	}
+	l.Rotate = 30
 	// Many categories: turn the labels steeply and show them all, rather
 	// than let echarts drop every other one.
 	if len(xs) > 12 {
 		l.Rotate, l.HideOverlap = 60, opts.Bool(false)
 	}
 	return l
+}
+
+// wrapLines is the lines a line of chars characters takes, wrapped at
+// width px.
+func wrapLines(chars, width int) int {
+	if width <= 0 {
+		return math.MaxInt
+	}
+	return (chars*charWidth + width - 1) / width
 }
 
 // labelLineHeight is the line height, in px, of multi-line axis labels.
@@ -182,6 +182,9 @@ func labelRoom(xs []string) int {
 	}
 	if rotated(xs) {
 		return min(longest, 60)*charWidth/2 + 16 // sin 30° = 1/2
+	}
+	if l := axisLabel(xs); l.Width > 0 {
+		lines += wrapLines(longest, l.Width) - 1
 	}
 	return lines*labelLineHeight + 12
 }
@@ -250,14 +253,18 @@ func frameOpts(id, height string) []charts.GlobalOpts {
 // the top (none when series is empty) with the plot below it, and the axes.
 // bottom is the room, in px, below the plot and its labels.
 func rectOpts(id, height string, series []string, trigger string, xAxis opts.XAxis, yAxis opts.YAxis, bottom int) []charts.GlobalOpts {
-	top := 16 + 12 // room for the y axis name
+	top := 36 // below the toolbox, with room for the y axis name
+	right := 24
 	legend := opts.Legend{Show: opts.Bool(false)}
 	if len(series) > 0 {
-		rows := legendRows(series)
-		top += rows * legendRowHeight
-		legend = opts.Legend{Show: opts.Bool(true), Top: "8"}
-		// A legend of many runs takes its room from the chart, not the plot.
-		height = grownHeight(height, max(0, rows-2)*legendRowHeight)
+		// A vertical legend at the right, below the toolbox: it never
+		// meets the plot, whose right margin is the legend's width.
+		right = legendWidth(series) + 16
+		legend = opts.Legend{
+			Show: opts.Bool(true), Type: "scroll", Orient: "vertical", Right: "8", Top: "36", Bottom: "8",
+			TextStyle: &opts.TextStyle{Width: legendMaxText * charWidth, Overflow: "truncate"},
+		}
+		height = grownHeight(height, max(0, 36+legendRowHeight*len(series)-pxOf(height)))
 	}
 	if xAxis.Name != "" {
 		bottom += 24
@@ -266,12 +273,18 @@ func rectOpts(id, height string, series []string, trigger string, xAxis opts.XAx
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: trigger}),
 		charts.WithLegendOpts(legend),
 		charts.WithGridOpts(opts.Grid{
-			Top: strconv.Itoa(top), Left: strconv.Itoa(leftMargin(xAxis)), Right: "24", Bottom: strconv.Itoa(bottom),
+			Top: strconv.Itoa(top), Left: strconv.Itoa(leftMargin(xAxis)), Right: strconv.Itoa(right), Bottom: strconv.Itoa(bottom),
 			ContainLabel: opts.Bool(true),
 		}),
 		charts.WithXAxisOpts(xAxis),
 		charts.WithYAxisOpts(yAxis),
 	)
+}
+
+// pxOf is the px of a CSS height such as "360px"; 0 when it is not in px.
+func pxOf(height string) int {
+	px, _ := strconv.Atoi(strings.TrimSuffix(height, "px"))
+	return px
 }
 
 // leftMargin is the grid's left margin in px: room for the y axis, and for
@@ -302,9 +315,11 @@ func grownHeight(height string, extra int) string {
 
 // baseOpts are the options of a category chart of rates: rectOpts with an
 // axis tooltip, categories xs on the x axis (named xName, when not empty),
-// and a y axis from 0 to 1 named yName.
-func baseOpts(id string, series, xs []string, xName, yName string) []charts.GlobalOpts {
-	return rectOpts(id, chartHeight, series, "axis", categoryAxis(xs, xName), rateAxis(yName), 16)
+// and a y axis from 0 to top named yName.
+func baseOpts(id string, series, xs []string, xName, yName string, top float64) []charts.GlobalOpts {
+	y := rateAxis(yName)
+	y.Max = top
+	return rectOpts(id, chartHeight, series, "axis", categoryAxis(xs, xName), y, 16)
 }
 
 // categoryAxis is an x axis of the categories xs, named name when not empty.
@@ -321,63 +336,38 @@ func rateAxis(name string) opts.YAxis {
 	return opts.YAxis{Type: "value", Name: name, Min: 0, Max: 1}
 }
 
-// passKChart returns chart (a): pass^k against k, one line per run, from
-// in.PassKByRun (rows with no group fields). The x axis holds every k from 1
-// to the largest k of any row; a run with no row, or a NaN, at some k has a
-// gap there. It returns nil when in.PassKByRun is empty.
-func passKChart(in Input) *charts.Line {
-	if len(in.PassKByRun) == 0 {
-		return nil
-	}
-	label := runLabeler(in)
-	byRun := map[int64]map[int]float64{}
-	maxK := 0
-	for _, r := range in.PassKByRun {
-		if r.K < 1 {
-			continue
+// curvesFromRows are the pass^k curves of rows with no group fields, one
+// per run in run id order, without intervals.
+func curvesFromRows(rows []analysis.PassKRow) []PassKCurve {
+	byRun := map[int64][]PassKPoint{}
+	for _, r := range rows {
+		if r.K >= 1 {
+			byRun[r.RunID] = append(byRun[r.RunID], PassKPoint{K: r.K, Value: r.PassHatK, CI: noInterval, Tasks: r.Tasks, NotEvaluated: r.NotEvaluated})
 		}
-		if byRun[r.RunID] == nil {
-			byRun[r.RunID] = map[int]float64{}
-		}
-		byRun[r.RunID][r.K] = r.PassHatK
-		maxK = max(maxK, r.K)
 	}
-	if maxK == 0 {
-		return nil
+	var out []PassKCurve
+	for _, id := range sortedKeys(byRun) {
+		out = append(out, PassKCurve{RunID: id, Points: byRun[id]})
 	}
-	ks := make([]string, maxK)
-	for k := 1; k <= maxK; k++ {
-		ks[k-1] = strconv.Itoa(k)
-	}
-	ids := sortedKeys(byRun)
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = label(id)
-	}
-	c := charts.NewLine()
-	c.SetGlobalOptions(baseOpts(passKChartID, names, ks, "k", "pass^k")...)
-	c.SetXAxis(ks)
-	for i, id := range ids {
-		data := make([]opts.LineData, maxK)
-		for k := 1; k <= maxK; k++ {
-			v, ok := byRun[id][k]
-			if !ok {
-				v = math.NaN()
-			}
-			data[k-1] = opts.LineData{Value: chartValue(v)}
-		}
-		c.AddSeries(names[i], data)
-	}
-	return c
+	return out
 }
 
-// familyChart returns chart (b): pass^1 per emotion family, one bar series
-// per run, from the k = 1 rows of in.FamilyPass1 (Group[0] is the family;
-// an empty family is labelled "(none)"). Families are sorted by name, with
-// "(none)" last. It returns nil when there is no k = 1 row.
-func familyChart(in Input) *charts.Bar {
+// familyCharts returns chart (b) from the k = 1 rows of in.FamilyPass1
+// (Group[0] is the family; an empty family is labelled "(none)"): small
+// multiples, one panel per family, sorted by name with "(none)" last, each
+// with one row per run, the same runs in the same order in every panel.
+// Each bar is labelled with its pass^1 and n; a run with no row for a family
+// says "no data" there. Runs whose only family is "(none)" are left out
+// and returned by label, unless no run has another family. It returns no
+// chart when there is no k = 1 row.
+func familyCharts(in Input) ([]drawable, []string) {
 	label := runLabeler(in)
-	byRun := map[int64]map[string]float64{}
+	type cell struct {
+		v            float64
+		tasks        int
+		notEvaluated bool
+	}
+	byRun := map[int64]map[string]cell{}
 	families := map[string]bool{}
 	for _, r := range in.FamilyPass1 {
 		if r.K != 1 {
@@ -386,41 +376,57 @@ func familyChart(in Input) *charts.Bar {
 		f := groupValue(r.Group, 0)
 		families[f] = true
 		if byRun[r.RunID] == nil {
-			byRun[r.RunID] = map[string]float64{}
+			byRun[r.RunID] = map[string]cell{}
 		}
-		byRun[r.RunID][f] = r.PassHatK
+		byRun[r.RunID][f] = cell{r.PassHatK, r.Tasks, r.NotEvaluated}
 	}
-	if len(byRun) == 0 {
-		return nil
+	var ids []int64
+	var noProfile []string
+	for _, id := range sortedKeys(byRun) {
+		if _, only := byRun[id][noneLabel]; only && len(byRun[id]) == 1 {
+			noProfile = append(noProfile, cleanLabel(label(id)))
+			continue
+		}
+		ids = append(ids, id)
 	}
+	if len(ids) == 0 { // no run has a family: (none) is all there is
+		ids, noProfile = sortedKeys(byRun), nil
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	families = map[string]bool{} // only those of the runs drawn
+	for _, id := range ids {
+		for f := range byRun[id] {
+			families[f] = true
+		}
+	}
+	_, none := families[noneLabel]
 	delete(families, noneLabel)
-	xs := sortedKeys(families)
-	for _, fs := range byRun {
-		if _, ok := fs[noneLabel]; ok {
-			xs = append(xs, noneLabel)
-			break
+	fs := sortedKeys(families)
+	if none {
+		fs = append(fs, noneLabel)
+	}
+	var values []float64
+	for _, id := range ids {
+		for _, c := range byRun[id] {
+			values = append(values, c.v)
 		}
 	}
-	ids := sortedKeys(byRun)
-	names := make([]string, len(ids))
-	for i, id := range ids {
-		names[i] = label(id)
-	}
-	c := charts.NewBar()
-	c.SetGlobalOptions(baseOpts(familyChartID, names, xs, "", "pass^1")...)
-	c.SetXAxis(xs)
-	for i, id := range ids {
-		data := make([]opts.BarData, len(xs))
-		for j, f := range xs {
-			v, ok := byRun[id][f]
-			if !ok {
-				v = math.NaN()
+	top := fitRateMax(values, nil)
+	var out []drawable
+	for i, f := range fs {
+		rows := make([]row, len(ids))
+		for j, id := range ids {
+			c, ok := byRun[id][f]
+			rows[j] = row{Label: cleanLabel(label(id)), Value: math.NaN(), CI: noInterval}
+			if ok {
+				rows[j].Value, rows[j].Text = c.v, rateText(c.v, c.tasks, c.notEvaluated)
 			}
-			data[j] = opts.BarData{Value: chartValue(v)}
 		}
-		c.AddSeries(names[i], data)
+		out = append(out, rowChart(panelID(familyChartID, i), f, f, "pass^1", rows, 0, top, false))
 	}
-	return c
+	return out, noProfile
 }
 
 // conditions are the two conditions of chart (c), in series order.
@@ -435,10 +441,14 @@ func conditionChart(in Input) *charts.Bar {
 	}
 	xs := make([]string, len(in.ConditionPairs))
 	for i, p := range in.ConditionPairs {
-		xs[i] = p.Label
+		xs[i] = cleanLabel(p.Label)
 	}
 	c := charts.NewBar()
-	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conditions[0]), string(conditions[1])}, xs, "", "pass^1")...)
+	var values []float64
+	for _, p := range in.ConditionPairs {
+		values = append(values, p.With, p.Without)
+	}
+	c.SetGlobalOptions(baseOpts(conditionChartID, []string{string(conditions[0]), string(conditions[1])}, xs, "", "pass^1", fitRateMax(values, nil))...)
 	c.SetXAxis(xs)
 	for i, cond := range conditions {
 		data := make([]opts.BarData, len(in.ConditionPairs))
@@ -448,30 +458,22 @@ func conditionChart(in Input) *charts.Bar {
 				v = p.Without
 			}
 			data[j] = opts.BarData{Value: chartValue(v)}
+			if finite(v) {
+				data[j].Label = &opts.Label{Show: opts.Bool(true), Position: "top", Color: labelColor, Formatter: strconv.FormatFloat(v, 'f', 2, 64)}
+			}
 		}
 		c.AddSeries(string(cond), data)
 	}
+	capBarWidth(c)
 	return c
 }
 
-// passKRowsN returns chart (a)'s caption sentence on n: the tasks behind
-// each point of each run, from in.PassKByRun; "" when there is no row.
-func passKRowsN(in Input) string {
-	label := runLabeler(in)
-	tasks := map[int64][]int{}
-	for _, r := range in.PassKByRun {
-		if r.K >= 1 {
-			tasks[r.RunID] = append(tasks[r.RunID], r.Tasks)
-		}
+// capBarWidth keeps the bars of c at most 64 px wide, so that a few bars
+// on a full-width page stay bars, not slabs.
+func capBarWidth(c *charts.Bar) {
+	for i := range c.MultiSeries {
+		c.MultiSeries[i].BarMaxWidth = "64"
 	}
-	if len(tasks) == 0 {
-		return ""
-	}
-	var parts []string
-	for _, id := range sortedKeys(tasks) {
-		parts = append(parts, label(id)+" "+nRange(tasks[id]))
-	}
-	return " n (tasks behind each point): " + strings.Join(parts, "; ") + "."
 }
 
 // familyN returns chart (b)'s caption sentence on n: the tasks behind each

@@ -3,6 +3,7 @@
 package reports
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -85,8 +86,11 @@ type Input struct {
 	// stage.
 	Funnel Funnel
 	// Published are leaderboard results to show beside the runs of the same
-	// domain, in a table after the runs table.
-	Published []PublishedRow
+	// domain, a chart per domain and a table after the runs table;
+	// PublishedCommand prints the published numbers (your runs' are in
+	// emobench runs). Empty: not named.
+	Published        []PublishedRow
+	PublishedCommand string
 }
 
 // ConditionPair is one with- against without-emotions comparison of
@@ -143,6 +147,9 @@ type PassKPoint struct {
 	Value float64  // pass^k in [0, 1]; NaN leaves a gap in the line
 	CI    Interval // confidence interval of Value, in [0, 1]; no band at this k when NaN
 	Tasks int      // tasks behind Value: the point's n
+	// NotEvaluated is set when no trajectory behind the point has reward
+	// information: Value is then NaN and its label says so.
+	NotEvaluated bool
 }
 
 // GapChart compares pass^1 with pass^k per run: the reliability gap.
@@ -266,4 +273,162 @@ type Funnel struct {
 type FunnelStage struct {
 	Name  string // stage name, e.g. "judged consistent"
 	Count int    // items (Funnel.Unit) left after the stage
+}
+
+// Data is what the report shows, as analysis computed it: plain results,
+// which Build lays out as the report's sections. Every number comes from
+// the analysis functions of the stats command that Commands names for its
+// chart; Build only chooses labels, titles and captions.
+type Data struct {
+	Title       string
+	GeneratedAt time.Time
+	Runs        []RunSummary // the runs table, in this order
+	// Units names each analysis unit (a run, or a pool) by its id; Pooled
+	// is set when units are pools.
+	Units  map[int64]string
+	Pooled bool
+	// Bootstrap is the resampling behind every bootstrap interval, named
+	// in the captions.
+	Bootstrap analysis.BootstrapOptions
+	Commands  Commands
+
+	// PassK holds pass^k rows with no group fields, every k per unit
+	// (stats passk), and PassKCI the bootstrap interval of each row (the
+	// same length; a shorter slice means no interval for the rest).
+	PassK   []analysis.PassKRow
+	PassKCI []analysis.CI
+	// Gaps are analysis.GapAtMaxK of PassK (stats gap).
+	Gaps []analysis.GapRow
+	// FamilyPass1 holds k = 1 rows grouped by [emotion_family] (stats
+	// passk --by emotion_family --k 1).
+	FamilyPass1 []analysis.PassKRow
+	// Emotions are the k = 1 rows of stats emotions.
+	Emotions []analysis.EmotionDelta
+	// Abandonment is stats abandonment --by emotion_family, per unit.
+	Abandonment []UnitRates
+	// Balance is stats balance per unit, in this order.
+	Balance []UnitBalance
+	// Matrix is stats generalization --part matrix.
+	Matrix analysis.PassMatrix
+	// Published are leaderboard results; Build shows those of the domains
+	// of Runs beside them.
+	Published []PublishedResult
+}
+
+// Commands are the emobench stats command lines that print each chart's
+// numbers, named in the captions; empty: not named. Per-unit commands
+// (balance) are in UnitBalance.
+type Commands struct {
+	PassK, Gap, Family, Emotions, Abandonment, Generalization, Published string
+}
+
+// UnitRates are one unit's abandonment rates, one per emotion family.
+type UnitRates struct {
+	Unit  int64
+	Rates []analysis.AbandonmentRate
+}
+
+// UnitBalance is one unit's success against tool-call share: the bins of
+// analysis.SuccessByShareBinEvaluated, and the logistic fit when there is
+// one (FitErr says why not; no evaluated trajectory: neither is set).
+type UnitBalance struct {
+	Unit      int64
+	Bins      []analysis.ShareBin
+	Evaluated bool // some trajectory has reward information
+	Fit       *analysis.BalanceFit
+	FitErr    error
+	// MiddleWins is the fit's "middle balance wins" verdict as stats
+	// balance --part regression prints it, e.g. "no (p = 0.3)".
+	MiddleWins string
+	// Command and FitCommand print the bins and the fit.
+	Command, FitCommand string
+}
+
+// PublishedResult is one stored leaderboard score.
+type PublishedResult struct {
+	Domain, Model string
+	Modality      string // "text", "voice", …; "" means text
+	SourceFile    string // the submission file it came from
+	K             int
+	PassHatK      float64 // 0–1
+}
+
+// Build lays out d as the report's Input: the sections' data, titles and
+// captions, with units named by d.Units and bootstrap intervals described
+// by d.Bootstrap.
+func Build(d Data) Input {
+	noun := "run"
+	if d.Pooled {
+		noun = "pool"
+	}
+	label := func(id int64) string {
+		if l, ok := d.Units[id]; ok {
+			return l
+		}
+		return "run " + strconv.FormatInt(id, 10)
+	}
+	in := Input{
+		Title: d.Title, GeneratedAt: d.GeneratedAt, Runs: d.Runs,
+		PassKByRun: d.PassK, FamilyPass1: d.FamilyPass1,
+		PassKCommand: d.Commands.PassK, FamilyCommand: d.Commands.Family, ConditionCommand: d.Commands.Emotions,
+	}
+	if d.Pooled {
+		in.UnitLabels = d.Units
+	}
+	boot := bootstrapNote(d.Bootstrap)
+
+	in.PassK = passKCurves(d.PassK, d.PassKCI, label, boot)
+	in.PassK.Command = d.Commands.PassK
+	in.PassK.Caption += NotEvaluatedNote(notEvaluatedUnits(d.PassK, label))
+	in.PassK.Title = "pass^k by " + noun
+
+	in.Gaps = gapSection(d.Gaps, label)
+	in.Gaps.Command = d.Commands.Gap
+	in.Gaps.Title = "pass^1 vs pass^k by " + noun
+
+	in.FamilyHeatmap = unitHeatmap(d.FamilyPass1, label, noun, "emotion family", "Tasks without an emotion profile are left out.")
+	var familyNotEvaluated []string
+	for _, r := range d.FamilyPass1 {
+		if r.K == 1 && r.NotEvaluated && len(r.Group) > 0 && r.Group[0] != "" {
+			familyNotEvaluated = append(familyNotEvaluated, label(r.RunID)+": "+r.Group[0])
+		}
+	}
+	in.FamilyHeatmap.Caption += NotEvaluatedNote(familyNotEvaluated)
+	in.FamilyHeatmap.Title = "pass^1 by " + noun + " and emotion family"
+	in.FamilyHeatmap.Command = d.Commands.Family
+
+	in.ConditionPairs = conditionPairs(d.Emotions)
+	in.Deltas = deltaCharts(d.Emotions, boot, d.Commands.Emotions)
+
+	in.Abandonment = RateChart{
+		Title:   "Abandonment (###UNSATISFIED###) by " + noun + " and emotion family",
+		Group:   noun + ": emotion family",
+		Command: d.Commands.Abandonment,
+		Caption: "Whiskers: 95% Wilson score intervals. Without emotions, the family is the task's profile, which the user did not play.",
+	}
+	for _, u := range d.Abandonment {
+		for _, r := range u.Rates {
+			in.Abandonment.Bars = append(in.Abandonment.Bars, RateBar{Label: label(u.Unit) + ": " + dashIfEmpty(groupValueRaw(r.Group, 0)), Rate: r.Rate, CI: interval(r.CI), N: r.N})
+		}
+	}
+
+	for _, b := range d.Balance {
+		chart := unitBalanceCurve(b)
+		chart.Title = "Success vs balance: " + label(b.Unit)
+		chart.Command = b.Command
+		if len(chart.Fit) > 0 {
+			chart.Caption += " Fit: " + b.FitCommand + "."
+		}
+		in.Balance = append(in.Balance, chart)
+	}
+
+	in.Generalization = Heatmap{
+		RowName: "domain", ColName: "agent model", Rows: d.Matrix.Domains, Cols: d.Matrix.Models,
+		Values: d.Matrix.Pass1, N: d.Matrix.Tasks,
+		Caption: "pass^1 of every run (or pool) on its domain." + NotEvaluatedNote(d.Matrix.NotEvaluatedCells()),
+		Command: d.Commands.Generalization,
+	}
+	in.Published = publishedBeside(d.Published, d.Runs)
+	in.PublishedCommand = d.Commands.Published
+	return in
 }

@@ -36,7 +36,18 @@ type echartsChart interface {
 type figure struct {
 	ID, Title, Caption, Note string
 	Summary                  string // a paragraph under the chart; none when ""
-	Width, Height            string
+	// Charts are the section's chart containers: one, or small multiples
+	// side by side when Grid is set.
+	Charts []chartBox
+	Grid   bool
+}
+
+// chartBox is one chart container: its id and CSS size.
+type chartBox struct {
+	ID, Width, Height string
+	MinWidth          string // "" when none
+	MaxWidth          string // "" when none
+	Caption           string // the panel's own caption, under it; "" when none
 }
 
 // chartInit is what the page's script needs to draw one chart. It is
@@ -73,30 +84,36 @@ type page struct {
 	ChartsJS       template.JS   // JSON array of chartInit
 }
 
-// Render writes in as one self-contained HTML page to w, with these
-// sections in order:
+// Render writes in as one self-contained HTML page to w, with the
+// sections of reportSections in order:
 //
-//	(a) a line chart of pass^k against k, one line per run: from in.PassK,
-//	    with a shaded confidence band around each line, when it has curves;
-//	    else from in.PassKByRun;
+//	(a) pass^k against k, one line per run, from in.PassK (with a shaded
+//	    confidence band around each line) or else from in.PassKByRun; at
+//	    most panelSeries lines a panel, and runs with one trial per task as
+//	    points with whiskers in a panel of their own;
 //	    the pass^1 against pass^k bars per run (in.Gaps);
-//	(b) a bar chart of pass^1 per emotion family, one series per run
-//	    (in.FamilyPass1);
-//	    the domain × emotion family heatmap of pass^1 (in.FamilyHeatmap);
-//	(c) a bar chart of pass^1 with against without emotions for each
-//	    comparison of in.ConditionPairs, or a note when there is none;
-//	    the Δ bar charts with CI whiskers (in.Deltas), the abandonment rates
-//	    with CI whiskers (in.Abandonment), the success-against-balance curves
-//	    (in.Balance), the generalization matrix (in.Generalization) and the
-//	    Tracer funnel (in.Funnel);
-//	(d) a table of in.Runs.
+//	(b) pass^1 per emotion family, a panel per family with a row per run
+//	    (in.FamilyPass1), and the run × emotion family heatmap
+//	    (in.FamilyHeatmap);
+//	(c) pass^1 with against without emotions for each comparison of
+//	    in.ConditionPairs, or a note when there is none;
+//	    the Δ row charts with CI whiskers on an axis within [−1, 1]
+//	    (in.Deltas), the abandonment rates (in.Abandonment), the
+//	    success-against-balance curves, a panel each (in.Balance), the
+//	    generalization matrix (in.Generalization), the published results, a
+//	    panel per domain (in.Published), and the Tracer funnel (in.Funnel);
+//	(d) a table of in.Runs, and one of in.Published.
 //
-// Charts (a) to (c) show a note when they have no data; the other sections
-// are left out. Every chart has a caption naming what it plots and its n,
-// followed by the section's Caption, and a toolbox button that saves it as
-// SVG; a chart whose section names a stats command says so in its caption.
-// Series are named after in.UnitLabels, then in.Runs, by RunID. NaN and infinite values are
-// drawn as gaps, or not at all, and printed as "–".
+// Charts take the page's width; a matrix wider than the page scrolls. No
+// chart repeats a colour: past panelSeries series it splits into panels.
+// Legends sit at the right of the plot, below the toolbox. Charts (a) to
+// (c) show a note when they have no data; the other sections are left out.
+// Every chart has a caption naming what it plots and its n, followed by the
+// section's Caption, and a toolbox button that saves it as SVG; a chart
+// whose section names a stats command says so in its caption. Series are
+// named after in.UnitLabels, then in.Runs, by RunID, with empty and
+// "unknown" segments of " / " labels left out. NaN and infinite values are
+// drawn as gaps, or not at all, and printed as "–" or "no data".
 //
 // The page inlines Apache ECharts (EChartsVersion) and fetches nothing: it
 // opens offline from a file:// URL and prints on A4 or Letter paper. Every
@@ -125,68 +142,44 @@ func Render(w io.Writer, in Input) error {
 	}
 
 	var inits []chartInit
-	// add appends the section f drawn by d; when d has no chart, it shows
-	// note in its place, or leaves the section out when note is "".
-	add := func(f figure, d drawable, note string) {
-		c, init := d.chart, d.init
-		if c == nil {
+	var addPanels func(f figure, ds []drawable, note string)
+	// addPanels appends the section f drawn by ds; when none has a chart,
+	// it shows note in its place, or leaves the section out when note is "".
+	addPanels = func(f figure, ds []drawable, note string) {
+		for _, d := range ds {
+			c, init := d.chart, d.init
+			if c == nil {
+				continue
+			}
+			c.Validate()
+			// The go-echarts configuration is the one source of id, size and
+			// renderer; its assets (a CDN host by default) are never used.
+			f.Charts = append(f.Charts, chartBox{ID: init.ChartID, Width: init.Width, Height: init.Height, MinWidth: d.minWidth, MaxWidth: d.maxWidth, Caption: d.caption})
+			option := c.JSON()
+			fixLabelLineHeight(option)
+			if d.series != nil {
+				option["series"] = d.series
+			}
+			if d.patch != nil {
+				d.patch(option)
+			}
+			inits = append(inits, chartInit{ID: init.ChartID, Renderer: init.Renderer, Option: option})
+		}
+		if len(f.Charts) == 0 {
 			if note != "" {
 				f.Note = note
 				p.Figures = append(p.Figures, f)
 			}
 			return
 		}
-		c.Validate()
-		// The go-echarts configuration is the one source of id, size and
-		// renderer; its assets (a CDN host by default) are never used.
-		f.ID, f.Width, f.Height = init.ChartID, init.Width, init.Height
+		f.ID = f.Charts[0].ID
 		p.Figures = append(p.Figures, f)
-		option := c.JSON()
-		fixLabelLineHeight(option)
-		if d.series != nil {
-			option["series"] = d.series
+	}
+	for _, s := range reportSections {
+		for _, sec := range s.build(in) {
+			addPanels(sec.figure, sec.charts, sec.note)
 		}
-		inits = append(inits, chartInit{ID: init.ChartID, Renderer: init.Renderer, Option: option})
 	}
-
-	if len(in.PassK.Curves) > 0 {
-		d, caption := passKCurveChart(in)
-		add(figure{ID: passKChartID, Title: cmp.Or(in.PassK.Title, "pass^k by run"), Caption: caption + commandNote(cmp.Or(in.PassK.Command, in.PassKCommand))}, d, "No pass^k points.")
-	} else {
-		add(figure{
-			ID:      passKChartID,
-			Title:   "pass^k by run",
-			Caption: "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass." + conventionNote(conventions(in.PassKByRun)) + passKRowsN(in) + NotEvaluatedNote(notEvaluatedRows(in.PassKByRun, runLabeler(in), false)) + commandNote(in.PassKCommand),
-		}, lineOrNil(passKChart(in)), "No pass^k rows.")
-	}
-	d, caption := gapChart(in.Gaps)
-	add(figure{Title: cmp.Or(in.Gaps.Title, "pass^1 vs pass^k by run"), Caption: caption + commandNote(in.Gaps.Command)}, d, "")
-	add(figure{
-		ID:      familyChartID,
-		Title:   "pass^1 by emotion family",
-		Caption: "pass^1 per emotion family of the task's user, one bar per run; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in) + NotEvaluatedNote(notEvaluatedRows(in.FamilyPass1, runLabeler(in), true)) + commandNote(in.FamilyCommand),
-	}, barOrNil(familyChart(in)), "No pass^1 rows by emotion family.")
-	d, caption = heatmapChart(familyHeatmapID, in.FamilyHeatmap, "domain", "emotion family")
-	add(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption + commandNote(in.FamilyHeatmap.Command), Summary: in.FamilyHeatmap.Summary}, d, "")
-	add(figure{
-		ID:      conditionChartID,
-		Title:   "pass^1 with vs without emotions",
-		Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + NotEvaluatedNote(notEvaluatedPairs(in.ConditionPairs)) + commandNote(in.ConditionCommand),
-	}, barOrNil(conditionChart(in)), "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
-	for i, dc := range in.Deltas {
-		d, caption := deltaChart(i+1, dc)
-		add(figure{Title: cmp.Or(dc.Title, "Δ "+cmp.Or(dc.Metric, "pass^1")+", with − without emotions"), Caption: caption + commandNote(dc.Command)}, d, "")
-	}
-	d, caption = abandonmentChart(in.Abandonment)
-	add(figure{Title: cmp.Or(in.Abandonment.Title, "Abandonment rate"), Caption: caption + commandNote(in.Abandonment.Command)}, d, "")
-	for i, b := range in.Balance {
-		d, caption := balanceChart(balanceChartIDOf(i), b)
-		add(figure{Title: cmp.Or(b.Title, "Success vs balance"), Caption: caption + commandNote(b.Command)}, d, "")
-	}
-	d, caption = heatmapChart(generalizationChartID, in.Generalization, "domain", "model")
-	add(figure{Title: cmp.Or(in.Generalization.Title, "Generalization matrix"), Caption: caption + commandNote(in.Generalization.Command), Summary: in.Generalization.Summary}, d, "")
-	d, caption = funnelChart(in.Funnel)
-	add(figure{Title: cmp.Or(in.Funnel.Title, "Tracer funnel"), Caption: caption}, d, "")
 
 	js, err := json.MarshalIndent(inits, "  ", " ")
 	if err != nil {
@@ -230,17 +223,16 @@ type drawable struct {
 	chart  echartsChart
 	init   opts.Initialization
 	series []any
+	patch  func(option map[string]any) // last edits to the options; nil: none
+	// minWidth is the narrowest CSS width the chart reads at, such as a
+	// matrix wide enough for its labels; its box scrolls below it.
+	minWidth string
+	maxWidth string // the widest it should grow, such as a matrix of few columns; "" for no limit
+	caption  string // a panel's own caption, under it; "" when none
 }
 
-// lineOrNil and barOrNil wrap c, and give a drawable with a nil chart (not a
-// nil pointer in a non-nil interface) when c is nil.
-func lineOrNil(c *charts.Line) drawable {
-	if c == nil {
-		return drawable{}
-	}
-	return drawable{chart: c, init: c.Initialization}
-}
-
+// barOrNil wraps c, and gives a drawable with a nil chart (not a nil
+// pointer in a non-nil interface) when c is nil.
 func barOrNil(c *charts.Bar) drawable {
 	if c == nil {
 		return drawable{}

@@ -135,7 +135,9 @@ func TestRender_OK(t *testing.T) {
 				t.Errorf("chart %s renderer = %q, want %q", c.ID, got, want)
 			}
 		}
-		if diff := cmp.Diff([]string{passKChartID, familyChartID, conditionChartID}, ids); diff != "" {
+		// Chart (b) is a panel per family: anger, fear, sadness, (none).
+		want := []string{passKChartID, familyChartID, familyChartID + "-2", familyChartID + "-3", familyChartID + "-4", conditionChartID}
+		if diff := cmp.Diff(want, ids); diff != "" {
 			t.Errorf("chart ids (-want +got):\n%s", diff)
 		}
 	})
@@ -289,7 +291,7 @@ func TestRender_Sections(t *testing.T) {
 			ids = append(ids, c.ID)
 		}
 		want := []string{
-			passKChartID, gapChartID, familyChartID, familyHeatmapID, conditionChartID,
+			passKChartID, gapChartID, familyChartID, familyChartID + "-2", familyChartID + "-3", familyHeatmapID, conditionChartID,
 			deltaChartIDPrefix + "1", deltaChartIDPrefix + "2", abandonmentChartID,
 			balanceChartID, generalizationChartID, funnelChartID,
 		}
@@ -324,19 +326,26 @@ func TestRender_Sections(t *testing.T) {
 		// anger (p = 0.004) and high (p = 0.02) get an asterisk; fear
 		// (0.61) and low (0.7) do not.
 		inits := chartsJSON(t, page)
-		labels := func(id string) []any {
+		// Δ charts are row charts: labels on the left y axis, Δ and n in
+		// the column at the right.
+		labels := func(id string, axis int) []any {
 			for _, c := range inits {
 				if c.ID == id {
-					return c.Option["xAxis"].([]any)[0].(map[string]any)["data"].([]any)
+					return c.Option["yAxis"].([]any)[axis].(map[string]any)["data"].([]any)
 				}
 			}
 			t.Fatalf("no chart %s", id)
 			return nil
 		}
-		got := append(labels(deltaChartIDPrefix + "1")[:2], labels(deltaChartIDPrefix+"2")...)
-		want := []any{"anger * (n=24)", "fear (n=24)", "low\nn=20", "high *\nn=20"}
+		got := append(labels(deltaChartIDPrefix+"1", 0)[:2], labels(deltaChartIDPrefix+"2", 0)...)
+		want := []any{"anger *", "fear", "low", "high *"}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("Δ labels (-want +got):\n%s", diff)
+		}
+		for _, text := range append(labels(deltaChartIDPrefix+"1", 1)[:2], labels(deltaChartIDPrefix+"2", 1)...) {
+			if !regexp.MustCompile(`^[+−]?\d\.\d\d \(n=(24|20)\)$`).MatchString(text.(string)) {
+				t.Errorf("Δ value label %q, want the signed Δ and its n", text)
+			}
 		}
 	})
 	t.Run("Summary", func(t *testing.T) {
@@ -368,8 +377,11 @@ func TestRender_NaNSections(t *testing.T) {
 	if got, want := len(series(deltaChartIDPrefix+"1")), 1; got != want {
 		t.Errorf("Δ chart has %d series, want %d (bars, no whiskers)", got, want)
 	}
-	if got, want := fmt.Sprint(byID[deltaChartIDPrefix+"1"]["xAxis"].([]any)[0].(map[string]any)["data"]), "[d\nn=4]"; got != want {
+	if got, want := fmt.Sprint(byID[deltaChartIDPrefix+"1"]["yAxis"].([]any)[0].(map[string]any)["data"]), "[d]"; got != want {
 		t.Errorf("Δ labels = %q, want %q (no asterisk for a NaN p)", got, want)
+	}
+	if got, want := fmt.Sprint(byID[deltaChartIDPrefix+"1"]["yAxis"].([]any)[1].(map[string]any)["data"]), "[n=4]"; got != want {
+		t.Errorf("Δ value labels = %q, want %q (n, and no value for a NaN Δ)", got, want)
 	}
 	cells := series(familyHeatmapID)[0].(map[string]any)["data"].([]any)
 	if got, want := len(cells), 1; got != want {
@@ -437,7 +449,8 @@ func TestCategoryLabels(t *testing.T) {
 	if got, want := categoryLabels([]string{"a", "b"}, []string{"n=1", "n=2"}), []string{"a\nn=1", "b\nn=2"}; !slices.Equal(got, want) {
 		t.Errorf("short labels = %q, want %q", got, want)
 	}
-	long := strings.Repeat("x", 80)
+	// Too long for three lines of its slot: turned, on one line.
+	long := strings.Repeat("x", 200)
 	if got, want := categoryLabels([]string{long, "b"}, []string{"n=1", "n=2"}), []string{long + " (n=1)", "b (n=2)"}; !slices.Equal(got, want) {
 		t.Errorf("long labels = %q, want %q", got, want)
 	}
@@ -466,76 +479,92 @@ func nanSections() Input {
 	}
 }
 
-// TestRender_ManyRunsStayApart draws more pass^k lines than the palette
-// has colours: no two lines share colour, marker and dash.
+// TestRender_ManyRunsStayApart draws more pass^k lines than a panel holds:
+// they split into panels of at most panelSeries lines, and no two lines of
+// a panel share a colour.
 func TestRender_ManyRunsStayApart(t *testing.T) {
 	const runs = 45
 	var in Input
 	for id := int64(1); id <= runs; id++ {
 		in.PassK.Curves = append(in.PassK.Curves, PassKCurve{
-			Run:    fmt.Sprintf("run %d", id),
-			Points: []PassKPoint{{K: 1, Value: 0.5, CI: Interval{Lo: math.NaN(), Hi: math.NaN()}, Tasks: 3}},
+			Run: fmt.Sprintf("run %d", id),
+			Points: []PassKPoint{
+				{K: 1, Value: 0.5, CI: noInterval, Tasks: 3},
+				{K: 2, Value: 0.25, CI: noInterval, Tasks: 3},
+			},
 		})
 	}
-	var passK *chartInit
 	page := MustRender(t, in)
-	// 45 legend entries take rows of their own: the chart grows, the plot keeps its height.
-	if m := regexp.MustCompile(`id="` + passKChartID + `" style="width: \d+px; height: (\d+)px;"`).FindStringSubmatch(page); m == nil || len(m[1]) < 3 || m[1] <= "360" {
-		t.Errorf("pass^k chart height %v, want more than 360px", m)
-	}
-	inits := chartsJSON(t, page)
-	for i := range inits {
-		if inits[i].ID == passKChartID {
-			passK = &inits[i]
+	lines, panels := 0, 0
+	for _, c := range chartsJSON(t, page) {
+		if c.ID != passKChartID && !strings.HasPrefix(c.ID, passKChartID+"-") {
+			continue
 		}
-	}
-	if passK == nil {
-		t.Fatal("no pass^k chart")
-	}
-	seen := map[string]string{}
-	lines := 0
-	for _, s := range passK.Option["series"].([]any) {
-		series := s.(map[string]any)
-		style, _ := series["lineStyle"].(map[string]any)
-		look := fmt.Sprint(style["color"], series["symbol"], style["type"])
-		if other, dup := seen[look]; dup {
-			t.Errorf("%s and %s both drawn as %s", other, series["name"], look)
+		panels++
+		seen := map[string]string{}
+		for _, s := range c.Option["series"].([]any) {
+			series := s.(map[string]any)
+			style, _ := series["lineStyle"].(map[string]any)
+			look := fmt.Sprint(style["color"])
+			if other, dup := seen[look]; dup {
+				t.Errorf("%s: %s and %s both drawn in %s", c.ID, other, series["name"], look)
+			}
+			seen[look] = fmt.Sprint(series["name"])
+			lines++
 		}
-		seen[look] = fmt.Sprint(series["name"])
-		lines++
+		if len(seen) > panelSeries {
+			t.Errorf("%s draws %d lines, want at most %d", c.ID, len(seen), panelSeries)
+		}
 	}
 	if lines != runs {
 		t.Fatalf("%d lines, want %d", lines, runs)
 	}
+	if got, want := panels, 5; got != want {
+		t.Errorf("%d pass^k panels, want %d (45 lines, 10 a panel)", got, want)
+	}
 }
 
-// A run with one pass^k point gets a whisker, in its colour, since a band
-// around one point has no width.
+// A run with one pass^k point (one trial per task) is a point with a
+// whisker in a panel of its own, not a line: a band around one point has no
+// width.
 func TestRender_SinglePointWhisker(t *testing.T) {
 	in := Input{PassK: PassKChart{Curves: []PassKCurve{
 		{Run: "one trial", Points: []PassKPoint{{K: 1, Value: 0.6, CI: Interval{Lo: 0.4, Hi: 0.8}, Tasks: 20}}},
+		{Run: "four trials", Points: []PassKPoint{{K: 1, Value: 0.6, CI: noInterval, Tasks: 5}, {K: 4, Value: 0.4, CI: noInterval, Tasks: 5}}},
 	}}}
 	page := MustRender(t, in)
+	var ids []string
 	var found bool
 	for _, c := range chartsJSON(t, page) {
-		if c.ID != passKChartID {
+		ids = append(ids, c.ID)
+		if c.ID != passKChartID+"-2" {
 			continue
 		}
 		for _, s := range c.Option["series"].([]any) {
 			series := s.(map[string]any)
-			if series["type"] == "custom" && series["name"] == "one trial" {
+			switch series["type"] {
+			case "custom":
 				found = true
 				if got := fmt.Sprint(series["data"]); got != "[[0 0.4 0.8]]" {
 					t.Errorf("whisker data %s, want [[0 0.4 0.8]]", got)
 				}
+			case "scatter":
+				if got := fmt.Sprint(series["data"]); got != "[map[name:one trial value:0.6]]" {
+					t.Errorf("points %s, want the one-trial run at 0.6", got)
+				}
+			case "line":
+				t.Errorf("the one-trial panel draws a line %v", series["name"])
 			}
 		}
+	}
+	if diff := cmp.Diff([]string{passKChartID, passKChartID + "-2"}, ids); diff != "" {
+		t.Errorf("chart ids (-want +got):\n%s", diff)
 	}
 	if !found {
 		t.Fatal("no whisker series for the one-point run")
 	}
-	if !strings.Contains(page, "(a whisker for a run with one point)") {
-		t.Error("caption does not explain the whisker")
+	if !strings.Contains(page, "runs with one trial per task have only k = 1: they are points, one row each, with a whisker for the confidence interval, in a panel of their own") {
+		t.Error("caption does not explain the one-trial panel")
 	}
 }
 

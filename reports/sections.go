@@ -12,6 +12,128 @@ import (
 	"github.com/go-echarts/go-echarts/v2/types"
 )
 
+// section is one part of the report as a builder draws it: the figure
+// (title, caption, summary, layout), its charts, and the note shown in
+// place of the charts when none has data ("": the section is left out).
+type section struct {
+	figure figure
+	charts []drawable
+	note   string
+}
+
+// one is a section of a single chart.
+func one(f figure, d drawable, note string) []section {
+	return []section{{figure: f, charts: []drawable{d}, note: note}}
+}
+
+// reportSections are the report's sections in page order, each a builder
+// from Input. A new chart is its data (a field of Input and of Data, and
+// its line in Build, all in input.go), its builder and one row here (this
+// file), and the cmd code that loads and computes it
+// (cmd/emobench/report_sections.go).
+var reportSections = []struct {
+	name  string
+	build func(Input) []section
+}{
+	{"passk", passKSection},
+	{"gap", func(in Input) []section {
+		d, caption := gapChart(in.Gaps)
+		return one(figure{Title: cmp.Or(in.Gaps.Title, "pass^1 vs pass^k by run"), Caption: caption + commandNote(in.Gaps.Command)}, d, "")
+	}},
+	{"family", familySection},
+	{"family-heatmap", func(in Input) []section {
+		d, caption := heatmapChart(familyHeatmapID, in.FamilyHeatmap, "domain", "emotion family")
+		return one(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption + commandNote(in.FamilyHeatmap.Command), Summary: in.FamilyHeatmap.Summary}, d, "")
+	}},
+	{"condition", func(in Input) []section {
+		return one(figure{
+			ID:      conditionChartID, // names the note when there is no chart
+			Title:   "pass^1 with vs without emotions",
+			Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + NotEvaluatedNote(notEvaluatedPairs(in.ConditionPairs)) + commandNote(in.ConditionCommand),
+		}, barOrNil(conditionChart(in)), "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
+	}},
+	{"deltas", func(in Input) []section {
+		var out []section
+		for i, dc := range in.Deltas {
+			d, caption := deltaChart(i+1, dc)
+			out = append(out, one(figure{Title: cmp.Or(dc.Title, "Δ "+cmp.Or(dc.Metric, "pass^1")+", with − without emotions"), Caption: caption + commandNote(dc.Command)}, d, "")...)
+		}
+		return out
+	}},
+	{"abandonment", func(in Input) []section {
+		d, caption := abandonmentChart(in.Abandonment)
+		return one(figure{Title: cmp.Or(in.Abandonment.Title, "Abandonment rate"), Caption: caption + commandNote(in.Abandonment.Command)}, d, "")
+	}},
+	{"balance", balanceSection},
+	{"generalization", func(in Input) []section {
+		d, caption := heatmapChart(generalizationChartID, in.Generalization, "domain", "model")
+		return one(figure{Title: cmp.Or(in.Generalization.Title, "Generalization matrix"), Caption: caption + commandNote(in.Generalization.Command), Summary: in.Generalization.Summary}, d, "")
+	}},
+	{"published", func(in Input) []section {
+		ds, caption := publishedCharts(in.Published)
+		if in.PublishedCommand != "" {
+			caption += commandNote(in.PublishedCommand + "; yours: emobench runs")
+		}
+		return []section{{figure: figure{Title: "Published results beside your runs, per domain", Caption: caption, Grid: true}, charts: ds}}
+	}},
+	{"funnel", func(in Input) []section {
+		d, caption := funnelChart(in.Funnel)
+		return one(figure{Title: cmp.Or(in.Funnel.Title, "Tracer funnel"), Caption: caption}, d, "")
+	}},
+}
+
+// passKSection is chart (a), the one pass^k chart: from in.PassK's
+// curves, or else from the rows of in.PassKByRun, with no bands.
+func passKSection(in Input) []section {
+	passIn, fromRows := in, len(in.PassK.Curves) == 0
+	if fromRows {
+		passIn.PassK.Curves = curvesFromRows(in.PassKByRun)
+	}
+	ds, caption := passKCharts(passIn)
+	note := "No pass^k points."
+	if fromRows {
+		caption += conventionNote(conventions(in.PassKByRun)) + NotEvaluatedNote(notEvaluatedRows(in.PassKByRun, runLabeler(in), false))
+		note = "No pass^k rows."
+	}
+	return []section{{figure: figure{ID: passKChartID, Title: cmp.Or(in.PassK.Title, "pass^k by run"), Caption: caption + commandNote(cmp.Or(in.PassK.Command, in.PassKCommand))}, charts: ds, note: note}}
+}
+
+// familySection is chart (b): a panel per emotion family.
+func familySection(in Input) []section {
+	ds, noProfile := familyCharts(in)
+	noProfileNote := ""
+	if len(noProfile) > 0 {
+		noProfileNote = " Left out, as none of their tasks has an emotion profile: " + strings.Join(noProfile, ", ") + "."
+	}
+	return []section{{figure: figure{
+		ID:      familyChartID,
+		Title:   "pass^1 by emotion family",
+		Caption: "pass^1 per emotion family of the task's user: one panel per family, one bar per run, labelled with pass^1 and n; \"no data\" where a run has no task of the family; (none) gathers tasks with no emotion profile." + conventionNote(conventions(in.FamilyPass1)) + familyN(in) + noProfileNote + NotEvaluatedNote(notEvaluatedRows(in.FamilyPass1, runLabeler(in), true)) + commandNote(in.FamilyCommand),
+		Grid:    true,
+	}, charts: ds, note: "No pass^1 rows by emotion family."}}
+}
+
+// balanceSection is the success-against-balance charts: one, or small
+// multiples, a panel per run (or pool) with its caption under it.
+func balanceSection(in Input) []section {
+	if len(in.Balance) == 1 {
+		b := in.Balance[0]
+		d, caption := balanceChart(balanceChartIDOf(0), b)
+		return one(figure{Title: cmp.Or(b.Title, "Success vs balance"), Caption: caption + commandNote(b.Command)}, d, "")
+	}
+	var ds []drawable
+	for i, b := range in.Balance {
+		d, caption := balanceChart(balanceChartIDOf(i), b)
+		if d.chart == nil {
+			continue
+		}
+		d = withPanelTitle(d, cmp.Or(strings.TrimPrefix(b.Title, "Success vs balance: "), "Success vs balance"))
+		d.caption = caption + commandNote(b.Command)
+		ds = append(ds, d)
+	}
+	return []section{{figure: figure{Title: "Success vs balance, one panel per run", Caption: "Success rate against the balance of tool calls and follow-up questions, one panel per run (or pool); under each panel, what it plots, its n and the emobench stats command that prints its numbers.", Grid: true}, charts: ds}}
+}
+
 // Container ids of the optional sections' charts. Delta charts are numbered
 // from 1 in Input.Deltas order.
 const (
@@ -40,13 +162,6 @@ var seriesPalette = opts.Colors{
 	"#8c564b", "#17becf", "#bcbd22",
 }
 
-// cycleSymbols and cycleDashes mark the n-th pass through the colour
-// palette in line charts (the first pass keeps echarts' defaults).
-var (
-	cycleSymbols = []string{"emptyCircle", "rect", "triangle", "diamond", "pin"}
-	cycleDashes  = []string{"solid", "dashed", "dotted"}
-)
-
 // heatmapColors is the heatmap's sequential colour scale, low to high (light
 // part of ColorBrewer YlGnBu), light enough for dark cell text throughout.
 var heatmapColors = []string{"#ffffd9", "#c7e9b4", "#7fcdbb", "#41b6c4"}
@@ -64,9 +179,10 @@ const significance = 0.05
 // dataItem is a data item with a label of its own, which go-echarts' data
 // types for heatmaps, scatters and funnels lack.
 type dataItem struct {
-	Name  string      `json:"name,omitempty"`
-	Value any         `json:"value"`
-	Label *opts.Label `json:"label,omitempty"`
+	Name      string          `json:"name,omitempty"`
+	Value     any             `json:"value"`
+	Label     *opts.Label     `json:"label,omitempty"`
+	ItemStyle *opts.ItemStyle `json:"itemStyle,omitempty"`
 }
 
 // seriesTooltip is a series' tooltip switch.
@@ -180,131 +296,174 @@ func whiskers(name string, xs []float64, cis []Interval) (extSeries, bool) {
 	}, true
 }
 
-// passKCurveChart returns chart (a) from in.PassK: pass^k against k, one
-// line per curve, and around each line a band from CI.Lo to CI.Hi drawn as
-// two stacked, tooltip-less area series under the line's name (so that the
-// legend shows and hides them with it): the lower bound with no area, then
-// the band's height, filled. The x axis holds every k from 1 to the largest
-// k of any point. It returns a nil chart when no point has k ≥ 1.
-func passKCurveChart(in Input) (drawable, string) {
+// passKCharts returns chart (a) from in.PassK: pass^k against k, one
+// line per curve with at least two k, at most panelSeries lines a panel,
+// and around each line a band from CI.Lo to CI.Hi drawn as two stacked,
+// tooltip-less area series under the line's name (so that the legend shows
+// and hides them with it): the lower bound with no area, then the band's
+// height, filled. Curves with only k = 1 (runs of one trial per task) are
+// points with whiskers in a panel of their own, one row each. It returns no
+// chart when no point has k ≥ 1.
+func passKCharts(in Input) ([]drawable, string) {
 	label := runLabeler(in)
 	type curve struct {
 		name string
 		byK  map[int]PassKPoint
+		maxK int
 	}
-	var curves []curve
+	var lined, single []curve
 	maxK := 0
 	for _, c := range in.PassK.Curves {
-		byK := map[int]PassKPoint{}
+		cv := curve{name: cleanLabel(cmp.Or(c.Run, label(c.RunID))), byK: map[int]PassKPoint{}}
 		for _, p := range c.Points {
 			if p.K >= 1 {
-				byK[p.K] = p
-				maxK = max(maxK, p.K)
+				cv.byK[p.K] = p
+				cv.maxK = max(cv.maxK, p.K)
 			}
 		}
-		curves = append(curves, curve{cmp.Or(c.Run, label(c.RunID)), byK})
+		switch {
+		case cv.maxK == 0:
+		case cv.maxK == 1:
+			single = append(single, cv)
+		default:
+			lined = append(lined, cv)
+			maxK = max(maxK, cv.maxK)
+		}
 	}
-	if maxK == 0 {
-		return drawable{}, ""
+	if len(lined)+len(single) == 0 {
+		return nil, ""
 	}
 	ks := make([]string, maxK)
 	for k := 1; k <= maxK; k++ {
 		ks[k-1] = strconv.Itoa(k)
 	}
-	names := make([]string, len(curves))
-	for i, c := range curves {
-		names[i] = c.name
+	// One rate axis for every panel, fitted to the lines and their bands.
+	var values []float64
+	var cis []Interval
+	for _, cv := range lined {
+		for _, p := range cv.byK {
+			values, cis = append(values, p.Value), append(cis, p.CI)
+		}
 	}
-	c := charts.NewLine()
-	c.SetGlobalOptions(baseOpts(passKChartID, names, ks, "k", "pass^k")...)
-	c.SetXAxis(ks)
-
-	var lines, bands []any
+	top := fitRateMax(values, cis)
+	var out []drawable
 	var perRun, shrinking []string
-	banded, whiskered := false, false
-	for i, cv := range curves {
-		color := c.Colors[i%len(c.Colors)]
-		values := make([]any, maxK)
-		lo := make([]any, maxK)
-		height := make([]any, maxK)
-		var tasks []int
-		var cis []Interval
-		var at []float64
-		band := false
-		for k := 1; k <= maxK; k++ {
-			p, ok := cv.byK[k]
-			values[k-1], lo[k-1], height[k-1] = missing, missing, missing
-			if !ok {
+	banded := false
+	for _, span := range panels(len(lined)) {
+		group := lined[span[0]:span[1]]
+		names := make([]string, len(group))
+		for i, c := range group {
+			names[i] = c.name
+		}
+		c := charts.NewLine()
+		c.SetGlobalOptions(baseOpts(panelID(passKChartID, len(out)), names, ks, "k", "pass^k", top)...)
+		c.SetXAxis(ks)
+		var lines, bands []any
+		for i, cv := range group {
+			color := c.Colors[i%len(c.Colors)]
+			values := make([]any, maxK)
+			lo := make([]any, maxK)
+			height := make([]any, maxK)
+			var tasks []int
+			band := false
+			for k := 1; k <= maxK; k++ {
+				p, ok := cv.byK[k]
+				values[k-1], lo[k-1], height[k-1] = missing, missing, missing
+				if !ok {
+					continue
+				}
+				tasks = append(tasks, p.Tasks)
+				values[k-1] = chartValue(p.Value)
+				if hasCI(p.CI) {
+					l, h := round4(p.CI.Lo), round4(p.CI.Hi)
+					lo[k-1], height[k-1] = l, round4(h-l)
+					band = true
+				}
+			}
+			lines = append(lines, lineSeries(cv.name, color, values))
+			perRun = append(perRun, cv.name+" "+nRange(tasks))
+			if len(tasks) > 0 && tasks[len(tasks)-1] < tasks[0] {
+				shrinking = append(shrinking, cv.name)
+			}
+			if !band {
 				continue
 			}
-			tasks = append(tasks, p.Tasks)
-			values[k-1] = chartValue(p.Value)
-			if hasCI(p.CI) {
-				l, h := round4(p.CI.Lo), round4(p.CI.Hi)
-				lo[k-1], height[k-1] = l, round4(h-l)
-				cis, at = append(cis, p.CI), append(at, float64(k-1))
-				band = true
-			}
-		}
-		if len(cis) == 1 { // a band around one point has no width: a whisker shows it
-			if w, ok := whiskers(cv.name, at, cis); ok {
-				w.ItemStyle = &opts.ItemStyle{Color: color}
-				bands = append(bands, w)
-				whiskered = true
-			}
-		}
-		line := lineSeries(cv.name, color, values)
-		// Past the palette's length, colours repeat: the marker and dash
-		// keep runs apart, in print too.
-		if cycle := i / len(c.Colors); cycle > 0 {
-			line.Symbol = cycleSymbols[cycle%len(cycleSymbols)]
-			line.LineStyle.Type = cycleDashes[cycle%len(cycleDashes)]
-		}
-		lines = append(lines, line)
-		perRun = append(perRun, cv.name+" "+nRange(tasks))
-		if len(tasks) > 0 && tasks[len(tasks)-1] < tasks[0] {
-			shrinking = append(shrinking, cv.name)
-		}
-		if !band {
-			continue
-		}
-		banded = true
-		stack := "ci-" + strconv.Itoa(i)
-		bands = append(bands,
-			extSeries{
-				SingleSeries: charts.SingleSeries{
-					Name: cv.name, Type: types.ChartLine, Data: lo, Stack: stack, Animation: opts.Bool(false),
-					Symbol: "none", ShowSymbol: opts.Bool(false),
-					ItemStyle: &opts.ItemStyle{Color: color},
-					LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
+			banded = true
+			stack := "ci-" + strconv.Itoa(i)
+			bands = append(bands,
+				extSeries{
+					SingleSeries: charts.SingleSeries{
+						Name: cv.name, Type: types.ChartLine, Data: lo, Stack: stack, Animation: opts.Bool(false),
+						Symbol: "none", ShowSymbol: opts.Bool(false),
+						ItemStyle: &opts.ItemStyle{Color: color},
+						LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
+					},
+					Tooltip: &seriesTooltip{Show: false},
+					Z:       1,
 				},
-				Tooltip: &seriesTooltip{Show: false},
-				Z:       1,
-			},
-			extSeries{
-				SingleSeries: charts.SingleSeries{
-					Name: cv.name, Type: types.ChartLine, Data: height, Stack: stack, Animation: opts.Bool(false),
-					Symbol: "none", ShowSymbol: opts.Bool(false),
-					ItemStyle: &opts.ItemStyle{Color: color},
-					LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
-					AreaStyle: &opts.AreaStyle{Color: color, Opacity: opts.Float(0.2)},
-				},
-				Tooltip: &seriesTooltip{Show: false},
-				Z:       1,
-			})
+				extSeries{
+					SingleSeries: charts.SingleSeries{
+						Name: cv.name, Type: types.ChartLine, Data: height, Stack: stack, Animation: opts.Bool(false),
+						Symbol: "none", ShowSymbol: opts.Bool(false),
+						ItemStyle: &opts.ItemStyle{Color: color},
+						LineStyle: &opts.LineStyle{Color: color, Opacity: opts.Float(0)},
+						AreaStyle: &opts.AreaStyle{Color: color, Opacity: opts.Float(0.2)},
+					},
+					Tooltip: &seriesTooltip{Show: false},
+					Z:       1,
+				})
+		}
+		out = append(out, drawable{chart: c, init: c.Initialization, series: append(lines, bands...)})
+	}
+	whiskered := false
+	if len(single) > 0 {
+		rows := make([]row, len(single))
+		for i, cv := range single {
+			p := cv.byK[1]
+			rows[i] = row{Label: cv.name, Value: p.Value, CI: p.CI, Text: rateText(p.Value, p.Tasks, p.NotEvaluated)}
+			whiskered = whiskered || hasCI(p.CI)
+			perRun = append(perRun, cv.name+" "+strconv.Itoa(p.Tasks))
+		}
+		title := ""
+		if len(lined) > 0 {
+			title = "one trial per task: pass^1"
+		}
+		out = append(out, rowChart(panelID(passKChartID, len(out)), title, "pass^1", "pass^1 (k = 1)", rows, 0, 1, true))
 	}
 	caption := "pass^k = mean over tasks of C(c,k)/C(n,k) (Yao et al. 2024, τ-bench): the chance that k independent trials of a task all pass; one line per run"
+	if len(lined) > panelSeries {
+		caption += fmt.Sprintf(" (at most %d a panel, so that no colour repeats)", panelSeries)
+	}
 	if banded {
 		caption += ", with the confidence interval of each point shaded around it"
+	}
+	if len(single) > 0 {
+		caption += "; runs with one trial per task have only k = 1: they are points, one row each"
 		if whiskered {
-			caption += " (a whisker for a run with one point)"
+			caption += ", with a whisker for the confidence interval"
+		}
+		if len(lined) > 0 {
+			caption += ", in a panel of their own"
 		}
 	}
 	caption += ". n (tasks behind each point): " + strings.Join(perRun, "; ") + "."
 	if len(shrinking) > 0 {
 		caption += " In " + strings.Join(shrinking, ", ") + " some tasks have fewer trials than the largest k: they drop out of the larger k, so the curve may rise there (the per-task convention; stats passk --convention min-trials keeps every task)."
 	}
-	return drawable{chart: c, init: c.Initialization, series: append(lines, bands...)}, withCaption(caption, in.PassK.Caption)
+	return out, withCaption(caption, in.PassK.Caption)
+}
+
+// rateText is a value label: the rate with 2 decimals and its n, "0.57
+// (n=12)"; "not evaluated (n=12)" when notEvaluated, and "no data (n=12)"
+// when the rate is otherwise not finite.
+func rateText(v float64, n int, notEvaluated bool) string {
+	switch {
+	case notEvaluated:
+		return "not evaluated (n=" + strconv.Itoa(n) + ")"
+	case !finite(v):
+		return "no data (n=" + strconv.Itoa(n) + ")"
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64) + " (n=" + strconv.Itoa(n) + ")"
 }
 
 // gapChart returns the pass^1 against pass^k chart from g: two bars per
@@ -323,7 +482,7 @@ func gapChart(g GapChart) (drawable, string) {
 	var tasks []int
 	uneven := false
 	for i, b := range g.Bars {
-		labels[i], subs[i] = b.Run, fmt.Sprintf("k=%d, n=%d", b.K, b.Tasks)
+		labels[i], subs[i] = cleanLabel(b.Run), fmt.Sprintf("k=%d, n=%d", b.K, b.Tasks)
 		if b.Tasks1 > b.Tasks {
 			subs[i] = fmt.Sprintf("k=%d, n=%d/%d", b.K, b.Tasks1, b.Tasks)
 			uneven = true
@@ -332,7 +491,7 @@ func gapChart(g GapChart) (drawable, string) {
 		pk[i] = opts.BarData{Value: chartValue(b.PassK)}
 		if finite(b.Pass1) && finite(b.PassK) {
 			pk[i].Label = &opts.Label{
-				Show: opts.Bool(true), Position: "top", Color: labelColor,
+				Show: opts.Bool(true), Position: gapLabelPosition(len(g.Bars)), Color: labelColor,
 				Formatter: signed(b.Pass1 - b.PassK),
 			}
 		}
@@ -346,16 +505,65 @@ func gapChart(g GapChart) (drawable, string) {
 	names := []string{"pass^1", kName}
 	xs := categoryLabels(labels, subs)
 	c := charts.NewBar()
-	c.SetGlobalOptions(rectOpts(gapChartID, barChartHeight(xs), names, "axis", categoryAxis(xs, ""), rateAxis("pass rate"), 16)...)
+	var values []float64
+	for _, b := range g.Bars {
+		values = append(values, b.Pass1, b.PassK)
+	}
+	yAxis := rateAxis("pass rate")
+	yAxis.Max = fitRateMax(values, nil)
+	c.SetGlobalOptions(rectOpts(gapChartID, barChartHeight(xs), names, "axis", categoryAxis(xs, ""), yAxis, 16)...)
 	c.SetXAxis(xs)
 	c.AddSeries(names[0], p1)
 	c.AddSeries(names[1], pk)
+	capBarWidth(c)
 	caption := "pass^1 and pass^k of each run side by side, at the k given with the run's name; the number over the pass^k bar is the reliability gap pass^1 − pass^k (as emobench stats gap gives it). " +
 		"n (tasks per run, with each name): " + nRange(tasks) + "."
 	if uneven {
 		caption += " n=a/b: pass^1 over a tasks, pass^k over the b of them with at least k trials."
 	}
-	return drawable{chart: c, init: c.Initialization}, withCaption(caption, g.Caption)
+	d := drawable{chart: c, init: c.Initialization}
+	if len(g.Bars) > gapColumns {
+		d = horizontalBars(d, g.Bars, labels, subs, yAxis.Max.(float64))
+	}
+	return d, withCaption(caption, g.Caption)
+}
+
+// gapColumns is the most runs the gap chart draws as columns; past it,
+// its bars lie along rows, whose labels need not turn.
+const gapColumns = 8
+
+// horizontalBars lays the gap chart d out along rows: one row per bar
+// pair, labelled "run (k=…, n=…)", with the rate axis (to top) along x
+// and the gap label at the right of its bar.
+func horizontalBars(d drawable, bars []GapBar, labels, subs []string, top float64) drawable {
+	rows := make([]string, len(bars))
+	longest := 0
+	for i := range bars {
+		rows[i] = labels[i] + " (" + subs[i] + ")"
+		longest = max(longest, longestLine(rows[i]))
+	}
+	d.init.Height = strconv.Itoa(36+44+2*rowHeight*len(bars)) + "px"
+	d.chart.(*charts.Bar).Initialization.Height = d.init.Height
+	d.patch = func(o map[string]any) {
+		o["xAxis"] = []map[string]any{{"type": "value", "min": 0, "max": top, "name": "pass rate", "nameLocation": "middle", "nameGap": 24}}
+		o["yAxis"] = []map[string]any{{
+			"type": "category", "data": rows, "inverse": true,
+			"axisLabel": map[string]any{"interval": 0, "width": min(longest, 64) * charWidth, "overflow": "truncate"},
+		}}
+		if grids, ok := o["grid"].([]opts.Grid); ok && len(grids) > 0 {
+			grids[0].Left, grids[0].Bottom = "24", "36"
+		}
+	}
+	return d
+}
+
+// gapLabelPosition places the gap label over a column, or at the right of
+// a row's bar.
+func gapLabelPosition(bars int) string {
+	if bars > gapColumns {
+		return "right"
+	}
+	return "top"
 }
 
 // signed formats a difference with 2 decimals and its sign: "+0.12",
@@ -411,15 +619,26 @@ func heatmapChart(id string, h Heatmap, defRow, defCol string) (drawable, string
 			scaleHi = scaleLo + 1
 		}
 	}
+	// Each column is wide enough for its label, wrapped on at most three
+	// lines; the chart widens (and its box scrolls) to fit them all.
+	rowLabels, colLabels := cleanLabels(h.Rows), cleanLabels(h.Cols)
+	longestCol, longestRow := 0, 0
+	for _, c := range colLabels {
+		longestCol = max(longestCol, longestLine(c))
+	}
+	for _, r := range rowLabels {
+		longestRow = max(longestRow, longestLine(r))
+	}
+	cellWidth := min(max(72, (longestCol+2)*charWidth/2+8), 200)
+	labelLines := min(3, (longestCol*charWidth+cellWidth-9)/(cellWidth-8))
+	minWidth := min(longestRow, 64)*charWidth + 72 + cellWidth*len(h.Cols)
 	// 36 px above the cells clear the toolbox; 56 below the labels hold
 	// the colour scale.
-	height := strconv.Itoa(36+36*len(h.Rows)+labelRoom(h.Cols)+56) + "px"
-	xAxis := categoryAxis(h.Cols, "")
-	xAxis.Data = h.Cols
-	xAxis.SplitArea = &opts.SplitArea{Show: opts.Bool(true)}
+	height := strconv.Itoa(36+36*len(h.Rows)+labelLines*labelLineHeight+12+56) + "px"
+	xAxis := opts.XAxis{Type: "category", Data: colLabels, SplitLine: &opts.SplitLine{Show: opts.Bool(true)}}
 	yAxis := opts.YAxis{
-		Type: "category", Data: h.Rows, Inverse: opts.Bool(true),
-		SplitArea: &opts.SplitArea{Show: opts.Bool(true)},
+		Type: "category", Data: rowLabels, Inverse: opts.Bool(true),
+		SplitLine: &opts.SplitLine{Show: opts.Bool(true)},
 	}
 	c := charts.NewHeatMap()
 	c.SetGlobalOptions(rectOpts(id, height, nil, "item", xAxis, yAxis, 56)...)
@@ -445,87 +664,72 @@ func heatmapChart(id string, h Heatmap, defRow, defCol string) (drawable, string
 	})
 	caption := fmt.Sprintf("%s per %s (rows) and %s (columns). Each cell shows %s, coloured on the scale below, and n, the tasks behind it; blank cells have no data. n = %s tasks per cell.",
 		metric, cmp.Or(h.RowName, defRow), cmp.Or(h.ColName, defCol), metric, nRange(ns))
-	return drawable{chart: c, init: c.Initialization}, withCaption(caption, h.Caption)
+	patch := func(o map[string]any) {
+		o["xAxis"] = []map[string]any{{
+			"type": "category", "data": colLabels, "splitLine": map[string]any{"show": true, "interval": 0},
+			"axisLabel": map[string]any{"interval": 0, "width": cellWidth - 8, "overflow": "breakAll", "lineHeight": labelLineHeight},
+		}}
+	}
+	// Cells grow to at most 180 px wide: a matrix of few columns stays a
+	// matrix, not a row of slabs.
+	maxWidth := minWidth - cellWidth*len(h.Cols) + 180*len(h.Cols)
+	return drawable{chart: c, init: c.Initialization, patch: patch, minWidth: strconv.Itoa(minWidth) + "px", maxWidth: strconv.Itoa(maxWidth) + "px"}, withCaption(caption, h.Caption)
 }
 
-// whiskerBarChart returns a bar chart of values at the categories xs, one
-// series named barName, with whiskers from cis (a series named "CI", when
-// any interval is finite), on the y axis yAxis.
-func whiskerBarChart(id, barName string, xs []string, values []float64, cis []Interval, yAxis opts.YAxis) drawable {
-	data := make([]opts.BarData, len(values))
-	at := make([]float64, len(values))
-	for i, v := range values {
-		data[i] = opts.BarData{Value: chartValue(v)}
-		at[i] = float64(i)
-	}
-	series := []any{charts.SingleSeries{
-		Name: barName, Type: types.ChartBar, Data: data, Animation: opts.Bool(false),
-		BarMaxWidth: "48",
-	}}
-	names := []string{barName}
-	if w, ok := whiskers("CI", at, cis); ok {
-		series = append(series, w)
-		names = append(names, "CI")
-	}
-	// The category axis stays at the bottom, under negative bars too.
-	xAxis := categoryAxis(xs, "")
-	xAxis.AxisLine = &opts.AxisLine{OnZero: opts.Bool(false)}
-	c := charts.NewBar()
-	c.SetGlobalOptions(rectOpts(id, barChartHeight(xs), names, "axis", xAxis, yAxis, 16)...)
-	c.SetXAxis(xs)
-	return drawable{chart: c, init: c.Initialization, series: series}
-}
-
-// deltaChart returns the i-th (from 1) Δ chart from d: one bar per
-// DeltaBar, with CI whiskers, its label starred when P < 0.05 and its n
-// under it. It returns a nil chart when d has no bar.
+// deltaChart returns the i-th (from 1) Δ chart from d: one row per
+// DeltaBar, a bar with CI whiskers, its label starred when P < 0.05, and
+// its value and n at the right, on a Δ axis that fits the data within
+// [−1, 1]. It returns a nil chart when d has no bar.
 func deltaChart(i int, d DeltaChart) (drawable, string) {
 	if len(d.Bars) == 0 {
 		return drawable{}, ""
 	}
 	metric := cmp.Or(d.Metric, "pass^1")
-	labels := make([]string, len(d.Bars))
-	subs := make([]string, len(d.Bars))
+	rows := make([]row, len(d.Bars))
 	values := make([]float64, len(d.Bars))
 	cis := make([]Interval, len(d.Bars))
 	var pairs []int
 	for j, b := range d.Bars {
-		labels[j], subs[j] = b.Label, "n="+strconv.Itoa(b.Pairs)
+		rows[j] = row{Label: cleanLabel(b.Label), Value: b.Delta, CI: b.CI}
 		if b.P < significance { // false for NaN
-			labels[j] += " *"
+			rows[j].Label += " *"
+		}
+		rows[j].Text = "n=" + strconv.Itoa(b.Pairs)
+		if finite(b.Delta) {
+			rows[j].Text = signed(b.Delta) + " (n=" + strconv.Itoa(b.Pairs) + ")"
 		}
 		values[j], cis[j] = b.Delta, b.CI
 		pairs = append(pairs, b.Pairs)
 	}
 	name := "Δ " + metric
-	yAxis := opts.YAxis{Type: "value", Name: name + " (with − without)"}
 	caption := fmt.Sprintf("Δ %[1]s = %[1]s with emotions − %[1]s without, per %[2]s, over matched task pairs; whiskers: confidence interval of Δ; * marks a Holm-adjusted p < 0.05. n (task pairs, with each label): %[3]s.",
 		metric, cmp.Or(d.Group, "group"), nRange(pairs))
-	xs := categoryLabels(labels, subs)
-	return whiskerBarChart(deltaChartIDPrefix+strconv.Itoa(i), name, xs, values, cis, yAxis), withCaption(caption, d.Caption)
+	lo, hi := deltaRange(values, cis)
+	return rowChart(deltaChartIDPrefix+strconv.Itoa(i), "", name, name+" (with − without)", rows, lo, hi, false), withCaption(caption, d.Caption)
 }
 
-// abandonmentChart returns the abandonment-rate chart from r: one bar per
-// RateBar, with CI whiskers and its n under its label. It returns a nil
-// chart when r has no bar.
+// abandonmentChart returns the abandonment-rate chart from r: one row per
+// RateBar, a bar with CI whiskers, its rate and n at the right, on a rate
+// axis that fits the data. It returns a nil chart when r has no bar.
 func abandonmentChart(r RateChart) (drawable, string) {
 	if len(r.Bars) == 0 {
 		return drawable{}, ""
 	}
-	labels := make([]string, len(r.Bars))
-	subs := make([]string, len(r.Bars))
+	rows := make([]row, len(r.Bars))
 	values := make([]float64, len(r.Bars))
 	cis := make([]Interval, len(r.Bars))
 	var ns []int
 	for j, b := range r.Bars {
-		labels[j], subs[j] = b.Label, "n="+strconv.Itoa(b.N)
+		rows[j] = row{Label: cleanLabel(b.Label), Value: b.Rate, CI: b.CI, Text: "n=" + strconv.Itoa(b.N)}
+		if finite(b.Rate) {
+			rows[j].Text = rateText(b.Rate, b.N, false)
+		}
 		values[j], cis[j] = b.Rate, b.CI
 		ns = append(ns, b.N)
 	}
 	caption := fmt.Sprintf("Abandonment rate = trajectories the user ended as unsatisfied ÷ trajectories, per %s; whiskers: confidence interval. n (trajectories, with each label): %s.",
 		cmp.Or(r.Group, "group"), nRange(ns))
-	xs := categoryLabels(labels, subs)
-	return whiskerBarChart(abandonmentChartID, "abandonment rate", xs, values, cis, rateAxis("abandonment rate")), withCaption(caption, r.Caption)
+	return rowChart(abandonmentChartID, "", "abandonment rate", "abandonment rate", rows, 0, fitRateMax(values, cis), false), withCaption(caption, r.Caption)
 }
 
 // balanceChart returns the success-against-balance chart from b: a point
@@ -551,9 +755,14 @@ func balanceChart(id string, b BalanceCurve) (drawable, string) {
 			continue
 		}
 		mid := round4((bin.Lo + bin.Hi) / 2)
+		// Beside the point, or over it near 0, where the x axis labels are.
+		position := "right"
+		if bin.Rate < 0.1 {
+			position = "top"
+		}
 		points = append(points, dataItem{
 			Value: [2]float64{mid, round4(bin.Rate)},
-			Label: &opts.Label{Show: opts.Bool(true), Position: "right", Color: "#555555", FontSize: 10, Formatter: "n=" + strconv.Itoa(bin.N)},
+			Label: &opts.Label{Show: opts.Bool(true), Position: position, Color: "#555555", FontSize: 10, Formatter: "n=" + strconv.Itoa(bin.N)},
 		})
 		mids = append(mids, mid)
 		cis = append(cis, bin.CI)
@@ -587,7 +796,15 @@ func balanceChart(id string, b BalanceCurve) (drawable, string) {
 		names = append(names, "fit")
 	}
 	xAxis := opts.XAxis{Type: "value", Name: xName, NameLocation: "middle", NameGap: 28, Min: round4(lo), Max: round4(hi)}
+	var rates []float64
+	for _, bin := range b.Bins {
+		rates = append(rates, bin.Rate)
+	}
+	for _, p := range b.Fit {
+		rates = append(rates, p.Y)
+	}
 	yAxis := rateAxis("success rate")
+	yAxis.Max = fitRateMax(rates, cis)
 	yAxis.AxisLine = &opts.AxisLine{OnZero: opts.Bool(false)} // at the left, not at x = 0
 	c := charts.NewScatter()
 	c.SetGlobalOptions(rectOpts(id, chartHeight, names, "item", xAxis, yAxis, 16)...)

@@ -29,11 +29,13 @@ func reportCommand(e *env) *cli.Command {
 			"command that prints its numbers. Intervals use the same bootstrap as the stats commands\n" +
 			"(--resamples, --seed, --level, --ci-method). The echarts library is embedded: the file opens\n" +
 			"offline and can be shared or printed.\n\n" +
+			"An existing --out file is kept unless --force is given.\n\n" +
 			"Example:\n   emobench --db runs.db report --out report.html --run 1 --run 2\n   emobench --db runs.db report --out pooled.html --pool",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "HTML `FILE` to write (required)"},
 			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
 			&cli.StringFlag{Name: "title", Value: "emobench report", Usage: "report title"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			poolFlag(),
 		}, intervalFlags("pm")[1:]...), // the stats commands' bootstrap flags and defaults
 		Action: func(c *cli.Context) error {
@@ -42,6 +44,9 @@ func reportCommand(e *env) *cli.Command {
 			}
 			if c.String("out") == "" {
 				return usagef("report needs --out FILE.html")
+			}
+			if err := refuseExistingReport(c.String("out"), c.Bool("force")); err != nil {
+				return err
 			}
 			store, runIDs, err := openRuns(c)
 			if err != nil {
@@ -71,14 +76,14 @@ func reportCommand(e *env) *cli.Command {
 // overlaps of pooled runs. Every chart's numbers come from the functions of
 // the stats command its caption names.
 func reportInput(ctx context.Context, e *env, store *db.DB, runIDs []int64, title string, boot analysis.BootstrapOptions, pool bool) (reports.Input, []analysis.Overlap, error) {
-	in := reports.Input{Title: title, GeneratedAt: time.Now().UTC()}
+	d := reports.Data{Title: title, GeneratedAt: time.Now().UTC(), Bootstrap: boot, Pooled: pool}
 	summaries, err := store.ListRunSummaries(ctx)
 	if err != nil {
-		return in, nil, err
+		return reports.Input{}, nil, err
 	}
 	rewards, err := store.ListRunRewards(ctx)
 	if err != nil {
-		return in, nil, err
+		return reports.Input{}, nil, err
 	}
 	keep := map[int64]bool{}
 	for _, id := range runIDs {
@@ -88,32 +93,32 @@ func reportInput(ctx context.Context, e *env, store *db.DB, runIDs []int64, titl
 		if len(keep) > 0 && !keep[s.ID] {
 			continue
 		}
-		in.Runs = append(in.Runs, reportRun(s, rewards[s.ID]))
+		d.Runs = append(d.Runs, reportRun(s, rewards[s.ID]))
 	}
 	units, names, err := loadUnits(ctx, e, store, runIDs, pool)
 	if err != nil {
-		return in, nil, err
+		return reports.Input{}, nil, err
 	}
-	if pool {
-		in.UnitLabels = map[int64]string{}
-		for _, u := range units.List() {
-			in.UnitLabels[u.ID] = unitLabel(u, names)
-		}
+	d.Units = map[int64]string{}
+	for _, u := range units.List() {
+		d.Units[u.ID] = unitLabel(u, names)
 	}
 	cmd := commandLine{runIDs: runIDs, pool: pool, boot: boot}
 	all := analysis.PassKOptions{Convention: analysis.PerTask}
 	first := analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}}
 	var overlaps []analysis.Overlap
-	if in.PassKByRun, _, overlaps, err = computePassK(ctx, store, units, runIDs, nil, all); err != nil {
-		return in, nil, err
+	if d.PassK, _, overlaps, err = computePassK(ctx, store, units, runIDs, nil, all); err != nil {
+		return reports.Input{}, nil, err
 	}
-	in.PassKCommand = cmd.stats("passk", true, "--ci", "pm")
-	if in.FamilyPass1, _, _, err = computePassK(ctx, store, units, runIDs, []string{"emotion_family"}, first); err != nil {
-		return in, nil, err
+	d.Commands.PassK = cmd.stats("passk", true, "--ci", "pm")
+	if d.FamilyPass1, _, _, err = computePassK(ctx, store, units, runIDs, []string{"emotion_family"}, first); err != nil {
+		return reports.Input{}, nil, err
 	}
-	in.FamilyCommand = cmd.stats("passk", false, "--by", "emotion_family", "--k", "1")
-	err = addPaperSections(ctx, store, runIDs, units, &in, names, boot, cmd)
-	return in, overlaps, err
+	d.Commands.Family = cmd.stats("passk", false, "--by", "emotion_family", "--k", "1")
+	if err := addPaperSections(ctx, store, runIDs, units, &d, boot, cmd); err != nil {
+		return reports.Input{}, nil, err
+	}
+	return reports.Build(d), overlaps, nil
 }
 
 // commandLine writes the stats command lines that report captions name:
@@ -175,6 +180,18 @@ func reportRun(s db.RunSummary, rw db.RunRewards) reports.RunSummary {
 		Tasks: s.Tasks, Trajectories: s.Trajectories, Pass1: pass1, Abandoned: s.Abandoned,
 		NotEvaluated: notEvaluated(s, rw), PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward,
 	}
+}
+
+// refuseExistingReport keeps report from replacing a file at out unless
+// force is set, as export and vacuum do; it is a usage error (exit 2).
+func refuseExistingReport(out string, force bool) error {
+	if force {
+		return nil
+	}
+	if _, err := os.Lstat(out); err == nil {
+		return usagef("--out %s exists: report does not replace it (add --force to replace it)", out)
+	}
+	return nil
 }
 
 // writeReport renders into memory first so a failed render leaves no

@@ -53,7 +53,7 @@ func runGeneralization(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
+	units, _, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,11 @@ func runGeneralization(c *cli.Context, e *env) error {
 	}
 	noteOverlaps(e, overlaps)
 	if part == "matrix" {
-		return matrixTable(generalizationMatrix(rows, units, names), format).write(e.stdout, format)
+		m, err := generalizationMatrix(rows, units)
+		if err != nil {
+			return err
+		}
+		return matrixTable(m, format).write(e.stdout, format)
 	}
 	tags, err := store.ListRunTags(c.Context)
 	if err != nil {
@@ -214,68 +218,23 @@ func withCI(v float64, ci analysis.CI, style ciStyle) any {
 	return estimate{v: v, ci: ci}
 }
 
-// generalizationMatrix is pass^1 (stats passk --k 1) of every unit, as a
-// domain (rows) × agent model (columns) matrix. When one agent model has
-// several units on a domain, its columns name each unit: "agent (run N)",
-// or pooled "agent / user model / condition". It also gives, per row, the
-// run ids behind its cells, in column order, and which cells are not
-// evaluated (their value NaN, never 0).
-func generalizationMatrix(rows []analysis.PassKRow, units analysis.Units, names map[int64]string) heatmapMatrix {
-	var first []analysis.PassKRow
-	count := map[[2]string]int{}
-	for _, r := range rows {
-		if r.K == 1 {
-			u := units.ByID(r.RunID)
-			first = append(first, r)
-			count[[2]string{u.Key.Domain, u.Key.AgentModel}]++
-		}
+// generalizationMatrix is analysis.PooledMatrix of rows (stats passk
+// --k 1) as a heatmap: domains (rows) × agent models (columns), with, per
+// row, the run ids behind its cells and which cells are not evaluated
+// (their value NaN, never 0).
+// It returns PooledMatrix's error for a unit given twice.
+func generalizationMatrix(rows []analysis.PassKRow, units analysis.Units) (heatmapMatrix, error) {
+	pm, err := analysis.PooledMatrix(rows, units)
+	if err != nil {
+		return heatmapMatrix{}, err
 	}
-	ambiguous := map[string]bool{}
-	for k, n := range count {
-		if n > 1 {
-			ambiguous[k[1]] = true
-		}
-	}
-	type cell struct {
-		v            float64
-		tasks        int
-		runIDs       []int64
-		notEvaluated bool
-	}
-	cells := map[[2]string]cell{}
-	rowSet, colSet := map[string]bool{}, map[string]bool{}
-	for _, r := range first {
-		u := units.ByID(r.RunID)
-		col := u.Key.AgentModel
-		switch {
-		case ambiguous[col] && u.Pooled:
-			col = analysis.GroupLabel(u.Key.AgentModel, u.Key.UserModel, u.Key.Condition)
-		case ambiguous[col]:
-			col = fmt.Sprintf("%s (run %d)", u.Key.AgentModel, u.ID)
-		}
-		key := [2]string{u.Key.Domain, col}
-		cells[key] = cell{r.PassHatK, r.Tasks, u.RunIDs, r.NotEvaluated}
-		rowSet[key[0]], colSet[key[1]] = true, true
-	}
-	h := reports.Heatmap{RowName: "domain", ColName: "agent model", Rows: sortedSet(rowSet), Cols: sortedSet(colSet)}
-	m := heatmapMatrix{}
-	for _, d := range h.Rows {
-		values, ns := make([]float64, len(h.Cols)), make([]int, len(h.Cols))
-		notEvaluated := make([]bool, len(h.Cols))
-		var ids []int64
-		for j, c := range h.Cols {
-			values[j] = math.NaN()
-			if cl, ok := cells[[2]string{d, c}]; ok {
-				values[j], ns[j], notEvaluated[j] = cl.v, cl.tasks, cl.notEvaluated
-				ids = append(ids, cl.runIDs...)
-			}
-		}
-		h.Values, h.N = append(h.Values, values), append(h.N, ns)
-		m.runIDs = append(m.runIDs, ids)
-		m.notEvaluated = append(m.notEvaluated, notEvaluated)
-	}
-	m.Heatmap = h
-	return m
+	return heatmapMatrix{
+		Heatmap: reports.Heatmap{
+			RowName: "domain", ColName: "agent model", Rows: pm.Domains, Cols: pm.Models,
+			Values: pm.Pass1, N: pm.Tasks,
+		},
+		runIDs: pm.RunIDs, notEvaluated: pm.NotEvaluated, matrix: pm,
+	}, nil
 }
 
 // heatmapMatrix is a heatmap with, per row, the run ids behind its cells
@@ -284,21 +243,12 @@ type heatmapMatrix struct {
 	reports.Heatmap
 	runIDs       [][]int64
 	notEvaluated [][]bool
+	matrix       analysis.PassMatrix
 }
 
 // notEvaluatedCells names the cells that are not evaluated, "column on
 // row", in row then column order.
-func (m heatmapMatrix) notEvaluatedCells() []string {
-	var out []string
-	for i, row := range m.notEvaluated {
-		for j, ne := range row {
-			if ne {
-				out = append(out, m.Cols[j]+" on "+m.Rows[i])
-			}
-		}
-	}
-	return out
-}
+func (m heatmapMatrix) notEvaluatedCells() []string { return m.matrix.NotEvaluatedCells() }
 
 // matrixTable is a heatmap as a table: one row per heatmap row, one column
 // per heatmap column, then run_ids, the runs behind the row's cells. A
