@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/emobench/emobench"
 )
 
 // ConditionTrial is one trajectory as the with- vs without-emotions
@@ -50,7 +52,7 @@ type EmotionDelta struct {
 }
 
 // EmotionDimensions are the profile fields the comparison splits by.
-var EmotionDimensions = []string{"emotion_family", "emotion_leaf", "politeness", "urgency", "trust"}
+var EmotionDimensions = emobench.EmotionDimensions
 
 // EmotionComparison is one with-emotions unit set against one
 // without-emotions unit of the same agent model, user model and domain,

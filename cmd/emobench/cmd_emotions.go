@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -24,14 +24,14 @@ func emotionsCommand(e *env) *cli.Command {
 			case "json":
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(sim.Taxonomy)
+				return enc.Encode(emobench.Taxonomy)
 			case "table":
 				t := &table{columns: []string{"kind", "name", "values"}}
-				for _, f := range sim.Taxonomy.Families {
+				for _, f := range emobench.Taxonomy.Families {
 					t.rows = append(t.rows, []any{"family", f.Name, strings.Join(f.Leaves, ", ")})
 				}
-				for _, d := range []string{"politeness", "urgency", "trust"} {
-					t.rows = append(t.rows, []any{"dimension", d, strings.Join(sim.Taxonomy.Dimensions[d], ", ")})
+				for _, d := range emobench.ProfileDimensions {
+					t.rows = append(t.rows, []any{"dimension", d, strings.Join(emobench.Taxonomy.Dimensions[d], ", ")})
 				}
 				return t.write(e.stdout, "table")
 			}

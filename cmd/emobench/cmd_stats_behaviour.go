@@ -15,7 +15,7 @@ import (
 )
 
 // abandonmentDimensions are the fields stats abandonment reports by.
-var abandonmentDimensions = []string{"emotion_family", "emotion_leaf", "politeness", "urgency", "trust", "domain", "agent_model"}
+var abandonmentDimensions = append(slices.Clip(emobench.EmotionDimensions), "domain", "agent_model")
 
 func statsAbandonmentCommand(e *env) *cli.Command {
 	return &cli.Command{
