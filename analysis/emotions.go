@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -333,3 +335,42 @@ func holmIgnoringNaN(ps []float64) []float64 {
 
 // GroupLabel joins group fields into one label ("gpt-4.1 / retail").
 func GroupLabel(fields ...string) string { return strings.Join(fields, " / ") }
+
+// EmotionsResult is the table of stats emotions: the rows with at least one
+// paired task, and notes on the tasks and k values that could not be
+// paired.
+type EmotionsResult struct {
+	Rows  []EmotionDelta
+	Notes []string
+}
+
+// EmotionsWithNotes is CompareEmotions with its notes, in this order: per
+// comparison, the tasks run in one condition only (left out); per k, when
+// no task has k trials in both conditions (its rows, with Pairs = 0, are
+// left out); and, when nothing pairs at all, that emotions needs both
+// conditions.
+func EmotionsWithNotes(trials []ConditionTrial, u Units, ks []int, opts BootstrapOptions) EmotionsResult {
+	compared, comparisons := CompareEmotions(trials, u, ks, opts)
+	var res EmotionsResult
+	for _, c := range comparisons {
+		if c.OnlyWith+c.OnlyWithout > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s, runs %s (with emotions) vs %s (without): left out %d tasks run only with emotions and %d run only without: they have no pair",
+				c.Group(), JoinIDs(c.With.RunIDs), JoinIDs(c.Without.RunIDs), c.OnlyWith, c.OnlyWithout))
+		}
+	}
+	emptyK := map[int]bool{}
+	for _, r := range compared {
+		if r.Pairs > 0 {
+			res.Rows = append(res.Rows, r)
+		} else if r.Dimension == "all" {
+			emptyK[r.K] = true
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(emptyK)) {
+		res.Notes = append(res.Notes, fmt.Sprintf("k=%d: no task has %d trials in both conditions (rows left out): run with --trials %d or more", k, k, k))
+	}
+	if len(compared) == 0 {
+		res.Notes = append(res.Notes, "no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
+	}
+	return res
+}

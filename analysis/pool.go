@@ -223,3 +223,61 @@ func PoolRunTrials(runTrials map[int64]int, u Units) map[int64]int {
 	}
 	return out
 }
+
+// Pooled reports whether the units are pools (NewUnits with pool set).
+func (u Units) Pooled() bool {
+	return len(u.list) > 0 && u.list[0].Pooled
+}
+
+// Noun is "pool" for pooled units and "run" otherwise, for notes.
+func (u Units) Noun() string {
+	if u.Pooled() {
+		return "pool"
+	}
+	return "run"
+}
+
+// JoinIDs writes run ids as "3,5".
+func JoinIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// Name names the unit in a note: "run 3", or "pool M / U / D / C (runs 3,5)".
+func (u Unit) Name() string {
+	if u.Pooled {
+		return fmt.Sprintf("pool %s (runs %s)", u.Key.Label(), JoinIDs(u.RunIDs))
+	}
+	return fmt.Sprintf("run %d", u.ID)
+}
+
+// Label names the unit in a chart: its run's name in names ("name (run
+// N)" when another run has the same name, "run N" when it has none), or
+// the pool's key with its run ids. No two units share a label, so charts
+// key cells by it.
+func (u Unit) Label(names map[int64]string) string {
+	if u.Pooled {
+		return fmt.Sprintf("%s (runs %s)", u.Key.Label(), JoinIDs(u.RunIDs))
+	}
+	name := names[u.ID]
+	if name == "" {
+		return fmt.Sprintf("run %d", u.ID)
+	}
+	for id, other := range names {
+		if other == name && id != u.ID {
+			return fmt.Sprintf("%s (run %d)", name, u.ID)
+		}
+	}
+	return name
+}
+
+// plural is "1 task" or "3 tasks".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
