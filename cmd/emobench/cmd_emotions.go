@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -26,14 +27,14 @@ func emotionsCommand(e *env) *cli.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(emobench.Taxonomy)
 			case "table":
-				t := &table{columns: []string{"kind", "name", "values"}}
+				t := &table.Table{Columns: []string{"kind", "name", "values"}}
 				for _, f := range emobench.Taxonomy.Families {
-					t.rows = append(t.rows, []any{"family", f.Name, strings.Join(f.Leaves, ", ")})
+					t.Rows = append(t.Rows, []any{"family", f.Name, strings.Join(f.Leaves, ", ")})
 				}
 				for _, d := range emobench.ProfileDimensions {
-					t.rows = append(t.rows, []any{"dimension", d, strings.Join(emobench.Taxonomy.Dimensions[d], ", ")})
+					t.Rows = append(t.Rows, []any{"dimension", d, strings.Join(emobench.Taxonomy.Dimensions[d], ", ")})
 				}
-				return t.write(e.stdout, "table")
+				return t.Write(e.stdout, "table")
 			}
 			return usagef("--format %q is not one of table, json", c.String("format"))
 		},

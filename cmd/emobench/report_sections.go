@@ -285,18 +285,18 @@ func balanceChart(d balanceData) reports.BalanceCurve {
 		Caption: "Whiskers: 95% Wilson score intervals.",
 	}
 	var notEvaluated []string
-	for _, b := range analysis.SuccessByShareBinEvaluated(d.shares, d.passed, d.evaluated, 5) {
+	for _, b := range analysis.SuccessByShareBinEvaluated(d.Shares, d.Passed, d.Evaluated, 5) {
 		chart.Bins = append(chart.Bins, reports.BalanceBin{Lo: b.Lo, Hi: b.Hi, Rate: b.Rate, CI: interval(b.CI), N: b.N})
 		if b.NotEvaluated {
 			notEvaluated = append(notEvaluated, fmt.Sprintf("share %.1f–%.1f", b.Lo, b.Hi))
 		}
 	}
 	chart.Caption += reports.NotEvaluatedNote(notEvaluated)
-	if !slices.Contains(d.evaluated, true) {
+	if !slices.Contains(d.Evaluated, true) {
 		chart.Caption += " No logistic fit: no trajectory is evaluated."
 		return chart
 	}
-	fit, err := analysis.BalanceRegression(d.shares, d.passed)
+	fit, err := analysis.BalanceRegression(d.Shares, d.Passed)
 	if err != nil {
 		chart.Caption += " No logistic fit: " + err.Error() + "."
 		return chart
