@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/reports"
@@ -170,40 +169,7 @@ func (m heatmapMatrix) notEvaluatedCells() []string {
 	return out
 }
 
-// matrixTable is a heatmap as a table: one row per heatmap row, one column
-// per heatmap column, then run_ids, the runs behind the row's cells. A
-// cell that is not evaluated reads "not evaluated" in the text formats;
-// csv and json give it as null and name its column in the row's note
-// ("not evaluated: COL, …"; null when every cell is evaluated or blank).
+// matrixTable is table.MatrixTable of m.
 func matrixTable(m heatmapMatrix, format string) *table.Table {
-	split := table.Split(format)
-	t := &table.Table{Columns: append(append([]string{m.RowName}, m.Cols...), "run_ids")}
-	if split {
-		t.Columns = append(t.Columns, "note")
-	}
-	for i, d := range m.Rows {
-		row := []any{d}
-		var missing []string
-		for j, v := range m.Values[i] {
-			var c any = v
-			if m.notEvaluated[i][j] {
-				missing = append(missing, m.Cols[j])
-				c = math.NaN()
-				if !split {
-					c = analysis.NotEvaluatedText
-				}
-			}
-			row = append(row, c)
-		}
-		row = append(row, table.IDs(m.runIDs[i]))
-		if split {
-			var note any
-			if len(missing) > 0 {
-				note = analysis.NotEvaluatedText + ": " + strings.Join(missing, ", ")
-			}
-			row = append(row, note)
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	return t
+	return table.MatrixTable(table.Matrix{RowName: m.RowName, Rows: m.Rows, Cols: m.Cols, Values: m.Values, RunIDs: m.runIDs, NotEvaluated: m.notEvaluated}, format)
 }

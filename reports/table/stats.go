@@ -297,3 +297,50 @@ func Generalization(models []analysis.ModelGeneralization, format string, style 
 	}
 	return t
 }
+
+// Matrix is a labelled matrix of values, as a heatmap shows it.
+type Matrix struct {
+	RowName      string
+	Rows, Cols   []string
+	Values       [][]float64 // [row][col]; NaN: no value
+	RunIDs       [][]int64   // per row, the runs behind its cells
+	NotEvaluated [][]bool    // [row][col]: the cell's value is not evaluated
+}
+
+// MatrixTable is m as a table: one row per matrix row, one column per
+// matrix column, then run_ids. A cell that is not evaluated reads "not
+// evaluated" in the text formats; csv and json give it as null and name
+// its column in the row's note ("not evaluated: COL, …"; null when every
+// cell is evaluated or blank).
+func MatrixTable(m Matrix, format string) *Table {
+	split := Split(format)
+	t := &Table{Columns: append(append([]string{m.RowName}, m.Cols...), "run_ids")}
+	if split {
+		t.Columns = append(t.Columns, "note")
+	}
+	for i, d := range m.Rows {
+		row := []any{d}
+		var missing []string
+		for j, v := range m.Values[i] {
+			var c any = v
+			if m.NotEvaluated[i][j] {
+				missing = append(missing, m.Cols[j])
+				c = math.NaN()
+				if !split {
+					c = analysis.NotEvaluatedText
+				}
+			}
+			row = append(row, c)
+		}
+		row = append(row, IDs(m.RunIDs[i]))
+		if split {
+			var note any
+			if len(missing) > 0 {
+				note = analysis.NotEvaluatedText + ": " + strings.Join(missing, ", ")
+			}
+			row = append(row, note)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
