@@ -119,3 +119,39 @@ func TestPassK_Golden(t *testing.T) {
 		}
 	}
 }
+
+func TestMatrixTable_NotEvaluated(t *testing.T) {
+	m := table.Matrix{
+		RowName: "domain", Rows: []string{"airline", "retail"}, Cols: []string{"a", "b"},
+		Values:       [][]float64{{0.5, math.NaN()}, {math.NaN(), 0.25}},
+		RunIDs:       [][]int64{{1}, {2, 3}},
+		NotEvaluated: [][]bool{{false, false}, {true, false}},
+	}
+	for _, tt := range []struct{ format, want string }{
+		{"csv", "domain,a,b,run_ids,note\nairline,0.5,,1,\nretail,,0.25,\"2,3\",not evaluated: a\n"},
+		{"table", "domain   a              b       run_ids\nairline  0.5000                 1\nretail   not evaluated  0.2500  2,3\n"},
+		{"json", "[\n  {\"domain\": \"airline\", \"a\": 0.5, \"b\": null, \"run_ids\": [1], \"note\": null},\n  {\"domain\": \"retail\", \"a\": null, \"b\": 0.25, \"run_ids\": [2,3], \"note\": \"not evaluated: a\"}\n]\n"},
+	} {
+		var out bytes.Buffer
+		if err := table.MatrixTable(m, tt.format).Write(&out, tt.format); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, out.String()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.format, diff)
+		}
+	}
+}
+
+func TestGap_NotEvaluatedRow(t *testing.T) {
+	units := analysis.NewUnits(map[int64]analysis.PoolKey{1: {AgentModel: "m", Domain: "d"}}, true)
+	named := table.Units{Units: units}
+	rows := []analysis.GapRow{{RunID: 1, K: 2, Pass1: math.NaN(), PassK: math.NaN(), Diff: math.NaN(), Ratio: math.NaN(), Tasks1: 1, TasksK: 1, Convention: analysis.PerTask, NotEvaluated: true}}
+	var out bytes.Buffer
+	if err := table.Gap(rows, named, nil, "csv").Write(&out, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	want := "pool,run_ids,k,pass_1,pass_k,gap,ratio,tasks_1,tasks_k,convention,note\nm /  / d / ,1,2,,,,,1,1,per-task,not evaluated\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("csv (-want +got):\n%s", diff)
+	}
+}
