@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -231,4 +232,20 @@ func TestUnitLabelAndName(t *testing.T) {
 	if got, want := u.Name(), "pool m / u / d / none (runs 4,6)"; got != want || pooled.Noun() != "pool" || units.Noun() != "run" {
 		t.Errorf("Name = %q, want %q; nouns %q %q", got, want, pooled.Noun(), units.Noun())
 	}
+}
+
+// ExampleGaps: a run of two tasks with 3 trials each, one always passing
+// and one passing once. By hand: pass^1 = (1 + 1/3)/2 = 2/3, pass^3 =
+// (1 + 0)/2 = 1/2, gap = 1/6, ratio = 3/4.
+func ExampleGaps() {
+	tasks := []analysis.TaskTrials{
+		{RunID: 1, TaskID: 1, Trials: 3, Passes: 3},
+		{RunID: 1, TaskID: 2, Trials: 3, Passes: 1},
+	}
+	rows, _ := analysis.PassK(tasks, analysis.PassKOptions{})
+	units := analysis.NewUnits(map[int64]analysis.PoolKey{1: {}}, false)
+	res := analysis.Gaps(rows, 0, units, map[int64]string{1: "demo"})
+	g := res.Rows[0]
+	fmt.Printf("k=%d pass^1=%.4f pass^k=%.4f gap=%.4f ratio=%.4f notes=%d\n", g.K, g.Pass1, g.PassK, g.Diff, g.Ratio, len(res.Notes))
+	// Output: k=3 pass^1=0.6667 pass^k=0.5000 gap=0.1667 ratio=0.7500 notes=0
 }

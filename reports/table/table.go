@@ -176,23 +176,18 @@ func jsonValue(v any) any {
 	return v
 }
 
-// JSONText returns v as a json.RawMessage when it is a string or []byte
-// holding a JSON object or array, so the json writer emits it as that
-// value instead of a string; any other v is returned as is. Give the
-// result to the json format only: the text formats do not print
-// json.RawMessage.
+// JSONText returns v as a json.RawMessage when it is a string (an SQLite
+// TEXT value) holding a JSON object or array, so the json writer emits it
+// as that value instead of a string; any other v (numbers, NULL, BLOBs,
+// other text) is returned as is. Give the result to the json format only:
+// the text formats print a json.RawMessage as its text.
 func JSONText(v any) any {
-	var b []byte
-	switch x := v.(type) {
-	case string:
-		b = []byte(x)
-	case []byte:
-		b = x
-	default:
+	s, ok := v.(string)
+	if !ok {
 		return v
 	}
-	trimmed := strings.TrimSpace(string(b))
-	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') || !json.Valid(b) {
+	trimmed := strings.TrimSpace(s)
+	if trimmed == "" || (trimmed[0] != '{' && trimmed[0] != '[') || !json.Valid([]byte(trimmed)) {
 		return v
 	}
 	return json.RawMessage(trimmed)

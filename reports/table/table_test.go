@@ -26,7 +26,7 @@ func TestJSONText(t *testing.T) {
 		{`"quoted"`, `"\"quoted\""`}, // a JSON string stays a string
 		{`42`, `"42"`},               // TEXT holding a number stays text
 		{`{broken`, `"{broken"`},
-		{[]byte(`{"b":null}`), `{"b":null}`},
+		{[]byte(`{"b":null}`), `"{\"b\":null}"`}, // a BLOB stays a string
 		{int64(7), `7`},
 		{3.5, `3.5`},
 		{nil, `null`},
