@@ -53,9 +53,6 @@ type EmotionDelta struct {
 	WithNotEvaluated, WithoutNotEvaluated bool
 }
 
-// EmotionDimensions are the profile fields the comparison splits by.
-var EmotionDimensions = emobench.EmotionDimensions
-
 // EmotionComparison is one with-emotions unit set against one
 // without-emotions unit of the same agent model, user model and domain,
 // with how many tasks pair up and how many ran in one condition only.
@@ -133,7 +130,7 @@ func CompareEmotions(trials []ConditionTrial, u Units, ks []int, opts BootstrapO
 		}
 		for _, k := range ks {
 			out = append(out, g.compare("all", "", g.pairs, k, opts))
-			for _, dim := range EmotionDimensions {
+			for _, dim := range emobench.EmotionDimensions {
 				out = append(out, g.compareDimension(dim, k, opts)...)
 			}
 		}

@@ -107,7 +107,7 @@ func conditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial 
 			Passed:  o.Passed,
 			// Unevaluated: no reward information, so its failure is not measured.
 			Unevaluated: !o.Evaluated,
-			Profile:     o.Fields, // holds every EmotionDimensions key; shared, read only
+			Profile:     o.Fields, // holds every emobench.EmotionDimensions key; shared, read only
 		})
 	}
 	return out
