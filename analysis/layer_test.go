@@ -249,3 +249,30 @@ func ExampleGaps() {
 	fmt.Printf("k=%d pass^1=%.4f pass^k=%.4f gap=%.4f ratio=%.4f notes=%d\n", g.K, g.Pass1, g.PassK, g.Diff, g.Ratio, len(res.Notes))
 	// Output: k=3 pass^1=0.6667 pass^k=0.5000 gap=0.1667 ratio=0.7500 notes=0
 }
+
+func TestAbandonmentByUnit(t *testing.T) {
+	units := analysis.NewUnits(map[int64]analysis.PoolKey{1: {AgentModel: "m", Domain: "d"}, 2: {AgentModel: "m", Domain: "d"}, 3: {AgentModel: "n", Domain: "d"}}, true)
+	anger, fear := map[string]string{"emotion_family": "anger"}, map[string]string{"emotion_family": "fear"}
+	got := analysis.AbandonmentByUnit([]analysis.AbandonmentTrajectory{
+		{RunID: 1, Fields: anger, Abandoned: true, Turn: 3},
+		{RunID: 2, Fields: anger, Abandoned: true, Turn: 5},
+		{RunID: 2, Fields: fear},
+		{RunID: 3, Fields: fear, Abandoned: true, Turn: 2},
+		{RunID: 9, Fields: fear, Abandoned: true}, // no unit holds run 9
+	}, units, [][]string{{"emotion_family"}, {"trust"}})
+	if len(got) != 4 {
+		t.Fatalf("got %d unit results, want 2 units × 2 field lists", len(got))
+	}
+	// Pool of runs 1 and 2: anger 2 of 2 abandoned at turns 3 and 5 (mean
+	// 4), fear 0 of 1; by trust (missing, ""), 2 of 3.
+	p := got[0]
+	if p.Unit.ID != 1 || len(p.Rates) != 2 || p.Rates[0].Group[0] != "anger" || p.Rates[0].Abandoned != 2 || p.Rates[0].MeanTurn != 4 || p.Rates[1].N != 1 || p.Rates[1].Abandoned != 0 {
+		t.Errorf("pool by family = %+v", p)
+	}
+	if r := got[1].Rates; len(r) != 1 || r[0].Group[0] != "" || r[0].N != 3 || r[0].Abandoned != 2 {
+		t.Errorf("pool by trust = %+v", r)
+	}
+	if got[2].Unit.ID != 3 || got[2].Rates[0].Rate != 1 {
+		t.Errorf("run 3 = %+v", got[2])
+	}
+}

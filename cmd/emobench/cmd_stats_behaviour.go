@@ -59,13 +59,7 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 				}
 			}
 			named := table.Units{Units: units, Names: names}
-			t := &table.Table{Columns: table.AbandonmentColumns(named)}
-			byUnit := outcomesByUnit(outcomes, units)
-			for _, u := range units.List() {
-				for _, fields := range dims {
-					table.Abandonment(t, named, u, fields, analysis.Abandonment(abandonmentRows(byUnit[u.ID], fields)), style)
-				}
-			}
+			t := table.Abandonment(analysis.AbandonmentByUnit(abandonmentTrajectories(outcomes), units, dims), named, style)
 			return t.ExpandEstimates(format, style).Write(e.stdout, format)
 		},
 	}
@@ -87,31 +81,14 @@ func loadOutcomes(c *cli.Context, e *env) ([]db.TrajectoryOutcome, analysis.Unit
 	return outcomes, units, names, err
 }
 
-// outcomesByUnit splits outcomes by the ID of their run's unit, in order.
-func outcomesByUnit(outcomes []db.TrajectoryOutcome, units analysis.Units) map[int64][]db.TrajectoryOutcome {
-	by := map[int64][]db.TrajectoryOutcome{}
-	for _, o := range outcomes {
-		if u, ok := units.Of(o.RunID); ok {
-			by[u.ID] = append(by[u.ID], o)
-		}
-	}
-	return by
-}
-
-func abandonmentRows(outcomes []db.TrajectoryOutcome, fields []string) []analysis.AbandonmentRow {
-	rows := make([]analysis.AbandonmentRow, len(outcomes))
+// abandonmentTrajectories are outcomes as AbandonmentByUnit takes them.
+func abandonmentTrajectories(outcomes []db.TrajectoryOutcome) []analysis.AbandonmentTrajectory {
+	out := make([]analysis.AbandonmentTrajectory, len(outcomes))
 	for i, o := range outcomes {
-		group := make([]string, len(fields))
-		for j, f := range fields {
-			group[j] = o.Fields[f]
-		}
-		rows[i] = analysis.AbandonmentRow{
-			Group:     group,
-			Abandoned: o.TerminationReason == emobench.TerminationUserUnsatisfied,
-			Turn:      o.UserTurns,
-		}
+		out[i] = analysis.AbandonmentTrajectory{RunID: o.RunID, Fields: o.Fields,
+			Abandoned: o.TerminationReason == emobench.TerminationUserUnsatisfied, Turn: o.UserTurns}
 	}
-	return rows
+	return out
 }
 
 func statsBalanceCommand(e *env) *cli.Command {

@@ -270,10 +270,9 @@ func abandonmentChart(outcomes []db.TrajectoryOutcome, units analysis.Units, nam
 	chart := reports.RateChart{
 		Caption: "Whiskers: 95% Wilson score intervals. Without emotions, the family is the task's profile, which the user did not play.",
 	}
-	byUnit := outcomesByUnit(outcomes, units)
-	for _, u := range units.List() {
-		for _, r := range analysis.Abandonment(abandonmentRows(byUnit[u.ID], []string{"emotion_family"})) {
-			chart.Bars = append(chart.Bars, reports.RateBar{Label: unitLabel(u, names) + ": " + orDash(r.Group[0]), Rate: r.Rate, CI: interval(r.CI), N: r.N})
+	for _, ua := range analysis.AbandonmentByUnit(abandonmentTrajectories(outcomes), units, [][]string{{"emotion_family"}}) {
+		for _, r := range ua.Rates {
+			chart.Bars = append(chart.Bars, reports.RateBar{Label: unitLabel(ua.Unit, names) + ": " + orDash(r.Group[0]), Rate: r.Rate, CI: interval(r.CI), N: r.N})
 		}
 	}
 	return chart

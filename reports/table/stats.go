@@ -127,20 +127,19 @@ func Emotions(rows []analysis.EmotionDelta, format string, style CIStyle) *Table
 	return t
 }
 
-// AbandonmentColumns are the columns of Abandonment rows.
-func AbandonmentColumns(u Units) []string {
-	return append(u.columns(), "dimension", "value", "trajectories", "abandoned", "rate", "mean_turn")
-}
-
-// Abandonment appends to t (with AbandonmentColumns) one row per rate of
-// unit: the unit, the fields reported by, the group's values, trajectories,
-// abandoned, the rate (with its Wilson CI unless style is NoInterval) and
-// the mean abandonment turn.
-func Abandonment(t *Table, u Units, unit analysis.Unit, fields []string, rates []analysis.AbandonmentRate, style CIStyle) {
-	for _, r := range rates {
-		row := append(UnitCells(unit, u.Units.Pooled(), u.Names), strings.Join(fields, ","), GroupLabel(r.Group), r.N, r.Abandoned, WithCI(r.Rate, r.CI, style), r.MeanTurn)
-		t.Rows = append(t.Rows, row)
+// Abandonment is one row per rate of each UnitAbandonment: the unit, the
+// fields reported by, the group's values, trajectories, abandoned, the
+// rate (with its Wilson CI unless style is NoInterval) and the mean
+// abandonment turn.
+func Abandonment(by []analysis.UnitAbandonment, u Units, style CIStyle) *Table {
+	t := &Table{Columns: append(u.columns(), "dimension", "value", "trajectories", "abandoned", "rate", "mean_turn")}
+	for _, ua := range by {
+		for _, r := range ua.Rates {
+			row := append(UnitCells(ua.Unit, u.Units.Pooled(), u.Names), strings.Join(ua.Fields, ","), GroupLabel(r.Group), r.N, r.Abandoned, WithCI(r.Rate, r.CI, style), r.MeanTurn)
+			t.Rows = append(t.Rows, row)
+		}
 	}
+	return t
 }
 
 // PerUnit is one table of parts (one per unit, from part, in unit order)
