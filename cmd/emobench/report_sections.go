@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports"
@@ -235,7 +236,7 @@ func deltaCharts(rows []analysis.EmotionDelta, note, command string) []reports.D
 		groups[comparisonLabel(r)] = true
 	}
 	var charts []reports.DeltaChart
-	for _, dim := range []string{"emotion_family", "politeness", "urgency", "trust"} {
+	for _, dim := range append([]string{"emotion_family"}, emobench.ProfileDimensions...) {
 		chart := reports.DeltaChart{
 			Title:   "Δ pass^1, with − without emotions, by " + dim,
 			Caption: note + " p: exact McNemar test, Holm-adjusted across the values of " + dim + ".",
