@@ -133,7 +133,7 @@ func runPassK(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
+	if err := warnSuspectTrials(c.Context, e, store, runIDs, names, conv); err != nil {
 		return err
 	}
 	in, runTrials, overlaps, err := pooledTaskTrials(c.Context, withoutInfra, store, units, runIDs, fields, conv)
@@ -157,8 +157,9 @@ func runPassK(c *cli.Context, e *env) error {
 
 // warnSuspectTrials warns, under --convention min-trials, about every run
 // of runIDs (all when empty) whose n, its number of distinct trial values,
-// is in doubt (analysis.SuspectTrialNotes), naming the n used.
-func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64, conv analysis.Convention) error {
+// is in doubt (analysis.SuspectTrialNotes), naming the n used and the run
+// by names.
+func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64, names map[int64]string, conv analysis.Convention) error {
 	if conv != analysis.MinTrials {
 		return nil
 	}
@@ -173,10 +174,6 @@ func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64
 	tasks := make([]analysis.TaskTrials, len(listed))
 	for i, t := range listed {
 		tasks[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Trials: t.Trials, Passes: t.Passes}
-	}
-	names, err := runNames(ctx, store)
-	if err != nil {
-		return err
 	}
 	trialNumbers := make(map[int64]analysis.TrialNumbers, len(numbers))
 	for id, n := range numbers {
@@ -240,16 +237,4 @@ func loadTaskTrialsFrom(ctx context.Context, withoutInfra bool, store *db.DB, ru
 			Unevaluated: t.Unevaluated}
 	}
 	return in, runTrials, nil
-}
-
-func runNames(ctx context.Context, store *db.DB) (map[int64]string, error) {
-	runs, err := store.ListRunSummaries(ctx)
-	if err != nil {
-		return nil, err
-	}
-	names := make(map[int64]string, len(runs))
-	for _, r := range runs {
-		names[r.ID] = r.Name
-	}
-	return names, nil
 }

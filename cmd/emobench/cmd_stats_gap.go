@@ -50,13 +50,14 @@ func statsGapCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
-				return err
-			}
-			units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
+			units, names, err := loadUnits(c.Context, nil, store, runIDs, c.Bool("pool"))
 			if err != nil {
 				return err
 			}
+			if err := warnSuspectTrials(c.Context, e, store, runIDs, names, conv); err != nil {
+				return err
+			}
+			noteKeptApart(e, units)
 			rows, _, overlaps, err := computePassK(c.Context, store, units, runIDs, fields, opts)
 			if err != nil {
 				return err

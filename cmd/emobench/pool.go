@@ -40,10 +40,17 @@ func loadUnits(ctx context.Context, e *env, store *db.DB, runIDs []int64, pool b
 		}
 	}
 	units := analysis.NewUnits(keys, pool)
-	if apart := units.KeptApart(); len(apart) > 0 && e != nil {
-		e.warn(fmt.Sprintf("--pool: runs %s have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)", analysis.JoinIDs(apart)))
+	if e != nil {
+		noteKeptApart(e, units)
 	}
 	return units, names, nil
+}
+
+// noteKeptApart says which runs pooling kept apart (analysis.Units.KeptApart).
+func noteKeptApart(e *env, units analysis.Units) {
+	if apart := units.KeptApart(); len(apart) > 0 {
+		e.warn(fmt.Sprintf("--pool: runs %s have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)", analysis.JoinIDs(apart)))
+	}
 }
 
 // noteOverlaps says, on stderr, which tasks appear in more than one run of
