@@ -20,11 +20,13 @@ var ProfileDimensions = []string{"politeness", "urgency", "trust"}
 
 // EmotionDimensions are the group fields that describe a task's emotion
 // profile: its family, its leaf and the ProfileDimensions.
-var EmotionDimensions = append([]string{"emotion_family", "emotion_leaf"}, ProfileDimensions...)
+var EmotionDimensions = slices.Clip(slices.Concat([]string{"emotion_family", "emotion_leaf"}, ProfileDimensions))
 
 // GroupFields are the fields statistics can be grouped by: a run's domain,
-// models and condition, then the EmotionDimensions of its task.
-var GroupFields = append([]string{"domain", "agent_model", "user_model", "condition"}, EmotionDimensions...)
+// models and condition, then the EmotionDimensions of its task. These
+// lists are shared: never change them (they are clipped, so an append
+// copies).
+var GroupFields = slices.Clip(slices.Concat([]string{"domain", "agent_model", "user_model", "condition"}, EmotionDimensions))
 
 // Taxonomy is τ-Emotion-Bench's emotion taxonomy: five families and their
 // leaves, and the ProfileDimensions with their values.

@@ -13,7 +13,7 @@ import (
 )
 
 // abandonmentDimensions are the fields stats abandonment reports by.
-var abandonmentDimensions = append(slices.Clip(emobench.EmotionDimensions), "domain", "agent_model")
+var abandonmentDimensions = append(emobench.EmotionDimensions, "domain", "agent_model")
 
 func statsAbandonmentCommand(e *env) *cli.Command {
 	return &cli.Command{
