@@ -35,6 +35,9 @@ func TestDimensionsAndGroupFields(t *testing.T) {
 	if got, want := emobench.GroupFields, []string{"domain", "agent_model", "user_model", "condition", "emotion_family", "emotion_leaf", "politeness", "urgency", "trust"}; !slices.Equal(got, want) {
 		t.Errorf("GroupFields = %q, want %q", got, want)
 	}
+	if cap(emobench.EmotionDimensions) != len(emobench.EmotionDimensions) || cap(emobench.GroupFields) != len(emobench.GroupFields) {
+		t.Error("a shared list has spare capacity: an append to it would write into it")
+	}
 	for _, d := range emobench.ProfileDimensions {
 		if len(emobench.Taxonomy.Dimensions[d]) != 3 {
 			t.Errorf("Taxonomy has no three values of %s: %q", d, emobench.Taxonomy.Dimensions[d])
