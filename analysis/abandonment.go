@@ -75,3 +75,49 @@ func Abandonment(rows []AbandonmentRow) []AbandonmentRate {
 	}
 	return out
 }
+
+// AbandonmentTrajectory is one trajectory for AbandonmentByUnit: its run,
+// the values of its group fields (read only), whether the user abandoned
+// and at which user turn (see AbandonmentRow.Turn).
+type AbandonmentTrajectory struct {
+	RunID     int64
+	Fields    map[string]string
+	Abandoned bool
+	Turn      int
+}
+
+// UnitAbandonment is Abandonment over one unit's trajectories grouped by
+// Fields.
+type UnitAbandonment struct {
+	Unit   Unit
+	Fields []string
+	Rates  []AbandonmentRate
+}
+
+// AbandonmentByUnit computes, for every unit of u in order and every field
+// list of dims in order, Abandonment over the unit's trajectories grouped
+// by those fields (a missing field groups as ""). Trajectories of runs u
+// does not hold are left out.
+func AbandonmentByUnit(trajectories []AbandonmentTrajectory, u Units, dims [][]string) []UnitAbandonment {
+	byUnit := map[int64][]AbandonmentTrajectory{}
+	for _, t := range trajectories {
+		if unit, ok := u.Of(t.RunID); ok {
+			byUnit[unit.ID] = append(byUnit[unit.ID], t)
+		}
+	}
+	var out []UnitAbandonment
+	for _, unit := range u.List() {
+		for _, fields := range dims {
+			rows := make([]AbandonmentRow, len(byUnit[unit.ID]))
+			for i, t := range byUnit[unit.ID] {
+				group := make([]string, len(fields))
+				for j, f := range fields {
+					group[j] = t.Fields[f]
+				}
+				rows[i] = AbandonmentRow{Group: group, Abandoned: t.Abandoned, Turn: t.Turn}
+			}
+			out = append(out, UnitAbandonment{Unit: unit, Fields: fields, Rates: Abandonment(rows)})
+		}
+	}
+	return out
+}

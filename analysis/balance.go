@@ -1,7 +1,9 @@
 package analysis
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -170,11 +172,133 @@ func TrajectoryBalance(msgs []emobench.Message) Balance {
 			b.FollowUps++
 		}
 	}
-	b.Share = math.NaN()
-	if total := b.ToolCalls + b.FollowUps; total > 0 {
-		b.Share = float64(b.ToolCalls) / float64(total)
-	}
+	b.Share = Share(b.ToolCalls, b.FollowUps)
 	return b
+}
+
+// Share is the tool-call share of a trajectory,
+//
+//	share = toolCalls / (toolCalls + followUps)
+//
+// NaN when both are 0.
+func Share(toolCalls, followUps int) float64 {
+	if total := toolCalls + followUps; total > 0 {
+		return float64(toolCalls) / float64(total)
+	}
+	return math.NaN()
+}
+
+// FollowUps counts, by trajectory id, the agent messages to the user
+// (messages without tool calls) for which IsFollowUp holds.
+type FollowUps map[int64]int
+
+// Add counts text, one agent message to the user of trajectory id, when it
+// is a follow-up.
+func (f FollowUps) Add(id int64, text string) {
+	if IsFollowUp(text) {
+		f[id]++
+	}
+}
+
+// BalanceTrajectory is what the balance statistics need of one trajectory.
+type BalanceTrajectory struct {
+	ID, RunID int64
+	ToolCalls int // function calls of its assistant messages
+	Turns     int // user and agent turns
+	Passed    bool
+	Evaluated bool // it has reward information
+	Abandoned bool // it ended user_unsatisfied
+}
+
+// BalanceSample is the balance data of one unit, one element per
+// trajectory with a defined Share, in trajectory order.
+type BalanceSample struct {
+	Shares, Turns, Abandoned []float64 // Abandoned is 1 or 0
+	Passed, Evaluated        []bool
+}
+
+// BalanceByUnit is, by unit ID, the BalanceSample of the trajectories of
+// every run of u, with their follow-ups counted in followUps. Trajectories
+// with neither tool calls nor follow-ups (Share NaN), and of runs u does
+// not hold, are left out; a unit with none is missing from the map.
+func BalanceByUnit(trajectories []BalanceTrajectory, followUps FollowUps, u Units) map[int64]BalanceSample {
+	data := map[int64]BalanceSample{}
+	for _, t := range trajectories {
+		unit, ok := u.Of(t.RunID)
+		share := Share(t.ToolCalls, followUps[t.ID])
+		if math.IsNaN(share) || !ok {
+			continue
+		}
+		d := data[unit.ID]
+		d.Shares = append(d.Shares, share)
+		d.Passed = append(d.Passed, t.Passed)
+		d.Evaluated = append(d.Evaluated, t.Evaluated)
+		d.Turns = append(d.Turns, float64(t.Turns))
+		d.Abandoned = append(d.Abandoned, boolFloat(t.Abandoned))
+		data[unit.ID] = d
+	}
+	return data
+}
+
+// NotEvaluated reports whether s has trajectories and none was evaluated:
+// its success is not known.
+func (s BalanceSample) NotEvaluated() bool {
+	return len(s.Shares) > 0 && !slices.Contains(s.Evaluated, true)
+}
+
+// Bins is SuccessByShareBinEvaluated over s with bins bins; it panics
+// when bins < 1.
+func (s BalanceSample) Bins(bins int) []ShareBin {
+	return SuccessByShareBinEvaluated(s.Shares, s.Passed, s.Evaluated, bins)
+}
+
+// Regression is BalanceRegression over s; when s is NotEvaluated the
+// error says so ("not evaluated: no trajectory has reward information").
+func (s BalanceSample) Regression() (BalanceFit, error) {
+	fit, err := BalanceRegression(s.Shares, s.Passed)
+	if s.NotEvaluated() {
+		err = errors.New(NotEvaluatedText + ": no trajectory has reward information")
+	}
+	return fit, err
+}
+
+// BalanceCorrelations are the Pearson correlations of the tool-call share
+// with turns, with abandonment and with success (point-biserial), over N
+// trajectories. Success is NaN and SuccessNotEvaluated set when no
+// trajectory was evaluated.
+type BalanceCorrelations struct {
+	Turns, Abandonment, Success float64
+	N                           int
+	SuccessNotEvaluated         bool
+}
+
+// Correlations computes s's BalanceCorrelations.
+func (s BalanceSample) Correlations() BalanceCorrelations {
+	c := BalanceCorrelations{
+		Turns:       Correlation(s.Shares, s.Turns),
+		Abandonment: Correlation(s.Shares, s.Abandoned),
+		Success:     Correlation(s.Shares, boolsToFloats(s.Passed)),
+		N:           len(s.Shares),
+	}
+	if s.NotEvaluated() {
+		c.Success, c.SuccessNotEvaluated = math.NaN(), true
+	}
+	return c
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func boolsToFloats(b []bool) []float64 {
+	out := make([]float64, len(b))
+	for i, v := range b {
+		out[i] = boolFloat(v)
+	}
+	return out
 }
 
 // ShareBin is the success rate of the trajectories whose tool-call share

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -266,4 +267,18 @@ func meanFloats(x []float64) float64 {
 		s += v
 	}
 	return s / float64(len(x))
+}
+
+// PassKIntervals sets HatCI and AtCI of every row of rows (from PassK over
+// tasks with runTrials) to the bootstrap intervals of PassKCI over the
+// tasks of the row's (run, group), in place, with the row's convention.
+func PassKIntervals(rows []PassKRow, tasks []TaskTrials, runTrials map[int64]int, opts BootstrapOptions) {
+	byGroup := map[string][]TaskTrials{}
+	key := func(run int64, group []string) string { return fmt.Sprint(run) + "\x00" + strings.Join(group, "\x00") }
+	for _, t := range tasks {
+		byGroup[key(t.RunID, t.Group)] = append(byGroup[key(t.RunID, t.Group)], t)
+	}
+	for i, r := range rows {
+		_, _, rows[i].HatCI, rows[i].AtCI = PassKCI(byGroup[key(r.RunID, r.Group)], r.K, r.Convention, runTrials[r.RunID], opts)
+	}
 }

@@ -2,10 +2,14 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/emobench/emobench"
 )
 
 // ConditionTrial is one trajectory as the with- vs without-emotions
@@ -48,9 +52,6 @@ type EmotionDelta struct {
 	// difference from 0.
 	WithNotEvaluated, WithoutNotEvaluated bool
 }
-
-// EmotionDimensions are the profile fields the comparison splits by.
-var EmotionDimensions = []string{"emotion_family", "emotion_leaf", "politeness", "urgency", "trust"}
 
 // EmotionComparison is one with-emotions unit set against one
 // without-emotions unit of the same agent model, user model and domain,
@@ -129,7 +130,7 @@ func CompareEmotions(trials []ConditionTrial, u Units, ks []int, opts BootstrapO
 		}
 		for _, k := range ks {
 			out = append(out, g.compare("all", "", g.pairs, k, opts))
-			for _, dim := range EmotionDimensions {
+			for _, dim := range emobench.EmotionDimensions {
 				out = append(out, g.compareDimension(dim, k, opts)...)
 			}
 		}
@@ -331,3 +332,42 @@ func holmIgnoringNaN(ps []float64) []float64 {
 
 // GroupLabel joins group fields into one label ("gpt-4.1 / retail").
 func GroupLabel(fields ...string) string { return strings.Join(fields, " / ") }
+
+// EmotionsResult is the table of stats emotions: the rows with at least one
+// paired task, and notes on the tasks and k values that could not be
+// paired.
+type EmotionsResult struct {
+	Rows  []EmotionDelta
+	Notes []string
+}
+
+// EmotionsWithNotes is CompareEmotions with its notes, in this order: per
+// comparison, the tasks run in one condition only (left out); per k, when
+// no task has k trials in both conditions (its rows, with Pairs = 0, are
+// left out); and, when nothing pairs at all, that emotions needs both
+// conditions.
+func EmotionsWithNotes(trials []ConditionTrial, u Units, ks []int, opts BootstrapOptions) EmotionsResult {
+	compared, comparisons := CompareEmotions(trials, u, ks, opts)
+	var res EmotionsResult
+	for _, c := range comparisons {
+		if c.OnlyWith+c.OnlyWithout > 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s, runs %s (with emotions) vs %s (without): left out %d tasks run only with emotions and %d run only without: they have no pair",
+				c.Group(), JoinIDs(c.With.RunIDs), JoinIDs(c.Without.RunIDs), c.OnlyWith, c.OnlyWithout))
+		}
+	}
+	emptyK := map[int]bool{}
+	for _, r := range compared {
+		if r.Pairs > 0 {
+			res.Rows = append(res.Rows, r)
+		} else if r.Dimension == "all" {
+			emptyK[r.K] = true
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(emptyK)) {
+		res.Notes = append(res.Notes, fmt.Sprintf("k=%d: no task has %d trials in both conditions (rows left out): run with --trials %d or more", k, k, k))
+	}
+	if len(compared) == 0 {
+		res.Notes = append(res.Notes, "no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
+	}
+	return res
+}

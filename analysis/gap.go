@@ -96,3 +96,51 @@ func GapAtMaxK(rows []PassKRow) []GapRow {
 	})
 	return out
 }
+
+// GapResult is the gap table of stats gap: its rows and the notes that say
+// which rows have no pass^k or were left out.
+type GapResult struct {
+	Rows  []GapRow
+	Notes []string
+}
+
+// Gaps is GapAtMaxK over rows (PassK rows of units, named by names), with
+// two rules:
+//   - when k > 0 the gap is taken at k: a (unit, group) with no task of k
+//     trials gets K = k, PassK, Diff and Ratio NaN and TasksK 0 (its
+//     pass^k is unknown, not 0), with a note;
+//   - a (unit, group) whose largest k is 1 (one trial per task) has no gap
+//     and is left out; one note names those units.
+func Gaps(rows []PassKRow, k int, units Units, names map[int64]string) GapResult {
+	var res GapResult
+	gaps := GapAtMaxK(rows)
+	if k > 0 {
+		for i := range gaps {
+			if gaps[i].K < k {
+				gaps[i].K, gaps[i].PassK, gaps[i].Diff, gaps[i].Ratio, gaps[i].TasksK = k, math.NaN(), math.NaN(), math.NaN(), 0
+				res.Notes = append(res.Notes, fmt.Sprintf("%s has no task with %d trials: pass^%d is unknown", units.ByID(gaps[i].RunID).Name(), k, k))
+			}
+		}
+	}
+	var left []string
+	seen := map[int64]bool{}
+	for _, g := range gaps {
+		if g.K >= 2 {
+			res.Rows = append(res.Rows, g)
+			continue
+		}
+		if !seen[g.RunID] {
+			seen[g.RunID] = true
+			if u := units.ByID(g.RunID); u.Pooled {
+				left = append(left, u.Label(names))
+			} else {
+				left = append(left, fmt.Sprintf("%d (%s)", g.RunID, names[g.RunID]))
+			}
+		}
+	}
+	if len(left) > 0 {
+		res.Notes = append(res.Notes, fmt.Sprintf("left out %s with one trial per task: a gap needs k >= 2 (run with --trials 2 or more): %s",
+			plural(len(left), units.Noun(), units.Noun()+"s"), strings.Join(left, ", ")))
+	}
+	return res
+}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -273,4 +274,105 @@ func percentileInterval(reps []float64, level float64) CI {
 	ci.Lo = stat.Quantile((1-level)/2, stat.Empirical, s, nil)
 	ci.Hi = stat.Quantile((1+level)/2, stat.Empirical, s, nil)
 	return ci
+}
+
+// TunedRun is a run tagged as a tuned model: its domain, the domains it
+// was trained on, and its base model's run.
+type TunedRun struct {
+	RunID, BaseRunID int64
+	Domain           string
+	TrainDomains     []string
+}
+
+// ModelGeneralization is Generalization for one tuned model: the tuned
+// runs of one agent model, user model and condition against their base
+// runs, domain by domain.
+type ModelGeneralization struct {
+	// Name is the agent model, or "agent / user / condition" when the agent
+	// model has tuned runs of several user models or conditions.
+	Name        string
+	Tuned, Base map[string]Unit // domain → the unit on that side
+	Result      GeneralizationResult
+}
+
+// GeneralizationByModel groups tagged (tuned runs of tasks' units, sorted
+// by "agent / user / condition") into tuned models and runs Generalization
+// for each over tasks (TaskTrials pooled by unit, see PoolTasks). Runs
+// without train domains or a base run, and runs u does not hold, are
+// skipped. Its notes say why a Δ has no interval. Several tuned or base
+// units of one model on one domain are an error naming them: runs are
+// never combined silently. It panics as Generalization does on bad opts.
+func GeneralizationByModel(tagged []TunedRun, u Units, tasks []TaskTrials, opts BootstrapOptions) ([]ModelGeneralization, []string, error) {
+	byUnit := map[int64][]TaskTrials{}
+	for _, t := range tasks {
+		byUnit[t.RunID] = append(byUnit[t.RunID], t)
+	}
+	type tunedModel struct {
+		agent       string
+		tuned, base map[string]int64 // domain → unit ID
+		train       map[string]bool
+	}
+	models := map[string]*tunedModel{}
+	for _, t := range tagged {
+		if t.TrainDomains == nil || t.BaseRunID == 0 {
+			continue
+		}
+		tu, ok := u.Of(t.RunID)
+		bu, baseOK := u.Of(t.BaseRunID)
+		if !ok || !baseOK {
+			continue // not selected
+		}
+		model := GroupLabel(tu.Key.AgentModel, tu.Key.UserModel, tu.Key.Condition)
+		m := models[model]
+		if m == nil {
+			m = &tunedModel{agent: tu.Key.AgentModel, tuned: map[string]int64{}, base: map[string]int64{}, train: map[string]bool{}}
+			models[model] = m
+		}
+		for _, side := range []struct {
+			name string
+			id   int64
+			at   map[string]int64
+		}{{"tuned", tu.ID, m.tuned}, {"base", bu.ID, m.base}} {
+			if prev, seen := side.at[t.Domain]; seen && prev != side.id {
+				return nil, nil, fmt.Errorf("stats generalization: %s has several %s %s on domain %s (%s and %s): pool them with --pool, or tag only one",
+					model, side.name, u.Noun()+"s", t.Domain, u.ByID(prev).Name(), u.ByID(side.id).Name())
+			}
+			side.at[t.Domain] = side.id
+		}
+		for _, d := range t.TrainDomains {
+			m.train[d] = true
+		}
+	}
+	agents := map[string]int{}
+	for _, m := range models {
+		agents[m.agent]++
+	}
+	var out []ModelGeneralization
+	var notes []string
+	for _, key := range slices.Sorted(maps.Keys(models)) {
+		m := models[key]
+		g := ModelGeneralization{Name: m.agent, Tuned: map[string]Unit{}, Base: map[string]Unit{}}
+		if agents[m.agent] > 1 {
+			g.Name = key
+		}
+		tuned, base := map[string][]TaskTrials{}, map[string][]TaskTrials{}
+		for d, id := range m.tuned {
+			tuned[d], g.Tuned[d] = byUnit[id], u.ByID(id)
+		}
+		for d, id := range m.base {
+			base[d], g.Base[d] = byUnit[id], u.ByID(id)
+		}
+		g.Result = Generalization(tuned, base, slices.Sorted(maps.Keys(m.train)), opts)
+		for _, d := range g.Result.Domains {
+			scope := "out-of-domain"
+			if d.InDomain {
+				scope = "in-domain"
+			}
+			if !d.Paired && !math.IsNaN(d.Delta) {
+				notes = append(notes, fmt.Sprintf("%s on %s: 0 paired tasks (the tuned and base runs share no task), so its Δ compares different tasks and has no interval, nor has the %s mean", g.Name, d.Domain, scope))
+			}
+		}
+		out = append(out, g)
+	}
+	return out, notes, nil
 }

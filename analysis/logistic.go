@@ -472,3 +472,12 @@ func Correlation(x, y []float64) float64 {
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// Verdict is the verdict on a middle balance: "yes (p = 0.0123)" when
+// MiddleWinsP < 0.05, else "not significant (p = 0.4100)".
+func (f BalanceFit) Verdict() string {
+	if f.MiddleWinsP < 0.05 {
+		return fmt.Sprintf("yes (p = %.4f)", f.MiddleWinsP)
+	}
+	return fmt.Sprintf("not significant (p = %.4f)", f.MiddleWinsP)
+}

@@ -120,6 +120,10 @@ type PassKRow struct {
 	// NotEvaluated is set when no trial of the (run, group) was evaluated
 	// (see NotEvaluated): PassHatK and PassAtK are then NaN, not 0.
 	NotEvaluated bool
+	// HatCI and AtCI are the bootstrap intervals of PassHatK and PassAtK
+	// over the row's tasks, once PassKIntervals has set them; the zero CI
+	// before (and NaN bounds when the row is not evaluated).
+	HatCI, AtCI CI
 }
 
 // PassK computes pass^k and pass@k per (run, group) and k. Rows come out
@@ -238,4 +242,45 @@ func maxTrials(tasks []TaskTrials) int {
 		n = max(n, t.Trials)
 	}
 	return n
+}
+
+// TrialNumbers describes the trial values of one run: how many distinct
+// values, and the smallest and largest.
+type TrialNumbers struct {
+	Distinct, First, Last int
+}
+
+// SuspectTrialNotes returns, for --convention min-trials, one note per run
+// of tasks (per-run TaskTrials, ascending run ids) whose n, its number of
+// distinct trial values in numbers, is in doubt (MinTrialsSuspect), naming
+// the run (by names), its trial values, its tasks' trials and the n used.
+func SuspectTrialNotes(numbers map[int64]TrialNumbers, tasks []TaskTrials, names map[int64]string) []string {
+	fewest, most := map[int64]int{}, map[int64]int{}
+	var ids []int64
+	for _, t := range tasks {
+		if _, ok := most[t.RunID]; !ok {
+			ids = append(ids, t.RunID)
+			fewest[t.RunID] = t.Trials
+		}
+		fewest[t.RunID] = min(fewest[t.RunID], t.Trials)
+		most[t.RunID] = max(most[t.RunID], t.Trials)
+	}
+	slices.Sort(ids)
+	var notes []string
+	for _, id := range ids {
+		n := numbers[id]
+		if !MinTrialsSuspect(n.Distinct, n.First, n.Last, most[id]) {
+			continue
+		}
+		taskTrials := fmt.Sprintf("%d-%d trials", fewest[id], most[id])
+		switch {
+		case fewest[id] == 1 && most[id] == 1:
+			taskTrials = "1 trial"
+		case fewest[id] == most[id]:
+			taskTrials = fmt.Sprintf("%d trials", most[id])
+		}
+		notes = append(notes, fmt.Sprintf("run %d (%s): trial numbers look sparse: %s from %d to %d, and tasks have %s; --convention min-trials used n = %d for every task (--convention per-task uses each task's own trials)",
+			id, names[id], plural(n.Distinct, "distinct value", "distinct values"), n.First, n.Last, taskTrials, n.Distinct))
+	}
+	return notes
 }

@@ -223,3 +223,127 @@ func PoolRunTrials(runTrials map[int64]int, u Units) map[int64]int {
 	}
 	return out
 }
+
+// Pooled reports whether the units are pools (NewUnits with pool set).
+func (u Units) Pooled() bool {
+	return len(u.list) > 0 && u.list[0].Pooled
+}
+
+// Noun is "pool" for pooled units and "run" otherwise, for notes.
+func (u Units) Noun() string {
+	if u.Pooled() {
+		return "pool"
+	}
+	return "run"
+}
+
+// JoinIDs writes run ids as "3,5".
+func JoinIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// Name names the unit in a note: "run 3", or "pool M / U / D / C (runs 3,5)".
+func (u Unit) Name() string {
+	if u.Pooled {
+		return fmt.Sprintf("pool %s (runs %s)", u.Key.Label(), JoinIDs(u.RunIDs))
+	}
+	return fmt.Sprintf("run %d", u.ID)
+}
+
+// Label names the unit in a chart: its run's name in names ("name (run
+// N)" when another run has the same name, "run N" when it has none), or
+// the pool's key with its run ids. No two units share a label, so charts
+// key cells by it.
+func (u Unit) Label(names map[int64]string) string {
+	if u.Pooled {
+		return fmt.Sprintf("%s (runs %s)", u.Key.Label(), JoinIDs(u.RunIDs))
+	}
+	name := names[u.ID]
+	if name == "" {
+		return fmt.Sprintf("run %d", u.ID)
+	}
+	for id, other := range names {
+		if other == name && id != u.ID {
+			return fmt.Sprintf("%s (run %d)", name, u.ID)
+		}
+	}
+	return name
+}
+
+// plural is "1 task" or "3 tasks".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// TaskTrialOverlaps is Overlaps of per-run tasks, by task row (TaskID, as
+// PoolTasks pools), each task named by keys[TaskID]. It is nil unless u
+// is pooled.
+func TaskTrialOverlaps(u Units, tasks []TaskTrials, keys map[int64]string) []Overlap {
+	if !u.Pooled() {
+		return nil
+	}
+	rt := make([]RunTask, len(tasks))
+	for i, t := range tasks {
+		rt[i] = RunTask{RunID: t.RunID, Task: strconv.FormatInt(t.TaskID, 10)}
+	}
+	overlaps := Overlaps(u, rt)
+	for i, o := range overlaps {
+		id, _ := strconv.ParseInt(o.Task, 10, 64)
+		overlaps[i].Task = keys[id]
+	}
+	return overlaps
+}
+
+// NamedRunTask is a task one run holds, identified by Task (its content,
+// say) and shown as Name (its key).
+type NamedRunTask struct {
+	RunID      int64
+	Task, Name string
+}
+
+// NamedOverlaps is Overlaps by Task with each task shown by its Name,
+// ordered by unit then CompareTaskKeys of the names: two runs may hold
+// different tasks under one name. It is nil unless u is pooled.
+func NamedOverlaps(u Units, tasks []NamedRunTask) []Overlap {
+	if !u.Pooled() {
+		return nil
+	}
+	rt := make([]RunTask, len(tasks))
+	nameOf := map[string]string{}
+	for i, t := range tasks {
+		nameOf[t.Task] = t.Name
+		rt[i] = RunTask{RunID: t.RunID, Task: t.Task}
+	}
+	overlaps := Overlaps(u, rt)
+	for i, o := range overlaps {
+		overlaps[i].Task = nameOf[o.Task]
+	}
+	slices.SortStableFunc(overlaps, func(a, b Overlap) int {
+		return cmp.Or(cmp.Compare(a.Unit.ID, b.Unit.ID), CompareTaskKeys(a.Task, b.Task))
+	})
+	return overlaps
+}
+
+// OverlapNotes are the notes on overlaps: one per overlap (Overlap.String)
+// up to most, then one counting the rest.
+func OverlapNotes(overlaps []Overlap, most int) []string {
+	var notes []string
+	for i, o := range overlaps {
+		if i == most {
+			word := "tasks"
+			if len(overlaps)-i == 1 {
+				word = "task"
+			}
+			return append(notes, fmt.Sprintf("and %d more %s in more than one pooled run", len(overlaps)-i, word))
+		}
+		notes = append(notes, o.String())
+	}
+	return notes
+}

@@ -69,10 +69,7 @@ type TaskTrials struct {
 }
 
 // GroupFields are the fields TaskTrials can be grouped by.
-var GroupFields = []string{
-	"domain", "agent_model", "user_model", "condition",
-	"emotion_family", "emotion_leaf", "politeness", "urgency", "trust",
-}
+var GroupFields = emobench.GroupFields
 
 // ListTaskTrials returns one row per (run, task key) of runIDs (of every
 // run when empty), ordered by run and task key, as the task_outcomes view

@@ -3,8 +3,11 @@ package export
 import (
 	"encoding/csv"
 	"io"
+	"slices"
 	"strconv"
 	"time"
+
+	"github.com/emobench/emobench"
 )
 
 // CSV writes the csv format: runs.csv (the columns of RunRow),
@@ -20,10 +23,10 @@ type CSV struct {
 var (
 	csvRunColumns = []string{"run_id", "name", "source_format", "source_path", "source_sha256",
 		"agent_model", "agent_strategy", "user_model", "user_strategy", "domain", "condition", "created_at", "config"}
-	csvTrajectoryColumns = []string{"trajectory_id", "run_id", "run", "agent_model", "user_model", "domain", "condition",
-		"task_sha256", "task_key", "emotion_family", "emotion_leaf", "politeness", "urgency", "trust",
+	csvTrajectoryColumns = slices.Concat([]string{"trajectory_id", "run_id", "run", "agent_model", "user_model", "domain", "condition",
+		"task_sha256", "task_key"}, emobench.EmotionDimensions, []string{
 		"trial", "reward", "passed", "evaluated", "termination_reason", "agent_cost", "user_cost",
-		"n_messages", "n_user_turns", "n_agent_turns", "n_tool_calls", "n_tool_errors"}
+		"n_messages", "n_user_turns", "n_agent_turns", "n_tool_calls", "n_tool_errors"})
 	csvMessageColumns = []string{"trajectory_id", "idx", "role", "content", "tool_name", "tool_call_id",
 		"tool_arguments", "tool_calls", "arguments_malformed", "prompt_tokens", "completion_tokens", "cost"}
 )

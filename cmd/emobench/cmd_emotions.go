@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -24,16 +25,16 @@ func emotionsCommand(e *env) *cli.Command {
 			case "json":
 				enc := json.NewEncoder(e.stdout)
 				enc.SetIndent("", "  ")
-				return enc.Encode(sim.Taxonomy)
+				return enc.Encode(emobench.Taxonomy)
 			case "table":
-				t := &table{columns: []string{"kind", "name", "values"}}
-				for _, f := range sim.Taxonomy.Families {
-					t.rows = append(t.rows, []any{"family", f.Name, strings.Join(f.Leaves, ", ")})
+				t := &table.Table{Columns: []string{"kind", "name", "values"}}
+				for _, f := range emobench.Taxonomy.Families {
+					t.Rows = append(t.Rows, []any{"family", f.Name, strings.Join(f.Leaves, ", ")})
 				}
-				for _, d := range []string{"politeness", "urgency", "trust"} {
-					t.rows = append(t.rows, []any{"dimension", d, strings.Join(sim.Taxonomy.Dimensions[d], ", ")})
+				for _, d := range emobench.ProfileDimensions {
+					t.Rows = append(t.Rows, []any{"dimension", d, strings.Join(emobench.Taxonomy.Dimensions[d], ", ")})
 				}
-				return t.write(e.stdout, "table")
+				return t.Write(e.stdout, "table")
 			}
 			return usagef("--format %q is not one of table, json", c.String("format"))
 		},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,7 +24,7 @@ func runsCommand(e *env) *cli.Command {
 			"was recorded).\n\n" +
 			"Example:\n   emobench --db runs.db runs --format csv",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json or csv"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
 		},
 		Subcommands: []*cli.Command{tagCommand(e), setCommand(e), removeCommand(e)},
 		Action: func(c *cli.Context) error {
@@ -31,7 +32,7 @@ func runsCommand(e *env) *cli.Command {
 				return err
 			}
 			format := c.String("format")
-			if err := checkFormat(format, "table", "json", "csv"); err != nil {
+			if err := checkFormat(format, table.Formats...); err != nil {
 				return err
 			}
 			store, err := openCurrent(c)
@@ -51,7 +52,7 @@ func runsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runsTable(runs, rewards, provenance, format).write(e.stdout, format)
+			return runsTable(runs, rewards, provenance, format).Write(e.stdout, format)
 		},
 	}
 }
@@ -72,7 +73,7 @@ func notEvaluated(r db.RunSummary, rw db.RunRewards) bool {
 // rewards: in text a column shown when one run has them, in csv and json a
 // field always there, null for the other runs. The last column is the
 // run's provenance kind (ingested, native, merged, unknown).
-func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, provenance []db.Provenance, format string) *table {
+func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, provenance []db.Provenance, format string) *table.Table {
 	kind := map[int64]string{}
 	for _, p := range provenance {
 		kind[p.RunID] = p.Kind
@@ -89,7 +90,7 @@ func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, provenance
 	if split || partial {
 		columns = append(columns, "mean_reward")
 	}
-	t := &table{columns: append(columns, "abandoned", "provenance")}
+	t := &table.Table{Columns: append(columns, "abandoned", "provenance")}
 	for _, r := range runs {
 		rw := rewards[r.ID]
 		var pass1, note any = math.NaN(), nil
@@ -116,7 +117,7 @@ func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, provenance
 			}
 			row = append(row, mean)
 		}
-		t.rows = append(t.rows, append(row, r.Abandoned, kind[r.ID]))
+		t.Rows = append(t.Rows, append(row, r.Abandoned, kind[r.ID]))
 	}
 	return t
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -44,7 +45,7 @@ func sqlCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return result.write(e.stdout, format)
+			return result.Write(e.stdout, format)
 		},
 	}
 }
@@ -77,7 +78,7 @@ func readQuery(c *cli.Context, stdin io.Reader) (string, error) {
 	return query, nil
 }
 
-func queryTable(c *cli.Context, store *db.DB, query string) (*table, error) {
+func queryTable(c *cli.Context, store *db.DB, query string) (*table.Table, error) {
 	rows, err := store.Query(c.Context, query)
 	if err != nil {
 		return nil, err
@@ -87,7 +88,7 @@ func queryTable(c *cli.Context, store *db.DB, query string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &table{columns: cols}
+	t := &table.Table{Columns: cols}
 	for rows.Next() {
 		vals := make([]any, len(cols))
 		ptrs := make([]any, len(cols))
@@ -97,7 +98,7 @@ func queryTable(c *cli.Context, store *db.DB, query string) (*table, error) {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
 		}
-		t.rows = append(t.rows, vals)
+		t.Rows = append(t.Rows, vals)
 	}
 	return t, rows.Err()
 }
@@ -114,7 +115,7 @@ func streamQuery(c *cli.Context, store *db.DB, query, format string, w io.Writer
 	if err != nil {
 		return err
 	}
-	out := newRowStream(w, format, cols)
+	out := table.NewRowStream(w, format, cols)
 	vals := make([]any, len(cols))
 	ptrs := make([]any, len(cols))
 	for i := range vals {
@@ -124,12 +125,27 @@ func streamQuery(c *cli.Context, store *db.DB, query, format string, w io.Writer
 		if err := rows.Scan(ptrs...); err != nil {
 			return err
 		}
-		if err := out.row(vals); err != nil {
+		row := vals
+		if format == "json" {
+			row = jsonCells(vals)
+		}
+		if err := out.Row(row); err != nil {
 			return err
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	return out.end()
+	return out.End()
+}
+
+// jsonCells are the json cells of vals: a TEXT cell holding a
+// JSON object or array becomes that JSON value (table.JSONText); numbers
+// and NULL are already numbers and null.
+func jsonCells(vals []any) []any {
+	cells := make([]any, len(vals))
+	for i, v := range vals {
+		cells[i] = table.JSONText(v)
+	}
+	return cells
 }

@@ -3,12 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -45,7 +46,7 @@ func passkCommand(e *env) *cli.Command {
 			"note naming the n when a run's trial numbers look sparse (e.g. a trial equal to the task id).\n" +
 			"A run, pool or group with no evaluated trajectory (no reward information) is \"not evaluated\":\n" +
 			"its pass^k and pass@k read so in text, and are null with note \"not evaluated\" in csv and json, never 0.\n" +
-			"Group fields: " + strings.Join(db.GroupFields, ", ") + ".\n" +
+			"Group fields: " + strings.Join(emobench.GroupFields, ", ") + ".\n" +
 			"Rows are per run; --pool pools the runs sharing agent model, user model, domain and condition\n" +
 			"(every trajectory of a task in them is one trial of it) and names their run_ids.\n\n" +
 			"Example:\n" +
@@ -76,8 +77,8 @@ func parseGroupFields(by string) ([]string, error) {
 		if f == "run" {
 			continue // always grouped by run
 		}
-		if !slices.Contains(db.GroupFields, f) {
-			return nil, usagef("--by %q: no field %q (fields: %s)", by, f, strings.Join(db.GroupFields, ", "))
+		if !slices.Contains(emobench.GroupFields, f) {
+			return nil, usagef("--by %q: no field %q (fields: %s)", by, f, strings.Join(emobench.GroupFields, ", "))
 		}
 		fields = append(fields, f)
 	}
@@ -89,7 +90,7 @@ func runPassK(c *cli.Context, e *env) error {
 		return err
 	}
 	format := c.String("format")
-	if err := checkFormat(format, formats...); err != nil {
+	if err := checkFormat(format, table.Formats...); err != nil {
 		return err
 	}
 	fields, err := parseGroupFields(strings.Join(c.StringSlice("by"), ","))
@@ -132,7 +133,7 @@ func runPassK(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if err := warnSuspectTrials(c.Context, e, store, runIDs, conv); err != nil {
+	if err := warnSuspectTrials(c.Context, e, store, runIDs, names, conv); err != nil {
 		return err
 	}
 	in, runTrials, overlaps, err := pooledTaskTrials(c.Context, withoutInfra, store, units, runIDs, fields, conv)
@@ -147,28 +148,18 @@ func runPassK(c *cli.Context, e *env) error {
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
-	t := passKTable(rows, units, names, fields, format)
-	if style != "none" {
-		hat, at := passKIntervals(in, rows, runTrials, conv, bopts)
-		hatCol, atCol := slices.Index(t.columns, "pass_hat_k"), slices.Index(t.columns, "pass_at_k")
-		for i, row := range t.rows {
-			if rows[i].NotEvaluated {
-				if format == "csv" || format == "json" { // null, with null bounds
-					row[hatCol], row[atCol] = estimate{v: math.NaN(), ci: nanCI}, estimate{v: math.NaN(), ci: nanCI}
-				}
-				continue // the text formats say "not evaluated"
-			}
-			row[hatCol] = estimate{v: rows[i].PassHatK, ci: hat[i]}
-			row[atCol] = estimate{v: rows[i].PassAtK, ci: at[i]}
-		}
+	if style != table.NoInterval {
+		analysis.PassKIntervals(rows, in, runTrials, bopts)
 	}
-	return t.expandEstimates(format, style).write(e.stdout, format)
+	t := table.PassK(rows, table.Units{Units: units, Names: names}, fields, format, style)
+	return t.ExpandEstimates(format, style).Write(e.stdout, format)
 }
 
 // warnSuspectTrials warns, under --convention min-trials, about every run
 // of runIDs (all when empty) whose n, its number of distinct trial values,
-// is in doubt (analysis.MinTrialsSuspect), naming the n used.
-func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64, conv analysis.Convention) error {
+// is in doubt (analysis.SuspectTrialNotes), naming the n used and the run
+// by names.
+func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64, names map[int64]string, conv analysis.Convention) error {
 	if conv != analysis.MinTrials {
 		return nil
 	}
@@ -176,37 +167,19 @@ func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64
 	if err != nil {
 		return err
 	}
-	tasks, err := store.ListTaskTrials(ctx, runIDs)
+	listed, err := store.ListTaskTrials(ctx, runIDs)
 	if err != nil {
 		return err
 	}
-	fewest, most := map[int64]int{}, map[int64]int{}
-	var ids []int64
-	for _, t := range tasks {
-		if _, ok := most[t.RunID]; !ok {
-			ids = append(ids, t.RunID)
-			fewest[t.RunID] = t.Trials
-		}
-		fewest[t.RunID] = min(fewest[t.RunID], t.Trials)
-		most[t.RunID] = max(most[t.RunID], t.Trials)
+	tasks := make([]analysis.TaskTrials, len(listed))
+	for i, t := range listed {
+		tasks[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Trials: t.Trials, Passes: t.Passes}
 	}
-	slices.Sort(ids)
-	names, err := runNames(ctx, store)
-	if err != nil {
-		return err
+	trialNumbers := make(map[int64]analysis.TrialNumbers, len(numbers))
+	for id, n := range numbers {
+		trialNumbers[id] = analysis.TrialNumbers{Distinct: n.Distinct, First: n.First, Last: n.Last}
 	}
-	for _, id := range ids {
-		n := numbers[id]
-		if !analysis.MinTrialsSuspect(n.Distinct, n.First, n.Last, most[id]) {
-			continue
-		}
-		taskTrials := trialsPerTask(fewest[id], most[id]) + " trials"
-		if fewest[id] == 1 && most[id] == 1 {
-			taskTrials = "1 trial"
-		}
-		e.warn(fmt.Sprintf("run %d (%s): trial numbers look sparse: %s from %d to %d, and tasks have %s; --convention min-trials used n = %d for every task (--convention per-task uses each task's own trials)",
-			id, names[id], plural(n.Distinct, "distinct value", "distinct values"), n.First, n.Last, taskTrials, n.Distinct))
-	}
+	e.warnAll(analysis.SuspectTrialNotes(trialNumbers, tasks, names))
 	return nil
 }
 
@@ -264,65 +237,4 @@ func loadTaskTrialsFrom(ctx context.Context, withoutInfra bool, store *db.DB, ru
 			Unevaluated: t.Unevaluated}
 	}
 	return in, runTrials, nil
-}
-
-// passKIntervals bootstraps a CI for every pass^k and pass@k row, over the
-// tasks of the row's (run, group).
-func passKIntervals(in []analysis.TaskTrials, rows []analysis.PassKRow, runTrials map[int64]int, conv analysis.Convention, opts analysis.BootstrapOptions) (hat, at []analysis.CI) {
-	byGroup := map[string][]analysis.TaskTrials{}
-	key := func(run int64, group []string) string { return fmt.Sprint(run) + "\x00" + strings.Join(group, "\x00") }
-	for _, t := range in {
-		byGroup[key(t.RunID, t.Group)] = append(byGroup[key(t.RunID, t.Group)], t)
-	}
-	for _, r := range rows {
-		_, _, h, a := analysis.PassKCI(byGroup[key(r.RunID, r.Group)], r.K, conv, runTrials[r.RunID], opts)
-		hat, at = append(hat, h), append(at, a)
-	}
-	return hat, at
-}
-
-func runNames(ctx context.Context, store *db.DB) (map[int64]string, error) {
-	runs, err := store.ListRunSummaries(ctx)
-	if err != nil {
-		return nil, err
-	}
-	names := make(map[int64]string, len(runs))
-	for _, r := range runs {
-		names[r.ID] = r.Name
-	}
-	return names, nil
-}
-
-// passKTable is one row per PassKRow: its unit (see unitColumns), the
-// group fields, then the estimates. A row that is not evaluated (no
-// trajectory of its unit and group has reward information) shows its
-// estimates as "not evaluated" in the text formats; csv and json give them
-// as null, with the note column "not evaluated" (null on other rows).
-func passKTable(rows []analysis.PassKRow, units analysis.Units, names map[int64]string, fields []string, format string) *table {
-	pooled := pooledUnits(units)
-	split := format == "csv" || format == "json"
-	t := &table{columns: append(append(unitColumns(pooled), fields...),
-		"k", "pass_hat_k", "pass_at_k", "tasks", "trajectories", "convention")}
-	if split {
-		t.columns = append(t.columns, "note")
-	}
-	for _, r := range rows {
-		row := unitCells(units.ByID(r.RunID), pooled, names)
-		for _, g := range r.Group {
-			row = append(row, g)
-		}
-		var hat, at, note any = r.PassHatK, r.PassAtK, nil
-		if r.NotEvaluated {
-			hat, at, note = math.NaN(), math.NaN(), analysis.NotEvaluatedText
-			if !split {
-				hat, at = analysis.NotEvaluatedText, analysis.NotEvaluatedText
-			}
-		}
-		row = append(row, r.K, hat, at, r.Tasks, r.Trajectories, string(r.Convention))
-		if split {
-			row = append(row, note)
-		}
-		t.rows = append(t.rows, row)
-	}
-	return t
 }

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"fmt"
-	"maps"
-	"math"
-	"slices"
-	"strings"
-
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -24,7 +19,7 @@ func intervalFlags(defaultStyle string) []cli.Flag {
 	}
 }
 
-func bootstrapOptions(c *cli.Context) (analysis.BootstrapOptions, ciStyle, error) {
+func bootstrapOptions(c *cli.Context) (analysis.BootstrapOptions, table.CIStyle, error) {
 	style, err := parseCIStyle(c.String("ci"))
 	if err != nil {
 		return analysis.BootstrapOptions{}, "", err
@@ -73,7 +68,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 		}, intervalFlags("pm")...),
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
-			if err := checkFormat(format, formats...); err != nil {
+			if err := checkFormat(format, table.Formats...); err != nil {
 				return err
 			}
 			opts, style, err := bootstrapOptions(c)
@@ -91,19 +86,11 @@ func statsEmotionsCommand(e *env) *cli.Command {
 				return err
 			}
 			noteOverlaps(e, outcomeOverlaps(units, outcomes))
-			compared, comparisons := analysis.CompareEmotions(conditionTrials(outcomes), units, ks, opts)
-			noteUnpaired(e, comparisons)
-			rows := withPairs(e, compared)
-			if len(compared) == 0 {
-				e.warn("no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
-			}
-			return emotionsTable(rows, style, format).expandEstimates(format, style).write(e.stdout, format)
+			res := analysis.EmotionsWithNotes(conditionTrials(outcomes), units, ks, opts)
+			e.warnAll(res.Notes)
+			return table.Emotions(res.Rows, format, style).ExpandEstimates(format, style).Write(e.stdout, format)
 		},
 	}
-}
-
-func (e *env) warn(msg string) {
-	e.stderr.Write([]byte("note: " + msg + "\n"))
 }
 
 func conditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial {
@@ -120,88 +107,8 @@ func conditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial 
 			Passed:  o.Passed,
 			// Unevaluated: no reward information, so its failure is not measured.
 			Unevaluated: !o.Evaluated,
-			Profile:     o.Fields, // holds every EmotionDimensions key; shared, read only
+			Profile:     o.Fields, // holds every emobench.EmotionDimensions key; shared, read only
 		})
 	}
 	return out
-}
-
-// emotionsTable is one row per EmotionDelta. When a side of a row is not
-// evaluated (no trajectory of its paired tasks has reward information),
-// that side's pass^k and the delta read "not evaluated" in the text
-// formats; csv and json give them (and p) as null, with the note column
-// "not evaluated: with emotions", "… without emotions" or "… either side"
-// (null on other rows).
-func emotionsTable(rows []analysis.EmotionDelta, style ciStyle, format string) *table {
-	split := format == "csv" || format == "json"
-	t := &table{columns: []string{"group", "with_run_ids", "without_run_ids", "dimension", "value", "k", "pairs", "with", "without", "delta", "mcnemar_b", "mcnemar_c", "p", "p_holm"}}
-	if split {
-		t.columns = append(t.columns, "note")
-	}
-	for _, r := range rows {
-		var delta any = estimate{v: r.Delta, ci: r.CI}
-		if style == "none" {
-			delta = r.Delta
-		}
-		notEvaluated := r.WithNotEvaluated || r.WithoutNotEvaluated
-		if notEvaluated && style != "none" {
-			delta = estimate{v: math.NaN(), ci: nanCI}
-		} else if notEvaluated {
-			delta = math.NaN()
-		}
-		row := []any{
-			r.Group, runIDList(r.WithRuns), runIDList(r.WithoutRuns), r.Dimension, orDash(r.Value), r.K, r.Pairs,
-			notEvaluatedCell(split, r.With, r.WithNotEvaluated), notEvaluatedCell(split, r.Without, r.WithoutNotEvaluated), notEvaluatedCell(split, delta, notEvaluated),
-			nanInt(r.B, r.K == 1), nanInt(r.C, r.K == 1), r.P, r.PHolm,
-		}
-		if split {
-			row = append(row, sidesNotEvaluated(r.WithNotEvaluated, r.WithoutNotEvaluated, "with emotions", "without emotions"))
-		}
-		t.rows = append(t.rows, row)
-	}
-	return t
-}
-
-func orDash(s string) string {
-	if strings.TrimSpace(s) == "" {
-		return "-"
-	}
-	return s
-}
-
-// nanInt shows n only where it is defined.
-func nanInt(n int, defined bool) any {
-	if !defined {
-		return math.NaN()
-	}
-	return n
-}
-
-// withPairs leaves out rows with no task of at least k trials in both
-// conditions, naming the k values that had none.
-func withPairs(e *env, rows []analysis.EmotionDelta) []analysis.EmotionDelta {
-	var kept []analysis.EmotionDelta
-	emptyK := map[int]bool{}
-	for _, r := range rows {
-		if r.Pairs > 0 {
-			kept = append(kept, r)
-		} else if r.Dimension == "all" {
-			emptyK[r.K] = true
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(emptyK)) {
-		e.warn(fmt.Sprintf("k=%d: no task has %d trials in both conditions (rows left out): run with --trials %d or more", k, k, k))
-	}
-	return kept
-}
-
-// noteUnpaired says, for each comparison of runs (or pools), how many
-// tasks ran in one condition only: they cannot be paired and are left out.
-func noteUnpaired(e *env, comparisons []analysis.EmotionComparison) {
-	for _, c := range comparisons {
-		if c.OnlyWith+c.OnlyWithout > 0 {
-			e.warn(fmt.Sprintf("%s, runs %s (with emotions) vs %s (without): left out %d tasks run only with emotions and %d run only without: they have no pair",
-				c.Group(), runIDList(c.With.RunIDs), runIDList(c.Without.RunIDs), c.OnlyWith, c.OnlyWithout))
-		}
-	}
 }

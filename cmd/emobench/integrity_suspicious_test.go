@@ -69,7 +69,7 @@ func TestMiddleWinsText(t *testing.T) {
 		{0.05, "not significant (p = 0.0500)"},
 		{0.9370, "not significant (p = 0.9370)"},
 	} {
-		if got := middleWinsText(analysis.BalanceFit{MiddleWinsP: tt.p}); got != tt.want {
+		if got := (analysis.BalanceFit{MiddleWinsP: tt.p}).Verdict(); got != tt.want {
 			t.Errorf("p %v: %q, want %q", tt.p, got, tt.want)
 		}
 	}

@@ -4,12 +4,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,125 +40,33 @@ func loadUnits(ctx context.Context, e *env, store *db.DB, runIDs []int64, pool b
 		}
 	}
 	units := analysis.NewUnits(keys, pool)
-	if apart := units.KeptApart(); len(apart) > 0 && e != nil {
-		e.warn(fmt.Sprintf("--pool: runs %s have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)", runIDList(apart)))
+	if e != nil {
+		noteKeptApart(e, units)
 	}
 	return units, names, nil
 }
 
-// runIDList is a cell naming runs: a JSON array, "3,5" in text.
-type runIDList []int64
-
-func (l runIDList) String() string {
-	s := make([]string, len(l))
-	for i, id := range l {
-		s[i] = strconv.FormatInt(id, 10)
+// noteKeptApart says which runs pooling kept apart (analysis.Units.KeptApart).
+func noteKeptApart(e *env, units analysis.Units) {
+	if apart := units.KeptApart(); len(apart) > 0 {
+		e.warn(fmt.Sprintf("--pool: runs %s have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)", analysis.JoinIDs(apart)))
 	}
-	return strings.Join(s, ",")
-}
-
-// unitColumns are the leading columns naming a row's unit: run_id and run
-// per run; pooled, pool (agent / user / domain / condition) and run_ids.
-func unitColumns(pooled bool) []string {
-	if pooled {
-		return []string{"pool", "run_ids"}
-	}
-	return []string{"run_id", "run"}
-}
-
-// unitCells are the cells of unitColumns for u.
-func unitCells(u analysis.Unit, pooled bool, names map[int64]string) []any {
-	if pooled {
-		return []any{u.Key.Label(), runIDList(u.RunIDs)}
-	}
-	return []any{u.ID, names[u.ID]}
-}
-
-// unitLabel names a unit in a chart: the run's name ("name (run N)" when
-// another run has the same name, "run N" when it has none), or the pool's
-// key with its run ids. Charts key cells by it, so no two units share one.
-func unitLabel(u analysis.Unit, names map[int64]string) string {
-	if u.Pooled {
-		return fmt.Sprintf("%s (runs %s)", u.Key.Label(), runIDList(u.RunIDs))
-	}
-	name := names[u.ID]
-	if name == "" {
-		return fmt.Sprintf("run %d", u.ID)
-	}
-	for id, other := range names {
-		if other == name && id != u.ID {
-			return fmt.Sprintf("%s (run %d)", name, u.ID)
-		}
-	}
-	return name
 }
 
 // noteOverlaps says, on stderr, which tasks appear in more than one run of
 // a pool: their trajectories in every run are trials of the task.
 func noteOverlaps(e *env, overlaps []analysis.Overlap) {
-	for i, o := range overlaps {
-		if i == maxOverlapNotes {
-			word := "tasks"
-			if len(overlaps)-i == 1 {
-				word = "task"
-			}
-			e.warn(fmt.Sprintf("and %d more %s in more than one pooled run", len(overlaps)-i, word))
-			return
-		}
-		e.warn(o.String())
-	}
+	e.warnAll(analysis.OverlapNotes(overlaps, maxOverlapNotes))
 }
 
-// taskOverlaps are the overlaps of pooled task outcomes, tasks named by
-// key.
-func taskOverlaps(ctx context.Context, store *db.DB, units analysis.Units, tasks []analysis.TaskTrials) ([]analysis.Overlap, error) {
-	if !pooledUnits(units) {
-		return nil, nil
-	}
-	keys, err := store.TaskKeys(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// Overlap by task row, as PoolTasks pools; name the task by its key.
-	rt := make([]analysis.RunTask, len(tasks))
-	for i, t := range tasks {
-		rt[i] = analysis.RunTask{RunID: t.RunID, Task: strconv.FormatInt(t.TaskID, 10)}
-	}
-	overlaps := analysis.Overlaps(units, rt)
-	for i, o := range overlaps {
-		id, _ := strconv.ParseInt(o.Task, 10, 64)
-		overlaps[i].Task = keys[id]
-	}
-	return overlaps, nil
-}
-
-// outcomeOverlaps are the overlaps of trajectories, tasks named by key.
+// outcomeOverlaps are the overlaps of trajectories by their task's content
+// (its pair key), tasks named by key.
 func outcomeOverlaps(units analysis.Units, outcomes []db.TrajectoryOutcome) []analysis.Overlap {
-	if !pooledUnits(units) {
-		return nil
-	}
-	// Overlap by the task's content (its pair key), not its key alone: two
-	// runs may hold different tasks under one key. Name the task by its key.
-	rt := make([]analysis.RunTask, len(outcomes))
-	keyOf := map[string]string{}
+	tasks := make([]analysis.NamedRunTask, len(outcomes))
 	for i, o := range outcomes {
-		id := cmp.Or(o.PairKey, o.TaskKey)
-		keyOf[id] = o.TaskKey
-		rt[i] = analysis.RunTask{RunID: o.RunID, Task: id}
+		tasks[i] = analysis.NamedRunTask{RunID: o.RunID, Task: cmp.Or(o.PairKey, o.TaskKey), Name: o.TaskKey}
 	}
-	overlaps := analysis.Overlaps(units, rt)
-	for i, o := range overlaps {
-		overlaps[i].Task = keyOf[o.Task]
-	}
-	slices.SortStableFunc(overlaps, func(a, b analysis.Overlap) int {
-		return cmp.Or(cmp.Compare(a.Unit.ID, b.Unit.ID), analysis.CompareTaskKeys(a.Task, b.Task))
-	})
-	return overlaps
-}
-
-func pooledUnits(u analysis.Units) bool {
-	list := u.List()
-	return len(list) > 0 && list[0].Pooled
+	return analysis.NamedOverlaps(units, tasks)
 }
 
 // pooledTaskTrials loads per-run task outcomes (loadTaskTrialsFrom) and turns them
@@ -171,25 +77,22 @@ func pooledTaskTrials(ctx context.Context, withoutInfra bool, store *db.DB, unit
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	overlaps, err := taskOverlaps(ctx, store, units, in)
-	if err != nil {
-		return nil, nil, nil, err
+	var overlaps []analysis.Overlap
+	if units.Pooled() {
+		keys, err := store.TaskKeys(ctx)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		overlaps = analysis.TaskTrialOverlaps(units, in, keys)
 	}
 	return analysis.PoolTasks(in, units), analysis.PoolRunTrials(runTrials, units), overlaps, nil
 }
 
-// unitName names a unit in a note: "run 3", or "pool M / U / D / C (runs 3,5)".
-func unitName(u analysis.Unit) string {
-	if u.Pooled {
-		return fmt.Sprintf("pool %s (runs %s)", u.Key.Label(), runIDList(u.RunIDs))
-	}
-	return fmt.Sprintf("run %d", u.ID)
-}
+// The names below are kept for report_sections.go (the report stream).
 
-// unitNoun is "pool" for pooled units and "run" otherwise.
-func unitNoun(u analysis.Units) string {
-	if pooledUnits(u) {
-		return "pool"
-	}
-	return "run"
-}
+func unitLabel(u analysis.Unit, names map[int64]string) string { return u.Label(names) }
+func unitNoun(u analysis.Units) string                         { return u.Noun() }
+func orDash(s string) string                                   { return table.Dash(s) }
+
+// runIDList is a cell naming runs: a JSON array, "3,5" in text.
+type runIDList = table.IDs

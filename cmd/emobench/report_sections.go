@@ -40,9 +40,8 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 	d.Emotions = compared
 	d.Commands.Emotions = cmd.stats("emotions", true, "--k", "1")
 
-	outcomesOf := outcomesByUnit(outcomes, units)
-	for _, u := range units.List() {
-		d.Abandonment = append(d.Abandonment, reports.UnitRates{Unit: u.ID, Rates: analysis.Abandonment(abandonmentRows(outcomesOf[u.ID], []string{"emotion_family"}))})
+	for _, a := range analysis.AbandonmentByUnit(abandonmentTrajectories(outcomes), units, [][]string{{"emotion_family"}}) {
+		d.Abandonment = append(d.Abandonment, reports.UnitRates{Unit: a.Unit.ID, Rates: a.Rates})
 	}
 	d.Commands.Abandonment = cmd.stats("abandonment", false, "--by", "emotion_family")
 
@@ -57,16 +56,16 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 		}
 		ub := reports.UnitBalance{
 			Unit:       u.ID,
-			Bins:       analysis.SuccessByShareBinEvaluated(b.shares, b.passed, b.evaluated, 5),
-			Evaluated:  slices.Contains(b.evaluated, true),
+			Bins:       b.Bins(5),
+			Evaluated:  slices.Contains(b.Evaluated, true),
 			Command:    cmd.forUnit(u).stats("balance", false, "--part", "bins", "--bins", "5"),
 			FitCommand: cmd.forUnit(u).stats("balance", false, "--part", "regression"),
 		}
 		if ub.Evaluated {
-			if fit, err := analysis.BalanceRegression(b.shares, b.passed); err != nil {
+			if fit, err := b.Regression(); err != nil {
 				ub.FitErr = err
 			} else {
-				ub.Fit, ub.MiddleWins = &fit, middleWinsText(fit)
+				ub.Fit, ub.MiddleWins = &fit, fit.Verdict()
 			}
 		}
 		d.Balance = append(d.Balance, ub)

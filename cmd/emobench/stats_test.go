@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench/reports/table"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -323,6 +324,13 @@ var balanceTrajectories = []struct {
 	{"K: T S2", 1, 0, 4, true, false},        // share 1
 }
 
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func TestStatsBalance_HandComputed(t *testing.T) {
 	dbPath := ingestStats(t, nil, "balance.json", "balance-separated.json")
 	var shares, turns, quit, passed []float64
@@ -622,7 +630,7 @@ func TestStats_OutputFormats(t *testing.T) {
 			t.Errorf("%s: no LaTeX table", name)
 		}
 		for _, tab := range tables {
-			if err := checkLaTeX(tab); err != nil {
+			if err := table.CheckLaTeX(tab); err != nil {
 				t.Errorf("%s --format latex: %v\n%s", name, err, tex)
 			}
 		}
