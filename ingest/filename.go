@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"cmp"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -47,6 +48,10 @@ func (m FileMetadata) Metadata() Metadata {
 // persona, a date, so the name gives no model.
 var harnessName = regexp.MustCompile(`(?i)^(?:tau|τ|emobench)(?:[²³0-9]|-?bench|[-_.]|$)`)
 
+// harnessWord is the benchmark's name a harnessName match begins with, as
+// a note names it: tau-trait, tau-emotion, tau-bench, tau2, emobench.
+var harnessWord = regexp.MustCompile(`(?i)^(?:(?:tau|τ)(?:[-_.]?(?:bench|trait|emotion)|[²³0-9]+)?|emobench)`)
+
 // tauBenchCheckpoint matches the names τ-bench's run.py gives its result
 // files: {agent_strategy}-{model}-{temperature}_range_{start}-{end}_user-
 // {user_model}-{user_strategy}_{MMDDHHMMSS}, and the fork spelling
@@ -92,7 +97,7 @@ func MetadataFromFileName(path string) FileMetadata {
 	}
 	if m := harnessName.FindString(stem); m != "" && meta.Model != "" {
 		meta.Model = ""
-		meta.Note = "file name " + filepath.Base(path) + " begins with a benchmark's name (" + strings.TrimRight(m, "-_.") + "), not a model's"
+		meta.Note = "file name " + filepath.Base(path) + " begins with a benchmark's name (" + cmp.Or(harnessWord.FindString(stem), strings.TrimRight(m, "-_.")) + "), not a model's"
 	}
 	if dir := filepath.Base(filepath.Dir(path)); meta.Domain == "" && isKnownDomain(dir) {
 		meta.Domain = strings.ToLower(dir)

@@ -30,12 +30,12 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"results.json", ingest.FileMetadata{}},
 		{"", ingest.FileMetadata{}},
 		// A known domain in the middle; words after it are ignored.
-		{"tau-trait-gpt5-telecom-none.json", ingest.FileMetadata{Domain: "telecom", Note: "file name tau-trait-gpt5-telecom-none.json begins with a benchmark's name (tau), not a model's"}},
+		{"tau-trait-gpt5-telecom-none.json", ingest.FileMetadata{Domain: "telecom", Note: "file name tau-trait-gpt5-telecom-none.json begins with a benchmark's name (tau-trait), not a model's"}},
 		// A benchmark's or a harness's name first: the model is not in the name.
 		{"tau2-gpt-4.1-retail.json", ingest.FileMetadata{Domain: "retail", Note: "file name tau2-gpt-4.1-retail.json begins with a benchmark's name (tau2), not a model's"}},
 		{"tau-bench-gpt-4o-airline-with-emotions.json", ingest.FileMetadata{Domain: "airline", Condition: emobench.ConditionWithEmotions, Note: "file name tau-bench-gpt-4o-airline-with-emotions.json begins with a benchmark's name (tau-bench), not a model's"}},
 		{"taubench-qwen3-retail.json", ingest.FileMetadata{Domain: "retail", Note: "file name taubench-qwen3-retail.json begins with a benchmark's name (taubench), not a model's"}},
-		{"tau-emotion-qwen3-telehealth-with-emotions.json", ingest.FileMetadata{Domain: "telehealth", Condition: emobench.ConditionWithEmotions, Note: "file name tau-emotion-qwen3-telehealth-with-emotions.json begins with a benchmark's name (tau), not a model's"}},
+		{"tau-emotion-qwen3-telehealth-with-emotions.json", ingest.FileMetadata{Domain: "telehealth", Condition: emobench.ConditionWithEmotions, Note: "file name tau-emotion-qwen3-telehealth-with-emotions.json begins with a benchmark's name (tau-emotion), not a model's"}},
 		{"tauri-retail.json", ingest.FileMetadata{Model: "tauri", Domain: "retail"}},
 		{"grok-3-retail-nonbinary-reward.json", ingest.FileMetadata{Model: "grok-3", Domain: "retail"}},
 		// The domain comes first: no model.
