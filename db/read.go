@@ -322,6 +322,38 @@ func (db *DB) Query(ctx context.Context, query string) (*sql.Rows, error) {
 	return rows, nil
 }
 
+// QueryEach runs a user's SQL statement as Query does, then calls header
+// with its column names and row with each row's values in turn. row's
+// slice is reused from row to row: clone it to keep it.
+func (db *DB) QueryEach(ctx context.Context, query string, header func(columns []string) error, row func(values []any) error) error {
+	rows, err := db.Query(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return err
+	}
+	if err := header(cols); err != nil {
+		return err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return err
+		}
+		if err := row(vals); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
 // isReadOnlyError reports whether err is SQLITE_READONLY (8) or SQLITE_AUTH
 // (23, the read-only authorizer's refusal), with any extended code.
 func isReadOnlyError(err error) bool {

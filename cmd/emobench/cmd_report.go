@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -165,20 +164,17 @@ func (l commandLine) forUnit(u analysis.Unit) commandLine {
 }
 
 // reportRun is one row of the report's runs table, shown as the runs
-// command shows it (runsTable).
+// command shows it (runRow).
 func reportRun(s db.RunSummary, rw db.RunRewards) reports.RunSummary {
-	pass1 := math.NaN()
-	if s.Pass1.Valid {
-		pass1 = s.Pass1.Float64
-	}
+	row := runRow(s, rw, "")
 	return reports.RunSummary{
 		Run: emobench.Run{
 			ID: s.ID, Name: s.Name, SourceFormat: s.SourceFormat,
 			AgentModel: s.AgentModel, UserModel: s.UserModel,
 			Domain: s.Domain, Condition: s.Condition,
 		},
-		Tasks: s.Tasks, Trajectories: s.Trajectories, Pass1: pass1, Abandoned: s.Abandoned,
-		NotEvaluated: notEvaluated(s, rw), PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward,
+		Tasks: s.Tasks, Trajectories: s.Trajectories, Pass1: row.Pass1, Abandoned: s.Abandoned,
+		NotEvaluated: row.NotEvaluated, PartialCredit: row.PartialCredit, MeanReward: rw.MeanReward,
 	}
 }
 

@@ -52,82 +52,31 @@ func runsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return runsTable(runs, rewards, provenance, format).Write(e.stdout, format)
+			kind := map[int64]string{}
+			for _, p := range provenance {
+				kind[p.RunID] = p.Kind
+			}
+			rows := make([]table.RunRow, len(runs))
+			for i, r := range runs {
+				rows[i] = runRow(r, rewards[r.ID], kind[r.ID])
+			}
+			return table.Runs(rows, format).Write(e.stdout, format)
 		},
 	}
 }
 
-// notEvaluatedText stands in for the pass^1 of a run with trajectories but
-// no evaluated one: 0 would read as a measured failure.
-const notEvaluatedText = "not evaluated"
-
-// notEvaluated reports whether run r has trajectories and none evaluated.
-func notEvaluated(r db.RunSummary, rw db.RunRewards) bool {
-	return r.Trajectories > 0 && rw.Evaluated == 0
-}
-
-// runsTable lists runs. A run with trajectories but none evaluated shows
-// pass_hat_1 as "not evaluated": as that cell in text, as null with
-// pass_hat_1_note "not evaluated" in csv and json. mean_reward
-// (db.RunRewards.MeanReward) is given only for runs with partial-credit
-// rewards: in text a column shown when one run has them, in csv and json a
-// field always there, null for the other runs. The last column is the
-// run's provenance kind (ingested, native, merged, unknown).
-func runsTable(runs []db.RunSummary, rewards map[int64]db.RunRewards, provenance []db.Provenance, format string) *table.Table {
-	kind := map[int64]string{}
-	for _, p := range provenance {
-		kind[p.RunID] = p.Kind
+// runRow is run s as the runs command and the report list it.
+func runRow(s db.RunSummary, rw db.RunRewards, provenance string) table.RunRow {
+	pass1 := math.NaN()
+	if s.Pass1.Valid {
+		pass1 = s.Pass1.Float64
 	}
-	split := format == "csv" || format == "json"
-	partial := false
-	for _, r := range runs {
-		partial = partial || rewards[r.ID].Partial > 0
+	return table.RunRow{
+		ID: s.ID, Name: s.Name, AgentModel: s.AgentModel, Domain: s.Domain, Condition: string(s.Condition),
+		Tasks: s.Tasks, MinTrials: s.MinTrials, MaxTrials: s.MaxTrials, Trajectories: s.Trajectories, Abandoned: s.Abandoned,
+		Pass1: pass1, NotEvaluated: s.Trajectories > 0 && rw.Evaluated == 0,
+		PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward, Provenance: provenance,
 	}
-	columns := []string{"id", "name", "model", "domain", "condition", "tasks", "trials_per_task", "trajectories", "pass_hat_1"}
-	if split {
-		columns = append(columns, "pass_hat_1_note")
-	}
-	if split || partial {
-		columns = append(columns, "mean_reward")
-	}
-	t := &table.Table{Columns: append(columns, "abandoned", "provenance")}
-	for _, r := range runs {
-		rw := rewards[r.ID]
-		var pass1, note any = math.NaN(), nil
-		if r.Pass1.Valid {
-			pass1 = r.Pass1.Float64
-		}
-		if notEvaluated(r, rw) {
-			pass1, note = math.NaN(), notEvaluatedText
-			if !split {
-				pass1 = notEvaluatedText
-			}
-		}
-		row := []any{
-			r.ID, r.Name, r.AgentModel, r.Domain, string(r.Condition),
-			r.Tasks, trialsPerTask(r.MinTrials, r.MaxTrials), r.Trajectories, pass1,
-		}
-		if split {
-			row = append(row, note)
-		}
-		if split || partial {
-			mean := math.NaN()
-			if rw.Partial > 0 {
-				mean = rw.MeanReward
-			}
-			row = append(row, mean)
-		}
-		t.Rows = append(t.Rows, append(row, r.Abandoned, kind[r.ID]))
-	}
-	return t
-}
-
-// trialsPerTask shows "4", or "2-4" when tasks have different trial counts.
-func trialsPerTask(lo, hi int) string {
-	if lo == hi {
-		return fmt.Sprint(lo)
-	}
-	return fmt.Sprintf("%d-%d", lo, hi)
 }
 
 func tagCommand(e *env) *cli.Command {

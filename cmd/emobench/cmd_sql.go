@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/emobench/emobench/db"
@@ -38,14 +39,7 @@ func sqlCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			if format == "csv" || format == "json" {
-				return streamQuery(c, store, query, format, e.stdout)
-			}
-			result, err := queryTable(c, store, query)
-			if err != nil {
-				return err
-			}
-			return result.Write(e.stdout, format)
+			return writeQuery(c, store, query, format, e.stdout)
 		},
 	}
 }
@@ -78,74 +72,38 @@ func readQuery(c *cli.Context, stdin io.Reader) (string, error) {
 	return query, nil
 }
 
-func queryTable(c *cli.Context, store *db.DB, query string) (*table.Table, error) {
-	rows, err := store.Query(c.Context, query)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return nil, err
-	}
-	t := &table.Table{Columns: cols}
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
+// writeQuery writes the query's rows as a table in format; csv and json
+// go row by row, so memory stays flat however many rows the query returns.
+// In json, a TEXT cell holding a JSON object or array becomes that JSON
+// value (table.JSONText); numbers and NULL are already numbers and null.
+func writeQuery(c *cli.Context, store *db.DB, query, format string, w io.Writer) error {
+	var stream *table.RowStream
+	var t table.Table
+	err := store.QueryEach(c.Context, query, func(cols []string) error {
+		if table.Split(format) {
+			stream = table.NewRowStream(w, format, cols)
 		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
+		t.Columns = cols
+		return nil
+	}, func(vals []any) error {
+		switch format {
+		case "csv":
+			return stream.Row(vals)
+		case "json":
+			cells := make([]any, len(vals))
+			for i, v := range vals {
+				cells[i] = table.JSONText(v)
+			}
+			return stream.Row(cells)
 		}
-		t.Rows = append(t.Rows, vals)
-	}
-	return t, rows.Err()
-}
-
-// streamQuery writes csv or json row by row, so memory stays flat however
-// many rows the query returns.
-func streamQuery(c *cli.Context, store *db.DB, query, format string, w io.Writer) error {
-	rows, err := store.Query(c.Context, query)
+		t.Rows = append(t.Rows, slices.Clone(vals))
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		return err
+	if stream != nil {
+		return stream.End()
 	}
-	out := table.NewRowStream(w, format, cols)
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		row := vals
-		if format == "json" {
-			row = jsonCells(vals)
-		}
-		if err := out.Row(row); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	return out.End()
-}
-
-// jsonCells are the json cells of vals: a TEXT cell holding a
-// JSON object or array becomes that JSON value (table.JSONText); numbers
-// and NULL are already numbers and null.
-func jsonCells(vals []any) []any {
-	cells := make([]any, len(vals))
-	for i, v := range vals {
-		cells[i] = table.JSONText(v)
-	}
-	return cells
+	return t.Write(w, format)
 }
