@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/emobench/emobench/internal/chromiumtest"
 	"github.com/emobench/emobench/reports/browsertest"
 )
 
@@ -133,8 +135,8 @@ func TestRender_Browser(t *testing.T) {
 	// about as much as loading a report.
 	var mu sync.Mutex
 	var problems []string
-	ctx := mustBrowser(t, 60*time.Second, 1024, func(ev any) {
-		if p := browserProblem(ev); p != "" {
+	ctx := chromiumtest.MustStart(t, 60*time.Second, 1024, func(ev any) {
+		if p := chromiumtest.Problem(ev); p != "" {
 			mu.Lock()
 			problems = append(problems, p)
 			mu.Unlock()
@@ -320,4 +322,9 @@ func TestRender_Browser(t *testing.T) {
 			}
 		})
 	}
+}
+
+// layouts reads the layout of every chart of the page loaded in ctx.
+func layouts(ctx context.Context) ([]browsertest.ChartLayout, error) {
+	return chromedp.Run(ctx, chromedp.Evaluate[[]browsertest.ChartLayout](browsertest.ReadLayout))
 }

@@ -1,23 +1,18 @@
 package main
 
 import (
-	"cmp"
-	"context"
-	"errors"
 	"fmt"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	cdplog "github.com/chromedp/cdproto/log"
-	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/emobench/emobench/internal/chromiumtest"
 	"github.com/emobench/emobench/reports/browsertest"
 )
 
@@ -91,8 +86,8 @@ func TestReport_BrowserLayoutManyRuns(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var problems []string
-	ctx := mustBrowser(t, 5*time.Minute, 1400, func(ev any) {
-		if p := browserProblem(ev); p != "" {
+	ctx := chromiumtest.MustStart(t, 5*time.Minute, 1400, func(ev any) {
+		if p := chromiumtest.Problem(ev); p != "" {
 			mu.Lock()
 			problems = append(problems, p)
 			mu.Unlock()
@@ -154,86 +149,4 @@ func TestReport_BrowserLayoutManyRuns(t *testing.T) {
 			}
 		}
 	}
-}
-
-// The browser helpers below repeat reports' test helpers (reports/chromium_test.go):
-// test files cannot be shared across packages, and a shared non-test package
-// would give reports/ a dependency on chromedp, which the import rules forbid.
-
-// findChromium returns the path of a Chromium binary in PATH.
-func findChromium() (string, error) {
-	var errs []error
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		path, err := exec.LookPath(name)
-		if err == nil {
-			return path, nil
-		}
-		errs = append(errs, err)
-	}
-	return "", errors.Join(errs...)
-}
-
-// mustBrowser starts a headless Chromium with a fresh profile, no
-// network-using background services and a window width px wide, opens a
-// tab whose events go to listen, and returns the tab's context, which is
-// cancelled after timeout. It skips the test when no Chromium is installed.
-func mustBrowser(t *testing.T, timeout time.Duration, width int, listen func(ev any)) context.Context {
-	t.Helper()
-	path, err := findChromium()
-	if err != nil {
-		t.Skip("chromium not installed: " + err.Error())
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	t.Cleanup(cancel)
-	ctx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(width, 900),
-	)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelBrowser := chromedp.NewContext(ctx, chromedp.WithListener(listen))
-	t.Cleanup(cancelBrowser)
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		t.Fatalf("start %s: %v", path, err)
-	}
-	return ctx
-}
-
-// browserProblem describes ev when it reports an error: a console.error call, an
-// uncaught exception, or an error entry of the browser's log (such as a
-// failed load). It returns "" for every other event.
-func browserProblem(ev any) string {
-	switch ev := ev.(type) {
-	case *runtime.EventConsoleAPICalled:
-		if ev.Type == runtime.ConsoleAPICalledTypeError {
-			var args []string
-			for _, a := range ev.Args {
-				args = append(args, cmp.Or(a.Description, string(a.Value)))
-			}
-			return "console.error: " + strings.Join(args, " ")
-		}
-	case *runtime.EventExceptionThrown:
-		d := ev.ExceptionDetails
-		p := fmt.Sprintf("exception at %d:%d: %s", d.LineNumber, d.ColumnNumber, d.Text)
-		if d.Exception != nil {
-			p += " " + d.Exception.Description
-		}
-		return p
-	case *cdplog.EventEntryAdded:
-		if ev.Entry.Level == cdplog.EntryLevelError {
-			return "log error: " + ev.Entry.Text + " " + ev.Entry.URL
-		}
-	}
-	return ""
 }

@@ -1,4 +1,8 @@
-package reports
+// Package chromiumtest starts a headless Chromium for browser tests
+// (chromedp) and describes the errors a page reports. Only _test.go files
+// import it (imports_test.go at the module root checks that), so no
+// command or library carries chromedp.
+package chromiumtest
 
 import (
 	"cmp"
@@ -13,12 +17,10 @@ import (
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
-	"github.com/emobench/emobench/reports/browsertest"
 )
 
-// findChromium returns the path of a Chromium binary in PATH.
-func findChromium() (string, error) {
+// Find returns the path of a Chromium binary in PATH.
+func Find() (string, error) {
 	var errs []error
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		path, err := exec.LookPath(name)
@@ -30,13 +32,13 @@ func findChromium() (string, error) {
 	return "", errors.Join(errs...)
 }
 
-// mustBrowser starts a headless Chromium with a fresh profile, no
+// MustStart starts a headless Chromium with a fresh profile, no
 // network-using background services and a window width px wide, opens a
 // tab whose events go to listen, and returns the tab's context, which is
 // cancelled after timeout. It skips the test when no Chromium is installed.
-func mustBrowser(t *testing.T, timeout time.Duration, width int, listen func(ev any)) context.Context {
+func MustStart(t testing.TB, timeout time.Duration, width int, listen func(ev any)) context.Context {
 	t.Helper()
-	path, err := findChromium()
+	path, err := Find()
 	if err != nil {
 		t.Skip("chromium not installed: " + err.Error())
 	}
@@ -67,10 +69,10 @@ func mustBrowser(t *testing.T, timeout time.Duration, width int, listen func(ev 
 	return ctx
 }
 
-// browserProblem describes ev when it reports an error: a console.error call, an
+// Problem describes ev when it reports an error: a console.error call, an
 // uncaught exception, or an error entry of the browser's log (such as a
 // failed load). It returns "" for every other event.
-func browserProblem(ev any) string {
+func Problem(ev any) string {
 	switch ev := ev.(type) {
 	case *runtime.EventConsoleAPICalled:
 		if ev.Type == runtime.ConsoleAPICalledTypeError {
@@ -93,9 +95,4 @@ func browserProblem(ev any) string {
 		}
 	}
 	return ""
-}
-
-// layouts reads the layout of every chart of the page loaded in ctx.
-func layouts(ctx context.Context) ([]browsertest.ChartLayout, error) {
-	return chromedp.Run(ctx, chromedp.Evaluate[[]browsertest.ChartLayout](browsertest.ReadLayout))
 }
