@@ -100,7 +100,7 @@ func reportInput(ctx context.Context, e *env, store *db.DB, runIDs []int64, titl
 	}
 	d.Units = map[int64]string{}
 	for _, u := range units.List() {
-		d.Units[u.ID] = unitLabel(u, names)
+		d.Units[u.ID] = u.Label(names)
 	}
 	cmd := commandLine{runIDs: runIDs, pool: pool, boot: boot}
 	all := analysis.PassKOptions{Convention: analysis.PerTask}

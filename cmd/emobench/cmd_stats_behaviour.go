@@ -116,10 +116,6 @@ func statsBalanceCommand(e *env) *cli.Command {
 	}
 }
 
-// balanceData is one unit's balance sample (kept as a name for
-// report_sections.go).
-type balanceData = analysis.BalanceSample
-
 // loadBalance returns each unit's balance sample, by unit ID: the
 // trajectories of outcomes with their follow-ups counted from the stored
 // agent messages.

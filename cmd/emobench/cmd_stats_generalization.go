@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/emobench/emobench/analysis"
-	"github.com/emobench/emobench/reports"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
@@ -58,11 +57,11 @@ func runGeneralization(c *cli.Context, e *env) error {
 	}
 	noteOverlaps(e, overlaps)
 	if part == "matrix" {
-		m, err := generalizationMatrix(rows, units)
+		m, err := analysis.PooledMatrix(rows, units)
 		if err != nil {
 			return err
 		}
-		return matrixTable(m, format).Write(e.stdout, format)
+		return table.PassMatrix(m, format).Write(e.stdout, format)
 	}
 	tags, err := store.ListRunTags(c.Context)
 	if err != nil {
@@ -82,41 +81,4 @@ func runGeneralization(c *cli.Context, e *env) error {
 	}
 	e.warnAll(notes)
 	return t.ExpandEstimates(format, style).Write(e.stdout, format)
-}
-
-// generalizationMatrix is analysis.PooledMatrix of rows (stats passk
-// --k 1) as a heatmap: domains (rows) × agent models (columns), with, per
-// row, the run ids behind its cells and which cells are not evaluated
-// (their value NaN, never 0).
-// It returns PooledMatrix's error for a unit given twice.
-func generalizationMatrix(rows []analysis.PassKRow, units analysis.Units) (heatmapMatrix, error) {
-	pm, err := analysis.PooledMatrix(rows, units)
-	if err != nil {
-		return heatmapMatrix{}, err
-	}
-	return heatmapMatrix{
-		Heatmap: reports.Heatmap{
-			RowName: "domain", ColName: "agent model", Rows: pm.Domains, Cols: pm.Models,
-			Values: pm.Pass1, N: pm.Tasks,
-		},
-		runIDs: pm.RunIDs, notEvaluated: pm.NotEvaluated, matrix: pm,
-	}, nil
-}
-
-// heatmapMatrix is a heatmap with, per row, the run ids behind its cells
-// and which of its cells are not evaluated.
-type heatmapMatrix struct {
-	reports.Heatmap
-	runIDs       [][]int64
-	notEvaluated [][]bool
-	matrix       analysis.PassMatrix
-}
-
-// notEvaluatedCells names the cells that are not evaluated, "column on
-// row", in row then column order.
-func (m heatmapMatrix) notEvaluatedCells() []string { return m.matrix.NotEvaluatedCells() }
-
-// matrixTable is table.MatrixTable of m.
-func matrixTable(m heatmapMatrix, format string) *table.Table {
-	return table.MatrixTable(table.Matrix{RowName: m.RowName, Rows: m.Rows, Cols: m.Cols, Values: m.Values, RunIDs: m.runIDs, NotEvaluated: m.notEvaluated}, format)
 }

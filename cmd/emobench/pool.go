@@ -7,7 +7,6 @@ import (
 
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
-	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
 
@@ -87,12 +86,3 @@ func pooledTaskTrials(ctx context.Context, withoutInfra bool, store *db.DB, unit
 	}
 	return analysis.PoolTasks(in, units), analysis.PoolRunTrials(runTrials, units), overlaps, nil
 }
-
-// The names below are kept for report_sections.go (the report stream).
-
-func unitLabel(u analysis.Unit, names map[int64]string) string { return u.Label(names) }
-func unitNoun(u analysis.Units) string                         { return u.Noun() }
-func orDash(s string) string                                   { return table.Dash(s) }
-
-// runIDList is a cell naming runs: a JSON array, "3,5" in text.
-type runIDList = table.IDs

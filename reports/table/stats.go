@@ -306,6 +306,12 @@ type Matrix struct {
 	NotEvaluated [][]bool    // [row][col]: the cell's value is not evaluated
 }
 
+// PassMatrix is the pass^1 matrix pm (stats generalization --part
+// matrix) as a MatrixTable: domains (rows) × agent models (columns).
+func PassMatrix(pm analysis.PassMatrix, format string) *Table {
+	return MatrixTable(Matrix{RowName: "domain", Rows: pm.Domains, Cols: pm.Models, Values: pm.Pass1, RunIDs: pm.RunIDs, NotEvaluated: pm.NotEvaluated}, format)
+}
+
 // MatrixTable is m as a table: one row per matrix row, one column per
 // matrix column, then run_ids. A cell that is not evaluated reads "not
 // evaluated" in the text formats; csv and json give it as null and name

@@ -142,6 +142,24 @@ func TestMatrixTable_NotEvaluated(t *testing.T) {
 	}
 }
 
+// PassMatrix lays out an analysis.PassMatrix as MatrixTable does its Matrix.
+func TestPassMatrix(t *testing.T) {
+	pm := analysis.PassMatrix{
+		Domains: []string{"airline", "retail"}, Models: []string{"a", "b"},
+		Pass1:        [][]float64{{0.5, math.NaN()}, {math.NaN(), 0.25}},
+		RunIDs:       [][]int64{{1}, {2, 3}},
+		NotEvaluated: [][]bool{{false, false}, {true, false}},
+	}
+	var out bytes.Buffer
+	if err := table.PassMatrix(pm, "csv").Write(&out, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	want := "domain,a,b,run_ids,note\nairline,0.5,,1,\nretail,,0.25,\"2,3\",not evaluated: a\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
 func TestGap_NotEvaluatedRow(t *testing.T) {
 	units := analysis.NewUnits(map[int64]analysis.PoolKey{1: {AgentModel: "m", Domain: "d"}}, true)
 	named := table.Units{Units: units}
