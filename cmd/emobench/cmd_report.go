@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -102,65 +100,22 @@ func reportInput(ctx context.Context, e *env, store *db.DB, runIDs []int64, titl
 	for _, u := range units.List() {
 		d.Units[u.ID] = u.Label(names)
 	}
-	cmd := commandLine{runIDs: runIDs, pool: pool, boot: boot}
+	cmd := reports.CommandLine{RunIDs: runIDs, Pool: pool, Boot: boot, Default: defaultBootstrap}
 	all := analysis.PassKOptions{Convention: analysis.PerTask}
 	first := analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}}
 	var overlaps []analysis.Overlap
 	if d.PassK, _, overlaps, err = computePassK(ctx, store, units, runIDs, nil, all); err != nil {
 		return reports.Input{}, nil, err
 	}
-	d.Commands.PassK = cmd.stats("passk", true, "--ci", "pm")
+	d.Commands.PassK = cmd.Stats("passk", true, "--ci", "pm")
 	if d.FamilyPass1, _, _, err = computePassK(ctx, store, units, runIDs, []string{"emotion_family"}, first); err != nil {
 		return reports.Input{}, nil, err
 	}
-	d.Commands.Family = cmd.stats("passk", false, "--by", "emotion_family", "--k", "1")
+	d.Commands.Family = cmd.Stats("passk", false, "--by", "emotion_family", "--k", "1")
 	if err := addPaperSections(ctx, store, runIDs, units, &d, boot, cmd); err != nil {
 		return reports.Input{}, nil, err
 	}
 	return reports.Build(d), overlaps, nil
-}
-
-// commandLine writes the stats command lines that report captions name:
-// the report's --run and --pool, and its bootstrap flags where they differ
-// from the stats commands' defaults.
-type commandLine struct {
-	runIDs []int64
-	pool   bool
-	boot   analysis.BootstrapOptions
-}
-
-// stats is "emobench stats SUB ARGS… [--run N]… [--pool]" with the
-// bootstrap flags when bootstrapped is set.
-func (l commandLine) stats(sub string, bootstrapped bool, args ...string) string {
-	parts := append([]string{"emobench", "stats", sub}, args...)
-	for _, id := range l.runIDs {
-		parts = append(parts, "--run", strconv.FormatInt(id, 10))
-	}
-	if l.pool {
-		parts = append(parts, "--pool")
-	}
-	if bootstrapped {
-		d := defaultBootstrap
-		if l.boot.Resamples != d.Resamples {
-			parts = append(parts, "--resamples", strconv.Itoa(l.boot.Resamples))
-		}
-		if l.boot.Seed != d.Seed {
-			parts = append(parts, "--seed", strconv.FormatUint(l.boot.Seed, 10))
-		}
-		if l.boot.Level != d.Level {
-			parts = append(parts, "--level", strconv.FormatFloat(l.boot.Level, 'g', -1, 64))
-		}
-		if l.boot.Method != d.Method {
-			parts = append(parts, "--ci-method", l.boot.Method)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-// forUnit is l for the runs of one unit only.
-func (l commandLine) forUnit(u analysis.Unit) commandLine {
-	l.runIDs = u.RunIDs
-	return l
 }
 
 // reportRun is one row of the report's runs table, shown as the runs

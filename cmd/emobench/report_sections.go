@@ -16,7 +16,7 @@ var defaultBootstrap = analysis.BootstrapOptions{Resamples: 2000, Level: 0.95, S
 // addPaperSections loads and computes, for runIDs per unit, what the
 // report's CI-bearing sections show, each with the functions of the stats
 // command (cmd) that prints its numbers, into d.
-func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units analysis.Units, d *reports.Data, boot analysis.BootstrapOptions, cmd commandLine) error {
+func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units analysis.Units, d *reports.Data, boot analysis.BootstrapOptions, cmd reports.CommandLine) error {
 	tasks, _, _, err := pooledTaskTrials(ctx, false, store, units, runIDs, nil, analysis.PerTask)
 	if err != nil {
 		return err
@@ -30,7 +30,7 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 		d.PassKCI = append(d.PassKCI, ci)
 	}
 	d.Gaps = analysis.GapAtMaxK(d.PassK)
-	d.Commands.Gap = cmd.stats("gap", false)
+	d.Commands.Gap = cmd.Stats("gap", false)
 
 	outcomes, err := store.ListTrajectoryOutcomes(ctx, runIDs)
 	if err != nil {
@@ -38,12 +38,12 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 	}
 	compared, _ := analysis.CompareEmotions(conditionTrials(outcomes), units, []int{1}, boot)
 	d.Emotions = compared
-	d.Commands.Emotions = cmd.stats("emotions", true, "--k", "1")
+	d.Commands.Emotions = cmd.Stats("emotions", true, "--k", "1")
 
 	for _, a := range analysis.AbandonmentByUnit(abandonmentTrajectories(outcomes), units, [][]string{{"emotion_family"}}) {
 		d.Abandonment = append(d.Abandonment, reports.UnitRates{Unit: a.Unit.ID, Rates: a.Rates})
 	}
-	d.Commands.Abandonment = cmd.stats("abandonment", false, "--by", "emotion_family")
+	d.Commands.Abandonment = cmd.Stats("abandonment", false, "--by", "emotion_family")
 
 	balance, err := loadBalance(ctx, store, outcomes, units)
 	if err != nil {
@@ -58,8 +58,8 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 			Unit:       u.ID,
 			Bins:       b.Bins(5),
 			Evaluated:  slices.Contains(b.Evaluated, true),
-			Command:    cmd.forUnit(u).stats("balance", false, "--part", "bins", "--bins", "5"),
-			FitCommand: cmd.forUnit(u).stats("balance", false, "--part", "regression"),
+			Command:    cmd.ForUnit(u).Stats("balance", false, "--part", "bins", "--bins", "5"),
+			FitCommand: cmd.ForUnit(u).Stats("balance", false, "--part", "regression"),
 		}
 		if ub.Evaluated {
 			if fit, err := b.Regression(); err != nil {
@@ -80,7 +80,7 @@ func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units a
 	if d.Matrix, err = analysis.PooledMatrix(first, units); err != nil {
 		return err
 	}
-	d.Commands.Generalization = cmd.stats("generalization", false, "--part", "matrix")
+	d.Commands.Generalization = cmd.Stats("generalization", false, "--part", "matrix")
 
 	d.Commands.Published = `emobench sql "SELECT domain, model, pass_hat_k FROM published_results WHERE k = 1 ORDER BY domain, model"`
 	published, err := store.ListPublished(ctx)
