@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/reports/table"
@@ -27,14 +26,7 @@ func emotionsCommand(e *env) *cli.Command {
 				enc.SetIndent("", "  ")
 				return enc.Encode(emobench.Taxonomy)
 			case "table":
-				t := &table.Table{Columns: []string{"kind", "name", "values"}}
-				for _, f := range emobench.Taxonomy.Families {
-					t.Rows = append(t.Rows, []any{"family", f.Name, strings.Join(f.Leaves, ", ")})
-				}
-				for _, d := range emobench.ProfileDimensions {
-					t.Rows = append(t.Rows, []any{"dimension", d, strings.Join(emobench.Taxonomy.Dimensions[d], ", ")})
-				}
-				return t.Write(e.stdout, "table")
+				return table.Taxonomy().Write(e.stdout, "table")
 			}
 			return usagef("--format %q is not one of table, json", c.String("format"))
 		},

@@ -171,10 +171,7 @@ func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64
 	if err != nil {
 		return err
 	}
-	tasks := make([]analysis.TaskTrials, len(listed))
-	for i, t := range listed {
-		tasks[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Trials: t.Trials, Passes: t.Passes}
-	}
+	tasks := taskTrials(listed, nil)
 	trialNumbers := make(map[int64]analysis.TrialNumbers, len(numbers))
 	for id, n := range numbers {
 		trialNumbers[id] = analysis.TrialNumbers{Distinct: n.Distinct, First: n.First, Last: n.Last}
@@ -227,8 +224,13 @@ func loadTaskTrialsFrom(ctx context.Context, withoutInfra bool, store *db.DB, ru
 			return nil, nil, err
 		}
 	}
-	in := make([]analysis.TaskTrials, len(tasks))
-	for i, t := range tasks {
+	return taskTrials(tasks, fields), runTrials, nil
+}
+
+// taskTrials are listed as analysis takes them, grouped by fields.
+func taskTrials(listed []db.TaskTrials, fields []string) []analysis.TaskTrials {
+	in := make([]analysis.TaskTrials, len(listed))
+	for i, t := range listed {
 		group := make([]string, len(fields))
 		for j, f := range fields {
 			group[j] = t.Fields[f]
@@ -236,5 +238,5 @@ func loadTaskTrialsFrom(ctx context.Context, withoutInfra bool, store *db.DB, ru
 		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes,
 			Unevaluated: t.Unevaluated}
 	}
-	return in, runTrials, nil
+	return in
 }
