@@ -170,25 +170,7 @@ func runBalance(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	// One table per part, with the rows of every unit in turn.
-	named := table.Units{Units: units, Names: names}
-	var tables []*table.Table
-	if part == "all" || part == "bins" {
-		tables = append(tables, table.PerUnit(named, data, func(d analysis.BalanceSample) *table.Table {
-			return table.ShareBins(d.Bins(bins), format, style)
-		}))
-	}
-	if part == "all" || part == "regression" {
-		tables = append(tables, table.PerUnit(named, data, func(d analysis.BalanceSample) *table.Table {
-			fit, err := d.Regression()
-			return table.BalanceRegression(fit, len(d.Shares), err, format, style)
-		}))
-	}
-	if part == "all" || part == "correlation" {
-		tables = append(tables, table.PerUnit(named, data, func(d analysis.BalanceSample) *table.Table {
-			return table.BalanceCorrelations(d.Correlations(), format)
-		}))
-	}
+	tables := table.Balance(table.Units{Units: units, Names: names}, data, part, bins, format, style)
 	for i, t := range tables {
 		if i > 0 {
 			e.stdout.Write([]byte("\n"))

@@ -166,6 +166,30 @@ func PerUnit(u Units, data map[int64]analysis.BalanceSample, part func(analysis.
 	return all
 }
 
+// Balance is stats balance's tables, one per part ("bins", "regression",
+// "correlation", or "all" for the three in turn), each with the rows of
+// every unit in turn; bins is the number of share bins.
+func Balance(u Units, data map[int64]analysis.BalanceSample, part string, bins int, format string, style CIStyle) []*Table {
+	var tables []*Table
+	if part == "all" || part == "bins" {
+		tables = append(tables, PerUnit(u, data, func(d analysis.BalanceSample) *Table {
+			return ShareBins(d.Bins(bins), format, style)
+		}))
+	}
+	if part == "all" || part == "regression" {
+		tables = append(tables, PerUnit(u, data, func(d analysis.BalanceSample) *Table {
+			fit, err := d.Regression()
+			return BalanceRegression(fit, len(d.Shares), err, format, style)
+		}))
+	}
+	if part == "all" || part == "correlation" {
+		tables = append(tables, PerUnit(u, data, func(d analysis.BalanceSample) *Table {
+			return BalanceCorrelations(d.Correlations(), format)
+		}))
+	}
+	return tables
+}
+
 // ShareBins is one row per bin: share_lo, share_hi, trajectories, passed
 // and success_rate (with its Wilson CI unless style is NoInterval).
 func ShareBins(bins []analysis.ShareBin, format string, style CIStyle) *Table {

@@ -173,3 +173,13 @@ func TestGap_NotEvaluatedRow(t *testing.T) {
 		t.Errorf("csv (-want +got):\n%s", diff)
 	}
 }
+
+// Balance gives one table per part asked for, three for "all".
+func TestBalance(t *testing.T) {
+	data := map[int64]analysis.BalanceSample{}
+	for part, want := range map[string]int{"all": 3, "bins": 1, "regression": 1, "correlation": 1} {
+		if got := table.Balance(table.Units{}, data, part, 5, "table", table.NoInterval); len(got) != want {
+			t.Errorf("Balance(%q): %d tables, want %d", part, len(got), want)
+		}
+	}
+}
