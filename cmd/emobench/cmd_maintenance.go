@@ -134,29 +134,13 @@ func checkCommand(e *env) *cli.Command {
 }
 
 // printProvenance prints how many runs came from where, and one line per
-// run not ingested here: its source_sha256 names a file it was not read
-// from, so a later ingest of that file is skipped unless --reingest.
+// run not ingested here.
 func printProvenance(ctx context.Context, e *env, store *db.DB) error {
-	runs, err := store.ListProvenance(ctx)
-	if err != nil {
-		return err
+	lines, err := store.ProvenanceLines(ctx)
+	for _, line := range lines {
+		fmt.Fprintln(e.stdout, line)
 	}
-	count := map[string]int{}
-	for _, p := range runs {
-		count[p.Kind]++
-	}
-	fmt.Fprintf(e.stdout, "provenance: %d ingested, %d native, %d merged, %d unknown\n",
-		count[db.ProvenanceIngested], count[db.ProvenanceNative], count[db.ProvenanceMerged], count[db.ProvenanceUnknown])
-	for _, p := range runs {
-		if p.Kind == db.ProvenanceMerged || p.Kind == db.ProvenanceUnknown {
-			line := fmt.Sprintf("provenance: run %d (%s) was %s", p.RunID, p.RunName, p)
-			if p.SourceSHA256 != "" {
-				line += fmt.Sprintf("; it claims to come from %s (sha256 %s), which was not ingested here", p.SourcePath, p.SourceSHA256)
-			}
-			fmt.Fprintln(e.stdout, line)
-		}
-	}
-	return nil
+	return err
 }
 
 // openCurrent opens the database read-only and requires the current schema,
