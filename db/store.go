@@ -159,12 +159,8 @@ func (db *DB) RunNotes(ctx context.Context, runID int64) []string {
 		odd = append(odd, fmt.Sprintf("%s/%s ×%d (a state of %s)", c.Family, c.Leaf, c.Tasks, atlas))
 	}
 	if n > 0 {
-		pair := fmt.Sprintf("%d tasks pair", n)
-		if n == 1 {
-			pair = "1 task pairs"
-		}
 		notes = append(notes, fmt.Sprintf("%s a leaf with another family than the Atlas of Emotions does: %s; stats by emotion_leaf pool a leaf across families",
-			pair, strings.Join(odd, ", ")))
+			countOf(n, "task pairs", "tasks pair"), strings.Join(odd, ", ")))
 	}
 	return notes
 }
@@ -194,4 +190,14 @@ func (db *DB) ProvenanceLines(ctx context.Context) ([]string, error) {
 		}
 	}
 	return lines, nil
+}
+
+// FindOrCreateRun returns the id of the run that run.Name names, creating
+// run when none does (as a demo run again finds its earlier runs).
+func (db *DB) FindOrCreateRun(ctx context.Context, run emobench.Run) (int64, error) {
+	id, err := db.ResolveRun(ctx, run.Name)
+	if errors.Is(err, ErrNotFound) || emobench.ErrorCode(err) == emobench.ENOTFOUND {
+		return db.CreateRun(ctx, run)
+	}
+	return id, err
 }

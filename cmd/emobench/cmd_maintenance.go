@@ -8,7 +8,6 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/redact"
 	"github.com/urfave/cli/v2"
 )
 
@@ -179,37 +178,10 @@ func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
 // scrub redacts credentials in the run configs of store, saying which, and,
 // once per file, in the trajectories an older emobench stored.
 func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
-	found, err := store.ScrubRunConfigs(ctx, redact.Config)
-	for _, f := range found {
-		e.warn(fmt.Sprintf("%s: %s held a credential: now %q", path, f, redact.Placeholder))
-	}
-	if err != nil {
-		return err
-	}
-	n, err := store.ScrubTrajectoriesOnce(ctx, trajectoryRedaction, ingest.RedactTrajectory)
-	if n > 0 {
-		e.warn(fmt.Sprintf("%s: credentials redacted in the extra, reward_info or error of %s stored by an older emobench", path, plural(n, "trajectory", "trajectories")))
-	}
-	if err != nil {
-		return err
-	}
-	n, err = store.ScrubMessagesOnce(ctx, messageRedaction, redact.Content)
-	if n > 0 {
-		e.warn(fmt.Sprintf("%s: credentials redacted in the content of %s stored by an older emobench", path, plural(n, "message", "messages")))
-	}
+	notes, err := store.Scrub(ctx, path, ingest.RedactTrajectory)
+	e.warnAll(notes)
 	return err
 }
-
-// trajectoryRedaction and messageRedaction name the one-time redactions
-// of stored trajectories and message content in the maintenance table; a
-// new name reruns one after the rules change (-2: named values, argument
-// lists, Bearer tokens, quoted keys in text, pwd, OAuth codes; -3 and
-// messages -2: provider key formats, quoted flag values, tuples, Name/Value
-// in any case, credential labels in content, config kwargs).
-const (
-	trajectoryRedaction = "redact-trajectories-3"
-	messageRedaction    = "redact-messages-2"
-)
 
 // openRuns opens the database like openCurrent and resolves the command's
 // --run flags (all runs when none is given).
