@@ -134,3 +134,17 @@ func TestScrub_Clean(t *testing.T) {
 		t.Errorf("Scrub of a clean db = %q, %v; want no notes", notes, err)
 	}
 }
+
+func TestCheckNewRunName(t *testing.T) {
+	ctx := context.Background()
+	store, _ := MustOpenDB(t)
+	mustIngest(t, store, run("r1", "aa"), traj("t1", 0, 1))
+	if err := store.CheckNewRunName(ctx, "fresh"); err != nil {
+		t.Errorf("fresh name: %v", err)
+	}
+	for _, name := range []string{"r1", "42"} {
+		if err := store.CheckNewRunName(ctx, name); emobench.ErrorCode(err) != emobench.EINVALID {
+			t.Errorf("CheckNewRunName(%q) = %v; want an EINVALID error", name, err)
+		}
+	}
+}

@@ -112,15 +112,8 @@ func runBenchmark(c *cli.Context, e *env) error {
 	}
 	defer store.Close()
 	for _, p := range plans {
-		if err := checkNameForm(p.Run.Name); err != nil {
-			return err
-		}
-		// A second run of one name would make --run NAME ambiguous.
-		if ids, err := store.RunsNamed(c.Context, p.Run.Name); err != nil {
-			return err
-		} else if len(ids) > 0 {
-			return usagef("run %d is already called %q: continue it with --resume %d, or give --name for a new run",
-				ids[len(ids)-1], p.Run.Name, ids[len(ids)-1])
+		if err := store.CheckNewRunName(c.Context, p.Run.Name); err != nil {
+			return asUsage(err)
 		}
 	}
 	for i, p := range plans {
