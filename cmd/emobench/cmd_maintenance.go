@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
@@ -60,11 +59,8 @@ func vacuumCommand(e *env) *cli.Command {
 			if out == "" {
 				return usagef("vacuum needs --out FILE")
 			}
-			if strings.ContainsAny(out, "?#") || strings.HasPrefix(out, "file:") {
-				return usagef("--out %q: give a plain file path (SQLite would read it as a URI)", out)
-			}
-			if _, err := os.Stat(out); err == nil {
-				return usagef("--out %s exists: vacuum never overwrites a file", out)
+			if err := db.CheckVacuumTarget(out); err != nil {
+				return asUsage(err)
 			}
 			// The read-only open refuses a missing file (openWrite would create
 			// it); it is closed first, since a writer waits for an immutable
