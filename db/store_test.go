@@ -148,3 +148,19 @@ func TestCheckNewRunName(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckVacuumTarget(t *testing.T) {
+	dir := t.TempDir()
+	existing := dir + "/have.db"
+	if err := os.WriteFile(existing, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{existing, "file:x.db", "x.db?mode=ro"} {
+		if err := db.CheckVacuumTarget(path); emobench.ErrorCode(err) != emobench.EINVALID {
+			t.Errorf("CheckVacuumTarget(%q) = %v; want an EINVALID error", path, err)
+		}
+	}
+	if err := db.CheckVacuumTarget(dir + "/new.db"); err != nil {
+		t.Errorf("new file: %v", err)
+	}
+}
