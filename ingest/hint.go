@@ -34,3 +34,15 @@ func ShellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// PublishedDomains returns the domains of o.Published, in order, each once
+// per run of consecutive results.
+func (o *Opened) PublishedDomains() []string {
+	var domains []string
+	for i, r := range o.Published {
+		if i == 0 || r.Domain != o.Published[i-1].Domain {
+			domains = append(domains, r.Domain)
+		}
+	}
+	return domains
+}

@@ -31,3 +31,10 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestOpened_PublishedDomains(t *testing.T) {
+	in := &ingest.Opened{Published: []emobench.PublishedResult{{Domain: "airline"}, {Domain: "airline"}, {Domain: "retail"}}}
+	if got := in.PublishedDomains(); len(got) != 2 || got[0] != "airline" || got[1] != "retail" {
+		t.Errorf("PublishedDomains = %q, want [airline retail]", got)
+	}
+}

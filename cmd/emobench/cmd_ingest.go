@@ -274,12 +274,6 @@ func storePublished(ctx context.Context, e *env, store *db.DB, src *ingest.Sourc
 		fmt.Fprintf(e.stdout, "%s: leaderboard submission without scores (every domain is null); nothing stored\n", src.Path)
 		return nil
 	}
-	var domains []string
-	for i := range results {
-		if i == 0 || results[i].Domain != results[i-1].Domain {
-			domains = append(domains, results[i].Domain)
-		}
-	}
 	stored, err := store.StorePublished(ctx, in.Run.SourceSHA256, results)
 	if err != nil {
 		return fmt.Errorf("%s: %w", src.Path, err)
@@ -292,7 +286,7 @@ func storePublished(ctx context.Context, e *env, store *db.DB, src *ingest.Sourc
 		notes.Add(src.Path, n)
 	}
 	fmt.Fprintf(e.stdout, "%s: stored %s of %s (leaderboard submission): domains %s\n",
-		src.Path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(domains, ", "))
+		src.Path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(in.PublishedDomains(), ", "))
 	return nil
 }
 
