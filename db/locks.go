@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
+	"syscall"
 	"time"
 
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -140,4 +142,30 @@ func (db *DB) UnlockRun(ctx context.Context, runID int64, holder RunHolder) erro
 			StartedAt: holder.Started.UTC().Format(time.RFC3339),
 		})
 	})
+}
+
+// LockRunHere is LockRun for this process on this host, running command: a
+// holder on this host whose process no longer runs is taken over and
+// returned as stale (another machine's process cannot be checked, so it is
+// taken as alive). unlock removes the lock, even once ctx is cancelled.
+func (db *DB) LockRunHere(ctx context.Context, runID int64, command string) (stale *RunHolder, unlock func(), err error) {
+	host, _ := os.Hostname()
+	me := RunHolder{PID: os.Getpid(), Host: host, Command: command, Started: time.Now().Truncate(time.Second)}
+	stale, err = db.LockRun(ctx, runID, me, func(h RunHolder) bool {
+		return h.Host != host || processAlive(h.PID)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return stale, func() { db.UnlockRun(context.WithoutCancel(ctx), runID, me) }, nil
+}
+
+// processAlive reports whether a process with this pid exists on this host.
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = p.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
 }

@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -247,4 +249,17 @@ func (db *DB) VacuumInto(ctx context.Context, path string) error {
 	defer out.Close()
 	_, err = out.ExecContext(ctx, "DELETE FROM run_locks")
 	return err
+}
+
+// CheckVacuumTarget refuses, as an EINVALID error, a VacuumInto path that
+// SQLite would read as a URI, or that exists: vacuum never overwrites a
+// file.
+func CheckVacuumTarget(path string) error {
+	if strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
+		return emobench.Errorf(emobench.EINVALID, "--out %q: give a plain file path (SQLite would read it as a URI)", path)
+	}
+	if _, err := os.Stat(path); err == nil {
+		return emobench.Errorf(emobench.EINVALID, "--out %s exists: vacuum never overwrites a file", path)
+	}
+	return nil
 }

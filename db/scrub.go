@@ -10,6 +10,7 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
+	"github.com/emobench/emobench/redact"
 )
 
 // ScrubRunConfigs passes every run's config through redact and stores what
@@ -134,4 +135,51 @@ func (db *DB) ScrubMessagesOnce(ctx context.Context, task string, scrub func(str
 		return q.MarkMaintenance(ctx, sqlcdb.MarkMaintenanceParams{Task: task, DoneAt: time.Now().UTC().Format(time.RFC3339)})
 	})
 	return changed, err
+}
+
+// TrajectoryRedaction and MessageRedaction name the one-time redactions
+// of stored trajectories and message content in the maintenance table; a
+// new name reruns one after the rules change (-2: named values, argument
+// lists, Bearer tokens, quoted keys in text, pwd, OAuth codes; -3 and
+// messages -2: provider key formats, quoted flag values, tuples, Name/Value
+// in any case, credential labels in content, config kwargs).
+const (
+	TrajectoryRedaction = "redact-trajectories-3"
+	MessageRedaction    = "redact-messages-2"
+)
+
+// Scrub redacts credentials in the run configs of the database at path
+// (with redact.Config) and, once per file, in the trajectories (with
+// cleanTrajectory) and message content (with redact.Content) an older
+// emobench stored. It returns a note per change, in order, up to the first
+// error.
+func (db *DB) Scrub(ctx context.Context, path string, cleanTrajectory func(*emobench.Trajectory)) ([]string, error) {
+	var notes []string
+	found, err := db.ScrubRunConfigs(ctx, redact.Config)
+	for _, f := range found {
+		notes = append(notes, fmt.Sprintf("%s: %s held a credential: now %q", path, f, redact.Placeholder))
+	}
+	if err != nil {
+		return notes, err
+	}
+	n, err := db.ScrubTrajectoriesOnce(ctx, TrajectoryRedaction, cleanTrajectory)
+	if n > 0 {
+		notes = append(notes, fmt.Sprintf("%s: credentials redacted in the extra, reward_info or error of %s stored by an older emobench", path, countOf(n, "trajectory", "trajectories")))
+	}
+	if err != nil {
+		return notes, err
+	}
+	n, err = db.ScrubMessagesOnce(ctx, MessageRedaction, redact.Content)
+	if n > 0 {
+		notes = append(notes, fmt.Sprintf("%s: credentials redacted in the content of %s stored by an older emobench", path, countOf(n, "message", "messages")))
+	}
+	return notes, err
+}
+
+// countOf is n with the singular or plural noun.
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

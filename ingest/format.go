@@ -332,18 +332,3 @@ func absolute(path string, modTime time.Time) string {
 	}
 	return path
 }
-
-// DistinctName returns name when taken(name) is false, else the first of
-// name-2, name-3, … that is not taken.
-func DistinctName(name string, taken func(string) (bool, error)) (string, error) {
-	for i := 1; ; i++ {
-		candidate := name
-		if i > 1 {
-			candidate = fmt.Sprintf("%s-%d", name, i)
-		}
-		used, err := taken(candidate)
-		if err != nil || !used {
-			return candidate, err
-		}
-	}
-}

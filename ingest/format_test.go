@@ -326,20 +326,6 @@ func TestNotes_Lines(t *testing.T) {
 	}
 }
 
-func TestDistinctName(t *testing.T) {
-	taken := map[string]bool{"run": true, "run-2": true}
-	isTaken := func(s string) (bool, error) { return taken[s], nil }
-	for name, want := range map[string]string{"run": "run-3", "other": "other"} {
-		if got, err := ingest.DistinctName(name, isTaken); err != nil || got != want {
-			t.Errorf("DistinctName(%q) = %q, %v; want %q", name, got, err, want)
-		}
-	}
-	boom := errors.New("db closed")
-	if _, err := ingest.DistinctName("run", func(string) (bool, error) { return false, boom }); !errors.Is(err, boom) {
-		t.Errorf("error %v, want %v", err, boom)
-	}
-}
-
 func sha256Hex(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:])

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"time"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/fixtures"
@@ -90,9 +88,6 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 	return nil
 }
 
-// demoAgents are the built-in agents the demo simulates.
-var demoAgents = []string{"oracle", "noisy:0.3"}
-
 // demoSimulate runs the offline simulators into dbPath; runs finished by an
 // earlier demo are found by name and left as they are.
 func demoSimulate(c *cli.Context, e *env, dbPath string) error {
@@ -101,39 +96,26 @@ func demoSimulate(c *cli.Context, e *env, dbPath string) error {
 		return err
 	}
 	defer store.Close()
+	var doms []sim.Domain
 	for _, domain := range all.Names() {
 		dom, err := all.Find(domain)
 		if err != nil {
 			return err
 		}
-		for _, agent := range demoAgents {
-			plans, err := sim.Plan(sim.RunOptions{
-				Domains: []sim.Domain{dom}, Conditions: []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions},
-				Agent: agent, User: "scripted", Trials: 3, Split: emobench.SplitTest,
-				MaxSteps: sim.DefaultMaxSteps, MaxErrors: sim.DefaultMaxErrors, Now: time.Now,
-			})
-			if err != nil {
-				return err
-			}
-			for _, p := range plans {
-				if err := demoRun(c, e, store, p); err != nil {
-					return err
-				}
-			}
-		}
+		doms = append(doms, dom)
 	}
-	return nil
-}
-
-func demoRun(c *cli.Context, e *env, store *db.DB, p sim.PlannedRun) error {
-	run := p.Run
-	run.Name = "demo-" + run.Name
-	id, err := store.ResolveRun(c.Context, run.Name)
-	if errors.Is(err, db.ErrNotFound) || emobench.ErrorCode(err) == emobench.ENOTFOUND {
-		id, err = store.CreateRun(c.Context, run)
-	}
+	plans, err := sim.DemoPlans(doms, time.Now)
 	if err != nil {
 		return err
 	}
-	return executeRun(c, e, store, id, run.Name, p.Spec)
+	for _, p := range plans {
+		id, err := store.FindOrCreateRun(c.Context, p.Run)
+		if err != nil {
+			return err
+		}
+		if err := executeRun(c, e, store, id, p.Run.Name, p.Spec); err != nil {
+			return err
+		}
+	}
+	return nil
 }

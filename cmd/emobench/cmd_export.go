@@ -11,7 +11,6 @@ import (
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/export"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/redact"
 	"github.com/urfave/cli/v2"
 )
 
@@ -71,18 +70,7 @@ func runExport(c *cli.Context, e *env) error {
 		return asUsage(err)
 	}
 	for _, w := range written {
-		switch {
-		case w.RunID != 0:
-			fmt.Fprintf(e.stdout, "wrote %s (run %d, %s)\n", w.Path, w.RunID, plural(w.Trajectories, "trajectory", "trajectories"))
-		case w.Table == "":
-			fmt.Fprintf(e.stdout, "wrote %s (%s, %s)\n", w.Path, plural(w.Runs, "run", "runs"), plural(w.Trajectories, "trajectory", "trajectories"))
-		case w.Table == "runs":
-			fmt.Fprintf(e.stdout, "wrote %s (%s)\n", w.Path, plural(w.Runs, "run", "runs"))
-		case w.Table == "trajectories":
-			fmt.Fprintf(e.stdout, "wrote %s (%s)\n", w.Path, plural(w.Trajectories, "trajectory", "trajectories"))
-		default:
-			fmt.Fprintf(e.stdout, "wrote %s\n", w.Path)
-		}
+		fmt.Fprintln(e.stdout, w)
 	}
 	return nil
 }
@@ -98,35 +86,7 @@ func exportRuns(c *cli.Context, store *db.DB) ([]export.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	var runs []export.Run
-	for _, r := range all {
-		// A file written by an older emobench may still hold credentials
-		// that no writing command has redacted yet.
-		r.Config, _ = redact.Config(r.Config)
-		if len(ids) == 0 || slices.Contains(ids, r.ID) {
-			runs = append(runs, export.Run{Run: r, Trajectories: redacted(store.Trajectories(c.Context, r.ID))})
-		}
-	}
-	if len(ids) > 0 {
-		slices.SortStableFunc(runs, func(a, b export.Run) int {
-			return slices.Index(ids, a.ID) - slices.Index(ids, b.ID)
-		})
-	}
-	return runs, nil
-}
-
-// redacted passes each trajectory through ingest.RedactTrajectory: a file
-// an older emobench wrote may hold credentials no writing command has
-// redacted yet, and export only reads it.
-func redacted(trajs iter.Seq2[*emobench.Trajectory, error]) iter.Seq2[*emobench.Trajectory, error] {
-	return func(yield func(*emobench.Trajectory, error) bool) {
-		for t, err := range trajs {
-			if t != nil {
-				ingest.RedactTrajectory(t)
-			}
-			if !yield(t, err) {
-				return
-			}
-		}
-	}
+	return export.Select(all, ids, func(id int64) iter.Seq2[*emobench.Trajectory, error] {
+		return store.Trajectories(c.Context, id)
+	}, ingest.RedactTrajectory), nil
 }

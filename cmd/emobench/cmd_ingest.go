@@ -15,7 +15,6 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/sim"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -180,20 +179,26 @@ func displayPath(path string) string {
 // ingestSource skips src when a stored run has its sha256, else opens it,
 // stores it (one transaction) and prints the outcome.
 func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source, opts ingestOptions, notes *ingest.Notes) error {
-	var replace int64
+	input := db.Input{Path: src.Path, OnDuplicate: opts.onDuplicate}
 	if src.IsStream() && opts.reingest {
 		return fmt.Errorf("%s: --reingest needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.Path)
 	}
-	if !src.IsStream() {
+	if src.IsStream() {
+		input.Finish = src.Finish
+	} else {
 		sum, err := src.Hash()
 		if err != nil {
 			return err
 		}
-		skip, id, err := skipStored(ctx, e, store, src.Path, sum, opts, notes)
-		if skip || err != nil {
-			return err
+		d, err := store.DecideStored(ctx, sum, opts.reingest)
+		if err != nil {
+			return fmt.Errorf("%s: %w", src.Path, err)
 		}
-		replace = id
+		if d.Skip {
+			printSkip(e, src.Path, d, opts, notes)
+			return nil
+		}
+		input.Replace = d.Replace
 		if e.afterHash != nil {
 			e.afterHash(src.Path)
 		}
@@ -211,28 +216,11 @@ func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source,
 	if in.Format == ingest.FormatSubmission {
 		return storePublished(ctx, e, store, src, in, notes)
 	}
-	run := in.Run
-	name, clash, err := distinctName(ctx, store, run.Name, replace)
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.Path, err)
-	}
-	run.Name = name
-	var res db.IngestResult
-	switch {
-	case src.IsStream():
-		res, err = store.IngestStream(ctx, run, in.Trajectories, opts.onDuplicate, src.Finish)
-		if errors.As(err, new(*db.AlreadyIngestedError)) {
-			if sum, sumErr := src.Finish(); sumErr == nil {
-				_, _, err = skipStored(ctx, e, store, src.Path, sum, opts, notes)
-				return err
-			}
-		}
-	case replace != 0:
-		if res, err = store.ReplaceRun(ctx, replace, run, in.Trajectories, opts.onDuplicate); err == nil {
-			fmt.Fprintf(e.stdout, "%s: --reingest: run %d, not ingested from this file, is replaced by the file's own content\n", src.Path, replace)
-		}
-	default:
-		res, err = store.IngestRun(ctx, run, in.Trajectories, opts.onDuplicate)
+	input.Run, input.Trajectories = in.Run, in.Trajectories
+	res, err := store.StoreInput(ctx, input)
+	if res.Skip != nil && err == nil {
+		printSkip(e, src.Path, *res.Skip, opts, notes)
+		return nil
 	}
 	if already := new(db.AlreadyIngestedError); errors.As(err, &already) {
 		fmt.Fprintf(e.stdout, "%s: skipped, %v\n", src.Path, already)
@@ -240,17 +228,23 @@ func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source,
 	} else if err != nil {
 		return fmt.Errorf("%s: %w", src.Path, err)
 	}
+	if input.Replace != 0 {
+		fmt.Fprintf(e.stdout, "%s: --reingest: run %d, not ingested from this file, is replaced by the file's own content\n", src.Path, input.Replace)
+	}
 	replaced := ""
 	if res.Replaced > 0 {
 		replaced = fmt.Sprintf("; %d duplicate (task_id, trial) records replaced by later ones", res.Replaced)
 	}
+	run := res.Run
 	fmt.Fprintf(e.stdout, "%s: ingested as run %d (%s): %s; model %s, domain %s, condition %s%s\n",
 		src.Path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
 		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
-	if clash != 0 {
-		fmt.Fprintf(e.stderr, "warning: %s: run %d is already named %q: this run is named %q (rename it with `emobench runs set RUN --name NAME`)\n", src.Path, clash, in.Run.Name, run.Name)
+	if res.Clash != 0 {
+		fmt.Fprintf(e.stderr, "warning: %s: run %d is already named %q: this run is named %q (rename it with `emobench runs set RUN --name NAME`)\n", src.Path, res.Clash, in.Run.Name, run.Name)
 	}
-	noteRun(ctx, store, src.Path, res.RunID, notes)
+	for _, n := range store.RunNotes(ctx, res.RunID) {
+		notes.Add(src.Path, n)
+	}
 	for _, w := range in.Warnings() {
 		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.Path, w)
 	}
@@ -263,19 +257,13 @@ func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source,
 	return nil
 }
 
-// distinctName returns name, or name-2, name-3, … when a stored run other
-// than replace is called name, and the id of that run (0 when none).
-func distinctName(ctx context.Context, store *db.DB, name string, replace int64) (string, int64, error) {
-	var clash int64
-	got, err := ingest.DistinctName(name, func(n string) (bool, error) {
-		ids, err := store.RunsNamed(ctx, n)
-		ids = slices.DeleteFunc(ids, func(id int64) bool { return id == replace })
-		if len(ids) > 0 && clash == 0 {
-			clash = ids[0]
-		}
-		return len(ids) > 0, err
-	})
-	return got, clash, err
+// printSkip prints why the input at path is skipped, and how to change the
+// stored run's metadata when flags give some (a note).
+func printSkip(e *env, path string, d db.SkipDecision, opts ingestOptions, notes *ingest.Notes) {
+	fmt.Fprintf(e.stdout, "%s: %s\n", path, d.Message)
+	if hint := opts.hints.Flags.StoredRunHint(opts.dbPath, d.RunID); d.Hint && hint != "" {
+		notes.Add(path, "the flags are not applied to a stored run: "+hint)
+	}
 }
 
 // storePublished stores a leaderboard submission's scores as published
@@ -285,12 +273,6 @@ func storePublished(ctx context.Context, e *env, store *db.DB, src *ingest.Sourc
 	if len(results) == 0 {
 		fmt.Fprintf(e.stdout, "%s: leaderboard submission without scores (every domain is null); nothing stored\n", src.Path)
 		return nil
-	}
-	var domains []string
-	for i := range results {
-		if i == 0 || results[i].Domain != results[i-1].Domain {
-			domains = append(domains, results[i].Domain)
-		}
 	}
 	stored, err := store.StorePublished(ctx, in.Run.SourceSHA256, results)
 	if err != nil {
@@ -304,106 +286,8 @@ func storePublished(ctx context.Context, e *env, store *db.DB, src *ingest.Sourc
 		notes.Add(src.Path, n)
 	}
 	fmt.Fprintf(e.stdout, "%s: stored %s of %s (leaderboard submission): domains %s\n",
-		src.Path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(domains, ", "))
+		src.Path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(in.PublishedDomains(), ", "))
 	return nil
-}
-
-// skipStored reports whether the input with sha256 sum is to be skipped
-// because a stored run has that sha256, printing why, and how to change
-// the run's metadata when flags give some (a note). A run that was not ingested
-// from a file (merged from another db, or of unknown provenance) is only
-// replaced by it under --reingest: its id is returned.
-func skipStored(ctx context.Context, e *env, store *db.DB, path, sum string, opts ingestOptions, notes *ingest.Notes) (skip bool, replace int64, err error) {
-	prov, err := store.FindProvenanceBySHA256(ctx, sum)
-	if errors.Is(err, db.ErrNotFound) {
-		return false, 0, nil
-	} else if err != nil {
-		return false, 0, fmt.Errorf("%s: %w", path, err)
-	}
-	switch {
-	case prov.Kind == db.ProvenanceIngested || prov.Kind == db.ProvenanceNative:
-		fmt.Fprintf(e.stdout, "%s: skipped, already ingested as run %d (%s)\n", path, prov.RunID, prov.RunName)
-		if hint := metadataHint(opts, prov.RunID); hint != "" {
-			notes.Add(path, "the flags are not applied to a stored run: "+hint)
-		}
-		return true, 0, nil
-	case opts.reingest:
-		return false, prov.RunID, nil
-	case prov.Kind == db.ProvenanceMerged:
-		fmt.Fprintf(e.stdout, "%s: skipped: run %d (%s) was %s, not ingested from this file; --reingest replaces it with this file's own content\n",
-			path, prov.RunID, prov.RunName, prov)
-	default:
-		fmt.Fprintf(e.stdout, "%s: skipped: run %d (%s) has this file's sha256 but unknown provenance (stored by an emobench before provenance was recorded, it may have been merged from another db); --reingest replaces it with this file's own content\n",
-			path, prov.RunID, prov.RunName)
-	}
-	return true, 0, nil
-}
-
-// metadataHint is the command that gives stored run id the metadata the
-// flags name; "" when they name none.
-func metadataHint(opts ingestOptions, id int64) string {
-	f := opts.hints.Flags
-	var set []string
-	for _, kv := range [][2]string{{"name", f.Name}, {"model", f.Model}, {"user-model", f.UserModel}, {"condition", string(f.Condition)}} {
-		if kv[1] != "" {
-			set = append(set, "--"+kv[0]+" "+shellQuote(kv[1]))
-		}
-	}
-	var hint []string
-	if len(set) > 0 {
-		hint = append(hint, fmt.Sprintf("change its metadata with `emobench --db %s runs set %d %s`", shellQuote(opts.dbPath), id, strings.Join(set, " ")))
-	}
-	if f.Domain != "" {
-		hint = append(hint, fmt.Sprintf("a domain is part of the tasks: `emobench --db %s runs rm %d`, then ingest the file again with --domain", shellQuote(opts.dbPath), id))
-	}
-	return strings.Join(hint, "; ")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ':' || r == '+' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// noteRun notes what in a freshly stored run will not read as the user
-// may expect: its rewards and its emotion labels.
-func noteRun(ctx context.Context, store *db.DB, path string, runID int64, notes *ingest.Notes) {
-	if k, err := store.CountRewardKinds(ctx, runID); err == nil && k.Total > 0 {
-		switch {
-		case k.Unevaluated == k.Total:
-			notes.Add(path, fmt.Sprintf("none of its %d trajectories is evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): the run is not evaluated, and its statistics read \"not evaluated\", not 0", k.Total))
-		case k.Unevaluated > 0:
-			notes.Add(path, fmt.Sprintf("%d of %d trajectories are not evaluated (no reward information, or a τ²-bench non-evaluable ending; evaluated = 0): they count as failures", k.Unevaluated, k.Total))
-		}
-		if k.Partial > 0 {
-			notes.Add(path, fmt.Sprintf("%d of %d rewards are partial (neither 0 nor 1): a trajectory passes only with reward 1 ± 1e-6; `emobench runs` shows their mean_reward", k.Partial, k.Total))
-		}
-	}
-	counts, err := store.CountEmotionProfiles(ctx, runID)
-	if err != nil {
-		return
-	}
-	var odd []string
-	n := 0
-	for _, c := range counts {
-		if c.Family == "" || c.Leaf == "" {
-			continue
-		}
-		atlas := sim.AtlasFamilyOf(c.Leaf)
-		if atlas == "" || strings.EqualFold(atlas, c.Family) {
-			continue // a leaf of the family, or one the Atlas does not name
-		}
-		n += c.Tasks
-		odd = append(odd, fmt.Sprintf("%s/%s ×%d (a state of %s)", c.Family, c.Leaf, c.Tasks, atlas))
-	}
-	if n > 0 {
-		notes.Add(path, fmt.Sprintf("%s a leaf with another family than the Atlas of Emotions does: %s; stats by emotion_leaf pool a leaf across families",
-			plural(n, "task pairs", "tasks pair"), strings.Join(odd, ", ")))
-	}
 }
 
 func isTerminal(w io.Writer) bool {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/redact"
 	"github.com/urfave/cli/v2"
 )
 
@@ -61,11 +59,8 @@ func vacuumCommand(e *env) *cli.Command {
 			if out == "" {
 				return usagef("vacuum needs --out FILE")
 			}
-			if strings.ContainsAny(out, "?#") || strings.HasPrefix(out, "file:") {
-				return usagef("--out %q: give a plain file path (SQLite would read it as a URI)", out)
-			}
-			if _, err := os.Stat(out); err == nil {
-				return usagef("--out %s exists: vacuum never overwrites a file", out)
+			if err := db.CheckVacuumTarget(out); err != nil {
+				return asUsage(err)
 			}
 			// The read-only open refuses a missing file (openWrite would create
 			// it); it is closed first, since a writer waits for an immutable
@@ -134,29 +129,13 @@ func checkCommand(e *env) *cli.Command {
 }
 
 // printProvenance prints how many runs came from where, and one line per
-// run not ingested here: its source_sha256 names a file it was not read
-// from, so a later ingest of that file is skipped unless --reingest.
+// run not ingested here.
 func printProvenance(ctx context.Context, e *env, store *db.DB) error {
-	runs, err := store.ListProvenance(ctx)
-	if err != nil {
-		return err
+	lines, err := store.ProvenanceLines(ctx)
+	for _, line := range lines {
+		fmt.Fprintln(e.stdout, line)
 	}
-	count := map[string]int{}
-	for _, p := range runs {
-		count[p.Kind]++
-	}
-	fmt.Fprintf(e.stdout, "provenance: %d ingested, %d native, %d merged, %d unknown\n",
-		count[db.ProvenanceIngested], count[db.ProvenanceNative], count[db.ProvenanceMerged], count[db.ProvenanceUnknown])
-	for _, p := range runs {
-		if p.Kind == db.ProvenanceMerged || p.Kind == db.ProvenanceUnknown {
-			line := fmt.Sprintf("provenance: run %d (%s) was %s", p.RunID, p.RunName, p)
-			if p.SourceSHA256 != "" {
-				line += fmt.Sprintf("; it claims to come from %s (sha256 %s), which was not ingested here", p.SourcePath, p.SourceSHA256)
-			}
-			fmt.Fprintln(e.stdout, line)
-		}
-	}
-	return nil
+	return err
 }
 
 // openCurrent opens the database read-only and requires the current schema,
@@ -195,37 +174,10 @@ func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
 // scrub redacts credentials in the run configs of store, saying which, and,
 // once per file, in the trajectories an older emobench stored.
 func (e *env) scrub(ctx context.Context, store *db.DB, path string) error {
-	found, err := store.ScrubRunConfigs(ctx, redact.Config)
-	for _, f := range found {
-		e.warn(fmt.Sprintf("%s: %s held a credential: now %q", path, f, redact.Placeholder))
-	}
-	if err != nil {
-		return err
-	}
-	n, err := store.ScrubTrajectoriesOnce(ctx, trajectoryRedaction, ingest.RedactTrajectory)
-	if n > 0 {
-		e.warn(fmt.Sprintf("%s: credentials redacted in the extra, reward_info or error of %s stored by an older emobench", path, plural(n, "trajectory", "trajectories")))
-	}
-	if err != nil {
-		return err
-	}
-	n, err = store.ScrubMessagesOnce(ctx, messageRedaction, redact.Content)
-	if n > 0 {
-		e.warn(fmt.Sprintf("%s: credentials redacted in the content of %s stored by an older emobench", path, plural(n, "message", "messages")))
-	}
+	notes, err := store.Scrub(ctx, path, ingest.RedactTrajectory)
+	e.warnAll(notes)
 	return err
 }
-
-// trajectoryRedaction and messageRedaction name the one-time redactions
-// of stored trajectories and message content in the maintenance table; a
-// new name reruns one after the rules change (-2: named values, argument
-// lists, Bearer tokens, quoted keys in text, pwd, OAuth codes; -3 and
-// messages -2: provider key formats, quoted flag values, tuples, Name/Value
-// in any case, credential labels in content, config kwargs).
-const (
-	trajectoryRedaction = "redact-trajectories-3"
-	messageRedaction    = "redact-messages-2"
-)
 
 // openRuns opens the database like openCurrent and resolves the command's
 // --run flags (all runs when none is given).

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -15,7 +13,6 @@ import (
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 )
 
@@ -115,15 +112,8 @@ func runBenchmark(c *cli.Context, e *env) error {
 	}
 	defer store.Close()
 	for _, p := range plans {
-		if err := checkNameForm(p.Run.Name); err != nil {
-			return err
-		}
-		// A second run of one name would make --run NAME ambiguous.
-		if ids, err := store.RunsNamed(c.Context, p.Run.Name); err != nil {
-			return err
-		} else if len(ids) > 0 {
-			return usagef("run %d is already called %q: continue it with --resume %d, or give --name for a new run",
-				ids[len(ids)-1], p.Run.Name, ids[len(ids)-1])
+		if err := store.CheckNewRunName(c.Context, p.Run.Name); err != nil {
+			return asUsage(err)
 		}
 	}
 	for i, p := range plans {
@@ -233,32 +223,18 @@ func resumeRun(c *cli.Context, e *env, store *db.DB, id int64) error {
 // removes the record. A record left by a process that no longer runs (on
 // this host) is taken over with a note.
 func lockRun(c *cli.Context, e *env, store *db.DB, id int64) (func(), error) {
-	host, _ := os.Hostname()
 	command := "emobench run"
 	if ref := c.String("resume"); ref != "" {
 		command += " --resume " + ref
 	}
-	me := db.RunHolder{PID: os.Getpid(), Host: host, Command: command, Started: time.Now().Truncate(time.Second)}
-	stale, err := store.LockRun(c.Context, id, me, func(h db.RunHolder) bool {
-		return h.Host != host || processAlive(h.PID) // another machine's process cannot be checked
-	})
+	stale, unlock, err := store.LockRunHere(c.Context, id, command)
 	if err != nil {
 		return nil, err
 	}
 	if stale != nil {
 		e.warn(fmt.Sprintf("run %d was held by process %d (%s), which is no longer running: taking it over", id, stale.PID, stale.Command))
 	}
-	return func() { store.UnlockRun(context.WithoutCancel(c.Context), id, me) }, nil
-}
-
-// processAlive reports whether a process with this pid exists on this host.
-func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
-	if err != nil {
-		return false
-	}
-	err = p.Signal(syscall.Signal(0))
-	return err == nil || errors.Is(err, syscall.EPERM)
+	return unlock, nil
 }
 
 // executeRun runs the pairs of run id that are not stored yet, committing
@@ -289,15 +265,18 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, spe
 	if len(jobs) == 0 {
 		return nil
 	}
-	bar := newProgressBar(e.stderr, len(jobs))
+	var bar *sim.Progress
+	if isTerminal(e.stderr) {
+		bar = sim.NewProgress(e.stderr, len(jobs))
+	}
 	start := time.Now()
-	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Concurrency: c.Int("concurrency"), OnEpisode: bar.show}
+	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Concurrency: c.Int("concurrency"), OnEpisode: bar.Show}
 	// The sink commits even when the run is being interrupted (the episode
 	// is done), unless it is still waiting for another writer.
 	tally, err := sim.Execute(c.Context, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
 		return store.AppendTrajectory(ctx, id, traj)
 	})
-	bar.finish()
+	bar.Finish()
 	var allFailed *sim.AllFailedError
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -320,36 +299,6 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, spe
 type interruptedError struct{ msg string }
 
 func (e *interruptedError) Error() string { return e.msg }
-
-// progressBar shows episodes done with ETA and the pass rate so far when
-// stderr is a terminal; otherwise it shows nothing.
-type progressBar struct{ bar *progressbar.ProgressBar }
-
-func newProgressBar(stderr io.Writer, total int) progressBar {
-	if !isTerminal(stderr) || total == 0 {
-		return progressBar{}
-	}
-	return progressBar{progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription("episodes"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetPredictTime(true),
-		progressbar.OptionShowElapsedTimeOnFinish(),
-	)}
-}
-
-func (p progressBar) show(t sim.Tally) {
-	if p.bar != nil {
-		p.bar.Describe(fmt.Sprintf("episodes (pass %.2f)", t.PassRate()))
-		p.bar.Add(1)
-	}
-}
-
-func (p progressBar) finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-	}
-}
 
 // uniqueInOrder returns values without repeats, first occurrences kept.
 func uniqueInOrder(values []string) []string {
