@@ -120,6 +120,8 @@ type env struct {
 	// afterHash, when set (by tests), runs after ingest has hashed an
 	// input and before it parses it: where another program may change it.
 	afterHash func(path string)
+	// quiet is --quiet: notes are not printed.
+	quiet bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
@@ -167,7 +169,10 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			return &usageError{err}
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // main picks exit codes
-		Before:         requireDBPath,
+		Before: func(c *cli.Context) error {
+			e.quiet = c.Bool("quiet")
+			return requireDBPath(c)
+		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return unknownCommand(c.App.Commands, nil, c.Args().First())

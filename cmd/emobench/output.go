@@ -22,7 +22,11 @@ func parseCIStyle(s string) (table.CIStyle, error) {
 	return style, nil
 }
 
+// warn prints msg as a note on stderr, unless --quiet.
 func (e *env) warn(msg string) {
+	if e.quiet {
+		return
+	}
 	e.stderr.Write([]byte("note: " + msg + "\n"))
 }
 

@@ -92,6 +92,19 @@ func TestPool_WorkedExample(t *testing.T) {
 		}
 	})
 
+	t.Run("PassKPooledQuiet", func(t *testing.T) {
+		// --quiet silences notes, before or after the command.
+		for _, args := range [][]string{
+			{"--db", dbPath, "--quiet", "stats", "passk", "--k", "1", "--pool"},
+			{"--db", dbPath, "stats", "passk", "--k", "1", "--pool", "--quiet"},
+		} {
+			r := runCLI(t, "", args...)
+			if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "m / u / retail / with-emotions") {
+				t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 0, no notes, the pooled table", args, r.code, r.stderr, r.stdout)
+			}
+		}
+	})
+
 	t.Run("PassKPooledMinTrials", func(t *testing.T) {
 		// Under min-trials a pool's n is the sum of its runs' n (1 + 1):
 		// tasks 1, 2 and 3 each have one pass in n = 2.
