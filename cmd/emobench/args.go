@@ -130,6 +130,7 @@ func interspersedFlags(app *cli.App, args []string) []string {
 	var global, path, leading, positional []string
 	commands, flags := app.Commands, app.Flags
 	atApp, inPath := true, true
+	appFlags := 0 // how many words of path come before the command
 	for i := 1; i < len(args); i++ {
 		arg := args[i]
 		if arg == "--" {
@@ -156,6 +157,9 @@ func interspersedFlags(app *cli.App, args []string) []string {
 			}
 		case inPath && findCommand(commands, arg) != nil:
 			cmd := findCommand(commands, arg)
+			if atApp {
+				appFlags = len(path)
+			}
 			path = append(path, arg)
 			commands, flags, atApp = cmd.Subcommands, cmd.Flags, false
 		default:
@@ -163,7 +167,9 @@ func interspersedFlags(app *cli.App, args []string) []string {
 			positional = append(positional, arg)
 		}
 	}
-	out := append(append(append([]string{args[0]}, global...), path...), leading...)
+	// Global flags given after the command go after those given before it:
+	// the last --db given wins, wherever it stands.
+	out := append(append(append(append([]string{args[0]}, path[:appFlags]...), global...), path[appFlags:]...), leading...)
 	if len(positional) > 0 && positional[0] != "--" && positional[0] != "-" && strings.HasPrefix(positional[0], "-") {
 		out = append(out, "--") // the flag parser would read it as a flag
 	}

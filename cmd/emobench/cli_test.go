@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -51,6 +52,9 @@ func TestInterspersedFlags(t *testing.T) {
 		{"runs --version", "--version runs"},
 		{"runs --help", "runs --help"},
 		{"sql -5 --db x.db", "--db x.db sql -- -5"},
+		// The last --db wins wherever it stands.
+		{"--db a.db ingest --db b.db f.json", "--db a.db --db b.db ingest f.json"},
+		{"--db a.db runs --db c.db", "--db a.db --db c.db runs"},
 	}
 	for _, tt := range tests {
 		got := strings.Join(interspersedFlags(app, append([]string{"emobench"}, strings.Fields(tt.in)...))[1:], " ")
@@ -294,4 +298,22 @@ func FuzzCLIArgs(f *testing.F) {
 			t.Fatalf("cliArgs(%q) = %q: not the same words", in, out)
 		}
 	})
+}
+
+// A --db after the command overrides one before it: the data goes where
+// the last --db says, as with every repeated flag.
+func TestCLI_LastDBWins(t *testing.T) {
+	dir := t.TempDir()
+	first, last := filepath.Join(dir, "first.db"), filepath.Join(dir, "last.db")
+	file := filepath.Join(dir, "gpt-4o-retail.json")
+	if err := os.WriteFile(file, []byte(`[{"task_id": 1, "reward": 1.0, "info": {}, "traj": [{"role": "user", "content": "hi"}], "trial": 0}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, "--db", first, "ingest", "--db", last, file)
+	if _, err := os.Stat(first); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s exists (err %v): the earlier --db was used", first, err)
+	}
+	if got := mustRun(t, "--db", last, "sql", "--format", "csv", "SELECT COUNT(*) AS n FROM runs"); got != "n\n1\n" {
+		t.Errorf("runs in %s: %q, want 1", last, got)
+	}
 }
