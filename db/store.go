@@ -105,9 +105,13 @@ func (db *DB) StoreInput(ctx context.Context, in Input) (Stored, error) {
 	return out, err
 }
 
-// DistinctRunName returns name, or name-2, name-3, … when a stored run
+// DistinctRunName returns name (run-N for a name N that reads as a run
+// id), or name-2, name-3, … when a stored run
 // other than except is called name, and the id of that run (0 when none).
 func (db *DB) DistinctRunName(ctx context.Context, name string, except int64) (string, int64, error) {
+	if NameReadsAsID(name) { // a file named 8.json: --run 8 would mean run id 8
+		name = "run-" + strings.TrimSpace(name)
+	}
 	var clash int64
 	for i := 1; ; i++ {
 		candidate := name

@@ -44,6 +44,10 @@ func TestStoreInput_DistinctName(t *testing.T) {
 	if name, clash, err := store.DistinctRunName(ctx, "other", 0); err != nil || name != "other" || clash != 0 {
 		t.Errorf("DistinctRunName(other) = %q, %d, %v; want other, 0", name, clash, err)
 	}
+	// A name --run would read as an id (a file named 8.json) gets a word.
+	if name, _, err := store.DistinctRunName(ctx, "8", 0); err != nil || name != "run-8" || db.NameReadsAsID(name) {
+		t.Errorf("DistinctRunName(8) = %q, %v; want run-8", name, err)
+	}
 }
 
 func TestStoreInput_StreamAlreadyStored(t *testing.T) {
