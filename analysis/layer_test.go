@@ -138,14 +138,30 @@ func TestBalanceByUnit(t *testing.T) {
 }
 
 func TestOverlapNotes_Capped(t *testing.T) {
+	key := analysis.PoolKey{AgentModel: "m", UserModel: "u", Domain: "d", Condition: "none"}
 	var overlaps []analysis.Overlap
 	for _, task := range []string{"1", "2", "3"} {
-		overlaps = append(overlaps, analysis.Overlap{Unit: analysis.Unit{Key: analysis.PoolKey{AgentModel: "m", UserModel: "u", Domain: "d", Condition: "none"}}, Task: task, RunIDs: []int64{3, 5}})
+		overlaps = append(overlaps, analysis.Overlap{Unit: analysis.Unit{Key: key}, Task: task, RunIDs: []int64{3, 5}})
 	}
+	// Tasks of one pool in the same runs share a note, naming at most 2.
 	got := analysis.OverlapNotes(overlaps, 2)
-	want := []string{"pool m / u / d / none: task 1 appears in runs 3 and 5", "pool m / u / d / none: task 2 appears in runs 3 and 5", "and 1 more task in more than one pooled run"}
+	want := []string{"pool m / u / d / none: 3 tasks appear in runs 3 and 5: 1, 2 and 1 more"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+	// Past 2 notes, one counts the tasks left.
+	overlaps = append(overlaps,
+		analysis.Overlap{Unit: analysis.Unit{Key: key}, Task: "4", RunIDs: []int64{3, 6}},
+		analysis.Overlap{Unit: analysis.Unit{Key: key}, Task: "5", RunIDs: []int64{5, 6}},
+		analysis.Overlap{Unit: analysis.Unit{Key: key}, Task: "6", RunIDs: []int64{5, 6}})
+	got = analysis.OverlapNotes(overlaps, 2)
+	want = []string{
+		"pool m / u / d / none: 3 tasks appear in runs 3 and 5: 1, 2 and 1 more",
+		"pool m / u / d / none: task 4 appears in runs 3 and 6",
+		"and 2 more tasks in more than one pooled run",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("notes past the cap (-want +got):\n%s", diff)
 	}
 }
 

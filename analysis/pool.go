@@ -168,12 +168,16 @@ func CompareTaskKeys(a, b string) int {
 // String is the overlap as a note: "pool M / U / D / C: task 7 appears in
 // runs 3 and 5".
 func (o Overlap) String() string {
-	ids := make([]string, len(o.RunIDs))
-	for i, id := range o.RunIDs {
-		ids[i] = strconv.FormatInt(id, 10)
+	return fmt.Sprintf("pool %s: task %s appears in runs %s", o.Unit.Key.Label(), o.Task, runList(o.RunIDs))
+}
+
+// runList spells ids (at least two) as "1, 2 and 3".
+func runList(ids []int64) string {
+	words := make([]string, len(ids))
+	for i, id := range ids {
+		words[i] = strconv.FormatInt(id, 10)
 	}
-	runs := strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
-	return fmt.Sprintf("pool %s: task %s appears in runs %s", o.Unit.Key.Label(), o.Task, runs)
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // PoolTasks turns per-run task outcomes into per-unit ones: the TaskTrials
@@ -331,19 +335,36 @@ func NamedOverlaps(u Units, tasks []NamedRunTask) []Overlap {
 	return overlaps
 }
 
-// OverlapNotes are the notes on overlaps: one per overlap (Overlap.String)
-// up to most, then one counting the rest.
+// OverlapNotes are the notes on overlaps: one per pool and set of runs,
+// in order, naming up to most of its tasks ("pool P: task 2 appears in
+// runs 1 and 2", or "pool P: 20 tasks appear in runs 1 and 2: 20, 21, …
+// and 10 more"); past most such notes, one counts the tasks left.
 func OverlapNotes(overlaps []Overlap, most int) []string {
 	var notes []string
-	for i, o := range overlaps {
-		if i == most {
-			word := "tasks"
-			if len(overlaps)-i == 1 {
-				word = "task"
-			}
-			return append(notes, fmt.Sprintf("and %d more %s in more than one pooled run", len(overlaps)-i, word))
+	for i := 0; i < len(overlaps); {
+		if len(notes) == most {
+			left := len(overlaps) - i
+			return append(notes, fmt.Sprintf("and %s in more than one pooled run", plural(left, "more task", "more tasks")))
 		}
-		notes = append(notes, o.String())
+		j := i + 1
+		for j < len(overlaps) && overlaps[j].Unit.ID == overlaps[i].Unit.ID && slices.Equal(overlaps[j].RunIDs, overlaps[i].RunIDs) {
+			j++
+		}
+		if j-i == 1 {
+			notes = append(notes, overlaps[i].String())
+			i = j
+			continue
+		}
+		var names []string
+		for _, o := range overlaps[i:min(j, i+most)] {
+			names = append(names, o.Task)
+		}
+		list := strings.Join(names, ", ")
+		if j-i > most {
+			list += fmt.Sprintf(" and %d more", j-i-most)
+		}
+		notes = append(notes, fmt.Sprintf("pool %s: %d tasks appear in runs %s: %s", overlaps[i].Unit.Key.Label(), j-i, runList(overlaps[i].RunIDs), list))
+		i = j
 	}
 	return notes
 }
