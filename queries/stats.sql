@@ -21,17 +21,9 @@ WHERE t.run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
 SELECT id, agent_model, user_model, domain, condition FROM runs;
 
 -- name: ListOutcomeTasks :many
-SELECT
-    k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
-    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
-    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
-    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
-    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
-    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
-FROM tasks k;
-
--- name: ListRunOutcomeTasks :many
--- ListOutcomeTasks of the tasks the runs run_ids have trajectories of.
+-- Every task with the fields statistics group by; with all_tasks = 0, only
+-- those the runs run_ids have trajectories of (all_tasks = 1 spares the
+-- lookup when every run is read).
 SELECT
     k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
     CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
@@ -40,7 +32,8 @@ SELECT
     CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM tasks k
-WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT))));
+WHERE CAST(sqlc.arg(all_tasks) AS INTEGER) = 1
+   OR k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT))));
 
 -- name: ListAgentTexts :many
 -- The agent's messages to the user (no tool call), for the follow-up rule,

@@ -233,7 +233,7 @@ func taskTrials(listed []db.TaskTrials, fields []string) []analysis.TaskTrials {
 	for i, t := range listed {
 		group := make([]string, len(fields))
 		for j, f := range fields {
-			group[j] = t.Fields[f]
+			group[j] = t.Field(f)
 		}
 		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes,
 			Unevaluated: t.Unevaluated}

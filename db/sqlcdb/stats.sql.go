@@ -117,7 +117,14 @@ SELECT
     CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM tasks k
+WHERE CAST(?1 AS INTEGER) = 1
+   OR k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(?2 AS TEXT))))
 `
+
+type ListOutcomeTasksParams struct {
+	AllTasks int64
+	RunIds   string
+}
 
 type ListOutcomeTasksRow struct {
 	ID            int64
@@ -130,8 +137,11 @@ type ListOutcomeTasksRow struct {
 	Trust         string
 }
 
-func (q *Queries) ListOutcomeTasks(ctx context.Context) ([]ListOutcomeTasksRow, error) {
-	rows, err := q.query(ctx, q.listOutcomeTasksStmt, listOutcomeTasks)
+// Every task with the fields statistics group by; with all_tasks = 0, only
+// those the runs run_ids have trajectories of (all_tasks = 1 spares the
+// lookup when every run is read).
+func (q *Queries) ListOutcomeTasks(ctx context.Context, arg ListOutcomeTasksParams) ([]ListOutcomeTasksRow, error) {
+	rows, err := q.query(ctx, q.listOutcomeTasksStmt, listOutcomeTasks, arg.AllTasks, arg.RunIds)
 	if err != nil {
 		return nil, err
 	}
@@ -139,62 +149,6 @@ func (q *Queries) ListOutcomeTasks(ctx context.Context) ([]ListOutcomeTasksRow, 
 	items := []ListOutcomeTasksRow{}
 	for rows.Next() {
 		var i ListOutcomeTasksRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.TaskKey,
-			&i.PairKey,
-			&i.EmotionFamily,
-			&i.EmotionLeaf,
-			&i.Politeness,
-			&i.Urgency,
-			&i.Trust,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
-const listRunOutcomeTasks = `-- name: ListRunOutcomeTasks :many
-SELECT
-    k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
-    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
-    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
-    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
-    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
-    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
-FROM tasks k
-WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))))
-`
-
-type ListRunOutcomeTasksRow struct {
-	ID            int64
-	TaskKey       string
-	PairKey       string
-	EmotionFamily string
-	EmotionLeaf   string
-	Politeness    string
-	Urgency       string
-	Trust         string
-}
-
-// ListOutcomeTasks of the tasks the runs run_ids have trajectories of.
-func (q *Queries) ListRunOutcomeTasks(ctx context.Context, runIds string) ([]ListRunOutcomeTasksRow, error) {
-	rows, err := q.query(ctx, q.listRunOutcomeTasksStmt, listRunOutcomeTasks, runIds)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListRunOutcomeTasksRow{}
-	for rows.Next() {
-		var i ListRunOutcomeTasksRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.TaskKey,
