@@ -1,7 +1,6 @@
 package db
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -205,14 +204,31 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		t.Abandoned += int(r.Abandoned)
 		t.Unevaluated += int(r.Trials - r.Evaluated)
 	}
-	if !sorted { // rows come by run; within a run, task rows need not follow their keys
-		slices.SortFunc(keyed, func(a, b keyTrials) int {
-			return cmp.Or(cmp.Compare(a.RunID, b.RunID), cmp.Compare(a.rank, b.rank))
-		})
-	}
+	// Rows come by run, but within a run task rows need not follow their
+	// keys' order: each run's pairs are put in key order by sorting packed
+	// integers (rank, index), not the structs.
 	out := make([]TaskTrials, len(keyed))
-	for i := range keyed {
-		out[i] = keyed[i].TaskTrials
+	if sorted {
+		for i := range keyed {
+			out[i] = keyed[i].TaskTrials
+		}
+		return out, nil
+	}
+	var order []uint64
+	for lo := 0; lo < len(keyed); {
+		hi := lo + 1
+		for hi < len(keyed) && keyed[hi].RunID == keyed[lo].RunID {
+			hi++
+		}
+		order = order[:0]
+		for i := lo; i < hi; i++ {
+			order = append(order, uint64(keyed[i].rank)<<32|uint64(i-lo))
+		}
+		slices.Sort(order)
+		for j, o := range order {
+			out[lo+j] = keyed[lo+int(o&(1<<32-1))].TaskTrials
+		}
+		lo = hi
 	}
 	return out, nil
 }
