@@ -62,7 +62,6 @@ func (db *DB) ListRunSummaries(ctx context.Context) ([]RunSummary, error) {
 type TaskTrials struct {
 	RunID, TaskID  int64 // TaskID: the smallest task row of the key in the run
 	Trials, Passes int
-	Abandoned      int // trajectories ended by user_unsatisfied
 	Unevaluated    int // trajectories without reward information (evaluated = 0)
 
 	run  *sqlcdb.ListOutcomeRunsRow // shared by the run's pairs, read only
@@ -125,8 +124,9 @@ type keyTrials struct {
 }
 
 // listTaskTrials sums the run_task_outcomes rows of runIDs (only the
-// evaluable ones with evaluableOnly) per (run, task key). The rows come
-// by run and task row, so a key's first row is its smallest task row.
+// evaluable ones with evaluableOnly: one query either way) per (run, task
+// key). The rows come by run and task row, so a key's first row is its
+// smallest task row.
 // Grouping here, not in SQL, costs a range scan: SQLite's GROUP BY
 // task_key over the join with tasks took ten times as long.
 func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly bool) ([]TaskTrials, error) {
@@ -134,7 +134,7 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queries.ListRunTaskCounts(ctx, ids)
+	rows, err := db.queries.ListRunTaskCounts(ctx, sqlcdb.ListRunTaskCountsParams{OnlyEvaluable: boolInt(evaluableOnly), RunIds: ids})
 	if err != nil {
 		return nil, err
 	}
@@ -171,9 +171,6 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	sorted := true              // keyed is already by run, then task key
 	var run *sqlcdb.ListOutcomeRunsRow
 	for _, r := range rows {
-		if evaluableOnly && r.Evaluable == 0 {
-			continue
-		}
 		if run == nil || run.ID != r.RunID {
 			for _, k := range touched {
 				slot[k] = 0
@@ -201,8 +198,7 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		t := &keyed[i]
 		t.Trials += int(r.Trials)
 		t.Passes += int(r.Passes)
-		t.Abandoned += int(r.Abandoned)
-		t.Unevaluated += int(r.Trials - r.Evaluated)
+		t.Unevaluated += int(r.Unevaluated)
 	}
 	// Rows come by run, but within a run task rows need not follow their
 	// keys' order: each run's pairs are put in key order by sorting packed

@@ -1,10 +1,14 @@
 -- name: ListRunTaskCounts :many
--- The run_task_outcomes rows of the runs run_ids, in key order: ListTaskTrials
--- groups them by task key (a plain range scan; grouping in SQL by task_key
--- costs ten times more).
-SELECT run_id, task_id, evaluable, trials, passes, abandoned, evaluated
+-- The run_task_outcomes rows of the runs run_ids, in key order; with
+-- only_evaluable = 1 without those of the trajectories tau2-bench cannot
+-- evaluate (evaluable = 0). ListTaskTrials groups them by task key (a
+-- plain range scan; grouping in SQL, even by task row, costs more than
+-- summing in Go). Only the columns pass^k reads: each one costs every row
+-- a conversion.
+SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
 FROM run_task_outcomes
-WHERE run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
+WHERE evaluable >= sqlc.arg(only_evaluable)
+  AND run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
 ORDER BY run_id, task_id, evaluable;
 
 -- name: ListTrajectoryOutcomes :many

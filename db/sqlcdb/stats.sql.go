@@ -173,27 +173,34 @@ func (q *Queries) ListOutcomeTasks(ctx context.Context, arg ListOutcomeTasksPara
 }
 
 const listRunTaskCounts = `-- name: ListRunTaskCounts :many
-SELECT run_id, task_id, evaluable, trials, passes, abandoned, evaluated
+SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
 FROM run_task_outcomes
-WHERE run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT)))
+WHERE evaluable >= ?1
+  AND run_id IN (SELECT value FROM json_each(CAST(?2 AS TEXT)))
 ORDER BY run_id, task_id, evaluable
 `
 
-type ListRunTaskCountsRow struct {
-	RunID     int64
-	TaskID    int64
-	Evaluable int64
-	Trials    int64
-	Passes    int64
-	Abandoned int64
-	Evaluated int64
+type ListRunTaskCountsParams struct {
+	OnlyEvaluable int64
+	RunIds        string
 }
 
-// The run_task_outcomes rows of the runs run_ids, in key order: ListTaskTrials
-// groups them by task key (a plain range scan; grouping in SQL by task_key
-// costs ten times more).
-func (q *Queries) ListRunTaskCounts(ctx context.Context, runIds string) ([]ListRunTaskCountsRow, error) {
-	rows, err := q.query(ctx, q.listRunTaskCountsStmt, listRunTaskCounts, runIds)
+type ListRunTaskCountsRow struct {
+	RunID       int64
+	TaskID      int64
+	Trials      int64
+	Passes      int64
+	Unevaluated int64
+}
+
+// The run_task_outcomes rows of the runs run_ids, in key order; with
+// only_evaluable = 1 without those of the trajectories tau2-bench cannot
+// evaluate (evaluable = 0). ListTaskTrials groups them by task key (a
+// plain range scan; grouping in SQL, even by task row, costs more than
+// summing in Go). Only the columns pass^k reads: each one costs every row
+// a conversion.
+func (q *Queries) ListRunTaskCounts(ctx context.Context, arg ListRunTaskCountsParams) ([]ListRunTaskCountsRow, error) {
+	rows, err := q.query(ctx, q.listRunTaskCountsStmt, listRunTaskCounts, arg.OnlyEvaluable, arg.RunIds)
 	if err != nil {
 		return nil, err
 	}
@@ -204,11 +211,9 @@ func (q *Queries) ListRunTaskCounts(ctx context.Context, runIds string) ([]ListR
 		if err := rows.Scan(
 			&i.RunID,
 			&i.TaskID,
-			&i.Evaluable,
 			&i.Trials,
 			&i.Passes,
-			&i.Abandoned,
-			&i.Evaluated,
+			&i.Unevaluated,
 		); err != nil {
 			return nil, err
 		}
