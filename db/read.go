@@ -117,12 +117,6 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 	return db.listTaskTrials(ctx, runIDs, true)
 }
 
-// keyTrials is one (run, task key) being summed by listTaskTrials.
-type keyTrials struct {
-	TaskTrials
-	rank int // of its task key among all task keys
-}
-
 // listTaskTrials sums the run_task_outcomes rows of runIDs (only the
 // evaluable ones with evaluableOnly: one query either way) per (run, task
 // key). The rows come by run and task row, so a key's first row is its
@@ -165,10 +159,11 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		}
 		taskByID[k.ID] = rankedTask{rank, [5]string{k.EmotionFamily, k.EmotionLeaf, k.Politeness, k.Urgency, k.Trust}}
 	}
-	keyed := make([]keyTrials, 0, len(rows))
-	slot := make([]int, rank+1) // the current run's key ranks → their index in keyed + 1
-	var touched []int           // the ranks slot holds for the current run
-	sorted := true              // keyed is already by run, then task key
+	keyed := make([]TaskTrials, 0, len(rows))
+	ranks := make([]int, 0, len(rows)) // of keyed[i]'s task key among all task keys
+	slot := make([]int, rank+1)        // the current run's key ranks → their index in keyed + 1
+	var touched []int                  // the ranks slot holds for the current run
+	sorted := true                     // keyed is already by run, then task key
 	var run *sqlcdb.ListOutcomeRunsRow
 	for _, r := range rows {
 		if run == nil || run.ID != r.RunID {
@@ -184,12 +179,13 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		i := slot[k.rank] - 1
 		if i < 0 {
 			i = len(keyed)
-			if n := len(keyed); n > 0 && keyed[n-1].RunID == r.RunID && keyed[n-1].rank > k.rank {
+			if n := len(keyed); n > 0 && keyed[n-1].RunID == r.RunID && ranks[n-1] > k.rank {
 				sorted = false
 			}
 			slot[k.rank] = i + 1
 			touched = append(touched, k.rank)
-			keyed = append(keyed, keyTrials{TaskTrials: TaskTrials{RunID: r.RunID, TaskID: r.TaskID, run: run, task: k.fields}, rank: k.rank})
+			keyed = append(keyed, TaskTrials{RunID: r.RunID, TaskID: r.TaskID, run: run, task: k.fields})
+			ranks = append(ranks, k.rank)
 		} else if !evaluableOnly {
 			for j := range k.fields {
 				keyed[i].task[j] = max(keyed[i].task[j], k.fields[j])
@@ -203,13 +199,10 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	// Rows come by run, but within a run task rows need not follow their
 	// keys' order: each run's pairs are put in key order by sorting packed
 	// integers (rank, index), not the structs.
-	out := make([]TaskTrials, len(keyed))
 	if sorted {
-		for i := range keyed {
-			out[i] = keyed[i].TaskTrials
-		}
-		return out, nil
+		return keyed, nil
 	}
+	out := make([]TaskTrials, len(keyed))
 	var order []uint64
 	for lo := 0; lo < len(keyed); {
 		hi := lo + 1
@@ -218,11 +211,11 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		}
 		order = order[:0]
 		for i := lo; i < hi; i++ {
-			order = append(order, uint64(keyed[i].rank)<<32|uint64(i-lo))
+			order = append(order, uint64(ranks[i])<<32|uint64(i-lo))
 		}
 		slices.Sort(order)
 		for j, o := range order {
-			out[lo+j] = keyed[lo+int(o&(1<<32-1))].TaskTrials
+			out[lo+j] = keyed[lo+int(o&(1<<32-1))]
 		}
 		lo = hi
 	}
