@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
+	"strconv"
 )
 
 // Convention says which trial count n enters the pass^k estimators.
@@ -156,18 +156,30 @@ type taskGroup struct {
 	tasks []TaskTrials
 }
 
+// groupTasks groups tasks by (run, group), in order of first appearance,
+// then sorts the groups by run and group. Tasks come grouped (by run, and
+// often by group), so a task of the last group seen is appended without a
+// lookup; the others look their group up by a key built in one buffer.
 func groupTasks(tasks []TaskTrials) []*taskGroup {
 	index := map[string]*taskGroup{}
 	var groups []*taskGroup
+	var last *taskGroup
+	var buf []byte
 	for _, t := range tasks {
-		key := fmt.Sprint(t.RunID) + "\x00" + strings.Join(t.Group, "\x00")
-		g, ok := index[key]
-		if !ok {
-			g = &taskGroup{runID: t.RunID, group: t.Group}
-			index[key] = g
-			groups = append(groups, g)
+		if last == nil || last.runID != t.RunID || !slices.Equal(last.group, t.Group) {
+			buf = strconv.AppendInt(buf[:0], t.RunID, 10)
+			for _, v := range t.Group {
+				buf = append(append(buf, 0), v...)
+			}
+			g, ok := index[string(buf)]
+			if !ok {
+				g = &taskGroup{runID: t.RunID, group: t.Group}
+				index[string(buf)] = g
+				groups = append(groups, g)
+			}
+			last = g
 		}
-		g.tasks = append(g.tasks, t)
+		last.tasks = append(last.tasks, t)
 	}
 	slices.SortStableFunc(groups, func(a, b *taskGroup) int {
 		if a.runID != b.runID {

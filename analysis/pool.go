@@ -192,18 +192,23 @@ func PoolTasks(tasks []TaskTrials, u Units) []TaskTrials {
 		task  int64
 		group string
 	}
-	index := map[key]int{}
+	index := make(map[key]int, len(tasks))
 	out := make([]TaskTrials, 0, len(tasks))
-	for _, t := range tasks {
-		unit, ok := u.Of(t.RunID)
-		if !ok {
+	var unit Unit // the unit of lastRun, looked up once per run of tasks
+	lastRun, held := int64(0), false
+	for i, t := range tasks {
+		if i == 0 || t.RunID != lastRun {
+			lastRun = t.RunID
+			unit, held = u.Of(t.RunID)
+		}
+		if !held {
 			continue
 		}
-		k := key{unit.ID, t.TaskID, strings.Join(t.Group, "\x00")}
-		if i, seen := index[k]; seen {
-			out[i].Trials += t.Trials
-			out[i].Passes += t.Passes
-			out[i].Unevaluated += t.Unevaluated
+		k := key{unit.ID, t.TaskID, joinGroup(t.Group)}
+		if j, seen := index[k]; seen {
+			out[j].Trials += t.Trials
+			out[j].Passes += t.Passes
+			out[j].Unevaluated += t.Unevaluated
 			continue
 		}
 		index[k] = len(out)
@@ -211,6 +216,18 @@ func PoolTasks(tasks []TaskTrials, u Units) []TaskTrials {
 		out = append(out, t)
 	}
 	return out
+}
+
+// joinGroup is a group's values as one map key; with none or one value
+// (the usual --by) it allocates nothing.
+func joinGroup(group []string) string {
+	switch len(group) {
+	case 0:
+		return ""
+	case 1:
+		return group[0]
+	}
+	return strings.Join(group, "\x00")
 }
 
 // PoolRunTrials gives each unit's n for the MinTrials convention: the sum

@@ -49,13 +49,9 @@ func (db *DB) ListTrajectoryOutcomes(ctx context.Context, runIDs []int64) ([]Tra
 	if err != nil {
 		return nil, err
 	}
-	some, err := db.runOutcomeTasks(ctx, runIDs, ids)
+	tasks, err := db.runOutcomeTasks(ctx, runIDs, ids)
 	if err != nil {
 		return nil, err
-	}
-	tasks := make([]sqlcdb.ListOutcomeTasksRow, len(some))
-	for i, k := range some {
-		tasks[i] = sqlcdb.ListOutcomeTasksRow(k)
 	}
 	runByID := make(map[int64]sqlcdb.ListOutcomeRunsRow, len(runs))
 	for _, r := range runs {
@@ -189,7 +185,7 @@ func (db *DB) ListRunTags(ctx context.Context) ([]RunTags, error) {
 
 // TaskKeys returns every task's key (the source's task id), by task id.
 func (db *DB) TaskKeys(ctx context.Context) (map[int64]string, error) {
-	tasks, err := db.queries.ListOutcomeTasks(ctx)
+	tasks, err := db.queries.ListOutcomeTasks(ctx, sqlcdb.ListOutcomeTasksParams{AllTasks: 1, RunIds: "[]"})
 	if err != nil {
 		return nil, err
 	}

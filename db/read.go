@@ -1,7 +1,6 @@
 package db
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -63,9 +62,37 @@ func (db *DB) ListRunSummaries(ctx context.Context) ([]RunSummary, error) {
 type TaskTrials struct {
 	RunID, TaskID  int64 // TaskID: the smallest task row of the key in the run
 	Trials, Passes int
-	Abandoned      int               // trajectories ended by user_unsatisfied
-	Unevaluated    int               // trajectories without reward information (evaluated = 0)
-	Fields         map[string]string // GroupFields → value ("" when unknown); shared, read only
+	Unevaluated    int // trajectories without reward information (evaluated = 0)
+
+	run  *sqlcdb.ListOutcomeRunsRow // shared by the run's pairs, read only
+	task [5]string                  // emotion_family, emotion_leaf, politeness, urgency, trust
+}
+
+// Field is the value of the group field name (one of GroupFields; "" when
+// unknown or not a field). It allocates nothing: the listing keeps one
+// copy of each run's fields, not a map per pair.
+func (t *TaskTrials) Field(name string) string {
+	switch name {
+	case "domain":
+		return t.run.Domain
+	case "agent_model":
+		return t.run.AgentModel
+	case "user_model":
+		return t.run.UserModel
+	case "condition":
+		return t.run.Condition
+	case "emotion_family":
+		return t.task[0]
+	case "emotion_leaf":
+		return t.task[1]
+	case "politeness":
+		return t.task[2]
+	case "urgency":
+		return t.task[3]
+	case "trust":
+		return t.task[4]
+	}
+	return ""
 }
 
 // GroupFields are the fields TaskTrials can be grouped by.
@@ -90,16 +117,10 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 	return db.listTaskTrials(ctx, runIDs, true)
 }
 
-// keyTrials is one (run, task key) being summed by listTaskTrials.
-type keyTrials struct {
-	TaskTrials
-	rank int       // of its task key among all task keys
-	task [5]string // emotion_family, emotion_leaf, politeness, urgency, trust
-}
-
 // listTaskTrials sums the run_task_outcomes rows of runIDs (only the
-// evaluable ones with evaluableOnly) per (run, task key). The rows come
-// by run and task row, so a key's first row is its smallest task row.
+// evaluable ones with evaluableOnly: one query either way) per (run, task
+// key). The rows come by run and task row, so a key's first row is its
+// smallest task row.
 // Grouping here, not in SQL, costs a range scan: SQLite's GROUP BY
 // task_key over the join with tasks took ten times as long.
 func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly bool) ([]TaskTrials, error) {
@@ -107,7 +128,7 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.queries.ListRunTaskCounts(ctx, ids)
+	rows, err := db.queries.ListRunTaskCounts(ctx, sqlcdb.ListRunTaskCountsParams{OnlyEvaluable: boolInt(evaluableOnly), RunIds: ids})
 	if err != nil {
 		return nil, err
 	}
@@ -119,9 +140,13 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	if err != nil {
 		return nil, err
 	}
+	runByID := make(map[int64]*sqlcdb.ListOutcomeRunsRow, len(runs))
+	for i := range runs {
+		runByID[runs[i].ID] = &runs[i]
+	}
 	// Task keys are ranked once, so that grouping and ordering by key
 	// compare integers.
-	slices.SortFunc(tasks, func(a, b sqlcdb.ListRunOutcomeTasksRow) int { return strings.Compare(a.TaskKey, b.TaskKey) })
+	slices.SortFunc(tasks, func(a, b sqlcdb.ListOutcomeTasksRow) int { return strings.Compare(a.TaskKey, b.TaskKey) })
 	type rankedTask struct {
 		rank   int
 		fields [5]string // emotion_family, emotion_leaf, politeness, urgency, trust
@@ -134,70 +159,65 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		}
 		taskByID[k.ID] = rankedTask{rank, [5]string{k.EmotionFamily, k.EmotionLeaf, k.Politeness, k.Urgency, k.Trust}}
 	}
-	keyed := make([]keyTrials, 0, len(rows))
-	slot := make([]int, rank+1) // the current run's key ranks → their index in keyed + 1
-	var touched []int           // the ranks slot holds for the current run
+	keyed := make([]TaskTrials, 0, len(rows))
+	ranks := make([]int, 0, len(rows)) // of keyed[i]'s task key among all task keys
+	slot := make([]int, rank+1)        // the current run's key ranks → their index in keyed + 1
+	var touched []int                  // the ranks slot holds for the current run
+	sorted := true                     // keyed is already by run, then task key
+	var run *sqlcdb.ListOutcomeRunsRow
 	for _, r := range rows {
-		if evaluableOnly && r.Evaluable == 0 {
-			continue
-		}
-		if len(keyed) > 0 && keyed[len(keyed)-1].RunID != r.RunID {
+		if run == nil || run.ID != r.RunID {
 			for _, k := range touched {
 				slot[k] = 0
 			}
 			touched = touched[:0]
+			if run = runByID[r.RunID]; run == nil {
+				run = &sqlcdb.ListOutcomeRunsRow{ID: r.RunID}
+			}
 		}
 		k := taskByID[r.TaskID]
-		fields := k.fields
 		i := slot[k.rank] - 1
 		if i < 0 {
 			i = len(keyed)
+			if n := len(keyed); n > 0 && keyed[n-1].RunID == r.RunID && ranks[n-1] > k.rank {
+				sorted = false
+			}
 			slot[k.rank] = i + 1
 			touched = append(touched, k.rank)
-			keyed = append(keyed, keyTrials{TaskTrials: TaskTrials{RunID: r.RunID, TaskID: r.TaskID}, rank: k.rank, task: fields})
+			keyed = append(keyed, TaskTrials{RunID: r.RunID, TaskID: r.TaskID, run: run, task: k.fields})
+			ranks = append(ranks, k.rank)
 		} else if !evaluableOnly {
-			for j := range fields {
-				keyed[i].task[j] = max(keyed[i].task[j], fields[j])
+			for j := range k.fields {
+				keyed[i].task[j] = max(keyed[i].task[j], k.fields[j])
 			}
 		}
 		t := &keyed[i]
 		t.Trials += int(r.Trials)
 		t.Passes += int(r.Passes)
-		t.Abandoned += int(r.Abandoned)
-		t.Unevaluated += int(r.Trials - r.Evaluated)
+		t.Unevaluated += int(r.Unevaluated)
 	}
-	order := make([]int, len(keyed)) // keyed by run, then task key
-	for i := range order {
-		order[i] = i
+	// Rows come by run, but within a run task rows need not follow their
+	// keys' order: each run's pairs are put in key order by sorting packed
+	// integers (rank, index), not the structs.
+	if sorted {
+		return keyed, nil
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		return cmp.Or(cmp.Compare(keyed[a].RunID, keyed[b].RunID), cmp.Compare(keyed[a].rank, keyed[b].rank))
-	})
-	runByID := make(map[int64]sqlcdb.ListOutcomeRunsRow, len(runs))
-	for _, r := range runs {
-		runByID[r.ID] = r
-	}
-	// Keys of one run with the same task fields share one Fields map.
-	var fieldsRun int64
-	shared := map[[5]string]map[string]string{}
 	out := make([]TaskTrials, len(keyed))
-	for i, j := range order {
-		t := &keyed[j]
-		if t.RunID != fieldsRun {
-			fieldsRun = t.RunID
-			clear(shared)
+	var order []uint64
+	for lo := 0; lo < len(keyed); {
+		hi := lo + 1
+		for hi < len(keyed) && keyed[hi].RunID == keyed[lo].RunID {
+			hi++
 		}
-		f, ok := shared[t.task]
-		if !ok {
-			r := runByID[t.RunID]
-			f = map[string]string{
-				"domain": r.Domain, "agent_model": r.AgentModel, "user_model": r.UserModel, "condition": r.Condition,
-				"emotion_family": t.task[0], "emotion_leaf": t.task[1], "politeness": t.task[2], "urgency": t.task[3], "trust": t.task[4],
-			}
-			shared[t.task] = f
+		order = order[:0]
+		for i := lo; i < hi; i++ {
+			order = append(order, uint64(ranks[i])<<32|uint64(i-lo))
 		}
-		t.Fields = f
-		out[i] = t.TaskTrials
+		slices.Sort(order)
+		for j, o := range order {
+			out[lo+j] = keyed[lo+int(o&(1<<32-1))]
+		}
+		lo = hi
 	}
 	return out, nil
 }
@@ -205,16 +225,8 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 // runOutcomeTasks lists the tasks the runs of ids (runFilter's array of
 // runIDs) have trajectories of; when runIDs is empty, every task, without
 // the lookup.
-func (db *DB) runOutcomeTasks(ctx context.Context, runIDs []int64, ids string) ([]sqlcdb.ListRunOutcomeTasksRow, error) {
-	if len(runIDs) > 0 {
-		return db.queries.ListRunOutcomeTasks(ctx, ids)
-	}
-	all, err := db.queries.ListOutcomeTasks(ctx)
-	tasks := make([]sqlcdb.ListRunOutcomeTasksRow, len(all))
-	for i, k := range all {
-		tasks[i] = sqlcdb.ListRunOutcomeTasksRow(k)
-	}
-	return tasks, err
+func (db *DB) runOutcomeTasks(ctx context.Context, runIDs []int64, ids string) ([]sqlcdb.ListOutcomeTasksRow, error) {
+	return db.queries.ListOutcomeTasks(ctx, sqlcdb.ListOutcomeTasksParams{AllTasks: boolInt(len(runIDs) == 0), RunIds: ids})
 }
 
 // CountInfraErrors returns how many trajectories of runIDs (of all runs

@@ -3,6 +3,7 @@ package db
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -20,10 +21,7 @@ import (
 // refreshRunOutcomes recounts every outcome of run runID from its
 // trajectories.
 func refreshRunOutcomes(ctx context.Context, q *sqlcdb.Queries, runID int64) error {
-	if err := q.DeleteRunOutcomes(ctx, runID); err != nil {
-		return fmt.Errorf("outcomes of run %d: %w", runID, err)
-	}
-	if err := q.InsertRunOutcomes(ctx, runID); err != nil {
+	if err := recountOutcomes(ctx, q, runID, math.MinInt64, math.MaxInt64); err != nil {
 		return fmt.Errorf("outcomes of run %d: %w", runID, err)
 	}
 	return nil
@@ -34,14 +32,21 @@ func refreshRunOutcomes(ctx context.Context, q *sqlcdb.Queries, runID int64) err
 func refreshTaskOutcomes(ctx context.Context, q *sqlcdb.Queries, runID int64, taskIDs []int64) error {
 	slices.Sort(taskIDs)
 	for _, id := range slices.Compact(taskIDs) {
-		if err := q.DeleteRunTaskOutcomes(ctx, sqlcdb.DeleteRunTaskOutcomesParams{RunID: runID, TaskID: id}); err != nil {
-			return fmt.Errorf("outcomes of run %d, task row %d: %w", runID, id, err)
-		}
-		if err := q.InsertRunTaskOutcomes(ctx, sqlcdb.InsertRunTaskOutcomesParams{RunID: runID, TaskID: id}); err != nil {
+		if err := recountOutcomes(ctx, q, runID, id, id); err != nil {
 			return fmt.Errorf("outcomes of run %d, task row %d: %w", runID, id, err)
 		}
 	}
 	return nil
+}
+
+// recountOutcomes rewrites the counts of run runID on the task rows from
+// fromTask to toTask from their trajectories: one query for a whole run
+// and for one task row.
+func recountOutcomes(ctx context.Context, q *sqlcdb.Queries, runID, fromTask, toTask int64) error {
+	if err := q.DeleteRunOutcomes(ctx, sqlcdb.DeleteRunOutcomesParams{RunID: runID, FromTaskID: fromTask, ToTaskID: toTask}); err != nil {
+		return err
+	}
+	return q.InsertRunOutcomes(ctx, sqlcdb.InsertRunOutcomesParams{RunID: runID, FromTaskID: fromTask, ToTaskID: toTask})
 }
 
 // CheckOutcomes compares the stored per-(run, task) counts with a recount

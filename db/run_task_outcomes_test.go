@@ -328,7 +328,7 @@ func TestListTaskTrials_KeyOfTwoTaskRows(t *testing.T) {
 			t.Fatalf("withoutInfra %v: %d rows, want 1: %+v", c.withoutInfra, len(tasks), tasks)
 		}
 		k := tasks[0]
-		if got := fmt.Sprintf("task %d: %d/%d, %s", k.TaskID, k.Passes, k.Trials, k.Fields["emotion_family"]); got != c.want {
+		if got := fmt.Sprintf("task %d: %d/%d, %s", k.TaskID, k.Passes, k.Trials, k.Field("emotion_family")); got != c.want {
 			t.Errorf("withoutInfra %v: %s, want %s", c.withoutInfra, got, c.want)
 		}
 	}

@@ -2,31 +2,22 @@
 -- trajectories in the transaction that writes them.
 
 -- name: DeleteRunOutcomes :exec
-DELETE FROM run_task_outcomes WHERE run_id = ?;
+-- The counts of run run_id on the task rows from_task_id..to_task_id (a
+-- whole run: every id; one task row: from = to), before InsertRunOutcomes.
+DELETE FROM run_task_outcomes
+WHERE run_id = sqlc.arg(run_id) AND task_id >= sqlc.arg(from_task_id) AND task_id <= sqlc.arg(to_task_id);
 
 -- name: InsertRunOutcomes :exec
--- A run's counts (after DeleteRunOutcomes), read through trajectories_run_task.
+-- The counts of run run_id on the task rows from_task_id..to_task_id
+-- (after DeleteRunOutcomes with the same range), read through
+-- trajectories_run_task.
 INSERT INTO run_task_outcomes (run_id, task_id, evaluable, trials, passes, abandoned, evaluated, partial, credit)
 SELECT t.run_id, t.task_id, t.evaluable,
        COUNT(*), SUM(t.passed), SUM(t.termination_reason = 'user_unsatisfied'), SUM(t.evaluated),
        SUM(t.evaluated = 1 AND t.reward IS NOT NULL AND t.passed = 0 AND t.reward <> 0 AND t.reward <> -1),
        TOTAL(CASE WHEN t.evaluated = 1 AND t.reward > 0 THEN t.reward ELSE 0.0 END)
 FROM trajectories t
-WHERE t.run_id = ?
-GROUP BY t.run_id, t.task_id, t.evaluable;
-
--- name: DeleteRunTaskOutcomes :exec
-DELETE FROM run_task_outcomes WHERE run_id = ? AND task_id = ?;
-
--- name: InsertRunTaskOutcomes :exec
--- One (run, task row)'s counts (after DeleteRunTaskOutcomes).
-INSERT INTO run_task_outcomes (run_id, task_id, evaluable, trials, passes, abandoned, evaluated, partial, credit)
-SELECT t.run_id, t.task_id, t.evaluable,
-       COUNT(*), SUM(t.passed), SUM(t.termination_reason = 'user_unsatisfied'), SUM(t.evaluated),
-       SUM(t.evaluated = 1 AND t.reward IS NOT NULL AND t.passed = 0 AND t.reward <> 0 AND t.reward <> -1),
-       TOTAL(CASE WHEN t.evaluated = 1 AND t.reward > 0 THEN t.reward ELSE 0.0 END)
-FROM trajectories t
-WHERE t.run_id = ? AND t.task_id = ?
+WHERE t.run_id = sqlc.arg(run_id) AND t.task_id >= sqlc.arg(from_task_id) AND t.task_id <= sqlc.arg(to_task_id)
 GROUP BY t.run_id, t.task_id, t.evaluable;
 
 -- name: ListRunTaskOutcomeRows :many

@@ -1,10 +1,14 @@
 -- name: ListRunTaskCounts :many
--- The run_task_outcomes rows of the runs run_ids, in key order: ListTaskTrials
--- groups them by task key (a plain range scan; grouping in SQL by task_key
--- costs ten times more).
-SELECT run_id, task_id, evaluable, trials, passes, abandoned, evaluated
+-- The run_task_outcomes rows of the runs run_ids, in key order; with
+-- only_evaluable = 1 without those of the trajectories tau2-bench cannot
+-- evaluate (evaluable = 0). ListTaskTrials groups them by task key (a
+-- plain range scan; grouping in SQL, even by task row, costs more than
+-- summing in Go). Only the columns pass^k reads: each one costs every row
+-- a conversion.
+SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
 FROM run_task_outcomes
-WHERE run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
+WHERE evaluable >= sqlc.arg(only_evaluable)
+  AND run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
 ORDER BY run_id, task_id, evaluable;
 
 -- name: ListTrajectoryOutcomes :many
@@ -21,17 +25,9 @@ WHERE t.run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
 SELECT id, agent_model, user_model, domain, condition FROM runs;
 
 -- name: ListOutcomeTasks :many
-SELECT
-    k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
-    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
-    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
-    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
-    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
-    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
-FROM tasks k;
-
--- name: ListRunOutcomeTasks :many
--- ListOutcomeTasks of the tasks the runs run_ids have trajectories of.
+-- Every task with the fields statistics group by; with all_tasks = 0, only
+-- those the runs run_ids have trajectories of (all_tasks = 1 spares the
+-- lookup when every run is read).
 SELECT
     k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
     CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
@@ -40,7 +36,8 @@ SELECT
     CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM tasks k
-WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT))));
+WHERE CAST(sqlc.arg(all_tasks) AS INTEGER) = 1
+   OR k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT))));
 
 -- name: ListAgentTexts :many
 -- The agent's messages to the user (no tool call), for the follow-up rule,

@@ -107,7 +107,8 @@ func benchPassK(b *testing.B, dbPath string, runIDs []int64, cliArgs ...string) 
 // database without its messages (240 runs x 50 tasks x 4 trials): the
 // cost follows the (run, task) pairs, 10,000 and 12,000. Skipped under
 // -short (building the first takes a minute). TestPasskCPUVersusPython
-// measures the ~1 GB database itself.
+// measures the ~1 GB database itself, and so does the "gigabyte" case when
+// $EMOBENCH_BENCH_GIGABYTE_DB names one.
 func BenchmarkPasskOutcomeTable(b *testing.B) {
 	if testing.Short() {
 		b.Skip("building the benchmark databases skipped in -short mode")
@@ -121,6 +122,9 @@ func BenchmarkPasskOutcomeTable(b *testing.B) {
 			buildStatsDB(b, path, size.runs, size.tasks, size.trialsOf)
 			benchPassK(b, path, nil)
 		})
+	}
+	if path := os.Getenv(envBenchGigabyteDB); path != "" {
+		b.Run("gigabyte", func(b *testing.B) { benchPassK(b, path, nil) })
 	}
 }
 

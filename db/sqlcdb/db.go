@@ -72,9 +72,6 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deleteRunOutcomesStmt, err = db.PrepareContext(ctx, deleteRunOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteRunOutcomes: %w", err)
 	}
-	if q.deleteRunTaskOutcomesStmt, err = db.PrepareContext(ctx, deleteRunTaskOutcomes); err != nil {
-		return nil, fmt.Errorf("error preparing query DeleteRunTaskOutcomes: %w", err)
-	}
 	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, deleteTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTrajectory: %w", err)
 	}
@@ -114,9 +111,6 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.insertRunOutcomesStmt, err = db.PrepareContext(ctx, insertRunOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertRunOutcomes: %w", err)
 	}
-	if q.insertRunTaskOutcomesStmt, err = db.PrepareContext(ctx, insertRunTaskOutcomes); err != nil {
-		return nil, fmt.Errorf("error preparing query InsertRunTaskOutcomes: %w", err)
-	}
 	if q.listAgentTextsStmt, err = db.PrepareContext(ctx, listAgentTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAgentTexts: %w", err)
 	}
@@ -143,9 +137,6 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listRunIDsStmt, err = db.PrepareContext(ctx, listRunIDs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunIDs: %w", err)
-	}
-	if q.listRunOutcomeTasksStmt, err = db.PrepareContext(ctx, listRunOutcomeTasks); err != nil {
-		return nil, fmt.Errorf("error preparing query ListRunOutcomeTasks: %w", err)
 	}
 	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
@@ -316,11 +307,6 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing deleteRunOutcomesStmt: %w", cerr)
 		}
 	}
-	if q.deleteRunTaskOutcomesStmt != nil {
-		if cerr := q.deleteRunTaskOutcomesStmt.Close(); cerr != nil {
-			err = fmt.Errorf("error closing deleteRunTaskOutcomesStmt: %w", cerr)
-		}
-	}
 	if q.deleteTrajectoryStmt != nil {
 		if cerr := q.deleteTrajectoryStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteTrajectoryStmt: %w", cerr)
@@ -386,11 +372,6 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing insertRunOutcomesStmt: %w", cerr)
 		}
 	}
-	if q.insertRunTaskOutcomesStmt != nil {
-		if cerr := q.insertRunTaskOutcomesStmt.Close(); cerr != nil {
-			err = fmt.Errorf("error closing insertRunTaskOutcomesStmt: %w", cerr)
-		}
-	}
 	if q.listAgentTextsStmt != nil {
 		if cerr := q.listAgentTextsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listAgentTextsStmt: %w", cerr)
@@ -434,11 +415,6 @@ func (q *Queries) Close() error {
 	if q.listRunIDsStmt != nil {
 		if cerr := q.listRunIDsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunIDsStmt: %w", cerr)
-		}
-	}
-	if q.listRunOutcomeTasksStmt != nil {
-		if cerr := q.listRunOutcomeTasksStmt.Close(); cerr != nil {
-			err = fmt.Errorf("error closing listRunOutcomeTasksStmt: %w", cerr)
 		}
 	}
 	if q.listRunPairsStmt != nil {
@@ -636,7 +612,6 @@ type Queries struct {
 	deleteRunStmt                  *sql.Stmt
 	deleteRunLockStmt              *sql.Stmt
 	deleteRunOutcomesStmt          *sql.Stmt
-	deleteRunTaskOutcomesStmt      *sql.Stmt
 	deleteTrajectoryStmt           *sql.Stmt
 	detachRunSourceStmt            *sql.Stmt
 	findRunByIDStmt                *sql.Stmt
@@ -650,7 +625,6 @@ type Queries struct {
 	findTrajectoryStmt             *sql.Stmt
 	findTrajectoryRunIDStmt        *sql.Stmt
 	insertRunOutcomesStmt          *sql.Stmt
-	insertRunTaskOutcomesStmt      *sql.Stmt
 	listAgentTextsStmt             *sql.Stmt
 	listFinishedPairsStmt          *sql.Stmt
 	listMessageContentsStmt        *sql.Stmt
@@ -660,7 +634,6 @@ type Queries struct {
 	listPublishedResultsV3Stmt     *sql.Stmt
 	listRunConfigsStmt             *sql.Stmt
 	listRunIDsStmt                 *sql.Stmt
-	listRunOutcomeTasksStmt        *sql.Stmt
 	listRunPairsStmt               *sql.Stmt
 	listRunProvenanceStmt          *sql.Stmt
 	listRunRewardsStmt             *sql.Stmt
@@ -711,7 +684,6 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deleteRunStmt:                  q.deleteRunStmt,
 		deleteRunLockStmt:              q.deleteRunLockStmt,
 		deleteRunOutcomesStmt:          q.deleteRunOutcomesStmt,
-		deleteRunTaskOutcomesStmt:      q.deleteRunTaskOutcomesStmt,
 		deleteTrajectoryStmt:           q.deleteTrajectoryStmt,
 		detachRunSourceStmt:            q.detachRunSourceStmt,
 		findRunByIDStmt:                q.findRunByIDStmt,
@@ -725,7 +697,6 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findTrajectoryStmt:             q.findTrajectoryStmt,
 		findTrajectoryRunIDStmt:        q.findTrajectoryRunIDStmt,
 		insertRunOutcomesStmt:          q.insertRunOutcomesStmt,
-		insertRunTaskOutcomesStmt:      q.insertRunTaskOutcomesStmt,
 		listAgentTextsStmt:             q.listAgentTextsStmt,
 		listFinishedPairsStmt:          q.listFinishedPairsStmt,
 		listMessageContentsStmt:        q.listMessageContentsStmt,
@@ -735,7 +706,6 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listPublishedResultsV3Stmt:     q.listPublishedResultsV3Stmt,
 		listRunConfigsStmt:             q.listRunConfigsStmt,
 		listRunIDsStmt:                 q.listRunIDsStmt,
-		listRunOutcomeTasksStmt:        q.listRunOutcomeTasksStmt,
 		listRunPairsStmt:               q.listRunPairsStmt,
 		listRunProvenanceStmt:          q.listRunProvenanceStmt,
 		listRunRewardsStmt:             q.listRunRewardsStmt,

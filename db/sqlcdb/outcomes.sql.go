@@ -11,27 +11,22 @@ import (
 
 const deleteRunOutcomes = `-- name: DeleteRunOutcomes :exec
 
-DELETE FROM run_task_outcomes WHERE run_id = ?
+DELETE FROM run_task_outcomes
+WHERE run_id = ?1 AND task_id >= ?2 AND task_id <= ?3
 `
+
+type DeleteRunOutcomesParams struct {
+	RunID      int64
+	FromTaskID int64
+	ToTaskID   int64
+}
 
 // The per-(run, task) counts of run_task_outcomes, rewritten from the
 // trajectories in the transaction that writes them.
-func (q *Queries) DeleteRunOutcomes(ctx context.Context, runID int64) error {
-	_, err := q.exec(ctx, q.deleteRunOutcomesStmt, deleteRunOutcomes, runID)
-	return err
-}
-
-const deleteRunTaskOutcomes = `-- name: DeleteRunTaskOutcomes :exec
-DELETE FROM run_task_outcomes WHERE run_id = ? AND task_id = ?
-`
-
-type DeleteRunTaskOutcomesParams struct {
-	RunID  int64
-	TaskID int64
-}
-
-func (q *Queries) DeleteRunTaskOutcomes(ctx context.Context, arg DeleteRunTaskOutcomesParams) error {
-	_, err := q.exec(ctx, q.deleteRunTaskOutcomesStmt, deleteRunTaskOutcomes, arg.RunID, arg.TaskID)
+// The counts of run run_id on the task rows from_task_id..to_task_id (a
+// whole run: every id; one task row: from = to), before InsertRunOutcomes.
+func (q *Queries) DeleteRunOutcomes(ctx context.Context, arg DeleteRunOutcomesParams) error {
+	_, err := q.exec(ctx, q.deleteRunOutcomesStmt, deleteRunOutcomes, arg.RunID, arg.FromTaskID, arg.ToTaskID)
 	return err
 }
 
@@ -42,35 +37,21 @@ SELECT t.run_id, t.task_id, t.evaluable,
        SUM(t.evaluated = 1 AND t.reward IS NOT NULL AND t.passed = 0 AND t.reward <> 0 AND t.reward <> -1),
        TOTAL(CASE WHEN t.evaluated = 1 AND t.reward > 0 THEN t.reward ELSE 0.0 END)
 FROM trajectories t
-WHERE t.run_id = ?
+WHERE t.run_id = ?1 AND t.task_id >= ?2 AND t.task_id <= ?3
 GROUP BY t.run_id, t.task_id, t.evaluable
 `
 
-// A run's counts (after DeleteRunOutcomes), read through trajectories_run_task.
-func (q *Queries) InsertRunOutcomes(ctx context.Context, runID int64) error {
-	_, err := q.exec(ctx, q.insertRunOutcomesStmt, insertRunOutcomes, runID)
-	return err
+type InsertRunOutcomesParams struct {
+	RunID      int64
+	FromTaskID int64
+	ToTaskID   int64
 }
 
-const insertRunTaskOutcomes = `-- name: InsertRunTaskOutcomes :exec
-INSERT INTO run_task_outcomes (run_id, task_id, evaluable, trials, passes, abandoned, evaluated, partial, credit)
-SELECT t.run_id, t.task_id, t.evaluable,
-       COUNT(*), SUM(t.passed), SUM(t.termination_reason = 'user_unsatisfied'), SUM(t.evaluated),
-       SUM(t.evaluated = 1 AND t.reward IS NOT NULL AND t.passed = 0 AND t.reward <> 0 AND t.reward <> -1),
-       TOTAL(CASE WHEN t.evaluated = 1 AND t.reward > 0 THEN t.reward ELSE 0.0 END)
-FROM trajectories t
-WHERE t.run_id = ? AND t.task_id = ?
-GROUP BY t.run_id, t.task_id, t.evaluable
-`
-
-type InsertRunTaskOutcomesParams struct {
-	RunID  int64
-	TaskID int64
-}
-
-// One (run, task row)'s counts (after DeleteRunTaskOutcomes).
-func (q *Queries) InsertRunTaskOutcomes(ctx context.Context, arg InsertRunTaskOutcomesParams) error {
-	_, err := q.exec(ctx, q.insertRunTaskOutcomesStmt, insertRunTaskOutcomes, arg.RunID, arg.TaskID)
+// The counts of run run_id on the task rows from_task_id..to_task_id
+// (after DeleteRunOutcomes with the same range), read through
+// trajectories_run_task.
+func (q *Queries) InsertRunOutcomes(ctx context.Context, arg InsertRunOutcomesParams) error {
+	_, err := q.exec(ctx, q.insertRunOutcomesStmt, insertRunOutcomes, arg.RunID, arg.FromTaskID, arg.ToTaskID)
 	return err
 }
 

@@ -117,7 +117,14 @@ SELECT
     CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
     CAST(COALESCE(k.trust, '') AS TEXT) AS trust
 FROM tasks k
+WHERE CAST(?1 AS INTEGER) = 1
+   OR k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(?2 AS TEXT))))
 `
+
+type ListOutcomeTasksParams struct {
+	AllTasks int64
+	RunIds   string
+}
 
 type ListOutcomeTasksRow struct {
 	ID            int64
@@ -130,8 +137,11 @@ type ListOutcomeTasksRow struct {
 	Trust         string
 }
 
-func (q *Queries) ListOutcomeTasks(ctx context.Context) ([]ListOutcomeTasksRow, error) {
-	rows, err := q.query(ctx, q.listOutcomeTasksStmt, listOutcomeTasks)
+// Every task with the fields statistics group by; with all_tasks = 0, only
+// those the runs run_ids have trajectories of (all_tasks = 1 spares the
+// lookup when every run is read).
+func (q *Queries) ListOutcomeTasks(ctx context.Context, arg ListOutcomeTasksParams) ([]ListOutcomeTasksRow, error) {
+	rows, err := q.query(ctx, q.listOutcomeTasksStmt, listOutcomeTasks, arg.AllTasks, arg.RunIds)
 	if err != nil {
 		return nil, err
 	}
@@ -162,84 +172,35 @@ func (q *Queries) ListOutcomeTasks(ctx context.Context) ([]ListOutcomeTasksRow, 
 	return items, nil
 }
 
-const listRunOutcomeTasks = `-- name: ListRunOutcomeTasks :many
-SELECT
-    k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
-    CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
-    CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS emotion_leaf,
-    CAST(COALESCE(k.politeness, '') AS TEXT) AS politeness,
-    CAST(COALESCE(k.urgency, '') AS TEXT) AS urgency,
-    CAST(COALESCE(k.trust, '') AS TEXT) AS trust
-FROM tasks k
-WHERE k.id IN (SELECT o.task_id FROM run_task_outcomes o WHERE o.run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))))
-`
-
-type ListRunOutcomeTasksRow struct {
-	ID            int64
-	TaskKey       string
-	PairKey       string
-	EmotionFamily string
-	EmotionLeaf   string
-	Politeness    string
-	Urgency       string
-	Trust         string
-}
-
-// ListOutcomeTasks of the tasks the runs run_ids have trajectories of.
-func (q *Queries) ListRunOutcomeTasks(ctx context.Context, runIds string) ([]ListRunOutcomeTasksRow, error) {
-	rows, err := q.query(ctx, q.listRunOutcomeTasksStmt, listRunOutcomeTasks, runIds)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []ListRunOutcomeTasksRow{}
-	for rows.Next() {
-		var i ListRunOutcomeTasksRow
-		if err := rows.Scan(
-			&i.ID,
-			&i.TaskKey,
-			&i.PairKey,
-			&i.EmotionFamily,
-			&i.EmotionLeaf,
-			&i.Politeness,
-			&i.Urgency,
-			&i.Trust,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const listRunTaskCounts = `-- name: ListRunTaskCounts :many
-SELECT run_id, task_id, evaluable, trials, passes, abandoned, evaluated
+SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
 FROM run_task_outcomes
-WHERE run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT)))
+WHERE evaluable >= ?1
+  AND run_id IN (SELECT value FROM json_each(CAST(?2 AS TEXT)))
 ORDER BY run_id, task_id, evaluable
 `
 
-type ListRunTaskCountsRow struct {
-	RunID     int64
-	TaskID    int64
-	Evaluable int64
-	Trials    int64
-	Passes    int64
-	Abandoned int64
-	Evaluated int64
+type ListRunTaskCountsParams struct {
+	OnlyEvaluable int64
+	RunIds        string
 }
 
-// The run_task_outcomes rows of the runs run_ids, in key order: ListTaskTrials
-// groups them by task key (a plain range scan; grouping in SQL by task_key
-// costs ten times more).
-func (q *Queries) ListRunTaskCounts(ctx context.Context, runIds string) ([]ListRunTaskCountsRow, error) {
-	rows, err := q.query(ctx, q.listRunTaskCountsStmt, listRunTaskCounts, runIds)
+type ListRunTaskCountsRow struct {
+	RunID       int64
+	TaskID      int64
+	Trials      int64
+	Passes      int64
+	Unevaluated int64
+}
+
+// The run_task_outcomes rows of the runs run_ids, in key order; with
+// only_evaluable = 1 without those of the trajectories tau2-bench cannot
+// evaluate (evaluable = 0). ListTaskTrials groups them by task key (a
+// plain range scan; grouping in SQL, even by task row, costs more than
+// summing in Go). Only the columns pass^k reads: each one costs every row
+// a conversion.
+func (q *Queries) ListRunTaskCounts(ctx context.Context, arg ListRunTaskCountsParams) ([]ListRunTaskCountsRow, error) {
+	rows, err := q.query(ctx, q.listRunTaskCountsStmt, listRunTaskCounts, arg.OnlyEvaluable, arg.RunIds)
 	if err != nil {
 		return nil, err
 	}
@@ -250,11 +211,9 @@ func (q *Queries) ListRunTaskCounts(ctx context.Context, runIds string) ([]ListR
 		if err := rows.Scan(
 			&i.RunID,
 			&i.TaskID,
-			&i.Evaluable,
 			&i.Trials,
 			&i.Passes,
-			&i.Abandoned,
-			&i.Evaluated,
+			&i.Unevaluated,
 		); err != nil {
 			return nil, err
 		}
