@@ -712,13 +712,18 @@ func mayHoldQuotedName(s string, q byte, names bool) bool {
 		// A name of 64 runes takes at most 256 bytes.
 		w := max(0, j-300)
 		open := strings.LastIndexByte(s[w:j], q)
-		if open >= 0 {
-			open += w
+		if open < 0 {
+			return false
 		}
-		for j < len(s) && s[j] != q && s[j] != '\\' && s[j] != '\n' {
+		open += w
+		// The closing q is looked for no further than a name of 64 runes
+		// can reach: scanning on to the end of s for every hint made text
+		// of many hints and no q ("Authorization: " repeated) quadratic.
+		end := min(len(s), open+1+256+1)
+		for j < end && s[j] != q && s[j] != '\\' && s[j] != '\n' {
 			j++
 		}
-		if open < 0 || j == len(s) || s[j] != q {
+		if j == end || s[j] != q {
 			return false
 		}
 		if name := s[open+1 : j]; strings.ContainsAny(name, "\\\n") || utf8.RuneCountInString(name) > 64 || !isSecretKey(name) {
@@ -738,8 +743,16 @@ func mayHoldQuotedName(s string, q byte, names bool) bool {
 // space and a second word, then blanks and '=' or ':'. It is a necessary
 // condition only, and cheap: conversation text seldom meets it.
 func mayHoldSpacedName(s string, names bool) bool {
+	// A hint inside the word another hint ended in gives the same answer
+	// (it depends on the word's end only): skipping it keeps a long word
+	// of many hints linear.
+	wordEnd := -1
 	return foldsToASCII(s) || names && forEachNameHint(s, func(j int) bool {
+		if j <= wordEnd {
+			return false
+		}
 		j = skipNameChars(s, j)
+		wordEnd = j
 		if k := skipSpace(s, j, " \t"); k < len(s) && (s[k] == '=' || s[k] == ':') {
 			return true
 		}
