@@ -362,9 +362,10 @@ var keyProvided = regexp.MustCompile(`(?i)\b(api key provided:[ \t]*)([A-Za-z0-9
 // providerKey matches API keys by their providers' own formats, anywhere
 // in text: OpenAI and Anthropic (sk-, sk-proj-, sk-ant-… and 20 or more
 // key characters), AWS access key ids (AKIA…), GitHub tokens (ghp_…,
-// github_pat_…), Slack tokens (xoxb-…), Google API keys (AIza…) and
-// Hugging Face tokens (hf_…).
-var providerKey = regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}`)
+// github_pat_…), Slack tokens (xoxb-…), Google API keys (AIza…),
+// Hugging Face tokens (hf_…) and JSON Web Tokens (three or more base64url
+// segments joined by dots, the first a JSON header: eyJ…).
+var providerKey = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}`)
 
 // isProviderKey reports whether m, a providerKey match, is a key: an sk-
 // key holds a digit or a capital after its prefix (sk-learn-compatible-models
@@ -397,7 +398,7 @@ var oauthCode = regexp.MustCompile(`([?&])code=([^&]+)`)
 var secretTextHints = []string{"key", "token", "secret", "pass", "pwd", "auth", "cookie", "credential",
 	"bearer", "sig", "code=",
 	// providerKey's prefixes, from providerHints on
-	"sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "aiza", "hf_"}
+	"sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "aiza", "hf_", "eyj"}
 
 // providerHints is the index of the first of secretTextHints that only
 // providerKey needs.
@@ -493,7 +494,7 @@ func containsFold(s, sub string) bool {
 // Text returns s with credentials replaced by Placeholder, keeping the
 // rest of the text as written, in order:
 //   - the password of a URL's userinfo (user:…@);
-//   - API keys in their providers' formats, anywhere (providerKey);
+//   - API keys in their providers' formats and JSON Web Tokens, anywhere (providerKey);
 //   - NAME=VALUE, NAME = VALUE and NAME: VALUE where NAME is a credential
 //     key (isSecretKey; it may be two words, as in "Received API Key = …")
 //     or, without spaces, a signing query parameter (Gemini's ?key=,
@@ -712,13 +713,18 @@ func mayHoldQuotedName(s string, q byte, names bool) bool {
 		// A name of 64 runes takes at most 256 bytes.
 		w := max(0, j-300)
 		open := strings.LastIndexByte(s[w:j], q)
-		if open >= 0 {
-			open += w
+		if open < 0 {
+			return false
 		}
-		for j < len(s) && s[j] != q && s[j] != '\\' && s[j] != '\n' {
+		open += w
+		// The closing q is looked for no further than a name of 64 runes
+		// can reach: scanning on to the end of s for every hint made text
+		// of many hints and no q ("Authorization: " repeated) quadratic.
+		end := min(len(s), open+1+256+1)
+		for j < end && s[j] != q && s[j] != '\\' && s[j] != '\n' {
 			j++
 		}
-		if open < 0 || j == len(s) || s[j] != q {
+		if j == end || s[j] != q {
 			return false
 		}
 		if name := s[open+1 : j]; strings.ContainsAny(name, "\\\n") || utf8.RuneCountInString(name) > 64 || !isSecretKey(name) {
@@ -738,8 +744,16 @@ func mayHoldQuotedName(s string, q byte, names bool) bool {
 // space and a second word, then blanks and '=' or ':'. It is a necessary
 // condition only, and cheap: conversation text seldom meets it.
 func mayHoldSpacedName(s string, names bool) bool {
+	// A hint inside the word another hint ended in gives the same answer
+	// (it depends on the word's end only): skipping it keeps a long word
+	// of many hints linear.
+	wordEnd := -1
 	return foldsToASCII(s) || names && forEachNameHint(s, func(j int) bool {
+		if j <= wordEnd {
+			return false
+		}
 		j = skipNameChars(s, j)
+		wordEnd = j
 		if k := skipSpace(s, j, " \t"); k < len(s) && (s[k] == '=' || s[k] == ':') {
 			return true
 		}
@@ -980,7 +994,7 @@ var secretURLParams = map[string]bool{
 var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"), []byte("pwd"), []byte("bearer"), []byte("code="),
 	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase"),
 	[]byte("sk-"), []byte("akia"), []byte("ghp_"), []byte("gho_"), []byte("ghu_"), []byte("ghs_"), []byte("ghr_"), []byte("github_pat_"),
-	[]byte("xox"), []byte("aiza"), []byte("hf_")}
+	[]byte("xox"), []byte("aiza"), []byte("hf_"), []byte("eyj")}
 
 func mayHoldSecret(raw []byte) bool {
 	if len(raw) == 0 {

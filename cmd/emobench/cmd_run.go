@@ -11,6 +11,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
 	"github.com/urfave/cli/v2"
@@ -274,6 +275,7 @@ func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, spe
 	// The sink commits even when the run is being interrupted (the episode
 	// is done), unless it is still waiting for another writer.
 	tally, err := sim.Execute(c.Context, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
+		ingest.RedactTrajectory(traj) // credentials a model or tool echoed, as ingest redacts a file's
 		return store.AppendTrajectory(ctx, id, traj)
 	})
 	bar.Finish()
