@@ -23,6 +23,10 @@ type Written struct {
 	// Runs is set on the runs table and Trajectories on the trajectories
 	// table only.
 	Runs, Trajectories int
+	// Warning, when not empty, says what the file cannot carry back to
+	// ingest (a τ-bench file of a run with no trajectories has no record
+	// to hold the run's metadata).
+	Warning string
 }
 
 // IntoFile reports whether out names one file rather than a directory for
@@ -104,7 +108,11 @@ func writeRunFile(set *fileSet, path string, run Run, format string) (Written, e
 	if err != nil {
 		return Written{}, fmt.Errorf("export run %d (%s) to %s: %w", run.ID, run.Name, path, err)
 	}
-	return Written{Path: path, RunID: run.ID, Runs: 1, Trajectories: n}, nil
+	w := Written{Path: path, RunID: run.ID, Runs: 1, Trajectories: n}
+	if format == FormatTauBench && n == 0 {
+		w.Warning = tauBenchEmptyWarning(&run.Run)
+	}
+	return w, nil
 }
 
 // writePerRun writes one file per run into dir, named after the run; runs

@@ -28,7 +28,10 @@ import (
 // user_scenario.instructions, its actions evaluation_criteria.actions
 // ({action_id, requestor, name, arguments}) and its outputs
 // communicate_info; its user id and emotion profile, which τ²-bench tasks do
-// not have, go to an extra "emobench" object that τ²-bench ignores.
+// not have, go to an extra "emobench" object that τ²-bench ignores, and so
+// does the instruction itself when user_scenario does not render back to it
+// (a τ-bench instruction, which τ²-bench's rendering would prefix with
+// "Instructions:\n\t"), so that ingest reads the same instruction and hash.
 // max_steps, max_errors and seed come from the run's config when it has
 // them, else 0 and absent.
 //
@@ -200,12 +203,20 @@ type tau2Action struct {
 
 // tau2Emobench holds the task fields τ²-bench has no place for.
 type tau2Emobench struct {
-	UserID  string                   `json:"user_id,omitempty"`
-	Emotion *emobench.EmotionProfile `json:"emotion,omitempty"`
+	UserID string `json:"user_id,omitempty"`
+	// Instruction is the stored instruction when user_scenario does not
+	// render back to it (an instruction not read from τ²-bench, such as a
+	// τ-bench one), so that re-ingest reads the same instruction.
+	Instruction *string                  `json:"instruction,omitempty"`
+	Emotion     *emobench.EmotionProfile `json:"emotion,omitempty"`
 }
 
 func tau2TaskOf(t *emobench.Task) tau2Task {
 	out := tau2Task{ID: t.Key, UserScenario: scenarioOf(t.Instruction)}
+	var instruction *string
+	if renderScenario(out.UserScenario) != t.Instruction {
+		instruction = &t.Instruction
+	}
 	var actions []struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"kwargs"`
@@ -236,8 +247,8 @@ func tau2TaskOf(t *emobench.Task) tau2Task {
 			out.EvaluationCriteria.CommunicateInfo = append(out.EvaluationCriteria.CommunicateInfo, string(b))
 		}
 	}
-	if t.UserID != "" || t.Emotion != (emobench.EmotionProfile{}) {
-		out.Emobench = &tau2Emobench{UserID: t.UserID}
+	if t.UserID != "" || t.Emotion != (emobench.EmotionProfile{}) || instruction != nil {
+		out.Emobench = &tau2Emobench{UserID: t.UserID, Instruction: instruction}
 		if t.Emotion != (emobench.EmotionProfile{}) {
 			e := t.Emotion
 			out.Emobench.Emotion = &e

@@ -51,7 +51,9 @@ const (
 //	{"model": AgentModel, "user_model": UserModel, "domain": Domain, "condition": Condition, "run_name": Name}
 //
 // with empty and "unknown" values (condition "none") left out, and the key
-// left out when nothing is known, so that a round trip keeps them.
+// left out when nothing is known, so that a round trip keeps them. A run
+// with no trajectories has no record to hold them: WriteFiles then sets
+// Written.Warning (see tauBenchEmptyWarning).
 //
 // TauBench returns the number of records written and the first error of
 // run.Trajectories or w.
@@ -91,6 +93,29 @@ func tauMetaOf(run *emobench.Run) (json.RawMessage, error) {
 		return nil, nil
 	}
 	return marshal(m)
+}
+
+// tauBenchEmptyWarning returns the warning for a τ-bench file of run with no
+// trajectories: τ-bench keeps the metadata only in each record's
+// info.emobench, so the file (an empty array) loses whatever of it is
+// known. It returns "" when nothing is lost.
+func tauBenchEmptyWarning(run *emobench.Run) string {
+	var lost []string
+	for _, f := range []struct{ name, v string }{
+		{"model", run.AgentModel}, {"user model", run.UserModel}, {"domain", run.Domain},
+	} {
+		if f.v != "" && f.v != "unknown" {
+			lost = append(lost, f.name+" "+strconv.Quote(f.v))
+		}
+	}
+	if run.Condition != "" && run.Condition != emobench.ConditionNone {
+		lost = append(lost, "condition "+strconv.Quote(string(run.Condition)))
+	}
+	if len(lost) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("run %d (%s) has no trajectories: a τ-bench file keeps a run's metadata only in its records, so ingesting this file will not read back its %s (--format tau2 keeps them)",
+		run.ID, run.Name, strings.Join(lost, ", "))
 }
 
 func tauBench(w io.Writer, trajs iter.Seq2[*emobench.Trajectory, error], meta json.RawMessage) (int, error) {

@@ -19,7 +19,7 @@ type tau2Task struct {
 	UserScenario       json.RawMessage `json:"user_scenario"`
 	Ticket             json.RawMessage `json:"ticket"`
 	EvaluationCriteria json.RawMessage `json:"evaluation_criteria"`
-	Emobench           json.RawMessage `json:"emobench"` // emobench's export: {user_id, emotion}
+	Emobench           json.RawMessage `json:"emobench"` // emobench's export: {user_id, emotion, instruction}
 }
 
 // tau2Action is a ground-truth action as stored: τ-bench's {name, kwargs},
@@ -90,6 +90,11 @@ func tau2TaskFrom(raw json.RawMessage) (*emobench.Task, error) {
 	}
 	if task.Instruction == "" {
 		task.Instruction = stringOf(tt.Ticket)
+	}
+	// emobench's export writes the instruction itself when user_scenario
+	// does not render back to it (a τ-bench instruction).
+	if v := jsonPath(tt.Emobench, "instruction"); !isNull(v) && v[0] == '"' {
+		task.Instruction = stringOf(v)
 	}
 	// Redacted before the task is hashed, so re-ingest finds the same row.
 	task.Instruction = redact.Content(task.Instruction)

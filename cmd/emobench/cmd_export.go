@@ -71,6 +71,9 @@ func runExport(c *cli.Context, e *env) error {
 	}
 	for _, w := range written {
 		fmt.Fprintln(e.stdout, w)
+		if w.Warning != "" {
+			fmt.Fprintf(e.stderr, "warning: %s: %s\n", w.Path, w.Warning)
+		}
 	}
 	return nil
 }
