@@ -102,6 +102,9 @@ func helpAsFlag(app *cli.App, args []string) ([]string, error) {
 	if i >= len(args) || (args[i] != "help" && args[i] != "h") {
 		return args, nil
 	}
+	if i+1 < len(args) && (args[i+1] == "help" || args[i+1] == "h") {
+		return append(slices.Clip(args[:i]), "--help"), nil // help help: the app's help
+	}
 	out := append(slices.Clip(args[:i]), args[i+1:]...)
 	commands, path := app.Commands, []string{}
 	for _, name := range args[i+1:] {

@@ -77,6 +77,9 @@ func TestCLI_HelpCommand(t *testing.T) {
 	if got := mustRun(t, "show", "--help"); !strings.Contains(got, "Example:") || !strings.Contains(got, "(default: the task's only trial)") {
 		t.Errorf("show --help:\n%s", got)
 	}
+	if got, want := mustRun(t, "help", "help"), mustRun(t, "--help"); got != want {
+		t.Errorf("help help differs from --help:\n%s", cmp.Diff(want, got))
+	}
 	if got := mustRun(t, "--help"); !strings.Contains(got, "help, h") {
 		t.Errorf("--help does not list the help command:\n%s", got)
 	}
