@@ -398,6 +398,12 @@ func TestStatsBalance_HandComputed(t *testing.T) {
 		if got, want := rows[2]["middle_wins"], b[2] < 0 && vertex > 0 && vertex < 1; got != want {
 			t.Errorf("middle_wins = %v, want %v (b2 %v, vertex %v)", got, want, b[2], vertex)
 		}
+		// Only share^2 has a verdict; the other terms' middle_wins is null.
+		for _, row := range rows[:2] {
+			if v, ok := row["middle_wins"]; !ok || v != nil {
+				t.Errorf("%v: middle_wins = %#v, want null", row["term"], v)
+			}
+		}
 	})
 
 	t.Run("RegressionSeparated", func(t *testing.T) {

@@ -231,6 +231,7 @@ func BalanceRegression(fit analysis.BalanceFit, n int, err error, format string,
 	if err != nil {
 		row := []any{"(no fit: " + err.Error() + ")", math.NaN(), math.NaN(), math.NaN(), math.NaN(), n, math.NaN(), ""}
 		if split {
+			row[len(row)-1] = nil // json null, as middle_wins_p's NaN
 			row = append(row, math.NaN())
 		}
 		t.Rows = append(t.Rows, row)
@@ -239,6 +240,9 @@ func BalanceRegression(fit analysis.BalanceFit, n int, err error, format string,
 	for i, term := range []string{"intercept", "share", "share^2"} {
 		coef := WithCI(fit.Model.Coef[i], fit.Model.CI[i], style)
 		vertex, wins, p := math.NaN(), any(""), math.NaN()
+		if split {
+			wins = nil // only share^2 has a verdict: null, not "", beside its false or true
+		}
 		if i == 2 {
 			vertex, wins, p = fit.Vertex, fit.Verdict(), fit.MiddleWinsP
 			if split {
