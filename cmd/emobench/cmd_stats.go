@@ -150,12 +150,28 @@ func runPassK(c *cli.Context, e *env) error {
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
+	} else if !units.Pooled() {
+		noteRunsWithoutRows(e, runIDs, rows, names)
 	}
 	if style != table.NoInterval {
 		analysis.PassKIntervals(rows, in, runTrials, bopts)
 	}
 	t := table.PassK(rows, table.Units{Units: units, Names: names}, fields, format, style)
 	return t.ExpandEstimates(format, style).Write(e.stdout, format)
+}
+
+// noteRunsWithoutRows names each run asked for with --run that has no
+// row: it holds no trajectory, or no task with k trials.
+func noteRunsWithoutRows(e *env, runIDs []int64, rows []analysis.PassKRow, names map[int64]string) {
+	has := map[int64]bool{}
+	for _, r := range rows {
+		has[r.RunID] = true
+	}
+	for _, id := range runIDs {
+		if !has[id] {
+			e.warn(fmt.Sprintf("run %d (%s) has no row: it holds no trajectory, or no task with k trials (see `emobench runs`)", id, names[id]))
+		}
+	}
 }
 
 // warnSuspectTrials warns, under --convention min-trials, about every run

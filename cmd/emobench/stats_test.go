@@ -666,3 +666,15 @@ func TestStats_HelpHasExample(t *testing.T) {
 		t.Errorf("emobench runs tag --help has no example:\n%s", out)
 	}
 }
+
+// A run named with --run that gives no row is named in a note, not
+// silently left out.
+func TestStatsPassK_NotesRunWithoutRows(t *testing.T) {
+	requireRealRuns(t)
+	dbPath := filepath.Join(t.TempDir(), "empty.db")
+	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "tau2", "empty-run-no-simulations.json"), filepath.Join(realRuns, "gpt-4.1-retail.json"))
+	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--run", "1", "--run", "2", "--k", "1")
+	if want := "note: run 1 (empty-run-no-simulations) has no row: it holds no trajectory, or no task with k trials (see `emobench runs`)\n"; r.code != 0 || r.stderr != want || !strings.Contains(r.stdout, "gpt-4.1-retail") {
+		t.Errorf("exit %d, stderr %q, stdout:\n%s\nwant the run 2 row and the note %q", r.code, r.stderr, r.stdout, want)
+	}
+}
