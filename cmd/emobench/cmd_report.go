@@ -104,8 +104,14 @@ func reportInput(ctx context.Context, e *env, store *db.DB, runIDs []int64, titl
 	all := analysis.PassKOptions{Convention: analysis.PerTask}
 	first := analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}}
 	var overlaps []analysis.Overlap
-	if d.PassK, _, overlaps, err = computePassK(ctx, store, units, runIDs, nil, all); err != nil {
+	var tasks []analysis.TaskTrials
+	if d.PassK, tasks, overlaps, err = computePassK(ctx, store, units, runIDs, nil, all); err != nil {
 		return reports.Input{}, nil, err
+	}
+	// The intervals of stats passk --ci pm, from the same tasks and function.
+	analysis.PassKIntervals(d.PassK, tasks, nil, boot)
+	for _, r := range d.PassK {
+		d.PassKCI = append(d.PassKCI, r.HatCI)
 	}
 	d.Commands.PassK = cmd.Stats("passk", true, "--ci", "pm")
 	if d.FamilyPass1, _, _, err = computePassK(ctx, store, units, runIDs, []string{"emotion_family"}, first); err != nil {

@@ -17,18 +17,6 @@ var defaultBootstrap = analysis.BootstrapOptions{Resamples: 2000, Level: 0.95, S
 // report's CI-bearing sections show, each with the functions of the stats
 // command (cmd) that prints its numbers, into d.
 func addPaperSections(ctx context.Context, store *db.DB, runIDs []int64, units analysis.Units, d *reports.Data, boot analysis.BootstrapOptions, cmd reports.CommandLine) error {
-	tasks, _, _, err := pooledTaskTrials(ctx, false, store, units, runIDs, nil, analysis.PerTask)
-	if err != nil {
-		return err
-	}
-	byUnit := map[int64][]analysis.TaskTrials{}
-	for _, t := range tasks {
-		byUnit[t.RunID] = append(byUnit[t.RunID], t)
-	}
-	for _, r := range d.PassK {
-		_, _, ci, _ := analysis.PassKCI(byUnit[r.RunID], r.K, analysis.PerTask, 0, boot)
-		d.PassKCI = append(d.PassKCI, ci)
-	}
 	d.Gaps = analysis.GapAtMaxK(d.PassK)
 	d.Commands.Gap = cmd.Stats("gap", false)
 
