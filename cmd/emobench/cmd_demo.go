@@ -71,7 +71,7 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 	fmt.Fprintf(e.stdout, "ingesting %d synthetic fixture files into %s\n", len(names), dbPath)
 	opts := ingestOptions{hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, onDuplicate: db.DuplicateRefuse}
 	notes := &ingest.Notes{}
-	defer printNotes(e, c.Bool("quiet"), notes)
+	defer printNotes(e, notes)
 	for _, name := range names {
 		f, err := fixtures.FS.Open(name)
 		if err != nil {

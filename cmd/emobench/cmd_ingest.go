@@ -132,9 +132,9 @@ func runIngest(c *cli.Context, e *env) error {
 	for _, note := range skipped {
 		collected.Add(note.Path, note.Text)
 	}
-	printNotes(e, c.Bool("quiet"), collected)
+	printNotes(e, collected)
 	notes := &ingest.Notes{}
-	defer printNotes(e, c.Bool("quiet"), notes)
+	defer printNotes(e, notes)
 	for _, err := range walkErrs {
 		fmt.Fprintf(e.stderr, "error: %v\n", err)
 	}
@@ -160,13 +160,8 @@ func runIngest(c *cli.Context, e *env) error {
 }
 
 // printNotes prints the command's notes once each, unless --quiet.
-func printNotes(e *env, quiet bool, notes *ingest.Notes) {
-	if quiet {
-		return
-	}
-	for _, line := range notes.Lines() {
-		fmt.Fprintf(e.stderr, "note: %s\n", line)
-	}
+func printNotes(e *env, notes *ingest.Notes) {
+	e.warnAll(notes.Lines())
 }
 
 func displayPath(path string) string {
