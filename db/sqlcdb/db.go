@@ -183,9 +183,6 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listTrajectoryTextsStmt, err = db.PrepareContext(ctx, listTrajectoryTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryTexts: %w", err)
 	}
-	if q.listUnevaluatedTasksStmt, err = db.PrepareContext(ctx, listUnevaluatedTasks); err != nil {
-		return nil, fmt.Errorf("error preparing query ListUnevaluatedTasks: %w", err)
-	}
 	if q.markMaintenanceStmt, err = db.PrepareContext(ctx, markMaintenance); err != nil {
 		return nil, fmt.Errorf("error preparing query MarkMaintenance: %w", err)
 	}
@@ -492,11 +489,6 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listTrajectoryTextsStmt: %w", cerr)
 		}
 	}
-	if q.listUnevaluatedTasksStmt != nil {
-		if cerr := q.listUnevaluatedTasksStmt.Close(); cerr != nil {
-			err = fmt.Errorf("error closing listUnevaluatedTasksStmt: %w", cerr)
-		}
-	}
 	if q.markMaintenanceStmt != nil {
 		if cerr := q.markMaintenanceStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing markMaintenanceStmt: %w", cerr)
@@ -649,7 +641,6 @@ type Queries struct {
 	listTrajectoryMessagesStmt     *sql.Stmt
 	listTrajectoryOutcomesStmt     *sql.Stmt
 	listTrajectoryTextsStmt        *sql.Stmt
-	listUnevaluatedTasksStmt       *sql.Stmt
 	markMaintenanceStmt            *sql.Stmt
 	nextTrajectoryBatchEndStmt     *sql.Stmt
 	rebaseRunsStmt                 *sql.Stmt
@@ -721,7 +712,6 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listTrajectoryMessagesStmt:     q.listTrajectoryMessagesStmt,
 		listTrajectoryOutcomesStmt:     q.listTrajectoryOutcomesStmt,
 		listTrajectoryTextsStmt:        q.listTrajectoryTextsStmt,
-		listUnevaluatedTasksStmt:       q.listUnevaluatedTasksStmt,
 		markMaintenanceStmt:            q.markMaintenanceStmt,
 		nextTrajectoryBatchEndStmt:     q.nextTrajectoryBatchEndStmt,
 		rebaseRunsStmt:                 q.rebaseRunsStmt,
