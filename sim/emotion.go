@@ -7,24 +7,6 @@ import (
 	"github.com/emobench/emobench"
 )
 
-// Family is emobench.Family; the taxonomy lives in the root package.
-type Family = emobench.Family
-
-// Taxonomy is emobench.Taxonomy (shared, read only).
-var Taxonomy = emobench.Taxonomy
-
-// AtlasStates is emobench.AtlasStates (shared, read only).
-var AtlasStates = emobench.AtlasStates
-
-// AtlasFamilyOf is emobench.AtlasFamilyOf.
-func AtlasFamilyOf(leaf string) string { return emobench.AtlasFamilyOf(leaf) }
-
-// FindFamily is emobench.FindFamily.
-func FindFamily(name string) (Family, bool) { return emobench.FindFamily(name) }
-
-// Negative is emobench.NegativeFamily.
-func Negative(family string) bool { return emobench.NegativeFamily(family) }
-
 var (
 	politenessWords = map[string]string{
 		"warm":    "You are friendly and courteous, and you thank the agent.",
@@ -51,7 +33,7 @@ func EmotionInstruction(p emobench.EmotionProfile) string {
 		return ""
 	}
 	var b strings.Builder
-	if f, ok := FindFamily(p.Family); ok {
+	if f, ok := emobench.FindFamily(p.Family); ok {
 		fmt.Fprintf(&b, "You feel %s (%s): you are %s.", p.Leaf, f.Name, f.Tone)
 	} else if p.Leaf != "" {
 		fmt.Fprintf(&b, "You feel %s.", p.Leaf)

@@ -130,7 +130,7 @@ func planFor(ep *Episode, fault Fault) plan {
 
 func opening(ep *Episode, fault Fault) string {
 	var b strings.Builder
-	if ep.WithEmotions && Negative(ep.Task.Emotion.Family) && fault != FaultIgnoreEmotion {
+	if ep.WithEmotions && emobench.NegativeFamily(ep.Task.Emotion.Family) && fault != FaultIgnoreEmotion {
 		b.WriteString("I'm sorry you're dealing with this, and I understand how you feel. ")
 	}
 	b.WriteString("I can help with that.")

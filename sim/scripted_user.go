@@ -183,7 +183,7 @@ func (s *userState) unsatisfied() string {
 		return "I already told you that."
 	case s.profile.Trust == "skeptical" && s.writeWithoutConfirmation():
 		return "You changed things without asking me first."
-	case Negative(s.profile.Family) && s.emotionIgnored():
+	case emobench.NegativeFamily(s.profile.Family) && s.emotionIgnored():
 		return "You're not listening to me at all."
 	case s.stalled():
 		return "This is going nowhere."

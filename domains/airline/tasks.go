@@ -24,7 +24,7 @@ const NumTestTasks = 40
 // kinds in turn, and keeps a task only if replaying its gold actions on a
 // copy of db succeeds (and the write a refusal task forbids fails). Emotion
 // profiles are assigned in turn over every family and leaf of
-// sim.Taxonomy, with the three dimensions drawn from a seeded shuffle of
+// emobench.Taxonomy, with the three dimensions drawn from a seeded shuffle of
 // their 27 combinations. Equal arguments give equal tasks; db is not
 // changed. Fewer than n tasks are returned when db runs out of material.
 func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.TaskSpec {
@@ -888,11 +888,11 @@ func draftTransferFlown(b *builder, id string) *draft {
 	}
 }
 
-// assignEmotions gives task i the family i mod 5 of sim.Taxonomy and that
+// assignEmotions gives task i the family i mod 5 of emobench.Taxonomy and that
 // family's leaf (i div 5) mod its leaf count, and the i-th (mod 27) of a
 // seeded shuffle of the dimension combinations.
 func assignEmotions(tasks []emobench.TaskSpec, rng *rand.Rand) {
-	dims := sim.Taxonomy.Dimensions
+	dims := emobench.Taxonomy.Dimensions
 	type combo struct{ politeness, urgency, trust string }
 	var combos []combo
 	for _, p := range dims["politeness"] {
@@ -903,7 +903,7 @@ func assignEmotions(tasks []emobench.TaskSpec, rng *rand.Rand) {
 		}
 	}
 	rng.Shuffle(len(combos), func(i, j int) { combos[i], combos[j] = combos[j], combos[i] })
-	families := sim.Taxonomy.Families
+	families := emobench.Taxonomy.Families
 	for i := range tasks {
 		f := families[i%len(families)]
 		c := combos[i%len(combos)]

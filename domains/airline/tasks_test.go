@@ -209,7 +209,7 @@ func TestTasks_Coverage(t *testing.T) {
 			called[a.Name] = true
 		}
 	}
-	for _, f := range sim.Taxonomy.Families {
+	for _, f := range emobench.Taxonomy.Families {
 		if !seen["family"][f.Name] {
 			t.Errorf("no task of family %s", f.Name)
 		}
@@ -219,7 +219,7 @@ func TestTasks_Coverage(t *testing.T) {
 			}
 		}
 	}
-	for dim, values := range sim.Taxonomy.Dimensions {
+	for dim, values := range emobench.Taxonomy.Dimensions {
 		for _, v := range values {
 			if !seen[dim][v] {
 				t.Errorf("no task with %s %s", dim, v)

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/sim"
 )
 
 // TestTaskSeed is the seed BuildTasks is given for the embedded test tasks.
@@ -25,7 +24,7 @@ const NumTestTasks = 40
 // generator seeded by (seed, task index). Orders are not reused while
 // unused ones remain. Every task's gold actions are replayed on a copy of db
 // before it is kept, so they run without a tool error on an environment
-// over db. The emotion profiles cycle through sim.Taxonomy: families
+// over db. The emotion profiles cycle through emobench.Taxonomy: families
 // interleaved with their leaves, politeness with period 3, urgency 9, trust
 // 27. BuildTasks returns fewer than n tasks only if db has no user with an
 // order. It does not change db.
@@ -65,10 +64,10 @@ func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.Tas
 
 // emotionFor returns the j-th profile of the cycle BuildTasks documents.
 func emotionFor(j int) emobench.EmotionProfile {
-	fams := sim.Taxonomy.Families
+	fams := emobench.Taxonomy.Families
 	f := fams[j%len(fams)]
 	dim := func(name string, period int) string {
-		vals := sim.Taxonomy.Dimensions[name]
+		vals := emobench.Taxonomy.Dimensions[name]
 		return vals[(j/period)%len(vals)]
 	}
 	return emobench.EmotionProfile{
