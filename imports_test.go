@@ -31,6 +31,9 @@ type importRule struct {
 //   - export imports root types (and redact, which DESIGN.md says export
 //     uses), never db, sim, ingest, analysis or reports;
 //   - fixtures and fixtures/gen import no project package;
+//   - workbench is the commands' library (what DESIGN.md gives cmd beyond
+//     reading flags and printing): it joins db with ingest, sim, analysis
+//     and reports, and never imports cmd;
 //   - reports/table is reports' table writers: root and analysis types;
 //   - internal/chromiumtest is test support (a headless Chromium through
 //     chromedp for the browser tests of reports and cmd/emobench): no
@@ -52,6 +55,7 @@ var importRules = map[string]importRule{
 	"reports/table": {project: []string{"", "analysis"}},
 	"export":        {project: []string{"", "redact"}},
 	"fixtures":      {project: nil},
+	"workbench":     {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact"}},
 	"cmd/emobench":  {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
