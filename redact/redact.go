@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -308,8 +309,26 @@ func isSecretFlag(s string) bool {
 	return true
 }
 
+// lazyRegexp compiles expr at its first use, not at package init: most
+// commands (stats, runs) never redact, and the rules' expressions took
+// most of the process start-up this package cost.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// lazyRegexps is lazyRegexp of several expressions, in order.
+func lazyRegexps(exprs ...string) func() []*regexp.Regexp {
+	return sync.OnceValue(func() []*regexp.Regexp {
+		res := make([]*regexp.Regexp, len(exprs))
+		for i, e := range exprs {
+			res[i] = regexp.MustCompile(e)
+		}
+		return res
+	})
+}
+
 // headerName matches what may name the value beside it in a pair.
-var headerName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_-]*$`)
+var headerName = lazyRegexp(`^[A-Za-z][A-Za-z0-9_-]*$`)
 
 // pairName returns the name of a [name, value] pair of strings, such as a
 // header; an array of two other strings has none.
@@ -319,45 +338,45 @@ func pairName(x []any) (string, bool) {
 	}
 	name, ok := x[0].(string)
 	_, isString := x[1].(string)
-	return name, ok && isString && headerName.MatchString(name)
+	return name, ok && isString && headerName().MatchString(name)
 }
 
 // assignment matches NAME=VALUE anywhere in text: environment lines,
 // URL query parameters (?key=…&sig=…), curl flags.
-var assignment = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.-]*)=([^\s&;"'<>(),]+)`)
+var assignment = lazyRegexp(`([A-Za-z_][A-Za-z0-9_.-]*)=([^\s&;"'<>(),]+)`)
 
 // userinfo matches the password of a URL's user:password@.
-var userinfo = regexp.MustCompile(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/@\s:"'<>]*):([^/@\s"'<>]+)@`)
+var userinfo = lazyRegexp(`([a-zA-Z][a-zA-Z0-9+.-]*://[^/@\s:"'<>]*):([^/@\s"'<>]+)@`)
 
 // headerLine matches "Authorization: Bearer …"-like header text.
-var headerLine = regexp.MustCompile(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie|x-goog-api-key)(\s*:\s*)(bearer\s+|basic\s+|token\s+)?([^\s"',;]+)`)
+var headerLine = lazyRegexp(`(?i)\b(authorization|proxy-authorization|x-api-key|api-key|cookie|x-goog-api-key)(\s*:\s*)(bearer\s+|basic\s+|token\s+)?([^\s"',;]+)`)
 
 // spacedAssignment matches NAME = VALUE and NAME: VALUE, where NAME may be
 // two words ("Received API Key = …", LiteLLM's error) and VALUE may be
 // quoted (api_key = '…' in a traceback, OpenAI(api_key="…")).
-var spacedAssignment = regexp.MustCompile(`\b([A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z][A-Za-z0-9_-]*)?)([ \t]*[=:][ \t]*)('[^'\n]*'|"[^"\n]*"|[^\s'",;()\[\]{}<>]+)`)
+var spacedAssignment = lazyRegexp(`\b([A-Za-z][A-Za-z0-9_-]*(?: [A-Za-z][A-Za-z0-9_-]*)?)([ \t]*[=:][ \t]*)('[^'\n]*'|"[^"\n]*"|[^\s'",;()\[\]{}<>]+)`)
 
 // quotedPair matches a quoted key and its quoted value, as JSON or Python's
 // repr writes them inside text: {"api_key": "…"}, {'Authorization': 'Bearer …'}.
-var quotedPair = []*regexp.Regexp{
-	regexp.MustCompile(`"([^"\\\n]{1,64})"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"`),
-	regexp.MustCompile(`'([^'\\\n]{1,64})'(\s*:\s*)'((?:[^'\\\n]|\\.)*)'`),
-}
+var quotedPair = lazyRegexps(
+	`"([^"\\\n]{1,64})"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"`,
+	`'([^'\\\n]{1,64})'(\s*:\s*)'((?:[^'\\\n]|\\.)*)'`,
+)
 
 // bearerToken matches "Bearer <token>" and "token <token>" anywhere in text.
-var bearerToken = regexp.MustCompile(`(?i)\b(bearer|token)(\s+)([A-Za-z0-9._~+/-]+=*)`)
+var bearerToken = lazyRegexp(`(?i)\b(bearer|token)(\s+)([A-Za-z0-9._~+/-]+=*)`)
 
 // tuplePair matches a quoted name and its quoted value as the first two
 // items of a Python tuple or list in text: ('api_key', '…'),
 // [("Authorization", "Bearer …")].
-var tuplePair = []*regexp.Regexp{
-	regexp.MustCompile(`([(\[]')([^'\\\n]{1,64})('\s*,\s*')((?:[^'\\\n]|\\.)*)'`),
-	regexp.MustCompile(`([(\[]")([^"\\\n]{1,64})("\s*,\s*")((?:[^"\\\n]|\\.)*)"`),
-}
+var tuplePair = lazyRegexps(
+	`([(\[]')([^'\\\n]{1,64})('\s*,\s*')((?:[^'\\\n]|\\.)*)'`,
+	`([(\[]")([^"\\\n]{1,64})("\s*,\s*")((?:[^"\\\n]|\\.)*)"`,
+)
 
 // keyProvided matches the key OpenAI's authentication error quotes:
 // "Incorrect API key provided: sk-…".
-var keyProvided = regexp.MustCompile(`(?i)\b(api key provided:[ \t]*)([A-Za-z0-9_*-]+)`)
+var keyProvided = lazyRegexp(`(?i)\b(api key provided:[ \t]*)([A-Za-z0-9_*-]+)`)
 
 // providerKey matches API keys by their providers' own formats, anywhere
 // in text: OpenAI and Anthropic (sk-, sk-proj-, sk-ant-… and 20 or more
@@ -365,7 +384,7 @@ var keyProvided = regexp.MustCompile(`(?i)\b(api key provided:[ \t]*)([A-Za-z0-9
 // github_pat_…), Slack tokens (xoxb-…), Google API keys (AIza…),
 // Hugging Face tokens (hf_…) and JSON Web Tokens (three or more base64url
 // segments joined by dots, the first a JSON header: eyJ…).
-var providerKey = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}`)
+var providerKey = lazyRegexp(`\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}`)
 
 // isProviderKey reports whether m, a providerKey match, is a key: an sk-
 // key holds a digit or a capital after its prefix (sk-learn-compatible-models
@@ -380,17 +399,17 @@ func isProviderKey(m string) bool {
 // flagValue matches a command-line flag and the value after it, bare
 // (--api-key sk-…), quoted (--api-key "sk-…", also with the quotes
 // escaped) or quoted in a Python list (['--api-key', 'sk-…']).
-var flagValue = []*regexp.Regexp{
-	regexp.MustCompile(`(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)(\s+)(\\?["'])([^"'\\\n]*)(\\?["'])`),
-	regexp.MustCompile(`(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)(\s+)()([^\s'"\\]+)()`),
-	regexp.MustCompile(`(['"])(--?[A-Za-z][A-Za-z0-9_-]*)(['"]\s*,\s*)(['"])([^'"\n]*)(['"])`),
-}
+var flagValue = lazyRegexps(
+	`(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)(\s+)(\\?["'])([^"'\\\n]*)(\\?["'])`,
+	`(^|\s)(--?[A-Za-z][A-Za-z0-9_-]*)(\s+)()([^\s'"\\]+)()`,
+	`(['"])(--?[A-Za-z][A-Za-z0-9_-]*)(['"]\s*,\s*)(['"])([^'"\n]*)(['"])`,
+)
 
 // urlQuery matches a URL (or path) with its query string.
-var urlQuery = regexp.MustCompile(`[^\s"'<>?]*\?[^\s"'<>#]+`)
+var urlQuery = lazyRegexp(`[^\s"'<>?]*\?[^\s"'<>#]+`)
 
 // oauthCode matches the code parameter of a query.
-var oauthCode = regexp.MustCompile(`([?&])code=([^&]+)`)
+var oauthCode = lazyRegexp(`([?&])code=([^&]+)`)
 
 // secretTextHints are what text must contain, in any case, for any rule
 // but a URL's userinfo to find something: every name isSecretKey accepts
@@ -547,8 +566,8 @@ const maxRedactPasses = 8
 
 func redactTextOnce(s string, labels bool) string {
 	if strings.Contains(s, "@") && strings.Contains(s, "://") {
-		s = userinfo.ReplaceAllStringFunc(s, func(m string) string {
-			sub := userinfo.FindStringSubmatch(m)
+		s = userinfo().ReplaceAllStringFunc(s, func(m string) string {
+			sub := userinfo().FindStringSubmatch(m)
 			if strings.HasPrefix(sub[2], Placeholder) {
 				return m
 			}
@@ -562,7 +581,7 @@ func redactTextOnce(s string, labels bool) string {
 	rules, keys := found&(1<<providerHints-1) != 0, found>>providerHints != 0
 	names := found&nameHints != 0
 	if keys {
-		s = providerKey.ReplaceAllStringFunc(s, func(m string) string {
+		s = providerKey().ReplaceAllStringFunc(s, func(m string) string {
 			if !isProviderKey(m) {
 				return m
 			}
@@ -575,11 +594,11 @@ func redactTextOnce(s string, labels bool) string {
 	if strings.Contains(s, "=") {
 		s = redactAssignments(s)
 		if found&hintCode != 0 && containsFold(s, "code=") {
-			s = urlQuery.ReplaceAllStringFunc(s, redactOAuthCode)
+			s = urlQuery().ReplaceAllStringFunc(s, redactOAuthCode)
 		}
 	}
 	if strings.Contains(s, ":") {
-		for i, re := range quotedPair {
+		for i, re := range quotedPair() {
 			if !mayHoldQuotedName(s, `"'`[i], names) {
 				continue
 			}
@@ -597,8 +616,8 @@ func redactTextOnce(s string, labels bool) string {
 			})
 		}
 		if labels {
-			s = headerLine.ReplaceAllStringFunc(s, func(m string) string {
-				sub := headerLine.FindStringSubmatch(m)
+			s = headerLine().ReplaceAllStringFunc(s, func(m string) string {
+				sub := headerLine().FindStringSubmatch(m)
 				if strings.HasPrefix(sub[4], Placeholder) {
 					return m
 				}
@@ -607,7 +626,7 @@ func redactTextOnce(s string, labels bool) string {
 		}
 	}
 	if strings.Contains(s, ",") && (strings.Contains(s, "('") || strings.Contains(s, "['") || strings.Contains(s, "(\"") || strings.Contains(s, "[\"")) {
-		for _, re := range tuplePair {
+		for _, re := range tuplePair() {
 			s = re.ReplaceAllStringFunc(s, func(m string) string {
 				sub := re.FindStringSubmatch(m)
 				if !isSecretKey(sub[2]) {
@@ -624,7 +643,7 @@ func redactTextOnce(s string, labels bool) string {
 	if strings.ContainsAny(s, "=:") && mayHoldSpacedName(s, names) && hintBeforeSeparator(s) {
 		// A declined match is searched again from its value on: in
 		// "config loaded: api_key: …" the first match is "config loaded".
-		s = replaceEach(spacedAssignment, s, 3, func(string) bool { return true }, func(sub []string) (string, bool) {
+		s = replaceEach(spacedAssignment(), s, 3, func(string) bool { return true }, func(sub []string) (string, bool) {
 			name, sep, value := sub[1], sub[2], sub[3]
 			colon := strings.Contains(sep, ":")
 			if first, second, two := strings.Cut(name, " "); two && strings.EqualFold(second, "key") && !spacedKeyQualifiers[strings.ToLower(first)] {
@@ -647,11 +666,11 @@ func redactTextOnce(s string, labels bool) string {
 			return name + sep + quote + Placeholder + quote, true
 		})
 		if containsFold(s, "provided:") {
-			s = keyProvided.ReplaceAllString(s, "${1}"+Placeholder)
+			s = keyProvided().ReplaceAllString(s, "${1}"+Placeholder)
 		}
 	}
 	if found&hintBearer != 0 && containsFold(s, "bearer") || found&hintToken != 0 && containsFold(s, "token") {
-		s = replaceEach(bearerToken, s, 3, func(v string) bool { return strings.EqualFold(v, "token") || strings.EqualFold(v, "bearer") }, func(sub []string) (string, bool) {
+		s = replaceEach(bearerToken(), s, 3, func(v string) bool { return strings.EqualFold(v, "token") || strings.EqualFold(v, "bearer") }, func(sub []string) (string, bool) {
 			token := strings.TrimRight(sub[3], ".") // a sentence's full stop stays
 			if !looksLikeToken(token) || strings.EqualFold(sub[1], "token") && !strings.ContainsAny(token, "0123456789_-./+~") {
 				return "", false
@@ -660,7 +679,7 @@ func redactTextOnce(s string, labels bool) string {
 		})
 	}
 	if mayHoldFlag(s) {
-		for _, re := range flagValue {
+		for _, re := range flagValue() {
 			s = re.ReplaceAllStringFunc(s, func(m string) string {
 				sub := re.FindStringSubmatch(m)
 				if !isSecretFlag(sub[2]) || sub[5] == "" || strings.HasPrefix(sub[5], Placeholder) || strings.HasPrefix(sub[5], "-") {
@@ -806,7 +825,7 @@ func hintBeforeSeparator(s string) bool {
 func redactAssignments(s string) string {
 	var b strings.Builder
 	last := 0
-	for _, loc := range assignment.FindAllStringSubmatchIndex(s, -1) {
+	for _, loc := range assignment().FindAllStringSubmatchIndex(s, -1) {
 		name, value := s[loc[2]:loc[3]], s[loc[4]:loc[5]]
 		inQuery := loc[0] > 0 && strings.IndexByte("?&;", s[loc[0]-1]) >= 0
 		if strings.HasPrefix(value, Placeholder) || !(isSecretKey(name) || inQuery && secretURLParams[strings.ToLower(name)]) {
@@ -961,7 +980,7 @@ func redactOAuthCode(u string) string {
 	if !oauth {
 		return u
 	}
-	return oauthCode.ReplaceAllStringFunc(u, func(m string) string {
+	return oauthCode().ReplaceAllStringFunc(u, func(m string) string {
 		if strings.HasSuffix(m, "="+Placeholder) {
 			return m
 		}
