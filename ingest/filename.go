@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/emobench/emobench"
 )
@@ -42,26 +43,37 @@ func (m FileMetadata) Metadata() Metadata {
 	}
 }
 
+// The expressions below are compiled at their first use (sync.OnceValue),
+// not at package init, which every command would pay.
+
 // harnessName matches a name that begins with a benchmark's or a
 // harness's name (tau2-…, tau-bench-…, tau-trait-…, taubench-…,
 // tau-emotion-…, τ²-…, emobench-…): what follows may be a model, a
 // persona, a date, so the name gives no model.
-var harnessName = regexp.MustCompile(`(?i)^(?:tau|τ|emobench)(?:[²³0-9]|-?bench|[-_.]|$)`)
+var harnessName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:tau|τ|emobench)(?:[²³0-9]|-?bench|[-_.]|$)`)
+})
 
 // harnessWord is the benchmark's name a harnessName match begins with, as
 // a note names it: tau-trait, tau-emotion, tau-bench, tau2, emobench.
-var harnessWord = regexp.MustCompile(`(?i)^(?:(?:tau|τ)(?:[-_.]?(?:bench|trait|emotion)|[²³0-9]+)?|emobench)`)
+var harnessWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:(?:tau|τ)(?:[-_.]?(?:bench|trait|emotion)|[²³0-9]+)?|emobench)`)
+})
 
 // tauBenchCheckpoint matches the names τ-bench's run.py gives its result
 // files: {agent_strategy}-{model}-{temperature}_range_{start}-{end}_user-
 // {user_model}-{user_strategy}_{MMDDHHMMSS}, and the fork spelling
 // _user{user_model}_ without a strategy. The temperature is a Python float
 // (0.0, 0.7, 1e-05).
-var tauBenchCheckpoint = regexp.MustCompile(`^(tool-calling|act|react|few-shot)(?:-?think)?-(.+?)-(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)_range_(-?\d+)-(-?\d+)_user-?(.+?)(?:-(llm|react|verify|reflection|human))?_\d{6,}$`)
+var tauBenchCheckpoint = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(tool-calling|act|react|few-shot)(?:-?think)?-(.+?)-(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)_range_(-?\d+)-(-?\d+)_user-?(.+?)(?:-(llm|react|verify|reflection|human))?_\d{6,}$`)
+})
 
 // conditionWords matches a condition anywhere in a name, as words:
 // with-emotions, without_emotion, no-emotions, …
-var conditionWords = regexp.MustCompile(`(?i)(?:^|[-_.])(with|without|no)[-_]emotions?(?:$|[-_.])`)
+var conditionWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:^|[-_.])(with|without|no)[-_]emotions?(?:$|[-_.])`)
+})
 
 // MetadataFromFileName infers a run's metadata from its file name. Condition
 // words (with-emotions, without_emotions, no-emotion) anywhere in the name
@@ -80,14 +92,14 @@ func MetadataFromFileName(path string) FileMetadata {
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	var meta FileMetadata
 	before, rest := stem, ""
-	if loc := conditionWords.FindStringSubmatchIndex(stem); loc != nil {
+	if loc := conditionWords().FindStringSubmatchIndex(stem); loc != nil {
 		meta.Condition = emobench.ConditionWithEmotions
 		if w := strings.ToLower(stem[loc[2]:loc[3]]); w == "without" || w == "no" {
 			meta.Condition = emobench.ConditionWithoutEmotions
 		}
 		before, rest = stem[:loc[0]], stem[loc[1]:]
 	}
-	switch m := tauBenchCheckpoint.FindStringSubmatch(joinName(before, rest)); {
+	switch m := tauBenchCheckpoint().FindStringSubmatch(joinName(before, rest)); {
 	case m != nil:
 		meta.AgentStrategy, meta.Model, meta.Temperature, meta.UserModel, meta.UserStrategy = m[1], m[2], m[3], m[6], m[7]
 	case meta.Condition != "" && before != "":
@@ -95,9 +107,9 @@ func MetadataFromFileName(path string) FileMetadata {
 	default:
 		meta.Model, meta.Domain = knownDomainSplit(joinName(before, rest))
 	}
-	if m := harnessName.FindString(stem); m != "" && meta.Model != "" {
+	if m := harnessName().FindString(stem); m != "" && meta.Model != "" {
 		meta.Model = ""
-		meta.Note = "file name " + filepath.Base(path) + " begins with a benchmark's name (" + cmp.Or(harnessWord.FindString(stem), strings.TrimRight(m, "-_.")) + "), not a model's"
+		meta.Note = "file name " + filepath.Base(path) + " begins with a benchmark's name (" + cmp.Or(harnessWord().FindString(stem), strings.TrimRight(m, "-_.")) + "), not a model's"
 	}
 	if dir := filepath.Base(filepath.Dir(path)); meta.Domain == "" && isKnownDomain(dir) {
 		meta.Domain = strings.ToLower(dir)
