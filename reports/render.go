@@ -10,6 +10,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
@@ -22,7 +23,11 @@ const DefaultTitle = "emobench report"
 //go:embed report.html.tmpl
 var pageTemplateText string
 
-var pageTemplate = template.Must(template.New("report").Parse(pageTemplateText))
+// pageTemplate is parsed at the first report, not at package init, which
+// every command would pay.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Parse(pageTemplateText))
+})
 
 // echartsChart is the part of a go-echarts chart that the page needs:
 // Validate, which fills in the x axis data, and then the option object.
@@ -209,7 +214,7 @@ func Render(w io.Writer, in Input) error {
 			Abandoned:    r.Abandoned,
 		})
 	}
-	if err := pageTemplate.Execute(w, p); err != nil {
+	if err := pageTemplate().Execute(w, p); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
 	return nil
