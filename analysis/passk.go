@@ -145,27 +145,31 @@ func PassK(tasks []TaskTrials, opts PassKOptions) ([]PassKRow, error) {
 	}
 	var rows []PassKRow
 	for _, g := range groupTasks(tasks) {
-		rows = append(rows, passKGroup(g, conv, opts)...)
+		rows = passKGroup(rows, g, conv, opts)
 	}
 	return rows, nil
 }
 
 type taskGroup struct {
-	runID int64
-	group []string
-	tasks []TaskTrials
+	runID  int64
+	group  []string
+	tasks  []TaskTrials // read only: often a part of PassK's input
+	lo, hi int          // tasks is the input's [lo:hi] while shared
+	shared bool
 }
 
 // groupTasks groups tasks by (run, group), in order of first appearance,
 // then sorts the groups by run and group. Tasks come grouped (by run, and
 // often by group), so a task of the last group seen is appended without a
-// lookup; the others look their group up by a key built in one buffer.
+// lookup; the others look their group up by a key built in one buffer. A
+// group whose tasks are consecutive in the input is that part of it, not
+// a copy (copies grown task by task were most of pass^k's allocations).
 func groupTasks(tasks []TaskTrials) []*taskGroup {
 	index := map[string]*taskGroup{}
 	var groups []*taskGroup
 	var last *taskGroup
 	var buf []byte
-	for _, t := range tasks {
+	for i, t := range tasks {
 		if last == nil || last.runID != t.RunID || !slices.Equal(last.group, t.Group) {
 			buf = strconv.AppendInt(buf[:0], t.RunID, 10)
 			for _, v := range t.Group {
@@ -173,13 +177,26 @@ func groupTasks(tasks []TaskTrials) []*taskGroup {
 			}
 			g, ok := index[string(buf)]
 			if !ok {
-				g = &taskGroup{runID: t.RunID, group: t.Group}
+				g = &taskGroup{runID: t.RunID, group: t.Group, lo: i, hi: i, shared: true}
 				index[string(buf)] = g
 				groups = append(groups, g)
 			}
 			last = g
 		}
-		last.tasks = append(last.tasks, t)
+		switch {
+		case last.shared && last.hi == i:
+			last.hi++
+		case last.shared: // the group resumes after others: copy it
+			last.tasks = append(slices.Clone(tasks[last.lo:last.hi]), t)
+			last.shared = false
+		default:
+			last.tasks = append(last.tasks, t)
+		}
+	}
+	for _, g := range groups {
+		if g.shared {
+			g.tasks = tasks[g.lo:g.hi:g.hi]
+		}
 	}
 	slices.SortStableFunc(groups, func(a, b *taskGroup) int {
 		if a.runID != b.runID {
@@ -190,7 +207,8 @@ func groupTasks(tasks []TaskTrials) []*taskGroup {
 	return groups
 }
 
-func passKGroup(g *taskGroup, conv Convention, opts PassKOptions) []PassKRow {
+// passKGroup appends group g's rows, one per k, to rows.
+func passKGroup(rows []PassKRow, g *taskGroup, conv Convention, opts PassKOptions) []PassKRow {
 	trialsOf := func(t TaskTrials) int { return t.Trials }
 	if conv == MinTrials {
 		n, ok := opts.RunTrials[g.runID]
@@ -210,7 +228,6 @@ func passKGroup(g *taskGroup, conv Convention, opts PassKOptions) []PassKRow {
 		}
 	}
 	notEvaluated := NotEvaluated(g.tasks)
-	var rows []PassKRow
 	for _, k := range ks {
 		row := PassKRow{RunID: g.runID, Group: g.group, K: k, Convention: conv, NotEvaluated: notEvaluated}
 		var sumHat, sumAt float64

@@ -65,12 +65,16 @@ type TaskTrials struct {
 	Unevaluated    int // trajectories without reward information (evaluated = 0)
 
 	run  *sqlcdb.ListOutcomeRunsRow // shared by the run's pairs, read only
-	task [5]string                  // emotion_family, emotion_leaf, politeness, urgency, trust
+	task *taskFields                // shared by the pairs of one task row, read only
 }
+
+// taskFields are a task's emotion_family, emotion_leaf, politeness,
+// urgency and trust.
+type taskFields [5]string
 
 // Field is the value of the group field name (one of GroupFields; "" when
 // unknown or not a field). It allocates nothing: the listing keeps one
-// copy of each run's fields, not a map per pair.
+// copy of each run's and each task's fields, not a map per pair.
 func (t *TaskTrials) Field(name string) string {
 	switch name {
 	case "domain":
@@ -122,14 +126,19 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 // key). The rows come by run and task row, so a key's first row is its
 // smallest task row.
 // Grouping here, not in SQL, costs a range scan: SQLite's GROUP BY
-// task_key over the join with tasks took ten times as long.
+// task_key over the join with tasks took ten times as long. The rows are
+// read through eachIntRow, and every run's when runIDs is empty without
+// listing the run ids (ListAllRunTaskCounts).
 func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly bool) ([]TaskTrials, error) {
-	ids, err := db.runFilter(ctx, runIDs)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := db.queries.ListRunTaskCounts(ctx, sqlcdb.ListRunTaskCountsParams{OnlyEvaluable: boolInt(evaluableOnly), RunIds: ids})
-	if err != nil {
+	query, args := sqlcdb.ListAllRunTaskCounts, []any{boolInt(evaluableOnly)}
+	ids, size := "[]", int64(0)
+	var err error
+	if len(runIDs) > 0 {
+		if ids, err = db.runFilter(ctx, runIDs); err != nil {
+			return nil, err
+		}
+		query, args = sqlcdb.ListRunTaskCounts, append(args, ids)
+	} else if size, err = db.queries.CountRunTaskOutcomes(ctx); err != nil {
 		return nil, err
 	}
 	runs, err := db.queries.ListOutcomeRuns(ctx)
@@ -149,52 +158,70 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	slices.SortFunc(tasks, func(a, b sqlcdb.ListOutcomeTasksRow) int { return strings.Compare(a.TaskKey, b.TaskKey) })
 	type rankedTask struct {
 		rank   int
-		fields [5]string // emotion_family, emotion_leaf, politeness, urgency, trust
+		fields taskFields
 	}
-	taskByID := make(map[int64]rankedTask, len(tasks))
+	ranked := make([]rankedTask, len(tasks))
+	taskByID := make(map[int64]*rankedTask, len(tasks))
 	rank := -1
 	for i, k := range tasks {
 		if i == 0 || k.TaskKey != tasks[i-1].TaskKey {
 			rank++
 		}
-		taskByID[k.ID] = rankedTask{rank, [5]string{k.EmotionFamily, k.EmotionLeaf, k.Politeness, k.Urgency, k.Trust}}
+		ranked[i] = rankedTask{rank, taskFields{k.EmotionFamily, k.EmotionLeaf, k.Politeness, k.Urgency, k.Trust}}
+		taskByID[k.ID] = &ranked[i]
 	}
-	keyed := make([]TaskTrials, 0, len(rows))
-	ranks := make([]int, 0, len(rows)) // of keyed[i]'s task key among all task keys
-	slot := make([]int, rank+1)        // the current run's key ranks → their index in keyed + 1
-	var touched []int                  // the ranks slot holds for the current run
-	sorted := true                     // keyed is already by run, then task key
+	keyed := make([]TaskTrials, 0, size)
+	ranks := make([]int, 0, size) // of keyed[i]'s task key among all task keys
+	slot := make([]int, rank+1)   // the current run's key ranks → their index in keyed + 1
+	var touched []int             // the ranks slot holds for the current run
+	sorted := true                // keyed is already by run, then task key
 	var run *sqlcdb.ListOutcomeRunsRow
-	for _, r := range rows {
-		if run == nil || run.ID != r.RunID {
+	unknownTask := &rankedTask{rank: -1}
+	err = db.eachIntRow(ctx, query, args, func(r []int64) error {
+		runID, taskID, trials, passes, unevaluated := r[0], r[1], r[2], r[3], r[4]
+		if run == nil || run.ID != runID {
 			for _, k := range touched {
 				slot[k] = 0
 			}
 			touched = touched[:0]
-			if run = runByID[r.RunID]; run == nil {
-				run = &sqlcdb.ListOutcomeRunsRow{ID: r.RunID}
+			if run = runByID[runID]; run == nil {
+				run = &sqlcdb.ListOutcomeRunsRow{ID: runID}
 			}
 		}
-		k := taskByID[r.TaskID]
+		k := taskByID[taskID]
+		if k == nil { // a task row the listing of tasks did not return
+			if unknownTask.rank < 0 {
+				unknownTask.rank = len(slot)
+				slot = append(slot, 0)
+			}
+			k = unknownTask
+		}
 		i := slot[k.rank] - 1
 		if i < 0 {
 			i = len(keyed)
-			if n := len(keyed); n > 0 && keyed[n-1].RunID == r.RunID && ranks[n-1] > k.rank {
+			if n := len(keyed); n > 0 && keyed[n-1].RunID == runID && ranks[n-1] > k.rank {
 				sorted = false
 			}
 			slot[k.rank] = i + 1
 			touched = append(touched, k.rank)
-			keyed = append(keyed, TaskTrials{RunID: r.RunID, TaskID: r.TaskID, run: run, task: k.fields})
+			keyed = append(keyed, TaskTrials{RunID: runID, TaskID: taskID, run: run, task: &k.fields})
 			ranks = append(ranks, k.rank)
-		} else if !evaluableOnly {
-			for j := range k.fields {
-				keyed[i].task[j] = max(keyed[i].task[j], k.fields[j])
+		} else if !evaluableOnly && *keyed[i].task != k.fields {
+			// Another task row of the key: each field is its largest value.
+			merged := *keyed[i].task
+			for j := range merged {
+				merged[j] = max(merged[j], k.fields[j])
 			}
+			keyed[i].task = &merged
 		}
 		t := &keyed[i]
-		t.Trials += int(r.Trials)
-		t.Passes += int(r.Passes)
-		t.Unevaluated += int(r.Unevaluated)
+		t.Trials += int(trials)
+		t.Passes += int(passes)
+		t.Unevaluated += int(unevaluated)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	// Rows come by run, but within a run task rows need not follow their
 	// keys' order: each run's pairs are put in key order by sorting packed
@@ -232,6 +259,10 @@ func (db *DB) runOutcomeTasks(ctx context.Context, runIDs []int64, ids string) (
 // CountInfraErrors returns how many trajectories of runIDs (of all runs
 // when empty) τ²-bench cannot evaluate (Trajectory.Evaluable false).
 func (db *DB) CountInfraErrors(ctx context.Context, runIDs []int64) (int, error) {
+	if len(runIDs) == 0 {
+		n, err := db.queries.CountAllInfraErrors(ctx)
+		return int(n), err
+	}
 	ids, err := db.runFilter(ctx, runIDs)
 	if err != nil {
 		return 0, err

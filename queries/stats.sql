@@ -11,6 +11,21 @@ WHERE evaluable >= sqlc.arg(only_evaluable)
   AND run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
 ORDER BY run_id, task_id, evaluable;
 
+-- name: ListAllRunTaskCounts :many
+-- ListAllRunTaskCounts is ListRunTaskCounts of every run: a plain scan,
+-- without listing the run ids first and looking each one up.
+SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
+FROM run_task_outcomes
+WHERE evaluable >= sqlc.arg(only_evaluable)
+ORDER BY run_id, task_id, evaluable;
+
+-- name: CountRunTaskOutcomes :one
+-- The rows of run_task_outcomes, an upper bound of the (run, task key)
+-- pairs ListTaskTrials lists, so that the listing is made at its size
+-- rather than grown (growing it allocated five times its size). SQLite
+-- counts the table's b-tree pages without reading its rows.
+SELECT COUNT(*) FROM run_task_outcomes;
+
 -- name: ListTrajectoryOutcomes :many
 -- One row per trajectory of the runs run_ids with what per-trajectory
 -- statistics need; the run's and task's fields come from ListOutcomeRuns
@@ -61,3 +76,9 @@ SELECT CAST(COALESCE(MAX(id), sqlc.arg(after_id)) AS INTEGER) AS end_id FROM (
 -- and context_window_exceeded).
 SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
 WHERE evaluable = 0 AND run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)));
+
+-- name: CountAllInfraErrors :one
+-- CountAllInfraErrors is CountInfraErrors of every run, without the run
+-- ids.
+SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
+WHERE evaluable = 0;

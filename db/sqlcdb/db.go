@@ -24,199 +24,208 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
-	if q.countInfraErrorsStmt, err = db.PrepareContext(ctx, countInfraErrors); err != nil {
+	if q.countAllInfraErrorsStmt, err = db.PrepareContext(ctx, CountAllInfraErrors); err != nil {
+		return nil, fmt.Errorf("error preparing query CountAllInfraErrors: %w", err)
+	}
+	if q.countInfraErrorsStmt, err = db.PrepareContext(ctx, CountInfraErrors); err != nil {
 		return nil, fmt.Errorf("error preparing query CountInfraErrors: %w", err)
 	}
-	if q.countMaintenanceStmt, err = db.PrepareContext(ctx, countMaintenance); err != nil {
+	if q.countMaintenanceStmt, err = db.PrepareContext(ctx, CountMaintenance); err != nil {
 		return nil, fmt.Errorf("error preparing query CountMaintenance: %w", err)
 	}
-	if q.countPublishedBySHA256Stmt, err = db.PrepareContext(ctx, countPublishedBySHA256); err != nil {
+	if q.countPublishedBySHA256Stmt, err = db.PrepareContext(ctx, CountPublishedBySHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query CountPublishedBySHA256: %w", err)
 	}
-	if q.countRunEmotionProfilesStmt, err = db.PrepareContext(ctx, countRunEmotionProfiles); err != nil {
+	if q.countRunEmotionProfilesStmt, err = db.PrepareContext(ctx, CountRunEmotionProfiles); err != nil {
 		return nil, fmt.Errorf("error preparing query CountRunEmotionProfiles: %w", err)
 	}
-	if q.countRunRewardKindsStmt, err = db.PrepareContext(ctx, countRunRewardKinds); err != nil {
+	if q.countRunRewardKindsStmt, err = db.PrepareContext(ctx, CountRunRewardKinds); err != nil {
 		return nil, fmt.Errorf("error preparing query CountRunRewardKinds: %w", err)
 	}
-	if q.countRunTrialsStmt, err = db.PrepareContext(ctx, countRunTrials); err != nil {
+	if q.countRunTaskOutcomesStmt, err = db.PrepareContext(ctx, CountRunTaskOutcomes); err != nil {
+		return nil, fmt.Errorf("error preparing query CountRunTaskOutcomes: %w", err)
+	}
+	if q.countRunTrialsStmt, err = db.PrepareContext(ctx, CountRunTrials); err != nil {
 		return nil, fmt.Errorf("error preparing query CountRunTrials: %w", err)
 	}
-	if q.createMessageStmt, err = db.PrepareContext(ctx, createMessage); err != nil {
+	if q.createMessageStmt, err = db.PrepareContext(ctx, CreateMessage); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateMessage: %w", err)
 	}
-	if q.createPublishedResultStmt, err = db.PrepareContext(ctx, createPublishedResult); err != nil {
+	if q.createPublishedResultStmt, err = db.PrepareContext(ctx, CreatePublishedResult); err != nil {
 		return nil, fmt.Errorf("error preparing query CreatePublishedResult: %w", err)
 	}
-	if q.createRunStmt, err = db.PrepareContext(ctx, createRun); err != nil {
+	if q.createRunStmt, err = db.PrepareContext(ctx, CreateRun); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateRun: %w", err)
 	}
-	if q.createTrajectoryStmt, err = db.PrepareContext(ctx, createTrajectory); err != nil {
+	if q.createTrajectoryStmt, err = db.PrepareContext(ctx, CreateTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateTrajectory: %w", err)
 	}
-	if q.deleteAnyRunLockStmt, err = db.PrepareContext(ctx, deleteAnyRunLock); err != nil {
+	if q.deleteAnyRunLockStmt, err = db.PrepareContext(ctx, DeleteAnyRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteAnyRunLock: %w", err)
 	}
-	if q.deleteErroredPairStmt, err = db.PrepareContext(ctx, deleteErroredPair); err != nil {
+	if q.deleteErroredPairStmt, err = db.PrepareContext(ctx, DeleteErroredPair); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteErroredPair: %w", err)
 	}
-	if q.deleteOrphanTasksStmt, err = db.PrepareContext(ctx, deleteOrphanTasks); err != nil {
+	if q.deleteOrphanTasksStmt, err = db.PrepareContext(ctx, DeleteOrphanTasks); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteOrphanTasks: %w", err)
 	}
-	if q.deleteRunStmt, err = db.PrepareContext(ctx, deleteRun); err != nil {
+	if q.deleteRunStmt, err = db.PrepareContext(ctx, DeleteRun); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteRun: %w", err)
 	}
-	if q.deleteRunLockStmt, err = db.PrepareContext(ctx, deleteRunLock); err != nil {
+	if q.deleteRunLockStmt, err = db.PrepareContext(ctx, DeleteRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteRunLock: %w", err)
 	}
-	if q.deleteRunOutcomesStmt, err = db.PrepareContext(ctx, deleteRunOutcomes); err != nil {
+	if q.deleteRunOutcomesStmt, err = db.PrepareContext(ctx, DeleteRunOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteRunOutcomes: %w", err)
 	}
-	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, deleteTrajectory); err != nil {
+	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, DeleteTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTrajectory: %w", err)
 	}
-	if q.detachRunSourceStmt, err = db.PrepareContext(ctx, detachRunSource); err != nil {
+	if q.detachRunSourceStmt, err = db.PrepareContext(ctx, DetachRunSource); err != nil {
 		return nil, fmt.Errorf("error preparing query DetachRunSource: %w", err)
 	}
-	if q.findRunByIDStmt, err = db.PrepareContext(ctx, findRunByID); err != nil {
+	if q.findRunByIDStmt, err = db.PrepareContext(ctx, FindRunByID); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunByID: %w", err)
 	}
-	if q.findRunBySHA256Stmt, err = db.PrepareContext(ctx, findRunBySHA256); err != nil {
+	if q.findRunBySHA256Stmt, err = db.PrepareContext(ctx, FindRunBySHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunBySHA256: %w", err)
 	}
-	if q.findRunConfigStmt, err = db.PrepareContext(ctx, findRunConfig); err != nil {
+	if q.findRunConfigStmt, err = db.PrepareContext(ctx, FindRunConfig); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunConfig: %w", err)
 	}
-	if q.findRunLockStmt, err = db.PrepareContext(ctx, findRunLock); err != nil {
+	if q.findRunLockStmt, err = db.PrepareContext(ctx, FindRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunLock: %w", err)
 	}
-	if q.findRunProvenanceBySHA256Stmt, err = db.PrepareContext(ctx, findRunProvenanceBySHA256); err != nil {
+	if q.findRunProvenanceBySHA256Stmt, err = db.PrepareContext(ctx, FindRunProvenanceBySHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunProvenanceBySHA256: %w", err)
 	}
-	if q.findRunTagsStmt, err = db.PrepareContext(ctx, findRunTags); err != nil {
+	if q.findRunTagsStmt, err = db.PrepareContext(ctx, FindRunTags); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunTags: %w", err)
 	}
-	if q.findRunTrajectoryByTaskKeyStmt, err = db.PrepareContext(ctx, findRunTrajectoryByTaskKey); err != nil {
+	if q.findRunTrajectoryByTaskKeyStmt, err = db.PrepareContext(ctx, FindRunTrajectoryByTaskKey); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunTrajectoryByTaskKey: %w", err)
 	}
-	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, findRunsByName); err != nil {
+	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, FindRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
 	}
-	if q.findTrajectoryStmt, err = db.PrepareContext(ctx, findTrajectory); err != nil {
+	if q.findTrajectoryStmt, err = db.PrepareContext(ctx, FindTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query FindTrajectory: %w", err)
 	}
-	if q.findTrajectoryRunIDStmt, err = db.PrepareContext(ctx, findTrajectoryRunID); err != nil {
+	if q.findTrajectoryRunIDStmt, err = db.PrepareContext(ctx, FindTrajectoryRunID); err != nil {
 		return nil, fmt.Errorf("error preparing query FindTrajectoryRunID: %w", err)
 	}
-	if q.insertRunOutcomesStmt, err = db.PrepareContext(ctx, insertRunOutcomes); err != nil {
+	if q.insertRunOutcomesStmt, err = db.PrepareContext(ctx, InsertRunOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query InsertRunOutcomes: %w", err)
 	}
-	if q.listAgentTextsStmt, err = db.PrepareContext(ctx, listAgentTexts); err != nil {
+	if q.listAgentTextsStmt, err = db.PrepareContext(ctx, ListAgentTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAgentTexts: %w", err)
 	}
-	if q.listFinishedPairsStmt, err = db.PrepareContext(ctx, listFinishedPairs); err != nil {
+	if q.listAllRunTaskCountsStmt, err = db.PrepareContext(ctx, ListAllRunTaskCounts); err != nil {
+		return nil, fmt.Errorf("error preparing query ListAllRunTaskCounts: %w", err)
+	}
+	if q.listFinishedPairsStmt, err = db.PrepareContext(ctx, ListFinishedPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListFinishedPairs: %w", err)
 	}
-	if q.listMessageContentsStmt, err = db.PrepareContext(ctx, listMessageContents); err != nil {
+	if q.listMessageContentsStmt, err = db.PrepareContext(ctx, ListMessageContents); err != nil {
 		return nil, fmt.Errorf("error preparing query ListMessageContents: %w", err)
 	}
-	if q.listOutcomeRunsStmt, err = db.PrepareContext(ctx, listOutcomeRuns); err != nil {
+	if q.listOutcomeRunsStmt, err = db.PrepareContext(ctx, ListOutcomeRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query ListOutcomeRuns: %w", err)
 	}
-	if q.listOutcomeTasksStmt, err = db.PrepareContext(ctx, listOutcomeTasks); err != nil {
+	if q.listOutcomeTasksStmt, err = db.PrepareContext(ctx, ListOutcomeTasks); err != nil {
 		return nil, fmt.Errorf("error preparing query ListOutcomeTasks: %w", err)
 	}
-	if q.listPublishedResultsStmt, err = db.PrepareContext(ctx, listPublishedResults); err != nil {
+	if q.listPublishedResultsStmt, err = db.PrepareContext(ctx, ListPublishedResults); err != nil {
 		return nil, fmt.Errorf("error preparing query ListPublishedResults: %w", err)
 	}
-	if q.listPublishedResultsV3Stmt, err = db.PrepareContext(ctx, listPublishedResultsV3); err != nil {
+	if q.listPublishedResultsV3Stmt, err = db.PrepareContext(ctx, ListPublishedResultsV3); err != nil {
 		return nil, fmt.Errorf("error preparing query ListPublishedResultsV3: %w", err)
 	}
-	if q.listRunConfigsStmt, err = db.PrepareContext(ctx, listRunConfigs); err != nil {
+	if q.listRunConfigsStmt, err = db.PrepareContext(ctx, ListRunConfigs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunConfigs: %w", err)
 	}
-	if q.listRunIDsStmt, err = db.PrepareContext(ctx, listRunIDs); err != nil {
+	if q.listRunIDsStmt, err = db.PrepareContext(ctx, ListRunIDs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunIDs: %w", err)
 	}
-	if q.listRunPairsStmt, err = db.PrepareContext(ctx, listRunPairs); err != nil {
+	if q.listRunPairsStmt, err = db.PrepareContext(ctx, ListRunPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunPairs: %w", err)
 	}
-	if q.listRunProvenanceStmt, err = db.PrepareContext(ctx, listRunProvenance); err != nil {
+	if q.listRunProvenanceStmt, err = db.PrepareContext(ctx, ListRunProvenance); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunProvenance: %w", err)
 	}
-	if q.listRunRewardsStmt, err = db.PrepareContext(ctx, listRunRewards); err != nil {
+	if q.listRunRewardsStmt, err = db.PrepareContext(ctx, ListRunRewards); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunRewards: %w", err)
 	}
-	if q.listRunSummariesStmt, err = db.PrepareContext(ctx, listRunSummaries); err != nil {
+	if q.listRunSummariesStmt, err = db.PrepareContext(ctx, ListRunSummaries); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunSummaries: %w", err)
 	}
-	if q.listRunTagsStmt, err = db.PrepareContext(ctx, listRunTags); err != nil {
+	if q.listRunTagsStmt, err = db.PrepareContext(ctx, ListRunTags); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTags: %w", err)
 	}
-	if q.listRunTaskCountsStmt, err = db.PrepareContext(ctx, listRunTaskCounts); err != nil {
+	if q.listRunTaskCountsStmt, err = db.PrepareContext(ctx, ListRunTaskCounts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTaskCounts: %w", err)
 	}
-	if q.listRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, listRunTaskOutcomeRows); err != nil {
+	if q.listRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, ListRunTaskOutcomeRows); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTaskOutcomeRows: %w", err)
 	}
-	if q.listRunTrajectoriesStmt, err = db.PrepareContext(ctx, listRunTrajectories); err != nil {
+	if q.listRunTrajectoriesStmt, err = db.PrepareContext(ctx, ListRunTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTrajectories: %w", err)
 	}
-	if q.listRunTrajectoriesV8Stmt, err = db.PrepareContext(ctx, listRunTrajectoriesV8); err != nil {
+	if q.listRunTrajectoriesV8Stmt, err = db.PrepareContext(ctx, ListRunTrajectoriesV8); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTrajectoriesV8: %w", err)
 	}
-	if q.listRunTrialNumbersStmt, err = db.PrepareContext(ctx, listRunTrialNumbers); err != nil {
+	if q.listRunTrialNumbersStmt, err = db.PrepareContext(ctx, ListRunTrialNumbers); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTrialNumbers: %w", err)
 	}
-	if q.listRunsStmt, err = db.PrepareContext(ctx, listRuns); err != nil {
+	if q.listRunsStmt, err = db.PrepareContext(ctx, ListRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRuns: %w", err)
 	}
-	if q.listTaskTrajectoriesStmt, err = db.PrepareContext(ctx, listTaskTrajectories); err != nil {
+	if q.listTaskTrajectoriesStmt, err = db.PrepareContext(ctx, ListTaskTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTaskTrajectories: %w", err)
 	}
-	if q.listTrajectoryMessagesStmt, err = db.PrepareContext(ctx, listTrajectoryMessages); err != nil {
+	if q.listTrajectoryMessagesStmt, err = db.PrepareContext(ctx, ListTrajectoryMessages); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryMessages: %w", err)
 	}
-	if q.listTrajectoryOutcomesStmt, err = db.PrepareContext(ctx, listTrajectoryOutcomes); err != nil {
+	if q.listTrajectoryOutcomesStmt, err = db.PrepareContext(ctx, ListTrajectoryOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryOutcomes: %w", err)
 	}
-	if q.listTrajectoryTextsStmt, err = db.PrepareContext(ctx, listTrajectoryTexts); err != nil {
+	if q.listTrajectoryTextsStmt, err = db.PrepareContext(ctx, ListTrajectoryTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTrajectoryTexts: %w", err)
 	}
-	if q.markMaintenanceStmt, err = db.PrepareContext(ctx, markMaintenance); err != nil {
+	if q.markMaintenanceStmt, err = db.PrepareContext(ctx, MarkMaintenance); err != nil {
 		return nil, fmt.Errorf("error preparing query MarkMaintenance: %w", err)
 	}
-	if q.nextTrajectoryBatchEndStmt, err = db.PrepareContext(ctx, nextTrajectoryBatchEnd); err != nil {
+	if q.nextTrajectoryBatchEndStmt, err = db.PrepareContext(ctx, NextTrajectoryBatchEnd); err != nil {
 		return nil, fmt.Errorf("error preparing query NextTrajectoryBatchEnd: %w", err)
 	}
-	if q.rebaseRunsStmt, err = db.PrepareContext(ctx, rebaseRuns); err != nil {
+	if q.rebaseRunsStmt, err = db.PrepareContext(ctx, RebaseRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query RebaseRuns: %w", err)
 	}
-	if q.recountRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, recountRunTaskOutcomeRows); err != nil {
+	if q.recountRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, RecountRunTaskOutcomeRows); err != nil {
 		return nil, fmt.Errorf("error preparing query RecountRunTaskOutcomeRows: %w", err)
 	}
-	if q.setRunLockStmt, err = db.PrepareContext(ctx, setRunLock); err != nil {
+	if q.setRunLockStmt, err = db.PrepareContext(ctx, SetRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query SetRunLock: %w", err)
 	}
-	if q.setRunSourceSHA256Stmt, err = db.PrepareContext(ctx, setRunSourceSHA256); err != nil {
+	if q.setRunSourceSHA256Stmt, err = db.PrepareContext(ctx, SetRunSourceSHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query SetRunSourceSHA256: %w", err)
 	}
-	if q.tagRunStmt, err = db.PrepareContext(ctx, tagRun); err != nil {
+	if q.tagRunStmt, err = db.PrepareContext(ctx, TagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
 	}
-	if q.updateMessageContentStmt, err = db.PrepareContext(ctx, updateMessageContent); err != nil {
+	if q.updateMessageContentStmt, err = db.PrepareContext(ctx, UpdateMessageContent); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateMessageContent: %w", err)
 	}
-	if q.updateRunConfigStmt, err = db.PrepareContext(ctx, updateRunConfig); err != nil {
+	if q.updateRunConfigStmt, err = db.PrepareContext(ctx, UpdateRunConfig); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateRunConfig: %w", err)
 	}
-	if q.updateRunMetadataStmt, err = db.PrepareContext(ctx, updateRunMetadata); err != nil {
+	if q.updateRunMetadataStmt, err = db.PrepareContext(ctx, UpdateRunMetadata); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateRunMetadata: %w", err)
 	}
-	if q.updateTrajectoryTextsStmt, err = db.PrepareContext(ctx, updateTrajectoryTexts); err != nil {
+	if q.updateTrajectoryTextsStmt, err = db.PrepareContext(ctx, UpdateTrajectoryTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateTrajectoryTexts: %w", err)
 	}
-	if q.upsertTaskStmt, err = db.PrepareContext(ctx, upsertTask); err != nil {
+	if q.upsertTaskStmt, err = db.PrepareContext(ctx, UpsertTask); err != nil {
 		return nil, fmt.Errorf("error preparing query UpsertTask: %w", err)
 	}
 	return &q, nil
@@ -224,6 +233,11 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 
 func (q *Queries) Close() error {
 	var err error
+	if q.countAllInfraErrorsStmt != nil {
+		if cerr := q.countAllInfraErrorsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countAllInfraErrorsStmt: %w", cerr)
+		}
+	}
 	if q.countInfraErrorsStmt != nil {
 		if cerr := q.countInfraErrorsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing countInfraErrorsStmt: %w", cerr)
@@ -247,6 +261,11 @@ func (q *Queries) Close() error {
 	if q.countRunRewardKindsStmt != nil {
 		if cerr := q.countRunRewardKindsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing countRunRewardKindsStmt: %w", cerr)
+		}
+	}
+	if q.countRunTaskOutcomesStmt != nil {
+		if cerr := q.countRunTaskOutcomesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countRunTaskOutcomesStmt: %w", cerr)
 		}
 	}
 	if q.countRunTrialsStmt != nil {
@@ -372,6 +391,11 @@ func (q *Queries) Close() error {
 	if q.listAgentTextsStmt != nil {
 		if cerr := q.listAgentTextsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listAgentTextsStmt: %w", cerr)
+		}
+	}
+	if q.listAllRunTaskCountsStmt != nil {
+		if cerr := q.listAllRunTaskCountsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listAllRunTaskCountsStmt: %w", cerr)
 		}
 	}
 	if q.listFinishedPairsStmt != nil {
@@ -588,11 +612,13 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 type Queries struct {
 	db                             DBTX
 	tx                             *sql.Tx
+	countAllInfraErrorsStmt        *sql.Stmt
 	countInfraErrorsStmt           *sql.Stmt
 	countMaintenanceStmt           *sql.Stmt
 	countPublishedBySHA256Stmt     *sql.Stmt
 	countRunEmotionProfilesStmt    *sql.Stmt
 	countRunRewardKindsStmt        *sql.Stmt
+	countRunTaskOutcomesStmt       *sql.Stmt
 	countRunTrialsStmt             *sql.Stmt
 	createMessageStmt              *sql.Stmt
 	createPublishedResultStmt      *sql.Stmt
@@ -618,6 +644,7 @@ type Queries struct {
 	findTrajectoryRunIDStmt        *sql.Stmt
 	insertRunOutcomesStmt          *sql.Stmt
 	listAgentTextsStmt             *sql.Stmt
+	listAllRunTaskCountsStmt       *sql.Stmt
 	listFinishedPairsStmt          *sql.Stmt
 	listMessageContentsStmt        *sql.Stmt
 	listOutcomeRunsStmt            *sql.Stmt
@@ -659,11 +686,13 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
 		db:                             tx,
 		tx:                             tx,
+		countAllInfraErrorsStmt:        q.countAllInfraErrorsStmt,
 		countInfraErrorsStmt:           q.countInfraErrorsStmt,
 		countMaintenanceStmt:           q.countMaintenanceStmt,
 		countPublishedBySHA256Stmt:     q.countPublishedBySHA256Stmt,
 		countRunEmotionProfilesStmt:    q.countRunEmotionProfilesStmt,
 		countRunRewardKindsStmt:        q.countRunRewardKindsStmt,
+		countRunTaskOutcomesStmt:       q.countRunTaskOutcomesStmt,
 		countRunTrialsStmt:             q.countRunTrialsStmt,
 		createMessageStmt:              q.createMessageStmt,
 		createPublishedResultStmt:      q.createPublishedResultStmt,
@@ -689,6 +718,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findTrajectoryRunIDStmt:        q.findTrajectoryRunIDStmt,
 		insertRunOutcomesStmt:          q.insertRunOutcomesStmt,
 		listAgentTextsStmt:             q.listAgentTextsStmt,
+		listAllRunTaskCountsStmt:       q.listAllRunTaskCountsStmt,
 		listFinishedPairsStmt:          q.listFinishedPairsStmt,
 		listMessageContentsStmt:        q.listMessageContentsStmt,
 		listOutcomeRunsStmt:            q.listOutcomeRunsStmt,

@@ -9,19 +9,19 @@ import (
 	"context"
 )
 
-const deleteAnyRunLock = `-- name: DeleteAnyRunLock :execrows
+const DeleteAnyRunLock = `-- name: DeleteAnyRunLock :execrows
 DELETE FROM run_locks WHERE run_id = ?
 `
 
 func (q *Queries) DeleteAnyRunLock(ctx context.Context, runID int64) (int64, error) {
-	result, err := q.exec(ctx, q.deleteAnyRunLockStmt, deleteAnyRunLock, runID)
+	result, err := q.exec(ctx, q.deleteAnyRunLockStmt, DeleteAnyRunLock, runID)
 	if err != nil {
 		return 0, err
 	}
 	return result.RowsAffected()
 }
 
-const deleteRunLock = `-- name: DeleteRunLock :exec
+const DeleteRunLock = `-- name: DeleteRunLock :exec
 DELETE FROM run_locks WHERE run_id = ? AND pid = ? AND host = ? AND started_at = ?
 `
 
@@ -33,7 +33,7 @@ type DeleteRunLockParams struct {
 }
 
 func (q *Queries) DeleteRunLock(ctx context.Context, arg DeleteRunLockParams) error {
-	_, err := q.exec(ctx, q.deleteRunLockStmt, deleteRunLock,
+	_, err := q.exec(ctx, q.deleteRunLockStmt, DeleteRunLock,
 		arg.RunID,
 		arg.Pid,
 		arg.Host,
@@ -42,7 +42,7 @@ func (q *Queries) DeleteRunLock(ctx context.Context, arg DeleteRunLockParams) er
 	return err
 }
 
-const findRunLock = `-- name: FindRunLock :one
+const FindRunLock = `-- name: FindRunLock :one
 SELECT pid, host, command, started_at FROM run_locks WHERE run_id = ?
 `
 
@@ -54,7 +54,7 @@ type FindRunLockRow struct {
 }
 
 func (q *Queries) FindRunLock(ctx context.Context, runID int64) (FindRunLockRow, error) {
-	row := q.queryRow(ctx, q.findRunLockStmt, findRunLock, runID)
+	row := q.queryRow(ctx, q.findRunLockStmt, FindRunLock, runID)
 	var i FindRunLockRow
 	err := row.Scan(
 		&i.Pid,
@@ -65,7 +65,7 @@ func (q *Queries) FindRunLock(ctx context.Context, runID int64) (FindRunLockRow,
 	return i, err
 }
 
-const setRunLock = `-- name: SetRunLock :exec
+const SetRunLock = `-- name: SetRunLock :exec
 INSERT OR REPLACE INTO run_locks (run_id, pid, host, command, started_at) VALUES (?, ?, ?, ?, ?)
 `
 
@@ -78,7 +78,7 @@ type SetRunLockParams struct {
 }
 
 func (q *Queries) SetRunLock(ctx context.Context, arg SetRunLockParams) error {
-	_, err := q.exec(ctx, q.setRunLockStmt, setRunLock,
+	_, err := q.exec(ctx, q.setRunLockStmt, SetRunLock,
 		arg.RunID,
 		arg.Pid,
 		arg.Host,

@@ -9,7 +9,7 @@ import (
 	"context"
 )
 
-const deleteErroredPair = `-- name: DeleteErroredPair :many
+const DeleteErroredPair = `-- name: DeleteErroredPair :many
 DELETE FROM trajectories
 WHERE run_id = ? AND trial = ? AND termination_reason = 'error'
   AND task_id IN (SELECT id FROM tasks WHERE task_key = ?)
@@ -25,7 +25,7 @@ type DeleteErroredPairParams struct {
 // A retried pair replaces its error trajectory; the task rows whose
 // outcomes change.
 func (q *Queries) DeleteErroredPair(ctx context.Context, arg DeleteErroredPairParams) ([]int64, error) {
-	rows, err := q.query(ctx, q.deleteErroredPairStmt, deleteErroredPair, arg.RunID, arg.Trial, arg.TaskKey)
+	rows, err := q.query(ctx, q.deleteErroredPairStmt, DeleteErroredPair, arg.RunID, arg.Trial, arg.TaskKey)
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +47,7 @@ func (q *Queries) DeleteErroredPair(ctx context.Context, arg DeleteErroredPairPa
 	return items, nil
 }
 
-const findRunConfig = `-- name: FindRunConfig :one
+const FindRunConfig = `-- name: FindRunConfig :one
 SELECT id, name, source_format, agent_model, user_model, domain, condition, config
 FROM runs WHERE id = ?
 `
@@ -64,7 +64,7 @@ type FindRunConfigRow struct {
 }
 
 func (q *Queries) FindRunConfig(ctx context.Context, id int64) (FindRunConfigRow, error) {
-	row := q.queryRow(ctx, q.findRunConfigStmt, findRunConfig, id)
+	row := q.queryRow(ctx, q.findRunConfigStmt, FindRunConfig, id)
 	var i FindRunConfigRow
 	err := row.Scan(
 		&i.ID,
@@ -79,7 +79,7 @@ func (q *Queries) FindRunConfig(ctx context.Context, id int64) (FindRunConfigRow
 	return i, err
 }
 
-const listFinishedPairs = `-- name: ListFinishedPairs :many
+const ListFinishedPairs = `-- name: ListFinishedPairs :many
 SELECT k.task_key, t.trial
 FROM trajectories t JOIN tasks k ON k.id = t.task_id
 WHERE t.run_id = ? AND t.termination_reason <> 'error'
@@ -92,7 +92,7 @@ type ListFinishedPairsRow struct {
 
 // The pairs --resume skips: all but those that ended in error.
 func (q *Queries) ListFinishedPairs(ctx context.Context, runID int64) ([]ListFinishedPairsRow, error) {
-	rows, err := q.query(ctx, q.listFinishedPairsStmt, listFinishedPairs, runID)
+	rows, err := q.query(ctx, q.listFinishedPairsStmt, ListFinishedPairs, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +114,7 @@ func (q *Queries) ListFinishedPairs(ctx context.Context, runID int64) ([]ListFin
 	return items, nil
 }
 
-const listRunPairs = `-- name: ListRunPairs :many
+const ListRunPairs = `-- name: ListRunPairs :many
 SELECT k.task_key, t.trial
 FROM trajectories t JOIN tasks k ON k.id = t.task_id
 WHERE t.run_id = ?
@@ -127,7 +127,7 @@ type ListRunPairsRow struct {
 
 // The (task, trial) pairs a run already holds.
 func (q *Queries) ListRunPairs(ctx context.Context, runID int64) ([]ListRunPairsRow, error) {
-	rows, err := q.query(ctx, q.listRunPairsStmt, listRunPairs, runID)
+	rows, err := q.query(ctx, q.listRunPairsStmt, ListRunPairs, runID)
 	if err != nil {
 		return nil, err
 	}

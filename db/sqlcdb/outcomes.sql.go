@@ -9,7 +9,7 @@ import (
 	"context"
 )
 
-const deleteRunOutcomes = `-- name: DeleteRunOutcomes :exec
+const DeleteRunOutcomes = `-- name: DeleteRunOutcomes :exec
 
 DELETE FROM run_task_outcomes
 WHERE run_id = ?1 AND task_id >= ?2 AND task_id <= ?3
@@ -26,11 +26,11 @@ type DeleteRunOutcomesParams struct {
 // The counts of run run_id on the task rows from_task_id..to_task_id (a
 // whole run: every id; one task row: from = to), before InsertRunOutcomes.
 func (q *Queries) DeleteRunOutcomes(ctx context.Context, arg DeleteRunOutcomesParams) error {
-	_, err := q.exec(ctx, q.deleteRunOutcomesStmt, deleteRunOutcomes, arg.RunID, arg.FromTaskID, arg.ToTaskID)
+	_, err := q.exec(ctx, q.deleteRunOutcomesStmt, DeleteRunOutcomes, arg.RunID, arg.FromTaskID, arg.ToTaskID)
 	return err
 }
 
-const insertRunOutcomes = `-- name: InsertRunOutcomes :exec
+const InsertRunOutcomes = `-- name: InsertRunOutcomes :exec
 INSERT INTO run_task_outcomes (run_id, task_id, evaluable, trials, passes, abandoned, evaluated, partial, credit)
 SELECT t.run_id, t.task_id, t.evaluable,
        COUNT(*), SUM(t.passed), SUM(t.termination_reason = 'user_unsatisfied'), SUM(t.evaluated),
@@ -51,16 +51,16 @@ type InsertRunOutcomesParams struct {
 // (after DeleteRunOutcomes with the same range), read through
 // trajectories_run_task.
 func (q *Queries) InsertRunOutcomes(ctx context.Context, arg InsertRunOutcomesParams) error {
-	_, err := q.exec(ctx, q.insertRunOutcomesStmt, insertRunOutcomes, arg.RunID, arg.FromTaskID, arg.ToTaskID)
+	_, err := q.exec(ctx, q.insertRunOutcomesStmt, InsertRunOutcomes, arg.RunID, arg.FromTaskID, arg.ToTaskID)
 	return err
 }
 
-const listRunIDs = `-- name: ListRunIDs :many
+const ListRunIDs = `-- name: ListRunIDs :many
 SELECT id FROM runs ORDER BY id
 `
 
 func (q *Queries) ListRunIDs(ctx context.Context) ([]int64, error) {
-	rows, err := q.query(ctx, q.listRunIDsStmt, listRunIDs)
+	rows, err := q.query(ctx, q.listRunIDsStmt, ListRunIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (q *Queries) ListRunIDs(ctx context.Context) ([]int64, error) {
 	return items, nil
 }
 
-const listRunTaskOutcomeRows = `-- name: ListRunTaskOutcomeRows :many
+const ListRunTaskOutcomeRows = `-- name: ListRunTaskOutcomeRows :many
 SELECT run_id, task_id, evaluable, trials, passes, abandoned, evaluated, partial, credit
 FROM run_task_outcomes
 ORDER BY run_id, task_id, evaluable
@@ -90,7 +90,7 @@ ORDER BY run_id, task_id, evaluable
 
 // Every row of run_task_outcomes, for consistency checks.
 func (q *Queries) ListRunTaskOutcomeRows(ctx context.Context) ([]RunTaskOutcome, error) {
-	rows, err := q.query(ctx, q.listRunTaskOutcomeRowsStmt, listRunTaskOutcomeRows)
+	rows, err := q.query(ctx, q.listRunTaskOutcomeRowsStmt, ListRunTaskOutcomeRows)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +122,7 @@ func (q *Queries) ListRunTaskOutcomeRows(ctx context.Context) ([]RunTaskOutcome,
 	return items, nil
 }
 
-const recountRunTaskOutcomeRows = `-- name: RecountRunTaskOutcomeRows :many
+const RecountRunTaskOutcomeRows = `-- name: RecountRunTaskOutcomeRows :many
 SELECT run_id, task_id, evaluable,
        COUNT(*) AS trials, CAST(SUM(passed) AS INTEGER) AS passes,
        CAST(SUM(termination_reason = 'user_unsatisfied') AS INTEGER) AS abandoned,
@@ -148,7 +148,7 @@ type RecountRunTaskOutcomeRowsRow struct {
 
 // What run_task_outcomes should hold, counted from every trajectory.
 func (q *Queries) RecountRunTaskOutcomeRows(ctx context.Context) ([]RecountRunTaskOutcomeRowsRow, error) {
-	rows, err := q.query(ctx, q.recountRunTaskOutcomeRowsStmt, recountRunTaskOutcomeRows)
+	rows, err := q.query(ctx, q.recountRunTaskOutcomeRowsStmt, RecountRunTaskOutcomeRows)
 	if err != nil {
 		return nil, err
 	}

@@ -10,18 +10,18 @@ import (
 	"database/sql"
 )
 
-const countPublishedBySHA256 = `-- name: CountPublishedBySHA256 :one
+const CountPublishedBySHA256 = `-- name: CountPublishedBySHA256 :one
 SELECT COUNT(*) FROM published_results WHERE source_sha256 = ?
 `
 
 func (q *Queries) CountPublishedBySHA256(ctx context.Context, sourceSha256 string) (int64, error) {
-	row := q.queryRow(ctx, q.countPublishedBySHA256Stmt, countPublishedBySHA256, sourceSha256)
+	row := q.queryRow(ctx, q.countPublishedBySHA256Stmt, CountPublishedBySHA256, sourceSha256)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
 }
 
-const createPublishedResult = `-- name: CreatePublishedResult :exec
+const CreatePublishedResult = `-- name: CreatePublishedResult :exec
 INSERT INTO published_results (
     model, organization, domain, k, pass_hat_k, cost, user_simulator, date,
     source_file, source_sha256, modality, submission_type
@@ -44,7 +44,7 @@ type CreatePublishedResultParams struct {
 }
 
 func (q *Queries) CreatePublishedResult(ctx context.Context, arg CreatePublishedResultParams) error {
-	_, err := q.exec(ctx, q.createPublishedResultStmt, createPublishedResult,
+	_, err := q.exec(ctx, q.createPublishedResultStmt, CreatePublishedResult,
 		arg.Model,
 		arg.Organization,
 		arg.Domain,
@@ -61,7 +61,7 @@ func (q *Queries) CreatePublishedResult(ctx context.Context, arg CreatePublished
 	return err
 }
 
-const listPublishedResults = `-- name: ListPublishedResults :many
+const ListPublishedResults = `-- name: ListPublishedResults :many
 SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file,
        modality, submission_type, source_sha256
 FROM published_results ORDER BY domain, model, k
@@ -83,7 +83,7 @@ type ListPublishedResultsRow struct {
 }
 
 func (q *Queries) ListPublishedResults(ctx context.Context) ([]ListPublishedResultsRow, error) {
-	rows, err := q.query(ctx, q.listPublishedResultsStmt, listPublishedResults)
+	rows, err := q.query(ctx, q.listPublishedResultsStmt, ListPublishedResults)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (q *Queries) ListPublishedResults(ctx context.Context) ([]ListPublishedResu
 	return items, nil
 }
 
-const listPublishedResultsV3 = `-- name: ListPublishedResultsV3 :many
+const ListPublishedResultsV3 = `-- name: ListPublishedResultsV3 :many
 SELECT model, organization, domain, k, pass_hat_k, cost, user_simulator, date, source_file, source_sha256
 FROM published_results ORDER BY domain, model, k
 `
@@ -139,7 +139,7 @@ type ListPublishedResultsV3Row struct {
 // ListPublishedResults of a schema version 3 file (before modality), which
 // merge reads without migrating it.
 func (q *Queries) ListPublishedResultsV3(ctx context.Context) ([]ListPublishedResultsV3Row, error) {
-	rows, err := q.query(ctx, q.listPublishedResultsV3Stmt, listPublishedResultsV3)
+	rows, err := q.query(ctx, q.listPublishedResultsV3Stmt, ListPublishedResultsV3)
 	if err != nil {
 		return nil, err
 	}

@@ -10,18 +10,18 @@ import (
 	"database/sql"
 )
 
-const countMaintenance = `-- name: CountMaintenance :one
+const CountMaintenance = `-- name: CountMaintenance :one
 SELECT COUNT(*) FROM maintenance WHERE task = ?
 `
 
 func (q *Queries) CountMaintenance(ctx context.Context, task string) (int64, error) {
-	row := q.queryRow(ctx, q.countMaintenanceStmt, countMaintenance, task)
+	row := q.queryRow(ctx, q.countMaintenanceStmt, CountMaintenance, task)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
 }
 
-const countRunEmotionProfiles = `-- name: CountRunEmotionProfiles :many
+const CountRunEmotionProfiles = `-- name: CountRunEmotionProfiles :many
 SELECT CAST(COALESCE(k.emotion_family, '') AS TEXT) AS family,
        CAST(COALESCE(k.emotion_leaf, '') AS TEXT) AS leaf,
        COUNT(DISTINCT k.id) AS tasks
@@ -38,7 +38,7 @@ type CountRunEmotionProfilesRow struct {
 
 // A run's tasks by emotion family and leaf (NULLs as ”).
 func (q *Queries) CountRunEmotionProfiles(ctx context.Context, runID int64) ([]CountRunEmotionProfilesRow, error) {
-	rows, err := q.query(ctx, q.countRunEmotionProfilesStmt, countRunEmotionProfiles, runID)
+	rows, err := q.query(ctx, q.countRunEmotionProfilesStmt, CountRunEmotionProfiles, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func (q *Queries) CountRunEmotionProfiles(ctx context.Context, runID int64) ([]C
 	return items, nil
 }
 
-const countRunRewardKinds = `-- name: CountRunRewardKinds :one
+const CountRunRewardKinds = `-- name: CountRunRewardKinds :one
 SELECT
     CAST(COALESCE(SUM(trials - evaluated), 0) AS INTEGER) AS unevaluated,
     CAST(COALESCE(SUM(partial), 0) AS INTEGER) AS partial,
@@ -77,13 +77,13 @@ type CountRunRewardKindsRow struct {
 // Trajectories of a run without reward information, and evaluated ones with
 // a reward that is neither a pass (1 +- 1e-6), 0, nor an abandonment's -1.
 func (q *Queries) CountRunRewardKinds(ctx context.Context, runID int64) (CountRunRewardKindsRow, error) {
-	row := q.queryRow(ctx, q.countRunRewardKindsStmt, countRunRewardKinds, runID)
+	row := q.queryRow(ctx, q.countRunRewardKindsStmt, CountRunRewardKinds, runID)
 	var i CountRunRewardKindsRow
 	err := row.Scan(&i.Unevaluated, &i.Partial, &i.Total)
 	return i, err
 }
 
-const countRunTrials = `-- name: CountRunTrials :many
+const CountRunTrials = `-- name: CountRunTrials :many
 SELECT run_id, COUNT(DISTINCT trial) AS trials
 FROM trajectories
 GROUP BY run_id
@@ -96,7 +96,7 @@ type CountRunTrialsRow struct {
 
 // The number of distinct trial values of each run: n in tau-bench v1 pass^k.
 func (q *Queries) CountRunTrials(ctx context.Context) ([]CountRunTrialsRow, error) {
-	rows, err := q.query(ctx, q.countRunTrialsStmt, countRunTrials)
+	rows, err := q.query(ctx, q.countRunTrialsStmt, CountRunTrials)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (q *Queries) CountRunTrials(ctx context.Context) ([]CountRunTrialsRow, erro
 	return items, nil
 }
 
-const createRun = `-- name: CreateRun :one
+const CreateRun = `-- name: CreateRun :one
 INSERT INTO runs (
     name, source_format, source_path, source_sha256, agent_model, agent_strategy,
     user_model, user_strategy, domain, condition, created_at, ingested_at, config,
@@ -148,7 +148,7 @@ type CreateRunParams struct {
 }
 
 func (q *Queries) CreateRun(ctx context.Context, arg CreateRunParams) (int64, error) {
-	row := q.queryRow(ctx, q.createRunStmt, createRun,
+	row := q.queryRow(ctx, q.createRunStmt, CreateRun,
 		arg.Name,
 		arg.SourceFormat,
 		arg.SourcePath,
@@ -172,53 +172,53 @@ func (q *Queries) CreateRun(ctx context.Context, arg CreateRunParams) (int64, er
 	return id, err
 }
 
-const deleteOrphanTasks = `-- name: DeleteOrphanTasks :execrows
+const DeleteOrphanTasks = `-- name: DeleteOrphanTasks :execrows
 DELETE FROM tasks WHERE NOT EXISTS (SELECT 1 FROM trajectories t WHERE t.task_id = tasks.id)
 `
 
 // Tasks no trajectory refers to any more (after DeleteRun).
 func (q *Queries) DeleteOrphanTasks(ctx context.Context) (int64, error) {
-	result, err := q.exec(ctx, q.deleteOrphanTasksStmt, deleteOrphanTasks)
+	result, err := q.exec(ctx, q.deleteOrphanTasksStmt, DeleteOrphanTasks)
 	if err != nil {
 		return 0, err
 	}
 	return result.RowsAffected()
 }
 
-const deleteRun = `-- name: DeleteRun :execrows
+const DeleteRun = `-- name: DeleteRun :execrows
 DELETE FROM runs WHERE id = ?
 `
 
 func (q *Queries) DeleteRun(ctx context.Context, id int64) (int64, error) {
-	result, err := q.exec(ctx, q.deleteRunStmt, deleteRun, id)
+	result, err := q.exec(ctx, q.deleteRunStmt, DeleteRun, id)
 	if err != nil {
 		return 0, err
 	}
 	return result.RowsAffected()
 }
 
-const detachRunSource = `-- name: DetachRunSource :exec
+const DetachRunSource = `-- name: DetachRunSource :exec
 UPDATE runs SET source_sha256 = NULL WHERE id = ?
 `
 
 // Frees a run's source_sha256 (unique) for the run that replaces it.
 func (q *Queries) DetachRunSource(ctx context.Context, id int64) error {
-	_, err := q.exec(ctx, q.detachRunSourceStmt, detachRunSource, id)
+	_, err := q.exec(ctx, q.detachRunSourceStmt, DetachRunSource, id)
 	return err
 }
 
-const findRunByID = `-- name: FindRunByID :one
+const FindRunByID = `-- name: FindRunByID :one
 SELECT id FROM runs WHERE id = ?
 `
 
 func (q *Queries) FindRunByID(ctx context.Context, id int64) (int64, error) {
-	row := q.queryRow(ctx, q.findRunByIDStmt, findRunByID, id)
+	row := q.queryRow(ctx, q.findRunByIDStmt, FindRunByID, id)
 	var id_2 int64
 	err := row.Scan(&id_2)
 	return id_2, err
 }
 
-const findRunBySHA256 = `-- name: FindRunBySHA256 :one
+const FindRunBySHA256 = `-- name: FindRunBySHA256 :one
 SELECT id, name FROM runs WHERE source_sha256 = ?
 `
 
@@ -228,13 +228,13 @@ type FindRunBySHA256Row struct {
 }
 
 func (q *Queries) FindRunBySHA256(ctx context.Context, sourceSha256 sql.NullString) (FindRunBySHA256Row, error) {
-	row := q.queryRow(ctx, q.findRunBySHA256Stmt, findRunBySHA256, sourceSha256)
+	row := q.queryRow(ctx, q.findRunBySHA256Stmt, FindRunBySHA256, sourceSha256)
 	var i FindRunBySHA256Row
 	err := row.Scan(&i.ID, &i.Name)
 	return i, err
 }
 
-const findRunProvenanceBySHA256 = `-- name: FindRunProvenanceBySHA256 :one
+const FindRunProvenanceBySHA256 = `-- name: FindRunProvenanceBySHA256 :one
 SELECT id, name, provenance, source_path, source_sha256, ingested_at,
        merged_from, merged_from_sha256, merged_at
 FROM runs WHERE source_sha256 = ?
@@ -253,7 +253,7 @@ type FindRunProvenanceBySHA256Row struct {
 }
 
 func (q *Queries) FindRunProvenanceBySHA256(ctx context.Context, sourceSha256 sql.NullString) (FindRunProvenanceBySHA256Row, error) {
-	row := q.queryRow(ctx, q.findRunProvenanceBySHA256Stmt, findRunProvenanceBySHA256, sourceSha256)
+	row := q.queryRow(ctx, q.findRunProvenanceBySHA256Stmt, FindRunProvenanceBySHA256, sourceSha256)
 	var i FindRunProvenanceBySHA256Row
 	err := row.Scan(
 		&i.ID,
@@ -269,7 +269,7 @@ func (q *Queries) FindRunProvenanceBySHA256(ctx context.Context, sourceSha256 sq
 	return i, err
 }
 
-const findRunTags = `-- name: FindRunTags :one
+const FindRunTags = `-- name: FindRunTags :one
 SELECT train_domains, base_run_id FROM runs WHERE id = ?
 `
 
@@ -279,18 +279,18 @@ type FindRunTagsRow struct {
 }
 
 func (q *Queries) FindRunTags(ctx context.Context, id int64) (FindRunTagsRow, error) {
-	row := q.queryRow(ctx, q.findRunTagsStmt, findRunTags, id)
+	row := q.queryRow(ctx, q.findRunTagsStmt, FindRunTags, id)
 	var i FindRunTagsRow
 	err := row.Scan(&i.TrainDomains, &i.BaseRunID)
 	return i, err
 }
 
-const findRunsByName = `-- name: FindRunsByName :many
+const FindRunsByName = `-- name: FindRunsByName :many
 SELECT id FROM runs WHERE name = ? ORDER BY id
 `
 
 func (q *Queries) FindRunsByName(ctx context.Context, name string) ([]int64, error) {
-	rows, err := q.query(ctx, q.findRunsByNameStmt, findRunsByName, name)
+	rows, err := q.query(ctx, q.findRunsByNameStmt, FindRunsByName, name)
 	if err != nil {
 		return nil, err
 	}
@@ -312,7 +312,7 @@ func (q *Queries) FindRunsByName(ctx context.Context, name string) ([]int64, err
 	return items, nil
 }
 
-const listRunConfigs = `-- name: ListRunConfigs :many
+const ListRunConfigs = `-- name: ListRunConfigs :many
 SELECT id, config FROM runs ORDER BY id
 `
 
@@ -322,7 +322,7 @@ type ListRunConfigsRow struct {
 }
 
 func (q *Queries) ListRunConfigs(ctx context.Context) ([]ListRunConfigsRow, error) {
-	rows, err := q.query(ctx, q.listRunConfigsStmt, listRunConfigs)
+	rows, err := q.query(ctx, q.listRunConfigsStmt, ListRunConfigs)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +344,7 @@ func (q *Queries) ListRunConfigs(ctx context.Context) ([]ListRunConfigsRow, erro
 	return items, nil
 }
 
-const listRunProvenance = `-- name: ListRunProvenance :many
+const ListRunProvenance = `-- name: ListRunProvenance :many
 SELECT id, name, provenance, source_path, source_sha256, ingested_at,
        merged_from, merged_from_sha256, merged_at
 FROM runs ORDER BY id
@@ -363,7 +363,7 @@ type ListRunProvenanceRow struct {
 }
 
 func (q *Queries) ListRunProvenance(ctx context.Context) ([]ListRunProvenanceRow, error) {
-	rows, err := q.query(ctx, q.listRunProvenanceStmt, listRunProvenance)
+	rows, err := q.query(ctx, q.listRunProvenanceStmt, ListRunProvenance)
 	if err != nil {
 		return nil, err
 	}
@@ -395,7 +395,7 @@ func (q *Queries) ListRunProvenance(ctx context.Context) ([]ListRunProvenanceRow
 	return items, nil
 }
 
-const listRunRewards = `-- name: ListRunRewards :many
+const ListRunRewards = `-- name: ListRunRewards :many
 SELECT
     o.run_id                                          AS run_id,
     CAST(SUM(o.evaluated) AS INTEGER)                 AS evaluated,
@@ -427,7 +427,7 @@ type ListRunRewardsRow struct {
 // trajectory's reward, or 0 when it is negative or the trajectory is not
 // evaluated. Read from run_task_outcomes.
 func (q *Queries) ListRunRewards(ctx context.Context) ([]ListRunRewardsRow, error) {
-	rows, err := q.query(ctx, q.listRunRewardsStmt, listRunRewards)
+	rows, err := q.query(ctx, q.listRunRewardsStmt, ListRunRewards)
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +454,7 @@ func (q *Queries) ListRunRewards(ctx context.Context) ([]ListRunRewardsRow, erro
 	return items, nil
 }
 
-const listRunSummaries = `-- name: ListRunSummaries :many
+const ListRunSummaries = `-- name: ListRunSummaries :many
 SELECT
     r.id, r.name, r.source_format, r.agent_model, r.agent_strategy, r.user_model,
     r.user_strategy, r.domain, r.condition, r.created_at, r.ingested_at,
@@ -485,7 +485,7 @@ type ListRunSummariesRow struct {
 }
 
 func (q *Queries) ListRunSummaries(ctx context.Context) ([]ListRunSummariesRow, error) {
-	rows, err := q.query(ctx, q.listRunSummariesStmt, listRunSummaries)
+	rows, err := q.query(ctx, q.listRunSummariesStmt, ListRunSummaries)
 	if err != nil {
 		return nil, err
 	}
@@ -525,7 +525,7 @@ func (q *Queries) ListRunSummaries(ctx context.Context) ([]ListRunSummariesRow, 
 	return items, nil
 }
 
-const listRunTags = `-- name: ListRunTags :many
+const ListRunTags = `-- name: ListRunTags :many
 SELECT id, name, agent_model, domain, condition, train_domains, base_run_id
 FROM runs ORDER BY id
 `
@@ -541,7 +541,7 @@ type ListRunTagsRow struct {
 }
 
 func (q *Queries) ListRunTags(ctx context.Context) ([]ListRunTagsRow, error) {
-	rows, err := q.query(ctx, q.listRunTagsStmt, listRunTags)
+	rows, err := q.query(ctx, q.listRunTagsStmt, ListRunTags)
 	if err != nil {
 		return nil, err
 	}
@@ -571,7 +571,7 @@ func (q *Queries) ListRunTags(ctx context.Context) ([]ListRunTagsRow, error) {
 	return items, nil
 }
 
-const listRunTrialNumbers = `-- name: ListRunTrialNumbers :many
+const ListRunTrialNumbers = `-- name: ListRunTrialNumbers :many
 SELECT run_id, COUNT(DISTINCT trial) AS trials,
        CAST(MIN(trial) AS INTEGER) AS first_trial, CAST(MAX(trial) AS INTEGER) AS last_trial
 FROM trajectories
@@ -587,7 +587,7 @@ type ListRunTrialNumbersRow struct {
 
 // Each run's distinct trial values and their range, to check tau-bench v1's n.
 func (q *Queries) ListRunTrialNumbers(ctx context.Context) ([]ListRunTrialNumbersRow, error) {
-	rows, err := q.query(ctx, q.listRunTrialNumbersStmt, listRunTrialNumbers)
+	rows, err := q.query(ctx, q.listRunTrialNumbersStmt, ListRunTrialNumbers)
 	if err != nil {
 		return nil, err
 	}
@@ -614,7 +614,7 @@ func (q *Queries) ListRunTrialNumbers(ctx context.Context) ([]ListRunTrialNumber
 	return items, nil
 }
 
-const listRuns = `-- name: ListRuns :many
+const ListRuns = `-- name: ListRuns :many
 SELECT id, name, source_format, source_path, source_sha256, agent_model, agent_strategy,
        user_model, user_strategy, domain, condition, created_at, config, train_domains
 FROM runs ORDER BY id
@@ -638,7 +638,7 @@ type ListRunsRow struct {
 }
 
 func (q *Queries) ListRuns(ctx context.Context) ([]ListRunsRow, error) {
-	rows, err := q.query(ctx, q.listRunsStmt, listRuns)
+	rows, err := q.query(ctx, q.listRunsStmt, ListRuns)
 	if err != nil {
 		return nil, err
 	}
@@ -675,7 +675,7 @@ func (q *Queries) ListRuns(ctx context.Context) ([]ListRunsRow, error) {
 	return items, nil
 }
 
-const markMaintenance = `-- name: MarkMaintenance :exec
+const MarkMaintenance = `-- name: MarkMaintenance :exec
 INSERT OR REPLACE INTO maintenance (task, done_at) VALUES (?, ?)
 `
 
@@ -685,11 +685,11 @@ type MarkMaintenanceParams struct {
 }
 
 func (q *Queries) MarkMaintenance(ctx context.Context, arg MarkMaintenanceParams) error {
-	_, err := q.exec(ctx, q.markMaintenanceStmt, markMaintenance, arg.Task, arg.DoneAt)
+	_, err := q.exec(ctx, q.markMaintenanceStmt, MarkMaintenance, arg.Task, arg.DoneAt)
 	return err
 }
 
-const rebaseRuns = `-- name: RebaseRuns :exec
+const RebaseRuns = `-- name: RebaseRuns :exec
 UPDATE runs SET base_run_id = ?1 WHERE base_run_id = ?2
 `
 
@@ -699,11 +699,11 @@ type RebaseRunsParams struct {
 }
 
 func (q *Queries) RebaseRuns(ctx context.Context, arg RebaseRunsParams) error {
-	_, err := q.exec(ctx, q.rebaseRunsStmt, rebaseRuns, arg.NewID, arg.OldID)
+	_, err := q.exec(ctx, q.rebaseRunsStmt, RebaseRuns, arg.NewID, arg.OldID)
 	return err
 }
 
-const setRunSourceSHA256 = `-- name: SetRunSourceSHA256 :exec
+const SetRunSourceSHA256 = `-- name: SetRunSourceSHA256 :exec
 UPDATE runs SET source_sha256 = ? WHERE id = ?
 `
 
@@ -713,11 +713,11 @@ type SetRunSourceSHA256Params struct {
 }
 
 func (q *Queries) SetRunSourceSHA256(ctx context.Context, arg SetRunSourceSHA256Params) error {
-	_, err := q.exec(ctx, q.setRunSourceSHA256Stmt, setRunSourceSHA256, arg.SourceSha256, arg.ID)
+	_, err := q.exec(ctx, q.setRunSourceSHA256Stmt, SetRunSourceSHA256, arg.SourceSha256, arg.ID)
 	return err
 }
 
-const tagRun = `-- name: TagRun :exec
+const TagRun = `-- name: TagRun :exec
 UPDATE runs SET train_domains = ?, base_run_id = ? WHERE id = ?
 `
 
@@ -728,11 +728,11 @@ type TagRunParams struct {
 }
 
 func (q *Queries) TagRun(ctx context.Context, arg TagRunParams) error {
-	_, err := q.exec(ctx, q.tagRunStmt, tagRun, arg.TrainDomains, arg.BaseRunID, arg.ID)
+	_, err := q.exec(ctx, q.tagRunStmt, TagRun, arg.TrainDomains, arg.BaseRunID, arg.ID)
 	return err
 }
 
-const updateRunConfig = `-- name: UpdateRunConfig :exec
+const UpdateRunConfig = `-- name: UpdateRunConfig :exec
 UPDATE runs SET config = ? WHERE id = ?
 `
 
@@ -742,11 +742,11 @@ type UpdateRunConfigParams struct {
 }
 
 func (q *Queries) UpdateRunConfig(ctx context.Context, arg UpdateRunConfigParams) error {
-	_, err := q.exec(ctx, q.updateRunConfigStmt, updateRunConfig, arg.Config, arg.ID)
+	_, err := q.exec(ctx, q.updateRunConfigStmt, UpdateRunConfig, arg.Config, arg.ID)
 	return err
 }
 
-const updateRunMetadata = `-- name: UpdateRunMetadata :exec
+const UpdateRunMetadata = `-- name: UpdateRunMetadata :exec
 UPDATE runs SET
     name        = COALESCE(?1, name),
     agent_model = COALESCE(?2, agent_model),
@@ -765,7 +765,7 @@ type UpdateRunMetadataParams struct {
 
 // Fields left NULL keep their value.
 func (q *Queries) UpdateRunMetadata(ctx context.Context, arg UpdateRunMetadataParams) error {
-	_, err := q.exec(ctx, q.updateRunMetadataStmt, updateRunMetadata,
+	_, err := q.exec(ctx, q.updateRunMetadataStmt, UpdateRunMetadata,
 		arg.Name,
 		arg.AgentModel,
 		arg.UserModel,

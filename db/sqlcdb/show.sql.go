@@ -10,7 +10,7 @@ import (
 	"database/sql"
 )
 
-const findTrajectory = `-- name: FindTrajectory :one
+const FindTrajectory = `-- name: FindTrajectory :one
 SELECT
     t.id, t.trial, t.seed, t.reward, t.evaluated, t.evaluable, t.termination_reason,
     t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
@@ -52,7 +52,7 @@ type FindTrajectoryRow struct {
 // One trajectory with its task, for emobench show: ListRunTrajectories'
 // columns in its order, so that its row converts to that query's row type.
 func (q *Queries) FindTrajectory(ctx context.Context, id int64) (FindTrajectoryRow, error) {
-	row := q.queryRow(ctx, q.findTrajectoryStmt, findTrajectory, id)
+	row := q.queryRow(ctx, q.findTrajectoryStmt, FindTrajectory, id)
 	var i FindTrajectoryRow
 	err := row.Scan(
 		&i.ID,
@@ -84,18 +84,18 @@ func (q *Queries) FindTrajectory(ctx context.Context, id int64) (FindTrajectoryR
 	return i, err
 }
 
-const findTrajectoryRunID = `-- name: FindTrajectoryRunID :one
+const FindTrajectoryRunID = `-- name: FindTrajectoryRunID :one
 SELECT run_id FROM trajectories WHERE id = ?
 `
 
 func (q *Queries) FindTrajectoryRunID(ctx context.Context, id int64) (int64, error) {
-	row := q.queryRow(ctx, q.findTrajectoryRunIDStmt, findTrajectoryRunID, id)
+	row := q.queryRow(ctx, q.findTrajectoryRunIDStmt, FindTrajectoryRunID, id)
 	var run_id int64
 	err := row.Scan(&run_id)
 	return run_id, err
 }
 
-const listTaskTrajectories = `-- name: ListTaskTrajectories :many
+const ListTaskTrajectories = `-- name: ListTaskTrajectories :many
 SELECT t.id, t.trial FROM trajectories t
 JOIN tasks k ON k.id = t.task_id
 WHERE t.run_id = ? AND k.task_key = ?
@@ -114,7 +114,7 @@ type ListTaskTrajectoriesRow struct {
 
 // A run's trajectories of one task key (every content of it), by trial.
 func (q *Queries) ListTaskTrajectories(ctx context.Context, arg ListTaskTrajectoriesParams) ([]ListTaskTrajectoriesRow, error) {
-	rows, err := q.query(ctx, q.listTaskTrajectoriesStmt, listTaskTrajectories, arg.RunID, arg.TaskKey)
+	rows, err := q.query(ctx, q.listTaskTrajectoriesStmt, ListTaskTrajectories, arg.RunID, arg.TaskKey)
 	if err != nil {
 		return nil, err
 	}

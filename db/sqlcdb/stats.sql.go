@@ -9,7 +9,21 @@ import (
 	"context"
 )
 
-const countInfraErrors = `-- name: CountInfraErrors :one
+const CountAllInfraErrors = `-- name: CountAllInfraErrors :one
+SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
+WHERE evaluable = 0
+`
+
+// CountAllInfraErrors is CountInfraErrors of every run, without the run
+// ids.
+func (q *Queries) CountAllInfraErrors(ctx context.Context) (int64, error) {
+	row := q.queryRow(ctx, q.countAllInfraErrorsStmt, CountAllInfraErrors)
+	var n int64
+	err := row.Scan(&n)
+	return n, err
+}
+
+const CountInfraErrors = `-- name: CountInfraErrors :one
 SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
 WHERE evaluable = 0 AND run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT)))
 `
@@ -18,13 +32,28 @@ WHERE evaluable = 0 AND run_id IN (SELECT value FROM json_each(CAST(?1 AS TEXT))
 // (evaluable = 0: its NON_EVALUABLE_TERMINATION_REASONS, infrastructure_error
 // and context_window_exceeded).
 func (q *Queries) CountInfraErrors(ctx context.Context, runIds string) (int64, error) {
-	row := q.queryRow(ctx, q.countInfraErrorsStmt, countInfraErrors, runIds)
+	row := q.queryRow(ctx, q.countInfraErrorsStmt, CountInfraErrors, runIds)
 	var n int64
 	err := row.Scan(&n)
 	return n, err
 }
 
-const listAgentTexts = `-- name: ListAgentTexts :many
+const CountRunTaskOutcomes = `-- name: CountRunTaskOutcomes :one
+SELECT COUNT(*) FROM run_task_outcomes
+`
+
+// The rows of run_task_outcomes, an upper bound of the (run, task key)
+// pairs ListTaskTrials lists, so that the listing is made at its size
+// rather than grown (growing it allocated five times its size). SQLite
+// counts the table's b-tree pages without reading its rows.
+func (q *Queries) CountRunTaskOutcomes(ctx context.Context) (int64, error) {
+	row := q.queryRow(ctx, q.countRunTaskOutcomesStmt, CountRunTaskOutcomes)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const ListAgentTexts = `-- name: ListAgentTexts :many
 SELECT m.trajectory_id, COALESCE(m.content, '') AS content
 FROM messages m
 WHERE m.role = 'assistant' AND m.tool_name IS NULL
@@ -45,7 +74,7 @@ type ListAgentTextsRow struct {
 // The agent's messages to the user (no tool call), for the follow-up rule,
 // of trajectories with from_id < id <= to_id (read in batches).
 func (q *Queries) ListAgentTexts(ctx context.Context, arg ListAgentTextsParams) ([]ListAgentTextsRow, error) {
-	rows, err := q.query(ctx, q.listAgentTextsStmt, listAgentTexts, arg.FromID, arg.ToID)
+	rows, err := q.query(ctx, q.listAgentTextsStmt, ListAgentTexts, arg.FromID, arg.ToID)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +96,53 @@ func (q *Queries) ListAgentTexts(ctx context.Context, arg ListAgentTextsParams) 
 	return items, nil
 }
 
-const listOutcomeRuns = `-- name: ListOutcomeRuns :many
+const ListAllRunTaskCounts = `-- name: ListAllRunTaskCounts :many
+SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
+FROM run_task_outcomes
+WHERE evaluable >= ?1
+ORDER BY run_id, task_id, evaluable
+`
+
+type ListAllRunTaskCountsRow struct {
+	RunID       int64
+	TaskID      int64
+	Trials      int64
+	Passes      int64
+	Unevaluated int64
+}
+
+// ListAllRunTaskCounts is ListRunTaskCounts of every run: a plain scan,
+// without listing the run ids first and looking each one up.
+func (q *Queries) ListAllRunTaskCounts(ctx context.Context, onlyEvaluable int64) ([]ListAllRunTaskCountsRow, error) {
+	rows, err := q.query(ctx, q.listAllRunTaskCountsStmt, ListAllRunTaskCounts, onlyEvaluable)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListAllRunTaskCountsRow{}
+	for rows.Next() {
+		var i ListAllRunTaskCountsRow
+		if err := rows.Scan(
+			&i.RunID,
+			&i.TaskID,
+			&i.Trials,
+			&i.Passes,
+			&i.Unevaluated,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const ListOutcomeRuns = `-- name: ListOutcomeRuns :many
 SELECT id, agent_model, user_model, domain, condition FROM runs
 `
 
@@ -80,7 +155,7 @@ type ListOutcomeRunsRow struct {
 }
 
 func (q *Queries) ListOutcomeRuns(ctx context.Context) ([]ListOutcomeRunsRow, error) {
-	rows, err := q.query(ctx, q.listOutcomeRunsStmt, listOutcomeRuns)
+	rows, err := q.query(ctx, q.listOutcomeRunsStmt, ListOutcomeRuns)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +183,7 @@ func (q *Queries) ListOutcomeRuns(ctx context.Context) ([]ListOutcomeRunsRow, er
 	return items, nil
 }
 
-const listOutcomeTasks = `-- name: ListOutcomeTasks :many
+const ListOutcomeTasks = `-- name: ListOutcomeTasks :many
 SELECT
     k.id, k.task_key, CAST(COALESCE(k.pair_sha256, k.content_sha256) AS TEXT) AS pair_key,
     CAST(COALESCE(k.emotion_family, '') AS TEXT) AS emotion_family,
@@ -141,7 +216,7 @@ type ListOutcomeTasksRow struct {
 // those the runs run_ids have trajectories of (all_tasks = 1 spares the
 // lookup when every run is read).
 func (q *Queries) ListOutcomeTasks(ctx context.Context, arg ListOutcomeTasksParams) ([]ListOutcomeTasksRow, error) {
-	rows, err := q.query(ctx, q.listOutcomeTasksStmt, listOutcomeTasks, arg.AllTasks, arg.RunIds)
+	rows, err := q.query(ctx, q.listOutcomeTasksStmt, ListOutcomeTasks, arg.AllTasks, arg.RunIds)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +247,7 @@ func (q *Queries) ListOutcomeTasks(ctx context.Context, arg ListOutcomeTasksPara
 	return items, nil
 }
 
-const listRunTaskCounts = `-- name: ListRunTaskCounts :many
+const ListRunTaskCounts = `-- name: ListRunTaskCounts :many
 SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
 FROM run_task_outcomes
 WHERE evaluable >= ?1
@@ -200,7 +275,7 @@ type ListRunTaskCountsRow struct {
 // summing in Go). Only the columns pass^k reads: each one costs every row
 // a conversion.
 func (q *Queries) ListRunTaskCounts(ctx context.Context, arg ListRunTaskCountsParams) ([]ListRunTaskCountsRow, error) {
-	rows, err := q.query(ctx, q.listRunTaskCountsStmt, listRunTaskCounts, arg.OnlyEvaluable, arg.RunIds)
+	rows, err := q.query(ctx, q.listRunTaskCountsStmt, ListRunTaskCounts, arg.OnlyEvaluable, arg.RunIds)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +303,7 @@ func (q *Queries) ListRunTaskCounts(ctx context.Context, arg ListRunTaskCountsPa
 	return items, nil
 }
 
-const listTrajectoryOutcomes = `-- name: ListTrajectoryOutcomes :many
+const ListTrajectoryOutcomes = `-- name: ListTrajectoryOutcomes :many
 SELECT
     t.id, t.run_id, t.task_id, t.trial, t.passed, t.termination_reason,
     t.n_user_turns, t.n_agent_turns, t.n_tool_calls, t.evaluated
@@ -253,7 +328,7 @@ type ListTrajectoryOutcomesRow struct {
 // statistics need; the run's and task's fields come from ListOutcomeRuns
 // and ListOutcomeTasks.
 func (q *Queries) ListTrajectoryOutcomes(ctx context.Context, runIds string) ([]ListTrajectoryOutcomesRow, error) {
-	rows, err := q.query(ctx, q.listTrajectoryOutcomesStmt, listTrajectoryOutcomes, runIds)
+	rows, err := q.query(ctx, q.listTrajectoryOutcomesStmt, ListTrajectoryOutcomes, runIds)
 	if err != nil {
 		return nil, err
 	}
@@ -286,7 +361,7 @@ func (q *Queries) ListTrajectoryOutcomes(ctx context.Context, runIds string) ([]
 	return items, nil
 }
 
-const nextTrajectoryBatchEnd = `-- name: NextTrajectoryBatchEnd :one
+const NextTrajectoryBatchEnd = `-- name: NextTrajectoryBatchEnd :one
 SELECT CAST(COALESCE(MAX(id), ?1) AS INTEGER) AS end_id FROM (
     SELECT id FROM trajectories WHERE id > ?1 ORDER BY id LIMIT ?2
 )
@@ -300,7 +375,7 @@ type NextTrajectoryBatchEndParams struct {
 // The largest id of the next batch_size trajectories after after_id;
 // after_id itself when none is left.
 func (q *Queries) NextTrajectoryBatchEnd(ctx context.Context, arg NextTrajectoryBatchEndParams) (int64, error) {
-	row := q.queryRow(ctx, q.nextTrajectoryBatchEndStmt, nextTrajectoryBatchEnd, arg.AfterID, arg.BatchSize)
+	row := q.queryRow(ctx, q.nextTrajectoryBatchEndStmt, NextTrajectoryBatchEnd, arg.AfterID, arg.BatchSize)
 	var end_id int64
 	err := row.Scan(&end_id)
 	return end_id, err

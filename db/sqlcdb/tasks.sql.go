@@ -10,7 +10,7 @@ import (
 	"database/sql"
 )
 
-const upsertTask = `-- name: UpsertTask :one
+const UpsertTask = `-- name: UpsertTask :one
 INSERT INTO tasks (
     domain, task_key, instruction, user_id, emotion_family, emotion_leaf,
     politeness, urgency, trust, actions, outputs, content_sha256, split, scenario,
@@ -42,7 +42,7 @@ type UpsertTaskParams struct {
 
 // Tasks are content-addressed: a task already stored keeps its row.
 func (q *Queries) UpsertTask(ctx context.Context, arg UpsertTaskParams) (int64, error) {
-	row := q.queryRow(ctx, q.upsertTaskStmt, upsertTask,
+	row := q.queryRow(ctx, q.upsertTaskStmt, UpsertTask,
 		arg.Domain,
 		arg.TaskKey,
 		arg.Instruction,

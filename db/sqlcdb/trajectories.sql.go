@@ -10,7 +10,7 @@ import (
 	"database/sql"
 )
 
-const createMessage = `-- name: CreateMessage :exec
+const CreateMessage = `-- name: CreateMessage :exec
 INSERT INTO messages (
     trajectory_id, idx, role, content, tool_name, tool_call_id,
     tool_arguments, tool_calls, arguments_malformed,
@@ -34,7 +34,7 @@ type CreateMessageParams struct {
 }
 
 func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) error {
-	_, err := q.exec(ctx, q.createMessageStmt, createMessage,
+	_, err := q.exec(ctx, q.createMessageStmt, CreateMessage,
 		arg.TrajectoryID,
 		arg.Idx,
 		arg.Role,
@@ -51,7 +51,7 @@ func (q *Queries) CreateMessage(ctx context.Context, arg CreateMessageParams) er
 	return err
 }
 
-const createTrajectory = `-- name: CreateTrajectory :execlastid
+const CreateTrajectory = `-- name: CreateTrajectory :execlastid
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
@@ -84,7 +84,7 @@ type CreateTrajectoryParams struct {
 // Not RETURNING id: SQLite runs RETURNING as a trigger, which makes every
 // insert copy the pages it changes to a statement journal.
 func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryParams) (int64, error) {
-	result, err := q.exec(ctx, q.createTrajectoryStmt, createTrajectory,
+	result, err := q.exec(ctx, q.createTrajectoryStmt, CreateTrajectory,
 		arg.RunID,
 		arg.TaskID,
 		arg.Trial,
@@ -111,7 +111,7 @@ func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryPara
 	return result.LastInsertId()
 }
 
-const deleteTrajectory = `-- name: DeleteTrajectory :exec
+const DeleteTrajectory = `-- name: DeleteTrajectory :exec
 DELETE FROM trajectories WHERE run_id = ? AND task_id = ? AND trial = ?
 `
 
@@ -122,11 +122,11 @@ type DeleteTrajectoryParams struct {
 }
 
 func (q *Queries) DeleteTrajectory(ctx context.Context, arg DeleteTrajectoryParams) error {
-	_, err := q.exec(ctx, q.deleteTrajectoryStmt, deleteTrajectory, arg.RunID, arg.TaskID, arg.Trial)
+	_, err := q.exec(ctx, q.deleteTrajectoryStmt, DeleteTrajectory, arg.RunID, arg.TaskID, arg.Trial)
 	return err
 }
 
-const findRunTrajectoryByTaskKey = `-- name: FindRunTrajectoryByTaskKey :one
+const FindRunTrajectoryByTaskKey = `-- name: FindRunTrajectoryByTaskKey :one
 SELECT t.id, t.task_id FROM tasks k
 JOIN trajectories t ON t.task_id = k.id
 WHERE k.domain = ? AND k.task_key = ? AND t.run_id = ? AND t.trial = ?
@@ -148,7 +148,7 @@ type FindRunTrajectoryByTaskKeyRow struct {
 // The trajectory of a run for one (task key, trial), whatever its task's
 // content; tasks_domain_key and the (run_id, task_id, trial) key find it.
 func (q *Queries) FindRunTrajectoryByTaskKey(ctx context.Context, arg FindRunTrajectoryByTaskKeyParams) (FindRunTrajectoryByTaskKeyRow, error) {
-	row := q.queryRow(ctx, q.findRunTrajectoryByTaskKeyStmt, findRunTrajectoryByTaskKey,
+	row := q.queryRow(ctx, q.findRunTrajectoryByTaskKeyStmt, FindRunTrajectoryByTaskKey,
 		arg.Domain,
 		arg.TaskKey,
 		arg.RunID,
@@ -159,7 +159,7 @@ func (q *Queries) FindRunTrajectoryByTaskKey(ctx context.Context, arg FindRunTra
 	return i, err
 }
 
-const listMessageContents = `-- name: ListMessageContents :many
+const ListMessageContents = `-- name: ListMessageContents :many
 SELECT id, content FROM messages
 WHERE id > ?1 AND content IS NOT NULL AND content <> ''
 ORDER BY id LIMIT ?2
@@ -177,7 +177,7 @@ type ListMessageContentsRow struct {
 
 // Message texts in id batches, for one-time redaction.
 func (q *Queries) ListMessageContents(ctx context.Context, arg ListMessageContentsParams) ([]ListMessageContentsRow, error) {
-	rows, err := q.query(ctx, q.listMessageContentsStmt, listMessageContents, arg.AfterID, arg.BatchSize)
+	rows, err := q.query(ctx, q.listMessageContentsStmt, ListMessageContents, arg.AfterID, arg.BatchSize)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func (q *Queries) ListMessageContents(ctx context.Context, arg ListMessageConten
 	return items, nil
 }
 
-const listRunTrajectories = `-- name: ListRunTrajectories :many
+const ListRunTrajectories = `-- name: ListRunTrajectories :many
 SELECT
     t.id, t.trial, t.seed, t.reward, t.evaluated, t.evaluable, t.termination_reason,
     t.agent_cost, t.user_cost, t.error, t.reward_info, t.extra,
@@ -241,7 +241,7 @@ type ListRunTrajectoriesRow struct {
 
 // A run's trajectories with their tasks, for export and merge.
 func (q *Queries) ListRunTrajectories(ctx context.Context, runID int64) ([]ListRunTrajectoriesRow, error) {
-	rows, err := q.query(ctx, q.listRunTrajectoriesStmt, listRunTrajectories, runID)
+	rows, err := q.query(ctx, q.listRunTrajectoriesStmt, ListRunTrajectories, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +289,7 @@ func (q *Queries) ListRunTrajectories(ctx context.Context, runID int64) ([]ListR
 	return items, nil
 }
 
-const listRunTrajectoriesV8 = `-- name: ListRunTrajectoriesV8 :many
+const ListRunTrajectoriesV8 = `-- name: ListRunTrajectoriesV8 :many
 SELECT
     t.id, t.trial, t.seed, t.reward, t.evaluated,
     CAST(COALESCE(json_extract(t.extra, '$.termination_reason'), '')
@@ -335,7 +335,7 @@ type ListRunTrajectoriesV8Row struct {
 // ListRunTrajectories of a file of schema 2 to 8 (a merge source, read as
 // it is), with evaluable as migration 9 backfills it.
 func (q *Queries) ListRunTrajectoriesV8(ctx context.Context, runID int64) ([]ListRunTrajectoriesV8Row, error) {
-	rows, err := q.query(ctx, q.listRunTrajectoriesV8Stmt, listRunTrajectoriesV8, runID)
+	rows, err := q.query(ctx, q.listRunTrajectoriesV8Stmt, ListRunTrajectoriesV8, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -383,7 +383,7 @@ func (q *Queries) ListRunTrajectoriesV8(ctx context.Context, runID int64) ([]Lis
 	return items, nil
 }
 
-const listTrajectoryMessages = `-- name: ListTrajectoryMessages :many
+const ListTrajectoryMessages = `-- name: ListTrajectoryMessages :many
 SELECT idx, role, content, tool_name, tool_call_id, tool_calls,
        prompt_tokens, completion_tokens, cost
 FROM messages
@@ -404,7 +404,7 @@ type ListTrajectoryMessagesRow struct {
 }
 
 func (q *Queries) ListTrajectoryMessages(ctx context.Context, trajectoryID int64) ([]ListTrajectoryMessagesRow, error) {
-	rows, err := q.query(ctx, q.listTrajectoryMessagesStmt, listTrajectoryMessages, trajectoryID)
+	rows, err := q.query(ctx, q.listTrajectoryMessagesStmt, ListTrajectoryMessages, trajectoryID)
 	if err != nil {
 		return nil, err
 	}
@@ -436,7 +436,7 @@ func (q *Queries) ListTrajectoryMessages(ctx context.Context, trajectoryID int64
 	return items, nil
 }
 
-const listTrajectoryTexts = `-- name: ListTrajectoryTexts :many
+const ListTrajectoryTexts = `-- name: ListTrajectoryTexts :many
 SELECT id, extra, reward_info, error FROM trajectories
 WHERE id > ?1 ORDER BY id LIMIT ?2
 `
@@ -455,7 +455,7 @@ type ListTrajectoryTextsRow struct {
 
 // The source JSON and text a trajectory keeps as given, in id batches.
 func (q *Queries) ListTrajectoryTexts(ctx context.Context, arg ListTrajectoryTextsParams) ([]ListTrajectoryTextsRow, error) {
-	rows, err := q.query(ctx, q.listTrajectoryTextsStmt, listTrajectoryTexts, arg.AfterID, arg.BatchSize)
+	rows, err := q.query(ctx, q.listTrajectoryTextsStmt, ListTrajectoryTexts, arg.AfterID, arg.BatchSize)
 	if err != nil {
 		return nil, err
 	}
@@ -482,7 +482,7 @@ func (q *Queries) ListTrajectoryTexts(ctx context.Context, arg ListTrajectoryTex
 	return items, nil
 }
 
-const updateMessageContent = `-- name: UpdateMessageContent :exec
+const UpdateMessageContent = `-- name: UpdateMessageContent :exec
 UPDATE messages SET content = ? WHERE id = ?
 `
 
@@ -492,11 +492,11 @@ type UpdateMessageContentParams struct {
 }
 
 func (q *Queries) UpdateMessageContent(ctx context.Context, arg UpdateMessageContentParams) error {
-	_, err := q.exec(ctx, q.updateMessageContentStmt, updateMessageContent, arg.Content, arg.ID)
+	_, err := q.exec(ctx, q.updateMessageContentStmt, UpdateMessageContent, arg.Content, arg.ID)
 	return err
 }
 
-const updateTrajectoryTexts = `-- name: UpdateTrajectoryTexts :exec
+const UpdateTrajectoryTexts = `-- name: UpdateTrajectoryTexts :exec
 UPDATE trajectories SET extra = ?, reward_info = ?, error = ? WHERE id = ?
 `
 
@@ -508,7 +508,7 @@ type UpdateTrajectoryTextsParams struct {
 }
 
 func (q *Queries) UpdateTrajectoryTexts(ctx context.Context, arg UpdateTrajectoryTextsParams) error {
-	_, err := q.exec(ctx, q.updateTrajectoryTextsStmt, updateTrajectoryTexts,
+	_, err := q.exec(ctx, q.updateTrajectoryTextsStmt, UpdateTrajectoryTexts,
 		arg.Extra,
 		arg.RewardInfo,
 		arg.Error,
