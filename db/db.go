@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,6 +73,7 @@ type DB struct {
 	onWait   func()       // called when a write starts waiting for another writer
 	waiters  atomic.Int32 // goroutines waiting for the write lock
 	gate     *gateLock    // OpenReadOnly of a file read immutably: held until Close
+	version  int          // OpenReadOnly: the schema version read at open (0: none yet)
 
 	onReaderWait func() // called when Open waits for an immutable reader
 }
@@ -201,15 +203,6 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := inspectFile(ctx, path, readRetry(path))
-	if err != nil {
-		gate.release()
-		return nil, err
-	}
-	if st.appID == ApplicationID && st.version > SchemaVersion() {
-		gate.release()
-		return nil, st.notOurs
-	}
 	dsn, immutable := readOnlyDSN(path)
 	dsn += "&_pragma=query_only(1)" +
 		"&_pragma=busy_timeout(" + strconv.Itoa(BusyTimeout) + ")" + untrustedSafety
@@ -218,18 +211,29 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		gate.release()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), notOurs: st.notOurs}
-	// The first connection is opened under the gate: a file in WAL mode is
-	// then read through its -wal, which stays while a connection has it.
-	err = retryBusy(ctx, path, nil, func() error {
-		var v int
-		return sqlDB.QueryRowContext(ctx, "SELECT user_version FROM pragma_user_version").Scan(&v)
-	})
+	// The file is inspected through the pool's first connection, opened
+	// under the gate: a file in WAL mode is then read through its -wal,
+	// which stays while a connection has it.
+	st, err := inspectThrough(ctx, path, sqlDB, readRetry(path))
+	if err == nil && st.appID == ApplicationID && st.version > SchemaVersion() {
+		err = st.notOurs
+	}
+	if err == nil && st.empty {
+		// No probe ran: open the connection, as on any other file.
+		err = retryBusy(ctx, path, nil, func() error {
+			var v int
+			return sqlDB.QueryRowContext(ctx, "SELECT user_version FROM pragma_user_version").Scan(&v)
+		})
+		if err != nil {
+			err = notOursOr(ctx, path, err)
+		}
+	}
 	if err != nil {
 		sqlDB.Close()
 		gate.release()
-		return nil, notOursOr(ctx, path, err)
+		return nil, err
 	}
+	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), notOurs: st.notOurs, version: st.version}
 	if immutable {
 		gate.markImmutable()
 		db.gate = gate
@@ -242,9 +246,14 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 // RequireCurrent fails when the file's schema is older than this build's,
 // which read-only commands cannot upgrade: any writing command (such as
 // emobench migrate) upgrades it: a *OutdatedSchemaError (EINVALID) then.
+// Of a database opened by OpenReadOnly with a current schema, it reads
+// nothing more: schemas only grow newer.
 func (db *DB) RequireCurrent(ctx context.Context) error {
 	if db.notOurs != nil {
 		return db.notOurs
+	}
+	if db.version >= SchemaVersion() {
+		return nil
 	}
 	version, err := db.userVersion(ctx)
 	if err != nil {
@@ -344,10 +353,13 @@ func migrations() []migration {
 
 // SchemaVersion is the schema version this build writes: the number of its
 // newest migration.
-func SchemaVersion() int {
+func SchemaVersion() int { return schemaVersion() }
+
+// schemaVersion reads the embedded migrations' names once.
+var schemaVersion = sync.OnceValue(func() int {
 	ms := migrations()
 	return ms[len(ms)-1].version
-}
+})
 
 // userVersion reads PRAGMA user_version, waiting while the file is locked.
 func (db *DB) userVersion(ctx context.Context) (int, error) {

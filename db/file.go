@@ -74,8 +74,36 @@ func probeFile(ctx context.Context, path string) (fileState, error) {
 	}
 	defer conn.Close()
 	conn.SetMaxOpenConns(1)
+	return probeThrough(ctx, path, conn)
+}
+
+// inspectThrough is inspectFile reading through conn, a read-only pool
+// of path that the caller keeps (OpenReadOnly's own: one connection and
+// one reading of the schema, not two).
+func inspectThrough(ctx context.Context, path string, conn *sql.DB, retry func(context.Context, func() error) error) (fileState, error) {
+	info, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) || (err == nil && info.Size() == 0) {
+		return fileState{empty: true}, nil
+	}
+	if err != nil {
+		return fileState{}, fmt.Errorf("open %s: %w", path, err)
+	}
+	if _, err := readHeader(path); err != nil {
+		return fileState{}, err
+	}
 	var st fileState
-	err = conn.QueryRowContext(ctx, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_schema)").
+	err = retry(ctx, func() error {
+		var err error
+		st, err = probeThrough(ctx, path, conn)
+		return err
+	})
+	return st, err
+}
+
+// probeThrough is probeFile's reading of path through conn.
+func probeThrough(ctx context.Context, path string, conn *sql.DB) (fileState, error) {
+	var st fileState
+	err := conn.QueryRowContext(ctx, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_schema)").
 		Scan(&st.appID, &st.version, &st.objects)
 	if err != nil {
 		return fileState{}, notOursOr(ctx, path, err)
