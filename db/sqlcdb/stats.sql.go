@@ -11,11 +11,13 @@ import (
 
 const CountAllInfraErrors = `-- name: CountAllInfraErrors :one
 SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
-WHERE evaluable = 0
+WHERE evaluable = 0 AND run_id IN (SELECT id FROM runs)
 `
 
 // CountAllInfraErrors is CountInfraErrors of every run, without the run
-// ids.
+// ids. The run_id condition, true of every row, makes SQLite read the
+// table by its primary key: with evaluable = 0 alone it scanned the task_id
+// index and looked every row up (12,000 look-ups, 5 ms).
 func (q *Queries) CountAllInfraErrors(ctx context.Context) (int64, error) {
 	row := q.queryRow(ctx, q.countAllInfraErrorsStmt, CountAllInfraErrors)
 	var n int64
