@@ -184,8 +184,8 @@ func runList(ids []int64) string {
 // of one unit, task (TaskID) and group add up their trials, passes and
 // unevaluated trials, and
 // carry the unit's ID as their RunID. Per-run units leave tasks as they
-// are. Tasks of runs that no unit holds are left out. The order of first
-// appearance is kept.
+// are (the result may then be tasks itself). Tasks of runs that no unit
+// holds are left out. The order of first appearance is kept.
 func PoolTasks(tasks []TaskTrials, u Units) []TaskTrials {
 	if !u.Pooled() {
 		if out, ok := perRunTasks(tasks, u); ok {
@@ -226,8 +226,9 @@ func PoolTasks(tasks []TaskTrials, u Units) []TaskTrials {
 // perRunTasks is PoolTasks for per-run units when each run's tasks are
 // consecutive, as listings give them: the index of a run's tasks is
 // cleared at the next run, rather than one index over every task (a map
-// of 12,000 keys for 240 runs of 50 tasks). ok is false, and out nil, when
-// a run's tasks resume after another run's.
+// of 12,000 keys for 240 runs of 50 tasks), and when no task is left out
+// or added up, out is tasks itself, not a copy. ok is false, and out nil,
+// when a run's tasks resume after another run's.
 func perRunTasks(tasks []TaskTrials, u Units) (out []TaskTrials, ok bool) {
 	type key struct {
 		task  int64
@@ -236,7 +237,14 @@ func perRunTasks(tasks []TaskTrials, u Units) (out []TaskTrials, ok bool) {
 	index := map[key]int{}
 	var runs map[int64]bool // the runs passed, once a second one starts
 	held := false
-	out = make([]TaskTrials, 0, len(tasks))
+	copied := false // out is a copy: a task was left out or added up
+	kept := 0       // tasks in out; while !copied, out is tasks[:kept]
+	change := func(i int) {
+		if !copied {
+			out = append(make([]TaskTrials, 0, len(tasks)), tasks[:i]...)
+			copied = true
+		}
+	}
 	for i, t := range tasks {
 		if i == 0 || t.RunID != tasks[i-1].RunID {
 			if i > 0 {
@@ -252,17 +260,25 @@ func perRunTasks(tasks []TaskTrials, u Units) (out []TaskTrials, ok bool) {
 			_, held = u.Of(t.RunID)
 		}
 		if !held {
+			change(i)
 			continue
 		}
 		k := key{t.TaskID, joinGroup(t.Group)}
 		if j, seen := index[k]; seen {
+			change(i)
 			out[j].Trials += t.Trials
 			out[j].Passes += t.Passes
 			out[j].Unevaluated += t.Unevaluated
 			continue
 		}
-		index[k] = len(out)
-		out = append(out, t)
+		index[k] = kept
+		kept++
+		if copied {
+			out = append(out, t)
+		}
+	}
+	if !copied {
+		return tasks, true
 	}
 	return out, true
 }
