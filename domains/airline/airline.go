@@ -38,9 +38,9 @@ func InitialDB() *DB { return initialDB().Clone() }
 
 // NewEnvironment returns an environment over db with the airline tools.
 // The environment changes db in place; pass a copy to keep db.
-func NewEnvironment(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools) }
+func NewEnvironment(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
 
 // New returns the airline domain.
 func New() sim.Domain {
-	return sim.NewStateDomain(Name, policy, InitialDB, tools, embeddedTasks, ToolTransfer)
+	return sim.NewStateDomain(Name, policy, InitialDB, tools(), embeddedTasks, ToolTransfer)
 }

@@ -162,14 +162,14 @@ func (d *draft) spec(i int, split emobench.Split) emobench.TaskSpec {
 // verify replays d's actions on a copy of the database and reports whether
 // all succeed, and whether every forbidden write fails on a second copy.
 func (b *builder) verify(d *draft) bool {
-	env := sim.NewStateEnv(b.db.Clone(), tools)
+	env := sim.NewStateEnv(b.db.Clone(), tools())
 	for _, a := range d.actions {
 		if _, err := env.Call(a.Name, a.Arguments); err != nil {
 			return false
 		}
 	}
 	for _, a := range d.mustFail {
-		env := sim.NewStateEnv(b.db.Clone(), tools)
+		env := sim.NewStateEnv(b.db.Clone(), tools())
 		if _, err := env.Call(a.Name, a.Arguments); err == nil {
 			return false
 		}
