@@ -230,12 +230,8 @@ func PoolTasks(tasks []TaskTrials, u Units) []TaskTrials {
 // or added up, out is tasks itself, not a copy. ok is false, and out nil,
 // when a run's tasks resume after another run's.
 func perRunTasks(tasks []TaskTrials, u Units) (out []TaskTrials, ok bool) {
-	type key struct {
-		task  int64
-		group string
-	}
-	index := map[key]int{}
-	var runs map[int64]bool // the runs passed, once a second one starts
+	index := map[int64]int{} // task → its index in out; a task has one group in a run
+	var runs map[int64]bool  // the runs passed, once a second one starts
 	held := false
 	copied := false // out is a copy: a task was left out or added up
 	kept := 0       // tasks in out; while !copied, out is tasks[:kept]
@@ -263,15 +259,21 @@ func perRunTasks(tasks []TaskTrials, u Units) (out []TaskTrials, ok bool) {
 			change(i)
 			continue
 		}
-		k := key{t.TaskID, joinGroup(t.Group)}
-		if j, seen := index[k]; seen {
+		if j, seen := index[t.TaskID]; seen {
+			first := tasks[j] // out[j], before any change
+			if copied {
+				first = out[j]
+			}
+			if !slices.Equal(first.Group, t.Group) {
+				return nil, false // a task in two groups of one run: PoolTasks' own index
+			}
 			change(i)
 			out[j].Trials += t.Trials
 			out[j].Passes += t.Passes
 			out[j].Unevaluated += t.Unevaluated
 			continue
 		}
-		index[k] = kept
+		index[t.TaskID] = kept
 		kept++
 		if copied {
 			out = append(out, t)
