@@ -404,6 +404,9 @@ func TestPasskCPUVersusPython(t *testing.T) {
 	one := minChildCPU(t, 5, bin, "--db", dbPath, "stats", "passk", "--run", oneRun)
 	t.Logf("emobench stats passk: all runs CPU %v (python/emobench %.0fx); one run CPU %v (one-file python/emobench %.0fx)",
 		all, ratio(python, all), one, ratio(oneFile, one))
+	// The floor under both: starting the process (runtime and package
+	// init, paging the binary in) and printing the version.
+	t.Logf("emobench --version: CPU %v", minChildCPU(t, 5, bin, "--version"))
 }
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
