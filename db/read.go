@@ -124,7 +124,8 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 // listTaskTrials sums the run_task_outcomes rows of runIDs (only the
 // evaluable ones with evaluableOnly: one query either way) per (run, task
 // key). The rows come by run and task row, so a key's first row is its
-// smallest task row.
+// smallest task row. Of every run, the listing is made at the size of
+// the table (CountRunTaskOutcomes), not grown.
 // Grouping here, not in SQL, costs a range scan: SQLite's GROUP BY
 // task_key over the join with tasks took ten times as long. The rows are
 // read through eachIntRow, and every run's when runIDs is empty without
@@ -176,7 +177,6 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	var touched []int             // the ranks slot holds for the current run
 	sorted := true                // keyed is already by run, then task key
 	var run *sqlcdb.ListOutcomeRunsRow
-	unknownTask := &rankedTask{rank: -1}
 	err = db.eachIntRow(ctx, query, args, func(r []int64) error {
 		runID, taskID, trials, passes, unevaluated := r[0], r[1], r[2], r[3], r[4]
 		if run == nil || run.ID != runID {
@@ -189,12 +189,12 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 			}
 		}
 		k := taskByID[taskID]
-		if k == nil { // a task row the listing of tasks did not return
-			if unknownTask.rank < 0 {
-				unknownTask.rank = len(slot)
-				slot = append(slot, 0)
-			}
-			k = unknownTask
+		if k == nil {
+			// A task row stored after the tasks were listed: a key of its
+			// own, without fields, ranked after the others.
+			k = &rankedTask{rank: len(slot)}
+			taskByID[taskID] = k
+			slot = append(slot, 0)
 		}
 		i := slot[k.rank] - 1
 		if i < 0 {
