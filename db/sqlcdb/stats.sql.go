@@ -10,14 +10,19 @@ import (
 )
 
 const CountAllInfraErrors = `-- name: CountAllInfraErrors :one
-SELECT CAST(COALESCE(SUM(trials), 0) AS INTEGER) AS n FROM run_task_outcomes
-WHERE evaluable = 0 AND run_id IN (SELECT id FROM runs)
+SELECT CAST(CASE
+    WHEN EXISTS (SELECT 1 FROM run_task_outcomes INDEXED BY run_task_outcomes_task WHERE evaluable = 0)
+    THEN (SELECT COALESCE(SUM(trials), 0) FROM run_task_outcomes
+          WHERE evaluable = 0 AND run_id IN (SELECT id FROM runs))
+    ELSE 0 END AS INTEGER) AS n
 `
 
 // CountAllInfraErrors is CountInfraErrors of every run, without the run
-// ids. The run_id condition, true of every row, makes SQLite read the
-// table by its primary key: with evaluable = 0 alone it scanned the task_id
-// index and looked every row up (12,000 look-ups, 5 ms).
+// ids. Whether there is any is asked of the task_id index, which holds
+// evaluable and is narrower than the table (half the time of a sum over
+// it); the sum, when there is, reads the table by its primary key (the
+// run_id condition, true of every row): with evaluable = 0 alone SQLite
+// scanned the task_id index and looked every row up, 12,000 look-ups.
 func (q *Queries) CountAllInfraErrors(ctx context.Context) (int64, error) {
 	row := q.queryRow(ctx, q.countAllInfraErrorsStmt, CountAllInfraErrors)
 	var n int64
