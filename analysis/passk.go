@@ -143,8 +143,22 @@ func PassK(tasks []TaskTrials, opts PassKOptions) ([]PassKRow, error) {
 			return nil, fmt.Errorf("k = %d: k must be at least 1", k)
 		}
 	}
+	groups := groupTasks(tasks)
+	// At most one row per group and k: made at that size, not grown (rows
+	// are large, and growing them was a tenth of stats passk's memory).
+	size := 0
+	for _, g := range groups {
+		if len(opts.Ks) > 0 {
+			size += len(opts.Ks)
+		} else {
+			size += maxTrials(g.tasks)
+		}
+	}
 	var rows []PassKRow
-	for _, g := range groupTasks(tasks) {
+	if size > 0 {
+		rows = make([]PassKRow, 0, size)
+	}
+	for _, g := range groups {
 		rows = passKGroup(rows, g, conv, opts)
 	}
 	return rows, nil

@@ -225,12 +225,13 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	}
 	// Rows come by run, but within a run task rows need not follow their
 	// keys' order: each run's pairs are put in key order by sorting packed
-	// integers (rank, index), not the structs.
+	// integers (rank, index), not the structs, then moved through a
+	// buffer of one run's pairs.
 	if sorted {
 		return keyed, nil
 	}
-	out := make([]TaskTrials, len(keyed))
 	var order []uint64
+	var pairs []TaskTrials // one run's, in the order they came
 	for lo := 0; lo < len(keyed); {
 		hi := lo + 1
 		for hi < len(keyed) && keyed[hi].RunID == keyed[lo].RunID {
@@ -241,12 +242,13 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 			order = append(order, uint64(ranks[i])<<32|uint64(i-lo))
 		}
 		slices.Sort(order)
+		pairs = append(pairs[:0], keyed[lo:hi]...)
 		for j, o := range order {
-			out[lo+j] = keyed[lo+int(o&(1<<32-1))]
+			keyed[lo+j] = pairs[o&(1<<32-1)]
 		}
 		lo = hi
 	}
-	return out, nil
+	return keyed, nil
 }
 
 // runOutcomeTasks lists the tasks the runs of ids (runFilter's array of
