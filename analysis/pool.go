@@ -63,7 +63,13 @@ func NewUnits(runs map[int64]PoolKey, pool bool) Units {
 	}
 	slices.Sort(ids)
 	u := Units{of: make(map[int64]int, len(ids))}
-	byKey := map[PoolKey]int{}
+	if len(ids) > 0 {
+		u.list = make([]Unit, 0, len(ids))
+	}
+	var byKey map[PoolKey]int // pooling: a key's unit
+	if pool {
+		byKey = map[PoolKey]int{}
+	}
 	for _, id := range ids {
 		key := runs[id]
 		if pool && !key.Poolable() {
@@ -72,12 +78,14 @@ func NewUnits(runs map[int64]PoolKey, pool bool) Units {
 			u.list = append(u.list, Unit{ID: id, Key: key, RunIDs: []int64{id}, Pooled: true})
 			continue
 		}
-		if i, ok := byKey[key]; ok && pool {
-			u.list[i].RunIDs = append(u.list[i].RunIDs, id)
-			u.of[id] = i
-			continue
+		if pool {
+			if i, ok := byKey[key]; ok {
+				u.list[i].RunIDs = append(u.list[i].RunIDs, id)
+				u.of[id] = i
+				continue
+			}
+			byKey[key] = len(u.list)
 		}
-		byKey[key] = len(u.list)
 		u.of[id] = len(u.list)
 		u.list = append(u.list, Unit{ID: id, Key: key, RunIDs: []int64{id}, Pooled: pool})
 	}
