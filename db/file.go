@@ -45,6 +45,18 @@ type fileState struct {
 // immutable read of it cannot race a writer that starts; retry runs the
 // probe again while the file is locked (SQLITE_BUSY), until ctx is done.
 func inspectFile(ctx context.Context, path string, retry func(context.Context, func() error) error) (fileState, error) {
+	return inspectWith(ctx, path, retry, func() (fileState, error) { return probeFile(ctx, path) })
+}
+
+// inspectThrough is inspectFile reading through conn, a read-only pool
+// of path that the caller keeps (OpenReadOnly's own: one connection and
+// one reading of the schema, not two).
+func inspectThrough(ctx context.Context, path string, conn *sql.DB, retry func(context.Context, func() error) error) (fileState, error) {
+	return inspectWith(ctx, path, retry, func() (fileState, error) { return probeThrough(ctx, path, conn) })
+}
+
+// inspectWith is inspectFile with probe as each attempt's reading.
+func inspectWith(ctx context.Context, path string, retry func(context.Context, func() error) error, probe func() (fileState, error)) (fileState, error) {
 	info, err := os.Stat(path)
 	if errors.Is(err, os.ErrNotExist) || (err == nil && info.Size() == 0) {
 		return fileState{empty: true}, nil
@@ -58,7 +70,7 @@ func inspectFile(ctx context.Context, path string, retry func(context.Context, f
 	var st fileState
 	err = retry(ctx, func() error {
 		var err error
-		st, err = probeFile(ctx, path)
+		st, err = probe()
 		return err
 	})
 	return st, err
@@ -75,29 +87,6 @@ func probeFile(ctx context.Context, path string) (fileState, error) {
 	defer conn.Close()
 	conn.SetMaxOpenConns(1)
 	return probeThrough(ctx, path, conn)
-}
-
-// inspectThrough is inspectFile reading through conn, a read-only pool
-// of path that the caller keeps (OpenReadOnly's own: one connection and
-// one reading of the schema, not two).
-func inspectThrough(ctx context.Context, path string, conn *sql.DB, retry func(context.Context, func() error) error) (fileState, error) {
-	info, err := os.Stat(path)
-	if errors.Is(err, os.ErrNotExist) || (err == nil && info.Size() == 0) {
-		return fileState{empty: true}, nil
-	}
-	if err != nil {
-		return fileState{}, fmt.Errorf("open %s: %w", path, err)
-	}
-	if _, err := readHeader(path); err != nil {
-		return fileState{}, err
-	}
-	var st fileState
-	err = retry(ctx, func() error {
-		var err error
-		st, err = probeThrough(ctx, path, conn)
-		return err
-	})
-	return st, err
 }
 
 // probeThrough is probeFile's reading of path through conn.
