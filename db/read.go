@@ -178,7 +178,7 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 	sorted := true                // keyed is already by run, then task key
 	var run *sqlcdb.ListOutcomeRunsRow
 	err = db.eachIntRow(ctx, query, args, func(r []int64) error {
-		runID, taskID, trials, passes, unevaluated := r[0], r[1], r[2], r[3], r[4]
+		runID, taskID, trials, passes, evaluated := r[0], r[1], r[2], r[3], r[4]
 		if run == nil || run.ID != runID {
 			for _, k := range touched {
 				slot[k] = 0
@@ -217,7 +217,7 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		t := &keyed[i]
 		t.Trials += int(trials)
 		t.Passes += int(passes)
-		t.Unevaluated += int(unevaluated)
+		t.Unevaluated += int(trials - evaluated)
 		return nil
 	})
 	if err != nil {

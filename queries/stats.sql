@@ -4,8 +4,9 @@
 -- evaluate (evaluable = 0). ListTaskTrials groups them by task key (a
 -- plain range scan; grouping in SQL, even by task row, costs more than
 -- summing in Go). Only the columns pass^k reads: each one costs every row
--- a conversion.
-SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
+-- a conversion; the unevaluated trials, trials - evaluated, are
+-- subtracted in Go (two instructions fewer a row here).
+SELECT run_id, task_id, trials, passes, evaluated
 FROM run_task_outcomes
 WHERE evaluable >= sqlc.arg(only_evaluable)
   AND run_id IN (SELECT value FROM json_each(CAST(sqlc.arg(run_ids) AS TEXT)))
@@ -14,7 +15,7 @@ ORDER BY run_id, task_id, evaluable;
 -- name: ListAllRunTaskCounts :many
 -- ListAllRunTaskCounts is ListRunTaskCounts of every run: a plain scan,
 -- without listing the run ids first and looking each one up.
-SELECT run_id, task_id, trials, passes, CAST(trials - evaluated AS INTEGER) AS unevaluated
+SELECT run_id, task_id, trials, passes, evaluated
 FROM run_task_outcomes
 WHERE evaluable >= sqlc.arg(only_evaluable)
 ORDER BY run_id, task_id, evaluable;
