@@ -129,16 +129,19 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 // Grouping here, not in SQL, costs a range scan: SQLite's GROUP BY
 // task_key over the join with tasks took ten times as long. The rows are
 // read through eachIntRow, and every run's when runIDs is empty without
-// listing the run ids (ListAllRunTaskCounts).
+// listing the run ids (ListAllRunTaskCounts, ListAllEvaluableRunTaskCounts).
 func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly bool) ([]TaskTrials, error) {
-	query, args := sqlcdb.ListAllRunTaskCounts, []any{boolInt(evaluableOnly)}
+	query, args := sqlcdb.ListAllRunTaskCounts, []any(nil)
+	if evaluableOnly {
+		query = sqlcdb.ListAllEvaluableRunTaskCounts
+	}
 	ids, size := "[]", int64(0)
 	var err error
 	if len(runIDs) > 0 {
 		if ids, err = db.runFilter(ctx, runIDs); err != nil {
 			return nil, err
 		}
-		query, args = sqlcdb.ListRunTaskCounts, append(args, ids)
+		query, args = sqlcdb.ListRunTaskCounts, []any{boolInt(evaluableOnly), ids}
 	} else if size, err = db.queries.CountRunTaskOutcomes(ctx); err != nil {
 		return nil, err
 	}

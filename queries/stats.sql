@@ -13,11 +13,19 @@ WHERE evaluable >= sqlc.arg(only_evaluable)
 ORDER BY run_id, task_id, evaluable;
 
 -- name: ListAllRunTaskCounts :many
--- ListAllRunTaskCounts is ListRunTaskCounts of every run: a plain scan,
--- without listing the run ids first and looking each one up.
+-- ListAllRunTaskCounts is ListRunTaskCounts of every run with
+-- only_evaluable = 0: a plain scan, without listing the run ids first and
+-- looking each one up, or testing a condition every row meets.
 SELECT run_id, task_id, trials, passes, evaluated
 FROM run_task_outcomes
-WHERE evaluable >= sqlc.arg(only_evaluable)
+ORDER BY run_id, task_id, evaluable;
+
+-- name: ListAllEvaluableRunTaskCounts :many
+-- ListAllEvaluableRunTaskCounts is ListRunTaskCounts of every run with
+-- only_evaluable = 1.
+SELECT run_id, task_id, trials, passes, evaluated
+FROM run_task_outcomes
+WHERE evaluable = 1
 ORDER BY run_id, task_id, evaluable;
 
 -- name: CountRunTaskOutcomes :one

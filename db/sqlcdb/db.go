@@ -120,6 +120,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listAgentTextsStmt, err = db.PrepareContext(ctx, ListAgentTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAgentTexts: %w", err)
 	}
+	if q.listAllEvaluableRunTaskCountsStmt, err = db.PrepareContext(ctx, ListAllEvaluableRunTaskCounts); err != nil {
+		return nil, fmt.Errorf("error preparing query ListAllEvaluableRunTaskCounts: %w", err)
+	}
 	if q.listAllRunTaskCountsStmt, err = db.PrepareContext(ctx, ListAllRunTaskCounts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAllRunTaskCounts: %w", err)
 	}
@@ -393,6 +396,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listAgentTextsStmt: %w", cerr)
 		}
 	}
+	if q.listAllEvaluableRunTaskCountsStmt != nil {
+		if cerr := q.listAllEvaluableRunTaskCountsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listAllEvaluableRunTaskCountsStmt: %w", cerr)
+		}
+	}
 	if q.listAllRunTaskCountsStmt != nil {
 		if cerr := q.listAllRunTaskCountsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listAllRunTaskCountsStmt: %w", cerr)
@@ -610,149 +618,151 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                             DBTX
-	tx                             *sql.Tx
-	countAllInfraErrorsStmt        *sql.Stmt
-	countInfraErrorsStmt           *sql.Stmt
-	countMaintenanceStmt           *sql.Stmt
-	countPublishedBySHA256Stmt     *sql.Stmt
-	countRunEmotionProfilesStmt    *sql.Stmt
-	countRunRewardKindsStmt        *sql.Stmt
-	countRunTaskOutcomesStmt       *sql.Stmt
-	countRunTrialsStmt             *sql.Stmt
-	createMessageStmt              *sql.Stmt
-	createPublishedResultStmt      *sql.Stmt
-	createRunStmt                  *sql.Stmt
-	createTrajectoryStmt           *sql.Stmt
-	deleteAnyRunLockStmt           *sql.Stmt
-	deleteErroredPairStmt          *sql.Stmt
-	deleteOrphanTasksStmt          *sql.Stmt
-	deleteRunStmt                  *sql.Stmt
-	deleteRunLockStmt              *sql.Stmt
-	deleteRunOutcomesStmt          *sql.Stmt
-	deleteTrajectoryStmt           *sql.Stmt
-	detachRunSourceStmt            *sql.Stmt
-	findRunByIDStmt                *sql.Stmt
-	findRunBySHA256Stmt            *sql.Stmt
-	findRunConfigStmt              *sql.Stmt
-	findRunLockStmt                *sql.Stmt
-	findRunProvenanceBySHA256Stmt  *sql.Stmt
-	findRunTagsStmt                *sql.Stmt
-	findRunTrajectoryByTaskKeyStmt *sql.Stmt
-	findRunsByNameStmt             *sql.Stmt
-	findTrajectoryStmt             *sql.Stmt
-	findTrajectoryRunIDStmt        *sql.Stmt
-	insertRunOutcomesStmt          *sql.Stmt
-	listAgentTextsStmt             *sql.Stmt
-	listAllRunTaskCountsStmt       *sql.Stmt
-	listFinishedPairsStmt          *sql.Stmt
-	listMessageContentsStmt        *sql.Stmt
-	listOutcomeRunsStmt            *sql.Stmt
-	listOutcomeTasksStmt           *sql.Stmt
-	listPublishedResultsStmt       *sql.Stmt
-	listPublishedResultsV3Stmt     *sql.Stmt
-	listRunConfigsStmt             *sql.Stmt
-	listRunIDsStmt                 *sql.Stmt
-	listRunPairsStmt               *sql.Stmt
-	listRunProvenanceStmt          *sql.Stmt
-	listRunRewardsStmt             *sql.Stmt
-	listRunSummariesStmt           *sql.Stmt
-	listRunTagsStmt                *sql.Stmt
-	listRunTaskCountsStmt          *sql.Stmt
-	listRunTaskOutcomeRowsStmt     *sql.Stmt
-	listRunTrajectoriesStmt        *sql.Stmt
-	listRunTrajectoriesV8Stmt      *sql.Stmt
-	listRunTrialNumbersStmt        *sql.Stmt
-	listRunsStmt                   *sql.Stmt
-	listTaskTrajectoriesStmt       *sql.Stmt
-	listTrajectoryMessagesStmt     *sql.Stmt
-	listTrajectoryOutcomesStmt     *sql.Stmt
-	listTrajectoryTextsStmt        *sql.Stmt
-	markMaintenanceStmt            *sql.Stmt
-	nextTrajectoryBatchEndStmt     *sql.Stmt
-	rebaseRunsStmt                 *sql.Stmt
-	recountRunTaskOutcomeRowsStmt  *sql.Stmt
-	setRunLockStmt                 *sql.Stmt
-	setRunSourceSHA256Stmt         *sql.Stmt
-	tagRunStmt                     *sql.Stmt
-	updateMessageContentStmt       *sql.Stmt
-	updateRunConfigStmt            *sql.Stmt
-	updateRunMetadataStmt          *sql.Stmt
-	updateTrajectoryTextsStmt      *sql.Stmt
-	upsertTaskStmt                 *sql.Stmt
+	db                                DBTX
+	tx                                *sql.Tx
+	countAllInfraErrorsStmt           *sql.Stmt
+	countInfraErrorsStmt              *sql.Stmt
+	countMaintenanceStmt              *sql.Stmt
+	countPublishedBySHA256Stmt        *sql.Stmt
+	countRunEmotionProfilesStmt       *sql.Stmt
+	countRunRewardKindsStmt           *sql.Stmt
+	countRunTaskOutcomesStmt          *sql.Stmt
+	countRunTrialsStmt                *sql.Stmt
+	createMessageStmt                 *sql.Stmt
+	createPublishedResultStmt         *sql.Stmt
+	createRunStmt                     *sql.Stmt
+	createTrajectoryStmt              *sql.Stmt
+	deleteAnyRunLockStmt              *sql.Stmt
+	deleteErroredPairStmt             *sql.Stmt
+	deleteOrphanTasksStmt             *sql.Stmt
+	deleteRunStmt                     *sql.Stmt
+	deleteRunLockStmt                 *sql.Stmt
+	deleteRunOutcomesStmt             *sql.Stmt
+	deleteTrajectoryStmt              *sql.Stmt
+	detachRunSourceStmt               *sql.Stmt
+	findRunByIDStmt                   *sql.Stmt
+	findRunBySHA256Stmt               *sql.Stmt
+	findRunConfigStmt                 *sql.Stmt
+	findRunLockStmt                   *sql.Stmt
+	findRunProvenanceBySHA256Stmt     *sql.Stmt
+	findRunTagsStmt                   *sql.Stmt
+	findRunTrajectoryByTaskKeyStmt    *sql.Stmt
+	findRunsByNameStmt                *sql.Stmt
+	findTrajectoryStmt                *sql.Stmt
+	findTrajectoryRunIDStmt           *sql.Stmt
+	insertRunOutcomesStmt             *sql.Stmt
+	listAgentTextsStmt                *sql.Stmt
+	listAllEvaluableRunTaskCountsStmt *sql.Stmt
+	listAllRunTaskCountsStmt          *sql.Stmt
+	listFinishedPairsStmt             *sql.Stmt
+	listMessageContentsStmt           *sql.Stmt
+	listOutcomeRunsStmt               *sql.Stmt
+	listOutcomeTasksStmt              *sql.Stmt
+	listPublishedResultsStmt          *sql.Stmt
+	listPublishedResultsV3Stmt        *sql.Stmt
+	listRunConfigsStmt                *sql.Stmt
+	listRunIDsStmt                    *sql.Stmt
+	listRunPairsStmt                  *sql.Stmt
+	listRunProvenanceStmt             *sql.Stmt
+	listRunRewardsStmt                *sql.Stmt
+	listRunSummariesStmt              *sql.Stmt
+	listRunTagsStmt                   *sql.Stmt
+	listRunTaskCountsStmt             *sql.Stmt
+	listRunTaskOutcomeRowsStmt        *sql.Stmt
+	listRunTrajectoriesStmt           *sql.Stmt
+	listRunTrajectoriesV8Stmt         *sql.Stmt
+	listRunTrialNumbersStmt           *sql.Stmt
+	listRunsStmt                      *sql.Stmt
+	listTaskTrajectoriesStmt          *sql.Stmt
+	listTrajectoryMessagesStmt        *sql.Stmt
+	listTrajectoryOutcomesStmt        *sql.Stmt
+	listTrajectoryTextsStmt           *sql.Stmt
+	markMaintenanceStmt               *sql.Stmt
+	nextTrajectoryBatchEndStmt        *sql.Stmt
+	rebaseRunsStmt                    *sql.Stmt
+	recountRunTaskOutcomeRowsStmt     *sql.Stmt
+	setRunLockStmt                    *sql.Stmt
+	setRunSourceSHA256Stmt            *sql.Stmt
+	tagRunStmt                        *sql.Stmt
+	updateMessageContentStmt          *sql.Stmt
+	updateRunConfigStmt               *sql.Stmt
+	updateRunMetadataStmt             *sql.Stmt
+	updateTrajectoryTextsStmt         *sql.Stmt
+	upsertTaskStmt                    *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                             tx,
-		tx:                             tx,
-		countAllInfraErrorsStmt:        q.countAllInfraErrorsStmt,
-		countInfraErrorsStmt:           q.countInfraErrorsStmt,
-		countMaintenanceStmt:           q.countMaintenanceStmt,
-		countPublishedBySHA256Stmt:     q.countPublishedBySHA256Stmt,
-		countRunEmotionProfilesStmt:    q.countRunEmotionProfilesStmt,
-		countRunRewardKindsStmt:        q.countRunRewardKindsStmt,
-		countRunTaskOutcomesStmt:       q.countRunTaskOutcomesStmt,
-		countRunTrialsStmt:             q.countRunTrialsStmt,
-		createMessageStmt:              q.createMessageStmt,
-		createPublishedResultStmt:      q.createPublishedResultStmt,
-		createRunStmt:                  q.createRunStmt,
-		createTrajectoryStmt:           q.createTrajectoryStmt,
-		deleteAnyRunLockStmt:           q.deleteAnyRunLockStmt,
-		deleteErroredPairStmt:          q.deleteErroredPairStmt,
-		deleteOrphanTasksStmt:          q.deleteOrphanTasksStmt,
-		deleteRunStmt:                  q.deleteRunStmt,
-		deleteRunLockStmt:              q.deleteRunLockStmt,
-		deleteRunOutcomesStmt:          q.deleteRunOutcomesStmt,
-		deleteTrajectoryStmt:           q.deleteTrajectoryStmt,
-		detachRunSourceStmt:            q.detachRunSourceStmt,
-		findRunByIDStmt:                q.findRunByIDStmt,
-		findRunBySHA256Stmt:            q.findRunBySHA256Stmt,
-		findRunConfigStmt:              q.findRunConfigStmt,
-		findRunLockStmt:                q.findRunLockStmt,
-		findRunProvenanceBySHA256Stmt:  q.findRunProvenanceBySHA256Stmt,
-		findRunTagsStmt:                q.findRunTagsStmt,
-		findRunTrajectoryByTaskKeyStmt: q.findRunTrajectoryByTaskKeyStmt,
-		findRunsByNameStmt:             q.findRunsByNameStmt,
-		findTrajectoryStmt:             q.findTrajectoryStmt,
-		findTrajectoryRunIDStmt:        q.findTrajectoryRunIDStmt,
-		insertRunOutcomesStmt:          q.insertRunOutcomesStmt,
-		listAgentTextsStmt:             q.listAgentTextsStmt,
-		listAllRunTaskCountsStmt:       q.listAllRunTaskCountsStmt,
-		listFinishedPairsStmt:          q.listFinishedPairsStmt,
-		listMessageContentsStmt:        q.listMessageContentsStmt,
-		listOutcomeRunsStmt:            q.listOutcomeRunsStmt,
-		listOutcomeTasksStmt:           q.listOutcomeTasksStmt,
-		listPublishedResultsStmt:       q.listPublishedResultsStmt,
-		listPublishedResultsV3Stmt:     q.listPublishedResultsV3Stmt,
-		listRunConfigsStmt:             q.listRunConfigsStmt,
-		listRunIDsStmt:                 q.listRunIDsStmt,
-		listRunPairsStmt:               q.listRunPairsStmt,
-		listRunProvenanceStmt:          q.listRunProvenanceStmt,
-		listRunRewardsStmt:             q.listRunRewardsStmt,
-		listRunSummariesStmt:           q.listRunSummariesStmt,
-		listRunTagsStmt:                q.listRunTagsStmt,
-		listRunTaskCountsStmt:          q.listRunTaskCountsStmt,
-		listRunTaskOutcomeRowsStmt:     q.listRunTaskOutcomeRowsStmt,
-		listRunTrajectoriesStmt:        q.listRunTrajectoriesStmt,
-		listRunTrajectoriesV8Stmt:      q.listRunTrajectoriesV8Stmt,
-		listRunTrialNumbersStmt:        q.listRunTrialNumbersStmt,
-		listRunsStmt:                   q.listRunsStmt,
-		listTaskTrajectoriesStmt:       q.listTaskTrajectoriesStmt,
-		listTrajectoryMessagesStmt:     q.listTrajectoryMessagesStmt,
-		listTrajectoryOutcomesStmt:     q.listTrajectoryOutcomesStmt,
-		listTrajectoryTextsStmt:        q.listTrajectoryTextsStmt,
-		markMaintenanceStmt:            q.markMaintenanceStmt,
-		nextTrajectoryBatchEndStmt:     q.nextTrajectoryBatchEndStmt,
-		rebaseRunsStmt:                 q.rebaseRunsStmt,
-		recountRunTaskOutcomeRowsStmt:  q.recountRunTaskOutcomeRowsStmt,
-		setRunLockStmt:                 q.setRunLockStmt,
-		setRunSourceSHA256Stmt:         q.setRunSourceSHA256Stmt,
-		tagRunStmt:                     q.tagRunStmt,
-		updateMessageContentStmt:       q.updateMessageContentStmt,
-		updateRunConfigStmt:            q.updateRunConfigStmt,
-		updateRunMetadataStmt:          q.updateRunMetadataStmt,
-		updateTrajectoryTextsStmt:      q.updateTrajectoryTextsStmt,
-		upsertTaskStmt:                 q.upsertTaskStmt,
+		db:                                tx,
+		tx:                                tx,
+		countAllInfraErrorsStmt:           q.countAllInfraErrorsStmt,
+		countInfraErrorsStmt:              q.countInfraErrorsStmt,
+		countMaintenanceStmt:              q.countMaintenanceStmt,
+		countPublishedBySHA256Stmt:        q.countPublishedBySHA256Stmt,
+		countRunEmotionProfilesStmt:       q.countRunEmotionProfilesStmt,
+		countRunRewardKindsStmt:           q.countRunRewardKindsStmt,
+		countRunTaskOutcomesStmt:          q.countRunTaskOutcomesStmt,
+		countRunTrialsStmt:                q.countRunTrialsStmt,
+		createMessageStmt:                 q.createMessageStmt,
+		createPublishedResultStmt:         q.createPublishedResultStmt,
+		createRunStmt:                     q.createRunStmt,
+		createTrajectoryStmt:              q.createTrajectoryStmt,
+		deleteAnyRunLockStmt:              q.deleteAnyRunLockStmt,
+		deleteErroredPairStmt:             q.deleteErroredPairStmt,
+		deleteOrphanTasksStmt:             q.deleteOrphanTasksStmt,
+		deleteRunStmt:                     q.deleteRunStmt,
+		deleteRunLockStmt:                 q.deleteRunLockStmt,
+		deleteRunOutcomesStmt:             q.deleteRunOutcomesStmt,
+		deleteTrajectoryStmt:              q.deleteTrajectoryStmt,
+		detachRunSourceStmt:               q.detachRunSourceStmt,
+		findRunByIDStmt:                   q.findRunByIDStmt,
+		findRunBySHA256Stmt:               q.findRunBySHA256Stmt,
+		findRunConfigStmt:                 q.findRunConfigStmt,
+		findRunLockStmt:                   q.findRunLockStmt,
+		findRunProvenanceBySHA256Stmt:     q.findRunProvenanceBySHA256Stmt,
+		findRunTagsStmt:                   q.findRunTagsStmt,
+		findRunTrajectoryByTaskKeyStmt:    q.findRunTrajectoryByTaskKeyStmt,
+		findRunsByNameStmt:                q.findRunsByNameStmt,
+		findTrajectoryStmt:                q.findTrajectoryStmt,
+		findTrajectoryRunIDStmt:           q.findTrajectoryRunIDStmt,
+		insertRunOutcomesStmt:             q.insertRunOutcomesStmt,
+		listAgentTextsStmt:                q.listAgentTextsStmt,
+		listAllEvaluableRunTaskCountsStmt: q.listAllEvaluableRunTaskCountsStmt,
+		listAllRunTaskCountsStmt:          q.listAllRunTaskCountsStmt,
+		listFinishedPairsStmt:             q.listFinishedPairsStmt,
+		listMessageContentsStmt:           q.listMessageContentsStmt,
+		listOutcomeRunsStmt:               q.listOutcomeRunsStmt,
+		listOutcomeTasksStmt:              q.listOutcomeTasksStmt,
+		listPublishedResultsStmt:          q.listPublishedResultsStmt,
+		listPublishedResultsV3Stmt:        q.listPublishedResultsV3Stmt,
+		listRunConfigsStmt:                q.listRunConfigsStmt,
+		listRunIDsStmt:                    q.listRunIDsStmt,
+		listRunPairsStmt:                  q.listRunPairsStmt,
+		listRunProvenanceStmt:             q.listRunProvenanceStmt,
+		listRunRewardsStmt:                q.listRunRewardsStmt,
+		listRunSummariesStmt:              q.listRunSummariesStmt,
+		listRunTagsStmt:                   q.listRunTagsStmt,
+		listRunTaskCountsStmt:             q.listRunTaskCountsStmt,
+		listRunTaskOutcomeRowsStmt:        q.listRunTaskOutcomeRowsStmt,
+		listRunTrajectoriesStmt:           q.listRunTrajectoriesStmt,
+		listRunTrajectoriesV8Stmt:         q.listRunTrajectoriesV8Stmt,
+		listRunTrialNumbersStmt:           q.listRunTrialNumbersStmt,
+		listRunsStmt:                      q.listRunsStmt,
+		listTaskTrajectoriesStmt:          q.listTaskTrajectoriesStmt,
+		listTrajectoryMessagesStmt:        q.listTrajectoryMessagesStmt,
+		listTrajectoryOutcomesStmt:        q.listTrajectoryOutcomesStmt,
+		listTrajectoryTextsStmt:           q.listTrajectoryTextsStmt,
+		markMaintenanceStmt:               q.markMaintenanceStmt,
+		nextTrajectoryBatchEndStmt:        q.nextTrajectoryBatchEndStmt,
+		rebaseRunsStmt:                    q.rebaseRunsStmt,
+		recountRunTaskOutcomeRowsStmt:     q.recountRunTaskOutcomeRowsStmt,
+		setRunLockStmt:                    q.setRunLockStmt,
+		setRunSourceSHA256Stmt:            q.setRunSourceSHA256Stmt,
+		tagRunStmt:                        q.tagRunStmt,
+		updateMessageContentStmt:          q.updateMessageContentStmt,
+		updateRunConfigStmt:               q.updateRunConfigStmt,
+		updateRunMetadataStmt:             q.updateRunMetadataStmt,
+		updateTrajectoryTextsStmt:         q.updateTrajectoryTextsStmt,
+		upsertTaskStmt:                    q.upsertTaskStmt,
 	}
 }

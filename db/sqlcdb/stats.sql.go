@@ -103,10 +103,55 @@ func (q *Queries) ListAgentTexts(ctx context.Context, arg ListAgentTextsParams) 
 	return items, nil
 }
 
+const ListAllEvaluableRunTaskCounts = `-- name: ListAllEvaluableRunTaskCounts :many
+SELECT run_id, task_id, trials, passes, evaluated
+FROM run_task_outcomes
+WHERE evaluable = 1
+ORDER BY run_id, task_id, evaluable
+`
+
+type ListAllEvaluableRunTaskCountsRow struct {
+	RunID     int64
+	TaskID    int64
+	Trials    int64
+	Passes    int64
+	Evaluated int64
+}
+
+// ListAllEvaluableRunTaskCounts is ListRunTaskCounts of every run with
+// only_evaluable = 1.
+func (q *Queries) ListAllEvaluableRunTaskCounts(ctx context.Context) ([]ListAllEvaluableRunTaskCountsRow, error) {
+	rows, err := q.query(ctx, q.listAllEvaluableRunTaskCountsStmt, ListAllEvaluableRunTaskCounts)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListAllEvaluableRunTaskCountsRow{}
+	for rows.Next() {
+		var i ListAllEvaluableRunTaskCountsRow
+		if err := rows.Scan(
+			&i.RunID,
+			&i.TaskID,
+			&i.Trials,
+			&i.Passes,
+			&i.Evaluated,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const ListAllRunTaskCounts = `-- name: ListAllRunTaskCounts :many
 SELECT run_id, task_id, trials, passes, evaluated
 FROM run_task_outcomes
-WHERE evaluable >= ?1
 ORDER BY run_id, task_id, evaluable
 `
 
@@ -118,10 +163,11 @@ type ListAllRunTaskCountsRow struct {
 	Evaluated int64
 }
 
-// ListAllRunTaskCounts is ListRunTaskCounts of every run: a plain scan,
-// without listing the run ids first and looking each one up.
-func (q *Queries) ListAllRunTaskCounts(ctx context.Context, onlyEvaluable int64) ([]ListAllRunTaskCountsRow, error) {
-	rows, err := q.query(ctx, q.listAllRunTaskCountsStmt, ListAllRunTaskCounts, onlyEvaluable)
+// ListAllRunTaskCounts is ListRunTaskCounts of every run with
+// only_evaluable = 0: a plain scan, without listing the run ids first and
+// looking each one up, or testing a condition every row meets.
+func (q *Queries) ListAllRunTaskCounts(ctx context.Context) ([]ListAllRunTaskCountsRow, error) {
+	rows, err := q.query(ctx, q.listAllRunTaskCountsStmt, ListAllRunTaskCounts)
 	if err != nil {
 		return nil, err
 	}
