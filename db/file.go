@@ -92,16 +92,19 @@ func probeFile(ctx context.Context, path string) (fileState, error) {
 // probeThrough is probeFile's reading of path through conn.
 func probeThrough(ctx context.Context, path string, conn *sql.DB) (fileState, error) {
 	var st fileState
-	err := conn.QueryRowContext(ctx, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_schema)").
-		Scan(&st.appID, &st.version, &st.objects)
+	var triggers int // their names are listed only when there are any: one statement fewer
+	err := conn.QueryRowContext(ctx, "SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), (SELECT COUNT(*) FROM sqlite_schema), (SELECT COUNT(*) FROM sqlite_schema WHERE type = 'trigger')").
+		Scan(&st.appID, &st.version, &st.objects, &triggers)
 	if err != nil {
 		return fileState{}, notOursOr(ctx, path, err)
 	}
-	if st.triggers, err = stringRows(ctx, conn, "SELECT name FROM sqlite_schema WHERE type = 'trigger'"); err != nil {
-		if isBusy(err) {
-			return fileState{}, err
+	if triggers > 0 {
+		if st.triggers, err = stringRows(ctx, conn, "SELECT name FROM sqlite_schema WHERE type = 'trigger'"); err != nil {
+			if isBusy(err) {
+				return fileState{}, err
+			}
+			return fileState{}, fmt.Errorf("open %s: %w", path, err)
 		}
-		return fileState{}, fmt.Errorf("open %s: %w", path, err)
 	}
 	if st.objects == 0 && st.version == 0 && st.appID == 0 {
 		st.empty = true // an SQLite file nothing was stored in yet
