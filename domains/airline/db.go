@@ -64,12 +64,6 @@ const (
 	BagFee = 40
 	// InsuranceFee is the price of travel insurance per passenger.
 	InsuranceFee = 25
-	// MaxPassengers is the most passengers one reservation may hold.
-	MaxPassengers = 5
-	// DelayCompensation and CancelCompensation are the certificate amounts
-	// per passenger for a delayed and for a cancelled flight.
-	DelayCompensation  = 50
-	CancelCompensation = 100
 	// AirlineName is the airline the agent works for.
 	AirlineName = "Larkspur Air"
 )
@@ -85,20 +79,6 @@ var nowTime, _ = time.Parse(dateTimeLayout, Now)
 
 // cabins lists the cabin classes from cheapest to dearest.
 var cabins = []string{CabinBasicEconomy, CabinEconomy, CabinBusiness}
-
-// freeBags is the number of free checked bags per passenger, by membership
-// and cabin.
-var freeBags = map[string]Cabins{
-	MemberRegular: {BasicEconomy: 0, Economy: 1, Business: 2},
-	MemberSilver:  {BasicEconomy: 1, Economy: 2, Business: 2},
-	MemberGold:    {BasicEconomy: 1, Economy: 2, Business: 3},
-}
-
-// FreeBags returns the free checked bags per passenger for a membership
-// level and cabin, or 0 when either is unknown.
-func FreeBags(membership, cabin string) int {
-	return freeBags[membership].Get(cabin)
-}
 
 // DB is the airline's database: the whole state of one environment. Its
 // JSON encoding is canonical (maps have string keys, which encoding/json
@@ -358,50 +338,4 @@ func (db *DB) hasStatus(r *Reservation, status string) bool {
 		}
 	}
 	return false
-}
-
-// bookedWithin24h reports whether r was created less than 24 hours before
-// Now.
-func bookedWithin24h(r *Reservation) bool {
-	t, err := time.Parse(dateTimeLayout, r.CreatedAt)
-	if err != nil {
-		return false
-	}
-	return !t.After(nowTime) && nowTime.Sub(t) < 24*time.Hour
-}
-
-// cancellable reports whether the policy lets r be cancelled for reason,
-// and if not, why.
-func (db *DB) cancellable(r *Reservation, reason string) error {
-	switch {
-	case r.Status == ReservationCanceled:
-		return fmt.Errorf("reservation %s is already cancelled", r.ID)
-	case db.flown(r):
-		return fmt.Errorf("reservation %s has a flight that has already been flown; it cannot be cancelled by this tool, transfer the user to a human agent", r.ID)
-	case reason == ReasonAirlineCancelled && !db.hasStatus(r, StatusCancelled):
-		return fmt.Errorf("no flight of reservation %s was cancelled by the airline", r.ID)
-	case reason == ReasonAirlineCancelled, bookedWithin24h(r), r.Cabin == CabinBusiness:
-		return nil
-	case r.Insurance == "yes" && (reason == ReasonHealth || reason == ReasonWeather):
-		return nil
-	}
-	return fmt.Errorf("reservation %s cannot be cancelled for reason %s: it was booked more than 24 hours ago, no flight was cancelled by the airline, the cabin is not business, and travel insurance does not cover this reason", r.ID, reason)
-}
-
-// compensation returns the certificate amount the policy grants for r, or
-// an error saying why none is due.
-func (db *DB) compensation(u *User, r *Reservation) (int, error) {
-	if r.Compensated {
-		return 0, fmt.Errorf("a certificate was already sent for reservation %s", r.ID)
-	}
-	if u.Membership != MemberGold && r.Insurance != "yes" && r.Cabin != CabinBusiness {
-		return 0, fmt.Errorf("user %s is not eligible for compensation: not a gold member, no travel insurance and not a business cabin", u.ID)
-	}
-	switch {
-	case db.hasStatus(r, StatusCancelled):
-		return CancelCompensation * len(r.Passengers), nil
-	case db.hasStatus(r, StatusDelayed):
-		return DelayCompensation * len(r.Passengers), nil
-	}
-	return 0, fmt.Errorf("reservation %s has no delayed or cancelled flight", r.ID)
 }

@@ -22,7 +22,10 @@ const NumTestTasks = 40
 // allowed and refused, bags, passenger changes, upgrades, date changes,
 // bookings, questions about totals, complaints, transfers), taking the
 // kinds in turn, and keeps a task only if replaying its gold actions on a
-// copy of db succeeds (and the write a refusal task forbids fails). Emotion
+// copy of db succeeds, every gold cancellation and certificate is one the
+// policy allows, and the writes a refusal task forbids are absent from its
+// gold, refused by the policy and accepted by the tools (so an agent that
+// makes one changes the database). Emotion
 // profiles are assigned in turn over every family and leaf of
 // emobench.Taxonomy, with the three dimensions drawn from a seeded shuffle of
 // their 27 combinations. Equal arguments give equal tasks; db is not
@@ -137,9 +140,9 @@ type draft struct {
 	requests    []emobench.Request
 	actions     []emobench.Action
 	outputs     []string
-	// mustFail are writes the policy forbids in this task; verify checks
-	// that the tools refuse them.
-	mustFail []emobench.Action
+	// forbidden are writes the policy forbids in this task. The tools
+	// accept them: refusing is the agent's job.
+	forbidden []emobench.Action
 }
 
 func (d *draft) spec(i int, split emobench.Split) emobench.TaskSpec {
@@ -160,17 +163,29 @@ func (d *draft) spec(i int, split emobench.Split) emobench.TaskSpec {
 }
 
 // verify replays d's actions on a copy of the database and reports whether
-// all succeed, and whether every forbidden write fails on a second copy.
+// all succeed and each is allowed by the policy where it is made, and
+// whether every forbidden write is absent from the gold, refused by the
+// policy and accepted by the tools, changing the state, on a fresh copy.
 func (b *builder) verify(d *draft) bool {
 	env := sim.NewStateEnv(b.db.Clone(), tools())
 	for _, a := range d.actions {
+		if !env.State.policyAllowsWrite(a) {
+			return false
+		}
 		if _, err := env.Call(a.Name, a.Arguments); err != nil {
 			return false
 		}
 	}
-	for _, a := range d.mustFail {
+	for _, f := range d.forbidden {
+		if slices.ContainsFunc(d.actions, func(a emobench.Action) bool { return a.Name == f.Name }) {
+			return false
+		}
 		env := sim.NewStateEnv(b.db.Clone(), tools())
-		if _, err := env.Call(a.Name, a.Arguments); err == nil {
+		before := env.Hash()
+		if b.db.policyAllowsWrite(f) {
+			return false
+		}
+		if _, err := env.Call(f.Name, f.Arguments); err != nil || env.Hash() == before {
 			return false
 		}
 	}
@@ -361,10 +376,10 @@ func draftCancelRefused(b *builder, id string) *draft {
 		user: u,
 		instruction: fmt.Sprintf("I am %s, user id %s. My plans have changed and I want to cancel reservation %s, my %s, and get my money back. If the agent says it cannot be cancelled, I accept that and don't ask for anything else.",
 			fullName(u.FirstName, u.LastName), u.ID, r.ID, b.trip(r)),
-		facts:    map[string]string{"user_id": u.ID, "reservation_id": r.ID, "reason": "my plans changed"},
-		requests: []emobench.Request{request(fmt.Sprintf("Cancel reservation %s and refund it.", r.ID), ToolGetReservationDetails)},
-		actions:  []emobench.Action{getUser(u), getReservation(r)},
-		mustFail: []emobench.Action{act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": ReasonChangeOfPlan})},
+		facts:     map[string]string{"user_id": u.ID, "reservation_id": r.ID, "reason": "my plans changed"},
+		requests:  []emobench.Request{request(fmt.Sprintf("Cancel reservation %s and refund it.", r.ID), ToolGetReservationDetails)},
+		actions:   []emobench.Action{getUser(u), getReservation(r)},
+		forbidden: []emobench.Action{act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": ReasonChangeOfPlan})},
 	}
 }
 
@@ -375,7 +390,7 @@ func draftAddBags(b *builder, id string) *draft {
 	}
 	k := 1 + b.rng.IntN(2)
 	total := r.TotalBaggages + k
-	nonfree := max(0, total-FreeBags(u.Membership, r.Cabin)*len(r.Passengers))
+	nonfree := NonfreeBags(u.Membership, r.Cabin, len(r.Passengers), total)
 	fee := BagFee * max(0, nonfree-r.NonfreeBaggages)
 	pm, ok := b.payer(u, fee)
 	if !ok {
@@ -551,7 +566,7 @@ func (b *builder) planBooking(u *User, flights []Segment) (booking, bool) {
 		bk.insurance = "yes"
 	}
 	bk.bags = b.rng.IntN(pax + 2)
-	bk.nonfree = max(0, bk.bags-FreeBags(u.Membership, bk.cabin)*pax)
+	bk.nonfree = NonfreeBags(u.Membership, bk.cabin, pax, bk.bags)
 	bk.total = per*pax + BagFee*bk.nonfree
 	if bk.insurance == "yes" {
 		bk.total += InsuranceFee * pax
@@ -772,11 +787,6 @@ func draftAllTotal(b *builder, id string) *draft {
 	}
 }
 
-// eligible reports whether the policy compensates u for disruptions of r.
-func eligible(u *User, r *Reservation) bool {
-	return u.Membership == MemberGold || r.Insurance == "yes" || r.Cabin == CabinBusiness
-}
-
 // disrupted returns r's first segment with the given status.
 func (b *builder) disrupted(r *Reservation, status string) (Segment, bool) {
 	for _, s := range r.Flights {
@@ -856,10 +866,10 @@ func draftComplaintIneligible(b *builder, id string) *draft {
 		user: u,
 		instruction: fmt.Sprintf("I am %s, user id %s. My flight %s on %s, on reservation %s, %s, and I think I deserve compensation for it. If the agent explains that I am not entitled to any, I accept it; I don't want to change or cancel anything.",
 			fullName(u.FirstName, u.LastName), u.ID, s.FlightNumber, s.Date, r.ID, what),
-		facts:    map[string]string{"user_id": u.ID, "reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
-		requests: []emobench.Request{request(fmt.Sprintf("Compensate me for flight %s.", s.FlightNumber), ToolGetFlightStatus)},
-		actions:  []emobench.Action{getUser(u), getReservation(r), flightStatus(s)},
-		mustFail: []emobench.Action{act(ToolSendCertificate, map[string]any{"user_id": u.ID, "reservation_id": r.ID, "amount": amount})},
+		facts:     map[string]string{"user_id": u.ID, "reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
+		requests:  []emobench.Request{request(fmt.Sprintf("Compensate me for flight %s.", s.FlightNumber), ToolGetFlightStatus)},
+		actions:   []emobench.Action{getUser(u), getReservation(r), flightStatus(s)},
+		forbidden: []emobench.Action{act(ToolSendCertificate, map[string]any{"user_id": u.ID, "reservation_id": r.ID, "amount": amount})},
 	}
 }
 
@@ -884,7 +894,7 @@ func draftTransferFlown(b *builder, id string) *draft {
 		requests: []emobench.Request{request(fmt.Sprintf("Cancel the return flight of reservation %s.", r.ID), ToolTransfer)},
 		actions: []emobench.Action{getUser(u), getReservation(r),
 			act(ToolTransfer, map[string]any{"summary": summary})},
-		mustFail: []emobench.Action{act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": ReasonChangeOfPlan})},
+		forbidden: []emobench.Action{act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": ReasonChangeOfPlan})},
 	}
 }
 

@@ -67,21 +67,21 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			`{"flight_number":{"type":"string","description":"The flight number, such as 'LK123'."},"date":{"type":"string","description":"The date of the flight, YYYY-MM-DD."}}`,
 			"flight_number", "date"),
 		tool(ToolBookReservation, true, bookReservation,
-			"Book a new reservation for a user. The payment amounts must add up to the total price: fare per passenger of every flight times passengers, plus insurance per passenger if chosen, plus the fee for each checked bag beyond the free allowance.",
+			"Book a new reservation for a user. The payment amounts must add up to the total price: fare per passenger of every flight times passengers, plus insurance per passenger if chosen, plus the bag fee for each of nonfree_baggages.",
 			`{"user_id":{"type":"string","description":"The id of the user who books and pays."},`+
 				`"origin":{"type":"string","description":"IATA code of the trip's origin."},`+
 				`"destination":{"type":"string","description":"IATA code of the trip's destination (for a round trip, the far end)."},`+
 				`"trip_type":{"type":"string","enum":["one_way","round_trip"]},`+
 				`"cabin":{"type":"string","enum":["basic_economy","economy","business"],"description":"The cabin for every flight of the reservation."},`+
 				`"flights":{"type":"array","description":"The flights in travel order.","items":`+flightRefSchema+`},`+
-				`"passengers":{"type":"array","description":"One to five passengers.","items":`+passengerSchema+`},`+
-				`"payment_methods":{"type":"array","description":"How the total is paid: at most one certificate, one credit card and three gift cards, all from the user's profile.","items":{"type":"object","properties":{"payment_id":{"type":"string","description":"A payment method id from the user's profile, such as 'credit_card_1234567'."},"amount":{"type":"number","description":"Whole dollars charged to this method."}},"required":["payment_id","amount"],"additionalProperties":false}},`+
+				`"passengers":{"type":"array","description":"The passengers, at least one.","items":`+passengerSchema+`},`+
+				`"payment_methods":{"type":"array","description":"How the total is paid, each method from the user's profile and listed once.","items":{"type":"object","properties":{"payment_id":{"type":"string","description":"A payment method id from the user's profile, such as 'credit_card_1234567'."},"amount":{"type":"number","description":"Whole dollars charged to this method."}},"required":["payment_id","amount"],"additionalProperties":false}},`+
 				`"total_baggages":{"type":"integer","minimum":0,"description":"Checked bags for the whole reservation."},`+
-				`"nonfree_baggages":{"type":"integer","minimum":0,"description":"Checked bags beyond the free allowance."},`+
+				`"nonfree_baggages":{"type":"integer","minimum":0,"description":"How many of total_baggages are charged the bag fee."},`+
 				`"insurance":{"type":"string","enum":["yes","no"],"description":"Whether to buy travel insurance for every passenger."}}`,
 			"user_id", "origin", "destination", "trip_type", "cabin", "flights", "passengers", "payment_methods", "total_baggages", "nonfree_baggages", "insurance"),
 		tool(ToolCancelReservation, true, cancelReservation,
-			"Cancel a whole reservation and refund its credit card and gift card payments to the original methods (certificate payments are not refunded). Refused when the policy does not allow cancelling for the given reason.",
+			"Cancel a whole active reservation and refund its credit card and gift card payments to the original methods (certificate payments are not refunded).",
 			`{"reservation_id":{"type":"string","description":"The reservation to cancel."},"reason":{"type":"string","enum":["change_of_plan","airline_cancelled_flight","health","weather","other"],"description":"The user's reason for cancelling."}}`,
 			"reservation_id", "reason"),
 		tool(ToolUpdateReservationFlights, true, updateReservationFlights,
@@ -96,21 +96,21 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			`{"reservation_id":{"type":"string","description":"The reservation to change."},"passengers":{"type":"array","description":"Every passenger after the change.","items":`+passengerSchema+`}}`,
 			"reservation_id", "passengers"),
 		tool(ToolUpdateReservationBaggages, true, updateReservationBaggages,
-			"Add checked bags to a reservation. Bags cannot be removed. Each bag beyond the free allowance costs the bag fee, charged to payment_id.",
+			"Set the checked bags of an active reservation. Each bag added to nonfree_baggages costs the bag fee, charged to payment_id.",
 			`{"reservation_id":{"type":"string","description":"The reservation to change."},`+
 				`"total_baggages":{"type":"integer","minimum":0,"description":"Checked bags for the whole reservation after the change."},`+
-				`"nonfree_baggages":{"type":"integer","minimum":0,"description":"Checked bags beyond the free allowance after the change."},`+
+				`"nonfree_baggages":{"type":"integer","minimum":0,"description":"How many of total_baggages are charged the bag fee after the change."},`+
 				`"payment_id":{"type":"string","description":"A credit card or gift card id from the user's profile; required when there is a fee."}}`,
 			"reservation_id", "total_baggages", "nonfree_baggages"),
 		tool(ToolSendCertificate, true, sendCertificate,
-			"Send a travel certificate to a user as compensation for a delayed or cancelled flight of one of their reservations. Only for eligible users who complain and ask for it.",
-			`{"user_id":{"type":"string","description":"The user to compensate."},"reservation_id":{"type":"string","description":"The reservation with the delayed or cancelled flight."},"amount":{"type":"number","description":"The certificate amount in whole dollars, as the policy sets it."}}`,
+			"Send a travel certificate to a user as compensation concerning one of their reservations.",
+			`{"user_id":{"type":"string","description":"The user to compensate."},"reservation_id":{"type":"string","description":"The reservation the compensation concerns."},"amount":{"type":"number","description":"The certificate amount in whole dollars."}}`,
 			"user_id", "reservation_id", "amount"),
 		tool(ToolCalculate, false, calculate,
 			"Evaluate an arithmetic expression with numbers, + - * / and parentheses; the result is rounded to two decimals.",
 			`{"expression":{"type":"string","description":"The expression, such as '2 * (120 + 35) + 40'."}}`, "expression"),
 		tool(ToolTransfer, false, transferToHumanAgents,
-			"Transfer the user to a human agent, with a summary of their issue. Only when the request cannot be handled within the policy and the tools, or the user asks for a human.",
+			"Transfer the user to a human agent, with a summary of their issue.",
 			`{"summary":{"type":"string","description":"A short summary of the user's issue."}}`, "summary"),
 	}
 })
@@ -160,18 +160,15 @@ func (db *DB) reservation(id string) (*Reservation, error) {
 	return nil, fmt.Errorf("reservation %q not found", id)
 }
 
-// modifiable returns the reservation and its user if the reservation may
-// still be changed: active and with no flight flown.
-func (db *DB) modifiable(id string) (*Reservation, *User, error) {
+// active returns the reservation and its user if the reservation is
+// active: a cancelled one can no longer change.
+func (db *DB) active(id string) (*Reservation, *User, error) {
 	r, err := db.reservation(id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if r.Status == ReservationCanceled {
-		return nil, nil, fmt.Errorf("reservation %s is cancelled and cannot be changed", id)
-	}
-	if db.flown(r) {
-		return nil, nil, fmt.Errorf("reservation %s has a flight that has already been flown; it cannot be changed by this tool, transfer the user to a human agent", id)
+		return nil, nil, fmt.Errorf("reservation %s is cancelled", id)
 	}
 	u, err := db.user(r.UserID)
 	if err != nil {
@@ -211,8 +208,8 @@ func wholeDollars(field string, f float64) (int, error) {
 }
 
 func checkPassengers(ps []Passenger) error {
-	if len(ps) == 0 || len(ps) > MaxPassengers {
-		return fmt.Errorf("a reservation needs 1 to %d passengers, got %d", MaxPassengers, len(ps))
+	if len(ps) == 0 {
+		return errors.New("passengers must list at least one passenger")
 	}
 	for i, p := range ps {
 		if strings.TrimSpace(p.FirstName) == "" || strings.TrimSpace(p.LastName) == "" {
@@ -456,15 +453,14 @@ func (db *DB) bookable(s Segment, cabin string, pax int) (int, error) {
 	return fd.Prices.Get(cabin), nil
 }
 
-// checkBags checks nonfree against the allowance of u's membership in cabin
-// for pax passengers.
-func checkBags(u *User, cabin string, pax, total, nonfree int) error {
+// checkBagCounts checks that the bag counts are well formed: non-negative,
+// and the charged bags a part of the total.
+func checkBagCounts(total, nonfree int) error {
 	if total < 0 || nonfree < 0 {
 		return errors.New("total_baggages and nonfree_baggages cannot be negative")
 	}
-	free := FreeBags(u.Membership, cabin)
-	if want := max(0, total-free*pax); nonfree != want {
-		return fmt.Errorf("nonfree_baggages must be %d: a %s member gets %d free checked bags per passenger in %s, so %d of %d bags for %d passengers are free", want, u.Membership, free, cabin, min(total, free*pax), total, pax)
+	if nonfree > total {
+		return fmt.Errorf("nonfree_baggages (%d) cannot exceed total_baggages (%d)", nonfree, total)
 	}
 	return nil
 }
@@ -549,7 +545,7 @@ func bookReservation(db *DB, args json.RawMessage) (string, error) {
 		}
 		perPassenger += segs[i].Price
 	}
-	if err := checkBags(u, a.Cabin, pax, a.TotalBaggages, a.NonfreeBaggages); err != nil {
+	if err := checkBagCounts(a.TotalBaggages, a.NonfreeBaggages); err != nil {
 		return "", err
 	}
 	total := perPassenger*pax + BagFee*a.NonfreeBaggages
@@ -586,13 +582,13 @@ func bookReservation(db *DB, args json.RawMessage) (string, error) {
 	return encode(r)
 }
 
-// checkBookingPayments checks a booking's payments against the payment
-// rules and the total price, and returns them as payment history entries.
+// checkBookingPayments checks a booking's payments against the user's
+// payment methods, their balances and the total price, and returns them as
+// payment history entries.
 func checkBookingPayments(u *User, args []PaymentArg, total int) ([]Payment, error) {
 	if len(args) == 0 {
 		return nil, errors.New("payment_methods must list at least one payment method")
 	}
-	count := map[string]int{}
 	seen := map[string]bool{}
 	sum := 0
 	var out []Payment
@@ -612,18 +608,10 @@ func checkBookingPayments(u *User, args []PaymentArg, total int) ([]Payment, err
 		if pm.Amount != nil && *pm.Amount < amount {
 			return nil, fmt.Errorf("%s %s holds %d, less than the %d charged to it", strings.ReplaceAll(pm.Source, "_", " "), pm.ID, *pm.Amount, amount)
 		}
-		count[pm.Source]++
 		sum += amount
 		out = append(out, Payment{PaymentID: pm.ID, Amount: amount})
 	}
-	switch {
-	case count[SourceCertificate] > 1:
-		return nil, errors.New("at most one travel certificate may be used per reservation")
-	case count[SourceCreditCard] > 1:
-		return nil, errors.New("at most one credit card may be used per reservation")
-	case count[SourceGiftCard] > 3:
-		return nil, errors.New("at most three gift cards may be used per reservation")
-	case sum != total:
+	if sum != total {
 		return nil, fmt.Errorf("the payments add up to %d but the total price is %d", sum, total)
 	}
 	return out, nil
@@ -684,8 +672,8 @@ func cancelReservation(db *DB, args json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := db.cancellable(r, a.Reason); err != nil {
-		return "", err
+	if r.Status == ReservationCanceled {
+		return "", fmt.Errorf("reservation %s is already cancelled", r.ID)
 	}
 	u, err := db.user(r.UserID)
 	if err != nil {
@@ -727,7 +715,7 @@ func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
 	if err := sim.DecodeArgs(args, &a, "reservation_id", "cabin", "flights"); err != nil {
 		return "", err
 	}
-	r, u, err := db.modifiable(a.ReservationID)
+	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -748,9 +736,6 @@ func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
 		if sameFlights && key(segs[i]) != key(r.Flights[i]) {
 			sameFlights = false
 		}
-	}
-	if r.Cabin == CabinBasicEconomy && !sameFlights {
-		return "", fmt.Errorf("reservation %s is basic economy: its flights cannot be changed (its cabin can be upgraded)", r.ID)
 	}
 	if sameFlights && a.Cabin == r.Cabin {
 		return "", errors.New("nothing to change: the flights and cabin are the same as the reservation's")
@@ -802,7 +787,7 @@ func updateReservationPassengers(db *DB, args json.RawMessage) (string, error) {
 	if err := sim.DecodeArgs(args, &a, "reservation_id", "passengers"); err != nil {
 		return "", err
 	}
-	r, _, err := db.modifiable(a.ReservationID)
+	r, _, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -829,18 +814,15 @@ func updateReservationBaggages(db *DB, args json.RawMessage) (string, error) {
 	if err := sim.DecodeArgs(args, &a, "reservation_id", "total_baggages", "nonfree_baggages"); err != nil {
 		return "", err
 	}
-	r, u, err := db.modifiable(a.ReservationID)
+	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
 	}
-	if a.TotalBaggages < r.TotalBaggages {
-		return "", fmt.Errorf("checked bags cannot be removed: reservation %s has %d, asked for %d", r.ID, r.TotalBaggages, a.TotalBaggages)
-	}
-	if a.TotalBaggages == r.TotalBaggages {
-		return "", fmt.Errorf("nothing to change: reservation %s already has %d checked bags", r.ID, r.TotalBaggages)
-	}
-	if err := checkBags(u, r.Cabin, len(r.Passengers), a.TotalBaggages, a.NonfreeBaggages); err != nil {
+	if err := checkBagCounts(a.TotalBaggages, a.NonfreeBaggages); err != nil {
 		return "", err
+	}
+	if a.TotalBaggages == r.TotalBaggages && a.NonfreeBaggages == r.NonfreeBaggages {
+		return "", fmt.Errorf("nothing to change: reservation %s already has %d checked bags, %d of them charged", r.ID, r.TotalBaggages, r.NonfreeBaggages)
 	}
 	fee := BagFee * max(0, a.NonfreeBaggages-r.NonfreeBaggages)
 	var pm PaymentMethod
@@ -880,13 +862,6 @@ func sendCertificate(db *DB, args json.RawMessage) (string, error) {
 	}
 	if r.UserID != u.ID {
 		return "", fmt.Errorf("reservation %s does not belong to user %s", r.ID, u.ID)
-	}
-	due, err := db.compensation(u, r)
-	if err != nil {
-		return "", err
-	}
-	if amount != due {
-		return "", fmt.Errorf("the compensation for reservation %s is %d, not %d", r.ID, due, amount)
 	}
 	id := db.newCertificateID()
 	u.PaymentMethods[id] = PaymentMethod{ID: id, Source: SourceCertificate, Amount: &amount}

@@ -3,6 +3,7 @@ package airline
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,6 +57,22 @@ func (f fixtures) flight(status string) Segment {
 	return Segment{}
 }
 
+// flight6 returns an available flight after Today with at least six
+// economy seats left.
+func (f fixtures) flight6() Segment {
+	f.tb.Helper()
+	for _, n := range sortedKeys(f.db.Flights) {
+		fl := f.db.Flights[n]
+		for _, d := range flightDates {
+			if fd := fl.Dates[d]; d > Today && fd.Status == StatusAvailable && fd.AvailableSeats.Economy >= 6 {
+				return Segment{FlightNumber: n, Origin: fl.Origin, Destination: fl.Destination, Date: d}
+			}
+		}
+	}
+	f.tb.Fatal("no available flight with six economy seats in the default database")
+	return Segment{}
+}
+
 func (f fixtures) method(u *User, source string) PaymentMethod {
 	f.tb.Helper()
 	for _, id := range sortedKeys(u.PaymentMethods) {
@@ -89,6 +106,9 @@ type toolCase struct {
 	wantErr string // a substring of the error, when the call fails
 	// check, if set, inspects the state after a successful call.
 	check func(t *testing.T, db *DB)
+	// breaks, if set, names the policy.md rule the call breaks: the tool
+	// must still make it, since following the policy is the agent's job.
+	breaks string
 }
 
 func toolCases(t *testing.T) []toolCase {
@@ -140,9 +160,6 @@ func toolCases(t *testing.T) []toolCase {
 	flown := f.reservation("with a flown flight", func(r *Reservation, _ *User) bool {
 		return r.Status == ReservationActive && db.flown(r)
 	})
-	basic := f.reservation("basic economy one-way direct", func(r *Reservation, _ *User) bool {
-		return f.pristine(r) && r.Cabin == CabinBasicEconomy && len(r.Flights) == 1
-	})
 	upgradable := f.reservation("economy with bookable business seats", func(r *Reservation, _ *User) bool {
 		if !f.pristine(r) || r.Cabin != CabinEconomy {
 			return false
@@ -169,6 +186,42 @@ func toolCases(t *testing.T) []toolCase {
 	calm := f.reservation("eligible without disruption", func(r *Reservation, u *User) bool {
 		return r.Status == ReservationActive && !db.hasStatus(r, StatusDelayed) && !db.hasStatus(r, StatusCancelled) && eligible(u, r)
 	})
+	bagged := f.reservation("with checked bags", func(r *Reservation, _ *User) bool { return f.pristine(r) && r.TotalBaggages > 0 })
+	basicMovable := f.reservation("basic economy one-way direct, movable, with a credit card", func(r *Reservation, u *User) bool {
+		if !f.pristine(r) || r.Cabin != CabinBasicEconomy || r.TripType != TripOneWay || len(r.Flights) != 1 || count(u, SourceCreditCard) == 0 {
+			return false
+		}
+		for _, d := range flightDates {
+			if _, err := db.bookable(Segment{FlightNumber: r.Flights[0].FlightNumber, Date: d}, r.Cabin, len(r.Passengers)); err == nil && d > Today && d != r.Flights[0].Date {
+				return true
+			}
+		}
+		return false
+	})
+	var basicTo FlightRef
+	for _, d := range flightDates {
+		s := basicMovable.Flights[0]
+		if _, err := db.bookable(Segment{FlightNumber: s.FlightNumber, Date: d}, basicMovable.Cabin, len(basicMovable.Passengers)); err == nil && d > Today && d != s.Date && basicTo.Date == "" {
+			basicTo = FlightRef{s.FlightNumber, d}
+		}
+	}
+	big := f.flight6()
+	bigFare := db.Flights[big.FlightNumber].Dates[big.Date].Prices.Economy
+	twoCertsCard := f.method(twoCerts, SourceCreditCard)
+	status := func(id, want string) func(t *testing.T, db *DB) {
+		return func(t *testing.T, db *DB) {
+			if got := db.Reservations[id].Status; got != want {
+				t.Errorf("reservation %s status = %q, want %q", id, got, want)
+			}
+		}
+	}
+	certificates := func(userID string, more int) func(t *testing.T, db *DB) {
+		return func(t *testing.T, db *DB) {
+			if got, want := count(db.Users[userID], SourceCertificate), count(initialDB().Users[userID], SourceCertificate)+more; got != want {
+				t.Errorf("user %s certificates = %d, want %d", userID, got, want)
+			}
+		}
+	}
 	bagsUser := db.Users[bags.UserID]
 	bagsCard := f.method(bagsUser, SourceCreditCard)
 	passengers := func(r *Reservation, edit func(ps []Passenger) []Passenger) map[string]any {
@@ -249,11 +302,6 @@ func toolCases(t *testing.T) []toolCase {
 		{name: "fractional amount", tool: ToolBookReservation, args: booking(func(m map[string]any) {
 			m["payment_methods"] = []map[string]any{{"payment_id": card.ID, "amount": 10.5}}
 		}), wantErr: "must be a positive whole number of dollars"},
-		{name: "two certificates", tool: ToolBookReservation, args: booking(func(m map[string]any) {
-			m["user_id"], m["passengers"] = twoCerts.ID, []Passenger{{twoCerts.FirstName, twoCerts.LastName, twoCerts.DOB}}
-			m["total_baggages"], m["nonfree_baggages"] = 0, 0
-			m["payment_methods"] = []map[string]any{{"payment_id": certIDs[0], "amount": 1}, {"payment_id": certIDs[1], "amount": fare - 1}}
-		}), wantErr: "at most one travel certificate"},
 		{name: "gift card balance too low", tool: ToolBookReservation, args: booking(func(m map[string]any) {
 			m["user_id"], m["passengers"] = gift.ID, []Passenger{{gift.FirstName, gift.LastName, gift.DOB}}
 			m["total_baggages"], m["nonfree_baggages"] = 0, 0
@@ -262,13 +310,11 @@ func toolCases(t *testing.T) []toolCase {
 		{name: "someone else's card", tool: ToolBookReservation, args: booking(func(m map[string]any) {
 			m["payment_methods"] = []map[string]any{{"payment_id": giftCard.ID, "amount": fare + BagFee}}
 		}), wantErr: "is not in user " + u.ID + "'s profile"},
-		{name: "wrong nonfree bags", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["nonfree_baggages"] = 0 }), wantErr: "nonfree_baggages must be 1"},
 		{name: "delayed flight", tool: ToolBookReservation, args: booking(func(m map[string]any) {
 			m["origin"], m["destination"] = delayedFlight.Origin, delayedFlight.Destination
 			m["flights"] = []FlightRef{{delayedFlight.FlightNumber, delayedFlight.Date}}
 		}), wantErr: "is delayed and cannot be booked"},
 		{name: "trip does not end at destination", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["trip_type"] = TripRoundTrip }), wantErr: "a round trip must reach the destination"},
-		{name: "six passengers", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["passengers"] = []Passenger{me, me, me, me, me, me} }), wantErr: "1 to 5 passengers, got 6"},
 		{name: "bad dob", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["passengers"] = []Passenger{{"A", "B", "1990-13-01"}} }), wantErr: `passenger 1 dob "1990-13-01" is not a date`},
 		{name: "bad insurance", tool: ToolBookReservation, args: booking(func(m map[string]any) { m["insurance"] = "maybe" }), wantErr: `insurance must be yes or no`},
 
@@ -280,19 +326,14 @@ func toolCases(t *testing.T) []toolCase {
 			}},
 		{name: "ok airline cancelled", tool: ToolCancelReservation, args: map[string]any{"reservation_id": airlineCancelled.ID, "reason": ReasonAirlineCancelled}, want: `"status":"cancelled"`},
 		{name: "ok insured health", tool: ToolCancelReservation, args: map[string]any{"reservation_id": insured.ID, "reason": ReasonHealth}, want: `"status":"cancelled"`},
-		{name: "insured but change of plan", tool: ToolCancelReservation, args: map[string]any{"reservation_id": insured.ID, "reason": ReasonChangeOfPlan}, wantErr: "cannot be cancelled for reason change_of_plan"},
-		{name: "not eligible", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonChangeOfPlan}, wantErr: "cannot be cancelled for reason"},
-		{name: "false airline claim", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonAirlineCancelled}, wantErr: "no flight of reservation " + refused.ID + " was cancelled"},
-		{name: "already flown", tool: ToolCancelReservation, args: map[string]any{"reservation_id": flown.ID, "reason": ReasonOther}, wantErr: "already been flown"},
+		{name: "unknown reservation", tool: ToolCancelReservation, args: map[string]any{"reservation_id": "ZZZZZZ", "reason": ReasonOther}, wantErr: `reservation "ZZZZZZ" not found`},
 		{name: "unknown reason", tool: ToolCancelReservation, args: map[string]any{"reservation_id": recent.ID, "reason": "bored"}, wantErr: `reason "bored" is not one of`},
 
 		{name: "ok upgrade", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": upgradable.ID, "cabin": CabinBusiness, "flights": refs(upgradable.Flights), "payment_id": f.method(upUser, SourceCreditCard).ID}, want: `"cabin":"business"`},
 		{name: "ok change date", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": movable.ID, "cabin": movable.Cabin, "flights": []FlightRef{moveTo}, "payment_id": moveCard.ID}, want: `"date":"` + moveTo.Date + `"`},
-		{name: "basic economy flights", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": basic.ID, "cabin": CabinBasicEconomy, "flights": []FlightRef{{basic.Flights[0].FlightNumber, "2024-05-22"}}}, wantErr: "is basic economy: its flights cannot be changed"},
 		{name: "certificate payment", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": upgradable.ID, "cabin": CabinBusiness, "flights": refs(upgradable.Flights), "payment_id": f.method(upUser, SourceCertificate).ID}, wantErr: "certificate can only pay for a new booking"},
 		{name: "no payment", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": upgradable.ID, "cabin": CabinBusiness, "flights": refs(upgradable.Flights)}, wantErr: "give payment_id"},
 		{name: "nothing changes", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": upgradable.ID, "cabin": CabinEconomy, "flights": refs(upgradable.Flights)}, wantErr: "nothing to change"},
-		{name: "flown", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": flown.ID, "cabin": CabinBusiness, "flights": refs(flown.Flights)}, wantErr: "already been flown"},
 		{name: "wrong route", tool: ToolUpdateReservationFlights, args: map[string]any{"reservation_id": movable.ID, "cabin": movable.Cabin, "flights": []FlightRef{{leg1.FlightNumber, leg1.Date}}, "payment_id": moveCard.ID}, wantErr: "leaves " + leg1.Origin},
 
 		{name: "ok", tool: ToolUpdateReservationPassengers, args: passengers(recent, func(ps []Passenger) []Passenger {
@@ -310,8 +351,8 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": bags.TotalBaggages + 1, "nonfree_baggages": bags.NonfreeBaggages + 1, "payment_id": bagsCard.ID},
 			want: `{"payment_id":"` + bagsCard.ID + `","amount":40}`},
-		{name: "remove bags", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": -1, "nonfree_baggages": 0}, wantErr: "checked bags cannot be removed"},
-		{name: "wrong nonfree", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": bags.TotalBaggages + 1, "nonfree_baggages": bags.NonfreeBaggages, "payment_id": bagsCard.ID}, wantErr: "nonfree_baggages must be"},
+		{name: "negative bags", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": -1, "nonfree_baggages": 0}, wantErr: "cannot be negative"},
+		{name: "more charged than total", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": bags.TotalBaggages + 1, "nonfree_baggages": bags.TotalBaggages + 2, "payment_id": bagsCard.ID}, wantErr: "cannot exceed total_baggages"},
 		{name: "fee without payment", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": bags.TotalBaggages + 1, "nonfree_baggages": bags.NonfreeBaggages + 1}, wantErr: "the extra bags cost 40"},
 		{name: "fractional bags", tool: ToolUpdateReservationBaggages, args: map[string]any{"reservation_id": bags.ID, "total_baggages": 1.5, "nonfree_baggages": 0}, wantErr: "invalid arguments"},
 
@@ -321,10 +362,9 @@ func toolCases(t *testing.T) []toolCase {
 					t.Errorf("certificates = %d, want %d", got, want)
 				}
 			}},
-		{name: "wrong amount", tool: ToolSendCertificate, args: map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": 1000}, wantErr: "the compensation for reservation " + delayed.ID + " is"},
-		{name: "not eligible", tool: ToolSendCertificate, args: map[string]any{"user_id": ineligible.UserID, "reservation_id": ineligible.ID, "amount": DelayCompensation * len(ineligible.Passengers)}, wantErr: "is not eligible for compensation"},
+		{name: "unknown user", tool: ToolSendCertificate, args: map[string]any{"user_id": "nobody_0000", "reservation_id": delayed.ID, "amount": 50}, wantErr: `user "nobody_0000" not found`},
+		{name: "zero amount", tool: ToolSendCertificate, args: map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": 0}, wantErr: "must be a positive whole number of dollars"},
 		{name: "someone else's reservation", tool: ToolSendCertificate, args: map[string]any{"user_id": u.ID, "reservation_id": delayed.ID, "amount": 50}, wantErr: "does not belong to user"},
-		{name: "no disruption", tool: ToolSendCertificate, args: map[string]any{"user_id": calm.UserID, "reservation_id": calm.ID, "amount": 50}, wantErr: "has no delayed or cancelled flight"},
 
 		{name: "ok", tool: ToolCalculate, args: map[string]any{"expression": "2 * (120 + 35) + 40"}, want: "350"},
 		{name: "ok decimals", tool: ToolCalculate, args: map[string]any{"expression": "10 / 3"}, want: "3.33"},
@@ -334,6 +374,50 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok", tool: ToolTransfer, args: map[string]any{"summary": "User wants to add insurance."}, want: TransferResult},
 		{name: "empty summary", tool: ToolTransfer, args: map[string]any{"summary": "  "}, wantErr: "summary must not be empty"},
+		// Calls that break the policy: the tools make them all.
+		{name: "nonfree bags below the allowance", breaks: "checked bags beyond the allowance cost $40", tool: ToolBookReservation,
+			args: booking(func(m map[string]any) {
+				m["nonfree_baggages"] = 0
+				m["payment_methods"] = []map[string]any{{"payment_id": card.ID, "amount": fare}}
+			}), want: `"nonfree_baggages":0`},
+		{name: "six passengers", breaks: "at most five passengers", tool: ToolBookReservation, args: booking(func(m map[string]any) {
+			m["origin"], m["destination"], m["flights"] = big.Origin, big.Destination, []FlightRef{{big.FlightNumber, big.Date}}
+			m["passengers"] = []Passenger{me, me, me, me, me, me}
+			m["payment_methods"] = []map[string]any{{"payment_id": card.ID, "amount": 6*bigFare + BagFee}}
+		}), want: `"created_at":"` + Now + `"`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := db.Flights[big.FlightNumber].Dates[big.Date].AvailableSeats.Economy, initialDB().Flights[big.FlightNumber].Dates[big.Date].AvailableSeats.Economy-6; got != want {
+					t.Errorf("economy seats = %d, want %d", got, want)
+				}
+			}},
+		{name: "two certificates", breaks: "at most one travel certificate", tool: ToolBookReservation, args: booking(func(m map[string]any) {
+			m["user_id"], m["passengers"] = twoCerts.ID, []Passenger{{twoCerts.FirstName, twoCerts.LastName, twoCerts.DOB}}
+			m["total_baggages"], m["nonfree_baggages"] = 0, 0
+			m["payment_methods"] = []map[string]any{{"payment_id": certIDs[0], "amount": 1}, {"payment_id": certIDs[1], "amount": 1}, {"payment_id": twoCertsCard.ID, "amount": fare - 2}}
+		}), want: `"payment_id":"` + certIDs[1] + `"`, check: certificates(twoCerts.ID, -2)},
+		{name: "insured but change of plan", breaks: "insurance covers health or weather", tool: ToolCancelReservation, args: map[string]any{"reservation_id": insured.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`, check: status(insured.ID, ReservationCanceled)},
+		{name: "not eligible", breaks: "cancellation conditions", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := db.Reservations[refused.ID].TotalPaid(), 0; got != want {
+					t.Errorf("net paid after cancelling = %d, want %d (refunded)", got, want)
+				}
+			}},
+		{name: "false airline claim", breaks: "the reason must be the user's real one", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonAirlineCancelled}, want: `"status":"cancelled"`, check: status(refused.ID, ReservationCanceled)},
+		{name: "already flown", breaks: "a flown reservation is transferred", tool: ToolCancelReservation, args: map[string]any{"reservation_id": flown.ID, "reason": ReasonOther}, want: `"status":"cancelled"`, check: status(flown.ID, ReservationCanceled)},
+		{name: "basic economy flights", breaks: "basic economy flights cannot be changed", tool: ToolUpdateReservationFlights,
+			args: map[string]any{"reservation_id": basicMovable.ID, "cabin": CabinBasicEconomy, "flights": []FlightRef{basicTo}, "payment_id": f.method(db.Users[basicMovable.UserID], SourceCreditCard).ID},
+			want: `"date":"` + basicTo.Date + `"`},
+		{name: "flown", breaks: "a flown reservation is transferred", tool: ToolUpdateReservationPassengers, args: passengers(flown, func(ps []Passenger) []Passenger {
+			ps[0] = Passenger{"Nova", "Lind", "1990-02-03"}
+			return ps
+		}), want: `{"first_name":"Nova","last_name":"Lind","dob":"1990-02-03"}`},
+		{name: "nonfree bags below the allowance", breaks: "checked bags beyond the allowance cost $40", tool: ToolUpdateReservationBaggages,
+			args: map[string]any{"reservation_id": bags.ID, "total_baggages": bags.TotalBaggages + 1, "nonfree_baggages": bags.NonfreeBaggages}, want: `"total_baggages":` + strconv.Itoa(bags.TotalBaggages+1)},
+		{name: "remove a bag", breaks: "bags may be added, never removed", tool: ToolUpdateReservationBaggages,
+			args: map[string]any{"reservation_id": bagged.ID, "total_baggages": bagged.TotalBaggages - 1, "nonfree_baggages": min(bagged.NonfreeBaggages, bagged.TotalBaggages-1)}, want: `"total_baggages":` + strconv.Itoa(bagged.TotalBaggages-1)},
+		{name: "wrong amount", breaks: "$50 per passenger for a delay", tool: ToolSendCertificate, args: map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": 1000}, want: "worth 1000 dollars", check: certificates(delayed.UserID, 1)},
+		{name: "not eligible", breaks: "compensation only for gold, insured or business", tool: ToolSendCertificate, args: map[string]any{"user_id": ineligible.UserID, "reservation_id": ineligible.ID, "amount": DelayCompensation * len(ineligible.Passengers)}, want: "was added to user " + ineligible.UserID, check: certificates(ineligible.UserID, 1)},
+		{name: "no disruption", breaks: "compensation only for a delayed or cancelled flight", tool: ToolSendCertificate, args: map[string]any{"user_id": calm.UserID, "reservation_id": calm.ID, "amount": 50}, want: "was added to user " + calm.UserID, check: certificates(calm.UserID, 1)},
 	}
 }
 

@@ -190,7 +190,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				return strconv.FormatFloat(v, 'f', -1, 64), nil
 			}),
-		newTool(ToolCancelOrder, "Cancel a pending order. The payment is refunded to the methods it was paid with; gift cards are refunded at once. Only for pending orders, after the user confirms.", true,
+		newTool(ToolCancelOrder, "Cancel a pending order. The payment is refunded to the methods it was paid with; gift cards are refunded at once.", true,
 			[]sim.Param{orderIDParam, {Name: "reason", Type: "string", Description: "Why the user cancels: 'no longer needed' or 'ordered by mistake'."}},
 			func(db *DB, a *struct {
 				OrderID string `json:"order_id"`
@@ -214,7 +214,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				o.Status, o.CancelReason = StatusCancelled, reason
 				return jsonResult(o)
 			}),
-		newTool(ToolModifyAddress, "Change the shipping address of a pending order, after the user confirms.", true,
+		newTool(ToolModifyAddress, "Change the shipping address of a pending order.", true,
 			append([]sim.Param{orderIDParam}, addressParams...),
 			func(db *DB, a *struct {
 				OrderID string `json:"order_id"`
@@ -234,11 +234,11 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				o.Address = addr
 				return jsonResult(o)
 			}),
-		newTool(ToolModifyItems, "Swap items of a pending order for other variants of the same products. It can be done only once per order, so collect every change first. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. After the user confirms.", true,
+		newTool(ToolModifyItems, "Swap items of a pending order for other available items. An order's items can be swapped once: afterwards the order no longer accepts item changes. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge.", true,
 			[]sim.Param{
 				orderIDParam,
 				{Name: "item_ids", Type: "array", Description: "The item ids in the order to replace, such as ['1008292230']."},
-				{Name: "new_item_ids", Type: "array", Description: "The new item ids, in the same positions as item_ids; each must be an available variant of the same product."},
+				{Name: "new_item_ids", Type: "array", Description: "The new item ids, in the same positions as item_ids; each must be an available item."},
 				pmParam("The payment method id that pays or receives the price difference, such as 'gift_card_1234567'."),
 			},
 			func(db *DB, a *swapArgs) (string, error) {
@@ -275,7 +275,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				return jsonResult(o)
 			}),
-		newTool(ToolModifyPayment, "Pay a pending order with another of the user's payment methods: the new method is charged the amount paid and the old one refunded. A gift card must cover the amount. After the user confirms.", true,
+		newTool(ToolModifyPayment, "Pay a pending order with another of the user's payment methods: the new method is charged the amount paid and the old one refunded. A gift card must cover the amount.", true,
 			[]sim.Param{orderIDParam, pmParam("The new payment method id, such as 'paypal_1234567'. It must differ from the current one.")},
 			func(db *DB, a *struct {
 				OrderID         string `json:"order_id"`
@@ -311,7 +311,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				return jsonResult(o)
 			}),
-		newTool(ToolModifyUserAddress, "Change the default address on a user's account, after the user confirms. Orders keep their own shipping addresses.", true,
+		newTool(ToolModifyUserAddress, "Change the default address on a user's account. Orders keep their own shipping addresses.", true,
 			append([]sim.Param{userIDParam}, addressParams...),
 			func(db *DB, a *struct {
 				UserID string `json:"user_id"`
@@ -331,11 +331,11 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				u.Address = addr
 				return jsonResult(u)
 			}),
-		newTool(ToolReturnItems, "Request a return of items of a delivered order. The refund goes to the order's original payment method or to one of the user's gift cards. After the user confirms.", true,
+		newTool(ToolReturnItems, "Request a return of items of a delivered order, refunded to the given payment method of the user.", true,
 			[]sim.Param{
 				orderIDParam,
 				{Name: "item_ids", Type: "array", Description: "The item ids in the order to return, such as ['1008292230']."},
-				pmParam("The payment method id that receives the refund: the order's original method or a gift card."),
+				pmParam("The payment method id that receives the refund, such as 'credit_card_1234567'."),
 			},
 			func(db *DB, a *struct {
 				OrderID         string   `json:"order_id"`
@@ -354,9 +354,6 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				if pm.ID != o.PaymentMethodID() && pm.Source != sourceGiftCard {
-					return "", fmt.Errorf("a refund goes to the original payment method %s or to a gift card, not to %s", o.PaymentMethodID(), pm.ID)
-				}
 				var refund Money
 				ids := make([]string, len(positions))
 				for i, pos := range positions {
@@ -367,11 +364,11 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				o.Return = &ReturnRequest{ItemIDs: ids, PaymentMethodID: pm.ID, Refund: refund}
 				return jsonResult(o)
 			}),
-		newTool(ToolExchangeItems, "Request an exchange of items of a delivered order for other variants of the same products. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. It can be done only once per order, so collect every item first. After the user confirms.", true,
+		newTool(ToolExchangeItems, "Request an exchange of items of a delivered order for other available items. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. Afterwards the order is no longer delivered, so it accepts no further return or exchange.", true,
 			[]sim.Param{
 				orderIDParam,
 				{Name: "item_ids", Type: "array", Description: "The item ids in the order to exchange, such as ['1008292230']."},
-				{Name: "new_item_ids", Type: "array", Description: "The new item ids, in the same positions as item_ids; each must be an available variant of the same product."},
+				{Name: "new_item_ids", Type: "array", Description: "The new item ids, in the same positions as item_ids; each must be an available item."},
 				pmParam("The payment method id that pays or receives the price difference, such as 'gift_card_1234567'."),
 			},
 			func(db *DB, a *swapArgs) (string, error) {
@@ -398,7 +395,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				o.Status, o.Exchange = StatusExchangeRequested, x
 				return jsonResult(o)
 			}),
-		newTool(ToolTransfer, "Transfer the user to a human agent, with a summary of their issue. Use it only when the request is outside what this policy and these tools can handle, or the user insists on a human.", false,
+		newTool(ToolTransfer, "Transfer the user to a human agent, with a summary of their issue.", false,
 			[]sim.Param{{Name: "summary", Type: "string", Description: "A short summary of the user's issue for the human agent."}},
 			func(_ *DB, a *struct {
 				Summary string `json:"summary"`
@@ -530,9 +527,10 @@ func (o *Order) itemPositions(itemIDs []string) ([]int, error) {
 	return positions, nil
 }
 
-// checkSwap validates replacing the order's items itemIDs by newItemIDs and
-// returns their positions, the new order items and the price difference
-// (new minus old).
+// checkSwap validates replacing the order's items itemIDs by newItemIDs,
+// which may be items of any product, and returns their positions, the new
+// order items and the price difference (new minus old). Keeping to the
+// same product is the policy's rule, not the store's.
 func (db *DB) checkSwap(o *Order, itemIDs, newItemIDs []string) ([]int, []OrderItem, Money, error) {
 	positions, err := o.itemPositions(itemIDs)
 	if err != nil {
@@ -546,17 +544,16 @@ func (db *DB) checkSwap(o *Order, itemIDs, newItemIDs []string) ([]int, []OrderI
 	for i, pos := range positions {
 		old := o.Items[pos]
 		newID := strings.TrimSpace(newItemIDs[i])
-		p := db.Products[old.ProductID]
-		it, ok := p.Variants[newID]
+		p, it, ok := db.findItem(newID)
 		switch {
 		case newID == old.ItemID:
 			return nil, nil, 0, fmt.Errorf("new item %s is the same as the item it replaces", newID)
 		case !ok:
-			return nil, nil, 0, fmt.Errorf("new item %q is not a variant of %s (product %s); items can only change to the same product", newID, p.Name, p.ID)
+			return nil, nil, 0, fmt.Errorf("new item %q not found", newID)
 		case !it.Available:
 			return nil, nil, 0, fmt.Errorf("new item %s is not available", newID)
 		}
-		newItems[i] = OrderItem{Name: old.Name, ProductID: old.ProductID, ItemID: it.ID, Options: cloneOptions(it.Options), Price: it.Price}
+		newItems[i] = OrderItem{Name: p.Name, ProductID: p.ID, ItemID: it.ID, Options: cloneOptions(it.Options), Price: it.Price}
 		diff += it.Price - old.Price
 	}
 	return positions, newItems, diff, nil
