@@ -115,11 +115,11 @@ var policyNames = []string{"MaxPassengers", "DelayCompensation", "CancelCompensa
 
 // policyWords match text that states a policy answer or rule; no string in
 // the tool code may contain one.
-var policyWords = regexp.MustCompile(`(?i)must be \d|eligib|polic|allowance|transfer the user|human agent|within 24|basic economy|cannot be removed|at most (one|three|five)`)
+var policyWords = regexp.MustCompile(`(?i:must be \d|eligib|polic|allowance|within 24|basic economy|cannot be removed|at most (one|three|five))|transfer the user`)
 
 // TestTools_NoPolicy reads tools.go: it must not call the policy helpers,
-// and none of its strings (errors, descriptions) may state a policy rule.
-// The transfer tool's own description is the one exception.
+// and none of its strings (errors, descriptions) may state a policy rule
+// or tell the agent to transfer.
 func TestTools_NoPolicy(t *testing.T) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "tools.go", nil, 0)
@@ -149,7 +149,7 @@ func TestTools_NoPolicy(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", fset.Position(n.Pos()), err)
 			}
-			if m := policyWords.FindString(s); m != "" && !strings.HasPrefix(s, "Transfer the user to a human agent") {
+			if m := policyWords.FindString(s); m != "" {
 				t.Errorf("%s: string %q states a policy rule (%q)", fset.Position(n.Pos()), s, m)
 			}
 		}

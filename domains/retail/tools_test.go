@@ -13,6 +13,9 @@ type toolCase struct {
 	want    string // a substring of the result; "" when wantErr is set
 	wantErr string // a substring of the error text
 	check   func(t *testing.T, db *DB)
+	// breaks, if set, names the policy.md rule the call breaks: the tool
+	// must still make it, since following the policy is the agent's job.
+	breaks string
 }
 
 func giftBalance(db *DB) Money {
@@ -69,6 +72,10 @@ func TestTools(t *testing.T) {
 			}},
 		{name: "OKRefundHistory", tool: ToolCancelOrder, args: `{"order_id":"#R0000001","reason":"no longer needed"}`,
 			want: `{"transaction_type":"refund","amount":40.00,"payment_method_id":"paypal_1"}`},
+		{name: "OKOthersOrder", breaks: "help only the verified user", tool: ToolCancelOrder, args: `{"order_id":"#R0000005","reason":"no longer needed"}`, want: `"status":"cancelled"`},
+		{name: "ErrDelivered", tool: ToolCancelOrder, args: `{"order_id":"#R0000002","reason":"no longer needed"}`,
+			wantErr: "order #R0000002 is delivered; only pending orders can be cancelled"},
+		{name: "ErrNotFound", tool: ToolCancelOrder, args: `{"order_id":"#R9999999","reason":"no longer needed"}`, wantErr: `order "#R9999999" not found`},
 		{name: "ErrProcessed", tool: ToolCancelOrder, args: `{"order_id":"#R0000003","reason":"no longer needed"}`,
 			wantErr: "order #R0000003 is processed; only pending orders can be cancelled"},
 		{name: "ErrReason", tool: ToolCancelOrder, args: `{"order_id":"#R0000001","reason":"found it cheaper"}`,
@@ -105,8 +112,15 @@ func TestTools(t *testing.T) {
 			}},
 		{name: "ErrUnavailable", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1003"],"payment_method_id":"paypal_1"}`,
 			wantErr: "new item 1003 is not available"},
-		{name: "ErrOtherProduct", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
-			wantErr: `new item "2002" is not a variant of desk lamp (product 100); items can only change to the same product`},
+		{name: "OKOtherProduct", breaks: "items change only to the same product", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
+			want: `"items":[{"name":"water bottle","product_id":"200","item_id":"2002","options":{"capacity":"500ml","color":"green"},"price":22.50}]`,
+			check: func(t *testing.T, db *DB) {
+				if got, want := db.Orders["#R0000001"].netPaid()[0].amount, Money(2250); got != want {
+					t.Errorf("net paid by paypal = %v, want %v (17.50 refunded)", got, want)
+				}
+			}},
+		{name: "ErrUnknownItem", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["9999"],"payment_method_id":"paypal_1"}`,
+			wantErr: `new item "9999" not found`},
 		{name: "ErrSameItem", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1001"],"payment_method_id":"paypal_1"}`,
 			wantErr: "new item 1001 is the same as the item it replaces"},
 		{name: "ErrNotInOrder", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"paypal_1"}`,
@@ -150,8 +164,10 @@ func TestTools(t *testing.T) {
 			want: `"status":"return requested","items_modified":false,"payment_history":[{"transaction_type":"payment","amount":62.00,"payment_method_id":"credit_card_1"}],"return":{"item_ids":["1002","2001"],"payment_method_id":"credit_card_1","refund_amount":62.00}`},
 		{name: "OKGiftCard", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"payment_method_id":"gift_card_1"}`,
 			want: `"return":{"item_ids":["2001"],"payment_method_id":"gift_card_1","refund_amount":20.00}`},
-		{name: "ErrPayPal", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"payment_method_id":"paypal_1"}`,
-			wantErr: "a refund goes to the original payment method credit_card_1 or to a gift card, not to paypal_1"},
+		{name: "OKPayPal", breaks: "refunds go to the original method or a gift card", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"payment_method_id":"paypal_1"}`,
+			want: `"return":{"item_ids":["2001"],"payment_method_id":"paypal_1","refund_amount":20.00}`},
+		{name: "ErrOthersMethod", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"payment_method_id":"paypal_2"}`,
+			wantErr: `payment method "paypal_2" is not one of user ana_silva_1000's payment methods`},
 		{name: "ErrPending", tool: ToolReturnItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"payment_method_id":"paypal_1"}`,
 			wantErr: "order #R0000001 is pending; only delivered orders can be returned"},
 		{name: "ErrTwice", tool: ToolReturnItems, args: `{"order_id":"#R0000002","item_ids":["2001","2001"],"payment_method_id":"credit_card_1"}`,
@@ -171,13 +187,16 @@ func TestTools(t *testing.T) {
 			want: `"price_difference":3.00`},
 		{name: "ErrProcessed", tool: ToolExchangeItems, args: `{"order_id":"#R0000003","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
 			wantErr: "order #R0000003 is processed; only delivered orders can be exchanged"},
-		{name: "ErrOtherProduct", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
-			wantErr: `new item "2002" is not a variant of desk lamp`},
+		{name: "OKOtherProduct", breaks: "items change only to the same product", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
+			want: `"exchange":{"item_ids":["1002"],"new_item_ids":["2002"],"payment_method_id":"paypal_1","price_difference":-19.50}`},
+		{name: "ErrUnavailable", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["1003"],"payment_method_id":"paypal_1"}`,
+			wantErr: "new item 1003 is not available"},
 		// transfer_to_human_agents
 		{name: "OK", tool: ToolTransfer, args: `{"summary":"wants to change their email"}`, want: `{"message":"` + transferMessage + `","status":"transferred"}`},
 		{name: "ErrEmpty", tool: ToolTransfer, args: `{"summary":"  "}`, wantErr: "summary must not be empty"},
 	}
 	seen := map[string][2]bool{}
+	broken := map[string]bool{}
 	for _, c := range cases {
 		t.Run(c.tool+"/"+c.name, func(t *testing.T) {
 			env := NewEnvironment(testDB())
@@ -198,10 +217,16 @@ func TestTools(t *testing.T) {
 			if !strings.Contains(got, c.want) {
 				t.Fatalf("result = %s, want one containing %s", got, c.want)
 			}
+			if c.breaks != "" && env.Hash() == before {
+				t.Errorf("the call breaks the policy rule %q and succeeded, but did not change the state", c.breaks)
+			}
 			if c.check != nil {
 				c.check(t, env.State)
 			}
 		})
+		if c.breaks != "" {
+			broken[c.breaks] = true
+		}
 		s := seen[c.tool]
 		s[0] = s[0] || c.wantErr == ""
 		s[1] = s[1] || c.wantErr != ""
@@ -210,6 +235,13 @@ func TestTools(t *testing.T) {
 	for _, tool := range Tools() {
 		if s := seen[tool.Name]; !s[0] || !s[1] {
 			t.Errorf("tool %s: has OK case %v, error case %v; want both", tool.Name, s[0], s[1])
+		}
+	}
+	// Each rule of policy.md a tool used to enforce, or that a refusal
+	// task relies on the tools not enforcing, has a case that breaks it.
+	for _, rule := range []string{"items change only to the same product", "refunds go to the original method or a gift card", "help only the verified user"} {
+		if !broken[rule] {
+			t.Errorf("no tool case breaks the policy rule %q", rule)
 		}
 	}
 }
