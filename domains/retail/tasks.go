@@ -13,30 +13,52 @@ import (
 // TestTaskSeed is the seed BuildTasks is given for the embedded test tasks.
 const TestTaskSeed uint64 = 7
 
-// NumTestTasks is the number of embedded test tasks.
-const NumTestTasks = 40
+// NumTestTasks is the number of embedded test tasks: 40 requests the
+// policy allows, then 10 it forbids.
+const NumTestTasks = 50
 
-// BuildTasks returns n tasks of the given split grounded in db: the task
-// kinds (cancel, return, exchange, modify an order's address, payment or
-// items, change the account address, ask a status, balance or total, a
-// cancel-and-return pair, an out-of-scope request to transfer) are taken in
-// turn, and each picks its user, order and details from db with a PCG
+// BuildTasks returns n tasks of the given split grounded in db: first
+// n - n/5 requests the policy allows, then n/5 refusals. For the requests
+// the task kinds (cancel, return, exchange, modify an order's address,
+// payment or items, change the account address, ask a status, balance or
+// total, a cancel-and-return pair, an out-of-scope request to transfer) are
+// taken in turn; for the refusals the refusal kinds (cancel a delivered
+// order, return a pending one, exchange for another product, refund to a
+// method the policy excludes, cancel another user's order), whose gold
+// actions only read and whose instructions do not accept a refusal in
+// advance. Each task picks its user, order and details from db with a PCG
 // generator seeded by (seed, task index). Orders are not reused while
 // unused ones remain. Every task's gold actions are replayed on a copy of db
 // before it is kept, so they run without a tool error on an environment
-// over db. The emotion profiles cycle through emobench.Taxonomy: families
-// interleaved with their leaves, politeness with period 3, urgency 9, trust
-// 27. BuildTasks returns fewer than n tasks only if db has no user with an
+// over db, and a refusal's forbidden writes are absent from its gold. The
+// emotion profiles cycle through emobench.Taxonomy: families interleaved
+// with their leaves, politeness with period 3, urgency 9, trust 27.
+// BuildTasks returns fewer than n tasks only if db has no user with an
 // order. It does not change db.
 func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.TaskSpec {
-	b := &taskBuilder{db: db, used: map[string]bool{}, users: sortedKeys(db.Users), orders: sortedKeys(db.Orders)}
+	tasks, _ := buildTasks(db, seed, n, split)
+	return tasks
+}
+
+// buildTasks is BuildTasks that also returns each refusal task's forbidden
+// writes by task id (emobench.TaskSpec has no field for them yet).
+func buildTasks(db *DB, seed uint64, n int, split emobench.Split) ([]emobench.TaskSpec, map[string][]emobench.Action) {
+	b := &taskBuilder{db: db, used: map[string]bool{}, users: sortedKeys(db.Users), orders: sortedKeys(db.Orders), forbidden: map[string][]emobench.Action{}}
 	out := make([]emobench.TaskSpec, 0, n)
+	out = b.build(out, taskKinds, seed, n-n/5, split)
+	return b.build(out, refusalKinds, seed, n, split), b.forbidden
+}
+
+// build appends tasks of kinds, taken in turn, to out until it holds n
+// tasks or no kind yields one.
+func (b *taskBuilder) build(out []emobench.TaskSpec, kinds []taskKind, seed uint64, n int, split emobench.Split) []emobench.TaskSpec {
 	for i := 0; len(out) < n; i++ {
-		r := rand.New(rand.NewPCG(seed, uint64(i)))
+		j := len(out)
+		r := rand.New(rand.NewPCG(seed, uint64(j)))
 		var d draft
 		ok := false
-		for k := range taskKinds {
-			if d, ok = b.try(taskKinds[(i+k)%len(taskKinds)], r); ok {
+		for k := range kinds {
+			if d, ok = b.try(kinds[(i+k)%len(kinds)], r); ok {
 				break
 			}
 		}
@@ -46,9 +68,12 @@ func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.Tas
 		if d.outputs == nil {
 			d.outputs = []string{}
 		}
-		j := len(out)
+		id := fmt.Sprintf("%s-%s-%03d", Name, split, j)
+		if len(d.forbidden) > 0 {
+			b.forbidden[id] = d.forbidden
+		}
 		out = append(out, emobench.TaskSpec{
-			ID:          fmt.Sprintf("%s-%s-%03d", Name, split, j),
+			ID:          id,
 			Domain:      Name,
 			Split:       split,
 			UserID:      d.userID,
@@ -88,6 +113,9 @@ type draft struct {
 	actions     []emobench.Action
 	outputs     []string
 	uses        []string // keys marked used when the task is kept
+	// forbidden are writes the policy forbids in this task; none is in
+	// actions. The tools may accept them: refusing is the agent's job.
+	forbidden []emobench.Action
 }
 
 // taskKind grounds one kind of task: candidates lists the keys (order ids
@@ -98,10 +126,11 @@ type taskKind struct {
 }
 
 type taskBuilder struct {
-	db     *DB
-	used   map[string]bool
-	users  []string
-	orders []string
+	db        *DB
+	used      map[string]bool
+	users     []string
+	orders    []string
+	forbidden map[string][]emobench.Action // by task id
 }
 
 // try picks a candidate of kind at random, preferring unused ones, and
@@ -115,7 +144,7 @@ func (b *taskBuilder) try(kind taskKind, r *rand.Rand) (draft, bool) {
 	r.Shuffle(len(fresh), func(i, j int) { fresh[i], fresh[j] = fresh[j], fresh[i] })
 	for _, key := range fresh {
 		d, ok := kind.make(b, r, key)
-		if !ok || !b.replays(d.actions) {
+		if !ok || !b.replays(d.actions) || callsAny(d.actions, d.forbidden) {
 			continue
 		}
 		for _, u := range append(d.uses, key) {
@@ -124,6 +153,16 @@ func (b *taskBuilder) try(kind taskKind, r *rand.Rand) (draft, bool) {
 		return d, true
 	}
 	return draft{}, false
+}
+
+// callsAny reports whether actions call a tool that one of forbidden calls.
+func callsAny(actions, forbidden []emobench.Action) bool {
+	for _, f := range forbidden {
+		if slices.ContainsFunc(actions, func(a emobench.Action) bool { return a.Name == f.Name }) {
+			return true
+		}
+	}
+	return false
 }
 
 // replays reports whether actions run without a tool error on a copy of
