@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/domains/retail"
 	"github.com/emobench/emobench/fixtures"
 )
 
@@ -155,8 +156,8 @@ func TestMerge_CLIErrCorruptSource(t *testing.T) {
 }
 
 // The shards of a run, run into three files and merged, are the run: the
-// same 80 (task, trial) pairs with the same outcomes as the run unsharded
-// with the same seed.
+// same (task, trial) pairs, two per retail test task, with the same
+// outcomes as the run unsharded with the same seed.
 func TestShard_MergeEqualsWholeRun(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--trials", "2", "--name", "x"}
@@ -176,8 +177,9 @@ func TestShard_MergeEqualsWholeRun(t *testing.T) {
 		}
 		shards = append(shards, path)
 	}
-	if got, want := len(owner), 80; got != want {
-		t.Fatalf("the shards hold %d distinct pairs, want %d (40 tasks x 2 trials)", got, want)
+	pairs := 2 * retail.NumTestTasks
+	if got, want := len(owner), pairs; got != want {
+		t.Fatalf("the shards hold %d distinct pairs, want %d (%d tasks x 2 trials)", got, want, retail.NumTestTasks)
 	}
 
 	all := filepath.Join(dir, "all.db")
@@ -185,8 +187,8 @@ func TestShard_MergeEqualsWholeRun(t *testing.T) {
 	if got, want := sqlCSV(t, all, "SELECT id, name, json_extract(config, '$.shard') AS shard FROM runs"), "id,name,shard\n1,x,\n"; got != want {
 		t.Fatalf("runs after merge = %q, want one run x without a shard", got)
 	}
-	if got := sqlInt(t, all, "SELECT COUNT(*) FROM trajectories"); got != 80 {
-		t.Fatalf("%d trajectories, want 80", got)
+	if got := sqlInt(t, all, "SELECT COUNT(*) FROM trajectories"); got != pairs {
+		t.Fatalf("%d trajectories, want %d", got, pairs)
 	}
 	if got := sqlInt(t, all, "SELECT COUNT(*) FROM (SELECT 1 FROM trajectory_outcomes GROUP BY task_key, trial HAVING COUNT(*) > 1)"); got != 0 {
 		t.Fatalf("%d (task, trial) pairs stored twice", got)
@@ -203,7 +205,7 @@ func TestShard_MergeEqualsWholeRun(t *testing.T) {
 	if got, want := mustRun(t, append([]string{"--db", all}, stats...)...), mustRun(t, append([]string{"--db", whole}, stats...)...); got != want {
 		t.Errorf("stats passk of the merged shards:\n%s\nof the whole run:\n%s", got, want)
 	}
-	if out := mustRun(t, "--db", all, "run", "--resume", "x"); !strings.Contains(out, "0 episodes to run (80 already stored)") {
+	if out := mustRun(t, "--db", all, "run", "--resume", "x"); !strings.Contains(out, fmt.Sprintf("0 episodes to run (%d already stored)", pairs)) {
 		t.Errorf("resume of the merged run said %q, want nothing to run", out)
 	}
 }
