@@ -31,6 +31,13 @@ const NumTestTasks = 40
 // their 27 combinations. Equal arguments give equal tasks; db is not
 // changed. Fewer than n tasks are returned when db runs out of material.
 func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.TaskSpec {
+	tasks, _ := buildTasks(db, seed, n, split)
+	return tasks
+}
+
+// buildTasks is BuildTasks that also returns each refusal task's forbidden
+// writes by task id (emobench.TaskSpec has no field for them yet).
+func buildTasks(db *DB, seed uint64, n int, split emobench.Split) ([]emobench.TaskSpec, map[string][]emobench.Action) {
 	b := &builder{
 		db:   db,
 		rng:  rand.New(rand.NewPCG(seed, seed^0x7a5c_0b1d_2e3f_4a5b)),
@@ -42,6 +49,7 @@ func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.Tas
 		b.rng.Shuffle(len(queues[i]), func(x, y int) { queues[i][x], queues[i][y] = queues[i][y], queues[i][x] })
 	}
 	var tasks []emobench.TaskSpec
+	forbidden := map[string][]emobench.Action{}
 	users := map[string]bool{} // users already in a task
 	for live := true; live && len(tasks) < n; {
 		live = false
@@ -56,13 +64,17 @@ func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.Tas
 			}
 			if d != nil {
 				users[d.user.ID] = true
-				tasks = append(tasks, d.spec(len(tasks), split))
+				spec := d.spec(len(tasks), split)
+				if len(d.forbidden) > 0 {
+					forbidden[spec.ID] = d.forbidden
+				}
+				tasks = append(tasks, spec)
 				live = true
 			}
 		}
 	}
 	assignEmotions(tasks, b.rng)
-	return tasks
+	return tasks, forbidden
 }
 
 // taskKind is one kind of task: where its material comes from (user or

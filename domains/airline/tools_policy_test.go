@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -155,4 +156,43 @@ func TestTools_NoPolicy(t *testing.T) {
 		}
 		return true
 	})
+}
+
+// TestRefusals_Bite checks the embedded refusal tasks: the gold only
+// reads or transfers, and each forbidden write, made after the gold, is
+// accepted by the tools and changes the database, so an agent that makes
+// it fails the task's database check.
+func TestRefusals_Bite(t *testing.T) {
+	tasks, forbidden := buildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, emobench.SplitTest)
+	writes := map[string]bool{}
+	for _, tl := range Tools() {
+		writes[tl.Name] = tl.Writes
+	}
+	n := 0
+	for _, task := range tasks {
+		fs := forbidden[task.ID]
+		if len(fs) == 0 {
+			continue
+		}
+		n++
+		env := sim.NewStateEnv(initialDB().Clone(), Tools())
+		for _, a := range task.Actions {
+			if writes[a.Name] {
+				t.Errorf("task %s: refusal gold writes with %s", task.ID, a.Name)
+			}
+			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+				t.Fatalf("task %s: gold %s: %v", task.ID, a.Name, err)
+			}
+		}
+		for _, f := range fs {
+			before := env.Hash()
+			if _, err := env.Call(f.Name, f.Arguments); err != nil || env.Hash() == before {
+				t.Errorf("task %s: forbidden %s%s: error %v, state changed %v; want it made", task.ID, f.Name, f.Arguments, err, env.Hash() != before)
+			}
+		}
+	}
+	if n < 6 {
+		t.Errorf("refusal tasks = %d, want at least 6", n)
+	}
+	t.Logf("%d refusal tasks of %d", n, len(tasks))
 }
