@@ -47,6 +47,14 @@ const (
 	TerminationUnknown         TerminationReason = "unknown"          // the source does not say
 )
 
+// The user's own stops besides ###STOP###, as τ²-bench's user simulator
+// writes them (τ²-bench records all three as user_stop; its issue #517).
+// They are scored as user_stop is: the task's checks decide the reward.
+const (
+	TerminationUserTransfer   TerminationReason = "user_transfer"     // the user sent ###TRANSFER###: it says it was transferred
+	TerminationUserOutOfScope TerminationReason = "user_out_of_scope" // the user sent ###OUT-OF-SCOPE###: its scenario does not say how to go on
+)
+
 // Run is one evaluation run: one agent against one user simulator on one
 // domain and condition, over a set of tasks and trials.
 type Run struct {

@@ -376,7 +376,8 @@ func tau2Reason(t *emobench.Trajectory, extra map[string]json.RawMessage) (strin
 			return original, false
 		}
 		return "unexpected_error", false
-	case emobench.TerminationUserUnsatisfied, emobench.TerminationTransfer:
+	case emobench.TerminationUserUnsatisfied, emobench.TerminationTransfer,
+		emobench.TerminationUserTransfer, emobench.TerminationUserOutOfScope:
 		return "user_stop", false
 	}
 	if n := len(t.Messages); n > 0 && t.Messages[n-1].Role == emobench.RoleUser {

@@ -1023,7 +1023,7 @@ func (rec *tauRecord) terminationReason(traj *emobench.Trajectory) emobench.Term
 func emobenchReason(raw json.RawMessage) (emobench.TerminationReason, bool) {
 	switch r := emobench.TerminationReason(stringOf(raw)); r {
 	case emobench.TerminationUserStop, emobench.TerminationUserUnsatisfied, emobench.TerminationTransfer,
-		emobench.TerminationAgentStop, emobench.TerminationMaxSteps, emobench.TerminationTooManyErrors,
+		emobench.TerminationUserTransfer, emobench.TerminationUserOutOfScope, emobench.TerminationAgentStop, emobench.TerminationMaxSteps, emobench.TerminationTooManyErrors,
 		emobench.TerminationError, emobench.TerminationUnknown:
 		return r, true
 	}

@@ -118,6 +118,10 @@ func (o *orchestrator) run(ctx context.Context) (emobench.TerminationReason, str
 		switch {
 		case strings.Contains(msg.Content, UnsatisfiedMarker):
 			return emobench.TerminationUserUnsatisfied, ""
+		case strings.Contains(msg.Content, TransferMarker):
+			return emobench.TerminationUserTransfer, ""
+		case strings.Contains(msg.Content, OutOfScopeMarker):
+			return emobench.TerminationUserOutOfScope, ""
 		case strings.Contains(msg.Content, StopMarker):
 			return emobench.TerminationUserStop, ""
 		}

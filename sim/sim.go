@@ -157,7 +157,8 @@ type Agent interface {
 }
 
 // UserSimulator produces the user's next message. A message containing
-// StopMarker or UnsatisfiedMarker ends the episode.
+// StopMarker, UnsatisfiedMarker, TransferMarker or OutOfScopeMarker ends
+// the episode.
 type UserSimulator interface {
 	Next(ctx context.Context, ep *Episode) (emobench.Message, error)
 }
@@ -166,4 +167,9 @@ type UserSimulator interface {
 const (
 	StopMarker        = "###STOP###"
 	UnsatisfiedMarker = "###UNSATISFIED###"
+	// TransferMarker and OutOfScopeMarker are τ²-bench's user stops: the
+	// user was transferred to a human, or its scenario does not say how to
+	// go on.
+	TransferMarker   = "###TRANSFER###"
+	OutOfScopeMarker = "###OUT-OF-SCOPE###"
 )
