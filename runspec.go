@@ -17,7 +17,7 @@ const SourceNative = "native"
 type RunSpec struct {
 	Domain    string   `json:"domain"`
 	Condition string   `json:"condition"` // with-emotions or without-emotions
-	Agent     string   `json:"agent"`     // llm:MODEL, oracle or noisy:RATE
+	Agent     string   `json:"agent"`     // llm:MODEL, oracle, noisy:RATE, nothing or careless
 	User      string   `json:"user"`      // llm:MODEL or scripted
 	Trials    int      `json:"trials"`    // trials per task, ≥ 1
 	Tasks     []string `json:"tasks"`     // task ids, in run order
@@ -30,6 +30,9 @@ type RunSpec struct {
 	// empty for the whole run.
 	Shard       string   `json:"shard,omitempty"`
 	Temperature *float64 `json:"temperature,omitempty"` // nil for the server's default
+	// UserAbandon is when the user may end with ###UNSATISFIED###:
+	// always, with-emotions or never; empty means with-emotions.
+	UserAbandon string `json:"user_abandon,omitempty"`
 }
 
 // DecodeRunSpec decodes a stored runs.config. It fails, with the JSON

@@ -411,7 +411,7 @@ func TestLLMAgent_Next(t *testing.T) {
 }
 
 func TestLLMUser_Next(t *testing.T) {
-	run := func(t *testing.T, withEmotions bool) (emobench.Message, map[string]any) {
+	run := func(t *testing.T, withEmotions bool, abandon ...sim.UserAbandon) (emobench.Message, map[string]any) {
 		t.Helper()
 		f := newFakeLLM(t, reply(t, "user_reply"))
 		c := newClient(t, f, func(c *sim.LLMConfig) {
@@ -420,7 +420,11 @@ func TestLLMUser_Next(t *testing.T) {
 		})
 		ep := testEpisode()
 		ep.WithEmotions = withEmotions
-		msg, err := sim.NewLLMUser(c).Next(t.Context(), ep)
+		user := sim.NewLLMUser(c)
+		if len(abandon) > 0 {
+			user.Abandon = abandon[0]
+		}
+		msg, err := user.Next(t.Context(), ep)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -471,7 +475,7 @@ func TestLLMUser_Next(t *testing.T) {
 	})
 
 	t.Run("WithoutEmotions", func(t *testing.T) {
-		_, body := run(t, false)
+		_, body := run(t, false, sim.AbandonAlways)
 		sys := systemPrompt(t, body)
 		if strings.Contains(sys, emotion) || strings.Contains(sys, "frustration") {
 			t.Fatalf("system prompt carries the emotion instruction without emotions:\n%s", sys)
@@ -479,6 +483,23 @@ func TestLLMUser_Next(t *testing.T) {
 		for _, s := range []string{"###STOP###", "###UNSATISFIED###", "friction", "neutral"} {
 			if !strings.Contains(sys, s) {
 				t.Fatalf("system prompt lacks %q:\n%s", s, sys)
+			}
+		}
+	})
+
+	// τ-Emotion-Bench offers ###UNSATISFIED### only with emotions.
+	t.Run("AbandonWithEmotionsByDefault", func(t *testing.T) {
+		for _, tt := range []struct {
+			withEmotions bool
+			abandon      sim.UserAbandon
+			want         bool
+		}{
+			{false, "", false}, {true, "", true},
+			{false, sim.AbandonWithEmotions, false}, {true, sim.AbandonNever, false}, {false, sim.AbandonAlways, true},
+		} {
+			_, body := run(t, tt.withEmotions, tt.abandon)
+			if got := strings.Contains(systemPrompt(t, body), "###UNSATISFIED###"); got != tt.want {
+				t.Errorf("emotions %v, abandon %q: prompt offers ###UNSATISFIED### = %v, want %v", tt.withEmotions, tt.abandon, got, tt.want)
 			}
 		}
 	})

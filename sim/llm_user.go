@@ -19,6 +19,9 @@ import (
 // results are hidden from it.
 type LLMUser struct {
 	client *LLMClient
+	// Abandon says when the prompt offers UnsatisfiedMarker; "" means
+	// AbandonWithEmotions.
+	Abandon UserAbandon
 }
 
 // NewLLMUser returns a user simulator that asks client for each message.
@@ -35,7 +38,7 @@ func (u *LLMUser) Next(ctx context.Context, ep *Episode) (emobench.Message, erro
 		return emobench.Message{}, errors.New("llm user: episode has no task")
 	}
 	params := openai.ChatCompletionNewParams{
-		Messages: append([]openai.ChatCompletionMessageParamUnion{openai.SystemMessage(UserSystemPrompt(ep))}, userHistory(ep.Messages)...),
+		Messages: append([]openai.ChatCompletionMessageParamUnion{openai.SystemMessage(UserSystemPromptAbandon(ep, u.Abandon))}, userHistory(ep.Messages)...),
 	}
 	reply, usage, err := u.client.Complete(ctx, params)
 	if err != nil {
@@ -91,7 +94,15 @@ func userHistory(msgs []emobench.Message) []openai.ChatCompletionMessageParamUni
 // ep: the task, the facts the user may reveal, how to reveal them, the
 // emotion instruction when ep.WithEmotions is set, and when to end the
 // conversation with StopMarker or UnsatisfiedMarker. ep.Task must be set.
+// UnsatisfiedMarker is offered as AbandonWithEmotions says: only with
+// emotions (UserSystemPromptAbandon chooses).
 func UserSystemPrompt(ep *Episode) string {
+	return UserSystemPromptAbandon(ep, AbandonWithEmotions)
+}
+
+// UserSystemPromptAbandon is UserSystemPrompt with UnsatisfiedMarker
+// offered only when abandon allows it under ep's condition.
+func UserSystemPromptAbandon(ep *Episode, abandon UserAbandon) string {
 	var b strings.Builder
 	b.WriteString("You are role-playing a customer who has contacted a customer-service agent. " +
 		"You are the customer, not the agent: the other side of this conversation is the agent, and you write only the customer's next message.\n\n")
@@ -128,9 +139,11 @@ func UserSystemPrompt(ep *Episode) string {
 
 	b.WriteString("\n## Ending the conversation\n")
 	fmt.Fprintf(&b, "- When your goal has been met and you are content, send %s as your whole message.\n", StopMarker)
-	if emotion != "" {
+	switch {
+	case !abandon.Allows(ep.WithEmotions):
+	case emotion != "":
 		fmt.Fprintf(&b, "- Send %s as your whole message if the agent ignores your feelings or needs, steamrolls concerns or cues you have already given, erodes your trust, or puts needless procedural friction in your way.\n", UnsatisfiedMarker)
-	} else {
+	default:
 		fmt.Fprintf(&b, "- Send %s as your whole message if the agent puts needless procedural friction in your way, such as pointless repeated requests, runarounds or hurdles that block your goal.\n", UnsatisfiedMarker)
 	}
 	b.WriteString("- Otherwise keep the conversation going until one of these happens.\n")

@@ -16,7 +16,7 @@ import (
 type RunOptions struct {
 	Domains    []Domain             // in run order; at least one
 	Conditions []emobench.Condition // with-emotions and/or without-emotions
-	Agent      string               // llm:MODEL, oracle or noisy:RATE
+	Agent      string               // llm:MODEL, oracle, noisy:RATE, nothing or careless
 	User       string               // llm:MODEL or scripted
 	Trials     int                  // trials per task, ≥ 1
 	// Tasks chooses the split's tasks: "" for all, a number N for the
@@ -32,6 +32,9 @@ type RunOptions struct {
 	// Name names the runs: "" gives AGENT-DOMAIN-CONDITION, a name for one
 	// run is its name, and for several runs NAME-DOMAIN-CONDITION.
 	Name string
+	// UserAbandon is when the user may end with ###UNSATISFIED###
+	// (ParseUserAbandon); "" means with-emotions.
+	UserAbandon string
 	// LLM configures llm: participants; Plan builds them once to check them.
 	LLM LLMOptions
 	// Now stamps Run.CreatedAt; nil means time.Now.
@@ -55,7 +58,10 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 		return nil, invalidf("run needs --domain or --resume RUN")
 	}
 	if opts.Agent == "" {
-		return nil, invalidf("run needs --agent (llm:MODEL, oracle or noisy:RATE)")
+		return nil, invalidf("run needs --agent (llm:MODEL, oracle, noisy:RATE, nothing or careless)")
+	}
+	if _, err := ParseUserAbandon(opts.UserAbandon); err != nil {
+		return nil, err
 	}
 	if opts.Trials < 1 {
 		return nil, invalidf("--trials %d: need at least 1", opts.Trials)
@@ -96,7 +102,7 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 				Domain: dom.Name(), Condition: string(cond), Agent: opts.Agent, User: opts.User,
 				Trials: opts.Trials, Tasks: tasks, Split: string(opts.Split), Seed: opts.Seed,
 				MaxSteps: opts.MaxSteps, MaxErrors: opts.MaxErrors, BaseURL: opts.BaseURL,
-				Shard: opts.Shard, Temperature: opts.Temperature,
+				Shard: opts.Shard, Temperature: opts.Temperature, UserAbandon: opts.UserAbandon,
 			}
 			if _, _, err := NewParticipants(spec, opts.LLM); err != nil {
 				return nil, err
@@ -293,15 +299,21 @@ func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulato
 	if err != nil {
 		return nil, nil, err
 	}
+	abandon, err := ParseUserAbandon(spec.UserAbandon)
+	if err != nil {
+		return nil, nil, err
+	}
 	switch {
 	case spec.User == "scripted":
-		return agent, ScriptedUser{}, nil
+		return agent, ScriptedUser{Abandon: abandon}, nil
 	case strings.HasPrefix(spec.User, "llm:"):
 		client, err := newLLMClient(spec, llm, strings.TrimPrefix(spec.User, "llm:"))
 		if err != nil {
 			return nil, nil, err
 		}
-		return agent, NewLLMUser(client), nil
+		user := NewLLMUser(client)
+		user.Abandon = abandon
+		return agent, user, nil
 	}
 	return nil, nil, invalidf("--user %q is not llm:MODEL or scripted", spec.User)
 }
@@ -310,6 +322,10 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 	switch {
 	case spec.Agent == "oracle":
 		return Oracle{}, nil
+	case spec.Agent == "nothing":
+		return Nothing{}, nil
+	case spec.Agent == "careless":
+		return Careless{}, nil
 	case strings.HasPrefix(spec.Agent, "noisy:"):
 		rate, err := strconv.ParseFloat(strings.TrimPrefix(spec.Agent, "noisy:"), 64)
 		if err != nil || rate < 0 || rate > 1 {
@@ -323,7 +339,7 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 		}
 		return NewLLMAgent(client), nil
 	}
-	return nil, invalidf("--agent %q is not llm:MODEL, oracle or noisy:RATE", spec.Agent)
+	return nil, invalidf("--agent %q is not llm:MODEL, oracle or noisy:RATE (nor the validity agents nothing and careless)", spec.Agent)
 }
 
 func newLLMClient(spec emobench.RunSpec, llm LLMOptions, model string) (*LLMClient, error) {

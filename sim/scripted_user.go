@@ -2,11 +2,14 @@ package sim
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/emobench/emobench"
 )
@@ -16,7 +19,21 @@ import (
 // demos, not a model of real users. It answers the agent's questions about
 // facts it knows and says it doesn't know the rest; colours every message
 // with its emotion profile; asks its requests in order; and ends with
-// ###STOP### when every request is done or ###UNSATISFIED### when
+// ###STOP### when every request is done.
+//
+// It checks what the agent does against its facts (the ids, e-mail and
+// payment methods of its scenario):
+//
+//   - asked to confirm an action, it says yes only when the action states
+//     no value that contradicts its facts and names no write tool it did
+//     not ask for; otherwise it says no and corrects the agent;
+//   - a request is done only when its tool succeeded with arguments that
+//     agree with those facts;
+//   - a question that reads a fact back ("Your order id is #W1, is that
+//     the one you mean?") is answered, not taken for a repeated question.
+//
+// When Abandon allows it (by default only under the with-emotions
+// condition, as in τ-Emotion-Bench), it ends with ###UNSATISFIED### when
 //
 //   - the agent asks again for a fact the user already gave,
 //   - the agent takes too many turns without progress (its patience, set by
@@ -24,17 +41,81 @@ import (
 //   - the agent ignores a strong negative emotion for IgnoreLimit turns, or
 //   - the agent writes without confirmation to a skeptical user.
 //
+// When it does not, it says what bothers it once and carries on.
+//
+// Its gap between the with- and without-emotions conditions comes from
+// these rules alone: a profile shortens or lengthens its patience and adds
+// the emotion and skepticism rules above. Its numbers say how an agent
+// meets these rules, not how real users with those emotions behave; with
+// an LLM agent they mean little (ScriptedUserWarning).
+//
 // Everything is derived from the transcript and the episode's seed, so the
 // same seed gives the same transcript.
-type ScriptedUser struct{}
+type ScriptedUser struct {
+	// Abandon says when the user may end with ###UNSATISFIED###; ""
+	// means AbandonWithEmotions.
+	Abandon UserAbandon
+}
 
 // IgnoreLimit is how many agent replies a user with a negative emotion waits
 // for an acknowledgment before leaving.
 const IgnoreLimit = 2
 
+// UserAbandon says when a user simulator may end a conversation with
+// UnsatisfiedMarker (the run command's --user-abandon).
+type UserAbandon string
+
+// User abandonment settings.
+const (
+	// AbandonWithEmotions allows ###UNSATISFIED### only under the
+	// with-emotions condition, as τ-Emotion-Bench's user prompt does: the
+	// default.
+	AbandonWithEmotions UserAbandon = "with-emotions"
+	AbandonAlways       UserAbandon = "always"
+	AbandonNever        UserAbandon = "never"
+)
+
+// ParseUserAbandon reads --user-abandon: always, with-emotions or never;
+// "" is AbandonWithEmotions. Anything else is an EINVALID error.
+func ParseUserAbandon(s string) (UserAbandon, error) {
+	switch a := UserAbandon(s); a {
+	case "":
+		return AbandonWithEmotions, nil
+	case AbandonAlways, AbandonWithEmotions, AbandonNever:
+		return a, nil
+	}
+	return "", invalidf("--user-abandon %q is not one of always, with-emotions, never", s)
+}
+
+// Allows reports whether the user may abandon under the condition
+// withEmotions; "" is AbandonWithEmotions.
+func (a UserAbandon) Allows(withEmotions bool) bool {
+	switch a {
+	case AbandonAlways:
+		return true
+	case AbandonNever:
+		return false
+	}
+	return withEmotions
+}
+
+// ScriptedUserWarning returns the warning a run of agent (a --agent value)
+// against user (a --user value) deserves, or "" when none: the scripted
+// user's rules were written for the offline agents, so an llm: agent's
+// score against it says little about the agent.
+func ScriptedUserWarning(agent, user string) string {
+	if user != "scripted" || !strings.HasPrefix(agent, "llm:") {
+		return ""
+	}
+	return "the scripted user is a rule-based simulator: it matches the agent's words against fixed phrases, " +
+		"so an llm: agent's score against it, and its with/without-emotions gap, come from those rules and say little about the agent; " +
+		"use --user llm:MODEL to measure an LLM agent"
+}
+
 // Next returns the user's next message.
-func (ScriptedUser) Next(_ context.Context, ep *Episode) (emobench.Message, error) {
+func (u ScriptedUser) Next(_ context.Context, ep *Episode) (emobench.Message, error) {
 	s := newUserState(ep)
+	s.abandon = u.Abandon.Allows(ep.WithEmotions)
 	return emobench.Message{Role: emobench.RoleUser, Content: s.reply()}, nil
 }
 
@@ -44,14 +125,17 @@ type userState struct {
 	ep      *Episode
 	profile emobench.EmotionProfile
 	rng     *rand.Rand
-	turn    int // user messages so far
+	abandon bool // may end with UnsatisfiedMarker
+	turn    int  // user messages so far
 	last    string
+	said    []string        // the user's messages so far
 	given   map[string]bool // facts already revealed
 	done    int             // requests completed
+	ids     map[string]string
 }
 
 func newUserState(ep *Episode) *userState {
-	s := &userState{ep: ep, given: map[string]bool{}, last: lastAgentText(ep.Messages)}
+	s := &userState{ep: ep, given: map[string]bool{}, last: lastAgentText(ep.Messages), ids: factIDs(ep.Task.Scenario.Facts)}
 	if ep.WithEmotions {
 		s.profile = ep.Task.Emotion
 	}
@@ -60,13 +144,14 @@ func newUserState(ep *Episode) *userState {
 			continue
 		}
 		s.turn++
+		s.said = append(s.said, m.Content)
 		for key, value := range ep.Task.Scenario.Facts {
 			if strings.Contains(m.Content, value) {
 				s.given[key] = true
 			}
 		}
 	}
-	s.done = completedRequests(ep.Task, ep.Messages)
+	s.done = doneRequests(ep, ep.Messages, s.ids)
 	s.rng = rand.New(rand.NewPCG(ep.Seed, seedOf(ep.Task.ID, s.turn)))
 	return s
 }
@@ -81,23 +166,61 @@ func (s *userState) reply() string {
 	if s.turn == 0 {
 		return s.say(s.opening())
 	}
+	complaint := ""
 	if why := s.unsatisfied(); why != "" {
-		return s.say(why) + " " + UnsatisfiedMarker
+		if s.abandon {
+			return s.say(why) + " " + UnsatisfiedMarker
+		}
+		if !s.saidBefore(why) {
+			complaint = why + " "
+		}
 	}
 	requests := s.ep.Task.Scenario.Requests
 	if s.done == len(requests) {
-		return s.say(pick(s.rng, closings[s.politeness()])) + " " + StopMarker
+		return s.say(complaint+pick(s.rng, closings[s.politeness()])) + " " + StopMarker
 	}
-	if asksConfirmation(s.last) {
-		return s.say(pick(s.rng, confirmations))
+	return s.say(complaint + s.answer(requests[s.done].Text))
+}
+
+// answer replies to the agent's last message while requests are pending.
+func (s *userState) answer(pending string) string {
+	need := s.neededFacts()
+	if key, ok := s.contradiction(s.last); ok {
+		text := fmt.Sprintf("No, that's not right: my %s is %s.", FactLabel(key), s.ep.Task.Scenario.Facts[key])
+		if len(need) > 0 {
+			text += " " + s.reveal(need)
+		}
+		return text
 	}
-	if asked := s.askedFacts(); len(asked) > 0 {
-		return s.say(s.reveal(asked))
+	if asksConfirmation(s.last) && len(need) == 0 {
+		if s.unrequestedWrite(s.last) {
+			return pick(s.rng, refusals) + " " + pending
+		}
+		return pick(s.rng, confirmations)
+	}
+	if len(need) > 0 {
+		text := s.reveal(need)
+		if s.checksFact(s.last) {
+			text = pick(s.rng, affirmations) + " " + text
+		}
+		return text
+	}
+	if s.checksFact(s.last) {
+		return pick(s.rng, affirmations)
 	}
 	if strings.Contains(s.last, "?") {
-		return s.say(pick(s.rng, dontKnow))
+		return pick(s.rng, dontKnow)
 	}
-	return s.say(s.nudge(requests[s.done].Text))
+	return s.nudge(pending)
+}
+
+func (s *userState) saidBefore(text string) bool {
+	for _, m := range s.said {
+		if strings.Contains(m, text) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *userState) politeness() string {
@@ -128,6 +251,78 @@ func (s *userState) askedFacts() []string {
 	}
 	sort.Strings(asked)
 	return asked
+}
+
+// neededFacts returns the facts the last message asks for: named, and not
+// read back with their value. In a confirmation request, where argument
+// names are no questions ("cancel with reason ..."), only a fact asked as
+// "your <fact>" is needed.
+func (s *userState) neededFacts() []string {
+	confirm := asksConfirmation(s.last)
+	text := strings.ToLower(s.last)
+	var need []string
+	for _, key := range s.askedFacts() {
+		if strings.Contains(s.last, s.ep.Task.Scenario.Facts[key]) || confirm && !strings.Contains(text, "your "+FactLabel(key)) {
+			continue
+		}
+		need = append(need, key)
+	}
+	return need
+}
+
+// checkPhrases mark a yes/no question about what the agent found, not a
+// request for information.
+var checkPhrases = []string{"is that", "is this", "is it", "do you mean", "did you mean", "you mean", "correct?", "right?", "the one"}
+
+// checksFact reports whether text is a question that checks something the
+// agent found or was told: it reads back one of the user's ids, or asks
+// "is that the one you mean?".
+func (s *userState) checksFact(text string) bool {
+	if !strings.Contains(text, "?") {
+		return false
+	}
+	for _, id := range s.ids {
+		if strings.Contains(text, id) {
+			return true
+		}
+	}
+	t := strings.ToLower(text)
+	for _, p := range checkPhrases {
+		if strings.Contains(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// contradiction returns the fact an id in text contradicts (idConflict).
+func (s *userState) contradiction(text string) (key string, ok bool) {
+	return idConflict(text, s.ids)
+}
+
+// unrequestedWrite reports whether text names a write tool that none of
+// the user's requests names, while some request names a write tool (a
+// user who only asked for information, or for something the policy
+// refuses, names no write; it does not object then).
+func (s *userState) unrequestedWrite(text string) bool {
+	writes := writeTools(s.ep.Tools)
+	requested := map[string]bool{}
+	anyWrite := false
+	for _, r := range s.ep.Task.Scenario.Requests {
+		for _, tool := range r.Tools {
+			requested[tool] = true
+			anyWrite = anyWrite || writes[tool]
+		}
+	}
+	if !anyWrite {
+		return false
+	}
+	for _, t := range s.ep.Tools {
+		if t.Writes && !requested[t.Name] && strings.Contains(text, t.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *userState) reveal(keys []string) string {
@@ -176,7 +371,7 @@ func (s *userState) patience() int {
 	return p
 }
 
-// unsatisfied returns why the user gives up, or "".
+// unsatisfied returns why the user would give up, or "".
 func (s *userState) unsatisfied() string {
 	switch {
 	case s.askedAgainForGivenFact():
@@ -191,13 +386,14 @@ func (s *userState) unsatisfied() string {
 	return ""
 }
 
-// askedAgainForGivenFact: the last agent message asks (not to confirm) for
-// a fact the user already revealed.
+// askedAgainForGivenFact: the last agent message asks for a fact the user
+// already revealed: it names the fact without its value, and it is
+// neither a confirmation request nor a question that checks a fact.
 func (s *userState) askedAgainForGivenFact() bool {
-	if !strings.Contains(s.last, "?") || asksConfirmation(s.last) {
+	if !strings.Contains(s.last, "?") || asksConfirmation(s.last) || s.checksFact(s.last) {
 		return false
 	}
-	for _, key := range s.askedFacts() {
+	for _, key := range s.neededFacts() {
 		if s.given[key] {
 			return true
 		}
@@ -205,7 +401,7 @@ func (s *userState) askedAgainForGivenFact() bool {
 	return false
 }
 
-// writeWithoutConfirmation: a write tool succeeded with no "yes" from the
+// writeWithoutConfirmation: a write tool was called with no "yes" from the
 // user since the agent's previous write.
 func (s *userState) writeWithoutConfirmation() bool {
 	writes := writeTools(s.ep.Tools)
@@ -253,11 +449,182 @@ func (s *userState) stalled() bool {
 		if m.Role == emobench.RoleAssistant && len(m.ToolCalls) == 0 {
 			since++
 		}
-		if d := completedRequests(s.ep.Task, s.ep.Messages[:i+1]); d > done {
+		if d := doneRequests(s.ep, s.ep.Messages[:i+1], s.ids); d > done {
 			done, since = d, 0
 		}
 	}
 	return since > s.patience()
+}
+
+// doneRequests counts the task's requests, in order, whose tools have all
+// succeeded in msgs with arguments no id of the user's facts contradicts
+// (idConflict): a cancellation of the wrong order does not count.
+func doneRequests(ep *Episode, msgs []emobench.Message, ids map[string]string) int {
+	ok := map[string]int{}
+	calls := map[string]emobench.ToolCall{} // by id
+	var unanswered []emobench.ToolCall      // calls without an id, in order
+	for _, m := range msgs {
+		switch m.Role {
+		case emobench.RoleAssistant:
+			for _, c := range m.ToolCalls {
+				if c.ID != "" {
+					calls[c.ID] = c
+				} else {
+					unanswered = append(unanswered, c)
+				}
+			}
+		case emobench.RoleTool:
+			call, found := calls[m.ToolCallID]
+			if m.ToolCallID == "" || !found {
+				found = false
+				for i, c := range unanswered {
+					if c.Name == m.ToolName {
+						call, found = c, true
+						unanswered = append(unanswered[:i:i], unanswered[i+1:]...)
+						break
+					}
+				}
+			}
+			if !found || strings.HasPrefix(m.Content, "Error") || call.ArgumentsMalformed {
+				continue
+			}
+			if _, bad := idConflict(argText(call.Arguments), ids); bad {
+				continue
+			}
+			ok[m.ToolName]++
+		}
+	}
+	done := 0
+	for _, r := range ep.Task.Scenario.Requests {
+		for _, tool := range r.Tools {
+			if ok[tool] == 0 {
+				return done
+			}
+			ok[tool]--
+		}
+		done++
+	}
+	return done
+}
+
+// argText is the string values of a call's JSON arguments, one per line.
+func argText(args json.RawMessage) string {
+	var v any
+	if json.Unmarshal(args, &v) != nil {
+		return string(args)
+	}
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case string:
+			b.WriteString(v)
+			b.WriteByte('\n')
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		case map[string]any:
+			for _, k := range sortedKeys(v) {
+				walk(v[k])
+			}
+		}
+	}
+	walk(v)
+	return b.String()
+}
+
+// factIDs returns the identifiers among the facts, by fact key: the
+// values of facts named *_id, e-mail or payment, or the id inside them
+// ("my gift card (gift_card_9676094)" gives gift_card_9676094). These are
+// what the user can check an action against.
+func factIDs(facts map[string]string) map[string]string {
+	ids := map[string]string{}
+	for key, value := range facts {
+		if !strings.HasSuffix(key, "_id") && !strings.Contains(key, "email") && !strings.Contains(key, "payment") {
+			continue
+		}
+		for _, tok := range idTokens(value) {
+			ids[key] = tok // a fact holds one id
+		}
+	}
+	return ids
+}
+
+var (
+	idSplit = regexp.MustCompile(`[^A-Za-z0-9_#@.\-]+`)
+	dateRe  = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	numRe   = regexp.MustCompile(`^[\d.,]+$`)
+)
+
+// idTokens returns the words of text that look like identifiers: with a
+// digit, and with a letter or # or at least five digits; dates and amounts
+// are not ids.
+func idTokens(text string) []string {
+	var out []string
+	for _, tok := range idSplit.Split(text, -1) {
+		tok = strings.TrimRight(tok, ".-")
+		if tok == "" || dateRe.MatchString(tok) {
+			continue
+		}
+		if strings.Contains(tok, "@") {
+			out = append(out, tok) // an e-mail address
+			continue
+		}
+		digits, letters := 0, 0
+		for _, r := range tok {
+			switch {
+			case unicode.IsDigit(r):
+				digits++
+			case unicode.IsLetter(r) || r == '#':
+				letters++
+			}
+		}
+		if digits == 0 || letters == 0 && (digits < 5 || strings.ContainsAny(tok, ".,") && numRe.MatchString(tok)) {
+			continue
+		}
+		out = append(out, tok)
+	}
+	return out
+}
+
+// idConflict returns the key of a fact whose id text contradicts: text
+// holds an id of the same shape as the fact's (letters as letters, digits
+// as digits), or one that extends or truncates it, and that id is none of
+// the user's. An id the user never mentioned of another shape (an item or
+// flight number) contradicts nothing.
+func idConflict(text string, ids map[string]string) (string, bool) {
+	own := map[string]bool{}
+	for _, id := range ids {
+		own[id] = true
+	}
+	for _, tok := range idTokens(text) {
+		if own[tok] {
+			continue
+		}
+		for _, key := range sortedKeys(ids) {
+			id := ids[key]
+			if shape(tok) == shape(id) || strings.HasPrefix(tok, id) || strings.HasPrefix(id, tok) && len(tok) >= 3 {
+				return key, true
+			}
+		}
+	}
+	return "", false
+}
+
+// shape maps letters to a (A when upper case) and digits to 9.
+func shape(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsDigit(r):
+			return '9'
+		case unicode.IsUpper(r):
+			return 'A'
+		case unicode.IsLetter(r):
+			return 'a'
+		}
+		return r
+	}, s)
 }
 
 func pick(rng *rand.Rand, options []string) string {
@@ -276,10 +643,13 @@ var (
 		"cold":    {"Done. Bye.", "Fine.", "That's it."},
 	}
 	confirmations = []string{"Yes, go ahead.", "Yes, please proceed.", "Yes, that's right, do it."}
-	dontKnow      = []string{"I don't know that, sorry.", "I don't have that information.", "I'm not sure, I don't know."}
-	nudges        = []string{"As I said,", "Again,", "To repeat,"}
-	hurry         = []string{"Please hurry.", "I need this done now.", "Quickly, please."}
-	feelings      = map[string][]string{
+	// refusals and affirmations must not read as a yes (isConfirmation).
+	refusals     = []string{"No, that's not what I asked for.", "No, don't do that.", "No, I didn't ask for that."}
+	affirmations = []string{"That's right.", "That's the one.", "Correct."}
+	dontKnow     = []string{"I don't know that, sorry.", "I don't have that information.", "I'm not sure, I don't know."}
+	nudges       = []string{"As I said,", "Again,", "To repeat,"}
+	hurry        = []string{"Please hurry.", "I need this done now.", "Quickly, please."}
+	feelings     = map[string][]string{
 		"enjoyment": {"I'm feeling {leaf} today!", "Honestly, I feel {leaf}.", "Things are good, I feel {leaf}."},
 		"sadness":   {"I feel such {leaf} about this.", "Sorry, I'm full of {leaf} right now.", "This leaves me with {leaf}."},
 		"fear":      {"I'm full of {leaf} about this.", "This gives me real {leaf}.", "I can't shake my {leaf}."},

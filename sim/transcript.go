@@ -14,34 +14,6 @@ func mentions(text, key string) bool {
 	return strings.Contains(strings.ToLower(text), FactLabel(key))
 }
 
-// succeededTools returns the names of tools whose calls in msgs succeeded.
-func succeededTools(msgs []emobench.Message) map[string]int {
-	ok := map[string]int{}
-	for _, m := range msgs {
-		if m.Role == emobench.RoleTool && !strings.HasPrefix(m.Content, "Error") {
-			ok[m.ToolName]++
-		}
-	}
-	return ok
-}
-
-// completedRequests counts the task's requests, in order, whose tools have
-// all succeeded in the transcript.
-func completedRequests(task *emobench.TaskSpec, msgs []emobench.Message) int {
-	ok := succeededTools(msgs)
-	done := 0
-	for _, r := range task.Scenario.Requests {
-		for _, tool := range r.Tools {
-			if ok[tool] == 0 {
-				return done
-			}
-			ok[tool]--
-		}
-		done++
-	}
-	return done
-}
-
 // lastAgentText returns the agent's last message to the user, or "".
 func lastAgentText(msgs []emobench.Message) string {
 	for i := len(msgs) - 1; i >= 0; i-- {
