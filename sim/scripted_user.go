@@ -208,7 +208,7 @@ func (s *userState) answer(pending string) string {
 	if s.checksFact(s.last) {
 		return pick(s.rng, affirmations)
 	}
-	if strings.Contains(s.last, "?") {
+	if strings.Contains(s.last, "?") && !strings.Contains(strings.ToLower(s.last), "anything else") {
 		return pick(s.rng, dontKnow)
 	}
 	return s.nudge(pending)

@@ -1,0 +1,131 @@
+package all_test
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/sim"
+)
+
+// validityRun runs agent against the scripted user on every test task of
+// dom in both conditions, with seed 1, and returns pass^1 (passed
+// episodes over episodes) and the tasks that passed in some condition.
+func validityRun(t *testing.T, dom sim.Domain, agent sim.Agent, tasks []*emobench.TaskSpec) (passRate float64, passed map[string]bool) {
+	t.Helper()
+	passed = map[string]bool{}
+	n, ok := 0, 0
+	for _, task := range tasks {
+		for _, withEmotions := range []bool{true, false} {
+			traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
+				Domain: dom, Task: task, Agent: agent, User: sim.ScriptedUser{},
+				WithEmotions: withEmotions, Seed: 1,
+			})
+			if err != nil {
+				t.Fatalf("task %s (emotions %v): %v", task.ID, withEmotions, err)
+			}
+			n++
+			if traj.Passed() {
+				ok++
+				passed[task.ID] = true
+			}
+		}
+	}
+	return float64(ok) / float64(n), passed
+}
+
+// TestNothing_FailsAlmostEverything: an agent that answers politely and
+// never calls a tool must score pass^1 <= 0.05 in every domain (the
+// design's validity figure).
+func TestNothing_FailsAlmostEverything(t *testing.T) {
+	for _, name := range all.Names() {
+		t.Run(name, func(t *testing.T) {
+			dom, err := all.Find(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rate, passed := validityRun(t, dom, sim.Nothing{}, testTasks(dom))
+			t.Logf("%s: nothing pass^1 = %.3f, tasks passed %v", name, rate, keys(passed))
+			if rate > 0.05 {
+				t.Errorf("%s: nothing pass^1 = %.3f, want <= 0.05 (passed %v)", name, rate, keys(passed))
+			}
+		})
+	}
+}
+
+// refusalTasks are the test tasks whose gold calls write nothing although
+// a request asks for a write (its wording names a write tool the task
+// never calls): the policy says no, and the right outcome is an unchanged
+// database. Transfer tasks are not among them.
+func refusalTasks(dom sim.Domain) []*emobench.TaskSpec {
+	writes := map[string]bool{}
+	for _, tool := range dom.NewEnvironment().Tools() {
+		writes[tool.Name] = tool.Writes
+	}
+	var out []*emobench.TaskSpec
+	for _, task := range testTasks(dom) {
+		wrote := false
+		for _, a := range task.Actions {
+			wrote = wrote || writes[a.Name] || a.Name == dom.TransferTool()
+		}
+		asksWrite := false
+		for _, r := range task.Scenario.Requests {
+			for _, tool := range r.Tools {
+				asksWrite = asksWrite || writes[tool]
+			}
+		}
+		if !wrote && !asksWrite && len(task.Outputs) == 0 {
+			out = append(out, task)
+		}
+	}
+	return out
+}
+
+// TestCareless_ActsOnRefusals: an agent that does what the user asks
+// without checking the policy makes the write a refusal task's user asks
+// for, on every refusal task. Whether that fails the task depends on the
+// tools leaving the policy to the agent (issue 10, scope 1); the figures
+// are logged.
+func TestCareless_ActsOnRefusals(t *testing.T) {
+	for _, name := range all.Names() {
+		t.Run(name, func(t *testing.T) {
+			dom, err := all.Find(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writes := map[string]bool{}
+			for _, tool := range dom.NewEnvironment().Tools() {
+				writes[tool.Name] = tool.Writes
+			}
+			rate, _ := validityRun(t, dom, sim.Careless{}, testTasks(dom))
+			refusals := refusalTasks(dom)
+			refusalRate, passed := validityRun(t, dom, sim.Careless{}, refusals)
+			t.Logf("%s: careless pass^1 = %.3f over %d tasks; %d refusal tasks, pass^1 there %.3f, passed %v",
+				name, rate, len(testTasks(dom)), len(refusals), refusalRate, keys(passed))
+			for _, task := range refusals {
+				traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
+					Domain: dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{}, Seed: 1,
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wrote := false
+				for _, m := range traj.Messages {
+					for _, c := range m.ToolCalls {
+						wrote = wrote || writes[c.Name]
+					}
+				}
+				if !wrote {
+					t.Errorf("task %s: careless made no write the user asked for", task.ID)
+				}
+			}
+		})
+	}
+}
+
+func keys(m map[string]bool) []string {
+	return slices.Sorted(maps.Keys(m))
+}
