@@ -55,6 +55,41 @@ const (
 	TerminationUserOutOfScope TerminationReason = "user_out_of_scope" // the user sent ###OUT-OF-SCOPE###: its scenario does not say how to go on
 )
 
+// UserStopReason refines a user_stop by the user's last message, where
+// τ²-bench and the db keep the distinction (the trajectories table's
+// termination_reason CHECK predates the two reasons, so they are stored as
+// user_stop): ###TRANSFER### gives TerminationUserTransfer and
+// ###OUT-OF-SCOPE### TerminationUserOutOfScope. Any other reason is
+// returned unchanged.
+func (t *Trajectory) UserStopReason() TerminationReason {
+	if t.TerminationReason != TerminationUserStop {
+		return t.TerminationReason
+	}
+	for i := len(t.Messages) - 1; i >= 0; i-- {
+		if t.Messages[i].Role != RoleUser {
+			continue
+		}
+		switch {
+		case strings.Contains(t.Messages[i].Content, "###TRANSFER###"):
+			return TerminationUserTransfer
+		case strings.Contains(t.Messages[i].Content, "###OUT-OF-SCOPE###"):
+			return TerminationUserOutOfScope
+		}
+		break
+	}
+	return TerminationUserStop
+}
+
+// StoredReason is the termination reason as the db's column holds it:
+// user_transfer and user_out_of_scope are stored as user_stop (see
+// UserStopReason).
+func (r TerminationReason) StoredReason() TerminationReason {
+	if r == TerminationUserTransfer || r == TerminationUserOutOfScope {
+		return TerminationUserStop
+	}
+	return r
+}
+
 // Run is one evaluation run: one agent against one user simulator on one
 // domain and condition, over a set of tasks and trials.
 type Run struct {

@@ -49,6 +49,7 @@ func (db *DB) Trajectories(ctx context.Context, runID int64) iter.Seq2[*emobench
 				yield(nil, fmt.Errorf("trajectory %d: %w", r.ID, err))
 				return
 			}
+			traj.TerminationReason = traj.UserStopReason() // stored as user_stop
 			if !yield(traj, nil) {
 				return
 			}

@@ -376,8 +376,13 @@ func tau2Reason(t *emobench.Trajectory, extra map[string]json.RawMessage) (strin
 			return original, false
 		}
 		return "unexpected_error", false
-	case emobench.TerminationUserUnsatisfied, emobench.TerminationTransfer,
-		emobench.TerminationUserTransfer, emobench.TerminationUserOutOfScope:
+	case emobench.TerminationUserTransfer, emobench.TerminationUserOutOfScope:
+		// τ²-bench's user_stop: exact when the last user message holds the
+		// marker the reader derives the reason from.
+		stop := *t
+		stop.TerminationReason = emobench.TerminationUserStop
+		return "user_stop", stop.UserStopReason() == r
+	case emobench.TerminationUserUnsatisfied, emobench.TerminationTransfer:
 		return "user_stop", false
 	}
 	if n := len(t.Messages); n > 0 && t.Messages[n-1].Role == emobench.RoleUser {

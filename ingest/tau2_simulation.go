@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/emobench/emobench"
 )
@@ -129,25 +128,6 @@ func tau2Termination(reason string) (r emobench.TerminationReason, isError bool)
 	return emobench.TerminationUnknown, false
 }
 
-// tau2UserStop tells τ²-bench's three user stops apart, which its files
-// all record as user_stop (τ²-bench issue #517): the last user message
-// holds ###TRANSFER###, ###OUT-OF-SCOPE### or ###STOP###.
-func tau2UserStop(msgs []emobench.Message) emobench.TerminationReason {
-	for i := len(msgs) - 1; i >= 0; i-- {
-		if msgs[i].Role != emobench.RoleUser {
-			continue
-		}
-		switch {
-		case strings.Contains(msgs[i].Content, "###TRANSFER###"):
-			return emobench.TerminationUserTransfer
-		case strings.Contains(msgs[i].Content, "###OUT-OF-SCOPE###"):
-			return emobench.TerminationUserOutOfScope
-		}
-		break
-	}
-	return emobench.TerminationUserStop
-}
-
 func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajectory, error) {
 	key, err := tau2Key(sim.TaskID, "task_id")
 	if err != nil {
@@ -229,9 +209,8 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 			t.warn("simulation %d: messages[%d].cost %s", i, j, note)
 		}
 	}
-	if reason == "user_stop" && traj.TerminationReason == emobench.TerminationUserStop {
-		traj.TerminationReason = tau2UserStop(traj.Messages)
-	}
+	// τ²-bench writes user_stop for its three user stops (its issue #517).
+	traj.TerminationReason = traj.UserStopReason()
 	for k, v := range map[string]json.RawMessage{
 		"simulation_id": sim.ID, "termination_reason": sim.TerminationReason,
 		"seed": sim.Seed, "duration": sim.Duration, "timestamp": sim.Timestamp,
