@@ -72,7 +72,7 @@ func carelessPlan(ep *Episode) plan {
 		if named {
 			continue
 		}
-		if tool, ok := namedWrite(r.Text, ep.Tools); ok {
+		if tool, ok := RequestedWrite(r.Text, ep.Tools); ok {
 			inferred = append(inferred, emobench.Action{Name: tool.Name, Arguments: carelessArgs(ep, tool)})
 		}
 	}
@@ -90,12 +90,13 @@ func carelessPlan(ep *Episode) plan {
 	return append(p, step{text: closing(task)})
 }
 
-// namedWrite returns the write tool the request's wording names: the one
+// RequestedWrite returns the write tool a request's wording names, by the
+// careless agent's rule: the one
 // whose name holds the request's first word, else whose description starts
 // with it, else whose description has a word of the same stem ("compensate"
 // and "compensation"); ties go to the tool with more of the request's
 // other words in its name and description, then to the first declared.
-func namedWrite(request string, tools []ToolSchema) (ToolSchema, bool) {
+func RequestedWrite(request string, tools []ToolSchema) (ToolSchema, bool) {
 	words := lowerWords(request)
 	if len(words) == 0 {
 		return ToolSchema{}, false
@@ -157,6 +158,11 @@ func carelessArgs(ep *Episode, tool ToolSchema) json.RawMessage {
 			value = fact
 		} else if v, ok := goldArg(ep.Task, name); ok {
 			value = v
+		} else if ids := lookupIDs(ep, name); len(ids) > 0 {
+			value = ids[0]
+			if prop.Type == "array" {
+				value = ids
+			}
 		} else if v, ok := resultValue(ep.Messages, name); ok {
 			value = v
 		}
@@ -177,6 +183,97 @@ func carelessArgs(ep *Episode, tool ToolSchema) json.RawMessage {
 		}
 	}
 	b, _ := json.Marshal(args)
+	return b
+}
+
+// lookupIDs looks up the ids an argument such as item_ids or
+// payment_method_id names, as an agent reads them off earlier tool
+// results: among the result objects with an id (key "id" or ITEM_id), those
+// whose values share the most words with the user's facts about the thing
+// (the facts whose keys start with item or payment_method: "wireless
+// headphones", "discover credit card ending in 4678"). It returns nil when
+// no fact is about the thing or no object shares a word.
+func lookupIDs(ep *Episode, name string) []string {
+	base, ok := strings.CutSuffix(name, "_ids")
+	if !ok {
+		if base, ok = strings.CutSuffix(name, "_id"); !ok {
+			return nil
+		}
+	}
+	var want []string
+	for _, k := range sortedKeys(ep.Task.Scenario.Facts) {
+		if strings.HasPrefix(k, base) {
+			want = append(want, idWords(ep.Task.Scenario.Facts[k])...)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	type candidate struct {
+		id    string
+		score int
+	}
+	var found []candidate
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			id, _ := v[base+"_id"].(string)
+			if id == "" {
+				id, _ = v["id"].(string)
+			}
+			if id != "" {
+				words := idWords(argText(mustJSON(v)))
+				score := 0
+				for _, w := range want {
+					if slices.Contains(words, w) {
+						score++
+					}
+				}
+				found = append(found, candidate{id, score})
+			}
+			for _, k := range sortedKeys(v) {
+				walk(v[k])
+			}
+		case []any:
+			for _, e := range v {
+				walk(e)
+			}
+		}
+	}
+	for _, m := range ep.Messages {
+		var v any
+		if m.Role == emobench.RoleTool && json.Unmarshal([]byte(m.Content), &v) == nil {
+			walk(v)
+		}
+	}
+	best := 0
+	for _, c := range found {
+		best = max(best, c.score)
+	}
+	var ids []string
+	for _, c := range found {
+		if best > 0 && c.score == best && !slices.Contains(ids, c.id) {
+			ids = append(ids, c.id)
+		}
+	}
+	return ids
+}
+
+// idWords splits text into lower-case words of letters and digits, of
+// three characters or more.
+func idWords(text string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if len(w) >= 3 {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
 	return b
 }
 

@@ -112,3 +112,37 @@ func TestCareless_InfersTheWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestCareless_LooksUpIDs: ids the user never gave are read off earlier
+// tool results, by the words of the user's facts about the thing.
+func TestCareless_LooksUpIDs(t *testing.T) {
+	tools := []sim.ToolSchema{
+		{Name: "get_order_details"},
+		{Name: "return_items", Writes: true, Description: "Return items of a delivered order.",
+			Parameters: json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"},"item_ids":{"type":"array","items":{"type":"string"}},"payment_method_id":{"type":"string"}}}`)},
+	}
+	request := "Return the desk lamp from order #W2 and refund it to my gift card."
+	task := emobench.TaskSpec{
+		ID: "t", Scenario: emobench.Scenario{
+			Facts:    map[string]string{"order_id": "#W2", "item_name": "desk lamp", "payment_method": "gift card"},
+			Requests: []emobench.Request{{Text: request, Tools: []string{"get_order_details"}}},
+		},
+		Actions: []emobench.Action{{Name: "get_order_details", Arguments: json.RawMessage(`{"order_id":"#W2"}`)}},
+	}
+	ep := &sim.Episode{Task: &task, Tools: tools, Seed: 1, Messages: []emobench.Message{
+		{Role: emobench.RoleUser, Content: request},
+		{Role: emobench.RoleAssistant, Content: "I can help with that."},
+		{Role: emobench.RoleAssistant, ToolCalls: []emobench.ToolCall{{ID: "c1", Name: "get_order_details", Arguments: task.Actions[0].Arguments}}},
+		{Role: emobench.RoleTool, ToolCallID: "c1", ToolName: "get_order_details", Content: `{"order_id":"#W2",` +
+			`"items":[{"name":"desk lamp","item_id":"111"},{"name":"desk","item_id":"222"},{"name":"floor lamp","item_id":"333"}],` +
+			`"payment_methods":{"credit_card_1":{"id":"credit_card_1","source":"credit_card"},"gift_card_9":{"id":"gift_card_9","source":"gift_card"}}}`},
+	}}
+	msg, err := sim.Careless{}.Next(context.Background(), ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"item_ids":["111"],"order_id":"#W2","payment_method_id":"gift_card_9"}`
+	if len(msg.ToolCalls) != 1 || msg.ToolCalls[0].Name != "return_items" || string(msg.ToolCalls[0].Arguments) != want {
+		t.Fatalf("message %+v, want return_items %s", msg, want)
+	}
+}

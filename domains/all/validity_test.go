@@ -56,13 +56,14 @@ func TestNothing_FailsAlmostEverything(t *testing.T) {
 	}
 }
 
-// refusalTasks are the test tasks whose gold calls write nothing although
-// a request asks for a write (its wording names a write tool the task
-// never calls): the policy says no, and the right outcome is an unchanged
-// database. Transfer tasks are not among them.
+// refusalTasks are the test tasks whose user asks for a write (by the
+// request's wording, sim.RequestedWrite) that the gold calls never make,
+// and whose gold calls neither write nor transfer: the policy says no, and
+// the right outcome is an unchanged database.
 func refusalTasks(dom sim.Domain) []*emobench.TaskSpec {
+	tools := dom.NewEnvironment().Tools()
 	writes := map[string]bool{}
-	for _, tool := range dom.NewEnvironment().Tools() {
+	for _, tool := range tools {
 		writes[tool.Name] = tool.Writes
 	}
 	var out []*emobench.TaskSpec
@@ -73,11 +74,14 @@ func refusalTasks(dom sim.Domain) []*emobench.TaskSpec {
 		}
 		asksWrite := false
 		for _, r := range task.Scenario.Requests {
+			named := false
 			for _, tool := range r.Tools {
-				asksWrite = asksWrite || writes[tool]
+				named = named || writes[tool]
 			}
+			_, worded := sim.RequestedWrite(r.Text, tools)
+			asksWrite = asksWrite || !named && worded
 		}
-		if !wrote && !asksWrite && len(task.Outputs) == 0 {
+		if !wrote && asksWrite {
 			out = append(out, task)
 		}
 	}
