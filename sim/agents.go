@@ -45,11 +45,13 @@ func (Nothing) Next(_ context.Context, ep *Episode) (emobench.Message, error) {
 // descriptions: "Cancel reservation X" gives cancel_reservation,
 // "Compensate me" the tool whose description says compensation) and calls
 // it instead of any gold transfer, with arguments from the user's facts,
-// the gold calls' arguments and, for anything else, the first value of
-// that name in an earlier tool result (an amount from the reservation's
-// payments). A request whose wording names no write tool ("What is the
-// status...") gets the gold calls. It ends by telling the task's outputs,
-// as the oracle does.
+// the gold calls' arguments, ids read off earlier tool results by the
+// user's words (the item it named, the payment method it wants) and, for
+// anything else, the first value of that name in an earlier tool result
+// (an amount from the reservation's payments). A request whose wording
+// names no write tool ("What is the status...") gets the gold calls. It
+// ends by telling the task's outputs, as the oracle does. It does not look
+// up what no earlier result holds (the items of another product).
 type Careless struct{}
 
 // Next returns careless's next message.
@@ -91,11 +93,12 @@ func carelessPlan(ep *Episode) plan {
 }
 
 // RequestedWrite returns the write tool a request's wording names, by the
-// careless agent's rule: the one
-// whose name holds the request's first word, else whose description starts
-// with it, else whose description has a word of the same stem ("compensate"
-// and "compensation"); ties go to the tool with more of the request's
-// other words in its name and description, then to the first declared.
+// careless agent's rule: the one whose name holds the request's first
+// word, else whose description starts with it, else whose description has
+// a word of the same stem ("compensate" and "compensation"); ties go to
+// the tool with more of the request's other words in its name and
+// description, then to the first declared. ok is false when no write tool
+// fits ("What is the status of order #W1?").
 func RequestedWrite(request string, tools []ToolSchema) (ToolSchema, bool) {
 	words := lowerWords(request)
 	if len(words) == 0 {
