@@ -146,3 +146,25 @@ func TestCareless_LooksUpIDs(t *testing.T) {
 		t.Fatalf("message %+v, want return_items %s", msg, want)
 	}
 }
+
+// TestValidityAgents_Deterministic: the same seed gives the same
+// transcript, and without abandonment nothing runs to the step cap.
+func TestValidityAgents_Deterministic(t *testing.T) {
+	for _, agent := range []sim.Agent{sim.Nothing{}, sim.Careless{}} {
+		a := transcript(runToy(t, agent, angrySkeptic, true, 5))
+		if b := transcript(runToy(t, agent, angrySkeptic, true, 5)); a != b {
+			t.Fatalf("%T: same seed, different transcripts:\n%s\n---\n%s", agent, a, b)
+		}
+	}
+	task := toyTask(angrySkeptic)
+	traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
+		Domain: toyDomain{}, Task: &task, Agent: sim.Nothing{}, User: sim.ScriptedUser{Abandon: sim.AbandonNever},
+		WithEmotions: true, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if traj.TerminationReason != emobench.TerminationMaxSteps || strings.Contains(transcript(traj), sim.UnsatisfiedMarker) {
+		t.Fatalf("nothing with a user who never abandons: %s, want max_steps and no %s", traj.TerminationReason, sim.UnsatisfiedMarker)
+	}
+}
