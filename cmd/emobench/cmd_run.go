@@ -25,17 +25,19 @@ func runCommand(e *env) *cli.Command {
 			"committed at once, so an interrupted run loses only episodes in flight; --resume RUN runs the\n" +
 			"missing (task, trial) pairs with the run's recorded settings.\n\n" +
 			"Agents: llm:MODEL (OpenAI-compatible Chat Completions; --base-url or OPENAI_BASE_URL, key in\n" +
-			"OPENAI_API_KEY), oracle, noisy:RATE. Users: llm:MODEL, scripted. The built-in oracle, noisy\n" +
-			"and scripted simulators need no model and no network: they are simulators for offline runs,\n" +
-			"tests and demos, not models of real agents or users.\n\n" +
+			"OPENAI_API_KEY), oracle, noisy:RATE, and the validity agents nothing (never calls a tool) and\n" +
+			"careless (acts without checking the policy). Users: llm:MODEL, scripted. The built-in oracle,\n" +
+			"noisy, nothing, careless and scripted simulators need no model and no network: they are\n" +
+			"simulators for offline runs, tests and demos, not models of real agents or users.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db run --domain retail --agent noisy:0.3 --user scripted --trials 3\n" +
 			"   OPENAI_API_KEY=... emobench --db runs.db run --domain retail,airline --agent llm:gpt-4.1 --user llm:gpt-4.1-mini\n" +
 			"   emobench --db runs.db run --resume 3",
 		Flags: []cli.Flag{
 			&cli.StringSliceFlag{Name: "domain", Usage: "domains, comma-separated (" + strings.Join(all.Names(), ", ") + ")"},
-			&cli.StringFlag{Name: "agent", Usage: "llm:MODEL, oracle or noisy:RATE"},
-			&cli.StringFlag{Name: "user", Value: "scripted", Usage: "llm:MODEL or scripted"},
+			&cli.StringFlag{Name: "agent", Usage: "llm:MODEL, oracle, noisy:RATE, or the validity agents nothing and careless (simulators)"},
+			&cli.StringFlag{Name: "user", Value: "scripted", Usage: "llm:MODEL or scripted (a rule-based simulator)"},
+			&cli.StringFlag{Name: "user-abandon", Value: string(sim.AbandonWithEmotions), Usage: "when the user may end with ###UNSATISFIED###: always, with-emotions (as τ-Emotion-Bench) or never"},
 			&cli.StringFlag{Name: "condition", Value: "both", Usage: "with-emotions, without-emotions or both"},
 			&cli.IntFlag{Name: "trials", Value: 1, Usage: "trials per task"},
 			&cli.StringFlag{Name: "tasks", Usage: "task ids (comma-separated) or a number N (the first N); default all"},
@@ -158,6 +160,7 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 		Tasks: c.String("tasks"), Split: emobench.Split(c.String("split")), Seed: c.Uint64("seed"),
 		MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
 		Shard: c.String("shard"), Name: c.String("name"), LLM: llmOptions(c),
+		UserAbandon: c.String("user-abandon"),
 	}
 	if t := c.Float64("temperature"); t >= 0 {
 		opts.Temperature = &t

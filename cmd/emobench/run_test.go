@@ -382,7 +382,9 @@ func TestRun_Deterministic(t *testing.T) {
 func TestRun_NoisyBelowOracle(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "noisy.db")
 	mustRun(t, "--db", dbPath, "run", "--agent", "oracle", "--domain", "retail", "--trials", "3", "--seed", "1")
-	mustRun(t, "--db", dbPath, "run", "--agent", "noisy:0.3", "--domain", "retail", "--trials", "3", "--seed", "1")
+	// Abandonment in both conditions, which by default only the
+	// with-emotions user may do.
+	mustRun(t, "--db", dbPath, "run", "--agent", "noisy:0.3", "--domain", "retail", "--trials", "3", "--seed", "1", "--user-abandon", "always")
 	rows := statsJSON(t, "--db", dbPath, "stats", "passk", "--k", "1", "--by", "condition")
 	if len(rows) != 4 {
 		t.Fatalf("got %d rows, want 4 (2 agents x 2 conditions): %+v", len(rows), rows)
