@@ -1,0 +1,242 @@
+package workbench
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+)
+
+// MaxOverlapNotes caps the overlap notes given one by one; past it, one
+// note counts the rest (analysis.OverlapNotes).
+const MaxOverlapNotes = 10
+
+// Selection is the runs a command reads, as analysis units.
+type Selection struct {
+	// RunIDs are the runs asked for (--run); empty means every run.
+	RunIDs []int64
+	// Units holds one unit per selected run, or per pool when pooled.
+	Units analysis.Units
+	// Names are the names of every stored run, by run id.
+	Names map[int64]string
+}
+
+// Select returns the analysis units of runIDs (of every run when empty):
+// one per run, or one per pool when pool is set, with run names by id. It
+// reads the runs table, not the summaries, which count every trajectory.
+// Errors are the database's.
+func Select(ctx context.Context, store *db.DB, runIDs []int64, pool bool) (Selection, error) {
+	runs, err := store.ListRuns(ctx)
+	if err != nil {
+		return Selection{}, err
+	}
+	keep := map[int64]bool{}
+	for _, id := range runIDs {
+		keep[id] = true
+	}
+	keys := map[int64]analysis.PoolKey{}
+	names := map[int64]string{}
+	for _, r := range runs {
+		names[r.ID] = r.Name
+		if len(keep) == 0 || keep[r.ID] {
+			keys[r.ID] = analysis.PoolKey{AgentModel: r.AgentModel, UserModel: r.UserModel, Domain: r.Domain, Condition: string(r.Condition)}
+		}
+	}
+	return Selection{RunIDs: runIDs, Units: analysis.NewUnits(keys, pool), Names: names}, nil
+}
+
+// KeptApartNotes is the note, when pooling, naming the runs pooling kept
+// apart (analysis.Units.KeptApart); nil when there are none.
+func (s Selection) KeptApartNotes() []string {
+	apart := s.Units.KeptApart()
+	if len(apart) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("--pool: runs %s have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)", analysis.JoinIDs(apart))}
+}
+
+// OverlapNotes are the notes on tasks that appear in more than one run of
+// a pool: their trajectories in every run are trials of the task.
+func OverlapNotes(overlaps []analysis.Overlap) []string {
+	return analysis.OverlapNotes(overlaps, MaxOverlapNotes)
+}
+
+// TaskSet is the task outcomes of a selection, per unit.
+type TaskSet struct {
+	// Tasks holds one entry per (unit, task), grouped by the fields asked.
+	Tasks []analysis.TaskTrials
+	// RunTrials is each unit's min-trials n, set only for MinTrials.
+	RunTrials map[int64]int
+	// Overlaps are the tasks of a pool found in more than one of its runs
+	// (nil unless pooled).
+	Overlaps []analysis.Overlap
+}
+
+// LoadTaskTrials loads the per-run task outcomes of s (through
+// ListTaskTrials, or withoutInfra its listing without τ²-bench
+// infrastructure errors), grouped by fields, and pools them into units
+// (analysis.PoolTasks), with each unit's min-trials n when conv needs it
+// and the overlaps of pooled runs. Errors are the database's.
+func LoadTaskTrials(ctx context.Context, store *db.DB, s Selection, fields []string, conv analysis.Convention, withoutInfra bool) (TaskSet, error) {
+	list := store.ListTaskTrials
+	if withoutInfra {
+		list = store.ListTaskTrialsWithoutInfraErrors
+	}
+	listed, err := list(ctx, s.RunIDs)
+	if err != nil {
+		return TaskSet{}, err
+	}
+	var runTrials map[int64]int
+	if conv == analysis.MinTrials {
+		if runTrials, err = store.CountRunTrials(ctx); err != nil {
+			return TaskSet{}, err
+		}
+	}
+	in := TaskTrials(listed, fields)
+	var overlaps []analysis.Overlap
+	if s.Units.Pooled() {
+		keys, err := store.TaskKeys(ctx)
+		if err != nil {
+			return TaskSet{}, err
+		}
+		overlaps = analysis.TaskTrialOverlaps(s.Units, in, keys)
+	}
+	return TaskSet{Tasks: analysis.PoolTasks(in, s.Units), RunTrials: analysis.PoolRunTrials(runTrials, s.Units), Overlaps: overlaps}, nil
+}
+
+// TaskTrials are listed (run, task) counts as analysis takes them, each
+// grouped by the values of fields (emobench.GroupFields names).
+func TaskTrials(listed []db.TaskTrials, fields []string) []analysis.TaskTrials {
+	in := make([]analysis.TaskTrials, len(listed))
+	for i, t := range listed {
+		group := make([]string, len(fields))
+		for j, f := range fields {
+			group[j] = t.Field(f)
+		}
+		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes,
+			Unevaluated: t.Unevaluated}
+	}
+	return in
+}
+
+// ComputePassK loads the task outcomes of s (LoadTaskTrials, infrastructure
+// errors counted as failures), pools them into units and computes pass^k
+// rows grouped by unit and fields (analysis.PassK with opts, RunTrials
+// set here). It also returns the pooled task outcomes and overlaps. Errors
+// are the database's or analysis.PassK's.
+func ComputePassK(ctx context.Context, store *db.DB, s Selection, fields []string, opts analysis.PassKOptions) ([]analysis.PassKRow, TaskSet, error) {
+	set, err := LoadTaskTrials(ctx, store, s, fields, opts.Convention, false)
+	if err != nil {
+		return nil, TaskSet{}, err
+	}
+	opts.RunTrials = set.RunTrials
+	rows, err := analysis.PassK(set.Tasks, opts)
+	return rows, set, err
+}
+
+// SuspectTrialNotes are, under --convention min-trials, the notes on every
+// run of s whose n, its number of distinct trial values, is in doubt
+// (analysis.SuspectTrialNotes), naming the n used and the run; nil under
+// any other convention. Errors are the database's.
+func SuspectTrialNotes(ctx context.Context, store *db.DB, s Selection, conv analysis.Convention) ([]string, error) {
+	if conv != analysis.MinTrials {
+		return nil, nil
+	}
+	numbers, err := store.ListTrialNumbers(ctx)
+	if err != nil {
+		return nil, err
+	}
+	listed, err := store.ListTaskTrials(ctx, s.RunIDs)
+	if err != nil {
+		return nil, err
+	}
+	trialNumbers := make(map[int64]analysis.TrialNumbers, len(numbers))
+	for id, n := range numbers {
+		trialNumbers[id] = analysis.TrialNumbers{Distinct: n.Distinct, First: n.First, Last: n.Last}
+	}
+	return analysis.SuspectTrialNotes(trialNumbers, TaskTrials(listed, nil), s.Names), nil
+}
+
+// LoadOutcomes returns the trajectory outcomes of s's runs and the notes on
+// tasks that pooled runs share, by task content (OutcomeOverlaps). Errors
+// are the database's.
+func LoadOutcomes(ctx context.Context, store *db.DB, s Selection) ([]db.TrajectoryOutcome, []string, error) {
+	outcomes, err := store.ListTrajectoryOutcomes(ctx, s.RunIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return outcomes, OverlapNotes(OutcomeOverlaps(s.Units, outcomes)), nil
+}
+
+// OutcomeOverlaps are the overlaps of trajectories by their task's content
+// (its pair key), tasks named by key.
+func OutcomeOverlaps(units analysis.Units, outcomes []db.TrajectoryOutcome) []analysis.Overlap {
+	tasks := make([]analysis.NamedRunTask, len(outcomes))
+	for i, o := range outcomes {
+		tasks[i] = analysis.NamedRunTask{RunID: o.RunID, Task: cmp.Or(o.PairKey, o.TaskKey), Name: o.TaskKey}
+	}
+	return analysis.NamedOverlaps(units, tasks)
+}
+
+// AbandonmentTrajectories are outcomes as analysis.AbandonmentByUnit takes
+// them: abandoned when the user ended it unsatisfied, at its user turn.
+func AbandonmentTrajectories(outcomes []db.TrajectoryOutcome) []analysis.AbandonmentTrajectory {
+	out := make([]analysis.AbandonmentTrajectory, len(outcomes))
+	for i, o := range outcomes {
+		out[i] = analysis.AbandonmentTrajectory{RunID: o.RunID, Fields: o.Fields,
+			Abandoned: o.TerminationReason == emobench.TerminationUserUnsatisfied, Turn: o.UserTurns}
+	}
+	return out
+}
+
+// LoadBalance returns each unit's balance sample, by unit ID: the
+// trajectories of outcomes with their follow-ups counted from the stored
+// agent messages (analysis.FollowUps). Errors are the database's.
+func LoadBalance(ctx context.Context, store *db.DB, outcomes []db.TrajectoryOutcome, units analysis.Units) (map[int64]analysis.BalanceSample, error) {
+	followUps := analysis.FollowUps{}
+	if err := store.ForEachAgentText(ctx, followUps.Add); err != nil {
+		return nil, err
+	}
+	trajectories := make([]analysis.BalanceTrajectory, len(outcomes))
+	for i, o := range outcomes {
+		trajectories[i] = analysis.BalanceTrajectory{ID: o.ID, RunID: o.RunID, ToolCalls: o.ToolCalls, Turns: o.UserTurns + o.AgentTurns,
+			Passed: o.Passed, Evaluated: o.Evaluated, Abandoned: o.TerminationReason == emobench.TerminationUserUnsatisfied}
+	}
+	return analysis.BalanceByUnit(trajectories, followUps, units), nil
+}
+
+// ConditionTrials are the outcomes of the with- and without-emotions
+// conditions as analysis.CompareEmotions takes them; outcomes of any other
+// condition are left out. Profiles share the outcomes' field maps (read
+// only).
+func ConditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial {
+	var out []analysis.ConditionTrial
+	for _, o := range outcomes {
+		cond := emobench.Condition(o.Fields["condition"])
+		if cond != emobench.ConditionWithEmotions && cond != emobench.ConditionWithoutEmotions {
+			continue
+		}
+		out = append(out, analysis.ConditionTrial{
+			RunID:   o.RunID,
+			PairKey: o.PairKey,
+			Trial:   o.Trial,
+			Passed:  o.Passed,
+			// Unevaluated: no reward information, so its failure is not measured.
+			Unevaluated: !o.Evaluated,
+			Profile:     o.Fields, // holds every emobench.EmotionDimensions key
+		})
+	}
+	return out
+}
+
+// TunedRuns are run tags as analysis.GeneralizationByModel takes them.
+func TunedRuns(tags []db.RunTags) []analysis.TunedRun {
+	tagged := make([]analysis.TunedRun, len(tags))
+	for i, t := range tags {
+		tagged[i] = analysis.TunedRun{RunID: t.RunID, BaseRunID: t.BaseRunID, Domain: t.Domain, TrainDomains: t.TrainDomains}
+	}
+	return tagged
+}

@@ -1,0 +1,227 @@
+package workbench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports"
+	"github.com/emobench/emobench/reports/table"
+)
+
+// DefaultBootstrap is the bootstrap of the stats commands' defaults
+// (2000 resamples over tasks, level 0.95, seed 1, percentile), which the
+// report uses unless its flags say otherwise: figures and tables agree.
+var DefaultBootstrap = analysis.BootstrapOptions{Resamples: 2000, Level: 0.95, Seed: 1, Method: analysis.MethodPercentile}
+
+// ReportOptions is what the report shows.
+type ReportOptions struct {
+	RunIDs    []int64 // the runs shown; empty: every run
+	Title     string
+	Bootstrap analysis.BootstrapOptions // every interval's, also in the captions' commands
+	Pool      bool                      // per pool instead of per run
+	// Now is the clock for the report's generation time; nil is time.Now.
+	Now func() time.Time
+}
+
+// Report is what ReportInput gathers.
+type Report struct {
+	Input reports.Input
+	// Overlaps are the tasks of a pool found in more than one of its runs
+	// (nil unless pooled).
+	Overlaps []analysis.Overlap
+	// Notes are the runs pooling kept apart, then the overlaps.
+	Notes []string
+}
+
+// ReportInput gathers everything the report shows for opts.RunIDs, per run
+// or per pool. Every chart's numbers come from the functions of the stats
+// command its caption names (reports.CommandLine). Errors are the
+// database's or the statistics'.
+func ReportInput(ctx context.Context, store *db.DB, opts ReportOptions) (Report, error) {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	boot := opts.Bootstrap
+	d := reports.Data{Title: opts.Title, GeneratedAt: now().UTC(), Bootstrap: boot, Pooled: opts.Pool}
+	summaries, err := store.ListRunSummaries(ctx)
+	if err != nil {
+		return Report{}, err
+	}
+	rewards, err := store.ListRunRewards(ctx)
+	if err != nil {
+		return Report{}, err
+	}
+	keep := map[int64]bool{}
+	for _, id := range opts.RunIDs {
+		keep[id] = true
+	}
+	for _, s := range summaries {
+		if len(keep) > 0 && !keep[s.ID] {
+			continue
+		}
+		d.Runs = append(d.Runs, ReportRun(s, rewards[s.ID]))
+	}
+	s, err := Select(ctx, store, opts.RunIDs, opts.Pool)
+	if err != nil {
+		return Report{}, err
+	}
+	rep := Report{Notes: s.KeptApartNotes()}
+	d.Units = map[int64]string{}
+	for _, u := range s.Units.List() {
+		d.Units[u.ID] = u.Label(s.Names)
+	}
+	cmd := reports.CommandLine{RunIDs: opts.RunIDs, Pool: opts.Pool, Boot: boot, Default: DefaultBootstrap}
+	all := analysis.PassKOptions{Convention: analysis.PerTask}
+	first := analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}}
+	var set TaskSet
+	if d.PassK, set, err = ComputePassK(ctx, store, s, nil, all); err != nil {
+		return Report{}, err
+	}
+	rep.Overlaps = set.Overlaps
+	rep.Notes = append(rep.Notes, OverlapNotes(set.Overlaps)...)
+	// The intervals of stats passk --ci pm, from the same tasks and function.
+	analysis.PassKIntervals(d.PassK, set.Tasks, nil, boot)
+	for _, r := range d.PassK {
+		d.PassKCI = append(d.PassKCI, r.HatCI)
+	}
+	d.Commands.PassK = cmd.Stats("passk", true, "--ci", "pm")
+	if d.FamilyPass1, _, err = ComputePassK(ctx, store, s, []string{"emotion_family"}, first); err != nil {
+		return Report{}, err
+	}
+	d.Commands.Family = cmd.Stats("passk", false, "--by", "emotion_family", "--k", "1")
+	if err := addPaperSections(ctx, store, s, &d, boot, cmd); err != nil {
+		return Report{}, err
+	}
+	rep.Input = reports.Build(d)
+	return rep, nil
+}
+
+// addPaperSections loads and computes, for s per unit, what the report's
+// CI-bearing sections show, each with the functions of the stats command
+// (cmd) that prints its numbers, into d.
+func addPaperSections(ctx context.Context, store *db.DB, s Selection, d *reports.Data, boot analysis.BootstrapOptions, cmd reports.CommandLine) error {
+	units := s.Units
+	d.Gaps = analysis.GapAtMaxK(d.PassK)
+	d.Commands.Gap = cmd.Stats("gap", false)
+
+	outcomes, err := store.ListTrajectoryOutcomes(ctx, s.RunIDs)
+	if err != nil {
+		return err
+	}
+	compared, _ := analysis.CompareEmotions(ConditionTrials(outcomes), units, []int{1}, boot)
+	d.Emotions = compared
+	d.Commands.Emotions = cmd.Stats("emotions", true, "--k", "1")
+
+	for _, a := range analysis.AbandonmentByUnit(AbandonmentTrajectories(outcomes), units, [][]string{{"emotion_family"}}) {
+		d.Abandonment = append(d.Abandonment, reports.UnitRates{Unit: a.Unit.ID, Rates: a.Rates})
+	}
+	d.Commands.Abandonment = cmd.Stats("abandonment", false, "--by", "emotion_family")
+
+	balance, err := LoadBalance(ctx, store, outcomes, units)
+	if err != nil {
+		return err
+	}
+	for _, u := range units.List() {
+		b, ok := balance[u.ID]
+		if !ok {
+			continue
+		}
+		ub := reports.UnitBalance{
+			Unit:       u.ID,
+			Bins:       b.Bins(5),
+			Evaluated:  slices.Contains(b.Evaluated, true),
+			Command:    cmd.ForUnit(u).Stats("balance", false, "--part", "bins", "--bins", "5"),
+			FitCommand: cmd.ForUnit(u).Stats("balance", false, "--part", "regression"),
+		}
+		if ub.Evaluated {
+			if fit, err := b.Regression(); err != nil {
+				ub.FitErr = err
+			} else {
+				ub.Fit, ub.MiddleWins = &fit, fit.Verdict()
+			}
+		}
+		d.Balance = append(d.Balance, ub)
+	}
+
+	var first []analysis.PassKRow
+	for _, r := range d.PassK {
+		if r.K == 1 {
+			first = append(first, r)
+		}
+	}
+	if d.Matrix, err = analysis.PooledMatrix(first, units); err != nil {
+		return err
+	}
+	d.Commands.Generalization = cmd.Stats("generalization", false, "--part", "matrix")
+
+	d.Commands.Published = `emobench sql "SELECT domain, model, pass_hat_k FROM published_results WHERE k = 1 ORDER BY domain, model"`
+	published, err := store.ListPublished(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range published {
+		d.Published = append(d.Published, reports.PublishedResult{
+			Domain: p.Domain, Model: p.Model, Modality: p.Modality, SourceFile: p.SourceFile, K: p.K, PassHatK: p.PassHatK,
+		})
+	}
+	return nil
+}
+
+// RunRow is run s, with its rewards rw, as the runs command and the report
+// list it; provenance is "ingested", "native", "merged", "unknown" or ""
+// (the report shows none). Pass1 is NaN when the run has no pass^1.
+func RunRow(s db.RunSummary, rw db.RunRewards, provenance string) table.RunRow {
+	pass1 := math.NaN()
+	if s.Pass1.Valid {
+		pass1 = s.Pass1.Float64
+	}
+	return table.RunRow{
+		ID: s.ID, Name: s.Name, AgentModel: s.AgentModel, Domain: s.Domain, Condition: string(s.Condition),
+		Tasks: s.Tasks, MinTrials: s.MinTrials, MaxTrials: s.MaxTrials, Trajectories: s.Trajectories, Abandoned: s.Abandoned,
+		Pass1: pass1, NotEvaluated: s.Trajectories > 0 && rw.Evaluated == 0,
+		PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward, Provenance: provenance,
+	}
+}
+
+// ReportRun is one row of the report's runs table, shown as the runs
+// command shows it (RunRow).
+func ReportRun(s db.RunSummary, rw db.RunRewards) reports.RunSummary {
+	row := RunRow(s, rw, "")
+	return reports.RunSummary{
+		Run: emobench.Run{
+			ID: s.ID, Name: s.Name, SourceFormat: s.SourceFormat,
+			AgentModel: s.AgentModel, UserModel: s.UserModel,
+			Domain: s.Domain, Condition: s.Condition,
+		},
+		Tasks: s.Tasks, Trajectories: s.Trajectories, Pass1: row.Pass1, Abandoned: s.Abandoned,
+		NotEvaluated: row.NotEvaluated, PartialCredit: row.PartialCredit, MeanReward: rw.MeanReward,
+	}
+}
+
+// WriteReport renders in to path (mode 0644), into memory first and then
+// through a temporary file renamed into place, so a failed render or write
+// leaves no half-written file behind. Errors name the step.
+func WriteReport(path string, in reports.Input) error {
+	var buf bytes.Buffer
+	if err := reports.Render(&buf, in); err != nil {
+		return fmt.Errorf("render report: %w", err)
+	}
+	tmp := path + ".tmp"
+	err := os.WriteFile(tmp, buf.Bytes(), 0o644)
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp) // nothing half-written stays behind
+	}
+	return err
+}
