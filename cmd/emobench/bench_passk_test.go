@@ -35,6 +35,7 @@ import (
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/workbench"
 )
 
 // The shape of the ~1 GB database: gigabyteRuns τ-bench result files of
@@ -66,7 +67,7 @@ func benchCPU(b *testing.B, op func()) {
 	b.ReportMetric(float64(cpuTime(b)-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 }
 
-// benchPassK times computePassK (what `stats passk` runs once the database
+// benchPassK times workbench.ComputePassK (what `stats passk` runs once the database
 // is open) over runIDs (all when nil), and the whole command in-process.
 func benchPassK(b *testing.B, dbPath string, runIDs []int64, cliArgs ...string) {
 	ctx := context.Background()
@@ -75,13 +76,13 @@ func benchPassK(b *testing.B, dbPath string, runIDs []int64, cliArgs ...string) 
 		b.Fatal(err)
 	}
 	defer store.Close()
-	units, _, err := loadUnits(ctx, nil, store, runIDs, false)
+	sel, err := workbench.Select(ctx, store, runIDs, false)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Run("computePassK", func(b *testing.B) {
 		benchCPU(b, func() {
-			rows, _, _, err := computePassK(ctx, store, units, runIDs, nil, analysis.PassKOptions{Convention: analysis.PerTask})
+			rows, _, err := workbench.ComputePassK(ctx, store, sel, nil, analysis.PassKOptions{Convention: analysis.PerTask})
 			if err != nil {
 				b.Fatal(err)
 			}

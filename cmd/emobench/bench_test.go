@@ -34,6 +34,7 @@ import (
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/workbench"
 )
 
 // benchSeed seeds every synthetic input, so two runs measure the same bytes.
@@ -255,7 +256,7 @@ func TestHelperIngestProcess(t *testing.T) {
 // BenchmarkStatsPassK_1M times pass^k over a database of 1,000,000
 // trajectories: 10 runs (5 with, 5 without emotions) x 1,000 tasks x 100
 // trials, no messages. The database is built once through IngestRun (about
-// a minute; skipped under -short). computePassK is what `emobench stats
+// a minute; skipped under -short). workbench.ComputePassK is what `emobench stats
 // passk` runs after opening the database; the cli case runs the whole
 // command, table output included.
 func BenchmarkStatsPassK_1M(b *testing.B) {
@@ -273,7 +274,7 @@ func BenchmarkStatsPassK_1M(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	units, _, err := loadUnits(ctx, nil, store, nil, false)
+	sel, err := workbench.Select(ctx, store, nil, false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func BenchmarkStatsPassK_1M(b *testing.B) {
 		b.Run("by="+by, func(b *testing.B) {
 			opts := analysis.PassKOptions{Convention: analysis.PerTask}
 			for b.Loop() {
-				rows, _, _, err := computePassK(ctx, store, units, nil, []string{by}, opts)
+				rows, _, err := workbench.ComputePassK(ctx, store, sel, []string{by}, opts)
 				if err != nil {
 					b.Fatal(err)
 				}

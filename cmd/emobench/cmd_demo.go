@@ -11,6 +11,7 @@ import (
 	"github.com/emobench/emobench/fixtures"
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -43,12 +44,13 @@ func demoCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			in, _, err := reportInput(c.Context, e, store, nil, "emobench demo report (synthetic fixtures and offline simulators)", defaultBootstrap, false)
+			rep, err := workbench.ReportInput(c.Context, store, workbench.ReportOptions{Title: "emobench demo report (synthetic fixtures and offline simulators)", Bootstrap: workbench.DefaultBootstrap})
 			if err != nil {
 				return err
 			}
+			e.warnAll(rep.Notes)
 			out := c.String("out")
-			if err := writeReport(out, in); err != nil {
+			if err := workbench.WriteReport(out, rep.Input); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "\nwrote %s: open it in a browser (it works offline), e.g. xdg-open %s\n", out, out)

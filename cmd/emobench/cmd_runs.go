@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -58,24 +58,10 @@ func runsCommand(e *env) *cli.Command {
 			}
 			rows := make([]table.RunRow, len(runs))
 			for i, r := range runs {
-				rows[i] = runRow(r, rewards[r.ID], kind[r.ID])
+				rows[i] = workbench.RunRow(r, rewards[r.ID], kind[r.ID])
 			}
 			return table.Runs(rows, format).Write(e.stdout, format)
 		},
-	}
-}
-
-// runRow is run s as the runs command and the report list it.
-func runRow(s db.RunSummary, rw db.RunRewards, provenance string) table.RunRow {
-	pass1 := math.NaN()
-	if s.Pass1.Valid {
-		pass1 = s.Pass1.Float64
-	}
-	return table.RunRow{
-		ID: s.ID, Name: s.Name, AgentModel: s.AgentModel, Domain: s.Domain, Condition: string(s.Condition),
-		Tasks: s.Tasks, MinTrials: s.MinTrials, MaxTrials: s.MaxTrials, Trajectories: s.Trajectories, Abandoned: s.Abandoned,
-		Pass1: pass1, NotEvaluated: s.Trajectories > 0 && rw.Evaluated == 0,
-		PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward, Provenance: provenance,
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,11 +57,11 @@ func passkCommand(e *env) *cli.Command {
 			"   emobench --db runs.db stats passk --run 3 --by emotion_family --k 1,2,4 --format markdown\n" +
 			"   emobench --db runs.db stats passk --ci brackets   # bootstrap CIs over tasks",
 		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			runFlag(),
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields, comma-separated or repeated (always grouped by run)"},
 			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			formatFlag(),
 			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)"},
 			poolFlag(),
 		}, intervalFlags("none")...),
@@ -110,7 +111,7 @@ func runPassK(c *cli.Context, e *env) error {
 			return usagef("--k %d: k must be at least 1", k)
 		}
 	}
-	store, runIDs, err := openRuns(c)
+	store, s, err := openSelection(c)
 	if err != nil {
 		return err
 	}
@@ -119,84 +120,21 @@ func runPassK(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	withoutInfra := false
-	switch c.String("infra-errors") {
-	case "fail":
-	case "exclude":
-		withoutInfra = true
-	default:
-		return usagef("--infra-errors %q is not one of fail, exclude", c.String("infra-errors"))
+	infra := workbench.InfraErrors(c.String("infra-errors"))
+	if infra != workbench.InfraErrorsFail && infra != workbench.InfraErrorsExclude {
+		return usagef("--infra-errors %q is not one of fail, exclude", infra)
 	}
-	if n, err := store.CountInfraErrors(c.Context, runIDs); err == nil && n > 0 {
-		verb := map[string]string{"fail": "counted as failures", "exclude": "left out of every denominator"}[c.String("infra-errors")]
-		e.warn(fmt.Sprintf("%s in a τ²-bench infrastructure_error or context_window_exceeded: %s (--infra-errors %s)",
-			plural(n, "trajectory ended", "trajectories ended"), verb, c.String("infra-errors")))
-	}
-	units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
-	if err != nil {
-		return err
-	}
-	if err := warnSuspectTrials(c.Context, e, store, runIDs, names, conv); err != nil {
-		return err
-	}
-	in, runTrials, overlaps, err := pooledTaskTrials(c.Context, withoutInfra, store, units, runIDs, fields, conv)
-	if err != nil {
-		return err
-	}
-	noteOverlaps(e, overlaps)
-	rows, err := analysis.PassK(in, analysis.PassKOptions{Convention: conv, Ks: ks, RunTrials: runTrials})
+	rows, notes, err := workbench.StatsPassK(c.Context, store, s, workbench.PassKRequest{Fields: fields,
+		Options: analysis.PassKOptions{Convention: conv, Ks: ks}, InfraErrors: infra, Intervals: style != table.NoInterval, Bootstrap: bopts})
+	e.warnAll(notes)
 	if err != nil {
 		return err
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
-	} else if !units.Pooled() {
-		noteRunsWithoutRows(e, runIDs, rows, names)
 	}
-	if style != table.NoInterval {
-		analysis.PassKIntervals(rows, in, runTrials, bopts)
-	}
-	t := table.PassK(rows, table.Units{Units: units, Names: names}, fields, format, style)
+	t := table.PassK(rows, table.Units{Units: s.Units, Names: s.Names}, fields, format, style)
 	return t.ExpandEstimates(format, style).Write(e.stdout, format)
-}
-
-// noteRunsWithoutRows names each run asked for with --run that has no
-// row: it holds no trajectory, or no task with k trials.
-func noteRunsWithoutRows(e *env, runIDs []int64, rows []analysis.PassKRow, names map[int64]string) {
-	has := map[int64]bool{}
-	for _, r := range rows {
-		has[r.RunID] = true
-	}
-	for _, id := range runIDs {
-		if !has[id] {
-			e.warn(fmt.Sprintf("run %d (%s) has no row: it holds no trajectory, or no task with k trials (see `emobench runs`)", id, names[id]))
-		}
-	}
-}
-
-// warnSuspectTrials warns, under --convention min-trials, about every run
-// of runIDs (all when empty) whose n, its number of distinct trial values,
-// is in doubt (analysis.SuspectTrialNotes), naming the n used and the run
-// by names.
-func warnSuspectTrials(ctx context.Context, e *env, store *db.DB, runIDs []int64, names map[int64]string, conv analysis.Convention) error {
-	if conv != analysis.MinTrials {
-		return nil
-	}
-	numbers, err := store.ListTrialNumbers(ctx)
-	if err != nil {
-		return err
-	}
-	listed, err := store.ListTaskTrials(ctx, runIDs)
-	if err != nil {
-		return err
-	}
-	tasks := taskTrials(listed, nil)
-	trialNumbers := make(map[int64]analysis.TrialNumbers, len(numbers))
-	for id, n := range numbers {
-		trialNumbers[id] = analysis.TrialNumbers{Distinct: n.Distinct, First: n.First, Last: n.Last}
-	}
-	e.warnAll(analysis.SuspectTrialNotes(trialNumbers, tasks, names))
-	return nil
 }
 
 func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, error) {
@@ -209,53 +147,4 @@ func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, err
 		ids = append(ids, id)
 	}
 	return ids, nil
-}
-
-// computePassK loads the (run, task) counts of runIDs, pools them into
-// units and computes pass^k rows grouped by unit and fields. It also
-// returns the pooled task outcomes and the overlaps of pooled runs.
-func computePassK(ctx context.Context, store *db.DB, units analysis.Units, runIDs []int64, fields []string, opts analysis.PassKOptions) ([]analysis.PassKRow, []analysis.TaskTrials, []analysis.Overlap, error) {
-	in, runTrials, overlaps, err := pooledTaskTrials(ctx, false, store, units, runIDs, fields, opts.Convention)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	opts.RunTrials = runTrials
-	rows, err := analysis.PassK(in, opts)
-	return rows, in, overlaps, err
-}
-
-// loadTaskTrialsFrom returns, through ListTaskTrials (or, withoutInfra,
-// the listing without infrastructure errors), one analysis.TaskTrials per
-// (run, task) with the group fields' values and its unevaluated trials,
-// and for MinTrials each run's distinct trial count.
-func loadTaskTrialsFrom(ctx context.Context, withoutInfra bool, store *db.DB, runIDs []int64, fields []string, conv analysis.Convention) ([]analysis.TaskTrials, map[int64]int, error) {
-	list := store.ListTaskTrials
-	if withoutInfra {
-		list = store.ListTaskTrialsWithoutInfraErrors
-	}
-	tasks, err := list(ctx, runIDs)
-	if err != nil {
-		return nil, nil, err
-	}
-	var runTrials map[int64]int
-	if conv == analysis.MinTrials {
-		if runTrials, err = store.CountRunTrials(ctx); err != nil {
-			return nil, nil, err
-		}
-	}
-	return taskTrials(tasks, fields), runTrials, nil
-}
-
-// taskTrials are listed as analysis takes them, grouped by fields.
-func taskTrials(listed []db.TaskTrials, fields []string) []analysis.TaskTrials {
-	in := make([]analysis.TaskTrials, len(listed))
-	for i, t := range listed {
-		group := make([]string, len(fields))
-		for j, f := range fields {
-			group[j] = t.Field(f)
-		}
-		in[i] = analysis.TaskTrials{RunID: t.RunID, TaskID: t.TaskID, Group: group, Trials: t.Trials, Passes: t.Passes,
-			Unevaluated: t.Unevaluated}
-	}
-	return in
 }

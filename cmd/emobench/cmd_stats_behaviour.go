@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"strings"
 
 	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/analysis"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -24,9 +22,9 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			"Example:\n   emobench --db runs.db stats abandonment\n   emobench --db runs.db stats abandonment --by emotion_family,agent_model --format latex",
 		Before: noArgs,
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			runFlag(),
 			&cli.StringSliceFlag{Name: "by", Usage: "report by these fields jointly (default: each of " + strings.Join(abandonmentDimensions, ", ") + " in turn)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			formatFlag(),
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
 			poolFlag(),
 		},
@@ -43,11 +41,6 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			outcomes, units, names, err := loadOutcomes(c, e)
-			if err != nil {
-				return err
-			}
-			noteOverlaps(e, outcomeOverlaps(units, outcomes))
 			dims := [][]string{}
 			if len(joint) > 0 {
 				dims = append(dims, joint)
@@ -57,37 +50,20 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 					dims = append(dims, []string{d})
 				}
 			}
-			named := table.Units{Units: units, Names: names}
-			t := table.Abandonment(analysis.AbandonmentByUnit(abandonmentTrajectories(outcomes), units, dims), named, style)
+			store, s, err := openSelection(c)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			rates, notes, err := workbench.StatsAbandonment(c.Context, store, s, dims)
+			e.warnAll(notes)
+			if err != nil {
+				return err
+			}
+			t := table.Abandonment(rates, table.Units{Units: s.Units, Names: s.Names}, style)
 			return t.ExpandEstimates(format, style).Write(e.stdout, format)
 		},
 	}
-}
-
-// loadOutcomes returns the trajectories of the --run runs (all when none)
-// with their units (--pool) and the run names by id.
-func loadOutcomes(c *cli.Context, e *env) ([]db.TrajectoryOutcome, analysis.Units, map[int64]string, error) {
-	store, runIDs, err := openRuns(c)
-	if err != nil {
-		return nil, analysis.Units{}, nil, err
-	}
-	defer store.Close()
-	units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
-	if err != nil {
-		return nil, analysis.Units{}, nil, err
-	}
-	outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
-	return outcomes, units, names, err
-}
-
-// abandonmentTrajectories are outcomes as AbandonmentByUnit takes them.
-func abandonmentTrajectories(outcomes []db.TrajectoryOutcome) []analysis.AbandonmentTrajectory {
-	out := make([]analysis.AbandonmentTrajectory, len(outcomes))
-	for i, o := range outcomes {
-		out[i] = analysis.AbandonmentTrajectory{RunID: o.RunID, Fields: o.Fields,
-			Abandoned: o.TerminationReason == emobench.TerminationUserUnsatisfied, Turn: o.UserTurns}
-	}
-	return out
 }
 
 func statsBalanceCommand(e *env) *cli.Command {
@@ -105,31 +81,15 @@ func statsBalanceCommand(e *env) *cli.Command {
 			"Example:\n   emobench --db runs.db stats balance\n   emobench --db runs.db stats balance --part regression --format latex",
 		Before: noArgs,
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			runFlag(),
 			&cli.StringFlag{Name: "part", Value: "all", Usage: "bins, regression, correlation or all"},
 			&cli.IntFlag{Name: "bins", Value: 5, Usage: "equal-width share bins on [0, 1]"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			formatFlag(),
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
 			poolFlag(),
 		},
 		Action: func(c *cli.Context) error { return runBalance(c, e) },
 	}
-}
-
-// loadBalance returns each unit's balance sample, by unit ID: the
-// trajectories of outcomes with their follow-ups counted from the stored
-// agent messages.
-func loadBalance(ctx context.Context, store *db.DB, outcomes []db.TrajectoryOutcome, units analysis.Units) (map[int64]analysis.BalanceSample, error) {
-	followUps := analysis.FollowUps{}
-	if err := store.ForEachAgentText(ctx, followUps.Add); err != nil {
-		return nil, err
-	}
-	trajectories := make([]analysis.BalanceTrajectory, len(outcomes))
-	for i, o := range outcomes {
-		trajectories[i] = analysis.BalanceTrajectory{ID: o.ID, RunID: o.RunID, ToolCalls: o.ToolCalls, Turns: o.UserTurns + o.AgentTurns,
-			Passed: o.Passed, Evaluated: o.Evaluated, Abandoned: o.TerminationReason == emobench.TerminationUserUnsatisfied}
-	}
-	return analysis.BalanceByUnit(trajectories, followUps, units), nil
 }
 
 func runBalance(c *cli.Context, e *env) error {
@@ -152,25 +112,17 @@ func runBalance(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	store, runIDs, err := openRuns(c)
+	store, s, err := openSelection(c)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	units, names, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
+	data, notes, err := workbench.StatsBalance(c.Context, store, s)
+	e.warnAll(notes)
 	if err != nil {
 		return err
 	}
-	outcomes, err := store.ListTrajectoryOutcomes(c.Context, runIDs)
-	if err != nil {
-		return err
-	}
-	noteOverlaps(e, outcomeOverlaps(units, outcomes))
-	data, err := loadBalance(c.Context, store, outcomes, units)
-	if err != nil {
-		return err
-	}
-	tables := table.Balance(table.Units{Units: units, Names: names}, data, part, bins, format, style)
+	tables := table.Balance(table.Units{Units: s.Units, Names: s.Names}, data, part, bins, format, style)
 	for i, t := range tables {
 		if i > 0 {
 			e.stdout.Write([]byte("\n"))

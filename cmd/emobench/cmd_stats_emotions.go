@@ -1,10 +1,9 @@
 package main
 
 import (
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -12,10 +11,10 @@ import (
 func intervalFlags(defaultStyle string) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "ci", Value: defaultStyle, Usage: "how tables show intervals: pm (±), brackets, or none"},
-		&cli.StringFlag{Name: "ci-method", Value: analysis.MethodPercentile, Usage: "bootstrap interval: percentile or bca"},
-		&cli.IntFlag{Name: "resamples", Value: 2000, Usage: "bootstrap resamples (tasks are resampled)"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "bootstrap seed: the same seed gives the same intervals"},
-		&cli.Float64Flag{Name: "level", Value: 0.95, Usage: "confidence level"},
+		&cli.StringFlag{Name: "ci-method", Value: workbench.DefaultBootstrap.Method, Usage: "bootstrap interval: percentile or bca"},
+		&cli.IntFlag{Name: "resamples", Value: workbench.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (tasks are resampled)"},
+		&cli.Uint64Flag{Name: "seed", Value: workbench.DefaultBootstrap.Seed, Usage: "bootstrap seed: the same seed gives the same intervals"},
+		&cli.Float64Flag{Name: "level", Value: workbench.DefaultBootstrap.Level, Usage: "confidence level"},
 	}
 }
 
@@ -61,9 +60,9 @@ func statsEmotionsCommand(e *env) *cli.Command {
 			"   emobench --db runs.db stats emotions --k 1,2 --format latex --ci brackets",
 		Before: noArgs,
 		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			runFlag(),
 			&cli.IntSliceFlag{Name: "k", Usage: "k values (default 1)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			formatFlag(),
 			poolFlag(),
 		}, intervalFlags("pm")...),
 		Action: func(c *cli.Context) error {
@@ -81,34 +80,17 @@ func statsEmotionsCommand(e *env) *cli.Command {
 					return usagef("--k %d: k must be at least 1", k)
 				}
 			}
-			outcomes, units, _, err := loadOutcomes(c, e)
+			store, s, err := openSelection(c)
 			if err != nil {
 				return err
 			}
-			noteOverlaps(e, outcomeOverlaps(units, outcomes))
-			res := analysis.EmotionsWithNotes(conditionTrials(outcomes), units, ks, opts)
-			e.warnAll(res.Notes)
-			return table.Emotions(res.Rows, format, style).ExpandEstimates(format, style).Write(e.stdout, format)
+			defer store.Close()
+			rows, notes, err := workbench.StatsEmotions(c.Context, store, s, ks, opts)
+			e.warnAll(notes)
+			if err != nil {
+				return err
+			}
+			return table.Emotions(rows, format, style).ExpandEstimates(format, style).Write(e.stdout, format)
 		},
 	}
-}
-
-func conditionTrials(outcomes []db.TrajectoryOutcome) []analysis.ConditionTrial {
-	var out []analysis.ConditionTrial
-	for _, o := range outcomes {
-		cond := emobench.Condition(o.Fields["condition"])
-		if cond != emobench.ConditionWithEmotions && cond != emobench.ConditionWithoutEmotions {
-			continue
-		}
-		out = append(out, analysis.ConditionTrial{
-			RunID:   o.RunID,
-			PairKey: o.PairKey,
-			Trial:   o.Trial,
-			Passed:  o.Passed,
-			// Unevaluated: no reward information, so its failure is not measured.
-			Unevaluated: !o.Evaluated,
-			Profile:     o.Fields, // holds every emobench.EmotionDimensions key; shared, read only
-		})
-	}
-	return out
 }

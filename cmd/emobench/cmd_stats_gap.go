@@ -5,6 +5,7 @@ import (
 
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -18,11 +19,11 @@ func statsGapCommand(e *env) *cli.Command {
 			"Example:\n   emobench --db runs.db stats gap\n   emobench --db runs.db stats gap --by emotion_family --k 3 --format latex",
 		Before: noArgs,
 		Flags: []cli.Flag{
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			runFlag(),
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields besides the run (e.g. emotion_family)"},
 			&cli.IntFlag{Name: "k", Usage: "the k to compare with k = 1 (default: the largest k)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			formatFlag(),
 			poolFlag(),
 		},
 		Action: func(c *cli.Context) error {
@@ -45,27 +46,17 @@ func statsGapCommand(e *env) *cli.Command {
 				}
 				opts.Ks = []int{1, k}
 			}
-			store, runIDs, err := openRuns(c)
+			store, s, err := openSelection(c)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			units, names, err := loadUnits(c.Context, nil, store, runIDs, c.Bool("pool"))
+			rows, notes, err := workbench.StatsGap(c.Context, store, s, fields, opts, c.Int("k")) // --k is 0 when not set
+			e.warnAll(notes)
 			if err != nil {
 				return err
 			}
-			if err := warnSuspectTrials(c.Context, e, store, runIDs, names, conv); err != nil {
-				return err
-			}
-			noteKeptApart(e, units)
-			rows, _, overlaps, err := computePassK(c.Context, store, units, runIDs, fields, opts)
-			if err != nil {
-				return err
-			}
-			noteOverlaps(e, overlaps)
-			res := analysis.Gaps(rows, c.Int("k"), units, names) // --k is 0 when not set
-			e.warnAll(res.Notes)
-			return table.Gap(res.Rows, table.Units{Units: units, Names: names}, fields, format).Write(e.stdout, format)
+			return table.Gap(rows, table.Units{Units: s.Units, Names: s.Names}, fields, format).Write(e.stdout, format)
 		},
 	}
 }

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -20,9 +20,9 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 			"   emobench --db runs.db stats generalization\n   emobench --db runs.db stats generalization --part matrix",
 		Before: noArgs,
 		Flags: append([]cli.Flag{
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			runFlag(),
 			&cli.StringFlag{Name: "part", Value: "deltas", Usage: "deltas or matrix"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			formatFlag(),
 			poolFlag(),
 		}, intervalFlags("pm")...),
 		Action: func(c *cli.Context) error { return runGeneralization(c, e) },
@@ -42,43 +42,23 @@ func runGeneralization(c *cli.Context, e *env) error {
 	if part != "deltas" && part != "matrix" {
 		return usagef("--part %q is not one of deltas, matrix", part)
 	}
-	store, runIDs, err := openRuns(c)
+	store, s, err := openSelection(c)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	units, _, err := loadUnits(c.Context, e, store, runIDs, c.Bool("pool"))
-	if err != nil {
-		return err
-	}
-	rows, tasks, overlaps, err := computePassK(c.Context, store, units, runIDs, nil, analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}})
-	if err != nil {
-		return err
-	}
-	noteOverlaps(e, overlaps)
 	if part == "matrix" {
-		m, err := analysis.PooledMatrix(rows, units)
+		m, notes, err := workbench.StatsGeneralizationMatrix(c.Context, store, s)
+		e.warnAll(notes)
 		if err != nil {
 			return err
 		}
 		return table.PassMatrix(m, format).Write(e.stdout, format)
 	}
-	tags, err := store.ListRunTags(c.Context)
-	if err != nil {
-		return err
-	}
-	tagged := make([]analysis.TunedRun, len(tags))
-	for i, t := range tags {
-		tagged[i] = analysis.TunedRun{RunID: t.RunID, BaseRunID: t.BaseRunID, Domain: t.Domain, TrainDomains: t.TrainDomains}
-	}
-	models, notes, err := analysis.GeneralizationByModel(tagged, units, tasks, opts)
-	if err != nil {
-		return err
-	}
-	t := table.Generalization(models, format, style)
-	if len(t.Rows) == 0 {
-		e.warn("no tuned runs: tag them with emobench runs tag RUN --train-domains D --base-run RUN")
-	}
+	models, notes, err := workbench.StatsGeneralization(c.Context, store, s, opts)
 	e.warnAll(notes)
-	return t.ExpandEstimates(format, style).Write(e.stdout, format)
+	if err != nil {
+		return err
+	}
+	return table.Generalization(models, format, style).ExpandEstimates(format, style).Write(e.stdout, format)
 }

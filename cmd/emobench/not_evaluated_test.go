@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench/reports"
+	"github.com/emobench/emobench/workbench"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -152,9 +153,10 @@ func TestNotEvaluated_GeneralizationMatrixAndGap(t *testing.T) {
 func TestNotEvaluated_Report(t *testing.T) {
 	dbPath := notEvaluatedDB(t)
 	store := openTestStore(t, dbPath)
-	boot := defaultBootstrap
+	boot := workbench.DefaultBootstrap
 	boot.Resamples = 200
-	in, _, err := reportInput(t.Context(), nil, store, nil, "t", boot, false)
+	rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: boot})
+	in := rep.Input
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +279,8 @@ func TestNotEvaluated_StatsEmotions(t *testing.T) {
 		t.Errorf("table row %q: want with 0.7500, without and delta not evaluated", line)
 	}
 	store := openTestStore(t, dbPath)
-	in, _, err := reportInput(t.Context(), nil, store, nil, "t", defaultBootstrap, false)
+	rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: workbench.DefaultBootstrap})
+	in := rep.Input
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/workbench"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -325,7 +326,8 @@ func TestPool_RealRunsOverlap(t *testing.T) {
 
 	// Chart (c) of the pooled report is stats emotions --pool.
 	store := openTestStore(t, dbPath)
-	in, _, err := reportInput(t.Context(), nil, store, nil, "t", defaultBootstrap, true)
+	rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: workbench.DefaultBootstrap, Pool: true})
+	in := rep.Input
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +400,8 @@ func TestReport_RunsSharingANameStayApart(t *testing.T) {
 	mustRun(t, "--db", dbPath, "merge", other)
 	mustRun(t, append([]string{"--db", dbPath}, append(meta, filepath.Join(pool, "m-retail-without-emotions.json"))...)...)
 	store := openTestStore(t, dbPath)
-	in, _, err := reportInput(t.Context(), nil, store, nil, "t", defaultBootstrap, false)
+	rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: workbench.DefaultBootstrap})
+	in := rep.Input
 	if err != nil {
 		t.Fatal(err)
 	}

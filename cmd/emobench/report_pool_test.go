@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench/reports"
+	"github.com/emobench/emobench/workbench"
 )
 
 // overlapRecord is one τ-bench record of overlappingRunsDB: a task of
@@ -161,7 +162,7 @@ func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
 func chartsEqualTheirStatsCommands(t *testing.T, unevaluated bool) {
 	dbPath := overlappingRunsDBOf(t, unevaluated)
 	store := openTestStore(t, dbPath)
-	boot := defaultBootstrap
+	boot := workbench.DefaultBootstrap
 	boot.Resamples = 200 // the report's flags reach its captions' commands
 	extra := 0           // units the unevaluated run adds
 	if unevaluated {
@@ -169,7 +170,8 @@ func chartsEqualTheirStatsCommands(t *testing.T, unevaluated bool) {
 	}
 	for _, pool := range []bool{false, true} {
 		t.Run(fmt.Sprintf("pool=%v", pool), func(t *testing.T) {
-			in, overlaps, err := reportInput(t.Context(), nil, store, nil, "t", boot, pool)
+			rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: boot, Pool: pool})
+			in, overlaps := rep.Input, rep.Overlaps
 			if err != nil {
 				t.Fatal(err)
 			}
