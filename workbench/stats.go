@@ -3,15 +3,18 @@ package workbench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
 )
 
-// Each Stats function below is what one `emobench stats` command computes.
-// It returns its notes in the order the command prints them, also when it
-// fails part way: those gathered before the error.
+// Each XStats type below is what one `emobench stats` command computes:
+// its options, and a Compute method over a selection that returns the
+// result and the notes in the order the command prints them, also when it
+// fails part way (those gathered before the error).
 
 // InfraErrors says what stats passk does with τ²-bench trajectories that
 // ended in infrastructure_error or context_window_exceeded.
@@ -25,10 +28,10 @@ const (
 	InfraErrorsExclude InfraErrors = "exclude"
 )
 
-// PassKRequest is what stats passk computes.
-type PassKRequest struct {
+// PassKStats is stats passk: pass^k and pass@k per unit and group.
+type PassKStats struct {
 	Fields      []string              // group fields besides the unit (emobench.GroupFields)
-	Options     analysis.PassKOptions // convention and k values; RunTrials is set by StatsPassK
+	Options     analysis.PassKOptions // convention and k values; RunTrials is set by Compute
 	InfraErrors InfraErrors           // "" is InfraErrorsFail
 	// Intervals, when set, adds bootstrap intervals over tasks with
 	// Bootstrap (analysis.PassKIntervals).
@@ -36,34 +39,38 @@ type PassKRequest struct {
 	Bootstrap analysis.BootstrapOptions
 }
 
-// StatsPassK is stats passk: pass^k and pass@k rows per unit of s and
-// group of req.Fields. Its notes are, in order: how many trajectories
-// ended in an infrastructure error, the runs pooling kept apart, the runs
-// whose min-trials n is in doubt, the overlaps of pooled runs and, per run,
-// each asked-for run that has no row. No rows at all gives no note: the
-// caller says so. Errors are the database's or analysis.PassK's.
-func StatsPassK(ctx context.Context, store *db.DB, s Selection, req PassKRequest) ([]analysis.PassKRow, []string, error) {
+// Compute gives the pass^k and pass@k rows per unit of s and group of
+// Fields. Its notes are, in order: how many trajectories ended in an
+// infrastructure error, the runs pooling kept apart, the runs whose
+// min-trials n is in doubt, the overlaps of pooled runs and, per run, each
+// asked-for run that has no row. No rows at all gives no note: the caller
+// says so. Errors are the database's or analysis.PassK's.
+func (p PassKStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]analysis.PassKRow, []string, error) {
+	infra := p.InfraErrors
+	if infra == "" {
+		infra = InfraErrorsFail
+	}
 	var notes []string
 	if n, err := store.CountInfraErrors(ctx, s.RunIDs); err == nil && n > 0 {
 		verb := "counted as failures"
-		if req.InfraErrors == InfraErrorsExclude {
+		if infra == InfraErrorsExclude {
 			verb = "left out of every denominator"
 		}
 		notes = append(notes, fmt.Sprintf("%s in a τ²-bench infrastructure_error or context_window_exceeded: %s (--infra-errors %s)",
-			plural(n, "trajectory ended", "trajectories ended"), verb, string(orFail(req.InfraErrors))))
+			plural(n, "trajectory ended", "trajectories ended"), verb, infra))
 	}
 	notes = append(notes, s.KeptApartNotes()...)
-	suspect, err := SuspectTrialNotes(ctx, store, s, req.Options.Convention)
+	suspect, err := SuspectTrialNotes(ctx, store, s, p.Options.Convention)
 	if err != nil {
 		return nil, notes, err
 	}
 	notes = append(notes, suspect...)
-	set, err := LoadTaskTrials(ctx, store, s, req.Fields, req.Options.Convention, req.InfraErrors == InfraErrorsExclude)
+	set, err := LoadTaskTrials(ctx, store, s, p.Fields, p.Options.Convention, infra == InfraErrorsExclude)
 	if err != nil {
 		return nil, notes, err
 	}
 	notes = append(notes, OverlapNotes(set.Overlaps)...)
-	opts := req.Options
+	opts := p.Options
 	opts.RunTrials = set.RunTrials
 	rows, err := analysis.PassK(set.Tasks, opts)
 	if err != nil {
@@ -72,17 +79,10 @@ func StatsPassK(ctx context.Context, store *db.DB, s Selection, req PassKRequest
 	if len(rows) > 0 && !s.Units.Pooled() {
 		notes = append(notes, runsWithoutRows(s, rows)...)
 	}
-	if req.Intervals {
-		analysis.PassKIntervals(rows, set.Tasks, set.RunTrials, req.Bootstrap)
+	if p.Intervals {
+		analysis.PassKIntervals(rows, set.Tasks, set.RunTrials, p.Bootstrap)
 	}
 	return rows, notes, nil
-}
-
-func orFail(i InfraErrors) InfraErrors {
-	if i == "" {
-		return InfraErrorsFail
-	}
-	return i
 }
 
 // runsWithoutRows names each run asked for in s that has no row: it holds
@@ -101,31 +101,58 @@ func runsWithoutRows(s Selection, rows []analysis.PassKRow) []string {
 	return notes
 }
 
-// StatsGap is stats gap: pass^1 against pass^k at k (0: the largest k)
-// per unit of s and group of fields, under opts' convention and k values
+// GapStats is stats gap: pass^1 against pass^k per unit and group.
+type GapStats struct {
+	Fields  []string              // group fields besides the unit
+	Options analysis.PassKOptions // convention and k values
+	K       int                   // the k compared with k = 1; 0 is the largest
+}
+
+// Compute gives the gap rows per unit of s and group of Fields
 // (analysis.Gaps). Its notes are, in order: the runs whose min-trials n is
 // in doubt, the runs pooling kept apart, the overlaps of pooled runs and
 // the gap's own. Errors are the database's or analysis.PassK's.
-func StatsGap(ctx context.Context, store *db.DB, s Selection, fields []string, opts analysis.PassKOptions, k int) ([]analysis.GapRow, []string, error) {
-	notes, err := SuspectTrialNotes(ctx, store, s, opts.Convention)
+func (g GapStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]analysis.GapRow, []string, error) {
+	notes, err := SuspectTrialNotes(ctx, store, s, g.Options.Convention)
 	if err != nil {
 		return nil, notes, err
 	}
 	notes = append(notes, s.KeptApartNotes()...)
-	rows, set, err := ComputePassK(ctx, store, s, fields, opts)
+	rows, set, err := ComputePassK(ctx, store, s, g.Fields, g.Options)
 	if err != nil {
 		return nil, notes, err
 	}
 	notes = append(notes, OverlapNotes(set.Overlaps)...)
-	res := analysis.Gaps(rows, k, s.Units, s.Names)
+	res := analysis.Gaps(rows, g.K, s.Units, s.Names)
 	return res.Rows, append(notes, res.Notes...), nil
 }
 
-// StatsAbandonment is stats abandonment: per unit of s and per field set
-// of dims, the rate of user_unsatisfied endings (analysis.AbandonmentByUnit).
-// Its notes are the runs pooling kept apart, then the overlaps of pooled
-// runs by task content. Errors are the database's.
-func StatsAbandonment(ctx context.Context, store *db.DB, s Selection, dims [][]string) ([]analysis.UnitAbandonment, []string, error) {
+// AbandonmentDimensions are the fields stats abandonment reports by, each
+// in turn, unless told otherwise.
+var AbandonmentDimensions = append(slices.Clone(emobench.EmotionDimensions), "domain", "agent_model")
+
+// AbandonmentStats is stats abandonment: the rate of user_unsatisfied
+// endings per unit and group.
+type AbandonmentStats struct {
+	// Fields, when set, are grouped by jointly; when empty, each of
+	// AbandonmentDimensions is in turn.
+	Fields []string
+}
+
+// Compute gives, per unit of s and per field set, the rate of
+// user_unsatisfied endings (analysis.AbandonmentByUnit). Its notes are the
+// runs pooling kept apart, then the overlaps of pooled runs by task
+// content. Errors are the database's.
+func (a AbandonmentStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]analysis.UnitAbandonment, []string, error) {
+	dims := [][]string{}
+	if len(a.Fields) > 0 {
+		dims = append(dims, a.Fields)
+	} else {
+		// Each row is one run's (or pool's): one condition.
+		for _, d := range AbandonmentDimensions {
+			dims = append(dims, []string{d})
+		}
+	}
 	outcomes, notes, err := LoadOutcomes(ctx, store, s)
 	notes = append(s.KeptApartNotes(), notes...)
 	if err != nil {
@@ -134,10 +161,13 @@ func StatsAbandonment(ctx context.Context, store *db.DB, s Selection, dims [][]s
 	return analysis.AbandonmentByUnit(AbandonmentTrajectories(outcomes), s.Units, dims), notes, nil
 }
 
-// StatsBalance is stats balance: each unit's tool-call/follow-up sample,
-// by unit ID (LoadBalance). Its notes are as StatsAbandonment's. Errors are
-// the database's.
-func StatsBalance(ctx context.Context, store *db.DB, s Selection) (map[int64]analysis.BalanceSample, []string, error) {
+// BalanceStats is stats balance: tool calls against follow-up questions.
+type BalanceStats struct{}
+
+// Compute gives each unit's tool-call/follow-up sample of s, by unit ID
+// (LoadBalance). Its notes are as AbandonmentStats'. Errors are the
+// database's.
+func (BalanceStats) Compute(ctx context.Context, store *db.DB, s Selection) (map[int64]analysis.BalanceSample, []string, error) {
 	outcomes, notes, err := LoadOutcomes(ctx, store, s)
 	notes = append(s.KeptApartNotes(), notes...)
 	if err != nil {
@@ -147,17 +177,23 @@ func StatsBalance(ctx context.Context, store *db.DB, s Selection) (map[int64]ana
 	return balance, notes, err
 }
 
-// StatsEmotions is stats emotions: with- against without-emotions pass^k
-// at ks, paired by task, per unit pair of s (analysis.EmotionsWithNotes).
+// EmotionsStats is stats emotions: with- against without-emotions pass^k,
+// paired by task.
+type EmotionsStats struct {
+	Ks        []int // k values; empty is k = 1
+	Bootstrap analysis.BootstrapOptions
+}
+
+// Compute gives Δpass^k per unit pair of s (analysis.EmotionsWithNotes).
 // Its notes are the runs pooling kept apart, the overlaps of pooled runs,
 // then the comparison's own. Errors are the database's.
-func StatsEmotions(ctx context.Context, store *db.DB, s Selection, ks []int, opts analysis.BootstrapOptions) ([]analysis.EmotionDelta, []string, error) {
+func (em EmotionsStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]analysis.EmotionDelta, []string, error) {
 	outcomes, notes, err := LoadOutcomes(ctx, store, s)
 	notes = append(s.KeptApartNotes(), notes...)
 	if err != nil {
 		return nil, notes, err
 	}
-	res := analysis.EmotionsWithNotes(ConditionTrials(outcomes), s.Units, ks, opts)
+	res := analysis.EmotionsWithNotes(ConditionTrials(outcomes), s.Units, em.Ks, em.Bootstrap)
 	return res.Rows, append(notes, res.Notes...), nil
 }
 
@@ -172,11 +208,13 @@ func pass1(ctx context.Context, store *db.DB, s Selection) ([]analysis.PassKRow,
 	return rows, set, append(notes, OverlapNotes(set.Overlaps)...), nil
 }
 
-// StatsGeneralizationMatrix is stats generalization --part matrix: pass^1
-// of every model on every domain (analysis.PooledMatrix). Its notes are
-// the runs pooling kept apart and the overlaps of pooled runs. Errors are
-// the database's or the matrix's.
-func StatsGeneralizationMatrix(ctx context.Context, store *db.DB, s Selection) (analysis.PassMatrix, []string, error) {
+// MatrixStats is stats generalization --part matrix.
+type MatrixStats struct{}
+
+// Compute gives pass^1 of every model on every domain of s
+// (analysis.PooledMatrix). Its notes are the runs pooling kept apart and
+// the overlaps of pooled runs. Errors are the database's or the matrix's.
+func (MatrixStats) Compute(ctx context.Context, store *db.DB, s Selection) (analysis.PassMatrix, []string, error) {
 	rows, _, notes, err := pass1(ctx, store, s)
 	if err != nil {
 		return analysis.PassMatrix{}, notes, err
@@ -185,17 +223,21 @@ func StatsGeneralizationMatrix(ctx context.Context, store *db.DB, s Selection) (
 	return m, notes, err
 }
 
-// NoTunedRunsNote is StatsGeneralization's note when no run is tagged as
+// NoTunedRunsNote is GeneralizationStats' note when no run is tagged as
 // tuned (or none of the tagged is selected).
 const NoTunedRunsNote = "no tuned runs: tag them with emobench runs tag RUN --train-domains D --base-run RUN"
 
-// StatsGeneralization is stats generalization: tuned against base pass^1
-// per tuned model and domain, in-domain and out-of-domain, with bootstrap
-// intervals by opts (analysis.GeneralizationByModel over the run tags).
-// Its notes are the runs pooling kept apart, the overlaps of pooled runs,
-// NoTunedRunsNote when no model results, then the comparison's own. Errors
-// are the database's or the comparison's.
-func StatsGeneralization(ctx context.Context, store *db.DB, s Selection, opts analysis.BootstrapOptions) ([]analysis.ModelGeneralization, []string, error) {
+// GeneralizationStats is stats generalization: tuned against base pass^1.
+type GeneralizationStats struct {
+	Bootstrap analysis.BootstrapOptions // of the paired Δ and the in- and out-of-domain means
+}
+
+// Compute gives, per tuned model of s and domain, tuned against base
+// pass^1, in-domain and out-of-domain (analysis.GeneralizationByModel over
+// the run tags). Its notes are the runs pooling kept apart, the overlaps
+// of pooled runs, NoTunedRunsNote when no model results, then the
+// comparison's own. Errors are the database's or the comparison's.
+func (g GeneralizationStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]analysis.ModelGeneralization, []string, error) {
 	_, set, notes, err := pass1(ctx, store, s)
 	if err != nil {
 		return nil, notes, err
@@ -204,7 +246,7 @@ func StatsGeneralization(ctx context.Context, store *db.DB, s Selection, opts an
 	if err != nil {
 		return nil, notes, err
 	}
-	models, more, err := analysis.GeneralizationByModel(TunedRuns(tags), s.Units, set.Tasks, opts)
+	models, more, err := analysis.GeneralizationByModel(TunedRuns(tags), s.Units, set.Tasks, g.Bootstrap)
 	if err != nil {
 		return nil, notes, err
 	}

@@ -20,12 +20,7 @@ func statsCommand(e *env) *cli.Command {
 		Name:        "stats",
 		Usage:       "statistics over the stored runs",
 		Description: "Example:\n   emobench --db runs.db stats passk --by condition,emotion_family",
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usagef("no stats command %q (try: emobench stats passk)", c.Args().First())
-			}
-			return cli.ShowSubcommandHelp(c)
-		},
+		Action:      cli.ShowSubcommandHelp, // markUsageErrors refuses an unknown subcommand
 		Subcommands: []*cli.Command{
 			passkCommand(e),
 			statsEmotionsCommand(e),
@@ -56,6 +51,7 @@ func passkCommand(e *env) *cli.Command {
 			"   emobench --db runs.db stats passk --k 1 --pool\n" +
 			"   emobench --db runs.db stats passk --run 3 --by emotion_family --k 1,2,4 --format markdown\n" +
 			"   emobench --db runs.db stats passk --ci brackets   # bootstrap CIs over tasks",
+		Before: noArgs,
 		Flags: append([]cli.Flag{
 			runFlag(),
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields, comma-separated or repeated (always grouped by run)"},
@@ -65,7 +61,7 @@ func passkCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)"},
 			poolFlag(),
 		}, intervalFlags("none")...),
-		Action: func(c *cli.Context) error { return runPassK(c, e) },
+		Action: statsAction(e, runPassK),
 	}
 }
 
@@ -87,54 +83,24 @@ func parseGroupFields(by string) ([]string, error) {
 	return fields, nil
 }
 
-func runPassK(c *cli.Context, e *env) error {
+func runPassK(c *cli.Context, e *env, f statsFlags) error {
 	// Its heap is O(tasks) and the process short: collect 4x less often.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	format := c.String("format")
-	if err := checkFormat(format, table.Formats...); err != nil {
-		return err
-	}
-	fields, err := parseGroupFields(strings.Join(c.StringSlice("by"), ","))
-	if err != nil {
-		return err
-	}
-	conv, err := analysis.ParseConvention(c.String("convention"))
-	if err != nil {
-		return &usageError{err}
-	}
-	ks := c.IntSlice("k")
-	for _, k := range ks {
-		if k < 1 {
-			return usagef("--k %d: k must be at least 1", k)
-		}
-	}
-	store, s, err := openSelection(c)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	bopts, style, err := bootstrapOptions(c)
-	if err != nil {
-		return err
-	}
 	infra := workbench.InfraErrors(c.String("infra-errors"))
 	if infra != workbench.InfraErrorsFail && infra != workbench.InfraErrorsExclude {
 		return usagef("--infra-errors %q is not one of fail, exclude", infra)
 	}
-	rows, notes, err := workbench.StatsPassK(c.Context, store, s, workbench.PassKRequest{Fields: fields,
-		Options: analysis.PassKOptions{Convention: conv, Ks: ks}, InfraErrors: infra, Intervals: style != table.NoInterval, Bootstrap: bopts})
-	e.warnAll(notes)
+	stats := workbench.PassKStats{Fields: f.fields, Options: analysis.PassKOptions{Convention: f.conv, Ks: f.ks}, InfraErrors: infra,
+		Intervals: f.style != table.NoInterval, Bootstrap: f.boot}
+	rows, s, err := compute(c, e, stats.Compute)
 	if err != nil {
 		return err
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
-	t := table.PassK(rows, table.Units{Units: s.Units, Names: s.Names}, fields, format, style)
-	return t.ExpandEstimates(format, style).Write(e.stdout, format)
+	t := table.PassK(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format, f.style)
+	return t.ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
 }
 
 func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, error) {

@@ -3,14 +3,10 @@ package main
 import (
 	"strings"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
-
-// abandonmentDimensions are the fields stats abandonment reports by.
-var abandonmentDimensions = append(emobench.EmotionDimensions, "domain", "agent_model")
 
 func statsAbandonmentCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -23,46 +19,19 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 		Before: noArgs,
 		Flags: []cli.Flag{
 			runFlag(),
-			&cli.StringSliceFlag{Name: "by", Usage: "report by these fields jointly (default: each of " + strings.Join(abandonmentDimensions, ", ") + " in turn)"},
+			&cli.StringSliceFlag{Name: "by", Usage: "report by these fields jointly (default: each of " + strings.Join(workbench.AbandonmentDimensions, ", ") + " in turn)"},
 			formatFlag(),
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
 			poolFlag(),
 		},
-		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := checkFormat(format, table.Formats...); err != nil {
-				return err
-			}
-			style, err := parseCIStyle(c.String("ci"))
+		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
+			rates, s, err := compute(c, e, workbench.AbandonmentStats{Fields: f.fields}.Compute)
 			if err != nil {
 				return err
 			}
-			joint, err := parseGroupFields(strings.Join(c.StringSlice("by"), ","))
-			if err != nil {
-				return err
-			}
-			dims := [][]string{}
-			if len(joint) > 0 {
-				dims = append(dims, joint)
-			} else {
-				// Each row is one run's (or pool's): one condition.
-				for _, d := range abandonmentDimensions {
-					dims = append(dims, []string{d})
-				}
-			}
-			store, s, err := openSelection(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			rates, notes, err := workbench.StatsAbandonment(c.Context, store, s, dims)
-			e.warnAll(notes)
-			if err != nil {
-				return err
-			}
-			t := table.Abandonment(rates, table.Units{Units: s.Units, Names: s.Names}, style)
-			return t.ExpandEstimates(format, style).Write(e.stdout, format)
-		},
+			t := table.Abandonment(rates, table.Units{Units: s.Units, Names: s.Names}, f.style)
+			return t.ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
+		}),
 	}
 }
 
@@ -88,19 +57,16 @@ func statsBalanceCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
 			poolFlag(),
 		},
-		Action: func(c *cli.Context) error { return runBalance(c, e) },
+		Action: statsAction(e, runBalance),
 	}
 }
 
-func runBalance(c *cli.Context, e *env) error {
-	format, part := c.String("format"), c.String("part")
-	if err := checkFormat(format, table.Formats...); err != nil {
-		return err
-	}
+func runBalance(c *cli.Context, e *env, f statsFlags) error {
+	part := c.String("part")
 	if part != "all" && part != "bins" && part != "regression" && part != "correlation" {
 		return usagef("--part %q is not one of bins, regression, correlation, all", part)
 	}
-	if part == "all" && table.Split(format) {
+	if part == "all" && table.Split(f.format) {
 		part = "bins"
 		e.warn("csv and json hold one table: showing --part bins (choose another with --part)")
 	}
@@ -108,26 +74,15 @@ func runBalance(c *cli.Context, e *env) error {
 	if bins < 1 {
 		return usagef("--bins %d: need at least 1", bins)
 	}
-	style, err := parseCIStyle(c.String("ci"))
+	data, s, err := compute(c, e, workbench.BalanceStats{}.Compute)
 	if err != nil {
 		return err
 	}
-	store, s, err := openSelection(c)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	data, notes, err := workbench.StatsBalance(c.Context, store, s)
-	e.warnAll(notes)
-	if err != nil {
-		return err
-	}
-	tables := table.Balance(table.Units{Units: s.Units, Names: s.Names}, data, part, bins, format, style)
-	for i, t := range tables {
+	for i, t := range table.Balance(table.Units{Units: s.Units, Names: s.Names}, data, part, bins, f.format, f.style) {
 		if i > 0 {
 			e.stdout.Write([]byte("\n"))
 		}
-		if err := t.ExpandEstimates(format, style).Write(e.stdout, format); err != nil {
+		if err := t.ExpandEstimates(f.format, f.style).Write(e.stdout, f.format); err != nil {
 			return err
 		}
 	}

@@ -18,15 +18,6 @@ func intervalFlags(defaultStyle string) []cli.Flag {
 	}
 }
 
-func bootstrapOptions(c *cli.Context) (analysis.BootstrapOptions, table.CIStyle, error) {
-	style, err := parseCIStyle(c.String("ci"))
-	if err != nil {
-		return analysis.BootstrapOptions{}, "", err
-	}
-	opts, err := bootstrapFlags(c)
-	return opts, style, err
-}
-
 // bootstrapFlags reads --ci-method, --resamples, --seed and --level.
 func bootstrapFlags(c *cli.Context) (analysis.BootstrapOptions, error) {
 	method := c.String("ci-method")
@@ -65,32 +56,12 @@ func statsEmotionsCommand(e *env) *cli.Command {
 			formatFlag(),
 			poolFlag(),
 		}, intervalFlags("pm")...),
-		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := checkFormat(format, table.Formats...); err != nil {
-				return err
-			}
-			opts, style, err := bootstrapOptions(c)
+		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
+			rows, _, err := compute(c, e, workbench.EmotionsStats{Ks: f.ks, Bootstrap: f.boot}.Compute)
 			if err != nil {
 				return err
 			}
-			ks := c.IntSlice("k")
-			for _, k := range ks {
-				if k < 1 {
-					return usagef("--k %d: k must be at least 1", k)
-				}
-			}
-			store, s, err := openSelection(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			rows, notes, err := workbench.StatsEmotions(c.Context, store, s, ks, opts)
-			e.warnAll(notes)
-			if err != nil {
-				return err
-			}
-			return table.Emotions(rows, format, style).ExpandEstimates(format, style).Write(e.stdout, format)
-		},
+			return table.Emotions(rows, f.format, f.style).ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
+		}),
 	}
 }

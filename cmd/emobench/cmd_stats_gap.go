@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
@@ -26,37 +24,20 @@ func statsGapCommand(e *env) *cli.Command {
 			formatFlag(),
 			poolFlag(),
 		},
-		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := checkFormat(format, table.Formats...); err != nil {
-				return err
-			}
-			fields, err := parseGroupFields(strings.Join(c.StringSlice("by"), ","))
-			if err != nil {
-				return err
-			}
-			conv, err := analysis.ParseConvention(c.String("convention"))
-			if err != nil {
-				return &usageError{err}
-			}
-			opts := analysis.PassKOptions{Convention: conv}
+		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
+			opts := analysis.PassKOptions{Convention: f.conv}
 			if k := c.Int("k"); c.IsSet("k") {
 				if k < 2 {
 					return usagef("--k %d: compare with k of at least 2", k)
 				}
 				opts.Ks = []int{1, k}
 			}
-			store, s, err := openSelection(c)
+			gap := workbench.GapStats{Fields: f.fields, Options: opts, K: c.Int("k")} // --k is 0 when not set
+			rows, s, err := compute(c, e, gap.Compute)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
-			rows, notes, err := workbench.StatsGap(c.Context, store, s, fields, opts, c.Int("k")) // --k is 0 when not set
-			e.warnAll(notes)
-			if err != nil {
-				return err
-			}
-			return table.Gap(rows, table.Units{Units: s.Units, Names: s.Names}, fields, format).Write(e.stdout, format)
-		},
+			return table.Gap(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format).Write(e.stdout, f.format)
+		}),
 	}
 }

@@ -25,40 +25,25 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 			formatFlag(),
 			poolFlag(),
 		}, intervalFlags("pm")...),
-		Action: func(c *cli.Context) error { return runGeneralization(c, e) },
+		Action: statsAction(e, runGeneralization),
 	}
 }
 
-func runGeneralization(c *cli.Context, e *env) error {
-	format := c.String("format")
-	if err := checkFormat(format, table.Formats...); err != nil {
-		return err
-	}
-	opts, style, err := bootstrapOptions(c)
-	if err != nil {
-		return err
-	}
+func runGeneralization(c *cli.Context, e *env, f statsFlags) error {
 	part := c.String("part")
 	if part != "deltas" && part != "matrix" {
 		return usagef("--part %q is not one of deltas, matrix", part)
 	}
-	store, s, err := openSelection(c)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
 	if part == "matrix" {
-		m, notes, err := workbench.StatsGeneralizationMatrix(c.Context, store, s)
-		e.warnAll(notes)
+		m, _, err := compute(c, e, workbench.MatrixStats{}.Compute)
 		if err != nil {
 			return err
 		}
-		return table.PassMatrix(m, format).Write(e.stdout, format)
+		return table.PassMatrix(m, f.format).Write(e.stdout, f.format)
 	}
-	models, notes, err := workbench.StatsGeneralization(c.Context, store, s, opts)
-	e.warnAll(notes)
+	models, _, err := compute(c, e, workbench.GeneralizationStats{Bootstrap: f.boot}.Compute)
 	if err != nil {
 		return err
 	}
-	return table.Generalization(models, format, style).ExpandEstimates(format, style).Write(e.stdout, format)
+	return table.Generalization(models, f.format, f.style).ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
 }
