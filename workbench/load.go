@@ -22,6 +22,8 @@ type Selection struct {
 	Units analysis.Units
 	// Names are the names of every stored run, by run id.
 	Names map[int64]string
+	// Pool is whether runs were asked to be pooled (--pool).
+	Pool bool
 }
 
 // Select returns the analysis units of runIDs (of every run when empty):
@@ -45,7 +47,7 @@ func Select(ctx context.Context, store *db.DB, runIDs []int64, pool bool) (Selec
 			keys[r.ID] = analysis.PoolKey{AgentModel: r.AgentModel, UserModel: r.UserModel, Domain: r.Domain, Condition: string(r.Condition)}
 		}
 	}
-	return Selection{RunIDs: runIDs, Units: analysis.NewUnits(keys, pool), Names: names}, nil
+	return Selection{RunIDs: runIDs, Units: analysis.NewUnits(keys, pool), Names: names, Pool: pool}, nil
 }
 
 // KeptApartNotes is the note, when pooling, naming the runs pooling kept

@@ -21,73 +21,65 @@ import (
 // report uses unless its flags say otherwise: figures and tables agree.
 var DefaultBootstrap = analysis.BootstrapOptions{Resamples: 2000, Level: 0.95, Seed: 1, Method: analysis.MethodPercentile}
 
-// ReportOptions is what the report shows.
+// ReportOptions is how the report is made.
 type ReportOptions struct {
-	RunIDs    []int64 // the runs shown; empty: every run
 	Title     string
 	Bootstrap analysis.BootstrapOptions // every interval's, also in the captions' commands
-	Pool      bool                      // per pool instead of per run
 	// Now is the clock for the report's generation time; nil is time.Now.
 	Now func() time.Time
 }
 
-// Report is what ReportInput gathers.
+// Report is what ReportOptions.Build gathers.
 type Report struct {
 	Input reports.Input
 	// Overlaps are the tasks of a pool found in more than one of its runs
 	// (nil unless pooled).
 	Overlaps []analysis.Overlap
-	// Notes are the runs pooling kept apart, then the overlaps.
-	Notes []string
 }
 
-// ReportInput gathers everything the report shows for opts.RunIDs, per run
-// or per pool. Every chart's numbers come from the functions of the stats
-// command its caption names (reports.CommandLine). Errors are the
-// database's or the statistics'.
-func ReportInput(ctx context.Context, store *db.DB, opts ReportOptions) (Report, error) {
+// Build gathers everything the report shows for the runs of s, per run or
+// per pool (s.Pool). Every chart's numbers come from the functions of the
+// stats command its caption names (reports.CommandLine). Its notes are the
+// runs pooling kept apart, then the overlaps. Errors are the database's or
+// the statistics'.
+func (opts ReportOptions) Build(ctx context.Context, store *db.DB, s Selection) (Report, []string, error) {
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
 	boot := opts.Bootstrap
-	d := reports.Data{Title: opts.Title, GeneratedAt: now().UTC(), Bootstrap: boot, Pooled: opts.Pool}
+	d := reports.Data{Title: opts.Title, GeneratedAt: now().UTC(), Bootstrap: boot, Pooled: s.Pool}
 	summaries, err := store.ListRunSummaries(ctx)
 	if err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	rewards, err := store.ListRunRewards(ctx)
 	if err != nil {
-		return Report{}, err
+		return Report{}, nil, err
 	}
 	keep := map[int64]bool{}
-	for _, id := range opts.RunIDs {
+	for _, id := range s.RunIDs {
 		keep[id] = true
 	}
-	for _, s := range summaries {
-		if len(keep) > 0 && !keep[s.ID] {
+	for _, sum := range summaries {
+		if len(keep) > 0 && !keep[sum.ID] {
 			continue
 		}
-		d.Runs = append(d.Runs, ReportRun(s, rewards[s.ID]))
+		d.Runs = append(d.Runs, ReportRun(sum, rewards[sum.ID]))
 	}
-	s, err := Select(ctx, store, opts.RunIDs, opts.Pool)
-	if err != nil {
-		return Report{}, err
-	}
-	rep := Report{Notes: s.KeptApartNotes()}
+	notes := s.KeptApartNotes()
 	d.Units = map[int64]string{}
 	for _, u := range s.Units.List() {
 		d.Units[u.ID] = u.Label(s.Names)
 	}
-	cmd := reports.CommandLine{RunIDs: opts.RunIDs, Pool: opts.Pool, Boot: boot, Default: DefaultBootstrap}
+	cmd := reports.CommandLine{RunIDs: s.RunIDs, Pool: s.Pool, Boot: boot, Default: DefaultBootstrap}
 	all := analysis.PassKOptions{Convention: analysis.PerTask}
 	first := analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}}
 	var set TaskSet
 	if d.PassK, set, err = ComputePassK(ctx, store, s, nil, all); err != nil {
-		return Report{}, err
+		return Report{}, notes, err
 	}
-	rep.Overlaps = set.Overlaps
-	rep.Notes = append(rep.Notes, OverlapNotes(set.Overlaps)...)
+	notes = append(notes, OverlapNotes(set.Overlaps)...)
 	// The intervals of stats passk --ci pm, from the same tasks and function.
 	analysis.PassKIntervals(d.PassK, set.Tasks, nil, boot)
 	for _, r := range d.PassK {
@@ -95,14 +87,13 @@ func ReportInput(ctx context.Context, store *db.DB, opts ReportOptions) (Report,
 	}
 	d.Commands.PassK = cmd.Stats("passk", true, "--ci", "pm")
 	if d.FamilyPass1, _, err = ComputePassK(ctx, store, s, []string{"emotion_family"}, first); err != nil {
-		return Report{}, err
+		return Report{}, notes, err
 	}
 	d.Commands.Family = cmd.Stats("passk", false, "--by", "emotion_family", "--k", "1")
 	if err := addPaperSections(ctx, store, s, &d, boot, cmd); err != nil {
-		return Report{}, err
+		return Report{}, notes, err
 	}
-	rep.Input = reports.Build(d)
-	return rep, nil
+	return Report{Input: reports.Build(d), Overlaps: set.Overlaps}, notes, nil
 }
 
 // addPaperSections loads and computes, for s per unit, what the report's

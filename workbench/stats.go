@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
@@ -104,8 +105,8 @@ func runsWithoutRows(s Selection, rows []analysis.PassKRow) []string {
 // GapStats is stats gap: pass^1 against pass^k per unit and group.
 type GapStats struct {
 	Fields  []string              // group fields besides the unit
-	Options analysis.PassKOptions // convention and k values
-	K       int                   // the k compared with k = 1; 0 is the largest
+	Options analysis.PassKOptions // convention and k values; K > 0 sets Ks to {1, K}
+	K       int                   // the k compared with k = 1 (at least 2); 0 is the largest
 }
 
 // Compute gives the gap rows per unit of s and group of Fields
@@ -118,7 +119,11 @@ func (g GapStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]ana
 		return nil, notes, err
 	}
 	notes = append(notes, s.KeptApartNotes()...)
-	rows, set, err := ComputePassK(ctx, store, s, g.Fields, g.Options)
+	opts := g.Options
+	if g.K > 0 {
+		opts.Ks = []int{1, g.K}
+	}
+	rows, set, err := ComputePassK(ctx, store, s, g.Fields, opts)
 	if err != nil {
 		return nil, notes, err
 	}
@@ -262,4 +267,41 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// ParseGroupFields reads a --by value: group fields separated by commas
+// (emobench.GroupFields), "run" left out (rows are always per unit). ""
+// is none. An unknown field is an error naming it and the fields.
+func ParseGroupFields(by string) ([]string, error) {
+	if by == "" {
+		return nil, nil
+	}
+	var fields []string
+	for _, f := range strings.Split(by, ",") {
+		f = strings.TrimSpace(f)
+		if f == "run" {
+			continue // always grouped by run
+		}
+		if !slices.Contains(emobench.GroupFields, f) {
+			return nil, fmt.Errorf("--by %q: no field %q (fields: %s)", by, f, strings.Join(emobench.GroupFields, ", "))
+		}
+		fields = append(fields, f)
+	}
+	return fields, nil
+}
+
+// CheckBootstrap checks bootstrap options as the commands' flags give
+// them: a method of percentile or bca, at least 100 resamples and a level
+// in (0, 1). The error names the flag (--ci-method, --resamples, --level).
+func CheckBootstrap(o analysis.BootstrapOptions) error {
+	if o.Method != analysis.MethodPercentile && o.Method != analysis.MethodBCa {
+		return fmt.Errorf("--ci-method %q is not one of percentile, bca", o.Method)
+	}
+	if o.Resamples < 100 {
+		return fmt.Errorf("--resamples %d: use at least 100", o.Resamples)
+	}
+	if o.Level <= 0 || o.Level >= 1 {
+		return fmt.Errorf("--level %v is not in (0, 1)", o.Level)
+	}
+	return nil
 }

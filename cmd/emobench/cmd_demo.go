@@ -44,11 +44,15 @@ func demoCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			rep, err := workbench.ReportInput(c.Context, store, workbench.ReportOptions{Title: "emobench demo report (synthetic fixtures and offline simulators)", Bootstrap: workbench.DefaultBootstrap})
+			s, err := workbench.Select(c.Context, store, nil, false)
 			if err != nil {
 				return err
 			}
-			e.warnAll(rep.Notes)
+			rep, notes, err := workbench.ReportOptions{Title: "emobench demo report (synthetic fixtures and offline simulators)", Bootstrap: workbench.DefaultBootstrap}.Build(c.Context, store, s)
+			e.warnAll(notes)
+			if err != nil {
+				return err
+			}
 			out := c.String("out")
 			if err := workbench.WriteReport(out, rep.Input); err != nil {
 				return err

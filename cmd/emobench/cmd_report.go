@@ -36,23 +36,18 @@ func reportCommand(e *env) *cli.Command {
 			if c.String("out") == "" {
 				return usagef("report needs --out FILE.html")
 			}
-			if err := refuseExistingReport(c.String("out"), c.Bool("force")); err != nil {
-				return err
+			// An existing --out is kept unless --force, as export and vacuum do (exit 2).
+			if _, err := os.Lstat(c.String("out")); err == nil && !c.Bool("force") {
+				return usagef("--out %s exists: report does not replace it (add --force to replace it)", c.String("out"))
 			}
-			store, runIDs, err := openRuns(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
 			boot, err := bootstrapFlags(c)
 			if err != nil {
 				return err
 			}
-			rep, err := workbench.ReportInput(c.Context, store, workbench.ReportOptions{RunIDs: runIDs, Title: c.String("title"), Bootstrap: boot, Pool: c.Bool("pool")})
+			rep, _, err := compute(c, e, workbench.ReportOptions{Title: c.String("title"), Bootstrap: boot}.Build)
 			if err != nil {
 				return err
 			}
-			e.warnAll(rep.Notes)
 			if err := workbench.WriteReport(c.String("out"), rep.Input); err != nil {
 				return err
 			}
@@ -60,16 +55,4 @@ func reportCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
-}
-
-// refuseExistingReport keeps report from replacing a file at out unless
-// force is set, as export and vacuum do; it is a usage error (exit 2).
-func refuseExistingReport(out string, force bool) error {
-	if force {
-		return nil
-	}
-	if _, err := os.Lstat(out); err == nil {
-		return usagef("--out %s exists: report does not replace it (add --force to replace it)", out)
-	}
-	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -63,24 +62,6 @@ func passkCommand(e *env) *cli.Command {
 		}, intervalFlags("none")...),
 		Action: statsAction(e, runPassK),
 	}
-}
-
-func parseGroupFields(by string) ([]string, error) {
-	if by == "" {
-		return nil, nil
-	}
-	var fields []string
-	for _, f := range strings.Split(by, ",") {
-		f = strings.TrimSpace(f)
-		if f == "run" {
-			continue // always grouped by run
-		}
-		if !slices.Contains(emobench.GroupFields, f) {
-			return nil, usagef("--by %q: no field %q (fields: %s)", by, f, strings.Join(emobench.GroupFields, ", "))
-		}
-		fields = append(fields, f)
-	}
-	return fields, nil
 }
 
 func runPassK(c *cli.Context, e *env, f statsFlags) error {

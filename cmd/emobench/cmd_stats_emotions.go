@@ -20,19 +20,11 @@ func intervalFlags(defaultStyle string) []cli.Flag {
 
 // bootstrapFlags reads --ci-method, --resamples, --seed and --level.
 func bootstrapFlags(c *cli.Context) (analysis.BootstrapOptions, error) {
-	method := c.String("ci-method")
-	if method != analysis.MethodPercentile && method != analysis.MethodBCa {
-		return analysis.BootstrapOptions{}, usagef("--ci-method %q is not one of percentile, bca", method)
+	boot := analysis.BootstrapOptions{Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: c.String("ci-method")}
+	if err := workbench.CheckBootstrap(boot); err != nil {
+		return analysis.BootstrapOptions{}, &usageError{err}
 	}
-	if r := c.Int("resamples"); r < 100 {
-		return analysis.BootstrapOptions{}, usagef("--resamples %d: use at least 100", r)
-	}
-	if l := c.Float64("level"); l <= 0 || l >= 1 {
-		return analysis.BootstrapOptions{}, usagef("--level %v is not in (0, 1)", l)
-	}
-	return analysis.BootstrapOptions{
-		Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: method,
-	}, nil
+	return boot, nil
 }
 
 func statsEmotionsCommand(e *env) *cli.Command {

@@ -25,14 +25,10 @@ func statsGapCommand(e *env) *cli.Command {
 			poolFlag(),
 		},
 		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
-			opts := analysis.PassKOptions{Convention: f.conv}
-			if k := c.Int("k"); c.IsSet("k") {
-				if k < 2 {
-					return usagef("--k %d: compare with k of at least 2", k)
-				}
-				opts.Ks = []int{1, k}
+			if k := c.Int("k"); c.IsSet("k") && k < 2 {
+				return usagef("--k %d: compare with k of at least 2", k)
 			}
-			gap := workbench.GapStats{Fields: f.fields, Options: opts, K: c.Int("k")} // --k is 0 when not set
+			gap := workbench.GapStats{Fields: f.fields, Options: analysis.PassKOptions{Convention: f.conv}, K: c.Int("k")} // --k is 0 when not set
 			rows, s, err := compute(c, e, gap.Compute)
 			if err != nil {
 				return err

@@ -155,7 +155,7 @@ func TestNotEvaluated_Report(t *testing.T) {
 	store := openTestStore(t, dbPath)
 	boot := workbench.DefaultBootstrap
 	boot.Resamples = 200
-	rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: boot})
+	rep, err := buildReport(t.Context(), store, boot, false)
 	in := rep.Input
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +279,7 @@ func TestNotEvaluated_StatsEmotions(t *testing.T) {
 		t.Errorf("table row %q: want with 0.7500, without and delta not evaluated", line)
 	}
 	store := openTestStore(t, dbPath)
-	rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: workbench.DefaultBootstrap})
+	rep, err := buildReport(t.Context(), store, workbench.DefaultBootstrap, false)
 	in := rep.Input
 	if err != nil {
 		t.Fatal(err)

@@ -27,33 +27,22 @@ func formatFlag() cli.Flag {
 	return &cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"}
 }
 
-// openSelection opens the database, resolves --run and makes the units of
-// the selected runs, per run or with --pool per pool. The caller closes the
-// store.
-func openSelection(c *cli.Context) (*db.DB, workbench.Selection, error) {
+// compute opens the database, resolves --run into a selection of units
+// (per run, or with --pool per pool), runs one workbench computation (an
+// XStats's Compute, ReportOptions.Build) over it and prints its notes,
+// also when it fails. The store is closed when it returns.
+func compute[T any](c *cli.Context, e *env, run func(context.Context, *db.DB, workbench.Selection) (T, []string, error)) (T, workbench.Selection, error) {
+	var none T
 	store, runIDs, err := openRuns(c)
 	if err != nil {
-		return nil, workbench.Selection{}, err
-	}
-	s, err := workbench.Select(c.Context, store, runIDs, c.Bool("pool"))
-	if err != nil {
-		store.Close()
-		return nil, workbench.Selection{}, err
-	}
-	return store, s, nil
-}
-
-// compute runs one stats computation (a workbench XStats's Compute) over
-// the --run selection (openSelection) and prints its notes, also when it
-// fails; the store is closed when it returns.
-func compute[T any](c *cli.Context, e *env, stats func(context.Context, *db.DB, workbench.Selection) (T, []string, error)) (T, workbench.Selection, error) {
-	store, s, err := openSelection(c)
-	if err != nil {
-		var none T
-		return none, s, err
+		return none, workbench.Selection{}, err
 	}
 	defer store.Close()
-	res, notes, err := stats(c.Context, store, s)
+	s, err := workbench.Select(c.Context, store, runIDs, c.Bool("pool"))
+	if err != nil {
+		return none, s, err
+	}
+	res, notes, err := run(c.Context, store, s)
 	e.warnAll(notes)
 	return res, s, err
 }
@@ -89,8 +78,8 @@ func readStatsFlags(c *cli.Context) (statsFlags, error) {
 		return f, err
 	}
 	var err error
-	if f.fields, err = parseGroupFields(strings.Join(c.StringSlice("by"), ",")); err != nil {
-		return f, err
+	if f.fields, err = workbench.ParseGroupFields(strings.Join(c.StringSlice("by"), ",")); err != nil {
+		return f, &usageError{err}
 	}
 	if hasFlag(c, "convention") {
 		if f.conv, err = analysis.ParseConvention(c.String("convention")); err != nil {

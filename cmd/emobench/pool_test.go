@@ -326,7 +326,7 @@ func TestPool_RealRunsOverlap(t *testing.T) {
 
 	// Chart (c) of the pooled report is stats emotions --pool.
 	store := openTestStore(t, dbPath)
-	rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: workbench.DefaultBootstrap, Pool: true})
+	rep, err := buildReport(t.Context(), store, workbench.DefaultBootstrap, true)
 	in := rep.Input
 	if err != nil {
 		t.Fatal(err)
@@ -400,7 +400,7 @@ func TestReport_RunsSharingANameStayApart(t *testing.T) {
 	mustRun(t, "--db", dbPath, "merge", other)
 	mustRun(t, append([]string{"--db", dbPath}, append(meta, filepath.Join(pool, "m-retail-without-emotions.json"))...)...)
 	store := openTestStore(t, dbPath)
-	rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: workbench.DefaultBootstrap})
+	rep, err := buildReport(t.Context(), store, workbench.DefaultBootstrap, false)
 	in := rep.Input
 	if err != nil {
 		t.Fatal(err)

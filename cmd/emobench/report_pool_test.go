@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports"
 	"github.com/emobench/emobench/workbench"
 )
@@ -170,7 +173,7 @@ func chartsEqualTheirStatsCommands(t *testing.T, unevaluated bool) {
 	}
 	for _, pool := range []bool{false, true} {
 		t.Run(fmt.Sprintf("pool=%v", pool), func(t *testing.T) {
-			rep, err := workbench.ReportInput(t.Context(), store, workbench.ReportOptions{Title: "t", Bootstrap: boot, Pool: pool})
+			rep, err := buildReport(t.Context(), store, boot, pool)
 			in, overlaps := rep.Input, rep.Overlaps
 			if err != nil {
 				t.Fatal(err)
@@ -400,4 +403,15 @@ func indexOf(list []string, names ...string) int {
 		}
 	}
 	return -1
+}
+
+// buildReport is the report's data (titled "t") over every run of store,
+// per run or pooled, as the report command builds it.
+func buildReport(ctx context.Context, store *db.DB, boot analysis.BootstrapOptions, pool bool) (workbench.Report, error) {
+	s, err := workbench.Select(ctx, store, nil, pool)
+	if err != nil {
+		return workbench.Report{}, err
+	}
+	rep, _, err := workbench.ReportOptions{Title: "t", Bootstrap: boot}.Build(ctx, store, s)
+	return rep, err
 }
