@@ -29,10 +29,8 @@ func reportCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			poolFlag(),
 		}, intervalFlags("pm")[1:]...), // the stats commands' bootstrap flags and defaults
+		Before: noArgs,
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
 			if c.String("out") == "" {
 				return usagef("report needs --out FILE.html")
 			}

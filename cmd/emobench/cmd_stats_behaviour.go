@@ -70,15 +70,14 @@ func runBalance(c *cli.Context, e *env, f statsFlags) error {
 		part = "bins"
 		e.warn("csv and json hold one table: showing --part bins (choose another with --part)")
 	}
-	bins := c.Int("bins")
-	if bins < 1 {
+	if bins := c.Int("bins"); bins < 1 {
 		return usagef("--bins %d: need at least 1", bins)
 	}
 	data, s, err := compute(c, e, workbench.BalanceStats{}.Compute)
 	if err != nil {
 		return err
 	}
-	for i, t := range table.Balance(table.Units{Units: s.Units, Names: s.Names}, data, part, bins, f.format, f.style) {
+	for i, t := range table.Balance(table.Units{Units: s.Units, Names: s.Names}, data, part, c.Int("bins"), f.format, f.style) {
 		if i > 0 {
 			e.stdout.Write([]byte("\n"))
 		}
