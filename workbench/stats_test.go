@@ -1,0 +1,239 @@
+package workbench_test
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/workbench"
+	"github.com/google/go-cmp/cmp"
+)
+
+const tol = 1e-9
+
+// outcome is one trajectory of a test run: its task key, trial and
+// whether it passed.
+type outcome struct {
+	task   string
+	trial  int
+	passed bool
+}
+
+func task(key string) emobench.Task {
+	return emobench.Task{Domain: "retail", Key: key, Instruction: "You are user " + key + ".",
+		Actions: json.RawMessage(`[]`), Outputs: json.RawMessage(`[]`)}
+}
+
+func trajectories(outcomes []outcome) iter.Seq2[*emobench.Trajectory, error] {
+	return func(yield func(*emobench.Trajectory, error) bool) {
+		for _, o := range outcomes {
+			reward := 0.0
+			if o.passed {
+				reward = 1
+			}
+			if !yield(&emobench.Trajectory{Task: task(o.task), Trial: o.trial, Reward: &reward, Evaluated: true,
+				TerminationReason: emobench.TerminationUserStop}, nil) {
+				return
+			}
+		}
+	}
+}
+
+// testDB stores three runs in a fresh database under t.TempDir():
+//
+//	run 1 "a" (model m): task 0 passes trials 0 and 1, task 1 passes trial 0 of 0, 1;
+//	run 2 "b" (model m): task 0 fails trial 0, task 2 passes trial 0;
+//	run 3 "c" (model unknown): task 0 passes trial 0.
+//
+// Runs 1 and 2 pool (same agent, user, domain, condition); run 3 is kept
+// apart, its agent model unknown.
+func testDB(t *testing.T) *db.DB {
+	t.Helper()
+	ctx := t.Context()
+	store, err := db.Open(ctx, filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	runs := []struct {
+		name, model string
+		outcomes    []outcome
+	}{
+		{"a", "m", []outcome{{"0", 0, true}, {"0", 1, true}, {"1", 0, true}, {"1", 1, false}}},
+		{"b", "m", []outcome{{"0", 0, false}, {"2", 0, true}}},
+		{"c", analysis.Unknown, []outcome{{"0", 0, true}}},
+	}
+	for _, r := range runs {
+		run := emobench.Run{Name: r.name, SourceFormat: "synthetic", AgentModel: r.model, UserModel: "u",
+			Domain: "retail", Condition: emobench.ConditionWithEmotions}
+		if _, err := store.IngestRun(ctx, run, trajectories(r.outcomes), db.DuplicateRefuse); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return store
+}
+
+func mustSelect(t *testing.T, store *db.DB, runIDs []int64, pool bool) workbench.Selection {
+	t.Helper()
+	s, err := workbench.Select(t.Context(), store, runIDs, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestSelect_PoolsAndKeepsApart(t *testing.T) {
+	store := testDB(t)
+	s := mustSelect(t, store, nil, true)
+	var got [][]int64
+	for _, u := range s.Units.List() {
+		got = append(got, u.RunIDs)
+	}
+	if diff := cmp.Diff([][]int64{{1, 2}, {3}}, got); diff != "" {
+		t.Errorf("pooled units (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[int64]string{1: "a", 2: "b", 3: "c"}, s.Names); diff != "" {
+		t.Errorf("names (-want +got):\n%s", diff)
+	}
+	want := []string{"--pool: runs 3 have an unknown agent model or domain, so each is its own pool (set them with `emobench runs set RUN --model M`, or ingest with --model/--domain)"}
+	if diff := cmp.Diff(want, s.KeptApartNotes()); diff != "" {
+		t.Errorf("kept-apart notes (-want +got):\n%s", diff)
+	}
+	if !s.Pool {
+		t.Error("Pool = false, want true")
+	}
+	if notes := mustSelect(t, store, []int64{1, 3}, false).KeptApartNotes(); notes != nil {
+		t.Errorf("per run: notes %q, want none", notes)
+	}
+}
+
+func TestPassKStats_Compute(t *testing.T) {
+	store := testDB(t)
+	ctx := t.Context()
+	t.Run("PerRun", func(t *testing.T) {
+		s := mustSelect(t, store, []int64{1, 2}, false)
+		rows, notes, err := workbench.PassKStats{Options: analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{2}}}.Compute(ctx, store, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Run 1 at k = 2: task 0 C(2,2)/C(2,2) = 1, task 1 C(1,2)/C(2,2) = 0.
+		if len(rows) != 1 || rows[0].RunID != 1 || math.Abs(rows[0].PassHatK-0.5) > tol {
+			t.Fatalf("rows %+v, want run 1 only, pass^2 0.5", rows)
+		}
+		want := []string{"run 2 (b) has no row: it holds no trajectory, or no task with k trials (see `emobench runs`)"}
+		if diff := cmp.Diff(want, notes); diff != "" {
+			t.Errorf("notes (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("Pooled", func(t *testing.T) {
+		s := mustSelect(t, store, nil, true)
+		rows, notes, err := workbench.PassKStats{Options: analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}}, Intervals: true,
+			Bootstrap: workbench.DefaultBootstrap}.Compute(ctx, store, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Pool 1,2: task 0 passes 2 of 3 trials, task 1 1 of 2, task 2 1 of 1.
+		if len(rows) != 2 || rows[0].RunID != 1 || math.Abs(rows[0].PassHatK-(2.0/3+0.5+1)/3) > tol {
+			t.Fatalf("rows %+v, want the pool's pass^1 (2/3 + 1/2 + 1)/3 first", rows)
+		}
+		if ci := rows[0].HatCI; !(ci.Lo <= rows[0].PassHatK && rows[0].PassHatK <= ci.Hi) {
+			t.Errorf("interval %+v does not hold pass^1 %v", ci, rows[0].PassHatK)
+		}
+		if len(notes) != 2 || !strings.HasPrefix(notes[0], "--pool: runs 3 ") || !strings.Contains(notes[1], "task 0 appears in runs 1 and 2") {
+			t.Errorf("notes %q, want the kept-apart note, then the overlap of task 0", notes)
+		}
+	})
+}
+
+func TestGapStats_Compute(t *testing.T) {
+	store := testDB(t)
+	s := mustSelect(t, store, []int64{1}, false)
+	rows, _, err := workbench.GapStats{Options: analysis.PassKOptions{Convention: analysis.PerTask}, K: 2}.Compute(t.Context(), store, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run 1: pass^1 = (1 + 1/2)/2 = 0.75, pass^2 = (1 + 0)/2 = 0.5.
+	if len(rows) != 1 || rows[0].K != 2 || math.Abs(rows[0].Pass1-0.75) > tol || math.Abs(rows[0].Diff-0.25) > tol {
+		t.Errorf("rows %+v, want K 2, pass^1 0.75, diff 0.25", rows)
+	}
+}
+
+func TestAbandonmentStats_Compute(t *testing.T) {
+	store := testDB(t)
+	s := mustSelect(t, store, []int64{1}, false)
+	all, _, err := workbench.AbandonmentStats{}.Compute(t.Context(), store, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(all), len(workbench.AbandonmentDimensions); got != want {
+		t.Errorf("without fields: %d tables, want one per dimension (%d)", got, want)
+	}
+	joint, _, err := workbench.AbandonmentStats{Fields: []string{"domain", "agent_model"}}.Compute(t.Context(), store, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(joint) != 1 || len(joint[0].Rates) != 1 || joint[0].Rates[0].N != 4 || joint[0].Rates[0].Abandoned != 0 {
+		t.Errorf("joint %+v, want one rate: 0 of 4 abandoned", joint)
+	}
+}
+
+func TestParseGroupFields(t *testing.T) {
+	got, err := workbench.ParseGroupFields("condition, run,emotion_family")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"condition", "emotion_family"}, got); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+	if got, err := workbench.ParseGroupFields(""); got != nil || err != nil {
+		t.Errorf(`"" = %v, %v; want none`, got, err)
+	}
+	_, err = workbench.ParseGroupFields("colour")
+	if err == nil || !strings.HasPrefix(err.Error(), `--by "colour": no field "colour" (fields: `) {
+		t.Errorf("err = %v, want one naming the field", err)
+	}
+}
+
+func TestCheckBootstrap(t *testing.T) {
+	ok := workbench.DefaultBootstrap
+	if err := workbench.CheckBootstrap(ok); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	for _, tc := range []struct {
+		edit func(*analysis.BootstrapOptions)
+		want string
+	}{
+		{func(o *analysis.BootstrapOptions) { o.Method = "basic" }, `--ci-method "basic" is not one of percentile, bca`},
+		{func(o *analysis.BootstrapOptions) { o.Resamples = 99 }, "--resamples 99: use at least 100"},
+		{func(o *analysis.BootstrapOptions) { o.Level = 1 }, "--level 1 is not in (0, 1)"},
+	} {
+		o := ok
+		tc.edit(&o)
+		if err := workbench.CheckBootstrap(o); err == nil || err.Error() != tc.want {
+			t.Errorf("err = %v, want %q", err, tc.want)
+		}
+	}
+}
+
+func TestRunRow_NoPass1IsNaN(t *testing.T) {
+	row := workbench.RunRow(db.RunSummary{ID: 4, Name: "empty"}, db.RunRewards{}, "ingested")
+	if !math.IsNaN(row.Pass1) || row.NotEvaluated || row.Provenance != "ingested" {
+		t.Errorf("row %+v, want pass1 NaN, evaluated (no trajectories), provenance ingested", row)
+	}
+}
+
+func TestSuspectTrialNotes_OnlyMinTrials(t *testing.T) {
+	store := testDB(t)
+	s := mustSelect(t, store, nil, false)
+	notes, err := workbench.SuspectTrialNotes(context.Background(), store, s, analysis.PerTask)
+	if err != nil || notes != nil {
+		t.Errorf("per-task: %q, %v; want no notes", notes, err)
+	}
+}
