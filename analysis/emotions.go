@@ -64,7 +64,7 @@ type EmotionComparison struct {
 
 // Group is the comparison's "agent model / user model / domain".
 func (c EmotionComparison) Group() string {
-	return GroupLabel(c.With.Key.AgentModel, c.With.Key.UserModel, c.With.Key.Domain)
+	return KnownLabel(c.With.Key.AgentModel, c.With.Key.UserModel, c.With.Key.Domain)
 }
 
 // EmotionComparisons lists every (with-emotions unit, without-emotions

@@ -322,7 +322,7 @@ func GeneralizationByModel(tagged []TunedRun, u Units, tasks []TaskTrials, opts 
 		if !ok || !baseOK {
 			continue // not selected
 		}
-		model := GroupLabel(tu.Key.AgentModel, tu.Key.UserModel, tu.Key.Condition)
+		model := KnownLabel(tu.Key.AgentModel, tu.Key.UserModel, tu.Key.Condition)
 		m := models[model]
 		if m == nil {
 			m = &tunedModel{agent: tu.Key.AgentModel, tuned: map[string]int64{}, base: map[string]int64{}, train: map[string]bool{}}

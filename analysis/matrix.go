@@ -85,7 +85,8 @@ func Matrix(cells []MatrixCell) (PassMatrix, error) {
 // rows (with no group fields) of PassK over units, as a domain × agent
 // model matrix. When one agent model has several units on a domain, its
 // columns name each unit: "agent (run N)", or, pooled, "agent / user model
-// / condition". Rows of another k are ignored; a unit given twice is an
+// / condition" (its known fields). A unit whose agent model is unknown is
+// the column "run N". Rows of another k are ignored; a unit given twice is an
 // error naming its cell.
 func PooledMatrix(rows []PassKRow, units Units) (PassMatrix, error) {
 	var first []PassKRow
@@ -108,8 +109,10 @@ func PooledMatrix(rows []PassKRow, units Units) (PassMatrix, error) {
 		u := units.ByID(r.RunID)
 		col := u.Key.AgentModel
 		switch {
+		case col == "" || col == Unknown:
+			col = fmt.Sprintf("run %d", u.ID) // such a unit is never pooled: one run
 		case ambiguous[col] && u.Pooled:
-			col = GroupLabel(u.Key.AgentModel, u.Key.UserModel, u.Key.Condition)
+			col = KnownLabel(u.Key.AgentModel, u.Key.UserModel, u.Key.Condition)
 		case ambiguous[col]:
 			col = fmt.Sprintf("%s (run %d)", u.Key.AgentModel, u.ID)
 		}

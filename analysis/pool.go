@@ -24,9 +24,24 @@ func (k PoolKey) Poolable() bool {
 	return k.AgentModel != Unknown && k.AgentModel != "" && k.Domain != Unknown && k.Domain != ""
 }
 
-// Label is the key as "agent / user / domain / condition".
+// Label is the key as "agent / user / domain / condition", its unknown
+// fields left out: "qwen3 / retail / with-emotions" when the user model
+// is unknown (KnownLabel).
 func (k PoolKey) Label() string {
-	return GroupLabel(k.AgentModel, k.UserModel, k.Domain, k.Condition)
+	return KnownLabel(k.AgentModel, k.UserModel, k.Domain, k.Condition)
+}
+
+// KnownLabel is GroupLabel of the fields that are known: empty and
+// Unknown fields drop out, so a label has no "unknown / " segment. It is
+// "" when no field is known.
+func KnownLabel(fields ...string) string {
+	known := make([]string, 0, len(fields))
+	for _, f := range fields {
+		if f != "" && f != Unknown {
+			known = append(known, f)
+		}
+	}
+	return GroupLabel(known...)
 }
 
 // Unit is what a statistic is computed over: one run (the default), or a
@@ -342,9 +357,10 @@ func JoinIDs(ids []int64) string {
 	return strings.Join(s, ",")
 }
 
-// Name names the unit in a note: "run 3", or "pool M / U / D / C (runs 3,5)".
+// Name names the unit in a note: "run 3", or "pool M / U / D / C (runs
+// 3,5)". A pool kept apart (its key not Poolable) is named as its run.
 func (u Unit) Name() string {
-	if u.Pooled {
+	if u.Pooled && u.Key.Poolable() {
 		return fmt.Sprintf("pool %s (runs %s)", u.Key.Label(), JoinIDs(u.RunIDs))
 	}
 	return fmt.Sprintf("run %d", u.ID)
@@ -352,10 +368,11 @@ func (u Unit) Name() string {
 
 // Label names the unit in a chart: its run's name in names ("name (run
 // N)" when another run has the same name, "run N" when it has none), or
-// the pool's key with its run ids. No two units share a label, so charts
-// key cells by it.
+// the pool's key (PoolKey.Label) with its run ids. A pool kept apart, its
+// agent model or domain unknown, is named as its run. No two units share a
+// label, so charts key cells by it.
 func (u Unit) Label(names map[int64]string) string {
-	if u.Pooled {
+	if u.Pooled && u.Key.Poolable() {
 		return fmt.Sprintf("%s (runs %s)", u.Key.Label(), JoinIDs(u.RunIDs))
 	}
 	name := names[u.ID]

@@ -302,7 +302,7 @@ func TestPool_RealRunsOverlap(t *testing.T) {
 
 	// Tasks 20–39 are in both runs: one note names the first 10 and counts the rest.
 	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--k", "1", "--pool")
-	if want := "note: pool qwen3 / unknown / retail / with-emotions: 20 tasks appear in runs 1 and 2: 20, 21, 22, 23, 24, 25, 26, 27, 28, 29 and 10 more\n"; r.stderr != want {
+	if want := "note: pool qwen3 / retail / with-emotions: 20 tasks appear in runs 1 and 2: 20, 21, 22, 23, 24, 25, 26, 27, 28, 29 and 10 more\n"; r.stderr != want {
 		t.Errorf("stderr:\n%s\nwant:\n%s", r.stderr, want)
 	}
 	passk := jsonObjects(t, "--db", dbPath, "stats", "passk", "--k", "1", "--pool")
@@ -364,7 +364,7 @@ func TestStatsGeneralization_TwoTunedRunsOnADomain(t *testing.T) {
 	mustRun(t, "--db", dbPath, "runs", "tag", "5", "--train-domains", "retail", "--base", "3")
 
 	r := runCLI(t, "", "--db", dbPath, "stats", "generalization")
-	want := "stats generalization: tuned_m / unknown / none has several tuned runs on domain retail (run 1 and run 5): pool them with --pool, or tag only one"
+	want := "stats generalization: tuned_m / none has several tuned runs on domain retail (run 1 and run 5): pool them with --pool, or tag only one"
 	if r.code != 1 || !strings.Contains(r.stderr, want) {
 		t.Fatalf("exit %d, stderr %q; want exit 1 and %q", r.code, r.stderr, want)
 	}

@@ -78,8 +78,13 @@ func UnitColumns(pooled bool) []string {
 	return []string{"run_id", "run"}
 }
 
-// UnitCells are the cells of UnitColumns for u, runs named by names.
+// UnitCells are the cells of UnitColumns for u, runs named by names. A
+// pool kept apart (its agent model or domain unknown) is named as its run
+// (analysis.Unit.Label).
 func UnitCells(u analysis.Unit, pooled bool, names map[int64]string) []any {
+	if pooled && !u.Key.Poolable() {
+		return []any{u.Label(names), IDs(u.RunIDs)}
+	}
 	if pooled {
 		return []any{u.Key.Label(), IDs(u.RunIDs)}
 	}

@@ -168,7 +168,7 @@ func TestGap_NotEvaluatedRow(t *testing.T) {
 	if err := table.Gap(rows, named, nil, "csv").Write(&out, "csv"); err != nil {
 		t.Fatal(err)
 	}
-	want := "pool,run_ids,k,pass_1,pass_k,gap,ratio,tasks_1,tasks_k,convention,note\nm /  / d / ,1,2,,,,,1,1,per-task,not evaluated\n"
+	want := "pool,run_ids,k,pass_1,pass_k,gap,ratio,tasks_1,tasks_k,convention,note\nm / d,1,2,,,,,1,1,per-task,not evaluated\n"
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("csv (-want +got):\n%s", diff)
 	}
@@ -181,5 +181,22 @@ func TestBalance(t *testing.T) {
 		if got := table.Balance(table.Units{}, data, part, 5, "table", table.NoInterval); len(got) != want {
 			t.Errorf("Balance(%q): %d tables, want %d", part, len(got), want)
 		}
+	}
+}
+
+// A pool kept apart, its agent model unknown, is named as its run.
+func TestUnitCells_KeptApartPoolIsItsRun(t *testing.T) {
+	units := analysis.NewUnits(map[int64]analysis.PoolKey{
+		1: {AgentModel: "m", UserModel: analysis.Unknown, Domain: "d", Condition: "c"},
+		2: {AgentModel: analysis.Unknown, Domain: "d", Condition: "c"},
+	}, true)
+	names := map[int64]string{1: "a", 2: "b"}
+	var got [][]any
+	for _, u := range units.List() {
+		got = append(got, table.UnitCells(u, true, names))
+	}
+	want := [][]any{{"m / d / c", table.IDs{1}}, {"b", table.IDs{2}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cells (-want +got):\n%s", diff)
 	}
 }
