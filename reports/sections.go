@@ -29,8 +29,8 @@ func one(f figure, d drawable, note string) []section {
 // reportSections are the report's sections in page order, each a builder
 // from Input. A new chart is its data (a field of Input and of Data, and
 // its line in Build, all in input.go), its builder and one row here (this
-// file), and the cmd code that loads and computes it
-// (cmd/emobench/report_sections.go).
+// file), and the workbench code that loads and computes it
+// (workbench/report.go).
 var reportSections = []struct {
 	name  string
 	build func(Input) []section
