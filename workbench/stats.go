@@ -89,6 +89,9 @@ func (p PassKStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]a
 // runsWithoutRows names each run asked for in s that has no row: it holds
 // no trajectory, or no task with k trials.
 func runsWithoutRows(s Selection, rows []analysis.PassKRow) []string {
+	if len(s.RunIDs) == 0 {
+		return nil // every run: none was asked for by name
+	}
 	has := map[int64]bool{}
 	for _, r := range rows {
 		has[r.RunID] = true
