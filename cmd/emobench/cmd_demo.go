@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"time"
 
 	"github.com/emobench/emobench/db"
-	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/fixtures"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -96,26 +94,5 @@ func demoSimulate(c *cli.Context, e *env, dbPath string) error {
 		return err
 	}
 	defer store.Close()
-	var doms []sim.Domain
-	for _, domain := range all.Names() {
-		dom, err := all.Find(domain)
-		if err != nil {
-			return err
-		}
-		doms = append(doms, dom)
-	}
-	plans, err := sim.DemoPlans(doms, time.Now)
-	if err != nil {
-		return err
-	}
-	for _, p := range plans {
-		id, err := store.FindOrCreateRun(c.Context, p.Run)
-		if err != nil {
-			return err
-		}
-		if err := executeRun(c, e, store, id, p.Run.Name, p.Spec); err != nil {
-			return err
-		}
-	}
-	return nil
+	return workbench.SimulateDemo(c.Context, store, e.executeOptions(c))
 }

@@ -199,7 +199,7 @@ func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source,
 		}
 	}
 	h := opts.hints
-	if src.Size >= progressThreshold && isTerminal(e.stderr) {
+	if src.Size >= progressThreshold && e.terminal() != nil {
 		bar := progressbar.DefaultBytes(src.Size, "ingest "+filepath.Base(src.Path))
 		defer bar.Finish()
 		h.Progress = bar
@@ -285,10 +285,16 @@ func storePublished(ctx context.Context, e *env, store *db.DB, src *ingest.Sourc
 	return nil
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
+// terminal is stderr when it is a terminal (for progress bars), else nil.
+func (e *env) terminal() io.Writer {
+	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return f
+	}
+	return nil
 }
+
+// println prints line and a newline on stdout.
+func (e *env) println(line string) { fmt.Fprintln(e.stdout, line) }
 
 func orUnknown(s string) string {
 	if s == "" {
