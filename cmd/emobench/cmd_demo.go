@@ -67,18 +67,12 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "ingesting %d synthetic fixture files into %s\n", len(names), dbPath)
-	opts := ingestOptions{hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, onDuplicate: db.DuplicateRefuse}
+	opts := workbench.IngestOptions{Hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, OnDuplicate: db.DuplicateRefuse}
 	notes := &ingest.Notes{}
 	defer printNotes(e, notes)
 	for _, name := range names {
-		f, err := fixtures.FS.Open(name)
-		if err != nil {
-			return err
-		}
-		in := ingest.StreamSource(c.Context, path.Join("fixtures", name), f)
-		err = ingestSource(c.Context, e, store, in, opts, notes)
-		in.Close()
-		f.Close()
+		res, err := workbench.IngestFS(c.Context, store, fixtures.FS, name, path.Join("fixtures", name), opts)
+		e.printIngested(res, notes)
 		if err != nil {
 			return err
 		}

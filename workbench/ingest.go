@@ -1,0 +1,278 @@
+package workbench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/ingest"
+)
+
+// IngestOptions is what IngestSource does with each source. The ingest
+// command copies its flags here.
+type IngestOptions struct {
+	// Hints are the format and metadata flags, and the reader's limits.
+	Hints ingest.Hints
+	// OnDuplicate is what a repeated (task_id, trial) in a source does.
+	OnDuplicate db.OnDuplicate
+	// Reingest replaces a run not ingested from the file (merged, or of
+	// unknown provenance) that has the file's sha256 with its content.
+	Reingest bool
+	// DBPath names the database in the command that edits a stored run.
+	DBPath string
+	// Progress, when not nil, is asked for a progress bar of a source
+	// about to be read: the bytes read are written to bar (nil for none),
+	// and finish (nil for none) is called once the source is stored.
+	Progress func(src *ingest.Source) (bar io.Writer, finish func())
+	// AfterHash, when not nil, runs after a file is hashed and before it
+	// is parsed (where a test changes the file).
+	AfterHash func(path string)
+}
+
+// IngestAction is what IngestSource did with a source.
+type IngestAction int
+
+// What IngestSource did with a source.
+const (
+	IngestSkipped   IngestAction = iota // a stored run (or published file) has its sha256
+	IngestStored                        // stored as a run
+	IngestPublished                     // stored as published leaderboard results
+	IngestNoScores                      // a leaderboard submission without scores: nothing stored
+)
+
+// Ingested is what IngestSource did with one source, and what to tell.
+type Ingested struct {
+	Path   string // the source's name
+	Action IngestAction
+	// RunID and Run are the run stored, or the stored run the source was
+	// skipped for (Run is then the zero value); 0 and zero otherwise.
+	RunID int64
+	Run   emobench.Run
+	// Trajectories counts the trajectories stored; Replaced the repeated
+	// (task_id, trial) records replaced by later ones (keep-last).
+	Trajectories, Replaced int
+	// Published counts the published results stored.
+	Published int
+	// Lines are what to print, in order: stdout lines, and warnings about
+	// the data for stderr, each without a newline.
+	Lines []Line
+	// Notes are the notes for the command's end (ingest.Notes gathers
+	// them once each).
+	Notes []ingest.Note
+}
+
+// Line is one line IngestSource has to tell.
+type Line struct {
+	Text    string
+	Warning bool // for stderr; else for stdout
+}
+
+func (r *Ingested) say(format string, args ...any) {
+	r.Lines = append(r.Lines, Line{Text: fmt.Sprintf(format, args...)})
+}
+
+func (r *Ingested) warn(format string, args ...any) {
+	r.Lines = append(r.Lines, Line{Text: "warning: " + fmt.Sprintf(format, args...), Warning: true})
+}
+
+func (r *Ingested) note(text string) {
+	r.Notes = append(r.Notes, ingest.Note{Path: r.Path, Text: text})
+}
+
+// IngestPaths ingests each input of paths (IngestPath) in order, handing
+// each outcome to each with the input's error, if any: a failed input does
+// not stop the others. When ctx ends it stops, with an error naming the
+// input that was being read (nothing of it is stored). It returns how many
+// inputs failed.
+func IngestPaths(ctx context.Context, store *db.DB, paths []string, stdin io.Reader, opts IngestOptions, each func(Ingested, error)) (failed int, err error) {
+	for _, path := range paths {
+		res, err := IngestPath(ctx, store, path, stdin, opts)
+		if err != nil && (errors.Is(err, context.Canceled) || ctx.Err() != nil) {
+			return failed, fmt.Errorf("%s: interrupted; nothing of this file was stored", displayPath(path))
+		}
+		if err != nil {
+			failed++
+		}
+		each(res, err)
+	}
+	return failed, nil
+}
+
+// displayPath names input path to the user.
+func displayPath(path string) string {
+	if path == ingest.StdinArg {
+		return "stdin"
+	}
+	return path
+}
+
+// IngestPath opens the input path (a file, a τ²-bench run directory, a
+// pipe or ingest.StdinArg, read from stdin) and ingests it (IngestSource).
+func IngestPath(ctx context.Context, store *db.DB, path string, stdin io.Reader, opts IngestOptions) (Ingested, error) {
+	src, err := ingest.OpenSource(ctx, path, stdin)
+	if err != nil {
+		return Ingested{Path: path}, err
+	}
+	defer src.Close()
+	return IngestSource(ctx, store, src, opts)
+}
+
+// IngestFS ingests the file name of fsys as a stream called display (the
+// demo's embedded fixtures).
+func IngestFS(ctx context.Context, store *db.DB, fsys fs.FS, name, display string, opts IngestOptions) (Ingested, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return Ingested{Path: display}, err
+	}
+	defer f.Close()
+	src := ingest.StreamSource(ctx, display, f)
+	defer src.Close()
+	return IngestSource(ctx, store, src, opts)
+}
+
+// IngestSource skips src when a stored run has its sha256, else opens it
+// and stores it in one transaction: a run with its trajectories, or a
+// leaderboard submission's published results. On error nothing of src is
+// stored; errors name src.Path (and the record, for bad data).
+func IngestSource(ctx context.Context, store *db.DB, src *ingest.Source, opts IngestOptions) (Ingested, error) {
+	res := Ingested{Path: src.Path}
+	input := db.Input{Path: src.Path, OnDuplicate: opts.OnDuplicate}
+	if src.IsStream() && opts.Reingest {
+		return res, fmt.Errorf("%s: --reingest needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.Path)
+	}
+	if src.IsStream() {
+		input.Finish = src.Finish
+	} else {
+		sum, err := src.Hash()
+		if err != nil {
+			return res, err
+		}
+		d, err := store.DecideStored(ctx, sum, opts.Reingest)
+		if err != nil {
+			return res, fmt.Errorf("%s: %w", src.Path, err)
+		}
+		if d.Skip {
+			res.skip(d, opts)
+			return res, nil
+		}
+		input.Replace = d.Replace
+		if opts.AfterHash != nil {
+			opts.AfterHash(src.Path)
+		}
+	}
+	h := opts.Hints
+	if opts.Progress != nil {
+		bar, finish := opts.Progress(src)
+		if finish != nil {
+			defer finish()
+		}
+		h.Progress = bar
+	}
+	in, err := ingest.Open(src, h)
+	if err != nil {
+		return res, err
+	}
+	if in.Format == ingest.FormatSubmission {
+		return res, res.storePublished(ctx, store, in)
+	}
+	input.Run, input.Trajectories = in.Run, in.Trajectories
+	stored, err := store.StoreInput(ctx, input)
+	if stored.Skip != nil && err == nil {
+		res.skip(*stored.Skip, opts)
+		return res, nil
+	}
+	if already := new(db.AlreadyIngestedError); errors.As(err, &already) {
+		res.RunID = already.RunID
+		res.say("%s: skipped, %v", src.Path, already)
+		return res, nil
+	} else if err != nil {
+		return res, fmt.Errorf("%s: %w", src.Path, err)
+	}
+	res.Action, res.RunID, res.Run = IngestStored, stored.RunID, stored.Run
+	res.Trajectories, res.Replaced = stored.Trajectories, stored.Replaced
+	if input.Replace != 0 {
+		res.say("%s: --reingest: run %d, not ingested from this file, is replaced by the file's own content", src.Path, input.Replace)
+	}
+	replaced := ""
+	if stored.Replaced > 0 {
+		replaced = fmt.Sprintf("; %d duplicate (task_id, trial) records replaced by later ones", stored.Replaced)
+	}
+	run := stored.Run
+	res.say("%s: ingested as run %d (%s): %s; model %s, domain %s, condition %s%s",
+		src.Path, stored.RunID, run.Name, Plural(stored.Trajectories, "trajectory", "trajectories"),
+		OrUnknown(run.AgentModel), OrUnknown(run.Domain), run.Condition, replaced)
+	if stored.Clash != 0 {
+		res.warn("%s: run %d is already named %q: this run is named %q (rename it with `emobench runs set RUN --name NAME`)", src.Path, stored.Clash, in.Run.Name, run.Name)
+	}
+	for _, n := range store.RunNotes(ctx, stored.RunID) {
+		res.note(n)
+	}
+	for _, w := range in.Warnings() {
+		res.warn("%s: %s", src.Path, w)
+	}
+	for _, n := range in.Notes() {
+		res.note(n)
+	}
+	if stored.Trajectories == 0 {
+		res.say("%s: note: %s; run %d holds no trajectories", src.Path, in.EmptyNote(), stored.RunID)
+	}
+	return res, nil
+}
+
+// skip records why the source is skipped, and, when the options name
+// metadata, how to change the stored run's (a note).
+func (r *Ingested) skip(d db.SkipDecision, opts IngestOptions) {
+	r.Action, r.RunID = IngestSkipped, d.RunID
+	r.say("%s: %s", r.Path, d.Message)
+	if hint := opts.Hints.Flags.StoredRunHint(opts.DBPath, d.RunID); d.Hint && hint != "" {
+		r.note("the flags are not applied to a stored run: " + hint)
+	}
+}
+
+// storePublished stores a leaderboard submission's scores as published
+// results, keyed by the sha256 of its bytes.
+func (r *Ingested) storePublished(ctx context.Context, store *db.DB, in *ingest.Opened) error {
+	results := in.Published
+	if len(results) == 0 {
+		r.Action = IngestNoScores
+		r.say("%s: leaderboard submission without scores (every domain is null); nothing stored", r.Path)
+		return nil
+	}
+	stored, err := store.StorePublished(ctx, in.Run.SourceSHA256, results)
+	if err != nil {
+		return fmt.Errorf("%s: %w", r.Path, err)
+	}
+	if !stored {
+		r.Action = IngestSkipped
+		r.say("%s: skipped, published results already stored", r.Path)
+		return nil
+	}
+	r.Action, r.Published = IngestPublished, len(results)
+	for _, n := range in.Notes() {
+		r.note(n)
+	}
+	r.say("%s: stored %s of %s (leaderboard submission): domains %s",
+		r.Path, Plural(len(results), "published result", "published results"), results[0].Model, strings.Join(in.PublishedDomains(), ", "))
+	return nil
+}
+
+// OrUnknown is s, or "unknown" when s is "".
+func OrUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// Plural is "1 one" for n = 1, else "n many" (e.g. "3 runs").
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

@@ -1,0 +1,294 @@
+package workbench_test
+
+import (
+	"bytes"
+	"errors"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/fixtures"
+	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/workbench"
+)
+
+// ingestTestOptions are the ingest command's defaults.
+func ingestTestOptions() workbench.IngestOptions {
+	return workbench.IngestOptions{
+		Hints:       ingest.Hints{Format: "auto", OnDuplicate: string(db.DuplicateRefuse)},
+		OnDuplicate: db.DuplicateRefuse, DBPath: "runs.db",
+	}
+}
+
+// writeIngestFile writes data to name under dir and returns its path.
+func writeIngestFile(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// fixtureBytes is the content of the fixture file name.
+func fixtureBytes(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := fixtures.FS.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// lineTexts are res's lines for stdout and for stderr.
+func lineTexts(res workbench.Ingested) (stdout, stderr []string) {
+	for _, l := range res.Lines {
+		if l.Warning {
+			stderr = append(stderr, l.Text)
+		} else {
+			stdout = append(stdout, l.Text)
+		}
+	}
+	return stdout, stderr
+}
+
+func TestIngestPath_StoredThenSkipped(t *testing.T) {
+	ctx := context.Background()
+	store := openRunTestDB(t)
+	path := writeIngestFile(t, t.TempDir(), "demo-model-a-retail-with-emotions.json", fixtureBytes(t, "taubench/demo-model-a-retail-with-emotions.json"))
+	var hashed []string
+	opts := ingestTestOptions()
+	opts.AfterHash = func(p string) { hashed = append(hashed, p) }
+
+	res, err := workbench.IngestPath(ctx, store, path, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Action, workbench.IngestStored; got != want {
+		t.Fatalf("action = %v, want %v (stored)", got, want)
+	}
+	// The fixture holds 60 records; its name gives model, domain and condition.
+	if res.RunID != 1 || res.Trajectories != 60 || res.Run.Name != "demo-model-a-retail-with-emotions" {
+		t.Fatalf("run %d (%s) with %d trajectories, want run 1 (demo-model-a-retail-with-emotions) with 60", res.RunID, res.Run.Name, res.Trajectories)
+	}
+	stdout, stderr := lineTexts(res)
+	want := []string{path + ": ingested as run 1 (demo-model-a-retail-with-emotions): 60 trajectories; model demo-model-a, domain retail, condition with-emotions"}
+	if !slices.Equal(stdout, want) || len(stderr) != 0 {
+		t.Fatalf("stdout %q, stderr %q; want stdout %q, no stderr", stdout, stderr, want)
+	}
+	if !slices.Equal(hashed, []string{path}) {
+		t.Fatalf("AfterHash saw %q, want %q", hashed, path)
+	}
+
+	// Again, with a model flag: skipped by sha256, with a note on how to
+	// change the stored run.
+	opts.Hints.Flags.Model = "gpt-x"
+	res, err = workbench.IngestPath(ctx, store, path, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Action != workbench.IngestSkipped || res.RunID != 1 {
+		t.Fatalf("second ingest: action %v, run %d; want skipped for run 1", res.Action, res.RunID)
+	}
+	stdout, _ = lineTexts(res)
+	if want := []string{path + ": skipped, already ingested as run 1 (demo-model-a-retail-with-emotions)"}; !slices.Equal(stdout, want) {
+		t.Fatalf("second ingest stdout = %q, want %q", stdout, want)
+	}
+	if len(res.Notes) != 1 || res.Notes[0].Path != path || !strings.HasPrefix(res.Notes[0].Text, "the flags are not applied to a stored run: ") || !strings.Contains(res.Notes[0].Text, "--model gpt-x") {
+		t.Fatalf("second ingest notes = %+v, want one that gives the runs set command with --model gpt-x", res.Notes)
+	}
+	if len(hashed) != 1 {
+		t.Fatalf("AfterHash ran %d times, want once: a skipped file is not parsed", len(hashed))
+	}
+}
+
+func TestIngestFS_StreamTwice(t *testing.T) {
+	ctx := context.Background()
+	store := openRunTestDB(t)
+	opts := ingestTestOptions()
+	opts.AfterHash = func(p string) { t.Errorf("AfterHash(%s) ran for a stream, which is hashed as it is read", p) }
+	name := "taubench/demo-model-b-retail-without-emotions.json"
+	res, err := workbench.IngestFS(ctx, store, fixtures.FS, name, "fixtures/"+name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Action != workbench.IngestStored || res.Path != "fixtures/"+name {
+		t.Fatalf("first: action %v, path %s; want stored, fixtures/%s", res.Action, res.Path, name)
+	}
+	res, err = workbench.IngestFS(ctx, store, fixtures.FS, name, "fixtures/"+name, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := lineTexts(res)
+	want := []string{"fixtures/" + name + ": skipped, already ingested as run 1 (demo-model-b-retail-without-emotions)"}
+	if res.Action != workbench.IngestSkipped || !slices.Equal(stdout, want) {
+		t.Fatalf("second: action %v, stdout %q; want skipped, %q", res.Action, stdout, want)
+	}
+}
+
+func TestIngestSource_ErrReingestStream(t *testing.T) {
+	store := openRunTestDB(t)
+	opts := ingestTestOptions()
+	opts.Reingest = true
+	src := ingest.StreamSource(context.Background(), "stdin", strings.NewReader("[]"))
+	defer src.Close()
+	_, err := workbench.IngestSource(context.Background(), store, src, opts)
+	if err == nil || !strings.HasPrefix(err.Error(), "stdin: --reingest needs a file") {
+		t.Fatalf("err = %v, want stdin: --reingest needs a file …", err)
+	}
+}
+
+func TestIngestPath_DuplicateNameWarned(t *testing.T) {
+	ctx := context.Background()
+	store := openRunTestDB(t)
+	dir := t.TempDir()
+	opts := ingestTestOptions()
+	opts.Hints.Flags.Name = "same"
+	a := writeIngestFile(t, dir, "a.json", fixtureBytes(t, "taubench/demo-model-a-retail-with-emotions.json"))
+	b := writeIngestFile(t, dir, "b.json", fixtureBytes(t, "taubench/demo-model-b-retail-with-emotions.json"))
+	if _, err := workbench.IngestPath(ctx, store, a, nil, opts); err != nil {
+		t.Fatal(err)
+	}
+	res, err := workbench.IngestPath(ctx, store, b, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stderr := lineTexts(res)
+	want := []string{"warning: " + b + ": run 1 is already named \"same\": this run is named \"same-2\" (rename it with `emobench runs set RUN --name NAME`)"}
+	if res.Run.Name != "same-2" || !slices.Equal(stderr, want) {
+		t.Fatalf("run %q, stderr %q; want same-2, %q", res.Run.Name, stderr, want)
+	}
+}
+
+func TestIngestPath_EmptyRun(t *testing.T) {
+	store := openRunTestDB(t)
+	path := writeIngestFile(t, t.TempDir(), "empty.json", []byte("[]"))
+	res, err := workbench.IngestPath(context.Background(), store, path, nil, ingestTestOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := lineTexts(res)
+	want := []string{
+		path + ": ingested as run 1 (empty): 0 trajectories; model unknown, domain unknown, condition none",
+		path + ": note: no records in this τ-bench file; run 1 holds no trajectories",
+	}
+	if !slices.Equal(stdout, want) {
+		t.Fatalf("stdout = %q, want %q", stdout, want)
+	}
+	if res.Action != workbench.IngestStored || res.Trajectories != 0 {
+		t.Fatalf("action %v, %d trajectories; want stored, 0", res.Action, res.Trajectories)
+	}
+}
+
+func TestIngestPath_Published(t *testing.T) {
+	ctx := context.Background()
+	store := openRunTestDB(t)
+	dir := t.TempDir()
+	scored := writeIngestFile(t, dir, "submission.json", []byte(`{"model_name": "M", "submitting_organization": "S", "results": {"airline": null, "retail": {"pass_1": 0.5}}}`))
+	empty := writeIngestFile(t, dir, "null-submission.json", []byte(`{"model_name": "N", "submitting_organization": "S", "results": {"airline": null, "retail": null}}`))
+
+	res, err := workbench.IngestPath(ctx, store, scored, nil, ingestTestOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := lineTexts(res)
+	want := []string{scored + ": stored 1 published result of M (leaderboard submission): domains retail"}
+	if res.Action != workbench.IngestPublished || res.Published != 1 || !slices.Equal(stdout, want) {
+		t.Fatalf("action %v, %d published, stdout %q; want published, 1, %q", res.Action, res.Published, stdout, want)
+	}
+	res, err = workbench.IngestPath(ctx, store, scored, nil, ingestTestOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ = lineTexts(res)
+	if want := []string{scored + ": skipped, published results already stored"}; res.Action != workbench.IngestSkipped || !slices.Equal(stdout, want) {
+		t.Fatalf("again: action %v, stdout %q; want skipped, %q", res.Action, stdout, want)
+	}
+	res, err = workbench.IngestPath(ctx, store, empty, nil, ingestTestOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ = lineTexts(res)
+	if want := []string{empty + ": leaderboard submission without scores (every domain is null); nothing stored"}; res.Action != workbench.IngestNoScores || !slices.Equal(stdout, want) {
+		t.Fatalf("null scores: action %v, stdout %q; want no scores, %q", res.Action, stdout, want)
+	}
+}
+
+func TestIngestSource_Progress(t *testing.T) {
+	store := openRunTestDB(t)
+	data := fixtureBytes(t, fixtures.PassKFile)
+	path := writeIngestFile(t, t.TempDir(), "passk.json", data)
+	var bar bytes.Buffer
+	finished := 0
+	opts := ingestTestOptions()
+	opts.Progress = func(src *ingest.Source) (io.Writer, func()) { return &bar, func() { finished++ } }
+	if _, err := workbench.IngestPath(context.Background(), store, path, nil, opts); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := bar.Len(), len(data); got != want || finished != 1 {
+		t.Fatalf("progress saw %d bytes and finished %d times, want %d bytes, once", got, finished, want)
+	}
+}
+
+func TestIngestPaths_FailedInputsCounted(t *testing.T) {
+	store := openRunTestDB(t)
+	dir := t.TempDir()
+	bad := writeIngestFile(t, dir, "bad.json", []byte("[{"))
+	good := writeIngestFile(t, dir, "passk.json", fixtureBytes(t, fixtures.PassKFile))
+	var seen []string
+	failed, err := workbench.IngestPaths(context.Background(), store, []string{bad, good}, nil, ingestTestOptions(), func(res workbench.Ingested, err error) {
+		if err != nil {
+			seen = append(seen, "error "+res.Path)
+			if !strings.Contains(err.Error(), bad) {
+				t.Errorf("error %q does not name %s", err, bad)
+			}
+			return
+		}
+		seen = append(seen, "ok "+res.Path)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"error " + bad, "ok " + good}; failed != 1 || !slices.Equal(seen, want) {
+		t.Fatalf("failed %d, seen %q; want 1, %q", failed, seen, want)
+	}
+}
+
+func TestIngestPaths_ErrInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	store := openRunTestDB(t)
+	path := writeIngestFile(t, t.TempDir(), "passk.json", fixtureBytes(t, fixtures.PassKFile))
+	_, err := workbench.IngestPaths(ctx, store, []string{path}, nil, ingestTestOptions(), func(workbench.Ingested, error) {
+		t.Error("an interrupted input was handed over")
+	})
+	if want := path + ": interrupted; nothing of this file was stored"; err == nil || err.Error() != want {
+		t.Fatalf("err = %v, want %q", err, want)
+	}
+	runs, err := store.ListRuns(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 0 {
+		t.Fatalf("%d runs stored, want none", len(runs))
+	}
+}
+
+func TestResumeSpec_ErrIngestedRun(t *testing.T) {
+	ctx := context.Background()
+	store := openRunTestDB(t)
+	path := writeIngestFile(t, t.TempDir(), "passk.json", fixtureBytes(t, fixtures.PassKFile))
+	if _, err := workbench.IngestPath(ctx, store, path, nil, ingestTestOptions()); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := workbench.ResumeSpec(ctx, store, "1")
+	var bad *workbench.SettingsError
+	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "nothing to resume") {
+		t.Fatalf("err = %v, want a *SettingsError: nothing to resume", err)
+	}
+}
