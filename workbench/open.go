@@ -1,0 +1,158 @@
+package workbench
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/ingest"
+)
+
+// WaitNotices are db options that tell, through say (a line without
+// newline, for stderr), that opening path waits for another process:
+// a writer, or a reader of a WAL file without its -wal file.
+func WaitNotices(path string, say func(line string)) []db.Option {
+	return []db.Option{
+		db.OnWait(func() {
+			say(fmt.Sprintf("waiting: another process is writing to %s; emobench waits until it is done (Ctrl-C stops)", path))
+		}),
+		db.OnReaderWait(func() {
+			say(fmt.Sprintf("waiting: another process is reading %s, which is in WAL mode with no -wal file; emobench writes when it is done (Ctrl-C stops)", path))
+		}),
+	}
+}
+
+// OpenWrite opens the database at path for writing, creating and
+// migrating it (db.Open with opts), then redacts the credentials older
+// emobench versions stored (Scrub), handing each note to note. On error
+// nothing is left open.
+func OpenWrite(ctx context.Context, path string, note func(string), opts ...db.Option) (*db.DB, error) {
+	store, err := db.Open(ctx, path, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if err := Scrub(ctx, store, path, note); err != nil {
+		store.Close()
+		return nil, err
+	}
+	return store, nil
+}
+
+// OpenExisting is OpenWrite for a database that must exist: a missing
+// file is an error ("PATH: no such database"), and none is created.
+func OpenExisting(ctx context.Context, path string, note func(string), opts ...db.Option) (*db.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("%s: no such database", path)
+	}
+	return OpenWrite(ctx, path, note, opts...)
+}
+
+// Scrub redacts credentials in the run configs of store (the database at
+// path), handing note a line for each run changed, and, once per file, in
+// the trajectories an older emobench stored.
+func Scrub(ctx context.Context, store *db.DB, path string, note func(string)) error {
+	notes, err := store.Scrub(ctx, path, ingest.RedactTrajectory)
+	for _, n := range notes {
+		note(n)
+	}
+	return err
+}
+
+// OpenCurrent opens the database at path read-only and requires the
+// current schema, which the analysis commands query: an older one is a
+// *db.OutdatedSchemaError.
+func OpenCurrent(ctx context.Context, path string) (*db.DB, error) {
+	store, err := db.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.RequireCurrent(ctx); err != nil {
+		store.Close()
+		return nil, err
+	}
+	return store, nil
+}
+
+// MergeFile copies the runs and leaderboard results of the emobench file
+// at path, opened read-only, into store in one transaction, redacting
+// credentials in its trajectories. On a failed merge nothing of it is
+// stored, and the error says so.
+func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, error) {
+	src, err := db.OpenReadOnly(ctx, path)
+	if err != nil {
+		return db.MergeReport{}, err
+	}
+	defer src.Close()
+	rep, err := store.Merge(ctx, src, ingest.RedactTrajectory)
+	if err != nil {
+		return rep, fmt.Errorf("merge %s: %w (nothing of it was stored)", path, err)
+	}
+	return rep, nil
+}
+
+// Vacuum writes a compact copy of the database at path to out (VACUUM
+// INTO), opening it for writing as OpenWrite does with note and opts, and
+// returns out's size in bytes. An out that exists is a *SettingsError; a
+// missing database is an error, and none is created.
+func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db.Option) (int64, error) {
+	if err := db.CheckVacuumTarget(out); err != nil {
+		return 0, settings(err)
+	}
+	// The read-only open refuses a missing file (OpenWrite would create
+	// it); it is closed first, since a writer waits for an immutable
+	// reader of the file.
+	store, err := db.OpenReadOnly(ctx, path)
+	if err != nil {
+		return 0, err
+	}
+	store.Close()
+	rw, err := OpenWrite(ctx, path, note, opts...)
+	if err != nil {
+		return 0, err
+	}
+	defer rw.Close()
+	if err := rw.VacuumInto(ctx, out); err != nil {
+		return 0, fmt.Errorf("vacuum into %s: %w", out, err)
+	}
+	info, err := os.Stat(out)
+	if err != nil {
+		return 0, fmt.Errorf("vacuum into %s: %w", out, err)
+	}
+	return info.Size(), nil
+}
+
+// Checked is what Check found in a database.
+type Checked struct {
+	db.CheckReport
+	// Provenance says how many runs came from where and names each run
+	// not ingested here; read only for a file without problems whose
+	// schema is current.
+	Provenance []string
+}
+
+// Check checks the database at path, opened read-only (safe on files from
+// others): SQLite's integrity and emobench's schema (db.Check), then the
+// provenance of its runs. It returns nil and the error when the check
+// could not run; an error reading the provenance comes with the report and
+// the lines read before it. Errors name path.
+func Check(ctx context.Context, path string) (*Checked, error) {
+	store, err := db.OpenReadOnly(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	rep, err := store.Check(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("check %s: %w", path, err)
+	}
+	checked := &Checked{CheckReport: rep}
+	if len(rep.Problems) > 0 || rep.SchemaVersion < db.SchemaVersion() {
+		return checked, nil
+	}
+	checked.Provenance, err = store.ProvenanceLines(ctx)
+	if err != nil {
+		return checked, fmt.Errorf("check %s: %w", path, err)
+	}
+	return checked, nil
+}
