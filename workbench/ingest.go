@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -32,6 +33,31 @@ type IngestOptions struct {
 	// AfterHash, when not nil, runs after a file is hashed and before it
 	// is parsed (where a test changes the file).
 	AfterHash func(path string)
+}
+
+// Check refuses a format that is not auto or a registered one, and an
+// OnDuplicate that is not refuse or keep-last, with a *SettingsError.
+func (o IngestOptions) Check() error {
+	if f := o.Hints.Format; f != "auto" && !slices.Contains(ingest.FormatNames(), f) {
+		return invalidSetting("--format %q is not one of auto, %s", f, strings.Join(ingest.FormatNames(), ", "))
+	}
+	if o.OnDuplicate != db.DuplicateRefuse && o.OnDuplicate != db.DuplicateKeepLast {
+		return invalidSetting("--on-duplicate %q is not one of refuse, keep-last", o.OnDuplicate)
+	}
+	return nil
+}
+
+// CheckName refuses, with a *SettingsError, a run name (Hints.Flags.Name)
+// given for more than one of inputs, or one that --run would read as an id.
+func (o IngestOptions) CheckName(inputs int) error {
+	name := o.Hints.Flags.Name
+	if name != "" && inputs > 1 {
+		return invalidSetting("--name names one run, but %d files were given", inputs)
+	}
+	if db.NameReadsAsID(name) {
+		return invalidSetting("--name %q reads as a run id: choose a name with a letter", name)
+	}
+	return nil
 }
 
 // IngestAction is what IngestSource did with a source.

@@ -131,6 +131,25 @@ type Checked struct {
 	Provenance []string
 }
 
+// Lines are what the check command tells of the database at path: its
+// schema version, then each problem, or that all is well with the
+// provenance and how to upgrade an older schema.
+func (c *Checked) Lines(path string) []string {
+	lines := []string{fmt.Sprintf("%s: schema version %d (this emobench writes %d)", path, c.SchemaVersion, db.SchemaVersion())}
+	for _, p := range c.Problems {
+		lines = append(lines, "problem: "+p)
+	}
+	if len(c.Problems) > 0 {
+		return lines
+	}
+	lines = append(lines, "ok: integrity and schema as expected")
+	lines = append(lines, c.Provenance...)
+	if c.SchemaVersion < db.SchemaVersion() {
+		lines = append(lines, fmt.Sprintf("note: the read commands need schema version %d: upgrade with `emobench --db %s migrate`", db.SchemaVersion(), path))
+	}
+	return lines
+}
+
 // Check checks the database at path, opened read-only (safe on files from
 // others): SQLite's integrity and emobench's schema (db.Check), then the
 // provenance of its runs. It returns nil and the error when the check

@@ -3,12 +3,14 @@ package workbench_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/fixtures"
 	"github.com/emobench/emobench/workbench"
 )
@@ -122,7 +124,8 @@ func TestVacuum_ErrMissingDB(t *testing.T) {
 }
 
 func TestCheck_OK(t *testing.T) {
-	rep, err := workbench.Check(context.Background(), ingestedDB(t))
+	path := ingestedDB(t)
+	rep, err := workbench.Check(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,6 +134,33 @@ func TestCheck_OK(t *testing.T) {
 	}
 	if want := []string{"provenance: 1 ingested, 0 native, 0 merged, 0 unknown"}; !slices.Equal(rep.Provenance, want) {
 		t.Fatalf("provenance = %q, want %q", rep.Provenance, want)
+	}
+	version := db.SchemaVersion()
+	want := []string{
+		fmt.Sprintf("%s: schema version %d (this emobench writes %d)", path, version, version),
+		"ok: integrity and schema as expected",
+		"provenance: 1 ingested, 0 native, 0 merged, 0 unknown",
+	}
+	if got := rep.Lines(path); !slices.Equal(got, want) {
+		t.Fatalf("lines = %q, want %q", got, want)
+	}
+}
+
+func TestChecked_Lines(t *testing.T) {
+	version := db.SchemaVersion()
+	broken := &workbench.Checked{CheckReport: db.CheckReport{SchemaVersion: version, Problems: []string{"table runs: missing"}}}
+	want := []string{fmt.Sprintf("x.db: schema version %d (this emobench writes %d)", version, version), "problem: table runs: missing"}
+	if got := broken.Lines("x.db"); !slices.Equal(got, want) {
+		t.Fatalf("lines with a problem = %q, want %q", got, want)
+	}
+	old := &workbench.Checked{CheckReport: db.CheckReport{SchemaVersion: version - 1}}
+	want = []string{
+		fmt.Sprintf("x.db: schema version %d (this emobench writes %d)", version-1, version),
+		"ok: integrity and schema as expected",
+		fmt.Sprintf("note: the read commands need schema version %d: upgrade with `emobench --db x.db migrate`", version),
+	}
+	if got := old.Lines("x.db"); !slices.Equal(got, want) {
+		t.Fatalf("lines of an older schema = %q, want %q", got, want)
 	}
 }
 

@@ -73,6 +73,11 @@ func settings(err error) error {
 	return err
 }
 
+// invalidSetting is a *SettingsError with an EINVALID error of format.
+func invalidSetting(format string, args ...any) error {
+	return &SettingsError{emobench.Errorf(emobench.EINVALID, format, args...)}
+}
+
 // InterruptedError is a run stopped by ctx (Ctrl-C): its message says how
 // many episodes were stored and how to continue.
 type InterruptedError struct{ Msg string }
@@ -83,6 +88,22 @@ func (e *InterruptedError) Error() string { return e.Msg }
 type RunTags struct {
 	TrainDomains []string // the domains the agent was trained on
 	BaseRun      string   // run id or name of its base model; "" for none
+}
+
+// PlanRuns plans one run per (domain, condition) of opts on the domains
+// named, in order (sim.Plan); it sets opts.Domains. An unknown domain or a
+// bad setting is a *SettingsError.
+func PlanRuns(domains []string, opts sim.RunOptions) ([]sim.PlannedRun, error) {
+	opts.Domains = nil
+	for _, name := range domains {
+		dom, err := all.Find(name)
+		if err != nil {
+			return nil, &SettingsError{err}
+		}
+		opts.Domains = append(opts.Domains, dom)
+	}
+	plans, err := sim.Plan(opts)
+	return plans, settings(err)
 }
 
 // StartRuns checks that no stored run has the name of a planned run, then,

@@ -30,10 +30,7 @@ func demoCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			dbPath := c.String("demo-db")
-			if err := demoIngest(c, e, dbPath); err != nil {
-				return err
-			}
-			if err := demoSimulate(c, e, dbPath); err != nil {
+			if err := demoStore(c, e, dbPath); err != nil {
 				return err
 			}
 			store, err := db.OpenReadOnly(c.Context, dbPath)
@@ -56,7 +53,10 @@ func demoCommand(e *env) *cli.Command {
 	}
 }
 
-func demoIngest(c *cli.Context, e *env, dbPath string) error {
+// demoStore ingests the fixtures into dbPath, then runs the offline
+// simulators into it; runs finished by an earlier demo are found by name
+// and left as they are.
+func demoStore(c *cli.Context, e *env, dbPath string) error {
 	store, err := db.Open(c.Context, dbPath)
 	if err != nil {
 		return err
@@ -69,24 +69,14 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 	fmt.Fprintf(e.stdout, "ingesting %d synthetic fixture files into %s\n", len(names), dbPath)
 	opts := workbench.IngestOptions{Hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, OnDuplicate: db.DuplicateRefuse}
 	notes := &ingest.Notes{}
-	defer printNotes(e, notes)
 	for _, name := range names {
 		res, err := workbench.IngestFS(c.Context, store, fixtures.FS, name, path.Join("fixtures", name), opts)
 		e.printIngested(res, notes)
 		if err != nil {
+			printNotes(e, notes)
 			return err
 		}
 	}
-	return nil
-}
-
-// demoSimulate runs the offline simulators into dbPath; runs finished by an
-// earlier demo are found by name and left as they are.
-func demoSimulate(c *cli.Context, e *env, dbPath string) error {
-	store, err := db.Open(c.Context, dbPath)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
+	printNotes(e, notes)
 	return workbench.SimulateDemo(c.Context, store, e.executeOptions(c))
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -71,13 +70,10 @@ func parseIngestOptions(c *cli.Context, e *env) (workbench.IngestOptions, error)
 		Flags:       ingest.Metadata{Name: c.String("name"), Model: c.String("model"), UserModel: c.String("user-model"), Domain: c.String("domain")},
 		OnDuplicate: string(o.OnDuplicate),
 	}
-	if f := o.Hints.Format; f != "auto" && !slices.Contains(ingest.FormatNames(), f) {
-		return o, usagef("--format %q is not one of auto, %s", f, strings.Join(ingest.FormatNames(), ", "))
+	err := o.Check()
+	if err != nil {
+		return o, settingsUsage(err)
 	}
-	if o.OnDuplicate != db.DuplicateRefuse && o.OnDuplicate != db.DuplicateKeepLast {
-		return o, usagef("--on-duplicate %q is not one of refuse, keep-last", o.OnDuplicate)
-	}
-	var err error
 	if o.Hints.MaxSpool, err = parseByteSize("max-spool", c.String("max-spool")); err != nil {
 		return o, err
 	}
@@ -111,11 +107,8 @@ func runIngest(c *cli.Context, e *env) error {
 		return usagef("ingest needs at least one FILE or DIR")
 	}
 	paths, walkErrs, skipped := ingest.Collect(c.Args().Slice())
-	if opts.Hints.Flags.Name != "" && len(paths) > 1 {
-		return usagef("--name names one run, but %d files were given", len(paths))
-	}
-	if err := checkNameForm(opts.Hints.Flags.Name); err != nil {
-		return err
+	if err := opts.CheckName(len(paths)); err != nil {
+		return settingsUsage(err)
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {
@@ -191,11 +184,3 @@ func (e *env) println(line string) { fmt.Fprintln(e.stdout, line) }
 
 // plural is "1 one" for n = 1, else "n many".
 var plural = workbench.Plural
-
-// checkNameForm refuses a run name that --run would read as an id.
-func checkNameForm(name string) error {
-	if db.NameReadsAsID(name) {
-		return usagef("--name %q reads as a run id: choose a name with a letter", name)
-	}
-	return nil
-}

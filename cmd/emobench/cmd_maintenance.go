@@ -77,24 +77,13 @@ func checkCommand(e *env) *cli.Command {
 			if rep == nil {
 				return err
 			}
-			fmt.Fprintf(e.stdout, "%s: schema version %d (this emobench writes %d)\n", c.String("db"), rep.SchemaVersion, db.SchemaVersion())
-			for _, p := range rep.Problems {
-				fmt.Fprintln(e.stdout, "problem: "+p)
+			for _, line := range rep.Lines(c.String("db")) {
+				fmt.Fprintln(e.stdout, line)
 			}
 			if len(rep.Problems) > 0 {
 				return &reportedError{fmt.Errorf("%d problems", len(rep.Problems))}
 			}
-			fmt.Fprintln(e.stdout, "ok: integrity and schema as expected")
-			for _, line := range rep.Provenance {
-				fmt.Fprintln(e.stdout, line)
-			}
-			if err != nil {
-				return err
-			}
-			if rep.SchemaVersion < db.SchemaVersion() {
-				fmt.Fprintf(e.stdout, "note: the read commands need schema version %d: upgrade with `emobench --db %s migrate`\n", db.SchemaVersion(), c.String("db"))
-			}
-			return nil
+			return err
 		},
 	}
 }

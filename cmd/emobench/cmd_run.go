@@ -113,15 +113,8 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 	if t := c.Float64("temperature"); t >= 0 {
 		opts.Temperature = &t
 	}
-	for _, name := range names {
-		dom, err := all.Find(name)
-		if err != nil {
-			return nil, &usageError{err}
-		}
-		opts.Domains = append(opts.Domains, dom)
-	}
-	plans, err := sim.Plan(opts)
-	return plans, asUsage(err)
+	plans, err := workbench.PlanRuns(names, opts)
+	return plans, settingsUsage(err)
 }
 
 // llmOptions reads the LLM settings that are not recorded with a run
