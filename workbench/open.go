@@ -74,6 +74,51 @@ func OpenCurrent(ctx context.Context, path string) (*db.DB, error) {
 	return store, nil
 }
 
+// OpenRuns opens the database at path like OpenCurrent and resolves refs
+// (run ids or names; none means all runs, a nil slice). On error nothing
+// is left open.
+func OpenRuns(ctx context.Context, path string, refs []string) (*db.DB, []int64, error) {
+	store, err := OpenCurrent(ctx, path)
+	if err != nil {
+		return nil, nil, err
+	}
+	runIDs, err := ResolveRuns(ctx, store, refs)
+	if err != nil {
+		store.Close()
+		return nil, nil, err
+	}
+	return store, runIDs, nil
+}
+
+// ResolveRuns returns the ids of the runs refs name (ids or names), in
+// order; the first that names no run gives its *db.RunNotFoundError.
+func ResolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, error) {
+	var ids []int64
+	for _, ref := range refs {
+		id, err := store.ResolveRun(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, nil
+}
+
+// MergeFiles merges each file of paths into store (the database at
+// dbPath) in order (MergeFile), handing each report to each, then redacts
+// the credentials of run configs copied from older files (Scrub, with
+// note). It stops at the first file that fails.
+func MergeFiles(ctx context.Context, store *db.DB, dbPath string, paths []string, note func(string), each func(path string, rep db.MergeReport)) error {
+	for _, path := range paths {
+		rep, err := MergeFile(ctx, store, path)
+		if err != nil {
+			return err
+		}
+		each(path, rep)
+	}
+	return Scrub(ctx, store, dbPath, note)
+}
+
 // MergeFile copies the runs and leaderboard results of the emobench file
 // at path, opened read-only, into store in one transaction, redacting
 // credentials in its trajectories. On a failed merge nothing of it is

@@ -171,3 +171,39 @@ func TestCheck_ErrNotADatabase(t *testing.T) {
 		t.Fatalf("rep %+v, err %v; want no report and an error", rep, err)
 	}
 }
+
+func TestOpenRuns_OK(t *testing.T) {
+	store, ids, err := workbench.OpenRuns(context.Background(), ingestedDB(t), []string{"passk", "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	if want := []int64{1, 1}; !slices.Equal(ids, want) {
+		t.Fatalf("ids = %v, want %v", ids, want)
+	}
+}
+
+func TestOpenRuns_ErrRunNotFound(t *testing.T) {
+	_, _, err := workbench.OpenRuns(context.Background(), ingestedDB(t), []string{"1", "nope"})
+	var missing *db.RunNotFoundError
+	if !errors.As(err, &missing) {
+		t.Fatalf("err = %v, want a *db.RunNotFoundError", err)
+	}
+}
+
+func TestMergeFiles_StopsAtFailure(t *testing.T) {
+	ctx := context.Background()
+	good := ingestedDB(t)
+	bad := writeIngestFile(t, t.TempDir(), "junk.db", []byte(strings.Repeat("not sqlite ", 100)))
+	store := openRunTestDB(t)
+	var merged []string
+	err := workbench.MergeFiles(ctx, store, "target.db", []string{good, bad, good}, func(string) {}, func(path string, rep db.MergeReport) {
+		merged = append(merged, path)
+	})
+	if err == nil {
+		t.Fatal("merging a file that is no database: no error")
+	}
+	if want := []string{good}; !slices.Equal(merged, want) {
+		t.Fatalf("merged %q, want %q: the files after the failure are not merged", merged, want)
+	}
+}

@@ -28,15 +28,10 @@ func mergeCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			for _, path := range c.Args().Slice() {
-				rep, err := workbench.MergeFile(c.Context, store, path)
-				if err != nil {
-					return err
-				}
+			return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.warn, func(path string, rep db.MergeReport) {
 				fmt.Fprintf(e.stdout, "%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present; %d leaderboard files copied\n",
 					path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped, rep.PublishedFiles)
-			}
-			return workbench.Scrub(c.Context, store, c.String("db"), e.warn) // configs copied from older files
+			})
 		},
 	}
 }
@@ -109,16 +104,7 @@ func (e *env) waitNotices(path string) []db.Option {
 // openRuns opens the database like openCurrent and resolves the command's
 // --run flags (all runs when none is given).
 func openRuns(c *cli.Context) (*db.DB, []int64, error) {
-	store, err := openCurrent(c)
-	if err != nil {
-		return nil, nil, err
-	}
-	runIDs, err := resolveRuns(c.Context, store, c.StringSlice("run"))
-	if err != nil {
-		store.Close()
-		return nil, nil, err
-	}
-	return store, runIDs, nil
+	return workbench.OpenRuns(c.Context, c.String("db"), c.StringSlice("run"))
 }
 
 func migrateCommand(e *env) *cli.Command {

@@ -53,12 +53,8 @@ func runCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
 			&cli.StringFlag{Name: "price-file", Usage: "JSON price table {model: {prompt_per_mtok, completion_per_mtok}} for costs"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			return runBenchmark(c, e)
-		},
+		Before: noArgs,
+		Action: func(c *cli.Context) error { return runBenchmark(c, e) },
 	}
 }
 
