@@ -110,13 +110,41 @@ func (r *Ingested) note(text string) {
 	r.Notes = append(r.Notes, ingest.Note{Path: r.Path, Text: text})
 }
 
-// IngestPaths ingests each input of paths (IngestPath) in order, handing
-// each outcome to each with the input's error, if any: a failed input does
-// not stop the others. When ctx ends it stops, with an error naming the
-// input that was being read (nothing of it is stored). It returns how many
-// inputs failed.
-func IngestPaths(ctx context.Context, store *db.DB, paths []string, stdin io.Reader, opts IngestOptions, each func(Ingested, error)) (failed int, err error) {
-	for _, path := range paths {
+// Inputs are the inputs the ingest command's arguments name.
+type Inputs struct {
+	Paths []string // files, τ²-bench run directories, pipes and ingest.StdinArg
+	// WalkErrors are the arguments (or directory entries) that could not
+	// be read; each is a failed input.
+	WalkErrors []error
+	// Notes say what the walk skipped (symlinks to directories, …).
+	Notes *ingest.Notes
+}
+
+// Count is the number of inputs, failed ones included.
+func (in Inputs) Count() int { return len(in.Paths) + len(in.WalkErrors) }
+
+// CollectInputs collects the inputs args name (ingest.Collect) and checks
+// that the options' run name fits them (CheckName).
+func CollectInputs(args []string, opts IngestOptions) (Inputs, error) {
+	paths, walkErrs, skipped := ingest.Collect(args)
+	in := Inputs{Paths: paths, WalkErrors: walkErrs, Notes: &ingest.Notes{}}
+	for _, note := range skipped {
+		in.Notes.Add(note.Path, note.Text)
+	}
+	return in, opts.CheckName(len(paths))
+}
+
+// IngestInputs hands each walk error of in to each, then ingests each
+// path of in (IngestPath) in order, handing each outcome to each with the
+// input's error, if any: a failed input does not stop the others. When
+// ctx ends it stops, with an error naming the input that was being read
+// (nothing of it is stored). It returns how many inputs failed.
+func IngestInputs(ctx context.Context, store *db.DB, in Inputs, stdin io.Reader, opts IngestOptions, each func(Ingested, error)) (failed int, err error) {
+	for _, err := range in.WalkErrors {
+		each(Ingested{}, err)
+	}
+	failed = len(in.WalkErrors)
+	for _, path := range in.Paths {
 		res, err := IngestPath(ctx, store, path, stdin, opts)
 		if err != nil && (errors.Is(err, context.Canceled) || ctx.Err() != nil) {
 			return failed, fmt.Errorf("%s: interrupted; nothing of this file was stored", displayPath(path))

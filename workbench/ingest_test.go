@@ -235,13 +235,13 @@ func TestIngestSource_Progress(t *testing.T) {
 	}
 }
 
-func TestIngestPaths_FailedInputsCounted(t *testing.T) {
+func TestIngestInputs_FailedInputsCounted(t *testing.T) {
 	store := openRunTestDB(t)
 	dir := t.TempDir()
 	bad := writeIngestFile(t, dir, "bad.json", []byte("[{"))
 	good := writeIngestFile(t, dir, "passk.json", fixtureBytes(t, fixtures.PassKFile))
 	var seen []string
-	failed, err := workbench.IngestPaths(context.Background(), store, []string{bad, good}, nil, ingestTestOptions(), func(res workbench.Ingested, err error) {
+	failed, err := workbench.IngestInputs(context.Background(), store, workbench.Inputs{Paths: []string{bad, good}}, nil, ingestTestOptions(), func(res workbench.Ingested, err error) {
 		if err != nil {
 			seen = append(seen, "error "+res.Path)
 			if !strings.Contains(err.Error(), bad) {
@@ -259,12 +259,12 @@ func TestIngestPaths_FailedInputsCounted(t *testing.T) {
 	}
 }
 
-func TestIngestPaths_ErrInterrupted(t *testing.T) {
+func TestIngestInputs_ErrInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	store := openRunTestDB(t)
 	path := writeIngestFile(t, t.TempDir(), "passk.json", fixtureBytes(t, fixtures.PassKFile))
-	_, err := workbench.IngestPaths(ctx, store, []string{path}, nil, ingestTestOptions(), func(workbench.Ingested, error) {
+	_, err := workbench.IngestInputs(ctx, store, workbench.Inputs{Paths: []string{path}}, nil, ingestTestOptions(), func(workbench.Ingested, error) {
 		t.Error("an interrupted input was handed over")
 	})
 	if want := path + ": interrupted; nothing of this file was stored"; err == nil || err.Error() != want {
@@ -290,5 +290,66 @@ func TestResumeSpec_ErrIngestedRun(t *testing.T) {
 	var bad *workbench.SettingsError
 	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "nothing to resume") {
 		t.Fatalf("err = %v, want a *SettingsError: nothing to resume", err)
+	}
+}
+
+func TestCollectInputs_ErrNameForManyFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeIngestFile(t, dir, "a.json", []byte("[]"))
+	writeIngestFile(t, dir, "b.json", []byte("[]"))
+	opts := ingestTestOptions()
+	in, err := workbench.CollectInputs([]string{dir}, opts)
+	if err != nil || in.Count() != 2 {
+		t.Fatalf("without --name: %d inputs, err %v; want 2, nil", in.Count(), err)
+	}
+	opts.Hints.Flags.Name = "one"
+	_, err = workbench.CollectInputs([]string{dir}, opts)
+	var bad *workbench.SettingsError
+	if want := "--name names one run, but 2 files were given"; !errors.As(err, &bad) || err.Error() != want {
+		t.Fatalf("err = %v, want a *SettingsError %q", err, want)
+	}
+	opts.Hints.Flags.Name = "42"
+	_, err = workbench.CollectInputs([]string{filepath.Join(dir, "a.json")}, opts)
+	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "reads as a run id") {
+		t.Fatalf("err = %v, want a *SettingsError: reads as a run id", err)
+	}
+}
+
+func TestIngestInputs_WalkErrorsFirst(t *testing.T) {
+	store := openRunTestDB(t)
+	missing := filepath.Join(t.TempDir(), "missing.json")
+	in, err := workbench.CollectInputs([]string{missing}, ingestTestOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(in.WalkErrors) != 1 || in.Count() != 1 {
+		t.Fatalf("inputs %+v, want one walk error", in)
+	}
+	var errs []error
+	failed, err := workbench.IngestInputs(context.Background(), store, in, nil, ingestTestOptions(), func(_ workbench.Ingested, err error) {
+		errs = append(errs, err)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if failed != 1 || len(errs) != 1 || errs[0] == nil || !strings.Contains(errs[0].Error(), missing) {
+		t.Fatalf("failed %d, errors %v; want 1 naming %s", failed, errs, missing)
+	}
+}
+
+func TestIngestOptions_ErrCheck(t *testing.T) {
+	opts := ingestTestOptions()
+	if err := opts.Check(); err != nil {
+		t.Fatalf("defaults: %v", err)
+	}
+	var bad *workbench.SettingsError
+	opts.Hints.Format = "csv"
+	if err := opts.Check(); !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), `--format "csv" is not one of auto, `) {
+		t.Fatalf("format csv: err = %v, want a *SettingsError naming --format", err)
+	}
+	opts = ingestTestOptions()
+	opts.OnDuplicate = "first"
+	if err := opts.Check(); !errors.As(err, &bad) || err.Error() != `--on-duplicate "first" is not one of refuse, keep-last` {
+		t.Fatalf("on-duplicate first: err = %v, want a *SettingsError naming --on-duplicate", err)
 	}
 }

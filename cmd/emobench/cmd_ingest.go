@@ -106,8 +106,8 @@ func runIngest(c *cli.Context, e *env) error {
 	if c.NArg() == 0 {
 		return usagef("ingest needs at least one FILE or DIR")
 	}
-	paths, walkErrs, skipped := ingest.Collect(c.Args().Slice())
-	if err := opts.CheckName(len(paths)); err != nil {
+	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
+	if err != nil {
 		return settingsUsage(err)
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
@@ -115,17 +115,10 @@ func runIngest(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	collected := &ingest.Notes{}
-	for _, note := range skipped {
-		collected.Add(note.Path, note.Text)
-	}
-	printNotes(e, collected)
+	printNotes(e, in.Notes)
 	notes := &ingest.Notes{}
 	defer printNotes(e, notes)
-	for _, err := range walkErrs {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-	}
-	failed, err := workbench.IngestPaths(c.Context, store, paths, e.stdin, opts, func(res workbench.Ingested, err error) {
+	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, func(res workbench.Ingested, err error) {
 		e.printIngested(res, notes)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "error: %v\n", err)
@@ -134,9 +127,8 @@ func runIngest(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	failed += len(walkErrs)
 	if failed > 0 {
-		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, len(paths)+len(walkErrs))}
+		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, in.Count())}
 	}
 	return nil
 }
