@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"slices"
 	"strings"
 
+	"github.com/dustin/go-humanize"
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
@@ -35,16 +37,58 @@ type IngestOptions struct {
 	AfterHash func(path string)
 }
 
-// Check refuses a format that is not auto or a registered one, and an
-// OnDuplicate that is not refuse or keep-last, with a *SettingsError.
-func (o IngestOptions) Check() error {
-	if f := o.Hints.Format; f != "auto" && !slices.Contains(ingest.FormatNames(), f) {
-		return invalidSetting("--format %q is not one of auto, %s", f, strings.Join(ingest.FormatNames(), ", "))
+// IngestFlags are the ingest command's flag values, as given.
+type IngestFlags struct {
+	Format                 string // auto or a format name
+	Name, Model, UserModel string // "" when not given
+	Domain, Condition      string // "" when not given
+	OnDuplicate            string // refuse or keep-last
+	Reingest               bool
+	MaxSpool, MaxRecord    string // sizes such as 4GiB, 512MiB or 1000000
+	DBPath                 string // the database, named in notes
+}
+
+// Options checks the flag values and turns them into IngestOptions
+// (without callbacks). A bad value is a *SettingsError naming its flag:
+// a format that is not auto or registered, an OnDuplicate that is not
+// refuse or keep-last, a size that is not one, an unknown condition.
+func (f IngestFlags) Options() (IngestOptions, error) {
+	o := IngestOptions{OnDuplicate: db.OnDuplicate(f.OnDuplicate), Reingest: f.Reingest, DBPath: f.DBPath}
+	o.Hints = ingest.Hints{
+		Format:      f.Format,
+		Flags:       ingest.Metadata{Name: f.Name, Model: f.Model, UserModel: f.UserModel, Domain: f.Domain},
+		OnDuplicate: f.OnDuplicate,
+	}
+	if format := o.Hints.Format; format != "auto" && !slices.Contains(ingest.FormatNames(), format) {
+		return o, invalidSetting("--format %q is not one of auto, %s", format, strings.Join(ingest.FormatNames(), ", "))
 	}
 	if o.OnDuplicate != db.DuplicateRefuse && o.OnDuplicate != db.DuplicateKeepLast {
-		return invalidSetting("--on-duplicate %q is not one of refuse, keep-last", o.OnDuplicate)
+		return o, invalidSetting("--on-duplicate %q is not one of refuse, keep-last", o.OnDuplicate)
 	}
-	return nil
+	var err error
+	if o.Hints.MaxSpool, err = ParseByteSize("max-spool", f.MaxSpool); err != nil {
+		return o, err
+	}
+	if o.Hints.MaxRecord, err = ParseByteSize("max-record", f.MaxRecord); err != nil {
+		return o, err
+	}
+	if f.Condition != "" {
+		if o.Hints.Flags.Condition, err = emobench.ParseCondition(f.Condition); err != nil {
+			return o, &SettingsError{err}
+		}
+	}
+	return o, nil
+}
+
+// ParseByteSize reads the value s of a size flag (--max-spool,
+// --max-record) such as 4GiB, 500MB or 1000000, in bytes: at least 1 and
+// at most math.MaxInt64. Anything else is a *SettingsError naming flag.
+func ParseByteSize(flag, s string) (int64, error) {
+	n, err := humanize.ParseBytes(s)
+	if err != nil || n == 0 || n > math.MaxInt64 {
+		return 0, invalidSetting("--%s %q is not a size such as 4GiB, 512MiB or 1000000", flag, s)
+	}
+	return int64(n), nil
 }
 
 // CheckName refuses, with a *SettingsError, a run name (Hints.Flags.Name)

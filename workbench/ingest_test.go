@@ -337,19 +337,43 @@ func TestIngestInputs_WalkErrorsFirst(t *testing.T) {
 	}
 }
 
-func TestIngestOptions_ErrCheck(t *testing.T) {
-	opts := ingestTestOptions()
-	if err := opts.Check(); err != nil {
-		t.Fatalf("defaults: %v", err)
+// ingestTestFlags are the ingest command's default flag values.
+func ingestTestFlags() workbench.IngestFlags {
+	return workbench.IngestFlags{Format: "auto", OnDuplicate: "refuse", MaxSpool: "4GiB", MaxRecord: "3MiB", DBPath: "runs.db"}
+}
+
+func TestIngestFlags_Options(t *testing.T) {
+	f := ingestTestFlags()
+	f.Model, f.Condition, f.OnDuplicate = "gpt-x", "with-emotions", "keep-last"
+	opts, err := f.Options()
+	if err != nil {
+		t.Fatal(err)
 	}
-	var bad *workbench.SettingsError
-	opts.Hints.Format = "csv"
-	if err := opts.Check(); !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), `--format "csv" is not one of auto, `) {
-		t.Fatalf("format csv: err = %v, want a *SettingsError naming --format", err)
+	if opts.Hints.MaxSpool != 4<<30 || opts.Hints.MaxRecord != 3<<20 {
+		t.Fatalf("sizes %d, %d; want 4 GiB, 3 MiB in bytes", opts.Hints.MaxSpool, opts.Hints.MaxRecord)
 	}
-	opts = ingestTestOptions()
-	opts.OnDuplicate = "first"
-	if err := opts.Check(); !errors.As(err, &bad) || err.Error() != `--on-duplicate "first" is not one of refuse, keep-last` {
-		t.Fatalf("on-duplicate first: err = %v, want a *SettingsError naming --on-duplicate", err)
+	if opts.OnDuplicate != db.DuplicateKeepLast || opts.Hints.OnDuplicate != "keep-last" || opts.Hints.Flags.Model != "gpt-x" || opts.Hints.Flags.Condition != "with-emotions" || opts.DBPath != "runs.db" {
+		t.Fatalf("options %+v do not carry the flags", opts)
+	}
+}
+
+func TestIngestFlags_ErrOptions(t *testing.T) {
+	for _, tc := range []struct {
+		edit func(*workbench.IngestFlags)
+		want string // the error's start
+	}{
+		{func(f *workbench.IngestFlags) { f.Format = "csv" }, `--format "csv" is not one of auto, `},
+		{func(f *workbench.IngestFlags) { f.OnDuplicate = "first" }, `--on-duplicate "first" is not one of refuse, keep-last`},
+		{func(f *workbench.IngestFlags) { f.MaxSpool = "0" }, `--max-spool "0" is not a size such as 4GiB, 512MiB or 1000000`},
+		{func(f *workbench.IngestFlags) { f.MaxRecord = "lots" }, `--max-record "lots" is not a size such as 4GiB, 512MiB or 1000000`},
+		{func(f *workbench.IngestFlags) { f.Condition = "calm" }, `condition "calm"`},
+	} {
+		f := ingestTestFlags()
+		tc.edit(&f)
+		_, err := f.Options()
+		var bad *workbench.SettingsError
+		if !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want a *SettingsError starting %q", f, err, tc.want)
+		}
 	}
 }

@@ -3,14 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/dustin/go-humanize"
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/workbench"
 	"github.com/schollz/progressbar/v3"
@@ -63,39 +59,13 @@ const defaultMaxRecord = "3MiB"
 // parseIngestOptions copies the ingest flags into workbench options, with
 // a progress bar for large files on a terminal.
 func parseIngestOptions(c *cli.Context, e *env) (workbench.IngestOptions, error) {
-	o := workbench.IngestOptions{OnDuplicate: db.OnDuplicate(c.String("on-duplicate")), Reingest: c.Bool("reingest"), DBPath: c.String("db"),
-		Progress: e.progressBar, AfterHash: e.afterHash}
-	o.Hints = ingest.Hints{
-		Format:      c.String("format"),
-		Flags:       ingest.Metadata{Name: c.String("name"), Model: c.String("model"), UserModel: c.String("user-model"), Domain: c.String("domain")},
-		OnDuplicate: string(o.OnDuplicate),
-	}
-	err := o.Check()
-	if err != nil {
-		return o, settingsUsage(err)
-	}
-	if o.Hints.MaxSpool, err = parseByteSize("max-spool", c.String("max-spool")); err != nil {
-		return o, err
-	}
-	if o.Hints.MaxRecord, err = parseByteSize("max-record", c.String("max-record")); err != nil {
-		return o, err
-	}
-	if s := c.String("condition"); s != "" {
-		if o.Hints.Flags.Condition, err = emobench.ParseCondition(s); err != nil {
-			return o, &usageError{err}
-		}
-	}
-	return o, nil
-}
-
-// parseByteSize reads a --max-spool or --max-record value such as 4GiB,
-// 500MB or 1000000.
-func parseByteSize(flag, s string) (int64, error) {
-	n, err := humanize.ParseBytes(s)
-	if err != nil || n == 0 || n > math.MaxInt64 {
-		return 0, usagef("--%s %q is not a size such as 4GiB, 512MiB or 1000000", flag, s)
-	}
-	return int64(n), nil
+	opts, err := workbench.IngestFlags{
+		Format: c.String("format"), Name: c.String("name"), Model: c.String("model"), UserModel: c.String("user-model"),
+		Domain: c.String("domain"), Condition: c.String("condition"), OnDuplicate: c.String("on-duplicate"),
+		Reingest: c.Bool("reingest"), MaxSpool: c.String("max-spool"), MaxRecord: c.String("max-record"), DBPath: c.String("db"),
+	}.Options()
+	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash
+	return opts, settingsUsage(err)
 }
 
 func runIngest(c *cli.Context, e *env) error {
