@@ -28,14 +28,19 @@ type IngestOptions struct {
 	Reingest bool
 	// DBPath names the database in the command that edits a stored run.
 	DBPath string
-	// Progress, when not nil, is asked for a progress bar of a source
-	// about to be read: the bytes read are written to bar (nil for none),
-	// and finish (nil for none) is called once the source is stored.
+	// Progress, when not nil, is asked for a progress bar of a source of
+	// at least ProgressThreshold bytes about to be read: the bytes read are
+	// written to bar (nil for none), and finish (nil for none) is called
+	// once the source is stored.
 	Progress func(src *ingest.Source) (bar io.Writer, finish func())
 	// AfterHash, when not nil, runs after a file is hashed and before it
 	// is parsed (where a test changes the file).
 	AfterHash func(path string)
 }
+
+// ProgressThreshold is the size, in bytes, from which a source gets a
+// progress bar (IngestOptions.Progress).
+const ProgressThreshold = 16 << 20
 
 // IngestFlags are the ingest command's flag values, as given.
 type IngestFlags struct {
@@ -168,8 +173,12 @@ type Inputs struct {
 func (in Inputs) Count() int { return len(in.Paths) + len(in.WalkErrors) }
 
 // CollectInputs collects the inputs args name (ingest.Collect) and checks
-// that the options' run name fits them (CheckName).
+// that the options' run name fits them (CheckName). No args is a
+// *SettingsError.
 func CollectInputs(args []string, opts IngestOptions) (Inputs, error) {
+	if len(args) == 0 {
+		return Inputs{}, invalidSetting("ingest needs at least one FILE or DIR")
+	}
 	paths, walkErrs, skipped := ingest.Collect(args)
 	in := Inputs{Paths: paths, WalkErrors: walkErrs, Notes: &ingest.Notes{}}
 	for _, note := range skipped {
@@ -264,7 +273,7 @@ func IngestSource(ctx context.Context, store *db.DB, src *ingest.Source, opts In
 		}
 	}
 	h := opts.Hints
-	if opts.Progress != nil {
+	if opts.Progress != nil && src.Size >= ProgressThreshold {
 		bar, finish := opts.Progress(src)
 		if finish != nil {
 			defer finish()

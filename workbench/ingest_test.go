@@ -221,16 +221,31 @@ func TestIngestPath_Published(t *testing.T) {
 
 func TestIngestSource_Progress(t *testing.T) {
 	store := openRunTestDB(t)
+	dir := t.TempDir()
 	data := fixtureBytes(t, fixtures.PassKFile)
-	path := writeIngestFile(t, t.TempDir(), "passk.json", data)
+	small := writeIngestFile(t, dir, "passk.json", data)
+	// The same records padded with whitespace to the threshold.
+	padded := bytes.TrimRight(data, "\n")
+	padded = append(padded[:len(padded)-1:len(padded)-1], strings.Repeat(" ", workbench.ProgressThreshold)+"]"...)
+	large := writeIngestFile(t, dir, "large.json", padded)
 	var bar bytes.Buffer
+	var asked []string
 	finished := 0
 	opts := ingestTestOptions()
-	opts.Progress = func(src *ingest.Source) (io.Writer, func()) { return &bar, func() { finished++ } }
-	if _, err := workbench.IngestPath(context.Background(), store, path, nil, opts); err != nil {
-		t.Fatal(err)
+	opts.Hints.MaxRecord = 2 * workbench.ProgressThreshold // the padding counts as the last record's tail
+	opts.Progress = func(src *ingest.Source) (io.Writer, func()) {
+		asked = append(asked, src.Path)
+		return &bar, func() { finished++ }
 	}
-	if got, want := bar.Len(), len(data); got != want || finished != 1 {
+	for _, path := range []string{small, large} {
+		if _, err := workbench.IngestPath(context.Background(), store, path, nil, opts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(asked, []string{large}) {
+		t.Fatalf("progress asked for %q, want only %s (the small file has no bar)", asked, large)
+	}
+	if got, want := bar.Len(), len(padded); got != want || finished != 1 {
 		t.Fatalf("progress saw %d bytes and finished %d times, want %d bytes, once", got, finished, want)
 	}
 }

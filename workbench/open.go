@@ -138,9 +138,12 @@ func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, 
 
 // Vacuum writes a compact copy of the database at path to out (VACUUM
 // INTO), opening it for writing as OpenWrite does with note and opts, and
-// returns out's size in bytes. An out that exists is a *SettingsError; a
-// missing database is an error, and none is created.
+// returns out's size in bytes. No out, or one that exists, is a
+// *SettingsError; a missing database is an error, and none is created.
 func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db.Option) (int64, error) {
+	if out == "" {
+		return 0, invalidSetting("vacuum needs --out FILE")
+	}
 	if err := db.CheckVacuumTarget(out); err != nil {
 		return 0, settings(err)
 	}

@@ -71,11 +71,11 @@ func demoStore(c *cli.Context, e *env, dbPath string) error {
 	notes := &ingest.Notes{}
 	for _, name := range names {
 		res, err := workbench.IngestFS(c.Context, store, fixtures.FS, name, path.Join("fixtures", name), opts)
-		e.printIngested(res, notes)
 		if err != nil {
 			printNotes(e, notes)
 			return err
 		}
+		e.printIngested(notes)(res, nil)
 	}
 	printNotes(e, notes)
 	return workbench.SimulateDemo(c.Context, store, e.executeOptions(c))

@@ -14,10 +14,6 @@ import (
 	"golang.org/x/term"
 )
 
-// progressThreshold is the file size, in bytes, above which ingest shows a
-// progress bar (when stderr is a terminal).
-const progressThreshold = 16 << 20
-
 func ingestCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "ingest",
@@ -73,9 +69,6 @@ func runIngest(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.NArg() == 0 {
-		return usagef("ingest needs at least one FILE or DIR")
-	}
 	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
 	if err != nil {
 		return settingsUsage(err)
@@ -88,12 +81,7 @@ func runIngest(c *cli.Context, e *env) error {
 	printNotes(e, in.Notes)
 	notes := &ingest.Notes{}
 	defer printNotes(e, notes)
-	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, func(res workbench.Ingested, err error) {
-		e.printIngested(res, notes)
-		if err != nil {
-			fmt.Fprintf(e.stderr, "error: %v\n", err)
-		}
-	})
+	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, e.printIngested(notes))
 	if err != nil {
 		return err
 	}
@@ -108,25 +96,30 @@ func printNotes(e *env, notes *ingest.Notes) {
 	e.warnAll(notes.Lines())
 }
 
-// printIngested prints what ingest did with a source, and gathers its
-// notes into notes.
-func (e *env) printIngested(res workbench.Ingested, notes *ingest.Notes) {
-	for _, l := range res.Lines {
-		if l.Warning {
-			fmt.Fprintln(e.stderr, l.Text)
-		} else {
-			fmt.Fprintln(e.stdout, l.Text)
+// printIngested prints what ingest did with a source, and its error if
+// any, and gathers its notes into notes.
+func (e *env) printIngested(notes *ingest.Notes) func(workbench.Ingested, error) {
+	return func(res workbench.Ingested, err error) {
+		for _, l := range res.Lines {
+			if l.Warning {
+				fmt.Fprintln(e.stderr, l.Text)
+			} else {
+				fmt.Fprintln(e.stdout, l.Text)
+			}
 		}
-	}
-	for _, n := range res.Notes {
-		notes.Add(n.Path, n.Text)
+		for _, n := range res.Notes {
+			notes.Add(n.Path, n.Text)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "error: %v\n", err)
+		}
 	}
 }
 
-// progressBar is a progress bar of src's bytes, for a file of at least
-// progressThreshold bytes when stderr is a terminal; else none.
+// progressBar is a progress bar of src's bytes when stderr is a terminal;
+// else none.
 func (e *env) progressBar(src *ingest.Source) (io.Writer, func()) {
-	if src.Size < progressThreshold || e.terminal() == nil {
+	if e.terminal() == nil {
 		return nil, nil
 	}
 	bar := progressbar.DefaultBytes(src.Size, "ingest "+filepath.Base(src.Path))
