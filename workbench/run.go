@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -90,12 +92,38 @@ type RunTags struct {
 	BaseRun      string   // run id or name of its base model; "" for none
 }
 
-// PlanRuns plans one run per (domain, condition) of opts on the domains
-// named, in order (sim.Plan); it sets opts.Domains. An unknown domain or a
-// bad setting is a *SettingsError.
-func PlanRuns(domains []string, opts sim.RunOptions) ([]sim.PlannedRun, error) {
+// PlanRequest is what the run command asks for: new runs of Options on
+// the named Domains, under the conditions Condition names, Concurrency
+// episodes at a time.
+type PlanRequest struct {
+	Domains     []string // domain names, in run order, each once
+	Condition   string   // with-emotions, without-emotions or both (sim.ParseConditions)
+	Concurrency int      // episodes in flight, ≥ 1
+	// Options are the runs' settings; PlanRuns sets Domains and Conditions.
+	Options sim.RunOptions
+}
+
+// PlanRuns checks r and plans one run per (domain, condition) (sim.Plan).
+// Its checks, in order: an endpoint with a credential (CheckEndpoint), no
+// domain, a bad condition, a concurrency below 1, an unknown domain, then
+// sim.Plan's; each is a *SettingsError.
+func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
+	opts := r.Options
+	if err := CheckEndpoint(opts.BaseURL); err != nil {
+		return nil, err
+	}
+	if len(r.Domains) == 0 {
+		return nil, invalidSetting("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
+	}
+	var err error
+	if opts.Conditions, err = sim.ParseConditions(r.Condition); err != nil {
+		return nil, settings(err)
+	}
+	if r.Concurrency < 1 {
+		return nil, invalidSetting("--concurrency %d: need at least 1", r.Concurrency)
+	}
 	opts.Domains = nil
-	for _, name := range domains {
+	for _, name := range r.Domains {
 		dom, err := all.Find(name)
 		if err != nil {
 			return nil, &SettingsError{err}
@@ -104,6 +132,16 @@ func PlanRuns(domains []string, opts sim.RunOptions) ([]sim.PlannedRun, error) {
 	}
 	plans, err := sim.Plan(opts)
 	return plans, settings(err)
+}
+
+// CheckEndpoint refuses, with a *SettingsError, an LLM endpoint that
+// carries a credential (a password or a key parameter): the endpoint is
+// stored with the run for --resume, and the key would be too.
+func CheckEndpoint(u string) error {
+	if redact.Text(u) != u {
+		return invalidSetting("--base-url holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
+	}
+	return nil
 }
 
 // StartRuns checks that no stored run has the name of a planned run, then,

@@ -184,3 +184,65 @@ func TestResumeSpec_ErrNotFound(t *testing.T) {
 		t.Fatalf("err = %v, want a *db.RunNotFoundError", err)
 	}
 }
+
+// oracleRequest asks for oracle-against-scripted runs of the first two
+// test tasks of domains.
+func oracleRequest(domains ...string) workbench.PlanRequest {
+	return workbench.PlanRequest{
+		Domains: domains, Condition: "both", Concurrency: 1,
+		Options: sim.RunOptions{
+			Agent: "oracle", User: "scripted", Trials: 1, Tasks: "2", Split: emobench.SplitTest,
+			MaxSteps: sim.DefaultMaxSteps, MaxErrors: sim.DefaultMaxErrors, Now: fixedClock,
+		},
+	}
+}
+
+func TestPlanRuns_OK(t *testing.T) {
+	plans, err := workbench.PlanRuns(oracleRequest("airline", "retail"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range plans {
+		got = append(got, p.Spec.Domain+"/"+p.Spec.Condition)
+	}
+	// Domains in the order given, then with- before without-emotions.
+	want := []string{"airline/with-emotions", "airline/without-emotions", "retail/with-emotions", "retail/without-emotions"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("plans = %q, want %q", got, want)
+	}
+}
+
+func TestPlanRuns_ErrSettings(t *testing.T) {
+	for _, tc := range []struct {
+		edit func(*workbench.PlanRequest)
+		want string
+	}{
+		{func(r *workbench.PlanRequest) { r.Options.BaseURL = "http://u:secret@host/v1" }, "--base-url holds a credential"},
+		{func(r *workbench.PlanRequest) { r.Domains = nil }, "run needs --domain (one of "},
+		{func(r *workbench.PlanRequest) { r.Condition = "calm" }, `--condition "calm" is not one of`},
+		{func(r *workbench.PlanRequest) { r.Concurrency = 0 }, "--concurrency 0: need at least 1"},
+		{func(r *workbench.PlanRequest) { r.Domains = []string{"telehealth"} }, "telehealth"},
+		{func(r *workbench.PlanRequest) { r.Options.Trials = 0 }, "--trials 0: need at least 1"},
+		// The first check that fails is the one told.
+		{func(r *workbench.PlanRequest) { r.Domains, r.Concurrency = nil, 0 }, "run needs --domain"},
+	} {
+		r := oracleRequest("retail")
+		tc.edit(&r)
+		_, err := workbench.PlanRuns(r)
+		var bad *workbench.SettingsError
+		if !errors.As(err, &bad) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want a *SettingsError with %q", r, err, tc.want)
+		}
+	}
+}
+
+func TestCheckEndpoint(t *testing.T) {
+	if err := workbench.CheckEndpoint("http://localhost:8000/v1"); err != nil {
+		t.Fatalf("plain endpoint: %v", err)
+	}
+	var bad *workbench.SettingsError
+	if err := workbench.CheckEndpoint("https://host/v1?api_key=sk-abcdefghijklmnopqrstuvwx"); !errors.As(err, &bad) {
+		t.Fatalf("endpoint with a key parameter: err = %v, want a *SettingsError", err)
+	}
+}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
-	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -85,22 +84,8 @@ func runBenchmark(c *cli.Context, e *env) error {
 // planRuns turns the flags into sim.RunOptions and plans one run per
 // (domain, condition).
 func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
-	names := uniqueInOrder(splitList(c.StringSlice("domain"))) // retail,retail is one run
-	if err := checkBaseURL(c.String("base-url")); err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		return nil, usagef("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
-	}
-	conditions, err := sim.ParseConditions(c.String("condition"))
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	if c.Int("concurrency") < 1 {
-		return nil, usagef("--concurrency %d: need at least 1", c.Int("concurrency"))
-	}
 	opts := sim.RunOptions{
-		Conditions: conditions, Agent: c.String("agent"), User: c.String("user"), Trials: c.Int("trials"),
+		Agent: c.String("agent"), User: c.String("user"), Trials: c.Int("trials"),
 		Tasks: c.String("tasks"), Split: emobench.Split(c.String("split")), Seed: c.Uint64("seed"),
 		MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
 		Shard: c.String("shard"), Name: c.String("name"), LLM: llmOptions(c),
@@ -109,7 +94,10 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 	if t := c.Float64("temperature"); t >= 0 {
 		opts.Temperature = &t
 	}
-	plans, err := workbench.PlanRuns(names, opts)
+	plans, err := workbench.PlanRuns(workbench.PlanRequest{
+		Domains:   uniqueInOrder(splitList(c.StringSlice("domain"))), // retail,retail is one run
+		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: opts,
+	})
 	return plans, settingsUsage(err)
 }
 
@@ -207,9 +195,4 @@ func uniqueInOrder(values []string) []string {
 
 // checkBaseURL refuses an endpoint that carries a credential: the endpoint
 // is stored with the run for --resume, and the key would be too.
-func checkBaseURL(u string) error {
-	if redact.Text(u) != u {
-		return usagef("--base-url holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
-	}
-	return nil
-}
+func checkBaseURL(u string) error { return settingsUsage(workbench.CheckEndpoint(u)) }
