@@ -109,7 +109,7 @@ type PlanRequest struct {
 // sim.Plan's; each is a *SettingsError.
 func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 	opts := r.Options
-	if err := CheckEndpoint(opts.BaseURL); err != nil {
+	if err := CheckEndpoint("base-url", opts.BaseURL); err != nil {
 		return nil, err
 	}
 	if len(r.Domains) == 0 {
@@ -134,12 +134,13 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 	return plans, settings(err)
 }
 
-// CheckEndpoint refuses, with a *SettingsError, an LLM endpoint that
-// carries a credential (a password or a key parameter): the endpoint is
-// stored with the run for --resume, and the key would be too.
-func CheckEndpoint(u string) error {
+// CheckEndpoint refuses, with a *SettingsError naming flag, an LLM
+// endpoint u that carries a credential (a password or a key parameter):
+// the endpoint is stored with the run for --resume, and the key would be
+// too.
+func CheckEndpoint(flag, u string) error {
 	if redact.Text(u) != u {
-		return invalidSetting("--base-url holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
+		return invalidSetting("--%s holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY", flag)
 	}
 	return nil
 }
@@ -204,6 +205,25 @@ func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, em
 	}
 	spec, err := sim.ResumeSpec(run)
 	return run, spec, settings(err)
+}
+
+// ResumeRun runs the (task, trial) pairs that run ref (an id or a name) is
+// missing, with its recorded settings (ResumeSpec) and ExecuteRun; endpoint
+// (--base-url), when not nil, replaces the recorded LLM endpoint (it may
+// move between sessions) and is refused when it carries a credential.
+func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, opts ExecuteOptions) error {
+	run, spec, err := ResumeSpec(ctx, store, ref)
+	if err != nil {
+		return err
+	}
+	if endpoint != nil {
+		if err := CheckEndpoint("base-url", *endpoint); err != nil {
+			return err
+		}
+		spec.BaseURL = *endpoint
+	}
+	_, err = ExecuteRun(ctx, store, run.ID, run.Name, spec, opts)
+	return err
 }
 
 // ExecuteRun runs the (task, trial) pairs of run id (named name) that are

@@ -238,11 +238,36 @@ func TestPlanRuns_ErrSettings(t *testing.T) {
 }
 
 func TestCheckEndpoint(t *testing.T) {
-	if err := workbench.CheckEndpoint("http://localhost:8000/v1"); err != nil {
+	if err := workbench.CheckEndpoint("base-url", "http://localhost:8000/v1"); err != nil {
 		t.Fatalf("plain endpoint: %v", err)
 	}
 	var bad *workbench.SettingsError
-	if err := workbench.CheckEndpoint("https://host/v1?api_key=sk-abcdefghijklmnopqrstuvwx"); !errors.As(err, &bad) {
-		t.Fatalf("endpoint with a key parameter: err = %v, want a *SettingsError", err)
+	err := workbench.CheckEndpoint("agent-base-url", "https://host/v1?api_key=sk-abcdefghijklmnopqrstuvwx")
+	if !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), "--agent-base-url holds a credential") {
+		t.Fatalf("endpoint with a key parameter: err = %v, want a *SettingsError naming --agent-base-url", err)
+	}
+}
+
+func TestResumeRun_Endpoint(t *testing.T) {
+	ctx := context.Background()
+	store := openRunTestDB(t)
+	var lines, notes []string
+	opts := recordingOptions(&lines, &notes)
+	if err := workbench.StartRuns(ctx, store, planOracleRuns(t, "r", emobench.ConditionWithoutEmotions), nil, opts); err != nil {
+		t.Fatal(err)
+	}
+	secret := "http://user:hunter2@host/v1"
+	err := workbench.ResumeRun(ctx, store, "r", &secret, opts)
+	var bad *workbench.SettingsError
+	if !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), "--base-url holds a credential") {
+		t.Fatalf("resume with a password in the endpoint: err = %v, want a *SettingsError", err)
+	}
+	lines = nil
+	plain := "http://host/v1"
+	if err := workbench.ResumeRun(ctx, store, "r", &plain, opts); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"run 1 (r): 0 episodes to run (2 already stored)"}; !slices.Equal(lines, want) {
+		t.Fatalf("resume lines = %q, want %q", lines, want)
 	}
 }

@@ -143,18 +143,12 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 		return err
 	}
 	defer store.Close()
-	run, spec, err := workbench.ResumeSpec(c.Context, store, ref)
-	if err != nil {
-		return settingsUsage(err)
+	var endpoint *string // the endpoint may move between sessions
+	if c.IsSet("base-url") {
+		u := c.String("base-url")
+		endpoint = &u
 	}
-	if err := checkBaseURL(c.String("base-url")); err != nil {
-		return err
-	}
-	if c.IsSet("base-url") { // the endpoint may move between sessions
-		spec.BaseURL = c.String("base-url")
-	}
-	_, err = workbench.ExecuteRun(c.Context, store, run.ID, run.Name, spec, e.executeOptions(c))
-	return settingsUsage(err)
+	return settingsUsage(workbench.ResumeRun(c.Context, store, ref, endpoint, e.executeOptions(c)))
 }
 
 // executeOptions is how the run and demo commands execute runs: the LLM
@@ -192,7 +186,3 @@ func uniqueInOrder(values []string) []string {
 	}
 	return out
 }
-
-// checkBaseURL refuses an endpoint that carries a credential: the endpoint
-// is stored with the run for --resume, and the key would be too.
-func checkBaseURL(u string) error { return settingsUsage(workbench.CheckEndpoint(u)) }
