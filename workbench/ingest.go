@@ -16,8 +16,9 @@ import (
 	"github.com/emobench/emobench/ingest"
 )
 
-// IngestOptions is what IngestSource does with each source. The ingest
-// command copies its flags here.
+// IngestOptions is what IngestSource does with each source; the ingest
+// command builds them from its flags (IngestFlags.Options) and adds the
+// callbacks.
 type IngestOptions struct {
 	// Hints are the format and metadata flags, and the reader's limits.
 	Hints ingest.Hints
