@@ -1,6 +1,7 @@
 package workbench_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"path/filepath"
@@ -269,5 +270,19 @@ func TestResumeRun_Endpoint(t *testing.T) {
 	}
 	if want := []string{"run 1 (r): 0 episodes to run (2 already stored)"}; !slices.Equal(lines, want) {
 		t.Fatalf("resume lines = %q, want %q", lines, want)
+	}
+}
+
+func TestExecuteRun_Progress(t *testing.T) {
+	store := openRunTestDB(t)
+	var lines, notes []string
+	var bar bytes.Buffer
+	opts := recordingOptions(&lines, &notes)
+	opts.Progress = &bar
+	if err := workbench.StartRuns(context.Background(), store, planOracleRuns(t, "p", emobench.ConditionWithoutEmotions), nil, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bar.String(), "episodes") {
+		t.Fatalf("progress bar wrote %q, want an episode count", bar.String())
 	}
 }
