@@ -113,12 +113,13 @@ func (o IngestOptions) CheckName(inputs int) error {
 // IngestAction is what IngestSource did with a source.
 type IngestAction int
 
-// What IngestSource did with a source.
+// What IngestSource did with a source; the zero value is nothing (it
+// failed).
 const (
-	IngestSkipped   IngestAction = iota // a stored run (or published file) has its sha256
-	IngestStored                        // stored as a run
-	IngestPublished                     // stored as published leaderboard results
-	IngestNoScores                      // a leaderboard submission without scores: nothing stored
+	IngestSkipped   IngestAction = iota + 1 // a stored run (or published file) has its sha256
+	IngestStored                            // stored as a run
+	IngestPublished                         // stored as published leaderboard results
+	IngestNoScores                          // a leaderboard submission without scores: nothing stored
 )
 
 // Ingested is what IngestSource did with one source, and what to tell.

@@ -232,8 +232,8 @@ func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, 
 // so that a second process running it is refused. It returns the tally of
 // the episodes run. Errors: participants that cannot be built or tasks the
 // domain lacks are a *SettingsError; ctx ending is an *InterruptedError;
-// *sim.AllFailedError and failed episodes are errors that say how to
-// continue with --resume.
+// episodes that all fail (sim.AllFailedError) stop the run, and any failed
+// episode is an error, each saying how to continue with --resume.
 func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec emobench.RunSpec, opts ExecuteOptions) (sim.Tally, error) {
 	dom, err := all.Find(spec.Domain)
 	if err != nil {
