@@ -259,6 +259,9 @@ func TestIngestInputs_FailedInputsCounted(t *testing.T) {
 	failed, err := workbench.IngestInputs(context.Background(), store, workbench.Inputs{Paths: []string{bad, good}}, nil, ingestTestOptions(), func(res workbench.Ingested, err error) {
 		if err != nil {
 			seen = append(seen, "error "+res.Path)
+			if res.Action != 0 || len(res.Lines) != 0 {
+				t.Errorf("failed input: action %v, lines %+v; want none", res.Action, res.Lines)
+			}
 			if !strings.Contains(err.Error(), bad) {
 				t.Errorf("error %q does not name %s", err, bad)
 			}
