@@ -170,7 +170,7 @@ func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db
 	return info.Size(), nil
 }
 
-// Checked is what Check found in a database.
+// Checked is what CheckDB found in a database.
 type Checked struct {
 	db.CheckReport
 	// Provenance says how many runs came from where and names each run
@@ -198,12 +198,12 @@ func (c *Checked) Lines(path string) []string {
 	return lines
 }
 
-// Check checks the database at path, opened read-only (safe on files from
+// CheckDB checks the database at path, opened read-only (safe on files from
 // others): SQLite's integrity and emobench's schema (db.Check), then the
 // provenance of its runs. It returns nil and the error when the check
 // could not run; an error reading the provenance comes with the report and
 // the lines read before it. Errors name path.
-func Check(ctx context.Context, path string) (*Checked, error) {
+func CheckDB(ctx context.Context, path string) (*Checked, error) {
 	store, err := db.OpenReadOnly(ctx, path)
 	if err != nil {
 		return nil, err

@@ -123,9 +123,9 @@ func TestVacuum_ErrMissingDB(t *testing.T) {
 	}
 }
 
-func TestCheck_OK(t *testing.T) {
+func TestCheckDB_OK(t *testing.T) {
 	path := ingestedDB(t)
-	rep, err := workbench.Check(context.Background(), path)
+	rep, err := workbench.CheckDB(context.Background(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,9 +164,9 @@ func TestChecked_Lines(t *testing.T) {
 	}
 }
 
-func TestCheck_ErrNotADatabase(t *testing.T) {
+func TestCheckDB_ErrNotADatabase(t *testing.T) {
 	path := writeIngestFile(t, t.TempDir(), "junk.db", []byte(strings.Repeat("not sqlite ", 100)))
-	rep, err := workbench.Check(context.Background(), path)
+	rep, err := workbench.CheckDB(context.Background(), path)
 	if rep != nil || err == nil {
 		t.Fatalf("rep %+v, err %v; want no report and an error", rep, err)
 	}

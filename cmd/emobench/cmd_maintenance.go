@@ -65,7 +65,7 @@ func checkCommand(e *env) *cli.Command {
 			"Example:\n   emobench --db colleague.db check",
 		Before: noArgs,
 		Action: func(c *cli.Context) error {
-			rep, err := workbench.Check(c.Context, c.String("db"))
+			rep, err := workbench.CheckDB(c.Context, c.String("db"))
 			if rep == nil {
 				return err
 			}
