@@ -4,13 +4,10 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"time"
 
 	"github.com/emobench/emobench/db"
-	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/fixtures"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -33,10 +30,7 @@ func demoCommand(e *env) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			dbPath := c.String("demo-db")
-			if err := demoIngest(c, e, dbPath); err != nil {
-				return err
-			}
-			if err := demoSimulate(c, e, dbPath); err != nil {
+			if err := demoStore(c, e, dbPath); err != nil {
 				return err
 			}
 			store, err := db.OpenReadOnly(c.Context, dbPath)
@@ -64,7 +58,10 @@ func demoCommand(e *env) *cli.Command {
 	}
 }
 
-func demoIngest(c *cli.Context, e *env, dbPath string) error {
+// demoStore ingests the fixtures into dbPath, then runs the offline
+// simulators into it; runs finished by an earlier demo are found by name
+// and left as they are.
+func demoStore(c *cli.Context, e *env, dbPath string) error {
 	store, err := db.Open(c.Context, dbPath)
 	if err != nil {
 		return err
@@ -75,53 +72,16 @@ func demoIngest(c *cli.Context, e *env, dbPath string) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "ingesting %d synthetic fixture files into %s\n", len(names), dbPath)
-	opts := ingestOptions{hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, onDuplicate: db.DuplicateRefuse}
+	opts := workbench.IngestOptions{Hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, OnDuplicate: db.DuplicateRefuse}
 	notes := &ingest.Notes{}
-	defer printNotes(e, notes)
 	for _, name := range names {
-		f, err := fixtures.FS.Open(name)
+		res, err := workbench.IngestFS(c.Context, store, fixtures.FS, name, path.Join("fixtures", name), opts)
 		if err != nil {
+			printNotes(e, notes)
 			return err
 		}
-		in := ingest.StreamSource(c.Context, path.Join("fixtures", name), f)
-		err = ingestSource(c.Context, e, store, in, opts, notes)
-		in.Close()
-		f.Close()
-		if err != nil {
-			return err
-		}
+		e.printIngested(notes)(res, nil)
 	}
-	return nil
-}
-
-// demoSimulate runs the offline simulators into dbPath; runs finished by an
-// earlier demo are found by name and left as they are.
-func demoSimulate(c *cli.Context, e *env, dbPath string) error {
-	store, err := db.Open(c.Context, dbPath)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	var doms []sim.Domain
-	for _, domain := range all.Names() {
-		dom, err := all.Find(domain)
-		if err != nil {
-			return err
-		}
-		doms = append(doms, dom)
-	}
-	plans, err := sim.DemoPlans(doms, time.Now)
-	if err != nil {
-		return err
-	}
-	for _, p := range plans {
-		id, err := store.FindOrCreateRun(c.Context, p.Run)
-		if err != nil {
-			return err
-		}
-		if err := executeRun(c, e, store, id, p.Run.Name, p.Spec); err != nil {
-			return err
-		}
-	}
-	return nil
+	printNotes(e, notes)
+	return workbench.SimulateDemo(c.Context, store, e.executeOptions(c))
 }

@@ -1,28 +1,18 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
-	"github.com/dustin/go-humanize"
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/workbench"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 )
-
-// progressThreshold is the file size, in bytes, above which ingest shows a
-// progress bar (when stderr is a terminal).
-const progressThreshold = 16 << 20
 
 func ingestCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -59,102 +49,44 @@ func ingestCommand(e *env) *cli.Command {
 	}
 }
 
-// ingestOptions is what the ingest command does with each input.
-type ingestOptions struct {
-	hints       ingest.Hints
-	onDuplicate db.OnDuplicate
-	reingest    bool   // replace a run not ingested from the file (merged) that has its sha256
-	dbPath      string // named in hints to edit a stored run
-}
-
 // defaultMaxRecord is --max-record's default, ingest.DefaultMaxRecord.
 const defaultMaxRecord = "3MiB"
 
-func parseIngestOptions(c *cli.Context) (ingestOptions, error) {
-	o := ingestOptions{onDuplicate: db.OnDuplicate(c.String("on-duplicate")), reingest: c.Bool("reingest"), dbPath: c.String("db")}
-	o.hints = ingest.Hints{
-		Format:      c.String("format"),
-		Flags:       ingest.Metadata{Name: c.String("name"), Model: c.String("model"), UserModel: c.String("user-model"), Domain: c.String("domain")},
-		OnDuplicate: string(o.onDuplicate),
-	}
-	if f := o.hints.Format; f != "auto" && !slices.Contains(ingest.FormatNames(), f) {
-		return o, usagef("--format %q is not one of auto, %s", f, strings.Join(ingest.FormatNames(), ", "))
-	}
-	if o.onDuplicate != db.DuplicateRefuse && o.onDuplicate != db.DuplicateKeepLast {
-		return o, usagef("--on-duplicate %q is not one of refuse, keep-last", o.onDuplicate)
-	}
-	var err error
-	if o.hints.MaxSpool, err = parseByteSize("max-spool", c.String("max-spool")); err != nil {
-		return o, err
-	}
-	if o.hints.MaxRecord, err = parseByteSize("max-record", c.String("max-record")); err != nil {
-		return o, err
-	}
-	if s := c.String("condition"); s != "" {
-		if o.hints.Flags.Condition, err = emobench.ParseCondition(s); err != nil {
-			return o, &usageError{err}
-		}
-	}
-	return o, nil
-}
-
-// parseByteSize reads a --max-spool or --max-record value such as 4GiB,
-// 500MB or 1000000.
-func parseByteSize(flag, s string) (int64, error) {
-	n, err := humanize.ParseBytes(s)
-	if err != nil || n == 0 || n > math.MaxInt64 {
-		return 0, usagef("--%s %q is not a size such as 4GiB, 512MiB or 1000000", flag, s)
-	}
-	return int64(n), nil
+// parseIngestOptions copies the ingest flags into workbench options, with
+// a progress bar for large files on a terminal.
+func parseIngestOptions(c *cli.Context, e *env) (workbench.IngestOptions, error) {
+	opts, err := workbench.IngestFlags{
+		Format: c.String("format"), Name: c.String("name"), Model: c.String("model"), UserModel: c.String("user-model"),
+		Domain: c.String("domain"), Condition: c.String("condition"), OnDuplicate: c.String("on-duplicate"),
+		Reingest: c.Bool("reingest"), MaxSpool: c.String("max-spool"), MaxRecord: c.String("max-record"), DBPath: c.String("db"),
+	}.Options()
+	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash
+	return opts, settingsUsage(err)
 }
 
 func runIngest(c *cli.Context, e *env) error {
-	opts, err := parseIngestOptions(c)
+	opts, err := parseIngestOptions(c, e)
 	if err != nil {
 		return err
 	}
-	if c.NArg() == 0 {
-		return usagef("ingest needs at least one FILE or DIR")
-	}
-	paths, walkErrs, skipped := ingest.Collect(c.Args().Slice())
-	if opts.hints.Flags.Name != "" && len(paths) > 1 {
-		return usagef("--name names one run, but %d files were given", len(paths))
-	}
-	if err := checkNameForm(opts.hints.Flags.Name); err != nil {
-		return err
+	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
+	if err != nil {
+		return settingsUsage(err)
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	collected := &ingest.Notes{}
-	for _, note := range skipped {
-		collected.Add(note.Path, note.Text)
-	}
-	printNotes(e, collected)
+	printNotes(e, in.Notes)
 	notes := &ingest.Notes{}
 	defer printNotes(e, notes)
-	for _, err := range walkErrs {
-		fmt.Fprintf(e.stderr, "error: %v\n", err)
-	}
-	failed := len(walkErrs)
-	for _, path := range paths {
-		src, err := ingest.OpenSource(c.Context, path, e.stdin)
-		if err == nil {
-			err = ingestSource(c.Context, e, store, src, opts, notes)
-			src.Close()
-		}
-		if err != nil {
-			if errors.Is(err, context.Canceled) || c.Context.Err() != nil {
-				return fmt.Errorf("%s: interrupted; nothing of this file was stored", displayPath(path))
-			}
-			fmt.Fprintf(e.stderr, "error: %v\n", err)
-			failed++
-		}
+	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, e.printIngested(notes))
+	if err != nil {
+		return err
 	}
 	if failed > 0 {
-		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, len(paths)+len(walkErrs))}
+		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, in.Count())}
 	}
 	return nil
 }
@@ -164,150 +96,46 @@ func printNotes(e *env, notes *ingest.Notes) {
 	e.warnAll(notes.Lines())
 }
 
-func displayPath(path string) string {
-	if path == ingest.StdinArg {
-		return "stdin"
-	}
-	return path
-}
-
-// ingestSource skips src when a stored run has its sha256, else opens it,
-// stores it (one transaction) and prints the outcome.
-func ingestSource(ctx context.Context, e *env, store *db.DB, src *ingest.Source, opts ingestOptions, notes *ingest.Notes) error {
-	input := db.Input{Path: src.Path, OnDuplicate: opts.onDuplicate}
-	if src.IsStream() && opts.reingest {
-		return fmt.Errorf("%s: --reingest needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.Path)
-	}
-	if src.IsStream() {
-		input.Finish = src.Finish
-	} else {
-		sum, err := src.Hash()
+// printIngested prints what ingest did with a source, and its error if
+// any, and gathers its notes into notes.
+func (e *env) printIngested(notes *ingest.Notes) func(workbench.Ingested, error) {
+	return func(res workbench.Ingested, err error) {
+		for _, l := range res.Lines {
+			if l.Warning {
+				fmt.Fprintln(e.stderr, l.Text)
+			} else {
+				fmt.Fprintln(e.stdout, l.Text)
+			}
+		}
+		for _, n := range res.Notes {
+			notes.Add(n.Path, n.Text)
+		}
 		if err != nil {
-			return err
-		}
-		d, err := store.DecideStored(ctx, sum, opts.reingest)
-		if err != nil {
-			return fmt.Errorf("%s: %w", src.Path, err)
-		}
-		if d.Skip {
-			printSkip(e, src.Path, d, opts, notes)
-			return nil
-		}
-		input.Replace = d.Replace
-		if e.afterHash != nil {
-			e.afterHash(src.Path)
+			fmt.Fprintf(e.stderr, "error: %v\n", err)
 		}
 	}
-	h := opts.hints
-	if src.Size >= progressThreshold && isTerminal(e.stderr) {
-		bar := progressbar.DefaultBytes(src.Size, "ingest "+filepath.Base(src.Path))
-		defer bar.Finish()
-		h.Progress = bar
+}
+
+// progressBar is a progress bar of src's bytes when stderr is a terminal;
+// else none.
+func (e *env) progressBar(src *ingest.Source) (io.Writer, func()) {
+	if e.terminal() == nil {
+		return nil, nil
 	}
-	in, err := ingest.Open(src, h)
-	if err != nil {
-		return err
-	}
-	if in.Format == ingest.FormatSubmission {
-		return storePublished(ctx, e, store, src, in, notes)
-	}
-	input.Run, input.Trajectories = in.Run, in.Trajectories
-	res, err := store.StoreInput(ctx, input)
-	if res.Skip != nil && err == nil {
-		printSkip(e, src.Path, *res.Skip, opts, notes)
-		return nil
-	}
-	if already := new(db.AlreadyIngestedError); errors.As(err, &already) {
-		fmt.Fprintf(e.stdout, "%s: skipped, %v\n", src.Path, already)
-		return nil
-	} else if err != nil {
-		return fmt.Errorf("%s: %w", src.Path, err)
-	}
-	if input.Replace != 0 {
-		fmt.Fprintf(e.stdout, "%s: --reingest: run %d, not ingested from this file, is replaced by the file's own content\n", src.Path, input.Replace)
-	}
-	replaced := ""
-	if res.Replaced > 0 {
-		replaced = fmt.Sprintf("; %d duplicate (task_id, trial) records replaced by later ones", res.Replaced)
-	}
-	run := res.Run
-	fmt.Fprintf(e.stdout, "%s: ingested as run %d (%s): %s; model %s, domain %s, condition %s%s\n",
-		src.Path, res.RunID, run.Name, plural(res.Trajectories, "trajectory", "trajectories"),
-		orUnknown(run.AgentModel), orUnknown(run.Domain), run.Condition, replaced)
-	if res.Clash != 0 {
-		fmt.Fprintf(e.stderr, "warning: %s: run %d is already named %q: this run is named %q (rename it with `emobench runs set RUN --name NAME`)\n", src.Path, res.Clash, in.Run.Name, run.Name)
-	}
-	for _, n := range store.RunNotes(ctx, res.RunID) {
-		notes.Add(src.Path, n)
-	}
-	for _, w := range in.Warnings() {
-		fmt.Fprintf(e.stderr, "warning: %s: %s\n", src.Path, w)
-	}
-	for _, n := range in.Notes() {
-		notes.Add(src.Path, n)
-	}
-	if res.Trajectories == 0 {
-		fmt.Fprintf(e.stdout, "%s: note: %s; run %d holds no trajectories\n", src.Path, in.EmptyNote(), res.RunID)
+	bar := progressbar.DefaultBytes(src.Size, "ingest "+filepath.Base(src.Path))
+	return bar, func() { bar.Finish() }
+}
+
+// terminal is stderr when it is a terminal (for progress bars), else nil.
+func (e *env) terminal() io.Writer {
+	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return f
 	}
 	return nil
 }
 
-// printSkip prints why the input at path is skipped, and how to change the
-// stored run's metadata when flags give some (a note).
-func printSkip(e *env, path string, d db.SkipDecision, opts ingestOptions, notes *ingest.Notes) {
-	fmt.Fprintf(e.stdout, "%s: %s\n", path, d.Message)
-	if hint := opts.hints.Flags.StoredRunHint(opts.dbPath, d.RunID); d.Hint && hint != "" {
-		notes.Add(path, "the flags are not applied to a stored run: "+hint)
-	}
-}
+// println prints line and a newline on stdout.
+func (e *env) println(line string) { fmt.Fprintln(e.stdout, line) }
 
-// storePublished stores a leaderboard submission's scores as published
-// results, keyed by the sha256 of its bytes, and prints one line.
-func storePublished(ctx context.Context, e *env, store *db.DB, src *ingest.Source, in *ingest.Opened, notes *ingest.Notes) error {
-	results := in.Published
-	if len(results) == 0 {
-		fmt.Fprintf(e.stdout, "%s: leaderboard submission without scores (every domain is null); nothing stored\n", src.Path)
-		return nil
-	}
-	stored, err := store.StorePublished(ctx, in.Run.SourceSHA256, results)
-	if err != nil {
-		return fmt.Errorf("%s: %w", src.Path, err)
-	}
-	if !stored {
-		fmt.Fprintf(e.stdout, "%s: skipped, published results already stored\n", src.Path)
-		return nil
-	}
-	for _, n := range in.Notes() {
-		notes.Add(src.Path, n)
-	}
-	fmt.Fprintf(e.stdout, "%s: stored %s of %s (leaderboard submission): domains %s\n",
-		src.Path, plural(len(results), "published result", "published results"), results[0].Model, strings.Join(in.PublishedDomains(), ", "))
-	return nil
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// checkNameForm refuses a run name that --run would read as an id.
-func checkNameForm(name string) error {
-	if db.NameReadsAsID(name) {
-		return usagef("--name %q reads as a run id: choose a name with a letter", name)
-	}
-	return nil
-}
+// plural is "1 one" for n = 1, else "n many".
+var plural = workbench.Plural

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
-	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -56,28 +52,9 @@ func runCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
 			&cli.StringFlag{Name: "price-file", Usage: "JSON price table {model: {prompt_per_mtok, completion_per_mtok}} for costs"},
 		},
-		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			return runBenchmark(c, e)
-		},
+		Before: noArgs,
+		Action: func(c *cli.Context) error { return runBenchmark(c, e) },
 	}
-}
-
-// tagFromFlags records --train-domains and --base-run on a new run.
-func tagFromFlags(c *cli.Context, store *db.DB, id int64) error {
-	if !c.IsSet("train-domains") && !c.IsSet("base-run") {
-		return nil
-	}
-	var base int64
-	if ref := c.String("base-run"); ref != "" {
-		var err error
-		if base, err = store.ResolveRun(c.Context, ref); err != nil {
-			return err
-		}
-	}
-	return store.TagRun(c.Context, id, splitList(c.StringSlice("train-domains")), base)
 }
 
 // settingFlags are recorded with a run; --resume takes them from the run.
@@ -85,24 +62,7 @@ var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "t
 
 func runBenchmark(c *cli.Context, e *env) error {
 	if ref := c.String("resume"); ref != "" {
-		for _, f := range settingFlags {
-			if c.IsSet(f) {
-				return usagef("--resume reuses the run's recorded settings: drop --%s", f)
-			}
-		}
-		if _, err := os.Stat(c.String("db")); err != nil {
-			return usagef("--resume %s: no database at %s", ref, c.String("db"))
-		}
-		store, err := e.openWrite(c.Context, c.String("db"))
-		if err != nil {
-			return err
-		}
-		defer store.Close()
-		id, err := store.ResolveRun(c.Context, ref)
-		if err != nil {
-			return err
-		}
-		return resumeRun(c, e, store, id)
+		return resumeRun(c, e, ref)
 	}
 	// Check every flag before the database is created.
 	plans, err := planRuns(c)
@@ -114,49 +74,18 @@ func runBenchmark(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	for _, p := range plans {
-		if err := store.CheckNewRunName(c.Context, p.Run.Name); err != nil {
-			return asUsage(err)
-		}
+	var tags *workbench.RunTags
+	if c.IsSet("train-domains") || c.IsSet("base-run") {
+		tags = &workbench.RunTags{TrainDomains: splitList(c.StringSlice("train-domains")), BaseRun: c.String("base-run")}
 	}
-	for i, p := range plans {
-		id, err := store.CreateRun(c.Context, p.Run)
-		if err != nil {
-			return err
-		}
-		if err := tagFromFlags(c, store, id); err != nil {
-			return err
-		}
-		if err := executeRun(c, e, store, id, p.Run.Name, p.Spec); err != nil {
-			var stopped *interruptedError
-			if errors.As(err, &stopped) && i < len(plans)-1 {
-				return fmt.Errorf("%v; %d more runs (other domains or conditions) were not started", err, len(plans)-1-i)
-			}
-			return err
-		}
-	}
-	return nil
+	return settingsUsage(workbench.StartRuns(c.Context, store, plans, tags, e.executeOptions(c)))
 }
 
 // planRuns turns the flags into sim.RunOptions and plans one run per
 // (domain, condition).
 func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
-	names := uniqueInOrder(splitList(c.StringSlice("domain"))) // retail,retail is one run
-	if err := checkBaseURL(c.String("base-url")); err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		return nil, usagef("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
-	}
-	conditions, err := sim.ParseConditions(c.String("condition"))
-	if err != nil {
-		return nil, asUsage(err)
-	}
-	if c.Int("concurrency") < 1 {
-		return nil, usagef("--concurrency %d: need at least 1", c.Int("concurrency"))
-	}
 	opts := sim.RunOptions{
-		Conditions: conditions, Agent: c.String("agent"), User: c.String("user"), Trials: c.Int("trials"),
+		Agent: c.String("agent"), User: c.String("user"), Trials: c.Int("trials"),
 		Tasks: c.String("tasks"), Split: emobench.Split(c.String("split")), Seed: c.Uint64("seed"),
 		MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
 		Shard: c.String("shard"), Name: c.String("name"), LLM: llmOptions(c),
@@ -165,15 +94,11 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 	if t := c.Float64("temperature"); t >= 0 {
 		opts.Temperature = &t
 	}
-	for _, name := range names {
-		dom, err := all.Find(name)
-		if err != nil {
-			return nil, &usageError{err}
-		}
-		opts.Domains = append(opts.Domains, dom)
-	}
-	plans, err := sim.Plan(opts)
-	return plans, asUsage(err)
+	plans, err := workbench.PlanRuns(workbench.PlanRequest{
+		Domains:   uniqueInOrder(splitList(c.StringSlice("domain"))), // retail,retail is one run
+		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: opts,
+	})
+	return plans, settingsUsage(err)
 }
 
 // llmOptions reads the LLM settings that are not recorded with a run
@@ -202,108 +127,52 @@ func splitList(values []string) []string {
 	return out
 }
 
-// resumeRun runs the (task, trial) pairs run id is missing, with its
-// recorded settings.
-func resumeRun(c *cli.Context, e *env, store *db.DB, id int64) error {
-	run, err := store.FindRun(c.Context, id)
+// resumeRun runs the (task, trial) pairs that run ref (an id or a name)
+// is missing, with its recorded settings.
+func resumeRun(c *cli.Context, e *env, ref string) error {
+	for _, f := range settingFlags {
+		if c.IsSet(f) {
+			return usagef("--resume reuses the run's recorded settings: drop --%s", f)
+		}
+	}
+	if _, err := os.Stat(c.String("db")); err != nil {
+		return usagef("--resume %s: no database at %s", ref, c.String("db"))
+	}
+	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {
 		return err
 	}
-	spec, err := sim.ResumeSpec(run)
-	if err != nil {
-		return asUsage(err)
+	defer store.Close()
+	var endpoint *string // the endpoint may move between sessions
+	if c.IsSet("base-url") {
+		u := c.String("base-url")
+		endpoint = &u
 	}
-	if err := checkBaseURL(c.String("base-url")); err != nil {
-		return err
-	}
-	if c.IsSet("base-url") { // the endpoint may move between sessions
-		spec.BaseURL = c.String("base-url")
-	}
-	return executeRun(c, e, store, id, run.Name, spec)
+	return settingsUsage(workbench.ResumeRun(c.Context, store, ref, endpoint, e.executeOptions(c)))
 }
 
-// lockRun records this process as the one running run id, so that a
-// second `run --resume` of it is refused at once; the returned function
-// removes the record. A record left by a process that no longer runs (on
-// this host) is taken over with a note.
-func lockRun(c *cli.Context, e *env, store *db.DB, id int64) (func(), error) {
+// executeOptions is how the run and demo commands execute runs: the LLM
+// settings, --concurrency, a progress bar on a terminal, lines on stdout
+// and notes on stderr.
+func (e *env) executeOptions(c *cli.Context) workbench.ExecuteOptions {
 	command := "emobench run"
 	if ref := c.String("resume"); ref != "" {
 		command += " --resume " + ref
 	}
-	stale, unlock, err := store.LockRunHere(c.Context, id, command)
-	if err != nil {
-		return nil, err
+	return workbench.ExecuteOptions{
+		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command,
+		Progress: e.terminal(), Print: e.println, Note: e.warn,
 	}
-	if stale != nil {
-		e.warn(fmt.Sprintf("run %d was held by process %d (%s), which is no longer running: taking it over", id, stale.PID, stale.Command))
-	}
-	return unlock, nil
 }
 
-// executeRun runs the pairs of run id that are not stored yet, committing
-// each trajectory as it finishes.
-func executeRun(c *cli.Context, e *env, store *db.DB, id int64, name string, spec emobench.RunSpec) error {
-	dom, err := all.Find(spec.Domain)
-	if err != nil {
-		return err
+// settingsUsage makes a workbench.SettingsError a usage error (exit 2).
+func settingsUsage(err error) error {
+	var bad *workbench.SettingsError
+	if errors.As(err, &bad) {
+		return &usageError{err}
 	}
-	agent, user, err := sim.NewParticipants(spec, llmOptions(c))
-	if err != nil {
-		return asUsage(err)
-	}
-	unlock, err := lockRun(c, e, store, id)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	have, err := store.ListFinishedPairs(c.Context, id)
-	if err != nil {
-		return err
-	}
-	jobs, err := sim.MissingJobs(dom, spec, func(task string, trial int) bool { return have[db.Pair{TaskKey: task, Trial: trial}] })
-	if err != nil {
-		return asUsage(err)
-	}
-	fmt.Fprintf(e.stdout, "run %d (%s): %d episodes to run (%d already stored)\n", id, name, len(jobs), len(have))
-	if len(jobs) == 0 {
-		return nil
-	}
-	var bar *sim.Progress
-	if isTerminal(e.stderr) {
-		bar = sim.NewProgress(e.stderr, len(jobs))
-	}
-	start := time.Now()
-	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Concurrency: c.Int("concurrency"), OnEpisode: bar.Show}
-	// The sink commits even when the run is being interrupted (the episode
-	// is done), unless it is still waiting for another writer.
-	tally, err := sim.Execute(c.Context, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
-		ingest.RedactTrajectory(traj) // credentials a model or tool echoed, as ingest redacts a file's
-		return store.AppendTrajectory(ctx, id, traj)
-	})
-	bar.Finish()
-	var allFailed *sim.AllFailedError
-	switch {
-	case errors.Is(err, context.Canceled):
-		return &interruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with --resume %d", tally.Done, id, id)}
-	case errors.As(err, &allFailed):
-		return fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with --resume %d", err, id)
-	case err != nil:
-		return fmt.Errorf("run %d: %w", id, err)
-	}
-	fmt.Fprintf(e.stdout, "run %d (%s): %d episodes in %.1fs; pass rate %.3f, %d abandoned (user_unsatisfied), %d errors\n",
-		id, name, tally.Done, time.Since(start).Seconds(), tally.PassRate(), tally.Abandoned, tally.Errors)
-	if tally.Errors > 0 {
-		return fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and retry them with --resume %d",
-			id, tally.Errors, tally.Done, tally.FirstError, id)
-	}
-	return nil
+	return err
 }
-
-// interruptedError is a run stopped by Ctrl-C.
-type interruptedError struct{ msg string }
-
-func (e *interruptedError) Error() string { return e.msg }
 
 // uniqueInOrder returns values without repeats, first occurrences kept.
 func uniqueInOrder(values []string) []string {
@@ -316,13 +185,4 @@ func uniqueInOrder(values []string) []string {
 		}
 	}
 	return out
-}
-
-// checkBaseURL refuses an endpoint that carries a credential: the endpoint
-// is stored with the run for --resume, and the key would be too.
-func checkBaseURL(u string) error {
-	if redact.Text(u) != u {
-		return usagef("--base-url holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
-	}
-	return nil
 }

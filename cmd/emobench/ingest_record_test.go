@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/workbench"
 )
 
 // bigContent is a message content literal of n bytes.
@@ -184,7 +185,7 @@ func TestIngest_ErrRecordTooLargeEndlessStdin(t *testing.T) {
 
 // --max-record's default is the library's.
 func TestIngest_MaxRecordDefault(t *testing.T) {
-	n, err := parseByteSize("max-record", defaultMaxRecord)
+	n, err := workbench.ParseByteSize("max-record", defaultMaxRecord)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,323 @@
+package workbench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/redact"
+	"github.com/emobench/emobench/sim"
+)
+
+// ExecuteOptions is how ExecuteRun carries out a run's episodes. The run
+// command copies its flags here; nil callbacks are skipped.
+type ExecuteOptions struct {
+	// LLM configures llm: participants (key, timeout, price table).
+	LLM sim.LLMOptions
+	// Concurrency is the number of episodes in flight; 1 when < 1.
+	Concurrency int
+	// Command names this process in the run's lock, as a second process
+	// trying the run is told (e.g. "emobench run --resume 3").
+	Command string
+	// Progress, when not nil, receives an episode progress bar (a
+	// terminal's stderr).
+	Progress io.Writer
+	// Print receives the lines that say what a run does: the episodes to
+	// run, then its tally (for stdout, without newline).
+	Print func(line string)
+	// Note receives notes, such as a stale lock taken over.
+	Note func(note string)
+	// Now is the clock for the elapsed time and the demo runs' creation
+	// time; nil means time.Now.
+	Now func() time.Time
+}
+
+func (o ExecuteOptions) print(format string, args ...any) {
+	if o.Print != nil {
+		o.Print(fmt.Sprintf(format, args...))
+	}
+}
+
+func (o ExecuteOptions) note(format string, args ...any) {
+	if o.Note != nil {
+		o.Note(fmt.Sprintf(format, args...))
+	}
+}
+
+func (o ExecuteOptions) now() time.Time {
+	if o.Now == nil {
+		return time.Now()
+	}
+	return o.Now()
+}
+
+// SettingsError is an error in the settings the caller gave (a flag's
+// value, a run that cannot be resumed), not in stored data or the
+// environment: the command line is to blame. Err is an EINVALID error.
+type SettingsError struct{ Err error }
+
+func (e *SettingsError) Error() string { return e.Err.Error() }
+func (e *SettingsError) Unwrap() error { return e.Err }
+
+// settings marks err a SettingsError when it is EINVALID; other errors
+// (and nil) are returned as they are.
+func settings(err error) error {
+	if emobench.ErrorCode(err) == emobench.EINVALID {
+		return &SettingsError{err}
+	}
+	return err
+}
+
+// invalidSetting is a *SettingsError with an EINVALID error of format.
+func invalidSetting(format string, args ...any) error {
+	return &SettingsError{emobench.Errorf(emobench.EINVALID, format, args...)}
+}
+
+// InterruptedError is a run stopped by ctx (Ctrl-C): its message says how
+// many episodes were stored and how to continue.
+type InterruptedError struct{ Msg string }
+
+func (e *InterruptedError) Error() string { return e.Msg }
+
+// RunTags are the tags of a tuned agent's runs (see stats generalization).
+type RunTags struct {
+	TrainDomains []string // the domains the agent was trained on
+	BaseRun      string   // run id or name of its base model; "" for none
+}
+
+// PlanRequest is what the run command asks for: new runs of Options on
+// the named Domains, under the conditions Condition names, Concurrency
+// episodes at a time.
+type PlanRequest struct {
+	Domains     []string // domain names, in run order, each once
+	Condition   string   // with-emotions, without-emotions or both (sim.ParseConditions)
+	Concurrency int      // episodes in flight, ≥ 1
+	// Options are the runs' settings; PlanRuns sets Domains and Conditions.
+	Options sim.RunOptions
+}
+
+// PlanRuns checks r and plans one run per (domain, condition) (sim.Plan).
+// Its checks, in order: an endpoint with a credential (CheckEndpoint), no
+// domain, a bad condition, a concurrency below 1, an unknown domain, then
+// sim.Plan's; each is a *SettingsError.
+func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
+	opts := r.Options
+	if err := CheckEndpoint("base-url", opts.BaseURL); err != nil {
+		return nil, err
+	}
+	if len(r.Domains) == 0 {
+		return nil, invalidSetting("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
+	}
+	var err error
+	if opts.Conditions, err = sim.ParseConditions(r.Condition); err != nil {
+		return nil, settings(err)
+	}
+	if r.Concurrency < 1 {
+		return nil, invalidSetting("--concurrency %d: need at least 1", r.Concurrency)
+	}
+	opts.Domains = nil
+	for _, name := range r.Domains {
+		dom, err := all.Find(name)
+		if err != nil {
+			return nil, &SettingsError{err}
+		}
+		opts.Domains = append(opts.Domains, dom)
+	}
+	plans, err := sim.Plan(opts)
+	return plans, settings(err)
+}
+
+// CheckEndpoint refuses, with a *SettingsError naming flag, an LLM
+// endpoint u that carries a credential (a password or a key parameter):
+// the endpoint is stored with the run for --resume, and the key would be
+// too.
+func CheckEndpoint(flag, u string) error {
+	if redact.Text(u) != u {
+		return invalidSetting("--%s holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY", flag)
+	}
+	return nil
+}
+
+// StartRuns checks that no stored run has the name of a planned run, then,
+// plan by plan, creates the run, tags it with tags (nil: no tags) and
+// executes it (ExecuteRun). Errors: a name clash or a bad setting is a
+// *SettingsError; a run interrupted before the last is an
+// *InterruptedError that names how many runs were not started.
+func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *RunTags, opts ExecuteOptions) error {
+	for _, p := range plans {
+		if err := store.CheckNewRunName(ctx, p.Run.Name); err != nil {
+			return settings(err)
+		}
+	}
+	for i, p := range plans {
+		id, err := store.CreateRun(ctx, p.Run)
+		if err != nil {
+			return err
+		}
+		if err := tagRun(ctx, store, id, tags); err != nil {
+			return err
+		}
+		if _, err := ExecuteRun(ctx, store, id, p.Run.Name, p.Spec, opts); err != nil {
+			var stopped *InterruptedError
+			if errors.As(err, &stopped) && i < len(plans)-1 {
+				return &InterruptedError{fmt.Sprintf("%v; %d more runs (other domains or conditions) were not started", err, len(plans)-1-i)}
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// tagRun records tags on run id; nil tags record nothing.
+func tagRun(ctx context.Context, store *db.DB, id int64, tags *RunTags) error {
+	if tags == nil {
+		return nil
+	}
+	var base int64
+	if tags.BaseRun != "" {
+		var err error
+		if base, err = store.ResolveRun(ctx, tags.BaseRun); err != nil {
+			return err
+		}
+	}
+	return store.TagRun(ctx, id, tags.TrainDomains, base)
+}
+
+// ResumeSpec returns the run ref (an id or a name) names and the settings
+// it was recorded with, to run its missing pairs with ExecuteRun. Errors:
+// *db.RunNotFoundError; a run ingested from a file is a *SettingsError
+// (there is nothing to resume).
+func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, emobench.RunSpec, error) {
+	id, err := store.ResolveRun(ctx, ref)
+	if err != nil {
+		return emobench.Run{}, emobench.RunSpec{}, err
+	}
+	run, err := store.FindRun(ctx, id)
+	if err != nil {
+		return run, emobench.RunSpec{}, err
+	}
+	spec, err := sim.ResumeSpec(run)
+	return run, spec, settings(err)
+}
+
+// ResumeRun runs the (task, trial) pairs that run ref (an id or a name) is
+// missing, with its recorded settings (ResumeSpec) and ExecuteRun; endpoint
+// (--base-url), when not nil, replaces the recorded LLM endpoint (it may
+// move between sessions) and is refused when it carries a credential.
+func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, opts ExecuteOptions) error {
+	run, spec, err := ResumeSpec(ctx, store, ref)
+	if err != nil {
+		return err
+	}
+	if endpoint != nil {
+		if err := CheckEndpoint("base-url", *endpoint); err != nil {
+			return err
+		}
+		spec.BaseURL = *endpoint
+	}
+	_, err = ExecuteRun(ctx, store, run.ID, run.Name, spec, opts)
+	return err
+}
+
+// ExecuteRun runs the (task, trial) pairs of run id (named name) that are
+// not stored yet, with spec's settings, committing each trajectory (its
+// credentials redacted) as it finishes. It holds the run's lock meanwhile,
+// so that a second process running it is refused. It returns the tally of
+// the episodes run. Errors: participants that cannot be built or tasks the
+// domain lacks are a *SettingsError; ctx ending is an *InterruptedError;
+// episodes that all fail (sim.AllFailedError) stop the run, and any failed
+// episode is an error, each saying how to continue with --resume.
+func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec emobench.RunSpec, opts ExecuteOptions) (sim.Tally, error) {
+	dom, err := all.Find(spec.Domain)
+	if err != nil {
+		return sim.Tally{}, err
+	}
+	agent, user, err := sim.NewParticipants(spec, opts.LLM)
+	if err != nil {
+		return sim.Tally{}, settings(err)
+	}
+	stale, unlock, err := store.LockRunHere(ctx, id, opts.Command)
+	if err != nil {
+		return sim.Tally{}, err
+	}
+	defer unlock()
+	if stale != nil {
+		opts.note("run %d was held by process %d (%s), which is no longer running: taking it over", id, stale.PID, stale.Command)
+	}
+	have, err := store.ListFinishedPairs(ctx, id)
+	if err != nil {
+		return sim.Tally{}, err
+	}
+	jobs, err := sim.MissingJobs(dom, spec, func(task string, trial int) bool { return have[db.Pair{TaskKey: task, Trial: trial}] })
+	if err != nil {
+		return sim.Tally{}, settings(err)
+	}
+	opts.print("run %d (%s): %d episodes to run (%d already stored)", id, name, len(jobs), len(have))
+	if len(jobs) == 0 {
+		return sim.Tally{}, nil
+	}
+	var bar *sim.Progress // nil shows nothing
+	if opts.Progress != nil {
+		bar = sim.NewProgress(opts.Progress, len(jobs))
+	}
+	start := opts.now()
+	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Concurrency: opts.Concurrency, OnEpisode: bar.Show}
+	// The sink commits even when the run is being interrupted (the episode
+	// is done), unless it is still waiting for another writer.
+	tally, err := sim.Execute(ctx, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
+		ingest.RedactTrajectory(traj) // credentials a model or tool echoed, as ingest redacts a file's
+		return store.AppendTrajectory(ctx, id, traj)
+	})
+	bar.Finish()
+	var allFailed *sim.AllFailedError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with --resume %d", tally.Done, id, id)}
+	case errors.As(err, &allFailed):
+		return tally, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with --resume %d", err, id)
+	case err != nil:
+		return tally, fmt.Errorf("run %d: %w", id, err)
+	}
+	opts.print("run %d (%s): %d episodes in %.1fs; pass rate %.3f, %d abandoned (user_unsatisfied), %d errors",
+		id, name, tally.Done, opts.now().Sub(start).Seconds(), tally.PassRate(), tally.Abandoned, tally.Errors)
+	if tally.Errors > 0 {
+		return tally, fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and retry them with --resume %d",
+			id, tally.Errors, tally.Done, tally.FirstError, id)
+	}
+	return tally, nil
+}
+
+// SimulateDemo runs the demo's offline simulators (sim.DemoPlans) on every
+// domain; runs finished by an earlier demo are found by name and left as
+// they are. Errors are ExecuteRun's.
+func SimulateDemo(ctx context.Context, store *db.DB, opts ExecuteOptions) error {
+	var doms []sim.Domain
+	for _, domain := range all.Names() {
+		dom, err := all.Find(domain)
+		if err != nil {
+			return err
+		}
+		doms = append(doms, dom)
+	}
+	plans, err := sim.DemoPlans(doms, opts.now)
+	if err != nil {
+		return err
+	}
+	for _, p := range plans {
+		id, err := store.FindOrCreateRun(ctx, p.Run)
+		if err != nil {
+			return err
+		}
+		if _, err := ExecuteRun(ctx, store, id, p.Run.Name, p.Spec, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
