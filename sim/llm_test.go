@@ -125,7 +125,6 @@ func newClient(t *testing.T, f *fakeLLM, edit ...func(*sim.LLMConfig)) *sim.LLMC
 		APIKey:      testAPIKey,
 		Model:       "gpt-4o",
 		Temperature: ptr(0.25),
-		Seed:        ptr(int64(42)),
 		Timeout:     2 * time.Second,
 		MaxRetries:  2,
 		RetryDelay:  time.Millisecond,
@@ -337,7 +336,8 @@ func TestLLMAgent_Next(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := f.requests()[0].Body
-		for k, want := range map[string]any{"model": "gpt-4o", "temperature": 0.25, "seed": 42.0} {
+		seed := float64(sim.RequestSeed(testEpisode().Seed, sim.AgentRole, len(testEpisode().Messages)))
+		for k, want := range map[string]any{"model": "gpt-4o", "temperature": 0.25, "seed": seed} {
 			if got := body[k]; got != want {
 				t.Fatalf("%s = %v, want %v", k, got, want)
 			}
@@ -349,9 +349,9 @@ func TestLLMAgent_Next(t *testing.T) {
 				{"role": "assistant", "content": "Hi! How can I help you today?"},
 				{"role": "user", "content": "Cancel my order #W123."},
 				{"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{\"order_id\":\"#W123\"}"}}]},
-				{"role": "tool", "tool_call_id": "call_1", "content": "{\"status\":\"pending\"}"},
+				{"role": "tool", "tool_call_id": "call_1", "name": "get_order", "content": "{\"status\":\"pending\"}"},
 				{"role": "assistant", "tool_calls": [{"id": "call_2", "type": "function", "function": {"name": "get_order", "arguments": "{\"order_id\": "}}]},
-				{"role": "tool", "tool_call_id": "call_2", "content": "Error: arguments are not JSON"},
+				{"role": "tool", "tool_call_id": "call_2", "name": "get_order", "content": "Error: arguments are not JSON"},
 				{"role": "assistant", "content": "Order #W123 is pending."},
 				{"role": "assistant", "content": "Shall I cancel it?"}
 			],
