@@ -110,7 +110,10 @@ func TestPlan_LLMRoleDefaults(t *testing.T) {
 			`"agent_llm":{"base_url":"http://a/v1","api_key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"api_key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow"}`},
 		{"RoleOverridesBoth", func(o *sim.RunOptions) { o.Temperature = ptr(0.5) },
 			`"temperature":0.5},"user_llm":{"base_url":"http://u/v1","api_key_env":"USER_KEY","temperature":0.7},`},
-		{"NegativeIsServerDefault", func(o *sim.RunOptions) { o.AgentLLM.Temperature = ptr(-1.0); o.ParallelToolCalls = sim.ParallelToolCallsFirst },
+		{"NegativeIsServerDefault", func(o *sim.RunOptions) {
+			o.AgentLLM.Temperature = ptr(-1.0)
+			o.ParallelToolCalls = sim.ParallelToolCallsFirst
+		},
 			`"agent_llm":{"base_url":"http://a/v1","api_key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","api_key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first"}`},
 		{"BuiltInUserRecordsNothing", func(o *sim.RunOptions) { o.User = "scripted" },
 			`"agent_llm":{"base_url":"http://a/v1","api_key_env":"AGENT_KEY","temperature":0},"parallel_tool_calls":"allow"}`},
