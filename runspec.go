@@ -48,8 +48,11 @@ type RunSpec struct {
 // LLMRole is how one role (agent or user) reaches its model. It names the
 // environment variable holding the API key, never the key.
 type LLMRole struct {
-	BaseURL     string   `json:"base_url,omitempty"`    // OpenAI-compatible endpoint; empty for the default
-	APIKeyEnv   string   `json:"api_key_env,omitempty"` // the key's variable; empty for OPENAI_API_KEY
+	BaseURL string `json:"base_url,omitempty"` // OpenAI-compatible endpoint; empty for the default
+	// APIKeyEnv names the variable holding the key; empty for
+	// OPENAI_API_KEY. Its JSON key avoids "api_key", which redact takes
+	// for a credential.
+	APIKeyEnv   string   `json:"key_env,omitempty"`
 	Temperature *float64 `json:"temperature,omitempty"` // nil for the server's default
 }
 

@@ -57,7 +57,7 @@ func TestRunSpec_LLMRoles(t *testing.T) {
 		UserLLM:           &emobench.LLMRole{APIKeyEnv: "OPENAI_API_KEY", Temperature: &warm},
 		ParallelToolCalls: "first"}
 	want := `{"domain":"retail","condition":"","agent":"llm:a","user":"llm:u","trials":1,"tasks":null,"split":"","seed":0,"max_steps":0,"max_errors":0,` +
-		`"agent_llm":{"base_url":"http://a/v1","api_key_env":"AGENT_KEY","temperature":0},"user_llm":{"api_key_env":"OPENAI_API_KEY","temperature":0.7},"parallel_tool_calls":"first"}`
+		`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.7},"parallel_tool_calls":"first"}`
 	if got := string(spec.Encode()); got != want {
 		t.Fatalf("Encode = %s\nwant %s", got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/redact"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -59,10 +60,13 @@ func TestPlan_LLMRoles(t *testing.T) {
 		t.Fatal(err)
 	}
 	config := string(plans[0].Run.Config)
-	want := `"agent_llm":{"base_url":"` + agentSrv.srv.URL + `/v1","api_key_env":"AGENT_KEY","temperature":0},` +
-		`"user_llm":{"base_url":"` + userSrv.srv.URL + `/v1","api_key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"allow"}`
+	want := `"agent_llm":{"base_url":"` + agentSrv.srv.URL + `/v1","key_env":"AGENT_KEY","temperature":0},` +
+		`"user_llm":{"base_url":"` + userSrv.srv.URL + `/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"allow"}`
 	if !strings.HasSuffix(config, want) {
 		t.Fatalf("config %s\nwant it to end with %s", config, want)
+	}
+	if _, paths := redact.Config(plans[0].Run.Config); len(paths) > 0 {
+		t.Fatalf("redact takes %v of the config for credentials: the db would blot them out", paths)
 	}
 	for _, secret := range []string{agentSecret, userSecret, testAPIKey} {
 		if strings.Contains(config, secret) {
@@ -105,18 +109,18 @@ func TestPlan_LLMRoleDefaults(t *testing.T) {
 		want string
 	}{
 		{"Defaults", func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{} },
-			`"agent_llm":{"base_url":"http://a/v1","api_key_env":"AGENT_KEY","temperature":0},"user_llm":{"api_key_env":"OPENAI_API_KEY","temperature":0},"parallel_tool_calls":"allow"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0},"parallel_tool_calls":"allow"}`},
 		{"TemperatureSetsBoth", func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{}; o.Temperature = ptr(0.5) },
-			`"agent_llm":{"base_url":"http://a/v1","api_key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"api_key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow"}`},
 		{"RoleOverridesBoth", func(o *sim.RunOptions) { o.Temperature = ptr(0.5) },
-			`"temperature":0.5},"user_llm":{"base_url":"http://u/v1","api_key_env":"USER_KEY","temperature":0.7},`},
+			`"temperature":0.5},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},`},
 		{"NegativeIsServerDefault", func(o *sim.RunOptions) {
 			o.AgentLLM.Temperature = ptr(-1.0)
 			o.ParallelToolCalls = sim.ParallelToolCallsFirst
 		},
-			`"agent_llm":{"base_url":"http://a/v1","api_key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","api_key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first"}`},
 		{"BuiltInUserRecordsNothing", func(o *sim.RunOptions) { o.User = "scripted" },
-			`"agent_llm":{"base_url":"http://a/v1","api_key_env":"AGENT_KEY","temperature":0},"parallel_tool_calls":"allow"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"parallel_tool_calls":"allow"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := llmRunOptions("http://a/v1", "http://u/v1")
