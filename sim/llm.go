@@ -233,7 +233,13 @@ func refuseEventStream(req *http.Request, next option.MiddlewareNext) (*http.Res
 func RequestSeed(episodeSeed uint64, role string, turn int) int64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d/%s/%d", episodeSeed, role, turn)
-	return int64(h.Sum64() & math.MaxInt32)
+	// FNV-1a of strings that differ in their last byte differ mostly in
+	// low bits: SplitMix64's finaliser spreads them over the range.
+	z := h.Sum64()
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int64(z & math.MaxInt32)
 }
 
 // Model returns the configured model name.
