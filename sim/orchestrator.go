@@ -52,6 +52,9 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 	if cfg.MaxErrors <= 0 {
 		cfg.MaxErrors = DefaultMaxErrors
 	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultEpisodeTimeout
+	}
 	env := cfg.Domain.NewEnvironment()
 	ep := &Episode{
 		Task: cfg.Task, Policy: cfg.Domain.Policy(), Tools: env.Tools(),
@@ -59,9 +62,6 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 	}
 	o := &orchestrator{cfg: cfg, env: env, ep: ep, writes: writeTools(ep.Tools)}
 	ectx, cancel := ctx, context.CancelFunc(func() {})
-	if cfg.Timeout == 0 {
-		cfg.Timeout = DefaultEpisodeTimeout
-	}
 	if cfg.Timeout > 0 {
 		ectx, cancel = context.WithTimeout(ctx, cfg.Timeout)
 	}
