@@ -44,7 +44,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "split", Value: "test", Usage: "test or train"},
 			&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "episodes in flight"},
 			&cli.Uint64Flag{Name: "seed", Value: 0, Usage: "run seed; episode seeds derive from it"},
-			&cli.IntFlag{Name: "max-steps", Value: sim.DefaultMaxSteps, Usage: "agent steps per episode"},
+			&cli.IntFlag{Name: "max-steps", Value: sim.DefaultMaxSteps, Usage: "agent steps per episode: each message without tool calls and each tool call is one"},
 			&cli.IntFlag{Name: "max-errors", Value: sim.DefaultMaxErrors, Usage: "consecutive tool errors that end an episode"},
 			&cli.StringFlag{Name: "name", Usage: "run name (default AGENT-DOMAIN-CONDITION)"},
 			&cli.StringFlag{Name: "resume", Usage: "run id or name to complete"},
