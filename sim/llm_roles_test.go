@@ -187,3 +187,29 @@ func TestPlan_ErrLLMRoles(t *testing.T) {
 		}
 	}
 }
+
+// A role recorded without its own endpoint follows the spec's BaseURL, so
+// `run --resume --base-url` still moves it.
+func TestNewParticipants_RoleFollowsBaseURL(t *testing.T) {
+	s := cancelScript()
+	f := newRoutedLLM(t, s.route(t))
+	task := toyTask(angrySkeptic)
+	dom := toyDomain{tasks: []emobench.TaskSpec{task}}
+	zero := 0.0
+	spec := emobench.RunSpec{Domain: "toy", Condition: "with-emotions", Agent: "llm:" + agentModel, User: "llm:" + userModel,
+		Trials: 1, Tasks: []string{task.ID}, Split: "test", MaxSteps: 30, MaxErrors: 5, BaseURL: f.srv.URL + "/v1",
+		AgentLLM: &emobench.LLMRole{APIKeyEnv: "AGENT_KEY", Temperature: &zero}, UserLLM: &emobench.LLMRole{}}
+	executeSpec(t, dom, spec, sim.LLMOptions{Getenv: roleEnv})
+	for _, r := range f.requests() {
+		want := map[string]string{agentModel: "Bearer " + agentSecret, userModel: "Bearer " + testAPIKey}[r.Body["model"].(string)]
+		if r.Auth != want {
+			t.Errorf("%v: %q, want %q", r.Body["model"], r.Auth, want)
+		}
+		if _, ok := r.Body["temperature"]; ok != (r.Body["model"] == agentModel) {
+			t.Errorf("%v: temperature %v; want 0 for the agent and none for the user (the server's)", r.Body["model"], r.Body["temperature"])
+		}
+	}
+	if n := len(f.requests()); n != 4 {
+		t.Fatalf("%d requests, want 4", n)
+	}
+}
