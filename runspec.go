@@ -33,6 +33,27 @@ type RunSpec struct {
 	// UserAbandon is when the user may end with ###UNSATISFIED###:
 	// always, with-emotions or never; empty means with-emotions.
 	UserAbandon string `json:"user_abandon,omitempty"`
+	// AgentLLM and UserLLM are the settings of an llm: agent and user;
+	// nil for a built-in participant and in configs written before they
+	// were recorded, where BaseURL, OPENAI_API_KEY and Temperature hold for
+	// both roles.
+	AgentLLM *LLMRole `json:"agent_llm,omitempty"`
+	UserLLM  *LLMRole `json:"user_llm,omitempty"`
+	// ParallelToolCalls is what an llm: agent may do with several tool
+	// calls in one message: "allow" runs them all, "first" only the first;
+	// empty (older configs) means allow.
+	ParallelToolCalls string `json:"parallel_tool_calls,omitempty"`
+}
+
+// LLMRole is how one role (agent or user) reaches its model. It names the
+// environment variable holding the API key, never the key.
+type LLMRole struct {
+	BaseURL string `json:"base_url,omitempty"` // OpenAI-compatible endpoint; empty for the default
+	// APIKeyEnv names the variable holding the key; empty for
+	// OPENAI_API_KEY. Its JSON key avoids "api_key", which redact takes
+	// for a credential.
+	APIKeyEnv   string   `json:"key_env,omitempty"`
+	Temperature *float64 `json:"temperature,omitempty"` // nil for the server's default
 }
 
 // DecodeRunSpec decodes a stored runs.config. It fails, with the JSON

@@ -47,3 +47,29 @@ func TestDecodeRunSpec_ErrInvalid(t *testing.T) {
 		t.Fatalf("code %q (err %v), want invalid", got, err)
 	}
 }
+
+// The per-role LLM settings round-trip; a config without them (written
+// before they were recorded) decodes with nil roles.
+func TestRunSpec_LLMRoles(t *testing.T) {
+	zero, warm := 0.0, 0.7
+	spec := emobench.RunSpec{Domain: "retail", Agent: "llm:a", User: "llm:u", Trials: 1,
+		AgentLLM:          &emobench.LLMRole{BaseURL: "http://a/v1", APIKeyEnv: "AGENT_KEY", Temperature: &zero},
+		UserLLM:           &emobench.LLMRole{APIKeyEnv: "OPENAI_API_KEY", Temperature: &warm},
+		ParallelToolCalls: "first"}
+	want := `{"domain":"retail","condition":"","agent":"llm:a","user":"llm:u","trials":1,"tasks":null,"split":"","seed":0,"max_steps":0,"max_errors":0,` +
+		`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.7},"parallel_tool_calls":"first"}`
+	if got := string(spec.Encode()); got != want {
+		t.Fatalf("Encode = %s\nwant %s", got, want)
+	}
+	back, err := emobench.DecodeRunSpec(json.RawMessage(want))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !back.SameRun(spec) || *back.AgentLLM.Temperature != 0 || back.UserLLM.BaseURL != "" {
+		t.Errorf("round trip = %+v", back)
+	}
+	old, err := emobench.DecodeRunSpec(json.RawMessage(`{"domain":"retail","agent":"llm:a","base_url":"http://x/v1","temperature":0.5}`))
+	if err != nil || old.AgentLLM != nil || old.UserLLM != nil || old.ParallelToolCalls != "" {
+		t.Errorf("old config = %+v, %v; want no roles", old, err)
+	}
+}

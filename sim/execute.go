@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/emobench/emobench"
 )
@@ -64,6 +65,9 @@ type Execution struct {
 	Agent       Agent
 	User        UserSimulator
 	Concurrency int // episodes in flight; 1 when < 1
+	// EpisodeTimeout bounds each episode; DefaultEpisodeTimeout when 0,
+	// none when negative.
+	EpisodeTimeout time.Duration
 	// OnEpisode, when not nil, sees the tally after each trajectory the
 	// sink took (for a progress bar).
 	OnEpisode func(Tally)
@@ -78,6 +82,7 @@ func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, er
 		Domain: x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
 		WithEmotions: x.Spec.Condition == string(emobench.ConditionWithEmotions),
 		Concurrency:  max(1, x.Concurrency), MaxSteps: x.Spec.MaxSteps, MaxErrors: x.Spec.MaxErrors,
+		EpisodeTimeout: x.EpisodeTimeout,
 	}
 	var tally Tally
 	err := RunJobs(ctx, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {

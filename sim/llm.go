@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"math/rand/v2"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -52,8 +54,6 @@ type LLMConfig struct {
 	Model string
 	// Temperature is sent when non-nil; nil leaves the server's default.
 	Temperature *float64
-	// Seed is sent when non-nil, for servers that support sampling seeds.
-	Seed *int64
 	// Timeout bounds each request attempt. Zero means DefaultLLMTimeout.
 	Timeout time.Duration
 	// MaxRetries is how many times a failed request is retried after the
@@ -192,29 +192,74 @@ func NewLLMClient(cfg LLMConfig) (*LLMClient, error) {
 		option.WithAPIKey(cfg.APIKey),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
+		option.WithMiddleware(refuseEventStream),
 	)
 	return &LLMClient{cfg: cfg, chat: chat}, nil
+}
+
+// StreamError is the cause of an LLMError when the server answered a
+// non-streaming request with an event stream, which the client does not
+// read (some proxies stream whatever is asked).
+type StreamError struct {
+	Endpoint string // the URL that streamed
+}
+
+func (e *StreamError) Error() string {
+	return fmt.Sprintf("%s answered with an event stream (text/event-stream) to a request that asked for none; "+
+		"emobench reads only JSON completions: use an endpoint (or a proxy setting) that honours \"stream\": false", e.Endpoint)
+}
+
+// refuseEventStream turns a successful event-stream response into a
+// *StreamError before the SDK tries to decode it as JSON.
+func refuseEventStream(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res.StatusCode >= 400 {
+		return res, err
+	}
+	if mt, _, _ := mime.ParseMediaType(res.Header.Get("Content-Type")); mt == "text/event-stream" {
+		res.Body.Close()
+		u := *req.URL
+		u.RawQuery, u.User = "", nil
+		return nil, &StreamError{Endpoint: u.String()}
+	}
+	return res, nil
+}
+
+// RequestSeed is the sampling seed of one request: a hash of the episode
+// seed, the role ("agent" or "user") and the turn (the transcript's length
+// when the request is made), in [0, 2³¹) so that every server's seed type
+// holds it. It differs by trial and by role, so trials are independent on
+// servers that honour seeds, and the same episode seed repeats it.
+func RequestSeed(episodeSeed uint64, role string, turn int) int64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s/%d", episodeSeed, role, turn)
+	// FNV-1a of strings that differ in their last byte differ mostly in
+	// low bits: SplitMix64's finaliser spreads them over the range.
+	z := h.Sum64()
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int64(z & math.MaxInt32)
 }
 
 // Model returns the configured model name.
 func (c *LLMClient) Model() string { return c.cfg.Model }
 
-// Complete sends params, with the client's model, temperature and seed set,
-// and returns the first choice's message and the call's usage (Cost from
+// Complete sends params, with the client's model and temperature set (the
+// caller sets the seed: RequestSeed), and returns the first choice's message and the call's usage (Cost from
 // the price table; nil when the model has no price or the server reported
 // no usage). The API key, when it is at least 8 characters long, is
 // replaced by "[redacted]" in the message's content and refusal (tool-call
 // arguments are left as the model wrote them). Requests answered 408, 409, 429 or 5xx, attempts that time
 // out and connection failures are retried with exponential backoff and
 // jitter, honouring Retry-After-Ms and Retry-After; ctx bounds everything.
-// Failures are returned as *LLMError.
+// A server that answers with an event stream (text/event-stream) is not
+// retried: emobench never asks for streaming. Failures are returned as
+// *LLMError.
 func (c *LLMClient) Complete(ctx context.Context, params openai.ChatCompletionNewParams) (openai.ChatCompletionMessage, emobench.Usage, error) {
 	params.Model = c.cfg.Model
 	if c.cfg.Temperature != nil {
 		params.Temperature = openai.Float(*c.cfg.Temperature)
-	}
-	if c.cfg.Seed != nil {
-		params.Seed = openai.Int(*c.cfg.Seed)
 	}
 	for attempt := 0; ; attempt++ {
 		comp, err := c.attempt(ctx, params)

@@ -12,22 +12,51 @@ import (
 	"github.com/emobench/emobench"
 )
 
+// Settings of LLMAgent.ParallelToolCalls.
+const (
+	// ParallelToolCallsAllow lets the model make several tool calls in one
+	// message; the orchestrator runs them in order, one step each.
+	ParallelToolCallsAllow = "allow"
+	// ParallelToolCallsFirst asks for one call per message
+	// (parallel_tool_calls false) and, as τ-bench's tool-calling agent
+	// does, keeps only the first call of a message that has several: the
+	// others are dropped from the transcript, never run and never answered.
+	ParallelToolCallsFirst = "first"
+)
+
 // LLMAgent is an Agent played by a chat model with function calling: the
 // policy is its system prompt, the transcript its history and the domain's
 // tools its functions.
 type LLMAgent struct {
 	client *LLMClient
+	// ParallelToolCalls is ParallelToolCallsAllow (also when empty) or
+	// ParallelToolCallsFirst.
+	ParallelToolCalls string
 }
 
-// NewLLMAgent returns an agent that asks client for each message.
-func NewLLMAgent(client *LLMClient) *LLMAgent { return &LLMAgent{client: client} }
+// NewLLMAgent returns an agent that asks client for each message and
+// allows parallel tool calls.
+func NewLLMAgent(client *LLMClient) *LLMAgent {
+	return &LLMAgent{client: client, ParallelToolCalls: ParallelToolCallsAllow}
+}
+
+// AgentRole and UserRole name the two roles in RequestSeed.
+const (
+	AgentRole = "agent"
+	UserRole  = "user"
+)
 
 // Next returns the agent's next assistant message: text, tool calls or
-// both, with Usage set. A tool call whose argument string is not JSON keeps
-// the raw text as a JSON string with ArgumentsMalformed set. Errors are
+// both, with Usage set. The request offers the episode's tools with
+// tool_choice "auto" and parallel_tool_calls per ParallelToolCalls, and
+// carries RequestSeed(ep.Seed, AgentRole, len(ep.Messages)). A tool call
+// whose argument string is not JSON keeps the raw text as a JSON string
+// with ArgumentsMalformed set; a call without an id, or with one already
+// used in the episode, gets a generated one (call_emobench_M_I for call I
+// of transcript message M), which the tool reply then answers. Errors are
 // *LLMError, or a plain error for a tool schema that is not JSON.
 func (a *LLMAgent) Next(ctx context.Context, ep *Episode) (emobench.Message, error) {
-	var params openai.ChatCompletionNewParams
+	params := openai.ChatCompletionNewParams{Seed: openai.Int(RequestSeed(ep.Seed, AgentRole, len(ep.Messages)))}
 	if ep.Policy != "" {
 		params.Messages = append(params.Messages, openai.SystemMessage(ep.Policy))
 	}
@@ -52,6 +81,11 @@ func (a *LLMAgent) Next(ctx context.Context, ep *Episode) (emobench.Message, err
 		}
 		params.Tools = append(params.Tools, openai.ChatCompletionFunctionTool(def))
 	}
+	first := a.ParallelToolCalls == ParallelToolCallsFirst
+	if len(params.Tools) > 0 { // both fields are refused without tools
+		params.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
+		params.ParallelToolCalls = openai.Bool(!first)
+	}
 
 	reply, usage, err := a.client.Complete(ctx, params)
 	if err != nil {
@@ -61,16 +95,48 @@ func (a *LLMAgent) Next(ctx context.Context, ep *Episode) (emobench.Message, err
 	if out.Content == "" && reply.Refusal != "" {
 		out.Content = reply.Refusal
 	}
+	used := usedToolCallIDs(ep.Messages)
 	for _, tc := range reply.ToolCalls {
 		if tc.Type != "" && tc.Type != "function" {
 			continue // custom tools are never offered
 		}
 		args, malformed := parseToolArguments(tc.Function.Arguments)
+		id := tc.ID
+		if strings.TrimSpace(id) == "" || used[id] {
+			// OpenAI rejects an empty id, and a repeated one would pair a
+			// tool reply with the wrong call.
+			id = newToolCallID(used, len(ep.Messages), len(out.ToolCalls))
+		}
+		used[id] = true
 		out.ToolCalls = append(out.ToolCalls, emobench.ToolCall{
-			ID: tc.ID, Name: tc.Function.Name, Arguments: args, ArgumentsMalformed: malformed,
+			ID: id, Name: tc.Function.Name, Arguments: args, ArgumentsMalformed: malformed,
 		})
+		if first {
+			break
+		}
 	}
 	return out, nil
+}
+
+// usedToolCallIDs returns the ids of the tool calls in msgs.
+func usedToolCallIDs(msgs []emobench.Message) map[string]bool {
+	used := map[string]bool{}
+	for _, m := range msgs {
+		for _, tc := range m.ToolCalls {
+			used[tc.ID] = true
+		}
+	}
+	return used
+}
+
+// newToolCallID returns an id for call i of transcript message m that used
+// does not hold: deterministic, so equal seeds give equal transcripts.
+func newToolCallID(used map[string]bool, m, i int) string {
+	id := fmt.Sprintf("call_emobench_%d_%d", m, i)
+	for n := 1; used[id]; n++ {
+		id = fmt.Sprintf("call_emobench_%d_%d_%d", m, i, n)
+	}
+	return id
 }
 
 // parseToolArguments returns the model's argument string as compact JSON,
@@ -96,7 +162,14 @@ func agentMessageParam(m emobench.Message) (openai.ChatCompletionMessageParamUni
 	case emobench.RoleUser:
 		return openai.UserMessage(m.Content), true, nil
 	case emobench.RoleTool:
-		return openai.ToolMessage(m.Content, m.ToolCallID), true, nil
+		p := openai.ChatCompletionToolMessageParam{ToolCallID: m.ToolCallID}
+		p.Content.OfString = openai.String(m.Content)
+		if m.ToolName != "" {
+			// Not in the SDK's type, but in τ-bench's requests and accepted
+			// by OpenAI; some chat templates need it.
+			p.SetExtraFields(map[string]any{"name": m.ToolName})
+		}
+		return openai.ChatCompletionMessageParamUnion{OfTool: &p}, true, nil
 	case emobench.RoleAssistant:
 		var p openai.ChatCompletionAssistantMessageParam
 		if m.Content != "" || len(m.ToolCalls) == 0 {

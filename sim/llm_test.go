@@ -24,12 +24,14 @@ import (
 const testAPIKey = "sk-test-7f3a9c1e5b2d4680"
 
 // fakeLLM is an httptest server speaking the Chat Completions protocol. It
-// answers the n-th request with the n-th step and records what it got.
+// answers the n-th request with the n-th step, or with what route picks,
+// and records what it got.
 type fakeLLM struct {
 	t     *testing.T
 	srv   *httptest.Server
 	mu    sync.Mutex
 	steps []llmStep
+	route func(n int, req llmRequest) llmStep
 	reqs  []llmRequest
 }
 
@@ -37,6 +39,7 @@ type llmRequest struct {
 	Path string
 	Auth string
 	Body map[string]any
+	Raw  []byte // the body as sent
 }
 
 type llmStep func(w http.ResponseWriter, r *http.Request)
@@ -44,6 +47,16 @@ type llmStep func(w http.ResponseWriter, r *http.Request)
 func newFakeLLM(t *testing.T, steps ...llmStep) *fakeLLM {
 	t.Helper()
 	f := &fakeLLM{t: t, steps: steps}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// newRoutedLLM returns a fakeLLM that answers each request with the step
+// route picks for it (n counts the requests, from 0).
+func newRoutedLLM(t *testing.T, route func(n int, req llmRequest) llmStep) *fakeLLM {
+	t.Helper()
+	f := &fakeLLM{t: t, route: route}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -60,10 +73,15 @@ func (f *fakeLLM) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	n := len(f.reqs)
-	f.reqs = append(f.reqs, llmRequest{Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Body: body})
+	req := llmRequest{Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Body: body, Raw: raw}
+	f.reqs = append(f.reqs, req)
 	f.mu.Unlock()
 	if r.Method != http.MethodPost || r.URL.Path != "/v1/chat/completions" {
 		f.t.Errorf("request %d: %s %s, want POST /v1/chat/completions", n, r.Method, r.URL.Path)
+	}
+	if f.route != nil {
+		f.route(n, req)(w, r)
+		return
 	}
 	if n >= len(f.steps) {
 		f.t.Errorf("unexpected request %d", n)
@@ -125,7 +143,6 @@ func newClient(t *testing.T, f *fakeLLM, edit ...func(*sim.LLMConfig)) *sim.LLMC
 		APIKey:      testAPIKey,
 		Model:       "gpt-4o",
 		Temperature: ptr(0.25),
-		Seed:        ptr(int64(42)),
 		Timeout:     2 * time.Second,
 		MaxRetries:  2,
 		RetryDelay:  time.Millisecond,
@@ -337,7 +354,8 @@ func TestLLMAgent_Next(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := f.requests()[0].Body
-		for k, want := range map[string]any{"model": "gpt-4o", "temperature": 0.25, "seed": 42.0} {
+		seed := float64(sim.RequestSeed(testEpisode().Seed, sim.AgentRole, len(testEpisode().Messages)))
+		for k, want := range map[string]any{"model": "gpt-4o", "temperature": 0.25, "seed": seed} {
 			if got := body[k]; got != want {
 				t.Fatalf("%s = %v, want %v", k, got, want)
 			}
@@ -349,9 +367,9 @@ func TestLLMAgent_Next(t *testing.T) {
 				{"role": "assistant", "content": "Hi! How can I help you today?"},
 				{"role": "user", "content": "Cancel my order #W123."},
 				{"role": "assistant", "tool_calls": [{"id": "call_1", "type": "function", "function": {"name": "get_order", "arguments": "{\"order_id\":\"#W123\"}"}}]},
-				{"role": "tool", "tool_call_id": "call_1", "content": "{\"status\":\"pending\"}"},
+				{"role": "tool", "tool_call_id": "call_1", "name": "get_order", "content": "{\"status\":\"pending\"}"},
 				{"role": "assistant", "tool_calls": [{"id": "call_2", "type": "function", "function": {"name": "get_order", "arguments": "{\"order_id\": "}}]},
-				{"role": "tool", "tool_call_id": "call_2", "content": "Error: arguments are not JSON"},
+				{"role": "tool", "tool_call_id": "call_2", "name": "get_order", "content": "Error: arguments are not JSON"},
 				{"role": "assistant", "content": "Order #W123 is pending."},
 				{"role": "assistant", "content": "Shall I cancel it?"}
 			],

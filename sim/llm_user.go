@@ -31,7 +31,14 @@ func NewLLMUser(client *LLMClient) *LLMUser { return &LLMUser{client: client} }
 // servers want at least one user turn.
 const llmUserOpening = "(The conversation begins. Write your first message to the agent.)"
 
-// Next returns the simulated user's next message, with Usage set. It
+// llmUserEmptyAgentTurn stands in for an agent turn with no text (only
+// tool calls, or an empty message), so that the user model's history
+// alternates and ends on the agent: a history ending on the model's own
+// turn is continued as a prefill by some servers.
+const llmUserEmptyAgentTurn = "(The agent's reply was empty.)"
+
+// Next returns the simulated user's next message, with Usage set. The
+// request carries RequestSeed(ep.Seed, UserRole, len(ep.Messages)). It
 // returns an error when ep.Task is nil, or an *LLMError.
 func (u *LLMUser) Next(ctx context.Context, ep *Episode) (emobench.Message, error) {
 	if ep.Task == nil {
@@ -39,6 +46,7 @@ func (u *LLMUser) Next(ctx context.Context, ep *Episode) (emobench.Message, erro
 	}
 	params := openai.ChatCompletionNewParams{
 		Messages: append([]openai.ChatCompletionMessageParamUnion{openai.SystemMessage(UserSystemPromptAbandon(ep, u.Abandon))}, userHistory(ep.Messages)...),
+		Seed:     openai.Int(RequestSeed(ep.Seed, UserRole, len(ep.Messages))),
 	}
 	reply, usage, err := u.client.Complete(ctx, params)
 	if err != nil {
@@ -48,45 +56,37 @@ func (u *LLMUser) Next(ctx context.Context, ep *Episode) (emobench.Message, erro
 }
 
 // userHistory flips the transcript for the user's model: agent text becomes
-// user turns, the simulated user's messages assistant turns. Consecutive
-// turns of one side are joined, since some chat templates require turns to
-// alternate.
+// user turns, the simulated user's messages assistant turns; tool calls and
+// results are left out. The turns alternate and the last is the agent's:
+// the agent's texts between two user messages are joined into one turn, an
+// agent turn without text is llmUserEmptyAgentTurn (llmUserOpening before
+// the first user message), and the user's own messages are never joined.
 func userHistory(msgs []emobench.Message) []openai.ChatCompletionMessageParamUnion {
-	type turn struct {
-		fromAgent bool
-		text      []string
+	var out []openai.ChatCompletionMessageParamUnion
+	var agentText []string
+	agentTurn := func() {
+		switch {
+		case len(agentText) > 0:
+			out = append(out, openai.UserMessage(strings.Join(agentText, "\n\n")))
+		case len(out) == 0:
+			out = append(out, openai.UserMessage(llmUserOpening))
+		default:
+			out = append(out, openai.UserMessage(llmUserEmptyAgentTurn))
+		}
+		agentText = nil
 	}
-	var turns []turn
 	for _, m := range msgs {
-		var fromAgent bool
 		switch m.Role {
 		case emobench.RoleAssistant:
-			fromAgent = true
+			if strings.TrimSpace(m.Content) != "" {
+				agentText = append(agentText, m.Content)
+			}
 		case emobench.RoleUser:
-		default:
-			continue
-		}
-		if strings.TrimSpace(m.Content) == "" {
-			continue // a tool-call-only agent message
-		}
-		if n := len(turns); n > 0 && turns[n-1].fromAgent == fromAgent {
-			turns[n-1].text = append(turns[n-1].text, m.Content)
-			continue
-		}
-		turns = append(turns, turn{fromAgent: fromAgent, text: []string{m.Content}})
-	}
-	var out []openai.ChatCompletionMessageParamUnion
-	if len(turns) == 0 || !turns[0].fromAgent {
-		out = append(out, openai.UserMessage(llmUserOpening))
-	}
-	for _, t := range turns {
-		text := strings.Join(t.text, "\n\n")
-		if t.fromAgent {
-			out = append(out, openai.UserMessage(text))
-		} else {
-			out = append(out, openai.ChatCompletionMessageParamOfAssistant(text))
+			agentTurn()
+			out = append(out, openai.ChatCompletionMessageParamOfAssistant(m.Content))
 		}
 	}
+	agentTurn()
 	return out
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/emobench/emobench"
 )
@@ -14,6 +15,9 @@ import (
 const (
 	DefaultMaxSteps  = 30 // agent steps (messages or tool calls) per episode
 	DefaultMaxErrors = 5  // consecutive tool errors before the episode ends
+	// DefaultEpisodeTimeout bounds one episode's wall-clock time, LLM
+	// retries included.
+	DefaultEpisodeTimeout = 10 * time.Minute
 )
 
 // EpisodeConfig configures RunEpisode.
@@ -26,13 +30,20 @@ type EpisodeConfig struct {
 	Seed         uint64
 	MaxSteps     int // DefaultMaxSteps when 0
 	MaxErrors    int // DefaultMaxErrors when 0
+	// Timeout bounds the episode: when it passes, the episode ends with
+	// termination reason error and an Error naming the limit.
+	// DefaultEpisodeTimeout when 0; negative means no bound.
+	Timeout time.Duration
 }
 
 // RunEpisode runs one episode to a termination reason and scores it: the
 // user speaks first, then user and agent take turns; the agent's tool calls
-// run against a fresh environment of the domain. Failures of the agent or
-// user (an LLM error after retries) end the episode with termination reason
-// error and the message in Trajectory.Error; RunEpisode itself only fails
+// run against a fresh environment of the domain. Every tool call is one
+// step toward MaxSteps, as τ-bench counts actions, and so is a message
+// without calls; calls of a message beyond the budget are not run and are
+// dropped from it. Failures of the agent or user (an LLM error after
+// retries) and the passing of cfg.Timeout end the episode with termination
+// reason error and the message in Trajectory.Error; RunEpisode itself only fails
 // when ctx is done or the task's gold actions do not replay (a task bug).
 func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, error) {
 	if cfg.MaxSteps <= 0 {
@@ -41,15 +52,26 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 	if cfg.MaxErrors <= 0 {
 		cfg.MaxErrors = DefaultMaxErrors
 	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = DefaultEpisodeTimeout
+	}
 	env := cfg.Domain.NewEnvironment()
 	ep := &Episode{
 		Task: cfg.Task, Policy: cfg.Domain.Policy(), Tools: env.Tools(),
 		WithEmotions: cfg.WithEmotions, Seed: cfg.Seed,
 	}
 	o := &orchestrator{cfg: cfg, env: env, ep: ep, writes: writeTools(ep.Tools)}
-	reason, errText := o.run(ctx)
+	ectx, cancel := ctx, context.CancelFunc(func() {})
+	if cfg.Timeout > 0 {
+		ectx, cancel = context.WithTimeout(ctx, cfg.Timeout)
+	}
+	reason, errText := o.run(ectx)
+	cancel()
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if ectx.Err() != nil && reason == emobench.TerminationError {
+		errText = fmt.Sprintf("episode time limit %v reached after %d messages: %s", cfg.Timeout, len(ep.Messages), errText)
 	}
 	traj := &emobench.Trajectory{
 		Task:              cfg.Task.Task(),
@@ -138,7 +160,6 @@ func (o *orchestrator) agentTurn(ctx context.Context) (reason emobench.Terminati
 		if o.steps >= o.cfg.MaxSteps {
 			return emobench.TerminationMaxSteps, "", true
 		}
-		o.steps++
 		msg, err := o.cfg.Agent.Next(ctx, o.ep)
 		if err != nil {
 			return emobench.TerminationError, "agent: " + err.Error(), true
@@ -146,9 +167,18 @@ func (o *orchestrator) agentTurn(ctx context.Context) (reason emobench.Terminati
 		msg.Role = emobench.RoleAssistant
 		o.ep.Messages = append(o.ep.Messages, msg)
 		if len(msg.ToolCalls) == 0 {
+			o.steps++
 			return "", "", false
 		}
-		for _, call := range msg.ToolCalls {
+		at := len(o.ep.Messages) - 1
+		for i, call := range msg.ToolCalls {
+			if o.steps >= o.cfg.MaxSteps {
+				// The transcript shows only calls that ran: an unanswered
+				// call would read as made.
+				o.ep.Messages[at].ToolCalls = msg.ToolCalls[:i:i]
+				return emobench.TerminationMaxSteps, "", true
+			}
+			o.steps++
 			if reason, done := o.runTool(call); done {
 				return reason, "", true
 			}

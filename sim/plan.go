@@ -21,14 +21,27 @@ type RunOptions struct {
 	Trials     int                  // trials per task, ≥ 1
 	// Tasks chooses the split's tasks: "" for all, a number N for the
 	// first N, or comma-separated ids (ids of other domains are skipped).
-	Tasks       string
-	Split       emobench.Split
-	Seed        uint64
-	MaxSteps    int // agent steps per episode, ≥ 1
-	MaxErrors   int // consecutive tool errors that end an episode, ≥ 1
-	BaseURL     string
-	Shard       string   // "I/N" or "" (see ParseShard)
-	Temperature *float64 // nil: the server's
+	Tasks     string
+	Split     emobench.Split
+	Seed      uint64
+	MaxSteps  int // agent steps per episode, ≥ 1
+	MaxErrors int // consecutive tool errors that end an episode, ≥ 1
+	// BaseURL is the endpoint of both roles unless AgentLLM or UserLLM
+	// gives one; "" is DefaultLLMBaseURL.
+	BaseURL string
+	Shard   string // "I/N" or "" (see ParseShard)
+	// Temperature is both roles' temperature unless AgentLLM or UserLLM
+	// gives one; nil means DefaultAgentTemperature and
+	// DefaultUserTemperature, a negative value the server's default.
+	Temperature *float64
+	// AgentLLM and UserLLM are per-role settings of llm: participants:
+	// an empty BaseURL falls back to BaseURL, an empty APIKeyEnv is
+	// DefaultAPIKeyEnv, a nil Temperature falls back to Temperature and a
+	// negative one is the server's default. Plan records them in the spec.
+	AgentLLM, UserLLM emobench.LLMRole
+	// ParallelToolCalls is ParallelToolCallsAllow (also when empty) or
+	// ParallelToolCallsFirst, for an llm: agent.
+	ParallelToolCalls string
 	// Name names the runs: "" gives AGENT-DOMAIN-CONDITION, a name for one
 	// run is its name, and for several runs NAME-DOMAIN-CONDITION.
 	Name string
@@ -60,7 +73,8 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 	if opts.Agent == "" {
 		return nil, invalidf("run needs --agent (llm:MODEL, oracle, noisy:RATE, nothing or careless)")
 	}
-	if _, err := ParseUserAbandon(opts.UserAbandon); err != nil {
+	abandon, err := ParseUserAbandon(opts.UserAbandon)
+	if err != nil {
 		return nil, err
 	}
 	if opts.Trials < 1 {
@@ -79,6 +93,14 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 	}
 	if _, _, err := ParseShard(opts.Shard); err != nil {
 		return nil, err
+	}
+	parallel := opts.ParallelToolCalls
+	switch parallel {
+	case "":
+		parallel = ParallelToolCallsAllow
+	case ParallelToolCallsAllow, ParallelToolCallsFirst:
+	default:
+		return nil, invalidf("--parallel-tool-calls %q is not allow or first", parallel)
 	}
 	now := opts.Now
 	if now == nil {
@@ -102,7 +124,14 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 				Domain: dom.Name(), Condition: string(cond), Agent: opts.Agent, User: opts.User,
 				Trials: opts.Trials, Tasks: tasks, Split: string(opts.Split), Seed: opts.Seed,
 				MaxSteps: opts.MaxSteps, MaxErrors: opts.MaxErrors, BaseURL: opts.BaseURL,
-				Shard: opts.Shard, Temperature: opts.Temperature, UserAbandon: opts.UserAbandon,
+				Shard: opts.Shard, UserAbandon: string(abandon), // recorded resolved: see ResumeSpec
+			}
+			if isLLM(opts.Agent) {
+				spec.AgentLLM = plannedRole(opts.AgentLLM, opts.Temperature, DefaultAgentTemperature)
+				spec.ParallelToolCalls = parallel
+			}
+			if isLLM(opts.User) {
+				spec.UserLLM = plannedRole(opts.UserLLM, opts.Temperature, DefaultUserTemperature)
 			}
 			if _, _, err := NewParticipants(spec, opts.LLM); err != nil {
 				return nil, err
@@ -279,20 +308,99 @@ func ResumeSpec(run emobench.Run) (emobench.RunSpec, error) {
 	if err != nil {
 		return emobench.RunSpec{}, fmt.Errorf("run %d (%s): %v", run.ID, run.Name, err)
 	}
+	if spec.UserAbandon == "" {
+		// Recorded before user_abandon existed, when the user could
+		// abandon under either condition: resume it as it began.
+		spec.UserAbandon = string(AbandonAlways)
+	}
 	return spec, nil
 }
 
-// LLMOptions configure llm: participants beyond what a RunSpec records
-// (the endpoint, temperature and seed come from the spec).
-type LLMOptions struct {
-	APIKey    string        // bearer token; "" for servers that need none
-	Timeout   time.Duration // per request; 0 means DefaultLLMTimeout
-	PriceFile string        // JSON price table (LoadPriceTable) for costs; "" leaves costs unknown
+// Defaults of llm: participants.
+const (
+	// DefaultAPIKeyEnv is the variable that holds a role's API key when
+	// the run names none.
+	DefaultAPIKeyEnv = "OPENAI_API_KEY"
+	// DefaultAgentTemperature is τ-bench's and τ²-bench's agent
+	// temperature.
+	DefaultAgentTemperature = 0.0
+	// DefaultUserTemperature is τ²-bench's user temperature
+	// (DEFAULT_LLM_TEMPERATURE_USER); τ-bench sends none, which is 1 on
+	// OpenAI.
+	DefaultUserTemperature = 0.0
+)
+
+func isLLM(participant string) bool { return strings.HasPrefix(participant, "llm:") }
+
+// plannedRole is the recorded form of a role's settings: the key's
+// variable named, the temperature resolved (nil for the server's). An
+// empty BaseURL stays empty, so the spec's BaseURL (which --resume
+// --base-url may move) holds for the role.
+func plannedRole(r emobench.LLMRole, both *float64, def float64) *emobench.LLMRole {
+	if r.APIKeyEnv == "" {
+		r.APIKeyEnv = DefaultAPIKeyEnv
+	}
+	t := r.Temperature
+	if t == nil {
+		t = both
+	}
+	if t == nil {
+		t = &def
+	}
+	r.Temperature = nil
+	if *t >= 0 {
+		v := *t
+		r.Temperature = &v
+	}
+	return &r
 }
 
-// NewParticipants builds the agent and the user simulator spec asks for.
-// A spec that names neither a built-in simulator nor llm:MODEL, a noise
-// rate outside [0, 1], or OpenAI's endpoint without an API key is an
+// roleSettings returns the settings an llm: role runs with: its recorded
+// ones, or for a spec recorded before roles were (role nil) the spec's
+// endpoint and temperature with DefaultAPIKeyEnv.
+func roleSettings(spec emobench.RunSpec, role *emobench.LLMRole) emobench.LLMRole {
+	if role == nil {
+		return emobench.LLMRole{BaseURL: spec.BaseURL, APIKeyEnv: DefaultAPIKeyEnv, Temperature: spec.Temperature}
+	}
+	r := *role
+	if r.BaseURL == "" {
+		r.BaseURL = spec.BaseURL
+	}
+	if r.APIKeyEnv == "" {
+		r.APIKeyEnv = DefaultAPIKeyEnv
+	}
+	return r
+}
+
+// LLMOptions configure llm: participants beyond what a RunSpec records
+// (the endpoints, key variables and temperatures come from the spec).
+type LLMOptions struct {
+	// Getenv returns the value of the variable a role names for its key
+	// (cmd passes os.Getenv); nil gives every role APIKey.
+	Getenv func(name string) string
+	// APIKey is the bearer token of every role when Getenv is nil; "" for
+	// servers that need none.
+	APIKey string
+	// Timeout bounds each request attempt; 0 means DefaultLLMTimeout.
+	Timeout time.Duration
+	// PriceFile is a JSON price table (LoadPriceTable) for costs; "" leaves
+	// costs unknown.
+	PriceFile string
+}
+
+func (o LLMOptions) key(env string) string {
+	if o.Getenv == nil {
+		return o.APIKey
+	}
+	return o.Getenv(env)
+}
+
+// NewParticipants builds the agent and the user simulator spec asks for,
+// each llm: role with its own endpoint, key (read through llm.Getenv from
+// the variable the spec names), temperature and, for the agent, parallel
+// tool-call setting. A spec that names neither a built-in simulator nor
+// llm:MODEL, a noise rate outside [0, 1], a parallel tool-call setting
+// other than allow or first, or OpenAI's endpoint without an API key is an
 // EINVALID error; an unreadable price file is an error naming it.
 func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulator, error) {
 	agent, err := newAgent(spec, llm)
@@ -306,8 +414,8 @@ func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulato
 	switch {
 	case spec.User == "scripted":
 		return agent, ScriptedUser{Abandon: abandon}, nil
-	case strings.HasPrefix(spec.User, "llm:"):
-		client, err := newLLMClient(spec, llm, strings.TrimPrefix(spec.User, "llm:"))
+	case isLLM(spec.User):
+		client, err := newLLMClient(roleSettings(spec, spec.UserLLM), llm, "--user", strings.TrimPrefix(spec.User, "llm:"))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -332,30 +440,35 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 			return nil, invalidf("--agent %q: the noise rate must be a number in [0, 1]", spec.Agent)
 		}
 		return Noisy{Rate: rate}, nil
-	case strings.HasPrefix(spec.Agent, "llm:"):
-		client, err := newLLMClient(spec, llm, strings.TrimPrefix(spec.Agent, "llm:"))
+	case isLLM(spec.Agent):
+		client, err := newLLMClient(roleSettings(spec, spec.AgentLLM), llm, "--agent", strings.TrimPrefix(spec.Agent, "llm:"))
 		if err != nil {
 			return nil, err
 		}
-		return NewLLMAgent(client), nil
+		a := NewLLMAgent(client)
+		switch spec.ParallelToolCalls {
+		case "", ParallelToolCallsAllow:
+		case ParallelToolCallsFirst:
+			a.ParallelToolCalls = ParallelToolCallsFirst
+		default:
+			return nil, invalidf("--parallel-tool-calls %q is not allow or first", spec.ParallelToolCalls)
+		}
+		return a, nil
 	}
 	return nil, invalidf("--agent %q is not llm:MODEL, oracle or noisy:RATE (nor the validity agents nothing and careless)", spec.Agent)
 }
 
-func newLLMClient(spec emobench.RunSpec, llm LLMOptions, model string) (*LLMClient, error) {
+func newLLMClient(role emobench.LLMRole, llm LLMOptions, flag, model string) (*LLMClient, error) {
 	if model == "" {
 		return nil, invalidf("llm: needs a model name, e.g. llm:gpt-4.1")
 	}
-	if IsOpenAI(spec.BaseURL) && strings.TrimSpace(llm.APIKey) == "" {
+	key := llm.key(role.APIKeyEnv)
+	if IsOpenAI(role.BaseURL) && strings.TrimSpace(key) == "" {
 		// Every episode would fail after its retries: say so before the first.
-		return nil, invalidf("llm:%s talks to %s, which needs OPENAI_API_KEY; set it, or give --base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
-			model, DefaultLLMBaseURL)
+		return nil, invalidf("%s llm:%s talks to %s, which needs %s; set it, or give %s-base-url or --base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
+			flag, model, DefaultLLMBaseURL, role.APIKeyEnv, flag)
 	}
-	cfg := LLMConfig{BaseURL: spec.BaseURL, APIKey: llm.APIKey, Model: model, Temperature: spec.Temperature, Timeout: llm.Timeout}
-	if spec.Seed != 0 {
-		seed := int64(spec.Seed)
-		cfg.Seed = &seed
-	}
+	cfg := LLMConfig{BaseURL: role.BaseURL, APIKey: key, Model: model, Temperature: role.Temperature, Timeout: llm.Timeout}
 	if llm.PriceFile != "" {
 		f, err := os.Open(llm.PriceFile)
 		if err != nil {

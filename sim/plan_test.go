@@ -308,7 +308,7 @@ func TestExecute_Oracle(t *testing.T) {
 }
 
 func TestResumeSpec(t *testing.T) {
-	spec := emobench.RunSpec{Domain: "toy", Trials: 2, Tasks: []string{"toy-test-000"}, Shard: "1/2"}
+	spec := emobench.RunSpec{Domain: "toy", Trials: 2, Tasks: []string{"toy-test-000"}, Shard: "1/2", UserAbandon: string(sim.AbandonWithEmotions)}
 	run := sim.NewRun(spec, time.Unix(0, 0))
 	run.ID = 4
 	got, err := sim.ResumeSpec(run)
@@ -329,6 +329,22 @@ func TestResumeSpec(t *testing.T) {
 		if _, err := sim.ResumeSpec(r); err == nil || emobench.ErrorCode(err) != tt.code || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("ResumeSpec = %v, want code %q and %q", err, tt.code, tt.want)
 		}
+	}
+}
+
+// A run recorded before user_abandon existed let the user abandon under
+// both conditions; resuming it keeps that, while a new plan records the
+// default it resolved.
+func TestResumeSpec_UserAbandonOfOlderRuns(t *testing.T) {
+	old := sim.NewRun(emobench.RunSpec{Domain: "toy", Trials: 1}, time.Unix(0, 0))
+	old.SourceFormat = emobench.SourceNative
+	got, err := sim.ResumeSpec(old)
+	if err != nil || got.UserAbandon != string(sim.AbandonAlways) {
+		t.Errorf("ResumeSpec of a config without user_abandon = %q, %v; want %q", got.UserAbandon, err, sim.AbandonAlways)
+	}
+	recorded := sim.NewRun(emobench.RunSpec{Domain: "toy", Trials: 1, UserAbandon: string(sim.AbandonNever)}, time.Unix(0, 0))
+	if got, err := sim.ResumeSpec(recorded); err != nil || got.UserAbandon != string(sim.AbandonNever) {
+		t.Errorf("ResumeSpec of a recorded never = %q, %v", got.UserAbandon, err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"sync"
+	"time"
 
 	"github.com/emobench/emobench"
 )
@@ -26,6 +27,8 @@ type RunnerConfig struct {
 	Concurrency  int    // episodes in flight; 1 when 0
 	MaxSteps     int
 	MaxErrors    int
+	// EpisodeTimeout bounds each episode (EpisodeConfig.Timeout).
+	EpisodeTimeout time.Duration
 }
 
 // Sink receives each finished trajectory. RunJobs calls it from one
@@ -108,6 +111,7 @@ func runJob(ctx context.Context, cfg RunnerConfig, job Job) (*emobench.Trajector
 	traj, err := RunEpisode(ctx, EpisodeConfig{
 		Domain: cfg.Domain, Task: job.Task, Agent: cfg.Agent, User: cfg.User,
 		WithEmotions: cfg.WithEmotions, Seed: seed, MaxSteps: cfg.MaxSteps, MaxErrors: cfg.MaxErrors,
+		Timeout: cfg.EpisodeTimeout,
 	})
 	if err != nil {
 		return nil, err

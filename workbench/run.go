@@ -21,6 +21,9 @@ import (
 type ExecuteOptions struct {
 	// LLM configures llm: participants (key, timeout, price table).
 	LLM sim.LLMOptions
+	// EpisodeTimeout bounds one episode's wall-clock time
+	// (sim.Execution.EpisodeTimeout: 0 the default, negative none).
+	EpisodeTimeout time.Duration
 	// Concurrency is the number of episodes in flight; 1 when < 1.
 	Concurrency int
 	// Command names this process in the run's lock, as a second process
@@ -109,8 +112,11 @@ type PlanRequest struct {
 // sim.Plan's; each is a *SettingsError.
 func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 	opts := r.Options
-	if err := CheckEndpoint("base-url", opts.BaseURL); err != nil {
-		return nil, err
+	endpoints := map[string]string{"base-url": opts.BaseURL, "agent-base-url": opts.AgentLLM.BaseURL, "user-base-url": opts.UserLLM.BaseURL}
+	for _, flag := range []string{"base-url", "agent-base-url", "user-base-url"} {
+		if err := CheckEndpoint(flag, endpoints[flag]); err != nil {
+			return nil, err
+		}
 	}
 	if len(r.Domains) == 0 {
 		return nil, invalidSetting("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
@@ -268,7 +274,8 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 		bar = sim.NewProgress(opts.Progress, len(jobs))
 	}
 	start := opts.now()
-	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Concurrency: opts.Concurrency, OnEpisode: bar.Show}
+	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Concurrency: opts.Concurrency, OnEpisode: bar.Show,
+		EpisodeTimeout: opts.EpisodeTimeout}
 	// The sink commits even when the run is being interrupted (the episode
 	// is done), unless it is still waiting for another writer.
 	tally, err := sim.Execute(ctx, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {

@@ -40,16 +40,24 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "split", Value: "test", Usage: "test or train"},
 			&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "episodes in flight"},
 			&cli.Uint64Flag{Name: "seed", Value: 0, Usage: "run seed; episode seeds derive from it"},
-			&cli.IntFlag{Name: "max-steps", Value: sim.DefaultMaxSteps, Usage: "agent steps per episode"},
+			&cli.IntFlag{Name: "max-steps", Value: sim.DefaultMaxSteps, Usage: "agent steps per episode: each message without tool calls and each tool call is one"},
 			&cli.IntFlag{Name: "max-errors", Value: sim.DefaultMaxErrors, Usage: "consecutive tool errors that end an episode"},
 			&cli.StringFlag{Name: "name", Usage: "run name (default AGENT-DOMAIN-CONDITION)"},
 			&cli.StringFlag{Name: "resume", Usage: "run id or name to complete"},
 			&cli.StringFlag{Name: "shard", Usage: "I/N: run only shard I (0-based) of N of the (task, trial) pairs; merge the shards' files later"},
 			&cli.StringSliceFlag{Name: "train-domains", Usage: "for a tuned agent: the domains it was trained on (see stats generalization)"},
 			&cli.StringFlag{Name: "base-run", Usage: "for a tuned agent: run id or name of its base model"},
-			&cli.StringFlag{Name: "base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint for llm: agents and users"},
-			&cli.Float64Flag{Name: "temperature", Value: -1, DefaultText: "the server's", Usage: "sampling temperature for LLMs"},
+			&cli.StringFlag{Name: "base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint for llm: agents and users (unless --agent-base-url or --user-base-url)"},
+			&cli.StringFlag{Name: "agent-base-url", Usage: "OpenAI-compatible endpoint of an llm: agent (default --base-url)"},
+			&cli.StringFlag{Name: "user-base-url", Usage: "OpenAI-compatible endpoint of an llm: user (default --base-url)"},
+			&cli.StringFlag{Name: "agent-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the llm: agent's API key (its name is recorded, never the key)"},
+			&cli.StringFlag{Name: "user-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the llm: user's API key (its name is recorded, never the key)"},
+			&cli.Float64Flag{Name: "temperature", DefaultText: "per role", Usage: "sampling temperature of both llm: roles, unless --agent-temperature or --user-temperature; negative: the server's default"},
+			&cli.Float64Flag{Name: "agent-temperature", DefaultText: "0, as τ-bench", Usage: "sampling temperature of an llm: agent; negative: the server's default"},
+			&cli.Float64Flag{Name: "user-temperature", DefaultText: "0, as τ²-bench", Usage: "sampling temperature of an llm: user; negative: the server's default"},
+			&cli.StringFlag{Name: "parallel-tool-calls", Value: sim.ParallelToolCallsAllow, Usage: "allow: an llm: agent's several tool calls in one message all run, one step each; first: only the first runs and the others are dropped, as τ-bench does"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
+			&cli.DurationFlag{Name: "episode-timeout", Value: sim.DefaultEpisodeTimeout, Usage: "wall-clock bound of one episode, LLM retries included; the episode then ends in error (negative: none)"},
 			&cli.StringFlag{Name: "price-file", Usage: "JSON price table {model: {prompt_per_mtok, completion_per_mtok}} for costs"},
 		},
 		Before: noArgs,
@@ -58,7 +66,9 @@ func runCommand(e *env) *cli.Command {
 }
 
 // settingFlags are recorded with a run; --resume takes them from the run.
-var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature", "shard"}
+var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature", "shard",
+	"agent-base-url", "user-base-url", "agent-api-key-env", "user-api-key-env", "agent-temperature", "user-temperature", "parallel-tool-calls",
+	"user-abandon", "episode-timeout"}
 
 func runBenchmark(c *cli.Context, e *env) error {
 	if ref := c.String("resume"); ref != "" {
@@ -89,10 +99,10 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 		Tasks: c.String("tasks"), Split: emobench.Split(c.String("split")), Seed: c.Uint64("seed"),
 		MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
 		Shard: c.String("shard"), Name: c.String("name"), LLM: llmOptions(c),
-		UserAbandon: c.String("user-abandon"),
-	}
-	if t := c.Float64("temperature"); t >= 0 {
-		opts.Temperature = &t
+		UserAbandon:       c.String("user-abandon"),
+		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
+		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: floatFlag(c, "user-temperature")},
+		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),
 	}
 	plans, err := workbench.PlanRuns(workbench.PlanRequest{
 		Domains:   uniqueInOrder(splitList(c.StringSlice("domain"))), // retail,retail is one run
@@ -101,10 +111,20 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 	return plans, settingsUsage(err)
 }
 
-// llmOptions reads the LLM settings that are not recorded with a run
-// (the only place that reads OPENAI_API_KEY).
+// floatFlag is the flag's value when it was given, nil otherwise.
+func floatFlag(c *cli.Context, name string) *float64 {
+	if !c.IsSet(name) {
+		return nil
+	}
+	v := c.Float64(name)
+	return &v
+}
+
+// llmOptions reads the LLM settings that are not recorded with a run: the
+// keys are read from the variables the run names (the only place that
+// reads them).
 func llmOptions(c *cli.Context) sim.LLMOptions {
-	return sim.LLMOptions{APIKey: os.Getenv("OPENAI_API_KEY"), Timeout: c.Duration("timeout"), PriceFile: c.String("price-file")}
+	return sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout"), PriceFile: c.String("price-file")}
 }
 
 // asUsage makes a library's EINVALID error a usage error (exit 2).
@@ -160,7 +180,7 @@ func (e *env) executeOptions(c *cli.Context) workbench.ExecuteOptions {
 		command += " --resume " + ref
 	}
 	return workbench.ExecuteOptions{
-		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command,
+		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command, EpisodeTimeout: c.Duration("episode-timeout"),
 		Progress: e.terminal(), Print: e.println, Note: e.warn,
 	}
 }
