@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -90,60 +91,34 @@ func tagCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			removeDomains, removeBase, err := tagsToRemove(c.StringSlice("remove"))
-			if err != nil {
-				return err
-			}
-			switch {
-			case !c.IsSet("train-domains") && !baseSet && !c.IsSet("remove"):
-				return usagef("runs tag needs --train-domains, --base-run and/or --remove")
-			case removeDomains && c.IsSet("train-domains"), removeBase && baseSet:
-				return usagef("runs tag cannot both set and --remove the same tag")
+			edit := workbench.TagEdit{TrainDomains: c.StringSlice("train-domains"), SetTrainDomains: c.IsSet("train-domains"),
+				BaseRun: baseRef, SetBaseRun: baseSet, Remove: c.StringSlice("remove")}
+			if err := edit.Check(); err != nil {
+				return tagUsage(err)
 			}
 			store, id, err := openRunArg(c, e)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			domains, base, err := currentTags(c, store, id) // a flag not given keeps its value
+			tags, notes, err := workbench.TagRun(c.Context, store, id, edit)
 			if err != nil {
-				return err
+				return tagUsage(err)
 			}
-			if removeDomains {
-				domains = nil
-			}
-			if removeBase {
-				base = 0
-			}
-			if baseRef != "" {
-				if base, err = store.ResolveRun(c.Context, baseRef); err != nil {
-					return err
-				}
-				if base == id {
-					return usagef("a run cannot be its own base")
-				}
-			}
-			if c.IsSet("train-domains") {
-				if domains = uniqueInOrder(splitList(c.StringSlice("train-domains"))); len(domains) == 0 {
-					return usagef("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
-				}
-			}
-			warnUnlikelyTags(c, e, store, id, domains, base)
-			if err := store.TagRun(c.Context, id, domains, base); err != nil {
-				return err
-			}
-			domainsText := fmt.Sprintf("train domains %v", domains)
-			if domains == nil {
-				domainsText = "no train domains"
-			}
-			baseText := "no base run"
-			if base != 0 {
-				baseText = fmt.Sprintf("base run %d", base)
-			}
-			fmt.Fprintf(e.stdout, "run %d: %s, %s\n", id, domainsText, baseText)
+			e.warnAll(notes)
+			fmt.Fprintf(e.stdout, "run %d: %s\n", id, tags)
 			return nil
 		},
 	}
+}
+
+// tagUsage makes a refused tag edit a usage error (exit 2).
+func tagUsage(err error) error {
+	var refused *workbench.TagEditError
+	if errors.As(err, &refused) {
+		return &usageError{err}
+	}
+	return err
 }
 
 // baseRunFlag returns the --base-run value, or that of its old name --base,
@@ -156,60 +131,6 @@ func baseRunFlag(c *cli.Context) (ref string, set bool, err error) {
 		return c.String("base"), true, nil
 	}
 	return c.String("base-run"), c.IsSet("base-run"), nil
-}
-
-// tagsToRemove reads --remove's tag names: train-domains, base-run or all.
-func tagsToRemove(names []string) (domains, base bool, err error) {
-	for _, n := range splitList(names) {
-		switch n {
-		case "train-domains":
-			domains = true
-		case "base-run", "base":
-			base = true
-		case "all":
-			domains, base = true, true
-		default:
-			return false, false, usagef("--remove %q: tags are train-domains, base-run and all", n)
-		}
-	}
-	return domains, base, nil
-}
-
-// currentTags returns run id's stored train domains and base run.
-func currentTags(c *cli.Context, store *db.DB, id int64) ([]string, int64, error) {
-	tags, err := store.ListRunTags(c.Context)
-	if err != nil {
-		return nil, 0, err
-	}
-	for _, t := range tags {
-		if t.RunID == id {
-			return t.TrainDomains, t.BaseRunID, nil
-		}
-	}
-	return nil, 0, nil
-}
-
-// warnUnlikelyTags points out tags that look like typos: a train domain no
-// run has, or a base run of another domain.
-func warnUnlikelyTags(c *cli.Context, e *env, store *db.DB, id int64, domains []string, base int64) {
-	runs, err := store.ListRunSummaries(c.Context)
-	if err != nil {
-		return
-	}
-	known := map[string]bool{}
-	domainOf := map[int64]string{}
-	for _, r := range runs {
-		known[r.Domain] = true
-		domainOf[r.ID] = r.Domain
-	}
-	for _, d := range domains {
-		if !known[d] {
-			e.warn(fmt.Sprintf("no run in this database is on domain %q (a typo?); tagged anyway", d))
-		}
-	}
-	if base != 0 && domainOf[base] != domainOf[id] {
-		e.warn(fmt.Sprintf("base run %d is on domain %s, run %d on %s: stats generalization compares runs domain by domain", base, domainOf[base], id, domainOf[id]))
-	}
 }
 
 // openExisting opens the --db file for writing, refusing to create it.

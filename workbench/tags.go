@@ -1,0 +1,200 @@
+package workbench
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/emobench/emobench/db"
+)
+
+// TagEdit is a change to a run's generalization tags, as `runs tag` takes
+// it: set the train domains and/or the base run, and clear tags by name. A
+// tag it does not name keeps its stored value.
+type TagEdit struct {
+	// TrainDomains are the domains the model was trained on, each element
+	// possibly a comma-separated list; used when SetTrainDomains.
+	TrainDomains    []string
+	SetTrainDomains bool
+	// BaseRun is the base (untuned) run's id or name; used when SetBaseRun.
+	BaseRun    string
+	SetBaseRun bool
+	// Remove names the tags to clear: train-domains, base-run (or its old
+	// name base) or all, each element possibly a comma-separated list.
+	Remove []string
+}
+
+// TagEditError is a TagEdit that asks for something impossible or
+// contradictory (an unknown tag to remove, nothing to do, setting and
+// clearing one tag, a run as its own base, empty train domains): a mistake
+// in the request, not in the data. Errors of the database (an unknown or
+// ambiguous base run) are never one.
+type TagEditError struct{ Message string }
+
+func (e *TagEditError) Error() string { return e.Message }
+
+func tagEditErrorf(format string, args ...any) error {
+	return &TagEditError{fmt.Sprintf(format, args...)}
+}
+
+// Tags are a run's generalization tags after an edit.
+type Tags struct {
+	RunID        int64
+	TrainDomains []string // nil: no train domains (not a tuned model)
+	BaseRunID    int64    // 0: no base run
+}
+
+// String is the tags as `runs tag` reports them: "train domains [retail],
+// base run 3", or "no train domains, no base run".
+func (t Tags) String() string {
+	domains := fmt.Sprintf("train domains %v", t.TrainDomains)
+	if t.TrainDomains == nil {
+		domains = "no train domains"
+	}
+	base := "no base run"
+	if t.BaseRunID != 0 {
+		base = fmt.Sprintf("base run %d", t.BaseRunID)
+	}
+	return domains + ", " + base
+}
+
+// Check refuses an edit that is wrong whatever the database holds, with a
+// *TagEditError: an unknown tag name in Remove, nothing set or removed, or
+// one tag both set and removed. TagRun checks it too; call it first to
+// refuse such an edit before opening the database.
+func (e TagEdit) Check() error {
+	_, _, err := e.removes()
+	return err
+}
+
+func (e TagEdit) removes() (domains, base bool, err error) {
+	for _, n := range splitList(e.Remove) {
+		switch n {
+		case "train-domains":
+			domains = true
+		case "base-run", "base":
+			base = true
+		case "all":
+			domains, base = true, true
+		default:
+			return false, false, tagEditErrorf("--remove %q: tags are train-domains, base-run and all", n)
+		}
+	}
+	switch {
+	case !e.SetTrainDomains && !e.SetBaseRun && len(e.Remove) == 0:
+		return false, false, tagEditErrorf("runs tag needs --train-domains, --base-run and/or --remove")
+	case domains && e.SetTrainDomains, base && e.SetBaseRun:
+		return false, false, tagEditErrorf("runs tag cannot both set and --remove the same tag")
+	}
+	return domains, base, nil
+}
+
+// TagRun applies edit to run id's tags and stores them. It returns the
+// tags stored and notes on tags that look like typos: a train domain no
+// run in store is on, or a base run of another domain (they are stored
+// anyway). It fails with a *TagEditError for a bad edit (see Check; also
+// a run as its own base, or train domains that are all blank), with
+// db's errors for an unknown or ambiguous base run, and stores nothing
+// then.
+func TagRun(ctx context.Context, store *db.DB, id int64, edit TagEdit) (Tags, []string, error) {
+	removeDomains, removeBase, err := edit.removes()
+	if err != nil {
+		return Tags{}, nil, err
+	}
+	tags, err := currentTags(ctx, store, id)
+	if err != nil {
+		return Tags{}, nil, err
+	}
+	if removeDomains {
+		tags.TrainDomains = nil
+	}
+	if removeBase {
+		tags.BaseRunID = 0
+	}
+	if edit.SetBaseRun && edit.BaseRun != "" {
+		if tags.BaseRunID, err = store.ResolveRun(ctx, edit.BaseRun); err != nil {
+			return Tags{}, nil, err
+		}
+		if tags.BaseRunID == id {
+			return Tags{}, nil, tagEditErrorf("a run cannot be its own base")
+		}
+	}
+	if edit.SetTrainDomains {
+		if tags.TrainDomains = uniqueInOrder(splitList(edit.TrainDomains)); len(tags.TrainDomains) == 0 {
+			return Tags{}, nil, tagEditErrorf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+		}
+	}
+	notes := unlikelyTagNotes(ctx, store, tags)
+	if err := store.TagRun(ctx, id, tags.TrainDomains, tags.BaseRunID); err != nil {
+		return Tags{}, nil, err
+	}
+	return tags, notes, nil
+}
+
+// currentTags returns run id's stored tags.
+func currentTags(ctx context.Context, store *db.DB, id int64) (Tags, error) {
+	all, err := store.ListRunTags(ctx)
+	if err != nil {
+		return Tags{}, err
+	}
+	for _, t := range all {
+		if t.RunID == id {
+			return Tags{RunID: id, TrainDomains: t.TrainDomains, BaseRunID: t.BaseRunID}, nil
+		}
+	}
+	return Tags{RunID: id}, nil
+}
+
+// unlikelyTagNotes point out tags that look like typos: a train domain no
+// run has, or a base run of another domain. A failure to list the runs
+// gives no notes: they are advice.
+func unlikelyTagNotes(ctx context.Context, store *db.DB, tags Tags) []string {
+	runs, err := store.ListRunSummaries(ctx)
+	if err != nil {
+		return nil
+	}
+	known := map[string]bool{}
+	domainOf := map[int64]string{}
+	for _, r := range runs {
+		known[r.Domain] = true
+		domainOf[r.ID] = r.Domain
+	}
+	var notes []string
+	for _, d := range tags.TrainDomains {
+		if !known[d] {
+			notes = append(notes, fmt.Sprintf("no run in this database is on domain %q (a typo?); tagged anyway", d))
+		}
+	}
+	if base, id := tags.BaseRunID, tags.RunID; base != 0 && domainOf[base] != domainOf[id] {
+		notes = append(notes, fmt.Sprintf("base run %d is on domain %s, run %d on %s: stats generalization compares runs domain by domain", base, domainOf[base], id, domainOf[id]))
+	}
+	return notes
+}
+
+// splitList splits each value at commas, as repeatable list flags
+// (--train-domains a,b --train-domains c) are given, trimming spaces and
+// dropping empty parts.
+func splitList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, part := range strings.Split(v, ",") {
+			if part = strings.TrimSpace(part); part != "" {
+				out = append(out, part)
+			}
+		}
+	}
+	return out
+}
+
+// uniqueInOrder returns values without repeats, first occurrences kept.
+func uniqueInOrder(values []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range values {
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
