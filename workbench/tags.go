@@ -24,17 +24,17 @@ type TagEdit struct {
 	Remove []string
 }
 
-// TagEditError is a TagEdit that asks for something impossible or
-// contradictory (an unknown tag to remove, nothing to do, setting and
-// clearing one tag, a run as its own base, empty train domains): a mistake
-// in the request, not in the data. Errors of the database (an unknown or
-// ambiguous base run) are never one.
-type TagEditError struct{ Message string }
+// RequestError is a command's request that cannot be done as asked,
+// whatever the data: contradictory or impossible options (TagEdit.Check),
+// a run as its own base, a trial number below 0. It is a mistake in the
+// command line, which main maps to the usage exit code, unlike the
+// database's errors (an unknown or ambiguous run), which are never one.
+type RequestError struct{ Message string }
 
-func (e *TagEditError) Error() string { return e.Message }
+func (e *RequestError) Error() string { return e.Message }
 
-func tagEditErrorf(format string, args ...any) error {
-	return &TagEditError{fmt.Sprintf(format, args...)}
+func requestErrorf(format string, args ...any) error {
+	return &RequestError{fmt.Sprintf(format, args...)}
 }
 
 // Tags are a run's generalization tags after an edit.
@@ -59,7 +59,7 @@ func (t Tags) String() string {
 }
 
 // Check refuses an edit that is wrong whatever the database holds, with a
-// *TagEditError: an unknown tag name in Remove, nothing set or removed, or
+// *RequestError: an unknown tag name in Remove, nothing set or removed, or
 // one tag both set and removed. TagRun checks it too; call it first to
 // refuse such an edit before opening the database.
 func (e TagEdit) Check() error {
@@ -77,14 +77,14 @@ func (e TagEdit) removes() (domains, base bool, err error) {
 		case "all":
 			domains, base = true, true
 		default:
-			return false, false, tagEditErrorf("--remove %q: tags are train-domains, base-run and all", n)
+			return false, false, requestErrorf("--remove %q: tags are train-domains, base-run and all", n)
 		}
 	}
 	switch {
 	case !e.SetTrainDomains && !e.SetBaseRun && len(e.Remove) == 0:
-		return false, false, tagEditErrorf("runs tag needs --train-domains, --base-run and/or --remove")
+		return false, false, requestErrorf("runs tag needs --train-domains, --base-run and/or --remove")
 	case domains && e.SetTrainDomains, base && e.SetBaseRun:
-		return false, false, tagEditErrorf("runs tag cannot both set and --remove the same tag")
+		return false, false, requestErrorf("runs tag cannot both set and --remove the same tag")
 	}
 	return domains, base, nil
 }
@@ -92,7 +92,7 @@ func (e TagEdit) removes() (domains, base bool, err error) {
 // TagRun applies edit to run id's tags and stores them. It returns the
 // tags stored and notes on tags that look like typos: a train domain no
 // run in store is on, or a base run of another domain (they are stored
-// anyway). It fails with a *TagEditError for a bad edit (see Check; also
+// anyway). It fails with a *RequestError for a bad edit (see Check; also
 // a run as its own base, or train domains that are all blank), with
 // db's errors for an unknown or ambiguous base run, and stores nothing
 // then.
@@ -116,12 +116,12 @@ func TagRun(ctx context.Context, store *db.DB, id int64, edit TagEdit) (Tags, []
 			return Tags{}, nil, err
 		}
 		if tags.BaseRunID == id {
-			return Tags{}, nil, tagEditErrorf("a run cannot be its own base")
+			return Tags{}, nil, requestErrorf("a run cannot be its own base")
 		}
 	}
 	if edit.SetTrainDomains {
 		if tags.TrainDomains = uniqueInOrder(splitList(edit.TrainDomains)); len(tags.TrainDomains) == 0 {
-			return Tags{}, nil, tagEditErrorf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+			return Tags{}, nil, requestErrorf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
 		}
 	}
 	notes := unlikelyTagNotes(ctx, store, tags)

@@ -106,9 +106,9 @@ func TestTagRun_ErrEdit(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err := TagRun(context.Background(), store, 2, tt.edit)
-		var editErr *TagEditError
+		var editErr *RequestError
 		if !errors.As(err, &editErr) || err.Error() != tt.want {
-			t.Errorf("TagRun(%+v) = %v, want *TagEditError %q", tt.edit, err, tt.want)
+			t.Errorf("TagRun(%+v) = %v, want *RequestError %q", tt.edit, err, tt.want)
 		}
 		if got := storedTags(t, store, 2); !slices.Equal(got.TrainDomains, []string{"airline"}) || got.BaseRunID != 3 {
 			t.Errorf("TagRun(%+v) changed the stored tags to %+v", tt.edit, got)
@@ -120,7 +120,7 @@ func TestTagRun_ErrEdit(t *testing.T) {
 func TestTagRun_ErrUnknownBase(t *testing.T) {
 	_, _, err := TagRun(context.Background(), tagsDB(t), 2, TagEdit{BaseRun: "nosuch", SetBaseRun: true})
 	var notFound *db.RunNotFoundError
-	var editErr *TagEditError
+	var editErr *RequestError
 	if !errors.As(err, &notFound) || errors.As(err, &editErr) {
 		t.Fatalf("TagRun(base nosuch) = %v, want a *db.RunNotFoundError", err)
 	}

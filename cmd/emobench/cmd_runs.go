@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -94,7 +93,7 @@ func tagCommand(e *env) *cli.Command {
 			edit := workbench.TagEdit{TrainDomains: c.StringSlice("train-domains"), SetTrainDomains: c.IsSet("train-domains"),
 				BaseRun: baseRef, SetBaseRun: baseSet, Remove: c.StringSlice("remove")}
 			if err := edit.Check(); err != nil {
-				return tagUsage(err)
+				return err
 			}
 			store, id, err := openRunArg(c, e)
 			if err != nil {
@@ -103,22 +102,13 @@ func tagCommand(e *env) *cli.Command {
 			defer store.Close()
 			tags, notes, err := workbench.TagRun(c.Context, store, id, edit)
 			if err != nil {
-				return tagUsage(err)
+				return err
 			}
 			e.warnAll(notes)
 			fmt.Fprintf(e.stdout, "run %d: %s\n", id, tags)
 			return nil
 		},
 	}
-}
-
-// tagUsage makes a refused tag edit a usage error (exit 2).
-func tagUsage(err error) error {
-	var refused *workbench.TagEditError
-	if errors.As(err, &refused) {
-		return &usageError{err}
-	}
-	return err
 }
 
 // baseRunFlag returns the --base-run value, or that of its old name --base,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -60,16 +61,18 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 }
 
 // exitCode maps an error to the exit code: 0 for none, 2 for a mistake in
-// the command line (a command's own usageError or cliargs' UsageError), 1
-// for every other failure, whatever its emobench code (invalid input, not
-// found, conflict) or cause (interrupted, I/O).
+// the command line (a command's usageError, cliargs' UsageError for the
+// line's shape, workbench's RequestError for what it asks), 1 for every
+// other failure, whatever its emobench code (invalid input, not found,
+// conflict) or cause (interrupted, I/O).
 func exitCode(err error) int {
 	var usage *usageError
 	var line *cliargs.UsageError
+	var request *workbench.RequestError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &usage), errors.As(err, &line):
+	case errors.As(err, &usage), errors.As(err, &line), errors.As(err, &request):
 		return exitUsage
 	default:
 		return exitFailure
