@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 )
 
@@ -169,6 +170,63 @@ func unlikelyTagNotes(ctx context.Context, store *db.DB, tags Tags) []string {
 		notes = append(notes, fmt.Sprintf("base run %d is on domain %s, run %d on %s: stats generalization compares runs domain by domain", base, domainOf[base], id, domainOf[id]))
 	}
 	return notes
+}
+
+// RunEdit is a correction of a run's metadata, as `runs set` takes it:
+// each non-nil field is set, and the others keep their values.
+type RunEdit struct {
+	Name, AgentModel, UserModel *string // spaces around them are trimmed
+	Condition                   *string // with-emotions, without-emotions or none
+}
+
+// Metadata checks e and returns it as db.UpdateRunMetadata takes it. It
+// fails with a *RequestError naming the flag of a blank field (--name,
+// --model, --user-model) or an unknown condition, or when e sets nothing.
+func (e RunEdit) Metadata() (db.RunMetadata, error) {
+	var m db.RunMetadata
+	for _, f := range []struct {
+		flag  string
+		value *string
+		field **string
+	}{{"name", e.Name, &m.Name}, {"model", e.AgentModel, &m.AgentModel}, {"user-model", e.UserModel, &m.UserModel}} {
+		if f.value != nil {
+			v := strings.TrimSpace(*f.value)
+			if v == "" {
+				return db.RunMetadata{}, requestErrorf("--%s is empty", f.flag)
+			}
+			*f.field = &v
+		}
+	}
+	if e.Condition != nil {
+		cond, err := emobench.ParseCondition(*e.Condition)
+		if err != nil {
+			return db.RunMetadata{}, requestErrorf("--condition: %v", err)
+		}
+		m.Condition = &cond
+	}
+	if m == (db.RunMetadata{}) {
+		return db.RunMetadata{}, requestErrorf("runs set needs at least one of --name, --model, --user-model, --condition")
+	}
+	return m, nil
+}
+
+// SetRunMetadata stores m on run id (db.UpdateRunMetadata, whose errors
+// it returns) and returns the run's summary as it now reads; the zero
+// RunSummary when the run is no longer listed.
+func SetRunMetadata(ctx context.Context, store *db.DB, id int64, m db.RunMetadata) (db.RunSummary, error) {
+	if err := store.UpdateRunMetadata(ctx, id, m); err != nil {
+		return db.RunSummary{}, err
+	}
+	runs, err := store.ListRunSummaries(ctx)
+	if err != nil {
+		return db.RunSummary{}, err
+	}
+	for _, r := range runs {
+		if r.ID == id {
+			return r, nil
+		}
+	}
+	return db.RunSummary{}, nil
 }
 
 // splitList splits each value at commas, as repeatable list flags

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -132,5 +133,46 @@ func TestTagEdit_Check(t *testing.T) {
 	}
 	if err := (TagEdit{Remove: []string{"x"}}).Check(); err == nil {
 		t.Errorf("Check(remove x) = nil, want an error")
+	}
+}
+
+func TestRunEdit_Metadata(t *testing.T) {
+	name, blank, cond, badCond := " gpt-4o-retail ", "  ", "with-emotions", "happy"
+	m, err := RunEdit{Name: &name, Condition: &cond}.Metadata()
+	if err != nil || m.Name == nil || *m.Name != "gpt-4o-retail" || m.Condition == nil || *m.Condition != emobench.Condition("with-emotions") || m.AgentModel != nil || m.UserModel != nil {
+		t.Fatalf("Metadata = %+v, %v; want name gpt-4o-retail (trimmed) and condition with-emotions only", m, err)
+	}
+	for _, tt := range []struct {
+		edit RunEdit
+		want string
+	}{
+		{RunEdit{AgentModel: &blank}, "--model is empty"},
+		{RunEdit{UserModel: &blank}, "--user-model is empty"},
+		{RunEdit{}, "runs set needs at least one of --name, --model, --user-model, --condition"},
+	} {
+		_, err := tt.edit.Metadata()
+		var request *RequestError
+		if !errors.As(err, &request) || err.Error() != tt.want {
+			t.Errorf("Metadata(%+v) = %v, want *RequestError %q", tt.edit, err, tt.want)
+		}
+	}
+	if _, err := (RunEdit{Condition: &badCond}).Metadata(); err == nil || !strings.HasPrefix(err.Error(), "--condition: ") {
+		t.Errorf("Metadata(condition happy) = %v, want a --condition error", err)
+	}
+}
+
+func TestSetRunMetadata(t *testing.T) {
+	model := "m-ft-v2"
+	m, err := RunEdit{AgentModel: &model}.Metadata()
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := tagsDB(t)
+	r, err := SetRunMetadata(context.Background(), store, 2, m)
+	if err != nil || r.ID != 2 || r.Name != "tuned" || r.AgentModel != "m-ft-v2" || r.Domain != "retail" {
+		t.Fatalf("SetRunMetadata = %+v, %v; want run 2 tuned with model m-ft-v2", r, err)
+	}
+	if _, err := SetRunMetadata(context.Background(), store, 99, m); !errors.Is(err, emobench.ErrNotFound) {
+		t.Errorf("SetRunMetadata(99) = %v, want ErrNotFound", err)
 	}
 }

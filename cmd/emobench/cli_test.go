@@ -12,6 +12,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
+	"github.com/emobench/emobench/workbench"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -106,6 +107,7 @@ func TestExitCode(t *testing.T) {
 		{usagef("bad flag"), exitUsage},
 		{fmt.Errorf("runs tag: %w", usagef("bad flag")), exitUsage},
 		{cliargs.Usagef("no command %q", "x"), exitUsage},
+		{fmt.Errorf("runs tag: %w", &workbench.RequestError{Message: "a run cannot be its own base"}), exitUsage},
 		{emobench.Errorf(emobench.ENOTFOUND, "no trajectory with id 9"), exitFailure},
 		{emobench.ErrInvalid, exitFailure},
 		{&db.RunNotFoundError{Ref: "x"}, exitFailure},

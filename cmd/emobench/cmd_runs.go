@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
@@ -170,44 +168,27 @@ func setCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("runs set takes one RUN (id or name), got %d arguments", c.NArg())
 			}
-			var m db.RunMetadata
-			for flag, field := range map[string]**string{"name": &m.Name, "model": &m.AgentModel, "user-model": &m.UserModel} {
+			var edit workbench.RunEdit
+			for flag, field := range map[string]**string{"name": &edit.Name, "model": &edit.AgentModel, "user-model": &edit.UserModel, "condition": &edit.Condition} {
 				if c.IsSet(flag) {
-					v := strings.TrimSpace(c.String(flag))
-					if v == "" {
-						return usagef("--%s is empty", flag)
-					}
+					v := c.String(flag)
 					*field = &v
 				}
 			}
-			if c.IsSet("condition") {
-				cond, err := emobench.ParseCondition(c.String("condition"))
-				if err != nil {
-					return usagef("--condition: %v", err)
-				}
-				m.Condition = &cond
-			}
-			if m == (db.RunMetadata{}) {
-				return usagef("runs set needs at least one of --name, --model, --user-model, --condition")
+			m, err := edit.Metadata()
+			if err != nil {
+				return err
 			}
 			store, id, err := openRunArg(c, e)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			if err := store.UpdateRunMetadata(c.Context, id, m); err != nil {
-				return err
+			r, err := workbench.SetRunMetadata(c.Context, store, id, m)
+			if err == nil && r.ID == id {
+				fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
 			}
-			runs, err := store.ListRunSummaries(c.Context)
-			if err != nil {
-				return err
-			}
-			for _, r := range runs {
-				if r.ID == id {
-					fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
-				}
-			}
-			return nil
+			return err
 		},
 	}
 }
