@@ -3,6 +3,7 @@ package workbench
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -227,6 +228,27 @@ func SetRunMetadata(ctx context.Context, store *db.DB, id int64, m db.RunMetadat
 		}
 	}
 	return db.RunSummary{}, nil
+}
+
+// RemoveRuns deletes the runs refs name (ids or names; a run named twice,
+// as "3 3" or by id and name, once) with their trajectories, and the tasks
+// no other run uses, in one transaction (db.DeleteRuns). It returns the
+// ids removed, sorted, and how many tasks went. An unknown or ambiguous
+// ref is db's error, and removes nothing.
+func RemoveRuns(ctx context.Context, store *db.DB, refs []string) (ids []int64, tasks int64, err error) {
+	for _, ref := range refs {
+		id, err := store.ResolveRun(ctx, ref)
+		if err != nil {
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if tasks, err = store.DeleteRuns(ctx, ids); err != nil {
+		return nil, 0, err
+	}
+	return ids, tasks, nil
 }
 
 // splitList splits each value at commas, as repeatable list flags

@@ -176,3 +176,19 @@ func TestSetRunMetadata(t *testing.T) {
 		t.Errorf("SetRunMetadata(99) = %v, want ErrNotFound", err)
 	}
 }
+
+func TestRemoveRuns(t *testing.T) {
+	ctx := context.Background()
+	store := tagsDB(t)
+	if _, _, err := RemoveRuns(ctx, store, []string{"3", "nosuch"}); err == nil {
+		t.Fatal("RemoveRuns(3, nosuch) = nil error, want the unknown run's")
+	}
+	ids, _, err := RemoveRuns(ctx, store, []string{"other", "1", "3", "base"})
+	if err != nil || !slices.Equal(ids, []int64{1, 3}) {
+		t.Fatalf("RemoveRuns(other 1 3 base) = %v, %v; want [1 3]", ids, err)
+	}
+	runs, err := store.ListRuns(ctx)
+	if err != nil || len(runs) != 1 || runs[0].ID != 2 {
+		t.Fatalf("runs left: %+v, %v; want run 2 alone", runs, err)
+	}
+}

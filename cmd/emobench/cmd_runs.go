@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
@@ -210,13 +209,7 @@ func removeCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			ids, err := resolveRuns(c.Context, store, c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			slices.Sort(ids)
-			ids = slices.Compact(ids) // "3 3" or an id and its name
-			tasks, err := store.DeleteRuns(c.Context, ids)
+			ids, tasks, err := workbench.RemoveRuns(c.Context, store, c.Args().Slice())
 			if err != nil {
 				return err
 			}

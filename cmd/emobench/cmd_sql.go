@@ -38,7 +38,11 @@ func sqlCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			return writeQuery(c, store, query, format, e.stdout)
+			out := table.NewQueryWriter(e.stdout, format) // csv and json row by row
+			if err := store.QueryEach(c.Context, query, out.Header, out.Row); err != nil {
+				return err
+			}
+			return out.End()
 		},
 	}
 }
@@ -69,14 +73,4 @@ func readQuery(c *cli.Context, stdin io.Reader) (string, error) {
 		return "", usagef("sql needs a QUERY argument or a query on stdin")
 	}
 	return query, nil
-}
-
-// writeQuery writes the query's rows as a table in format
-// (table.QueryWriter: csv and json row by row).
-func writeQuery(c *cli.Context, store *db.DB, query, format string, w io.Writer) error {
-	out := table.NewQueryWriter(w, format)
-	if err := store.QueryEach(c.Context, query, out.Header, out.Row); err != nil {
-		return err
-	}
-	return out.End()
 }
