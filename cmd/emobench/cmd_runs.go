@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -83,7 +84,7 @@ func tagCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("runs tag takes one RUN (id or name), got %d arguments", c.NArg())
 			}
-			baseRef, baseSet, err := baseRunFlag(c)
+			baseRef, baseSet, err := cliargs.Renamed(c, "base-run", "base")
 			if err != nil {
 				return err
 			}
@@ -106,18 +107,6 @@ func tagCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
-}
-
-// baseRunFlag returns the --base-run value, or that of its old name --base,
-// and whether either was given; both at once is a usage error.
-func baseRunFlag(c *cli.Context) (ref string, set bool, err error) {
-	switch {
-	case c.IsSet("base-run") && c.IsSet("base"):
-		return "", false, usagef("--base is the old name of --base-run: give one of them")
-	case c.IsSet("base"):
-		return c.String("base"), true, nil
-	}
-	return c.String("base-run"), c.IsSet("base-run"), nil
 }
 
 // openExisting opens the --db file for writing, refusing to create it.

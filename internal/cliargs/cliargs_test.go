@@ -258,3 +258,44 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+// The old name of a renamed flag works, alone; both names are refused.
+func TestRenamed(t *testing.T) {
+	tests := []struct {
+		args    string
+		value   string
+		set     bool
+		wantErr string
+	}{
+		{"runs tag 7 --base-run 3", "3", true, ""},
+		{"runs tag 7 --base 4", "4", true, ""},
+		{"runs tag 7", "", false, ""},
+		{"runs tag 7 --base 4 --base-run 3", "", false, "--base is the old name of --base-run: give one of them"},
+	}
+	for _, tt := range tests {
+		app := testApp()
+		var value string
+		var set bool
+		var err error
+		app.Commands[2].Subcommands[0].Action = func(c *cli.Context) error {
+			value, set, err = Renamed(c, "base-run", "base")
+			return nil
+		}
+		args, nerr := Normalize(app, append([]string{"emobench"}, strings.Fields(tt.args)...))
+		if nerr != nil {
+			t.Fatal(nerr)
+		}
+		if rerr := app.Run(args); rerr != nil {
+			t.Fatal(rerr)
+		}
+		if tt.wantErr != "" {
+			if err == nil || !isUsage(err) || err.Error() != tt.wantErr {
+				t.Errorf("%s: %v, want usage error %q", tt.args, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || value != tt.value || set != tt.set {
+			t.Errorf("%s: %q, %v, %v; want %q, %v", tt.args, value, set, err, tt.value, tt.set)
+		}
+	}
+}

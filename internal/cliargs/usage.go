@@ -83,3 +83,17 @@ var singleDashFlag = regexp.MustCompile(`((?:not defined|flag needs an argument|
 func DoubleDash(msg string) string {
 	return singleDashFlag.ReplaceAllString(msg, "$1--$2")
 }
+
+// Renamed reads a string flag that was renamed, keeping its old name
+// (defined, usually Hidden, beside the new one) working: it returns the
+// value of whichever was given and whether one was; both given is a
+// *UsageError.
+func Renamed(c *cli.Context, name, oldName string) (value string, set bool, err error) {
+	switch {
+	case c.IsSet(name) && c.IsSet(oldName):
+		return "", false, Usagef("--%s is the old name of --%s: give one of them", oldName, name)
+	case c.IsSet(oldName):
+		return c.String(oldName), true, nil
+	}
+	return c.String(name), c.IsSet(name), nil
+}
