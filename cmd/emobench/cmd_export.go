@@ -31,7 +31,7 @@ func exportCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "taubench, tau2, parquet, csv or jsonl (required)"},
 			&cli.StringFlag{Name: "out", Usage: "output `PATH`: a file or a directory, by format (required)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing file, or write into a non-empty directory"},
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			runFlag(),
 		},
 		Action: func(c *cli.Context) error { return runExport(c, e) },
 	}

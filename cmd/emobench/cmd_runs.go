@@ -22,7 +22,7 @@ func runsCommand(e *env) *cli.Command {
 			"was recorded).\n\n" +
 			"Example:\n   emobench --db runs.db runs --format csv",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			formatFlag(),
 		},
 		Subcommands: []*cli.Command{tagCommand(e), setCommand(e), removeCommand(e)},
 		Action: func(c *cli.Context) error {
