@@ -35,6 +35,9 @@ type importRule struct {
 //     reading flags and printing): it joins db with ingest, sim, analysis
 //     and reports, and never imports cmd;
 //   - reports/table is reports' table writers: root and analysis types;
+//   - internal/cliargs is urfave/cli/v2 plumbing (argument normalisation,
+//     usage errors, the version line) that knows no emobench command: no
+//     project package, urfave/cli/v2 and smetrics (suggestions) only;
 //   - internal/chromiumtest is test support (a headless Chromium through
 //     chromedp for the browser tests of reports and cmd/emobench): no
 //     project package, chromedp only, and only _test.go files import it
@@ -59,6 +62,7 @@ var importRules = map[string]importRule{
 	"cmd/emobench":  {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
+	"internal/cliargs":      {project: nil, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
 }
 
 // testOnly are the packages that only _test.go files may import.

@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/cliargs"
+	"github.com/emobench/emobench/workbench"
 	"github.com/google/go-cmp/cmp"
-	"github.com/urfave/cli/v2"
 )
 
 // Global flags work after the command and its subcommands, with the same
@@ -34,32 +33,6 @@ func TestCLI_GlobalFlagsAfterCommand(t *testing.T) {
 		want, got := mustRun(t, tt.before...), mustRun(t, tt.after...)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("emobench %s differs from emobench %s (-want +got):\n%s", strings.Join(tt.after, " "), strings.Join(tt.before, " "), diff)
-		}
-	}
-}
-
-func TestInterspersedFlags(t *testing.T) {
-	app := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
-	app.Flags = append(app.Flags, &cli.BoolFlag{Name: "quiet"}) // a global bool flag, as --quiet
-	tests := []struct{ in, want string }{
-		{"runs --db x.db", "--db x.db runs"},
-		{"runs --quiet --db x.db", "--quiet --db x.db runs"},
-		{"runs tag 7 --base-run 3 --db=x.db", "--db=x.db runs tag --base-run 3 7"},
-		{"stats passk --db x.db --run 3", "--db x.db stats passk --run 3"},
-		{"--db x.db sql SELECT --format csv", "--db x.db sql --format csv SELECT"},
-		{"sql --db x.db -- --db y", "--db x.db sql -- --db y"},
-		{"ingest - --db x.db", "--db x.db ingest -"},
-		{"runs --version", "--version runs"},
-		{"runs --help", "runs --help"},
-		{"sql -5 --db x.db", "--db x.db sql -- -5"},
-		// The last --db wins wherever it stands.
-		{"--db a.db ingest --db b.db f.json", "--db a.db --db b.db ingest f.json"},
-		{"--db a.db runs --db c.db", "--db a.db --db c.db runs"},
-	}
-	for _, tt := range tests {
-		got := strings.Join(interspersedFlags(app, append([]string{"emobench"}, strings.Fields(tt.in)...))[1:], " ")
-		if got != tt.want {
-			t.Errorf("%q -> %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -116,37 +89,8 @@ func TestCLI_ErrUnknownCommandSuggests(t *testing.T) {
 	}
 }
 
-func TestSuggest(t *testing.T) {
-	names := []string{"ingest", "export", "runs", "run", "rm", "stats", "show", "sql"}
-	tests := map[string]string{
-		"stat": "stats", "sohw": "show", "expotr": "export", "ingset": "ingest", "ex": "export",
-		"rn": "run", "sq": "sql", "zzz": "", "s": "", "xxxxxxxx": "",
-	}
-	for word, want := range tests {
-		if got := suggest(names, word); got != want {
-			t.Errorf("suggest(%q) = %q, want %q", word, got, want)
-		}
-	}
-}
-
-func TestBuildVersion(t *testing.T) {
-	checkout := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/emobench/emobench", Version: "(devel)"},
-		Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "09707439acad126a1eaa8ae7c2092b77723b98ec"}, {Key: "vcs.modified", Value: "true"}}}
-	release := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.0"}}
-	tests := []struct {
-		info *debug.BuildInfo
-		ok   bool
-		want string
-	}{
-		{checkout, true, "(devel), revision 09707439acad126a1eaa8ae7c2092b77723b98ec, modified, go1.26.8"},
-		{release, true, "v1.2.0, go1.26.8"},
-		{nil, false, "unknown"},
-	}
-	for _, tt := range tests {
-		if got := buildVersion(tt.info, tt.ok); got != tt.want {
-			t.Errorf("buildVersion = %q, want %q", got, tt.want)
-		}
-	}
+// --version prints cliargs.BuildVersion's line, before or after a command.
+func TestCLI_Version(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"runs", "--version"}} {
 		if out := mustRun(t, args...); !strings.HasPrefix(out, "emobench version ") || !strings.Contains(out, "go1.") {
 			t.Errorf("emobench %s printed %q", strings.Join(args, " "), out)
@@ -162,6 +106,8 @@ func TestExitCode(t *testing.T) {
 		{nil, exitOK},
 		{usagef("bad flag"), exitUsage},
 		{fmt.Errorf("runs tag: %w", usagef("bad flag")), exitUsage},
+		{cliargs.Usagef("no command %q", "x"), exitUsage},
+		{fmt.Errorf("runs tag: %w", &workbench.RequestError{Message: "a run cannot be its own base"}), exitUsage},
 		{emobench.Errorf(emobench.ENOTFOUND, "no trajectory with id 9"), exitFailure},
 		{emobench.ErrInvalid, exitFailure},
 		{&db.RunNotFoundError{Ref: "x"}, exitFailure},
@@ -224,28 +170,6 @@ func TestRunsTag_Remove(t *testing.T) {
 	}
 }
 
-// Words that only look like flags after a command's argument are its
-// arguments; flag-shaped unknown words are refused anywhere before "--".
-func TestCheckFlags(t *testing.T) {
-	app := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
-	for in, wantErr := range map[string]bool{
-		"sql SELECT -5":                false,
-		"ingest -":                     false,
-		"sql --format csv -- --nosuch": false,
-		"show 3 --full --db x.db":      false,
-		"runs --version":               false,
-		"stats passk -h":               false,
-		"show 3 --fulll":               true,
-		"show -x":                      true,
-		"--nosuch runs":                true,
-	} {
-		err := checkFlags(app, append([]string{"emobench"}, strings.Fields(in)...))
-		if (err != nil) != wantErr || (err != nil && exitCode(err) != exitUsage) {
-			t.Errorf("checkFlags(%q) = %v, want error %v (a usage error)", in, err, wantErr)
-		}
-	}
-}
-
 func TestCLIHint(t *testing.T) {
 	tests := []struct {
 		err  error
@@ -262,45 +186,6 @@ func TestCLIHint(t *testing.T) {
 			t.Errorf("cliHint(%v) = %q, want %q", tt.err, got, tt.want)
 		}
 	}
-}
-
-// cliArgs only reorders words: every word given comes out once, with at
-// most one "--" added (help aside, which it turns into --help).
-func FuzzCLIArgs(f *testing.F) {
-	for _, seed := range []string{
-		"runs\x00--db\x00x.db", "sql\x00-- c\nSELECT 1\x00--db\x00x", "runs\x00tag\x007\x00--base-run\x003",
-		"stats\x00passk\x00--k\x00-1\x00--by=condition", "ingest\x00-\x00--name\x00--db", "show\x00--\x00--full",
-		"--db\x00\x00runs", "-\x00--\x00-", "stats\x00--db", "--version\x00runs\x00-v",
-	} {
-		f.Add(seed)
-	}
-	app := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
-	f.Fuzz(func(t *testing.T, joined string) {
-		in := strings.Split(joined, "\x00")
-		if slices.Contains(in, "help") || slices.Contains(in, "h") {
-			return
-		}
-		out, err := cliArgs(app, append([]string{"emobench"}, in...))
-		if err != nil {
-			if exitCode(err) != exitUsage {
-				t.Fatalf("cliArgs(%q): %v is not a usage error", in, err)
-			}
-			return
-		}
-		got, want := slices.Clone(out[1:]), slices.Clone(in)
-		if len(got) == len(want)+1 {
-			i := slices.Index(got, "--")
-			if i < 0 {
-				t.Fatalf("cliArgs(%q) = %q: one word more, and not \"--\"", in, out)
-			}
-			got = slices.Delete(got, i, i+1)
-		}
-		slices.Sort(got)
-		slices.Sort(want)
-		if !slices.Equal(got, want) {
-			t.Fatalf("cliArgs(%q) = %q: not the same words", in, out)
-		}
-	})
 }
 
 // A --db after the command overrides one before it: the data goes where

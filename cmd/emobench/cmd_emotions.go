@@ -20,15 +20,16 @@ func emotionsCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 		},
 		Action: func(c *cli.Context) error {
-			switch c.String("format") {
-			case "json":
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(emobench.Taxonomy)
-			case "table":
+			format := c.String("format")
+			if err := checkFormat(format, "table", "json"); err != nil {
+				return err
+			}
+			if format == "table" {
 				return table.Taxonomy().Write(e.stdout, "table")
 			}
-			return usagef("--format %q is not one of table, json", c.String("format"))
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(emobench.Taxonomy)
 		},
 	}
 }

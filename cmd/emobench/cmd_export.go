@@ -4,11 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/export"
 	"github.com/emobench/emobench/ingest"
 	"github.com/urfave/cli/v2"
@@ -33,7 +31,7 @@ func exportCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "taubench, tau2, parquet, csv or jsonl (required)"},
 			&cli.StringFlag{Name: "out", Usage: "output `PATH`: a file or a directory, by format (required)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing file, or write into a non-empty directory"},
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"},
+			runFlag(),
 		},
 		Action: func(c *cli.Context) error { return runExport(c, e) },
 	}
@@ -47,21 +45,24 @@ func runExport(c *cli.Context, e *env) error {
 	if format == "" {
 		return usagef("export needs --format (one of %s)", strings.Join(export.Formats, ", "))
 	}
-	if !slices.Contains(export.Formats, format) {
-		return usagef("--format %q is not one of %s", format, strings.Join(export.Formats, ", "))
+	if err := checkFormat(format, export.Formats...); err != nil {
+		return err
 	}
 	if out == "" {
 		return usagef("export needs --out PATH")
 	}
-	store, err := openCurrent(c)
+	store, ids, err := openRuns(c)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	runs, err := exportRuns(c, store)
+	all, err := store.ListRuns(c.Context)
 	if err != nil {
 		return err
 	}
+	runs := export.Select(all, ids, func(id int64) iter.Seq2[*emobench.Trajectory, error] {
+		return store.Trajectories(c.Context, id)
+	}, ingest.RedactTrajectory)
 	if len(runs) == 0 {
 		return errors.New("no runs to export: the database is empty")
 	}
@@ -76,20 +77,4 @@ func runExport(c *cli.Context, e *env) error {
 		}
 	}
 	return nil
-}
-
-// exportRuns returns the runs named by --run, in the order given, or every
-// run by id.
-func exportRuns(c *cli.Context, store *db.DB) ([]export.Run, error) {
-	all, err := store.ListRuns(c.Context)
-	if err != nil {
-		return nil, err
-	}
-	ids, err := resolveRuns(c.Context, store, c.StringSlice("run"))
-	if err != nil {
-		return nil, err
-	}
-	return export.Select(all, ids, func(id int64) iter.Seq2[*emobench.Trajectory, error] {
-		return store.Trajectories(c.Context, id)
-	}, ingest.RedactTrajectory), nil
 }

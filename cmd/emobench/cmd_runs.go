@@ -3,11 +3,9 @@ package main
 import (
 	"fmt"
 	"os"
-	"slices"
-	"strings"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -24,7 +22,7 @@ func runsCommand(e *env) *cli.Command {
 			"was recorded).\n\n" +
 			"Example:\n   emobench --db runs.db runs --format csv",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"},
+			formatFlag(),
 		},
 		Subcommands: []*cli.Command{tagCommand(e), setCommand(e), removeCommand(e)},
 		Action: func(c *cli.Context) error {
@@ -86,129 +84,28 @@ func tagCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("runs tag takes one RUN (id or name), got %d arguments", c.NArg())
 			}
-			baseRef, baseSet, err := baseRunFlag(c)
+			baseRef, baseSet, err := cliargs.Renamed(c, "base-run", "base")
 			if err != nil {
 				return err
 			}
-			removeDomains, removeBase, err := tagsToRemove(c.StringSlice("remove"))
-			if err != nil {
+			edit := workbench.TagEdit{TrainDomains: c.StringSlice("train-domains"), SetTrainDomains: c.IsSet("train-domains"),
+				BaseRun: baseRef, SetBaseRun: baseSet, Remove: c.StringSlice("remove")}
+			if err := edit.Check(); err != nil {
 				return err
-			}
-			switch {
-			case !c.IsSet("train-domains") && !baseSet && !c.IsSet("remove"):
-				return usagef("runs tag needs --train-domains, --base-run and/or --remove")
-			case removeDomains && c.IsSet("train-domains"), removeBase && baseSet:
-				return usagef("runs tag cannot both set and --remove the same tag")
 			}
 			store, id, err := openRunArg(c, e)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			domains, base, err := currentTags(c, store, id) // a flag not given keeps its value
+			tags, notes, err := workbench.TagRun(c.Context, store, id, edit)
 			if err != nil {
 				return err
 			}
-			if removeDomains {
-				domains = nil
-			}
-			if removeBase {
-				base = 0
-			}
-			if baseRef != "" {
-				if base, err = store.ResolveRun(c.Context, baseRef); err != nil {
-					return err
-				}
-				if base == id {
-					return usagef("a run cannot be its own base")
-				}
-			}
-			if c.IsSet("train-domains") {
-				if domains = uniqueInOrder(splitList(c.StringSlice("train-domains"))); len(domains) == 0 {
-					return usagef("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
-				}
-			}
-			warnUnlikelyTags(c, e, store, id, domains, base)
-			if err := store.TagRun(c.Context, id, domains, base); err != nil {
-				return err
-			}
-			domainsText := fmt.Sprintf("train domains %v", domains)
-			if domains == nil {
-				domainsText = "no train domains"
-			}
-			baseText := "no base run"
-			if base != 0 {
-				baseText = fmt.Sprintf("base run %d", base)
-			}
-			fmt.Fprintf(e.stdout, "run %d: %s, %s\n", id, domainsText, baseText)
+			e.warnAll(notes)
+			fmt.Fprintf(e.stdout, "run %d: %s\n", id, tags)
 			return nil
 		},
-	}
-}
-
-// baseRunFlag returns the --base-run value, or that of its old name --base,
-// and whether either was given; both at once is a usage error.
-func baseRunFlag(c *cli.Context) (ref string, set bool, err error) {
-	switch {
-	case c.IsSet("base-run") && c.IsSet("base"):
-		return "", false, usagef("--base is the old name of --base-run: give one of them")
-	case c.IsSet("base"):
-		return c.String("base"), true, nil
-	}
-	return c.String("base-run"), c.IsSet("base-run"), nil
-}
-
-// tagsToRemove reads --remove's tag names: train-domains, base-run or all.
-func tagsToRemove(names []string) (domains, base bool, err error) {
-	for _, n := range splitList(names) {
-		switch n {
-		case "train-domains":
-			domains = true
-		case "base-run", "base":
-			base = true
-		case "all":
-			domains, base = true, true
-		default:
-			return false, false, usagef("--remove %q: tags are train-domains, base-run and all", n)
-		}
-	}
-	return domains, base, nil
-}
-
-// currentTags returns run id's stored train domains and base run.
-func currentTags(c *cli.Context, store *db.DB, id int64) ([]string, int64, error) {
-	tags, err := store.ListRunTags(c.Context)
-	if err != nil {
-		return nil, 0, err
-	}
-	for _, t := range tags {
-		if t.RunID == id {
-			return t.TrainDomains, t.BaseRunID, nil
-		}
-	}
-	return nil, 0, nil
-}
-
-// warnUnlikelyTags points out tags that look like typos: a train domain no
-// run has, or a base run of another domain.
-func warnUnlikelyTags(c *cli.Context, e *env, store *db.DB, id int64, domains []string, base int64) {
-	runs, err := store.ListRunSummaries(c.Context)
-	if err != nil {
-		return
-	}
-	known := map[string]bool{}
-	domainOf := map[int64]string{}
-	for _, r := range runs {
-		known[r.Domain] = true
-		domainOf[r.ID] = r.Domain
-	}
-	for _, d := range domains {
-		if !known[d] {
-			e.warn(fmt.Sprintf("no run in this database is on domain %q (a typo?); tagged anyway", d))
-		}
-	}
-	if base != 0 && domainOf[base] != domainOf[id] {
-		e.warn(fmt.Sprintf("base run %d is on domain %s, run %d on %s: stats generalization compares runs domain by domain", base, domainOf[base], id, domainOf[id]))
 	}
 }
 
@@ -259,44 +156,27 @@ func setCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("runs set takes one RUN (id or name), got %d arguments", c.NArg())
 			}
-			var m db.RunMetadata
-			for flag, field := range map[string]**string{"name": &m.Name, "model": &m.AgentModel, "user-model": &m.UserModel} {
+			var edit workbench.RunEdit
+			for flag, field := range map[string]**string{"name": &edit.Name, "model": &edit.AgentModel, "user-model": &edit.UserModel, "condition": &edit.Condition} {
 				if c.IsSet(flag) {
-					v := strings.TrimSpace(c.String(flag))
-					if v == "" {
-						return usagef("--%s is empty", flag)
-					}
+					v := c.String(flag)
 					*field = &v
 				}
 			}
-			if c.IsSet("condition") {
-				cond, err := emobench.ParseCondition(c.String("condition"))
-				if err != nil {
-					return usagef("--condition: %v", err)
-				}
-				m.Condition = &cond
-			}
-			if m == (db.RunMetadata{}) {
-				return usagef("runs set needs at least one of --name, --model, --user-model, --condition")
+			m, err := edit.Metadata()
+			if err != nil {
+				return err
 			}
 			store, id, err := openRunArg(c, e)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			if err := store.UpdateRunMetadata(c.Context, id, m); err != nil {
-				return err
+			r, err := workbench.SetRunMetadata(c.Context, store, id, m)
+			if err == nil && r.ID == id {
+				fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
 			}
-			runs, err := store.ListRunSummaries(c.Context)
-			if err != nil {
-				return err
-			}
-			for _, r := range runs {
-				if r.ID == id {
-					fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
-				}
-			}
-			return nil
+			return err
 		},
 	}
 }
@@ -318,13 +198,7 @@ func removeCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			ids, err := resolveRuns(c.Context, store, c.Args().Slice())
-			if err != nil {
-				return err
-			}
-			slices.Sort(ids)
-			ids = slices.Compact(ids) // "3 3" or an id and its name
-			tasks, err := store.DeleteRuns(c.Context, ids)
+			ids, tasks, err := workbench.RemoveRuns(c.Context, store, c.Args().Slice())
 			if err != nil {
 				return err
 			}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"strconv"
 
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -37,56 +35,31 @@ func showCommand(e *env) *cli.Command {
 			case c.NArg() == 0 && !(c.IsSet("run") && c.IsSet("task")):
 				return usagef("show needs a TRAJECTORY id, or --run RUN --task ID [--trial N]")
 			}
-			var id int64
+			ref := workbench.TrajectoryRef{ByRun: byRun, Run: c.String("run"), Task: c.String("task")}
 			if c.NArg() == 1 {
 				var err error
-				if id, err = strconv.ParseInt(c.Args().First(), 10, 64); err != nil {
+				if ref.ID, err = strconv.ParseInt(c.Args().First(), 10, 64); err != nil {
 					return usagef("TRAJECTORY %q is not an id (a whole number); name it by --run, --task and --trial instead", c.Args().First())
 				}
+			}
+			if c.IsSet("trial") {
+				trial := c.Int("trial")
+				ref.Trial = &trial
 			}
 			store, err := openCurrent(c)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			if byRun {
-				if id, err = trajectoryByRun(c, store); err != nil {
-					return err
-				}
-			}
-			traj, err := store.FindTrajectory(c.Context, id)
-			if err != nil {
-				return err
-			}
-			run, err := store.FindRun(c.Context, traj.RunID)
-			if err != nil {
-				return err
-			}
 			lines := 3
 			if c.Bool("full") {
 				lines = 0
 			}
-			return reports.WriteTranscript(e.stdout, reports.Transcript{ID: traj.ID, Run: run, Trajectory: traj.Trajectory, SystemLines: lines})
+			t, err := workbench.Transcript(c.Context, store, ref, lines)
+			if err != nil {
+				return err
+			}
+			return reports.WriteTranscript(e.stdout, t)
 		},
 	}
-}
-
-// trajectoryByRun resolves --run, --task and --trial to a trajectory id;
-// without --trial, the task's only trajectory.
-func trajectoryByRun(c *cli.Context, store *db.DB) (int64, error) {
-	runID, err := store.ResolveRun(c.Context, c.String("run"))
-	if err != nil {
-		return 0, err
-	}
-	trial := -1
-	if c.IsSet("trial") {
-		if trial = c.Int("trial"); trial < 0 {
-			return 0, usagef("--trial %d: trials are numbered from 0", trial)
-		}
-	}
-	id, err := store.FindTrajectoryID(c.Context, runID, c.String("task"), trial)
-	if trial < 0 && errors.Is(err, emobench.ErrInvalid) {
-		return 0, usagef("%v: give --trial N", err)
-	}
-	return id, err
 }

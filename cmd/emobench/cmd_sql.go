@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/emobench/emobench/db"
@@ -39,7 +38,11 @@ func sqlCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			return writeQuery(c, store, query, format, e.stdout)
+			out := table.NewQueryWriter(e.stdout, format) // csv and json row by row
+			if err := store.QueryEach(c.Context, query, out.Header, out.Row); err != nil {
+				return err
+			}
+			return out.End()
 		},
 	}
 }
@@ -70,40 +73,4 @@ func readQuery(c *cli.Context, stdin io.Reader) (string, error) {
 		return "", usagef("sql needs a QUERY argument or a query on stdin")
 	}
 	return query, nil
-}
-
-// writeQuery writes the query's rows as a table in format; csv and json
-// go row by row, so memory stays flat however many rows the query returns.
-// In json, a TEXT cell holding a JSON object or array becomes that JSON
-// value (table.JSONText); numbers and NULL are already numbers and null.
-func writeQuery(c *cli.Context, store *db.DB, query, format string, w io.Writer) error {
-	var stream *table.RowStream
-	var t table.Table
-	err := store.QueryEach(c.Context, query, func(cols []string) error {
-		if table.Split(format) {
-			stream = table.NewRowStream(w, format, cols)
-		}
-		t.Columns = cols
-		return nil
-	}, func(vals []any) error {
-		switch format {
-		case "csv":
-			return stream.Row(vals)
-		case "json":
-			cells := make([]any, len(vals))
-			for i, v := range vals {
-				cells[i] = table.JSONText(v)
-			}
-			return stream.Row(cells)
-		}
-		t.Rows = append(t.Rows, slices.Clone(vals))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if stream != nil {
-		return stream.End()
-	}
-	return t.Write(w, format)
 }

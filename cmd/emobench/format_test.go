@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,5 +42,39 @@ func TestRuns_MarkdownAndLaTeX(t *testing.T) {
 	tex := mustRun(t, "--db", dbPath, "runs", "--format", "latex")
 	if !strings.Contains(tex, `\begin{tabular}`) || !strings.Contains(tex, "1 & gap &") {
 		t.Errorf("runs --format latex:\n%s", tex)
+	}
+}
+
+// runs --format json gives trials_per_task as a number when a run's tasks
+// have one trial count, and null beside min_trials and max_trials when
+// they differ (issue 9).
+func TestRuns_JSONTrialsPerTask(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "trials.db")
+	record := `{"task_id": %d, "reward": 1.0, "info": {}, "traj": [{"role": "user", "content": "hi"}], "trial": %d}`
+	files := map[string][][2]int{
+		"gpt-4o-retail.json":  {{0, 0}, {0, 1}, {1, 0}, {1, 1}},
+		"gpt-4o-airline.json": {{0, 0}, {0, 1}, {1, 0}},
+	}
+	for name, pairs := range files {
+		var recs []string
+		for _, p := range pairs {
+			recs = append(recs, fmt.Sprintf(record, p[0], p[1]))
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("["+strings.Join(recs, ",")+"]"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, "--db", dbPath, "ingest", filepath.Join(dir, name))
+	}
+	got := map[string][3]any{}
+	for _, r := range jsonObjects(t, "--db", dbPath, "runs", "--format", "json") {
+		got[r["name"].(string)] = [3]any{r["trials_per_task"], r["min_trials"], r["max_trials"]}
+	}
+	want := map[string][3]any{"gpt-4o-retail": {2.0, 2.0, 2.0}, "gpt-4o-airline": {nil, 1.0, 2.0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("trials_per_task, min_trials, max_trials by run (-want +got):\n%s", diff)
+	}
+	if text := mustRun(t, "--db", dbPath, "runs"); !strings.Contains(text, "1-2") {
+		t.Errorf("runs table lacks trials per task 1-2:\n%s", text)
 	}
 }

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/emobench/emobench/internal/cliargs"
 )
 
 // tauRecords is a τ-bench result file of n records of task 0, trials 0..n-1,
@@ -66,7 +68,7 @@ func ingestWithHook(t *testing.T, dbPath string, afterHash func(string), args ..
 		if cmd.Name == "ingest" {
 			e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, afterHash: afterHash}
 			*cmd = *ingestCommand(e)
-			markUsageErrors(cmd)
+			cliargs.MarkCommandUsageErrors(cmd)
 		}
 	}
 	code := run(context.Background(), app, append([]string{"emobench", "--db", dbPath, "ingest"}, args...), &errOut)

@@ -10,13 +10,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"syscall"
 
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/cliargs"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -42,7 +41,7 @@ func signalContext() (context.Context, context.CancelFunc) {
 
 // run runs the app and maps its error to an exit code, printing the error.
 func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int {
-	args, err := cliArgs(app, args)
+	args, err := cliargs.Normalize(app, args)
 	if err == nil {
 		err = app.RunContext(ctx, args)
 	}
@@ -51,8 +50,7 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	switch {
 	case err == nil, errors.As(err, &reported):
 	case code == exitUsage:
-		// The flag package names flags with one dash; emobench's are spelt --.
-		fmt.Fprintf(stderr, "emobench: %s\n", singleDashFlag.ReplaceAllString(err.Error(), "$1--$2"))
+		fmt.Fprintf(stderr, "emobench: %s\n", cliargs.DoubleDash(err.Error()))
 		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
 	case err == context.Canceled: // a bare cancellation says nothing of its cause
 		fmt.Fprintln(stderr, "emobench: interrupted (Ctrl-C or SIGTERM); what was stored before it is kept")
@@ -63,14 +61,18 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 }
 
 // exitCode maps an error to the exit code: 0 for none, 2 for a mistake in
-// the command line, 1 for every other failure, whatever its emobench code
-// (invalid input, not found, conflict) or cause (interrupted, I/O).
+// the command line (a command's usageError, cliargs' UsageError for the
+// line's shape, workbench's RequestError for what it asks), 1 for every
+// other failure, whatever its emobench code (invalid input, not found,
+// conflict) or cause (interrupted, I/O).
 func exitCode(err error) int {
 	var usage *usageError
+	var line *cliargs.UsageError
+	var request *workbench.RequestError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &usage):
+	case errors.As(err, &usage), errors.As(err, &line), errors.As(err, &request):
 		return exitUsage
 	default:
 		return exitFailure
@@ -94,10 +96,8 @@ func cliHint(err error) string {
 	return ""
 }
 
-// singleDashFlag matches a flag the flag package wrote with one dash.
-var singleDashFlag = regexp.MustCompile(`((?:not defined|flag needs an argument|invalid (?:value|boolean value) "[^"]*" for flag):? )-([a-z])`)
-
-// usageError is a mistake in the command line: exit code 2.
+// usageError is a command's refusal of its arguments or flag values: exit
+// code 2, as cliargs.UsageError (the command line's shape) is.
 type usageError struct{ err error }
 
 func (e *usageError) Error() string { return e.err.Error() }
@@ -136,7 +136,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			"   emobench --db runs.db ingest results/*.json\n" +
 			"   emobench --db runs.db stats passk --by condition\n" +
 			"   emobench --db runs.db sql \"SELECT domain, AVG(passed) FROM trajectory_outcomes GROUP BY domain\"",
-		Version:   buildVersion(debug.ReadBuildInfo()),
+		Version:   cliargs.BuildVersion(debug.ReadBuildInfo()),
 		Reader:    stdin,
 		Writer:    stdout,
 		ErrWriter: stderr,
@@ -165,24 +165,14 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			migrateCommand(e),
 			showCommand(e),
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return &usageError{err}
-		},
 		ExitErrHandler: func(*cli.Context, error) {}, // main picks exit codes
 		Before: func(c *cli.Context) error {
 			e.quiet = c.Bool("quiet")
 			return requireDBPath(c)
 		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return unknownCommand(c.App.Commands, nil, c.Args().First())
-			}
-			return cli.ShowAppHelp(c)
-		},
+		Action: cli.ShowAppHelp,
 	}
-	for _, cmd := range app.Commands {
-		markUsageErrors(cmd)
-	}
+	cliargs.MarkUsageErrors(app) // flag errors and unknown commands exit 2
 	return app
 }
 
@@ -200,62 +190,5 @@ func requireDBPath(c *cli.Context) error {
 	return usagef("--db is empty (given as --db '' or EMOBENCH_DB=''): name the database file, e.g. --db runs.db")
 }
 
-// markUsageErrors makes a command's and its subcommands' flag errors usage
-// errors (exit 2), and makes a command with subcommands refuse an unknown
-// one, with a suggestion, before its own action runs.
-func markUsageErrors(cmd *cli.Command) { markUsageErrorsUnder(cmd, nil) }
-
-func markUsageErrorsUnder(cmd *cli.Command, parents []string) {
-	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-		return &usageError{err}
-	}
-	path := append(slices.Clone(parents), cmd.Name)
-	if len(cmd.Subcommands) > 0 && cmd.Action != nil {
-		action := cmd.Action
-		cmd.Action = func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return unknownCommand(cmd.Subcommands, path, c.Args().First())
-			}
-			return action(c)
-		}
-	}
-	for _, sub := range cmd.Subcommands {
-		markUsageErrorsUnder(sub, path)
-	}
-}
-
-// buildVersion is what --version prints after "emobench version": the
-// module version ("(devel)" when built from a checkout), the VCS revision
-// and whether the checkout had uncommitted changes, and the Go version.
-// ok false (no build information) gives "unknown".
-func buildVersion(info *debug.BuildInfo, ok bool) string {
-	if !ok || info == nil {
-		return "unknown"
-	}
-	parts := []string{info.Main.Version}
-	if parts[0] == "" {
-		parts[0] = "(devel)"
-	}
-	settings := map[string]string{}
-	for _, s := range info.Settings {
-		settings[s.Key] = s.Value
-	}
-	if rev := settings["vcs.revision"]; rev != "" {
-		parts = append(parts, "revision "+rev)
-	}
-	if settings["vcs.modified"] == "true" {
-		parts = append(parts, "modified")
-	}
-	if info.GoVersion != "" {
-		parts = append(parts, info.GoVersion)
-	}
-	return strings.Join(parts, ", ")
-}
-
 // noArgs refuses stray arguments of a command that takes none.
-func noArgs(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("%s takes no arguments, got %q (flags go before arguments; see --help)", c.Command.FullName(), c.Args().First())
-	}
-	return nil
-}
+var noArgs = cliargs.NoArgs

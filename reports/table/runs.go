@@ -28,13 +28,23 @@ type RunRow struct {
 // only for runs with partial-credit rewards: in text a column shown when
 // one run has them, in csv and json a field always there, null for the
 // other runs. The last column is the run's provenance kind.
+//
+// trials_per_task is "4", or "2-4" when the run's tasks have different
+// trial counts, in every format but json. In json it is a number when
+// every task has the same count and null when they differ, with
+// min_trials and max_trials (numbers) always beside it, so that jq reads
+// numbers: `.trials_per_task // "\(.min_trials)-\(.max_trials)"`.
 func Runs(runs []RunRow, format string) *Table {
-	split := Split(format)
+	split, asJSON := Split(format), format == "json"
 	partial := false
 	for _, r := range runs {
 		partial = partial || r.PartialCredit
 	}
-	columns := []string{"id", "name", "model", "domain", "condition", "tasks", "trials_per_task", "trajectories", "pass_hat_1"}
+	columns := []string{"id", "name", "model", "domain", "condition", "tasks", "trials_per_task"}
+	if asJSON {
+		columns = append(columns, "min_trials", "max_trials")
+	}
+	columns = append(columns, "trajectories", "pass_hat_1")
 	if split {
 		columns = append(columns, "pass_hat_1_note")
 	}
@@ -50,10 +60,17 @@ func Runs(runs []RunRow, format string) *Table {
 				pass1 = NotEvaluatedText
 			}
 		}
-		row := []any{
-			r.ID, r.Name, r.AgentModel, r.Domain, r.Condition,
-			r.Tasks, TrialsPerTask(r.MinTrials, r.MaxTrials), r.Trajectories, pass1,
+		row := []any{r.ID, r.Name, r.AgentModel, r.Domain, r.Condition, r.Tasks}
+		if asJSON {
+			var trials any // null: tasks differ, see min_trials and max_trials
+			if r.MinTrials == r.MaxTrials {
+				trials = r.MinTrials
+			}
+			row = append(row, trials, r.MinTrials, r.MaxTrials)
+		} else {
+			row = append(row, TrialsPerTask(r.MinTrials, r.MaxTrials))
 		}
+		row = append(row, r.Trajectories, pass1)
 		if split {
 			row = append(row, note)
 		}

@@ -2,6 +2,7 @@ package table_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -48,5 +49,45 @@ func TestRuns(t *testing.T) {
 	}
 	if got := table.TrialsPerTask(3, 3); got != "3" {
 		t.Errorf("TrialsPerTask(3, 3) = %q, want 3", got)
+	}
+	if got := table.TrialsPerTask(2, 4); got != "2-4" {
+		t.Errorf("TrialsPerTask(2, 4) = %q, want 2-4", got)
+	}
+}
+
+// In json, trials_per_task is a number when a run's tasks have one trial
+// count and null when they differ, with min_trials and max_trials numbers.
+func TestRuns_JSONTrialsPerTask(t *testing.T) {
+	rows := []table.RunRow{
+		{ID: 1, Name: "a", Tasks: 2, MinTrials: 2, MaxTrials: 4, Trajectories: 6, Pass1: 0.5, Provenance: "native"},
+		{ID: 2, Name: "b", Tasks: 3, MinTrials: 4, MaxTrials: 4, Trajectories: 12, Pass1: 0.25, Provenance: "ingested"},
+	}
+	var out bytes.Buffer
+	if err := table.Runs(rows, "json").Write(&out, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v:\n%s", err, out.String())
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d rows, want 2:\n%s", len(got), out.String())
+	}
+	for i, want := range []map[string]any{
+		{"trials_per_task": nil, "min_trials": 2.0, "max_trials": 4.0},
+		{"trials_per_task": 4.0, "min_trials": 4.0, "max_trials": 4.0},
+	} {
+		for key, w := range want {
+			if v, ok := got[i][key]; !ok || v != w {
+				t.Errorf("run %d: %s = %#v (present %v), want %#v", i+1, key, v, ok, w)
+			}
+		}
+	}
+	var csv bytes.Buffer
+	if err := table.Runs(rows, "csv").Write(&csv, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(csv.String(), "\n"); strings.Contains(lines[0], "min_trials") || !strings.Contains(lines[1], ",2-4,") {
+		t.Errorf("csv keeps trials_per_task as 2-4 and has no min_trials:\n%s", csv.String())
 	}
 }

@@ -1,4 +1,10 @@
-package main
+// Package cliargs is the command-line plumbing urfave/cli/v2 leaves to its
+// users: it rewrites what users type into the shape cli parses (help
+// COMMAND, global flags after the command, flags after arguments), refuses
+// unknown flags and commands with a suggestion, and marks every command
+// line mistake as a *UsageError, which a main maps to its usage exit code.
+// It knows no command of any program: it reads them from the *cli.App.
+package cliargs
 
 import (
 	"fmt"
@@ -10,8 +16,8 @@ import (
 	"github.com/xrash/smetrics"
 )
 
-// cliArgs rewrites a command line into the shape urfave/cli/v2 parses, so
-// that what users type works as they expect:
+// Normalize rewrites a command line (args[0] is the program name) into the
+// shape urfave/cli/v2 parses, so that what users type works as they expect:
 //   - `emobench help stats passk` becomes `emobench stats passk --help`;
 //   - global flags (--db, …) anywhere before "--" move in front of the
 //     command (urfave/cli/v2 reads them only there);
@@ -19,8 +25,9 @@ import (
 //     and "--" goes before arguments that start with a dash, such as an
 //     SQL comment (`emobench sql "-- note\nSELECT 1"`).
 //
-// It fails with a usage error naming a mistyped command after `help`.
-func cliArgs(app *cli.App, args []string) ([]string, error) {
+// It fails with a *UsageError naming a mistyped command after `help`, or a
+// flag shaped word before "--" that neither the app nor its command defines.
+func Normalize(app *cli.App, args []string) ([]string, error) {
 	args, err := helpAsFlag(app, args)
 	if err != nil {
 		return nil, err
@@ -78,9 +85,9 @@ func unknownFlag(flags []cli.Flag, path []string, arg string) error {
 		where = fmt.Sprintf(" for %q", strings.Join(path, " "))
 	}
 	if s := suggest(names, name); s != "" {
-		return usagef("flag provided but not defined: --%s%s; did you mean --%s?", name, where, s)
+		return Usagef("flag provided but not defined: --%s%s; did you mean --%s?", name, where, s)
 	}
-	return usagef("flag provided but not defined: --%s%s", name, where)
+	return Usagef("flag provided but not defined: --%s%s", name, where)
 }
 
 func isHidden(f cli.Flag) bool {
@@ -213,9 +220,9 @@ func unknownCommand(commands []*cli.Command, path []string, name string) error {
 		}
 	}
 	if s := suggest(names, name); s != "" {
-		return usagef("no command %q; did you mean %q?", full, strings.Join(append(slices.Clone(path), s), " "))
+		return Usagef("no command %q; did you mean %q?", full, strings.Join(append(slices.Clone(path), s), " "))
 	}
-	return usagef("no command %q (commands: %s)", full, strings.Join(names, ", "))
+	return Usagef("no command %q (commands: %s)", full, strings.Join(names, ", "))
 }
 
 // suggest returns the name a mistyped word most likely meant: the only

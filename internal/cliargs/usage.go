@@ -1,0 +1,99 @@
+package cliargs
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/urfave/cli/v2"
+)
+
+// UsageError is a mistake in the command line: an unknown command or flag,
+// a flag's bad value, stray arguments. A main maps it to its usage exit
+// code (2 by convention) and prints its message with a pointer to --help.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef is a *UsageError with the message fmt.Errorf gives.
+func Usagef(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// MarkUsageErrors makes app's and every command's flag errors (the ones
+// urfave/cli/v2 hands to OnUsageError) *UsageError, and makes the app and
+// every command with subcommands and an action refuse an unknown
+// subcommand, naming the nearest, before that action runs (urfave would
+// run the action with the mistyped word as its argument).
+func MarkUsageErrors(app *cli.App) {
+	app.OnUsageError = asUsageError
+	if action := app.Action; action != nil && len(app.Commands) > 0 {
+		app.Action = func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return unknownCommand(c.App.Commands, nil, c.Args().First())
+			}
+			return action(c)
+		}
+	}
+	for _, cmd := range app.Commands {
+		MarkCommandUsageErrors(cmd)
+	}
+}
+
+// MarkCommandUsageErrors does what MarkUsageErrors does for one top-level
+// command and its subcommands.
+func MarkCommandUsageErrors(cmd *cli.Command) { markUnder(cmd, nil) }
+
+func markUnder(cmd *cli.Command, parents []string) {
+	cmd.OnUsageError = asUsageError
+	path := append(slices.Clone(parents), cmd.Name)
+	if len(cmd.Subcommands) > 0 && cmd.Action != nil {
+		action := cmd.Action
+		cmd.Action = func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return unknownCommand(cmd.Subcommands, path, c.Args().First())
+			}
+			return action(c)
+		}
+	}
+	for _, sub := range cmd.Subcommands {
+		markUnder(sub, path)
+	}
+}
+
+func asUsageError(_ *cli.Context, err error, _ bool) error { return &UsageError{err} }
+
+// NoArgs refuses stray arguments of a command that takes none, as a
+// *UsageError naming the command and the first argument; it fits a
+// command's Before.
+func NoArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return Usagef("%s takes no arguments, got %q (flags go before arguments; see --help)", c.Command.FullName(), c.Args().First())
+	}
+	return nil
+}
+
+// singleDashFlag matches a flag the flag package wrote with one dash.
+var singleDashFlag = regexp.MustCompile(`((?:not defined|flag needs an argument|invalid (?:value|boolean value) "[^"]*" for flag):? )-([a-z])`)
+
+// DoubleDash rewrites the flag names in a flag package message ("flag
+// needs an argument: -run") with two dashes, as the flags are spelt in
+// help; the rest of msg is unchanged.
+func DoubleDash(msg string) string {
+	return singleDashFlag.ReplaceAllString(msg, "$1--$2")
+}
+
+// Renamed reads a string flag that was renamed, keeping its old name
+// (defined, usually Hidden, beside the new one) working: it returns the
+// value of whichever was given and whether one was; both given is a
+// *UsageError.
+func Renamed(c *cli.Context, name, oldName string) (value string, set bool, err error) {
+	switch {
+	case c.IsSet(name) && c.IsSet(oldName):
+		return "", false, Usagef("--%s is the old name of --%s: give one of them", oldName, name)
+	case c.IsSet(oldName):
+		return c.String(oldName), true, nil
+	}
+	return c.String(name), c.IsSet(name), nil
+}
