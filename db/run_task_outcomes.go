@@ -51,13 +51,25 @@ func recountOutcomes(ctx context.Context, q *sqlcdb.Queries, runID, fromTask, to
 
 // CheckOutcomes compares the stored per-(run, task) counts with a recount
 // from every trajectory and returns one line per difference (none when
-// they agree). It reads every trajectory: O(trajectories).
+// they agree). It reads every trajectory: O(trajectories). Both reads are
+// one read transaction, so a writer committing between them (another
+// process ingesting) cannot show as a difference.
 func (db *DB) CheckOutcomes(ctx context.Context) ([]string, error) {
-	stored, err := db.queries.ListRunTaskOutcomeRows(ctx)
+	conn, err := db.sql.Conn(ctx)
 	if err != nil {
 		return nil, err
 	}
-	recount, err := db.queries.RecountRunTaskOutcomeRows(ctx)
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil { // deferred: a snapshot at the first read
+		return nil, err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
+	q := sqlcdb.New(conn)
+	stored, err := q.ListRunTaskOutcomeRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	recount, err := q.RecountRunTaskOutcomeRows(ctx)
 	if err != nil {
 		return nil, err
 	}
