@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -78,6 +79,9 @@ func runBenchmark(c *cli.Context, e *env) error {
 	plans, err := planRuns(c)
 	if err != nil {
 		return err
+	}
+	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w) // not a note: --quiet keeps it
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {

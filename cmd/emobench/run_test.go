@@ -694,3 +694,26 @@ func TestRun_ErrSameName(t *testing.T) {
 	}
 	mustRun(t, append(args, "--name", "second")...)
 }
+
+// An llm: agent scored by the rule-based scripted user gets a warning on
+// stderr, which --quiet does not silence; an offline agent gets none.
+func TestRun_WarnsOfScriptedUserWithLLMAgent(t *testing.T) {
+	srv := newChatServer(t, map[string]func(c *chatCall){
+		"fake-agent": func(c *chatCall) { c.text("Is there anything else?", 10, 5) },
+	})
+	t.Setenv("OPENAI_API_KEY", testSecret)
+	dir := t.TempDir()
+	r := runCLI(t, "", "--db", filepath.Join(dir, "a.db"), "--quiet", "run", "--domain", "retail", "--tasks", "1",
+		"--condition", "without-emotions", "--agent", "llm:fake-agent", "--user", "scripted", "--base-url", srv.baseURL(), "--concurrency", "1")
+	if r.code != 0 {
+		t.Fatalf("run: exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	if want := "warning: the scripted user is a rule-based simulator"; !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q lacks %q", r.stderr, want)
+	}
+	r = runCLI(t, "", "--db", filepath.Join(dir, "b.db"), "run", "--domain", "retail", "--tasks", "1",
+		"--condition", "without-emotions", "--agent", "oracle", "--user", "scripted")
+	if r.code != 0 || strings.Contains(r.stderr, "rule-based simulator") {
+		t.Errorf("oracle run: exit %d, stderr %q; want 0 and no warning", r.code, r.stderr)
+	}
+}
