@@ -70,7 +70,7 @@ func (e TagEdit) Check() error {
 }
 
 func (e TagEdit) removes() (domains, base bool, err error) {
-	for _, n := range splitList(e.Remove) {
+	for _, n := range SplitList(e.Remove) {
 		switch n {
 		case "train-domains":
 			domains = true
@@ -122,7 +122,7 @@ func TagRun(ctx context.Context, store *db.DB, id int64, edit TagEdit) (Tags, []
 		}
 	}
 	if edit.SetTrainDomains {
-		if tags.TrainDomains = uniqueInOrder(splitList(edit.TrainDomains)); len(tags.TrainDomains) == 0 {
+		if tags.TrainDomains = UniqueInOrder(SplitList(edit.TrainDomains)); len(tags.TrainDomains) == 0 {
 			return Tags{}, nil, requestErrorf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
 		}
 	}
@@ -249,32 +249,4 @@ func RemoveRuns(ctx context.Context, store *db.DB, refs []string) (ids []int64, 
 		return nil, 0, err
 	}
 	return ids, tasks, nil
-}
-
-// splitList splits each value at commas, as repeatable list flags
-// (--train-domains a,b --train-domains c) are given, trimming spaces and
-// dropping empty parts.
-func splitList(values []string) []string {
-	var out []string
-	for _, v := range values {
-		for _, part := range strings.Split(v, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
-}
-
-// uniqueInOrder returns values without repeats, first occurrences kept.
-func uniqueInOrder(values []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, v := range values {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
 }

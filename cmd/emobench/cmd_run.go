@@ -90,7 +90,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 	defer store.Close()
 	var tags *workbench.RunTags
 	if c.IsSet("train-domains") || c.IsSet("base-run") {
-		tags = &workbench.RunTags{TrainDomains: splitList(c.StringSlice("train-domains")), BaseRun: c.String("base-run")}
+		tags = &workbench.RunTags{TrainDomains: workbench.SplitList(c.StringSlice("train-domains")), BaseRun: c.String("base-run")}
 	}
 	return settingsUsage(workbench.StartRuns(c.Context, store, plans, tags, e.executeOptions(c)))
 }
@@ -109,7 +109,7 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),
 	}
 	plans, err := workbench.PlanRuns(workbench.PlanRequest{
-		Domains:   uniqueInOrder(splitList(c.StringSlice("domain"))), // retail,retail is one run
+		Domains:   workbench.UniqueInOrder(workbench.SplitList(c.StringSlice("domain"))), // retail,retail is one run
 		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: opts,
 	})
 	return plans, settingsUsage(err)
@@ -137,18 +137,6 @@ func asUsage(err error) error {
 		return &usageError{err}
 	}
 	return err
-}
-
-func splitList(values []string) []string {
-	var out []string
-	for _, v := range values {
-		for _, part := range strings.Split(v, ",") {
-			if part = strings.TrimSpace(part); part != "" {
-				out = append(out, part)
-			}
-		}
-	}
-	return out
 }
 
 // resumeRun runs the (task, trial) pairs that run ref (an id or a name)
@@ -196,17 +184,4 @@ func settingsUsage(err error) error {
 		return &usageError{err}
 	}
 	return err
-}
-
-// uniqueInOrder returns values without repeats, first occurrences kept.
-func uniqueInOrder(values []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, v := range values {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"runtime/debug"
 	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -82,16 +80,4 @@ func runPassK(c *cli.Context, e *env, f statsFlags) error {
 	}
 	t := table.PassK(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format, f.style)
 	return t.ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
-}
-
-func resolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, error) {
-	var ids []int64
-	for _, ref := range refs {
-		id, err := store.ResolveRun(ctx, ref)
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, nil
 }
