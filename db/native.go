@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -21,6 +22,49 @@ func (db *DB) CreateRun(ctx context.Context, run emobench.Run) (int64, error) {
 		return err
 	})
 	return id, err
+}
+
+// CreateTaggedRun is CreateRun that also records run's generalization tags
+// (TagRun's: trainDomains, nil for none, and baseRunID, 0 for none) in the
+// same transaction, so that a run is never stored without the tags it was
+// started with. A base run that is not stored (or is gone meanwhile) is
+// ErrNotFound, and stores nothing.
+func (db *DB) CreateTaggedRun(ctx context.Context, run emobench.Run, trainDomains []string, baseRunID int64) (int64, error) {
+	var id int64
+	err := db.inTx(ctx, func(tx *sql.Tx) error {
+		q := db.queries.WithTx(tx)
+		w := &runWriter{ctx: ctx, q: q}
+		var err error
+		if id, err = w.createRun(run, Provenance{Kind: ProvenanceNative}); err != nil {
+			return err
+		}
+		return writeTags(ctx, q, id, trainDomains, baseRunID)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return id, nil
+}
+
+// writeTags records run id's generalization tags in q's transaction: the
+// run and a base run (unless 0) must be stored.
+func writeTags(ctx context.Context, q *sqlcdb.Queries, id int64, trainDomains []string, baseRunID int64) error {
+	domains, err := json.Marshal(trainDomains)
+	if err != nil {
+		return err
+	}
+	if _, err := q.FindRunByID(ctx, id); err != nil {
+		return fmt.Errorf("run %d: %w", id, ErrNotFound)
+	}
+	if baseRunID != 0 {
+		if _, err := q.FindRunByID(ctx, baseRunID); err != nil {
+			return fmt.Errorf("base run %d: %w", baseRunID, ErrNotFound)
+		}
+	}
+	return q.TagRun(ctx, sqlcdb.TagRunParams{
+		TrainDomains: sql.NullString{String: string(domains), Valid: trainDomains != nil},
+		BaseRunID:    sql.NullInt64{Int64: baseRunID, Valid: baseRunID != 0}, ID: id,
+	})
 }
 
 // AppendTrajectory stores one finished trajectory of run runID, with its

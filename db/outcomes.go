@@ -146,20 +146,8 @@ type RunTags struct {
 // TagRun records that run id is a model tuned on trainDomains whose base
 // model's run is baseRunID (0 for none).
 func (db *DB) TagRun(ctx context.Context, id int64, trainDomains []string, baseRunID int64) error {
-	domains, err := json.Marshal(trainDomains)
-	if err != nil {
-		return err
-	}
 	return db.inTx(ctx, func(tx *sql.Tx) error {
-		q := db.queries.WithTx(tx)
-		if _, err := q.FindRunByID(ctx, id); err != nil {
-			return fmt.Errorf("run %d: %w", id, ErrNotFound)
-		}
-		base := sql.NullInt64{Int64: baseRunID, Valid: baseRunID != 0}
-		return q.TagRun(ctx, sqlcdb.TagRunParams{
-			TrainDomains: sql.NullString{String: string(domains), Valid: trainDomains != nil},
-			BaseRunID:    base, ID: id,
-		})
+		return writeTags(ctx, db.queries.WithTx(tx), id, trainDomains, baseRunID)
 	})
 }
 

@@ -91,8 +91,10 @@ func (e *InterruptedError) Error() string { return e.Msg }
 
 // RunTags are the tags of a tuned agent's runs (see stats generalization).
 type RunTags struct {
-	TrainDomains []string // the domains the agent was trained on
-	BaseRun      string   // run id or name of its base model; "" for none
+	// TrainDomains are the domains the agent was trained on, each element
+	// possibly a comma-separated list; nil for none.
+	TrainDomains []string
+	BaseRun      string // run id or name of its base model; "" for none
 }
 
 // PlanRequest is what the run command asks for: new runs of Options on
@@ -151,10 +153,12 @@ func CheckEndpoint(flag, u string) error {
 	return nil
 }
 
-// StartRuns checks that no stored run has the name of a planned run, then,
-// plan by plan, creates the run, tags it with tags (nil: no tags) and
-// executes it (ExecuteRun). Errors: a name clash or a bad setting is a
-// *SettingsError; a run interrupted before the last is an
+// StartRuns checks that no stored run has the name of a planned run and
+// that tags (nil: no tags) are sound (checkTags), then, plan by plan,
+// creates the run with its tags in one transaction and executes it
+// (ExecuteRun): a check that fails stores nothing. Errors: a name clash
+// or a bad setting is a *SettingsError; an unknown or ambiguous base run
+// is db's error (as runs tag's); a run interrupted before the last is an
 // *InterruptedError that names how many runs were not started.
 func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *RunTags, opts ExecuteOptions) error {
 	for _, p := range plans {
@@ -162,12 +166,13 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 			return settings(err)
 		}
 	}
+	trainDomains, base, err := checkTags(ctx, store, tags)
+	if err != nil {
+		return err
+	}
 	for i, p := range plans {
-		id, err := store.CreateRun(ctx, p.Run)
+		id, err := store.CreateTaggedRun(ctx, p.Run, trainDomains, base)
 		if err != nil {
-			return err
-		}
-		if err := tagRun(ctx, store, id, tags); err != nil {
 			return err
 		}
 		if _, err := ExecuteRun(ctx, store, id, p.Run.Name, p.Spec, opts); err != nil {
@@ -181,19 +186,45 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 	return nil
 }
 
-// tagRun records tags on run id; nil tags record nothing.
-func tagRun(ctx context.Context, store *db.DB, id int64, tags *RunTags) error {
+// checkTags returns the train domains (trimmed, each once; nil for none)
+// and the base run's id (0 for none) that tags give, refusing as a
+// *SettingsError train domains that are all blank or that name neither a
+// domain of emobench nor one of a stored run (a typo), and returning db's
+// error for a base run that is unknown or ambiguous. nil tags are none.
+func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int64, error) {
 	if tags == nil {
-		return nil
+		return nil, 0, nil
+	}
+	var trainDomains []string
+	if tags.TrainDomains != nil {
+		if trainDomains = UniqueInOrder(SplitList(tags.TrainDomains)); len(trainDomains) == 0 {
+			return nil, 0, invalidSetting("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+		}
+		known := map[string]bool{}
+		for _, d := range all.Names() {
+			known[d] = true
+		}
+		runs, err := store.ListRunSummaries(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, r := range runs {
+			known[r.Domain] = true
+		}
+		for _, d := range trainDomains {
+			if !known[d] {
+				return nil, 0, invalidSetting("--train-domains: no domain %q (domains: %s, and those of stored runs)", d, strings.Join(all.Names(), ", "))
+			}
+		}
 	}
 	var base int64
 	if tags.BaseRun != "" {
 		var err error
 		if base, err = store.ResolveRun(ctx, tags.BaseRun); err != nil {
-			return err
+			return nil, 0, fmt.Errorf("--base-run: %w", err)
 		}
 	}
-	return store.TagRun(ctx, id, tags.TrainDomains, base)
+	return trainDomains, base, nil
 }
 
 // ResumeSpec returns the run ref (an id or a name) names and the settings

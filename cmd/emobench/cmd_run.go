@@ -90,7 +90,10 @@ func runBenchmark(c *cli.Context, e *env) error {
 	defer store.Close()
 	var tags *workbench.RunTags
 	if c.IsSet("train-domains") || c.IsSet("base-run") {
-		tags = &workbench.RunTags{TrainDomains: workbench.SplitList(c.StringSlice("train-domains")), BaseRun: c.String("base-run")}
+		tags = &workbench.RunTags{BaseRun: c.String("base-run")}
+		if c.IsSet("train-domains") { // given empty, it is refused
+			tags.TrainDomains = append([]string{}, c.StringSlice("train-domains")...)
+		}
 	}
 	return settingsUsage(workbench.StartRuns(c.Context, store, plans, tags, e.executeOptions(c)))
 }
@@ -145,6 +148,11 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 	for _, f := range settingFlags {
 		if c.IsSet(f) {
 			return usagef("--resume reuses the run's recorded settings: drop --%s", f)
+		}
+	}
+	for _, f := range []string{"train-domains", "base-run"} {
+		if c.IsSet(f) {
+			return usagef("--resume does not tag a run: drop --%s, and tag it with emobench runs tag %s --%s ...", f, ref, f)
 		}
 	}
 	if _, err := os.Stat(c.String("db")); err != nil {
