@@ -393,8 +393,11 @@ func (c *LLMClient) fail(err error, attempts int) error {
 		}
 	} else {
 		var urlErr *url.Error
-		if errors.Is(err, context.DeadlineExceeded) || errors.As(err, &urlErr) {
+		switch {
+		case errors.As(err, &urlErr): // it names the endpoint
 			b.WriteString("no HTTP response: ")
+		case errors.Is(err, context.DeadlineExceeded):
+			fmt.Fprintf(&b, "no HTTP response from %s: ", c.endpoint())
 		}
 		b.WriteString(err.Error())
 	}
@@ -405,6 +408,16 @@ func (c *LLMClient) fail(err error, attempts int) error {
 	b.WriteString(")")
 	e.msg = c.redact(b.String())
 	return e
+}
+
+// endpoint is the URL requests go to, without credentials or query.
+func (c *LLMClient) endpoint() string {
+	u, err := url.Parse(strings.TrimRight(c.cfg.BaseURL, "/") + "/chat/completions")
+	if err != nil {
+		return c.cfg.BaseURL
+	}
+	u.User, u.RawQuery = nil, ""
+	return u.String()
 }
 
 func (c *LLMClient) redact(s string) string {

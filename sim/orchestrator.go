@@ -20,6 +20,10 @@ const (
 	DefaultEpisodeTimeout = 10 * time.Minute
 )
 
+// errEpisodeTimeLimit is the cause of an episode's context ending at
+// EpisodeConfig.Timeout.
+var errEpisodeTimeLimit = errors.New("episode time limit reached")
+
 // EpisodeConfig configures RunEpisode.
 type EpisodeConfig struct {
 	Domain       Domain
@@ -63,14 +67,18 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 	o := &orchestrator{cfg: cfg, env: env, ep: ep, writes: writeTools(ep.Tools)}
 	ectx, cancel := ctx, context.CancelFunc(func() {})
 	if cfg.Timeout > 0 {
-		ectx, cancel = context.WithTimeout(ctx, cfg.Timeout)
+		ectx, cancel = context.WithTimeoutCause(ctx, cfg.Timeout, errEpisodeTimeLimit)
 	}
 	reason, errText := o.run(ectx)
+	// Read before cancel, which would end ectx whatever ended the episode:
+	// only the episode's own timer names the limit; any other error (a
+	// refused connection) is stored as it is.
+	timedOut := errors.Is(context.Cause(ectx), errEpisodeTimeLimit)
 	cancel()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if ectx.Err() != nil && reason == emobench.TerminationError {
+	if timedOut && reason == emobench.TerminationError {
 		errText = fmt.Sprintf("episode time limit %v reached after %d messages: %s", cfg.Timeout, len(ep.Messages), errText)
 	}
 	traj := &emobench.Trajectory{

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,5 +47,28 @@ func TestRun_ErrTagsStoreNothing(t *testing.T) {
 		if r.code != exitUsage || !strings.Contains(r.stderr, "--resume does not tag a run: drop "+flag) {
 			t.Fatalf("--resume 2 %s 1: exit %d, stderr %q", flag, r.code, r.stderr)
 		}
+	}
+}
+
+// An llm: agent whose endpoint refuses connections ends its episode in
+// error well within the episode time limit: the refusal, with the
+// endpoint, is what is stored and printed, not the limit.
+func TestRun_RefusedEndpointIsTheError(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	dbPath := filepath.Join(t.TempDir(), "refused.db")
+	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions",
+		"--agent", "llm:x", "--base-url", "http://"+addr+"/v1", "--timeout", "2s", "--concurrency", "1")
+	cause := `llm x: no HTTP response: Post "http://` + addr + `/v1/chat/completions": dial tcp ` + addr + `: connect: connection refused`
+	if r.code != 1 || !strings.Contains(r.stderr, "(first: agent: "+cause) || strings.Contains(r.stderr, "time limit") {
+		t.Fatalf("exit %d, stderr %q, want exit 1 naming %q and no time limit", r.code, r.stderr, cause)
+	}
+	stored := "agent: " + cause + " (after 5 attempts)"
+	if got, want := sqlCSV(t, dbPath, "SELECT error FROM trajectories"), "error\n\""+strings.ReplaceAll(stored, `"`, `""`)+"\"\n"; got != want {
+		t.Fatalf("stored errors (CSV):\n%s\nwant:\n%s", got, want)
 	}
 }
