@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -109,9 +111,10 @@ type PlanRequest struct {
 }
 
 // PlanRuns checks r and plans one run per (domain, condition) (sim.Plan).
-// Its checks, in order: an endpoint with a credential (CheckEndpoint), no
-// domain, a bad condition, a concurrency below 1, an unknown domain, then
-// sim.Plan's; each is a *SettingsError.
+// Its checks, in order: an endpoint with a credential (CheckEndpoint), a
+// price file that cannot be read (CheckPriceFile), no domain, a bad
+// condition, a concurrency below 1, an unknown domain, then sim.Plan's;
+// each is a *SettingsError.
 func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 	opts := r.Options
 	endpoints := map[string]string{"base-url": opts.BaseURL, "agent-base-url": opts.AgentLLM.BaseURL, "user-base-url": opts.UserLLM.BaseURL}
@@ -119,6 +122,9 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 		if err := CheckEndpoint(flag, endpoints[flag]); err != nil {
 			return nil, err
 		}
+	}
+	if err := CheckPriceFile(opts.LLM.PriceFile); err != nil {
+		return nil, err
 	}
 	if len(r.Domains) == 0 {
 		return nil, invalidSetting("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
@@ -149,6 +155,29 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 func CheckEndpoint(flag, u string) error {
 	if redact.Text(u) != u {
 		return invalidSetting("--%s holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY", flag)
+	}
+	return nil
+}
+
+// CheckPriceFile refuses, with a *SettingsError naming it, a price file
+// (--price-file) that cannot be read or is not a price table
+// (sim.LoadPriceTable), whatever the agents: one that only llm: roles
+// read would otherwise pass unnoticed with offline ones. "" is none.
+func CheckPriceFile(path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return invalidSetting("--price-file %s: %v", path, err)
+	}
+	defer f.Close()
+	if _, err := sim.LoadPriceTable(f); err != nil {
+		return invalidSetting("--price-file %s: %v", path, err)
 	}
 	return nil
 }
@@ -247,8 +276,12 @@ func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, em
 // ResumeRun runs the (task, trial) pairs that run ref (an id or a name) is
 // missing, with its recorded settings (ResumeSpec) and ExecuteRun; endpoint
 // (--base-url), when not nil, replaces the recorded LLM endpoint (it may
-// move between sessions) and is refused when it carries a credential.
+// move between sessions) and is refused when it carries a credential; a
+// price file that cannot be read is refused first (CheckPriceFile).
 func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, opts ExecuteOptions) error {
+	if err := CheckPriceFile(opts.LLM.PriceFile); err != nil {
+		return err
+	}
 	run, spec, err := ResumeSpec(ctx, store, ref)
 	if err != nil {
 		return err

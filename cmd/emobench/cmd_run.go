@@ -72,6 +72,11 @@ var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "t
 	"user-abandon", "episode-timeout"}
 
 func runBenchmark(c *cli.Context, e *env) error {
+	// The LLM client reads 0 (and less) as its default: refuse it rather
+	// than run with a timeout other than the one given.
+	if d := c.Duration("timeout"); d <= 0 {
+		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
+	}
 	if ref := c.String("resume"); ref != "" {
 		return resumeRun(c, e, ref)
 	}
@@ -157,6 +162,9 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 	}
 	if _, err := os.Stat(c.String("db")); err != nil {
 		return usagef("--resume %s: no database at %s", ref, c.String("db"))
+	}
+	if err := workbench.CheckPriceFile(c.String("price-file")); err != nil {
+		return settingsUsage(err)
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,5 +71,54 @@ func TestRun_RefusedEndpointIsTheError(t *testing.T) {
 	stored := "agent: " + cause + " (after 5 attempts)"
 	if got, want := sqlCSV(t, dbPath, "SELECT error FROM trajectories"), "error\n\""+strings.ReplaceAll(stored, `"`, `""`)+"\"\n"; got != want {
 		t.Fatalf("stored errors (CSV):\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A price file that cannot be read or parsed is a usage error naming it,
+// whatever the agents (offline ones never read it), for a new run and for
+// --resume; so is a --timeout that is not positive. None creates the db.
+func TestRun_ErrPriceFileAndTimeout(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.json")
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte(`{"m": {"prompt_per_mtok": 1}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "never.db")
+	run := []string{"--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--agent", "oracle", "--price-file", missing}, "--price-file " + missing + ": no such file or directory"},
+		{[]string{"--agent", "oracle", "--price-file", broken}, "--price-file " + broken + `: price table: model "m": missing completion_per_mtok`},
+		{[]string{"--agent", "llm:x", "--base-url", "http://127.0.0.1:1/v1", "--price-file", missing}, "--price-file " + missing + ": no such file or directory"},
+		{[]string{"--agent", "oracle", "--timeout", "0s"}, "--timeout 0s: need a positive duration"},
+		{[]string{"--agent", "oracle", "--timeout", "-1s"}, "--timeout -1s: need a positive duration"},
+	} {
+		r := runCLI(t, "", append(run, c.args...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+		if _, err := os.Stat(dbPath); err == nil {
+			t.Fatalf("%v created %s", c.args, dbPath)
+		}
+	}
+	mustRun(t, append(run, "--agent", "oracle")...)
+	before := tableCounts(t, dbPath)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--price-file", missing}, "--price-file " + missing + ": no such file or directory"},
+		{[]string{"--timeout", "0s"}, "--timeout 0s: need a positive duration"},
+	} {
+		r := runCLI(t, "", append([]string{"--db", dbPath, "run", "--resume", "1"}, c.args...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("--resume 1 %v: exit %d, stderr %q, want exit 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	if after := tableCounts(t, dbPath); after != before {
+		t.Errorf("refused resumes changed the db: %s -> %s", before, after)
 	}
 }
