@@ -134,7 +134,7 @@ func UserSystemPromptStrategy(ep *Episode, abandon UserAbandon, strategy UserStr
 		"- Start with what you want, in your own words, and let details come out gradually: give a piece of information only when it becomes relevant or the agent asks for it. Never recite everything at once.\n" +
 		"- Never invent facts you were not given. If the agent asks for something you do not know, say you do not know it.\n" +
 		"- Do not repeat your task word for word, and do not echo the agent's replies back to it.\n" +
-		"- Write plain conversational text, one message at a time. Do not describe your actions or thoughts, and do not write the agent's lines.\n")
+		"- Write plain conversational text, one message at a time. Do not describe your actions or thoughts in your message, and do not write the agent's lines.\n")
 
 	emotion := ""
 	if ep.WithEmotions {
