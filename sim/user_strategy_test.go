@@ -268,8 +268,9 @@ func TestLLMUser_Reflection(t *testing.T) {
 	}
 }
 
-// Each strategy gives byte-identical transcripts and requests for the same
-// seed, and another seed changes the requests.
+// Each strategy gives byte-identical trajectories (transcripts and state
+// hashes) and requests for the same seed, and another seed changes the
+// requests.
 func TestLLMUser_StrategiesDeterministic(t *testing.T) {
 	scripts := map[sim.UserStrategy]func() *strategyScript{
 		sim.UserStrategyLLM: func() *strategyScript {
@@ -283,7 +284,12 @@ func TestLLMUser_StrategiesDeterministic(t *testing.T) {
 		t.Run(string(strategy), func(t *testing.T) {
 			run := func(seed uint64) ([]byte, [][]byte) {
 				traj, f := runStrategyEpisode(t, scripts[strategy](), strategy, seed)
-				b, err := json.Marshal(traj.Messages)
+				if !bytes.Contains(traj.RewardInfo, []byte(`"final_hash"`)) {
+					t.Fatalf("reward_info %s has no final_hash", traj.RewardInfo)
+				}
+				// The whole trajectory: transcript, usage, reward_info with
+				// the final state's hash.
+				b, err := json.Marshal(traj)
 				if err != nil {
 					t.Fatal(err)
 				}
