@@ -56,11 +56,10 @@ const (
 )
 
 // UserStopReason refines a user_stop by the user's last message, where
-// τ²-bench and the db keep the distinction (the trajectories table's
-// termination_reason CHECK predates the two reasons, so they are stored as
-// user_stop): ###TRANSFER### gives TerminationUserTransfer and
-// ###OUT-OF-SCOPE### TerminationUserOutOfScope. Any other reason is
-// returned unchanged.
+// τ²-bench keeps the distinction (and db files of schema versions before
+// 10, whose termination_reason CHECK predated the two reasons):
+// ###TRANSFER### gives TerminationUserTransfer and ###OUT-OF-SCOPE###
+// TerminationUserOutOfScope. Any other reason is returned unchanged.
 func (t *Trajectory) UserStopReason() TerminationReason {
 	if t.TerminationReason != TerminationUserStop {
 		return t.TerminationReason
@@ -78,16 +77,6 @@ func (t *Trajectory) UserStopReason() TerminationReason {
 		break
 	}
 	return TerminationUserStop
-}
-
-// StoredReason is the termination reason as the db's column holds it:
-// user_transfer and user_out_of_scope are stored as user_stop (see
-// UserStopReason).
-func (r TerminationReason) StoredReason() TerminationReason {
-	if r == TerminationUserTransfer || r == TerminationUserOutOfScope {
-		return TerminationUserStop
-	}
-	return r
 }
 
 // Run is one evaluation run: one agent against one user simulator on one

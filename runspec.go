@@ -43,6 +43,10 @@ type RunSpec struct {
 	// calls in one message: "allow" runs them all, "first" only the first;
 	// empty (older configs) means allow.
 	ParallelToolCalls string `json:"parallel_tool_calls,omitempty"`
+	// UserStrategy is how an llm: user writes each message: llm, react,
+	// verify or reflection (τ-bench's user strategies); empty (a scripted
+	// user, or configs written before it was recorded) means llm.
+	UserStrategy string `json:"user_strategy,omitempty"`
 }
 
 // LLMRole is how one role (agent or user) reaches its model. It names the

@@ -421,7 +421,7 @@ func trajectoryParams(runID, taskID int64, t *emobench.Trajectory) sqlcdb.Create
 		Reward:            nullFloat(t.Reward),
 		Passed:            boolInt(t.Passed()),
 		Evaluated:         boolInt(t.Evaluated),
-		TerminationReason: string(orUnknownReason(t.TerminationReason).StoredReason()),
+		TerminationReason: string(orUnknownReason(t.TerminationReason)),
 		AgentCost:         nullFloat(t.AgentCost),
 		UserCost:          nullFloat(t.UserCost),
 		NMessages:         int64(c.Messages),

@@ -39,7 +39,13 @@ func (db *DB) FindTrajectory(ctx context.Context, id int64) (StoredTrajectory, e
 	if traj.Messages, err = db.messages(ctx, id); err != nil {
 		return StoredTrajectory{}, fmt.Errorf("trajectory %d: %w", id, err)
 	}
-	traj.TerminationReason = traj.UserStopReason() // stored as user_stop
+	refine, err := db.storesUserStopsAsStop(ctx)
+	if err != nil {
+		return StoredTrajectory{}, fmt.Errorf("trajectory %d: %w", id, err)
+	}
+	if refine {
+		traj.TerminationReason = traj.UserStopReason()
+	}
 	return StoredTrajectory{ID: id, RunID: runID, Trajectory: traj}, nil
 }
 

@@ -43,18 +43,38 @@ func (db *DB) Trajectories(ctx context.Context, runID int64) iter.Seq2[*emobench
 			yield(nil, err)
 			return
 		}
+		refine, err := db.storesUserStopsAsStop(ctx)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
 		for _, r := range rows {
 			traj := trajectoryFromRow(r)
 			if traj.Messages, err = db.messages(ctx, r.ID); err != nil {
 				yield(nil, fmt.Errorf("trajectory %d: %w", r.ID, err))
 				return
 			}
-			traj.TerminationReason = traj.UserStopReason() // stored as user_stop
+			if refine {
+				traj.TerminationReason = traj.UserStopReason()
+			}
 			if !yield(traj, nil) {
 				return
 			}
 		}
 	}
+}
+
+// userStopReasonsVersion is the schema version whose termination_reason
+// allows user_transfer and user_out_of_scope.
+const userStopReasonsVersion = 10
+
+// storesUserStopsAsStop reports whether the file's schema predates
+// userStopReasonsVersion (a merge source, which is read as it is), so that
+// its user_stop rows hold user_transfer and user_out_of_scope too, told
+// apart by the last user message (emobench.Trajectory.UserStopReason).
+func (db *DB) storesUserStopsAsStop(ctx context.Context) (bool, error) {
+	version, err := db.userVersion(ctx)
+	return err == nil && version < userStopReasonsVersion, err
 }
 
 // runTrajectories lists run runID's trajectories, from a file of an older

@@ -61,7 +61,7 @@ func TestPlan_LLMRoles(t *testing.T) {
 	}
 	config := string(plans[0].Run.Config)
 	want := `"agent_llm":{"base_url":"` + agentSrv.srv.URL + `/v1","key_env":"AGENT_KEY","temperature":0},` +
-		`"user_llm":{"base_url":"` + userSrv.srv.URL + `/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"allow"}`
+		`"user_llm":{"base_url":"` + userSrv.srv.URL + `/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"allow","user_strategy":"llm"}`
 	if !strings.HasSuffix(config, want) {
 		t.Fatalf("config %s\nwant it to end with %s", config, want)
 	}
@@ -109,16 +109,16 @@ func TestPlan_LLMRoleDefaults(t *testing.T) {
 		want string
 	}{
 		{"Defaults", func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{} },
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0},"parallel_tool_calls":"allow"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0},"parallel_tool_calls":"allow","user_strategy":"llm"}`},
 		{"TemperatureSetsBoth", func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{}; o.Temperature = ptr(0.5) },
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow","user_strategy":"llm"}`},
 		{"RoleOverridesBoth", func(o *sim.RunOptions) { o.Temperature = ptr(0.5) },
 			`"temperature":0.5},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},`},
 		{"NegativeIsServerDefault", func(o *sim.RunOptions) {
 			o.AgentLLM.Temperature = ptr(-1.0)
 			o.ParallelToolCalls = sim.ParallelToolCallsFirst
 		},
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first","user_strategy":"llm"}`},
 		{"BuiltInUserRecordsNothing", func(o *sim.RunOptions) { o.User = "scripted" },
 			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"parallel_tool_calls":"allow"}`},
 	} {

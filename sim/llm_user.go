@@ -22,6 +22,9 @@ type LLMUser struct {
 	// Abandon says when the prompt offers UnsatisfiedMarker; "" means
 	// AbandonWithEmotions.
 	Abandon UserAbandon
+	// Strategy is how each message is written; "" means UserStrategyLLM.
+	// Thoughts and reflections never reach the transcript.
+	Strategy UserStrategy
 }
 
 // NewLLMUser returns a user simulator that asks client for each message.
@@ -37,22 +40,22 @@ const llmUserOpening = "(The conversation begins. Write your first message to th
 // turn is continued as a prefill by some servers.
 const llmUserEmptyAgentTurn = "(The agent's reply was empty.)"
 
-// Next returns the simulated user's next message, with Usage set. The
-// request carries RequestSeed(ep.Seed, UserRole, len(ep.Messages)). It
-// returns an error when ep.Task is nil, or an *LLMError.
+// Next returns the simulated user's next message, with Usage the sum of
+// the turn's calls (Cost nil when any call's is unknown). The first draft's
+// request carries RequestSeed(ep.Seed, UserRole, len(ep.Messages)); the
+// strategy's further calls carry seeds of their own (userCallRole). It
+// returns an error when ep.Task is nil, when a react reply has a thought
+// but no message, or an *LLMError.
 func (u *LLMUser) Next(ctx context.Context, ep *Episode) (emobench.Message, error) {
 	if ep.Task == nil {
 		return emobench.Message{}, errors.New("llm user: episode has no task")
 	}
-	params := openai.ChatCompletionNewParams{
-		Messages: append([]openai.ChatCompletionMessageParamUnion{openai.SystemMessage(UserSystemPromptAbandon(ep, u.Abandon))}, userHistory(ep.Messages)...),
-		Seed:     openai.Int(RequestSeed(ep.Seed, UserRole, len(ep.Messages))),
-	}
-	reply, usage, err := u.client.Complete(ctx, params)
+	t := &userTurn{u: u, ep: ep, system: UserSystemPromptStrategy(ep, u.Abandon, u.Strategy)}
+	content, err := t.run(ctx)
 	if err != nil {
 		return emobench.Message{}, err
 	}
-	return emobench.Message{Role: emobench.RoleUser, Content: strings.TrimSpace(reply.Content), Usage: &usage}, nil
+	return emobench.Message{Role: emobench.RoleUser, Content: content, Usage: &t.usage}, nil
 }
 
 // userHistory flips the transcript for the user's model: agent text becomes
@@ -103,6 +106,13 @@ func UserSystemPrompt(ep *Episode) string {
 // UserSystemPromptAbandon is UserSystemPrompt with UnsatisfiedMarker
 // offered only when abandon allows it under ep's condition.
 func UserSystemPromptAbandon(ep *Episode, abandon UserAbandon) string {
+	return UserSystemPromptStrategy(ep, abandon, UserStrategyLLM)
+}
+
+// UserSystemPromptStrategy is UserSystemPromptAbandon for a user writing
+// under strategy: a react user is also told to answer with a thought and
+// then a message.
+func UserSystemPromptStrategy(ep *Episode, abandon UserAbandon, strategy UserStrategy) string {
 	var b strings.Builder
 	b.WriteString("You are role-playing a customer who has contacted a customer-service agent. " +
 		"You are the customer, not the agent: the other side of this conversation is the agent, and you write only the customer's next message.\n\n")
@@ -123,7 +133,8 @@ func UserSystemPromptAbandon(ep *Episode, abandon UserAbandon) string {
 	b.WriteString("## How to talk\n" +
 		"- Start with what you want, in your own words, and let details come out gradually: give a piece of information only when it becomes relevant or the agent asks for it. Never recite everything at once.\n" +
 		"- Never invent facts you were not given. If the agent asks for something you do not know, say you do not know it.\n" +
-		"- Write plain conversational text, one message at a time. Do not describe your actions or thoughts, and do not write the agent's lines.\n")
+		"- Do not repeat your task word for word, and do not echo the agent's replies back to it.\n" +
+		"- Write plain conversational text, one message at a time. Do not describe your actions or thoughts in your message, and do not write the agent's lines.\n")
 
 	emotion := ""
 	if ep.WithEmotions {
@@ -132,9 +143,15 @@ func UserSystemPromptAbandon(ep *Episode, abandon UserAbandon) string {
 	if emotion != "" {
 		b.WriteString("\n## How you feel\n")
 		b.WriteString(emotion)
-		b.WriteString("\nShow this emotional state in every message you send, through your tone and wording, for the whole conversation.\n")
+		b.WriteString("\n\nThis state drives how you behave, not only how you sound:\n")
+		for _, line := range emotionConduct(ep.Task.Emotion) {
+			b.WriteString("- " + line + "\n")
+		}
+		b.WriteString("- Show this emotional state strongly in every message you send, from the first to the last: in your wording, your patience, how readily you cooperate and how much you volunteer. " +
+			"Stay in character when the agent is helpful; your feelings ease only as a real person's would, once your problem is really being solved.\n" +
+			"- Your feelings never change the facts: you still give only what you know, and only true answers.\n")
 	} else {
-		b.WriteString("- Keep a neutral, matter-of-fact tone.\n")
+		b.WriteString("- Keep a neutral, matter-of-fact tone: answer what you are asked, cooperate plainly and show no particular feeling.\n")
 	}
 
 	b.WriteString("\n## Ending the conversation\n")
@@ -142,10 +159,54 @@ func UserSystemPromptAbandon(ep *Episode, abandon UserAbandon) string {
 	switch {
 	case !abandon.Allows(ep.WithEmotions):
 	case emotion != "":
-		fmt.Fprintf(&b, "- Send %s as your whole message if the agent ignores your feelings or needs, steamrolls concerns or cues you have already given, erodes your trust, or puts needless procedural friction in your way.\n", UnsatisfiedMarker)
+		fmt.Fprintf(&b, "- Send %s as your whole message if the agent ignores your feelings or needs (such as bare procedure when you need reassurance), steamrolls concerns or cues you have already given, erodes your trust (pushy, evasive or dismissive replies), or puts needless procedural friction in your way (redundant questions, going in circles, unexplained delays). "+
+			"Do not send it when your goal has been met and you are content.\n", UnsatisfiedMarker)
 	default:
-		fmt.Fprintf(&b, "- Send %s as your whole message if the agent puts needless procedural friction in your way, such as pointless repeated requests, runarounds or hurdles that block your goal.\n", UnsatisfiedMarker)
+		fmt.Fprintf(&b, "- Send %s as your whole message if the agent puts needless procedural friction in your way, such as pointless repeated requests, runarounds or hurdles that block your goal. "+
+			"Do not send it when your goal has been met.\n", UnsatisfiedMarker)
 	}
 	b.WriteString("- Otherwise keep the conversation going until one of these happens.\n")
+	if strategy == UserStrategyReact {
+		b.WriteString(reactFormat)
+	}
 	return b.String()
+}
+
+// Conduct of a user by emotion family and dimension: how the profile
+// shapes tone, patience, cooperation and what the user shares.
+var (
+	familyConduct = map[string]string{
+		"enjoyment": "Tone: warm and upbeat; you are easy to help and glad when things go well.",
+		"sadness":   "Tone: subdued and low on energy; you need acknowledgement before you engage, and bare procedure makes you feel worse.",
+		"fear":      "Tone: worried; you ask for reassurance and clear answers, fret about mistakes and want to know what happens next.",
+		"anger":     "Tone: irritated and blunt; you push back on anything that feels like an obstacle and let the agent know you are annoyed.",
+		"disgust":   "Tone: put off and terse; you engage reluctantly and make your distaste for the situation plain.",
+	}
+	urgencyConduct = map[string]string{
+		"low":      "Patience: you do not mind questions or waiting, and let the agent take its time.",
+		"moderate": "Patience: you tolerate the usual questions, but needless steps and repetition wear on you.",
+		"high":     "Patience: very little. You want this done now; long explanations, repeated questions and delays exasperate you, and you say so.",
+	}
+	trustConduct = map[string]string{
+		"trusting":  "Cooperation: you answer the agent's questions readily, share what it needs and accept its explanations.",
+		"cautious":  "Cooperation: you share what is needed once you see why, and ask what will happen before you agree to anything.",
+		"skeptical": "Cooperation: grudging. You share only what you are asked for, ask why it is needed, question the agent's claims and want every change spelled out before you agree.",
+	}
+	politenessConduct = map[string]string{
+		"warm":    "Manners: courteous; you greet and thank the agent even when upset.",
+		"neutral": "Manners: plain; neither friendly nor rude.",
+		"cold":    "Manners: curt; no greetings, pleasantries or thanks, and short replies.",
+	}
+)
+
+// emotionConduct returns the behaviour lines of profile p, family first;
+// values outside the taxonomy give no line.
+func emotionConduct(p emobench.EmotionProfile) []string {
+	var out []string
+	for _, s := range []string{familyConduct[p.Family], politenessConduct[p.Politeness], urgencyConduct[p.Urgency], trustConduct[p.Trust]} {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"os"
@@ -48,6 +49,9 @@ type RunOptions struct {
 	// UserAbandon is when the user may end with ###UNSATISFIED###
 	// (ParseUserAbandon); "" means with-emotions.
 	UserAbandon string
+	// UserStrategy is how an llm: user writes each message
+	// (ParseUserStrategy); "" means llm. A scripted user takes only llm.
+	UserStrategy string
 	// LLM configures llm: participants; Plan builds them once to check them.
 	LLM LLMOptions
 	// Now stamps Run.CreatedAt; nil means time.Now.
@@ -76,6 +80,13 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 	abandon, err := ParseUserAbandon(opts.UserAbandon)
 	if err != nil {
 		return nil, err
+	}
+	strategy, err := ParseUserStrategy(opts.UserStrategy)
+	if err != nil {
+		return nil, err
+	}
+	if strategy != UserStrategyLLM && !isLLM(opts.User) {
+		return nil, invalidf("--user-strategy %s needs an llm:MODEL user, not %q", strategy, opts.User)
 	}
 	if opts.Trials < 1 {
 		return nil, invalidf("--trials %d: need at least 1", opts.Trials)
@@ -132,6 +143,7 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 			}
 			if isLLM(opts.User) {
 				spec.UserLLM = plannedRole(opts.UserLLM, opts.Temperature, DefaultUserTemperature)
+				spec.UserStrategy = string(strategy)
 			}
 			if _, _, err := NewParticipants(spec, opts.LLM); err != nil {
 				return nil, err
@@ -178,7 +190,7 @@ func ParseConditions(s string) ([]emobench.Condition, error) {
 // UTC): named AGENT-DOMAIN-CONDITION, with the spec as its config.
 func NewRun(spec emobench.RunSpec, created time.Time) emobench.Run {
 	agentModel, agentStrategy := participantDescription(spec.Agent, "tool-calling")
-	userModel, userStrategy := participantDescription(spec.User, "llm")
+	userModel, userStrategy := participantDescription(spec.User, cmp.Or(spec.UserStrategy, string(UserStrategyLLM)))
 	return emobench.Run{
 		Name: fmt.Sprintf("%s-%s-%s", spec.Agent, spec.Domain, spec.Condition), SourceFormat: emobench.SourceNative,
 		AgentModel: agentModel, AgentStrategy: agentStrategy, UserModel: userModel, UserStrategy: userStrategy,
@@ -413,14 +425,21 @@ func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulato
 	}
 	switch {
 	case spec.User == "scripted":
+		if spec.UserStrategy != "" && spec.UserStrategy != string(UserStrategyLLM) {
+			return nil, nil, invalidf("--user-strategy %s needs an llm:MODEL user, not scripted", spec.UserStrategy)
+		}
 		return agent, ScriptedUser{Abandon: abandon}, nil
 	case isLLM(spec.User):
 		client, err := newLLMClient(roleSettings(spec, spec.UserLLM), llm, "--user", strings.TrimPrefix(spec.User, "llm:"))
 		if err != nil {
 			return nil, nil, err
 		}
+		strategy, err := ParseUserStrategy(spec.UserStrategy)
+		if err != nil {
+			return nil, nil, err
+		}
 		user := NewLLMUser(client)
-		user.Abandon = abandon
+		user.Abandon, user.Strategy = abandon, strategy
 		return agent, user, nil
 	}
 	return nil, nil, invalidf("--user %q is not llm:MODEL or scripted", spec.User)

@@ -180,6 +180,7 @@ func RunRow(s db.RunSummary, rw db.RunRewards, provenance string) table.RunRow {
 		Tasks: s.Tasks, MinTrials: s.MinTrials, MaxTrials: s.MaxTrials, Trajectories: s.Trajectories, Abandoned: s.Abandoned,
 		Pass1: pass1, NotEvaluated: s.Trajectories > 0 && rw.Evaluated == 0,
 		PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward, Provenance: provenance,
+		UserModel: s.UserModel, UserStrategy: s.UserStrategy,
 	}
 }
 

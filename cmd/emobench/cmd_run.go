@@ -34,6 +34,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "domain", Usage: "domains, comma-separated (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "agent", Usage: "llm:MODEL, oracle, noisy:RATE, or the validity agents nothing and careless (simulators)"},
 			&cli.StringFlag{Name: "user", Value: "scripted", Usage: "llm:MODEL or scripted (a rule-based simulator)"},
+			&cli.StringFlag{Name: "user-strategy", Value: string(sim.UserStrategyLLM), Usage: "how an llm: user writes each message: llm (one call), react (a thought, then the message; only the message is sent), verify (a second call checks the draft follows the user's instructions; drafted again if not) or reflection (on a failed check, reflect and draft again)"},
 			&cli.StringFlag{Name: "user-abandon", Value: string(sim.AbandonWithEmotions), Usage: "when the user may end with ###UNSATISFIED###: always, with-emotions (as τ-Emotion-Bench) or never"},
 			&cli.StringFlag{Name: "condition", Value: "both", Usage: "with-emotions, without-emotions or both"},
 			&cli.IntFlag{Name: "trials", Value: 1, Usage: "trials per task"},
@@ -69,7 +70,7 @@ func runCommand(e *env) *cli.Command {
 // settingFlags are recorded with a run; --resume takes them from the run.
 var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature", "shard",
 	"agent-base-url", "user-base-url", "agent-api-key-env", "user-api-key-env", "agent-temperature", "user-temperature", "parallel-tool-calls",
-	"user-abandon", "episode-timeout"}
+	"user-abandon", "episode-timeout", "user-strategy"}
 
 func runBenchmark(c *cli.Context, e *env) error {
 	// The LLM client reads 0 (and less) as its default: refuse it rather
@@ -111,7 +112,7 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 		Tasks: c.String("tasks"), Split: emobench.Split(c.String("split")), Seed: c.Uint64("seed"),
 		MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
 		Shard: c.String("shard"), Name: c.String("name"), LLM: llmOptions(c),
-		UserAbandon:       c.String("user-abandon"),
+		UserAbandon: c.String("user-abandon"), UserStrategy: c.String("user-strategy"),
 		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
 		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: floatFlag(c, "user-temperature")},
 		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),

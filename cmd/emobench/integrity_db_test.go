@@ -56,9 +56,20 @@ var undoAfterV6 = append(undoV9, []string{
 	"PRAGMA application_id = 0", "PRAGMA user_version = 6",
 }...)
 
+// undoV10 undoes migration 10: trajectories and messages get back the
+// definitions schema version 9 gave them (the same columns; the narrower
+// termination_reason CHECK), its user stops stored as user_stop.
+var undoV10 = []string{
+	"UPDATE trajectories SET termination_reason = 'user_stop' WHERE termination_reason IN ('user_transfer', 'user_out_of_scope')",
+	"PRAGMA writable_schema = ON",
+	`UPDATE sqlite_schema SET sql = 'CREATE TABLE trajectories ( id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, task_id INTEGER NOT NULL REFERENCES tasks(id), trial INTEGER NOT NULL, reward REAL, passed INTEGER NOT NULL CHECK (passed IN (0, 1)), evaluated INTEGER NOT NULL CHECK (evaluated IN (0, 1)), termination_reason TEXT NOT NULL CHECK (termination_reason IN (''user_stop'', ''user_unsatisfied'', ''transfer'', ''agent_stop'', ''max_steps'', ''too_many_errors'', ''error'', ''unknown'')), agent_cost REAL, user_cost REAL, n_messages INTEGER NOT NULL, n_user_turns INTEGER NOT NULL, n_agent_turns INTEGER NOT NULL, n_tool_calls INTEGER NOT NULL, n_tool_errors INTEGER NOT NULL, error TEXT, reward_info TEXT CHECK (reward_info IS NULL OR json_valid(reward_info)), extra TEXT CHECK (extra IS NULL OR json_valid(extra)), seed INTEGER, evaluable INTEGER NOT NULL DEFAULT 1 CHECK (evaluable IN (0, 1)), UNIQUE (run_id, task_id, trial) )' WHERE type = 'table' AND name = 'trajectories'`,
+	`UPDATE sqlite_schema SET sql = 'CREATE TABLE messages ( id INTEGER PRIMARY KEY, trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE, idx INTEGER NOT NULL, role TEXT NOT NULL, content TEXT, tool_name TEXT, tool_call_id TEXT, tool_arguments TEXT CHECK (tool_arguments IS NULL OR json_valid(tool_arguments)), tool_calls TEXT CHECK (tool_calls IS NULL OR json_valid(tool_calls)), arguments_malformed INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, UNIQUE (trajectory_id, idx) )' WHERE type = 'table' AND name = 'messages'`,
+	"PRAGMA writable_schema = RESET",
+}
+
 // undoV9 undoes migration 9: the views over trajectories come back as
 // 0001_init.sql created them.
-var undoV9 = []string{
+var undoV9 = append(undoV10, []string{
 	"DROP VIEW run_summaries", "DROP VIEW task_outcomes", "DROP TABLE run_task_outcomes",
 	"ALTER TABLE trajectories DROP COLUMN evaluable",
 	`CREATE VIEW task_outcomes AS
@@ -104,7 +115,7 @@ SELECT
 FROM runs r
 LEFT JOIN task_outcomes o ON o.run_id = r.id
 GROUP BY r.id`,
-}
+}...)
 
 // olderSQL is undoAfterV6 followed by stmts.
 func olderSQL(stmts ...string) []string {

@@ -133,11 +133,24 @@ func TestMerge_CLIErrCorruptSource(t *testing.T) {
 	good, bad, dst := filepath.Join(dir, "good.db"), filepath.Join(dir, "bad.db"), filepath.Join(dir, "dst.db")
 	mustRun(t, "--db", good, "ingest", "testdata/error-trial.json")
 	fixtureDB(t, bad)
+	// Zero the messages table's last leaf pages (those of the last runs):
+	// where they lie in the file depends on the schema's history.
+	raw, err := sql.Open("sqlite", bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize, first int
+	err = raw.QueryRow(`SELECT (SELECT page_size FROM pragma_page_size),
+		(SELECT pageno FROM dbstat WHERE name = 'messages' AND pagetype = 'leaf' ORDER BY path DESC LIMIT 1 OFFSET 1)`).Scan(&pageSize, &first)
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
 	data, err := os.ReadFile(bad)
 	if err != nil {
 		t.Fatal(err)
 	}
-	clear(data[len(data)*3/4:]) // the last pages: messages of the last runs
+	clear(data[(first-1)*pageSize : first*pageSize])
 	if err := os.WriteFile(bad, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,9 @@ func TestIngestTau2_RealRuns(t *testing.T) {
 			SELECT t.termination_reason, json_extract(t.extra, '$.termination_reason') AS original, t.error, COUNT(*)
 			FROM trajectories t JOIN runs r ON r.id = t.run_id
 			WHERE r.name = 'airline-qwen2.5-7b-agent-errors' GROUP BY 1, 2, 3 ORDER BY 1`)
-		want := "termination_reason,original,error,COUNT(*)\nerror,agent_error,agent_error,9\ntoo_many_errors,too_many_errors,,1\nuser_stop,user_stop,,40\n"
+		// τ²-bench's 40 user_stop, told apart by the user's last message.
+		want := "termination_reason,original,error,COUNT(*)\nerror,agent_error,agent_error,9\ntoo_many_errors,too_many_errors,,1\n" +
+			"user_out_of_scope,user_stop,,2\nuser_stop,user_stop,,29\nuser_transfer,user_stop,,9\n"
 		if got != want {
 			t.Errorf("airline reasons:\n%s\nwant:\n%s", got, want)
 		}
@@ -127,7 +129,7 @@ func TestIngestTau2_RealRuns(t *testing.T) {
 
 	t.Run("1.x inline", func(t *testing.T) {
 		got := csvQuery(t, dbPath, "SELECT termination_reason, COUNT(*) FROM trajectory_outcomes WHERE run = 'v1x-inline-results-airline' GROUP BY 1 ORDER BY 1")
-		if want := "termination_reason,COUNT(*)\nmax_steps,1\nuser_stop,4\n"; got != want {
+		if want := "termination_reason,COUNT(*)\nmax_steps,1\nuser_stop,3\nuser_transfer,1\n"; got != want {
 			t.Errorf("got %q, want %q", got, want)
 		}
 	})

@@ -20,6 +20,7 @@ type RunRow struct {
 	PartialCredit                       bool    // some rewards give partial credit
 	MeanReward                          float64 // pass^1 with partial credit
 	Provenance                          string  // ingested, native, merged or unknown
+	UserModel, UserStrategy             string  // shown in json only
 }
 
 // Runs lists runs. A run with trajectories but none evaluated shows
@@ -27,7 +28,8 @@ type RunRow struct {
 // pass_hat_1_note "not evaluated" in csv and json. mean_reward is given
 // only for runs with partial-credit rewards: in text a column shown when
 // one run has them, in csv and json a field always there, null for the
-// other runs. The last column is the run's provenance kind.
+// other runs. The last column is the run's provenance kind. json also
+// gives each run's user_model and user_strategy.
 //
 // trials_per_task is "4", or "2-4" when the run's tasks have different
 // trial counts, in every format but json. In json it is a number when
@@ -40,7 +42,11 @@ func Runs(runs []RunRow, format string) *Table {
 	for _, r := range runs {
 		partial = partial || r.PartialCredit
 	}
-	columns := []string{"id", "name", "model", "domain", "condition", "tasks", "trials_per_task"}
+	columns := []string{"id", "name", "model"}
+	if asJSON {
+		columns = append(columns, "user_model", "user_strategy")
+	}
+	columns = append(columns, "domain", "condition", "tasks", "trials_per_task")
 	if asJSON {
 		columns = append(columns, "min_trials", "max_trials")
 	}
@@ -60,7 +66,11 @@ func Runs(runs []RunRow, format string) *Table {
 				pass1 = NotEvaluatedText
 			}
 		}
-		row := []any{r.ID, r.Name, r.AgentModel, r.Domain, r.Condition, r.Tasks}
+		row := []any{r.ID, r.Name, r.AgentModel}
+		if asJSON {
+			row = append(row, r.UserModel, r.UserStrategy)
+		}
+		row = append(row, r.Domain, r.Condition, r.Tasks)
 		if asJSON {
 			var trials any // null: tasks differ, see min_trials and max_trials
 			if r.MinTrials == r.MaxTrials {

@@ -15,7 +15,7 @@ import (
 // when some run has partial credit.
 func TestRuns(t *testing.T) {
 	rows := []table.RunRow{
-		{ID: 1, Name: "a", Tasks: 2, MinTrials: 2, MaxTrials: 4, Trajectories: 6, Pass1: 0.5, Provenance: "native"},
+		{ID: 1, Name: "a", Tasks: 2, MinTrials: 2, MaxTrials: 4, Trajectories: 6, Pass1: 0.5, Provenance: "native", UserModel: "gpt-4o", UserStrategy: "verify"},
 		{ID: 2, Name: "b", Tasks: 1, MinTrials: 1, MaxTrials: 1, Trajectories: 1, Pass1: math.NaN(), NotEvaluated: true, Provenance: "ingested"},
 	}
 	var text bytes.Buffer
@@ -59,7 +59,7 @@ func TestRuns(t *testing.T) {
 // count and null when they differ, with min_trials and max_trials numbers.
 func TestRuns_JSONTrialsPerTask(t *testing.T) {
 	rows := []table.RunRow{
-		{ID: 1, Name: "a", Tasks: 2, MinTrials: 2, MaxTrials: 4, Trajectories: 6, Pass1: 0.5, Provenance: "native"},
+		{ID: 1, Name: "a", Tasks: 2, MinTrials: 2, MaxTrials: 4, Trajectories: 6, Pass1: 0.5, Provenance: "native", UserModel: "gpt-4o", UserStrategy: "verify"},
 		{ID: 2, Name: "b", Tasks: 3, MinTrials: 4, MaxTrials: 4, Trajectories: 12, Pass1: 0.25, Provenance: "ingested"},
 	}
 	var out bytes.Buffer
@@ -74,8 +74,8 @@ func TestRuns_JSONTrialsPerTask(t *testing.T) {
 		t.Fatalf("%d rows, want 2:\n%s", len(got), out.String())
 	}
 	for i, want := range []map[string]any{
-		{"trials_per_task": nil, "min_trials": 2.0, "max_trials": 4.0},
-		{"trials_per_task": 4.0, "min_trials": 4.0, "max_trials": 4.0},
+		{"trials_per_task": nil, "min_trials": 2.0, "max_trials": 4.0, "user_model": "gpt-4o", "user_strategy": "verify"},
+		{"trials_per_task": 4.0, "min_trials": 4.0, "max_trials": 4.0, "user_strategy": ""},
 	} {
 		for key, w := range want {
 			if v, ok := got[i][key]; !ok || v != w {
@@ -87,7 +87,7 @@ func TestRuns_JSONTrialsPerTask(t *testing.T) {
 	if err := table.Runs(rows, "csv").Write(&csv, "csv"); err != nil {
 		t.Fatal(err)
 	}
-	if lines := strings.Split(csv.String(), "\n"); strings.Contains(lines[0], "min_trials") || !strings.Contains(lines[1], ",2-4,") {
+	if lines := strings.Split(csv.String(), "\n"); strings.Contains(lines[0], "min_trials") || strings.Contains(lines[0], "user_strategy") || !strings.Contains(lines[1], ",2-4,") {
 		t.Errorf("csv keeps trials_per_task as 2-4 and has no min_trials:\n%s", csv.String())
 	}
 }
