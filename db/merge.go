@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,13 +22,33 @@ type MergeReport struct {
 	Trajectories                         int // trajectories copied
 	PairsSkipped                         int // (task, trial) pairs the target already held
 	PublishedFiles                       int // leaderboard files copied (published_results)
+	// Renamed are the runs added under another name than their own, since
+	// a run of the target (or one added before them) had it.
+	Renamed []RenamedRun
+}
+
+// RenamedRun is a run Merge added under a distinct name (DistinctRunName).
+type RenamedRun struct {
+	SourceID int64  // the run's id in the merged file
+	ID       int64  // its id in the target
+	From, To string // its name in the merged file, and in the target
+	Clash    int64  // the target's run named From
+}
+
+// Warning is the warning on the renamed run, for the merge of path.
+func (r RenamedRun) Warning(path string) string {
+	return fmt.Sprintf("%s: run %d is already named %q: run %d of %s is added as run %d named %q (rename it with `emobench runs set RUN --name NAME`)",
+		path, r.Clash, r.From, r.SourceID, path, r.ID, r.To)
 }
 
 // Merge copies every run of src into db in one transaction. A run it adds
-// has provenance "merged" from src (its path, its file's sha256, the time). An imported
+// has provenance "merged" from src (its path, its file's sha256, the time)
+// and, when a run of db has its name, a distinct name as ingest gives
+// (DistinctRunName; MergeReport.Renamed lists them). An imported
 // run whose source sha256 db already holds is skipped. A native run joins
 // the target's native run of the same name and settings (its config less
-// "shard"), which gains only the (task, trial) pairs it lacks: shards of one
+// "shard"; the name, or one DistinctRunName would give for it, so that the
+// shards of a renamed run still join), which gains only the (task, trial) pairs it lacks: shards of one
 // run merge into one. Tasks are shared by content hash; ids are new. scrub,
 // when not nil, sees every copied trajectory first (to redact what an older
 // emobench stored).
@@ -134,10 +155,19 @@ func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run,
 		if run.SourceFormat == emobench.SourceNative {
 			run.Config = withoutShard(run.Config) // the merged run is the whole run
 		}
+		name, clash, err := distinctRunName(ctx, q, run.Name, 0)
+		if err != nil {
+			return 0, err
+		}
+		own := run.Name
+		run.Name = name
 		if target, err = w.createRun(run, from); err != nil {
 			return 0, err
 		}
 		rep.RunsAdded++
+		if name != own {
+			rep.Renamed = append(rep.Renamed, RenamedRun{SourceID: run.ID, ID: target, From: own, To: name, Clash: clash})
+		}
 	}
 	i := 0
 	defer func() {
@@ -184,24 +214,43 @@ func findMergeTarget(ctx context.Context, q *sqlcdb.Queries, run emobench.Run) (
 		}
 		return row.ID, nil, err
 	}
-	ids, err := q.FindRunsByName(ctx, run.Name)
-	if err != nil {
-		return 0, nil, err
-	}
-	for _, id := range ids {
-		r, err := q.FindRunConfig(ctx, id)
-		if err != nil {
+	// The run's own name, then the names DistinctRunName gives for it
+	// (name-2, name-3, …) while runs have them: a run merged before under
+	// a distinct name is joined by its other shards.
+	for name := range mergeNames(run.Name) {
+		ids, err := q.FindRunsByName(ctx, name)
+		if err != nil || (len(ids) == 0 && name != run.Name) {
 			return 0, nil, err
 		}
-		if r.SourceFormat == emobench.SourceNative && sameSettings(json.RawMessage(r.Config), run.Config) {
-			rows, err := q.ListRunPairs(ctx, id)
+		for _, id := range ids {
+			r, err := q.FindRunConfig(ctx, id)
 			if err != nil {
 				return 0, nil, err
 			}
-			return id, pairSet(rows), nil
+			if r.SourceFormat == emobench.SourceNative && sameSettings(json.RawMessage(r.Config), run.Config) {
+				rows, err := q.ListRunPairs(ctx, id)
+				if err != nil {
+					return 0, nil, err
+				}
+				return id, pairSet(rows), nil
+			}
 		}
 	}
-	return 0, nil, nil
+	panic("unreachable")
+}
+
+// mergeNames yields name, then runNameCandidates(name) but for name.
+func mergeNames(name string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		if !yield(name) {
+			return
+		}
+		for c := range runNameCandidates(name) {
+			if c != name && !yield(c) {
+				return
+			}
+		}
+	}
 }
 
 // sameSettings reports whether two native run configs describe one run

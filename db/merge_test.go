@@ -118,7 +118,7 @@ func TestMerge_OK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := rep, (db.MergeReport{RunsAdded: 3, Trajectories: 6}); got != want {
+	if got, want := rep, (db.MergeReport{RunsAdded: 3, Trajectories: 6}); !reflect.DeepEqual(got, want) {
 		t.Fatalf("report = %+v, want %+v", got, want)
 	}
 	if got, want := queryText(t, dst, "SELECT id, name FROM runs ORDER BY id"), "1|b1\n2|b2\n3|a1\n4|a2\n5|a3"; got != want {
@@ -166,7 +166,7 @@ func TestMerge_Twice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := rep, (db.MergeReport{RunsAdded: 3, Trajectories: 5}); got != want {
+	if got, want := rep, (db.MergeReport{RunsAdded: 3, Trajectories: 5}); !reflect.DeepEqual(got, want) {
 		t.Fatalf("first merge = %+v, want %+v", got, want)
 	}
 	before := countsOf(t, dst)
@@ -175,7 +175,7 @@ func TestMerge_Twice(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The imported runs are known by sha256; the native run holds both pairs.
-	if got, want := rep, (db.MergeReport{RunsSkipped: 3, PairsSkipped: 2}); got != want {
+	if got, want := rep, (db.MergeReport{RunsSkipped: 3, PairsSkipped: 2}); !reflect.DeepEqual(got, want) {
 		t.Fatalf("second merge = %+v, want %+v", got, want)
 	}
 	if got := countsOf(t, dst); got != before {
@@ -208,13 +208,14 @@ func TestMerge_NativeShardsJoin(t *testing.T) {
 	}{
 		{shard0, db.MergeReport{RunsAdded: 1, Trajectories: 2}},
 		{shard1, db.MergeReport{RunsExtended: 1, Trajectories: 2, PairsSkipped: 1}},
-		{other, db.MergeReport{RunsAdded: 1, Trajectories: 1}},
+		// Another run named x: it is added as x-2.
+		{other, db.MergeReport{RunsAdded: 1, Trajectories: 1, Renamed: []db.RenamedRun{{SourceID: 1, ID: 2, From: "x", To: "x-2", Clash: 1}}}},
 	} {
 		rep, err := dst.Merge(ctx, step.src, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if rep != step.want {
+		if !reflect.DeepEqual(rep, step.want) {
 			t.Fatalf("merge %s = %+v, want %+v", step.src.Path(), rep, step.want)
 		}
 	}
@@ -226,6 +227,54 @@ func TestMerge_NativeShardsJoin(t *testing.T) {
 	want := "1|1|0|1\n1|1|1|1\n1|2|0|1\n1|2|1|0\n2|1|0|1"
 	if got := queryText(t, dst, "SELECT run_id, task_key, trial, passed FROM trajectory_outcomes ORDER BY 1, 2, 3"); got != want {
 		t.Fatalf("pairs:\n%s\nwant:\n%s (shard 0's (1, 0) kept)", got, want)
+	}
+}
+
+// A run Merge adds under a name the target has (or that a run it added
+// before has) gets a distinct name, as ingest gives, and the report names
+// it; a native run of the same name and settings still joins, as do the
+// shards of a renamed native run.
+func TestMerge_RenamesTakenNames(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	dst := openDBAt(t, filepath.Join(dir, "bench.db"))
+	mustIngest(t, dst, run("r", "sr1"), traj("1", 0, 1))              // run 1
+	mustAppend(t, dst, nativeRun("n", `{"seed":1}`), traj("1", 0, 1)) // run 2
+	src := openDBAt(t, filepath.Join(dir, "shards.db"))
+	mustIngest(t, src, run("r", "sr2"), traj("2", 0, 1))                            // src 1: r taken
+	mustIngest(t, src, run("r", "sr3"), traj("3", 0, 0))                            // src 2: r, r-2 taken
+	mustAppend(t, src, nativeRun("n", `{"seed":1,"shard":"1/2"}`), traj("2", 0, 0)) // src 3: joins run 2
+	mustAppend(t, src, nativeRun("n", `{"seed":2,"shard":"0/2"}`), traj("1", 0, 0)) // src 4: other settings
+	later := openDBAt(t, filepath.Join(dir, "later.db"))
+	mustAppend(t, later, nativeRun("n", `{"seed":2,"shard":"1/2"}`), traj("2", 0, 1)) // joins n-2
+
+	rep, err := dst.Merge(ctx, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := db.MergeReport{RunsAdded: 3, RunsExtended: 1, Trajectories: 4, Renamed: []db.RenamedRun{
+		{SourceID: 1, ID: 3, From: "r", To: "r-2", Clash: 1},
+		{SourceID: 2, ID: 4, From: "r", To: "r-3", Clash: 1},
+		{SourceID: 4, ID: 5, From: "n", To: "n-2", Clash: 2},
+	}}
+	if !reflect.DeepEqual(rep, want) {
+		t.Fatalf("report = %+v, want %+v", rep, want)
+	}
+	if got, want := rep.Renamed[0].Warning("shards.db"), "shards.db: run 1 is already named \"r\": run 1 of shards.db is added as run 3 named \"r-2\" (rename it with `emobench runs set RUN --name NAME`)"; got != want {
+		t.Errorf("warning = %q, want %q", got, want)
+	}
+	rep, err = dst.Merge(ctx, later, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (db.MergeReport{RunsExtended: 1, Trajectories: 1}); !reflect.DeepEqual(rep, want) {
+		t.Fatalf("report of later.db = %+v, want %+v", rep, want)
+	}
+	if got, want := queryText(t, dst, "SELECT id, name FROM runs ORDER BY id"), "1|r\n2|n\n3|r-2\n4|r-3\n5|n-2"; got != want {
+		t.Fatalf("runs:\n%s\nwant:\n%s", got, want)
+	}
+	if got, want := queryText(t, dst, "SELECT run_id, task_key FROM trajectory_outcomes WHERE run_id IN (2, 5) ORDER BY 1, 2"), "2|1\n2|2\n5|1\n5|2"; got != want {
+		t.Fatalf("native runs' pairs:\n%s\nwant:\n%s", got, want)
 	}
 }
 
@@ -284,7 +333,7 @@ func TestMerge_ErrCorruptSourceStoresNothing(t *testing.T) {
 	if !strings.Contains(err.Error(), "run 3 (r3)") || !strings.Contains(err.Error(), "malformed") {
 		t.Errorf("err = %v, want the failure in run 3 (r3) reported as malformed", err)
 	}
-	if rep != (db.MergeReport{}) {
+	if !reflect.DeepEqual(rep, db.MergeReport{}) {
 		t.Errorf("report after a failure = %+v, want zero", rep)
 	}
 	if got := countsOf(t, dst); got != before {

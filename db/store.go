@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db/sqlcdb"
 )
 
 // Input is one opened input file to store as a run: what a reader gave,
@@ -109,22 +110,41 @@ func (db *DB) StoreInput(ctx context.Context, in Input) (Stored, error) {
 // id), or name-2, name-3, … when a stored run
 // other than except is called name, and the id of that run (0 when none).
 func (db *DB) DistinctRunName(ctx context.Context, name string, except int64) (string, int64, error) {
-	if NameReadsAsID(name) { // a file named 8.json: --run 8 would mean run id 8
-		name = "run-" + strings.TrimSpace(name)
-	}
+	return distinctRunName(ctx, db.queries, name, except)
+}
+
+// distinctRunName is DistinctRunName read through q (within a
+// transaction, it sees the runs the transaction stored).
+func distinctRunName(ctx context.Context, q *sqlcdb.Queries, name string, except int64) (string, int64, error) {
 	var clash int64
-	for i := 1; ; i++ {
-		candidate := name
-		if i > 1 {
-			candidate = fmt.Sprintf("%s-%d", name, i)
-		}
-		ids, err := db.RunsNamed(ctx, candidate)
+	for candidate := range runNameCandidates(name) {
+		ids, err := q.FindRunsByName(ctx, candidate)
 		ids = slices.DeleteFunc(ids, func(id int64) bool { return id == except })
 		if len(ids) > 0 && clash == 0 {
 			clash = ids[0]
 		}
 		if err != nil || len(ids) == 0 {
 			return candidate, clash, err
+		}
+	}
+	panic("unreachable")
+}
+
+// runNameCandidates yields the names DistinctRunName tries in turn: name
+// (run-N for a name N that reads as a run id: --run 8 would mean run id
+// 8), then name-2, name-3, …
+func runNameCandidates(name string) iter.Seq[string] {
+	if NameReadsAsID(name) {
+		name = "run-" + strings.TrimSpace(name)
+	}
+	return func(yield func(string) bool) {
+		if !yield(name) {
+			return
+		}
+		for i := 2; ; i++ {
+			if !yield(fmt.Sprintf("%s-%d", name, i)) {
+				return
+			}
 		}
 	}
 }

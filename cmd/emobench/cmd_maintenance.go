@@ -15,9 +15,11 @@ func mergeCommand(e *env) *cli.Command {
 		Usage:     "copy the runs and leaderboard results of other emobench files into this one (one transaction per file)",
 		ArgsUsage: "OTHER.db...",
 		Description: "Imported runs already present (same source sha256) are skipped. Native runs join the run of\n" +
-			"the same name and settings, gaining only the (task, trial) pairs it lacks, so the shards of a\n" +
-			"run (emobench run --shard I/N on several machines) merge into one run. Tasks are shared by\n" +
-			"content; ids are renumbered. The other files are opened read-only.\n\n" +
+			"the same name (or the name-2, name-3, … a merge gave it) and settings, gaining only the\n" +
+			"(task, trial) pairs it lacks, so the shards of a run (emobench run --shard I/N on several\n" +
+			"machines) merge into one run. Tasks are shared by\n" +
+			"content; ids are renumbered. A run added under a name a stored run has gets a distinct name\n" +
+			"(name-2, name-3, …), with a note. The other files are opened read-only.\n\n" +
 			"Example:\n   emobench --db all.db merge shard-0.db shard-1.db shard-2.db",
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -31,6 +33,9 @@ func mergeCommand(e *env) *cli.Command {
 			return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.warn, func(path string, rep db.MergeReport) {
 				fmt.Fprintf(e.stdout, "%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present; %d leaderboard files copied\n",
 					path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped, rep.PublishedFiles)
+				for _, r := range rep.Renamed {
+					e.warn(r.Warning(path))
+				}
 			})
 		},
 	}

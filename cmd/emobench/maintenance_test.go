@@ -168,6 +168,31 @@ func TestMerge_CLIErrCorruptSource(t *testing.T) {
 	}
 }
 
+// A run merge adds under a name the target has gets a distinct name and a
+// note, so --run NAME still names one run.
+func TestMerge_CLIRenamesTakenName(t *testing.T) {
+	dir := t.TempDir()
+	bench, shards := filepath.Join(dir, "bench.db"), filepath.Join(dir, "shards.db")
+	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--name", "x"}
+	mustRun(t, append([]string{"--db", bench}, append(args, "--trials", "1")...)...)
+	mustRun(t, append([]string{"--db", shards}, append(args, "--trials", "2")...)...)
+
+	r := runCLI(t, "", "--db", bench, "merge", shards)
+	if r.code != 0 {
+		t.Fatalf("merge exited %d:\n%s", r.code, r.stderr)
+	}
+	if want := "note: " + shards + ": run 1 is already named \"x\": run 1 of " + shards + " is added as run 2 named \"x-2\" (rename it with `emobench runs set RUN --name NAME`)\n"; r.stderr != want {
+		t.Fatalf("merge stderr = %q, want %q", r.stderr, want)
+	}
+	if got, want := sqlCSV(t, bench, "SELECT id, name FROM runs ORDER BY id"), "id,name\n1,x\n2,x-2\n"; got != want {
+		t.Fatalf("runs after merge:\n%s\nwant:\n%s", got, want)
+	}
+	out := mustRun(t, "--db", bench, "stats", "passk", "--run", "x", "--format", "csv")
+	if got := len(csvLines(out)); got != 1 {
+		t.Fatalf("stats passk --run x gave %d rows, want 1 (run 1):\n%s", got, out)
+	}
+}
+
 // The shards of a run, run into three files and merged, are the run: the
 // same (task, trial) pairs, two per retail test task, with the same
 // outcomes as the run unsharded with the same seed.

@@ -394,10 +394,12 @@ func TestReport_RunsSharingANameStayApart(t *testing.T) {
 	pool := filepath.Join("testdata", "pool")
 	meta := []string{"ingest", "--model", "m", "--user-model", "u", "--domain", "retail"}
 	mustRun(t, append([]string{"--db", dbPath}, append(meta, filepath.Join(pool, "m-retail-with-emotions-a.json"))...)...)
-	// ingest names a twin apart; a merge keeps the name another db gave it.
+	// ingest, merge and runs set name a twin apart; an older emobench's
+	// merge kept the name another db gave it.
 	other := filepath.Join(dir, "other.db")
 	mustRun(t, append([]string{"--db", other}, append(meta, twin)...)...)
 	mustRun(t, "--db", dbPath, "merge", other)
+	plainSQL(t, dbPath, "UPDATE runs SET name = 'm-retail-with-emotions-a' WHERE id = 2")
 	mustRun(t, append([]string{"--db", dbPath}, append(meta, filepath.Join(pool, "m-retail-without-emotions.json"))...)...)
 	store := openTestStore(t, dbPath)
 	rep, err := buildReport(t.Context(), store, workbench.DefaultBootstrap, false)
