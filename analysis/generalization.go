@@ -16,16 +16,21 @@ type DomainDelta struct {
 	Domain   string
 	InDomain bool // the domain is one of the tuned run's train domains
 	// TunedPass1 and BasePass1 are each run's pass^1 = mean_t c_t/n_t over
-	// all of its usable tasks on the domain; NaN when it has none.
+	// the tasks Delta is over: the PairedTasks shared tasks when the runs
+	// share any (so Delta = TunedPass1 − BasePass1), otherwise all of the
+	// run's usable tasks on the domain; NaN when it has none.
 	TunedPass1, BasePass1 float64
 	TunedTasks, BaseTasks int // usable tasks (n_t ≥ 1, c_t ≤ n_t)
+	// TunedLeftOut and BaseLeftOut are, when Paired, the usable tasks of
+	// each run the other lacks: left out of both pass^1 and Delta (0 when
+	// unpaired: every task counts).
+	TunedLeftOut, BaseLeftOut int
 	// TunedNotEvaluated and BaseNotEvaluated are set when no trial of that
 	// side was evaluated (NotEvaluated): the side then has no usable task,
 	// so its pass^1 and Delta are NaN, never 0.
 	TunedNotEvaluated, BaseNotEvaluated bool
 	// Paired is set when the runs share tasks (by TaskID); Delta is then the
-	// mean over the PairedTasks shared tasks of c_t/n_t(tuned) − c_t/n_t(base),
-	// which may differ from TunedPass1 − BasePass1 when the task sets differ.
+	// mean over the PairedTasks shared tasks of c_t/n_t(tuned) − c_t/n_t(base).
 	Paired      bool
 	PairedTasks int
 	// Delta is tuned − base pass^1: paired as above, otherwise
@@ -63,7 +68,8 @@ type GeneralizationResult struct {
 // domain in tuned or base (each maps a domain to one run's tasks there), it
 // reports Δpass^1 = pass^1(tuned) − pass^1(base), with
 // pass^1 = mean_t c_t/n_t (Yao et al. 2024, τ-bench), paired by TaskID when
-// the runs share tasks and unpaired otherwise, and marks it in-domain when
+// the runs share tasks and unpaired otherwise (each pass^1 it reports is
+// over the same tasks as Δ: the shared ones when paired), and marks it in-domain when
 // the domain is in trainDomains. It then averages the finite Deltas of the
 // in-domain and of the out-of-domain domains, each domain weighing equally.
 //
@@ -109,12 +115,17 @@ func Generalization(tuned, base map[string][]TaskTrials, trainDomains []string, 
 			InDomain:          slices.Contains(trainDomains, d),
 			TunedNotEvaluated: NotEvaluated(tuned[d]),
 			BaseNotEvaluated:  NotEvaluated(base[d]),
-			TunedPass1:        meanMap(doms[i].tunedAll),
-			BasePass1:         meanMap(doms[i].baseAll),
+			TunedPass1:        meanMap(doms[i].tunedAll, nil),
+			BasePass1:         meanMap(doms[i].baseAll, nil),
 			TunedTasks:        len(doms[i].tunedAll),
 			BaseTasks:         len(doms[i].baseAll),
 			Paired:            doms[i].paired != nil,
 			PairedTasks:       len(doms[i].paired),
+		}
+		if dd.Paired { // both sides over the shared tasks, as Delta is
+			dd.TunedPass1 = meanMap(doms[i].tunedAll, doms[i].baseAll)
+			dd.BasePass1 = meanMap(doms[i].baseAll, doms[i].tunedAll)
+			dd.TunedLeftOut, dd.BaseLeftOut = dd.TunedTasks-dd.PairedTasks, dd.BaseTasks-dd.PairedTasks
 		}
 		dd.Delta = doms[i].delta(nil)
 		res.Domains = append(res.Domains, dd)
@@ -202,15 +213,20 @@ func taskRates(tasks []TaskTrials) map[int64]float64 {
 	return rates
 }
 
-func meanMap(m map[int64]float64) float64 {
-	if len(m) == 0 {
+// meanMap is the mean of m's values, over the ids within holds too when
+// within is not nil; NaN when there are none.
+func meanMap(m, within map[int64]float64) float64 {
+	n, s := 0, 0.0
+	for id, v := range m {
+		if _, ok := within[id]; ok || within == nil {
+			n++
+			s += v
+		}
+	}
+	if n == 0 {
 		return math.NaN()
 	}
-	s := 0.0
-	for _, v := range m {
-		s += v
-	}
-	return s / float64(len(m))
+	return s / float64(n)
 }
 
 // domainSample holds one domain's per-task pass rates in a fixed order, so
@@ -370,6 +386,10 @@ func GeneralizationByModel(tagged []TunedRun, u Units, tasks []TaskTrials, opts 
 			}
 			if !d.Paired && !math.IsNaN(d.Delta) {
 				notes = append(notes, fmt.Sprintf("%s on %s: 0 paired tasks (the tuned and base runs share no task), so its Δ compares different tasks and has no interval, nor has the %s mean", g.Name, d.Domain, scope))
+			}
+			if d.Paired && (d.TunedLeftOut > 0 || d.BaseLeftOut > 0) {
+				notes = append(notes, fmt.Sprintf("%s on %s: tuned_pass_1, base_pass_1 and Δ are over the %d paired tasks; left out, as the other side lacks them: %d of the tuned %s's %d tasks and %d of the base %s's %d",
+					g.Name, d.Domain, d.PairedTasks, d.TunedLeftOut, u.Noun(), d.TunedTasks, d.BaseLeftOut, u.Noun(), d.BaseTasks))
 			}
 		}
 		out = append(out, g)

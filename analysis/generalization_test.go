@@ -200,3 +200,52 @@ func ExampleGeneralization() {
 	// in-domain +0.3438 over 2, out-of-domain +0.2500 over 1
 	// mock [0.5000, 0.5000] (95% percentile)
 }
+
+// When the runs' task sets differ, the pass columns are over the tasks Δ
+// is paired over, so Δ = tuned − base pass^1 on the row, and each side's
+// tasks the other lacks are counted as left out (and noted).
+func TestGeneralization_PassOverPairedTasks(t *testing.T) {
+	tuned := map[string][]analysis.TaskTrials{"retail": {
+		taskOutcome(1, 1, 1), taskOutcome(2, 1, 1), taskOutcome(3, 1, 0), taskOutcome(4, 1, 1),
+		taskOutcome(5, 1, 0), taskOutcome(6, 1, 0), taskOutcome(7, 1, 0), // tuned only
+	}}
+	base := map[string][]analysis.TaskTrials{"retail": {
+		taskOutcome(1, 1, 0), taskOutcome(2, 1, 0), taskOutcome(3, 1, 0), taskOutcome(4, 1, 1),
+		taskOutcome(8, 1, 1), // base only
+	}}
+	res := analysis.Generalization(tuned, base, []string{"retail"}, analysis.BootstrapOptions{Seed: 1})
+	d := res.Domains[0]
+	// Paired tasks 1-4: tuned 1, 1, 0, 1 = 0.75; base 0, 0, 0, 1 = 0.25; Δ 0.5.
+	// Over all tasks tuned would read 3/7 and base 2/5.
+	if math.Abs(d.TunedPass1-0.75) > tol || math.Abs(d.BasePass1-0.25) > tol || math.Abs(d.Delta-0.5) > tol {
+		t.Errorf("tuned %v, base %v, Δ %v; want 0.75, 0.25, 0.5", d.TunedPass1, d.BasePass1, d.Delta)
+	}
+	if d.PairedTasks != 4 || d.TunedTasks != 7 || d.BaseTasks != 5 || d.TunedLeftOut != 3 || d.BaseLeftOut != 1 {
+		t.Errorf("paired %d, tasks %d/%d, left out %d/%d; want 4, 7/5, 3/1", d.PairedTasks, d.TunedTasks, d.BaseTasks, d.TunedLeftOut, d.BaseLeftOut)
+	}
+
+	// Through GeneralizationByModel: the note names what was left out.
+	keys := map[int64]analysis.PoolKey{
+		1: {AgentModel: "tuned-m", UserModel: "u", Domain: "retail", Condition: "with-emotions"},
+		2: {AgentModel: "base-m", UserModel: "u", Domain: "retail", Condition: "with-emotions"},
+	}
+	var tasks []analysis.TaskTrials
+	for id, side := range map[int64][]analysis.TaskTrials{1: tuned["retail"], 2: base["retail"]} {
+		for _, tt := range side {
+			tt.RunID = id
+			tasks = append(tasks, tt)
+		}
+	}
+	tagged := []analysis.TunedRun{{RunID: 1, BaseRunID: 2, Domain: "retail", TrainDomains: []string{"retail"}}}
+	models, notes, err := analysis.GeneralizationByModel(tagged, analysis.NewUnits(keys, false), tasks, analysis.BootstrapOptions{Seed: 1})
+	if err != nil || len(models) != 1 {
+		t.Fatalf("GeneralizationByModel = %d models, %v", len(models), err)
+	}
+	want := []string{"tuned-m on retail: tuned_pass_1, base_pass_1 and Δ are over the 4 paired tasks; left out, as the other side lacks them: 3 of the tuned run's 7 tasks and 1 of the base run's 5"}
+	if fmt.Sprint(notes) != fmt.Sprint(want) {
+		t.Errorf("notes = %q, want %q", notes, want)
+	}
+	if got := models[0].Result.Domains[0]; math.Abs(got.TunedPass1-0.75) > tol || math.Abs(got.BasePass1-0.25) > tol {
+		t.Errorf("by model: tuned %v, base %v; want 0.75, 0.25", got.TunedPass1, got.BasePass1)
+	}
+}

@@ -237,3 +237,57 @@ func TestSuspectTrialNotes_OnlyMinTrials(t *testing.T) {
 		t.Errorf("per-task: %q, %v; want no notes", notes, err)
 	}
 }
+
+// ingestRuns stores each run (agent model, name and outcomes; user model u,
+// retail, with-emotions) in a fresh database under t.TempDir(), as runs 1,
+// 2, … in order.
+func ingestRuns(t *testing.T, runs ...struct {
+	name, model string
+	outcomes    []outcome
+}) *db.DB {
+	t.Helper()
+	ctx := t.Context()
+	store, err := db.Open(ctx, filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { store.Close() })
+	for _, r := range runs {
+		run := emobench.Run{Name: r.name, SourceFormat: "synthetic", AgentModel: r.model, UserModel: "u",
+			Domain: "retail", Condition: emobench.ConditionWithEmotions}
+		if _, err := store.IngestRun(ctx, run, trajectories(r.outcomes), db.DuplicateRefuse); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return store
+}
+
+// A tuned run and its base run with different task sets: the row's pass
+// columns are over the 4 paired tasks Δ is over, and a note names what was
+// left out of each run.
+func TestGeneralizationStats_PassOverPairedTasks(t *testing.T) {
+	type run = struct {
+		name, model string
+		outcomes    []outcome
+	}
+	store := ingestRuns(t,
+		run{"base", "b", []outcome{{"0", 0, false}, {"1", 0, false}, {"2", 0, false}, {"3", 0, true}, {"9", 0, true}}},
+		run{"tuned", "t", []outcome{{"0", 0, true}, {"1", 0, true}, {"2", 0, false}, {"3", 0, true}, {"5", 0, false}, {"6", 0, false}}},
+	)
+	if err := store.TagRun(t.Context(), 2, []string{"retail"}, 1); err != nil {
+		t.Fatal(err)
+	}
+	models, notes, err := workbench.GeneralizationStats{Bootstrap: workbench.DefaultBootstrap}.Compute(t.Context(), store, mustSelect(t, store, nil, false))
+	if err != nil || len(models) != 1 || len(models[0].Result.Domains) != 1 {
+		t.Fatalf("Compute = %+v, %v", models, err)
+	}
+	d := models[0].Result.Domains[0]
+	// Over all tasks tuned would read 3/6 = 0.5 and base 2/5 = 0.4.
+	if math.Abs(d.TunedPass1-0.75) > tol || math.Abs(d.BasePass1-0.25) > tol || math.Abs(d.Delta-0.5) > tol || d.PairedTasks != 4 {
+		t.Errorf("tuned %v, base %v, Δ %v over %d paired; want 0.75, 0.25, 0.5 over 4", d.TunedPass1, d.BasePass1, d.Delta, d.PairedTasks)
+	}
+	want := []string{"t on retail: tuned_pass_1, base_pass_1 and Δ are over the 4 paired tasks; left out, as the other side lacks them: 2 of the tuned run's 6 tasks and 1 of the base run's 5"}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}

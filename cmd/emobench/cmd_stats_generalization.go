@@ -13,8 +13,9 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 		Description: "A tuned run is one tagged with its train domains and base run (emobench runs tag, or run\n" +
 			"--train-domains/--base-run). Runs of the same tuned model on several domains are compared with\n" +
 			"their base runs domain by domain; each domain is in-domain when the model was trained on it.\n" +
-			"The mean in-domain and out-of-domain Δ come with bootstrap CIs. Δ is paired over the tasks both\n" +
-			"runs share; a domain with 0 paired tasks gets an unpaired Δ without an interval (and a note).\n" +
+			"The mean in-domain and out-of-domain Δ come with bootstrap CIs. Δ, tuned_pass_1 and base_pass_1\n" +
+			"are over the tasks both runs share (paired_tasks; a note counts the tasks left out of each);\n" +
+			"a domain with 0 paired tasks gets an unpaired Δ without an interval (and a note).\n" +
 			"--part matrix shows pass^1 of every model on every domain.\n\n" +
 			"Example:\n   emobench --db runs.db runs tag 7 --train-domains retail --base-run 3\n" +
 			"   emobench --db runs.db stats generalization\n   emobench --db runs.db stats generalization --part matrix",

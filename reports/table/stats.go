@@ -282,8 +282,9 @@ func BalanceCorrelations(c analysis.BalanceCorrelations, format string) *Table {
 }
 
 // Generalization is, per tuned model, one row per domain (model, domain,
-// scope, tuned and base pass^1, delta with its CI unless style is
-// NoInterval, paired tasks and both sides' run ids) and then its
+// scope, tuned and base pass^1 over the paired tasks when there are any,
+// delta with its CI unless style is NoInterval, paired tasks and both
+// sides' run ids) and then its
 // in-domain and out-of-domain means. The note names the side not
 // evaluated ("not evaluated: tuned", "… base" or "… either side").
 func Generalization(models []analysis.ModelGeneralization, format string, style CIStyle) *Table {
