@@ -350,8 +350,12 @@ func GeneralizationByModel(tagged []TunedRun, u Units, tasks []TaskTrials, opts 
 			at   map[string]int64
 		}{{"tuned", tu.ID, m.tuned}, {"base", bu.ID, m.base}} {
 			if prev, seen := side.at[t.Domain]; seen && prev != side.id {
-				return nil, nil, fmt.Errorf("stats generalization: %s has several %s %s on domain %s (%s and %s): pool them with --pool, or tag only one",
-					model, side.name, u.Noun()+"s", t.Domain, u.ByID(prev).Name(), u.ByID(side.id).Name())
+				fix := "pool them with --pool, or tag only one"
+				if u.Pooled() { // pools of one key with other tags
+					fix = "tag them alike (the same train domains and base), or tag only one"
+				}
+				return nil, nil, fmt.Errorf("stats generalization: %s has several %s %s on domain %s (%s and %s): %s",
+					model, side.name, u.Noun()+"s", t.Domain, u.ByID(prev).Name(), u.ByID(side.id).Name(), fix)
 			}
 			side.at[t.Domain] = side.id
 		}

@@ -72,6 +72,18 @@ type Units struct {
 // key. A run whose key is not Poolable is never pooled with another: it
 // is a unit of its own (see KeptApart). Units are ordered by ID.
 func NewUnits(runs map[int64]PoolKey, pool bool) Units {
+	return NewUnitsTagged(runs, nil, pool)
+}
+
+// NewUnitsTagged is NewUnits where, when pooling, runs pool only when
+// their tags (run id → any text; none is "") are equal too: a pool holds
+// runs of one PoolKey and one tag, such as the tuned runs of one tuning.
+// A unit's Key is still the PoolKey.
+func NewUnitsTagged(runs map[int64]PoolKey, tags map[int64]string, pool bool) Units {
+	type taggedKey struct {
+		key PoolKey
+		tag string
+	}
 	ids := make([]int64, 0, len(runs))
 	for id := range runs {
 		ids = append(ids, id)
@@ -81,9 +93,9 @@ func NewUnits(runs map[int64]PoolKey, pool bool) Units {
 	if len(ids) > 0 {
 		u.list = make([]Unit, 0, len(ids))
 	}
-	var byKey map[PoolKey]int // pooling: a key's unit
+	var byKey map[taggedKey]int // pooling: a key's unit
 	if pool {
-		byKey = map[PoolKey]int{}
+		byKey = map[taggedKey]int{}
 	}
 	for _, id := range ids {
 		key := runs[id]
@@ -94,12 +106,13 @@ func NewUnits(runs map[int64]PoolKey, pool bool) Units {
 			continue
 		}
 		if pool {
-			if i, ok := byKey[key]; ok {
+			k := taggedKey{key, tags[id]}
+			if i, ok := byKey[k]; ok {
 				u.list[i].RunIDs = append(u.list[i].RunIDs, id)
 				u.of[id] = i
 				continue
 			}
-			byKey[key] = len(u.list)
+			byKey[k] = len(u.list)
 		}
 		u.of[id] = len(u.list)
 		u.list = append(u.list, Unit{ID: id, Key: key, RunIDs: []int64{id}, Pooled: pool})

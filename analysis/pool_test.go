@@ -136,3 +136,19 @@ func TestCompareEmotions_PerRunPairsAndPool(t *testing.T) {
 		}
 	})
 }
+
+// NewUnitsTagged pools runs of one key only when their tags are equal too.
+func TestNewUnitsTagged(t *testing.T) {
+	k := PoolKey{AgentModel: "m", UserModel: "u", Domain: "retail", Condition: "none"}
+	u := NewUnitsTagged(map[int64]PoolKey{1: k, 2: k, 3: k, 4: k}, map[int64]string{2: "tuned", 4: "tuned"}, true)
+	var got [][]int64
+	for _, unit := range u.List() {
+		got = append(got, unit.RunIDs)
+		if unit.Key != k {
+			t.Errorf("unit %d key = %v, want %v", unit.ID, unit.Key, k)
+		}
+	}
+	if want := [][]int64{{1, 3}, {2, 4}}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("units = %v, want %v", got, want)
+	}
+}

@@ -242,15 +242,17 @@ type GeneralizationStats struct {
 
 // Compute gives, per tuned model of s and domain, tuned against base
 // pass^1, in-domain and out-of-domain (analysis.GeneralizationByModel over
-// the run tags). Its notes are the runs pooling kept apart, the overlaps
+// the run tags). Pooled, runs pool only with runs of the same tags
+// (TaggedUnits). Its notes are the runs pooling kept apart, the overlaps
 // of pooled runs, NoTunedRunsNote when no model results, then the
 // comparison's own. Errors are the database's or the comparison's.
 func (g GeneralizationStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]analysis.ModelGeneralization, []string, error) {
-	_, set, notes, err := pass1(ctx, store, s)
-	if err != nil {
-		return nil, notes, err
-	}
 	tags, err := store.ListRunTags(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.Units = TaggedUnits(s, tags)
+	_, set, notes, err := pass1(ctx, store, s)
 	if err != nil {
 		return nil, notes, err
 	}
@@ -262,6 +264,35 @@ func (g GeneralizationStats) Compute(ctx context.Context, store *db.DB, s Select
 		notes = append(notes, NoTunedRunsNote)
 	}
 	return models, append(notes, more...), nil
+}
+
+// TaggedUnits is s's units with, when s is pooled, each pool split by the
+// runs' tags: tuned runs pool only with tuned runs of the same train
+// domains and base (the base run's pool key), and untagged runs (not
+// tuned) only with untagged ones. Unpooled, it is s.Units.
+func TaggedUnits(s Selection, tags []db.RunTags) analysis.Units {
+	if !s.Units.Pooled() {
+		return s.Units
+	}
+	keys := map[int64]analysis.PoolKey{}
+	for _, u := range s.Units.List() {
+		for _, id := range u.RunIDs {
+			keys[id] = u.Key
+		}
+	}
+	tagOf := map[int64]string{}
+	for _, t := range tags {
+		if t.TrainDomains == nil && t.BaseRunID == 0 {
+			continue
+		}
+		base := fmt.Sprintf("run %d", t.BaseRunID)
+		if bu, ok := s.Units.Of(t.BaseRunID); ok && bu.Key.Poolable() {
+			base = fmt.Sprintf("%q", bu.Key)
+		}
+		train := slices.Sorted(slices.Values(t.TrainDomains))
+		tagOf[t.RunID] = fmt.Sprintf("train %q, base %s", train, base)
+	}
+	return analysis.NewUnitsTagged(keys, tagOf, true)
 }
 
 // plural is "1 task" or "3 tasks".

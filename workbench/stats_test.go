@@ -291,3 +291,55 @@ func TestGeneralizationStats_PassOverPairedTasks(t *testing.T) {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
 }
+
+// With --pool, tuned runs pool only with tuned runs of the same train
+// domains and base, and untagged runs, not tuned, stay out of the tuned
+// pool: runs 3 and 4 (tuned on retail from runs 1 and 2, which pool) are
+// the tuned pool, run 5 of the same model, untagged, is not in it.
+func TestGeneralizationStats_PoolKeepsToTags(t *testing.T) {
+	type run = struct {
+		name, model string
+		outcomes    []outcome
+	}
+	store := ingestRuns(t,
+		run{"b1", "b", []outcome{{"0", 0, false}, {"1", 0, false}}},
+		run{"b2", "b", []outcome{{"0", 1, true}, {"1", 1, false}}},
+		run{"t1", "t", []outcome{{"0", 0, true}, {"1", 0, true}}},
+		run{"t2", "t", []outcome{{"0", 1, true}, {"1", 1, false}}},
+		run{"t-untagged", "t", []outcome{{"0", 2, false}, {"1", 2, false}}},
+	)
+	for _, tag := range [][2]int64{{3, 1}, {4, 2}} {
+		if err := store.TagRun(t.Context(), tag[0], []string{"retail"}, tag[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	models, _, err := workbench.GeneralizationStats{Bootstrap: workbench.DefaultBootstrap}.Compute(t.Context(), store, mustSelect(t, store, nil, true))
+	if err != nil || len(models) != 1 {
+		t.Fatalf("Compute = %+v, %v", models, err)
+	}
+	m := models[0]
+	if got, want := [][]int64{m.Tuned["retail"].RunIDs, m.Base["retail"].RunIDs}, [][]int64{{3, 4}, {1, 2}}; !cmp.Equal(got, want) {
+		t.Fatalf("tuned, base run ids = %v, want %v", got, want)
+	}
+	// Tuned pool: task 0 passes 2/2, task 1 1/2 → 0.75; base pool: task 0
+	// 1/2, task 1 0/2 → 0.25 (with run 5, tuned would read 0.5).
+	d := m.Result.Domains[0]
+	if math.Abs(d.TunedPass1-0.75) > tol || math.Abs(d.BasePass1-0.25) > tol || math.Abs(d.Delta-0.5) > tol {
+		t.Errorf("tuned %v, base %v, Δ %v; want 0.75, 0.25, 0.5", d.TunedPass1, d.BasePass1, d.Delta)
+	}
+	// A tuned run of other train domains pools apart from them.
+	if err := store.TagRun(t.Context(), 4, []string{"airline"}, 2); err != nil {
+		t.Fatal(err)
+	}
+	tags, err := store.ListRunTags(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][]int64
+	for _, u := range workbench.TaggedUnits(mustSelect(t, store, nil, true), tags).List() {
+		got = append(got, u.RunIDs)
+	}
+	if want := [][]int64{{1, 2}, {3}, {4}, {5}}; !cmp.Equal(got, want) {
+		t.Errorf("units = %v, want %v", got, want)
+	}
+}

@@ -16,6 +16,8 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 			"The mean in-domain and out-of-domain Δ come with bootstrap CIs. Δ, tuned_pass_1 and base_pass_1\n" +
 			"are over the tasks both runs share (paired_tasks; a note counts the tasks left out of each);\n" +
 			"a domain with 0 paired tasks gets an unpaired Δ without an interval (and a note).\n" +
+			"With --pool, tuned runs pool only with tuned runs of the same train domains and base; untagged\n" +
+			"runs are not tuned and pool apart.\n" +
 			"--part matrix shows pass^1 of every model on every domain.\n\n" +
 			"Example:\n   emobench --db runs.db runs tag 7 --train-domains retail --base-run 3\n" +
 			"   emobench --db runs.db stats generalization\n   emobench --db runs.db stats generalization --part matrix",

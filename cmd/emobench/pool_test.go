@@ -378,6 +378,29 @@ func TestStatsGeneralization_TwoTunedRunsOnADomain(t *testing.T) {
 	checkNums(t, "retail", retail[0], map[string]float64{"tuned_pass_1": 0.75, "base_pass_1": 0.25, "delta": 0.5})
 }
 
+// --pool pools a tuned run only with tuned runs of the same tags: an
+// untagged run of the tuned model (run 5) is not tuned and stays out.
+func TestStatsGeneralization_PoolKeepsUntaggedOut(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "gen.db")
+	generalizationDB(t, dbPath) // runs 1, 2 tuned (retail, airline); 3, 4 base
+	data, err := os.ReadFile(filepath.Join("testdata", "stats", "gen-tuned-retail.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	untagged := filepath.Join(t.TempDir(), "gen-untagged-retail.json")
+	if err := os.WriteFile(untagged, append(data, '\n'), 0o644); err != nil { // another sha256
+		t.Fatal(err)
+	}
+	mustRun(t, "--db", dbPath, "ingest", "--model", "tuned_m", "--domain", "retail", untagged)
+
+	rows := jsonObjects(t, "--db", dbPath, "stats", "generalization", "--pool", "--resamples", "200")
+	retail := rowsWhere(rowsWhere(rows, "domain", "retail"), "scope", "in-domain")
+	if len(retail) != 1 || !cmp.Equal(runIDsOf(t, retail[0], "tuned_run_ids"), []int64{1}) || !cmp.Equal(runIDsOf(t, retail[0], "base_run_ids"), []int64{3}) {
+		t.Fatalf("pooled retail rows: %v", retail)
+	}
+	checkNums(t, "retail", retail[0], map[string]float64{"tuned_pass_1": 0.75, "base_pass_1": 0.25, "delta": 0.5})
+}
+
 // Two runs with one name (files of one name in two folders) stay apart in
 // the report's charts, which key cells by label.
 func TestReport_RunsSharingANameStayApart(t *testing.T) {
