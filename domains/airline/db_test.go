@@ -105,8 +105,9 @@ func TestDB_Clone(t *testing.T) {
 			u.SavedPassengers[0].FirstName = "X"
 		}
 	}
-	for _, f := range c.Flights {
-		for _, fd := range f.Dates {
+	for n, f := range c.Flights {
+		for d := range f.Dates {
+			fd := c.writableDate(n, d)
 			fd.AvailableSeats.Add(CabinEconomy, 1)
 			fd.Status = StatusCancelled
 		}

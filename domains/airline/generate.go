@@ -102,6 +102,7 @@ func GenerateDB(seed uint64) *DB {
 	for range numReservations {
 		g.reservation()
 	}
+	g.db.root = &hashRoot{}
 	return g.db
 }
 

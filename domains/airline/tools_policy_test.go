@@ -95,7 +95,7 @@ func TestTools_BackendRefusals(t *testing.T) {
 
 	env = sim.NewStateEnv(initialDB().Clone(), Tools())
 	s := r.Flights[0]
-	env.State.Flights[s.FlightNumber].Dates[s.Date].AvailableSeats.Business = len(r.Passengers) - 1
+	env.State.writableDate(s.FlightNumber, s.Date).AvailableSeats.Business = len(r.Passengers) - 1
 	refused(env, ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": CabinBusiness, "flights": refs(r.Flights), "payment_id": card.ID}, "business seats left")
 
 	env = sim.NewStateEnv(initialDB().Clone(), Tools())
