@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
-	"reflect"
 	"slices"
 	"sync"
 )
@@ -21,6 +20,8 @@ import (
 type hashBase struct {
 	db                          *DB
 	users, flights, reservation map[string][32]byte
+	// keys are the sorted keys of each collection of db.
+	userKeys, flightKeys, reservationKeys []string
 }
 
 // hashRoot makes, once, the hashBase of a generated database for its clones.
@@ -33,9 +34,12 @@ func (h *hashRoot) get(db *DB) *hashBase {
 	h.once.Do(func() {
 		snap := db.clone()
 		h.base = &hashBase{db: snap,
-			users:       digestAll(snap.Users),
-			flights:     digestAll(snap.Flights),
-			reservation: digestAll(snap.Reservations)}
+			users:           digestAll(snap.Users),
+			flights:         digestAll(snap.Flights),
+			reservation:     digestAll(snap.Reservations),
+			userKeys:        sortedKeys(snap.Users),
+			flightKeys:      sortedKeys(snap.Flights),
+			reservationKeys: sortedKeys(snap.Reservations)}
 	})
 	return h.base
 }
@@ -50,9 +54,9 @@ func (db *DB) StateHash() string {
 		base.db = &DB{}
 	}
 	h := sha256.New()
-	section(h, "users", db.Users, base.db.Users, base.users, func(a, b *User) bool { return reflect.DeepEqual(a, b) })
-	section(h, "flights", db.Flights, base.db.Flights, base.flights, equalFlight)
-	section(h, "reservations", db.Reservations, base.db.Reservations, base.reservation, equalReservation)
+	section(h, "users", db.Users, base.db.Users, base.users, base.userKeys, equalUser)
+	section(h, "flights", db.Flights, base.db.Flights, base.flights, base.flightKeys, equalFlight)
+	section(h, "reservations", db.Reservations, base.db.Reservations, base.reservation, base.reservationKeys, equalReservation)
 	rest, err := json.Marshal(struct {
 		Airports map[string]Airport `json:"airports"`
 		Issued   int                `json:"issued_certificates"`
@@ -67,12 +71,16 @@ func (db *DB) StateHash() string {
 
 // section writes a collection's name, size and, in key order, each key and
 // entity digest, taken from base's digests when the entity equals base's.
-func section[V any](h hash.Hash, name string, cur, base map[string]V, digests map[string][32]byte, equal func(a, b V) bool) {
+func section[V any](h hash.Hash, name string, cur, base map[string]V, digests map[string][32]byte, baseKeys []string, equal func(a, b V) bool) {
 	writeString(h, name)
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(cur)))
 	h.Write(n[:])
-	for _, k := range sortedKeys(cur) {
+	keys := baseKeys
+	if !sameKeys(cur, base) {
+		keys = sortedKeys(cur)
+	}
+	for _, k := range keys {
 		writeString(h, k)
 		d, ok := digests[k]
 		if b, inBase := base[k]; !ok || !inBase || !equal(cur[k], b) {
@@ -80,6 +88,19 @@ func section[V any](h hash.Hash, name string, cur, base map[string]V, digests ma
 		}
 		h.Write(d[:])
 	}
+}
+
+// sameKeys reports whether a and b have the same keys.
+func sameKeys[V any](a, b map[string]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func writeString(h hash.Hash, s string) {
@@ -118,6 +139,24 @@ func equalFlight(a, b *Flight) bool {
 	for d, fa := range a.Dates {
 		fb, ok := b.Dates[d]
 		if !ok || (fa == nil) != (fb == nil) || fa != nil && *fa != *fb {
+			return false
+		}
+	}
+	return true
+}
+
+// equalUser reports whether a and b encode equally.
+func equalUser(a, b *User) bool {
+	if a.ID != b.ID || a.FirstName != b.FirstName || a.LastName != b.LastName || a.Email != b.Email ||
+		a.DOB != b.DOB || a.Membership != b.Membership || len(a.PaymentMethods) != len(b.PaymentMethods) ||
+		(a.PaymentMethods == nil) != (b.PaymentMethods == nil) ||
+		!equalSlice(a.SavedPassengers, b.SavedPassengers) || !equalSlice(a.Reservations, b.Reservations) {
+		return false
+	}
+	for id, pa := range a.PaymentMethods {
+		pb, ok := b.PaymentMethods[id]
+		if !ok || pa.ID != pb.ID || pa.Source != pb.Source || pa.Brand != pb.Brand || pa.LastFour != pb.LastFour ||
+			(pa.Amount == nil) != (pb.Amount == nil) || pa.Amount != nil && *pa.Amount != *pb.Amount {
 			return false
 		}
 	}

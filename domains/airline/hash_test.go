@@ -2,6 +2,7 @@ package airline
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -73,5 +74,18 @@ func TestClone_CopyOnWriteChain(t *testing.T) {
 	b.writableDate(n, d).AvailableSeats.Add(CabinEconomy, -1)
 	if a.StateHash() != b.StateHash() {
 		t.Fatal("a and b are equal again but hash differently")
+	}
+}
+
+// The equal functions of StateHash list every field: a new field must be
+// added to them too.
+func TestStateHash_EqualFunctionsCoverFields(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want int
+	}{{User{}, 9}, {PaymentMethod{}, 5}, {Flight{}, 6}, {Reservation{}, 15}} {
+		if got := reflect.TypeOf(c.v).NumField(); got != c.want {
+			t.Errorf("%T has %d fields, equal functions know %d: update hash.go", c.v, got, c.want)
+		}
 	}
 }
