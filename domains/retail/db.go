@@ -73,6 +73,11 @@ type DB struct {
 	Users    map[string]*User    `json:"users"`
 	Products map[string]*Product `json:"products"`
 	Orders   map[string]*Order   `json:"orders"`
+
+	// root is set on a generated database: its clones hash incrementally
+	// against a snapshot of it (see StateHash); base is a clone's snapshot.
+	root *hashRoot
+	base *hashBase
 }
 
 // UserName is a user's first and last name.
@@ -221,6 +226,18 @@ func (o *Order) PaymentMethodID() string {
 
 // Clone returns a deep copy of db; changing one never changes the other.
 func (db *DB) Clone() *DB {
+	out := db.clone()
+	switch {
+	case db.base != nil:
+		out.base = db.base
+	case db.root != nil:
+		out.base = db.root.get(db)
+	}
+	return out
+}
+
+// clone is Clone without the hashing snapshot.
+func (db *DB) clone() *DB {
 	out := &DB{
 		Users:    make(map[string]*User, len(db.Users)),
 		Products: make(map[string]*Product, len(db.Products)),

@@ -235,6 +235,7 @@ func GenerateDB(seed uint64) *DB {
 		db.Orders[o.ID] = o
 		u.Orders = append(u.Orders, o.ID)
 	}
+	db.root = &hashRoot{}
 	return db
 }
 
