@@ -224,7 +224,9 @@ func (o *Order) PaymentMethodID() string {
 	return ""
 }
 
-// Clone returns a deep copy of db; changing one never changes the other.
+// Clone returns a copy of db; changing one never changes the other. The
+// options maps of items and order items are shared: no one changes an
+// options map (a tool that changes an item's options gives it a new map).
 func (db *DB) Clone() *DB {
 	out := db.clone()
 	switch {
@@ -261,19 +263,14 @@ func (db *DB) clone() *DB {
 		c := *p
 		c.Variants = make(map[string]*Item, len(p.Variants))
 		for iid, it := range p.Variants {
-			ic := *it
-			ic.Options = cloneOptions(it.Options)
+			ic := *it // Options shared: an options map is never changed
 			c.Variants[iid] = &ic
 		}
 		out.Products[id] = &c
 	}
 	for id, o := range db.Orders {
 		c := *o
-		c.Items = make([]OrderItem, len(o.Items))
-		for i, it := range o.Items {
-			it.Options = cloneOptions(it.Options)
-			c.Items[i] = it
-		}
+		c.Items = slices.Clone(o.Items) // Options shared: never changed
 		c.PaymentHistory = slices.Clone(o.PaymentHistory)
 		if o.Return != nil {
 			r := *o.Return

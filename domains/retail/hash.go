@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 )
@@ -188,5 +189,11 @@ func equalSlice[T comparable](a, b []T) bool {
 
 // equalMap is maps.Equal that also tells nil from empty, as JSON does.
 func equalMap(a, b map[string]string) bool {
-	return (a == nil) == (b == nil) && maps.Equal(a, b)
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() {
+		return true // the same map, shared by a clone
+	}
+	return maps.Equal(a, b)
 }
