@@ -107,8 +107,13 @@ func (e *StateEnv[S]) Call(name string, args json.RawMessage) (result string, er
 	return e.tools[i].Call(e.State, args)
 }
 
-// Hash returns the hex sha256 of the state's JSON encoding.
+// Hash returns the hex sha256 of the state's JSON encoding, or the state's
+// own StateHash when it has one (a domain's cheaper, incremental hash with
+// the same guarantee: equal states, equal hashes).
 func (e *StateEnv[S]) Hash() string {
+	if h, ok := any(e.State).(interface{ StateHash() string }); ok {
+		return h.StateHash()
+	}
 	b, err := json.Marshal(e.State)
 	if err != nil {
 		panic(fmt.Sprintf("sim: state is not JSON-encodable: %v", err)) // a domain bug

@@ -94,6 +94,15 @@ type DB struct {
 	// BookedReservations counts reservations made by book_reservation; it
 	// keeps the ids of new reservations deterministic.
 	BookedReservations int `json:"booked_reservations"`
+
+	// root is set on a generated database: its clones hash incrementally
+	// against a snapshot of it (see StateHash); base is a clone's snapshot.
+	root *hashRoot
+	base *hashBase
+	// ownFlights are the flights this database copied for itself; the
+	// others it may share with its clones and must not change (see
+	// writableDate).
+	ownFlights map[string]bool
 }
 
 // User is a customer of the airline.
@@ -237,10 +246,28 @@ func (r *Reservation) TotalPaid() int {
 	return total
 }
 
-// Clone returns a deep copy of db that shares no memory with it. It is how
-// each environment gets its own state, and is much faster than a JSON
-// round trip.
+// Clone returns a copy of db: changing one never changes the other. It is
+// how each environment gets its own state, and is much faster than a JSON
+// round trip. Flights are shared, copy on write: whoever changes a flight
+// of a database gets it from writableDate, which copies it first.
 func (db *DB) Clone() *DB {
+	out := db.clone()
+	// Flights db copied for itself are now shared with out: the next
+	// write copies again.
+	if db.ownFlights != nil {
+		db.ownFlights = nil
+	}
+	switch {
+	case db.base != nil:
+		out.base = db.base
+	case db.root != nil:
+		out.base = db.root.get(db)
+	}
+	return out
+}
+
+// clone is Clone without the hashing snapshot.
+func (db *DB) clone() *DB {
 	out := &DB{
 		Users:              make(map[string]*User, len(db.Users)),
 		Airports:           make(map[string]Airport, len(db.Airports)),
@@ -267,14 +294,7 @@ func (db *DB) Clone() *DB {
 		out.Airports[k] = a
 	}
 	for k, f := range db.Flights {
-		c := *f
-		c.Dates = make(map[string]*FlightDate, len(f.Dates))
-		slab := make([]FlightDate, 0, len(f.Dates))
-		for d, fd := range f.Dates {
-			slab = append(slab, *fd)
-			c.Dates[d] = &slab[len(slab)-1]
-		}
-		out.Flights[k] = &c
+		out.Flights[k] = f // shared until written: see writableDate
 	}
 	for k, r := range db.Reservations {
 		c := *r
@@ -284,6 +304,36 @@ func (db *DB) Clone() *DB {
 		out.Reservations[k] = &c
 	}
 	return out
+}
+
+// writableDate returns the flight numbered number on date for a change,
+// first copying the flight when db shares it; nil when there is no such
+// flight or date.
+func (db *DB) writableDate(number, date string) *FlightDate {
+	f, ok := db.Flights[number]
+	if !ok {
+		return nil
+	}
+	if !db.ownFlights[number] {
+		f = copyFlight(f)
+		db.Flights[number] = f
+		if db.ownFlights == nil {
+			db.ownFlights = map[string]bool{}
+		}
+		db.ownFlights[number] = true
+	}
+	return f.Dates[date]
+}
+
+func copyFlight(f *Flight) *Flight {
+	c := *f
+	c.Dates = make(map[string]*FlightDate, len(f.Dates))
+	slab := make([]FlightDate, 0, len(f.Dates))
+	for d, fd := range f.Dates {
+		slab = append(slab, *fd)
+		c.Dates[d] = &slab[len(slab)-1]
+	}
+	return &c
 }
 
 // cloneSlice copies s, keeping nil as nil and empty as empty so the JSON

@@ -11,27 +11,52 @@ import (
 // Seed is the seed of the database every environment starts from.
 const Seed uint64 = 20240515
 
-// Sizes of a generated database.
+// Sizes of a generated database, at τ-bench's airline scale: numRoutes
+// airport pairs (a spanning tree of the airports plus random extra pairs),
+// each flown flightsPerDirection times a day each way, over the dates of
+// flightDates.
 const (
-	numUsers        = 50
-	numReservations = 100
-	numExtraRoutes  = 4 // routes beyond a spanning tree of the airports
+	numUsers            = 500
+	numReservations     = 2000
+	numRoutes           = 75
+	flightsPerDirection = 2
+	numFlights          = 2 * numRoutes * flightsPerDirection
 )
 
-// flightDates are the dates flights operate on: two days before Today to a
-// week after.
-var flightDates = []string{
-	"2024-05-13", "2024-05-14", "2024-05-15", "2024-05-16", "2024-05-17",
-	"2024-05-18", "2024-05-19", "2024-05-20", "2024-05-21", "2024-05-22",
-}
+// flightDates are the dates flights operate on: the 30 days of May 2024
+// up to the 30th, Today among them.
+var flightDates = func() []string {
+	out := make([]string, 30)
+	for i := range out {
+		out[i] = time.Date(2024, 5, 1+i, 0, 0, 0, 0, time.UTC).Format(dateLayout)
+	}
+	return out
+}()
 
-// dateWeights biases reservations towards the days around Today.
-var dateWeights = []int{1, 1, 3, 3, 2, 2, 1, 1, 1, 1}
+// dateWeight biases reservations towards the days around Today: a trip
+// flown two weeks ago is rarer in the database than one this week.
+func dateWeight(date string) int {
+	d, _ := time.Parse(dateLayout, date)
+	days := int(d.Sub(nowTime.Truncate(24*time.Hour)).Hours() / 24)
+	switch {
+	case days < -7:
+		return 1
+	case days < -1:
+		return 2
+	case days <= 5:
+		return 5
+	case days <= 10:
+		return 3
+	}
+	return 2
+}
 
 var airportList = []Airport{
 	{"ATL", "Atlanta"}, {"BOS", "Boston"}, {"DEN", "Denver"}, {"DFW", "Dallas"},
 	{"JFK", "New York"}, {"LAS", "Las Vegas"}, {"LAX", "Los Angeles"}, {"MIA", "Miami"},
 	{"ORD", "Chicago"}, {"PHX", "Phoenix"}, {"SEA", "Seattle"}, {"SFO", "San Francisco"},
+	{"IAH", "Houston"}, {"MSP", "Minneapolis"}, {"DTW", "Detroit"}, {"PHL", "Philadelphia"},
+	{"CLT", "Charlotte"}, {"MCO", "Orlando"}, {"EWR", "Newark"}, {"LGA", "New York"},
 }
 
 var firstNames = []string{
@@ -39,6 +64,7 @@ var firstNames = []string{
 	"Ines", "Jonah", "Keiko", "Liam", "Maya", "Nadia", "Omar", "Priya",
 	"Quentin", "Rosa", "Samir", "Tessa", "Umar", "Vera", "Wes", "Ximena",
 	"Yusuf", "Zoe", "Arjun", "Bianca", "Caleb", "Daria", "Emeka", "Freya",
+	"Gideon", "Hana", "Ivan", "Julia", "Kofi", "Lucia", "Mateo", "Noor",
 }
 
 var lastNames = []string{
@@ -46,6 +72,7 @@ var lastNames = []string{
 	"Ito", "Jovanovic", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Patel",
 	"Quinn", "Rossi", "Silva", "Tanaka", "Ueda", "Varga", "Weiss", "Xu",
 	"Yilmaz", "Zhang", "Alvarez", "Brennan", "Costa", "Duarte", "Engel", "Farouk",
+	"Novak", "Olsen", "Park", "Reyes", "Sato", "Thompson", "Walsh", "Young",
 }
 
 var cardBrands = []string{"visa", "mastercard", "amex"}
@@ -68,12 +95,14 @@ func GenerateDB(seed uint64) *DB {
 		g.db.Airports[a.Code] = a
 	}
 	g.flights()
+	g.disruptions = g.disrupted()
 	for range numUsers {
 		g.user()
 	}
 	for range numReservations {
 		g.reservation()
 	}
+	g.db.root = &hashRoot{}
 	return g.db
 }
 
@@ -83,6 +112,9 @@ type generator struct {
 	db      *DB
 	users   []string // user ids in creation order
 	numbers []string // flight numbers in creation order
+	// disruptions are the delayed or cancelled (flight, date) pairs on or
+	// after Today.
+	disruptions [][2]string
 }
 
 func (g *generator) pick(list []string) string { return list[g.rng.IntN(len(list))] }
@@ -109,7 +141,8 @@ func (g *generator) digits(n int) string {
 }
 
 // flights makes a connected route network: a random spanning tree over the
-// airports plus a few extra routes, each flown in both directions.
+// airports plus extra routes up to numRoutes, each flown
+// flightsPerDirection times a day in both directions.
 func (g *generator) flights() {
 	codes := make([]string, len(airportList))
 	for i, a := range airportList {
@@ -130,21 +163,21 @@ func (g *generator) flights() {
 	for i := 1; i < len(codes); i++ {
 		add(codes[i], codes[g.rng.IntN(i)])
 	}
-	for extra := 0; extra < numExtraRoutes; {
-		if add(g.pick(codes), g.pick(codes)) {
-			extra++
-		}
+	for len(routes) < numRoutes {
+		add(g.pick(codes), g.pick(codes))
 	}
 	for _, r := range routes {
-		minutes := 60 + 15*g.rng.IntN(13) // 1h to 4h
-		g.flight(r.a, r.b, minutes)
-		g.flight(r.b, r.a, minutes)
+		minutes := 60 + 15*g.rng.IntN(17) // 1h to 5h
+		for range flightsPerDirection {
+			g.flight(r.a, r.b, minutes)
+			g.flight(r.b, r.a, minutes)
+		}
 	}
 }
 
 func (g *generator) flight(origin, dest string, minutes int) {
-	number := g.uniqueID(func() string { return fmt.Sprintf("LK%03d", 100+g.rng.IntN(900)) })
-	dep := time.Date(2024, 1, 1, 6+g.rng.IntN(14), 15*g.rng.IntN(4), 0, 0, time.UTC)
+	number := g.uniqueID(func() string { return fmt.Sprintf("LK%04d", 1000+g.rng.IntN(9000)) })
+	dep := time.Date(2024, 1, 1, 5+g.rng.IntN(14), 15*g.rng.IntN(4), 0, 0, time.UTC)
 	arr := dep.Add(time.Duration(minutes) * time.Minute)
 	f := &Flight{
 		Number: number, Origin: origin, Destination: dest,
@@ -175,6 +208,11 @@ func (g *generator) flight(origin, dest string, minutes int) {
 	g.numbers = append(g.numbers, number)
 }
 
+// soonDate is the last date whose flights are often delayed or cancelled
+// (two days after Today); later flights are rarely cancelled and never yet
+// delayed.
+var soonDate = nowTime.AddDate(0, 0, 2).Format(dateLayout)
+
 // status draws a flight's status on date relative to Now.
 func (g *generator) status(date string, f *Flight) string {
 	switch {
@@ -196,7 +234,7 @@ func (g *generator) status(date string, f *Flight) string {
 			return StatusCancelled
 		}
 		return StatusAvailable
-	case date <= flightDates[4]:
+	case date <= soonDate:
 		switch n := g.rng.IntN(100); {
 		case n < 20:
 			return StatusDelayed
@@ -273,20 +311,20 @@ func (g *generator) addMethod(u *User, source string, amount int) {
 	u.PaymentMethods[id] = pm
 }
 
-// date draws a flight date with dateWeights.
+// date draws the index of a flight date with dateWeight.
 func (g *generator) date() int {
 	total := 0
-	for _, w := range dateWeights {
-		total += w
+	for _, d := range flightDates {
+		total += dateWeight(d)
 	}
 	n := g.rng.IntN(total)
-	for i, w := range dateWeights {
-		if n < w {
+	for i, d := range flightDates {
+		if w := dateWeight(d); n < w {
 			return i
 		}
-		n -= w
+		n -= dateWeight(d)
 	}
-	return len(dateWeights) - 1
+	return len(flightDates) - 1
 }
 
 // disrupted lists the (flight, date index) pairs that are delayed or
@@ -313,8 +351,7 @@ func (g *generator) reservation() {
 	if g.percent(20) {
 		// Put some reservations on disrupted flights, so complaints and
 		// airline cancellations have material.
-		d := g.disrupted()
-		p := d[g.rng.IntN(len(d))]
+		p := g.disruptions[g.rng.IntN(len(g.disruptions))]
 		first, date = g.db.Flights[p[0]], slices.Index(flightDates, p[1])
 	} else {
 		first, date = g.db.Flights[g.pick(g.numbers)], g.date()

@@ -139,9 +139,10 @@ func (b *builder) userOf(id string) string {
 }
 
 type builder struct {
-	db   *DB
-	rng  *rand.Rand
-	used map[string]bool // candidate ids already in a task
+	db    *DB
+	rng   *rand.Rand
+	used  map[string]bool // candidate ids already in a task
+	pairs *[][2]Segment   // onestopPairs, once computed
 }
 
 // draft is a task before its id and emotion are set.
@@ -386,7 +387,7 @@ func draftCancelRefused(b *builder, id string) *draft {
 	}
 	return &draft{
 		user: u,
-		instruction: fmt.Sprintf("I am %s, user id %s. My plans have changed and I want to cancel reservation %s, my %s, and get my money back. If the agent says it cannot be cancelled, I accept that and don't ask for anything else.",
+		instruction: fmt.Sprintf("I am %s, user id %s. My plans have changed and I want to cancel reservation %s, my %s, and get my money back; I don't want to change it instead.",
 			fullName(u.FirstName, u.LastName), u.ID, r.ID, b.trip(r)),
 		facts:     map[string]string{"user_id": u.ID, "reservation_id": r.ID, "reason": "my plans changed"},
 		requests:  []emobench.Request{request(fmt.Sprintf("Cancel reservation %s and refund it.", r.ID), ToolGetReservationDetails)},
@@ -706,18 +707,7 @@ func draftBookCertificate(b *builder, id string) *draft {
 
 func draftBookOnestop(b *builder, id string) *draft {
 	u := b.db.Users[id]
-	// Connections between airports with no direct route.
-	var pairs [][2]Segment
-	opts := b.futureFlights()
-	for _, s1 := range opts {
-		for _, s2 := range opts {
-			if s2.Date != s1.Date || s2.Origin != s1.Destination || s2.Destination == s1.Origin ||
-				!connects(b.db.Flights[s1.FlightNumber], b.db.Flights[s2.FlightNumber]) || b.direct(s1.Origin, s2.Destination) {
-				continue
-			}
-			pairs = append(pairs, [2]Segment{s1, s2})
-		}
-	}
+	pairs := b.onestopPairs()
 	if len(pairs) == 0 {
 		return nil
 	}
@@ -744,14 +734,35 @@ func draftBookOnestop(b *builder, id string) *draft {
 	}
 }
 
-// direct reports whether some flight flies origin to destination.
-func (b *builder) direct(origin, destination string) bool {
+// onestopPairs returns the connections, on one date after Today, between
+// airports with no direct route, in the order of futureFlights; it is
+// computed once per builder (the builder never changes its database).
+func (b *builder) onestopPairs() [][2]Segment {
+	if b.pairs != nil {
+		return *b.pairs
+	}
+	direct := map[[2]string]bool{}
 	for _, f := range b.db.Flights {
-		if f.Origin == origin && f.Destination == destination {
-			return true
+		direct[[2]string{f.Origin, f.Destination}] = true
+	}
+	opts := b.futureFlights()
+	from := map[[2]string][]Segment{} // by date and origin
+	for _, s := range opts {
+		k := [2]string{s.Date, s.Origin}
+		from[k] = append(from[k], s)
+	}
+	pairs := [][2]Segment{}
+	for _, s1 := range opts {
+		for _, s2 := range from[[2]string{s1.Date, s1.Destination}] {
+			if s2.Destination == s1.Origin || direct[[2]string{s1.Origin, s2.Destination}] ||
+				!connects(b.db.Flights[s1.FlightNumber], b.db.Flights[s2.FlightNumber]) {
+				continue
+			}
+			pairs = append(pairs, [2]Segment{s1, s2})
 		}
 	}
-	return false
+	b.pairs = &pairs
+	return pairs
 }
 
 func draftReservationTotal(b *builder, id string) *draft {
@@ -876,7 +887,7 @@ func draftComplaintIneligible(b *builder, id string) *draft {
 	}
 	return &draft{
 		user: u,
-		instruction: fmt.Sprintf("I am %s, user id %s. My flight %s on %s, on reservation %s, %s, and I think I deserve compensation for it. If the agent explains that I am not entitled to any, I accept it; I don't want to change or cancel anything.",
+		instruction: fmt.Sprintf("I am %s, user id %s. My flight %s on %s, on reservation %s, %s, and I want compensation for it. I don't want to change or cancel anything.",
 			fullName(u.FirstName, u.LastName), u.ID, s.FlightNumber, s.Date, r.ID, what),
 		facts:     map[string]string{"user_id": u.ID, "reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
 		requests:  []emobench.Request{request(fmt.Sprintf("Compensate me for flight %s.", s.FlightNumber), ToolGetFlightStatus)},

@@ -564,7 +564,7 @@ func bookReservation(db *DB, args json.RawMessage) (string, error) {
 		NonfreeBaggages: a.NonfreeBaggages, Insurance: a.Insurance, Status: ReservationActive,
 	}
 	for _, s := range segs {
-		db.Flights[s.FlightNumber].Dates[s.Date].AvailableSeats.Add(a.Cabin, -pax)
+		db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(a.Cabin, -pax)
 	}
 	for _, p := range payments {
 		pm := u.PaymentMethods[p.PaymentID]
@@ -697,7 +697,7 @@ func cancelReservation(db *DB, args json.RawMessage) (string, error) {
 		charge(u, r, pm, -net[id])
 	}
 	for _, s := range r.Flights {
-		if fd, ok := db.Flights[s.FlightNumber].Dates[s.Date]; ok {
+		if fd := db.writableDate(s.FlightNumber, s.Date); fd != nil {
 			fd.AvailableSeats.Add(r.Cabin, len(r.Passengers))
 		}
 	}
@@ -766,12 +766,12 @@ func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
 	}
 	for _, s := range r.Flights {
 		if !kept[key(s)] {
-			db.Flights[s.FlightNumber].Dates[s.Date].AvailableSeats.Add(r.Cabin, pax)
+			db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(r.Cabin, pax)
 		}
 	}
 	for _, s := range segs {
 		if !kept[key(s)] {
-			db.Flights[s.FlightNumber].Dates[s.Date].AvailableSeats.Add(a.Cabin, -pax)
+			db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(a.Cabin, -pax)
 		}
 	}
 	charge(u, r, pm, diff)

@@ -60,8 +60,9 @@ func TestTools_PolicyLeftToAgent(t *testing.T) {
 // is still sent.
 func TestTools_BackendRefusals(t *testing.T) {
 	f := newFixtures(t)
-	r := f.reservation("active, one-way direct economy, with a credit card", func(r *Reservation, u *User) bool {
-		return f.pristine(r) && r.Cabin == CabinEconomy && len(r.Flights) == 1 && r.TripType == TripOneWay && count(u, SourceCreditCard) > 0
+	r := f.reservation("active, one-way direct economy on an available flight, with a credit card", func(r *Reservation, u *User) bool {
+		return f.pristine(r) && r.Cabin == CabinEconomy && len(r.Flights) == 1 && r.TripType == TripOneWay && count(u, SourceCreditCard) > 0 &&
+			f.db.segmentStatus(r.Flights[0]) == StatusAvailable
 	})
 	card := f.method(f.db.Users[r.UserID], SourceCreditCard)
 	call := func(env *sim.StateEnv[DB], tool string, args map[string]any) (string, error) {
@@ -94,7 +95,7 @@ func TestTools_BackendRefusals(t *testing.T) {
 
 	env = sim.NewStateEnv(initialDB().Clone(), Tools())
 	s := r.Flights[0]
-	env.State.Flights[s.FlightNumber].Dates[s.Date].AvailableSeats.Business = len(r.Passengers) - 1
+	env.State.writableDate(s.FlightNumber, s.Date).AvailableSeats.Business = len(r.Passengers) - 1
 	refused(env, ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": CabinBusiness, "flights": refs(r.Flights), "payment_id": card.ID}, "business seats left")
 
 	env = sim.NewStateEnv(initialDB().Clone(), Tools())

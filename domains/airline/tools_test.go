@@ -249,13 +249,8 @@ func toolCases(t *testing.T) []toolCase {
 	// without a direct route.
 	var leg1, leg2 Segment
 	b := &builder{db: db}
-	for _, s1 := range b.futureFlights() {
-		for _, s2 := range b.futureFlights() {
-			if leg1.FlightNumber == "" && s2.Date == s1.Date && s2.Origin == s1.Destination && s2.Destination != s1.Origin &&
-				connects(db.Flights[s1.FlightNumber], db.Flights[s2.FlightNumber]) && !b.direct(s1.Origin, s2.Destination) {
-				leg1, leg2 = s1, s2
-			}
-		}
+	if pairs := b.onestopPairs(); len(pairs) > 0 {
+		leg1, leg2 = pairs[0][0], pairs[0][1]
 	}
 	if leg1.FlightNumber == "" {
 		t.Fatal("no one-stop connection in the default database")

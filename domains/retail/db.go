@@ -73,6 +73,11 @@ type DB struct {
 	Users    map[string]*User    `json:"users"`
 	Products map[string]*Product `json:"products"`
 	Orders   map[string]*Order   `json:"orders"`
+
+	// root is set on a generated database: its clones hash incrementally
+	// against a snapshot of it (see StateHash); base is a clone's snapshot.
+	root *hashRoot
+	base *hashBase
 }
 
 // UserName is a user's first and last name.
@@ -219,8 +224,22 @@ func (o *Order) PaymentMethodID() string {
 	return ""
 }
 
-// Clone returns a deep copy of db; changing one never changes the other.
+// Clone returns a copy of db; changing one never changes the other. The
+// options maps of items and order items are shared: no one changes an
+// options map (a tool that changes an item's options gives it a new map).
 func (db *DB) Clone() *DB {
+	out := db.clone()
+	switch {
+	case db.base != nil:
+		out.base = db.base
+	case db.root != nil:
+		out.base = db.root.get(db)
+	}
+	return out
+}
+
+// clone is Clone without the hashing snapshot.
+func (db *DB) clone() *DB {
 	out := &DB{
 		Users:    make(map[string]*User, len(db.Users)),
 		Products: make(map[string]*Product, len(db.Products)),
@@ -244,19 +263,14 @@ func (db *DB) Clone() *DB {
 		c := *p
 		c.Variants = make(map[string]*Item, len(p.Variants))
 		for iid, it := range p.Variants {
-			ic := *it
-			ic.Options = cloneOptions(it.Options)
+			ic := *it // Options shared: an options map is never changed
 			c.Variants[iid] = &ic
 		}
 		out.Products[id] = &c
 	}
 	for id, o := range db.Orders {
 		c := *o
-		c.Items = make([]OrderItem, len(o.Items))
-		for i, it := range o.Items {
-			it.Options = cloneOptions(it.Options)
-			c.Items[i] = it
-		}
+		c.Items = slices.Clone(o.Items) // Options shared: never changed
 		c.PaymentHistory = slices.Clone(o.PaymentHistory)
 		if o.Return != nil {
 			r := *o.Return

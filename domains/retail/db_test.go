@@ -70,11 +70,13 @@ func TestDB_Clone(t *testing.T) {
 	}
 	for _, p := range c.Products {
 		for _, it := range p.Variants {
-			it.Options["color"] = "x"
+			it.Options = map[string]string{"color": "x"}
+			it.Price++
 		}
 	}
 	for _, o := range c.Orders {
-		o.Items[0].Options["x"] = "x"
+		o.Items[0].Options = map[string]string{"x": "x"}
+		o.Items[0].Price++
 		o.PaymentHistory[0].Amount++
 	}
 	if got := hashOf(db); got != want {

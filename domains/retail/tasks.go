@@ -391,7 +391,7 @@ var taskKinds = []taskKind{
 				return draft{}, false
 			}
 			facts := map[string]string{
-				"order_id": o.ID, "item_name": old.Name, "new_" + s.option: s.item.Options[s.option],
+				"order_id": o.ID, "item_name": old.Name, "new_" + optionFactKey(s.option): s.item.Options[s.option],
 				"payment_method": pm.Describe(),
 			}
 			auth := authenticate(u, r, facts)
@@ -496,7 +496,7 @@ var taskKinds = []taskKind{
 			}
 			value := s.item.Options[s.option]
 			facts := map[string]string{
-				"order_id": o.ID, "item_name": old.Name, "new_" + s.option: value, "payment_method": pm.Describe(),
+				"order_id": o.ID, "item_name": old.Name, "new_" + optionFactKey(s.option): value, "payment_method": pm.Describe(),
 			}
 			auth := authenticate(u, r, facts)
 			return draft{
@@ -666,4 +666,15 @@ var taskKinds = []taskKind{
 			}, true
 		},
 	},
+}
+
+// optionFactKey turns an option name ("switch type") into the snake_case part of
+// a fact key ("switch_type").
+func optionFactKey(option string) string {
+	return strings.Map(func(c rune) rune {
+		if c == ' ' || c == '-' || c == '/' {
+			return '_'
+		}
+		return c
+	}, strings.ToLower(option))
 }

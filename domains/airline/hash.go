@@ -1,0 +1,178 @@
+package airline
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"slices"
+	"sync"
+)
+
+// The state hash (sim.StateEnv.Hash calls StateHash) is a sha256 over each
+// entity's sha256, so a clone of the initial database hashes only the
+// entities a tool changed: the digests of the others come from a private
+// snapshot of the database it was cloned from, made once.
+
+// hashBase is a frozen copy of a database with the digest of every entity.
+type hashBase struct {
+	db                          *DB
+	users, flights, reservation map[string][32]byte
+	// keys are the sorted keys of each collection of db.
+	userKeys, flightKeys, reservationKeys []string
+}
+
+// hashRoot makes, once, the hashBase of a generated database for its clones.
+type hashRoot struct {
+	once sync.Once
+	base *hashBase
+}
+
+func (h *hashRoot) get(db *DB) *hashBase {
+	h.once.Do(func() {
+		snap := db.clone()
+		h.base = &hashBase{db: snap,
+			users:           digestAll(snap.Users),
+			flights:         digestAll(snap.Flights),
+			reservation:     digestAll(snap.Reservations),
+			userKeys:        sortedKeys(snap.Users),
+			flightKeys:      sortedKeys(snap.Flights),
+			reservationKeys: sortedKeys(snap.Reservations)}
+	})
+	return h.base
+}
+
+// StateHash returns the hex sha256 of db's canonical state: equal states
+// give equal hashes, whether or not they were cloned.
+func (db *DB) StateHash() string {
+	var base hashBase
+	if db.base != nil {
+		base = *db.base
+	} else {
+		base.db = &DB{}
+	}
+	h := sha256.New()
+	section(h, "users", db.Users, base.db.Users, base.users, base.userKeys, equalUser)
+	section(h, "flights", db.Flights, base.db.Flights, base.flights, base.flightKeys, equalFlight)
+	section(h, "reservations", db.Reservations, base.db.Reservations, base.reservation, base.reservationKeys, equalReservation)
+	rest, err := json.Marshal(struct {
+		Airports map[string]Airport `json:"airports"`
+		Issued   int                `json:"issued_certificates"`
+		Booked   int                `json:"booked_reservations"`
+	}{db.Airports, db.IssuedCertificates, db.BookedReservations})
+	if err != nil {
+		panic(fmt.Sprintf("airline: state is not JSON-encodable: %v", err))
+	}
+	h.Write(rest)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// section writes a collection's name, size and, in key order, each key and
+// entity digest, taken from base's digests when the entity equals base's.
+func section[V any](h hash.Hash, name string, cur, base map[string]V, digests map[string][32]byte, baseKeys []string, equal func(a, b V) bool) {
+	writeString(h, name)
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(cur)))
+	h.Write(n[:])
+	keys := baseKeys
+	if !sameKeys(cur, base) {
+		keys = sortedKeys(cur)
+	}
+	for _, k := range keys {
+		writeString(h, k)
+		d, ok := digests[k]
+		if b, inBase := base[k]; !ok || !inBase || !equal(cur[k], b) {
+			d = digest(cur[k])
+		}
+		h.Write(d[:])
+	}
+}
+
+// sameKeys reports whether a and b have the same keys.
+func sameKeys[V any](a, b map[string]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func writeString(h hash.Hash, s string) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+	h.Write(n[:])
+	h.Write([]byte(s))
+}
+
+func digest(v any) [32]byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("airline: state is not JSON-encodable: %v", err))
+	}
+	return sha256.Sum256(b)
+}
+
+func digestAll[V any](m map[string]V) map[string][32]byte {
+	out := make(map[string][32]byte, len(m))
+	for k, v := range m {
+		out[k] = digest(v)
+	}
+	return out
+}
+
+// equalFlight reports whether a and b encode equally.
+func equalFlight(a, b *Flight) bool {
+	if a == b {
+		return true
+	}
+	if a.Number != b.Number || a.Origin != b.Origin || a.Destination != b.Destination ||
+		a.DepartureTime != b.DepartureTime || a.ArrivalTime != b.ArrivalTime ||
+		len(a.Dates) != len(b.Dates) || (a.Dates == nil) != (b.Dates == nil) {
+		return false
+	}
+	for d, fa := range a.Dates {
+		fb, ok := b.Dates[d]
+		if !ok || (fa == nil) != (fb == nil) || fa != nil && *fa != *fb {
+			return false
+		}
+	}
+	return true
+}
+
+// equalUser reports whether a and b encode equally.
+func equalUser(a, b *User) bool {
+	if a.ID != b.ID || a.FirstName != b.FirstName || a.LastName != b.LastName || a.Email != b.Email ||
+		a.DOB != b.DOB || a.Membership != b.Membership || len(a.PaymentMethods) != len(b.PaymentMethods) ||
+		(a.PaymentMethods == nil) != (b.PaymentMethods == nil) ||
+		!equalSlice(a.SavedPassengers, b.SavedPassengers) || !equalSlice(a.Reservations, b.Reservations) {
+		return false
+	}
+	for id, pa := range a.PaymentMethods {
+		pb, ok := b.PaymentMethods[id]
+		if !ok || pa.ID != pb.ID || pa.Source != pb.Source || pa.Brand != pb.Brand || pa.LastFour != pb.LastFour ||
+			(pa.Amount == nil) != (pb.Amount == nil) || pa.Amount != nil && *pa.Amount != *pb.Amount {
+			return false
+		}
+	}
+	return true
+}
+
+// equalReservation reports whether a and b encode equally.
+func equalReservation(a, b *Reservation) bool {
+	return a.ID == b.ID && a.UserID == b.UserID && a.Origin == b.Origin && a.Destination == b.Destination &&
+		a.TripType == b.TripType && a.Cabin == b.Cabin && a.CreatedAt == b.CreatedAt &&
+		a.TotalBaggages == b.TotalBaggages && a.NonfreeBaggages == b.NonfreeBaggages &&
+		a.Insurance == b.Insurance && a.Status == b.Status && a.Compensated == b.Compensated && equalSlice(a.Flights, b.Flights) && equalSlice(a.Passengers, b.Passengers) &&
+		equalSlice(a.PaymentHistory, b.PaymentHistory)
+}
+
+// equalSlice is slices.Equal that also tells nil from empty, as JSON does.
+func equalSlice[T comparable](a, b []T) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
+}

@@ -1,0 +1,199 @@
+package retail
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"maps"
+	"reflect"
+	"slices"
+	"sync"
+)
+
+// The state hash (sim.StateEnv.Hash calls StateHash) is a sha256 over each
+// entity's sha256, so a clone of the initial database encodes only the
+// entities a tool changed: the digests of the others come from a private
+// snapshot of the database it was cloned from, made once.
+
+// hashBase is a frozen copy of a database with the digest of every entity.
+type hashBase struct {
+	db                      *DB
+	users, products, orders map[string][32]byte
+	// keys are the sorted keys of each collection of db.
+	userKeys, productKeys, orderKeys []string
+}
+
+// hashRoot makes, once, the hashBase of a generated database for its clones.
+type hashRoot struct {
+	once sync.Once
+	base *hashBase
+}
+
+func (h *hashRoot) get(db *DB) *hashBase {
+	h.once.Do(func() {
+		snap := db.clone()
+		h.base = &hashBase{db: snap,
+			users:       digestAll(snap.Users),
+			products:    digestAll(snap.Products),
+			orders:      digestAll(snap.Orders),
+			userKeys:    sortedKeys(snap.Users),
+			productKeys: sortedKeys(snap.Products),
+			orderKeys:   sortedKeys(snap.Orders)}
+	})
+	return h.base
+}
+
+// StateHash returns the hex sha256 of db's canonical state: equal states
+// give equal hashes, whether or not they were cloned.
+func (db *DB) StateHash() string {
+	var base hashBase
+	if db.base != nil {
+		base = *db.base
+	} else {
+		base.db = &DB{}
+	}
+	h := sha256.New()
+	section(h, "users", db.Users, base.db.Users, base.users, base.userKeys, equalUser)
+	section(h, "products", db.Products, base.db.Products, base.products, base.productKeys, equalProduct)
+	section(h, "orders", db.Orders, base.db.Orders, base.orders, base.orderKeys, equalOrder)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// section writes a collection's name, size and, in key order, each key and
+// entity digest, taken from base's digests when the entity equals base's.
+func section[V any](h hash.Hash, name string, cur, base map[string]V, digests map[string][32]byte, baseKeys []string, equal func(a, b V) bool) {
+	writeString(h, name)
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(cur)))
+	h.Write(n[:])
+	keys := baseKeys
+	if !sameKeys(cur, base) {
+		keys = sortedKeys(cur)
+	}
+	for _, k := range keys {
+		writeString(h, k)
+		d, ok := digests[k]
+		if b, inBase := base[k]; !ok || !inBase || !equal(cur[k], b) {
+			d = digest(cur[k])
+		}
+		h.Write(d[:])
+	}
+}
+
+// sameKeys reports whether a and b have the same keys.
+func sameKeys[V any](a, b map[string]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func writeString(h hash.Hash, s string) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+	h.Write(n[:])
+	h.Write([]byte(s))
+}
+
+func digest(v any) [32]byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("retail: state is not JSON-encodable: %v", err))
+	}
+	return sha256.Sum256(b)
+}
+
+func digestAll[V any](m map[string]V) map[string][32]byte {
+	out := make(map[string][32]byte, len(m))
+	for k, v := range m {
+		out[k] = digest(v)
+	}
+	return out
+}
+
+// equalUser reports whether a and b encode equally.
+func equalUser(a, b *User) bool {
+	if a.ID != b.ID || a.Name != b.Name || a.Email != b.Email || a.Address != b.Address ||
+		!equalSlice(a.Orders, b.Orders) || len(a.PaymentMethods) != len(b.PaymentMethods) ||
+		(a.PaymentMethods == nil) != (b.PaymentMethods == nil) {
+		return false
+	}
+	for id, pa := range a.PaymentMethods {
+		pb, ok := b.PaymentMethods[id]
+		if !ok || (pa == nil) != (pb == nil) {
+			return false
+		}
+		if pa != nil && (pa.ID != pb.ID || pa.Source != pb.Source || pa.Brand != pb.Brand || pa.LastFour != pb.LastFour ||
+			(pa.Balance == nil) != (pb.Balance == nil) || pa.Balance != nil && *pa.Balance != *pb.Balance) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalProduct reports whether a and b encode equally.
+func equalProduct(a, b *Product) bool {
+	if a.ID != b.ID || a.Name != b.Name || len(a.Variants) != len(b.Variants) || (a.Variants == nil) != (b.Variants == nil) {
+		return false
+	}
+	for id, va := range a.Variants {
+		vb, ok := b.Variants[id]
+		if !ok || (va == nil) != (vb == nil) {
+			return false
+		}
+		if va != nil && (va.ID != vb.ID || va.Price != vb.Price || va.Available != vb.Available || !equalMap(va.Options, vb.Options)) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalOrder reports whether a and b encode equally.
+func equalOrder(a, b *Order) bool {
+	if a.ID != b.ID || a.UserID != b.UserID || a.Address != b.Address || a.Status != b.Status ||
+		a.ItemsModified != b.ItemsModified || a.CancelReason != b.CancelReason ||
+		!equalSlice(a.PaymentHistory, b.PaymentHistory) || len(a.Items) != len(b.Items) || (a.Items == nil) != (b.Items == nil) {
+		return false
+	}
+	for i := range a.Items {
+		x, y := a.Items[i], b.Items[i]
+		if x.Name != y.Name || x.ProductID != y.ProductID || x.ItemID != y.ItemID || x.Price != y.Price || !equalMap(x.Options, y.Options) {
+			return false
+		}
+	}
+	if (a.Return == nil) != (b.Return == nil) || (a.Exchange == nil) != (b.Exchange == nil) {
+		return false
+	}
+	if r, s := a.Return, b.Return; r != nil && (r.PaymentMethodID != s.PaymentMethodID || r.Refund != s.Refund || !equalSlice(r.ItemIDs, s.ItemIDs)) {
+		return false
+	}
+	if x, y := a.Exchange, b.Exchange; x != nil && (x.PaymentMethodID != y.PaymentMethodID || x.PriceDifference != y.PriceDifference ||
+		!equalSlice(x.ItemIDs, y.ItemIDs) || !equalSlice(x.NewItemIDs, y.NewItemIDs)) {
+		return false
+	}
+	return true
+}
+
+// equalSlice is slices.Equal that also tells nil from empty, as JSON does.
+func equalSlice[T comparable](a, b []T) bool {
+	return (a == nil) == (b == nil) && slices.Equal(a, b)
+}
+
+// equalMap is maps.Equal that also tells nil from empty, as JSON does.
+func equalMap(a, b map[string]string) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() {
+		return true // the same map, shared by a clone
+	}
+	return maps.Equal(a, b)
+}
