@@ -328,7 +328,7 @@ func IngestSource(ctx context.Context, store *db.DB, src *ingest.Source, opts In
 		res.note(n)
 	}
 	if stored.Trajectories == 0 {
-		res.say("%s: note: %s; run %d holds no trajectories", src.Path, in.EmptyNote(), stored.RunID)
+		res.note(fmt.Sprintf("%s; run %d holds no trajectories", in.EmptyNote(), stored.RunID))
 	}
 	return res, nil
 }

@@ -57,3 +57,25 @@ func TestIngest_SubmissionFractionsNote(t *testing.T) {
 		t.Errorf("published_results:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// A run without simulations is stored with a note like every other note:
+// on stderr, once, and silenced by --quiet; stdout keeps the
+// "ingested as run N" line.
+func TestIngest_EmptyRunNoteIsANote(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "gpt-4.1-retail-empty.json")
+	in := `{"timestamp": "2025-01-01T00:00:00", "info": {"agent_info": {"llm": "gpt-4.1"}, "environment_info": {"domain_name": "retail"}},
+	 "tasks": [{"id": "0"}, {"id": "1"}], "simulations": []}`
+	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wantStdout := path + ": ingested as run 1 (gpt-4.1-retail-empty): 0 trajectories; model gpt-4.1, domain retail, condition none\n"
+	r := runCLI(t, "", "--db", filepath.Join(dir, "a.db"), "ingest", path)
+	if wantStderr := "note: " + path + ": no simulations in this τ²-bench run (it lists 2 tasks); run 1 holds no trajectories\n"; r.code != 0 || r.stdout != wantStdout || r.stderr != wantStderr {
+		t.Fatalf("exit %d\nstdout: %q\nwant:   %q\nstderr: %q\nwant:   %q", r.code, r.stdout, wantStdout, r.stderr, wantStderr)
+	}
+	r = runCLI(t, "", "--quiet", "--db", filepath.Join(dir, "b.db"), "ingest", path)
+	if r.code != 0 || r.stdout != wantStdout || r.stderr != "" {
+		t.Fatalf("--quiet: exit %d\nstdout: %q\nwant:   %q\nstderr: %q, want none", r.code, r.stdout, wantStdout, r.stderr)
+	}
+}
