@@ -48,12 +48,28 @@ const (
 // RecordError is a problem with one record of a result file.
 type RecordError struct {
 	Index  int   // 0-based position of the record in the file's array
-	Offset int64 // byte offset in the file where reading stopped
-	Err    error
+	Offset int64 // byte offset in the file where reading stopped; for a parse error, where the record starts
+	// At is the byte offset of a parse error itself (the offending
+	// character, or the end of a truncated file); 0 for other errors.
+	At  int64
+	Err error
 }
 
 func (e *RecordError) Error() string {
+	if e.At > 0 {
+		return fmt.Sprintf("record %d (starts at byte %d): %v at byte %d", e.Index, e.Offset, e.Err, e.At)
+	}
 	return fmt.Sprintf("record %d (byte %d): %v", e.Index, e.Offset, e.Err)
+}
+
+// parseRecordError is the error err of record i, which dec could not
+// parse (not JSON, or cut short): it names where the record starts and
+// where the error is.
+func parseRecordError(dec *json.Decoder, i int, err error) *RecordError {
+	if start, at, ok := parseErrorAt(dec); ok {
+		return &RecordError{Index: i, Offset: start, At: at, Err: err}
+	}
+	return &RecordError{Index: i, Offset: dec.InputOffset(), Err: err}
 }
 
 func (e *RecordError) Unwrap() error { return e.Err }
@@ -180,6 +196,10 @@ func TauBenchWith(r io.Reader, opts TauBenchOptions) iter.Seq2[*emobench.Traject
 					traj, rec, err = tauRecordFrom(lastWins(span))
 				}
 			}
+			if err != nil && !whole {
+				yield(nil, parseRecordError(dec, i, err))
+				return
+			}
 			if err != nil {
 				yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
 				return
@@ -233,7 +253,10 @@ func readRecordLines(dec *json.Decoder, notes *noteSink, meta func(Metadata), yi
 	var dups dupKeyScanner
 	for i := 0; dec.More(); i++ {
 		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		if err := dec.Decode(&raw); err != nil && isParseError(err) {
+			yield(nil, parseRecordError(dec, i, explainJSON(err, "record")))
+			return
+		} else if err != nil {
 			yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: explainJSON(err, "record")})
 			return
 		}
