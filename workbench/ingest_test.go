@@ -178,7 +178,11 @@ func TestIngestPath_EmptyRun(t *testing.T) {
 		t.Fatalf("stdout = %q, stderr %q; want %q and none", stdout, stderr, want)
 	}
 	// The empty run's note is a note (stderr, once, silenced by --quiet).
-	if wantNotes := []ingest.Note{{Path: path, Text: "no records in this τ-bench file; run 1 holds no trajectories"}}; !slices.Equal(res.Notes, wantNotes) {
+	wantNotes := []ingest.Note{
+		{Path: path, Text: "file name empty.json does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain: model unknown (correct it with `emobench runs set RUN --model M`, or give --model)"},
+		{Path: path, Text: "no records in this τ-bench file; run 1 holds no trajectories"},
+	}
+	if !slices.Equal(res.Notes, wantNotes) {
 		t.Fatalf("notes = %q, want %q", res.Notes, wantNotes)
 	}
 	if res.Action != workbench.IngestStored || res.Trajectories != 0 {
