@@ -43,7 +43,11 @@ type SkipDecision struct {
 	Skip    bool
 	Replace int64  // the run --reingest replaces; 0 when none
 	RunID   int64  // the stored run with the sha256
-	Message string // the line that says why it is skipped, without the path
+	Message string // the line that says why it is skipped, without the path or the remedy
+	// Reingestable is true when --reingest, given with the file, would
+	// replace the stored run (merged, or of unknown provenance); the
+	// caller, which knows whether the input is a file, says so.
+	Reingestable bool
 	// Hint is true when the run was ingested from the file (or is native):
 	// flags that name metadata are not applied to it.
 	Hint bool
@@ -68,11 +72,12 @@ func (db *DB) DecideStored(ctx context.Context, sum string, reingest bool) (Skip
 	case reingest:
 		return SkipDecision{Replace: prov.RunID, RunID: prov.RunID}, nil
 	case prov.Kind == ProvenanceMerged:
-		d.Message = fmt.Sprintf("skipped: run %d (%s) was %s, not ingested from this file; --reingest replaces it with this file's own content",
-			prov.RunID, prov.RunName, prov)
+		d.Message = fmt.Sprintf("skipped: run %d (%s) was %s, not ingested from this file", prov.RunID, prov.RunName, prov)
+		d.Reingestable = true
 	default:
-		d.Message = fmt.Sprintf("skipped: run %d (%s) has this file's sha256 but unknown provenance (stored by an emobench before provenance was recorded, it may have been merged from another db); --reingest replaces it with this file's own content",
+		d.Message = fmt.Sprintf("skipped: run %d (%s) has this file's sha256 but unknown provenance (stored by an emobench before provenance was recorded, it may have been merged from another db)",
 			prov.RunID, prov.RunName)
+		d.Reingestable = true
 	}
 	return d, nil
 }

@@ -2,10 +2,12 @@ package ingest
 
 import (
 	"cmp"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/emobench/emobench"
 )
@@ -29,9 +31,12 @@ type FileMetadata struct {
 	Temperature   string // the agent's sampling temperature, as written
 	Domain        string
 	Condition     emobench.Condition
-	// Note says why the name gives no model when it could seem to: it
-	// begins with a benchmark's or a harness's name (tau2-…, tau-trait-…),
-	// whose words are not a model's. Empty otherwise.
+	// Note says why the name gives no model: it begins with a
+	// benchmark's or a harness's name (tau2-…, tau-trait-…), whose words
+	// are not a model's; the words where the model would be are not a
+	// model's name (results, output, run1, my_experiment, a date, a
+	// number); or it does not have the shape of a name that gives one.
+	// Empty when the name gives a model (or is empty).
 	Note string
 }
 
@@ -55,10 +60,42 @@ var harnessName = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // harnessWord is the benchmark's name a harnessName match begins with, as
-// a note names it: tau-trait, tau-emotion, tau-bench, tau2, emobench.
+// a note names it: tau-trait, tau-emotion, tau-bench, tau2, tau2-bench,
+// emobench.
 var harnessWord = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(?:(?:tau|τ)(?:[-_.]?(?:bench|trait|emotion)|[²³0-9]+)?|emobench)`)
+	return regexp.MustCompile(`(?i)^(?:(?:tau|τ)[²³0-9]*(?:[-_.]?(?:bench|trait|emotion))?|emobench)`)
 })
+
+// notModelWords are words that begin file names where a model would be but
+// name none: results_no-emotion.json, output-with-emotions.json,
+// my_experiment_retail.json, run1-retail.json.
+var notModelWords = map[string]bool{
+	"results": true, "result": true, "output": true, "outputs": true, "out": true, "run": true, "runs": true,
+	"experiment": true, "experiments": true, "exp": true, "test": true, "tests": true, "eval": true, "evals": true,
+	"evaluation": true, "data": true, "my": true, "emotion": true, "emotions": true, "trajectories": true,
+	"traj": true, "log": true, "logs": true, "tmp": true, "temp": true, "sample": true, "samples": true,
+	"example": true, "examples": true,
+}
+
+// datePrefix matches a model part that begins with a date (2024-05-01,
+// 20240501) or is a version alone (v2).
+var datePrefix = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:\d{4}[-_.]?\d{2}[-_.]?\d{2}(?:$|[-_.])|v\d+$)`)
+})
+
+// looksLikeModel reports whether the words where a file name puts the
+// model can be a model's name: not a generic word (results, output, run,
+// run1, my_…), not a date, not a number.
+func looksLikeModel(model string) bool {
+	first := strings.ToLower(model)
+	if i := strings.IndexAny(first, "-_. "); i >= 0 {
+		first = first[:i]
+	}
+	if notModelWords[strings.TrimRight(first, "0123456789")] || datePrefix().MatchString(model) {
+		return false
+	}
+	return strings.ContainsFunc(model, func(r rune) bool { return unicode.IsLetter(r) })
+}
 
 // tauBenchCheckpoint matches the names τ-bench's run.py gives its result
 // files: {agent_strategy}-{model}-{temperature}_range_{start}-{end}_user-
@@ -107,9 +144,16 @@ func MetadataFromFileName(path string) FileMetadata {
 	default:
 		meta.Model, meta.Domain = knownDomainSplit(joinName(before, rest))
 	}
-	if m := harnessName().FindString(stem); m != "" && meta.Model != "" {
+	base := filepath.Base(path)
+	switch m := harnessName().FindString(stem); {
+	case m != "":
 		meta.Model = ""
-		meta.Note = "file name " + filepath.Base(path) + " begins with a benchmark's name (" + cmp.Or(harnessWord().FindString(stem), strings.TrimRight(m, "-_.")) + "), not a model's"
+		meta.Note = "file name " + base + " begins with a benchmark's name (" + cmp.Or(harnessWord().FindString(stem), strings.TrimRight(m, "-_.")) + "), not a model's"
+	case meta.Model != "" && !looksLikeModel(meta.Model):
+		meta.Note = fmt.Sprintf("file name %s does not name a model (%q is not a model's name)", base, meta.Model)
+		meta.Model = ""
+	case meta.Model == "" && strings.Trim(stem, ".") != "":
+		meta.Note = "file name " + base + " does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain"
 	}
 	if dir := filepath.Base(filepath.Dir(path)); meta.Domain == "" && isKnownDomain(dir) {
 		meta.Domain = strings.ToLower(dir)

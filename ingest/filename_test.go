@@ -23,11 +23,11 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"llama-3-70b-pharmacy-with-emotions.json", ingest.FileMetadata{Model: "llama-3-70b", Domain: "pharmacy", Condition: emobench.ConditionWithEmotions}},
 		// A folder named after a known domain gives the domain the name lacks.
 		{"/some/dir/claude-3.5-airline.json", ingest.FileMetadata{Model: "claude-3.5", Domain: "airline"}},
-		{"/data/retail/unknown.json", ingest.FileMetadata{Domain: "retail"}},
+		{"/data/retail/unknown.json", ingest.FileMetadata{Domain: "retail", Note: "file name unknown.json does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain"}},
 		{"/data/airline/gpt-4o-retail.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "retail"}},
-		// No known domain: nothing is inferred.
-		{"deepseek-v3-error-only.json", ingest.FileMetadata{}},
-		{"results.json", ingest.FileMetadata{}},
+		// No known domain: no model, and the note says why.
+		{"deepseek-v3-error-only.json", ingest.FileMetadata{Note: "file name deepseek-v3-error-only.json does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain"}},
+		{"results.json", ingest.FileMetadata{Note: "file name results.json does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain"}},
 		{"", ingest.FileMetadata{}},
 		// A known domain in the middle; words after it are ignored.
 		{"tau-trait-gpt5-telecom-none.json", ingest.FileMetadata{Domain: "telecom", Note: "file name tau-trait-gpt5-telecom-none.json begins with a benchmark's name (tau-trait), not a model's"}},
@@ -39,7 +39,7 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"tauri-retail.json", ingest.FileMetadata{Model: "tauri", Domain: "retail"}},
 		{"grok-3-retail-nonbinary-reward.json", ingest.FileMetadata{Model: "grok-3", Domain: "retail"}},
 		// The domain comes first: no model.
-		{"retail-single-error-record.json", ingest.FileMetadata{Domain: "retail"}},
+		{"retail-single-error-record.json", ingest.FileMetadata{Domain: "retail", Note: "file name retail-single-error-record.json does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain"}},
 		// Known domains match case-insensitively and come back in lower case.
 		{"GPT-4o-Airline.json", ingest.FileMetadata{Model: "GPT-4o", Domain: "airline"}},
 		{"Qwen3-Telehealth-No-Emotion.json", ingest.FileMetadata{Model: "Qwen3", Domain: "telehealth", Condition: emobench.ConditionWithoutEmotions}},
@@ -51,15 +51,15 @@ func TestMetadataFromFileName(t *testing.T) {
 		{"retail/qwen3-with-emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "retail", Condition: emobench.ConditionWithEmotions}},
 		{"gpt-4o_retail_with_emotions.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "retail", Condition: emobench.ConditionWithEmotions}},
 		{"qwen3_retail_without_emotions.json", ingest.FileMetadata{Model: "qwen3", Domain: "retail", Condition: emobench.ConditionWithoutEmotions}},
-		{"without-emotions-retail.json", ingest.FileMetadata{Domain: "retail", Condition: emobench.ConditionWithoutEmotions}},
+		{"without-emotions-retail.json", ingest.FileMetadata{Domain: "retail", Condition: emobench.ConditionWithoutEmotions, Note: "file name without-emotions-retail.json does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain"}},
 		{"gpt-4o-retail-v2-with-emotions.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "retail", Condition: emobench.ConditionWithEmotions}},
 		// The condition words anywhere, in any spelling.
 		{"qwen3-telehealth-without-emotions.b5f2dd64.json", ingest.FileMetadata{Model: "qwen3", Domain: "telehealth", Condition: emobench.ConditionWithoutEmotions}},
 		{"gpt-4o-airline-no_emotion-run2.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "airline", Condition: emobench.ConditionWithoutEmotions}},
 		{"gpt-4o-airline_with_emotions.json", ingest.FileMetadata{Model: "gpt-4o", Domain: "airline", Condition: emobench.ConditionWithEmotions}},
-		{"retail-With-Emotions-3.json", ingest.FileMetadata{Domain: "retail", Condition: emobench.ConditionWithEmotions}},
+		{"retail-With-Emotions-3.json", ingest.FileMetadata{Domain: "retail", Condition: emobench.ConditionWithEmotions, Note: "file name retail-With-Emotions-3.json does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain"}},
 		// Not a condition: "emotions" alone, or "withemotions".
-		{"emotions-retail.json", ingest.FileMetadata{Model: "emotions", Domain: "retail"}},
+		{"emotions-retail.json", ingest.FileMetadata{Domain: "retail", Note: `file name emotions-retail.json does not name a model ("emotions" is not a model's name)`}},
 		// τ-bench's run.py names.
 		{"results/tool-calling-gpt-4o-0.0_range_0--1_user-gpt-4o-llm_0314124543.json", ingest.FileMetadata{
 			AgentStrategy: "tool-calling", Model: "gpt-4o", Temperature: "0.0", UserModel: "gpt-4o", UserStrategy: "llm"}},
@@ -73,6 +73,30 @@ func TestMetadataFromFileName(t *testing.T) {
 			AgentStrategy: "tool-calling", Model: "gpt-4o-2024-08-06", Temperature: "0.0", UserModel: "gpt-4o", UserStrategy: "llm", Condition: emobench.ConditionWithoutEmotions}},
 		{"tool-calling-gpt-4o-with-emotions-0.0_range_0--1_user-gpt-4o-llm_0314124543.json", ingest.FileMetadata{
 			AgentStrategy: "tool-calling", Model: "gpt-4o", Temperature: "0.0", UserModel: "gpt-4o", UserStrategy: "llm", Condition: emobench.ConditionWithEmotions}},
+		// Words where the model would be that are not a model's name
+		// (issue #9): model unknown, and a note, never an invented model.
+		{"results_no-emotion.json", ingest.FileMetadata{Condition: emobench.ConditionWithoutEmotions, Note: `file name results_no-emotion.json does not name a model ("results" is not a model's name)`}},
+		{"2024-05-01-retail.json", ingest.FileMetadata{Domain: "retail", Note: `file name 2024-05-01-retail.json does not name a model ("2024-05-01" is not a model's name)`}},
+		{"my_experiment_retail.json", ingest.FileMetadata{Domain: "retail", Note: `file name my_experiment_retail.json does not name a model ("my_experiment" is not a model's name)`}},
+		{"output-with-emotions.json", ingest.FileMetadata{Condition: emobench.ConditionWithEmotions, Note: `file name output-with-emotions.json does not name a model ("output" is not a model's name)`}},
+		{"run1-airline.json", ingest.FileMetadata{Domain: "airline", Note: `file name run1-airline.json does not name a model ("run1" is not a model's name)`}},
+		{"20240501_retail_with_emotions.json", ingest.FileMetadata{Domain: "retail", Condition: emobench.ConditionWithEmotions, Note: `file name 20240501_retail_with_emotions.json does not name a model ("20240501" is not a model's name)`}},
+		{"42-telecom.json", ingest.FileMetadata{Domain: "telecom", Note: `file name 42-telecom.json does not name a model ("42" is not a model's name)`}},
+		{"Test-Retail.json", ingest.FileMetadata{Domain: "retail", Note: `file name Test-Retail.json does not name a model ("Test" is not a model's name)`}},
+		// Model names that begin like those words stay models.
+		{"o1-retail.json", ingest.FileMetadata{Model: "o1", Domain: "retail"}},
+		{"gemini-2.0-flash-exp-airline.json", ingest.FileMetadata{Model: "gemini-2.0-flash-exp", Domain: "airline"}},
+		{"outlines-llama-retail.json", ingest.FileMetadata{Model: "outlines-llama", Domain: "retail"}},
+		// A benchmark's or a harness's name first, with or without a
+		// domain, in any case: the note says so.
+		{"taubench-run1.json", ingest.FileMetadata{Note: "file name taubench-run1.json begins with a benchmark's name (taubench), not a model's"}},
+		{"airline/tau-bench-claude-3.json", ingest.FileMetadata{Domain: "airline", Note: "file name tau-bench-claude-3.json begins with a benchmark's name (tau-bench), not a model's"}},
+		{"tau-bench-claude-3-retail.json", ingest.FileMetadata{Domain: "retail", Note: "file name tau-bench-claude-3-retail.json begins with a benchmark's name (tau-bench), not a model's"}},
+		{"tau2-bench-gpt-4o.json", ingest.FileMetadata{Note: "file name tau2-bench-gpt-4o.json begins with a benchmark's name (tau2-bench), not a model's"}},
+		{"TAU2-qwen3-with-emotions.json", ingest.FileMetadata{Condition: emobench.ConditionWithEmotions, Note: "file name TAU2-qwen3-with-emotions.json begins with a benchmark's name (TAU2), not a model's"}},
+		{"Tau-Trait-gpt5.json", ingest.FileMetadata{Note: "file name Tau-Trait-gpt5.json begins with a benchmark's name (Tau-Trait), not a model's"}},
+		{"tau-emotion-results.json", ingest.FileMetadata{Note: "file name tau-emotion-results.json begins with a benchmark's name (tau-emotion), not a model's"}},
+		{"tau_bench_gpt-4o-retail.json", ingest.FileMetadata{Domain: "retail", Note: "file name tau_bench_gpt-4o-retail.json begins with a benchmark's name (tau_bench), not a model's"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {

@@ -286,7 +286,7 @@ func (h Hints) describe(o *Opened, src *Source, base string, content Metadata, c
 	nameLayer := fromName.Metadata()
 	nameLayer.Name = base
 	m := Resolve(h.Flags, content, nameLayer)
-	if m.Model == "" && fromName.Note != "" {
+	if m.Model == "" && fromName.Note != "" && !src.isStdin() {
 		o.note("%s: model unknown (correct it with `emobench runs set RUN --model M`, or give --model)", fromName.Note)
 	}
 	o.Run = emobench.Run{

@@ -120,6 +120,10 @@ func OpenSource(ctx context.Context, path string, stdin io.Reader) (*Source, err
 // sha256 is known only at Finish, and it cannot be hashed first.
 func (s *Source) IsStream() bool { return s.kind == kindStream }
 
+// isStdin reports whether the source is standard input (StdinArg), which
+// has no file name to read metadata from.
+func (s *Source) isStdin() bool { return s.kind == kindStream && s.file == nil && s.Path == "stdin" }
+
 // IsDir reports whether the source is a τ²-bench run directory.
 func (s *Source) IsDir() bool { return s.kind == kindDir }
 

@@ -48,12 +48,28 @@ const (
 // RecordError is a problem with one record of a result file.
 type RecordError struct {
 	Index  int   // 0-based position of the record in the file's array
-	Offset int64 // byte offset in the file where reading stopped
-	Err    error
+	Offset int64 // byte offset in the file where reading stopped; for a parse error, where the record starts
+	// At is the byte offset of a parse error itself (the offending
+	// character, or the end of a truncated file); 0 for other errors.
+	At  int64
+	Err error
 }
 
 func (e *RecordError) Error() string {
+	if e.At > 0 {
+		return fmt.Sprintf("record %d (starts at byte %d): %v at byte %d", e.Index, e.Offset, e.Err, e.At)
+	}
 	return fmt.Sprintf("record %d (byte %d): %v", e.Index, e.Offset, e.Err)
+}
+
+// parseRecordError is the error err of record i, which dec could not
+// parse (not JSON, or cut short): it names where the record starts and
+// where the error is.
+func parseRecordError(dec *json.Decoder, i int, err error) *RecordError {
+	if start, at, ok := parseErrorAt(dec); ok {
+		return &RecordError{Index: i, Offset: start, At: at, Err: err}
+	}
+	return &RecordError{Index: i, Offset: dec.InputOffset(), Err: err}
 }
 
 func (e *RecordError) Unwrap() error { return e.Err }
@@ -109,7 +125,9 @@ func openTauBench(src *Source, h Hints) (*Opened, error) {
 // emobench's own export wrote to info.emobench_termination_reason (one of
 // emobench's termination reasons) wins over all of these, and the
 // reward_info that export moved to info.emobench_reward_info (an evaluated
-// max_steps trajectory) is restored, evaluated; neither key is kept in
+// max_steps trajectory) is restored, evaluated; info.emobench_evaluable
+// false (a τ²-bench infrastructure_error or context_window_exceeded) makes
+// the trajectory non-evaluable and unevaluated. None of these keys is kept in
 // Extra, nor is info.emobench, the run metadata that export writes (see
 // TauBenchOptions.Metadata).
 func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
@@ -178,6 +196,10 @@ func TauBenchWith(r io.Reader, opts TauBenchOptions) iter.Seq2[*emobench.Traject
 					traj, rec, err = tauRecordFrom(lastWins(span))
 				}
 			}
+			if err != nil && !whole {
+				yield(nil, parseRecordError(dec, i, err))
+				return
+			}
 			if err != nil {
 				yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: err})
 				return
@@ -231,7 +253,10 @@ func readRecordLines(dec *json.Decoder, notes *noteSink, meta func(Metadata), yi
 	var dups dupKeyScanner
 	for i := 0; dec.More(); i++ {
 		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		if err := dec.Decode(&raw); err != nil && isParseError(err) {
+			yield(nil, parseRecordError(dec, i, explainJSON(err, "record")))
+			return
+		} else if err != nil {
 			yield(nil, &RecordError{Index: i, Offset: dec.InputOffset(), Err: explainJSON(err, "record")})
 			return
 		}
@@ -555,8 +580,8 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 	// An error record is unevaluated unless it carries its own reward_info
 	// (a τ²-bench agent_error exported to τ-bench keeps its evaluation).
 	errorUnscored := traj.TerminationReason == emobench.TerminationError && isNull(rec.Info["reward_info"])
-	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || errorUnscored {
-		traj.Evaluated = false
+	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || errorUnscored || !traj.IsEvaluable() {
+		traj.Evaluated = false // a non-evaluable trajectory never passes, whatever its reward_info
 	}
 	RedactTrajectory(traj)
 	return traj, nil
@@ -681,6 +706,12 @@ func (rec *tauRecord) applyInfo(traj *emobench.Trajectory) error {
 		case "error":
 			traj.Error = errorText(v)
 			extra[k] = v
+		case "emobench_evaluable":
+			if strings.TrimSpace(string(v)) == "false" { // emobench's export of a τ²-bench non-evaluable ending
+				traj.Evaluable = new(bool)
+			} else if strings.TrimSpace(string(v)) != "true" {
+				extra[k] = v // not emobench's: kept as any other key
+			}
 		case "emobench_termination_reason":
 			if _, ok := emobenchReason(v); !ok {
 				extra[k] = v // not emobench's: kept as any other key

@@ -266,7 +266,7 @@ func IngestSource(ctx context.Context, store *db.DB, src *ingest.Source, opts In
 			return res, fmt.Errorf("%s: %w", src.Path, err)
 		}
 		if d.Skip {
-			res.skip(d, opts)
+			res.skip(d, opts, false)
 			return res, nil
 		}
 		input.Replace = d.Replace
@@ -292,7 +292,7 @@ func IngestSource(ctx context.Context, store *db.DB, src *ingest.Source, opts In
 	input.Run, input.Trajectories = in.Run, in.Trajectories
 	stored, err := store.StoreInput(ctx, input)
 	if stored.Skip != nil && err == nil {
-		res.skip(*stored.Skip, opts)
+		res.skip(*stored.Skip, opts, true)
 		return res, nil
 	}
 	if already := new(db.AlreadyIngestedError); errors.As(err, &already) {
@@ -328,16 +328,25 @@ func IngestSource(ctx context.Context, store *db.DB, src *ingest.Source, opts In
 		res.note(n)
 	}
 	if stored.Trajectories == 0 {
-		res.say("%s: note: %s; run %d holds no trajectories", src.Path, in.EmptyNote(), stored.RunID)
+		res.note(fmt.Sprintf("%s; run %d holds no trajectories", in.EmptyNote(), stored.RunID))
 	}
 	return res, nil
 }
 
-// skip records why the source is skipped, and, when the options name
-// metadata, how to change the stored run's (a note).
-func (r *Ingested) skip(d db.SkipDecision, opts IngestOptions) {
+// skip records why the source is skipped, how to replace a stored run
+// --reingest can replace (a stream cannot be read a second time: it is to
+// be saved to a file first), and, when the options name metadata, how to
+// change the stored run's (a note).
+func (r *Ingested) skip(d db.SkipDecision, opts IngestOptions, stream bool) {
 	r.Action, r.RunID = IngestSkipped, d.RunID
-	r.say("%s: %s", r.Path, d.Message)
+	remedy := ""
+	switch {
+	case d.Reingestable && stream:
+		remedy = "; to replace it with this content, save it to a file and ingest that with --reingest (a stream cannot be read twice)"
+	case d.Reingestable:
+		remedy = "; --reingest replaces it with this file's own content"
+	}
+	r.say("%s: %s%s", r.Path, d.Message, remedy)
 	if hint := opts.Hints.Flags.StoredRunHint(opts.DBPath, d.RunID); d.Hint && hint != "" {
 		r.note("the flags are not applied to a stored run: " + hint)
 	}

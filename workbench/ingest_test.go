@@ -172,13 +172,18 @@ func TestIngestPath_EmptyRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, _ := lineTexts(res)
-	want := []string{
-		path + ": ingested as run 1 (empty): 0 trajectories; model unknown, domain unknown, condition none",
-		path + ": note: no records in this τ-bench file; run 1 holds no trajectories",
+	stdout, stderr := lineTexts(res)
+	want := []string{path + ": ingested as run 1 (empty): 0 trajectories; model unknown, domain unknown, condition none"}
+	if !slices.Equal(stdout, want) || len(stderr) != 0 {
+		t.Fatalf("stdout = %q, stderr %q; want %q and none", stdout, stderr, want)
 	}
-	if !slices.Equal(stdout, want) {
-		t.Fatalf("stdout = %q, want %q", stdout, want)
+	// The empty run's note is a note (stderr, once, silenced by --quiet).
+	wantNotes := []ingest.Note{
+		{Path: path, Text: "file name empty.json does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain: model unknown (correct it with `emobench runs set RUN --model M`, or give --model)"},
+		{Path: path, Text: "no records in this τ-bench file; run 1 holds no trajectories"},
+	}
+	if !slices.Equal(res.Notes, wantNotes) {
+		t.Fatalf("notes = %q, want %q", res.Notes, wantNotes)
 	}
 	if res.Action != workbench.IngestStored || res.Trajectories != 0 {
 		t.Fatalf("action %v, %d trajectories; want stored, 0", res.Action, res.Trajectories)

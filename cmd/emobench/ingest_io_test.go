@@ -528,7 +528,8 @@ func TestIngest_ErrSymlinksSkippedSaySo(t *testing.T) {
 		"note: " + linkedDir + ": skipped, a symlink to a directory (not followed; give it as an argument to ingest it)\n" +
 		"error: " + broken + ": a symlink whose target is missing (no such file or directory): is its content fetched (git annex get, dvc pull)?\n" +
 		"error: " + broken + ": a symlink whose target is missing (no such file or directory): is its content fetched (git annex get, dvc pull)?\n" +
-		"error: " + run + ": simulations/s2.json is a symlink whose target is missing: is its content fetched (git annex get, dvc pull)?\n"
+		"error: " + run + ": simulations/s2.json is a symlink whose target is missing: is its content fetched (git annex get, dvc pull)?\n" +
+		noModelInName(filepath.Join(results, "a.json"))
 	if r.code != exitFailure || r.stderr != wantErr {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s", r.code, r.stderr, wantErr)
 	}
@@ -614,7 +615,7 @@ func TestIngest_ErrSymlinkLoopNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := runCLI(t, "", "--db", filepath.Join(dir, "runs.db"), "ingest", results)
-	want := "error: " + loop + ": a symlink loop (too many levels of symbolic links): nothing to read\n"
+	want := "error: " + loop + ": a symlink loop (too many levels of symbolic links): nothing to read\n" + noModelInName(filepath.Join(results, "a.json"))
 	if r.code != exitFailure || r.stderr != want {
 		t.Errorf("exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s", r.code, r.stderr, want)
 	}
@@ -633,4 +634,10 @@ func TestIngest_ErrSymlinkLoopNamed(t *testing.T) {
 	if r.code != exitFailure || r.stderr != want {
 		t.Errorf("run directory: exit %d, stderr:\n%s\nwant exit 1, stderr:\n%s", r.code, r.stderr, want)
 	}
+}
+
+// noModelInName is the note of a file whose name gives no model, as
+// stderr prints it.
+func noModelInName(path string) string {
+	return "note: " + path + ": file name " + filepath.Base(path) + " does not have the shape <model>-<domain>[-(with|without)-emotions].json with a known domain: model unknown (correct it with `emobench runs set RUN --model M`, or give --model)\n"
 }

@@ -93,8 +93,8 @@ func TestIngestTau2_RealRuns(t *testing.T) {
 	})
 
 	t.Run("empty run", func(t *testing.T) {
-		if !strings.Contains(r.stdout, "empty-run-no-simulations.json: note: no simulations in this τ²-bench run (it lists 10 tasks)") {
-			t.Errorf("no note for the empty run:\n%s", r.stdout)
+		if !strings.Contains(r.stderr, "empty-run-no-simulations.json: no simulations in this τ²-bench run (it lists 10 tasks)") {
+			t.Errorf("no note for the empty run:\n%s", r.stderr)
 		}
 	})
 
@@ -183,11 +183,11 @@ func TestIngestSubmission_RealRuns(t *testing.T) {
 func TestIngestTau2_TrimmedObject(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "obj.db")
 	file := filepath.Join("testdata", "bad", "object.json")
-	out := mustRun(t, "--db", dbPath, "ingest", file)
-	if !strings.Contains(out, "ingested as run 1 (object): 0 trajectories") || !strings.Contains(out, "note: no simulations") {
-		t.Fatalf("output:\n%s", out)
+	r := runCLI(t, "", "--db", dbPath, "ingest", file)
+	if r.code != 0 || !strings.Contains(r.stdout, "ingested as run 1 (object): 0 trajectories") || !strings.Contains(r.stderr, "note: "+file+": no simulations") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
-	r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "tb.db"), "ingest", "--format", "taubench", file)
+	r = runCLI(t, "", "--db", filepath.Join(t.TempDir(), "tb.db"), "ingest", "--format", "taubench", file)
 	if r.code != 1 || !strings.Contains(r.stderr, "this looks like a τ²-bench Results file") || !strings.Contains(r.stderr, "tau2 format") {
 		t.Fatalf("--format taubench: exit %d, stderr %q", r.code, r.stderr)
 	}
