@@ -20,7 +20,9 @@ func call(name, args string) emobench.Message {
 	return emobench.Message{Role: emobench.RoleAssistant, ToolCalls: []emobench.ToolCall{{ID: "c", Name: name, Arguments: json.RawMessage(args)}}}
 }
 
-func user(text string) emobench.Message { return emobench.Message{Role: emobench.RoleUser, Content: text} }
+func user(text string) emobench.Message {
+	return emobench.Message{Role: emobench.RoleUser, Content: text}
+}
 
 // evaluate replays the agent's tool calls of msgs on a fresh toy
 // environment (adding the tool replies) and scores the trajectory.
