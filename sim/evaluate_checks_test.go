@@ -208,6 +208,26 @@ func TestEvaluate_CompareArgs(t *testing.T) {
 	}
 }
 
+// A forbidden entry matches the same write on the same ids, whatever its
+// other arguments; compare_args overrides that.
+func TestEvaluate_ForbiddenMatchesIDs(t *testing.T) {
+	task := refusalTask()
+	task.Forbidden[0].Arguments = json.RawMessage(`{"order_id":"#W1","reason":"no longer needed"}`)
+	cancel := []emobench.Message{call("find_user_id_by_email", findAna), call("cancel_pending_order", cancelW1)}
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:failed REFUSAL:failed"; got != want {
+		t.Errorf("ids: %s, want %s", got, want)
+	}
+	task.Forbidden[0].CompareArgs = []string{"order_id", "reason"}
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:passed REFUSAL:failed"; got != want {
+		t.Errorf("compare_args [order_id reason]: %s, want %s", got, want)
+	}
+	other := []emobench.Message{call("cancel_pending_order", `{"order_id":"#W2"}`)}
+	task.Forbidden[0].CompareArgs = nil
+	if got := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, other...)); !strings.Contains(got, "FORBIDDEN:passed") {
+		t.Errorf("another order: %s, want FORBIDDEN:passed", got)
+	}
+}
+
 // wordJudge meets an assertion when its last word appears in an agent
 // message: a deterministic stand-in for an LLM judge.
 type wordJudge struct{}
@@ -270,4 +290,21 @@ func TestEvaluate_NLAssertions(t *testing.T) {
 			t.Errorf("judge record %+v", info.Judge)
 		}
 	})
+}
+
+// The oracle passes refusal and transfer tasks end to end with the
+// scripted user: it looks up, then refuses or transfers.
+func TestEvaluate_OracleRefusesAndTransfers(t *testing.T) {
+	for _, task := range []emobench.TaskSpec{refusalTask(), transferTask()} {
+		task.Scenario.Requests[0].Tools = []string{task.Actions[len(task.Actions)-1].Name}
+		traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
+			Domain: toyDomain{}, Task: &task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, Seed: 1,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !traj.Passed() || !traj.StrictPassed() {
+			t.Errorf("%s: oracle reward %s, strict %v\n%s\n%s", task.ID, rewardOf(traj), traj.StrictPassed(), traj.RewardInfo, transcript(traj))
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -149,6 +150,14 @@ func confirmation(a emobench.Action) string {
 }
 
 func closing(task *emobench.TaskSpec) string {
+	// A refusal task's evaluation wants the refusal said (REFUSAL).
+	if len(task.Forbidden) > 0 && !slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return strings.HasPrefix(a.Name, "transfer") }) {
+		refusal := "I have checked, and I'm sorry: under our policy I cannot do that for you."
+		if len(task.Outputs) > 0 {
+			refusal += " Here is what you asked for: " + strings.Join(task.Outputs, "; ") + "."
+		}
+		return refusal + " Is there anything else I can help you with?"
+	}
 	if len(task.Outputs) == 0 {
 		return "All done. Is there anything else I can help you with?"
 	}
