@@ -20,11 +20,11 @@ func TestStrictPassK_Golden(t *testing.T) {
 	nan := math.NaN()
 	rows := []analysis.StrictPassKRow{
 		{Gated: analysis.PassKRow{RunID: 1, K: 1, PassHatK: 0.75, PassAtK: 0.75, Tasks: 2, Trajectories: 4, Convention: analysis.PerTask},
-			Strict: analysis.PassKRow{RunID: 1, K: 1, PassHatK: 0.25, PassAtK: 0.25, Tasks: 2, Trajectories: 4, Convention: analysis.PerTask},
+			Strict:  analysis.PassKRow{RunID: 1, K: 1, PassHatK: 0.25, PassAtK: 0.25, Tasks: 2, Trajectories: 4, Convention: analysis.PerTask},
 			Demoted: 2, Delta: -0.5},
 		{Gated: analysis.PassKRow{RunID: 2, K: 1, PassHatK: nan, PassAtK: nan, Tasks: 1, Trajectories: 1, Convention: analysis.PerTask, NotEvaluated: true},
 			Strict: analysis.PassKRow{RunID: 2, K: 1, PassHatK: nan, PassAtK: nan, Tasks: 1, Trajectories: 1, Convention: analysis.PerTask, NotEvaluated: true},
-			Delta: nan},
+			Delta:  nan},
 	}
 	for _, format := range table.Formats {
 		var out bytes.Buffer
