@@ -453,19 +453,41 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 
 // refusalWords are phrases that say a request cannot be done, matched in
 // lowercased agent text with typographic apostrophes made straight.
-var refusalWords = regexp.MustCompile(`\b(cannot|can't|can not|unable to|not able to|won't be able|not eligible|ineligible|isn't eligible|not possible|not allowed|isn't allowed|not permitted|does not qualify|doesn't qualify|do not qualify|don't qualify|not entitled|against (our|the) policy|policy does not allow|policy doesn't allow)\b`)
+var refusalWords = regexp.MustCompile(`\b(cannot|can't|can not|unable to|not able to|won't be able|not eligible|ineligible|isn't eligible|not possible|isn't possible|not allowed|isn't allowed|not permitted|does not qualify|doesn't qualify|do not qualify|don't qualify|not entitled|against (our|the) policy|(do|does) not allow|(don't|doesn't) allow)\b`)
 
-// refusal checks a refusal task: the gold reads (the gold actions that are
-// neither writes nor the transfer) were all made with their arguments, and
-// an agent message at or after the last of them refuses.
+// refusal checks a refusal task: the gold reads the refusal rests on were
+// all made with their arguments, and an agent message at or after the
+// last of them refuses. The reads it rests on are the gold reads (gold
+// actions that are neither writes nor the transfer) that share an
+// argument value with a forbidden entry, the lookups of what the write
+// would act on (the order, the reservation), so that authenticating
+// another way does not fail it; all gold reads when none shares one.
 func refusal(msgs []emobench.Message, task *emobench.TaskSpec, writes map[string]bool, transfer string) RefusalCheck {
 	calls := agentCalls(msgs)
 	after := 0
 	c := RefusalCheck{ReadsMade: true}
+	var reads []emobench.Action
 	for _, gold := range task.Actions {
-		if writes[gold.Name] || gold.Name == transfer {
-			continue
+		if !writes[gold.Name] && gold.Name != transfer {
+			reads = append(reads, gold)
 		}
+	}
+	forbiddenValues := map[string]bool{}
+	for _, f := range task.Forbidden {
+		for _, v := range argValues(f.Arguments) {
+			forbiddenValues[v] = true
+		}
+	}
+	var related []emobench.Action
+	for _, r := range reads {
+		if slices.ContainsFunc(argValues(r.Arguments), func(v string) bool { return forbiddenValues[v] }) {
+			related = append(related, r)
+		}
+	}
+	if len(related) > 0 {
+		reads = related
+	}
+	for _, gold := range reads {
 		found := matchingCalls(calls, gold, false)
 		if len(found) == 0 {
 			c.ReadsMade = false
@@ -497,6 +519,27 @@ func domainWrites(dom Domain) map[string]bool {
 	w := writeTools(dom.NewEnvironment().Tools())
 	writeSets.Store(dom.Name(), w)
 	return w
+}
+
+// argValues returns the JSON encodings of the top-level argument values
+// in args, and of the elements of those that are arrays.
+func argValues(args json.RawMessage) []string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(orEmpty(args), &m) != nil {
+		return nil
+	}
+	var out []string
+	for _, v := range m {
+		var elems []json.RawMessage
+		if json.Unmarshal(v, &elems) == nil {
+			for _, e := range elems {
+				out = append(out, compactJSON(e))
+			}
+			continue
+		}
+		out = append(out, compactJSON(v))
+	}
+	return out
 }
 
 // goldHashes caches GoldHash by domain, task id and actions: a task's gold

@@ -308,3 +308,47 @@ func TestEvaluate_OracleRefusesAndTransfers(t *testing.T) {
 		}
 	}
 }
+
+// lookupDomain is the toy shop with an order lookup, for refusals that
+// rest on one.
+var lookupDomain = sim.NewStateDomain("toy-lookup", "# Toy policy", func() *toyState {
+	return &toyState{Users: map[string]string{"ana@example.com": "ana_1"}, Orders: map[string]string{"#W1": "pending"}}
+}, append([]sim.Tool[toyState]{{
+	ToolSchema: sim.ToolSchema{Name: "get_order", Description: "Look up an order.", Parameters: json.RawMessage(`{"type":"object"}`)},
+	Call: func(s *toyState, args json.RawMessage) (string, error) {
+		var a struct {
+			OrderID string `json:"order_id"`
+		}
+		if err := sim.DecodeArgs(args, &a, "order_id"); err != nil {
+			return "", err
+		}
+		return s.Orders[a.OrderID], nil
+	},
+}}, toyTools...), func() []emobench.TaskSpec { return nil }, "transfer_to_human_agents")
+
+// A refusal rests on the lookups of what the forbidden write acts on: an
+// agent that authenticates another way, looks the order up and refuses
+// passes; one that skips the order lookup fails.
+func TestEvaluate_RefusalRestsOnLookups(t *testing.T) {
+	task := refusalTask()
+	task.Actions = append(task.Actions, emobench.Action{Name: "get_order", Arguments: json.RawMessage(cancelW1)})
+	score := func(msgs ...emobench.Message) string {
+		env := lookupDomain.NewEnvironment()
+		for _, m := range msgs {
+			for _, c := range m.ToolCalls {
+				env.Call(c.Name, c.Arguments)
+			}
+		}
+		traj := &emobench.Trajectory{Task: task.Task(), TerminationReason: emobench.TerminationUserStop, Messages: msgs}
+		if err := sim.Evaluate(lookupDomain, &task, env.Hash(), traj); err != nil {
+			t.Fatal(err)
+		}
+		return statuses(t, traj)
+	}
+	if got, want := score(call("get_order", cancelW1), say("Sorry, #W1 cannot be cancelled.")), "DB:passed FORBIDDEN:passed REFUSAL:passed"; got != want {
+		t.Errorf("order looked up: %s, want %s", got, want)
+	}
+	if got, want := score(call("find_user_id_by_email", findAna), say("Sorry, #W1 cannot be cancelled.")), "DB:passed FORBIDDEN:passed REFUSAL:failed"; got != want {
+		t.Errorf("order not looked up: %s, want %s", got, want)
+	}
+}
