@@ -278,9 +278,6 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 			judged = false
 		}
 	}
-	if !judged && reward == 1 {
-		info.Info.Note = "a check of the reward basis was not checked, so the reward is unknown"
-	}
 	switch {
 	case traj.TerminationReason == emobench.TerminationUserUnsatisfied:
 		reward, judged = UnsatisfiedReward, true
@@ -290,6 +287,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		info.Info.TerminationReason = traj.TerminationReason
 	case reward == 0:
 		judged = true // a failed check decides, whatever was not checked
+	}
+	if !judged {
+		info.Info.Note = "a check of the reward basis was not checked, so the reward is unknown"
 	}
 	// An episode that failed for an LLM error was not judged, as with
 	// imported error records.
