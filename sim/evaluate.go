@@ -190,8 +190,9 @@ func Evaluate(dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobe
 //     matchingCalls), whatever the tool answered;
 //   - COMMUNICATE: each required output appears in some agent message
 //     (case-insensitive, commas between digits ignored);
-//   - REFUSAL (refusal tasks): every gold read was made, and an agent
-//     message after them refuses ("cannot", "not eligible", …);
+//   - REFUSAL (refusal tasks): the gold lookups of what the forbidden
+//     write acts on were made, and an agent message after them refuses
+//     ("cannot", "not eligible", …; see refusal);
 //   - NL_ASSERTION: each assertion, decided by the judge; without one,
 //     not checked.
 //
