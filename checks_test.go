@@ -82,3 +82,34 @@ func TestTrajectory_StrictPassed(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRewardChecks: any bytes give checks or an error, never a panic;
+// every check has a known kind and status, and StrictPassed never exceeds
+// Passed.
+func FuzzRewardChecks(f *testing.F) {
+	for _, seed := range []string{
+		`{"db_check": {"db_match": true}, "action_checks": [{"action": {"name": "a"}, "action_match": false}]}`,
+		`{"forbidden_checks": [{"action": {"name": "x"}, "called": true}], "refusal_check": {"met": null}}`,
+		`{"nl_assertions": [{"nl_assertion": "x", "met": null}], "communicate_checks": [{"info": 3, "met": true}]}`,
+		`{"env_assertions": [{"env_assertion": {"func_name": "f"}, "met": false}]}`, `null`, `[]`, `{`,
+	} {
+		f.Add([]byte(seed))
+	}
+	statuses := map[CheckStatus]bool{CheckPassed: true, CheckFailed: true, CheckNotChecked: true}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checks, err := RewardChecks(data)
+		if err != nil {
+			return
+		}
+		for _, c := range checks {
+			if _, err := ParseCheckKind(string(c.Kind)); err != nil || !statuses[c.Status] {
+				t.Fatalf("check %+v of %q", c, data)
+			}
+		}
+		one := 1.0
+		traj := Trajectory{Evaluated: true, Reward: &one, RewardInfo: data}
+		if traj.StrictPassed() && !traj.Passed() {
+			t.Fatalf("strict pass without a pass: %q", data)
+		}
+	})
+}
