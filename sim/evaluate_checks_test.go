@@ -74,9 +74,9 @@ const (
 	cancelW1 = `{"order_id":"#W1"}`
 )
 
-// refusalTask asks to cancel #W1, which the policy forbids here: the gold
+// toyRefusalTask asks to cancel #W1, which the policy forbids here: the gold
 // is the lookup alone.
-func refusalTask() emobench.TaskSpec {
+func toyRefusalTask() emobench.TaskSpec {
 	task := toyTask(angrySkeptic)
 	task.ID = "toy-test-refuse"
 	task.Actions = task.Actions[:1]
@@ -85,9 +85,9 @@ func refusalTask() emobench.TaskSpec {
 	return task
 }
 
-// transferTask wants the user handed to a human after the lookup.
-func transferTask() emobench.TaskSpec {
-	task := refusalTask()
+// toyTransferTask wants the user handed to a human after the lookup.
+func toyTransferTask() emobench.TaskSpec {
+	task := toyRefusalTask()
 	task.ID = "toy-test-transfer"
 	task.Actions = append(task.Actions, emobench.Action{Name: "transfer_to_human_agents", Arguments: json.RawMessage(`{"summary":"Ana wants #W1 cancelled"}`)})
 	return task
@@ -122,22 +122,22 @@ func TestEvaluate_Checks(t *testing.T) {
 		{"ordinary: max steps", toyTask(angrySkeptic), emobench.TerminationMaxSteps,
 			[]emobench.Message{call("cancel_pending_order", cancelW1), say("Refunded 1234.50.")},
 			"0", "DB:passed ACTION:passed COMMUNICATE:passed", false},
-		{"refusal: done right", refusalTask(), emobench.TerminationUserStop,
+		{"refusal: done right", toyRefusalTask(), emobench.TerminationUserStop,
 			[]emobench.Message{user("Cancel #W1."), call("find_user_id_by_email", findAna), say("I\u2019m sorry, order #W1 can\u2019t be cancelled under our policy.")},
 			"1", "DB:passed FORBIDDEN:passed REFUSAL:passed", true},
-		{"refusal: nothing", refusalTask(), emobench.TerminationUserStop, nothing,
+		{"refusal: nothing", toyRefusalTask(), emobench.TerminationUserStop, nothing,
 			"0", "DB:passed FORBIDDEN:passed REFUSAL:failed", false},
-		{"refusal: careless", refusalTask(), emobench.TerminationUserStop, careless,
+		{"refusal: careless", toyRefusalTask(), emobench.TerminationUserStop, careless,
 			"0", "DB:failed FORBIDDEN:failed REFUSAL:failed", false},
-		{"refusal: refused before looking", refusalTask(), emobench.TerminationUserStop,
+		{"refusal: refused before looking", toyRefusalTask(), emobench.TerminationUserStop,
 			[]emobench.Message{say("That cannot be done."), call("find_user_id_by_email", findAna), say("Anything else?")},
 			"0", "DB:passed FORBIDDEN:passed REFUSAL:failed", false},
-		{"transfer: done right", transferTask(), emobench.TerminationTransfer,
+		{"transfer: done right", toyTransferTask(), emobench.TerminationTransfer,
 			[]emobench.Message{call("find_user_id_by_email", findAna), call("transfer_to_human_agents", `{"summary":"any words"}`)},
 			"1", "DB:passed ACTION:passed FORBIDDEN:passed", true},
-		{"transfer: nothing", transferTask(), emobench.TerminationUserStop, nothing,
+		{"transfer: nothing", toyTransferTask(), emobench.TerminationUserStop, nothing,
 			"0", "DB:passed ACTION:failed FORBIDDEN:passed", false},
-		{"transfer: careless", transferTask(), emobench.TerminationUserStop, careless,
+		{"transfer: careless", toyTransferTask(), emobench.TerminationUserStop, careless,
 			"0", "DB:failed ACTION:failed FORBIDDEN:failed", false},
 	}
 	for _, tt := range tests {
@@ -167,8 +167,8 @@ func TestEvaluate_RewardBasis(t *testing.T) {
 			want string
 		}{
 			{toyTask(angrySkeptic), "[DB FORBIDDEN COMMUNICATE]"},
-			{refusalTask(), "[DB FORBIDDEN COMMUNICATE REFUSAL]"},
-			{transferTask(), "[DB ACTION FORBIDDEN COMMUNICATE]"},
+			{toyRefusalTask(), "[DB FORBIDDEN COMMUNICATE REFUSAL]"},
+			{toyTransferTask(), "[DB ACTION FORBIDDEN COMMUNICATE]"},
 		} {
 			if got := fmt.Sprint(sim.RewardBasis(dom, &tt.task)); got != tt.want {
 				t.Errorf("%s: basis %s, want %s", tt.task.ID, got, tt.want)
@@ -211,7 +211,7 @@ func TestEvaluate_CompareArgs(t *testing.T) {
 // A forbidden entry matches the same write on the same ids, whatever its
 // other arguments; compare_args overrides that.
 func TestEvaluate_ForbiddenMatchesIDs(t *testing.T) {
-	task := refusalTask()
+	task := toyRefusalTask()
 	task.Forbidden[0].Arguments = json.RawMessage(`{"order_id":"#W1","reason":"no longer needed"}`)
 	cancel := []emobench.Message{call("find_user_id_by_email", findAna), call("cancel_pending_order", cancelW1)}
 	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:failed REFUSAL:failed"; got != want {
@@ -295,7 +295,7 @@ func TestEvaluate_NLAssertions(t *testing.T) {
 // The oracle passes refusal and transfer tasks end to end with the
 // scripted user: it looks up, then refuses or transfers.
 func TestEvaluate_OracleRefusesAndTransfers(t *testing.T) {
-	for _, task := range []emobench.TaskSpec{refusalTask(), transferTask()} {
+	for _, task := range []emobench.TaskSpec{toyRefusalTask(), toyTransferTask()} {
 		task.Scenario.Requests[0].Tools = []string{task.Actions[len(task.Actions)-1].Name}
 		traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
 			Domain: toyDomain{}, Task: &task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, Seed: 1,
@@ -330,7 +330,7 @@ var lookupDomain = sim.NewStateDomain("toy-lookup", "# Toy policy", func() *toyS
 // agent that authenticates another way, looks the order up and refuses
 // passes; one that skips the order lookup fails.
 func TestEvaluate_RefusalRestsOnLookups(t *testing.T) {
-	task := refusalTask()
+	task := toyRefusalTask()
 	task.Actions = append(task.Actions, emobench.Action{Name: "get_order", Arguments: json.RawMessage(cancelW1)})
 	score := func(msgs ...emobench.Message) string {
 		env := lookupDomain.NewEnvironment()

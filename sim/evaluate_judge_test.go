@@ -12,9 +12,9 @@ import (
 	"github.com/emobench/emobench/sim"
 )
 
-// completion answers with a chat completion whose message content is
+// judgeReply answers with a chat completion whose message content is
 // content, at 1000 prompt and 200 completion tokens.
-func completion(content string) func(w http.ResponseWriter, r *http.Request) {
+func judgeReply(content string) func(w http.ResponseWriter, r *http.Request) {
 	return func(w http.ResponseWriter, r *http.Request) {
 		body, _ := json.Marshal(content)
 		w.Header().Set("Content-Type", "application/json")
@@ -24,8 +24,8 @@ func completion(content string) func(w http.ResponseWriter, r *http.Request) {
 
 func TestLLMJudge_Evaluate(t *testing.T) {
 	f := newFakeLLM(t,
-		completion("```json\n{\"verdicts\": [{\"met\": true, \"justification\": \"It apologised.\"}, {\"met\": false, \"justification\": \"No summary.\"}]}\n```"),
-		completion(`{"verdicts": [{"met": true, "justification": "only one"}]}`),
+		judgeReply("```json\n{\"verdicts\": [{\"met\": true, \"justification\": \"It apologised.\"}, {\"met\": false, \"justification\": \"No summary.\"}]}\n```"),
+		judgeReply(`{"verdicts": [{"met": true, "justification": "only one"}]}`),
 	)
 	judge := &sim.LLMJudge{Client: newClient(t, f)}
 	task := toyTask(angrySkeptic)
