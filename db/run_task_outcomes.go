@@ -96,7 +96,7 @@ func (db *DB) CheckOutcomes(ctx context.Context) ([]string, error) {
 	for k, w := range want { // the recounted pairs no stored row matched
 		problems = append(problems, fmt.Sprintf("run_task_outcomes: run %d, task row %d, evaluable %d: missing, trajectories count %+v", k.run, k.task, k.evaluable, w))
 	}
-	strict, err := checkStrictPasses(ctx, db.queries)
+	strict, err := checkStrictPasses(ctx, q) // in the same snapshot
 	problems = append(problems, strict...)
 	slices.Sort(problems)
 	return problems, err
