@@ -115,9 +115,9 @@ func TestCheck_ErrStaleStrictPasses(t *testing.T) {
 	}
 }
 
-// Migration 10's SQL backfill agrees with StrictPassed on every case.
+// Migration 11's SQL backfill agrees with StrictPassed on every case.
 func TestMigrate_BackfillsStrictPasses(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "v9.db")
+	path := filepath.Join(t.TempDir(), "v10.db")
 	store := openDBAt(t, path)
 	var trajs []*emobench.Trajectory
 	for i, c := range strictCases {
@@ -126,7 +126,7 @@ func TestMigrate_BackfillsStrictPasses(t *testing.T) {
 	mustIngest(t, store, run("a", "s1"), trajs...)
 	store.Close()
 	plainExec(t, path, "ALTER TABLE trajectories DROP COLUMN strict_passed",
-		"ALTER TABLE run_task_outcomes DROP COLUMN strict_passes", "PRAGMA user_version = 9")
+		"ALTER TABLE run_task_outcomes DROP COLUMN strict_passes", "PRAGMA user_version = 10")
 
 	store = openDBAt(t, path)
 	mustConsistentOutcomes(t, store, "migration")

@@ -1,4 +1,4 @@
--- Schema version 10: strict scoring (stats passk --strict). A trajectory
+-- Schema version 11: strict scoring (stats passk --strict). A trajectory
 -- passes strictly when it passed and every check its reward_info records
 -- passed, inside its reward_basis or not (tau2-bench issues #15, #81,
 -- #224: reward 1 while a check outside reward_basis failed). Writers set
