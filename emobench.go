@@ -112,6 +112,10 @@ type EmotionProfile struct {
 type Action struct {
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"kwargs"`
+	// CompareArgs names the arguments a call must match to count as this
+	// action (τ²-bench's compare_args); nil means all of them, empty means
+	// the name alone.
+	CompareArgs []string `json:"compare_args,omitempty"`
 }
 
 // Task is what a user wants done, identified across runs by its content.

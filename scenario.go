@@ -31,7 +31,12 @@ type Scenario struct {
 
 // TaskSpec is a native task as domains embed it and Tracer writes it (one
 // JSON object per task). Actions are the ground truth replayed by the
-// evaluator; Outputs are strings the agent must tell the user.
+// evaluator; Outputs are strings the agent must tell the user; Forbidden
+// are the write calls the policy forbids in this task (an argument named
+// in an entry must match for a call to count; no arguments: any call of
+// that tool); NLAssertions are statements about the conversation a judge
+// decides; RewardBasis lists the check kinds that gate the reward (nil:
+// the evaluator's default, see sim.RewardBasis).
 type TaskSpec struct {
 	ID          string         `json:"id"`
 	Domain      string         `json:"domain"`
@@ -42,6 +47,12 @@ type TaskSpec struct {
 	Emotion     EmotionProfile `json:"emotion"`
 	Actions     []Action       `json:"actions"`
 	Outputs     []string       `json:"outputs"`
+	// Forbidden, NLAssertions and RewardBasis are left out of the stored
+	// Task and its content hash: reward_info records them with each
+	// trajectory.
+	Forbidden    []Action    `json:"forbidden,omitempty"`
+	NLAssertions []string    `json:"nl_assertions,omitempty"`
+	RewardBasis  []CheckKind `json:"reward_basis,omitempty"`
 }
 
 // Validate reports the first missing or malformed field of the spec.
@@ -61,6 +72,16 @@ func (s *TaskSpec) Validate() error {
 	for i, a := range s.Actions {
 		if a.Name == "" || !json.Valid(orEmptyObject(a.Arguments)) {
 			return fmt.Errorf("task %s: action %d: needs a name and JSON arguments", s.ID, i)
+		}
+	}
+	for i, a := range s.Forbidden {
+		if a.Name == "" || !json.Valid(orEmptyObject(a.Arguments)) {
+			return fmt.Errorf("task %s: forbidden %d: needs a name and JSON arguments", s.ID, i)
+		}
+	}
+	for _, k := range s.RewardBasis {
+		if _, err := ParseCheckKind(string(k)); err != nil {
+			return fmt.Errorf("task %s: reward_basis: %w", s.ID, err)
 		}
 	}
 	return nil

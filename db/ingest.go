@@ -434,6 +434,7 @@ func trajectoryParams(runID, taskID int64, t *emobench.Trajectory) sqlcdb.Create
 		Extra:             nullJSON(t.Extra),
 		Seed:              nullInt(t.Seed),
 		Evaluable:         boolInt(t.IsEvaluable()),
+		StrictPassed:      boolInt(t.StrictPassed()),
 	}
 }
 

@@ -121,6 +121,14 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 	return db.listTaskTrials(ctx, runIDs, true)
 }
 
+// ListStrictTaskTrials is ListTaskTrials (ListTaskTrialsWithoutInfraErrors
+// with withoutInfraErrors) with Passes the strict passes: trajectories that
+// passed with every check their reward_info records passed
+// (emobench.Trajectory.StrictPassed), the counts of stats passk --strict.
+func (db *DB) ListStrictTaskTrials(ctx context.Context, runIDs []int64, withoutInfraErrors bool) ([]TaskTrials, error) {
+	return db.listTaskTrialsOf(ctx, runIDs, withoutInfraErrors, true)
+}
+
 // listTaskTrials sums the run_task_outcomes rows of runIDs (only the
 // evaluable ones with evaluableOnly: one query either way) per (run, task
 // key). The rows come by run and task row, so a key's first row is its
@@ -131,9 +139,19 @@ func (db *DB) ListTaskTrialsWithoutInfraErrors(ctx context.Context, runIDs []int
 // read through eachIntRow, and every run's when runIDs is empty without
 // listing the run ids (ListAllRunTaskCounts, ListAllEvaluableRunTaskCounts).
 func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly bool) ([]TaskTrials, error) {
-	query, args := sqlcdb.ListAllRunTaskCounts, []any(nil)
+	return db.listTaskTrialsOf(ctx, runIDs, evaluableOnly, false)
+}
+
+// listTaskTrialsOf is listTaskTrials counting strict passes with strict
+// (the queries of queries/strict.sql, whose columns are the same).
+func (db *DB) listTaskTrialsOf(ctx context.Context, runIDs []int64, evaluableOnly, strict bool) ([]TaskTrials, error) {
+	all, allEvaluable, some := sqlcdb.ListAllRunTaskCounts, sqlcdb.ListAllEvaluableRunTaskCounts, sqlcdb.ListRunTaskCounts
+	if strict {
+		all, allEvaluable, some = sqlcdb.ListAllRunTaskStrictCounts, sqlcdb.ListAllEvaluableRunTaskStrictCounts, sqlcdb.ListRunTaskStrictCounts
+	}
+	query, args := all, []any(nil)
 	if evaluableOnly {
-		query = sqlcdb.ListAllEvaluableRunTaskCounts
+		query = allEvaluable
 	}
 	ids, size := "[]", int64(0)
 	var err error
@@ -141,7 +159,7 @@ func (db *DB) listTaskTrials(ctx context.Context, runIDs []int64, evaluableOnly 
 		if ids, err = db.runFilter(ctx, runIDs); err != nil {
 			return nil, err
 		}
-		query, args = sqlcdb.ListRunTaskCounts, []any{boolInt(evaluableOnly), ids}
+		query, args = some, []any{boolInt(evaluableOnly), ids}
 	} else if size, err = db.queries.CountRunTaskOutcomes(ctx); err != nil {
 		return nil, err
 	}

@@ -46,7 +46,10 @@ func recountOutcomes(ctx context.Context, q *sqlcdb.Queries, runID, fromTask, to
 	if err := q.DeleteRunOutcomes(ctx, sqlcdb.DeleteRunOutcomesParams{RunID: runID, FromTaskID: fromTask, ToTaskID: toTask}); err != nil {
 		return err
 	}
-	return q.InsertRunOutcomes(ctx, sqlcdb.InsertRunOutcomesParams{RunID: runID, FromTaskID: fromTask, ToTaskID: toTask})
+	if err := q.InsertRunOutcomes(ctx, sqlcdb.InsertRunOutcomesParams{RunID: runID, FromTaskID: fromTask, ToTaskID: toTask}); err != nil {
+		return err
+	}
+	return q.UpdateStrictPasses(ctx, sqlcdb.UpdateStrictPassesParams{RunID: runID, FromTaskID: fromTask, ToTaskID: toTask})
 }
 
 // CheckOutcomes compares the stored per-(run, task) counts with a recount
@@ -93,7 +96,35 @@ func (db *DB) CheckOutcomes(ctx context.Context) ([]string, error) {
 	for k, w := range want { // the recounted pairs no stored row matched
 		problems = append(problems, fmt.Sprintf("run_task_outcomes: run %d, task row %d, evaluable %d: missing, trajectories count %+v", k.run, k.task, k.evaluable, w))
 	}
+	strict, err := checkStrictPasses(ctx, q) // in the same snapshot
+	problems = append(problems, strict...)
 	slices.Sort(problems)
+	return problems, err
+}
+
+// checkStrictPasses compares run_task_outcomes.strict_passes with a
+// recount of strict_passed from every trajectory; rows without
+// trajectories CheckOutcomes reports already.
+func checkStrictPasses(ctx context.Context, q *sqlcdb.Queries) ([]string, error) {
+	stored, err := q.ListStrictPassRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	recount, err := q.RecountStrictPassRows(ctx)
+	if err != nil {
+		return nil, err
+	}
+	want := make(map[outcomeKey]int64, len(recount))
+	for _, r := range recount {
+		want[outcomeKey{r.RunID, r.TaskID, r.Evaluable}] = r.StrictPasses
+	}
+	var problems []string
+	for _, r := range stored {
+		k := outcomeKey{r.RunID, r.TaskID, r.Evaluable}
+		if w, ok := want[k]; ok && w != r.StrictPasses {
+			problems = append(problems, fmt.Sprintf("run_task_outcomes: run %d, task row %d, evaluable %d: %d strict passes stored, trajectories count %d", k.run, k.task, k.evaluable, r.StrictPasses, w))
+		}
+	}
 	return problems, nil
 }
 

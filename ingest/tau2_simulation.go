@@ -239,6 +239,12 @@ func applyRewardInfo(traj *emobench.Trajectory, raw json.RawMessage) error {
 	if raw[0] != '{' {
 		return fmt.Errorf("reward_info is %s, want an object", jsonKind(raw))
 	}
+	// The checks are read where the db stores strict_passed
+	// (Trajectory.StrictPassed); a check of another shape is refused here,
+	// naming its field, rather than read as a strict fail.
+	if _, err := emobench.RewardChecks(raw); err != nil {
+		return err
+	}
 	traj.RewardInfo = raw
 	traj.Evaluated = true
 	r := jsonPath(raw, "reward")

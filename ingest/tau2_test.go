@@ -292,6 +292,7 @@ func TestTau2_ErrBadInput(t *testing.T) {
 		{"termination-number.json", false, 0, "termination_reason is a number, want a string"},
 		{"content-object.json", false, 0, "content is an object, want a string"},
 		{"reward-info-array.json", false, 0, "reward_info is an array, want an object"},
+		{"action-match-string.json", false, 0, "reward_info.action_checks[0].action_match is a string, want true or false"},
 		{"trailing-garbage.json", false, -1, "trailing data after the Results object"},
 		{"truncated-after-simulations.json", false, -1, "truncated file"},
 	}

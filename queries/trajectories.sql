@@ -4,8 +4,9 @@
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
-    n_tool_calls, n_tool_errors, error, reward_info, extra, seed, evaluable
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
+    n_tool_calls, n_tool_errors, error, reward_info, extra, seed, evaluable,
+    strict_passed
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?);
 
 -- name: FindRunTrajectoryByTaskKey :one
 -- The trajectory of a run for one (task key, trial), whatever its task's

@@ -1,16 +1,20 @@
 package sim
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
 	"github.com/emobench/emobench"
 )
 
-// failingReasons are terminations that score 0 whatever the database holds.
+// failingReasons are terminations that score 0 whatever the checks say;
+// user_unsatisfied scores UnsatisfiedReward.
 var failingReasons = map[emobench.TerminationReason]bool{
 	emobench.TerminationUserUnsatisfied: true,
 	emobench.TerminationMaxSteps:        true,
@@ -18,48 +22,525 @@ var failingReasons = map[emobench.TerminationReason]bool{
 	emobench.TerminationError:           true,
 }
 
-// RewardInfo is what Evaluate records about a reward.
+// UnsatisfiedReward is the reward of an episode the user abandoned
+// (###UNSATISFIED###), as τ-Emotion-Bench stores it: a fail (passed 0),
+// which statistics count as 0 credit, never as a negative score.
+const UnsatisfiedReward = -1.0
+
+// RewardInfo is what Evaluate records in reward_info, in the layout of
+// τ²-bench's RewardInfo (so that one reader, emobench.RewardChecks, finds
+// the checks of native and τ²-bench runs alike) plus forbidden_checks and
+// refusal_check. Every check is recorded; RewardBasis says which gate the
+// reward.
 type RewardInfo struct {
-	DBMatch        bool            `json:"db_match"`
-	OutputsMatched map[string]bool `json:"outputs_matched"`
-	GoldHash       string          `json:"gold_hash"`
-	FinalHash      string          `json:"final_hash"`
-	Reason         string          `json:"reason,omitempty"`
+	Reward      *float64             `json:"reward"` // nil when a check of the basis could not be judged
+	RewardBasis []emobench.CheckKind `json:"reward_basis"`
+	// RewardBreakdown is 1 or 0 per kind with a verdict (every kind the
+	// task has checks of, in the basis or not); a kind not checked is left
+	// out.
+	RewardBreakdown   map[emobench.CheckKind]float64 `json:"reward_breakdown"`
+	DBCheck           DBCheck                        `json:"db_check"`
+	ActionChecks      []ActionCheck                  `json:"action_checks"`
+	ForbiddenChecks   []ForbiddenCheck               `json:"forbidden_checks"`
+	CommunicateChecks []CommunicateCheck             `json:"communicate_checks"`
+	RefusalCheck      *RefusalCheck                  `json:"refusal_check,omitempty"` // refusal tasks only
+	NLAssertions      []NLAssertionCheck             `json:"nl_assertions"`
+	Judge             *JudgeRecord                   `json:"judge,omitempty"` // set when a judge ran
+	Info              EvaluationInfo                 `json:"info"`
 }
 
-// Evaluate scores a finished trajectory in place. The reward is 1 if and
-// only if the final database hash equals the hash after replaying the
-// task's ground-truth actions on a fresh database, every required output
-// appears in some agent message (case-insensitive, commas in numbers
-// ignored), and the termination is not user_unsatisfied, max_steps,
-// too_many_errors or error. It fails only when a gold action does not
-// replay, which is a bug in the task.
+// DBCheck compares the final state hash with the gold replay's.
+type DBCheck struct {
+	DBMatch   bool    `json:"db_match"`
+	DBReward  float64 `json:"db_reward"`
+	GoldHash  string  `json:"gold_hash"`
+	FinalHash string  `json:"final_hash"`
+}
+
+// ActionCheck says whether a gold write (or transfer) call was made with
+// matching arguments; Calls are the indexes, among the agent's tool calls
+// in order, of the calls that matched.
+type ActionCheck struct {
+	Action       emobench.Action `json:"action"`
+	ActionMatch  bool            `json:"action_match"`
+	ActionReward float64         `json:"action_reward"`
+	Calls        []int           `json:"calls,omitempty"`
+}
+
+// ForbiddenCheck says whether the agent called a write the policy forbids
+// in the task (whatever the tool answered); Calls as in ActionCheck.
+type ForbiddenCheck struct {
+	Action emobench.Action `json:"action"`
+	Called bool            `json:"called"`
+	Calls  []int           `json:"calls,omitempty"`
+}
+
+// CommunicateCheck says whether a required output appears in an agent
+// message (case-insensitive, commas between digits ignored).
+type CommunicateCheck struct {
+	Info string `json:"info"`
+	Met  bool   `json:"met"`
+}
+
+// RefusalCheck says whether the agent, on a task whose request the policy
+// forbids, made the gold reads the refusal rests on and then told the user
+// it cannot be done.
+type RefusalCheck struct {
+	Met bool `json:"met"`
+	// ReadsMade is set when every gold read call was made (with the
+	// arguments that matter).
+	ReadsMade bool `json:"reads_made"`
+	// Said is the first agent message after those reads that refuses;
+	// empty when none does.
+	Said string `json:"said,omitempty"`
+}
+
+// NLAssertionCheck is a judge's verdict on one assertion; Met nil means
+// not checked (no judge was given).
+type NLAssertionCheck struct {
+	NLAssertion   string `json:"nl_assertion"`
+	Met           *bool  `json:"met"`
+	Justification string `json:"justification"`
+}
+
+// JudgeRecord is the judge that decided the NL assertions and what it
+// cost (USD; nil when unknown).
+type JudgeRecord struct {
+	Model            string   `json:"model"`
+	PromptTokens     int      `json:"prompt_tokens"`
+	CompletionTokens int      `json:"completion_tokens"`
+	Cost             *float64 `json:"cost"`
+}
+
+// EvaluationInfo holds the notes of an evaluation: the termination reason
+// when it decided the reward, and what could not be judged.
+type EvaluationInfo struct {
+	TerminationReason emobench.TerminationReason `json:"termination_reason,omitempty"`
+	Note              string                     `json:"note,omitempty"`
+}
+
+// Verdict is a judge's decision on one NL assertion.
+type Verdict struct {
+	Met           bool
+	Justification string
+}
+
+// Judge decides natural-language assertions about a finished episode.
+// Judge returns one verdict per assertion, in order, and the usage of the
+// judging (nil when it made no LLM call); an error leaves the assertions
+// not checked.
+type Judge interface {
+	Model() string
+	Judge(ctx context.Context, task *emobench.TaskSpec, msgs []emobench.Message, assertions []string) ([]Verdict, *emobench.Usage, error)
+}
+
+// Evaluator scores finished trajectories. The zero Evaluator has no judge:
+// NL assertions are recorded as not checked.
+type Evaluator struct {
+	Judge Judge // nil: no judge
+}
+
+// RewardBasis returns the check kinds that gate the reward of task in
+// domain dom: the task's own RewardBasis when set, else DB, FORBIDDEN and
+// COMMUNICATE (τ²-bench's default DB and COMMUNICATE, plus FORBIDDEN),
+// with ACTION added when the gold actions call the transfer tool (the
+// transfer must be made) and REFUSAL on a refusal task (forbidden writes
+// and no transfer): an agent that does nothing fails both.
+func RewardBasis(dom Domain, task *emobench.TaskSpec) []emobench.CheckKind {
+	if task.RewardBasis != nil {
+		return task.RewardBasis
+	}
+	basis := []emobench.CheckKind{emobench.CheckDB}
+	if transfers(dom, task) {
+		basis = append(basis, emobench.CheckAction)
+	}
+	basis = append(basis, emobench.CheckForbidden, emobench.CheckCommunicate)
+	if refusalTask(dom, task) {
+		basis = append(basis, emobench.CheckRefusal)
+	}
+	return basis
+}
+
+func transfers(dom Domain, task *emobench.TaskSpec) bool {
+	return slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return a.Name == dom.TransferTool() })
+}
+
+// refusalTask reports whether the right answer to task includes refusing
+// the user: the policy forbids some write here and the gold does not
+// transfer instead.
+func refusalTask(dom Domain, task *emobench.TaskSpec) bool {
+	return len(task.Forbidden) > 0 && !transfers(dom, task)
+}
+
+// Evaluate scores a finished trajectory with the zero Evaluator (no
+// judge). See Evaluator.Evaluate.
 func Evaluate(dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobench.Trajectory) error {
+	return (&Evaluator{}).Evaluate(context.Background(), dom, task, finalHash, traj)
+}
+
+// Evaluate scores a finished trajectory in place and records every check
+// in traj.RewardInfo (a RewardInfo as JSON). The checks:
+//   - DB: the final state hash equals the hash after replaying the task's
+//     gold actions on a fresh database;
+//   - ACTION: each gold call of a write tool or the transfer tool was made,
+//     with equal values for its CompareArgs (nil: every argument of the
+//     gold and the call; the transfer tool's default: the name alone);
+//   - FORBIDDEN: no call of a task's forbidden write whose arguments match
+//     the entry's (its CompareArgs, nil: the ids it names, see
+//     matchingCalls), whatever the tool answered;
+//   - COMMUNICATE: each required output appears in some agent message
+//     (case-insensitive, commas between digits ignored);
+//   - REFUSAL (refusal tasks): the gold lookups of what the forbidden
+//     write acts on were made, and an agent message after them refuses
+//     ("cannot", "not eligible", …; see refusal);
+//   - NL_ASSERTION: each assertion, decided by the judge; without one,
+//     not checked.
+//
+// The reward is 1 when every check of RewardBasis passed, else 0; nil
+// (and the trajectory not evaluated) when a check of the basis is not
+// checked. The termination overrides it: user_unsatisfied scores
+// UnsatisfiedReward, and max_steps, too_many_errors and error score 0 (an
+// error episode is not evaluated). Evaluate fails only when a gold action
+// does not replay (a bug in the task) or ctx is done while judging.
+func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobench.Trajectory) error {
 	goldHash, err := GoldHash(dom, task)
 	if err != nil {
 		return err
 	}
-	info := RewardInfo{DBMatch: goldHash == finalHash, GoldHash: goldHash, FinalHash: finalHash, OutputsMatched: map[string]bool{}}
+	writes := domainWrites(dom)
+	calls := agentCalls(traj.Messages)
+	info := RewardInfo{
+		RewardBasis:       RewardBasis(dom, task),
+		RewardBreakdown:   map[emobench.CheckKind]float64{},
+		DBCheck:           DBCheck{DBMatch: goldHash == finalHash, GoldHash: goldHash, FinalHash: finalHash},
+		ActionChecks:      []ActionCheck{},
+		ForbiddenChecks:   []ForbiddenCheck{},
+		CommunicateChecks: []CommunicateCheck{},
+		NLAssertions:      []NLAssertionCheck{},
+	}
+	if info.DBCheck.DBMatch {
+		info.DBCheck.DBReward = 1
+	}
+	verdicts := map[emobench.CheckKind]emobench.CheckStatus{emobench.CheckDB: status(info.DBCheck.DBMatch)}
+
+	for _, gold := range task.Actions {
+		if !writes[gold.Name] && gold.Name != dom.TransferTool() {
+			continue
+		}
+		if gold.Name == dom.TransferTool() && gold.CompareArgs == nil {
+			gold.CompareArgs = []string{}
+		}
+		c := ActionCheck{Action: gold, Calls: matchingCalls(calls, gold, false)}
+		c.ActionMatch = len(c.Calls) > 0
+		if c.ActionMatch {
+			c.ActionReward = 1
+		}
+		info.ActionChecks = append(info.ActionChecks, c)
+		verdicts[emobench.CheckAction] = worst(verdicts[emobench.CheckAction], status(c.ActionMatch))
+	}
+	for _, f := range task.Forbidden {
+		c := ForbiddenCheck{Action: f, Calls: matchingCalls(calls, f, true)}
+		c.Called = len(c.Calls) > 0
+		info.ForbiddenChecks = append(info.ForbiddenChecks, c)
+		verdicts[emobench.CheckForbidden] = worst(verdicts[emobench.CheckForbidden], status(!c.Called))
+	}
 	said := agentText(traj.Messages)
-	allOutputs := true
 	for _, out := range task.Outputs {
-		found := strings.Contains(said, normalizeOutput(out))
-		info.OutputsMatched[out] = found
-		allOutputs = allOutputs && found
+		c := CommunicateCheck{Info: out, Met: strings.Contains(said, normalizeOutput(out))}
+		info.CommunicateChecks = append(info.CommunicateChecks, c)
+		verdicts[emobench.CheckCommunicate] = worst(verdicts[emobench.CheckCommunicate], status(c.Met))
 	}
-	reward := 0.0
+	if refusalTask(dom, task) {
+		c := refusal(traj.Messages, task, writes, dom.TransferTool())
+		info.RefusalCheck = &c
+		verdicts[emobench.CheckRefusal] = status(c.Met)
+	}
+	if len(task.NLAssertions) > 0 {
+		v, err := e.judge(ctx, task, traj.Messages, &info)
+		if err != nil {
+			return err
+		}
+		verdicts[emobench.CheckNLAssertion] = v
+	}
+
+	for kind, v := range verdicts {
+		if v == emobench.CheckPassed {
+			info.RewardBreakdown[kind] = 1
+		} else if v == emobench.CheckFailed {
+			info.RewardBreakdown[kind] = 0
+		}
+	}
+	reward, judged := 1.0, true
+	for _, kind := range info.RewardBasis {
+		switch verdicts[kind] {
+		case emobench.CheckFailed:
+			reward = 0
+		case emobench.CheckNotChecked:
+			judged = false
+		}
+	}
 	switch {
+	case traj.TerminationReason == emobench.TerminationUserUnsatisfied:
+		reward, judged = UnsatisfiedReward, true
+		info.Info.TerminationReason = traj.TerminationReason
 	case failingReasons[traj.TerminationReason]:
-		info.Reason = string(traj.TerminationReason)
-	case info.DBMatch && allOutputs:
-		reward = 1
+		reward, judged = 0, true
+		info.Info.TerminationReason = traj.TerminationReason
+	case reward == 0:
+		judged = true // a failed check decides, whatever was not checked
 	}
-	traj.Reward = &reward
+	if !judged {
+		info.Info.Note = "a check of the reward basis was not checked, so the reward is unknown"
+	}
 	// An episode that failed for an LLM error was not judged, as with
 	// imported error records.
-	traj.Evaluated = traj.TerminationReason != emobench.TerminationError
-	traj.RewardInfo, err = json.Marshal(map[string]any{"reward": reward, "info": info})
+	traj.Evaluated = judged && traj.TerminationReason != emobench.TerminationError
+	traj.Reward = nil
+	if judged {
+		traj.Reward = &reward
+		info.Reward = &reward
+	}
+	traj.RewardInfo, err = json.Marshal(info)
 	return err
+}
+
+// judge records the judge's verdicts on the task's NL assertions in info
+// and returns their combined status: not checked without a judge or when
+// the judge fails (its error in the justification), unless ctx is done.
+func (e *Evaluator) judge(ctx context.Context, task *emobench.TaskSpec, msgs []emobench.Message, info *RewardInfo) (emobench.CheckStatus, error) {
+	unchecked := func(why string) emobench.CheckStatus {
+		for _, a := range task.NLAssertions {
+			info.NLAssertions = append(info.NLAssertions, NLAssertionCheck{NLAssertion: a, Justification: why})
+		}
+		return emobench.CheckNotChecked
+	}
+	if e.Judge == nil {
+		return unchecked("not checked: no judge"), nil
+	}
+	verdicts, usage, err := e.Judge.Judge(ctx, task, msgs, task.NLAssertions)
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	info.Judge = &JudgeRecord{Model: e.Judge.Model()}
+	if usage != nil {
+		info.Judge.PromptTokens, info.Judge.CompletionTokens, info.Judge.Cost = usage.PromptTokens, usage.CompletionTokens, usage.Cost
+	}
+	if err == nil && len(verdicts) != len(task.NLAssertions) {
+		err = fmt.Errorf("judge gave %d verdicts for %d assertions", len(verdicts), len(task.NLAssertions))
+	}
+	if err != nil {
+		return unchecked("not checked: judge failed: " + err.Error()), nil
+	}
+	overall := emobench.CheckPassed
+	for i, a := range task.NLAssertions {
+		met := verdicts[i].Met
+		info.NLAssertions = append(info.NLAssertions, NLAssertionCheck{NLAssertion: a, Met: &met, Justification: verdicts[i].Justification})
+		overall = worst(overall, status(met))
+	}
+	return overall, nil
+}
+
+func status(ok bool) emobench.CheckStatus {
+	if ok {
+		return emobench.CheckPassed
+	}
+	return emobench.CheckFailed
+}
+
+// worst combines the statuses of a kind's checks: any failure fails the
+// kind; else any not checked leaves it not checked. "" is no check yet.
+func worst(a, b emobench.CheckStatus) emobench.CheckStatus {
+	for _, s := range []emobench.CheckStatus{emobench.CheckFailed, emobench.CheckNotChecked} {
+		if a == s || b == s {
+			return s
+		}
+	}
+	return emobench.CheckPassed
+}
+
+// agentCall is one tool call of the agent, with the index of its message.
+type agentCall struct {
+	msg  int
+	call emobench.ToolCall
+}
+
+func agentCalls(msgs []emobench.Message) []agentCall {
+	var calls []agentCall
+	for i, m := range msgs {
+		if m.Role != emobench.RoleAssistant {
+			continue
+		}
+		for _, c := range m.ToolCalls {
+			calls = append(calls, agentCall{msg: i, call: c})
+		}
+	}
+	return calls
+}
+
+// matchingCalls returns the indexes of the calls of want's tool whose
+// arguments match want's. The arguments compared are want.CompareArgs, or
+// when nil: for a gold action (not subset) every argument of want and of
+// the call, so it must be called exactly; for a forbidden entry (subset)
+// the arguments it names that identify what the write acts on (names
+// ending in _id or _ids; all it names when none does), so that the same
+// write on the same order or reservation is forbidden whatever its other
+// arguments (a reason, an amount). Malformed arguments match nothing.
+func matchingCalls(calls []agentCall, want emobench.Action, subset bool) []int {
+	var wantArgs map[string]any
+	_ = json.Unmarshal(orEmpty(want.Arguments), &wantArgs)
+	var idx []int
+	for i, c := range calls {
+		if c.call.Name != want.Name || c.call.ArgumentsMalformed {
+			continue
+		}
+		var got map[string]any
+		if json.Unmarshal(orEmpty(c.call.Arguments), &got) != nil {
+			continue
+		}
+		keys := want.CompareArgs
+		switch {
+		case keys == nil && subset:
+			keys = identifyingArgs(wantArgs)
+		case keys == nil:
+			keys = append(mapKeys(wantArgs), mapKeys(got)...)
+		}
+		if argsEqual(wantArgs, got, keys) {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// identifyingArgs returns the names in args ending in _id or _ids, or all
+// of them when none does.
+func identifyingArgs(args map[string]any) []string {
+	var ids []string
+	for k := range args {
+		if strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_ids") {
+			ids = append(ids, k)
+		}
+	}
+	if len(ids) == 0 {
+		return mapKeys(args)
+	}
+	return ids
+}
+
+func argsEqual(want, got map[string]any, keys []string) bool {
+	for _, k := range keys {
+		w, wok := want[k]
+		g, gok := got[k]
+		if wok != gok || !reflect.DeepEqual(w, g) {
+			return false
+		}
+	}
+	return true
+}
+
+func mapKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+func orEmpty(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("{}")
+	}
+	return raw
+}
+
+// refusalWords are phrases that say a request cannot be done, matched in
+// lowercased agent text with typographic apostrophes made straight.
+var refusalWords = regexp.MustCompile(`\b(cannot|can't|can not|unable to|not able to|won't be able|not eligible|ineligible|isn't eligible|not possible|isn't possible|not allowed|isn't allowed|not permitted|does not qualify|doesn't qualify|do not qualify|don't qualify|not entitled|against (our|the) policy|(do|does) not allow|(don't|doesn't) allow)\b`)
+
+// refusal checks a refusal task: the gold reads the refusal rests on were
+// all made with their arguments, and an agent message at or after the
+// last of them refuses. The reads it rests on are the gold reads (gold
+// actions that are neither writes nor the transfer) that share an
+// argument value with a forbidden entry, the lookups of what the write
+// would act on (the order, the reservation), so that authenticating
+// another way does not fail it; all gold reads when none shares one.
+func refusal(msgs []emobench.Message, task *emobench.TaskSpec, writes map[string]bool, transfer string) RefusalCheck {
+	calls := agentCalls(msgs)
+	after := 0
+	c := RefusalCheck{ReadsMade: true}
+	var reads []emobench.Action
+	for _, gold := range task.Actions {
+		if !writes[gold.Name] && gold.Name != transfer {
+			reads = append(reads, gold)
+		}
+	}
+	forbiddenValues := map[string]bool{}
+	for _, f := range task.Forbidden {
+		for _, v := range argValues(f.Arguments) {
+			forbiddenValues[v] = true
+		}
+	}
+	var related []emobench.Action
+	for _, r := range reads {
+		if slices.ContainsFunc(argValues(r.Arguments), func(v string) bool { return forbiddenValues[v] }) {
+			related = append(related, r)
+		}
+	}
+	if len(related) > 0 {
+		reads = related
+	}
+	for _, gold := range reads {
+		found := matchingCalls(calls, gold, false)
+		if len(found) == 0 {
+			c.ReadsMade = false
+			return c
+		}
+		after = max(after, calls[found[0]].msg)
+	}
+	for _, m := range msgs[after:] {
+		if m.Role != emobench.RoleAssistant || m.Content == "" {
+			continue
+		}
+		text := strings.ToLower(strings.ReplaceAll(m.Content, "\u2019", "'"))
+		if refusalWords.MatchString(text) {
+			c.Said, c.Met = m.Content, true
+			return c
+		}
+	}
+	return c
+}
+
+// writeSets caches, by domain name, which of its tools write: building an
+// environment copies the domain's database.
+var writeSets sync.Map
+
+func domainWrites(dom Domain) map[string]bool {
+	if w, ok := writeSets.Load(dom.Name()); ok {
+		return w.(map[string]bool)
+	}
+	w := writeTools(dom.NewEnvironment().Tools())
+	writeSets.Store(dom.Name(), w)
+	return w
+}
+
+// argValues returns the JSON encodings of the top-level argument values
+// in args, and of the elements of those that are arrays.
+func argValues(args json.RawMessage) []string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(orEmpty(args), &m) != nil {
+		return nil
+	}
+	var out []string
+	for _, v := range m {
+		var elems []json.RawMessage
+		if json.Unmarshal(v, &elems) == nil {
+			for _, e := range elems {
+				out = append(out, compactJSON(e))
+			}
+			continue
+		}
+		out = append(out, compactJSON(v))
+	}
+	return out
 }
 
 // goldHashes caches GoldHash by domain, task id and actions: a task's gold

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -125,7 +126,7 @@ func planFor(ep *Episode, fault Fault) plan {
 		}
 		p = append(p, step{call: &action})
 	}
-	return append(p, step{text: closing(task)})
+	return append(p, step{text: oracleClosing(task)})
 }
 
 func opening(ep *Episode, fault Fault) string {
@@ -146,6 +147,20 @@ func opening(ep *Episode, fault Fault) string {
 
 func confirmation(a emobench.Action) string {
 	return fmt.Sprintf("I am about to run %s with %s. Do you confirm that I should proceed (yes)?", a.Name, compactJSON(a.Arguments))
+}
+
+// oracleClosing is the oracle's last message: on a refusal task (forbidden
+// writes, no gold transfer) the refusal its evaluation wants said
+// (REFUSAL), else closing.
+func oracleClosing(task *emobench.TaskSpec) string {
+	if len(task.Forbidden) == 0 || slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return strings.HasPrefix(a.Name, "transfer") }) {
+		return closing(task)
+	}
+	refusal := "I have checked, and I'm sorry: under our policy I cannot do that for you."
+	if len(task.Outputs) > 0 {
+		refusal += " Here is what you asked for: " + strings.Join(task.Outputs, "; ") + "."
+	}
+	return refusal + " Is there anything else I can help you with?"
 }
 
 func closing(task *emobench.TaskSpec) string {

@@ -56,6 +56,7 @@ func passkCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
 			formatFlag(),
 			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)"},
+			&cli.BoolFlag{Name: "strict", Usage: "beside each pass^k, strict pass^k: a trial passes only when every check its reward_info records passed, in its reward_basis or not"},
 			poolFlag(),
 		}, intervalFlags("none")...),
 		Action: statsAction(e, runPassK),
@@ -71,6 +72,9 @@ func runPassK(c *cli.Context, e *env, f statsFlags) error {
 	}
 	stats := workbench.PassKStats{Fields: f.fields, Options: analysis.PassKOptions{Convention: f.conv, Ks: f.ks}, InfraErrors: infra,
 		Intervals: f.style != table.NoInterval, Bootstrap: f.boot}
+	if c.Bool("strict") {
+		return runStrictPassK(c, e, f, stats)
+	}
 	rows, s, err := compute(c, e, stats.Compute)
 	if err != nil {
 		return err
@@ -80,4 +84,19 @@ func runPassK(c *cli.Context, e *env, f statsFlags) error {
 	}
 	t := table.PassK(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format, f.style)
 	return t.ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
+}
+
+// runStrictPassK is stats passk --strict: gated beside strict pass^k.
+func runStrictPassK(c *cli.Context, e *env, f statsFlags, stats workbench.PassKStats) error {
+	if f.style != table.NoInterval {
+		return usagef("--strict gives no intervals: leave out --ci")
+	}
+	rows, s, err := compute(c, e, stats.ComputeStrict)
+	if err != nil {
+		return err
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
+	}
+	return table.StrictPassK(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format).Write(e.stdout, f.format)
 }

@@ -56,10 +56,12 @@ var undoAfterV6 = append(undoV9, []string{
 	"PRAGMA application_id = 0", "PRAGMA user_version = 6",
 }...)
 
-// undoV10 undoes migration 10: trajectories and messages get back the
-// definitions schema version 9 gave them (the same columns; the narrower
+// undoV10 undoes migrations 11 (strict_passed; run_task_outcomes goes
+// with undoV9) and 10: trajectories and messages get back the definitions
+// schema version 9 gave them (the same columns; the narrower
 // termination_reason CHECK), its user stops stored as user_stop.
 var undoV10 = []string{
+	"ALTER TABLE trajectories DROP COLUMN strict_passed",
 	"UPDATE trajectories SET termination_reason = 'user_stop' WHERE termination_reason IN ('user_transfer', 'user_out_of_scope')",
 	"PRAGMA writable_schema = ON",
 	`UPDATE sqlite_schema SET sql = 'CREATE TABLE trajectories ( id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, task_id INTEGER NOT NULL REFERENCES tasks(id), trial INTEGER NOT NULL, reward REAL, passed INTEGER NOT NULL CHECK (passed IN (0, 1)), evaluated INTEGER NOT NULL CHECK (evaluated IN (0, 1)), termination_reason TEXT NOT NULL CHECK (termination_reason IN (''user_stop'', ''user_unsatisfied'', ''transfer'', ''agent_stop'', ''max_steps'', ''too_many_errors'', ''error'', ''unknown'')), agent_cost REAL, user_cost REAL, n_messages INTEGER NOT NULL, n_user_turns INTEGER NOT NULL, n_agent_turns INTEGER NOT NULL, n_tool_calls INTEGER NOT NULL, n_tool_errors INTEGER NOT NULL, error TEXT, reward_info TEXT CHECK (reward_info IS NULL OR json_valid(reward_info)), extra TEXT CHECK (extra IS NULL OR json_valid(extra)), seed INTEGER, evaluable INTEGER NOT NULL DEFAULT 1 CHECK (evaluable IN (0, 1)), UNIQUE (run_id, task_id, trial) )' WHERE type = 'table' AND name = 'trajectories'`,

@@ -232,7 +232,7 @@ func TestRun_FakeLLM(t *testing.T) {
 	}
 
 	if got, want := sqlCSV(t, dbPath, "SELECT termination_reason, reward, passed, evaluated, error, n_tool_calls, n_tool_errors FROM trajectories"),
-		"termination_reason,reward,passed,evaluated,error,n_tool_calls,n_tool_errors\nuser_unsatisfied,0,0,1,,1,1\n"; got != want {
+		"termination_reason,reward,passed,evaluated,error,n_tool_calls,n_tool_errors\nuser_unsatisfied,-1,0,1,,1,1\n"; got != want { // -1: τ-Emotion-Bench's reward of an abandoned episode
 		t.Errorf("trajectory:\n%s\nwant:\n%s", got, want)
 	}
 	got := sqlCSV(t, dbPath, "SELECT idx, role, tool_name, tool_call_id, arguments_malformed, tool_arguments, prompt_tokens, completion_tokens FROM messages ORDER BY idx")
@@ -347,7 +347,7 @@ const transcriptDump = `SELECT r.name, k.task_key, t.trial, t.seed, m.idx, m.rol
 	ORDER BY r.name, k.task_key, t.trial, m.idx`
 
 const hashDump = `SELECT r.name, k.task_key, t.trial, t.termination_reason, t.reward,
-	json_extract(t.reward_info, '$.info.final_hash') AS final_hash
+	json_extract(t.reward_info, '$.db_check.final_hash') AS final_hash
 	FROM trajectories t JOIN runs r ON r.id = t.run_id JOIN tasks k ON k.id = t.task_id
 	ORDER BY r.name, k.task_key, t.trial`
 

@@ -123,8 +123,14 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listAllEvaluableRunTaskCountsStmt, err = db.PrepareContext(ctx, ListAllEvaluableRunTaskCounts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAllEvaluableRunTaskCounts: %w", err)
 	}
+	if q.listAllEvaluableRunTaskStrictCountsStmt, err = db.PrepareContext(ctx, ListAllEvaluableRunTaskStrictCounts); err != nil {
+		return nil, fmt.Errorf("error preparing query ListAllEvaluableRunTaskStrictCounts: %w", err)
+	}
 	if q.listAllRunTaskCountsStmt, err = db.PrepareContext(ctx, ListAllRunTaskCounts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAllRunTaskCounts: %w", err)
+	}
+	if q.listAllRunTaskStrictCountsStmt, err = db.PrepareContext(ctx, ListAllRunTaskStrictCounts); err != nil {
+		return nil, fmt.Errorf("error preparing query ListAllRunTaskStrictCounts: %w", err)
 	}
 	if q.listFinishedPairsStmt, err = db.PrepareContext(ctx, ListFinishedPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListFinishedPairs: %w", err)
@@ -171,6 +177,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, ListRunTaskOutcomeRows); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTaskOutcomeRows: %w", err)
 	}
+	if q.listRunTaskStrictCountsStmt, err = db.PrepareContext(ctx, ListRunTaskStrictCounts); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunTaskStrictCounts: %w", err)
+	}
 	if q.listRunTrajectoriesStmt, err = db.PrepareContext(ctx, ListRunTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunTrajectories: %w", err)
 	}
@@ -182,6 +191,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listRunsStmt, err = db.PrepareContext(ctx, ListRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRuns: %w", err)
+	}
+	if q.listStrictPassRowsStmt, err = db.PrepareContext(ctx, ListStrictPassRows); err != nil {
+		return nil, fmt.Errorf("error preparing query ListStrictPassRows: %w", err)
 	}
 	if q.listTaskTrajectoriesStmt, err = db.PrepareContext(ctx, ListTaskTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTaskTrajectories: %w", err)
@@ -207,6 +219,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.recountRunTaskOutcomeRowsStmt, err = db.PrepareContext(ctx, RecountRunTaskOutcomeRows); err != nil {
 		return nil, fmt.Errorf("error preparing query RecountRunTaskOutcomeRows: %w", err)
 	}
+	if q.recountStrictPassRowsStmt, err = db.PrepareContext(ctx, RecountStrictPassRows); err != nil {
+		return nil, fmt.Errorf("error preparing query RecountStrictPassRows: %w", err)
+	}
 	if q.setRunLockStmt, err = db.PrepareContext(ctx, SetRunLock); err != nil {
 		return nil, fmt.Errorf("error preparing query SetRunLock: %w", err)
 	}
@@ -224,6 +239,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.updateRunMetadataStmt, err = db.PrepareContext(ctx, UpdateRunMetadata); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateRunMetadata: %w", err)
+	}
+	if q.updateStrictPassesStmt, err = db.PrepareContext(ctx, UpdateStrictPasses); err != nil {
+		return nil, fmt.Errorf("error preparing query UpdateStrictPasses: %w", err)
 	}
 	if q.updateTrajectoryTextsStmt, err = db.PrepareContext(ctx, UpdateTrajectoryTexts); err != nil {
 		return nil, fmt.Errorf("error preparing query UpdateTrajectoryTexts: %w", err)
@@ -401,9 +419,19 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listAllEvaluableRunTaskCountsStmt: %w", cerr)
 		}
 	}
+	if q.listAllEvaluableRunTaskStrictCountsStmt != nil {
+		if cerr := q.listAllEvaluableRunTaskStrictCountsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listAllEvaluableRunTaskStrictCountsStmt: %w", cerr)
+		}
+	}
 	if q.listAllRunTaskCountsStmt != nil {
 		if cerr := q.listAllRunTaskCountsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listAllRunTaskCountsStmt: %w", cerr)
+		}
+	}
+	if q.listAllRunTaskStrictCountsStmt != nil {
+		if cerr := q.listAllRunTaskStrictCountsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listAllRunTaskStrictCountsStmt: %w", cerr)
 		}
 	}
 	if q.listFinishedPairsStmt != nil {
@@ -481,6 +509,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunTaskOutcomeRowsStmt: %w", cerr)
 		}
 	}
+	if q.listRunTaskStrictCountsStmt != nil {
+		if cerr := q.listRunTaskStrictCountsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunTaskStrictCountsStmt: %w", cerr)
+		}
+	}
 	if q.listRunTrajectoriesStmt != nil {
 		if cerr := q.listRunTrajectoriesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunTrajectoriesStmt: %w", cerr)
@@ -499,6 +532,11 @@ func (q *Queries) Close() error {
 	if q.listRunsStmt != nil {
 		if cerr := q.listRunsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunsStmt: %w", cerr)
+		}
+	}
+	if q.listStrictPassRowsStmt != nil {
+		if cerr := q.listStrictPassRowsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listStrictPassRowsStmt: %w", cerr)
 		}
 	}
 	if q.listTaskTrajectoriesStmt != nil {
@@ -541,6 +579,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing recountRunTaskOutcomeRowsStmt: %w", cerr)
 		}
 	}
+	if q.recountStrictPassRowsStmt != nil {
+		if cerr := q.recountStrictPassRowsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing recountStrictPassRowsStmt: %w", cerr)
+		}
+	}
 	if q.setRunLockStmt != nil {
 		if cerr := q.setRunLockStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing setRunLockStmt: %w", cerr)
@@ -569,6 +612,11 @@ func (q *Queries) Close() error {
 	if q.updateRunMetadataStmt != nil {
 		if cerr := q.updateRunMetadataStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing updateRunMetadataStmt: %w", cerr)
+		}
+	}
+	if q.updateStrictPassesStmt != nil {
+		if cerr := q.updateStrictPassesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing updateStrictPassesStmt: %w", cerr)
 		}
 	}
 	if q.updateTrajectoryTextsStmt != nil {
@@ -618,151 +666,163 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 }
 
 type Queries struct {
-	db                                DBTX
-	tx                                *sql.Tx
-	countAllInfraErrorsStmt           *sql.Stmt
-	countInfraErrorsStmt              *sql.Stmt
-	countMaintenanceStmt              *sql.Stmt
-	countPublishedBySHA256Stmt        *sql.Stmt
-	countRunEmotionProfilesStmt       *sql.Stmt
-	countRunRewardKindsStmt           *sql.Stmt
-	countRunTaskOutcomesStmt          *sql.Stmt
-	countRunTrialsStmt                *sql.Stmt
-	createMessageStmt                 *sql.Stmt
-	createPublishedResultStmt         *sql.Stmt
-	createRunStmt                     *sql.Stmt
-	createTrajectoryStmt              *sql.Stmt
-	deleteAnyRunLockStmt              *sql.Stmt
-	deleteErroredPairStmt             *sql.Stmt
-	deleteOrphanTasksStmt             *sql.Stmt
-	deleteRunStmt                     *sql.Stmt
-	deleteRunLockStmt                 *sql.Stmt
-	deleteRunOutcomesStmt             *sql.Stmt
-	deleteTrajectoryStmt              *sql.Stmt
-	detachRunSourceStmt               *sql.Stmt
-	findRunByIDStmt                   *sql.Stmt
-	findRunBySHA256Stmt               *sql.Stmt
-	findRunConfigStmt                 *sql.Stmt
-	findRunLockStmt                   *sql.Stmt
-	findRunProvenanceBySHA256Stmt     *sql.Stmt
-	findRunTagsStmt                   *sql.Stmt
-	findRunTrajectoryByTaskKeyStmt    *sql.Stmt
-	findRunsByNameStmt                *sql.Stmt
-	findTrajectoryStmt                *sql.Stmt
-	findTrajectoryRunIDStmt           *sql.Stmt
-	insertRunOutcomesStmt             *sql.Stmt
-	listAgentTextsStmt                *sql.Stmt
-	listAllEvaluableRunTaskCountsStmt *sql.Stmt
-	listAllRunTaskCountsStmt          *sql.Stmt
-	listFinishedPairsStmt             *sql.Stmt
-	listMessageContentsStmt           *sql.Stmt
-	listOutcomeRunsStmt               *sql.Stmt
-	listOutcomeTasksStmt              *sql.Stmt
-	listPublishedResultsStmt          *sql.Stmt
-	listPublishedResultsV3Stmt        *sql.Stmt
-	listRunConfigsStmt                *sql.Stmt
-	listRunIDsStmt                    *sql.Stmt
-	listRunPairsStmt                  *sql.Stmt
-	listRunProvenanceStmt             *sql.Stmt
-	listRunRewardsStmt                *sql.Stmt
-	listRunSummariesStmt              *sql.Stmt
-	listRunTagsStmt                   *sql.Stmt
-	listRunTaskCountsStmt             *sql.Stmt
-	listRunTaskOutcomeRowsStmt        *sql.Stmt
-	listRunTrajectoriesStmt           *sql.Stmt
-	listRunTrajectoriesV8Stmt         *sql.Stmt
-	listRunTrialNumbersStmt           *sql.Stmt
-	listRunsStmt                      *sql.Stmt
-	listTaskTrajectoriesStmt          *sql.Stmt
-	listTrajectoryMessagesStmt        *sql.Stmt
-	listTrajectoryOutcomesStmt        *sql.Stmt
-	listTrajectoryTextsStmt           *sql.Stmt
-	markMaintenanceStmt               *sql.Stmt
-	nextTrajectoryBatchEndStmt        *sql.Stmt
-	rebaseRunsStmt                    *sql.Stmt
-	recountRunTaskOutcomeRowsStmt     *sql.Stmt
-	setRunLockStmt                    *sql.Stmt
-	setRunSourceSHA256Stmt            *sql.Stmt
-	tagRunStmt                        *sql.Stmt
-	updateMessageContentStmt          *sql.Stmt
-	updateRunConfigStmt               *sql.Stmt
-	updateRunMetadataStmt             *sql.Stmt
-	updateTrajectoryTextsStmt         *sql.Stmt
-	upsertTaskStmt                    *sql.Stmt
+	db                                      DBTX
+	tx                                      *sql.Tx
+	countAllInfraErrorsStmt                 *sql.Stmt
+	countInfraErrorsStmt                    *sql.Stmt
+	countMaintenanceStmt                    *sql.Stmt
+	countPublishedBySHA256Stmt              *sql.Stmt
+	countRunEmotionProfilesStmt             *sql.Stmt
+	countRunRewardKindsStmt                 *sql.Stmt
+	countRunTaskOutcomesStmt                *sql.Stmt
+	countRunTrialsStmt                      *sql.Stmt
+	createMessageStmt                       *sql.Stmt
+	createPublishedResultStmt               *sql.Stmt
+	createRunStmt                           *sql.Stmt
+	createTrajectoryStmt                    *sql.Stmt
+	deleteAnyRunLockStmt                    *sql.Stmt
+	deleteErroredPairStmt                   *sql.Stmt
+	deleteOrphanTasksStmt                   *sql.Stmt
+	deleteRunStmt                           *sql.Stmt
+	deleteRunLockStmt                       *sql.Stmt
+	deleteRunOutcomesStmt                   *sql.Stmt
+	deleteTrajectoryStmt                    *sql.Stmt
+	detachRunSourceStmt                     *sql.Stmt
+	findRunByIDStmt                         *sql.Stmt
+	findRunBySHA256Stmt                     *sql.Stmt
+	findRunConfigStmt                       *sql.Stmt
+	findRunLockStmt                         *sql.Stmt
+	findRunProvenanceBySHA256Stmt           *sql.Stmt
+	findRunTagsStmt                         *sql.Stmt
+	findRunTrajectoryByTaskKeyStmt          *sql.Stmt
+	findRunsByNameStmt                      *sql.Stmt
+	findTrajectoryStmt                      *sql.Stmt
+	findTrajectoryRunIDStmt                 *sql.Stmt
+	insertRunOutcomesStmt                   *sql.Stmt
+	listAgentTextsStmt                      *sql.Stmt
+	listAllEvaluableRunTaskCountsStmt       *sql.Stmt
+	listAllEvaluableRunTaskStrictCountsStmt *sql.Stmt
+	listAllRunTaskCountsStmt                *sql.Stmt
+	listAllRunTaskStrictCountsStmt          *sql.Stmt
+	listFinishedPairsStmt                   *sql.Stmt
+	listMessageContentsStmt                 *sql.Stmt
+	listOutcomeRunsStmt                     *sql.Stmt
+	listOutcomeTasksStmt                    *sql.Stmt
+	listPublishedResultsStmt                *sql.Stmt
+	listPublishedResultsV3Stmt              *sql.Stmt
+	listRunConfigsStmt                      *sql.Stmt
+	listRunIDsStmt                          *sql.Stmt
+	listRunPairsStmt                        *sql.Stmt
+	listRunProvenanceStmt                   *sql.Stmt
+	listRunRewardsStmt                      *sql.Stmt
+	listRunSummariesStmt                    *sql.Stmt
+	listRunTagsStmt                         *sql.Stmt
+	listRunTaskCountsStmt                   *sql.Stmt
+	listRunTaskOutcomeRowsStmt              *sql.Stmt
+	listRunTaskStrictCountsStmt             *sql.Stmt
+	listRunTrajectoriesStmt                 *sql.Stmt
+	listRunTrajectoriesV8Stmt               *sql.Stmt
+	listRunTrialNumbersStmt                 *sql.Stmt
+	listRunsStmt                            *sql.Stmt
+	listStrictPassRowsStmt                  *sql.Stmt
+	listTaskTrajectoriesStmt                *sql.Stmt
+	listTrajectoryMessagesStmt              *sql.Stmt
+	listTrajectoryOutcomesStmt              *sql.Stmt
+	listTrajectoryTextsStmt                 *sql.Stmt
+	markMaintenanceStmt                     *sql.Stmt
+	nextTrajectoryBatchEndStmt              *sql.Stmt
+	rebaseRunsStmt                          *sql.Stmt
+	recountRunTaskOutcomeRowsStmt           *sql.Stmt
+	recountStrictPassRowsStmt               *sql.Stmt
+	setRunLockStmt                          *sql.Stmt
+	setRunSourceSHA256Stmt                  *sql.Stmt
+	tagRunStmt                              *sql.Stmt
+	updateMessageContentStmt                *sql.Stmt
+	updateRunConfigStmt                     *sql.Stmt
+	updateRunMetadataStmt                   *sql.Stmt
+	updateStrictPassesStmt                  *sql.Stmt
+	updateTrajectoryTextsStmt               *sql.Stmt
+	upsertTaskStmt                          *sql.Stmt
 }
 
 func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
-		db:                                tx,
-		tx:                                tx,
-		countAllInfraErrorsStmt:           q.countAllInfraErrorsStmt,
-		countInfraErrorsStmt:              q.countInfraErrorsStmt,
-		countMaintenanceStmt:              q.countMaintenanceStmt,
-		countPublishedBySHA256Stmt:        q.countPublishedBySHA256Stmt,
-		countRunEmotionProfilesStmt:       q.countRunEmotionProfilesStmt,
-		countRunRewardKindsStmt:           q.countRunRewardKindsStmt,
-		countRunTaskOutcomesStmt:          q.countRunTaskOutcomesStmt,
-		countRunTrialsStmt:                q.countRunTrialsStmt,
-		createMessageStmt:                 q.createMessageStmt,
-		createPublishedResultStmt:         q.createPublishedResultStmt,
-		createRunStmt:                     q.createRunStmt,
-		createTrajectoryStmt:              q.createTrajectoryStmt,
-		deleteAnyRunLockStmt:              q.deleteAnyRunLockStmt,
-		deleteErroredPairStmt:             q.deleteErroredPairStmt,
-		deleteOrphanTasksStmt:             q.deleteOrphanTasksStmt,
-		deleteRunStmt:                     q.deleteRunStmt,
-		deleteRunLockStmt:                 q.deleteRunLockStmt,
-		deleteRunOutcomesStmt:             q.deleteRunOutcomesStmt,
-		deleteTrajectoryStmt:              q.deleteTrajectoryStmt,
-		detachRunSourceStmt:               q.detachRunSourceStmt,
-		findRunByIDStmt:                   q.findRunByIDStmt,
-		findRunBySHA256Stmt:               q.findRunBySHA256Stmt,
-		findRunConfigStmt:                 q.findRunConfigStmt,
-		findRunLockStmt:                   q.findRunLockStmt,
-		findRunProvenanceBySHA256Stmt:     q.findRunProvenanceBySHA256Stmt,
-		findRunTagsStmt:                   q.findRunTagsStmt,
-		findRunTrajectoryByTaskKeyStmt:    q.findRunTrajectoryByTaskKeyStmt,
-		findRunsByNameStmt:                q.findRunsByNameStmt,
-		findTrajectoryStmt:                q.findTrajectoryStmt,
-		findTrajectoryRunIDStmt:           q.findTrajectoryRunIDStmt,
-		insertRunOutcomesStmt:             q.insertRunOutcomesStmt,
-		listAgentTextsStmt:                q.listAgentTextsStmt,
-		listAllEvaluableRunTaskCountsStmt: q.listAllEvaluableRunTaskCountsStmt,
-		listAllRunTaskCountsStmt:          q.listAllRunTaskCountsStmt,
-		listFinishedPairsStmt:             q.listFinishedPairsStmt,
-		listMessageContentsStmt:           q.listMessageContentsStmt,
-		listOutcomeRunsStmt:               q.listOutcomeRunsStmt,
-		listOutcomeTasksStmt:              q.listOutcomeTasksStmt,
-		listPublishedResultsStmt:          q.listPublishedResultsStmt,
-		listPublishedResultsV3Stmt:        q.listPublishedResultsV3Stmt,
-		listRunConfigsStmt:                q.listRunConfigsStmt,
-		listRunIDsStmt:                    q.listRunIDsStmt,
-		listRunPairsStmt:                  q.listRunPairsStmt,
-		listRunProvenanceStmt:             q.listRunProvenanceStmt,
-		listRunRewardsStmt:                q.listRunRewardsStmt,
-		listRunSummariesStmt:              q.listRunSummariesStmt,
-		listRunTagsStmt:                   q.listRunTagsStmt,
-		listRunTaskCountsStmt:             q.listRunTaskCountsStmt,
-		listRunTaskOutcomeRowsStmt:        q.listRunTaskOutcomeRowsStmt,
-		listRunTrajectoriesStmt:           q.listRunTrajectoriesStmt,
-		listRunTrajectoriesV8Stmt:         q.listRunTrajectoriesV8Stmt,
-		listRunTrialNumbersStmt:           q.listRunTrialNumbersStmt,
-		listRunsStmt:                      q.listRunsStmt,
-		listTaskTrajectoriesStmt:          q.listTaskTrajectoriesStmt,
-		listTrajectoryMessagesStmt:        q.listTrajectoryMessagesStmt,
-		listTrajectoryOutcomesStmt:        q.listTrajectoryOutcomesStmt,
-		listTrajectoryTextsStmt:           q.listTrajectoryTextsStmt,
-		markMaintenanceStmt:               q.markMaintenanceStmt,
-		nextTrajectoryBatchEndStmt:        q.nextTrajectoryBatchEndStmt,
-		rebaseRunsStmt:                    q.rebaseRunsStmt,
-		recountRunTaskOutcomeRowsStmt:     q.recountRunTaskOutcomeRowsStmt,
-		setRunLockStmt:                    q.setRunLockStmt,
-		setRunSourceSHA256Stmt:            q.setRunSourceSHA256Stmt,
-		tagRunStmt:                        q.tagRunStmt,
-		updateMessageContentStmt:          q.updateMessageContentStmt,
-		updateRunConfigStmt:               q.updateRunConfigStmt,
-		updateRunMetadataStmt:             q.updateRunMetadataStmt,
-		updateTrajectoryTextsStmt:         q.updateTrajectoryTextsStmt,
-		upsertTaskStmt:                    q.upsertTaskStmt,
+		db:                                      tx,
+		tx:                                      tx,
+		countAllInfraErrorsStmt:                 q.countAllInfraErrorsStmt,
+		countInfraErrorsStmt:                    q.countInfraErrorsStmt,
+		countMaintenanceStmt:                    q.countMaintenanceStmt,
+		countPublishedBySHA256Stmt:              q.countPublishedBySHA256Stmt,
+		countRunEmotionProfilesStmt:             q.countRunEmotionProfilesStmt,
+		countRunRewardKindsStmt:                 q.countRunRewardKindsStmt,
+		countRunTaskOutcomesStmt:                q.countRunTaskOutcomesStmt,
+		countRunTrialsStmt:                      q.countRunTrialsStmt,
+		createMessageStmt:                       q.createMessageStmt,
+		createPublishedResultStmt:               q.createPublishedResultStmt,
+		createRunStmt:                           q.createRunStmt,
+		createTrajectoryStmt:                    q.createTrajectoryStmt,
+		deleteAnyRunLockStmt:                    q.deleteAnyRunLockStmt,
+		deleteErroredPairStmt:                   q.deleteErroredPairStmt,
+		deleteOrphanTasksStmt:                   q.deleteOrphanTasksStmt,
+		deleteRunStmt:                           q.deleteRunStmt,
+		deleteRunLockStmt:                       q.deleteRunLockStmt,
+		deleteRunOutcomesStmt:                   q.deleteRunOutcomesStmt,
+		deleteTrajectoryStmt:                    q.deleteTrajectoryStmt,
+		detachRunSourceStmt:                     q.detachRunSourceStmt,
+		findRunByIDStmt:                         q.findRunByIDStmt,
+		findRunBySHA256Stmt:                     q.findRunBySHA256Stmt,
+		findRunConfigStmt:                       q.findRunConfigStmt,
+		findRunLockStmt:                         q.findRunLockStmt,
+		findRunProvenanceBySHA256Stmt:           q.findRunProvenanceBySHA256Stmt,
+		findRunTagsStmt:                         q.findRunTagsStmt,
+		findRunTrajectoryByTaskKeyStmt:          q.findRunTrajectoryByTaskKeyStmt,
+		findRunsByNameStmt:                      q.findRunsByNameStmt,
+		findTrajectoryStmt:                      q.findTrajectoryStmt,
+		findTrajectoryRunIDStmt:                 q.findTrajectoryRunIDStmt,
+		insertRunOutcomesStmt:                   q.insertRunOutcomesStmt,
+		listAgentTextsStmt:                      q.listAgentTextsStmt,
+		listAllEvaluableRunTaskCountsStmt:       q.listAllEvaluableRunTaskCountsStmt,
+		listAllEvaluableRunTaskStrictCountsStmt: q.listAllEvaluableRunTaskStrictCountsStmt,
+		listAllRunTaskCountsStmt:                q.listAllRunTaskCountsStmt,
+		listAllRunTaskStrictCountsStmt:          q.listAllRunTaskStrictCountsStmt,
+		listFinishedPairsStmt:                   q.listFinishedPairsStmt,
+		listMessageContentsStmt:                 q.listMessageContentsStmt,
+		listOutcomeRunsStmt:                     q.listOutcomeRunsStmt,
+		listOutcomeTasksStmt:                    q.listOutcomeTasksStmt,
+		listPublishedResultsStmt:                q.listPublishedResultsStmt,
+		listPublishedResultsV3Stmt:              q.listPublishedResultsV3Stmt,
+		listRunConfigsStmt:                      q.listRunConfigsStmt,
+		listRunIDsStmt:                          q.listRunIDsStmt,
+		listRunPairsStmt:                        q.listRunPairsStmt,
+		listRunProvenanceStmt:                   q.listRunProvenanceStmt,
+		listRunRewardsStmt:                      q.listRunRewardsStmt,
+		listRunSummariesStmt:                    q.listRunSummariesStmt,
+		listRunTagsStmt:                         q.listRunTagsStmt,
+		listRunTaskCountsStmt:                   q.listRunTaskCountsStmt,
+		listRunTaskOutcomeRowsStmt:              q.listRunTaskOutcomeRowsStmt,
+		listRunTaskStrictCountsStmt:             q.listRunTaskStrictCountsStmt,
+		listRunTrajectoriesStmt:                 q.listRunTrajectoriesStmt,
+		listRunTrajectoriesV8Stmt:               q.listRunTrajectoriesV8Stmt,
+		listRunTrialNumbersStmt:                 q.listRunTrialNumbersStmt,
+		listRunsStmt:                            q.listRunsStmt,
+		listStrictPassRowsStmt:                  q.listStrictPassRowsStmt,
+		listTaskTrajectoriesStmt:                q.listTaskTrajectoriesStmt,
+		listTrajectoryMessagesStmt:              q.listTrajectoryMessagesStmt,
+		listTrajectoryOutcomesStmt:              q.listTrajectoryOutcomesStmt,
+		listTrajectoryTextsStmt:                 q.listTrajectoryTextsStmt,
+		markMaintenanceStmt:                     q.markMaintenanceStmt,
+		nextTrajectoryBatchEndStmt:              q.nextTrajectoryBatchEndStmt,
+		rebaseRunsStmt:                          q.rebaseRunsStmt,
+		recountRunTaskOutcomeRowsStmt:           q.recountRunTaskOutcomeRowsStmt,
+		recountStrictPassRowsStmt:               q.recountStrictPassRowsStmt,
+		setRunLockStmt:                          q.setRunLockStmt,
+		setRunSourceSHA256Stmt:                  q.setRunSourceSHA256Stmt,
+		tagRunStmt:                              q.tagRunStmt,
+		updateMessageContentStmt:                q.updateMessageContentStmt,
+		updateRunConfigStmt:                     q.updateRunConfigStmt,
+		updateRunMetadataStmt:                   q.updateRunMetadataStmt,
+		updateStrictPassesStmt:                  q.updateStrictPassesStmt,
+		updateTrajectoryTextsStmt:               q.updateTrajectoryTextsStmt,
+		upsertTaskStmt:                          q.upsertTaskStmt,
 	}
 }

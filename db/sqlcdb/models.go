@@ -91,15 +91,16 @@ type RunSummary struct {
 }
 
 type RunTaskOutcome struct {
-	RunID     int64
-	TaskID    int64
-	Evaluable int64
-	Trials    int64
-	Passes    int64
-	Abandoned int64
-	Evaluated int64
-	Partial   int64
-	Credit    float64
+	RunID        int64
+	TaskID       int64
+	Evaluable    int64
+	Trials       int64
+	Passes       int64
+	Abandoned    int64
+	Evaluated    int64
+	Partial      int64
+	Credit       float64
+	StrictPasses int64
 }
 
 type Task struct {
@@ -156,6 +157,7 @@ type Trajectory struct {
 	Extra             sql.NullString
 	Seed              sql.NullInt64
 	Evaluable         int64
+	StrictPassed      int64
 }
 
 type TrajectoryOutcome struct {

@@ -88,16 +88,28 @@ FROM run_task_outcomes
 ORDER BY run_id, task_id, evaluable
 `
 
+type ListRunTaskOutcomeRowsRow struct {
+	RunID     int64
+	TaskID    int64
+	Evaluable int64
+	Trials    int64
+	Passes    int64
+	Abandoned int64
+	Evaluated int64
+	Partial   int64
+	Credit    float64
+}
+
 // Every row of run_task_outcomes, for consistency checks.
-func (q *Queries) ListRunTaskOutcomeRows(ctx context.Context) ([]RunTaskOutcome, error) {
+func (q *Queries) ListRunTaskOutcomeRows(ctx context.Context) ([]ListRunTaskOutcomeRowsRow, error) {
 	rows, err := q.query(ctx, q.listRunTaskOutcomeRowsStmt, ListRunTaskOutcomeRows)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []RunTaskOutcome{}
+	items := []ListRunTaskOutcomeRowsRow{}
 	for rows.Next() {
-		var i RunTaskOutcome
+		var i ListRunTaskOutcomeRowsRow
 		if err := rows.Scan(
 			&i.RunID,
 			&i.TaskID,

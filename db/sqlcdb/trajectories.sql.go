@@ -55,8 +55,9 @@ const CreateTrajectory = `-- name: CreateTrajectory :execlastid
 INSERT INTO trajectories (
     run_id, task_id, trial, reward, passed, evaluated, termination_reason,
     agent_cost, user_cost, n_messages, n_user_turns, n_agent_turns,
-    n_tool_calls, n_tool_errors, error, reward_info, extra, seed, evaluable
-) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    n_tool_calls, n_tool_errors, error, reward_info, extra, seed, evaluable,
+    strict_passed
+) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 `
 
 type CreateTrajectoryParams struct {
@@ -79,6 +80,7 @@ type CreateTrajectoryParams struct {
 	Extra             sql.NullString
 	Seed              sql.NullInt64
 	Evaluable         int64
+	StrictPassed      int64
 }
 
 // Not RETURNING id: SQLite runs RETURNING as a trigger, which makes every
@@ -104,6 +106,7 @@ func (q *Queries) CreateTrajectory(ctx context.Context, arg CreateTrajectoryPara
 		arg.Extra,
 		arg.Seed,
 		arg.Evaluable,
+		arg.StrictPassed,
 	)
 	if err != nil {
 		return 0, err

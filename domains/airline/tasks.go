@@ -36,7 +36,7 @@ func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.Tas
 }
 
 // buildTasks is BuildTasks that also returns each refusal task's forbidden
-// writes by task id (emobench.TaskSpec has no field for them yet).
+// writes by task id (also in each TaskSpec's Forbidden).
 func buildTasks(db *DB, seed uint64, n int, split emobench.Split) ([]emobench.TaskSpec, map[string][]emobench.Action) {
 	b := &builder{
 		db:   db,
@@ -172,6 +172,7 @@ func (d *draft) spec(i int, split emobench.Split) emobench.TaskSpec {
 		Scenario:    emobench.Scenario{Facts: d.facts, Requests: d.requests},
 		Actions:     d.actions,
 		Outputs:     outputs,
+		Forbidden:   d.forbidden,
 	}
 }
 

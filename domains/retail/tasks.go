@@ -41,7 +41,7 @@ func BuildTasks(db *DB, seed uint64, n int, split emobench.Split) []emobench.Tas
 }
 
 // buildTasks is BuildTasks that also returns each refusal task's forbidden
-// writes by task id (emobench.TaskSpec has no field for them yet).
+// writes by task id (also in each TaskSpec's Forbidden).
 func buildTasks(db *DB, seed uint64, n int, split emobench.Split) ([]emobench.TaskSpec, map[string][]emobench.Action) {
 	b := &taskBuilder{db: db, used: map[string]bool{}, users: sortedKeys(db.Users), orders: sortedKeys(db.Orders), forbidden: map[string][]emobench.Action{}}
 	out := make([]emobench.TaskSpec, 0, n)
@@ -82,6 +82,7 @@ func (b *taskBuilder) build(out []emobench.TaskSpec, kinds []taskKind, seed uint
 			Emotion:     emotionFor(j),
 			Actions:     d.actions,
 			Outputs:     d.outputs,
+			Forbidden:   d.forbidden,
 		})
 	}
 	return out
