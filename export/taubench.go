@@ -42,8 +42,10 @@ const (
 // to info.emobench_reward_info); error sets info.error. A reason those
 // signals cannot express (agent_stop, too_many_errors, or an error with
 // messages but no reward_info) is written to
-// info.emobench_termination_reason. ingest.TauBench reads both emobench
-// keys back.
+// info.emobench_termination_reason. A trajectory τ²-bench could not
+// evaluate (infrastructure_error, context_window_exceeded; Evaluable false)
+// gets info.emobench_evaluable false, since its reward_info and raw reward
+// are written as stored. ingest.TauBench reads these emobench keys back.
 //
 // The run's metadata, which τ-bench keeps only in its file names, goes to
 // every record's info.emobench:
@@ -67,6 +69,10 @@ func TauBench(w io.Writer, run Run) (int, error) {
 
 // TauBenchMetaKey is the info key of the run metadata TauBench writes.
 const TauBenchMetaKey = "emobench"
+
+// TauBenchEvaluableKey is the info key that marks a record τ²-bench could
+// not evaluate (false); absent means evaluable.
+const TauBenchEvaluableKey = "emobench_evaluable"
 
 // tauMeta is info.emobench.
 type tauMeta struct {
@@ -214,6 +220,11 @@ func tauRecordOf(t *emobench.Trajectory, meta json.RawMessage) (*tauRecord, erro
 	}
 	if err := signalReason(t, info); err != nil {
 		return nil, err
+	}
+	if !t.IsEvaluable() {
+		// τ²-bench's non-evaluable endings keep their reward_info, which
+		// τ-bench reads as evaluated: this key says otherwise.
+		info[TauBenchEvaluableKey] = json.RawMessage("false")
 	}
 	rec.Info = info
 	return rec, nil

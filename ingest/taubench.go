@@ -109,7 +109,9 @@ func openTauBench(src *Source, h Hints) (*Opened, error) {
 // emobench's own export wrote to info.emobench_termination_reason (one of
 // emobench's termination reasons) wins over all of these, and the
 // reward_info that export moved to info.emobench_reward_info (an evaluated
-// max_steps trajectory) is restored, evaluated; neither key is kept in
+// max_steps trajectory) is restored, evaluated; info.emobench_evaluable
+// false (a τ²-bench infrastructure_error or context_window_exceeded) makes
+// the trajectory non-evaluable and unevaluated. None of these keys is kept in
 // Extra, nor is info.emobench, the run metadata that export writes (see
 // TauBenchOptions.Metadata).
 func TauBench(r io.Reader) iter.Seq2[*emobench.Trajectory, error] {
@@ -555,8 +557,8 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 	// An error record is unevaluated unless it carries its own reward_info
 	// (a τ²-bench agent_error exported to τ-bench keeps its evaluation).
 	errorUnscored := traj.TerminationReason == emobench.TerminationError && isNull(rec.Info["reward_info"])
-	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || errorUnscored {
-		traj.Evaluated = false
+	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || errorUnscored || !traj.IsEvaluable() {
+		traj.Evaluated = false // a non-evaluable trajectory never passes, whatever its reward_info
 	}
 	RedactTrajectory(traj)
 	return traj, nil
@@ -681,6 +683,12 @@ func (rec *tauRecord) applyInfo(traj *emobench.Trajectory) error {
 		case "error":
 			traj.Error = errorText(v)
 			extra[k] = v
+		case "emobench_evaluable":
+			if strings.TrimSpace(string(v)) == "false" { // emobench's export of a τ²-bench non-evaluable ending
+				traj.Evaluable = new(bool)
+			} else if strings.TrimSpace(string(v)) != "true" {
+				extra[k] = v // not emobench's: kept as any other key
+			}
 		case "emobench_termination_reason":
 			if _, ok := emobenchReason(v); !ok {
 				extra[k] = v // not emobench's: kept as any other key
