@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -50,5 +52,53 @@ func TestExportTauBench_InfraErrorsRoundTrip(t *testing.T) {
 		if got := mustRun(t, "--db", back, "sql", "--format", "csv", "SELECT count(*) FROM trajectories WHERE evaluable = 0 AND evaluated = 0 AND termination_reason = 'error'"); got != "count(*)\n2\n" {
 			t.Errorf("%s round trip: non-evaluable error trajectories %q, want 2", format, got)
 		}
+	}
+}
+
+// Under --convention min-trials, --infra-errors exclude lowers each task's
+// n (the run's number of trials) by its excluded trajectories, while a
+// trial missing from the file still counts as a failure: task 2 keeps
+// n = 2 with one trial, tasks 0 and 1 drop to n = 1.
+func TestStatsPassK_MinTrialsExclude(t *testing.T) {
+	raw, err := os.ReadFile(infraFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var results map[string]any
+	if err := json.Unmarshal(raw, &results); err != nil {
+		t.Fatal(err)
+	}
+	var kept []any
+	for _, s := range results["simulations"].([]any) {
+		if s.(map[string]any)["id"] != "s2-0" { // task 2's failed trial 0
+			kept = append(kept, s)
+		}
+	}
+	results["simulations"] = kept
+	dir := t.TempDir()
+	file := filepath.Join(dir, "gpt-4.1-retail-gap.json")
+	data, _ := json.Marshal(results)
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "m.db")
+	mustRun(t, "--quiet", "--db", dbPath, "ingest", file)
+	for _, c := range []struct {
+		conv, mode string
+		want       []string
+	}{
+		{"min-trials", "fail", []string{"k=1 0.5000/0.5000/3/5", "k=2 0.0000/1.0000/3/5"}},
+		{"min-trials", "exclude", []string{"k=1 0.8333/0.8333/3/3", "k=2 0.0000/1.0000/1/1"}},
+		{"per-task", "exclude", []string{"k=1 1.0000/1.0000/3/3"}},
+	} {
+		got := passKRows(t, dbPath, "--convention", c.conv, "--infra-errors", c.mode)
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("--convention %s --infra-errors %s: %v, want %v", c.conv, c.mode, got, c.want)
+		}
+	}
+	// A pool of one run has the same n.
+	got := passKRows(t, dbPath, "--convention", "min-trials", "--infra-errors", "exclude", "--pool")
+	if want := "[k=1 0.8333/0.8333/3/3 k=2 0.0000/1.0000/1/1]"; fmt.Sprint(got) != want {
+		t.Errorf("--pool: %v, want %s", got, want)
 	}
 }
