@@ -243,7 +243,7 @@ func PassKCI(tasks []TaskTrials, k int, conv Convention, runTrials int, opts Boo
 	for _, t := range tasks {
 		nt := t.Trials
 		if conv == MinTrials {
-			nt = n
+			nt = minTrialsN(n, t)
 		}
 		h := PassHatK(nt, t.Passes, k)
 		if math.IsNaN(h) {

@@ -78,7 +78,16 @@ type TaskTrials struct {
 	Trials      int
 	Passes      int
 	Unevaluated int
+	// Excluded counts the task's trajectories left out of the listing
+	// (τ²-bench's non-evaluable ones under --infra-errors exclude). Under
+	// MinTrials the task's n is the run's n less these, so that an
+	// excluded trial leaves the denominator rather than counting as a
+	// missing one (a failure).
+	Excluded int
 }
+
+// minTrialsN is the MinTrials n of task t in a unit whose n is runN.
+func minTrialsN(runN int, t TaskTrials) int { return runN - t.Excluded }
 
 // NotEvaluated reports whether tasks have trials and none of them was
 // evaluated. A statistic over such a unit (or group) is "not evaluated":
@@ -229,7 +238,7 @@ func passKGroup(rows []PassKRow, g *taskGroup, conv Convention, opts PassKOption
 		if !ok {
 			n = maxTrials(g.tasks)
 		}
-		trialsOf = func(TaskTrials) int { return n }
+		trialsOf = func(t TaskTrials) int { return minTrialsN(n, t) }
 	}
 	ks := opts.Ks
 	if len(ks) == 0 {

@@ -250,6 +250,7 @@ func PoolTasks(tasks []TaskTrials, u Units) []TaskTrials {
 			out[j].Trials += t.Trials
 			out[j].Passes += t.Passes
 			out[j].Unevaluated += t.Unevaluated
+			out[j].Excluded += t.Excluded
 			continue
 		}
 		index[k] = len(out)
@@ -307,6 +308,7 @@ func perRunTasks(tasks []TaskTrials, u Units) (out []TaskTrials, ok bool) {
 			out[j].Trials += t.Trials
 			out[j].Passes += t.Passes
 			out[j].Unevaluated += t.Unevaluated
+			out[j].Excluded += t.Excluded
 			continue
 		}
 		index[t.TaskID] = kept

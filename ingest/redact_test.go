@@ -26,11 +26,13 @@ func TestRedactTrajectory_Instruction(t *testing.T) {
 	}
 }
 
-// Message content is redacted too; tool-call arguments are not.
+// Message content is redacted too, and so are credentials in tool-call
+// arguments, which stay valid JSON; ordinary arguments stay as written.
 func TestRedactTrajectory_Messages(t *testing.T) {
 	args := json.RawMessage(`{"token":"Bearer sk-ARG123456"}`)
+	plain := json.RawMessage(`{"user_id": "mia_li_3668", "amount": 10.50}`)
 	tr := emobench.Trajectory{Messages: []emobench.Message{
-		{Role: emobench.RoleAssistant, Content: "calling with Authorization: Bearer sk-LEAK123456", ToolCalls: []emobench.ToolCall{{Name: "f", Arguments: args}}},
+		{Role: emobench.RoleAssistant, Content: "calling with Authorization: Bearer sk-LEAK123456", ToolCalls: []emobench.ToolCall{{Name: "f", Arguments: args}, {Name: "g", Arguments: plain}}},
 		{Role: emobench.RoleTool, Content: `{"error": "bad key", "api_key": "sk-LEAK2"}`},
 		{Role: emobench.RoleUser, Content: "my order code is W123"},
 	}}
@@ -43,7 +45,10 @@ func TestRedactTrajectory_Messages(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("contents (-want +got):\n%s", diff)
 	}
-	if got := string(tr.Messages[0].ToolCalls[0].Arguments); got != string(args) {
-		t.Errorf("arguments = %s, want %s", got, args)
+	if got, want := string(tr.Messages[0].ToolCalls[0].Arguments), `{"token":"[redacted]"}`; got != want {
+		t.Errorf("arguments = %s, want %s", got, want)
+	}
+	if got := string(tr.Messages[0].ToolCalls[1].Arguments); got != string(plain) {
+		t.Errorf("ordinary arguments = %s, want %s as written", got, plain)
 	}
 }

@@ -6,6 +6,7 @@ package redact
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"math/bits"
 	"regexp"
@@ -382,9 +383,9 @@ var keyProvided = lazyRegexp(`(?i)\b(api key provided:[ \t]*)([A-Za-z0-9_*-]+)`)
 // in text: OpenAI and Anthropic (sk-, sk-proj-, sk-ant-… and 20 or more
 // key characters), AWS access key ids (AKIA…), GitHub tokens (ghp_…,
 // github_pat_…), Slack tokens (xoxb-…), Google API keys (AIza…),
-// Hugging Face tokens (hf_…) and JSON Web Tokens (three or more base64url
+// Hugging Face tokens (hf_…), GitLab tokens (glpat-…) and JSON Web Tokens (three or more base64url
 // segments joined by dots, the first a JSON header: eyJ…).
-var providerKey = lazyRegexp(`\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}`)
+var providerKey = lazyRegexp(`\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}|\bglpat-[A-Za-z0-9_-]{20,}`)
 
 // isProviderKey reports whether m, a providerKey match, is a key: an sk-
 // key holds a digit or a capital after its prefix (sk-learn-compatible-models
@@ -417,7 +418,9 @@ var oauthCode = lazyRegexp(`([?&])code=([^&]+)`)
 var secretTextHints = []string{"key", "token", "secret", "pass", "pwd", "auth", "cookie", "credential",
 	"bearer", "sig", "code=",
 	// providerKey's prefixes, from providerHints on
-	"sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "aiza", "hf_", "eyj"}
+	"sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "aiza", "hf_", "eyj",
+	// the rules of redactBlocks
+	"glpat-", "basic", "-----begin"}
 
 // providerHints is the index of the first of secretTextHints that only
 // providerKey needs.
@@ -480,6 +483,81 @@ func hintSet(s string) uint32 {
 func hintBit(w string) uint32 { return 1 << slices.Index(secretTextHints, w) }
 
 var hintBearer, hintToken, hintCode = hintBit("bearer"), hintBit("token"), hintBit("code=")
+
+var hintBasic, hintPEM, hintCookie = hintBit("basic"), hintBit("-----begin"), hintBit("cookie")
+
+// pemPrivateKey matches a PEM private key block, its END line optional (a
+// truncated key), the body as written or with its newlines escaped (a
+// JSON dump in text), with RFC 1421 headers (Proc-Type: …).
+var pemPrivateKey = lazyRegexp(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----((?:[A-Za-z0-9+/=\s]|\\[nr]|[A-Za-z-]+: [^\n\\]*)*)(-----END [A-Z0-9 ]*PRIVATE KEY-----)?`)
+
+// basicAuth matches "Basic <base64>", as an Authorization header sends
+// user:password.
+var basicAuth = lazyRegexp(`(?i)\b(basic)(\s+)([A-Za-z0-9+/]{4,}={0,2})`)
+
+// cookieHeader matches a Cookie or Set-Cookie header's value.
+var cookieHeader = lazyRegexp(`(?i)\b((?:set-)?cookie)(\s*:\s*)([^\r\n"']+)`)
+
+// cookiePair matches one name=value of a cookie header.
+var cookiePair = lazyRegexp(`([A-Za-z0-9_.!#$%&*+^|~-]+)=([^;\s,]*)`)
+
+// isBasicCredential reports whether b64 decodes to user:password text.
+func isBasicCredential(b64 string) bool {
+	b, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return false
+	}
+	user, pass, ok := strings.Cut(string(b), ":")
+	if !ok || pass == "" || !utf8.Valid(b) {
+		return false
+	}
+	for _, r := range user + pass {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// redactBlocks redacts, in conversation text and error text alike: PEM
+// private key blocks (the body, keeping the BEGIN and END lines), the
+// credential of "Basic <base64 of user:password>", and the values of the
+// name=value pairs of a Cookie or Set-Cookie header. found is s's hintSet.
+func redactBlocks(s string, found uint32) string {
+	if found&hintPEM != 0 && strings.Contains(s, "PRIVATE KEY-----") {
+		re := pemPrivateKey()
+		s = replaceEach(re, s, 0, func(string) bool { return false }, func(sub []string) (string, bool) {
+			if strings.TrimSpace(sub[2]) == "" {
+				return "", false // redacted already (Placeholder follows), or empty
+			}
+			return "-----BEGIN " + sub[1] + "PRIVATE KEY-----" + Placeholder + sub[3], true
+		})
+	}
+	if found&hintBasic != 0 {
+		s = replaceEach(basicAuth(), s, 0, func(string) bool { return false }, func(sub []string) (string, bool) {
+			if !isBasicCredential(sub[3]) {
+				return "", false
+			}
+			return sub[1] + sub[2] + Placeholder, true
+		})
+	}
+	if found&hintCookie != 0 && strings.Contains(s, "=") {
+		s = replaceEach(cookieHeader(), s, 0, func(string) bool { return false }, func(sub []string) (string, bool) {
+			value := cookiePair().ReplaceAllStringFunc(sub[3], func(m string) string {
+				name, v, _ := strings.Cut(m, "=")
+				if v == "" || strings.HasPrefix(v, Placeholder) || cookieAttributes[strings.ToLower(name)] {
+					return m
+				}
+				return name + "=" + Placeholder
+			})
+			return sub[1] + sub[2] + value, value != sub[3]
+		})
+	}
+	return s
+}
+
+// cookieAttributes are Set-Cookie attributes, not cookies.
+var cookieAttributes = map[string]bool{"path": true, "domain": true, "expires": true, "max-age": true, "samesite": true}
 
 // hasPrefixFold reports whether s starts with h (lower-case ASCII letters,
 // '=', '-' and '_'), ignoring the case of its letters.
@@ -587,6 +665,9 @@ func redactTextOnce(s string, labels bool) string {
 			}
 			return Placeholder
 		})
+		s = redactBlocks(s, found)
+	} else if found&hintCookie != 0 {
+		s = redactBlocks(s, found)
 	}
 	if !rules {
 		return s
@@ -1013,7 +1094,7 @@ var secretURLParams = map[string]bool{
 var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"), []byte("pwd"), []byte("bearer"), []byte("code="),
 	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase"),
 	[]byte("sk-"), []byte("akia"), []byte("ghp_"), []byte("gho_"), []byte("ghu_"), []byte("ghs_"), []byte("ghr_"), []byte("github_pat_"),
-	[]byte("xox"), []byte("aiza"), []byte("hf_"), []byte("eyj")}
+	[]byte("xox"), []byte("aiza"), []byte("hf_"), []byte("eyj"), []byte("glpat-"), []byte("basic"), []byte("-----begin")}
 
 func mayHoldSecret(raw []byte) bool {
 	if len(raw) == 0 {
@@ -1035,6 +1116,23 @@ func mayHoldSecret(raw []byte) bool {
 func Field(raw json.RawMessage) json.RawMessage {
 	if mayHoldSecret(raw) {
 		if clean, paths := Secrets(raw); paths != nil {
+			return clean
+		}
+	}
+	return raw
+}
+
+// Arguments is Field for a tool call's arguments (parsed JSON, or a JSON
+// string of the raw text when they did not parse): raw comes back byte for
+// byte when it holds no credential; otherwise re-encoded, still valid JSON,
+// with the values of credential keys (password, token, api_key, secret,
+// authorization, …) and what Text finds in any string replaced by
+// Placeholder. Ordinary arguments (ids, emails, amounts) stay as written.
+// Unlike Field, a kwargs or arguments beside a name is redacted too: the
+// arguments are the agent's, not a task's ground truth.
+func Arguments(raw json.RawMessage) json.RawMessage {
+	if mayHoldSecret(raw) {
+		if clean, paths := redactJSON(raw, false); paths != nil {
 			return clean
 		}
 	}

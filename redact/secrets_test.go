@@ -93,7 +93,8 @@ func TestRedactSecrets_Idempotent(t *testing.T) {
 
 // FuzzRedactSecrets: any input, no panic; valid JSON stays valid, and a
 // second pass finds nothing; RedactText and RedactContent over the input
-// as text change nothing the second time either. The credential shapes of real files are
+// as text change nothing the second time either, nor does Arguments, which
+// keeps JSON valid. The credential shapes of real files are
 // in testdata/fuzz/FuzzRedactSecrets.
 func FuzzRedactSecrets(f *testing.F) {
 	for _, seed := range []string{`{"api_key":"x"}`, `{"a":[{"Token":"t"}],"u":"http://u:p@h?apikey=1"}`, `[1,"s",null]`, `{"x":1e999}`, `nope`} {
@@ -115,6 +116,13 @@ func FuzzRedactSecrets(f *testing.F) {
 		}
 		if again, paths := redact.Secrets(out); paths != nil || string(again) != string(out) {
 			t.Fatalf("second pass over %s found %v: %s", out, paths, again)
+		}
+		args := redact.Arguments(json.RawMessage(in))
+		if !json.Valid(args) {
+			t.Fatalf("Arguments(%s) = %s: not JSON", in, args)
+		}
+		if again := redact.Arguments(args); string(again) != string(args) {
+			t.Fatalf("Arguments is not idempotent over %s: %s, then %s", in, args, again)
 		}
 	})
 }

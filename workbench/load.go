@@ -81,7 +81,9 @@ type TaskSet struct {
 // ListTaskTrials, or withoutInfra its listing without τ²-bench
 // infrastructure errors), grouped by fields, and pools them into units
 // (analysis.PoolTasks), with each unit's min-trials n when conv needs it
-// and the overlaps of pooled runs. Errors are the database's.
+// (withoutInfra, each task's trajectories left out are counted in its
+// Excluded, which lowers that task's n) and the overlaps of pooled runs.
+// Errors are the database's.
 func LoadTaskTrials(ctx context.Context, store *db.DB, s Selection, fields []string, conv analysis.Convention, withoutInfra bool) (TaskSet, error) {
 	list := store.ListTaskTrials
 	if withoutInfra {
@@ -98,6 +100,15 @@ func LoadTaskTrials(ctx context.Context, store *db.DB, s Selection, fields []str
 		}
 	}
 	in := TaskTrials(listed, fields)
+	if withoutInfra && conv == analysis.MinTrials {
+		// Each task's min-trials n is the run's n less its left-out
+		// trajectories (analysis.TaskTrials.Excluded).
+		all, err := store.ListTaskTrials(ctx, s.RunIDs)
+		if err != nil {
+			return TaskSet{}, err
+		}
+		setExcluded(in, all)
+	}
 	var overlaps []analysis.Overlap
 	if s.Units.Pooled() {
 		keys, err := store.TaskKeys(ctx)
@@ -107,6 +118,22 @@ func LoadTaskTrials(ctx context.Context, store *db.DB, s Selection, fields []str
 		overlaps = analysis.TaskTrialOverlaps(s.Units, in, keys)
 	}
 	return TaskSet{Tasks: analysis.PoolTasks(in, s.Units), RunTrials: analysis.PoolRunTrials(runTrials, s.Units), Overlaps: overlaps}, nil
+}
+
+// setExcluded sets the Excluded count of each of in (listed without
+// τ²-bench's non-evaluable trajectories) from all, the full listing: the
+// trials of its (run, task) that the listing left out.
+func setExcluded(in []analysis.TaskTrials, all []db.TaskTrials) {
+	type key struct{ run, task int64 }
+	trials := make(map[key]int, len(all))
+	for _, t := range all {
+		trials[key{t.RunID, t.TaskID}] += t.Trials
+	}
+	for i := range in {
+		if n, ok := trials[key{in[i].RunID, in[i].TaskID}]; ok && n > in[i].Trials {
+			in[i].Excluded = n - in[i].Trials
+		}
+	}
 }
 
 // TaskTrials are listed (run, task) counts as analysis takes them, each

@@ -8,7 +8,8 @@ import (
 )
 
 // The credential shapes of issue 8 item 12, in an imported file: none
-// reaches the db or an export; tool-call arguments stay as written.
+// reaches the db or an export; a tool call's ordinary arguments stay as
+// written, its credentials do not.
 func TestIngest_CredentialShapesRedacted(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "shapes-retail.json")
@@ -22,7 +23,7 @@ func TestIngest_CredentialShapesRedacted(t *testing.T) {
 			"error": "headers={'Authorization': 'Bearer sk-LEAK-G'}; Received API Key = sk-LEAK-H, Key Hash"},
 		"traj": [
 			{"role": "assistant", "content": "calling with Bearer sk-LEAK-I-123456",
-			 "tool_calls": [{"id": "c1", "function": {"name": "login", "arguments": "{\"password\": \"kept-arg\"}"}}]},
+			 "tool_calls": [{"id": "c1", "function": {"name": "login", "arguments": "{\"password\": \"LEAK-ARG\", \"order_id\": \"kept-arg\"}"}}]},
 			{"role": "tool", "tool_call_id": "c1", "name": "login", "content": "redirect to https://app.example/oauth/callback?code=LEAK-J&state=s"},
 			{"role": "user", "content": "ok ###STOP###"}]}]`
 	if err := os.WriteFile(path, []byte(in), 0o644); err != nil {

@@ -9,8 +9,8 @@ import (
 
 // The credential shapes an adversarial tester found past the rules, in a
 // τ-bench and a τ²-bench file: none reaches the db (configs, trajectories,
-// messages, task instructions) or any export format; tool-call arguments
-// and actions stay as written; a task's content hash is taken after
+// messages, task instructions, tool-call arguments) or any export format;
+// actions and a tool call's ordinary arguments stay as written; a task's content hash is taken after
 // redaction, so ingesting the τ-bench export again finds the same task row.
 func TestIngest_TesterCredentialShapesRedacted(t *testing.T) {
 	dir := t.TempDir()
@@ -22,7 +22,7 @@ func TestIngest_TesterCredentialShapesRedacted(t *testing.T) {
 			"env": [{"Name": "OPENAI_API_KEY", "Value": "LEAK-T5"}],
 			"llm": {"kwargs": {"api_key": "LEAK-T6"}}},
 		"traj": [
-			{"role": "assistant", "content": "calling", "tool_calls": [{"id": "c1", "function": {"name": "login", "arguments": "{\"api_key\": \"kept-arg\"}"}}]},
+			{"role": "assistant", "content": "calling", "tool_calls": [{"id": "c1", "function": {"name": "login", "arguments": "{\"api_key\": \"LEAK-ARG1\", \"order_id\": \"kept-arg\"}"}}]},
 			{"role": "tool", "tool_call_id": "c1", "name": "login", "content": "config loaded: api_key: \"LEAK-T7\"; headers [('api_key', 'LEAK-T8')]; token ghx-LEAK-T9-0123"},
 			{"role": "user", "content": "Credentials: MD, FAAN. My key is sk-LEAKT10aaaaaaaaaaaaaaaaaaaaa ###STOP###"}]}]`
 	tau2 := filepath.Join(dir, "tester-tau2.json")
@@ -31,7 +31,7 @@ func TestIngest_TesterCredentialShapesRedacted(t *testing.T) {
 		"tasks": [{"id": "t1", "user_scenario": {"persona": "Terse.", "instructions": "Use token sk-LEAKU2aaaaaaaaaaaaaaaaaaaaa and Bearer LEAK-U3-abcdef123."},
 			"evaluation_criteria": {"actions": [{"action_id": "a1", "name": "login", "arguments": {"api_key": "kept-tau2-action"}}]}}],
 		"simulations": [{"id": "s1", "task_id": "t1", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1},
-			"messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "name": "login", "arguments": {"password": "kept-tau2-arg"}}]},
+			"messages": [{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "name": "login", "arguments": {"password": "LEAK-ARG2", "user_id": "kept-tau2-arg"}}]},
 				{"role": "tool", "id": "c1", "content": "('api_key', 'LEAK-U4')"},
 				{"role": "user", "content": "hi ###STOP###"}]}]}`
 	for path, data := range map[string]string{taubench: tau, tau2: t2} {
