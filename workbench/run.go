@@ -313,6 +313,9 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	if err != nil {
 		return sim.Tally{}, settings(err)
 	}
+	for _, n := range sim.KeyNotes(spec, opts.LLM) {
+		opts.note("%s", n)
+	}
 	stale, unlock, err := store.LockRunHere(ctx, id, opts.Command)
 	if err != nil {
 		return sim.Tally{}, err
