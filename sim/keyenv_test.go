@@ -62,3 +62,15 @@ func TestKeyNotes(t *testing.T) {
 		t.Errorf("KeyNotes with a scripted user = %q, want none", got)
 	}
 }
+
+// A run recorded with a key in key_env (before Plan refused one) does not
+// build, and the error does not show it.
+func TestNewParticipants_ErrRecordedKeyEnvNotAName(t *testing.T) {
+	spec := emobench.RunSpec{Agent: "llm:a", User: "scripted", BaseURL: "http://localhost:8000/v1",
+		AgentLLM: &emobench.LLMRole{APIKeyEnv: "sk-proj-Zq81xVb2Lm93Kd04"}}
+	_, _, err := sim.NewParticipants(spec, sim.LLMOptions{Getenv: func(string) string { return "" }})
+	want := "--agent llm:a: the run's key variable (key_env in its config) is not an environment variable name and may be a pasted key (not shown); if so, revoke that key: the run's config holds it"
+	if emobench.ErrorCode(err) != emobench.EINVALID || err.Error() != want {
+		t.Errorf("err = %v, want EINVALID %q", err, want)
+	}
+}

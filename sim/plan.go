@@ -488,6 +488,11 @@ func newLLMClient(role emobench.LLMRole, llm LLMOptions, flag, model string) (*L
 	if model == "" {
 		return nil, invalidf("llm: needs a model name, e.g. llm:gpt-4.1")
 	}
+	if !envName.MatchString(role.APIKeyEnv) {
+		// A run recorded before Plan checked the name: it may be a key.
+		return nil, invalidf("%s llm:%s: the run's key variable (key_env in its config) is not an environment variable name and may be a pasted key (not shown); if so, revoke that key: the run's config holds it",
+			flag, model)
+	}
 	key := llm.key(role.APIKeyEnv)
 	if IsOpenAI(role.BaseURL) && strings.TrimSpace(key) == "" {
 		// Every episode would fail after its retries: say so before the first.
