@@ -89,11 +89,15 @@ func optString(s *string) sql.NullString {
 // DeleteRuns deletes runs ids with their trajectories and messages, then
 // the tasks no remaining trajectory uses, in one transaction. Runs that
 // named a deleted run as their base keep no base. It returns how many
-// tasks went, and ErrNotFound (deleting nothing) when an id is unknown.
+// tasks went, and ErrNotFound (deleting nothing) when an id is unknown,
+// or a *RunLockedError (deleting nothing) when a live process holds a run.
 func (db *DB) DeleteRuns(ctx context.Context, ids []int64) (tasks int64, err error) {
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
 		for _, id := range ids {
+			if err := refuseHeldRun(ctx, q, id, "runs rm would delete the run"); err != nil {
+				return err
+			}
 			n, err := q.DeleteRun(ctx, id)
 			if err != nil {
 				return fmt.Errorf("run %d: %w", id, err)

@@ -96,9 +96,17 @@ type RunHolder struct {
 type RunLockedError struct {
 	RunID  int64
 	Holder RunHolder
+	// Refused, when not empty, is what the refused command would have
+	// done to the run ("runs rm would delete it"); empty for a second
+	// process running it.
+	Refused string
 }
 
 func (e *RunLockedError) Error() string {
+	if e.Refused != "" {
+		return fmt.Sprintf("run %d is being run by process %d on %s (%s, since %s): %s under it; wait for it to finish or stop it",
+			e.RunID, e.Holder.PID, e.Holder.Host, e.Holder.Command, e.Holder.Started.UTC().Format(time.RFC3339), e.Refused)
+	}
 	return fmt.Sprintf("run %d is already being run by process %d on %s (%s, since %s): a second process would store the same (task, trial) pairs twice; wait for it to finish or stop it",
 		e.RunID, e.Holder.PID, e.Holder.Host, e.Holder.Command, e.Holder.Started.UTC().Format(time.RFC3339))
 }
@@ -151,13 +159,37 @@ func (db *DB) UnlockRun(ctx context.Context, runID int64, holder RunHolder) erro
 func (db *DB) LockRunHere(ctx context.Context, runID int64, command string) (stale *RunHolder, unlock func(), err error) {
 	host, _ := os.Hostname()
 	me := RunHolder{PID: os.Getpid(), Host: host, Command: command, Started: time.Now().Truncate(time.Second)}
-	stale, err = db.LockRun(ctx, runID, me, func(h RunHolder) bool {
-		return h.Host != host || processAlive(h.PID)
-	})
+	stale, err = db.LockRun(ctx, runID, me, aliveHere)
 	if err != nil {
 		return nil, nil, err
 	}
 	return stale, func() { db.UnlockRun(context.WithoutCancel(ctx), runID, me) }, nil
+}
+
+// aliveHere reports whether holder h may still be running: its process
+// runs on this host, or it is on another host (which cannot be checked).
+func aliveHere(h RunHolder) bool {
+	host, _ := os.Hostname()
+	return h.Host != host || processAlive(h.PID)
+}
+
+// refuseHeldRun returns a *RunLockedError saying refused when a live
+// process (aliveHere) holds run runID, read in q's transaction; a stale
+// lock (its process gone) does not refuse.
+func refuseHeldRun(ctx context.Context, q *sqlcdb.Queries, runID int64, refused string) error {
+	row, err := q.FindRunLock(ctx, runID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	h := RunHolder{PID: int(row.Pid), Host: row.Host, Command: row.Command}
+	h.Started, _ = time.Parse(time.RFC3339, row.StartedAt)
+	if !aliveHere(h) {
+		return nil
+	}
+	return &RunLockedError{RunID: runID, Holder: h, Refused: refused}
 }
 
 // processAlive reports whether a process with this pid exists on this host.

@@ -187,6 +187,11 @@ func mergeRun(ctx context.Context, q *sqlcdb.Queries, src *DB, run emobench.Run,
 			rep.PairsSkipped++
 			continue
 		}
+		if i == 0 && !created {
+			if err := refuseHeldRun(ctx, q, target, fmt.Sprintf("merge would add (task, trial) pairs to run %d", target)); err != nil {
+				return 0, err
+			}
+		}
 		if scrub != nil {
 			scrub(traj)
 		}

@@ -78,11 +78,12 @@ type Execution struct {
 // ctx's error when ctx ends (the trajectories handed over stay), a sink
 // error, an episode's harness error, or *AllFailedError.
 func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, error) {
+	abandon, _ := ParseUserAbandon(x.Spec.UserAbandon) // as NewParticipants read it
 	cfg := RunnerConfig{
 		Domain: x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
 		WithEmotions: x.Spec.Condition == string(emobench.ConditionWithEmotions),
 		Concurrency:  max(1, x.Concurrency), MaxSteps: x.Spec.MaxSteps, MaxErrors: x.Spec.MaxErrors,
-		EpisodeTimeout: x.EpisodeTimeout,
+		EpisodeTimeout: x.EpisodeTimeout, Abandon: abandon,
 	}
 	var tally Tally
 	err := RunJobs(ctx, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {

@@ -38,6 +38,11 @@ type EpisodeConfig struct {
 	// termination reason error and an Error naming the limit.
 	// DefaultEpisodeTimeout when 0; negative means no bound.
 	Timeout time.Duration
+	// Abandon is the run's --user-abandon: where it does not allow
+	// abandoning under WithEmotions, UnsatisfiedMarker is taken out of a
+	// user message and does not end the episode. "" takes the marker
+	// whatever the condition (the simulator decides).
+	Abandon UserAbandon
 }
 
 // RunEpisode runs one episode to a termination reason and scores it: the
@@ -144,6 +149,10 @@ func (o *orchestrator) run(ctx context.Context) (emobench.TerminationReason, str
 			return emobench.TerminationError, "user simulator: " + err.Error()
 		}
 		msg.Role = emobench.RoleUser
+		if o.cfg.Abandon != "" && !o.cfg.Abandon.Allows(o.cfg.WithEmotions) && strings.Contains(msg.Content, UnsatisfiedMarker) {
+			// Abandoning is not allowed here: the message is what it is without the marker.
+			msg.Content = strings.TrimSpace(strings.ReplaceAll(msg.Content, UnsatisfiedMarker, ""))
+		}
 		o.ep.Messages = append(o.ep.Messages, msg)
 		switch {
 		case strings.Contains(msg.Content, UnsatisfiedMarker):

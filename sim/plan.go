@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -112,6 +113,12 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 	case ParallelToolCallsAllow, ParallelToolCallsFirst:
 	default:
 		return nil, invalidf("--parallel-tool-calls %q is not allow or first", parallel)
+	}
+	for _, r := range []struct{ flag, env string }{{"agent-api-key-env", opts.AgentLLM.APIKeyEnv}, {"user-api-key-env", opts.UserLLM.APIKeyEnv}} {
+		if r.env != "" && !envName.MatchString(r.env) {
+			// The value may be the key itself: it is neither shown nor stored.
+			return nil, invalidf("--%s takes the name of the environment variable holding the key ([A-Za-z_][A-Za-z0-9_]*, e.g. OPENAI_API_KEY), not the key: the value given is not a name (it is not shown)", r.flag)
+		}
 	}
 	now := opts.Now
 	if now == nil {
@@ -481,6 +488,11 @@ func newLLMClient(role emobench.LLMRole, llm LLMOptions, flag, model string) (*L
 	if model == "" {
 		return nil, invalidf("llm: needs a model name, e.g. llm:gpt-4.1")
 	}
+	if !envName.MatchString(role.APIKeyEnv) {
+		// A run recorded before Plan checked the name: it may be a key.
+		return nil, invalidf("%s llm:%s: the run's key variable (key_env in its config) is not an environment variable name and may be a pasted key (not shown); if so, revoke that key: the run's config holds it",
+			flag, model)
+	}
 	key := llm.key(role.APIKeyEnv)
 	if IsOpenAI(role.BaseURL) && strings.TrimSpace(key) == "" {
 		// Every episode would fail after its retries: say so before the first.
@@ -499,6 +511,33 @@ func newLLMClient(role emobench.LLMRole, llm LLMOptions, flag, model string) (*L
 		}
 	}
 	return NewLLMClient(cfg)
+}
+
+// envName is what an environment variable's name may be.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// KeyNotes returns a note for each llm: role of spec whose key variable is
+// unset or empty (read through llm): its requests go without an
+// Authorization header, which a local server (vLLM, Ollama) accepts.
+// OpenAI's endpoint without a key is NewParticipants' error instead.
+func KeyNotes(spec emobench.RunSpec, llm LLMOptions) []string {
+	var notes []string
+	for _, r := range []struct {
+		flag, participant string
+		role              *emobench.LLMRole
+	}{{"agent", spec.Agent, spec.AgentLLM}, {"user", spec.User, spec.UserLLM}} {
+		if !isLLM(r.participant) {
+			continue
+		}
+		role := roleSettings(spec, r.role)
+		if strings.TrimSpace(llm.key(role.APIKeyEnv)) != "" || IsOpenAI(role.BaseURL) {
+			continue
+		}
+		notes = append(notes, fmt.Sprintf("--%s %s: %s is unset or empty, so its requests to %s go without an Authorization header "+
+			"(fine for a local server such as vLLM or Ollama; set %s if the endpoint needs a key)",
+			r.flag, r.participant, role.APIKeyEnv, role.BaseURL, role.APIKeyEnv))
+	}
+	return notes
 }
 
 // IsOpenAI reports whether base (empty for DefaultLLMBaseURL) is OpenAI's

@@ -29,6 +29,8 @@ type RunnerConfig struct {
 	MaxErrors    int
 	// EpisodeTimeout bounds each episode (EpisodeConfig.Timeout).
 	EpisodeTimeout time.Duration
+	// Abandon is each episode's EpisodeConfig.Abandon.
+	Abandon UserAbandon
 }
 
 // Sink receives each finished trajectory. RunJobs calls it from one
@@ -111,7 +113,7 @@ func runJob(ctx context.Context, cfg RunnerConfig, job Job) (*emobench.Trajector
 	traj, err := RunEpisode(ctx, EpisodeConfig{
 		Domain: cfg.Domain, Task: job.Task, Agent: cfg.Agent, User: cfg.User,
 		WithEmotions: cfg.WithEmotions, Seed: seed, MaxSteps: cfg.MaxSteps, MaxErrors: cfg.MaxErrors,
-		Timeout: cfg.EpisodeTimeout,
+		Timeout: cfg.EpisodeTimeout, Abandon: cfg.Abandon,
 	})
 	if err != nil {
 		return nil, err

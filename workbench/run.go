@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -276,8 +277,10 @@ func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, em
 // ResumeRun runs the (task, trial) pairs that run ref (an id or a name) is
 // missing, with its recorded settings (ResumeSpec) and ExecuteRun; endpoint
 // (--base-url), when not nil, replaces the recorded LLM endpoint (it may
-// move between sessions) and is refused when it carries a credential; a
-// price file that cannot be read is refused first (CheckPriceFile).
+// move between sessions) for this session only, with a note (the run's
+// config keeps its endpoint: it is part of the settings shards merge by),
+// and is refused when it carries a credential; a price file that cannot be
+// read is refused first (CheckPriceFile).
 func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, opts ExecuteOptions) error {
 	if err := CheckPriceFile(opts.LLM.PriceFile); err != nil {
 		return err
@@ -289,6 +292,10 @@ func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, 
 	if endpoint != nil {
 		if err := CheckEndpoint("base-url", *endpoint); err != nil {
 			return err
+		}
+		if *endpoint != spec.BaseURL {
+			opts.note("--base-url %s is for this session only: run %d keeps %s in its config, for a later --resume without --base-url (a role given its own endpoint keeps it)",
+				*endpoint, run.ID, cmp.Or(spec.BaseURL, "the default endpoint ("+sim.DefaultLLMBaseURL+")"))
 		}
 		spec.BaseURL = *endpoint
 	}
@@ -312,6 +319,9 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	agent, user, err := sim.NewParticipants(spec, opts.LLM)
 	if err != nil {
 		return sim.Tally{}, settings(err)
+	}
+	for _, n := range sim.KeyNotes(spec, opts.LLM) {
+		opts.note("%s", n)
 	}
 	stale, unlock, err := store.LockRunHere(ctx, id, opts.Command)
 	if err != nil {
