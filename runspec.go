@@ -47,6 +47,10 @@ type RunSpec struct {
 	// verify or reflection (τ-bench's user strategies); empty (a scripted
 	// user, or configs written before it was recorded) means llm.
 	UserStrategy string `json:"user_strategy,omitempty"`
+	// Judge is the model that decides NL assertions, llm:MODEL; empty for
+	// none (the assertions are not checked). JudgeLLM holds its settings.
+	Judge    string   `json:"judge,omitempty"`
+	JudgeLLM *LLMRole `json:"judge_llm,omitempty"`
 }
 
 // LLMRole is how one role (agent or user) reaches its model. It names the

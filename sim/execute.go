@@ -64,6 +64,7 @@ type Execution struct {
 	Spec        emobench.RunSpec
 	Agent       Agent
 	User        UserSimulator
+	Judge       Judge // NewJudge; nil leaves NL assertions not checked
 	Concurrency int // episodes in flight; 1 when < 1
 	// EpisodeTimeout bounds each episode; DefaultEpisodeTimeout when 0,
 	// none when negative.
@@ -83,7 +84,7 @@ func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, er
 		Domain: x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
 		WithEmotions: x.Spec.Condition == string(emobench.ConditionWithEmotions),
 		Concurrency:  max(1, x.Concurrency), MaxSteps: x.Spec.MaxSteps, MaxErrors: x.Spec.MaxErrors,
-		EpisodeTimeout: x.EpisodeTimeout, Abandon: abandon,
+		EpisodeTimeout: x.EpisodeTimeout, Abandon: abandon, Judge: x.Judge,
 	}
 	var tally Tally
 	err := RunJobs(ctx, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {

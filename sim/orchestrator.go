@@ -43,6 +43,9 @@ type EpisodeConfig struct {
 	// user message and does not end the episode. "" takes the marker
 	// whatever the condition (the simulator decides).
 	Abandon UserAbandon
+	// Judge decides the task's NL assertions (Evaluator.Judge); nil leaves
+	// them not checked.
+	Judge Judge
 }
 
 // RunEpisode runs one episode to a termination reason and scores it: the
@@ -94,7 +97,7 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 	}
 	traj.AgentCost = totalCost(traj.Messages, emobench.RoleAssistant)
 	traj.UserCost = totalCost(traj.Messages, emobench.RoleUser)
-	if err := Evaluate(cfg.Domain, cfg.Task, env.Hash(), traj); err != nil {
+	if err := (&Evaluator{Judge: cfg.Judge}).Evaluate(ctx, cfg.Domain, cfg.Task, env.Hash(), traj); err != nil {
 		return nil, err
 	}
 	return traj, nil

@@ -53,6 +53,11 @@ type RunOptions struct {
 	// UserStrategy is how an llm: user writes each message
 	// (ParseUserStrategy); "" means llm. A scripted user takes only llm.
 	UserStrategy string
+	// Judge is the model deciding NL assertions, llm:MODEL; "" for none.
+	// JudgeLLM are its settings, as AgentLLM's (its temperature defaults
+	// to DefaultJudgeTemperature, not to Temperature).
+	Judge    string
+	JudgeLLM emobench.LLMRole
 	// LLM configures llm: participants; Plan builds them once to check them.
 	LLM LLMOptions
 	// Now stamps Run.CreatedAt; nil means time.Now.
@@ -114,7 +119,10 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 	default:
 		return nil, invalidf("--parallel-tool-calls %q is not allow or first", parallel)
 	}
-	for _, r := range []struct{ flag, env string }{{"agent-api-key-env", opts.AgentLLM.APIKeyEnv}, {"user-api-key-env", opts.UserLLM.APIKeyEnv}} {
+	if opts.Judge != "" && !isLLM(opts.Judge) {
+		return nil, invalidf("--judge %q is not llm:MODEL", opts.Judge)
+	}
+	for _, r := range []struct{ flag, env string }{{"agent-api-key-env", opts.AgentLLM.APIKeyEnv}, {"user-api-key-env", opts.UserLLM.APIKeyEnv}, {"judge-api-key-env", opts.JudgeLLM.APIKeyEnv}} {
 		if r.env != "" && !envName.MatchString(r.env) {
 			// The value may be the key itself: it is neither shown nor stored.
 			return nil, invalidf("--%s takes the name of the environment variable holding the key ([A-Za-z_][A-Za-z0-9_]*, e.g. OPENAI_API_KEY), not the key: the value given is not a name (it is not shown)", r.flag)
@@ -152,7 +160,14 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 				spec.UserLLM = plannedRole(opts.UserLLM, opts.Temperature, DefaultUserTemperature)
 				spec.UserStrategy = string(strategy)
 			}
+			if opts.Judge != "" {
+				spec.Judge = opts.Judge
+				spec.JudgeLLM = plannedRole(opts.JudgeLLM, nil, DefaultJudgeTemperature)
+			}
 			if _, _, err := NewParticipants(spec, opts.LLM); err != nil {
+				return nil, err
+			}
+			if _, err := NewJudge(spec, opts.LLM); err != nil {
 				return nil, err
 			}
 			plans = append(plans, PlannedRun{Spec: spec, Run: NewRun(spec, now())})
@@ -347,6 +362,8 @@ const (
 	// (DEFAULT_LLM_TEMPERATURE_USER); τ-bench sends none, which is 1 on
 	// OpenAI.
 	DefaultUserTemperature = 0.0
+	// DefaultJudgeTemperature is the NL-assertion judge's temperature.
+	DefaultJudgeTemperature = 0.0
 )
 
 func isLLM(participant string) bool { return strings.HasPrefix(participant, "llm:") }
@@ -450,6 +467,28 @@ func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulato
 		return agent, user, nil
 	}
 	return nil, nil, invalidf("--user %q is not llm:MODEL or scripted", spec.User)
+}
+
+// NewJudge builds the NL-assertion judge spec records: nil (no judge) when
+// spec.Judge is empty, else an *LLMJudge with the spec's JudgeLLM settings
+// (its endpoint defaulting to spec.BaseURL). A judge other than llm:MODEL
+// is an EINVALID error, as are NewParticipants' llm: errors.
+func NewJudge(spec emobench.RunSpec, llm LLMOptions) (Judge, error) {
+	if spec.Judge == "" {
+		return nil, nil
+	}
+	if !isLLM(spec.Judge) {
+		return nil, invalidf("--judge %q is not llm:MODEL", spec.Judge)
+	}
+	role := emobench.LLMRole{Temperature: new(float64)} // a judge recorded without settings: temperature 0
+	if spec.JudgeLLM != nil {
+		role = *spec.JudgeLLM
+	}
+	client, err := newLLMClient(roleSettings(spec, &role), llm, "--judge", strings.TrimPrefix(spec.Judge, "llm:"))
+	if err != nil {
+		return nil, err
+	}
+	return &LLMJudge{Client: client}, nil
 }
 
 func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {

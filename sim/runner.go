@@ -31,6 +31,8 @@ type RunnerConfig struct {
 	EpisodeTimeout time.Duration
 	// Abandon is each episode's EpisodeConfig.Abandon.
 	Abandon UserAbandon
+	// Judge is each episode's EpisodeConfig.Judge; nil for none.
+	Judge Judge
 }
 
 // Sink receives each finished trajectory. RunJobs calls it from one
@@ -113,7 +115,7 @@ func runJob(ctx context.Context, cfg RunnerConfig, job Job) (*emobench.Trajector
 	traj, err := RunEpisode(ctx, EpisodeConfig{
 		Domain: cfg.Domain, Task: job.Task, Agent: cfg.Agent, User: cfg.User,
 		WithEmotions: cfg.WithEmotions, Seed: seed, MaxSteps: cfg.MaxSteps, MaxErrors: cfg.MaxErrors,
-		Timeout: cfg.EpisodeTimeout, Abandon: cfg.Abandon,
+		Timeout: cfg.EpisodeTimeout, Abandon: cfg.Abandon, Judge: cfg.Judge,
 	})
 	if err != nil {
 		return nil, err

@@ -320,6 +320,10 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	if err != nil {
 		return sim.Tally{}, settings(err)
 	}
+	judge, err := sim.NewJudge(spec, opts.LLM)
+	if err != nil {
+		return sim.Tally{}, settings(err)
+	}
 	for _, n := range sim.KeyNotes(spec, opts.LLM) {
 		opts.note("%s", n)
 	}
@@ -348,7 +352,7 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 		bar = sim.NewProgress(opts.Progress, len(jobs))
 	}
 	start := opts.now()
-	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Concurrency: opts.Concurrency, OnEpisode: bar.Show,
+	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Judge: judge, Concurrency: opts.Concurrency, OnEpisode: bar.Show,
 		EpisodeTimeout: opts.EpisodeTimeout}
 	// The sink commits even when the run is being interrupted (the episode
 	// is done), unless it is still waiting for another writer.

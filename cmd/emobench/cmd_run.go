@@ -57,6 +57,9 @@ func runCommand(e *env) *cli.Command {
 			&cli.Float64Flag{Name: "temperature", DefaultText: "per role", Usage: "sampling temperature of both llm: roles, unless --agent-temperature or --user-temperature; negative: the server's default"},
 			&cli.Float64Flag{Name: "agent-temperature", DefaultText: "0, as τ-bench", Usage: "sampling temperature of an llm: agent; negative: the server's default"},
 			&cli.Float64Flag{Name: "user-temperature", DefaultText: "0, as τ²-bench", Usage: "sampling temperature of an llm: user; negative: the server's default"},
+			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM judges the tasks' NL assertions (temperature 0; recorded with the run); without it they are not checked"},
+			&cli.StringFlag{Name: "judge-base-url", Usage: "OpenAI-compatible endpoint of the --judge model (default --base-url)"},
+			&cli.StringFlag{Name: "judge-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --judge model's API key (its name is recorded, never the key)"},
 			&cli.StringFlag{Name: "parallel-tool-calls", Value: sim.ParallelToolCallsAllow, Usage: "allow: an llm: agent's several tool calls in one message all run, one step each; first: only the first runs and the others are dropped, as τ-bench does"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: sim.DefaultEpisodeTimeout, Usage: "wall-clock bound of one episode, LLM retries included; the episode then ends in error (negative: none)"},
@@ -70,7 +73,7 @@ func runCommand(e *env) *cli.Command {
 // settingFlags are recorded with a run; --resume takes them from the run.
 var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature", "shard",
 	"agent-base-url", "user-base-url", "agent-api-key-env", "user-api-key-env", "agent-temperature", "user-temperature", "parallel-tool-calls",
-	"user-abandon", "episode-timeout", "user-strategy"}
+	"user-abandon", "episode-timeout", "user-strategy", "judge", "judge-base-url", "judge-api-key-env"}
 
 func runBenchmark(c *cli.Context, e *env) error {
 	// The LLM client reads 0 (and less) as its default: refuse it rather
@@ -116,6 +119,8 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
 		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: floatFlag(c, "user-temperature")},
 		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),
+		Judge:             c.String("judge"),
+		JudgeLLM:          emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
 	}
 	plans, err := workbench.PlanRuns(workbench.PlanRequest{
 		Domains:   workbench.UniqueInOrder(workbench.SplitList(c.StringSlice("domain"))), // retail,retail is one run
