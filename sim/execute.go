@@ -65,7 +65,7 @@ type Execution struct {
 	Agent       Agent
 	User        UserSimulator
 	Judge       Judge // NewJudge; nil leaves NL assertions not checked
-	Concurrency int // episodes in flight; 1 when < 1
+	Concurrency int   // episodes in flight; 1 when < 1
 	// EpisodeTimeout bounds each episode; DefaultEpisodeTimeout when 0,
 	// none when negative.
 	EpisodeTimeout time.Duration

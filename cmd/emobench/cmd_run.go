@@ -119,8 +119,8 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
 		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: floatFlag(c, "user-temperature")},
 		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),
-		Judge:             c.String("judge"),
-		JudgeLLM:          emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
+		Judge:    c.String("judge"),
+		JudgeLLM: emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
 	}
 	plans, err := workbench.PlanRuns(workbench.PlanRequest{
 		Domains:   workbench.UniqueInOrder(workbench.SplitList(c.StringSlice("domain"))), // retail,retail is one run
