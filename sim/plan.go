@@ -564,7 +564,7 @@ func KeyNotes(spec emobench.RunSpec, llm LLMOptions) []string {
 	for _, r := range []struct {
 		flag, participant string
 		role              *emobench.LLMRole
-	}{{"agent", spec.Agent, spec.AgentLLM}, {"user", spec.User, spec.UserLLM}} {
+	}{{"agent", spec.Agent, spec.AgentLLM}, {"user", spec.User, spec.UserLLM}, {"judge", spec.Judge, spec.JudgeLLM}} {
 		if !isLLM(r.participant) {
 			continue
 		}

@@ -118,8 +118,8 @@ type PlanRequest struct {
 // each is a *SettingsError.
 func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 	opts := r.Options
-	endpoints := map[string]string{"base-url": opts.BaseURL, "agent-base-url": opts.AgentLLM.BaseURL, "user-base-url": opts.UserLLM.BaseURL}
-	for _, flag := range []string{"base-url", "agent-base-url", "user-base-url"} {
+	endpoints := map[string]string{"base-url": opts.BaseURL, "agent-base-url": opts.AgentLLM.BaseURL, "user-base-url": opts.UserLLM.BaseURL, "judge-base-url": opts.JudgeLLM.BaseURL}
+	for _, flag := range []string{"base-url", "agent-base-url", "user-base-url", "judge-base-url"} {
 		if err := CheckEndpoint(flag, endpoints[flag]); err != nil {
 			return nil, err
 		}

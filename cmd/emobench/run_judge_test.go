@@ -44,7 +44,13 @@ func TestRun_Judge(t *testing.T) {
 		t.Errorf("%d runs without --judge record a judge", n)
 	}
 
-	r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "foo.db"), "run", "--domain", "retail", "--agent", "oracle", "--judge", "foo")
+	r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "cred.db"), "run", "--domain", "retail", "--agent", "oracle",
+		"--judge", "llm:j", "--judge-base-url", "https://host/v1?api-key=sk-1")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--judge-base-url holds a credential") {
+		t.Errorf("--judge-base-url with a key: exit %d, stderr %q; want 2 and the credential refused", r.code, r.stderr)
+	}
+
+	r = runCLI(t, "", "--db", filepath.Join(t.TempDir(), "foo.db"), "run", "--domain", "retail", "--agent", "oracle", "--judge", "foo")
 	if r.code != exitUsage || !strings.Contains(r.stderr, `--judge "foo" is not llm:MODEL`) {
 		t.Errorf("--judge foo: exit %d, stderr %q; want 2 and the judge refused", r.code, r.stderr)
 	}
