@@ -2,15 +2,13 @@ package retail
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"hash"
 	"maps"
 	"reflect"
 	"slices"
 	"sync"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // The state hash (sim.StateEnv.Hash calls StateHash) is a sha256 over each
@@ -36,9 +34,9 @@ func (h *hashRoot) get(db *DB) *hashBase {
 	h.once.Do(func() {
 		snap := db.clone()
 		h.base = &hashBase{db: snap,
-			users:       digestAll(snap.Users),
-			products:    digestAll(snap.Products),
-			orders:      digestAll(snap.Orders),
+			users:       sim.EntityDigests(snap.Users),
+			products:    sim.EntityDigests(snap.Products),
+			orders:      sim.EntityDigests(snap.Orders),
 			userKeys:    sortedKeys(snap.Users),
 			productKeys: sortedKeys(snap.Products),
 			orderKeys:   sortedKeys(snap.Orders)}
@@ -56,67 +54,10 @@ func (db *DB) StateHash() string {
 		base.db = &DB{}
 	}
 	h := sha256.New()
-	section(h, "users", db.Users, base.db.Users, base.users, base.userKeys, equalUser)
-	section(h, "products", db.Products, base.db.Products, base.products, base.productKeys, equalProduct)
-	section(h, "orders", db.Orders, base.db.Orders, base.orders, base.orderKeys, equalOrder)
+	sim.HashSection(h, "users", db.Users, base.db.Users, base.users, base.userKeys, equalUser)
+	sim.HashSection(h, "products", db.Products, base.db.Products, base.products, base.productKeys, equalProduct)
+	sim.HashSection(h, "orders", db.Orders, base.db.Orders, base.orders, base.orderKeys, equalOrder)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// section writes a collection's name, size and, in key order, each key and
-// entity digest, taken from base's digests when the entity equals base's.
-func section[V any](h hash.Hash, name string, cur, base map[string]V, digests map[string][32]byte, baseKeys []string, equal func(a, b V) bool) {
-	writeString(h, name)
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(cur)))
-	h.Write(n[:])
-	keys := baseKeys
-	if !sameKeys(cur, base) {
-		keys = sortedKeys(cur)
-	}
-	for _, k := range keys {
-		writeString(h, k)
-		d, ok := digests[k]
-		if b, inBase := base[k]; !ok || !inBase || !equal(cur[k], b) {
-			d = digest(cur[k])
-		}
-		h.Write(d[:])
-	}
-}
-
-// sameKeys reports whether a and b have the same keys.
-func sameKeys[V any](a, b map[string]V) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k := range a {
-		if _, ok := b[k]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
-func writeString(h hash.Hash, s string) {
-	var n [8]byte
-	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
-	h.Write(n[:])
-	h.Write([]byte(s))
-}
-
-func digest(v any) [32]byte {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("retail: state is not JSON-encodable: %v", err))
-	}
-	return sha256.Sum256(b)
-}
-
-func digestAll[V any](m map[string]V) map[string][32]byte {
-	out := make(map[string][32]byte, len(m))
-	for k, v := range m {
-		out[k] = digest(v)
-	}
-	return out
 }
 
 // equalUser reports whether a and b encode equally.

@@ -1,0 +1,75 @@
+package sim
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"maps"
+	"slices"
+)
+
+// HashSection writes one collection of a domain's state to h: its name,
+// its size and, in key order, each key and the sha256 of the entity's
+// JSON. An entity equal (by equal) to the same key's entity in base takes
+// its digest from baseDigests instead of being encoded again, so hashing a
+// state costs O(changed entities) encodings; baseKeys are base's keys in
+// increasing order. It panics when an entity cannot be encoded as JSON, a
+// bug in the domain's types.
+func HashSection[V any](h hash.Hash, name string, cur, base map[string]V, baseDigests map[string][32]byte, baseKeys []string, equal func(a, b V) bool) {
+	writeLengthPrefixed(h, name)
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(cur)))
+	h.Write(n[:])
+	keys := baseKeys
+	if !sameKeys(cur, base) {
+		keys = slices.Sorted(maps.Keys(cur))
+	}
+	for _, k := range keys {
+		writeLengthPrefixed(h, k)
+		d, ok := baseDigests[k]
+		if b, inBase := base[k]; !ok || !inBase || !equal(cur[k], b) {
+			d = entityDigest(cur[k])
+		}
+		h.Write(d[:])
+	}
+}
+
+// EntityDigests returns the sha256 of each entity's JSON by key: the
+// baseDigests of HashSection.
+func EntityDigests[V any](m map[string]V) map[string][32]byte {
+	out := make(map[string][32]byte, len(m))
+	for k, v := range m {
+		out[k] = entityDigest(v)
+	}
+	return out
+}
+
+// sameKeys reports whether a and b have the same keys.
+func sameKeys[V any](a, b map[string]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if _, ok := b[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func writeLengthPrefixed(h hash.Hash, s string) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(s)))
+	h.Write(n[:])
+	h.Write([]byte(s))
+}
+
+func entityDigest(v any) [32]byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("state is not JSON-encodable: %v", err))
+	}
+	return sha256.Sum256(b)
+}
