@@ -164,6 +164,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			checkCommand(e),
 			migrateCommand(e),
 			showCommand(e),
+			tracerCommand(e),
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // main picks exit codes
 		Before: func(c *cli.Context) error {
