@@ -125,6 +125,7 @@ func TestMigrate_BackfillsStrictPasses(t *testing.T) {
 	}
 	mustIngest(t, store, run("a", "s1"), trajs...)
 	store.Close()
+	plainExec(t, path, undoMigration12...)
 	plainExec(t, path, "ALTER TABLE trajectories DROP COLUMN strict_passed",
 		"ALTER TABLE run_task_outcomes DROP COLUMN strict_passes", "PRAGMA user_version = 10")
 
@@ -151,4 +152,12 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// undoMigration12 takes a current database back to schema version 11.
+var undoMigration12 = []string{
+	"DROP TABLE selection_trajectories", "DROP TABLE selections", "DROP TABLE task_set_tasks", "DROP TABLE task_sets",
+	"ALTER TABLE trajectories DROP COLUMN user_turns_per_fact", "ALTER TABLE trajectories DROP COLUMN questions_already_answered",
+	"ALTER TABLE trajectories DROP COLUMN questions_tool_findable", "ALTER TABLE trajectories DROP COLUMN follow_up_questions",
+	"ALTER TABLE trajectories DROP COLUMN tool_call_share", "PRAGMA user_version = 11",
 }

@@ -103,6 +103,19 @@ type RunTaskOutcome struct {
 	StrictPasses int64
 }
 
+type Selection struct {
+	ID        int64
+	Name      string
+	CreatedAt string
+	Criteria  string
+	Counts    string
+}
+
+type SelectionTrajectory struct {
+	SelectionID  int64
+	TrajectoryID int64
+}
+
 type Task struct {
 	ID            int64
 	Domain        string
@@ -136,28 +149,53 @@ type TaskOutcome struct {
 	Trust         string
 }
 
+type TaskSet struct {
+	ID               int64
+	Name             string
+	Source           string
+	Domain           string
+	Split            string
+	GeneratorVersion string
+	Seed             int64
+	Params           string
+	Rejected         string
+	CreatedAt        string
+}
+
+type TaskSetTask struct {
+	TaskSetID int64
+	Idx       int64
+	TaskID    int64
+	Spec      string
+}
+
 type Trajectory struct {
-	ID                int64
-	RunID             int64
-	TaskID            int64
-	Trial             int64
-	Reward            sql.NullFloat64
-	Passed            int64
-	Evaluated         int64
-	TerminationReason string
-	AgentCost         sql.NullFloat64
-	UserCost          sql.NullFloat64
-	NMessages         int64
-	NUserTurns        int64
-	NAgentTurns       int64
-	NToolCalls        int64
-	NToolErrors       int64
-	Error             sql.NullString
-	RewardInfo        sql.NullString
-	Extra             sql.NullString
-	Seed              sql.NullInt64
-	Evaluable         int64
-	StrictPassed      int64
+	ID                       int64
+	RunID                    int64
+	TaskID                   int64
+	Trial                    int64
+	Reward                   sql.NullFloat64
+	Passed                   int64
+	Evaluated                int64
+	TerminationReason        string
+	AgentCost                sql.NullFloat64
+	UserCost                 sql.NullFloat64
+	NMessages                int64
+	NUserTurns               int64
+	NAgentTurns              int64
+	NToolCalls               int64
+	NToolErrors              int64
+	Error                    sql.NullString
+	RewardInfo               sql.NullString
+	Extra                    sql.NullString
+	Seed                     sql.NullInt64
+	Evaluable                int64
+	StrictPassed             int64
+	UserTurnsPerFact         sql.NullFloat64
+	QuestionsAlreadyAnswered sql.NullInt64
+	QuestionsToolFindable    sql.NullInt64
+	FollowUpQuestions        sql.NullInt64
+	ToolCallShare            sql.NullFloat64
 }
 
 type TrajectoryOutcome struct {
