@@ -36,7 +36,10 @@ type Scenario struct {
 // in an entry must match for a call to count; no arguments: any call of
 // that tool); NLAssertions are statements about the conversation a judge
 // decides; RewardBasis lists the check kinds that gate the reward (nil:
-// the evaluator's default, see sim.RewardBasis).
+// the evaluator's default, see sim.RewardBasis). Intents and Generator
+// record how Tracer made the task: the catalog intents it combines, in
+// order, and the generator's name, version and seed (both absent from
+// hand-made tasks).
 type TaskSpec struct {
 	ID          string         `json:"id"`
 	Domain      string         `json:"domain"`
@@ -53,6 +56,19 @@ type TaskSpec struct {
 	Forbidden    []Action    `json:"forbidden,omitempty"`
 	NLAssertions []string    `json:"nl_assertions,omitempty"`
 	RewardBasis  []CheckKind `json:"reward_basis,omitempty"`
+	// Intents and Generator are left out of the stored Task and its
+	// content hash too: they say where the task came from, not what it is.
+	Intents   []string       `json:"intents,omitempty"`
+	Generator *GeneratorInfo `json:"generator,omitempty"`
+}
+
+// GeneratorInfo names the generator that made a task and the seed it was
+// given: Name "tracer", its Version, and Seed (the same seed and version
+// give the same tasks).
+type GeneratorInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	Seed    uint64 `json:"seed"`
 }
 
 // Validate reports the first missing or malformed field of the spec.
