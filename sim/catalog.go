@@ -64,6 +64,11 @@ type Catalog struct {
 	// passes and every forbidden write fails. It is the domain's copy of
 	// policy.md's rules, never called by a tool.
 	CheckPolicy func(env Environment, userID string, a emobench.Action) error
+	// ExemptArgs names the write arguments Tracer's facts reachable check
+	// skips: values the user need not know nor a read find, such as
+	// enum words the request states anyway (a cancel reason) or free text.
+	// nil: none.
+	ExemptArgs []string
 }
 
 // Intent is one kind of request: a tool path and a grounder that fills it

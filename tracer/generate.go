@@ -1,0 +1,564 @@
+package tracer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// Generator identity recorded in every task (TaskSpec.Generator) and task
+// set. GeneratorVersion changes whenever the same seed would give other
+// tasks.
+const (
+	GeneratorName    = "tracer"
+	GeneratorVersion = "1"
+)
+
+// Defaults of GenerateOptions.
+var (
+	DefaultWalkSteps      = []int{2, 3, 4}
+	DefaultIntents        = []int{1, 2, 3}
+	DefaultForbiddenShare = 0.10
+	DefaultTransferShare  = 0.05
+)
+
+// GenerateOptions configures Generate.
+type GenerateOptions struct {
+	// N is the number of tasks wanted, ≥ 1.
+	N int
+	// Seed seeds every random choice; the same seed gives the same tasks.
+	Seed uint64
+	// Split is the tasks' split; "" is test.
+	Split emobench.Split
+	// WalkSteps are the walk lengths an intent is drawn with (opener plus
+	// Path, see walk.go), nil: DefaultWalkSteps; WalkStepsDist are their
+	// weights (nil: uniform), one per length.
+	WalkSteps     []int
+	WalkStepsDist []float64
+	// Intents are the intent counts a task combines, nil: DefaultIntents;
+	// IntentsDist are their weights (nil: uniform).
+	Intents     []int
+	IntentsDist []float64
+	// ForbiddenShare and TransferShare are the least shares of kept tasks
+	// asking for a forbidden write and for a transfer, met by position
+	// (task j is forbidden when fewer than ceil((j+1)·share) earlier ones
+	// are). 0 means the defaults (0.10, 0.05); a negative value asks for
+	// none.
+	ForbiddenShare float64
+	TransferShare  float64
+	// EmotionWeights weighs emotion families (ParseEmotionWeights); nil
+	// balances them.
+	EmotionWeights map[string]float64
+	// Paraphraser rewrites instructions; nil keeps the templates' text.
+	Paraphraser Paraphraser
+	// Exclude are tasks whose action sets a candidate must not repeat (the
+	// domain's test tasks when generating train); refusals are listed in
+	// Generated.Leaks.
+	Exclude []emobench.TaskSpec
+	// MaxCandidates bounds the candidates tried; 0 means 50·N + 200.
+	MaxCandidates int
+}
+
+// Generated is what Generate made: the kept tasks, in order, and what it
+// refused.
+type Generated struct {
+	Tasks []emobench.TaskSpec
+	// Rejected counts refused candidates by reason (the Reject* constants).
+	Rejected map[string]int
+	// Leaks are the train candidates refused for repeating an excluded
+	// task's action set.
+	Leaks []Leak
+	// Kinds counts kept tasks by kind: forbidden (a forbidden intent),
+	// transfer (ends with a transfer), write (some gold write) or read.
+	Kinds map[string]int
+	// Candidates is the number of candidates tried; WalkFallbacks the
+	// walks that took the nearest length because no intent had the one
+	// drawn.
+	Candidates    int
+	WalkFallbacks int
+	// Writes is the number of gold writes of each kept task, in order.
+	Writes []int
+}
+
+// ErrShort is wrapped by Generate's error when it kept fewer than N tasks
+// after MaxCandidates candidates; the Generated it returns holds those it
+// kept.
+var ErrShort = errors.New("too few valid candidates")
+
+// Task kinds of Generated.Kinds.
+const (
+	KindWrite     = "write"
+	KindRead      = "read"
+	KindForbidden = "forbidden"
+	KindTransfer  = "transfer"
+)
+
+// Generate builds opts.N tasks from dom's intent catalog. Each candidate
+// draws its intent count, its user (Catalog.Users) and the authentication
+// (Catalog.Authenticate); then for each intent a walk over the tool graph
+// picks the intent (walk.go), whose grounder is given a working copy of
+// the database with the earlier intents' gold calls already run. The gold
+// calls run on that copy (a tool error rejects the candidate), every gold
+// write is checked with Catalog.CheckPolicy before it runs and every
+// forbidden write must fail it. A kept task passes every check of
+// validate.go: facts reachable, no duplicate (same user and action set),
+// no leak of an excluded task, a paraphrase that keeps its facts, an
+// unchanged gold database and a careless failure for a forbidden-intent
+// task, and the oracle with the scripted user passing it with and without
+// emotions (episode seed sim.EpisodeSeed(Seed, id, 0)).
+//
+// Positions are quota-driven: task j asks for a forbidden write (read and
+// forbidden intents only, a forbidden one last) or for a transfer (write
+// and read intents, then a transfer) when the kept tasks are short of
+// ForbiddenShare or TransferShare; every other task combines write and
+// read intents (a write preferred when a walk fits both). Its instruction
+// joins the intents' rendered templates; its facts, requests, outputs and
+// forbidden writes are the groundings' in order, its actions the opener
+// and the groundings' calls, its emotion profile balanced over the
+// families the intents fit (emotion_sample.go). IDs are
+// <domain>-<split>-NNN.
+//
+// Errors: bad options, a catalog that fails Validate or lacks an intent
+// kind a share needs, a template with a missing slot, a Paraphraser or ctx
+// error, and ErrShort (with the tasks kept so far).
+func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) (*Generated, error) {
+	o, err := opts.resolve()
+	if err != nil {
+		return nil, err
+	}
+	cat := dom.Catalog()
+	if cat == nil {
+		return nil, fmt.Errorf("domain %s has no intent catalog", dom.Name())
+	}
+	base := dom.NewEnvironment()
+	if err := cat.Validate(base.Tools()); err != nil {
+		return nil, fmt.Errorf("domain %s: %w", dom.Name(), err)
+	}
+	for _, need := range []struct {
+		share float64
+		kind  sim.IntentKind
+	}{{o.ForbiddenShare, sim.IntentForbidden}, {o.TransferShare, sim.IntentTransfer}} {
+		if need.share > 0 && !slices.ContainsFunc(cat.Intents, func(in sim.Intent) bool { return in.Kind == need.kind }) {
+			return nil, fmt.Errorf("domain %s: the catalog has no %s intent, so a %s share of %.2f cannot be met", dom.Name(), need.kind, need.kind, need.share)
+		}
+	}
+	users := cat.Users(base)
+	if len(users) == 0 {
+		return nil, fmt.Errorf("domain %s: the catalog lists no users", dom.Name())
+	}
+	g := &generator{
+		dom: dom, cat: cat, opts: o, users: users,
+		walker:      &walker{cat: cat, steps: o.WalkSteps, stepsDist: o.WalkStepsDist},
+		writes:      map[string]bool{},
+		initialHash: base.Hash(),
+		used:        map[string]bool{},
+		seen:        map[string]bool{},
+		leaks:       newLeakIndex(o.Exclude),
+		emotions:    newEmotionSampler(o.EmotionWeights),
+		out:         &Generated{Rejected: map[string]int{}, Kinds: map[string]int{}},
+	}
+	for _, t := range base.Tools() {
+		g.writes[t.Name] = t.Writes
+	}
+	limit := o.MaxCandidates
+	if limit <= 0 {
+		limit = 50*o.N + 200
+	}
+	for cand := 0; len(g.out.Tasks) < o.N; cand++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if cand >= limit {
+			return g.out, fmt.Errorf("domain %s: kept %d of %d tasks after %d candidates (rejected %v): %w",
+				dom.Name(), len(g.out.Tasks), o.N, cand, g.out.Rejected, ErrShort)
+		}
+		g.out.Candidates++
+		r := rand.New(rand.NewPCG(o.Seed, uint64(cand)))
+		if err := g.candidate(ctx, r); err != nil {
+			return nil, err
+		}
+	}
+	return g.out, nil
+}
+
+// resolve fills the defaults and checks the options.
+func (o GenerateOptions) resolve() (GenerateOptions, error) {
+	if o.N < 1 {
+		return o, fmt.Errorf("generate: n %d: need at least 1 task", o.N)
+	}
+	if o.Split == "" {
+		o.Split = emobench.SplitTest
+	}
+	if o.Split != emobench.SplitTest && o.Split != emobench.SplitTrain {
+		return o, fmt.Errorf("generate: split %q is not test or train", o.Split)
+	}
+	if o.WalkSteps == nil {
+		o.WalkSteps = DefaultWalkSteps
+	}
+	if o.Intents == nil {
+		o.Intents = DefaultIntents
+	}
+	for _, d := range []struct {
+		name    string
+		values  []int
+		weights []float64
+		least   int
+	}{{"walk steps", o.WalkSteps, o.WalkStepsDist, 2}, {"intents", o.Intents, o.IntentsDist, 1}} {
+		if len(d.values) == 0 {
+			return o, fmt.Errorf("generate: %s: need at least one value", d.name)
+		}
+		for _, v := range d.values {
+			if v < d.least || v > 50 {
+				return o, fmt.Errorf("generate: %s %d: need %d to 50", d.name, v, d.least)
+			}
+		}
+		if d.weights == nil {
+			continue
+		}
+		if len(d.weights) != len(d.values) {
+			return o, fmt.Errorf("generate: %s: %d weights for %d values", d.name, len(d.weights), len(d.values))
+		}
+		total := 0.0
+		for _, w := range d.weights {
+			if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+				return o, fmt.Errorf("generate: %s weight %v: need a non-negative number", d.name, w)
+			}
+			total += w
+		}
+		if total <= 0 {
+			return o, fmt.Errorf("generate: %s: every weight is 0", d.name)
+		}
+	}
+	for _, s := range []*float64{&o.ForbiddenShare, &o.TransferShare} {
+		if math.IsNaN(*s) || *s > 1 {
+			return o, fmt.Errorf("generate: share %v: need at most 1", *s)
+		}
+	}
+	if o.ForbiddenShare == 0 {
+		o.ForbiddenShare = DefaultForbiddenShare
+	}
+	if o.TransferShare == 0 {
+		o.TransferShare = DefaultTransferShare
+	}
+	if o.ForbiddenShare+max(o.TransferShare, 0) > 1 {
+		return o, fmt.Errorf("generate: forbidden share %v plus transfer share %v exceed 1", o.ForbiddenShare, o.TransferShare)
+	}
+	return o, nil
+}
+
+type generator struct {
+	dom         sim.CatalogDomain
+	cat         *sim.Catalog
+	opts        GenerateOptions
+	users       []string
+	walker      *walker
+	writes      map[string]bool
+	initialHash string
+	used        map[string]bool // entity ids of kept tasks
+	seen        map[string]bool // user + action set of kept tasks
+	leaks       leakIndex
+	emotions    *emotionSampler
+	out         *Generated
+}
+
+// slotKinds returns, for each of k intents of a task of position kind,
+// the intent kinds it may take, preferred first.
+func slotKinds(kind string, slot, k int) []sim.IntentKind {
+	last := slot == k-1
+	switch {
+	case kind == KindForbidden && last:
+		return []sim.IntentKind{sim.IntentForbidden}
+	case kind == KindForbidden:
+		return []sim.IntentKind{sim.IntentRead, sim.IntentForbidden}
+	case kind == KindTransfer && last:
+		return []sim.IntentKind{sim.IntentTransfer}
+	}
+	return []sim.IntentKind{sim.IntentWrite, sim.IntentRead}
+}
+
+// positionKind is what the next kept task must be to keep the shares.
+func (g *generator) positionKind() string {
+	j := float64(len(g.out.Tasks) + 1)
+	need := func(share float64) float64 { return math.Ceil(j*share - 1e-9) }
+	switch {
+	case g.opts.ForbiddenShare > 0 && float64(g.out.Kinds[KindForbidden]) < need(g.opts.ForbiddenShare):
+		return KindForbidden
+	case g.opts.TransferShare > 0 && float64(g.out.Kinds[KindTransfer]) < need(g.opts.TransferShare):
+		return KindTransfer
+	}
+	return ""
+}
+
+func (g *generator) reject(reason string) { g.out.Rejected[reason]++ }
+
+// candidate builds one candidate with r and keeps it if it passes every
+// check; it returns only errors that stop the generation.
+func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
+	pos := len(g.out.Tasks)
+	kind := g.positionKind()
+	k := pickWeighted(r, g.opts.Intents, g.opts.IntentsDist)
+	user := g.users[r.IntN(len(g.users))]
+	env := g.dom.NewEnvironment()
+	opener, authFacts := g.cat.Authenticate(env, user, r)
+	res, err := env.Call(opener.Name, opener.Arguments)
+	if err != nil {
+		g.reject(RejectGoldToolError)
+		return nil
+	}
+	actions, results := []emobench.Action{opener}, []string{res}
+	facts := maps.Clone(authFacts)
+	if facts == nil {
+		facts = map[string]string{}
+	}
+	var (
+		requests              []emobench.Request
+		outputs               = []string{}
+		forbidden             []emobench.Action
+		intents, sentences    []string
+		families              [][]string
+		uses                  []string
+		hasForbidden, hasXfer bool
+	)
+	for slot := 0; slot < k; slot++ {
+		in, fellBack, ok := g.walker.walk(r, opener.Name, slotKinds(kind, slot, k))
+		if fellBack {
+			g.out.WalkFallbacks++
+		}
+		if !ok {
+			g.reject(RejectNoGrounding)
+			return nil
+		}
+		gr, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }})
+		if !ok {
+			g.reject(RejectNoGrounding)
+			return nil
+		}
+		for _, f := range gr.Forbidden {
+			if g.cat.CheckPolicy(env, user, f) == nil {
+				g.reject(RejectForbiddenAllowed)
+				return nil
+			}
+		}
+		for _, a := range gr.Actions {
+			if g.writes[a.Name] && g.cat.CheckPolicy(env, user, a) != nil {
+				g.reject(RejectGoldWritePolicy)
+				return nil
+			}
+			res, err := env.Call(a.Name, a.Arguments)
+			if err != nil {
+				g.reject(RejectGoldToolError)
+				return nil
+			}
+			actions, results = append(actions, a), append(results, res)
+		}
+		if !mergeFacts(facts, gr.Facts) {
+			g.reject(RejectFactConflict)
+			return nil
+		}
+		tmpl := in.Templates[r.IntN(len(in.Templates))]
+		text, err := sim.RenderTemplate(tmpl, gr.Slots)
+		if err != nil {
+			return fmt.Errorf("domain %s: intent %s: %w", g.dom.Name(), in.Name, err)
+		}
+		sentences = append(sentences, text)
+		requests = append(requests, gr.Request)
+		outputs = append(outputs, gr.Outputs...)
+		forbidden = append(forbidden, gr.Forbidden...)
+		intents = append(intents, in.Name)
+		families = append(families, in.Families)
+		uses = append(uses, gr.Uses...)
+		hasForbidden = hasForbidden || in.Kind == sim.IntentForbidden
+		hasXfer = hasXfer || in.Kind == sim.IntentTransfer
+	}
+	if err := factsReachable(actions, results, g.writes, facts, g.cat.ExemptArgs); err != nil {
+		g.reject(RejectFactsUnreachable)
+		return nil
+	}
+	dedupeKey := user + "\x00" + ActionSetKey(actions)
+	if g.seen[dedupeKey] {
+		g.reject(RejectDuplicate)
+		return nil
+	}
+	if test, ok := g.leaks[ActionSetKey(actions)]; ok {
+		g.reject(RejectLeakage)
+		g.out.Leaks = append(g.out.Leaks, Leak{TestTaskID: test, UserID: user, Intents: intents})
+		return nil
+	}
+	profile, ok := g.emotions.sample(r, fittingFamilies(families))
+	if !ok {
+		g.reject(RejectNoEmotionFits)
+		return nil
+	}
+	id := fmt.Sprintf("%s-%s-%03d", g.dom.Name(), g.opts.Split, pos)
+	instruction := joinSentences(r, sentences)
+	if g.opts.Paraphraser != nil {
+		var keep []string
+		for _, v := range facts {
+			if v != "" && strings.Contains(instruction, v) && !slices.Contains(keep, v) {
+				keep = append(keep, v)
+			}
+		}
+		slices.Sort(keep)
+		rewritten, err := g.opts.Paraphraser.Paraphrase(ctx, instruction, keep, sim.EpisodeSeed(g.opts.Seed, id, 0))
+		if err != nil {
+			return fmt.Errorf("task %s: %w", id, err)
+		}
+		if _, lost := lostFact(rewritten, keep); lost {
+			g.reject(RejectParaphraseLostFact)
+			return nil
+		}
+		instruction = rewritten
+	}
+	task := emobench.TaskSpec{
+		ID: id, Domain: g.dom.Name(), Split: g.opts.Split, UserID: user,
+		Instruction: instruction,
+		Scenario:    emobench.Scenario{Facts: facts, Requests: requests},
+		Emotion:     profile, Actions: actions, Outputs: outputs, Forbidden: forbidden,
+		Intents:   intents,
+		Generator: &emobench.GeneratorInfo{Name: GeneratorName, Version: GeneratorVersion, Seed: g.opts.Seed},
+	}
+	if err := task.Validate(); err != nil {
+		return fmt.Errorf("domain %s: candidate %s: %w", g.dom.Name(), id, err)
+	}
+	taskKind := KindRead
+	writes := 0
+	for _, a := range actions {
+		if g.writes[a.Name] {
+			writes++
+		}
+	}
+	switch {
+	case hasForbidden:
+		taskKind = KindForbidden
+	case hasXfer:
+		taskKind = KindTransfer
+	case writes > 0:
+		taskKind = KindWrite
+	}
+	if reason, err := g.validEpisodes(ctx, &task, taskKind == KindForbidden); err != nil || reason != "" {
+		if reason != "" {
+			g.reject(reason)
+		}
+		return err
+	}
+	g.seen[dedupeKey] = true
+	for _, u := range uses {
+		g.used[u] = true
+	}
+	g.emotions.add(profile)
+	g.out.Kinds[taskKind]++
+	g.out.Writes = append(g.out.Writes, writes)
+	g.out.Tasks = append(g.out.Tasks, task)
+	return nil
+}
+
+// validEpisodes runs the episode checks: a forbidden-intent task's gold
+// database equals the initial one and careless with the scripted user
+// fails it; the oracle with the scripted user passes with and without
+// emotions. It returns the rejection reason, or "".
+func (g *generator) validEpisodes(ctx context.Context, task *emobench.TaskSpec, forbiddenTask bool) (string, error) {
+	seed := sim.EpisodeSeed(g.opts.Seed, task.ID, 0)
+	if forbiddenTask {
+		h, err := sim.GoldHash(g.dom, task)
+		if err != nil {
+			return RejectGoldToolError, nil
+		}
+		if h != g.initialHash {
+			return RejectForbiddenChangesDB, nil
+		}
+	}
+	for _, withEmotions := range []bool{true, false} {
+		traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: g.dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: seed})
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return RejectGoldToolError, nil
+		}
+		if !traj.Passed() {
+			return RejectOracleFailed, nil
+		}
+	}
+	if forbiddenTask {
+		traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: g.dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{}, WithEmotions: true, Seed: seed})
+		if err != nil {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return RejectGoldToolError, nil
+		}
+		if traj.Passed() {
+			return RejectCarelessPassed, nil
+		}
+	}
+	return "", nil
+}
+
+// ordinals name a later intent's fact whose key an earlier intent took
+// with another value: a second order is "second_order_id", which the
+// scripted user matches before "order id".
+var ordinals = []string{"second", "third", "fourth", "fifth", "sixth"}
+
+// mergeFacts adds more to facts. A key already there with another value
+// is added as "second_<key>" (then third, ...); false when the ordinals
+// run out.
+func mergeFacts(facts, more map[string]string) bool {
+	for _, key := range slices.Sorted(maps.Keys(more)) {
+		v := more[key]
+		name := key
+		for i := 0; ; i++ {
+			old, taken := facts[name]
+			if !taken || old == v {
+				break
+			}
+			if i == len(ordinals) {
+				return false
+			}
+			name = ordinals[i] + "_" + key
+		}
+		facts[name] = v
+	}
+	return true
+}
+
+// connectors join the sentences of a multi-intent instruction.
+var connectors = []string{"After that, ", "Once that is done, ", "Also, ", "While you are at it, ", "And then "}
+
+// joinSentences joins an instruction's rendered templates: the first as
+// it is, each later one after a connector drawn by r, its first letter
+// lowercased unless it starts with "I" or a name-like capital.
+func joinSentences(r *rand.Rand, sentences []string) string {
+	var b strings.Builder
+	for i, s := range sentences {
+		s = strings.TrimSpace(s)
+		if i == 0 {
+			b.WriteString(s)
+			continue
+		}
+		c := connectors[r.IntN(len(connectors))]
+		b.WriteString(" " + c + lowerFirst(s))
+	}
+	return b.String()
+}
+
+func lowerFirst(s string) string {
+	first, size := utf8.DecodeRuneInString(s)
+	if first == utf8.RuneError || s == "I" || strings.HasPrefix(s, "I ") || strings.HasPrefix(s, "I'") {
+		return s
+	}
+	second, _ := utf8.DecodeRuneInString(s[size:])
+	if unicode.IsUpper(second) { // an acronym or id
+		return s
+	}
+	return string(unicode.ToLower(first)) + s[size:]
+}
