@@ -36,15 +36,15 @@ type shopOrder struct {
 func newShopState() *shopState {
 	s := &shopState{Users: map[string]*shopUser{}, Orders: map[string]*shopOrder{}}
 	items := []string{"desk lamp", "kettle", "backpack", "hiking boots", "tea set", "phone case"}
-	names := []string{"ana", "ben", "cleo", "dev"}
+	names := []string{"ana", "ben", "cleo", "dev", "eli", "fay", "gus", "hana", "ivo", "jun"}
 	n := 0
 	for ui, name := range names {
 		id := fmt.Sprintf("%s_%d", name, 100+ui)
 		u := &shopUser{Email: name + "@example.com", Name: name}
-		for k := 0; k < 5; k++ {
+		for k := 0; k < 6; k++ {
 			oid := fmt.Sprintf("#W%d", 1000+n)
-			status := []string{"pending", "delivered", "pending", "delivered", "delivered"}[k]
-			s.Orders[oid] = &shopOrder{User: id, Status: status, Item: items[n%len(items)], Total: fmt.Sprintf("%d.50", 20+n), FinalSale: k == 4}
+			status := []string{"pending", "delivered", "pending", "delivered", "delivered", "delivered"}[k]
+			s.Orders[oid] = &shopOrder{User: id, Status: status, Item: items[n%len(items)], Total: fmt.Sprintf("%d.50", 20+n), FinalSale: k == 5}
 			u.Orders = append(u.Orders, oid)
 			n++
 		}
