@@ -24,6 +24,9 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.addTaskSetTaskStmt, err = db.PrepareContext(ctx, AddTaskSetTask); err != nil {
+		return nil, fmt.Errorf("error preparing query AddTaskSetTask: %w", err)
+	}
 	if q.countAllInfraErrorsStmt, err = db.PrepareContext(ctx, CountAllInfraErrors); err != nil {
 		return nil, fmt.Errorf("error preparing query CountAllInfraErrors: %w", err)
 	}
@@ -57,6 +60,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.createRunStmt, err = db.PrepareContext(ctx, CreateRun); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateRun: %w", err)
 	}
+	if q.createTaskSetStmt, err = db.PrepareContext(ctx, CreateTaskSet); err != nil {
+		return nil, fmt.Errorf("error preparing query CreateTaskSet: %w", err)
+	}
 	if q.createTrajectoryStmt, err = db.PrepareContext(ctx, CreateTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateTrajectory: %w", err)
 	}
@@ -77,6 +83,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.deleteRunOutcomesStmt, err = db.PrepareContext(ctx, DeleteRunOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteRunOutcomes: %w", err)
+	}
+	if q.deleteTaskSetStmt, err = db.PrepareContext(ctx, DeleteTaskSet); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteTaskSet: %w", err)
+	}
+	if q.deleteTaskSetTasksStmt, err = db.PrepareContext(ctx, DeleteTaskSetTasks); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteTaskSetTasks: %w", err)
 	}
 	if q.deleteTrajectoryStmt, err = db.PrepareContext(ctx, DeleteTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTrajectory: %w", err)
@@ -107,6 +119,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, FindRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
+	}
+	if q.findTaskSetByNameStmt, err = db.PrepareContext(ctx, FindTaskSetByName); err != nil {
+		return nil, fmt.Errorf("error preparing query FindTaskSetByName: %w", err)
 	}
 	if q.findTrajectoryStmt, err = db.PrepareContext(ctx, FindTrajectory); err != nil {
 		return nil, fmt.Errorf("error preparing query FindTrajectory: %w", err)
@@ -195,6 +210,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listStrictPassRowsStmt, err = db.PrepareContext(ctx, ListStrictPassRows); err != nil {
 		return nil, fmt.Errorf("error preparing query ListStrictPassRows: %w", err)
 	}
+	if q.listTaskSetSpecsStmt, err = db.PrepareContext(ctx, ListTaskSetSpecs); err != nil {
+		return nil, fmt.Errorf("error preparing query ListTaskSetSpecs: %w", err)
+	}
+	if q.listTaskSetsStmt, err = db.PrepareContext(ctx, ListTaskSets); err != nil {
+		return nil, fmt.Errorf("error preparing query ListTaskSets: %w", err)
+	}
 	if q.listTaskTrajectoriesStmt, err = db.PrepareContext(ctx, ListTaskTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListTaskTrajectories: %w", err)
 	}
@@ -254,6 +275,11 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 
 func (q *Queries) Close() error {
 	var err error
+	if q.addTaskSetTaskStmt != nil {
+		if cerr := q.addTaskSetTaskStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing addTaskSetTaskStmt: %w", cerr)
+		}
+	}
 	if q.countAllInfraErrorsStmt != nil {
 		if cerr := q.countAllInfraErrorsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing countAllInfraErrorsStmt: %w", cerr)
@@ -309,6 +335,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing createRunStmt: %w", cerr)
 		}
 	}
+	if q.createTaskSetStmt != nil {
+		if cerr := q.createTaskSetStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing createTaskSetStmt: %w", cerr)
+		}
+	}
 	if q.createTrajectoryStmt != nil {
 		if cerr := q.createTrajectoryStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing createTrajectoryStmt: %w", cerr)
@@ -342,6 +373,16 @@ func (q *Queries) Close() error {
 	if q.deleteRunOutcomesStmt != nil {
 		if cerr := q.deleteRunOutcomesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteRunOutcomesStmt: %w", cerr)
+		}
+	}
+	if q.deleteTaskSetStmt != nil {
+		if cerr := q.deleteTaskSetStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteTaskSetStmt: %w", cerr)
+		}
+	}
+	if q.deleteTaskSetTasksStmt != nil {
+		if cerr := q.deleteTaskSetTasksStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteTaskSetTasksStmt: %w", cerr)
 		}
 	}
 	if q.deleteTrajectoryStmt != nil {
@@ -392,6 +433,11 @@ func (q *Queries) Close() error {
 	if q.findRunsByNameStmt != nil {
 		if cerr := q.findRunsByNameStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findRunsByNameStmt: %w", cerr)
+		}
+	}
+	if q.findTaskSetByNameStmt != nil {
+		if cerr := q.findTaskSetByNameStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findTaskSetByNameStmt: %w", cerr)
 		}
 	}
 	if q.findTrajectoryStmt != nil {
@@ -539,6 +585,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listStrictPassRowsStmt: %w", cerr)
 		}
 	}
+	if q.listTaskSetSpecsStmt != nil {
+		if cerr := q.listTaskSetSpecsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listTaskSetSpecsStmt: %w", cerr)
+		}
+	}
+	if q.listTaskSetsStmt != nil {
+		if cerr := q.listTaskSetsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listTaskSetsStmt: %w", cerr)
+		}
+	}
 	if q.listTaskTrajectoriesStmt != nil {
 		if cerr := q.listTaskTrajectoriesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listTaskTrajectoriesStmt: %w", cerr)
@@ -668,6 +724,7 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 type Queries struct {
 	db                                      DBTX
 	tx                                      *sql.Tx
+	addTaskSetTaskStmt                      *sql.Stmt
 	countAllInfraErrorsStmt                 *sql.Stmt
 	countInfraErrorsStmt                    *sql.Stmt
 	countMaintenanceStmt                    *sql.Stmt
@@ -679,6 +736,7 @@ type Queries struct {
 	createMessageStmt                       *sql.Stmt
 	createPublishedResultStmt               *sql.Stmt
 	createRunStmt                           *sql.Stmt
+	createTaskSetStmt                       *sql.Stmt
 	createTrajectoryStmt                    *sql.Stmt
 	deleteAnyRunLockStmt                    *sql.Stmt
 	deleteErroredPairStmt                   *sql.Stmt
@@ -686,6 +744,8 @@ type Queries struct {
 	deleteRunStmt                           *sql.Stmt
 	deleteRunLockStmt                       *sql.Stmt
 	deleteRunOutcomesStmt                   *sql.Stmt
+	deleteTaskSetStmt                       *sql.Stmt
+	deleteTaskSetTasksStmt                  *sql.Stmt
 	deleteTrajectoryStmt                    *sql.Stmt
 	detachRunSourceStmt                     *sql.Stmt
 	findRunByIDStmt                         *sql.Stmt
@@ -696,6 +756,7 @@ type Queries struct {
 	findRunTagsStmt                         *sql.Stmt
 	findRunTrajectoryByTaskKeyStmt          *sql.Stmt
 	findRunsByNameStmt                      *sql.Stmt
+	findTaskSetByNameStmt                   *sql.Stmt
 	findTrajectoryStmt                      *sql.Stmt
 	findTrajectoryRunIDStmt                 *sql.Stmt
 	insertRunOutcomesStmt                   *sql.Stmt
@@ -725,6 +786,8 @@ type Queries struct {
 	listRunTrialNumbersStmt                 *sql.Stmt
 	listRunsStmt                            *sql.Stmt
 	listStrictPassRowsStmt                  *sql.Stmt
+	listTaskSetSpecsStmt                    *sql.Stmt
+	listTaskSetsStmt                        *sql.Stmt
 	listTaskTrajectoriesStmt                *sql.Stmt
 	listTrajectoryMessagesStmt              *sql.Stmt
 	listTrajectoryOutcomesStmt              *sql.Stmt
@@ -749,6 +812,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
 		db:                                      tx,
 		tx:                                      tx,
+		addTaskSetTaskStmt:                      q.addTaskSetTaskStmt,
 		countAllInfraErrorsStmt:                 q.countAllInfraErrorsStmt,
 		countInfraErrorsStmt:                    q.countInfraErrorsStmt,
 		countMaintenanceStmt:                    q.countMaintenanceStmt,
@@ -760,6 +824,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		createMessageStmt:                       q.createMessageStmt,
 		createPublishedResultStmt:               q.createPublishedResultStmt,
 		createRunStmt:                           q.createRunStmt,
+		createTaskSetStmt:                       q.createTaskSetStmt,
 		createTrajectoryStmt:                    q.createTrajectoryStmt,
 		deleteAnyRunLockStmt:                    q.deleteAnyRunLockStmt,
 		deleteErroredPairStmt:                   q.deleteErroredPairStmt,
@@ -767,6 +832,8 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deleteRunStmt:                           q.deleteRunStmt,
 		deleteRunLockStmt:                       q.deleteRunLockStmt,
 		deleteRunOutcomesStmt:                   q.deleteRunOutcomesStmt,
+		deleteTaskSetStmt:                       q.deleteTaskSetStmt,
+		deleteTaskSetTasksStmt:                  q.deleteTaskSetTasksStmt,
 		deleteTrajectoryStmt:                    q.deleteTrajectoryStmt,
 		detachRunSourceStmt:                     q.detachRunSourceStmt,
 		findRunByIDStmt:                         q.findRunByIDStmt,
@@ -777,6 +844,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunTagsStmt:                         q.findRunTagsStmt,
 		findRunTrajectoryByTaskKeyStmt:          q.findRunTrajectoryByTaskKeyStmt,
 		findRunsByNameStmt:                      q.findRunsByNameStmt,
+		findTaskSetByNameStmt:                   q.findTaskSetByNameStmt,
 		findTrajectoryStmt:                      q.findTrajectoryStmt,
 		findTrajectoryRunIDStmt:                 q.findTrajectoryRunIDStmt,
 		insertRunOutcomesStmt:                   q.insertRunOutcomesStmt,
@@ -806,6 +874,8 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listRunTrialNumbersStmt:                 q.listRunTrialNumbersStmt,
 		listRunsStmt:                            q.listRunsStmt,
 		listStrictPassRowsStmt:                  q.listStrictPassRowsStmt,
+		listTaskSetSpecsStmt:                    q.listTaskSetSpecsStmt,
+		listTaskSetsStmt:                        q.listTaskSetsStmt,
 		listTaskTrajectoriesStmt:                q.listTaskTrajectoriesStmt,
 		listTrajectoryMessagesStmt:              q.listTrajectoryMessagesStmt,
 		listTrajectoryOutcomesStmt:              q.listTrajectoryOutcomesStmt,
