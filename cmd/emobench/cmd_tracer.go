@@ -10,7 +10,8 @@ func tracerCommand(e *env) *cli.Command {
 		Usage: "Tracer: generate grounded tasks, collect trajectories, filter them and export SFT data",
 		Description: "Tracer turns a domain's intent catalog into tasks, runs agents on them, keeps the\n" +
 			"trajectories worth training on and exports them as supervision data.",
-		Hidden:      true, // until its subcommands land
-		Subcommands: []*cli.Command{},
+		Subcommands: []*cli.Command{
+			tracerGenerateCommand(e),
+		},
 	}
 }
