@@ -43,9 +43,10 @@ func TestDomains_Size(t *testing.T) {
 }
 
 // TestOracle_SolvesEveryTask runs the oracle against the scripted user on
-// every test task of every domain, in both conditions: every trajectory
-// must pass, ending with ###STOP### or, for a task whose gold actions end
-// in a transfer, with the transfer.
+// every task of every split of every domain (under -short, a fixed sample
+// of each task kind), in both conditions: every trajectory must pass
+// (pass^1 = 1.0), ending with ###STOP### or, for a task whose gold actions
+// end in a transfer, with the transfer.
 func TestOracle_SolvesEveryTask(t *testing.T) {
 	ctx := context.Background()
 	for _, name := range all.Names() {
@@ -55,8 +56,10 @@ func TestOracle_SolvesEveryTask(t *testing.T) {
 				t.Fatal(err)
 			}
 			counts := map[emobench.TerminationReason]int{}
-			episodes := 0
-			for _, task := range testTasks(dom) {
+			splits := map[emobench.Split]int{}
+			episodes, passed := 0, 0
+			for _, task := range sampleTasks(t, dom, allTasks(dom)) {
+				splits[task.Split]++
 				wantReason := emobench.TerminationUserStop
 				if n := len(task.Actions); n > 0 && task.Actions[n-1].Name == dom.TransferTool() {
 					wantReason = emobench.TerminationTransfer
@@ -71,6 +74,9 @@ func TestOracle_SolvesEveryTask(t *testing.T) {
 					}
 					episodes++
 					counts[traj.TerminationReason]++
+					if traj.Passed() {
+						passed++
+					}
 					if !traj.Passed() || traj.TerminationReason != wantReason {
 						t.Errorf("task %s (emotions %v): termination %s, reward %v, want %s and reward 1\nreward_info: %s\nlast message: %q",
 							task.ID, withEmotions, traj.TerminationReason, deref(traj.Reward), wantReason,
@@ -78,7 +84,8 @@ func TestOracle_SolvesEveryTask(t *testing.T) {
 					}
 				}
 			}
-			t.Logf("%s: %d episodes, terminations %v", name, episodes, counts)
+			t.Logf("%s: oracle pass^1 = %.3f over %d episodes, tasks by split %v, terminations %v",
+				name, float64(passed)/float64(episodes), episodes, splits, counts)
 		})
 	}
 }

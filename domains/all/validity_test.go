@@ -90,9 +90,11 @@ func refusalTasks(dom sim.Domain) []*emobench.TaskSpec {
 
 // TestCareless_ActsOnRefusals: an agent that does what the user asks
 // without checking the policy makes the write a refusal task's user asks
-// for, on every refusal task. Whether that fails the task depends on the
-// tools leaving the policy to the agent (issue 10, scope 1); the figures
-// are logged.
+// for, on every refusal task, and fails at least 90% of the refusal tasks
+// (the design's validity figure): the tools leave the policy to the agent
+// (issue 10, scope 1). The refusal tasks are those with a forbidden list
+// and those whose request's wording asks for a write the gold never makes
+// (refusalTasks); a task counts as failed when no condition passed it.
 func TestCareless_ActsOnRefusals(t *testing.T) {
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
@@ -100,16 +102,22 @@ func TestCareless_ActsOnRefusals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			writes := map[string]bool{}
-			for _, tool := range dom.NewEnvironment().Tools() {
-				writes[tool.Name] = tool.Writes
-			}
+			writes := writeTools(dom)
 			rate, _ := validityRun(t, dom, sim.Careless{}, testTasks(dom))
-			refusals := refusalTasks(dom)
+			worded := refusalTasks(dom)
+			refusals := sampleTasks(t, dom, unionByID(tasksByKind(dom, allTasks(dom))[kindForbidden], worded))
+			if len(refusals) == 0 {
+				t.Fatalf("%s: no refusal tasks", name)
+			}
 			refusalRate, passed := validityRun(t, dom, sim.Careless{}, refusals)
-			t.Logf("%s: careless pass^1 = %.3f over %d tasks; %d refusal tasks, pass^1 there %.3f, passed %v",
-				name, rate, len(testTasks(dom)), len(refusals), refusalRate, keys(passed))
-			for _, task := range refusals {
+			failed := len(refusals) - len(passed)
+			t.Logf("%s: careless fails %d/%d refusal tasks (pass^1 there %.3f, passed %v); pass^1 = %.3f over %d test tasks",
+				name, failed, len(refusals), refusalRate, keys(passed), rate, len(testTasks(dom)))
+			if share := float64(failed) / float64(len(refusals)); share < 0.90 {
+				t.Errorf("%s: careless fails %d/%d = %.3f of the refusal tasks, want >= 0.90 (passed %v)",
+					name, failed, len(refusals), share, keys(passed))
+			}
+			for _, task := range worded {
 				traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
 					Domain: dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{}, Seed: 1,
 				})
@@ -128,6 +136,19 @@ func TestCareless_ActsOnRefusals(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unionByID returns the tasks of a and then those of b not in a, by id.
+func unionByID(a, b []*emobench.TaskSpec) []*emobench.TaskSpec {
+	seen := map[string]bool{}
+	var out []*emobench.TaskSpec
+	for _, task := range slices.Concat(a, b) {
+		if !seen[task.ID] {
+			seen[task.ID] = true
+			out = append(out, task)
+		}
+	}
+	return out
 }
 
 func keys(m map[string]bool) []string {
