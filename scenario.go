@@ -32,14 +32,16 @@ type Scenario struct {
 // TaskSpec is a native task as domains embed it and Tracer writes it (one
 // JSON object per task). Actions are the ground truth replayed by the
 // evaluator; Outputs are strings the agent must tell the user; Forbidden
-// are the write calls the policy forbids in this task (an argument named
-// in an entry must match for a call to count; no arguments: any call of
-// that tool); NLAssertions are statements about the conversation a judge
-// decides; RewardBasis lists the check kinds that gate the reward (nil:
-// the evaluator's default, see sim.RewardBasis). Intents and Generator
-// record how Tracer made the task: the catalog intents it combines, in
-// order, and the generator's name, version and seed (both absent from
-// hand-made tasks).
+// are the write calls the policy forbids in this task (a call counts when
+// it matches the entry's CompareArgs, or when nil the ids the entry names,
+// names ending in _id or _ids, else all it names; no arguments: any call
+// of that tool; see sim's matchingCalls for how values compare);
+// NLAssertions are statements about the conversation a judge decides;
+// RewardBasis lists the check kinds that gate the reward (nil: the
+// evaluator's default, see sim.RewardBasis). Intents and Generator record
+// how Tracer made the task: the catalog intents it combines, in order,
+// and the generator's name, version and seed (both absent from hand-made
+// tasks).
 type TaskSpec struct {
 	ID          string         `json:"id"`
 	Domain      string         `json:"domain"`
@@ -51,8 +53,17 @@ type TaskSpec struct {
 	Actions     []Action       `json:"actions"`
 	Outputs     []string       `json:"outputs"`
 	// Forbidden, NLAssertions and RewardBasis are left out of the stored
-	// Task and its content hash: reward_info records them with each
-	// trajectory.
+	// Task and its content hash, on purpose. The hash addresses the task
+	// row, so it must be recomputable from what the row and every export
+	// carry: the tasks table has no column for them, and an exported run
+	// read back (τ-bench, τ²-bench, jsonl) would get another hash and stop
+	// pairing with its original. What they change is how trajectories are
+	// scored, and each trajectory's reward_info records them (reward_basis,
+	// forbidden_checks[].action, nl_assertions), so a trial can be
+	// re-scored without the task. Tasks differing only in them would share
+	// a row; a task builder that changes them must change the task's id
+	// (Key, which is hashed), and the domains' tests check that no two
+	// embedded tasks share a content hash.
 	Forbidden    []Action    `json:"forbidden,omitempty"`
 	NLAssertions []string    `json:"nl_assertions,omitempty"`
 	RewardBasis  []CheckKind `json:"reward_basis,omitempty"`

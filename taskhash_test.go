@@ -70,3 +70,38 @@ func TestTask_Hashes_ErrMalformed(t *testing.T) {
 		t.Fatalf("err = %v, want one naming task t9's actions", err)
 	}
 }
+
+// TestTaskSpec_HashLeavesOutEvaluationCriteria pins the decision written
+// on TaskSpec: Forbidden, NLAssertions and RewardBasis do not change the
+// content or pair hash (the row has no column for them and every export
+// read back must keep its hash), while the id, actions and outputs do.
+func TestTaskSpec_HashLeavesOutEvaluationCriteria(t *testing.T) {
+	base := emobench.TaskSpec{ID: "retail-test-040", Domain: "retail", Split: emobench.SplitTest, Instruction: "Cancel #W1.",
+		Actions: []emobench.Action{{Name: "get_order_details", Arguments: json.RawMessage(`{"order_id":"#W1"}`)}}}
+	hashes := func(s emobench.TaskSpec) string {
+		task := s.Task()
+		content, pair, err := task.Hashes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return content + " " + pair
+	}
+	want := hashes(base)
+	criteria := base
+	criteria.Forbidden = []emobench.Action{{Name: "cancel_pending_order", Arguments: json.RawMessage(`{"order_id":"#W1"}`)}}
+	criteria.NLAssertions = []string{"The agent refuses."}
+	criteria.RewardBasis = []emobench.CheckKind{emobench.CheckDB, emobench.CheckForbidden}
+	if got := hashes(criteria); got != want {
+		t.Errorf("hashes with forbidden, nl_assertions and reward_basis = %s, want %s", got, want)
+	}
+	renamed := base
+	renamed.ID = "retail-test-040b"
+	if hashes(renamed) == want {
+		t.Errorf("hashes of another id equal %s", want)
+	}
+	withOutput := base
+	withOutput.Outputs = []string{"delivered"}
+	if hashes(withOutput) == want {
+		t.Errorf("hashes with an output equal %s", want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -384,7 +385,17 @@ func agentCalls(msgs []emobench.Message) []agentCall {
 // the arguments it names that identify what the write acts on (names
 // ending in _id or _ids; all it names when none does), so that the same
 // write on the same order or reservation is forbidden whatever its other
-// arguments (a reason, an amount). Malformed arguments match nothing.
+// arguments (a reason, an amount). An entry that names no argument
+// matches every call of its tool. Malformed arguments match nothing.
+//
+// Values compare as τ²-bench's compare_args compares them for a gold
+// action: JSON-equal, numbers by value (1 and 1.0 are equal, 1 and "1"
+// are not), lists as sequences. A forbidden entry's values compare as the
+// write they stand for (forbiddenValueMatch): a number equals a string
+// holding it (an attempt with a mistyped id is still the attempt, which
+// FORBIDDEN counts whatever the tool answered), and a list matches a list
+// holding each of its elements, in any order among others (returning
+// items A and B includes returning A).
 func matchingCalls(calls []agentCall, want emobench.Action, subset bool) []int {
 	var wantArgs map[string]any
 	_ = json.Unmarshal(orEmpty(want.Arguments), &wantArgs)
@@ -404,7 +415,11 @@ func matchingCalls(calls []agentCall, want emobench.Action, subset bool) []int {
 		case keys == nil:
 			keys = append(mapKeys(wantArgs), mapKeys(got)...)
 		}
-		if argsEqual(wantArgs, got, keys) {
+		equal := reflect.DeepEqual
+		if subset {
+			equal = forbiddenValueMatch
+		}
+		if argsEqual(wantArgs, got, keys, equal) {
 			idx = append(idx, i)
 		}
 	}
@@ -426,15 +441,47 @@ func identifyingArgs(args map[string]any) []string {
 	return ids
 }
 
-func argsEqual(want, got map[string]any, keys []string) bool {
+// argsEqual reports whether want and got both lack or both hold each of
+// keys, with equal values.
+func argsEqual(want, got map[string]any, keys []string, equal func(want, got any) bool) bool {
 	for _, k := range keys {
 		w, wok := want[k]
 		g, gok := got[k]
-		if wok != gok || !reflect.DeepEqual(w, g) {
+		if wok != gok || wok && !equal(w, g) {
 			return false
 		}
 	}
 	return true
+}
+
+// forbiddenValueMatch reports whether a call's argument value got does
+// what a forbidden entry's value want names: equal JSON values; a number
+// and a string whose text parses to it; a list holding each element of
+// want's list (in any order, among others).
+func forbiddenValueMatch(want, got any) bool {
+	switch w := want.(type) {
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			return false
+		}
+		for _, we := range w {
+			if !slices.ContainsFunc(g, func(ge any) bool { return forbiddenValueMatch(we, ge) }) {
+				return false
+			}
+		}
+		return true
+	case float64:
+		if g, ok := got.(string); ok {
+			f, err := strconv.ParseFloat(strings.TrimSpace(g), 64)
+			return err == nil && f == w
+		}
+	case string:
+		if _, ok := got.(float64); ok {
+			return forbiddenValueMatch(got, want)
+		}
+	}
+	return reflect.DeepEqual(want, got)
 }
 
 func mapKeys(m map[string]any) []string {

@@ -886,6 +886,10 @@ func draftComplaintIneligible(b *builder, id string) *draft {
 		}
 		what, amount = "was cancelled", CancelCompensation*len(r.Passengers)
 	}
+	// Any certificate to the user is forbidden, whatever its amount or the
+	// reservation it names.
+	certificate := act(ToolSendCertificate, map[string]any{"user_id": u.ID, "reservation_id": r.ID, "amount": amount})
+	certificate.CompareArgs = []string{"user_id"}
 	return &draft{
 		user: u,
 		instruction: fmt.Sprintf("I am %s, user id %s. My flight %s on %s, on reservation %s, %s, and I want compensation for it. I don't want to change or cancel anything.",
@@ -893,7 +897,7 @@ func draftComplaintIneligible(b *builder, id string) *draft {
 		facts:     map[string]string{"user_id": u.ID, "reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
 		requests:  []emobench.Request{request(fmt.Sprintf("Compensate me for flight %s.", s.FlightNumber), ToolGetFlightStatus)},
 		actions:   []emobench.Action{getUser(u), getReservation(r), flightStatus(s)},
-		forbidden: []emobench.Action{act(ToolSendCertificate, map[string]any{"user_id": u.ID, "reservation_id": r.ID, "amount": amount})},
+		forbidden: []emobench.Action{certificate},
 	}
 }
 

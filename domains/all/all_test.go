@@ -107,3 +107,28 @@ func deref(f *float64) any {
 	}
 	return *f
 }
+
+// TestTasks_DistinctContentHashes: no two embedded tasks of a domain share
+// a content hash, so no two share a tasks row and get pooled as one task
+// (the hash leaves out Forbidden, NLAssertions and RewardBasis; see
+// emobench.TaskSpec).
+func TestTasks_DistinctContentHashes(t *testing.T) {
+	for _, name := range all.Names() {
+		dom, err := all.Find(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]string{}
+		for _, spec := range allTasks(dom) {
+			task := spec.Task()
+			sum, err := task.ContentSHA256()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if other, ok := seen[sum]; ok {
+				t.Errorf("%s: tasks %s and %s share content hash %s", name, other, spec.ID, sum)
+			}
+			seen[sum] = spec.ID
+		}
+	}
+}

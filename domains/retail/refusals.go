@@ -38,7 +38,8 @@ var refusalKinds = []taskKind{
 		},
 	},
 	// Return an item of a pending order: only delivered orders can be
-	// returned. The status is an output.
+	// returned, so any return from it is forbidden. The status is an
+	// output.
 	{
 		candidates: func(b *taskBuilder) []string { return b.ordersWhere(withStatus(StatusPending)) },
 		make: func(b *taskBuilder, r *rand.Rand, id string) (draft, bool) {
@@ -62,12 +63,13 @@ var refusalKinds = []taskKind{
 				}},
 				actions:   []emobench.Action{auth, action(ToolGetOrder, "order_id", o.ID)},
 				outputs:   []string{o.Status},
-				forbidden: []emobench.Action{action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID)},
+				forbidden: []emobench.Action{withCompareArgs(action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), "order_id")},
 			}, true
 		},
 	},
 	// Exchange an item of a delivered order for another product: an item can
-	// only be exchanged for a variant of the same product.
+	// only be exchanged for a variant of the same product. The exchange is
+	// forbidden whatever pays the difference.
 	{
 		candidates: func(b *taskBuilder) []string { return b.ordersWhere(withStatus(StatusDelivered)) },
 		make: func(b *taskBuilder, r *rand.Rand, id string) (draft, bool) {
@@ -92,13 +94,14 @@ var refusalKinds = []taskKind{
 					Tools: []string{ToolGetOrder},
 				}},
 				actions: []emobench.Action{auth, action(ToolGetOrder, "order_id", o.ID)},
-				forbidden: []emobench.Action{action(ToolExchangeItems, "order_id", o.ID, "item_ids", []string{old.ItemID},
-					"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID)},
+				forbidden: []emobench.Action{withCompareArgs(action(ToolExchangeItems, "order_id", o.ID, "item_ids", []string{old.ItemID},
+					"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID), "order_id", "item_ids", "new_item_ids")},
 			}, true
 		},
 	},
 	// Return an item with the refund to a method that neither paid the
-	// order nor is a gift card: the policy allows only those two.
+	// order nor is a gift card: the policy allows only those two, so any
+	// return from the order to that method is forbidden.
 	{
 		candidates: func(b *taskBuilder) []string { return b.ordersWhere(withStatus(StatusDelivered)) },
 		make: func(b *taskBuilder, r *rand.Rand, id string) (draft, bool) {
@@ -127,7 +130,7 @@ var refusalKinds = []taskKind{
 					Tools: []string{ToolGetUser},
 				}},
 				actions:   []emobench.Action{auth, action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", u.ID)},
-				forbidden: []emobench.Action{action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID)},
+				forbidden: []emobench.Action{withCompareArgs(action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), "order_id", "payment_method_id")},
 			}, true
 		},
 	},
@@ -158,6 +161,14 @@ var refusalKinds = []taskKind{
 			}, true
 		},
 	},
+}
+
+// withCompareArgs sets the arguments a call must match to count as the
+// forbidden write a: without it, every id it names (payment_method_id
+// too) would have to match.
+func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
+	a.CompareArgs = args
+	return a
 }
 
 // withArticle puts "a" or "an" before a product name.
