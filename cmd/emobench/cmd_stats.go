@@ -75,11 +75,11 @@ func runPassK(c *cli.Context, e *env, f statsFlags) error {
 	if c.Bool("strict") {
 		return runStrictPassK(c, e, f, stats)
 	}
-	rows, s, err := compute(c, e, stats.Compute)
-	if err != nil {
+	rows, s, none, err := computeNoting(c, e, stats.Compute, func(r []analysis.PassKRow) bool { return len(r) == 0 })
+	if err != nil || e.noTrajectories(none, f.format) {
 		return err
 	}
-	if len(rows) == 0 {
+	if len(rows) == 0 && none == "" {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
 	t := table.PassK(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format, f.style)
@@ -91,11 +91,11 @@ func runStrictPassK(c *cli.Context, e *env, f statsFlags, stats workbench.PassKS
 	if f.style != table.NoInterval {
 		return usagef("--strict gives no intervals: leave out --ci")
 	}
-	rows, s, err := compute(c, e, stats.ComputeStrict)
-	if err != nil {
+	rows, s, none, err := computeNoting(c, e, stats.ComputeStrict, func(r []analysis.StrictPassKRow) bool { return len(r) == 0 })
+	if err != nil || e.noTrajectories(none, f.format) {
 		return err
 	}
-	if len(rows) == 0 {
+	if len(rows) == 0 && none == "" {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
 	return table.StrictPassK(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format).Write(e.stdout, f.format)

@@ -73,8 +73,8 @@ func runBalance(c *cli.Context, e *env, f statsFlags) error {
 	if bins := c.Int("bins"); bins < 1 {
 		return usagef("--bins %d: need at least 1", bins)
 	}
-	data, s, err := compute(c, e, workbench.BalanceStats{}.Compute)
-	if err != nil {
+	data, s, none, err := computeNoting(c, e, workbench.BalanceStats{}.Compute, noBalanceSamples)
+	if err != nil || e.noTrajectories(none, f.format) {
 		return err
 	}
 	for i, t := range table.Balance(table.Units{Units: s.Units, Names: s.Names}, data, part, c.Int("bins"), f.format, f.style) {
