@@ -112,6 +112,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	// writes its header before the -wal exists.
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
+		if werr := notWritable(path); werr != nil {
+			return nil, werr
+		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	f.Close()
@@ -163,6 +166,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	})
 	if err != nil {
 		sqlDB.Close()
+		if werr := notWritable(path); werr != nil {
+			return nil, werr
+		}
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	// Migrations commit one by one: when there are any, the gate stays held
