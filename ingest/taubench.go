@@ -614,6 +614,14 @@ func taskKey(raw json.RawMessage) (string, error) {
 	return "", fmt.Errorf("task_id is %s, want a number or a string", jsonKind(raw))
 }
 
+// reward reads a record's reward: a JSON number, or null (not
+// evaluated). Python's NaN and ±Infinity arrive here as null
+// (nonFiniteReader), so they too mean not evaluated. A number too large
+// for a float64 (1e400) is refused, as no reward. Finite rewards outside
+// [−1, 1] are kept as given: τ-bench's rewards are in [0, 1] and
+// τ-Emotion-Bench's −1 marks user_unsatisfied, and no stored source has
+// others, but a pass is a reward of 1 ± 1e-6 whatever the scale, so they
+// only fail.
 func reward(raw json.RawMessage) (*float64, error) {
 	if len(raw) == 0 {
 		return nil, errors.New("missing reward")
@@ -623,6 +631,9 @@ func reward(raw json.RawMessage) (*float64, error) {
 	}
 	var v float64
 	if raw[0] == '"' || json.Unmarshal(raw, &v) != nil {
+		if _, err := strconv.ParseFloat(string(bytes.TrimSpace(raw)), 64); errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("reward %s is out of range: not a finite number", truncate(string(raw), 40))
+		}
 		return nil, fmt.Errorf("reward is %s (%s), want a number", jsonKind(raw), truncate(string(raw), 40))
 	}
 	return &v, nil
