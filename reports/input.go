@@ -91,6 +91,9 @@ type Input struct {
 	// emobench runs). Empty: not named.
 	Published        []PublishedRow
 	PublishedCommand string
+	// Strict is strict pass^k beside gated per run (or pool), a table
+	// after the runs table.
+	Strict StrictTable
 }
 
 // ConditionPair is one with- against without-emotions comparison of
@@ -313,6 +316,9 @@ type Data struct {
 	// Published are leaderboard results; Build shows those of the domains
 	// of Runs beside them.
 	Published []PublishedResult
+	// Strict holds stats passk --strict rows with no group fields, every
+	// k per unit.
+	Strict []analysis.StrictPassKRow
 }
 
 // Commands are the emobench stats command lines that print each chart's
@@ -320,6 +326,7 @@ type Data struct {
 // (balance) are in UnitBalance.
 type Commands struct {
 	PassK, Gap, Family, Emotions, Abandonment, Generalization, Published string
+	Strict                                                               string
 }
 
 // UnitRates are one unit's abandonment rates, one per emotion family.
@@ -430,5 +437,6 @@ func Build(d Data) Input {
 	}
 	in.Published = publishedBeside(d.Published, d.Runs)
 	in.PublishedCommand = d.Commands.Published
+	in.Strict = strictTable(d.Strict, label, noun, d.Commands.Strict)
 	return in
 }

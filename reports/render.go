@@ -83,6 +83,8 @@ type page struct {
 	Runs           []runRow
 	MeanReward     bool // the runs table has a mean-reward column
 	Published      []publishedRow
+	Strict         []strictPageRow
+	StrictCaption  string
 	EChartsVersion string
 	EChartsNotice  template.HTML // an HTML comment naming ECharts and its license
 	EChartsJS      template.JS   // assets/echarts.min.js, verbatim
@@ -214,6 +216,7 @@ func Render(w io.Writer, in Input) error {
 			Abandoned:    r.Abandoned,
 		})
 	}
+	p.Strict, p.StrictCaption = strictPageRows(in.Strict), in.Strict.Caption
 	if err := pageTemplate().Execute(w, p); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}

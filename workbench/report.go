@@ -90,6 +90,10 @@ func (opts ReportOptions) Build(ctx context.Context, store *db.DB, s Selection) 
 		return Report{}, notes, err
 	}
 	d.Commands.Family = cmd.Stats("passk", false, "--by", "emotion_family", "--k", "1")
+	if d.Strict, _, err = (PassKStats{Options: all}).ComputeStrict(ctx, store, s); err != nil {
+		return Report{}, notes, err
+	}
+	d.Commands.Strict = cmd.Stats("passk", false, "--strict")
 	if err := addPaperSections(ctx, store, s, &d, boot, cmd); err != nil {
 		return Report{}, notes, err
 	}
