@@ -25,7 +25,7 @@ var (
 		"agent_model", "agent_strategy", "user_model", "user_strategy", "domain", "condition", "created_at", "config"}
 	csvTrajectoryColumns = slices.Concat([]string{"trajectory_id", "run_id", "run", "agent_model", "user_model", "domain", "condition",
 		"task_sha256", "task_key"}, emobench.EmotionDimensions, []string{
-		"trial", "reward", "passed", "evaluated", "termination_reason", "agent_cost", "user_cost",
+		"trial", "reward", "passed", "evaluated", "strict_passed", "termination_reason", "agent_cost", "user_cost",
 		"n_messages", "n_user_turns", "n_agent_turns", "n_tool_calls", "n_tool_errors"})
 	csvMessageColumns = []string{"trajectory_id", "idx", "role", "content", "tool_name", "tool_call_id",
 		"tool_arguments", "tool_calls", "arguments_malformed", "prompt_tokens", "completion_tokens", "cost"}
@@ -65,7 +65,7 @@ func (c *CSV) WriteRun(run Run) (int, error) {
 		}
 		c.trajs.Write([]string{i64(t.TrajectoryID), i64(t.RunID), r.Name, r.AgentModel, r.UserModel, r.Domain, r.Condition,
 			t.TaskSHA256, t.TaskKey, str(task.EmotionFamily), str(task.EmotionLeaf), str(task.Politeness), str(task.Urgency), str(task.Trust),
-			i64(t.Trial), f64(t.Reward), i64(t.Passed), i64(t.Evaluated), t.TerminationReason, f64(t.AgentCost), f64(t.UserCost),
+			i64(t.Trial), f64(t.Reward), i64(t.Passed), i64(t.Evaluated), i64(t.StrictPassed), t.TerminationReason, f64(t.AgentCost), f64(t.UserCost),
 			i64(t.NMessages), i64(t.NUserTurns), i64(t.NAgentTurns), i64(t.NToolCalls), i64(t.NToolErrors)})
 		for _, m := range msgs {
 			c.msgs.Write([]string{i64(m.TrajectoryID), i64(m.Idx), m.Role, m.Content, str(m.ToolName), str(m.ToolCallID),

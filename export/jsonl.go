@@ -21,6 +21,7 @@ type JSONLRecord struct {
 	Reward            *float64        `json:"reward"`             // raw, as the source stored it
 	Passed            bool            `json:"passed"`             // reward within 1 ± 1e-6
 	Evaluated         bool            `json:"evaluated"`          // false when the source had no reward information
+	StrictPassed      bool            `json:"strict_passed"`      // passed, and every check reward_info records passed (stats passk --strict)
 	TerminationReason string          `json:"termination_reason"` // user_stop, user_unsatisfied, transfer, ...
 	AgentCost         *float64        `json:"agent_cost"`         // USD
 	UserCost          *float64        `json:"user_cost"`          // USD
@@ -116,7 +117,7 @@ func jsonlRecordOf(run *emobench.Run, t *emobench.Trajectory) *JSONLRecord {
 			Actions: orEmptyList(t.Task.Actions), Outputs: orEmptyList(t.Task.Outputs),
 			Split: string(t.Task.Split), Scenario: t.Task.Scenario,
 		},
-		Trial: t.Trial, Seed: t.Seed, Reward: finite(t.Reward), Passed: t.Passed(), Evaluated: t.Evaluated,
+		Trial: t.Trial, Seed: t.Seed, Reward: finite(t.Reward), Passed: t.Passed(), Evaluated: t.Evaluated, StrictPassed: t.StrictPassed(),
 		TerminationReason: string(t.TerminationReason), AgentCost: finite(t.AgentCost), UserCost: finite(t.UserCost),
 		Error: t.Error, RewardInfo: rawOrNull(t.RewardInfo), Extra: t.Extra,
 		Messages: make([]JSONLMessage, len(t.Messages)),

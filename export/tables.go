@@ -96,6 +96,7 @@ type TrajectoryRow struct {
 	Reward            *float64 `parquet:"reward,optional"` // raw
 	Passed            int64    `parquet:"passed"`          // 0/1: reward within 1 ± 1e-6
 	Evaluated         int64    `parquet:"evaluated"`       // 0/1
+	StrictPassed      int64    `parquet:"strict_passed"`   // 0/1: passed, and every check reward_info records passed (stats passk --strict)
 	TerminationReason string   `parquet:"termination_reason"`
 	AgentCost         *float64 `parquet:"agent_cost,optional"` // USD; NULL = unknown
 	UserCost          *float64 `parquet:"user_cost,optional"`  // USD; NULL = unknown
@@ -162,7 +163,7 @@ func (b *rowBuilder) trajectory(runID int64, t *emobench.Trajectory) (task TaskR
 	traj = TrajectoryRow{
 		TrajectoryID: b.next, RunID: runID, TaskSHA256: task.TaskSHA256, TaskKey: t.Task.Key,
 		Trial: int64(t.Trial), Seed: t.Seed, Reward: finite(t.Reward),
-		Passed: boolInt(t.Passed()), Evaluated: boolInt(t.Evaluated),
+		Passed: boolInt(t.Passed()), Evaluated: boolInt(t.Evaluated), StrictPassed: boolInt(t.StrictPassed()),
 		TerminationReason: string(t.TerminationReason),
 		AgentCost:         finite(t.AgentCost), UserCost: finite(t.UserCost),
 		NMessages: int64(c.Messages), NUserTurns: int64(c.UserTurns), NAgentTurns: int64(c.AgentTurns),
