@@ -2,6 +2,7 @@ package retail
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -78,7 +79,14 @@ type DB struct {
 	// against a snapshot of it (see StateHash); base is a clone's snapshot.
 	root *hashRoot
 	base *hashBase
+	// owned is set on a copy-on-write clone (episodeClone): its users and
+	// orders are base's own until a tool takes one (ownUser, ownOrder),
+	// which copies it first; the ids it took are owned.
+	owned *ownedEntities
 }
+
+// ownedEntities are the users and orders a copy-on-write clone copied.
+type ownedEntities struct{ users, orders map[string]bool }
 
 // UserName is a user's first and last name.
 type UserName struct {
@@ -246,18 +254,7 @@ func (db *DB) clone() *DB {
 		Orders:   make(map[string]*Order, len(db.Orders)),
 	}
 	for id, u := range db.Users {
-		c := *u
-		c.PaymentMethods = make(map[string]*PaymentMethod, len(u.PaymentMethods))
-		for pid, p := range u.PaymentMethods {
-			pc := *p
-			if p.Balance != nil {
-				b := *p.Balance
-				pc.Balance = &b
-			}
-			c.PaymentMethods[pid] = &pc
-		}
-		c.Orders = slices.Clone(u.Orders)
-		out.Users[id] = &c
+		out.Users[id] = cloneUser(u)
 	}
 	for id, p := range db.Products {
 		c := *p
@@ -269,23 +266,89 @@ func (db *DB) clone() *DB {
 		out.Products[id] = &c
 	}
 	for id, o := range db.Orders {
-		c := *o
-		c.Items = slices.Clone(o.Items) // Options shared: never changed
-		c.PaymentHistory = slices.Clone(o.PaymentHistory)
-		if o.Return != nil {
-			r := *o.Return
-			r.ItemIDs = slices.Clone(r.ItemIDs)
-			c.Return = &r
-		}
-		if o.Exchange != nil {
-			x := *o.Exchange
-			x.ItemIDs = slices.Clone(x.ItemIDs)
-			x.NewItemIDs = slices.Clone(x.NewItemIDs)
-			c.Exchange = &x
-		}
-		out.Orders[id] = &c
+		out.Orders[id] = cloneOrder(o)
 	}
 	return out
+}
+
+func cloneUser(u *User) *User {
+	c := *u
+	c.PaymentMethods = make(map[string]*PaymentMethod, len(u.PaymentMethods))
+	for pid, p := range u.PaymentMethods {
+		pc := *p
+		if p.Balance != nil {
+			b := *p.Balance
+			pc.Balance = &b
+		}
+		c.PaymentMethods[pid] = &pc
+	}
+	c.Orders = slices.Clone(u.Orders)
+	return &c
+}
+
+func cloneOrder(o *Order) *Order {
+	c := *o
+	c.Items = slices.Clone(o.Items) // Options shared: never changed
+	c.PaymentHistory = slices.Clone(o.PaymentHistory)
+	if o.Return != nil {
+		r := *o.Return
+		r.ItemIDs = slices.Clone(r.ItemIDs)
+		c.Return = &r
+	}
+	if o.Exchange != nil {
+		x := *o.Exchange
+		x.ItemIDs = slices.Clone(x.ItemIDs)
+		x.NewItemIDs = slices.Clone(x.NewItemIDs)
+		c.Exchange = &x
+	}
+	return &c
+}
+
+// episodeClone returns a copy-on-write copy of db for one episode's
+// environment: its maps are new, but their users, orders and products
+// are those of db's hashing snapshot (which nothing else changes) until
+// a tool takes a user or an order (ownUser, ownOrder), so a clone costs
+// three map copies instead of a deep copy, and its StateHash compares
+// the untouched entities by pointer. The tools take every user and order
+// they may change; no tool changes a product. Anything else that changes
+// an environment's state in place must Clone instead. On a database with
+// no snapshot (not generated) it is Clone.
+func (db *DB) episodeClone() *DB {
+	base := db.base
+	if base == nil && db.root != nil {
+		base = db.root.get(db)
+	}
+	if base == nil {
+		return db.Clone()
+	}
+	return &DB{
+		Users: maps.Clone(base.db.Users), Products: maps.Clone(base.db.Products), Orders: maps.Clone(base.db.Orders),
+		base:  base,
+		owned: &ownedEntities{users: map[string]bool{}, orders: map[string]bool{}},
+	}
+}
+
+// ownUser returns the user id for changing: on a copy-on-write clone, a
+// copy of the shared user, made once. nil when there is no such user.
+func (db *DB) ownUser(id string) *User {
+	u := db.Users[id]
+	if u == nil || db.owned == nil || db.owned.users[id] {
+		return u
+	}
+	u = cloneUser(u)
+	db.Users[id], db.owned.users[id] = u, true
+	return u
+}
+
+// ownOrder is ownUser for orders.
+func (db *DB) ownOrder(id string) *Order {
+	o := db.Orders[id]
+	if o == nil || db.owned == nil || db.owned.orders[id] {
+		return o
+	}
+	o = cloneOrder(o)
+	db.Orders[id], db.owned.orders[id] = o, true
+	return o
 }
 
 func cloneOptions(m map[string]string) map[string]string {

@@ -204,7 +204,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if reason != ReasonNoLongerNeeded && reason != ReasonOrderedByMistake {
 					return "", fmt.Errorf("reason %q is not 'no longer needed' or 'ordered by mistake'", a.Reason)
 				}
-				u := db.Users[o.UserID]
+				u := db.ownUser(o.UserID)
 				for _, paid := range o.netPaid() {
 					o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: paid.amount, PaymentMethodID: paid.method})
 					if pm := u.PaymentMethods[paid.method]; pm != nil && pm.Balance != nil {
@@ -306,7 +306,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if pm.Balance != nil {
 					*pm.Balance -= old.amount
 				}
-				if oldPM := db.Users[o.UserID].PaymentMethods[old.method]; oldPM != nil && oldPM.Balance != nil {
+				if oldPM := db.ownUser(o.UserID).PaymentMethods[old.method]; oldPM != nil && oldPM.Balance != nil {
 					*oldPM.Balance += old.amount
 				}
 				return jsonResult(o)
@@ -424,17 +424,19 @@ func normOrderID(id string) string {
 	return id
 }
 
+// user returns the user id for changing (ownUser).
 func (db *DB) user(id string) (*User, error) {
-	u, ok := db.Users[strings.TrimSpace(id)]
-	if !ok {
+	u := db.ownUser(strings.TrimSpace(id))
+	if u == nil {
 		return nil, fmt.Errorf("user %q not found", id)
 	}
 	return u, nil
 }
 
+// order returns the order id for changing (ownOrder).
 func (db *DB) order(id string) (*Order, error) {
-	o, ok := db.Orders[normOrderID(id)]
-	if !ok {
+	o := db.ownOrder(normOrderID(id))
+	if o == nil {
 		return nil, fmt.Errorf("order %q not found", id)
 	}
 	return o, nil
@@ -455,7 +457,7 @@ func (db *DB) orderWithStatus(id, verb, want string) (*Order, error) {
 
 func (db *DB) userPaymentMethod(userID, id string) (*PaymentMethod, error) {
 	id = strings.TrimSpace(id)
-	pm, ok := db.Users[userID].PaymentMethods[id]
+	pm, ok := db.ownUser(userID).PaymentMethods[id]
 	if !ok {
 		return nil, fmt.Errorf("payment method %q is not one of user %s's payment methods", id, userID)
 	}
