@@ -36,11 +36,16 @@ var embeddedTasks = sim.EmbeddedTasks(Name, tasksJSON)
 // GenerateDB(Seed).
 func InitialDB() *DB { return initialDB().Clone() }
 
+// episodeDB is the database of one episode's environment: a
+// copy-on-write clone of the initial database (DB.episodeClone), as equal
+// to InitialDB() as a deep copy and cheaper to make and to hash.
+func episodeDB() *DB { return initialDB().episodeClone() }
+
 // NewEnvironment returns an environment over db with the airline tools.
 // The environment changes db in place; pass a copy to keep db.
 func NewEnvironment(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
 
 // New returns the airline domain.
 func New() sim.Domain {
-	return sim.NewStateDomain(Name, policy, InitialDB, tools(), embeddedTasks, ToolTransfer)
+	return sim.NewStateDomain(Name, policy, episodeDB, tools(), embeddedTasks, ToolTransfer)
 }

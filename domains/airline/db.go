@@ -2,6 +2,7 @@ package airline
 
 import (
 	"fmt"
+	"maps"
 	"time"
 )
 
@@ -103,7 +104,15 @@ type DB struct {
 	// others it may share with its clones and must not change (see
 	// writableDate).
 	ownFlights map[string]bool
+	// owned is set on a copy-on-write clone (episodeClone): its users and
+	// reservations are base's own until a tool takes one (user,
+	// reservation), which copies it first; the ids it took are owned.
+	owned *ownedEntities
 }
+
+// ownedEntities are the users and reservations a copy-on-write clone
+// copied.
+type ownedEntities struct{ users, reservations map[string]bool }
 
 // User is a customer of the airline.
 type User struct {
@@ -277,18 +286,7 @@ func (db *DB) clone() *DB {
 		BookedReservations: db.BookedReservations,
 	}
 	for k, u := range db.Users {
-		c := *u
-		c.PaymentMethods = make(map[string]PaymentMethod, len(u.PaymentMethods))
-		for id, pm := range u.PaymentMethods {
-			if pm.Amount != nil {
-				a := *pm.Amount
-				pm.Amount = &a
-			}
-			c.PaymentMethods[id] = pm
-		}
-		c.SavedPassengers = cloneSlice(u.SavedPassengers)
-		c.Reservations = cloneSlice(u.Reservations)
-		out.Users[k] = &c
+		out.Users[k] = cloneUser(u)
 	}
 	for k, a := range db.Airports {
 		out.Airports[k] = a
@@ -297,13 +295,81 @@ func (db *DB) clone() *DB {
 		out.Flights[k] = f // shared until written: see writableDate
 	}
 	for k, r := range db.Reservations {
-		c := *r
-		c.Flights = cloneSlice(r.Flights)
-		c.Passengers = cloneSlice(r.Passengers)
-		c.PaymentHistory = cloneSlice(r.PaymentHistory)
-		out.Reservations[k] = &c
+		out.Reservations[k] = cloneReservation(r)
 	}
 	return out
+}
+
+func cloneUser(u *User) *User {
+	c := *u
+	c.PaymentMethods = make(map[string]PaymentMethod, len(u.PaymentMethods))
+	for id, pm := range u.PaymentMethods {
+		if pm.Amount != nil {
+			a := *pm.Amount
+			pm.Amount = &a
+		}
+		c.PaymentMethods[id] = pm
+	}
+	c.SavedPassengers = cloneSlice(u.SavedPassengers)
+	c.Reservations = cloneSlice(u.Reservations)
+	return &c
+}
+
+func cloneReservation(r *Reservation) *Reservation {
+	c := *r
+	c.Flights = cloneSlice(r.Flights)
+	c.Passengers = cloneSlice(r.Passengers)
+	c.PaymentHistory = cloneSlice(r.PaymentHistory)
+	return &c
+}
+
+// episodeClone returns a copy-on-write copy of db for one episode's
+// environment: its maps are new, but their users, reservations and
+// flights are those of db's hashing snapshot (which nothing else changes)
+// until a tool takes a user or a reservation (DB.user, DB.reservation) or
+// changes a flight (writableDate), each copied first, so a clone costs a
+// few map copies instead of a deep copy, and its StateHash compares the
+// untouched entities by pointer. Anything else that changes an
+// environment's state in place must Clone instead. On a database with no
+// snapshot (not generated) it is Clone.
+func (db *DB) episodeClone() *DB {
+	base := db.base
+	if base == nil && db.root != nil {
+		base = db.root.get(db)
+	}
+	if base == nil {
+		return db.Clone()
+	}
+	b := base.db
+	return &DB{
+		Users: maps.Clone(b.Users), Airports: maps.Clone(b.Airports), Flights: maps.Clone(b.Flights),
+		Reservations: maps.Clone(b.Reservations), IssuedCertificates: b.IssuedCertificates, BookedReservations: b.BookedReservations,
+		base:  base,
+		owned: &ownedEntities{users: map[string]bool{}, reservations: map[string]bool{}},
+	}
+}
+
+// ownUser returns the user id for changing: on a copy-on-write clone, a
+// copy of the shared user, made once; nil when there is no such user.
+func (db *DB) ownUser(id string) *User {
+	u := db.Users[id]
+	if u == nil || db.owned == nil || db.owned.users[id] {
+		return u
+	}
+	u = cloneUser(u)
+	db.Users[id], db.owned.users[id] = u, true
+	return u
+}
+
+// ownReservation is ownUser for reservations.
+func (db *DB) ownReservation(id string) *Reservation {
+	r := db.Reservations[id]
+	if r == nil || db.owned == nil || db.owned.reservations[id] {
+		return r
+	}
+	r = cloneReservation(r)
+	db.Reservations[id], db.owned.reservations[id] = r, true
+	return r
 }
 
 // writableDate returns the flight numbered number on date for a change,

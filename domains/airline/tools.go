@@ -146,15 +146,17 @@ func encode(v any) (string, error) {
 	return string(b), nil
 }
 
+// user returns the user id for changing (ownUser).
 func (db *DB) user(id string) (*User, error) {
-	if u, ok := db.Users[id]; ok {
+	if u := db.ownUser(id); u != nil {
 		return u, nil
 	}
 	return nil, fmt.Errorf("user %q not found", id)
 }
 
+// reservation returns the reservation id for changing (ownReservation).
 func (db *DB) reservation(id string) (*Reservation, error) {
-	if r, ok := db.Reservations[id]; ok {
+	if r := db.ownReservation(id); r != nil {
 		return r, nil
 	}
 	return nil, fmt.Errorf("reservation %q not found", id)
