@@ -56,11 +56,16 @@ var undoAfterV6 = append(undoV9, []string{
 	"PRAGMA application_id = 0", "PRAGMA user_version = 6",
 }...)
 
-// undoV10 undoes migrations 11 (strict_passed; run_task_outcomes goes
-// with undoV9) and 10: trajectories and messages get back the definitions
-// schema version 9 gave them (the same columns; the narrower
-// termination_reason CHECK), its user stops stored as user_stop.
+// undoV10 undoes migrations 12 (Tracer's tables and columns), 11
+// (strict_passed; run_task_outcomes goes with undoV9) and 10: trajectories
+// and messages get back the definitions schema version 9 gave them (the
+// same columns; the narrower termination_reason CHECK), its user stops
+// stored as user_stop.
 var undoV10 = []string{
+	"DROP TABLE selection_trajectories", "DROP TABLE selections", "DROP TABLE task_set_tasks", "DROP TABLE task_sets",
+	"ALTER TABLE trajectories DROP COLUMN user_turns_per_fact", "ALTER TABLE trajectories DROP COLUMN questions_already_answered",
+	"ALTER TABLE trajectories DROP COLUMN questions_tool_findable", "ALTER TABLE trajectories DROP COLUMN follow_up_questions",
+	"ALTER TABLE trajectories DROP COLUMN tool_call_share",
 	"ALTER TABLE trajectories DROP COLUMN strict_passed",
 	"UPDATE trajectories SET termination_reason = 'user_stop' WHERE termination_reason IN ('user_transfer', 'user_out_of_scope')",
 	"PRAGMA writable_schema = ON",
