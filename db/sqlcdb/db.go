@@ -120,6 +120,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.findRunsByNameStmt, err = db.PrepareContext(ctx, FindRunsByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunsByName: %w", err)
 	}
+	if q.findSelectionByNameStmt, err = db.PrepareContext(ctx, FindSelectionByName); err != nil {
+		return nil, fmt.Errorf("error preparing query FindSelectionByName: %w", err)
+	}
 	if q.findTaskSetByNameStmt, err = db.PrepareContext(ctx, FindTaskSetByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindTaskSetByName: %w", err)
 	}
@@ -168,6 +171,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunConfigsStmt, err = db.PrepareContext(ctx, ListRunConfigs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunConfigs: %w", err)
 	}
+	if q.listRunExportTrajectoriesStmt, err = db.PrepareContext(ctx, ListRunExportTrajectories); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunExportTrajectories: %w", err)
+	}
 	if q.listRunIDsStmt, err = db.PrepareContext(ctx, ListRunIDs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunIDs: %w", err)
 	}
@@ -206,6 +212,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listRunsStmt, err = db.PrepareContext(ctx, ListRuns); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRuns: %w", err)
+	}
+	if q.listSelectionExportTrajectoriesStmt, err = db.PrepareContext(ctx, ListSelectionExportTrajectories); err != nil {
+		return nil, fmt.Errorf("error preparing query ListSelectionExportTrajectories: %w", err)
 	}
 	if q.listStrictPassRowsStmt, err = db.PrepareContext(ctx, ListStrictPassRows); err != nil {
 		return nil, fmt.Errorf("error preparing query ListStrictPassRows: %w", err)
@@ -435,6 +444,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing findRunsByNameStmt: %w", cerr)
 		}
 	}
+	if q.findSelectionByNameStmt != nil {
+		if cerr := q.findSelectionByNameStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findSelectionByNameStmt: %w", cerr)
+		}
+	}
 	if q.findTaskSetByNameStmt != nil {
 		if cerr := q.findTaskSetByNameStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findTaskSetByNameStmt: %w", cerr)
@@ -515,6 +529,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunConfigsStmt: %w", cerr)
 		}
 	}
+	if q.listRunExportTrajectoriesStmt != nil {
+		if cerr := q.listRunExportTrajectoriesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunExportTrajectoriesStmt: %w", cerr)
+		}
+	}
 	if q.listRunIDsStmt != nil {
 		if cerr := q.listRunIDsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunIDsStmt: %w", cerr)
@@ -578,6 +597,11 @@ func (q *Queries) Close() error {
 	if q.listRunsStmt != nil {
 		if cerr := q.listRunsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunsStmt: %w", cerr)
+		}
+	}
+	if q.listSelectionExportTrajectoriesStmt != nil {
+		if cerr := q.listSelectionExportTrajectoriesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listSelectionExportTrajectoriesStmt: %w", cerr)
 		}
 	}
 	if q.listStrictPassRowsStmt != nil {
@@ -756,6 +780,7 @@ type Queries struct {
 	findRunTagsStmt                         *sql.Stmt
 	findRunTrajectoryByTaskKeyStmt          *sql.Stmt
 	findRunsByNameStmt                      *sql.Stmt
+	findSelectionByNameStmt                 *sql.Stmt
 	findTaskSetByNameStmt                   *sql.Stmt
 	findTrajectoryStmt                      *sql.Stmt
 	findTrajectoryRunIDStmt                 *sql.Stmt
@@ -772,6 +797,7 @@ type Queries struct {
 	listPublishedResultsStmt                *sql.Stmt
 	listPublishedResultsV3Stmt              *sql.Stmt
 	listRunConfigsStmt                      *sql.Stmt
+	listRunExportTrajectoriesStmt           *sql.Stmt
 	listRunIDsStmt                          *sql.Stmt
 	listRunPairsStmt                        *sql.Stmt
 	listRunProvenanceStmt                   *sql.Stmt
@@ -785,6 +811,7 @@ type Queries struct {
 	listRunTrajectoriesV8Stmt               *sql.Stmt
 	listRunTrialNumbersStmt                 *sql.Stmt
 	listRunsStmt                            *sql.Stmt
+	listSelectionExportTrajectoriesStmt     *sql.Stmt
 	listStrictPassRowsStmt                  *sql.Stmt
 	listTaskSetSpecsStmt                    *sql.Stmt
 	listTaskSetsStmt                        *sql.Stmt
@@ -844,6 +871,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunTagsStmt:                         q.findRunTagsStmt,
 		findRunTrajectoryByTaskKeyStmt:          q.findRunTrajectoryByTaskKeyStmt,
 		findRunsByNameStmt:                      q.findRunsByNameStmt,
+		findSelectionByNameStmt:                 q.findSelectionByNameStmt,
 		findTaskSetByNameStmt:                   q.findTaskSetByNameStmt,
 		findTrajectoryStmt:                      q.findTrajectoryStmt,
 		findTrajectoryRunIDStmt:                 q.findTrajectoryRunIDStmt,
@@ -860,6 +888,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listPublishedResultsStmt:                q.listPublishedResultsStmt,
 		listPublishedResultsV3Stmt:              q.listPublishedResultsV3Stmt,
 		listRunConfigsStmt:                      q.listRunConfigsStmt,
+		listRunExportTrajectoriesStmt:           q.listRunExportTrajectoriesStmt,
 		listRunIDsStmt:                          q.listRunIDsStmt,
 		listRunPairsStmt:                        q.listRunPairsStmt,
 		listRunProvenanceStmt:                   q.listRunProvenanceStmt,
@@ -873,6 +902,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listRunTrajectoriesV8Stmt:               q.listRunTrajectoriesV8Stmt,
 		listRunTrialNumbersStmt:                 q.listRunTrialNumbersStmt,
 		listRunsStmt:                            q.listRunsStmt,
+		listSelectionExportTrajectoriesStmt:     q.listSelectionExportTrajectoriesStmt,
 		listStrictPassRowsStmt:                  q.listStrictPassRowsStmt,
 		listTaskSetSpecsStmt:                    q.listTaskSetSpecsStmt,
 		listTaskSetsStmt:                        q.listTaskSetsStmt,

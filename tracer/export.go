@@ -1,0 +1,179 @@
+package tracer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/tracer/sft"
+)
+
+// ExportDomain is what a record needs of its domain: the policy the agent
+// gets as its system prompt and the tools it is offered.
+type ExportDomain struct {
+	Policy string
+	Tools  []sim.ToolSchema
+}
+
+// Skip reasons Export counts in sft.Stats.Skipped.
+const (
+	// SkipImported: the run was imported from another harness: its agent
+	// saw that harness's prompt and tools, not a native domain's, so no
+	// record would say what it was trained on.
+	SkipImported = "imported_run"
+	// SkipUnknownDomain: a native run whose domain the lookup does not know.
+	SkipUnknownDomain = "unknown_domain"
+)
+
+// ExportConfig says what Export writes.
+type ExportConfig struct {
+	// Selection names a stored selection (tracer filter --name); when
+	// empty, RunIDs are exported whole. One of the two must be given.
+	Selection string
+	RunIDs    []int64
+	Format    sft.Format
+	// Domain returns a domain's policy and tools by name, false when there
+	// is no such domain (the CLI passes one over domains/all).
+	Domain func(name string) (ExportDomain, bool)
+	// Strict makes the first record that fails validation an error; else
+	// it is counted, named in Stats.Failures and left out.
+	Strict bool
+}
+
+// Export writes the records of cfg's trajectories onto w as JSON lines of
+// cfg.Format, in trajectory-id order, and returns their stats.
+// Trajectories of imported runs and of unknown domains are skipped and
+// counted (SkipImported, SkipUnknownDomain). It fails on a missing
+// selection (ENOTFOUND), on a record that fails validation under Strict
+// (the *sft.ValidationError, wrapped), when no record was written
+// (EINVALID, with the stats), or on a db or write error; what was written
+// before a failure is then not a complete export.
+func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.Stats, error) {
+	if cfg.Domain == nil {
+		return sft.Stats{}, errors.New("tracer export: no domain lookup")
+	}
+	if _, err := sft.ParseFormat(string(cfg.Format)); err != nil {
+		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: %v", err)
+	}
+	var sources []func(yield func(db.ExportTrajectory, error) bool)
+	switch {
+	case cfg.Selection != "" && len(cfg.RunIDs) > 0:
+		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: give a selection or runs, not both")
+	case cfg.Selection != "":
+		id, err := d.FindSelectionID(ctx, cfg.Selection)
+		if err != nil {
+			return sft.Stats{}, err
+		}
+		sources = append(sources, d.SelectionExportTrajectories(ctx, id))
+	case len(cfg.RunIDs) > 0:
+		for _, id := range cfg.RunIDs {
+			sources = append(sources, d.RunExportTrajectories(ctx, id))
+		}
+	default:
+		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: give a selection or at least one run")
+	}
+	sw := sft.NewWriter(w, cfg.Format)
+	domains := map[string]*ExportDomain{}
+	for _, src := range sources {
+		for t, err := range src {
+			if err != nil {
+				return sw.Stats, err
+			}
+			if err := ctx.Err(); err != nil {
+				return sw.Stats, err
+			}
+			if t.SourceFormat != emobench.SourceNative {
+				sw.Skip(SkipImported)
+				continue
+			}
+			dom, ok := domains[t.RunDomain]
+			if !ok {
+				if found, known := cfg.Domain(t.RunDomain); known {
+					dom = &found
+				}
+				domains[t.RunDomain] = dom
+			}
+			if dom == nil {
+				sw.Skip(SkipUnknownDomain)
+				continue
+			}
+			rec := sft.NewRecord(t.ID, t.RunDomain, t.EmotionFamily, dom.Policy, dom.Tools, t.Messages)
+			if err := sw.Write(rec); err != nil {
+				var ve *sft.ValidationError
+				if errors.As(err, &ve) && !cfg.Strict {
+					continue
+				}
+				return sw.Stats, fmt.Errorf("tracer export: %w", err)
+			}
+		}
+	}
+	if sw.Stats.Records == 0 {
+		return sw.Stats, emobench.Errorf(emobench.EINVALID, "tracer export: no record written (%d failed validation, %d skipped)", sumInvalid(sw.Stats), sumSkipped(sw.Stats))
+	}
+	return sw.Stats, nil
+}
+
+func sumInvalid(s sft.Stats) int {
+	n := 0
+	for _, c := range s.Invalid {
+		n += c
+	}
+	return n
+}
+
+func sumSkipped(s sft.Stats) int {
+	n := 0
+	for _, c := range s.Skipped {
+		n += c
+	}
+	return n
+}
+
+// ExportFile is Export into the file path: it writes a temporary file in
+// path's directory and renames it to path only when the export succeeded,
+// so path never holds a half-written export. An existing path is refused
+// (EINVALID, naming --force) unless force is set.
+func ExportFile(ctx context.Context, d *db.DB, path string, force bool, cfg ExportConfig) (sft.Stats, error) {
+	if !force {
+		if _, err := os.Lstat(path); err == nil {
+			return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: %s exists (use --force to overwrite it)", path)
+		}
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return sft.Stats{}, fmt.Errorf("tracer export: %w", err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	stats, err := Export(ctx, d, f, cfg)
+	if err != nil {
+		return stats, err
+	}
+	if err := f.Chmod(0o644); err != nil { // CreateTemp's 0600 is for secrets, not training data
+		return stats, fmt.Errorf("tracer export: %s: %w", path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return stats, fmt.Errorf("tracer export: %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return stats, fmt.Errorf("tracer export: %s: %w", path, err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		done = true
+		return stats, fmt.Errorf("tracer export: %w", err)
+	}
+	done = true
+	return stats, nil
+}
