@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/tracer"
+	"github.com/emobench/emobench/tracer/sft"
+)
+
+func tracerExportCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "export",
+		Usage: "write a selection's (or runs') trajectories as validated SFT JSONL: openai, sharegpt or hermes",
+		Description: "One record per line: the domain's policy as the system prompt, its tool schemas, and the\n" +
+			"conversation with its tool calls and results. Formats:\n" +
+			"   openai    {\"messages\", \"tools\"}, weight 1 on assistant messages (TRL SFTTrainer, ms-swift)\n" +
+			"   sharegpt  LLaMA-Factory's ShareGPT layout: conversations with function_call and observation\n" +
+			"             turns, system, tools as a JSON string\n" +
+			"   hermes    {\"text\"}: the openai record as Qwen3's chat template renders it\n" +
+			"Every record is validated first (role order, each tool call answered by its id, arguments\n" +
+			"matching the tool's JSON schema); one that fails is not written, and is counted and named\n" +
+			"(--strict: the export fails instead). Trajectories of imported runs (no native domain policy\n" +
+			"and tools) and of unknown domains are skipped and counted. Tokens are approximate\n" +
+			"(" + sft.TokenRule + ").\n" +
+			"The file is written under a temporary name and renamed when complete.\n\n" +
+			"Example:\n" +
+			"   emobench --db runs.db tracer export --selection kept --format openai --out train.jsonl --stats stats.json\n" +
+			"   emobench --db runs.db tracer export --run 3 --run 4 --format hermes --out train.jsonl",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "selection", Usage: "the selection `NAME` tracer filter stored"},
+			&cli.StringSliceFlag{Name: "run", Usage: "run id or name to export whole (repeatable; instead of --selection)"},
+			&cli.StringFlag{Name: "format", Usage: "openai, sharegpt or hermes (required)"},
+			&cli.StringFlag{Name: "out", Usage: "output JSONL `FILE` (required)"},
+			&cli.StringFlag{Name: "stats", Usage: "also write the stats as JSON to `FILE`"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite existing --out and --stats files"},
+			&cli.BoolFlag{Name: "strict", Usage: "fail on the first record that fails validation"},
+		},
+		Action: func(c *cli.Context) error { return runTracerExport(c, e) },
+	}
+}
+
+func runTracerExport(c *cli.Context, e *env) error {
+	if err := noArgs(c); err != nil {
+		return err
+	}
+	names := make([]string, len(sft.Formats))
+	for i, f := range sft.Formats {
+		names[i] = string(f)
+	}
+	format, out, statsPath := c.String("format"), c.String("out"), c.String("stats")
+	if format == "" {
+		return usagef("tracer export needs --format (one of openai, sharegpt, hermes)")
+	}
+	if err := checkFormat(format, names...); err != nil {
+		return err
+	}
+	if out == "" {
+		return usagef("tracer export needs --out FILE")
+	}
+	selection, runs := c.String("selection"), c.StringSlice("run")
+	if (selection == "") == (len(runs) == 0) {
+		return usagef("tracer export needs --selection NAME or --run ID (not both)")
+	}
+	if statsPath != "" && !c.Bool("force") {
+		if _, err := os.Lstat(statsPath); err == nil {
+			return usagef("tracer export: %s exists (use --force to overwrite it)", statsPath)
+		}
+	}
+	store, runIDs, err := openRuns(c)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	stats, err := tracer.ExportFile(c.Context, store, out, c.Bool("force"), tracer.ExportConfig{
+		Selection: selection, RunIDs: runIDs, Format: sft.Format(format),
+		Domain: exportDomain, Strict: c.Bool("strict"),
+	})
+	for _, f := range stats.Failures {
+		fmt.Fprintf(e.stderr, "warning: not written: %s\n", f)
+	}
+	if err != nil {
+		return asUsage(err)
+	}
+	if err := stats.WriteText(e.stdout); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", out)
+	if statsPath != "" {
+		if err := writeFileAtomic(statsPath, stats); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
+	}
+	return nil
+}
+
+// exportDomain is tracer export's domain lookup over the registry.
+func exportDomain(name string) (tracer.ExportDomain, bool) {
+	d, err := all.Find(name)
+	if err != nil {
+		return tracer.ExportDomain{}, false
+	}
+	return tracer.ExportDomain{Policy: d.Policy(), Tools: d.NewEnvironment().Tools()}, true
+}
+
+// writeFileAtomic writes v as indented JSON to path through a temporary
+// file in its directory.
+func writeFileAtomic(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(append(data, '\n'))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(f.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(f.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	return nil
+}
