@@ -31,27 +31,43 @@ const (
 //
 // It fails only when a tool's parameters are not JSON.
 func RenderQwen3(rec *Record) (string, error) {
-	var b strings.Builder
-	msgs := rec.Messages
-	if len(rec.Tools) > 0 {
-		b.WriteString("<|im_start|>system\n")
-		b.WriteString(rec.System + "\n\n")
-		b.WriteString(qwen3ToolsHeader)
-		for _, t := range openAITools(rec.Tools) {
-			js, err := marshalNoEscape(t)
-			if err != nil {
-				return "", fmt.Errorf("trajectory %d: tool %s: %w", rec.TrajectoryID, t.Function.Name, err)
-			}
-			tj, err := templateJSON(js)
-			if err != nil {
-				return "", fmt.Errorf("trajectory %d: tool %s: %w", rec.TrajectoryID, t.Function.Name, err)
-			}
-			b.WriteString("\n" + tj)
-		}
-		b.WriteString(qwen3ToolsFooter)
-	} else {
-		b.WriteString("<|im_start|>system\n" + rec.System + "<|im_end|>\n")
+	system, err := qwen3System(rec)
+	if err != nil {
+		return "", err
 	}
+	return renderQwen3(rec, system), nil
+}
+
+// qwen3System returns the template's system block of rec: its policy and
+// tools.
+func qwen3System(rec *Record) (string, error) {
+	if len(rec.Tools) == 0 {
+		return "<|im_start|>system\n" + rec.System + "<|im_end|>\n", nil
+	}
+	var b strings.Builder
+	b.WriteString("<|im_start|>system\n")
+	b.WriteString(rec.System + "\n\n")
+	b.WriteString(qwen3ToolsHeader)
+	for _, t := range openAITools(rec.Tools) {
+		js, err := marshalNoEscape(t)
+		if err != nil {
+			return "", fmt.Errorf("trajectory %d: tool %s: %w", rec.TrajectoryID, t.Function.Name, err)
+		}
+		tj, err := templateJSON(js)
+		if err != nil {
+			return "", fmt.Errorf("trajectory %d: tool %s: %w", rec.TrajectoryID, t.Function.Name, err)
+		}
+		b.WriteString("\n" + tj)
+	}
+	b.WriteString(qwen3ToolsFooter)
+	return b.String(), nil
+}
+
+// renderQwen3 is RenderQwen3 with rec's system block already rendered.
+func renderQwen3(rec *Record, system string) string {
+	var b strings.Builder
+	b.WriteString(system)
+	msgs := rec.Messages
 	// The template's indices count the system message as message 0.
 	lastQuery := len(msgs) // messages|length - 1, counting the system message
 	for i := len(msgs) - 1; i >= 0; i-- {
@@ -98,5 +114,5 @@ func RenderQwen3(rec *Record) (string, error) {
 			}
 		}
 	}
-	return b.String(), nil
+	return b.String()
 }

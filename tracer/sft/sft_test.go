@@ -129,8 +129,8 @@ func TestEncode_ShareGPTAlternates(t *testing.T) {
 	for i, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
 		var rec struct {
 			Conversations []struct{ From, Value string } `json:"conversations"`
-			System        string                          `json:"system"`
-			Tools         string                          `json:"tools"`
+			System        string                         `json:"system"`
+			Tools         string                         `json:"tools"`
 		}
 		if err := json.Unmarshal([]byte(line), &rec); err != nil {
 			t.Fatalf("line %d: %v", i+1, err)

@@ -95,6 +95,9 @@ func writeTemplateValue(b *strings.Builder, dec *json.Decoder) error {
 // finite values: integers below 1e21 in full, others in the shortest form
 // that round-trips, with an exponent outside [1e-7, 1e21).
 func jsNumber(f float64) string {
+	if f == 0 {
+		return "0" // -0 too
+	}
 	if f == math.Trunc(f) && math.Abs(f) < 1e21 {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}

@@ -39,17 +39,22 @@ type Stats struct {
 }
 
 // Writer validates records and writes them as JSON lines of one Format,
-// keeping Stats. It is not safe for concurrent use.
+// keeping Stats. Records of one Domain must share their policy and tools:
+// the Writer compiles and renders them once per domain. It is not safe for
+// concurrent use.
 type Writer struct {
-	w     io.Writer
-	f     Format
-	v     *Validator
-	Stats Stats
+	w io.Writer
+	f Format
+	v *Validator
+	// systems caches each domain's rendered Qwen3 system block (policy and
+	// tools), which every record of the domain shares.
+	systems map[string]string
+	Stats   Stats
 }
 
 // NewWriter returns a Writer of format f onto w.
 func NewWriter(w io.Writer, f Format) *Writer {
-	return &Writer{w: w, f: f, v: NewValidator(), Stats: Stats{
+	return &Writer{w: w, f: f, v: NewValidator(), systems: map[string]string{}, Stats: Stats{
 		Format: f, TokenRule: TokenRule,
 		ByDomain: map[string]int{}, ByEmotionFamily: map[string]int{},
 		Invalid: map[Reason]int{}, Failures: []string{}, Skipped: map[string]int{},
@@ -69,11 +74,24 @@ func (w *Writer) Write(rec *Record) error {
 		}
 		return err
 	}
-	line, err := Encode(w.f, rec)
-	if err != nil {
-		return err
+	system, ok := w.systems[rec.Domain]
+	if !ok {
+		var err error
+		if system, err = qwen3System(rec); err != nil {
+			return err
+		}
+		w.systems[rec.Domain] = system
 	}
-	text, err := RenderQwen3(rec)
+	text := renderQwen3(rec, system)
+	var line []byte
+	var err error
+	if w.f == FormatHermes {
+		line, err = marshalNoEscape(struct {
+			Text string `json:"text"`
+		}{text})
+	} else {
+		line, err = Encode(w.f, rec)
+	}
 	if err != nil {
 		return err
 	}
