@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// nativeRunDB stores an oracle run of two retail tasks and returns the db.
+func nativeRunDB(t *testing.T) string {
+	t.Helper()
+	dbPath := filepath.Join(t.TempDir(), "runs.db")
+	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--tasks", "2", "--condition", "with-emotions",
+		"--agent", "oracle", "--user", "scripted", "--name", "oracle-retail")
+	return dbPath
+}
+
+func TestTracerExport_Run(t *testing.T) {
+	dbPath := nativeRunDB(t)
+	dir := t.TempDir()
+	out, stats := filepath.Join(dir, "train.jsonl"), filepath.Join(dir, "stats.json")
+	stdout := mustRun(t, "--db", dbPath, "tracer", "export", "--run", "oracle-retail", "--format", "sharegpt", "--out", out, "--stats", stats)
+	if !strings.Contains(stdout, "2 records (sharegpt)") || !strings.Contains(stdout, "approximate") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines, want 2", len(lines))
+	}
+	for i, line := range lines {
+		var rec struct {
+			Conversations []struct{ From, Value string }
+			System, Tools string
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil || len(rec.Conversations) == 0 || rec.System == "" || rec.Tools == "" {
+			t.Errorf("line %d: %v: %.200s", i+1, err, line)
+		}
+	}
+	var s struct {
+		Records         int            `json:"records"`
+		Bytes           int            `json:"bytes"`
+		ByDomain        map[string]int `json:"by_domain"`
+		ByEmotionFamily map[string]int `json:"by_emotion_family"`
+		TokenRule       string         `json:"token_rule"`
+	}
+	b, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	families := 0
+	for _, n := range s.ByEmotionFamily {
+		families += n
+	}
+	if s.Records != 2 || s.Bytes != len(data) || s.ByDomain["retail"] != 2 || families != 2 || !strings.HasPrefix(s.TokenRule, "approximate") {
+		t.Errorf("stats = %+v, want 2 retail records of %d bytes, approximate tokens", s, len(data))
+	}
+
+	// An existing --out or --stats is refused without --force, and kept.
+	for _, args := range [][]string{{"--out", out}, {"--out", filepath.Join(dir, "new.jsonl"), "--stats", stats}} {
+		r := runCLI(t, "", append([]string{"--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai"}, args...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--force") {
+			t.Errorf("export over an existing file: exit %d, stderr %q; want %d naming --force", r.code, r.stderr, exitUsage)
+		}
+	}
+	if after, _ := os.ReadFile(out); string(after) != string(data) {
+		t.Error("a refused export changed --out")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.jsonl")); !os.IsNotExist(err) {
+		t.Errorf("a refused export wrote its --out: %v", err)
+	}
+	mustRun(t, "--db", dbPath, "tracer", "export", "--run", "1", "--format", "hermes", "--out", out, "--stats", stats, "--force")
+	if after, _ := os.ReadFile(out); !strings.HasPrefix(string(after), `{"text":"<|im_start|>system\n`) {
+		t.Errorf("--force did not overwrite --out with hermes records: %.80s", after)
+	}
+}
+
+func TestTracerExport_ErrUsage(t *testing.T) {
+	dbPath := nativeRunDB(t)
+	out := filepath.Join(t.TempDir(), "train.jsonl")
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--run", "1", "--out", out}, exitUsage, "needs --format"},
+		{[]string{"--run", "1", "--format", "alpaca", "--out", out}, exitUsage, `--format "alpaca" is not one of openai, sharegpt, hermes`},
+		{[]string{"--run", "1", "--format", "openai"}, exitUsage, "needs --out"},
+		{[]string{"--format", "openai", "--out", out}, exitUsage, "needs --selection NAME or --run ID"},
+		{[]string{"--selection", "kept", "--run", "1", "--format", "openai", "--out", out}, exitUsage, "not both"},
+		{[]string{"--selection", "kept", "--format", "openai", "--out", out}, exitFailure, `no selection named "kept"`},
+		{[]string{"--run", "nosuch", "--format", "openai", "--out", out}, exitFailure, "nosuch"},
+	}
+	for _, c := range cases {
+		r := runCLI(t, "", append([]string{"--db", dbPath, "tracer", "export"}, c.args...)...)
+		if r.code != c.code || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("tracer export %s: exit %d, stderr %q; want %d containing %q", strings.Join(c.args, " "), r.code, r.stderr, c.code, c.want)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("a failed export left %s: %v", out, err)
+	}
+}
