@@ -35,6 +35,8 @@ type importRule struct {
 //     reading flags and printing): it joins db with ingest, sim, analysis
 //     and reports, and never imports cmd;
 //   - reports/table is reports' table writers: root and analysis types;
+//   - tracer/sft is Tracer's SFT records and format writers: root types
+//     and sim (tool schemas), never db (tracer reads the db for it);
 //   - internal/cliargs is urfave/cli/v2 plumbing (argument normalisation,
 //     usage errors, the version line) that knows no emobench command: no
 //     project package, urfave/cli/v2 and smetrics (suggestions) only;

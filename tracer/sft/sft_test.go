@@ -202,6 +202,7 @@ func TestValidate_Reasons(t *testing.T) {
 		{"unanswered at end", []emobench.Message{user("a"), agent("", ok)}, sft.ReasonUnansweredCall, 1},
 		{"result of nothing", []emobench.Message{user("a"), agent("b"), result("c9", "lookup_order", "r"), agent("c")}, sft.ReasonUnexpectedToolResult, 2},
 		{"results out of order", []emobench.Message{user("a"), agent("", ok, call("c2", "list_regions", `{}`)), result("c2", "list_regions", "r"), result("c1", "lookup_order", "r"), agent("d")}, sft.ReasonUnexpectedToolResult, 2},
+		{"result of another tool", []emobench.Message{user("a"), agent("", ok), result("c1", "refund", "r"), agent("d")}, sft.ReasonUnexpectedToolResult, 2},
 		{"tool after tool results", []emobench.Message{user("a"), agent("", ok), result("c1", "lookup_order", "r"), user("b"), agent("c")}, sft.ReasonRoleOrder, 3},
 		{"unknown tool", []emobench.Message{user("a"), agent("", call("c1", "delete_everything", `{}`)), result("c1", "", "r"), agent("d")}, sft.ReasonUnknownTool, 1},
 		{"malformed arguments", []emobench.Message{user("a"), agent("", emobench.ToolCall{ID: "c1", Name: "lookup_order", Arguments: json.RawMessage(`"{order_id: #R1"`), ArgumentsMalformed: true}), result("c1", "", "r"), agent("d")}, sft.ReasonMalformedArguments, 1},

@@ -32,8 +32,8 @@ const (
 	// ReasonUnansweredCall: a tool call has no tool message with its id
 	// before the next user or assistant message.
 	ReasonUnansweredCall Reason = "unanswered_tool_call"
-	// ReasonUnexpectedToolResult: a tool message answers no call, or not
-	// the next one in order.
+	// ReasonUnexpectedToolResult: a tool message answers no call, not the
+	// next one in order, or names another tool than its call.
 	ReasonUnexpectedToolResult Reason = "unexpected_tool_result"
 	// ReasonUnknownTool: a call names a tool the record does not offer.
 	ReasonUnknownTool Reason = "unknown_tool"
@@ -121,6 +121,9 @@ func (v *Validator) Validate(rec *Record) error {
 			}
 			if m.ToolCallID != pending[0].ID {
 				return fail(i, ReasonUnexpectedToolResult, "tool message answers %q, want the next call %q (%s)", m.ToolCallID, pending[0].ID, pending[0].Name)
+			}
+			if m.ToolName != "" && m.ToolName != pending[0].Name {
+				return fail(i, ReasonUnexpectedToolResult, "tool message of %s answers call %q of %s", m.ToolName, m.ToolCallID, pending[0].Name)
 			}
 			pending = pending[1:]
 		default:
