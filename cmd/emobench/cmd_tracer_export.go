@@ -26,8 +26,8 @@ func tracerExportCommand(e *env) *cli.Command {
 			"Every record is validated first (role order, each tool call answered by its id, arguments\n" +
 			"matching the tool's JSON schema); one that fails is not written, and is counted and named\n" +
 			"(--strict: the export fails instead). Trajectories of imported runs (no native domain policy\n" +
-			"and tools) and of unknown domains are skipped and counted. Tokens are approximate\n" +
-			"(" + sft.TokenRule + ").\n" +
+			"and tools) and of unknown domains are skipped and counted.\n" +
+			"Token counts are " + sft.TokenRule + ".\n" +
 			"The file is written under a temporary name and renamed when complete.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db tracer export --selection kept --format openai --out train.jsonl --stats stats.json\n" +
