@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/emobench/emobench/tracer/sft"
 )
 
@@ -94,4 +96,26 @@ func TestWriter_UseTokenizer(t *testing.T) {
 	if w.Stats.Tokens != want || !w.Stats.TokensExact || !strings.HasPrefix(w.Stats.TokenRule, "exact: tiny.json") {
 		t.Errorf("tokens %d exact %v (%s), want %d exact by tiny.json", w.Stats.Tokens, w.Stats.TokensExact, w.Stats.TokenRule, want)
 	}
+}
+
+// Count never panics, and every token holds at least one byte of the
+// NFC-normalised text (invalid UTF-8 bytes read as U+FFFD, as Go's JSON
+// encoder writes them): 0 < Count <= those bytes for non-empty text.
+func FuzzTokenizerCount(f *testing.F) {
+	tok, err := sft.LoadTokenizer(filepath.Join("testdata", "tokenizer", "tiny.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"abc", " ab <|x|>y", "don't\r\n\n  x", "e\u0301\u00a0你好😀", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		n := tok.Count(text)
+		if text == "" && n != 0 || text != "" && n <= 0 {
+			t.Fatalf("Count(%q) = %d", text, n)
+		}
+		if limit := len(norm.NFC.String(string([]rune(text)))); n > limit {
+			t.Fatalf("Count(%q) = %d, more than %d bytes", text, n, limit)
+		}
+	})
 }
