@@ -109,3 +109,20 @@ func TestTracerExport_ErrUsage(t *testing.T) {
 		t.Errorf("a failed export left %s: %v", out, err)
 	}
 }
+
+func TestTracerExport_Tokenizer(t *testing.T) {
+	dbPath := nativeRunDB(t)
+	dir := t.TempDir()
+	tiny := filepath.Join("..", "..", "tracer", "sft", "testdata", "tokenizer", "tiny.json")
+	stdout := mustRun(t, "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", filepath.Join(dir, "a.jsonl"), "--tokenizer", tiny)
+	if !strings.Contains(stdout, "tokens: exact: tiny.json") {
+		t.Errorf("stdout does not say the tokens are exact by tiny.json:\n%s", stdout)
+	}
+	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", filepath.Join(dir, "b.jsonl"), "--tokenizer", filepath.Join(dir, "missing.json"))
+	if r.code != exitFailure || !strings.Contains(r.stderr, "--tokenizer") || !strings.Contains(r.stderr, "missing.json") {
+		t.Errorf("missing --tokenizer: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.jsonl")); !os.IsNotExist(err) {
+		t.Errorf("export with a bad --tokenizer wrote its --out: %v", err)
+	}
+}
