@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -101,7 +100,11 @@ func runTracerExport(c *cli.Context, e *env) error {
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", out)
 	if statsPath != "" {
-		if err := writeFileAtomic(statsPath, stats); err != nil {
+		data, err := json.MarshalIndent(stats, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := writeFileAtomic(statsPath, append(data, '\n')); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
@@ -116,32 +119,4 @@ func exportDomain(name string) (tracer.ExportDomain, bool) {
 		return tracer.ExportDomain{}, false
 	}
 	return tracer.ExportDomain{Policy: d.Policy(), Tools: d.NewEnvironment().Tools()}, true
-}
-
-// writeFileAtomic writes v as indented JSON to path through a temporary
-// file in its directory.
-func writeFileAtomic(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(append(data, '\n'))
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(f.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", path, werr)
-	}
-	return nil
 }
