@@ -74,8 +74,12 @@ func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.S
 		}
 		sources = append(sources, d.SelectionExportTrajectories(ctx, id))
 	case len(cfg.RunIDs) > 0:
+		seen := map[int64]bool{}
 		for _, id := range cfg.RunIDs {
-			sources = append(sources, d.RunExportTrajectories(ctx, id))
+			if !seen[id] { // a run named twice is exported once
+				seen[id] = true
+				sources = append(sources, d.RunExportTrajectories(ctx, id))
+			}
 		}
 	default:
 		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: give a selection or at least one run")

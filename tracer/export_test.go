@@ -233,7 +233,7 @@ func TestExport_Selection(t *testing.T) {
 
 func TestExport_Runs(t *testing.T) {
 	f := newFixture(t)
-	_, s := f.export(t, tracer.ExportConfig{RunIDs: []int64{f.runs["retail-native"], f.runs["imported"]}, Format: sft.FormatShareGPT})
+	_, s := f.export(t, tracer.ExportConfig{RunIDs: []int64{f.runs["retail-native"], f.runs["imported"], f.runs["retail-native"]}, Format: sft.FormatShareGPT})
 	if s.Records != 3 {
 		t.Errorf("records = %d, want 3", s.Records)
 	}
