@@ -45,7 +45,14 @@ func episodeDB() *DB { return initialDB().episodeClone() }
 // The environment changes db in place; pass a copy to keep db.
 func NewEnvironment(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
 
-// New returns the airline domain.
+// New returns the airline domain. It is a sim.CatalogDomain: its
+// Catalog() is the package's Catalog, which Tracer generates tasks from.
 func New() sim.Domain {
-	return sim.NewStateDomain(Name, policy, episodeDB, tools(), embeddedTasks, ToolTransfer)
+	return catalogDomain{sim.NewStateDomain(Name, policy, episodeDB, tools(), embeddedTasks, ToolTransfer)}
 }
+
+// catalogDomain is the state domain with its intent catalog.
+type catalogDomain struct{ sim.Domain }
+
+// Catalog returns the airline's intent catalog (see Catalog).
+func (catalogDomain) Catalog() *sim.Catalog { return Catalog() }

@@ -2,6 +2,8 @@ package airline
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -120,4 +122,267 @@ func (db *DB) policyAllowsWrite(a emobench.Action) bool {
 	}
 	due, ok := db.compensationDue(u, r)
 	return ok && float64(due) == args.Amount
+}
+
+// The policy predicates below are what Catalog().CheckPolicy runs before a
+// gold write: one check per rule of policy.md a careless agent could
+// break, each error naming the rule. They read db and never change it.
+
+// checkWrite reports whether the policy lets the agent serving userID make
+// the call a on db's current state: nil when it does, an error naming the
+// rule it breaks otherwise. Reads, calculate and the transfer are always
+// allowed; arguments that do not decode are an error.
+func (db *DB) checkWrite(userID string, a emobench.Action) error {
+	var err error
+	switch a.Name {
+	case ToolBookReservation:
+		err = db.checkBook(userID, a.Arguments)
+	case ToolCancelReservation:
+		err = db.checkCancel(userID, a.Arguments)
+	case ToolUpdateReservationFlights:
+		err = db.checkChangeFlights(userID, a.Arguments)
+	case ToolUpdateReservationPassengers:
+		err = db.checkChangePassengers(userID, a.Arguments)
+	case ToolUpdateReservationBaggages:
+		err = db.checkAddBags(userID, a.Arguments)
+	case ToolSendCertificate:
+		err = db.checkCertificate(userID, a.Arguments)
+	default:
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("policy: %s: %w", a.Name, err)
+	}
+	return nil
+}
+
+// decodePolicyArgs decodes a write's arguments for a predicate.
+func decodePolicyArgs(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("arguments: %w", err)
+	}
+	return nil
+}
+
+// changeable returns the reservation id names if userID owns it, it is
+// active and none of its flights has been flown: the policy's conditions
+// for any change or cancellation.
+func (db *DB) changeable(userID, id string) (*Reservation, *User, error) {
+	r, ok := db.Reservations[id]
+	switch {
+	case !ok:
+		return nil, nil, fmt.Errorf("reservation %q does not exist", id)
+	case r.UserID != userID:
+		return nil, nil, fmt.Errorf("reservation %s belongs to %s, not to the authenticated user %s", id, r.UserID, userID)
+	case r.Status != ReservationActive:
+		return nil, nil, fmt.Errorf("reservation %s is not active", id)
+	case db.flown(r):
+		return nil, nil, fmt.Errorf("reservation %s has a flight that has been flown: only a human agent may act on it", id)
+	}
+	u, ok := db.Users[userID]
+	if !ok {
+		return nil, nil, fmt.Errorf("user %q does not exist", userID)
+	}
+	return r, u, nil
+}
+
+// checkChangePayment checks the method a change is charged or refunded
+// to: a credit card or gift card in u's profile, never a certificate.
+func checkChangePayment(u *User, paymentID string) error {
+	if paymentID == "" {
+		return nil
+	}
+	pm, ok := u.PaymentMethods[paymentID]
+	switch {
+	case !ok:
+		return fmt.Errorf("payment method %s is not in the profile of %s", paymentID, u.ID)
+	case pm.Source == SourceCertificate:
+		return fmt.Errorf("a travel certificate (%s) pays only for new bookings, not for changes", paymentID)
+	}
+	return nil
+}
+
+// checkCancel: nothing flown, and one of the four cancellation conditions.
+func (db *DB) checkCancel(userID string, raw json.RawMessage) error {
+	var a struct {
+		ReservationID string `json:"reservation_id"`
+		Reason        string `json:"reason"`
+	}
+	if err := decodePolicyArgs(raw, &a); err != nil {
+		return err
+	}
+	r, _, err := db.changeable(userID, a.ReservationID)
+	if err != nil {
+		return err
+	}
+	switch {
+	case a.Reason == ReasonAirlineCancelled && !db.hasStatus(r, StatusCancelled):
+		return fmt.Errorf("reason %s, but no flight of reservation %s was cancelled", a.Reason, r.ID)
+	case !db.policyAllowsCancel(r, a.Reason):
+		return fmt.Errorf("reservation %s was booked more than 24 hours ago, is not business, has no flight the airline cancelled, and is not insured for a health or weather reason (reason %s)", r.ID, a.Reason)
+	}
+	return nil
+}
+
+// checkChangeFlights: nothing flown; a basic economy reservation keeps
+// its flights (only its cabin may change); a difference goes to a credit
+// card or gift card of the profile.
+func (db *DB) checkChangeFlights(userID string, raw json.RawMessage) error {
+	var a struct {
+		ReservationID string      `json:"reservation_id"`
+		Cabin         string      `json:"cabin"`
+		Flights       []FlightRef `json:"flights"`
+		PaymentID     string      `json:"payment_id"`
+	}
+	if err := decodePolicyArgs(raw, &a); err != nil {
+		return err
+	}
+	r, u, err := db.changeable(userID, a.ReservationID)
+	if err != nil {
+		return err
+	}
+	if r.Cabin == CabinBasicEconomy && !sameFlights(r.Flights, a.Flights) {
+		return fmt.Errorf("reservation %s is basic economy: its flights cannot be changed", r.ID)
+	}
+	return checkChangePayment(u, a.PaymentID)
+}
+
+// sameFlights reports whether refs names exactly the flights of segs, in
+// order.
+func sameFlights(segs []Segment, refs []FlightRef) bool {
+	if len(segs) != len(refs) {
+		return false
+	}
+	for i, s := range segs {
+		if refs[i] != (FlightRef{s.FlightNumber, s.Date}) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkChangePassengers: nothing flown, the number of passengers kept.
+func (db *DB) checkChangePassengers(userID string, raw json.RawMessage) error {
+	var a struct {
+		ReservationID string      `json:"reservation_id"`
+		Passengers    []Passenger `json:"passengers"`
+	}
+	if err := decodePolicyArgs(raw, &a); err != nil {
+		return err
+	}
+	r, _, err := db.changeable(userID, a.ReservationID)
+	if err != nil {
+		return err
+	}
+	if len(a.Passengers) != len(r.Passengers) {
+		return fmt.Errorf("reservation %s has %d passengers; their number cannot change (%d given)", r.ID, len(r.Passengers), len(a.Passengers))
+	}
+	return nil
+}
+
+// checkAddBags: nothing flown, bags only added, nonfree_baggages the
+// count beyond the allowance for the owner's membership, the cabin and
+// the passengers, the fee on a credit card or gift card of the profile.
+func (db *DB) checkAddBags(userID string, raw json.RawMessage) error {
+	var a struct {
+		ReservationID   string `json:"reservation_id"`
+		TotalBaggages   int    `json:"total_baggages"`
+		NonfreeBaggages int    `json:"nonfree_baggages"`
+		PaymentID       string `json:"payment_id"`
+	}
+	if err := decodePolicyArgs(raw, &a); err != nil {
+		return err
+	}
+	r, u, err := db.changeable(userID, a.ReservationID)
+	if err != nil {
+		return err
+	}
+	if a.TotalBaggages < r.TotalBaggages {
+		return fmt.Errorf("reservation %s has %d checked bags; bags can be added, never removed (%d given)", r.ID, r.TotalBaggages, a.TotalBaggages)
+	}
+	if want := NonfreeBags(u.Membership, r.Cabin, len(r.Passengers), a.TotalBaggages); a.NonfreeBaggages != want {
+		return fmt.Errorf("%d bags for %d %s passengers of a %s member: %d are beyond the allowance, not %d", a.TotalBaggages, len(r.Passengers), r.Cabin, u.Membership, want, a.NonfreeBaggages)
+	}
+	return checkChangePayment(u, a.PaymentID)
+}
+
+// checkBook: booked for the authenticated user, at most MaxPassengers,
+// nonfree_baggages by the allowance table, and at most one certificate,
+// one credit card and three gift cards, each from the profile.
+func (db *DB) checkBook(userID string, raw json.RawMessage) error {
+	var a struct {
+		UserID          string       `json:"user_id"`
+		Cabin           string       `json:"cabin"`
+		Flights         []FlightRef  `json:"flights"`
+		Passengers      []Passenger  `json:"passengers"`
+		PaymentMethods  []PaymentArg `json:"payment_methods"`
+		TotalBaggages   int          `json:"total_baggages"`
+		NonfreeBaggages int          `json:"nonfree_baggages"`
+	}
+	if err := decodePolicyArgs(raw, &a); err != nil {
+		return err
+	}
+	u, ok := db.Users[a.UserID]
+	switch {
+	case a.UserID != userID:
+		return fmt.Errorf("the booking is for user %s, not the authenticated user %s", a.UserID, userID)
+	case !ok:
+		return fmt.Errorf("user %q does not exist", a.UserID)
+	case len(a.Passengers) == 0 || len(a.Passengers) > MaxPassengers:
+		return fmt.Errorf("a reservation holds 1 to %d passengers, not %d", MaxPassengers, len(a.Passengers))
+	}
+	for _, f := range a.Flights {
+		if _, fd, err := db.flightDate(f.FlightNumber, f.Date); err != nil || fd.Status != StatusAvailable {
+			return fmt.Errorf("flight %s on %s is not available for booking", f.FlightNumber, f.Date)
+		}
+	}
+	if want := NonfreeBags(u.Membership, a.Cabin, len(a.Passengers), a.TotalBaggages); a.NonfreeBaggages != want {
+		return fmt.Errorf("%d bags for %d %s passengers of a %s member: %d are beyond the allowance, not %d", a.TotalBaggages, len(a.Passengers), a.Cabin, u.Membership, want, a.NonfreeBaggages)
+	}
+	limits := map[string]int{SourceCertificate: 1, SourceCreditCard: 1, SourceGiftCard: 3}
+	count := map[string]int{}
+	for _, p := range a.PaymentMethods {
+		pm, ok := u.PaymentMethods[p.PaymentID]
+		if !ok {
+			return fmt.Errorf("payment method %s is not in the profile of %s", p.PaymentID, u.ID)
+		}
+		if count[pm.Source]++; count[pm.Source] > limits[pm.Source] {
+			return fmt.Errorf("a reservation may be paid with at most %s", plural(limits[pm.Source], strings.ReplaceAll(pm.Source, "_", " ")))
+		}
+	}
+	return nil
+}
+
+// checkCertificate: the user's own reservation, compensation due (gold,
+// insured or business, a delayed or cancelled flight, none sent yet), and
+// exactly the amount per passenger the policy grants.
+func (db *DB) checkCertificate(userID string, raw json.RawMessage) error {
+	var a struct {
+		UserID        string  `json:"user_id"`
+		ReservationID string  `json:"reservation_id"`
+		Amount        float64 `json:"amount"`
+	}
+	if err := decodePolicyArgs(raw, &a); err != nil {
+		return err
+	}
+	r, ok := db.Reservations[a.ReservationID]
+	u := db.Users[userID]
+	switch {
+	case a.UserID != userID:
+		return fmt.Errorf("the certificate is for user %s, not the authenticated user %s", a.UserID, userID)
+	case !ok || u == nil || r.UserID != userID:
+		return fmt.Errorf("reservation %q is not one of %s's", a.ReservationID, userID)
+	case r.Compensated:
+		return fmt.Errorf("reservation %s was already compensated: at most one certificate per reservation", r.ID)
+	case !eligible(u, r):
+		return fmt.Errorf("no compensation is due: %s is a %s member, reservation %s is %s without insurance", u.ID, u.Membership, r.ID, r.Cabin)
+	}
+	due, ok := db.compensationDue(u, r)
+	switch {
+	case !ok:
+		return fmt.Errorf("no flight of reservation %s is delayed or cancelled", r.ID)
+	case float64(due) != a.Amount:
+		return fmt.Errorf("the compensation due for reservation %s is %d, not %v", r.ID, due, a.Amount)
+	}
+	return nil
 }
