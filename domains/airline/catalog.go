@@ -16,7 +16,11 @@ import (
 // with its wording and a grounder over the database, and the policy
 // predicates of rules.go. Every grounder's gold actions after the opener
 // follow its intent's Path, a step repeated once per entity it reads (the
-// reservations of a total, the flights of an upgrade).
+// reservations of a total, the flights of an upgrade), with reads added
+// where the policy asks for them: the flight status before compensation,
+// and a calculate call for every amount a write passes (a booking's total,
+// a certificate), so that each argument is known to the user or found by
+// an earlier read.
 
 // Emotion families, for Intent.Families.
 const (
@@ -42,7 +46,7 @@ func Catalog() *sim.Catalog {
 			ToolGetUserDetails: {ToolGetReservationDetails, ToolSearchDirectFlight, ToolListAllAirports, ToolGetFlightStatus, ToolTransfer},
 			ToolGetReservationDetails: {ToolGetReservationDetails, ToolGetFlightStatus, ToolSearchDirectFlight,
 				ToolCancelReservation, ToolUpdateReservationFlights, ToolUpdateReservationPassengers,
-				ToolUpdateReservationBaggages, ToolCalculate, ToolTransfer},
+				ToolUpdateReservationBaggages, ToolSendCertificate, ToolCalculate, ToolTransfer},
 			ToolListAllAirports:          {ToolSearchDirectFlight},
 			ToolSearchDirectFlight:       {ToolSearchDirectFlight, ToolSearchOnestopFlight, ToolBookReservation, ToolUpdateReservationFlights},
 			ToolSearchOnestopFlight:      {ToolBookReservation},
@@ -160,7 +164,7 @@ func Catalog() *sim.Catalog {
 					"I want to lodge a complaint: my flight {flight} on {date} on reservation {reservation} was cancelled. I expect compensation, and I don't want anything else changed today.",
 				},
 				Ground: groundCompensationCancelled},
-			{Name: "compensation_then_cancel", Kind: sim.IntentWrite, Path: []string{R, ToolGetFlightStatus, ToolSendCertificate, ToolCancelReservation}, Families: unhappy,
+			{Name: "compensation_then_cancel", Kind: sim.IntentWrite, Path: []string{R, ToolSendCertificate, ToolCancelReservation}, Families: unhappy,
 				Templates: []string{
 					"You cancelled my flight {flight} on {date}, on reservation {reservation}. I am unhappy about it and want compensation. Then I want the whole reservation cancelled with a refund, as I will make other plans.",
 					"My flight {flight} on {date} got cancelled (reservation {reservation}). First I want compensation for the trouble, and then cancel the whole booking and refund me; I'll travel another way.",
@@ -380,6 +384,11 @@ func (x *grounding) disrupted(r *Reservation, status string) (Segment, bool) {
 		}
 	}
 	return Segment{}, false
+}
+
+// calculation is the calculate call that gives an amount a write passes.
+func calculation(expression string) emobench.Action {
+	return act(ToolCalculate, map[string]any{"expression": expression})
 }
 
 func cancelAction(r *Reservation, reason string) emobench.Action {
@@ -763,12 +772,10 @@ func (x *grounding) planBooking(flights []Segment) (booking, bool) {
 		cabin: cabins[x.Rand.IntN(len(cabins))], insurance: "no",
 	}
 	bk.passengers = []Passenger{{FirstName: u.FirstName, LastName: u.LastName, DOB: u.DOB}}
-	if x.Rand.IntN(2) == 0 {
-		if len(u.SavedPassengers) > 0 {
-			bk.passengers = append(bk.passengers, u.SavedPassengers[0])
-		} else {
-			bk.passengers = append(bk.passengers, x.newPerson(bk.passengers))
-		}
+	// A companion comes from the saved passengers, whose details the
+	// profile gives.
+	if x.Rand.IntN(2) == 0 && len(u.SavedPassengers) > 0 {
+		bk.passengers = append(bk.passengers, u.SavedPassengers[x.Rand.IntN(len(u.SavedPassengers))])
 	}
 	pax := len(bk.passengers)
 	per := 0
@@ -790,6 +797,24 @@ func (x *grounding) planBooking(flights []Segment) (booking, bool) {
 		bk.total += InsuranceFee * pax
 	}
 	return bk, true
+}
+
+// totalExpression is the calculation of bk's total: fares times
+// passengers, plus the bag fees and the insurance.
+func (x *grounding) totalExpression(bk booking) string {
+	fares := make([]string, len(bk.flights))
+	for i, s := range bk.flights {
+		fares[i] = fmt.Sprint(x.db.Flights[s.FlightNumber].Dates[s.Date].Prices.Get(bk.cabin))
+	}
+	pax := len(bk.passengers)
+	e := fmt.Sprintf("%d * (%s)", pax, strings.Join(fares, " + "))
+	if bk.nonfree > 0 {
+		e += fmt.Sprintf(" + %d * %d", bk.nonfree, BagFee)
+	}
+	if bk.insurance == "yes" {
+		e += fmt.Sprintf(" + %d * %d", pax, InsuranceFee)
+	}
+	return e
 }
 
 // futureFlight draws an available flight on a date after Today.
@@ -855,7 +880,7 @@ func groundBookDirect(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	gr := x.bookingGrounding(bk, describeMethod(pm))
-	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date),
+	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date), calculation(x.totalExpression(bk)),
 		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}
 	gr.Outputs = []string{fmt.Sprint(bk.total)}
 	return gr, true
@@ -894,6 +919,7 @@ func groundBookCertificate(g sim.GroundContext) (sim.Grounding, bool) {
 	rest := bk.total - *cert.Amount
 	gr := x.bookingGrounding(bk, payment)
 	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date),
+		calculation(fmt.Sprintf("%s - %d", x.totalExpression(bk), *cert.Amount)),
 		bk.act(x.u, []map[string]any{{"payment_id": cert.ID, "amount": *cert.Amount}, {"payment_id": card.ID, "amount": rest}})}
 	gr.Outputs = []string{fmt.Sprint(bk.total), fmt.Sprint(rest)}
 	gr.Uses = []string{cert.ID}
@@ -944,6 +970,7 @@ func groundBookOnestop(g sim.GroundContext) (sim.Grounding, bool) {
 	gr.Request = request(fmt.Sprintf("Book a one-way trip from %s to %s on %s with one stop.", bk.origin, bk.destination, bk.date), ToolBookReservation)
 	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date),
 		act(ToolSearchOnestopFlight, map[string]any{"origin": bk.origin, "destination": bk.destination, "date": bk.date}),
+		calculation(x.totalExpression(bk)),
 		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}
 	gr.Outputs = []string{fmt.Sprint(bk.total)}
 	return gr, true
@@ -959,6 +986,7 @@ func (x *grounding) compensation(r *Reservation, s Segment, amount int) sim.Grou
 		Request: request(fmt.Sprintf("Compensate me for the %s of flight %s.",
 			map[string]string{StatusDelayed: "delay", StatusCancelled: "cancellation"}[fd.Status], s.FlightNumber), ToolSendCertificate),
 		Actions: []emobench.Action{getReservation(r), flightStatus(s),
+			calculation(fmt.Sprintf("%d * %d", amount/len(r.Passengers), len(r.Passengers))),
 			act(ToolSendCertificate, map[string]any{"user_id": x.u.ID, "reservation_id": r.ID, "amount": amount})},
 		Outputs: []string{fmt.Sprint(amount)},
 		Uses:    []string{r.ID},
@@ -1048,7 +1076,7 @@ func groundAllTotal(g sim.GroundContext) (sim.Grounding, bool) {
 		terms = append(terms, fmt.Sprint(r.TotalPaid()))
 		sum += r.TotalPaid()
 	}
-	actions = append(actions, act(ToolCalculate, map[string]any{"expression": strings.Join(terms, " + ")}))
+	actions = append(actions, calculation(strings.Join(terms, " + ")))
 	return sim.Grounding{
 		Slots:   map[string]string{},
 		Facts:   map[string]string{},
