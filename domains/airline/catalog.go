@@ -3,6 +3,7 @@ package airline
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -43,11 +44,11 @@ func Catalog() *sim.Catalog {
 	return &sim.Catalog{
 		Openers: []string{ToolGetUserDetails},
 		Follows: map[string][]string{
-			ToolGetUserDetails: {ToolGetReservationDetails, ToolSearchDirectFlight, ToolListAllAirports, ToolGetFlightStatus, ToolTransfer},
+			ToolGetUserDetails: {ToolGetReservationDetails, ToolSearchDirectFlight, ToolSearchOnestopFlight, ToolListAllAirports, ToolGetFlightStatus, ToolTransfer},
 			ToolGetReservationDetails: {ToolGetReservationDetails, ToolGetFlightStatus, ToolSearchDirectFlight,
 				ToolCancelReservation, ToolUpdateReservationFlights, ToolUpdateReservationPassengers,
 				ToolUpdateReservationBaggages, ToolSendCertificate, ToolCalculate, ToolTransfer},
-			ToolListAllAirports:          {ToolSearchDirectFlight},
+			ToolListAllAirports:          {ToolSearchDirectFlight, ToolSearchOnestopFlight},
 			ToolSearchDirectFlight:       {ToolSearchDirectFlight, ToolSearchOnestopFlight, ToolBookReservation, ToolUpdateReservationFlights},
 			ToolSearchOnestopFlight:      {ToolBookReservation},
 			ToolGetFlightStatus:          {ToolSendCertificate, ToolCancelReservation, ToolTransfer},
@@ -124,14 +125,14 @@ func Catalog() *sim.Catalog {
 				Templates: []string{
 					"I need to move reservation {reservation} from {old_date} to {date}, same flight {flight}, and add {added} so it has {total} in all. Charge any difference and fees to {payment}; I want to know the total.",
 					"My trip is shifting to {date}: put reservation {reservation} on flight {flight} that day instead of {old_date}, and add {added} ({total} altogether). Use {payment} and tell me what I pay.",
-					"Please rebook reservation {reservation} onto flight {flight} on {date} rather than {old_date}, and add {added}, {total} in total. {payment} covers everything; how much is it?",
+					"Please rebook reservation {reservation} onto flight {flight} on {date} rather than {old_date}, and add {added}, {total} in total. Everything goes on {payment}; how much is it?",
 				},
 				Ground: groundChangeDateAddBags},
 			// Bookings.
 			{Name: "book_direct", Kind: sim.IntentWrite, Path: []string{ToolSearchDirectFlight, ToolBookReservation},
 				Templates: []string{
 					"I want to book a one-way {cabin} trip from {origin} to {destination} on {date}, {who}, with {bags}. {insurance}. I will pay with {payment}, and I want to know the total price.",
-					"Please get me a one-way {cabin} ticket {who} from {origin} to {destination} on {date}. We'll have {bags}; {insurance_lower}. Put it on {payment} and tell me the total.",
+					"Please get me a one-way {cabin} ticket {who} from {origin} to {destination} on {date}. We'll have {bags}. {insurance}. Put it on {payment} and tell me the total.",
 					"I need to fly from {origin} to {destination} on {date}, one way in {cabin}, {who}. {bags_cap}. {insurance}. Charge {payment} and let me know the full price.",
 				},
 				Ground: groundBookDirect},
@@ -142,7 +143,7 @@ func Catalog() *sim.Catalog {
 					"Book me a one-way flight {who} from {origin} to {destination} on {date}, {cabin}, {bags}. {insurance}. Payment: {payment}. What is the total, and how much goes on the card?",
 				},
 				Ground: groundBookCertificate},
-			{Name: "book_onestop", Kind: sim.IntentWrite, Path: []string{ToolSearchDirectFlight, ToolSearchOnestopFlight, ToolBookReservation},
+			{Name: "book_onestop", Kind: sim.IntentWrite, Path: []string{ToolSearchOnestopFlight, ToolBookReservation},
 				Templates: []string{
 					"I want to book a one-way {cabin} trip from {origin} to {destination} on {date}, {who}, with {bags}. There is no direct flight, so I will connect in {via}. {insurance}. I will pay with {payment}, and I want to know the total price.",
 					"I need to get from {origin} to {destination} on {date}; I know there's no nonstop, so a connection through {via} is fine. One way, {cabin}, {who}, {bags}. {insurance}. Pay with {payment} and tell me the total.",
@@ -303,28 +304,31 @@ func newGrounding(g sim.GroundContext) (*grounding, bool) {
 func (x *grounding) used(id string) bool { return x.Used != nil && x.Used(id) }
 
 // reservation picks one of the user's active reservations that ok
-// accepts, preferring those no kept task used.
+// accepts, preferring those no kept task used, then those the task's
+// earlier intents left as they were in the initial database (so that two
+// intents of one task act on different reservations when they can).
 func (x *grounding) reservation(ok func(r *Reservation) bool) (*Reservation, bool) {
-	var fresh, used []*Reservation
+	var pools [4][]*Reservation
 	for _, id := range x.u.Reservations {
 		r := x.db.Reservations[id]
 		if r == nil || r.Status != ReservationActive || !ok(r) {
 			continue
 		}
+		rank := 0
 		if x.used(id) {
-			used = append(used, r)
-		} else {
-			fresh = append(fresh, r)
+			rank += 2
+		}
+		if orig := initialDB().Reservations[id]; orig == nil || !reflect.DeepEqual(*orig, *r) {
+			rank++
+		}
+		pools[rank] = append(pools[rank], r)
+	}
+	for _, pool := range pools {
+		if len(pool) > 0 {
+			return pool[x.Rand.IntN(len(pool))], true
 		}
 	}
-	pool := fresh
-	if len(pool) == 0 {
-		pool = used
-	}
-	if len(pool) == 0 {
-		return nil, false
-	}
-	return pool[x.Rand.IntN(len(pool))], true
+	return nil, false
 }
 
 // plain reports whether r meets none of the cancellation conditions other
@@ -851,7 +855,7 @@ func (x *grounding) bookingGrounding(bk booking, payment string) sim.Grounding {
 		Slots: map[string]string{
 			"cabin": strings.ReplaceAll(bk.cabin, "_", " "), "origin": x.place(bk.origin), "destination": x.place(bk.destination),
 			"date": bk.date, "who": who, "bags": bags, "bags_cap": strings.ToUpper(bags[:1]) + bags[1:],
-			"insurance": ins, "insurance_lower": strings.ToLower(ins[:1]) + ins[1:], "payment": payment,
+			"insurance": ins, "payment": payment,
 		},
 		Facts: map[string]string{
 			"origin": x.place(bk.origin), "destination": x.place(bk.destination),
@@ -968,7 +972,7 @@ func groundBookOnestop(g sim.GroundContext) (sim.Grounding, bool) {
 	gr.Slots["via"] = x.place(pair[0].Destination)
 	gr.Facts["connection"] = "via " + x.place(pair[0].Destination)
 	gr.Request = request(fmt.Sprintf("Book a one-way trip from %s to %s on %s with one stop.", bk.origin, bk.destination, bk.date), ToolBookReservation)
-	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date),
+	gr.Actions = []emobench.Action{
 		act(ToolSearchOnestopFlight, map[string]any{"origin": bk.origin, "destination": bk.destination, "date": bk.date}),
 		calculation(x.totalExpression(bk)),
 		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}

@@ -554,3 +554,67 @@ func TestCheckWrite(t *testing.T) {
 		t.Error("malformed arguments pass the policy")
 	}
 }
+
+// TestCatalog_Chains grounds two or three intents in a row for one user,
+// as Tracer does for a multi-intent task: each grounder sees the state
+// after the earlier intents' gold actions, and its writes still replay and
+// pass the policy there while its forbidden writes fail it.
+func TestCatalog_Chains(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 60
+	}
+	c := Catalog()
+	writes := writeSet()
+	rng := rand.New(rand.NewPCG(13, 17))
+	users := c.Users(NewEnvironment(InitialDB()))
+	chains, multiWrite := 0, 0
+	for range n {
+		user := users[rng.IntN(len(users))]
+		env := NewEnvironment(InitialDB())
+		auth, _ := c.Authenticate(env, user, rng)
+		if _, err := env.Call(auth.Name, auth.Arguments); err != nil {
+			t.Fatal(err)
+		}
+		k := 2 + rng.IntN(2)
+		nWrites, grounded := 0, 0
+		for range k {
+			in := c.Intents[rng.IntN(len(c.Intents))]
+			before := env.Hash()
+			g, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: rng})
+			if env.Hash() != before {
+				t.Fatalf("%s/%s: the grounder changed the environment", in.Name, user)
+			}
+			if !ok {
+				continue
+			}
+			grounded++
+			for _, f := range g.Forbidden {
+				if err := c.CheckPolicy(env, user, f); err == nil {
+					t.Errorf("%s/%s after earlier intents: forbidden %s(%s) passes the policy", in.Name, user, f.Name, f.Arguments)
+				}
+			}
+			for _, a := range g.Actions {
+				if writes[a.Name] {
+					nWrites++
+					if err := c.CheckPolicy(env, user, a); err != nil {
+						t.Errorf("%s/%s after earlier intents: %s(%s): %v", in.Name, user, a.Name, a.Arguments, err)
+					}
+				}
+				if _, err := env.Call(a.Name, a.Arguments); err != nil {
+					t.Errorf("%s/%s after earlier intents: %s(%s): %v", in.Name, user, a.Name, a.Arguments, err)
+				}
+			}
+		}
+		if grounded >= 2 {
+			chains++
+		}
+		if nWrites >= 2 {
+			multiWrite++
+		}
+	}
+	if chains == 0 || multiWrite == 0 {
+		t.Fatalf("%d chains of two or more intents, %d with two or more writes; want some of each", chains, multiWrite)
+	}
+	t.Logf("%d of %d chains grounded two or more intents, %d hold two or more writes", chains, n, multiWrite)
+}
