@@ -560,9 +560,9 @@ func TestCheckWrite(t *testing.T) {
 // after the earlier intents' gold actions, and its writes still replay and
 // pass the policy there while its forbidden writes fail it.
 func TestCatalog_Chains(t *testing.T) {
-	n := 300
+	n := 150
 	if testing.Short() {
-		n = 60
+		n = 40
 	}
 	c := Catalog()
 	writes := writeSet()
