@@ -27,7 +27,7 @@ type importRule struct {
 // A subpackage follows its nearest listed ancestor. What the table does not
 // name is written here as the smallest rule that holds today:
 //   - domains/<d>/gen (a domain's data generator) imports what its domain
-//     may, and that domain;
+//     may, that domain, and tracer (whose Generate writes its tasks);
 //   - export imports root types (and redact, which DESIGN.md says export
 //     uses), never db, sim, ingest, analysis or reports;
 //   - fixtures and fixtures/gen import no project package;
@@ -49,7 +49,7 @@ var importRules = map[string]importRule{
 	"ingest":        {project: []string{"", "redact"}},
 	"sim":           {project: []string{"", "redact"}},
 	"domains/*":     {project: []string{"", "sim"}},
-	"domains/*/gen": {project: []string{"", "sim", "domains/$1"}},
+	"domains/*/gen": {project: []string{"", "sim", "domains/$1", "tracer"}},
 	"domains/all":   {project: []string{"domains/*"}},
 	"tracer":        {project: []string{"", "sim", "db", "tracer/sft"}},
 	"tracer/sft":    {project: []string{"", "sim"}},

@@ -2,9 +2,10 @@
 // the spirit of τ-bench's: an agent of Larkspur Air books, changes and
 // cancels flight reservations and handles complaints under a written
 // policy. The package holds the seeded database generator (GenerateDB), the
-// tools over it (Tools), the policy (policy.md) and the test tasks
-// (tasks.json, written by BuildTasks through `go generate`). The package
-// follows the layout of domains/README.md.
+// tools over it (Tools), the policy (policy.md), the intent catalog Tracer
+// generates tasks from (Catalog) and those tasks: tasks.json (test) and
+// tasks_train.json (train), written by ./gen through `go generate`. The
+// package follows the layout of domains/README.md.
 package airline
 
 //go:generate go run ./gen
@@ -13,6 +14,7 @@ import (
 	_ "embed"
 	"sync"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -25,12 +27,19 @@ var policy string
 //go:embed tasks.json
 var tasksJSON []byte
 
+//go:embed tasks_train.json
+var trainTasksJSON []byte
+
 // initialDB is GenerateDB(Seed), made once; it is never handed out, only
 // copied.
 var initialDB = sync.OnceValue(func() *DB { return GenerateDB(Seed) })
 
-// embeddedTasks decodes tasks.json once.
-var embeddedTasks = sim.EmbeddedTasks(Name, tasksJSON)
+// embeddedTasks decodes tasks.json and tasks_train.json once and returns
+// the test tasks, then the train tasks.
+var embeddedTasks = func() func() []emobench.TaskSpec {
+	test, train := sim.EmbeddedTasks(Name, tasksJSON), sim.EmbeddedTasks(Name+" train", trainTasksJSON)
+	return func() []emobench.TaskSpec { return append(test(), train()...) }
+}()
 
 // InitialDB returns a fresh deep copy of the initial database,
 // GenerateDB(Seed).

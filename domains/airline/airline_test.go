@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -24,8 +25,11 @@ func TestNew(t *testing.T) {
 		t.Errorf("TransferTool() = %q is not a tool", d.TransferTool())
 	}
 	tasks := d.Tasks()
-	if got, want := len(tasks), NumTestTasks; got != want {
+	if got, want := len(tasks), NumTestTasks+NumTrainTasks; got != want {
 		t.Fatalf("len(Tasks()) = %d, want %d", got, want)
+	}
+	if tasks[0].Split != emobench.SplitTest || tasks[len(tasks)-1].Split != emobench.SplitTrain {
+		t.Errorf("Tasks() splits %s ... %s, want the test tasks, then the train tasks", tasks[0].Split, tasks[len(tasks)-1].Split)
 	}
 	tasks[0].ID = "changed"
 	if d.Tasks()[0].ID == "changed" {
@@ -37,7 +41,11 @@ func TestNewEnvironment_Independent(t *testing.T) {
 	d := New()
 	a, b := d.NewEnvironment(), d.NewEnvironment()
 	initial := b.Hash()
-	task := d.Tasks()[0]
+	tasks := d.Tasks()
+	writes := writeSet()
+	task := tasks[slices.IndexFunc(tasks, func(t emobench.TaskSpec) bool {
+		return slices.ContainsFunc(t.Actions, func(a emobench.Action) bool { return writes[a.Name] })
+	})]
 	for _, act := range task.Actions {
 		if _, err := a.Call(act.Name, act.Arguments); err != nil {
 			t.Fatalf("task %s: %s: %v", task.ID, act.Name, err)

@@ -43,6 +43,9 @@ func Catalog() *sim.Catalog {
 	R := ToolGetReservationDetails
 	return &sim.Catalog{
 		Openers: []string{ToolGetUserDetails},
+		// The cancellation reason and the trip type are enum words the
+		// request states anyway.
+		ExemptArgs: []string{"reason", "trip_type"},
 		Follows: map[string][]string{
 			ToolGetUserDetails: {ToolGetReservationDetails, ToolSearchDirectFlight, ToolSearchOnestopFlight, ToolListAllAirports, ToolGetFlightStatus, ToolTransfer},
 			ToolGetReservationDetails: {ToolGetReservationDetails, ToolGetFlightStatus, ToolSearchDirectFlight,

@@ -9,9 +9,10 @@ import (
 	"github.com/emobench/emobench"
 )
 
-// This file is the policy of policy.md as the task builder applies it to
-// ground gold actions and refusals. The tools never call it: following
-// the policy is the agent's job (see domains/README.md), and
+// This file is the policy of policy.md as the catalog applies it: its
+// grounders pick allowed and forbidden writes by it, and Catalog's
+// CheckPolicy runs its predicates. The tools never call it: following the
+// policy is the agent's job (see domains/README.md), and
 // TestTools_NoPolicy checks that tools.go does not use these names.
 
 // Policy facts. Money is in whole US dollars.
@@ -92,36 +93,6 @@ func (db *DB) compensationDue(u *User, r *Reservation) (int, bool) {
 		return DelayCompensation * len(r.Passengers), true
 	}
 	return 0, false
-}
-
-// policyAllowsWrite reports whether the policy lets the agent make the
-// cancel_reservation or send_certificate call a on db's current state;
-// other calls are not judged here and are allowed.
-func (db *DB) policyAllowsWrite(a emobench.Action) bool {
-	var args struct {
-		UserID        string  `json:"user_id"`
-		ReservationID string  `json:"reservation_id"`
-		Reason        string  `json:"reason"`
-		Amount        float64 `json:"amount"`
-	}
-	if json.Unmarshal(a.Arguments, &args) != nil {
-		return false
-	}
-	r, ok := db.Reservations[args.ReservationID]
-	switch {
-	case a.Name != ToolCancelReservation && a.Name != ToolSendCertificate:
-		return true
-	case !ok:
-		return false
-	case a.Name == ToolCancelReservation:
-		return db.policyAllowsCancel(r, args.Reason)
-	}
-	u, ok := db.Users[args.UserID]
-	if !ok || r.UserID != u.ID {
-		return false
-	}
-	due, ok := db.compensationDue(u, r)
-	return ok && float64(due) == args.Amount
 }
 
 // The policy predicates below are what Catalog().CheckPolicy runs before a

@@ -1,9 +1,11 @@
 package airline
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 )
 
 func TestNonfreeBags(t *testing.T) {
@@ -25,7 +27,7 @@ func TestNonfreeBags(t *testing.T) {
 	}
 }
 
-func TestPolicyAllowsWrite(t *testing.T) {
+func TestCheckWrite_Cancellations(t *testing.T) {
 	f := newFixtures(t)
 	db := f.db
 	pick := func(desc string, ok func(*Reservation, *User) bool) *Reservation {
@@ -76,8 +78,18 @@ func TestPolicyAllowsWrite(t *testing.T) {
 		{"a read", act(ToolGetUserDetails, map[string]any{"user_id": recent.UserID}), true},
 	}
 	for _, tt := range tests {
-		if got := db.policyAllowsWrite(tt.action); got != tt.want {
-			t.Errorf("%s: policyAllowsWrite(%s) = %v, want %v", tt.name, tt.action.Arguments, got, tt.want)
+		// The agent serves the owner of the reservation acted on (of the
+		// certificate's user when the reservation is unknown).
+		args, err := sim.CallArgs(tt.action)
+		if err != nil {
+			t.Fatal(err)
+		}
+		user, _ := args["user_id"].(string)
+		if r, ok := db.Reservations[fmt.Sprint(args["reservation_id"])]; ok && user == "" {
+			user = r.UserID
+		}
+		if got := db.checkWrite(user, tt.action) == nil; got != tt.want {
+			t.Errorf("%s: checkWrite(%s) allows = %v, want %v", tt.name, tt.action.Arguments, got, tt.want)
 		}
 	}
 	// At most one certificate per reservation.

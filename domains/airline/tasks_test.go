@@ -1,15 +1,12 @@
 package airline
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
@@ -24,23 +21,31 @@ func testTasks(t *testing.T) []emobench.TaskSpec {
 	return tasks
 }
 
-// TestTasksJSON_UpToDate is the golden check: the embedded tasks.json is
-// what BuildTasks writes today. Regenerate with `go generate ./domains/airline`.
-func TestTasksJSON_UpToDate(t *testing.T) {
-	want, err := sim.EncodeTasks(BuildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, emobench.SplitTest))
+func trainTasks(t *testing.T) []emobench.TaskSpec {
+	t.Helper()
+	tasks, err := sim.DecodeTasks(trainTasksJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(tasksJSON, want) {
-		t.Fatalf("tasks.json is stale; run go generate ./domains/airline (-embedded +built):\n%s", cmp.Diff(string(tasksJSON), string(want)))
-	}
+	return tasks
 }
 
 var factKey = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
 
 func TestTasks_Valid(t *testing.T) {
-	tasks := testTasks(t)
-	if got, want := len(tasks), NumTestTasks; got != want {
+	for _, split := range []struct {
+		name  emobench.Split
+		tasks []emobench.TaskSpec
+		n     int
+		seed  uint64
+	}{{emobench.SplitTest, testTasks(t), NumTestTasks, TestTaskSeed}, {emobench.SplitTrain, trainTasks(t), NumTrainTasks, TrainTaskSeed}} {
+		t.Run(string(split.name), func(t *testing.T) { checkTasks(t, split.tasks, split.name, split.n, split.seed) })
+	}
+}
+
+// checkTasks checks one split of the embedded tasks.
+func checkTasks(t *testing.T, tasks []emobench.TaskSpec, split emobench.Split, n int, seed uint64) {
+	if got, want := len(tasks), n; got != want {
 		t.Fatalf("len(tasks) = %d, want %d", got, want)
 	}
 	tools := map[string]sim.ToolSchema{}
@@ -51,11 +56,14 @@ func TestTasks_Valid(t *testing.T) {
 		if err := task.Validate(); err != nil {
 			t.Errorf("task %d: %v", i, err)
 		}
-		if got, want := task.ID, fmt.Sprintf("airline-test-%03d", i); got != want {
+		if got, want := task.ID, fmt.Sprintf("airline-%s-%03d", split, i); got != want {
 			t.Errorf("task %d: id %q, want %q", i, got, want)
 		}
-		if task.Domain != Name || task.Split != emobench.SplitTest {
+		if task.Domain != Name || task.Split != split {
 			t.Errorf("task %s: domain %q split %q", task.ID, task.Domain, task.Split)
+		}
+		if g := task.Generator; g == nil || g.Name != "tracer" || g.Seed != seed || len(task.Intents) == 0 {
+			t.Errorf("task %s: generator %+v, intents %v; want Tracer's with seed %d", task.ID, g, task.Intents, seed)
 		}
 		if _, ok := initialDB().Users[task.UserID]; !ok {
 			t.Errorf("task %s: unknown user %q", task.ID, task.UserID)
@@ -68,8 +76,10 @@ func TestTasks_Valid(t *testing.T) {
 				t.Errorf("task %s: fact %q = %q: want a snake_case key and a value", task.ID, k, v)
 			}
 		}
-		if !strings.Contains(task.Instruction, task.UserID) {
-			t.Errorf("task %s: the instruction does not give the user id", task.ID)
+		// The user can identify itself: the user id is a fact, which the
+		// LLM user simulator's prompt lists beside the instruction.
+		if task.Instruction == "" || task.Scenario.Facts["user_id"] == "" {
+			t.Errorf("task %s: no instruction or no user id among the facts", task.ID)
 		}
 		var names []string
 		for _, a := range task.Actions {
@@ -114,7 +124,7 @@ func TestTasks_Replay(t *testing.T) {
 	for _, tl := range d.NewEnvironment().Tools() {
 		writes[tl.Name] = tl.Writes
 	}
-	for _, task := range d.Tasks() {
+	for _, task := range replayed(t, d) {
 		env := d.NewEnvironment()
 		wrote := false
 		for i, a := range task.Actions {
@@ -140,7 +150,7 @@ func TestTasks_Grounded(t *testing.T) {
 	for _, tl := range d.NewEnvironment().Tools() {
 		writes[tl.Name] = tl.Writes
 	}
-	for _, task := range d.Tasks() {
+	for _, task := range replayed(t, d) {
 		var known strings.Builder
 		for _, v := range task.Scenario.Facts {
 			known.WriteString(v + "\n")
@@ -236,36 +246,56 @@ func TestTasks_Coverage(t *testing.T) {
 	}
 }
 
-func TestBuildTasks(t *testing.T) {
-	db := GenerateDB(Seed)
-	before := hashOf(db)
-	a := BuildTasks(db, 11, 60, emobench.SplitTrain)
-	if hashOf(db) != before {
-		t.Fatal("BuildTasks changed the database")
+// TestTasks_Mix checks the shape Tracer was asked for: in each split at
+// least 10% of tasks hold a forbidden intent and 5% end with a transfer;
+// the test tasks average at least 1.5 gold writes, and at least 30% of
+// them hold two or more.
+func TestTasks_Mix(t *testing.T) {
+	kinds := map[string]sim.IntentKind{}
+	for _, in := range Catalog().Intents {
+		kinds[in.Name] = in.Kind
 	}
-	b := BuildTasks(db, 11, 60, emobench.SplitTrain)
-	if diff := cmp.Diff(a, b); diff != "" {
-		t.Fatalf("BuildTasks is not deterministic (-first +second):\n%s", diff)
-	}
-	if got, want := len(a), 60; got != want {
-		t.Fatalf("len = %d, want %d", got, want)
-	}
-	if got, want := a[59].ID, "airline-train-059"; got != want {
-		t.Errorf("last id = %q, want %q", got, want)
-	}
-	for _, task := range a {
-		if task.Split != emobench.SplitTrain {
-			t.Errorf("task %s: split %q", task.ID, task.Split)
+	writes := writeSet()
+	for _, split := range []struct {
+		name  emobench.Split
+		tasks []emobench.TaskSpec
+	}{{emobench.SplitTest, testTasks(t)}, {emobench.SplitTrain, trainTasks(t)}} {
+		forbidden, transfer, total, multi := 0, 0, 0, 0
+		for _, task := range split.tasks {
+			if slices.ContainsFunc(task.Intents, func(name string) bool { return kinds[name] == sim.IntentForbidden }) {
+				forbidden++
+			}
+			if n := len(task.Actions); n > 0 && task.Actions[n-1].Name == ToolTransfer {
+				transfer++
+			}
+			w := 0
+			for _, a := range task.Actions {
+				if writes[a.Name] {
+					w++
+				}
+			}
+			total += w
+			if w >= 2 {
+				multi++
+			}
+		}
+		n := float64(len(split.tasks))
+		t.Logf("%s: %d tasks, %.2f writes a task, %d with 2+, %d forbidden, %d transfer", split.name, len(split.tasks), float64(total)/n, multi, forbidden, transfer)
+		if float64(forbidden) < 0.10*n || float64(transfer) < 0.05*n {
+			t.Errorf("%s: %d forbidden and %d transfer tasks of %d, want at least 10%% and 5%%", split.name, forbidden, transfer, len(split.tasks))
+		}
+		if split.name == emobench.SplitTest && (float64(total) < 1.5*n || float64(multi) < 0.30*n) {
+			t.Errorf("test: %d writes and %d tasks with two or more of %d tasks, want an average of 1.5 and 30%%", total, multi, len(split.tasks))
 		}
 	}
-	if c := BuildTasks(db, 12, 60, emobench.SplitTrain); cmp.Equal(a, c) {
-		t.Error("seeds 11 and 12 give the same tasks")
-	}
-	// A small database runs out of material and returns what it has.
+}
+
+// replayed are the tasks the replay tests run: every embedded task, or
+// with -short the test split only (the 500 train tasks take most of the
+// package's test time).
+func replayed(t *testing.T, d sim.Domain) []emobench.TaskSpec {
 	if testing.Short() {
-		return // the exhaustive build takes most of the package's test time
+		return testTasks(t)
 	}
-	if got := BuildTasks(db, 11, 100000, emobench.SplitTrain); len(got) < 100 || len(got) >= 100000 {
-		t.Errorf("asking for 100000 tasks gave %d", len(got))
-	}
+	return d.Tasks()
 }

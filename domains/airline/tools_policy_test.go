@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -110,10 +109,10 @@ func TestTools_BackendRefusals(t *testing.T) {
 	}
 }
 
-// policyNames are the helpers of rules.go: the policy as the task builder
+// policyNames are the helpers of rules.go: the policy as the catalog
 // applies it. Tool code must not use them.
 var policyNames = []string{"MaxPassengers", "DelayCompensation", "CancelCompensation", "freeBags", "FreeBags", "NonfreeBags",
-	"bookedWithin24h", "eligible", "policyAllowsCancel", "compensationDue", "policyAllowsWrite", "flown"}
+	"bookedWithin24h", "eligible", "policyAllowsCancel", "compensationDue", "policyAllowsWrite", "checkWrite", "flown"}
 
 // policyWords match text that states a policy answer or rule; no string in
 // the tool code may contain one.
@@ -164,14 +163,14 @@ func TestTools_NoPolicy(t *testing.T) {
 // accepted by the tools and changes the database, so an agent that makes
 // it fails the task's database check.
 func TestRefusals_Bite(t *testing.T) {
-	tasks, forbidden := buildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, emobench.SplitTest)
+	tasks := testTasks(t)
 	writes := map[string]bool{}
 	for _, tl := range Tools() {
 		writes[tl.Name] = tl.Writes
 	}
 	n := 0
 	for _, task := range tasks {
-		fs := forbidden[task.ID]
+		fs := task.Forbidden
 		if len(fs) == 0 {
 			continue
 		}

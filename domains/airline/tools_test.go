@@ -248,8 +248,7 @@ func toolCases(t *testing.T) []toolCase {
 	// A one-stop trip: two connecting available flights between airports
 	// without a direct route.
 	var leg1, leg2 Segment
-	b := &builder{db: db}
-	if pairs := b.onestopPairs(); len(pairs) > 0 {
+	if pairs := db.onestopPairs(); len(pairs) > 0 {
 		leg1, leg2 = pairs[0][0], pairs[0][1]
 	}
 	if leg1.FlightNumber == "" {

@@ -1,23 +1,84 @@
-// Command gen writes the airline domain's embedded test tasks, tasks.json:
-// BuildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, test), encoded by
-// sim.EncodeTasks. Run it with `go generate ./domains/airline`; it writes into
-// the current directory unless -out says otherwise.
+// Command gen writes the airline domain's embedded tasks with Tracer,
+// tracer.Generate over airline's intent catalog: tasks.json, the test split
+// (seed airline.TestTaskSeed, airline.NumTestTasks tasks), and
+// tasks_train.json, the train split (seed airline.TrainTaskSeed,
+// airline.NumTrainTasks tasks, none repeating a test task's action set).
+// Run it with `go generate ./domains/airline`; it writes into the current
+// directory unless -out and -train-out say otherwise.
 package main
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"log"
+	"os"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/airline"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/tracer"
 )
 
 func main() {
-	out := flag.String("out", "tasks.json", "the file to write")
+	out := flag.String("out", "tasks.json", "the file the test split is written to")
+	trainOut := flag.String("train-out", "tasks_train.json", "the file the train split is written to")
 	flag.Parse()
-	tasks := airline.BuildTasks(airline.GenerateDB(airline.Seed), airline.TestTaskSeed, airline.NumTestTasks, emobench.SplitTest)
-	if err := sim.WriteTasksFile(*out, tasks, airline.NumTestTasks); err != nil {
+	ctx := context.Background()
+	test, err := generate(ctx, emobench.SplitTest, nil)
+	if err != nil {
 		log.Fatalf("airline gen: %v", err)
 	}
+	train, err := generate(ctx, emobench.SplitTrain, test.Tasks)
+	if err != nil {
+		log.Fatalf("airline gen: %v", err)
+	}
+	for _, f := range []struct {
+		path string
+		g    *tracer.Generated
+		n    int
+	}{{*out, test, airline.NumTestTasks}, {*trainOut, train, airline.NumTrainTasks}} {
+		if err := sim.WriteTasksFile(f.path, f.g.Tasks, f.n); err != nil {
+			log.Fatalf("airline gen: %s: %v", f.path, err)
+		}
+		writes, multi := 0, 0
+		for _, n := range f.g.Writes {
+			writes += n
+			if n >= 2 {
+				multi++
+			}
+		}
+		fmt.Fprintf(os.Stderr, "%s: %d tasks of %d candidates, %.2f writes a task, %d with two or more, kinds %v, rejected %v\n",
+			f.path, len(f.g.Tasks), f.g.Candidates, float64(writes)/float64(len(f.g.Tasks)), multi, f.g.Kinds, f.g.Rejected)
+	}
+}
+
+// options are the generator's settings for the embedded tasks: walks of
+// three or four steps (an authenticated lookup, then two or three tools),
+// and mostly two or three intents a task, for multi-write tasks.
+func options(split emobench.Split) tracer.GenerateOptions {
+	o := tracer.GenerateOptions{
+		N: airline.NumTestTasks, Seed: airline.TestTaskSeed, Split: split,
+		WalkSteps: []int{3, 4}, Intents: []int{1, 2, 3}, IntentsDist: []float64{1, 2, 2},
+	}
+	if split == emobench.SplitTrain {
+		o.N, o.Seed = airline.NumTrainTasks, airline.TrainTaskSeed
+	}
+	return o
+}
+
+// generate returns the split's tasks; a train split excludes the action
+// sets of exclude.
+func generate(ctx context.Context, split emobench.Split, exclude []emobench.TaskSpec) (*tracer.Generated, error) {
+	o := options(split)
+	o.Exclude = exclude
+	dom, ok := airline.New().(sim.CatalogDomain)
+	if !ok {
+		return nil, fmt.Errorf("the airline domain has no intent catalog")
+	}
+	g, err := tracer.Generate(ctx, dom, o)
+	if err != nil {
+		return nil, fmt.Errorf("%s split: %w", split, err)
+	}
+	return g, nil
 }
