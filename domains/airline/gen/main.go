@@ -25,11 +25,11 @@ func main() {
 	trainOut := flag.String("train-out", "tasks_train.json", "the file the train split is written to")
 	flag.Parse()
 	ctx := context.Background()
-	test, err := generate(ctx, emobench.SplitTest, nil)
+	test, err := generate(ctx, emobench.SplitTest, nil, airline.NumTestTasks)
 	if err != nil {
 		log.Fatalf("airline gen: %v", err)
 	}
-	train, err := generate(ctx, emobench.SplitTrain, test.Tasks)
+	train, err := generate(ctx, emobench.SplitTrain, test.Tasks, airline.NumTrainTasks)
 	if err != nil {
 		log.Fatalf("airline gen: %v", err)
 	}
@@ -58,20 +58,21 @@ func main() {
 // and mostly two or three intents a task, for multi-write tasks.
 func options(split emobench.Split) tracer.GenerateOptions {
 	o := tracer.GenerateOptions{
-		N: airline.NumTestTasks, Seed: airline.TestTaskSeed, Split: split,
+		Seed: airline.TestTaskSeed, Split: split,
 		WalkSteps: []int{3, 4}, Intents: []int{1, 2, 3}, IntentsDist: []float64{1, 2, 2},
 	}
 	if split == emobench.SplitTrain {
-		o.N, o.Seed = airline.NumTrainTasks, airline.TrainTaskSeed
+		o.Seed = airline.TrainTaskSeed
 	}
 	return o
 }
 
-// generate returns the split's tasks; a train split excludes the action
-// sets of exclude.
-func generate(ctx context.Context, split emobench.Split, exclude []emobench.TaskSpec) (*tracer.Generated, error) {
+// generate returns the split's first n tasks (the first n of any larger
+// n: Generate keeps candidates in order); a train split excludes the
+// action sets of exclude.
+func generate(ctx context.Context, split emobench.Split, exclude []emobench.TaskSpec, n int) (*tracer.Generated, error) {
 	o := options(split)
-	o.Exclude = exclude
+	o.N, o.Exclude = n, exclude
 	dom, ok := airline.New().(sim.CatalogDomain)
 	if !ok {
 		return nil, fmt.Errorf("the airline domain has no intent catalog")
