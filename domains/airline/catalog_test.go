@@ -537,15 +537,34 @@ func TestCheckWrite(t *testing.T) {
 			t.Errorf("%s: checkWrite = %v, want an error with %q", tt.name, err, tt.wantErr)
 		}
 	}
-	// A change paid with a certificate, and a second certificate for one
-	// reservation, break the policy.
-	eu := owner(economy)
-	if cert := method(eu, SourceCertificate); cert != "" {
-		if err := db.checkWrite(eu.ID, flights(economy, CabinBusiness, refs(economy.Flights), cert)); err == nil || !strings.Contains(err.Error(), "certificate") {
-			t.Errorf("change paid with a certificate: checkWrite = %v", err)
-		}
-	}
+	// On a copy: a change paid with a certificate, two credit cards or four
+	// gift cards on a booking, and a second certificate for one
+	// reservation break the policy.
 	c := db.Clone()
+	eu := c.Users[economy.UserID]
+	amount := 500
+	for i, source := range []string{SourceCertificate, SourceCreditCard, SourceGiftCard, SourceGiftCard, SourceGiftCard, SourceGiftCard} {
+		id := fmt.Sprintf("%s_%07d", source, 9_000_000+i)
+		eu.PaymentMethods[id] = PaymentMethod{ID: id, Source: source, Amount: &amount}
+	}
+	cert := fmt.Sprintf("%s_%07d", SourceCertificate, 9_000_000)
+	if err := c.checkWrite(eu.ID, flights(economy, CabinBusiness, refs(economy.Flights), cert)); err == nil || !strings.Contains(err.Error(), "travel certificate") {
+		t.Errorf("change paid with a certificate: checkWrite = %v", err)
+	}
+	cards := []string{method(eu, SourceCreditCard), fmt.Sprintf("%s_%07d", SourceCreditCard, 9_000_001)}
+	if err := c.checkWrite(eu.ID, book(eu, 1, 0, 0, cards...)); err == nil || !strings.Contains(err.Error(), "at most 1 credit card") {
+		t.Errorf("booking paid with two credit cards: checkWrite = %v", err)
+	}
+	var gifts []string
+	for i := 2; i < 6; i++ {
+		gifts = append(gifts, fmt.Sprintf("%s_%07d", SourceGiftCard, 9_000_000+i))
+	}
+	if err := c.checkWrite(eu.ID, book(eu, 1, 0, 0, gifts[:3]...)); err != nil {
+		t.Errorf("booking paid with three gift cards: checkWrite = %v, want allowed", err)
+	}
+	if err := c.checkWrite(eu.ID, book(eu, 1, 0, 0, gifts...)); err == nil || !strings.Contains(err.Error(), "at most 3 gift cards") {
+		t.Errorf("booking paid with four gift cards: checkWrite = %v", err)
+	}
 	c.Reservations[delayed.ID].Compensated = true
 	if err := c.checkWrite(delayed.UserID, act(ToolSendCertificate, map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": DelayCompensation * len(delayed.Passengers)})); err == nil || !strings.Contains(err.Error(), "at most one certificate") {
 		t.Errorf("second certificate: checkWrite = %v", err)

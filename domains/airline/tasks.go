@@ -35,10 +35,6 @@ func act(name string, kwargs map[string]any) emobench.Action {
 	return emobench.Action{Name: name, Arguments: raw}
 }
 
-func getUser(u *User) emobench.Action {
-	return act(ToolGetUserDetails, map[string]any{"user_id": u.ID})
-}
-
 func getReservation(r *Reservation) emobench.Action {
 	return act(ToolGetReservationDetails, map[string]any{"reservation_id": r.ID})
 }
