@@ -314,7 +314,9 @@ func (x *grounding) reservation(ok func(r *Reservation) bool) (*Reservation, boo
 	var pools [4][]*Reservation
 	for _, id := range x.u.Reservations {
 		r := x.db.Reservations[id]
-		if r == nil || r.Status != ReservationActive || !ok(r) {
+		// A reservation without flights or passengers is malformed: no
+		// intent applies to it.
+		if r == nil || r.Status != ReservationActive || len(r.Flights) == 0 || len(r.Passengers) == 0 || !ok(r) {
 			continue
 		}
 		rank := 0

@@ -637,3 +637,31 @@ func TestCatalog_Chains(t *testing.T) {
 	}
 	t.Logf("%d of %d chains grounded two or more intents, %d hold two or more writes", chains, n, multiWrite)
 }
+
+// TestCatalog_GroundMalformed grounds every intent for a user whose
+// reservations have no flights or passengers, and for an unknown user and
+// a foreign environment: no grounder panics, and none grounds.
+func TestCatalog_GroundMalformed(t *testing.T) {
+	db := InitialDB()
+	u := db.Users[sortedKeys(db.Users)[0]]
+	for _, id := range u.Reservations {
+		db.Reservations[id].Flights, db.Reservations[id].Passengers = nil, nil
+	}
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, in := range Catalog().Intents {
+		for _, g := range []sim.GroundContext{
+			{Env: NewEnvironment(db), UserID: "nobody_0000", Rand: rng},
+			{Env: sim.NewStateEnv(&struct{}{}, nil), UserID: u.ID, Rand: rng},
+		} {
+			if _, ok := in.Ground(g); ok {
+				t.Errorf("%s grounded for %s in a malformed environment", in.Name, g.UserID)
+			}
+		}
+		gr, ok := in.Ground(sim.GroundContext{Env: NewEnvironment(db), UserID: u.ID, Rand: rng})
+		for _, id := range gr.Uses {
+			if slices.Contains(u.Reservations, id) {
+				t.Errorf("%s grounded on reservation %s, which has no flights (ok %v)", in.Name, id, ok)
+			}
+		}
+	}
+}
