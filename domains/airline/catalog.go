@@ -1230,7 +1230,9 @@ func groundCompensationNotDue(g sim.GroundContext) (sim.Grounding, bool) {
 		map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
 		request(fmt.Sprintf("Compensate me for flight %s.", s.FlightNumber), ToolGetFlightStatus),
 		[]emobench.Action{getReservation(r), flightStatus(s)}, []string{r.ID},
-		act(ToolSendCertificate, map[string]any{"user_id": x.u.ID, "reservation_id": r.ID, "amount": amount}), "reservation_id"), true
+		// Any certificate to the user is forbidden, whatever its amount or
+		// the reservation it names.
+		act(ToolSendCertificate, map[string]any{"user_id": x.u.ID, "reservation_id": r.ID, "amount": amount}), "user_id"), true
 }
 
 func groundRemoveBags(g sim.GroundContext) (sim.Grounding, bool) {
