@@ -234,13 +234,17 @@ func (s *userState) opening() string {
 	return pick(s.rng, greetings[s.politeness()]) + " " + s.ep.Task.Scenario.Requests[0].Text
 }
 
-// askedFacts returns the known facts the agent's last message names,
-// sorted. Longer labels are matched first and consumed, so "second order
-// id" is not also read as "order id".
-func (s *userState) askedFacts() []string {
-	keys := sortedKeys(s.ep.Task.Scenario.Facts)
+// askedFacts returns the known facts the agent's last message names
+// (namedFacts).
+func (s *userState) askedFacts() []string { return namedFacts(s.last, s.ep.Task.Scenario.Facts) }
+
+// namedFacts returns the keys of facts whose labels text names, sorted.
+// Longer labels are matched first and consumed, so "second order id" is
+// not also read as "order id".
+func namedFacts(text string, facts map[string]string) []string {
+	keys := sortedKeys(facts)
 	sort.SliceStable(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
-	text := strings.ToLower(s.last)
+	text = strings.ToLower(text)
 	var asked []string
 	for _, key := range keys {
 		label := FactLabel(key)
@@ -253,16 +257,22 @@ func (s *userState) askedFacts() []string {
 	return asked
 }
 
-// neededFacts returns the facts the last message asks for: named, and not
-// read back with their value. In a confirmation request, where argument
-// names are no questions ("cancel with reason ..."), only a fact asked as
-// "your <fact>" is needed.
-func (s *userState) neededFacts() []string {
-	confirm := asksConfirmation(s.last)
-	text := strings.ToLower(s.last)
+// neededFacts returns the facts the last message asks for (AskedFacts).
+func (s *userState) neededFacts() []string { return AskedFacts(s.last, s.ep.Task.Scenario.Facts) }
+
+// AskedFacts returns the keys of facts (key → value) an agent message
+// asks the user for, sorted, as the scripted user reads it: the fact's
+// label is named (FactLabel; longer labels first, so "second order id" is
+// not also "order id") and its value is not read back. In a confirmation
+// request, where argument names are no questions ("cancel with reason
+// ..."), only a fact asked as "your <fact>" counts. It is deterministic:
+// Tracer's user-dependence metrics use it too.
+func AskedFacts(text string, facts map[string]string) []string {
+	confirm := asksConfirmation(text)
+	lower := strings.ToLower(text)
 	var need []string
-	for _, key := range s.askedFacts() {
-		if strings.Contains(s.last, s.ep.Task.Scenario.Facts[key]) || confirm && !strings.Contains(text, "your "+FactLabel(key)) {
+	for _, key := range namedFacts(text, facts) {
+		if strings.Contains(text, facts[key]) || confirm && !strings.Contains(lower, "your "+FactLabel(key)) {
 			continue
 		}
 		need = append(need, key)
