@@ -24,6 +24,9 @@ func New(db DBTX) *Queries {
 func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	q := Queries{db: db}
 	var err error
+	if q.addSelectionTrajectoryStmt, err = db.PrepareContext(ctx, AddSelectionTrajectory); err != nil {
+		return nil, fmt.Errorf("error preparing query AddSelectionTrajectory: %w", err)
+	}
 	if q.addTaskSetTaskStmt, err = db.PrepareContext(ctx, AddTaskSetTask); err != nil {
 		return nil, fmt.Errorf("error preparing query AddTaskSetTask: %w", err)
 	}
@@ -51,6 +54,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.countRunTrialsStmt, err = db.PrepareContext(ctx, CountRunTrials); err != nil {
 		return nil, fmt.Errorf("error preparing query CountRunTrials: %w", err)
 	}
+	if q.countSelectionsStmt, err = db.PrepareContext(ctx, CountSelections); err != nil {
+		return nil, fmt.Errorf("error preparing query CountSelections: %w", err)
+	}
 	if q.createMessageStmt, err = db.PrepareContext(ctx, CreateMessage); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateMessage: %w", err)
 	}
@@ -59,6 +65,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.createRunStmt, err = db.PrepareContext(ctx, CreateRun); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateRun: %w", err)
+	}
+	if q.createSelectionStmt, err = db.PrepareContext(ctx, CreateSelection); err != nil {
+		return nil, fmt.Errorf("error preparing query CreateSelection: %w", err)
 	}
 	if q.createTaskSetStmt, err = db.PrepareContext(ctx, CreateTaskSet); err != nil {
 		return nil, fmt.Errorf("error preparing query CreateTaskSet: %w", err)
@@ -84,6 +93,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.deleteRunOutcomesStmt, err = db.PrepareContext(ctx, DeleteRunOutcomes); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteRunOutcomes: %w", err)
 	}
+	if q.deleteSelectionByNameStmt, err = db.PrepareContext(ctx, DeleteSelectionByName); err != nil {
+		return nil, fmt.Errorf("error preparing query DeleteSelectionByName: %w", err)
+	}
 	if q.deleteTaskSetStmt, err = db.PrepareContext(ctx, DeleteTaskSet); err != nil {
 		return nil, fmt.Errorf("error preparing query DeleteTaskSet: %w", err)
 	}
@@ -95,6 +107,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.detachRunSourceStmt, err = db.PrepareContext(ctx, DetachRunSource); err != nil {
 		return nil, fmt.Errorf("error preparing query DetachRunSource: %w", err)
+	}
+	if q.findDependenceInputStmt, err = db.PrepareContext(ctx, FindDependenceInput); err != nil {
+		return nil, fmt.Errorf("error preparing query FindDependenceInput: %w", err)
 	}
 	if q.findRunByIDStmt, err = db.PrepareContext(ctx, FindRunByID); err != nil {
 		return nil, fmt.Errorf("error preparing query FindRunByID: %w", err)
@@ -123,6 +138,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.findSelectionByNameStmt, err = db.PrepareContext(ctx, FindSelectionByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindSelectionByName: %w", err)
 	}
+	if q.findSelectionRecordStmt, err = db.PrepareContext(ctx, FindSelectionRecord); err != nil {
+		return nil, fmt.Errorf("error preparing query FindSelectionRecord: %w", err)
+	}
 	if q.findTaskSetByNameStmt, err = db.PrepareContext(ctx, FindTaskSetByName); err != nil {
 		return nil, fmt.Errorf("error preparing query FindTaskSetByName: %w", err)
 	}
@@ -149,6 +167,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	}
 	if q.listAllRunTaskStrictCountsStmt, err = db.PrepareContext(ctx, ListAllRunTaskStrictCounts); err != nil {
 		return nil, fmt.Errorf("error preparing query ListAllRunTaskStrictCounts: %w", err)
+	}
+	if q.listFilterTrajectoriesStmt, err = db.PrepareContext(ctx, ListFilterTrajectories); err != nil {
+		return nil, fmt.Errorf("error preparing query ListFilterTrajectories: %w", err)
 	}
 	if q.listFinishedPairsStmt, err = db.PrepareContext(ctx, ListFinishedPairs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListFinishedPairs: %w", err)
@@ -216,6 +237,12 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listSelectionExportTrajectoriesStmt, err = db.PrepareContext(ctx, ListSelectionExportTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListSelectionExportTrajectories: %w", err)
 	}
+	if q.listSelectionTrajectoryIDsStmt, err = db.PrepareContext(ctx, ListSelectionTrajectoryIDs); err != nil {
+		return nil, fmt.Errorf("error preparing query ListSelectionTrajectoryIDs: %w", err)
+	}
+	if q.listSelectionsStmt, err = db.PrepareContext(ctx, ListSelections); err != nil {
+		return nil, fmt.Errorf("error preparing query ListSelections: %w", err)
+	}
 	if q.listStrictPassRowsStmt, err = db.PrepareContext(ctx, ListStrictPassRows); err != nil {
 		return nil, fmt.Errorf("error preparing query ListStrictPassRows: %w", err)
 	}
@@ -258,6 +285,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.setRunSourceSHA256Stmt, err = db.PrepareContext(ctx, SetRunSourceSHA256); err != nil {
 		return nil, fmt.Errorf("error preparing query SetRunSourceSHA256: %w", err)
 	}
+	if q.setUserDependenceStmt, err = db.PrepareContext(ctx, SetUserDependence); err != nil {
+		return nil, fmt.Errorf("error preparing query SetUserDependence: %w", err)
+	}
 	if q.tagRunStmt, err = db.PrepareContext(ctx, TagRun); err != nil {
 		return nil, fmt.Errorf("error preparing query TagRun: %w", err)
 	}
@@ -284,6 +314,11 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 
 func (q *Queries) Close() error {
 	var err error
+	if q.addSelectionTrajectoryStmt != nil {
+		if cerr := q.addSelectionTrajectoryStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing addSelectionTrajectoryStmt: %w", cerr)
+		}
+	}
 	if q.addTaskSetTaskStmt != nil {
 		if cerr := q.addTaskSetTaskStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing addTaskSetTaskStmt: %w", cerr)
@@ -329,6 +364,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing countRunTrialsStmt: %w", cerr)
 		}
 	}
+	if q.countSelectionsStmt != nil {
+		if cerr := q.countSelectionsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing countSelectionsStmt: %w", cerr)
+		}
+	}
 	if q.createMessageStmt != nil {
 		if cerr := q.createMessageStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing createMessageStmt: %w", cerr)
@@ -342,6 +382,11 @@ func (q *Queries) Close() error {
 	if q.createRunStmt != nil {
 		if cerr := q.createRunStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing createRunStmt: %w", cerr)
+		}
+	}
+	if q.createSelectionStmt != nil {
+		if cerr := q.createSelectionStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing createSelectionStmt: %w", cerr)
 		}
 	}
 	if q.createTaskSetStmt != nil {
@@ -384,6 +429,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing deleteRunOutcomesStmt: %w", cerr)
 		}
 	}
+	if q.deleteSelectionByNameStmt != nil {
+		if cerr := q.deleteSelectionByNameStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing deleteSelectionByNameStmt: %w", cerr)
+		}
+	}
 	if q.deleteTaskSetStmt != nil {
 		if cerr := q.deleteTaskSetStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing deleteTaskSetStmt: %w", cerr)
@@ -402,6 +452,11 @@ func (q *Queries) Close() error {
 	if q.detachRunSourceStmt != nil {
 		if cerr := q.detachRunSourceStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing detachRunSourceStmt: %w", cerr)
+		}
+	}
+	if q.findDependenceInputStmt != nil {
+		if cerr := q.findDependenceInputStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findDependenceInputStmt: %w", cerr)
 		}
 	}
 	if q.findRunByIDStmt != nil {
@@ -449,6 +504,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing findSelectionByNameStmt: %w", cerr)
 		}
 	}
+	if q.findSelectionRecordStmt != nil {
+		if cerr := q.findSelectionRecordStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing findSelectionRecordStmt: %w", cerr)
+		}
+	}
 	if q.findTaskSetByNameStmt != nil {
 		if cerr := q.findTaskSetByNameStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing findTaskSetByNameStmt: %w", cerr)
@@ -492,6 +552,11 @@ func (q *Queries) Close() error {
 	if q.listAllRunTaskStrictCountsStmt != nil {
 		if cerr := q.listAllRunTaskStrictCountsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listAllRunTaskStrictCountsStmt: %w", cerr)
+		}
+	}
+	if q.listFilterTrajectoriesStmt != nil {
+		if cerr := q.listFilterTrajectoriesStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listFilterTrajectoriesStmt: %w", cerr)
 		}
 	}
 	if q.listFinishedPairsStmt != nil {
@@ -604,6 +669,16 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listSelectionExportTrajectoriesStmt: %w", cerr)
 		}
 	}
+	if q.listSelectionTrajectoryIDsStmt != nil {
+		if cerr := q.listSelectionTrajectoryIDsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listSelectionTrajectoryIDsStmt: %w", cerr)
+		}
+	}
+	if q.listSelectionsStmt != nil {
+		if cerr := q.listSelectionsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listSelectionsStmt: %w", cerr)
+		}
+	}
 	if q.listStrictPassRowsStmt != nil {
 		if cerr := q.listStrictPassRowsStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listStrictPassRowsStmt: %w", cerr)
@@ -672,6 +747,11 @@ func (q *Queries) Close() error {
 	if q.setRunSourceSHA256Stmt != nil {
 		if cerr := q.setRunSourceSHA256Stmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing setRunSourceSHA256Stmt: %w", cerr)
+		}
+	}
+	if q.setUserDependenceStmt != nil {
+		if cerr := q.setUserDependenceStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing setUserDependenceStmt: %w", cerr)
 		}
 	}
 	if q.tagRunStmt != nil {
@@ -748,6 +828,7 @@ func (q *Queries) queryRow(ctx context.Context, stmt *sql.Stmt, query string, ar
 type Queries struct {
 	db                                      DBTX
 	tx                                      *sql.Tx
+	addSelectionTrajectoryStmt              *sql.Stmt
 	addTaskSetTaskStmt                      *sql.Stmt
 	countAllInfraErrorsStmt                 *sql.Stmt
 	countInfraErrorsStmt                    *sql.Stmt
@@ -757,9 +838,11 @@ type Queries struct {
 	countRunRewardKindsStmt                 *sql.Stmt
 	countRunTaskOutcomesStmt                *sql.Stmt
 	countRunTrialsStmt                      *sql.Stmt
+	countSelectionsStmt                     *sql.Stmt
 	createMessageStmt                       *sql.Stmt
 	createPublishedResultStmt               *sql.Stmt
 	createRunStmt                           *sql.Stmt
+	createSelectionStmt                     *sql.Stmt
 	createTaskSetStmt                       *sql.Stmt
 	createTrajectoryStmt                    *sql.Stmt
 	deleteAnyRunLockStmt                    *sql.Stmt
@@ -768,10 +851,12 @@ type Queries struct {
 	deleteRunStmt                           *sql.Stmt
 	deleteRunLockStmt                       *sql.Stmt
 	deleteRunOutcomesStmt                   *sql.Stmt
+	deleteSelectionByNameStmt               *sql.Stmt
 	deleteTaskSetStmt                       *sql.Stmt
 	deleteTaskSetTasksStmt                  *sql.Stmt
 	deleteTrajectoryStmt                    *sql.Stmt
 	detachRunSourceStmt                     *sql.Stmt
+	findDependenceInputStmt                 *sql.Stmt
 	findRunByIDStmt                         *sql.Stmt
 	findRunBySHA256Stmt                     *sql.Stmt
 	findRunConfigStmt                       *sql.Stmt
@@ -781,6 +866,7 @@ type Queries struct {
 	findRunTrajectoryByTaskKeyStmt          *sql.Stmt
 	findRunsByNameStmt                      *sql.Stmt
 	findSelectionByNameStmt                 *sql.Stmt
+	findSelectionRecordStmt                 *sql.Stmt
 	findTaskSetByNameStmt                   *sql.Stmt
 	findTrajectoryStmt                      *sql.Stmt
 	findTrajectoryRunIDStmt                 *sql.Stmt
@@ -790,6 +876,7 @@ type Queries struct {
 	listAllEvaluableRunTaskStrictCountsStmt *sql.Stmt
 	listAllRunTaskCountsStmt                *sql.Stmt
 	listAllRunTaskStrictCountsStmt          *sql.Stmt
+	listFilterTrajectoriesStmt              *sql.Stmt
 	listFinishedPairsStmt                   *sql.Stmt
 	listMessageContentsStmt                 *sql.Stmt
 	listOutcomeRunsStmt                     *sql.Stmt
@@ -812,6 +899,8 @@ type Queries struct {
 	listRunTrialNumbersStmt                 *sql.Stmt
 	listRunsStmt                            *sql.Stmt
 	listSelectionExportTrajectoriesStmt     *sql.Stmt
+	listSelectionTrajectoryIDsStmt          *sql.Stmt
+	listSelectionsStmt                      *sql.Stmt
 	listStrictPassRowsStmt                  *sql.Stmt
 	listTaskSetSpecsStmt                    *sql.Stmt
 	listTaskSetsStmt                        *sql.Stmt
@@ -826,6 +915,7 @@ type Queries struct {
 	recountStrictPassRowsStmt               *sql.Stmt
 	setRunLockStmt                          *sql.Stmt
 	setRunSourceSHA256Stmt                  *sql.Stmt
+	setUserDependenceStmt                   *sql.Stmt
 	tagRunStmt                              *sql.Stmt
 	updateMessageContentStmt                *sql.Stmt
 	updateRunConfigStmt                     *sql.Stmt
@@ -839,6 +929,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 	return &Queries{
 		db:                                      tx,
 		tx:                                      tx,
+		addSelectionTrajectoryStmt:              q.addSelectionTrajectoryStmt,
 		addTaskSetTaskStmt:                      q.addTaskSetTaskStmt,
 		countAllInfraErrorsStmt:                 q.countAllInfraErrorsStmt,
 		countInfraErrorsStmt:                    q.countInfraErrorsStmt,
@@ -848,9 +939,11 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		countRunRewardKindsStmt:                 q.countRunRewardKindsStmt,
 		countRunTaskOutcomesStmt:                q.countRunTaskOutcomesStmt,
 		countRunTrialsStmt:                      q.countRunTrialsStmt,
+		countSelectionsStmt:                     q.countSelectionsStmt,
 		createMessageStmt:                       q.createMessageStmt,
 		createPublishedResultStmt:               q.createPublishedResultStmt,
 		createRunStmt:                           q.createRunStmt,
+		createSelectionStmt:                     q.createSelectionStmt,
 		createTaskSetStmt:                       q.createTaskSetStmt,
 		createTrajectoryStmt:                    q.createTrajectoryStmt,
 		deleteAnyRunLockStmt:                    q.deleteAnyRunLockStmt,
@@ -859,10 +952,12 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		deleteRunStmt:                           q.deleteRunStmt,
 		deleteRunLockStmt:                       q.deleteRunLockStmt,
 		deleteRunOutcomesStmt:                   q.deleteRunOutcomesStmt,
+		deleteSelectionByNameStmt:               q.deleteSelectionByNameStmt,
 		deleteTaskSetStmt:                       q.deleteTaskSetStmt,
 		deleteTaskSetTasksStmt:                  q.deleteTaskSetTasksStmt,
 		deleteTrajectoryStmt:                    q.deleteTrajectoryStmt,
 		detachRunSourceStmt:                     q.detachRunSourceStmt,
+		findDependenceInputStmt:                 q.findDependenceInputStmt,
 		findRunByIDStmt:                         q.findRunByIDStmt,
 		findRunBySHA256Stmt:                     q.findRunBySHA256Stmt,
 		findRunConfigStmt:                       q.findRunConfigStmt,
@@ -872,6 +967,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		findRunTrajectoryByTaskKeyStmt:          q.findRunTrajectoryByTaskKeyStmt,
 		findRunsByNameStmt:                      q.findRunsByNameStmt,
 		findSelectionByNameStmt:                 q.findSelectionByNameStmt,
+		findSelectionRecordStmt:                 q.findSelectionRecordStmt,
 		findTaskSetByNameStmt:                   q.findTaskSetByNameStmt,
 		findTrajectoryStmt:                      q.findTrajectoryStmt,
 		findTrajectoryRunIDStmt:                 q.findTrajectoryRunIDStmt,
@@ -881,6 +977,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listAllEvaluableRunTaskStrictCountsStmt: q.listAllEvaluableRunTaskStrictCountsStmt,
 		listAllRunTaskCountsStmt:                q.listAllRunTaskCountsStmt,
 		listAllRunTaskStrictCountsStmt:          q.listAllRunTaskStrictCountsStmt,
+		listFilterTrajectoriesStmt:              q.listFilterTrajectoriesStmt,
 		listFinishedPairsStmt:                   q.listFinishedPairsStmt,
 		listMessageContentsStmt:                 q.listMessageContentsStmt,
 		listOutcomeRunsStmt:                     q.listOutcomeRunsStmt,
@@ -903,6 +1000,8 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listRunTrialNumbersStmt:                 q.listRunTrialNumbersStmt,
 		listRunsStmt:                            q.listRunsStmt,
 		listSelectionExportTrajectoriesStmt:     q.listSelectionExportTrajectoriesStmt,
+		listSelectionTrajectoryIDsStmt:          q.listSelectionTrajectoryIDsStmt,
+		listSelectionsStmt:                      q.listSelectionsStmt,
 		listStrictPassRowsStmt:                  q.listStrictPassRowsStmt,
 		listTaskSetSpecsStmt:                    q.listTaskSetSpecsStmt,
 		listTaskSetsStmt:                        q.listTaskSetsStmt,
@@ -917,6 +1016,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		recountStrictPassRowsStmt:               q.recountStrictPassRowsStmt,
 		setRunLockStmt:                          q.setRunLockStmt,
 		setRunSourceSHA256Stmt:                  q.setRunSourceSHA256Stmt,
+		setUserDependenceStmt:                   q.setUserDependenceStmt,
 		tagRunStmt:                              q.tagRunStmt,
 		updateMessageContentStmt:                q.updateMessageContentStmt,
 		updateRunConfigStmt:                     q.updateRunConfigStmt,
