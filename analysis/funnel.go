@@ -45,10 +45,10 @@ type FunnelStage int
 
 // Funnel stages, in order: a trajectory is dropped at the first it fails.
 const (
-	DroppedFailed      FunnelStage = iota // reward below MinReward, or not evaluated
-	DroppedAbandoned                      // user_unsatisfied, without KeepAbandoned
-	DroppedDependent                      // user dependence above the bound, or unknown under one
-	StageKept                             // kept
+	DroppedFailed    FunnelStage = iota // reward below MinReward, or not evaluated
+	DroppedAbandoned                    // user_unsatisfied, without KeepAbandoned
+	DroppedDependent                    // user dependence above the bound, or unknown under one
+	StageKept                           // kept
 )
 
 // FilterStage returns the stage t reaches under c.

@@ -16,7 +16,7 @@ func cancelTask(t *testing.T) emobench.Task {
 	spec := emobench.TaskSpec{
 		ID: "cancel", Domain: "retail", Split: emobench.SplitTest, Instruction: "cancel",
 		Scenario: emobench.Scenario{
-			Facts: map[string]string{"first_name": "Hiro", "last_name": "Achebe", "zip": "97278", "order_id": "#R4246633", "reason": "ordered by mistake", "payment_method": "paypal", "item_name": "smart thermostat"},
+			Facts:    map[string]string{"first_name": "Hiro", "last_name": "Achebe", "zip": "97278", "order_id": "#R4246633", "reason": "ordered by mistake", "payment_method": "paypal", "item_name": "smart thermostat"},
 			Requests: []emobench.Request{{Text: "Cancel order #R4246633.", Tools: []string{"cancel_pending_order"}}},
 		},
 		Actions: []emobench.Action{
@@ -28,8 +28,12 @@ func cancelTask(t *testing.T) emobench.Task {
 	return spec.Task()
 }
 
-func user(text string) emobench.Message  { return emobench.Message{Role: emobench.RoleUser, Content: text} }
-func agent(text string) emobench.Message { return emobench.Message{Role: emobench.RoleAssistant, Content: text} }
+func user(text string) emobench.Message {
+	return emobench.Message{Role: emobench.RoleUser, Content: text}
+}
+func agent(text string) emobench.Message {
+	return emobench.Message{Role: emobench.RoleAssistant, Content: text}
+}
 func call(name, args string) emobench.Message {
 	return emobench.Message{Role: emobench.RoleAssistant, ToolCalls: []emobench.ToolCall{{ID: name, Name: name, Arguments: json.RawMessage(args)}}}
 }
@@ -64,13 +68,13 @@ func TestDependence(t *testing.T) {
 	task := cancelTask(t)
 	traj := &emobench.Trajectory{Task: task, Messages: []emobench.Message{
 		user("Hi. Cancel order #R4246633, my first name is Hiro."), // gives first name and order id
-		agent("Sure. What is your last name and zip?"),              // question 1: asks new facts
+		agent("Sure. What is your last name and zip?"),             // question 1: asks new facts
 		user("My last name is Achebe, and my zip is 97278."),
 		call("find_user_id_by_name_zip", `{"first_name":"Hiro","last_name":"Achebe","zip":"97278"}`),
 		result("find_user_id_by_name_zip", "u_1"),
 		call("get_user_details", `{"user_id":"u_1"}`),
 		result("get_user_details", `{"payment_methods":{"paypal_2497361":{"source":"PayPal"}}}`),
-		agent("What is your order id?"),                // question 2: already answered (turn 1)
+		agent("What is your order id?"),                 // question 2: already answered (turn 1)
 		agent("Which payment method should we refund?"), // question 3: the tool result holds paypal
 		call("get_order_details", `{"order_id":"#R4246633"}`),
 		result("get_order_details", "Error: order not found"),
