@@ -31,6 +31,7 @@ type importRule struct {
 //   - export imports root types (and redact, which DESIGN.md says export
 //     uses), never db, sim, ingest, analysis or reports;
 //   - fixtures and fixtures/gen import no project package;
+//   - tracer also imports analysis (the filter's criteria and funnel);
 //   - workbench is the commands' library (what DESIGN.md gives cmd beyond
 //     reading flags and printing): it joins db with ingest, sim, analysis
 //     and reports, and never imports cmd;
@@ -51,7 +52,7 @@ var importRules = map[string]importRule{
 	"domains/*":     {project: []string{"", "sim"}},
 	"domains/*/gen": {project: []string{"", "sim", "domains/$1", "tracer"}},
 	"domains/all":   {project: []string{"domains/*"}},
-	"tracer":        {project: []string{"", "sim", "db", "tracer/sft"}},
+	"tracer":        {project: []string{"", "sim", "db", "tracer/sft", "analysis"}},
 	"tracer/sft":    {project: []string{"", "sim"}},
 	"db":            {project: []string{"", "db/sqlcdb", "redact"}},
 	"db/sqlcdb":     {project: nil},

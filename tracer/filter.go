@@ -1,0 +1,170 @@
+package tracer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+)
+
+// DependenceMetric names the user-dependence column --max-user-dependence
+// bounds.
+const DependenceMetric = "user_turns_per_fact"
+
+// FilterRequest is what `tracer filter` asks for.
+type FilterRequest struct {
+	// Runs are the runs whose trajectories are filtered; nil means every
+	// run.
+	Runs     []int64
+	Criteria analysis.FilterCriteria
+	// Name names the stored selection; Replace replaces a stored one of
+	// that name (otherwise a clash is an ECONFLICT error).
+	Name    string
+	Replace bool
+	// DryRun computes the funnel and stores nothing: neither the selection
+	// nor the dependence computed meanwhile.
+	DryRun bool
+	// Now stamps the selection; nil means time.Now.
+	Now func() time.Time
+}
+
+// FilterCriteriaRecord is a selection's criteria JSON: the runs and the
+// filter settings.
+type FilterCriteriaRecord struct {
+	Runs []int64 `json:"runs"`
+	analysis.FilterCriteria
+	// DependenceMetric names the column MaxUserDependence bounds.
+	DependenceMetric string `json:"dependence_metric"`
+}
+
+// FilterResult is what Filter did.
+type FilterResult struct {
+	Funnel   analysis.Funnel
+	Criteria FilterCriteriaRecord
+	// Backfilled counts the trajectories whose user dependence was NULL
+	// and was computed now (stored with the selection unless DryRun).
+	Backfilled int
+	// SelectionID is the stored selection's id; 0 on a dry run.
+	SelectionID int64
+}
+
+// FamilyNone is the funnel's emotion family for trajectories of the
+// without-emotions condition, whose user played no emotion;
+// FamilyUnlabelled is that of a task without an emotion family.
+const (
+	FamilyNone       = "none"
+	FamilyUnlabelled = "unlabelled"
+)
+
+// FunnelFamily is the funnel row a trajectory of condition with a task of
+// emotion family belongs to.
+func FunnelFamily(condition, family string) string {
+	switch {
+	case condition == string(emobench.ConditionWithoutEmotions):
+		return FamilyNone
+	case family == "":
+		return FamilyUnlabelled
+	}
+	return family
+}
+
+// Filter runs the interaction-aware filter over req.Runs' trajectories:
+// it computes the user dependence of those whose is NULL and whose task
+// has a scenario (imported tasks have none: their dependence stays
+// unknown), counts the funnel (analysis.CountFunnel) and, unless DryRun,
+// stores the kept trajectories as selection req.Name with its criteria,
+// its counts and the computed dependence, in one transaction. Errors: a
+// stored trajectory whose scenario or messages do not decode names it; a
+// name clash is db's ECONFLICT error; a missing name is EINVALID.
+func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult, error) {
+	if !req.DryRun && req.Name == "" {
+		return FilterResult{}, emobench.Errorf(emobench.EINVALID, "tracer filter needs --name for the selection it stores (or --dry-run)")
+	}
+	rows, err := store.ListFilterTrajectories(ctx, req.Runs)
+	if err != nil {
+		return FilterResult{}, err
+	}
+	res := FilterResult{Criteria: FilterCriteriaRecord{Runs: req.Runs, FilterCriteria: req.Criteria, DependenceMetric: DependenceMetric}}
+	if res.Criteria.Runs == nil {
+		if res.Criteria.Runs, err = allRuns(ctx, store); err != nil {
+			return FilterResult{}, err
+		}
+	}
+	computed := map[int64]db.Dependence{}
+	trajs := make([]analysis.FunnelTrajectory, len(rows))
+	for i, r := range rows {
+		perFact := r.UserTurnsPerFact
+		if perFact == nil && r.HasScenario {
+			in, err := store.DependenceInput(ctx, r.ID)
+			if err != nil {
+				return FilterResult{}, err
+			}
+			d, ok, err := Dependence(in)
+			if err != nil {
+				return FilterResult{}, fmt.Errorf("trajectory %d: %w", r.ID, err)
+			}
+			if ok {
+				computed[r.ID] = d.Record()
+				perFact = &d.UserTurnsPerFact
+			}
+		}
+		trajs[i] = analysis.FunnelTrajectory{
+			ID: r.ID, Domain: r.Domain, Family: FunnelFamily(r.Condition, r.Family), TaskKey: r.TaskKey,
+			Reward: r.Reward, Evaluated: r.Evaluated, Abandoned: r.TerminationReason == emobench.TerminationUserUnsatisfied,
+			UserTurnsPerFact: perFact,
+		}
+	}
+	res.Backfilled = len(computed)
+	res.Funnel = analysis.CountFunnel(trajs, req.Criteria, nil)
+	if req.DryRun {
+		return res, nil
+	}
+	criteria, err := json.Marshal(res.Criteria)
+	if err != nil {
+		return res, err
+	}
+	counts, err := json.Marshal(res.Funnel)
+	if err != nil {
+		return res, err
+	}
+	now := time.Now
+	if req.Now != nil {
+		now = req.Now
+	}
+	sel := db.Selection{Name: req.Name, CreatedAt: now(), Criteria: criteria, Counts: counts, TrajectoryIDs: res.Funnel.Kept}
+	res.SelectionID, err = store.CreateSelection(ctx, sel, computed, req.Replace)
+	return res, err
+}
+
+// DecodeFunnel reads a selection's counts JSON (what Filter stores) back
+// into its funnel; Kept stays nil. JSON of another shape is an EINVALID
+// error naming the selection.
+func DecodeFunnel(sel db.Selection) (analysis.Funnel, error) {
+	var f analysis.Funnel
+	if err := json.Unmarshal(sel.Counts, &f); err != nil {
+		return f, emobench.Errorf(emobench.EINVALID, "selection %s: counts: %v", sel.Name, err)
+	}
+	return f, nil
+}
+
+// Record is d as the trajectories table stores it.
+func (d UserDependence) Record() db.Dependence {
+	return db.Dependence{
+		UserTurnsPerFact: d.UserTurnsPerFact, QuestionsAlreadyAnswered: d.QuestionsAlreadyAnswered,
+		QuestionsToolFindable: d.QuestionsToolFindable, FollowUpQuestions: d.FollowUpQuestions, ToolCallShare: d.ToolCallShare,
+	}
+}
+
+// allRuns returns every stored run's id.
+func allRuns(ctx context.Context, store *db.DB) ([]int64, error) {
+	runs, err := store.ListRuns(ctx)
+	ids := make([]int64, len(runs))
+	for i, r := range runs {
+		ids[i] = r.ID
+	}
+	return ids, err
+}
