@@ -34,7 +34,8 @@ type importRule struct {
 //   - tracer also imports analysis (the filter's criteria and funnel);
 //   - workbench is the commands' library (what DESIGN.md gives cmd beyond
 //     reading flags and printing): it joins db with ingest, sim, analysis
-//     and reports, and never imports cmd;
+//     and reports (and tracer, for the user dependence a run stores), and
+//     never imports cmd;
 //   - reports/table is reports' table writers: root and analysis types;
 //   - tracer/sft is Tracer's SFT records and format writers: root types
 //     and sim (tool schemas), never db (tracer reads the db for it);
@@ -62,7 +63,7 @@ var importRules = map[string]importRule{
 	"reports/table": {project: []string{"", "analysis"}},
 	"export":        {project: []string{"", "redact"}},
 	"fixtures":      {project: nil},
-	"workbench":     {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact"}},
+	"workbench":     {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer"}},
 	"cmd/emobench":  {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},

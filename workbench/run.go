@@ -358,7 +358,10 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	// is done), unless it is still waiting for another writer.
 	tally, err := sim.Execute(ctx, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
 		ingest.RedactTrajectory(traj) // credentials a model or tool echoed, as ingest redacts a file's
-		return store.AppendTrajectory(ctx, id, traj)
+		if err := store.AppendTrajectory(ctx, id, traj); err != nil {
+			return err
+		}
+		return storeDependence(ctx, store, id, traj)
 	})
 	bar.Finish()
 	var allFailed *sim.AllFailedError
