@@ -12,6 +12,8 @@ func tracerCommand(e *env) *cli.Command {
 			"trajectories worth training on and exports them as supervision data.",
 		Subcommands: []*cli.Command{
 			tracerGenerateCommand(e),
+			tracerFilterCommand(e),
+			tracerFunnelCommand(e),
 			tracerExportCommand(e),
 		},
 	}

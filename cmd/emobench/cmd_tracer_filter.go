@@ -1,0 +1,178 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/tracer"
+	"github.com/emobench/emobench/workbench"
+	"github.com/urfave/cli/v2"
+)
+
+func tracerFilterCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "filter",
+		Usage: "keep the trajectories worth training on: passed, not abandoned, within a user-dependence bound",
+		Description: "A trajectory is kept when its reward is at least --min-reward (1 ± 1e-6 by default), the user did\n" +
+			"not abandon it (user_unsatisfied; --keep-unsatisfied keeps those), and, with --max-user-dependence X,\n" +
+			"its user_turns_per_fact (user turns / facts the gold actions use) is at most X. A trajectory whose\n" +
+			"dependence is unknown (an imported task without a scenario) is dropped under a bound, kept without.\n" +
+			"User dependence left NULL (runs stored before it was recorded) is computed now and stored with the\n" +
+			"selection. The funnel per domain and emotion family (none: the without-emotions condition) is\n" +
+			"printed and stored with the kept set as selection --name, all in one transaction; --dry-run\n" +
+			"stores nothing. `emobench tracer funnel --selection NAME` prints a stored funnel again.\n\n" +
+			"Example:\n" +
+			"   emobench --db runs.db tracer filter --run 1 --run 2 --max-user-dependence 2 --name sft-retail\n" +
+			"   emobench --db runs.db tracer filter --dry-run --format json",
+		Flags: []cli.Flag{
+			runFlag(),
+			&cli.Float64Flag{Name: "min-reward", Value: 1, Usage: "least reward kept (a reward within 1e-6 below counts)"},
+			&cli.BoolFlag{Name: "drop-unsatisfied", Value: true, Usage: "drop trajectories the user abandoned (user_unsatisfied); the default"},
+			&cli.BoolFlag{Name: "keep-unsatisfied", Usage: "keep trajectories the user abandoned (--drop-unsatisfied=false)"},
+			&cli.Float64Flag{Name: "max-user-dependence", Usage: "keep only trajectories whose user_turns_per_fact is at most this (equal is kept); default no bound"},
+			&cli.StringFlag{Name: "name", Usage: "name of the stored selection (required unless --dry-run)"},
+			&cli.BoolFlag{Name: "replace", Usage: "replace a stored selection of that name"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the funnel and store nothing"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+		},
+		Before: noArgs,
+		Action: func(c *cli.Context) error { return tracerFilter(c, e) },
+	}
+}
+
+func tracerFilter(c *cli.Context, e *env) error {
+	format := c.String("format")
+	if err := checkFormat(format, "table", "json"); err != nil {
+		return err
+	}
+	if c.IsSet("keep-unsatisfied") && c.IsSet("drop-unsatisfied") && c.Bool("keep-unsatisfied") == c.Bool("drop-unsatisfied") {
+		return usagef("--keep-unsatisfied and --drop-unsatisfied say opposite things: give one")
+	}
+	req := tracer.FilterRequest{
+		Criteria: analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied")},
+		Name:     strings.TrimSpace(c.String("name")), Replace: c.Bool("replace"), DryRun: c.Bool("dry-run"),
+	}
+	if c.IsSet("max-user-dependence") {
+		x := c.Float64("max-user-dependence")
+		if x < 0 {
+			return usagef("--max-user-dependence %v: need a bound of at least 0", x)
+		}
+		req.Criteria.MaxUserDependence = &x
+	}
+	if !req.DryRun && req.Name == "" {
+		return usagef("tracer filter needs --name for the selection it stores (or --dry-run to store nothing)")
+	}
+	if req.DryRun && (req.Name != "" || req.Replace) {
+		return usagef("--dry-run stores nothing: drop --name and --replace")
+	}
+	var store *db.DB
+	var err error
+	if req.DryRun {
+		store, err = openCurrent(c)
+	} else {
+		store, err = e.openWrite(c.Context, c.String("db"))
+	}
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if req.Runs, err = workbench.ResolveRuns(c.Context, store, c.StringSlice("run")); err != nil {
+		return err
+	}
+	res, err := tracer.Filter(c.Context, store, req)
+	if err != nil {
+		return err
+	}
+	if res.Backfilled > 0 {
+		verb := "stored with the selection"
+		if req.DryRun {
+			verb = "not stored (--dry-run)"
+		}
+		e.warn(fmt.Sprintf("user dependence computed now for %d trajectories that had none: %s", res.Backfilled, verb))
+	}
+	if n := res.Funnel.Total.DependenceUnknown; n > 0 {
+		what := "kept, as no --max-user-dependence is given"
+		if req.Criteria.MaxUserDependence != nil {
+			what = "dropped by --max-user-dependence"
+		}
+		e.warn(fmt.Sprintf("%d trajectories have no known user dependence (imported tasks without a scenario): %s", n, what))
+	}
+	if err := funnelTable(res.Funnel).Write(e.stdout, format); err != nil {
+		return err
+	}
+	if format == "table" {
+		t := res.Funnel.Total
+		if req.DryRun {
+			fmt.Fprintf(e.stdout, "dry run: %d of %d trajectories would be kept; nothing stored\n", t.Kept, t.Collected)
+		} else {
+			fmt.Fprintf(e.stdout, "selection %s (id %d): %d of %d trajectories kept\n", req.Name, res.SelectionID, t.Kept, t.Collected)
+		}
+	}
+	return nil
+}
+
+func tracerFunnelCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "funnel",
+		Usage: "print the funnel a selection was stored with (tracer filter)",
+		Description: "Prints the funnel `tracer filter` stored with selection NAME: per domain and emotion family,\n" +
+			"generated tasks, then collected, passed, not abandoned, within dependence and kept trajectories.\n" +
+			"Without --selection, it lists the selections. The report's Tracer charts show these numbers.\n\n" +
+			"Example:\n   emobench --db runs.db tracer funnel --selection sft-retail --format json",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "selection", Usage: "selection name (default: list the selections)"},
+			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+		},
+		Before: noArgs,
+		Action: func(c *cli.Context) error {
+			format := c.String("format")
+			if err := checkFormat(format, "table", "json"); err != nil {
+				return err
+			}
+			store, err := openCurrent(c)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			name := c.String("selection")
+			if name == "" {
+				sels, err := store.ListSelections(c.Context)
+				if err != nil {
+					return err
+				}
+				t := &table.Table{Columns: []string{"name", "created_at", "trajectories", "criteria"}}
+				for _, s := range sels {
+					t.Rows = append(t.Rows, []any{s.Name, s.CreatedAt.Format("2006-01-02T15:04:05Z"), s.Size, string(s.Criteria)})
+				}
+				return t.Write(e.stdout, format)
+			}
+			sel, err := store.FindSelection(c.Context, name)
+			if err != nil {
+				return err
+			}
+			f, err := tracer.DecodeFunnel(sel)
+			if err != nil {
+				return err
+			}
+			return funnelTable(f).Write(e.stdout, format)
+		},
+	}
+}
+
+// funnelTable is the funnel as `tracer filter` and `tracer funnel` print
+// it: one row per (domain, family), then the total (domain and family
+// "all").
+func funnelTable(f analysis.Funnel) *table.Table {
+	t := &table.Table{Columns: []string{"domain", "family", "generated", "collected", "passed", "not_abandoned", "within_dependence", "kept", "dependence_unknown"}}
+	row := func(domain, family string, r analysis.FunnelRow) {
+		t.Rows = append(t.Rows, []any{domain, family, r.Generated, r.Collected, r.Passed, r.NotAbandoned, r.WithinDependence, r.Kept, r.DependenceUnknown})
+	}
+	for _, r := range f.Rows {
+		row(r.Domain, r.Family, r)
+	}
+	row("all", "all", f.Total)
+	return t
+}
