@@ -51,6 +51,12 @@ type RunSpec struct {
 	// none (the assertions are not checked). JudgeLLM holds its settings.
 	Judge    string   `json:"judge,omitempty"`
 	JudgeLLM *LLMRole `json:"judge_llm,omitempty"`
+	// TaskSet names the tasks a Tracer collection ran instead of the
+	// domain's own: the tasks file's path as given (or the task set's
+	// name), with TaskSetSHA256, the hex sha256 of the file's bytes; empty
+	// for a run of the domain's tasks.
+	TaskSet       string `json:"task_set,omitempty"`
+	TaskSetSHA256 string `json:"task_set_sha256,omitempty"`
 }
 
 // LLMRole is how one role (agent or user) reaches its model. It names the

@@ -43,6 +43,9 @@ type ExecuteOptions struct {
 	// Now is the clock for the elapsed time and the demo runs' creation
 	// time; nil means time.Now.
 	Now func() time.Time
+	// Tasks, when not nil, are the tasks run instead of the domain's own
+	// (a Tracer tasks file, as PlanRequest.Tasks).
+	Tasks []emobench.TaskSpec
 }
 
 func (o ExecuteOptions) print(format string, args ...any) {
@@ -109,6 +112,9 @@ type PlanRequest struct {
 	Concurrency int      // episodes in flight, ≥ 1
 	// Options are the runs' settings; PlanRuns sets Domains and Conditions.
 	Options sim.RunOptions
+	// Tasks, when not nil, replace the domains' own tasks (tracer collect
+	// --tasks FILE): each domain offers those of its name.
+	Tasks []emobench.TaskSpec
 }
 
 // PlanRuns checks r and plans one run per (domain, condition) (sim.Plan).
@@ -143,7 +149,7 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 		if err != nil {
 			return nil, &SettingsError{err}
 		}
-		opts.Domains = append(opts.Domains, dom)
+		opts.Domains = append(opts.Domains, withTasks(dom, r.Tasks))
 	}
 	plans, err := sim.Plan(opts)
 	return plans, settings(err)
@@ -316,6 +322,7 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	if err != nil {
 		return sim.Tally{}, err
 	}
+	dom = withTasks(dom, opts.Tasks)
 	agent, user, err := sim.NewParticipants(spec, opts.LLM)
 	if err != nil {
 		return sim.Tally{}, settings(err)

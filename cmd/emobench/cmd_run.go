@@ -110,7 +110,17 @@ func runBenchmark(c *cli.Context, e *env) error {
 // planRuns turns the flags into sim.RunOptions and plans one run per
 // (domain, condition).
 func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
-	opts := sim.RunOptions{
+	plans, err := workbench.PlanRuns(workbench.PlanRequest{
+		Domains:   workbench.UniqueInOrder(workbench.SplitList(c.StringSlice("domain"))), // retail,retail is one run
+		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: runOptions(c),
+	})
+	return plans, settingsUsage(err)
+}
+
+// runOptions copies run's flags (those tracer collect shares too) into
+// sim.RunOptions.
+func runOptions(c *cli.Context) sim.RunOptions {
+	return sim.RunOptions{
 		Agent: c.String("agent"), User: c.String("user"), Trials: c.Int("trials"),
 		Tasks: c.String("tasks"), Split: emobench.Split(c.String("split")), Seed: c.Uint64("seed"),
 		MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
@@ -122,11 +132,6 @@ func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
 		Judge:    c.String("judge"),
 		JudgeLLM: emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
 	}
-	plans, err := workbench.PlanRuns(workbench.PlanRequest{
-		Domains:   workbench.UniqueInOrder(workbench.SplitList(c.StringSlice("domain"))), // retail,retail is one run
-		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: opts,
-	})
-	return plans, settingsUsage(err)
 }
 
 // floatFlag is the flag's value when it was given, nil otherwise.

@@ -1,0 +1,137 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/workbench"
+	"github.com/urfave/cli/v2"
+)
+
+// collectSkips are run's flags tracer collect does not take: the tasks come
+// from --tasks, the trials are --samples, and a collection is neither
+// resumed, sharded nor tagged as a tuned agent's run.
+var collectSkips = map[string]bool{"domain": true, "trials": true, "tasks": true, "split": true, "resume": true, "shard": true, "train-domains": true, "base-run": true}
+
+func tracerCollectCommand(e *env) *cli.Command {
+	flags := []cli.Flag{
+		&cli.StringFlag{Name: "tasks", Usage: "tasks file: a JSON array of tasks (as tracer generate --out writes), all of one split"},
+		&cli.StringFlag{Name: "generated", Usage: "a task set tracer generate stored in the db, by name"},
+		&cli.IntFlag{Name: "samples", Value: 1, Usage: "trajectories per task and condition (run's --trials)"},
+	}
+	for _, f := range runCommand(e).Flags {
+		if !collectSkips[f.Names()[0]] {
+			flags = append(flags, f)
+		}
+	}
+	return &cli.Command{
+		Name:  "collect",
+		Usage: "run agents on Tracer's tasks: a run with --samples trials per task, tagged with the task set",
+		Description: "Runs every task of --tasks FILE, --samples times under each condition (both by default), as `run`\n" +
+			"does, with run's agent, user and per-role LLM flags. One run per (domain, condition) is stored like\n" +
+			"any run, its config naming the tasks file and its sha256 (task_set, task_set_sha256), and each\n" +
+			"trajectory with its user dependence. Filter them next with `emobench tracer filter --run ID`.\n\n" +
+			"Example:\n" +
+			"   emobench --db runs.db tracer collect --tasks tasks.json --agent noisy:0.3 --user scripted --samples 2\n" +
+			"   OPENAI_API_KEY=... emobench --db runs.db tracer collect --tasks train.json --agent llm:gpt-4.1 --user llm:gpt-4.1-mini --samples 4",
+		Flags:  flags,
+		Before: noArgs,
+		Action: func(c *cli.Context) error { return tracerCollect(c, e) },
+	}
+}
+
+func tracerCollect(c *cli.Context, e *env) error {
+	if d := c.Duration("timeout"); d <= 0 {
+		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
+	}
+	path := c.String("tasks")
+	switch {
+	case path != "" && c.IsSet("generated"):
+		return usagef("give --tasks FILE or --generated NAME, not both")
+	case c.IsSet("generated"):
+		return usagef("--generated %s: this emobench stores no task sets yet (tracer generate); give its --out file as --tasks FILE", c.String("generated"))
+	case path == "":
+		return usagef("tracer collect needs --tasks FILE")
+	}
+	if n := c.Int("samples"); n < 1 {
+		return usagef("--samples %d: need at least 1", n)
+	}
+	tasks, sum, err := readTasksFile(path)
+	if err != nil {
+		return err
+	}
+	var domains []string
+	for _, t := range tasks {
+		domains = append(domains, t.Domain)
+		if t.Split != tasks[0].Split {
+			return fmt.Errorf("--tasks %s: task %s is a %s task, task %s a %s one: collect one split at a time", path, tasks[0].ID, tasks[0].Split, t.ID, t.Split)
+		}
+	}
+	opts := runOptions(c)
+	opts.Trials, opts.Tasks, opts.Split = c.Int("samples"), "", tasks[0].Split
+	if opts.Name == "" {
+		opts.Name = "collect-" + strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	}
+	plans, err := workbench.PlanRuns(workbench.PlanRequest{
+		Domains: workbench.UniqueInOrder(domains), Condition: c.String("condition"), Concurrency: c.Int("concurrency"),
+		Options: opts, Tasks: tasks,
+	})
+	if err != nil {
+		return settingsUsage(err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	for i := range plans {
+		plans[i].Spec.TaskSet, plans[i].Spec.TaskSetSHA256 = abs, sum
+		plans[i].Run.Config = plans[i].Spec.Encode()
+	}
+	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w)
+	}
+	store, err := e.openWrite(c.Context, c.String("db"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	x := e.executeOptions(c)
+	x.Command, x.Tasks = "emobench tracer collect", tasks
+	if err := settingsUsage(workbench.StartRuns(c.Context, store, plans, nil, x)); err != nil {
+		return err
+	}
+	var refs []string
+	for _, p := range plans {
+		id, err := store.ResolveRun(c.Context, p.Run.Name)
+		if err != nil {
+			return err
+		}
+		refs = append(refs, fmt.Sprintf("--run %d", id))
+	}
+	e.println(fmt.Sprintf("collected %d tasks × %d samples; filter them with: emobench tracer filter %s --name NAME", len(tasks), opts.Trials, strings.Join(refs, " ")))
+	return nil
+}
+
+// readTasksFile reads a tasks file (sim.DecodeTasks) and the hex sha256 of
+// its bytes. Errors name the file; an empty list is one.
+func readTasksFile(path string) ([]emobench.TaskSpec, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("--tasks: %w", err)
+	}
+	tasks, err := sim.DecodeTasks(data)
+	if err != nil {
+		return nil, "", fmt.Errorf("--tasks %s: %w", path, err)
+	}
+	if len(tasks) == 0 {
+		return nil, "", fmt.Errorf("--tasks %s: no tasks", path)
+	}
+	sum := sha256.Sum256(data)
+	return tasks, hex.EncodeToString(sum[:]), nil
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/google/go-cmp/cmp"
+)
+
+// writeTasksFile writes the first n test tasks of domain as a tasks file
+// and returns its path and sha256.
+func writeTasksFile(t *testing.T, domain string, n int) (string, string) {
+	t.Helper()
+	dom, err := all.Find(domain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tasks []emobench.TaskSpec
+	for _, task := range dom.Tasks() {
+		if task.Split == emobench.SplitTest && len(tasks) < n {
+			tasks = append(tasks, task)
+		}
+	}
+	if len(tasks) < n {
+		t.Fatalf("%s has %d test tasks, want %d", domain, len(tasks), n)
+	}
+	data, err := json.Marshal(tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tasks.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	return path, hex.EncodeToString(sum[:])
+}
+
+// funnelJSON is a row of the funnel table in json.
+type funnelJSON struct {
+	Domain, Family                                               string
+	Generated, Collected, Passed, NotAbandoned, WithinDependence int
+	Kept, DependenceUnknown                                      int
+}
+
+func parseFunnel(t *testing.T, out string) []funnelJSON {
+	t.Helper()
+	var raw []map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("funnel json: %v\n%s", err, out)
+	}
+	rows := make([]funnelJSON, len(raw))
+	for i, r := range raw {
+		n := func(k string) int { return int(r[k].(float64)) }
+		rows[i] = funnelJSON{Domain: r["domain"].(string), Family: r["family"].(string), Generated: n("generated"), Collected: n("collected"),
+			Passed: n("passed"), NotAbandoned: n("not_abandoned"), WithinDependence: n("within_dependence"), Kept: n("kept"), DependenceUnknown: n("dependence_unknown")}
+	}
+	return rows
+}
+
+// TestTracer_CollectFilter collects a small tasks file with noisy:0.3 and
+// the scripted user, 2 samples, then filters it.
+func TestTracer_CollectFilter(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "tracer.db")
+	tasks, sum := writeTasksFile(t, "retail", 3)
+	out := mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks", tasks, "--agent", "noisy:0.3", "--user", "scripted", "--samples", "2", "--concurrency", "1")
+	if !strings.Contains(out, "emobench tracer filter --run 1 --run 2 --name NAME") {
+		t.Fatalf("collect output does not say how to filter:\n%s", out)
+	}
+	// 3 tasks × 2 samples × 2 conditions.
+	if got, want := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories"), 12; got != want {
+		t.Fatalf("%d trajectories, want %d", got, want)
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories WHERE user_turns_per_fact IS NULL OR tool_call_share IS NULL"); got != 0 {
+		t.Fatalf("%d trajectories without user dependence after collect", got)
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM runs WHERE json_extract(config, '$.task_set_sha256') = '"+sum+"' AND json_extract(config, '$.trials') = 2"); got != 2 {
+		t.Fatalf("%d runs tagged with the tasks file's sha256, want 2", got)
+	}
+
+	t.Run("DryRunStoresNothing", func(t *testing.T) {
+		out := mustRun(t, "--db", dbPath, "tracer", "filter", "--dry-run", "--max-user-dependence", "3")
+		if !strings.Contains(out, "nothing stored") {
+			t.Fatalf("dry run output:\n%s", out)
+		}
+		if got := sqlInt(t, dbPath, "SELECT (SELECT COUNT(*) FROM selections) + (SELECT COUNT(*) FROM selection_trajectories)"); got != 0 {
+			t.Fatalf("dry run stored %d rows", got)
+		}
+	})
+	t.Run("StoredEqualsPrinted", func(t *testing.T) {
+		printed := parseFunnel(t, mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--run", "2", "--name", "sft", "--format", "json"))
+		stored := parseFunnel(t, mustRun(t, "--db", dbPath, "tracer", "funnel", "--selection", "sft", "--format", "json"))
+		if diff := cmp.Diff(printed, stored); diff != "" {
+			t.Fatalf("funnel (-filter +funnel):\n%s", diff)
+		}
+		total := printed[len(printed)-1]
+		if total.Domain != "all" || total.Collected != 12 || total.Generated != 3 {
+			t.Fatalf("total = %+v, want 12 collected of 3 tasks", total)
+		}
+		if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM selection_trajectories"); got != total.Kept {
+			t.Fatalf("%d selected rows, funnel says %d kept", got, total.Kept)
+		}
+	})
+	t.Run("ErrNameClash", func(t *testing.T) {
+		r := runCLI(t, "", "--db", dbPath, "tracer", "filter", "--name", "sft")
+		if r.code != 1 || !strings.Contains(r.stderr, "--replace") {
+			t.Fatalf("second filter --name sft: exit %d, stderr %s", r.code, r.stderr)
+		}
+		mustRun(t, "--db", dbPath, "tracer", "filter", "--name", "sft", "--replace", "--keep-unsatisfied")
+	})
+	t.Run("ErrUsage", func(t *testing.T) {
+		for _, args := range [][]string{
+			{"tracer", "filter"}, // no --name, no --dry-run
+			{"tracer", "filter", "--dry-run", "--name", "x"},
+			{"tracer", "filter", "--dry-run", "--format", "csv"},
+			{"tracer", "filter", "--dry-run", "--max-user-dependence", "-1"},
+			{"tracer", "filter", "--dry-run", "--keep-unsatisfied", "--drop-unsatisfied"},
+			{"tracer", "collect", "--agent", "oracle"},
+			{"tracer", "collect", "--tasks", tasks, "--agent", "oracle", "--samples", "0"},
+			{"tracer", "collect", "--generated", "x", "--agent", "oracle"},
+		} {
+			if r := runCLI(t, "", append([]string{"--db", dbPath}, args...)...); r.code != 2 {
+				t.Errorf("emobench %s: exit %d, want 2\nstderr: %s", strings.Join(args, " "), r.code, r.stderr)
+			}
+		}
+	})
+}
+
+func TestTracerCollect_ErrBadTasksFile(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`[{"id":"x","domain":"retail","split":"train"}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(dir, "t.db")
+	r := runCLI(t, "", "--db", dbPath, "tracer", "collect", "--tasks", bad, "--agent", "oracle")
+	if r.code != 1 || !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "task 0") {
+		t.Fatalf("bad tasks file: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(dbPath); err == nil {
+		t.Fatal("a bad tasks file created the database")
+	}
+}
+
+// TestTracer_EndToEndShort is the issue's short loop: 20 tasks, noisy:0.3
+// and the scripted user, 2 samples, then filter: the kept count lies
+// strictly between 0 and the collected count.
+func TestTracer_EndToEndShort(t *testing.T) {
+	if testing.Short() {
+		t.Skip("80 episodes")
+	}
+	dbPath := filepath.Join(t.TempDir(), "e2e.db")
+	tasks, _ := writeTasksFile(t, "retail", 20)
+	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks", tasks, "--agent", "noisy:0.3", "--user", "scripted", "--samples", "2", "--concurrency", "2")
+	rows := parseFunnel(t, mustRun(t, "--db", dbPath, "tracer", "filter", "--name", "e2e", "--max-user-dependence", "2", "--format", "json"))
+	total := rows[len(rows)-1]
+	if total.Collected != 80 || total.Kept <= 0 || total.Kept >= total.Collected {
+		t.Fatalf("funnel total %+v: want 80 collected and 0 < kept < 80", total)
+	}
+	t.Logf("funnel total: %+v", total)
+}
