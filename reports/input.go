@@ -85,6 +85,9 @@ type Input struct {
 	// Funnel is the Tracer's pipeline: how many items are left after each
 	// stage.
 	Funnel Funnel
+	// KeptFamilies is the emotion-family distribution of a Tracer
+	// selection's kept trajectories.
+	KeptFamilies KeptFamilies
 	// Published are leaderboard results to show beside the runs of the same
 	// domain, a chart per domain and a table after the runs table;
 	// PublishedCommand prints the published numbers (your runs' are in
@@ -319,6 +322,9 @@ type Data struct {
 	// Strict holds stats passk --strict rows with no group fields, every
 	// k per unit.
 	Strict []analysis.StrictPassKRow
+	// Tracer is the Tracer selection whose funnel and kept emotion
+	// families the report shows; nil for none.
+	Tracer *TracerSelection
 }
 
 // Commands are the emobench stats command lines that print each chart's
@@ -438,5 +444,6 @@ func Build(d Data) Input {
 	in.Published = publishedBeside(d.Published, d.Runs)
 	in.PublishedCommand = d.Commands.Published
 	in.Strict = strictTable(d.Strict, label, noun, d.Commands.Strict)
+	tracerSections(d.Tracer, &in)
 	return in
 }

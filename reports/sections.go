@@ -80,6 +80,7 @@ var reportSections = []struct {
 		d, caption := funnelChart(in.Funnel)
 		return one(figure{Title: cmp.Or(in.Funnel.Title, "Tracer funnel"), Caption: caption}, d, "")
 	}},
+	{"tracer-families", keptFamiliesSection},
 }
 
 // passKSection is chart (a), the one pass^k chart: from in.PassK's

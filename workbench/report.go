@@ -97,6 +97,9 @@ func (opts ReportOptions) Build(ctx context.Context, store *db.DB, s Selection) 
 	if err := addPaperSections(ctx, store, s, &d, boot, cmd); err != nil {
 		return Report{}, notes, err
 	}
+	if err := addTracerSection(ctx, store, &d); err != nil {
+		return Report{}, notes, err
+	}
 	return Report{Input: reports.Build(d), Overlaps: set.Overlaps}, notes, nil
 }
 

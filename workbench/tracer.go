@@ -2,9 +2,12 @@ package workbench
 
 import (
 	"context"
+	"regexp"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/reports"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 )
@@ -44,4 +47,37 @@ func withTasks(dom sim.Domain, tasks []emobench.TaskSpec) sim.Domain {
 		}
 	}
 	return taskSetDomain{Domain: dom, tasks: own}
+}
+
+// addTracerSection puts the most recently stored Tracer selection (the
+// latest created_at, then the highest id) into d, with the command that
+// prints its funnel; none stored leaves d as it is. A selection whose
+// counts do not decode is an error naming it.
+func addTracerSection(ctx context.Context, store *db.DB, d *reports.Data) error {
+	sels, err := store.ListSelections(ctx)
+	if err != nil || len(sels) == 0 {
+		return err
+	}
+	latest := sels[0]
+	for _, s := range sels[1:] {
+		if s.CreatedAt.After(latest.CreatedAt) || s.CreatedAt.Equal(latest.CreatedAt) && s.ID > latest.ID {
+			latest = s
+		}
+	}
+	f, err := tracer.DecodeFunnel(latest)
+	if err != nil {
+		return err
+	}
+	d.Tracer = &reports.TracerSelection{Name: latest.Name, Funnel: f, Command: "emobench tracer funnel --selection " + shellWord(latest.Name)}
+	return nil
+}
+
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9._/:=+-]+$`)
+
+// shellWord is s as one word of a POSIX shell command line.
+func shellWord(s string) string {
+	if plainWord.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,0 +1,83 @@
+package reports
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/emobench/emobench/analysis"
+)
+
+// TracerSelection is a stored Tracer selection as the report shows it:
+// its funnel (the counts `tracer filter` stored) and the command that
+// prints the same numbers.
+type TracerSelection struct {
+	Name   string
+	Funnel analysis.Funnel
+	// Command prints Funnel, e.g. "emobench tracer funnel --selection
+	// NAME"; named in both captions.
+	Command string
+}
+
+// KeptFamilies is the emotion-family distribution of a selection's kept
+// trajectories: one bar per family (none: the without-emotions
+// condition).
+type KeptFamilies struct {
+	Title   string // section heading; a default when empty
+	Caption string // appended to the generated caption
+	Command string // prints the same numbers; named in the caption
+	Bars    []analysis.FamilyCount
+}
+
+const keptFamiliesChartID = "chart-tracer-families"
+
+// tracerSections lays out sel (nil: none) as the report's Tracer charts:
+// the funnel of its totals, trajectories from collected to kept, and the
+// kept trajectories per emotion family.
+func tracerSections(sel *TracerSelection, in *Input) {
+	if sel == nil {
+		return
+	}
+	t := sel.Funnel.Total
+	in.Funnel = Funnel{
+		Title: "Tracer funnel: selection " + sel.Name,
+		Unit:  "trajectories",
+		Stages: []FunnelStage{
+			{Name: "collected", Count: t.Collected}, {Name: "passed", Count: t.Passed}, {Name: "not abandoned", Count: t.NotAbandoned},
+			{Name: "within dependence", Count: t.WithinDependence}, {Name: "kept", Count: t.Kept},
+		},
+		Caption: fmt.Sprintf("The trajectories were collected on %d generated tasks; %d have no known user dependence.", t.Generated, t.DependenceUnknown) +
+			commandNote(sel.Command),
+	}
+	in.KeptFamilies = KeptFamilies{
+		Title:   "Kept trajectories by emotion family: selection " + sel.Name,
+		Command: sel.Command,
+		Bars:    sel.Funnel.KeptFamilies(),
+	}
+}
+
+// keptFamiliesSection is the kept-data distribution chart, or nothing
+// when there is no selection.
+func keptFamiliesSection(in Input) []section {
+	k := in.KeptFamilies
+	if len(k.Bars) == 0 {
+		return nil
+	}
+	rows := make([]row, len(k.Bars))
+	total, top := 0, 0
+	for _, b := range k.Bars {
+		total += b.Kept
+		top = max(top, b.Kept)
+	}
+	for i, b := range k.Bars {
+		text := strconv.Itoa(b.Kept)
+		if total > 0 {
+			text += fmt.Sprintf(" (%.1f%%)", 100*float64(b.Kept)/float64(total))
+		}
+		rows[i] = row{Label: b.Family, Value: float64(b.Kept), CI: Interval{Lo: math.NaN(), Hi: math.NaN()}, Text: text}
+	}
+	caption := fmt.Sprintf("Kept trajectories per emotion family of the task (none: the without-emotions condition, whose user played no emotion), all domains summed; the percentage is of the %d kept.", total)
+	d := rowChart(keptFamiliesChartID, "", "kept trajectories", "kept trajectories", rows, 0, float64(max(top, 1)), false)
+	return one(figure{Title: cmp.Or(k.Title, "Kept trajectories by emotion family"), Caption: withCaption(caption, k.Caption) + commandNote(k.Command)}, d, "")
+}

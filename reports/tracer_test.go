@@ -1,0 +1,74 @@
+package reports
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench/analysis"
+	"github.com/google/go-cmp/cmp"
+)
+
+// tracerInput is the report of testdata/tracer/input.json's funnel alone.
+func tracerInput(t *testing.T) Input {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "tracer", "input.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f analysis.Funnel
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatalf("testdata/tracer/input.json: %v", err)
+	}
+	return Build(Data{Title: "Tracer", Tracer: &TracerSelection{Name: "sft", Funnel: f, Command: "emobench tracer funnel --selection sft"}})
+}
+
+func TestRender_TracerGolden(t *testing.T) {
+	got := elideECharts(t, MustRender(t, tracerInput(t)))
+	path := filepath.Join("testdata", "tracer", "want.html")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./reports/ -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("Render(testdata/tracer) mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// The Tracer charts show the funnel's totals and the kept families, and
+// both captions name the command that prints them.
+func TestBuild_TracerSections(t *testing.T) {
+	in := tracerInput(t)
+	var stages []int
+	for _, s := range in.Funnel.Stages {
+		stages = append(stages, s.Count)
+	}
+	if diff := cmp.Diff([]int{10, 7, 6, 4, 4}, stages); diff != "" {
+		t.Fatalf("funnel stages (-want +got):\n%s", diff)
+	}
+	want := []analysis.FamilyCount{{Family: "anger", Kept: 1}, {Family: "fear", Kept: 1}, {Family: "none", Kept: 2}}
+	if diff := cmp.Diff(want, in.KeptFamilies.Bars); diff != "" {
+		t.Fatalf("kept families (-want +got):\n%s", diff)
+	}
+	page := MustRender(t, in)
+	if got := strings.Count(page, "Numbers: emobench tracer funnel --selection sft."); got != 2 {
+		t.Fatalf("%d captions name the funnel command, want 2", got)
+	}
+	var ids []string
+	for _, c := range chartsJSON(t, page) {
+		ids = append(ids, c.ID)
+	}
+	if diff := cmp.Diff([]string{funnelChartID, keptFamiliesChartID}, ids); diff != "" {
+		t.Fatalf("chart ids (-want +got):\n%s", diff)
+	}
+	if none := Build(Data{}); len(none.KeptFamilies.Bars) != 0 || len(none.Funnel.Stages) != 0 {
+		t.Fatal("no selection: Tracer charts present")
+	}
+}
