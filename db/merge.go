@@ -22,6 +22,9 @@ type MergeReport struct {
 	Trajectories                         int // trajectories copied
 	PairsSkipped                         int // (task, trial) pairs the target already held
 	PublishedFiles                       int // leaderboard files copied (published_results)
+	// SelectionsNotCarried counts the merged file's Tracer selections,
+	// which merge leaves behind: they name that file's trajectories.
+	SelectionsNotCarried int
 	// Renamed are the runs added under another name than their own, since
 	// a run of the target (or one added before them) had it.
 	Renamed []RenamedRun
@@ -73,6 +76,10 @@ func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajector
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)
 	}
+	selections, err := src.countSelectionsForMerge(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("read %s: %w", src.path, err)
+	}
 	from := Provenance{Kind: ProvenanceMerged, MergedFrom: absPath(src.path), MergedSHA256: srcSHA, MergedAt: now()}
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
@@ -92,6 +99,7 @@ func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajector
 	if err != nil {
 		return MergeReport{}, err
 	}
+	rep.SelectionsNotCarried = selections
 	return rep, nil
 }
 

@@ -202,3 +202,17 @@ func selectionOf(id int64, name, created, criteria, counts string, size int) Sel
 	at, _ := time.Parse(time.RFC3339, created)
 	return Selection{ID: id, Name: name, CreatedAt: at, Criteria: json.RawMessage(criteria), Counts: json.RawMessage(counts), Size: size}
 }
+
+// tracerVersion is the schema version that added selections.
+const tracerVersion = 12
+
+// countSelectionsForMerge counts the selections of a merge source, of an
+// older schema too (none before tracerVersion).
+func (db *DB) countSelectionsForMerge(ctx context.Context) (int, error) {
+	v, err := db.userVersion(ctx)
+	if err != nil || v < tracerVersion {
+		return 0, err
+	}
+	n, err := db.queries.CountSelections(ctx)
+	return int(n), err
+}

@@ -36,6 +36,9 @@ func mergeCommand(e *env) *cli.Command {
 				for _, r := range rep.Renamed {
 					e.warn(r.Warning(path))
 				}
+				if n := rep.SelectionsNotCarried; n > 0 {
+					e.warn(fmt.Sprintf("%s: its %d Tracer selections are not merged (they name that file's trajectories): select again here with emobench tracer filter", path, n))
+				}
 			})
 		},
 	}

@@ -166,3 +166,40 @@ func TestTracer_EndToEndShort(t *testing.T) {
 	}
 	t.Logf("funnel total: %+v", total)
 }
+
+// merge, check, vacuum and runs rm work with selections present; merge
+// says it does not carry them (they name the other file's trajectories),
+// and the merged trajectories' dependence is computed by the next filter.
+func TestTracer_MaintenanceWithSelections(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.db")
+	tasks, _ := writeTasksFile(t, "retail", 2)
+	mustRun(t, "--db", src, "tracer", "collect", "--tasks", tasks, "--agent", "oracle", "--user", "scripted", "--condition", "with-emotions")
+	mustRun(t, "--db", src, "tracer", "filter", "--name", "sft")
+	mustRun(t, "--db", src, "check")
+	compact := filepath.Join(dir, "compact.db")
+	mustRun(t, "--db", src, "vacuum", "--out", compact)
+	if got := sqlInt(t, compact, "SELECT COUNT(*) FROM selection_trajectories"); got != 2 {
+		t.Fatalf("vacuumed copy holds %d selected trajectories, want 2", got)
+	}
+
+	target := filepath.Join(dir, "all.db")
+	r := runCLI(t, "", "--db", target, "merge", src)
+	if r.code != 0 || !strings.Contains(r.stderr, "1 Tracer selections are not merged") {
+		t.Fatalf("merge: exit %d, stderr %s", r.code, r.stderr)
+	}
+	if got := sqlInt(t, target, "SELECT (SELECT COUNT(*) FROM selections) * 100 + (SELECT COUNT(*) FROM trajectories)"); got != 2 {
+		t.Fatalf("merged db: %d (selections×100 + trajectories), want 0 selections and 2 trajectories", got)
+	}
+	rows := parseFunnel(t, mustRun(t, "--db", target, "tracer", "filter", "--name", "again", "--format", "json"))
+	if total := rows[len(rows)-1]; total.Kept != 2 || total.DependenceUnknown != 0 {
+		t.Fatalf("filter after merge: %+v, want 2 kept, dependence computed", total)
+	}
+	mustRun(t, "--db", target, "check")
+
+	mustRun(t, "--db", src, "runs", "rm", "1")
+	if got := sqlInt(t, src, "SELECT COUNT(*) FROM selection_trajectories"); got != 0 {
+		t.Fatalf("%d selected trajectories after their run is removed, want 0", got)
+	}
+	mustRun(t, "--db", src, "check")
+}
