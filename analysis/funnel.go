@@ -95,14 +95,22 @@ type Funnel struct {
 // FunnelGroup names one row of a Funnel.
 type FunnelGroup struct{ Domain, Family string }
 
+// Generated are the funnel's generated counts when the caller knows them
+// (the tasks of the task sets collected): per row, and in total (distinct
+// tasks, which rows of several families or conditions share).
+type Generated struct {
+	Rows  map[FunnelGroup]int
+	Total int
+}
+
 // CountFunnel runs every trajectory through FilterStage and counts, per
 // (domain, family) and in total, how many reach each stage: generated →
 // collected → passed → not abandoned → within dependence → kept.
-// generated, when not nil, gives a row's Generated (a group it lacks
-// counts 0) and the total's is their sum; nil counts the distinct task
-// keys collected (the total's: distinct (domain, task) pairs). Empty input
-// gives a Funnel with no rows and a zero total.
-func CountFunnel(trajs []FunnelTrajectory, c FilterCriteria, generated map[FunnelGroup]int) Funnel {
+// generated, when not nil, gives the Generated counts (a row it lacks
+// counts 0; a group it has without trajectories gets a row); nil counts
+// the distinct task keys collected (the total's: distinct (domain, task)
+// pairs). Empty input gives a Funnel with no rows and a zero total.
+func CountFunnel(trajs []FunnelTrajectory, c FilterCriteria, generated *Generated) Funnel {
 	rows := map[FunnelGroup]*FunnelRow{}
 	tasks := map[FunnelGroup]map[string]bool{}
 	all := map[FunnelGroup]bool{} // (domain, task key)
@@ -133,12 +141,14 @@ func CountFunnel(trajs []FunnelTrajectory, c FilterCriteria, generated map[Funne
 			f.Kept = append(f.Kept, t.ID)
 		}
 	}
-	for g, n := range generated {
-		if rows[g] == nil {
-			rows[g] = &FunnelRow{Domain: g.Domain, Family: g.Family}
+	if generated != nil {
+		for g, n := range generated.Rows {
+			if rows[g] == nil {
+				rows[g] = &FunnelRow{Domain: g.Domain, Family: g.Family}
+			}
+			rows[g].Generated = n
 		}
-		rows[g].Generated = n
-		f.Total.Generated += n
+		f.Total.Generated = generated.Total
 	}
 	for g, r := range rows {
 		if generated == nil {

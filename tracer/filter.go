@@ -50,6 +50,11 @@ type FilterResult struct {
 	Backfilled int
 	// SelectionID is the stored selection's id; 0 on a dry run.
 	SelectionID int64
+	// GeneratedFromTaskSets is set when the funnel's generated counts are
+	// the tasks of the task sets the runs collected (every run names one
+	// that is still there unchanged); otherwise they are the distinct
+	// tasks collected.
+	GeneratedFromTaskSets bool
 }
 
 // FamilyNone is the funnel's emotion family for trajectories of the
@@ -119,7 +124,12 @@ func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult,
 		}
 	}
 	res.Backfilled = len(computed)
-	res.Funnel = analysis.CountFunnel(trajs, req.Criteria, nil)
+	generated, err := generatedCounts(ctx, store, res.Criteria.Runs)
+	if err != nil {
+		return FilterResult{}, err
+	}
+	res.GeneratedFromTaskSets = generated != nil
+	res.Funnel = analysis.CountFunnel(trajs, req.Criteria, generated)
 	if req.DryRun {
 		return res, nil
 	}

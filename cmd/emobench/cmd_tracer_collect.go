@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -22,7 +24,7 @@ var collectSkips = map[string]bool{"domain": true, "trials": true, "tasks": true
 func tracerCollectCommand(e *env) *cli.Command {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "tasks", Usage: "tasks file: a JSON array of tasks (as tracer generate --out writes), all of one split"},
-		&cli.StringFlag{Name: "generated", Usage: "a task set tracer generate stored in the db, by name"},
+		&cli.StringFlag{Name: "generated", Usage: "a task set tracer generate stored in --db, by name"},
 		&cli.IntFlag{Name: "samples", Value: 1, Usage: "trajectories per task and condition (run's --trials)"},
 	}
 	for _, f := range runCommand(e).Flags {
@@ -33,10 +35,12 @@ func tracerCollectCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "collect",
 		Usage: "run agents on Tracer's tasks: a run with --samples trials per task, tagged with the task set",
-		Description: "Runs every task of --tasks FILE, --samples times under each condition (both by default), as `run`\n" +
-			"does, with run's agent, user and per-role LLM flags. One run per (domain, condition) is stored like\n" +
-			"any run, its config naming the tasks file and its sha256 (task_set, task_set_sha256), and each\n" +
-			"trajectory with its user dependence. Filter them next with `emobench tracer filter --run ID`.\n\n" +
+		Description: "Runs every task of --tasks FILE (or of --generated NAME, a task set in --db), --samples times under\n" +
+			"each condition (both by default), as `run` does, with run's agent, user and per-role LLM flags. One\n" +
+			"run per (domain, condition) is stored like any run, its config naming the tasks (task_set: the\n" +
+			"file's absolute path or the task set's name; task_set_sha256: the sha256 of the file's bytes, or\n" +
+			"of the set's tasks as one JSON array), and each trajectory with its user dependence. Filter them\n" +
+			"next with `emobench tracer filter --run ID`. `run --resume` does not continue a collection.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db tracer collect --tasks tasks.json --agent noisy:0.3 --user scripted --samples 2\n" +
 			"   OPENAI_API_KEY=... emobench --db runs.db tracer collect --tasks train.json --agent llm:gpt-4.1 --user llm:gpt-4.1-mini --samples 4",
@@ -50,27 +54,47 @@ func tracerCollect(c *cli.Context, e *env) error {
 	if d := c.Duration("timeout"); d <= 0 {
 		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
 	}
-	path := c.String("tasks")
+	path, setName := c.String("tasks"), c.String("generated")
 	switch {
-	case path != "" && c.IsSet("generated"):
+	case path != "" && setName != "":
 		return usagef("give --tasks FILE or --generated NAME, not both")
-	case c.IsSet("generated"):
-		return usagef("--generated %s: this emobench stores no task sets yet (tracer generate); give its --out file as --tasks FILE", c.String("generated"))
-	case path == "":
-		return usagef("tracer collect needs --tasks FILE")
+	case path == "" && setName == "":
+		return usagef("tracer collect needs --tasks FILE or --generated NAME (a task set tracer generate stored)")
 	}
 	if n := c.Int("samples"); n < 1 {
 		return usagef("--samples %d: need at least 1", n)
 	}
-	tasks, sum, err := readTasksFile(path)
-	if err != nil {
-		return err
+	var tasks []emobench.TaskSpec
+	var tag, sum string
+	var store *db.DB
+	if path != "" {
+		var err error
+		if tasks, sum, err = readTasksFile(path); err != nil {
+			return err
+		}
+		if tag, err = filepath.Abs(path); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if store, err = workbench.OpenExisting(c.Context, c.String("db"), e.warn, e.waitNotices(c.String("db"))...); err != nil {
+			return err
+		}
+		defer store.Close()
+		if _, tasks, err = store.LoadTaskSet(c.Context, setName); err != nil {
+			return err
+		}
+		if len(tasks) == 0 {
+			return fmt.Errorf("task set %s holds no tasks", setName)
+		}
+		tag, sum = setName, tracer.TaskSetSHA256(tasks)
+		path = setName
 	}
 	var domains []string
 	for _, t := range tasks {
 		domains = append(domains, t.Domain)
 		if t.Split != tasks[0].Split {
-			return fmt.Errorf("--tasks %s: task %s is a %s task, task %s a %s one: collect one split at a time", path, tasks[0].ID, tasks[0].Split, t.ID, t.Split)
+			return fmt.Errorf("%s: task %s is a %s task, task %s a %s one: collect one split at a time", path, tasks[0].ID, tasks[0].Split, t.ID, t.Split)
 		}
 	}
 	opts := runOptions(c)
@@ -85,22 +109,19 @@ func tracerCollect(c *cli.Context, e *env) error {
 	if err != nil {
 		return settingsUsage(err)
 	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return err
-	}
 	for i := range plans {
-		plans[i].Spec.TaskSet, plans[i].Spec.TaskSetSHA256 = abs, sum
+		plans[i].Spec.TaskSet, plans[i].Spec.TaskSetSHA256 = tag, sum
 		plans[i].Run.Config = plans[i].Spec.Encode()
 	}
 	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
+	if store == nil {
+		if store, err = e.openWrite(c.Context, c.String("db")); err != nil {
+			return err
+		}
+		defer store.Close()
 	}
-	defer store.Close()
 	x := e.executeOptions(c)
 	x.Command, x.Tasks = "emobench tracer collect", tasks
 	if err := settingsUsage(workbench.StartRuns(c.Context, store, plans, nil, x)); err != nil {

@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/tracer"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -124,13 +127,49 @@ func TestTracer_CollectFilter(t *testing.T) {
 			{"tracer", "filter", "--dry-run", "--keep-unsatisfied", "--drop-unsatisfied"},
 			{"tracer", "collect", "--agent", "oracle"},
 			{"tracer", "collect", "--tasks", tasks, "--agent", "oracle", "--samples", "0"},
-			{"tracer", "collect", "--generated", "x", "--agent", "oracle"},
+			{"tracer", "collect", "--generated", "x", "--tasks", tasks, "--agent", "oracle"},
 		} {
 			if r := runCLI(t, "", append([]string{"--db", dbPath}, args...)...); r.code != 2 {
 				t.Errorf("emobench %s: exit %d, want 2\nstderr: %s", strings.Join(args, " "), r.code, r.stderr)
 			}
 		}
 	})
+}
+
+// collect --generated NAME runs a task set stored in the db; the funnel's
+// generated counts are then the set's tasks, per family and in total.
+func TestTracerCollect_Generated(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "set.db")
+	path, _ := writeTasksFile(t, "retail", 5)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := sim.DecodeTasks(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := db.Open(t.Context(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := db.TaskSet{Name: "set7", Domain: "retail", Split: emobench.SplitTest, GeneratorVersion: "test", Seed: 7}
+	if _, err := store.CreateTaskSet(t.Context(), set, tasks, false); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	if r := runCLI(t, "", "--db", dbPath, "tracer", "collect", "--generated", "nosuch", "--agent", "oracle"); r.code != 1 || !strings.Contains(r.stderr, "nosuch") {
+		t.Fatalf("unknown task set: exit %d, stderr %s", r.code, r.stderr)
+	}
+	mustRun(t, "--db", dbPath, "tracer", "collect", "--generated", "set7", "--agent", "oracle", "--user", "scripted", "--condition", "without-emotions")
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM runs WHERE json_extract(config, '$.task_set') = 'set7' AND json_extract(config, '$.task_set_sha256') = '"+tracer.TaskSetSHA256(tasks)+"'"); got != 1 {
+		t.Fatalf("%d runs tagged with the task set, want 1", got)
+	}
+	rows := parseFunnel(t, mustRun(t, "--db", dbPath, "tracer", "filter", "--dry-run", "--format", "json"))
+	if len(rows) != 2 || rows[0].Family != "none" || rows[0].Generated != 5 || rows[1].Generated != 5 || rows[1].Collected != 5 {
+		t.Fatalf("funnel rows %+v: want one row none of 5 generated and collected, and the total", rows)
+	}
 }
 
 func TestTracerCollect_ErrBadTasksFile(t *testing.T) {
