@@ -100,6 +100,9 @@ func tracerFilter(c *cli.Context, e *env) error {
 		}
 		e.warn(fmt.Sprintf("%d trajectories have no known user dependence (imported tasks without a scenario): %s", n, what))
 	}
+	if !res.GeneratedFromTaskSets && res.Funnel.Total.Collected > 0 {
+		e.warn("generated counts the distinct tasks collected: not every run names a task set (tracer collect) that is still there unchanged")
+	}
 	if err := funnelTable(res.Funnel).Write(e.stdout, format); err != nil {
 		return err
 	}
