@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -161,5 +162,30 @@ func TestDependence_NoFactsNoTurns(t *testing.T) {
 	// No needed fact: the denominator is 1. No call, no question: share 0.
 	if d.UserTurnsPerFact != 2 || d.ToolCallShare != 0 {
 		t.Fatalf("per fact %v, share %v; want 2, 0", d.UserTurnsPerFact, d.ToolCallShare)
+	}
+}
+
+// BenchmarkDependence measures the user dependence of transcripts of
+// growing length (seeded by construction: the same messages every run).
+func BenchmarkDependence(b *testing.B) {
+	for _, turns := range []int{10, 100} {
+		b.Run(fmt.Sprintf("turns=%d", turns), func(b *testing.B) {
+			spec := emobench.TaskSpec{ID: "b", Scenario: emobench.Scenario{
+				Facts:    map[string]string{"order_id": "#W1", "zip": "12345", "email": "a@b.c"},
+				Requests: []emobench.Request{{Text: "x"}}},
+				Actions: []emobench.Action{{Name: "get_order_details", Arguments: json.RawMessage(`{"order_id":"#W1"}`)}}}
+			traj := &emobench.Trajectory{Task: spec.Task()}
+			for i := 0; i < turns; i++ {
+				traj.Messages = append(traj.Messages, user("my zip is 12345"), agent("What is your order id?"),
+					call("get_order_details", `{"order_id":"#W1"}`), result("get_order_details", `{"order_id":"#W1","status":"pending"}`))
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, _, err := Dependence(traj); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "trajectories/s")
+		})
 	}
 }
