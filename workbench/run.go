@@ -322,6 +322,11 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	if err != nil {
 		return sim.Tally{}, err
 	}
+	if opts.Tasks == nil && spec.TaskSet != "" {
+		if opts.Tasks, err = collectedTasks(ctx, store, id, spec); err != nil {
+			return sim.Tally{}, err
+		}
+	}
 	dom = withTasks(dom, opts.Tasks)
 	agent, user, err := sim.NewParticipants(spec, opts.LLM)
 	if err != nil {

@@ -40,7 +40,8 @@ func tracerCollectCommand(e *env) *cli.Command {
 			"run per (domain, condition) is stored like any run, its config naming the tasks (task_set: the\n" +
 			"file's absolute path or the task set's name; task_set_sha256: the sha256 of the file's bytes, or\n" +
 			"of the set's tasks as one JSON array), and each trajectory with its user dependence. Filter them\n" +
-			"next with `emobench tracer filter --run ID`. `run --resume` does not continue a collection.\n\n" +
+			"next with `emobench tracer filter --run ID`. `emobench run --resume RUN` continues a collection\n" +
+			"while its tasks file or task set is unchanged.\n\n" +
 			"Example:\n" +
 			"   emobench --db runs.db tracer collect --tasks tasks.json --agent noisy:0.3 --user scripted --samples 2\n" +
 			"   OPENAI_API_KEY=... emobench --db runs.db tracer collect --tasks train.json --agent llm:gpt-4.1 --user llm:gpt-4.1-mini --samples 4",

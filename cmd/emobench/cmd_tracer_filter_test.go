@@ -242,3 +242,25 @@ func TestTracer_MaintenanceWithSelections(t *testing.T) {
 	}
 	mustRun(t, "--db", src, "check")
 }
+
+// run --resume continues a collection from its tasks file while the file
+// is unchanged, and refuses once it has changed.
+func TestTracerCollect_Resume(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "resume.db")
+	tasks, _ := writeTasksFile(t, "retail", 2)
+	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks", tasks, "--agent", "oracle", "--user", "scripted", "--condition", "with-emotions", "--samples", "2")
+	plainSQL(t, dbPath, "DELETE FROM trajectories WHERE id = 1")
+	if out := mustRun(t, "--db", dbPath, "run", "--resume", "1"); !strings.Contains(out, "1 episodes to run (3 already stored)") {
+		t.Fatalf("resume: %s", out)
+	}
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories WHERE user_turns_per_fact IS NOT NULL"); got != 4 {
+		t.Fatalf("%d trajectories with dependence after resume, want 4", got)
+	}
+	plainSQL(t, dbPath, "DELETE FROM trajectories WHERE id = 2")
+	if err := os.WriteFile(tasks, []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, "", "--db", dbPath, "run", "--resume", "1"); r.code != 2 || !strings.Contains(r.stderr, "gone or has changed") {
+		t.Fatalf("resume after the file changed: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
