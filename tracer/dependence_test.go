@@ -189,3 +189,23 @@ func BenchmarkDependence(b *testing.B) {
 		})
 	}
 }
+
+// FuzzDependence: any scenario, actions and message texts give an error or
+// metrics in range, never a panic.
+func FuzzDependence(f *testing.F) {
+	f.Add(`{"facts":{"order_id":"#W1"},"requests":[{"text":"x"}]}`, `[{"name":"a","kwargs":{"order_id":"#W1"}}]`, "What is your order id?", "#W1")
+	f.Add(`{"facts":{"":""}}`, `[{"name":"a","kwargs":[1,{"x":["y"]}]}]`, "confirm? your  id?", "Error")
+	f.Add(`null`, `{}`, "?", "")
+	f.Fuzz(func(t *testing.T, scenario, actions, question, answer string) {
+		traj := &emobench.Trajectory{Task: emobench.Task{Key: "f", Scenario: json.RawMessage(scenario), Actions: json.RawMessage(actions)}, Messages: []emobench.Message{
+			user(answer), agent(question), call("t", `{}`), result("t", answer), agent(question),
+		}}
+		d, ok, err := Dependence(traj)
+		if err != nil || !ok {
+			return
+		}
+		if d.ToolCallShare < 0 || d.ToolCallShare > 1 || d.UserTurnsPerFact < 0 || d.QuestionsAlreadyAnswered > d.FollowUpQuestions || d.QuestionsToolFindable > d.FollowUpQuestions {
+			t.Fatalf("metrics out of range: %+v", d)
+		}
+	})
+}
