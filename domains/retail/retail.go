@@ -48,7 +48,8 @@ func episodeDB() *DB { return initialDB().episodeClone() }
 // environment changes db in place; pass a copy to keep db.
 func NewEnvironment(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
 
-// New returns the retail domain.
+// New returns the retail domain; it is a sim.CatalogDomain, whose
+// Catalog is the package's Catalog().
 func New() sim.Domain {
-	return sim.NewStateDomain(Name, policy, episodeDB, tools(), embeddedTasks, ToolTransfer)
+	return catalogDomain{sim.NewStateDomain(Name, policy, episodeDB, tools(), embeddedTasks, ToolTransfer)}
 }

@@ -1,0 +1,1318 @@
+package retail
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// This file is the retail intent catalog Tracer generates tasks from (see
+// sim.Catalog and domains/README.md, "Writing an intent catalog"). Each
+// intent's gold actions call exactly its Path's tools, in order, after the
+// authentication. Every scalar argument of a gold write is a fact's value
+// or a part of one (an address's street, city, zip) or appears in the
+// result of an earlier gold read (item and payment method ids).
+
+// catalogDomain is the retail sim.Domain with its intent catalog.
+type catalogDomain struct{ sim.Domain }
+
+// Catalog returns the retail intent catalog.
+func (catalogDomain) Catalog() *sim.Catalog { return Catalog() }
+
+// Catalog returns the retail intent catalog: the authentication lookups as
+// openers, the tool graph, the users, authentication by e-mail (two times
+// in three) or by name and zip, the policy predicates (CheckPolicy) and
+// the intents (catalogIntents).
+func Catalog() *sim.Catalog {
+	return &sim.Catalog{
+		Openers: []string{ToolFindUserByEmail, ToolFindUserByNameZip},
+		Follows: toolGraph,
+		Intents: catalogIntents(),
+		Users: func(env sim.Environment) []string {
+			db, ok := stateOf(env)
+			if !ok {
+				return nil
+			}
+			return sortedKeys(db.Users)
+		},
+		Authenticate: func(env sim.Environment, userID string, r *rand.Rand) (emobench.Action, map[string]string) {
+			db, _ := stateOf(env)
+			facts := map[string]string{}
+			var u *User
+			if db != nil {
+				u = db.Users[userID]
+			}
+			if u == nil {
+				return emobench.Action{}, facts
+			}
+			return authenticate(u, r, facts), facts
+		},
+		CheckPolicy: CheckPolicy,
+	}
+}
+
+// toolGraph is which tool's result feeds which: the user id from an
+// authentication gives the account; an order id (known to the user or
+// read off the account) gives the order; an order's items give their
+// products, whose variants give new item ids; an order's payment history
+// and the account's payment methods give payment method ids. Writes are
+// followed by whatever starts the next request.
+var toolGraph = func() map[string][]string {
+	next := []string{ToolGetUser, ToolGetOrder, ToolListProducts, ToolModifyUserAddress, ToolTransfer}
+	g := map[string][]string{
+		ToolFindUserByEmail:   next,
+		ToolFindUserByNameZip: next,
+		ToolGetUser:           {ToolGetOrder, ToolModifyUserAddress, ToolModifyPayment, ToolModifyAddress, ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetProduct, ToolTransfer},
+		ToolGetOrder: {ToolGetOrder, ToolGetUser, ToolGetProduct, ToolCalculate, ToolCancelOrder, ToolModifyAddress, ToolModifyPayment,
+			ToolModifyItems, ToolReturnItems, ToolExchangeItems, ToolTransfer},
+		ToolGetProduct:        {ToolGetProduct, ToolModifyItems, ToolExchangeItems, ToolGetOrder, ToolCalculate},
+		ToolListProducts:      {ToolGetProduct},
+		ToolCalculate:         {ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetOrder},
+		ToolModifyAddress:     {ToolModifyPayment, ToolModifyItems, ToolGetOrder, ToolGetUser},
+		ToolModifyItems:       {ToolModifyPayment, ToolModifyAddress, ToolGetOrder, ToolGetUser},
+		ToolModifyPayment:     {ToolModifyAddress, ToolModifyItems, ToolGetOrder, ToolGetUser},
+		ToolCancelOrder:       {ToolGetOrder, ToolGetUser},
+		ToolReturnItems:       {ToolGetOrder, ToolGetUser},
+		ToolExchangeItems:     {ToolGetOrder, ToolGetUser},
+		ToolModifyUserAddress: {ToolGetOrder, ToolGetUser},
+	}
+	return g
+}()
+
+// stateOf returns the retail database behind env.
+func stateOf(env sim.Environment) (*DB, bool) {
+	se, ok := env.(*sim.StateEnv[DB])
+	if !ok || se.State == nil {
+		return nil, false
+	}
+	return se.State, true
+}
+
+// Emotion families by scenario: a request that goes well for the user
+// (an address change, a question) fits every family; a loss or a mistake
+// no pride or amusement (enjoyment), a refusal even less so.
+var (
+	allFamilies     []string // nil: all five
+	troubleFamilies = []string{"sadness", "fear", "anger", "disgust"}
+	lossFamilies    = []string{"sadness", "fear", "anger"}
+	reliefFamilies  = []string{"enjoyment", "sadness", "fear"}
+)
+
+// catalogIntents are the retail intents: writes the policy allows, reads,
+// transfers, and forbidden requests whose gold only reads.
+func catalogIntents() []sim.Intent {
+	return []sim.Intent{
+		{
+			Name: "cancel_pending_order", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Path: []string{ToolGetOrder, ToolCancelOrder},
+			Templates: []string{
+				"I want to cancel my order {order_id} ({items}) because {reason}. I expect the money back where it came from.",
+				"My order {order_id} with the {items} hasn't shipped yet, and I'd like it cancelled: {reason}.",
+				"Please stop order {order_id} before it goes out. {Reason}, so I have no use for the {items}.",
+			},
+			Ground: groundCancel,
+		},
+		{
+			Name: "modify_pending_order_address", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolModifyAddress},
+			Templates: []string{
+				"I want my pending order {order_id} shipped to {address} instead of the address on it.",
+				"I won't be at the old address when order {order_id} arrives; please send it to {address}.",
+				"Order {order_id} should go to {address}. The address on it is out of date.",
+			},
+			Ground: groundModifyOrderAddress,
+		},
+		{
+			Name: "modify_user_address", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolModifyUserAddress},
+			Templates: []string{
+				"I moved, and I want the default address on my account changed to {address}.",
+				"My account still shows my old home. From now on my address is {address}.",
+				"Please update my account's address to {address}; I just moved there.",
+			},
+			Ground: groundModifyUserAddress,
+		},
+		{
+			Name: "modify_pending_order_payment", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolGetUser, ToolModifyPayment},
+			Templates: []string{
+				"I want to pay for my pending order {order_id} with my {payment} instead.",
+				"I'd rather not have order {order_id} on the method it's on now. Please charge my {payment} for it.",
+				"Can order {order_id} be paid with my {payment}? That is how I want to pay for it.",
+			},
+			Ground: groundModifyPayment,
+		},
+		{
+			Name: "modify_pending_order_item", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolGetProduct, ToolModifyItems},
+			Templates: []string{
+				"Before my order {order_id} ships, I want the {item} in it changed to {change}, keeping everything else; settle any price difference with my {payment}.",
+				"I picked the wrong option for the {item} in order {order_id}: I want {change}. Any price difference can go through my {payment}. That is the only change I want.",
+				"In order {order_id}, please make the {item} {change} instead. Charge or refund the difference on my {payment}.",
+			},
+			Ground: groundModifyItems(1, false),
+		},
+		{
+			Name: "modify_pending_order_two_items", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolGetProduct, ToolGetProduct, ToolModifyItems},
+			Templates: []string{
+				"Before order {order_id} ships I want two changes at once: {changes}. Use my {payment} for any price difference.",
+				"I chose the wrong options in order {order_id}. What I really want is {changes}; that is everything I want changed, and the difference goes through my {payment}.",
+				"Please fix my pending order {order_id}: {changes}. Settle the price difference with my {payment}.",
+			},
+			Ground: groundModifyItems(2, false),
+		},
+		{
+			Name: "modify_pending_order_item_gift_card", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolGetUser, ToolGetProduct, ToolModifyItems},
+			Templates: []string{
+				"In my pending order {order_id} I want the {item} changed to {change}, and any price difference paid with my gift card, nothing else.",
+				"I'd like the {item} in order {order_id} as {change} instead. Put the difference on my gift card, please.",
+				"Change of mind on order {order_id}: I want the {item} {change}. My gift card should cover or receive the difference.",
+			},
+			Ground: groundModifyItems(1, true),
+		},
+		{
+			Name: "modify_pending_order_address_and_payment", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolGetUser, ToolModifyAddress, ToolModifyPayment},
+			Templates: []string{
+				"Two things about my pending order {order_id}: ship it to {address}, and pay for it with my {payment} instead.",
+				"I want order {order_id} sent to {address}, and I'd like it charged to my {payment} rather than the method on it now.",
+				"Order {order_id} needs a new destination, {address}, and a new way to pay: my {payment}.",
+			},
+			Ground: groundAddressAndPayment,
+		},
+		{
+			Name: "return_delivered_item", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Path: []string{ToolGetOrder, ToolReturnItems},
+			Templates: []string{
+				"I want to return the {items} from my delivered order {order_id}, with the refund going back to my {payment}, and I want to know how much I will get back.",
+				"The {items} from order {order_id} didn't work out. I'd like to send it back, refunded to my {payment}; tell me the refund amount.",
+				"Please set up a return of the {items} in order {order_id}. The money should go to my {payment}, and I need to know how much it is.",
+			},
+			Ground: groundReturn(1, 1, false),
+		},
+		{
+			Name: "return_delivered_items", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Path: []string{ToolGetOrder, ToolCalculate, ToolReturnItems},
+			Templates: []string{
+				"I want to return the {items} from my delivered order {order_id}, refunded to my {payment}, and I want to know the total refund.",
+				"None of the {items} in order {order_id} is what I hoped for. I'm sending them back; refund my {payment} and tell me how much that comes to.",
+				"From order {order_id}, the {items} go back. The refund should go to my {payment}, and I'd like the total.",
+			},
+			Ground: groundReturn(2, 4, false),
+		},
+		{
+			Name: "return_delivered_items_gift_card", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Path: []string{ToolGetOrder, ToolGetUser, ToolReturnItems},
+			Templates: []string{
+				"I want to return the {items} from my delivered order {order_id} and have the refund put on my gift card; tell me how much it will be.",
+				"I'd like store credit for the {items} in order {order_id}: return them and refund my gift card. How much will I get?",
+				"The {items} from order {order_id} are going back. I want the refund on my gift card, not elsewhere, and the amount.",
+			},
+			Ground: groundReturn(1, 2, true),
+		},
+		{
+			Name: "exchange_delivered_item", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolGetProduct, ToolExchangeItems},
+			Templates: []string{
+				"I want to exchange the {item} from my delivered order {order_id} for the same one with {change}; any price difference goes through my {payment}.",
+				"The {item} I got in order {order_id} is fine except for one thing: I want {change}. Please swap it, settling the difference on my {payment}.",
+				"I'd like a {item} with {change} in place of the one delivered in order {order_id}. Use my {payment} for any difference.",
+			},
+			Ground: groundExchange(1),
+		},
+		{
+			Name: "exchange_delivered_two_items", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolGetProduct, ToolGetProduct, ToolExchangeItems},
+			Templates: []string{
+				"From my delivered order {order_id} I want to exchange two things: {changes}. Any price difference goes through my {payment}.",
+				"Two items of order {order_id} need swapping, all in one go: {changes}. Settle the difference with my {payment}.",
+				"I'd like to exchange items from order {order_id}: {changes}. That's everything, and my {payment} takes any difference.",
+			},
+			Ground: groundExchange(2),
+		},
+		{
+			Name: "order_status", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"I want to know the current status of my order {order_id} ({items}).",
+				"Where does my order {order_id} stand? I'm waiting for the {items}.",
+				"I'd like an update on order {order_id}, the one with the {items}: what is its status?",
+			},
+			Ground: groundStatus,
+		},
+		{
+			Name: "gift_card_balance", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolGetUser},
+			Templates: []string{
+				"I want to know how much money is left on my gift card.",
+				"Before I shop again, I'd like to hear my gift card's remaining balance.",
+				"How much can I still spend with my gift card? I want the exact balance.",
+			},
+			Ground: groundGiftCardBalance,
+		},
+		{
+			Name: "order_total", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolCalculate},
+			Templates: []string{
+				"I want to know the total price of the items in my order {order_id}.",
+				"For my budget, what did the {items} in order {order_id} cost altogether?",
+				"I need the sum of the item prices in order {order_id} for my records.",
+			},
+			Ground: groundOrderTotal,
+		},
+		{
+			Name: "product_price", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolListProducts, ToolGetProduct},
+			Templates: []string{
+				"I'm thinking of buying a {product} with {options}, and I want to know its price.",
+				"What does the {product} in the version with {options} cost? I only want the price.",
+				"Before I order, tell me the price of a {product} with {options}.",
+			},
+			Ground: groundProductPrice,
+		},
+		{
+			Name: "change_email_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
+			Path: []string{ToolTransfer},
+			Templates: []string{
+				"I want the email on my account changed to {new_email}, and if this agent cannot do it, I want to be put through to someone who can.",
+				"My email address is now {new_email}, and my account must use it. Whoever can change it, I want to talk to them.",
+				"Please get my account's email switched to {new_email}; I'll speak to a person if that's what it takes.",
+			},
+			Ground: groundChangeEmail,
+		},
+		{
+			Name: "remove_payment_method_transfer", Kind: sim.IntentTransfer, Families: troubleFamilies,
+			Path: []string{ToolGetUser, ToolTransfer},
+			Templates: []string{
+				"I want my {payment} removed from my account for good, and I'll talk to whoever can do it.",
+				"I no longer trust having my {payment} saved here. Take it off my account, or get me someone who can.",
+				"Please delete the {payment} from my account; if you can't, put me through to a person.",
+			},
+			Ground: groundRemovePayment,
+		},
+		{
+			Name: "courier_complaint_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness"},
+			Path: []string{ToolGetOrder, ToolTransfer},
+			Templates: []string{
+				"The courier left my order {order_id} in the rain and was rude to me. I want to file a complaint with a person.",
+				"I want to complain about how the delivery of order {order_id} was handled by the courier, to someone who can act on it.",
+				"The delivery of order {order_id} was a mess: the courier threw the box over the fence. I want a human to take my complaint.",
+			},
+			Ground: groundCourierComplaint,
+		},
+		{
+			Name: "cancel_delivered_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"I want to cancel my order {order_id} ({items}) and get my money back, because {reason}.",
+				"{Reason}, so please cancel order {order_id} with the {items} and refund me.",
+				"I'd like order {order_id} cancelled and my payment returned; {reason}.",
+			},
+			Ground: groundCancelNotPending(StatusDelivered),
+		},
+		{
+			Name: "cancel_processed_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"I want to cancel my order {order_id} ({items}) because {reason}.",
+				"Please call off order {order_id}; {reason}, and I don't want the {items}.",
+				"{Reason}, so I want order {order_id} cancelled right away.",
+			},
+			Ground: groundCancelNotPending(StatusProcessed),
+		},
+		{
+			Name: "cancel_order_other_reason", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"I want to cancel my pending order {order_id} ({items}): {reason}.",
+				"Please cancel order {order_id}. The reason is simple: {reason}.",
+				"Order {order_id} has to go: {reason}. Cancel it, please.",
+			},
+			Ground: groundCancelOtherReason,
+		},
+		{
+			Name: "modify_processed_order_address", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"I want my order {order_id} shipped to {address} instead of the address on it.",
+				"Order {order_id} must go to {address} now; I'm no longer at the old place.",
+				"Please redirect order {order_id} to {address}.",
+			},
+			Ground: groundModifyProcessedAddress,
+		},
+		{
+			Name: "return_pending_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"I want to return the {items} from my order {order_id}, with the refund going to my {payment}.",
+				"The {items} in order {order_id} is something I want to send back, refunded to my {payment}.",
+				"Please start a return for the {items} of order {order_id}; refund my {payment}.",
+			},
+			Ground: groundReturnNotDelivered(StatusPending),
+		},
+		{
+			Name: "return_order_again", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"I also want to return the {items} from order {order_id}, refunded to my {payment}.",
+				"One more return from order {order_id}: the {items}, with the money going to my {payment}.",
+				"Please add the {items} of order {order_id} to my returns, refunded to my {payment}.",
+			},
+			Ground: groundReturnAgain,
+		},
+		{
+			Name: "exchange_for_other_product", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"I want to exchange the {item} from my delivered order {order_id} for {new_product} instead; any price difference goes through my {payment}.",
+				"I don't want the {item} from order {order_id} any more; swap it for {new_product}, with the difference on my {payment}.",
+				"Instead of the {item} in order {order_id}, I'd like {new_product}. Use my {payment} for the difference.",
+			},
+			Ground: groundOtherProduct(StatusDelivered, ToolExchangeItems),
+		},
+		{
+			Name: "modify_item_to_other_product", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"Before my order {order_id} ships, I want the {item} in it replaced by {new_product}; settle the difference with my {payment}.",
+				"I changed my mind about the {item} in order {order_id}: make it {new_product}, with my {payment} taking the difference.",
+				"Please put {new_product} in my pending order {order_id} in place of the {item}. My {payment} covers any difference.",
+			},
+			Ground: groundOtherProduct(StatusPending, ToolModifyItems),
+		},
+		{
+			Name: "modify_items_again", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder},
+			Templates: []string{
+				"One more change to order {order_id}: I want the {item} changed to {change}, with the difference on my {payment}.",
+				"Sorry, I also need the {item} in order {order_id} to be {change}. My {payment} takes the difference.",
+				"I forgot one thing in order {order_id}: make the {item} {change}. Use my {payment}.",
+			},
+			Ground: groundModifyItemsAgain,
+		},
+		{
+			Name: "refund_to_other_method", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetOrder, ToolGetUser},
+			Templates: []string{
+				"I want to return the {items} from my delivered order {order_id}, and I want the refund on my {payment}, not on what I paid with.",
+				"Send back the {items} of order {order_id}, please, and put the money on my {payment}; that's where I want it.",
+				"I'm returning the {items} from order {order_id}. The refund must go to my {payment}.",
+			},
+			Ground: groundRefundOtherMethod,
+		},
+		{
+			Name: "cancel_other_users_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetUser},
+			Templates: []string{
+				"I want to cancel order {order_id}, which {owner} placed for our household, because {reason}. I am handling it for them.",
+				"{Owner} asked me to cancel their order {order_id}; {reason}. I manage these things for the family.",
+				"Please cancel order {order_id}. It's {owner}'s, but I take care of their shopping, and {reason}.",
+			},
+			Ground: groundCancelOtherUser,
+		},
+	}
+}
+
+// --- helpers -------------------------------------------------------------
+
+// userOrders returns the user's orders that keep accepts, in the
+// account's order (oldest first).
+func userOrders(db *DB, userID string, keep func(o *Order) bool) []*Order {
+	u := db.Users[userID]
+	if u == nil {
+		return nil
+	}
+	var out []*Order
+	for _, id := range u.Orders {
+		if o := db.Orders[id]; o != nil && keep(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// pickOrder picks one of the user's orders that keep accepts, at random
+// among those no kept task used yet, else among all.
+func pickOrder(g sim.GroundContext, db *DB, keep func(o *Order) bool) (*Order, bool) {
+	all := userOrders(db, g.UserID, keep)
+	if len(all) == 0 {
+		return nil, false
+	}
+	fresh := all
+	if g.Used != nil {
+		fresh = slices.DeleteFunc(slices.Clone(all), func(o *Order) bool { return g.Used(o.ID) })
+		if len(fresh) == 0 {
+			fresh = all
+		}
+	}
+	return fresh[g.Rand.IntN(len(fresh))], true
+}
+
+func isStatus(status string) func(o *Order) bool {
+	return func(o *Order) bool { return o.Status == status }
+}
+
+// paidBy returns the payment method that paid o, if it is still the user's.
+func paidBy(db *DB, o *Order) *PaymentMethod {
+	return db.Users[o.UserID].PaymentMethods[o.PaymentMethodID()]
+}
+
+// giftCard returns the user's gift card, if any.
+func giftCard(u *User) *PaymentMethod {
+	for _, id := range sortedKeys(u.PaymentMethods) {
+		if pm := u.PaymentMethods[id]; pm.Source == sourceGiftCard {
+			return pm
+		}
+	}
+	return nil
+}
+
+func pickReason(r *rand.Rand) string {
+	return []string{ReasonNoLongerNeeded, ReasonOrderedByMistake}[r.IntN(2)]
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// withCapitals adds to slots each of keys capitalized, with its value
+// capitalized ("Reason" for "reason"), for templates that open with it.
+func withCapitals(slots map[string]string, keys ...string) map[string]string {
+	for _, k := range keys {
+		slots[capitalize(k)] = capitalize(slots[k])
+	}
+	return slots
+}
+
+// itemSwap is a replacement for an order item: an available variant of
+// the same product that differs in exactly one option.
+type itemSwap struct {
+	pos    int
+	old    OrderItem
+	item   *Item
+	option string
+}
+
+// change says the swap as a user wants it: "color black".
+func (s itemSwap) change() string { return s.option + " " + s.item.Options[s.option] }
+
+func swapsOf(db *DB, o *Order) []itemSwap {
+	var out []itemSwap
+	for pos, it := range o.Items {
+		p := db.Products[it.ProductID]
+		if p == nil {
+			continue
+		}
+		for _, id := range sortedKeys(p.Variants) {
+			v := p.Variants[id]
+			if id == it.ItemID || !v.Available {
+				continue
+			}
+			var differ []string
+			for _, k := range sortedKeys(it.Options) {
+				if v.Options[k] != it.Options[k] {
+					differ = append(differ, k)
+				}
+			}
+			if len(differ) == 1 {
+				out = append(out, itemSwap{pos: pos, old: it, item: v, option: differ[0]})
+			}
+		}
+	}
+	return out
+}
+
+// pickSwaps picks one swap for each of k distinct items of o, in the
+// order's item order, or false when fewer than k items have one.
+func pickSwaps(db *DB, o *Order, r *rand.Rand, k int) ([]itemSwap, bool) {
+	byPos := map[int][]itemSwap{}
+	var positions []int
+	for _, s := range swapsOf(db, o) {
+		if len(byPos[s.pos]) == 0 {
+			positions = append(positions, s.pos)
+		}
+		byPos[s.pos] = append(byPos[s.pos], s)
+	}
+	if len(positions) < k {
+		return nil, false
+	}
+	r.Shuffle(len(positions), func(i, j int) { positions[i], positions[j] = positions[j], positions[i] })
+	positions = positions[:k]
+	slices.Sort(positions)
+	out := make([]itemSwap, k)
+	for i, pos := range positions {
+		out[i] = byPos[pos][r.IntN(len(byPos[pos]))]
+	}
+	return out, true
+}
+
+func swapDiff(swaps []itemSwap) Money {
+	var d Money
+	for _, s := range swaps {
+		d += s.item.Price - s.old.Price
+	}
+	return d
+}
+
+// describeSwaps says the swaps as the user wants them: "the desk lamp
+// with color black and the yoga mat with thickness 6mm".
+func describeSwaps(swaps []itemSwap) string {
+	parts := make([]string, len(swaps))
+	for i, s := range swaps {
+		parts[i] = "the " + s.old.Name + " with " + s.change()
+	}
+	return itemNames(parts)
+}
+
+// swapFacts are the facts of swaps: the item and its new option, one pair
+// per swap (item_name, new_color; second_item_name, second_new_size).
+func swapFacts(facts map[string]string, swaps []itemSwap) {
+	for i, s := range swaps {
+		prefix := ""
+		if i == 1 {
+			prefix = "second_"
+		}
+		facts[prefix+"item_name"] = s.old.Name
+		facts[prefix+"new_"+optionFactKey(s.option)] = s.item.Options[s.option]
+	}
+}
+
+func swapIDs(swaps []itemSwap) (old, new []string) {
+	for _, s := range swaps {
+		old = append(old, s.old.ItemID)
+		new = append(new, s.item.ID)
+	}
+	return old, new
+}
+
+// newAddress returns a random address other than those given.
+func newAddress(r *rand.Rand, not ...Address) Address {
+	for {
+		if a := randomAddress(r); !slices.Contains(not, a) {
+			return a
+		}
+	}
+}
+
+// --- grounders -----------------------------------------------------------
+
+func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, isStatus(StatusPending))
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	reason := pickReason(g.Rand)
+	return sim.Grounding{
+		Slots:   withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": reasonWords[reason]}, "reason"),
+		Facts:   map[string]string{"order_id": o.ID, "reason": reason},
+		Request: emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolCancelOrder}},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+		Uses:    []string{o.ID},
+	}, true
+}
+
+func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, isStatus(StatusPending))
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	addr := newAddress(g.Rand, o.Address)
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "address": addr.String()},
+		Facts:   map[string]string{"order_id": o.ID, "new_address": addr.String()},
+		Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s.", o.ID, addr), Tools: []string{ToolModifyAddress}},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
+		Uses:    []string{o.ID},
+	}, true
+}
+
+func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok || db.Users[g.UserID] == nil {
+		return sim.Grounding{}, false
+	}
+	u := db.Users[g.UserID]
+	addr := newAddress(g.Rand, u.Address)
+	return sim.Grounding{
+		Slots:   map[string]string{"address": addr.String()},
+		Facts:   map[string]string{"new_address": addr.String()},
+		Request: emobench.Request{Text: fmt.Sprintf("Change my account's address to %s.", addr), Tools: []string{ToolModifyUserAddress}},
+		Actions: []emobench.Action{addressAction(ToolModifyUserAddress, "user_id", u.ID, addr)},
+	}, true
+}
+
+// otherPayments are the user's methods other than the one that paid o
+// that can pay what o's payment holds; nil unless o is paid with one
+// method, which is what the store can move to another.
+func otherPayments(db *DB, o *Order) []*PaymentMethod {
+	paid := o.netPaid()
+	if len(paid) != 1 {
+		return nil
+	}
+	u := db.Users[o.UserID]
+	var others []*PaymentMethod
+	for _, id := range sortedKeys(u.PaymentMethods) {
+		if pm := u.PaymentMethods[id]; id != paid[0].method && pm.canPay(paid[0].amount) == nil {
+			others = append(others, pm)
+		}
+	}
+	return others
+}
+
+func groundModifyPayment(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	others := otherPayments(db, o)
+	pm := others[g.Rand.IntN(len(others))]
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe()},
+		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Switch the payment of order %s to my %s.", o.ID, pm.Describe()), Tools: []string{ToolModifyPayment}},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", o.UserID),
+			action(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
+		Uses: []string{o.ID},
+	}, true
+}
+
+func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	others := otherPayments(db, o)
+	pm := others[g.Rand.IntN(len(others))]
+	addr := newAddress(g.Rand, o.Address)
+	return sim.Grounding{
+		Slots: map[string]string{"order_id": o.ID, "payment": pm.Describe(), "address": addr.String()},
+		Facts: map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "new_address": addr.String()},
+		Request: emobench.Request{
+			Text:  fmt.Sprintf("Ship order %s to %s and switch its payment to my %s.", o.ID, addr, pm.Describe()),
+			Tools: []string{ToolModifyAddress, ToolModifyPayment},
+		},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", o.UserID),
+			addressAction(ToolModifyAddress, "order_id", o.ID, addr),
+			action(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
+		Uses: []string{o.ID},
+	}, true
+}
+
+// groundModifyItems grounds a change of k items of a pending order, each
+// to another option of its product, the difference settled with the
+// method that paid (or with the user's gift card when giftCardPays).
+func groundModifyItems(k int, giftCardPays bool) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, ok := stateOf(g.Env)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		o, ok := pickOrder(g, db, func(o *Order) bool {
+			return o.Status == StatusPending && !o.ItemsModified && len(o.Items) >= k && len(swapsOf(db, o)) > 0
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		swaps, ok := pickSwaps(db, o, g.Rand, k)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		pm := paidBy(db, o)
+		if giftCardPays {
+			pm = giftCard(db.Users[o.UserID])
+		}
+		if pm == nil || pm.canPay(swapDiff(swaps)) != nil {
+			return sim.Grounding{}, false
+		}
+		oldIDs, newIDs := swapIDs(swaps)
+		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
+		swapFacts(facts, swaps)
+		actions := []emobench.Action{action(ToolGetOrder, "order_id", o.ID)}
+		if giftCardPays {
+			actions = append(actions, action(ToolGetUser, "user_id", o.UserID))
+		}
+		for _, s := range swaps {
+			actions = append(actions, action(ToolGetProduct, "product_id", s.old.ProductID))
+		}
+		actions = append(actions, action(ToolModifyItems, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID))
+		return sim.Grounding{
+			Slots: map[string]string{"order_id": o.ID, "item": swaps[0].old.Name, "change": swaps[0].change(),
+				"changes": describeSwaps(swaps), "payment": pm.Describe()},
+			Facts: facts,
+			Request: emobench.Request{
+				Text:  fmt.Sprintf("In order %s, instead of what I picked I want %s.", o.ID, describeSwaps(swaps)),
+				Tools: []string{ToolModifyItems},
+			},
+			Actions: actions,
+			Uses:    []string{o.ID},
+		}, true
+	}
+}
+
+// groundExchange grounds an exchange of k items of a delivered order,
+// each for another option of its product, the difference settled with
+// the method that paid.
+func groundExchange(k int) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, ok := stateOf(g.Env)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		o, ok := pickOrder(g, db, func(o *Order) bool {
+			return o.Status == StatusDelivered && len(o.Items) >= k && len(swapsOf(db, o)) > 0
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		swaps, ok := pickSwaps(db, o, g.Rand, k)
+		pm := paidBy(db, o)
+		if !ok || pm == nil || pm.canPay(swapDiff(swaps)) != nil {
+			return sim.Grounding{}, false
+		}
+		oldIDs, newIDs := swapIDs(swaps)
+		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
+		swapFacts(facts, swaps)
+		actions := []emobench.Action{action(ToolGetOrder, "order_id", o.ID)}
+		for _, s := range swaps {
+			actions = append(actions, action(ToolGetProduct, "product_id", s.old.ProductID))
+		}
+		actions = append(actions, action(ToolExchangeItems, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID))
+		return sim.Grounding{
+			Slots: map[string]string{"order_id": o.ID, "item": swaps[0].old.Name, "change": swaps[0].change(),
+				"changes": describeSwaps(swaps), "payment": pm.Describe()},
+			Facts: facts,
+			Request: emobench.Request{
+				Text:  fmt.Sprintf("Exchange items of order %s: I want %s instead.", o.ID, describeSwaps(swaps)),
+				Tools: []string{ToolExchangeItems},
+			},
+			Actions: actions,
+			Uses:    []string{o.ID},
+		}, true
+	}
+}
+
+// groundReturn grounds a return of min to max items of a delivered order,
+// refunded to the method that paid, or to the user's gift card when
+// toGiftCard (a card other than the one that paid, found on the account).
+// With several items the refund is summed with calculate, unless the gift
+// card path reads the account instead. The refund is an output.
+func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, ok := stateOf(g.Env)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		o, ok := pickOrder(g, db, func(o *Order) bool {
+			if o.Status != StatusDelivered || len(o.Items) < minItems {
+				return false
+			}
+			if toGiftCard {
+				gc := giftCard(db.Users[o.UserID])
+				return gc != nil && gc.ID != o.PaymentMethodID()
+			}
+			return paidBy(db, o) != nil
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		k := minItems + g.Rand.IntN(min(maxItems, len(o.Items))-minItems+1)
+		positions := g.Rand.Perm(len(o.Items))[:k]
+		slices.Sort(positions)
+		var ids, names, prices []string
+		var refund Money
+		for _, p := range positions {
+			ids = append(ids, o.Items[p].ItemID)
+			names = append(names, o.Items[p].Name)
+			prices = append(prices, o.Items[p].Price.String())
+			refund += o.Items[p].Price
+		}
+		pm := paidBy(db, o)
+		actions := []emobench.Action{action(ToolGetOrder, "order_id", o.ID)}
+		switch {
+		case toGiftCard:
+			pm = giftCard(db.Users[o.UserID])
+			actions = append(actions, action(ToolGetUser, "user_id", o.UserID))
+		case minItems > 1:
+			actions = append(actions, action(ToolCalculate, "expression", strings.Join(prices, " + ")))
+		}
+		actions = append(actions, action(ToolReturnItems, "order_id", o.ID, "item_ids", ids, "payment_method_id", pm.ID))
+		facts := map[string]string{"order_id": o.ID, "item_name": itemNames(names), "payment_method": pm.Describe()}
+		return sim.Grounding{
+			Slots: map[string]string{"order_id": o.ID, "items": itemNames(names), "payment": pm.Describe()},
+			Facts: facts,
+			Request: emobench.Request{
+				Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s. How much will the refund be?", itemNames(names), o.ID, pm.Describe()),
+				Tools: []string{ToolReturnItems},
+			},
+			Actions: actions,
+			Outputs: []string{refund.String()},
+			Uses:    []string{o.ID},
+		}, true
+	}
+}
+
+func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status != StatusCancelled })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o)},
+		Facts:   map[string]string{"order_id": o.ID},
+		Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Outputs: []string{o.Status},
+		Uses:    []string{o.ID},
+	}, true
+}
+
+func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok || db.Users[g.UserID] == nil {
+		return sim.Grounding{}, false
+	}
+	gc := giftCard(db.Users[g.UserID])
+	if gc == nil {
+		return sim.Grounding{}, false
+	}
+	return sim.Grounding{
+		Slots:   map[string]string{},
+		Facts:   map[string]string{},
+		Request: emobench.Request{Text: "What is the balance of my gift card?", Tools: []string{ToolGetUser}},
+		Actions: []emobench.Action{action(ToolGetUser, "user_id", g.UserID)},
+		Outputs: []string{gc.Balance.String()},
+	}, true
+}
+
+func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status != StatusCancelled && len(o.Items) > 1 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	prices := make([]string, len(o.Items))
+	for i, it := range o.Items {
+		prices[i] = it.Price.String()
+	}
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o)},
+		Facts:   map[string]string{"order_id": o.ID},
+		Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolCalculate, "expression", strings.Join(prices, " + "))},
+		Outputs: []string{o.Total().String()},
+		Uses:    []string{o.ID},
+	}, true
+}
+
+func groundProductPrice(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok || len(db.Products) == 0 {
+		return sim.Grounding{}, false
+	}
+	ids := sortedKeys(db.Products)
+	p := db.Products[ids[g.Rand.IntN(len(ids))]]
+	vs := sortedKeys(p.Variants)
+	it := p.Variants[vs[g.Rand.IntN(len(vs))]]
+	opts := describeOptions(it.Options)
+	return sim.Grounding{
+		Slots:   map[string]string{"product": p.Name, "options": opts},
+		Facts:   map[string]string{"product_name": p.Name, "product_options": opts},
+		Request: emobench.Request{Text: fmt.Sprintf("What is the price of the %s with %s?", p.Name, opts), Tools: []string{ToolGetProduct}},
+		Actions: []emobench.Action{action(ToolListProducts), action(ToolGetProduct, "product_id", p.ID)},
+		Outputs: []string{it.Price.String()},
+	}, true
+}
+
+func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok || db.Users[g.UserID] == nil {
+		return sim.Grounding{}, false
+	}
+	u := db.Users[g.UserID]
+	email := fmt.Sprintf("%s.%s.%d@mailbox.example.org", strings.ToLower(u.Name.First), strings.ToLower(u.Name.Last), 10+g.Rand.IntN(90))
+	return sim.Grounding{
+		Slots:   map[string]string{"new_email": email},
+		Facts:   map[string]string{"new_email": email},
+		Request: emobench.Request{Text: fmt.Sprintf("Change my account email to %s.", email), Tools: []string{ToolTransfer}},
+		Actions: []emobench.Action{action(ToolTransfer, "summary",
+			fmt.Sprintf("User %s wants to change the account email to %s, which the policy does not allow the agent to do.", u.ID, email))},
+	}, true
+}
+
+func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok || db.Users[g.UserID] == nil {
+		return sim.Grounding{}, false
+	}
+	u := db.Users[g.UserID]
+	ids := sortedKeys(u.PaymentMethods)
+	if len(ids) == 0 {
+		return sim.Grounding{}, false
+	}
+	pm := u.PaymentMethods[ids[g.Rand.IntN(len(ids))]]
+	return sim.Grounding{
+		Slots:   map[string]string{"payment": pm.Describe()},
+		Facts:   map[string]string{"payment_method": pm.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Remove my %s from my account.", pm.Describe()), Tools: []string{ToolTransfer}},
+		Actions: []emobench.Action{action(ToolGetUser, "user_id", u.ID), action(ToolTransfer, "summary",
+			fmt.Sprintf("User %s wants the payment method %s removed from the account, which the policy does not allow the agent to do.", u.ID, pm.ID))},
+	}, true
+}
+
+func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, isStatus(StatusDelivered))
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID},
+		Facts:   map[string]string{"order_id": o.ID},
+		Request: emobench.Request{Text: fmt.Sprintf("I want to complain about the courier who delivered order %s.", o.ID), Tools: []string{ToolTransfer}},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolTransfer, "summary",
+			fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID))},
+		Uses: []string{o.ID},
+	}, true
+}
+
+// groundCancelNotPending grounds a cancellation of an order of the given
+// status, which is not pending: the store cannot cancel it. The status is
+// an output, as the reason for the refusal.
+func groundCancelNotPending(status string) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, ok := stateOf(g.Env)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		o, ok := pickOrder(g, db, isStatus(status))
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		reason := pickReason(g.Rand)
+		return sim.Grounding{
+			Slots:     withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": reasonWords[reason]}, "reason"),
+			Facts:     map[string]string{"order_id": o.ID, "reason": reason},
+			Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s and refund me; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetOrder}},
+			Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+			Outputs:   []string{o.Status},
+			Forbidden: []emobench.Action{action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+			Uses:      []string{o.ID},
+		}, true
+	}
+}
+
+// otherReasons are cancellation reasons the policy does not accept.
+var otherReasons = []string{
+	"I found it cheaper somewhere else",
+	"the delivery date is too late for me",
+	"I want to order it again with a coupon",
+	"my friend gave me one as a gift",
+}
+
+func groundCancelOtherReason(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, isStatus(StatusPending))
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	reason := otherReasons[g.Rand.IntN(len(otherReasons))]
+	return sim.Grounding{
+		Slots:     withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": reason}, "reason"),
+		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
+		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reason), Tools: []string{ToolGetOrder}},
+		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Forbidden: []emobench.Action{action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+		Uses:      []string{o.ID},
+	}, true
+}
+
+func groundModifyProcessedAddress(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, isStatus(StatusProcessed))
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	addr := newAddress(g.Rand, o.Address)
+	return sim.Grounding{
+		Slots:     map[string]string{"order_id": o.ID, "address": addr.String()},
+		Facts:     map[string]string{"order_id": o.ID, "new_address": addr.String()},
+		Request:   emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}},
+		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Outputs:   []string{o.Status},
+		Forbidden: []emobench.Action{addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
+		Uses:      []string{o.ID},
+	}, true
+}
+
+// returnRefusal grounds a return of one item of o, which is not
+// delivered, to the method that paid.
+func returnRefusal(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+	it := o.Items[g.Rand.IntN(len(o.Items))]
+	pm := paidBy(db, o)
+	if pm == nil {
+		return sim.Grounding{}, false
+	}
+	return sim.Grounding{
+		Slots: map[string]string{"order_id": o.ID, "items": it.Name, "payment": pm.Describe()},
+		Facts: map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
+		Request: emobench.Request{
+			Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()),
+			Tools: []string{ToolGetOrder},
+		},
+		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Outputs:   []string{o.Status},
+		Forbidden: []emobench.Action{action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID)},
+		Uses:      []string{o.ID},
+	}, true
+}
+
+func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, ok := stateOf(g.Env)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		o, ok := pickOrder(g, db, isStatus(status))
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		return returnRefusal(g, db, o)
+	}
+}
+
+// groundReturnAgain grounds a second return or exchange of an order that
+// already has one (after an earlier intent of the task): each delivered
+// order accepts one, once. Its item is one the first request left.
+func groundReturnAgain(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool {
+		return (o.Status == StatusReturnRequested || o.Status == StatusExchangeRequested) && len(o.Items) > len(requestedItems(o))
+	})
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	left := *o
+	left.Items = slices.DeleteFunc(slices.Clone(o.Items), func(it OrderItem) bool { return slices.Contains(requestedItems(o), it.ItemID) })
+	return returnRefusal(g, db, &left)
+}
+
+// requestedItems are the item ids of o's return or exchange request.
+func requestedItems(o *Order) []string {
+	switch {
+	case o.Return != nil:
+		return o.Return.ItemIDs
+	case o.Exchange != nil:
+		return o.Exchange.ItemIDs
+	}
+	return nil
+}
+
+// groundOtherProduct grounds a swap of an item of an order of the given
+// status for an item of another product, by tool (an exchange of a
+// delivered order, a change of a pending one's items): an item changes
+// only to a variant of its own product. The tools accept it.
+func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, ok := stateOf(g.Env)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		o, ok := pickOrder(g, db, func(o *Order) bool {
+			return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified)
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		old := o.Items[g.Rand.IntN(len(o.Items))]
+		pm := paidBy(db, o)
+		other, ok := otherProduct(db, g.Rand, old.ProductID)
+		if pm == nil || !ok {
+			return sim.Grounding{}, false
+		}
+		p := db.Products[other.productID]
+		verb := "Exchange"
+		if tool == ToolModifyItems {
+			verb = "Swap"
+		}
+		return sim.Grounding{
+			Slots: map[string]string{"order_id": o.ID, "item": old.Name, "new_product": withArticle(p.Name), "payment": pm.Describe()},
+			Facts: map[string]string{"order_id": o.ID, "item_name": old.Name, "new_product": p.Name, "payment_method": pm.Describe()},
+			Request: emobench.Request{
+				Text:  fmt.Sprintf("%s the %s in order %s for %s.", verb, old.Name, o.ID, withArticle(p.Name)),
+				Tools: []string{ToolGetOrder},
+			},
+			Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+			Forbidden: []emobench.Action{action(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
+				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID)},
+			Uses: []string{o.ID},
+		}, true
+	}
+}
+
+// otherProduct picks an available item of a product other than
+// productID, or false when there is none.
+func otherProduct(db *DB, r *rand.Rand, productID string) (productItem, bool) {
+	var opts []productItem
+	for _, pid := range sortedKeys(db.Products) {
+		if pid == productID {
+			continue
+		}
+		p := db.Products[pid]
+		for _, id := range sortedKeys(p.Variants) {
+			if p.Variants[id].Available {
+				opts = append(opts, productItem{pid, id})
+			}
+		}
+	}
+	if len(opts) == 0 {
+		return productItem{}, false
+	}
+	return opts[r.IntN(len(opts))], true
+}
+
+// groundModifyItemsAgain grounds a second change of the items of a
+// pending order whose items were already changed (by an earlier intent of
+// the task): the items of an order change only once. The store refuses
+// it too.
+func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool {
+		return o.Status == StatusPending && o.ItemsModified && len(swapsOf(db, o)) > 0
+	})
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	swaps, _ := pickSwaps(db, o, g.Rand, 1)
+	pm := paidBy(db, o)
+	if pm == nil {
+		return sim.Grounding{}, false
+	}
+	s := swaps[0]
+	facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
+	swapFacts(facts, swaps)
+	return sim.Grounding{
+		Slots: map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe()},
+		Facts: facts,
+		Request: emobench.Request{
+			Text:  fmt.Sprintf("Swap the %s in order %s for the one with %s.", s.old.Name, o.ID, s.change()),
+			Tools: []string{ToolGetOrder},
+		},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Forbidden: []emobench.Action{action(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
+			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID)},
+		Uses: []string{o.ID},
+	}, true
+}
+
+func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	excluded := func(o *Order) []*PaymentMethod {
+		var out []*PaymentMethod
+		u := db.Users[o.UserID]
+		for _, id := range sortedKeys(u.PaymentMethods) {
+			if pm := u.PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
+				out = append(out, pm)
+			}
+		}
+		return out
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status == StatusDelivered && len(excluded(o)) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	ex := excluded(o)
+	pm := ex[g.Rand.IntN(len(ex))]
+	it := o.Items[g.Rand.IntN(len(o.Items))]
+	return sim.Grounding{
+		Slots: map[string]string{"order_id": o.ID, "items": it.Name, "payment": pm.Describe()},
+		Facts: map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
+		Request: emobench.Request{
+			Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()),
+			Tools: []string{ToolGetUser},
+		},
+		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", o.UserID)},
+		Forbidden: []emobench.Action{action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID)},
+		Uses:      []string{o.ID},
+	}, true
+}
+
+// groundCancelOtherUser grounds a cancellation of another user's pending
+// order: the agent helps only the user it verified. The gold reads the
+// user's own account, whose orders do not include it.
+func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok || db.Users[g.UserID] == nil {
+		return sim.Grounding{}, false
+	}
+	var pending []*Order
+	for _, id := range sortedKeys(db.Orders) {
+		if o := db.Orders[id]; o.Status == StatusPending && o.UserID != g.UserID && (g.Used == nil || !g.Used(o.ID)) {
+			pending = append(pending, o)
+		}
+	}
+	if len(pending) == 0 {
+		return sim.Grounding{}, false
+	}
+	o := pending[g.Rand.IntN(len(pending))]
+	owner := db.Users[o.UserID]
+	reason := pickReason(g.Rand)
+	ownerName := owner.Name.First + " " + owner.Name.Last
+	return sim.Grounding{
+		Slots:     withCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason"),
+		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
+		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetUser}},
+		Actions:   []emobench.Action{action(ToolGetUser, "user_id", g.UserID)},
+		Forbidden: []emobench.Action{action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+		Uses:      []string{o.ID},
+	}, true
+}

@@ -1,0 +1,230 @@
+package retail
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// This file is the domain's own copy of policy.md's rules for writes, as
+// predicates Tracer checks gold and forbidden writes with. No tool calls
+// them: the tools enforce only what the store's systems would.
+
+// Policy rule names, as PolicyViolation.Rule gives them.
+const (
+	RuleOwnAccount         = "own_account"            // help only the verified user
+	RuleOwnOrder           = "own_order"              // ... and only with their own orders
+	RuleOrderPending       = "order_pending"          // only pending orders are cancelled or modified
+	RuleOrderDelivered     = "order_delivered"        // only delivered orders are returned or exchanged, once
+	RuleCancelReason       = "cancel_reason"          // "no longer needed" or "ordered by mistake"
+	RuleItemsOnce          = "items_changed_once"     // an order's items change only once
+	RuleSameProduct        = "same_product"           // an item changes only to a variant of its product
+	RuleItemAvailable      = "new_item_available"     // ... that is available
+	RuleOwnPaymentMethod   = "own_payment_method"     // payments use the user's own methods
+	RulePaymentDiffers     = "payment_method_differs" // a new payment method differs from the one that paid
+	RuleGiftCardCovers     = "gift_card_covers"       // a gift card covers what it is charged
+	RuleRefundMethod       = "refund_method"          // a refund goes to the original method or a gift card
+	RuleWellFormedArgument = "well_formed_arguments"
+)
+
+// PolicyViolation is the error CheckPolicy returns: the write tool, the
+// rule of policy.md it breaks (one of the Rule constants) and why.
+type PolicyViolation struct {
+	Tool, Rule, Detail string
+}
+
+func (v *PolicyViolation) Error() string {
+	return fmt.Sprintf("policy: %s breaks %s: %s", v.Tool, v.Rule, v.Detail)
+}
+
+// policyArgs are the arguments of the write tools that the rules read;
+// address fields are not needed.
+type policyArgs struct {
+	OrderID         string   `json:"order_id"`
+	UserID          string   `json:"user_id"`
+	Reason          string   `json:"reason"`
+	ItemIDs         []string `json:"item_ids"`
+	NewItemIDs      []string `json:"new_item_ids"`
+	PaymentMethodID string   `json:"payment_method_id"`
+}
+
+// policyRule checks one rule on a write about to run on db for the
+// verified user userID; it returns why the write breaks it, or "".
+type policyRule struct {
+	name  string
+	check func(db *DB, userID string, a *policyArgs) string
+}
+
+// writeRules are policy.md's rules by write tool, in the order an agent
+// should check them.
+var writeRules = map[string][]policyRule{
+	ToolCancelOrder:       {ownOrder, orderPending, cancelReason},
+	ToolModifyAddress:     {ownOrder, orderPending},
+	ToolModifyPayment:     {ownOrder, orderPending, ownPaymentMethod, paymentDiffers, giftCardCoversPaid},
+	ToolModifyItems:       {ownOrder, orderPending, itemsOnce, sameProduct, itemAvailable, ownPaymentMethod, giftCardCoversDifference},
+	ToolModifyUserAddress: {ownAccount},
+	ToolReturnItems:       {ownOrder, orderDelivered, ownPaymentMethod, refundMethod},
+	ToolExchangeItems:     {ownOrder, orderDelivered, sameProduct, itemAvailable, ownPaymentMethod, giftCardCoversDifference},
+}
+
+// CheckPolicy reports whether policy.md allows the write a, about to run
+// on env (a retail environment, *sim.StateEnv[DB]), for the verified user
+// userID: nil if it does or a is no write, a *PolicyViolation naming the
+// first rule it breaks otherwise. It is sim.Catalog.CheckPolicy; it never
+// changes env.
+func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
+	rules, ok := writeRules[a.Name]
+	if !ok {
+		return nil
+	}
+	se, ok := env.(*sim.StateEnv[DB])
+	if !ok {
+		return fmt.Errorf("retail policy: environment %T is not a retail environment", env)
+	}
+	var args policyArgs
+	if len(a.Arguments) > 0 {
+		if err := json.Unmarshal(a.Arguments, &args); err != nil {
+			return &PolicyViolation{Tool: a.Name, Rule: RuleWellFormedArgument, Detail: err.Error()}
+		}
+	}
+	for _, r := range rules {
+		if why := r.check(se.State, userID, &args); why != "" {
+			return &PolicyViolation{Tool: a.Name, Rule: r.name, Detail: why}
+		}
+	}
+	return nil
+}
+
+// policyOrder returns the order a write names, or nil.
+func policyOrder(db *DB, a *policyArgs) *Order {
+	return db.Orders[normOrderID(a.OrderID)]
+}
+
+var (
+	ownAccount = policyRule{RuleOwnAccount, func(_ *DB, userID string, a *policyArgs) string {
+		if strings.TrimSpace(a.UserID) != userID {
+			return fmt.Sprintf("account %q is not the verified user %s's", a.UserID, userID)
+		}
+		return ""
+	}}
+	ownOrder = policyRule{RuleOwnOrder, func(db *DB, userID string, a *policyArgs) string {
+		o := policyOrder(db, a)
+		switch {
+		case o == nil:
+			return fmt.Sprintf("order %q does not exist", a.OrderID)
+		case o.UserID != userID:
+			return fmt.Sprintf("order %s belongs to %s, not to the verified user %s", o.ID, o.UserID, userID)
+		}
+		return ""
+	}}
+	orderPending   = statusRule(RuleOrderPending, StatusPending)
+	orderDelivered = statusRule(RuleOrderDelivered, StatusDelivered)
+	cancelReason   = policyRule{RuleCancelReason, func(_ *DB, _ string, a *policyArgs) string {
+		if r := strings.TrimSpace(a.Reason); r != ReasonNoLongerNeeded && r != ReasonOrderedByMistake {
+			return fmt.Sprintf("reason %q is neither %q nor %q", a.Reason, ReasonNoLongerNeeded, ReasonOrderedByMistake)
+		}
+		return ""
+	}}
+	itemsOnce = policyRule{RuleItemsOnce, func(db *DB, _ string, a *policyArgs) string {
+		if policyOrder(db, a).ItemsModified {
+			return fmt.Sprintf("the items of order %s were already changed once", a.OrderID)
+		}
+		return ""
+	}}
+	sameProduct = policyRule{RuleSameProduct, func(db *DB, _ string, a *policyArgs) string {
+		o := policyOrder(db, a)
+		positions, err := o.itemPositions(a.ItemIDs)
+		if err != nil {
+			return err.Error()
+		}
+		if len(a.NewItemIDs) != len(positions) {
+			return fmt.Sprintf("%d new items for %d items", len(a.NewItemIDs), len(positions))
+		}
+		for i, pos := range positions {
+			old := o.Items[pos]
+			if _, ok := db.Products[old.ProductID].Variants[strings.TrimSpace(a.NewItemIDs[i])]; !ok {
+				return fmt.Sprintf("new item %s is not a variant of %s (product %s)", a.NewItemIDs[i], old.Name, old.ProductID)
+			}
+		}
+		return ""
+	}}
+	itemAvailable = policyRule{RuleItemAvailable, func(db *DB, _ string, a *policyArgs) string {
+		for _, id := range a.NewItemIDs {
+			if _, it, ok := db.findItem(strings.TrimSpace(id)); !ok || !it.Available {
+				return fmt.Sprintf("new item %s is not available", id)
+			}
+		}
+		return ""
+	}}
+	ownPaymentMethod = policyRule{RuleOwnPaymentMethod, func(db *DB, userID string, a *policyArgs) string {
+		if _, ok := db.Users[userID].PaymentMethods[strings.TrimSpace(a.PaymentMethodID)]; !ok {
+			return fmt.Sprintf("payment method %q is not one of %s's", a.PaymentMethodID, userID)
+		}
+		return ""
+	}}
+	paymentDiffers = policyRule{RulePaymentDiffers, func(db *DB, _ string, a *policyArgs) string {
+		if o := policyOrder(db, a); strings.TrimSpace(a.PaymentMethodID) == o.PaymentMethodID() {
+			return fmt.Sprintf("order %s is already paid with %s", o.ID, a.PaymentMethodID)
+		}
+		return ""
+	}}
+	giftCardCoversPaid = policyRule{RuleGiftCardCovers, func(db *DB, userID string, a *policyArgs) string {
+		var paid Money
+		for _, p := range policyOrder(db, a).netPaid() {
+			paid += p.amount
+		}
+		return giftCardShort(db.Users[userID].PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], paid)
+	}}
+	giftCardCoversDifference = policyRule{RuleGiftCardCovers, func(db *DB, userID string, a *policyArgs) string {
+		diff := priceDifference(db, policyOrder(db, a), a)
+		return giftCardShort(db.Users[userID].PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], diff)
+	}}
+	refundMethod = policyRule{RuleRefundMethod, func(db *DB, userID string, a *policyArgs) string {
+		id := strings.TrimSpace(a.PaymentMethodID)
+		o := policyOrder(db, a)
+		if pm := db.Users[userID].PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
+			return fmt.Sprintf("refund to %s, which neither paid order %s nor is a gift card", id, o.ID)
+		}
+		return ""
+	}}
+)
+
+func statusRule(name, want string) policyRule {
+	return policyRule{name, func(db *DB, _ string, a *policyArgs) string {
+		if o := policyOrder(db, a); o.Status != want {
+			return fmt.Sprintf("order %s is %s, not %s", o.ID, o.Status, want)
+		}
+		return ""
+	}}
+}
+
+// giftCardShort says why pm cannot be charged amount, or "" when it can
+// (not a gift card, nothing to charge, or enough balance).
+func giftCardShort(pm *PaymentMethod, amount Money) string {
+	if pm != nil && pm.Balance != nil && amount > *pm.Balance {
+		return fmt.Sprintf("gift card %s has %s, less than the %s to charge", pm.ID, *pm.Balance, amount)
+	}
+	return ""
+}
+
+// priceDifference is new minus old price of a swap, over the items both
+// lists name; unknown items count nothing (other rules catch them).
+func priceDifference(db *DB, o *Order, a *policyArgs) Money {
+	positions, err := o.itemPositions(a.ItemIDs)
+	if err != nil {
+		return 0
+	}
+	var diff Money
+	for i, pos := range positions {
+		if i >= len(a.NewItemIDs) {
+			break
+		}
+		if _, it, ok := db.findItem(strings.TrimSpace(a.NewItemIDs[i])); ok {
+			diff += it.Price - o.Items[pos].Price
+		}
+	}
+	return diff
+}
