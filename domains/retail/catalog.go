@@ -1169,8 +1169,11 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 		}
 		old := o.Items[g.Rand.IntN(len(o.Items))]
 		pm := paidBy(db, o)
-		other, ok := otherProduct(db, g.Rand, old.ProductID)
-		if pm == nil || !ok {
+		if pm == nil {
+			return sim.Grounding{}, false
+		}
+		other, ok := otherProduct(db, g.Rand, old, pm)
+		if !ok {
 			return sim.Grounding{}, false
 		}
 		p := db.Products[other.productID]
@@ -1193,17 +1196,18 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 	}
 }
 
-// otherProduct picks an available item of a product other than
-// productID, or false when there is none.
-func otherProduct(db *DB, r *rand.Rand, productID string) (productItem, bool) {
+// otherProduct picks an available item of a product other than old's
+// whose price difference pm can pay (the store would refuse it
+// otherwise), or false when there is none.
+func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (productItem, bool) {
 	var opts []productItem
 	for _, pid := range sortedKeys(db.Products) {
-		if pid == productID {
+		if pid == old.ProductID {
 			continue
 		}
 		p := db.Products[pid]
 		for _, id := range sortedKeys(p.Variants) {
-			if p.Variants[id].Available {
+			if it := p.Variants[id]; it.Available && pm.canPay(it.Price-old.Price) == nil {
 				opts = append(opts, productItem{pid, id})
 			}
 		}
@@ -1308,7 +1312,7 @@ func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 	reason := pickReason(g.Rand)
 	ownerName := owner.Name.First + " " + owner.Name.Last
 	return sim.Grounding{
-		Slots:     withCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason"),
+		Slots:     withCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason", "owner"),
 		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetUser}},
 		Actions:   []emobench.Action{action(ToolGetUser, "user_id", g.UserID)},
