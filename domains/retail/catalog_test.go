@@ -373,3 +373,88 @@ func TestCatalog_Episodes(t *testing.T) {
 		})
 	}
 }
+
+// TestCatalog_ComposedEpisodes composes two intents for one user, as
+// Tracer does (the second grounded on the state after the first's gold
+// actions; a fact the second gives another value gets the prefix
+// "second_"), and runs the oracle with the scripted user on the task: it
+// passes in both conditions, and careless fails the tasks with a
+// forbidden write.
+func TestCatalog_ComposedEpisodes(t *testing.T) {
+	ctx := context.Background()
+	c := Catalog()
+	db := InitialDB()
+	dom := New()
+	users := c.Users(NewEnvironment(db))
+	pairs := [][2]string{
+		{"modify_pending_order_item", "modify_items_again"},
+		{"return_delivered_items", "return_order_again"},
+		{"cancel_pending_order", "return_delivered_item"},
+		{"modify_pending_order_two_items", "modify_pending_order_address"},
+		{"exchange_delivered_two_items", "cancel_delivered_order"},
+		{"modify_user_address", "refund_to_other_method"},
+		{"return_delivered_items_gift_card", "gift_card_balance"},
+		{"modify_pending_order_payment", "change_email_transfer"},
+	}
+	for i, pair := range pairs {
+		t.Run(pair[0]+"+"+pair[1], func(t *testing.T) {
+			ran := 0
+			for j := 3; j < len(users) && ran < 2; j += 11 {
+				r := rand.New(rand.NewPCG(uint64(200+i), uint64(j)))
+				first, ok := groundFor(t, c, db, intentByName(c, pair[0]), users[j], r)
+				if !ok {
+					continue
+				}
+				env := first.env
+				for _, a := range first.g.Actions {
+					if _, err := env.Call(a.Name, a.Arguments); err != nil {
+						t.Fatalf("%s: %s: %v", pair[0], a.Name, err)
+					}
+				}
+				used := func(id string) bool { return slices.Contains(first.g.Uses, id) }
+				second, ok := intentByName(c, pair[1]).Ground(sim.GroundContext{Env: env, UserID: users[j], Rand: r, Used: used})
+				if !ok {
+					continue
+				}
+				task := taskFor(t, first, ran)
+				task.ID += "+" + pair[1]
+				for k, v := range second.Facts {
+					if old, clash := task.Scenario.Facts[k]; clash && old != v {
+						k = "second_" + k
+					}
+					task.Scenario.Facts[k] = v
+				}
+				task.Scenario.Requests = append(task.Scenario.Requests, second.Request)
+				task.Actions = append(task.Actions, second.Actions...)
+				task.Outputs = append(task.Outputs, second.Outputs...)
+				task.Forbidden = append(task.Forbidden, second.Forbidden...)
+				ran++
+				for _, withEmotions := range []bool{true, false} {
+					traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{},
+						WithEmotions: withEmotions, Seed: uint64(j)})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !traj.Passed() {
+						t.Errorf("%s (emotions %v): oracle termination %s\nreward_info %s\nlast %q", task.ID, withEmotions,
+							traj.TerminationReason, traj.RewardInfo, traj.Messages[len(traj.Messages)-1].Content)
+					}
+				}
+				if len(task.Forbidden) == 0 {
+					continue
+				}
+				traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{},
+					WithEmotions: true, Seed: uint64(j)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if traj.Passed() {
+					t.Errorf("%s: careless passed a task with a forbidden write\nreward_info %s", task.ID, traj.RewardInfo)
+				}
+			}
+			if ran == 0 {
+				t.Errorf("no user to compose %v for", pair)
+			}
+		})
+	}
+}
