@@ -1,6 +1,7 @@
 package retail
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -12,8 +13,10 @@ import (
 
 // This file is the retail intent catalog Tracer generates tasks from (see
 // sim.Catalog and domains/README.md, "Writing an intent catalog"). Each
-// intent's gold actions call exactly its Path's tools, in order, after the
-// authentication. Every scalar argument of a gold write is a fact's value
+// intent's gold actions, after the authentication, call its Path's tools
+// in order, with at most some more reads among them (a product read per
+// item of a multi-item swap, the account read that finds a gift card):
+// a walk counts tool-graph steps, not calls. Every scalar argument of a gold write is a fact's value
 // or a part of one (an address's street, city, zip) or appears in the
 // result of an earlier gold read (item and payment method ids).
 
@@ -52,8 +55,16 @@ func Catalog() *sim.Catalog {
 			return authenticate(u, r, facts), facts
 		},
 		CheckPolicy: CheckPolicy,
+		// The parts of a new address are parts of the new_address fact
+		// (the user says the address whole), which Tracer's facts
+		// reachable check, matching whole values, cannot see;
+		// catalog_test checks them as substrings of the facts.
+		ExemptArgs: addressArgNames,
 	}
 }
+
+// addressArgNames are the argument names of an address.
+var addressArgNames = []string{"address1", "address2", "city", "state", "country", "zip"}
 
 // toolGraph is which tool's result feeds which: the user id from an
 // authentication gives the account; an order id (known to the user or
@@ -67,7 +78,7 @@ var toolGraph = func() map[string][]string {
 		ToolFindUserByEmail:   next,
 		ToolFindUserByNameZip: next,
 		ToolGetUser:           {ToolGetOrder, ToolModifyUserAddress, ToolModifyPayment, ToolModifyAddress, ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetProduct, ToolTransfer},
-		ToolGetOrder: {ToolGetOrder, ToolGetUser, ToolGetProduct, ToolCalculate, ToolCancelOrder, ToolModifyAddress, ToolModifyPayment,
+		ToolGetOrder: {ToolGetOrder, ToolGetUser, ToolGetProduct, ToolListProducts, ToolCalculate, ToolCancelOrder, ToolModifyAddress, ToolModifyPayment,
 			ToolModifyItems, ToolReturnItems, ToolExchangeItems, ToolTransfer},
 		ToolGetProduct:        {ToolGetProduct, ToolModifyItems, ToolExchangeItems, ToolGetOrder, ToolCalculate},
 		ToolListProducts:      {ToolGetProduct},
@@ -78,7 +89,7 @@ var toolGraph = func() map[string][]string {
 		ToolCancelOrder:       {ToolGetOrder, ToolGetUser},
 		ToolReturnItems:       {ToolGetOrder, ToolGetUser},
 		ToolExchangeItems:     {ToolGetOrder, ToolGetUser},
-		ToolModifyUserAddress: {ToolGetOrder, ToolGetUser},
+		ToolModifyUserAddress: {ToolGetOrder, ToolGetUser, ToolModifyAddress},
 	}
 	return g
 }()
@@ -137,6 +148,16 @@ func catalogIntents() []sim.Intent {
 			Ground: groundModifyUserAddress,
 		},
 		{
+			Name: "modify_user_address_after_check", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetUser, ToolModifyUserAddress},
+			Templates: []string{
+				"I'm not sure which address my account has; if it isn't {address}, I want it changed to that.",
+				"I think my account still has my previous address. It should be {address} from now on.",
+				"Please look at my account and make {address} its default address; I moved recently.",
+			},
+			Ground: groundModifyUserAddressAfterCheck,
+		},
+		{
 			Name: "modify_pending_order_payment", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolGetUser, ToolModifyPayment},
 			Templates: []string{
@@ -145,6 +166,16 @@ func catalogIntents() []sim.Intent {
 				"Can order {order_id} be paid with my {payment}? That is how I want to pay for it.",
 			},
 			Ground: groundModifyPayment,
+		},
+		{
+			Name: "pay_pending_order_with_gift_card", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetUser, ToolModifyPayment},
+			Templates: []string{
+				"I have money on my gift card and I want it to pay for my pending order {order_id} instead of the current method.",
+				"Please move the payment of order {order_id} onto my gift card; I'd like to use up that balance.",
+				"Order {order_id} should be paid from my gift card, not the way it is paid now.",
+			},
+			Ground: groundPayWithGiftCard,
 		},
 		{
 			Name: "modify_pending_order_item", Kind: sim.IntentWrite, Families: allFamilies,
@@ -158,7 +189,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "modify_pending_order_two_items", Kind: sim.IntentWrite, Families: allFamilies,
-			Path: []string{ToolGetOrder, ToolGetProduct, ToolGetProduct, ToolModifyItems},
+			Path: []string{ToolGetOrder, ToolGetProduct, ToolModifyItems},
 			Templates: []string{
 				"Before order {order_id} ships I want two changes at once: {changes}. Use my {payment} for any price difference.",
 				"I chose the wrong options in order {order_id}. What I really want is {changes}; that is everything I want changed, and the difference goes through my {payment}.",
@@ -168,7 +199,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "modify_pending_order_item_gift_card", Kind: sim.IntentWrite, Families: allFamilies,
-			Path: []string{ToolGetOrder, ToolGetUser, ToolGetProduct, ToolModifyItems},
+			Path: []string{ToolGetOrder, ToolGetUser, ToolModifyItems},
 			Templates: []string{
 				"In my pending order {order_id} I want the {item} changed to {change}, and any price difference paid with my gift card, nothing else.",
 				"I'd like the {item} in order {order_id} as {change} instead. Put the difference on my gift card, please.",
@@ -178,13 +209,43 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "modify_pending_order_address_and_payment", Kind: sim.IntentWrite, Families: allFamilies,
-			Path: []string{ToolGetOrder, ToolGetUser, ToolModifyAddress, ToolModifyPayment},
+			Path: []string{ToolGetOrder, ToolModifyAddress, ToolModifyPayment},
 			Templates: []string{
 				"Two things about my pending order {order_id}: ship it to {address}, and pay for it with my {payment} instead.",
 				"I want order {order_id} sent to {address}, and I'd like it charged to my {payment} rather than the method on it now.",
 				"Order {order_id} needs a new destination, {address}, and a new way to pay: my {payment}.",
 			},
 			Ground: groundAddressAndPayment,
+		},
+		{
+			Name: "modify_pending_order_item_and_payment", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolModifyItems, ToolModifyPayment},
+			Templates: []string{
+				"In my pending order {order_id} I want the {item} with {change} instead, any difference on the card it's paid with now; after that, I'd like the whole order paid with my {payment}.",
+				"Two things for order {order_id}: make the {item} {change}, and then move the payment over to my {payment}.",
+				"I'd like the {item} in order {order_id} changed to {change}. Once that's done, the order should be charged to my {payment} instead.",
+			},
+			Ground: groundItemAndPayment,
+		},
+		{
+			Name: "moved_account_and_order_address", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolModifyUserAddress, ToolModifyAddress},
+			Templates: []string{
+				"I moved to {address}. My account should have that address, and my pending order {order_id} should be shipped there too.",
+				"Please change my account's address to {address}, and send order {order_id} to the same place; I don't live at the old one any more.",
+				"New home: {address}. Update my account with it and redirect order {order_id} there as well.",
+			},
+			Ground: groundMovedAccountAndOrder,
+		},
+		{
+			Name: "modify_pending_order_item_and_address", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolModifyAddress, ToolModifyItems},
+			Templates: []string{
+				"My pending order {order_id} needs two fixes: ship it to {address}, and make the {item} {change}; any price difference goes through my {payment}.",
+				"I'm moving, so order {order_id} should go to {address}. While at it, I want the {item} in it with {change}, the difference settled on my {payment}.",
+				"Please send order {order_id} to {address} instead, and change its {item} to {change}. Use my {payment} for the difference; that's all I want changed.",
+			},
+			Ground: groundItemAndAddress,
 		},
 		{
 			Name: "return_delivered_item", Kind: sim.IntentWrite, Families: troubleFamilies,
@@ -217,6 +278,16 @@ func catalogIntents() []sim.Intent {
 			Ground: groundReturn(1, 2, true),
 		},
 		{
+			Name: "return_delivered_item_gift_card", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Path: []string{ToolGetUser, ToolReturnItems},
+			Templates: []string{
+				"I want store credit for the {items} from my delivered order {order_id}: return it and put the refund on my gift card, and tell me the amount.",
+				"The {items} in order {order_id} goes back. Refund it onto my gift card, please, and say how much that is.",
+				"I'd like to return the {items} of order {order_id}, with the money on my gift card. How much will it be?",
+			},
+			Ground: groundReturnItemToGiftCard,
+		},
+		{
 			Name: "exchange_delivered_item", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolGetProduct, ToolExchangeItems},
 			Templates: []string{
@@ -228,7 +299,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "exchange_delivered_two_items", Kind: sim.IntentWrite, Families: allFamilies,
-			Path: []string{ToolGetOrder, ToolGetProduct, ToolGetProduct, ToolExchangeItems},
+			Path: []string{ToolGetOrder, ToolGetProduct, ToolExchangeItems},
 			Templates: []string{
 				"From my delivered order {order_id} I want to exchange two things: {changes}. Any price difference goes through my {payment}.",
 				"Two items of order {order_id} need swapping, all in one go: {changes}. Settle the difference with my {payment}.",
@@ -267,14 +338,14 @@ func catalogIntents() []sim.Intent {
 			Ground: groundOrderTotal,
 		},
 		{
-			Name: "product_price", Kind: sim.IntentRead, Families: allFamilies,
-			Path: []string{ToolListProducts, ToolGetProduct},
+			Name: "item_option_price", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolGetOrder, ToolGetProduct},
 			Templates: []string{
-				"I'm thinking of buying a {product} with {options}, and I want to know its price.",
-				"What does the {product} in the version with {options} cost? I only want the price.",
-				"Before I order, tell me the price of a {product} with {options}.",
+				"I'm wondering what the {item} from my order {order_id} would cost with {change} instead; I only want to know the price.",
+				"Before I decide anything, tell me the price of the {item} I ordered in {order_id}, but with {change}.",
+				"How much is the version of the {item} in order {order_id} with {change}? Just the price, please.",
 			},
-			Ground: groundProductPrice,
+			Ground: groundItemOptionPrice,
 		},
 		{
 			Name: "change_email_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
@@ -308,13 +379,13 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "cancel_delivered_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetOrder},
+			Path: []string{ToolGetUser, ToolGetOrder},
 			Templates: []string{
 				"I want to cancel my order {order_id} ({items}) and get my money back, because {reason}.",
 				"{Reason}, so please cancel order {order_id} with the {items} and refund me.",
 				"I'd like order {order_id} cancelled and my payment returned; {reason}.",
 			},
-			Ground: groundCancelNotPending(StatusDelivered),
+			Ground: groundCancelNotPending(StatusDelivered, true),
 		},
 		{
 			Name: "cancel_processed_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
@@ -324,7 +395,7 @@ func catalogIntents() []sim.Intent {
 				"Please call off order {order_id}; {reason}, and I don't want the {items}.",
 				"{Reason}, so I want order {order_id} cancelled right away.",
 			},
-			Ground: groundCancelNotPending(StatusProcessed),
+			Ground: groundCancelNotPending(StatusProcessed, false),
 		},
 		{
 			Name: "cancel_order_other_reason", Kind: sim.IntentForbidden, Families: troubleFamilies,
@@ -338,7 +409,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "modify_processed_order_address", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetOrder},
+			Path: []string{ToolGetUser, ToolGetOrder},
 			Templates: []string{
 				"I want my order {order_id} shipped to {address} instead of the address on it.",
 				"Order {order_id} must go to {address} now; I'm no longer at the old place.",
@@ -368,7 +439,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "exchange_for_other_product", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetOrder},
+			Path: []string{ToolGetOrder, ToolListProducts, ToolGetProduct},
 			Templates: []string{
 				"I want to exchange the {item} from my delivered order {order_id} for {new_product} instead; any price difference goes through my {payment}.",
 				"I don't want the {item} from order {order_id} any more; swap it for {new_product}, with the difference on my {payment}.",
@@ -378,7 +449,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "modify_item_to_other_product", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetOrder},
+			Path: []string{ToolGetOrder, ToolListProducts, ToolGetProduct},
 			Templates: []string{
 				"Before my order {order_id} ships, I want the {item} in it replaced by {new_product}; settle the difference with my {payment}.",
 				"I changed my mind about the {item} in order {order_id}: make it {new_product}, with my {payment} taking the difference.",
@@ -388,7 +459,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "modify_items_again", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetOrder},
+			Path: []string{ToolGetOrder, ToolGetProduct},
 			Templates: []string{
 				"One more change to order {order_id}: I want the {item} changed to {change}, with the difference on my {payment}.",
 				"Sorry, I also need the {item} in order {order_id} to be {change}. My {payment} takes the difference.",
@@ -643,12 +714,19 @@ func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
+// groundModifyUserAddress grounds a change of the account's address, once
+// a task: an account whose address no order of it shares was changed by
+// an earlier intent (orders are shipped to the account's address at the
+// time, and a new address is a fresh random one).
 func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := stateOf(g.Env)
 	if !ok || db.Users[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
 	u := db.Users[g.UserID]
+	if len(userOrders(db, u.ID, func(o *Order) bool { return o.Address == u.Address })) == 0 {
+		return sim.Grounding{}, false
+	}
 	addr := newAddress(g.Rand, u.Address)
 	return sim.Grounding{
 		Slots:   map[string]string{"address": addr.String()},
@@ -656,6 +734,156 @@ func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Change my account's address to %s.", addr), Tools: []string{ToolModifyUserAddress}},
 		Actions: []emobench.Action{addressAction(ToolModifyUserAddress, "user_id", u.ID, addr)},
 	}, true
+}
+
+func groundModifyUserAddressAfterCheck(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundModifyUserAddress(g)
+	if !ok {
+		return gr, false
+	}
+	gr.Actions = append([]emobench.Action{action(ToolGetUser, "user_id", g.UserID)}, gr.Actions...)
+	return gr, true
+}
+
+// groundItemAndAddress grounds a change of one item of a pending order
+// and of its shipping address (the address first, the product read just
+// before the item change).
+func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundModifyItems(1, false)(g)
+	if !ok {
+		return gr, false
+	}
+	db, _ := stateOf(g.Env)
+	o := db.Orders[gr.Facts["order_id"]]
+	addr := newAddress(g.Rand, o.Address)
+	gr.Slots["address"] = addr.String()
+	gr.Facts["new_address"] = addr.String()
+	gr.Request.Text = fmt.Sprintf("Ship order %s to %s, and change %s.", o.ID, addr, gr.Slots["changes"])
+	gr.Request.Tools = []string{ToolModifyAddress, ToolModifyItems}
+	gr.Actions = append([]emobench.Action{gr.Actions[0], addressAction(ToolModifyAddress, "order_id", o.ID, addr)}, gr.Actions[1:]...)
+	return gr, true
+}
+
+// groundPayWithGiftCard grounds paying a pending order with the user's
+// gift card, found on the account; the order is read before the change.
+func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok || db.Users[g.UserID] == nil {
+		return sim.Grounding{}, false
+	}
+	gc := giftCard(db.Users[g.UserID])
+	if gc == nil {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool {
+		return o.Status == StatusPending && slices.Contains(otherPayments(db, o), gc)
+	})
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID},
+		Facts:   map[string]string{"order_id": o.ID, "payment_method": gc.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Pay order %s with my gift card instead.", o.ID), Tools: []string{ToolModifyPayment}},
+		Actions: []emobench.Action{action(ToolGetUser, "user_id", g.UserID), action(ToolGetOrder, "order_id", o.ID),
+			action(ToolModifyPayment, "order_id", o.ID, "payment_method_id", gc.ID)},
+		Uses: []string{o.ID},
+	}, true
+}
+
+// groundReturnItemToGiftCard grounds a return of one item refunded to the
+// user's gift card, the account read first.
+func groundReturnItemToGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundReturn(1, 1, true)(g)
+	if !ok {
+		return gr, false
+	}
+	gr.Actions[0], gr.Actions[1] = gr.Actions[1], gr.Actions[0]
+	return gr, true
+}
+
+// withAccountRead returns actions, after a read of the user's account
+// when read.
+func withAccountRead(read bool, userID string, actions ...emobench.Action) []emobench.Action {
+	if !read {
+		return actions
+	}
+	return append([]emobench.Action{action(ToolGetUser, "user_id", userID)}, actions...)
+}
+
+// groundItemAndPayment grounds a change of one item of a pending order,
+// the difference settled with the method that paid, then a change of the
+// order's payment to another of the user's methods that covers the new
+// amount (found on the account).
+func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundModifyItems(1, false)(g)
+	if !ok {
+		return gr, false
+	}
+	db, _ := stateOf(g.Env)
+	o := db.Orders[gr.Facts["order_id"]]
+	paid := o.netPaid()
+	if len(paid) != 1 {
+		return sim.Grounding{}, false
+	}
+	diff := goldSwapDiff(db, o, gr.Actions[len(gr.Actions)-1])
+	u := db.Users[o.UserID]
+	var others []*PaymentMethod
+	for _, id := range sortedKeys(u.PaymentMethods) {
+		if pm := u.PaymentMethods[id]; id != paid[0].method && pm.canPay(paid[0].amount+diff) == nil {
+			others = append(others, pm)
+		}
+	}
+	if len(others) == 0 {
+		return sim.Grounding{}, false
+	}
+	pm := others[g.Rand.IntN(len(others))]
+	// The item change settles with the method that paid, which the user
+	// names as it is; the new method is the second payment fact.
+	gr.Facts["new_payment_method"] = pm.Describe()
+	gr.Slots["payment"] = pm.Describe()
+	gr.Request.Text = fmt.Sprintf("In order %s, I want %s instead, and then the order paid with my %s.", o.ID, gr.Slots["changes"], pm.Describe())
+	gr.Request.Tools = []string{ToolModifyItems, ToolModifyPayment}
+	gr.Actions = append(gr.Actions, action(ToolGetUser, "user_id", o.UserID), action(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID))
+	return gr, true
+}
+
+// goldSwapDiff is the price difference (new minus old) of the item change
+// a, about to run on o.
+func goldSwapDiff(db *DB, o *Order, a emobench.Action) Money {
+	var args policyArgs
+	if json.Unmarshal(a.Arguments, &args) != nil {
+		return 0
+	}
+	return priceDifference(db, o, &args)
+}
+
+// groundMovedAccountAndOrder grounds a move: the account's address and a
+// pending order's shipping address change to the same new address.
+func groundMovedAccountAndOrder(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundModifyUserAddress(g)
+	if !ok {
+		return gr, false
+	}
+	db, _ := stateOf(g.Env)
+	o, ok := pickOrder(g, db, isStatus(StatusPending))
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	addr := gr.Facts["new_address"]
+	var a Address
+	if err := json.Unmarshal(gr.Actions[0].Arguments, &a); err != nil || a == o.Address {
+		return sim.Grounding{}, false
+	}
+	gr.Slots["order_id"] = o.ID
+	gr.Facts["order_id"] = o.ID
+	gr.Request = emobench.Request{
+		Text:  fmt.Sprintf("Change my account's address to %s, and ship order %s there too.", addr, o.ID),
+		Tools: []string{ToolModifyUserAddress, ToolModifyAddress},
+	}
+	gr.Actions = append(gr.Actions, action(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, a))
+	gr.Uses = []string{o.ID}
+	return gr, true
 }
 
 // otherPayments are the user's methods other than the one that paid o
@@ -936,22 +1164,28 @@ func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundProductPrice(g sim.GroundContext) (sim.Grounding, bool) {
+// groundItemOptionPrice grounds a question about the price of another
+// option of an item the user ordered; the price is the output.
+func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := stateOf(g.Env)
-	if !ok || len(db.Products) == 0 {
+	if !ok {
 		return sim.Grounding{}, false
 	}
-	ids := sortedKeys(db.Products)
-	p := db.Products[ids[g.Rand.IntN(len(ids))]]
-	vs := sortedKeys(p.Variants)
-	it := p.Variants[vs[g.Rand.IntN(len(vs))]]
-	opts := describeOptions(it.Options)
+	o, ok := pickOrder(g, db, func(o *Order) bool { return len(swapsOf(db, o)) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	swaps, _ := pickSwaps(db, o, g.Rand, 1)
+	s := swaps[0]
+	facts := map[string]string{"order_id": o.ID}
+	swapFacts(facts, swaps)
 	return sim.Grounding{
-		Slots:   map[string]string{"product": p.Name, "options": opts},
-		Facts:   map[string]string{"product_name": p.Name, "product_options": opts},
-		Request: emobench.Request{Text: fmt.Sprintf("What is the price of the %s with %s?", p.Name, opts), Tools: []string{ToolGetProduct}},
-		Actions: []emobench.Action{action(ToolListProducts), action(ToolGetProduct, "product_id", p.ID)},
-		Outputs: []string{it.Price.String()},
+		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change()},
+		Facts:   facts,
+		Request: emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetProduct, "product_id", s.old.ProductID)},
+		Outputs: []string{s.item.Price.String()},
+		Uses:    []string{o.ID},
 	}, true
 }
 
@@ -1012,8 +1246,9 @@ func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
 
 // groundCancelNotPending grounds a cancellation of an order of the given
 // status, which is not pending: the store cannot cancel it. The status is
-// an output, as the reason for the refusal.
-func groundCancelNotPending(status string) func(g sim.GroundContext) (sim.Grounding, bool) {
+// an output, as the reason for the refusal. With readAccount the account
+// is read before the order.
+func groundCancelNotPending(status string, readAccount bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		db, ok := stateOf(g.Env)
 		if !ok {
@@ -1028,7 +1263,7 @@ func groundCancelNotPending(status string) func(g sim.GroundContext) (sim.Ground
 			Slots:     withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": reasonWords[reason]}, "reason"),
 			Facts:     map[string]string{"order_id": o.ID, "reason": reason},
 			Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s and refund me; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetOrder}},
-			Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+			Actions:   withAccountRead(readAccount, g.UserID, action(ToolGetOrder, "order_id", o.ID)),
 			Outputs:   []string{o.Status},
 			Forbidden: []emobench.Action{action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 			Uses:      []string{o.ID},
@@ -1078,7 +1313,7 @@ func groundModifyProcessedAddress(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     map[string]string{"order_id": o.ID, "address": addr.String()},
 		Facts:     map[string]string{"order_id": o.ID, "new_address": addr.String()},
 		Request:   emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}},
-		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Actions:   withAccountRead(true, g.UserID, action(ToolGetOrder, "order_id", o.ID)),
 		Outputs:   []string{o.Status},
 		Forbidden: []emobench.Action{addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
 		Uses:      []string{o.ID},
@@ -1188,7 +1423,8 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 				Text:  fmt.Sprintf("%s the %s in order %s for %s.", verb, old.Name, o.ID, withArticle(p.Name)),
 				Tools: []string{ToolGetOrder},
 			},
-			Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+			Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolListProducts),
+				action(ToolGetProduct, "product_id", p.ID)},
 			Forbidden: []emobench.Action{action(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
 				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID)},
 			Uses: []string{o.ID},
@@ -1248,7 +1484,7 @@ func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
 			Text:  fmt.Sprintf("Swap the %s in order %s for the one with %s.", s.old.Name, o.ID, s.change()),
 			Tools: []string{ToolGetOrder},
 		},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetProduct, "product_id", s.old.ProductID)},
 		Forbidden: []emobench.Action{action(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
 			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID)},
 		Uses: []string{o.ID},
@@ -1320,3 +1556,86 @@ func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 		Uses:      []string{o.ID},
 	}, true
 }
+
+// --- wording and calls ---------------------------------------------------
+
+// action builds a gold action from alternating keys and values.
+func action(name string, kv ...any) emobench.Action {
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // strings and string slices always encode
+	}
+	return emobench.Action{Name: name, Arguments: raw}
+}
+
+// authenticate returns the facts and gold action that identify u: by email,
+// or by name and zip.
+func authenticate(u *User, r *rand.Rand, facts map[string]string) emobench.Action {
+	if r.IntN(3) != 0 {
+		facts["email"] = u.Email
+		return action(ToolFindUserByEmail, "email", u.Email)
+	}
+	facts["first_name"], facts["last_name"], facts["zip"] = u.Name.First, u.Name.Last, u.Address.Zip
+	return action(ToolFindUserByNameZip, "first_name", u.Name.First, "last_name", u.Name.Last, "zip", u.Address.Zip)
+}
+
+func addressAction(name, idKey, id string, a Address) emobench.Action {
+	return action(name, idKey, id, "address1", a.Address1, "address2", a.Address2, "city", a.City,
+		"state", a.State, "country", a.Country, "zip", a.Zip)
+}
+
+// itemNames lists names as a user says them: "a, b and c".
+func itemNames(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func orderItemNames(o *Order) string {
+	names := make([]string, len(o.Items))
+	for i, it := range o.Items {
+		names[i] = it.Name
+	}
+	return itemNames(names)
+}
+
+// describeOptions says an item's options in key order: "color black, power usb".
+func describeOptions(opts map[string]string) string {
+	parts := make([]string, 0, len(opts))
+	for _, k := range sortedKeys(opts) {
+		parts = append(parts, k+" "+opts[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+var reasonWords = map[string]string{
+	ReasonNoLongerNeeded:   "I no longer need it",
+	ReasonOrderedByMistake: "I ordered it by mistake",
+}
+
+// optionFactKey turns an option name ("switch type") into the snake_case part of
+// a fact key ("switch_type").
+func optionFactKey(option string) string {
+	return strings.Map(func(c rune) rune {
+		if c == ' ' || c == '-' || c == '/' {
+			return '_'
+		}
+		return c
+	}, strings.ToLower(option))
+}
+
+// withArticle puts "a" or "an" before a product name.
+func withArticle(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// productItem names an item of a product.
+type productItem struct{ productID, itemID string }

@@ -132,9 +132,10 @@ func scalars(raw json.RawMessage) []string {
 	return out
 }
 
-// TestCatalog_Intents grounds every intent for every tenth user and checks
+// TestCatalog_Intents grounds every intent for every twentieth user (and
+// more, until three, for a rare one) and checks
 // each instance: grounding leaves the state alone; the gold actions call
-// the intent's path and replay without a tool error; each gold write
+// the intent's path, with only reads besides, and replay without a tool error; each gold write
 // passes CheckPolicy; a forbidden instance's gold only reads, its
 // forbidden writes fail CheckPolicy, and the store carries them out
 // exactly for the intents in toolAccepts; each request tool is called;
@@ -151,11 +152,14 @@ func TestCatalog_Intents(t *testing.T) {
 	for i, in := range c.Intents {
 		t.Run(in.Name, func(t *testing.T) {
 			n := 0
-			step := 10
+			step := 20
 			if testing.Short() {
-				step = 50
+				step = 100
 			}
-			for j := 0; j < len(users); j += step {
+			for j := 0; j < len(users); j++ {
+				if j%step != 0 && n >= 3 {
+					continue // a rare intent is looked for among all users
+				}
 				r := rand.New(rand.NewPCG(uint64(i), uint64(j)))
 				gr, ok := groundFor(t, c, db, in, users[j], r)
 				if !ok {
@@ -165,7 +169,7 @@ func TestCatalog_Intents(t *testing.T) {
 				checkGrounded(t, c, gr, writes)
 			}
 			if n < 3 {
-				t.Errorf("grounded for %d of %d users, want at least 3", n, (len(users)+step-1)/step)
+				t.Errorf("grounded for %d users, want at least 3", n)
 			}
 			t.Logf("%s: grounded for %d users", in.Name, n)
 		})
@@ -179,8 +183,18 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 	for _, a := range g.Actions {
 		names = append(names, a.Name)
 	}
-	if !slices.Equal(names, in.Path) {
-		t.Errorf("%s: actions call %v, path is %v", who, names, in.Path)
+	// The path is a subsequence of the calls; the other calls read.
+	p := 0
+	for _, name := range names {
+		switch {
+		case p < len(in.Path) && name == in.Path[p]:
+			p++
+		case writes[name] || name == ToolTransfer:
+			t.Errorf("%s: call %s is off the path %v", who, name, in.Path)
+		}
+	}
+	if p < len(in.Path) {
+		t.Errorf("%s: actions call %v, which does not follow the path %v", who, names, in.Path)
 	}
 	for _, tmpl := range in.Templates {
 		if _, err := sim.RenderTemplate(tmpl, g.Slots); err != nil {

@@ -2,39 +2,32 @@ package retail
 
 import (
 	"regexp"
-	"strings"
 	"testing"
-
-	"github.com/emobench/emobench"
 )
 
 // preAccepts matches instruction text that accepts a refusal in advance.
 var preAccepts = regexp.MustCompile(`(?i)\baccept\b|if the agent|cannot be done|can't be done|that's fine|if not`)
 
-// TestRefusals checks the embedded refusal tasks (the last fifth): each
-// has forbidden writes its gold does not make, its gold only reads, its
-// instruction does not accept a refusal in advance, and the forbidden
-// writes are what the tools make of them: refused by the order's status
-// for a cancel of a delivered order or a return of a pending one, and
-// accepted, changing the database, for the others.
+// TestRefusals checks the embedded refusal tasks (those with forbidden
+// writes): their gold only reads, their instructions do not accept a
+// refusal in advance, and the forbidden writes are what the tools make of
+// them: refused, leaving the state as it was, when the store cannot carry
+// them out (an order's status, an unaccepted reason, items already
+// changed), and accepted, changing the database, for the others. Both
+// occur, and cancels, returns, exchanges and item changes are forbidden.
 func TestRefusals(t *testing.T) {
 	db := InitialDB()
-	tasks, forbidden := buildTasks(db, TestTaskSeed, NumTestTasks, emobench.SplitTest)
 	writes := map[string]bool{}
 	for _, tl := range Tools() {
 		writes[tl.Name] = tl.Writes
 	}
-	refusals := tasks[NumTestTasks-NumTestTasks/5:]
-	if got, want := len(forbidden), len(refusals); got != want {
-		t.Fatalf("tasks with forbidden writes = %d, want %d (the refusals)", got, want)
-	}
-	live, byStatus := 0, 0
+	live, refused, refusals := 0, 0, 0
 	tools := map[string]int{}
-	for _, task := range refusals {
-		fs := forbidden[task.ID]
-		if len(fs) == 0 {
-			t.Errorf("task %s: no forbidden write", task.ID)
+	for _, task := range New().Tasks() {
+		if len(task.Forbidden) == 0 {
+			continue
 		}
+		refusals++
 		for _, a := range task.Actions {
 			if writes[a.Name] {
 				t.Errorf("task %s: gold action %s writes", task.ID, a.Name)
@@ -43,7 +36,7 @@ func TestRefusals(t *testing.T) {
 		if m := preAccepts.FindString(task.Instruction); m != "" {
 			t.Errorf("task %s: instruction %q accepts a refusal in advance (%q)", task.ID, task.Instruction, m)
 		}
-		for _, f := range fs {
+		for _, f := range task.Forbidden {
 			tools[f.Name]++
 			env := NewEnvironment(db.Clone())
 			for _, a := range task.Actions {
@@ -53,26 +46,23 @@ func TestRefusals(t *testing.T) {
 			}
 			before := env.Hash()
 			_, err := env.Call(f.Name, f.Arguments)
-			switch {
-			case err == nil && env.Hash() != before:
+			switch changed := env.Hash() != before; {
+			case err == nil && changed:
 				live++
-			case err != nil && strings.Contains(err.Error(), "only ") && strings.Contains(err.Error(), " orders can be "):
-				byStatus++
-				if env.Hash() != before {
-					t.Errorf("task %s: refused %s changed the state", task.ID, f.Name)
-				}
+			case err != nil && !changed:
+				refused++
 			default:
-				t.Errorf("task %s: forbidden %s%s: error %v, state changed %v: want a status refusal or a write", task.ID, f.Name, f.Arguments, err, env.Hash() != before)
+				t.Errorf("task %s: forbidden %s%s: error %v, state changed %v", task.ID, f.Name, f.Arguments, err, changed)
 			}
 		}
 	}
-	if got, want := byStatus, 4; got != want {
-		t.Errorf("forbidden writes refused by the order's status = %d, want %d", got, want)
+	if refusals < NumTestTasks/10 {
+		t.Errorf("refusal tasks = %d, want at least %d", refusals, NumTestTasks/10)
 	}
-	if got, want := live, 6; got != want {
-		t.Errorf("forbidden writes the tools make = %d, want %d", got, want)
+	if live == 0 || refused == 0 {
+		t.Errorf("forbidden writes the tools make = %d, refuse = %d: want both", live, refused)
 	}
-	for _, name := range []string{ToolCancelOrder, ToolReturnItems, ToolExchangeItems} {
+	for _, name := range []string{ToolCancelOrder, ToolReturnItems, ToolExchangeItems, ToolModifyItems} {
 		if tools[name] == 0 {
 			t.Errorf("no refusal task forbids %s", name)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -35,7 +36,13 @@ func TestDomain_NewEnvironment(t *testing.T) {
 	d := New()
 	a, b := d.NewEnvironment(), d.NewEnvironment()
 	initial := a.Hash()
-	task := d.Tasks()[0] // a cancellation
+	var task emobench.TaskSpec // the first task with a write
+	for _, tk := range d.Tasks() {
+		if tk.Actions[len(tk.Actions)-1].Name != ToolTransfer && len(tk.Forbidden) == 0 && hasWrite(tk) {
+			task = tk
+			break
+		}
+	}
 	for _, act := range task.Actions {
 		if _, err := a.Call(act.Name, act.Arguments); err != nil {
 			t.Fatal(err)
@@ -77,4 +84,15 @@ func BenchmarkHash(b *testing.B) {
 	for b.Loop() {
 		_ = env.Hash()
 	}
+}
+
+func hasWrite(task emobench.TaskSpec) bool {
+	for _, a := range task.Actions {
+		for _, tl := range Tools() {
+			if tl.Name == a.Name && tl.Writes {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,23 +1,68 @@
-// Command gen writes the retail domain's embedded test tasks, tasks.json:
-// BuildTasks(GenerateDB(Seed), TestTaskSeed, NumTestTasks, test), encoded by
-// sim.EncodeTasks. Run it with `go generate ./domains/retail`; it writes into
-// the current directory unless -out says otherwise.
+// Command gen writes the retail domain's embedded tasks with Tracer from
+// the retail intent catalog: the test split (NumTestTasks tasks, seed
+// TestTaskSeed) to tasks.json and the train split (NumTrainTasks tasks,
+// seed TrainTaskSeed, no action set of a test task) to tasks_train.json,
+// each encoded by sim.EncodeTasks. Run it with `go generate
+// ./domains/retail`; it writes into the current directory unless -out and
+// -train-out say otherwise.
 package main
 
 import (
+	"context"
 	"flag"
+	"fmt"
 	"log"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/retail"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/tracer"
+)
+
+// Walks favour the longer paths (the multi-write intents) and tasks
+// favour more intents, so the test set holds on average at least 1.5
+// writes a task; lengths and counts stay tracer's defaults.
+var (
+	walkStepsDist = []float64{1, 2, 4} // walk steps 2, 3, 4
+	intentsDist   = []float64{1, 2, 4} // 1, 2, 3 intents
 )
 
 func main() {
-	out := flag.String("out", "tasks.json", "the file to write")
+	out := flag.String("out", "tasks.json", "the file the test tasks go to")
+	trainOut := flag.String("train-out", "tasks_train.json", "the file the train tasks go to")
 	flag.Parse()
-	tasks := retail.BuildTasks(retail.GenerateDB(retail.Seed), retail.TestTaskSeed, retail.NumTestTasks, emobench.SplitTest)
-	if err := sim.WriteTasksFile(*out, tasks, retail.NumTestTasks); err != nil {
+	test, train, err := generate(context.Background())
+	if err != nil {
 		log.Fatalf("retail gen: %v", err)
 	}
+	for _, f := range []struct {
+		path  string
+		tasks []emobench.TaskSpec
+		n     int
+	}{{*out, test, retail.NumTestTasks}, {*trainOut, train, retail.NumTrainTasks}} {
+		if err := sim.WriteTasksFile(f.path, f.tasks, f.n); err != nil {
+			log.Fatalf("retail gen: %v", err)
+		}
+	}
+}
+
+// generate returns the test tasks, then the train tasks, which repeat no
+// test task's action set.
+func generate(ctx context.Context) (test, train []emobench.TaskSpec, err error) {
+	dom, ok := retail.New().(sim.CatalogDomain)
+	if !ok {
+		return nil, nil, fmt.Errorf("the retail domain has no intent catalog")
+	}
+	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
+		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, WalkStepsDist: walkStepsDist, IntentsDist: intentsDist, Exclude: exclude}
+	}
+	g, err := tracer.Generate(ctx, dom, opts(retail.NumTestTasks, retail.TestTaskSeed, emobench.SplitTest, nil))
+	if err != nil {
+		return nil, nil, fmt.Errorf("test split: %w", err)
+	}
+	gt, err := tracer.Generate(ctx, dom, opts(retail.NumTrainTasks, retail.TrainTaskSeed, emobench.SplitTrain, g.Tasks))
+	if err != nil {
+		return nil, nil, fmt.Errorf("train split: %w", err)
+	}
+	return g.Tasks, gt.Tasks, nil
 }
