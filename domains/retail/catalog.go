@@ -1629,8 +1629,13 @@ func optionFactKey(option string) string {
 	}, strings.ToLower(option))
 }
 
-// withArticle puts "a" or "an" before a product name.
+// withArticle puts "a", "an" or "a pair of" before a product name.
 func withArticle(name string) string {
+	for _, pair := range []string{"shoes", "boots", "sunglasses", "headphones"} {
+		if strings.HasSuffix(name, pair) {
+			return "a pair of " + name
+		}
+	}
 	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
 		return "an " + name
 	}

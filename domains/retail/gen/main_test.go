@@ -71,3 +71,17 @@ func TestGenerate_Seeds(t *testing.T) {
 		t.Fatal("different seeds gave the same tasks")
 	}
 }
+
+// BenchmarkGenerate measures Tracer on the retail catalog: tasks kept per
+// second, every check included (oracle and careless episodes).
+func BenchmarkGenerate(b *testing.B) {
+	dom := retail.New().(sim.CatalogDomain)
+	const n = 20
+	for i := 0; i < b.N; i++ {
+		if _, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: n, Seed: uint64(i), Split: emobench.SplitTrain,
+			WalkStepsDist: walkStepsDist, IntentsDist: intentsDist}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "tasks/s")
+}
