@@ -1321,8 +1321,9 @@ func groundModifyProcessedAddress(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 // returnRefusal grounds a return of one item of o, which is not
-// delivered, to the method that paid.
-func returnRefusal(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+// delivered, to the method that paid; a call matching compare (the
+// forbidden entry's CompareArgs) is the forbidden return.
+func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (sim.Grounding, bool) {
 	it := o.Items[g.Rand.IntN(len(o.Items))]
 	pm := paidBy(db, o)
 	if pm == nil {
@@ -1337,7 +1338,7 @@ func returnRefusal(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) 
 		},
 		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
 		Outputs:   []string{o.Status},
-		Forbidden: []emobench.Action{action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID)},
+		Forbidden: []emobench.Action{withCompareArgs(action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
 		Uses:      []string{o.ID},
 	}, true
 }
@@ -1352,7 +1353,7 @@ func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grou
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		return returnRefusal(g, db, o)
+		return returnRefusal(g, db, o, "order_id") // any return from it is forbidden
 	}
 }
 
@@ -1372,7 +1373,9 @@ func groundReturnAgain(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	left := *o
 	left.Items = slices.DeleteFunc(slices.Clone(o.Items), func(it OrderItem) bool { return slices.Contains(requestedItems(o), it.ItemID) })
-	return returnRefusal(g, db, &left)
+	// The earlier return of the task is on the same order: the item tells
+	// the forbidden one apart.
+	return returnRefusal(g, db, &left, "order_id", "item_ids")
 }
 
 // requestedItems are the item ids of o's return or exchange request.
@@ -1425,8 +1428,9 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 			},
 			Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolListProducts),
 				action(ToolGetProduct, "product_id", p.ID)},
-			Forbidden: []emobench.Action{action(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
-				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID)},
+			// Forbidden whatever pays the difference.
+			Forbidden: []emobench.Action{withCompareArgs(action(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
+				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID), "order_id", "item_ids", "new_item_ids")},
 			Uses: []string{o.ID},
 		}, true
 	}
@@ -1485,8 +1489,10 @@ func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
 			Tools: []string{ToolGetOrder},
 		},
 		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetProduct, "product_id", s.old.ProductID)},
-		Forbidden: []emobench.Action{action(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
-			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID)},
+		// The earlier change of the task is on the same order: the item
+		// tells the forbidden one apart.
+		Forbidden: []emobench.Action{withCompareArgs(action(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
+			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID), "order_id", "item_ids")},
 		Uses: []string{o.ID},
 	}, true
 }
@@ -1520,9 +1526,11 @@ func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
 			Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()),
 			Tools: []string{ToolGetUser},
 		},
-		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", o.UserID)},
-		Forbidden: []emobench.Action{action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID)},
-		Uses:      []string{o.ID},
+		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", o.UserID)},
+		// Any return from the order to that method is forbidden.
+		Forbidden: []emobench.Action{withCompareArgs(action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID),
+			"order_id", "payment_method_id")},
+		Uses: []string{o.ID},
 	}, true
 }
 
@@ -1627,6 +1635,14 @@ func optionFactKey(option string) string {
 		}
 		return c
 	}, strings.ToLower(option))
+}
+
+// withCompareArgs sets the arguments a call must match to count as the
+// forbidden write a: without it, every id it names (payment_method_id
+// too) would have to match.
+func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
+	a.CompareArgs = args
+	return a
 }
 
 // withArticle puts "a", "an" or "a pair of" before a product name.
