@@ -128,7 +128,7 @@ type Task struct {
 	Actions     json.RawMessage // JSON array of ground-truth actions, as given
 	Outputs     json.RawMessage // JSON array of required output strings, as given
 	Split       Split           // native tasks: test or train; empty when imported
-	Scenario    json.RawMessage // native tasks: the user's facts and requests
+	Scenario    json.RawMessage // native tasks: the user's facts and requests, and any emotion_instruction (see TaskSpec.Task)
 }
 
 // ToolCall is one function call made by an agent.

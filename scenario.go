@@ -71,6 +71,12 @@ type TaskSpec struct {
 	// content hash too: they say where the task came from, not what it is.
 	Intents   []string       `json:"intents,omitempty"`
 	Generator *GeneratorInfo `json:"generator,omitempty"`
+	// EmotionInstruction is the emotion text the LLM user simulator is
+	// told under the with-emotions condition, verbatim (Tracer renders it
+	// from Emotion with sim.RenderEmotion); "" renders it from Emotion at
+	// run time. When set it is part of what the user is told, so the
+	// stored Task keeps it in its Scenario JSON and in the content hash.
+	EmotionInstruction string `json:"emotion_instruction,omitempty"`
 }
 
 // GeneratorInfo names the generator that made a task and the seed it was
@@ -115,19 +121,29 @@ func (s *TaskSpec) Validate() error {
 }
 
 // Task returns the spec as the storable Task, with actions and outputs as
-// JSON.
+// JSON. A non-empty EmotionInstruction goes into the Scenario JSON as
+// "emotion_instruction" (the tasks table has no column of its own for it),
+// where Task.Hashes finds it; without one the Scenario JSON is the
+// scenario's alone, as before.
 func (s *TaskSpec) Task() Task {
 	actions, _ := json.Marshal(s.Actions)
 	outputs, _ := json.Marshal(s.Outputs)
 	if s.Outputs == nil {
 		outputs = []byte("[]")
 	}
-	scenario, _ := json.Marshal(s.Scenario)
+	scenario, _ := json.Marshal(storedScenario{s.Scenario, s.EmotionInstruction})
 	return Task{
 		Domain: s.Domain, Key: s.ID, Instruction: s.Instruction, UserID: s.UserID,
 		Emotion: s.Emotion, Actions: actions, Outputs: outputs,
 		Split: s.Split, Scenario: scenario,
 	}
+}
+
+// storedScenario is a Task's Scenario JSON: the scenario's fields and,
+// when the task has one, its emotion instruction.
+type storedScenario struct {
+	Scenario
+	EmotionInstruction string `json:"emotion_instruction,omitempty"`
 }
 
 func orEmptyObject(raw json.RawMessage) json.RawMessage {

@@ -1,6 +1,7 @@
 package emobench
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,9 +10,11 @@ import (
 )
 
 // ContentSHA256 is the hex sha256 of the task's canonical JSON (domain,
-// key, instruction, user, emotion profile, actions, outputs; object keys
-// sorted; an empty domain counts as "unknown", empty actions and outputs
-// as []). It is the address under which the db shares tasks between runs
+// key, instruction, user, emotion profile, actions, outputs, and the
+// emotion instruction its Scenario JSON holds when it holds a non-empty
+// one (TaskSpec.EmotionInstruction); object keys sorted; an empty domain
+// counts as "unknown", empty actions and outputs as []). A task without an
+// emotion instruction hashes as it did before there were any. It is the address under which the db shares tasks between runs
 // (tasks.content_sha256). It fails only when Actions or Outputs is not
 // JSON, naming the task.
 func (t *Task) ContentSHA256() (string, error) {
@@ -20,7 +23,8 @@ func (t *Task) ContentSHA256() (string, error) {
 }
 
 // PairSHA256 is the hex sha256 that pairs a task across conditions: the
-// fields of ContentSHA256 without the emotion profile, and the instruction
+// fields of ContentSHA256 without the emotion profile and emotion
+// instruction, and the instruction
 // with any "Emotion Instruction:" part removed (StripEmotionInstruction).
 // Imported τ-Emotion-Bench pairs and native runs pair up by it
 // (tasks.pair_sha256). Errors as ContentSHA256.
@@ -48,13 +52,37 @@ func (t *Task) Hashes() (content, pair string, err error) {
 		"domain": domain, "key": t.Key, "instruction": t.Instruction,
 		"user_id": t.UserID, "emotion": t.Emotion, "actions": actions, "outputs": outputs,
 	}
+	emotionInstruction, err := scenarioEmotionInstruction(t.Scenario)
+	if err != nil {
+		return "", "", fmt.Errorf("task %s: scenario: %w", t.Key, err)
+	}
+	if emotionInstruction != "" {
+		fields["emotion_instruction"] = emotionInstruction
+	}
 	if content, err = sha256JSON(fields); err != nil {
 		return "", "", err
 	}
 	delete(fields, "emotion")
+	delete(fields, "emotion_instruction")
 	fields["instruction"] = StripEmotionInstruction(t.Instruction)
 	pair, err = sha256JSON(fields)
 	return content, pair, err
+}
+
+// scenarioEmotionInstruction returns the "emotion_instruction" of a
+// Task's Scenario JSON, "" when there is none (imported tasks have no
+// scenario; most native ones no instruction, skipped without decoding).
+func scenarioEmotionInstruction(scenario json.RawMessage) (string, error) {
+	if !bytes.Contains(scenario, []byte(`"emotion_instruction"`)) {
+		return "", nil
+	}
+	var v struct {
+		EmotionInstruction string `json:"emotion_instruction"`
+	}
+	if err := json.Unmarshal(scenario, &v); err != nil {
+		return "", err
+	}
+	return v.EmotionInstruction, nil
 }
 
 // StripEmotionInstruction removes τ-Emotion-Bench's "Emotion Instruction:"
