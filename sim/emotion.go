@@ -26,8 +26,12 @@ var (
 )
 
 // EmotionInstruction renders a profile into the instruction an LLM user
-// simulator receives, in emobench's own words. It returns "" for an empty
-// profile (the without-emotions condition).
+// simulator receives for a task without its own EmotionInstruction, in
+// emobench's own words: one fixed text per profile, which the prompt
+// follows with the profile's conduct lines. It is kept as it was so that
+// those tasks' prompts do not change; generated tasks carry RenderEmotion's
+// text instead. It returns "" for an empty profile (the without-emotions
+// condition).
 func EmotionInstruction(p emobench.EmotionProfile) string {
 	if p == (emobench.EmotionProfile{}) {
 		return ""

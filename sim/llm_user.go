@@ -95,7 +95,8 @@ func userHistory(msgs []emobench.Message) []openai.ChatCompletionMessageParamUni
 
 // UserSystemPrompt returns the system prompt of the LLM user simulator for
 // ep: the task, the facts the user may reveal, how to reveal them, the
-// emotion instruction when ep.WithEmotions is set, and when to end the
+// emotion instruction when ep.WithEmotions is set (the task's
+// EmotionInstruction verbatim when it has one), and when to end the
 // conversation with StopMarker or UnsatisfiedMarker. ep.Task must be set.
 // UnsatisfiedMarker is offered as AbandonWithEmotions says: only with
 // emotions (UserSystemPromptAbandon chooses).
@@ -136,15 +137,16 @@ func UserSystemPromptStrategy(ep *Episode, abandon UserAbandon, strategy UserStr
 		"- Do not repeat your task word for word, and do not echo the agent's replies back to it.\n" +
 		"- Write plain conversational text, one message at a time. Do not describe your actions or thoughts in your message, and do not write the agent's lines.\n")
 
-	emotion := ""
-	if ep.WithEmotions {
-		emotion = EmotionInstruction(ep.Task.Emotion)
-	}
+	emotion, conduct := userEmotion(ep)
 	if emotion != "" {
 		b.WriteString("\n## How you feel\n")
 		b.WriteString(emotion)
-		b.WriteString("\n\nThis state drives how you behave, not only how you sound:\n")
-		for _, line := range emotionConduct(ep.Task.Emotion) {
+		if len(conduct) > 0 {
+			b.WriteString("\n\nThis state drives how you behave, not only how you sound:\n")
+		} else {
+			b.WriteString("\n\n")
+		}
+		for _, line := range conduct {
 			b.WriteString("- " + line + "\n")
 		}
 		b.WriteString("- Show this emotional state strongly in every message you send, from the first to the last: in your wording, your patience, how readily you cooperate and how much you volunteer. " +
@@ -170,6 +172,20 @@ func UserSystemPromptStrategy(ep *Episode, abandon UserAbandon, strategy UserStr
 		b.WriteString(reactFormat)
 	}
 	return b.String()
+}
+
+// userEmotion returns the emotion text of ep's user and its conduct lines:
+// none under the without-emotions condition; the task's
+// EmotionInstruction verbatim when it has one (it already says how the
+// user behaves); else EmotionInstruction and emotionConduct of its profile.
+func userEmotion(ep *Episode) (string, []string) {
+	switch {
+	case !ep.WithEmotions:
+		return "", nil
+	case strings.TrimSpace(ep.Task.EmotionInstruction) != "":
+		return strings.TrimSpace(ep.Task.EmotionInstruction), nil
+	}
+	return EmotionInstruction(ep.Task.Emotion), emotionConduct(ep.Task.Emotion)
 }
 
 // Conduct of a user by emotion family and dimension: how the profile
