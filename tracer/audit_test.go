@@ -1,0 +1,205 @@
+package tracer_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/tracer"
+)
+
+func findDomain(t *testing.T, name string) sim.Domain {
+	t.Helper()
+	dom, err := all.Find(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dom
+}
+
+func fixtureTasks(t *testing.T) []emobench.TaskSpec {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "audit", "tasks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := sim.DecodeTasks(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tasks
+}
+
+// failedCriteria returns, per task id, the criteria it failed by method.
+func failedCriteria(r tracer.AuditReport, method string) map[string][]tracer.Criterion {
+	out := map[string][]tracer.Criterion{}
+	for _, f := range r.Failures() {
+		if f.Method == method {
+			out[f.TaskID] = append(out[f.TaskID], f.Criterion)
+		}
+	}
+	return out
+}
+
+// Each fixture task breaks one criterion (its id says which) and passes
+// the others; audit-pass passes them all. testdata/audit/tasks.json holds
+// retail-test-000 and four edits of it: an instruction naming tools and
+// steps, the reason fact removed, a gold cancel of an order that does not
+// exist, and a transfer after the gold cancel.
+func TestAudit_OneFailurePerCriterion(t *testing.T) {
+	dom := findDomain(t, "retail")
+	report, err := tracer.Audit(t.Context(), fixtureTasks(t), dom, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]tracer.Criterion{
+		"audit-goal":     {tracer.CriterionGoalOriented},
+		"audit-tooltask": {tracer.CriterionToolTask},
+		"audit-solvable": {tracer.CriterionSolvable},
+		"audit-handoff":  {tracer.CriterionHandoff},
+	}
+	got := failedCriteria(report, tracer.MethodRules)
+	for id, criteria := range want {
+		if !slices.Equal(got[id], criteria) {
+			t.Errorf("%s failed %v, want %v", id, got[id], criteria)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("failing tasks %v, want only %v", got, want)
+	}
+	reasons := map[string]string{}
+	for _, f := range report.Failures() {
+		reasons[f.TaskID] = f.Reason
+	}
+	for id, part := range map[string]string{
+		"audit-goal":     "names the tool find_user_id_by_name_zip",
+		"audit-tooltask": "no preference fact beyond identity",
+		"audit-solvable": "gold action 2 (cancel_pending_order) fails",
+		"audit-handoff":  "also writes: action 2 (cancel_pending_order)",
+	} {
+		if !strings.Contains(reasons[id], part) {
+			t.Errorf("%s: reason %q, want it to say %q", id, reasons[id], part)
+		}
+	}
+	if !report.Failed() || report.Tasks[0].Failed() {
+		t.Errorf("report failed %v, audit-pass failed %v; want true, false", report.Failed(), report.Tasks[0].Failed())
+	}
+	// Without a judge, its checks are not checked: never passed.
+	for _, s := range report.Summary() {
+		switch s.Method {
+		case tracer.MethodJudge:
+			if s.NotChecked != 5 || s.Checked != 0 {
+				t.Errorf("%s judge: %+v, want all 5 not checked", s.Criterion, s)
+			}
+		case tracer.MethodRules:
+			if s.Checked != 5 || s.Failed != 1 || s.Passed != 4 {
+				t.Errorf("%s rules: %+v, want 5 checked, 4 passed, 1 failed", s.Criterion, s)
+			}
+		}
+	}
+}
+
+// The goal-orientation rules, one instruction each.
+func TestAudit_GoalOrientedRules(t *testing.T) {
+	dom := findDomain(t, "retail")
+	base := fixtureTasks(t)[0]
+	for _, tt := range []struct {
+		instruction string
+		fail        string // part of the reason; "" passes
+	}{
+		{"I want to cancel order #R4246633 because I ordered it by mistake.", ""},
+		{"Could you tell me what my order #R4246633 costs?", ""},
+		{"Cancel order #R4246633.", "states no goal"},
+		{"I want you to look up order #R4246633 and cancel it.", `"look up"`},
+		{"I need order #R4246633 cancelled; then use the refund option.", `"then use"`},
+		{"I want to cancel it. Call the tool for it.", `"Call the tool"`},
+		{"I want this: {\"order_id\": \"#R4246633\"}.", "order_id"},
+		{"I want to cancel [\"#R4246633\"].", "holds JSON"},
+		{"I want:\n1. cancel #R4246633\n2. refund it", "step words"},
+		{"", "empty"},
+		{"I want to calculate what I spent and think it over.", ""},
+	} {
+		task := base
+		task.Instruction = tt.instruction
+		r, err := tracer.Audit(t.Context(), []emobench.TaskSpec{task}, dom, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.Tasks[0].Results[0]
+		if res.Criterion != tracer.CriterionGoalOriented {
+			t.Fatalf("first result is %s", res.Criterion)
+		}
+		switch {
+		case tt.fail == "" && res.Status != emobench.CheckPassed:
+			t.Errorf("%q: %s (%s), want passed", tt.instruction, res.Status, res.Reason)
+		case tt.fail != "" && (res.Status != emobench.CheckFailed || !strings.Contains(res.Reason, tt.fail)):
+			t.Errorf("%q: %s (%s), want failed saying %q", tt.instruction, res.Status, res.Reason, tt.fail)
+		}
+	}
+}
+
+// A forbidden write that the gold makes fails the hand-off; one named by
+// its tool alone matches any call of it.
+func TestAudit_ForbiddenInGold(t *testing.T) {
+	dom := findDomain(t, "retail")
+	task := fixtureTasks(t)[0]
+	for _, tt := range []struct {
+		forbidden string
+		fail      bool
+	}{
+		{`{"order_id": "#R4246633"}`, true},
+		{``, true},
+		{`{"order_id": "#R9999999"}`, false},
+	} {
+		task.Forbidden = []emobench.Action{{Name: "cancel_pending_order", Arguments: []byte(tt.forbidden)}}
+		r, err := tracer.Audit(t.Context(), []emobench.TaskSpec{task}, dom, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.Tasks[0].Results[3]
+		if got := res.Status == emobench.CheckFailed; got != tt.fail || res.Criterion != tracer.CriterionHandoff {
+			t.Errorf("forbidden %s: %s %s (%s), want failed %v", tt.forbidden, res.Criterion, res.Status, res.Reason, tt.fail)
+		}
+	}
+}
+
+// The embedded retail and airline tasks pass every rule, except that their
+// information requests (no gold write, an answer among the outputs) have
+// no preference fact beyond identity, as magnet-tau's template asks: they
+// are listed in the log. Any other failure fails the test.
+func TestAudit_EmbeddedTasks(t *testing.T) {
+	for _, name := range []string{"retail", "airline"} {
+		t.Run(name, func(t *testing.T) {
+			dom := findDomain(t, name)
+			tasks := dom.Tasks()
+			report, err := tracer.Audit(t.Context(), tasks, dom, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writes := map[string]bool{}
+			for _, tool := range dom.NewEnvironment().Tools() {
+				writes[tool.Name] = tool.Writes
+			}
+			information := 0
+			for _, f := range report.Failures() {
+				task := tasks[f.Index]
+				if f.Criterion == tracer.CriterionToolTask && len(task.Outputs) > 0 &&
+					!slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return writes[a.Name] }) {
+					information++
+					t.Logf("%s: information request without a preference: %s", f.TaskID, f.Reason)
+					continue
+				}
+				t.Errorf("%s (task %d): %s by %s: %s", f.TaskID, f.Index, f.Criterion, f.Method, f.Reason)
+			}
+			t.Logf("%s: %d tasks, %d information requests without a preference", name, len(tasks), information)
+			if information > len(tasks)/4 {
+				t.Errorf("%d of %d tasks are information requests without a preference, want at most a quarter", information, len(tasks))
+			}
+		})
+	}
+}
