@@ -12,6 +12,7 @@ func tracerCommand(e *env) *cli.Command {
 			"trajectories worth training on and exports them as supervision data.",
 		Subcommands: []*cli.Command{
 			tracerGenerateCommand(e),
+			tracerAuditCommand(e),
 			tracerCollectCommand(e),
 			tracerFilterCommand(e),
 			tracerFunnelCommand(e),
