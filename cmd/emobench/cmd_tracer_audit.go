@@ -135,7 +135,11 @@ func auditJudge(c *cli.Context) (tracer.Judge, error) {
 		}
 		return nil, err
 	}
-	return &tracer.LLMJudge{Client: j.(*sim.LLMJudge).Client}, nil
+	llm, ok := j.(*sim.LLMJudge)
+	if !ok {
+		return nil, fmt.Errorf("--judge %s: not an LLM judge", name)
+	}
+	return &tracer.LLMJudge{Client: llm.Client}, nil
 }
 
 // auditGroup is the tasks of one domain, with their positions in the
