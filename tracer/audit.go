@@ -30,7 +30,7 @@ const (
 	// looking to, trying to, or a question); that names one of the domain's
 	// tools or an argument name of one (a schema property with an
 	// underscore, such as order_id); that uses step words of a procedure
-	// ("first call", "then use the", "next, search", "look up", "call the
+	// ("first call", "then use the", "next, fetch", "look up", "call the
 	// tool", "function call", "API", "step 1", numbered lines); or that
 	// holds JSON (an object or array literal).
 	CriterionGoalOriented Criterion = "goal_oriented"
@@ -283,7 +283,8 @@ var (
 	// procedureWords mark an instruction that tells the agent what to do
 	// step by step rather than what the user wants.
 	procedureWords = []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(?:first|then|next|after that|afterwards|finally)\s*,?\s+(?:call|use|invoke|run|query|look up|search|fetch|retrieve)\b`),
+		// "then use my gift card" is a preference; "then use the" a step.
+		regexp.MustCompile(`(?i)\b(?:first|then|next|after that|afterwards|finally)\s*,?\s+(?:call|use the|invoke|run|query|look up|fetch|retrieve)\b`),
 		regexp.MustCompile(`(?i)\blook(?:s|ed|ing)?\s+up\b`),
 		regexp.MustCompile(`(?i)\b(?:call|invoke|use)\s+(?:the\s+|a\s+)?(?:tool|function|api|endpoint)\b`),
 		regexp.MustCompile(`(?i)\b(?:tool|function)\s+calls?\b`),

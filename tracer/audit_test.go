@@ -116,13 +116,15 @@ func TestAudit_GoalOrientedRules(t *testing.T) {
 		{"Could you tell me what my order #R4246633 costs?", ""},
 		{"Cancel order #R4246633.", "states no goal"},
 		{"I want you to look up order #R4246633 and cancel it.", `"look up"`},
-		{"I need order #R4246633 cancelled; then use the refund option.", `"then use"`},
+		{"I need order #R4246633 cancelled; then use the refund option.", `"then use the"`},
 		{"I want to cancel it. Call the tool for it.", `"Call the tool"`},
 		{"I want this: {\"order_id\": \"#R4246633\"}.", "order_id"},
 		{"I want to cancel [\"#R4246633\"].", "holds JSON"},
 		{"I want:\n1. cancel #R4246633\n2. refund it", "step words"},
 		{"", "empty"},
 		{"I want to calculate what I spent and think it over.", ""},
+		{"I want to exchange the kettle and then use my gift card for the difference.", ""},
+		{"I want it done. First, call the shop.", `"First, call"`},
 	} {
 		task := base
 		task.Instruction = tt.instruction
