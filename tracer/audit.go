@@ -24,12 +24,12 @@ type Criterion string
 // The audit criteria, in the order reports list them.
 const (
 	// CriterionGoalOriented: the instruction states the user's goal and
-	// preferences, not a procedure for the agent. The rules
-	// (goalOrientedRules) fail an instruction that is empty; that states no
-	// goal (none of want, need, would like, 'd like, wish, hope, prefer,
-	// looking to, trying to, or a question); that names one of the domain's
-	// tools or an argument name of one (a schema property with an
-	// underscore, such as order_id); that uses step words of a procedure
+	// preferences, not a procedure for the agent. The rules fail an
+	// instruction that is empty; that states no goal (none of want, need,
+	// would like, 'd like, wish, hope, prefer, looking to, trying to, or a
+	// question); that names one of the domain's tools or an argument name
+	// of one, when the name holds an underscore (cancel_pending_order,
+	// order_id; plain words such as calculate are left alone); that uses step words of a procedure
 	// ("first call", "then use the", "next, fetch", "look up", "call the
 	// tool", "function call", "API", "step 1", numbered lines); or that
 	// holds JSON (an object or array literal).
