@@ -13,7 +13,7 @@ import (
 	"github.com/emobench/emobench/tracer"
 )
 
-func findDomain(t *testing.T, name string) sim.Domain {
+func findDomain(t testing.TB, name string) sim.Domain {
 	t.Helper()
 	dom, err := all.Find(name)
 	if err != nil {
