@@ -48,8 +48,11 @@ const (
 	// sim.ScriptedUser passes the task under both conditions (seed 1).
 	CriterionSolvable Criterion = "solvable"
 	// CriterionHandoff: an out-of-domain request is handed off, not
-	// executed. A task whose gold calls the domain's transfer tool makes no
-	// write in its gold and calls nothing after the transfer; a task with
+	// executed. A task whose gold calls the domain's transfer tool calls
+	// nothing after the transfer and makes no write that none of its
+	// requests asks for (a task combining intents may carry out one request
+	// and hand off another; a write whose tool no request names would be
+	// the handed-off request executed); a task with
 	// Forbidden writes has none of them among its gold actions (an entry
 	// matches a gold call of its tool whose arguments equal every argument
 	// the entry names). A task with neither passes.
@@ -428,9 +431,17 @@ func (a *auditor) handoff(t *emobench.TaskSpec) (bool, string) {
 	transfer := a.dom.TransferTool()
 	at := slices.IndexFunc(t.Actions, func(act emobench.Action) bool { return act.Name == transfer })
 	if at >= 0 {
+		// A task combining intents may hand one request off and carry out
+		// another: a write is in-domain when a request names its tool.
+		asked := map[string]bool{}
+		for _, r := range t.Scenario.Requests {
+			for _, tool := range r.Tools {
+				asked[tool] = true
+			}
+		}
 		for i, act := range t.Actions {
-			if a.writes[act.Name] {
-				return false, fmt.Sprintf("the gold transfers to a human (%s) but also writes: action %d (%s)", transfer, i, act.Name)
+			if a.writes[act.Name] && !asked[act.Name] {
+				return false, fmt.Sprintf("the gold transfers to a human (%s) but also writes what no request asks for: action %d (%s)", transfer, i, act.Name)
 			}
 		}
 		if at != len(t.Actions)-1 {
@@ -446,9 +457,9 @@ func (a *auditor) handoff(t *emobench.TaskSpec) (bool, string) {
 	}
 	switch {
 	case at >= 0 && len(t.Forbidden) > 0:
-		return true, "the gold hands off with no write and makes no forbidden write"
+		return true, "the gold hands off last, writes only what requests ask for and makes no forbidden write"
 	case at >= 0:
-		return true, "the gold hands off with no write"
+		return true, "the gold hands off last and writes only what requests ask for"
 	case len(t.Forbidden) > 0:
 		return true, fmt.Sprintf("the gold makes none of the %d forbidden writes", len(t.Forbidden))
 	}

@@ -50,7 +50,7 @@ func failedCriteria(r tracer.AuditReport, method string) map[string][]tracer.Cri
 // the others; audit-pass passes them all. testdata/audit/tasks.json holds
 // retail-test-000 and four edits of it: an instruction naming tools and
 // steps, the reason fact removed, a gold cancel of an order that does not
-// exist, and a transfer after the gold cancel.
+// exist, and a request for a human agent whose gold also cancels.
 func TestAudit_OneFailurePerCriterion(t *testing.T) {
 	dom := findDomain(t, "retail")
 	report, err := tracer.Audit(t.Context(), fixtureTasks(t), dom, nil)
@@ -80,7 +80,7 @@ func TestAudit_OneFailurePerCriterion(t *testing.T) {
 		"audit-goal":     "names the tool find_user_id_by_name_zip",
 		"audit-tooltask": "no preference fact beyond identity",
 		"audit-solvable": "gold action 2 (cancel_pending_order) fails",
-		"audit-handoff":  "also writes: action 2 (cancel_pending_order)",
+		"audit-handoff":  "also writes what no request asks for: action 2 (cancel_pending_order)",
 	} {
 		if !strings.Contains(reasons[id], part) {
 			t.Errorf("%s: reason %q, want it to say %q", id, reasons[id], part)
@@ -166,6 +166,32 @@ func TestAudit_ForbiddenInGold(t *testing.T) {
 		res := r.Tasks[0].Results[3]
 		if got := res.Status == emobench.CheckFailed; got != tt.fail || res.Criterion != tracer.CriterionHandoff {
 			t.Errorf("forbidden %s: %s %s (%s), want failed %v", tt.forbidden, res.Criterion, res.Status, res.Reason, tt.fail)
+		}
+	}
+}
+
+// A task that carries out one request and hands another off passes the
+// hand-off; one that calls a tool after the transfer fails it.
+func TestAudit_TransferWithOtherRequests(t *testing.T) {
+	dom := findDomain(t, "retail")
+	task := fixtureTasks(t)[0]
+	task.Scenario.Requests = append(task.Scenario.Requests, emobench.Request{Text: "Dispute a charge I do not recognise.", Tools: []string{"transfer_to_human_agents"}})
+	transfer := emobench.Action{Name: "transfer_to_human_agents", Arguments: []byte(`{"summary":"a disputed charge"}`)}
+	for _, tt := range []struct {
+		actions []emobench.Action
+		fail    string
+	}{
+		{append(slices.Clone(task.Actions), transfer), ""},
+		{slices.Insert(slices.Clone(task.Actions), 2, transfer), "after the transfer"},
+	} {
+		task.Actions = tt.actions
+		r, err := tracer.Audit(t.Context(), []emobench.TaskSpec{task}, dom, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := r.Tasks[0].Results[3]
+		if got := res.Status == emobench.CheckFailed; got != (tt.fail != "") || !strings.Contains(res.Reason, tt.fail) {
+			t.Errorf("gold %v: %s (%s), want failed %v saying %q", tt.actions, res.Status, res.Reason, tt.fail != "", tt.fail)
 		}
 	}
 }

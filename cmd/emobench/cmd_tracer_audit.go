@@ -28,7 +28,8 @@ func tracerAuditCommand(e *env) *cli.Command {
 			"instruction states a goal and no procedure (no tool or argument names, step words or JSON); a\n" +
 			"request the gold actions complete (or a forbidden or transfer request) plus a preference fact\n" +
 			"beyond identity; the gold replays on a fresh database and the oracle with the scripted user passes\n" +
-			"with and without emotions; a transfer's gold makes no write and no gold call is a forbidden write.\n" +
+			"with and without emotions; a transfer is the gold's last call and its other writes are ones a request\n" +
+			"asks for, and no gold call is a forbidden write.\n" +
 			"With --judge an LLM also gives a verdict per criterion; without it the judge's checks are \"not\n" +
 			"checked\", never passed. Offline unless --judge is given; nothing is stored (--db is not used).\n\n" +
 			"The output is a table per criterion and check (rules, judge) of the tasks checked, passed, failed\n" +
