@@ -72,9 +72,9 @@ type TaskSpec struct {
 	Intents   []string       `json:"intents,omitempty"`
 	Generator *GeneratorInfo `json:"generator,omitempty"`
 	// EmotionInstruction is the emotion text the LLM user simulator is
-	// told under the with-emotions condition, verbatim (Tracer renders it
-	// from Emotion with sim.RenderEmotion); "" renders it from Emotion at
-	// run time. When set it is part of what the user is told, so the
+	// told under the with-emotions condition, verbatim (a generator renders
+	// it from Emotion with sim.RenderEmotion); "" renders it from Emotion
+	// at run time. When set it is part of what the user is told, so the
 	// stored Task keeps it in its Scenario JSON and in the content hash.
 	EmotionInstruction string `json:"emotion_instruction,omitempty"`
 }

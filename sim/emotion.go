@@ -66,8 +66,8 @@ func EmotionInstruction(p emobench.EmotionProfile) string {
 // dimension, left out. An empty profile (the without-emotions condition)
 // gives "".
 //
-// Tracer stores the text in TaskSpec.EmotionInstruction when it generates
-// a task; LLMUser then uses it verbatim.
+// A task generator stores the text in TaskSpec.EmotionInstruction (with a
+// variant drawn from its seed); LLMUser then uses it verbatim.
 func RenderEmotion(p emobench.EmotionProfile, variant uint64) string {
 	if p == (emobench.EmotionProfile{}) {
 		return ""
