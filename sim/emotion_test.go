@@ -1,6 +1,10 @@
 package sim_test
 
 import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -244,5 +248,41 @@ func TestLLMUser_TaskEmotionInstruction(t *testing.T) {
 	without := systemPrompt(t, false)
 	if strings.Contains(without, instruction) || strings.Contains(without, "sorrow") || strings.Contains(without, "## How you feel") {
 		t.Errorf("without-emotions prompt has the emotion instruction:\n%s", without)
+	}
+}
+
+var updateEmotion = flag.Bool("update-emotion", false, "rewrite testdata/emotion/render.txt")
+
+// RenderEmotion's texts are pinned: generated tasks store them, so the
+// same seed gives the same tasks only while the phrasings stay. A change
+// must be deliberate (regenerate with -update-emotion and bump the
+// generator's version).
+func TestRenderEmotion_Golden(t *testing.T) {
+	var b strings.Builder
+	dims := emobench.Taxonomy.Dimensions
+	i := 0
+	for _, f := range emobench.Taxonomy.Families {
+		for _, leaf := range f.Leaves {
+			p := emobench.EmotionProfile{Family: f.Name, Leaf: leaf,
+				Politeness: dims["politeness"][i%3], Urgency: dims["urgency"][(i/3)%3], Trust: dims["trust"][(i/9)%3]}
+			fmt.Fprintf(&b, "%s/%s %s %s %s, variant %d:\n%s\n\n", p.Family, p.Leaf, p.Politeness, p.Urgency, p.Trust, i, sim.RenderEmotion(p, uint64(i)))
+			i++
+		}
+	}
+	golden := filepath.Join("testdata", "emotion", "render.txt")
+	if *updateEmotion {
+		if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != string(want) {
+		t.Errorf("RenderEmotion's texts differ from %s: regenerate it deliberately with -update-emotion", golden)
 	}
 }
