@@ -41,7 +41,7 @@ func tracerAuditCommand(e *env) *cli.Command {
 			"   emobench tracer audit --tasks tasks.json --format json\n" +
 			"   OPENAI_API_KEY=... emobench tracer audit --tasks tasks.json --judge llm:gpt-4.1",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "tasks", Usage: "tasks `FILE`: a JSON array of tasks; each task is audited against its own domain"},
+			&cli.StringFlag{Name: "tasks", Usage: "a `FILE` of tasks (a JSON array, as tracer generate --out writes); each task is audited against its own domain"},
 			&cli.StringFlag{Name: "domain", Usage: "audit the embedded tasks of this domain (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "split", Usage: "audit only the tasks of this split: test or train (default both)"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM also judges each criterion (temperature 0)"},
