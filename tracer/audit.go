@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -53,9 +52,9 @@ const (
 	// requests asks for (a task combining intents may carry out one request
 	// and hand off another; a write whose tool no request names would be
 	// the handed-off request executed); a task with
-	// Forbidden writes has none of them among its gold actions (an entry
-	// matches a gold call of its tool whose arguments equal every argument
-	// the entry names). A task with neither passes.
+	// Forbidden writes has none of them among its gold actions (matched as
+	// the evaluator's FORBIDDEN check matches an agent's call,
+	// sim.ForbiddenMatch). A task with neither passes.
 	CriterionHandoff Criterion = "out_of_domain_handoff"
 )
 
@@ -450,7 +449,7 @@ func (a *auditor) handoff(t *emobench.TaskSpec) (bool, string) {
 	}
 	for j, f := range t.Forbidden {
 		for i, act := range t.Actions {
-			if forbiddenMatch(f, act) {
+			if sim.ForbiddenMatch(f, act) {
 				return false, fmt.Sprintf("gold action %d (%s) makes forbidden write %d", i, act.Name, j)
 			}
 		}
@@ -464,25 +463,4 @@ func (a *auditor) handoff(t *emobench.TaskSpec) (bool, string) {
 		return true, fmt.Sprintf("the gold makes none of the %d forbidden writes", len(t.Forbidden))
 	}
 	return true, "no out-of-domain or forbidden request"
-}
-
-// forbiddenMatch reports whether gold call act is the forbidden write f:
-// the same tool, and every argument f names equal (as JSON values) in act.
-func forbiddenMatch(f, act emobench.Action) bool {
-	if f.Name != act.Name {
-		return false
-	}
-	var want, got map[string]any
-	if len(f.Arguments) == 0 || json.Unmarshal(f.Arguments, &want) != nil || len(want) == 0 {
-		return true
-	}
-	if json.Unmarshal(act.Arguments, &got) != nil {
-		return false
-	}
-	for k, v := range want {
-		if g, ok := got[k]; !ok || !reflect.DeepEqual(g, v) {
-			return false
-		}
-	}
-	return true
 }
