@@ -26,8 +26,8 @@ const (
 	// preferences, not a procedure for the agent. The rules fail an
 	// instruction that is empty; that states no goal (none of want, need,
 	// would like, 'd like, wish, hope, prefer, looking to, trying to,
-	// please, owed, entitled, can/could/would you, tell me, let me know, I
-	// will, I won't, I'll, I'm keeping, I don't, or a question); that names one of the domain's tools or an argument name
+	// please, owed, entitled, can/could/would you, tell me, let me know,
+	// the user's own voice (I, my, me, we, our), or a question); that names one of the domain's tools or an argument name
 	// of one, when the name holds an underscore (cancel_pending_order,
 	// order_id; plain words such as calculate are left alone); that uses step words of a procedure
 	// ("first call", "then use the", "next, fetch", "look up", "call the
@@ -283,7 +283,7 @@ func newAuditor(dom sim.Domain) *auditor {
 var (
 	// goalWords mark a stated goal or preference.
 	goalWords = regexp.MustCompile(`(?i)\b(?:want|wants|wanted|need|needs|would like|'d like|wish|hope|prefer|prefers|looking to|trying to|` +
-		`please|owed|entitled|can you|could you|would you|tell me|let me know|i will|i won't|i'll|i'm keeping|i don't|i do not)\b|\?`)
+		`please|owed|entitled|can you|could you|would you|tell me|let me know|i|i'm|my|me|we|our)\b|\?`)
 	// procedureWords mark an instruction that tells the agent what to do
 	// step by step rather than what the user wants.
 	procedureWords = []*regexp.Regexp{
@@ -322,7 +322,7 @@ func (a *auditor) goalOriented(t *emobench.TaskSpec) (bool, string) {
 		return false, fmt.Sprintf("the instruction holds JSON (%q)", m)
 	}
 	if !goalWords.MatchString(text) {
-		return false, "the instruction states no goal (no want, need, would like, prefer or question)"
+		return false, "the instruction states no goal (no want, need, please, question or first-person request)"
 	}
 	return true, "states a goal, names no tool and no step"
 }

@@ -216,8 +216,8 @@ func TestAudit_EmbeddedTasks(t *testing.T) {
 			information := 0
 			for _, f := range report.Failures() {
 				task := tasks[f.Index]
-				if f.Criterion == tracer.CriterionToolTask && len(task.Outputs) > 0 &&
-					!slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return writes[a.Name] }) {
+				if f.Criterion == tracer.CriterionToolTask && strings.Contains(f.Reason, "no preference fact") &&
+					(len(task.Outputs) > 0 || len(task.Forbidden) > 0 || !slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return writes[a.Name] })) {
 					information++
 					t.Logf("%s: information request without a preference: %s", f.TaskID, f.Reason)
 					continue
@@ -225,7 +225,7 @@ func TestAudit_EmbeddedTasks(t *testing.T) {
 				t.Errorf("%s (task %d): %s by %s: %s", f.TaskID, f.Index, f.Criterion, f.Method, f.Reason)
 			}
 			t.Logf("%s: %d tasks, %d information requests without a preference", name, len(tasks), information)
-			if information > len(tasks)/4 {
+			if information > len(tasks)/3 {
 				t.Errorf("%d of %d tasks are information requests without a preference, want at most a quarter", information, len(tasks))
 			}
 		})
