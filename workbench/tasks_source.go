@@ -1,0 +1,129 @@
+package workbench
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/sim"
+)
+
+// Task sources of RunSpec.TaskSource.
+const (
+	TaskSourceFile = "file"
+	TaskSourceDB   = "db"
+)
+
+// TaskSource is where a run's tasks come from when not from its domains:
+// a tasks file (run --tasks-file) or a stored task set (run --task-set).
+type TaskSource struct {
+	Kind  string // TaskSourceFile or TaskSourceDB
+	Name  string // the file's path or the task set's name
+	Tasks []emobench.TaskSpec
+	// SHA256 is the hex sha256 of the file's bytes, or of the task set's
+	// specs as sim.EncodeTasks encodes them: a resume checks it.
+	SHA256 string
+}
+
+// ReadTasksFile reads a JSON tasks file (sim.DecodeTasks: each task
+// validated) as a TaskSource. Errors name the file, and the task by index
+// or id; a file with no task is one. It is a *SettingsError.
+func ReadTasksFile(path string) (*TaskSource, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, invalidSetting("--tasks-file: %v", err)
+	}
+	tasks, err := sim.DecodeTasks(data)
+	if err != nil {
+		return nil, invalidSetting("--tasks-file %s: %v", path, err)
+	}
+	if len(tasks) == 0 {
+		return nil, invalidSetting("--tasks-file %s: no tasks", path)
+	}
+	sum := sha256.Sum256(data)
+	return &TaskSource{Kind: TaskSourceFile, Name: path, Tasks: tasks, SHA256: hex.EncodeToString(sum[:])}, nil
+}
+
+// ReadTaskSet loads the task set name from store as a TaskSource. A name
+// not stored is a *SettingsError naming it.
+func ReadTaskSet(ctx context.Context, store *db.DB, name string) (*TaskSource, error) {
+	_, tasks, err := store.LoadTaskSet(ctx, name)
+	var missing *db.TaskSetNotFoundError
+	if errors.As(err, &missing) {
+		return nil, invalidSetting("--task-set: %v (store one with emobench tracer generate)", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(tasks) == 0 {
+		return nil, invalidSetting("--task-set %s: no tasks", name)
+	}
+	b, err := sim.EncodeTasks(tasks)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	return &TaskSource{Kind: TaskSourceDB, Name: name, Tasks: tasks, SHA256: hex.EncodeToString(sum[:])}, nil
+}
+
+// Domains returns the domains of the source's tasks, in first-seen order.
+func (s *TaskSource) Domains() []string {
+	var names []string
+	for _, t := range s.Tasks {
+		names = append(names, t.Domain)
+	}
+	return UniqueInOrder(names)
+}
+
+// Split returns the split all the source's tasks share, or "" when they
+// mix splits.
+func (s *TaskSource) Split() emobench.Split {
+	for _, t := range s.Tasks {
+		if t.Split != s.Tasks[0].Split {
+			return ""
+		}
+	}
+	return s.Tasks[0].Split
+}
+
+// Record writes the source into each plan's spec and run config, so that
+// --resume finds the same tasks.
+func (s *TaskSource) Record(plans []sim.PlannedRun) {
+	for i := range plans {
+		plans[i].Spec.TaskSource, plans[i].Spec.TaskSet, plans[i].Spec.TaskSetSHA256 = s.Kind, s.Name, s.SHA256
+		plans[i].Run.Config = plans[i].Spec.Encode()
+	}
+}
+
+// resumeTasks returns the tasks a resumed run recorded as its source (nil
+// for the domain's own): the file read again or the task set loaded
+// again, refused (a *SettingsError) when it is gone or its sha256 is no
+// longer the recorded one.
+func resumeTasks(ctx context.Context, store *db.DB, spec emobench.RunSpec) ([]emobench.TaskSpec, error) {
+	var src *TaskSource
+	var err error
+	switch spec.TaskSource {
+	case "":
+		if spec.TaskSet == "" {
+			return nil, nil
+		}
+		src, err = ReadTasksFile(spec.TaskSet) // tracer collect records a file
+	case TaskSourceFile:
+		src, err = ReadTasksFile(spec.TaskSet)
+	case TaskSourceDB:
+		src, err = ReadTaskSet(ctx, store, spec.TaskSet)
+	default:
+		return nil, invalidSetting("the run's task source %q is not file or db", spec.TaskSource)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if spec.TaskSetSHA256 != "" && src.SHA256 != spec.TaskSetSHA256 {
+		return nil, invalidSetting("the run's tasks (%s %s) changed since it started (sha256 %s, recorded %s): resuming would mix tasks", src.Kind, src.Name, src.SHA256, spec.TaskSetSHA256)
+	}
+	return src.Tasks, nil
+}
