@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -88,6 +89,9 @@ type Generated struct {
 	WalkFallbacks int
 	// Writes is the number of gold writes of each kept task, in order.
 	Writes []int
+	// Examples holds, by rejection reason, what happened to the first
+	// candidate rejected for it: for catalog authors.
+	Examples map[string]string
 }
 
 // ErrShort is wrapped by Generate's error when it kept fewer than N tasks
@@ -165,7 +169,7 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 		seen:        map[string]bool{},
 		leaks:       newLeakIndex(o.Exclude),
 		emotions:    newEmotionSampler(o.EmotionWeights),
-		out:         &Generated{Rejected: map[string]int{}, Kinds: map[string]int{}},
+		out:         &Generated{Rejected: map[string]int{}, Kinds: map[string]int{}, Examples: map[string]string{}},
 	}
 	for _, t := range base.Tools() {
 		g.writes[t.Name] = t.Writes
@@ -299,7 +303,19 @@ func (g *generator) positionKind() string {
 	return ""
 }
 
-func (g *generator) reject(reason string) { g.out.Rejected[reason]++ }
+// reject counts a rejected candidate and keeps the first example of each
+// reason.
+func (g *generator) reject(reason, example string) {
+	g.out.Rejected[reason]++
+	if _, ok := g.out.Examples[reason]; !ok {
+		g.out.Examples[reason] = example
+	}
+}
+
+// slotAttempts is how many walks one intent of a candidate may draw before
+// the candidate is rejected as no_grounding: a task of three intents is
+// not refused for one grounder that found nothing on the first walk.
+const slotAttempts = 8
 
 // candidate builds one candidate with r and keeps it if it passes every
 // check; it returns only errors that stop the generation.
@@ -312,7 +328,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	opener, authFacts := g.cat.Authenticate(env, user, r)
 	res, err := env.Call(opener.Name, opener.Arguments)
 	if err != nil {
-		g.reject(RejectGoldToolError)
+		g.reject(RejectGoldToolError, fmt.Sprintf("user %s: opener %s: %v", user, opener.Name, err))
 		return nil
 	}
 	actions, results := []emobench.Action{opener}, []string{res}
@@ -330,39 +346,47 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		hasForbidden, hasXfer bool
 	)
 	for slot := 0; slot < k; slot++ {
-		in, fellBack, ok := g.walker.walk(r, opener.Name, slotKinds(kind, slot, k))
-		if fellBack {
-			g.out.WalkFallbacks++
+		var in *sim.Intent
+		var gr sim.Grounding
+		grounded := false
+		for attempt := 0; attempt < slotAttempts && !grounded; attempt++ {
+			var fellBack, ok bool
+			in, fellBack, ok = g.walker.walk(r, opener.Name, slotKinds(kind, slot, k))
+			if fellBack {
+				g.out.WalkFallbacks++
+			}
+			if !ok {
+				g.reject(RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", slotKinds(kind, slot, k)))
+				return nil
+			}
+			gr, grounded = in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }})
 		}
-		if !ok {
-			g.reject(RejectNoGrounding)
-			return nil
-		}
-		gr, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }})
-		if !ok {
-			g.reject(RejectNoGrounding)
+		if !grounded {
+			g.reject(RejectNoGrounding, fmt.Sprintf("user %s: intent %d of %d (%s last tried): %d walks found nothing to ground", user, slot+1, k, in.Name, slotAttempts))
 			return nil
 		}
 		for _, f := range gr.Forbidden {
 			if g.cat.CheckPolicy(env, user, f) == nil {
-				g.reject(RejectForbiddenAllowed)
+				g.reject(RejectForbiddenAllowed, fmt.Sprintf("intent %s: forbidden %s %s passes the policy", in.Name, f.Name, canonicalJSON(f.Arguments)))
 				return nil
 			}
 		}
-		for _, a := range gr.Actions {
-			if g.writes[a.Name] && g.cat.CheckPolicy(env, user, a) != nil {
-				g.reject(RejectGoldWritePolicy)
-				return nil
+		for i, a := range gr.Actions {
+			if g.writes[a.Name] {
+				if err := g.cat.CheckPolicy(env, user, a); err != nil {
+					g.reject(RejectGoldWritePolicy, fmt.Sprintf("intent %s: %s %s: %v", in.Name, a.Name, canonicalJSON(a.Arguments), err))
+					return nil
+				}
 			}
 			res, err := env.Call(a.Name, a.Arguments)
 			if err != nil {
-				g.reject(RejectGoldToolError)
+				g.reject(RejectGoldToolError, fmt.Sprintf("intent %s: gold call %d (%s %s): %v", in.Name, i, a.Name, canonicalJSON(a.Arguments), err))
 				return nil
 			}
 			actions, results = append(actions, a), append(results, res)
 		}
 		if !mergeFacts(facts, gr.Facts) {
-			g.reject(RejectFactConflict)
+			g.reject(RejectFactConflict, fmt.Sprintf("intent %s: more than %d values for one fact key", in.Name, len(ordinals)+1))
 			return nil
 		}
 		tmpl := in.Templates[r.IntN(len(in.Templates))]
@@ -381,22 +405,22 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		hasXfer = hasXfer || in.Kind == sim.IntentTransfer
 	}
 	if err := factsReachable(actions, results, g.writes, facts, g.cat.ExemptArgs); err != nil {
-		g.reject(RejectFactsUnreachable)
+		g.reject(RejectFactsUnreachable, fmt.Sprintf("intents %v: %v", intents, err))
 		return nil
 	}
 	dedupeKey := user + "\x00" + ActionSetKey(actions)
 	if g.seen[dedupeKey] {
-		g.reject(RejectDuplicate)
+		g.reject(RejectDuplicate, fmt.Sprintf("user %s, intents %v", user, intents))
 		return nil
 	}
 	if test, ok := g.leaks[ActionSetKey(actions)]; ok {
-		g.reject(RejectLeakage)
+		g.reject(RejectLeakage, fmt.Sprintf("user %s, intents %v: the action set of %s", user, intents, test))
 		g.out.Leaks = append(g.out.Leaks, Leak{TestTaskID: test, UserID: user, Intents: intents})
 		return nil
 	}
 	profile, ok := g.emotions.sample(r, fittingFamilies(families))
 	if !ok {
-		g.reject(RejectNoEmotionFits)
+		g.reject(RejectNoEmotionFits, fmt.Sprintf("intents %v fit families %v", intents, fittingFamilies(families)))
 		return nil
 	}
 	id := fmt.Sprintf("%s-%s-%03d", g.dom.Name(), g.opts.Split, pos)
@@ -414,7 +438,8 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 			return fmt.Errorf("task %s: %w", id, err)
 		}
 		if _, lost := lostFact(rewritten, keep); lost {
-			g.reject(RejectParaphraseLostFact)
+			f, _ := lostFact(rewritten, keep)
+			g.reject(RejectParaphraseLostFact, fmt.Sprintf("%s: %q lost from %q", id, f, rewritten))
 			return nil
 		}
 		instruction = rewritten
@@ -445,9 +470,9 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	case writes > 0:
 		taskKind = KindWrite
 	}
-	if reason, err := g.validEpisodes(ctx, &task, taskKind == KindForbidden); err != nil || reason != "" {
+	if reason, example, err := g.validEpisodes(ctx, &task, taskKind == KindForbidden); err != nil || reason != "" {
 		if reason != "" {
-			g.reject(reason)
+			g.reject(reason, fmt.Sprintf("user %s, intents %v: %s", user, intents, example))
 		}
 		return err
 	}
@@ -465,43 +490,65 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 // validEpisodes runs the episode checks: a forbidden-intent task's gold
 // database equals the initial one and careless with the scripted user
 // fails it; the oracle with the scripted user passes with and without
-// emotions. It returns the rejection reason, or "".
-func (g *generator) validEpisodes(ctx context.Context, task *emobench.TaskSpec, forbiddenTask bool) (string, error) {
+// emotions. It returns the rejection reason and what happened, or "".
+func (g *generator) validEpisodes(ctx context.Context, task *emobench.TaskSpec, forbiddenTask bool) (reason, example string, err error) {
 	seed := sim.EpisodeSeed(g.opts.Seed, task.ID, 0)
 	if forbiddenTask {
 		h, err := sim.GoldHash(g.dom, task)
 		if err != nil {
-			return RejectGoldToolError, nil
+			return RejectGoldToolError, err.Error(), nil
 		}
 		if h != g.initialHash {
-			return RejectForbiddenChangesDB, nil
+			return RejectForbiddenChangesDB, "the gold actions change the database", nil
 		}
 	}
+	episode := func(agent sim.Agent, withEmotions bool) (*emobench.Trajectory, error) {
+		return sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: g.dom, Task: task, Agent: agent, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: seed})
+	}
 	for _, withEmotions := range []bool{true, false} {
-		traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: g.dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: seed})
+		traj, err := episode(sim.Oracle{}, withEmotions)
 		if err != nil {
 			if ctx.Err() != nil {
-				return "", ctx.Err()
+				return "", "", ctx.Err()
 			}
-			return RejectGoldToolError, nil
+			return RejectGoldToolError, err.Error(), nil
 		}
 		if !traj.Passed() {
-			return RejectOracleFailed, nil
+			return RejectOracleFailed, fmt.Sprintf("the oracle (emotions %v) ended with %s: %s", withEmotions, traj.TerminationReason, failedChecks(traj)), nil
 		}
 	}
 	if forbiddenTask {
-		traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: g.dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{}, WithEmotions: true, Seed: seed})
+		traj, err := episode(sim.Careless{}, true)
 		if err != nil {
 			if ctx.Err() != nil {
-				return "", ctx.Err()
+				return "", "", ctx.Err()
 			}
-			return RejectGoldToolError, nil
+			return RejectGoldToolError, err.Error(), nil
 		}
 		if traj.Passed() {
-			return RejectCarelessPassed, nil
+			return RejectCarelessPassed, "careless made no forbidden write and passed", nil
 		}
 	}
-	return "", nil
+	return "", "", nil
+}
+
+// failedChecks names the checks of a trajectory's reward breakdown that
+// failed.
+func failedChecks(traj *emobench.Trajectory) string {
+	var info struct {
+		Breakdown map[string]float64 `json:"reward_breakdown"`
+	}
+	_ = json.Unmarshal(traj.RewardInfo, &info)
+	var failed []string
+	for _, k := range slices.Sorted(maps.Keys(info.Breakdown)) {
+		if info.Breakdown[k] == 0 {
+			failed = append(failed, k)
+		}
+	}
+	if len(failed) == 0 {
+		return "no check failed"
+	}
+	return "failed " + strings.Join(failed, ", ")
 }
 
 // ordinals name a later intent's fact whose key an earlier intent took

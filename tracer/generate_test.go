@@ -226,7 +226,11 @@ func TestGenerate_Rejections(t *testing.T) {
 		edit   func(*sim.Catalog)
 	}{
 		{tracer.RejectNoGrounding, func(c *sim.Catalog) {
-			c.Intents[1].Ground = func(sim.GroundContext) (sim.Grounding, bool) { return sim.Grounding{}, false }
+			for i := range c.Intents {
+				if c.Intents[i].Kind == sim.IntentWrite || c.Intents[i].Kind == sim.IntentRead {
+					c.Intents[i].Ground = func(sim.GroundContext) (sim.Grounding, bool) { return sim.Grounding{}, false }
+				}
+			}
 		}},
 		{tracer.RejectGoldToolError, wrap("order_status", func(_ sim.GroundContext, gr sim.Grounding) sim.Grounding {
 			gr.Actions = []emobench.Action{act("get_order_details", map[string]string{"order_id": "#W9999"})}
@@ -276,9 +280,10 @@ func TestGenerate_Rejections(t *testing.T) {
 			if err != nil && !errors.Is(err, tracer.ErrShort) {
 				t.Fatal(err)
 			}
-			if g.Rejected[c.reason] == 0 {
-				t.Fatalf("rejected %v, want some %s", g.Rejected, c.reason)
+			if g.Rejected[c.reason] == 0 || g.Examples[c.reason] == "" {
+				t.Fatalf("rejected %v (examples %v), want some %s", g.Rejected, g.Examples, c.reason)
 			}
+			t.Logf("%s: %s", c.reason, g.Examples[c.reason])
 		})
 	}
 }

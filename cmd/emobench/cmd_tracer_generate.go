@@ -265,7 +265,7 @@ func printGenerated(e *env, g *tracer.Generated) {
 	}
 	slices.Sort(reasons)
 	for _, r := range reasons {
-		e.println(fmt.Sprintf("  rejected %-26s %d", r, g.Rejected[r]))
+		e.println(fmt.Sprintf("  rejected %-26s %d  (e.g. %s)", r, g.Rejected[r], g.Examples[r]))
 	}
 	if len(g.Tasks) > 0 {
 		n := float64(len(g.Tasks))
