@@ -31,6 +31,7 @@ var (
 	DefaultIntents        = []int{1, 2, 3}
 	DefaultForbiddenShare = 0.10
 	DefaultTransferShare  = 0.05
+	DefaultReadShare      = 0.15
 )
 
 // GenerateOptions configures Generate.
@@ -57,6 +58,11 @@ type GenerateOptions struct {
 	// none.
 	ForbiddenShare float64
 	TransferShare  float64
+	// ReadShare is the share of kept tasks that only ask for information
+	// (read intents alone), met by position as the others; every other
+	// task holds at least one write. 0 means DefaultReadShare (0.15); a
+	// negative value asks for none.
+	ReadShare float64
 	// EmotionWeights weighs emotion families (ParseEmotionWeights); nil
 	// balances them.
 	EmotionWeights map[string]float64
@@ -122,10 +128,12 @@ const (
 // emotions (episode seed sim.EpisodeSeed(Seed, id, 0)).
 //
 // Positions are quota-driven: task j asks for a forbidden write (read and
-// forbidden intents only, a forbidden one last) or for a transfer (write
-// and read intents, then a transfer) when the kept tasks are short of
-// ForbiddenShare or TransferShare; every other task combines write and
-// read intents (a write preferred when a walk fits both). Its instruction
+// forbidden intents only, a forbidden one last), for a transfer (write
+// and read intents, then a transfer) or for information only (read
+// intents) when the kept tasks are short of ForbiddenShare, TransferShare
+// or ReadShare, in that order; every other task combines write and read
+// intents with at least one write (its last intent is a write when none
+// came before; a write is preferred whenever a walk fits both). Its instruction
 // joins the intents' rendered templates; its facts, requests, outputs and
 // forbidden writes are the groundings' in order, its actions the opener
 // and the groundings' calls, its emotion profile balanced over the
@@ -151,7 +159,7 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 	for _, need := range []struct {
 		share float64
 		kind  sim.IntentKind
-	}{{o.ForbiddenShare, sim.IntentForbidden}, {o.TransferShare, sim.IntentTransfer}} {
+	}{{o.ForbiddenShare, sim.IntentForbidden}, {o.TransferShare, sim.IntentTransfer}, {o.ReadShare, sim.IntentRead}, {writeShare(o), sim.IntentWrite}} {
 		if need.share > 0 && !slices.ContainsFunc(cat.Intents, func(in sim.Intent) bool { return in.Kind == need.kind }) {
 			return nil, fmt.Errorf("domain %s: the catalog has no %s intent, so a %s share of %.2f cannot be met", dom.Name(), need.kind, need.kind, need.share)
 		}
@@ -193,6 +201,11 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 		}
 	}
 	return g.out, nil
+}
+
+// writeShare is the share of positions left for write tasks.
+func writeShare(o GenerateOptions) float64 {
+	return 1 - max(o.ForbiddenShare, 0) - max(o.TransferShare, 0) - max(o.ReadShare, 0)
 }
 
 // resolve fills the defaults and checks the options.
@@ -243,7 +256,7 @@ func (o GenerateOptions) resolve() (GenerateOptions, error) {
 			return o, fmt.Errorf("generate: %s: every weight is 0", d.name)
 		}
 	}
-	for _, s := range []*float64{&o.ForbiddenShare, &o.TransferShare} {
+	for _, s := range []*float64{&o.ForbiddenShare, &o.TransferShare, &o.ReadShare} {
 		if math.IsNaN(*s) || *s > 1 {
 			return o, fmt.Errorf("generate: share %v: need at most 1", *s)
 		}
@@ -254,8 +267,11 @@ func (o GenerateOptions) resolve() (GenerateOptions, error) {
 	if o.TransferShare == 0 {
 		o.TransferShare = DefaultTransferShare
 	}
-	if o.ForbiddenShare+max(o.TransferShare, 0) > 1 {
-		return o, fmt.Errorf("generate: forbidden share %v plus transfer share %v exceed 1", o.ForbiddenShare, o.TransferShare)
+	if o.ReadShare == 0 {
+		o.ReadShare = DefaultReadShare
+	}
+	if max(o.ForbiddenShare, 0)+max(o.TransferShare, 0)+max(o.ReadShare, 0) > 1 {
+		return o, fmt.Errorf("generate: forbidden share %v, transfer share %v and read share %v exceed 1", o.ForbiddenShare, o.TransferShare, o.ReadShare)
 	}
 	return o, nil
 }
@@ -275,9 +291,10 @@ type generator struct {
 	out         *Generated
 }
 
-// slotKinds returns, for each of k intents of a task of position kind,
-// the intent kinds it may take, preferred first.
-func slotKinds(kind string, slot, k int) []sim.IntentKind {
+// slotKinds returns the intent kinds the slot-th of k intents of a task
+// of position kind may take, preferred first; wrote says whether an
+// earlier intent is a write.
+func slotKinds(kind string, slot, k int, wrote bool) []sim.IntentKind {
 	last := slot == k-1
 	switch {
 	case kind == KindForbidden && last:
@@ -286,6 +303,10 @@ func slotKinds(kind string, slot, k int) []sim.IntentKind {
 		return []sim.IntentKind{sim.IntentRead, sim.IntentForbidden}
 	case kind == KindTransfer && last:
 		return []sim.IntentKind{sim.IntentTransfer}
+	case kind == KindRead:
+		return []sim.IntentKind{sim.IntentRead}
+	case kind == KindWrite && last && !wrote:
+		return []sim.IntentKind{sim.IntentWrite}
 	}
 	return []sim.IntentKind{sim.IntentWrite, sim.IntentRead}
 }
@@ -299,8 +320,10 @@ func (g *generator) positionKind() string {
 		return KindForbidden
 	case g.opts.TransferShare > 0 && float64(g.out.Kinds[KindTransfer]) < need(g.opts.TransferShare):
 		return KindTransfer
+	case g.opts.ReadShare > 0 && float64(g.out.Kinds[KindRead]) < need(g.opts.ReadShare):
+		return KindRead
 	}
-	return ""
+	return KindWrite
 }
 
 // reject counts a rejected candidate and keeps the first example of each
@@ -344,6 +367,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		families              [][]string
 		uses                  []string
 		hasForbidden, hasXfer bool
+		wrote                 bool
 	)
 	for slot := 0; slot < k; slot++ {
 		var in *sim.Intent
@@ -351,12 +375,12 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		grounded := false
 		for attempt := 0; attempt < slotAttempts && !grounded; attempt++ {
 			var fellBack, ok bool
-			in, fellBack, ok = g.walker.walk(r, opener.Name, slotKinds(kind, slot, k))
+			in, fellBack, ok = g.walker.walk(r, opener.Name, slotKinds(kind, slot, k, wrote))
 			if fellBack {
 				g.out.WalkFallbacks++
 			}
 			if !ok {
-				g.reject(RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", slotKinds(kind, slot, k)))
+				g.reject(RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", slotKinds(kind, slot, k, wrote)))
 				return nil
 			}
 			gr, grounded = in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }})
@@ -403,6 +427,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		uses = append(uses, gr.Uses...)
 		hasForbidden = hasForbidden || in.Kind == sim.IntentForbidden
 		hasXfer = hasXfer || in.Kind == sim.IntentTransfer
+		wrote = wrote || in.Kind == sim.IntentWrite
 	}
 	if err := factsReachable(actions, results, g.writes, facts, g.cat.ExemptArgs); err != nil {
 		g.reject(RejectFactsUnreachable, fmt.Sprintf("intents %v: %v", intents, err))
