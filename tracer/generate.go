@@ -133,7 +133,9 @@ const (
 // intents) when the kept tasks are short of ForbiddenShare, TransferShare
 // or ReadShare, in that order; every other task combines write and read
 // intents with at least one write (its last intent is a write when none
-// came before; a write is preferred whenever a walk fits both). Its instruction
+// came before). Where a write or a read may come, the first half of an
+// intent's walks allow only writes, so that reads join a task when its
+// user has no further write to make. Its instruction
 // joins the intents' rendered templates; its facts, requests, outputs and
 // forbidden writes are the groundings' in order, its actions the opener
 // and the groundings' calls, its emotion profile balanced over the
@@ -182,6 +184,7 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 	for _, t := range base.Tools() {
 		g.writes[t.Name] = t.Writes
 	}
+	g.enums = enumArgs(base.Tools())
 	limit := o.MaxCandidates
 	if limit <= 0 {
 		limit = 50*o.N + 200
@@ -283,6 +286,7 @@ type generator struct {
 	users       []string
 	walker      *walker
 	writes      map[string]bool
+	enums       map[string]map[string]bool // enum arguments by tool
 	initialHash string
 	used        map[string]bool // entity ids of kept tasks
 	seen        map[string]bool // user + action set of kept tasks
@@ -375,12 +379,19 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		grounded := false
 		for attempt := 0; attempt < slotAttempts && !grounded; attempt++ {
 			var fellBack, ok bool
-			in, fellBack, ok = g.walker.walk(r, opener.Name, slotKinds(kind, slot, k, wrote))
+			kinds := slotKinds(kind, slot, k, wrote)
+			if attempt < slotAttempts/2 && kinds[0] == sim.IntentWrite {
+				kinds = kinds[:1] // a write while the user has one to make
+			}
+			in, fellBack, ok = g.walker.walk(r, opener.Name, kinds)
 			if fellBack {
 				g.out.WalkFallbacks++
 			}
+			if !ok && len(kinds) < len(slotKinds(kind, slot, k, wrote)) {
+				continue // no write intent at all: the reads are tried next
+			}
 			if !ok {
-				g.reject(RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", slotKinds(kind, slot, k, wrote)))
+				g.reject(RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", kinds))
 				return nil
 			}
 			gr, grounded = in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }})
@@ -429,7 +440,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		hasXfer = hasXfer || in.Kind == sim.IntentTransfer
 		wrote = wrote || in.Kind == sim.IntentWrite
 	}
-	if err := factsReachable(actions, results, g.writes, facts, g.cat.ExemptArgs); err != nil {
+	if err := factsReachable(actions, results, g.writes, facts, g.cat.ExemptArgs, g.enums); err != nil {
 		g.reject(RejectFactsUnreachable, fmt.Sprintf("intents %v: %v", intents, err))
 		return nil
 	}
