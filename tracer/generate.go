@@ -344,6 +344,59 @@ func (g *generator) reject(reason, example string) {
 // not refused for one grounder that found nothing on the first walk.
 const slotAttempts = 8
 
+// drawIntent walks to an intent of one of kinds and grounds it for user
+// on env, drawing up to slotAttempts walks; where kinds start with a
+// write, the first half allow only writes. It returns the rejection
+// reason and an example when none grounds.
+func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener string, kinds []sim.IntentKind) (*sim.Intent, sim.Grounding, string, string) {
+	var in *sim.Intent
+	for attempt := 0; attempt < slotAttempts; attempt++ {
+		allowed := kinds
+		if attempt < slotAttempts/2 && kinds[0] == sim.IntentWrite {
+			allowed = kinds[:1] // a write while the user has one to make
+		}
+		var fellBack, ok bool
+		in, fellBack, ok = g.walker.walk(r, opener, allowed)
+		if fellBack {
+			g.out.WalkFallbacks++
+		}
+		if !ok && len(allowed) < len(kinds) {
+			continue // no write intent at all: the reads are tried next
+		}
+		if !ok {
+			return nil, sim.Grounding{}, RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", kinds)
+		}
+		if gr, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }}); ok {
+			return in, gr, "", ""
+		}
+	}
+	return nil, sim.Grounding{}, RejectNoGrounding, fmt.Sprintf("%s last tried: %d walks found nothing to ground", in.Name, slotAttempts)
+}
+
+// runGrounding checks gr's forbidden writes against the policy, then runs
+// its gold calls on env, each write checked first, appending them and
+// their results. It returns the rejection reason and an example, or "".
+func (g *generator) runGrounding(env sim.Environment, user string, in *sim.Intent, gr sim.Grounding, actions *[]emobench.Action, results *[]string) (string, string) {
+	for _, f := range gr.Forbidden {
+		if g.cat.CheckPolicy(env, user, f) == nil {
+			return RejectForbiddenAllowed, fmt.Sprintf("intent %s: forbidden %s %s passes the policy", in.Name, f.Name, canonicalJSON(f.Arguments))
+		}
+	}
+	for i, a := range gr.Actions {
+		if g.writes[a.Name] {
+			if err := g.cat.CheckPolicy(env, user, a); err != nil {
+				return RejectGoldWritePolicy, fmt.Sprintf("intent %s: %s %s: %v", in.Name, a.Name, canonicalJSON(a.Arguments), err)
+			}
+		}
+		res, err := env.Call(a.Name, a.Arguments)
+		if err != nil {
+			return RejectGoldToolError, fmt.Sprintf("intent %s: gold call %d (%s %s): %v", in.Name, i, a.Name, canonicalJSON(a.Arguments), err)
+		}
+		*actions, *results = append(*actions, a), append(*results, res)
+	}
+	return "", ""
+}
+
 // candidate builds one candidate with r and keeps it if it passes every
 // check; it returns only errors that stop the generation.
 func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
@@ -374,51 +427,13 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		wrote                 bool
 	)
 	for slot := 0; slot < k; slot++ {
-		var in *sim.Intent
-		var gr sim.Grounding
-		grounded := false
-		for attempt := 0; attempt < slotAttempts && !grounded; attempt++ {
-			var fellBack, ok bool
-			kinds := slotKinds(kind, slot, k, wrote)
-			if attempt < slotAttempts/2 && kinds[0] == sim.IntentWrite {
-				kinds = kinds[:1] // a write while the user has one to make
-			}
-			in, fellBack, ok = g.walker.walk(r, opener.Name, kinds)
-			if fellBack {
-				g.out.WalkFallbacks++
-			}
-			if !ok && len(kinds) < len(slotKinds(kind, slot, k, wrote)) {
-				continue // no write intent at all: the reads are tried next
-			}
-			if !ok {
-				g.reject(RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", kinds))
-				return nil
-			}
-			gr, grounded = in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }})
+		in, gr, reason, example := g.drawIntent(r, env, user, opener.Name, slotKinds(kind, slot, k, wrote))
+		if reason == "" {
+			reason, example = g.runGrounding(env, user, in, gr, &actions, &results)
 		}
-		if !grounded {
-			g.reject(RejectNoGrounding, fmt.Sprintf("user %s: intent %d of %d (%s last tried): %d walks found nothing to ground", user, slot+1, k, in.Name, slotAttempts))
+		if reason != "" {
+			g.reject(reason, fmt.Sprintf("user %s, intent %d of %d: %s", user, slot+1, k, example))
 			return nil
-		}
-		for _, f := range gr.Forbidden {
-			if g.cat.CheckPolicy(env, user, f) == nil {
-				g.reject(RejectForbiddenAllowed, fmt.Sprintf("intent %s: forbidden %s %s passes the policy", in.Name, f.Name, canonicalJSON(f.Arguments)))
-				return nil
-			}
-		}
-		for i, a := range gr.Actions {
-			if g.writes[a.Name] {
-				if err := g.cat.CheckPolicy(env, user, a); err != nil {
-					g.reject(RejectGoldWritePolicy, fmt.Sprintf("intent %s: %s %s: %v", in.Name, a.Name, canonicalJSON(a.Arguments), err))
-					return nil
-				}
-			}
-			res, err := env.Call(a.Name, a.Arguments)
-			if err != nil {
-				g.reject(RejectGoldToolError, fmt.Sprintf("intent %s: gold call %d (%s %s): %v", in.Name, i, a.Name, canonicalJSON(a.Arguments), err))
-				return nil
-			}
-			actions, results = append(actions, a), append(results, res)
 		}
 		if !mergeFacts(facts, gr.Facts) {
 			g.reject(RejectFactConflict, fmt.Sprintf("intent %s: more than %d values for one fact key", in.Name, len(ordinals)+1))
