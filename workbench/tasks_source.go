@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
@@ -25,14 +27,19 @@ type TaskSource struct {
 	Name  string // the file's path or the task set's name
 	Tasks []emobench.TaskSpec
 	// SHA256 is the hex sha256 of the file's bytes, or of the task set's
-	// specs as sim.EncodeTasks encodes them: a resume checks it.
+	// specs as one JSON array (encoding/json, as tracer collect records
+	// it): a resume checks it.
 	SHA256 string
 }
 
 // ReadTasksFile reads a JSON tasks file (sim.DecodeTasks: each task
-// validated) as a TaskSource. Errors name the file, and the task by index
-// or id; a file with no task is one. It is a *SettingsError.
+// validated) as a TaskSource named by its absolute path. Errors name the
+// file, and the task by index or id; a file with no task is one. It is a
+// *SettingsError.
 func ReadTasksFile(path string) (*TaskSource, error) {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, invalidSetting("--tasks-file: %v", err)
@@ -62,7 +69,7 @@ func ReadTaskSet(ctx context.Context, store *db.DB, name string) (*TaskSource, e
 	if len(tasks) == 0 {
 		return nil, invalidSetting("--task-set %s: no tasks", name)
 	}
-	b, err := sim.EncodeTasks(tasks)
+	b, err := json.Marshal(tasks)
 	if err != nil {
 		return nil, err
 	}
