@@ -22,7 +22,7 @@ import (
 // tasks.
 const (
 	GeneratorName    = "tracer"
-	GeneratorVersion = "1"
+	GeneratorVersion = "2"
 )
 
 // Defaults of GenerateOptions.
@@ -127,9 +127,9 @@ const (
 // task, and the oracle with the scripted user passing it with and without
 // emotions (episode seed sim.EpisodeSeed(Seed, id, 0)).
 //
-// Positions are quota-driven: task j asks for a forbidden write (read and
-// forbidden intents only, a forbidden one last), for a transfer (write
-// and read intents, then a transfer) or for information only (read
+// Positions are quota-driven: task j asks for a forbidden write (read
+// intents, then one forbidden intent), for a transfer (read intents, then
+// a transfer) or for information only (read
 // intents) when the kept tasks are short of ForbiddenShare, TransferShare
 // or ReadShare, in that order; every other task combines write and read
 // intents with at least one write (its last intent is a write when none
@@ -303,11 +303,12 @@ func slotKinds(kind string, slot, k int, wrote bool) []sim.IntentKind {
 	switch {
 	case kind == KindForbidden && last:
 		return []sim.IntentKind{sim.IntentForbidden}
-	case kind == KindForbidden:
-		return []sim.IntentKind{sim.IntentRead, sim.IntentForbidden}
 	case kind == KindTransfer && last:
 		return []sim.IntentKind{sim.IntentTransfer}
-	case kind == KindRead:
+	case kind == KindForbidden, kind == KindTransfer, kind == KindRead:
+		// Reads only before a refusal or a transfer: a task with forbidden
+		// writes (a transfer intent may list some) makes no write, and
+		// holds one forbidden intent.
 		return []sim.IntentKind{sim.IntentRead}
 	case kind == KindWrite && last && !wrote:
 		return []sim.IntentKind{sim.IntentWrite}
