@@ -295,9 +295,6 @@ func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, 
 	if err != nil {
 		return err
 	}
-	if opts.Tasks, err = resumeTasks(ctx, store, spec); err != nil {
-		return err
-	}
 	if endpoint != nil {
 		if err := CheckEndpoint("base-url", *endpoint); err != nil {
 			return err

@@ -105,32 +105,3 @@ func (s *TaskSource) Record(plans []sim.PlannedRun) {
 		plans[i].Run.Config = plans[i].Spec.Encode()
 	}
 }
-
-// resumeTasks returns the tasks a resumed run recorded as its source (nil
-// for the domain's own): the file read again or the task set loaded
-// again, refused (a *SettingsError) when it is gone or its sha256 is no
-// longer the recorded one.
-func resumeTasks(ctx context.Context, store *db.DB, spec emobench.RunSpec) ([]emobench.TaskSpec, error) {
-	var src *TaskSource
-	var err error
-	switch spec.TaskSource {
-	case "":
-		if spec.TaskSet == "" {
-			return nil, nil
-		}
-		src, err = ReadTasksFile(spec.TaskSet) // tracer collect records a file
-	case TaskSourceFile:
-		src, err = ReadTasksFile(spec.TaskSet)
-	case TaskSourceDB:
-		src, err = ReadTaskSet(ctx, store, spec.TaskSet)
-	default:
-		return nil, invalidSetting("the run's task source %q is not file or db", spec.TaskSource)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if spec.TaskSetSHA256 != "" && src.SHA256 != spec.TaskSetSHA256 {
-		return nil, invalidSetting("the run's tasks (%s %s) changed since it started (sha256 %s, recorded %s): resuming would mix tasks", src.Kind, src.Name, src.SHA256, spec.TaskSetSHA256)
-	}
-	return src.Tasks, nil
-}

@@ -92,7 +92,7 @@ func TestRun_TasksFile(t *testing.T) {
 	}
 	writeTasks(t, file, fileTasks(t, 2))
 	r = runCLI(t, "", "--db", dbPath, "run", "--resume", "1")
-	if r.code != 2 || !strings.Contains(r.stderr, "changed since it started") {
+	if r.code != 2 || !strings.Contains(r.stderr, "has changed since") {
 		t.Fatalf("resume over a changed file: exit %d, %q", r.code, r.stderr)
 	}
 	r = runCLI(t, "", "--db", dbPath, "run", "--resume", "1", "--tasks-file", file)
