@@ -30,6 +30,10 @@ type RunSpec struct {
 	// empty for the whole run.
 	Shard       string   `json:"shard,omitempty"`
 	Temperature *float64 `json:"temperature,omitempty"` // nil for the server's default
+	// TaskSource says where TaskSet's tasks are: "file" (a tasks file,
+	// run --tasks-file) or "db" (a stored task set, run --task-set);
+	// empty for the domain's own tasks, or a file (tracer collect).
+	TaskSource string `json:"task_source,omitempty"`
 	// UserAbandon is when the user may end with ###UNSATISFIED###:
 	// always, with-emotions or never; empty means with-emotions.
 	UserAbandon string `json:"user_abandon,omitempty"`

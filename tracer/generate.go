@@ -2,6 +2,7 @@ package tracer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -21,7 +22,7 @@ import (
 // tasks.
 const (
 	GeneratorName    = "tracer"
-	GeneratorVersion = "1"
+	GeneratorVersion = "2"
 )
 
 // Defaults of GenerateOptions.
@@ -30,6 +31,7 @@ var (
 	DefaultIntents        = []int{1, 2, 3}
 	DefaultForbiddenShare = 0.10
 	DefaultTransferShare  = 0.05
+	DefaultReadShare      = 0.15
 )
 
 // GenerateOptions configures Generate.
@@ -56,6 +58,11 @@ type GenerateOptions struct {
 	// none.
 	ForbiddenShare float64
 	TransferShare  float64
+	// ReadShare is the share of kept tasks that only ask for information
+	// (read intents alone), met by position as the others; every other
+	// task holds at least one write. 0 means DefaultReadShare (0.15); a
+	// negative value asks for none.
+	ReadShare float64
 	// EmotionWeights weighs emotion families (ParseEmotionWeights); nil
 	// balances them.
 	EmotionWeights map[string]float64
@@ -88,6 +95,9 @@ type Generated struct {
 	WalkFallbacks int
 	// Writes is the number of gold writes of each kept task, in order.
 	Writes []int
+	// Examples holds, by rejection reason, what happened to the first
+	// candidate rejected for it: for catalog authors.
+	Examples map[string]string
 }
 
 // ErrShort is wrapped by Generate's error when it kept fewer than N tasks
@@ -117,11 +127,15 @@ const (
 // task, and the oracle with the scripted user passing it with and without
 // emotions (episode seed sim.EpisodeSeed(Seed, id, 0)).
 //
-// Positions are quota-driven: task j asks for a forbidden write (read and
-// forbidden intents only, a forbidden one last) or for a transfer (write
-// and read intents, then a transfer) when the kept tasks are short of
-// ForbiddenShare or TransferShare; every other task combines write and
-// read intents (a write preferred when a walk fits both). Its instruction
+// Positions are quota-driven: task j asks for a forbidden write (read
+// intents, then one forbidden intent), for a transfer (read intents, then
+// a transfer) or for information only (read
+// intents) when the kept tasks are short of ForbiddenShare, TransferShare
+// or ReadShare, in that order; every other task combines write and read
+// intents with at least one write (its last intent is a write when none
+// came before). Where a write or a read may come, the first half of an
+// intent's walks allow only writes, so that reads join a task when its
+// user has no further write to make. Its instruction
 // joins the intents' rendered templates; its facts, requests, outputs and
 // forbidden writes are the groundings' in order, its actions the opener
 // and the groundings' calls, its emotion profile balanced over the
@@ -147,7 +161,7 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 	for _, need := range []struct {
 		share float64
 		kind  sim.IntentKind
-	}{{o.ForbiddenShare, sim.IntentForbidden}, {o.TransferShare, sim.IntentTransfer}} {
+	}{{o.ForbiddenShare, sim.IntentForbidden}, {o.TransferShare, sim.IntentTransfer}, {o.ReadShare, sim.IntentRead}, {writeShare(o), sim.IntentWrite}} {
 		if need.share > 0 && !slices.ContainsFunc(cat.Intents, func(in sim.Intent) bool { return in.Kind == need.kind }) {
 			return nil, fmt.Errorf("domain %s: the catalog has no %s intent, so a %s share of %.2f cannot be met", dom.Name(), need.kind, need.kind, need.share)
 		}
@@ -165,11 +179,12 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 		seen:        map[string]bool{},
 		leaks:       newLeakIndex(o.Exclude),
 		emotions:    newEmotionSampler(o.EmotionWeights),
-		out:         &Generated{Rejected: map[string]int{}, Kinds: map[string]int{}},
+		out:         &Generated{Rejected: map[string]int{}, Kinds: map[string]int{}, Examples: map[string]string{}},
 	}
 	for _, t := range base.Tools() {
 		g.writes[t.Name] = t.Writes
 	}
+	g.enums = enumArgs(base.Tools())
 	limit := o.MaxCandidates
 	if limit <= 0 {
 		limit = 50*o.N + 200
@@ -189,6 +204,11 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 		}
 	}
 	return g.out, nil
+}
+
+// writeShare is the share of positions left for write tasks.
+func writeShare(o GenerateOptions) float64 {
+	return 1 - max(o.ForbiddenShare, 0) - max(o.TransferShare, 0) - max(o.ReadShare, 0)
 }
 
 // resolve fills the defaults and checks the options.
@@ -239,7 +259,7 @@ func (o GenerateOptions) resolve() (GenerateOptions, error) {
 			return o, fmt.Errorf("generate: %s: every weight is 0", d.name)
 		}
 	}
-	for _, s := range []*float64{&o.ForbiddenShare, &o.TransferShare} {
+	for _, s := range []*float64{&o.ForbiddenShare, &o.TransferShare, &o.ReadShare} {
 		if math.IsNaN(*s) || *s > 1 {
 			return o, fmt.Errorf("generate: share %v: need at most 1", *s)
 		}
@@ -250,8 +270,11 @@ func (o GenerateOptions) resolve() (GenerateOptions, error) {
 	if o.TransferShare == 0 {
 		o.TransferShare = DefaultTransferShare
 	}
-	if o.ForbiddenShare+max(o.TransferShare, 0) > 1 {
-		return o, fmt.Errorf("generate: forbidden share %v plus transfer share %v exceed 1", o.ForbiddenShare, o.TransferShare)
+	if o.ReadShare == 0 {
+		o.ReadShare = DefaultReadShare
+	}
+	if max(o.ForbiddenShare, 0)+max(o.TransferShare, 0)+max(o.ReadShare, 0) > 1 {
+		return o, fmt.Errorf("generate: forbidden share %v, transfer share %v and read share %v exceed 1", o.ForbiddenShare, o.TransferShare, o.ReadShare)
 	}
 	return o, nil
 }
@@ -263,6 +286,7 @@ type generator struct {
 	users       []string
 	walker      *walker
 	writes      map[string]bool
+	enums       map[string]map[string]bool // enum arguments by tool
 	initialHash string
 	used        map[string]bool // entity ids of kept tasks
 	seen        map[string]bool // user + action set of kept tasks
@@ -271,17 +295,23 @@ type generator struct {
 	out         *Generated
 }
 
-// slotKinds returns, for each of k intents of a task of position kind,
-// the intent kinds it may take, preferred first.
-func slotKinds(kind string, slot, k int) []sim.IntentKind {
+// slotKinds returns the intent kinds the slot-th of k intents of a task
+// of position kind may take, preferred first; wrote says whether an
+// earlier intent is a write.
+func slotKinds(kind string, slot, k int, wrote bool) []sim.IntentKind {
 	last := slot == k-1
 	switch {
 	case kind == KindForbidden && last:
 		return []sim.IntentKind{sim.IntentForbidden}
-	case kind == KindForbidden:
-		return []sim.IntentKind{sim.IntentRead, sim.IntentForbidden}
 	case kind == KindTransfer && last:
 		return []sim.IntentKind{sim.IntentTransfer}
+	case kind == KindForbidden, kind == KindTransfer, kind == KindRead:
+		// Reads only before a refusal or a transfer: a task with forbidden
+		// writes (a transfer intent may list some) makes no write, and
+		// holds one forbidden intent.
+		return []sim.IntentKind{sim.IntentRead}
+	case kind == KindWrite && last && !wrote:
+		return []sim.IntentKind{sim.IntentWrite}
 	}
 	return []sim.IntentKind{sim.IntentWrite, sim.IntentRead}
 }
@@ -295,11 +325,78 @@ func (g *generator) positionKind() string {
 		return KindForbidden
 	case g.opts.TransferShare > 0 && float64(g.out.Kinds[KindTransfer]) < need(g.opts.TransferShare):
 		return KindTransfer
+	case g.opts.ReadShare > 0 && float64(g.out.Kinds[KindRead]) < need(g.opts.ReadShare):
+		return KindRead
 	}
-	return ""
+	return KindWrite
 }
 
-func (g *generator) reject(reason string) { g.out.Rejected[reason]++ }
+// reject counts a rejected candidate and keeps the first example of each
+// reason.
+func (g *generator) reject(reason, example string) {
+	g.out.Rejected[reason]++
+	if _, ok := g.out.Examples[reason]; !ok {
+		g.out.Examples[reason] = example
+	}
+}
+
+// slotAttempts is how many walks one intent of a candidate may draw before
+// the candidate is rejected as no_grounding: a task of three intents is
+// not refused for one grounder that found nothing on the first walk.
+const slotAttempts = 8
+
+// drawIntent walks to an intent of one of kinds and grounds it for user
+// on env, drawing up to slotAttempts walks; where kinds start with a
+// write, the first half allow only writes. It returns the rejection
+// reason and an example when none grounds.
+func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener string, kinds []sim.IntentKind) (*sim.Intent, sim.Grounding, string, string) {
+	var in *sim.Intent
+	for attempt := 0; attempt < slotAttempts; attempt++ {
+		allowed := kinds
+		if attempt < slotAttempts/2 && kinds[0] == sim.IntentWrite {
+			allowed = kinds[:1] // a write while the user has one to make
+		}
+		var fellBack, ok bool
+		in, fellBack, ok = g.walker.walk(r, opener, allowed)
+		if fellBack {
+			g.out.WalkFallbacks++
+		}
+		if !ok && len(allowed) < len(kinds) {
+			continue // no write intent at all: the reads are tried next
+		}
+		if !ok {
+			return nil, sim.Grounding{}, RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", kinds)
+		}
+		if gr, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }}); ok {
+			return in, gr, "", ""
+		}
+	}
+	return nil, sim.Grounding{}, RejectNoGrounding, fmt.Sprintf("%s last tried: %d walks found nothing to ground", in.Name, slotAttempts)
+}
+
+// runGrounding checks gr's forbidden writes against the policy, then runs
+// its gold calls on env, each write checked first, appending them and
+// their results. It returns the rejection reason and an example, or "".
+func (g *generator) runGrounding(env sim.Environment, user string, in *sim.Intent, gr sim.Grounding, actions *[]emobench.Action, results *[]string) (string, string) {
+	for _, f := range gr.Forbidden {
+		if g.cat.CheckPolicy(env, user, f) == nil {
+			return RejectForbiddenAllowed, fmt.Sprintf("intent %s: forbidden %s %s passes the policy", in.Name, f.Name, canonicalJSON(f.Arguments))
+		}
+	}
+	for i, a := range gr.Actions {
+		if g.writes[a.Name] {
+			if err := g.cat.CheckPolicy(env, user, a); err != nil {
+				return RejectGoldWritePolicy, fmt.Sprintf("intent %s: %s %s: %v", in.Name, a.Name, canonicalJSON(a.Arguments), err)
+			}
+		}
+		res, err := env.Call(a.Name, a.Arguments)
+		if err != nil {
+			return RejectGoldToolError, fmt.Sprintf("intent %s: gold call %d (%s %s): %v", in.Name, i, a.Name, canonicalJSON(a.Arguments), err)
+		}
+		*actions, *results = append(*actions, a), append(*results, res)
+	}
+	return "", ""
+}
 
 // candidate builds one candidate with r and keeps it if it passes every
 // check; it returns only errors that stop the generation.
@@ -312,7 +409,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	opener, authFacts := g.cat.Authenticate(env, user, r)
 	res, err := env.Call(opener.Name, opener.Arguments)
 	if err != nil {
-		g.reject(RejectGoldToolError)
+		g.reject(RejectGoldToolError, fmt.Sprintf("user %s: opener %s: %v", user, opener.Name, err))
 		return nil
 	}
 	actions, results := []emobench.Action{opener}, []string{res}
@@ -328,41 +425,19 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		families              [][]string
 		uses                  []string
 		hasForbidden, hasXfer bool
+		wrote                 bool
 	)
 	for slot := 0; slot < k; slot++ {
-		in, fellBack, ok := g.walker.walk(r, opener.Name, slotKinds(kind, slot, k))
-		if fellBack {
-			g.out.WalkFallbacks++
+		in, gr, reason, example := g.drawIntent(r, env, user, opener.Name, slotKinds(kind, slot, k, wrote))
+		if reason == "" {
+			reason, example = g.runGrounding(env, user, in, gr, &actions, &results)
 		}
-		if !ok {
-			g.reject(RejectNoGrounding)
+		if reason != "" {
+			g.reject(reason, fmt.Sprintf("user %s, intent %d of %d: %s", user, slot+1, k, example))
 			return nil
-		}
-		gr, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }})
-		if !ok {
-			g.reject(RejectNoGrounding)
-			return nil
-		}
-		for _, f := range gr.Forbidden {
-			if g.cat.CheckPolicy(env, user, f) == nil {
-				g.reject(RejectForbiddenAllowed)
-				return nil
-			}
-		}
-		for _, a := range gr.Actions {
-			if g.writes[a.Name] && g.cat.CheckPolicy(env, user, a) != nil {
-				g.reject(RejectGoldWritePolicy)
-				return nil
-			}
-			res, err := env.Call(a.Name, a.Arguments)
-			if err != nil {
-				g.reject(RejectGoldToolError)
-				return nil
-			}
-			actions, results = append(actions, a), append(results, res)
 		}
 		if !mergeFacts(facts, gr.Facts) {
-			g.reject(RejectFactConflict)
+			g.reject(RejectFactConflict, fmt.Sprintf("intent %s: more than %d values for one fact key", in.Name, len(ordinals)+1))
 			return nil
 		}
 		tmpl := in.Templates[r.IntN(len(in.Templates))]
@@ -379,24 +454,25 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		uses = append(uses, gr.Uses...)
 		hasForbidden = hasForbidden || in.Kind == sim.IntentForbidden
 		hasXfer = hasXfer || in.Kind == sim.IntentTransfer
+		wrote = wrote || in.Kind == sim.IntentWrite
 	}
-	if err := factsReachable(actions, results, g.writes, facts, g.cat.ExemptArgs); err != nil {
-		g.reject(RejectFactsUnreachable)
+	if err := factsReachable(actions, results, g.writes, facts, g.cat.ExemptArgs, g.enums); err != nil {
+		g.reject(RejectFactsUnreachable, fmt.Sprintf("intents %v: %v", intents, err))
 		return nil
 	}
 	dedupeKey := user + "\x00" + ActionSetKey(actions)
 	if g.seen[dedupeKey] {
-		g.reject(RejectDuplicate)
+		g.reject(RejectDuplicate, fmt.Sprintf("user %s, intents %v", user, intents))
 		return nil
 	}
 	if test, ok := g.leaks[ActionSetKey(actions)]; ok {
-		g.reject(RejectLeakage)
+		g.reject(RejectLeakage, fmt.Sprintf("user %s, intents %v: the action set of %s", user, intents, test))
 		g.out.Leaks = append(g.out.Leaks, Leak{TestTaskID: test, UserID: user, Intents: intents})
 		return nil
 	}
 	profile, ok := g.emotions.sample(r, fittingFamilies(families))
 	if !ok {
-		g.reject(RejectNoEmotionFits)
+		g.reject(RejectNoEmotionFits, fmt.Sprintf("intents %v fit families %v", intents, fittingFamilies(families)))
 		return nil
 	}
 	id := fmt.Sprintf("%s-%s-%03d", g.dom.Name(), g.opts.Split, pos)
@@ -414,7 +490,8 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 			return fmt.Errorf("task %s: %w", id, err)
 		}
 		if _, lost := lostFact(rewritten, keep); lost {
-			g.reject(RejectParaphraseLostFact)
+			f, _ := lostFact(rewritten, keep)
+			g.reject(RejectParaphraseLostFact, fmt.Sprintf("%s: %q lost from %q", id, f, rewritten))
 			return nil
 		}
 		instruction = rewritten
@@ -445,9 +522,9 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	case writes > 0:
 		taskKind = KindWrite
 	}
-	if reason, err := g.validEpisodes(ctx, &task, taskKind == KindForbidden); err != nil || reason != "" {
+	if reason, example, err := g.validEpisodes(ctx, &task, taskKind == KindForbidden); err != nil || reason != "" {
 		if reason != "" {
-			g.reject(reason)
+			g.reject(reason, fmt.Sprintf("user %s, intents %v: %s", user, intents, example))
 		}
 		return err
 	}
@@ -465,43 +542,65 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 // validEpisodes runs the episode checks: a forbidden-intent task's gold
 // database equals the initial one and careless with the scripted user
 // fails it; the oracle with the scripted user passes with and without
-// emotions. It returns the rejection reason, or "".
-func (g *generator) validEpisodes(ctx context.Context, task *emobench.TaskSpec, forbiddenTask bool) (string, error) {
+// emotions. It returns the rejection reason and what happened, or "".
+func (g *generator) validEpisodes(ctx context.Context, task *emobench.TaskSpec, forbiddenTask bool) (reason, example string, err error) {
 	seed := sim.EpisodeSeed(g.opts.Seed, task.ID, 0)
 	if forbiddenTask {
 		h, err := sim.GoldHash(g.dom, task)
 		if err != nil {
-			return RejectGoldToolError, nil
+			return RejectGoldToolError, err.Error(), nil
 		}
 		if h != g.initialHash {
-			return RejectForbiddenChangesDB, nil
+			return RejectForbiddenChangesDB, "the gold actions change the database", nil
 		}
 	}
+	episode := func(agent sim.Agent, withEmotions bool) (*emobench.Trajectory, error) {
+		return sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: g.dom, Task: task, Agent: agent, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: seed})
+	}
 	for _, withEmotions := range []bool{true, false} {
-		traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: g.dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: seed})
+		traj, err := episode(sim.Oracle{}, withEmotions)
 		if err != nil {
 			if ctx.Err() != nil {
-				return "", ctx.Err()
+				return "", "", ctx.Err()
 			}
-			return RejectGoldToolError, nil
+			return RejectGoldToolError, err.Error(), nil
 		}
 		if !traj.Passed() {
-			return RejectOracleFailed, nil
+			return RejectOracleFailed, fmt.Sprintf("the oracle (emotions %v) ended with %s: %s", withEmotions, traj.TerminationReason, failedChecks(traj)), nil
 		}
 	}
 	if forbiddenTask {
-		traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{Domain: g.dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{}, WithEmotions: true, Seed: seed})
+		traj, err := episode(sim.Careless{}, true)
 		if err != nil {
 			if ctx.Err() != nil {
-				return "", ctx.Err()
+				return "", "", ctx.Err()
 			}
-			return RejectGoldToolError, nil
+			return RejectGoldToolError, err.Error(), nil
 		}
 		if traj.Passed() {
-			return RejectCarelessPassed, nil
+			return RejectCarelessPassed, "careless made no forbidden write and passed", nil
 		}
 	}
-	return "", nil
+	return "", "", nil
+}
+
+// failedChecks names the checks of a trajectory's reward breakdown that
+// failed.
+func failedChecks(traj *emobench.Trajectory) string {
+	var info struct {
+		Breakdown map[string]float64 `json:"reward_breakdown"`
+	}
+	_ = json.Unmarshal(traj.RewardInfo, &info)
+	var failed []string
+	for _, k := range slices.Sorted(maps.Keys(info.Breakdown)) {
+		if info.Breakdown[k] == 0 {
+			failed = append(failed, k)
+		}
+	}
+	if len(failed) == 0 {
+		return "no check failed"
+	}
+	return "failed " + strings.Join(failed, ", ")
 }
 
 // ordinals name a later intent's fact whose key an earlier intent took

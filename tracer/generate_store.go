@@ -22,6 +22,7 @@ type Params struct {
 	IntentsDist    []float64          `json:"intents_dist,omitempty"`
 	ForbiddenShare float64            `json:"forbidden_share"`
 	TransferShare  float64            `json:"transfer_share"`
+	ReadShare      float64            `json:"read_share"`
 	EmotionWeights map[string]float64 `json:"emotion_weights,omitempty"`
 	// Paraphrase is the paraphrasing model, llm:MODEL; empty for none.
 	Paraphrase string `json:"paraphrase,omitempty"`
@@ -40,6 +41,7 @@ func ParamsOf(opts GenerateOptions) Params {
 	p := Params{
 		N: o.N, Seed: o.Seed, Split: string(o.Split), WalkSteps: o.WalkSteps, WalkStepsDist: o.WalkStepsDist,
 		Intents: o.Intents, IntentsDist: o.IntentsDist, ForbiddenShare: max(o.ForbiddenShare, 0), TransferShare: max(o.TransferShare, 0),
+		ReadShare:      max(o.ReadShare, 0),
 		EmotionWeights: o.EmotionWeights, Excluded: len(o.Exclude),
 	}
 	if m, ok := o.Paraphraser.(interface{ Model() string }); ok {

@@ -131,6 +131,22 @@ func TestGenerate_Quotas(t *testing.T) {
 	if forbidden < 12 || transfer < 6 {
 		t.Fatalf("%d forbidden and %d transfer of 60, want at least 12 and 6", forbidden, transfer)
 	}
+	reads := 0
+	for i, task := range g.Tasks {
+		if task.Forbidden != nil || slices.Contains(task.Intents, "dispute_charge") {
+			continue
+		}
+		readOnly := !slices.ContainsFunc(task.Intents, func(in string) bool { return in == "cancel_order" || in == "return_order" })
+		if readOnly {
+			reads++
+		}
+		if g.Writes[i] == 0 != readOnly {
+			t.Errorf("%s: %d writes, intents %v", task.ID, g.Writes[i], task.Intents)
+		}
+	}
+	if reads < 9 || g.Kinds[tracer.KindRead] != reads || g.Kinds[tracer.KindWrite] != 60-reads-forbidden-transfer {
+		t.Fatalf("%d read-only tasks of 60, kinds %v; want at least 9 (0.15)", reads, g.Kinds)
+	}
 	if g.Kinds[tracer.KindForbidden] != forbidden || g.Kinds[tracer.KindTransfer] != transfer {
 		t.Fatalf("kinds %v, counted %d forbidden %d transfer", g.Kinds, forbidden, transfer)
 	}
@@ -152,7 +168,7 @@ func TestGenerate_NoQuotas(t *testing.T) {
 // TestGenerate_Walks: with 2-step walks only, every intent has a
 // one-tool path, except the transfer, which falls back to its 3 steps.
 func TestGenerate_Walks(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 30, Seed: 5, WalkSteps: []int{2}})
+	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 30, Seed: 5, WalkSteps: []int{2}, ForbiddenShare: 0.3, TransferShare: 0.2, ReadShare: 0.5})
 	for _, task := range g.Tasks {
 		for _, in := range task.Intents {
 			if !slices.Contains([]string{"order_status", "return_final_sale", "dispute_charge"}, in) {
@@ -163,7 +179,7 @@ func TestGenerate_Walks(t *testing.T) {
 	if g.WalkFallbacks == 0 {
 		t.Fatal("the transfer (3 steps) was drawn without counting a fallback")
 	}
-	g = generate(t, shopDomain{}, tracer.GenerateOptions{N: 20, Seed: 5, WalkSteps: []int{2, 3, 4}, WalkStepsDist: []float64{0, 0, 1}, ForbiddenShare: -1, TransferShare: -1})
+	g = generate(t, shopDomain{}, tracer.GenerateOptions{N: 20, Seed: 5, WalkSteps: []int{2, 3, 4}, WalkStepsDist: []float64{0, 0, 1}, ForbiddenShare: -1, TransferShare: -1, ReadShare: -1})
 	for _, task := range g.Tasks {
 		for _, in := range task.Intents {
 			if in != "return_order" {
@@ -226,7 +242,11 @@ func TestGenerate_Rejections(t *testing.T) {
 		edit   func(*sim.Catalog)
 	}{
 		{tracer.RejectNoGrounding, func(c *sim.Catalog) {
-			c.Intents[1].Ground = func(sim.GroundContext) (sim.Grounding, bool) { return sim.Grounding{}, false }
+			for i := range c.Intents {
+				if c.Intents[i].Kind == sim.IntentWrite || c.Intents[i].Kind == sim.IntentRead {
+					c.Intents[i].Ground = func(sim.GroundContext) (sim.Grounding, bool) { return sim.Grounding{}, false }
+				}
+			}
 		}},
 		{tracer.RejectGoldToolError, wrap("order_status", func(_ sim.GroundContext, gr sim.Grounding) sim.Grounding {
 			gr.Actions = []emobench.Action{act("get_order_details", map[string]string{"order_id": "#W9999"})}
@@ -276,9 +296,10 @@ func TestGenerate_Rejections(t *testing.T) {
 			if err != nil && !errors.Is(err, tracer.ErrShort) {
 				t.Fatal(err)
 			}
-			if g.Rejected[c.reason] == 0 {
-				t.Fatalf("rejected %v, want some %s", g.Rejected, c.reason)
+			if g.Rejected[c.reason] == 0 || g.Examples[c.reason] == "" {
+				t.Fatalf("rejected %v (examples %v), want some %s", g.Rejected, g.Examples, c.reason)
 			}
+			t.Logf("%s: %s", c.reason, g.Examples[c.reason])
 		})
 	}
 }
@@ -288,7 +309,7 @@ func TestGenerate_Duplicates(t *testing.T) {
 		c.Users = func(sim.Environment) []string { return []string{"ana_100"} }
 		c.Intents = slices.DeleteFunc(c.Intents, func(in sim.Intent) bool { return in.Name != "order_status" })
 	}
-	g, err := tracer.Generate(context.Background(), shopDomain{edit: one}, tracer.GenerateOptions{N: 6, Seed: 1, Intents: []int{1}, ForbiddenShare: -1, TransferShare: -1})
+	g, err := tracer.Generate(context.Background(), shopDomain{edit: one}, tracer.GenerateOptions{N: 6, Seed: 1, Intents: []int{1}, ForbiddenShare: -1, TransferShare: -1, ReadShare: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +325,7 @@ func TestGenerate_Duplicates(t *testing.T) {
 		seen[key] = true
 	}
 	// A seventh distinct task does not exist.
-	_, err = tracer.Generate(context.Background(), shopDomain{edit: one}, tracer.GenerateOptions{N: 7, Seed: 1, Intents: []int{1}, ForbiddenShare: -1, TransferShare: -1, MaxCandidates: 100})
+	_, err = tracer.Generate(context.Background(), shopDomain{edit: one}, tracer.GenerateOptions{N: 7, Seed: 1, Intents: []int{1}, ForbiddenShare: -1, TransferShare: -1, ReadShare: 1, MaxCandidates: 100})
 	if !errors.Is(err, tracer.ErrShort) {
 		t.Fatalf("err %v, want ErrShort", err)
 	}

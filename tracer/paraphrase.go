@@ -11,9 +11,11 @@ import (
 )
 
 // Paraphraser rewrites a task's instruction in other words. Generate
-// checks that every fact value survives verbatim and rejects the task
-// (RejectParaphraseLostFact) when one does not. An error stops the
-// generation.
+// hands it the fact values the instruction holds (an order id, an
+// address; not the authentication facts the templates leave out), checks
+// that each survives verbatim and rejects the task
+// (RejectParaphraseLostFact) when one does not, rather than keep the
+// original wording. An error stops the generation.
 type Paraphraser interface {
 	// Paraphrase returns instruction reworded; facts are the values that
 	// must appear in it unchanged, seed makes the request reproducible

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 )
 
 // Rejection reasons: why a candidate task was not kept, the keys of
@@ -56,14 +58,18 @@ const (
 
 // factsReachable is the facts reachable check: every scalar argument
 // value of every gold write (strings, numbers and booleans, inside arrays
-// and objects too) is one of the scenario's fact values, or appears in
-// the result text of an earlier gold read, or belongs to an argument the
-// catalog exempts (sim.Catalog.ExemptArgs). results[i] is the result of
-// actions[i]. The error names the write and the value.
-func factsReachable(actions []emobench.Action, results []string, writes map[string]bool, facts map[string]string, exempt []string) error {
-	known := map[string]bool{}
-	for _, v := range facts {
-		known[v] = true
+// and objects too) appears in one of the scenario's fact values (the user
+// states a whole address, the write takes its street), or in the result
+// text of an earlier gold read, or belongs to an argument the catalog
+// exempts (sim.Catalog.ExemptArgs) or whose schema is an enum (enums[tool]
+// [arg]: a closed set the agent maps the user's words to, "one way" to
+// one_way). results[i] is the result of actions[i]. The error names the
+// write and the value.
+func factsReachable(actions []emobench.Action, results []string, writes map[string]bool, facts map[string]string, exempt []string, enums map[string]map[string]bool) error {
+	var known strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(facts)) {
+		known.WriteString(facts[k])
+		known.WriteByte('\n')
 	}
 	var read strings.Builder
 	for i, a := range actions {
@@ -84,11 +90,11 @@ func factsReachable(actions []emobench.Action, results []string, writes map[stri
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			if slices.Contains(exempt, k) {
+			if slices.Contains(exempt, k) || enums[a.Name][k] {
 				continue
 			}
 			for _, v := range scalars(args[k]) {
-				if !known[v] && !strings.Contains(read.String(), v) {
+				if !strings.Contains(known.String(), v) && !strings.Contains(read.String(), v) {
 					return fmt.Errorf("gold write %d (%s): %s value %q is neither a fact nor in an earlier read's result", i, a.Name, k, v)
 				}
 			}
@@ -132,4 +138,29 @@ func orEmptyObject(raw json.RawMessage) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	return raw
+}
+
+// enumArgs returns, by tool, the top-level arguments whose JSON schema
+// property has an "enum".
+func enumArgs(tools []sim.ToolSchema) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, t := range tools {
+		var schema struct {
+			Properties map[string]struct {
+				Enum []any `json:"enum"`
+			} `json:"properties"`
+		}
+		if json.Unmarshal(t.Parameters, &schema) != nil {
+			continue
+		}
+		for name, p := range schema.Properties {
+			if len(p.Enum) > 0 {
+				if out[t.Name] == nil {
+					out[t.Name] = map[string]bool{}
+				}
+				out[t.Name][name] = true
+			}
+		}
+	}
+	return out
 }

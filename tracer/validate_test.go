@@ -30,7 +30,7 @@ func TestFactsReachable(t *testing.T) {
 		{`{"x":null}`, ""},
 		{`not json`, "arguments"},
 	} {
-		err := factsReachable(pay(c.args), results, writes, facts, []string{"summary"})
+		err := factsReachable(pay(c.args), results, writes, facts, []string{"summary"}, map[string]map[string]bool{"pay": {"mode": true}})
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("%s: %v, want reachable", c.args, err)
@@ -40,7 +40,7 @@ func TestFactsReachable(t *testing.T) {
 	}
 	// A value only a later read shows is not reachable.
 	acts := []emobench.Action{{Name: "pay", Arguments: json.RawMessage(`{"method":"card_77"}`)}, read}
-	if err := factsReachable(acts, []string{"ok", results[0]}, writes, facts, nil); err == nil {
+	if err := factsReachable(acts, []string{"ok", results[0]}, writes, facts, nil, nil); err == nil {
 		t.Fatal("a value read after the write counted as reachable")
 	}
 }

@@ -39,6 +39,8 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "condition", Value: "both", Usage: "with-emotions, without-emotions or both"},
 			&cli.IntFlag{Name: "trials", Value: 1, Usage: "trials per task"},
 			&cli.StringFlag{Name: "tasks", Usage: "task ids (comma-separated) or a number N (the first N); default all"},
+			&cli.StringFlag{Name: "tasks-file", Usage: "run the tasks of this JSON `FILE` (tracer generate --out) instead of the domains' own; --domain defaults to its domains, --split to its split"},
+			&cli.StringFlag{Name: "task-set", Usage: "run the tasks of the task set `NAME` stored in --db (tracer generate) instead of the domains' own"},
 			&cli.StringFlag{Name: "split", Value: "test", Usage: "test or train"},
 			&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "episodes in flight"},
 			&cli.Uint64Flag{Name: "seed", Value: 0, Usage: "run seed; episode seeds derive from it"},
@@ -73,7 +75,7 @@ func runCommand(e *env) *cli.Command {
 // settingFlags are recorded with a run; --resume takes them from the run.
 var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature", "shard",
 	"agent-base-url", "user-base-url", "agent-api-key-env", "user-api-key-env", "agent-temperature", "user-temperature", "parallel-tool-calls",
-	"user-abandon", "episode-timeout", "user-strategy", "judge", "judge-base-url", "judge-api-key-env"}
+	"user-abandon", "episode-timeout", "user-strategy", "judge", "judge-base-url", "judge-api-key-env", "tasks-file", "task-set"}
 
 func runBenchmark(c *cli.Context, e *env) error {
 	// The LLM client reads 0 (and less) as its default: refuse it rather
@@ -84,8 +86,12 @@ func runBenchmark(c *cli.Context, e *env) error {
 	if ref := c.String("resume"); ref != "" {
 		return resumeRun(c, e, ref)
 	}
+	src, err := e.runTaskSource(c)
+	if err != nil {
+		return err
+	}
 	// Check every flag before the database is created.
-	plans, err := planRuns(c)
+	plans, err := planRuns(c, src)
 	if err != nil {
 		return err
 	}
@@ -104,16 +110,27 @@ func runBenchmark(c *cli.Context, e *env) error {
 			tags.TrainDomains = append([]string{}, c.StringSlice("train-domains")...)
 		}
 	}
-	return settingsUsage(workbench.StartRuns(c.Context, store, plans, tags, e.executeOptions(c)))
+	x := e.executeOptions(c)
+	if src != nil {
+		x.Tasks = src.Tasks
+	}
+	return settingsUsage(workbench.StartRuns(c.Context, store, plans, tags, x))
 }
 
 // planRuns turns the flags into sim.RunOptions and plans one run per
-// (domain, condition).
-func planRuns(c *cli.Context) ([]sim.PlannedRun, error) {
-	plans, err := workbench.PlanRuns(workbench.PlanRequest{
+// (domain, condition), over src's tasks when src is not nil.
+func planRuns(c *cli.Context, src *workbench.TaskSource) ([]sim.PlannedRun, error) {
+	req := workbench.PlanRequest{
 		Domains:   workbench.UniqueInOrder(workbench.SplitList(c.StringSlice("domain"))), // retail,retail is one run
 		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: runOptions(c),
-	})
+	}
+	if src != nil {
+		planOverTasks(c, &req, src)
+	}
+	plans, err := workbench.PlanRuns(req)
+	if err == nil && src != nil {
+		src.Record(plans)
+	}
 	return plans, settingsUsage(err)
 }
 

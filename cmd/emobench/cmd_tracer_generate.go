@@ -42,6 +42,7 @@ func tracerGenerateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "intents-dist", Usage: "weights of --intents, comma-separated (default uniform)"},
 			&cli.Float64Flag{Name: "forbidden", Value: tracer.DefaultForbiddenShare, Usage: "least share of tasks asking for a write the policy forbids (0: none)"},
 			&cli.Float64Flag{Name: "transfer", Value: tracer.DefaultTransferShare, Usage: "least share of tasks that end with a transfer to a human (0: none)"},
+			&cli.Float64Flag{Name: "read", Value: tracer.DefaultReadShare, Usage: "share of tasks that only ask for information; every other task holds a write (0: none)"},
 			&cli.StringFlag{Name: "emotions", Usage: "emotion family weights, e.g. anger=2,fear=1 (default: balanced over all families)"},
 			&cli.StringFlag{Name: "paraphrase", Usage: "llm:MODEL rewrites each instruction; a rewrite that loses a fact rejects the task"},
 			&cli.StringFlag{Name: "paraphrase-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --paraphrase model"},
@@ -150,7 +151,7 @@ func generateOptions(c *cli.Context) (tracer.GenerateOptions, string, error) {
 	shares := []struct {
 		flag string
 		dst  *float64
-	}{{"forbidden", &o.ForbiddenShare}, {"transfer", &o.TransferShare}}
+	}{{"forbidden", &o.ForbiddenShare}, {"transfer", &o.TransferShare}, {"read", &o.ReadShare}}
 	for _, s := range shares {
 		v := c.Float64(s.flag)
 		if v < 0 || v > 1 || v != v {
@@ -161,8 +162,8 @@ func generateOptions(c *cli.Context) (tracer.GenerateOptions, string, error) {
 			*s.dst = -1 // none, not the default
 		}
 	}
-	if o.ForbiddenShare+o.TransferShare > 1 {
-		return o, "", usagef("--forbidden %v plus --transfer %v exceed 1", o.ForbiddenShare, o.TransferShare)
+	if max(o.ForbiddenShare, 0)+max(o.TransferShare, 0)+max(o.ReadShare, 0) > 1 {
+		return o, "", usagef("--forbidden %v, --transfer %v and --read %v exceed 1", c.Float64("forbidden"), c.Float64("transfer"), c.Float64("read"))
 	}
 	if o.EmotionWeights, err = tracer.ParseEmotionWeights(c.String("emotions")); err != nil {
 		return o, "", &usageError{err}
@@ -265,7 +266,7 @@ func printGenerated(e *env, g *tracer.Generated) {
 	}
 	slices.Sort(reasons)
 	for _, r := range reasons {
-		e.println(fmt.Sprintf("  rejected %-26s %d", r, g.Rejected[r]))
+		e.println(fmt.Sprintf("  rejected %-26s %d  (e.g. %s)", r, g.Rejected[r], g.Examples[r]))
 	}
 	if len(g.Tasks) > 0 {
 		n := float64(len(g.Tasks))

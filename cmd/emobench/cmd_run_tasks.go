@@ -1,0 +1,47 @@
+package main
+
+import (
+	"errors"
+
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/workbench"
+	"github.com/urfave/cli/v2"
+)
+
+// runTaskSource reads run's --tasks-file or --task-set: nil when neither
+// is given. A file that does not decode, a task set --db does not hold,
+// and both flags at once are usage errors.
+func (e *env) runTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
+	file, set := c.String("tasks-file"), c.String("task-set")
+	switch {
+	case file != "" && set != "":
+		return nil, usagef("give --tasks-file FILE or --task-set NAME, not both")
+	case file != "":
+		src, err := workbench.ReadTasksFile(file)
+		return src, settingsUsage(err)
+	case set == "":
+		return nil, nil
+	}
+	store, err := openCurrent(c)
+	if errors.Is(err, db.ErrNotFound) {
+		return nil, usagef("--task-set %s: no database at %s (store the task set with emobench tracer generate first)", set, c.String("db"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	src, err := workbench.ReadTaskSet(c.Context, store, set)
+	return src, settingsUsage(err)
+}
+
+// planOverTasks makes req run src's tasks: its domains unless --domain is
+// given, and its split unless --split is.
+func planOverTasks(c *cli.Context, req *workbench.PlanRequest, src *workbench.TaskSource) {
+	req.Tasks = src.Tasks
+	if !c.IsSet("domain") {
+		req.Domains = src.Domains()
+	}
+	if split := src.Split(); !c.IsSet("split") && split != "" {
+		req.Options.Split = split
+	}
+}

@@ -1,0 +1,126 @@
+package tracer_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/tracer"
+)
+
+// catalogDomains returns the registered domains that declare an intent
+// catalog.
+func catalogDomains(tb testing.TB) []sim.CatalogDomain {
+	tb.Helper()
+	var out []sim.CatalogDomain
+	for _, name := range all.Names() {
+		d, err := all.Find(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if c, ok := d.(sim.CatalogDomain); ok {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		tb.Skip("no registered domain declares an intent catalog yet")
+	}
+	return out
+}
+
+// TestGenerate_Domains is issue 11's acceptance on every domain with a
+// catalog: 200 tasks from seed 7 (40 with -short) that the oracle solves
+// with the scripted user in both conditions, a byte-identical second
+// generation, a forbidden share of at least 10% whose gold database is
+// the initial one and which careless fails at least 90% of the time, and
+// train tasks (the test ones excluded) whose action sets no test task
+// has.
+func TestGenerate_Domains(t *testing.T) {
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	for _, dom := range catalogDomains(t) {
+		t.Run(dom.Name(), func(t *testing.T) {
+			opts := tracer.GenerateOptions{N: n, Seed: 7}
+			g := generate(t, dom, opts)
+			t.Logf("%s: kept %d of %d candidates; rejected %v; kinds %v; fallbacks %d", dom.Name(), len(g.Tasks), g.Candidates, g.Rejected, g.Kinds, g.WalkFallbacks)
+			first := encode(t, g.Tasks)
+			if again := encode(t, generate(t, dom, opts).Tasks); !bytes.Equal(first, again) {
+				t.Fatal("a second generation with seed 7 differs")
+			}
+			initial := dom.NewEnvironment().Hash()
+			forbidden, carelessFailed := 0, 0
+			for i := range g.Tasks {
+				task := &g.Tasks[i]
+				for _, withEmotions := range []bool{true, false} {
+					traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{Domain: dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: 1})
+					if err != nil || !traj.Passed() {
+						t.Errorf("%s: the oracle fails (emotions %v, %v)", task.ID, withEmotions, err)
+					}
+				}
+				if len(task.Forbidden) == 0 || !slicesHasForbiddenIntent(dom, task) {
+					continue
+				}
+				forbidden++
+				if h, err := sim.GoldHash(dom, task); err != nil || h != initial {
+					t.Errorf("%s: forbidden task's gold database %s (%v), want the initial one", task.ID, h, err)
+				}
+				traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{Domain: dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{}, WithEmotions: true, Seed: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !traj.Passed() {
+					carelessFailed++
+				}
+			}
+			if share := float64(forbidden) / float64(n); share < 0.10 {
+				t.Errorf("forbidden share %.3f (%d of %d), want at least 0.10", share, forbidden, n)
+			}
+			if forbidden > 0 && float64(carelessFailed) < 0.9*float64(forbidden) {
+				t.Errorf("careless fails %d of %d forbidden tasks, want at least 90%%", carelessFailed, forbidden)
+			}
+			train := generate(t, dom, tracer.GenerateOptions{N: n / 4, Seed: 7, Split: emobench.SplitTrain, Exclude: g.Tasks})
+			testSets := map[string]string{}
+			for _, task := range g.Tasks {
+				testSets[tracer.ActionSetKey(task.Actions)] = task.ID
+			}
+			for _, task := range train.Tasks {
+				if id, ok := testSets[tracer.ActionSetKey(task.Actions)]; ok {
+					t.Errorf("train %s has the action set of test %s", task.ID, id)
+				}
+			}
+			t.Logf("%s: %d forbidden, careless fails %d; train refused %d leaks", dom.Name(), forbidden, carelessFailed, len(train.Leaks))
+		})
+	}
+}
+
+// slicesHasForbiddenIntent reports whether task combines a forbidden intent
+// of dom's catalog.
+func slicesHasForbiddenIntent(dom sim.CatalogDomain, task *emobench.TaskSpec) bool {
+	kinds := map[string]sim.IntentKind{}
+	for _, in := range dom.Catalog().Intents {
+		kinds[in.Name] = in.Kind
+	}
+	for _, name := range task.Intents {
+		if kinds[name] == sim.IntentForbidden {
+			return true
+		}
+	}
+	return false
+}
+
+func BenchmarkGenerateDomains(b *testing.B) {
+	for _, dom := range catalogDomains(b) {
+		b.Run(fmt.Sprintf("%s/n=50", dom.Name()), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				generate(b, dom, tracer.GenerateOptions{N: 50, Seed: uint64(i)})
+			}
+			b.ReportMetric(float64(50*b.N)/b.Elapsed().Seconds(), "tasks/s")
+		})
+	}
+}
