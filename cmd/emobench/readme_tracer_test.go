@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// offlineLoopMarker is the HTML comment that README.md puts right before
+// the fenced sh block of the offline Tracer loop.
+const offlineLoopMarker = "<!-- offline-tracer-loop -->"
+
+// readmeOfflineLoop returns the commands of README.md's offline Tracer
+// loop, each split into its words (without the leading "emobench"): the
+// lines of the first ```sh block after offlineLoopMarker, comments and
+// blank lines left out, a trailing backslash joining a line to the next.
+func readmeOfflineLoop(t *testing.T) [][]string {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := bytes.Cut(readme, []byte(offlineLoopMarker))
+	if !ok {
+		t.Fatalf("README.md has no %s marker", offlineLoopMarker)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(after))
+	for sc.Scan() && strings.TrimSpace(sc.Text()) == "" {
+	}
+	if got := strings.TrimSpace(sc.Text()); got != "```sh" {
+		t.Fatalf("README.md: the line after %s is %q, want a ```sh fence", offlineLoopMarker, got)
+	}
+	var cmds [][]string
+	var cont string
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "```" {
+			return cmds
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasSuffix(line, `\`) {
+			cont += strings.TrimSuffix(line, `\`) + " "
+			continue
+		}
+		words := shellWords(t, cont+line)
+		cont = ""
+		if words[0] != "emobench" {
+			t.Fatalf("README.md offline loop: %q does not start with emobench", strings.Join(words, " "))
+		}
+		cmds = append(cmds, words[1:])
+	}
+	t.Fatal("README.md offline loop: no closing ``` fence")
+	return nil
+}
+
+// shellWords splits line as sh would a simple command: words separated by
+// spaces, single and double quotes grouping (no expansions; a $, `, |, ;,
+// & or > outside single quotes fails the test, since the README's block
+// must stay plain commands that this test can run).
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var w strings.Builder
+	inWord := false
+	var quote rune
+	for _, r := range line {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == '\'':
+			w.WriteRune(r)
+		case quote == 0 && (r == '\'' || r == '"'):
+			quote, inWord = r, true
+		case strings.ContainsRune("$`|;&><", r):
+			t.Fatalf("README.md offline loop: %q uses %q; keep the block plain commands", line, r)
+		case quote == 0 && unicode.IsSpace(r):
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		default:
+			w.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quote != 0 {
+		t.Fatalf("README.md offline loop: %q has an unclosed quote", line)
+	}
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// TestREADME_OfflineTracerLoop runs README.md's "Offline in a minute"
+// block as written, in an empty directory: every command exits 0, the
+// exports are JSON Lines of at least one record and fewer records than
+// trajectories were collected, and stats generalization prints an
+// in-domain and an out-of-domain row.
+func TestREADME_OfflineTracerLoop(t *testing.T) {
+	cmds := readmeOfflineLoop(t)
+	if len(cmds) < 5 {
+		t.Fatalf("README.md offline loop has %d commands, want the whole loop", len(cmds))
+	}
+	t.Chdir(t.TempDir())
+
+	var exports []string // --out files of tracer export
+	var collectDB, generalization string
+	for _, args := range cmds {
+		r := runCLI(t, "", args...)
+		if r.code != 0 {
+			t.Fatalf("emobench %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+		sub := subcommand(args)
+		switch sub {
+		case "tracer collect":
+			collectDB = flagValue(args, "--db")
+		case "tracer export":
+			exports = append(exports, flagValue(args, "--out"))
+		case "stats generalization":
+			generalization = r.stdout
+		}
+	}
+
+	if collectDB == "" {
+		t.Fatal("the offline loop has no tracer collect --db FILE")
+	}
+	// A collection's runs name their task set in their config.
+	var counts []struct{ N int }
+	out := mustRun(t, "--db", collectDB, "sql", "--format", "json",
+		"SELECT COUNT(*) AS n FROM trajectories t JOIN runs r ON r.id = t.run_id WHERE json_extract(r.config, '$.task_set') IS NOT NULL")
+	if err := json.Unmarshal([]byte(out), &counts); err != nil || len(counts) != 1 {
+		t.Fatalf("sql count: %v\n%s", err, out)
+	}
+	collected := counts[0].N
+	if collected == 0 {
+		t.Fatal("the offline loop collected no trajectories")
+	}
+	if len(exports) == 0 {
+		t.Fatal("the offline loop exports nothing")
+	}
+	for _, path := range exports {
+		records := jsonlRecords(t, path)
+		if records < 1 || records >= collected {
+			t.Errorf("%s: %d records, want at least 1 and fewer than the %d collected trajectories", path, records, collected)
+		}
+	}
+
+	var in, ood bool
+	for _, line := range strings.Split(generalization, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 {
+			continue
+		}
+		switch f[2] { // model, domain, scope, tuned_pass_1, …
+		case "in-domain":
+			in = in || f[3] != "mean"
+		case "out-of-domain":
+			ood = ood || f[3] != "mean"
+		}
+	}
+	if !in || !ood {
+		t.Errorf("stats generalization: in-domain row %v, out-of-domain row %v; want both\n%s", in, ood, generalization)
+	}
+}
+
+// subcommand is the command path of args ("tracer export", "stats
+// generalization", "runs tag", "run"), global flags and their values
+// skipped.
+func subcommand(args []string) string {
+	var path []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--db" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			break
+		}
+		path = append(path, a)
+		if len(path) == 2 || (path[0] != "tracer" && path[0] != "stats" && path[0] != "runs") {
+			break
+		}
+	}
+	return strings.Join(path, " ")
+}
+
+// flagValue is the value given to flag name in args ("" when absent).
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// jsonlRecords is the number of lines of the JSON Lines file path, each of
+// which must be one JSON object.
+func jsonlRecords(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Clean(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, line := range bytes.Split(bytes.TrimRight(data, "\n"), []byte("\n")) {
+		var rec map[string]any
+		if err := json.Unmarshal(line, &rec); err != nil {
+			t.Fatalf("%s: line %d is not a JSON object: %v", path, i+1, err)
+		}
+		if len(rec) == 0 {
+			t.Fatalf("%s: line %d is an empty record", path, i+1)
+		}
+		n++
+	}
+	return n
+}
