@@ -244,7 +244,7 @@ func (db *DB) CheckNewRunName(ctx context.Context, name string) error {
 	}
 	if len(ids) > 0 {
 		last := ids[len(ids)-1]
-		return emobench.Errorf(emobench.EINVALID, "run %d is already called %q: continue it with --resume %d, or give --name for a new run", last, name, last)
+		return emobench.Errorf(emobench.EINVALID, "run %d is already called %q: continue it with `emobench run --resume %d`, or give --name for a new run", last, name, last)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -24,8 +25,9 @@ type UserDependence struct {
 	// means the user spoke about once per fact the task needed.
 	UserTurnsPerFact float64
 	// FollowUpQuestions counts the agent's turns to the user (assistant
-	// messages without tool calls) that ask something: their text holds a
-	// "?".
+	// messages without tool calls) that ask something, by the rule `stats
+	// balance` uses (analysis.IsFollowUp), so the stored tool-call share
+	// and the balance statistics agree.
 	FollowUpQuestions int
 	// QuestionsAlreadyAnswered counts the follow-up questions that ask
 	// (sim.AskedFacts) for a fact whose value an earlier user message
@@ -78,7 +80,7 @@ func Dependence(traj *emobench.Trajectory) (UserDependence, bool, error) {
 			said = append(said, m.Content)
 		case emobench.RoleAssistant:
 			d.ToolCalls += len(m.ToolCalls)
-			if len(m.ToolCalls) > 0 || !strings.Contains(m.Content, "?") {
+			if len(m.ToolCalls) > 0 || !analysis.IsFollowUp(m.Content) {
 				continue
 			}
 			d.FollowUpQuestions++

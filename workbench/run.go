@@ -379,16 +379,16 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	var allFailed *sim.AllFailedError
 	switch {
 	case errors.Is(err, context.Canceled):
-		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with --resume %d", tally.Done, id, id)}
+		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with `emobench run --resume %d`", tally.Done, id, id)}
 	case errors.As(err, &allFailed):
-		return tally, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with --resume %d", err, id)
+		return tally, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with `emobench run --resume %d`", err, id)
 	case err != nil:
 		return tally, fmt.Errorf("run %d: %w", id, err)
 	}
 	opts.print("run %d (%s): %d episodes in %.1fs; pass rate %.3f, %d abandoned (user_unsatisfied), %d errors",
 		id, name, tally.Done, opts.now().Sub(start).Seconds(), tally.PassRate(), tally.Abandoned, tally.Errors)
 	if tally.Errors > 0 {
-		return tally, fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and retry them with --resume %d",
+		return tally, fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and retry them with `emobench run --resume %d`",
 			id, tally.Errors, tally.Done, tally.FirstError, id)
 	}
 	return tally, nil

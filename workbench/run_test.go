@@ -169,7 +169,7 @@ func TestStartRuns_ErrInterrupted(t *testing.T) {
 		t.Fatalf("err = %v, want an *InterruptedError", err)
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "interrupted: ") || !strings.HasSuffix(msg, " of run 1 stored; continue with --resume 1; 1 more runs (other domains or conditions) were not started") {
+	if !strings.HasPrefix(msg, "interrupted: ") || !strings.HasSuffix(msg, " of run 1 stored; continue with `emobench run --resume 1`; 1 more runs (other domains or conditions) were not started") {
 		t.Fatalf("err = %q, want the episodes stored, --resume 1 and the 1 run not started", msg)
 	}
 	if len(lines) != 1 {

@@ -686,7 +686,7 @@ func TestRun_ErrSameName(t *testing.T) {
 	mustRun(t, args...)
 	before := tableCounts(t, dbPath)
 	r := runCLI(t, "", args...)
-	if r.code != exitUsage || !strings.Contains(r.stderr, `run 1 is already called "oracle-retail-with-emotions": continue it with --resume 1`) {
+	if r.code != exitUsage || !strings.Contains(r.stderr, "run 1 is already called \"oracle-retail-with-emotions\": continue it with `emobench run --resume 1`") {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}
 	if after := tableCounts(t, dbPath); after != before {
