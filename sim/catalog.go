@@ -106,6 +106,10 @@ type GroundContext struct {
 	// Used reports whether an entity id was already used by a kept task,
 	// so grounders can prefer fresh ones.
 	Used func(id string) bool
+	// UsedInTask reports whether an earlier intent of the same task used
+	// an entity id (its Grounding.Uses), so grounders can avoid asking for
+	// the same thing of one entity twice. nil: none used.
+	UsedInTask func(id string) bool
 }
 
 // Grounding is one grounded intent: the facts the user knows, the request
@@ -128,7 +132,8 @@ type Grounding struct {
 	// only); none is among Actions.
 	Forbidden []emobench.Action
 	// Uses are the entity ids this instance consumes (orders,
-	// reservations), marked used when its task is kept.
+	// reservations): GroundContext.UsedInTask for the task's later intents,
+	// and GroundContext.Used once its task is kept.
 	Uses []string
 }
 

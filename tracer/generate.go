@@ -22,7 +22,7 @@ import (
 // tasks.
 const (
 	GeneratorName    = "tracer"
-	GeneratorVersion = "2"
+	GeneratorVersion = "3"
 )
 
 // Defaults of GenerateOptions.
@@ -349,7 +349,7 @@ const slotAttempts = 8
 // on env, drawing up to slotAttempts walks; where kinds start with a
 // write, the first half allow only writes. It returns the rejection
 // reason and an example when none grounds.
-func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener string, kinds []sim.IntentKind) (*sim.Intent, sim.Grounding, string, string) {
+func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener string, kinds []sim.IntentKind, taskUses map[string]bool) (*sim.Intent, sim.Grounding, string, string) {
 	var in *sim.Intent
 	for attempt := 0; attempt < slotAttempts; attempt++ {
 		allowed := kinds
@@ -367,7 +367,9 @@ func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener s
 		if !ok {
 			return nil, sim.Grounding{}, RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", kinds)
 		}
-		if gr, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r, Used: func(id string) bool { return g.used[id] }}); ok {
+		if gr, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r,
+			Used:       func(id string) bool { return g.used[id] },
+			UsedInTask: func(id string) bool { return taskUses[id] }}); ok {
 			return in, gr, "", ""
 		}
 	}
@@ -424,11 +426,12 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		intents, sentences    []string
 		families              [][]string
 		uses                  []string
+		taskUses              = map[string]bool{}
 		hasForbidden, hasXfer bool
 		wrote                 bool
 	)
 	for slot := 0; slot < k; slot++ {
-		in, gr, reason, example := g.drawIntent(r, env, user, opener.Name, slotKinds(kind, slot, k, wrote))
+		in, gr, reason, example := g.drawIntent(r, env, user, opener.Name, slotKinds(kind, slot, k, wrote), taskUses)
 		if reason == "" {
 			reason, example = g.runGrounding(env, user, in, gr, &actions, &results)
 		}
@@ -452,6 +455,9 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		intents = append(intents, in.Name)
 		families = append(families, in.Families)
 		uses = append(uses, gr.Uses...)
+		for _, u := range gr.Uses {
+			taskUses[u] = true
+		}
 		hasForbidden = hasForbidden || in.Kind == sim.IntentForbidden
 		hasXfer = hasXfer || in.Kind == sim.IntentTransfer
 		wrote = wrote || in.Kind == sim.IntentWrite
@@ -503,6 +509,8 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		Emotion:     profile, Actions: actions, Outputs: outputs, Forbidden: forbidden,
 		Intents:   intents,
 		Generator: &emobench.GeneratorInfo{Name: GeneratorName, Version: GeneratorVersion, Seed: g.opts.Seed},
+		// Its own variant (trial 1), so the text takes no draw of r.
+		EmotionInstruction: sim.RenderEmotion(profile, sim.EpisodeSeed(g.opts.Seed, id, 1)),
 	}
 	if err := task.Validate(); err != nil {
 		return fmt.Errorf("domain %s: candidate %s: %w", g.dom.Name(), id, err)

@@ -23,9 +23,11 @@ type walker struct {
 }
 
 // walk samples a walk length from the weighted distribution, then walks
-// the tool graph from opener one step at a time, choosing uniformly among
-// the successors that can still complete the Path of some intent of the
-// allowed kinds with the remaining length, and returns the intent whose
+// the tool graph from opener one step at a time, choosing among the
+// successors that can still complete the Path of some intent of the
+// allowed kinds with the remaining length, each weighted by the number of
+// those intents behind it (so every such intent of the length is about
+// equally likely, however rare its branch), and returns the intent whose
 // Path equals the walk (several: the first kind of allowed that matches,
 // then uniformly). When no allowed intent has a path of the sampled
 // length it takes the nearest length (the shorter on a tie) and reports
@@ -55,17 +57,27 @@ func (w *walker) walk(r *rand.Rand, opener string, allowed []sim.IntentKind) (in
 	var walk []string
 	cur := opener
 	for i := 0; i < pathLen; i++ {
-		var succ []string
+		var (
+			succ   []string
+			behind []float64 // candidates whose path goes on with succ[j]
+		)
 		next := w.cat.Follows[cur]
 		if i == 0 {
 			next = starts
 		}
 		for _, t := range next {
-			if !slices.Contains(succ, t) && slices.ContainsFunc(cands, func(c *sim.Intent) bool { return c.Path[i] == t }) {
+			n := 0
+			for _, c := range cands {
+				if c.Path[i] == t {
+					n++
+				}
+			}
+			if n > 0 && !slices.Contains(succ, t) {
 				succ = append(succ, t)
+				behind = append(behind, float64(n))
 			}
 		}
-		t := succ[r.IntN(len(succ))]
+		t := succ[pickWeighted(r, indices(len(succ)), behind)]
 		walk = append(walk, t)
 		cands = slices.DeleteFunc(cands, func(c *sim.Intent) bool { return c.Path[i] != t })
 		cur = t
@@ -82,6 +94,15 @@ func (w *walker) walk(r *rand.Rand, opener string, allowed []sim.IntentKind) (in
 		}
 	}
 	return nil, fallback, false // unreachable: cands holds only allowed kinds
+}
+
+// indices returns 0, 1, ..., n-1.
+func indices(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }
 
 // firstSteps are the tools that follow any opener, in declaration order.

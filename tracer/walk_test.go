@@ -53,3 +53,39 @@ func TestWalker_Walk(t *testing.T) {
 		t.Fatal("a walk found a transfer intent the catalog lacks")
 	}
 }
+
+// TestWalker_WeightsByIntentsBehind: a branch with one intent behind it
+// and a branch with three get their intents drawn about evenly (a quarter
+// each), not half of the walks for the lone one.
+func TestWalker_WeightsByIntentsBehind(t *testing.T) {
+	cat := &sim.Catalog{
+		Openers: []string{"login"},
+		Follows: map[string][]string{"login": {"rare", "common"}, "common": {"x", "y", "z"}, "rare": {"w"}},
+		Intents: []sim.Intent{
+			{Name: "rare_w", Kind: sim.IntentWrite, Path: []string{"rare", "w"}},
+			{Name: "common_x", Kind: sim.IntentWrite, Path: []string{"common", "x"}},
+			{Name: "common_y", Kind: sim.IntentWrite, Path: []string{"common", "y"}},
+			{Name: "common_z", Kind: sim.IntentWrite, Path: []string{"common", "z"}},
+			{Name: "common_read", Kind: sim.IntentRead, Path: []string{"common", "x"}},
+		},
+	}
+	w := &walker{cat: cat, steps: []int{3}}
+	r := rand.New(rand.NewPCG(5, 6))
+	const walks = 4000
+	got := map[string]int{}
+	for i := 0; i < walks; i++ {
+		in, _, ok := w.walk(r, "login", []sim.IntentKind{sim.IntentWrite})
+		if !ok {
+			t.Fatal("no walk")
+		}
+		got[in.Name]++
+	}
+	for _, name := range []string{"rare_w", "common_x", "common_y", "common_z"} {
+		if share := float64(got[name]) / walks; share < 0.21 || share > 0.29 {
+			t.Errorf("%s drawn %.3f of the walks, want about 0.25 (all: %v)", name, share, got)
+		}
+	}
+	if got["common_read"] != 0 {
+		t.Errorf("a read intent was drawn for a write slot: %v", got)
+	}
+}
