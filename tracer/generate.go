@@ -25,10 +25,15 @@ const (
 	GeneratorVersion = "3"
 )
 
-// Defaults of GenerateOptions.
+// Defaults of GenerateOptions. The weights favour the longer walks (the
+// multi-write intents) and more intents a task, so that default tasks hold
+// on average at least 1.5 writes, 30% of them two or more (issue 11's
+// shape); they apply when the values are the defaults too.
 var (
 	DefaultWalkSteps      = []int{2, 3, 4}
+	DefaultWalkStepsDist  = []float64{1, 2, 4}
 	DefaultIntents        = []int{1, 2, 3}
+	DefaultIntentsDist    = []float64{1, 2, 4}
 	DefaultForbiddenShare = 0.10
 	DefaultTransferShare  = 0.05
 	DefaultReadShare      = 0.15
@@ -44,11 +49,13 @@ type GenerateOptions struct {
 	Split emobench.Split
 	// WalkSteps are the walk lengths an intent is drawn with (opener plus
 	// Path, see walk.go), nil: DefaultWalkSteps; WalkStepsDist are their
-	// weights (nil: uniform), one per length.
+	// weights, one per length (nil: DefaultWalkStepsDist when WalkSteps
+	// are the default lengths, else uniform).
 	WalkSteps     []int
 	WalkStepsDist []float64
 	// Intents are the intent counts a task combines, nil: DefaultIntents;
-	// IntentsDist are their weights (nil: uniform).
+	// IntentsDist are their weights (nil: DefaultIntentsDist when Intents
+	// are the default counts, else uniform).
 	Intents     []int
 	IntentsDist []float64
 	// ForbiddenShare and TransferShare are the least shares of kept tasks
@@ -227,6 +234,12 @@ func (o GenerateOptions) resolve() (GenerateOptions, error) {
 	}
 	if o.Intents == nil {
 		o.Intents = DefaultIntents
+	}
+	if o.WalkStepsDist == nil && slices.Equal(o.WalkSteps, DefaultWalkSteps) {
+		o.WalkStepsDist = DefaultWalkStepsDist
+	}
+	if o.IntentsDist == nil && slices.Equal(o.Intents, DefaultIntents) {
+		o.IntentsDist = DefaultIntentsDist
 	}
 	for _, d := range []struct {
 		name    string

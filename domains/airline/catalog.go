@@ -178,16 +178,16 @@ func Catalog() *sim.Catalog {
 			// Information.
 			{Name: "reservation_total", Kind: sim.IntentRead, Path: []string{R},
 				Templates: []string{
-					"I am doing my expenses and need to know the total I paid for reservation {reservation}, my {trip}, with every passenger, bag and insurance included. I don't want to change anything.",
-					"How much did reservation {reservation} cost me altogether? I need the full amount paid for the {trip} for my records; please don't change anything.",
-					"For an expense claim I need the total amount charged for my {trip}, reservation {reservation}, fees included. Just the figure, no changes.",
+					"I need to know the total I paid for reservation {reservation}, my {trip}, with every passenger, bag and insurance included, {purpose}. I don't want to change anything.",
+					"How much did reservation {reservation} cost me altogether? I need the full amount paid for the {trip} {purpose}; please don't change anything.",
+					"I need the total amount charged for my {trip}, reservation {reservation}, fees included, {purpose}. Just the figure, no changes.",
 				},
 				Ground: groundReservationTotal},
 			{Name: "all_reservations_total", Kind: sim.IntentRead, Path: []string{R, ToolCalculate},
 				Templates: []string{
-					"I need the total amount I have paid for all of my reservations together. I don't want to change anything.",
-					"Could you add up what I've spent across every reservation on my account? Just the grand total, please; no changes.",
-					"For my budget I want one number: the sum I have paid for all my reservations. Don't modify anything.",
+					"I need the total amount I have paid for all of my reservations together, {purpose}. I don't want to change anything.",
+					"Could you add up what I've spent across every reservation on my account, {purpose}? Just the grand total, please; no changes.",
+					"I want one number, {purpose}: the sum I have paid for all my reservations. Don't modify anything.",
 				},
 				Ground: groundAllTotal},
 			{Name: "flight_status", Kind: sim.IntentRead, Path: []string{R, ToolGetFlightStatus},
@@ -199,9 +199,9 @@ func Catalog() *sim.Catalog {
 				Ground: groundFlightStatus},
 			{Name: "bag_allowance", Kind: sim.IntentRead, Path: []string{R},
 				Templates: []string{
-					"How many checked bags can we take for free on reservation {reservation}, my {trip}? I only want to know; don't add anything.",
-					"I'm packing for my {trip} (reservation {reservation}) and want to know the free checked bag allowance for everyone on it, in total. No changes please.",
-					"What is the total free checked baggage allowance on reservation {reservation}? Just tell me the number of bags; I'm not adding any yet.",
+					"How many checked bags can we take for free on reservation {reservation}, my {trip}? I'm asking {purpose}; don't add anything.",
+					"I'm packing for my {trip} (reservation {reservation}) and want to know the free checked bag allowance for everyone on it, in total, {purpose}. No changes please.",
+					"What is the total free checked baggage allowance on reservation {reservation}? Just tell me the number of bags, {purpose}; I'm not adding any yet.",
 				},
 				Ground: groundBagAllowance},
 			// Requests the policy forbids: the right answer is a refusal.
@@ -257,9 +257,9 @@ func Catalog() *sim.Catalog {
 				Ground: groundTransferFlown},
 			{Name: "transfer_out_of_scope", Kind: sim.IntentTransfer, Path: []string{ToolTransfer},
 				Templates: []string{
-					"{topic_cap}. I'd like a person to handle it.",
-					"I need help with something specific: {topic}. Please connect me with someone who can take care of it.",
-					"{topic_cap}, and I want it sorted out by a human agent.",
+					"{topic_cap}. I'd like a person to handle it; {preferred_contact} works best for me.",
+					"I need help with something specific: {topic}. Please connect me with someone who can take care of it; I prefer {preferred_contact}.",
+					"{topic_cap}, and I want it sorted out by a human agent, ideally through {preferred_contact}.",
 				},
 				Ground: groundOutOfScope},
 		},
@@ -306,6 +306,9 @@ func newGrounding(g sim.GroundContext) (*grounding, bool) {
 
 func (x *grounding) used(id string) bool { return x.Used != nil && x.Used(id) }
 
+// usedInTask reports whether an earlier intent of the task used id.
+func (x *grounding) usedInTask(id string) bool { return x.UsedInTask != nil && x.UsedInTask(id) }
+
 // reservation picks one of the user's active reservations that ok
 // accepts, preferring those no kept task used, then those the task's
 // earlier intents left as they were in the initial database (so that two
@@ -316,7 +319,10 @@ func (x *grounding) reservation(ok func(r *Reservation) bool) (*Reservation, boo
 		r := x.db.Reservations[id]
 		// A reservation without flights or passengers is malformed: no
 		// intent applies to it.
-		if r == nil || r.Status != ReservationActive || len(r.Flights) == 0 || len(r.Passengers) == 0 || !ok(r) {
+		// One request per reservation and task: an earlier intent's
+		// reservation is never picked again (no second bag question or
+		// refusal about it).
+		if r == nil || r.Status != ReservationActive || len(r.Flights) == 0 || len(r.Passengers) == 0 || x.usedInTask(id) || !ok(r) {
 			continue
 		}
 		rank := 0
@@ -1052,6 +1058,36 @@ func groundCompensationThenCancel(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
+// What a user asks for information for, and how they want to be reached
+// after a hand-off: the preference an information or transfer request
+// states (the audit's tool_task_with_preference), as the instruction
+// words it.
+var (
+	totalPurposes = []string{
+		"for my expense report",
+		"for my records",
+		"for an expense claim at work",
+	}
+	allTotalPurposes = []string{
+		"for my yearly travel budget",
+		"for my tax return",
+		"to compare it with my card statement",
+	}
+	bagPurposes = []string{
+		"so I know how many suitcases to pack",
+		"so I can decide whether to buy extra bags later",
+		"so I can tell the others travelling with me",
+	}
+	contactPreferences = []string{
+		"a phone call back",
+		"a live chat with them",
+		"an email with the next steps",
+	}
+)
+
+// pickPhrase returns one of phrases, drawn by r.
+func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
+
 func groundReservationTotal(g sim.GroundContext) (sim.Grounding, bool) {
 	x, ok := newGrounding(g)
 	if !ok {
@@ -1061,9 +1097,10 @@ func groundReservationTotal(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
+	purpose := pickPhrase(x.Rand, totalPurposes)
 	return sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r)},
-		Facts:   map[string]string{"reservation_id": r.ID},
+		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
+		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
 		Request: request(fmt.Sprintf("Tell me the total paid for reservation %s.", r.ID), ToolGetReservationDetails),
 		Actions: []emobench.Action{getReservation(r)},
 		Outputs: []string{fmt.Sprint(r.TotalPaid())},
@@ -1073,7 +1110,7 @@ func groundReservationTotal(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundAllTotal(g sim.GroundContext) (sim.Grounding, bool) {
 	x, ok := newGrounding(g)
-	if !ok || len(x.u.Reservations) < 2 || len(x.u.Reservations) > 4 || x.used(x.u.ID+"/all_reservations_total") {
+	if !ok || len(x.u.Reservations) < 2 || len(x.u.Reservations) > 4 || x.used(x.u.ID+"/all_reservations_total") || x.usedInTask(x.u.ID+"/all_reservations_total") {
 		return sim.Grounding{}, false
 	}
 	var actions []emobench.Action
@@ -1086,9 +1123,10 @@ func groundAllTotal(g sim.GroundContext) (sim.Grounding, bool) {
 		sum += r.TotalPaid()
 	}
 	actions = append(actions, calculation(strings.Join(terms, " + ")))
+	purpose := pickPhrase(x.Rand, allTotalPurposes)
 	return sim.Grounding{
-		Slots:   map[string]string{},
-		Facts:   map[string]string{},
+		Slots:   map[string]string{"purpose": purpose},
+		Facts:   map[string]string{"purpose": purpose},
 		Request: request("Tell me the total paid for all my reservations.", ToolCalculate),
 		Actions: actions,
 		Outputs: []string{fmt.Sprint(sum)},
@@ -1140,9 +1178,10 @@ func groundBagAllowance(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	free := FreeBags(x.u.Membership, r.Cabin) * len(r.Passengers)
+	purpose := pickPhrase(x.Rand, bagPurposes)
 	return sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r)},
-		Facts:   map[string]string{"reservation_id": r.ID},
+		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
+		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
 		Request: request(fmt.Sprintf("Tell me how many free checked bags reservation %s allows.", r.ID), ToolGetReservationDetails),
 		Actions: []emobench.Action{getReservation(r)},
 		Outputs: []string{fmt.Sprint(free)},
@@ -1337,13 +1376,14 @@ var outOfScope = []string{
 
 func groundOutOfScope(g sim.GroundContext) (sim.Grounding, bool) {
 	x, ok := newGrounding(g)
-	if !ok || x.used(x.u.ID+"/transfer_out_of_scope") {
+	if !ok || x.used(x.u.ID+"/transfer_out_of_scope") || x.usedInTask(x.u.ID+"/transfer_out_of_scope") {
 		return sim.Grounding{}, false
 	}
 	topic := outOfScope[x.Rand.IntN(len(outOfScope))]
+	contact := pickPhrase(x.Rand, contactPreferences)
 	return sim.Grounding{
-		Slots:   map[string]string{"topic": topic, "topic_cap": strings.ToUpper(topic[:1]) + topic[1:]},
-		Facts:   map[string]string{},
+		Slots:   map[string]string{"topic": topic, "topic_cap": strings.ToUpper(topic[:1]) + topic[1:], "preferred_contact": contact},
+		Facts:   map[string]string{"preferred_contact": contact},
 		Request: request(fmt.Sprintf("Please help me: %s.", topic), ToolTransfer),
 		Actions: []emobench.Action{act(ToolTransfer, map[string]any{"summary": fmt.Sprintf("User %s: %s.", x.u.ID, topic)})},
 		Uses:    []string{x.u.ID + "/transfer_out_of_scope"},

@@ -311,9 +311,9 @@ func catalogIntents() []sim.Intent {
 			Name: "order_status", Kind: sim.IntentRead, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
-				"I want to know the current status of my order {order_id} ({items}).",
-				"Where does my order {order_id} stand? I'm waiting for the {items}.",
-				"I'd like an update on order {order_id}, the one with the {items}: what is its status?",
+				"I want to know the current status of my order {order_id} ({items}), {purpose}.",
+				"Where does my order {order_id} stand? I'm waiting for the {items} and I'm asking {purpose}.",
+				"I'd like an update on order {order_id}, the one with the {items}, {purpose}: what is its status?",
 			},
 			Ground: groundStatus,
 		},
@@ -321,9 +321,9 @@ func catalogIntents() []sim.Intent {
 			Name: "gift_card_balance", Kind: sim.IntentRead, Families: allFamilies,
 			Path: []string{ToolGetUser},
 			Templates: []string{
-				"I want to know how much money is left on my gift card.",
-				"Before I shop again, I'd like to hear my gift card's remaining balance.",
-				"How much can I still spend with my gift card? I want the exact balance.",
+				"I want to know how much money is left on my gift card, {purpose}.",
+				"Before I shop again, I'd like to hear my gift card's remaining balance, {purpose}.",
+				"How much can I still spend with my gift card? I want the exact balance, {purpose}.",
 			},
 			Ground: groundGiftCardBalance,
 		},
@@ -331,9 +331,9 @@ func catalogIntents() []sim.Intent {
 			Name: "order_total", Kind: sim.IntentRead, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolCalculate},
 			Templates: []string{
-				"I want to know the total price of the items in my order {order_id}.",
-				"For my budget, what did the {items} in order {order_id} cost altogether?",
-				"I need the sum of the item prices in order {order_id} for my records.",
+				"I want to know the total price of the items in my order {order_id}, {purpose}.",
+				"What did the {items} in order {order_id} cost altogether? I need it {purpose}.",
+				"I need the sum of the item prices in order {order_id}, {purpose}.",
 			},
 			Ground: groundOrderTotal,
 		},
@@ -371,9 +371,9 @@ func catalogIntents() []sim.Intent {
 			Name: "courier_complaint_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness"},
 			Path: []string{ToolGetOrder, ToolTransfer},
 			Templates: []string{
-				"The courier left my order {order_id} in the rain and was rude to me. I want to file a complaint with a person.",
-				"I want to complain about how the delivery of order {order_id} was handled by the courier, to someone who can act on it.",
-				"The delivery of order {order_id} was a mess: the courier threw the box over the fence. I want a human to take my complaint.",
+				"The courier left my order {order_id} in the rain and was rude to me. I want to file a complaint with a person, and what I expect is {outcome}.",
+				"I want to complain about how the delivery of order {order_id} was handled by the courier, to someone who can act on it. I'd like {outcome}.",
+				"The delivery of order {order_id} was a mess: the courier threw the box over the fence. I want a human to take my complaint; I'm asking for {outcome}.",
 			},
 			Ground: groundCourierComplaint,
 		},
@@ -511,7 +511,10 @@ func userOrders(db *DB, userID string, keep func(o *Order) bool) []*Order {
 // pickOrder picks one of the user's orders that keep accepts, at random
 // among those no kept task used yet, else among all.
 func pickOrder(g sim.GroundContext, db *DB, keep func(o *Order) bool) (*Order, bool) {
-	all := userOrders(db, g.UserID, keep)
+	// An order an earlier intent of the task used is never picked again:
+	// one request per order and task (no second new address, no repeated
+	// question or refusal about it).
+	all := userOrders(db, g.UserID, func(o *Order) bool { return keep(o) && !usedInTask(g, o.ID) })
 	if len(all) == 0 {
 		return nil, false
 	}
@@ -523,6 +526,11 @@ func pickOrder(g sim.GroundContext, db *DB, keep func(o *Order) bool) (*Order, b
 		}
 	}
 	return fresh[g.Rand.IntN(len(fresh))], true
+}
+
+// usedInTask reports whether an earlier intent of g's task used id.
+func usedInTask(g sim.GroundContext, id string) bool {
+	return g.UsedInTask != nil && g.UsedInTask(id)
 }
 
 func isStatus(status string) func(o *Order) bool {
@@ -1104,6 +1112,35 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 	}
 }
 
+// What a user asks for information for, or wants from a complaint: the
+// preference an information or hand-off request states (the audit's
+// tool_task_with_preference), as the instruction words it.
+var (
+	statusPurposes = []string{
+		"so I know when to be at home for the delivery",
+		"because I need the items before the weekend",
+		"before I decide whether to change anything about it",
+	}
+	balancePurposes = []string{
+		"because I plan to pay my next order with it",
+		"so I can decide whether it covers a new pair of shoes",
+		"to check it against the receipt I kept",
+	}
+	totalPurposes = []string{
+		"for my monthly budget",
+		"for my records",
+		"for an expense report at work",
+	}
+	complaintOutcomes = []string{
+		"a written apology from the courier company",
+		"a note on the courier's record so it does not happen again",
+		"another courier for my future deliveries",
+	}
+)
+
+// pickPhrase returns one of phrases, drawn by r.
+func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
+
 func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := stateOf(g.Env)
 	if !ok {
@@ -1113,9 +1150,10 @@ func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
+	purpose := pickPhrase(g.Rand, statusPurposes)
 	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o)},
-		Facts:   map[string]string{"order_id": o.ID},
+		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
+		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
 		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
 		Outputs: []string{o.Status},
@@ -1129,12 +1167,15 @@ func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	gc := giftCard(db.Users[g.UserID])
-	if gc == nil {
+	balanceAsked := g.UserID + "/gift_card_balance" // asked once a task
+	if gc == nil || usedInTask(g, balanceAsked) {
 		return sim.Grounding{}, false
 	}
+	purpose := pickPhrase(g.Rand, balancePurposes)
 	return sim.Grounding{
-		Slots:   map[string]string{},
-		Facts:   map[string]string{},
+		Uses:    []string{balanceAsked},
+		Slots:   map[string]string{"purpose": purpose},
+		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "What is the balance of my gift card?", Tools: []string{ToolGetUser}},
 		Actions: []emobench.Action{action(ToolGetUser, "user_id", g.UserID)},
 		Outputs: []string{gc.Balance.String()},
@@ -1154,9 +1195,10 @@ func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
 	for i, it := range o.Items {
 		prices[i] = it.Price.String()
 	}
+	purpose := pickPhrase(g.Rand, totalPurposes)
 	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o)},
-		Facts:   map[string]string{"order_id": o.ID},
+		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
+		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
 		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolCalculate, "expression", strings.Join(prices, " + "))},
 		Outputs: []string{o.Total().String()},
@@ -1234,9 +1276,10 @@ func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
+	outcome := pickPhrase(g.Rand, complaintOutcomes)
 	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID},
-		Facts:   map[string]string{"order_id": o.ID},
+		Slots:   map[string]string{"order_id": o.ID, "outcome": outcome},
+		Facts:   map[string]string{"order_id": o.ID, "outcome": outcome},
 		Request: emobench.Request{Text: fmt.Sprintf("I want to complain about the courier who delivered order %s.", o.ID), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolTransfer, "summary",
 			fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID))},

@@ -53,14 +53,10 @@ func main() {
 	}
 }
 
-// options are the generator's settings for the embedded tasks: walks of
-// three or four steps (an authenticated lookup, then two or three tools),
-// and mostly two or three intents a task, for multi-write tasks.
+// options are the generator's settings for the embedded tasks: Tracer's
+// defaults (what `tracer generate` gives users) and the split's seed.
 func options(split emobench.Split) tracer.GenerateOptions {
-	o := tracer.GenerateOptions{
-		Seed: airline.TestTaskSeed, Split: split,
-		WalkSteps: []int{3, 4}, Intents: []int{1, 2, 3}, IntentsDist: []float64{1, 2, 2},
-	}
+	o := tracer.GenerateOptions{Seed: airline.TestTaskSeed, Split: split}
 	if split == emobench.SplitTrain {
 		o.Seed = airline.TrainTaskSeed
 	}

@@ -19,14 +19,6 @@ import (
 	"github.com/emobench/emobench/tracer"
 )
 
-// Walks favour the longer paths (the multi-write intents) and tasks
-// favour more intents, so the test set holds on average at least 1.5
-// writes a task; lengths and counts stay tracer's defaults.
-var (
-	walkStepsDist = []float64{1, 2, 4} // walk steps 2, 3, 4
-	intentsDist   = []float64{1, 2, 4} // 1, 2, 3 intents
-)
-
 func main() {
 	out := flag.String("out", "tasks.json", "the file the test tasks go to")
 	trainOut := flag.String("train-out", "tasks_train.json", "the file the train tasks go to")
@@ -53,8 +45,9 @@ func generate(ctx context.Context) (test, train []emobench.TaskSpec, err error) 
 	if !ok {
 		return nil, nil, fmt.Errorf("the retail domain has no intent catalog")
 	}
+	// Tracer's defaults: what `tracer generate` gives users.
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
-		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, WalkStepsDist: walkStepsDist, IntentsDist: intentsDist, Exclude: exclude}
+		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude}
 	}
 	g, err := tracer.Generate(ctx, dom, opts(retail.NumTestTasks, retail.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {

@@ -55,8 +55,7 @@ func TestGenerate_Golden(t *testing.T) {
 func TestGenerate_Seeds(t *testing.T) {
 	dom := retail.New().(sim.CatalogDomain)
 	gen := func(seed uint64) []byte {
-		g, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: 15, Seed: seed, Split: emobench.SplitTrain,
-			WalkStepsDist: walkStepsDist, IntentsDist: intentsDist})
+		g, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: 15, Seed: seed, Split: emobench.SplitTrain})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,8 +77,7 @@ func BenchmarkGenerate(b *testing.B) {
 	dom := retail.New().(sim.CatalogDomain)
 	const n = 20
 	for i := 0; i < b.N; i++ {
-		if _, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: n, Seed: uint64(i), Split: emobench.SplitTrain,
-			WalkStepsDist: walkStepsDist, IntentsDist: intentsDist}); err != nil {
+		if _, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: n, Seed: uint64(i), Split: emobench.SplitTrain}); err != nil {
 			b.Fatal(err)
 		}
 	}
