@@ -196,10 +196,8 @@ func TestAudit_TransferWithOtherRequests(t *testing.T) {
 	}
 }
 
-// The embedded retail and airline tasks pass every rule, except that their
-// information requests (no gold write, an answer among the outputs) have
-// no preference fact beyond identity, as magnet-tau's template asks: they
-// are listed in the log. Any other failure fails the test.
+// The embedded retail and airline tasks pass every rule, as `tracer audit
+// --domain` requires for exit 0.
 func TestAudit_EmbeddedTasks(t *testing.T) {
 	for _, name := range []string{"retail", "airline"} {
 		t.Run(name, func(t *testing.T) {
@@ -209,25 +207,10 @@ func TestAudit_EmbeddedTasks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			writes := map[string]bool{}
-			for _, tool := range dom.NewEnvironment().Tools() {
-				writes[tool.Name] = tool.Writes
-			}
-			information := 0
 			for _, f := range report.Failures() {
-				task := tasks[f.Index]
-				if f.Criterion == tracer.CriterionToolTask && strings.Contains(f.Reason, "no preference fact") &&
-					(len(task.Outputs) > 0 || len(task.Forbidden) > 0 || !slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return writes[a.Name] })) {
-					information++
-					t.Logf("%s: information request without a preference: %s", f.TaskID, f.Reason)
-					continue
-				}
 				t.Errorf("%s (task %d): %s by %s: %s", f.TaskID, f.Index, f.Criterion, f.Method, f.Reason)
 			}
-			t.Logf("%s: %d tasks, %d information requests without a preference", name, len(tasks), information)
-			if information > len(tasks)/3 {
-				t.Errorf("%d of %d tasks are information requests without a preference, want at most a quarter", information, len(tasks))
-			}
+			t.Logf("%s: %d tasks audited", name, len(tasks))
 		})
 	}
 }

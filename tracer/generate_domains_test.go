@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -33,8 +34,10 @@ func catalogDomains(tb testing.TB) []sim.CatalogDomain {
 }
 
 // TestGenerate_Domains is issue 11's acceptance on every domain with a
-// catalog: 200 tasks from seed 7 (40 with -short) that the oracle solves
-// with the scripted user in both conditions, a byte-identical second
+// catalog: 200 tasks from seed 7 (40 with -short) with the default options
+// that hold on average at least 1.5 writes (30% two or more) and 5%
+// transfers, repeat no request on one order or reservation, that the
+// oracle solves with the scripted user in both conditions, a byte-identical second
 // generation, a forbidden share of at least 10% whose gold database is
 // the initial one and which careless fails at least 90% of the time, and
 // train tasks (the test ones excluded) whose action sets no test task
@@ -53,10 +56,29 @@ func TestGenerate_Domains(t *testing.T) {
 			if again := encode(t, generate(t, dom, opts).Tasks); !bytes.Equal(first, again) {
 				t.Fatal("a second generation with seed 7 differs")
 			}
+			writes, multi, transfers := 0, 0, g.Kinds[tracer.KindTransfer]
+			for _, w := range g.Writes {
+				writes += w
+				if w >= 2 {
+					multi++
+				}
+			}
+			if avg := float64(writes) / float64(len(g.Writes)); avg < 1.5 {
+				t.Errorf("%.2f writes a task with the default options, want at least 1.5", avg)
+			}
+			if share := float64(multi) / float64(n); share < 0.30 {
+				t.Errorf("%.2f of the tasks hold two or more writes, want at least 0.30", share)
+			}
+			if share := float64(transfers) / float64(n); share < 0.05 {
+				t.Errorf("transfer share %.3f, want at least 0.05", share)
+			}
 			initial := dom.NewEnvironment().Hash()
 			forbidden, carelessFailed := 0, 0
 			for i := range g.Tasks {
 				task := &g.Tasks[i]
+				if repeat := repeatedRequest(task); repeat != "" {
+					t.Errorf("%s: %s", task.ID, repeat)
+				}
 				for _, withEmotions := range []bool{true, false} {
 					traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{Domain: dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: 1})
 					if err != nil || !traj.Passed() {
@@ -97,6 +119,45 @@ func TestGenerate_Domains(t *testing.T) {
 			t.Logf("%s: %d forbidden, careless fails %d; train refused %d leaks", dom.Name(), forbidden, carelessFailed, len(train.Leaks))
 		})
 	}
+}
+
+// repeatedRequest describes how task asks the same of one entity twice:
+// two equal requests, forbidden writes or gold writes, or two requests
+// naming one order or reservation (a fact whose key ends in order_id or
+// reservation_id); "" when it does not.
+func repeatedRequest(task *emobench.TaskSpec) string {
+	seen := map[string]bool{}
+	for _, r := range task.Scenario.Requests {
+		if seen[r.Text] {
+			return fmt.Sprintf("request %q twice", r.Text)
+		}
+		seen[r.Text] = true
+	}
+	for _, list := range [][]emobench.Action{task.Forbidden, task.Actions} {
+		calls := map[string]bool{}
+		for _, a := range list {
+			key := a.Name + " " + string(a.Arguments)
+			if calls[key] && (strings.Contains(a.Name, "cancel") || strings.Contains(a.Name, "update") || strings.Contains(a.Name, "modify") || strings.Contains(a.Name, "return") || strings.Contains(a.Name, "exchange")) {
+				return fmt.Sprintf("%s twice", key)
+			}
+			calls[key] = true
+		}
+	}
+	for key, id := range task.Scenario.Facts {
+		if !strings.HasSuffix(key, "order_id") && !strings.HasSuffix(key, "reservation_id") {
+			continue
+		}
+		var naming []string
+		for _, r := range task.Scenario.Requests {
+			if strings.Contains(r.Text, id) {
+				naming = append(naming, r.Text)
+			}
+		}
+		if len(naming) > 1 {
+			return fmt.Sprintf("%d requests name %s: %q", len(naming), id, naming)
+		}
+	}
+	return ""
 }
 
 // slicesHasForbiddenIntent reports whether task combines a forbidden intent

@@ -71,7 +71,7 @@ func TestLLMParaphraser(t *testing.T) {
 		}
 		return "Hello. " + text
 	})
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 3, Paraphraser: &tracer.LLMParaphraser{Client: client}})
+	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 3, WalkStepsDist: uniform3, IntentsDist: uniform3, Paraphraser: &tracer.LLMParaphraser{Client: client}})
 	if g.Rejected[tracer.RejectParaphraseLostFact] == 0 {
 		t.Fatalf("rejected %v, want paraphrase_lost_fact", g.Rejected)
 	}
