@@ -124,7 +124,8 @@ const (
 // draws its intent count, its user (Catalog.Users) and the authentication
 // (Catalog.Authenticate); then for each intent a walk over the tool graph
 // picks the intent (walk.go), whose grounder is given a working copy of
-// the database with the earlier intents' gold calls already run. The gold
+// the database with the earlier intents' gold calls already run and the
+// entities those intents used (GroundContext.UsedInTask). The gold
 // calls run on that copy (a tool error rejects the candidate), every gold
 // write is checked with Catalog.CheckPolicy before it runs and every
 // forbidden write must fail it. A kept task passes every check of
@@ -146,7 +147,9 @@ const (
 // joins the intents' rendered templates; its facts, requests, outputs and
 // forbidden writes are the groundings' in order, its actions the opener
 // and the groundings' calls, its emotion profile balanced over the
-// families the intents fit (emotion_sample.go). IDs are
+// families the intents fit (emotion_sample.go), its EmotionInstruction
+// that profile's text (sim.RenderEmotion, variant
+// sim.EpisodeSeed(Seed, id, 1)). IDs are
 // <domain>-<split>-NNN.
 //
 // Errors: bad options, a catalog that fails Validate or lacks an intent
