@@ -1,6 +1,8 @@
 package tracer_test
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -87,5 +89,28 @@ func TestGenerate_UsedInTask(t *testing.T) {
 	}
 	if reused == 0 {
 		t.Error("no order was asked about in two tasks: UsedInTask must not carry over from kept tasks")
+	}
+}
+
+// TestGenerate_DefaultWeights: options without weights take the default
+// ones (1,2,4 for walk steps 2,3,4 and for 1,2,3 intents), and other
+// values without weights are drawn uniformly rather than refused.
+func TestGenerate_DefaultWeights(t *testing.T) {
+	if got, want := tracer.DefaultWalkStepsDist, []float64{1, 2, 4}; !slices.Equal(got, want) {
+		t.Fatalf("DefaultWalkStepsDist %v, want %v", got, want)
+	}
+	implicit := encode(t, generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 4}).Tasks)
+	explicit := encode(t, generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 4,
+		WalkSteps: []int{2, 3, 4}, WalkStepsDist: []float64{1, 2, 4}, Intents: []int{1, 2, 3}, IntentsDist: []float64{1, 2, 4}}).Tasks)
+	if !bytes.Equal(implicit, explicit) {
+		t.Fatal("default options differ from walk steps 2,3,4 and intents 1,2,3 weighted 1,2,4")
+	}
+	uniform := encode(t, generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 4, WalkStepsDist: uniform3, IntentsDist: uniform3}).Tasks)
+	if bytes.Equal(implicit, uniform) {
+		t.Fatal("the default weights give the same tasks as uniform ones")
+	}
+	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 6, Seed: 4, Intents: []int{1, 2}})
+	if len(g.Tasks) != 6 {
+		t.Fatalf("intents 1,2 without weights kept %d tasks, want 6", len(g.Tasks))
 	}
 }
