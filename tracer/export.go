@@ -54,7 +54,7 @@ type ExportConfig struct {
 // counted (SkipImported, SkipUnknownDomain). It fails on a missing
 // selection (ENOTFOUND), on a record that fails validation under Strict
 // (the *sft.ValidationError, wrapped), when no record was written
-// (EINVALID, with the stats), or on a db or write error; what was written
+// (a *NoRecordsError, with the stats), or on a db or write error; what was written
 // before a failure is then not a complete export.
 func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.Stats, error) {
 	if cfg.Domain == nil {
@@ -123,9 +123,22 @@ func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.S
 		}
 	}
 	if sw.Stats.Records == 0 {
-		return sw.Stats, emobench.Errorf(emobench.EINVALID, "tracer export: no record written (%d failed validation, %d skipped)", sumInvalid(sw.Stats), sumSkipped(sw.Stats))
+		return sw.Stats, &NoRecordsError{Invalid: sumInvalid(sw.Stats), Skipped: sumSkipped(sw.Stats)}
 	}
 	return sw.Stats, nil
+}
+
+// NoRecordsError is Export's error when no record was written: every
+// trajectory was skipped or failed validation. It is a failure of the data,
+// not of the request, so it carries no emobench error code (the CLI exits
+// 1, without a usage hint).
+type NoRecordsError struct {
+	Invalid int // trajectories whose record failed validation
+	Skipped int // trajectories skipped (imported runs, unknown domains)
+}
+
+func (e *NoRecordsError) Error() string {
+	return fmt.Sprintf("tracer export: no record written (%d failed validation, %d skipped)", e.Invalid, e.Skipped)
 }
 
 func sumInvalid(s sft.Stats) int {
