@@ -27,6 +27,10 @@ type Record struct {
 	// Messages is the conversation without a system message: user,
 	// assistant and tool messages in order.
 	Messages []emobench.Message
+	// Offset is the stored index of Messages[0]: 1 when NewRecord dropped
+	// the trajectory's leading system message, else 0. Messages[i] is
+	// message #(i+Offset) of `emobench show`.
+	Offset int
 }
 
 // NewRecord returns the record of one trajectory's messages under policy and
@@ -46,6 +50,7 @@ func NewRecord(trajectoryID int64, domain, emotionFamily, policy string, tools [
 	rec := &Record{TrajectoryID: trajectoryID, Domain: domain, EmotionFamily: emotionFamily, System: policy, Tools: tools}
 	if len(msgs) > 0 && msgs[0].Role == emobench.RoleSystem {
 		msgs = msgs[1:]
+		rec.Offset = 1
 	}
 	used := map[string]bool{}
 	for _, m := range msgs {

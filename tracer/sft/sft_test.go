@@ -311,3 +311,31 @@ func TestRenderQwen3_ThinkStripsNewlinesOnly(t *testing.T) {
 		t.Errorf("RenderQwen3 = %q, want %q", got, want)
 	}
 }
+
+// A record made from a trajectory that stored its system message names a
+// failing message by its stored index, as emobench show numbers it (#N):
+// one more than its index in Record.Messages.
+func TestValidate_StoredNumbering(t *testing.T) {
+	msgs := []emobench.Message{
+		{Role: emobench.RoleSystem, Content: "stored policy"},
+		user("a"),
+		agent("", call("c1", "refund", `{"order_id":"#R1"}`)),
+		result("c1", "", "r"),
+		agent("d"),
+	}
+	rec := sft.NewRecord(42, "shop", "", fixturePolicy, fixtureTools, msgs)
+	if got, want := rec.Offset, 1; got != want {
+		t.Fatalf("Offset = %d, want %d", got, want)
+	}
+	err := sft.NewValidator().Validate(rec)
+	var ve *sft.ValidationError
+	if !errors.As(err, &ve) {
+		t.Fatalf("Validate = %v, want a *ValidationError", err)
+	}
+	if got, want := ve.Message, 2; got != want {
+		t.Errorf("Message = %d, want %d (the stored index of the refund call)", got, want)
+	}
+	if got, want := err.Error(), "trajectory 42: message #2: arguments_schema: "; !strings.HasPrefix(got, want) {
+		t.Errorf("error %q, want prefix %q", got, want)
+	}
+}

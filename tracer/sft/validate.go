@@ -47,16 +47,19 @@ const (
 // ValidationError is why one record may not be written.
 type ValidationError struct {
 	TrajectoryID int64
-	Message      int // index in Record.Messages; -1 for the record as a whole
-	Reason       Reason
-	Detail       string
+	// Message is the message's index in the stored trajectory, as
+	// `emobench show` numbers it (#N): its index in Record.Messages plus
+	// Record.Offset; -1 for the record as a whole.
+	Message int
+	Reason  Reason
+	Detail  string
 }
 
 func (e *ValidationError) Error() string {
 	if e.Message < 0 {
 		return fmt.Sprintf("trajectory %d: %s: %s", e.TrajectoryID, e.Reason, e.Detail)
 	}
-	return fmt.Sprintf("trajectory %d: message %d: %s: %s", e.TrajectoryID, e.Message, e.Reason, e.Detail)
+	return fmt.Sprintf("trajectory %d: message #%d: %s: %s", e.TrajectoryID, e.Message, e.Reason, e.Detail)
 }
 
 // Validator checks records against their tools' JSON schemas, compiling
@@ -81,6 +84,9 @@ func (v *Validator) Validate(rec *Record) error {
 		return err
 	}
 	fail := func(i int, r Reason, format string, args ...any) error {
+		if i >= 0 {
+			i += rec.Offset
+		}
 		return &ValidationError{TrajectoryID: rec.TrajectoryID, Message: i, Reason: r, Detail: fmt.Sprintf(format, args...)}
 	}
 	seen := map[string]bool{}
@@ -110,7 +116,7 @@ func (v *Validator) Validate(rec *Record) error {
 				}
 				seen[tc.ID] = true
 				if err := checkArguments(schemas, tc); err != nil {
-					err.TrajectoryID, err.Message = rec.TrajectoryID, i
+					err.TrajectoryID, err.Message = rec.TrajectoryID, i+rec.Offset
 					return err
 				}
 			}
