@@ -19,6 +19,7 @@ type ExportTrajectory struct {
 	RunID         int64
 	RunDomain     string // the run's domain name ("unknown" when the source gave none)
 	SourceFormat  string // the run's source format: emobench.SourceNative for emobench run
+	Condition     string // the run's condition (with-emotions, without-emotions, none)
 	EmotionFamily string // the task's emotion family; "" when it has none
 	Messages      []emobench.Message
 }
@@ -65,7 +66,7 @@ func (db *DB) exportTrajectories(ctx context.Context, list func() ([]sqlcdb.List
 			return
 		}
 		for _, r := range rows {
-			t := ExportTrajectory{ID: r.ID, RunID: r.RunID, RunDomain: r.RunDomain, SourceFormat: r.SourceFormat, EmotionFamily: r.EmotionFamily.String}
+			t := ExportTrajectory{ID: r.ID, RunID: r.RunID, RunDomain: r.RunDomain, SourceFormat: r.SourceFormat, Condition: r.Condition, EmotionFamily: r.EmotionFamily.String}
 			if t.Messages, err = db.messages(ctx, r.ID); err != nil {
 				yield(ExportTrajectory{}, fmt.Errorf("trajectory %d: %w", r.ID, err))
 				return

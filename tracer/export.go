@@ -49,7 +49,10 @@ type ExportConfig struct {
 }
 
 // Export writes the records of cfg's trajectories onto w as JSON lines of
-// cfg.Format, in trajectory-id order, and returns their stats.
+// cfg.Format, in trajectory-id order, and returns their stats. Stats count
+// each record under its funnel family (FunnelFamily, as tracer filter's
+// funnel does): none under the without-emotions condition, unlabelled for a
+// task without a family.
 // Trajectories of imported runs and of unknown domains are skipped and
 // counted (SkipImported, SkipUnknownDomain). It fails on a missing
 // selection (ENOTFOUND), on a record that fails validation under Strict
@@ -112,7 +115,10 @@ func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.S
 				sw.Skip(SkipUnknownDomain)
 				continue
 			}
-			rec := sft.NewRecord(t.ID, t.RunDomain, t.EmotionFamily, dom.Policy, dom.Tools, t.Messages)
+			// The funnel's family (FunnelFamily): the without-emotions
+			// condition counts as none, whatever the task's family.
+			family := FunnelFamily(t.Condition, t.EmotionFamily)
+			rec := sft.NewRecord(t.ID, t.RunDomain, family, dom.Policy, dom.Tools, t.Messages)
 			if err := sw.Write(rec); err != nil {
 				var ve *sft.ValidationError
 				if errors.As(err, &ve) && !cfg.Strict {

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // importedRunDB stores one imported τ-bench run (run 1) and returns the db.
@@ -27,5 +31,40 @@ func TestTracerExport_ErrNoRecords(t *testing.T) {
 	}
 	if !strings.Contains(r.stderr, "no record written (0 failed validation, ") || strings.Contains(r.stderr, "--help") {
 		t.Errorf("stderr %q: want the no-record error without the usage hint", r.stderr)
+	}
+}
+
+// tracer export --stats counts a selection's records per emotion family as
+// tracer funnel counts its kept trajectories: a without-emotions
+// trajectory is family none, not its task's family.
+func TestTracerExport_FamiliesMatchFunnel(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "tracer.db")
+	tasks, _ := writeTasksFile(t, "retail", 3)
+	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks", tasks, "--agent", "oracle", "--user", "scripted", "--samples", "1", "--concurrency", "1")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--name", "kept")
+	kept := map[string]int{}
+	for _, r := range parseFunnel(t, mustRun(t, "--db", dbPath, "tracer", "funnel", "--selection", "kept", "--format", "json")) {
+		if r.Domain != "all" && r.Kept > 0 {
+			kept[r.Family] += r.Kept
+		}
+	}
+	if kept["none"] == 0 || len(kept) < 2 {
+		t.Fatalf("funnel kept %v: want none and at least one emotion family", kept)
+	}
+	dir := t.TempDir()
+	stats := filepath.Join(dir, "stats.json")
+	mustRun(t, "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "openai", "--out", filepath.Join(dir, "train.jsonl"), "--stats", stats)
+	b, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		ByEmotionFamily map[string]int `json:"by_emotion_family"`
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(kept, s.ByEmotionFamily); diff != "" {
+		t.Errorf("export by_emotion_family (-funnel kept +export):\n%s", diff)
 	}
 }

@@ -22,7 +22,7 @@ func (q *Queries) FindSelectionByName(ctx context.Context, name string) (int64, 
 }
 
 const ListRunExportTrajectories = `-- name: ListRunExportTrajectories :many
-SELECT t.id, t.run_id, r.domain AS run_domain, r.source_format, k.emotion_family
+SELECT t.id, t.run_id, r.domain AS run_domain, r.source_format, r.condition, k.emotion_family
 FROM trajectories t
 JOIN runs r ON r.id = t.run_id
 JOIN tasks k ON k.id = t.task_id
@@ -35,6 +35,7 @@ type ListRunExportTrajectoriesRow struct {
 	RunID         int64
 	RunDomain     string
 	SourceFormat  string
+	Condition     string
 	EmotionFamily sql.NullString
 }
 
@@ -54,6 +55,7 @@ func (q *Queries) ListRunExportTrajectories(ctx context.Context, runID int64) ([
 			&i.RunID,
 			&i.RunDomain,
 			&i.SourceFormat,
+			&i.Condition,
 			&i.EmotionFamily,
 		); err != nil {
 			return nil, err
@@ -70,7 +72,7 @@ func (q *Queries) ListRunExportTrajectories(ctx context.Context, runID int64) ([
 }
 
 const ListSelectionExportTrajectories = `-- name: ListSelectionExportTrajectories :many
-SELECT t.id, t.run_id, r.domain AS run_domain, r.source_format, k.emotion_family
+SELECT t.id, t.run_id, r.domain AS run_domain, r.source_format, r.condition, k.emotion_family
 FROM selection_trajectories s
 JOIN trajectories t ON t.id = s.trajectory_id
 JOIN runs r ON r.id = t.run_id
@@ -84,6 +86,7 @@ type ListSelectionExportTrajectoriesRow struct {
 	RunID         int64
 	RunDomain     string
 	SourceFormat  string
+	Condition     string
 	EmotionFamily sql.NullString
 }
 
@@ -103,6 +106,7 @@ func (q *Queries) ListSelectionExportTrajectories(ctx context.Context, selection
 			&i.RunID,
 			&i.RunDomain,
 			&i.SourceFormat,
+			&i.Condition,
 			&i.EmotionFamily,
 		); err != nil {
 			return nil, err
