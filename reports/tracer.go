@@ -78,6 +78,27 @@ func keptFamiliesSection(in Input) []section {
 		rows[i] = row{Label: b.Family, Value: float64(b.Kept), CI: Interval{Lo: math.NaN(), Hi: math.NaN()}, Text: text}
 	}
 	caption := fmt.Sprintf("Kept trajectories per emotion family of the task (none: the without-emotions condition, whose user played no emotion), all domains summed; the percentage is of the %d kept.", total)
-	d := rowChart(keptFamiliesChartID, "", "kept trajectories", "kept trajectories", rows, 0, float64(max(top, 1)), false)
+	hi, step := countAxis(top)
+	d := rowChart(keptFamiliesChartID, "", "kept trajectories", "kept trajectories", rows, 0, float64(hi), false)
+	share := d.patch
+	d.patch = func(o map[string]any) { // counts: whole-number ticks, not rowChart's 0.2 of a rate
+		share(o)
+		axis := o["xAxis"].([]map[string]any)[0]
+		axis["interval"], axis["minInterval"] = step, 1
+	}
 	return one(figure{Title: cmp.Or(k.Title, "Kept trajectories by emotion family"), Caption: withCaption(caption, k.Caption) + commandNote(k.Command)}, d, "")
+}
+
+// countAxis is the [0, hi] range and tick step of a count axis whose
+// largest value is top: the step is 1, 2 or 5 times a power of ten, the
+// least giving at most 5 intervals, and hi the first multiple of it at or
+// above top (at least one step), so that every tick is a whole number.
+func countAxis(top int) (hi, step int) {
+	for pow := 1; ; pow *= 10 {
+		for _, m := range []int{1, 2, 5} {
+			if step = m * pow; top <= 5*step {
+				return max(step, (top+step-1)/step*step), step
+			}
+		}
+	}
 }

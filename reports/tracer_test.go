@@ -72,3 +72,40 @@ func TestBuild_TracerSections(t *testing.T) {
 		t.Fatal("no selection: Tracer charts present")
 	}
 }
+
+// The kept-families axis counts trajectories: whole-number ticks, at most
+// five intervals (342 kept: ticks 0, 100, ..., 400, not 1,710 of 0.2).
+func TestKeptFamilies_CountAxis(t *testing.T) {
+	for _, c := range []struct{ top, hi, step int }{
+		{0, 1, 1}, {1, 1, 1}, {4, 4, 1}, {5, 5, 1}, {6, 6, 2}, {10, 10, 2}, {11, 15, 5}, {66, 80, 20}, {342, 400, 100}, {1200, 1500, 500},
+	} {
+		if hi, step := countAxis(c.top); hi != c.hi || step != c.step {
+			t.Errorf("countAxis(%d) = %d, %d, want %d, %d", c.top, hi, step, c.hi, c.step)
+		}
+	}
+	in := Build(Data{Tracer: &TracerSelection{Name: "sft", Funnel: analysis.Funnel{
+		Rows: []analysis.FunnelRow{{Domain: "retail", Family: "fear", Kept: 66}, {Domain: "retail", Family: "none", Kept: 342}},
+	}}})
+	for _, c := range chartsJSON(t, MustRender(t, in)) {
+		if c.ID != keptFamiliesChartID {
+			continue
+		}
+		var opt struct {
+			XAxis []struct {
+				Min, Max, Interval, MinInterval float64
+			} `json:"xAxis"`
+		}
+		b, err := json.Marshal(c.Option)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &opt); err != nil {
+			t.Fatal(err)
+		}
+		if len(opt.XAxis) != 1 || opt.XAxis[0] != (struct{ Min, Max, Interval, MinInterval float64 }{0, 400, 100, 1}) {
+			t.Fatalf("xAxis = %+v, want min 0, max 400, interval 100, minInterval 1", opt.XAxis)
+		}
+		return
+	}
+	t.Fatal("no kept-families chart")
+}
