@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
@@ -82,6 +83,11 @@ func generateTasks(c *cli.Context, e *env) error {
 	if name == "" {
 		name = fmt.Sprintf("%s-%s-s%d", domName, opts.Split, opts.Seed)
 	}
+	if c.String("out") == "" && !c.Bool("replace") {
+		if err := refuseStoredTaskSet(c, name); err != nil {
+			return err
+		}
+	}
 	gen, err := tracer.Generate(c.Context, dom, opts)
 	if gen != nil {
 		printGenerated(e, gen)
@@ -113,6 +119,33 @@ func generateTasks(c *cli.Context, e *env) error {
 	}
 	e.println(fmt.Sprintf("stored %d tasks as task set %s in %s (run them with: emobench run --task-set %s)", len(gen.Tasks), name, c.String("db"), name))
 	return nil
+}
+
+// refuseStoredTaskSet refuses, before anything is generated, a task set
+// name --db already holds (a usage error naming --replace and --name). A
+// database that is not there yet, or not of the current schema (the store
+// step migrates it), holds none that matters now: the store step still
+// refuses a name stored meanwhile.
+func refuseStoredTaskSet(c *cli.Context, name string) error {
+	path := c.String("db")
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	store, err := openCurrent(c)
+	if err != nil {
+		return nil
+	}
+	defer store.Close()
+	set, err := store.FindTaskSet(c.Context, name)
+	var missing *db.TaskSetNotFoundError
+	switch {
+	case errors.As(err, &missing):
+		return nil
+	case err != nil:
+		return err
+	}
+	return usagef("task set %q already exists in %s (%d %s tasks, stored %s): --replace replaces it, or --name names another",
+		name, path, set.Tasks, set.Domain, set.CreatedAt.UTC().Format("2006-01-02 15:04"))
 }
 
 // generateOptions reads the flags; bad values are usage errors.

@@ -68,3 +68,23 @@ func TestTracerExport_FamiliesMatchFunnel(t *testing.T) {
 		t.Errorf("export by_emotion_family (-funnel kept +export):\n%s", diff)
 	}
 }
+
+// tracer generate --name NAME refuses a task set NAME --db already holds
+// before generating anything: exit 2, naming --replace, nothing printed
+// of a generation.
+func TestTracerGenerate_ErrNameStoredFirst(t *testing.T) {
+	domain := catalogDomain(t)
+	dbPath := filepath.Join(t.TempDir(), "t.db")
+	mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "3", "--split", "train", "--name", "small")
+	r := runCLI(t, "", "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "3", "--split", "train", "--name", "small")
+	if got, want := r.code, exitUsage; got != want {
+		t.Fatalf("exit %d, want %d; stderr %q", got, want, r.stderr)
+	}
+	want := `task set "small" already exists in ` + dbPath + " (3 " + domain + " tasks, stored "
+	if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "--replace replaces it, or --name names another") {
+		t.Errorf("stderr %q, want %q ... naming --replace and --name", r.stderr, want)
+	}
+	if r.stdout != "" {
+		t.Errorf("generated before refusing the name:\n%s", r.stdout)
+	}
+}
