@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/sim"
@@ -24,14 +26,16 @@ func tracerAuditCommand(e *env) *cli.Command {
 		Usage:  "check tasks on magnet-tau's four criteria: goal-oriented, a tool task with a preference, solvable, out-of-domain handed off",
 		Before: noArgs,
 		Description: "Audits the tasks of a tasks file (--tasks: a JSON array of tasks, as a domain's tasks.json holds\n" +
-			"them) or a domain's embedded tasks (--domain). Deterministic rules run on every task: the\n" +
+			"them), a task set stored in --db (--task-set, as tracer generate stores it) or a domain's embedded\n" +
+			"tasks (--domain). Deterministic rules run on every task: the\n" +
 			"instruction states a goal and no procedure (no tool or argument names, step words or JSON); a\n" +
 			"request the gold actions complete (or a forbidden or transfer request) plus a preference fact\n" +
 			"beyond identity; the gold replays on a fresh database and the oracle with the scripted user passes\n" +
 			"with and without emotions; a transfer is the gold's last call and its other writes are ones a request\n" +
 			"asks for, and no gold call is a forbidden write.\n" +
 			"With --judge an LLM also gives a verdict per criterion; without it the judge's checks are \"not\n" +
-			"checked\", never passed. Offline unless --judge is given; nothing is stored (--db is not used).\n\n" +
+			"checked\", never passed. Offline unless --judge is given; nothing is stored (--db is only read, for\n" +
+			"--task-set).\n\n" +
 			"The output is a table per criterion and check (rules, judge) of the tasks checked, passed, failed\n" +
 			"and not checked, then the failing tasks with the reason (json: one object with both; csv: the two\n" +
 			"tables separated by a blank line). Exit status 1 when any task fails a check, or when a judge was\n" +
@@ -39,9 +43,11 @@ func tracerAuditCommand(e *env) *cli.Command {
 			"Example:\n" +
 			"   emobench tracer audit --domain retail\n" +
 			"   emobench tracer audit --tasks tasks.json --format json\n" +
+			"   emobench --db runs.db tracer audit --task-set retail-test-s7\n" +
 			"   OPENAI_API_KEY=... emobench tracer audit --tasks tasks.json --judge llm:gpt-4.1",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "tasks", Usage: "a `FILE` of tasks (a JSON array, as tracer generate --out writes); each task is audited against its own domain"},
+			&cli.StringFlag{Name: "task-set", Usage: "audit the task set `NAME` stored in --db (tracer generate without --out)"},
 			&cli.StringFlag{Name: "domain", Usage: "audit the embedded tasks of this domain (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "split", Usage: "audit only the tasks of this split: test or train (default both)"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM also judges each criterion (temperature 0)"},
@@ -67,7 +73,7 @@ func tracerAudit(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	groups, err := auditTasks(c.String("tasks"), c.String("domain"), split)
+	groups, err := auditTasks(c, split)
 	if err != nil {
 		return err
 	}
@@ -152,13 +158,37 @@ type auditGroup struct {
 }
 
 // auditTasks reads the tasks to audit, grouped by domain in order of first
-// appearance: those of the tasks file, or the domain's embedded ones,
-// keeping split's (all when "").
-func auditTasks(path, domain string, split emobench.Split) ([]auditGroup, error) {
+// appearance: those of the tasks file (--tasks), of the task set stored in
+// --db (--task-set), or the domain's embedded ones (--domain), keeping
+// split's (all when "").
+func auditTasks(c *cli.Context, split emobench.Split) ([]auditGroup, error) {
+	path, set, domain := c.String("tasks"), c.String("task-set"), c.String("domain")
 	var tasks []emobench.TaskSpec
+	given := 0
+	for _, v := range []string{path, set, domain} {
+		if v != "" {
+			given++
+		}
+	}
 	switch {
-	case path != "" && domain != "":
-		return nil, usagef("give --tasks or --domain, not both (a tasks file names each task's domain)")
+	case given > 1:
+		return nil, usagef("give one of --tasks, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
+	case set != "":
+		if _, err := os.Stat(c.String("db")); err != nil {
+			return nil, usagef("--task-set %s: no database at %s (store the task set with emobench tracer generate first)", set, c.String("db"))
+		}
+		store, err := openCurrent(c)
+		if err != nil {
+			return nil, err
+		}
+		defer store.Close()
+		var missing *db.TaskSetNotFoundError
+		if _, tasks, err = store.LoadTaskSet(c.Context, set); errors.As(err, &missing) {
+			return nil, usagef("--task-set: %v in %s (tracer generate stores one)", err, c.String("db"))
+		} else if err != nil {
+			return nil, fmt.Errorf("tracer audit: %w", err)
+		}
+		path = "task set " + set // names the source in errors below
 	case path != "":
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -174,7 +204,7 @@ func auditTasks(path, domain string, split emobench.Split) ([]auditGroup, error)
 		}
 		tasks = dom.Tasks()
 	default:
-		return nil, usagef("give --tasks FILE or --domain D (%s)", strings.Join(all.Names(), ", "))
+		return nil, usagef("give --tasks FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
 	}
 	var groups []auditGroup
 	at := map[string]int{}

@@ -88,3 +88,41 @@ func TestTracerGenerate_ErrNameStoredFirst(t *testing.T) {
 		t.Errorf("generated before refusing the name:\n%s", r.stdout)
 	}
 }
+
+// tracer audit --task-set NAME audits the task set stored in --db as
+// --tasks audits the same tasks written to a file; a name not stored is a
+// usage error naming it.
+func TestTracerAudit_TaskSet(t *testing.T) {
+	domain := catalogDomain(t)
+	dir := t.TempDir()
+	dbPath, file := filepath.Join(dir, "t.db"), filepath.Join(dir, "tasks.json")
+	gen := []string{"tracer", "generate", "--domain", domain, "--n", "3", "--seed", "5"}
+	mustRun(t, append([]string{"--db", dbPath}, append(gen, "--name", "small")...)...)
+	mustRun(t, append(gen, "--out", file)...)
+	fromFile := runCLI(t, "", "tracer", "audit", "--tasks", file, "--format", "json")
+	fromSet := runCLI(t, "", "--db", dbPath, "tracer", "audit", "--task-set", "small", "--format", "json")
+	if fromSet.code != fromFile.code {
+		t.Fatalf("--task-set exit %d, --tasks exit %d; stderr %q", fromSet.code, fromFile.code, fromSet.stderr)
+	}
+	var out struct {
+		Tasks int `json:"tasks"`
+	}
+	if err := json.Unmarshal([]byte(fromSet.stdout), &out); err != nil || out.Tasks != 3 {
+		t.Fatalf("--task-set audited %d tasks (%v), want 3:\n%s", out.Tasks, err, fromSet.stdout)
+	}
+	if diff := cmp.Diff(fromFile.stdout, fromSet.stdout); diff != "" {
+		t.Errorf("audit (-tasks file +task set):\n%s", diff)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--task-set", "nosuch"}, `no task set named "nosuch" in ` + dbPath},
+		{[]string{"--task-set", "small", "--domain", domain}, "give one of --tasks, --task-set or --domain"},
+	} {
+		r := runCLI(t, "", append([]string{"--db", dbPath, "tracer", "audit"}, c.args...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("tracer audit %s: exit %d, stderr %q; want %d containing %q", strings.Join(c.args, " "), r.code, r.stderr, exitUsage, c.want)
+		}
+	}
+}
