@@ -8,6 +8,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
@@ -84,6 +86,37 @@ func (s *TaskSource) Domains() []string {
 		names = append(names, t.Domain)
 	}
 	return UniqueInOrder(names)
+}
+
+// CheckDomains refuses domains (run --domain) the source holds no task
+// of, with a *SettingsError saying which it holds and the --domain to
+// pass: "--tasks-file FILE holds only retail tasks; pass --domain retail".
+// Without it, the run would find no task of such a domain. No domains (no
+// --domain: the source's own are run) is nil.
+func (s *TaskSource) CheckDomains(domains []string) error {
+	held := s.Domains()
+	for _, d := range domains {
+		if !slices.Contains(held, d) {
+			what := "--tasks-file " + s.Name
+			if s.Kind == TaskSourceDB {
+				what = "--task-set " + s.Name
+			}
+			hint := "pass --domain " + strings.Join(held, ",")
+			if len(held) > 1 {
+				hint += ", or drop --domain to run them all"
+			}
+			return invalidSetting("%s holds only %s tasks, none of domain %s; %s", what, joinAnd(held), d, hint)
+		}
+	}
+	return nil
+}
+
+// joinAnd is "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // Split returns the split all the source's tasks share, or "" when they

@@ -2,6 +2,7 @@ package workbench_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -41,5 +42,23 @@ func TestExecuteRun_StoresDependence(t *testing.T) {
 		if got, want := *r.UserTurnsPerFact, d.UserTurnsPerFact; got != want || got <= 0 {
 			t.Fatalf("trajectory %d: stored user_turns_per_fact %v, want %v (> 0)", r.ID, got, want)
 		}
+	}
+}
+
+func TestTaskSource_CheckDomains(t *testing.T) {
+	src := &workbench.TaskSource{Kind: workbench.TaskSourceDB, Name: "mixed", Tasks: []emobench.TaskSpec{{Domain: "retail"}, {Domain: "airline"}, {Domain: "retail"}}}
+	if err := src.CheckDomains(nil); err != nil {
+		t.Fatalf("no --domain: %v", err)
+	}
+	if err := src.CheckDomains([]string{"airline", "retail"}); err != nil {
+		t.Fatalf("held domains: %v", err)
+	}
+	err := src.CheckDomains([]string{"retail", "telecom"})
+	var bad *workbench.SettingsError
+	if !errors.As(err, &bad) {
+		t.Fatalf("CheckDomains(telecom) = %v, want a *SettingsError", err)
+	}
+	if got, want := err.Error(), "--task-set mixed holds only retail and airline tasks, none of domain telecom; pass --domain retail,airline, or drop --domain to run them all"; got != want {
+		t.Errorf("error = %q, want %q", got, want)
 	}
 }

@@ -10,8 +10,17 @@ import (
 
 // runTaskSource reads run's --tasks-file or --task-set: nil when neither
 // is given. A file that does not decode, a task set --db does not hold,
-// and both flags at once are usage errors.
+// a --domain the source holds no task of, and both flags at once are
+// usage errors.
 func (e *env) runTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
+	src, err := e.readTaskSource(c)
+	if err != nil || src == nil {
+		return src, err
+	}
+	return src, settingsUsage(src.CheckDomains(workbench.SplitList(c.StringSlice("domain"))))
+}
+
+func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
 	file, set := c.String("tasks-file"), c.String("task-set")
 	switch {
 	case file != "" && set != "":

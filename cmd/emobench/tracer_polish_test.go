@@ -126,3 +126,24 @@ func TestTracerAudit_TaskSet(t *testing.T) {
 		}
 	}
 }
+
+// run --tasks-file of retail tasks with --domain airline says what the file
+// holds and the --domain to pass, instead of "domain airline has no test
+// tasks"; without --domain the file's own domain is run.
+func TestRun_TasksFileOtherDomain(t *testing.T) {
+	dir := t.TempDir()
+	dbPath, file := filepath.Join(dir, "t.db"), filepath.Join(dir, "retail-tasks.json")
+	writeTasks(t, file, fileTasks(t, 2))
+	r := runCLI(t, "", "--db", dbPath, "run", "--tasks-file", file, "--domain", "airline", "--agent", "oracle", "--condition", "with-emotions")
+	want := "--tasks-file " + file + " holds only retail tasks, none of domain airline; pass --domain retail"
+	if r.code != exitUsage || !strings.Contains(r.stderr, want) {
+		t.Fatalf("exit %d, stderr %q; want %d containing %q", r.code, r.stderr, exitUsage, want)
+	}
+	if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
+		t.Errorf("a refused run created %s: %v", dbPath, err)
+	}
+	mustRun(t, "--db", dbPath, "run", "--tasks-file", file, "--agent", "oracle", "--condition", "with-emotions")
+	if got, want := runConfig(t, dbPath).Domain, "retail"; got != want {
+		t.Errorf("run without --domain: domain %s, want %s (the file's)", got, want)
+	}
+}
