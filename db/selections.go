@@ -49,7 +49,9 @@ func (db *DB) SetRunTrajectoryDependence(ctx context.Context, runID int64, domai
 // FilterTrajectory is one trajectory as `tracer filter` reads it.
 type FilterTrajectory struct {
 	ID                int64
+	RunID             int64
 	Domain, Condition string // the run's
+	SourceFormat      string // the run's: emobench.SourceNative for emobench run
 	TaskKey, Family   string // the task's key and emotion family ("" when none)
 	Reward            *float64
 	Evaluated         bool
@@ -74,7 +76,7 @@ func (db *DB) ListFilterTrajectories(ctx context.Context, runIDs []int64) ([]Fil
 	out := make([]FilterTrajectory, len(rows))
 	for i, r := range rows {
 		out[i] = FilterTrajectory{
-			ID: r.ID, Domain: r.Domain, Condition: r.Condition, TaskKey: r.TaskKey, Family: r.EmotionFamily.String,
+			ID: r.ID, RunID: r.RunID, Domain: r.Domain, Condition: r.Condition, SourceFormat: r.SourceFormat, TaskKey: r.TaskKey, Family: r.EmotionFamily.String,
 			Reward: floatPtr(r.Reward), Evaluated: r.Evaluated == 1, TerminationReason: emobench.TerminationReason(r.TerminationReason),
 			UserTurnsPerFact: floatPtr(r.UserTurnsPerFact), HasScenario: r.HasScenario == 1,
 		}

@@ -1,9 +1,9 @@
 -- name: ListFilterTrajectories :many
 -- The trajectories of the runs run_ids with what the filter reads: the
--- run's domain and condition, the task's key, emotion family and whether
+-- run, its domain, condition and source format, the task's key, emotion family and whether
 -- it has a scenario, the reward and the stored user dependence.
 SELECT
-    t.id, r.domain, r.condition, k.task_key, k.emotion_family,
+    t.id, t.run_id, r.domain, r.condition, r.source_format, k.task_key, k.emotion_family,
     t.reward, t.evaluated, t.termination_reason, t.user_turns_per_fact,
     CAST(k.scenario IS NOT NULL AS INTEGER) AS has_scenario
 FROM trajectories t

@@ -18,6 +18,12 @@ type TracerSelection struct {
 	// Command prints Funnel, e.g. "emobench tracer funnel --selection
 	// NAME"; named in both captions.
 	Command string
+	// GeneratedFromTaskSets says the funnel's generated count is the tasks
+	// of the task sets the runs collected (tracer generate and collect):
+	// the caption then says "generated tasks". Otherwise (imported runs,
+	// runs of a domain's own tasks) it is the distinct tasks collected, and
+	// the caption says "tasks".
+	GeneratedFromTaskSets bool
 }
 
 // KeptFamilies is the emotion-family distribution of a selection's kept
@@ -47,7 +53,7 @@ func tracerSections(sel *TracerSelection, in *Input) {
 			{Name: "collected", Count: t.Collected}, {Name: "passed", Count: t.Passed}, {Name: "not abandoned", Count: t.NotAbandoned},
 			{Name: "within dependence", Count: t.WithinDependence}, {Name: "kept", Count: t.Kept},
 		},
-		Caption: fmt.Sprintf("The trajectories were collected on %d generated tasks; %d have no known user dependence.", t.Generated, t.DependenceUnknown) +
+		Caption: fmt.Sprintf("The trajectories were collected on %d %s; %d have no known user dependence.", t.Generated, tasksWord(sel.GeneratedFromTaskSets), t.DependenceUnknown) +
 			commandNote(sel.Command),
 	}
 	in.KeptFamilies = KeptFamilies{
@@ -55,6 +61,14 @@ func tracerSections(sel *TracerSelection, in *Input) {
 		Command: sel.Command,
 		Bars:    sel.Funnel.KeptFamilies(),
 	}
+}
+
+// tasksWord is what the funnel caption calls its generated count.
+func tasksWord(generated bool) string {
+	if generated {
+		return "generated tasks"
+	}
+	return "tasks"
 }
 
 // keptFamiliesSection is the kept-data distribution chart, or nothing

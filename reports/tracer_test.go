@@ -22,7 +22,25 @@ func tracerInput(t *testing.T) Input {
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatalf("testdata/tracer/input.json: %v", err)
 	}
-	return Build(Data{Title: "Tracer", Tracer: &TracerSelection{Name: "sft", Funnel: f, Command: "emobench tracer funnel --selection sft"}})
+	return Build(Data{Title: "Tracer", Tracer: &TracerSelection{Name: "sft", Funnel: f, Command: "emobench tracer funnel --selection sft", GeneratedFromTaskSets: true}})
+}
+
+// The funnel caption says "generated tasks" only when the generated count
+// is the collected task sets' tasks; imported tasks are "tasks".
+func TestBuild_TracerCaptionTasks(t *testing.T) {
+	f := analysis.Funnel{Total: analysis.FunnelRow{Generated: 7, Collected: 14, DependenceUnknown: 14}}
+	for _, c := range []struct {
+		generated bool
+		want      string
+	}{
+		{true, "The trajectories were collected on 7 generated tasks; 14 have no known user dependence."},
+		{false, "The trajectories were collected on 7 tasks; 14 have no known user dependence."},
+	} {
+		in := Build(Data{Tracer: &TracerSelection{Name: "sft", Funnel: f, GeneratedFromTaskSets: c.generated}})
+		if got := in.Funnel.Caption; !strings.HasPrefix(got, c.want) {
+			t.Errorf("GeneratedFromTaskSets %v: caption %q, want prefix %q", c.generated, got, c.want)
+		}
+	}
 }
 
 func TestRender_TracerGolden(t *testing.T) {

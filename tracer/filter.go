@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -39,6 +40,10 @@ type FilterCriteriaRecord struct {
 	analysis.FilterCriteria
 	// DependenceMetric names the column MaxUserDependence bounds.
 	DependenceMetric string `json:"dependence_metric"`
+	// GeneratedFromTaskSets is FilterResult's: the funnel's generated
+	// counts are the tasks of the collected task sets (false in selections
+	// stored before it was recorded).
+	GeneratedFromTaskSets bool `json:"generated_from_task_sets"`
 }
 
 // FilterResult is what Filter did.
@@ -53,8 +58,12 @@ type FilterResult struct {
 	// GeneratedFromTaskSets is set when the funnel's generated counts are
 	// the tasks of the task sets the runs collected (every run names one
 	// that is still there unchanged); otherwise they are the distinct
-	// tasks collected.
+	// tasks collected. The criteria record stores it too.
 	GeneratedFromTaskSets bool
+	// ImportedRuns are the runs, by id, of kept trajectories that were
+	// imported from another harness (not emobench run): tracer export
+	// skips them (SkipImported).
+	ImportedRuns []int64
 }
 
 // FamilyNone is the funnel's emotion family for trajectories of the
@@ -100,8 +109,12 @@ func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult,
 		}
 	}
 	computed := map[int64]db.Dependence{}
+	importedRun := map[int64]int64{} // trajectory id → its imported run's id
 	trajs := make([]analysis.FunnelTrajectory, len(rows))
 	for i, r := range rows {
+		if r.SourceFormat != emobench.SourceNative {
+			importedRun[r.ID] = r.RunID
+		}
 		perFact := r.UserTurnsPerFact
 		if perFact == nil && r.HasScenario {
 			in, err := store.DependenceInput(ctx, r.ID)
@@ -129,7 +142,14 @@ func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult,
 		return FilterResult{}, err
 	}
 	res.GeneratedFromTaskSets = generated != nil
+	res.Criteria.GeneratedFromTaskSets = res.GeneratedFromTaskSets
 	res.Funnel = analysis.CountFunnel(trajs, req.Criteria, generated)
+	for _, id := range res.Funnel.Kept {
+		if run, ok := importedRun[id]; ok && !slices.Contains(res.ImportedRuns, run) {
+			res.ImportedRuns = append(res.ImportedRuns, run)
+		}
+	}
+	slices.Sort(res.ImportedRuns)
 	if req.DryRun {
 		return res, nil
 	}

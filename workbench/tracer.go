@@ -2,6 +2,7 @@ package workbench
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 
@@ -52,7 +53,7 @@ func withTasks(dom sim.Domain, tasks []emobench.TaskSpec) sim.Domain {
 // addTracerSection puts the most recently stored Tracer selection (the
 // latest created_at, then the highest id) into d, with the command that
 // prints its funnel; none stored leaves d as it is. A selection whose
-// counts do not decode is an error naming it.
+// counts or criteria do not decode is an error naming it.
 func addTracerSection(ctx context.Context, store *db.DB, d *reports.Data) error {
 	sels, err := store.ListSelections(ctx)
 	if err != nil || len(sels) == 0 {
@@ -68,7 +69,12 @@ func addTracerSection(ctx context.Context, store *db.DB, d *reports.Data) error 
 	if err != nil {
 		return err
 	}
-	d.Tracer = &reports.TracerSelection{Name: latest.Name, Funnel: f, Command: "emobench tracer funnel --selection " + shellWord(latest.Name)}
+	var criteria tracer.FilterCriteriaRecord
+	if err := json.Unmarshal(latest.Criteria, &criteria); err != nil {
+		return emobench.Errorf(emobench.EINVALID, "selection %s: criteria: %v", latest.Name, err)
+	}
+	d.Tracer = &reports.TracerSelection{Name: latest.Name, Funnel: f, Command: "emobench tracer funnel --selection " + shellWord(latest.Name),
+		GeneratedFromTaskSets: criteria.GeneratedFromTaskSets}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/emobench/emobench/analysis"
@@ -99,6 +100,18 @@ func tracerFilter(c *cli.Context, e *env) error {
 			what = "dropped by --max-user-dependence"
 		}
 		e.warn(fmt.Sprintf("%d trajectories have no known user dependence (imported tasks without a scenario): %s", n, what))
+	}
+	if n := len(res.ImportedRuns); n > 0 {
+		ids := make([]string, n)
+		for i, id := range res.ImportedRuns {
+			ids[i] = strconv.FormatInt(id, 10)
+		}
+		what, it := "run "+ids[0]+" is", "it"
+		if n > 1 {
+			what, it = "runs "+strings.Join(ids, ", ")+" are", "them"
+		}
+		// Not a note: --quiet keeps it, as it is about the data.
+		fmt.Fprintf(e.stderr, "warning: %s imported, and trajectories of %s are kept: tracer export will skip them: their agent saw another harness's prompt and tools\n", what, it)
 	}
 	if !res.GeneratedFromTaskSets && res.Funnel.Total.Collected > 0 {
 		e.warn("generated counts the distinct tasks collected: not every run names a task set (tracer collect) that is still there unchanged")

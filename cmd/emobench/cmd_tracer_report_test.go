@@ -65,4 +65,7 @@ func TestReport_TracerChartsEqualTheirCommand(t *testing.T) {
 	if !strings.Contains(string(page), "Numbers: emobench tracer funnel --selection sft.") {
 		t.Fatal("the report's captions do not name tracer funnel")
 	}
+	if want := "collected on 4 generated tasks;"; !strings.Contains(in.Funnel.Caption, want) {
+		t.Errorf("funnel caption %q, want %q (the collected tasks file's)", in.Funnel.Caption, want)
+	}
 }

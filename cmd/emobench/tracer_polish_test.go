@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,5 +146,34 @@ func TestRun_TasksFileOtherDomain(t *testing.T) {
 	mustRun(t, "--db", dbPath, "run", "--tasks-file", file, "--agent", "oracle", "--condition", "with-emotions")
 	if got, want := runConfig(t, dbPath).Domain, "retail"; got != want {
 		t.Errorf("run without --domain: domain %s, want %s (the file's)", got, want)
+	}
+}
+
+// tracer filter over an imported run warns that tracer export will skip
+// its kept trajectories, and the report's funnel caption calls its tasks
+// "tasks", not "generated tasks".
+func TestTracerFilter_ImportedRunWarns(t *testing.T) {
+	dbPath := importedRunDB(t)
+	r := runCLI(t, "", "--db", dbPath, "--quiet", "tracer", "filter", "--run", "1", "--name", "imp", "--format", "json")
+	if r.code != exitOK {
+		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	}
+	rows := parseFunnel(t, r.stdout)
+	total := rows[len(rows)-1]
+	if total.Kept == 0 {
+		t.Fatalf("funnel %+v keeps nothing: the fixture needs a passed trajectory", total)
+	}
+	want := "warning: run 1 is imported, and trajectories of it are kept: tracer export will skip them: their agent saw another harness's prompt and tools\n"
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr %q, want %q", r.stderr, want)
+	}
+	report := filepath.Join(t.TempDir(), "report.html")
+	mustRun(t, "--db", dbPath, "report", "--out", report)
+	page, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "The trajectories were collected on " + strconv.Itoa(total.Generated) + " tasks;"; !strings.Contains(string(page), want) || strings.Contains(string(page), "generated tasks") {
+		t.Errorf("report caption: want %q and no \"generated tasks\"", want)
 	}
 }

@@ -112,7 +112,7 @@ func (q *Queries) FindSelectionRecord(ctx context.Context, name string) (Selecti
 
 const ListFilterTrajectories = `-- name: ListFilterTrajectories :many
 SELECT
-    t.id, r.domain, r.condition, k.task_key, k.emotion_family,
+    t.id, t.run_id, r.domain, r.condition, r.source_format, k.task_key, k.emotion_family,
     t.reward, t.evaluated, t.termination_reason, t.user_turns_per_fact,
     CAST(k.scenario IS NOT NULL AS INTEGER) AS has_scenario
 FROM trajectories t
@@ -124,8 +124,10 @@ ORDER BY t.id
 
 type ListFilterTrajectoriesRow struct {
 	ID                int64
+	RunID             int64
 	Domain            string
 	Condition         string
+	SourceFormat      string
 	TaskKey           string
 	EmotionFamily     sql.NullString
 	Reward            sql.NullFloat64
@@ -136,7 +138,7 @@ type ListFilterTrajectoriesRow struct {
 }
 
 // The trajectories of the runs run_ids with what the filter reads: the
-// run's domain and condition, the task's key, emotion family and whether
+// run, its domain, condition and source format, the task's key, emotion family and whether
 // it has a scenario, the reward and the stored user dependence.
 func (q *Queries) ListFilterTrajectories(ctx context.Context, runIds string) ([]ListFilterTrajectoriesRow, error) {
 	rows, err := q.query(ctx, q.listFilterTrajectoriesStmt, ListFilterTrajectories, runIds)
@@ -149,8 +151,10 @@ func (q *Queries) ListFilterTrajectories(ctx context.Context, runIds string) ([]
 		var i ListFilterTrajectoriesRow
 		if err := rows.Scan(
 			&i.ID,
+			&i.RunID,
 			&i.Domain,
 			&i.Condition,
+			&i.SourceFormat,
 			&i.TaskKey,
 			&i.EmotionFamily,
 			&i.Reward,
