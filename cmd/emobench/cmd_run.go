@@ -64,7 +64,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "judge-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --judge model's API key (its name is recorded, never the key)"},
 			&cli.StringFlag{Name: "parallel-tool-calls", Value: sim.ParallelToolCallsAllow, Usage: "allow: an llm: agent's several tool calls in one message all run, one step each; first: only the first runs and the others are dropped, as τ-bench does"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
-			&cli.DurationFlag{Name: "episode-timeout", Value: sim.DefaultEpisodeTimeout, Usage: "wall-clock bound of one episode, LLM retries included; the episode then ends in error (negative: none)"},
+			&cli.DurationFlag{Name: "episode-timeout", Value: sim.DefaultEpisodeTimeout, Usage: "wall-clock bound of one episode, LLM retries included; the episode then ends in error (negative: none; 0 is refused; recorded with the run)"},
 			&cli.StringFlag{Name: "price-file", Usage: "JSON price table {model: {prompt_per_mtok, completion_per_mtok}} for costs"},
 		},
 		Before: noArgs,
@@ -82,6 +82,9 @@ func runBenchmark(c *cli.Context, e *env) error {
 	// than run with a timeout other than the one given.
 	if d := c.Duration("timeout"); d <= 0 {
 		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
+	}
+	if d := c.Duration("episode-timeout"); d == 0 {
+		return usagef("--episode-timeout 0: need a positive duration, or a negative one for no limit")
 	}
 	if ref := c.String("resume"); ref != "" {
 		return resumeRun(c, e, ref)
@@ -146,8 +149,9 @@ func runOptions(c *cli.Context) sim.RunOptions {
 		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
 		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: floatFlag(c, "user-temperature")},
 		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),
-		Judge:    c.String("judge"),
-		JudgeLLM: emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
+		EpisodeTimeout: c.Duration("episode-timeout"),
+		Judge:          c.String("judge"),
+		JudgeLLM:       emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
 	}
 }
 
