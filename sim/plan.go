@@ -56,7 +56,10 @@ type RunOptions struct {
 	// (ParseUserAbandon); "" means with-emotions.
 	UserAbandon string
 	// UserStrategy is how an llm: user writes each message
-	// (ParseUserStrategy); "" means llm. A scripted user takes only llm.
+	// (ParseUserStrategy); "" means llm. The scripted user has no
+	// strategy: it takes only llm (or ""), its spec records none and its
+	// Run.UserStrategy is "scripted", as a built-in agent's AgentStrategy
+	// is its name.
 	UserStrategy string
 	// Judge is the model deciding NL assertions, llm:MODEL; "" for none.
 	// JudgeLLM are its settings, as AgentLLM's (its temperature defaults

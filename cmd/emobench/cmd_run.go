@@ -34,7 +34,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "domain", Usage: "domains, comma-separated (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "agent", Usage: "llm:MODEL, oracle, noisy:RATE, or the validity agents nothing and careless (simulators)"},
 			&cli.StringFlag{Name: "user", Value: "scripted", Usage: "llm:MODEL or scripted (a rule-based simulator)"},
-			&cli.StringFlag{Name: "user-strategy", Value: string(sim.UserStrategyLLM), Usage: "how an llm: user writes each message: llm (one call), react (a thought, then the message; only the message is sent), verify (a second call checks the draft follows the user's instructions; drafted again if not) or reflection (on a failed check, reflect and draft again)"},
+			&cli.StringFlag{Name: "user-strategy", Value: string(sim.UserStrategyLLM), Usage: "how an llm: user writes each message: llm (one call), react (a thought, then the message; only the message is sent), verify (a second call checks the draft follows the user's instructions; drafted again if not) or reflection (on a failed check, reflect and draft again); the scripted user has no strategy: it takes only llm, and runs.user_strategy records scripted"},
 			&cli.StringFlag{Name: "user-abandon", Value: string(sim.AbandonWithEmotions), Usage: "when the user may end with ###UNSATISFIED###: always, with-emotions (as τ-Emotion-Bench) or never"},
 			&cli.StringFlag{Name: "condition", Value: "both", Usage: "with-emotions, without-emotions or both"},
 			&cli.IntFlag{Name: "trials", Value: 1, Usage: "trials per task"},
