@@ -43,9 +43,11 @@ type RunSpec struct {
 	// both roles.
 	AgentLLM *LLMRole `json:"agent_llm,omitempty"`
 	UserLLM  *LLMRole `json:"user_llm,omitempty"`
-	// ParallelToolCalls is what an llm: agent may do with several tool
-	// calls in one message: "allow" runs them all, "first" only the first;
-	// empty (older configs) means allow.
+	// ParallelToolCalls is what the agent may do with several tool calls
+	// in one message: "allow" runs them all, "first" only the first. It is
+	// recorded for every agent (the built-in ones make one call a
+	// message); empty (older configs, which recorded it for llm: agents
+	// only) means allow.
 	ParallelToolCalls string `json:"parallel_tool_calls,omitempty"`
 	// UserStrategy is how an llm: user writes each message: llm, react,
 	// verify or reflection (τ-bench's user strategies); empty (a scripted
@@ -61,6 +63,11 @@ type RunSpec struct {
 	// for a run of the domain's tasks.
 	TaskSet       string `json:"task_set,omitempty"`
 	TaskSetSHA256 string `json:"task_set_sha256,omitempty"`
+	// EpisodeTimeout is the wall-clock bound of one episode, as a Go
+	// duration ("10m0s"), or "none" for no bound; empty in configs
+	// written before it was recorded, whose episodes ran with the
+	// command's --episode-timeout.
+	EpisodeTimeout string `json:"episode_timeout,omitempty"`
 }
 
 // LLMRole is how one role (agent or user) reaches its model. It names the
@@ -102,7 +109,15 @@ func (s RunSpec) Whole() RunSpec {
 }
 
 // SameRun reports whether s and o describe the same run, shards of one run
-// included: they are equal in every setting but Shard.
+// included: they are equal in every setting but Shard and EpisodeTimeout
+// (a shard may be given more time without changing what it measures), an
+// empty ParallelToolCalls being "allow".
 func (s RunSpec) SameRun(o RunSpec) bool {
+	s.EpisodeTimeout, o.EpisodeTimeout = "", ""
+	for _, p := range []*RunSpec{&s, &o} {
+		if p.ParallelToolCalls == "" {
+			p.ParallelToolCalls = "allow" // as configs before it was recorded for every agent mean
+		}
+	}
 	return bytes.Equal(s.Whole().Encode(), o.Whole().Encode())
 }

@@ -73,3 +73,19 @@ func TestRunSpec_LLMRoles(t *testing.T) {
 		t.Errorf("old config = %+v, %v; want no roles", old, err)
 	}
 }
+
+// TestRunSpec_SameRunSettingsAdded: shards that differ only in their
+// episode timeout, or an older config without parallel_tool_calls next to
+// one recording "allow", are one run; "first" is another.
+func TestRunSpec_SameRunSettingsAdded(t *testing.T) {
+	old := emobench.RunSpec{Domain: "retail", Agent: "oracle", User: "scripted", Trials: 1, Shard: "1/2"}
+	now := old
+	now.Shard, now.ParallelToolCalls, now.EpisodeTimeout = "2/2", "allow", "20m0s"
+	if !old.SameRun(now) {
+		t.Fatalf("%s and %s: want the same run", old.Encode(), now.Encode())
+	}
+	now.ParallelToolCalls = "first"
+	if old.SameRun(now) {
+		t.Fatalf("%s and %s: want different runs", old.Encode(), now.Encode())
+	}
+}

@@ -135,6 +135,10 @@ type tau2Info struct {
 	// EmobenchCondition carries the run's condition (with-emotions,
 	// without-emotions), which τ²-bench has no field for; ingest reads it.
 	EmobenchCondition string `json:"emobench_condition,omitempty"`
+	// EmobenchRunName carries the run's name, which the file name
+	// (FileName) may not spell exactly ("noisy:0.3-retail" is written as
+	// noisy_0.3-retail.json); ingest names the run by it.
+	EmobenchRunName string `json:"emobench_run_name,omitempty"`
 }
 
 type tau2Participant struct {
@@ -167,6 +171,7 @@ func tau2Head(run emobench.Run, trials int) ([]byte, error) {
 	if run.Condition != emobench.ConditionNone {
 		res.Info.EmobenchCondition = string(run.Condition)
 	}
+	res.Info.EmobenchRunName = run.Name
 	if !run.CreatedAt.IsZero() {
 		res.Timestamp = run.CreatedAt.UTC().Format("2006-01-02T15:04:05.000000")
 	}

@@ -78,6 +78,7 @@ func openTau2(src *Source, h Hints) (*Opened, error) {
 	content := Metadata{
 		Model: info.AgentModel, AgentStrategy: info.AgentImplementation, UserModel: info.UserModel,
 		UserStrategy: info.UserImplementation, Domain: info.Domain, Condition: info.Condition,
+		Name: info.RunName, // emobench's export; else the file's name
 	}
 	tau2 := map[string]any{"timestamp": info.Timestamp}
 	if info.Raw != nil {
@@ -118,6 +119,7 @@ type Tau2Info struct {
 	UserImplementation  string             // info.user_info.implementation, e.g. user_simulator
 	Domain              string             // info.environment_info.domain_name
 	Condition           emobench.Condition // info.emobench_condition (emobench's export); empty when absent or invalid
+	RunName             string             // info.emobench_run_name (emobench's export): the run's name; empty when absent
 	Tasks               int                // number of entries of the tasks array
 	Raw                 json.RawMessage    // info as given, credentials redacted (redact.Config); nil when absent
 	Redacted            []string           // paths in info of the credentials left out of Raw
@@ -632,7 +634,7 @@ func closeObject(dec *json.Decoder, what string) error {
 
 func (t *Tau2Reader) readInfo(raw json.RawMessage) {
 	// A repeated info key: the last one is the run's info.
-	t.info.Raw, t.info.Redacted, t.info.Condition = nil, nil, ""
+	t.info.Raw, t.info.Redacted, t.info.Condition, t.info.RunName = nil, nil, "", ""
 	if isNull(raw) {
 		return
 	}
@@ -645,6 +647,7 @@ func (t *Tau2Reader) readInfo(raw json.RawMessage) {
 	if c, err := emobench.ParseCondition(stringOf(jsonPath(raw, "emobench_condition"))); err == nil {
 		t.info.Condition = c
 	}
+	t.info.RunName = strings.TrimSpace(stringOf(jsonPath(raw, "emobench_run_name")))
 }
 
 // readIndex keeps the simulation ids of a 1.x simulation_index, in order.

@@ -66,8 +66,9 @@ type Execution struct {
 	User        UserSimulator
 	Judge       Judge // NewJudge; nil leaves NL assertions not checked
 	Concurrency int   // episodes in flight; 1 when < 1
-	// EpisodeTimeout bounds each episode; DefaultEpisodeTimeout when 0,
-	// none when negative.
+	// EpisodeTimeout bounds each episode when the spec records no
+	// timeout (a config written before RunSpec.EpisodeTimeout);
+	// DefaultEpisodeTimeout when 0, none when negative.
 	EpisodeTimeout time.Duration
 	// OnEpisode, when not nil, sees the tally after each trajectory the
 	// sink took (for a progress bar).
@@ -80,14 +81,21 @@ type Execution struct {
 // error, an episode's harness error, or *AllFailedError.
 func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, error) {
 	abandon, _ := ParseUserAbandon(x.Spec.UserAbandon) // as NewParticipants read it
+	timeout, err := SpecEpisodeTimeout(x.Spec)
+	if err != nil {
+		return Tally{}, err
+	}
+	if timeout == 0 {
+		timeout = x.EpisodeTimeout
+	}
 	cfg := RunnerConfig{
 		Domain: x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
 		WithEmotions: x.Spec.Condition == string(emobench.ConditionWithEmotions),
 		Concurrency:  max(1, x.Concurrency), MaxSteps: x.Spec.MaxSteps, MaxErrors: x.Spec.MaxErrors,
-		EpisodeTimeout: x.EpisodeTimeout, Abandon: abandon, Judge: x.Judge,
+		EpisodeTimeout: timeout, Abandon: abandon, Judge: x.Judge,
 	}
 	var tally Tally
-	err := RunJobs(ctx, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
+	err = RunJobs(ctx, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
 		if err := sink(ctx, traj); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/redact"
@@ -61,7 +62,7 @@ func TestPlan_LLMRoles(t *testing.T) {
 	}
 	config := string(plans[0].Run.Config)
 	want := `"agent_llm":{"base_url":"` + agentSrv.srv.URL + `/v1","key_env":"AGENT_KEY","temperature":0},` +
-		`"user_llm":{"base_url":"` + userSrv.srv.URL + `/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"allow","user_strategy":"llm"}`
+		`"user_llm":{"base_url":"` + userSrv.srv.URL + `/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s"}`
 	if !strings.HasSuffix(config, want) {
 		t.Fatalf("config %s\nwant it to end with %s", config, want)
 	}
@@ -109,18 +110,18 @@ func TestPlan_LLMRoleDefaults(t *testing.T) {
 		want string
 	}{
 		{"Defaults", func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{} },
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0},"parallel_tool_calls":"allow","user_strategy":"llm"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s"}`},
 		{"TemperatureSetsBoth", func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{}; o.Temperature = ptr(0.5) },
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow","user_strategy":"llm"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s"}`},
 		{"RoleOverridesBoth", func(o *sim.RunOptions) { o.Temperature = ptr(0.5) },
 			`"temperature":0.5},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},`},
 		{"NegativeIsServerDefault", func(o *sim.RunOptions) {
 			o.AgentLLM.Temperature = ptr(-1.0)
 			o.ParallelToolCalls = sim.ParallelToolCallsFirst
 		},
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first","user_strategy":"llm"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first","user_strategy":"llm","episode_timeout":"10m0s"}`},
 		{"BuiltInUserRecordsNothing", func(o *sim.RunOptions) { o.User = "scripted" },
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"parallel_tool_calls":"allow"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"parallel_tool_calls":"allow","episode_timeout":"10m0s"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := llmRunOptions("http://a/v1", "http://u/v1")
@@ -135,15 +136,21 @@ func TestPlan_LLMRoleDefaults(t *testing.T) {
 			}
 		})
 	}
-	t.Run("OffLineRecordsNothing", func(t *testing.T) {
+	t.Run("OffLineRecordsNoLLM", func(t *testing.T) {
 		opts := llmRunOptions("http://a/v1", "http://u/v1")
 		opts.Agent, opts.User = "oracle", "scripted"
+		opts.EpisodeTimeout = -time.Second
 		plans, err := sim.Plan(opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if config := string(plans[0].Run.Config); strings.Contains(config, "_llm") || strings.Contains(config, "parallel") {
+		config := string(plans[0].Run.Config)
+		if strings.Contains(config, "_llm") {
 			t.Fatalf("an offline run records LLM settings: %s", config)
+		}
+		// Every agent's run records its tool-call rule and episode timeout.
+		if want := `"parallel_tool_calls":"allow","episode_timeout":"none"}`; !strings.HasSuffix(config, want) {
+			t.Fatalf("config %s\nwant it to end with %s", config, want)
 		}
 	})
 }

@@ -42,8 +42,13 @@ type RunOptions struct {
 	// negative one is the server's default. Plan records them in the spec.
 	AgentLLM, UserLLM emobench.LLMRole
 	// ParallelToolCalls is ParallelToolCallsAllow (also when empty) or
-	// ParallelToolCallsFirst, for an llm: agent.
+	// ParallelToolCallsFirst: what an agent may do with several tool calls
+	// in one message. Plan records it for every agent.
 	ParallelToolCalls string
+	// EpisodeTimeout bounds each episode's wall-clock time:
+	// DefaultEpisodeTimeout when 0, none when negative. Plan records it
+	// (RunSpec.EpisodeTimeout).
+	EpisodeTimeout time.Duration
 	// Name names the runs: "" gives AGENT-DOMAIN-CONDITION, a name for one
 	// run is its name, and for several runs NAME-DOMAIN-CONDITION.
 	Name string
@@ -51,7 +56,10 @@ type RunOptions struct {
 	// (ParseUserAbandon); "" means with-emotions.
 	UserAbandon string
 	// UserStrategy is how an llm: user writes each message
-	// (ParseUserStrategy); "" means llm. A scripted user takes only llm.
+	// (ParseUserStrategy); "" means llm. The scripted user has no
+	// strategy: it takes only llm (or ""), its spec records none and its
+	// Run.UserStrategy is "scripted", as a built-in agent's AgentStrategy
+	// is its name.
 	UserStrategy string
 	// Judge is the model deciding NL assertions, llm:MODEL; "" for none.
 	// JudgeLLM are its settings, as AgentLLM's (its temperature defaults
@@ -151,10 +159,10 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 				Trials: opts.Trials, Tasks: tasks, Split: string(opts.Split), Seed: opts.Seed,
 				MaxSteps: opts.MaxSteps, MaxErrors: opts.MaxErrors, BaseURL: opts.BaseURL,
 				Shard: opts.Shard, UserAbandon: string(abandon), // recorded resolved: see ResumeSpec
+				ParallelToolCalls: parallel, EpisodeTimeout: FormatEpisodeTimeout(opts.EpisodeTimeout),
 			}
 			if isLLM(opts.Agent) {
 				spec.AgentLLM = plannedRole(opts.AgentLLM, opts.Temperature, DefaultAgentTemperature)
-				spec.ParallelToolCalls = parallel
 			}
 			if isLLM(opts.User) {
 				spec.UserLLM = plannedRole(opts.UserLLM, opts.Temperature, DefaultUserTemperature)
@@ -348,6 +356,36 @@ func ResumeSpec(run emobench.Run) (emobench.RunSpec, error) {
 		spec.UserAbandon = string(AbandonAlways)
 	}
 	return spec, nil
+}
+
+// FormatEpisodeTimeout is how RunSpec.EpisodeTimeout records an episode
+// timeout d: DefaultEpisodeTimeout when d is 0, "none" when d is negative,
+// else d as a Go duration ("10m0s").
+func FormatEpisodeTimeout(d time.Duration) string {
+	switch {
+	case d == 0:
+		d = DefaultEpisodeTimeout
+	case d < 0:
+		return "none"
+	}
+	return d.String()
+}
+
+// SpecEpisodeTimeout returns the episode timeout spec records: a
+// negative duration for "none", 0 when it records none (an older config)
+// and an EINVALID error when the value is neither.
+func SpecEpisodeTimeout(spec emobench.RunSpec) (time.Duration, error) {
+	switch spec.EpisodeTimeout {
+	case "":
+		return 0, nil
+	case "none":
+		return -1, nil
+	}
+	d, err := time.ParseDuration(spec.EpisodeTimeout)
+	if err != nil || d <= 0 {
+		return 0, invalidf("run config: episode_timeout %q is not a positive duration or none", spec.EpisodeTimeout)
+	}
+	return d, nil
 }
 
 // Defaults of llm: participants.

@@ -361,3 +361,19 @@ func TestParseConditions(t *testing.T) {
 		t.Errorf("none: %v, want EINVALID (a run has emotions or not)", err)
 	}
 }
+
+func TestSpecEpisodeTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		recorded string
+		want     time.Duration
+		ok       bool
+	}{{"", 0, true}, {"none", -1, true}, {"20m0s", 20 * time.Minute, true}, {"0s", 0, false}, {"soon", 0, false}} {
+		got, err := sim.SpecEpisodeTimeout(emobench.RunSpec{EpisodeTimeout: tt.recorded})
+		if got != tt.want || (err == nil) != tt.ok {
+			t.Errorf("SpecEpisodeTimeout(%q) = %v, %v; want %v, ok %v", tt.recorded, got, err, tt.want, tt.ok)
+		}
+	}
+	if got, want := sim.FormatEpisodeTimeout(0), "10m0s"; got != want {
+		t.Errorf("FormatEpisodeTimeout(0) = %q, want %q", got, want)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -191,6 +192,15 @@ func (s *userState) answer(pending string) string {
 			text += " " + s.reveal(need)
 		}
 		return text
+	}
+	if key, value, ok := wrongArgument(s.ep, s.ep.Messages, s.ids); ok {
+		text := fmt.Sprintf("No, that's not right: my %s is %s.", FactLabel(key), s.ep.Task.Scenario.Facts[key])
+		if value != "" {
+			text = fmt.Sprintf("No, that's not right: you put %q, but my %s is %s.", value, FactLabel(key), s.ep.Task.Scenario.Facts[key])
+		}
+		if !s.saidBefore(text) {
+			return text + " " + pending
+		}
 	}
 	if asksConfirmation(s.last) && len(need) == 0 {
 		if s.unrequestedWrite(s.last) {
@@ -467,10 +477,38 @@ func (s *userState) stalled() bool {
 }
 
 // doneRequests counts the task's requests, in order, whose tools have all
-// succeeded in msgs with arguments no id of the user's facts contradicts
-// (idConflict): a cancellation of the wrong order does not count.
+// succeeded in msgs with arguments that agree with the user's facts: no id
+// of the facts is contradicted (idConflict) and no argument value is a
+// near miss of a fact's value or field (valueConflict): a cancellation of
+// the wrong order, or an address written as "56 River Street0", does not
+// count.
 func doneRequests(ep *Episode, msgs []emobench.Message, ids map[string]string) int {
 	ok := map[string]int{}
+	for _, call := range succeededCalls(msgs) {
+		if _, _, bad := callConflict(call, ep.Task.Scenario.Facts, ids); bad {
+			continue
+		}
+		ok[call.Name]++
+	}
+	done := 0
+	for _, r := range ep.Task.Scenario.Requests {
+		for _, tool := range r.Tools {
+			if ok[tool] == 0 {
+				return done
+			}
+			ok[tool]--
+		}
+		done++
+	}
+	return done
+}
+
+// succeededCalls returns msgs' tool calls, in order, whose result is no
+// error and whose arguments are well formed. A result is paired with its
+// call by id, or, without one, with the earliest unanswered call of its
+// tool.
+func succeededCalls(msgs []emobench.Message) []emobench.ToolCall {
+	var out []emobench.ToolCall
 	calls := map[string]emobench.ToolCall{} // by id
 	var unanswered []emobench.ToolCall      // calls without an id, in order
 	for _, m := range msgs {
@@ -498,23 +536,114 @@ func doneRequests(ep *Episode, msgs []emobench.Message, ids map[string]string) i
 			if !found || strings.HasPrefix(m.Content, "Error") || call.ArgumentsMalformed {
 				continue
 			}
-			if _, bad := idConflict(argText(call.Arguments), ids); bad {
-				continue
-			}
-			ok[m.ToolName]++
+			call.Name = m.ToolName
+			out = append(out, call)
 		}
 	}
-	done := 0
+	return out
+}
+
+// callConflict returns the fact key a call's arguments contradict and the
+// argument value that does (idConflict, then valueConflict).
+func callConflict(call emobench.ToolCall, facts, ids map[string]string) (key, value string, bad bool) {
+	if key, bad := idConflict(argText(call.Arguments), ids); bad {
+		return key, "", true
+	}
+	for _, v := range stringArgs(call.Arguments) {
+		if key, bad := valueConflict(v, facts); bad {
+			return key, v, true
+		}
+	}
+	return "", "", false
+}
+
+// wrongArgument returns the fact key and the argument value of the last
+// successful call in msgs of a write tool the task's requests name whose
+// arguments contradict the user's facts (callConflict).
+func wrongArgument(ep *Episode, msgs []emobench.Message, ids map[string]string) (key, value string, ok bool) {
+	writes := writeTools(ep.Tools)
+	requested := map[string]bool{}
 	for _, r := range ep.Task.Scenario.Requests {
 		for _, tool := range r.Tools {
-			if ok[tool] == 0 {
-				return done
-			}
-			ok[tool]--
+			requested[tool] = writes[tool]
 		}
-		done++
 	}
-	return done
+	for _, call := range succeededCalls(msgs) {
+		if !requested[call.Name] {
+			continue
+		}
+		if k, v, bad := callConflict(call, ep.Task.Scenario.Facts, ids); bad {
+			key, value, ok = k, v, true
+		}
+	}
+	return key, value, ok
+}
+
+// factFields returns the values an argument may take from a fact's value:
+// the value itself, its comma-separated parts ("56 River Street,
+// Providence, RI 02923, USA" gives "56 River Street", "Providence", ...)
+// and those parts' words ("RI", "02923"), as an address's fields are.
+func factFields(value string) []string {
+	fields := []string{value}
+	for _, part := range strings.Split(value, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		fields = append(fields, part)
+		if words := strings.Fields(part); len(words) > 1 {
+			fields = append(fields, words...)
+		}
+	}
+	return fields
+}
+
+// valueConflict returns the key of a fact that argument value v nearly
+// but not exactly matches: v equals no field of any fact (factFields), and
+// it differs from a field of at least four characters only in case, or
+// extends or truncates it within a word ("56 River Street0" for "56 River
+// Street", "click" for "clicky"). A value that goes on past a field at a
+// word boundary ("paypal_1234567", "gift card") or shares nothing with the
+// facts contradicts nothing: the user cannot check it.
+func valueConflict(v string, facts map[string]string) (string, bool) {
+	if v == "" {
+		return "", false
+	}
+	keys := sortedKeys(facts)
+	for _, key := range keys {
+		if slices.Contains(factFields(facts[key]), v) {
+			return "", false
+		}
+	}
+	for _, key := range keys {
+		for _, f := range factFields(facts[key]) {
+			if len(f) < 4 {
+				continue
+			}
+			switch {
+			case strings.EqualFold(v, f),
+				strings.HasPrefix(v, f) && !boundary(v[len(f)]),
+				len(v) >= 4 && strings.HasPrefix(f, v) && !boundary(f[len(v)]):
+				return key, true
+			}
+		}
+	}
+	return "", false
+}
+
+// boundary reports whether b separates words.
+func boundary(b byte) bool {
+	return !(b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80)
+}
+
+// stringArgs returns the string values of a call's JSON arguments, in key
+// order.
+func stringArgs(args json.RawMessage) []string {
+	text := argText(args)
+	if text == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 }
 
 // argText is the string values of a call's JSON arguments, one per line.

@@ -191,3 +191,58 @@ func (u stopUser) Next(_ context.Context, ep *sim.Episode) (emobench.Message, er
 	}
 	return userSays(u.marker), nil
 }
+
+// TestScriptedUser_NearMissArgumentIsNotDone: a write whose argument
+// nearly matches one of the user's facts (a full address, compared field by
+// field) does not complete the request: the user says what is wrong and
+// asks again, and does not stop.
+func TestScriptedUser_NearMissArgumentIsNotDone(t *testing.T) {
+	const address = "56 River Street, Providence, RI 02923, USA"
+	task := emobench.TaskSpec{
+		ID: "toy-test-address", Domain: "toy", Split: emobench.SplitTest,
+		Scenario: emobench.Scenario{
+			Facts:    map[string]string{"new_address": address, "zip": "97284", "new_payment_method": "paypal"},
+			Requests: []emobench.Request{{Text: "Change my account's address to " + address + ".", Tools: []string{"modify_user_address"}}},
+		},
+	}
+	tools := []sim.ToolSchema{{Name: "modify_user_address", Writes: true}}
+	args := func(address1, city, zip string) string {
+		return `{"address1":"` + address1 + `","address2":"","city":"` + city + `","country":"USA","state":"RI","user_id":"hana_3982","zip":"` + zip + `"}`
+	}
+	for _, tt := range []struct {
+		name, args string
+		done       bool
+		wrong      string // the value the user objects to
+	}{
+		{"Exact", args("56 River Street", "Providence", "02923"), true, ""},
+		{"ExtendedAddress1", args("56 River Street0", "Providence", "02923"), false, "56 River Street0"},
+		{"TruncatedZip", args("56 River Street", "Providence", "0292"), false, "0292"},
+		{"CityCase", args("56 River Street", "providence", "02923"), false, "providence"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := []emobench.Message{
+				userSays("Hi. " + task.Scenario.Requests[0].Text),
+				agentSays("I am about to run modify_user_address with " + args("56 River Street", "Providence", "02923") + ". Do you confirm that I should proceed (yes)?"),
+				userSays("Yes, go ahead."),
+			}
+			msgs = append(msgs, toolCall("c1", "modify_user_address", tt.args, `{"user_id":"hana_3982"}`)...)
+			msgs = append(msgs, agentSays("All done. Is there anything else I can help you with?"))
+			ep := &sim.Episode{Task: &task, Tools: tools, Messages: msgs, Seed: 1}
+			msg, err := sim.ScriptedUser{}.Next(context.Background(), ep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := msg.Content
+			if done := strings.Contains(got, sim.StopMarker); done != tt.done {
+				t.Fatalf("reply = %q, want stop %v", got, tt.done)
+			}
+			if tt.done {
+				return
+			}
+			want := `No, that's not right: you put "` + tt.wrong + `", but my new address is ` + address + `. Change my account's address to ` + address + `.`
+			if got != want {
+				t.Fatalf("reply = %q, want %q", got, want)
+			}
+		})
+	}
+}

@@ -34,7 +34,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "domain", Usage: "domains, comma-separated (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "agent", Usage: "llm:MODEL, oracle, noisy:RATE, or the validity agents nothing and careless (simulators)"},
 			&cli.StringFlag{Name: "user", Value: "scripted", Usage: "llm:MODEL or scripted (a rule-based simulator)"},
-			&cli.StringFlag{Name: "user-strategy", Value: string(sim.UserStrategyLLM), Usage: "how an llm: user writes each message: llm (one call), react (a thought, then the message; only the message is sent), verify (a second call checks the draft follows the user's instructions; drafted again if not) or reflection (on a failed check, reflect and draft again)"},
+			&cli.StringFlag{Name: "user-strategy", Value: string(sim.UserStrategyLLM), Usage: "how an llm: user writes each message: llm (one call), react (a thought, then the message; only the message is sent), verify (a second call checks the draft follows the user's instructions; drafted again if not) or reflection (on a failed check, reflect and draft again); the scripted user has no strategy: it takes only llm, and runs.user_strategy records scripted"},
 			&cli.StringFlag{Name: "user-abandon", Value: string(sim.AbandonWithEmotions), Usage: "when the user may end with ###UNSATISFIED###: always, with-emotions (as τ-Emotion-Bench) or never"},
 			&cli.StringFlag{Name: "condition", Value: "both", Usage: "with-emotions, without-emotions or both"},
 			&cli.IntFlag{Name: "trials", Value: 1, Usage: "trials per task"},
@@ -64,7 +64,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "judge-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --judge model's API key (its name is recorded, never the key)"},
 			&cli.StringFlag{Name: "parallel-tool-calls", Value: sim.ParallelToolCallsAllow, Usage: "allow: an llm: agent's several tool calls in one message all run, one step each; first: only the first runs and the others are dropped, as τ-bench does"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
-			&cli.DurationFlag{Name: "episode-timeout", Value: sim.DefaultEpisodeTimeout, Usage: "wall-clock bound of one episode, LLM retries included; the episode then ends in error (negative: none)"},
+			&cli.DurationFlag{Name: "episode-timeout", Value: sim.DefaultEpisodeTimeout, Usage: "wall-clock bound of one episode, LLM retries included; the episode then ends in error (negative: none; 0 is refused; recorded with the run)"},
 			&cli.StringFlag{Name: "price-file", Usage: "JSON price table {model: {prompt_per_mtok, completion_per_mtok}} for costs"},
 		},
 		Before: noArgs,
@@ -82,6 +82,9 @@ func runBenchmark(c *cli.Context, e *env) error {
 	// than run with a timeout other than the one given.
 	if d := c.Duration("timeout"); d <= 0 {
 		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
+	}
+	if d := c.Duration("episode-timeout"); d == 0 {
+		return usagef("--episode-timeout 0: need a positive duration, or a negative one for no limit")
 	}
 	if ref := c.String("resume"); ref != "" {
 		return resumeRun(c, e, ref)
@@ -146,8 +149,9 @@ func runOptions(c *cli.Context) sim.RunOptions {
 		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
 		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: floatFlag(c, "user-temperature")},
 		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),
-		Judge:    c.String("judge"),
-		JudgeLLM: emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
+		EpisodeTimeout: c.Duration("episode-timeout"),
+		Judge:          c.String("judge"),
+		JudgeLLM:       emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
 	}
 }
 

@@ -68,3 +68,18 @@ func TestRun_ErrUserStrategy(t *testing.T) {
 		}
 	}
 }
+
+// TestRun_ScriptedUserStrategy: the scripted user has no strategy: its
+// run records none in the config, runs.user_strategy is "scripted" (as a
+// built-in agent's strategy is its name), and the help says so.
+func TestRun_ScriptedUserStrategy(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "scripted.db")
+	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions", "--agent", "noisy:0.3")
+	if got, want := sqlCSV(t, dbPath, "SELECT agent_strategy, user_model, user_strategy, json_extract(config, '$.user_strategy') IS NULL AS none FROM runs"),
+		"agent_strategy,user_model,user_strategy,none\nnoisy,scripted,scripted,1\n"; got != want {
+		t.Fatalf("runs:\n%s\nwant:\n%s", got, want)
+	}
+	if help := mustRun(t, "run", "--help"); !strings.Contains(help, "the scripted user has no strategy: it takes only llm, and runs.user_strategy records scripted") {
+		t.Fatalf("run --help does not say what the scripted user's strategy is:\n%s", help)
+	}
+}
