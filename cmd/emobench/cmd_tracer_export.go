@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -68,6 +69,11 @@ func runTracerExport(c *cli.Context, e *env) error {
 	if (selection == "") == (len(runs) == 0) {
 		return usagef("tracer export needs --selection NAME or --run ID (not both)")
 	}
+	if statsPath != "" {
+		if err := checkStatsPath(out, statsPath); err != nil {
+			return err
+		}
+	}
 	if statsPath != "" && !c.Bool("force") {
 		if _, err := os.Lstat(statsPath); err == nil {
 			return usagef("tracer export: %s exists (use --force to overwrite it)", statsPath)
@@ -108,6 +114,30 @@ func runTracerExport(c *cli.Context, e *env) error {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
+	}
+	return nil
+}
+
+// checkStatsPath refuses a --stats that names the --out file (the stats
+// would replace the records) or lies in a directory that does not exist
+// (found only after --out was written).
+func checkStatsPath(out, statsPath string) error {
+	a, errA := filepath.Abs(out)
+	b, errB := filepath.Abs(statsPath)
+	if errA == nil && errB == nil && filepath.Clean(a) == filepath.Clean(b) {
+		return usagef("tracer export: --stats %s is the --out file; give it another name", statsPath)
+	}
+	if fa, err := os.Stat(out); err == nil {
+		if fb, err := os.Stat(statsPath); err == nil && os.SameFile(fa, fb) {
+			return usagef("tracer export: --stats %s is the same file as --out %s; give it another name", statsPath, out)
+		}
+	}
+	dir := filepath.Dir(statsPath)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return usagef("tracer export: --stats %s: directory %s does not exist", statsPath, dir)
+	}
+	if fi, err := os.Stat(statsPath); err == nil && fi.IsDir() {
+		return usagef("tracer export: --stats %s is a directory", statsPath)
 	}
 	return nil
 }

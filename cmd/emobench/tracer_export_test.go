@@ -126,3 +126,33 @@ func TestTracerExport_Tokenizer(t *testing.T) {
 		t.Errorf("export with a bad --tokenizer wrote its --out: %v", err)
 	}
 }
+
+func TestTracerExport_StatsPath(t *testing.T) {
+	dbPath := nativeRunDB(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "same.jsonl")
+	for _, stats := range []string{out, filepath.Join(dir, ".", "same.jsonl"), filepath.Join(dir, "missing", "stats.json")} {
+		r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", out, "--stats", stats)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--stats") {
+			t.Errorf("--stats %s: exit %d, stderr %q; want %d naming --stats", stats, r.code, r.stderr, exitUsage)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Fatalf("--stats %s: a refused export wrote --out: %v", stats, err)
+		}
+	}
+	// A hard link to an existing --out is the same file too.
+	if err := os.WriteFile(out, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Link(out, link); err != nil {
+		t.Skip(err)
+	}
+	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", out, "--stats", link, "--force")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "same file") {
+		t.Errorf("hard-linked --stats: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if b, _ := os.ReadFile(out); string(b) != "keep\n" {
+		t.Errorf("--out changed: %q", b)
+	}
+}
