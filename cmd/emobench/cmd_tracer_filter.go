@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -52,14 +53,17 @@ func tracerFilter(c *cli.Context, e *env) error {
 	if c.IsSet("keep-unsatisfied") && c.IsSet("drop-unsatisfied") && c.Bool("keep-unsatisfied") == c.Bool("drop-unsatisfied") {
 		return usagef("--keep-unsatisfied and --drop-unsatisfied say opposite things: give one")
 	}
+	if r := c.Float64("min-reward"); math.IsNaN(r) || math.IsInf(r, 0) {
+		return usagef("--min-reward %v: need a finite number", r)
+	}
 	req := tracer.FilterRequest{
 		Criteria: analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied")},
 		Name:     strings.TrimSpace(c.String("name")), Replace: c.Bool("replace"), DryRun: c.Bool("dry-run"),
 	}
 	if c.IsSet("max-user-dependence") {
 		x := c.Float64("max-user-dependence")
-		if x < 0 {
-			return usagef("--max-user-dependence %v: need a bound of at least 0", x)
+		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+			return usagef("--max-user-dependence %v: need a finite bound of at least 0", x)
 		}
 		req.Criteria.MaxUserDependence = &x
 	}

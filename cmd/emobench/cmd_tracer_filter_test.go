@@ -264,3 +264,18 @@ func TestTracerCollect_Resume(t *testing.T) {
 		t.Fatalf("resume after the file changed: exit %d, stderr %s", r.code, r.stderr)
 	}
 }
+
+func TestTracerFilter_NonFiniteBounds(t *testing.T) {
+	dbPath := nativeRunDB(t)
+	for _, args := range [][]string{
+		{"--min-reward", "NaN"}, {"--min-reward", "-Inf"}, {"--min-reward", "+Inf"},
+		{"--max-user-dependence", "NaN"}, {"--max-user-dependence", "Inf"}, {"--max-user-dependence", "-1"},
+	} {
+		for _, mode := range [][]string{{"--dry-run"}, {"--name", "k1"}} {
+			r := runCLI(t, "", append(append([]string{"--db", dbPath, "tracer", "filter", "--run", "1"}, args...), mode...)...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, args[0]) {
+				t.Errorf("%v %v: exit %d, stderr %q; want %d naming %s", args, mode, r.code, r.stderr, exitUsage, args[0])
+			}
+		}
+	}
+}
