@@ -539,7 +539,7 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 		return Careless{}, nil
 	case strings.HasPrefix(spec.Agent, "noisy:"):
 		rate, err := strconv.ParseFloat(strings.TrimPrefix(spec.Agent, "noisy:"), 64)
-		if err != nil || rate < 0 || rate > 1 {
+		if err != nil || rate < 0 || rate > 1 || rate != rate {
 			return nil, invalidf("--agent %q: the noise rate must be a number in [0, 1]", spec.Agent)
 		}
 		return Noisy{Rate: rate}, nil

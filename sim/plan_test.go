@@ -230,6 +230,7 @@ func TestPlan_ErrInvalid(t *testing.T) {
 		{func(o *sim.RunOptions) { o.Shard = "2/2" }, `--shard "2/2"`},
 		{func(o *sim.RunOptions) { o.Tasks = "toy-test-001,nope" }, `--tasks: no test task "nope" in domains toy`},
 		{func(o *sim.RunOptions) { o.Agent = "noisy:2" }, "the noise rate must be a number in [0, 1]"},
+		{func(o *sim.RunOptions) { o.Agent = "noisy:NaN" }, "the noise rate must be a number in [0, 1]"},
 		{func(o *sim.RunOptions) { o.Agent = "gpt" }, `--agent "gpt" is not llm:MODEL, oracle or noisy:RATE`},
 		{func(o *sim.RunOptions) { o.User = "llm:" }, "llm: needs a model name"},
 		{func(o *sim.RunOptions) { o.User = "llm:m" }, "needs OPENAI_API_KEY"},
