@@ -100,9 +100,18 @@ func LoadTokenizer(path string) (*Tokenizer, error) {
 		t.added = append(t.added, a.Content)
 	}
 	sort.SliceStable(t.added, func(i, j int) bool { return len(t.added[i]) > len(t.added[j]) })
+	if len(f.Model.Vocab) == 0 {
+		return nil, fmt.Errorf("%s: model.vocab is missing or empty: not a usable tokenizer", path)
+	}
+	if len(f.Model.Merges) == 0 || string(f.Model.Merges) == "null" {
+		return nil, fmt.Errorf("%s: model.merges is missing: not a usable tokenizer", path)
+	}
 	merges, err := parseMerges(f.Model.Merges)
 	if err != nil {
 		return nil, fmt.Errorf("%s: model.merges: %w", path, err)
+	}
+	if len(merges) == 0 {
+		return nil, fmt.Errorf("%s: model.merges is empty: not a usable tokenizer", path)
 	}
 	t.ranks = make(map[[2]string]int, len(merges))
 	for i, m := range merges {

@@ -57,6 +57,10 @@ func TestLoadTokenizer_ErrUnsupported(t *testing.T) {
 		{"pre-tokenizer", `"type": "Sequence"`, `"type": "Metaspace"`, "pre_tokenizer Metaspace"},
 		{"stripped added token", `"lstrip": false`, `"lstrip": true`, `added token "<|x|>"`},
 		{"not JSON", `{`, `[`, "tiny.json"},
+		{"empty vocab", `"vocab": {`, `"vocab": {}, "x": {`, "model.vocab is missing or empty"},
+		{"missing vocab", `"vocab": {`, `"vocabulary": {`, "model.vocab is missing or empty"},
+		{"empty merges", `"merges": [`, `"merges": [], "y": [`, "model.merges is empty"},
+		{"missing merges", `"merges": [`, `"merge_list": [`, "model.merges is missing"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
