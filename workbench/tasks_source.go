@@ -36,7 +36,8 @@ type TaskSource struct {
 
 // ReadTasksFile reads a JSON tasks file (sim.DecodeTasks: each task
 // validated) as a TaskSource named by its absolute path. Errors name the
-// file, and the task by index or id; a file with no task is one. It is a
+// file, and the task by index or id; a file with no task is one, and so are
+// duplicate ids and gold actions that do not replay (checkTasks). It is a
 // *SettingsError.
 func ReadTasksFile(path string) (*TaskSource, error) {
 	if abs, err := filepath.Abs(path); err == nil {
@@ -53,8 +54,13 @@ func ReadTasksFile(path string) (*TaskSource, error) {
 	if len(tasks) == 0 {
 		return nil, invalidSetting("--tasks-file %s: no tasks", path)
 	}
+	src := &TaskSource{Kind: TaskSourceFile, Name: path, Tasks: tasks}
+	if err := checkTasks(src.describe(), tasks); err != nil {
+		return nil, err
+	}
 	sum := sha256.Sum256(data)
-	return &TaskSource{Kind: TaskSourceFile, Name: path, Tasks: tasks, SHA256: hex.EncodeToString(sum[:])}, nil
+	src.SHA256 = hex.EncodeToString(sum[:])
+	return src, nil
 }
 
 // ReadTaskSet loads the task set name from store as a TaskSource. A name
@@ -70,6 +76,9 @@ func ReadTaskSet(ctx context.Context, store *db.DB, name string) (*TaskSource, e
 	}
 	if len(tasks) == 0 {
 		return nil, invalidSetting("--task-set %s: no tasks", name)
+	}
+	if err := checkTasks("--task-set "+name, tasks); err != nil {
+		return nil, err
 	}
 	b, err := json.Marshal(tasks)
 	if err != nil {

@@ -155,3 +155,40 @@ func TestRun_TaskSet(t *testing.T) {
 		t.Fatalf("resume:\n%s", out)
 	}
 }
+
+// A tasks file is checked whole before any run is created: a duplicate id
+// or a gold action that cannot replay leaves no database behind.
+func TestRun_TasksFileCheckedWhole(t *testing.T) {
+	cases := []struct {
+		name string
+		edit func(tasks []emobench.TaskSpec)
+		want string
+	}{
+		{"duplicate id", func(ts []emobench.TaskSpec) { ts[1].ID = ts[0].ID }, `task 0 and task 1 share the id "retail-test-900"`},
+		{"unknown tool", func(ts []emobench.TaskSpec) { ts[1].Actions[0].Name = "launch_rocket" }, `task retail-test-901: gold action 0 calls "launch_rocket", which is no retail tool`},
+		{"missing order", func(ts []emobench.TaskSpec) {
+			ts[1].Actions = append(ts[1].Actions, emobench.Action{Name: "get_order_details", Arguments: json.RawMessage(`{"order_id":"#W0000000"}`)})
+		}, "task retail-test-901: gold action"},
+		{"wrong argument type", func(ts []emobench.TaskSpec) {
+			ts[1].Actions = append(ts[1].Actions, emobench.Action{Name: "get_order_details", Arguments: json.RawMessage(`{"order_id":7}`)})
+		}, "task retail-test-901: gold action"},
+		{"unknown domain", func(ts []emobench.TaskSpec) { ts[1].Domain = "mars" }, `task retail-test-901: no domain "mars"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			tasks := fileTasks(t, 2)
+			c.edit(tasks)
+			path := filepath.Join(dir, "tasks.json")
+			writeTasks(t, path, tasks)
+			dbPath := filepath.Join(dir, "runs.db")
+			r := runCLI(t, "", "--db", dbPath, "run", "--tasks-file", path, "--condition", "with-emotions", "--agent", "oracle", "--user", "scripted")
+			if r.code != exitUsage || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, path) {
+				t.Errorf("exit %d, stderr %q; want %d naming %s and %q", r.code, r.stderr, exitUsage, path, c.want)
+			}
+			if _, err := os.Stat(dbPath); !os.IsNotExist(err) {
+				t.Errorf("a refused tasks file created the database: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package workbench
+
+import (
+	"fmt"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/sim"
+)
+
+// checkTasks checks a whole task source before any run is created, so
+// that no run is stored half-done over a task that cannot run: every id
+// unique, every task valid, its domain known, and its gold actions tools
+// of that domain that replay on a fresh environment without an error.
+// what names the source ("--tasks-file PATH", "--task-set NAME"); the
+// error is a *SettingsError naming it, the task and the action.
+func checkTasks(what string, tasks []emobench.TaskSpec) error {
+	seen := make(map[string]int, len(tasks))
+	domains := map[string]sim.Domain{}
+	for i := range tasks {
+		task := &tasks[i]
+		if j, dup := seen[task.ID]; dup {
+			return invalidSetting("%s: task %d and task %d share the id %q (ids must be unique)", what, j, i, task.ID)
+		}
+		seen[task.ID] = i
+		if err := task.Validate(); err != nil {
+			return invalidSetting("%s: task %d: %v", what, i, err)
+		}
+		dom, ok := domains[task.Domain]
+		if !ok {
+			d, err := all.Find(task.Domain)
+			if err != nil {
+				return invalidSetting("%s: task %s: %v", what, task.ID, err)
+			}
+			dom, domains[task.Domain] = d, d
+		}
+		tools := map[string]bool{}
+		for _, t := range dom.NewEnvironment().Tools() {
+			tools[t.Name] = true
+		}
+		for j, a := range task.Actions {
+			if !tools[a.Name] {
+				return invalidSetting("%s: task %s: gold action %d calls %q, which is no %s tool", what, task.ID, j, a.Name, task.Domain)
+			}
+		}
+		if _, err := sim.GoldHash(dom, task); err != nil {
+			return invalidSetting("%s: %v", what, err)
+		}
+	}
+	return nil
+}
+
+// describe is the flag and name a check error gives for the source.
+func (s *TaskSource) describe() string {
+	if s.Kind == TaskSourceDB {
+		return fmt.Sprintf("--task-set %s", s.Name)
+	}
+	return fmt.Sprintf("--tasks-file %s", s.Name)
+}
