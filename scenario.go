@@ -3,6 +3,8 @@ package emobench
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Split says what a task is for: evaluation or training data.
@@ -115,6 +117,29 @@ func (s *TaskSpec) Validate() error {
 	for _, k := range s.RewardBasis {
 		if _, err := ParseCheckKind(string(k)); err != nil {
 			return fmt.Errorf("task %s: reward_basis: %w", s.ID, err)
+		}
+	}
+	return s.Emotion.validate(s.ID)
+}
+
+// validate reports the first emotion field outside Taxonomy ("" is no
+// emotion and always valid): a family, a leaf of that family (of any
+// family when none is given), a dimension value.
+func (e EmotionProfile) validate(task string) error {
+	if e.Family != "" {
+		f, ok := FindFamily(e.Family)
+		if !ok {
+			return fmt.Errorf("task %s: emotion.family %q is not a Taxonomy family", task, e.Family)
+		}
+		if e.Leaf != "" && !slices.Contains(f.Leaves, e.Leaf) {
+			return fmt.Errorf("task %s: emotion.leaf %q is not a leaf of family %s (%s)", task, e.Leaf, f.Name, strings.Join(f.Leaves, ", "))
+		}
+	} else if e.Leaf != "" && !slices.ContainsFunc(Taxonomy.Families, func(f Family) bool { return slices.Contains(f.Leaves, e.Leaf) }) {
+		return fmt.Errorf("task %s: emotion.leaf %q is not a Taxonomy leaf", task, e.Leaf)
+	}
+	for _, d := range []struct{ name, value string }{{"politeness", e.Politeness}, {"urgency", e.Urgency}, {"trust", e.Trust}} {
+		if values := Taxonomy.Dimensions[d.name]; d.value != "" && !slices.Contains(values, d.value) {
+			return fmt.Errorf("task %s: emotion.%s %q is not one of %s", task, d.name, d.value, strings.Join(values, ", "))
 		}
 	}
 	return nil

@@ -82,3 +82,36 @@ func TestTaskSpec_Task_EmotionInstruction(t *testing.T) {
 		t.Errorf("malformed emotion instruction: err %v, want one naming the task", err)
 	}
 }
+
+func TestTaskSpec_Validate_ErrEmotion(t *testing.T) {
+	var base emobench.TaskSpec
+	if err := json.Unmarshal([]byte(retailTest000), &base); err != nil {
+		t.Fatal(err)
+	}
+	if err := base.Validate(); err != nil {
+		t.Fatalf("Validate = %v, want nil", err)
+	}
+	none := base
+	none.Emotion = emobench.EmotionProfile{}
+	if err := none.Validate(); err != nil {
+		t.Errorf("Validate of a task without emotion = %v, want nil", err)
+	}
+	for _, c := range []struct {
+		edit func(*emobench.EmotionProfile)
+		want string
+	}{
+		{func(e *emobench.EmotionProfile) { e.Family = "bogus" }, `task retail-test-000: emotion.family "bogus"`},
+		{func(e *emobench.EmotionProfile) { e.Leaf = "bogus" }, `task retail-test-000: emotion.leaf "bogus" is not a leaf of family enjoyment`},
+		{func(e *emobench.EmotionProfile) { e.Leaf = "panic" }, `emotion.leaf "panic" is not a leaf of family enjoyment`},
+		{func(e *emobench.EmotionProfile) { e.Family, e.Leaf = "", "bogus" }, `emotion.leaf "bogus" is not a Taxonomy leaf`},
+		{func(e *emobench.EmotionProfile) { e.Politeness = "bogus" }, `emotion.politeness "bogus" is not one of warm, neutral, cold`},
+		{func(e *emobench.EmotionProfile) { e.Urgency = "bogus" }, `emotion.urgency "bogus"`},
+		{func(e *emobench.EmotionProfile) { e.Trust = "bogus" }, `emotion.trust "bogus"`},
+	} {
+		task := base
+		c.edit(&task.Emotion)
+		if err := task.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Validate(%+v) = %v, want %q", task.Emotion, err, c.want)
+		}
+	}
+}
