@@ -51,6 +51,7 @@ func tracerGenerateCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout of --paraphrase"},
 			&cli.StringFlag{Name: "exclude", Usage: "JSON tasks FILE whose action sets no generated task may repeat"},
 			&cli.StringFlag{Name: "out", Usage: "write the tasks to this JSON `FILE` instead of the database"},
+			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing --out file"},
 			&cli.StringFlag{Name: "name", Usage: "task set name in --db (default DOMAIN-SPLIT-sSEED)"},
 			&cli.BoolFlag{Name: "replace", Usage: "replace a stored task set of the same name"},
 		},
@@ -153,6 +154,9 @@ func generateOptions(c *cli.Context) (tracer.GenerateOptions, string, error) {
 	var o tracer.GenerateOptions
 	if c.String("out") != "" && (c.IsSet("name") || c.Bool("replace")) {
 		return o, "", usagef("--name and --replace name a task set in --db: drop them with --out")
+	}
+	if err := checkGenerateOut(c.String("out"), c.Bool("force")); err != nil {
+		return o, "", err
 	}
 	domain := c.String("domain")
 	if domain == "" {
@@ -332,6 +336,32 @@ func printGenerated(e *env, g *tracer.Generated) {
 
 // writeFileAtomic writes data to a temporary file beside path and renames
 // it into place, so that path is never left half-written.
+// checkGenerateOut refuses, before any task is generated, an --out that
+// is a directory, lies in a directory that does not exist, or exists
+// without --force.
+func checkGenerateOut(out string, force bool) error {
+	if out == "" {
+		return nil
+	}
+	if fi, err := os.Stat(out); err == nil {
+		if fi.IsDir() {
+			return usagef("--out %s is a directory", out)
+		}
+		if !force {
+			return usagef("--out %s exists (use --force to overwrite it)", out)
+		}
+	}
+	if dir := filepath.Dir(out); !isDir(dir) {
+		return usagef("--out %s: directory %s does not exist", out, dir)
+	}
+	return nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
+
 func writeFileAtomic(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
 	if err != nil {

@@ -108,3 +108,29 @@ func TestTracerGenerate_DB(t *testing.T) {
 		t.Fatalf("task sets:\n%s", got)
 	}
 }
+
+func TestTracerGenerate_ErrOut(t *testing.T) {
+	domain := catalogDomain(t)
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "tasks.json")
+	if err := os.WriteFile(existing, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ out, want string }{
+		{existing, "exists (use --force"},
+		{dir, "is a directory"},
+		{filepath.Join(dir, "missing", "tasks.json"), "does not exist"},
+	} {
+		r := runCLI(t, "", "tracer", "generate", "--domain", domain, "--n", "2", "--out", c.out)
+		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stdout, "kept") {
+			t.Errorf("--out %s: exit %d, stdout %q, stderr %q; want %d before generating, naming %q", c.out, r.code, r.stdout, r.stderr, exitUsage, c.want)
+		}
+	}
+	if b, _ := os.ReadFile(existing); string(b) != "keep" {
+		t.Fatalf("a refused generate changed --out: %q", b)
+	}
+	mustRun(t, "tracer", "generate", "--domain", domain, "--n", "2", "--out", existing, "--force")
+	if b, _ := os.ReadFile(existing); string(b) == "keep" {
+		t.Fatal("--force did not overwrite --out")
+	}
+}
