@@ -1,6 +1,7 @@
 package tracer
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -80,7 +81,13 @@ type GenerateOptions struct {
 	// Generated.Leaks.
 	Exclude []emobench.TaskSpec
 	// MaxCandidates bounds the candidates tried; 0 means 50·N + 200.
+	// Generate also stops, with ErrShort, when the catalog looks
+	// exhausted: no task kept in the last max(1000, 10·N) candidates.
 	MaxCandidates int
+	// Progress, when not nil, is called after each candidate with the
+	// tasks kept and the candidates tried so far (the caller decides how
+	// often to show it).
+	Progress func(kept, candidates int) `json:"-"`
 }
 
 // Generated is what Generate made: the kept tasks, in order, and what it
@@ -199,21 +206,53 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 	if limit <= 0 {
 		limit = 50*o.N + 200
 	}
+	drought, lastKept := max(1000, 10*o.N), 0
 	for cand := 0; len(g.out.Tasks) < o.N; cand++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		if cand >= limit {
-			return g.out, fmt.Errorf("domain %s: kept %d of %d tasks after %d candidates (rejected %v): %w",
-				dom.Name(), len(g.out.Tasks), o.N, cand, g.out.Rejected, ErrShort)
+			return g.out, fmt.Errorf("domain %s: kept %d of %d tasks after %d candidates (rejected %s): %w",
+				dom.Name(), len(g.out.Tasks), o.N, cand, formatCounts(g.out.Rejected), ErrShort)
+		}
+		if cand-lastKept >= drought {
+			return g.out, fmt.Errorf("domain %s: kept %d of %d tasks after %d candidates, none in the last %d: the catalog looks exhausted (rejected %s): %w",
+				dom.Name(), len(g.out.Tasks), o.N, cand, drought, formatCounts(g.out.Rejected), ErrShort)
 		}
 		g.out.Candidates++
 		r := rand.New(rand.NewPCG(o.Seed, uint64(cand)))
+		kept := len(g.out.Tasks)
 		if err := g.candidate(ctx, r); err != nil {
 			return nil, err
 		}
+		if len(g.out.Tasks) > kept {
+			lastKept = cand + 1
+		}
+		if o.Progress != nil {
+			o.Progress(len(g.out.Tasks), g.out.Candidates)
+		}
 	}
 	return g.out, nil
+}
+
+// formatCounts writes counts as "duplicate 12, oracle_failed 3": the
+// largest first, ties by name.
+func formatCounts(counts map[string]int) string {
+	keys := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(keys, func(a, b string) int {
+		if c := cmp.Compare(counts[b], counts[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, counts[k])
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // writeShare is the share of positions left for write tasks.

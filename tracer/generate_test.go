@@ -506,3 +506,29 @@ func BenchmarkGenerate(b *testing.B) {
 		})
 	}
 }
+
+// An exhausted catalog stops Generate long before 50·N + 200 candidates,
+// with the rejections as readable counts, and Progress sees every
+// candidate.
+func TestGenerate_ErrExhausted(t *testing.T) {
+	one := func(c *sim.Catalog) {
+		c.Intents = slices.DeleteFunc(c.Intents, func(in sim.Intent) bool { return in.Name != "order_status" })
+	}
+	var kept, calls, last int
+	g, err := tracer.Generate(context.Background(), shopDomain{edit: one}, tracer.GenerateOptions{
+		N: 200, Seed: 1, Intents: []int{1}, ForbiddenShare: -1, TransferShare: -1, ReadShare: 1,
+		Progress: func(k, c int) { kept, last = k, c; calls++ },
+	})
+	if !errors.Is(err, tracer.ErrShort) || !strings.Contains(err.Error(), "none in the last 2000: the catalog looks exhausted") {
+		t.Fatalf("err %v, want ErrShort naming an exhausted catalog", err)
+	}
+	if !strings.Contains(err.Error(), fmt.Sprintf("duplicate %d", g.Rejected[tracer.RejectDuplicate])) || strings.Contains(err.Error(), "map[") {
+		t.Errorf("err %v: want the rejections as \"duplicate N\", not a map", err)
+	}
+	if g.Candidates >= 50*200+200 || g.Candidates < 2000 {
+		t.Errorf("%d candidates, want at least 2000 and fewer than the 10200 budget", g.Candidates)
+	}
+	if calls != g.Candidates || last != g.Candidates || kept != len(g.Tasks) || kept == 0 {
+		t.Errorf("Progress called %d times, last (%d kept, %d candidates); want %d calls, (%d, %d)", calls, kept, last, g.Candidates, len(g.Tasks), g.Candidates)
+	}
+}

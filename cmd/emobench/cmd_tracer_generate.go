@@ -17,6 +17,7 @@ import (
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
+	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 )
 
@@ -89,6 +90,7 @@ func generateTasks(c *cli.Context, e *env) error {
 			return err
 		}
 	}
+	opts.Progress = e.generateProgress(opts.N)
 	gen, err := tracer.Generate(c.Context, dom, opts)
 	if gen != nil {
 		printGenerated(e, gen)
@@ -336,6 +338,29 @@ func printGenerated(e *env, g *tracer.Generated) {
 
 // writeFileAtomic writes data to a temporary file beside path and renames
 // it into place, so that path is never left half-written.
+// generateProgress shows tracer generate's kept tasks and candidates: a
+// progress bar on a terminal, else a note every 5 s on stderr (none with
+// --quiet), so a large --n does not look like a hang.
+func (e *env) generateProgress(n int) func(kept, candidates int) {
+	if e.quiet {
+		return nil
+	}
+	if w := e.terminal(); w != nil {
+		bar := progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(), progressbar.OptionSetDescription("tasks kept"))
+		return func(kept, candidates int) {
+			bar.Describe(fmt.Sprintf("tasks kept (%d candidates)", candidates))
+			bar.Set(kept)
+		}
+	}
+	last := time.Now()
+	return func(kept, candidates int) {
+		if time.Since(last) >= 5*time.Second {
+			last = time.Now()
+			e.warn(fmt.Sprintf("tracer generate: kept %d of %d tasks after %d candidates", kept, n, candidates))
+		}
+	}
+}
+
 // checkGenerateOut refuses, before any task is generated, an --out that
 // is a directory, lies in a directory that does not exist, or exists
 // without --force.
