@@ -7,6 +7,7 @@ import (
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -198,9 +199,13 @@ func removeCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
+			before, _ := store.ListSelections(c.Context)
 			ids, tasks, err := workbench.RemoveRuns(c.Context, store, c.Args().Slice())
 			if err != nil {
 				return err
+			}
+			if after, err := store.ListSelections(c.Context); err == nil {
+				e.warnAll(tracer.ShrunkSelections(before, after))
 			}
 			fmt.Fprintf(e.stdout, "removed %s %v and %s no other run used\n", plural(len(ids), "run", "runs"), ids, plural(int(tasks), "task", "tasks"))
 			return nil

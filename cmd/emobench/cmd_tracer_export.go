@@ -91,6 +91,13 @@ func runTracerExport(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
+	if selection != "" {
+		if sel, err := store.FindSelection(c.Context, selection); err == nil {
+			if w := tracer.ShrunkWarning(sel); w != "" {
+				fmt.Fprintf(e.stderr, "warning: %s\n", w)
+			}
+		}
+	}
 	stats, err := tracer.ExportFile(c.Context, store, out, c.Bool("force"), tracer.ExportConfig{
 		Selection: selection, RunIDs: runIDs, Format: sft.Format(format),
 		Domain: exportDomain, Strict: c.Bool("strict"), Tokenizer: tok,

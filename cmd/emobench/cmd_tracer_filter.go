@@ -177,6 +177,9 @@ func tracerFunnelCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if w := tracer.ShrunkWarning(sel); w != "" {
+				fmt.Fprintf(e.stderr, "warning: %s\n", w)
+			}
 			return funnelTable(f).Write(e.stdout, format)
 		},
 	}

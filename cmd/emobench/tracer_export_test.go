@@ -156,3 +156,27 @@ func TestTracerExport_StatsPath(t *testing.T) {
 		t.Errorf("--out changed: %q", b)
 	}
 }
+
+// runs rm of a run a selection covers names the selection, and tracer
+// funnel and tracer export warn that it shrank.
+func TestRunsRm_ShrinksSelection(t *testing.T) {
+	dbPath := nativeRunDB(t)
+	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--tasks", "2", "--condition", "without-emotions",
+		"--agent", "oracle", "--user", "scripted", "--name", "oracle-retail-2")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--run", "2", "--name", "k1")
+	if r := runCLI(t, "", "--db", dbPath, "tracer", "funnel", "--selection", "k1"); r.code != 0 || strings.Contains(r.stderr, "warning") {
+		t.Fatalf("funnel of an intact selection: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r := runCLI(t, "", "--db", dbPath, "runs", "rm", "oracle-retail-2")
+	if r.code != 0 || !strings.Contains(r.stderr, "selection k1 loses 2 of its 4 trajectories") {
+		t.Fatalf("runs rm: exit %d, stderr %q; want a note naming k1", r.code, r.stderr)
+	}
+	want := "warning: selection k1 was stored with 4 trajectories; 2 were deleted since (runs rm); re-run tracer filter"
+	if r := runCLI(t, "", "--db", dbPath, "tracer", "funnel", "--selection", "k1"); r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("funnel: exit %d, stderr %q; want %q", r.code, r.stderr, want)
+	}
+	out := filepath.Join(t.TempDir(), "k1.jsonl")
+	if r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--selection", "k1", "--format", "openai", "--out", out); r.code != 0 || !strings.Contains(r.stderr, want) {
+		t.Errorf("export: exit %d, stderr %q; want %q", r.code, r.stderr, want)
+	}
+}
