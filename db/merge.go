@@ -25,6 +25,9 @@ type MergeReport struct {
 	// SelectionsNotCarried counts the merged file's Tracer selections,
 	// which merge leaves behind: they name that file's trajectories.
 	SelectionsNotCarried int
+	// TaskSetsNotCarried counts the merged file's task sets (tracer
+	// generate), which merge leaves behind too.
+	TaskSetsNotCarried int
 	// Renamed are the runs added under another name than their own, since
 	// a run of the target (or one added before them) had it.
 	Renamed []RenamedRun
@@ -80,6 +83,10 @@ func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajector
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)
 	}
+	taskSets, err := src.countTaskSetsForMerge(ctx)
+	if err != nil {
+		return rep, fmt.Errorf("read %s: %w", src.path, err)
+	}
 	from := Provenance{Kind: ProvenanceMerged, MergedFrom: absPath(src.path), MergedSHA256: srcSHA, MergedAt: now()}
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
@@ -99,7 +106,7 @@ func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajector
 	if err != nil {
 		return MergeReport{}, err
 	}
-	rep.SelectionsNotCarried = selections
+	rep.SelectionsNotCarried, rep.TaskSetsNotCarried = selections, taskSets
 	return rep, nil
 }
 

@@ -435,3 +435,22 @@ func TestReplaceRun_MergedRun(t *testing.T) {
 		t.Errorf("after ReplaceRun: %+v, %v; want run %d, ingested", now, err, res.RunID)
 	}
 }
+
+func TestMerge_TaskSetsNotCarried(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	src := openDBAt(t, filepath.Join(dir, "a.db"))
+	mustIngest(t, src, run("a1", "sa1"), traj("1", 0, 1))
+	set := db.TaskSet{Name: "shop-train", Domain: "shop", Split: emobench.SplitTrain, GeneratorVersion: "1"}
+	if _, err := src.CreateTaskSet(ctx, set, taskSetSpecs(2), false); err != nil {
+		t.Fatal(err)
+	}
+	dst := openDBAt(t, filepath.Join(dir, "b.db"))
+	rep, err := dst.Merge(ctx, src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rep.TaskSetsNotCarried, 1; got != want {
+		t.Fatalf("TaskSetsNotCarried = %d, want %d", got, want)
+	}
+}

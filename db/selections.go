@@ -218,3 +218,14 @@ func (db *DB) countSelectionsForMerge(ctx context.Context) (int, error) {
 	n, err := db.queries.CountSelections(ctx)
 	return int(n), err
 }
+
+// countTaskSetsForMerge counts the task sets of a merge source, of an
+// older schema too (none before tracerVersion).
+func (db *DB) countTaskSetsForMerge(ctx context.Context) (int, error) {
+	v, err := db.userVersion(ctx)
+	if err != nil || v < tracerVersion {
+		return 0, err
+	}
+	sets, err := db.ListTaskSets(ctx)
+	return len(sets), err
+}

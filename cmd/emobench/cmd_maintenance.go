@@ -39,6 +39,9 @@ func mergeCommand(e *env) *cli.Command {
 				if n := rep.SelectionsNotCarried; n > 0 {
 					e.warn(fmt.Sprintf("%s: its %d Tracer selections are not merged (they name that file's trajectories): select again here with emobench tracer filter", path, n))
 				}
+				if n := rep.TaskSetsNotCarried; n > 0 {
+					e.warn(fmt.Sprintf("%s: its %d task sets are not merged: store them here again with emobench tracer generate (the same seed gives the same tasks)", path, n))
+				}
 			})
 		},
 	}
