@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +179,9 @@ func TestRun_TasksFileCheckedWhole(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			tasks := fileTasks(t, 2)
+			for i := range tasks { // the embedded specs' slices are shared: edit copies
+				tasks[i].Actions = slices.Clone(tasks[i].Actions)
+			}
 			c.edit(tasks)
 			path := filepath.Join(dir, "tasks.json")
 			writeTasks(t, path, tasks)
