@@ -36,6 +36,14 @@ func HashSection[V any](h hash.Hash, name string, cur, base map[string]V, baseDi
 	}
 }
 
+// SamePointerOr is equal with a shortcut for HashSection over maps of
+// pointers: a and b are equal when they are the same entity, as in a
+// copy-on-write clone, which shares the entities no tool took with the
+// snapshot it was cloned from.
+func SamePointerOr[T any](equal func(a, b *T) bool) func(a, b *T) bool {
+	return func(a, b *T) bool { return a == b || equal(a, b) }
+}
+
 // EntityDigests returns the sha256 of each entity's JSON by key: the
 // baseDigests of HashSection.
 func EntityDigests[V any](m map[string]V) map[string][32]byte {

@@ -42,3 +42,15 @@ func TestHashSection(t *testing.T) {
 		}
 	}
 }
+
+func TestSamePointerOr(t *testing.T) {
+	calls := 0
+	never := func(a, b *int) bool { calls++; return false }
+	x, y := 1, 1
+	if eq := sim.SamePointerOr(never); !eq(&x, &x) || calls != 0 {
+		t.Fatalf("same pointer: want equal without calling equal (calls %d)", calls)
+	}
+	if eq := sim.SamePointerOr(never); eq(&x, &y) || calls != 1 {
+		t.Fatalf("different pointers: want equal's answer (calls %d)", calls)
+	}
+}
