@@ -710,7 +710,7 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
 		Request:   emobench.Request{Text: fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip), Tools: []string{ToolCheckOutages}},
 		Actions:   []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip)},
-		Forbidden: []emobench.Action{action(ToolApplyCredit, "customer_id", c.ID)},
+		Forbidden: []emobench.Action{action(ToolApplyCredit, "customer_id", c.ID, "amount", amount, "reason", CreditOutage)},
 		Uses:      []string{c.ID + "/outages"},
 	}, true
 }

@@ -301,7 +301,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				return jsonResult(map[string]any{"zip": zip, "outages": out})
 			}),
-		enumTool(ToolTroubleshoot, "Run a remote diagnostic on the device of a line: it checks the device and the network, resets the device's network settings when they are faulty, and records the run with its result (resolved or unresolved) under a troubleshooting id.", true,
+		enumTool(ToolTroubleshoot, "Run a remote diagnostic on the device of a line: it checks the device and the network, resets the device's network settings if they are faulty, and records the run with its result (resolved or unresolved) under a troubleshooting id.", true,
 			[]sim.Param{customerIDParam, phoneParam, {Name: "issue", Type: "string", Description: "The problem the customer reports."}},
 			map[string][]string{"issue": issues},
 			func(db *DB, a *struct {
@@ -419,7 +419,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				c.SeniorDiscount = true
 				return jsonResult(map[string]any{"customer_id": c.ID, "senior_discount": true})
 			}),
-		newTool(ToolCreateArrangement, "Set up a payment arrangement: split what is owed on a bill into equal monthly installments.", true,
+		newTool(ToolCreateArrangement, "Set up a payment arrangement: split the amount owed on a bill into equal monthly installments.", true,
 			[]sim.Param{customerIDParam, billIDParam, {Name: "installments", Type: "integer", Description: "The number of monthly installments, 1 to 12."}},
 			func(db *DB, a *struct {
 				CustomerID   string `json:"customer_id"`

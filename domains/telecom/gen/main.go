@@ -55,9 +55,11 @@ func main() {
 }
 
 // options are the generator's settings for the embedded tasks: Tracer's
-// defaults (what `tracer generate` gives users) and the split's seed.
+// defaults (what `tracer generate` gives users) but for a larger share of
+// refusals and transfers, which keeps the test split above 10% and 5% with
+// a margin, and the split's seed.
 func options(split emobench.Split) tracer.GenerateOptions {
-	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split}
+	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.15, TransferShare: 0.075}
 	if split == emobench.SplitTrain {
 		o.Seed = telecom.TrainTaskSeed
 	}
