@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -69,7 +70,7 @@ type grounded struct {
 // intent when it has one; false when the user has nothing it applies to.
 func groundFor(t *testing.T, c *sim.Catalog, db *DB, in sim.Intent, userID string, r *rand.Rand) (grounded, bool) {
 	t.Helper()
-	env := NewEnvironment(db.Clone())
+	env := NewEnvironment(cowCopy(db))
 	auth, facts := c.Authenticate(env, userID, r)
 	authRes, err := env.Call(auth.Name, auth.Arguments)
 	if err != nil {
@@ -130,7 +131,7 @@ func scalars(raw json.RawMessage) []string {
 // fact or an earlier gold result; reads and returns name their outputs.
 func TestCatalog_Intents(t *testing.T) {
 	c := Catalog()
-	db := InitialDB()
+	db := episodeDB()
 	users := c.Users(NewEnvironment(db))
 	writes := map[string]bool{}
 	for _, tl := range Tools() {
@@ -206,7 +207,7 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 		}
 		return false
 	}
-	env := NewEnvironment(gr.env.State.Clone())
+	env := NewEnvironment(cowCopy(gr.env.State))
 	results := []string{gr.authRes}
 	nWrites := 0
 	for _, a := range g.Actions {
@@ -257,7 +258,7 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 			if err := c.CheckPolicy(env, gr.userID, f); !errors.As(err, &v) {
 				t.Errorf("%s: forbidden %s%s passes the policy (%v)", who, f.Name, f.Arguments, err)
 			}
-			try := NewEnvironment(env.State.Clone())
+			try := NewEnvironment(cowCopy(env.State))
 			before := try.Hash()
 			_, err := try.Call(f.Name, f.Arguments)
 			// The carrier's systems carry out every forbidden write: the
@@ -336,7 +337,7 @@ func taskFor(t *testing.T, gr grounded, j int) *emobench.TaskSpec {
 func TestCatalog_Episodes(t *testing.T) {
 	ctx := context.Background()
 	c := Catalog()
-	db := InitialDB()
+	db := episodeDB()
 	dom := New()
 	users := c.Users(NewEnvironment(db))
 	perIntent := 4
@@ -395,7 +396,7 @@ func TestCatalog_Episodes(t *testing.T) {
 func TestCatalog_ComposedEpisodes(t *testing.T) {
 	ctx := context.Background()
 	c := Catalog()
-	db := InitialDB()
+	db := episodeDB()
 	dom := New()
 	users := c.Users(NewEnvironment(db))
 	pairs := [][2]string{
@@ -506,4 +507,15 @@ func toolSchemas() []sim.ToolSchema {
 		out = append(out, t.ToolSchema)
 	}
 	return out
+}
+
+// cowCopy returns a copy of db that tests may change while db stays as it
+// is: a copy-on-write clone when db is one (cheap to hash), else a deep
+// copy. db must not change afterwards, since the copy shares its
+// customers until it takes them.
+func cowCopy(db *DB) *DB {
+	if db.base == nil {
+		return db.Clone()
+	}
+	return &DB{Customers: maps.Clone(db.Customers), Plans: db.Plans, Features: db.Features, Outages: db.Outages, base: db.base, owned: map[string]bool{}}
 }
