@@ -41,7 +41,7 @@ func Catalog() *sim.Catalog {
 			}
 			c := db.Customers[userID]
 			if r.IntN(3) != 0 {
-				facts["account_phone_number"] = c.ContactPhone
+				facts["phone"] = c.ContactPhone
 				return action(ToolFindByPhone, "phone_number", c.ContactPhone), facts
 			}
 			facts["first_name"], facts["last_name"], facts["date_of_birth"] = c.FirstName, c.LastName, c.DateOfBirth
@@ -227,9 +227,9 @@ func catalogIntents() []sim.Intent {
 			Name: "outage_credit", Kind: sim.IntentWrite, Families: troubleFamilies,
 			Path: []string{ToolCheckOutages, ToolApplyCredit},
 			Templates: []string{
-				"The network in my area ({zip}) was down recently. I want the credit for the outage, and to know how much it is.",
-				"There was an outage around {zip} and I couldn't use my phone. Please credit my account and tell me the amount.",
-				"I lost service during the outage in {zip}. I'd like the service credit for it; how much will I get?",
+				"The network in my area ({zip}) was down recently and I had {problem}. I want the credit for the outage, and to know how much it is.",
+				"There was an outage around {zip}: {problem} on my phone. Please credit my account and tell me the amount.",
+				"I had {problem} during the outage in {zip}. I'd like the service credit for it; how much will I get?",
 			},
 			Ground: groundOutageCredit,
 		},
@@ -277,9 +277,9 @@ func catalogIntents() []sim.Intent {
 			Name: "outage_status", Kind: sim.IntentRead, Families: allFamilies,
 			Path: []string{ToolCheckOutages},
 			Templates: []string{
-				"Is there an outage in {zip} right now? My service has been patchy and I want to know its status.",
-				"I'd like to know whether the network problem around {zip} is over or still going.",
-				"What's the status of the outage in my area, {zip}?",
+				"Is there an outage in {zip} right now? My service has been patchy and I want to know its status {purpose}.",
+				"I'd like to know whether the network problem around {zip} is over or still going, {purpose}.",
+				"What's the status of the outage in my area, {zip}? I'm asking {purpose}.",
 			},
 			Ground: groundOutageStatus,
 		},
@@ -307,9 +307,9 @@ func catalogIntents() []sim.Intent {
 			Name: "dispute_charge_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness"},
 			Path: []string{ToolGetBilling, ToolTransfer},
 			Templates: []string{
-				"My {month} bill has a charge I never agreed to. I want to dispute it with someone who can act on it.",
-				"I'm disputing a charge on the {month} bill; I want a person who handles disputes.",
-				"The {month} bill is wrong and I want to file a dispute. Get me to whoever deals with that.",
+				"My {month} bill has a charge I never agreed to: {charge}. I want to dispute it with someone who can act on it.",
+				"I'm disputing the {charge} on the {month} bill; I want a person who handles disputes.",
+				"The {month} bill is wrong: I never asked for the {charge}. I want to file a dispute; get me to whoever deals with that.",
 			},
 			Ground: groundDisputeTransfer,
 		},

@@ -426,9 +426,10 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	credit := OutageCredit(o)
+	problem := issues[g.Rand.IntN(len(issues))]
 	return sim.Grounding{
-		Slots:   map[string]string{"zip": c.Address.Zip},
-		Facts:   map[string]string{"zip": c.Address.Zip},
+		Slots:   map[string]string{"zip": c.Address.Zip, "problem": problem},
+		Facts:   map[string]string{"zip": c.Address.Zip, "problem": problem},
 		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s and tell me the amount.", c.Address.Zip), Tools: []string{ToolApplyCredit}},
 		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip),
 			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
@@ -532,9 +533,10 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	if latest == nil {
 		return sim.Grounding{}, false
 	}
+	purpose := pickPhrase(g.Rand, purposes)
 	return sim.Grounding{
-		Slots:   map[string]string{"zip": c.Address.Zip},
-		Facts:   map[string]string{"zip": c.Address.Zip},
+		Slots:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
+		Facts:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the status of the outage in %s?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
 		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip)},
 		Outputs: []string{latest.Status},
@@ -582,9 +584,19 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	month := monthName(b.Period)
+	var charges []string
+	for _, it := range b.Items {
+		if it.Amount > 0 {
+			charges = append(charges, strings.ToLower(it.Description))
+		}
+	}
+	if len(charges) == 0 {
+		return sim.Grounding{}, false
+	}
+	charge := charges[g.Rand.IntN(len(charges))]
 	return sim.Grounding{
-		Slots:   map[string]string{"month": month},
-		Facts:   map[string]string{"bill_id": b.ID},
+		Slots:   map[string]string{"month": month, "charge": charge},
+		Facts:   map[string]string{"bill_id": b.ID, "disputed_charge": charge},
 		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on bill %s.", b.ID), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
 			action(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))},
