@@ -4,7 +4,7 @@
 // line (with its installment balance), monthly bills with line items, late
 // fees, payments, credits and payment arrangements, remote device
 // diagnostics and support tickets; confirmed network outages are recorded
-// by zip code. There are eighteen tools, ten of them writes, and a policy
+// by zip code. There are nineteen tools, eleven of them writes, and a policy
 // (policy.md) whose traps a careless agent falls into:
 //
 //   - a plan change takes effect at the start of the next billing cycle,
