@@ -392,7 +392,7 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	o := ongoingOutage(db, c.Address.Zip)
-	if slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }) || usedInTask(g, o.ID) {
+	if slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }) || !once(g, "outage_credit") {
 		return sim.Grounding{}, false
 	}
 	l, ok := pickLine(g, c, func(l *Line) bool { return troubleshootable(c, l, ConditionOK) })
@@ -412,7 +412,7 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 			action(ToolCheckOutages, "zip", c.Address.Zip),
 			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{credit.String()},
-		Uses:    []string{l.PhoneNumber, o.ID},
+		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
 	}, true
 }
 
@@ -422,7 +422,7 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	o := creditableOutage(db, c, g.Rand, false)
-	if o == nil || usedInTask(g, o.ID) {
+	if o == nil || !once(g, "outage_credit") {
 		return sim.Grounding{}, false
 	}
 	credit := OutageCredit(o)
@@ -434,7 +434,7 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip),
 			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{credit.String()},
-		Uses:    []string{o.ID},
+		Uses:    []string{o.ID, c.ID + "/outage_credit"},
 	}, true
 }
 
