@@ -3,6 +3,7 @@ package telecom
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -217,7 +218,7 @@ var (
 			return fmt.Sprintf("no confirmed outage %q", a.OutageID)
 		case !slices.Contains(o.Zips, c.Address.Zip):
 			return fmt.Sprintf("outage %s does not cover zip %s", o.ID, c.Address.Zip)
-		case Money(a.Amount*100+0.5) != OutageCredit(o):
+		case Money(math.Round(a.Amount*100)) != OutageCredit(o):
 			return fmt.Sprintf("amount %.2f is not the outage credit %s", a.Amount, OutageCredit(o))
 		case slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }):
 			return fmt.Sprintf("outage %s was already credited", o.ID)

@@ -324,14 +324,15 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", fmt.Errorf("line %s has no device", l.PhoneNumber)
 				}
 				run := Diagnostic{ID: fmt.Sprintf("TS%s-%d", c.ID[1:], len(c.Diagnostics)+1), PhoneNumber: l.PhoneNumber, Date: Today, Issue: a.Issue}
+				outage := ongoingOutage(db, c.Address.Zip)
 				switch {
 				case d.Condition == ConditionNetworkConfig:
 					d.Condition = ConditionOK
 					run.Steps, run.Result = "found corrupt network settings; reset them; signal test passed", ResultResolved
 				case d.Condition == ConditionHardware:
 					run.Steps, run.Result = "network reset; signal test failed; radio self-test failed: hardware fault", ResultUnresolved
-				case ongoingOutage(db, c.Address.Zip) != nil:
-					run.Steps, run.Result = "network reset; signal test failed; outage "+ongoingOutage(db, c.Address.Zip).ID+" affects the area", ResultUnresolved
+				case outage != nil:
+					run.Steps, run.Result = "network reset; signal test failed; outage "+outage.ID+" affects the area", ResultUnresolved
 				default:
 					run.Steps, run.Result = "network reset; signal test passed; no fault found", ResultResolved
 				}
