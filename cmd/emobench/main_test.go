@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/fixtures"
 	"github.com/google/go-cmp/cmp"
 )
@@ -329,7 +330,8 @@ func TestDemo(t *testing.T) {
 	dbPath, report := filepath.Join(dir, "demo.db"), filepath.Join(dir, "demo-report.html")
 	out := mustRun(t, "demo", "--demo-db", dbPath, "--out", report)
 	// 5 fixture files, then oracle and noisy:0.3 on every domain in both conditions.
-	if !strings.Contains(out, "wrote "+report) || strings.Count(out, "ingested as run") != 5 || strings.Count(out, "episodes in") != 8 {
+	runs := 4 * len(all.Names())
+	if !strings.Contains(out, "wrote "+report) || strings.Count(out, "ingested as run") != 5 || strings.Count(out, "episodes in") != runs {
 		t.Fatalf("demo output:\n%s", out)
 	}
 	html, err := os.ReadFile(report)
@@ -337,7 +339,7 @@ func TestDemo(t *testing.T) {
 		t.Fatalf("report %s missing or without runs (%v)", report, err)
 	}
 	again := mustRun(t, "demo", "--demo-db", dbPath, "--out", report)
-	if strings.Count(again, "skipped") != 5 || strings.Count(again, ": 0 episodes to run") != 8 {
+	if strings.Count(again, "skipped") != 5 || strings.Count(again, ": 0 episodes to run") != runs {
 		t.Fatalf("second demo should skip every fixture:\n%s", again)
 	}
 }

@@ -565,7 +565,7 @@ func TestRun_ErrUsage(t *testing.T) {
 		want string // a phrase of the message
 	}{
 		{"no domain", []string{"run", "--agent", "oracle"}, "run needs --domain"},
-		{"unknown domain", []string{"run", "--domain", "nosuch", "--agent", "oracle"}, `no domain "nosuch" (domains: airline, retail)`},
+		{"unknown domain", []string{"run", "--domain", "nosuch", "--agent", "oracle"}, `no domain "nosuch" (domains: ` + strings.Join(all.Names(), ", ") + ")"},
 		{"unknown agent", []string{"run", "--domain", "retail", "--agent", "foo"}, `--agent "foo" is not llm:MODEL, oracle or noisy:RATE`},
 		{"no agent", []string{"run", "--domain", "retail"}, "run needs --agent"},
 		{"noise rate", []string{"run", "--domain", "retail", "--agent", "noisy:2"}, "noise rate must be a number in [0, 1]"},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/emobench/emobench/domains/airline"
 	"github.com/emobench/emobench/domains/retail"
+	"github.com/emobench/emobench/domains/telecom"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -16,6 +17,7 @@ import (
 var constructors = map[string]func() sim.Domain{
 	"airline": airline.New,
 	"retail":  retail.New,
+	"telecom": telecom.New,
 }
 
 // Names returns the registered domain names, sorted.

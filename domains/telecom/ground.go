@@ -1,0 +1,800 @@
+package telecom
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// This file holds the catalog's grounders: each reads the state (never
+// changes it) and returns one instance of its intent for the customer.
+
+// action returns a gold action with the given arguments (name, value,
+// name, value, ...).
+func action(name string, kv ...any) emobench.Action {
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		panic(err) // strings and numbers always encode
+	}
+	return emobench.Action{Name: name, Arguments: raw}
+}
+
+// customerOf returns the database and g's customer.
+func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
+	db, ok := stateOf(g.Env)
+	if !ok || db.Customers[g.UserID] == nil {
+		return nil, nil, false
+	}
+	return db, db.Customers[g.UserID], true
+}
+
+func usedInTask(g sim.GroundContext, id string) bool { return g.UsedInTask != nil && g.UsedInTask(id) }
+
+// pick returns one of ids that keep accepts and no earlier intent of the
+// task used, preferring those no kept task used; false when none.
+func pick(g sim.GroundContext, ids []string, keep func(id string) bool) (string, bool) {
+	var all, fresh []string
+	for _, id := range ids {
+		if keep(id) && !usedInTask(g, id) {
+			all = append(all, id)
+			if g.Used == nil || !g.Used(id) {
+				fresh = append(fresh, id)
+			}
+		}
+	}
+	if len(fresh) > 0 {
+		return fresh[g.Rand.IntN(len(fresh))], true
+	}
+	if len(all) > 0 {
+		return all[g.Rand.IntN(len(all))], true
+	}
+	return "", false
+}
+
+// pickLine picks a line of c that keep accepts.
+func pickLine(g sim.GroundContext, c *Customer, keep func(l *Line) bool) (*Line, bool) {
+	num, ok := pick(g, sortedKeys(c.Lines), func(n string) bool { return keep(c.Lines[n]) })
+	if !ok {
+		return nil, false
+	}
+	return c.Lines[num], true
+}
+
+// pickBill picks a bill of c that keep accepts.
+func pickBill(g sim.GroundContext, c *Customer, keep func(b *Bill) bool) (*Bill, bool) {
+	ids := make([]string, len(c.Bills))
+	for i, b := range c.Bills {
+		ids[i] = b.ID
+	}
+	id, ok := pick(g, ids, func(id string) bool { return keep(c.bill(id)) })
+	if !ok {
+		return nil, false
+	}
+	return c.bill(id), true
+}
+
+// once reports whether the customer-level request key was not asked yet
+// in the task, for requests made once a task (the senior discount).
+func once(g sim.GroundContext, key string) bool { return !usedInTask(g, g.UserID+"/"+key) }
+
+func isActive(l *Line) bool { return l.Status == LineActive }
+
+// monthName says a bill's period as a customer does: "April 2025".
+func monthName(period string) string {
+	t, err := time.Parse("2006-01", period)
+	if err != nil {
+		return period
+	}
+	return t.Format("January 2006")
+}
+
+func dollars(m Money) float64 { return float64(m) / 100 }
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// purposes are why a customer asks a question.
+var purposes = []string{
+	"to plan my budget this month", "because I'm comparing offers", "for my records",
+	"before I decide anything", "so I can tell my partner",
+}
+
+func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
+
+// newPlanFor picks a plan the line is not on and none is pending for.
+func newPlanFor(r *rand.Rand, l *Line) *Plan {
+	var cands []*Plan
+	for i := range plans {
+		if p := &plans[i]; p.ID != l.PlanID && p.ID != l.PendingPlanID {
+			cands = append(cands, p)
+		}
+	}
+	return cands[r.IntN(len(cands))]
+}
+
+// methodOf picks one of c's payment methods, other than not.
+func methodOf(r *rand.Rand, c *Customer, not string) (*PaymentMethod, bool) {
+	var ids []string
+	for _, id := range sortedKeys(c.PaymentMethods) {
+		if id != not {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, false
+	}
+	return c.PaymentMethods[ids[r.IntN(len(ids))]], true
+}
+
+// --- writes ---------------------------------------------------------------
+
+func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, c, ok := customerOf(g)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		l, ok := pickLine(g, c, func(l *Line) bool {
+			return isActive(l) && l.PendingPlanID == "" && (!withFeature || !slices.Contains(l.Features, "international_roaming"))
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		p := newPlanFor(g.Rand, l)
+		eff := c.NextCycleStart()
+		gr := sim.Grounding{
+			Slots:   map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name},
+			Facts:   map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name},
+			Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s.", l.PhoneNumber, p.Name), Tools: []string{ToolChangePlan}},
+			Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID),
+				action(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", p.ID, "effective_date", eff)},
+			Outputs: []string{eff},
+			Uses:    []string{l.PhoneNumber},
+		}
+		if withFeature {
+			f := "international_roaming"
+			gr.Slots["feature"] = "international roaming"
+			gr.Facts["feature"] = "international roaming"
+			gr.Request.Text = fmt.Sprintf("Change the plan of line %s to %s and add international roaming.", l.PhoneNumber, p.Name)
+			gr.Request.Tools = []string{ToolChangePlan, ToolAddFeature}
+			gr.Actions = append(gr.Actions, action(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f))
+		}
+		return gr, true
+	}
+}
+
+func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
+	db, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool { return isActive(l) && len(l.Features) < len(features) })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	var missing []string
+	for _, id := range sortedKeys(db.Features) {
+		if !slices.Contains(l.Features, id) {
+			missing = append(missing, id)
+		}
+	}
+	f := db.Features[missing[g.Rand.IntN(len(missing))]]
+	name := strings.ToLower(f.Name)
+	return sim.Grounding{
+		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
+		Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
+		Request: emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolAddFeature}},
+		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
+			action(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
+		Uses: []string{l.PhoneNumber},
+	}, true
+}
+
+func groundSeniorDiscount(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok || c.SeniorDiscount || c.Age() < 65 || !once(g, "senior") {
+		return sim.Grounding{}, false
+	}
+	age := strconv.Itoa(c.Age())
+	return sim.Grounding{
+		Slots:   map[string]string{"age": age},
+		Facts:   map[string]string{"age": age},
+		Request: emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolSeniorDiscount}},
+		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID), action(ToolSeniorDiscount, "customer_id", c.ID)},
+		Uses:    []string{c.ID + "/senior"},
+	}, true
+}
+
+func isOverdue(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0 }
+
+func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, c, ok := customerOf(g)
+		if !ok || c.activeArrangement() != nil || withAutopay && c.Autopay {
+			return sim.Grounding{}, false
+		}
+		b, ok := pickBill(g, c, isOverdue)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		n := 2 + g.Rand.IntN(2)
+		month := monthName(b.Period)
+		gr := sim.Grounding{
+			Slots:   map[string]string{"month": month, "installments": strconv.Itoa(n)},
+			Facts:   map[string]string{"bill_id": b.ID, "installments": strconv.Itoa(n)},
+			Request: emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments.", b.ID, n), Tools: []string{ToolCreateArrangement}},
+			Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
+				action(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n)},
+			Uses: []string{b.ID},
+		}
+		if withAutopay {
+			pm, _ := methodOf(g.Rand, c, "")
+			gr.Slots["payment"] = pm.Describe()
+			gr.Facts["payment_method"] = pm.Describe()
+			gr.Request.Text = fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments, then enable autopay with my %s.", b.ID, n, pm.Describe())
+			gr.Request.Tools = []string{ToolCreateArrangement, ToolEnableAutopay}
+			gr.Actions = append(gr.Actions, action(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID))
+			gr.Uses = append(gr.Uses, c.ID+"/autopay")
+		}
+		return gr, true
+	}
+}
+
+func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok || c.Autopay || !once(g, "autopay") {
+		return sim.Grounding{}, false
+	}
+	pm, _ := methodOf(g.Rand, c, "")
+	return sim.Grounding{
+		Slots:   map[string]string{"payment": pm.Describe()},
+		Facts:   map[string]string{"payment_method": pm.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Enable autopay with my %s.", pm.Describe()), Tools: []string{ToolEnableAutopay}},
+		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID), action(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID)},
+		Uses:    []string{c.ID + "/autopay"},
+	}, true
+}
+
+func hasLateFee(b *Bill) bool { return b.LateFee > 0 && !b.LateFeeWaived }
+
+func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok || waiverWithinYear(c) != nil {
+		return sim.Grounding{}, false
+	}
+	b, ok := pickBill(g, c, hasLateFee)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	month := monthName(b.Period)
+	return sim.Grounding{
+		Slots:   map[string]string{"month": month},
+		Facts:   map[string]string{"bill_id": b.ID},
+		Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on bill %s and tell me its balance.", b.ID), Tools: []string{ToolWaiveLateFee}},
+		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID), action(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
+		Outputs: []string{(b.Balance() - b.LateFee).String()},
+		Uses:    []string{b.ID},
+	}, true
+}
+
+func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status == LineSuspended })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	var overdue []*Bill
+	for _, b := range c.Bills {
+		if isOverdue(b) {
+			overdue = append(overdue, b)
+		}
+	}
+	if len(overdue) != 1 || usedInTask(g, overdue[0].ID) {
+		return sim.Grounding{}, false
+	}
+	b := overdue[0]
+	pm, _ := methodOf(g.Rand, c, "")
+	month := monthName(b.Period)
+	return sim.Grounding{
+		Slots: map[string]string{"phone_number": l.PhoneNumber, "month": month, "payment": pm.Describe()},
+		Facts: map[string]string{"phone_number": l.PhoneNumber, "bill_id": b.ID, "payment_method": pm.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Pay bill %s in full with my %s and reactivate line %s.", b.ID, pm.Describe(), l.PhoneNumber),
+			Tools: []string{ToolMakePayment, ToolReactivateLine}},
+		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
+			action(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(b.Balance())),
+			action(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Outputs: []string{b.Balance().String()},
+		Uses:    []string{l.PhoneNumber, b.ID},
+	}, true
+}
+
+// troubleshootable reports whether line l's device shows condition (and,
+// for a device with no fault, whether an outage affects the area).
+func troubleshootable(c *Customer, l *Line, condition string) bool {
+	d := c.Devices[l.DeviceIMEI]
+	return isActive(l) && d != nil && d.Condition == condition
+}
+
+// nextDiagnosticID is the id the next troubleshooting run on c gets.
+func nextDiagnosticID(c *Customer) string {
+	return fmt.Sprintf("TS%s-%d", c.ID[1:], len(c.Diagnostics)+1)
+}
+
+func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, c, ok := customerOf(g)
+		if !ok || ongoingOutage(db, c.Address.Zip) != nil {
+			return sim.Grounding{}, false
+		}
+		l, ok := pickLine(g, c, func(l *Line) bool { return troubleshootable(c, l, condition) })
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		issue := issues[g.Rand.IntN(len(issues))]
+		gr := sim.Grounding{
+			Slots:   withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue}, "issue"),
+			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
+			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s.", issue, l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
+			Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
+				action(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue)},
+			Outputs: []string{ResultResolved},
+			Uses:    []string{l.PhoneNumber},
+		}
+		if condition == ConditionHardware {
+			gr.Request.Text = fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issue, l.PhoneNumber)
+			gr.Request.Tools = []string{ToolTroubleshoot, ToolOpenTicket}
+			gr.Actions = append(gr.Actions, action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+				"category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
+			gr.Outputs = []string{ResultUnresolved}
+		}
+		return gr, true
+	}
+}
+
+// creditableOutage returns an outage over c's zip that c has no credit
+// for, an ongoing one when ongoing is set; nil when none.
+func creditableOutage(db *DB, c *Customer, r *rand.Rand, ongoing bool) *Outage {
+	var cands []*Outage
+	for _, id := range sortedKeys(db.Outages) {
+		o := db.Outages[id]
+		if slices.Contains(o.Zips, c.Address.Zip) && (!ongoing || o.Status == "ongoing") &&
+			!slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }) {
+			cands = append(cands, o)
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	return cands[r.IntN(len(cands))]
+}
+
+func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
+	db, c, ok := customerOf(g)
+	if !ok || ongoingOutage(db, c.Address.Zip) == nil {
+		return sim.Grounding{}, false
+	}
+	o := ongoingOutage(db, c.Address.Zip)
+	if slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }) || !once(g, "outage_credit") {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool { return troubleshootable(c, l, ConditionOK) })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	issue := issues[g.Rand.IntN(len(issues))]
+	credit := OutageCredit(o)
+	return sim.Grounding{
+		Slots: withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue, "zip": c.Address.Zip}, "issue"),
+		Facts: map[string]string{"phone_number": l.PhoneNumber, "issue": issue, "zip": c.Address.Zip},
+		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage.", issue, l.PhoneNumber),
+			Tools: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit}},
+		Actions: []emobench.Action{
+			action(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
+			action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
+			action(ToolCheckOutages, "zip", c.Address.Zip),
+			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
+		Outputs: []string{credit.String()},
+		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
+	}, true
+}
+
+func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
+	db, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	o := creditableOutage(db, c, g.Rand, false)
+	if o == nil || !once(g, "outage_credit") {
+		return sim.Grounding{}, false
+	}
+	credit := OutageCredit(o)
+	problem := issues[g.Rand.IntN(len(issues))]
+	return sim.Grounding{
+		Slots:   map[string]string{"zip": c.Address.Zip, "problem": problem},
+		Facts:   map[string]string{"zip": c.Address.Zip, "problem": problem},
+		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s and tell me the amount.", c.Address.Zip), Tools: []string{ToolApplyCredit}},
+		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip),
+			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
+		Outputs: []string{credit.String()},
+		Uses:    []string{o.ID, c.ID + "/outage_credit"},
+	}, true
+}
+
+// --- reads ----------------------------------------------------------------
+
+func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	b, ok := pickBill(g, c, func(*Bill) bool { return true })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	purpose, month := pickPhrase(g.Rand, purposes), monthName(b.Period)
+	return sim.Grounding{
+		Slots:   map[string]string{"month": month, "purpose": purpose},
+		Facts:   map[string]string{"bill_month": month, "purpose": purpose},
+		Request: emobench.Request{Text: fmt.Sprintf("What is the total and due date of my %s bill?", month), Tools: []string{ToolGetBilling}},
+		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
+		Outputs: []string{b.Total.String(), b.DueOn},
+		Uses:    []string{b.ID},
+	}, true
+}
+
+func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool {
+		return c.Devices[l.DeviceIMEI] != nil && c.Devices[l.DeviceIMEI].InstallmentBalance > 0
+	})
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	d := c.Devices[l.DeviceIMEI]
+	purpose := pickPhrase(g.Rand, purposes)
+	return sim.Grounding{
+		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose, "model": d.Model},
+		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
+		Request: emobench.Request{Text: fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), Tools: []string{ToolGetLine}},
+		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Outputs: []string{d.InstallmentBalance.String()},
+		Uses:    []string{l.PhoneNumber},
+	}, true
+}
+
+func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
+	db, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status != LineCancelled })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	purpose := pickPhrase(g.Rand, purposes)
+	return sim.Grounding{
+		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
+		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
+		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
+		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Outputs: []string{db.Plans[l.PlanID].Name},
+		Uses:    []string{l.PhoneNumber},
+	}, true
+}
+
+func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok || !once(g, "cycle") {
+		return sim.Grounding{}, false
+	}
+	purpose := pickPhrase(g.Rand, purposes)
+	return sim.Grounding{
+		Slots:   map[string]string{"purpose": purpose},
+		Facts:   map[string]string{"purpose": purpose},
+		Request: emobench.Request{Text: "When does my next billing cycle start?", Tools: []string{ToolGetCustomer}},
+		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
+		Outputs: []string{c.NextCycleStart()},
+		Uses:    []string{c.ID + "/cycle"},
+	}, true
+}
+
+func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
+	db, c, ok := customerOf(g)
+	if !ok || !once(g, "outages") {
+		return sim.Grounding{}, false
+	}
+	var latest *Outage
+	for _, id := range sortedKeys(db.Outages) {
+		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && (latest == nil || o.Start > latest.Start) {
+			latest = o
+		}
+	}
+	if latest == nil {
+		return sim.Grounding{}, false
+	}
+	purpose := pickPhrase(g.Rand, purposes)
+	return sim.Grounding{
+		Slots:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
+		Facts:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
+		Request: emobench.Request{Text: fmt.Sprintf("What is the status of the outage in %s?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
+		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip)},
+		Outputs: []string{latest.Status},
+		Uses:    []string{c.ID + "/outages"},
+	}, true
+}
+
+// --- transfers ------------------------------------------------------------
+
+func groundTransferLine(summary string) func(sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, c, ok := customerOf(g)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		l, ok := pickLine(g, c, isActive)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		what := fmt.Sprintf(summary, l.PhoneNumber)
+		gr := sim.Grounding{
+			Slots:   map[string]string{"phone_number": l.PhoneNumber},
+			Facts:   map[string]string{"phone_number": l.PhoneNumber},
+			Request: emobench.Request{Text: fmt.Sprintf("I need a person: the customer %s.", what), Tools: []string{ToolTransfer}},
+			Actions: []emobench.Action{action(ToolTransfer, "summary", fmt.Sprintf("Customer %s %s.", c.ID, what))},
+			Uses:    []string{l.PhoneNumber},
+		}
+		if strings.Contains(summary, "port") {
+			gr.Request.Text = fmt.Sprintf("Port my number %s out to another carrier.", l.PhoneNumber)
+			gr.Actions = append([]emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)}, gr.Actions...)
+		} else {
+			gr.Request.Text = fmt.Sprintf("Block the stolen phone of line %s and get me a new SIM.", l.PhoneNumber)
+		}
+		return gr, true
+	}
+}
+
+func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	b, ok := pickBill(g, c, func(*Bill) bool { return true })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	month := monthName(b.Period)
+	var charges []string
+	for _, it := range b.Items {
+		if it.Amount > 0 {
+			charges = append(charges, strings.ToLower(it.Description))
+		}
+	}
+	if len(charges) == 0 {
+		return sim.Grounding{}, false
+	}
+	charge := charges[g.Rand.IntN(len(charges))]
+	return sim.Grounding{
+		Slots:   map[string]string{"month": month, "charge": charge},
+		Facts:   map[string]string{"bill_id": b.ID, "disputed_charge": charge},
+		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on bill %s.", b.ID), Tools: []string{ToolTransfer}},
+		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
+			action(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))},
+		Uses: []string{b.ID},
+	}, true
+}
+
+// --- forbidden --------------------------------------------------------------
+
+func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok || c.NextCycleStart() == Today {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool { return isActive(l) && l.PendingPlanID == "" })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	p := newPlanFor(g.Rand, l)
+	return sim.Grounding{
+		Slots: map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name, "today": Today},
+		Facts: map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name, "effective_date": Today},
+		Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s effective today, %s.", l.PhoneNumber, p.Name, Today),
+			Tools: []string{ToolGetCustomer}},
+		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
+		Outputs: []string{c.NextCycleStart()},
+		Forbidden: []emobench.Action{action(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+			"new_plan_id", p.ID, "effective_date", Today)},
+		Uses: []string{l.PhoneNumber},
+	}, true
+}
+
+func groundSeniorUnderage(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok || c.SeniorDiscount || c.Age() >= 65 || c.Age() < 50 || !once(g, "senior") {
+		return sim.Grounding{}, false
+	}
+	age := strconv.Itoa(c.Age())
+	return sim.Grounding{
+		Slots:     map[string]string{"age": age},
+		Facts:     map[string]string{"age": age},
+		Request:   emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolGetCustomer}},
+		Actions:   []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
+		Forbidden: []emobench.Action{action(ToolSeniorDiscount, "customer_id", c.ID)},
+		Uses:      []string{c.ID + "/senior"},
+	}, true
+}
+
+func arrangementRefusal(c *Customer, b *Bill, n int) sim.Grounding {
+	return sim.Grounding{
+		Slots:     map[string]string{"month": monthName(b.Period), "installments": strconv.Itoa(n)},
+		Facts:     map[string]string{"bill_id": b.ID, "installments": strconv.Itoa(n)},
+		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments.", b.ID, n), Tools: []string{ToolGetBilling}},
+		Actions:   []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
+		Forbidden: []emobench.Action{action(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n)},
+		Uses:      []string{b.ID},
+	}
+}
+
+func groundArrangementNotDue(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	b, ok := pickBill(g, c, func(b *Bill) bool { return b.Status == BillUnpaid })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	gr := arrangementRefusal(c, b, 2+g.Rand.IntN(2))
+	gr.Outputs = []string{b.DueOn}
+	return gr, true
+}
+
+func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok || c.activeArrangement() != nil {
+		return sim.Grounding{}, false
+	}
+	b, ok := pickBill(g, c, isOverdue)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return arrangementRefusal(c, b, 4+g.Rand.IntN(5)), true
+}
+
+func groundSecondWaiver(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	prior := waiverWithinYear(c)
+	if prior == nil {
+		return sim.Grounding{}, false
+	}
+	b, ok := pickBill(g, c, hasLateFee)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return sim.Grounding{
+		Slots:     map[string]string{"month": monthName(b.Period)},
+		Facts:     map[string]string{"bill_id": b.ID},
+		Request:   emobench.Request{Text: fmt.Sprintf("Waive the late fee on bill %s.", b.ID), Tools: []string{ToolGetBilling}},
+		Actions:   []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
+		Outputs:   []string{prior.Date},
+		Forbidden: []emobench.Action{action(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
+		Uses:      []string{b.ID},
+	}, true
+}
+
+func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
+	db, c, ok := customerOf(g)
+	if !ok || !once(g, "outages") {
+		return sim.Grounding{}, false
+	}
+	for _, o := range db.Outages {
+		if slices.Contains(o.Zips, c.Address.Zip) {
+			return sim.Grounding{}, false
+		}
+	}
+	amount := []int{15, 20, 25, 30, 50}[g.Rand.IntN(5)]
+	return sim.Grounding{
+		Slots:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
+		Facts:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
+		Request:   emobench.Request{Text: fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip), Tools: []string{ToolCheckOutages}},
+		Actions:   []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip)},
+		Forbidden: []emobench.Action{action(ToolApplyCredit, "customer_id", c.ID, "amount", amount, "reason", CreditOutage)},
+		Uses:      []string{c.ID + "/outages"},
+	}, true
+}
+
+func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
+	db, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool {
+		return l.Status == LineSuspended && !slices.Contains(l.Features, "international_roaming")
+	})
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	f := db.Features["international_roaming"]
+	name := strings.ToLower(f.Name)
+	return sim.Grounding{
+		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
+		Facts:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
+		Request:   emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolGetLine}},
+		Actions:   []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Outputs:   []string{LineSuspended},
+		Forbidden: []emobench.Action{action(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
+		Uses:      []string{l.PhoneNumber},
+	}, true
+}
+
+func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok || !hasOverdueBalance(c) {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status == LineSuspended })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return sim.Grounding{
+		Slots:     map[string]string{"phone_number": l.PhoneNumber},
+		Facts:     map[string]string{"phone_number": l.PhoneNumber},
+		Request:   emobench.Request{Text: fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber), Tools: []string{ToolGetBilling}},
+		Actions:   []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
+		Forbidden: []emobench.Action{action(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Uses:      []string{l.PhoneNumber},
+	}, true
+}
+
+func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	l, ok := pickLine(g, c, isActive)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	issue := issues[g.Rand.IntN(len(issues))]
+	return sim.Grounding{
+		Slots:     withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue}, "issue"),
+		Facts:     map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
+		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issue, l.PhoneNumber), Tools: []string{ToolGetLine}},
+		Actions:   []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Forbidden: []emobench.Action{action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
+		Uses:      []string{l.PhoneNumber},
+	}, true
+}
+
+// withCapitals adds to slots each of keys capitalized, with its value
+// capitalized ("Issue" for "issue"), for templates that open with it.
+func withCapitals(slots map[string]string, keys ...string) map[string]string {
+	for _, k := range keys {
+		slots[capitalize(k)] = capitalize(slots[k])
+	}
+	return slots
+}

@@ -1,0 +1,240 @@
+package telecom
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// This file is the domain's own copy of policy.md's rules for writes, as
+// predicates Tracer checks gold and forbidden writes with. No tool calls
+// them: the tools enforce only what the carrier's systems would.
+
+// Policy rule names, as PolicyViolation.Rule gives them.
+const (
+	RuleOwnAccount                 = "own_account"                   // only the verified customer's account
+	RuleLineActive                 = "line_active"                   // no change to a suspended line
+	RulePlanChangeAtCycle          = "plan_change_at_cycle"          // effective at the next billing cycle start
+	RuleSeniorAge                  = "senior_age"                    // holder aged 65 or more
+	RuleArrangementOverdue         = "arrangement_overdue_bill"      // only for an overdue bill
+	RuleArrangementSingle          = "arrangement_single"            // not while one is active
+	RuleArrangementInstallments    = "arrangement_installments"      // at most 3
+	RuleTicketAfterTroubleshooting = "ticket_after_troubleshooting"  // today's unresolved run on the line
+	RuleOutageCredit               = "outage_credit"                 // confirmed outage in the zip, $5 a day up to $25, once
+	RuleLateFeeOncePerYear         = "late_fee_waiver_once_per_year" // one waiver per 12 months
+	RuleReactivateAfterPayment     = "reactivate_after_payment"      // no overdue balance left
+	RuleWellFormedArgument         = "well_formed_arguments"
+)
+
+// Policy limits.
+const (
+	maxPolicyInstallments = 3
+	creditPerOutageDay    = Money(500)
+	maxOutageCredit       = Money(2500)
+)
+
+// PolicyViolation is the error CheckPolicy returns: the write tool, the
+// rule of policy.md it breaks (one of the Rule constants) and why.
+type PolicyViolation struct {
+	Tool, Rule, Detail string
+}
+
+func (v *PolicyViolation) Error() string {
+	return fmt.Sprintf("policy: %s breaks %s: %s", v.Tool, v.Rule, v.Detail)
+}
+
+// policyArgs are the arguments of the write tools that the rules read.
+type policyArgs struct {
+	CustomerID   string  `json:"customer_id"`
+	Phone        string  `json:"phone_number"`
+	Effective    string  `json:"effective_date"`
+	BillID       string  `json:"bill_id"`
+	Installments int     `json:"installments"`
+	Category     string  `json:"category"`
+	Diagnostic   string  `json:"troubleshooting_id"`
+	Amount       float64 `json:"amount"`
+	Reason       string  `json:"reason"`
+	OutageID     string  `json:"outage_id"`
+}
+
+// policyRule checks one rule on a write about to run on db for the
+// verified customer; it returns why the write breaks it, or "".
+type policyRule struct {
+	name  string
+	check func(db *DB, c *Customer, a *policyArgs) string
+}
+
+// writeRules are policy.md's rules by write tool, in the order an agent
+// should check them; own_account is checked first for every write.
+var writeRules = map[string][]policyRule{
+	ToolTroubleshoot:      {lineActive},
+	ToolChangePlan:        {lineActive, planChangeAtCycle},
+	ToolAddFeature:        {lineActive},
+	ToolSeniorDiscount:    {seniorAge},
+	ToolCreateArrangement: {arrangementOverdue, arrangementSingle, arrangementInstallments},
+	ToolEnableAutopay:     {},
+	ToolMakePayment:       {},
+	ToolReactivateLine:    {reactivateAfterPayment},
+	ToolOpenTicket:        {lineActive, ticketAfterTroubleshooting},
+	ToolApplyCredit:       {outageCredit},
+	ToolWaiveLateFee:      {lateFeeOncePerYear},
+}
+
+// CheckPolicy reports whether policy.md allows the write a, about to run
+// on env (a telecom environment, *sim.StateEnv[DB]), for the verified
+// customer userID: nil if it does or a is no write, a *PolicyViolation
+// naming the first rule it breaks otherwise. It is sim.Catalog.CheckPolicy;
+// it never changes env.
+func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
+	rules, ok := writeRules[a.Name]
+	if !ok {
+		return nil
+	}
+	se, ok := env.(*sim.StateEnv[DB])
+	if !ok {
+		return fmt.Errorf("telecom policy: environment %T is not a telecom environment", env)
+	}
+	var args policyArgs
+	if len(a.Arguments) > 0 {
+		if err := json.Unmarshal(a.Arguments, &args); err != nil {
+			return &PolicyViolation{Tool: a.Name, Rule: RuleWellFormedArgument, Detail: err.Error()}
+		}
+	}
+	if id := strings.TrimSpace(args.CustomerID); id != userID {
+		return &PolicyViolation{Tool: a.Name, Rule: RuleOwnAccount, Detail: fmt.Sprintf("account %q is not the verified customer %s's", args.CustomerID, userID)}
+	}
+	c := se.State.Customers[userID]
+	if c == nil {
+		return &PolicyViolation{Tool: a.Name, Rule: RuleOwnAccount, Detail: fmt.Sprintf("customer %s does not exist", userID)}
+	}
+	for _, r := range rules {
+		if why := r.check(se.State, c, &args); why != "" {
+			return &PolicyViolation{Tool: a.Name, Rule: r.name, Detail: why}
+		}
+	}
+	return nil
+}
+
+// OutageCredit returns the credit policy.md grants for outage o: $5 a day,
+// at most $25.
+func OutageCredit(o *Outage) Money { return min(creditPerOutageDay*Money(o.Days), maxOutageCredit) }
+
+// hasOverdueBalance reports whether an overdue bill of c has a balance.
+func hasOverdueBalance(c *Customer) bool {
+	return slices.ContainsFunc(c.Bills, func(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0 })
+}
+
+// waiverWithinYear returns a late fee waiver credit of c dated in the 12
+// months before Today, or nil.
+func waiverWithinYear(c *Customer) *Credit {
+	yearAgo := mustDate(Today).AddDate(-1, 0, 0).Format(dateLayout)
+	for i := range c.Credits {
+		if cr := &c.Credits[i]; cr.Kind == CreditLateFee && cr.Date > yearAgo {
+			return cr
+		}
+	}
+	return nil
+}
+
+// diagnosticAllowsTicket reports whether run d, on line phone, lets a
+// connectivity ticket be opened: today's and unresolved.
+func diagnosticAllowsTicket(d Diagnostic, phone string) bool {
+	return d.PhoneNumber == phone && d.Date == Today && d.Result == ResultUnresolved
+}
+
+var (
+	lineActive = policyRule{RuleLineActive, func(_ *DB, c *Customer, a *policyArgs) string {
+		l := c.Lines[strings.TrimSpace(a.Phone)]
+		switch {
+		case l == nil:
+			return fmt.Sprintf("line %q is not on the account", a.Phone)
+		case l.Status != LineActive:
+			return fmt.Sprintf("line %s is %s", l.PhoneNumber, l.Status)
+		}
+		return ""
+	}}
+	planChangeAtCycle = policyRule{RulePlanChangeAtCycle, func(_ *DB, c *Customer, a *policyArgs) string {
+		if want := c.NextCycleStart(); strings.TrimSpace(a.Effective) != want {
+			return fmt.Sprintf("effective date %q is not the next billing cycle start %s", a.Effective, want)
+		}
+		return ""
+	}}
+	seniorAge = policyRule{RuleSeniorAge, func(_ *DB, c *Customer, _ *policyArgs) string {
+		if age := c.Age(); age < 65 {
+			return fmt.Sprintf("the holder is %d", age)
+		}
+		return ""
+	}}
+	arrangementOverdue = policyRule{RuleArrangementOverdue, func(_ *DB, c *Customer, a *policyArgs) string {
+		b := c.bill(strings.TrimSpace(a.BillID))
+		switch {
+		case b == nil:
+			return fmt.Sprintf("bill %q is not the account's", a.BillID)
+		case b.Status != BillOverdue:
+			return fmt.Sprintf("bill %s is %s, not overdue", b.ID, b.Status)
+		}
+		return ""
+	}}
+	arrangementSingle = policyRule{RuleArrangementSingle, func(_ *DB, c *Customer, _ *policyArgs) string {
+		if ar := c.activeArrangement(); ar != nil {
+			return fmt.Sprintf("arrangement %s is active", ar.ID)
+		}
+		return ""
+	}}
+	arrangementInstallments = policyRule{RuleArrangementInstallments, func(_ *DB, _ *Customer, a *policyArgs) string {
+		if a.Installments < 1 || a.Installments > maxPolicyInstallments {
+			return fmt.Sprintf("%d installments, more than %d", a.Installments, maxPolicyInstallments)
+		}
+		return ""
+	}}
+	ticketAfterTroubleshooting = policyRule{RuleTicketAfterTroubleshooting, func(_ *DB, c *Customer, a *policyArgs) string {
+		if a.Category != TicketConnectivity {
+			return ""
+		}
+		id := strings.TrimSpace(a.Diagnostic)
+		i := slices.IndexFunc(c.Diagnostics, func(d Diagnostic) bool { return d.ID == id })
+		switch {
+		case id == "":
+			return "a connectivity ticket without a troubleshooting run"
+		case i < 0:
+			return fmt.Sprintf("troubleshooting run %q is not the account's", id)
+		case !diagnosticAllowsTicket(c.Diagnostics[i], strings.TrimSpace(a.Phone)):
+			d := c.Diagnostics[i]
+			return fmt.Sprintf("troubleshooting run %s (line %s, %s, %s) is not today's unresolved run on line %s", d.ID, d.PhoneNumber, d.Date, d.Result, a.Phone)
+		}
+		return ""
+	}}
+	outageCredit = policyRule{RuleOutageCredit, func(db *DB, c *Customer, a *policyArgs) string {
+		o := db.Outages[strings.TrimSpace(a.OutageID)]
+		switch {
+		case a.Reason != CreditOutage:
+			return fmt.Sprintf("reason %q: only outage credits", a.Reason)
+		case o == nil:
+			return fmt.Sprintf("no confirmed outage %q", a.OutageID)
+		case !slices.Contains(o.Zips, c.Address.Zip):
+			return fmt.Sprintf("outage %s does not cover zip %s", o.ID, c.Address.Zip)
+		case Money(math.Round(a.Amount*100)) != OutageCredit(o):
+			return fmt.Sprintf("amount %.2f is not the outage credit %s", a.Amount, OutageCredit(o))
+		case slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }):
+			return fmt.Sprintf("outage %s was already credited", o.ID)
+		}
+		return ""
+	}}
+	lateFeeOncePerYear = policyRule{RuleLateFeeOncePerYear, func(_ *DB, c *Customer, _ *policyArgs) string {
+		if cr := waiverWithinYear(c); cr != nil {
+			return fmt.Sprintf("late fee waiver %s on %s", cr.ID, cr.Date)
+		}
+		return ""
+	}}
+	reactivateAfterPayment = policyRule{RuleReactivateAfterPayment, func(_ *DB, c *Customer, _ *policyArgs) string {
+		if hasOverdueBalance(c) {
+			return "an overdue balance is left"
+		}
+		return ""
+	}}
+)
