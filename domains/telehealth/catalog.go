@@ -1,6 +1,421 @@
 package telehealth
 
-import "github.com/emobench/emobench/sim"
+import (
+	"math/rand/v2"
 
-// Catalog returns the telehealth intent catalog.
-func Catalog() *sim.Catalog { return &sim.Catalog{} }
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// This file is the telehealth intent catalog Tracer generates tasks from
+// (see sim.Catalog and domains/README.md, "Writing an intent catalog").
+// Each intent's gold actions, after the verification, call its Path's
+// tools in order, with at most some more reads among them. The patient
+// knows the ids printed on what the clinic sent them (the appointment
+// confirmation, the prescription label, the device's sticker); every other
+// scalar argument of a gold write is a fact's value or in an earlier gold
+// result (the patient id, provider and supplier ids).
+
+// Catalog returns the telehealth intent catalog: the two verification
+// lookups as openers, the tool graph, the patients, verification by name
+// and date of birth or by email and date of birth, the policy predicates
+// (CheckPolicy) and the intents.
+func Catalog() *sim.Catalog {
+	return &sim.Catalog{
+		Openers: []string{ToolFindByNameDOB, ToolFindByEmailDOB},
+		Follows: toolGraph,
+		Intents: catalogIntents(),
+		Users: func(env sim.Environment) []string {
+			db, ok := stateOf(env)
+			if !ok {
+				return nil
+			}
+			return sortedKeys(db.Patients)
+		},
+		Authenticate: func(env sim.Environment, patientID string, r *rand.Rand) (emobench.Action, map[string]string) {
+			facts := map[string]string{}
+			db, ok := stateOf(env)
+			if !ok || db.Patients[patientID] == nil {
+				return emobench.Action{}, facts
+			}
+			p := db.Patients[patientID]
+			facts["date_of_birth"] = p.DateOfBirth
+			if r.IntN(2) == 0 {
+				facts["email"] = p.Email
+				return action(ToolFindByEmailDOB, "email", p.Email, "date_of_birth", p.DateOfBirth), facts
+			}
+			facts["first_name"], facts["last_name"] = p.Name.First, p.Name.Last
+			return action(ToolFindByNameDOB, "first_name", p.Name.First, "last_name", p.Name.Last, "date_of_birth", p.DateOfBirth), facts
+		},
+		CheckPolicy: CheckPolicy,
+		// A visit's and a cancellation's reason are the patient's own
+		// words, which the tools store as given.
+		ExemptArgs: []string{"reason"},
+	}
+}
+
+// toolGraph is which tool's result (or what the patient knows by then)
+// lets which tool come next; writes are followed by what starts the next
+// request.
+var toolGraph = func() map[string][]string {
+	start := []string{ToolGetPatient, ToolGetAppointment, ToolGetPrescription, ToolCheckInteractions, ToolSearchProviders,
+		ToolListUploads, ToolGetRecord, ToolUpdatePhone, ToolTransfer}
+	next := []string{ToolGetPatient, ToolGetAppointment, ToolGetPrescription, ToolListUploads, ToolSearchProviders, ToolCheckInteractions}
+	return map[string][]string{
+		ToolFindByNameDOB:     start,
+		ToolFindByEmailDOB:    start,
+		ToolGetPatient:        {ToolGetAppointment, ToolGetPrescription, ToolListUploads, ToolGetRecord, ToolUpdatePhone, ToolTransfer},
+		ToolGetRecord:         {ToolGetPrescription, ToolTransfer, ToolGetPatient},
+		ToolGetAppointment:    {ToolCancel, ToolWaiveNoShow, ToolGetProvider, ToolGetAppointment, ToolGetPatient, ToolTransfer},
+		ToolSearchProviders:   {ToolGetProvider},
+		ToolGetProvider:       {ToolBook},
+		ToolCancel:            append([]string{ToolBook, ToolGetProvider}, next...),
+		ToolBook:              next,
+		ToolWaiveNoShow:       next,
+		ToolGetPrescription:   {ToolCheckInteractions, ToolRequestRefill, ToolChangeMedication, ToolListSuppliers, ToolUpdateSupplier, ToolGetPrescription},
+		ToolCheckInteractions: {ToolChangeMedication},
+		ToolChangeMedication:  append([]string{ToolUpdateSupplier, ToolListSuppliers}, next...),
+		ToolListSuppliers:     {ToolUpdateSupplier},
+		ToolRequestRefill:     append([]string{ToolUpdateSupplier, ToolListSuppliers}, next...),
+		ToolUpdateSupplier:    next,
+		ToolListUploads:       {ToolReplaceDevice, ToolTransfer, ToolListUploads},
+		ToolReplaceDevice:     next,
+		ToolUpdatePhone:       next,
+	}
+}()
+
+// stateOf returns the telehealth database behind env.
+func stateOf(env sim.Environment) (*DB, bool) {
+	se, ok := env.(*sim.StateEnv[DB])
+	if !ok || se.State == nil {
+		return nil, false
+	}
+	return se.State, true
+}
+
+// Emotion families by scenario: routine requests fit every family; a
+// refusal, a fee or a fault no enjoyment; symptoms fear and sadness.
+var (
+	allFamilies     []string // nil: all five
+	troubleFamilies = []string{"sadness", "fear", "anger", "disgust"}
+	worryFamilies   = []string{"fear", "sadness", "anger"}
+)
+
+func catalogIntents() []sim.Intent {
+	return []sim.Intent{
+		// --- writes ---
+		{
+			Name: "cancel_appointment", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetAppointment, ToolCancel},
+			Templates: []string{
+				"I need to cancel my appointment {appointment_id} on {when}; the reason is {reason}.",
+				"Please cancel appointment {appointment_id} ({when}). {Reason}, so I can't make it.",
+				"I won't be able to keep my visit {appointment_id} on {when} because of {reason}. Cancel it, please.",
+			},
+			Ground: groundCancel,
+		},
+		{
+			Name: "book_appointment", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolSearchProviders, ToolGetProvider, ToolBook},
+			Templates: []string{
+				"I'd like to book a {visit} visit with {provider}, the {specialty} doctor, at {start}, for {reason}.",
+				"Can you get me an appointment with {provider} ({specialty}) on {start}? A {visit} visit, for {reason}.",
+				"I want to see {provider} in {specialty} for {reason}: {start}, as a {visit} visit.",
+			},
+			Ground: groundBook,
+		},
+		{
+			Name: "reschedule_appointment", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetAppointment, ToolCancel, ToolBook},
+			Templates: []string{
+				"My appointment {appointment_id} on {when} doesn't work any more ({reason}). I'd like to move it to {start} with the same doctor.",
+				"Please move visit {appointment_id} from {when} to {start}, same provider and visit type; {reason}.",
+				"I have to reschedule appointment {appointment_id}: {reason}. The new time I want is {start}.",
+			},
+			Ground: groundReschedule,
+		},
+		{
+			Name: "waive_no_show_fee", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetAppointment, ToolWaiveNoShow},
+			Templates: []string{
+				"I was charged a no-show fee for appointment {appointment_id} on {when}. I'd like it waived; {excuse}.",
+				"Could the missed-visit fee on appointment {appointment_id} be removed? {Excuse}.",
+				"I missed my visit {appointment_id} on {when} because {excuse}, and I want the no-show fee waived.",
+			},
+			Ground: groundWaive,
+		},
+		{
+			Name: "switch_medication", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetPrescription, ToolCheckInteractions, ToolChangeMedication},
+			Templates: []string{
+				"My doctor approved changing my prescription {prescription_id} to {medication} {dose} {frequency}. Please make that change.",
+				"I'd like to switch prescription {prescription_id} over to the {medication} {dose} {frequency} my prescriber approved.",
+				"Dr. {prescriber} said I could go to {medication} {dose}, {frequency}, on prescription {prescription_id}. Can you update it?",
+			},
+			Ground: groundSwitch(false),
+		},
+		{
+			Name: "switch_medication_and_supplier", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolCheckInteractions, ToolChangeMedication, ToolUpdateSupplier},
+			Templates: []string{
+				"My prescriber approved {medication} {dose} {frequency} for prescription {prescription_id}. Please switch it, and have it filled by {supplier} from now on.",
+				"Two things on prescription {prescription_id}: change it to the approved {medication} {dose} {frequency}, and move it to {supplier}.",
+				"I'd like prescription {prescription_id} changed to {medication} {dose}, {frequency}, as my doctor approved, and sent to {supplier} instead of my current supplier.",
+			},
+			Ground: groundSwitch(true),
+		},
+		{
+			Name: "update_supplier", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetPrescription, ToolListSuppliers, ToolUpdateSupplier},
+			Templates: []string{
+				"I want my {medication} prescription {prescription_id} filled by {supplier} from now on.",
+				"Please move prescription {prescription_id} ({medication}) to {supplier}; it's more convenient for me.",
+				"Could you send my prescription {prescription_id} to {supplier} instead of where it goes now?",
+			},
+			Ground: groundUpdateSupplier,
+		},
+		{
+			Name: "request_refill", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetPrescription, ToolRequestRefill},
+			Templates: []string{
+				"I'm running low on {medication}. Please request a refill of prescription {prescription_id}.",
+				"Can you send a refill of my {medication}, prescription {prescription_id}, to my pharmacy?",
+				"I need a refill on prescription {prescription_id} ({medication}) before I run out.",
+			},
+			Ground: groundRefill(false),
+		},
+		{
+			Name: "refill_then_move_supplier", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolGetPrescription, ToolRequestRefill, ToolUpdateSupplier},
+			Templates: []string{
+				"Please refill my {medication}, prescription {prescription_id}, and after that move the prescription to {supplier} for future fills.",
+				"I need one more refill of prescription {prescription_id} ({medication}) where it is now, and then I want it transferred to {supplier}.",
+				"Refill prescription {prescription_id} now, please, and from then on have {supplier} handle it.",
+			},
+			Ground: groundRefill(true),
+		},
+		{
+			Name: "replace_faulty_device", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolListUploads, ToolReplaceDevice},
+			Templates: []string{
+				"My {device} ({device_id}) doesn't seem to be sending readings any more. I'd like a replacement.",
+				"I think my {device}, device {device_id}, is broken: {symptom}. Can you replace it?",
+				"Please send me a new {device} to replace {device_id}; {symptom}.",
+			},
+			Ground: groundReplace,
+		},
+		{
+			Name: "update_phone", Kind: sim.IntentWrite, Families: allFamilies,
+			Path: []string{ToolUpdatePhone},
+			Templates: []string{
+				"I have a new phone number, {phone}. Please put it on my profile.",
+				"My phone number changed to {phone}; could you update it?",
+				"Please replace the phone number on file with {phone}.",
+			},
+			Ground: groundPhone,
+		},
+		// --- reads ---
+		{
+			Name: "latest_lab_result", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolGetRecord},
+			Templates: []string{
+				"What was my most recent {test} result, and when was it taken?",
+				"I'd like to know the value of my last {test} test, {purpose}.",
+				"Can you tell me my latest {test} from my record? I need it {purpose}.",
+			},
+			Ground: groundLab,
+		},
+		{
+			Name: "allergies_on_file", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolGetRecord},
+			Templates: []string{
+				"Which allergies do you have on file for me? I want to check them {purpose}.",
+				"Can you read me the allergies listed in my record, {purpose}?",
+				"I need to know what allergies my chart lists, {purpose}.",
+			},
+			Ground: groundAllergies,
+		},
+		{
+			Name: "next_appointment", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolGetPatient, ToolGetAppointment},
+			Templates: []string{
+				"When is my next scheduled appointment, and with which provider?",
+				"I forgot when my upcoming visit is. Can you tell me the time and the doctor?",
+				"Could you look up my next appointment for me, {purpose}? I need the date, time and provider.",
+			},
+			Ground: groundNextAppointment,
+		},
+		{
+			Name: "refills_left", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolGetPrescription},
+			Templates: []string{
+				"How many refills are left on my prescription {prescription_id}, and when does it expire?",
+				"I want to know the refills remaining and the expiry date of prescription {prescription_id}, {purpose}.",
+				"Can you check prescription {prescription_id} for me: refills left and expiry date?",
+			},
+			Ground: groundRefillsLeft,
+		},
+		{
+			Name: "latest_reading", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolListUploads},
+			Templates: []string{
+				"What was the last reading my {device} ({device_id}) uploaded?",
+				"Can you tell me the latest value my device {device_id} sent, {purpose}?",
+				"I'd like to know my most recent {device} reading from device {device_id}, and when it was taken.",
+			},
+			Ground: groundLatestReading,
+		},
+		{
+			Name: "interaction_lookup", Kind: sim.IntentRead, Families: allFamilies,
+			Path: []string{ToolCheckInteractions},
+			Templates: []string{
+				"Is there a known interaction between {drug_a} and {drug_b}? I just want to know how severe it's listed.",
+				"Could you check whether {drug_a} and {drug_b} interact, {purpose}?",
+				"I'm curious what the interaction table says about {drug_a} together with {drug_b}.",
+			},
+			Ground: groundInteractionLookup,
+		},
+		// --- transfers ---
+		{
+			Name: "symptoms_transfer", Kind: sim.IntentTransfer, Families: worryFamilies,
+			Path: []string{ToolTransfer},
+			Templates: []string{
+				"I've had {symptom} since last night and I don't know what to do. I need to talk to a nurse.",
+				"I'm worried: {symptom}. I want a clinician to tell me whether I should come in.",
+				"Something is wrong: {symptom}. Please get me to someone medical.",
+			},
+			Ground: groundSymptoms,
+		},
+		{
+			Name: "high_readings_transfer", Kind: sim.IntentTransfer, Families: worryFamilies,
+			Path: []string{ToolListUploads, ToolTransfer},
+			Templates: []string{
+				"My {device} ({device_id}) has shown worrying numbers and I feel {feeling}. I want a nurse to look at my readings.",
+				"Please have a clinician review the readings of device {device_id}; I feel {feeling} and I'm scared.",
+				"I feel {feeling}, and my {device} {device_id} readings look off. Who can tell me what to do?",
+			},
+			Ground: groundHighReadings,
+		},
+		{
+			Name: "billing_dispute_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness", "fear"},
+			Path: []string{ToolGetAppointment, ToolTransfer},
+			Templates: []string{
+				"My insurance was billed wrongly for appointment {appointment_id} on {when}: {complaint}. I want this sorted out by someone who handles billing.",
+				"I dispute the bill for visit {appointment_id}. {Complaint}. Please pass me to the billing team.",
+				"The charge for appointment {appointment_id} is wrong, {complaint}, and I want a person to fix the claim.",
+			},
+			Ground: groundBillingDispute,
+		},
+		{
+			Name: "name_correction_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
+			Path: []string{ToolGetPatient, ToolTransfer},
+			Templates: []string{
+				"My last name changed to {new_last_name} and I want my record updated.",
+				"Please correct my name on file: it's {first_name} {new_last_name} now.",
+				"I got married and my surname is now {new_last_name}; whoever can change it on my chart, I'd like to talk to them.",
+			},
+			Ground: groundNameCorrection,
+		},
+		// --- forbidden ---
+		{
+			Name: "cancel_late_appointment", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetAppointment},
+			Templates: []string{
+				"I need to cancel my appointment {appointment_id} at {when}; {reason}.",
+				"Please cancel visit {appointment_id} ({when}). {Reason}.",
+				"I can't make appointment {appointment_id} at {when} after all ({reason}); cancel it.",
+			},
+			Ground: groundCancelLate,
+		},
+		{
+			Name: "cancel_relatives_appointment", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetPatient},
+			Templates: []string{
+				"I'm calling for my {relative}, {owner}: please cancel their appointment {appointment_id}, {reason}.",
+				"{Owner} is my {relative} and can't come to appointment {appointment_id}; cancel it for them ({reason}).",
+				"I manage my {relative} {owner}'s visits. Appointment {appointment_id} has to be cancelled: {reason}.",
+			},
+			Ground: groundCancelRelative,
+		},
+		{
+			Name: "waive_second_no_show_fee", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetPatient, ToolGetAppointment},
+			Templates: []string{
+				"I got a no-show fee for appointment {appointment_id} on {when} and I want it waived; {excuse}.",
+				"Please remove the missed-visit fee on appointment {appointment_id}. {Excuse}.",
+				"I missed appointment {appointment_id} because {excuse}. Waive the fee, please.",
+			},
+			Ground: groundWaiveSecond,
+		},
+		{
+			Name: "book_unlicensed_provider", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolSearchProviders, ToolGetProvider},
+			Templates: []string{
+				"I want a {visit} visit with {provider}, the {specialty} doctor, at {start}, for {reason}.",
+				"Book me with {provider} ({specialty}) at {start} please, {visit}, for {reason}. A friend recommended them.",
+				"I'd like {provider} in {specialty} for {reason}, at {start} as a {visit} visit.",
+			},
+			Ground: groundBookUnlicensed,
+		},
+		{
+			Name: "change_dose_at_will", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetPrescription},
+			Templates: []string{
+				"My {medication} {old_dose} isn't doing enough. Change prescription {prescription_id} to {dose} {frequency}.",
+				"I've decided I need {dose} of {medication} instead of {old_dose}; please update prescription {prescription_id}.",
+				"Please raise the dose on my prescription {prescription_id} to {dose} {frequency}; I know my body.",
+			},
+			Ground: groundDoseAtWill,
+		},
+		{
+			Name: "switch_to_interacting_option", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetPrescription, ToolCheckInteractions},
+			Templates: []string{
+				"My doctor approved {medication} {dose} {frequency} for prescription {prescription_id}. Please switch it now.",
+				"I'd like prescription {prescription_id} changed to the approved {medication} {dose}, {frequency}.",
+				"Switch my prescription {prescription_id} to {medication} {dose} {frequency}, the option Dr. {prescriber} approved.",
+			},
+			Ground: groundSwitchInteracting,
+		},
+		{
+			Name: "supplier_not_shipping", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetPrescription, ToolListSuppliers},
+			Templates: []string{
+				"I want my {medication} prescription {prescription_id} filled by {supplier} from now on.",
+				"Please move prescription {prescription_id} to {supplier}; I like their prices.",
+				"Send prescription {prescription_id} ({medication}) to {supplier} instead, please.",
+			},
+			Ground: groundBadSupplier(false),
+		},
+		{
+			Name: "supplier_not_stocking", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetPrescription, ToolListSuppliers},
+			Templates: []string{
+				"I want prescription {prescription_id} ({medication}) moved to {supplier}.",
+				"Please have {supplier} fill my {medication}, prescription {prescription_id}, from now on.",
+				"Could prescription {prescription_id} go to {supplier}? It's closer to me.",
+			},
+			Ground: groundBadSupplier(true),
+		},
+		{
+			Name: "refill_expired_prescription", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetPrescription},
+			Templates: []string{
+				"I'm almost out of {medication}. Please request a refill of prescription {prescription_id}.",
+				"Can you send a refill of prescription {prescription_id} ({medication})? I still have refills on it.",
+				"I need my {medication} refilled, prescription {prescription_id}, today.",
+			},
+			Ground: groundRefillExpired,
+		},
+		{
+			Name: "replace_working_device", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolListUploads},
+			Templates: []string{
+				"I'd like a new {device} to replace {device_id}; {wish}.",
+				"Please replace my {device}, device {device_id}. {Wish}.",
+				"Can you swap my {device} {device_id} for a new one? {Wish}.",
+			},
+			Ground: groundReplaceWorking,
+		},
+	}
+}

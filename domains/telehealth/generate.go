@@ -482,7 +482,7 @@ func (g *generator) patient(i int) {
 		seenType[typ] = true
 		g.nDev++
 		d := &Device{
-			ID: fmt.Sprintf("DEV%05d", 50000+g.nDev), PatientID: p.ID, Type: typ,
+			ID: fmt.Sprintf("DEV-%05d", 50000+g.nDev), PatientID: p.ID, Type: typ,
 			Model: deviceModels[typ][r.IntN(2)], Status: DeviceActive,
 			AssignedOn: nowTime.AddDate(0, -2-r.IntN(20), 0).Format(dateLayout),
 		}

@@ -58,7 +58,7 @@ var (
 	prescriptionIDParam = sim.Param{Name: "prescription_id", Type: "string", Description: "The prescription id, such as 'RX400123'."}
 	appointmentIDParam  = sim.Param{Name: "appointment_id", Type: "string", Description: "The appointment id, such as 'APT20456'."}
 	providerIDParam     = sim.Param{Name: "provider_id", Type: "string", Description: "The provider id, such as 'DR012'."}
-	deviceIDParam       = sim.Param{Name: "device_id", Type: "string", Description: "The telemetry device id, such as 'DEV50123'."}
+	deviceIDParam       = sim.Param{Name: "device_id", Type: "string", Description: "The telemetry device id, such as 'DEV-50123'."}
 	dobParam            = sim.Param{Name: "date_of_birth", Type: "string", Description: "The patient's date of birth, YYYY-MM-DD, such as '1978-04-23'."}
 )
 
@@ -501,7 +501,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", fmt.Errorf("device %s has no patient", d.ID)
 				}
 				nd := &Device{
-					ID: fmt.Sprintf("DEV%05d", 50001+len(db.Devices)), PatientID: d.PatientID, Type: d.Type, Model: d.Model,
+					ID: fmt.Sprintf("DEV-%05d", 50001+len(db.Devices)), PatientID: d.PatientID, Type: d.Type, Model: d.Model,
 					Status: DeviceActive, AssignedOn: Today, Replaces: d.ID,
 				}
 				d = db.ownDevice(d.ID)
