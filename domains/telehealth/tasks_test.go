@@ -55,7 +55,7 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 			}
 		}
 		// Every value the agent passes that is not found by a read must come
-		// from a fact: identity, order ids and reasons.
+		// from a fact: identity, the ids the patient acts on, times, phones.
 		facts := map[string]bool{}
 		for k, v := range task.Scenario.Facts {
 			if !factKey.MatchString(k) || v == "" {
@@ -66,7 +66,12 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 		for _, a := range task.Actions {
 			var kw map[string]any
 			_ = json.Unmarshal(a.Arguments, &kw)
+			// Reads may take an id off an earlier result (the patient's
+			// next appointment); writes act on what the patient named.
 			for _, k := range []string{"email", "first_name", "last_name", "date_of_birth", "appointment_id", "prescription_id", "device_id", "start_time", "phone"} {
+				if strings.HasSuffix(k, "_id") && !writes[a.Name] {
+					continue
+				}
 				if v, ok := kw[k].(string); ok && !facts[v] {
 					t.Errorf("task %s: %s argument %s=%q is no fact", task.ID, a.Name, k, v)
 				}
@@ -190,6 +195,25 @@ func TestTasks_Coverage(t *testing.T) {
 		ToolRequestRefill, ToolReplaceDevice, ToolUpdatePhone, ToolTransfer} {
 		if !kinds[tool] {
 			t.Errorf("no task ends with %s", tool)
+		}
+	}
+}
+
+// TestTasks_Families checks that every emotion family is at least 15% of
+// the test split (Tracer balances the families the intents fit).
+func TestTasks_Families(t *testing.T) {
+	counts, n := map[string]int{}, 0
+	for _, task := range New().Tasks() {
+		if task.Split == emobench.SplitTest {
+			counts[task.Emotion.Family]++
+			n++
+		}
+	}
+	for _, f := range emobench.Taxonomy.Families {
+		share := float64(counts[f.Name]) / float64(n)
+		t.Logf("%s: %d of %d (%.0f%%)", f.Name, counts[f.Name], n, 100*share)
+		if share < 0.15 {
+			t.Errorf("family %s is %.1f%% of the test split, want at least 15%%", f.Name, 100*share)
 		}
 	}
 }
