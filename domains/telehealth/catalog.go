@@ -159,7 +159,7 @@ func catalogIntents() []sim.Intent {
 			Path: []string{ToolCheckInteractions, ToolChangeMedication, ToolUpdateSupplier},
 			Templates: []string{
 				"My prescriber approved {medication} {dose} {frequency} for prescription {prescription_id}. Please switch it, and have it filled by {supplier} from now on.",
-				"Two things on prescription {prescription_id}: change it to the approved {medication} {dose} {frequency}, and move it to {supplier}.",
+				"Two things on my prescription {prescription_id}: I want it changed to the approved {medication} {dose} {frequency}, and moved to {supplier}.",
 				"I'd like prescription {prescription_id} changed to {medication} {dose}, {frequency}, as my doctor approved, and sent to {supplier} instead of my current supplier.",
 			},
 			Ground: groundSwitch(true),
@@ -241,7 +241,7 @@ func catalogIntents() []sim.Intent {
 			Templates: []string{
 				"When is my next scheduled appointment, and with which provider?",
 				"I forgot when my upcoming visit is. Can you tell me the time and the doctor?",
-				"Could you look up my next appointment for me, {purpose}? I need the date, time and provider.",
+				"Could you find my next appointment for me, {purpose}? I need the date, time and provider.",
 			},
 			Ground: groundNextAppointment,
 		},

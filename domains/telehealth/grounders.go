@@ -309,7 +309,7 @@ func groundWaive(g sim.GroundContext) (sim.Grounding, bool) {
 	excuse := oneOf(g, excuses...)
 	return sim.Grounding{
 		Slots:   withCapitals(map[string]string{"appointment_id": id, "when": say(db.Appointments[id].Start), "excuse": excuse}, "excuse"),
-		Facts:   map[string]string{"appointment_id": id},
+		Facts:   map[string]string{"appointment_id": id, "reason": excuse},
 		Request: emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of appointment %s.", id), Tools: []string{ToolWaiveNoShow}},
 		Actions: []emobench.Action{action(ToolGetAppointment, "appointment_id", id), action(ToolWaiveNoShow, "appointment_id", id)},
 		Uses:    []string{id},
@@ -425,7 +425,7 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 		rx := db.Prescriptions[id]
 		gr := sim.Grounding{
 			Slots:   map[string]string{"prescription_id": id, "medication": rx.Medication},
-			Facts:   map[string]string{"prescription_id": id},
+			Facts:   map[string]string{"prescription_id": id, "medication": rx.Medication},
 			Request: emobench.Request{Text: fmt.Sprintf("Request a refill of prescription %s.", id), Tools: []string{ToolRequestRefill}},
 			Actions: []emobench.Action{action(ToolGetPrescription, "prescription_id", id), action(ToolRequestRefill, "prescription_id", id)},
 			Uses:    []string{id},
@@ -458,7 +458,7 @@ func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	return sim.Grounding{
 		Slots:   map[string]string{"device": deviceWords[d.Type], "device_id": id, "symptom": symptom},
-		Facts:   map[string]string{"device_id": id},
+		Facts:   map[string]string{"device_id": id, "problem": symptom},
 		Request: emobench.Request{Text: fmt.Sprintf("Replace my %s %s; %s.", deviceWords[d.Type], id, symptom), Tools: []string{ToolReplaceDevice}},
 		Actions: []emobench.Action{action(ToolListUploads, "device_id", id), action(ToolReplaceDevice, "device_id", id)},
 		Uses:    []string{id},
@@ -475,9 +475,10 @@ func groundPhone(g sim.GroundContext) (sim.Grounding, bool) {
 	for phone == "" || phone == db.Patients[g.UserID].Phone {
 		phone = fmt.Sprintf("%d-555-%04d", 200+g.Rand.IntN(700), g.Rand.IntN(10000))
 	}
+	reason := oneOf(g, "I switched carriers", "I lost my old phone", "I moved and got a local number")
 	return sim.Grounding{
-		Slots:   map[string]string{"phone": phone},
-		Facts:   map[string]string{"phone": phone},
+		Slots:   map[string]string{"phone": phone, "reason": reason},
+		Facts:   map[string]string{"phone": phone, "reason": reason},
 		Request: emobench.Request{Text: fmt.Sprintf("Update my phone number to %s.", phone), Tools: []string{ToolUpdatePhone}},
 		Actions: []emobench.Action{action(ToolUpdatePhone, "patient_id", g.UserID, "phone", phone)},
 		Uses:    []string{key},
@@ -513,6 +514,7 @@ func groundLab(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	return sim.Grounding{
 		Slots:   map[string]string{"test": test, "purpose": oneOf(g, purposes...)},
+		Facts:   map[string]string{"lab_test": test},
 		Request: emobench.Request{Text: fmt.Sprintf("What was my latest %s result and its date?", test), Tools: []string{ToolGetRecord}},
 		Actions: []emobench.Action{action(ToolGetRecord, "patient_id", g.UserID)},
 		Outputs: []string{last.Value, last.Date},
@@ -526,8 +528,10 @@ func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || db.Reference.Records[g.UserID] == nil || len(db.Reference.Records[g.UserID].Allergies) == 0 || (g.UsedInTask != nil && g.UsedInTask(key)) {
 		return sim.Grounding{}, false
 	}
+	purpose := oneOf(g, purposes...)
 	return sim.Grounding{
-		Slots:   map[string]string{"purpose": oneOf(g, purposes...)},
+		Slots:   map[string]string{"purpose": purpose},
+		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "Which allergies are on file for me?", Tools: []string{ToolGetRecord}},
 		Actions: []emobench.Action{action(ToolGetRecord, "patient_id", g.UserID)},
 		Outputs: slices.Clone(db.Reference.Records[g.UserID].Allergies),
@@ -547,8 +551,10 @@ func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(db.Appointments[a].Start, db.Appointments[b].Start) })
 	a := db.Appointments[ids[0]]
+	purpose := oneOf(g, purposes...)
 	return sim.Grounding{
-		Slots:   map[string]string{"purpose": oneOf(g, purposes...)},
+		Slots:   map[string]string{"purpose": purpose},
+		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "When is my next appointment, and with whom?", Tools: []string{ToolGetAppointment}},
 		Actions: []emobench.Action{action(ToolGetPatient, "patient_id", g.UserID), action(ToolGetAppointment, "appointment_id", a.ID)},
 		Outputs: []string{a.Start, db.Reference.Providers[a.ProviderID].Name},
@@ -566,9 +572,10 @@ func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	rx := db.Prescriptions[id]
+	purpose := oneOf(g, purposes...)
 	return sim.Grounding{
-		Slots:   map[string]string{"prescription_id": id, "purpose": oneOf(g, purposes...)},
-		Facts:   map[string]string{"prescription_id": id},
+		Slots:   map[string]string{"prescription_id": id, "purpose": purpose},
+		Facts:   map[string]string{"prescription_id": id, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("How many refills are left on prescription %s, and when does it expire?", id), Tools: []string{ToolGetPrescription}},
 		Actions: []emobench.Action{action(ToolGetPrescription, "prescription_id", id)},
 		Outputs: []string{strconv.Itoa(rx.RefillsRemaining) + " refills", rx.ExpiresOn},
@@ -592,7 +599,7 @@ func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
 	last := up[len(up)-1]
 	return sim.Grounding{
 		Slots:   map[string]string{"device": deviceWords[db.Devices[id].Type], "device_id": id, "purpose": oneOf(g, purposes...)},
-		Facts:   map[string]string{"device_id": id},
+		Facts:   map[string]string{"device_id": id, "device_type": deviceWords[db.Devices[id].Type]},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the latest reading of device %s?", id), Tools: []string{ToolListUploads}},
 		Actions: []emobench.Action{action(ToolListUploads, "device_id", id)},
 		Outputs: []string{last.Value, last.Time},
@@ -624,6 +631,7 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 	sev, _ := db.Reference.interaction(a, b)
 	return sim.Grounding{
 		Slots:   map[string]string{"drug_a": a, "drug_b": b, "purpose": oneOf(g, purposes...)},
+		Facts:   map[string]string{"medication": a, "other_medication": b},
 		Request: emobench.Request{Text: fmt.Sprintf("How severe is the interaction between %s and %s?", a, b), Tools: []string{ToolCheckInteractions}},
 		Actions: []emobench.Action{action(ToolCheckInteractions, "medications", []string{a, b})},
 		Outputs: []string{sev},
@@ -644,6 +652,7 @@ func groundSymptoms(g sim.GroundContext) (sim.Grounding, bool) {
 		"swelling in my ankles that keeps getting worse", "dizziness every time I stand up")
 	return sim.Grounding{
 		Slots:   map[string]string{"symptom": symptom},
+		Facts:   map[string]string{"symptom": symptom},
 		Request: emobench.Request{Text: fmt.Sprintf("I have %s; I need to talk to a nurse.", symptom), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{transferAction(fmt.Sprintf("Patient %s reports %s and asks for clinical advice.", g.UserID, symptom))},
 		Uses:    []string{key},
@@ -662,7 +671,7 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 	feeling := oneOf(g, "light-headed", "short of breath", "shaky and sweaty", "unwell")
 	return sim.Grounding{
 		Slots:   map[string]string{"device": deviceWords[db.Devices[id].Type], "device_id": id, "feeling": feeling},
-		Facts:   map[string]string{"device_id": id},
+		Facts:   map[string]string{"device_id": id, "feeling": feeling},
 		Request: emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of device %s.", feeling, id), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{action(ToolListUploads, "device_id", id),
 			transferAction(fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id))},
@@ -682,7 +691,7 @@ func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
 	complaint := oneOf(g, "I was charged twice", "my plan should have covered it in full", "the claim went to my old insurance")
 	return sim.Grounding{
 		Slots:   withCapitals(map[string]string{"appointment_id": id, "when": say(db.Appointments[id].Start), "complaint": complaint}, "complaint"),
-		Facts:   map[string]string{"appointment_id": id},
+		Facts:   map[string]string{"appointment_id": id, "complaint": complaint},
 		Request: emobench.Request{Text: fmt.Sprintf("The bill for appointment %s is wrong: %s. I want billing to fix it.", id, complaint), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{action(ToolGetAppointment, "appointment_id", id),
 			transferAction(fmt.Sprintf("Patient %s disputes the bill of appointment %s: %s.", g.UserID, id, complaint))},
@@ -782,7 +791,7 @@ func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
 	excuse := oneOf(g, excuses...)
 	return sim.Grounding{
 		Slots:   withCapitals(map[string]string{"appointment_id": id, "when": say(db.Appointments[id].Start), "excuse": excuse}, "excuse"),
-		Facts:   map[string]string{"appointment_id": id},
+		Facts:   map[string]string{"appointment_id": id, "reason": excuse},
 		Request: emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of appointment %s.", id), Tools: []string{ToolGetAppointment}},
 		Actions: []emobench.Action{action(ToolGetPatient, "patient_id", g.UserID), action(ToolGetAppointment, "appointment_id", prior),
 			action(ToolGetAppointment, "appointment_id", id)},
@@ -922,7 +931,7 @@ func groundRefillExpired(g sim.GroundContext) (sim.Grounding, bool) {
 	rx := db.Prescriptions[id]
 	return sim.Grounding{
 		Slots:     map[string]string{"prescription_id": id, "medication": rx.Medication},
-		Facts:     map[string]string{"prescription_id": id},
+		Facts:     map[string]string{"prescription_id": id, "medication": rx.Medication},
 		Request:   emobench.Request{Text: fmt.Sprintf("Request a refill of prescription %s.", id), Tools: []string{ToolGetPrescription}},
 		Actions:   []emobench.Action{action(ToolGetPrescription, "prescription_id", id)},
 		Forbidden: []emobench.Action{withCompareArgs(action(ToolRequestRefill, "prescription_id", id), "prescription_id")},
@@ -943,7 +952,7 @@ func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
 	d := db.Devices[id]
 	return sim.Grounding{
 		Slots:     withCapitals(map[string]string{"device": deviceWords[d.Type], "device_id": id, "wish": wish}, "wish"),
-		Facts:     map[string]string{"device_id": id},
+		Facts:     map[string]string{"device_id": id, "reason": wish},
 		Request:   emobench.Request{Text: fmt.Sprintf("Replace my %s %s with a new one.", deviceWords[d.Type], id), Tools: []string{ToolListUploads}},
 		Actions:   []emobench.Action{action(ToolListUploads, "device_id", id)},
 		Forbidden: []emobench.Action{withCompareArgs(action(ToolReplaceDevice, "device_id", id), "device_id")},
