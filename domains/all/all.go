@@ -10,14 +10,16 @@ import (
 	"github.com/emobench/emobench/domains/airline"
 	"github.com/emobench/emobench/domains/retail"
 	"github.com/emobench/emobench/domains/telecom"
+	"github.com/emobench/emobench/domains/telehealth"
 	"github.com/emobench/emobench/sim"
 )
 
 // constructors lists every domain; adding a domain is one line here.
 var constructors = map[string]func() sim.Domain{
-	"airline": airline.New,
-	"retail":  retail.New,
-	"telecom": telecom.New,
+	"airline":    airline.New,
+	"retail":     retail.New,
+	"telecom":    telecom.New,
+	"telehealth": telehealth.New,
 }
 
 // Names returns the registered domain names, sorted.

@@ -21,7 +21,7 @@ func TestFind_ErrUnknown(t *testing.T) {
 	if _, err := all.Find("nosuch"); err == nil {
 		t.Fatal(`Find("nosuch") returned no error`)
 	}
-	if got, want := all.Names(), []string{"airline", "retail", "telecom"}; !slices.Equal(got, want) {
+	if got, want := all.Names(), []string{"airline", "retail", "telecom", "telehealth"}; !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
 }
