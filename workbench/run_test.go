@@ -223,7 +223,7 @@ func TestPlanRuns_ErrSettings(t *testing.T) {
 		{func(r *workbench.PlanRequest) { r.Domains = nil }, "run needs --domain (one of "},
 		{func(r *workbench.PlanRequest) { r.Condition = "calm" }, `--condition "calm" is not one of`},
 		{func(r *workbench.PlanRequest) { r.Concurrency = 0 }, "--concurrency 0: need at least 1"},
-		{func(r *workbench.PlanRequest) { r.Domains = []string{"telehealth"} }, "telehealth"},
+		{func(r *workbench.PlanRequest) { r.Domains = []string{"nosuch"} }, "nosuch"},
 		{func(r *workbench.PlanRequest) { r.Options.Trials = 0 }, "--trials 0: need at least 1"},
 		// The first check that fails is the one told.
 		{func(r *workbench.PlanRequest) { r.Domains, r.Concurrency = nil, 0 }, "run needs --domain"},
