@@ -200,13 +200,24 @@ func TestTasks_Coverage(t *testing.T) {
 }
 
 // TestTasks_Families checks that every emotion family is at least 15% of
-// the test split (Tracer balances the families the intents fit).
+// the test split (Tracer balances the families the intents fit) and that
+// every value of every dimension appears in it.
 func TestTasks_Families(t *testing.T) {
 	counts, n := map[string]int{}, 0
+	dims := map[string]bool{}
 	for _, task := range New().Tasks() {
 		if task.Split == emobench.SplitTest {
 			counts[task.Emotion.Family]++
 			n++
+			e := task.Emotion
+			dims["politeness="+e.Politeness], dims["urgency="+e.Urgency], dims["trust="+e.Trust] = true, true, true
+		}
+	}
+	for name, values := range emobench.Taxonomy.Dimensions {
+		for _, v := range values {
+			if !dims[name+"="+v] {
+				t.Errorf("no test task with %s=%s", name, v)
+			}
 		}
 	}
 	for _, f := range emobench.Taxonomy.Families {
