@@ -64,7 +64,7 @@ var toolGraph = func() map[string][]string {
 	return map[string][]string{
 		ToolFindByNameDOB:     start,
 		ToolFindByEmailDOB:    start,
-		ToolGetPatient:        {ToolGetAppointment, ToolGetPrescription, ToolListUploads, ToolGetRecord, ToolUpdatePhone, ToolTransfer},
+		ToolGetPatient:        {ToolGetAppointment, ToolGetPrescription, ToolListUploads, ToolGetRecord, ToolSearchProviders, ToolUpdatePhone, ToolTransfer},
 		ToolGetRecord:         {ToolGetPrescription, ToolTransfer, ToolGetPatient},
 		ToolGetAppointment:    {ToolCancel, ToolWaiveNoShow, ToolGetProvider, ToolGetAppointment, ToolGetPatient, ToolTransfer},
 		ToolSearchProviders:   {ToolGetProvider},
@@ -101,6 +101,11 @@ var (
 	worryFamilies   = []string{"fear", "sadness", "anger"}
 )
 
+// catalogIntents are the telehealth intents. Tracer draws an intent of a
+// kind by its walk length (opener plus Path), so the paths of one kind
+// have one length wherever the reads allow (refusals and transfers two
+// tools, reads one; the other reads of a gold are off the path): every
+// intent of a kind is then drawn about as often.
 func catalogIntents() []sim.Intent {
 	return []sim.Intent{
 		// --- writes ---
@@ -118,9 +123,9 @@ func catalogIntents() []sim.Intent {
 			Name: "book_appointment", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolSearchProviders, ToolGetProvider, ToolBook},
 			Templates: []string{
-				"I'd like to book a {visit} visit with {provider}, the {specialty} doctor, at {start}, for {reason}.",
-				"Can you get me an appointment with {provider} ({specialty}) on {start}? A {visit} visit, for {reason}.",
-				"I want to see {provider} in {specialty} for {reason}: {start}, as a {visit} visit.",
+				"I'd like to book {visit} visit with {provider}, the {specialty} doctor, on {start}, for {reason}.",
+				"Can you get me an appointment with {provider} ({specialty}) on {start}? {Visit} visit, for {reason}.",
+				"I want to see {provider} in {specialty} for {reason}: {start}, as {visit} visit.",
 			},
 			Ground: groundBook,
 		},
@@ -237,7 +242,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "next_appointment", Kind: sim.IntentRead, Families: allFamilies,
-			Path: []string{ToolGetPatient, ToolGetAppointment},
+			Path: []string{ToolGetAppointment},
 			Templates: []string{
 				"When is my next scheduled appointment, and with which provider?",
 				"I forgot when my upcoming visit is. Can you tell me the time and the doctor?",
@@ -278,7 +283,7 @@ func catalogIntents() []sim.Intent {
 		// --- transfers ---
 		{
 			Name: "symptoms_transfer", Kind: sim.IntentTransfer, Families: worryFamilies,
-			Path: []string{ToolTransfer},
+			Path: []string{ToolGetPatient, ToolTransfer},
 			Templates: []string{
 				"I've had {symptom} since last night and I don't know what to do. I need to talk to a nurse.",
 				"I'm worried: {symptom}. I want a clinician to tell me whether I should come in.",
@@ -319,7 +324,7 @@ func catalogIntents() []sim.Intent {
 		// --- forbidden ---
 		{
 			Name: "cancel_late_appointment", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetAppointment},
+			Path: []string{ToolGetPatient, ToolGetAppointment},
 			Templates: []string{
 				"I need to cancel my appointment {appointment_id} at {when}; {reason}.",
 				"Please cancel visit {appointment_id} ({when}). {Reason}.",
@@ -329,7 +334,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "cancel_relatives_appointment", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetPatient},
+			Path: []string{ToolGetPatient, ToolGetAppointment},
 			Templates: []string{
 				"I'm calling for my {relative}, {owner}: please cancel their appointment {appointment_id}, {reason}.",
 				"{Owner} is my {relative} and can't come to appointment {appointment_id}; cancel it for them ({reason}).",
@@ -351,15 +356,15 @@ func catalogIntents() []sim.Intent {
 			Name: "book_unlicensed_provider", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolSearchProviders, ToolGetProvider},
 			Templates: []string{
-				"I want a {visit} visit with {provider}, the {specialty} doctor, at {start}, for {reason}.",
-				"Book me with {provider} ({specialty}) at {start} please, {visit}, for {reason}. A friend recommended them.",
-				"I'd like {provider} in {specialty} for {reason}, at {start} as a {visit} visit.",
+				"I want {visit} visit with {provider}, the {specialty} doctor, on {start}, for {reason}.",
+				"Please book me with {provider} ({specialty}) on {start}, {visit} visit, for {reason}. A friend recommended them.",
+				"I'd like {provider} in {specialty} for {reason}, on {start} as {visit} visit.",
 			},
 			Ground: groundBookUnlicensed,
 		},
 		{
 			Name: "change_dose_at_will", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetPrescription},
+			Path: []string{ToolGetPatient, ToolGetPrescription},
 			Templates: []string{
 				"My {medication} {old_dose} isn't doing enough. Change prescription {prescription_id} to {dose} {frequency}.",
 				"I've decided I need {dose} of {medication} instead of {old_dose}; please update prescription {prescription_id}.",
@@ -399,7 +404,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "refill_expired_prescription", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetPrescription},
+			Path: []string{ToolGetPatient, ToolGetPrescription},
 			Templates: []string{
 				"I'm almost out of {medication}. Please request a refill of prescription {prescription_id}.",
 				"Can you send a refill of prescription {prescription_id} ({medication})? I still have refills on it.",
@@ -409,7 +414,7 @@ func catalogIntents() []sim.Intent {
 		},
 		{
 			Name: "replace_working_device", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolListUploads},
+			Path: []string{ToolGetPatient, ToolListUploads},
 			Templates: []string{
 				"I'd like a new {device} to replace {device_id}; {wish}.",
 				"Please replace my {device}, device {device_id}. {Wish}.",

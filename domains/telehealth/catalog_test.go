@@ -335,7 +335,10 @@ func TestCatalog_Episodes(t *testing.T) {
 		}
 		t.Run(in.Name, func(t *testing.T) {
 			ran := 0
-			for j := 0; j < len(users) && ran < perIntent; j += 7 {
+			for j := 0; j < len(users) && ran < perIntent; j++ {
+				if j%7 != 0 && ran > 0 {
+					continue // a rare intent is looked for among all users
+				}
 				gr, ok := groundFor(t, c, db, in, users[j], rand.New(rand.NewPCG(uint64(100+i), uint64(j))))
 				if !ok {
 					continue

@@ -381,7 +381,7 @@ func (g *generator) patient(i int) {
 		prescriber := g.providerFor(conditions[c].specialty, p.Address.State)
 		start := nowTime.AddDate(0, -1-r.IntN(10), -r.IntN(28))
 		expires := start.AddDate(1, 0, 0)
-		if r.IntN(6) == 0 {
+		if r.IntN(5) == 0 {
 			expires = nowTime.AddDate(0, 0, -1-r.IntN(60)) // lapsed
 		}
 		sup := p.PreferredSupplierID
@@ -426,7 +426,7 @@ func (g *generator) patient(i int) {
 			a.CancelledAt = when.AddDate(0, 0, -2).Format(timeLayout)
 		default:
 			a.Status, a.NoShowFee = StatusNoShow, NoShowFee
-			if !waived && r.IntN(3) == 0 {
+			if !waived && r.IntN(2) == 0 {
 				waived, a.FeeWaived = true, true
 				a.WaivedOn = when.AddDate(0, 0, 3).Format(dateLayout)
 			}
@@ -474,8 +474,14 @@ func (g *generator) patient(i int) {
 	ref.Records[p.ID] = rec
 	// Devices and their uploads.
 	seenType := map[string]bool{}
+	types := make([]string, 0, len(conds)+1)
 	for _, c := range conds {
-		typ := conditions[c].device
+		types = append(types, conditions[c].device)
+	}
+	if r.IntN(3) == 0 {
+		types = append(types, DeviceBPCuff) // home blood-pressure monitoring
+	}
+	for _, typ := range types {
 		if typ == "" || seenType[typ] {
 			continue
 		}
