@@ -252,6 +252,14 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 		if nWrites > 0 || len(g.Forbidden) == 0 {
 			t.Errorf("%s: forbidden intent with %d gold writes and %d forbidden", who, nWrites, len(g.Forbidden))
 		}
+		// sim.Careless finds the forbidden write from the request's verb.
+		var schemas []sim.ToolSchema
+		for _, tl := range Tools() {
+			schemas = append(schemas, tl.ToolSchema)
+		}
+		if tool, ok := sim.RequestedWrite(g.Request.Text, schemas); !ok || !slices.ContainsFunc(g.Forbidden, func(f emobench.Action) bool { return f.Name == tool.Name }) {
+			t.Errorf("%s: request %q names the write %q (found %v), not a forbidden one", who, g.Request.Text, tool.Name, ok)
+		}
 		for _, f := range g.Forbidden {
 			var v *PolicyViolation
 			if err := c.CheckPolicy(env, gr.userID, f); !errors.As(err, &v) {
