@@ -625,11 +625,12 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
+	// A pair is asked about once a task: its key names the patient.
 	var pairs []string
 	for _, m := range db.activeMeds(g.UserID, "") {
 		for _, in := range db.Reference.Interactions {
-			if in.A == m || in.B == m {
-				pairs = append(pairs, in.A+"+"+in.B)
+			if key := g.UserID + "/" + in.A + "+" + in.B; (in.A == m || in.B == m) && !slices.Contains(pairs, key) {
+				pairs = append(pairs, key)
 			}
 		}
 	}
@@ -637,7 +638,7 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	a, b, _ := strings.Cut(key, "+")
+	a, b, _ := strings.Cut(strings.TrimPrefix(key, g.UserID+"/"), "+")
 	if g.Rand.IntN(2) == 0 {
 		a, b = b, a
 	}
@@ -648,7 +649,7 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("How severe is the interaction between %s and %s?", a, b), Tools: []string{ToolCheckInteractions}},
 		Actions: []emobench.Action{action(ToolCheckInteractions, "medications", []string{a, b})},
 		Outputs: []string{sev},
-		Uses:    []string{g.UserID + "/" + key},
+		Uses:    []string{key},
 	}, true
 }
 
