@@ -47,7 +47,12 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 		if got := env.Hash(); hasWrite == (got == initial) {
 			t.Errorf("task %s: has a write %v, but the final hash equals the initial one %v", task.ID, hasWrite, got == initial)
 		}
+		said := map[string]bool{}
 		for _, r := range task.Scenario.Requests {
+			if said[r.Text] {
+				t.Errorf("task %s: request %q twice", task.ID, r.Text)
+			}
+			said[r.Text] = true
 			for _, tool := range r.Tools {
 				if !slices.Contains(called, tool) {
 					t.Errorf("task %s: request %q names %s, which no gold action calls", task.ID, r.Text, tool)
