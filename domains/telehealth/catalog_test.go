@@ -65,11 +65,11 @@ type grounded struct {
 	env      *sim.StateEnv[DB] // the state it was grounded on
 }
 
-// groundFor grounds intent for userID over a copy of db, after its prelude
+// groundFor grounds intent for userID over a copy-on-write copy of the initial database, after its prelude
 // intent when it has one; false when the user has nothing it applies to.
-func groundFor(t *testing.T, c *sim.Catalog, db *DB, in sim.Intent, userID string, r *rand.Rand) (grounded, bool) {
+func groundFor(t *testing.T, c *sim.Catalog, in sim.Intent, userID string, r *rand.Rand) (grounded, bool) {
 	t.Helper()
-	env := NewEnvironment(db.Clone())
+	env := NewEnvironment(episodeDB()) // copy-on-write: grounding many users stays fast
 	auth, facts := c.Authenticate(env, userID, r)
 	authRes, err := env.Call(auth.Name, auth.Arguments)
 	if err != nil {
@@ -148,7 +148,7 @@ func TestCatalog_Intents(t *testing.T) {
 					continue // a rare intent is looked for among all users
 				}
 				r := rand.New(rand.NewPCG(uint64(i), uint64(j)))
-				gr, ok := groundFor(t, c, db, in, users[j], r)
+				gr, ok := groundFor(t, c, in, users[j], r)
 				if !ok {
 					continue
 				}
@@ -347,7 +347,7 @@ func TestCatalog_Episodes(t *testing.T) {
 				if j%7 != 0 && ran > 0 {
 					continue // a rare intent is looked for among all users
 				}
-				gr, ok := groundFor(t, c, db, in, users[j], rand.New(rand.NewPCG(uint64(100+i), uint64(j))))
+				gr, ok := groundFor(t, c, in, users[j], rand.New(rand.NewPCG(uint64(100+i), uint64(j))))
 				if !ok {
 					continue
 				}
@@ -410,7 +410,7 @@ func TestCatalog_ComposedEpisodes(t *testing.T) {
 			ran := 0
 			for j := 3; j < len(users) && ran < 2; j += 11 {
 				r := rand.New(rand.NewPCG(uint64(200+i), uint64(j)))
-				first, ok := groundFor(t, c, db, intentByName(c, pair[0]), users[j], r)
+				first, ok := groundFor(t, c, intentByName(c, pair[0]), users[j], r)
 				if !ok {
 					continue
 				}

@@ -398,11 +398,24 @@ func (g *generator) patient(i int) {
 			PrescriberID: prescriber, StartDate: start.Format(dateLayout), ExpiresOn: expires.Format(dateLayout),
 			RefillsRemaining: r.IntN(6), SupplierID: sup, Status: RxActive, Approved: []Alternative{},
 		}
-		if expires.Before(nowTime) && r.IntN(2) == 0 {
+		if expires.Before(nowTime) {
 			rx.RefillsRemaining = 1 + r.IntN(3) // lapsed with refills left: a refill trap
 		}
 		if alts := alternatives[m.med]; len(alts) > 0 && r.IntN(10) < 7 {
 			a := alts[r.IntN(len(alts))]
+			// A prescriber's approval can predate another drug of the
+			// regimen that now interacts with it: the interaction trap.
+			var risky []rxPlan
+			for _, alt := range alts {
+				for _, other := range meds {
+					if sev, _ := ref.interaction(alt.med, other.med); sev == SeverityMajor && other.med != m.med {
+						risky = append(risky, alt)
+					}
+				}
+			}
+			if len(risky) > 0 && r.IntN(5) < 3 {
+				a = risky[r.IntN(len(risky))]
+			}
 			rx.Approved = append(rx.Approved, Alternative{Medication: a.med, Dose: a.dose, Frequency: a.freq})
 		}
 		db.Prescriptions[rx.ID] = rx
@@ -410,6 +423,8 @@ func (g *generator) patient(i int) {
 	}
 	// Appointments: past visits, then upcoming ones.
 	var waived bool
+	// One patient in six often misses visits.
+	unreliable := r.IntN(6) == 0
 	for k, n := 0, 1+r.IntN(4); k < n; k++ {
 		c := conds[r.IntN(len(conds))]
 		prID := g.providerFor(conditions[c].specialty, p.Address.State)
@@ -417,7 +432,11 @@ func (g *generator) patient(i int) {
 		when := nowTime.AddDate(0, -1-r.IntN(17), -r.IntN(28))
 		when = time.Date(when.Year(), when.Month(), when.Day(), 9+r.IntN(7), 30*r.IntN(2), 0, 0, time.UTC)
 		a := g.appointment(p, pr, when.Format(timeLayout), conditions[c].specialty)
-		switch x := r.IntN(20); {
+		x := r.IntN(20)
+		if unreliable && r.IntN(2) == 0 {
+			x = 19
+		}
+		switch {
 		case x < 12:
 			a.Status = StatusCompleted
 			rec.Visits = append(rec.Visits, VisitNote{Date: a.Start[:10], ProviderID: pr.ID, Note: visitNote(r, conditions[c].name, a.Reason)})
@@ -426,7 +445,7 @@ func (g *generator) patient(i int) {
 			a.CancelledAt = when.AddDate(0, 0, -2).Format(timeLayout)
 		default:
 			a.Status, a.NoShowFee = StatusNoShow, NoShowFee
-			if !waived && r.IntN(2) == 0 {
+			if !waived && r.IntN(2) == 0 && (!unreliable || when.After(nowTime.AddDate(-1, 0, 0))) {
 				waived, a.FeeWaived = true, true
 				a.WaivedOn = when.AddDate(0, 0, 3).Format(dateLayout)
 			}
@@ -436,9 +455,9 @@ func (g *generator) patient(i int) {
 	for k, n := 0, r.IntN(3); k < n; k++ {
 		c := conds[r.IntN(len(conds))]
 		pr := ref.Providers[g.providerFor(conditions[c].specialty, p.Address.State)]
-		// One in four upcoming visits is within a day.
+		// One in three upcoming visits is within a day.
 		to := nowTime.AddDate(0, 0, BookingDays)
-		if r.IntN(4) == 0 {
+		if r.IntN(3) == 0 {
 			to = nowTime.Add(24 * time.Hour)
 		}
 		var free []string
