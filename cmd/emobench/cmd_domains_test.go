@@ -130,7 +130,7 @@ func TestDomains_ModelDomains(t *testing.T) {
 }
 
 // TestDomains_Formats: each format parses as itself, one row per domain,
-// and the command reads no database: it runs with --db '' in an empty
+// and the command reads no database: it runs with an empty --db in an empty
 // directory and creates no file.
 func TestDomains_Formats(t *testing.T) {
 	t.Chdir(t.TempDir())
