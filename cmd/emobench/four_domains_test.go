@@ -14,7 +14,8 @@ import (
 // TestRun_AllDomainsBothConditions is issue 12's acceptance run: every
 // registered domain, both conditions, 2 trials, the scripted user and
 // noisy:0.3, over each domain's whole test split (about 1,200 episodes
-// for four domains; the simulators need no network). Then `stats passk
+// for four domains; the simulators need no network), or under -short
+// over 2 test tasks of each family per domain. Then `stats passk
 // --by domain,emotion_family` has, for each run, every family at k = 1
 // and 2, and its pass^1 equals the per-task mean computed in SQL from the
 // trajectories themselves.
@@ -28,8 +29,33 @@ func TestRun_AllDomainsBothConditions(t *testing.T) {
 		t.Fatalf("registered domains %v, want at least 2", names)
 	}
 	dbPath := filepath.Join(t.TempDir(), "four.db")
-	mustRun(t, "--db", dbPath, "--quiet", "run", "--domain", strings.Join(names, ","), "--condition", "both",
-		"--trials", "2", "--agent", "noisy:0.3", "--user", "scripted")
+	args := []string{"--db", dbPath, "--quiet", "run", "--domain", strings.Join(names, ","), "--condition", "both",
+		"--trials", "2", "--agent", "noisy:0.3", "--user", "scripted"}
+	tasksOf := map[string]int{} // test tasks run per domain
+	var sample []string
+	for _, name := range names {
+		dom, err := all.Find(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perFamily := map[string]int{}
+		for _, task := range dom.Tasks() {
+			if task.Split != emobench.SplitTest {
+				continue
+			}
+			// -short: the first 2 test tasks of each family.
+			if testing.Short() && perFamily[task.Emotion.Family] >= 2 {
+				continue
+			}
+			perFamily[task.Emotion.Family]++
+			tasksOf[name]++
+			sample = append(sample, task.ID)
+		}
+	}
+	if testing.Short() {
+		args = append(args, "--tasks", strings.Join(sample, ","))
+	}
+	mustRun(t, args...)
 
 	var runs []struct {
 		ID           int64  `json:"id"`
@@ -48,18 +74,9 @@ func TestRun_AllDomainsBothConditions(t *testing.T) {
 	domainOf := map[int64]string{}
 	for _, r := range runs {
 		domainOf[r.ID] = r.Domain
-		dom, err := all.Find(r.Domain)
-		if err != nil {
-			t.Fatal(err)
-		}
-		test := 0
-		for _, task := range dom.Tasks() {
-			if task.Split == emobench.SplitTest {
-				test++
-			}
-		}
+		test := tasksOf[r.Domain]
 		if r.Tasks != test || r.Trajectories != 2*test {
-			t.Errorf("run %d (%s, %s): %d tasks, %d trajectories; want the %d test tasks, 2 trials each", r.ID, r.Domain, r.Condition, r.Tasks, r.Trajectories, test)
+			t.Errorf("run %d (%s, %s): %d tasks, %d trajectories; want %d test tasks, 2 trials each", r.ID, r.Domain, r.Condition, r.Tasks, r.Trajectories, test)
 		}
 	}
 
