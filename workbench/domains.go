@@ -273,14 +273,18 @@ func ShowDomain(req DomainShowRequest) (*DomainDetail, error) {
 	}
 	d.SplitTasks = len(split)
 	for _, task := range spreadEvenly(split, req.Samples) {
-		forbidden := task.Forbidden
-		if forbidden == nil {
-			forbidden = []emobench.Action{}
-		}
 		d.Samples = append(d.Samples, TaskDetail{ID: task.ID, Split: string(task.Split), Kind: TaskKind(&task, writes, d.TransferTool),
-			Emotion: task.Emotion, Instruction: task.Instruction, Actions: task.Actions, Forbidden: forbidden})
+			Emotion: task.Emotion, Instruction: task.Instruction, Actions: nonNil(task.Actions), Forbidden: nonNil(task.Forbidden)})
 	}
 	return d, nil
+}
+
+// nonNil is actions, or an empty list for none (json: [], never null).
+func nonNil(actions []emobench.Action) []emobench.Action {
+	if actions == nil {
+		return []emobench.Action{}
+	}
+	return actions
 }
 
 // spreadEvenly returns n elements of s at even strides from the first

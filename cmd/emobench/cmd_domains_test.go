@@ -265,3 +265,11 @@ func TestDomains_ErrUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestDomains_HelpHasExample(t *testing.T) {
+	for _, cmd := range [][]string{{"domains"}, {"domains", "show"}} {
+		if out := mustRun(t, append(cmd, "--help")...); !strings.Contains(out, "Example:") {
+			t.Errorf("emobench %s --help has no example:\n%s", strings.Join(cmd, " "), out)
+		}
+	}
+}
