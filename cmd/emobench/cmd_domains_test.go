@@ -101,6 +101,23 @@ func TestDomains_JSONCounts(t *testing.T) {
 	}
 }
 
+// TestDomains_IssueMinimums checks issue 12's minimums on every
+// registered domain, as `domains --format json` lists it: at least 12
+// tools, 5 of them writes, 60 test and 500 train tasks, all five emotion
+// families, and at least 10% refusals and 5% transfers among the test
+// tasks.
+func TestDomains_IssueMinimums(t *testing.T) {
+	for name, d := range domainsJSON(t) {
+		if d.Tools < 12 || d.WriteTools < 5 || d.TestTasks < 60 || d.TrainTasks < 500 || d.Families != len(emobench.Taxonomy.Families) {
+			t.Errorf("%s: %d tools (%d writes), %d test and %d train tasks, %d families; want at least 12 (5), 60, 500 and all %d",
+				name, d.Tools, d.WriteTools, d.TestTasks, d.TrainTasks, d.Families, len(emobench.Taxonomy.Families))
+		}
+		if 10*d.Refusals < d.TestTasks || 20*d.Transfers < d.TestTasks {
+			t.Errorf("%s: %d refusals and %d transfers of %d test tasks; want at least 10%% and 5%%", name, d.Refusals, d.Transfers, d.TestTasks)
+		}
+	}
+}
+
 // TestDomains_ModelDomains pins the figures of README.md's Domains table
 // and domains/README.md's "Size and speed".
 func TestDomains_ModelDomains(t *testing.T) {
