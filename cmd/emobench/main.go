@@ -159,6 +159,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			demoCommand(e),
 			runCommand(e),
 			emotionsCommand(e),
+			domainsCommand(e),
 			mergeCommand(e),
 			vacuumCommand(e),
 			checkCommand(e),
@@ -179,13 +180,13 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 
 // requireDBPath refuses an empty --db (or EMOBENCH_DB set to ""): SQLite
 // would open a temporary database, and an ingest or a paid run would be
-// stored nowhere. demo and emotions do not use --db.
+// stored nowhere. demo, emotions and domains do not use --db.
 func requireDBPath(c *cli.Context) error {
 	if c.String("db") != "" {
 		return nil
 	}
 	switch c.Args().First() {
-	case "", "demo", "emotions", "help":
+	case "", "demo", "emotions", "domains", "help":
 		return nil
 	}
 	return usagef("--db is empty (given as --db '' or EMOBENCH_DB=''): name the database file, e.g. --db runs.db")

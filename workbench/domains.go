@@ -1,0 +1,427 @@
+package workbench
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/sim"
+)
+
+// DomainSummary is one registered domain as `emobench domains` lists it.
+type DomainSummary struct {
+	Name string
+	// Tools counts the domain's tools; WriteTools those that change the
+	// database; TransferTool names the one that hands the user to a human.
+	Tools, WriteTools int
+	TransferTool      string
+	// TestTasks and TrainTasks count the embedded tasks of each split.
+	TestTasks, TrainTasks int
+	// Refusals and Transfers count test tasks by kind (TaskKind): refusals
+	// have forbidden writes, transfers call the transfer tool.
+	Refusals, Transfers int
+	// Families are the emotion families of the test tasks, in the
+	// taxonomy's order.
+	Families []string
+	// Database is the initial database's size; nil when the domain's
+	// environment cannot describe it (unknown).
+	Database *sim.DBDescription
+}
+
+// Task kinds of TaskKind, from the most specific (the order of tracer's
+// kinds): a task with forbidden writes is a refusal whatever its gold;
+// else one whose gold calls the transfer tool is a transfer; else one
+// with a gold write is a write; else a read.
+const (
+	TaskRefusal  = "refusal"
+	TaskTransfer = "transfer"
+	TaskWrite    = "write"
+	TaskRead     = "read"
+)
+
+// TaskKind returns task's kind (TaskRefusal, TaskTransfer, TaskWrite or
+// TaskRead) in a domain whose write tools are writes and whose transfer
+// tool is transfer.
+func TaskKind(task *emobench.TaskSpec, writes map[string]bool, transfer string) string {
+	switch {
+	case len(task.Forbidden) > 0:
+		return TaskRefusal
+	case slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return a.Name == transfer }):
+		return TaskTransfer
+	case slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return writes[a.Name] }):
+		return TaskWrite
+	}
+	return TaskRead
+}
+
+// ListDomains summarises every registered domain (all.Names), sorted by
+// name. It fails when a domain's database cannot be described (a domain
+// bug), naming the domain.
+func ListDomains() ([]DomainSummary, error) {
+	out := make([]DomainSummary, 0, len(all.Names()))
+	for _, name := range all.Names() {
+		dom, err := all.Find(name)
+		if err != nil {
+			return nil, err
+		}
+		s, err := SummarizeDomain(dom)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// SummarizeDomain counts dom's tools and tasks and describes its initial
+// database (a fresh environment's).
+func SummarizeDomain(dom sim.Domain) (DomainSummary, error) {
+	env := dom.NewEnvironment()
+	s := DomainSummary{Name: dom.Name(), TransferTool: dom.TransferTool()}
+	writes := map[string]bool{}
+	for _, tool := range env.Tools() {
+		s.Tools++
+		if tool.Writes {
+			s.WriteTools++
+			writes[tool.Name] = true
+		}
+	}
+	families := map[string]bool{}
+	for _, task := range dom.Tasks() {
+		if task.Split == emobench.SplitTrain {
+			s.TrainTasks++
+			continue
+		}
+		s.TestTasks++
+		families[task.Emotion.Family] = true
+		switch TaskKind(&task, writes, s.TransferTool) {
+		case TaskRefusal:
+			s.Refusals++
+		case TaskTransfer:
+			s.Transfers++
+		}
+	}
+	s.Families = []string{}
+	for _, f := range emobench.Taxonomy.Families {
+		if families[f.Name] {
+			s.Families = append(s.Families, f.Name)
+		}
+	}
+	desc, ok, err := sim.DescribeDatabase(env)
+	if err != nil {
+		return DomainSummary{}, fmt.Errorf("domain %s: %w", s.Name, err)
+	}
+	if ok {
+		s.Database = &desc
+	}
+	return s, nil
+}
+
+// unknownSize is what the text formats show for a database that cannot
+// be described.
+const unknownSize = "unknown"
+
+// DomainsTable is the table of `emobench domains` in format (one of
+// table.Formats). Its columns are domain, tools, write_tools,
+// transfer_tool, test_tasks, train_tasks, refusals, transfers, families
+// (a count), family_names, db_tables and db_bytes. In json family_names
+// is an array and db_tables an object of row counts by table (in the
+// state's field order), both null-free; db_tables and db_bytes are null
+// for an unknown database. The text formats show family names and tables
+// as comma-separated lists ("users 500, orders 1000") and "unknown".
+func DomainsTable(domains []DomainSummary, format string) *table.Table {
+	t := &table.Table{Columns: []string{"domain", "tools", "write_tools", "transfer_tool", "test_tasks", "train_tasks",
+		"refusals", "transfers", "families", "family_names", "db_tables", "db_bytes"}}
+	asJSON := format == "json"
+	for _, d := range domains {
+		var names, tables, size any = strings.Join(d.Families, ", "), unknownSize, unknownSize
+		if asJSON {
+			names, tables, size = jsonStrings(d.Families), nil, nil
+		}
+		if d.Database != nil {
+			size = d.Database.Bytes
+			tables = tableList(d.Database.Tables)
+			if asJSON {
+				tables = tableObject(d.Database.Tables)
+			}
+		}
+		t.Rows = append(t.Rows, []any{d.Name, d.Tools, d.WriteTools, d.TransferTool, d.TestTasks, d.TrainTasks,
+			d.Refusals, d.Transfers, len(d.Families), names, tables, size})
+	}
+	return t
+}
+
+func jsonStrings(s []string) json.RawMessage {
+	b, _ := json.Marshal(s) // strings: cannot fail
+	return b
+}
+
+// tableList is "users 500, orders 1000".
+func tableList(tables []sim.DBTable) string {
+	parts := make([]string, len(tables))
+	for i, tb := range tables {
+		parts[i] = tb.Name + " " + strconv.Itoa(tb.Rows)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// tableObject is {"users": 500, "orders": 1000}, keys in the tables' order.
+func tableObject(tables []sim.DBTable) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, tb := range tables {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		key, _ := json.Marshal(tb.Name)
+		fmt.Fprintf(&b, "%s: %d", key, tb.Rows)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// DomainShowRequest is what `emobench domains show` asks for.
+type DomainShowRequest struct {
+	Domain string
+	// Split is the split the samples come from: test or train.
+	Split emobench.Split
+	// Samples is how many tasks to show (0: none), spread evenly over the
+	// split's tasks in their embedded order; all of them when the split
+	// has fewer.
+	Samples int
+}
+
+// DomainDetail is one domain as `emobench domains show` prints it; its
+// JSON keys are those of `domains show --format json`.
+type DomainDetail struct {
+	Domain       string       `json:"domain"`
+	Policy       string       `json:"policy"`
+	TransferTool string       `json:"transfer_tool"`
+	Tools        []ToolDetail `json:"tools"`
+	Split        string       `json:"split"`
+	// SplitTasks counts the split's tasks, of which Samples are shown.
+	SplitTasks int          `json:"split_tasks"`
+	Samples    []TaskDetail `json:"samples"`
+}
+
+// ToolDetail is one tool of DomainDetail: its name, whether it writes,
+// its description and its parameters in the schema's order.
+type ToolDetail struct {
+	Name        string        `json:"name"`
+	Writes      bool          `json:"writes"`
+	Description string        `json:"description"`
+	Parameters  []ParamDetail `json:"parameters"`
+}
+
+// ParamDetail is one parameter of a tool.
+type ParamDetail struct {
+	Name     string `json:"name"`
+	Required bool   `json:"required"`
+}
+
+// TaskDetail is one sample task of DomainDetail: its gold actions and
+// forbidden writes as the task spec holds them.
+type TaskDetail struct {
+	ID          string                  `json:"id"`
+	Split       string                  `json:"split"`
+	Kind        string                  `json:"kind"`
+	Emotion     emobench.EmotionProfile `json:"emotion"`
+	Instruction string                  `json:"instruction"`
+	Actions     []emobench.Action       `json:"actions"`
+	Forbidden   []emobench.Action       `json:"forbidden"`
+}
+
+// ShowDomain gathers what `emobench domains show` prints. It fails with a
+// *RequestError for an unknown domain (listing the domains), a split
+// other than test or train, or negative Samples; and with the schema's
+// error, naming the tool, when a tool's parameters are not a JSON object
+// schema.
+func ShowDomain(req DomainShowRequest) (*DomainDetail, error) {
+	if req.Split != emobench.SplitTest && req.Split != emobench.SplitTrain {
+		return nil, requestErrorf("--split %q is not test or train", req.Split)
+	}
+	if req.Samples < 0 {
+		return nil, requestErrorf("--samples %d: want 0 or more sample tasks", req.Samples)
+	}
+	dom, err := all.Find(req.Domain)
+	if err != nil {
+		return nil, &RequestError{err.Error()}
+	}
+	d := &DomainDetail{Domain: dom.Name(), Policy: dom.Policy(), TransferTool: dom.TransferTool(), Split: string(req.Split),
+		Tools: []ToolDetail{}, Samples: []TaskDetail{}}
+	writes := map[string]bool{}
+	for _, tool := range dom.NewEnvironment().Tools() {
+		params, err := schemaParams(tool.Parameters)
+		if err != nil {
+			return nil, fmt.Errorf("domain %s: tool %s: parameters: %w", d.Domain, tool.Name, err)
+		}
+		d.Tools = append(d.Tools, ToolDetail{Name: tool.Name, Writes: tool.Writes, Description: tool.Description, Parameters: params})
+		writes[tool.Name] = tool.Writes
+	}
+	var split []emobench.TaskSpec
+	for _, task := range dom.Tasks() {
+		if task.Split == req.Split {
+			split = append(split, task)
+		}
+	}
+	d.SplitTasks = len(split)
+	for _, task := range spreadEvenly(split, req.Samples) {
+		d.Samples = append(d.Samples, TaskDetail{ID: task.ID, Split: string(task.Split), Kind: TaskKind(&task, writes, d.TransferTool),
+			Emotion: task.Emotion, Instruction: task.Instruction, Actions: nonNil(task.Actions), Forbidden: nonNil(task.Forbidden)})
+	}
+	return d, nil
+}
+
+// nonNil is actions, or an empty list for none (json: [], never null).
+func nonNil(actions []emobench.Action) []emobench.Action {
+	if actions == nil {
+		return []emobench.Action{}
+	}
+	return actions
+}
+
+// spreadEvenly returns n elements of s at even strides from the first
+// (all of s when it has n or fewer).
+func spreadEvenly[T any](s []T, n int) []T {
+	if len(s) <= n {
+		return s
+	}
+	out := make([]T, n)
+	for i := range out {
+		out[i] = s[i*len(s)/n]
+	}
+	return out
+}
+
+// schemaParams lists the properties of a JSON object schema in the order
+// the schema gives them, marking those in "required".
+func schemaParams(schema json.RawMessage) ([]ParamDetail, error) {
+	var s struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+	}
+	if err := json.Unmarshal(schema, &s); err != nil {
+		return nil, err
+	}
+	out := []ParamDetail{}
+	if len(s.Properties) == 0 || string(s.Properties) == "null" {
+		return out, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(s.Properties))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("properties are not a JSON object")
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string) // an object's keys are strings
+		out = append(out, ParamDetail{Name: name, Required: slices.Contains(s.Required, name)})
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// WriteDomainJSON writes d as indented JSON (the keys of DomainDetail's
+// tags).
+func WriteDomainJSON(w io.Writer, d *DomainDetail) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(d)
+}
+
+// WriteDomainText writes d for reading: the policy as it is (markdown),
+// then a "## Tools" section with the tool table (required parameters
+// marked *), then a "## Sample tasks" section with each sample's id,
+// split, kind, emotion, instruction, gold actions and forbidden writes.
+func WriteDomainText(w io.Writer, d *DomainDetail) error {
+	var b bytes.Buffer
+	b.WriteString(strings.TrimRight(d.Policy, "\n"))
+	writes := 0
+	for _, tool := range d.Tools {
+		if tool.Writes {
+			writes++
+		}
+	}
+	fmt.Fprintf(&b, "\n\n## Tools of %s: %d, %d of them writes (parameters marked * are required; transfer tool %s)\n\n", d.Domain, len(d.Tools), writes, d.TransferTool)
+	tools := &table.Table{Columns: []string{"name", "kind", "parameters", "description"}}
+	for _, tool := range d.Tools {
+		kind := "read"
+		if tool.Writes {
+			kind = "write"
+		}
+		params := make([]string, len(tool.Parameters))
+		for i, p := range tool.Parameters {
+			params[i] = p.Name
+			if p.Required {
+				params[i] += "*"
+			}
+		}
+		tools.Rows = append(tools.Rows, []any{tool.Name, kind, strings.Join(params, ", "), tool.Description})
+	}
+	if err := tools.Write(&b, "table"); err != nil {
+		return err
+	}
+	fmt.Fprintf(&b, "\n## Sample tasks: %d of the %d %s tasks\n", len(d.Samples), d.SplitTasks, d.Split)
+	for _, task := range d.Samples {
+		fmt.Fprintf(&b, "\n### %s (%s, %s)\n\n", task.ID, task.Split, task.Kind)
+		fmt.Fprintf(&b, "emotion: %s\n", emotionText(task.Emotion))
+		fmt.Fprintf(&b, "instruction: %s\n", table.OneLine(task.Instruction))
+		writeActions(&b, "gold actions", task.Actions)
+		writeActions(&b, "forbidden writes", task.Forbidden)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// emotionText is "anger/frustration (politeness cold, urgency high, trust
+// skeptical)"; "none" for a task without a family.
+func emotionText(e emobench.EmotionProfile) string {
+	family := e.Family
+	if family == "" {
+		family = "none"
+	}
+	if e.Leaf != "" {
+		family += "/" + e.Leaf
+	}
+	var dims []string
+	for _, d := range []struct{ name, value string }{{"politeness", e.Politeness}, {"urgency", e.Urgency}, {"trust", e.Trust}} {
+		if d.value != "" {
+			dims = append(dims, d.name+" "+d.value)
+		}
+	}
+	if len(dims) == 0 {
+		return family
+	}
+	return family + " (" + strings.Join(dims, ", ") + ")"
+}
+
+// writeActions writes "label:" and one numbered line per action, its
+// arguments as compact JSON, or "label: none".
+func writeActions(b *bytes.Buffer, label string, actions []emobench.Action) {
+	if len(actions) == 0 {
+		fmt.Fprintf(b, "%s: none\n", label)
+		return
+	}
+	fmt.Fprintf(b, "%s:\n", label)
+	for i, a := range actions {
+		args := string(a.Arguments)
+		var c bytes.Buffer
+		if json.Compact(&c, a.Arguments) == nil {
+			args = c.String()
+		}
+		fmt.Fprintf(b, "  %d. %s %s\n", i+1, a.Name, table.OneLine(args))
+	}
+}

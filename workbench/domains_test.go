@@ -1,0 +1,179 @@
+package workbench
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/sim"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDomains_KnownToIngest: a result file named after any registered
+// domain (gpt-4o-telecom-with-emotions.json) has its domain recognised.
+func TestDomains_KnownToIngest(t *testing.T) {
+	for _, name := range all.Names() {
+		if !slices.Contains(ingest.KnownDomains, name) {
+			t.Errorf("domain %s is registered but not in ingest.KnownDomains: its result files' names would not be recognised", name)
+		}
+		meta := ingest.MetadataFromFileName("results/gpt-4o-" + name + "-with-emotions.json")
+		if meta.Domain != name || meta.Model != "gpt-4o" {
+			t.Errorf("file name of domain %s: model %q, domain %q", name, meta.Model, meta.Domain)
+		}
+	}
+}
+
+func TestTaskKind(t *testing.T) {
+	writes := map[string]bool{"cancel": true}
+	tests := []struct {
+		name string
+		task emobench.TaskSpec
+		want string
+	}{
+		{"no calls", emobench.TaskSpec{}, TaskRead},
+		{"read", emobench.TaskSpec{Actions: []emobench.Action{{Name: "get"}}}, TaskRead},
+		{"write", emobench.TaskSpec{Actions: []emobench.Action{{Name: "get"}, {Name: "cancel"}}}, TaskWrite},
+		{"transfer over write", emobench.TaskSpec{Actions: []emobench.Action{{Name: "cancel"}, {Name: "transfer"}}}, TaskTransfer},
+		{"refusal over transfer", emobench.TaskSpec{Actions: []emobench.Action{{Name: "transfer"}}, Forbidden: []emobench.Action{{Name: "cancel"}}}, TaskRefusal},
+	}
+	for _, tt := range tests {
+		if got := TaskKind(&tt.task, writes, "transfer"); got != tt.want {
+			t.Errorf("%s: kind %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSummarizeDomain_Retail(t *testing.T) {
+	dom, err := all.Find("retail")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SummarizeDomain(dom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// domains/README.md, "Size and speed": 500 users, 1,000 orders, 52 products.
+	want := &sim.DBDescription{Tables: []sim.DBTable{{Name: "users", Rows: 500}, {Name: "products", Rows: 52}, {Name: "orders", Rows: 1000}}, Bytes: s.Database.Bytes}
+	if diff := cmp.Diff(want, s.Database); diff != "" {
+		t.Errorf("retail database (-want +got):\n%s", diff)
+	}
+	if s.Database.Bytes < 100_000 {
+		t.Errorf("retail database: %d bytes of JSON, want a database at τ-bench's scale", s.Database.Bytes)
+	}
+	if got, want := []int{s.Tools, s.WriteTools, s.TestTasks, s.TrainTasks, s.Refusals}, []int{15, 7, 120, 500, 12}; !slices.Equal(got, want) {
+		t.Errorf("retail tools, writes, test, train, refusals = %v, want %v", got, want)
+	}
+}
+
+// opaqueDomain's environment cannot describe its database.
+type opaqueDomain struct{ sim.Domain }
+
+func (d opaqueDomain) NewEnvironment() sim.Environment { return opaqueEnv{d.Domain.NewEnvironment()} }
+
+type opaqueEnv struct{ sim.Environment }
+
+func TestDomainsTable_UnknownDatabase(t *testing.T) {
+	dom, err := all.Find("airline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SummarizeDomain(opaqueDomain{dom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Database != nil {
+		t.Fatalf("database of an environment that cannot describe it: %+v, want nil", s.Database)
+	}
+	var text strings.Builder
+	if err := DomainsTable([]DomainSummary{s}, "csv").Write(&text, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(strings.TrimSpace(text.String()), ",unknown,unknown") {
+		t.Errorf("csv of an unknown database:\n%s\nwant db_tables and db_bytes unknown", text.String())
+	}
+	var js strings.Builder
+	if err := DomainsTable([]DomainSummary{s}, "json").Write(&js, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(js.String()), &rows); err != nil {
+		t.Fatalf("json: %v\n%s", err, js.String())
+	}
+	if rows[0]["db_tables"] != nil || rows[0]["db_bytes"] != nil {
+		t.Errorf("json of an unknown database: db_tables %v, db_bytes %v; want null", rows[0]["db_tables"], rows[0]["db_bytes"])
+	}
+}
+
+func TestShowDomain_Err(t *testing.T) {
+	for _, req := range []DomainShowRequest{
+		{Domain: "nosuch", Split: emobench.SplitTest, Samples: 3},
+		{Domain: "retail", Split: "dev", Samples: 3},
+		{Domain: "retail", Split: emobench.SplitTest, Samples: -1},
+	} {
+		_, err := ShowDomain(req)
+		var request *RequestError
+		if !errors.As(err, &request) {
+			t.Errorf("ShowDomain(%+v): error %v, want a *RequestError", req, err)
+		}
+	}
+	_, err := ShowDomain(DomainShowRequest{Domain: "nosuch", Split: emobench.SplitTest})
+	for _, name := range all.Names() {
+		if err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("unknown domain: error %v does not list domain %s", err, name)
+		}
+	}
+}
+
+func TestShowDomain_Samples(t *testing.T) {
+	d, err := ShowDomain(DomainShowRequest{Domain: "retail", Split: emobench.SplitTrain, Samples: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 500 train tasks, 4 samples: indices 0, 125, 250, 375 of the split.
+	if d.SplitTasks != 500 || len(d.Samples) != 4 {
+		t.Fatalf("split tasks %d, samples %d; want 500 and 4", d.SplitTasks, len(d.Samples))
+	}
+	var train []emobench.TaskSpec
+	dom, _ := all.Find("retail")
+	for _, task := range dom.Tasks() {
+		if task.Split == emobench.SplitTrain {
+			train = append(train, task)
+		}
+	}
+	for i, at := range []int{0, 125, 250, 375} {
+		if got, want := d.Samples[i].ID, train[at].ID; got != want {
+			t.Errorf("sample %d = %s, want train task %d (%s)", i, got, at, want)
+		}
+		if d.Samples[i].Split != "train" {
+			t.Errorf("sample %s: split %s", d.Samples[i].ID, d.Samples[i].Split)
+		}
+	}
+	all3, err := ShowDomain(DomainShowRequest{Domain: "retail", Split: emobench.SplitTest, Samples: 1000})
+	if err != nil || len(all3.Samples) != 120 {
+		t.Errorf("1000 samples of 120 test tasks: %d samples, err %v; want all 120", len(all3.Samples), err)
+	}
+}
+
+func TestSchemaParams(t *testing.T) {
+	got, err := schemaParams(json.RawMessage(`{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"array","items":{"type":"string"}},"mid":{}},"required":["mid","zeta"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []ParamDetail{{"zeta", true}, {"alpha", false}, {"mid", true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("params in schema order (-want +got):\n%s", diff)
+	}
+	if got, err := schemaParams(json.RawMessage(`{"type":"object"}`)); err != nil || len(got) != 0 {
+		t.Errorf("no properties: %v, %v; want none", got, err)
+	}
+	for _, bad := range []string{`[]`, `{"properties":[1]}`, `{"properties":{"a":}}`} {
+		if _, err := schemaParams(json.RawMessage(bad)); err == nil {
+			t.Errorf("schema %s: no error", bad)
+		}
+	}
+}
