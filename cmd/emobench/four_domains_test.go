@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,12 +22,11 @@ import (
 // trajectories themselves.
 func TestRun_AllDomainsBothConditions(t *testing.T) {
 	names := all.Names()
-	// Issue 12 asks for four domains (retail, airline, telecom,
-	// telehealth); telecom and telehealth are built in their own streams
-	// and registered when merged, so until then this holds for the two
-	// model domains. Raise it to 4 once both are on main.
-	if len(names) < 2 {
-		t.Fatalf("registered domains %v, want at least 2", names)
+	// Issue 12: retail, airline, telecom and telehealth at least.
+	for _, want := range []string{"retail", "airline", "telecom", "telehealth"} {
+		if !slices.Contains(names, want) {
+			t.Fatalf("registered domains %v, want %s among them", names, want)
+		}
 	}
 	dbPath := filepath.Join(t.TempDir(), "four.db")
 	args := []string{"--db", dbPath, "--quiet", "run", "--domain", strings.Join(names, ","), "--condition", "both",
