@@ -71,6 +71,14 @@ type GenerateOptions struct {
 	// task holds at least one write. 0 means DefaultReadShare (0.15); a
 	// negative value asks for none.
 	ReadShare float64
+	// SpreadIntents makes the last intent of a refusal or a transfer
+	// position try, on the position's user, the catalog's intents of that
+	// kind kept least often so far (in catalog order) before any walk.
+	// The walks alone favour the intents that ground for many users, so a
+	// split's few refusals can miss rules whose traps few users hold; with
+	// it, 12 refusals cover a catalog's 9 forbidden intents when each
+	// grounds for some users. False keeps the walks alone.
+	SpreadIntents bool
 	// EmotionWeights weighs emotion families (ParseEmotionWeights); nil
 	// balances them.
 	EmotionWeights map[string]float64
@@ -193,6 +201,7 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 		writes:      map[string]bool{},
 		initialHash: base.Hash(),
 		used:        map[string]bool{},
+		keptIntents: map[string]int{},
 		seen:        map[string]bool{},
 		leaks:       newLeakIndex(o.Exclude),
 		emotions:    newEmotionSampler(o.EmotionWeights),
@@ -344,6 +353,7 @@ type generator struct {
 	enums       map[string]map[string]bool // enum arguments by tool
 	initialHash string
 	used        map[string]bool // entity ids of kept tasks
+	keptIntents map[string]int  // intent name: kept tasks holding it
 	seen        map[string]bool // user + action set of kept tasks
 	leaks       leakIndex
 	emotions    *emotionSampler
@@ -405,6 +415,18 @@ const slotAttempts = 8
 // write, the first half allow only writes. It returns the rejection
 // reason and an example when none grounds.
 func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener string, kinds []sim.IntentKind, taskUses map[string]bool) (*sim.Intent, sim.Grounding, string, string) {
+	ground := func(in *sim.Intent) (sim.Grounding, bool) {
+		return in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r,
+			Used:       func(id string) bool { return g.used[id] },
+			UsedInTask: func(id string) bool { return taskUses[id] }})
+	}
+	if g.opts.SpreadIntents && len(kinds) == 1 && (kinds[0] == sim.IntentForbidden || kinds[0] == sim.IntentTransfer) {
+		for _, in := range g.leastKept(opener, kinds[0]) {
+			if gr, ok := ground(in); ok {
+				return in, gr, "", ""
+			}
+		}
+	}
 	var in *sim.Intent
 	for attempt := 0; attempt < slotAttempts; attempt++ {
 		allowed := kinds
@@ -422,13 +444,36 @@ func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener s
 		if !ok {
 			return nil, sim.Grounding{}, RejectNoGrounding, fmt.Sprintf("no intent of kinds %v is reachable", kinds)
 		}
-		if gr, ok := in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r,
-			Used:       func(id string) bool { return g.used[id] },
-			UsedInTask: func(id string) bool { return taskUses[id] }}); ok {
+		if gr, ok := ground(in); ok {
 			return in, gr, "", ""
 		}
 	}
 	return nil, sim.Grounding{}, RejectNoGrounding, fmt.Sprintf("%s last tried: %d walks found nothing to ground", in.Name, slotAttempts)
+}
+
+// leastKept returns the catalog's intents of kind that the kept tasks
+// hold least often, in catalog order: those following opener, or every
+// one of kind when none does (as walk falls back).
+func (g *generator) leastKept(opener string, kind sim.IntentKind) []*sim.Intent {
+	var follow, any []*sim.Intent
+	for i := range g.cat.Intents {
+		in := &g.cat.Intents[i]
+		if in.Kind != kind {
+			continue
+		}
+		any = append(any, in)
+		if slices.Contains(g.cat.Follows[opener], in.Path[0]) {
+			follow = append(follow, in)
+		}
+	}
+	if len(follow) == 0 {
+		follow = any
+	}
+	least := math.MaxInt
+	for _, in := range follow {
+		least = min(least, g.keptIntents[in.Name])
+	}
+	return slices.DeleteFunc(follow, func(in *sim.Intent) bool { return g.keptIntents[in.Name] != least })
 }
 
 // runGrounding checks gr's forbidden writes against the policy, then runs
@@ -594,6 +639,9 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	g.seen[dedupeKey] = true
 	for _, u := range uses {
 		g.used[u] = true
+	}
+	for _, name := range intents {
+		g.keptIntents[name]++
 	}
 	g.emotions.add(profile)
 	g.out.Kinds[taskKind]++

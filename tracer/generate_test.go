@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -530,5 +531,45 @@ func TestGenerate_ErrExhausted(t *testing.T) {
 	}
 	if calls != g.Candidates || last != g.Candidates || kept != len(g.Tasks) || kept == 0 {
 		t.Errorf("Progress called %d times, last (%d kept, %d candidates); want %d calls, (%d, %d)", calls, kept, last, g.Candidates, len(g.Tasks), g.Candidates)
+	}
+}
+
+// TestGenerate_SpreadIntents: with four forbidden intents and two
+// transfers that ground for every user, SpreadIntents deals the 12
+// refusal positions of 60 tasks 3 to each forbidden intent and the 6
+// transfer positions 3 to each transfer, in turn; the walks alone do not.
+func TestGenerate_SpreadIntents(t *testing.T) {
+	dom := shopDomain{edit: func(c *sim.Catalog) {
+		for _, name := range []string{"return_final_sale", "dispute_charge"} {
+			i := slices.IndexFunc(c.Intents, func(in sim.Intent) bool { return in.Name == name })
+			copies := 1
+			if name == "return_final_sale" {
+				copies = 3
+			}
+			for k := 2; k < 2+copies; k++ {
+				in := c.Intents[i]
+				in.Name = fmt.Sprintf("%s_%d", name, k)
+				c.Intents = append(c.Intents, in)
+			}
+		}
+	}}
+	count := func(spread bool) map[string]int {
+		g := generate(t, dom, tracer.GenerateOptions{N: 60, Seed: 11, ForbiddenShare: 0.2, TransferShare: 0.1, SpreadIntents: spread})
+		kept := map[string]int{}
+		for _, task := range g.Tasks {
+			for _, in := range task.Intents {
+				if strings.HasPrefix(in, "return_final_sale") || strings.HasPrefix(in, "dispute_charge") {
+					kept[in]++
+				}
+			}
+		}
+		return kept
+	}
+	want := map[string]int{"return_final_sale": 3, "return_final_sale_2": 3, "return_final_sale_3": 3, "return_final_sale_4": 3, "dispute_charge": 3, "dispute_charge_2": 3}
+	if got := count(true); !maps.Equal(got, want) {
+		t.Errorf("spread: kept %v, want %v", got, want)
+	}
+	if got := count(false); maps.Equal(got, want) {
+		t.Errorf("walks alone dealt the intents evenly too (%v): the test shows nothing", got)
 	}
 }
