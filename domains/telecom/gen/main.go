@@ -59,7 +59,7 @@ func main() {
 // refusals and transfers, which keeps the test split above 10% and 5% with
 // a margin, and the split's seed.
 func options(split emobench.Split) tracer.GenerateOptions {
-	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.15, TransferShare: 0.075}
+	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.15, TransferShare: 0.075, SpreadIntents: true}
 	if split == emobench.SplitTrain {
 		o.Seed = telecom.TrainTaskSeed
 	}
