@@ -61,8 +61,8 @@ type kindFigures struct {
 }
 
 // TestNoisy_FailsEveryKind: noisy:0.3 against the scripted user, over the
-// seeds that give each of its faults and both conditions, fails tasks of
-// every kind the domain has (forbidden, transfer, write, read: kindOf),
+// test split (under -short, its sample), the seeds that give each of its
+// faults and both conditions, fails tasks of every kind the domain has (forbidden, transfer, write, read: kindOf),
 // and every failed episode's reward_info says which check failed or the
 // termination reason that decided it. The figures are logged per domain
 // and kind.
@@ -78,7 +78,7 @@ func TestNoisy_FailsEveryKind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			byKind := tasksByKind(dom, sampleTasks(t, dom, allTasks(dom)))
+			byKind := tasksByKind(dom, sampleTasks(t, dom, testTasks(dom)))
 			figures := map[taskKind]*kindFigures{}
 			for _, kind := range taskKinds {
 				if len(byKind[kind]) == 0 {

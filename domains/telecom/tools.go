@@ -115,11 +115,19 @@ func lineNotCancelled(l *Line) error {
 	return nil
 }
 
-// toCents converts a dollar amount with at most two decimals.
+// maxAmountCents bounds one payment or credit, as a billing backend's
+// field would; it also keeps every sum of amounts far inside int64.
+const maxAmountCents = 100_000_000 // $1,000,000.00
+
+// toCents converts a dollar amount with at most two decimals, at most
+// $1,000,000.00.
 func toCents(amount float64) (Money, error) {
 	c := math.Round(amount * 100)
 	if math.IsNaN(amount) || math.IsInf(amount, 0) || math.Abs(c-amount*100) > 1e-6 || c <= 0 {
 		return 0, fmt.Errorf("amount %v is not a positive number of dollars and cents", amount)
+	}
+	if c > maxAmountCents {
+		return 0, fmt.Errorf("amount %v is more than the billing system takes in one transaction ($1,000,000.00)", amount)
 	}
 	return Money(c), nil
 }
