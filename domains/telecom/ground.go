@@ -114,6 +114,16 @@ var purposes = []string{
 	"before I decide anything", "so I can tell my partner",
 }
 
+// issuePhrase says a troubleshooting issue as a customer does, as a noun
+// phrase that fits "I've had …" and "the … on line": "trouble sending
+// texts" for "cannot send texts".
+func issuePhrase(issue string) string {
+	if issue == "cannot send texts" {
+		return "trouble sending texts"
+	}
+	return issue
+}
+
 func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
 
 // newPlanFor picks a plan the line is not on and none is pending for.
@@ -350,16 +360,16 @@ func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding
 		}
 		issue := issues[g.Rand.IntN(len(issues))]
 		gr := sim.Grounding{
-			Slots:   withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue}, "issue"),
+			Slots:   withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s.", issue, l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
+			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
 			Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
 				action(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue)},
 			Outputs: []string{ResultResolved},
 			Uses:    []string{l.PhoneNumber},
 		}
 		if condition == ConditionHardware {
-			gr.Request.Text = fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issue, l.PhoneNumber)
+			gr.Request.Text = fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber)
 			gr.Request.Tools = []string{ToolTroubleshoot, ToolOpenTicket}
 			gr.Actions = append(gr.Actions, action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber,
 				"category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
@@ -369,42 +379,113 @@ func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding
 	}
 }
 
-// creditableOutage returns an outage over c's zip that c has no credit
-// for, an ongoing one when ongoing is set; nil when none.
-func creditableOutage(db *DB, c *Customer, r *rand.Rand, ongoing bool) *Outage {
+// symptomsOf are the problems a customer has during an outage of service
+// (data, voice or all): slow data when data is down, dropped calls or
+// texts that do not send when voice is, any of them when all is.
+func symptomsOf(service string) []string {
+	switch service {
+	case "data":
+		return []string{"slow data"}
+	case "voice":
+		return []string{"dropped calls", "cannot send texts"}
+	}
+	return issues
+}
+
+// outagesMatching returns the outages over zip that started on start and
+// whose service can cause symptom: the ones a customer who says so means.
+func outagesMatching(db *DB, zip, start, symptom string) []*Outage {
+	var out []*Outage
+	for _, id := range sortedKeys(db.Outages) {
+		if o := db.Outages[id]; slices.Contains(o.Zips, zip) && o.Start == start && slices.Contains(symptomsOf(o.Service), symptom) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func credited(c *Customer, o *Outage) bool {
+	return slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID })
+}
+
+// describedOutage picks a symptom of o's service that, with o's start
+// date, names o alone among the outages over c's zip; false when none
+// does (another outage started the same day with a service of the same
+// symptoms).
+func describedOutage(r *rand.Rand, db *DB, c *Customer, o *Outage) (string, bool) {
+	var fits []string
+	for _, s := range symptomsOf(o.Service) {
+		if len(outagesMatching(db, c.Address.Zip, o.Start, s)) == 1 {
+			fits = append(fits, s)
+		}
+	}
+	if len(fits) == 0 {
+		return "", false
+	}
+	return fits[r.IntN(len(fits))], true
+}
+
+// creditableOutage picks an outage over c's zip that c has no credit for
+// and a symptom that, with its start date, tells it from the zip's other
+// outages; nil when none.
+func creditableOutage(db *DB, c *Customer, r *rand.Rand) (*Outage, string) {
 	var cands []*Outage
 	for _, id := range sortedKeys(db.Outages) {
-		o := db.Outages[id]
-		if slices.Contains(o.Zips, c.Address.Zip) && (!ongoing || o.Status == "ongoing") &&
-			!slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }) {
+		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && !credited(c, o) {
 			cands = append(cands, o)
 		}
 	}
-	if len(cands) == 0 {
-		return nil
+	r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	for _, o := range cands {
+		if symptom, ok := describedOutage(r, db, c, o); ok {
+			return o, symptom
+		}
 	}
-	return cands[r.IntN(len(cands))]
+	return nil, ""
+}
+
+// dayName says a date as a customer does: "June 3".
+func dayName(date string) string {
+	t, err := time.Parse(dateLayout, date)
+	if err != nil {
+		return date
+	}
+	return t.Format("January 2")
+}
+
+// outageFacts are what a customer knows of the outage they want a credit
+// for: the zip, what stopped working (outage_symptom, one of issues) and
+// the day it started (outage_start_date, YYYY-MM-DD); together they name
+// one outage of the zip.
+func outageFacts(c *Customer, o *Outage, symptom string) (slots, facts map[string]string) {
+	return withCapitals(map[string]string{"zip": c.Address.Zip, "issue": issuePhrase(symptom), "outage_start": dayName(o.Start)}, "issue"),
+		map[string]string{"zip": c.Address.Zip, "outage_symptom": symptom, "outage_start_date": o.Start}
 }
 
 func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 	db, c, ok := customerOf(g)
-	if !ok || ongoingOutage(db, c.Address.Zip) == nil {
+	if !ok {
 		return sim.Grounding{}, false
 	}
 	o := ongoingOutage(db, c.Address.Zip)
-	if slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }) || !once(g, "outage_credit") {
+	if o == nil || credited(c, o) || !once(g, "outage_credit") {
+		return sim.Grounding{}, false
+	}
+	issue, ok := describedOutage(g.Rand, db, c, o)
+	if !ok {
 		return sim.Grounding{}, false
 	}
 	l, ok := pickLine(g, c, func(l *Line) bool { return troubleshootable(c, l, ConditionOK) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	issue := issues[g.Rand.IntN(len(issues))]
 	credit := OutageCredit(o)
+	slots, facts := outageFacts(c, o, issue)
+	slots["phone_number"], facts["phone_number"], facts["issue"] = l.PhoneNumber, l.PhoneNumber, issue
 	return sim.Grounding{
-		Slots: withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue, "zip": c.Address.Zip}, "issue"),
-		Facts: map[string]string{"phone_number": l.PhoneNumber, "issue": issue, "zip": c.Address.Zip},
-		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage.", issue, l.PhoneNumber),
+		Slots: slots,
+		Facts: facts,
+		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage in %s that started on %s.", issuePhrase(issue), l.PhoneNumber, c.Address.Zip, o.Start),
 			Tools: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit}},
 		Actions: []emobench.Action{
 			action(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
@@ -418,19 +499,20 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 	db, c, ok := customerOf(g)
-	if !ok {
+	if !ok || !once(g, "outage_credit") {
 		return sim.Grounding{}, false
 	}
-	o := creditableOutage(db, c, g.Rand, false)
-	if o == nil || !once(g, "outage_credit") {
+	o, symptom := creditableOutage(db, c, g.Rand)
+	if o == nil {
 		return sim.Grounding{}, false
 	}
 	credit := OutageCredit(o)
-	problem := issues[g.Rand.IntN(len(issues))]
+	slots, facts := outageFacts(c, o, symptom)
 	return sim.Grounding{
-		Slots:   map[string]string{"zip": c.Address.Zip, "problem": problem},
-		Facts:   map[string]string{"zip": c.Address.Zip, "problem": problem},
-		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s and tell me the amount.", c.Address.Zip), Tools: []string{ToolApplyCredit}},
+		Slots: slots,
+		Facts: facts,
+		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
+			Tools: []string{ToolApplyCredit}},
 		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip),
 			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{credit.String()},
@@ -781,9 +863,9 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 	}
 	issue := issues[g.Rand.IntN(len(issues))]
 	return sim.Grounding{
-		Slots:     withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue}, "issue"),
+		Slots:     withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issue, l.PhoneNumber), Tools: []string{ToolGetLine}},
+		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions:   []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Forbidden: []emobench.Action{action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
 		Uses:      []string{l.PhoneNumber},

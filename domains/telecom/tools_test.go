@@ -296,8 +296,8 @@ func TestOpenTicket(t *testing.T) {
 func TestApplyCredit(t *testing.T) {
 	env := newEnv()
 	db := initialDB()
-	c := customerWhere(t, "in an outage zip", func(c *Customer) bool { return creditableOutage(db, c, rand.New(rand.NewPCG(1, 2)), false) != nil })
-	o := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2)), false)
+	c := customerWhere(t, "in an outage zip", func(c *Customer) bool { o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2))); return o != nil })
+	o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2)))
 	a := action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(OutageCredit(o)), "reason", CreditOutage, "outage_id", o.ID)
 	if err := CheckPolicy(env, c.ID, a); err != nil {
 		t.Fatalf("the outage credit: %v", err)
