@@ -32,7 +32,7 @@ var plans = []Plan{
 	{ID: "unlimited_plus", Name: "Unlimited Plus", MonthlyPrice: 7500, DataGB: 0, MaxLines: 5, Kind: "postpaid", ContractMonths: 24},
 	{ID: "unlimited_premium", Name: "Unlimited Premium", MonthlyPrice: 9000, DataGB: 0, MaxLines: 5, Kind: "postpaid", ContractMonths: 24},
 	{ID: "family_share_50gb", Name: "Family Share 50GB", MonthlyPrice: 11000, DataGB: 50, MaxLines: 6, Kind: "postpaid", ContractMonths: 12},
-	{ID: "senior_55_plus", Name: "Senior 55+", MonthlyPrice: 4500, DataGB: 0, MaxLines: 2, Kind: "postpaid"},
+	{ID: "unlimited_duo", Name: "Unlimited Duo", MonthlyPrice: 4500, DataGB: 0, MaxLines: 2, Kind: "postpaid"},
 	{ID: "business_pro", Name: "Business Pro", MonthlyPrice: 8500, DataGB: 0, MaxLines: 10, Kind: "postpaid", ContractMonths: 24},
 	{ID: "data_only_tablet", Name: "Tablet Data 20GB", MonthlyPrice: 2000, DataGB: 20, MaxLines: 1, Kind: "postpaid"},
 }

@@ -126,11 +126,12 @@ func issuePhrase(issue string) string {
 
 func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
 
-// newPlanFor picks a plan the line is not on and none is pending for.
-func newPlanFor(r *rand.Rand, l *Line) *Plan {
+// newPlanFor picks a plan the line is not on, none is pending for and
+// whose max_lines takes c's lines.
+func newPlanFor(r *rand.Rand, c *Customer, l *Line) *Plan {
 	var cands []*Plan
 	for i := range plans {
-		if p := &plans[i]; p.ID != l.PlanID && p.ID != l.PendingPlanID {
+		if p := &plans[i]; p.ID != l.PlanID && p.ID != l.PendingPlanID && planFits(p, c) {
 			cands = append(cands, p)
 		}
 	}
@@ -165,7 +166,7 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		p := newPlanFor(g.Rand, l)
+		p := newPlanFor(g.Rand, c, l)
 		eff := c.NextCycleStart()
 		gr := sim.Grounding{
 			Slots:   map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name},
@@ -697,7 +698,7 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	p := newPlanFor(g.Rand, l)
+	p := newPlanFor(g.Rand, c, l)
 	return sim.Grounding{
 		Slots: map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name, "today": Today},
 		Facts: map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name, "effective_date": Today},

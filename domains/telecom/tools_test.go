@@ -188,7 +188,7 @@ func TestChangePlan(t *testing.T) {
 		t.Errorf("a change effective today: line %+v", nl)
 	}
 	c2, l2 := lineWhere(t, "suspended", func(c *Customer, l *Line) bool { return l.Status == LineSuspended })
-	breaks(t, env, RuleLineActive, c2.ID, ToolChangePlan, args("customer_id", c2.ID, "phone_number", l2.PhoneNumber, "new_plan_id", newPlanFor(rand.New(rand.NewPCG(1, 2)), l2).ID, "effective_date", c2.NextCycleStart()))
+	breaks(t, env, RuleLineActive, c2.ID, ToolChangePlan, args("customer_id", c2.ID, "phone_number", l2.PhoneNumber, "new_plan_id", newPlanFor(rand.New(rand.NewPCG(1, 2)), c2, l2).ID, "effective_date", c2.NextCycleStart()))
 	// Another customer's line, for the verified one: the tools cannot know.
 	breaks(t, env, RuleOwnAccount, c2.ID, ToolChangePlan, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", "business_pro", "effective_date", c.NextCycleStart()))
 }
