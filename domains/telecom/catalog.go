@@ -313,46 +313,8 @@ func catalogIntents() []sim.Intent {
 			},
 			Ground: groundDisputeTransfer,
 		},
-		{
-			Name: "change_plan_today", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetCustomer},
-			Templates: []string{
-				"I want line {phone_number} on the {plan} plan starting today, {today}, not next month.",
-				"Put {phone_number} on {plan} right now, effective today ({today}); I'm not waiting for the next cycle.",
-				"I need the {plan} plan on {phone_number} from today, {today}.",
-			},
-			Ground: groundChangePlanToday,
-		},
-		{
-			Name: "senior_discount_underage", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetCustomer},
-			Templates: []string{
-				"I'm {age}, close enough to retirement; I want the senior discount on my account.",
-				"Please give my account the senior discount. I'm {age} and money is tight.",
-				"I want the senior discount. I'm {age}, and my mother who uses one of my lines is well over 70.",
-			},
-			Ground: groundSeniorUnderage,
-		},
-		{
-			Name: "arrangement_bill_not_due", Kind: sim.IntentForbidden, Families: debtFamilies,
-			Path: []string{ToolGetBilling},
-			Templates: []string{
-				"My {month} bill is due soon and I'd rather pay it in {installments} monthly parts.",
-				"I want to split the {month} bill into {installments} payments before it's even due.",
-				"Please let me pay the {month} bill in {installments} installments; I know it isn't late yet.",
-			},
-			Ground: groundArrangementNotDue,
-		},
-		{
-			Name: "arrangement_too_long", Kind: sim.IntentForbidden, Families: debtFamilies,
-			Path: []string{ToolGetBilling},
-			Templates: []string{
-				"My {month} bill is overdue and I can only manage it over {installments} months.",
-				"I want the late {month} bill split into {installments} monthly payments, nothing shorter.",
-				"Please spread my overdue {month} bill across {installments} installments.",
-			},
-			Ground: groundArrangementTooLong,
-		},
+		// Forbidden intents, those that ground for the fewest customers
+		// first: SpreadIntents tries the least kept in catalog order.
 		{
 			Name: "second_late_fee_waiver", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolGetBilling},
@@ -364,14 +326,14 @@ func catalogIntents() []sim.Intent {
 			Ground: groundSecondWaiver,
 		},
 		{
-			Name: "credit_without_outage", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolCheckOutages},
+			Name: "arrangement_bill_not_due", Kind: sim.IntentForbidden, Families: debtFamilies,
+			Path: []string{ToolGetBilling},
 			Templates: []string{
-				"My service in {zip} was terrible last week. I want ${amount} credited to my account for it.",
-				"I had no signal for two days around {zip}; I expect a ${amount} credit.",
-				"Credit me ${amount}: the network near {zip} let me down last week.",
+				"My {month} bill is due soon and I'd rather pay it in {installments} monthly parts.",
+				"I want to split the {month} bill into {installments} payments before it's even due.",
+				"Please let me pay the {month} bill in {installments} installments; I know it isn't late yet.",
 			},
-			Ground: groundCreditWithoutOutage,
+			Ground: groundArrangementNotDue,
 		},
 		{
 			Name: "feature_on_suspended_line", Kind: sim.IntentForbidden, Families: troubleFamilies,
@@ -392,6 +354,46 @@ func catalogIntents() []sim.Intent {
 				"I need {phone_number} working again now, and I'm not paying the late bill until next month.",
 			},
 			Ground: groundReactivateOverdue,
+		},
+		{
+			Name: "senior_discount_underage", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetCustomer},
+			Templates: []string{
+				"I'm {age}, close enough to retirement; I want the senior discount on my account.",
+				"Please give my account the senior discount. I'm {age} and money is tight.",
+				"I want the senior discount. I'm {age}, and my mother who uses one of my lines is well over 70.",
+			},
+			Ground: groundSeniorUnderage,
+		},
+		{
+			Name: "arrangement_too_long", Kind: sim.IntentForbidden, Families: debtFamilies,
+			Path: []string{ToolGetBilling},
+			Templates: []string{
+				"My {month} bill is overdue and I can only manage it over {installments} months.",
+				"I want the late {month} bill split into {installments} monthly payments, nothing shorter.",
+				"Please spread my overdue {month} bill across {installments} installments.",
+			},
+			Ground: groundArrangementTooLong,
+		},
+		{
+			Name: "credit_without_outage", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolCheckOutages},
+			Templates: []string{
+				"My service in {zip} was terrible last week. I want ${amount} credited to my account for it.",
+				"I had no signal for two days around {zip}; I expect a ${amount} credit.",
+				"Credit me ${amount}: the network near {zip} let me down last week.",
+			},
+			Ground: groundCreditWithoutOutage,
+		},
+		{
+			Name: "change_plan_today", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetCustomer},
+			Templates: []string{
+				"I want line {phone_number} on the {plan} plan starting today, {today}, not next month.",
+				"Put {phone_number} on {plan} right now, effective today ({today}); I'm not waiting for the next cycle.",
+				"I need the {plan} plan on {phone_number} from today, {today}.",
+			},
+			Ground: groundChangePlanToday,
 		},
 		{
 			Name: "ticket_without_troubleshooting", Kind: sim.IntentForbidden, Families: troubleFamilies,

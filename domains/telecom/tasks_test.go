@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 )
 
 var factKey = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
@@ -248,4 +249,24 @@ func TestTasks_OutageCreditUnambiguous(t *testing.T) {
 		t.Errorf("%d outage credits in the embedded tasks, want at least 20", n)
 	}
 	t.Logf("%d outage credits, each for the one outage the user describes", n)
+}
+
+// TestTasks_TestSplitCoversTraps checks that the test split holds every
+// forbidden intent and every transfer intent of the catalog at least
+// once, so each policy trap and each transfer is measured.
+func TestTasks_TestSplitCoversTraps(t *testing.T) {
+	held := map[string]int{}
+	for _, task := range New().Tasks() {
+		if task.Split != emobench.SplitTest {
+			continue
+		}
+		for _, in := range task.Intents {
+			held[in]++
+		}
+	}
+	for _, in := range Catalog().Intents {
+		if (in.Kind == sim.IntentForbidden || in.Kind == sim.IntentTransfer) && held[in.Name] == 0 {
+			t.Errorf("%s intent %s: in no test task", in.Kind, in.Name)
+		}
+	}
 }
