@@ -307,7 +307,7 @@ func catalogIntents() []sim.Intent {
 			Name: "dispute_charge_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness"},
 			Path: []string{ToolGetBilling, ToolTransfer},
 			Templates: []string{
-				"My {month} bill has a charge I never agreed to: {charge}. I want to dispute it with someone who can act on it.",
+				"My {month} bill has a charge I never agreed to, the {charge}. I want to dispute it with someone who can act on it.",
 				"I'm disputing the {charge} on the {month} bill; I want a person who handles disputes.",
 				"The {month} bill is wrong: I never asked for the {charge}. I want to file a dispute; get me to whoever deals with that.",
 			},

@@ -108,10 +108,64 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// purposes are why a customer asks a question.
-var purposes = []string{
-	"to plan my budget this month", "because I'm comparing offers", "for my records",
-	"before I decide anything", "so I can tell my partner",
+// Why a customer asks a question: about money (a bill, a device balance,
+// the billing cycle), about a plan, about an outage.
+var (
+	moneyPurposes = []string{
+		"to plan my budget this month", "because I'm comparing offers", "for my records",
+		"before I decide anything", "so I can tell my partner",
+	}
+	planPurposes = []string{
+		"because I'm comparing offers", "for my records", "before I decide anything",
+		"so I can tell my partner", "before I travel next month",
+	}
+	outagePurposes = []string{
+		"because I work from home", "so I know whether to wait it out", "before I restart my phone again",
+		"so I can tell my partner",
+	}
+)
+
+// pickPurpose picks one of purposes that no earlier intent of the task
+// gave, so one instruction does not say the same reason twice; the
+// returned use marks it.
+func pickPurpose(g sim.GroundContext, purposes []string) (purpose, use string) {
+	var fresh []string
+	for _, p := range purposes {
+		if !usedInTask(g, "purpose:"+p) {
+			fresh = append(fresh, p)
+		}
+	}
+	if len(fresh) == 0 {
+		fresh = purposes
+	}
+	p := fresh[g.Rand.IntN(len(fresh))]
+	return p, "purpose:" + p
+}
+
+// featurePhrase says a feature's name inside a sentence: lower case but
+// for acronyms and sizes ("mobile hotspot 15GB", "HD video streaming").
+func featurePhrase(name string) string {
+	words := strings.Fields(name)
+	for i, w := range words {
+		if strings.ToUpper(w) != w {
+			words[i] = strings.ToLower(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// chargePhrase says a bill's line item as a customer disputing it does:
+// "the Unlimited Plus plan charge for 503-555-0101", "the device
+// installment for my Pixel 8".
+func chargePhrase(item string) string {
+	what, whose, ok := strings.Cut(item, ", ")
+	switch {
+	case !ok:
+		return item + " charge"
+	case what == "Device installment":
+		return "device installment for my " + whose
+	}
+	return what + " charge for " + whose
 }
 
 // issuePhrase says a troubleshooting issue as a customer does, as a noun
@@ -123,8 +177,6 @@ func issuePhrase(issue string) string {
 	}
 	return issue
 }
-
-func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
 
 // newPlanFor picks a plan the line is not on, none is pending for and
 // whose max_lines takes c's lines.
@@ -205,7 +257,7 @@ func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
 		}
 	}
 	f := db.Features[missing[g.Rand.IntN(len(missing))]]
-	name := strings.ToLower(f.Name)
+	name := featurePhrase(f.Name)
 	return sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
@@ -532,14 +584,15 @@ func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose, month := pickPhrase(g.Rand, purposes), monthName(b.Period)
+	purpose, purposeUse := pickPurpose(g, moneyPurposes)
+	month := monthName(b.Period)
 	return sim.Grounding{
 		Slots:   map[string]string{"month": month, "purpose": purpose},
 		Facts:   map[string]string{"bill_month": month, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the total and due date of my %s bill?", month), Tools: []string{ToolGetBilling}},
 		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
 		Outputs: []string{b.Total.String(), b.DueOn},
-		Uses:    []string{b.ID},
+		Uses:    []string{b.ID, purposeUse},
 	}, true
 }
 
@@ -555,14 +608,14 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	d := c.Devices[l.DeviceIMEI]
-	purpose := pickPhrase(g.Rand, purposes)
+	purpose, purposeUse := pickPurpose(g, moneyPurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose, "model": d.Model},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{d.InstallmentBalance.String()},
-		Uses:    []string{l.PhoneNumber},
+		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
 }
 
@@ -575,14 +628,14 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(g.Rand, purposes)
+	purpose, purposeUse := pickPurpose(g, planPurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{db.Plans[l.PlanID].Name},
-		Uses:    []string{l.PhoneNumber},
+		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
 }
 
@@ -591,14 +644,14 @@ func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "cycle") {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(g.Rand, purposes)
+	purpose, purposeUse := pickPurpose(g, moneyPurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "When does my next billing cycle start?", Tools: []string{ToolGetCustomer}},
 		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
 		Outputs: []string{c.NextCycleStart()},
-		Uses:    []string{c.ID + "/cycle"},
+		Uses:    []string{c.ID + "/cycle", purposeUse},
 	}, true
 }
 
@@ -607,23 +660,25 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "outages") {
 		return sim.Grounding{}, false
 	}
-	var latest *Outage
+	// The customer asks whether the network is down now: "ongoing" when an
+	// outage over the zip is, "resolved" when all of them are over.
+	status := ""
 	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && (latest == nil || o.Start > latest.Start) {
-			latest = o
+		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && status != "ongoing" {
+			status = o.Status
 		}
 	}
-	if latest == nil {
+	if status == "" {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(g.Rand, purposes)
+	purpose, purposeUse := pickPurpose(g, outagePurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
 		Facts:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("What is the status of the outage in %s?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
+		Request: emobench.Request{Text: fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
 		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip)},
-		Outputs: []string{latest.Status},
-		Uses:    []string{c.ID + "/outages"},
+		Outputs: []string{status},
+		Uses:    []string{c.ID + "/outages", purposeUse},
 	}, true
 }
 
@@ -670,7 +725,7 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 	var charges []string
 	for _, it := range b.Items {
 		if it.Amount > 0 {
-			charges = append(charges, strings.ToLower(it.Description))
+			charges = append(charges, it.Description)
 		}
 	}
 	if len(charges) == 0 {
@@ -678,7 +733,7 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	charge := charges[g.Rand.IntN(len(charges))]
 	return sim.Grounding{
-		Slots:   map[string]string{"month": month, "charge": charge},
+		Slots:   map[string]string{"month": month, "charge": chargePhrase(charge)},
 		Facts:   map[string]string{"bill_id": b.ID, "disputed_charge": charge},
 		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on bill %s.", b.ID), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
@@ -822,7 +877,7 @@ func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	f := db.Features["international_roaming"]
-	name := strings.ToLower(f.Name)
+	name := featurePhrase(f.Name)
 	return sim.Grounding{
 		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
