@@ -270,3 +270,29 @@ func TestTasks_TestSplitCoversTraps(t *testing.T) {
 		}
 	}
 }
+
+// TestTasks_OutageStatus checks every embedded task asking whether the
+// network is down in the customer's zip: its output is "ongoing" exactly
+// when an outage recorded for the zip is.
+func TestTasks_OutageStatus(t *testing.T) {
+	db := InitialDB()
+	n := 0
+	for _, task := range New().Tasks() {
+		for _, in := range task.Intents {
+			if in != "outage_status" {
+				continue
+			}
+			n++
+			want, not := "resolved", "ongoing"
+			if ongoingOutage(db, db.Customers[task.UserID].Address.Zip) != nil {
+				want, not = not, want
+			}
+			if !slices.Contains(task.Outputs, want) || slices.Contains(task.Outputs, not) {
+				t.Errorf("task %s: outputs %v, want %q for zip %s", task.ID, task.Outputs, want, db.Customers[task.UserID].Address.Zip)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no outage_status task")
+	}
+}
