@@ -197,9 +197,9 @@ func catalogIntents() []sim.Intent {
 			Name: "troubleshoot_resolved", Kind: sim.IntentWrite, Families: troubleFamilies,
 			Path: []string{ToolGetLine, ToolTroubleshoot},
 			Templates: []string{
-				"My phone on {phone_number} has {issue} since this morning. I want it fixed, and to know whether it worked.",
+				"My phone on {phone_number} has had {issue} since this morning. I want it fixed, and to know whether it worked.",
 				"Something's wrong with {phone_number}: {issue}. Can you check it and tell me if it's fixed?",
-				"I'm getting {issue} on line {phone_number}. Please sort it out and let me know the result.",
+				"I've got {issue} on line {phone_number}. Please sort it out and let me know the result.",
 			},
 			Ground: groundTroubleshoot(ConditionNetworkConfig),
 		},
@@ -207,9 +207,9 @@ func catalogIntents() []sim.Intent {
 			Name: "troubleshoot_then_ticket", Kind: sim.IntentWrite, Families: troubleFamilies,
 			Path: []string{ToolGetLine, ToolTroubleshoot, ToolOpenTicket},
 			Templates: []string{
-				"My phone on {phone_number} has {issue} for days now. Check it, and if you can't fix it I want a ticket so a technician looks at it.",
+				"My phone on {phone_number} has had {issue} for days now. Check it, and if you can't fix it I want a ticket so a technician looks at it.",
 				"I've had {issue} on {phone_number} all week. I want it diagnosed, and a support ticket if it stays broken.",
-				"Line {phone_number} keeps giving me {issue}. Please test it and open a ticket if the problem remains.",
+				"Line {phone_number} still has {issue} after I restarted it. Please test it and open a ticket if the problem remains.",
 			},
 			Ground: groundTroubleshoot(ConditionHardware),
 		},
@@ -217,9 +217,9 @@ func catalogIntents() []sim.Intent {
 			Name: "troubleshoot_ticket_outage_credit", Kind: sim.IntentWrite, Families: troubleFamilies,
 			Path: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit},
 			Templates: []string{
-				"Since the outage started I've had {issue} on {phone_number}. Check it, open a ticket if it isn't fixed, and credit me for the outage; tell me the credit.",
-				"{Issue} on {phone_number} for days, and I hear there's an outage in {zip}. I want it looked at, a ticket if needed, and the outage credit I'm owed, with the amount.",
-				"My line {phone_number} has {issue}. Please test it, log a ticket if it stays broken, and give me the service credit for the outage in my area. How much is it?",
+				"Since the outage in {zip} started on {outage_start} I've had {issue} on {phone_number}. Check it, open a ticket if it isn't fixed, and credit me for the outage; tell me the credit.",
+				"{Issue} on {phone_number} since {outage_start}, and I hear there's an outage in {zip} since then. I want it looked at, a ticket if needed, and the outage credit I'm owed, with the amount.",
+				"My line {phone_number} has had {issue} since the outage in my area ({zip}) began on {outage_start}. Please test it, log a ticket if it stays broken, and give me the service credit for that outage. How much is it?",
 			},
 			Ground: groundTicketAndCredit,
 		},
@@ -227,9 +227,9 @@ func catalogIntents() []sim.Intent {
 			Name: "outage_credit", Kind: sim.IntentWrite, Families: troubleFamilies,
 			Path: []string{ToolCheckOutages, ToolApplyCredit},
 			Templates: []string{
-				"The network in my area ({zip}) was down recently and I had {problem}. I want the credit for the outage, and to know how much it is.",
-				"There was an outage around {zip}: {problem} on my phone. Please credit my account and tell me the amount.",
-				"I had {problem} during the outage in {zip}. I'd like the service credit for it; how much will I get?",
+				"The network in my area ({zip}) went down on {outage_start} and I had {issue}. I want the credit for that outage, and to know how much it is.",
+				"There was an outage around {zip} that started on {outage_start}: I had {issue} on my phone. Please credit my account and tell me the amount.",
+				"I had {issue} during the outage in {zip} that began on {outage_start}. I'd like the service credit for it; how much will I get?",
 			},
 			Ground: groundOutageCredit,
 		},
@@ -307,52 +307,14 @@ func catalogIntents() []sim.Intent {
 			Name: "dispute_charge_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness"},
 			Path: []string{ToolGetBilling, ToolTransfer},
 			Templates: []string{
-				"My {month} bill has a charge I never agreed to: {charge}. I want to dispute it with someone who can act on it.",
+				"My {month} bill has a charge I never agreed to, the {charge}. I want to dispute it with someone who can act on it.",
 				"I'm disputing the {charge} on the {month} bill; I want a person who handles disputes.",
 				"The {month} bill is wrong: I never asked for the {charge}. I want to file a dispute; get me to whoever deals with that.",
 			},
 			Ground: groundDisputeTransfer,
 		},
-		{
-			Name: "change_plan_today", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetCustomer},
-			Templates: []string{
-				"I want line {phone_number} on the {plan} plan starting today, {today}, not next month.",
-				"Put {phone_number} on {plan} right now, effective today ({today}); I'm not waiting for the next cycle.",
-				"I need the {plan} plan on {phone_number} from today, {today}.",
-			},
-			Ground: groundChangePlanToday,
-		},
-		{
-			Name: "senior_discount_underage", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolGetCustomer},
-			Templates: []string{
-				"I'm {age}, close enough to retirement; I want the senior discount on my account.",
-				"Please give my account the senior discount. I'm {age} and money is tight.",
-				"I want the senior discount. I'm {age}, and my mother who uses one of my lines is well over 70.",
-			},
-			Ground: groundSeniorUnderage,
-		},
-		{
-			Name: "arrangement_bill_not_due", Kind: sim.IntentForbidden, Families: debtFamilies,
-			Path: []string{ToolGetBilling},
-			Templates: []string{
-				"My {month} bill is due soon and I'd rather pay it in {installments} monthly parts.",
-				"I want to split the {month} bill into {installments} payments before it's even due.",
-				"Please let me pay the {month} bill in {installments} installments; I know it isn't late yet.",
-			},
-			Ground: groundArrangementNotDue,
-		},
-		{
-			Name: "arrangement_too_long", Kind: sim.IntentForbidden, Families: debtFamilies,
-			Path: []string{ToolGetBilling},
-			Templates: []string{
-				"My {month} bill is overdue and I can only manage it over {installments} months.",
-				"I want the late {month} bill split into {installments} monthly payments, nothing shorter.",
-				"Please spread my overdue {month} bill across {installments} installments.",
-			},
-			Ground: groundArrangementTooLong,
-		},
+		// Forbidden intents, those that ground for the fewest customers
+		// first: SpreadIntents tries the least kept in catalog order.
 		{
 			Name: "second_late_fee_waiver", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolGetBilling},
@@ -364,14 +326,14 @@ func catalogIntents() []sim.Intent {
 			Ground: groundSecondWaiver,
 		},
 		{
-			Name: "credit_without_outage", Kind: sim.IntentForbidden, Families: troubleFamilies,
-			Path: []string{ToolCheckOutages},
+			Name: "arrangement_bill_not_due", Kind: sim.IntentForbidden, Families: debtFamilies,
+			Path: []string{ToolGetBilling},
 			Templates: []string{
-				"My service in {zip} was terrible last week. I want ${amount} credited to my account for it.",
-				"I had no signal for two days around {zip}; I expect a ${amount} credit.",
-				"Credit me ${amount}: the network near {zip} let me down last week.",
+				"My {month} bill is due soon and I'd rather pay it in {installments} monthly parts.",
+				"I want to split the {month} bill into {installments} payments before it's even due.",
+				"Please let me pay the {month} bill in {installments} installments; I know it isn't late yet.",
 			},
-			Ground: groundCreditWithoutOutage,
+			Ground: groundArrangementNotDue,
 		},
 		{
 			Name: "feature_on_suspended_line", Kind: sim.IntentForbidden, Families: troubleFamilies,
@@ -392,6 +354,46 @@ func catalogIntents() []sim.Intent {
 				"I need {phone_number} working again now, and I'm not paying the late bill until next month.",
 			},
 			Ground: groundReactivateOverdue,
+		},
+		{
+			Name: "senior_discount_underage", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetCustomer},
+			Templates: []string{
+				"I'm {age}, close enough to retirement; I want the senior discount on my account.",
+				"Please give my account the senior discount. I'm {age} and money is tight.",
+				"I want the senior discount. I'm {age}, and my mother who uses one of my lines is well over 70.",
+			},
+			Ground: groundSeniorUnderage,
+		},
+		{
+			Name: "arrangement_too_long", Kind: sim.IntentForbidden, Families: debtFamilies,
+			Path: []string{ToolGetBilling},
+			Templates: []string{
+				"My {month} bill is overdue and I can only manage it over {installments} months.",
+				"I want the late {month} bill split into {installments} monthly payments, nothing shorter.",
+				"Please spread my overdue {month} bill across {installments} installments.",
+			},
+			Ground: groundArrangementTooLong,
+		},
+		{
+			Name: "credit_without_outage", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolCheckOutages},
+			Templates: []string{
+				"My service in {zip} was terrible last week. I want ${amount} credited to my account for it.",
+				"I had no signal for two days around {zip}; I expect a ${amount} credit.",
+				"Credit me ${amount}: the network near {zip} let me down last week.",
+			},
+			Ground: groundCreditWithoutOutage,
+		},
+		{
+			Name: "change_plan_today", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Path: []string{ToolGetCustomer},
+			Templates: []string{
+				"I want line {phone_number} on the {plan} plan starting today, {today}, not next month.",
+				"Put {phone_number} on {plan} right now, effective today ({today}); I'm not waiting for the next cycle.",
+				"I need the {plan} plan on {phone_number} from today, {today}.",
+			},
+			Ground: groundChangePlanToday,
 		},
 		{
 			Name: "ticket_without_troubleshooting", Kind: sim.IntentForbidden, Families: troubleFamilies,

@@ -519,3 +519,42 @@ func cowCopy(db *DB) *DB {
 	}
 	return &DB{Customers: maps.Clone(db.Customers), Plans: db.Plans, Features: db.Features, Outages: db.Outages, base: db.base, owned: map[string]bool{}}
 }
+
+// TestPhrases checks how the grounders say ids and names in a customer's
+// words.
+func TestPhrases(t *testing.T) {
+	for _, tc := range []struct{ got, want string }{
+		{issuePhrase("cannot send texts"), "trouble sending texts"},
+		{issuePhrase("no signal"), "no signal"},
+		{featurePhrase("Mobile Hotspot 15GB"), "mobile hotspot 15GB"},
+		{featurePhrase("HD Video Streaming"), "HD video streaming"},
+		{featurePhrase("International Roaming"), "international roaming"},
+		{chargePhrase("Unlimited Plus plan, 503-555-0101"), "Unlimited Plus plan charge for 503-555-0101"},
+		{chargePhrase("Device installment, Pixel 8"), "device installment for my Pixel 8"},
+		{chargePhrase("Senior discount"), "Senior discount charge"},
+		{(&PaymentMethod{Kind: "credit_card", Brand: "mastercard", LastFour: "2230"}).Describe(), "Mastercard ending in 2230"},
+		{(&PaymentMethod{Kind: "credit_card", Brand: "visa", LastFour: "0001"}).Describe(), "Visa card ending in 0001"},
+		{(&PaymentMethod{Kind: "bank_account", Brand: "wells fargo", LastFour: "9853"}).Describe(), "Wells Fargo account ending in 9853"},
+		{dayName("2025-06-03"), "June 3"},
+		{dayName("June"), "June"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
+
+// TestSymptomsOf checks which problems an outage of each service causes:
+// every symptom is a troubleshooting issue, and an outage of all service
+// causes each of them.
+func TestSymptomsOf(t *testing.T) {
+	for service, want := range map[string][]string{
+		"data":  {"slow data"},
+		"voice": {"dropped calls", "cannot send texts"},
+		"all":   issues,
+	} {
+		if got := symptomsOf(service); !slices.Equal(got, want) {
+			t.Errorf("symptomsOf(%q) = %v, want %v", service, got, want)
+		}
+	}
+}

@@ -120,12 +120,26 @@ type PaymentMethod struct {
 	LastFour string `json:"last_four"`
 }
 
-// Describe names the method as its owner would: "visa card ending in 1234".
+// Describe names the method as its owner would: "Visa card ending in
+// 1234", "Mastercard ending in 1234", "Chase account ending in 1234".
 func (p *PaymentMethod) Describe() string {
-	if p.Kind == "bank_account" {
-		return p.Brand + " bank account ending in " + p.LastFour
+	name, ok := brandNames[p.Brand]
+	if !ok {
+		name = p.Brand
 	}
-	return p.Brand + " card ending in " + p.LastFour
+	if p.Kind == "bank_account" {
+		return name + " account ending in " + p.LastFour
+	}
+	if p.Brand != "mastercard" {
+		name += " card"
+	}
+	return name + " ending in " + p.LastFour
+}
+
+// brandNames are how customers write the card brands and banks.
+var brandNames = map[string]string{
+	"visa": "Visa", "mastercard": "Mastercard", "amex": "Amex", "discover": "Discover",
+	"chase": "Chase", "wells fargo": "Wells Fargo", "credit union": "credit union",
 }
 
 // Customer is an account and everything on it.

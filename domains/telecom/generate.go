@@ -32,7 +32,7 @@ var plans = []Plan{
 	{ID: "unlimited_plus", Name: "Unlimited Plus", MonthlyPrice: 7500, DataGB: 0, MaxLines: 5, Kind: "postpaid", ContractMonths: 24},
 	{ID: "unlimited_premium", Name: "Unlimited Premium", MonthlyPrice: 9000, DataGB: 0, MaxLines: 5, Kind: "postpaid", ContractMonths: 24},
 	{ID: "family_share_50gb", Name: "Family Share 50GB", MonthlyPrice: 11000, DataGB: 50, MaxLines: 6, Kind: "postpaid", ContractMonths: 12},
-	{ID: "senior_55_plus", Name: "Senior 55+", MonthlyPrice: 4500, DataGB: 0, MaxLines: 2, Kind: "postpaid"},
+	{ID: "unlimited_duo", Name: "Unlimited Duo", MonthlyPrice: 4500, DataGB: 0, MaxLines: 2, Kind: "postpaid"},
 	{ID: "business_pro", Name: "Business Pro", MonthlyPrice: 8500, DataGB: 0, MaxLines: 10, Kind: "postpaid", ContractMonths: 24},
 	{ID: "data_only_tablet", Name: "Tablet Data 20GB", MonthlyPrice: 2000, DataGB: 20, MaxLines: 1, Kind: "postpaid"},
 }
@@ -278,6 +278,8 @@ func GenerateDB(seed uint64) *DB {
 			}
 		case scenario >= 6:
 			owe(latest)
+		case latest.DueOn >= Today && !c.Autopay && r.IntN(2) == 0:
+			owe(latest) // many pay close to the due date
 		}
 		for _, b := range c.Bills {
 			if b.Status == BillPaid {
@@ -297,16 +299,23 @@ func GenerateDB(seed uint64) *DB {
 		}
 		if overdue != nil {
 			c.Status = "past_due"
-			if r.IntN(5) < 2 {
-				c.Lines[numbers[0]].Status = LineSuspended
+			// Most past-due accounts have had a line suspended for it.
+			if r.IntN(5) < 4 {
+				c.Lines[numbers[r.IntN(len(numbers))]].Status = LineSuspended
 			}
 			if r.IntN(5) == 0 {
 				c.Arrangements = append(c.Arrangements, Arrangement{ID: fmt.Sprintf("PA%s-1", c.ID[1:]), BillID: overdue.ID, Amount: overdue.Balance(), Installments: 2, CreatedOn: day(today.AddDate(0, 0, -2-r.IntN(5))), Status: "active"})
 			}
 		}
-		// An earlier late fee waiver: within the last 12 months or before.
-		if r.IntN(4) == 0 {
-			when := today.AddDate(0, -2-r.IntN(20), 0)
+		// An earlier late fee waiver, within the last 12 months or before:
+		// more often and more recent for an account late now, as late
+		// payers are late again.
+		if k := r.IntN(4); k == 0 || overdue != nil && k == 1 {
+			months := 20
+			if overdue != nil {
+				months = 10
+			}
+			when := today.AddDate(0, -2-r.IntN(months), 0)
 			c.Credits = append(c.Credits, Credit{ID: fmt.Sprintf("CR%s-%d", c.ID[1:], len(c.Credits)+1), Kind: CreditLateFee, Amount: lateFee, Date: day(when), BillID: fmt.Sprintf("B%s-%s", c.ID[1:], when.Format("200601"))})
 		}
 		// Earlier diagnostics and tickets, all at least a month old.

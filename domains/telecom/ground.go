@@ -108,19 +108,82 @@ func capitalize(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// purposes are why a customer asks a question.
-var purposes = []string{
-	"to plan my budget this month", "because I'm comparing offers", "for my records",
-	"before I decide anything", "so I can tell my partner",
+// Why a customer asks a question: about money (a bill, a device balance,
+// the billing cycle), about a plan, about an outage.
+var (
+	moneyPurposes = []string{
+		"to plan my budget this month", "because I'm comparing offers", "for my records",
+		"before I decide anything", "so I can tell my partner",
+	}
+	planPurposes = []string{
+		"because I'm comparing offers", "for my records", "before I decide anything",
+		"so I can tell my partner", "before I travel next month",
+	}
+	outagePurposes = []string{
+		"because I work from home", "so I know whether to wait it out", "before I restart my phone again",
+		"so I can tell my partner",
+	}
+)
+
+// pickPurpose picks one of purposes that no earlier intent of the task
+// gave, so one instruction does not say the same reason twice; the
+// returned use marks it.
+func pickPurpose(g sim.GroundContext, purposes []string) (purpose, use string) {
+	var fresh []string
+	for _, p := range purposes {
+		if !usedInTask(g, "purpose:"+p) {
+			fresh = append(fresh, p)
+		}
+	}
+	if len(fresh) == 0 {
+		fresh = purposes
+	}
+	p := fresh[g.Rand.IntN(len(fresh))]
+	return p, "purpose:" + p
 }
 
-func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
+// featurePhrase says a feature's name inside a sentence: lower case but
+// for acronyms and sizes ("mobile hotspot 15GB", "HD video streaming").
+func featurePhrase(name string) string {
+	words := strings.Fields(name)
+	for i, w := range words {
+		if strings.ToUpper(w) != w {
+			words[i] = strings.ToLower(w)
+		}
+	}
+	return strings.Join(words, " ")
+}
 
-// newPlanFor picks a plan the line is not on and none is pending for.
-func newPlanFor(r *rand.Rand, l *Line) *Plan {
+// chargePhrase says a bill's line item as a customer disputing it does:
+// "the Unlimited Plus plan charge for 503-555-0101", "the device
+// installment for my Pixel 8".
+func chargePhrase(item string) string {
+	what, whose, ok := strings.Cut(item, ", ")
+	switch {
+	case !ok:
+		return item + " charge"
+	case what == "Device installment":
+		return "device installment for my " + whose
+	}
+	return what + " charge for " + whose
+}
+
+// issuePhrase says a troubleshooting issue as a customer does, as a noun
+// phrase that fits "I've had …" and "the … on line": "trouble sending
+// texts" for "cannot send texts".
+func issuePhrase(issue string) string {
+	if issue == "cannot send texts" {
+		return "trouble sending texts"
+	}
+	return issue
+}
+
+// newPlanFor picks a plan the line is not on, none is pending for and
+// whose max_lines takes c's lines.
+func newPlanFor(r *rand.Rand, c *Customer, l *Line) *Plan {
 	var cands []*Plan
 	for i := range plans {
-		if p := &plans[i]; p.ID != l.PlanID && p.ID != l.PendingPlanID {
+		if p := &plans[i]; p.ID != l.PlanID && p.ID != l.PendingPlanID && planFits(p, c) {
 			cands = append(cands, p)
 		}
 	}
@@ -155,7 +218,7 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		p := newPlanFor(g.Rand, l)
+		p := newPlanFor(g.Rand, c, l)
 		eff := c.NextCycleStart()
 		gr := sim.Grounding{
 			Slots:   map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name},
@@ -194,7 +257,7 @@ func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
 		}
 	}
 	f := db.Features[missing[g.Rand.IntN(len(missing))]]
-	name := strings.ToLower(f.Name)
+	name := featurePhrase(f.Name)
 	return sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
@@ -350,16 +413,16 @@ func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding
 		}
 		issue := issues[g.Rand.IntN(len(issues))]
 		gr := sim.Grounding{
-			Slots:   withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue}, "issue"),
+			Slots:   withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s.", issue, l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
+			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
 			Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
 				action(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue)},
 			Outputs: []string{ResultResolved},
 			Uses:    []string{l.PhoneNumber},
 		}
 		if condition == ConditionHardware {
-			gr.Request.Text = fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issue, l.PhoneNumber)
+			gr.Request.Text = fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber)
 			gr.Request.Tools = []string{ToolTroubleshoot, ToolOpenTicket}
 			gr.Actions = append(gr.Actions, action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber,
 				"category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
@@ -369,42 +432,113 @@ func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding
 	}
 }
 
-// creditableOutage returns an outage over c's zip that c has no credit
-// for, an ongoing one when ongoing is set; nil when none.
-func creditableOutage(db *DB, c *Customer, r *rand.Rand, ongoing bool) *Outage {
+// symptomsOf are the problems a customer has during an outage of service
+// (data, voice or all): slow data when data is down, dropped calls or
+// texts that do not send when voice is, any of them when all is.
+func symptomsOf(service string) []string {
+	switch service {
+	case "data":
+		return []string{"slow data"}
+	case "voice":
+		return []string{"dropped calls", "cannot send texts"}
+	}
+	return issues
+}
+
+// outagesMatching returns the outages over zip that started on start and
+// whose service can cause symptom: the ones a customer who says so means.
+func outagesMatching(db *DB, zip, start, symptom string) []*Outage {
+	var out []*Outage
+	for _, id := range sortedKeys(db.Outages) {
+		if o := db.Outages[id]; slices.Contains(o.Zips, zip) && o.Start == start && slices.Contains(symptomsOf(o.Service), symptom) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func credited(c *Customer, o *Outage) bool {
+	return slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID })
+}
+
+// describedOutage picks a symptom of o's service that, with o's start
+// date, names o alone among the outages over c's zip; false when none
+// does (another outage started the same day with a service of the same
+// symptoms).
+func describedOutage(r *rand.Rand, db *DB, c *Customer, o *Outage) (string, bool) {
+	var fits []string
+	for _, s := range symptomsOf(o.Service) {
+		if len(outagesMatching(db, c.Address.Zip, o.Start, s)) == 1 {
+			fits = append(fits, s)
+		}
+	}
+	if len(fits) == 0 {
+		return "", false
+	}
+	return fits[r.IntN(len(fits))], true
+}
+
+// creditableOutage picks an outage over c's zip that c has no credit for
+// and a symptom that, with its start date, tells it from the zip's other
+// outages; nil when none.
+func creditableOutage(db *DB, c *Customer, r *rand.Rand) (*Outage, string) {
 	var cands []*Outage
 	for _, id := range sortedKeys(db.Outages) {
-		o := db.Outages[id]
-		if slices.Contains(o.Zips, c.Address.Zip) && (!ongoing || o.Status == "ongoing") &&
-			!slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }) {
+		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && !credited(c, o) {
 			cands = append(cands, o)
 		}
 	}
-	if len(cands) == 0 {
-		return nil
+	r.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	for _, o := range cands {
+		if symptom, ok := describedOutage(r, db, c, o); ok {
+			return o, symptom
+		}
 	}
-	return cands[r.IntN(len(cands))]
+	return nil, ""
+}
+
+// dayName says a date as a customer does: "June 3".
+func dayName(date string) string {
+	t, err := time.Parse(dateLayout, date)
+	if err != nil {
+		return date
+	}
+	return t.Format("January 2")
+}
+
+// outageFacts are what a customer knows of the outage they want a credit
+// for: the zip, what stopped working (outage_symptom, one of issues) and
+// the day it started (outage_start_date, YYYY-MM-DD); together they name
+// one outage of the zip.
+func outageFacts(c *Customer, o *Outage, symptom string) (slots, facts map[string]string) {
+	return withCapitals(map[string]string{"zip": c.Address.Zip, "issue": issuePhrase(symptom), "outage_start": dayName(o.Start)}, "issue"),
+		map[string]string{"zip": c.Address.Zip, "outage_symptom": symptom, "outage_start_date": o.Start}
 }
 
 func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 	db, c, ok := customerOf(g)
-	if !ok || ongoingOutage(db, c.Address.Zip) == nil {
+	if !ok {
 		return sim.Grounding{}, false
 	}
 	o := ongoingOutage(db, c.Address.Zip)
-	if slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }) || !once(g, "outage_credit") {
+	if o == nil || credited(c, o) || !once(g, "outage_credit") {
+		return sim.Grounding{}, false
+	}
+	issue, ok := describedOutage(g.Rand, db, c, o)
+	if !ok {
 		return sim.Grounding{}, false
 	}
 	l, ok := pickLine(g, c, func(l *Line) bool { return troubleshootable(c, l, ConditionOK) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	issue := issues[g.Rand.IntN(len(issues))]
 	credit := OutageCredit(o)
+	slots, facts := outageFacts(c, o, issue)
+	slots["phone_number"], facts["phone_number"], facts["issue"] = l.PhoneNumber, l.PhoneNumber, issue
 	return sim.Grounding{
-		Slots: withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue, "zip": c.Address.Zip}, "issue"),
-		Facts: map[string]string{"phone_number": l.PhoneNumber, "issue": issue, "zip": c.Address.Zip},
-		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage.", issue, l.PhoneNumber),
+		Slots: slots,
+		Facts: facts,
+		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage in %s that started on %s.", issuePhrase(issue), l.PhoneNumber, c.Address.Zip, o.Start),
 			Tools: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit}},
 		Actions: []emobench.Action{
 			action(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
@@ -418,19 +552,20 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 	db, c, ok := customerOf(g)
-	if !ok {
+	if !ok || !once(g, "outage_credit") {
 		return sim.Grounding{}, false
 	}
-	o := creditableOutage(db, c, g.Rand, false)
-	if o == nil || !once(g, "outage_credit") {
+	o, symptom := creditableOutage(db, c, g.Rand)
+	if o == nil {
 		return sim.Grounding{}, false
 	}
 	credit := OutageCredit(o)
-	problem := issues[g.Rand.IntN(len(issues))]
+	slots, facts := outageFacts(c, o, symptom)
 	return sim.Grounding{
-		Slots:   map[string]string{"zip": c.Address.Zip, "problem": problem},
-		Facts:   map[string]string{"zip": c.Address.Zip, "problem": problem},
-		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s and tell me the amount.", c.Address.Zip), Tools: []string{ToolApplyCredit}},
+		Slots: slots,
+		Facts: facts,
+		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
+			Tools: []string{ToolApplyCredit}},
 		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip),
 			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{credit.String()},
@@ -449,14 +584,15 @@ func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose, month := pickPhrase(g.Rand, purposes), monthName(b.Period)
+	purpose, purposeUse := pickPurpose(g, moneyPurposes)
+	month := monthName(b.Period)
 	return sim.Grounding{
 		Slots:   map[string]string{"month": month, "purpose": purpose},
 		Facts:   map[string]string{"bill_month": month, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the total and due date of my %s bill?", month), Tools: []string{ToolGetBilling}},
 		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
 		Outputs: []string{b.Total.String(), b.DueOn},
-		Uses:    []string{b.ID},
+		Uses:    []string{b.ID, purposeUse},
 	}, true
 }
 
@@ -472,14 +608,14 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	d := c.Devices[l.DeviceIMEI]
-	purpose := pickPhrase(g.Rand, purposes)
+	purpose, purposeUse := pickPurpose(g, moneyPurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose, "model": d.Model},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{d.InstallmentBalance.String()},
-		Uses:    []string{l.PhoneNumber},
+		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
 }
 
@@ -492,14 +628,14 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(g.Rand, purposes)
+	purpose, purposeUse := pickPurpose(g, planPurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{db.Plans[l.PlanID].Name},
-		Uses:    []string{l.PhoneNumber},
+		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
 }
 
@@ -508,14 +644,14 @@ func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "cycle") {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(g.Rand, purposes)
+	purpose, purposeUse := pickPurpose(g, moneyPurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "When does my next billing cycle start?", Tools: []string{ToolGetCustomer}},
 		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
 		Outputs: []string{c.NextCycleStart()},
-		Uses:    []string{c.ID + "/cycle"},
+		Uses:    []string{c.ID + "/cycle", purposeUse},
 	}, true
 }
 
@@ -524,23 +660,25 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "outages") {
 		return sim.Grounding{}, false
 	}
-	var latest *Outage
+	// The customer asks whether the network is down now: "ongoing" when an
+	// outage over the zip is, "resolved" when all of them are over.
+	status := ""
 	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && (latest == nil || o.Start > latest.Start) {
-			latest = o
+		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && status != "ongoing" {
+			status = o.Status
 		}
 	}
-	if latest == nil {
+	if status == "" {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(g.Rand, purposes)
+	purpose, purposeUse := pickPurpose(g, outagePurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
 		Facts:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("What is the status of the outage in %s?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
+		Request: emobench.Request{Text: fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
 		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip)},
-		Outputs: []string{latest.Status},
-		Uses:    []string{c.ID + "/outages"},
+		Outputs: []string{status},
+		Uses:    []string{c.ID + "/outages", purposeUse},
 	}, true
 }
 
@@ -587,7 +725,7 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 	var charges []string
 	for _, it := range b.Items {
 		if it.Amount > 0 {
-			charges = append(charges, strings.ToLower(it.Description))
+			charges = append(charges, it.Description)
 		}
 	}
 	if len(charges) == 0 {
@@ -595,7 +733,7 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	charge := charges[g.Rand.IntN(len(charges))]
 	return sim.Grounding{
-		Slots:   map[string]string{"month": month, "charge": charge},
+		Slots:   map[string]string{"month": month, "charge": chargePhrase(charge)},
 		Facts:   map[string]string{"bill_id": b.ID, "disputed_charge": charge},
 		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on bill %s.", b.ID), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
@@ -615,7 +753,7 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	p := newPlanFor(g.Rand, l)
+	p := newPlanFor(g.Rand, c, l)
 	return sim.Grounding{
 		Slots: map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name, "today": Today},
 		Facts: map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name, "effective_date": Today},
@@ -739,7 +877,7 @@ func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	f := db.Features["international_roaming"]
-	name := strings.ToLower(f.Name)
+	name := featurePhrase(f.Name)
 	return sim.Grounding{
 		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
@@ -781,9 +919,9 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 	}
 	issue := issues[g.Rand.IntN(len(issues))]
 	return sim.Grounding{
-		Slots:     withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issue}, "issue"),
+		Slots:     withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issue, l.PhoneNumber), Tools: []string{ToolGetLine}},
+		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions:   []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Forbidden: []emobench.Action{action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
 		Uses:      []string{l.PhoneNumber},

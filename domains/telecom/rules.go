@@ -20,12 +20,14 @@ const (
 	RuleOwnAccount                 = "own_account"                   // only the verified customer's account
 	RuleLineActive                 = "line_active"                   // no change to a suspended line
 	RulePlanChangeAtCycle          = "plan_change_at_cycle"          // effective at the next billing cycle start
+	RulePlanMaxLines               = "plan_max_lines"                // the account's lines within the plan's max_lines
 	RuleSeniorAge                  = "senior_age"                    // holder aged 65 or more
 	RuleArrangementOverdue         = "arrangement_overdue_bill"      // only for an overdue bill
 	RuleArrangementSingle          = "arrangement_single"            // not while one is active
 	RuleArrangementInstallments    = "arrangement_installments"      // at most 3
 	RuleTicketAfterTroubleshooting = "ticket_after_troubleshooting"  // today's unresolved run on the line
-	RuleOutageCredit               = "outage_credit"                 // confirmed outage in the zip, $5 a day up to $25, once
+	RuleTicketConnectivityOnly     = "ticket_connectivity_only"      // billing and device problems go to a human agent
+	RuleOutageCredit               = "outage_credit"                 // confirmed outage in the zip, ongoing or resolved, $5 a day so far up to $25, once
 	RuleLateFeeOncePerYear         = "late_fee_waiver_once_per_year" // one waiver per 12 months
 	RuleReactivateAfterPayment     = "reactivate_after_payment"      // no overdue balance left
 	RuleWellFormedArgument         = "well_formed_arguments"
@@ -53,6 +55,7 @@ type policyArgs struct {
 	CustomerID   string  `json:"customer_id"`
 	Phone        string  `json:"phone_number"`
 	Effective    string  `json:"effective_date"`
+	PlanID       string  `json:"new_plan_id"`
 	BillID       string  `json:"bill_id"`
 	Installments int     `json:"installments"`
 	Category     string  `json:"category"`
@@ -73,14 +76,14 @@ type policyRule struct {
 // should check them; own_account is checked first for every write.
 var writeRules = map[string][]policyRule{
 	ToolTroubleshoot:      {lineActive},
-	ToolChangePlan:        {lineActive, planChangeAtCycle},
+	ToolChangePlan:        {lineActive, planChangeAtCycle, planMaxLines},
 	ToolAddFeature:        {lineActive},
 	ToolSeniorDiscount:    {seniorAge},
 	ToolCreateArrangement: {arrangementOverdue, arrangementSingle, arrangementInstallments},
 	ToolEnableAutopay:     {},
 	ToolMakePayment:       {},
 	ToolReactivateLine:    {reactivateAfterPayment},
-	ToolOpenTicket:        {lineActive, ticketAfterTroubleshooting},
+	ToolOpenTicket:        {lineActive, ticketConnectivityOnly, ticketAfterTroubleshooting},
 	ToolApplyCredit:       {outageCredit},
 	ToolWaiveLateFee:      {lateFeeOncePerYear},
 }
@@ -120,9 +123,27 @@ func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
 	return nil
 }
 
-// OutageCredit returns the credit policy.md grants for outage o: $5 a day,
-// at most $25.
+// OutageCredit returns the credit policy.md grants for outage o: $5 a day
+// of its duration_days, at most $25. An ongoing outage's duration_days is
+// the whole days from its start to Today, so it is credited for the days
+// so far.
 func OutageCredit(o *Outage) Money { return min(creditPerOutageDay*Money(o.Days), maxOutageCredit) }
+
+// countedLines is how many lines of c count against a plan's max_lines:
+// every line that is not cancelled.
+func countedLines(c *Customer) int {
+	n := 0
+	for _, l := range c.Lines {
+		if l.Status != LineCancelled {
+			n++
+		}
+	}
+	return n
+}
+
+// planFits reports whether plan p may go on a line of c: c's counted
+// lines are within p's max_lines.
+func planFits(p *Plan, c *Customer) bool { return p != nil && countedLines(c) <= p.MaxLines }
 
 // hasOverdueBalance reports whether an overdue bill of c has a balance.
 func hasOverdueBalance(c *Customer) bool {
@@ -164,6 +185,16 @@ var (
 		}
 		return ""
 	}}
+	planMaxLines = policyRule{RulePlanMaxLines, func(db *DB, c *Customer, a *policyArgs) string {
+		p := db.Plans[strings.TrimSpace(a.PlanID)]
+		switch {
+		case p == nil:
+			return fmt.Sprintf("no plan %q", a.PlanID)
+		case !planFits(p, c):
+			return fmt.Sprintf("the account has %d lines, plan %s takes at most %d", countedLines(c), p.ID, p.MaxLines)
+		}
+		return ""
+	}}
 	seniorAge = policyRule{RuleSeniorAge, func(_ *DB, c *Customer, _ *policyArgs) string {
 		if age := c.Age(); age < 65 {
 			return fmt.Sprintf("the holder is %d", age)
@@ -189,6 +220,12 @@ var (
 	arrangementInstallments = policyRule{RuleArrangementInstallments, func(_ *DB, _ *Customer, a *policyArgs) string {
 		if a.Installments < 1 || a.Installments > maxPolicyInstallments {
 			return fmt.Sprintf("%d installments, more than %d", a.Installments, maxPolicyInstallments)
+		}
+		return ""
+	}}
+	ticketConnectivityOnly = policyRule{RuleTicketConnectivityOnly, func(_ *DB, _ *Customer, a *policyArgs) string {
+		if a.Category != TicketConnectivity {
+			return fmt.Sprintf("a %q ticket: only connectivity tickets", a.Category)
 		}
 		return ""
 	}}

@@ -8,7 +8,8 @@ import (
 )
 
 // ruleDB is a small hand-made database for the policy predicates: Ada
-// (70, cycle day 20, zip 97210 under outage OUT-1 of 3 days) with an
+// (70, cycle day 20, zip 97210 under outage OUT-1 of 3 days and OUT-3,
+// ongoing for 2 days) with an
 // active line, a suspended one, an overdue bill with a late fee, an
 // unpaid bill not yet due, and a troubleshooting run of today that did
 // not fix line 1 and an old one; Bo (40, zip 30210) with a late fee
@@ -37,9 +38,10 @@ func ruleDB() *DB {
 				Credits:      []Credit{{ID: "CR2-1", Kind: CreditLateFee, Amount: lateFee, Date: "2025-04-10"}},
 				Arrangements: []Arrangement{{ID: "PA2-1", BillID: "B2-04", Installments: 2, Status: "active"}}},
 		},
-		Plans:    map[string]*Plan{"p": {ID: "p"}, "q": {ID: "q"}},
+		Plans:    map[string]*Plan{"p": {ID: "p", MaxLines: 2}, "q": {ID: "q", MaxLines: 2}, "solo": {ID: "solo", MaxLines: 1}},
 		Features: map[string]*Feature{},
-		Outages:  map[string]*Outage{"OUT-1": {ID: "OUT-1", Zips: []string{"97210"}, Days: 3, Status: "resolved"}, "OUT-2": {ID: "OUT-2", Zips: []string{"11111"}, Days: 9}},
+		Outages: map[string]*Outage{"OUT-1": {ID: "OUT-1", Zips: []string{"97210"}, Days: 3, Status: "resolved"}, "OUT-2": {ID: "OUT-2", Zips: []string{"11111"}, Days: 9},
+			"OUT-3": {ID: "OUT-3", Zips: []string{"97210"}, Start: "2025-06-08", Days: 2, Status: "ongoing"}},
 	}
 }
 
@@ -54,6 +56,7 @@ func TestCheckPolicy(t *testing.T) {
 		{"own account", "C1", action(ToolSeniorDiscount, "customer_id", "C1"), ""},
 		{"another account", "C1", action(ToolSeniorDiscount, "customer_id", "C2"), RuleOwnAccount},
 		{"plan at the next cycle", "C1", action(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "q", "effective_date", "2025-06-20"), ""},
+		{"plan for fewer lines", "C1", action(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "solo", "effective_date", "2025-06-20"), RulePlanMaxLines},
 		{"plan today", "C1", action(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "q", "effective_date", Today), RulePlanChangeAtCycle},
 		{"plan on a suspended line", "C1", action(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0002", "new_plan_id", "q", "effective_date", "2025-06-20"), RuleLineActive},
 		{"feature on an active line", "C1", action(ToolAddFeature, "customer_id", "C1", "phone_number", "503-555-0001", "feature_id", "x"), ""},
@@ -65,12 +68,15 @@ func TestCheckPolicy(t *testing.T) {
 		{"arrangement of 4", "C1", action(ToolCreateArrangement, "customer_id", "C1", "bill_id", "B1-04", "installments", 4), RuleArrangementInstallments},
 		{"second arrangement", "C2", action(ToolCreateArrangement, "customer_id", "C2", "bill_id", "B2-04", "installments", 2), RuleArrangementSingle},
 		{"ticket after today's unresolved run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-2"), ""},
-		{"billing ticket without a run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketBilling), ""},
+		{"billing ticket without a run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketBilling), RuleTicketConnectivityOnly},
+		{"device ticket after a run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketDevice, "troubleshooting_id", "TS1-2"), RuleTicketConnectivityOnly},
 		{"ticket without a run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity), RuleTicketAfterTroubleshooting},
 		{"ticket on an old run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-1"), RuleTicketAfterTroubleshooting},
 		{"ticket on another line's run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-3"), RuleTicketAfterTroubleshooting},
 		{"outage credit", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-1"), ""},
 		{"outage credit too large", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 20, "reason", CreditOutage, "outage_id", "OUT-1"), RuleOutageCredit},
+		{"ongoing outage for the days so far", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 10, "reason", CreditOutage, "outage_id", "OUT-3"), ""},
+		{"ongoing outage for more days", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-3"), RuleOutageCredit},
 		{"outage elsewhere", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 25, "reason", CreditOutage, "outage_id", "OUT-2"), RuleOutageCredit},
 		{"goodwill credit", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditGoodwill), RuleOutageCredit},
 		{"first waiver in a year", "C1", action(ToolWaiveLateFee, "customer_id", "C1", "bill_id", "B1-04"), ""},
@@ -100,5 +106,28 @@ func TestCheckPolicy(t *testing.T) {
 	var v *PolicyViolation
 	if err := CheckPolicy(NewEnvironment(db), "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-1")); !errors.As(err, &v) || v.Rule != RuleOutageCredit {
 		t.Fatalf("second credit for an outage: %v", err)
+	}
+}
+
+// TestOngoingOutageDays checks that each ongoing outage of the initial
+// database reports, as duration_days, the whole days from its start to
+// Today (at least one), which policy.md credits.
+func TestOngoingOutageDays(t *testing.T) {
+	ongoing := 0
+	for _, o := range initialDB().Outages {
+		if o.Status != "ongoing" {
+			continue
+		}
+		ongoing++
+		days := int(mustDate(Today).Sub(mustDate(o.Start)).Hours() / 24)
+		if o.Days != days || days < 1 || o.End != "" {
+			t.Errorf("outage %s from %s, end %q: duration_days %d, want %d (at least 1) and no end", o.ID, o.Start, o.End, o.Days, days)
+		}
+		if want := min(Money(500*days), 2500); OutageCredit(o) != want {
+			t.Errorf("outage %s: credit %s, want %s", o.ID, OutageCredit(o), want)
+		}
+	}
+	if ongoing == 0 {
+		t.Error("no ongoing outage in the initial database")
 	}
 }

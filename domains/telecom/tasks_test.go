@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 )
 
 var factKey = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
@@ -196,5 +197,102 @@ func TestTasks_Coverage(t *testing.T) {
 		if tl.Writes && !ends[tl.Name] {
 			t.Errorf("no task calls %s", tl.Name)
 		}
+	}
+}
+
+// outageSymptoms are the problems an outage of each service causes, as
+// policy.md's outage credit section has the agent match them.
+var outageSymptoms = map[string][]string{
+	"data":  {"slow data"},
+	"voice": {"dropped calls", "cannot send texts"},
+	"all":   {"no signal", "dropped calls", "slow data", "cannot send texts"},
+}
+
+// TestTasks_OutageCreditUnambiguous checks every embedded task that grants
+// an outage credit: of the outages recorded for the customer's zip,
+// exactly one started on the outage_start_date fact with a service that
+// causes the outage_symptom fact, and the gold credit is for it.
+func TestTasks_OutageCreditUnambiguous(t *testing.T) {
+	db := InitialDB()
+	n := 0
+	for _, task := range New().Tasks() {
+		for _, a := range task.Actions {
+			if a.Name != ToolApplyCredit {
+				continue
+			}
+			n++
+			var args struct {
+				OutageID string `json:"outage_id"`
+			}
+			if err := json.Unmarshal(a.Arguments, &args); err != nil {
+				t.Fatalf("task %s: %s%s: %v", task.ID, a.Name, a.Arguments, err)
+			}
+			f := task.Scenario.Facts
+			zip := db.Customers[task.UserID].Address.Zip
+			if f["zip"] != zip || f["outage_start_date"] == "" || f["outage_symptom"] == "" {
+				t.Errorf("task %s: facts %v: want the zip %s, outage_start_date and outage_symptom", task.ID, f, zip)
+				continue
+			}
+			var fits []string
+			for _, id := range sortedKeys(db.Outages) {
+				o := db.Outages[id]
+				if slices.Contains(o.Zips, zip) && o.Start == f["outage_start_date"] && slices.Contains(outageSymptoms[o.Service], f["outage_symptom"]) {
+					fits = append(fits, o.ID)
+				}
+			}
+			if len(fits) != 1 || fits[0] != args.OutageID {
+				t.Errorf("task %s: outages of zip %s that started on %s with %s: %v, want only the gold %s", task.ID, zip, f["outage_start_date"], f["outage_symptom"], fits, args.OutageID)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("%d outage credits in the embedded tasks, want at least 20", n)
+	}
+	t.Logf("%d outage credits, each for the one outage the user describes", n)
+}
+
+// TestTasks_TestSplitCoversTraps checks that the test split holds every
+// forbidden intent and every transfer intent of the catalog at least
+// once, so each policy trap and each transfer is measured.
+func TestTasks_TestSplitCoversTraps(t *testing.T) {
+	held := map[string]int{}
+	for _, task := range New().Tasks() {
+		if task.Split != emobench.SplitTest {
+			continue
+		}
+		for _, in := range task.Intents {
+			held[in]++
+		}
+	}
+	for _, in := range Catalog().Intents {
+		if (in.Kind == sim.IntentForbidden || in.Kind == sim.IntentTransfer) && held[in.Name] == 0 {
+			t.Errorf("%s intent %s: in no test task", in.Kind, in.Name)
+		}
+	}
+}
+
+// TestTasks_OutageStatus checks every embedded task asking whether the
+// network is down in the customer's zip: its output is "ongoing" exactly
+// when an outage recorded for the zip is.
+func TestTasks_OutageStatus(t *testing.T) {
+	db := InitialDB()
+	n := 0
+	for _, task := range New().Tasks() {
+		for _, in := range task.Intents {
+			if in != "outage_status" {
+				continue
+			}
+			n++
+			want, not := "resolved", "ongoing"
+			if ongoingOutage(db, db.Customers[task.UserID].Address.Zip) != nil {
+				want, not = not, want
+			}
+			if !slices.Contains(task.Outputs, want) || slices.Contains(task.Outputs, not) {
+				t.Errorf("task %s: outputs %v, want %q for zip %s", task.ID, task.Outputs, want, db.Customers[task.UserID].Address.Zip)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no outage_status task")
 	}
 }

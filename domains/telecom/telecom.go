@@ -8,7 +8,8 @@
 // (policy.md) whose traps a careless agent falls into:
 //
 //   - a plan change takes effect at the start of the next billing cycle,
-//     never mid-cycle (RulePlanChangeAtCycle);
+//     never mid-cycle (RulePlanChangeAtCycle), and only to a plan whose
+//     max_lines takes the account's lines (RulePlanMaxLines);
 //   - the senior discount is only for account holders aged 65 or more
 //     (RuleSeniorAge);
 //   - a payment arrangement only for an overdue bill, when none is
@@ -16,10 +17,13 @@
 //     RuleArrangementSingle, RuleArrangementInstallments);
 //   - a connectivity ticket only after a troubleshooting run on the line
 //     today that did not resolve the fault, which the ticket references
-//     (RuleTicketAfterTroubleshooting);
+//     (RuleTicketAfterTroubleshooting), and no billing or device ticket
+//     (RuleTicketConnectivityOnly);
 //   - a service credit only for a confirmed outage in the customer's zip
-//     code, $5 a day of outage up to $25, once per outage
-//     (RuleOutageCredit);
+//     code, ongoing or resolved, $5 a day of outage so far up to $25, once
+//     per outage (RuleOutageCredit); a customer asking for one names its
+//     start date and what stopped working, which fit one outage of the
+//     zip;
 //   - one late fee waiver per twelve months (RuleLateFeeOncePerYear);
 //   - no change to a suspended line, whose only way back is a
 //     reactivation once no overdue balance is left (RuleLineActive,

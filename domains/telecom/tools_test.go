@@ -188,7 +188,7 @@ func TestChangePlan(t *testing.T) {
 		t.Errorf("a change effective today: line %+v", nl)
 	}
 	c2, l2 := lineWhere(t, "suspended", func(c *Customer, l *Line) bool { return l.Status == LineSuspended })
-	breaks(t, env, RuleLineActive, c2.ID, ToolChangePlan, args("customer_id", c2.ID, "phone_number", l2.PhoneNumber, "new_plan_id", newPlanFor(rand.New(rand.NewPCG(1, 2)), l2).ID, "effective_date", c2.NextCycleStart()))
+	breaks(t, env, RuleLineActive, c2.ID, ToolChangePlan, args("customer_id", c2.ID, "phone_number", l2.PhoneNumber, "new_plan_id", newPlanFor(rand.New(rand.NewPCG(1, 2)), c2, l2).ID, "effective_date", c2.NextCycleStart()))
 	// Another customer's line, for the verified one: the tools cannot know.
 	breaks(t, env, RuleOwnAccount, c2.ID, ToolChangePlan, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", "business_pro", "effective_date", c.NextCycleStart()))
 }
@@ -296,8 +296,8 @@ func TestOpenTicket(t *testing.T) {
 func TestApplyCredit(t *testing.T) {
 	env := newEnv()
 	db := initialDB()
-	c := customerWhere(t, "in an outage zip", func(c *Customer) bool { return creditableOutage(db, c, rand.New(rand.NewPCG(1, 2)), false) != nil })
-	o := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2)), false)
+	c := customerWhere(t, "in an outage zip", func(c *Customer) bool { o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2))); return o != nil })
+	o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2)))
 	a := action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(OutageCredit(o)), "reason", CreditOutage, "outage_id", o.ID)
 	if err := CheckPolicy(env, c.ID, a); err != nil {
 		t.Fatalf("the outage credit: %v", err)

@@ -57,9 +57,12 @@ func main() {
 // options are the generator's settings for the embedded tasks: Tracer's
 // defaults (what `tracer generate` gives users) but for a larger share of
 // refusals and transfers, which keeps the test split above 10% and 5% with
-// a margin, and the split's seed.
+// a margin, and the split's seed. The test split's 16 refusals (20%) leave
+// SpreadIntents room to reach all nine forbidden intents: it tries them
+// only on each refusal position's own user, and 12 left one or two of the
+// rarer traps out.
 func options(split emobench.Split) tracer.GenerateOptions {
-	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.15, TransferShare: 0.075, SpreadIntents: true}
+	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.2, TransferShare: 0.075, SpreadIntents: true}
 	if split == emobench.SplitTrain {
 		o.Seed = telecom.TrainTaskSeed
 	}
