@@ -746,6 +746,9 @@ func mergeFacts(facts, more map[string]string) bool {
 // connectors join the sentences of a multi-intent instruction.
 var connectors = []string{"After that, ", "Once that is done, ", "Also, ", "While you are at it, ", "And then "}
 
+// articles start a slot's value that is a sentence, not a name.
+var articles = []string{"A", "An", "The", "My", "Our", "This"}
+
 // joinSentences joins an instruction's rendered templates: the first as
 // it is, each later one after a connector drawn by r, its first letter
 // lowercased unless it starts with "I", a name-like capital, or a slot's
@@ -759,7 +762,7 @@ func joinSentences(r *rand.Rand, sentences []string, slotFirst []bool) string {
 			continue
 		}
 		c := connectors[r.IntN(len(connectors))]
-		if i >= len(slotFirst) || !slotFirst[i] {
+		if first, _, _ := strings.Cut(s, " "); i >= len(slotFirst) || !slotFirst[i] || slices.Contains(articles, first) {
 			s = lowerFirst(s)
 		}
 		b.WriteString(" " + c + s)
