@@ -352,3 +352,27 @@ func TestEvaluate_RefusalRestsOnLookups(t *testing.T) {
 		t.Errorf("order not looked up: %s, want %s", got, want)
 	}
 }
+
+// The wrong-transfer fault fails a task whose gold transfers: the noisy
+// agent then never transfers, and the ACTION check catches it.
+func TestNoisy_WrongTransferFailsTransferTask(t *testing.T) {
+	task := toyTransferTask()
+	task.Scenario.Requests[0].Tools = []string{task.Actions[len(task.Actions)-1].Name}
+	seed := seedWithFault(t, sim.FaultWrongTransfer)
+	traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
+		Domain: toyDomain{}, Task: &task, Agent: sim.Noisy{Rate: 1}, User: sim.ScriptedUser{}, Seed: seed,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range traj.Messages {
+		for _, c := range m.ToolCalls {
+			if c.Name == "transfer_to_human_agents" {
+				t.Fatalf("wrong_transfer on a transfer task transferred:\n%s", transcript(traj))
+			}
+		}
+	}
+	if traj.Passed() || !strings.Contains(string(traj.RewardInfo), `"action_match":false`) {
+		t.Errorf("wrong_transfer on a transfer task: reward %s, want a failed ACTION check\n%s", rewardOf(traj), traj.RewardInfo)
+	}
+}

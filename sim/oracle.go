@@ -34,21 +34,23 @@ const (
 	FaultWrongArgument
 	FaultIgnoreEmotion
 	FaultRedundantQuestion
-	FaultPrematureTransfer
+	FaultWrongTransfer
 )
 
 var faultNames = map[Fault]string{
 	noFault: "none", FaultSkipConfirmation: "skipped_confirmation", FaultWrongArgument: "wrong_argument",
 	FaultIgnoreEmotion: "ignored_emotion", FaultRedundantQuestion: "redundant_question",
-	FaultPrematureTransfer: "premature_transfer",
+	FaultWrongTransfer: "wrong_transfer",
 }
 
 func (f Fault) String() string { return faultNames[f] }
 
 // Noisy is the oracle with seeded faults: with probability Rate an episode
 // gets one fault, chosen uniformly among skipped confirmation, wrong
-// argument, ignored emotion, redundant question and premature transfer. It
-// gives offline runs a realistic spread of outcomes; it is a simulator.
+// argument, ignored emotion, redundant question and wrong transfer (a
+// premature transfer, or on a task whose gold transfers, none). It gives
+// offline runs a realistic spread of outcomes, on tasks of every kind; it
+// is a simulator.
 type Noisy struct {
 	Rate float64 // in [0, 1]
 }
@@ -106,13 +108,18 @@ func planFor(ep *Episode, fault Fault) plan {
 	if fault == FaultRedundantQuestion && len(task.Scenario.Facts) > 0 {
 		p = append(p, step{text: "Sorry, could you tell me your " + FactLabel(sortedKeys(task.Scenario.Facts)[0]) + " again?"})
 	}
-	if fault == FaultPrematureTransfer {
-		transfer := emobench.Action{Name: transferName(ep), Arguments: json.RawMessage(`{"summary": "user request"}`)}
-		return append(p, step{call: &transfer})
+	transfer := transferName(ep)
+	goldTransfers := slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return a.Name == transfer })
+	if fault == FaultWrongTransfer && !goldTransfers {
+		premature := emobench.Action{Name: transfer, Arguments: json.RawMessage(`{"summary": "user request"}`)}
+		return append(p, step{call: &premature})
 	}
 	wrongDone, confirmSkipped := false, false
 	for i := range task.Actions {
 		action := task.Actions[i]
+		if fault == FaultWrongTransfer && action.Name == transfer {
+			continue // handles itself what a human must: no transfer
+		}
 		if writes[action.Name] {
 			if fault == FaultSkipConfirmation && !confirmSkipped {
 				confirmSkipped = true

@@ -80,7 +80,7 @@ func TestRunEpisode_NoisyFaults(t *testing.T) {
 		reason emobench.TerminationReason
 	}{
 		{sim.FaultWrongArgument, emobench.TerminationUserUnsatisfied},
-		{sim.FaultPrematureTransfer, emobench.TerminationTransfer},
+		{sim.FaultWrongTransfer, emobench.TerminationTransfer},
 		{sim.FaultSkipConfirmation, emobench.TerminationUserUnsatisfied},
 		{sim.FaultIgnoreEmotion, emobench.TerminationUserUnsatisfied},
 		{sim.FaultRedundantQuestion, emobench.TerminationUserUnsatisfied},

@@ -524,6 +524,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		outputs               = []string{}
 		forbidden             []emobench.Action
 		intents, sentences    []string
+		slotFirst             []bool // a sentence's template starts with a slot
 		families              [][]string
 		uses                  []string
 		taskUses              = map[string]bool{}
@@ -549,6 +550,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 			return fmt.Errorf("domain %s: intent %s: %w", g.dom.Name(), in.Name, err)
 		}
 		sentences = append(sentences, text)
+		slotFirst = append(slotFirst, strings.HasPrefix(strings.TrimSpace(tmpl), "{"))
 		requests = append(requests, gr.Request)
 		outputs = append(outputs, gr.Outputs...)
 		forbidden = append(forbidden, gr.Forbidden...)
@@ -582,7 +584,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		return nil
 	}
 	id := fmt.Sprintf("%s-%s-%03d", g.dom.Name(), g.opts.Split, pos)
-	instruction := joinSentences(r, sentences)
+	instruction := joinSentences(r, sentences, slotFirst)
 	if g.opts.Paraphraser != nil {
 		var keep []string
 		for _, v := range facts {
@@ -744,10 +746,14 @@ func mergeFacts(facts, more map[string]string) bool {
 // connectors join the sentences of a multi-intent instruction.
 var connectors = []string{"After that, ", "Once that is done, ", "Also, ", "While you are at it, ", "And then "}
 
+// articles start a slot's value that is a sentence, not a name.
+var articles = []string{"A", "An", "The", "My", "Our", "This"}
+
 // joinSentences joins an instruction's rendered templates: the first as
 // it is, each later one after a connector drawn by r, its first letter
-// lowercased unless it starts with "I" or a name-like capital.
-func joinSentences(r *rand.Rand, sentences []string) string {
+// lowercased unless it starts with "I", a name-like capital, or a slot's
+// value (slotFirst[i]: "{first_name} will fly" keeps "Hana").
+func joinSentences(r *rand.Rand, sentences []string, slotFirst []bool) string {
 	var b strings.Builder
 	for i, s := range sentences {
 		s = strings.TrimSpace(s)
@@ -756,7 +762,10 @@ func joinSentences(r *rand.Rand, sentences []string) string {
 			continue
 		}
 		c := connectors[r.IntN(len(connectors))]
-		b.WriteString(" " + c + lowerFirst(s))
+		if first, _, _ := strings.Cut(s, " "); i >= len(slotFirst) || !slotFirst[i] || slices.Contains(articles, first) {
+			s = lowerFirst(s)
+		}
+		b.WriteString(" " + c + s)
 	}
 	return b.String()
 }

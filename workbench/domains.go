@@ -192,9 +192,10 @@ type DomainShowRequest struct {
 	Domain string
 	// Split is the split the samples come from: test or train.
 	Split emobench.Split
-	// Samples is how many tasks to show (0: none), spread evenly over the
-	// split's tasks in their embedded order; all of them when the split
-	// has fewer.
+	// Samples is how many tasks to show (0: none), dealt in turn to the
+	// task kinds the split has (write, refusal, transfer, read) and spread
+	// evenly over each kind's tasks, shown in the split's order; all of
+	// them when the split has fewer.
 	Samples int
 }
 
@@ -272,11 +273,51 @@ func ShowDomain(req DomainShowRequest) (*DomainDetail, error) {
 		}
 	}
 	d.SplitTasks = len(split)
-	for _, task := range spreadEvenly(split, req.Samples) {
-		d.Samples = append(d.Samples, TaskDetail{ID: task.ID, Split: string(task.Split), Kind: TaskKind(&task, writes, d.TransferTool),
+	kinds := make([]string, len(split))
+	for i := range split {
+		kinds[i] = TaskKind(&split[i], writes, d.TransferTool)
+	}
+	for _, i := range sampleByKind(kinds, req.Samples) {
+		task := split[i]
+		d.Samples = append(d.Samples, TaskDetail{ID: task.ID, Split: string(task.Split), Kind: kinds[i],
 			Emotion: task.Emotion, Instruction: task.Instruction, Actions: nonNil(task.Actions), Forbidden: nonNil(task.Forbidden)})
 	}
 	return d, nil
+}
+
+// sampleKindOrder is the order sampleByKind deals samples to task kinds.
+var sampleKindOrder = []string{TaskWrite, TaskRefusal, TaskTransfer, TaskRead}
+
+// sampleByKind returns the indices, ascending, of n of the tasks whose
+// kinds are kinds: the n are dealt one at a time to the kinds present in
+// sampleKindOrder's order, and each kind's share is spread evenly over its
+// tasks, so three samples show a write, a refusal and a transfer rather
+// than whatever an even stride over the whole split lands on.
+func sampleByKind(kinds []string, n int) []int {
+	byKind := map[string][]int{}
+	for i, k := range kinds {
+		byKind[k] = append(byKind[k], i)
+	}
+	order := sampleKindOrder
+	share := map[string]int{}
+	for dealt := 0; dealt < n; {
+		before := dealt
+		for _, k := range order {
+			if dealt < n && share[k] < len(byKind[k]) {
+				share[k]++
+				dealt++
+			}
+		}
+		if dealt == before {
+			break // every task is taken
+		}
+	}
+	var out []int
+	for _, k := range order {
+		out = append(out, spreadEvenly(byKind[k], share[k])...)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // nonNil is actions, or an empty list for none (json: [], never null).

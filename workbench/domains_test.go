@@ -3,6 +3,7 @@ package workbench
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -134,24 +135,34 @@ func TestShowDomain_Samples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 500 train tasks, 4 samples: indices 0, 125, 250, 375 of the split.
+	// 500 train tasks, 4 samples: the first write, refusal, transfer and
+	// read task of the split, in the split's order.
 	if d.SplitTasks != 500 || len(d.Samples) != 4 {
 		t.Fatalf("split tasks %d, samples %d; want 500 and 4", d.SplitTasks, len(d.Samples))
 	}
-	var train []emobench.TaskSpec
 	dom, _ := all.Find("retail")
+	writes := map[string]bool{}
+	for _, tl := range dom.NewEnvironment().Tools() {
+		writes[tl.Name] = tl.Writes
+	}
+	first := map[string]string{}
 	for _, task := range dom.Tasks() {
-		if task.Split == emobench.SplitTrain {
-			train = append(train, task)
+		if k := TaskKind(&task, writes, dom.TransferTool()); task.Split == emobench.SplitTrain && first[k] == "" {
+			first[k] = task.ID
 		}
 	}
-	for i, at := range []int{0, 125, 250, 375} {
-		if got, want := d.Samples[i].ID, train[at].ID; got != want {
-			t.Errorf("sample %d = %s, want train task %d (%s)", i, got, at, want)
+	got := map[string]string{}
+	for i, s := range d.Samples {
+		got[s.Kind] = s.ID
+		if s.Split != "train" {
+			t.Errorf("sample %s: split %s", s.ID, s.Split)
 		}
-		if d.Samples[i].Split != "train" {
-			t.Errorf("sample %s: split %s", d.Samples[i].ID, d.Samples[i].Split)
+		if i > 0 && d.Samples[i-1].ID >= s.ID {
+			t.Errorf("samples %s, %s: not in the split's order", d.Samples[i-1].ID, s.ID)
 		}
+	}
+	if !maps.Equal(got, first) || len(got) != 4 {
+		t.Errorf("samples by kind %v, want the first of each of the four kinds %v", got, first)
 	}
 	all3, err := ShowDomain(DomainShowRequest{Domain: "retail", Split: emobench.SplitTest, Samples: 1000})
 	if err != nil || len(all3.Samples) != 120 {
@@ -174,6 +185,25 @@ func TestSchemaParams(t *testing.T) {
 	for _, bad := range []string{`[]`, `{"properties":[1]}`, `{"properties":{"a":}}`} {
 		if _, err := schemaParams(json.RawMessage(bad)); err == nil {
 			t.Errorf("schema %s: no error", bad)
+		}
+	}
+}
+
+func TestSampleByKind(t *testing.T) {
+	kinds := []string{TaskWrite, TaskWrite, TaskRefusal, TaskWrite, TaskWrite, TaskRefusal, TaskRead, TaskWrite, TaskRefusal, TaskWrite}
+	tests := []struct {
+		n    int
+		want []int
+	}{
+		{0, nil},
+		{1, []int{0}},
+		{3, []int{0, 2, 6}},       // a write, a refusal, a read: no transfer in the split
+		{5, []int{0, 2, 4, 5, 6}}, // writes 0 and 4 (of 6), refusals 2 and 5 (of 3), the read
+		{100, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}}, // every task
+	}
+	for _, tt := range tests {
+		if got := sampleByKind(kinds, tt.n); !slices.Equal(got, tt.want) {
+			t.Errorf("sampleByKind(%d) = %v, want %v", tt.n, got, tt.want)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/workbench"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -209,16 +210,21 @@ func TestDomainsShow_Retail(t *testing.T) {
 	if got := strings.Count(out, "\n### retail-test-"); got != 3 {
 		t.Errorf("domains show retail: %d sample tasks, want 3 (the default)", got)
 	}
-	// The default samples are the test split's tasks 0, 40 and 80 (120 / 3).
-	var test []string
+	// The default samples are the test split's first write, refusal and
+	// transfer tasks.
+	writes := map[string]bool{}
+	for _, tl := range dom.NewEnvironment().Tools() {
+		writes[tl.Name] = tl.Writes
+	}
+	first := map[string]string{}
 	for _, task := range dom.Tasks() {
-		if task.Split == emobench.SplitTest {
-			test = append(test, task.ID)
+		if k := workbench.TaskKind(&task, writes, dom.TransferTool()); task.Split == emobench.SplitTest && first[k] == "" {
+			first[k] = task.ID
 		}
 	}
-	for _, i := range []int{0, 40, 80} {
-		if !strings.Contains(out, "\n### "+test[i]+" (test, ") {
-			t.Errorf("domains show retail: no sample %s (test task %d)", test[i], i)
+	for _, kind := range []string{workbench.TaskWrite, workbench.TaskRefusal, workbench.TaskTransfer} {
+		if !strings.Contains(out, "\n### "+first[kind]+" (test, "+kind+")") {
+			t.Errorf("domains show retail: no sample %s (the first %s task)", first[kind], kind)
 		}
 	}
 	js := mustRun(t, "domains", "show", "retail", "--format", "json", "--samples", "0")
