@@ -746,13 +746,28 @@ func mergeFacts(facts, more map[string]string) bool {
 // connectors join the sentences of a multi-intent instruction.
 var connectors = []string{"After that, ", "Once that is done, ", "Also, ", "While you are at it, ", "And then "}
 
-// articles start a slot's value that is a sentence, not a name.
-var articles = []string{"A", "An", "The", "My", "Our", "This"}
+// startsWithFullName says whether s opens with two capitalised words
+// ("Hana Xu, born …", "Dr. Kim"): a person's name a slot filled in, which
+// keeps its capital after a connector; "Dropped calls" and "A storm" do
+// not.
+func startsWithFullName(s string) bool {
+	words := strings.Fields(s)
+	if len(words) < 2 {
+		return false
+	}
+	for _, w := range words[:2] {
+		if r, _ := utf8.DecodeRuneInString(w); !unicode.IsUpper(r) || w == "A" || w == "I" {
+			return false
+		}
+	}
+	return true
+}
 
 // joinSentences joins an instruction's rendered templates: the first as
 // it is, each later one after a connector drawn by r, its first letter
 // lowercased unless it starts with "I", a name-like capital, or a slot's
-// value (slotFirst[i]: "{first_name} will fly" keeps "Hana").
+// value that is a full name (slotFirst[i] and startsWithFullName:
+// "{first_name} {last_name} will fly" keeps "Hana Xu").
 func joinSentences(r *rand.Rand, sentences []string, slotFirst []bool) string {
 	var b strings.Builder
 	for i, s := range sentences {
@@ -762,7 +777,7 @@ func joinSentences(r *rand.Rand, sentences []string, slotFirst []bool) string {
 			continue
 		}
 		c := connectors[r.IntN(len(connectors))]
-		if first, _, _ := strings.Cut(s, " "); i >= len(slotFirst) || !slotFirst[i] || slices.Contains(articles, first) {
+		if i >= len(slotFirst) || !slotFirst[i] || !startsWithFullName(s) {
 			s = lowerFirst(s)
 		}
 		b.WriteString(" " + c + s)
@@ -774,6 +789,11 @@ func lowerFirst(s string) string {
 	first, size := utf8.DecodeRuneInString(s)
 	if first == utf8.RuneError || s == "I" || strings.HasPrefix(s, "I ") || strings.HasPrefix(s, "I'") {
 		return s
+	}
+	for _, title := range []string{"Dr. ", "Mr. ", "Mrs. ", "Ms. "} {
+		if strings.HasPrefix(s, title) {
+			return s // a title before a name
+		}
 	}
 	second, _ := utf8.DecodeRuneInString(s[size:])
 	if unicode.IsUpper(second) { // an acronym or id

@@ -69,11 +69,11 @@ func TestPickWeighted(t *testing.T) {
 
 func TestJoinSentences(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
-	got := joinSentences(r, []string{"You want A.", "Your order B is late.", "I need C.", "UPS lost D.", "Hana will fly.", "Zoe is my sister.", "A storm is coming."},
-		[]bool{false, false, false, false, true, false, true})
+	got := joinSentences(r, []string{"You want A.", "Your order B is late.", "I need C.", "UPS lost D.", "Hana Xu, born 1990, will fly.", "Zoe is my sister.", "A storm is coming.", "Dropped calls on my line.", "Dr. Kim is my doctor."},
+		[]bool{false, false, false, false, true, false, true, true, false})
 	if !strings.HasPrefix(got, "You want A. ") || !strings.Contains(got, "your order B is late.") ||
 		!strings.Contains(got, "I need C.") || !strings.Contains(got, "UPS lost D.") ||
-		!strings.Contains(got, "Hana will fly.") || !strings.Contains(got, "zoe is my sister.") || !strings.Contains(got, "a storm is coming.") {
+		!strings.Contains(got, "Hana Xu, born 1990, will fly.") || !strings.Contains(got, "zoe is my sister.") || !strings.Contains(got, "a storm is coming.") || !strings.Contains(got, "dropped calls on my line.") || !strings.Contains(got, "Dr. Kim is my doctor.") {
 		t.Fatalf("joined %q", got)
 	}
 	if got := joinSentences(r, []string{"Only one."}, nil); got != "Only one." {
