@@ -764,19 +764,29 @@ func startsWithFullName(s string) bool {
 }
 
 // joinSentences joins an instruction's rendered templates: the first as
-// it is, each later one after a connector drawn by r, its first letter
+// it is, each later one after a connector drawn by r (none twice while one is
+// left), its first letter
 // lowercased unless it starts with "I", a name-like capital, or a slot's
 // value that is a full name (slotFirst[i] and startsWithFullName:
 // "{first_name} {last_name} will fly" keeps "Hana Xu").
 func joinSentences(r *rand.Rand, sentences []string, slotFirst []bool) string {
 	var b strings.Builder
+	used := map[int]bool{}
 	for i, s := range sentences {
 		s = strings.TrimSpace(s)
 		if i == 0 {
 			b.WriteString(s)
 			continue
 		}
-		c := connectors[r.IntN(len(connectors))]
+		// One draw per connector whatever it lands on, so the draws of
+		// later candidates do not depend on the text; a connector used
+		// already gives way to the next one not yet used.
+		k := r.IntN(len(connectors))
+		for n := 0; used[k] && n < len(connectors); n++ {
+			k = (k + 1) % len(connectors)
+		}
+		used[k] = true
+		c := connectors[k]
 		if i >= len(slotFirst) || !slotFirst[i] || !startsWithFullName(s) {
 			s = lowerFirst(s)
 		}

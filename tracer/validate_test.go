@@ -106,3 +106,16 @@ func TestFittingFamilies(t *testing.T) {
 		t.Fatalf("disjoint: %v, want empty non-nil", got)
 	}
 }
+
+// No connector twice in one instruction while another is left: five
+// sentences use four different ones.
+func TestJoinSentences_NoRepeatedConnector(t *testing.T) {
+	for seed := uint64(0); seed < 50; seed++ {
+		got := joinSentences(rand.New(rand.NewPCG(seed, 2)), []string{"You want A.", "You want B.", "You want C.", "You want D.", "You want E."}, nil)
+		for _, c := range connectors {
+			if n := strings.Count(got, c); n > 1 {
+				t.Fatalf("seed %d: %q used %d times in %q", seed, c, n, got)
+			}
+		}
+	}
+}
