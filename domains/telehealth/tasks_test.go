@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 )
 
 var factKey = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
@@ -231,5 +232,38 @@ func TestTasks_Families(t *testing.T) {
 		if share < 0.15 {
 			t.Errorf("family %s is %.1f%% of the test split, want at least 15%%", f.Name, 100*share)
 		}
+	}
+}
+
+// TestTasks_TrapCoverage checks that the test split holds every forbidden
+// and every transfer intent of the catalog at least once, so each policy
+// rule and each transfer reason is tested (Tracer's SpreadIntents, the
+// catalog's rarest-first order and the data's share of rare traps).
+func TestTasks_TrapCoverage(t *testing.T) {
+	held := map[string]int{}
+	for _, task := range New().Tasks() {
+		if task.Split != emobench.SplitTest {
+			continue
+		}
+		for _, in := range task.Intents {
+			held[in]++
+		}
+	}
+	n := map[sim.IntentKind]int{}
+	for _, in := range Catalog().Intents {
+		if in.Kind != sim.IntentForbidden && in.Kind != sim.IntentTransfer {
+			continue
+		}
+		n[in.Kind]++
+		t.Logf("%s %s: %d test tasks", in.Kind, in.Name, held[in.Name])
+		if held[in.Name] == 0 {
+			t.Errorf("no test task holds the %s intent %s", in.Kind, in.Name)
+		}
+	}
+	if got, want := n[sim.IntentForbidden], 10; got != want {
+		t.Errorf("forbidden intents = %d, want %d (one a policy trap)", got, want)
+	}
+	if got, want := n[sim.IntentTransfer], 4; got != want {
+		t.Errorf("transfer intents = %d, want %d", got, want)
 	}
 }
