@@ -51,19 +51,20 @@ var (
 )
 
 // specialties lists each specialty, how many providers have it, and the
-// reasons patients see it for.
+// reasons patients book it for: checks and follow-ups, none an emergency
+// warning sign of policy.md (a booking is never a transfer).
 var specialties = []struct {
 	name    string
 	n       int
 	reasons []string
 }{
 	{"primary care", 12, []string{"annual physical", "medication review", "follow-up visit", "flu symptoms"}},
-	{"cardiology", 5, []string{"blood pressure follow-up", "heart rhythm check", "chest discomfort evaluation"}},
+	{"cardiology", 5, []string{"blood pressure follow-up", "heart rhythm check", "stress test review"}},
 	{"endocrinology", 4, []string{"diabetes management", "thyroid follow-up", "A1C review"}},
 	{"dermatology", 4, []string{"rash evaluation", "mole check", "acne follow-up"}},
 	{"psychiatry", 5, []string{"medication management", "anxiety follow-up", "sleep difficulties"}},
-	{"pulmonology", 3, []string{"asthma follow-up", "breathing test review"}},
-	{"neurology", 3, []string{"migraine follow-up", "headache evaluation"}},
+	{"pulmonology", 3, []string{"asthma follow-up", "lung function test review"}},
+	{"neurology", 3, []string{"migraine follow-up", "nerve pain evaluation"}},
 	{"gastroenterology", 4, []string{"reflux follow-up", "abdominal pain evaluation"}},
 }
 

@@ -657,6 +657,22 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 
 func transferAction(summary string) emobench.Action { return action(ToolTransfer, "summary", summary) }
 
+// emergencySigns are the symptoms and feelings of the transfer intents that
+// are emergency warning signs of policy.md: the agent tells the patient to
+// call 911 before transferring.
+var emergencySigns = map[string]bool{
+	"a tight chest and shortness of breath": true, "a bad headache and blurred vision": true, "short of breath": true,
+}
+
+// clinicalSummary is the gold transfer summary of a patient reporting
+// what, with the 911 advice policy.md asks for an emergency warning sign.
+func clinicalSummary(what, sign string) string {
+	if emergencySigns[sign] {
+		return what + " These are emergency warning signs; I told the patient to call 911 now."
+	}
+	return what
+}
+
 func groundSymptoms(g sim.GroundContext) (sim.Grounding, bool) {
 	key := g.UserID + "/symptoms"
 	if g.UsedInTask != nil && g.UsedInTask(key) {
@@ -664,11 +680,12 @@ func groundSymptoms(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	symptom := oneOf(g, "a tight chest and shortness of breath", "a bad headache and blurred vision", "a high fever and chills",
 		"swelling in my ankles that keeps getting worse", "dizziness every time I stand up")
+	summary := clinicalSummary(fmt.Sprintf("Patient %s reports %s and asks for clinical advice.", g.UserID, symptom), symptom)
 	return sim.Grounding{
 		Slots:   map[string]string{"symptom": symptom},
 		Facts:   map[string]string{"symptom": symptom},
 		Request: emobench.Request{Text: fmt.Sprintf("I have %s; I need to talk to a nurse.", symptom), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{action(ToolGetPatient, "patient_id", g.UserID), transferAction(fmt.Sprintf("Patient %s reports %s and asks for clinical advice.", g.UserID, symptom))},
+		Actions: []emobench.Action{action(ToolGetPatient, "patient_id", g.UserID), transferAction(summary)},
 		Uses:    []string{key},
 	}, true
 }
@@ -688,7 +705,7 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"device_id": id, "feeling": feeling},
 		Request: emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of device %s.", feeling, id), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{action(ToolListUploads, "device_id", id),
-			transferAction(fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id))},
+			transferAction(clinicalSummary(fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling))},
 		Uses: []string{id},
 	}, true
 }

@@ -267,3 +267,50 @@ func TestTasks_TrapCoverage(t *testing.T) {
 		t.Errorf("transfer intents = %d, want %d", got, want)
 	}
 }
+
+// warningWords are words of policy.md's emergency warning signs.
+var warningWords = []string{"chest", "breath", "headache", "vision", "numb", "weakness", "speaking", "faint"}
+
+// TestTasks_EmergencyAdvice checks that the policy, the data and the
+// tasks agree on emergency warning signs: policy.md says to call 911; a
+// gold transfer for a warning sign says in its summary that the agent did
+// and one for another symptom does not; and no visit reason a patient
+// books with names a warning sign (a booking is never a transfer).
+func TestTasks_EmergencyAdvice(t *testing.T) {
+	if !strings.Contains(policy, "call 911") || !strings.Contains(policy, "A visit reason is not a symptom report") {
+		t.Fatal("policy.md does not say to call 911 for warning signs, or that a visit reason is no symptom report")
+	}
+	advised, other := 0, 0
+	for _, task := range New().Tasks() {
+		last := task.Actions[len(task.Actions)-1]
+		if last.Name != ToolTransfer {
+			continue
+		}
+		var args struct{ Summary string }
+		if err := json.Unmarshal(last.Arguments, &args); err != nil {
+			t.Fatalf("task %s: transfer arguments: %v", task.ID, err)
+		}
+		sign := task.Scenario.Facts["symptom"] + task.Scenario.Facts["feeling"]
+		if got, want := strings.Contains(args.Summary, "call 911"), emergencySigns[sign]; got != want {
+			t.Errorf("task %s: %q (warning sign %v): summary %q says call 911: %v", task.ID, sign, want, args.Summary, got)
+		}
+		if emergencySigns[sign] {
+			advised++
+		} else if sign != "" {
+			other++
+		}
+	}
+	t.Logf("transfers for a warning sign: %d, for another symptom: %d", advised, other)
+	if advised == 0 || other == 0 {
+		t.Errorf("transfers for a warning sign %d, for another symptom %d: want some of each", advised, other)
+	}
+	for _, sp := range specialties {
+		for _, reason := range sp.reasons {
+			for _, w := range warningWords {
+				if strings.Contains(reason, w) {
+					t.Errorf("%s visit reason %q names the warning sign %q", sp.name, reason, w)
+				}
+			}
+		}
+	}
+}
