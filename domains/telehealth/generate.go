@@ -471,6 +471,12 @@ func (g *generator) patient(i int) {
 		pr := ref.Providers[prID]
 		when := nowTime.AddDate(0, -1-r.IntN(months), -r.IntN(28))
 		when = time.Date(when.Year(), when.Month(), when.Day(), 9+r.IntN(7), 30*r.IntN(2), 0, 0, time.UTC)
+		switch when.Weekday() { // the clinic sees patients on weekdays
+		case time.Saturday:
+			when = when.AddDate(0, 0, -1)
+		case time.Sunday:
+			when = when.AddDate(0, 0, 1)
+		}
 		a := g.appointment(p, pr, when.Format(timeLayout), conditions[c].specialty)
 		x := r.IntN(20)
 		if unreliable && r.IntN(2) == 0 {

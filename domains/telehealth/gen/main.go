@@ -20,11 +20,11 @@ import (
 	"github.com/emobench/emobench/tracer"
 )
 
-// The shares of refusal and transfer tasks of both splits. 14 refusals
+// The shares of refusal and transfer tasks of both splits. 16 refusals
 // in the 80 test tasks leave SpreadIntents room to reach the 10 forbidden
-// intents, the rarest of which only some patients hold.
+// intents, the rarest of which only a fifth of the patients hold.
 const (
-	ForbiddenShare = 0.175
+	ForbiddenShare = 0.2
 	TransferShare  = 0.0625
 )
 
