@@ -51,19 +51,20 @@ var (
 )
 
 // specialties lists each specialty, how many providers have it, and the
-// reasons patients see it for.
+// reasons patients book it for: checks and follow-ups, none an emergency
+// warning sign of policy.md (a booking is never a transfer).
 var specialties = []struct {
 	name    string
 	n       int
 	reasons []string
 }{
 	{"primary care", 12, []string{"annual physical", "medication review", "follow-up visit", "flu symptoms"}},
-	{"cardiology", 5, []string{"blood pressure follow-up", "heart rhythm check", "chest discomfort evaluation"}},
+	{"cardiology", 5, []string{"blood pressure follow-up", "heart rhythm check", "stress test review"}},
 	{"endocrinology", 4, []string{"diabetes management", "thyroid follow-up", "A1C review"}},
 	{"dermatology", 4, []string{"rash evaluation", "mole check", "acne follow-up"}},
 	{"psychiatry", 5, []string{"medication management", "anxiety follow-up", "sleep difficulties"}},
-	{"pulmonology", 3, []string{"asthma follow-up", "breathing test review"}},
-	{"neurology", 3, []string{"migraine follow-up", "headache evaluation"}},
+	{"pulmonology", 3, []string{"asthma follow-up", "lung function test review"}},
+	{"neurology", 3, []string{"migraine follow-up", "nerve pain evaluation"}},
 	{"gastroenterology", 4, []string{"reflux follow-up", "abdominal pain evaluation"}},
 }
 
@@ -106,14 +107,18 @@ var interactions = []Interaction{
 // rxPlan is a medication as prescribed.
 type rxPlan struct{ med, dose, freq string }
 
-// conditions are the chronic conditions, the specialty that treats them,
-// the medications prescribed for them (one is chosen) and the device
-// that monitors them ("" if none).
-var conditions = []struct {
+// condition is a chronic condition: the specialty that treats it, the
+// device that monitors it ("" if none), how often patients have it
+// (relative weight) and the medications prescribed for it.
+type condition struct {
 	name, specialty, device string
 	weight                  int
 	meds                    []rxPlan
-}{
+}
+
+// conditions are the chronic conditions; a patient gets one medication
+// of each they have.
+var conditions = []condition{
 	{"hypertension", "cardiology", DeviceBPCuff, 30, []rxPlan{{"lisinopril", "10 mg", "once daily"}, {"losartan", "50 mg", "once daily"}, {"amlodipine", "5 mg", "once daily"}}},
 	{"type 2 diabetes", "endocrinology", DeviceGlucoseMeter, 22, []rxPlan{{"metformin", "500 mg", "twice daily"}, {"glipizide", "5 mg", "once daily"}}},
 	{"hyperlipidemia", "primary care", "", 20, []rxPlan{{"simvastatin", "20 mg", "nightly"}, {"atorvastatin", "20 mg", "once daily"}}},
@@ -157,6 +162,25 @@ var alternatives = map[string][]rxPlan{
 	"metoprolol":    {{"atenolol", "50 mg", "once daily"}},
 	"sumatriptan":   {{"rizatriptan", "10 mg", "as needed"}},
 	"aspirin":       {{"ibuprofen", "400 mg", "three times daily"}},
+	"clopidogrel":   {{"aspirin", "81 mg", "once daily"}},
+}
+
+// comorbid are the conditions that often come with a condition: chronic
+// pain, low mood, anxiety and poor sleep with one another, and heart
+// disease with heart disease. A patient with the first has one of the
+// others as the next condition two times in three.
+var comorbid = map[string][]string{
+	"chronic back pain":       {"depression", "generalized anxiety", "insomnia"},
+	"depression":              {"chronic back pain", "generalized anxiety", "insomnia"},
+	"generalized anxiety":     {"insomnia", "depression", "chronic back pain"},
+	"atrial fibrillation":     {"coronary artery disease", "hypertension", "chronic back pain"},
+	"coronary artery disease": {"atrial fibrillation", "hypertension", "hyperlipidemia"},
+}
+
+// conditionIndex returns the index of the condition named name in
+// conditions, or -1.
+func conditionIndex(name string) int {
+	return slices.IndexFunc(conditions, func(c condition) bool { return c.name == name })
 }
 
 var supplierNames = []string{"Corner Drug", "Wellway Pharmacy", "CityCare Pharmacy", "Greenleaf Apothecary", "Main Street Chemist",
@@ -336,8 +360,12 @@ func (g *generator) patient(i int) {
 	// Conditions, without two medications of a major interaction.
 	var conds []int
 	var meds []rxPlan
+	next := -1 // a comorbid condition to draw next
 	for n := 1 + r.IntN(4); len(conds) < n; {
 		c := weightedCondition(r)
+		if next >= 0 {
+			c, next = next, -1
+		}
 		if slices.Contains(conds, c) {
 			if r.IntN(4) == 0 {
 				break
@@ -356,6 +384,10 @@ func (g *generator) patient(i int) {
 		}
 		conds = append(conds, c)
 		meds = append(meds, m)
+		if co := comorbid[conditions[c].name]; len(co) > 0 && r.IntN(3) != 0 {
+			next = conditionIndex(co[r.IntN(len(co))])
+			n = max(n, len(conds)+1)
+		}
 	}
 	rec := &MedicalRecord{PatientID: p.ID, Allergies: []string{}}
 	for _, c := range conds {
@@ -401,19 +433,21 @@ func (g *generator) patient(i int) {
 		if expires.Before(nowTime) {
 			rx.RefillsRemaining = 1 + r.IntN(3) // lapsed with refills left: a refill trap
 		}
-		if alts := alternatives[m.med]; len(alts) > 0 && r.IntN(10) < 7 {
-			a := alts[r.IntN(len(alts))]
-			// A prescriber's approval can predate another drug of the
-			// regimen that now interacts with it: the interaction trap.
-			var risky []rxPlan
-			for _, alt := range alts {
-				for _, other := range meds {
-					if sev, _ := ref.interaction(alt.med, other.med); sev == SeverityMajor && other.med != m.med {
-						risky = append(risky, alt)
-					}
+		// A prescriber's approval can predate another drug of the regimen
+		// that now interacts with it: the interaction trap. Such a
+		// regimen is under review, so most of them carry an approval.
+		alts := alternatives[m.med]
+		var risky []rxPlan
+		for _, alt := range alts {
+			for _, other := range meds {
+				if sev, _ := ref.interaction(alt.med, other.med); sev == SeverityMajor && other.med != m.med {
+					risky = append(risky, alt)
 				}
 			}
-			if len(risky) > 0 && r.IntN(5) < 3 {
+		}
+		if len(alts) > 0 && (r.IntN(10) < 7 || len(risky) > 0 && r.IntN(3) != 0) {
+			a := alts[r.IntN(len(alts))]
+			if len(risky) > 0 && r.IntN(5) < 4 {
 				a = risky[r.IntN(len(risky))]
 			}
 			rx.Approved = append(rx.Approved, Alternative{Medication: a.med, Dose: a.dose, Frequency: a.freq})
@@ -423,14 +457,26 @@ func (g *generator) patient(i int) {
 	}
 	// Appointments: past visits, then upcoming ones.
 	var waived bool
-	// One patient in six often misses visits.
-	unreliable := r.IntN(6) == 0
-	for k, n := 0, 1+r.IntN(4); k < n; k++ {
+	// One patient in four often misses visits: they had two to four
+	// visits this past year, and their first fee of the year was
+	// usually waived.
+	unreliable := r.IntN(4) == 0
+	visits, months, waiverOdds := 1+r.IntN(4), 17, 2
+	if unreliable {
+		visits, months, waiverOdds = 2+r.IntN(3), 11, 4
+	}
+	for k := 0; k < visits; k++ {
 		c := conds[r.IntN(len(conds))]
 		prID := g.providerFor(conditions[c].specialty, p.Address.State)
 		pr := ref.Providers[prID]
-		when := nowTime.AddDate(0, -1-r.IntN(17), -r.IntN(28))
+		when := nowTime.AddDate(0, -1-r.IntN(months), -r.IntN(28))
 		when = time.Date(when.Year(), when.Month(), when.Day(), 9+r.IntN(7), 30*r.IntN(2), 0, 0, time.UTC)
+		switch when.Weekday() { // the clinic sees patients on weekdays
+		case time.Saturday:
+			when = when.AddDate(0, 0, -1)
+		case time.Sunday:
+			when = when.AddDate(0, 0, 1)
+		}
 		a := g.appointment(p, pr, when.Format(timeLayout), conditions[c].specialty)
 		x := r.IntN(20)
 		if unreliable && r.IntN(2) == 0 {
@@ -445,7 +491,7 @@ func (g *generator) patient(i int) {
 			a.CancelledAt = when.AddDate(0, 0, -2).Format(timeLayout)
 		default:
 			a.Status, a.NoShowFee = StatusNoShow, NoShowFee
-			if !waived && r.IntN(2) == 0 && (!unreliable || when.After(nowTime.AddDate(-1, 0, 0))) {
+			if !waived && r.IntN(waiverOdds) != 0 && (!unreliable || when.After(nowTime.AddDate(-1, 0, 0))) {
 				waived, a.FeeWaived = true, true
 				a.WaivedOn = when.AddDate(0, 0, 3).Format(dateLayout)
 			}
@@ -454,24 +500,30 @@ func (g *generator) patient(i int) {
 	slices.SortFunc(rec.Visits, func(a, b VisitNote) int { return strings.Compare(a.Date, b.Date) })
 	for k, n := 0, r.IntN(3); k < n; k++ {
 		c := conds[r.IntN(len(conds))]
-		pr := ref.Providers[g.providerFor(conditions[c].specialty, p.Address.State)]
-		// One in three upcoming visits is within a day.
+		sp := conditions[c].specialty
+		pr := ref.Providers[g.providerFor(sp, p.Address.State)]
+		// One in three upcoming visits is within a day, with a provider
+		// of the specialty who has a slot that soon, else a same-day
+		// primary care visit.
 		to := nowTime.AddDate(0, 0, BookingDays)
 		if r.IntN(3) == 0 {
-			to = nowTime.Add(24 * time.Hour)
-		}
-		var free []string
-		for _, s := range scheduleSlots(pr, nowTime, to) {
-			if !g.taken[pr.ID+s] {
-				free = append(free, s)
+			to = nowTime.Add(cancellationWindow)
+			soon := g.providersFreeUntil(sp, p.Address.State, to)
+			if len(soon) == 0 {
+				sp = "primary care"
+				soon = g.providersFreeUntil(sp, p.Address.State, to)
+			}
+			if len(soon) > 0 {
+				pr = ref.Providers[soon[r.IntN(len(soon))]]
 			}
 		}
+		free := g.freeUntil(pr, to)
 		if len(free) == 0 {
 			continue
 		}
 		s := free[r.IntN(len(free))]
 		g.taken[pr.ID+s] = true
-		a := g.appointment(p, pr, s, conditions[c].specialty)
+		a := g.appointment(p, pr, s, sp)
 		a.Status = StatusScheduled
 	}
 	slices.SortFunc(p.AppointmentIDs, func(a, b string) int {
@@ -554,6 +606,25 @@ func (g *generator) providerFor(specialty, state string) string {
 		return licensed[g.r.IntN(len(licensed))]
 	}
 	return any[g.r.IntN(len(any))]
+}
+
+// freeUntil returns pr's slots after Now and up to to that no
+// appointment has taken.
+func (g *generator) freeUntil(pr *Provider, to time.Time) []string {
+	return slices.DeleteFunc(scheduleSlots(pr, nowTime, to), func(s string) bool { return g.taken[pr.ID+s] })
+}
+
+// providersFreeUntil returns the ids of the providers of specialty
+// licensed in state with a free slot up to to, in id order.
+func (g *generator) providersFreeUntil(specialty, state string, to time.Time) []string {
+	var out []string
+	for _, id := range sortedKeys(g.db.Reference.Providers) {
+		pr := g.db.Reference.Providers[id]
+		if pr.Specialty == specialty && slices.Contains(pr.LicensedStates, state) && len(g.freeUntil(pr, to)) > 0 {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 func (g *generator) appointment(p *Patient, pr *Provider, start, specialty string) *Appointment {

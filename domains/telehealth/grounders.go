@@ -90,6 +90,18 @@ func devicesOf(db *DB, patientID string, keep func(d *Device) bool) []string {
 	return out
 }
 
+// knownBefore reports whether the appointment or device id was in the
+// database the episode started from: its id is on what the clinic sent
+// the patient, not made by an earlier request of the task (a visit just
+// booked, a device just shipped). A database that is no episode's
+// copy-on-write clone holds only such records.
+func knownBefore(db *DB, id string) bool {
+	if db.base == nil {
+		return true
+	}
+	return db.base.db.Appointments[id] != nil || db.base.db.Devices[id] != nil
+}
+
 // lateStart reports whether an appointment starts within the
 // cancellation window.
 func lateStart(a *Appointment) bool {
@@ -110,7 +122,7 @@ func say(start string) string {
 
 var deviceWords = map[string]string{DeviceGlucoseMeter: "glucose meter", DeviceBPCuff: "blood pressure cuff", DevicePulseOx: "pulse oximeter"}
 
-var cancelReasons = []string{"a work conflict", "a family emergency", "travel", "feeling better", "a car problem"}
+var cancelReasons = []string{"a work conflict", "a family emergency", "travel", "a schedule change", "a car problem"}
 
 // freeSlots returns pr's open slots at which the patient has no other
 // scheduled appointment.
@@ -176,7 +188,7 @@ func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) }))
+	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(db, a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -269,7 +281,7 @@ func groundReschedule(g sim.GroundContext) (sim.Grounding, bool) {
 	state := db.Patients[g.UserID].Address.State
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool {
 		pr := db.Reference.Providers[a.ProviderID]
-		return scheduled(a) && !lateStart(a) && slices.Contains(pr.LicensedStates, state) && slices.Contains(pr.VisitTypes, a.VisitType) &&
+		return scheduled(a) && !lateStart(a) && knownBefore(db, a.ID) && slices.Contains(pr.LicensedStates, state) && slices.Contains(pr.VisitTypes, a.VisitType) &&
 			len(freeSlots(db, pr, g.UserID)) > 0
 	}))
 	if !ok {
@@ -460,7 +472,7 @@ func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) }))
+	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) && knownBefore(db, d.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -564,7 +576,7 @@ func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(db.Appointments[a].Start, db.Appointments[b].Start) })
 	a := db.Appointments[ids[0]]
-	purpose := oneOf(g, purposes...)
+	purpose := oneOf(g, "for my own notes", "for a form I'm filling in", "so I can tell my family", "so I can plan my week")
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
@@ -657,6 +669,22 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 
 func transferAction(summary string) emobench.Action { return action(ToolTransfer, "summary", summary) }
 
+// emergencySigns are the symptoms and feelings of the transfer intents that
+// are emergency warning signs of policy.md: the agent tells the patient to
+// call 911 before transferring.
+var emergencySigns = map[string]bool{
+	"a tight chest and shortness of breath": true, "a bad headache and blurred vision": true, "short of breath": true,
+}
+
+// clinicalSummary is the gold transfer summary of a patient reporting
+// what, with the 911 advice policy.md asks for an emergency warning sign.
+func clinicalSummary(what, sign string) string {
+	if emergencySigns[sign] {
+		return what + " These are emergency warning signs; I told the patient to call 911 now."
+	}
+	return what
+}
+
 func groundSymptoms(g sim.GroundContext) (sim.Grounding, bool) {
 	key := g.UserID + "/symptoms"
 	if g.UsedInTask != nil && g.UsedInTask(key) {
@@ -664,11 +692,12 @@ func groundSymptoms(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	symptom := oneOf(g, "a tight chest and shortness of breath", "a bad headache and blurred vision", "a high fever and chills",
 		"swelling in my ankles that keeps getting worse", "dizziness every time I stand up")
+	summary := clinicalSummary(fmt.Sprintf("Patient %s reports %s and asks for clinical advice.", g.UserID, symptom), symptom)
 	return sim.Grounding{
 		Slots:   map[string]string{"symptom": symptom},
 		Facts:   map[string]string{"symptom": symptom},
 		Request: emobench.Request{Text: fmt.Sprintf("I have %s; I need to talk to a nurse.", symptom), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{action(ToolGetPatient, "patient_id", g.UserID), transferAction(fmt.Sprintf("Patient %s reports %s and asks for clinical advice.", g.UserID, symptom))},
+		Actions: []emobench.Action{action(ToolGetPatient, "patient_id", g.UserID), transferAction(summary)},
 		Uses:    []string{key},
 	}, true
 }
@@ -688,7 +717,7 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"device_id": id, "feeling": feeling},
 		Request: emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of device %s.", feeling, id), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{action(ToolListUploads, "device_id", id),
-			transferAction(fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id))},
+			transferAction(clinicalSummary(fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling))},
 		Uses: []string{id},
 	}, true
 }
@@ -745,7 +774,7 @@ func groundCancelLate(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) }))
+	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(db, a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -779,14 +808,63 @@ func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
 	owner := db.Patients[db.Appointments[id].PatientID]
 	reason := oneOf(g, cancelReasons...)
 	return sim.Grounding{
-		Slots: withCapitals(map[string]string{"appointment_id": id, "owner": owner.Name.First + " " + owner.Name.Last,
-			"relative": oneOf(g, "mother", "father", "husband", "wife", "brother", "sister"), "reason": reason}, "owner"),
+		Slots: map[string]string{"appointment_id": id, "owner": owner.Name.First + " " + owner.Name.Last,
+			"relative": relativeWord(g, me, owner), "their": pronouns(owner)[1], "them": pronouns(owner)[0], "reason": reason},
 		Facts:     map[string]string{"appointment_id": id, "reason": reason},
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel appointment %s for my relative %s; the reason is %s.", id, owner.Name.First, reason), Tools: []string{ToolGetPatient}},
 		Actions:   []emobench.Action{action(ToolGetPatient, "patient_id", me.ID), action(ToolGetAppointment, "appointment_id", id)},
 		Forbidden: []emobench.Action{cancelRefusal(id, reason)},
 		Uses:      []string{id},
 	}, true
+}
+
+// femaleNames and maleNames are the first names of the generated data
+// that read as a woman's or a man's; the others (Quinn) read as either.
+var (
+	femaleNames = []string{"Amara", "Bianca", "Carmen", "Dalia", "Elena", "Fatima", "Grace", "Hana", "Isabel", "Julia", "Keiko",
+		"Lucia", "Maya", "Nadia", "Nora", "Paula", "Priya", "Rosa", "Sofia", "Tara", "Uma", "Vera", "Wendy", "Ximena", "Yara", "Zoe"}
+	maleNames = []string{"Aiden", "Ben", "Caleb", "Dmitri", "Ethan", "Farid", "Gabriel", "Hiro", "Ivan", "Jamal", "Kofi", "Liam",
+		"Mateo", "Omar", "Oscar", "Rafael", "Samuel", "Tomas", "Umar", "Victor", "Wes", "Yusuf", "Zane"}
+)
+
+// relativeWord is what the patient me calls the relative owner: a parent
+// when owner is 18 or more years older, a child when 18 or more younger,
+// else a spouse or a sibling, in the word of owner's first name's gender.
+func relativeWord(g sim.GroundContext, me, owner *Patient) string {
+	words := [][3]string{{"mother", "father", "parent"}, {"daughter", "son", "child"}, {"wife", "husband", "spouse"}, {"sister", "brother", "sibling"}}
+	older := yearOf(me.DateOfBirth) - yearOf(owner.DateOfBirth)
+	kind := 2 + g.Rand.IntN(2)
+	switch {
+	case older >= 18:
+		kind = 0
+	case older <= -18:
+		kind = 1
+	}
+	return words[kind][genderOf(owner)]
+}
+
+// genderOf returns 0 when p's first name reads as a woman's, 1 as a
+// man's, else 2.
+func genderOf(p *Patient) int {
+	switch {
+	case slices.Contains(femaleNames, p.Name.First):
+		return 0
+	case slices.Contains(maleNames, p.Name.First):
+		return 1
+	}
+	return 2
+}
+
+// pronouns returns the object and possessive pronouns for p: her, his or
+// them, their.
+func pronouns(p *Patient) [2]string {
+	return [][2]string{{"her", "her"}, {"him", "his"}, {"them", "their"}}[genderOf(p)]
+}
+
+// yearOf returns the year of a YYYY-MM-DD date, 0 when it has none.
+func yearOf(date string) int {
+	y, _ := strconv.Atoi(strings.SplitN(date, "-", 2)[0])
+	return y
 }
 
 func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
