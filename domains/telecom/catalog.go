@@ -279,7 +279,7 @@ func catalogIntents() []sim.Intent {
 			Templates: []string{
 				"Is there an outage in {zip} right now? My service has been patchy and I want to know its status {purpose}.",
 				"I'd like to know whether the network problem around {zip} is over or still going, {purpose}.",
-				"What's the status of the outage in my area, {zip}? I'm asking {purpose}.",
+				"Is the network down in my area, {zip}, or has any outage there been fixed? I'm asking {purpose}.",
 			},
 			Ground: groundOutageStatus,
 		},
@@ -314,7 +314,11 @@ func catalogIntents() []sim.Intent {
 			Ground: groundDisputeTransfer,
 		},
 		// Forbidden intents, those that ground for the fewest customers
-		// first: SpreadIntents tries the least kept in catalog order.
+		// first: SpreadIntents tries the least kept in catalog order. When
+		// the policy offers an allowed alternative (a plan change from the
+		// next cycle, a shorter arrangement, paying the bill first), every
+		// template declines it: a user who accepted would leave a state
+		// the gold does not have, failing an agent that did right.
 		{
 			Name: "second_late_fee_waiver", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolGetBilling},
@@ -339,9 +343,9 @@ func catalogIntents() []sim.Intent {
 			Name: "feature_on_suspended_line", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolGetLine},
 			Templates: []string{
-				"I want {feature} added to my line {phone_number} before my trip.",
-				"Please put {feature} on {phone_number}; I leave on Friday.",
-				"Turn on {feature} for {phone_number}, please.",
+				"I want {feature} added to my line {phone_number} before my trip. If it can't go on the line as it is now, leave it.",
+				"Please put {feature} on {phone_number}; I leave on Friday. If it can't go on the line as it is now, leave it.",
+				"Turn on {feature} for {phone_number}, please. If it can't go on the line as it is now, leave it.",
 			},
 			Ground: groundFeatureSuspended,
 		},
@@ -349,9 +353,9 @@ func catalogIntents() []sim.Intent {
 			Name: "reactivate_with_overdue", Kind: sim.IntentForbidden, Families: debtFamilies,
 			Path: []string{ToolGetBilling},
 			Templates: []string{
-				"My line {phone_number} was cut off. I want it back on today; I'll sort out the bill later.",
-				"Please turn {phone_number} back on. I can't pay the overdue bill this week.",
-				"I need {phone_number} working again now, and I'm not paying the late bill until next month.",
+				"My line {phone_number} was cut off. I want it back on today; I'll sort out the bill later. If the bill has to be paid first, leave the line as it is.",
+				"Please turn {phone_number} back on. I can't pay the overdue bill this week. If the bill has to be paid first, leave the line as it is.",
+				"I need {phone_number} working again now, and I'm not paying the late bill until next month. If the bill has to be paid first, leave the line as it is.",
 			},
 			Ground: groundReactivateOverdue,
 		},
@@ -369,9 +373,9 @@ func catalogIntents() []sim.Intent {
 			Name: "arrangement_too_long", Kind: sim.IntentForbidden, Families: debtFamilies,
 			Path: []string{ToolGetBilling},
 			Templates: []string{
-				"My {month} bill is overdue and I can only manage it over {installments} months.",
-				"I want the late {month} bill split into {installments} monthly payments, nothing shorter.",
-				"Please spread my overdue {month} bill across {installments} installments.",
+				"My {month} bill is overdue and I can only manage it over {installments} months. If I can't split it into {installments} payments, leave it.",
+				"I want the late {month} bill split into {installments} monthly payments, nothing shorter. If I can't split it into {installments} payments, leave it.",
+				"Please spread my overdue {month} bill across {installments} installments. If I can't split it into {installments} payments, leave it.",
 			},
 			Ground: groundArrangementTooLong,
 		},
@@ -389,9 +393,9 @@ func catalogIntents() []sim.Intent {
 			Name: "change_plan_today", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolGetCustomer},
 			Templates: []string{
-				"I want line {phone_number} on the {plan} plan starting today, {today}, not next month.",
-				"Put {phone_number} on {plan} right now, effective today ({today}); I'm not waiting for the next cycle.",
-				"I need the {plan} plan on {phone_number} from today, {today}.",
+				"I want line {phone_number} on the {plan} plan starting today, {today}, not next month. If it can't start today, I don't want the change at all.",
+				"Put {phone_number} on {plan} right now, effective today ({today}); I'm not waiting for the next cycle. If it can't start today, I don't want the change at all.",
+				"I need the {plan} plan on {phone_number} from today, {today}. If it can't start today, I don't want the change at all.",
 			},
 			Ground: groundChangePlanToday,
 		},

@@ -757,12 +757,14 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 	return sim.Grounding{
 		Slots: map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name, "today": Today},
 		Facts: map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name, "effective_date": Today},
-		Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s effective today, %s.", l.PhoneNumber, p.Name, Today),
+		Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
 			Tools: []string{ToolGetCustomer}},
 		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
 		Outputs: []string{c.NextCycleStart()},
-		Forbidden: []emobench.Action{action(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
-			"new_plan_id", p.ID, "effective_date", Today)},
+		// Any plan on the line from today is forbidden; the change the
+		// policy offers, from the next cycle, is not.
+		Forbidden: []emobench.Action{withCompareArgs(action(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+			"new_plan_id", p.ID, "effective_date", Today), "phone_number", "effective_date")},
 		Uses: []string{l.PhoneNumber},
 	}, true
 }
@@ -783,13 +785,16 @@ func groundSeniorUnderage(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func arrangementRefusal(c *Customer, b *Bill, n int) sim.Grounding {
+// arrangementRefusal grounds a refused arrangement of b in n
+// installments; a call matching compare (the forbidden entry's
+// CompareArgs, nil: its ids) is the forbidden arrangement.
+func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grounding {
 	return sim.Grounding{
 		Slots:     map[string]string{"month": monthName(b.Period), "installments": strconv.Itoa(n)},
 		Facts:     map[string]string{"bill_id": b.ID, "installments": strconv.Itoa(n)},
 		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments.", b.ID, n), Tools: []string{ToolGetBilling}},
 		Actions:   []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{action(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n)},
+		Forbidden: []emobench.Action{withCompareArgs(action(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
 		Uses:      []string{b.ID},
 	}
 }
@@ -817,7 +822,11 @@ func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return arrangementRefusal(c, b, 4+g.Rand.IntN(5)), true
+	// Only the installments asked for are forbidden: the policy allows an
+	// arrangement of the bill in three or fewer.
+	gr := arrangementRefusal(c, b, 4+g.Rand.IntN(5), "bill_id", "installments")
+	gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or none at all."
+	return gr, true
 }
 
 func groundSecondWaiver(g sim.GroundContext) (sim.Grounding, bool) {
@@ -926,6 +935,15 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 		Forbidden: []emobench.Action{action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
 		Uses:      []string{l.PhoneNumber},
 	}, true
+}
+
+// withCompareArgs sets the arguments a call must match to count as the
+// forbidden write a; none given keeps nil, the ids a names.
+func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
+	if len(args) > 0 {
+		a.CompareArgs = args
+	}
+	return a
 }
 
 // withCapitals adds to slots each of keys capitalized, with its value

@@ -514,17 +514,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				b.Paid += amount
 				pay := Payment{ID: fmt.Sprintf("PAY%s-%d", c.ID[1:], len(c.Payments)+1), BillID: b.ID, Amount: amount, MethodID: strings.TrimSpace(a.MethodID), Date: Today}
 				c.Payments = append(c.Payments, pay)
-				if b.Balance() == 0 {
-					b.Status = BillPaid
-					for i := range c.Arrangements {
-						if c.Arrangements[i].BillID == b.ID && c.Arrangements[i].Status == "active" {
-							c.Arrangements[i].Status = "completed"
-						}
-					}
-				}
-				if !slices.ContainsFunc(c.Bills, func(b *Bill) bool { return b.Status == BillOverdue }) {
-					c.Status = "active"
-				}
+				settleBill(c, b)
 				return jsonResult(map[string]any{"payment": pay, "bill_balance": b.Balance(), "bill_status": b.Status})
 			}),
 		newTool(ToolReactivateLine, "Reactivate a suspended line.", true,
@@ -628,9 +618,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				c = db.ownCustomer(c.ID)
 				b = c.bill(b.ID)
 				b.LateFeeWaived = true
-				if b.Balance() == 0 {
-					b.Status = BillPaid
-				}
+				settleBill(c, b)
 				cr := Credit{ID: fmt.Sprintf("CR%s-%d", c.ID[1:], len(c.Credits)+1), Kind: CreditLateFee, Amount: b.LateFee, Date: Today, BillID: b.ID}
 				c.Credits = append(c.Credits, cr)
 				return jsonResult(map[string]any{"credit": cr, "bill_balance": b.Balance()})
@@ -647,6 +635,25 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			}),
 	}
 })
+
+// settleBill updates what follows from the balance of b, a bill of c
+// whose balance just went down (a payment, a waived late fee), so that the
+// same money in either order leaves the same state: a bill with nothing
+// left is paid and its active arrangement completed, and an account with
+// no overdue bill left is active again.
+func settleBill(c *Customer, b *Bill) {
+	if b.Balance() == 0 {
+		b.Status = BillPaid
+		for i := range c.Arrangements {
+			if c.Arrangements[i].BillID == b.ID && c.Arrangements[i].Status == "active" {
+				c.Arrangements[i].Status = "completed"
+			}
+		}
+	}
+	if !slices.ContainsFunc(c.Bills, func(b *Bill) bool { return b.Status == BillOverdue }) {
+		c.Status = "active"
+	}
+}
 
 // ongoingOutage returns an ongoing outage in zip, or nil.
 func ongoingOutage(db *DB, zip string) *Outage {

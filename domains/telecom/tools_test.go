@@ -325,6 +325,38 @@ func TestWaiveLateFee(t *testing.T) {
 	breaks(t, env, RuleLateFeeOncePerYear, c2.ID, ToolWaiveLateFee, args("customer_id", c2.ID, "bill_id", billWhere(c2, hasLateFee).ID))
 }
 
+// TestWaiveLateFee_EitherOrder checks that paying an overdue bill less its
+// late fee and waiving the fee leave the same state in either order: the
+// bill paid and the account, with no other overdue bill, active again.
+func TestWaiveLateFee_EitherOrder(t *testing.T) {
+	c := customerWhere(t, "past due with one overdue bill, which has a late fee", func(c *Customer) bool {
+		overdue := 0
+		for _, b := range c.Bills {
+			if b.Status == BillOverdue {
+				overdue++
+			}
+		}
+		return c.Status == "past_due" && overdue == 1 && hasLateFee(billWhere(c, isOverdue))
+	})
+	b := billWhere(c, isOverdue)
+	pay := args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", sortedKeys(c.PaymentMethods)[0], "amount", dollars(b.Balance()-b.LateFee))
+	waive := args("customer_id", c.ID, "bill_id", b.ID)
+	payFirst, waiveFirst := newEnv(), newEnv()
+	call(t, payFirst, ToolMakePayment, pay)
+	call(t, payFirst, ToolWaiveLateFee, waive)
+	call(t, waiveFirst, ToolWaiveLateFee, waive)
+	call(t, waiveFirst, ToolMakePayment, pay)
+	for name, env := range map[string]*sim.StateEnv[DB]{"pay, then waive": payFirst, "waive, then pay": waiveFirst} {
+		got := env.State.Customers[c.ID]
+		if got.Status != "active" || got.bill(b.ID).Status != BillPaid {
+			t.Errorf("%s: account %s, bill %s %s; want active and paid", name, got.Status, b.ID, got.bill(b.ID).Status)
+		}
+	}
+	if got, want := payFirst.Hash(), waiveFirst.Hash(); got != want {
+		t.Errorf("hash after paying then waiving = %s, after waiving then paying %s; want equal", got, want)
+	}
+}
+
 func TestTransfer(t *testing.T) {
 	env := newEnv()
 	if got := call(t, env, ToolTransfer, args("summary", "port-out")); got != transferMessage {

@@ -1,0 +1,156 @@
+package telecom
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"regexp"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// refusalAlternative is what the policy offers instead of a forbidden
+// intent's write: calls of the forbidden tool (from the forbidden entry
+// f, for customer c) that the policy allows, and the words every
+// template of the intent declines the alternative with. No calls: the
+// policy offers none, or only after another write the user declines
+// (paying the bill first, troubleshooting first). No decline: it offers
+// nothing to decline.
+type refusalAlternative struct {
+	decline *regexp.Regexp
+	tool    string
+	calls   func(c *Customer, f emobench.Action) []emobench.Action
+}
+
+var refusalAlternatives = map[string]refusalAlternative{
+	"change_plan_today": {regexp.MustCompile(`(?i)If it can't start today, I don't want the change at all\.`), ToolChangePlan,
+		func(c *Customer, f emobench.Action) []emobench.Action {
+			return []emobench.Action{withArg(f, "effective_date", c.NextCycleStart())}
+		}},
+	"arrangement_too_long": {regexp.MustCompile(`(?i)If I can't split it into (\d+|\{installments\}) payments, leave it\.`), ToolCreateArrangement,
+		func(_ *Customer, f emobench.Action) []emobench.Action {
+			return []emobench.Action{withArg(f, "installments", 2), withArg(f, "installments", maxPolicyInstallments)}
+		}},
+	"reactivate_with_overdue":        {decline: regexp.MustCompile(`(?i)If the bill has to be paid first, leave the line as it is\.`)},
+	"feature_on_suspended_line":      {decline: regexp.MustCompile(`(?i)If it can't go on the line as it is now, leave it\.`)},
+	"ticket_without_troubleshooting": {decline: regexp.MustCompile(`(?i)don't run any tests|Skip the troubleshooting|without any checks`)},
+	"second_late_fee_waiver":         {},
+	"arrangement_bill_not_due":       {},
+	"senior_discount_underage":       {},
+	"credit_without_outage":          {},
+}
+
+// withArg returns a call of a's tool with a's arguments but key set to
+// value.
+func withArg(a emobench.Action, key string, value any) emobench.Action {
+	var kw map[string]any
+	if err := json.Unmarshal(a.Arguments, &kw); err != nil {
+		panic(err)
+	}
+	kw[key] = value
+	raw, err := json.Marshal(kw)
+	if err != nil {
+		panic(err)
+	}
+	return emobench.Action{Name: a.Name, Arguments: raw}
+}
+
+// checkAlternatives checks the alternatives of intent in to the forbidden
+// entries forbidden of a task for userID on env: each call of in's
+// alternatives that the policy allows matches none of them. It returns
+// how many it checked.
+func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], userID string, in string, forbidden []emobench.Action) int {
+	t.Helper()
+	alt := refusalAlternatives[in]
+	n := 0
+	for _, f := range forbidden {
+		if alt.calls == nil || f.Name != alt.tool {
+			continue
+		}
+		for _, call := range alt.calls(env.State.Customers[userID], f) {
+			if CheckPolicy(env, userID, call) != nil {
+				continue // another trap's entry, such as a bill not yet due
+			}
+			n++
+			for _, g := range forbidden {
+				if sim.ForbiddenMatch(g, call) {
+					t.Errorf("%s: the allowed %s%s matches the forbidden %s%s (compare_args %v)", who, call.Name, call.Arguments, g.Name, g.Arguments, g.CompareArgs)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// TestCatalog_RefusalAlternatives checks each forbidden intent against
+// what its policy offers instead: every template declines the
+// alternative (so does every embedded task's instruction), and on every
+// grounding and every embedded task the alternative's calls pass
+// CheckPolicy and match no forbidden entry, while the forbidden write
+// matches its own entry. So a user who accepted the offer would not fail
+// an agent for making it.
+func TestCatalog_RefusalAlternatives(t *testing.T) {
+	c := Catalog()
+	for _, in := range c.Intents {
+		alt, ok := refusalAlternatives[in.Name]
+		if ok != (in.Kind == sim.IntentForbidden) {
+			t.Errorf("intent %s (%s): in refusalAlternatives %v, want it exactly for forbidden intents", in.Name, in.Kind, ok)
+		}
+		if alt.decline == nil {
+			continue
+		}
+		for _, tmpl := range in.Templates {
+			if !alt.decline.MatchString(tmpl) {
+				t.Errorf("%s: template %q does not decline the alternative (%s)", in.Name, tmpl, alt.decline)
+			}
+		}
+	}
+
+	db := episodeDB()
+	users := c.Users(NewEnvironment(db))
+	for i, in := range c.Intents {
+		if refusalAlternatives[in.Name].calls == nil {
+			continue
+		}
+		t.Run(in.Name, func(t *testing.T) {
+			grounded, checked := 0, 0
+			for j := 0; j < len(users) && grounded < 20; j++ {
+				gr, ok := groundFor(t, c, db, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+				if !ok {
+					continue
+				}
+				grounded++
+				for _, f := range gr.g.Forbidden {
+					if !sim.ForbiddenMatch(f, f) {
+						t.Errorf("%s/%s: the forbidden %s%s does not match itself", in.Name, gr.userID, f.Name, f.Arguments)
+					}
+				}
+				checked += checkAlternatives(t, in.Name+"/"+gr.userID, gr.env, gr.userID, in.Name, gr.g.Forbidden)
+			}
+			if grounded == 0 || checked < grounded {
+				t.Errorf("%d groundings, %d allowed alternatives checked: want one at least for each", grounded, checked)
+			}
+		})
+	}
+
+	for _, task := range New().Tasks() {
+		env := NewEnvironment(InitialDB())
+		for _, a := range task.Actions {
+			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
+			}
+		}
+		for _, in := range task.Intents {
+			if d := refusalAlternatives[in].decline; d != nil && !d.MatchString(task.Instruction) {
+				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, d)
+			}
+			if refusalAlternatives[in].calls == nil {
+				continue
+			}
+			if checkAlternatives(t, task.ID, env, task.UserID, in, task.Forbidden) == 0 {
+				t.Errorf("task %s (%v): no allowed alternative of %s checked", task.ID, task.Intents, in)
+			}
+		}
+	}
+}
