@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,13 +14,23 @@ import (
 
 // offlineLoopMarker is the HTML comment that README.md puts right before
 // the fenced sh block of the offline Tracer loop.
-const offlineLoopMarker = "<!-- offline-tracer-loop -->"
+const (
+	offlineLoopMarker     = "<!-- offline-tracer-loop -->"
+	fourDomainsLoopMarker = "<!-- offline-generalization-four-domains -->"
+)
 
 // readmeOfflineLoop returns the commands of README.md's offline Tracer
-// loop, each split into its words (without the leading "emobench"): the
-// lines of the first ```sh block after offlineLoopMarker, comments and
-// blank lines left out, a trailing backslash joining a line to the next.
+// loop (readmeBlock of offlineLoopMarker).
 func readmeOfflineLoop(t *testing.T) [][]string {
+	t.Helper()
+	return readmeBlock(t, offlineLoopMarker)
+}
+
+// readmeBlock returns the commands of the README.md block after marker,
+// each split into its words (without the leading "emobench"): the lines of
+// the first ```sh block after the marker, comments and blank lines left
+// out, a trailing backslash joining a line to the next.
+func readmeBlock(t *testing.T, offlineLoopMarker string) [][]string {
 	t.Helper()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -227,4 +238,38 @@ func jsonlRecords(t *testing.T, path string) int {
 		n++
 	}
 	return n
+}
+
+// TestREADME_OfflineGeneralizationFourDomains runs README.md's four-domain
+// generalization block as written, in an empty directory: every command
+// exits 0 and stats generalization prints retail and airline in domain,
+// telecom and telehealth out of domain, each with 20 paired tasks.
+func TestREADME_OfflineGeneralizationFourDomains(t *testing.T) {
+	cmds := readmeBlock(t, fourDomainsLoopMarker)
+	t.Chdir(t.TempDir())
+	var generalization string
+	for _, args := range cmds {
+		r := runCLI(t, "", args...)
+		if r.code != 0 {
+			t.Fatalf("emobench %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+		}
+		if subcommand(args) == "stats generalization" {
+			generalization = r.stdout
+		}
+	}
+	scopes := map[string]string{}
+	for _, line := range strings.Split(generalization, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 9 || f[0] == "model" {
+			continue
+		}
+		scopes[f[1]] = f[2]
+		if f[7] != "20" {
+			t.Errorf("%s: %s paired tasks, want 20\n%s", f[1], f[7], generalization)
+		}
+	}
+	want := map[string]string{"retail": "in-domain", "airline": "in-domain", "telecom": "out-of-domain", "telehealth": "out-of-domain"}
+	if !maps.Equal(scopes, want) {
+		t.Errorf("stats generalization scopes %v, want %v\n%s", scopes, want, generalization)
+	}
 }
