@@ -105,54 +105,52 @@ func CheckPolicy(env sim.Environment, patientID string, a emobench.Action) error
 	return nil
 }
 
-func norm(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }
-
 var (
 	ownPatient = policyRule{RuleOwnRecord, func(_ *DB, patientID string, a *policyArgs) string {
-		if strings.TrimSpace(a.PatientID) != patientID {
-			return fmt.Sprintf("patient %q is not the verified patient %s", a.PatientID, patientID)
+		if a.PatientID != patientID { // ids match exactly, as the tools look them up
+			return fmt.Sprintf("patient %q is not the verified patient %s", echo(a.PatientID), patientID)
 		}
 		return ""
 	}}
 	ownAppointment = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
-		switch appt := db.Appointments[norm(a.AppointmentID)]; {
+		switch appt := db.Appointments[a.AppointmentID]; {
 		case appt == nil:
-			return fmt.Sprintf("appointment %q does not exist", a.AppointmentID)
+			return fmt.Sprintf("appointment %q does not exist", echo(a.AppointmentID))
 		case appt.PatientID != patientID:
 			return fmt.Sprintf("appointment %s is %s's, not the verified patient %s's", appt.ID, appt.PatientID, patientID)
 		}
 		return ""
 	}}
 	ownPrescription = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
-		switch rx := db.Prescriptions[norm(a.PrescriptionID)]; {
+		switch rx := db.Prescriptions[a.PrescriptionID]; {
 		case rx == nil:
-			return fmt.Sprintf("prescription %q does not exist", a.PrescriptionID)
+			return fmt.Sprintf("prescription %q does not exist", echo(a.PrescriptionID))
 		case rx.PatientID != patientID:
 			return fmt.Sprintf("prescription %s is %s's, not the verified patient %s's", rx.ID, rx.PatientID, patientID)
 		}
 		return ""
 	}}
 	ownDevice = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
-		switch d := db.Devices[norm(a.DeviceID)]; {
+		switch d := db.Devices[a.DeviceID]; {
 		case d == nil:
-			return fmt.Sprintf("device %q does not exist", a.DeviceID)
+			return fmt.Sprintf("device %q does not exist", echo(a.DeviceID))
 		case d.PatientID != patientID:
 			return fmt.Sprintf("device %s is %s's, not the verified patient %s's", d.ID, d.PatientID, patientID)
 		}
 		return ""
 	}}
 	providerLicensed = policyRule{RuleProviderLicensed, func(db *DB, patientID string, a *policyArgs) string {
-		pr, p := db.Reference.Providers[norm(a.ProviderID)], db.Patients[patientID]
+		pr, p := db.Reference.Providers[a.ProviderID], db.Patients[patientID]
 		switch {
 		case pr == nil || p == nil:
-			return fmt.Sprintf("provider %q or patient %q does not exist", a.ProviderID, patientID)
+			return fmt.Sprintf("provider %q or patient %q does not exist", echo(a.ProviderID), patientID)
 		case !slices.Contains(pr.LicensedStates, p.Address.State):
 			return fmt.Sprintf("%s is licensed in %v, not in the patient's state %s", pr.Name, pr.LicensedStates, p.Address.State)
 		}
 		return ""
 	}}
 	cancellationWindowRule = policyRule{RuleCancellationWindow, func(db *DB, _ string, a *policyArgs) string {
-		appt := db.Appointments[norm(a.AppointmentID)]
+		appt := db.Appointments[a.AppointmentID]
 		if start, err := time.Parse(timeLayout, appt.Start); err == nil && start.Sub(nowTime) < cancellationWindow {
 			return fmt.Sprintf("appointment %s starts at %s, less than 24 hours from now (%s)", appt.ID, appt.Start, Now)
 		}
@@ -165,18 +163,18 @@ var (
 		return ""
 	}}
 	prescriberApproved = policyRule{RulePrescriberApproved, func(db *DB, _ string, a *policyArgs) string {
-		rx := db.Prescriptions[norm(a.PrescriptionID)]
+		rx := db.Prescriptions[a.PrescriptionID]
 		want := Alternative{Medication: strings.ToLower(strings.TrimSpace(a.Medication)), Dose: strings.TrimSpace(a.Dose), Frequency: strings.TrimSpace(a.Frequency)}
 		if !slices.Contains(rx.Approved, want) {
-			return fmt.Sprintf("%s %s %s is not an alternative the prescriber approved for %s (%v)", want.Medication, want.Dose, want.Frequency, rx.ID, rx.Approved)
+			return fmt.Sprintf("%s %s %s is not an alternative the prescriber approved for %s (%v)", echo(want.Medication), echo(want.Dose), echo(want.Frequency), rx.ID, rx.Approved)
 		}
 		return ""
 	}}
 	noMajorInteraction = policyRule{RuleNoMajorInteraction, func(db *DB, _ string, a *policyArgs) string {
-		rx := db.Prescriptions[norm(a.PrescriptionID)]
+		rx := db.Prescriptions[a.PrescriptionID]
 		med := strings.ToLower(strings.TrimSpace(a.Medication))
 		if other := majorWith(db, rx.PatientID, rx.ID, med); other != "" {
-			return fmt.Sprintf("%s has a major interaction with %s on the patient's regimen", med, other)
+			return fmt.Sprintf("%s has a major interaction with %s on the patient's regimen", echo(med), other)
 		}
 		return ""
 	}}
@@ -199,13 +197,13 @@ var (
 		return ""
 	})
 	prescriptionCurrent = policyRule{RulePrescriptionCurrent, func(db *DB, _ string, a *policyArgs) string {
-		if rx := db.Prescriptions[norm(a.PrescriptionID)]; rx.ExpiresOn < Today {
+		if rx := db.Prescriptions[a.PrescriptionID]; rx.ExpiresOn < Today {
 			return fmt.Sprintf("prescription %s expired on %s", rx.ID, rx.ExpiresOn)
 		}
 		return ""
 	}}
 	deviceFaulty = policyRule{RuleDeviceFaulty, func(db *DB, _ string, a *policyArgs) string {
-		d := db.Devices[norm(a.DeviceID)]
+		d := db.Devices[a.DeviceID]
 		if !faulty(db, d) {
 			return fmt.Sprintf("device %s uploaded a valid reading within the last %d days", d.ID, deviceQuietDays)
 		}
@@ -215,10 +213,10 @@ var (
 
 func supplierRule(name string, check func(db *DB, s *Supplier, rx *Prescription, p *Patient) string) policyRule {
 	return policyRule{name, func(db *DB, _ string, a *policyArgs) string {
-		rx := db.Prescriptions[norm(a.PrescriptionID)]
-		s := db.Reference.Suppliers[norm(a.SupplierID)]
+		rx := db.Prescriptions[a.PrescriptionID]
+		s := db.Reference.Suppliers[a.SupplierID]
 		if s == nil {
-			return fmt.Sprintf("supplier %q does not exist", a.SupplierID)
+			return fmt.Sprintf("supplier %q does not exist", echo(a.SupplierID))
 		}
 		p := db.Patients[rx.PatientID]
 		if p == nil {

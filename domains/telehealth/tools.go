@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/emobench/emobench/sim"
 )
@@ -62,24 +63,40 @@ var (
 	dobParam            = sim.Param{Name: "date_of_birth", Type: "string", Description: "The patient's date of birth, YYYY-MM-DD, such as '1978-04-23'."}
 )
 
+// maxEcho is how many characters of an argument an error message repeats:
+// an agent that sent a huge value gets an error, not the value back.
+const maxEcho = 80
+
+// echo returns s cut to maxEcho characters, with "…" when it was longer,
+// for an error message to quote.
+func echo(s string) string {
+	if utf8.RuneCountInString(s) <= maxEcho {
+		return s
+	}
+	return string([]rune(s)[:maxEcho]) + "…"
+}
+
+// The record lookups match ids exactly, as a store keyed by id does: no
+// case folding, no trimming.
+
 func (db *DB) patient(id string) (*Patient, error) {
-	if p := db.Patients[strings.TrimSpace(id)]; p != nil {
+	if p := db.Patients[id]; p != nil {
 		return p, nil
 	}
-	return nil, fmt.Errorf("patient %q not found", id)
+	return nil, fmt.Errorf("patient %q not found", echo(id))
 }
 
 func (db *DB) appointment(id string) (*Appointment, error) {
-	if a := db.Appointments[strings.ToUpper(strings.TrimSpace(id))]; a != nil {
+	if a := db.Appointments[id]; a != nil {
 		return a, nil
 	}
-	return nil, fmt.Errorf("appointment %q not found", id)
+	return nil, fmt.Errorf("appointment %q not found", echo(id))
 }
 
 func (db *DB) prescription(id string) (*Prescription, error) {
-	rx := db.Prescriptions[strings.ToUpper(strings.TrimSpace(id))]
+	rx := db.Prescriptions[id]
 	if rx == nil {
-		return nil, fmt.Errorf("prescription %q not found", id)
+		return nil, fmt.Errorf("prescription %q not found", echo(id))
 	}
 	return rx, nil
 }
@@ -96,24 +113,24 @@ func (db *DB) activePrescription(id string) (*Prescription, error) {
 }
 
 func (db *DB) provider(id string) (*Provider, error) {
-	if pr := db.Reference.Providers[strings.ToUpper(strings.TrimSpace(id))]; pr != nil {
+	if pr := db.Reference.Providers[id]; pr != nil {
 		return pr, nil
 	}
-	return nil, fmt.Errorf("provider %q not found", id)
+	return nil, fmt.Errorf("provider %q not found", echo(id))
 }
 
 func (db *DB) device(id string) (*Device, error) {
-	if d := db.Devices[strings.ToUpper(strings.TrimSpace(id))]; d != nil {
+	if d := db.Devices[id]; d != nil {
 		return d, nil
 	}
-	return nil, fmt.Errorf("device %q not found", id)
+	return nil, fmt.Errorf("device %q not found", echo(id))
 }
 
 // normDate checks a YYYY-MM-DD date.
 func normDate(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if _, err := time.Parse(dateLayout, s); err != nil {
-		return "", fmt.Errorf("date %q is not YYYY-MM-DD", s)
+		return "", fmt.Errorf("date %q is not YYYY-MM-DD", echo(s))
 	}
 	return s, nil
 }
@@ -146,7 +163,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 						return jsonResult(map[string]string{"patient_id": id})
 					}
 				}
-				return "", fmt.Errorf("no patient named %s %s born %s", strings.TrimSpace(a.First), strings.TrimSpace(a.Last), dob)
+				return "", fmt.Errorf("no patient named %s %s born %s", echo(strings.TrimSpace(a.First)), echo(strings.TrimSpace(a.Last)), dob)
 			}),
 		newTool(ToolFindByEmailDOB, "Find a patient's id by email address and date of birth. Use it to verify the patient's identity.", false,
 			[]sim.Param{{Name: "email", Type: "string", Description: "The patient's email address, such as 'maya.okafor12@example.com'."}, dobParam},
@@ -164,7 +181,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 						return jsonResult(map[string]string{"patient_id": id})
 					}
 				}
-				return "", fmt.Errorf("no patient with email %q born %s", a.Email, dob)
+				return "", fmt.Errorf("no patient with email %q born %s", echo(a.Email), dob)
 			}),
 		newTool(ToolGetPatient, "Get a patient's profile: contact details, state, insurance, preferred supplier, and the ids of their appointments, prescriptions and telemetry devices.", false,
 			[]sim.Param{patientIDParam},
@@ -212,7 +229,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				for _, m := range a.Medications {
 					m = strings.ToLower(strings.TrimSpace(m))
 					if db.Reference.Medications[m] == nil {
-						return "", fmt.Errorf("medication %q is not in the formulary", m)
+						return "", fmt.Errorf("medication %q is not in the formulary", echo(m))
 					}
 					if !slices.Contains(meds, m) {
 						meds = append(meds, m)
@@ -256,7 +273,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					}
 				}
 				if len(out) == 0 {
-					return "", fmt.Errorf("no providers with specialty %q", a.Specialty)
+					return "", fmt.Errorf("no providers with specialty %q", echo(a.Specialty))
 				}
 				return jsonResult(map[string]any{"specialty": sp, "providers": out})
 			}),
@@ -344,11 +361,11 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				start := strings.TrimSpace(a.Start)
 				if _, err := time.Parse(timeLayout, start); err != nil {
-					return "", fmt.Errorf("start_time %q is not YYYY-MM-DDTHH:MM", a.Start)
+					return "", fmt.Errorf("start_time %q is not YYYY-MM-DDTHH:MM", echo(a.Start))
 				}
 				vt := strings.TrimSpace(a.VisitType)
 				if !slices.Contains(pr.VisitTypes, vt) {
-					return "", fmt.Errorf("%s offers visit types %v, not %q", pr.Name, pr.VisitTypes, a.VisitType)
+					return "", fmt.Errorf("%s offers visit types %v, not %q", pr.Name, pr.VisitTypes, echo(a.VisitType))
 				}
 				if strings.TrimSpace(a.Reason) == "" {
 					return "", errors.New("reason must not be empty")
@@ -428,7 +445,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				med := strings.ToLower(strings.TrimSpace(a.Medication))
 				if db.Reference.Medications[med] == nil {
-					return "", fmt.Errorf("medication %q is not in the formulary", a.Medication)
+					return "", fmt.Errorf("medication %q is not in the formulary", echo(a.Medication))
 				}
 				dose, freq := strings.TrimSpace(a.Dose), strings.TrimSpace(a.Frequency)
 				if dose == "" || freq == "" {
@@ -452,9 +469,9 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				s := db.Reference.Suppliers[strings.ToUpper(strings.TrimSpace(a.SupplierID))]
+				s := db.Reference.Suppliers[a.SupplierID]
 				if s == nil {
-					return "", fmt.Errorf("supplier %q not found", a.SupplierID)
+					return "", fmt.Errorf("supplier %q not found", echo(a.SupplierID))
 				}
 				if s.ID == rx.SupplierID {
 					return "", fmt.Errorf("prescription %s is already with %s", rx.ID, s.ID)
@@ -523,7 +540,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				phone := strings.TrimSpace(a.Phone)
 				if len(phone) != 12 || phone[3] != '-' || phone[7] != '-' || strings.Trim(strings.ReplaceAll(phone, "-", ""), "0123456789") != "" {
-					return "", fmt.Errorf("phone %q is not NNN-NNN-NNNN", a.Phone)
+					return "", fmt.Errorf("phone %q is not NNN-NNN-NNNN", echo(a.Phone))
 				}
 				if phone == p.Phone {
 					return "", fmt.Errorf("patient %s already has phone %s", p.ID, phone)

@@ -2,6 +2,7 @@ package telehealth
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -93,7 +94,7 @@ func TestTools_Reads(t *testing.T) {
 		t.Errorf("record without conditions: %v", rec)
 	}
 	rx := db.Prescriptions[p.PrescriptionIDs[0]]
-	if got := call(t, db, ToolGetPrescription, map[string]string{"prescription_id": strings.ToLower(rx.ID)}); got["medication"] != rx.Medication {
+	if got := call(t, db, ToolGetPrescription, map[string]string{"prescription_id": rx.ID}); got["medication"] != rx.Medication {
 		t.Errorf("prescription: %v", got)
 	}
 	got := call(t, db, ToolCheckInteractions, map[string]any{"medications": []string{"Warfarin", "ibuprofen", "metformin"}})
@@ -109,7 +110,7 @@ func TestTools_Reads(t *testing.T) {
 	}
 	wantErr(t, db, ToolSearchProviders, map[string]string{"specialty": "astrology"}, "no providers")
 	pr := db.Reference.Providers["DR001"]
-	det := call(t, db, ToolGetProvider, map[string]string{"provider_id": "dr001"})
+	det := call(t, db, ToolGetProvider, map[string]string{"provider_id": "DR001"})
 	slots := det["open_slots"].([]any)
 	if len(slots) == 0 || len(slots) != len(db.openSlots(pr)) {
 		t.Errorf("open slots: %d", len(slots))
@@ -282,7 +283,7 @@ func TestTools_UpdateSupplier(t *testing.T) {
 			}
 		}
 	}
-	call(t, db, ToolUpdateSupplier, map[string]string{"prescription_id": rx.ID, "supplier_id": strings.ToLower(good.ID)})
+	call(t, db, ToolUpdateSupplier, map[string]string{"prescription_id": rx.ID, "supplier_id": good.ID})
 	if db.Prescriptions[rx.ID].SupplierID != good.ID {
 		t.Error("supplier not updated")
 	}
@@ -392,4 +393,108 @@ func TestEpisodeClone(t *testing.T) {
 	if episodeDB().StateHash() != initial {
 		t.Error("writes on an episode database reached the snapshot")
 	}
+}
+
+// TestTools_ExactIDs checks that every tool taking an id finds its record
+// only by the id exactly as stored, as a store keyed by id does: the id
+// works, and the id in lower case, with a space around it or unknown is
+// "not found" and changes nothing.
+func TestTools_ExactIDs(t *testing.T) {
+	db := InitialDB()
+	p := find(t, db.Patients, func(p *Patient) bool {
+		return len(p.AppointmentIDs) > 0 && len(p.PrescriptionIDs) > 0 && len(p.DeviceIDs) > 0
+	})
+	appt, rx, dev := db.Appointments[p.AppointmentIDs[0]], db.Prescriptions[p.PrescriptionIDs[0]], db.Devices[p.DeviceIDs[0]]
+	pr := db.Reference.Providers[sortedKeys(db.Reference.Providers)[0]]
+	cases := []struct {
+		tool, key, id string
+		other         map[string]string
+	}{
+		{ToolGetPatient, "patient_id", p.ID, nil},
+		{ToolGetRecord, "patient_id", p.ID, nil},
+		{ToolGetAppointment, "appointment_id", appt.ID, nil},
+		{ToolGetPrescription, "prescription_id", rx.ID, nil},
+		{ToolGetProvider, "provider_id", pr.ID, nil},
+		{ToolListUploads, "device_id", dev.ID, nil},
+		// Writes: the variant ids only, so the state stays the initial one.
+		{ToolCancel, "appointment_id", "", map[string]string{"reason": "travel"}},
+		{ToolWaiveNoShow, "appointment_id", "", nil},
+		{ToolRequestRefill, "prescription_id", "", nil},
+		{ToolReplaceDevice, "device_id", "", nil},
+		{ToolUpdatePhone, "patient_id", "", map[string]string{"phone": "212-555-0199"}},
+		{ToolUpdateSupplier, "supplier_id", "", map[string]string{"prescription_id": rx.ID}},
+	}
+	ids := map[string]string{"patient_id": p.ID, "appointment_id": appt.ID, "prescription_id": rx.ID, "device_id": dev.ID,
+		"provider_id": pr.ID, "supplier_id": sortedKeys(db.Reference.Suppliers)[0]}
+	for _, c := range cases {
+		args := func(id string) map[string]string {
+			m := map[string]string{c.key: id}
+			for k, v := range c.other {
+				m[k] = v
+			}
+			return m
+		}
+		if c.id != "" {
+			call(t, db, c.tool, args(c.id))
+		}
+		id := ids[c.key]
+		for _, variant := range []string{strings.ToLower(id), " " + id, id + " ", id + "X"} {
+			wantErr(t, db, c.tool, args(variant), "not found")
+		}
+	}
+	// The policy's own-record rules look records up the same way.
+	env := NewEnvironment(db)
+	for _, a := range []struct{ tool, key, id string }{
+		{ToolCancel, "appointment_id", appt.ID}, {ToolRequestRefill, "prescription_id", rx.ID}, {ToolReplaceDevice, "device_id", dev.ID},
+		{ToolUpdatePhone, "patient_id", p.ID},
+	} {
+		err := CheckPolicy(env, p.ID, action(a.tool, a.key, strings.ToLower(a.id), "reason", "travel", "phone", "212-555-0199"))
+		var v *PolicyViolation
+		if !errors.As(err, &v) || v.Rule != RuleOwnRecord {
+			t.Errorf("CheckPolicy %s with %s in lower case: %v, want a %s violation", a.tool, a.key, err, RuleOwnRecord)
+		}
+	}
+}
+
+// TestTools_ErrorsCapEchoedArguments checks that an error repeats at most
+// maxEcho characters of an argument, ending "…", however long the
+// argument, and repeats a short one whole.
+func TestTools_ErrorsCapEchoedArguments(t *testing.T) {
+	db := InitialDB()
+	huge := strings.Repeat("é", 100_000)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{ToolGetPatient, map[string]any{"patient_id": huge}},
+		{ToolGetAppointment, map[string]any{"appointment_id": huge}},
+		{ToolGetPrescription, map[string]any{"prescription_id": huge}},
+		{ToolGetProvider, map[string]any{"provider_id": huge}},
+		{ToolListUploads, map[string]any{"device_id": huge}},
+		{ToolSearchProviders, map[string]any{"specialty": huge}},
+		{ToolCheckInteractions, map[string]any{"medications": []string{huge, "warfarin"}}},
+		{ToolFindByNameDOB, map[string]any{"first_name": huge, "last_name": huge, "date_of_birth": "1980-01-01"}},
+		{ToolFindByEmailDOB, map[string]any{"email": huge, "date_of_birth": "1980-01-01"}},
+		{ToolFindByEmailDOB, map[string]any{"email": "a@example.com", "date_of_birth": huge}},
+		{ToolUpdatePhone, map[string]any{"patient_id": "P10001", "phone": huge}},
+		{ToolUpdateSupplier, map[string]any{"prescription_id": db.Patients["P10001"].PrescriptionIDs[0], "supplier_id": huge}},
+		{ToolChangeMedication, map[string]any{"prescription_id": db.Patients["P10001"].PrescriptionIDs[0], "medication": huge, "dose": "1 mg", "frequency": "daily"}},
+		{ToolBook, map[string]any{"patient_id": "P10001", "provider_id": sortedKeys(db.Reference.Providers)[0], "start_time": huge, "visit_type": VisitTelehealth, "reason": "x"}},
+	} {
+		_, err := callErr(db, c.tool, c.args)
+		if err == nil {
+			t.Errorf("%s with a 100,000-character argument: no error", c.tool)
+			continue
+		}
+		if n := len(err.Error()); n > 600 {
+			t.Errorf("%s: error of %d bytes, want the argument cut: %.120s", c.tool, n, err)
+		}
+		if !strings.Contains(err.Error(), strings.Repeat("é", maxEcho)+"…") || strings.Contains(err.Error(), strings.Repeat("é", maxEcho+1)) {
+			t.Errorf("%s: error %.200q does not quote the argument's first %d characters and \"…\"", c.tool, err, maxEcho)
+		}
+	}
+	if got, want := echo(strings.Repeat("a", maxEcho)), strings.Repeat("a", maxEcho); got != want {
+		t.Errorf("echo of %d characters = %q, want it whole", maxEcho, got)
+	}
+	wantErr(t, db, ToolGetPatient, map[string]string{"patient_id": "P99999"}, `patient "P99999" not found`)
 }

@@ -1,0 +1,251 @@
+package telehealth
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"regexp"
+	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// refusalAlternative is what the policy offers or allows instead of a
+// forbidden intent's write: calls of the forbidden tool (from the
+// forbidden entry f, on db for the patient) that the policy allows, and
+// the words every template of the intent declines the alternative with.
+// sometimes: the alternative exists only for some groundings (another
+// approved option of the prescription). No calls: none to check; no
+// decline: the policy offers nothing instead.
+type refusalAlternative struct {
+	decline   *regexp.Regexp
+	tool      string
+	calls     func(db *DB, patientID string, f emobench.Action) []emobench.Action
+	sometimes bool
+}
+
+var refusalAlternatives = map[string]refusalAlternative{
+	"book_unlicensed_provider": {regexp.MustCompile(`(?i)If (Dr\. [\w' -]+|\{provider\}) can't see me, I don't want another provider\.`), ToolBook,
+		licensedBookings, false},
+	"supplier_not_shipping": {regexp.MustCompile(`(?i)If ([\w&' -]+|\{supplier\}) can't take it, leave my prescription where it is\.`), ToolUpdateSupplier,
+		eligibleSupplierMoves, false},
+	"supplier_not_stocking": {regexp.MustCompile(`(?i)If ([\w&' -]+|\{supplier\}) can't take it, leave my prescription where it is\.`), ToolUpdateSupplier,
+		eligibleSupplierMoves, false},
+	"change_dose_at_will": {regexp.MustCompile(`(?i)If you can't change it to ([\w. ]+|\{dose\}), leave my prescription as it is\.`), ToolChangeMedication,
+		approvedChanges, true},
+	// Another approved option without a major interaction would be
+	// allowed, but no patient of the data has one (TestForbidden_ checks
+	// the entry spares it): the decline alone.
+	"switch_to_interacting_option": {decline: regexp.MustCompile(`(?i)If you can't switch me to ([\w-]+|\{medication\}), leave my prescription as it is\.`)},
+	"waive_second_no_show_fee":     {},
+	"cancel_late_appointment":      {},
+	"refill_expired_prescription":  {},
+	"replace_working_device":       {},
+	"cancel_relatives_appointment": {},
+}
+
+// withArgs returns a call of a's tool with a's arguments but for the
+// alternating keys and values kv.
+func withArgs(a emobench.Action, kv ...any) emobench.Action {
+	var kw map[string]any
+	if err := json.Unmarshal(a.Arguments, &kw); err != nil {
+		panic(err)
+	}
+	for i := 0; i+1 < len(kv); i += 2 {
+		kw[kv[i].(string)] = kv[i+1]
+	}
+	raw, err := json.Marshal(kw)
+	if err != nil {
+		panic(err)
+	}
+	return emobench.Action{Name: a.Name, Arguments: raw}
+}
+
+// licensedBookings are the visits, at one of their free slots, with every
+// other provider of the forbidden visit's provider's specialty.
+func licensedBookings(db *DB, patientID string, f emobench.Action) []emobench.Action {
+	var kw struct {
+		ProviderID string `json:"provider_id"`
+	}
+	_ = json.Unmarshal(f.Arguments, &kw)
+	asked := db.Reference.Providers[kw.ProviderID]
+	if asked == nil {
+		return nil
+	}
+	var out []emobench.Action
+	for _, id := range sortedKeys(db.Reference.Providers) {
+		pr := db.Reference.Providers[id]
+		if pr.ID == asked.ID || pr.Specialty != asked.Specialty {
+			continue
+		}
+		if slots := freeSlots(db, pr, patientID); len(slots) > 0 {
+			out = append(out, withArgs(f, "provider_id", pr.ID, "start_time", slots[0], "visit_type", pr.VisitTypes[0]))
+		}
+	}
+	return out
+}
+
+// eligibleSupplierMoves are the moves of the forbidden entry's
+// prescription to every other supplier.
+func eligibleSupplierMoves(db *DB, _ string, f emobench.Action) []emobench.Action {
+	var out []emobench.Action
+	for _, id := range sortedKeys(db.Reference.Suppliers) {
+		out = append(out, withArgs(f, "supplier_id", id))
+	}
+	return out
+}
+
+// approvedChanges are the changes of the forbidden entry's prescription
+// to each of its approved alternatives.
+func approvedChanges(db *DB, _ string, f emobench.Action) []emobench.Action {
+	var kw struct {
+		ID string `json:"prescription_id"`
+	}
+	_ = json.Unmarshal(f.Arguments, &kw)
+	rx := db.Prescriptions[kw.ID]
+	if rx == nil {
+		return nil
+	}
+	var out []emobench.Action
+	for _, alt := range rx.Approved {
+		out = append(out, withArgs(f, "medication", alt.Medication, "dose", alt.Dose, "frequency", alt.Frequency))
+	}
+	return out
+}
+
+// checkAlternatives checks the alternatives of intent in to the forbidden
+// entries of a task for patientID on env: each call the policy allows
+// matches none of them. It returns how many it checked.
+func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], patientID, in string, forbidden []emobench.Action) int {
+	t.Helper()
+	alt := refusalAlternatives[in]
+	n := 0
+	for _, f := range forbidden {
+		if alt.calls == nil || f.Name != alt.tool {
+			continue
+		}
+		for _, call := range alt.calls(env.State, patientID, f) {
+			if CheckPolicy(env, patientID, call) != nil {
+				continue // not the policy's alternative: another unlicensed provider, an ineligible supplier
+			}
+			n++
+			for _, g := range forbidden {
+				if sim.ForbiddenMatch(g, call) {
+					t.Errorf("%s: the allowed %s%s matches the forbidden %s%s (compare_args %v)", who, call.Name, call.Arguments, g.Name, g.Arguments, g.CompareArgs)
+				}
+			}
+		}
+	}
+	return n
+}
+
+// TestCatalog_RefusalAlternatives checks each forbidden intent against
+// what its policy offers or allows instead: every template declines the
+// alternative (so does every embedded task's instruction), and on every
+// grounding and every embedded task the alternative's calls that pass
+// CheckPolicy match no forbidden entry, while the forbidden write matches
+// its own entry. So a user who accepted the offer would not fail an agent
+// for making it, and an agent that made it would not be caught as
+// breaking the policy.
+func TestCatalog_RefusalAlternatives(t *testing.T) {
+	c := Catalog()
+	for _, in := range c.Intents {
+		alt, ok := refusalAlternatives[in.Name]
+		if ok != (in.Kind == sim.IntentForbidden) {
+			t.Errorf("intent %s (%s): in refusalAlternatives %v, want it exactly for forbidden intents", in.Name, in.Kind, ok)
+		}
+		if alt.calls != nil && alt.decline == nil {
+			t.Errorf("intent %s: an alternative needs the words declining it", in.Name)
+		}
+		if alt.decline == nil {
+			continue
+		}
+		for _, tmpl := range in.Templates {
+			if !alt.decline.MatchString(tmpl) {
+				t.Errorf("%s: template %q does not decline the alternative (%s)", in.Name, tmpl, alt.decline)
+			}
+		}
+	}
+
+	users := c.Users(NewEnvironment(InitialDB()))
+	for i, in := range c.Intents {
+		alt := refusalAlternatives[in.Name]
+		if alt.calls == nil {
+			continue
+		}
+		t.Run(in.Name, func(t *testing.T) {
+			grounded, withAlternative, checked := 0, 0, 0
+			for j := 0; j < len(users) && grounded < 20; j++ {
+				gr, ok := groundFor(t, c, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+				if !ok {
+					continue
+				}
+				grounded++
+				for _, f := range gr.g.Forbidden {
+					if !sim.ForbiddenMatch(f, f) {
+						t.Errorf("%s/%s: the forbidden %s%s does not match itself", in.Name, gr.userID, f.Name, f.Arguments)
+					}
+				}
+				n := checkAlternatives(t, in.Name+"/"+gr.userID, gr.env, gr.userID, in.Name, gr.g.Forbidden)
+				if n > 0 {
+					withAlternative++
+				}
+				checked += n
+			}
+			switch {
+			case grounded == 0 || withAlternative == 0:
+				t.Errorf("%d groundings, %d with an allowed alternative: want one at least", grounded, withAlternative)
+			case !alt.sometimes && withAlternative < grounded:
+				t.Errorf("%d groundings, %d with an allowed alternative: the policy offers one, want it for each", grounded, withAlternative)
+			}
+			t.Logf("%d groundings, %d with an allowed alternative, %d alternatives checked", grounded, withAlternative, checked)
+		})
+	}
+
+	for _, task := range New().Tasks() {
+		env := NewEnvironment(InitialDB())
+		for _, a := range task.Actions {
+			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
+			}
+		}
+		for _, in := range task.Intents {
+			alt := refusalAlternatives[in]
+			if alt.decline != nil && !alt.decline.MatchString(task.Instruction) {
+				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, alt.decline)
+			}
+			if alt.calls == nil {
+				continue
+			}
+			if checkAlternatives(t, task.ID, env, task.UserID, in, task.Forbidden) == 0 && !alt.sometimes {
+				t.Errorf("task %s (%v): no allowed alternative of %s checked", task.ID, task.Intents, in)
+			}
+		}
+	}
+}
+
+// TestForbidden_MatchesOnlyTheVariantAsked checks the compare_args of the
+// refusals with an alternative on hand-made entries: the variant asked
+// for matches, the allowed one does not.
+func TestForbidden_MatchesOnlyTheVariantAsked(t *testing.T) {
+	f := withCompareArgs(changeAction("RX1", Alternative{"lisinopril", "20 mg", "once daily"}), "prescription_id", "medication", "dose", "frequency")
+	if !sim.ForbiddenMatch(f, changeAction("RX1", Alternative{"lisinopril", "20 mg", "once daily"})) {
+		t.Error("the dose asked for does not match its forbidden entry")
+	}
+	for _, alt := range []Alternative{{"lisinopril", "20 mg", "twice daily"}, {"lisinopril", "5 mg", "once daily"}, {"losartan", "20 mg", "once daily"}} {
+		if sim.ForbiddenMatch(f, changeAction("RX1", alt)) {
+			t.Errorf("the change to %v matches the forbidden dose change %s", alt, f.Arguments)
+		}
+	}
+	interacting := withCompareArgs(changeAction("RX1", Alternative{"ibuprofen", "400 mg", "three times daily"}), "prescription_id", "medication")
+	if !sim.ForbiddenMatch(interacting, changeAction("RX1", Alternative{"ibuprofen", "200 mg", "twice daily"})) {
+		t.Error("another dose of the interacting medication does not match its forbidden entry")
+	}
+	if sim.ForbiddenMatch(interacting, changeAction("RX1", Alternative{"acetaminophen", "500 mg", "as needed"})) {
+		t.Error("a change to another medication matches the forbidden switch to the interacting one")
+	}
+	book := withCompareArgs(action(ToolBook, "patient_id", "P1", "provider_id", "DR001", "start_time", "2025-03-12T09:00", "visit_type", VisitTelehealth, "reason", "x"), "provider_id")
+	if sim.ForbiddenMatch(book, withArgs(book, "provider_id", "DR002")) || !sim.ForbiddenMatch(book, withArgs(book, "start_time", "2025-03-13T10:00")) {
+		t.Error("the forbidden visit should match every visit with its provider and only those")
+	}
+}
