@@ -582,7 +582,7 @@ func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "When is my next appointment, and with whom?", Tools: []string{ToolGetAppointment}},
 		Actions: []emobench.Action{action(ToolGetPatient, "patient_id", g.UserID), action(ToolGetAppointment, "appointment_id", a.ID)},
-		Outputs: []string{a.Start, db.Reference.Providers[a.ProviderID].Name},
+		Outputs: append(dateAndClock(a.Start), db.Reference.Providers[a.ProviderID].Name),
 		Uses:    []string{key, a.ID},
 	}, true
 }
@@ -603,7 +603,7 @@ func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"prescription_id": id, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("How many refills are left on prescription %s, and when does it expire?", id), Tools: []string{ToolGetPrescription}},
 		Actions: []emobench.Action{action(ToolGetPrescription, "prescription_id", id)},
-		Outputs: []string{strconv.Itoa(rx.RefillsRemaining) + " refills", rx.ExpiresOn},
+		Outputs: []string{refillsLeft(rx.RefillsRemaining), rx.ExpiresOn},
 		Uses:    []string{id},
 	}, true
 }
@@ -627,7 +627,7 @@ func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"device_id": id, "device_type": deviceWords[db.Devices[id].Type]},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the latest reading of device %s?", id), Tools: []string{ToolListUploads}},
 		Actions: []emobench.Action{action(ToolListUploads, "device_id", id)},
-		Outputs: []string{last.Value, last.Time},
+		Outputs: append([]string{last.Value}, dateAndClock(last.Time)...),
 		Uses:    []string{id},
 	}, true
 }
@@ -1065,4 +1065,24 @@ func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
 		Forbidden: []emobench.Action{withCompareArgs(action(ToolReplaceDevice, "device_id", id), "device_id")},
 		Uses:      []string{id},
 	}, true
+}
+
+// dateAndClock splits a YYYY-MM-DDTHH:MM time into the date and the clock
+// time, the two outputs an answer must hold: "2025-02-15 at 09:00" says
+// both, where the stored "2025-02-15T09:00" is no way a person writes it.
+func dateAndClock(t string) []string {
+	date, clock, ok := strings.Cut(t, "T")
+	if !ok {
+		return []string{t}
+	}
+	return []string{date, clock}
+}
+
+// refillsLeft is a refill count as an answer says it: "1 refill", "3
+// refills".
+func refillsLeft(n int) string {
+	if n == 1 {
+		return "1 refill"
+	}
+	return strconv.Itoa(n) + " refills"
 }

@@ -369,3 +369,23 @@ func TestRelativeWord(t *testing.T) {
 		}
 	}
 }
+
+// TestTasks_OutputsAsPeopleSayThem: an output is a substring a correct
+// answer must hold, so none may be in a form no one writes: a stored
+// "2025-02-15T09:00" (the date and the clock time are outputs of their
+// own) or "1 refills".
+func TestTasks_OutputsAsPeopleSayThem(t *testing.T) {
+	stamp := regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}`)
+	n := 0
+	for _, task := range New().Tasks() {
+		for _, out := range task.Outputs {
+			n++
+			if stamp.MatchString(out) || out == "1 refills" {
+				t.Errorf("%s: output %q is not how an answer says it", task.ID, out)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no outputs in the embedded tasks")
+	}
+}
