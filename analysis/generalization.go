@@ -190,10 +190,14 @@ func Generalization(tuned, base map[string][]TaskTrials, trainDomains []string, 
 }
 
 // taskRates merges a run's tasks on one domain by TaskID and returns each
-// usable task's pass rate c_t/n_t.
-func taskRates(tasks []TaskTrials) map[int64]float64 {
+// usable task's pass rate c_t/n_t, with the ids in the order tasks first
+// lists them (listings give tasks by content key, the same order in every
+// database that holds them; row ids are not: they follow the order rows
+// were stored in).
+func taskRates(tasks []TaskTrials) rates {
 	type tally struct{ trials, passes int }
 	byID := map[int64]tally{}
+	var order []int64
 	if NotEvaluated(tasks) {
 		tasks = nil // a side with nothing evaluated has no usable task
 	}
@@ -201,16 +205,25 @@ func taskRates(tasks []TaskTrials) map[int64]float64 {
 		if t.Trials < 1 || t.Passes < 0 || t.Passes > t.Trials {
 			continue
 		}
-		c := byID[t.TaskID]
+		c, seen := byID[t.TaskID]
+		if !seen {
+			order = append(order, t.TaskID)
+		}
 		c.trials += t.Trials
 		c.passes += t.Passes
 		byID[t.TaskID] = c
 	}
-	rates := make(map[int64]float64, len(byID))
+	r := rates{byID: make(map[int64]float64, len(byID)), order: order}
 	for id, c := range byID {
-		rates[id] = float64(c.passes) / float64(c.trials)
+		r.byID[id] = float64(c.passes) / float64(c.trials)
 	}
-	return rates
+	return r
+}
+
+// rates are per-task pass rates by TaskID, and the ids in listing order.
+type rates struct {
+	byID  map[int64]float64
+	order []int64
 }
 
 // meanMap is the mean of m's values, over the ids within holds too when
@@ -229,24 +242,24 @@ func meanMap(m, within map[int64]float64) float64 {
 	return s / float64(n)
 }
 
-// domainSample holds one domain's per-task pass rates in a fixed order, so
-// resampling is reproducible.
+// domainSample holds one domain's per-task pass rates in a fixed order
+// (the listing's, see taskRates), so resampling is reproducible.
 type domainSample struct {
 	tunedAll, baseAll map[int64]float64
 	paired            []float64 // tuned − base per shared task; nil when unpaired
-	tuned, base       []float64 // per-task rates of each run, by TaskID
+	tuned, base       []float64 // per-task rates of each run, in listing order
 }
 
-func newDomainSample(tuned, base map[int64]float64) domainSample {
-	s := domainSample{tunedAll: tuned, baseAll: base}
-	for _, id := range slices.Sorted(maps.Keys(tuned)) {
-		s.tuned = append(s.tuned, tuned[id])
-		if b, ok := base[id]; ok {
-			s.paired = append(s.paired, tuned[id]-b)
+func newDomainSample(tuned, base rates) domainSample {
+	s := domainSample{tunedAll: tuned.byID, baseAll: base.byID}
+	for _, id := range tuned.order {
+		s.tuned = append(s.tuned, tuned.byID[id])
+		if b, ok := base.byID[id]; ok {
+			s.paired = append(s.paired, tuned.byID[id]-b)
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(base)) {
-		s.base = append(s.base, base[id])
+	for _, id := range base.order {
+		s.base = append(s.base, base.byID[id])
 	}
 	return s
 }

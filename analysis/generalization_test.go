@@ -249,3 +249,32 @@ func TestGeneralization_PassOverPairedTasks(t *testing.T) {
 		t.Errorf("by model: tuned %v, base %v; want 0.75, 0.25", got.TunedPass1, got.BasePass1)
 	}
 }
+
+// The intervals follow the listing's order of tasks, not their row ids:
+// the same tasks stored in another order (other ids, listed alike, as a
+// listing by content key gives them) give the same intervals.
+func TestGeneralization_IntervalsIgnoreRowIDs(t *testing.T) {
+	build := func(id func(i int) int64) (map[string][]analysis.TaskTrials, map[string][]analysis.TaskTrials) {
+		tuned, base := map[string][]analysis.TaskTrials{}, map[string][]analysis.TaskTrials{}
+		for _, d := range []string{"retail", "telecom"} {
+			for i := 0; i < 30; i++ {
+				tuned[d] = append(tuned[d], analysis.TaskTrials{RunID: 1, TaskID: id(i), Trials: 4, Passes: (i * 7) % 5})
+				base[d] = append(base[d], analysis.TaskTrials{RunID: 2, TaskID: id(i), Trials: 4, Passes: (i * 3) % 5})
+			}
+		}
+		return tuned, base
+	}
+	opts := analysis.BootstrapOptions{Seed: 5, Resamples: 300}
+	t1, b1 := build(func(i int) int64 { return int64(100 + i) })
+	t2, b2 := build(func(i int) int64 { return int64(1000 - 7*i) })
+	r1 := analysis.Generalization(t1, b1, []string{"retail"}, opts)
+	r2 := analysis.Generalization(t2, b2, []string{"retail"}, opts)
+	for i := range r1.Domains {
+		if r1.Domains[i].CI != r2.Domains[i].CI {
+			t.Errorf("%s: CI %v with ids in one order, %v in another", r1.Domains[i].Domain, r1.Domains[i].CI, r2.Domains[i].CI)
+		}
+	}
+	if r1.OutOfDomain.CI != r2.OutOfDomain.CI || r1.InDomain.CI != r2.InDomain.CI {
+		t.Errorf("mean CIs differ: in %v vs %v, out %v vs %v", r1.InDomain.CI, r2.InDomain.CI, r1.OutOfDomain.CI, r2.OutOfDomain.CI)
+	}
+}
