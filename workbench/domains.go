@@ -400,8 +400,11 @@ func WriteDomainText(w io.Writer, d *DomainDetail) error {
 	tools := &table.Table{Columns: []string{"name", "kind", "parameters", "description"}}
 	for _, tool := range d.Tools {
 		kind := "read"
-		if tool.Writes {
+		switch {
+		case tool.Writes:
 			kind = "write"
+		case tool.Name == d.TransferTool:
+			kind = "transfer" // changes nothing, but ends the conversation
 		}
 		params := make([]string, len(tool.Parameters))
 		for i, p := range tool.Parameters {
