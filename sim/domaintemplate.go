@@ -65,15 +65,17 @@ func EmbeddedTasks(domain string, data []byte) func() []emobench.TaskSpec {
 
 // Param is one property of a tool's parameters: a JSON-schema type
 // ("string", "number", "integer", "boolean", or "array" of strings) and a
-// description. Optional parameters are left out of "required".
+// description. Optional parameters are left out of "required"; Enum, when
+// set, lists the values the property may take.
 type Param struct {
 	Name, Type, Description string
 	Optional                bool
+	Enum                    []string
 }
 
 // ParamSchema returns the object schema of params (see ObjectSchema); its
 // properties are {"type", "description"}, with "items": {"type": "string"}
-// for arrays.
+// for arrays and "enum" for a Param with Enum.
 func ParamSchema(params []Param) (schema json.RawMessage, required []string) {
 	props := map[string]any{}
 	required = []string{}
@@ -81,6 +83,9 @@ func ParamSchema(params []Param) (schema json.RawMessage, required []string) {
 		prop := map[string]any{"type": p.Type, "description": p.Description}
 		if p.Type == "array" {
 			prop["items"] = map[string]string{"type": "string"}
+		}
+		if len(p.Enum) > 0 {
+			prop["enum"] = p.Enum
 		}
 		props[p.Name] = prop
 		if !p.Optional {
@@ -118,6 +123,16 @@ func NewTool[S any](name, description string, writes bool, parameters json.RawMe
 		ToolSchema: ToolSchema{Name: name, Description: description, Parameters: parameters, Writes: writes},
 		Call:       call,
 	}
+}
+
+// JSONResult is v encoded as JSON, the text a tool's result gives the
+// agent; the error (a value JSON cannot encode, a domain bug) says so.
+func JSONResult(v any) (string, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encode result: %v", err)
+	}
+	return string(b), nil
 }
 
 // TypedCall returns a tool implementation that decodes the arguments into

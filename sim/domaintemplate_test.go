@@ -77,6 +77,10 @@ func TestParamSchema(t *testing.T) {
 	if got := string(sim.ObjectSchema(`{}`)); got != `{"type":"object","properties":{},"required":[],"additionalProperties":false}` {
 		t.Errorf("ObjectSchema of no properties = %s", got)
 	}
+	enum, _ := sim.ParamSchema([]sim.Param{{Name: "reason", Type: "string", Description: "Why.", Enum: []string{"health", "other"}}})
+	if want := `{"type":"object","properties":{"reason":{"description":"Why.","enum":["health","other"],"type":"string"}},"required":["reason"],"additionalProperties":false}`; string(enum) != want {
+		t.Errorf("schema with an enum\n%s\nwant\n%s", enum, want)
+	}
 }
 
 func TestTypedCall(t *testing.T) {

@@ -1,7 +1,6 @@
 package retail
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -37,14 +36,6 @@ const (
 func newTool[A any](name, desc string, writes bool, params []sim.Param, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
 	schema, required := sim.ParamSchema(params)
 	return sim.NewTool(name, desc, writes, schema, sim.TypedCall(required, fn))
-}
-
-func jsonResult(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("encode result: %v", err)
-	}
-	return string(b), nil
 }
 
 var addressParams = []sim.Param{
@@ -105,7 +96,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				email := strings.ToLower(strings.TrimSpace(a.Email))
 				for _, id := range sortedKeys(db.Users) {
 					if strings.ToLower(db.Users[id].Email) == email {
-						return jsonResult(map[string]string{"user_id": id})
+						return sim.JSONResult(map[string]string{"user_id": id})
 					}
 				}
 				return "", fmt.Errorf("no user found with email %q", a.Email)
@@ -125,7 +116,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				for _, id := range sortedKeys(db.Users) {
 					u := db.Users[id]
 					if strings.EqualFold(u.Name.First, first) && strings.EqualFold(u.Name.Last, last) && u.Address.Zip == zip {
-						return jsonResult(map[string]string{"user_id": id})
+						return sim.JSONResult(map[string]string{"user_id": id})
 					}
 				}
 				return "", fmt.Errorf("no user found named %s %s with zip %s", first, last, zip)
@@ -139,7 +130,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				return jsonResult(u)
+				return sim.JSONResult(u)
 			}),
 		newTool(ToolGetOrder, "Get an order's details: items, status, shipping address and payment history.", false,
 			[]sim.Param{orderIDParam},
@@ -150,7 +141,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				return jsonResult(o)
+				return sim.JSONResult(o)
 			}),
 		newTool(ToolGetProduct, "Get a product's details: its name and every variant item with its options, price and availability.", false,
 			[]sim.Param{{Name: "product_id", Type: "string", Description: "The product id, such as '6086499569'. It differs from an item id."}},
@@ -164,7 +155,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					}
 					return "", fmt.Errorf("product %q not found", a.ProductID)
 				}
-				return jsonResult(p)
+				return sim.JSONResult(p)
 			}),
 		newTool(ToolListProducts, "List the name and product id of every product type the store sells.", false,
 			nil,
@@ -173,7 +164,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				for id, p := range db.Products {
 					names[p.Name] = id
 				}
-				return jsonResult(names)
+				return sim.JSONResult(names)
 			}),
 		newTool(ToolCalculate, "Compute an arithmetic expression of numbers, + - * / and parentheses. The result is rounded to two decimals.", false,
 			[]sim.Param{{Name: "expression", Type: "string", Description: "The expression, such as '(89.99 + 34.50) * 2'."}},
@@ -212,7 +203,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					}
 				}
 				o.Status, o.CancelReason = StatusCancelled, reason
-				return jsonResult(o)
+				return sim.JSONResult(o)
 			}),
 		newTool(ToolModifyAddress, "Change the shipping address of a pending order.", true,
 			append([]sim.Param{orderIDParam}, addressParams...),
@@ -232,7 +223,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", errors.New("the new address is the same as the order's current address")
 				}
 				o.Address = addr
-				return jsonResult(o)
+				return sim.JSONResult(o)
 			}),
 		newTool(ToolModifyItems, "Swap items of a pending order for other available items. An order's items can be swapped once: afterwards the order no longer accepts item changes. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge.", true,
 			[]sim.Param{
@@ -273,7 +264,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if pm.Balance != nil {
 					*pm.Balance -= diff
 				}
-				return jsonResult(o)
+				return sim.JSONResult(o)
 			}),
 		newTool(ToolModifyPayment, "Pay a pending order with another of the user's payment methods: the new method is charged the amount paid and the old one refunded. A gift card must cover the amount.", true,
 			[]sim.Param{orderIDParam, pmParam("The new payment method id, such as 'paypal_1234567'. It must differ from the current one.")},
@@ -309,7 +300,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if oldPM := db.ownUser(o.UserID).PaymentMethods[old.method]; oldPM != nil && oldPM.Balance != nil {
 					*oldPM.Balance += old.amount
 				}
-				return jsonResult(o)
+				return sim.JSONResult(o)
 			}),
 		newTool(ToolModifyUserAddress, "Change the default address on a user's account. Orders keep their own shipping addresses.", true,
 			append([]sim.Param{userIDParam}, addressParams...),
@@ -329,7 +320,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", errors.New("the new address is the same as the user's current address")
 				}
 				u.Address = addr
-				return jsonResult(u)
+				return sim.JSONResult(u)
 			}),
 		newTool(ToolReturnItems, "Request a return of items of a delivered order, refunded to the given payment method of the user.", true,
 			[]sim.Param{
@@ -362,7 +353,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				o.Status = StatusReturnRequested
 				o.Return = &ReturnRequest{ItemIDs: ids, PaymentMethodID: pm.ID, Refund: refund}
-				return jsonResult(o)
+				return sim.JSONResult(o)
 			}),
 		newTool(ToolExchangeItems, "Request an exchange of items of a delivered order for other available items. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. Afterwards the order is no longer delivered, so it accepts no further return or exchange.", true,
 			[]sim.Param{
@@ -393,7 +384,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					x.NewItemIDs = append(x.NewItemIDs, newItems[i].ItemID)
 				}
 				o.Status, o.Exchange = StatusExchangeRequested, x
-				return jsonResult(o)
+				return sim.JSONResult(o)
 			}),
 		newTool(ToolTransfer, "Transfer the user to a human agent, with a summary of their issue.", false,
 			[]sim.Param{{Name: "summary", Type: "string", Description: "A short summary of the user's issue for the human agent."}},
@@ -403,7 +394,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if strings.TrimSpace(a.Summary) == "" {
 					return "", errors.New("summary must not be empty")
 				}
-				return jsonResult(map[string]string{"status": "transferred", "message": transferMessage})
+				return sim.JSONResult(map[string]string{"status": "transferred", "message": transferMessage})
 			}),
 	}
 })

@@ -1,7 +1,6 @@
 package telecom
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -46,35 +45,6 @@ const maxArrangementInstallments = 12
 func newTool[A any](name, desc string, writes bool, params []sim.Param, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
 	schema, required := sim.ParamSchema(params)
 	return sim.NewTool(name, desc, writes, schema, sim.TypedCall(required, fn))
-}
-
-// enumTool is newTool with enum values for some string parameters.
-func enumTool[A any](name, desc string, writes bool, params []sim.Param, enums map[string][]string, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
-	props := map[string]any{}
-	required := []string{}
-	for _, p := range params {
-		prop := map[string]any{"type": p.Type, "description": p.Description}
-		if e, ok := enums[p.Name]; ok {
-			prop["enum"] = e
-		}
-		props[p.Name] = prop
-		if !p.Optional {
-			required = append(required, p.Name)
-		}
-	}
-	b, err := json.Marshal(props)
-	if err != nil {
-		panic(err) // strings only
-	}
-	return sim.NewTool(name, desc, writes, sim.ObjectSchema(string(b), required...), sim.TypedCall(required, fn))
-}
-
-func jsonResult(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("encode result: %v", err)
-	}
-	return string(b), nil
 }
 
 var (
@@ -189,7 +159,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				phone := strings.TrimSpace(a.Phone)
 				for _, id := range sortedKeys(db.Customers) {
 					if db.Customers[id].Lines[phone] != nil {
-						return jsonResult(map[string]string{"customer_id": id})
+						return sim.JSONResult(map[string]string{"customer_id": id})
 					}
 				}
 				return "", fmt.Errorf("no customer has a line with phone number %q", a.Phone)
@@ -209,7 +179,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				for _, id := range sortedKeys(db.Customers) {
 					c := db.Customers[id]
 					if strings.EqualFold(c.FirstName, first) && strings.EqualFold(c.LastName, last) && c.DateOfBirth == dob {
-						return jsonResult(map[string]string{"customer_id": id})
+						return sim.JSONResult(map[string]string{"customer_id": id})
 					}
 				}
 				return "", fmt.Errorf("no customer named %s %s born on %s", first, last, dob)
@@ -231,7 +201,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					l := c.Lines[num]
 					v.Lines = append(v.Lines, lineSummary{l.PhoneNumber, l.PlanID, l.Status})
 				}
-				return jsonResult(v)
+				return sim.JSONResult(v)
 			}),
 		newTool(ToolGetLine, "Get a line's details: plan, status, activation date, features, any scheduled plan change, SIM, the device on it (model, installment balance) and the troubleshooting runs on it.", false,
 			[]sim.Param{customerIDParam, phoneParam},
@@ -257,7 +227,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 						v.Diagnostics = append(v.Diagnostics, d)
 					}
 				}
-				return jsonResult(v)
+				return sim.JSONResult(v)
 			}),
 		newTool(ToolGetBilling, "Get a customer's billing history: every bill with its line items, due date, status, late fee and balance, and the payments, credits, payment arrangements and payment methods of the account.", false,
 			[]sim.Param{customerIDParam},
@@ -276,7 +246,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				for i, b := range c.Bills {
 					bills[i] = billView{b, b.Balance()}
 				}
-				return jsonResult(map[string]any{"customer_id": c.ID, "bills": bills, "payments": c.Payments, "credits": c.Credits,
+				return sim.JSONResult(map[string]any{"customer_id": c.ID, "bills": bills, "payments": c.Payments, "credits": c.Credits,
 					"payment_arrangements": c.Arrangements, "payment_methods": c.PaymentMethods})
 			}),
 		newTool(ToolListPlans, "List every rate plan (price, data allowance in GB with 0 for unlimited, lines it carries, prepaid or postpaid, contract months) and every line feature with its monthly price.", false,
@@ -290,7 +260,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				for _, id := range sortedKeys(db.Features) {
 					fs = append(fs, db.Features[id])
 				}
-				return jsonResult(map[string]any{"plans": ps, "features": fs})
+				return sim.JSONResult(map[string]any{"plans": ps, "features": fs})
 			}),
 		newTool(ToolCheckOutages, "List the network outages recorded in a zip code: id, service affected, start and end dates, duration in days and status.", false,
 			[]sim.Param{{Name: "zip", Type: "string", Description: "The five-digit zip code, such as '97224'."}},
@@ -307,11 +277,10 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 						out = append(out, o)
 					}
 				}
-				return jsonResult(map[string]any{"zip": zip, "outages": out})
+				return sim.JSONResult(map[string]any{"zip": zip, "outages": out})
 			}),
-		enumTool(ToolTroubleshoot, "Run a remote diagnostic on the device of a line: it checks the device and the network, resets the device's network settings if they are faulty, and records the run with its result (resolved or unresolved) under a troubleshooting id.", true,
-			[]sim.Param{customerIDParam, phoneParam, {Name: "issue", Type: "string", Description: "The problem the customer reports."}},
-			map[string][]string{"issue": issues},
+		newTool(ToolTroubleshoot, "Run a remote diagnostic on the device of a line: it checks the device and the network, resets the device's network settings if they are faulty, and records the run with its result (resolved or unresolved) under a troubleshooting id.", true,
+			[]sim.Param{customerIDParam, phoneParam, {Name: "issue", Type: "string", Description: "The problem the customer reports.", Enum: issues}},
 			func(db *DB, a *struct {
 				CustomerID string `json:"customer_id"`
 				Phone      string `json:"phone_number"`
@@ -345,13 +314,12 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					run.Steps, run.Result = "network reset; signal test passed; no fault found", ResultResolved
 				}
 				c.Diagnostics = append(c.Diagnostics, run)
-				return jsonResult(run)
+				return sim.JSONResult(run)
 			}),
-		enumTool(ToolChangePlan, "Change a line's rate plan on an effective date: today's date changes it at once, a later date schedules the change (replacing any change already scheduled).", true,
+		newTool(ToolChangePlan, "Change a line's rate plan on an effective date: today's date changes it at once, a later date schedules the change (replacing any change already scheduled).", true,
 			[]sim.Param{customerIDParam, phoneParam,
-				{Name: "new_plan_id", Type: "string", Description: "The id of the new plan, such as 'unlimited_plus'."},
+				{Name: "new_plan_id", Type: "string", Description: "The id of the new plan, such as 'unlimited_plus'.", Enum: planIDs},
 				{Name: "effective_date", Type: "string", Description: "The date the new plan takes effect, YYYY-MM-DD."}},
-			map[string][]string{"new_plan_id": planIDs},
 			func(db *DB, a *struct {
 				CustomerID string `json:"customer_id"`
 				Phone      string `json:"phone_number"`
@@ -384,11 +352,10 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				} else {
 					l.PendingPlanID, l.PendingEffectiveOn = p.ID, date
 				}
-				return jsonResult(l)
+				return sim.JSONResult(l)
 			}),
-		enumTool(ToolAddFeature, "Add a feature (add-on) to a line; it is billed monthly from today.", true,
-			[]sim.Param{customerIDParam, phoneParam, {Name: "feature_id", Type: "string", Description: "The feature id, such as 'international_roaming'."}},
-			map[string][]string{"feature_id": featureIDs},
+		newTool(ToolAddFeature, "Add a feature (add-on) to a line; it is billed monthly from today.", true,
+			[]sim.Param{customerIDParam, phoneParam, {Name: "feature_id", Type: "string", Description: "The feature id, such as 'international_roaming'.", Enum: featureIDs}},
 			func(db *DB, a *struct {
 				CustomerID string `json:"customer_id"`
 				Phone      string `json:"phone_number"`
@@ -410,7 +377,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				l.Features = append(l.Features, f.ID)
 				slices.Sort(l.Features)
-				return jsonResult(l)
+				return sim.JSONResult(l)
 			}),
 		newTool(ToolSeniorDiscount, "Apply the senior discount (10.00 off each monthly bill) to an account.", true,
 			[]sim.Param{customerIDParam},
@@ -426,7 +393,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				c = db.ownCustomer(c.ID)
 				c.SeniorDiscount = true
-				return jsonResult(map[string]any{"customer_id": c.ID, "senior_discount": true})
+				return sim.JSONResult(map[string]any{"customer_id": c.ID, "senior_discount": true})
 			}),
 		newTool(ToolCreateArrangement, "Set up a payment arrangement: split the amount owed on a bill into equal monthly installments.", true,
 			[]sim.Param{customerIDParam, billIDParam, {Name: "installments", Type: "integer", Description: "The number of monthly installments, 1 to 12."}},
@@ -458,7 +425,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				ar := Arrangement{ID: fmt.Sprintf("PA%s-%d", c.ID[1:], len(c.Arrangements)+1), BillID: b.ID, Amount: b.Balance(),
 					Installments: a.Installments, CreatedOn: Today, Status: "active"}
 				c.Arrangements = append(c.Arrangements, ar)
-				return jsonResult(ar)
+				return sim.JSONResult(ar)
 			}),
 		newTool(ToolEnableAutopay, "Turn on autopay: each new bill is paid on its due date with the given payment method.", true,
 			[]sim.Param{customerIDParam, {Name: "payment_method_id", Type: "string", Description: "The payment method id, such as 'pm_482913_1'."}},
@@ -479,7 +446,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				c = db.ownCustomer(c.ID)
 				c.Autopay, c.AutopayMethod = true, pm.ID
-				return jsonResult(map[string]any{"customer_id": c.ID, "autopay": true, "autopay_payment_method_id": pm.ID})
+				return sim.JSONResult(map[string]any{"customer_id": c.ID, "autopay": true, "autopay_payment_method_id": pm.ID})
 			}),
 		newTool(ToolMakePayment, "Pay an amount toward a bill's balance with a payment method on the account.", true,
 			[]sim.Param{customerIDParam, billIDParam,
@@ -515,7 +482,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				pay := Payment{ID: fmt.Sprintf("PAY%s-%d", c.ID[1:], len(c.Payments)+1), BillID: b.ID, Amount: amount, MethodID: strings.TrimSpace(a.MethodID), Date: Today}
 				c.Payments = append(c.Payments, pay)
 				settleBill(c, b)
-				return jsonResult(map[string]any{"payment": pay, "bill_balance": b.Balance(), "bill_status": b.Status})
+				return sim.JSONResult(map[string]any{"payment": pay, "bill_balance": b.Balance(), "bill_status": b.Status})
 			}),
 		newTool(ToolReactivateLine, "Reactivate a suspended line.", true,
 			[]sim.Param{customerIDParam, phoneParam},
@@ -531,13 +498,12 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", fmt.Errorf("line %s is %s, not suspended", l.PhoneNumber, l.Status)
 				}
 				l.Status = LineActive
-				return jsonResult(l)
+				return sim.JSONResult(l)
 			}),
-		enumTool(ToolOpenTicket, "Open a support ticket for a line, for a technician or a specialist to follow up. A troubleshooting id attaches that troubleshooting run's findings to the ticket.", true,
+		newTool(ToolOpenTicket, "Open a support ticket for a line, for a technician or a specialist to follow up. A troubleshooting id attaches that troubleshooting run's findings to the ticket.", true,
 			[]sim.Param{customerIDParam, phoneParam,
-				{Name: "category", Type: "string", Description: "What the ticket is about."},
+				{Name: "category", Type: "string", Description: "What the ticket is about.", Enum: []string{TicketConnectivity, TicketBilling, TicketDevice}},
 				{Name: "troubleshooting_id", Type: "string", Description: "The id of a troubleshooting run on the line, such as 'TS482913-2'.", Optional: true}},
-			map[string][]string{"category": {TicketConnectivity, TicketBilling, TicketDevice}},
 			func(db *DB, a *struct {
 				CustomerID string `json:"customer_id"`
 				Phone      string `json:"phone_number"`
@@ -562,14 +528,13 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					t.TroubleshootingID, t.Notes = d.ID, fmt.Sprintf("%s on %s (%s): %s; %s", d.ID, d.Date, d.Issue, d.Steps, d.Result)
 				}
 				c.Tickets = append(c.Tickets, t)
-				return jsonResult(t)
+				return sim.JSONResult(t)
 			}),
-		enumTool(ToolApplyCredit, "Credit an amount to an account, applied to the next bill; an outage id records the outage a network outage credit is for.", true,
+		newTool(ToolApplyCredit, "Credit an amount to an account, applied to the next bill; an outage id records the outage a network outage credit is for.", true,
 			[]sim.Param{customerIDParam,
 				{Name: "amount", Type: "number", Description: "The credit in dollars, such as 15.00."},
-				{Name: "reason", Type: "string", Description: "Why the account is credited."},
+				{Name: "reason", Type: "string", Description: "Why the account is credited.", Enum: []string{CreditOutage, CreditBilling, CreditGoodwill}},
 				{Name: "outage_id", Type: "string", Description: "The outage id, such as 'OUT-1012'.", Optional: true}},
-			map[string][]string{"reason": {CreditOutage, CreditBilling, CreditGoodwill}},
 			func(db *DB, a *struct {
 				CustomerID string  `json:"customer_id"`
 				Amount     float64 `json:"amount"`
@@ -594,7 +559,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				c = db.ownCustomer(c.ID)
 				cr := Credit{ID: fmt.Sprintf("CR%s-%d", c.ID[1:], len(c.Credits)+1), Kind: a.Reason, Amount: amount, Date: Today, OutageID: outage}
 				c.Credits = append(c.Credits, cr)
-				return jsonResult(cr)
+				return sim.JSONResult(cr)
 			}),
 		newTool(ToolWaiveLateFee, "Waive the late fee of a bill: it is taken off the bill's balance and recorded as a credit.", true,
 			[]sim.Param{customerIDParam, billIDParam},
@@ -621,7 +586,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				settleBill(c, b)
 				cr := Credit{ID: fmt.Sprintf("CR%s-%d", c.ID[1:], len(c.Credits)+1), Kind: CreditLateFee, Amount: b.LateFee, Date: Today, BillID: b.ID}
 				c.Credits = append(c.Credits, cr)
-				return jsonResult(map[string]any{"credit": cr, "bill_balance": b.Balance()})
+				return sim.JSONResult(map[string]any{"credit": cr, "bill_balance": b.Balance()})
 			}),
 		newTool(ToolTransfer, "Transfer the customer to a human agent, with a summary of their issue.", false,
 			[]sim.Param{{Name: "summary", Type: "string", Description: "A summary of the customer's issue."}},

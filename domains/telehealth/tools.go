@@ -1,7 +1,6 @@
 package telehealth
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -44,14 +43,6 @@ const transferMessage = "You are being transferred to a human agent. Please hold
 func newTool[A any](name, desc string, writes bool, params []sim.Param, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
 	schema, required := sim.ParamSchema(params)
 	return sim.NewTool(name, desc, writes, schema, sim.TypedCall(required, fn))
-}
-
-func jsonResult(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", fmt.Errorf("encode result: %v", err)
-	}
-	return string(b), nil
 }
 
 var (
@@ -160,7 +151,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				for _, id := range sortedKeys(db.Patients) {
 					p := db.Patients[id]
 					if strings.EqualFold(p.Name.First, strings.TrimSpace(a.First)) && strings.EqualFold(p.Name.Last, strings.TrimSpace(a.Last)) && p.DateOfBirth == dob {
-						return jsonResult(map[string]string{"patient_id": id})
+						return sim.JSONResult(map[string]string{"patient_id": id})
 					}
 				}
 				return "", fmt.Errorf("no patient named %s %s born %s", echo(strings.TrimSpace(a.First)), echo(strings.TrimSpace(a.Last)), dob)
@@ -178,7 +169,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				email := strings.ToLower(strings.TrimSpace(a.Email))
 				for _, id := range sortedKeys(db.Patients) {
 					if p := db.Patients[id]; strings.ToLower(p.Email) == email && p.DateOfBirth == dob {
-						return jsonResult(map[string]string{"patient_id": id})
+						return sim.JSONResult(map[string]string{"patient_id": id})
 					}
 				}
 				return "", fmt.Errorf("no patient with email %q born %s", echo(a.Email), dob)
@@ -192,7 +183,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				return jsonResult(p)
+				return sim.JSONResult(p)
 			}),
 		newTool(ToolGetRecord, "Get a patient's medical record: conditions, allergies, visit notes and lab results with their dates.", false,
 			[]sim.Param{patientIDParam},
@@ -203,7 +194,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				return jsonResult(db.Reference.Records[p.ID])
+				return sim.JSONResult(db.Reference.Records[p.ID])
 			}),
 		newTool(ToolGetPrescription, "Get a prescription: medication, dose, frequency, prescriber, start and expiry dates, refills remaining, supplier, and the alternatives the prescriber approved.", false,
 			[]sim.Param{prescriptionIDParam},
@@ -218,7 +209,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					*Prescription
 					Controlled bool `json:"controlled_substance"`
 				}{rx, db.Reference.Medications[rx.Medication].Controlled}
-				return jsonResult(out)
+				return sim.JSONResult(out)
 			}),
 		newTool(ToolCheckInteractions, "Check a list of medications for interactions: every pair with its severity (none, minor, moderate or major).", false,
 			[]sim.Param{{Name: "medications", Type: "array", Description: "Two or more medication names, such as ['warfarin', 'ibuprofen']."}},
@@ -251,7 +242,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 						out = append(out, pair{meds[i], meds[j], sev, note})
 					}
 				}
-				return jsonResult(map[string]any{"interactions": out})
+				return sim.JSONResult(map[string]any{"interactions": out})
 			}),
 		newTool(ToolSearchProviders, "List the providers of a specialty, with the states they are licensed in, their visit types and visit fee.", false,
 			[]sim.Param{{Name: "specialty", Type: "string", Description: "The specialty, such as 'cardiology' or 'primary care'."}},
@@ -275,7 +266,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if len(out) == 0 {
 					return "", fmt.Errorf("no providers with specialty %q", echo(a.Specialty))
 				}
-				return jsonResult(map[string]any{"specialty": sp, "providers": out})
+				return sim.JSONResult(map[string]any{"specialty": sp, "providers": out})
 			}),
 		newTool(ToolGetProvider, fmt.Sprintf("Get a provider's details and open %d-minute slots over the next %d days.", SlotMinutes, BookingDays), false,
 			[]sim.Param{providerIDParam},
@@ -290,7 +281,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if slots == nil {
 					slots = []string{}
 				}
-				return jsonResult(struct {
+				return sim.JSONResult(struct {
 					*Provider
 					OpenSlots []string `json:"open_slots"`
 				}{pr, slots})
@@ -305,7 +296,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", err
 				}
 				pr := db.Reference.Providers[appt.ProviderID]
-				return jsonResult(struct {
+				return sim.JSONResult(struct {
 					*Appointment
 					ProviderName string `json:"provider_name"`
 				}{appt, pr.Name})
@@ -317,7 +308,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				for _, id := range sortedKeys(db.Reference.Suppliers) {
 					out = append(out, db.Reference.Suppliers[id])
 				}
-				return jsonResult(map[string]any{"suppliers": out})
+				return sim.JSONResult(map[string]any{"suppliers": out})
 			}),
 		newTool(ToolListUploads, "Get a telemetry device and its latest uploads (timestamped readings, newest last).", false,
 			[]sim.Param{deviceIDParam},
@@ -332,7 +323,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if up == nil {
 					up = []Upload{}
 				}
-				return jsonResult(struct {
+				return sim.JSONResult(struct {
 					*Device
 					Uploads []Upload `json:"uploads"`
 				}{d, up})
@@ -385,7 +376,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				db.Appointments[appt.ID] = appt
 				p = db.ownPatient(p.ID)
 				p.AppointmentIDs = append(p.AppointmentIDs, appt.ID)
-				return jsonResult(appt)
+				return sim.JSONResult(appt)
 			}),
 		newTool(ToolCancel, "Cancel a scheduled appointment.", true,
 			[]sim.Param{appointmentIDParam, {Name: "reason", Type: "string", Description: "Why the patient cancels, such as 'schedule conflict'."}},
@@ -405,7 +396,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				appt = db.ownAppointment(appt.ID)
 				appt.Status, appt.CancelReason, appt.CancelledAt = StatusCancelled, strings.TrimSpace(a.Reason), Now
-				return jsonResult(appt)
+				return sim.JSONResult(appt)
 			}),
 		newTool(ToolWaiveNoShow, "Waive the no-show fee of a missed appointment.", true,
 			[]sim.Param{appointmentIDParam},
@@ -424,7 +415,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				appt = db.ownAppointment(appt.ID)
 				appt.FeeWaived, appt.WaivedOn = true, Today
-				return jsonResult(appt)
+				return sim.JSONResult(appt)
 			}),
 		newTool(ToolChangeMedication, "Change an active prescription's medication, dose or frequency. The prescription keeps its id, refills, expiry and supplier.", true,
 			[]sim.Param{
@@ -457,7 +448,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				rx = db.ownPrescription(rx.ID)
 				rx.Medication, rx.Dose, rx.Frequency, rx.ChangedOn = med, dose, freq, Today
 				rx.Approved = []Alternative{}
-				return jsonResult(rx)
+				return sim.JSONResult(rx)
 			}),
 		newTool(ToolUpdateSupplier, "Move an active prescription to another medication supplier.", true,
 			[]sim.Param{prescriptionIDParam, {Name: "supplier_id", Type: "string", Description: "The supplier id, such as 'SUP07'."}},
@@ -478,7 +469,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				rx = db.ownPrescription(rx.ID)
 				rx.SupplierID = s.ID
-				return jsonResult(rx)
+				return sim.JSONResult(rx)
 			}),
 		newTool(ToolRequestRefill, "Send a refill of an active prescription to its supplier; it uses one of the refills remaining.", true,
 			[]sim.Param{prescriptionIDParam},
@@ -499,7 +490,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					SupplierID: rx.SupplierID, RequestedOn: Today, Status: "requested",
 				}
 				db.RefillOrders[order.ID] = order
-				return jsonResult(map[string]any{"refill": order, "refills_remaining": rx.RefillsRemaining})
+				return sim.JSONResult(map[string]any{"refill": order, "refills_remaining": rx.RefillsRemaining})
 			}),
 		newTool(ToolReplaceDevice, "Replace an active telemetry device with a new one of the same model: the old device is retired and the new one assigned to the patient.", true,
 			[]sim.Param{deviceIDParam},
@@ -526,7 +517,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				db.Devices[nd.ID] = nd
 				p = db.ownPatient(p.ID)
 				p.DeviceIDs = append(p.DeviceIDs, nd.ID)
-				return jsonResult(map[string]any{"retired": d, "new_device": nd})
+				return sim.JSONResult(map[string]any{"retired": d, "new_device": nd})
 			}),
 		newTool(ToolUpdatePhone, "Change the phone number on a patient's profile.", true,
 			[]sim.Param{patientIDParam, {Name: "phone", Type: "string", Description: "The new phone number, NNN-NNN-NNNN, such as '303-555-0147'."}},
@@ -547,7 +538,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				p = db.ownPatient(p.ID)
 				p.Phone = phone
-				return jsonResult(p)
+				return sim.JSONResult(p)
 			}),
 		newTool(ToolTransfer, "Hand the conversation to a human agent, with a summary of the patient's issue.", false,
 			[]sim.Param{{Name: "summary", Type: "string", Description: "A short summary of the patient's issue for the human agent."}},
@@ -557,7 +548,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if strings.TrimSpace(a.Summary) == "" {
 					return "", errors.New("summary must not be empty")
 				}
-				return jsonResult(map[string]string{"status": "transferred", "message": transferMessage})
+				return sim.JSONResult(map[string]string{"status": "transferred", "message": transferMessage})
 			}),
 	}
 })
