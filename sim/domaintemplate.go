@@ -125,6 +125,32 @@ func NewTool[S any](name, description string, writes bool, parameters json.RawMe
 	}
 }
 
+// NewAction returns a call of tool name with arguments given as
+// alternating names and values (name, value, name, value, …), as a
+// catalog's grounders write gold actions. It panics on a value JSON cannot
+// encode or a name that is not a string: a bug in the grounder.
+func NewAction(name string, kv ...any) emobench.Action {
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i].(string)] = kv[i+1]
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		panic(err)
+	}
+	return emobench.Action{Name: name, Arguments: raw}
+}
+
+// StateOf returns the state behind env when env is a StateEnv over S (a
+// catalog's Users and grounders read the database through it).
+func StateOf[S any](env Environment) (*S, bool) {
+	se, ok := env.(*StateEnv[S])
+	if !ok || se.State == nil {
+		return nil, false
+	}
+	return se.State, true
+}
+
 // JSONResult is v encoded as JSON, the text a tool's result gives the
 // agent; the error (a value JSON cannot encode, a domain bug) says so.
 func JSONResult(v any) (string, error) {

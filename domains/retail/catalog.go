@@ -36,14 +36,14 @@ func Catalog() *sim.Catalog {
 		Follows: toolGraph,
 		Intents: catalogIntents(),
 		Users: func(env sim.Environment) []string {
-			db, ok := stateOf(env)
+			db, ok := sim.StateOf[DB](env)
 			if !ok {
 				return nil
 			}
 			return sortedKeys(db.Users)
 		},
 		Authenticate: func(env sim.Environment, userID string, r *rand.Rand) (emobench.Action, map[string]string) {
-			db, _ := stateOf(env)
+			db, _ := sim.StateOf[DB](env)
 			facts := map[string]string{}
 			var u *User
 			if db != nil {
@@ -93,15 +93,6 @@ var toolGraph = func() map[string][]string {
 	}
 	return g
 }()
-
-// stateOf returns the retail database behind env.
-func stateOf(env sim.Environment) (*DB, bool) {
-	se, ok := env.(*sim.StateEnv[DB])
-	if !ok || se.State == nil {
-		return nil, false
-	}
-	return se.State, true
-}
 
 // Emotion families by scenario: a request that goes well for the user
 // (an address change, a question) fits every family; a loss or a mistake
@@ -685,7 +676,7 @@ func newAddress(r *rand.Rand, not ...Address) Address {
 // --- grounders -----------------------------------------------------------
 
 func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -698,13 +689,13 @@ func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": reasonWords[reason]}, "reason"),
 		Facts:   map[string]string{"order_id": o.ID, "reason": reason},
 		Request: emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolCancelOrder}},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 		Uses:    []string{o.ID},
 	}, true
 }
 
 func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -717,7 +708,7 @@ func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"order_id": o.ID, "address": addr.String()},
 		Facts:   map[string]string{"order_id": o.ID, "new_address": addr.String()},
 		Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s.", o.ID, addr), Tools: []string{ToolModifyAddress}},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
 		Uses:    []string{o.ID},
 	}, true
 }
@@ -727,7 +718,7 @@ func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
 // an earlier intent (orders are shipped to the account's address at the
 // time, and a new address is a fresh random one).
 func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok || db.Users[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
@@ -749,7 +740,7 @@ func groundModifyUserAddressAfterCheck(g sim.GroundContext) (sim.Grounding, bool
 	if !ok {
 		return gr, false
 	}
-	gr.Actions = append([]emobench.Action{action(ToolGetUser, "user_id", g.UserID)}, gr.Actions...)
+	gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)}, gr.Actions...)
 	return gr, true
 }
 
@@ -761,7 +752,7 @@ func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	db, _ := stateOf(g.Env)
+	db, _ := sim.StateOf[DB](g.Env)
 	o := db.Orders[gr.Facts["order_id"]]
 	addr := newAddress(g.Rand, o.Address)
 	gr.Slots["address"] = addr.String()
@@ -775,7 +766,7 @@ func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
 // groundPayWithGiftCard grounds paying a pending order with the user's
 // gift card, found on the account; the order is read before the change.
 func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok || db.Users[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
@@ -793,8 +784,8 @@ func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"order_id": o.ID},
 		Facts:   map[string]string{"order_id": o.ID, "payment_method": gc.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Pay order %s with my gift card instead.", o.ID), Tools: []string{ToolModifyPayment}},
-		Actions: []emobench.Action{action(ToolGetUser, "user_id", g.UserID), action(ToolGetOrder, "order_id", o.ID),
-			action(ToolModifyPayment, "order_id", o.ID, "payment_method_id", gc.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID), sim.NewAction(ToolGetOrder, "order_id", o.ID),
+			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", gc.ID)},
 		Uses: []string{o.ID},
 	}, true
 }
@@ -816,7 +807,7 @@ func withAccountRead(read bool, userID string, actions ...emobench.Action) []emo
 	if !read {
 		return actions
 	}
-	return append([]emobench.Action{action(ToolGetUser, "user_id", userID)}, actions...)
+	return append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", userID)}, actions...)
 }
 
 // groundItemAndPayment grounds a change of one item of a pending order,
@@ -828,7 +819,7 @@ func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	db, _ := stateOf(g.Env)
+	db, _ := sim.StateOf[DB](g.Env)
 	o := db.Orders[gr.Facts["order_id"]]
 	paid := o.netPaid()
 	if len(paid) != 1 {
@@ -852,7 +843,7 @@ func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 	gr.Slots["payment"] = pm.Describe()
 	gr.Request.Text = fmt.Sprintf("In order %s, I want %s instead, and then the order paid with my %s.", o.ID, gr.Slots["changes"], pm.Describe())
 	gr.Request.Tools = []string{ToolModifyItems, ToolModifyPayment}
-	gr.Actions = append(gr.Actions, action(ToolGetUser, "user_id", o.UserID), action(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID))
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolGetUser, "user_id", o.UserID), sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID))
 	return gr, true
 }
 
@@ -873,7 +864,7 @@ func groundMovedAccountAndOrder(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	db, _ := stateOf(g.Env)
+	db, _ := sim.StateOf[DB](g.Env)
 	o, ok := pickOrder(g, db, isStatus(StatusPending))
 	if !ok {
 		return sim.Grounding{}, false
@@ -889,7 +880,7 @@ func groundMovedAccountAndOrder(g sim.GroundContext) (sim.Grounding, bool) {
 		Text:  fmt.Sprintf("Change my account's address to %s, and ship order %s there too.", addr, o.ID),
 		Tools: []string{ToolModifyUserAddress, ToolModifyAddress},
 	}
-	gr.Actions = append(gr.Actions, action(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, a))
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, a))
 	gr.Uses = []string{o.ID}
 	return gr, true
 }
@@ -913,7 +904,7 @@ func otherPayments(db *DB, o *Order) []*PaymentMethod {
 }
 
 func groundModifyPayment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -927,14 +918,14 @@ func groundModifyPayment(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe()},
 		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Switch the payment of order %s to my %s.", o.ID, pm.Describe()), Tools: []string{ToolModifyPayment}},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", o.UserID),
-			action(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
+			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
 		Uses: []string{o.ID},
 	}, true
 }
 
 func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -952,9 +943,9 @@ func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 			Text:  fmt.Sprintf("Ship order %s to %s and switch its payment to my %s.", o.ID, addr, pm.Describe()),
 			Tools: []string{ToolModifyAddress, ToolModifyPayment},
 		},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", o.UserID),
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
 			addressAction(ToolModifyAddress, "order_id", o.ID, addr),
-			action(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
+			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
 		Uses: []string{o.ID},
 	}, true
 }
@@ -964,7 +955,7 @@ func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 // method that paid (or with the user's gift card when giftCardPays).
 func groundModifyItems(k int, giftCardPays bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := stateOf(g.Env)
+		db, ok := sim.StateOf[DB](g.Env)
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -988,14 +979,14 @@ func groundModifyItems(k int, giftCardPays bool) func(g sim.GroundContext) (sim.
 		oldIDs, newIDs := swapIDs(swaps)
 		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
 		swapFacts(facts, swaps)
-		actions := []emobench.Action{action(ToolGetOrder, "order_id", o.ID)}
+		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
 		if giftCardPays {
-			actions = append(actions, action(ToolGetUser, "user_id", o.UserID))
+			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
 		}
 		for _, s := range swaps {
-			actions = append(actions, action(ToolGetProduct, "product_id", s.old.ProductID))
+			actions = append(actions, sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID))
 		}
-		actions = append(actions, action(ToolModifyItems, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID))
+		actions = append(actions, sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID))
 		return sim.Grounding{
 			Slots: map[string]string{"order_id": o.ID, "item": swaps[0].old.Name, "change": swaps[0].change(),
 				"changes": describeSwaps(swaps), "payment": pm.Describe()},
@@ -1015,7 +1006,7 @@ func groundModifyItems(k int, giftCardPays bool) func(g sim.GroundContext) (sim.
 // the method that paid.
 func groundExchange(k int) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := stateOf(g.Env)
+		db, ok := sim.StateOf[DB](g.Env)
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -1033,11 +1024,11 @@ func groundExchange(k int) func(g sim.GroundContext) (sim.Grounding, bool) {
 		oldIDs, newIDs := swapIDs(swaps)
 		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
 		swapFacts(facts, swaps)
-		actions := []emobench.Action{action(ToolGetOrder, "order_id", o.ID)}
+		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
 		for _, s := range swaps {
-			actions = append(actions, action(ToolGetProduct, "product_id", s.old.ProductID))
+			actions = append(actions, sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID))
 		}
-		actions = append(actions, action(ToolExchangeItems, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID))
+		actions = append(actions, sim.NewAction(ToolExchangeItems, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID))
 		return sim.Grounding{
 			Slots: map[string]string{"order_id": o.ID, "item": swaps[0].old.Name, "change": swaps[0].change(),
 				"changes": describeSwaps(swaps), "payment": pm.Describe()},
@@ -1059,7 +1050,7 @@ func groundExchange(k int) func(g sim.GroundContext) (sim.Grounding, bool) {
 // card path reads the account instead. The refund is an output.
 func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := stateOf(g.Env)
+		db, ok := sim.StateOf[DB](g.Env)
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -1088,15 +1079,15 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 			refund += o.Items[p].Price
 		}
 		pm := paidBy(db, o)
-		actions := []emobench.Action{action(ToolGetOrder, "order_id", o.ID)}
+		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
 		switch {
 		case toGiftCard:
 			pm = giftCard(db.Users[o.UserID])
-			actions = append(actions, action(ToolGetUser, "user_id", o.UserID))
+			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
 		case minItems > 1:
-			actions = append(actions, action(ToolCalculate, "expression", strings.Join(prices, " + ")))
+			actions = append(actions, sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + ")))
 		}
-		actions = append(actions, action(ToolReturnItems, "order_id", o.ID, "item_ids", ids, "payment_method_id", pm.ID))
+		actions = append(actions, sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", ids, "payment_method_id", pm.ID))
 		facts := map[string]string{"order_id": o.ID, "item_name": itemNames(names), "payment_method": pm.Describe()}
 		return sim.Grounding{
 			Slots: map[string]string{"order_id": o.ID, "items": itemNames(names), "payment": pm.Describe()},
@@ -1142,7 +1133,7 @@ var (
 func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
 
 func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1155,14 +1146,14 @@ func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
 		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
 		Outputs: []string{o.Status},
 		Uses:    []string{o.ID},
 	}, true
 }
 
 func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok || db.Users[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
@@ -1177,13 +1168,13 @@ func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "What is the balance of my gift card?", Tools: []string{ToolGetUser}},
-		Actions: []emobench.Action{action(ToolGetUser, "user_id", g.UserID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
 		Outputs: []string{gc.Balance.String()},
 	}, true
 }
 
 func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1200,7 +1191,7 @@ func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
 		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolCalculate, "expression", strings.Join(prices, " + "))},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))},
 		Outputs: []string{o.Total().String()},
 		Uses:    []string{o.ID},
 	}, true
@@ -1209,7 +1200,7 @@ func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
 // groundItemOptionPrice grounds a question about the price of another
 // option of an item the user ordered; the price is the output.
 func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1225,14 +1216,14 @@ func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change()},
 		Facts:   facts,
 		Request: emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetProduct, "product_id", s.old.ProductID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
 		Outputs: []string{s.item.Price.String()},
 		Uses:    []string{o.ID},
 	}, true
 }
 
 func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok || db.Users[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
@@ -1242,13 +1233,13 @@ func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"new_email": email},
 		Facts:   map[string]string{"new_email": email},
 		Request: emobench.Request{Text: fmt.Sprintf("Change my account email to %s.", email), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{action(ToolTransfer, "summary",
+		Actions: []emobench.Action{sim.NewAction(ToolTransfer, "summary",
 			fmt.Sprintf("User %s wants to change the account email to %s, which the policy does not allow the agent to do.", u.ID, email))},
 	}, true
 }
 
 func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok || db.Users[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
@@ -1262,13 +1253,13 @@ func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"payment": pm.Describe()},
 		Facts:   map[string]string{"payment_method": pm.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Remove my %s from my account.", pm.Describe()), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{action(ToolGetUser, "user_id", u.ID), action(ToolTransfer, "summary",
+		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", u.ID), sim.NewAction(ToolTransfer, "summary",
 			fmt.Sprintf("User %s wants the payment method %s removed from the account, which the policy does not allow the agent to do.", u.ID, pm.ID))},
 	}, true
 }
 
 func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1281,7 +1272,7 @@ func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"order_id": o.ID, "outcome": outcome},
 		Facts:   map[string]string{"order_id": o.ID, "outcome": outcome},
 		Request: emobench.Request{Text: fmt.Sprintf("I want to complain about the courier who delivered order %s.", o.ID), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolTransfer, "summary",
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolTransfer, "summary",
 			fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID))},
 		Uses: []string{o.ID},
 	}, true
@@ -1293,7 +1284,7 @@ func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
 // is read before the order.
 func groundCancelNotPending(status string, readAccount bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := stateOf(g.Env)
+		db, ok := sim.StateOf[DB](g.Env)
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -1306,9 +1297,9 @@ func groundCancelNotPending(status string, readAccount bool) func(g sim.GroundCo
 			Slots:     withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": reasonWords[reason]}, "reason"),
 			Facts:     map[string]string{"order_id": o.ID, "reason": reason},
 			Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s and refund me; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetOrder}},
-			Actions:   withAccountRead(readAccount, g.UserID, action(ToolGetOrder, "order_id", o.ID)),
+			Actions:   withAccountRead(readAccount, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
 			Outputs:   []string{o.Status},
-			Forbidden: []emobench.Action{action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+			Forbidden: []emobench.Action{sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 			Uses:      []string{o.ID},
 		}, true
 	}
@@ -1323,7 +1314,7 @@ var otherReasons = []string{
 }
 
 func groundCancelOtherReason(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1336,14 +1327,14 @@ func groundCancelOtherReason(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": reason}, "reason"),
 		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reason), Tools: []string{ToolGetOrder}},
-		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
-		Forbidden: []emobench.Action{action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 		Uses:      []string{o.ID},
 	}, true
 }
 
 func groundModifyProcessedAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1356,7 +1347,7 @@ func groundModifyProcessedAddress(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     map[string]string{"order_id": o.ID, "address": addr.String()},
 		Facts:     map[string]string{"order_id": o.ID, "new_address": addr.String()},
 		Request:   emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}},
-		Actions:   withAccountRead(true, g.UserID, action(ToolGetOrder, "order_id", o.ID)),
+		Actions:   withAccountRead(true, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
 		Outputs:   []string{o.Status},
 		Forbidden: []emobench.Action{addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
 		Uses:      []string{o.ID},
@@ -1379,16 +1370,16 @@ func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (si
 			Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()),
 			Tools: []string{ToolGetOrder},
 		},
-		Actions:   []emobench.Action{action(ToolGetOrder, "order_id", o.ID)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
 		Outputs:   []string{o.Status},
-		Forbidden: []emobench.Action{withCompareArgs(action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
+		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
 		Uses:      []string{o.ID},
 	}, true
 }
 
 func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := stateOf(g.Env)
+		db, ok := sim.StateOf[DB](g.Env)
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -1404,7 +1395,7 @@ func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grou
 // already has one (after an earlier intent of the task): each delivered
 // order accepts one, once. Its item is one the first request left.
 func groundReturnAgain(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1438,7 +1429,7 @@ func requestedItems(o *Order) []string {
 // only to a variant of its own product. The tools accept it.
 func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := stateOf(g.Env)
+		db, ok := sim.StateOf[DB](g.Env)
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -1469,10 +1460,10 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 				Text:  fmt.Sprintf("%s the %s in order %s for %s.", verb, old.Name, o.ID, withArticle(p.Name)),
 				Tools: []string{ToolGetOrder},
 			},
-			Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolListProducts),
-				action(ToolGetProduct, "product_id", p.ID)},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolListProducts),
+				sim.NewAction(ToolGetProduct, "product_id", p.ID)},
 			// Forbidden whatever pays the difference.
-			Forbidden: []emobench.Action{withCompareArgs(action(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
+			Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
 				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID), "order_id", "item_ids", "new_item_ids")},
 			Uses: []string{o.ID},
 		}, true
@@ -1506,7 +1497,7 @@ func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (produ
 // the task): the items of an order change only once. The store refuses
 // it too.
 func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1531,17 +1522,17 @@ func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
 			Text:  fmt.Sprintf("Swap the %s in order %s for the one with %s.", s.old.Name, o.ID, s.change()),
 			Tools: []string{ToolGetOrder},
 		},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetProduct, "product_id", s.old.ProductID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
 		// The earlier change of the task is on the same order: the item
 		// tells the forbidden one apart.
-		Forbidden: []emobench.Action{withCompareArgs(action(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
+		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
 			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID), "order_id", "item_ids")},
 		Uses: []string{o.ID},
 	}, true
 }
 
 func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1569,9 +1560,9 @@ func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
 			Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()),
 			Tools: []string{ToolGetUser},
 		},
-		Actions: []emobench.Action{action(ToolGetOrder, "order_id", o.ID), action(ToolGetUser, "user_id", o.UserID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID)},
 		// Any return from the order to that method is forbidden.
-		Forbidden: []emobench.Action{withCompareArgs(action(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID),
+		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID),
 			"order_id", "payment_method_id")},
 		Uses: []string{o.ID},
 	}, true
@@ -1581,7 +1572,7 @@ func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
 // order: the agent helps only the user it verified. The gold reads the
 // user's own account, whose orders do not include it.
 func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok || db.Users[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
@@ -1602,40 +1593,27 @@ func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     withCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason", "owner"),
 		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetUser}},
-		Actions:   []emobench.Action{action(ToolGetUser, "user_id", g.UserID)},
-		Forbidden: []emobench.Action{action(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 		Uses:      []string{o.ID},
 	}, true
 }
 
 // --- wording and calls ---------------------------------------------------
 
-// action builds a gold action from alternating keys and values.
-func action(name string, kv ...any) emobench.Action {
-	m := make(map[string]any, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i].(string)] = kv[i+1]
-	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		panic(err) // strings and string slices always encode
-	}
-	return emobench.Action{Name: name, Arguments: raw}
-}
-
 // authenticate returns the facts and gold action that identify u: by email,
 // or by name and zip.
 func authenticate(u *User, r *rand.Rand, facts map[string]string) emobench.Action {
 	if r.IntN(3) != 0 {
 		facts["email"] = u.Email
-		return action(ToolFindUserByEmail, "email", u.Email)
+		return sim.NewAction(ToolFindUserByEmail, "email", u.Email)
 	}
 	facts["first_name"], facts["last_name"], facts["zip"] = u.Name.First, u.Name.Last, u.Address.Zip
-	return action(ToolFindUserByNameZip, "first_name", u.Name.First, "last_name", u.Name.Last, "zip", u.Address.Zip)
+	return sim.NewAction(ToolFindUserByNameZip, "first_name", u.Name.First, "last_name", u.Name.Last, "zip", u.Address.Zip)
 }
 
 func addressAction(name, idKey, id string, a Address) emobench.Action {
-	return action(name, idKey, id, "address1", a.Address1, "address2", a.Address2, "city", a.City,
+	return sim.NewAction(name, idKey, id, "address1", a.Address1, "address2", a.Address2, "city", a.City,
 		"state", a.State, "country", a.Country, "zip", a.Zip)
 }
 

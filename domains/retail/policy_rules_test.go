@@ -57,7 +57,7 @@ func policyDB() *DB {
 
 func TestCheckPolicy_Rules(t *testing.T) {
 	swap := func(order string, old, new string, pm string) emobench.Action {
-		return action(ToolModifyItems, "order_id", order, "item_ids", []string{old}, "new_item_ids", []string{new}, "payment_method_id", pm)
+		return sim.NewAction(ToolModifyItems, "order_id", order, "item_ids", []string{old}, "new_item_ids", []string{new}, "payment_method_id", pm)
 	}
 	addr := Address{Address1: "1 Elm Street", City: "Denver", State: "CO", Country: "USA", Zip: "80203"}
 	for _, c := range []struct {
@@ -65,32 +65,32 @@ func TestCheckPolicy_Rules(t *testing.T) {
 		allowed, violating emobench.Action
 	}{
 		{RuleOwnAccount, addressAction(ToolModifyUserAddress, "user_id", "alice", addr), addressAction(ToolModifyUserAddress, "user_id", "bob", addr)},
-		{RuleOwnOrder, action(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded), action(ToolCancelOrder, "order_id", "#R3", "reason", ReasonNoLongerNeeded)},
+		{RuleOwnOrder, sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded), sim.NewAction(ToolCancelOrder, "order_id", "#R3", "reason", ReasonNoLongerNeeded)},
 		{RuleOwnOrder, addressAction(ToolModifyAddress, "order_id", "#R1", addr), addressAction(ToolModifyAddress, "order_id", "#R9", addr)},
-		{RuleOrderPending, action(ToolCancelOrder, "order_id", "#R1", "reason", ReasonOrderedByMistake), action(ToolCancelOrder, "order_id", "#R5", "reason", ReasonOrderedByMistake)},
+		{RuleOrderPending, sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", ReasonOrderedByMistake), sim.NewAction(ToolCancelOrder, "order_id", "#R5", "reason", ReasonOrderedByMistake)},
 		{RuleOrderPending, addressAction(ToolModifyAddress, "order_id", "#R1", addr), addressAction(ToolModifyAddress, "order_id", "#R2", addr)},
-		{RuleOrderDelivered, action(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"M1"}, "payment_method_id", "credit_card_1"),
-			action(ToolReturnItems, "order_id", "#R1", "item_ids", []string{"L1"}, "payment_method_id", "paypal_1")},
-		{RuleOrderDelivered, action(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "credit_card_1"),
-			action(ToolExchangeItems, "order_id", "#R1", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "paypal_1")},
-		{RuleCancelReason, action(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded), action(ToolCancelOrder, "order_id", "#R1", "reason", "I found it cheaper")},
+		{RuleOrderDelivered, sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"M1"}, "payment_method_id", "credit_card_1"),
+			sim.NewAction(ToolReturnItems, "order_id", "#R1", "item_ids", []string{"L1"}, "payment_method_id", "paypal_1")},
+		{RuleOrderDelivered, sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "credit_card_1"),
+			sim.NewAction(ToolExchangeItems, "order_id", "#R1", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "paypal_1")},
+		{RuleCancelReason, sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded), sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", "I found it cheaper")},
 		{RuleItemsOnce, swap("#R1", "L1", "L2", "paypal_1"), swap("#R4", "L2", "L1", "paypal_1")},
 		{RuleSameProduct, swap("#R1", "L1", "L2", "paypal_1"), swap("#R1", "L1", "M1", "paypal_1")},
-		{RuleSameProduct, action(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"M2"}, "payment_method_id", "credit_card_1"),
-			action(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "credit_card_1")},
+		{RuleSameProduct, sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"M2"}, "payment_method_id", "credit_card_1"),
+			sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "credit_card_1")},
 		{RuleItemAvailable, swap("#R1", "L1", "L2", "paypal_1"), swap("#R1", "L1", "L3", "paypal_1")},
-		{RuleOwnPaymentMethod, action(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "credit_card_1"), action(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "paypal_2")},
+		{RuleOwnPaymentMethod, sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "credit_card_1"), sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "paypal_2")},
 		{RuleOwnPaymentMethod, swap("#R1", "L1", "L2", "gift_card_1"), swap("#R1", "L1", "L2", "paypal_2")},
-		{RulePaymentDiffers, action(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "credit_card_1"), action(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "paypal_1")},
+		{RulePaymentDiffers, sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "credit_card_1"), sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "paypal_1")},
 		// #R1 paid 30.00, #R6 65.00; the gift card holds 50.00.
-		{RuleGiftCardCovers, action(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "gift_card_1"), action(ToolModifyPayment, "order_id", "#R6", "payment_method_id", "gift_card_1")},
+		{RuleGiftCardCovers, sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "gift_card_1"), sim.NewAction(ToolModifyPayment, "order_id", "#R6", "payment_method_id", "gift_card_1")},
 		// M1 to M2 costs 80.00 more.
-		{RuleGiftCardCovers, action(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "gift_card_1"),
-			action(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"M2"}, "payment_method_id", "gift_card_1")},
-		{RuleRefundMethod, action(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1"}, "payment_method_id", "gift_card_1"),
-			action(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1"}, "payment_method_id", "paypal_1")},
-		{RuleWellFormedArgument, action(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1", "M1"}, "payment_method_id", "credit_card_1"),
-			action(ToolReturnItems, "order_id", "#R2", "item_ids", "L1", "payment_method_id", "credit_card_1")},
+		{RuleGiftCardCovers, sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "gift_card_1"),
+			sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"M2"}, "payment_method_id", "gift_card_1")},
+		{RuleRefundMethod, sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1"}, "payment_method_id", "gift_card_1"),
+			sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1"}, "payment_method_id", "paypal_1")},
+		{RuleWellFormedArgument, sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1", "M1"}, "payment_method_id", "credit_card_1"),
+			sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", "L1", "payment_method_id", "credit_card_1")},
 	} {
 		env := NewEnvironment(policyDB())
 		if err := CheckPolicy(env, "alice", c.allowed); err != nil {
@@ -111,13 +111,13 @@ func TestCheckPolicy_Rules(t *testing.T) {
 
 func TestCheckPolicy_ReadsAndOtherEnvironments(t *testing.T) {
 	env := NewEnvironment(policyDB())
-	for _, a := range []emobench.Action{action(ToolGetOrder, "order_id", "#R3"), action(ToolTransfer, "summary", "x")} {
+	for _, a := range []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", "#R3"), sim.NewAction(ToolTransfer, "summary", "x")} {
 		if err := CheckPolicy(env, "alice", a); err != nil {
 			t.Errorf("%s: %v, want nil (no write)", a.Name, err)
 		}
 	}
 	other := sim.NewStateEnv(&struct{}{}, nil)
-	if err := CheckPolicy(other, "alice", action(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded)); err == nil {
+	if err := CheckPolicy(other, "alice", sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded)); err == nil {
 		t.Error("CheckPolicy on a non-retail environment: no error")
 	}
 }

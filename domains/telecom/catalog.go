@@ -27,7 +27,7 @@ func Catalog() *sim.Catalog {
 		Follows: toolGraph,
 		Intents: catalogIntents(),
 		Users: func(env sim.Environment) []string {
-			db, ok := stateOf(env)
+			db, ok := sim.StateOf[DB](env)
 			if !ok {
 				return nil
 			}
@@ -35,17 +35,17 @@ func Catalog() *sim.Catalog {
 		},
 		Authenticate: func(env sim.Environment, userID string, r *rand.Rand) (emobench.Action, map[string]string) {
 			facts := map[string]string{}
-			db, ok := stateOf(env)
+			db, ok := sim.StateOf[DB](env)
 			if !ok || db.Customers[userID] == nil {
 				return emobench.Action{}, facts
 			}
 			c := db.Customers[userID]
 			if r.IntN(3) != 0 {
 				facts["phone"] = c.ContactPhone
-				return action(ToolFindByPhone, "phone_number", c.ContactPhone), facts
+				return sim.NewAction(ToolFindByPhone, "phone_number", c.ContactPhone), facts
 			}
 			facts["first_name"], facts["last_name"], facts["date_of_birth"] = c.FirstName, c.LastName, c.DateOfBirth
-			return action(ToolFindByNameDOB, "first_name", c.FirstName, "last_name", c.LastName, "date_of_birth", c.DateOfBirth), facts
+			return sim.NewAction(ToolFindByNameDOB, "first_name", c.FirstName, "last_name", c.LastName, "date_of_birth", c.DateOfBirth), facts
 		},
 		CheckPolicy: CheckPolicy,
 		ExemptArgs:  []string{"troubleshooting_id", "amount"},
@@ -81,15 +81,6 @@ var toolGraph = func() map[string][]string {
 		ToolSeniorDiscount:    {ToolGetBilling},
 	}
 }()
-
-// stateOf returns the telecom database behind env.
-func stateOf(env sim.Environment) (*DB, bool) {
-	se, ok := env.(*sim.StateEnv[DB])
-	if !ok || se.State == nil {
-		return nil, false
-	}
-	return se.State, true
-}
 
 // Emotion families by scenario: a request that goes well fits every
 // family; a fault, a debt or a refusal no pride or amusement.

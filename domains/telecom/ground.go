@@ -1,7 +1,6 @@
 package telecom
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -16,23 +15,9 @@ import (
 // This file holds the catalog's grounders: each reads the state (never
 // changes it) and returns one instance of its intent for the customer.
 
-// action returns a gold action with the given arguments (name, value,
-// name, value, ...).
-func action(name string, kv ...any) emobench.Action {
-	m := make(map[string]any, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i].(string)] = kv[i+1]
-	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		panic(err) // strings and numbers always encode
-	}
-	return emobench.Action{Name: name, Arguments: raw}
-}
-
 // customerOf returns the database and g's customer.
 func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
-	db, ok := stateOf(g.Env)
+	db, ok := sim.StateOf[DB](g.Env)
 	if !ok || db.Customers[g.UserID] == nil {
 		return nil, nil, false
 	}
@@ -224,8 +209,8 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 			Slots:   map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name},
 			Facts:   map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name},
 			Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s.", l.PhoneNumber, p.Name), Tools: []string{ToolChangePlan}},
-			Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID),
-				action(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", p.ID, "effective_date", eff)},
+			Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID),
+				sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", p.ID, "effective_date", eff)},
 			Outputs: []string{eff},
 			Uses:    []string{l.PhoneNumber},
 		}
@@ -235,7 +220,7 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 			gr.Facts["feature"] = "international roaming"
 			gr.Request.Text = fmt.Sprintf("Change the plan of line %s to %s and add international roaming.", l.PhoneNumber, p.Name)
 			gr.Request.Tools = []string{ToolChangePlan, ToolAddFeature}
-			gr.Actions = append(gr.Actions, action(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f))
+			gr.Actions = append(gr.Actions, sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f))
 		}
 		return gr, true
 	}
@@ -262,8 +247,8 @@ func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Request: emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolAddFeature}},
-		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
-			action(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
+			sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
 		Uses: []string{l.PhoneNumber},
 	}, true
 }
@@ -278,7 +263,7 @@ func groundSeniorDiscount(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"age": age},
 		Facts:   map[string]string{"age": age},
 		Request: emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolSeniorDiscount}},
-		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID), action(ToolSeniorDiscount, "customer_id", c.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID), sim.NewAction(ToolSeniorDiscount, "customer_id", c.ID)},
 		Uses:    []string{c.ID + "/senior"},
 	}, true
 }
@@ -301,8 +286,8 @@ func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding,
 			Slots:   map[string]string{"month": month, "installments": strconv.Itoa(n)},
 			Facts:   map[string]string{"bill_id": b.ID, "installments": strconv.Itoa(n)},
 			Request: emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments.", b.ID, n), Tools: []string{ToolCreateArrangement}},
-			Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
-				action(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n)},
+			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
+				sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n)},
 			Uses: []string{b.ID},
 		}
 		if withAutopay {
@@ -311,7 +296,7 @@ func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding,
 			gr.Facts["payment_method"] = pm.Describe()
 			gr.Request.Text = fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments, then enable autopay with my %s.", b.ID, n, pm.Describe())
 			gr.Request.Tools = []string{ToolCreateArrangement, ToolEnableAutopay}
-			gr.Actions = append(gr.Actions, action(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID))
+			gr.Actions = append(gr.Actions, sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID))
 			gr.Uses = append(gr.Uses, c.ID+"/autopay")
 		}
 		return gr, true
@@ -328,7 +313,7 @@ func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"payment": pm.Describe()},
 		Facts:   map[string]string{"payment_method": pm.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Enable autopay with my %s.", pm.Describe()), Tools: []string{ToolEnableAutopay}},
-		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID), action(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID), sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID)},
 		Uses:    []string{c.ID + "/autopay"},
 	}, true
 }
@@ -349,7 +334,7 @@ func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"month": month},
 		Facts:   map[string]string{"bill_id": b.ID},
 		Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on bill %s and tell me its balance.", b.ID), Tools: []string{ToolWaiveLateFee}},
-		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID), action(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
 		Outputs: []string{(b.Balance() - b.LateFee).String()},
 		Uses:    []string{b.ID},
 	}, true
@@ -381,9 +366,9 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts: map[string]string{"phone_number": l.PhoneNumber, "bill_id": b.ID, "payment_method": pm.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Pay bill %s in full with my %s and reactivate line %s.", b.ID, pm.Describe(), l.PhoneNumber),
 			Tools: []string{ToolMakePayment, ToolReactivateLine}},
-		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
-			action(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(b.Balance())),
-			action(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
+			sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(b.Balance())),
+			sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{b.Balance().String()},
 		Uses:    []string{l.PhoneNumber, b.ID},
 	}, true
@@ -416,15 +401,15 @@ func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding
 			Slots:   withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
 			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
-			Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
-				action(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue)},
+			Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
+				sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue)},
 			Outputs: []string{ResultResolved},
 			Uses:    []string{l.PhoneNumber},
 		}
 		if condition == ConditionHardware {
 			gr.Request.Text = fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber)
 			gr.Request.Tools = []string{ToolTroubleshoot, ToolOpenTicket}
-			gr.Actions = append(gr.Actions, action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+			gr.Actions = append(gr.Actions, sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber,
 				"category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
 			gr.Outputs = []string{ResultUnresolved}
 		}
@@ -541,10 +526,10 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage in %s that started on %s.", issuePhrase(issue), l.PhoneNumber, c.Address.Zip, o.Start),
 			Tools: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit}},
 		Actions: []emobench.Action{
-			action(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
-			action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
-			action(ToolCheckOutages, "zip", c.Address.Zip),
-			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
+			sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
+			sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
+			sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
+			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{credit.String()},
 		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
 	}, true
@@ -566,8 +551,8 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts: facts,
 		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
 			Tools: []string{ToolApplyCredit}},
-		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip),
-			action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
+			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{credit.String()},
 		Uses:    []string{o.ID, c.ID + "/outage_credit"},
 	}, true
@@ -590,7 +575,7 @@ func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"month": month, "purpose": purpose},
 		Facts:   map[string]string{"bill_month": month, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the total and due date of my %s bill?", month), Tools: []string{ToolGetBilling}},
-		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
 		Outputs: []string{b.Total.String(), b.DueOn},
 		Uses:    []string{b.ID, purposeUse},
 	}, true
@@ -613,7 +598,7 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose, "model": d.Model},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{d.InstallmentBalance.String()},
 		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
@@ -633,7 +618,7 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions: []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{db.Plans[l.PlanID].Name},
 		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
@@ -649,7 +634,7 @@ func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "When does my next billing cycle start?", Tools: []string{ToolGetCustomer}},
-		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
 		Outputs: []string{c.NextCycleStart()},
 		Uses:    []string{c.ID + "/cycle", purposeUse},
 	}, true
@@ -676,7 +661,7 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
 		Facts:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
-		Actions: []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip)},
+		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)},
 		Outputs: []string{status},
 		Uses:    []string{c.ID + "/outages", purposeUse},
 	}, true
@@ -699,12 +684,12 @@ func groundTransferLine(summary string) func(sim.GroundContext) (sim.Grounding, 
 			Slots:   map[string]string{"phone_number": l.PhoneNumber},
 			Facts:   map[string]string{"phone_number": l.PhoneNumber},
 			Request: emobench.Request{Text: fmt.Sprintf("I need a person: the customer %s.", what), Tools: []string{ToolTransfer}},
-			Actions: []emobench.Action{action(ToolTransfer, "summary", fmt.Sprintf("Customer %s %s.", c.ID, what))},
+			Actions: []emobench.Action{sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s %s.", c.ID, what))},
 			Uses:    []string{l.PhoneNumber},
 		}
 		if strings.Contains(summary, "port") {
 			gr.Request.Text = fmt.Sprintf("Port my number %s out to another carrier.", l.PhoneNumber)
-			gr.Actions = append([]emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)}, gr.Actions...)
+			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)}, gr.Actions...)
 		} else {
 			gr.Request.Text = fmt.Sprintf("Block the stolen phone of line %s and get me a new SIM.", l.PhoneNumber)
 		}
@@ -736,8 +721,8 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"month": month, "charge": chargePhrase(charge)},
 		Facts:   map[string]string{"bill_id": b.ID, "disputed_charge": charge},
 		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on bill %s.", b.ID), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{action(ToolGetBilling, "customer_id", c.ID),
-			action(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))},
+		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
+			sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))},
 		Uses: []string{b.ID},
 	}, true
 }
@@ -759,11 +744,11 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts: map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name, "effective_date": Today},
 		Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
 			Tools: []string{ToolGetCustomer}},
-		Actions: []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
+		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
 		Outputs: []string{c.NextCycleStart()},
 		// Any plan on the line from today is forbidden; the change the
 		// policy offers, from the next cycle, is not.
-		Forbidden: []emobench.Action{withCompareArgs(action(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
 			"new_plan_id", p.ID, "effective_date", Today), "phone_number", "effective_date")},
 		Uses: []string{l.PhoneNumber},
 	}, true
@@ -779,8 +764,8 @@ func groundSeniorUnderage(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     map[string]string{"age": age},
 		Facts:     map[string]string{"age": age},
 		Request:   emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolGetCustomer}},
-		Actions:   []emobench.Action{action(ToolGetCustomer, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{action(ToolSeniorDiscount, "customer_id", c.ID)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolSeniorDiscount, "customer_id", c.ID)},
 		Uses:      []string{c.ID + "/senior"},
 	}, true
 }
@@ -793,8 +778,8 @@ func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grou
 		Slots:     map[string]string{"month": monthName(b.Period), "installments": strconv.Itoa(n)},
 		Facts:     map[string]string{"bill_id": b.ID, "installments": strconv.Itoa(n)},
 		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments.", b.ID, n), Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{withCompareArgs(action(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
+		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
 		Uses:      []string{b.ID},
 	}
 }
@@ -846,9 +831,9 @@ func groundSecondWaiver(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     map[string]string{"month": monthName(b.Period)},
 		Facts:     map[string]string{"bill_id": b.ID},
 		Request:   emobench.Request{Text: fmt.Sprintf("Waive the late fee on bill %s.", b.ID), Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
 		Outputs:   []string{prior.Date},
-		Forbidden: []emobench.Action{action(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
 		Uses:      []string{b.ID},
 	}, true
 }
@@ -868,8 +853,8 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
 		Facts:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
 		Request:   emobench.Request{Text: fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip), Tools: []string{ToolCheckOutages}},
-		Actions:   []emobench.Action{action(ToolCheckOutages, "zip", c.Address.Zip)},
-		Forbidden: []emobench.Action{action(ToolApplyCredit, "customer_id", c.ID, "amount", amount, "reason", CreditOutage)},
+		Actions:   []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", amount, "reason", CreditOutage)},
 		Uses:      []string{c.ID + "/outages"},
 	}, true
 }
@@ -891,9 +876,9 @@ func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Request:   emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions:   []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs:   []string{LineSuspended},
-		Forbidden: []emobench.Action{action(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
 		Uses:      []string{l.PhoneNumber},
 	}, true
 }
@@ -911,8 +896,8 @@ func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:     map[string]string{"phone_number": l.PhoneNumber},
 		Facts:     map[string]string{"phone_number": l.PhoneNumber},
 		Request:   emobench.Request{Text: fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber), Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{action(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{action(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Uses:      []string{l.PhoneNumber},
 	}, true
 }
@@ -931,8 +916,8 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 		Slots:     withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
 		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions:   []emobench.Action{action(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Forbidden: []emobench.Action{action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
 		Uses:      []string{l.PhoneNumber},
 	}, true
 }

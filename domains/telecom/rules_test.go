@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 )
 
 // ruleDB is a small hand-made database for the policy predicates: Ada
@@ -53,36 +54,36 @@ func TestCheckPolicy(t *testing.T) {
 		a          emobench.Action
 		rule       string // "": allowed
 	}{
-		{"own account", "C1", action(ToolSeniorDiscount, "customer_id", "C1"), ""},
-		{"another account", "C1", action(ToolSeniorDiscount, "customer_id", "C2"), RuleOwnAccount},
-		{"plan at the next cycle", "C1", action(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "q", "effective_date", "2025-06-20"), ""},
-		{"plan for fewer lines", "C1", action(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "solo", "effective_date", "2025-06-20"), RulePlanMaxLines},
-		{"plan today", "C1", action(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "q", "effective_date", Today), RulePlanChangeAtCycle},
-		{"plan on a suspended line", "C1", action(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0002", "new_plan_id", "q", "effective_date", "2025-06-20"), RuleLineActive},
-		{"feature on an active line", "C1", action(ToolAddFeature, "customer_id", "C1", "phone_number", "503-555-0001", "feature_id", "x"), ""},
-		{"feature on a suspended line", "C1", action(ToolAddFeature, "customer_id", "C1", "phone_number", "503-555-0002", "feature_id", "x"), RuleLineActive},
-		{"senior at 70", "C1", action(ToolSeniorDiscount, "customer_id", "C1"), ""},
-		{"senior at 39", "C2", action(ToolSeniorDiscount, "customer_id", "C2"), RuleSeniorAge},
-		{"arrangement overdue", "C1", action(ToolCreateArrangement, "customer_id", "C1", "bill_id", "B1-04", "installments", 3), ""},
-		{"arrangement not due", "C1", action(ToolCreateArrangement, "customer_id", "C1", "bill_id", "B1-05", "installments", 2), RuleArrangementOverdue},
-		{"arrangement of 4", "C1", action(ToolCreateArrangement, "customer_id", "C1", "bill_id", "B1-04", "installments", 4), RuleArrangementInstallments},
-		{"second arrangement", "C2", action(ToolCreateArrangement, "customer_id", "C2", "bill_id", "B2-04", "installments", 2), RuleArrangementSingle},
-		{"ticket after today's unresolved run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-2"), ""},
-		{"billing ticket without a run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketBilling), RuleTicketConnectivityOnly},
-		{"device ticket after a run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketDevice, "troubleshooting_id", "TS1-2"), RuleTicketConnectivityOnly},
-		{"ticket without a run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity), RuleTicketAfterTroubleshooting},
-		{"ticket on an old run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-1"), RuleTicketAfterTroubleshooting},
-		{"ticket on another line's run", "C1", action(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-3"), RuleTicketAfterTroubleshooting},
-		{"outage credit", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-1"), ""},
-		{"outage credit too large", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 20, "reason", CreditOutage, "outage_id", "OUT-1"), RuleOutageCredit},
-		{"ongoing outage for the days so far", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 10, "reason", CreditOutage, "outage_id", "OUT-3"), ""},
-		{"ongoing outage for more days", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-3"), RuleOutageCredit},
-		{"outage elsewhere", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 25, "reason", CreditOutage, "outage_id", "OUT-2"), RuleOutageCredit},
-		{"goodwill credit", "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditGoodwill), RuleOutageCredit},
-		{"first waiver in a year", "C1", action(ToolWaiveLateFee, "customer_id", "C1", "bill_id", "B1-04"), ""},
-		{"second waiver in a year", "C2", action(ToolWaiveLateFee, "customer_id", "C2", "bill_id", "B2-04"), RuleLateFeeOncePerYear},
-		{"reactivate with an overdue balance", "C1", action(ToolReactivateLine, "customer_id", "C1", "phone_number", "503-555-0002"), RuleReactivateAfterPayment},
-		{"a read", "C1", action(ToolGetCustomer, "customer_id", "C2"), ""},
+		{"own account", "C1", sim.NewAction(ToolSeniorDiscount, "customer_id", "C1"), ""},
+		{"another account", "C1", sim.NewAction(ToolSeniorDiscount, "customer_id", "C2"), RuleOwnAccount},
+		{"plan at the next cycle", "C1", sim.NewAction(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "q", "effective_date", "2025-06-20"), ""},
+		{"plan for fewer lines", "C1", sim.NewAction(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "solo", "effective_date", "2025-06-20"), RulePlanMaxLines},
+		{"plan today", "C1", sim.NewAction(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0001", "new_plan_id", "q", "effective_date", Today), RulePlanChangeAtCycle},
+		{"plan on a suspended line", "C1", sim.NewAction(ToolChangePlan, "customer_id", "C1", "phone_number", "503-555-0002", "new_plan_id", "q", "effective_date", "2025-06-20"), RuleLineActive},
+		{"feature on an active line", "C1", sim.NewAction(ToolAddFeature, "customer_id", "C1", "phone_number", "503-555-0001", "feature_id", "x"), ""},
+		{"feature on a suspended line", "C1", sim.NewAction(ToolAddFeature, "customer_id", "C1", "phone_number", "503-555-0002", "feature_id", "x"), RuleLineActive},
+		{"senior at 70", "C1", sim.NewAction(ToolSeniorDiscount, "customer_id", "C1"), ""},
+		{"senior at 39", "C2", sim.NewAction(ToolSeniorDiscount, "customer_id", "C2"), RuleSeniorAge},
+		{"arrangement overdue", "C1", sim.NewAction(ToolCreateArrangement, "customer_id", "C1", "bill_id", "B1-04", "installments", 3), ""},
+		{"arrangement not due", "C1", sim.NewAction(ToolCreateArrangement, "customer_id", "C1", "bill_id", "B1-05", "installments", 2), RuleArrangementOverdue},
+		{"arrangement of 4", "C1", sim.NewAction(ToolCreateArrangement, "customer_id", "C1", "bill_id", "B1-04", "installments", 4), RuleArrangementInstallments},
+		{"second arrangement", "C2", sim.NewAction(ToolCreateArrangement, "customer_id", "C2", "bill_id", "B2-04", "installments", 2), RuleArrangementSingle},
+		{"ticket after today's unresolved run", "C1", sim.NewAction(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-2"), ""},
+		{"billing ticket without a run", "C1", sim.NewAction(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketBilling), RuleTicketConnectivityOnly},
+		{"device ticket after a run", "C1", sim.NewAction(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketDevice, "troubleshooting_id", "TS1-2"), RuleTicketConnectivityOnly},
+		{"ticket without a run", "C1", sim.NewAction(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity), RuleTicketAfterTroubleshooting},
+		{"ticket on an old run", "C1", sim.NewAction(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-1"), RuleTicketAfterTroubleshooting},
+		{"ticket on another line's run", "C1", sim.NewAction(ToolOpenTicket, "customer_id", "C1", "phone_number", "503-555-0001", "category", TicketConnectivity, "troubleshooting_id", "TS1-3"), RuleTicketAfterTroubleshooting},
+		{"outage credit", "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-1"), ""},
+		{"outage credit too large", "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 20, "reason", CreditOutage, "outage_id", "OUT-1"), RuleOutageCredit},
+		{"ongoing outage for the days so far", "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 10, "reason", CreditOutage, "outage_id", "OUT-3"), ""},
+		{"ongoing outage for more days", "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-3"), RuleOutageCredit},
+		{"outage elsewhere", "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 25, "reason", CreditOutage, "outage_id", "OUT-2"), RuleOutageCredit},
+		{"goodwill credit", "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditGoodwill), RuleOutageCredit},
+		{"first waiver in a year", "C1", sim.NewAction(ToolWaiveLateFee, "customer_id", "C1", "bill_id", "B1-04"), ""},
+		{"second waiver in a year", "C2", sim.NewAction(ToolWaiveLateFee, "customer_id", "C2", "bill_id", "B2-04"), RuleLateFeeOncePerYear},
+		{"reactivate with an overdue balance", "C1", sim.NewAction(ToolReactivateLine, "customer_id", "C1", "phone_number", "503-555-0002"), RuleReactivateAfterPayment},
+		{"a read", "C1", sim.NewAction(ToolGetCustomer, "customer_id", "C2"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := CheckPolicy(NewEnvironment(ruleDB()), tc.user, tc.a)
@@ -98,13 +99,13 @@ func TestCheckPolicy(t *testing.T) {
 	// Once the overdue bill is paid, the reactivation is allowed.
 	db := ruleDB()
 	db.Customers["C1"].Bills[0].Paid = 6000
-	if err := CheckPolicy(NewEnvironment(db), "C1", action(ToolReactivateLine, "customer_id", "C1", "phone_number", "503-555-0002")); err != nil {
+	if err := CheckPolicy(NewEnvironment(db), "C1", sim.NewAction(ToolReactivateLine, "customer_id", "C1", "phone_number", "503-555-0002")); err != nil {
 		t.Fatalf("reactivate after paying: %v", err)
 	}
 	// One credit per outage.
 	db.Customers["C1"].Credits = []Credit{{ID: "CR1-1", Kind: CreditOutage, OutageID: "OUT-1"}}
 	var v *PolicyViolation
-	if err := CheckPolicy(NewEnvironment(db), "C1", action(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-1")); !errors.As(err, &v) || v.Rule != RuleOutageCredit {
+	if err := CheckPolicy(NewEnvironment(db), "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-1")); !errors.As(err, &v) || v.Rule != RuleOutageCredit {
 		t.Fatalf("second credit for an outage: %v", err)
 	}
 }

@@ -54,7 +54,7 @@ func billWhere(c *Customer, ok func(*Bill) bool) *Bill {
 	return nil
 }
 
-func args(kv ...any) json.RawMessage { return action("x", kv...).Arguments }
+func args(kv ...any) json.RawMessage { return sim.NewAction("x", kv...).Arguments }
 
 // call runs a tool on env and fails the test on an error.
 func call(t *testing.T, env *sim.StateEnv[DB], tool string, a json.RawMessage) string {
@@ -268,7 +268,7 @@ func TestReactivateLine(t *testing.T) {
 	env = newEnv()
 	b := billWhere(c, isOverdue)
 	call(t, env, ToolMakePayment, args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", sortedKeys(c.PaymentMethods)[0], "amount", dollars(b.Balance())))
-	if err := CheckPolicy(env, c.ID, action(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)); err != nil {
+	if err := CheckPolicy(env, c.ID, sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)); err != nil {
 		t.Errorf("reactivation after paying: %v", err)
 	}
 	call(t, env, ToolReactivateLine, args("customer_id", c.ID, "phone_number", l.PhoneNumber))
@@ -284,7 +284,7 @@ func TestOpenTicket(t *testing.T) {
 	callErr(t, env, ToolOpenTicket, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "category", "weather"), "is not connectivity")
 	id := nextDiagnosticID(env.State.Customers[c.ID])
 	call(t, env, ToolTroubleshoot, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", "dropped calls"))
-	a := action(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", id)
+	a := sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", id)
 	if err := CheckPolicy(env, c.ID, a); err != nil {
 		t.Errorf("a ticket after an unresolved run: %v", err)
 	}
@@ -298,7 +298,7 @@ func TestApplyCredit(t *testing.T) {
 	db := initialDB()
 	c := customerWhere(t, "in an outage zip", func(c *Customer) bool { o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2))); return o != nil })
 	o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2)))
-	a := action(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(OutageCredit(o)), "reason", CreditOutage, "outage_id", o.ID)
+	a := sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(OutageCredit(o)), "reason", CreditOutage, "outage_id", o.ID)
 	if err := CheckPolicy(env, c.ID, a); err != nil {
 		t.Fatalf("the outage credit: %v", err)
 	}

@@ -244,7 +244,7 @@ func TestForbidden_MatchesOnlyTheVariantAsked(t *testing.T) {
 	if sim.ForbiddenMatch(interacting, changeAction("RX1", Alternative{"acetaminophen", "500 mg", "as needed"})) {
 		t.Error("a change to another medication matches the forbidden switch to the interacting one")
 	}
-	book := withCompareArgs(action(ToolBook, "patient_id", "P1", "provider_id", "DR001", "start_time", "2025-03-12T09:00", "visit_type", VisitTelehealth, "reason", "x"), "provider_id")
+	book := withCompareArgs(sim.NewAction(ToolBook, "patient_id", "P1", "provider_id", "DR001", "start_time", "2025-03-12T09:00", "visit_type", VisitTelehealth, "reason", "x"), "provider_id")
 	if sim.ForbiddenMatch(book, withArgs(book, "provider_id", "DR002")) || !sim.ForbiddenMatch(book, withArgs(book, "start_time", "2025-03-13T10:00")) {
 		t.Error("the forbidden visit should match every visit with its provider and only those")
 	}

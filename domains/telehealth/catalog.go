@@ -26,7 +26,7 @@ func Catalog() *sim.Catalog {
 		Follows: toolGraph,
 		Intents: catalogIntents(),
 		Users: func(env sim.Environment) []string {
-			db, ok := stateOf(env)
+			db, ok := sim.StateOf[DB](env)
 			if !ok {
 				return nil
 			}
@@ -34,7 +34,7 @@ func Catalog() *sim.Catalog {
 		},
 		Authenticate: func(env sim.Environment, patientID string, r *rand.Rand) (emobench.Action, map[string]string) {
 			facts := map[string]string{}
-			db, ok := stateOf(env)
+			db, ok := sim.StateOf[DB](env)
 			if !ok || db.Patients[patientID] == nil {
 				return emobench.Action{}, facts
 			}
@@ -42,10 +42,10 @@ func Catalog() *sim.Catalog {
 			facts["date_of_birth"] = p.DateOfBirth
 			if r.IntN(2) == 0 {
 				facts["email"] = p.Email
-				return action(ToolFindByEmailDOB, "email", p.Email, "date_of_birth", p.DateOfBirth), facts
+				return sim.NewAction(ToolFindByEmailDOB, "email", p.Email, "date_of_birth", p.DateOfBirth), facts
 			}
 			facts["first_name"], facts["last_name"] = p.Name.First, p.Name.Last
-			return action(ToolFindByNameDOB, "first_name", p.Name.First, "last_name", p.Name.Last, "date_of_birth", p.DateOfBirth), facts
+			return sim.NewAction(ToolFindByNameDOB, "first_name", p.Name.First, "last_name", p.Name.Last, "date_of_birth", p.DateOfBirth), facts
 		},
 		CheckPolicy: CheckPolicy,
 		// A visit's and a cancellation's reason are the patient's own
@@ -83,15 +83,6 @@ var toolGraph = func() map[string][]string {
 		ToolUpdatePhone:       next,
 	}
 }()
-
-// stateOf returns the telehealth database behind env.
-func stateOf(env sim.Environment) (*DB, bool) {
-	se, ok := env.(*sim.StateEnv[DB])
-	if !ok || se.State == nil {
-		return nil, false
-	}
-	return se.State, true
-}
 
 // Emotion families by scenario: routine requests fit every family; a
 // refusal, a fee or a fault no enjoyment; symptoms fear and sadness.

@@ -267,18 +267,5 @@ func faulty(db *DB, d *Device) bool {
 
 // supplierAction is the gold call that moves a prescription to supplier.
 func supplierAction(prescriptionID, supplierID string) emobench.Action {
-	return action(ToolUpdateSupplier, "prescription_id", prescriptionID, "supplier_id", supplierID)
-}
-
-// action builds a call from alternating keys and values.
-func action(name string, kv ...any) emobench.Action {
-	m := make(map[string]any, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		m[kv[i].(string)] = kv[i+1]
-	}
-	raw, err := json.Marshal(m)
-	if err != nil {
-		panic(err) // strings and string slices always encode
-	}
-	return emobench.Action{Name: name, Arguments: raw}
+	return sim.NewAction(ToolUpdateSupplier, "prescription_id", prescriptionID, "supplier_id", supplierID)
 }

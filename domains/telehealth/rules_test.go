@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 )
 
 // checkRule asserts that allowed passes CheckPolicy and violating fails it
@@ -58,8 +59,8 @@ func TestCheckPolicy_Rules(t *testing.T) {
 	for _, a := range []*Appointment{soon, later, stranger} {
 		db.Appointments[a.ID] = a
 	}
-	checkRule(t, db, p.ID, RuleCancellationWindow, action(ToolCancel, "appointment_id", later.ID, "reason", "x"), action(ToolCancel, "appointment_id", soon.ID, "reason", "x"))
-	checkRule(t, db, p.ID, RuleOwnRecord, action(ToolCancel, "appointment_id", later.ID, "reason", "x"), action(ToolCancel, "appointment_id", stranger.ID, "reason", "x"))
+	checkRule(t, db, p.ID, RuleCancellationWindow, sim.NewAction(ToolCancel, "appointment_id", later.ID, "reason", "x"), sim.NewAction(ToolCancel, "appointment_id", soon.ID, "reason", "x"))
+	checkRule(t, db, p.ID, RuleOwnRecord, sim.NewAction(ToolCancel, "appointment_id", later.ID, "reason", "x"), sim.NewAction(ToolCancel, "appointment_id", stranger.ID, "reason", "x"))
 
 	// Waivers: a no-show of a patient without a waiver, and one with a
 	// waiver 11 months ago (13 months ago does not count).
@@ -79,9 +80,9 @@ func TestCheckPolicy_Rules(t *testing.T) {
 	noShow("APT90011", "P10006", "2024-01-15") // 14 months ago
 	noShow("APT90012", "P10007", "2024-04-20") // 11 months ago
 	second := noShow("APT90013", "P10007", "")
-	allow(t, db, "P10006", action(ToolWaiveNoShow, "appointment_id", free.ID))
-	deny(t, db, "P10007", RuleWaiverOncePerYear, action(ToolWaiveNoShow, "appointment_id", second.ID))
-	deny(t, db, "P10006", RuleOwnRecord, action(ToolWaiveNoShow, "appointment_id", second.ID))
+	allow(t, db, "P10006", sim.NewAction(ToolWaiveNoShow, "appointment_id", free.ID))
+	deny(t, db, "P10007", RuleWaiverOncePerYear, sim.NewAction(ToolWaiveNoShow, "appointment_id", second.ID))
+	deny(t, db, "P10006", RuleOwnRecord, sim.NewAction(ToolWaiveNoShow, "appointment_id", second.ID))
 
 	// Booking: licensed and not licensed in the patient's state.
 	var lic, unlic *Provider
@@ -94,10 +95,10 @@ func TestCheckPolicy_Rules(t *testing.T) {
 		}
 	}
 	book := func(pr *Provider) emobench.Action {
-		return action(ToolBook, "patient_id", p.ID, "provider_id", pr.ID, "start_time", at(50), "visit_type", VisitTelehealth, "reason", "x")
+		return sim.NewAction(ToolBook, "patient_id", p.ID, "provider_id", pr.ID, "start_time", at(50), "visit_type", VisitTelehealth, "reason", "x")
 	}
 	checkRule(t, db, p.ID, RuleProviderLicensed, book(lic), book(unlic))
-	checkRule(t, db, p.ID, RuleOwnRecord, action(ToolUpdatePhone, "patient_id", p.ID, "phone", "212-555-0100"), action(ToolUpdatePhone, "patient_id", "P10009", "phone", "212-555-0100"))
+	checkRule(t, db, p.ID, RuleOwnRecord, sim.NewAction(ToolUpdatePhone, "patient_id", p.ID, "phone", "212-555-0100"), sim.NewAction(ToolUpdatePhone, "patient_id", "P10009", "phone", "212-555-0100"))
 
 	// Medication changes on a hand-made regimen: warfarin and
 	// acetaminophen, approved to become ibuprofen or tramadol.
@@ -110,13 +111,13 @@ func TestCheckPolicy_Rules(t *testing.T) {
 		Approved: []Alternative{{"ibuprofen", "400 mg", "three times daily"}, {"tramadol", "50 mg", "as needed"}}}
 	q.PrescriptionIDs = append(q.PrescriptionIDs, "RX900001", "RX900002")
 	change := func(med, dose, freq string) emobench.Action {
-		return action(ToolChangeMedication, "prescription_id", "RX900002", "medication", med, "dose", dose, "frequency", freq)
+		return sim.NewAction(ToolChangeMedication, "prescription_id", "RX900002", "medication", med, "dose", dose, "frequency", freq)
 	}
 	checkRule(t, db, q.ID, RulePrescriberApproved, change("tramadol", "50 mg", "as needed"), change("tramadol", "100 mg", "as needed"))
 	checkRule(t, db, q.ID, RuleNoMajorInteraction, change("tramadol", "50 mg", "as needed"), change("ibuprofen", "400 mg", "three times daily"))
 	deny(t, db, "P10001", RuleOwnRecord, change("tramadol", "50 mg", "as needed"))
 	// Refills: current and expired.
-	checkRule(t, db, q.ID, RulePrescriptionCurrent, action(ToolRequestRefill, "prescription_id", "RX900001"), action(ToolRequestRefill, "prescription_id", "RX900002"))
+	checkRule(t, db, q.ID, RulePrescriptionCurrent, sim.NewAction(ToolRequestRefill, "prescription_id", "RX900001"), sim.NewAction(ToolRequestRefill, "prescription_id", "RX900002"))
 
 	// Suppliers, with the patient's state and a controlled drug.
 	state := q.Address.State
@@ -146,7 +147,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 	dev("DEV90001", Upload{Time: at(-1), Value: "121/79 mmHg", Flag: FlagOK})
 	dev("DEV90002", Upload{Time: at(-8 * 24), Value: "121/79 mmHg", Flag: FlagOK})
 	dev("DEV90003", Upload{Time: at(-1), Value: "E-3 sensor error", Flag: FlagError})
-	checkRule(t, db, q.ID, RuleDeviceFaulty, action(ToolReplaceDevice, "device_id", "DEV90002"), action(ToolReplaceDevice, "device_id", "DEV90001"))
-	checkRule(t, db, q.ID, RuleDeviceFaulty, action(ToolReplaceDevice, "device_id", "DEV90003"), action(ToolReplaceDevice, "device_id", "DEV90001"))
-	checkRule(t, db, "P10001", RuleOwnRecord, action(ToolUpdatePhone, "patient_id", "P10001", "phone", "212-555-0100"), action(ToolReplaceDevice, "device_id", "DEV90002"))
+	checkRule(t, db, q.ID, RuleDeviceFaulty, sim.NewAction(ToolReplaceDevice, "device_id", "DEV90002"), sim.NewAction(ToolReplaceDevice, "device_id", "DEV90001"))
+	checkRule(t, db, q.ID, RuleDeviceFaulty, sim.NewAction(ToolReplaceDevice, "device_id", "DEV90003"), sim.NewAction(ToolReplaceDevice, "device_id", "DEV90001"))
+	checkRule(t, db, "P10001", RuleOwnRecord, sim.NewAction(ToolUpdatePhone, "patient_id", "P10001", "phone", "212-555-0100"), sim.NewAction(ToolReplaceDevice, "device_id", "DEV90002"))
 }

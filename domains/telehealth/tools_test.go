@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // call runs a tool on env and fails the test on an error.
@@ -448,7 +450,7 @@ func TestTools_ExactIDs(t *testing.T) {
 		{ToolCancel, "appointment_id", appt.ID}, {ToolRequestRefill, "prescription_id", rx.ID}, {ToolReplaceDevice, "device_id", dev.ID},
 		{ToolUpdatePhone, "patient_id", p.ID},
 	} {
-		err := CheckPolicy(env, p.ID, action(a.tool, a.key, strings.ToLower(a.id), "reason", "travel", "phone", "212-555-0199"))
+		err := CheckPolicy(env, p.ID, sim.NewAction(a.tool, a.key, strings.ToLower(a.id), "reason", "travel", "phone", "212-555-0199"))
 		var v *PolicyViolation
 		if !errors.As(err, &v) || v.Rule != RuleOwnRecord {
 			t.Errorf("CheckPolicy %s with %s in lower case: %v, want a %s violation", a.tool, a.key, err, RuleOwnRecord)
