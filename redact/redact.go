@@ -138,7 +138,7 @@ func isSecretKey(key string) bool {
 // every credential replaced by Placeholder, and the dotted paths of what it
 // replaced. Credentials are the values (strings, arrays, objects) of keys
 // isSecretKey accepts, at any depth, the value of a named value whose name
-// is one (namedValueKey), the argument after a credential flag in a list,
+// is one (namedValueKeys), the argument after a credential flag in a list,
 // and what Text finds in any string. A tool call's arguments are
 // kept as written: the kwargs or arguments of an object with a string
 // name, or of an item of an actions list; a kwargs elsewhere is redacted. raw comes back unchanged when it is not valid JSON.
@@ -181,7 +181,7 @@ func redactValue(v any, path string, paths *[]string, toolCalls bool) any {
 		// {"name": "OPENAI_API_KEY", "value": "…"}, {"key": "Authorization", "value": "Bearer …"}.
 		// Any case (CloudFormation's and .NET's Name/Value), and
 		// CloudFormation's ParameterKey/ParameterValue.
-		if vk, ok := namedValueKey(x); ok {
+		for _, vk := range namedValueKeys(x) {
 			x[vk] = Placeholder
 			*paths = append(*paths, strings.TrimPrefix(path+"."+vk, "."))
 		}
@@ -241,25 +241,30 @@ func redactValue(v any, path string, paths *[]string, toolCalls bool) any {
 	return v
 }
 
-// namedValueKey returns the key of x's value when x is a named value
+// namedValueKeys returns the keys of x's values when x is a named value
 // whose name names a credential: {"name": "OPENAI_API_KEY", "value": …},
 // {"Key": "Authorization", "Value": …} (names in any case), or
-// {"ParameterKey": "DbPassword", "ParameterValue": …}.
-func namedValueKey(x map[string]any) (string, bool) {
-	var name, value string
+// {"ParameterKey": "DbPassword", "ParameterValue": …}; every value key,
+// sorted, when x has several ("Value" and "ParameterValue"), so that one
+// pass redacts them all.
+func namedValueKeys(x map[string]any) []string {
+	named := false
+	var values []string
 	for k := range x {
 		switch strings.ToLower(k) {
 		case "name", "key", "parameterkey":
-			if namesSecret(x[k]) {
-				name = k
-			}
+			named = named || namesSecret(x[k])
 		case "value", "parametervalue":
 			if isCredentialValue(x[k]) {
-				value = k
+				values = append(values, k)
 			}
 		}
 	}
-	return value, name != "" && value != ""
+	if !named {
+		return nil
+	}
+	slices.Sort(values)
+	return values
 }
 
 // redactActions redacts a list of actions (reward_info.actions): an
