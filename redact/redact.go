@@ -825,11 +825,13 @@ func mayHoldQuotedName(s string, q byte, names bool) bool {
 		// The closing q is looked for no further than a name of 64 runes
 		// can reach: scanning on to the end of s for every hint made text
 		// of many hints and no q ("Authorization: " repeated) quadratic.
+		// The hint may end past that reach (a q 257 to 300 bytes before it):
+		// then no name of 64 runes holds it, and j may be len(s).
 		end := min(len(s), open+1+256+1)
 		for j < end && s[j] != q && s[j] != '\\' && s[j] != '\n' {
 			j++
 		}
-		if j == end || s[j] != q {
+		if j >= end || s[j] != q {
 			return false
 		}
 		if name := s[open+1 : j]; strings.ContainsAny(name, "\\\n") || utf8.RuneCountInString(name) > 64 || !isSecretKey(name) {
