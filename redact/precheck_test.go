@@ -54,7 +54,7 @@ func TestText_FoldedName(t *testing.T) {
 }
 
 func TestHintSet(t *testing.T) {
-	for in, want := range map[string]uint32{
+	for in, want := range map[string]uint64{
 		"":                       0,
 		"plain words":            0,
 		"Bearer x, TOKEN y":      hintBearer | hintToken,
