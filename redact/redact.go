@@ -504,8 +504,8 @@ var secretTextHints = []string{"key", "token", "secret", "pass", "pwd", "auth", 
 	"sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "aiza", "hf_", "eyj",
 	// the rules of redactBlocks
 	"glpat-", "basic", "-----begin",
-	// more of providerKey's (gsk_ holds sk_), an AWS key id's and the webhook URLs'
-	"sk_", "rk_", "xai-", "npm_", "pypi-", "r8_", "ya29.", "asia", "hooks"}
+	// more of providerKey's (not "sk_", which "task_" holds), an AWS key id's and the webhook URLs'
+	"k_live", "k_test", "gsk_", "xai-", "npm_", "pypi-", "r8_", "ya29.", "asia", "hooks"}
 
 // providerHints is the index of the first of secretTextHints that only
 // providerKey needs.
@@ -1193,7 +1193,7 @@ var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []b
 	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase"),
 	[]byte("sk-"), []byte("akia"), []byte("ghp_"), []byte("gho_"), []byte("ghu_"), []byte("ghs_"), []byte("ghr_"), []byte("github_pat_"),
 	[]byte("xox"), []byte("aiza"), []byte("hf_"), []byte("eyj"), []byte("glpat-"), []byte("basic"), []byte("-----begin"),
-	[]byte("sk_"), []byte("rk_"), []byte("xai-"), []byte("npm_"), []byte("pypi-"), []byte("r8_"), []byte("ya29."), []byte("asia"), []byte("hooks")}
+	[]byte("k_live"), []byte("k_test"), []byte("gsk_"), []byte("xai-"), []byte("npm_"), []byte("pypi-"), []byte("r8_"), []byte("ya29."), []byte("asia"), []byte("hooks")}
 
 func mayHoldSecret(raw []byte) bool {
 	if len(raw) == 0 {
