@@ -54,13 +54,14 @@ func TestText_FoldedName(t *testing.T) {
 }
 
 func TestHintSet(t *testing.T) {
-	for in, want := range map[string]uint32{
+	for in, want := range map[string]uint64{
 		"":                       0,
 		"plain words":            0,
 		"Bearer x, TOKEN y":      hintBearer | hintToken,
 		"?code=1 and the key":    hintCode | 1<<0,
 		"sk-abc hf_x":            1<<providerHints | 1<<(providerHints+10),
 		"passphrase, pwd, auths": 1<<3 | 1<<4 | 1<<5,
+		"task_id, risk_level":    0, // no provider hint in "sk_"
 	} {
 		if got := hintSet(in); got != want {
 			t.Errorf("hintSet(%q) = %b, want %b", in, got, want)

@@ -388,9 +388,87 @@ var keyProvided = lazyRegexp(`(?i)\b(api key provided:[ \t]*)([A-Za-z0-9_*-]+)`)
 // in text: OpenAI and Anthropic (sk-, sk-proj-, sk-ant-… and 20 or more
 // key characters), AWS access key ids (AKIA…), GitHub tokens (ghp_…,
 // github_pat_…), Slack tokens (xoxb-…), Google API keys (AIza…),
-// Hugging Face tokens (hf_…), GitLab tokens (glpat-…) and JSON Web Tokens (three or more base64url
-// segments joined by dots, the first a JSON header: eyJ…).
-var providerKey = lazyRegexp(`\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\bsk-[A-Za-z0-9_-]{20,}|\bAKIA[0-9A-Z]{16}\b|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}|\bglpat-[A-Za-z0-9_-]{20,}`)
+// Hugging Face tokens (hf_…), GitLab tokens (glpat-…), JSON Web Tokens (three or more base64url
+// segments joined by dots, the first a JSON header: eyJ…), Stripe secret
+// and restricted keys (sk_live_, sk_test_, rk_live_, rk_test_ and 20 or
+// more characters), Groq keys (gsk_ and 40 or more, also inside an
+// identifier), xAI keys (xai- and 40 or more: xai-grok-2 is a model),
+// npm tokens (npm_ and 36), PyPI tokens (pypi-AgEI…), Replicate tokens
+// (r8_ and 30 or more), Google OAuth access tokens (ya29. and 30 or more)
+// and AWS temporary access key ids (ASIA…).
+var providerKey = lazyRegexp(`\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*|\bsk-[A-Za-z0-9_-]{20,}|` + awsKeyID +
+	`|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}|\bglpat-[A-Za-z0-9_-]{20,}` +
+	`|\b[rs]k_(?:live|test)_[A-Za-z0-9]{20,}|gsk_[A-Za-z0-9]{40,}|\bxai-[A-Za-z0-9]{40,}|\bnpm_[A-Za-z0-9]{36,}|\bpypi-AgEI[A-Za-z0-9_-]{40,}|\br8_[A-Za-z0-9]{30,}|\bya29\.[A-Za-z0-9_-]{30,}`)
+
+// awsKeyID matches an AWS access key id: long-term (AKIA…) or temporary (ASIA…).
+const awsKeyID = `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`
+
+// webhookURL matches a Slack or Discord webhook URL up to its secret
+// path, which follows: hooks.slack.com/services/T…/B…/…, and
+// discord.com/api/webhooks/ID/TOKEN (also discordapp.com, ptb. and canary.).
+var webhookURL = lazyRegexp(`(?i)(\bhooks\.slack\.com/(?:services|workflows|triggers)/|\b(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/)([A-Za-z0-9_./-]{8,})`)
+
+// redactWebhooks replaces the secret path of the webhook URLs in s.
+func redactWebhooks(s string) string {
+	return webhookURL().ReplaceAllString(s, "${1}"+Placeholder)
+}
+
+// awsSecretReach is how far (in bytes) from an AWS access key id a bare
+// secret access key is looked for.
+const awsSecretReach = 256
+
+// redactAWSSecrets replaces the bare AWS secret access keys of s that
+// stand within awsSecretReach bytes of an access key id: 40 characters of
+// [A-Za-z0-9/+], with an upper-case letter, a lower-case letter and a
+// digit, not part of a longer word, path or base64 text. Alone, 40 such
+// characters may be anything; beside a key id they are its secret (a
+// CSV of credentials, "AKIA… wJalr…").
+func redactAWSSecrets(s string) string {
+	ids := awsKeyIDs().FindAllStringIndex(s, -1)
+	if ids == nil {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		if !isAWSSecretByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isAWSSecretByte(s[j]) {
+			j++
+		}
+		if j-i == 40 && (i == 0 || !strings.ContainsRune("_-.=", rune(s[i-1]))) && !continuesWord(s, j) &&
+			strings.ContainsAny(s[i:j], "ABCDEFGHIJKLMNOPQRSTUVWXYZ") && strings.ContainsAny(s[i:j], "abcdefghijklmnopqrstuvwxyz") &&
+			strings.ContainsAny(s[i:j], "0123456789") && slices.ContainsFunc(ids, func(id []int) bool {
+			return id[0]-j <= awsSecretReach && i-id[1] <= awsSecretReach
+		}) {
+			b.WriteString(s[last:i])
+			b.WriteString(Placeholder)
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// awsKeyIDs matches awsKeyID alone.
+var awsKeyIDs = lazyRegexp(awsKeyID)
+
+// continuesWord reports whether s goes on at j with more of a word than
+// a sentence's full stop: '_', '-', '=', or '.' before a letter or digit.
+func continuesWord(s string, j int) bool {
+	return j < len(s) && (strings.IndexByte("_-=", s[j]) >= 0 || s[j] == '.' && j+1 < len(s) && isAWSSecretByte(s[j+1]))
+}
+
+func isAWSSecretByte(c byte) bool {
+	return isASCIILetter(c) || '0' <= c && c <= '9' || c == '/' || c == '+'
+}
 
 // isProviderKey reports whether m, a providerKey match, is a key: an sk-
 // key holds a digit or a capital after its prefix (sk-learn-compatible-models
@@ -425,7 +503,9 @@ var secretTextHints = []string{"key", "token", "secret", "pass", "pwd", "auth", 
 	// providerKey's prefixes, from providerHints on
 	"sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "aiza", "hf_", "eyj",
 	// the rules of redactBlocks
-	"glpat-", "basic", "-----begin"}
+	"glpat-", "basic", "-----begin",
+	// more of providerKey's (not "sk_", which "task_" holds), an AWS key id's and the webhook URLs'
+	"k_live", "k_test", "gsk_", "xai-", "npm_", "pypi-", "r8_", "ya29.", "asia", "hooks"}
 
 // providerHints is the index of the first of secretTextHints that only
 // providerKey needs.
@@ -433,7 +513,7 @@ const providerHints = 11
 
 // hintFirst and hintSecond hold, for each byte in either case, the bit
 // set of the secretTextHints whose first (second) byte it is.
-var hintFirst, hintSecond = func() (first, second [256]uint32) {
+var hintFirst, hintSecond = func() (first, second [256]uint64) {
 	for n, h := range secretTextHints {
 		for _, c := range []byte{h[0], h[0] &^ 0x20} {
 			first[c] |= 1 << n
@@ -453,7 +533,7 @@ func secretHintsIn(s string) (rules, keys bool) {
 	for i := 0; i+1 < len(s); i++ {
 		m := hintFirst[s[i]] & hintSecond[s[i+1]]
 		for m != 0 {
-			n := bits.TrailingZeros32(m)
+			n := bits.TrailingZeros64(m)
 			if hasPrefixFold(s[i:], secretTextHints[n]) {
 				if n < providerHints {
 					rules = true
@@ -472,11 +552,11 @@ func secretHintsIn(s string) (rules, keys bool) {
 
 // hintSet returns the bit set of the secretTextHints s holds, ignoring
 // ASCII case: one pass of two table look-ups a byte.
-func hintSet(s string) uint32 {
-	var found uint32
+func hintSet(s string) uint64 {
+	var found uint64
 	for i := 0; i+1 < len(s); i++ {
 		for m := hintFirst[s[i]] & hintSecond[s[i+1]] &^ found; m != 0; m &= m - 1 {
-			if n := bits.TrailingZeros32(m); hasPrefixFold(s[i:], secretTextHints[n]) {
+			if n := bits.TrailingZeros64(m); hasPrefixFold(s[i:], secretTextHints[n]) {
 				found |= 1 << n
 			}
 		}
@@ -485,11 +565,13 @@ func hintSet(s string) uint32 {
 }
 
 // hintBit is the bit of the secretTextHints word w in a hintSet.
-func hintBit(w string) uint32 { return 1 << slices.Index(secretTextHints, w) }
+func hintBit(w string) uint64 { return 1 << slices.Index(secretTextHints, w) }
 
 var hintBearer, hintToken, hintCode = hintBit("bearer"), hintBit("token"), hintBit("code=")
 
 var hintBasic, hintPEM, hintCookie = hintBit("basic"), hintBit("-----begin"), hintBit("cookie")
+
+var hintAWS, hintWebhook = hintBit("akia") | hintBit("asia"), hintBit("hooks")
 
 // pemPrivateKey matches a PEM private key block, its END line optional (a
 // truncated key), the body as written or with its newlines escaped (a
@@ -528,7 +610,7 @@ func isBasicCredential(b64 string) bool {
 // private key blocks (the body, keeping the BEGIN and END lines), the
 // credential of "Basic <base64 of user:password>", and the values of the
 // name=value pairs of a Cookie or Set-Cookie header. found is s's hintSet.
-func redactBlocks(s string, found uint32) string {
+func redactBlocks(s string, found uint64) string {
 	if found&hintPEM != 0 && strings.Contains(s, "PRIVATE KEY-----") {
 		re := pemPrivateKey()
 		s = replaceEach(re, s, 0, func(string) bool { return false }, func(sub []string) (string, bool) {
@@ -596,7 +678,10 @@ func containsFold(s, sub string) bool {
 // Text returns s with credentials replaced by Placeholder, keeping the
 // rest of the text as written, in order:
 //   - the password of a URL's userinfo (user:…@);
-//   - API keys in their providers' formats and JSON Web Tokens, anywhere (providerKey);
+//   - API keys in their providers' formats and JSON Web Tokens, anywhere
+//     (providerKey), a bare AWS secret access key beside an access key id
+//     (redactAWSSecrets), and the secret path of a Slack or Discord
+//     webhook URL (webhookURL);
 //   - NAME=VALUE, NAME = VALUE and NAME: VALUE where NAME is a credential
 //     key (isSecretKey; it may be two words, as in "Received API Key = …")
 //     or, without spaces, a signing query parameter (Gemini's ?key=,
@@ -664,6 +749,12 @@ func redactTextOnce(s string, labels bool) string {
 	rules, keys := found&(1<<providerHints-1) != 0, found>>providerHints != 0
 	names := found&nameHints != 0
 	if keys {
+		if found&hintAWS != 0 {
+			s = redactAWSSecrets(s) // before the key ids that show them go
+		}
+		if found&hintWebhook != 0 {
+			s = redactWebhooks(s)
+		}
 		s = providerKey().ReplaceAllStringFunc(s, func(m string) string {
 			if !isProviderKey(m) {
 				return m
@@ -789,7 +880,7 @@ func forEachNameHint(s string, found func(end int) bool) bool {
 	for i := 0; i+1 < len(s); i++ {
 		m := hintFirst[s[i]] & hintSecond[s[i+1]] & nameHints
 		for m != 0 {
-			n := bits.TrailingZeros32(m)
+			n := bits.TrailingZeros64(m)
 			if hasPrefixFold(s[i:], secretTextHints[n]) && found(i+len(secretTextHints[n])) {
 				return true
 			}
@@ -825,11 +916,13 @@ func mayHoldQuotedName(s string, q byte, names bool) bool {
 		// The closing q is looked for no further than a name of 64 runes
 		// can reach: scanning on to the end of s for every hint made text
 		// of many hints and no q ("Authorization: " repeated) quadratic.
+		// The hint may end past that reach (a q 257 to 300 bytes before it):
+		// then no name of 64 runes holds it, and j may be len(s).
 		end := min(len(s), open+1+256+1)
 		for j < end && s[j] != q && s[j] != '\\' && s[j] != '\n' {
 			j++
 		}
-		if j == end || s[j] != q {
+		if j >= end || s[j] != q {
 			return false
 		}
 		if name := s[open+1 : j]; strings.ContainsAny(name, "\\\n") || utf8.RuneCountInString(name) > 64 || !isSecretKey(name) {
@@ -1099,7 +1192,8 @@ var secretURLParams = map[string]bool{
 var secretHints = [][]byte{[]byte("key"), []byte("token"), []byte("secret"), []byte("passw"), []byte("auth"), []byte("pwd"), []byte("bearer"), []byte("code="),
 	[]byte("credential"), []byte("cookie"), []byte("://"), []byte("sig"), []byte("phrase"),
 	[]byte("sk-"), []byte("akia"), []byte("ghp_"), []byte("gho_"), []byte("ghu_"), []byte("ghs_"), []byte("ghr_"), []byte("github_pat_"),
-	[]byte("xox"), []byte("aiza"), []byte("hf_"), []byte("eyj"), []byte("glpat-"), []byte("basic"), []byte("-----begin")}
+	[]byte("xox"), []byte("aiza"), []byte("hf_"), []byte("eyj"), []byte("glpat-"), []byte("basic"), []byte("-----begin"),
+	[]byte("k_live"), []byte("k_test"), []byte("gsk_"), []byte("xai-"), []byte("npm_"), []byte("pypi-"), []byte("r8_"), []byte("ya29."), []byte("asia"), []byte("hooks")}
 
 func mayHoldSecret(raw []byte) bool {
 	if len(raw) == 0 {

@@ -94,7 +94,7 @@ func TestRedactSecrets_Idempotent(t *testing.T) {
 // FuzzRedactSecrets: any input, no panic; valid JSON stays valid, and a
 // second pass finds nothing; RedactText and RedactContent over the input
 // as text change nothing the second time either, nor does Arguments, which
-// keeps JSON valid. The credential shapes of real files are
+// keeps JSON valid; Known leaves no secret and keeps JSON valid. The credential shapes of real files are
 // in testdata/fuzz/FuzzRedactSecrets.
 func FuzzRedactSecrets(f *testing.F) {
 	for _, seed := range []string{`{"api_key":"x"}`, `{"a":[{"Token":"t"}],"u":"http://u:p@h?apikey=1"}`, `[1,"s",null]`, `{"x":1e999}`, `nope`} {
@@ -108,8 +108,15 @@ func FuzzRedactSecrets(f *testing.F) {
 			t.Fatalf("RedactContent is not idempotent over %q: %q, then %q", in, once, redact.Content(once))
 		}
 		out, _ := redact.Secrets(json.RawMessage(in))
+		known := redact.Known([]byte(in), "key12345")
+		if strings.Contains(string(known), "key12345") {
+			t.Fatalf("Known(%q) = %q: the secret is left", in, known)
+		}
 		if !json.Valid([]byte(in)) {
 			return
+		}
+		if !json.Valid(known) {
+			t.Fatalf("Known(%s) = %s: not JSON", in, known)
 		}
 		if !json.Valid(out) {
 			t.Fatalf("RedactSecrets(%s) = %s: not JSON", in, out)

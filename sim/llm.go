@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -187,14 +188,66 @@ func NewLLMClient(cfg LLMConfig) (*LLMClient, error) {
 	// reads only the options given here. The SDK's own retries are off:
 	// it does not retry a per-attempt timeout, so the loop in Complete
 	// retries everything under one budget.
-	chat := openai.NewChatCompletionService(
+	opts := []option.RequestOption{
 		option.WithBaseURL(cfg.BaseURL),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithHTTPClient(hc),
 		option.WithMaxRetries(0),
-		option.WithMiddleware(refuseEventStream),
-	)
-	return &LLMClient{cfg: cfg, chat: chat}, nil
+	}
+	c := &LLMClient{cfg: cfg}
+	// readReply is outermost: it sees no event stream, which
+	// refuseEventStream turns into an error unread.
+	c.chat = openai.NewChatCompletionService(append(opts, option.WithMiddleware(c.readReply, refuseEventStream))...)
+	return c, nil
+}
+
+// MaxReplyBytes is the most bytes of one reply's body (a completion or an
+// error) the client reads, as ingest.DefaultMaxRecord bounds one record
+// of a file: 3 MiB. A longer reply is a *ReplyTooLargeError.
+const MaxReplyBytes = 3 << 20
+
+// ReplyTooLargeError is the cause of an LLMError when the server's reply
+// was longer than MaxReplyBytes: it is not read further, nor retried, and
+// the episode ends in an error, as with a malformed reply.
+type ReplyTooLargeError struct {
+	Endpoint string // the URL that answered
+	Limit    int64  // MaxReplyBytes
+}
+
+func (e *ReplyTooLargeError) Error() string {
+	return fmt.Sprintf("%s answered with a reply of more than %d MiB (%d bytes), the most emobench reads of one reply",
+		e.Endpoint, e.Limit>>20, e.Limit)
+}
+
+// readReply reads the reply's body, at most MaxReplyBytes of it, and
+// hands the SDK that body with the API key replaced by "[redacted]" in
+// every field (content, refusal, reasoning, tool-call ids, names and
+// arguments, error messages), however JSON escapes it: an endpoint that
+// echoes the key reaches neither the transcript, nor a tool result built
+// from a tool name, nor the stored run.
+func (c *LLMClient) readReply(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil {
+		return res, err
+	}
+	defer res.Body.Close()
+	tooLarge := &ReplyTooLargeError{Endpoint: c.endpoint(), Limit: MaxReplyBytes}
+	if res.ContentLength > MaxReplyBytes {
+		return nil, tooLarge
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, MaxReplyBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("error reading response body: %w", err)
+	}
+	if len(body) > MaxReplyBytes {
+		return nil, tooLarge
+	}
+	if k := c.secretKey(); k != "" {
+		body = redact.Known(body, k)
+	}
+	res.Body, res.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	res.Header.Del("Content-Length")
+	return res, nil
 }
 
 // StreamError is the cause of an LLMError when the server answered a
@@ -249,8 +302,8 @@ func (c *LLMClient) Model() string { return c.cfg.Model }
 // caller sets the seed: RequestSeed), and returns the first choice's message and the call's usage (Cost from
 // the price table; nil when the model has no price or the server reported
 // no usage). The API key, when it is at least 8 characters long, is
-// replaced by "[redacted]" in the message's content and refusal (tool-call
-// arguments are left as the model wrote them). Requests answered 408, 409, 429 or 5xx, attempts that time
+// replaced by "[redacted]" in every field of the reply (readReply), tool
+// calls included. Requests answered 408, 409, 429 or 5xx, attempts that time
 // out and connection failures are retried with exponential backoff and
 // jitter, honouring Retry-After-Ms and Retry-After; ctx bounds everything.
 // A server that answers with an event stream (text/event-stream) is not
@@ -267,11 +320,8 @@ func (c *LLMClient) Complete(ctx context.Context, params openai.ChatCompletionNe
 			if len(comp.Choices) == 0 {
 				return openai.ChatCompletionMessage{}, emobench.Usage{}, c.fail(errors.New("response has no choices"), attempt+1)
 			}
-			// An endpoint may echo the key (a proxy's debug text): it must
-			// reach neither the transcript nor the stored run.
-			msg := comp.Choices[0].Message
-			msg.Content, msg.Refusal = c.redact(msg.Content), c.redact(msg.Refusal)
-			return msg, c.usage(comp), nil
+			// readReply took the key out of every field already.
+			return comp.Choices[0].Message, c.usage(comp), nil
 		}
 		if ctx.Err() != nil {
 			return openai.ChatCompletionMessage{}, emobench.Usage{}, c.fail(err, attempt+1)
@@ -421,12 +471,20 @@ func (c *LLMClient) endpoint() string {
 }
 
 func (c *LLMClient) redact(s string) string {
-	// A placeholder key of a local server ("1", "EMPTY") is no secret, and
-	// replacing every occurrence of it would garble the message.
-	if k := strings.TrimSpace(c.cfg.APIKey); len(k) >= minSecretKeyLen {
+	if k := c.secretKey(); k != "" {
 		s = strings.ReplaceAll(s, k, redact.Placeholder)
 	}
 	return s
+}
+
+// secretKey is the API key to take out of replies and errors, or "": a
+// placeholder key of a local server ("1", "EMPTY") is no secret, and
+// replacing every occurrence of it would garble the message.
+func (c *LLMClient) secretKey() string {
+	if k := strings.TrimSpace(c.cfg.APIKey); len(k) >= minSecretKeyLen {
+		return k
+	}
+	return ""
 }
 
 // minSecretKeyLen is the shortest API key redact treats as a secret.

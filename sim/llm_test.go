@@ -571,7 +571,7 @@ func TestLLMLoadPriceTable(t *testing.T) {
 }
 
 // A key an endpoint echoes back is replaced before the message reaches the
-// transcript; tool-call arguments stay as the model wrote them.
+// transcript, in tool-call arguments too (#20 item 11).
 func TestLLMClient_EchoedKeyRedacted(t *testing.T) {
 	echo := func(w http.ResponseWriter, r *http.Request) {
 		key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
@@ -588,7 +588,7 @@ func TestLLMClient_EchoedKeyRedacted(t *testing.T) {
 	if got, want := msg.Content, "debug: your key is [redacted] (Bearer [redacted])"; got != want {
 		t.Errorf("content = %q, want %q", got, want)
 	}
-	if got, want := string(msg.ToolCalls[0].Arguments), `{"order_id":"`+testAPIKey+`"}`; got != want {
-		t.Errorf("arguments = %s, want %s (untouched)", got, want)
+	if got, want := string(msg.ToolCalls[0].Arguments), `{"order_id":"[redacted]"}`; got != want {
+		t.Errorf("arguments = %s, want %s", got, want)
 	}
 }

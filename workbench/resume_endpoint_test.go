@@ -31,7 +31,7 @@ func TestResumeRun_EndpointIsForThisSession(t *testing.T) {
 		{"http://old-host:8000/v1", nil}, // the recorded endpoint: nothing to say
 	} {
 		notes = nil
-		if err := workbench.ResumeRun(ctx, store, "moved", &tt.endpoint, opts); err != nil {
+		if err := workbench.ResumeRun(ctx, store, "moved", workbench.ResumeLLM{BaseURL: &tt.endpoint}, opts); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(notes, tt.notes) {

@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -281,13 +280,15 @@ func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, em
 }
 
 // ResumeRun runs the (task, trial) pairs that run ref (an id or a name) is
-// missing, with its recorded settings (ResumeSpec) and ExecuteRun; endpoint
-// (--base-url), when not nil, replaces the recorded LLM endpoint (it may
-// move between sessions) for this session only, with a note (the run's
-// config keeps its endpoint: it is part of the settings shards merge by),
-// and is refused when it carries a credential; a price file that cannot be
-// read is refused first (CheckPriceFile).
-func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, opts ExecuteOptions) error {
+// missing, with its recorded settings (ResumeSpec) and ExecuteRun; llm
+// gives the LLM endpoints and key variables of this session (sessionLLM):
+// a native run's --base-url replaces the recorded endpoint (it may move
+// between sessions) for this session only, with a note (the run's config
+// keeps its endpoint: it is part of the settings shards merge by); a run
+// that is not native takes them from llm, or is refused. An endpoint
+// carrying a credential is refused, as is, first, a price file that
+// cannot be read (CheckPriceFile).
+func ResumeRun(ctx context.Context, store *db.DB, ref string, llm ResumeLLM, opts ExecuteOptions) error {
 	if err := CheckPriceFile(opts.LLM.PriceFile); err != nil {
 		return err
 	}
@@ -295,15 +296,8 @@ func ResumeRun(ctx context.Context, store *db.DB, ref string, endpoint *string, 
 	if err != nil {
 		return err
 	}
-	if endpoint != nil {
-		if err := CheckEndpoint("base-url", *endpoint); err != nil {
-			return err
-		}
-		if *endpoint != spec.BaseURL {
-			opts.note("--base-url %s is for this session only: run %d keeps %s in its config, for a later --resume without --base-url (a role given its own endpoint keeps it)",
-				*endpoint, run.ID, cmp.Or(spec.BaseURL, "the default endpoint ("+sim.DefaultLLMBaseURL+")"))
-		}
-		spec.BaseURL = *endpoint
+	if err := sessionLLM(ctx, store, run, &spec, llm, opts); err != nil {
+		return err
 	}
 	_, err = ExecuteRun(ctx, store, run.ID, run.Name, spec, opts)
 	return err

@@ -258,14 +258,14 @@ func TestResumeRun_Endpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	secret := "http://user:hunter2@host/v1"
-	err := workbench.ResumeRun(ctx, store, "r", &secret, opts)
+	err := workbench.ResumeRun(ctx, store, "r", workbench.ResumeLLM{BaseURL: &secret}, opts)
 	var bad *workbench.SettingsError
 	if !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), "--base-url holds a credential") {
 		t.Fatalf("resume with a password in the endpoint: err = %v, want a *SettingsError", err)
 	}
 	lines = nil
 	plain := "http://host/v1"
-	if err := workbench.ResumeRun(ctx, store, "r", &plain, opts); err != nil {
+	if err := workbench.ResumeRun(ctx, store, "r", workbench.ResumeLLM{BaseURL: &plain}, opts); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"run 1 (r): 0 episodes to run (2 already stored)"}; !slices.Equal(lines, want) {

@@ -182,8 +182,9 @@ func asUsage(err error) error {
 // resumeRun runs the (task, trial) pairs that run ref (an id or a name)
 // is missing, with its recorded settings.
 func resumeRun(c *cli.Context, e *env, ref string) error {
+	llm := workbench.ResumeLLM{Agent: resumeRole(c, "agent"), User: resumeRole(c, "user"), Judge: resumeRole(c, "judge")}
 	for _, f := range settingFlags {
-		if c.IsSet(f) {
+		if c.IsSet(f) && !strings.HasSuffix(f, "-base-url") && !strings.HasSuffix(f, "-api-key-env") { // ResumeRun decides
 			return usagef("--resume reuses the run's recorded settings: drop --%s", f)
 		}
 	}
@@ -203,12 +204,20 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 		return err
 	}
 	defer store.Close()
-	var endpoint *string // the endpoint may move between sessions
-	if c.IsSet("base-url") {
+	if c.IsSet("base-url") { // the endpoint may move between sessions
 		u := c.String("base-url")
-		endpoint = &u
+		llm.BaseURL = &u
 	}
-	return settingsUsage(workbench.ResumeRun(c.Context, store, ref, endpoint, e.executeOptions(c)))
+	return settingsUsage(workbench.ResumeRun(c.Context, store, ref, llm, e.executeOptions(c)))
+}
+
+// resumeRole is what --ROLE-base-url and --ROLE-api-key-env give, "" where unset.
+func resumeRole(c *cli.Context, role string) emobench.LLMRole {
+	r := emobench.LLMRole{BaseURL: c.String(role + "-base-url")}
+	if c.IsSet(role + "-api-key-env") {
+		r.APIKeyEnv = c.String(role + "-api-key-env")
+	}
+	return r
 }
 
 // executeOptions is how the run and demo commands execute runs: the LLM
