@@ -42,6 +42,10 @@ type importRule struct {
 //   - internal/cliargs is urfave/cli/v2 plumbing (argument normalisation,
 //     usage errors, the version line) that knows no emobench command: no
 //     project package, urfave/cli/v2 and smetrics (suggestions) only;
+//   - internal/atomicfile is the one writer of output files (temporary
+//     file, sync, rename; only regular files replaced) and the naming of
+//     file kinds: the standard library only; db, export, sim, tracer and
+//     workbench write through it;
 //   - internal/chromiumtest is test support (a headless Chromium through
 //     chromedp for the browser tests of reports and cmd/emobench): no
 //     project package, chromedp only, and only _test.go files import it
@@ -49,25 +53,26 @@ type importRule struct {
 var importRules = map[string]importRule{
 	"":              {project: nil, thirdParty: []string{}},
 	"ingest":        {project: []string{"", "redact"}},
-	"sim":           {project: []string{"", "redact"}},
+	"sim":           {project: []string{"", "redact", "internal/atomicfile"}},
 	"domains/*":     {project: []string{"", "sim"}},
 	"domains/*/gen": {project: []string{"", "sim", "domains/$1", "tracer"}},
 	"domains/all":   {project: []string{"domains/*"}},
-	"tracer":        {project: []string{"", "sim", "db", "tracer/sft", "analysis"}},
+	"tracer":        {project: []string{"", "sim", "db", "tracer/sft", "analysis", "internal/atomicfile"}},
 	"tracer/sft":    {project: []string{"", "sim"}},
-	"db":            {project: []string{"", "db/sqlcdb", "redact"}},
+	"db":            {project: []string{"", "db/sqlcdb", "redact", "internal/atomicfile"}},
 	"db/sqlcdb":     {project: nil},
 	"redact":        {project: nil, thirdParty: []string{}},
 	"analysis":      {project: []string{""}, thirdParty: []string{"gonum.org/v1/gonum"}},
 	"reports":       {project: []string{"", "analysis", "reports/table"}, thirdParty: []string{"github.com/go-echarts/go-echarts/v2"}},
 	"reports/table": {project: []string{"", "analysis"}},
-	"export":        {project: []string{"", "redact"}},
+	"export":        {project: []string{"", "redact", "internal/atomicfile"}},
 	"fixtures":      {project: nil},
-	"workbench":     {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer"}},
+	"workbench":     {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer", "internal/atomicfile"}},
 	"cmd/emobench":  {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
 	"internal/cliargs":      {project: nil, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
+	"internal/atomicfile":   {project: nil, thirdParty: []string{}},
 }
 
 // testOnly are the packages that only _test.go files may import.

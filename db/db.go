@@ -94,13 +94,13 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	if path == "" {
 		return nil, errEmptyPath
 	}
+	if err := checkFileKind(path); err != nil {
+		return nil, err
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if info, err := os.Stat(dir); err != nil || !info.IsDir() {
 			return nil, emobench.Errorf(emobench.EINVALID, "cannot create database %s: directory %s does not exist", path, dir)
 		}
-	}
-	if info, err := os.Stat(path); err == nil && info.IsDir() {
-		return nil, emobench.Errorf(emobench.EINVALID, "database path %s is a directory", path)
 	}
 	db := &DB{path: path, writable: true}
 	for _, opt := range opts {
@@ -197,10 +197,11 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 	if path == "" {
 		return nil, errEmptyPath
 	}
-	if info, err := os.Stat(path); err != nil {
+	if _, err := os.Stat(path); err != nil {
 		return nil, &emobench.Error{Code: emobench.ENOTFOUND, Message: fmt.Sprintf("no database at %s: %v", path, errors.Unwrap(err))}
-	} else if info.IsDir() {
-		return nil, emobench.Errorf(emobench.EINVALID, "database path %s is a directory", path)
+	}
+	if err := checkFileKind(path); err != nil {
+		return nil, err
 	}
 	// The gate, held shared while the file is inspected and the first
 	// connection opened, and until Close when the file is read immutably,

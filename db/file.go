@@ -7,11 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/internal/atomicfile"
 )
 
 // ApplicationID is the PRAGMA application_id of an emobench file ("emob" in
@@ -26,6 +28,28 @@ const lastUnmarkedVersion = 6
 
 // sqliteMagic starts every SQLite database file.
 var sqliteMagic = []byte("SQLite format 3\x00")
+
+// checkFileKind refuses (EINVALID) a database path that exists as
+// anything but a regular file, a symbolic link followed to its target: a
+// named pipe would block the open for ever, and SQLite would write its
+// pages over a block device and its journal beside a character device.
+// It runs before anything opens the file; a path that does not exist
+// passes (the caller decides whether it may be created).
+func checkFileKind(path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	return fileKindError(path, info.Mode())
+}
+
+// fileKindError is checkFileKind's answer for a file of mode at path.
+func fileKindError(path string, mode fs.FileMode) error {
+	if mode.IsRegular() {
+		return nil
+	}
+	return emobench.Errorf(emobench.EINVALID, "%s is %s, not a database file: emobench leaves it as it is", path, atomicfile.Kind(mode))
+}
 
 // fileState is what inspectFile found in a database file, read without
 // writing anything.

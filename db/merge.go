@@ -304,7 +304,8 @@ func absPath(path string) string {
 }
 
 // VacuumInto writes a compact, defragmented copy of the database to path
-// (SQLite's VACUUM INTO), for sharing. path must not exist.
+// (SQLite's VACUUM INTO), for sharing. path must not exist, or be an
+// empty file (a temporary file its caller renames when this succeeded).
 // The copy holds no run_locks: the processes they name run here, not
 // wherever the copy goes.
 func (db *DB) VacuumInto(ctx context.Context, path string) error {

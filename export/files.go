@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/internal/atomicfile"
 )
 
 // Written is one file WriteFiles wrote.
@@ -44,9 +45,11 @@ func IntoFile(format, out string) bool {
 //
 // Nothing is half-written: every file goes to a temporary name in its
 // directory and all are renamed into place only once every one is
-// complete; on an error all are removed. Without force, an existing file
-// out, or a non-empty directory out, is refused before anything is
-// written. Errors are *emobench.Error with code EINVALID for a format
+// complete (atomicfile.Set); on an error all are removed, with the
+// directories the export created. Without force, an existing file out,
+// or a non-empty directory out, is refused before anything is written;
+// a file out that exists as anything but a regular file (a device, a
+// named pipe) is refused even with force (*atomicfile.NotRegularError). Errors are *emobench.Error with code EINVALID for a format
 // unknown, several runs for one file, or an out refused; other errors
 // (no runs at all, a run's trajectories failing) name the run and path.
 func WriteFiles(format, out string, runs []Run, force bool) ([]Written, error) {
@@ -63,24 +66,24 @@ func WriteFiles(format, out string, runs []Run, force bool) ([]Written, error) {
 	if PerRun(format) && intoFile && len(runs) > 1 {
 		return nil, emobench.Errorf(emobench.EINVALID, "--out %s names one file, but %d runs were selected: give a directory, or one --run", out, len(runs))
 	}
+	set := &atomicfile.Set{}
 	if !intoFile {
-		if err := os.MkdirAll(out, 0o755); err != nil {
+		if err := set.MkdirAll(out); err != nil {
 			return nil, err
 		}
 	}
-	set := &fileSet{}
 	written, err := writeAll(set, format, out, intoFile, runs)
 	if err == nil {
-		err = set.commit()
+		err = set.Commit()
 	}
 	if err != nil {
-		set.abort()
+		set.Abort() // with the directories it created
 		return nil, err
 	}
 	return written, nil
 }
 
-func writeAll(set *fileSet, format, out string, intoFile bool, runs []Run) ([]Written, error) {
+func writeAll(set *atomicfile.Set, format, out string, intoFile bool, runs []Run) ([]Written, error) {
 	switch {
 	case PerRun(format) && intoFile:
 		w, err := writeRunFile(set, out, runs[0], format)
@@ -94,8 +97,8 @@ func writeAll(set *fileSet, format, out string, intoFile bool, runs []Run) ([]Wr
 }
 
 // writeRunFile writes one run in a per-run format to path.
-func writeRunFile(set *fileSet, path string, run Run, format string) (Written, error) {
-	f, err := set.create(path)
+func writeRunFile(set *atomicfile.Set, path string, run Run, format string) (Written, error) {
+	f, err := set.Create(path)
 	if err != nil {
 		return Written{}, err
 	}
@@ -117,7 +120,7 @@ func writeRunFile(set *fileSet, path string, run Run, format string) (Written, e
 
 // writePerRun writes one file per run into dir, named after the run; runs
 // whose file names collide get their id appended.
-func writePerRun(set *fileSet, dir string, runs []Run, format string) ([]Written, error) {
+func writePerRun(set *atomicfile.Set, dir string, runs []Run, format string) ([]Written, error) {
 	names := map[string]int{}
 	for _, r := range runs {
 		names[FileName(r.Run, ".json")]++
@@ -137,8 +140,8 @@ func writePerRun(set *fileSet, dir string, runs []Run, format string) ([]Written
 	return out, nil
 }
 
-func writeJSONLFile(set *fileSet, path string, runs []Run) ([]Written, error) {
-	f, err := set.create(path)
+func writeJSONLFile(set *atomicfile.Set, path string, runs []Run) ([]Written, error) {
+	f, err := set.Create(path)
 	if err != nil {
 		return nil, err
 	}
@@ -154,11 +157,11 @@ func writeJSONLFile(set *fileSet, path string, runs []Run) ([]Written, error) {
 }
 
 // writeTables writes a table format's files into dir.
-func writeTables(set *fileSet, dir string, runs []Run, format string) ([]Written, error) {
+func writeTables(set *atomicfile.Set, dir string, runs []Run, format string) ([]Written, error) {
 	names := TableFiles(format)
 	ws := make([]io.Writer, len(names))
 	for i, name := range names {
-		f, err := set.create(filepath.Join(dir, name))
+		f, err := set.Create(filepath.Join(dir, name))
 		if err != nil {
 			return nil, err
 		}
@@ -195,12 +198,17 @@ func writeTables(set *fileSet, dir string, runs []Run, format string) ([]Written
 // refuseOverwrite keeps an export from replacing a file, or from mixing
 // with older files in a directory, unless force is set.
 func refuseOverwrite(out string, isFile, force bool) error {
-	if force {
-		return nil
-	}
 	info, err := os.Stat(out)
 	if err != nil {
 		return nil // nothing there yet
+	}
+	if isFile || !info.IsDir() {
+		if _, err := atomicfile.Target(out); err != nil {
+			return err // not a regular file: never replaced
+		}
+	}
+	if force {
+		return nil
 	}
 	if isFile || !info.IsDir() {
 		return emobench.Errorf(emobench.EINVALID, "--out %s exists: export does not replace it (add --force to replace it)", out)
@@ -209,54 +217,4 @@ func refuseOverwrite(out string, isFile, force bool) error {
 		return emobench.Errorf(emobench.EINVALID, "--out %s is not empty: the export would mix with the files there (empty it, or add --force)", out)
 	}
 	return nil
-}
-
-// fileSet is files written under temporary names beside their final
-// paths, renamed into place together by commit or removed by abort.
-type fileSet struct {
-	files []*os.File
-	paths []string // final paths, by file
-}
-
-// create opens a temporary file that commit renames to path.
-func (s *fileSet) create(path string) (*os.File, error) {
-	if slices.Contains(s.paths, path) {
-		return nil, fmt.Errorf("export: %s written twice", path) // a bug in the naming
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, err
-	}
-	s.files = append(s.files, f)
-	s.paths = append(s.paths, path)
-	return f, nil
-}
-
-// commit closes every file and renames each to its path, readable by all
-// (0644). It stops at the first error; abort then removes what is left.
-func (s *fileSet) commit() error {
-	for _, f := range s.files {
-		if err := f.Close(); err != nil {
-			return err
-		}
-		if err := os.Chmod(f.Name(), 0o644); err != nil {
-			return err
-		}
-	}
-	for i, f := range s.files {
-		if err := os.Rename(f.Name(), s.paths[i]); err != nil {
-			return fmt.Errorf("export to %s: %w", s.paths[i], err)
-		}
-	}
-	s.files, s.paths = nil, nil
-	return nil
-}
-
-// abort closes and removes every temporary file not yet renamed.
-func (s *fileSet) abort() {
-	for _, f := range s.files {
-		f.Close()
-		os.Remove(f.Name()) // already renamed when commit failed later on
-	}
-	s.files, s.paths = nil, nil
 }

@@ -144,13 +144,23 @@ func TestWriteFiles_ErrAllOrNothing(t *testing.T) {
 		}
 	}
 	for _, format := range []string{export.FormatTauBench, export.FormatCSV, export.FormatParquet} {
-		out := filepath.Join(t.TempDir(), "out")
+		// An empty directory that was there is kept, empty.
+		out := t.TempDir()
 		_, err := export.WriteFiles(format, out, runs, false)
 		if !errors.Is(err, broken) || !strings.Contains(err.Error(), "run 8") {
 			t.Errorf("%s: err = %v, want the read error naming run 8", format, err)
 		}
 		if got := dirNames(t, out); len(got) != 0 {
 			t.Errorf("%s: a failed export left %v", format, got)
+		}
+		// Item 9 of issue #20: directories the export created are removed.
+		parent := t.TempDir()
+		_, err = export.WriteFiles(format, filepath.Join(parent, "new", "out"), runs, false)
+		if !errors.Is(err, broken) {
+			t.Errorf("%s: err = %v, want the read error", format, err)
+		}
+		if got := dirNames(t, parent); len(got) != 0 {
+			t.Errorf("%s: a failed export into a new directory left %v in %s", format, got, parent)
 		}
 	}
 }

@@ -2,13 +2,14 @@ package sim
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"sync"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/internal/atomicfile"
 )
 
 // This file is the shared template of a domain package (see
@@ -198,7 +199,8 @@ func (d *stateDomain[S]) TransferTool() string        { return d.transfer }
 
 // WriteTasksFile writes tasks to path as EncodeTasks encodes them: a
 // domain's `go generate` step for tasks.json. It refuses, writing nothing,
-// fewer than want tasks (the database ran out of material).
+// fewer than want tasks (the database ran out of material). The file is
+// written whole or not at all (atomicfile).
 func WriteTasksFile(path string, tasks []emobench.TaskSpec, want int) error {
 	if len(tasks) < want {
 		return fmt.Errorf("built %d tasks, want %d", len(tasks), want)
@@ -207,5 +209,5 @@ func WriteTasksFile(path string, tasks []emobench.TaskSpec, want int) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return atomicfile.WriteFile(context.Background(), path, b)
 }

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer/sft"
 )
@@ -164,44 +163,23 @@ func sumSkipped(s sft.Stats) int {
 }
 
 // ExportFile is Export into the file path: it writes a temporary file in
-// path's directory and renames it to path only when the export succeeded,
-// so path never holds a half-written export. An existing path is refused
-// (EINVALID, naming --force) unless force is set.
+// path's directory and renames it to path only when the export succeeded
+// (atomicfile), so path never holds a half-written export. An existing
+// path is refused (EINVALID, naming --force) unless force is set; one that
+// is not a regular file (a device, a named pipe) is refused even with
+// force (*atomicfile.NotRegularError).
 func ExportFile(ctx context.Context, d *db.DB, path string, force bool, cfg ExportConfig) (sft.Stats, error) {
-	if !force {
-		if _, err := os.Lstat(path); err == nil {
-			return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: %s exists (use --force to overwrite it)", path)
-		}
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	exists, err := atomicfile.Target(path)
 	if err != nil {
 		return sft.Stats{}, fmt.Errorf("tracer export: %w", err)
 	}
-	done := false
-	defer func() {
-		if !done {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	stats, err := Export(ctx, d, f, cfg)
-	if err != nil {
-		return stats, err
+	if exists && !force {
+		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: %s exists (use --force to overwrite it)", path)
 	}
-	if err := f.Chmod(0o644); err != nil { // CreateTemp's 0600 is for secrets, not training data
-		return stats, fmt.Errorf("tracer export: %s: %w", path, err)
-	}
-	if err := f.Sync(); err != nil {
-		return stats, fmt.Errorf("tracer export: %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return stats, fmt.Errorf("tracer export: %s: %w", path, err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		done = true
-		return stats, fmt.Errorf("tracer export: %w", err)
-	}
-	done = true
-	return stats, nil
+	var stats sft.Stats
+	err = atomicfile.Write(ctx, path, func(w io.Writer) error {
+		stats, err = Export(ctx, d, w, cfg)
+		return err
+	})
+	return stats, err
 }

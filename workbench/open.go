@@ -7,6 +7,7 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/internal/atomicfile"
 )
 
 // WaitNotices are db options that tell, through say (a line without
@@ -137,12 +138,18 @@ func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, 
 }
 
 // Vacuum writes a compact copy of the database at path to out (VACUUM
-// INTO), opening it for writing as OpenWrite does with note and opts, and
-// returns out's size in bytes. No out, or one that exists, is a
-// *SettingsError; a missing database is an error, and none is created.
+// INTO a temporary file beside out, renamed to out when complete), opening
+// it for writing as OpenWrite does with note and opts, and returns out's
+// size in bytes. No out, or one that exists, is a *SettingsError; an out
+// that is not a regular file is an *atomicfile.NotRegularError; a missing
+// database is an error, and none is created. On error nothing is left at
+// out.
 func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db.Option) (int64, error) {
 	if out == "" {
 		return 0, invalidSetting("vacuum needs --out FILE")
+	}
+	if _, err := atomicfile.Target(out); err != nil {
+		return 0, err
 	}
 	if err := db.CheckVacuumTarget(out); err != nil {
 		return 0, settings(err)
@@ -160,11 +167,23 @@ func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db
 		return 0, err
 	}
 	defer rw.Close()
-	if err := rw.VacuumInto(ctx, out); err != nil {
+	// The copy is made under a temporary name beside out, renamed to out
+	// only when complete: an interrupt, a full disk or a damaged source
+	// leaves nothing at out, and the retry may write it.
+	tmp, err := atomicfile.Create(out)
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name() + "-journal") // SQLite's, when a write to the copy failed
+	defer tmp.Abort()
+	if err := rw.VacuumInto(ctx, tmp.Name()); err != nil {
+		return 0, fmt.Errorf("vacuum into %s: %w (nothing was written there)", out, err)
+	}
+	info, err := tmp.Stat()
+	if err != nil {
 		return 0, fmt.Errorf("vacuum into %s: %w", out, err)
 	}
-	info, err := os.Stat(out)
-	if err != nil {
+	if err := tmp.CommitNew(); err != nil {
 		return 0, fmt.Errorf("vacuum into %s: %w", out, err)
 	}
 	return info.Size(), nil

@@ -5,13 +5,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/reports"
 	"github.com/emobench/emobench/reports/table"
 )
@@ -207,20 +207,14 @@ func ReportRun(s db.RunSummary, rw db.RunRewards) reports.RunSummary {
 }
 
 // WriteReport renders in to path (mode 0644), into memory first and then
-// through a temporary file renamed into place, so a failed render or write
-// leaves no half-written file behind. Errors name the step.
-func WriteReport(path string, in reports.Input) error {
+// through a temporary file renamed into place (atomicfile), so a failed
+// render or write leaves no half-written file behind, and a path that is
+// not a regular file (a device, a named pipe) is never replaced
+// (*atomicfile.NotRegularError). Errors name the step.
+func WriteReport(ctx context.Context, path string, in reports.Input) error {
 	var buf bytes.Buffer
 	if err := reports.Render(&buf, in); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
-	tmp := path + ".tmp"
-	err := os.WriteFile(tmp, buf.Bytes(), 0o644)
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp) // nothing half-written stays behind
-	}
-	return err
+	return atomicfile.WriteFile(ctx, path, buf.Bytes())
 }

@@ -58,7 +58,7 @@ func TestWriteReport(t *testing.T) {
 	dir := t.TempDir()
 	t.Run("OK", func(t *testing.T) {
 		path := filepath.Join(dir, "r.html")
-		if err := workbench.WriteReport(path, rep.Input); err != nil {
+		if err := workbench.WriteReport(t.Context(), path, rep.Input); err != nil {
 			t.Fatal(err)
 		}
 		page, err := os.ReadFile(path)
@@ -71,7 +71,7 @@ func TestWriteReport(t *testing.T) {
 	})
 	t.Run("ErrNoDirectory", func(t *testing.T) {
 		path := filepath.Join(dir, "missing", "r.html")
-		if err := workbench.WriteReport(path, rep.Input); err == nil {
+		if err := workbench.WriteReport(t.Context(), path, rep.Input); err == nil {
 			t.Fatal("no error writing into a missing directory")
 		}
 		entries, _ := os.ReadDir(dir)
@@ -84,7 +84,7 @@ func TestWriteReport(t *testing.T) {
 		if err := os.Mkdir(path, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := workbench.WriteReport(path, rep.Input); err == nil {
+		if err := workbench.WriteReport(t.Context(), path, rep.Input); err == nil {
 			t.Fatal("no error replacing a directory")
 		}
 		if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {

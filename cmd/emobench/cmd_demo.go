@@ -48,7 +48,7 @@ func demoCommand(e *env) *cli.Command {
 				return err
 			}
 			out := c.String("out")
-			if err := workbench.WriteReport(out, rep.Input); err != nil {
+			if err := workbench.WriteReport(c.Context, out, rep.Input); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "\nwrote %s: open it in a browser (it works offline), e.g. xdg-open %s\n", out, out)

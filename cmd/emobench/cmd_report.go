@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -34,8 +34,11 @@ func reportCommand(e *env) *cli.Command {
 			if c.String("out") == "" {
 				return usagef("report needs --out FILE.html")
 			}
-			// An existing --out is kept unless --force, as export and vacuum do (exit 2).
-			if _, err := os.Lstat(c.String("out")); err == nil && !c.Bool("force") {
+			// An existing --out is kept unless --force, as export and vacuum do (exit 2);
+			// one that is not a regular file is never replaced (exit 1).
+			if exists, err := atomicfile.Target(c.String("out")); err != nil {
+				return err
+			} else if exists && !c.Bool("force") {
 				return usagef("--out %s exists: report does not replace it (add --force to replace it)", c.String("out"))
 			}
 			boot, err := bootstrapFlags(c)
@@ -46,7 +49,7 @@ func reportCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := workbench.WriteReport(c.String("out"), rep.Input); err != nil {
+			if err := workbench.WriteReport(c.Context, c.String("out"), rep.Input); err != nil {
 				return err
 			}
 			fmt.Fprintf(e.stdout, "wrote %s (%s)\n", c.String("out"), plural(len(rep.Input.Runs), "run", "runs"))

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/tracer/sft"
 )
@@ -74,8 +75,10 @@ func runTracerExport(c *cli.Context, e *env) error {
 			return err
 		}
 	}
-	if statsPath != "" && !c.Bool("force") {
-		if _, err := os.Lstat(statsPath); err == nil {
+	if statsPath != "" {
+		if exists, err := atomicfile.Target(statsPath); err != nil {
+			return fmt.Errorf("tracer export: %w", err)
+		} else if exists && !c.Bool("force") {
 			return usagef("tracer export: %s exists (use --force to overwrite it)", statsPath)
 		}
 	}
@@ -117,7 +120,7 @@ func runTracerExport(c *cli.Context, e *env) error {
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(statsPath, append(data, '\n')); err != nil {
+		if err := atomicfile.WriteFile(c.Context, statsPath, append(data, '\n')); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)

@@ -14,6 +14,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
@@ -103,7 +104,7 @@ func generateTasks(c *cli.Context, e *env) error {
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(out, b); err != nil {
+		if err := atomicfile.WriteFile(c.Context, out, b); err != nil {
 			return err
 		}
 		e.println(fmt.Sprintf("wrote %d tasks to %s", len(gen.Tasks), out))
@@ -336,8 +337,6 @@ func printGenerated(e *env, g *tracer.Generated) {
 	}
 }
 
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it into place, so that path is never left half-written.
 // generateProgress shows tracer generate's kept tasks and candidates: a
 // progress bar on a terminal, else a note every 5 s on stderr (none with
 // --quiet), so a large --n does not look like a hang.
@@ -362,22 +361,25 @@ func (e *env) generateProgress(n int) func(kept, candidates int) {
 }
 
 // checkGenerateOut refuses, before any task is generated, an --out that
-// is a directory, lies in a directory that does not exist, or exists
-// without --force.
+// is a directory, lies in a directory that does not exist, exists without
+// --force, or is not a regular file (a device, a named pipe: even with
+// --force).
 func checkGenerateOut(out string, force bool) error {
 	if out == "" {
 		return nil
 	}
-	if fi, err := os.Stat(out); err == nil {
-		if fi.IsDir() {
-			return usagef("--out %s is a directory", out)
-		}
-		if !force {
-			return usagef("--out %s exists (use --force to overwrite it)", out)
-		}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return usagef("--out %s is a directory", out)
 	}
 	if dir := filepath.Dir(out); !isDir(dir) {
 		return usagef("--out %s: directory %s does not exist", out, dir)
+	}
+	exists, err := atomicfile.Target(out)
+	if err != nil {
+		return err // not a regular file: never replaced, even with --force
+	}
+	if exists && !force {
+		return usagef("--out %s exists (use --force to overwrite it)", out)
 	}
 	return nil
 }
@@ -385,23 +387,4 @@ func checkGenerateOut(out string, force bool) error {
 func isDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name()) // gone after the rename
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

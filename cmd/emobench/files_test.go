@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/emobench/emobench/export"
+)
+
+// cliFIFO makes a named pipe at path and keeps it open for reading and
+// writing, holding some bytes, until the test ends: should a command open
+// or read it, it gets an answer instead of blocking for ever (and the
+// test fails instead of hanging).
+func cliFIFO(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0) // on Linux: does not block
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if _, err := f.Write(bytes.Repeat([]byte("not a database "), 200)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// stillA checks that path is still of type mode (not replaced by a
+// regular file), and that dir holds exactly want entries.
+func stillA(t *testing.T, path string, mode fs.FileMode, dir string, want int) {
+	t.Helper()
+	if info, err := os.Stat(path); err != nil || info.Mode().Type() != mode {
+		t.Errorf("%s is now %v (%v), want it left as %v", path, info, err, mode)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != want {
+		t.Errorf("%s holds %d entries, want %d: nothing created beside", dir, len(entries), want)
+	}
+}
+
+// Item 7 of issue #20: --force replaces a regular file only. Every writer
+// refuses a named pipe and a symbolic link to /dev/null (in the test's
+// directory: the real /dev/null is never named with --force), naming the
+// path and its kind, and leaves both as they were.
+func TestOut_ErrNotRegularEvenWithForce(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "runs.db")
+	fixtureDB(t, dbPath)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	cliFIFO(t, fifo)
+	link := filepath.Join(dir, "null")
+	if err := os.Symlink("/dev/null", link); err != nil {
+		t.Fatal(err)
+	}
+	domain := catalogDomain(t)
+	for _, target := range []struct{ path, kind string }{
+		{fifo, "a named pipe (FIFO)"},
+		{link, "a character device"},
+	} {
+		out := target.path
+		for _, args := range [][]string{
+			{"--db", dbPath, "report", "--out", out, "--force", "--resamples", "200"},
+			{"--db", dbPath, "export", "--format", export.FormatJSONL, "--out", out, "--force"},
+			{"--db", dbPath, "export", "--format", export.FormatCSV, "--out", out, "--force"},
+			{"--db", dbPath, "export", "--format", export.FormatTauBench, "--run", "1", "--out", out, "--force"},
+			{"--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", out, "--force"},
+			{"--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", filepath.Join(t.TempDir(), "t.jsonl"), "--stats", out, "--force"},
+			{"tracer", "generate", "--domain", domain, "--n", "1", "--out", out, "--force"},
+			{"--db", dbPath, "vacuum", "--out", out},
+		} {
+			r := runCLI(t, "", args...)
+			want := out + " is " + target.kind
+			if r.code == 0 || !strings.Contains(r.stderr, want) {
+				t.Errorf("%s: exit %d, stderr %q; want a refusal naming %q", strings.Join(args, " "), r.code, r.stderr, want)
+			}
+		}
+	}
+	stillA(t, fifo, fs.ModeNamedPipe, dir, 2)
+	if got, err := os.Readlink(link); err != nil || got != "/dev/null" {
+		t.Errorf("%s points to %q (%v), want /dev/null", link, got, err)
+	}
+}

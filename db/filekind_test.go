@@ -1,0 +1,104 @@
+package db
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/emobench/emobench"
+)
+
+// A block device cannot be made in a test: its mode is made up, as
+// os.Stat reports one (ModeDevice without ModeCharDevice).
+func TestFileKindError(t *testing.T) {
+	for _, tc := range []struct {
+		mode fs.FileMode
+		want string
+	}{
+		{0o644, ""},
+		{fs.ModeDevice | 0o660, "/x/db is a block device, not a database file: emobench leaves it as it is"},
+		{fs.ModeDevice | fs.ModeCharDevice | 0o666, "/x/db is a character device, not a database file: emobench leaves it as it is"},
+		{fs.ModeNamedPipe | 0o644, "/x/db is a named pipe (FIFO), not a database file: emobench leaves it as it is"},
+		{fs.ModeSocket | 0o755, "/x/db is a socket, not a database file: emobench leaves it as it is"},
+		{fs.ModeDir | 0o755, "/x/db is a directory, not a database file: emobench leaves it as it is"},
+	} {
+		err := fileKindError("/x/db", tc.mode)
+		got := ""
+		if err != nil {
+			got = err.Error()
+			if emobench.ErrorCode(err) != emobench.EINVALID {
+				t.Errorf("%v: code %q, want EINVALID", tc.mode, emobench.ErrorCode(err))
+			}
+		}
+		if got != tc.want {
+			t.Errorf("fileKindError(%v) = %q, want %q", tc.mode, got, tc.want)
+		}
+	}
+}
+
+// fifoWithData makes a named pipe in a new directory and keeps it open for
+// reading and writing, holding some bytes, until the test ends: an open or
+// a read of it by a broken check then returns instead of blocking for
+// ever, and fails the test.
+func fifoWithData(t *testing.T) (dir, path string) {
+	t.Helper()
+	dir = t.TempDir()
+	path = filepath.Join(dir, "pipe.db")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0) // on Linux: does not block
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if _, err := f.Write(bytes.Repeat([]byte("not a database "), 200)); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
+// A named pipe as the database is refused at once by Open and
+// OpenReadOnly, and nothing is created beside it.
+func TestOpen_ErrFIFO(t *testing.T) {
+	t.Parallel()
+	dir, path := fifoWithData(t)
+	want := path + " is a named pipe (FIFO), not a database file"
+	if _, err := Open(context.Background(), path); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Open: err = %v, want %q", err, want)
+	}
+	if _, err := OpenReadOnly(context.Background(), path); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("OpenReadOnly: err = %v, want %q", err, want)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("%s holds %d entries, want only the pipe (no -journal, -wal)", dir, len(entries))
+	}
+}
+
+// A character device (/dev/null, only read here, and reached through a
+// symbolic link in the test's directory too) is refused by OpenReadOnly.
+func TestOpenReadOnly_ErrCharDevice(t *testing.T) {
+	t.Parallel()
+	link := filepath.Join(t.TempDir(), "null.db")
+	if err := os.Symlink("/dev/null", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/dev/null", link} {
+		store, err := OpenReadOnly(context.Background(), path)
+		if want := path + " is a character device, not a database file"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("OpenReadOnly(%s): err = %v, want %q", path, err, want)
+		}
+		if store != nil {
+			store.Close()
+		}
+	}
+	if info, err := os.Stat("/dev/null"); err != nil || info.Mode()&fs.ModeCharDevice == 0 {
+		t.Errorf("/dev/null is now %v (%v)", info, err)
+	}
+}
