@@ -56,7 +56,8 @@ var importRules = map[string]importRule{
 	"sim":           {project: []string{"", "redact", "internal/atomicfile"}},
 	"domains/*":     {project: []string{"", "sim"}},
 	"domains/*/gen": {project: []string{"", "sim", "domains/$1", "tracer"}},
-	"domains/all":   {project: []string{"domains/*"}},
+	"domains/all":   {project: []string{"domains/*", "suites/*"}},
+	"suites/*":      {project: []string{"", "sim"}},
 	"tracer":        {project: []string{"", "sim", "db", "tracer/sft", "analysis", "internal/atomicfile"}},
 	"tracer/sft":    {project: []string{"", "sim"}},
 	"db":            {project: []string{"", "db/sqlcdb", "redact", "internal/atomicfile"}},
@@ -322,8 +323,9 @@ func TestImportRules_CoverDesignTable(t *testing.T) {
 	}
 	table, _, _ = strings.Cut(table, "\n## ")
 	cell := regexp.MustCompile("(?m)^\\| (?:root )?`([^`]+)`")
+	placeholder := regexp.MustCompile(`<[a-z]+>`) // domains/<d>, suites/<s>
 	for _, m := range cell.FindAllStringSubmatch(table, -1) {
-		name := strings.TrimSuffix(strings.ReplaceAll(m[1], "<d>", "*"), "/")
+		name := strings.TrimSuffix(placeholder.ReplaceAllString(m[1], "*"), "/")
 		if name == "emobench" {
 			name = ""
 		}
