@@ -68,6 +68,13 @@ type RunSpec struct {
 	// written before it was recorded, whose episodes ran with the
 	// command's --episode-timeout.
 	EpisodeTimeout string `json:"episode_timeout,omitempty"`
+	// OriginSeal marks a config written by emobench run on the machine
+	// that can verify it: an HMAC-SHA256 (hex) of the run's endpoints and
+	// key variable names under a key of that machine (workbench's
+	// origin.go). Resume sends keys where a config says only when its seal
+	// verifies; a config from anywhere else (a shared or merged .db, an
+	// older emobench) has none that does. Empty when not sealed.
+	OriginSeal string `json:"origin_seal,omitempty"`
 }
 
 // LLMRole is how one role (agent or user) reaches its model. It names the
@@ -109,11 +116,13 @@ func (s RunSpec) Whole() RunSpec {
 }
 
 // SameRun reports whether s and o describe the same run, shards of one run
-// included: they are equal in every setting but Shard and EpisodeTimeout
-// (a shard may be given more time without changing what it measures), an
+// included: they are equal in every setting but Shard, EpisodeTimeout
+// (a shard may be given more time without changing what it measures) and
+// OriginSeal (shards may run on several machines), an
 // empty ParallelToolCalls being "allow".
 func (s RunSpec) SameRun(o RunSpec) bool {
 	s.EpisodeTimeout, o.EpisodeTimeout = "", ""
+	s.OriginSeal, o.OriginSeal = "", "" // shards sealed on different machines are still one run
 	for _, p := range []*RunSpec{&s, &o} {
 		if p.ParallelToolCalls == "" {
 			p.ParallelToolCalls = "allow" // as configs before it was recorded for every agent mean

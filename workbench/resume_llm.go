@@ -38,10 +38,12 @@ func (l ResumeLLM) roles(spec *emobench.RunSpec) []resumeRole {
 }
 
 // sessionLLM sets, in spec, the endpoints and key variables this session
-// of run uses. A native run (made by emobench run in this db) keeps its
-// recorded ones; a --base-url moves them for this session, with a note.
-// Any other run (merged from another db, or of unknown provenance) came
-// with a config that someone else wrote: its endpoints and key variables
+// of run uses. A run whose config emobench run sealed on this machine
+// (sealedHere; a merge of shards run here included) keeps its recorded
+// ones; a --base-url moves them for this session, with a note. Any other
+// run (a shared or merged .db from elsewhere, a config edited since, or
+// one stored before configs were sealed) came with a config that someone
+// else may have written: its endpoints and key variables
 // are not used, so that no key is sent where that file says. Each of its
 // llm: roles takes its endpoint from the role's flag or --base-url (a
 // *SettingsError naming the flags when neither is given) and its key from
@@ -51,7 +53,7 @@ func sessionLLM(ctx context.Context, store *db.DB, run emobench.Run, spec *emobe
 	if err != nil {
 		return err
 	}
-	if prov.Kind == db.ProvenanceNative {
+	if !usesLLM(*spec) || sealedHere(opts.sealKey(), *spec) { // no llm: role sends nothing anywhere
 		for _, r := range llm.roles(spec) {
 			flag := r.flag + "-base-url"
 			if r.given.BaseURL == "" {
@@ -78,8 +80,11 @@ func sessionLLM(ctx context.Context, store *db.DB, run emobench.Run, spec *emobe
 		base = *llm.BaseURL
 	}
 	origin := "of unknown provenance (stored before emobench recorded merges)"
-	if prov.Kind == db.ProvenanceMerged {
-		origin = fmt.Sprintf("merged from %q", prov.MergedFrom)
+	switch prov.Kind {
+	case db.ProvenanceMerged:
+		origin = fmt.Sprintf("merged from %q and not sealed by emobench run on this machine", prov.MergedFrom)
+	case db.ProvenanceNative, db.ProvenanceIngested:
+		origin = "not sealed by emobench run on this machine (a .db made or edited elsewhere, or by an emobench older than the seal)"
 	}
 	var missing, used []string
 	for _, r := range llm.roles(spec) {

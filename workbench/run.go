@@ -45,6 +45,10 @@ type ExecuteOptions struct {
 	// Tasks, when not nil, are the tasks run instead of the domain's own
 	// (a Tracer tasks file, as PlanRequest.Tasks).
 	Tasks []emobench.TaskSpec
+	// MachineKey seals the configs of new llm: runs and verifies them on
+	// resume (origin.go); nil means this machine's key. Tests set it to
+	// stand for another machine.
+	MachineKey []byte
 }
 
 func (o ExecuteOptions) print(format string, args ...any) {
@@ -191,7 +195,9 @@ func CheckPriceFile(path string) error {
 // StartRuns checks that no stored run has the name of a planned run and
 // that tags (nil: no tags) are sound (checkTags), then, plan by plan,
 // creates the run with its tags in one transaction and executes it
-// (ExecuteRun): a check that fails stores nothing. Errors: a name clash
+// (ExecuteRun): a check that fails stores nothing. The config of a run
+// with an llm: participant is sealed with this machine's key (OriginSeal),
+// which a later --resume verifies. Errors: a name clash
 // or a bad setting is a *SettingsError; an unknown or ambiguous base run
 // is db's error (as runs tag's); a run interrupted before the last is an
 // *InterruptedError that names how many runs were not started.
@@ -206,6 +212,8 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 		return err
 	}
 	for i, p := range plans {
+		p.Spec.OriginSeal = originSeal(opts.sealKey(), p.Spec)
+		p.Run.Config = p.Spec.Encode()
 		id, err := store.CreateTaggedRun(ctx, p.Run, trainDomains, base)
 		if err != nil {
 			return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,7 @@ import (
 )
 
 // TestRun_ResumeMergedRunKeyFromCommandLine: a shard merged from a file
-// someone else wrote names an endpoint and a key variable
+// someone else wrote (sealed on another machine) names an endpoint and a key variable
 // (AWS_SECRET_ACCESS_KEY); `run --resume` of it sends that key nowhere:
 // without an endpoint it is refused naming the flags, and with
 // --agent-base-url the requests go there with OPENAI_API_KEY's key (#20
@@ -39,6 +40,15 @@ func TestRun_ResumeMergedRunKeyFromCommandLine(t *testing.T) {
 	if code := run(ctx, newApp(strings.NewReader(""), &out, &errOut), args, &errOut); code != exitFailure {
 		t.Fatalf("interrupted shard run: exit %d, stderr %q", code, errOut.String())
 	}
+	// Someone else's file: its run was sealed on another machine.
+	raw, err := sql.Open("sqlite", shard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec(`UPDATE runs SET config = json_set(config, '$.origin_seal', ?)`, strings.Repeat("ab", 32)); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
 	mustRun(t, "--db", all, "merge", shard)
 	before := len(files.requests("fake-agent"))
 
