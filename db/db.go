@@ -76,6 +76,7 @@ type DB struct {
 	version  int          // OpenReadOnly: the schema version read at open (0: none yet)
 
 	onReaderWait func() // called when Open waits for an immutable reader
+	inSnapshot   bool   // a view of Snapshot: its queries read one snapshot
 }
 
 // Open opens (creating if needed) the database at path for reading and
@@ -288,6 +289,9 @@ func (db *DB) NotOurs() error { return db.notOurs }
 // pages a checkpoint is writing. When the gate cannot be had within
 // closeGateWait, the file is closed in WAL mode.
 func (db *DB) Close() error {
+	if db.inSnapshot {
+		return nil // the pool is its database's (Snapshot's release ends the view)
+	}
 	if !db.writable {
 		err := db.sql.Close()
 		db.gate.release()
