@@ -101,7 +101,10 @@ func expectedSchema(ctx context.Context, version int) ([]schemaRow, error) {
 func foreignSchema(ctx context.Context, path string, conn *sql.DB, version int) error {
 	got, err := readSchemaRows(ctx, conn)
 	if err != nil {
-		return err
+		if isBusy(err) {
+			return err
+		}
+		return fmt.Errorf("open %s: read its schema: %w", path, err)
 	}
 	if schemaDigest(got) == schemaDigests[version] {
 		return nil

@@ -44,6 +44,6 @@ func (db *DB) Snapshot(ctx context.Context) (view *DB, release func(), err error
 		release()
 		return nil, nil, fmt.Errorf("read %s: %w", db.path, err)
 	}
-	view = &DB{sql: db.sql, path: db.path, queries: sqlcdb.New(conn), notOurs: db.notOurs, version: db.version, inSnapshot: true}
+	view = &DB{sql: db.sql, path: db.path, queries: sqlcdb.New(conn), notOurs: db.notOurs, foreign: db.foreign, version: db.version, inSnapshot: true}
 	return view, release, nil
 }
