@@ -67,25 +67,36 @@ const outcomesVersion = 9
 
 // referenceSchema builds, in memory, the schema of the given version.
 func referenceSchema(ctx context.Context, version int) (map[string]schemaObject, error) {
-	mem, err := sql.Open("sqlite", "file::memory:")
+	mem, err := memorySchema(ctx, version)
 	if err != nil {
 		return nil, err
 	}
 	defer mem.Close()
+	return schemaOf(ctx, mem)
+}
+
+// memorySchema returns an in-memory database (one connection, closed with
+// it) holding emobench's schema of the given version: its migrations.
+func memorySchema(ctx context.Context, version int) (*sql.DB, error) {
+	mem, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, err
+	}
 	mem.SetMaxOpenConns(1)
 	for _, m := range migrations() {
 		if m.version > version {
 			break
 		}
 		body, err := migrationFS.ReadFile("migrations/" + m.name)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			_, err = mem.ExecContext(ctx, string(body))
 		}
-		if _, err := mem.ExecContext(ctx, string(body)); err != nil {
+		if err != nil {
+			mem.Close()
 			return nil, err
 		}
 	}
-	return schemaOf(ctx, mem)
+	return mem, nil
 }
 
 // schemaObject is one table, view, index or trigger as sqlite_schema holds it.

@@ -70,20 +70,24 @@ type DB struct {
 	queries  *sqlcdb.Queries
 	writable bool         // opened by Open: Close puts the journal back to DELETE
 	notOurs  error        // OpenReadOnly: why the file is not emobench's, nil when it is
+	foreign  error        // OpenReadOnly: how its schema differs from emobench's, nil when it does not
 	onWait   func()       // called when a write starts waiting for another writer
 	waiters  atomic.Int32 // goroutines waiting for the write lock
 	gate     *gateLock    // OpenReadOnly of a file read immutably: held until Close
 	version  int          // OpenReadOnly: the schema version read at open (0: none yet)
 
 	onReaderWait func() // called when Open waits for an immutable reader
+	inSnapshot   bool   // a view of Snapshot: its queries read one snapshot
 }
 
 // Open opens (creating if needed) the database at path for reading and
 // writing, in WAL mode (until Close) with foreign keys on, and applies
 // pending migrations. It fails, before writing anything, when the file was
 // written by a newer emobench (its schema version, PRAGMA user_version, is
-// above SchemaVersion), is another program's SQLite file (see ApplicationID)
-// or is not an SQLite database.
+// above SchemaVersion), is another program's SQLite file (see ApplicationID),
+// is not an SQLite database, or holds emobench's schema changed (an object
+// of emobench's redefined or missing, an index or trigger added to its
+// tables: EINVALID, naming it; objects of the file's own may be beside).
 //
 // A write that finds another connection writing waits until it is done
 // (see WriteBusyTimeout and OnWait), however long that takes. Open also
@@ -134,6 +138,9 @@ func Open(ctx context.Context, path string, opts ...Option) (*DB, error) {
 	}
 	if len(st.triggers) > 0 {
 		return nil, triggersError(path, st.triggers)
+	}
+	if st.foreign != nil {
+		return nil, st.foreign
 	}
 	// page_size only takes effect while the file is new.
 	dsn := "file:" + escapePath(path) + "?_txlock=immediate" +
@@ -240,7 +247,7 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 		gate.release()
 		return nil, err
 	}
-	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), notOurs: st.notOurs, version: st.version}
+	db := &DB{sql: sqlDB, path: path, queries: sqlcdb.New(sqlDB), notOurs: st.notOurs, foreign: st.foreign, version: st.version}
 	if immutable {
 		gate.markImmutable()
 		db.gate = gate
@@ -253,11 +260,17 @@ func OpenReadOnly(ctx context.Context, path string) (*DB, error) {
 // RequireCurrent fails when the file's schema is older than this build's,
 // which read-only commands cannot upgrade: any writing command (such as
 // emobench migrate) upgrades it: a *OutdatedSchemaError (EINVALID) then.
+// It also fails (EINVALID, naming the object) when the file's tables,
+// views, indexes or triggers differ from those emobench's migrations
+// create (a view rewritten to run other SQL, say), as Open does.
 // Of a database opened by OpenReadOnly with a current schema, it reads
 // nothing more: schemas only grow newer.
 func (db *DB) RequireCurrent(ctx context.Context) error {
 	if db.notOurs != nil {
 		return db.notOurs
+	}
+	if db.foreign != nil {
+		return db.foreign
 	}
 	if db.version >= SchemaVersion() {
 		return nil
@@ -279,6 +292,13 @@ func (db *DB) RequireCurrent(ctx context.Context) error {
 // database (another program's SQLite file), or nil when it is one.
 func (db *DB) NotOurs() error { return db.notOurs }
 
+// ForeignSchema returns how the schema of an emobench file opened by
+// OpenReadOnly differs from the one emobench's migrations create for its
+// version (an EINVALID error naming the file and the first object that
+// differs), or nil when it does not. RequireCurrent and Merge refuse such
+// a file; Check lists every difference.
+func (db *DB) ForeignSchema() error { return db.foreign }
+
 // Close closes the database. A database opened for writing is first put
 // back in rollback-journal (DELETE) mode when no other connection has it
 // open, so that the file at rest has no -wal or -shm beside it; otherwise it
@@ -289,6 +309,9 @@ func (db *DB) NotOurs() error { return db.notOurs }
 // pages a checkpoint is writing. When the gate cannot be had within
 // closeGateWait, the file is closed in WAL mode.
 func (db *DB) Close() error {
+	if db.inSnapshot {
+		return nil // the pool is its database's (Snapshot's release ends the view)
+	}
 	if !db.writable {
 		err := db.sql.Close()
 		db.gate.release()

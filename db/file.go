@@ -60,6 +60,7 @@ type fileState struct {
 	objects  int      // tables, views, indexes and triggers
 	triggers []string // names of its triggers
 	notOurs  error    // why emobench must not write the file; nil when it may
+	foreign  error    // of an emobench file: how its schema differs from emobench's (foreignSchema); nil when it does not
 }
 
 // inspectFile reads path's SQLite header and schema through a read-only
@@ -136,6 +137,11 @@ func probeThrough(ctx context.Context, path string, conn *sql.DB) (fileState, er
 	st.notOurs = st.ours(ctx, path, conn)
 	if isBusy(st.notOurs) {
 		return fileState{}, st.notOurs // reading the schema met a lock
+	}
+	if st.notOurs == nil && !st.empty && st.version >= 1 {
+		if st.foreign = foreignSchema(ctx, path, conn, st.version); isBusy(st.foreign) {
+			return fileState{}, st.foreign
+		}
 	}
 	return st, nil
 }

@@ -63,6 +63,9 @@ func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajector
 	if src.notOurs != nil {
 		return rep, src.notOurs
 	}
+	if src.foreign != nil {
+		return rep, src.foreign
+	}
 	runs, err := src.ListRuns(ctx)
 	if err != nil {
 		return rep, fmt.Errorf("read %s: %w", src.path, err)

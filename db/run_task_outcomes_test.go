@@ -280,14 +280,13 @@ func TestMigrate_BackfillsOutcomes(t *testing.T) {
 // τ²-bench's raw termination_reason, as migration 9 does.
 func TestMerge_FromSchema8KeepsEvaluable(t *testing.T) {
 	ctx := context.Background()
-	srcPath := filepath.Join(t.TempDir(), "v8.db")
-	src := openDBAt(t, srcPath)
-	infra := notEvaluable(traj("2", 0, 0))
-	infra.Extra = []byte(`{"termination_reason":"infrastructure_error"}`)
-	mustIngest(t, src, run("a", "s1"), traj("1", 0, 1), infra)
-	src.Close()
-	plainExec(t, srcPath, "DROP VIEW run_summaries", "DROP VIEW task_outcomes", "DROP TABLE run_task_outcomes",
-		"ALTER TABLE trajectories DROP COLUMN evaluable", "PRAGMA user_version = 8")
+	srcPath := schemaFile(t, 8,
+		`INSERT INTO runs (id, name, source_format, ingested_at) VALUES (1, 'a', 'tau2', '2026-01-01T00:00:00Z')`,
+		`INSERT INTO tasks (id, domain, task_key, content_sha256) VALUES (1, 'airline', '1', 'h1'), (2, 'airline', '2', 'h2')`,
+		`INSERT INTO trajectories (run_id, task_id, trial, reward, passed, evaluated, termination_reason,
+		    n_messages, n_user_turns, n_agent_turns, n_tool_calls, n_tool_errors, extra) VALUES
+		 (1, 1, 0, 1.0, 1, 1, 'user_stop', 0, 0, 0, 0, 0, NULL),
+		 (1, 2, 0, NULL, 0, 0, 'error', 0, 0, 0, 0, 0, '{"termination_reason":"infrastructure_error"}')`)
 
 	store, _ := MustOpenDB(t)
 	if _, err := store.Merge(ctx, openRO(t, srcPath), nil); err != nil {

@@ -35,15 +35,19 @@ func (d Dependence) params(id int64) sqlcdb.SetUserDependenceParams {
 
 // SetRunTrajectoryDependence stores the user dependence of run runID's
 // trajectory of (domain, task key, trial), as a run stores each finished
-// episode's. A pair the run does not hold is ErrNotFound.
+// episode's. A pair the run does not hold is ErrNotFound. Like every
+// write, it is a transaction that waits for another writer (inTx).
 func (db *DB) SetRunTrajectoryDependence(ctx context.Context, runID int64, domain, taskKey string, trial int, d Dependence) error {
-	row, err := db.queries.FindRunTrajectoryByTaskKey(ctx, sqlcdb.FindRunTrajectoryByTaskKeyParams{Domain: orUnknown(domain), TaskKey: taskKey, RunID: runID, Trial: int64(trial)})
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("run %d: task %s trial %d: %w", runID, taskKey, trial, ErrNotFound)
-	} else if err != nil {
-		return err
-	}
-	return db.queries.SetUserDependence(ctx, d.params(row.ID))
+	return db.inTx(ctx, func(tx *sql.Tx) error {
+		q := db.queries.WithTx(tx)
+		row, err := q.FindRunTrajectoryByTaskKey(ctx, sqlcdb.FindRunTrajectoryByTaskKeyParams{Domain: orUnknown(domain), TaskKey: taskKey, RunID: runID, Trial: int64(trial)})
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("run %d: task %s trial %d: %w", runID, taskKey, trial, ErrNotFound)
+		} else if err != nil {
+			return err
+		}
+		return q.SetUserDependence(ctx, d.params(row.ID))
+	})
 }
 
 // FilterTrajectory is one trajectory as `tracer filter` reads it.

@@ -53,9 +53,16 @@ func TestIngestRun_UserStops(t *testing.T) {
 // they are) and runs stmts in it.
 func schema9File(t *testing.T, stmts ...string) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "v9.db")
+	return schemaFile(t, 9, stmts...)
+}
+
+// schemaFile writes a file of schema version (migrations 1 to version as
+// they are) and runs stmts in it: an older emobench's file.
+func schemaFile(t *testing.T, version int, stmts ...string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("v%d.db", version))
 	var all []string
-	for v := 1; v <= 9; v++ {
+	for v := 1; v <= version; v++ {
 		files, err := filepath.Glob(fmt.Sprintf("migrations/%04d_*.sql", v))
 		if err != nil || len(files) != 1 {
 			t.Fatalf("migration %d: %v %v", v, files, err)
@@ -66,7 +73,7 @@ func schema9File(t *testing.T, stmts ...string) string {
 		}
 		all = append(all, string(body))
 	}
-	all = append(all, fmt.Sprintf("PRAGMA application_id = %d", db.ApplicationID), "PRAGMA user_version = 9")
+	all = append(all, fmt.Sprintf("PRAGMA application_id = %d", db.ApplicationID), fmt.Sprintf("PRAGMA user_version = %d", version))
 	plainExec(t, path, append(all, stmts...)...)
 	return path
 }
@@ -172,13 +179,16 @@ func TestMigrate_UserStopReasons(t *testing.T) {
 // reason their last user message states, as migration 10 does.
 func TestMerge_FromSchema9RefinesUserStops(t *testing.T) {
 	ctx := context.Background()
-	srcPath := filepath.Join(t.TempDir(), "v9.db")
-	src := openDBAt(t, srcPath)
-	transfer := traj("1", 0, 1)
-	transfer.Messages[3].Content = "###TRANSFER###"
-	mustIngest(t, src, run("a", "s1"), transfer, traj("2", 0, 1))
-	src.Close()
-	plainExec(t, srcPath, "PRAGMA user_version = 9")
+	srcPath := schema9File(t,
+		`INSERT INTO runs (id, name, source_format, ingested_at) VALUES (1, 'a', 'tau2', '2026-01-01T00:00:00Z')`,
+		`INSERT INTO tasks (id, domain, task_key, content_sha256) VALUES (1, 'airline', '1', 'h1'), (2, 'airline', '2', 'h2')`,
+		`INSERT INTO trajectories (id, run_id, task_id, trial, reward, passed, evaluated, termination_reason,
+		    n_messages, n_user_turns, n_agent_turns, n_tool_calls, n_tool_errors, evaluable) VALUES
+		 (10, 1, 1, 0, 1.0, 1, 1, 'user_stop', 2, 1, 1, 0, 0, 1),
+		 (11, 1, 2, 0, 1.0, 1, 1, 'user_stop', 2, 1, 1, 0, 0, 1)`,
+		`INSERT INTO messages (id, trajectory_id, idx, role, content) VALUES
+		 (100, 10, 0, 'assistant', 'Done.'), (101, 10, 1, 'user', '###TRANSFER###'),
+		 (102, 11, 0, 'assistant', 'Done.'), (103, 11, 1, 'user', '###STOP###')`)
 
 	store, _ := MustOpenDB(t)
 	if _, err := store.Merge(ctx, openRO(t, srcPath), nil); err != nil {

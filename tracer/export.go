@@ -57,7 +57,8 @@ type ExportConfig struct {
 // selection (ENOTFOUND), on a record that fails validation under Strict
 // (the *sft.ValidationError, wrapped), when no record was written
 // (a *NoRecordsError, with the stats), or on a db or write error; what was written
-// before a failure is then not a complete export.
+// before a failure is then not a complete export. Every read is of one
+// snapshot of d (db.Snapshot): what a writer commits meanwhile is not seen.
 func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.Stats, error) {
 	if cfg.Domain == nil {
 		return sft.Stats{}, errors.New("tracer export: no domain lookup")
@@ -65,6 +66,13 @@ func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.S
 	if _, err := sft.ParseFormat(string(cfg.Format)); err != nil {
 		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: %v", err)
 	}
+	// One read transaction: a run deleted meanwhile (runs rm) is exported
+	// whole or not at all, never as records without their messages.
+	d, release, err := d.Snapshot(ctx)
+	if err != nil {
+		return sft.Stats{}, fmt.Errorf("tracer export: %w", err)
+	}
+	defer release()
 	var sources []func(yield func(db.ExportTrajectory, error) bool)
 	switch {
 	case cfg.Selection != "" && len(cfg.RunIDs) > 0:

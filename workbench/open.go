@@ -130,6 +130,9 @@ func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, 
 		return db.MergeReport{}, err
 	}
 	defer src.Close()
+	if err := src.ForeignSchema(); err != nil {
+		return db.MergeReport{}, err // it names path
+	}
 	rep, err := store.Merge(ctx, src, ingest.RedactTrajectory)
 	if err != nil {
 		return rep, fmt.Errorf("merge %s: %w (nothing of it was stored)", path, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -45,88 +46,72 @@ func TestCLI_ErrEmptyDB(t *testing.T) {
 	}
 }
 
-// undoAfterV6 turns a current file into one an emobench of schema version 6
-// wrote: it undoes migrations 9 (run_task_outcomes, evaluable), 7
-// (run_locks) and 8 (provenance), and clears the application_id that
-// version did not set. Tests that fake an older file start with it.
-var undoAfterV6 = append(undoV9, []string{
-	"DROP TABLE run_locks",
-	"ALTER TABLE runs DROP COLUMN merged_at", "ALTER TABLE runs DROP COLUMN merged_from_sha256",
-	"ALTER TABLE runs DROP COLUMN merged_from", "ALTER TABLE runs DROP COLUMN provenance",
-	"PRAGMA application_id = 0", "PRAGMA user_version = 6",
-}...)
-
-// undoV10 undoes migrations 12 (Tracer's tables and columns), 11
-// (strict_passed; run_task_outcomes goes with undoV9) and 10: trajectories
-// and messages get back the definitions schema version 9 gave them (the
-// same columns; the narrower termination_reason CHECK), its user stops
-// stored as user_stop.
-var undoV10 = []string{
-	"DROP TABLE selection_trajectories", "DROP TABLE selections", "DROP TABLE task_set_tasks", "DROP TABLE task_sets",
-	"ALTER TABLE trajectories DROP COLUMN user_turns_per_fact", "ALTER TABLE trajectories DROP COLUMN questions_already_answered",
-	"ALTER TABLE trajectories DROP COLUMN questions_tool_findable", "ALTER TABLE trajectories DROP COLUMN follow_up_questions",
-	"ALTER TABLE trajectories DROP COLUMN tool_call_share",
-	"ALTER TABLE trajectories DROP COLUMN strict_passed",
-	"UPDATE trajectories SET termination_reason = 'user_stop' WHERE termination_reason IN ('user_transfer', 'user_out_of_scope')",
-	"PRAGMA writable_schema = ON",
-	`UPDATE sqlite_schema SET sql = 'CREATE TABLE trajectories ( id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE, task_id INTEGER NOT NULL REFERENCES tasks(id), trial INTEGER NOT NULL, reward REAL, passed INTEGER NOT NULL CHECK (passed IN (0, 1)), evaluated INTEGER NOT NULL CHECK (evaluated IN (0, 1)), termination_reason TEXT NOT NULL CHECK (termination_reason IN (''user_stop'', ''user_unsatisfied'', ''transfer'', ''agent_stop'', ''max_steps'', ''too_many_errors'', ''error'', ''unknown'')), agent_cost REAL, user_cost REAL, n_messages INTEGER NOT NULL, n_user_turns INTEGER NOT NULL, n_agent_turns INTEGER NOT NULL, n_tool_calls INTEGER NOT NULL, n_tool_errors INTEGER NOT NULL, error TEXT, reward_info TEXT CHECK (reward_info IS NULL OR json_valid(reward_info)), extra TEXT CHECK (extra IS NULL OR json_valid(extra)), seed INTEGER, evaluable INTEGER NOT NULL DEFAULT 1 CHECK (evaluable IN (0, 1)), UNIQUE (run_id, task_id, trial) )' WHERE type = 'table' AND name = 'trajectories'`,
-	`UPDATE sqlite_schema SET sql = 'CREATE TABLE messages ( id INTEGER PRIMARY KEY, trajectory_id INTEGER NOT NULL REFERENCES trajectories(id) ON DELETE CASCADE, idx INTEGER NOT NULL, role TEXT NOT NULL, content TEXT, tool_name TEXT, tool_call_id TEXT, tool_arguments TEXT CHECK (tool_arguments IS NULL OR json_valid(tool_arguments)), tool_calls TEXT CHECK (tool_calls IS NULL OR json_valid(tool_calls)), arguments_malformed INTEGER NOT NULL DEFAULT 0, prompt_tokens INTEGER, completion_tokens INTEGER, cost REAL, UNIQUE (trajectory_id, idx) )' WHERE type = 'table' AND name = 'messages'`,
-	"PRAGMA writable_schema = RESET",
-}
-
-// undoV9 undoes migration 9: the views over trajectories come back as
-// 0001_init.sql created them.
-var undoV9 = append(undoV10, []string{
-	"DROP VIEW run_summaries", "DROP VIEW task_outcomes", "DROP TABLE run_task_outcomes",
-	"ALTER TABLE trajectories DROP COLUMN evaluable",
-	`CREATE VIEW task_outcomes AS
-SELECT
-    t.run_id                                        AS run_id,
-    k.task_key                                      AS task_key,
-    CAST(MIN(t.task_id) AS INTEGER)                 AS task_id,
-    CAST(SUM(t.trials) AS INTEGER)                  AS trials,
-    CAST(SUM(t.passes) AS INTEGER)                  AS passes,
-    CAST(SUM(t.abandoned) AS INTEGER)               AS abandoned,
-    CAST(COALESCE(MAX(k.emotion_family), '') AS TEXT) AS emotion_family,
-    CAST(COALESCE(MAX(k.emotion_leaf), '') AS TEXT)   AS emotion_leaf,
-    CAST(COALESCE(MAX(k.politeness), '') AS TEXT)     AS politeness,
-    CAST(COALESCE(MAX(k.urgency), '') AS TEXT)        AS urgency,
-    CAST(COALESCE(MAX(k.trust), '') AS TEXT)          AS trust
-FROM (
-    -- Counted per task row first, in the order of trajectories_run_task;
-    -- only these few rows meet tasks. (Joining every trajectory to tasks and
-    -- grouping by key sorts them all: four times slower at 1M trajectories.)
-    SELECT
-        run_id, task_id,
-        COUNT(*)                                        AS trials,
-        SUM(passed)                                     AS passes,
-        SUM(termination_reason = 'user_unsatisfied')    AS abandoned
-    FROM trajectories
-    GROUP BY run_id, task_id
-) t
-JOIN tasks k ON k.id = t.task_id
-GROUP BY t.run_id, k.task_key`,
-	`CREATE VIEW run_summaries AS
-SELECT
-    r.id                                 AS run_id,
-    r.name                               AS run,
-    r.agent_model                        AS agent_model,
-    r.domain                             AS domain,
-    r.condition                          AS condition,
-    COUNT(o.task_id)                     AS tasks,
-    CAST(COALESCE(MIN(o.trials), 0) AS INTEGER)    AS min_trials,
-    CAST(COALESCE(MAX(o.trials), 0) AS INTEGER)    AS max_trials,
-    CAST(COALESCE(SUM(o.trials), 0) AS INTEGER)    AS trajectories,
-    AVG(CAST(o.passes AS REAL) / o.trials)         AS pass_hat_1,
-    CAST(COALESCE(SUM(o.abandoned), 0) AS INTEGER) AS abandoned
-FROM runs r
-LEFT JOIN task_outcomes o ON o.run_id = r.id
-GROUP BY r.id`,
-}...)
-
-// olderSQL is undoAfterV6 followed by stmts.
-func olderSQL(stmts ...string) []string {
-	return append(append([]string(nil), undoAfterV6...), stmts...)
+// downgrade turns the current file at path into one that an emobench of
+// schema version wrote: migrations 1 to version as they are (the schema
+// check compares definitions, so a file undone by ALTER TABLE would not
+// pass), no application_id up to version 6 (which set none), and path's
+// rows in the columns that version has (user stops of later reasons as
+// user_stop, the only one before migration 10). Then it runs stmts.
+func downgrade(t *testing.T, path string, version int, stmts ...string) {
+	t.Helper()
+	current := path + ".current"
+	if err := os.Rename(path, current); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(current)
+	var all []string
+	for v := 1; v <= version; v++ {
+		files, err := filepath.Glob(filepath.Join("..", "..", "db", "migrations", fmt.Sprintf("%04d_*.sql", v)))
+		if err != nil || len(files) != 1 {
+			t.Fatalf("migration %d: %v %v", v, files, err)
+		}
+		body, err := os.ReadFile(files[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, string(body))
+	}
+	all = append(all, "ATTACH DATABASE '"+current+"' AS cur")
+	if version < 10 {
+		all = append(all, "UPDATE cur.trajectories SET termination_reason = 'user_stop' WHERE termination_reason IN ('user_transfer', 'user_out_of_scope')")
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	raw.SetMaxOpenConns(1) // the attachment is the connection's
+	for _, s := range all {
+		if _, err := raw.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	var copies []string
+	rows, err := raw.Query(`SELECT 'INSERT INTO main."' || m.name || '" (' || group_concat('"' || c.name || '"') || ') SELECT ' || group_concat('"' || c.name || '"') || ' FROM cur."' || m.name || '"'
+		FROM main.sqlite_schema m JOIN pragma_table_info(m.name, 'main') c
+		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite%' AND c.name IN (SELECT name FROM pragma_table_info(m.name, 'cur'))
+		GROUP BY m.name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		copies = append(copies, s)
+	}
+	rows.Close()
+	appID := db.ApplicationID
+	if version <= 6 {
+		appID = 0
+	}
+	copies = append(copies, "DETACH DATABASE cur", fmt.Sprintf("PRAGMA application_id = %d", appID), fmt.Sprintf("PRAGMA user_version = %d", version))
+	for _, s := range append(copies, stmts...) {
+		if _, err := raw.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
 }
 
 // fileSum is the sha256 of path's bytes.
@@ -240,10 +225,10 @@ func TestLegacyDB_RecognisedAndMarked(t *testing.T) {
 	file := writeFixture(t, dir, "taubench/demo-model-b-retail-without-emotions.json")
 	v6 := filepath.Join(dir, "v6.db")
 	fixtureDB(t, v6)
-	plainSQL(t, v6, undoAfterV6...)
+	downgrade(t, v6, 6)
 	v2 := filepath.Join(dir, "v2.db")
 	fixtureDB(t, v2)
-	plainSQL(t, v2, olderSQL("DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2")...)
+	downgrade(t, v2, 2)
 	for _, path := range []string{v6, v2} {
 		name := filepath.Base(path)
 		before := fileSum(t, path)
@@ -509,7 +494,7 @@ func TestIngest_MergedRunProvenance(t *testing.T) {
 	// Runs an emobench before provenance stored are of unknown provenance.
 	old := filepath.Join(dir, "old.db")
 	mustRun(t, "--db", old, "ingest", genuine)
-	plainSQL(t, old, undoAfterV6...)
+	downgrade(t, old, 6)
 	want := genuine + ": skipped: run 1 (" + name + ") has this file's sha256 but unknown provenance (stored by an emobench before provenance was recorded, it may have been merged from another db); --reingest replaces it with this file's own content\n"
 	if got := mustRun(t, "--db", old, "ingest", genuine); got != want {
 		t.Errorf("ingest into an older db said %q, want %q", got, want)
@@ -542,7 +527,7 @@ func TestForeignDB_LookalikeColumnsUntouched(t *testing.T) {
 	file := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
 	path := filepath.Join(dir, "lookalike.db")
 	fixtureDB(t, path)
-	plainSQL(t, path, olderSQL("ALTER TABLE maintenance RENAME COLUMN done_at TO finished")...)
+	downgrade(t, path, 6, "ALTER TABLE maintenance RENAME COLUMN done_at TO finished")
 	before := fileSum(t, path)
 	r := runCLI(t, "", "--db", path, "ingest", file)
 	want := "emobench: " + path + " is not an emobench database (application_id 0, user_version 6, "

@@ -52,7 +52,7 @@ func TestMigrate_UnevaluatedPassesCleared(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustRun(t, "--db", dbPath, "ingest", file)
-	plainSQL(t, dbPath, olderSQL("UPDATE trajectories SET passed = 1", "PRAGMA user_version = 5")...)
+	downgrade(t, dbPath, 5, "UPDATE trajectories SET passed = 1")
 	mustRun(t, "--db", dbPath, "migrate")
 	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM trajectories WHERE passed = 0 AND evaluated = 0 AND reward = 1.0"); got != 1 {
 		t.Errorf("after migrate, unevaluated rows with passed = 0 and reward 1.0 = %d, want 1", got)

@@ -31,9 +31,14 @@ type result struct {
 // emobench runs the CLI in-process against buffers.
 func runCLI(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
+	return runCLIContext(context.Background(), stdin, args...)
+}
+
+// runCLIContext is runCLI under ctx (a deadline, say).
+func runCLIContext(ctx context.Context, stdin string, args ...string) result {
 	var out, errOut bytes.Buffer
 	app := newApp(strings.NewReader(stdin), &out, &errOut)
-	code := run(context.Background(), app, append([]string{"emobench"}, args...), &errOut)
+	code := run(ctx, app, append([]string{"emobench"}, args...), &errOut)
 	return result{code: code, stdout: out.String(), stderr: errOut.String()}
 }
 

@@ -363,7 +363,7 @@ func TestMigrate_OlderSchema(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "v2.db")
 	fixtureDB(t, dbPath)
 	before := tableCounts(t, dbPath)
-	plainSQL(t, dbPath, olderSQL("DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2")...)
+	downgrade(t, dbPath, 2)
 
 	if out := mustRun(t, "--db", dbPath, "check"); !strings.Contains(out, fmt.Sprintf("schema version 2 (this emobench writes %d)\nok:", db.SchemaVersion())) {
 		t.Errorf("check of a sound v2 file said %q", out)
@@ -399,7 +399,7 @@ func TestMigrate_OlderSchema(t *testing.T) {
 func TestMigrate_OlderSchemaMissingColumn(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "v2-damaged.db")
 	fixtureDB(t, dbPath)
-	plainSQL(t, dbPath, olderSQL("DROP TABLE published_results", "DROP TABLE maintenance", "ALTER TABLE messages DROP COLUMN cost", "PRAGMA user_version = 2")...)
+	downgrade(t, dbPath, 2, "ALTER TABLE messages DROP COLUMN cost")
 	before := fileSum(t, dbPath)
 	const why = "not emobench's schema of version 2: no table messages with columns id,trajectory_id,idx,role,content,tool_name,tool_call_id,tool_arguments,tool_calls,arguments_malformed,prompt_tokens,completion_tokens,cost (it has id,trajectory_id,idx,role,content,tool_name,tool_call_id,tool_arguments,tool_calls,arguments_malformed,prompt_tokens,completion_tokens)"
 	if r := runCLI(t, "", "--db", dbPath, "check"); r.code != 1 || !strings.Contains(r.stdout, why) {
@@ -413,9 +413,10 @@ func TestMigrate_OlderSchemaMissingColumn(t *testing.T) {
 	}
 }
 
-// A crafted file's views and triggers do nothing through the read-only
-// commands; writing into it (ingest) runs its triggers' plain SQL, which
-// check lists.
+// A crafted file's own views and triggers (on its own tables and views)
+// do nothing through the read-only commands; a trigger on emobench's
+// tables, which would run its plain SQL on emobench's writes, has every
+// command refuse the file but check, which lists it.
 func TestUntrusted_CLI(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "crafted.db")
@@ -426,8 +427,7 @@ func TestUntrusted_CLI(t *testing.T) {
 		"CREATE TABLE loot (trajectory_id INTEGER)",
 		"CREATE VIEW evil_view AS SELECT load_extension('"+filepath.Join(dir, "evil.so")+"') AS x",
 		"CREATE VIEW log_view AS SELECT sqlite_log(1, 'pwned') AS x",
-		"CREATE TRIGGER evil_instead INSTEAD OF INSERT ON evil_view BEGIN DELETE FROM runs; INSERT INTO loot VALUES (0); END",
-		"CREATE TRIGGER evil AFTER INSERT ON trajectories BEGIN INSERT INTO loot VALUES (NEW.id); END")
+		"CREATE TRIGGER evil_instead INSTEAD OF INSERT ON evil_view BEGIN DELETE FROM runs; INSERT INTO loot VALUES (0); END")
 	before := tableCounts(t, dbPath)
 
 	if got := mustRun(t, "--db", dbPath, "runs", "--format", "csv"); got != wantRuns {
@@ -453,6 +453,10 @@ func TestUntrusted_CLI(t *testing.T) {
 	}
 	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM loot"); got != 0 {
 		t.Fatalf("loot has %d rows after read-only commands, want 0", got)
+	}
+	plainSQL(t, dbPath, "CREATE TRIGGER evil AFTER INSERT ON trajectories BEGIN INSERT INTO loot VALUES (NEW.id); END")
+	if r := runCLI(t, "", "--db", dbPath, "runs"); r.code != 1 || !strings.Contains(r.stderr, dbPath+": trigger evil on trajectories is not emobench's") {
+		t.Errorf("runs on a file with a trigger on trajectories: exit %d, stderr %q, want a refusal naming it", r.code, r.stderr)
 	}
 
 	// check lists what the file added, even a view it cannot compile.
@@ -540,10 +544,10 @@ func TestMerge_OlderSchemas(t *testing.T) {
 	dir := t.TempDir()
 	v2, v3, dst := filepath.Join(dir, "v2.db"), filepath.Join(dir, "v3.db"), filepath.Join(dir, "dst.db")
 	mustRun(t, "--db", v2, "ingest", "testdata/error-trial.json")
-	plainSQL(t, v2, olderSQL("DROP TABLE published_results", "DROP TABLE maintenance", "PRAGMA user_version = 2")...)
+	downgrade(t, v2, 2)
 	fixtureDB(t, v3)
 	mustRun(t, "--db", v3, "ingest", filepath.Join("..", "..", "ingest", "testdata", "submission", "full.json"))
-	plainSQL(t, v3, olderSQL("ALTER TABLE published_results DROP COLUMN modality", "ALTER TABLE published_results DROP COLUMN submission_type", "DROP TABLE maintenance", "PRAGMA user_version = 3")...)
+	downgrade(t, v3, 3)
 	out := mustRun(t, "--db", dst, "merge", v2, v3)
 	for _, want := range []string{"v2.db: 1 runs added", "v3.db: 5 runs added", "1 leaderboard files copied"} {
 		if !strings.Contains(out, want) {

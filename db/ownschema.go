@@ -1,0 +1,181 @@
+package db
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/emobench/emobench"
+)
+
+// schemaDigests holds, by schema version, the sha256 of the schema
+// emobench's migrations create (schemaDigest of its sqlite_schema rows):
+// a file whose rows have it is emobench's, known after one query. Another
+// file's schema is compared with the migrations' (expectedSchema), once per
+// version and process. TestSchemaDigests keeps the current version's here.
+var schemaDigests = map[int]string{
+	12: "ebf8d87bdaac24fb4a31241fb6e1355ad8760720604af8c1f6f3ef4ee4195e67",
+}
+
+// schemaRow is one row of sqlite_schema: a table, view, index or trigger.
+type schemaRow struct{ kind, name, table, sql string }
+
+func (r schemaRow) key() string { return r.kind + " " + strings.ToLower(r.name) }
+
+// schemaQuery lists the schema's objects; SQLite's automatic indexes
+// (sql NULL) follow from their tables' definitions.
+const schemaQuery = "SELECT type, name, tbl_name, sql FROM sqlite_schema WHERE sql IS NOT NULL"
+
+func readSchemaRows(ctx context.Context, conn *sql.DB) ([]schemaRow, error) {
+	rows, err := conn.QueryContext(ctx, schemaQuery)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []schemaRow
+	for rows.Next() {
+		var r schemaRow
+		if err := rows.Scan(&r.kind, &r.name, &r.table, &r.sql); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// schemaDigest is the sha256, in hex, of rows in (type, name) order.
+func schemaDigest(rows []schemaRow) string {
+	sorted := append([]schemaRow(nil), rows...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].key() < sorted[j].key() })
+	h := sha256.New()
+	for _, r := range sorted {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", r.kind, r.name, r.table, r.sql)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+var expected struct {
+	sync.Mutex
+	byVersion map[int][]schemaRow
+}
+
+// expectedSchema returns the sqlite_schema rows of emobench's schema of
+// version, built in memory by its migrations once per process.
+func expectedSchema(ctx context.Context, version int) ([]schemaRow, error) {
+	expected.Lock()
+	defer expected.Unlock()
+	if rows, ok := expected.byVersion[version]; ok {
+		return rows, nil
+	}
+	mem, err := memorySchema(ctx, version)
+	if err != nil {
+		return nil, err
+	}
+	defer mem.Close()
+	rows, err := readSchemaRows(ctx, mem)
+	if err != nil {
+		return nil, err
+	}
+	if expected.byVersion == nil {
+		expected.byVersion = map[int][]schemaRow{}
+	}
+	expected.byVersion[version] = rows
+	return rows, nil
+}
+
+// foreignSchema compares the schema of conn, the file at path of schema
+// version, with the one emobench's migrations create for that version.
+// It returns nil when every object of emobench's is there with its
+// definition and no index or trigger was added to emobench's tables and
+// views; the file may hold objects of its own besides (a user's table and
+// its indexes), which emobench's reads and writes never touch. Otherwise
+// it returns an EINVALID error that names path and the first object that
+// differs: a replaced view or a table turned into a view would run its SQL
+// in emobench's reads, and a trigger in its writes. An error reading the
+// schema (SQLITE_BUSY included) is returned as it is.
+func foreignSchema(ctx context.Context, path string, conn *sql.DB, version int) error {
+	got, err := readSchemaRows(ctx, conn)
+	if err != nil {
+		if isBusy(err) {
+			return err
+		}
+		return fmt.Errorf("open %s: read its schema: %w", path, err)
+	}
+	if schemaDigest(got) == schemaDigests[version] {
+		return nil
+	}
+	want, err := expectedSchema(ctx, version)
+	if err != nil {
+		return fmt.Errorf("open %s: emobench's schema of version %d: %w", path, version, err)
+	}
+	problems := schemaProblems(want, got)
+	if len(problems) == 0 {
+		return nil
+	}
+	more := ""
+	if len(problems) > 1 {
+		more = fmt.Sprintf(" (and %d more differences)", len(problems)-1)
+	}
+	return emobench.Errorf(emobench.EINVALID, "%s: %s%s: emobench neither reads nor writes a file whose schema differs from its own; see `emobench --db %s check`",
+		path, problems[0], more, path)
+}
+
+// schemaProblems says how got differs from want, emobench's rows: tables
+// first, then views, triggers and indexes.
+func schemaProblems(want, got []schemaRow) []string {
+	ours, ourTables := map[string]bool{}, map[string]bool{}
+	wantBy := map[string]schemaRow{}
+	for _, w := range want {
+		wantBy[w.key()] = w
+		ours[strings.ToLower(w.name)] = true
+		if w.kind == "table" || w.kind == "view" {
+			ourTables[strings.ToLower(w.name)] = true
+		}
+	}
+	gotBy, kindOf := map[string]schemaRow{}, map[string]string{}
+	for _, g := range got {
+		gotBy[g.key()] = g
+		kindOf[strings.ToLower(g.name)] = g.kind
+	}
+	type problem struct {
+		rank int
+		text string
+	}
+	var problems []problem
+	rank := map[string]int{"table": 0, "view": 1, "trigger": 2, "index": 3}
+	for _, w := range want {
+		g, ok := gotBy[w.key()]
+		switch {
+		case !ok && kindOf[strings.ToLower(w.name)] != "":
+			problems = append(problems, problem{rank[w.kind], fmt.Sprintf("%s %s is a %s", w.kind, w.name, kindOf[strings.ToLower(w.name)])})
+		case !ok:
+			problems = append(problems, problem{rank[w.kind], fmt.Sprintf("%s %s is missing", w.kind, w.name)})
+		case g.sql != w.sql || g.table != w.table:
+			problems = append(problems, problem{rank[w.kind], fmt.Sprintf("%s %s differs from emobench's schema", w.kind, w.name)})
+		}
+	}
+	for _, g := range got {
+		if _, ok := wantBy[g.key()]; ok || ours[strings.ToLower(g.name)] {
+			continue // emobench's, or standing in for one of emobench's: said above
+		}
+		if ourTables[strings.ToLower(g.table)] {
+			problems = append(problems, problem{rank[g.kind], fmt.Sprintf("%s %s on %s is not emobench's", g.kind, g.name, g.table)})
+		}
+	}
+	sort.Slice(problems, func(i, j int) bool {
+		if problems[i].rank != problems[j].rank {
+			return problems[i].rank < problems[j].rank
+		}
+		return problems[i].text < problems[j].text
+	})
+	out := make([]string, len(problems))
+	for i, p := range problems {
+		out[i] = p.text
+	}
+	return out
+}
