@@ -68,6 +68,11 @@ type RunSpec struct {
 	// written before it was recorded, whose episodes ran with the
 	// command's --episode-timeout.
 	EpisodeTimeout string `json:"episode_timeout,omitempty"`
+	// Pair is the id the runs one command started share (run, tracer
+	// collect, demo): its with- and without-emotions runs of one agent
+	// model, user model and domain are the pair stats emotions compares.
+	// Empty in configs written before it was recorded.
+	Pair string `json:"pair,omitempty"`
 }
 
 // LLMRole is how one role (agent or user) reaches its model. It names the
@@ -109,11 +114,13 @@ func (s RunSpec) Whole() RunSpec {
 }
 
 // SameRun reports whether s and o describe the same run, shards of one run
-// included: they are equal in every setting but Shard and EpisodeTimeout
-// (a shard may be given more time without changing what it measures), an
-// empty ParallelToolCalls being "allow".
+// included: they are equal in every setting but Shard, Pair (each shard's
+// command has its own) and EpisodeTimeout (a shard may be given more time
+// without changing what it measures), an empty ParallelToolCalls being
+// "allow".
 func (s RunSpec) SameRun(o RunSpec) bool {
 	s.EpisodeTimeout, o.EpisodeTimeout = "", ""
+	s.Pair, o.Pair = "", ""
 	for _, p := range []*RunSpec{&s, &o} {
 		if p.ParallelToolCalls == "" {
 			p.ParallelToolCalls = "allow" // as configs before it was recorded for every agent mean

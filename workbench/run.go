@@ -3,11 +3,13 @@ package workbench
 import (
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -206,6 +208,7 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 	if err != nil {
 		return err
 	}
+	plans = PairPlans(plans, rand.Text())
 	for i, p := range plans {
 		id, err := store.CreateTaggedRun(ctx, p.Run, trainDomains, base)
 		if err != nil {
@@ -220,6 +223,18 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 		}
 	}
 	return nil
+}
+
+// PairPlans returns plans, copied, with pair recorded in every run's
+// config (emobench.RunSpec.Pair): the with- and without-emotions runs
+// one command starts are the pairs stats emotions compares.
+func PairPlans(plans []sim.PlannedRun, pair string) []sim.PlannedRun {
+	out := slices.Clone(plans)
+	for i := range out {
+		out[i].Spec.Pair = pair
+		out[i].Run.Config = out[i].Spec.Encode()
+	}
+	return out
 }
 
 // checkTags returns the train domains (trimmed, each once; nil for none)
@@ -410,6 +425,7 @@ func SimulateDemo(ctx context.Context, store *db.DB, opts ExecuteOptions) error 
 	if err != nil {
 		return err
 	}
+	plans = PairPlans(plans, "demo")
 	for _, p := range plans {
 		id, err := store.FindOrCreateRun(ctx, p.Run)
 		if err != nil {

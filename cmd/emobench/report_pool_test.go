@@ -407,11 +407,11 @@ func indexOf(list []string, names ...string) int {
 
 // buildReport is the report's data (titled "t") over every run of store,
 // per run or pooled, as the report command builds it.
-func buildReport(ctx context.Context, store *db.DB, boot analysis.BootstrapOptions, pool bool) (workbench.Report, error) {
+func buildReport(ctx context.Context, store *db.DB, boot analysis.BootstrapOptions, pool bool, pairs ...string) (workbench.Report, error) {
 	s, err := workbench.Select(ctx, store, nil, pool)
 	if err != nil {
 		return workbench.Report{}, err
 	}
-	rep, _, err := workbench.ReportOptions{Title: "t", Bootstrap: boot}.Build(ctx, store, s)
+	rep, _, err := workbench.ReportOptions{Title: "t", Bootstrap: boot, Pairs: pairs}.Build(ctx, store, s)
 	return rep, err
 }
