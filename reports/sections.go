@@ -53,7 +53,7 @@ var reportSections = []struct {
 		return one(figure{
 			ID:      conditionChartID, // names the note when there is no chart
 			Title:   "pass^1 with vs without emotions",
-			Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share: runs one command started, runs ingested from a pair of files, runs paired with --pair, or pools." + conditionN(in) + NotEvaluatedNote(notEvaluatedPairs(in.ConditionPairs)) + unpairedNote(in.ConditionUnpaired) + commandNote(in.ConditionCommand),
+			Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + NotEvaluatedNote(notEvaluatedPairs(in.ConditionPairs)) + unpairedNote(in.ConditionUnpaired) + commandNote(in.ConditionCommand),
 		}, barOrNil(conditionChart(in)), none)
 	}},
 	{"deltas", func(in Input) []section {
