@@ -173,7 +173,11 @@ func chartsEqualTheirStatsCommands(t *testing.T, unevaluated bool) {
 	}
 	for _, pool := range []bool{false, true} {
 		t.Run(fmt.Sprintf("pool=%v", pool), func(t *testing.T) {
-			rep, err := buildReport(t.Context(), store, boot, pool)
+			var pairs []string // per run: the runs were ingested apart, so named
+			if !pool {
+				pairs = []string{"1:3", "2:3"}
+			}
+			rep, err := buildReport(t.Context(), store, boot, pool, pairs...)
 			in, overlaps := rep.Input, rep.Overlaps
 			if err != nil {
 				t.Fatal(err)
