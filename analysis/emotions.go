@@ -490,10 +490,10 @@ type EmotionsResult struct {
 
 // EmotionsWithNotes is CompareEmotions with its notes, in this order: per
 // unit left unpaired, why (Unpaired.Note); per comparison, the tasks run
-// in one condition only (left out) and, at k = 1, when no (task, trial)
-// pair matches (McNemar's p is NaN); per k, when no task has k trials in
+// in one condition only (left out); per comparison whose k = 1 row has no
+// matched (task, trial) pair, that McNemar's p is NaN; per k, when no task has k trials in
 // both conditions (its rows, with Pairs = 0, are left out); and, when
-// nothing pairs at all, that emotions needs both conditions.
+// nothing pairs at all, why.
 func EmotionsWithNotes(trials []ConditionTrial, u Units, p Pairing, ks []int, opts BootstrapOptions) EmotionsResult {
 	compared, comparisons := CompareEmotions(trials, u, p, ks, opts)
 	var res EmotionsResult
@@ -525,7 +525,15 @@ func EmotionsWithNotes(trials []ConditionTrial, u Units, p Pairing, ks []int, op
 		res.Notes = append(res.Notes, fmt.Sprintf("k=%d: no task has %d trials in both conditions (rows left out): run with --trials %d or more", k, k, k))
 	}
 	if len(compared) == 0 {
-		res.Notes = append(res.Notes, "no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
+		conditions := map[string]bool{}
+		for _, x := range res.Unpaired {
+			conditions[x.Unit.Key.Condition] = true
+		}
+		if len(conditions) == 2 {
+			res.Notes = append(res.Notes, "no pairs: no with-emotions run (or pool) belongs with a without-emotions one of the same agent model, user model and domain (see the notes above)")
+		} else {
+			res.Notes = append(res.Notes, "no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
+		}
 	}
 	return res
 }
