@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench/reports"
 	"github.com/emobench/emobench/workbench"
 	"github.com/google/go-cmp/cmp"
 )
@@ -148,8 +150,12 @@ func TestStatsEmotions_PairsOnlyRunsThatBelongTogether(t *testing.T) {
 	if len(in.ConditionPairs) != 3 || !cmp.Equal(in.ConditionUnpaired, []string{lone}) {
 		t.Errorf("report: %d pairs of bars, unpaired %q; want 3 and run 7", len(in.ConditionPairs), in.ConditionUnpaired)
 	}
-	if !strings.Contains(in.ConditionCommand, "emobench stats emotions") {
-		t.Errorf("chart (c) command = %q", in.ConditionCommand)
+	var page bytes.Buffer
+	if err := reports.Render(&page, in); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Not compared: run 7 (without-emotions) has no with-emotions run"; !strings.Contains(page.String(), want) || !strings.Contains(page.String(), "Numbers: "+in.ConditionCommand+".") {
+		t.Errorf("report page lacks %q or chart (c)'s command %q", want, in.ConditionCommand)
 	}
 	rep, err = buildReport(t.Context(), store, workbench.DefaultBootstrap, false, "5:7")
 	if err != nil {
