@@ -75,6 +75,11 @@ type RunSpec struct {
 	// verifies; a config from anywhere else (a shared or merged .db, an
 	// older emobench) has none that does. Empty when not sealed.
 	OriginSeal string `json:"origin_seal,omitempty"`
+	// Pair is the id the runs one command started share (run, tracer
+	// collect, demo): its with- and without-emotions runs of one agent
+	// model, user model and domain are the pair stats emotions compares.
+	// Empty in configs written before it was recorded.
+	Pair string `json:"pair,omitempty"`
 }
 
 // LLMRole is how one role (agent or user) reaches its model. It names the
@@ -116,13 +121,14 @@ func (s RunSpec) Whole() RunSpec {
 }
 
 // SameRun reports whether s and o describe the same run, shards of one run
-// included: they are equal in every setting but Shard, EpisodeTimeout
-// (a shard may be given more time without changing what it measures) and
-// OriginSeal (shards may run on several machines), an
-// empty ParallelToolCalls being "allow".
+// included: they are equal in every setting but Shard, Pair (each shard's
+// command has its own), EpisodeTimeout (a shard may be given more time
+// without changing what it measures) and OriginSeal (shards may run on
+// several machines), an empty ParallelToolCalls being "allow".
 func (s RunSpec) SameRun(o RunSpec) bool {
 	s.EpisodeTimeout, o.EpisodeTimeout = "", ""
-	s.OriginSeal, o.OriginSeal = "", "" // shards sealed on different machines are still one run
+	s.Pair, o.Pair = "", ""
+	s.OriginSeal, o.OriginSeal = "", ""
 	for _, p := range []*RunSpec{&s, &o} {
 		if p.ParallelToolCalls == "" {
 			p.ParallelToolCalls = "allow" // as configs before it was recorded for every agent mean

@@ -44,7 +44,8 @@ type EmotionDelta struct {
 	Delta       float64 // With − Without, paired by task
 	CI          CI      // paired bootstrap over tasks
 	B, C        int     // McNemar discordant pairs (k = 1): with-only passes, without-only passes
-	P           float64 // exact McNemar p (k = 1); NaN for k > 1
+	Matched     int     // trial-matched (task, trial) pairs McNemar counts B and C among (k = 1)
+	P           float64 // exact McNemar p (k = 1); NaN for k > 1 and when Matched = 0
 	PHolm       float64 // P adjusted by Holm across the values of the dimension
 	// WithNotEvaluated and WithoutNotEvaluated are set when no trajectory
 	// of that side's paired tasks was evaluated (NotEvaluated): that side's
@@ -67,37 +68,177 @@ func (c EmotionComparison) Group() string {
 	return KnownLabel(c.With.Key.AgentModel, c.With.Key.UserModel, c.With.Key.Domain)
 }
 
-// EmotionComparisons lists every (with-emotions unit, without-emotions
-// unit) combination of the same agent model, user model and domain, in the
-// order of Group, then the with side's ID, then the without side's. Per run,
-// two with-emotions runs and one without-emotions run give two comparisons,
-// each naming its runs; pooled, each group has at most one.
-func EmotionComparisons(u Units) []EmotionComparison {
+// Pairing says which with-emotions and without-emotions runs belong
+// together when they are compared per run (EmotionComparisons); pools
+// pair with pools and need none.
+type Pairing struct {
+	// Groups maps a run id to the group of runs it was made with: the runs
+	// one command started, or the runs ingested from a pair of files whose
+	// names differ only in the condition words. "" (or no entry) is none.
+	Groups map[int64]string
+	// Named are pairs the user named, each {with-emotions run,
+	// without-emotions run} (CheckNamedPair orders and checks them).
+	Named [][2]int64
+}
+
+// CheckNamedPair returns the runs a and b of u, which the user named as a
+// pair, as {with-emotions run, without-emotions run}. The error, when they
+// are not one run of each condition, are a pool or are not in u, or
+// differ in agent model, user model or domain, names both runs.
+func CheckNamedPair(u Units, a, b int64) ([2]int64, error) {
+	ua, okA := u.Of(a)
+	ub, okB := u.Of(b)
+	switch {
+	case !okA:
+		return [2]int64{}, fmt.Errorf("run %d is not among the runs compared", a)
+	case !okB:
+		return [2]int64{}, fmt.Errorf("run %d is not among the runs compared", b)
+	case pooledUnit(ua) || pooledUnit(ub):
+		return [2]int64{}, fmt.Errorf("runs %d and %d: pools pair with pools, not with named runs", a, b)
+	case ua.Key.Condition == ub.Key.Condition || !isCondition(ua) || !isCondition(ub):
+		return [2]int64{}, fmt.Errorf("runs %d (%s) and %d (%s): a pair is one with-emotions and one without-emotions run", a, ua.Key.Condition, b, ub.Key.Condition)
+	case !sameModels(ua, ub):
+		return [2]int64{}, fmt.Errorf("runs %d (%s) and %d (%s) differ in agent model, user model or domain", a, KnownLabel(ua.Key.AgentModel, ua.Key.UserModel, ua.Key.Domain), b, KnownLabel(ub.Key.AgentModel, ub.Key.UserModel, ub.Key.Domain))
+	}
+	if ua.Key.Condition == string(emobench.ConditionWithoutEmotions) {
+		a, b = b, a
+	}
+	return [2]int64{a, b}, nil
+}
+
+// Unpaired is a with- or without-emotions unit that EmotionComparisons
+// sets against nothing.
+type Unpaired struct {
+	Unit Unit
+	// Ambiguous are, when its group (Pairing.Groups) holds more than one
+	// run of a condition for its agent model, user model and domain, those
+	// runs of both conditions, ascending; nil otherwise.
+	Ambiguous []int64
+}
+
+// Note says why u is not compared and how to compare it, e.g. "run 5
+// (with-emotions) has no without-emotions run from the same `run` command
+// or file pair; pair it with --pair 5:N or use --pool".
+func (u Unpaired) Note() string {
+	c := u.Unit.Key.Condition
+	other := string(emobench.ConditionWithoutEmotions)
+	if c == other {
+		other = string(emobench.ConditionWithEmotions)
+	}
+	id := u.Unit.ID
+	pair := fmt.Sprintf("--pair %d:N", id)
+	if c == string(emobench.ConditionWithoutEmotions) {
+		pair = fmt.Sprintf("--pair N:%d", id)
+	}
+	switch {
+	case pooledUnit(u.Unit):
+		return fmt.Sprintf("%s has no %s pool of the same agent model, user model and domain: not compared", u.Unit.Name(), other)
+	case len(u.Ambiguous) > 0:
+		return fmt.Sprintf("run %d (%s) is one of runs %s from the same `run` command or file pair, not one run per condition: not compared; name the pair with %s",
+			id, c, JoinIDs(u.Ambiguous), pair)
+	case u.Unit.Pooled:
+		return fmt.Sprintf("run %d (%s) is a pool of its own (unknown agent model or domain) and has no %s run from the same `run` command or file pair: not compared",
+			id, c, other)
+	}
+	return fmt.Sprintf("run %d (%s) has no %s run from the same `run` command or file pair; pair it with %s or use --pool", id, c, other, pair)
+}
+
+// pooledUnit reports whether unit is a pool of runs of one Poolable key
+// (not a run kept apart).
+func pooledUnit(unit Unit) bool { return unit.Pooled && unit.Key.Poolable() }
+
+func isCondition(unit Unit) bool {
+	return unit.Key.Condition == string(emobench.ConditionWithEmotions) || unit.Key.Condition == string(emobench.ConditionWithoutEmotions)
+}
+
+func sameModels(a, b Unit) bool {
+	return a.Key.AgentModel == b.Key.AgentModel && a.Key.UserModel == b.Key.UserModel && a.Key.Domain == b.Key.Domain
+}
+
+// EmotionComparisons lists the (with-emotions unit, without-emotions
+// unit) pairs of u that belong together, and the with- and
+// without-emotions units left unpaired, ordered by ID. The rule:
+//   - a pool pairs with the pool of the other condition of the same agent
+//     model, user model and domain;
+//   - a run (or a run kept apart when pooling) pairs with the one run of
+//     the other condition, the same agent model, user model and domain,
+//     and its group in p (one command's runs, or a pair of files): when
+//     either has several such runs, neither pairs;
+//   - the pairs p names pair too.
+//
+// Nothing else is compared: two runs of separate experiments never are.
+// Comparisons come in the order of Group, then the with side's ID, then
+// the without side's.
+func EmotionComparisons(u Units, p Pairing) ([]EmotionComparison, []Unpaired) {
 	var with, without []Unit
 	for _, unit := range u.list {
 		switch unit.Key.Condition {
-		case "with-emotions":
+		case string(emobench.ConditionWithEmotions):
 			with = append(with, unit)
-		case "without-emotions":
+		case string(emobench.ConditionWithoutEmotions):
 			without = append(without, unit)
 		}
 	}
 	var out []EmotionComparison
-	for _, w := range with {
-		for _, o := range without {
-			if w.Key.AgentModel == o.Key.AgentModel && w.Key.UserModel == o.Key.UserModel && w.Key.Domain == o.Key.Domain {
-				out = append(out, EmotionComparison{With: w, Without: o})
+	paired := map[int64]bool{}
+	add := func(w, o Unit) {
+		for _, c := range out {
+			if c.With.ID == w.ID && c.Without.ID == o.ID {
+				return
 			}
 		}
+		out = append(out, EmotionComparison{With: w, Without: o})
+		paired[w.ID], paired[o.ID] = true, true
+	}
+	candidates := map[int64][]int64{}
+	for _, sides := range [][2][]Unit{{with, without}, {without, with}} {
+		for _, x := range sides[0] {
+			g := p.Groups[x.ID]
+			for _, o := range sides[1] {
+				if pooledUnit(x) && pooledUnit(o) && sameModels(x, o) {
+					candidates[x.ID] = append(candidates[x.ID], o.ID)
+				} else if !pooledUnit(x) && !pooledUnit(o) && g != "" && p.Groups[o.ID] == g && sameModels(x, o) {
+					candidates[x.ID] = append(candidates[x.ID], o.ID)
+				}
+			}
+		}
+	}
+	for _, w := range with {
+		if cs := candidates[w.ID]; len(cs) == 1 && len(candidates[cs[0]]) == 1 {
+			add(w, u.ByID(cs[0]))
+		}
+	}
+	for _, named := range p.Named {
+		w, okW := u.Of(named[0])
+		o, okO := u.Of(named[1])
+		if okW && okO && w.Key.Condition == string(emobench.ConditionWithEmotions) && o.Key.Condition == string(emobench.ConditionWithoutEmotions) {
+			add(w, o)
+		}
+	}
+	var unpaired []Unpaired
+	for _, unit := range u.list {
+		if !isCondition(unit) || paired[unit.ID] {
+			continue
+		}
+		var ambiguous []int64
+		if cs := candidates[unit.ID]; len(cs) > 0 && !pooledUnit(unit) {
+			ambiguous = append([]int64{unit.ID}, cs...)
+			for _, c := range cs {
+				ambiguous = append(ambiguous, candidates[c]...)
+			}
+			slices.Sort(ambiguous)
+			ambiguous = slices.Compact(ambiguous)
+		}
+		unpaired = append(unpaired, Unpaired{Unit: unit, Ambiguous: ambiguous})
 	}
 	slices.SortStableFunc(out, func(a, b EmotionComparison) int {
 		return cmp.Or(strings.Compare(a.Group(), b.Group()), cmp.Compare(a.With.ID, b.With.ID), cmp.Compare(a.Without.ID, b.Without.ID))
 	})
-	return out
+	return out, unpaired
 }
 
 // CompareEmotions pairs tasks (by PairKey) within each comparison of
-// EmotionComparisons(u) and reports, for all paired tasks and for each
+// EmotionComparisons(u, p) and reports, for all paired tasks and for each
 // value of every dimension, Δpass^k = pass^k(with) − pass^k(without)
 // averaged over paired tasks with a paired bootstrap CI, and at k = 1 the
 // exact McNemar test on trial-matched pairs (McNemar 1947) with Holm's
@@ -108,12 +249,14 @@ func EmotionComparisons(u Units) []EmotionComparison {
 // number, and, when a side holds that trial number several times (a pool),
 // its j-th occurrence in run id order with the other side's j-th. A task's
 // profile is taken from its with-emotions trials. Rows with no pair are
-// left out; the comparisons come back with their pair counts.
-func CompareEmotions(trials []ConditionTrial, u Units, ks []int, opts BootstrapOptions) ([]EmotionDelta, []EmotionComparison) {
+// left out; the comparisons come back with their pair counts. McNemar's p
+// is NaN when no (task, trial) pair matches (Matched = 0): no pair is no
+// evidence, unlike pairs that all agree (b = c = 0, p = 1).
+func CompareEmotions(trials []ConditionTrial, u Units, p Pairing, ks []int, opts BootstrapOptions) ([]EmotionDelta, []EmotionComparison) {
 	if len(ks) == 0 {
 		ks = []int{1}
 	}
-	comparisons := EmotionComparisons(u)
+	comparisons, _ := EmotionComparisons(u, p)
 	byUnit := map[int64][]ConditionTrial{}
 	for _, t := range trials {
 		if unit, ok := u.Of(t.RunID); ok {
@@ -247,8 +390,11 @@ func (g *pairGroup) compare(dim, value string, pairs []*pairedTask, k int, opts 
 	}
 	if k == 1 {
 		row.B, row.C = McNemarTable(withPassed, withoutPassed)
-		row.P = McNemarExact(row.B, row.C)
-		row.PHolm = row.P
+		row.Matched = len(withPassed)
+		if row.Matched > 0 {
+			row.P = McNemarExact(row.B, row.C)
+			row.PHolm = row.P
+		}
 	}
 	var with, without []TaskTrials
 	for _, p := range ps {
@@ -334,25 +480,37 @@ func holmIgnoringNaN(ps []float64) []float64 {
 func GroupLabel(fields ...string) string { return strings.Join(fields, " / ") }
 
 // EmotionsResult is the table of stats emotions: the rows with at least one
-// paired task, and notes on the tasks and k values that could not be
-// paired.
+// paired task, notes on the tasks and k values that could not be paired,
+// and the units left unpaired (each with its Note among Notes).
 type EmotionsResult struct {
-	Rows  []EmotionDelta
-	Notes []string
+	Rows     []EmotionDelta
+	Notes    []string
+	Unpaired []Unpaired
 }
 
 // EmotionsWithNotes is CompareEmotions with its notes, in this order: per
-// comparison, the tasks run in one condition only (left out); per k, when
-// no task has k trials in both conditions (its rows, with Pairs = 0, are
-// left out); and, when nothing pairs at all, that emotions needs both
-// conditions.
-func EmotionsWithNotes(trials []ConditionTrial, u Units, ks []int, opts BootstrapOptions) EmotionsResult {
-	compared, comparisons := CompareEmotions(trials, u, ks, opts)
+// unit left unpaired, why (Unpaired.Note); per comparison, the tasks run
+// in one condition only (left out); per comparison whose k = 1 row has no
+// matched (task, trial) pair, that McNemar's p is NaN; per k, when no task has k trials in
+// both conditions (its rows, with Pairs = 0, are left out); and, when
+// nothing pairs at all, why.
+func EmotionsWithNotes(trials []ConditionTrial, u Units, p Pairing, ks []int, opts BootstrapOptions) EmotionsResult {
+	compared, comparisons := CompareEmotions(trials, u, p, ks, opts)
 	var res EmotionsResult
+	_, res.Unpaired = EmotionComparisons(u, p)
+	for _, x := range res.Unpaired {
+		res.Notes = append(res.Notes, x.Note())
+	}
 	for _, c := range comparisons {
 		if c.OnlyWith+c.OnlyWithout > 0 {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s, runs %s (with emotions) vs %s (without): left out %d tasks run only with emotions and %d run only without: they have no pair",
 				c.Group(), JoinIDs(c.With.RunIDs), JoinIDs(c.Without.RunIDs), c.OnlyWith, c.OnlyWithout))
+		}
+	}
+	for _, r := range compared {
+		if r.K == 1 && r.Dimension == "all" && r.Pairs > 0 && r.Matched == 0 {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s, runs %s (with emotions) vs %s (without): %s",
+				r.Group, JoinIDs(r.WithRuns), JoinIDs(r.WithoutRuns), NoMatchedTrialsNote))
 		}
 	}
 	emptyK := map[int]bool{}
@@ -367,7 +525,19 @@ func EmotionsWithNotes(trials []ConditionTrial, u Units, ks []int, opts Bootstra
 		res.Notes = append(res.Notes, fmt.Sprintf("k=%d: no task has %d trials in both conditions (rows left out): run with --trials %d or more", k, k, k))
 	}
 	if len(compared) == 0 {
-		res.Notes = append(res.Notes, "no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
+		conditions := map[string]bool{}
+		for _, x := range res.Unpaired {
+			conditions[x.Unit.Key.Condition] = true
+		}
+		if len(conditions) == 2 {
+			res.Notes = append(res.Notes, "no pairs: no with-emotions run (or pool) belongs with a without-emotions one of the same agent model, user model and domain (see the notes above)")
+		} else {
+			res.Notes = append(res.Notes, "no pairs: emotions needs with-emotions and without-emotions runs of the same agent model, user model and domain over the same tasks")
+		}
 	}
 	return res
 }
+
+// NoMatchedTrialsNote says why McNemar's p of a k = 1 row is NaN: no
+// (task, trial) pair matches across the two conditions.
+const NoMatchedTrialsNote = "no (task, trial) pair matches across the conditions (their trial numbers differ): McNemar's p is n/a, not 1"

@@ -9,7 +9,7 @@ import (
 func TestEmotionsWithNotes(t *testing.T) {
 	opts := BootstrapOptions{Resamples: 100, Seed: 1}
 	// exampleTrials have one trial per task, so k = 2 pairs nothing.
-	res := EmotionsWithNotes(exampleTrials(), NewUnits(exampleRuns, false), []int{1, 2}, opts)
+	res := EmotionsWithNotes(exampleTrials(), NewUnits(exampleRuns, false), Pairing{Named: [][2]int64{{1, 3}, {2, 3}}}, []int{1, 2}, opts)
 	for _, r := range res.Rows {
 		if r.K != 1 || r.Pairs == 0 {
 			t.Errorf("row %+v: want only k = 1 rows with pairs", r)
@@ -23,8 +23,8 @@ func TestEmotionsWithNotes(t *testing.T) {
 	if diff := cmp.Diff(want, res.Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
-	none := EmotionsWithNotes(nil, NewUnits(exampleRuns, false), nil, opts)
-	if len(none.Rows) != 0 || len(none.Notes) != 1 || none.Notes[0][:9] != "no pairs:" {
+	none := EmotionsWithNotes(nil, NewUnits(exampleRuns, false), Pairing{}, nil, opts)
+	if len(none.Rows) != 0 || len(none.Notes) != 4 || none.Notes[3][:9] != "no pairs:" {
 		t.Errorf("nothing to pair: %+v", none)
 	}
 }

@@ -106,27 +106,20 @@ func exampleTrials() []ConditionTrial {
 func TestCompareEmotions_PerRunPairsAndPool(t *testing.T) {
 	opts := BootstrapOptions{Resamples: 100, Seed: 1}
 	t.Run("PerRun", func(t *testing.T) {
-		rows, comparisons := CompareEmotions(exampleTrials(), NewUnits(exampleRuns, false), nil, opts)
-		// Runs 1 vs 3 (tasks 1, 2) and 2 vs 3 (tasks 2, 3); each leaves out
-		// the task run only without emotions.
-		if len(comparisons) != 2 || comparisons[0].Pairs != 2 || comparisons[0].OnlyWithout != 1 || comparisons[1].Pairs != 2 || comparisons[1].OnlyWithout != 1 {
+		// Runs 1 and 3 come from one command (group "a"); run 2 from
+		// another: only 1 vs 3 is compared (tasks 1, 2; task 3 is left out).
+		p := Pairing{Groups: map[int64]string{1: "a", 2: "b", 3: "a"}}
+		rows, comparisons := CompareEmotions(exampleTrials(), NewUnits(exampleRuns, false), p, nil, opts)
+		if len(comparisons) != 1 || comparisons[0].With.ID != 1 || comparisons[0].Pairs != 2 || comparisons[0].OnlyWithout != 1 {
 			t.Fatalf("comparisons = %+v", comparisons)
 		}
-		var all []EmotionDelta
-		for _, r := range rows {
-			if r.Dimension == "all" {
-				all = append(all, r)
-			}
-		}
-		want := [][2]float64{{0.5, 0.5}, {1, 0}}
-		for i, r := range all {
-			if r.With != want[i][0] || r.Without != want[i][1] || !cmp.Equal(r.WithoutRuns, []int64{3}) || r.WithRuns[0] != int64(i+1) {
-				t.Errorf("comparison %d: %+v, want with %v without %v", i, r, want[i][0], want[i][1])
-			}
+		r := rows[0]
+		if r.Dimension != "all" || r.With != 0.5 || r.Without != 0.5 || !cmp.Equal(r.WithRuns, []int64{1}) || !cmp.Equal(r.WithoutRuns, []int64{3}) {
+			t.Errorf("comparison: %+v, want runs 1 vs 3, 0.5 vs 0.5", r)
 		}
 	})
 	t.Run("Pooled", func(t *testing.T) {
-		rows, _ := CompareEmotions(exampleTrials(), NewUnits(exampleRuns, true), nil, opts)
+		rows, _ := CompareEmotions(exampleTrials(), NewUnits(exampleRuns, true), Pairing{}, nil, opts)
 		r := rows[0]
 		// (1 + 1/2 + 1)/3 with, 1/3 without; McNemar matches run 1's trial 0
 		// of task 2 (the first with-emotions run) with run 3's: only task 3

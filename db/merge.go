@@ -94,14 +94,19 @@ func (db *DB) Merge(ctx context.Context, src *DB, scrub func(*emobench.Trajector
 	err = db.inTx(ctx, func(tx *sql.Tx) error {
 		q := db.queries.WithTx(tx)
 		newID := map[int64]int64{} // src run id → target run id
+		added := map[int64]bool{}  // src run id → added (not joined or skipped)
 		for _, run := range runs {
+			before := rep.RunsAdded
 			id, err := mergeRun(ctx, q, src, run, from, scrub, &rep)
 			if err != nil {
 				return fmt.Errorf("run %d (%s): %w", run.ID, run.Name, err)
 			}
-			newID[run.ID] = id
+			newID[run.ID], added[run.ID] = id, rep.RunsAdded > before
 		}
 		if err := copyTags(ctx, q, tags, newID); err != nil {
+			return err
+		}
+		if err := remapPairs(ctx, q, runs, newID, added); err != nil {
 			return err
 		}
 		return copyPublished(ctx, q, published, &rep)

@@ -227,3 +227,24 @@ func isKnownDomain(word string) bool {
 	}
 	return false
 }
+
+// PairName is the path with the condition words of its file name
+// (with-emotions, without_emotions, no-emotion, …) replaced by "*": the
+// with- and without-emotions files of one experiment, named as
+// τ-Emotion-Bench names them (qwen3-retail-with-emotions.json and
+// qwen3-retail-without-emotions.json), have one PairName. It is "" when
+// the name holds no condition words.
+func PairName(path string) string {
+	base := filepath.Base(path)
+	ext := filepath.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	loc := conditionWords().FindStringSubmatchIndex(stem)
+	if loc == nil {
+		return ""
+	}
+	end := loc[1]
+	if strings.ContainsRune("-_.", rune(stem[end-1])) {
+		end-- // the separator after the words
+	}
+	return filepath.Join(filepath.Dir(path), stem[:loc[2]]+"*"+stem[end:]+ext)
+}

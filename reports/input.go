@@ -60,6 +60,9 @@ type Input struct {
 	// the tasks paired between one with-emotions and one without-emotions
 	// run (or pool), one pair of bars each, in this order.
 	ConditionPairs []ConditionPair
+	// ConditionUnpaired say which with- and without-emotions runs (or
+	// pools) chart (c) leaves out and why (analysis.Unpaired.Note).
+	ConditionUnpaired []string
 
 	// PassK, when it has curves, replaces chart (a): pass^k against k per
 	// run with a confidence band around each line.
@@ -308,8 +311,10 @@ type Data struct {
 	// FamilyPass1 holds k = 1 rows grouped by [emotion_family] (stats
 	// passk --by emotion_family --k 1).
 	FamilyPass1 []analysis.PassKRow
-	// Emotions are the k = 1 rows of stats emotions.
-	Emotions []analysis.EmotionDelta
+	// Emotions are the k = 1 rows of stats emotions, and
+	// EmotionsUnpaired its notes on the units left unpaired.
+	Emotions         []analysis.EmotionDelta
+	EmotionsUnpaired []string
 	// Abandonment is stats abandonment --by emotion_family, per unit.
 	Abandonment []UnitRates
 	// Balance is stats balance per unit, in this order.
@@ -411,6 +416,7 @@ func Build(d Data) Input {
 	in.FamilyHeatmap.Command = d.Commands.Family
 
 	in.ConditionPairs = conditionPairs(d.Emotions)
+	in.ConditionUnpaired = d.EmotionsUnpaired
 	in.Deltas = deltaCharts(d.Emotions, boot, d.Commands.Emotions)
 
 	in.Abandonment = RateChart{

@@ -46,11 +46,15 @@ var reportSections = []struct {
 		return one(figure{Title: cmp.Or(in.FamilyHeatmap.Title, "pass^1 by domain and emotion family"), Caption: caption + commandNote(in.FamilyHeatmap.Command), Summary: in.FamilyHeatmap.Summary}, d, "")
 	}},
 	{"condition", func(in Input) []section {
+		none := "No agent model and domain has runs both with and without emotions, so there is nothing to compare."
+		if len(in.ConditionUnpaired) > 0 {
+			none = "No with-emotions run (or pool) pairs with a without-emotions one, so there is nothing to compare."
+		}
 		return one(figure{
 			ID:      conditionChartID, // names the note when there is no chart
 			Title:   "pass^1 with vs without emotions",
-			Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + NotEvaluatedNote(notEvaluatedPairs(in.ConditionPairs)) + commandNote(in.ConditionCommand),
-		}, barOrNil(conditionChart(in)), "No agent model and domain has runs both with and without emotions, so there is nothing to compare.")
+			Caption: "pass^1 of the same agent model, user model and domain with and without the emotion instruction, over the tasks the two runs (or pools) share." + conditionN(in) + NotEvaluatedNote(notEvaluatedPairs(in.ConditionPairs)) + unpairedNote(in.ConditionUnpaired) + commandNote(in.ConditionCommand),
+		}, barOrNil(conditionChart(in)), none)
 	}},
 	{"deltas", func(in Input) []section {
 		var out []section
@@ -230,6 +234,15 @@ func nRange(ns []int) string {
 // categories xs: a 300 px plot and legend, plus the room of the labels.
 func barChartHeight(xs []string) string {
 	return strconv.Itoa(300+labelRoom(xs)) + "px"
+}
+
+// unpairedNote is the caption sentence naming the runs (or pools) left
+// unpaired, each with why; "" for none.
+func unpairedNote(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return " Not compared: " + strings.Join(notes, "; ") + "."
 }
 
 // commandNote is the caption sentence naming the stats command that prints

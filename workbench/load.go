@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/ingest"
 )
 
 // MaxOverlapNotes caps the overlap notes given one by one; past it, one
@@ -24,6 +27,8 @@ type Selection struct {
 	Names map[int64]string
 	// Pool is whether runs were asked to be pooled (--pool).
 	Pool bool
+	// Groups are the selected runs' pair groups (PairGroups).
+	Groups map[int64]string
 }
 
 // Select returns the analysis units of runIDs (of every run when empty):
@@ -47,7 +52,71 @@ func Select(ctx context.Context, store *db.DB, runIDs []int64, pool bool) (Selec
 			keys[r.ID] = analysis.PoolKey{AgentModel: r.AgentModel, UserModel: r.UserModel, Domain: r.Domain, Condition: string(r.Condition)}
 		}
 	}
-	return Selection{RunIDs: runIDs, Units: analysis.NewUnits(keys, pool), Names: names, Pool: pool}, nil
+	return Selection{RunIDs: runIDs, Units: analysis.NewUnits(keys, pool), Names: names, Pool: pool, Groups: PairGroups(runs)}, nil
+}
+
+// PairGroups gives each run that has one its pair group
+// (analysis.Pairing.Groups): for a native run, the command that started
+// it (emobench.RunSpec.Pair, kept by merge); for an ingested run, its
+// file's ingest.PairName, in the file's folder, or by name alone when no
+// run of the other condition came from that folder.
+func PairGroups(runs []emobench.Run) map[int64]string {
+	groups := map[int64]string{}
+	conditions := map[string]map[emobench.Condition]bool{} // PairName → conditions
+	for _, r := range runs {
+		if r.SourceFormat == emobench.SourceNative {
+			if spec, err := emobench.DecodeRunSpec(r.Config); err == nil && spec.Pair != "" {
+				groups[r.ID] = "run:" + spec.Pair
+			}
+			continue
+		}
+		if name := ingest.PairName(r.SourcePath); name != "" {
+			groups[r.ID] = "file:" + name
+			if conditions[name] == nil {
+				conditions[name] = map[emobench.Condition]bool{}
+			}
+			conditions[name][r.Condition] = true
+		}
+	}
+	for _, r := range runs {
+		if name := ingest.PairName(r.SourcePath); name != "" && r.SourceFormat != emobench.SourceNative && len(conditions[name]) < 2 {
+			groups[r.ID] = "file:" + filepath.Base(name)
+		}
+	}
+	return groups
+}
+
+// Pairing is s's pairing of with- and without-emotions runs
+// (analysis.Pairing): its pair groups and the pairs named in refs, each
+// "A:B" (run ids or names, either order). A ref that is not two runs of
+// s, one with and one without emotions of the same agent model, user
+// model and domain, is a *SettingsError naming it; so is any ref when s
+// is pooled (pools pair with pools).
+func (s Selection) Pairing(ctx context.Context, store *db.DB, refs []string) (analysis.Pairing, error) {
+	p := analysis.Pairing{Groups: s.Groups}
+	if len(refs) > 0 && s.Pool {
+		return p, invalidSetting("--pair %s: with --pool, pools pair with pools; leave out --pair or --pool", refs[0])
+	}
+	for _, ref := range refs {
+		a, b, ok := strings.Cut(ref, ":")
+		if !ok || a == "" || b == "" {
+			return p, invalidSetting("--pair %q: give two runs as A:B (with-emotions run : without-emotions run; ids or names)", ref)
+		}
+		var ids [2]int64
+		for i, r := range []string{a, b} {
+			id, err := store.ResolveRun(ctx, r)
+			if err != nil {
+				return p, fmt.Errorf("--pair %s: %w", ref, err)
+			}
+			ids[i] = id
+		}
+		pair, err := analysis.CheckNamedPair(s.Units, ids[0], ids[1])
+		if err != nil {
+			return p, invalidSetting("--pair %s: %v", ref, err)
+		}
+		p.Named = append(p.Named, pair)
+	}
+	return p, nil
 }
 
 // KeptApartNotes is the note, when pooling, naming the runs pooling kept

@@ -27,6 +27,9 @@ type ReportOptions struct {
 	Bootstrap analysis.BootstrapOptions // every interval's, also in the captions' commands
 	// Now is the clock for the report's generation time; nil is time.Now.
 	Now func() time.Time
+	// Pairs are the pairs of runs its with- vs without-emotions charts
+	// compare besides those that belong together, as EmotionsStats.Pairs.
+	Pairs []string
 }
 
 // Report is what ReportOptions.Build gathers.
@@ -94,7 +97,7 @@ func (opts ReportOptions) Build(ctx context.Context, store *db.DB, s Selection) 
 		return Report{}, notes, err
 	}
 	d.Commands.Strict = cmd.Stats("passk", false, "--strict")
-	if err := addPaperSections(ctx, store, s, &d, boot, cmd); err != nil {
+	if err := addPaperSections(ctx, store, s, &d, boot, cmd, opts.Pairs); err != nil {
 		return Report{}, notes, err
 	}
 	if err := addTracerSection(ctx, store, &d); err != nil {
@@ -105,8 +108,8 @@ func (opts ReportOptions) Build(ctx context.Context, store *db.DB, s Selection) 
 
 // addPaperSections loads and computes, for s per unit, what the report's
 // CI-bearing sections show, each with the functions of the stats command
-// (cmd) that prints its numbers, into d.
-func addPaperSections(ctx context.Context, store *db.DB, s Selection, d *reports.Data, boot analysis.BootstrapOptions, cmd reports.CommandLine) error {
+// (cmd) that prints its numbers, into d; pairs are EmotionsStats.Pairs.
+func addPaperSections(ctx context.Context, store *db.DB, s Selection, d *reports.Data, boot analysis.BootstrapOptions, cmd reports.CommandLine, pairs []string) error {
 	units := s.Units
 	d.Gaps = analysis.GapAtMaxK(d.PassK)
 	d.Commands.Gap = cmd.Stats("gap", false)
@@ -115,9 +118,20 @@ func addPaperSections(ctx context.Context, store *db.DB, s Selection, d *reports
 	if err != nil {
 		return err
 	}
-	compared, _ := analysis.CompareEmotions(ConditionTrials(outcomes), units, []int{1}, boot)
-	d.Emotions = compared
-	d.Commands.Emotions = cmd.Stats("emotions", true, "--k", "1")
+	pairing, err := s.Pairing(ctx, store, pairs)
+	if err != nil {
+		return err
+	}
+	emotions := analysis.EmotionsWithNotes(ConditionTrials(outcomes), units, pairing, []int{1}, boot)
+	d.Emotions = emotions.Rows
+	for _, u := range emotions.Unpaired {
+		d.EmotionsUnpaired = append(d.EmotionsUnpaired, u.Note())
+	}
+	args := []string{"--k", "1"}
+	for _, p := range pairing.Named {
+		args = append(args, "--pair", fmt.Sprintf("%d:%d", p[0], p[1]))
+	}
+	d.Commands.Emotions = cmd.Stats("emotions", true, args...)
 
 	for _, a := range analysis.AbandonmentByUnit(AbandonmentTrajectories(outcomes), units, [][]string{{"emotion_family"}}) {
 		d.Abandonment = append(d.Abandonment, reports.UnitRates{Unit: a.Unit.ID, Rates: a.Rates})

@@ -2,11 +2,13 @@ package workbench
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -211,6 +213,7 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 	if err != nil {
 		return err
 	}
+	plans = PairPlans(plans, rand.Text())
 	for i, p := range plans {
 		p.Spec.OriginSeal = originSeal(opts.sealKey(), p.Spec)
 		p.Run.Config = p.Spec.Encode()
@@ -227,6 +230,18 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 		}
 	}
 	return nil
+}
+
+// PairPlans returns plans, copied, with pair recorded in every run's
+// config (emobench.RunSpec.Pair): the with- and without-emotions runs
+// one command starts are the pairs stats emotions compares.
+func PairPlans(plans []sim.PlannedRun, pair string) []sim.PlannedRun {
+	out := slices.Clone(plans)
+	for i := range out {
+		out[i].Spec.Pair = pair
+		out[i].Run.Config = out[i].Spec.Encode()
+	}
+	return out
 }
 
 // checkTags returns the train domains (trimmed, each once; nil for none)
@@ -412,6 +427,7 @@ func SimulateDemo(ctx context.Context, store *db.DB, opts ExecuteOptions) error 
 	if err != nil {
 		return err
 	}
+	plans = PairPlans(plans, "demo")
 	for _, p := range plans {
 		id, err := store.FindOrCreateRun(ctx, p.Run)
 		if err != nil {

@@ -190,19 +190,27 @@ func (BalanceStats) Compute(ctx context.Context, store *db.DB, s Selection) (map
 type EmotionsStats struct {
 	Ks        []int // k values; empty is k = 1
 	Bootstrap analysis.BootstrapOptions
+	// Pairs are pairs of runs to compare besides those that belong
+	// together, each "A:B" (Selection.Pairing).
+	Pairs []string
 }
 
-// Compute gives Δpass^k per unit pair of s (analysis.EmotionsWithNotes).
-// Its notes are the runs pooling kept apart, the overlaps of pooled runs,
-// then the comparison's own. Errors are the database's.
-func (em EmotionsStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]analysis.EmotionDelta, []string, error) {
+// Compute gives Δpass^k per unit pair of s (analysis.EmotionsWithNotes),
+// and the units left unpaired. Its notes are the runs pooling kept apart,
+// the overlaps of pooled runs, then the comparison's own. Errors are
+// Selection.Pairing's and the database's.
+func (em EmotionsStats) Compute(ctx context.Context, store *db.DB, s Selection) (analysis.EmotionsResult, []string, error) {
+	pairing, err := s.Pairing(ctx, store, em.Pairs)
+	if err != nil {
+		return analysis.EmotionsResult{}, nil, err
+	}
 	outcomes, notes, err := LoadOutcomes(ctx, store, s)
 	notes = append(s.KeptApartNotes(), notes...)
 	if err != nil {
-		return nil, notes, err
+		return analysis.EmotionsResult{}, notes, err
 	}
-	res := analysis.EmotionsWithNotes(ConditionTrials(outcomes), s.Units, em.Ks, em.Bootstrap)
-	return res.Rows, append(notes, res.Notes...), nil
+	res := analysis.EmotionsWithNotes(ConditionTrials(outcomes), s.Units, pairing, em.Ks, em.Bootstrap)
+	return res, append(notes, res.Notes...), nil
 }
 
 // pass1 computes the per-task pass^1 rows of s and the task outcomes

@@ -28,6 +28,7 @@ func reportCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "title", Value: "emobench report", Usage: "report title"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			poolFlag(),
+			pairFlag(),
 		}, intervalFlags("pm")[1:]...), // the stats commands' bootstrap flags and defaults
 		Before: noArgs,
 		Action: func(c *cli.Context) error {
@@ -45,9 +46,9 @@ func reportCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			rep, _, err := compute(c, e, workbench.ReportOptions{Title: c.String("title"), Bootstrap: boot}.Build)
+			rep, _, err := compute(c, e, workbench.ReportOptions{Title: c.String("title"), Bootstrap: boot, Pairs: c.StringSlice("pair")}.Build)
 			if err != nil {
-				return err
+				return settingsUsage(err)
 			}
 			if err := workbench.WriteReport(c.Context, c.String("out"), rep.Input); err != nil {
 				return err

@@ -260,7 +260,8 @@ func TestNotEvaluated_StatsEmotions(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustRun(t, "--db", dbPath, "ingest", "--model", "a", "--user-model", "u", "--domain", "retail", "--condition", "without-emotions", path)
-	rows := jsonObjects(t, "--db", dbPath, "stats", "emotions", "--k", "1")
+	// Runs 1 and 3 come from separate commands: they pair when named.
+	rows := jsonObjects(t, "--db", dbPath, "stats", "emotions", "--k", "1", "--pair", "1:3")
 	all := rowsWhere(rows, "dimension", "all")
 	if len(all) != 1 {
 		t.Fatalf("all rows %v, want run 1 vs run 3", all)
@@ -274,12 +275,12 @@ func TestNotEvaluated_StatsEmotions(t *testing.T) {
 	if all[0]["note"] != "not evaluated: without emotions" {
 		t.Errorf("note = %v", all[0]["note"])
 	}
-	out := mustRun(t, "--db", dbPath, "stats", "emotions", "--k", "1", "--ci", "none")
+	out := mustRun(t, "--db", dbPath, "stats", "emotions", "--k", "1", "--ci", "none", "--pair", "1:3")
 	if line := strings.Split(out, "\n")[1]; !strings.Contains(line, "0.7500  not evaluated  not evaluated") {
 		t.Errorf("table row %q: want with 0.7500, without and delta not evaluated", line)
 	}
 	store := openTestStore(t, dbPath)
-	rep, err := buildReport(t.Context(), store, workbench.DefaultBootstrap, false)
+	rep, err := buildReport(t.Context(), store, workbench.DefaultBootstrap, false, "1:3")
 	in := rep.Input
 	if err != nil {
 		t.Fatal(err)

@@ -114,7 +114,8 @@ func TestPool_WorkedExample(t *testing.T) {
 	})
 
 	t.Run("EmotionsPerRunPair", func(t *testing.T) {
-		r := runCLI(t, "", "--db", dbPath, "stats", "emotions", "--ci", "none", "--format", "json")
+		// The runs were ingested one by one: they pair when named.
+		r := runCLI(t, "", "--db", dbPath, "stats", "emotions", "--ci", "none", "--format", "json", "--pair", "1:3", "--pair", "2:3")
 		var rows []map[string]any
 		if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || r.code != 0 {
 			t.Fatalf("exit %d: %v\n%s%s", r.code, err, r.stdout, r.stderr)
@@ -317,7 +318,7 @@ func TestPool_RealRunsOverlap(t *testing.T) {
 	}
 	checkNums(t, "emotions pool", pooled[0], map[string]float64{"pairs": 59, "with": poolPass1, "without": withoutPass1, "delta": poolPass1 - withoutPass1})
 
-	perRun := rowsWhere(jsonObjects(t, "--db", dbPath, "stats", "emotions", "--ci", "none"), "dimension", "all")
+	perRun := rowsWhere(jsonObjects(t, "--db", dbPath, "stats", "emotions", "--ci", "none", "--pair", "1:3", "--pair", "2:3"), "dimension", "all")
 	if len(perRun) != 2 {
 		t.Fatalf("emotions per run: %v", perRun)
 	}

@@ -173,7 +173,11 @@ func chartsEqualTheirStatsCommands(t *testing.T, unevaluated bool) {
 	}
 	for _, pool := range []bool{false, true} {
 		t.Run(fmt.Sprintf("pool=%v", pool), func(t *testing.T) {
-			rep, err := buildReport(t.Context(), store, boot, pool)
+			var pairs []string // per run: the runs were ingested apart, so named
+			if !pool {
+				pairs = []string{"1:3", "2:3"}
+			}
+			rep, err := buildReport(t.Context(), store, boot, pool, pairs...)
 			in, overlaps := rep.Input, rep.Overlaps
 			if err != nil {
 				t.Fatal(err)
@@ -407,11 +411,11 @@ func indexOf(list []string, names ...string) int {
 
 // buildReport is the report's data (titled "t") over every run of store,
 // per run or pooled, as the report command builds it.
-func buildReport(ctx context.Context, store *db.DB, boot analysis.BootstrapOptions, pool bool) (workbench.Report, error) {
+func buildReport(ctx context.Context, store *db.DB, boot analysis.BootstrapOptions, pool bool, pairs ...string) (workbench.Report, error) {
 	s, err := workbench.Select(ctx, store, nil, pool)
 	if err != nil {
 		return workbench.Report{}, err
 	}
-	rep, _, err := workbench.ReportOptions{Title: "t", Bootstrap: boot}.Build(ctx, store, s)
+	rep, _, err := workbench.ReportOptions{Title: "t", Bootstrap: boot, Pairs: pairs}.Build(ctx, store, s)
 	return rep, err
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
 )
 
@@ -97,18 +98,21 @@ func Gap(rows []analysis.GapRow, u Units, fields []string, format string) *Table
 	return t
 }
 
-// Emotions is one row per EmotionDelta: its comparison, dimension and
-// value, k, pairs, both sides' pass^k, the delta (with its CI unless
-// style is NoInterval), McNemar's b and c (k = 1 only), p and p_holm. The
-// note names the side not evaluated ("not evaluated: with emotions", "…
-// without emotions" or "… either side").
-func Emotions(rows []analysis.EmotionDelta, format string, style CIStyle) *Table {
+// Emotions is one row per EmotionDelta of res: its comparison, dimension
+// and value, k, pairs, both sides' pass^k, the delta (with its CI unless
+// style is NoInterval), McNemar's b and c (k = 1 only), p and p_holm (empty
+// when no (task, trial) pair matches); then one row per unit left unpaired,
+// its dimension "unpaired" and every number empty. The note (csv and json)
+// names the side not evaluated ("not evaluated: with emotions", "…
+// without emotions" or "… either side"), that no (task, trial) pair
+// matches, or why a unit is unpaired.
+func Emotions(res analysis.EmotionsResult, format string, style CIStyle) *Table {
 	split := Split(format)
 	t := &Table{Columns: []string{"group", "with_run_ids", "without_run_ids", "dimension", "value", "k", "pairs", "with", "without", "delta", "mcnemar_b", "mcnemar_c", "p", "p_holm"}}
 	if split {
 		t.Columns = append(t.Columns, "note")
 	}
-	for _, r := range rows {
+	for _, r := range res.Rows {
 		notEvaluated := r.WithNotEvaluated || r.WithoutNotEvaluated
 		delta := WithCI(r.Delta, r.CI, style)
 		if notEvaluated {
@@ -120,7 +124,24 @@ func Emotions(rows []analysis.EmotionDelta, format string, style CIStyle) *Table
 			IntIf(r.B, r.K == 1), IntIf(r.C, r.K == 1), r.P, r.PHolm,
 		}
 		if split {
-			row = append(row, SidesNotEvaluated(r.WithNotEvaluated, r.WithoutNotEvaluated, "with emotions", "without emotions"))
+			note := SidesNotEvaluated(r.WithNotEvaluated, r.WithoutNotEvaluated, "with emotions", "without emotions")
+			if r.K == 1 && r.Matched == 0 && !notEvaluated {
+				note = analysis.NoMatchedTrialsNote
+			}
+			row = append(row, note)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	nan := math.NaN()
+	for _, u := range res.Unpaired {
+		with, without := IDs(u.Unit.RunIDs), IDs{}
+		if u.Unit.Key.Condition != string(emobench.ConditionWithEmotions) {
+			with, without = without, with
+		}
+		row := []any{analysis.KnownLabel(u.Unit.Key.AgentModel, u.Unit.Key.UserModel, u.Unit.Key.Domain), with, without, "unpaired", "-", nan, 0,
+			nan, nan, WithCI(nan, NoCI, style), nan, nan, nan, nan}
+		if split {
+			row = append(row, u.Note())
 		}
 		t.Rows = append(t.Rows, row)
 	}
