@@ -78,7 +78,8 @@ type Execution struct {
 // Execute runs jobs (MissingJobs) with the spec's settings and hands each
 // finished trajectory to sink, counting them. It returns the tally with
 // ctx's error when ctx ends (the trajectories handed over stay), a sink
-// error, an episode's harness error, or *AllFailedError.
+// error (wrapped, naming the trajectory's task and trial), an episode's
+// harness error, or *AllFailedError.
 func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, error) {
 	abandon, _ := ParseUserAbandon(x.Spec.UserAbandon) // as NewParticipants read it
 	timeout, err := SpecEpisodeTimeout(x.Spec)
@@ -97,7 +98,7 @@ func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, er
 	var tally Tally
 	err = RunJobs(ctx, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
 		if err := sink(ctx, traj); err != nil {
-			return err
+			return fmt.Errorf("task %s, trial %d: %w", traj.Task.Key, traj.Trial, err)
 		}
 		tally.Add(traj)
 		if x.OnEpisode != nil {
