@@ -222,6 +222,9 @@ func (w *runWriter) createRun(run emobench.Run, prov Provenance) (int64, error) 
 	if len(config) == 0 {
 		config = json.RawMessage("{}")
 	}
+	if err := emobench.CheckJSONDepth("config", config, emobench.MaxJSONDepth); err != nil {
+		return 0, err
+	}
 	return w.q.CreateRun(w.ctx, sqlcdb.CreateRunParams{
 		Name:             run.Name,
 		SourceFormat:     run.SourceFormat,
@@ -247,6 +250,9 @@ func (w *runWriter) createRun(run emobench.Run, prov Provenance) (int64, error) 
 // task row. The run's outcome counts are the caller's to refresh
 // (refreshRunOutcomes, refreshTaskOutcomes) before the transaction ends.
 func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Trajectory) (int64, error) {
+	if err := checkDepths(traj); err != nil {
+		return 0, err
+	}
 	taskID, err := w.upsertTask(&traj.Task)
 	if err != nil {
 		return 0, err
@@ -283,6 +289,33 @@ func (w *runWriter) writeTrajectory(runID int64, index int, traj *emobench.Traje
 		}
 	}
 	return taskID, nil
+}
+
+// checkDepths returns an error naming the first JSON field of traj that
+// is nested deeper than a column takes (emobench.MaxJSONDepth; a tool
+// call's arguments emobench.MaxToolArgumentsDepth), which SQLite would
+// refuse with a bare CHECK constraint error. Readers and the LLM agent
+// flag deep arguments as malformed before this.
+func checkDepths(traj *emobench.Trajectory) error {
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+	}{
+		{"reward_info", traj.RewardInfo}, {"extra", traj.Extra},
+		{"task.actions", traj.Task.Actions}, {"task.outputs", traj.Task.Outputs}, {"task.scenario", traj.Task.Scenario},
+	} {
+		if err := emobench.CheckJSONDepth(f.name, f.raw, emobench.MaxJSONDepth); err != nil {
+			return err
+		}
+	}
+	for i, m := range traj.Messages {
+		for j, c := range m.ToolCalls {
+			if err := emobench.CheckJSONDepth(fmt.Sprintf("messages[%d].tool_calls[%d].arguments", i, j), c.Arguments, emobench.MaxToolArgumentsDepth); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // findPair returns where the run already holds traj's (task key, trial)

@@ -279,6 +279,30 @@ func (db *DB) runOutcomeTasks(ctx context.Context, runIDs []int64, ids string) (
 	return db.queries.ListOutcomeTasks(ctx, sqlcdb.ListOutcomeTasksParams{AllTasks: boolInt(len(runIDs) == 0), RunIds: ids})
 }
 
+// RunErrors is how many trajectories of a run ended in error (the LLM
+// endpoint or the harness failed, not the agent), besides those τ²-bench
+// cannot evaluate (CountInfraErrors).
+type RunErrors struct {
+	RunID      int64
+	Name       string
+	Provenance string // ProvenanceNative, ProvenanceIngested, …
+	Errors     int
+}
+
+// ListRunErrors returns, by run id, the runs holding trajectories that
+// ended in error, each with their count.
+func (db *DB) ListRunErrors(ctx context.Context) ([]RunErrors, error) {
+	rows, err := db.queries.ListRunErrors(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]RunErrors, len(rows))
+	for i, r := range rows {
+		out[i] = RunErrors{RunID: r.RunID, Name: r.Name, Provenance: r.Provenance, Errors: int(r.Errors)}
+	}
+	return out, nil
+}
+
 // CountInfraErrors returns how many trajectories of runIDs (of all runs
 // when empty) τ²-bench cannot evaluate (Trajectory.Evaluable false).
 func (db *DB) CountInfraErrors(ctx context.Context, runIDs []int64) (int, error) {

@@ -226,6 +226,9 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 	if traj.Extra, err = json.Marshal(extra); err != nil {
 		return nil, err
 	}
+	if err := checkDepths(traj, depthFields{rewardInfo: "reward_info", actions: "task evaluation_criteria.actions", outputs: "task evaluation_criteria.communicate_info"}); err != nil {
+		return nil, err
+	}
 	RedactTrajectory(traj)
 	return traj, nil
 }

@@ -21,8 +21,10 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -583,6 +585,9 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 	if (traj.TerminationReason == emobench.TerminationMaxSteps && !restored) || errorUnscored || !traj.IsEvaluable() {
 		traj.Evaluated = false // a non-evaluable trajectory never passes, whatever its reward_info
 	}
+	if err := checkDepths(traj, depthFields{rewardInfo: "info.reward_info", extra: "info", actions: "info.task.actions", outputs: "info.task.outputs"}); err != nil {
+		return nil, err
+	}
 	RedactTrajectory(traj)
 	return traj, nil
 }
@@ -886,12 +891,17 @@ func toolCall(id string, f tauFunction) emobench.ToolCall {
 		// Compact fails exactly when s is not valid JSON.
 		var b bytes.Buffer
 		b.Grow(len(s))
-		if json.Compact(&b, []byte(s)) == nil {
+		if json.Compact(&b, []byte(s)) == nil && emobench.JSONDepth(b.Bytes()) <= emobench.MaxToolArgumentsDepth {
 			call.Arguments = b.Bytes()
 		} else {
 			call.Arguments = args
 			call.ArgumentsMalformed = true
 		}
+	case emobench.JSONDepth(args) > emobench.MaxToolArgumentsDepth:
+		// Nested deeper than the store takes: malformed, kept as the
+		// text written.
+		call.Arguments, _ = json.Marshal(string(args)) // a string always marshals
+		call.ArgumentsMalformed = true
 	default:
 		// An object as written, often pretty-printed: stored compact, as
 		// parsed strings are, so that SQL comparisons on it work.
@@ -903,6 +913,45 @@ func toolCall(id string, f tauFunction) emobench.ToolCall {
 		}
 	}
 	return call
+}
+
+// depthFields names, as a source file spells them, the fields of a
+// trajectory that checkDepths checks.
+type depthFields struct {
+	rewardInfo       string // where RewardInfo comes from
+	extra            string // the object whose keys Extra keeps; "" for the record itself
+	actions, outputs string // where the task's actions and outputs come from
+}
+
+// checkDepths returns an error naming traj's task and trial and the first
+// field nested deeper than the store takes (emobench.MaxJSONDepth; a key
+// kept in Extra one level less, as Extra holds it in an object): "task 12,
+// trial 0: field info.reward_info is nested 1500 deep; at most 1000".
+// Tool-call arguments are not checked: toolCall flags deep ones malformed.
+func checkDepths(traj *emobench.Trajectory, f depthFields) error {
+	type field struct {
+		name  string
+		raw   json.RawMessage
+		limit int
+	}
+	fields := []field{
+		{f.rewardInfo, traj.RewardInfo, emobench.MaxJSONDepth},
+		{f.actions, traj.Task.Actions, emobench.MaxJSONDepth},
+		{f.outputs, traj.Task.Outputs, emobench.MaxJSONDepth},
+	}
+	if emobench.JSONDepth(traj.Extra) > emobench.MaxJSONDepth {
+		var extra map[string]json.RawMessage
+		_ = json.Unmarshal(traj.Extra, &extra) // it was marshalled from such a map
+		for _, k := range slices.Sorted(maps.Keys(extra)) {
+			fields = append(fields, field{strings.TrimPrefix(f.extra+"."+k, "."), extra[k], emobench.MaxJSONDepth - 1})
+		}
+	}
+	for _, field := range fields {
+		if err := emobench.CheckJSONDepth(field.name, field.raw, field.limit); err != nil {
+			return fmt.Errorf("task %s, trial %d: %w", traj.Task.Key, traj.Trial, err)
+		}
+	}
+	return nil
 }
 
 // unquote returns the text of raw, a JSON string literal that a json.Decoder

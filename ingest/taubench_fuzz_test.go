@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -46,6 +47,9 @@ func FuzzTauBench(f *testing.F) {
 	// Python's json.dump writes bare NaN and Infinity.
 	f.Add([]byte(`[{"task_id": 1, "reward": NaN, "info": {"user_cost": Infinity, "note": "-Infinity NaN"}, "traj": [{"role": "user", "content": "\"NaN\""}]}]`))
 	f.Add([]byte(`[{"task_id": "x", "reward": 1, "traj": [{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "{\"a\":"}}]}]}]`))
+	// Nested deeper than SQLite takes (#20 item 3): arguments flagged, other fields refused.
+	f.Add([]byte(`[{"task_id": "x", "reward": 1, "traj": [{"role": "assistant", "tool_calls": [{"function": {"name": "f", "arguments": "` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `"}}]}]}]`))
+	f.Add([]byte(`[{"task_id": "x", "reward": 1, "info": {"reward_info": {"a": ` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}}]`))
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		trajs, _ := collect(t, ingest.TauBench(bytes.NewReader(data)))
@@ -64,6 +68,9 @@ func FuzzTauBench(f *testing.F) {
 					t.Fatalf("trajectory %d message %d: empty Role", i, j)
 				}
 				for k, call := range m.ToolCalls {
+					if d := emobench.JSONDepth(call.Arguments); d > emobench.MaxToolArgumentsDepth {
+						t.Fatalf("trajectory %d message %d call %d: Arguments nested %d deep, more than the store takes", i, j, k, d)
+					}
 					if !json.Valid(call.Arguments) {
 						t.Fatalf("trajectory %d message %d call %d: Arguments %q are not valid JSON", i, j, k, call.Arguments)
 					}
@@ -75,6 +82,9 @@ func FuzzTauBench(f *testing.F) {
 			for name, raw := range map[string]json.RawMessage{"RewardInfo": traj.RewardInfo, "Extra": traj.Extra, "Task.Actions": traj.Task.Actions, "Task.Outputs": traj.Task.Outputs} {
 				if raw != nil && !json.Valid(raw) {
 					t.Fatalf("trajectory %d: %s %q is not valid JSON", i, name, raw)
+				}
+				if d := emobench.JSONDepth(raw); d > emobench.MaxJSONDepth {
+					t.Fatalf("trajectory %d: %s nested %d deep, more than the store takes", i, name, d)
 				}
 			}
 		}

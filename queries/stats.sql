@@ -98,3 +98,15 @@ SELECT CAST(CASE
     THEN (SELECT COALESCE(SUM(trials), 0) FROM run_task_outcomes
           WHERE evaluable = 0 AND run_id IN (SELECT id FROM runs))
     ELSE 0 END AS INTEGER) AS n;
+
+-- name: ListRunErrors :many
+-- The trajectories of each run that ended in error (termination_reason
+-- 'error': the LLM endpoint or the harness failed, not the agent) and that
+-- tau2-bench's rules do not already leave out (evaluable = 1; those are
+-- CountInfraErrors'), with the run's name and provenance. The
+-- trajectories_termination index finds them.
+SELECT r.id AS run_id, r.name, r.provenance, CAST(COUNT(*) AS INTEGER) AS errors
+FROM trajectories t JOIN runs r ON r.id = t.run_id
+WHERE t.termination_reason = 'error' AND t.evaluable = 1
+GROUP BY r.id
+ORDER BY r.id;

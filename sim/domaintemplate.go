@@ -26,9 +26,25 @@ func EncodeTasks(tasks []emobench.TaskSpec) ([]byte, error) {
 }
 
 // DecodeTasks decodes a JSON array of tasks (a domain's tasks.json),
-// validates each (TaskSpec.Validate) and compacts each action's
-// arguments. Errors name the task by index or id.
+// validates each (TaskSpec.Validate), refuses a vacuous reward basis
+// (CheckRewardBasis) and compacts each action's arguments. Errors name the
+// task by index or id.
 func DecodeTasks(data []byte) ([]emobench.TaskSpec, error) {
+	tasks, err := DecodeAuditTasks(data)
+	if err != nil {
+		return nil, err
+	}
+	for i := range tasks {
+		if err := CheckRewardBasis(&tasks[i]); err != nil {
+			return nil, fmt.Errorf("decode tasks: %w", err)
+		}
+	}
+	return tasks, nil
+}
+
+// DecodeAuditTasks is DecodeTasks without CheckRewardBasis, for an audit,
+// which reports a vacuous reward basis as a failed check instead.
+func DecodeAuditTasks(data []byte) ([]emobench.TaskSpec, error) {
 	var tasks []emobench.TaskSpec
 	if err := json.Unmarshal(data, &tasks); err != nil {
 		return nil, fmt.Errorf("decode tasks: %w", err)
@@ -46,6 +62,26 @@ func DecodeTasks(data []byte) ([]emobench.TaskSpec, error) {
 		}
 	}
 	return tasks, nil
+}
+
+// CheckRewardBasis refuses a task whose own reward basis (TaskSpec.RewardBasis;
+// nil, the evaluator's default, is never refused) would give reward 1 to
+// an agent that does nothing, because it checks nothing: an empty basis
+// (reward_basis: []), NL_ASSERTION without nl_assertions, or COMMUNICATE
+// without outputs. The error names the task and why: "task t1: reward
+// basis COMMUNICATE has no outputs to check".
+func CheckRewardBasis(task *emobench.TaskSpec) error {
+	switch b := task.RewardBasis; {
+	case b == nil:
+		return nil
+	case len(b) == 0:
+		return fmt.Errorf("task %s: reward basis is empty (reward_basis: []): nothing is checked, so an agent that does nothing passes", task.ID)
+	case slices.Contains(b, emobench.CheckNLAssertion) && len(task.NLAssertions) == 0:
+		return fmt.Errorf("task %s: reward basis %s has no nl_assertions to check", task.ID, emobench.CheckNLAssertion)
+	case slices.Contains(b, emobench.CheckCommunicate) && len(task.Outputs) == 0:
+		return fmt.Errorf("task %s: reward basis %s has no outputs to check", task.ID, emobench.CheckCommunicate)
+	}
+	return nil
 }
 
 // EmbeddedTasks returns a function giving the tasks of a domain's embedded

@@ -57,6 +57,25 @@ func (e *AllFailedError) Error() string {
 	return fmt.Sprintf("the first %d episodes all ended in error (first: %s)", e.Episodes, e.First)
 }
 
+// DefaultMaxConsecutiveErrors is how many episodes in a row may end in
+// error before Execute stops a run (Execution.MaxConsecutiveErrors): an
+// endpoint that died mid-run fails every episode after it, each after its
+// retries, and each counts as a failure of the agent it never reached.
+const DefaultMaxConsecutiveErrors = 8
+
+// ConsecutiveErrorsError is returned by Execute when the last Episodes
+// finished episodes all ended in error (an LLM endpoint or the harness
+// failed), after others had not: the circuit breaker of a run whose
+// endpoint died mid-run.
+type ConsecutiveErrorsError struct {
+	Episodes int
+	Last     string // the last episode's error
+}
+
+func (e *ConsecutiveErrorsError) Error() string {
+	return fmt.Sprintf("the last %d episodes in a row ended in error (last: %s)", e.Episodes, e.Last)
+}
+
 // Execution is one run to carry out: its spec, its domain and the
 // participants built for it (NewParticipants).
 type Execution struct {
@@ -73,12 +92,18 @@ type Execution struct {
 	// OnEpisode, when not nil, sees the tally after each trajectory the
 	// sink took (for a progress bar).
 	OnEpisode func(Tally)
+	// MaxConsecutiveErrors is how many finished episodes in a row may end
+	// in error before the run stops with *ConsecutiveErrorsError;
+	// DefaultMaxConsecutiveErrors when 0, never when negative.
+	MaxConsecutiveErrors int
 }
 
 // Execute runs jobs (MissingJobs) with the spec's settings and hands each
 // finished trajectory to sink, counting them. It returns the tally with
 // ctx's error when ctx ends (the trajectories handed over stay), a sink
-// error, an episode's harness error, or *AllFailedError.
+// error (wrapped, naming the trajectory's task and trial), an episode's
+// harness error, *AllFailedError, or *ConsecutiveErrorsError. The
+// trajectory that trips either is stored first.
 func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, error) {
 	abandon, _ := ParseUserAbandon(x.Spec.UserAbandon) // as NewParticipants read it
 	timeout, err := SpecEpisodeTimeout(x.Spec)
@@ -94,10 +119,15 @@ func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, er
 		Concurrency:  max(1, x.Concurrency), MaxSteps: x.Spec.MaxSteps, MaxErrors: x.Spec.MaxErrors,
 		EpisodeTimeout: timeout, Abandon: abandon, Judge: x.Judge,
 	}
+	breaker := x.MaxConsecutiveErrors
+	if breaker == 0 {
+		breaker = DefaultMaxConsecutiveErrors
+	}
 	var tally Tally
+	inARow := 0 // episodes ended in error since the last that did not
 	err = RunJobs(ctx, cfg, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
 		if err := sink(ctx, traj); err != nil {
-			return err
+			return fmt.Errorf("task %s, trial %d: %w", traj.Task.Key, traj.Trial, err)
 		}
 		tally.Add(traj)
 		if x.OnEpisode != nil {
@@ -105,6 +135,13 @@ func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, er
 		}
 		if n := cfg.Concurrency + FailFastErrors; tally.Errors >= n && tally.Errors == tally.Done {
 			return &AllFailedError{Episodes: tally.Done, First: tally.FirstError}
+		}
+		inARow++
+		if traj.TerminationReason != emobench.TerminationError {
+			inARow = 0
+		}
+		if breaker > 0 && inARow >= breaker {
+			return &ConsecutiveErrorsError{Episodes: inARow, Last: traj.Error}
 		}
 		return nil
 	})

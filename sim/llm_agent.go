@@ -50,7 +50,8 @@ const (
 // both, with Usage set. The request offers the episode's tools with
 // tool_choice "auto" and parallel_tool_calls per ParallelToolCalls, and
 // carries RequestSeed(ep.Seed, AgentRole, len(ep.Messages)). A tool call
-// whose argument string is not JSON keeps the raw text as a JSON string
+// whose argument string is not JSON, or is nested deeper than
+// emobench.MaxToolArgumentsDepth, keeps the raw text as a JSON string
 // with ArgumentsMalformed set; a call without an id, or with one already
 // used in the episode, gets a generated one (call_emobench_M_I for call I
 // of transcript message M), which the tool reply then answers. Errors are
@@ -140,14 +141,15 @@ func newToolCallID(used map[string]bool, m, i int) string {
 }
 
 // parseToolArguments returns the model's argument string as compact JSON,
-// or, when it is not JSON, as a JSON string literal of the raw text and
-// true. An empty string means no arguments: {}.
+// or, when it is not JSON or is nested deeper than the store takes
+// (emobench.MaxToolArgumentsDepth), as a JSON string literal of the raw
+// text and true. An empty string means no arguments: {}.
 func parseToolArguments(raw string) (json.RawMessage, bool) {
 	if strings.TrimSpace(raw) == "" {
 		return json.RawMessage("{}"), false
 	}
 	var buf bytes.Buffer
-	if err := json.Compact(&buf, []byte(raw)); err == nil {
+	if err := json.Compact(&buf, []byte(raw)); err == nil && emobench.JSONDepth(buf.Bytes()) <= emobench.MaxToolArgumentsDepth {
 		return buf.Bytes(), false
 	}
 	lit, _ := json.Marshal(raw) // a string always marshals

@@ -231,6 +231,9 @@ func (o *orchestrator) callTool(call emobench.ToolCall) (string, error) {
 	if call.ArgumentsMalformed {
 		var raw string
 		_ = json.Unmarshal(call.Arguments, &raw)
+		if json.Valid([]byte(raw)) {
+			return "", fmt.Errorf("arguments are nested %d deep; at most %d", emobench.JSONDepth([]byte(raw)), emobench.MaxToolArgumentsDepth)
+		}
 		return "", fmt.Errorf("arguments are not valid JSON: %q", raw)
 	}
 	result, err := o.env.Call(call.Name, call.Arguments)

@@ -283,6 +283,50 @@ func TestExecute_FailFast(t *testing.T) {
 	}
 }
 
+// TestExecute_SinkErrorNamesPair: a trajectory the sink cannot store
+// stops the run with an error naming its task and trial (#20 item 3).
+func TestExecute_SinkErrorNamesPair(t *testing.T) {
+	dom := toyDomainN(1)
+	spec := emobench.RunSpec{Domain: "toy", Trials: 1, Tasks: []string{"toy-test-000"}, MaxSteps: 30, MaxErrors: 5}
+	jobs, _ := sim.MissingJobs(dom, spec, nil)
+	_, err := sim.Execute(context.Background(), sim.Execution{Domain: dom, Spec: spec, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, Concurrency: 1},
+		jobs, func(context.Context, *emobench.Trajectory) error { return errors.New("CHECK constraint failed") })
+	if got, want := fmt.Sprint(err), "task toy-test-000, trial 0: CHECK constraint failed"; got != want {
+		t.Errorf("err = %q, want %q", got, want)
+	}
+}
+
+// TestExecute_CircuitBreaker: after an episode that did not end in error,
+// MaxConsecutiveErrors episodes in a row that did stop the run, each
+// stored (#20 item 19).
+func TestExecute_CircuitBreaker(t *testing.T) {
+	dom := toyDomainN(8)
+	ids, _ := sim.SelectTasks(dom, emobench.SplitTest, "")
+	spec := emobench.RunSpec{Domain: "toy", Trials: 1, Tasks: ids, MaxSteps: 30, MaxErrors: 5}
+	jobs, _ := sim.MissingJobs(dom, spec, nil)
+	stored := 0
+	// The oracle on the first task, then an endpoint that fails.
+	x := sim.Execution{Domain: dom, Spec: spec, Agent: deadAfter{ok: jobs[0].Task.ID}, User: sim.ScriptedUser{}, Concurrency: 1, MaxConsecutiveErrors: 3}
+	tally, err := sim.Execute(context.Background(), x, jobs, func(context.Context, *emobench.Trajectory) error { stored++; return nil })
+	var inARow *sim.ConsecutiveErrorsError
+	if !errors.As(err, &inARow) || inARow.Episodes != 3 {
+		t.Fatalf("err = %v, want ConsecutiveErrorsError after 3 episodes", err)
+	}
+	if stored != 4 || tally.Errors != 3 {
+		t.Errorf("%d stored, tally %+v; want 1 + 3 errors stored", stored, tally)
+	}
+}
+
+// deadAfter is the oracle on task ok and failingAgent on the others.
+type deadAfter struct{ ok string }
+
+func (a deadAfter) Next(ctx context.Context, ep *sim.Episode) (emobench.Message, error) {
+	if ep.Task.ID == a.ok {
+		return sim.Oracle{}.Next(ctx, ep)
+	}
+	return failingAgent{}.Next(ctx, ep)
+}
+
 // TestExecute_Oracle: every job is run once and handed to the sink.
 func TestExecute_Oracle(t *testing.T) {
 	dom := toyDomainN(3)

@@ -43,7 +43,9 @@ const (
 	// in _id or _ids), such as a reason, an option, a payment method or a
 	// cabin.
 	CriterionToolTask Criterion = "tool_task_with_preference"
-	// CriterionSolvable: the gold actions replay on a fresh
+	// CriterionSolvable: the task's reward basis checks something
+	// (sim.CheckRewardBasis: not empty, no NL_ASSERTION without
+	// assertions, no COMMUNICATE without outputs), the gold actions replay on a fresh
 	// dom.NewEnvironment() without a tool error, and sim.Oracle with
 	// sim.ScriptedUser passes the task under both conditions (seed 1).
 	CriterionSolvable Criterion = "solvable"
@@ -384,6 +386,9 @@ func orNone(list []string) string {
 }
 
 func (a *auditor) solvable(ctx context.Context, t *emobench.TaskSpec) (bool, string) {
+	if err := sim.CheckRewardBasis(t); err != nil {
+		return false, strings.TrimPrefix(err.Error(), "task "+t.ID+": ")
+	}
 	env := a.dom.NewEnvironment()
 	for i, act := range t.Actions {
 		if _, err := env.Call(act.Name, act.Arguments); err != nil {

@@ -51,6 +51,10 @@ type ExecuteOptions struct {
 	// resume (origin.go); nil means this machine's key. Tests set it to
 	// stand for another machine.
 	MachineKey []byte
+	// MaxConsecutiveErrors stops a run when that many episodes in a row
+	// end in error (sim.Execution.MaxConsecutiveErrors: 0 the default,
+	// negative never).
+	MaxConsecutiveErrors int
 }
 
 func (o ExecuteOptions) print(format string, args ...any) {
@@ -332,8 +336,9 @@ func ResumeRun(ctx context.Context, store *db.DB, ref string, llm ResumeLLM, opt
 // so that a second process running it is refused. It returns the tally of
 // the episodes run. Errors: participants that cannot be built or tasks the
 // domain lacks are a *SettingsError; ctx ending is an *InterruptedError;
-// episodes that all fail (sim.AllFailedError) stop the run, and any failed
-// episode is an error, each saying how to continue with --resume.
+// episodes that all fail (sim.AllFailedError) or that fail many in a row
+// (sim.ConsecutiveErrorsError) stop the run, and any failed episode is an
+// error, each saying how to continue with --resume.
 func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec emobench.RunSpec, opts ExecuteOptions) (sim.Tally, error) {
 	dom, err := all.Find(spec.Domain)
 	if err != nil {
@@ -382,7 +387,7 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	}
 	start := opts.now()
 	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Judge: judge, Concurrency: opts.Concurrency, OnEpisode: bar.Show,
-		EpisodeTimeout: opts.EpisodeTimeout}
+		EpisodeTimeout: opts.EpisodeTimeout, MaxConsecutiveErrors: opts.MaxConsecutiveErrors}
 	// The sink commits even when the run is being interrupted (the episode
 	// is done), unless it is still waiting for another writer.
 	tally, err := sim.Execute(ctx, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
@@ -394,11 +399,15 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	})
 	bar.Finish()
 	var allFailed *sim.AllFailedError
+	var inARow *sim.ConsecutiveErrorsError
 	switch {
 	case errors.Is(err, context.Canceled):
 		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with `emobench run --resume %d`", tally.Done, id, id)}
 	case errors.As(err, &allFailed):
 		return tally, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with `emobench run --resume %d`", err, id)
+	case errors.As(err, &inARow):
+		return tally, fmt.Errorf("stopped: %v: the endpoint may be down; %d episodes of run %d stored, %d of them in error, which a resume runs again; check the endpoint, then continue with `emobench run --resume %d`",
+			err, tally.Done, id, tally.Errors, id)
 	case err != nil:
 		return tally, fmt.Errorf("run %d: %w", id, err)
 	}

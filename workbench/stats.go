@@ -41,8 +41,9 @@ type PassKStats struct {
 }
 
 // Compute gives the pass^k and pass@k rows per unit of s and group of
-// Fields. Its notes are, in order: how many trajectories ended in an
-// infrastructure error, the runs pooling kept apart, the runs whose
+// Fields. Its notes are, in order: how many trajectories ended in a
+// τ²-bench infrastructure error, the runs with trajectories that ended in
+// error (RunErrorNotes), the runs pooling kept apart, the runs whose
 // min-trials n is in doubt, the overlaps of pooled runs and, per run, each
 // asked-for run that has no row. No rows at all gives no note: the caller
 // says so. Errors are the database's or analysis.PassK's.
@@ -60,6 +61,11 @@ func (p PassKStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]a
 		notes = append(notes, fmt.Sprintf("%s in a τ²-bench infrastructure_error or context_window_exceeded: %s (--infra-errors %s)",
 			plural(n, "trajectory ended", "trajectories ended"), verb, infra))
 	}
+	errNotes, err := RunErrorNotes(ctx, store, s.RunIDs)
+	if err != nil {
+		return nil, notes, err
+	}
+	notes = append(notes, errNotes...)
 	notes = append(notes, s.KeptApartNotes()...)
 	suspect, err := SuspectTrialNotes(ctx, store, s, p.Options.Convention)
 	if err != nil {
@@ -84,6 +90,33 @@ func (p PassKStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]a
 		analysis.PassKIntervals(rows, set.Tasks, set.RunTrials, p.Bootstrap)
 	}
 	return rows, notes, nil
+}
+
+// RunErrorNotes says, for each run of runIDs (every run when empty) that
+// holds trajectories that ended in error (db.ListRunErrors: the LLM
+// endpoint or the harness failed, not the agent), how many, that they
+// count as failures, and for a native run how to run them again: "run 3
+// (r): 8 trajectories ended in an infrastructure error (the LLM endpoint or
+// the harness failed, termination error): counted as failures; run them
+// again with `emobench run --resume 3`".
+func RunErrorNotes(ctx context.Context, store *db.DB, runIDs []int64) ([]string, error) {
+	runs, err := store.ListRunErrors(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var notes []string
+	for _, r := range runs {
+		if len(runIDs) > 0 && !slices.Contains(runIDs, r.RunID) {
+			continue
+		}
+		note := fmt.Sprintf("run %d (%s): %s in an infrastructure error (the LLM endpoint or the harness failed, termination error): counted as failures",
+			r.RunID, r.Name, plural(r.Errors, "trajectory ended", "trajectories ended"))
+		if r.Provenance == db.ProvenanceNative {
+			note += fmt.Sprintf("; run them again with `emobench run --resume %d`", r.RunID)
+		}
+		notes = append(notes, note)
+	}
+	return notes, nil
 }
 
 // runsWithoutRows names each run asked for in s that has no row: it holds

@@ -10,7 +10,8 @@ import (
 
 // checkTasks checks a whole task source before any run is created, so
 // that no run is stored half-done over a task that cannot run: every id
-// unique, every task valid, its domain known, and its gold actions tools
+// unique, every task valid with a reward basis that checks something
+// (sim.CheckRewardBasis), its domain known, and its gold actions tools
 // of that domain that replay on a fresh environment without an error.
 // what names the source ("--tasks-file PATH", "--task-set NAME"); the
 // error is a *SettingsError naming it, the task and the action.
@@ -25,6 +26,9 @@ func checkTasks(what string, tasks []emobench.TaskSpec) error {
 		seen[task.ID] = i
 		if err := task.Validate(); err != nil {
 			return invalidSetting("%s: task %d: %v", what, i, err)
+		}
+		if err := sim.CheckRewardBasis(task); err != nil {
+			return invalidSetting("%s: %v", what, err)
 		}
 		dom, ok := domains[task.Domain]
 		if !ok {

@@ -64,6 +64,7 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "judge-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --judge model's API key (its name is recorded, never the key)"},
 			&cli.StringFlag{Name: "parallel-tool-calls", Value: sim.ParallelToolCallsAllow, Usage: "allow: an llm: agent's several tool calls in one message all run, one step each; first: only the first runs and the others are dropped, as τ-bench does"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
+			&cli.IntFlag{Name: "max-consecutive-errors", Value: sim.DefaultMaxConsecutiveErrors, Usage: "stop the run when this many episodes in a row end in error (a dead endpoint); stored, resumable with --resume; 0: never"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: sim.DefaultEpisodeTimeout, Usage: "wall-clock bound of one episode, LLM retries included; the episode then ends in error (negative: none; 0 is refused; recorded with the run)"},
 			&cli.StringFlag{Name: "price-file", Usage: "JSON price table {model: {prompt_per_mtok, completion_per_mtok}} for costs"},
 		},
@@ -228,9 +229,13 @@ func (e *env) executeOptions(c *cli.Context) workbench.ExecuteOptions {
 	if ref := c.String("resume"); ref != "" {
 		command += " --resume " + ref
 	}
+	breaker := c.Int("max-consecutive-errors") // 0 (a command without the flag): the default
+	if c.IsSet("max-consecutive-errors") && breaker <= 0 {
+		breaker = -1 // never
+	}
 	return workbench.ExecuteOptions{
 		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command, EpisodeTimeout: c.Duration("episode-timeout"),
-		Progress: e.terminal(), Print: e.println, Note: e.warn,
+		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker,
 	}
 }
 

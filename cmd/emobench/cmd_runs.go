@@ -59,6 +59,11 @@ func runsCommand(e *env) *cli.Command {
 			for i, r := range runs {
 				rows[i] = workbench.RunRow(r, rewards[r.ID], kind[r.ID])
 			}
+			notes, err := workbench.RunErrorNotes(c.Context, store, nil)
+			if err != nil {
+				return err
+			}
+			e.warnAll(notes)
 			return table.Runs(rows, format).Write(e.stdout, format)
 		},
 	}

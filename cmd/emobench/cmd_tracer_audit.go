@@ -194,7 +194,7 @@ func auditTasks(c *cli.Context, split emobench.Split) ([]auditGroup, error) {
 		if err != nil {
 			return nil, err
 		}
-		if tasks, err = sim.DecodeTasks(data); err != nil {
+		if tasks, err = sim.DecodeAuditTasks(data); err != nil {
 			return nil, fmt.Errorf("tracer audit: %s: %w", path, err)
 		}
 	case domain != "":

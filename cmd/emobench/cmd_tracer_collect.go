@@ -88,6 +88,11 @@ func tracerCollect(c *cli.Context, e *env) error {
 		if len(tasks) == 0 {
 			return fmt.Errorf("task set %s holds no tasks", setName)
 		}
+		for i := range tasks {
+			if err := sim.CheckRewardBasis(&tasks[i]); err != nil {
+				return fmt.Errorf("task set %s: %w", setName, err)
+			}
+		}
 		tag, sum = setName, tracer.TaskSetSHA256(tasks)
 		path = setName
 	}

@@ -192,6 +192,9 @@ func Prepare(ctx context.Context, db DBTX) (*Queries, error) {
 	if q.listRunConfigsStmt, err = db.PrepareContext(ctx, ListRunConfigs); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunConfigs: %w", err)
 	}
+	if q.listRunErrorsStmt, err = db.PrepareContext(ctx, ListRunErrors); err != nil {
+		return nil, fmt.Errorf("error preparing query ListRunErrors: %w", err)
+	}
 	if q.listRunExportTrajectoriesStmt, err = db.PrepareContext(ctx, ListRunExportTrajectories); err != nil {
 		return nil, fmt.Errorf("error preparing query ListRunExportTrajectories: %w", err)
 	}
@@ -594,6 +597,11 @@ func (q *Queries) Close() error {
 			err = fmt.Errorf("error closing listRunConfigsStmt: %w", cerr)
 		}
 	}
+	if q.listRunErrorsStmt != nil {
+		if cerr := q.listRunErrorsStmt.Close(); cerr != nil {
+			err = fmt.Errorf("error closing listRunErrorsStmt: %w", cerr)
+		}
+	}
 	if q.listRunExportTrajectoriesStmt != nil {
 		if cerr := q.listRunExportTrajectoriesStmt.Close(); cerr != nil {
 			err = fmt.Errorf("error closing listRunExportTrajectoriesStmt: %w", cerr)
@@ -884,6 +892,7 @@ type Queries struct {
 	listPublishedResultsStmt                *sql.Stmt
 	listPublishedResultsV3Stmt              *sql.Stmt
 	listRunConfigsStmt                      *sql.Stmt
+	listRunErrorsStmt                       *sql.Stmt
 	listRunExportTrajectoriesStmt           *sql.Stmt
 	listRunIDsStmt                          *sql.Stmt
 	listRunPairsStmt                        *sql.Stmt
@@ -985,6 +994,7 @@ func (q *Queries) WithTx(tx *sql.Tx) *Queries {
 		listPublishedResultsStmt:                q.listPublishedResultsStmt,
 		listPublishedResultsV3Stmt:              q.listPublishedResultsV3Stmt,
 		listRunConfigsStmt:                      q.listRunConfigsStmt,
+		listRunErrorsStmt:                       q.listRunErrorsStmt,
 		listRunExportTrajectoriesStmt:           q.listRunExportTrajectoriesStmt,
 		listRunIDsStmt:                          q.listRunIDsStmt,
 		listRunPairsStmt:                        q.listRunPairsStmt,

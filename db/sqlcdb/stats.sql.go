@@ -300,6 +300,54 @@ func (q *Queries) ListOutcomeTasks(ctx context.Context, arg ListOutcomeTasksPara
 	return items, nil
 }
 
+const ListRunErrors = `-- name: ListRunErrors :many
+SELECT r.id AS run_id, r.name, r.provenance, CAST(COUNT(*) AS INTEGER) AS errors
+FROM trajectories t JOIN runs r ON r.id = t.run_id
+WHERE t.termination_reason = 'error' AND t.evaluable = 1
+GROUP BY r.id
+ORDER BY r.id
+`
+
+type ListRunErrorsRow struct {
+	RunID      int64
+	Name       string
+	Provenance string
+	Errors     int64
+}
+
+// The trajectories of each run that ended in error (termination_reason
+// 'error': the LLM endpoint or the harness failed, not the agent) and that
+// tau2-bench's rules do not already leave out (evaluable = 1; those are
+// CountInfraErrors'), with the run's name and provenance. The
+// trajectories_termination index finds them.
+func (q *Queries) ListRunErrors(ctx context.Context) ([]ListRunErrorsRow, error) {
+	rows, err := q.query(ctx, q.listRunErrorsStmt, ListRunErrors)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListRunErrorsRow{}
+	for rows.Next() {
+		var i ListRunErrorsRow
+		if err := rows.Scan(
+			&i.RunID,
+			&i.Name,
+			&i.Provenance,
+			&i.Errors,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const ListRunTaskCounts = `-- name: ListRunTaskCounts :many
 SELECT run_id, task_id, trials, passes, evaluated
 FROM run_task_outcomes

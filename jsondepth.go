@@ -1,0 +1,54 @@
+package emobench
+
+import "fmt"
+
+// MaxJSONDepth is the deepest nesting of arrays and objects the store
+// takes in one JSON column: SQLite's json_valid refuses JSON nested deeper
+// (its JSON_MAX_DEPTH), while Go's decoder takes up to 10,000 levels.
+const MaxJSONDepth = 1000
+
+// MaxToolArgumentsDepth is the deepest nesting of a tool call's arguments
+// the store takes: a message keeps its calls in an array of objects, two
+// levels above the arguments. Deeper arguments are malformed (kept as the
+// raw text, ToolCall.ArgumentsMalformed set).
+const MaxToolArgumentsDepth = MaxJSONDepth - 2
+
+// JSONDepth returns the deepest nesting of arrays and objects in raw: 0
+// for a scalar, 1 for {} or [1, 2], 2 for {"a": []}. Brackets inside
+// strings do not count. It does not check that raw is JSON; for text that
+// is not, the count is of its brackets outside strings.
+func JSONDepth(raw []byte) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range raw {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// CheckJSONDepth returns an error naming field when raw is nested deeper
+// than limit (JSONDepth): "field info.reward_info is nested 1500 deep; at
+// most 1000". It returns nil otherwise.
+func CheckJSONDepth(field string, raw []byte, limit int) error {
+	if d := JSONDepth(raw); d > limit {
+		return fmt.Errorf("field %s is nested %d deep; at most %d", field, d, limit)
+	}
+	return nil
+}
