@@ -119,6 +119,20 @@ func RunErrorNotes(ctx context.Context, store *db.DB, runIDs []int64) ([]string,
 	return notes, nil
 }
 
+// keptApartAndErrorNotes are the notes every stats command starts with:
+// the runs pooling kept apart, then each run of s with trajectories that
+// ended in an infrastructure error (RunErrorNotes), so that no output
+// shows an endpoint's failures as the agent's without saying so. A
+// database error reading the latter is itself a note.
+func (s Selection) keptApartAndErrorNotes(ctx context.Context, store *db.DB) []string {
+	notes := s.KeptApartNotes()
+	errNotes, err := RunErrorNotes(ctx, store, s.RunIDs)
+	if err != nil {
+		return append(notes, fmt.Sprintf("could not count the runs' error trajectories: %v", err))
+	}
+	return append(notes, errNotes...)
+}
+
 // runsWithoutRows names each run asked for in s that has no row: it holds
 // no trajectory, or no task with k trials.
 func runsWithoutRows(s Selection, rows []analysis.PassKRow) []string {
@@ -154,7 +168,11 @@ func (g GapStats) Compute(ctx context.Context, store *db.DB, s Selection) ([]ana
 	if err != nil {
 		return nil, notes, err
 	}
-	notes = append(notes, s.KeptApartNotes()...)
+	errNotes, err := RunErrorNotes(ctx, store, s.RunIDs)
+	if err != nil {
+		return nil, notes, err
+	}
+	notes = append(append(notes, errNotes...), s.KeptApartNotes()...)
 	opts := g.Options
 	if g.K > 0 {
 		opts.Ks = []int{1, g.K}
@@ -195,7 +213,7 @@ func (a AbandonmentStats) Compute(ctx context.Context, store *db.DB, s Selection
 		}
 	}
 	outcomes, notes, err := LoadOutcomes(ctx, store, s)
-	notes = append(s.KeptApartNotes(), notes...)
+	notes = append(s.keptApartAndErrorNotes(ctx, store), notes...)
 	if err != nil {
 		return nil, notes, err
 	}
@@ -210,7 +228,7 @@ type BalanceStats struct{}
 // database's.
 func (BalanceStats) Compute(ctx context.Context, store *db.DB, s Selection) (map[int64]analysis.BalanceSample, []string, error) {
 	outcomes, notes, err := LoadOutcomes(ctx, store, s)
-	notes = append(s.KeptApartNotes(), notes...)
+	notes = append(s.keptApartAndErrorNotes(ctx, store), notes...)
 	if err != nil {
 		return nil, notes, err
 	}
@@ -238,7 +256,7 @@ func (em EmotionsStats) Compute(ctx context.Context, store *db.DB, s Selection) 
 		return analysis.EmotionsResult{}, nil, err
 	}
 	outcomes, notes, err := LoadOutcomes(ctx, store, s)
-	notes = append(s.KeptApartNotes(), notes...)
+	notes = append(s.keptApartAndErrorNotes(ctx, store), notes...)
 	if err != nil {
 		return analysis.EmotionsResult{}, notes, err
 	}
@@ -249,7 +267,7 @@ func (em EmotionsStats) Compute(ctx context.Context, store *db.DB, s Selection) 
 // pass1 computes the per-task pass^1 rows of s and the task outcomes
 // behind them, noting the runs pooling kept apart and the overlaps.
 func pass1(ctx context.Context, store *db.DB, s Selection) ([]analysis.PassKRow, TaskSet, []string, error) {
-	notes := s.KeptApartNotes()
+	notes := s.keptApartAndErrorNotes(ctx, store)
 	rows, set, err := ComputePassK(ctx, store, s, nil, analysis.PassKOptions{Convention: analysis.PerTask, Ks: []int{1}})
 	if err != nil {
 		return nil, TaskSet{}, notes, err

@@ -57,7 +57,7 @@ func TestRun_CircuitBreaker(t *testing.T) {
 	}
 
 	note := "run 1 (llm:fake-agent-retail-with-emotions): 8 trajectories ended in an infrastructure error"
-	for _, args := range [][]string{{"runs"}, {"stats", "passk"}} {
+	for _, args := range [][]string{{"runs"}, {"stats", "passk"}, {"stats", "gap"}, {"stats", "emotions"}, {"stats", "abandonment"}, {"stats", "balance"}, {"stats", "generalization"}} {
 		r := runCLI(t, "", append([]string{"--db", dbPath}, args...)...)
 		if r.code != 0 || !strings.Contains(r.stderr, note) || !strings.Contains(r.stderr, "counted as failures; run them again with `emobench run --resume 1`") {
 			t.Errorf("%s: exit %d, stderr %q: want the note %q", args, r.code, r.stderr, note)
