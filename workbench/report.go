@@ -70,7 +70,7 @@ func (opts ReportOptions) Build(ctx context.Context, store *db.DB, s Selection) 
 		}
 		d.Runs = append(d.Runs, ReportRun(sum, rewards[sum.ID]))
 	}
-	notes := s.KeptApartNotes()
+	notes := s.keptApartAndErrorNotes(ctx, store)
 	d.Units = map[int64]string{}
 	for _, u := range s.Units.List() {
 		d.Units[u.ID] = u.Label(s.Names)
