@@ -17,8 +17,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// writeTasksFile writes the first n test tasks of domain as a tasks file
-// and returns its path and sha256.
+// writeTasksFile writes the first n train tasks of domain as a tasks file
+// and returns its path and sha256 (train: tracer filter keeps test-split
+// tasks out of a selection).
 func writeTasksFile(t *testing.T, domain string, n int) (string, string) {
 	t.Helper()
 	dom, err := all.Find(domain)
@@ -27,12 +28,12 @@ func writeTasksFile(t *testing.T, domain string, n int) (string, string) {
 	}
 	var tasks []emobench.TaskSpec
 	for _, task := range dom.Tasks() {
-		if task.Split == emobench.SplitTest && len(tasks) < n {
+		if task.Split == emobench.SplitTrain && len(tasks) < n {
 			tasks = append(tasks, task)
 		}
 	}
 	if len(tasks) < n {
-		t.Fatalf("%s has %d test tasks, want %d", domain, len(tasks), n)
+		t.Fatalf("%s has %d train tasks, want %d", domain, len(tasks), n)
 	}
 	data, err := json.Marshal(tasks)
 	if err != nil {
@@ -154,7 +155,7 @@ func TestTracerCollect_Generated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := db.TaskSet{Name: "set7", Domain: "retail", Split: emobench.SplitTest, GeneratorVersion: "test", Seed: 7}
+	set := db.TaskSet{Name: "set7", Domain: "retail", Split: emobench.SplitTrain, GeneratorVersion: "test", Seed: 7}
 	if _, err := store.CreateTaskSet(t.Context(), set, tasks, false); err != nil {
 		t.Fatal(err)
 	}
@@ -277,5 +278,42 @@ func TestTracerFilter_NonFiniteBounds(t *testing.T) {
 				t.Errorf("%v %v: exit %d, stderr %q; want %d naming %s", args, mode, r.code, r.stderr, exitUsage, args[0])
 			}
 		}
+	}
+}
+
+// tracer filter without --run takes every run, but keeps the test split
+// out of the selection: it says how many trajectories it excluded, in the
+// funnel and in the summary, and --allow-test-tasks keeps them with a
+// warning.
+func TestTracerFilter_ExcludesTestTasks(t *testing.T) {
+	t.Parallel()
+	dbPath := filepath.Join(t.TempDir(), "split.db")
+	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--tasks", "2", "--condition", "with-emotions", "--agent", "oracle", "--user", "scripted")
+	tasks, _ := writeTasksFile(t, "retail", 2)
+	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks", tasks, "--agent", "oracle", "--user", "scripted", "--condition", "with-emotions")
+
+	out := mustRun(t, "--db", dbPath, "tracer", "filter", "--name", "sft")
+	if want := "selection sft (id 1): 2 of 4 trajectories kept; 2 of test-split tasks excluded (--allow-test-tasks keeps them)"; !strings.Contains(out, want) {
+		t.Errorf("filter summary does not say %q:\n%s", want, out)
+	}
+	if !strings.Contains(out, "test_excluded") {
+		t.Errorf("funnel table has no test_excluded column:\n%s", out)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(mustRun(t, "--db", dbPath, "tracer", "funnel", "--selection", "sft", "--format", "json")), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if total := rows[len(rows)-1]; total["test_excluded"] != 2.0 || total["kept"] != 2.0 {
+		t.Errorf("stored funnel total %v: want 2 test_excluded, 2 kept", total)
+	}
+	// The kept trajectories are the collection's (run 2), none of run 1's.
+	if got := sqlInt(t, dbPath, "SELECT COUNT(*) FROM selection_trajectories s JOIN trajectories t ON t.id = s.trajectory_id WHERE t.run_id = 1"); got != 0 {
+		t.Errorf("%d test-split trajectories in the selection, want 0", got)
+	}
+
+	r := runCLI(t, "", "--db", dbPath, "tracer", "filter", "--name", "all", "--allow-test-tasks")
+	if r.code != 0 || !strings.Contains(r.stdout, "4 of 4 trajectories kept") ||
+		!strings.Contains(r.stderr, "warning: 2 kept trajectories are of test-split tasks (--allow-test-tasks): training on them leaks the test set") {
+		t.Errorf("--allow-test-tasks: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }

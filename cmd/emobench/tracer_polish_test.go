@@ -26,7 +26,8 @@ func importedRunDB(t *testing.T) string {
 func TestTracerExport_ErrNoRecords(t *testing.T) {
 	dbPath := importedRunDB(t)
 	out := filepath.Join(t.TempDir(), "train.jsonl")
-	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", out)
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--name", "kept")
+	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "openai", "--out", out)
 	if got, want := r.code, exitFailure; got != want {
 		t.Fatalf("exit %d, want %d; stderr %q", got, want, r.stderr)
 	}
