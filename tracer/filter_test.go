@@ -268,7 +268,7 @@ func TestFilter_ExcludesTestSplit(t *testing.T) {
 	stored := oneFactTask("s1", "anger")
 	stored.Split = emobench.SplitTest
 	sameID := oneFactTask("retail-test-000", "anger") // another task under the test task's id
-	twin := test // the test task under another emotion, stored as train
+	twin := test                                      // the test task under another emotion, stored as train
 	twin.Split, twin.Emotion = emobench.SplitTrain, emobench.EmotionProfile{Family: "fear"}
 	run("split-test", &emobench.RunSpec{Split: "test"}, oneFactTask("c1", "anger"))
 	run("test-set", &emobench.RunSpec{Split: "train", TaskSet: "test-set"}, oneFactTask("c2", "anger"))
