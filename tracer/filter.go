@@ -106,7 +106,7 @@ func FunnelFamily(condition, family string) string {
 // name clash is db's ECONFLICT error; a missing name is EINVALID.
 func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult, error) {
 	if !req.DryRun && req.Name == "" {
-		return FilterResult{}, emobench.Errorf(emobench.EINVALID, "tracer filter needs --name for the selection it stores (or --dry-run)")
+		return FilterResult{}, emobench.Errorf(emobench.EINVALID, "tracer filter: a selection needs a name (or a dry run)")
 	}
 	rows, err := store.ListFilterTrajectories(ctx, req.Runs)
 	if err != nil {

@@ -26,10 +26,10 @@ func tracerFilterCommand(e *env) *cli.Command {
 			"dependence is unknown (an imported task without a scenario) is dropped under a bound, kept without.\n" +
 			"User dependence left NULL (runs stored before it was recorded) is computed now and stored with the\n" +
 			"selection. The funnel per domain and emotion family (none: the without-emotions condition) is\n" +
-			"printed and stored with the kept set as selection --name, all in one transaction; --dry-run\n" +
+			"printed and stored with the kept set as selection --selection, all in one transaction; --dry-run\n" +
 			"stores nothing. `emobench tracer funnel --selection NAME` prints a stored funnel again.\n\n" +
 			"Example:\n" +
-			"   emobench --db runs.db tracer filter --run 1 --run 2 --max-user-dependence 2 --name sft-retail\n" +
+			"   emobench --db runs.db tracer filter --run 1 --run 2 --max-user-dependence 2 --selection sft-retail\n" +
 			"   emobench --db runs.db tracer filter --dry-run --format json",
 		Flags: []cli.Flag{
 			runFlag(),
@@ -37,7 +37,7 @@ func tracerFilterCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "drop-unsatisfied", Value: true, Usage: "drop trajectories the user abandoned (user_unsatisfied); the default"},
 			&cli.BoolFlag{Name: "keep-unsatisfied", Usage: "keep trajectories the user abandoned (--drop-unsatisfied=false)"},
 			&cli.Float64Flag{Name: "max-user-dependence", Usage: "keep only trajectories whose user_turns_per_fact is at most this (equal is kept); default no bound"},
-			&cli.StringFlag{Name: "name", Usage: "name of the stored selection (required unless --dry-run)"},
+			&cli.StringFlag{Name: "selection", Usage: "`NAME` of the stored selection (required unless --dry-run)"},
 			&cli.BoolFlag{Name: "replace", Usage: "replace a stored selection of that name"},
 			&cli.BoolFlag{Name: "allow-test-tasks", Usage: "keep trajectories of test-split tasks (excluded by default: they leak the test set)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the funnel and store nothing"},
@@ -62,7 +62,7 @@ func tracerFilter(c *cli.Context, e *env) error {
 	req := tracer.FilterRequest{
 		Criteria:  analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"), AllowTestTasks: c.Bool("allow-test-tasks")},
 		TestTasks: workbench.EmbeddedTestTasks(),
-		Name:      strings.TrimSpace(c.String("name")), Replace: c.Bool("replace"), DryRun: c.Bool("dry-run"),
+		Name:      strings.TrimSpace(c.String("selection")), Replace: c.Bool("replace"), DryRun: c.Bool("dry-run"),
 	}
 	if c.IsSet("max-user-dependence") {
 		x := c.Float64("max-user-dependence")
@@ -72,10 +72,10 @@ func tracerFilter(c *cli.Context, e *env) error {
 		req.Criteria.MaxUserDependence = &x
 	}
 	if !req.DryRun && req.Name == "" {
-		return usagef("tracer filter needs --name for the selection it stores (or --dry-run to store nothing)")
+		return usagef("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
 	}
 	if req.DryRun && (req.Name != "" || req.Replace) {
-		return usagef("--dry-run stores nothing: drop --name and --replace")
+		return usagef("--dry-run stores nothing: drop --selection and --replace")
 	}
 	var store *db.DB
 	var err error

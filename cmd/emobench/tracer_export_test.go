@@ -15,7 +15,7 @@ func nativeRunDB(t *testing.T) string {
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
 	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--split", "train", "--tasks", "2", "--condition", "with-emotions",
 		"--agent", "oracle", "--user", "scripted", "--name", "oracle-retail")
-	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "oracle-retail", "--name", "kept")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "oracle-retail", "--selection", "kept")
 	return dbPath
 }
 
@@ -166,7 +166,7 @@ func TestRunsRm_ShrinksSelection(t *testing.T) {
 	dbPath := nativeRunDB(t)
 	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--split", "train", "--tasks", "2", "--condition", "without-emotions",
 		"--agent", "oracle", "--user", "scripted", "--name", "oracle-retail-2")
-	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--run", "2", "--name", "k1")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--run", "2", "--selection", "k1")
 	if r := runCLI(t, "", "--db", dbPath, "tracer", "funnel", "--selection", "k1"); r.code != 0 || strings.Contains(r.stderr, "warning") {
 		t.Fatalf("funnel of an intact selection: exit %d, stderr %q", r.code, r.stderr)
 	}
