@@ -16,7 +16,7 @@ import (
 )
 
 // TaskSetSHA256 is the hex sha256 of tasks as one JSON array (encoding/json
-// of the specs): what `tracer collect --generated NAME` records as the
+// of the specs): what `tracer collect --task-set NAME` records as the
 // task set's sha256 in the runs' config (RunSpec.TaskSetSHA256).
 func TaskSetSHA256(tasks []emobench.TaskSpec) string {
 	b, err := json.Marshal(tasks)
