@@ -22,6 +22,10 @@ type FilterCriteria struct {
 	// bound; under a bound, a trajectory whose dependence is unknown (an
 	// imported task without a scenario) is dropped.
 	MaxUserDependence *float64 `json:"max_user_dependence,omitempty"`
+	// AllowTestTasks keeps trajectories of test-split tasks
+	// (FunnelTrajectory.TestSplit); false (the default) drops them first,
+	// so that no test task becomes training data.
+	AllowTestTasks bool `json:"allow_test_tasks"`
 }
 
 // FunnelTrajectory is one collected trajectory as the filter sees it.
@@ -38,6 +42,9 @@ type FunnelTrajectory struct {
 	// UserTurnsPerFact is the trajectory's user dependence; nil when
 	// unknown.
 	UserTurnsPerFact *float64
+	// TestSplit is set when the trajectory's task is a test-split task (the
+	// caller decides: the task, its run or its task set says test).
+	TestSplit bool
 }
 
 // FunnelStage is how far a trajectory got through the filter.
@@ -45,7 +52,8 @@ type FunnelStage int
 
 // Funnel stages, in order: a trajectory is dropped at the first it fails.
 const (
-	DroppedFailed    FunnelStage = iota // reward below MinReward, or not evaluated
+	DroppedTest      FunnelStage = iota // a test-split task, without AllowTestTasks
+	DroppedFailed                       // reward below MinReward, or not evaluated
 	DroppedAbandoned                    // user_unsatisfied, without KeepAbandoned
 	DroppedDependent                    // user dependence above the bound, or unknown under one
 	StageKept                           // kept
@@ -54,6 +62,8 @@ const (
 // FilterStage returns the stage t reaches under c.
 func FilterStage(t FunnelTrajectory, c FilterCriteria) FunnelStage {
 	switch {
+	case t.TestSplit && !c.AllowTestTasks:
+		return DroppedTest
 	case !t.Evaluated || t.Reward == nil || *t.Reward < c.MinReward-emobench.PassTolerance:
 		return DroppedFailed
 	case t.Abandoned && !c.KeepAbandoned:
@@ -66,15 +76,19 @@ func FilterStage(t FunnelTrajectory, c FilterCriteria) FunnelStage {
 
 // FunnelRow is the funnel of one (domain, emotion family), or of every
 // trajectory (Domain and Family empty). Each count is at most the one
-// before it, from Collected on.
+// before it, from Collected on; TestExcluded is taken from Collected
+// before Passed (Passed ≤ Collected − TestExcluded).
 type FunnelRow struct {
 	Domain string `json:"domain"`
 	Family string `json:"family"`
 	// Generated counts the tasks behind the row: the caller's count (the
 	// task set's tasks) when given, else the distinct tasks collected.
-	Generated        int `json:"generated"`
-	Collected        int `json:"collected"`         // trajectories
-	Passed           int `json:"passed"`            // reward ≥ MinReward
+	Generated int `json:"generated"`
+	Collected int `json:"collected"` // trajectories
+	// TestExcluded counts the collected trajectories dropped first as
+	// test-split tasks (none under AllowTestTasks).
+	TestExcluded     int `json:"test_excluded"`
+	Passed           int `json:"passed"`            // of the others, reward ≥ MinReward
 	NotAbandoned     int `json:"not_abandoned"`     // of those, not dropped as abandoned
 	WithinDependence int `json:"within_dependence"` // of those, within MaxUserDependence
 	Kept             int `json:"kept"`              // kept: WithinDependence, as no later step drops
@@ -105,7 +119,7 @@ type Generated struct {
 
 // CountFunnel runs every trajectory through FilterStage and counts, per
 // (domain, family) and in total, how many reach each stage: generated →
-// collected → passed → not abandoned → within dependence → kept.
+// collected → (test-split excluded) → passed → not abandoned → within dependence → kept.
 // generated, when not nil, gives the Generated counts (a row it lacks
 // counts 0; a group it has without trajectories gets a row); nil counts
 // the distinct task keys collected (the total's: distinct (domain, task)
@@ -129,6 +143,9 @@ func CountFunnel(trajs []FunnelTrajectory, c FilterCriteria, generated *Generate
 		}
 		stage := FilterStage(t, c)
 		r.Collected++
+		if stage == DroppedTest {
+			r.TestExcluded++
+		}
 		if stage > DroppedFailed {
 			r.Passed++
 		}
@@ -164,6 +181,7 @@ func CountFunnel(trajs []FunnelTrajectory, c FilterCriteria, generated *Generate
 	})
 	for _, r := range f.Rows {
 		f.Total.Collected += r.Collected
+		f.Total.TestExcluded += r.TestExcluded
 		f.Total.Passed += r.Passed
 		f.Total.NotAbandoned += r.NotAbandoned
 		f.Total.WithinDependence += r.WithinDependence

@@ -32,6 +32,8 @@ func TestFilterStage_Boundaries(t *testing.T) {
 		{"dependence unknown under a bound", FunnelTrajectory{Reward: ptr(1), Evaluated: true}, bound, DroppedDependent},
 		{"dependence unknown without a bound", FunnelTrajectory{Reward: ptr(1), Evaluated: true}, FilterCriteria{MinReward: 1}, StageKept},
 		{"failed before abandoned", FunnelTrajectory{Reward: ptr(0), Evaluated: true, Abandoned: true}, FilterCriteria{MinReward: 1}, DroppedFailed},
+		{"test split dropped first", FunnelTrajectory{Reward: ptr(0), Evaluated: true, TestSplit: true}, FilterCriteria{MinReward: 1}, DroppedTest},
+		{"test split kept by flag", FunnelTrajectory{Reward: ptr(1), Evaluated: true, TestSplit: true}, FilterCriteria{MinReward: 1, AllowTestTasks: true}, StageKept},
 	}
 	for _, tt := range tests {
 		if got := FilterStage(tt.t, tt.c); got != tt.want {
@@ -104,6 +106,24 @@ func TestCountFunnel_GeneratedGiven(t *testing.T) {
 	// Without a bound and with abandoned kept: 1, 2 and 4 are kept.
 	if got, want := f.Total, (FunnelRow{Generated: 12, Collected: 4, Passed: 3, NotAbandoned: 3, WithinDependence: 3, Kept: 3}); got != want {
 		t.Fatalf("total = %+v, want %+v", got, want)
+	}
+}
+
+// Test-split trajectories are counted as excluded and go no further,
+// whatever their reward; AllowTestTasks keeps them in the funnel.
+func TestCountFunnel_TestExcluded(t *testing.T) {
+	trajs := funnelFixture()[:4] // retail/anger: 1 kept, 2 abandoned, 3 failed, 4 passed
+	trajs[0].TestSplit, trajs[2].TestSplit = true, true
+	f := CountFunnel(trajs, FilterCriteria{MinReward: 1}, nil)
+	if got, want := f.Total, (FunnelRow{Generated: 2, Collected: 4, TestExcluded: 2, Passed: 2, NotAbandoned: 1, WithinDependence: 1, Kept: 1}); got != want {
+		t.Fatalf("total = %+v, want %+v", got, want)
+	}
+	if got, want := f.Kept, []int64{4}; !slices.Equal(got, want) {
+		t.Fatalf("kept = %v, want %v", got, want)
+	}
+	f = CountFunnel(trajs, FilterCriteria{MinReward: 1, AllowTestTasks: true}, nil)
+	if got, want := f.Total.TestExcluded, 0; got != want || !slices.Equal(f.Kept, []int64{1, 4}) {
+		t.Fatalf("with AllowTestTasks: test excluded %d, kept %v; want 0, [1 4]", got, f.Kept)
 	}
 }
 

@@ -64,6 +64,9 @@ type FilterTrajectory struct {
 	// computed. HasScenario says whether it can be (a native task).
 	UserTurnsPerFact *float64
 	HasScenario      bool
+	// TaskSplit is the task's stored split: test or train; "" for an
+	// imported task.
+	TaskSplit string
 }
 
 // ListFilterTrajectories returns the trajectories of runIDs (of every run
@@ -83,6 +86,7 @@ func (db *DB) ListFilterTrajectories(ctx context.Context, runIDs []int64) ([]Fil
 			ID: r.ID, RunID: r.RunID, Domain: r.Domain, Condition: r.Condition, SourceFormat: r.SourceFormat, TaskKey: r.TaskKey, Family: r.EmotionFamily.String,
 			Reward: floatPtr(r.Reward), Evaluated: r.Evaluated == 1, TerminationReason: emobench.TerminationReason(r.TerminationReason),
 			UserTurnsPerFact: floatPtr(r.UserTurnsPerFact), HasScenario: r.HasScenario == 1,
+			TaskSplit: r.TaskSplit,
 		}
 	}
 	return out, nil

@@ -39,20 +39,24 @@ type KeptFamilies struct {
 const keptFamiliesChartID = "chart-tracer-families"
 
 // tracerSections lays out sel (nil: none) as the report's Tracer charts:
-// the funnel of its totals, trajectories from collected to kept, and the
+// the funnel of its totals, trajectories from collected (then not
+// test-split, when some were excluded) to kept, and the
 // kept trajectories per emotion family.
 func tracerSections(sel *TracerSelection, in *Input) {
 	if sel == nil {
 		return
 	}
 	t := sel.Funnel.Total
+	stages := []FunnelStage{{Name: "collected", Count: t.Collected}}
+	if t.TestExcluded > 0 {
+		stages = append(stages, FunnelStage{Name: "not test-split", Count: t.Collected - t.TestExcluded})
+	}
 	in.Funnel = Funnel{
 		Title: "Tracer funnel: selection " + sel.Name,
 		Unit:  "trajectories",
-		Stages: []FunnelStage{
-			{Name: "collected", Count: t.Collected}, {Name: "passed", Count: t.Passed}, {Name: "not abandoned", Count: t.NotAbandoned},
-			{Name: "within dependence", Count: t.WithinDependence}, {Name: "kept", Count: t.Kept},
-		},
+		Stages: append(stages,
+			FunnelStage{Name: "passed", Count: t.Passed}, FunnelStage{Name: "not abandoned", Count: t.NotAbandoned},
+			FunnelStage{Name: "within dependence", Count: t.WithinDependence}, FunnelStage{Name: "kept", Count: t.Kept}),
 		Caption: fmt.Sprintf("The trajectories were collected on %d %s; %d have no known user dependence.", t.Generated, tasksWord(sel.GeneratedFromTaskSets), t.DependenceUnknown) +
 			commandNote(sel.Command),
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"slices"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
@@ -15,7 +16,7 @@ import (
 )
 
 // TaskSetSHA256 is the hex sha256 of tasks as one JSON array (encoding/json
-// of the specs): what `tracer collect --generated NAME` records as the
+// of the specs): what `tracer collect --task-set NAME` records as the
 // task set's sha256 in the runs' config (RunSpec.TaskSetSHA256).
 func TaskSetSHA256(tasks []emobench.TaskSpec) string {
 	b, err := json.Marshal(tasks)
@@ -59,7 +60,8 @@ func CollectedTasks(ctx context.Context, store *db.DB, spec emobench.RunSpec) ([
 }
 
 // generatedCounts counts, per funnel row (domain, family), the tasks of
-// the task sets runIDs' runs collected (CollectedTasks): a run under the
+// the task sets runIDs' runs collected (CollectedTasks; those the run's
+// config lists when it lists some): a run under the
 // without-emotions condition adds its tasks to family "none", another to
 // each task's family; a task is counted once per row, and once in the
 // total. It returns nil when
@@ -92,8 +94,8 @@ func generatedCounts(ctx context.Context, store *db.DB, runIDs []int64) (*analys
 			return nil, err
 		}
 		for _, t := range tasks {
-			if t.Domain != r.Domain {
-				continue
+			if t.Domain != r.Domain || (len(spec.Tasks) > 0 && !slices.Contains(spec.Tasks, t.ID)) {
+				continue // another domain's, or not picked (collect --tasks IDS)
 			}
 			g := analysis.FunnelGroup{Domain: r.Domain, Family: FunnelFamily(string(r.Condition), t.Emotion.Family)}
 			if seen[g] == nil {

@@ -32,10 +32,9 @@ const (
 
 // ExportConfig says what Export writes.
 type ExportConfig struct {
-	// Selection names a stored selection (tracer filter --name); when
-	// empty, RunIDs are exported whole. One of the two must be given.
+	// Selection names the stored selection (tracer filter) whose kept
+	// trajectories are exported; required.
 	Selection string
-	RunIDs    []int64
 	Format    sft.Format
 	// Domain returns a domain's policy and tools by name, false when there
 	// is no such domain (the CLI passes one over domains/all).
@@ -47,7 +46,8 @@ type ExportConfig struct {
 	Strict bool
 }
 
-// Export writes the records of cfg's trajectories onto w as JSON lines of
+// Export writes the records of the trajectories of cfg's selection (the
+// kept ones: tracer filter drops failed and test-split trajectories) onto w as JSON lines of
 // cfg.Format, in trajectory-id order, and returns their stats. Stats count
 // each record under its funnel family (FunnelFamily, as tracer filter's
 // funnel does): none under the without-emotions condition, unlabelled for a
@@ -66,6 +66,9 @@ func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.S
 	if _, err := sft.ParseFormat(string(cfg.Format)); err != nil {
 		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: %v", err)
 	}
+	if cfg.Selection == "" {
+		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: give a selection (tracer filter stores one)")
+	}
 	// One read transaction: a run deleted meanwhile (runs rm) is exported
 	// whole or not at all, never as records without their messages.
 	d, release, err := d.Snapshot(ctx)
@@ -73,27 +76,11 @@ func Export(ctx context.Context, d *db.DB, w io.Writer, cfg ExportConfig) (sft.S
 		return sft.Stats{}, fmt.Errorf("tracer export: %w", err)
 	}
 	defer release()
-	var sources []func(yield func(db.ExportTrajectory, error) bool)
-	switch {
-	case cfg.Selection != "" && len(cfg.RunIDs) > 0:
-		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: give a selection or runs, not both")
-	case cfg.Selection != "":
-		id, err := d.FindSelectionID(ctx, cfg.Selection)
-		if err != nil {
-			return sft.Stats{}, err
-		}
-		sources = append(sources, d.SelectionExportTrajectories(ctx, id))
-	case len(cfg.RunIDs) > 0:
-		seen := map[int64]bool{}
-		for _, id := range cfg.RunIDs {
-			if !seen[id] { // a run named twice is exported once
-				seen[id] = true
-				sources = append(sources, d.RunExportTrajectories(ctx, id))
-			}
-		}
-	default:
-		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: give a selection or at least one run")
+	selID, err := d.FindSelectionID(ctx, cfg.Selection)
+	if err != nil {
+		return sft.Stats{}, err
 	}
+	sources := []func(yield func(db.ExportTrajectory, error) bool){d.SelectionExportTrajectories(ctx, selID)}
 	sw := sft.NewWriter(w, cfg.Format)
 	if cfg.Tokenizer != nil {
 		sw.UseTokenizer(cfg.Tokenizer)

@@ -2,10 +2,12 @@ package tracer_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
@@ -45,11 +47,19 @@ func BenchmarkExport(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	// The selection of every trajectory, as tracer filter would store it.
+	sel := db.Selection{Name: "bench", CreatedAt: time.Now(), Criteria: json.RawMessage(`{}`), Counts: json.RawMessage(`{}`)}
+	for i := range n {
+		sel.TrajectoryIDs = append(sel.TrajectoryIDs, int64(i+1))
+	}
+	if _, err := store.CreateSelection(ctx, sel, nil, false); err != nil {
+		b.Fatal(err)
+	}
 	for _, f := range sft.Formats {
 		b.Run(string(f), func(b *testing.B) {
 			var written int64
 			for b.Loop() {
-				stats, err := tracer.Export(ctx, store, io.Discard, tracer.ExportConfig{RunIDs: []int64{runID}, Format: f, Domain: lookupDomain})
+				stats, err := tracer.Export(ctx, store, io.Discard, tracer.ExportConfig{Selection: "bench", Format: f, Domain: lookupDomain})
 				if err != nil {
 					b.Fatal(err)
 				}

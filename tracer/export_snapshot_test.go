@@ -3,10 +3,12 @@ package tracer_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
@@ -64,13 +66,21 @@ func TestExport_OneSnapshot(t *testing.T) {
 			}
 		}
 	}
+	// The selection of every trajectory, as tracer filter would store it.
+	sel := db.Selection{Name: "all", CreatedAt: time.Now(), Criteria: json.RawMessage(`{}`), Counts: json.RawMessage(`{}`)}
+	for i := range 2 * n {
+		sel.TrajectoryIDs = append(sel.TrajectoryIDs, int64(i+1))
+	}
+	if _, err := store.CreateSelection(ctx, sel, nil, false); err != nil {
+		t.Fatal(err)
+	}
 	ro, err := db.OpenReadOnly(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ro.Close()
 	out := &deleteOnFirstWrite{store: store, runs: runs}
-	stats, err := tracer.Export(ctx, ro, out, tracer.ExportConfig{RunIDs: runs, Format: sft.FormatOpenAI, Domain: lookupDomain})
+	stats, err := tracer.Export(ctx, ro, out, tracer.ExportConfig{Selection: "all", Format: sft.FormatOpenAI, Domain: lookupDomain})
 	if out.err != nil {
 		t.Fatalf("runs rm during the export: %v", out.err)
 	}
@@ -84,7 +94,7 @@ func TestExport_OneSnapshot(t *testing.T) {
 		t.Fatalf("%d lines written, want %d", got, 2*n)
 	}
 	// The deletion did happen: a new export finds nothing.
-	if _, err := tracer.Export(ctx, ro, &bytes.Buffer{}, tracer.ExportConfig{RunIDs: runs, Format: sft.FormatOpenAI, Domain: lookupDomain}); err == nil {
+	if _, err := tracer.Export(ctx, ro, &bytes.Buffer{}, tracer.ExportConfig{Selection: "all", Format: sft.FormatOpenAI, Domain: lookupDomain}); err == nil {
 		t.Fatal("export after runs rm: no error, want no record written")
 	}
 }

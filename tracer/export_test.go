@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -235,23 +236,14 @@ func TestExport_Selection(t *testing.T) {
 	}
 }
 
-func TestExport_Runs(t *testing.T) {
-	f := newFixture(t)
-	_, s := f.export(t, tracer.ExportConfig{RunIDs: []int64{f.runs["retail-native"], f.runs["imported"], f.runs["retail-native"]}, Format: sft.FormatShareGPT})
-	if s.Records != 3 {
-		t.Errorf("records = %d, want 3", s.Records)
-	}
-	if diff := cmp.Diff(map[sft.Reason]int{sft.ReasonArgumentsSchema: 1, sft.ReasonUnansweredCall: 1}, s.Invalid); diff != "" {
-		t.Errorf("invalid (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(map[string]int{tracer.SkipImported: 1}, s.Skipped); diff != "" {
-		t.Errorf("skipped (-want +got):\n%s", diff)
-	}
-}
-
 func TestExport_Errors(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
+	sel := db.Selection{Name: "skipped", CreatedAt: time.Now(), Criteria: json.RawMessage(`{}`), Counts: json.RawMessage(`{}`),
+		TrajectoryIDs: []int64{f.ids["i-1"], f.ids["b-1"]}}
+	if _, err := f.store.CreateSelection(ctx, sel, nil, false); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		cfg  tracer.ExportConfig
@@ -259,10 +251,9 @@ func TestExport_Errors(t *testing.T) {
 		want string
 	}{
 		{"no selection", tracer.ExportConfig{Selection: "nosuch", Format: sft.FormatOpenAI}, emobench.ENOTFOUND, `no selection named "nosuch"`},
-		{"nothing named", tracer.ExportConfig{Format: sft.FormatOpenAI}, emobench.EINVALID, "give a selection or at least one run"},
-		{"both", tracer.ExportConfig{Selection: "kept", RunIDs: []int64{1}, Format: sft.FormatOpenAI}, emobench.EINVALID, "not both"},
+		{"nothing named", tracer.ExportConfig{Format: sft.FormatOpenAI}, emobench.EINVALID, "give a selection"},
 		{"bad format", tracer.ExportConfig{Selection: "kept", Format: "alpaca"}, emobench.EINVALID, "alpaca"},
-		{"nothing written", tracer.ExportConfig{RunIDs: []int64{f.runs["imported"], f.runs["bakery"]}, Format: sft.FormatOpenAI}, "", "no record written (0 failed validation, 2 skipped)"},
+		{"nothing written", tracer.ExportConfig{Selection: "skipped", Format: sft.FormatOpenAI}, "", "no record written (0 failed validation, 2 skipped)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

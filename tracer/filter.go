@@ -22,6 +22,11 @@ type FilterRequest struct {
 	// run.
 	Runs     []int64
 	Criteria analysis.FilterCriteria
+	// TestTasks are the embedded test tasks of every domain
+	// (workbench.EmbeddedTestTasks): a trajectory of one of them (by
+	// domain and id) is test-split and dropped unless
+	// Criteria.AllowTestTasks (see testSplit for the other signs).
+	TestTasks []emobench.TaskSpec
 	// Name names the stored selection; Replace replaces a stored one of
 	// that name (otherwise a clash is an ECONFLICT error).
 	Name    string
@@ -60,6 +65,9 @@ type FilterResult struct {
 	// that is still there unchanged); otherwise they are the distinct
 	// tasks collected. The criteria record stores it too.
 	GeneratedFromTaskSets bool
+	// TestKept counts the kept trajectories of test-split tasks (only under
+	// Criteria.AllowTestTasks); Funnel.Total.TestExcluded those dropped.
+	TestKept int
 	// ImportedRuns are the runs, by id, of kept trajectories that were
 	// imported from another harness (not emobench run): tracer export
 	// skips them (SkipImported).
@@ -89,14 +97,16 @@ func FunnelFamily(condition, family string) string {
 // Filter runs the interaction-aware filter over req.Runs' trajectories:
 // it computes the user dependence of those whose is NULL and whose task
 // has a scenario (imported tasks have none: their dependence stays
-// unknown), counts the funnel (analysis.CountFunnel) and, unless DryRun,
+// unknown), marks the trajectories of test-split tasks (testSplit; the
+// funnel drops them first unless Criteria.AllowTestTasks), counts the
+// funnel (analysis.CountFunnel) and, unless DryRun,
 // stores the kept trajectories as selection req.Name with its criteria,
 // its counts and the computed dependence, in one transaction. Errors: a
 // stored trajectory whose scenario or messages do not decode names it; a
 // name clash is db's ECONFLICT error; a missing name is EINVALID.
 func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult, error) {
 	if !req.DryRun && req.Name == "" {
-		return FilterResult{}, emobench.Errorf(emobench.EINVALID, "tracer filter needs --name for the selection it stores (or --dry-run)")
+		return FilterResult{}, emobench.Errorf(emobench.EINVALID, "tracer filter: a selection needs a name (or a dry run)")
 	}
 	rows, err := store.ListFilterTrajectories(ctx, req.Runs)
 	if err != nil {
@@ -108,6 +118,11 @@ func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult,
 			return FilterResult{}, err
 		}
 	}
+	split, err := newTestSplit(ctx, store, req.TestTasks, res.Criteria.Runs)
+	if err != nil {
+		return FilterResult{}, err
+	}
+	testTraj := map[int64]bool{}
 	computed := map[int64]db.Dependence{}
 	importedRun := map[int64]int64{} // trajectory id → its imported run's id
 	trajs := make([]analysis.FunnelTrajectory, len(rows))
@@ -133,8 +148,9 @@ func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult,
 		trajs[i] = analysis.FunnelTrajectory{
 			ID: r.ID, Domain: r.Domain, Family: FunnelFamily(r.Condition, r.Family), TaskKey: r.TaskKey,
 			Reward: r.Reward, Evaluated: r.Evaluated, Abandoned: r.TerminationReason == emobench.TerminationUserUnsatisfied,
-			UserTurnsPerFact: perFact,
+			UserTurnsPerFact: perFact, TestSplit: split.test(r),
 		}
+		testTraj[r.ID] = trajs[i].TestSplit
 	}
 	res.Backfilled = len(computed)
 	generated, err := generatedCounts(ctx, store, res.Criteria.Runs)
@@ -145,6 +161,9 @@ func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult,
 	res.Criteria.GeneratedFromTaskSets = res.GeneratedFromTaskSets
 	res.Funnel = analysis.CountFunnel(trajs, req.Criteria, generated)
 	for _, id := range res.Funnel.Kept {
+		if testTraj[id] {
+			res.TestKept++
+		}
 		if run, ok := importedRun[id]; ok && !slices.Contains(res.ImportedRuns, run) {
 			res.ImportedRuns = append(res.ImportedRuns, run)
 		}

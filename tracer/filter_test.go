@@ -231,3 +231,71 @@ func TestFilter_Boundaries(t *testing.T) {
 		t.Fatalf("abandoned kept: kept %v, want %v", got, want)
 	}
 }
+
+// A selection holds no test-split task unless AllowTestTasks: a run whose
+// config says split test, a run of a stored test task set, a task stored
+// as test, an embedded test task by domain and id (also with other content
+// or another emotion), are all excluded and counted; a train task is kept.
+func TestFilter_ExcludesTestSplit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := openDB(t)
+	test := emobench.TaskSpec{
+		ID: "retail-test-000", Domain: "retail", Split: emobench.SplitTest, Instruction: "cancel T",
+		Emotion:  emobench.EmotionProfile{Family: "anger"},
+		Scenario: emobench.Scenario{Facts: map[string]string{"order_id": "#WT"}, Requests: []emobench.Request{{Text: "cancel"}}},
+		Actions:  []emobench.Action{{Name: "cancel_pending_order", Arguments: json.RawMessage(`{"order_id":"#WT"}`)}},
+	}
+	set := db.TaskSet{Name: "test-set", Domain: "retail", Split: emobench.SplitTest, GeneratorVersion: "t", Seed: 1}
+	if _, err := store.CreateTaskSet(ctx, set, []emobench.TaskSpec{test}, false); err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, spec *emobench.RunSpec, tasks ...emobench.Task) {
+		r := emobench.Run{Name: name, SourceFormat: emobench.SourceNative, Domain: "retail", Condition: emobench.ConditionWithEmotions}
+		if spec != nil {
+			r.Config = spec.Encode()
+		}
+		id, err := store.CreateRun(ctx, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, task := range tasks {
+			if err := store.AppendTrajectory(ctx, id, episode(task, 0, 1, emobench.TerminationUserStop, 1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	stored := oneFactTask("s1", "anger")
+	stored.Split = emobench.SplitTest
+	sameID := oneFactTask("retail-test-000", "anger") // another task under the test task's id
+	twin := test                                      // the test task under another emotion, stored as train
+	twin.Split, twin.Emotion = emobench.SplitTrain, emobench.EmotionProfile{Family: "fear"}
+	run("split-test", &emobench.RunSpec{Split: "test"}, oneFactTask("c1", "anger"))
+	run("test-set", &emobench.RunSpec{Split: "train", TaskSet: "test-set"}, oneFactTask("c2", "anger"))
+	run("stored", nil, stored)
+	run("same-id", nil, sameID)
+	run("twin", nil, twin.Task())
+	run("train", &emobench.RunSpec{Split: "train"}, oneFactTask("k1", "anger"))
+
+	req := FilterRequest{Criteria: analysis.FilterCriteria{MinReward: 1}, TestTasks: []emobench.TaskSpec{test}, DryRun: true}
+	res, err := Filter(ctx, store, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Funnel.Total, (analysis.FunnelRow{Generated: 5, Collected: 6, TestExcluded: 5, Passed: 1, NotAbandoned: 1, WithinDependence: 1, Kept: 1}); got != want {
+		t.Fatalf("funnel total = %+v, want %+v", got, want)
+	}
+	if got, want := res.TestKept, 0; got != want {
+		t.Fatalf("test kept %d, want %d", got, want)
+	}
+	req.Criteria.AllowTestTasks = true
+	if res, err = Filter(ctx, store, req); err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Funnel.Total; got.TestExcluded != 0 || got.Kept != 6 || res.TestKept != 5 {
+		t.Fatalf("AllowTestTasks: funnel total %+v, test kept %d; want 0 excluded, 6 kept, 5 of them test", got, res.TestKept)
+	}
+	if !res.Criteria.AllowTestTasks {
+		t.Fatal("the criteria record does not say test tasks were allowed")
+	}
+}

@@ -80,6 +80,25 @@ func ListDomains() ([]DomainSummary, error) {
 	return out, nil
 }
 
+// EmbeddedTestTasks returns the embedded test-split tasks of every
+// registered domain, in domain order: what tracer filter keeps out of
+// training data (tracer.FilterRequest.TestTasks).
+func EmbeddedTestTasks() []emobench.TaskSpec {
+	var out []emobench.TaskSpec
+	for _, name := range all.Names() {
+		dom, err := all.Find(name)
+		if err != nil {
+			continue // Names lists only what Find finds
+		}
+		for _, t := range dom.Tasks() {
+			if t.Split == emobench.SplitTest {
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
 // SummarizeDomain counts dom's tools and tasks and describes its initial
 // database (a fresh environment's).
 func SummarizeDomain(dom sim.Domain) (DomainSummary, error) {

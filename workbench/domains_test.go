@@ -207,3 +207,25 @@ func TestSampleByKind(t *testing.T) {
 		}
 	}
 }
+
+// EmbeddedTestTasks are every domain's embedded test tasks: as many as
+// ListDomains counts, and none of the train split.
+func TestEmbeddedTestTasks(t *testing.T) {
+	sums, err := ListDomains()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, s := range sums {
+		want += s.TestTasks
+	}
+	got := EmbeddedTestTasks()
+	if len(got) != want || want == 0 {
+		t.Fatalf("%d embedded test tasks, ListDomains counts %d", len(got), want)
+	}
+	for _, task := range got {
+		if task.Split != emobench.SplitTest {
+			t.Fatalf("task %s of split %s", task.ID, task.Split)
+		}
+	}
+}

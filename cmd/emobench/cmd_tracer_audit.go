@@ -25,7 +25,7 @@ func tracerAuditCommand(e *env) *cli.Command {
 		Name:   "audit",
 		Usage:  "check tasks on magnet-tau's four criteria: goal-oriented, a tool task with a preference, solvable, out-of-domain handed off",
 		Before: noArgs,
-		Description: "Audits the tasks of a tasks file (--tasks: a JSON array of tasks, as a domain's tasks.json holds\n" +
+		Description: "Audits the tasks of a tasks file (--tasks-file: a JSON array of tasks, as a domain's tasks.json holds\n" +
 			"them), a task set stored in --db (--task-set, as tracer generate stores it) or a domain's embedded\n" +
 			"tasks (--domain). Deterministic rules run on every task: the\n" +
 			"instruction states a goal and no procedure (no tool or argument names, step words or JSON); a\n" +
@@ -42,11 +42,11 @@ func tracerAuditCommand(e *env) *cli.Command {
 			"given and could not decide some task; 2 for a bad command line.\n\n" +
 			"Example:\n" +
 			"   emobench tracer audit --domain retail\n" +
-			"   emobench tracer audit --tasks tasks.json --format json\n" +
+			"   emobench tracer audit --tasks-file tasks.json --format json\n" +
 			"   emobench --db runs.db tracer audit --task-set retail-test-s7\n" +
-			"   OPENAI_API_KEY=... emobench tracer audit --tasks tasks.json --judge llm:gpt-4.1",
+			"   OPENAI_API_KEY=... emobench tracer audit --tasks-file tasks.json --judge llm:gpt-4.1",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "tasks", Usage: "a `FILE` of tasks (a JSON array, as tracer generate --out writes); each task is audited against its own domain"},
+			&cli.StringFlag{Name: "tasks-file", Usage: "a `FILE` of tasks (a JSON array, as tracer generate --out writes); each task is audited against its own domain"},
 			&cli.StringFlag{Name: "task-set", Usage: "audit the task set `NAME` stored in --db (tracer generate without --out)"},
 			&cli.StringFlag{Name: "domain", Usage: "audit the embedded tasks of this domain (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "split", Usage: "audit only the tasks of this split: test or train (default both)"},
@@ -158,11 +158,11 @@ type auditGroup struct {
 }
 
 // auditTasks reads the tasks to audit, grouped by domain in order of first
-// appearance: those of the tasks file (--tasks), of the task set stored in
+// appearance: those of the tasks file (--tasks-file), of the task set stored in
 // --db (--task-set), or the domain's embedded ones (--domain), keeping
 // split's (all when "").
 func auditTasks(c *cli.Context, split emobench.Split) ([]auditGroup, error) {
-	path, set, domain := c.String("tasks"), c.String("task-set"), c.String("domain")
+	path, set, domain := c.String("tasks-file"), c.String("task-set"), c.String("domain")
 	var tasks []emobench.TaskSpec
 	given := 0
 	for _, v := range []string{path, set, domain} {
@@ -172,7 +172,7 @@ func auditTasks(c *cli.Context, split emobench.Split) ([]auditGroup, error) {
 	}
 	switch {
 	case given > 1:
-		return nil, usagef("give one of --tasks, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
+		return nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
 	case set != "":
 		if _, err := os.Stat(c.String("db")); err != nil {
 			return nil, usagef("--task-set %s: no database at %s (store the task set with emobench tracer generate first)", set, c.String("db"))
@@ -204,7 +204,7 @@ func auditTasks(c *cli.Context, split emobench.Split) ([]auditGroup, error) {
 		}
 		tasks = dom.Tasks()
 	default:
-		return nil, usagef("give --tasks FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
+		return nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
 	}
 	var groups []auditGroup
 	at := map[string]int{}

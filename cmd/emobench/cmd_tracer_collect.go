@@ -16,17 +16,15 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// collectSkips are run's flags tracer collect does not take: the tasks come
-// from --tasks, the trials are --samples, and a collection is neither
-// resumed, sharded nor tagged as a tuned agent's run.
-var collectSkips = map[string]bool{"domain": true, "trials": true, "tasks": true, "split": true, "resume": true, "shard": true, "train-domains": true, "base-run": true}
+// collectSkips are run's flags tracer collect does not take: the domains and
+// split are the tasks', and a collection is neither resumed, sharded nor
+// tagged as a tuned agent's run. Its --tasks-file, --task-set, --tasks and
+// --trials are run's (flagAliases reads the old --tasks FILE, --generated
+// and --samples).
+var collectSkips = map[string]bool{"domain": true, "split": true, "resume": true, "shard": true, "train-domains": true, "base-run": true}
 
 func tracerCollectCommand(e *env) *cli.Command {
-	flags := []cli.Flag{
-		&cli.StringFlag{Name: "tasks", Usage: "tasks file: a JSON array of tasks (as tracer generate --out writes), all of one split"},
-		&cli.StringFlag{Name: "generated", Usage: "a task set tracer generate stored in --db, by name"},
-		&cli.IntFlag{Name: "samples", Value: 1, Usage: "trajectories per task and condition (run's --trials)"},
-	}
+	var flags []cli.Flag
 	for _, f := range runCommand(e).Flags {
 		if !collectSkips[f.Names()[0]] {
 			flags = append(flags, f)
@@ -34,17 +32,18 @@ func tracerCollectCommand(e *env) *cli.Command {
 	}
 	return &cli.Command{
 		Name:  "collect",
-		Usage: "run agents on Tracer's tasks: a run with --samples trials per task, tagged with the task set",
-		Description: "Runs every task of --tasks FILE (or of --generated NAME, a task set in --db), --samples times under\n" +
+		Usage: "run agents on Tracer's tasks: a run with --trials trials per task, tagged with the task set",
+		Description: "Runs every task of --tasks-file FILE (or of --task-set NAME, a task set in --db; --tasks IDS or N\n" +
+			"picks some of them), --trials times under\n" +
 			"each condition (both by default), as `run` does, with run's agent, user and per-role LLM flags. One\n" +
 			"run per (domain, condition) is stored like any run, its config naming the tasks (task_set: the\n" +
 			"file's absolute path or the task set's name; task_set_sha256: the sha256 of the file's bytes, or\n" +
 			"of the set's tasks as one JSON array), and each trajectory with its user dependence. Filter them\n" +
-			"next with `emobench tracer filter --run ID`. `emobench run --resume RUN` continues a collection\n" +
+			"next with `emobench tracer filter --run ID --selection NAME`. `emobench run --resume RUN` continues a collection\n" +
 			"while its tasks file or task set is unchanged.\n\n" +
 			"Example:\n" +
-			"   emobench --db runs.db tracer collect --tasks tasks.json --agent noisy:0.3 --user scripted --samples 2\n" +
-			"   OPENAI_API_KEY=... emobench --db runs.db tracer collect --tasks train.json --agent llm:gpt-4.1 --user llm:gpt-4.1-mini --samples 4",
+			"   emobench --db runs.db tracer collect --tasks-file tasks.json --agent noisy:0.3 --user scripted --trials 2\n" +
+			"   OPENAI_API_KEY=... emobench --db runs.db tracer collect --tasks-file train.json --agent llm:gpt-4.1 --user llm:gpt-4.1-mini --trials 4",
 		Flags:  flags,
 		Before: noArgs,
 		Action: func(c *cli.Context) error { return tracerCollect(c, e) },
@@ -55,15 +54,15 @@ func tracerCollect(c *cli.Context, e *env) error {
 	if d := c.Duration("timeout"); d <= 0 {
 		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
 	}
-	path, setName := c.String("tasks"), c.String("generated")
+	path, setName := c.String("tasks-file"), c.String("task-set")
 	switch {
 	case path != "" && setName != "":
-		return usagef("give --tasks FILE or --generated NAME, not both")
+		return usagef("give --tasks-file FILE or --task-set NAME, not both")
 	case path == "" && setName == "":
-		return usagef("tracer collect needs --tasks FILE or --generated NAME (a task set tracer generate stored)")
+		return usagef("tracer collect needs --tasks-file FILE or --task-set NAME (a task set tracer generate stored)")
 	}
-	if n := c.Int("samples"); n < 1 {
-		return usagef("--samples %d: need at least 1", n)
+	if n := c.Int("trials"); n < 1 {
+		return usagef("--trials %d: need at least 1", n)
 	}
 	var tasks []emobench.TaskSpec
 	var tag, sum string
@@ -104,7 +103,7 @@ func tracerCollect(c *cli.Context, e *env) error {
 		}
 	}
 	opts := runOptions(c)
-	opts.Trials, opts.Tasks, opts.Split = c.Int("samples"), "", tasks[0].Split
+	opts.Split = tasks[0].Split
 	if opts.Name == "" {
 		opts.Name = "collect-" + strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
@@ -134,14 +133,18 @@ func tracerCollect(c *cli.Context, e *env) error {
 		return err
 	}
 	var refs []string
+	ran := map[string]bool{} // domain/task id: --tasks may pick some
 	for _, p := range plans {
+		for _, id := range p.Spec.Tasks {
+			ran[p.Spec.Domain+"/"+id] = true
+		}
 		id, err := store.ResolveRun(c.Context, p.Run.Name)
 		if err != nil {
 			return err
 		}
 		refs = append(refs, fmt.Sprintf("--run %d", id))
 	}
-	e.println(fmt.Sprintf("collected %d tasks × %d samples; filter them with: emobench tracer filter %s --name NAME", len(tasks), opts.Trials, strings.Join(refs, " ")))
+	e.println(fmt.Sprintf("collected %d tasks × %d trials; filter them with: emobench tracer filter %s --selection NAME", len(ran), opts.Trials, strings.Join(refs, " ")))
 	return nil
 }
 
@@ -150,14 +153,14 @@ func tracerCollect(c *cli.Context, e *env) error {
 func readTasksFile(path string) ([]emobench.TaskSpec, string, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("--tasks: %w", err)
+		return nil, "", fmt.Errorf("--tasks-file: %w", err)
 	}
 	tasks, err := sim.DecodeTasks(data)
 	if err != nil {
-		return nil, "", fmt.Errorf("--tasks %s: %w", path, err)
+		return nil, "", fmt.Errorf("--tasks-file %s: %w", path, err)
 	}
 	if len(tasks) == 0 {
-		return nil, "", fmt.Errorf("--tasks %s: no tasks", path)
+		return nil, "", fmt.Errorf("--tasks-file %s: no tasks", path)
 	}
 	sum := sha256.Sum256(data)
 	return tasks, hex.EncodeToString(sum[:]), nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -17,7 +18,7 @@ import (
 func tracerExportCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "export",
-		Usage: "write a selection's (or runs') trajectories as validated SFT JSONL: openai, sharegpt or hermes",
+		Usage: "write a selection's kept trajectories as validated SFT JSONL: openai, sharegpt or hermes",
 		Description: "One record per line: the domain's policy as the system prompt, its tool schemas, and the\n" +
 			"conversation with its tool calls and results. Formats:\n" +
 			"   openai    {\"messages\", \"tools\"}, weight 1 on assistant messages (TRL SFTTrainer, ms-swift)\n" +
@@ -32,11 +33,11 @@ func tracerExportCommand(e *env) *cli.Command {
 			"kind, such as Qwen3's), else " + sft.TokenRule + ".\n" +
 			"The file is written under a temporary name and renamed when complete.\n\n" +
 			"Example:\n" +
-			"   emobench --db runs.db tracer export --selection kept --format openai --out train.jsonl --stats stats.json\n" +
-			"   emobench --db runs.db tracer export --run 3 --run 4 --format hermes --out train.jsonl",
+			"   emobench --db runs.db tracer filter --run 3 --run 4 --selection kept\n" +
+			"   emobench --db runs.db tracer export --selection kept --format openai --out train.jsonl --stats stats.json",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "selection", Usage: "the selection `NAME` tracer filter stored"},
-			&cli.StringSliceFlag{Name: "run", Usage: "run id or name to export whole (repeatable; instead of --selection)"},
+			&cli.StringSliceFlag{Name: "run", Hidden: true}, // gone: named in its error
 			&cli.StringFlag{Name: "format", Usage: "openai, sharegpt or hermes (required)"},
 			&cli.StringFlag{Name: "out", Usage: "output JSONL `FILE` (required)"},
 			&cli.StringFlag{Name: "stats", Usage: "also write the stats as JSON to `FILE`"},
@@ -66,9 +67,12 @@ func runTracerExport(c *cli.Context, e *env) error {
 	if out == "" {
 		return usagef("tracer export needs --out FILE")
 	}
-	selection, runs := c.String("selection"), c.StringSlice("run")
-	if (selection == "") == (len(runs) == 0) {
-		return usagef("tracer export needs --selection NAME or --run ID (not both)")
+	selection := c.String("selection")
+	if runs := c.StringSlice("run"); len(runs) > 0 {
+		return usagef("tracer export --run is gone: it wrote failed and test-split trajectories too; filter first: emobench tracer filter --run %s --selection NAME, then tracer export --selection NAME", strings.Join(runs, " --run "))
+	}
+	if selection == "" {
+		return usagef("tracer export needs --selection NAME (a selection tracer filter stored)")
 	}
 	if statsPath != "" {
 		if err := checkStatsPath(out, statsPath); err != nil {
@@ -89,20 +93,18 @@ func runTracerExport(c *cli.Context, e *env) error {
 			return fmt.Errorf("--tokenizer: %w", err)
 		}
 	}
-	store, runIDs, err := openRuns(c)
+	store, err := openCurrent(c)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	if selection != "" {
-		if sel, err := store.FindSelection(c.Context, selection); err == nil {
-			if w := tracer.ShrunkWarning(sel); w != "" {
-				fmt.Fprintf(e.stderr, "warning: %s\n", w)
-			}
+	if sel, err := store.FindSelection(c.Context, selection); err == nil {
+		if w := tracer.ShrunkWarning(sel); w != "" {
+			fmt.Fprintf(e.stderr, "warning: %s\n", w)
 		}
 	}
 	stats, err := tracer.ExportFile(c.Context, store, out, c.Bool("force"), tracer.ExportConfig{
-		Selection: selection, RunIDs: runIDs, Format: sft.Format(format),
+		Selection: selection, Format: sft.Format(format),
 		Domain: exportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
 	})
 	for _, f := range stats.Failures {

@@ -20,14 +20,16 @@ func tracerFilterCommand(e *env) *cli.Command {
 		Usage: "keep the trajectories worth training on: passed, not abandoned, within a user-dependence bound",
 		Description: "A trajectory is kept when its reward is at least --min-reward (1 ± 1e-6 by default), the user did\n" +
 			"not abandon it (user_unsatisfied; --keep-unsatisfied keeps those), and, with --max-user-dependence X,\n" +
-			"its user_turns_per_fact (user turns / facts the gold actions use) is at most X. A trajectory whose\n" +
+			"its user_turns_per_fact (user turns / facts the gold actions use) is at most X. Trajectories of\n" +
+			"test-split tasks (an embedded test task, a run of --split test, a test task set) are excluded\n" +
+			"first and counted (test_excluded) unless --allow-test-tasks. A trajectory whose\n" +
 			"dependence is unknown (an imported task without a scenario) is dropped under a bound, kept without.\n" +
 			"User dependence left NULL (runs stored before it was recorded) is computed now and stored with the\n" +
 			"selection. The funnel per domain and emotion family (none: the without-emotions condition) is\n" +
-			"printed and stored with the kept set as selection --name, all in one transaction; --dry-run\n" +
+			"printed and stored with the kept set as selection --selection, all in one transaction; --dry-run\n" +
 			"stores nothing. `emobench tracer funnel --selection NAME` prints a stored funnel again.\n\n" +
 			"Example:\n" +
-			"   emobench --db runs.db tracer filter --run 1 --run 2 --max-user-dependence 2 --name sft-retail\n" +
+			"   emobench --db runs.db tracer filter --run 1 --run 2 --max-user-dependence 2 --selection sft-retail\n" +
 			"   emobench --db runs.db tracer filter --dry-run --format json",
 		Flags: []cli.Flag{
 			runFlag(),
@@ -35,8 +37,9 @@ func tracerFilterCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "drop-unsatisfied", Value: true, Usage: "drop trajectories the user abandoned (user_unsatisfied); the default"},
 			&cli.BoolFlag{Name: "keep-unsatisfied", Usage: "keep trajectories the user abandoned (--drop-unsatisfied=false)"},
 			&cli.Float64Flag{Name: "max-user-dependence", Usage: "keep only trajectories whose user_turns_per_fact is at most this (equal is kept); default no bound"},
-			&cli.StringFlag{Name: "name", Usage: "name of the stored selection (required unless --dry-run)"},
+			&cli.StringFlag{Name: "selection", Usage: "`NAME` of the stored selection (required unless --dry-run)"},
 			&cli.BoolFlag{Name: "replace", Usage: "replace a stored selection of that name"},
+			&cli.BoolFlag{Name: "allow-test-tasks", Usage: "keep trajectories of test-split tasks (excluded by default: they leak the test set)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the funnel and store nothing"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
 		},
@@ -57,8 +60,9 @@ func tracerFilter(c *cli.Context, e *env) error {
 		return usagef("--min-reward %v: need a finite number", r)
 	}
 	req := tracer.FilterRequest{
-		Criteria: analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied")},
-		Name:     strings.TrimSpace(c.String("name")), Replace: c.Bool("replace"), DryRun: c.Bool("dry-run"),
+		Criteria:  analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"), AllowTestTasks: c.Bool("allow-test-tasks")},
+		TestTasks: workbench.EmbeddedTestTasks(),
+		Name:      strings.TrimSpace(c.String("selection")), Replace: c.Bool("replace"), DryRun: c.Bool("dry-run"),
 	}
 	if c.IsSet("max-user-dependence") {
 		x := c.Float64("max-user-dependence")
@@ -68,10 +72,10 @@ func tracerFilter(c *cli.Context, e *env) error {
 		req.Criteria.MaxUserDependence = &x
 	}
 	if !req.DryRun && req.Name == "" {
-		return usagef("tracer filter needs --name for the selection it stores (or --dry-run to store nothing)")
+		return usagef("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
 	}
 	if req.DryRun && (req.Name != "" || req.Replace) {
-		return usagef("--dry-run stores nothing: drop --name and --replace")
+		return usagef("--dry-run stores nothing: drop --selection and --replace")
 	}
 	var store *db.DB
 	var err error
@@ -117,6 +121,9 @@ func tracerFilter(c *cli.Context, e *env) error {
 		// Not a note: --quiet keeps it, as it is about the data.
 		fmt.Fprintf(e.stderr, "warning: %s imported, and trajectories of %s are kept: tracer export will skip them: their agent saw another harness's prompt and tools\n", what, it)
 	}
+	if res.TestKept > 0 {
+		fmt.Fprintf(e.stderr, "warning: %d kept trajectories are of test-split tasks (--allow-test-tasks): training on them leaks the test set\n", res.TestKept)
+	}
 	if !res.GeneratedFromTaskSets && res.Funnel.Total.Collected > 0 {
 		e.warn("generated counts the distinct tasks collected: not every run names a task set (tracer collect) that is still there unchanged")
 	}
@@ -125,10 +132,14 @@ func tracerFilter(c *cli.Context, e *env) error {
 	}
 	if format == "table" {
 		t := res.Funnel.Total
+		excluded := ""
+		if t.TestExcluded > 0 {
+			excluded = fmt.Sprintf("; %d of test-split tasks excluded (--allow-test-tasks keeps them)", t.TestExcluded)
+		}
 		if req.DryRun {
-			fmt.Fprintf(e.stdout, "dry run: %d of %d trajectories would be kept; nothing stored\n", t.Kept, t.Collected)
+			fmt.Fprintf(e.stdout, "dry run: %d of %d trajectories would be kept%s; nothing stored\n", t.Kept, t.Collected, excluded)
 		} else {
-			fmt.Fprintf(e.stdout, "selection %s (id %d): %d of %d trajectories kept\n", req.Name, res.SelectionID, t.Kept, t.Collected)
+			fmt.Fprintf(e.stdout, "selection %s (id %d): %d of %d trajectories kept%s\n", req.Name, res.SelectionID, t.Kept, t.Collected, excluded)
 		}
 	}
 	return nil
@@ -189,9 +200,9 @@ func tracerFunnelCommand(e *env) *cli.Command {
 // it: one row per (domain, family), then the total (domain and family
 // "all").
 func funnelTable(f analysis.Funnel) *table.Table {
-	t := &table.Table{Columns: []string{"domain", "family", "generated", "collected", "passed", "not_abandoned", "within_dependence", "kept", "dependence_unknown"}}
+	t := &table.Table{Columns: []string{"domain", "family", "generated", "collected", "test_excluded", "passed", "not_abandoned", "within_dependence", "kept", "dependence_unknown"}}
 	row := func(domain, family string, r analysis.FunnelRow) {
-		t.Rows = append(t.Rows, []any{domain, family, r.Generated, r.Collected, r.Passed, r.NotAbandoned, r.WithinDependence, r.Kept, r.DependenceUnknown})
+		t.Rows = append(t.Rows, []any{domain, family, r.Generated, r.Collected, r.TestExcluded, r.Passed, r.NotAbandoned, r.WithinDependence, r.Kept, r.DependenceUnknown})
 	}
 	for _, r := range f.Rows {
 		row(r.Domain, r.Family, r)

@@ -54,7 +54,7 @@ func tracerGenerateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "exclude", Usage: "JSON tasks FILE whose action sets no generated task may repeat"},
 			&cli.StringFlag{Name: "out", Usage: "write the tasks to this JSON `FILE` instead of the database"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing --out file"},
-			&cli.StringFlag{Name: "name", Usage: "task set name in --db (default DOMAIN-SPLIT-sSEED)"},
+			&cli.StringFlag{Name: "task-set", Usage: "task set `NAME` in --db (default DOMAIN-SPLIT-sSEED)"},
 			&cli.BoolFlag{Name: "replace", Usage: "replace a stored task set of the same name"},
 		},
 		Before: noArgs,
@@ -82,7 +82,7 @@ func generateTasks(c *cli.Context, e *env) error {
 			}
 		}
 	}
-	name := c.String("name")
+	name := c.String("task-set")
 	if name == "" {
 		name = fmt.Sprintf("%s-%s-s%d", domName, opts.Split, opts.Seed)
 	}
@@ -126,7 +126,7 @@ func generateTasks(c *cli.Context, e *env) error {
 }
 
 // refuseStoredTaskSet refuses, before anything is generated, a task set
-// name --db already holds (a usage error naming --replace and --name). A
+// name --db already holds (a usage error naming --replace and --task-set). A
 // database that is not there yet, or not of the current schema (the store
 // step migrates it), holds none that matters now: the store step still
 // refuses a name stored meanwhile.
@@ -148,15 +148,15 @@ func refuseStoredTaskSet(c *cli.Context, name string) error {
 	case err != nil:
 		return err
 	}
-	return usagef("task set %q already exists in %s (%d %s tasks, stored %s): --replace replaces it, or --name names another",
+	return usagef("task set %q already exists in %s (%d %s tasks, stored %s): --replace replaces it, or --task-set names another",
 		name, path, set.Tasks, set.Domain, set.CreatedAt.UTC().Format("2006-01-02 15:04"))
 }
 
 // generateOptions reads the flags; bad values are usage errors.
 func generateOptions(c *cli.Context) (tracer.GenerateOptions, string, error) {
 	var o tracer.GenerateOptions
-	if c.String("out") != "" && (c.IsSet("name") || c.Bool("replace")) {
-		return o, "", usagef("--name and --replace name a task set in --db: drop them with --out")
+	if c.String("out") != "" && (c.IsSet("task-set") || c.Bool("replace")) {
+		return o, "", usagef("--task-set and --replace name a task set in --db: drop them with --out")
 	}
 	if err := checkGenerateOut(c.String("out"), c.Bool("force")); err != nil {
 		return o, "", err

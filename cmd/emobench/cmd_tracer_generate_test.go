@@ -94,15 +94,15 @@ func TestTracerGenerate_Out(t *testing.T) {
 func TestTracerGenerate_DB(t *testing.T) {
 	domain := catalogDomain(t)
 	dbPath := filepath.Join(t.TempDir(), "t.db")
-	out := mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "6", "--split", "train", "--name", "small")
+	out := mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "6", "--split", "train", "--task-set", "small")
 	if !strings.Contains(out, "stored 6 tasks as task set small") {
 		t.Fatalf("output:\n%s", out)
 	}
-	r := runCLI(t, "", "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "6", "--split", "train", "--name", "small")
+	r := runCLI(t, "", "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "6", "--split", "train", "--task-set", "small")
 	if r.code != 2 || !strings.Contains(r.stderr, `task set "small" already exists`) {
 		t.Fatalf("second store: exit %d, stderr %q", r.code, r.stderr)
 	}
-	mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "4", "--split", "train", "--name", "small", "--replace")
+	mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "4", "--split", "train", "--task-set", "small", "--replace")
 	got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", "SELECT s.name, s.split, COUNT(*) FROM task_sets s JOIN task_set_tasks t ON t.task_set_id = s.id GROUP BY s.id")
 	if !strings.Contains(got, "small,train,4") {
 		t.Fatalf("task sets:\n%s", got)

@@ -15,9 +15,9 @@ func TestReport_TracerChartsEqualTheirCommand(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "tracer.db")
 	tasks, _ := writeTasksFile(t, "retail", 4)
-	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks", tasks, "--agent", "noisy:0.3", "--user", "scripted", "--samples", "2", "--concurrency", "1")
-	mustRun(t, "--db", dbPath, "tracer", "filter", "--name", "older", "--keep-unsatisfied")
-	mustRun(t, "--db", dbPath, "tracer", "filter", "--name", "sft", "--max-user-dependence", "1.5")
+	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks-file", tasks, "--agent", "noisy:0.3", "--user", "scripted", "--trials", "2", "--concurrency", "1")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--selection", "older", "--keep-unsatisfied")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--selection", "sft", "--max-user-dependence", "1.5")
 
 	store := openTestStore(t, dbPath)
 	s, err := workbench.Select(t.Context(), store, nil, false)

@@ -44,7 +44,7 @@ func TestStatsGeneralization_OfflineAllDomains(t *testing.T) {
 	for _, d := range sources {
 		tasks := filepath.Join(dir, d+".json")
 		mustRun(t, "--quiet", "tracer", "generate", "--domain", d, "--n", "8", "--split", "train", "--out", tasks)
-		mustRun(t, "--db", dbPath, "--quiet", "tracer", "collect", "--tasks", tasks, "--agent", "noisy:0.3", "--user", "scripted", "--samples", "2")
+		mustRun(t, "--db", dbPath, "--quiet", "tracer", "collect", "--tasks-file", tasks, "--agent", "noisy:0.3", "--user", "scripted", "--trials", "2")
 	}
 	var collected []struct {
 		ID           int64 `json:"id"`
@@ -61,7 +61,7 @@ func TestStatsGeneralization_OfflineAllDomains(t *testing.T) {
 	if len(collected) != 2*len(sources) { // both conditions per source domain
 		t.Fatalf("collect made %d runs, want %d", len(collected), 2*len(sources))
 	}
-	mustRun(t, append(append([]string{"--db", dbPath, "--quiet", "tracer", "filter"}, runIDs...), "--max-user-dependence", "1.5", "--name", "sft")...)
+	mustRun(t, append(append([]string{"--db", dbPath, "--quiet", "tracer", "filter"}, runIDs...), "--max-user-dependence", "1.5", "--selection", "sft")...)
 	export := filepath.Join(dir, "train.openai.jsonl")
 	mustRun(t, "--db", dbPath, "--quiet", "tracer", "export", "--selection", "sft", "--format", "openai", "--out", export)
 	if n := jsonlRecords(t, export); n < 1 || n >= trajectories {

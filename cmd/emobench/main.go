@@ -41,6 +41,10 @@ func signalContext() (context.Context, context.CancelFunc) {
 
 // run runs the app and maps its error to an exit code, printing the error.
 func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int {
+	args, notes := cliargs.Rename(app, args, flagAliases)
+	for _, n := range notes {
+		fmt.Fprintln(stderr, n)
+	}
 	args, err := cliargs.Normalize(app, args)
 	if err == nil {
 		err = app.RunContext(ctx, args)

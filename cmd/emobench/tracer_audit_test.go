@@ -36,7 +36,7 @@ func checkGolden(t *testing.T, golden, got string) {
 func TestTracerAudit_Golden(t *testing.T) {
 	for _, format := range []string{"table", "json"} {
 		t.Run(format, func(t *testing.T) {
-			r := runCLI(t, "", "tracer", "audit", "--tasks", auditFixture, "--format", format)
+			r := runCLI(t, "", "tracer", "audit", "--tasks-file", auditFixture, "--format", format)
 			if r.code != 1 || !strings.Contains(r.stderr, "4 of 5 tasks fail a check") {
 				t.Fatalf("exit %d, stderr %q; want 1 and the failing count", r.code, r.stderr)
 			}
@@ -50,7 +50,7 @@ func TestTracerAudit_Golden(t *testing.T) {
 			Criterion string `json:"criterion"`
 		} `json:"failures"`
 	}
-	r := runCLI(t, "", "tracer", "audit", "--tasks", auditFixture, "--format", "json")
+	r := runCLI(t, "", "tracer", "audit", "--tasks-file", auditFixture, "--format", "json")
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestTracerAudit_BadTasksFile(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tt.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r := runCLI(t, "", "tracer", "audit", "--tasks", path)
+		r := runCLI(t, "", "tracer", "audit", "--tasks-file", path)
 		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, path) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 1, nothing, an error naming the file", name, r.code, r.stdout, r.stderr)
 		}
@@ -97,7 +97,7 @@ func TestTracerAudit_BadTasksFile(t *testing.T) {
 			}
 		}
 	}
-	if r := runCLI(t, "", "tracer", "audit", "--tasks", filepath.Join(dir, "missing.json")); r.code != 1 || !strings.Contains(r.stderr, "missing.json") {
+	if r := runCLI(t, "", "tracer", "audit", "--tasks-file", filepath.Join(dir, "missing.json")); r.code != 1 || !strings.Contains(r.stderr, "missing.json") {
 		t.Errorf("missing file: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
@@ -105,7 +105,7 @@ func TestTracerAudit_BadTasksFile(t *testing.T) {
 func TestTracerAudit_Usage(t *testing.T) {
 	for _, args := range [][]string{
 		{"tracer", "audit"},
-		{"tracer", "audit", "--tasks", auditFixture, "--domain", "retail"},
+		{"tracer", "audit", "--tasks-file", auditFixture, "--domain", "retail"},
 		{"tracer", "audit", "--domain", "bowling"},
 		{"tracer", "audit", "--domain", "retail", "--format", "latex"},
 		{"tracer", "audit", "--domain", "retail", "--split", "dev"},
@@ -167,7 +167,7 @@ func TestTracerAudit_Judge(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("AUDIT_JUDGE_KEY", "sk-audit-test")
-	r := runCLI(t, "", "tracer", "audit", "--tasks", path, "--judge", "llm:judge-m", "--judge-base-url", srv.URL+"/v1",
+	r := runCLI(t, "", "tracer", "audit", "--tasks-file", path, "--judge", "llm:judge-m", "--judge-base-url", srv.URL+"/v1",
 		"--judge-api-key-env", "AUDIT_JUDGE_KEY", "--format", "csv")
 	if r.code != 0 {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)

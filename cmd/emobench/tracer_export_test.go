@@ -8,12 +8,14 @@ import (
 	"testing"
 )
 
-// nativeRunDB stores an oracle run of two retail tasks and returns the db.
+// nativeRunDB stores an oracle run of two retail train tasks and its
+// selection "kept" (both trajectories), and returns the db.
 func nativeRunDB(t *testing.T) string {
 	t.Helper()
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
-	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--tasks", "2", "--condition", "with-emotions",
+	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--split", "train", "--tasks", "2", "--condition", "with-emotions",
 		"--agent", "oracle", "--user", "scripted", "--name", "oracle-retail")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "oracle-retail", "--selection", "kept")
 	return dbPath
 }
 
@@ -21,7 +23,7 @@ func TestTracerExport_Run(t *testing.T) {
 	dbPath := nativeRunDB(t)
 	dir := t.TempDir()
 	out, stats := filepath.Join(dir, "train.jsonl"), filepath.Join(dir, "stats.json")
-	stdout := mustRun(t, "--db", dbPath, "tracer", "export", "--run", "oracle-retail", "--format", "sharegpt", "--out", out, "--stats", stats)
+	stdout := mustRun(t, "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "sharegpt", "--out", out, "--stats", stats)
 	if !strings.Contains(stdout, "2 records (sharegpt)") || !strings.Contains(stdout, "approximate") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
@@ -66,7 +68,7 @@ func TestTracerExport_Run(t *testing.T) {
 
 	// An existing --out or --stats is refused without --force, and kept.
 	for _, args := range [][]string{{"--out", out}, {"--out", filepath.Join(dir, "new.jsonl"), "--stats", stats}} {
-		r := runCLI(t, "", append([]string{"--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai"}, args...)...)
+		r := runCLI(t, "", append([]string{"--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "openai"}, args...)...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, "--force") {
 			t.Errorf("export over an existing file: exit %d, stderr %q; want %d naming --force", r.code, r.stderr, exitUsage)
 		}
@@ -77,7 +79,7 @@ func TestTracerExport_Run(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "new.jsonl")); !os.IsNotExist(err) {
 		t.Errorf("a refused export wrote its --out: %v", err)
 	}
-	mustRun(t, "--db", dbPath, "tracer", "export", "--run", "1", "--format", "hermes", "--out", out, "--stats", stats, "--force")
+	mustRun(t, "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "hermes", "--out", out, "--stats", stats, "--force")
 	if after, _ := os.ReadFile(out); !strings.HasPrefix(string(after), `{"text":"<|im_start|>system\n`) {
 		t.Errorf("--force did not overwrite --out with hermes records: %.80s", after)
 	}
@@ -91,13 +93,14 @@ func TestTracerExport_ErrUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"--run", "1", "--out", out}, exitUsage, "needs --format"},
-		{[]string{"--run", "1", "--format", "alpaca", "--out", out}, exitUsage, `--format "alpaca" is not one of openai, sharegpt, hermes`},
-		{[]string{"--run", "1", "--format", "openai"}, exitUsage, "needs --out"},
-		{[]string{"--format", "openai", "--out", out}, exitUsage, "needs --selection NAME or --run ID"},
-		{[]string{"--selection", "kept", "--run", "1", "--format", "openai", "--out", out}, exitUsage, "not both"},
-		{[]string{"--selection", "kept", "--format", "openai", "--out", out}, exitFailure, `no selection named "kept"`},
-		{[]string{"--run", "nosuch", "--format", "openai", "--out", out}, exitFailure, "nosuch"},
+		{[]string{"--selection", "kept", "--out", out}, exitUsage, "needs --format"},
+		{[]string{"--selection", "kept", "--format", "alpaca", "--out", out}, exitUsage, `--format "alpaca" is not one of openai, sharegpt, hermes`},
+		{[]string{"--selection", "kept", "--format", "openai"}, exitUsage, "needs --out"},
+		{[]string{"--format", "openai", "--out", out}, exitUsage, "needs --selection NAME"},
+		// --run is gone (it exported failed and test-split trajectories):
+		// the error says what to run instead.
+		{[]string{"--run", "1", "--run", "2", "--format", "openai", "--out", out}, exitUsage, "tracer export --run is gone: it wrote failed and test-split trajectories too; filter first: emobench tracer filter --run 1 --run 2 --selection NAME, then tracer export --selection NAME"},
+		{[]string{"--selection", "nosuch", "--format", "openai", "--out", out}, exitFailure, `no selection named "nosuch"`},
 	}
 	for _, c := range cases {
 		r := runCLI(t, "", append([]string{"--db", dbPath, "tracer", "export"}, c.args...)...)
@@ -114,11 +117,11 @@ func TestTracerExport_Tokenizer(t *testing.T) {
 	dbPath := nativeRunDB(t)
 	dir := t.TempDir()
 	tiny := filepath.Join("..", "..", "tracer", "sft", "testdata", "tokenizer", "tiny.json")
-	stdout := mustRun(t, "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", filepath.Join(dir, "a.jsonl"), "--tokenizer", tiny)
+	stdout := mustRun(t, "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "openai", "--out", filepath.Join(dir, "a.jsonl"), "--tokenizer", tiny)
 	if !strings.Contains(stdout, "tokens: exact: tiny.json") {
 		t.Errorf("stdout does not say the tokens are exact by tiny.json:\n%s", stdout)
 	}
-	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", filepath.Join(dir, "b.jsonl"), "--tokenizer", filepath.Join(dir, "missing.json"))
+	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "openai", "--out", filepath.Join(dir, "b.jsonl"), "--tokenizer", filepath.Join(dir, "missing.json"))
 	if r.code != exitFailure || !strings.Contains(r.stderr, "--tokenizer") || !strings.Contains(r.stderr, "missing.json") {
 		t.Errorf("missing --tokenizer: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -132,7 +135,7 @@ func TestTracerExport_StatsPath(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "same.jsonl")
 	for _, stats := range []string{out, filepath.Join(dir, ".", "same.jsonl"), filepath.Join(dir, "missing", "stats.json")} {
-		r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", out, "--stats", stats)
+		r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "openai", "--out", out, "--stats", stats)
 		if r.code != exitUsage || !strings.Contains(r.stderr, "--stats") {
 			t.Errorf("--stats %s: exit %d, stderr %q; want %d naming --stats", stats, r.code, r.stderr, exitUsage)
 		}
@@ -148,7 +151,7 @@ func TestTracerExport_StatsPath(t *testing.T) {
 	if err := os.Link(out, link); err != nil {
 		t.Skip(err)
 	}
-	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", out, "--stats", link, "--force")
+	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "openai", "--out", out, "--stats", link, "--force")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "same file") {
 		t.Errorf("hard-linked --stats: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -161,9 +164,9 @@ func TestTracerExport_StatsPath(t *testing.T) {
 // funnel and tracer export warn that it shrank.
 func TestRunsRm_ShrinksSelection(t *testing.T) {
 	dbPath := nativeRunDB(t)
-	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--tasks", "2", "--condition", "without-emotions",
+	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--split", "train", "--tasks", "2", "--condition", "without-emotions",
 		"--agent", "oracle", "--user", "scripted", "--name", "oracle-retail-2")
-	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--run", "2", "--name", "k1")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--run", "2", "--selection", "k1")
 	if r := runCLI(t, "", "--db", dbPath, "tracer", "funnel", "--selection", "k1"); r.code != 0 || strings.Contains(r.stderr, "warning") {
 		t.Fatalf("funnel of an intact selection: exit %d, stderr %q", r.code, r.stderr)
 	}

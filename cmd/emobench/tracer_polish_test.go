@@ -26,7 +26,8 @@ func importedRunDB(t *testing.T) string {
 func TestTracerExport_ErrNoRecords(t *testing.T) {
 	dbPath := importedRunDB(t)
 	out := filepath.Join(t.TempDir(), "train.jsonl")
-	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", out)
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--selection", "kept")
+	r := runCLI(t, "", "--db", dbPath, "tracer", "export", "--selection", "kept", "--format", "openai", "--out", out)
 	if got, want := r.code, exitFailure; got != want {
 		t.Fatalf("exit %d, want %d; stderr %q", got, want, r.stderr)
 	}
@@ -41,8 +42,8 @@ func TestTracerExport_ErrNoRecords(t *testing.T) {
 func TestTracerExport_FamiliesMatchFunnel(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "tracer.db")
 	tasks, _ := writeTasksFile(t, "retail", 3)
-	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks", tasks, "--agent", "oracle", "--user", "scripted", "--samples", "1", "--concurrency", "1")
-	mustRun(t, "--db", dbPath, "tracer", "filter", "--name", "kept")
+	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks-file", tasks, "--agent", "oracle", "--user", "scripted", "--trials", "1", "--concurrency", "1")
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--selection", "kept")
 	kept := map[string]int{}
 	for _, r := range parseFunnel(t, mustRun(t, "--db", dbPath, "tracer", "funnel", "--selection", "kept", "--format", "json")) {
 		if r.Domain != "all" && r.Kept > 0 {
@@ -70,20 +71,20 @@ func TestTracerExport_FamiliesMatchFunnel(t *testing.T) {
 	}
 }
 
-// tracer generate --name NAME refuses a task set NAME --db already holds
+// tracer generate --task-set NAME refuses a task set NAME --db already holds
 // before generating anything: exit 2, naming --replace, nothing printed
 // of a generation.
 func TestTracerGenerate_ErrNameStoredFirst(t *testing.T) {
 	domain := catalogDomain(t)
 	dbPath := filepath.Join(t.TempDir(), "t.db")
-	mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "3", "--split", "train", "--name", "small")
-	r := runCLI(t, "", "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "3", "--split", "train", "--name", "small")
+	mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "3", "--split", "train", "--task-set", "small")
+	r := runCLI(t, "", "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "3", "--split", "train", "--task-set", "small")
 	if got, want := r.code, exitUsage; got != want {
 		t.Fatalf("exit %d, want %d; stderr %q", got, want, r.stderr)
 	}
 	want := `task set "small" already exists in ` + dbPath + " (3 " + domain + " tasks, stored "
-	if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "--replace replaces it, or --name names another") {
-		t.Errorf("stderr %q, want %q ... naming --replace and --name", r.stderr, want)
+	if !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "--replace replaces it, or --task-set names another") {
+		t.Errorf("stderr %q, want %q ... naming --replace and --task-set", r.stderr, want)
 	}
 	if r.stdout != "" {
 		t.Errorf("generated before refusing the name:\n%s", r.stdout)
@@ -98,9 +99,9 @@ func TestTracerAudit_TaskSet(t *testing.T) {
 	dir := t.TempDir()
 	dbPath, file := filepath.Join(dir, "t.db"), filepath.Join(dir, "tasks.json")
 	gen := []string{"tracer", "generate", "--domain", domain, "--n", "3", "--seed", "5"}
-	mustRun(t, append([]string{"--db", dbPath}, append(gen, "--name", "small")...)...)
+	mustRun(t, append([]string{"--db", dbPath}, append(gen, "--task-set", "small")...)...)
 	mustRun(t, append(gen, "--out", file)...)
-	fromFile := runCLI(t, "", "tracer", "audit", "--tasks", file, "--format", "json")
+	fromFile := runCLI(t, "", "tracer", "audit", "--tasks-file", file, "--format", "json")
 	fromSet := runCLI(t, "", "--db", dbPath, "tracer", "audit", "--task-set", "small", "--format", "json")
 	if fromSet.code != fromFile.code {
 		t.Fatalf("--task-set exit %d, --tasks exit %d; stderr %q", fromSet.code, fromFile.code, fromSet.stderr)
@@ -119,7 +120,7 @@ func TestTracerAudit_TaskSet(t *testing.T) {
 		want string
 	}{
 		{[]string{"--task-set", "nosuch"}, `no task set named "nosuch" in ` + dbPath},
-		{[]string{"--task-set", "small", "--domain", domain}, "give one of --tasks, --task-set or --domain"},
+		{[]string{"--task-set", "small", "--domain", domain}, "give one of --tasks-file, --task-set or --domain"},
 	} {
 		r := runCLI(t, "", append([]string{"--db", dbPath, "tracer", "audit"}, c.args...)...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, c.want) {
@@ -154,7 +155,7 @@ func TestRun_TasksFileOtherDomain(t *testing.T) {
 // "tasks", not "generated tasks".
 func TestTracerFilter_ImportedRunWarns(t *testing.T) {
 	dbPath := importedRunDB(t)
-	r := runCLI(t, "", "--db", dbPath, "--quiet", "tracer", "filter", "--run", "1", "--name", "imp", "--format", "json")
+	r := runCLI(t, "", "--db", dbPath, "--quiet", "tracer", "filter", "--run", "1", "--selection", "imp", "--format", "json")
 	if r.code != exitOK {
 		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 	}

@@ -114,7 +114,8 @@ const ListFilterTrajectories = `-- name: ListFilterTrajectories :many
 SELECT
     t.id, t.run_id, r.domain, r.condition, r.source_format, k.task_key, k.emotion_family,
     t.reward, t.evaluated, t.termination_reason, t.user_turns_per_fact,
-    CAST(k.scenario IS NOT NULL AS INTEGER) AS has_scenario
+    CAST(k.scenario IS NOT NULL AS INTEGER) AS has_scenario,
+    CAST(COALESCE(k.split, '') AS TEXT) AS task_split
 FROM trajectories t
 JOIN runs r ON r.id = t.run_id
 JOIN tasks k ON k.id = t.task_id
@@ -135,11 +136,13 @@ type ListFilterTrajectoriesRow struct {
 	TerminationReason string
 	UserTurnsPerFact  sql.NullFloat64
 	HasScenario       int64
+	TaskSplit         string
 }
 
 // The trajectories of the runs run_ids with what the filter reads: the
 // run, its domain, condition and source format, the task's key, emotion family and whether
-// it has a scenario, the reward and the stored user dependence.
+// it has a scenario and its split, the reward and the stored user
+// dependence.
 func (q *Queries) ListFilterTrajectories(ctx context.Context, runIds string) ([]ListFilterTrajectoriesRow, error) {
 	rows, err := q.query(ctx, q.listFilterTrajectoriesStmt, ListFilterTrajectories, runIds)
 	if err != nil {
@@ -162,6 +165,7 @@ func (q *Queries) ListFilterTrajectories(ctx context.Context, runIds string) ([]
 			&i.TerminationReason,
 			&i.UserTurnsPerFact,
 			&i.HasScenario,
+			&i.TaskSplit,
 		); err != nil {
 			return nil, err
 		}

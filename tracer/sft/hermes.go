@@ -1,6 +1,7 @@
 package sft
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -22,7 +23,10 @@ const (
 //     line (the template's tojson: ", " and ": " separators) inside
 //     <tools></tools>;
 //   - an assistant tool call is <tool_call>\n{"name": N, "arguments": A}\n</tool_call>
-//     with A the call's JSON string as it is;
+//     with A the call's arguments as the template's tojson prints them
+//     (qwen3Arguments): a server such as vLLM parses each stored
+//     arguments string into a mapping before it applies the template, so
+//     this is the text the model meets when it serves;
 //   - consecutive tool results are <tool_response> blocks in one user turn;
 //   - assistant turns after the last real user query go through the
 //     template's <think> handling: the last message, or one that holds
@@ -106,7 +110,7 @@ func renderQwen3(rec *Record, system string) string {
 				if (j == 0 && content != "") || j > 0 {
 					b.WriteString("\n")
 				}
-				b.WriteString("<tool_call>\n{\"name\": \"" + tc.Name + "\", \"arguments\": " + string(tc.Arguments) + "}\n</tool_call>")
+				b.WriteString("<tool_call>\n{\"name\": \"" + tc.Name + "\", \"arguments\": " + qwen3Arguments(tc) + "}\n</tool_call>")
 			}
 			b.WriteString("<|im_end|>\n")
 		case emobench.RoleTool:
@@ -120,4 +124,25 @@ func renderQwen3(rec *Record, system string) string {
 		}
 	}
 	return b.String()
+}
+
+// qwen3Arguments returns a tool call's arguments as Qwen3's template prints
+// them when served: vLLM parses the arguments string into a mapping ("" to
+// {}) and the template prints a mapping with tojson, so a JSON object is
+// re-encoded by templateJSON, keys in their stored order with ", " and ": ".
+// Arguments that are not a JSON object (malformed, or another JSON value)
+// stay the string they were stored as.
+func qwen3Arguments(tc emobench.ToolCall) string {
+	args := bytes.TrimSpace(tc.Arguments)
+	if len(args) == 0 {
+		return "{}"
+	}
+	if tc.ArgumentsMalformed || args[0] != '{' {
+		return string(tc.Arguments)
+	}
+	s, err := templateJSON(args)
+	if err != nil {
+		return string(tc.Arguments)
+	}
+	return s
 }

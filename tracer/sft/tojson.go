@@ -14,7 +14,8 @@ import (
 
 // templateJSON re-encodes the JSON value data as the tojson filter of
 // chat templates (Hugging Face's, and @huggingface/jinja's) writes it:
-// keys in their order, ", " between items and ": " after keys, strings as
+// keys in their order (a repeated key in its first place with its last
+// value), ", " between items and ": " after keys, strings as
 // JavaScript's JSON.stringify escapes them (no HTML or U+2028 escapes),
 // numbers as JavaScript prints them.
 func templateJSON(data []byte) (string, error) {
@@ -39,23 +40,37 @@ func writeTemplateValue(b *strings.Builder, dec *json.Decoder) error {
 	case json.Delim:
 		switch t {
 		case '{':
-			b.WriteByte('{')
-			for n := 0; dec.More(); n++ {
-				if n > 0 {
-					b.WriteString(", ")
-				}
+			// A key given twice keeps its first place and its last value,
+			// as Python's json.loads (vLLM) and JSON.parse build the mapping.
+			var keys, vals []string
+			at := map[string]int{}
+			for dec.More() {
 				key, err := dec.Token()
 				if err != nil {
 					return err
 				}
-				writeTemplateString(b, key.(string))
-				b.WriteString(": ")
-				if err := writeTemplateValue(b, dec); err != nil {
+				var v strings.Builder
+				if err := writeTemplateValue(&v, dec); err != nil {
 					return err
 				}
+				k := key.(string)
+				if i, dup := at[k]; dup {
+					vals[i] = v.String()
+					continue
+				}
+				at[k] = len(keys)
+				keys, vals = append(keys, k), append(vals, v.String())
 			}
 			if _, err := dec.Token(); err != nil {
 				return err
+			}
+			b.WriteByte('{')
+			for i, k := range keys {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				writeTemplateString(b, k)
+				b.WriteString(": " + vals[i])
 			}
 			b.WriteByte('}')
 		case '[':

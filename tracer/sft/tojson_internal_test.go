@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/emobench/emobench"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -17,6 +19,8 @@ func TestTemplateJSON(t *testing.T) {
 		{`[]`, `[]`},
 		{`{}`, `{}`},
 		{`{"n":100.0,"f":0.50,"big":1e21,"small":1.5e-8,"neg":-3,"z":-0}`, `{"n": 100, "f": 0.5, "big": 1e+21, "small": 1.5e-8, "neg": -3, "z": 0}`},
+		// A repeated key: first place, last value (json.loads, JSON.parse).
+		{`{"a":1,"b":2,"a":{"c":3,"c":4}}`, `{"a": {"c": 4}, "b": 2}`},
 		{`"<b>&\u2028\u00e9\"\\\n\t\u0001"`, "\"<b>&\u2028é\\\"\\\\\\n\\t\\u0001\""},
 	}
 	for _, c := range cases {
@@ -54,4 +58,28 @@ func FuzzTemplateJSON(f *testing.F) {
 			t.Fatalf("templateJSON(%q) = %q changes the value:\n%s", in, out, diff)
 		}
 	})
+}
+
+// A call's arguments are printed as the served template prints them: vLLM
+// parses the string into a mapping, which tojson prints with ", " and ": "
+// in the stored key order; what is not a JSON object stays the string.
+func TestQwen3Arguments(t *testing.T) {
+	cases := []struct {
+		args      string
+		malformed bool
+		want      string
+	}{
+		{`{"email":"x","name":"Zoë"}`, false, `{"email": "x", "name": "Zoë"}`},
+		{`{"z":[1,{"b":2.50}],"a":null}`, false, `{"z": [1, {"b": 2.5}], "a": null}`},
+		{``, false, `{}`},
+		{`"{\"email\": x"`, true, `"{\"email\": x"`},
+		{`[1,2]`, false, `[1,2]`},
+		{`{"a":1`, false, `{"a":1`},
+	}
+	for _, c := range cases {
+		tc := emobench.ToolCall{Name: "f", Arguments: json.RawMessage(c.args), ArgumentsMalformed: c.malformed}
+		if got := qwen3Arguments(tc); got != c.want {
+			t.Errorf("qwen3Arguments(%s) = %s, want %s", c.args, got, c.want)
+		}
+	}
 }

