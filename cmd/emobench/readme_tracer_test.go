@@ -7,6 +7,8 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -15,9 +17,47 @@ import (
 // offlineLoopMarker is the HTML comment that README.md puts right before
 // the fenced sh block of the offline Tracer loop.
 const (
-	offlineLoopMarker     = "<!-- offline-tracer-loop -->"
-	fourDomainsLoopMarker = "<!-- offline-generalization-four-domains -->"
+	offlineLoopMarker       = "<!-- offline-tracer-loop -->"
+	offlineLoopOutputMarker = "<!-- offline-tracer-loop-output -->"
+	fourDomainsLoopMarker   = "<!-- offline-generalization-four-domains -->"
 )
+
+// elapsed matches a printed duration ("in 0.4s", "in 1m2.5s", "in 350ms"),
+// the one part of the README's quoted output that differs run to run.
+var elapsed = regexp.MustCompile(`\bin [0-9][0-9.hmµns]*s\b`)
+
+// checkREADMEExcerpt holds the quoted output after marker in README.md
+// (the first ``` block after it) equal to what the commands printed: each
+// of its lines but "…" (an elision) is a printed line, trailing spaces and
+// durations aside, and the printed lines it names come in its order.
+func checkREADMEExcerpt(t *testing.T, readme []byte, marker string, printed []string) {
+	t.Helper()
+	_, after, ok := strings.Cut(string(readme), marker+"\n```\n")
+	if !ok {
+		t.Fatalf("README.md has no %s marker before a ``` block", marker)
+	}
+	excerpt, _, ok := strings.Cut(after, "\n```")
+	if !ok {
+		t.Fatalf("README.md: the block after %s is not closed", marker)
+	}
+	norm := func(line string) string { return elapsed.ReplaceAllString(strings.TrimRight(line, " "), "in Ts") }
+	at := 0
+	for _, want := range strings.Split(excerpt, "\n") {
+		if want == "…" {
+			continue
+		}
+		i := slices.IndexFunc(printed[at:], func(got string) bool { return norm(got) == norm(want) })
+		if i < 0 {
+			if slices.ContainsFunc(printed, func(got string) bool { return norm(got) == norm(want) }) {
+				t.Errorf("README.md quotes %q out of the order printed", want)
+				continue
+			}
+			t.Errorf("README.md quotes %q, which the commands did not print; they printed:\n%s", want, strings.Join(printed, "\n"))
+			return
+		}
+		at += i + 1
+	}
+}
 
 // readmeOfflineLoop returns the commands of README.md's offline Tracer
 // loop (readmeBlock of offlineLoopMarker).
@@ -121,15 +161,21 @@ func TestREADME_OfflineTracerLoop(t *testing.T) {
 	if len(cmds) < 5 {
 		t.Fatalf("README.md offline loop has %d commands, want the whole loop", len(cmds))
 	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(t.TempDir())
 
 	var exports []string // --out files of tracer export
 	var collectDB, generalization string
+	var printed []string // every line the commands print, stdout and stderr
 	for _, args := range cmds {
 		r := runCLI(t, "", args...)
 		if r.code != 0 {
 			t.Fatalf("emobench %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
 		}
+		printed = append(printed, strings.Split(r.stdout+"\n"+r.stderr, "\n")...)
 		sub := subcommand(args)
 		switch sub {
 		case "tracer collect":
@@ -140,6 +186,8 @@ func TestREADME_OfflineTracerLoop(t *testing.T) {
 			generalization = r.stdout
 		}
 	}
+
+	checkREADMEExcerpt(t, readme, offlineLoopOutputMarker, printed)
 
 	if collectDB == "" {
 		t.Fatal("the offline loop has no tracer collect --db FILE")
