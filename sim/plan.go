@@ -460,6 +460,8 @@ type LLMOptions struct {
 	// PriceFile is a JSON price table (LoadPriceTable) for costs; "" leaves
 	// costs unknown.
 	PriceFile string
+	// Note, when not nil, is every client's LLMConfig.Note.
+	Note func(note string)
 }
 
 func (o LLMOptions) key(env string) string {
@@ -576,7 +578,7 @@ func newLLMClient(role emobench.LLMRole, llm LLMOptions, flag, model string) (*L
 		return nil, invalidf("%s llm:%s talks to %s, which needs %s; set it, or give %s-base-url or --base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
 			flag, model, DefaultLLMBaseURL, role.APIKeyEnv, flag)
 	}
-	cfg := LLMConfig{BaseURL: role.BaseURL, APIKey: key, Model: model, Temperature: role.Temperature, Timeout: llm.Timeout}
+	cfg := LLMConfig{BaseURL: role.BaseURL, APIKey: key, Model: model, Temperature: role.Temperature, Timeout: llm.Timeout, Note: llm.Note}
 	if llm.PriceFile != "" {
 		f, err := os.Open(llm.PriceFile)
 		if err != nil {

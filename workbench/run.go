@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -328,6 +329,10 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 		}
 	}
 	dom = withTasks(dom, opts.Tasks)
+	if opts.LLM.Note == nil && opts.Note != nil {
+		var mu sync.Mutex // the clients note from the episodes' goroutines
+		opts.LLM.Note = func(n string) { mu.Lock(); defer mu.Unlock(); opts.Note(n) }
+	}
 	agent, user, err := sim.NewParticipants(spec, opts.LLM)
 	if err != nil {
 		return sim.Tally{}, settings(err)
