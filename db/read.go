@@ -447,6 +447,9 @@ type RunRewards struct {
 	// trajectory's reward, or 0 when that is negative (an abandonment's −1)
 	// or the trajectory is not evaluated.
 	MeanReward float64
+	// OutOfRange counts evaluated trajectories whose reward is outside
+	// [−1, 1]: MeanReward is then no rate (a reward of 1e308 makes it huge).
+	OutOfRange int
 }
 
 // ListRunRewards returns the RunRewards of every run with trajectories, by
@@ -458,7 +461,7 @@ func (db *DB) ListRunRewards(ctx context.Context) (map[int64]RunRewards, error) 
 	}
 	out := make(map[int64]RunRewards, len(rows))
 	for _, r := range rows {
-		out[r.RunID] = RunRewards{Evaluated: int(r.Evaluated), Partial: int(r.Partial), MeanReward: r.MeanReward}
+		out[r.RunID] = RunRewards{Evaluated: int(r.Evaluated), Partial: int(r.Partial), MeanReward: r.MeanReward, OutOfRange: int(r.OutOfRange)}
 	}
 	return out, nil
 }
