@@ -42,6 +42,9 @@ type importRule struct {
 //   - internal/cliargs is urfave/cli/v2 plumbing (argument normalisation,
 //     usage errors, the version line) that knows no emobench command: no
 //     project package, urfave/cli/v2 and smetrics (suggestions) only;
+//   - internal/csvsafe is the CSV writer with formula-leading cells
+//     quoted that export and reports/table share: the standard library
+//     only;
 //   - internal/chromiumtest is test support (a headless Chromium through
 //     chromedp for the browser tests of reports and cmd/emobench): no
 //     project package, chromedp only, and only _test.go files import it
@@ -60,14 +63,15 @@ var importRules = map[string]importRule{
 	"redact":        {project: nil, thirdParty: []string{}},
 	"analysis":      {project: []string{""}, thirdParty: []string{"gonum.org/v1/gonum"}},
 	"reports":       {project: []string{"", "analysis", "reports/table"}, thirdParty: []string{"github.com/go-echarts/go-echarts/v2"}},
-	"reports/table": {project: []string{"", "analysis"}},
-	"export":        {project: []string{"", "redact"}},
+	"reports/table": {project: []string{"", "analysis", "internal/csvsafe"}},
+	"export":        {project: []string{"", "redact", "internal/csvsafe"}},
 	"fixtures":      {project: nil},
 	"workbench":     {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer"}},
 	"cmd/emobench":  {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
 	"internal/cliargs":      {project: nil, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
+	"internal/csvsafe":      {project: nil, thirdParty: []string{}},
 }
 
 // testOnly are the packages that only _test.go files may import.

@@ -6,7 +6,6 @@ package table
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/emobench/emobench/internal/csvsafe"
 )
 
 // Table is a result set that can be written in any of Formats.
@@ -133,7 +134,7 @@ func isControl(r rune) bool {
 }
 
 func (t *Table) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	if err := cw.Write(t.Columns); err != nil {
 		return err
 	}
@@ -291,7 +292,7 @@ func (t *Table) latexAlignment() string {
 // Table.Write, so memory stays flat however many rows there are.
 type RowStream struct {
 	w      io.Writer
-	csv    *csv.Writer
+	csv    *csvsafe.Writer
 	cols   []string
 	rows   int
 	format string
@@ -302,7 +303,7 @@ type RowStream struct {
 func NewRowStream(w io.Writer, format string, cols []string) *RowStream {
 	s := &RowStream{w: w, cols: cols, format: format}
 	if format == "csv" {
-		s.csv = csv.NewWriter(w)
+		s.csv = csvsafe.NewWriter(w)
 		s.csv.Write(cols)
 	}
 	return s
