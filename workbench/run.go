@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -371,20 +372,15 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	start := opts.now()
 	x := sim.Execution{Domain: dom, Spec: spec, Agent: agent, User: user, Judge: judge, Concurrency: opts.Concurrency, OnEpisode: bar.Show,
 		EpisodeTimeout: opts.EpisodeTimeout}
-	// The sink commits even when the run is being interrupted (the episode
-	// is done), unless it is still waiting for another writer.
-	tally, err := sim.Execute(ctx, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
-		ingest.RedactTrajectory(traj) // credentials a model or tool echoed, as ingest redacts a file's
-		if err := store.AppendTrajectory(ctx, id, traj); err != nil {
-			return err
-		}
-		return storeDependence(ctx, store, id, traj)
-	})
+	var stored atomic.Int64
+	tally, err := sim.Execute(ctx, x, jobs, runSink(store, id, &stored))
 	bar.Finish()
 	var allFailed *sim.AllFailedError
 	switch {
 	case errors.Is(err, context.Canceled):
-		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with `emobench run --resume %d`", tally.Done, id, id)}
+		// What the sink committed: an interrupt between a commit and the
+		// sink's return leaves the tally one short.
+		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with `emobench run --resume %d`", stored.Load(), id, id)}
 	case errors.As(err, &allFailed):
 		return tally, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with `emobench run --resume %d`", err, id)
 	case err != nil:
@@ -397,6 +393,21 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 			id, tally.Errors, tally.Done, tally.FirstError, id)
 	}
 	return tally, nil
+}
+
+// runSink stores each finished trajectory of run id and counts in stored
+// the trajectories it committed. It commits even when the run is being
+// interrupted (the episode is done), unless it is still waiting for
+// another writer.
+func runSink(store *db.DB, id int64, stored *atomic.Int64) sim.Sink {
+	return func(ctx context.Context, traj *emobench.Trajectory) error {
+		ingest.RedactTrajectory(traj) // credentials a model or tool echoed, as ingest redacts a file's
+		if err := store.AppendTrajectory(ctx, id, traj); err != nil {
+			return err
+		}
+		stored.Add(1)
+		return storeDependence(ctx, store, id, traj)
+	}
 }
 
 // SimulateDemo runs the demo's offline simulators (sim.DemoPlans) on every
