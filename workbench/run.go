@@ -365,6 +365,9 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	if len(jobs) == 0 {
 		return sim.Tally{}, nil
 	}
+	if n := judgedTasks(jobs); judge != nil && n == 0 {
+		opts.note("--judge %s: no task to run has NL assertions (nl_assertions), so nothing is judged", spec.Judge)
+	}
 	var bar *sim.Progress // nil shows nothing
 	if opts.Progress != nil {
 		bar = sim.NewProgress(opts.Progress, len(jobs))
@@ -393,6 +396,18 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 			id, tally.Errors, tally.Done, tally.FirstError, id)
 	}
 	return tally, nil
+}
+
+// judgedTasks counts the distinct tasks of jobs that have NL assertions,
+// which a judge decides.
+func judgedTasks(jobs []sim.Job) int {
+	seen := map[*emobench.TaskSpec]bool{}
+	for _, j := range jobs {
+		if j.Task != nil && len(j.Task.NLAssertions) > 0 {
+			seen[j.Task] = true
+		}
+	}
+	return len(seen)
 }
 
 // runSink stores each finished trajectory of run id and counts in stored
