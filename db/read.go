@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -418,6 +420,31 @@ func (db *DB) QueryEach(ctx context.Context, query string, header func(columns [
 		}
 	}
 	return rows.Err()
+}
+
+// QueryTimeoutError is QueryEachWithin's error when its time limit
+// stopped the statement (SQLite's interrupt).
+type QueryTimeoutError struct {
+	Limit time.Duration
+}
+
+func (e *QueryTimeoutError) Error() string { return fmt.Sprintf("query stopped after %v", e.Limit) }
+
+// QueryEachWithin is QueryEach with a time limit on the whole statement,
+// rows included (limit 0 or less: none). A statement the limit stops,
+// such as a recursive CTE that never ends, returns a *QueryTimeoutError;
+// ctx's own end returns its error as QueryEach does.
+func (db *DB) QueryEachWithin(ctx context.Context, limit time.Duration, query string, header func(columns []string) error, row func(values []any) error) error {
+	if limit <= 0 {
+		return db.QueryEach(ctx, query, header, row)
+	}
+	qctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	err := db.QueryEach(qctx, query, header, row)
+	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
+		return &QueryTimeoutError{Limit: limit}
+	}
+	return err
 }
 
 // isReadOnlyError reports whether err is SQLITE_READONLY (8) or SQLITE_AUTH
