@@ -30,18 +30,23 @@ func TestRun_ImplausibleUsageStoredAsNull(t *testing.T) {
 		{"String", `{"prompt_tokens": "10", "completion_tokens": 2, "total_tokens": 12}`, 1, ",,,", `"10"`},
 		{"InfiniteCost", good, 1e308, "10,2,,", "is not a finite number"},
 		{"Good", good, 1, "10,2,1.2e-05,1.2e-05", ""},
+		{"UserNull", "user:null", 1, "10,0,1e-05,1e-05", "llm fake-user: a reply's usage is missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
+			agentUsage, userUsage := tc.usage, good
+			if u, ok := strings.CutPrefix(tc.usage, "user:"); ok {
+				agentUsage, userUsage = `{"prompt_tokens": 10, "completion_tokens": 0, "total_tokens": 10}`, u
+			}
 			srv := newChatServer(t, map[string]func(c *chatCall){
-				"fake-agent": func(c *chatCall) { rawReply(c, "How can I help?", tc.usage) },
+				"fake-agent": func(c *chatCall) { rawReply(c, "How can I help?", agentUsage) },
 				"fake-user": func(c *chatCall) {
 					if c.n == 0 {
 						rawReply(c, "Hi, I want to cancel an order.", good)
 						return
 					}
-					rawReply(c, "###STOP###", good)
+					rawReply(c, "###STOP###", userUsage)
 				},
 			})
 			prices, _ := json.Marshal(map[string]any{"fake-agent": map[string]float64{"prompt_per_mtok": tc.price, "completion_per_mtok": tc.price}})
@@ -50,7 +55,7 @@ func TestRun_ImplausibleUsageStoredAsNull(t *testing.T) {
 				t.Fatal(err)
 			}
 			dbPath := filepath.Join(dir, "u.db")
-			r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--agent", "llm:fake-agent", "--user", "llm:fake-user",
+			r := runCLI(t, "", "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions", "--agent", "llm:fake-agent", "--user", "llm:fake-user",
 				"--base-url", srv.baseURL(), "--price-file", priceFile, "--concurrency", "1")
 			if r.code != 0 {
 				t.Fatalf("run: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
@@ -59,7 +64,16 @@ func TestRun_ImplausibleUsageStoredAsNull(t *testing.T) {
 			if want := "prompt_tokens,completion_tokens,cost,agent_cost\n" + tc.want + "\n"; got != want {
 				t.Errorf("stored usage:\n%s\nwant:\n%s", got, want)
 			}
-			if tc.note != "" && (!strings.Contains(r.stderr, "note: llm fake-agent: ") || !strings.Contains(r.stderr, tc.note)) {
+			if strings.HasPrefix(tc.usage, "user:") {
+				// The user's last turn has no usage: its tokens and cost are NULL, the first turn's are kept.
+				if got, want := sqlCSV(t, dbPath, "SELECT prompt_tokens, completion_tokens, cost FROM messages WHERE role = 'user' ORDER BY idx"),
+					"prompt_tokens,completion_tokens,cost\n10,2,\n,,\n"; got != want {
+					t.Errorf("user usage:\n%s\nwant:\n%s", got, want)
+				}
+			} else if tc.note != "" && !strings.Contains(r.stderr, "note: llm fake-agent: ") {
+				t.Errorf("stderr %q does not note the agent", r.stderr)
+			}
+			if tc.note != "" && !strings.Contains(r.stderr, tc.note) {
 				t.Errorf("stderr %q does not note %q", r.stderr, tc.note)
 			}
 			if tc.note == "" && strings.Contains(r.stderr, "llm fake-agent") {
