@@ -166,8 +166,9 @@ type Usage struct {
 	PromptTokens     int
 	CompletionTokens int
 	Cost             *float64 // USD; nil when the model's price is unknown
-	// TokensUnknown is set when the source gave a cost but no token counts
-	// (the counts above are then 0 and stored as NULL).
+	// TokensUnknown is set when the source gave no plausible token counts
+	// (none, null, negative, fractional or absurdly large; the counts above
+	// are then 0 and stored as NULL).
 	TokensUnknown bool
 }
 

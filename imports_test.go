@@ -46,6 +46,9 @@ type importRule struct {
 //     file, sync, rename; only regular files replaced) and the naming of
 //     file kinds: the standard library only; db, export, sim, tracer and
 //     workbench write through it;
+//   - internal/csvsafe is the CSV writer with formula-leading cells
+//     quoted that export and reports/table share: the standard library
+//     only;
 //   - internal/chromiumtest is test support (a headless Chromium through
 //     chromedp for the browser tests of reports and cmd/emobench): no
 //     project package, chromedp only, and only _test.go files import it
@@ -65,8 +68,8 @@ var importRules = map[string]importRule{
 	"redact":        {project: nil, thirdParty: []string{}},
 	"analysis":      {project: []string{""}, thirdParty: []string{"gonum.org/v1/gonum"}},
 	"reports":       {project: []string{"", "analysis", "reports/table"}, thirdParty: []string{"github.com/go-echarts/go-echarts/v2"}},
-	"reports/table": {project: []string{"", "analysis"}},
-	"export":        {project: []string{"", "redact", "internal/atomicfile"}},
+	"reports/table": {project: []string{"", "analysis", "internal/csvsafe"}},
+	"export":        {project: []string{"", "redact", "internal/atomicfile", "internal/csvsafe"}},
 	"fixtures":      {project: nil},
 	"workbench":     {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer", "internal/atomicfile"}},
 	"cmd/emobench":  {project: []string{"*"}},
@@ -74,6 +77,7 @@ var importRules = map[string]importRule{
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
 	"internal/cliargs":      {project: nil, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
 	"internal/atomicfile":   {project: nil, thirdParty: []string{}},
+	"internal/csvsafe":      {project: nil, thirdParty: []string{}},
 }
 
 // testOnly are the packages that only _test.go files may import.

@@ -18,8 +18,9 @@ type CheckReport struct {
 // Check runs SQLite's integrity_check and compares the file's schema with
 // the schema this emobench's migrations create (tables, views, indexes,
 // triggers and every column), on a read-only connection. When the schema
-// matches, it also recounts the per-(run, task) outcomes from every
-// trajectory (CheckOutcomes).
+// matches and is this build's, it also recounts the per-(run, task)
+// outcomes from every trajectory (CheckOutcomes, whose queries read the
+// current schema; migrate recomputes an older file's outcomes).
 func (db *DB) Check(ctx context.Context) (CheckReport, error) {
 	var rep CheckReport
 	version, err := db.userVersion(ctx)
@@ -52,7 +53,7 @@ func (db *DB) Check(ctx context.Context) (CheckReport, error) {
 		return rep, err
 	}
 	rep.Problems = append(rep.Problems, compareSchemas(want, got)...)
-	if len(rep.Problems) == 0 && version >= outcomesVersion {
+	if len(rep.Problems) == 0 && version >= SchemaVersion() {
 		outcomes, err := db.CheckOutcomes(ctx)
 		if err != nil {
 			return rep, err

@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db/sqlcdb"
@@ -444,6 +446,31 @@ func (db *DB) QueryEach(ctx context.Context, query string, header func(columns [
 	return rows.Err()
 }
 
+// QueryTimeoutError is QueryEachWithin's error when its time limit
+// stopped the statement (SQLite's interrupt).
+type QueryTimeoutError struct {
+	Limit time.Duration
+}
+
+func (e *QueryTimeoutError) Error() string { return fmt.Sprintf("query stopped after %v", e.Limit) }
+
+// QueryEachWithin is QueryEach with a time limit on the whole statement,
+// rows included (limit 0 or less: none). A statement the limit stops,
+// such as a recursive CTE that never ends, returns a *QueryTimeoutError;
+// ctx's own end returns its error as QueryEach does.
+func (db *DB) QueryEachWithin(ctx context.Context, limit time.Duration, query string, header func(columns []string) error, row func(values []any) error) error {
+	if limit <= 0 {
+		return db.QueryEach(ctx, query, header, row)
+	}
+	qctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	err := db.QueryEach(qctx, query, header, row)
+	if err != nil && ctx.Err() == nil && errors.Is(qctx.Err(), context.DeadlineExceeded) {
+		return &QueryTimeoutError{Limit: limit}
+	}
+	return err
+}
+
 // isReadOnlyError reports whether err is SQLITE_READONLY (8) or SQLITE_AUTH
 // (23, the read-only authorizer's refusal), with any extended code.
 func isReadOnlyError(err error) bool {
@@ -471,6 +498,9 @@ type RunRewards struct {
 	// trajectory's reward, or 0 when that is negative (an abandonment's −1)
 	// or the trajectory is not evaluated.
 	MeanReward float64
+	// OutOfRange counts evaluated trajectories whose reward is outside
+	// [−1, 1]: MeanReward is then no rate (a reward of 1e308 makes it huge).
+	OutOfRange int
 }
 
 // ListRunRewards returns the RunRewards of every run with trajectories, by
@@ -482,7 +512,7 @@ func (db *DB) ListRunRewards(ctx context.Context) (map[int64]RunRewards, error) 
 	}
 	out := make(map[int64]RunRewards, len(rows))
 	for _, r := range rows {
-		out[r.RunID] = RunRewards{Evaluated: int(r.Evaluated), Partial: int(r.Partial), MeanReward: r.MeanReward}
+		out[r.RunID] = RunRewards{Evaluated: int(r.Evaluated), Partial: int(r.Partial), MeanReward: r.MeanReward, OutOfRange: int(r.OutOfRange)}
 	}
 	return out, nil
 }

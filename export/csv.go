@@ -1,22 +1,24 @@
 package export
 
 import (
-	"encoding/csv"
 	"io"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/internal/csvsafe"
 )
 
 // CSV writes the csv format: runs.csv (the columns of RunRow),
 // trajectories.csv (the columns of the db's trajectory_outcomes view, with
 // task_sha256 in place of the db's task row id) and messages.csv (the
 // columns of MessageRow). A NULL is an empty cell; 0/1 columns are 0 or 1;
-// floats are written in full precision; times in RFC 3339.
+// floats are written in full precision; times in RFC 3339. A text cell
+// that a spreadsheet would read as a formula gets a leading quote
+// (csvsafe).
 type CSV struct {
-	runs, trajs, msgs *csv.Writer
+	runs, trajs, msgs *csvsafe.Writer
 	rows              *rowBuilder
 }
 
@@ -33,7 +35,7 @@ var (
 
 // NewCSV returns a CSV writer and writes each file's header.
 func NewCSV(runs, trajectories, messages io.Writer) (*CSV, error) {
-	c := &CSV{runs: csv.NewWriter(runs), trajs: csv.NewWriter(trajectories), msgs: csv.NewWriter(messages), rows: newRowBuilder()}
+	c := &CSV{runs: csvsafe.NewWriter(runs), trajs: csvsafe.NewWriter(trajectories), msgs: csvsafe.NewWriter(messages), rows: newRowBuilder()}
 	c.runs.Write(csvRunColumns)
 	c.trajs.Write(csvTrajectoryColumns)
 	if err := c.msgs.Write(csvMessageColumns); err != nil {
@@ -84,7 +86,7 @@ func (c *CSV) WriteRun(run Run) (int, error) {
 
 // Close implements TableWriter.
 func (c *CSV) Close() error {
-	for _, w := range []*csv.Writer{c.runs, c.trajs, c.msgs} {
+	for _, w := range []*csvsafe.Writer{c.runs, c.trajs, c.msgs} {
 		w.Flush()
 		if err := w.Error(); err != nil {
 			return err

@@ -193,6 +193,9 @@ func (t *Tau2Reader) trajectory(sim *tau2Simulation, i int) (*emobench.Trajector
 			t.warn("simulation %d: ended in %s with reward %v: τ²-bench does not evaluate such a simulation, so it is stored unevaluated and never passes (stats --infra-errors exclude leaves it out)", i, reason, *traj.Reward)
 		}
 	}
+	for _, n := range checkReward(traj) {
+		t.warn("simulation %d (task %s, trial %d): %s", i, traj.Task.Key, traj.Trial, n)
+	}
 	var note string
 	if traj.AgentCost, note = cost(sim.AgentCost); note != "" {
 		t.warn("simulation %d: agent_cost %s", i, note)

@@ -588,6 +588,9 @@ func (rec *tauRecord) trajectory() (*emobench.Trajectory, error) {
 	if err := checkDepths(traj, depthFields{rewardInfo: "info.reward_info", extra: "info", actions: "info.task.actions", outputs: "info.task.outputs"}); err != nil {
 		return nil, err
 	}
+	for _, n := range checkReward(traj) {
+		rec.notes = append(rec.notes, fmt.Sprintf("task %s, trial %d: %s", traj.Task.Key, traj.Trial, n))
+	}
 	RedactTrajectory(traj)
 	return traj, nil
 }
@@ -642,6 +645,24 @@ func reward(raw json.RawMessage) (*float64, error) {
 		return nil, fmt.Errorf("reward is %s (%s), want a number", jsonKind(raw), truncate(string(raw), 40))
 	}
 	return &v, nil
+}
+
+// checkReward applies the reward rules a reader cannot see in one field,
+// and returns their notes (the caller names the record): an evaluated
+// trajectory whose reward is null (or NaN or ±Infinity, which arrive as
+// null) is not evaluated; a reward outside [−1, 1] is kept as given, and
+// said.
+func checkReward(traj *emobench.Trajectory) []string {
+	var notes []string
+	if traj.Evaluated && traj.Reward == nil {
+		traj.Evaluated = false
+		notes = append(notes, "reward is null or not a finite number (NaN, Infinity) beside a reward_info: stored as not evaluated")
+	}
+	if r := traj.Reward; r != nil && !(*r >= -1 && *r <= 1) {
+		notes = append(notes, fmt.Sprintf("reward %s is outside [-1, 1]: kept as given (it never passes), and every mean reward over it says so",
+			strconv.FormatFloat(*r, 'g', -1, 64)))
+	}
+	return notes
 }
 
 func trial(raw json.RawMessage) (int, error) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/reports/table"
 )
 
 // Transcript is one stored trajectory to print with WriteTranscript.
@@ -31,7 +32,18 @@ type Transcript struct {
 // kwargs|arguments} object as a call). It returns
 // the first write error, or an error naming the trajectory when its
 // reward_info is not JSON.
+// The data's control characters (terminal escape sequences) are replaced
+// (table.Printable).
 func WriteTranscript(w io.Writer, t Transcript) error {
+	var buf bytes.Buffer
+	if err := writeTranscript(&buf, t); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, table.Printable(buf.String()))
+	return err
+}
+
+func writeTranscript(w io.Writer, t Transcript) error {
 	bw := bufio.NewWriter(w)
 	tr := t.Trajectory
 	fmt.Fprintf(bw, "trajectory %d · run %d (%s) · task %s · trial %d\n", t.ID, t.Run.ID, t.Run.Name, tr.Task.Key, tr.Trial)
@@ -122,11 +134,21 @@ func rewardText(t *emobench.Trajectory) string {
 	return r + " (failed)"
 }
 
+// FormatUSD writes a cost in dollars to 6 significant digits, in fixed
+// notation without trailing zeros: 0.00009532699999999999 is 0.000095327.
+func FormatUSD(v float64) string {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
+	if err != nil {
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	return strconv.FormatFloat(r, 'f', -1, 64)
+}
+
 func usd(v *float64) string {
 	if v == nil {
 		return "unknown"
 	}
-	return "$" + strconv.FormatFloat(*v, 'f', -1, 64)
+	return "$" + FormatUSD(*v)
 }
 
 // indent prefixes every line of s with n spaces and ends it with a newline.

@@ -105,11 +105,12 @@ type NLAssertionCheck struct {
 }
 
 // JudgeRecord is the judge that decided the NL assertions and what it
-// cost (USD; nil when unknown).
+// cost (USD; nil when unknown). The token counts are nil (null) when the
+// server reported no plausible usage.
 type JudgeRecord struct {
 	Model            string   `json:"model"`
-	PromptTokens     int      `json:"prompt_tokens"`
-	CompletionTokens int      `json:"completion_tokens"`
+	PromptTokens     *int     `json:"prompt_tokens"`
+	CompletionTokens *int     `json:"completion_tokens"`
 	Cost             *float64 `json:"cost"`
 }
 
@@ -324,7 +325,10 @@ func (e *Evaluator) judge(ctx context.Context, task *emobench.TaskSpec, msgs []e
 	}
 	info.Judge = &JudgeRecord{Model: e.Judge.Model()}
 	if usage != nil {
-		info.Judge.PromptTokens, info.Judge.CompletionTokens, info.Judge.Cost = usage.PromptTokens, usage.CompletionTokens, usage.Cost
+		info.Judge.Cost = usage.Cost
+		if !usage.TokensUnknown {
+			info.Judge.PromptTokens, info.Judge.CompletionTokens = &usage.PromptTokens, &usage.CompletionTokens
+		}
 	}
 	if err == nil && len(verdicts) != len(task.NLAssertions) {
 		err = fmt.Errorf("judge gave %d verdicts for %d assertions", len(verdicts), len(task.NLAssertions))

@@ -44,7 +44,7 @@ func TestLLMJudge_Evaluate(t *testing.T) {
 		t.Fatal(err)
 	}
 	// gpt-4o at 2.5 and 10 USD per million tokens: 1000·2.5e-6 + 200·1e-5.
-	if info.Judge == nil || info.Judge.Model != "gpt-4o" || info.Judge.PromptTokens != 1000 || info.Judge.Cost == nil || *info.Judge.Cost != 0.0045 {
+	if info.Judge == nil || info.Judge.Model != "gpt-4o" || info.Judge.PromptTokens == nil || *info.Judge.PromptTokens != 1000 || info.Judge.Cost == nil || *info.Judge.Cost != 0.0045 {
 		t.Errorf("judge record %+v", info.Judge)
 	}
 	req := f.requests()[0].Body

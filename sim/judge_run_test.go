@@ -59,7 +59,7 @@ func TestJudge_PlannedAndRun(t *testing.T) {
 	if len(info.NLAssertions) != 1 || info.NLAssertions[0].Met == nil || *info.NLAssertions[0].Met || info.NLAssertions[0].Justification != "No apology." {
 		t.Errorf("NL assertions %+v, want one not met", info.NLAssertions)
 	}
-	if info.Judge == nil || info.Judge.Model != "judge-m" || info.Judge.PromptTokens != 1000 || info.Judge.CompletionTokens != 200 {
+	if info.Judge == nil || info.Judge.Model != "judge-m" || info.Judge.PromptTokens == nil || *info.Judge.PromptTokens != 1000 || *info.Judge.CompletionTokens != 200 {
 		t.Errorf("judge record %+v", info.Judge)
 	}
 	judged := byModel(f.requests(), "judge-m")

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -69,6 +70,11 @@ type LLMConfig struct {
 	Prices PriceTable
 	// HTTPClient sends the requests; nil means a plain http.Client.
 	HTTPClient *http.Client
+	// Note, when not nil, receives a note the first time a reply's usage
+	// is missing or implausible and the first time a cost is not finite
+	// (both are then stored as unknown); it may be called from several
+	// goroutines at once.
+	Note func(note string)
 }
 
 // Price is the price of a model's tokens in USD per million tokens.
@@ -84,13 +90,29 @@ type PriceTable map[string]Price
 // Cost returns the USD cost of a call to model:
 // (prompt·PromptPerMTok + completion·CompletionPerMTok) / 10⁶.
 // It returns nil when the table has no price for model (never 0).
+// A cost that is not finite (a finite price of 1e308 times a token count)
+// is nil too: unknown, never infinite.
 func (t PriceTable) Cost(model string, promptTokens, completionTokens int) *float64 {
 	p, ok := t[model]
 	if !ok {
 		return nil
 	}
-	c := (float64(promptTokens)*p.PromptPerMTok + float64(completionTokens)*p.CompletionPerMTok) / 1e6
-	return &c
+	return finiteOrNil((float64(promptTokens)*p.PromptPerMTok + float64(completionTokens)*p.CompletionPerMTok) / 1e6)
+}
+
+// MaxPlausibleTokens is the largest token count of one call that usage
+// accounting believes; a larger count (or a negative, fractional or
+// non-numeric one) is unknown.
+const MaxPlausibleTokens = 1e12
+
+// plausibleTokens reads a token count as the server wrote it (raw JSON):
+// ok only for a non-negative integer of at most MaxPlausibleTokens.
+func plausibleTokens(raw string) (int, bool) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+	if err != nil || !(f >= 0 && f <= MaxPlausibleTokens) || f != math.Trunc(f) {
+		return 0, false
+	}
+	return int(f), true
 }
 
 // LoadPriceTable reads a JSON object mapping model names to
@@ -153,6 +175,9 @@ func (e *LLMError) Unwrap() error { return e.Err }
 type LLMClient struct {
 	cfg  LLMConfig
 	chat openai.ChatCompletionService
+
+	// usageNoted and costNoted make each note once per client.
+	usageNoted, costNoted sync.Once
 }
 
 // NewLLMClient returns a client for cfg, with defaults filled in. It
@@ -348,19 +373,47 @@ func (c *LLMClient) attempt(ctx context.Context, params openai.ChatCompletionNew
 	return c.chat.New(actx, params)
 }
 
+// usage is the call's usage as the server reported it. A missing or null
+// usage, or a token count that is not a plausible non-negative integer
+// (plausibleTokens), gives unknown tokens (stored as NULL, never 0) and
+// an unknown cost; a cost that is not finite is unknown too.
 func (c *LLMClient) usage(comp *openai.ChatCompletion) emobench.Usage {
-	if !comp.JSON.Usage.Valid() {
-		return emobench.Usage{}
+	prompt, okP := plausibleTokens(comp.Usage.JSON.PromptTokens.Raw())
+	completion, okC := plausibleTokens(comp.Usage.JSON.CompletionTokens.Raw())
+	if !comp.JSON.Usage.Valid() || !okP || !okC {
+		c.note(&c.usageNoted, "llm %s: a reply's usage is missing or not plausible token counts (%s): its tokens and cost are stored as unknown (NULL); later such replies are not noted",
+			c.cfg.Model, c.redact(clip(comp.JSON.Usage.Raw(), 120)))
+		return emobench.Usage{TokensUnknown: true}
 	}
-	u := emobench.Usage{
-		PromptTokens:     int(comp.Usage.PromptTokens),
-		CompletionTokens: int(comp.Usage.CompletionTokens),
+	u := emobench.Usage{PromptTokens: prompt, CompletionTokens: completion}
+	model := c.cfg.Model
+	if _, ok := c.cfg.Prices[model]; !ok && comp.Model != "" {
+		model = comp.Model
 	}
-	u.Cost = c.cfg.Prices.Cost(c.cfg.Model, u.PromptTokens, u.CompletionTokens)
-	if u.Cost == nil && comp.Model != "" {
-		u.Cost = c.cfg.Prices.Cost(comp.Model, u.PromptTokens, u.CompletionTokens)
+	if _, priced := c.cfg.Prices[model]; priced {
+		if u.Cost = c.cfg.Prices.Cost(model, prompt, completion); u.Cost == nil {
+			c.note(&c.costNoted, "llm %s: the cost of %d prompt and %d completion tokens at the price table's prices of %s is not a finite number: stored as unknown (NULL); later such costs are not noted",
+				c.cfg.Model, prompt, completion, model)
+		}
 	}
 	return u
+}
+
+func (c *LLMClient) note(once *sync.Once, format string, args ...any) {
+	if c.cfg.Note != nil {
+		once.Do(func() { c.cfg.Note(fmt.Sprintf(format, args...)) })
+	}
+}
+
+// clip is s, or its first n bytes and "…"; "" reads "none".
+func clip(s string, n int) string {
+	switch {
+	case s == "":
+		return "none"
+	case len(s) > n:
+		return strings.ToValidUTF8(s[:n], "") + "…"
+	}
+	return s
 }
 
 // retryDelay reports whether err is worth another attempt and how long to

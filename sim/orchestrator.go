@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -104,7 +105,8 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 }
 
 // totalCost sums the cost of role's LLM-written messages: nil when none
-// was written by an LLM or any cost is unknown (unknown is never 0).
+// was written by an LLM, any cost is unknown (unknown is never 0) or the
+// sum is not finite.
 func totalCost(msgs []emobench.Message, role emobench.Role) *float64 {
 	var sum float64
 	seen := false
@@ -121,7 +123,16 @@ func totalCost(msgs []emobench.Message, role emobench.Role) *float64 {
 	if !seen {
 		return nil
 	}
-	return &sum
+	return finiteOrNil(sum)
+}
+
+// finiteOrNil is &x, or nil when x is NaN or infinite: a cost is unknown,
+// never infinite.
+func finiteOrNil(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
 }
 
 type orchestrator struct {

@@ -102,8 +102,8 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 	if strategy != UserStrategyLLM && !isLLM(opts.User) {
 		return nil, invalidf("--user-strategy %s needs an llm:MODEL user, not %q", strategy, opts.User)
 	}
-	if opts.Trials < 1 {
-		return nil, invalidf("--trials %d: need at least 1", opts.Trials)
+	if err := checkTrials(opts.Trials); err != nil {
+		return nil, err
 	}
 	for _, f := range []struct {
 		name string
@@ -312,7 +312,8 @@ func InShard(taskID string, trial, shard, shards int) bool {
 // MissingJobs returns the jobs of spec's shard that stored does not hold,
 // trial by trial in the spec's task order. stored reports whether a (task
 // id, trial) pair is already stored; nil means none is. A task the spec
-// names that dom no longer has is an error naming it.
+// names that dom no longer has is an error naming it, as is a number of
+// trials outside [1, MaxTrials] (a run config from another file).
 func MissingJobs(dom Domain, spec emobench.RunSpec, stored func(taskID string, trial int) bool) ([]Job, error) {
 	byID := map[string]*emobench.TaskSpec{}
 	tasks := dom.Tasks()
@@ -321,6 +322,9 @@ func MissingJobs(dom Domain, spec emobench.RunSpec, stored func(taskID string, t
 	}
 	shard, shards, err := ParseShard(spec.Shard)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkTrials(spec.Trials); err != nil {
 		return nil, err
 	}
 	var jobs []Job
@@ -460,6 +464,8 @@ type LLMOptions struct {
 	// PriceFile is a JSON price table (LoadPriceTable) for costs; "" leaves
 	// costs unknown.
 	PriceFile string
+	// Note, when not nil, is every client's LLMConfig.Note.
+	Note func(note string)
 }
 
 func (o LLMOptions) key(env string) string {
@@ -576,7 +582,7 @@ func newLLMClient(role emobench.LLMRole, llm LLMOptions, flag, model string) (*L
 		return nil, invalidf("%s llm:%s talks to %s, which needs %s; set it, or give %s-base-url or --base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
 			flag, model, DefaultLLMBaseURL, role.APIKeyEnv, flag)
 	}
-	cfg := LLMConfig{BaseURL: role.BaseURL, APIKey: key, Model: model, Temperature: role.Temperature, Timeout: llm.Timeout}
+	cfg := LLMConfig{BaseURL: role.BaseURL, APIKey: key, Model: model, Temperature: role.Temperature, Timeout: llm.Timeout, Note: llm.Note}
 	if llm.PriceFile != "" {
 		f, err := os.Open(llm.PriceFile)
 		if err != nil {
@@ -588,6 +594,23 @@ func newLLMClient(role emobench.LLMRole, llm LLMOptions, flag, model string) (*L
 		}
 	}
 	return NewLLMClient(cfg)
+}
+
+// MaxTrials is the most trials per task a run may have: every (task,
+// trial) pair is planned up front, and a count such as 2^63−1 would
+// exhaust memory before the first episode.
+const MaxTrials = 10000
+
+// checkTrials refuses a number of trials per task outside [1, MaxTrials],
+// with one error saying the bound.
+func checkTrials(n int) error {
+	switch {
+	case n < 1:
+		return invalidf("--trials %d: need at least 1", n)
+	case n > MaxTrials:
+		return invalidf("--trials %d is too large: at most %d", n, MaxTrials)
+	}
+	return nil
 }
 
 // envName is what an environment variable's name may be.

@@ -111,17 +111,21 @@ func (t *userTurn) complete(ctx context.Context, params openai.ChatCompletionNew
 	if err != nil {
 		return "", err
 	}
-	// The cost is known only when every call's is.
+	// The tokens and the cost are known only when every call's are.
 	t.calls++
 	t.usage.PromptTokens += usage.PromptTokens
 	t.usage.CompletionTokens += usage.CompletionTokens
+	t.usage.TokensUnknown = t.usage.TokensUnknown || usage.TokensUnknown
+	if t.usage.TokensUnknown {
+		t.usage.PromptTokens, t.usage.CompletionTokens = 0, 0
+	}
 	switch {
 	case t.calls == 1:
 		t.usage.Cost = usage.Cost
 	case t.usage.Cost == nil || usage.Cost == nil:
 		t.usage.Cost = nil
 	default:
-		t.usage.Cost = ptrTo(*t.usage.Cost + *usage.Cost)
+		t.usage.Cost = finiteOrNil(*t.usage.Cost + *usage.Cost)
 	}
 	return strings.TrimSpace(reply.Content), nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -71,6 +72,11 @@ func (opts ReportOptions) Build(ctx context.Context, store *db.DB, s Selection) 
 		d.Runs = append(d.Runs, ReportRun(sum, rewards[sum.ID]))
 	}
 	notes := s.keptApartAndErrorNotes(ctx, store)
+	ids := make([]int64, len(d.Runs))
+	for i, r := range d.Runs {
+		ids[i] = r.Run.ID
+	}
+	notes = append(notes, RewardRangeNotes(ids, rewards)...)
 	d.Units = map[int64]string{}
 	for _, u := range s.Units.List() {
 		d.Units[u.ID] = u.Label(s.Names)
@@ -203,6 +209,21 @@ func RunRow(s db.RunSummary, rw db.RunRewards, provenance string) table.RunRow {
 		PartialCredit: rw.Partial > 0, MeanReward: rw.MeanReward, Provenance: provenance,
 		UserModel: s.UserModel, UserStrategy: s.UserStrategy,
 	}
+}
+
+// RewardRangeNotes are notes on the runs (of ids, in order) whose
+// evaluated rewards include some outside [−1, 1]: their mean_reward is no
+// rate, and such a reward never passes, so pass^k is not affected.
+func RewardRangeNotes(ids []int64, rewards map[int64]db.RunRewards) []string {
+	var notes []string
+	for _, id := range ids {
+		if n := rewards[id].OutOfRange; n > 0 {
+			notes = append(notes, fmt.Sprintf("run %d: %d evaluated rewards are outside [-1, 1], so its mean_reward (%s) is not a rate; such a reward never passes (pass^k is unaffected); see them with "+
+				"`emobench sql 'SELECT task_key, trial, reward FROM trajectory_outcomes WHERE run_id = %d AND evaluated AND abs(reward) > 1'`",
+				id, n, strconv.FormatFloat(rewards[id].MeanReward, 'g', 4, 64), id))
+		}
+	}
+	return notes
 }
 
 // ReportRun is one row of the report's runs table, shown as the runs

@@ -10,6 +10,8 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -350,6 +352,10 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 		}
 	}
 	dom = withTasks(dom, opts.Tasks)
+	if opts.LLM.Note == nil && opts.Note != nil {
+		var mu sync.Mutex // the clients note from the episodes' goroutines
+		opts.LLM.Note = func(n string) { mu.Lock(); defer mu.Unlock(); opts.Note(n) }
+	}
 	agent, user, err := sim.NewParticipants(spec, opts.LLM)
 	if err != nil {
 		return sim.Tally{}, settings(err)
@@ -381,6 +387,9 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	if len(jobs) == 0 {
 		return sim.Tally{}, nil
 	}
+	if n := judgedTasks(jobs); judge != nil && n == 0 {
+		opts.note("--judge %s: no task to run has NL assertions (nl_assertions), so nothing is judged", spec.Judge)
+	}
 	var bar *sim.Progress // nil shows nothing
 	if opts.Progress != nil {
 		bar = sim.NewProgress(opts.Progress, len(jobs))
@@ -390,19 +399,16 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 		EpisodeTimeout: opts.EpisodeTimeout, MaxConsecutiveErrors: opts.MaxConsecutiveErrors}
 	// The sink commits even when the run is being interrupted (the episode
 	// is done), unless it is still waiting for another writer.
-	tally, err := sim.Execute(ctx, x, jobs, func(ctx context.Context, traj *emobench.Trajectory) error {
-		ingest.RedactTrajectory(traj) // credentials a model or tool echoed, as ingest redacts a file's
-		if err := store.AppendTrajectory(ctx, id, traj); err != nil {
-			return err
-		}
-		return storeDependence(ctx, store, id, traj)
-	})
+	var stored atomic.Int64
+	tally, err := sim.Execute(ctx, x, jobs, runSink(store, id, &stored))
 	bar.Finish()
 	var allFailed *sim.AllFailedError
 	var inARow *sim.ConsecutiveErrorsError
 	switch {
 	case errors.Is(err, context.Canceled):
-		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with `emobench run --resume %d`", tally.Done, id, id)}
+		// What the sink committed: an interrupt between a commit and the
+		// sink's return leaves the tally one short.
+		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with `emobench run --resume %d`", stored.Load(), id, id)}
 	case errors.As(err, &allFailed):
 		return tally, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with `emobench run --resume %d`", err, id)
 	case errors.As(err, &inARow):
@@ -418,6 +424,33 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 			id, tally.Errors, tally.Done, tally.FirstError, id)
 	}
 	return tally, nil
+}
+
+// judgedTasks counts the distinct tasks of jobs that have NL assertions,
+// which a judge decides.
+func judgedTasks(jobs []sim.Job) int {
+	seen := map[*emobench.TaskSpec]bool{}
+	for _, j := range jobs {
+		if j.Task != nil && len(j.Task.NLAssertions) > 0 {
+			seen[j.Task] = true
+		}
+	}
+	return len(seen)
+}
+
+// runSink stores each finished trajectory of run id and counts in stored
+// the trajectories it committed. It commits even when the run is being
+// interrupted (the episode is done), unless it is still waiting for
+// another writer.
+func runSink(store *db.DB, id int64, stored *atomic.Int64) sim.Sink {
+	return func(ctx context.Context, traj *emobench.Trajectory) error {
+		ingest.RedactTrajectory(traj) // credentials a model or tool echoed, as ingest redacts a file's
+		if err := store.AppendTrajectory(ctx, id, traj); err != nil {
+			return err
+		}
+		stored.Add(1)
+		return storeDependence(ctx, store, id, traj)
+	}
 }
 
 // SimulateDemo runs the demo's offline simulators (sim.DemoPlans) on every

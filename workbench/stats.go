@@ -393,7 +393,7 @@ func CheckBootstrap(o analysis.BootstrapOptions) error {
 	if o.Resamples < 100 {
 		return fmt.Errorf("--resamples %d: use at least 100", o.Resamples)
 	}
-	if o.Level <= 0 || o.Level >= 1 {
+	if !(o.Level > 0 && o.Level < 1) { // false for NaN too
 		return fmt.Errorf("--level %v is not in (0, 1)", o.Level)
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -102,16 +103,16 @@ func (e *env) printIngested(notes *ingest.Notes) func(workbench.Ingested, error)
 	return func(res workbench.Ingested, err error) {
 		for _, l := range res.Lines {
 			if l.Warning {
-				fmt.Fprintln(e.stderr, l.Text)
+				fmt.Fprintln(e.stderr, table.Printable(l.Text))
 			} else {
-				fmt.Fprintln(e.stdout, l.Text)
+				fmt.Fprintln(e.stdout, table.Printable(l.Text))
 			}
 		}
 		for _, n := range res.Notes {
 			notes.Add(n.Path, n.Text)
 		}
 		if err != nil {
-			fmt.Fprintf(e.stderr, "error: %v\n", err)
+			fmt.Fprintf(e.stderr, "error: %s\n", table.Printable(err.Error()))
 		}
 	}
 }

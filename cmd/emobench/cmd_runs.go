@@ -55,15 +55,16 @@ func runsCommand(e *env) *cli.Command {
 			for _, p := range provenance {
 				kind[p.RunID] = p.Kind
 			}
-			rows := make([]table.RunRow, len(runs))
+			rows, ids := make([]table.RunRow, len(runs)), make([]int64, len(runs))
 			for i, r := range runs {
-				rows[i] = workbench.RunRow(r, rewards[r.ID], kind[r.ID])
+				rows[i], ids[i] = workbench.RunRow(r, rewards[r.ID], kind[r.ID]), r.ID
 			}
 			notes, err := workbench.RunErrorNotes(c.Context, store, nil)
 			if err != nil {
 				return err
 			}
 			e.warnAll(notes)
+			e.warnAll(workbench.RewardRangeNotes(ids, rewards))
 			return table.Runs(rows, format).Write(e.stdout, format)
 		},
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
@@ -23,6 +25,7 @@ func sqlCommand(e *env) *cli.Command {
 			"   echo 'SELECT * FROM runs' | emobench --db runs.db sql --format csv",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv, json or markdown"},
+			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "stop the statement after this long (0: no limit)"},
 		},
 		Action: func(c *cli.Context) error {
 			format := c.String("format")
@@ -39,7 +42,10 @@ func sqlCommand(e *env) *cli.Command {
 			}
 			defer store.Close()
 			out := table.NewQueryWriter(e.stdout, format) // csv and json row by row
-			if err := store.QueryEach(c.Context, query, out.Header, out.Row); err != nil {
+			var timeout *db.QueryTimeoutError
+			if err := store.QueryEachWithin(c.Context, c.Duration("timeout"), query, out.Header, out.Row); errors.As(err, &timeout) {
+				return fmt.Errorf("sql: %w (--timeout)", err)
+			} else if err != nil {
 				return err
 			}
 			return out.End()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
+	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -59,7 +60,7 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	case err == context.Canceled: // a bare cancellation says nothing of its cause
 		fmt.Fprintln(stderr, "emobench: interrupted (Ctrl-C or SIGTERM); what was stored before it is kept")
 	default:
-		fmt.Fprintf(stderr, "emobench: %v%s\n", err, cliHint(err))
+		fmt.Fprintf(stderr, "emobench: %s%s\n", table.Printable(err.Error()), cliHint(err)) // no escape sequence from the data
 	}
 	return code
 }

@@ -27,7 +27,7 @@ func (e *env) warn(msg string) {
 	if e.quiet {
 		return
 	}
-	e.stderr.Write([]byte("note: " + msg + "\n"))
+	e.stderr.Write([]byte("note: " + table.Printable(msg) + "\n")) // the data's escape sequences never reach the terminal
 }
 
 // warnAll writes every note of notes, in order.

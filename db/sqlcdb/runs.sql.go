@@ -400,7 +400,9 @@ SELECT
     o.run_id                                          AS run_id,
     CAST(SUM(o.evaluated) AS INTEGER)                 AS evaluated,
     CAST(SUM(o.partial) AS INTEGER)                   AS partial,
-    CAST(AVG(o.credit / o.trials) AS REAL)            AS mean_reward
+    CAST(AVG(o.credit / o.trials) AS REAL)            AS mean_reward,
+    CAST((SELECT COUNT(*) FROM trajectories x
+          WHERE x.run_id = o.run_id AND x.evaluated = 1 AND (x.reward > 1 OR x.reward < -1)) AS INTEGER) AS out_of_range
 FROM (
     SELECT t.run_id, k.task_key,
            SUM(t.evaluated) AS evaluated, SUM(t.partial) AS partial,
@@ -418,6 +420,7 @@ type ListRunRewardsRow struct {
 	Evaluated  int64
 	Partial    int64
 	MeanReward float64
+	OutOfRange int64
 }
 
 // Per run with trajectories: evaluated trajectories, partial-credit rewards
@@ -425,7 +428,9 @@ type ListRunRewardsRow struct {
 // reward: the mean over tasks (by task_key, as task_outcomes) of the mean
 // credit of the task's trajectories, where credit is an evaluated
 // trajectory's reward, or 0 when it is negative or the trajectory is not
-// evaluated. Read from run_task_outcomes.
+// evaluated. Read from run_task_outcomes. out_of_range counts the
+// evaluated trajectories whose reward is outside [-1, 1], which weigh on
+// the mean reward beyond any rate.
 func (q *Queries) ListRunRewards(ctx context.Context) ([]ListRunRewardsRow, error) {
 	rows, err := q.query(ctx, q.listRunRewardsStmt, ListRunRewards)
 	if err != nil {
@@ -440,6 +445,7 @@ func (q *Queries) ListRunRewards(ctx context.Context) ([]ListRunRewardsRow, erro
 			&i.Evaluated,
 			&i.Partial,
 			&i.MeanReward,
+			&i.OutOfRange,
 		); err != nil {
 			return nil, err
 		}

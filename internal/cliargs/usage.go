@@ -2,6 +2,7 @@ package cliargs
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 
@@ -22,12 +23,14 @@ func Usagef(format string, args ...any) error {
 }
 
 // MarkUsageErrors makes app's and every command's flag errors (the ones
-// urfave/cli/v2 hands to OnUsageError) *UsageError, and makes the app and
+// urfave/cli/v2 hands to OnUsageError) *UsageError, refuses NaN and ±Inf
+// given to any float flag (FiniteFloats), and makes the app and
 // every command with subcommands and an action refuse an unknown
 // subcommand, naming the nearest, before that action runs (urfave would
 // run the action with the mistyped word as its argument).
 func MarkUsageErrors(app *cli.App) {
 	app.OnUsageError = asUsageError
+	FiniteFloats(app.Flags)
 	if action := app.Action; action != nil && len(app.Commands) > 0 {
 		app.Action = func(c *cli.Context) error {
 			if c.NArg() > 0 {
@@ -47,6 +50,7 @@ func MarkCommandUsageErrors(cmd *cli.Command) { markUnder(cmd, nil) }
 
 func markUnder(cmd *cli.Command, parents []string) {
 	cmd.OnUsageError = asUsageError
+	FiniteFloats(cmd.Flags)
 	path := append(slices.Clone(parents), cmd.Name)
 	if len(cmd.Subcommands) > 0 && cmd.Action != nil {
 		action := cmd.Action
@@ -59,6 +63,30 @@ func markUnder(cmd *cli.Command, parents []string) {
 	}
 	for _, sub := range cmd.Subcommands {
 		markUnder(sub, path)
+	}
+}
+
+// FiniteFloats makes every *cli.Float64Flag of flags refuse a value that
+// is NaN or infinite, as a *UsageError naming the flag ("--level NaN: need
+// a finite number"), before the command's action runs: a range check such
+// as level <= 0 || level >= 1 is false for NaN. A flag's own Action, if
+// any, runs after the check.
+func FiniteFloats(flags []cli.Flag) {
+	for _, f := range flags {
+		ff, ok := f.(*cli.Float64Flag)
+		if !ok {
+			continue
+		}
+		action := ff.Action
+		ff.Action = func(c *cli.Context, v float64) error {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return Usagef("--%s %v: need a finite number", ff.Name, v)
+			}
+			if action != nil {
+				return action(c, v)
+			}
+			return nil
+		}
 	}
 }
 

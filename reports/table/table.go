@@ -6,7 +6,6 @@ package table
 
 import (
 	"bufio"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/emobench/emobench/internal/csvsafe"
 )
 
 // Table is a result set that can be written in any of Formats.
@@ -106,17 +107,34 @@ var lineBreaks = strings.NewReplacer("\n", `\n`, "\t", `\t`, "\r", `\r`)
 // line breaks and tabs are escaped, other control characters (ESC, BEL, …)
 // become U+FFFD.
 func OneLine(s string) string {
-	s = lineBreaks.Replace(s)
+	return Printable(lineBreaks.Replace(s))
+}
+
+// Printable keeps text from the data from driving the terminal it is
+// printed on: control characters other than line feed and tab (ESC, BEL,
+// the C1 range, …) become U+FFFD, and a carriage return is written as
+// \r. Line breaks are kept, so multi-line text stays readable.
+func Printable(s string) string {
+	if !strings.ContainsFunc(s, isControl) {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r", `\r`)
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+		if isControl(r) {
 			return '\uFFFD'
 		}
 		return r
 	}, s)
 }
 
+// isControl reports whether r is a control character a terminal may act
+// on: C0 other than line feed and tab, DEL, and C1.
+func isControl(r rune) bool {
+	return (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0)
+}
+
 func (t *Table) writeCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	if err := cw.Write(t.Columns); err != nil {
 		return err
 	}
@@ -274,7 +292,7 @@ func (t *Table) latexAlignment() string {
 // Table.Write, so memory stays flat however many rows there are.
 type RowStream struct {
 	w      io.Writer
-	csv    *csv.Writer
+	csv    *csvsafe.Writer
 	cols   []string
 	rows   int
 	format string
@@ -285,7 +303,7 @@ type RowStream struct {
 func NewRowStream(w io.Writer, format string, cols []string) *RowStream {
 	s := &RowStream{w: w, cols: cols, format: format}
 	if format == "csv" {
-		s.csv = csv.NewWriter(w)
+		s.csv = csvsafe.NewWriter(w)
 		s.csv.Write(cols)
 	}
 	return s
