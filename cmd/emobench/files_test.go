@@ -57,6 +57,7 @@ func TestOut_ErrNotRegularEvenWithForce(t *testing.T) {
 	if err := os.Symlink("/dev/null", link); err != nil {
 		t.Fatal(err)
 	}
+	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--min-reward", "0", "--allow-test-tasks", "--selection", "s")
 	domain := catalogDomain(t)
 	for _, target := range []struct{ path, kind string }{
 		{fifo, "a named pipe (FIFO)"},
@@ -68,8 +69,8 @@ func TestOut_ErrNotRegularEvenWithForce(t *testing.T) {
 			{"--db", dbPath, "export", "--format", export.FormatJSONL, "--out", out, "--force"},
 			{"--db", dbPath, "export", "--format", export.FormatCSV, "--out", out, "--force"},
 			{"--db", dbPath, "export", "--format", export.FormatTauBench, "--run", "1", "--out", out, "--force"},
-			{"--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", out, "--force"},
-			{"--db", dbPath, "tracer", "export", "--run", "1", "--format", "openai", "--out", filepath.Join(t.TempDir(), "t.jsonl"), "--stats", out, "--force"},
+			{"--db", dbPath, "tracer", "export", "--selection", "s", "--format", "openai", "--out", out, "--force"},
+			{"--db", dbPath, "tracer", "export", "--selection", "s", "--format", "openai", "--out", filepath.Join(t.TempDir(), "t.jsonl"), "--stats", out, "--force"},
 			{"tracer", "generate", "--domain", domain, "--n", "1", "--out", out, "--force"},
 			{"--db", dbPath, "vacuum", "--out", out},
 		} {
