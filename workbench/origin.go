@@ -2,13 +2,16 @@ package workbench
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/emobench/emobench"
 )
@@ -17,36 +20,85 @@ import (
 // roles, and --resume reuses them. A .db is a file users share and merge,
 // so whoever wrote it could name their own server and any variable of the
 // resumer's environment ($AWS_SECRET_ACCESS_KEY). emobench run therefore
-// seals what it records with a key of the machine it runs on, and resume
-// trusts only a config whose seal verifies here: this machine's own runs,
-// wherever their rows travelled (a merge of shards run here included).
+// seals what it records with a random key kept in the user's config
+// directory (never in a .db), and resume trusts only a config whose seal
+// verifies with it: this user's own runs on this machine, wherever their
+// rows travelled (a merge of shards run here included).
 
-// machineSealKey is this machine's key for sealing run configs: its
-// systemd/D-Bus machine id, else its host name, with the user id, so that
-// another user of the machine cannot forge one either by reading the id
-// alone (both are readable locally: the seal guards against files from
-// elsewhere, not against the machine's own users).
-var machineSealKey = sync.OnceValue(func() []byte {
-	id := ""
-	for _, path := range []string{"/etc/machine-id", "/var/lib/dbus/machine-id"} {
-		if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) > 0 {
-			id = strings.TrimSpace(string(b))
-			break
-		}
-	}
-	if id == "" {
-		id, _ = os.Hostname()
-	}
-	return []byte("emobench run origin v1\x00" + id + "\x00" + strconv.Itoa(os.Getuid()))
-})
+// SealKeyName is the file, in emobench's folder of the user's config
+// directory (cmd: os.UserConfigDir()/emobench), that holds the key run
+// configs are sealed with.
+const SealKeyName = "origin.key"
+
+// sealKeyBytes is the key's length: 32 random bytes, stored as hex.
+const sealKeyBytes = 32
 
 // sealKey is the key configs are sealed and verified with: o.MachineKey,
-// or this machine's.
-func (o ExecuteOptions) sealKey() []byte {
+// else the one in o.SealKeyFile (LoadSealKey), else none (an error).
+func (o ExecuteOptions) sealKey() ([]byte, error) {
 	if o.MachineKey != nil {
-		return o.MachineKey
+		return o.MachineKey, nil
 	}
-	return machineSealKey()
+	if o.SealKeyFile == "" {
+		return nil, errors.New("no key file to seal run configs with (no user config directory)")
+	}
+	return LoadSealKey(o.SealKeyFile)
+}
+
+// LoadSealKey returns the sealing key kept in path: 32 random bytes,
+// written as 64 hex digits by the first call (mode 0600, in a folder made
+// 0700), read by every later one; it is a secret of this user on this
+// machine, which no .db carries. Errors: path (or the folder) cannot be
+// made or read, or is not a regular file, or holds no such key (a file
+// that is not the key is left as it is).
+func LoadSealKey(path string) ([]byte, error) {
+	if key, err := readSealKey(path); !errors.Is(err, fs.ErrNotExist) {
+		return key, err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("seal key: %w", err)
+	}
+	key := make([]byte, sealKeyBytes)
+	rand.Read(key) // crypto/rand: never fails on Linux, panics where it cannot
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return readSealKey(path) // another process made it first
+	}
+	if err != nil {
+		return nil, fmt.Errorf("seal key: %w", err)
+	}
+	_, err = f.WriteString(hex.EncodeToString(key) + "\n")
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return nil, fmt.Errorf("seal key: %w", err)
+	}
+	return key, nil
+}
+
+// readSealKey reads the key in path; fs.ErrNotExist when there is none.
+func readSealKey(path string) ([]byte, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("seal key %s is not a regular file", path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("seal key: %w", err)
+	}
+	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
+	if err != nil || len(key) != sealKeyBytes {
+		return nil, fmt.Errorf("seal key %s does not hold %d hex-encoded bytes: move it away and emobench makes a new one (runs sealed with it then need --base-url to resume)", path, sealKeyBytes)
+	}
+	return key, nil
 }
 
 // originSeal returns the hex HMAC-SHA256 under key of what resume would

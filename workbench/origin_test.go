@@ -3,6 +3,8 @@ package workbench_test
 import (
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -62,10 +64,10 @@ func TestResumeRun_SealedOnAnotherMachine(t *testing.T) {
 	var lines, notes []string
 	elsewhere := recordingOptions(&lines, &notes)
 	elsewhere.LLM.Getenv = keyEnv
-	elsewhere.MachineKey = []byte("another machine")
+	elsewhere.SealKeyFile = filepath.Join(t.TempDir(), "elsewhere", workbench.SealKeyName)
 	elsewhere.Concurrency = 1
 	here := elsewhere
-	here.MachineKey = nil
+	here.SealKeyFile = filepath.Join(t.TempDir(), "here", workbench.SealKeyName)
 
 	store := openRunTestDB(t)
 	start(store, "copied", elsewhere)
@@ -105,5 +107,44 @@ func TestResumeRun_SealedOnAnotherMachine(t *testing.T) {
 	}
 	if got := files.seen(); len(got) == 0 || got[0] != "Bearer aws-LEAK-wJalrXUtnFEMI" {
 		t.Fatalf("a run sealed here: requests %q, want its recorded endpoint and key variable", got)
+	}
+}
+
+// The sealing key is 32 random bytes made once, in a file only its user
+// reads, and the same on every later load; a file that is not such a key
+// is refused and left as it is.
+func TestLoadSealKey(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "config", "emobench", workbench.SealKeyName)
+	first, err := workbench.LoadSealKey(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 32 {
+		t.Fatalf("key of %d bytes, want 32", len(first))
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("key file mode %v (%v), want 0600", info.Mode(), err)
+	}
+	if info, err := os.Stat(filepath.Dir(path)); err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("key folder mode %v (%v), want 0700", info.Mode(), err)
+	}
+	again, err := workbench.LoadSealKey(path)
+	if err != nil || string(again) != string(first) {
+		t.Fatalf("second load: %x, %v; want the first key", again, err)
+	}
+	other, err := workbench.LoadSealKey(filepath.Join(t.TempDir(), workbench.SealKeyName))
+	if err != nil || string(other) == string(first) {
+		t.Fatalf("another file's key %x, %v: want a different random key", other, err)
+	}
+	notKey := filepath.Join(t.TempDir(), workbench.SealKeyName)
+	if err := os.WriteFile(notKey, []byte("my notes"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := workbench.LoadSealKey(notKey); err == nil || !strings.Contains(err.Error(), "does not hold 32 hex-encoded bytes") {
+		t.Fatalf("a file that is no key: err = %v", err)
+	}
+	if b, _ := os.ReadFile(notKey); string(b) != "my notes" {
+		t.Fatalf("the file that is no key now holds %q", b)
 	}
 }

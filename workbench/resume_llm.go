@@ -53,7 +53,8 @@ func sessionLLM(ctx context.Context, store *db.DB, run emobench.Run, spec *emobe
 	if err != nil {
 		return err
 	}
-	if !usesLLM(*spec) || sealedHere(opts.sealKey(), *spec) { // no llm: role sends nothing anywhere
+	key, keyErr := opts.sealKey()
+	if !usesLLM(*spec) || (keyErr == nil && sealedHere(key, *spec)) { // no llm: role sends nothing anywhere
 		for _, r := range llm.roles(spec) {
 			flag := r.flag + "-base-url"
 			if r.given.BaseURL == "" {

@@ -49,9 +49,13 @@ type ExecuteOptions struct {
 	// Tasks, when not nil, are the tasks run instead of the domain's own
 	// (a Tracer tasks file, as PlanRequest.Tasks).
 	Tasks []emobench.TaskSpec
-	// MachineKey seals the configs of new llm: runs and verifies them on
-	// resume (origin.go); nil means this machine's key. Tests set it to
-	// stand for another machine.
+	// SealKeyFile is the file of the key that seals the configs of new
+	// llm: runs and verifies them on resume (origin.go, LoadSealKey:
+	// made on first use); "" for none, when no config is sealed and the
+	// resume of an llm: run takes its endpoints from the command line.
+	SealKeyFile string
+	// MachineKey, when not nil, is that key instead of SealKeyFile's
+	// (tests: another machine).
 	MachineKey []byte
 	// MaxConsecutiveErrors stops a run when that many episodes in a row
 	// end in error (sim.Execution.MaxConsecutiveErrors: 0 the default,
@@ -220,8 +224,13 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 		return err
 	}
 	plans = PairPlans(plans, rand.Text())
+	key, keyErr := opts.sealKey()
 	for i, p := range plans {
-		p.Spec.OriginSeal = originSeal(opts.sealKey(), p.Spec)
+		if keyErr == nil {
+			p.Spec.OriginSeal = originSeal(key, p.Spec)
+		} else if usesLLM(p.Spec) {
+			opts.note("run %s is not sealed (%v): its --resume will take the endpoint from --base-url", p.Run.Name, keyErr)
+		}
 		p.Run.Config = p.Spec.Encode()
 		id, err := store.CreateTaggedRun(ctx, p.Run, trainDomains, base)
 		if err != nil {

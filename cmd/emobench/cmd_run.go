@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -235,8 +236,18 @@ func (e *env) executeOptions(c *cli.Context) workbench.ExecuteOptions {
 	}
 	return workbench.ExecuteOptions{
 		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command, EpisodeTimeout: c.Duration("episode-timeout"),
-		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker,
+		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: sealKeyFile(),
 	}
+}
+
+// sealKeyFile is where the key sealing run configs is kept:
+// os.UserConfigDir()/emobench/origin.key, or "" without a config directory.
+func sealKeyFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "emobench", workbench.SealKeyName)
 }
 
 // settingsUsage makes a workbench.SettingsError a usage error (exit 2).
