@@ -383,15 +383,24 @@ func ParseGroupFields(by string) ([]string, error) {
 	return fields, nil
 }
 
+// MaxResamples is the most bootstrap resamples a command takes: each
+// statistic keeps them all (8 bytes each), so 10^6 is 8 MB per interval,
+// where 2^63 − 1 would exhaust memory.
+const MaxResamples = 1_000_000
+
 // CheckBootstrap checks bootstrap options as the commands' flags give
-// them: a method of percentile or bca, at least 100 resamples and a level
-// in (0, 1). The error names the flag (--ci-method, --resamples, --level).
+// them: a method of percentile or bca, 100 to MaxResamples resamples and a
+// level in (0, 1). The error names the flag (--ci-method, --resamples,
+// --level).
 func CheckBootstrap(o analysis.BootstrapOptions) error {
 	if o.Method != analysis.MethodPercentile && o.Method != analysis.MethodBCa {
 		return fmt.Errorf("--ci-method %q is not one of percentile, bca", o.Method)
 	}
 	if o.Resamples < 100 {
 		return fmt.Errorf("--resamples %d: use at least 100", o.Resamples)
+	}
+	if o.Resamples > MaxResamples {
+		return fmt.Errorf("--resamples %d is too large: at most %d (each statistic keeps every resample in memory)", o.Resamples, MaxResamples)
 	}
 	if !(o.Level > 0 && o.Level < 1) { // false for NaN too
 		return fmt.Errorf("--level %v is not in (0, 1)", o.Level)

@@ -212,6 +212,7 @@ func TestCheckBootstrap(t *testing.T) {
 	}{
 		{func(o *analysis.BootstrapOptions) { o.Method = "basic" }, `--ci-method "basic" is not one of percentile, bca`},
 		{func(o *analysis.BootstrapOptions) { o.Resamples = 99 }, "--resamples 99: use at least 100"},
+		{func(o *analysis.BootstrapOptions) { o.Resamples = math.MaxInt }, "--resamples 9223372036854775807 is too large: at most 1000000 (each statistic keeps every resample in memory)"},
 		{func(o *analysis.BootstrapOptions) { o.Level = 1 }, "--level 1 is not in (0, 1)"},
 	} {
 		o := ok
