@@ -73,12 +73,31 @@ func (c EmotionComparison) Group() string {
 // pair with pools and need none.
 type Pairing struct {
 	// Groups maps a run id to the group of runs it was made with: the runs
-	// one command started, or the runs ingested from a pair of files whose
-	// names differ only in the condition words. "" (or no entry) is none.
+	// one command started, or the runs ingested from a pair of files in
+	// one folder whose names differ only in the condition words. "" (or no
+	// entry) is none.
 	Groups map[int64]string
+	// Sources say where runs came from, for the notes on runs left
+	// unpaired (Unpaired.Note); a run with no entry gets a general note.
+	Sources map[int64]Source
 	// Named are pairs the user named, each {with-emotions run,
 	// without-emotions run} (CheckNamedPair orders and checks them).
 	Named [][2]int64
+}
+
+// Source is where a run came from, as a note on a run left unpaired
+// names it.
+type Source struct {
+	// Ingested is whether the run was ingested from a file (or stdin);
+	// false for a run of emobench's own `run` (or `tracer collect`).
+	Ingested bool
+	// File is the path an ingested run was read from, as stored.
+	File string
+	// NoPair, for an ingested run, says why no file pairs with it by name,
+	// e.g. "its stored path is relative, so its folder is unknown"; "" when
+	// a file beside it in its folder whose name differs only in the
+	// condition words would.
+	NoPair string
 }
 
 // CheckNamedPair returns the runs a and b of u, which the user named as a
@@ -114,11 +133,17 @@ type Unpaired struct {
 	// run of a condition for its agent model, user model and domain, those
 	// runs of both conditions, ascending; nil otherwise.
 	Ambiguous []int64
+	// Source is where the run came from (Pairing.Sources); nil when not
+	// known, or for a pool.
+	Source *Source
 }
 
 // Note says why u is not compared and how to compare it, e.g. "run 5
-// (with-emotions) has no without-emotions run from the same `run` command
-// or file pair; pair it with --pair 5:N or use --pool".
+// (with-emotions, /e3/m-retail-with-emotions.json) has no without-emotions
+// run of its agent model, user model and domain from a file beside it
+// (its name but for the condition words); pair it with --pair 5:N or use
+// --pool". Without a Source it names no origin: "… has no
+// without-emotions run from the same `run` command or file pair; …".
 func (u Unpaired) Note() string {
 	c := u.Unit.Key.Condition
 	other := string(emobench.ConditionWithoutEmotions)
@@ -130,17 +155,35 @@ func (u Unpaired) Note() string {
 	if c == string(emobench.ConditionWithoutEmotions) {
 		pair = fmt.Sprintf("--pair N:%d", id)
 	}
+	src := u.Source
+	run := fmt.Sprintf("run %d (%s)", id, c)
+	if src != nil && src.Ingested {
+		run = fmt.Sprintf("run %d (%s, %s)", id, c, cmp.Or(src.File, "no file stored"))
+	}
 	switch {
 	case pooledUnit(u.Unit):
 		return fmt.Sprintf("%s has no %s pool of the same agent model, user model and domain: not compared", u.Unit.Name(), other)
+	case len(u.Ambiguous) > 0 && src == nil:
+		return fmt.Sprintf("%s is one of runs %s from the same `run` command or file pair, not one run per condition: not compared; name the pair with %s",
+			run, JoinIDs(u.Ambiguous), pair)
+	case len(u.Ambiguous) > 0 && src.Ingested:
+		return fmt.Sprintf("%s is one of runs %s ingested from one file pair (files in one folder named alike but for the condition words), which holds several runs of a condition: not compared; name the pair with %s",
+			run, JoinIDs(u.Ambiguous), pair)
 	case len(u.Ambiguous) > 0:
-		return fmt.Sprintf("run %d (%s) is one of runs %s from the same `run` command or file pair, not one run per condition: not compared; name the pair with %s",
-			id, c, JoinIDs(u.Ambiguous), pair)
+		return fmt.Sprintf("%s is one of runs %s of one `run` command, which holds several runs of a condition: not compared; name the pair with %s",
+			run, JoinIDs(u.Ambiguous), pair)
 	case u.Unit.Pooled:
-		return fmt.Sprintf("run %d (%s) is a pool of its own (unknown agent model or domain) and has no %s run from the same `run` command or file pair: not compared",
-			id, c, other)
+		return fmt.Sprintf("%s is a pool of its own (unknown agent model or domain) and has no %s run from the same `run` command or file pair: not compared",
+			run, other)
+	case src == nil:
+		return fmt.Sprintf("%s has no %s run from the same `run` command or file pair; pair it with %s or use --pool", run, other, pair)
+	case src.Ingested && src.NoPair != "":
+		return fmt.Sprintf("%s pairs with no file by name: %s; pair it with %s or use --pool", run, src.NoPair, pair)
+	case src.Ingested:
+		return fmt.Sprintf("%s has no %s run of its agent model, user model and domain from a file beside it (its name but for the condition words); pair it with %s or use --pool",
+			run, other, pair)
 	}
-	return fmt.Sprintf("run %d (%s) has no %s run from the same `run` command or file pair; pair it with %s or use --pool", id, c, other, pair)
+	return fmt.Sprintf("%s has no %s run of its agent model, user model and domain from the same `run` command; pair it with %s or use --pool", run, other, pair)
 }
 
 // pooledUnit reports whether unit is a pool of runs of one Poolable key
@@ -229,7 +272,11 @@ func EmotionComparisons(u Units, p Pairing) ([]EmotionComparison, []Unpaired) {
 			slices.Sort(ambiguous)
 			ambiguous = slices.Compact(ambiguous)
 		}
-		unpaired = append(unpaired, Unpaired{Unit: unit, Ambiguous: ambiguous})
+		var src *Source
+		if s, ok := p.Sources[unit.ID]; ok && !pooledUnit(unit) {
+			src = &s
+		}
+		unpaired = append(unpaired, Unpaired{Unit: unit, Ambiguous: ambiguous, Source: src})
 	}
 	slices.SortStableFunc(out, func(a, b EmotionComparison) int {
 		return cmp.Or(strings.Compare(a.Group(), b.Group()), cmp.Compare(a.With.ID, b.With.ID), cmp.Compare(a.Without.ID, b.Without.ID))

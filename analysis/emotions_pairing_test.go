@@ -86,6 +86,53 @@ func TestEmotionComparisons_Pairing(t *testing.T) {
 	}
 }
 
+// A run left unpaired is named with its file, and its note says why by
+// where it came from (#20 item 13): no file beside it, no folder known,
+// several runs of a condition in one file pair or one command.
+func TestEmotionComparisons_NotesNameTheSource(t *testing.T) {
+	with := PoolKey{"m", "u", "retail", "with-emotions"}
+	without := PoolKey{"m", "u", "retail", "without-emotions"}
+	runs := map[int64]PoolKey{1: with, 2: with, 3: without, 4: with, 5: with, 6: with, 7: without, 8: with, 9: with, 10: without, 11: with}
+	file := func(path, why string) Source { return Source{Ingested: true, File: path, NoPair: why} }
+	p := Pairing{
+		// 1, 2, 3: one folder each; 4: stdin; 5: a run alone; 6, 11: one
+		// file ingested twice, 7 its pair; 8, 9, 10: one command.
+		Groups: map[int64]string{1: "file:/e1/q-*.json", 2: "file:/e2/q-*.json", 3: "file:/e3/q-*.json",
+			6: "file:/f/q-*.json", 7: "file:/f/q-*.json", 8: "run:c", 9: "run:c", 10: "run:c", 11: "file:/f/q-*.json"},
+		Sources: map[int64]Source{
+			1: file("/e1/q-with-emotions.json", ""), 2: file("/e2/q-with-emotions.json", ""), 3: file("/e3/q-without-emotions.json", ""),
+			4: file("stdin", "it was read from stdin, which has no folder"), 5: {},
+			6: file("/f/q-with-emotions.json", ""), 7: file("/f/q-without-emotions.json", ""), 8: {}, 9: {}, 10: {},
+			11: file("/f/q-with-emotions.json", ""),
+		},
+	}
+	got, unpaired := EmotionComparisons(NewUnits(runs, false), p)
+	if len(got) != 0 {
+		t.Errorf("pairs %v, want none", got)
+	}
+	var notes []string
+	for _, u := range unpaired {
+		notes = append(notes, u.Note())
+	}
+	beside := " run of its agent model, user model and domain from a file beside it (its name but for the condition words); pair it with "
+	want := []string{
+		"run 1 (with-emotions, /e1/q-with-emotions.json) has no without-emotions" + beside + "--pair 1:N or use --pool",
+		"run 2 (with-emotions, /e2/q-with-emotions.json) has no without-emotions" + beside + "--pair 2:N or use --pool",
+		"run 3 (without-emotions, /e3/q-without-emotions.json) has no with-emotions" + beside + "--pair N:3 or use --pool",
+		"run 4 (with-emotions, stdin) pairs with no file by name: it was read from stdin, which has no folder; pair it with --pair 4:N or use --pool",
+		"run 5 (with-emotions) has no without-emotions run of its agent model, user model and domain from the same `run` command; pair it with --pair 5:N or use --pool",
+		"run 6 (with-emotions, /f/q-with-emotions.json) is one of runs 6,7,11 ingested from one file pair (files in one folder named alike but for the condition words), which holds several runs of a condition: not compared; name the pair with --pair 6:N",
+		"run 7 (without-emotions, /f/q-without-emotions.json) is one of runs 6,7,11 ingested from one file pair (files in one folder named alike but for the condition words), which holds several runs of a condition: not compared; name the pair with --pair N:7",
+		"run 8 (with-emotions) is one of runs 8,9,10 of one `run` command, which holds several runs of a condition: not compared; name the pair with --pair 8:N",
+		"run 9 (with-emotions) is one of runs 8,9,10 of one `run` command, which holds several runs of a condition: not compared; name the pair with --pair 9:N",
+		"run 10 (without-emotions) is one of runs 8,9,10 of one `run` command, which holds several runs of a condition: not compared; name the pair with --pair N:10",
+		"run 11 (with-emotions, /f/q-with-emotions.json) is one of runs 6,7,11 ingested from one file pair (files in one folder named alike but for the condition words), which holds several runs of a condition: not compared; name the pair with --pair 11:N",
+	}
+	if diff := cmp.Diff(want, notes); diff != "" {
+		t.Errorf("notes (-want +got):\n%s", diff)
+	}
+}
+
 func TestCheckNamedPair(t *testing.T) {
 	runs := map[int64]PoolKey{
 		1: {"m", "u", "retail", "with-emotions"}, 2: {"m", "u", "retail", "without-emotions"},

@@ -10,9 +10,11 @@ import (
 // knows (an API key), replaced by Placeholder: in raw's bytes, and, when
 // raw is JSON, in every string and object key however escaped ("\/",
 // "\u0073k-…"), also inside JSON text kept in a string (a tool call's
-// arguments). raw is re-encoded only when an escaped occurrence was found;
-// otherwise it comes back as written (the same slice when secret is absent
-// from its bytes). An empty secret changes nothing.
+// arguments, even a JSON string literal), layer within layer, so no
+// decoding of the result, however many times repeated, yields the
+// secret. raw is re-encoded only when an escaped occurrence was found;
+// otherwise it comes back as written (the same slice when secret is
+// absent from its bytes). An empty secret changes nothing.
 func Known(raw []byte, secret string) []byte {
 	if secret == "" {
 		return raw
@@ -27,7 +29,7 @@ func Known(raw []byte, secret string) []byte {
 	if !ok {
 		return raw
 	}
-	v, changed := replaceKnown(v, secret)
+	v, changed := replaceKnown(v, secret, 0)
 	if !changed {
 		return raw
 	}
@@ -61,16 +63,24 @@ func encodeJSON(v any) ([]byte, bool) {
 	return bytes.TrimSuffix(out.Bytes(), []byte("\n")), true
 }
 
+// maxKnownLayers bounds how many layers of JSON text kept in a string
+// replaceKnown decodes. Each layer doubles the backslashes before its
+// innermost quote, so a 3 MiB reply holds at most about 22; the bound
+// only guards the stack.
+const maxKnownLayers = 64
+
 // replaceKnown replaces secret in every string and object key of v, and
-// reports whether it found one.
-func replaceKnown(v any, secret string) (any, bool) {
+// in the JSON text such a string or key holds, layer by layer (a tool
+// call's arguments, or a JSON string literal "\"\\u0073k-…\"" in them),
+// and reports whether it found one. depth counts the layers decoded so far.
+func replaceKnown(v any, secret string, depth int) (any, bool) {
 	changed := false
 	switch x := v.(type) {
 	case map[string]any:
 		for k, child := range x {
-			child, c := replaceKnown(child, secret)
+			child, c := replaceKnown(child, secret, depth)
 			changed = changed || c
-			if nk := strings.ReplaceAll(k, secret, Placeholder); nk != k {
+			if nk, c := replaceKnownString(k, secret, depth); c {
 				delete(x, k)
 				k, changed = nk, true
 			}
@@ -79,23 +89,35 @@ func replaceKnown(v any, secret string) (any, bool) {
 	case []any:
 		for i, child := range x {
 			var c bool
-			x[i], c = replaceKnown(child, secret)
+			x[i], c = replaceKnown(child, secret, depth)
 			changed = changed || c
 		}
 	case string:
-		s := strings.ReplaceAll(x, secret, Placeholder)
-		changed = s != x
-		// JSON text in a string (arguments) may escape the secret again.
-		if t := strings.TrimSpace(s); strings.Contains(s, `\`) && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) {
-			if inner, ok := decodeJSON([]byte(s)); ok {
-				if inner, c := replaceKnown(inner, secret); c {
-					if out, ok := encodeJSON(inner); ok {
-						s, changed = string(out), true
-					}
-				}
-			}
-		}
-		return s, changed
+		return replaceKnownString(x, secret, depth)
 	}
 	return v, changed
+}
+
+// replaceKnownString replaces secret in s, a decoded JSON string, and, when
+// s is itself JSON text that escapes something (so may spell the secret
+// with escapes), in that text's strings and keys, re-encoding it.
+// Only an object, array or string can hold the secret: s is decoded only
+// when it starts with one of them.
+func replaceKnownString(s, secret string, depth int) (string, bool) {
+	out := strings.ReplaceAll(s, secret, Placeholder)
+	changed := out != s
+	t := strings.TrimSpace(out)
+	if depth >= maxKnownLayers || !strings.Contains(t, `\`) || t == "" || !strings.ContainsRune(`{["`, rune(t[0])) {
+		return out, changed
+	}
+	inner, ok := decodeJSON([]byte(t))
+	if !ok {
+		return out, changed
+	}
+	if inner, c := replaceKnown(inner, secret, depth+1); c {
+		if enc, ok := encodeJSON(inner); ok {
+			return string(enc), true
+		}
+	}
+	return out, changed
 }

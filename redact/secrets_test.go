@@ -96,8 +96,49 @@ func TestRedactSecrets_Idempotent(t *testing.T) {
 // as text change nothing the second time either, nor does Arguments, which
 // keeps JSON valid; Known leaves no secret and keeps JSON valid. The credential shapes of real files are
 // in testdata/fuzz/FuzzRedactSecrets.
+// decodedHolding decodes raw, then every string and key in it that is JSON
+// text, layer after layer, and returns the first string or key holding
+// secret.
+func decodedHolding(raw []byte, secret string) (string, bool) {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	var walk func(v any) (string, bool)
+	str := func(s string) (string, bool) {
+		if strings.Contains(s, secret) {
+			return s, true
+		}
+		return decodedHolding([]byte(s), secret)
+	}
+	walk = func(v any) (string, bool) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, child := range x {
+				if s, ok := str(k); ok {
+					return s, true
+				}
+				if s, ok := walk(child); ok {
+					return s, true
+				}
+			}
+		case []any:
+			for _, child := range x {
+				if s, ok := walk(child); ok {
+					return s, true
+				}
+			}
+		case string:
+			return str(x)
+		}
+		return "", false
+	}
+	return walk(v)
+}
+
 func FuzzRedactSecrets(f *testing.F) {
-	for _, seed := range []string{`{"api_key":"x"}`, `{"a":[{"Token":"t"}],"u":"http://u:p@h?apikey=1"}`, `[1,"s",null]`, `{"x":1e999}`, `nope`} {
+	for _, seed := range []string{`{"api_key":"x"}`, `{"a":[{"Token":"t"}],"u":"http://u:p@h?apikey=1"}`, `[1,"s",null]`, `{"x":1e999}`, `nope`,
+		`{"args":"\"\\u006bey12345\""}`, `["\"{\\\"\\\\u006bey12345\\\":1}\""]`} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
@@ -117,6 +158,9 @@ func FuzzRedactSecrets(f *testing.F) {
 		}
 		if !json.Valid(known) {
 			t.Fatalf("Known(%s) = %s: not JSON", in, known)
+		}
+		if s, ok := decodedHolding(known, "key12345"); ok {
+			t.Fatalf("Known(%s) = %s: decoded again and again it still holds the secret in %q", in, known, s)
 		}
 		if !json.Valid(out) {
 			t.Fatalf("RedactSecrets(%s) = %s: not JSON", in, out)

@@ -82,6 +82,54 @@ func TestLLMClient_EchoedKeyRemovedFromEveryField(t *testing.T) {
 	}
 }
 
+// echoKeyInLayers answers with the caller's bearer token escaped byte by
+// byte ("\u0073\u006b…") in a JSON string literal that is a tool call's
+// whole arguments, in one kept in a string in the arguments, and split by
+// an escape in the content ("s\u006b-…").
+func echoKeyInLayers(w http.ResponseWriter, r *http.Request) {
+	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	var esc strings.Builder
+	for _, c := range []byte(key) {
+		fmt.Fprintf(&esc, `\u%04x`, c)
+	}
+	literal := `"` + esc.String() + `"` // JSON text decoding to the key
+	note, _ := json.Marshal(map[string]string{"note": literal})
+	args1, _ := json.Marshal(literal)
+	args2, _ := json.Marshal(string(note))
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls",
+		"message":{"role":"assistant","content":"debug %s\u%04x%s","tool_calls":[
+		{"id":"c1","type":"function","function":{"name":"get_order","arguments":%s}},
+		{"id":"c2","type":"function","function":{"name":"get_order","arguments":%s}}]}}],
+		"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, key[:1], key[1], key[2:], args1, args2)
+}
+
+// A key echoed in arguments that are a JSON string literal, escaped at
+// any layer, is gone however often the stored arguments are decoded
+// (#20 item 11).
+func TestLLMClient_EchoedKeyInStringArguments(t *testing.T) {
+	t.Parallel()
+	f := newFakeLLM(t, echoKeyInLayers)
+	out, err := sim.NewLLMAgent(newClient(t, f)).Next(t.Context(), testEpisode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.Content, "debug [redacted]"; got != want {
+		t.Errorf("content = %q, want %q", got, want)
+	}
+	if len(out.ToolCalls) != 2 {
+		t.Fatalf("tool calls %+v, want 2", out.ToolCalls)
+	}
+	var whole string
+	if err := json.Unmarshal(out.ToolCalls[0].Arguments, &whole); err != nil || whole != "[redacted]" {
+		t.Errorf("arguments %s decode to %q (%v), want \"[redacted]\"", out.ToolCalls[0].Arguments, whole, err)
+	}
+	var args map[string]string
+	if err := json.Unmarshal(out.ToolCalls[1].Arguments, &args); err != nil || args["note"] != `"[redacted]"` {
+		t.Errorf("arguments %s decode to %q (%v), want the note's JSON string redacted", out.ToolCalls[1].Arguments, args, err)
+	}
+}
+
 // A whole episode whose agent echoes the key into a tool's name keeps it
 // nowhere: not in the call, nor in the tool result built from the name.
 func TestLLMProtocol_EchoedKeyNotInToolResult(t *testing.T) {

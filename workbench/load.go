@@ -27,8 +27,10 @@ type Selection struct {
 	Names map[int64]string
 	// Pool is whether runs were asked to be pooled (--pool).
 	Pool bool
-	// Groups are the selected runs' pair groups (PairGroups).
-	Groups map[int64]string
+	// Groups are the selected runs' pair groups, Sources where they came
+	// from (PairGroups).
+	Groups  map[int64]string
+	Sources map[int64]analysis.Source
 }
 
 // Select returns the analysis units of runIDs (of every run when empty):
@@ -52,38 +54,46 @@ func Select(ctx context.Context, store *db.DB, runIDs []int64, pool bool) (Selec
 			keys[r.ID] = analysis.PoolKey{AgentModel: r.AgentModel, UserModel: r.UserModel, Domain: r.Domain, Condition: string(r.Condition)}
 		}
 	}
-	return Selection{RunIDs: runIDs, Units: analysis.NewUnits(keys, pool), Names: names, Pool: pool, Groups: PairGroups(runs)}, nil
+	groups, sources := PairGroups(runs)
+	return Selection{RunIDs: runIDs, Units: analysis.NewUnits(keys, pool), Names: names, Pool: pool, Groups: groups, Sources: sources}, nil
 }
 
 // PairGroups gives each run that has one its pair group
-// (analysis.Pairing.Groups): for a native run, the command that started
-// it (emobench.RunSpec.Pair, kept by merge); for an ingested run, its
-// file's ingest.PairName, in the file's folder, or by name alone when no
-// run of the other condition came from that folder.
-func PairGroups(runs []emobench.Run) map[int64]string {
+// (analysis.Pairing.Groups), and says where each run came from
+// (analysis.Pairing.Sources). A native run's group is the command that
+// started it (emobench.RunSpec.Pair, kept by merge). An ingested run's is
+// its file's ingest.PairName when the file's stored path is absolute: the
+// files of a pair lie in one folder and are named alike but for the
+// condition words. Nothing pairs across folders, nor a run read from
+// stdin or stored with a relative path, whose folder is unknown.
+func PairGroups(runs []emobench.Run) (map[int64]string, map[int64]analysis.Source) {
 	groups := map[int64]string{}
-	conditions := map[string]map[emobench.Condition]bool{} // PairName → conditions
+	sources := map[int64]analysis.Source{}
 	for _, r := range runs {
 		if r.SourceFormat == emobench.SourceNative {
+			sources[r.ID] = analysis.Source{}
 			if spec, err := emobench.DecodeRunSpec(r.Config); err == nil && spec.Pair != "" {
 				groups[r.ID] = "run:" + spec.Pair
 			}
 			continue
 		}
-		if name := ingest.PairName(r.SourcePath); name != "" {
+		src := analysis.Source{Ingested: true, File: r.SourcePath}
+		name := ingest.PairName(r.SourcePath)
+		switch {
+		case r.SourcePath == "":
+			src.NoPair = "no source file was stored"
+		case r.SourcePath == "stdin":
+			src.NoPair = "it was read from stdin, which has no folder"
+		case !filepath.IsAbs(r.SourcePath):
+			src.NoPair = "its stored path is relative, so its folder is unknown"
+		case name == "":
+			src.NoPair = "its file name has no condition words (with-emotions, without-emotions, no-emotion, ...)"
+		default:
 			groups[r.ID] = "file:" + name
-			if conditions[name] == nil {
-				conditions[name] = map[emobench.Condition]bool{}
-			}
-			conditions[name][r.Condition] = true
 		}
+		sources[r.ID] = src
 	}
-	for _, r := range runs {
-		if name := ingest.PairName(r.SourcePath); name != "" && r.SourceFormat != emobench.SourceNative && len(conditions[name]) < 2 {
-			groups[r.ID] = "file:" + filepath.Base(name)
-		}
-	}
-	return groups
+	return groups, sources
 }
 
 // Pairing is s's pairing of with- and without-emotions runs
@@ -93,7 +103,7 @@ func PairGroups(runs []emobench.Run) map[int64]string {
 // model and domain, is a *SettingsError naming it; so is any ref when s
 // is pooled (pools pair with pools).
 func (s Selection) Pairing(ctx context.Context, store *db.DB, refs []string) (analysis.Pairing, error) {
-	p := analysis.Pairing{Groups: s.Groups}
+	p := analysis.Pairing{Groups: s.Groups, Sources: s.Sources}
 	if len(refs) > 0 && s.Pool {
 		return p, invalidSetting("--pair %s: with --pool, pools pair with pools; leave out --pair or --pool", refs[0])
 	}

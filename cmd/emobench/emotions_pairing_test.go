@@ -63,10 +63,11 @@ func TestStatsEmotions_PairsOnlyRunsThatBelongTogether(t *testing.T) {
 	// without-emotions file's 1: 1.00 vs 0.00 on 2 tasks, no matched trial.
 	mustRun(t, "--db", dbPath, "ingest", "--user-model", "u", writeTauBench(t, dir, "m-retail-with-emotions.json", 0, true))
 	mustRun(t, "--db", dbPath, "ingest", "--user-model", "u", writeTauBench(t, dir, "m-retail-without-emotions.json", 1, false))
-	mustRun(t, "--db", dbPath, "ingest", "--user-model", "u", writeTauBench(t, dir, "m-retail-no-emotion-rerun.json", 0, false))
+	rerun := writeTauBench(t, dir, "m-retail-no-emotion-rerun.json", 0, false)
+	mustRun(t, "--db", dbPath, "ingest", "--user-model", "u", rerun)
 
 	want := [][2][]int64{{{5}, {6}}, {{1}, {2}}, {{3}, {4}}} // by group: m / u / retail, then oracle / scripted / retail
-	lone := "run 7 (without-emotions) has no with-emotions run from the same `run` command or file pair; pair it with --pair N:7 or use --pool"
+	lone := "run 7 (without-emotions, " + rerun + ") has no with-emotions run of its agent model, user model and domain from a file beside it (its name but for the condition words); pair it with --pair N:7 or use --pool"
 	r := runCLI(t, "", "--db", dbPath, "stats", "emotions", "--ci", "none", "--format", "json")
 	var rows []map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &rows); err != nil || r.code != 0 {
@@ -154,7 +155,7 @@ func TestStatsEmotions_PairsOnlyRunsThatBelongTogether(t *testing.T) {
 	if err := reports.Render(&page, in); err != nil {
 		t.Fatal(err)
 	}
-	if want := "Not compared: run 7 (without-emotions) has no with-emotions run"; !strings.Contains(page.String(), want) || !strings.Contains(page.String(), "Numbers: "+in.ConditionCommand+".") {
+	if want := "Not compared: run 7 (without-emotions, " + rerun + ") has no with-emotions run"; !strings.Contains(page.String(), want) || !strings.Contains(page.String(), "Numbers: "+in.ConditionCommand+".") {
 		t.Errorf("report page lacks %q or chart (c)'s command %q", want, in.ConditionCommand)
 	}
 	rep, err = buildReport(t.Context(), store, workbench.DefaultBootstrap, false, "5:7")
@@ -163,6 +164,45 @@ func TestStatsEmotions_PairsOnlyRunsThatBelongTogether(t *testing.T) {
 	}
 	if in := rep.Input; len(in.ConditionPairs) != 4 || len(in.ConditionUnpaired) != 0 || !strings.Contains(in.ConditionCommand, "--pair 5:7") {
 		t.Errorf("report --pair 5:7: %d pairs of bars, unpaired %q, command %q", len(in.ConditionPairs), in.ConditionUnpaired, in.ConditionCommand)
+	}
+}
+
+// TestStatsEmotions_FilesPairOnlyInOneFolder (#20 item 13): files of one
+// name but for the condition words in different folders are different
+// experiments: they pair with nothing, by one ingest each or by one
+// ingest of all, and each note names its file and says why; a third file
+// in a third folder makes no run "one of several".
+func TestStatsEmotions_FilesPairOnlyInOneFolder(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "folders.db")
+	path := func(folder, cond string, trial int) string { // trials differ: one file's bytes are one run
+		if err := os.MkdirAll(filepath.Join(dir, folder), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return writeTauBench(t, filepath.Join(dir, folder), "qwen3-retail-"+cond+"-emotions.json", trial, cond == "with")
+	}
+	e1, e3 := path("e1", "with", 0), path("e3", "without", 0)
+	mustRun(t, "--db", dbPath, "--quiet", "ingest", e1)
+	mustRun(t, "--db", dbPath, "--quiet", "ingest", e3)
+	beside := " run of its agent model, user model and domain from a file beside it (its name but for the condition words); pair it with "
+	note1 := "run 1 (with-emotions, " + e1 + ") has no without-emotions" + beside + "--pair 1:N or use --pool"
+	note2 := "run 2 (without-emotions, " + e3 + ") has no with-emotions" + beside + "--pair N:2 or use --pool"
+	pairs, unpaired := emotionPairs(t, jsonObjects(t, "--db", dbPath, "--quiet", "stats", "emotions", "--ci", "none"))
+	if diff := cmp.Diff([]string{note1, note2}, unpaired); len(pairs) != 0 || diff != "" {
+		t.Errorf("two folders: pairs %v, unpaired (-want +got):\n%s", pairs, diff)
+	}
+	e2 := path("e2", "with", 1)
+	mustRun(t, "--db", dbPath, "--quiet", "ingest", e2)
+	note3 := "run 3 (with-emotions, " + e2 + ") has no without-emotions" + beside + "--pair 3:N or use --pool"
+	pairs, unpaired = emotionPairs(t, jsonObjects(t, "--db", dbPath, "--quiet", "stats", "emotions", "--ci", "none"))
+	if diff := cmp.Diff([]string{note1, note2, note3}, unpaired); len(pairs) != 0 || diff != "" {
+		t.Errorf("three folders: pairs %v, unpaired (-want +got):\n%s", pairs, diff)
+	}
+	// Named, two of them pair.
+	pairs, _ = emotionPairs(t, jsonObjects(t, "--db", dbPath, "--quiet", "stats", "emotions", "--ci", "none", "--pair", "3:2"))
+	if diff := cmp.Diff([][2][]int64{{{3}, {2}}}, pairs); diff != "" {
+		t.Errorf("--pair 3:2 (-want +got):\n%s", diff)
 	}
 }
 
