@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -34,13 +35,37 @@ var sqliteMagic = []byte("SQLite format 3\x00")
 // named pipe would block the open for ever, and SQLite would write its
 // pages over a block device and its journal beside a character device.
 // It runs before anything opens the file; a path that does not exist
-// passes (the caller decides whether it may be created).
+// passes (the caller decides whether it may be created). SQLite's files
+// beside it (sideFiles), of path and of the file a link at path leads
+// to, must each be absent or a regular file, not a link: SQLite would
+// block on a named pipe there, uninterruptibly, delete it, or write
+// through the link.
 func checkFileKind(path string) error {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil
+	if info, err := os.Stat(path); err == nil {
+		if err := fileKindError(path, info.Mode()); err != nil {
+			return err
+		}
 	}
-	return fileKindError(path, info.Mode())
+	bases := []string{path}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		bases = append(bases, real)
+	}
+	for _, base := range bases {
+		for _, side := range sideFiles {
+			info, err := os.Lstat(base + side.suffix)
+			if err != nil || info.Mode().IsRegular() {
+				continue
+			}
+			return emobench.Errorf(emobench.EINVALID, "%s is %s, not SQLite's %s: emobench leaves it as it is; move it away",
+				base+side.suffix, atomicfile.Kind(info.Mode()), side.what)
+		}
+	}
+	return nil
+}
+
+// sideFiles are the files SQLite keeps beside a database, by suffix.
+var sideFiles = []struct{ suffix, what string }{
+	{"-journal", "journal"}, {"-wal", "WAL file"}, {"-shm", "shared-memory file"},
 }
 
 // fileKindError is checkFileKind's answer for a file of mode at path.

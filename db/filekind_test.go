@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/emobench/emobench"
 )
@@ -49,6 +50,14 @@ func fifoWithData(t *testing.T) (dir, path string) {
 	t.Helper()
 	dir = t.TempDir()
 	path = filepath.Join(dir, "pipe.db")
+	heldFIFO(t, path)
+	return dir, path
+}
+
+// heldFIFO makes a named pipe at path, holding some bytes, and keeps it
+// open for reading and writing until the test ends (see fifoWithData).
+func heldFIFO(t *testing.T, path string) {
+	t.Helper()
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
@@ -60,7 +69,91 @@ func fifoWithData(t *testing.T) (dir, path string) {
 	if _, err := f.Write(bytes.Repeat([]byte("not a database "), 200)); err != nil {
 		t.Fatal(err)
 	}
-	return dir, path
+}
+
+// A named pipe or a symbolic link where SQLite keeps a database's journal,
+// WAL or shared memory (PATH-journal, -wal, -shm) is refused before SQLite
+// opens anything: SQLite would block on the pipe for ever (Ctrl-C
+// unheard), delete it, or write through the link. Each open runs in a
+// goroutine, so that a broken check fails the test instead of hanging it.
+func TestOpen_ErrSideFile(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ suffix, what string }{
+		{"-journal", "journal"}, {"-wal", "WAL file"}, {"-shm", "shared-memory file"},
+	} {
+		for _, kind := range []string{"fifo", "symlink"} {
+			t.Run(tc.suffix+"/"+kind, func(t *testing.T) {
+				t.Parallel()
+				ctx := context.Background()
+				dir := t.TempDir()
+				path := filepath.Join(dir, "w.db")
+				store, err := Open(ctx, path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := store.Close(); err != nil {
+					t.Fatal(err)
+				}
+				side := path + tc.suffix
+				victim := filepath.Join(dir, "victim.txt")
+				want := side + " is a named pipe (FIFO), not SQLite's " + tc.what + ": emobench leaves it as it is; move it away"
+				if kind == "fifo" {
+					heldFIFO(t, side)
+				} else {
+					if err := os.WriteFile(victim, []byte("mine"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Symlink(victim, side); err != nil {
+						t.Fatal(err)
+					}
+					want = side + " is a symbolic link, not SQLite's " + tc.what + ": emobench leaves it as it is; move it away"
+				}
+				opens := map[string]func() (*DB, error){
+					"Open":                func() (*DB, error) { return Open(ctx, path) },
+					"OpenReadOnly":        func() (*DB, error) { return OpenReadOnly(ctx, path) },
+					"Open of a new file":  func() (*DB, error) { return Open(ctx, filepath.Join(dir, "new.db")) },
+					"Open through a link": func() (*DB, error) { return Open(ctx, filepath.Join(dir, "link.db")) },
+				}
+				if err := os.Symlink(path, filepath.Join(dir, "link.db")); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Symlink(side, filepath.Join(dir, "new.db"+tc.suffix)); err != nil {
+					t.Fatal(err)
+				}
+				for name, open := range opens {
+					done := make(chan error, 1)
+					go func() {
+						store, err := open()
+						if store != nil {
+							store.Close()
+						}
+						done <- err
+					}()
+					select {
+					case err = <-done:
+					case <-time.After(2 * time.Minute):
+						t.Fatalf("%s: still blocked after 2 minutes", name)
+					}
+					w := want
+					if name == "Open of a new file" {
+						w = filepath.Join(dir, "new.db"+tc.suffix) + " is a symbolic link, not SQLite's " + tc.what
+					}
+					if err == nil || !strings.Contains(err.Error(), w) || emobench.ErrorCode(err) != emobench.EINVALID {
+						t.Errorf("%s: err = %v, want EINVALID with %q", name, err, w)
+					}
+				}
+				if info, err := os.Lstat(side); err != nil || (kind == "fifo") != (info.Mode()&fs.ModeNamedPipe != 0) {
+					t.Errorf("%s is now %v (%v), want it left as it was", side, info, err)
+				}
+				if got, err := os.ReadFile(victim); kind == "symlink" && (err != nil || string(got) != "mine") {
+					t.Errorf("victim.txt holds %q (%v), want it untouched", got, err)
+				}
+				if _, err := os.Stat(filepath.Join(dir, "new.db")); err == nil {
+					t.Error("a refused Open created new.db")
+				}
+			})
+		}
+	}
 }
 
 // A named pipe as the database is refused at once by Open and

@@ -33,6 +33,8 @@ func TestOpen_ErrForeignSchema(t *testing.T) {
 		{"index added to a table", []string{"CREATE UNIQUE INDEX one_trial ON trajectories (run_id)"}, "index one_trial on trajectories is not emobench's"},
 		{"trigger on a table", []string{"CREATE TRIGGER evil AFTER UPDATE ON runs BEGIN DELETE FROM messages; END"},
 			"trigger evil on runs is not emobench's"},
+		{"trigger on the file's own table", []string{"CREATE TABLE loot (n INTEGER)", "CREATE TRIGGER evil AFTER INSERT ON loot BEGIN DELETE FROM loot; END"},
+			"trigger evil on loot is not emobench's"},
 		{"own table", []string{"CREATE TABLE my_notes (body TEXT)", "CREATE INDEX my_notes_body ON my_notes (body)", "CREATE VIEW my_view AS SELECT COUNT(*) AS n FROM runs"}, ""},
 	}
 	for _, tt := range tests {
@@ -67,9 +69,14 @@ func TestOpen_ErrForeignSchema(t *testing.T) {
 			} else if err == nil {
 				t.Error("Open of a file with a trigger: no error")
 			}
-			// check itself still opens the file and reports it.
-			if _, err := ro.Check(ctx); err != nil {
+			// check itself still opens the file and reports it: the same
+			// object first, or nothing when the others accept the file.
+			rep, err := ro.Check(ctx)
+			if err != nil {
 				t.Errorf("Check: %v", err)
+			}
+			if got := strings.Join(rep.Problems, "\n"); got != tt.want && !strings.HasPrefix(got, tt.want+"\n") || tt.want == "" && got != "" {
+				t.Errorf("Check's problems:\n%s\nwant first %q", got, tt.want)
 			}
 		})
 	}

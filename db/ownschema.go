@@ -89,31 +89,25 @@ func expectedSchema(ctx context.Context, version int) ([]schemaRow, error) {
 }
 
 // foreignSchema compares the schema of conn, the file at path of schema
-// version, with the one emobench's migrations create for that version.
-// It returns nil when every object of emobench's is there with its
-// definition and no index or trigger was added to emobench's tables and
-// views; the file may hold objects of its own besides (a user's table and
-// its indexes), which emobench's reads and writes never touch. Otherwise
-// it returns an EINVALID error that names path and the first object that
+// version, with the one emobench's migrations create for that version
+// (schemaDiff, which Check uses too: both give one verdict). It returns
+// nil when every object of emobench's is there with its definition, byte
+// for byte, and no trigger was added, nor an index to emobench's tables
+// and views; the file may hold tables, views and indexes of its own
+// besides (a user's table and its indexes, a view reading emobench's
+// tables), which emobench's reads and writes never touch. Otherwise it
+// returns an EINVALID error that names path and the first object that
 // differs: a replaced view or a table turned into a view would run its SQL
 // in emobench's reads, and a trigger in its writes. An error reading the
 // schema (SQLITE_BUSY included) is returned as it is.
 func foreignSchema(ctx context.Context, path string, conn *sql.DB, version int) error {
-	got, err := readSchemaRows(ctx, conn)
+	problems, _, err := schemaDiff(ctx, conn, version)
 	if err != nil {
 		if isBusy(err) {
 			return err
 		}
-		return fmt.Errorf("open %s: read its schema: %w", path, err)
+		return fmt.Errorf("open %s: %w", path, err)
 	}
-	if schemaDigest(got) == schemaDigests[version] {
-		return nil
-	}
-	want, err := expectedSchema(ctx, version)
-	if err != nil {
-		return fmt.Errorf("open %s: emobench's schema of version %d: %w", path, version, err)
-	}
-	problems := schemaProblems(want, got)
 	if len(problems) == 0 {
 		return nil
 	}
@@ -121,13 +115,40 @@ func foreignSchema(ctx context.Context, path string, conn *sql.DB, version int) 
 	if len(problems) > 1 {
 		more = fmt.Sprintf(" (and %d more differences)", len(problems)-1)
 	}
-	return emobench.Errorf(emobench.EINVALID, "%s: %s%s: emobench neither reads nor writes a file whose schema differs from its own; see `emobench --db %s check`",
+	return emobench.Errorf(emobench.EINVALID, "%s: %s%s: the file was altered outside emobench, which neither reads nor writes a file whose schema differs from its own; see `emobench --db %s check`",
 		path, problems[0], more, path)
 }
 
+// schemaDiff compares the schema of conn, of schema version, with
+// emobench's of that version (schemaProblems). A file whose rows have
+// the digest of emobench's is known to match after one query.
+func schemaDiff(ctx context.Context, conn *sql.DB, version int) (problems, notes []string, err error) {
+	got, err := readSchemaRows(ctx, conn)
+	if err != nil {
+		if isBusy(err) {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("read its schema: %w", err)
+	}
+	if schemaDigest(got) == schemaDigests[version] {
+		return nil, nil, nil
+	}
+	want, err := expectedSchema(ctx, version)
+	if err != nil {
+		return nil, nil, fmt.Errorf("emobench's schema of version %d: %w", version, err)
+	}
+	problems, notes = schemaProblems(want, got)
+	return problems, notes, nil
+}
+
 // schemaProblems says how got differs from want, emobench's rows: tables
-// first, then views, triggers and indexes.
-func schemaProblems(want, got []schemaRow) []string {
+// first, then views, triggers and indexes. An object of emobench's is
+// compared by its exact definition (a view re-created with its own SQL
+// but other white space is not emobench's). Every trigger emobench did
+// not create is a problem, as is an index on emobench's tables and views;
+// tables, views and indexes of the file's own are notes, which never
+// refuse the file.
+func schemaProblems(want, got []schemaRow) (problems, notes []string) {
 	ours, ourTables := map[string]bool{}, map[string]bool{}
 	wantBy := map[string]schemaRow{}
 	for _, w := range want {
@@ -146,36 +167,40 @@ func schemaProblems(want, got []schemaRow) []string {
 		rank int
 		text string
 	}
-	var problems []problem
+	var found []problem
 	rank := map[string]int{"table": 0, "view": 1, "trigger": 2, "index": 3}
 	for _, w := range want {
 		g, ok := gotBy[w.key()]
 		switch {
 		case !ok && kindOf[strings.ToLower(w.name)] != "":
-			problems = append(problems, problem{rank[w.kind], fmt.Sprintf("%s %s is a %s", w.kind, w.name, kindOf[strings.ToLower(w.name)])})
+			found = append(found, problem{rank[w.kind], fmt.Sprintf("%s %s is a %s", w.kind, w.name, kindOf[strings.ToLower(w.name)])})
 		case !ok:
-			problems = append(problems, problem{rank[w.kind], fmt.Sprintf("%s %s is missing", w.kind, w.name)})
+			found = append(found, problem{rank[w.kind], fmt.Sprintf("%s %s is missing", w.kind, w.name)})
 		case g.sql != w.sql || g.table != w.table:
-			problems = append(problems, problem{rank[w.kind], fmt.Sprintf("%s %s differs from emobench's schema", w.kind, w.name)})
+			found = append(found, problem{rank[w.kind], fmt.Sprintf("%s %s differs from emobench's schema", w.kind, w.name)})
 		}
 	}
 	for _, g := range got {
-		if _, ok := wantBy[g.key()]; ok || ours[strings.ToLower(g.name)] {
-			continue // emobench's, or standing in for one of emobench's: said above
-		}
-		if ourTables[strings.ToLower(g.table)] {
-			problems = append(problems, problem{rank[g.kind], fmt.Sprintf("%s %s on %s is not emobench's", g.kind, g.name, g.table)})
+		name := strings.ToLower(g.name)
+		switch _, ok := wantBy[g.key()]; {
+		case ok || ours[name] || strings.HasPrefix(name, "sqlite_"):
+			// emobench's, standing in for one of emobench's (said
+			// above), or SQLite's own (sqlite_stat1 of ANALYZE)
+		case g.kind == "trigger" || ourTables[strings.ToLower(g.table)]:
+			found = append(found, problem{rank[g.kind], fmt.Sprintf("%s %s on %s is not emobench's", g.kind, g.name, g.table)})
+		default:
+			notes = append(notes, fmt.Sprintf("extra %s %s: not emobench's, left alone", g.kind, g.name))
 		}
 	}
-	sort.Slice(problems, func(i, j int) bool {
-		if problems[i].rank != problems[j].rank {
-			return problems[i].rank < problems[j].rank
+	sort.Slice(found, func(i, j int) bool {
+		if found[i].rank != found[j].rank {
+			return found[i].rank < found[j].rank
 		}
-		return problems[i].text < problems[j].text
+		return found[i].text < found[j].text
 	})
-	out := make([]string, len(problems))
-	for i, p := range problems {
-		out[i] = p.text
+	for _, p := range found {
+		problems = append(problems, p.text)
 	}
-	return out
+	sort.Strings(notes)
+	return problems, notes
 }

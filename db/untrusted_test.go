@@ -213,15 +213,16 @@ func TestUntrusted_CheckFindsRedefinedView(t *testing.T) {
 }
 
 // Check is for files from others: a view it cannot compile (an unsafe
-// function) is listed, not a reason to give up.
+// function) is listed, not a reason to give up. It is the file's own, not
+// emobench's, so a note: the other commands read the file too.
 func TestUntrusted_CheckListsUnsafeView(t *testing.T) {
 	path := craftDB(t, "CREATE VIEW evil_view AS SELECT load_extension('/tmp/evil.so') AS x")
 	rep, err := openRO(t, path).Check(context.Background())
 	if err != nil {
 		t.Fatalf("Check: %v, want the view listed as a problem", err)
 	}
-	if got, want := strings.Join(rep.Problems, "\n"), "unexpected view evil_view (not created by emobench)"; !strings.Contains(got, want) {
-		t.Fatalf("problems:\n%s\nwant %q", got, want)
+	if got, want := strings.Join(rep.Notes, "\n"), "extra view evil_view: not emobench's, left alone"; len(rep.Problems) > 0 || !strings.Contains(got, want) {
+		t.Fatalf("problems %q, notes:\n%s\nwant no problem and %q", rep.Problems, got, want)
 	}
 }
 
@@ -317,7 +318,7 @@ func TestUntrusted_TriggersOnIngest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.Join(rep.Problems, "\n"); !strings.Contains(got, "unexpected trigger evil (not created by emobench)") {
+			if got := strings.Join(rep.Problems, "\n"); !strings.Contains(got, "trigger evil on trajectories is not emobench's") {
 				t.Errorf("Check problems:\n%s\nwant the trigger listed", got)
 			}
 		})

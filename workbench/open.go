@@ -203,16 +203,22 @@ type Checked struct {
 
 // Lines are what the check command tells of the database at path: its
 // schema version, then each problem, or that all is well with the
-// provenance and how to upgrade an older schema.
+// provenance and how to upgrade an older schema; each note (objects of the
+// file's own, how to repair) after the problems or the ok.
 func (c *Checked) Lines(path string) []string {
 	lines := []string{fmt.Sprintf("%s: schema version %d (this emobench writes %d)", path, c.SchemaVersion, db.SchemaVersion())}
 	for _, p := range c.Problems {
 		lines = append(lines, "problem: "+p)
 	}
+	var notes []string
+	for _, n := range c.Notes {
+		notes = append(notes, "note: "+n)
+	}
 	if len(c.Problems) > 0 {
-		return lines
+		return append(lines, notes...)
 	}
 	lines = append(lines, "ok: integrity and schema as expected")
+	lines = append(lines, notes...)
 	lines = append(lines, c.Provenance...)
 	if c.SchemaVersion < db.SchemaVersion() {
 		lines = append(lines, fmt.Sprintf("note: the read commands need schema version %d: upgrade with `emobench --db %s migrate`", db.SchemaVersion(), path))

@@ -86,3 +86,30 @@ func TestOut_ErrNotRegularEvenWithForce(t *testing.T) {
 		t.Errorf("%s points to %q (%v), want /dev/null", link, got, err)
 	}
 }
+
+// Items 4 and 8 of issue #20: a named pipe where SQLite keeps a db's WAL
+// or journal has every command refuse the db, naming the pipe, and leave
+// it there: `runs set` and `merge` (of a source with a pipe as its
+// journal) neither block on it nor delete it.
+func TestDB_ErrSideFIFO(t *testing.T) {
+	dir := t.TempDir()
+	dbPath, src := filepath.Join(dir, "w.db"), filepath.Join(dir, "src.db")
+	fixtureDB(t, dbPath)
+	fixtureDB(t, src)
+	cliFIFO(t, dbPath+"-wal")
+	cliFIFO(t, src+"-journal")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--db", dbPath, "runs", "set", "1", "--name", "zz"}, dbPath + "-wal is a named pipe (FIFO), not SQLite's WAL file: emobench leaves it as it is; move it away"},
+		{[]string{"--db", dbPath, "runs"}, dbPath + "-wal is a named pipe (FIFO), not SQLite's WAL file"},
+		{[]string{"--db", filepath.Join(t.TempDir(), "v1.db"), "merge", src}, src + "-journal is a named pipe (FIFO), not SQLite's journal"},
+	} {
+		if r := runCLI(t, "", tc.args...); r.code != 1 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s: exit %d stderr %q, want 1 and %q", strings.Join(tc.args[2:], " "), r.code, r.stderr, tc.want)
+		}
+	}
+	stillA(t, dbPath+"-wal", fs.ModeNamedPipe, dir, 4)
+	stillA(t, src+"-journal", fs.ModeNamedPipe, dir, 4)
+}

@@ -271,6 +271,72 @@ func TestCheck_OK(t *testing.T) {
 	}
 }
 
+// Item 5 of issue #20: check and the commands that read a file give one
+// verdict on its schema. A file check passes (exit 0) is one runs and
+// merge read; a file they refuse, check refuses too (exit 1), its first
+// problem naming the object their error names.
+func TestCheck_SameVerdictAsRuns(t *testing.T) {
+	clean := filepath.Join(t.TempDir(), "clean.db")
+	fixtureDB(t, clean)
+	var view string
+	raw, err := sql.Open("sqlite", clean)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = raw.QueryRow("SELECT sql FROM sqlite_schema WHERE name = 'run_summaries'").Scan(&view)
+	raw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		stmts []string
+		want  string // check's first problem, in runs' refusal too; "" = both accept
+		note  string // a note check prints
+	}{
+		{"whitespace-changed view", []string{"DROP VIEW run_summaries", strings.Join(strings.Fields(view), " ")},
+			"view run_summaries differs from emobench's schema", "note: the file's schema was altered outside emobench"},
+		{"view returning 0.99", []string{"DROP VIEW run_summaries",
+			`CREATE VIEW run_summaries AS SELECT r.id AS run_id, r.name AS run, r.agent_model AS agent_model, r.domain AS domain,
+			 r.condition AS condition, 1 AS tasks, 1 AS min_trials, 1 AS max_trials, 1 AS trajectories, 0.99 AS pass_hat_1, 0 AS abandoned FROM runs r`},
+			"view run_summaries differs from emobench's schema", ""},
+		{"extra view", []string{"CREATE VIEW zz_extra AS SELECT COUNT(*) AS n FROM runs"}, "", "note: extra view zz_extra: not emobench's, left alone"},
+		{"extra table", []string{"CREATE TABLE my_notes (body TEXT)", "CREATE INDEX my_notes_body ON my_notes (body)"}, "", "note: extra table my_notes: not emobench's, left alone"},
+		{"trigger on our table", []string{"CREATE TRIGGER evil AFTER UPDATE ON runs BEGIN DELETE FROM messages; END"}, "trigger evil on runs is not emobench's", ""},
+		{"trigger on the file's own table", []string{"CREATE TABLE loot (n INTEGER)", "CREATE TRIGGER evil AFTER INSERT ON loot BEGIN DELETE FROM loot; END"},
+			"trigger evil on loot is not emobench's", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			dbPath := filepath.Join(dir, "h.db")
+			fixtureDB(t, dbPath)
+			plainSQL(t, dbPath, tc.stmts...)
+			check := runCLI(t, "", "--db", dbPath, "check")
+			lines := strings.Split(check.stdout, "\n")
+			runs := runCLI(t, "", "--db", dbPath, "runs")
+			merge := runCLI(t, "", "--db", filepath.Join(dir, "target.db"), "merge", dbPath)
+			if tc.want == "" {
+				if check.code != 0 || len(lines) < 2 || lines[1] != "ok: integrity and schema as expected" || runs.code != 0 || merge.code != 0 {
+					t.Errorf("check exit %d, runs exit %d (%s), merge exit %d (%s); want all to accept\ncheck: %s", check.code, runs.code, runs.stderr, merge.code, merge.stderr, check.stdout)
+				}
+			} else {
+				want := dbPath + ": " + tc.want
+				if check.code != 1 || len(lines) < 2 || lines[1] != "problem: "+tc.want {
+					t.Errorf("check exit %d, output:\n%s\nwant 1 and the first problem %q", check.code, check.stdout, "problem: "+tc.want)
+				}
+				for name, r := range map[string]result{"runs": runs, "merge": merge} {
+					if r.code != 1 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "altered outside emobench") {
+						t.Errorf("%s: exit %d stderr %q, want 1 and %q", name, r.code, r.stderr, want)
+					}
+				}
+			}
+			if !strings.Contains(check.stdout, tc.note) {
+				t.Errorf("check output:\n%s\nwant %q", check.stdout, tc.note)
+			}
+		})
+	}
+}
+
 // Objects another program added, or emobench's that are gone, are listed.
 func TestCheck_ErrSchemaChanged(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "changed.db")
@@ -285,10 +351,10 @@ func TestCheck_ErrSchemaChanged(t *testing.T) {
 		t.Fatalf("exit %d, want 1\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
 	for _, line := range []string{
-		"problem: unexpected trigger evil (not created by emobench)",
-		"problem: unexpected view evil_view (not created by emobench)",
-		"problem: missing index trajectories_task",
-		"problem: table runs has columns (",
+		"problem: trigger evil on runs is not emobench's",
+		"note: extra view evil_view: not emobench's, left alone",
+		"problem: index trajectories_task is missing",
+		"problem: table runs differs from emobench's schema",
 	} {
 		if !strings.Contains(r.stdout, line) {
 			t.Errorf("check output lacks %q:\n%s", line, r.stdout)
@@ -413,10 +479,10 @@ func TestMigrate_OlderSchemaMissingColumn(t *testing.T) {
 	}
 }
 
-// A crafted file's own views and triggers (on its own tables and views)
-// do nothing through the read-only commands; a trigger on emobench's
-// tables, which would run its plain SQL on emobench's writes, has every
-// command refuse the file but check, which lists it.
+// A crafted file's own tables and views do nothing through the read-only
+// commands, nor its triggers through sql; a trigger emobench did not
+// create, which would run its plain SQL on writes, has every command
+// refuse the file but sql and check, which lists it.
 func TestUntrusted_CLI(t *testing.T) {
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "crafted.db")
@@ -426,8 +492,7 @@ func TestUntrusted_CLI(t *testing.T) {
 	plainSQL(t, dbPath,
 		"CREATE TABLE loot (trajectory_id INTEGER)",
 		"CREATE VIEW evil_view AS SELECT load_extension('"+filepath.Join(dir, "evil.so")+"') AS x",
-		"CREATE VIEW log_view AS SELECT sqlite_log(1, 'pwned') AS x",
-		"CREATE TRIGGER evil_instead INSTEAD OF INSERT ON evil_view BEGIN DELETE FROM runs; INSERT INTO loot VALUES (0); END")
+		"CREATE VIEW log_view AS SELECT sqlite_log(1, 'pwned') AS x")
 	before := tableCounts(t, dbPath)
 
 	if got := mustRun(t, "--db", dbPath, "runs", "--format", "csv"); got != wantRuns {
@@ -435,6 +500,10 @@ func TestUntrusted_CLI(t *testing.T) {
 	}
 	if got := mustRun(t, "--db", dbPath, "stats", "passk", "--format", "csv"); got != wantStats {
 		t.Errorf("stats passk on the crafted file:\n%s\nwant:\n%s", got, wantStats)
+	}
+	plainSQL(t, dbPath, "CREATE TRIGGER evil_instead INSTEAD OF INSERT ON evil_view BEGIN DELETE FROM runs; INSERT INTO loot VALUES (0); END")
+	if r := runCLI(t, "", "--db", dbPath, "runs"); r.code != 1 || !strings.Contains(r.stderr, dbPath+": trigger evil_instead on evil_view is not emobench's") {
+		t.Errorf("runs on a file with a trigger on its own view: exit %d, stderr %q, want a refusal naming it", r.code, r.stderr)
 	}
 	for q, want := range map[string]string{
 		"SELECT * FROM evil_view":          "unsafe use of load_extension()",
@@ -462,13 +531,14 @@ func TestUntrusted_CLI(t *testing.T) {
 	// check lists what the file added, even a view it cannot compile.
 	r := runCLI(t, "", "--db", dbPath, "check")
 	var missing []string
-	for _, obj := range []string{"trigger evil ", "trigger evil_instead ", "view evil_view ", "view log_view ", "table loot "} {
-		if !strings.Contains(r.stdout, "problem: unexpected "+obj) {
-			missing = append(missing, obj)
+	for _, line := range []string{"problem: trigger evil on trajectories ", "problem: trigger evil_instead on evil_view ",
+		"note: extra view evil_view:", "note: extra view log_view:", "note: extra table loot:"} {
+		if !strings.Contains(r.stdout, line) {
+			missing = append(missing, line)
 		}
 	}
 	if r.code != 1 || len(missing) > 0 {
-		t.Errorf("check: exit %d, output lacks unexpected %q\nstdout: %s\nstderr: %s", r.code, missing, r.stdout, r.stderr)
+		t.Errorf("check: exit %d, output lacks %q\nstdout: %s\nstderr: %s", r.code, missing, r.stdout, r.stderr)
 	}
 
 	// Writing commands refuse a file with triggers emobench did not create:
