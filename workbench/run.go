@@ -205,14 +205,16 @@ func CheckPriceFile(path string) error {
 }
 
 // StartRuns checks that no stored run has the name of a planned run and
-// that tags (nil: no tags) are sound (checkTags), then, plan by plan,
-// creates the run with its tags in one transaction and executes it
-// (ExecuteRun): a check that fails stores nothing. The config of a run
+// that tags (nil: no tags) are sound (checkTags), then creates every
+// planned run with its tags (each in one transaction) and executes them in
+// order (ExecuteRun): a check that fails stores nothing, and a run that
+// stops leaves the later ones stored and not started, its error naming
+// the --resume of each. The config of a run
 // with an llm: participant is sealed with this machine's key (OriginSeal),
 // which a later --resume verifies. Errors: a name clash
 // or a bad setting is a *SettingsError; an unknown or ambiguous base run
 // is db's error (as runs tag's); a run interrupted before the last is an
-// *InterruptedError that names how many runs were not started.
+// *InterruptedError that names the runs not started.
 func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *RunTags, opts ExecuteOptions) error {
 	for _, p := range plans {
 		if err := store.CheckNewRunName(ctx, p.Run.Name); err != nil {
@@ -225,27 +227,52 @@ func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *
 	}
 	plans = PairPlans(plans, rand.Text())
 	key, keyErr := opts.sealKey()
-	for i, p := range plans {
+	// Every run is stored before the first starts, so that an interrupt
+	// or a stop leaves each of them to --resume, each with the pair id
+	// that stats emotions pairs its conditions by.
+	ids := make([]int64, len(plans))
+	for i := range plans {
+		p := &plans[i]
 		if keyErr == nil {
 			p.Spec.OriginSeal = originSeal(key, p.Spec)
 		} else if usesLLM(p.Spec) {
 			opts.note("run %s is not sealed (%v): its --resume will take the endpoint from --base-url", p.Run.Name, keyErr)
 		}
 		p.Run.Config = p.Spec.Encode()
-		id, err := store.CreateTaggedRun(ctx, p.Run, trainDomains, base)
-		if err != nil {
+		if ids[i], err = store.CreateTaggedRun(ctx, p.Run, trainDomains, base); err != nil {
 			return err
 		}
-		if _, err := ExecuteRun(ctx, store, id, p.Run.Name, p.Spec, opts); err != nil {
-			var stopped *InterruptedError
-			if errors.As(err, &stopped) && i < len(plans)-1 {
-				return &InterruptedError{fmt.Sprintf("%v; %d more runs (other domains or conditions) were not started", err, len(plans)-1-i)}
+	}
+	for i, p := range plans {
+		if _, err := ExecuteRun(ctx, store, ids[i], p.Run.Name, p.Spec, opts); err != nil {
+			if i == len(plans)-1 {
+				return err
 			}
-			return err
+			var later []string
+			for j := i + 1; j < len(plans); j++ {
+				later = append(later, fmt.Sprintf("`emobench run --resume %d` (%s)", ids[j], plans[j].Run.Name))
+			}
+			more := fmt.Sprintf("%v; %d more runs (other domains or conditions) are stored but not started: continue them with %s",
+				err, len(later), strings.Join(later, ", "))
+			var stopped *InterruptedError
+			if errors.As(err, &stopped) {
+				return &InterruptedError{more}
+			}
+			return &runsLeftError{msg: more, err: err}
 		}
 	}
 	return nil
 }
+
+// runsLeftError is an error of one run of StartRuns that left later runs
+// not started: its message names them; it unwraps to the run's error.
+type runsLeftError struct {
+	msg string
+	err error
+}
+
+func (e *runsLeftError) Error() string { return e.msg }
+func (e *runsLeftError) Unwrap() error { return e.err }
 
 // PairPlans returns plans, copied, with pair recorded in every run's
 // config (emobench.RunSpec.Pair): the with- and without-emotions runs

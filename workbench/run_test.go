@@ -169,11 +169,24 @@ func TestStartRuns_ErrInterrupted(t *testing.T) {
 		t.Fatalf("err = %v, want an *InterruptedError", err)
 	}
 	msg := err.Error()
-	if !strings.HasPrefix(msg, "interrupted: ") || !strings.HasSuffix(msg, " of run 1 stored; continue with `emobench run --resume 1`; 1 more runs (other domains or conditions) were not started") {
-		t.Fatalf("err = %q, want the episodes stored, --resume 1 and the 1 run not started", msg)
+	if !strings.HasPrefix(msg, "interrupted: ") || !strings.HasSuffix(msg, " of run 1 stored; continue with `emobench run --resume 1`; "+
+		"1 more runs (other domains or conditions) are stored but not started: continue them with `emobench run --resume 2` (stopped-retail-without-emotions)") {
+		t.Fatalf("err = %q, want the episodes stored, --resume 1 and the --resume of the run not started", msg)
 	}
 	if len(lines) != 1 {
 		t.Fatalf("lines = %q, want only the first run's plan", lines)
+	}
+	// Both conditions resumed are still the pair one command started
+	// (stats emotions compares them without --pair).
+	for _, ref := range []string{"1", "2"} {
+		if err := workbench.ResumeRun(context.Background(), store, ref, workbench.ResumeLLM{}, recordingOptions(&lines, &notes)); err != nil {
+			t.Fatalf("resume %s: %v", ref, err)
+		}
+	}
+	_, with, _ := workbench.ResumeSpec(context.Background(), store, "1")
+	_, without, _ := workbench.ResumeSpec(context.Background(), store, "2")
+	if with.Pair == "" || with.Pair != without.Pair || with.Condition == without.Condition {
+		t.Fatalf("runs 1 and 2: pair %q (%s) and %q (%s), want one pair of both conditions", with.Pair, with.Condition, without.Pair, without.Condition)
 	}
 }
 

@@ -109,10 +109,16 @@ func RunErrorNotes(ctx context.Context, store *db.DB, runIDs []int64) ([]string,
 		if len(runIDs) > 0 && !slices.Contains(runIDs, r.RunID) {
 			continue
 		}
-		note := fmt.Sprintf("run %d (%s): %s in an infrastructure error (the LLM endpoint or the harness failed, termination error): counted as failures",
-			r.RunID, r.Name, plural(r.Errors, "trajectory ended", "trajectories ended"))
+		var note string
 		if r.Provenance == db.ProvenanceNative {
-			note += fmt.Sprintf("; run them again with `emobench run --resume %d`", r.RunID)
+			note = fmt.Sprintf("run %d (%s): %s in an infrastructure error (the LLM endpoint or the harness failed, termination error): counted as failures; run them again with `emobench run --resume %d`",
+				r.RunID, r.Name, plural(r.Errors, "trajectory ended", "trajectories ended"), r.RunID)
+		} else {
+			// Another harness's error records: its endpoint, its harness or
+			// the agent's reply (τ²-bench's agent_error) failed; which, the
+			// source's own termination reason says.
+			note = fmt.Sprintf("run %d (%s): %s in error (termination error in the source: its endpoint, its harness or the agent's reply failed): counted as failures",
+				r.RunID, r.Name, plural(r.Errors, "trajectory ended", "trajectories ended"))
 		}
 		notes = append(notes, note)
 	}

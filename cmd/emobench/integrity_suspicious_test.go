@@ -139,7 +139,7 @@ func TestStatsPassK_MinTrialsSparseRealRun(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "real.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench", "retail-single-error-record.json"))
 	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--convention", "min-trials")
-	if got, want := r.stderr, "note: run 1 (retail-single-error-record): 1 trajectory ended in an infrastructure error (the LLM endpoint or the harness failed, termination error): counted as failures\n"+
+	if got, want := r.stderr, "note: run 1 (retail-single-error-record): 1 trajectory ended in error (termination error in the source: its endpoint, its harness or the agent's reply failed): counted as failures\n"+
 		"note: run 1 (retail-single-error-record): trial numbers look sparse: 1 distinct value from 10 to 10, and tasks have 1 trial; --convention min-trials used n = 1 for every task (--convention per-task uses each task's own trials)\n"; r.code != 0 || got != want {
 		t.Errorf("exit %d, stderr %q, want %q", r.code, got, want)
 	}
