@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
@@ -74,11 +75,13 @@ func runIngest(c *cli.Context, e *env) error {
 	if err != nil {
 		return settingsUsage(err)
 	}
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
+	var store *db.DB // none when no input can be read: no database is made for nothing
+	if len(in.Paths) > 0 {
+		if store, err = e.openWrite(c.Context, c.String("db")); err != nil {
+			return err
+		}
+		defer store.Close()
 	}
-	defer store.Close()
 	printNotes(e, in.Notes)
 	notes := &ingest.Notes{}
 	defer printNotes(e, notes)
