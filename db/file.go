@@ -53,11 +53,19 @@ func checkFileKind(path string) error {
 	for _, base := range bases {
 		for _, side := range sideFiles {
 			info, err := os.Lstat(base + side.suffix)
-			if err != nil || info.Mode().IsRegular() {
+			if err != nil {
 				continue
 			}
-			return emobench.Errorf(emobench.EINVALID, "%s is %s, not SQLite's %s: emobench leaves it as it is; move it away",
-				base+side.suffix, atomicfile.Kind(info.Mode()), side.what)
+			if !info.Mode().IsRegular() {
+				return emobench.Errorf(emobench.EINVALID, "%s is %s, not SQLite's %s: emobench leaves it as it is; move it away",
+					base+side.suffix, atomicfile.Kind(info.Mode()), side.what)
+			}
+			// SQLite truncates and rewrites its side files: through a
+			// second name it would overwrite another file.
+			if n := hardLinks(info); n > 1 {
+				return emobench.Errorf(emobench.EINVALID, "%s has %d names (hard links): SQLite would write its %s into another file too; emobench leaves it as it is; move it away",
+					base+side.suffix, n, side.what)
+			}
 		}
 	}
 	return nil

@@ -195,3 +195,48 @@ func TestOpenReadOnly_ErrCharDevice(t *testing.T) {
 		t.Errorf("/dev/null is now %v (%v)", info, err)
 	}
 }
+
+// A side file that is a hard link of another file (a regular file with a
+// second name) is refused: SQLite would truncate and rewrite that other
+// file through it (#20 items 4 and 8, second round).
+func TestOpen_ErrSideFileHardLink(t *testing.T) {
+	t.Parallel()
+	for _, suffix := range []string{"-journal", "-wal", "-shm"} {
+		t.Run(suffix, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			dir := t.TempDir()
+			path := filepath.Join(dir, "hl.db")
+			store, err := Open(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := store.Close(); err != nil {
+				t.Fatal(err)
+			}
+			victim := filepath.Join(dir, "victim.txt")
+			if err := os.WriteFile(victim, []byte("mine"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Link(victim, path+suffix); err != nil {
+				t.Skipf("link: %v", err)
+			}
+			want := path + suffix + " has 2 names (hard links)"
+			for name, open := range map[string]func() (*DB, error){
+				"Open":         func() (*DB, error) { return Open(ctx, path) },
+				"OpenReadOnly": func() (*DB, error) { return OpenReadOnly(ctx, path) },
+			} {
+				store, err := open()
+				if store != nil {
+					store.Close()
+				}
+				if err == nil || !strings.Contains(err.Error(), want) || emobench.ErrorCode(err) != emobench.EINVALID {
+					t.Errorf("%s: err = %v, want EINVALID with %q", name, err, want)
+				}
+			}
+			if got, err := os.ReadFile(victim); err != nil || string(got) != "mine" {
+				t.Errorf("victim.txt holds %q (%v), want it untouched", got, err)
+			}
+		})
+	}
+}

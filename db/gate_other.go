@@ -12,3 +12,6 @@ import (
 func tryLockFile(*os.File, bool) (bool, error) { return false, errors.ErrUnsupported }
 
 func unlockFile(*os.File) {}
+
+// hardLinks is 1: this system does not say how many names a file has.
+func hardLinks(os.FileInfo) uint64 { return 1 }

@@ -30,3 +30,12 @@ func tryLockFile(f *os.File, exclusive bool) (ok bool, err error) {
 }
 
 func unlockFile(f *os.File) { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// hardLinks is the number of names info's file has (1 where the system
+// does not say).
+func hardLinks(info os.FileInfo) uint64 {
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Nlink)
+	}
+	return 1
+}
