@@ -69,3 +69,26 @@ func TestVacuum_ErrDamagedSourceLeavesNothing(t *testing.T) {
 		t.Fatalf("%s holds %v, want only compact.db", dir, entries)
 	}
 }
+
+// A leftover -wal, -journal or -shm beside --out (another database's)
+// refuses the vacuum: SQLite would apply it to the copy when it is first
+// opened, and the copy would hold the other database (#20 items 8, 9).
+func TestVacuum_ErrSideFileBesideOut(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	good := ingestedDB(t)
+	for _, suffix := range []string{"-wal", "-journal", "-shm"} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "out.db")
+		if err := os.WriteFile(out+suffix, []byte("another database's"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := workbench.Vacuum(ctx, good, out, func(string) {})
+		if err == nil || !strings.Contains(err.Error(), out+suffix+" exists beside it") {
+			t.Fatalf("vacuum beside %s: err = %v, want a refusal naming it", suffix, err)
+		}
+		if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+			t.Fatalf("%s holds %v, want only the leftover", dir, entries)
+		}
+	}
+}
