@@ -54,7 +54,7 @@ func EpisodeSeed(runSeed uint64, taskID string, trial int) uint64 {
 func RunJobs(parent context.Context, cfg RunnerConfig, jobs []Job, sink Sink) error {
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
-	workers := max(1, cfg.Concurrency)
+	workers := max(1, min(cfg.Concurrency, len(jobs))) // an idle worker is memory for nothing
 	todo := make(chan Job)
 	done := make(chan *emobench.Trajectory)
 	failed := make(chan error, workers)

@@ -155,8 +155,8 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 	if opts.Conditions, err = sim.ParseConditions(r.Condition); err != nil {
 		return nil, settings(err)
 	}
-	if r.Concurrency < 1 {
-		return nil, invalidSetting("--concurrency %d: need at least 1", r.Concurrency)
+	if r.Concurrency < 1 || r.Concurrency > MaxConcurrency {
+		return nil, invalidSetting("--concurrency %d: need 1 to %d", r.Concurrency, MaxConcurrency)
 	}
 	opts.Domains = nil
 	for _, name := range r.Domains {
@@ -203,6 +203,11 @@ func CheckPriceFile(path string) error {
 	}
 	return nil
 }
+
+// MaxConcurrency is the most episodes a run keeps in flight: each is a
+// goroutine, an environment and, for llm: participants, connections to the
+// endpoint; a million of them exhausted memory.
+const MaxConcurrency = 1024
 
 // StartRuns checks that no stored run has the name of a planned run and
 // that tags (nil: no tags) are sound (checkTags), then creates every

@@ -235,7 +235,8 @@ func TestPlanRuns_ErrSettings(t *testing.T) {
 		{func(r *workbench.PlanRequest) { r.Options.BaseURL = "http://u:secret@host/v1" }, "--base-url holds a credential"},
 		{func(r *workbench.PlanRequest) { r.Domains = nil }, "run needs --domain (one of "},
 		{func(r *workbench.PlanRequest) { r.Condition = "calm" }, `--condition "calm" is not one of`},
-		{func(r *workbench.PlanRequest) { r.Concurrency = 0 }, "--concurrency 0: need at least 1"},
+		{func(r *workbench.PlanRequest) { r.Concurrency = 0 }, "--concurrency 0: need 1 to 1024"},
+		{func(r *workbench.PlanRequest) { r.Concurrency = 1000000 }, "--concurrency 1000000: need 1 to 1024"},
 		{func(r *workbench.PlanRequest) { r.Domains = []string{"nosuch"} }, "nosuch"},
 		{func(r *workbench.PlanRequest) { r.Options.Trials = 0 }, "--trials 0: need at least 1"},
 		// The first check that fails is the one told.
