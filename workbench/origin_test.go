@@ -3,6 +3,7 @@ package workbench_test
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -146,5 +147,47 @@ func TestLoadSealKey(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(notKey); string(b) != "my notes" {
 		t.Fatalf("the file that is no key now holds %q", b)
+	}
+}
+
+// A run made while the seal key could not be read is not sealed; its
+// resume says why it takes the endpoint from the command line, naming the
+// key file's problem, not a .db made elsewhere.
+func TestResumeRun_SealKeyUnreadable(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	keyFile := filepath.Join(t.TempDir(), workbench.SealKeyName)
+	if err := os.WriteFile(keyFile, []byte("garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var lines, notes []string
+	opts := recordingOptions(&lines, &notes)
+	opts.SealKeyFile = keyFile
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Should-Retry", "false")
+		http.Error(w, "no", http.StatusBadRequest)
+	}))
+	defer refusing.Close()
+	retail, err := all.Find("retail")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, err := sim.Plan(sim.RunOptions{
+		Domains: []sim.Domain{retail}, Conditions: []emobench.Condition{emobench.ConditionWithoutEmotions},
+		Agent: "llm:m", User: "scripted", Trials: 1, Tasks: "1", Split: emobench.SplitTest, MaxSteps: 4,
+		MaxErrors: sim.DefaultMaxErrors, Name: "unsealed", Now: fixedClock, BaseURL: refusing.URL + "/v1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := openRunTestDB(t)
+	_ = workbench.StartRuns(ctx, store, plans, nil, opts) // its one episode fails on the refusing endpoint
+	if len(notes) == 0 || !strings.Contains(notes[0], "is not sealed") {
+		t.Fatalf("notes %q: want the run noted as not sealed", notes)
+	}
+	err = workbench.ResumeRun(ctx, store, "unsealed", workbench.ResumeLLM{}, opts)
+	if err == nil || !strings.Contains(err.Error(), "not verifiable here, since this machine's seal key cannot be read") ||
+		!strings.Contains(err.Error(), "does not hold 32 hex-encoded bytes") {
+		t.Fatalf("resume with an unreadable key: err = %v", err)
 	}
 }

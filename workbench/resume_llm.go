@@ -87,6 +87,9 @@ func sessionLLM(ctx context.Context, store *db.DB, run emobench.Run, spec *emobe
 	case db.ProvenanceNative, db.ProvenanceIngested:
 		origin = "not sealed by emobench run on this machine (a .db made or edited elsewhere, or by an emobench older than the seal)"
 	}
+	if keyErr != nil {
+		origin = fmt.Sprintf("not verifiable here, since this machine's seal key cannot be read (%v)", keyErr)
+	}
 	var missing, used []string
 	for _, r := range llm.roles(spec) {
 		if !strings.HasPrefix(r.participant, "llm:") {
