@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
@@ -108,17 +107,9 @@ func (s Selection) Pairing(ctx context.Context, store *db.DB, refs []string) (an
 		return p, invalidSetting("--pair %s: with --pool, pools pair with pools; leave out --pair or --pool", refs[0])
 	}
 	for _, ref := range refs {
-		a, b, ok := strings.Cut(ref, ":")
-		if !ok || a == "" || b == "" {
-			return p, invalidSetting("--pair %q: give two runs as A:B (with-emotions run : without-emotions run; ids or names)", ref)
-		}
-		var ids [2]int64
-		for i, r := range []string{a, b} {
-			id, err := store.ResolveRun(ctx, r)
-			if err != nil {
-				return p, fmt.Errorf("--pair %s: %w", ref, err)
-			}
-			ids[i] = id
+		ids, err := resolvePair(ctx, store, ref)
+		if err != nil {
+			return p, err
 		}
 		pair, err := analysis.CheckNamedPair(s.Units, ids[0], ids[1])
 		if err != nil {
@@ -127,6 +118,46 @@ func (s Selection) Pairing(ctx context.Context, store *db.DB, refs []string) (an
 		p.Named = append(p.Named, pair)
 	}
 	return p, nil
+}
+
+// resolvePair resolves ref, "A:B", to the ids of runs A and B (ids or
+// names). Run names may hold ":" themselves (noisy:0.3-retail-…), so every
+// ":" is tried as the separator: the one at which both sides name a run
+// is the pair; none is the first side's error, several is ambiguous.
+func resolvePair(ctx context.Context, store *db.DB, ref string) ([2]int64, error) {
+	var found [][2]int64
+	var firstErr error
+	for i, c := range ref {
+		if c != ':' || i == 0 || i == len(ref)-1 {
+			continue
+		}
+		a, errA := store.ResolveRun(ctx, ref[:i])
+		b, errB := store.ResolveRun(ctx, ref[i+1:])
+		if errA == nil && errB == nil {
+			found = append(found, [2]int64{a, b})
+		} else if firstErr == nil {
+			firstErr = firstError(errA, errB)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1:
+		return [2]int64{}, invalidSetting("--pair %s: splits into two runs at more than one \":\"; give run ids (A:B)", ref)
+	case firstErr != nil:
+		return [2]int64{}, fmt.Errorf("--pair %s: %w", ref, firstErr)
+	}
+	return [2]int64{}, invalidSetting("--pair %q: give two runs as A:B (with-emotions run : without-emotions run; ids or names)", ref)
+}
+
+// firstError is the first of errs that is not nil.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // KeptApartNotes is the note, when pooling, naming the runs pooling kept
