@@ -243,6 +243,13 @@ func (st fileState) ours(ctx context.Context, path string, conn *sql.DB) error {
 		if st.version > SchemaVersion() {
 			return newerSchemaError(path, st.version)
 		}
+		if st.version < 1 && st.objects > 0 {
+			// No migration leaves tables at version 0 or below: the
+			// version was changed outside emobench, and migrating would
+			// run 0001 over tables that exist.
+			return emobench.Errorf(emobench.EINVALID, "%s has emobench's mark and %d schema objects but schema version %d, which no emobench writes (PRAGMA user_version was changed outside emobench): emobench leaves it as it is",
+				path, st.objects, st.version)
+		}
 		return nil
 	}
 	why := ""

@@ -3,6 +3,7 @@ package db
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -238,5 +239,36 @@ func TestOpen_ErrSideFileHardLink(t *testing.T) {
 				t.Errorf("victim.txt holds %q (%v), want it untouched", got, err)
 			}
 		})
+	}
+}
+
+// A file with emobench's mark, tables and a schema version below 1 (set
+// outside emobench) is refused with one verdict, never migrated: 0001
+// would run over its tables (#20 item 5, second round).
+func TestOpen_ErrVersionBelowOne(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "uv.db")
+	store, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("PRAGMA user_version = -1"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	store, err = Open(ctx, path)
+	if store != nil {
+		store.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "but schema version -1, which no emobench writes") {
+		t.Errorf("Open: err = %v, want the version named", err)
 	}
 }
