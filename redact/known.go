@@ -10,7 +10,9 @@ import (
 // knows (an API key), replaced by Placeholder: in raw's bytes, and, when
 // raw is JSON, in every string and object key however escaped ("\/",
 // "\u0073k-…"), also inside JSON text kept in a string (a tool call's
-// arguments, even a JSON string literal), layer within layer, so no
+// arguments, even a JSON string literal), layer within layer, and in
+// text that is no JSON value, where escapes spell it with no quotes
+// around them ("token: \u0073k-…", a cut-off fragment), so no
 // decoding of the result, however many times repeated, yields the
 // secret. raw is re-encoded only when an escaped occurrence was found;
 // otherwise it comes back as written (the same slice when secret is
@@ -27,6 +29,9 @@ func Known(raw []byte, secret string) []byte {
 	}
 	v, ok := decodeJSON(raw)
 	if !ok {
+		if out, changed := knownEscaped(string(raw), secret); changed {
+			return []byte(out)
+		}
 		return raw
 	}
 	v, changed := replaceKnown(v, secret, 0)
@@ -100,24 +105,31 @@ func replaceKnown(v any, secret string, depth int) (any, bool) {
 
 // replaceKnownString replaces secret in s, a decoded JSON string, and, when
 // s is itself JSON text that escapes something (so may spell the secret
-// with escapes), in that text's strings and keys, re-encoding it.
-// Only an object, array or string can hold the secret: s is decoded only
-// when it starts with one of them.
+// with escapes), in that text's strings and keys, re-encoding it; then
+// wherever escapes in what is left spell it (knownEscaped). Only an
+// object, array or string can hold the secret: s is decoded only when it
+// starts with one of them.
 func replaceKnownString(s, secret string, depth int) (string, bool) {
 	out := strings.ReplaceAll(s, secret, Placeholder)
 	changed := out != s
 	t := strings.TrimSpace(out)
-	if depth >= maxKnownLayers || !strings.Contains(t, `\`) || t == "" || !strings.ContainsRune(`{["`, rune(t[0])) {
+	if depth >= maxKnownLayers || !strings.Contains(t, `\`) {
 		return out, changed
 	}
-	inner, ok := decodeJSON([]byte(t))
-	if !ok {
-		return out, changed
-	}
-	if inner, c := replaceKnown(inner, secret, depth+1); c {
-		if enc, ok := encodeJSON(inner); ok {
-			return string(enc), true
+	if t[0] == '{' || t[0] == '[' || t[0] == '"' {
+		if inner, ok := decodeJSON([]byte(t)); ok {
+			if inner, c := replaceKnown(inner, secret, depth+1); c {
+				if enc, ok := encodeJSON(inner); ok {
+					out, changed = string(enc), true
+				}
+			}
 		}
+	}
+	if esc, c := knownEscaped(out, secret); c {
+		if json.Valid([]byte(out)) && !json.Valid([]byte(esc)) {
+			return `"` + Placeholder + `"`, true // the secret spanned the JSON text's structure
+		}
+		return esc, true
 	}
 	return out, changed
 }

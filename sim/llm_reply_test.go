@@ -130,6 +130,47 @@ func TestLLMClient_EchoedKeyInStringArguments(t *testing.T) {
 	}
 }
 
+// echoKeyUnquoted answers with the caller's bearer token escaped byte by
+// byte in a string in the arguments with no quotes around the escapes
+// (arguments {"d":"\\u0073\\u006b…"}: d holds escapes, not JSON), and
+// in the content as escapes in plain text.
+func echoKeyUnquoted(w http.ResponseWriter, r *http.Request) {
+	key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+	var esc strings.Builder
+	for _, c := range []byte(key) {
+		fmt.Fprintf(&esc, `\u%04x`, c)
+	}
+	args, _ := json.Marshal(map[string]string{"d": esc.String()})
+	argsStr, _ := json.Marshal(string(args))
+	content, _ := json.Marshal(`token: "` + esc.String() + `" done`)
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprintf(w, `{"id":"c","object":"chat.completion","created":1,"model":"m","choices":[{"index":0,"finish_reason":"tool_calls",
+		"message":{"role":"assistant","content":%s,"tool_calls":[
+		{"id":"c1","type":"function","function":{"name":"get_order","arguments":%s}}]}}],
+		"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}`, content, argsStr)
+}
+
+// A key echoed as escapes in text that is no JSON value of its own is
+// gone from the arguments and the content (#20 item 11).
+func TestLLMClient_EchoedKeyEscapedInText(t *testing.T) {
+	t.Parallel()
+	f := newFakeLLM(t, echoKeyUnquoted)
+	out, err := sim.NewLLMAgent(newClient(t, f)).Next(t.Context(), testEpisode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.Content, `token: "[redacted]" done`; got != want {
+		t.Errorf("content = %q, want %q", got, want)
+	}
+	if len(out.ToolCalls) != 1 {
+		t.Fatalf("tool calls %+v, want 1", out.ToolCalls)
+	}
+	var args map[string]string
+	if err := json.Unmarshal(out.ToolCalls[0].Arguments, &args); err != nil || args["d"] != "[redacted]" {
+		t.Errorf("arguments %s decode to %q (%v), want d redacted", out.ToolCalls[0].Arguments, args, err)
+	}
+}
+
 // A whole episode whose agent echoes the key into a tool's name keeps it
 // nowhere: not in the call, nor in the tool result built from the name.
 func TestLLMProtocol_EchoedKeyNotInToolResult(t *testing.T) {
