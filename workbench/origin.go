@@ -33,6 +33,10 @@ const SealKeyName = "origin.key"
 // sealKeyBytes is the key's length: 32 random bytes, stored as hex.
 const sealKeyBytes = 32
 
+// errNoSealKeyFile is sealKey's error when no key file is set (no user
+// config directory).
+var errNoSealKeyFile = errors.New("no key file to seal run configs with (no user config directory)")
+
 // sealKey is the key configs are sealed and verified with: o.MachineKey,
 // else the one in o.SealKeyFile (LoadSealKey), else none (an error).
 func (o ExecuteOptions) sealKey() ([]byte, error) {
@@ -40,7 +44,7 @@ func (o ExecuteOptions) sealKey() ([]byte, error) {
 		return o.MachineKey, nil
 	}
 	if o.SealKeyFile == "" {
-		return nil, errors.New("no key file to seal run configs with (no user config directory)")
+		return nil, errNoSealKeyFile
 	}
 	return LoadSealKey(o.SealKeyFile)
 }

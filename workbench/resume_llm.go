@@ -3,6 +3,7 @@ package workbench
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -87,7 +88,7 @@ func sessionLLM(ctx context.Context, store *db.DB, run emobench.Run, spec *emobe
 	case db.ProvenanceNative, db.ProvenanceIngested:
 		origin = "not sealed by emobench run on this machine (a .db made or edited elsewhere, or by an emobench older than the seal)"
 	}
-	if keyErr != nil {
+	if keyErr != nil && !errors.Is(keyErr, errNoSealKeyFile) {
 		origin = fmt.Sprintf("not verifiable here, since this machine's seal key cannot be read (%v)", keyErr)
 	}
 	var missing, used []string
