@@ -18,7 +18,22 @@ const MaxToolArgumentsDepth = MaxJSONDepth - 2
 // strings do not count. It does not check that raw is JSON; for text that
 // is not, the count is of its brackets outside strings.
 func JSONDepth(raw []byte) int {
-	depth, deepest := 0, 0
+	deepest := 0
+	WalkJSONStructure(raw, func(c byte, depth int) {
+		if c == '[' || c == '{' {
+			deepest = max(deepest, depth)
+		}
+	})
+	return deepest
+}
+
+// WalkJSONStructure calls visit with every byte of raw that lies outside
+// JSON strings (quotes and escapes understood), and the nesting depth of
+// arrays and objects once that byte is read: 1 for the opening '[' of a
+// top-level array and for a comma between its elements, 0 for its ']'.
+// raw is not checked to be JSON.
+func WalkJSONStructure(raw []byte, visit func(c byte, depth int)) {
+	depth := 0
 	inString, escaped := false, false
 	for _, c := range raw {
 		switch {
@@ -31,16 +46,17 @@ func JSONDepth(raw []byte) int {
 			case c == '"':
 				inString = false
 			}
+			continue
 		case c == '"':
 			inString = true
+			continue
 		case c == '[' || c == '{':
 			depth++
-			deepest = max(deepest, depth)
 		case c == ']' || c == '}':
 			depth--
 		}
+		visit(c, depth)
 	}
-	return deepest
 }
 
 // CheckJSONDepth returns an error naming field when raw is nested deeper

@@ -78,28 +78,12 @@ func countElements(b []byte) int {
 	if len(bytes.TrimSpace(b[1:len(b)-1])) == 0 {
 		return 0
 	}
-	depth, commas, inString, escaped := 0, 0, false, false
-	for _, c := range b {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			depth++
-		case c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 1:
+	commas := 0
+	emobench.WalkJSONStructure(b, func(c byte, depth int) {
+		if c == ',' && depth == 1 {
 			commas++
 		}
-	}
+	})
 	return commas + 1
 }
 
