@@ -136,7 +136,7 @@ func resolvePair(ctx context.Context, store *db.DB, ref string) ([2]int64, error
 		if errA == nil && errB == nil {
 			found = append(found, [2]int64{a, b})
 		} else if firstErr == nil {
-			firstErr = firstError(errA, errB)
+			firstErr = cmp.Or(errA, errB)
 		}
 	}
 	switch {
@@ -148,16 +148,6 @@ func resolvePair(ctx context.Context, store *db.DB, ref string) ([2]int64, error
 		return [2]int64{}, fmt.Errorf("--pair %s: %w", ref, firstErr)
 	}
 	return [2]int64{}, invalidSetting("--pair %q: give two runs as A:B (with-emotions run : without-emotions run; ids or names)", ref)
-}
-
-// firstError is the first of errs that is not nil.
-func firstError(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // KeptApartNotes is the note, when pooling, naming the runs pooling kept
