@@ -79,6 +79,41 @@ type TaskSpec struct {
 	// at run time. When set it is part of what the user is told, so the
 	// stored Task keeps it in its Scenario JSON and in the content hash.
 	EmotionInstruction string `json:"emotion_instruction,omitempty"`
+	// Traits and Advice are left out of the stored Task and its content
+	// hash, as Forbidden is. Traits say what makes the task harder than a
+	// plain request (TraitConditional, TraitFindable), as its grounders
+	// declared them; Advice is what the agent must tell the user, checked
+	// by the evaluator (emergency advice before a transfer).
+	Traits []string `json:"traits,omitempty"`
+	Advice []Advice `json:"advice,omitempty"`
+}
+
+// Task traits (TaskSpec.Traits).
+const (
+	// TraitConditional: the user states a condition the right action
+	// turns on ("if the refund is under $50, cancel it; otherwise keep
+	// it"), and the data decides it.
+	TraitConditional = "conditional"
+	// TraitFindable: the user does not know an id the task needs (an
+	// order, a reservation, a plan) and describes it as a customer would;
+	// the agent must find it.
+	TraitFindable = "findable"
+)
+
+// Advice is something the agent must tell the user, such as to call 911
+// when a patient reports warning signs, checked offline by phrase and
+// with a judge as an NL assertion.
+type Advice struct {
+	// Before is the tool whose first call the advice must precede
+	// (typically the transfer tool); "" means anywhere in the
+	// conversation.
+	Before string `json:"before,omitempty"`
+	// AnyOf are phrases, any one of which in an agent message counts
+	// (case-insensitive, on word boundaries), e.g. ["911", "emergency
+	// room", "emergency services"].
+	AnyOf []string `json:"any_of"`
+	// NLAssertion states the same requirement for a judge.
+	NLAssertion string `json:"nl_assertion"`
 }
 
 // GeneratorInfo names the generator that made a task and the seed it was

@@ -69,6 +69,17 @@ type Catalog struct {
 	// enum words the request states anyway (a cancel reason) or free text.
 	// nil: none.
 	ExemptArgs []string
+	// Alternatives returns, for a gold write of a task (gold) about to
+	// run on env (the state after the task's earlier gold calls), the
+	// other writes a user with these facts (the task's scenario facts)
+	// could accept: the same request carried out another way that the
+	// user's words do not rule out (another flight on the route and date,
+	// another payment method the user has, another matching item, another
+	// slot). It need not filter by policy: Tracer's audit keeps those
+	// CheckPolicy allows and that change the end state, and fails a task
+	// with any (more than one valid end state). nil: the domain declares
+	// no alternatives, and the audit says it cannot check.
+	Alternatives func(env Environment, userID string, facts map[string]string, gold emobench.Action) []emobench.Action
 }
 
 // Intent is one kind of request: a tool path and a grounder that fills it
@@ -131,6 +142,12 @@ type Grounding struct {
 	// Forbidden are the writes the policy refuses here (IntentForbidden
 	// only); none is among Actions.
 	Forbidden []emobench.Action
+	// Traits are what makes this instance harder than a plain request
+	// (emobench.TraitConditional, emobench.TraitFindable); Tracer records
+	// them, merged, in TaskSpec.Traits.
+	Traits []string
+	// Advice is what the agent must tell the user here (TaskSpec.Advice).
+	Advice []emobench.Advice
 	// Uses are the entity ids this instance consumes (orders,
 	// reservations): GroundContext.UsedInTask for the task's later intents,
 	// and GroundContext.Used once its task is kept.
