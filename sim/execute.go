@@ -119,7 +119,7 @@ func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, er
 	}
 	cfg := RunnerConfig{
 		Protocol: protocol,
-		Domain: x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
+		Domain:   x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
 		WithEmotions: x.Spec.Condition == string(emobench.ConditionWithEmotions),
 		Concurrency:  max(1, x.Concurrency), MaxSteps: x.Spec.MaxSteps, MaxErrors: x.Spec.MaxErrors,
 		EpisodeTimeout: timeout, Abandon: abandon, Judge: x.Judge,

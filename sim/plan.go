@@ -23,9 +23,9 @@ type RunOptions struct {
 	Trials     int                  // trials per task, ≥ 1
 	// Tasks chooses the split's tasks: "" for all, a number N for the
 	// first N, or comma-separated ids (ids of other domains are skipped).
-	Tasks     string
-	Split     emobench.Split
-	Seed      uint64
+	Tasks string
+	Split emobench.Split
+	Seed  uint64
 	// Preset names the protocol preset (LookupPreset; "" is emobench's);
 	// every setting below left zero (nil, "") takes the preset's value.
 	Preset    string

@@ -52,15 +52,15 @@ func TestREADME_PresetsTable(t *testing.T) {
 			abandonReward = strings.Replace(abandonReward, "-", "−", 1) + " (scored as a fail)"
 		}
 		for row, want := range map[string]string{
-			"step limit (`--max-steps`)":                       fmt.Sprint(p.MaxSteps),
-			"a step is":                                        steps[p.Protocol.StepCount],
+			"step limit (`--max-steps`)": fmt.Sprint(p.MaxSteps),
+			"a step is":                  steps[p.Protocol.StepCount],
 			"tool errors that end an episode (`--max-errors`)": errorsCell,
 			"parallel tool calls (`--parallel-tool-calls`)":    p.ParallelToolCalls,
-			"who speaks first":                                 opening,
-			"agent temperature":                                temp(p.AgentTemperature),
-			"user temperature":                                 temp(p.UserTemperature),
-			"`###UNSATISFIED###` allowed (`--user-abandon`)":   string(p.UserAbandon),
-			"reward of an abandoned episode":                   abandonReward,
+			"who speaks first":  opening,
+			"agent temperature": temp(p.AgentTemperature),
+			"user temperature":  temp(p.UserTemperature),
+			"`###UNSATISFIED###` allowed (`--user-abandon`)": string(p.UserAbandon),
+			"reward of an abandoned episode":                 abandonReward,
 		} {
 			cells, ok := rows[row]
 			if !ok || len(cells) <= i {
