@@ -59,6 +59,7 @@ var sentenceSplit = regexp.MustCompile(`[.!?;:](\s+|$)|\n+`)
 var notRefusals = regexp.MustCompile(`\b(` + strings.Join([]string{
 	`(can't|cannot|can not|couldn't|could not) (wait|thank you enough|thank you|stress (this |that )?enough|emphasi[sz]e (this |that )?enough|say (this |that )?enough|imagine|believe|blame you|help but|help noticing|agree more|be (happier|more (pleased|delighted|glad))|recommend (it|them|this|that) enough|go wrong|beat|miss it)`,
 	`(nothing|not a thing|not anything) (i|we) (can't|cannot|couldn't)`,
+	`(couldn't|could not) have (put|said) (it|that) better`,
 	`no reason (why )?(i|we|you) (can't|cannot|couldn't|shouldn't)`,
 	`(can't|cannot|can not|couldn't) (find|see|think of) (a|any) reason (why )?not`,
 	`(can't|cannot|don't) see why not`,
@@ -79,6 +80,10 @@ var refusalCues = regexp.MustCompile(`\b(` + strings.Join([]string{
 	`(not|isn't|is not|aren't|are not) (one|something|anything) (i|we) ?('m|'re| am| are)? ?(can|able|allowed|permitted|in a position)`,
 	`(i|we) (won't|will not|'m not going to|am not going to|are not going to|'re not going to) (be [a-z]+ing|make|cancel|change|modify|process|book|issue|refund|make|approve|add|apply|do|reactivate|switch|move|upgrade|waive|grant|extend)`,
 	`can no longer|no longer (possible|allowed|permitted|eligible)`,
+	`(aren't|isn't|wasn't|weren't|are not|is not|was not|were not) able`,
+	`(doesn't|does not|don't|do not|didn't|did not) (meet|satisfy|fulfil|fulfill) (the|our|its|your) (requirements?|criteria|conditions)`,
+	`off the table`,
+	`(won't|will not|wouldn't) (accept|allow|let)`,
 	`nothing (more |else )?(i|we) (can|could|am able to|are able to) do`,
 	`turn (this|that|it|your request|the request|this request|that request) down|turn down`,
 	`(that's|that is|the answer is|it's|it is|i'm sorry to say that's) (a )?no`,
