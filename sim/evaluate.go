@@ -509,27 +509,6 @@ func domainWrites(dom Domain) map[string]bool {
 	return w
 }
 
-// argValues returns the JSON encodings of the top-level argument values
-// in args, and of the elements of those that are arrays.
-func argValues(args json.RawMessage) []string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(orEmpty(args), &m) != nil {
-		return nil
-	}
-	var out []string
-	for _, v := range m {
-		var elems []json.RawMessage
-		if json.Unmarshal(v, &elems) == nil {
-			for _, e := range elems {
-				out = append(out, compactJSON(e))
-			}
-			continue
-		}
-		out = append(out, compactJSON(v))
-	}
-	return out
-}
-
 // goldHashes caches GoldHash by domain, task id and actions: a task's gold
 // state never changes, and hashing a domain's database is the engine's
 // costliest step.
