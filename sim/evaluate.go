@@ -83,19 +83,6 @@ type CommunicateCheck struct {
 	Met  bool   `json:"met"`
 }
 
-// RefusalCheck says whether the agent, on a task whose request the policy
-// forbids, made the gold reads the refusal rests on and then told the user
-// it cannot be done.
-type RefusalCheck struct {
-	Met bool `json:"met"`
-	// ReadsMade is set when every gold read call was made (with the
-	// arguments that matter).
-	ReadsMade bool `json:"reads_made"`
-	// Said is the first agent message after those reads that refuses;
-	// empty when none does.
-	Said string `json:"said,omitempty"`
-}
-
 // NLAssertionCheck is a judge's verdict on one assertion; Met nil means
 // not checked (no judge was given).
 type NLAssertionCheck struct {
@@ -195,9 +182,12 @@ func Evaluate(dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobe
 //     matchingCalls), whatever the tool answered;
 //   - COMMUNICATE: each required output appears in some agent message
 //     (case-insensitive, commas between digits ignored);
-//   - REFUSAL (refusal tasks): the gold lookups of what the forbidden
-//     write acts on were made, and an agent message after them refuses
-//     ("cannot", "not eligible", …; see refusal);
+//   - REFUSAL (refusal tasks): the entities the forbidden writes act on
+//     were looked up, by any route, and an agent message after those
+//     lookups tells the user it cannot be done (SaysRefusal; with a
+//     judge, an NL assertion); see RefusalCheck. FORBIDDEN and DB carry
+//     the rest of a correct refusal: no forbidden write, the entity left
+//     unchanged;
 //   - NL_ASSERTION: each assertion, decided by the judge; without one,
 //     not checked.
 //
@@ -255,17 +245,20 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		info.CommunicateChecks = append(info.CommunicateChecks, c)
 		verdicts[emobench.CheckCommunicate] = worst(verdicts[emobench.CheckCommunicate], status(c.Met))
 	}
-	if refusalTask(dom, task) {
-		c := refusal(traj.Messages, task, writes, dom.TransferTool())
-		info.RefusalCheck = &c
-		verdicts[emobench.CheckRefusal] = status(c.Met)
-	}
 	if len(task.NLAssertions) > 0 {
 		v, err := e.judge(ctx, task, traj.Messages, &info)
 		if err != nil {
 			return err
 		}
 		verdicts[emobench.CheckNLAssertion] = v
+	}
+	if refusalTask(dom, task) { // after the NL assertions: it adds to their judge record
+		c, err := e.refusal(ctx, dom, task, traj.Messages, writes, &info)
+		if err != nil {
+			return err
+		}
+		info.RefusalCheck = &c
+		verdicts[emobench.CheckRefusal] = status(c.Met)
 	}
 
 	for kind, v := range verdicts {
@@ -509,63 +502,6 @@ func orEmpty(raw json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// refusalWords are phrases that say a request cannot be done, matched in
-// lowercased agent text with typographic apostrophes made straight.
-var refusalWords = regexp.MustCompile(`\b(cannot|can't|can not|unable to|not able to|won't be able|not eligible|ineligible|isn't eligible|not possible|isn't possible|not allowed|isn't allowed|not permitted|does not qualify|doesn't qualify|do not qualify|don't qualify|not entitled|against (our|the) policy|(do|does) not allow|(don't|doesn't) allow)\b`)
-
-// refusal checks a refusal task: the gold reads the refusal rests on were
-// all made with their arguments, and an agent message at or after the
-// last of them refuses. The reads it rests on are the gold reads (gold
-// actions that are neither writes nor the transfer) that share an
-// argument value with a forbidden entry, the lookups of what the write
-// would act on (the order, the reservation), so that authenticating
-// another way does not fail it; all gold reads when none shares one.
-func refusal(msgs []emobench.Message, task *emobench.TaskSpec, writes map[string]bool, transfer string) RefusalCheck {
-	calls := agentCalls(msgs)
-	after := 0
-	c := RefusalCheck{ReadsMade: true}
-	var reads []emobench.Action
-	for _, gold := range task.Actions {
-		if !writes[gold.Name] && gold.Name != transfer {
-			reads = append(reads, gold)
-		}
-	}
-	forbiddenValues := map[string]bool{}
-	for _, f := range task.Forbidden {
-		for _, v := range argValues(f.Arguments) {
-			forbiddenValues[v] = true
-		}
-	}
-	var related []emobench.Action
-	for _, r := range reads {
-		if slices.ContainsFunc(argValues(r.Arguments), func(v string) bool { return forbiddenValues[v] }) {
-			related = append(related, r)
-		}
-	}
-	if len(related) > 0 {
-		reads = related
-	}
-	for _, gold := range reads {
-		found := matchingCalls(calls, gold, false)
-		if len(found) == 0 {
-			c.ReadsMade = false
-			return c
-		}
-		after = max(after, calls[found[0]].msg)
-	}
-	for _, m := range msgs[after:] {
-		if m.Role != emobench.RoleAssistant || m.Content == "" {
-			continue
-		}
-		text := strings.ToLower(strings.ReplaceAll(m.Content, "\u2019", "'"))
-		if refusalWords.MatchString(text) {
-			c.Said, c.Met = m.Content, true
-			return c
-		}
-	}
-	return c
-}
-
 // writeSets caches, by domain name, which of its tools write: building an
 // environment copies the domain's database.
 var writeSets sync.Map
@@ -577,27 +513,6 @@ func domainWrites(dom Domain) map[string]bool {
 	w := writeTools(dom.NewEnvironment().Tools())
 	writeSets.Store(dom.Name(), w)
 	return w
-}
-
-// argValues returns the JSON encodings of the top-level argument values
-// in args, and of the elements of those that are arrays.
-func argValues(args json.RawMessage) []string {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(orEmpty(args), &m) != nil {
-		return nil
-	}
-	var out []string
-	for _, v := range m {
-		var elems []json.RawMessage
-		if json.Unmarshal(v, &elems) == nil {
-			for _, e := range elems {
-				out = append(out, compactJSON(e))
-			}
-			continue
-		}
-		out = append(out, compactJSON(v))
-	}
-	return out
 }
 
 // goldHashes caches GoldHash by domain, task id and actions: a task's gold

@@ -499,9 +499,14 @@ func TestLLMUser_Next(t *testing.T) {
 		if strings.Contains(sys, emotion) || strings.Contains(sys, "frustration") {
 			t.Fatalf("system prompt carries the emotion instruction without emotions:\n%s", sys)
 		}
-		for _, s := range []string{"###STOP###", "###UNSATISFIED###", "friction", "neutral"} {
+		for _, s := range []string{"###STOP###", "###UNSATISFIED###", "friction", "slow, careless, repetitive or wrong", "an answer, not a failure"} {
 			if !strings.Contains(sys, s) {
 				t.Fatalf("system prompt lacks %q:\n%s", s, sys)
+			}
+		}
+		for _, s := range []string{"neutral", "tone", "matter-of-fact"} {
+			if strings.Contains(sys, s) {
+				t.Fatalf("system prompt without emotions has a tone line (%q):\n%s", s, sys)
 			}
 		}
 	})

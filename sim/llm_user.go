@@ -99,7 +99,13 @@ func userHistory(msgs []emobench.Message, opening string) []openai.ChatCompletio
 // ep: the task, the facts the user may reveal, how to reveal them, the
 // emotion instruction when ep.WithEmotions is set (the task's
 // EmotionInstruction verbatim when it has one), and when to end the
-// conversation with StopMarker or UnsatisfiedMarker. ep.Task must be set.
+// conversation with StopMarker or UnsatisfiedMarker: a refusal the policy
+// requires is an answer, and on a refusal or transfer task the user is
+// told how to take it (kindReaction). The two conditions' prompts differ
+// by the emotion block ("## How you feel") alone, and by the
+// UnsatisfiedMarker line when the abandonment rule differs between them;
+// the without-emotions prompt adds no tone line of its own. ep.Task must
+// be set.
 // UnsatisfiedMarker is offered as AbandonWithEmotions says: only with
 // emotions (UserSystemPromptAbandon chooses).
 func UserSystemPrompt(ep *Episode) string {
@@ -140,6 +146,7 @@ func UserSystemPromptStrategy(ep *Episode, abandon UserAbandon, strategy UserStr
 		"- Write plain conversational text, one message at a time. Do not describe your actions or thoughts in your message, and do not write the agent's lines.\n")
 
 	emotion, conduct := userEmotion(ep)
+	abandons := abandon.Allows(ep.WithEmotions)
 	if emotion != "" {
 		b.WriteString("\n## How you feel\n")
 		b.WriteString(emotion)
@@ -154,20 +161,22 @@ func UserSystemPromptStrategy(ep *Episode, abandon UserAbandon, strategy UserStr
 		b.WriteString("- Show this emotional state strongly in every message you send, from the first to the last: in your wording, your patience, how readily you cooperate and how much you volunteer. " +
 			"Stay in character when the agent is helpful; your feelings ease only as a real person's would, once your problem is really being solved.\n" +
 			"- Your feelings never change the facts: you still give only what you know, and only true answers.\n")
-	} else {
-		b.WriteString("- Keep a neutral, matter-of-fact tone: answer what you are asked, cooperate plainly and show no particular feeling.\n")
+		if abandons {
+			fmt.Fprintf(&b, "- Your feelings count when you decide whether to give up: an agent that ignores your feelings or needs (such as bare procedure when you need reassurance), steamrolls concerns or cues you have already given, "+
+				"or erodes your trust (pushy, evasive or dismissive replies) is a reason to send %s.\n", UnsatisfiedMarker)
+		}
 	}
 
 	b.WriteString("\n## Ending the conversation\n")
 	fmt.Fprintf(&b, "- When your goal has been met and you are content, send %s as your whole message.\n", StopMarker)
-	switch {
-	case !abandon.Allows(ep.WithEmotions):
-	case emotion != "":
-		fmt.Fprintf(&b, "- Send %s as your whole message if the agent ignores your feelings or needs (such as bare procedure when you need reassurance), steamrolls concerns or cues you have already given, erodes your trust (pushy, evasive or dismissive replies), or puts needless procedural friction in your way (redundant questions, going in circles, unexplained delays). "+
-			"Do not send it when your goal has been met and you are content.\n", UnsatisfiedMarker)
-	default:
-		fmt.Fprintf(&b, "- Send %s as your whole message if the agent puts needless procedural friction in your way, such as pointless repeated requests, runarounds or hurdles that block your goal. "+
-			"Do not send it when your goal has been met.\n", UnsatisfiedMarker)
+	b.WriteString("- When the agent looks into your request and tells you that it cannot be done because the company's policy does not allow it, that is an answer, not a failure: the agent is doing its job.\n")
+	if line := kindReaction(ep); line != "" {
+		b.WriteString(line)
+	}
+	if abandons {
+		fmt.Fprintf(&b, "- Send %s as your whole message if the agent is slow, careless, repetitive or wrong: it puts needless procedural friction in your way (pointless repeated requests, going in circles, unexplained delays), "+
+			"gets things wrong or gives you the runaround. "+
+			"Do not send it when your goal has been met, nor because the agent refused something its policy does not allow.\n", UnsatisfiedMarker)
 	}
 	b.WriteString("- Otherwise keep the conversation going until one of these happens.\n")
 	if strategy == UserStrategyReact {
@@ -227,4 +236,22 @@ func emotionConduct(p emobench.EmotionProfile) []string {
 		}
 	}
 	return out
+}
+
+// kindReaction is the line that tells the user of a refusal task (a
+// forbidden write and no transfer in the gold) or a transfer task (the
+// gold calls the transfer tool) how to take the agent's answer, rendered
+// from the task's kind so that every task set, native or upstream, gets
+// it; "" for other tasks.
+func kindReaction(ep *Episode) string {
+	transfer := transferName(ep)
+	switch {
+	case slices.ContainsFunc(ep.Task.Actions, func(a emobench.Action) bool { return a.Name == transfer }):
+		return "- If the agent tells you it will hand you over to a human agent, accept it: you may ask once whether it can help you itself, as you feel, then let it transfer you. " +
+			"Do not send " + StopMarker + " before it has transferred you. Do not say in advance that you expect or would accept a transfer.\n"
+	case len(ep.Task.Forbidden) > 0:
+		return "- Part of what you ask may not be allowed. If the agent checks and tells you it cannot be done, accept that answer: you may ask once more, as you feel, but do not insist beyond that. " +
+			"Once it has answered everything else you asked, send " + StopMarker + ". Do not say in advance that you would accept a refusal: ask for what you want as if you expect it to be done.\n"
+	}
+	return ""
 }

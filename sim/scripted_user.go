@@ -20,7 +20,9 @@ import (
 // demos, not a model of real users. It answers the agent's questions about
 // facts it knows and says it doesn't know the rest; colours every message
 // with its emotion profile; asks its requests in order; and ends with
-// ###STOP### when every request is done.
+// ###STOP### when every request is done; on a refusal task (a forbidden
+// write, no transfer in the gold), once the agent has also said it cannot
+// be done (SaysRefusal), which it takes in either condition.
 //
 // It checks what the agent does against its facts (the ids, e-mail and
 // payment methods of its scenario):
@@ -177,10 +179,24 @@ func (s *userState) reply() string {
 		}
 	}
 	requests := s.ep.Task.Scenario.Requests
-	if s.done == len(requests) {
+	switch {
+	case s.done < len(requests):
+		return s.say(complaint + s.answer(requests[s.done].Text))
+	case !s.refusalTask():
 		return s.say(complaint+pick(s.rng, closings[s.politeness()])) + " " + StopMarker
+	case SaysRefusal(s.last):
+		// The policy's answer: taken, in either condition.
+		return s.say(complaint+pick(s.rng, acceptances[s.politeness()])) + " " + StopMarker
 	}
-	return s.say(complaint + s.answer(requests[s.done].Text))
+	// Everything looked up, but no answer to what the policy forbids yet.
+	return s.say(complaint + s.nudge(requests[len(requests)-1].Text))
+}
+
+// refusalTask reports whether the right answer to the user includes a
+// refusal: the task forbids a write and its gold does not transfer.
+func (s *userState) refusalTask() bool {
+	transfer := transferName(s.ep)
+	return len(s.ep.Task.Forbidden) > 0 && !slices.ContainsFunc(s.ep.Task.Actions, func(a emobench.Action) bool { return a.Name == transfer })
 }
 
 // answer replies to the agent's last message while requests are pending.
@@ -780,6 +796,12 @@ var (
 		"warm":    {"That's everything, thank you so much!", "Wonderful, thanks for all your help.", "Perfect, I really appreciate it."},
 		"neutral": {"That's all.", "Okay, that's everything.", "Fine, that's all I needed."},
 		"cold":    {"Done. Bye.", "Fine.", "That's it."},
+	}
+	// acceptances take a refusal the policy requires.
+	acceptances = map[string][]string{
+		"warm":    {"I see. That's a shame, but thank you for checking so carefully.", "Oh well, I understand. Thanks for looking into it.", "Okay, I understand. Thank you for explaining."},
+		"neutral": {"I see. Understood.", "Okay, I understand.", "Alright, if that's the policy."},
+		"cold":    {"Fine. If that's the rule.", "Figures. Fine.", "Right. Understood."},
 	}
 	confirmations = []string{"Yes, go ahead.", "Yes, please proceed.", "Yes, that's right, do it."}
 	// refusals and affirmations must not read as a yes (isConfirmation).
