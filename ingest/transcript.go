@@ -106,7 +106,8 @@ type Transcript struct {
 // error naming the record (from 0) for a record that is not an object, has
 // no task or no task key, names an unknown role or termination reason, or
 // has a tool call without a name or with arguments that are not JSON, and
-// stops there.
+// stops there. Credentials in the trajectory are redacted
+// (RedactTrajectory), as every reader does.
 func ReadTranscripts(r io.Reader, maxRecord int64) iter.Seq2[Transcript, error] {
 	return func(yield func(Transcript, error) bool) {
 		br := skipBOM(r)
@@ -220,6 +221,7 @@ func transcriptOf(raw json.RawMessage) (Transcript, error) {
 		}
 		traj.Messages = append(traj.Messages, msg)
 	}
+	RedactTrajectory(traj) // credentials a model or tool echoed, as the other readers redact
 	run := emobench.Run{Name: rec.Run.Name, AgentModel: rec.Run.AgentModel, UserModel: rec.Run.UserModel,
 		Domain: rec.Run.Domain, Condition: emobench.Condition(rec.Run.Condition)}
 	if _, err := emobench.ParseCondition(rec.Run.Condition); err != nil {

@@ -68,6 +68,8 @@ type EvaluatedRecord struct {
 	RecordedReward *float64         `json:"recorded_reward"`
 	Termination    string           `json:"termination_reason"`
 	Checks         []EvaluatedCheck `json:"checks"`
+	// ToolCalls is the number of tool calls replayed.
+	ToolCalls int `json:"tool_calls"`
 	// ToolResultMismatches counts the tool calls whose replayed result
 	// differs from the recorded one (Mismatches lists them).
 	ToolResultMismatches int                      `json:"tool_result_mismatches"`
@@ -210,7 +212,7 @@ func evaluateRecord(ctx context.Context, evaluator *sim.Evaluator, dom sim.Domai
 	}})
 	rec := EvaluatedRecord{
 		Record: i, TaskID: task.ID, Reward: scored.Reward, RecordedReward: recorded, Termination: string(reason),
-		ToolResultMismatches: len(replay.Mismatches), Mismatches: replay.Mismatches, Trajectory: scored,
+		ToolCalls: replay.Calls, ToolResultMismatches: len(replay.Mismatches), Mismatches: replay.Mismatches, Trajectory: scored,
 	}
 	checks, err := emobench.RewardChecks(scored.RewardInfo)
 	if err != nil {
@@ -389,7 +391,7 @@ var EvaluationFormats = []string{"table", "json"}
 
 // WriteEvaluation writes ev in format: "json", an array of the records
 // (EvaluatedRecord: record, task_id, reward, recorded_reward,
-// termination_reason, checks [{name, passed, detail}],
+// termination_reason, checks [{name, passed, detail}], tool_calls,
 // tool_result_mismatches); "table", for a reader, a line per record with
 // every check beneath it and each tool result mismatch (recorded and
 // replayed results), then the totals. The data's control characters are
@@ -418,8 +420,9 @@ func writeEvaluationTable(b *strings.Builder, ev *Evaluation) {
 		fmt.Fprintf(b, " (every record against task %s)", ev.Task)
 	}
 	b.WriteString("\n")
-	passed, mismatched, mismatches := 0, 0, 0
+	passed, mismatched, mismatches, calls := 0, 0, 0, 0
 	for _, r := range ev.Records {
+		calls += r.ToolCalls
 		if passes(r.Reward) {
 			passed++
 		}
@@ -427,8 +430,8 @@ func writeEvaluationTable(b *strings.Builder, ev *Evaluation) {
 			mismatched++
 			mismatches += r.ToolResultMismatches
 		}
-		fmt.Fprintf(b, "\nrecord %d  task %s  reward %s  recorded %s  termination %s  tool result mismatches %d\n",
-			r.Record, r.TaskID, rewardText(r.Reward), rewardText(r.RecordedReward), r.Termination, r.ToolResultMismatches)
+		fmt.Fprintf(b, "\nrecord %d  task %s  reward %s  recorded %s  termination %s  tool calls %d, results differing %d\n",
+			r.Record, r.TaskID, rewardText(r.Reward), rewardText(r.RecordedReward), r.Termination, r.ToolCalls, r.ToolResultMismatches)
 		for _, c := range r.Checks {
 			verdict := "not checked"
 			if c.Passed != nil && *c.Passed {
@@ -448,7 +451,8 @@ func writeEvaluationTable(b *strings.Builder, ev *Evaluation) {
 		}
 	}
 	withRecorded, agree := ev.Agreement()
-	fmt.Fprintf(b, "\n%d of %d records pass; %d with tool result mismatches (%d calls)", passed, len(ev.Records), mismatched, mismatches)
+	fmt.Fprintf(b, "\n%d of %d records pass; %d records with tool result mismatches (%d of %d tool calls differ from the recorded result)",
+		passed, len(ev.Records), mismatched, mismatches, calls)
 	if withRecorded > 0 {
 		fmt.Fprintf(b, "; pass/fail agrees with the recorded reward on %d of %d", agree, withRecorded)
 	}

@@ -355,7 +355,7 @@ func TestEvaluateFile_Tampered(t *testing.T) {
 		if err := workbench.WriteEvaluation(&out, ev, "table"); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(out.String(), "mismatch: tool call") || !strings.Contains(out.String(), "1 with tool result mismatches") {
+		if !strings.Contains(out.String(), "mismatch: tool call") || !strings.Contains(out.String(), "1 records with tool result mismatches") {
 			t.Errorf("the table does not show the mismatch:\n%s", out.String())
 		}
 	})
@@ -506,16 +506,17 @@ func TestEvaluateFile_RealTau2(t *testing.T) {
 	if got, want := len(ev.Records), 50; got != want {
 		t.Fatalf("%d records, want %d", got, want)
 	}
-	mismatched, calls := 0, 0
+	mismatched, differ, calls := 0, 0, 0
 	for _, r := range ev.Records {
+		calls += r.ToolCalls
 		if r.ToolResultMismatches > 0 {
 			mismatched++
-			calls += r.ToolResultMismatches
+			differ += r.ToolResultMismatches
 		}
 	}
 	withRecorded, agree := ev.Agreement()
-	t.Logf("%s against %s: %d records, %d with tool result mismatches (%d calls), pass/fail agrees with the recorded reward on %d of %d",
-		path, task.ID, len(ev.Records), mismatched, calls, agree, withRecorded)
+	t.Logf("%s against %s: %d records, %d with tool result mismatches (%d of %d tool calls differ), pass/fail agrees with the recorded reward on %d of %d",
+		path, task.ID, len(ev.Records), mismatched, differ, calls, agree, withRecorded)
 	if mismatched == 0 {
 		t.Error("τ²-bench's database is not emobench's, yet no replayed result differs")
 	}
