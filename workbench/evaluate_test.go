@@ -359,6 +359,25 @@ func TestEvaluateFile_Tampered(t *testing.T) {
 			t.Errorf("the table does not show the mismatch:\n%s", out.String())
 		}
 	})
+	t.Run("no recorded reward", func(t *testing.T) {
+		unscored := *traj
+		unscored.Reward, unscored.Evaluated, unscored.RewardInfo = nil, false, nil
+		ev := evaluate(t, writeShowJSON(t, t.TempDir(), &unscored), "airline", "")
+		var out bytes.Buffer
+		if err := workbench.WriteEvaluation(&out, ev, "json"); err != nil {
+			t.Fatal(err)
+		}
+		var records []map[string]json.RawMessage
+		if err := json.Unmarshal(out.Bytes(), &records); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(records[0]["recorded_reward"]) + " " + string(records[0]["reward"]); got != "null 1" {
+			t.Errorf("recorded_reward and reward %q, want \"null 1\"", got)
+		}
+		if withRecorded, _ := ev.Agreement(); withRecorded != 0 {
+			t.Errorf("%d records with a recorded reward, want 0", withRecorded)
+		}
+	})
 	t.Run("JSON whitespace and key order", func(t *testing.T) {
 		if !sim.SameToolResult(`{"a": 1, "b": [1, 2]}`, "{\"b\":[1,2],\n\"a\":1.0}") {
 			t.Error("reordered keys and respaced JSON differ")
