@@ -284,6 +284,7 @@ func TestEvaluateFile_Tampered(t *testing.T) {
 		}
 		if other == "" {
 			other = booked[1] + "0" // no other flight was listed: one that does not exist
+			t.Logf("%s: no other flight listed before the booking; booking %s, which does not exist", task.ID, other)
 		}
 		tampered := *traj
 		tampered.Messages = cloneMessages(traj.Messages)
