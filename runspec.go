@@ -68,6 +68,18 @@ type RunSpec struct {
 	// written before it was recorded, whose episodes ran with the
 	// command's --episode-timeout.
 	EpisodeTimeout string `json:"episode_timeout,omitempty"`
+	// Preset is the protocol preset the run started from (emobench, tau2
+	// or tau-emotion); empty in configs written before presets, which ran
+	// emobench's protocol of the time. StepCount, ErrorCount, Opening,
+	// Greeting and UnsatisfiedReward record the protocol it ran (see sim's
+	// Protocol); empty (nil) in those configs: agent actions, consecutive
+	// errors, the user first without a greeting, −1.
+	Preset            string   `json:"preset,omitempty"`
+	StepCount         string   `json:"step_count,omitempty"`
+	ErrorCount        string   `json:"error_count,omitempty"`
+	Opening           string   `json:"opening,omitempty"`
+	Greeting          string   `json:"greeting,omitempty"`
+	UnsatisfiedReward *float64 `json:"unsatisfied_reward,omitempty"`
 	// OriginSeal marks a config written by emobench run on the machine
 	// that can verify it: an HMAC-SHA256 (hex) of the run's endpoints and
 	// key variable names under a key of that machine (workbench's

@@ -140,6 +140,9 @@ type Judge interface {
 // NL assertions are recorded as not checked.
 type Evaluator struct {
 	Judge Judge // nil: no judge
+	// UnsatisfiedReward is the reward of a user_unsatisfied episode; nil
+	// is UnsatisfiedReward (the run's preset sets it).
+	UnsatisfiedReward *float64
 }
 
 // RewardBasis returns the check kinds that gate the reward of task in
@@ -284,6 +287,9 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 	switch {
 	case traj.TerminationReason == emobench.TerminationUserUnsatisfied:
 		reward, judged = UnsatisfiedReward, true
+		if e.UnsatisfiedReward != nil {
+			reward = *e.UnsatisfiedReward
+		}
 		info.Info.TerminationReason = traj.TerminationReason
 	case failingReasons[traj.TerminationReason]:
 		reward, judged = 0, true

@@ -113,8 +113,13 @@ func Execute(ctx context.Context, x Execution, jobs []Job, sink Sink) (Tally, er
 	if timeout == 0 {
 		timeout = x.EpisodeTimeout
 	}
+	protocol, err := SpecProtocol(x.Spec)
+	if err != nil {
+		return Tally{}, err
+	}
 	cfg := RunnerConfig{
-		Domain: x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
+		Protocol: protocol,
+		Domain:   x.Domain, Agent: x.Agent, User: x.User, Seed: x.Spec.Seed,
 		WithEmotions: x.Spec.Condition == string(emobench.ConditionWithEmotions),
 		Concurrency:  max(1, x.Concurrency), MaxSteps: x.Spec.MaxSteps, MaxErrors: x.Spec.MaxErrors,
 		EpisodeTimeout: timeout, Abandon: abandon, Judge: x.Judge,

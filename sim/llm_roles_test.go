@@ -62,7 +62,7 @@ func TestPlan_LLMRoles(t *testing.T) {
 	}
 	config := string(plans[0].Run.Config)
 	want := `"agent_llm":{"base_url":"` + agentSrv.srv.URL + `/v1","key_env":"AGENT_KEY","temperature":0},` +
-		`"user_llm":{"base_url":"` + userSrv.srv.URL + `/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s"}`
+		`"user_llm":{"base_url":"` + userSrv.srv.URL + `/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s","preset":"emobench","step_count":"agent-actions","error_count":"consecutive","opening":"user","unsatisfied_reward":-1}`
 	if !strings.HasSuffix(config, want) {
 		t.Fatalf("config %s\nwant it to end with %s", config, want)
 	}
@@ -110,18 +110,18 @@ func TestPlan_LLMRoleDefaults(t *testing.T) {
 		want string
 	}{
 		{"Defaults", func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{} },
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s","preset":"emobench","step_count":"agent-actions","error_count":"consecutive","opening":"user","unsatisfied_reward":-1}`},
 		{"TemperatureSetsBoth", func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{}; o.Temperature = ptr(0.5) },
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0.5},"user_llm":{"key_env":"OPENAI_API_KEY","temperature":0.5},"parallel_tool_calls":"allow","user_strategy":"llm","episode_timeout":"10m0s","preset":"emobench","step_count":"agent-actions","error_count":"consecutive","opening":"user","unsatisfied_reward":-1}`},
 		{"RoleOverridesBoth", func(o *sim.RunOptions) { o.Temperature = ptr(0.5) },
 			`"temperature":0.5},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},`},
 		{"NegativeIsServerDefault", func(o *sim.RunOptions) {
 			o.AgentLLM.Temperature = ptr(-1.0)
 			o.ParallelToolCalls = sim.ParallelToolCallsFirst
 		},
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first","user_strategy":"llm","episode_timeout":"10m0s"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY"},"user_llm":{"base_url":"http://u/v1","key_env":"USER_KEY","temperature":0.7},"parallel_tool_calls":"first","user_strategy":"llm","episode_timeout":"10m0s","preset":"emobench","step_count":"agent-actions","error_count":"consecutive","opening":"user","unsatisfied_reward":-1}`},
 		{"BuiltInUserRecordsNothing", func(o *sim.RunOptions) { o.User = "scripted" },
-			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"parallel_tool_calls":"allow","episode_timeout":"10m0s"}`},
+			`"agent_llm":{"base_url":"http://a/v1","key_env":"AGENT_KEY","temperature":0},"parallel_tool_calls":"allow","episode_timeout":"10m0s","preset":"emobench","step_count":"agent-actions","error_count":"consecutive","opening":"user","unsatisfied_reward":-1}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := llmRunOptions("http://a/v1", "http://u/v1")
@@ -149,7 +149,7 @@ func TestPlan_LLMRoleDefaults(t *testing.T) {
 			t.Fatalf("an offline run records LLM settings: %s", config)
 		}
 		// Every agent's run records its tool-call rule and episode timeout.
-		if want := `"parallel_tool_calls":"allow","episode_timeout":"none"}`; !strings.HasSuffix(config, want) {
+		if want := `"parallel_tool_calls":"allow","episode_timeout":"none","preset":"emobench","step_count":"agent-actions","error_count":"consecutive","opening":"user","unsatisfied_reward":-1}`; !strings.HasSuffix(config, want) {
 			t.Fatalf("config %s\nwant it to end with %s", config, want)
 		}
 	})

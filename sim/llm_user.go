@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -63,8 +64,9 @@ func (u *LLMUser) Next(ctx context.Context, ep *Episode) (emobench.Message, erro
 // results are left out. The turns alternate and the last is the agent's:
 // the agent's texts between two user messages are joined into one turn, an
 // agent turn without text is llmUserEmptyAgentTurn (llmUserOpening before
-// the first user message), and the user's own messages are never joined.
-func userHistory(msgs []emobench.Message) []openai.ChatCompletionMessageParamUnion {
+// the first user message, or opening when not ""), and the user's own
+// messages are never joined.
+func userHistory(msgs []emobench.Message, opening string) []openai.ChatCompletionMessageParamUnion {
 	var out []openai.ChatCompletionMessageParamUnion
 	var agentText []string
 	agentTurn := func() {
@@ -72,7 +74,7 @@ func userHistory(msgs []emobench.Message) []openai.ChatCompletionMessageParamUni
 		case len(agentText) > 0:
 			out = append(out, openai.UserMessage(strings.Join(agentText, "\n\n")))
 		case len(out) == 0:
-			out = append(out, openai.UserMessage(llmUserOpening))
+			out = append(out, openai.UserMessage(cmp.Or(opening, llmUserOpening)))
 		default:
 			out = append(out, openai.UserMessage(llmUserEmptyAgentTurn))
 		}

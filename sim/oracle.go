@@ -81,7 +81,7 @@ type plan []step
 // the end it offers further help.
 func (p plan) next(ep *Episode) emobench.Message {
 	taken := 0
-	for _, m := range ep.Messages {
+	for _, m := range ep.Messages[userOpened(ep.Messages):] {
 		if m.Role == emobench.RoleAssistant {
 			taken++
 		}
@@ -238,4 +238,16 @@ func unrevealedFacts(ep *Episode) []string {
 		}
 	}
 	return keys
+}
+
+// userOpened returns the index of the user's first message: the agent's
+// greeting before it (a tau2 preset's opening) is not a step of the
+// oracle's plan, nor a reply the scripted user weighs.
+func userOpened(msgs []emobench.Message) int {
+	for i, m := range msgs {
+		if m.Role == emobench.RoleUser {
+			return i
+		}
+	}
+	return 0
 }

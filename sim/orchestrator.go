@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -32,8 +33,8 @@ type EpisodeConfig struct {
 	User         UserSimulator
 	WithEmotions bool
 	Seed         uint64
-	MaxSteps     int // DefaultMaxSteps when 0
-	MaxErrors    int // DefaultMaxErrors when 0
+	MaxSteps     int // DefaultMaxSteps when 0; Protocol.StepCount says what a step is
+	MaxErrors    int // DefaultMaxErrors when 0; Protocol.ErrorCount says how they add up
 	// Timeout bounds the episode: when it passes, the episode ends with
 	// termination reason error and an Error naming the limit.
 	// DefaultEpisodeTimeout when 0; negative means no bound.
@@ -46,14 +47,20 @@ type EpisodeConfig struct {
 	// Judge decides the task's NL assertions (Evaluator.Judge); nil leaves
 	// them not checked.
 	Judge Judge
+	// Protocol is what the step limit counts, how tool errors end the
+	// episode, who opens it, and the reward of an abandoned episode; the
+	// zero Protocol is emobench's.
+	Protocol Protocol
 }
 
 // RunEpisode runs one episode to a termination reason and scores it: the
-// user speaks first, then user and agent take turns; the agent's tool calls
-// run against a fresh environment of the domain. Every tool call is one
-// step toward MaxSteps, as τ-bench counts actions, and so is a message
+// user speaks first (the agent first with its greeting under OpeningAgent),
+// then user and agent take turns; the agent's tool calls run against a
+// fresh environment of the domain. Under StepCountAgent every tool call is
+// one step toward MaxSteps, as τ-bench counts actions, and so is a message
 // without calls; calls of a message beyond the budget are not run and are
-// dropped from it. Failures of the agent or user (an LLM error after
+// dropped from it. Under StepCountMessages every message is one step, a
+// batch of tool results too, as τ²-bench counts them. Failures of the agent or user (an LLM error after
 // retries) and the passing of cfg.Timeout end the episode with termination
 // reason error and the message in Trajectory.Error; RunEpisode itself only fails
 // when ctx is done or the task's gold actions do not replay (a task bug).
@@ -73,6 +80,13 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 		WithEmotions: cfg.WithEmotions, Seed: cfg.Seed,
 	}
 	o := &orchestrator{cfg: cfg, env: env, ep: ep, writes: writeTools(ep.Tools)}
+	switch cfg.Protocol.Opening {
+	case OpeningUserGreeted:
+		ep.UserOpening = cmp.Or(cfg.Protocol.Greeting, DefaultGreeting)
+	case OpeningAgent:
+		ep.Messages = append(ep.Messages, emobench.Message{Role: emobench.RoleAssistant, Content: cmp.Or(cfg.Protocol.Greeting, DefaultGreeting)})
+		o.countMessage()
+	}
 	ectx, cancel := ctx, context.CancelFunc(func() {})
 	if cfg.Timeout > 0 {
 		ectx, cancel = context.WithTimeoutCause(ctx, cfg.Timeout, errEpisodeTimeLimit)
@@ -97,7 +111,7 @@ func RunEpisode(ctx context.Context, cfg EpisodeConfig) (*emobench.Trajectory, e
 	}
 	traj.AgentCost = totalCost(traj.Messages, emobench.RoleAssistant)
 	traj.UserCost = totalCost(traj.Messages, emobench.RoleUser)
-	if err := (&Evaluator{Judge: cfg.Judge}).Evaluate(ctx, cfg.Domain, cfg.Task, env.Hash(), traj); err != nil {
+	if err := (&Evaluator{Judge: cfg.Judge, UnsatisfiedReward: cfg.Protocol.UnsatisfiedReward}).Evaluate(ctx, cfg.Domain, cfg.Task, env.Hash(), traj); err != nil {
 		return nil, err
 	}
 	return traj, nil
@@ -139,8 +153,19 @@ type orchestrator struct {
 	env    Environment
 	ep     *Episode
 	writes map[string]bool
-	steps  int // agent steps taken
-	errors int // consecutive tool errors
+	steps  int // steps taken, as Protocol.StepCount counts them
+	errors int // tool errors, as Protocol.ErrorCount counts them
+}
+
+// countsMessages reports whether every message is a step (τ²-bench).
+func (o *orchestrator) countsMessages() bool { return o.cfg.Protocol.StepCount == StepCountMessages }
+
+// countMessage counts a user message, a greeting or a batch of tool
+// results as a step when every message is one.
+func (o *orchestrator) countMessage() {
+	if o.countsMessages() {
+		o.steps++
+	}
 }
 
 func writeTools(tools []ToolSchema) map[string]bool {
@@ -167,6 +192,7 @@ func (o *orchestrator) run(ctx context.Context) (emobench.TerminationReason, str
 			msg.Content = strings.TrimSpace(strings.ReplaceAll(msg.Content, UnsatisfiedMarker, ""))
 		}
 		o.ep.Messages = append(o.ep.Messages, msg)
+		o.countMessage()
 		switch {
 		case strings.Contains(msg.Content, UnsatisfiedMarker):
 			return emobench.TerminationUserUnsatisfied, ""
@@ -200,6 +226,18 @@ func (o *orchestrator) agentTurn(ctx context.Context) (reason emobench.Terminati
 			o.steps++
 			return "", "", false
 		}
+		if o.countsMessages() {
+			// The agent's message is one step and its calls' results
+			// another, however many calls it makes.
+			o.steps++
+			for _, call := range msg.ToolCalls {
+				if reason, done := o.runTool(call); done {
+					return reason, "", true
+				}
+			}
+			o.steps++
+			continue
+		}
 		at := len(o.ep.Messages) - 1
 		for i, call := range msg.ToolCalls {
 			if o.steps >= o.cfg.MaxSteps {
@@ -222,8 +260,8 @@ func (o *orchestrator) runTool(call emobench.ToolCall) (emobench.TerminationReas
 	if err != nil {
 		result = "Error: " + err.Error()
 		o.errors++
-	} else {
-		o.errors = 0
+	} else if o.cfg.Protocol.ErrorCount != ErrorCountTotal {
+		o.errors = 0 // consecutive errors only
 	}
 	o.ep.Messages = append(o.ep.Messages, emobench.Message{
 		Role: emobench.RoleTool, Content: result, ToolName: call.Name, ToolCallID: call.ID,
@@ -231,7 +269,7 @@ func (o *orchestrator) runTool(call emobench.ToolCall) (emobench.TerminationReas
 	switch {
 	case err == nil && call.Name == o.cfg.Domain.TransferTool():
 		return emobench.TerminationTransfer, true
-	case o.errors >= o.cfg.MaxErrors:
+	case o.errors >= o.cfg.MaxErrors && o.cfg.Protocol.ErrorCount != ErrorCountNone:
 		return emobench.TerminationTooManyErrors, true
 	}
 	return "", false

@@ -23,11 +23,14 @@ type RunOptions struct {
 	Trials     int                  // trials per task, ≥ 1
 	// Tasks chooses the split's tasks: "" for all, a number N for the
 	// first N, or comma-separated ids (ids of other domains are skipped).
-	Tasks     string
-	Split     emobench.Split
-	Seed      uint64
-	MaxSteps  int // agent steps per episode, ≥ 1
-	MaxErrors int // consecutive tool errors that end an episode, ≥ 1
+	Tasks string
+	Split emobench.Split
+	Seed  uint64
+	// Preset names the protocol preset (LookupPreset; "" is emobench's);
+	// every setting below left zero (nil, "") takes the preset's value.
+	Preset    string
+	MaxSteps  int // steps per episode, ≥ 1 (the preset counts them); 0: the preset's
+	MaxErrors int // tool errors that end an episode, ≥ 1; 0: the preset's
 	// BaseURL is the endpoint of both roles unless AgentLLM or UserLLM
 	// gives one; "" is DefaultLLMBaseURL.
 	BaseURL string
@@ -53,7 +56,7 @@ type RunOptions struct {
 	// run is its name, and for several runs NAME-DOMAIN-CONDITION.
 	Name string
 	// UserAbandon is when the user may end with ###UNSATISFIED###
-	// (ParseUserAbandon); "" means with-emotions.
+	// (ParseUserAbandon); "" means the preset's.
 	UserAbandon string
 	// UserStrategy is how an llm: user writes each message
 	// (ParseUserStrategy); "" means llm. The scripted user has no
@@ -91,10 +94,19 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 	if opts.Agent == "" {
 		return nil, invalidf("run needs --agent (llm:MODEL, oracle, noisy:RATE, nothing or careless)")
 	}
-	abandon, err := ParseUserAbandon(opts.UserAbandon)
+	preset, err := LookupPreset(opts.Preset)
 	if err != nil {
 		return nil, err
 	}
+	abandon := preset.UserAbandon
+	if opts.UserAbandon != "" {
+		if abandon, err = ParseUserAbandon(opts.UserAbandon); err != nil {
+			return nil, err
+		}
+	}
+	opts.MaxSteps = cmp.Or(opts.MaxSteps, preset.MaxSteps)
+	opts.MaxErrors = cmp.Or(opts.MaxErrors, preset.MaxErrors)
+	opts.ParallelToolCalls = cmp.Or(opts.ParallelToolCalls, preset.ParallelToolCalls)
 	strategy, err := ParseUserStrategy(opts.UserStrategy)
 	if err != nil {
 		return nil, err
@@ -109,7 +121,7 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 		name string
 		v    int
 	}{{"max-steps", opts.MaxSteps}, {"max-errors", opts.MaxErrors}} {
-		if f.v < 1 {
+		if f.v < 1 { // a flag given as 0 or less (0 left unset takes the preset's)
 			return nil, invalidf("--%s %d: need at least 1", f.name, f.v)
 		}
 	}
@@ -160,17 +172,19 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 				MaxSteps: opts.MaxSteps, MaxErrors: opts.MaxErrors, BaseURL: opts.BaseURL,
 				Shard: opts.Shard, UserAbandon: string(abandon), // recorded resolved: see ResumeSpec
 				ParallelToolCalls: parallel, EpisodeTimeout: FormatEpisodeTimeout(opts.EpisodeTimeout),
+				Preset: preset.Name, StepCount: preset.Protocol.StepCount, ErrorCount: preset.Protocol.ErrorCount,
+				Opening: preset.Protocol.Opening, Greeting: preset.Protocol.Greeting, UnsatisfiedReward: preset.Protocol.UnsatisfiedReward,
 			}
 			if isLLM(opts.Agent) {
-				spec.AgentLLM = plannedRole(opts.AgentLLM, opts.Temperature, DefaultAgentTemperature)
+				spec.AgentLLM = plannedRole(opts.AgentLLM, opts.Temperature, preset.AgentTemperature)
 			}
 			if isLLM(opts.User) {
-				spec.UserLLM = plannedRole(opts.UserLLM, opts.Temperature, DefaultUserTemperature)
+				spec.UserLLM = plannedRole(opts.UserLLM, opts.Temperature, preset.UserTemperature)
 				spec.UserStrategy = string(strategy)
 			}
 			if opts.Judge != "" {
 				spec.Judge = opts.Judge
-				spec.JudgeLLM = plannedRole(opts.JudgeLLM, nil, DefaultJudgeTemperature)
+				spec.JudgeLLM = plannedRole(opts.JudgeLLM, nil, temperature(DefaultJudgeTemperature))
 			}
 			if _, _, err := NewParticipants(spec, opts.LLM); err != nil {
 				return nil, err
@@ -414,7 +428,7 @@ func isLLM(participant string) bool { return strings.HasPrefix(participant, "llm
 // variable named, the temperature resolved (nil for the server's). An
 // empty BaseURL stays empty, so the spec's BaseURL (which --resume
 // --base-url may move) holds for the role.
-func plannedRole(r emobench.LLMRole, both *float64, def float64) *emobench.LLMRole {
+func plannedRole(r emobench.LLMRole, both *float64, def *float64) *emobench.LLMRole {
 	if r.APIKeyEnv == "" {
 		r.APIKeyEnv = DefaultAPIKeyEnv
 	}
@@ -423,10 +437,10 @@ func plannedRole(r emobench.LLMRole, both *float64, def float64) *emobench.LLMRo
 		t = both
 	}
 	if t == nil {
-		t = &def
+		t = def
 	}
 	r.Temperature = nil
-	if *t >= 0 {
+	if t != nil && *t >= 0 {
 		v := *t
 		r.Temperature = &v
 	}

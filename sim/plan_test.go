@@ -225,7 +225,7 @@ func TestPlan_ErrInvalid(t *testing.T) {
 		want string
 	}{
 		{func(o *sim.RunOptions) { o.Trials = 0 }, "--trials 0: need at least 1"},
-		{func(o *sim.RunOptions) { o.MaxErrors = 0 }, "--max-errors 0"},
+		{func(o *sim.RunOptions) { o.MaxErrors = -1 }, "--max-errors -1"},
 		{func(o *sim.RunOptions) { o.Split = "dev" }, `--split "dev" is not test or train`},
 		{func(o *sim.RunOptions) { o.Shard = "2/2" }, `--shard "2/2"`},
 		{func(o *sim.RunOptions) { o.Tasks = "toy-test-001,nope" }, `--tasks: no test task "nope" in domains toy`},

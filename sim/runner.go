@@ -33,6 +33,8 @@ type RunnerConfig struct {
 	Abandon UserAbandon
 	// Judge is each episode's EpisodeConfig.Judge; nil for none.
 	Judge Judge
+	// Protocol is each episode's EpisodeConfig.Protocol.
+	Protocol Protocol
 }
 
 // Sink receives each finished trajectory. RunJobs calls it from one
@@ -115,7 +117,7 @@ func runJob(ctx context.Context, cfg RunnerConfig, job Job) (*emobench.Trajector
 	traj, err := RunEpisode(ctx, EpisodeConfig{
 		Domain: cfg.Domain, Task: job.Task, Agent: cfg.Agent, User: cfg.User,
 		WithEmotions: cfg.WithEmotions, Seed: seed, MaxSteps: cfg.MaxSteps, MaxErrors: cfg.MaxErrors,
-		Timeout: cfg.EpisodeTimeout, Abandon: cfg.Abandon, Judge: cfg.Judge,
+		Timeout: cfg.EpisodeTimeout, Abandon: cfg.Abandon, Judge: cfg.Judge, Protocol: cfg.Protocol,
 	})
 	if err != nil {
 		return nil, err

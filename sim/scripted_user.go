@@ -448,7 +448,7 @@ func (s *userState) writeWithoutConfirmation() bool {
 // user's feelings.
 func (s *userState) emotionIgnored() bool {
 	replies := 0
-	for _, m := range s.ep.Messages {
+	for _, m := range s.ep.Messages[userOpened(s.ep.Messages):] {
 		if m.Role != emobench.RoleAssistant || len(m.ToolCalls) > 0 {
 			continue
 		}

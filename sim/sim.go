@@ -154,6 +154,10 @@ type Episode struct {
 	// Seed makes the built-in simulators deterministic: the same seed gives
 	// the same transcript.
 	Seed uint64
+	// UserOpening is the agent's greeting an LLM user answers when the
+	// user opens the conversation (OpeningUserGreeted); it is not in
+	// Messages. "" tells the user model only that the conversation begins.
+	UserOpening string
 }
 
 // Agent produces the agent's next message: text for the user, or tool calls.

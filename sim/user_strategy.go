@@ -92,7 +92,7 @@ func (t *userTurn) generate(ctx context.Context, role string, note string) (stri
 		system += "\n" + note
 	}
 	params := openai.ChatCompletionNewParams{
-		Messages: append([]openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system)}, userHistory(t.ep.Messages)...),
+		Messages: append([]openai.ChatCompletionMessageParamUnion{openai.SystemMessage(system)}, userHistory(t.ep.Messages, t.ep.UserOpening)...),
 		Seed:     openai.Int(RequestSeed(t.ep.Seed, role, len(t.ep.Messages))),
 	}
 	reply, err := t.complete(ctx, params)

@@ -36,7 +36,8 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "agent", Usage: "llm:MODEL, oracle, noisy:RATE, or the validity agents nothing and careless (simulators)"},
 			&cli.StringFlag{Name: "user", Value: "scripted", Usage: "llm:MODEL or scripted (a rule-based simulator)"},
 			&cli.StringFlag{Name: "user-strategy", Value: string(sim.UserStrategyLLM), Usage: "how an llm: user writes each message: llm (one call), react (a thought, then the message; only the message is sent), verify (a second call checks the draft follows the user's instructions; drafted again if not) or reflection (on a failed check, reflect and draft again); the scripted user has no strategy: it takes only llm, and runs.user_strategy records scripted"},
-			&cli.StringFlag{Name: "user-abandon", Value: string(sim.AbandonWithEmotions), Usage: "when the user may end with ###UNSATISFIED###: always, with-emotions (as τ-Emotion-Bench) or never"},
+			&cli.StringFlag{Name: "preset", Value: sim.PresetEmobench, Usage: "protocol preset: " + strings.Join(sim.PresetNames(), ", ") + " (step limit and what counts as a step, error limit, parallel tool calls, who speaks first, temperatures, abandonment and its reward; see the README's table); a flag given explicitly overrides it"},
+			&cli.StringFlag{Name: "user-abandon", DefaultText: "the preset's", Usage: "when the user may end with ###UNSATISFIED###: always (emobench: the conditions differ by the emotion alone), with-emotions (as τ-Emotion-Bench) or never (τ²-bench)"},
 			&cli.StringFlag{Name: "condition", Value: "both", Usage: "with-emotions, without-emotions or both"},
 			&cli.IntFlag{Name: "trials", Value: 1, Usage: "trials per task"},
 			&cli.StringFlag{Name: "tasks", Usage: "task ids (comma-separated) or a number N (the first N); default all"},
@@ -45,8 +46,8 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "split", Value: "test", Usage: "test or train"},
 			&cli.IntFlag{Name: "concurrency", Value: 4, Usage: "episodes in flight"},
 			&cli.Uint64Flag{Name: "seed", Value: 0, Usage: "run seed; episode seeds derive from it"},
-			&cli.IntFlag{Name: "max-steps", Value: sim.DefaultMaxSteps, Usage: "agent steps per episode: each message without tool calls and each tool call is one"},
-			&cli.IntFlag{Name: "max-errors", Value: sim.DefaultMaxErrors, Usage: "consecutive tool errors that end an episode"},
+			&cli.IntFlag{Name: "max-steps", DefaultText: "the preset's", Usage: "steps per episode, counted as the preset counts them (emobench, tau-emotion: each agent message without tool calls and each tool call; tau2: every message)"},
+			&cli.IntFlag{Name: "max-errors", DefaultText: "the preset's", Usage: "tool errors that end an episode (emobench: in a row; tau2: in all; tau-emotion: none end it)"},
 			&cli.StringFlag{Name: "name", Usage: "run name (default AGENT-DOMAIN-CONDITION)"},
 			&cli.StringFlag{Name: "resume", Usage: "run id or name to complete"},
 			&cli.StringFlag{Name: "shard", Usage: "I/N: run only shard I (0-based) of N of the (task, trial) pairs; merge the shards' files later"},
@@ -58,12 +59,12 @@ func runCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "agent-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the llm: agent's API key (its name is recorded, never the key)"},
 			&cli.StringFlag{Name: "user-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the llm: user's API key (its name is recorded, never the key)"},
 			&cli.Float64Flag{Name: "temperature", DefaultText: "per role", Usage: "sampling temperature of both llm: roles, unless --agent-temperature or --user-temperature; negative: the server's default"},
-			&cli.Float64Flag{Name: "agent-temperature", DefaultText: "0, as τ-bench", Usage: "sampling temperature of an llm: agent; negative: the server's default"},
-			&cli.Float64Flag{Name: "user-temperature", DefaultText: "0, as τ²-bench", Usage: "sampling temperature of an llm: user; negative: the server's default"},
+			&cli.Float64Flag{Name: "agent-temperature", DefaultText: "the preset's", Usage: "sampling temperature of an llm: agent; negative: the server's default"},
+			&cli.Float64Flag{Name: "user-temperature", DefaultText: "the preset's", Usage: "sampling temperature of an llm: user; negative: the server's default"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM judges the tasks' NL assertions (temperature 0; recorded with the run); without it they are not checked"},
 			&cli.StringFlag{Name: "judge-base-url", Usage: "OpenAI-compatible endpoint of the --judge model (default --base-url)"},
 			&cli.StringFlag{Name: "judge-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --judge model's API key (its name is recorded, never the key)"},
-			&cli.StringFlag{Name: "parallel-tool-calls", Value: sim.ParallelToolCallsAllow, Usage: "allow: an llm: agent's several tool calls in one message all run, one step each; first: only the first runs and the others are dropped, as τ-bench does"},
+			&cli.StringFlag{Name: "parallel-tool-calls", DefaultText: "the preset's", Usage: "allow: an llm: agent's several tool calls in one message all run, one step each; first: only the first runs and the others are dropped, as τ-bench does"},
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout"},
 			&cli.IntFlag{Name: "max-consecutive-errors", Value: sim.DefaultMaxConsecutiveErrors, Usage: "stop the run when this many episodes in a row end in error (a dead endpoint); stored, resumable with --resume; 0: never"},
 			&cli.DurationFlag{Name: "episode-timeout", Value: sim.DefaultEpisodeTimeout, Usage: "wall-clock bound of one episode, LLM retries included; the episode then ends in error (negative: none; 0 is refused; recorded with the run)"},
@@ -75,7 +76,7 @@ func runCommand(e *env) *cli.Command {
 }
 
 // settingFlags are recorded with a run; --resume takes them from the run.
-var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "max-steps", "max-errors", "name", "temperature", "shard",
+var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "preset", "max-steps", "max-errors", "name", "temperature", "shard",
 	"agent-base-url", "user-base-url", "agent-api-key-env", "user-api-key-env", "agent-temperature", "user-temperature", "parallel-tool-calls",
 	"user-abandon", "episode-timeout", "user-strategy", "judge", "judge-base-url", "judge-api-key-env", "tasks-file", "task-set"}
 
@@ -90,6 +91,11 @@ func runBenchmark(c *cli.Context, e *env) error {
 	}
 	if ref := c.String("resume"); ref != "" {
 		return resumeRun(c, e, ref)
+	}
+	for _, f := range []string{"max-steps", "max-errors"} {
+		if c.IsSet(f) && c.Int(f) < 1 { // unset, 0 means the preset's
+			return usagef("--%s %d: need at least 1", f, c.Int(f))
+		}
 	}
 	src, err := e.runTaskSource(c)
 	if err != nil {
@@ -145,7 +151,7 @@ func runOptions(c *cli.Context) sim.RunOptions {
 	return sim.RunOptions{
 		Agent: c.String("agent"), User: c.String("user"), Trials: c.Int("trials"),
 		Tasks: c.String("tasks"), Split: emobench.Split(c.String("split")), Seed: c.Uint64("seed"),
-		MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
+		Preset: c.String("preset"), MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
 		Shard: c.String("shard"), Name: c.String("name"), LLM: llmOptions(c),
 		UserAbandon: c.String("user-abandon"), UserStrategy: c.String("user-strategy"),
 		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
