@@ -38,6 +38,10 @@ type EvaluateRequest struct {
 	// Judge decides the tasks' NL assertions; nil leaves them not checked,
 	// as `run` without --judge does.
 	Judge sim.Judge
+	// Preset is the protocol preset whose scoring applies (the reward of
+	// an abandoned episode, sim.Protocol.UnsatisfiedReward); "" is
+	// emobench's.
+	Preset string
 }
 
 // Evaluation is a file's transcripts scored (EvaluateFile).
@@ -52,6 +56,7 @@ type Evaluation struct {
 	Split   emobench.Split
 	Task    string // EvaluateRequest.Task
 	Judge   string // the judge's model; "" without one
+	Preset  string // the protocol preset that scored it
 	Records []EvaluatedRecord
 }
 
@@ -111,7 +116,8 @@ func passes(r *float64) bool {
 // recorded one, and the evaluator (sim.Evaluator, with req.Judge) judges
 // the recorded messages and termination reason with the replay's final
 // state. The task is the record's task id in req.Domain's req.Split, or
-// req.Task. Errors: an unknown domain, split or --task is a *RequestError;
+// req.Task. The reward of an abandoned episode is req.Preset's. Errors: an
+// unknown domain, split, preset or --task is a *RequestError;
 // a file that cannot be read or is not transcripts, a record whose task
 // the split lacks or whose tool calls the domain cannot run, is an error
 // naming the file and the record. Nothing is written.
@@ -142,7 +148,11 @@ func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error)
 	if req.Task != "" && fixed == nil {
 		return nil, requestErrorf("--task %q: %s has no such task (see `emobench domains show %s`)", req.Task, req.Domain, req.Domain)
 	}
-	ev := &Evaluation{Path: req.Path, Domain: req.Domain, Split: split, Task: req.Task}
+	preset, err := sim.LookupPreset(req.Preset)
+	if err != nil {
+		return nil, &RequestError{err.Error()}
+	}
+	ev := &Evaluation{Path: req.Path, Domain: req.Domain, Split: split, Task: req.Task, Preset: preset.Name}
 	if req.Judge != nil {
 		ev.Judge = req.Judge.Model()
 	}
@@ -151,7 +161,7 @@ func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error)
 		return nil, err
 	}
 	defer closeSource()
-	evaluator := &sim.Evaluator{Judge: req.Judge}
+	evaluator := &sim.Evaluator{Judge: req.Judge, UnsatisfiedReward: preset.Protocol.UnsatisfiedReward}
 	i := 0
 	for traj, err := range records {
 		if err != nil {
@@ -314,7 +324,7 @@ const SourceEvaluated = "evaluated"
 // distinct), source_format "evaluated", source_path the file, its models
 // and condition as the file gives them, and its config recording
 // {"provenance": "evaluated from FILE", "evaluate": {file, sha256,
-// format, domain, split, task, judge}}. Its stored provenance kind is
+// format, domain, split, task, judge, preset}}. Its stored provenance kind is
 // "ingested" (read from a file); its source_sha256 is left empty, so the
 // file can still be ingested as it is. Trials are numbered from 0 per
 // task in file order (the file's own trial is kept in each trajectory's
@@ -334,7 +344,7 @@ func StoreEvaluation(ctx context.Context, store *db.DB, ev *Evaluation) (int64, 
 		"provenance": "evaluated from " + abs,
 		"evaluate": map[string]any{
 			"file": abs, "sha256": ev.SHA256, "format": ev.Format, "domain": ev.Domain,
-			"split": ev.Split, "task": ev.Task, "judge": ev.Judge,
+			"split": ev.Split, "task": ev.Task, "judge": ev.Judge, "preset": ev.Preset,
 		},
 	})
 	if err != nil {

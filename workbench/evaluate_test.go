@@ -360,6 +360,24 @@ func TestEvaluateFile_Tampered(t *testing.T) {
 			t.Errorf("the table does not show the mismatch:\n%s", out.String())
 		}
 	})
+	t.Run("abandoned, by preset", func(t *testing.T) {
+		abandoned := *traj
+		abandoned.TerminationReason = emobench.TerminationUserUnsatisfied
+		path := writeShowJSON(t, t.TempDir(), &abandoned)
+		for preset, want := range map[string]float64{"": sim.UnsatisfiedReward, sim.PresetEmobench: sim.UnsatisfiedReward, sim.PresetTau2: 0} {
+			ev, err := workbench.EvaluateFile(context.Background(), workbench.EvaluateRequest{Path: path, Domain: "airline", Preset: preset})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := ev.Records[0].Reward; r == nil || *r != want {
+				t.Errorf("preset %q: an abandoned episode scores %v, want %v", preset, r, want)
+			}
+		}
+		var reqErr *workbench.RequestError
+		if _, err := workbench.EvaluateFile(context.Background(), workbench.EvaluateRequest{Path: path, Domain: "airline", Preset: "nope"}); !errors.As(err, &reqErr) {
+			t.Errorf("preset nope: error %v, want a *RequestError", err)
+		}
+	})
 	t.Run("no recorded reward", func(t *testing.T) {
 		unscored := *traj
 		unscored.Reward, unscored.Evaluated, unscored.RewardInfo = nil, false, nil

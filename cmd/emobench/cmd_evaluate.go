@@ -30,6 +30,7 @@ func evaluateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "split", Value: "test", Usage: "test or train: the split the records' task ids name"},
 			&cli.StringFlag{Name: "task", Usage: "task `ID` to score every record against, whatever task it names"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			&cli.StringFlag{Name: "preset", Value: sim.PresetEmobench, Usage: "protocol preset whose scoring applies (the reward of an abandoned episode): " + strings.Join(sim.PresetNames(), ", ")},
 			&cli.BoolFlag{Name: "store", Usage: "write the scored trajectories to --db as a run (evaluated from FILE)"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM judges the tasks' NL assertions (temperature 0); without it they are not checked"},
 			&cli.StringFlag{Name: "judge-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --judge model"},
@@ -50,7 +51,7 @@ func evaluateCommand(e *env) *cli.Command {
 				return err
 			}
 			ev, err := workbench.EvaluateFile(c.Context, workbench.EvaluateRequest{
-				Path: c.Args().First(), Domain: c.String("domain"), Split: emobench.Split(c.String("split")), Task: c.String("task"), Judge: judge,
+				Path: c.Args().First(), Domain: c.String("domain"), Split: emobench.Split(c.String("split")), Task: c.String("task"), Judge: judge, Preset: c.String("preset"),
 			})
 			if err != nil {
 				return err
