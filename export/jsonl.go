@@ -106,6 +106,13 @@ func JSONL(w io.Writer, run Run) (int, error) {
 	return n, bw.Flush()
 }
 
+// JSONLRecordOf is trajectory t of run as one record of the jsonl format:
+// also what `emobench show --format json` prints, and what `emobench
+// evaluate` reads back (ingest.ReadTranscripts).
+func JSONLRecordOf(run *emobench.Run, t *emobench.Trajectory) *JSONLRecord {
+	return jsonlRecordOf(run, t)
+}
+
 func jsonlRecordOf(run *emobench.Run, t *emobench.Trajectory) *JSONLRecord {
 	rec := &JSONLRecord{
 		Run: JSONLRun{

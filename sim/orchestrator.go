@@ -3,7 +3,6 @@ package sim
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -276,18 +275,7 @@ func (o *orchestrator) runTool(call emobench.ToolCall) (emobench.TerminationReas
 	return "", false
 }
 
+// callTool runs call as ReplayTranscript replays it (callEnvironment).
 func (o *orchestrator) callTool(call emobench.ToolCall) (string, error) {
-	if call.ArgumentsMalformed {
-		var raw string
-		_ = json.Unmarshal(call.Arguments, &raw)
-		if json.Valid([]byte(raw)) {
-			return "", fmt.Errorf("arguments are nested %d deep; at most %d", emobench.JSONDepth([]byte(raw)), emobench.MaxToolArgumentsDepth)
-		}
-		return "", fmt.Errorf("arguments are not valid JSON: %q", raw)
-	}
-	result, err := o.env.Call(call.Name, call.Arguments)
-	if errors.Is(err, ErrUnknownTool) {
-		return "", fmt.Errorf("unknown tool %q", call.Name)
-	}
-	return result, err
+	return callEnvironment(o.env, call)
 }

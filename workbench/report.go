@@ -196,8 +196,12 @@ func addPaperSections(ctx context.Context, store *db.DB, s Selection, d *reports
 
 // RunRow is run s, with its rewards rw, as the runs command and the report
 // list it; provenance is "ingested", "native", "merged", "unknown" or ""
+// ("evaluated" for an ingested run that evaluate --store wrote)
 // (the report shows none). Pass1 is NaN when the run has no pass^1.
 func RunRow(s db.RunSummary, rw db.RunRewards, provenance string) table.RunRow {
+	if s.SourceFormat == SourceEvaluated && provenance == db.ProvenanceIngested {
+		provenance = "evaluated" // stored as ingested (the schema's kinds); its config says from what
+	}
 	pass1 := math.NaN()
 	if s.Pass1.Valid {
 		pass1 = s.Pass1.Float64

@@ -2,10 +2,14 @@ package workbench
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/export"
 	"github.com/emobench/emobench/reports"
 )
 
@@ -63,4 +67,19 @@ func trajectoryByRun(ctx context.Context, store *db.DB, ref TrajectoryRef) (int6
 		return 0, requestErrorf("%v: give --trial N", err)
 	}
 	return id, err
+}
+
+// WriteTranscriptJSON writes t as `show --format json` prints it: one
+// indented object in the layout of `export --format jsonl`'s lines
+// (export.JSONLRecord: run, task, trial, reward, termination_reason,
+// reward_info, messages with their tool calls, …), which `emobench
+// evaluate` reads back. System messages are whole.
+func WriteTranscriptJSON(w io.Writer, t reports.Transcript) error {
+	run := t.Run
+	b, err := json.MarshalIndent(export.JSONLRecordOf(&run, t.Trajectory), "", "  ")
+	if err != nil {
+		return fmt.Errorf("trajectory %d: %w", t.ID, err)
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }

@@ -19,7 +19,7 @@ func runsCommand(e *env) *cli.Command {
 		Description: "Shows each run's id, name, model, domain, condition, number of tasks, trials per task,\n" +
 			"trajectories, pass^1 (per-task convention; \"not evaluated\" when no trajectory has reward\n" +
 			"information), mean_reward (runs with partial-credit rewards), user_unsatisfied (abandoned) count\n" +
-			"and provenance (ingested, native, merged from another db, or unknown: stored before provenance\n" +
+			"and provenance (ingested, native, evaluated by evaluate --store, merged from another db, or unknown: stored before provenance\n" +
 			"was recorded).\n\n" +
 			"Example:\n   emobench --db runs.db runs --format csv",
 		Flags: []cli.Flag{

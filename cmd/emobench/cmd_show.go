@@ -24,8 +24,12 @@ func showCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "task", Usage: "task `ID` as the source names it (with --run)"},
 			&cli.IntFlag{Name: "trial", Usage: "trial `N` (with --run)", DefaultText: "the task's only trial"},
 			&cli.BoolFlag{Name: "full", Usage: "print system messages whole"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json (the layout of export --format jsonl's lines, which evaluate reads)"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
+				return err
+			}
 			byRun := c.IsSet("run") || c.IsSet("task") || c.IsSet("trial")
 			switch {
 			case c.NArg() > 1:
@@ -58,6 +62,9 @@ func showCommand(e *env) *cli.Command {
 			t, err := workbench.Transcript(c.Context, store, ref, lines)
 			if err != nil {
 				return err
+			}
+			if c.String("format") == "json" {
+				return workbench.WriteTranscriptJSON(e.stdout, t)
 			}
 			return reports.WriteTranscript(e.stdout, t)
 		},

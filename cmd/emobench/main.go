@@ -170,6 +170,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 			checkCommand(e),
 			migrateCommand(e),
 			showCommand(e),
+			evaluateCommand(e),
 			tracerCommand(e),
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // main picks exit codes
