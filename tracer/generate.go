@@ -411,6 +411,7 @@ type generator struct {
 	traitsRelax  bool            // this position accepts a task without a trait
 	keptFamilies [][]string      // the families each kept task's intents allow (nil: any)
 	keptKinds    []string        // each kept task's kind
+	probe        sim.Environment // the initial database, for coverageUser's grounders (which change nothing)
 }
 
 // slotKinds returns the intent kinds the slot-th of k intents of a task
@@ -579,6 +580,9 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		k = max(k, 2) // a write, then the refusal or transfer
 	}
 	user := g.users[r.IntN(len(g.users))]
+	if g.quota != nil {
+		user = g.coverageUser(r, kind, user)
+	}
 	env := g.dom.NewEnvironment()
 	opener, authFacts := g.cat.Authenticate(env, user, r)
 	res, err := env.Call(opener.Name, opener.Arguments)

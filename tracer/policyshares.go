@@ -310,6 +310,54 @@ func (g *generator) byKeptCount(opener string, kinds []sim.IntentKind) []*sim.In
 	return follow
 }
 
+// coverageUsers is how many users coverageUser tries.
+const coverageUsers = 25
+
+// coverageUser returns the user of a refusal, transfer or mixed position
+// (kind) under MeasurePolicy: while a forbidden or transfer intent the
+// position may end with is in fewer than MinIntentTasks kept tasks, the
+// first of user and up to coverageUsers-1 users drawn with r for whom
+// one of those intents grounds on the initial database; user otherwise.
+// Users are drawn at random, so the rare traps (held by few users) would
+// otherwise stay below their two tasks.
+func (g *generator) coverageUser(r *rand.Rand, kind, user string) string {
+	var kinds []sim.IntentKind
+	switch kind {
+	case KindForbidden:
+		kinds = []sim.IntentKind{sim.IntentForbidden}
+	case KindTransfer:
+		kinds = []sim.IntentKind{sim.IntentTransfer}
+	case KindMixed:
+		kinds = []sim.IntentKind{sim.IntentForbidden, sim.IntentTransfer}
+	default:
+		return user
+	}
+	var short []*sim.Intent
+	for i := range g.cat.Intents {
+		if in := &g.cat.Intents[i]; slices.Contains(kinds, in.Kind) && g.keptIntents[in.Name] < MinIntentTasks {
+			short = append(short, in)
+		}
+	}
+	if len(short) == 0 {
+		return user
+	}
+	if g.probe == nil {
+		g.probe = g.dom.NewEnvironment()
+	}
+	for try := 0; try < coverageUsers; try++ {
+		u := user
+		if try > 0 {
+			u = g.users[r.IntN(len(g.users))]
+		}
+		for _, in := range short {
+			if _, ok := in.Ground(sim.GroundContext{Env: g.probe, UserID: u, Rand: r, Used: func(id string) bool { return g.used[id] }, UsedInTask: func(string) bool { return false }}); ok {
+				return u
+			}
+		}
+	}
+	return user
+}
+
 // balancePolicy ends a MeasurePolicy generation: it reports the forbidden
 // and transfer intents kept fewer than MinIntentTasks times and a trait
 // share below MinTraitShare, then reassigns emotion families within each
