@@ -90,3 +90,18 @@ func (a *auditor) replay(actions []emobench.Action) (sim.Environment, error) {
 	}
 	return env, nil
 }
+
+// AuditSingleEndState runs CriterionSingleEndState's rule alone on every
+// task of tasks in dom: Audit's report with that one result per task,
+// for checks (CI's of every embedded split) that need not replay the
+// oracle. It changes nothing and cannot fail.
+func AuditSingleEndState(tasks []emobench.TaskSpec, dom sim.Domain) AuditReport {
+	report := AuditReport{Tasks: make([]TaskAudit, 0, len(tasks))}
+	a := newAuditor(dom)
+	for i := range tasks {
+		status, reason := a.singleEndState(&tasks[i])
+		report.Tasks = append(report.Tasks, TaskAudit{Index: i, TaskID: tasks[i].ID, Domain: tasks[i].Domain,
+			Results: []AuditResult{{Criterion: CriterionSingleEndState, Method: MethodRules, Status: status, Reason: reason}}})
+	}
+	return report
+}
