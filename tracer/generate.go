@@ -186,13 +186,18 @@ const (
 // came before). Where a write or a read may come, the first half of an
 // intent's walks allow only writes, so that reads join a task when its
 // user has no further write to make. Its instruction
-// joins the intents' rendered templates; its facts, requests, outputs and
-// forbidden writes are the groundings' in order, its actions the opener
+// joins the intents' rendered templates; its facts, requests, outputs,
+// forbidden writes and advice (TaskSpec.Advice) are the groundings' in
+// order, its traits (TaskSpec.Traits) theirs merged, sorted and unique, its actions the opener
 // and the groundings' calls, its emotion profile balanced over the
 // families the intents fit (emotion_sample.go), its EmotionInstruction
 // that profile's text (sim.RenderEmotion, variant
 // sim.EpisodeSeed(Seed, id, 1)). IDs are
 // <domain>-<split>-NNN.
+//
+// With MeasurePolicy the positions follow per-kind counts instead, mixed
+// tasks join them, and the families are balanced per kind at the end
+// (see GenerateOptions.MeasurePolicy and policyshares.go).
 //
 // Errors: bad options, a catalog that fails Validate or lacks an intent
 // kind a share needs, a template with a missing slot, a Paraphraser or ctx
