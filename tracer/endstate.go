@@ -74,9 +74,9 @@ func (a *auditor) singleEndState(t *emobench.TaskSpec) (emobench.CheckStatus, st
 	case writes == 0:
 		return emobench.CheckPassed, "no gold write: the end state is the initial one"
 	case checked == 0:
-		return emobench.CheckPassed, fmt.Sprintf("%d gold writes, no allowed alternative", writes)
+		return emobench.CheckPassed, fmt.Sprintf("%s, no allowed alternative", plural(writes, "gold write"))
 	}
-	return emobench.CheckPassed, fmt.Sprintf("%d gold writes; %d allowed alternatives all reach the gold end state", writes, checked)
+	return emobench.CheckPassed, fmt.Sprintf("%s; %s, all reaching the gold end state", plural(writes, "gold write"), plural(checked, "allowed alternative"))
 }
 
 // replay runs actions on a fresh environment; a failing call is the
@@ -104,4 +104,12 @@ func AuditSingleEndState(tasks []emobench.TaskSpec, dom sim.Domain) AuditReport 
 			Results: []AuditResult{{Criterion: CriterionSingleEndState, Method: MethodRules, Status: status, Reason: reason}}})
 	}
 	return report
+}
+
+// plural is "1 gold write", "2 gold writes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -26,6 +26,10 @@ func shopWithAlternatives() shopDomain {
 				if named := facts["order_id"]; named == "" || named == id {
 					out = append(out, act("cancel_pending_order", map[string]string{"order_id": id, "reason": reason}))
 				}
+				if id == facts["order_id"] {
+					// Another reason: the shop does not keep it, so the same end state.
+					out = append(out, act("cancel_pending_order", map[string]string{"order_id": id, "reason": "ordered by mistake"}))
+				}
 			}
 			return out
 		}
@@ -70,9 +74,10 @@ func endStateResult(t *testing.T, r tracer.AuditReport, taskID string) tracer.Au
 }
 
 // A user who does not say which of two pending orders to cancel has two
-// valid end states; naming the order leaves one. The delivered orders the
-// catalog also offers are dropped by the policy, and a read-only task has
-// the initial state alone.
+// valid end states; naming the order leaves one (another reason reaches
+// the same state). The delivered orders the catalog also offers are
+// dropped by the policy, and a read-only task has the initial state
+// alone.
 func TestAudit_SingleEndState(t *testing.T) {
 	read := singleEndStateTask("read", true)
 	read.Actions = read.Actions[:2]
@@ -89,8 +94,8 @@ func TestAudit_SingleEndState(t *testing.T) {
 	if two.Reason != want {
 		t.Errorf("two-orders reason\n got %s\nwant %s", two.Reason, want)
 	}
-	if named := endStateResult(t, report, "named"); named.Status != emobench.CheckPassed || named.Reason != "1 gold writes, no allowed alternative" {
-		t.Errorf("named: %+v, want passed with no allowed alternative", named)
+	if named := endStateResult(t, report, "named"); named.Status != emobench.CheckPassed || named.Reason != "1 gold write; 1 allowed alternative, all reaching the gold end state" {
+		t.Errorf("named: %+v, want passed, its one alternative reaching the gold end state", named)
 	}
 	if r := endStateResult(t, report, "read"); r.Status != emobench.CheckPassed || !strings.Contains(r.Reason, "no gold write") {
 		t.Errorf("read: %+v, want passed with no gold write", r)
