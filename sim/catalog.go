@@ -121,6 +121,17 @@ type GroundContext struct {
 	// an entity id (its Grounding.Uses), so grounders can avoid asking for
 	// the same thing of one entity twice. nil: none used.
 	UsedInTask func(id string) bool
+	// WantTraits asks for an instance with a trait (Grounding.Traits:
+	// emobench.TraitConditional, the user states a condition;
+	// emobench.TraitFindable, the user does not know an id the agent must
+	// find) when the intent has one: Tracer sets it while a test split
+	// measuring the policy (GenerateOptions.MeasurePolicy) is short of its
+	// 30% of tasks with a trait. A grounder that can give both should
+	// give the one with a trait; one that cannot ignores it. Tracer
+	// rejects a candidate without a trait while it is short, so a
+	// grounder that returns traits only when asked still reaches the
+	// share.
+	WantTraits bool
 }
 
 // Grounding is one grounded intent: the facts the user knows, the request

@@ -13,11 +13,11 @@ import (
 	"github.com/emobench/emobench/sim"
 )
 
-// Criterion is one of the four things a task audit checks, as magnet-tau's
-// audit does (Tracer's predecessor): goal orientation, a concrete tool
-// task with a user preference (its "template"), solvability by the ground
-// truth, and the hand-off of out-of-domain requests (its "no domain
-// violation").
+// Criterion is one of the things a task audit checks: the four of
+// magnet-tau's audit (Tracer's predecessor): goal orientation, a concrete
+// tool task with a user preference (its "template"), solvability by the
+// ground truth, and the hand-off of out-of-domain requests (its "no domain
+// violation"); and one correct end state (issue 21).
 type Criterion string
 
 // The audit criteria, in the order reports list them.
@@ -59,10 +59,24 @@ const (
 	// the evaluator's FORBIDDEN check matches an agent's call,
 	// sim.ForbiddenMatch). A task with neither passes.
 	CriterionHandoff Criterion = "out_of_domain_handoff"
+	// CriterionSingleEndState: the task has one correct end state. For
+	// every gold write, the writes the user's words also allow
+	// (sim.Catalog.Alternatives) that the policy allows and that run
+	// reach the gold's end state when the rest of the gold follows them
+	// (endstate.go). Rules only (the judge is not asked); not checked for
+	// a domain whose catalog declares no Alternatives.
+	CriterionSingleEndState Criterion = "single_end_state"
 )
 
 // Criteria lists the audit criteria in report order.
-var Criteria = []Criterion{CriterionGoalOriented, CriterionToolTask, CriterionSolvable, CriterionHandoff}
+var Criteria = []Criterion{CriterionGoalOriented, CriterionToolTask, CriterionSolvable, CriterionHandoff, CriterionSingleEndState}
+
+// JudgeCriteria are the criteria the judge decides, magnet-tau's four;
+// the others are rules only.
+var JudgeCriteria = []Criterion{CriterionGoalOriented, CriterionToolTask, CriterionSolvable, CriterionHandoff}
+
+// judged reports whether the judge decides c.
+func judged(c Criterion) bool { return slices.Contains(JudgeCriteria, c) }
 
 // Audit methods: the deterministic rules run on every task; the judge only
 // when one is given.
@@ -116,11 +130,14 @@ type CriterionSummary struct {
 }
 
 // Summary returns one row per criterion and method, in Criteria order,
-// rules before judge.
+// rules before judge (no judge row for a rules-only criterion).
 func (r AuditReport) Summary() []CriterionSummary {
 	var out []CriterionSummary
 	for _, c := range Criteria {
 		for _, m := range []string{MethodRules, MethodJudge} {
+			if m == MethodJudge && !judged(c) {
+				continue
+			}
 			s := CriterionSummary{Criterion: c, Method: m}
 			for _, t := range r.Tasks {
 				for _, res := range t.Results {
@@ -205,11 +222,19 @@ func Audit(ctx context.Context, tasks []emobench.TaskSpec, dom sim.Domain, judge
 			CriterionHandoff:      a.handoff,
 		}
 		for _, c := range Criteria {
-			ok, reason := rules[c](task)
+			var status emobench.CheckStatus
+			var reason string
+			if c == CriterionSingleEndState {
+				status, reason = a.singleEndState(task)
+			} else {
+				var ok bool
+				ok, reason = rules[c](task)
+				status = checkStatus(ok)
+			}
 			if err := ctx.Err(); err != nil {
 				return report, err
 			}
-			ta.Results = append(ta.Results, AuditResult{Criterion: c, Method: MethodRules, Status: checkStatus(ok), Reason: reason})
+			ta.Results = append(ta.Results, AuditResult{Criterion: c, Method: MethodRules, Status: status, Reason: reason})
 		}
 		verdicts, judgeErr := map[Criterion]sim.Verdict(nil), error(nil)
 		if judge != nil {
@@ -218,7 +243,7 @@ func Audit(ctx context.Context, tasks []emobench.TaskSpec, dom sim.Domain, judge
 				return report, err
 			}
 		}
-		for _, c := range Criteria {
+		for _, c := range JudgeCriteria {
 			res := AuditResult{Criterion: c, Method: MethodJudge, Status: emobench.CheckNotChecked}
 			switch v, ok := verdicts[c]; {
 			case judge == nil:
@@ -246,10 +271,11 @@ func checkStatus(ok bool) emobench.CheckStatus {
 
 // auditor holds what the rules need of the domain, computed once.
 type auditor struct {
-	dom    sim.Domain
-	tools  []string        // tool names
-	writes map[string]bool // write tools
-	toolRe *regexp.Regexp  // any tool or argument name with an underscore, as a word; nil if none
+	dom     sim.Domain
+	catalog *sim.Catalog    // the domain's, read on first use; nil before or without one
+	tools   []string        // tool names
+	writes  map[string]bool // write tools
+	toolRe  *regexp.Regexp  // any tool or argument name with an underscore, as a word; nil if none
 }
 
 func newAuditor(dom sim.Domain) *auditor {

@@ -19,7 +19,7 @@ func FuzzParseAuditVerdicts(f *testing.F) {
 			}
 			return
 		}
-		for _, c := range Criteria {
+		for _, c := range JudgeCriteria {
 			if _, ok := verdicts[c]; !ok {
 				t.Fatalf("reply %q: no verdict on %s and no error", reply, c)
 			}

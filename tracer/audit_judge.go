@@ -120,8 +120,8 @@ func parseAuditVerdicts(content string) (map[Criterion]sim.Verdict, error) {
 	if err := json.Unmarshal([]byte(s), &out); err != nil {
 		return nil, fmt.Errorf("reply is not the JSON object asked for: %w: %.200q", err, content)
 	}
-	verdicts := make(map[Criterion]sim.Verdict, len(Criteria))
-	for _, c := range Criteria {
+	verdicts := make(map[Criterion]sim.Verdict, len(JudgeCriteria))
+	for _, c := range JudgeCriteria {
 		v, ok := out[string(c)]
 		if !ok || v.Met == nil {
 			return nil, errors.New("reply has no verdict on " + string(c))

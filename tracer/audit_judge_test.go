@@ -79,7 +79,7 @@ func (j *judgeServer) client(t *testing.T) *sim.LLMClient {
 // verdicts is a judge reply with every criterion met except those named.
 func verdicts(unmet ...tracer.Criterion) string {
 	out := map[string]any{}
-	for _, c := range tracer.Criteria {
+	for _, c := range tracer.JudgeCriteria {
 		met := true
 		for _, u := range unmet {
 			met = met && u != c
@@ -117,7 +117,7 @@ func TestAudit_LLMJudge(t *testing.T) {
 		t.Fatalf("%d judge requests, want one per task (%d)", n, len(tasks))
 	}
 	system, user := srv.prompts[0][0], srv.prompts[0][1]
-	for _, c := range tracer.Criteria {
+	for _, c := range tracer.JudgeCriteria {
 		if !strings.Contains(system, string(c)+":") {
 			t.Errorf("system prompt does not define %s", c)
 		}

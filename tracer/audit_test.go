@@ -97,6 +97,9 @@ func TestAudit_OneFailurePerCriterion(t *testing.T) {
 				t.Errorf("%s judge: %+v, want all 5 not checked", s.Criterion, s)
 			}
 		case tracer.MethodRules:
+			if s.Criterion == tracer.CriterionSingleEndState {
+				continue // the fixture breaks none of its rules; endstate_test.go checks it
+			}
 			if s.Checked != 5 || s.Failed != 1 || s.Passed != 4 {
 				t.Errorf("%s rules: %+v, want 5 checked, 4 passed, 1 failed", s.Criterion, s)
 			}

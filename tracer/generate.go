@@ -79,6 +79,23 @@ type GenerateOptions struct {
 	// it, 12 refusals cover a catalog's 9 forbidden intents when each
 	// grounds for some users. False keeps the walks alone.
 	SpreadIntents bool
+	// MeasurePolicy makes a split that measures the policy (issue 21's
+	// test splits; policyshares.go): task kinds (TaskKind) get counts
+	// that are multiples of 5 (at least 5 for a positive share), with
+	// ForbiddenShare, TransferShare and ReadShare rounded to them and
+	// MinMixedShare (20%) of mixed tasks, raised until the refusal,
+	// transfer and mixed tasks can hold every forbidden and transfer
+	// intent twice; refusal, transfer and mixed positions try the
+	// forbidden and transfer intents kept least often first (as
+	// SpreadIntents); while fewer than MinTraitShare (30%) of kept tasks
+	// carry a trait, grounders are asked for one (GroundContext.WantTraits)
+	// and a candidate without one is rejected (RejectNoTrait); and once
+	// every task is kept, each kind's emotion families are reassigned by
+	// stratified sampling to 20% each (± 5 points where the kind's count
+	// allows no less), keeping Intent.Families where the balance allows
+	// it. What could not be met is in Generated.Shortfalls. False keeps
+	// the position shares alone (the train splits).
+	MeasurePolicy bool
 	// EmotionWeights weighs emotion families (ParseEmotionWeights); nil
 	// balances them.
 	EmotionWeights map[string]float64
@@ -108,7 +125,9 @@ type Generated struct {
 	// task's action set.
 	Leaks []Leak
 	// Kinds counts kept tasks by kind: forbidden (a forbidden intent),
-	// transfer (ends with a transfer), write (some gold write) or read.
+	// transfer (ends with a transfer), write (some gold write) or read;
+	// with MeasurePolicy also mixed (KindMixed: a write intent and a
+	// forbidden or transfer intent; TaskKind calls forbidden "refusal").
 	Kinds map[string]int
 	// Candidates is the number of candidates tried; WalkFallbacks the
 	// walks that took the nearest length because no intent had the one
@@ -120,6 +139,11 @@ type Generated struct {
 	// Examples holds, by rejection reason, what happened to the first
 	// candidate rejected for it: for catalog authors.
 	Examples map[string]string
+	// Shortfalls says what MeasurePolicy could not meet, one sentence
+	// each: a kind's count moved to writes, an intent kept fewer than
+	// twice, the trait share, an emotion family given against an intent's
+	// Families. nil without MeasurePolicy or when all was met.
+	Shortfalls []string
 }
 
 // ErrShort is wrapped by Generate's error when it kept fewer than N tasks
@@ -133,6 +157,9 @@ const (
 	KindRead      = "read"
 	KindForbidden = "forbidden"
 	KindTransfer  = "transfer"
+	// KindMixed: an allowed write and a refusal or a transfer in one task
+	// (MeasurePolicy only).
+	KindMixed = "mixed"
 )
 
 // Generate builds opts.N tasks from dom's intent catalog. Each candidate
@@ -159,13 +186,18 @@ const (
 // came before). Where a write or a read may come, the first half of an
 // intent's walks allow only writes, so that reads join a task when its
 // user has no further write to make. Its instruction
-// joins the intents' rendered templates; its facts, requests, outputs and
-// forbidden writes are the groundings' in order, its actions the opener
+// joins the intents' rendered templates; its facts, requests, outputs,
+// forbidden writes and advice (TaskSpec.Advice) are the groundings' in
+// order, its traits (TaskSpec.Traits) theirs merged, sorted and unique, its actions the opener
 // and the groundings' calls, its emotion profile balanced over the
 // families the intents fit (emotion_sample.go), its EmotionInstruction
 // that profile's text (sim.RenderEmotion, variant
 // sim.EpisodeSeed(Seed, id, 1)). IDs are
 // <domain>-<split>-NNN.
+//
+// With MeasurePolicy the positions follow per-kind counts instead, mixed
+// tasks join them, and the families are balanced per kind at the end
+// (see GenerateOptions.MeasurePolicy and policyshares.go).
 //
 // Errors: bad options, a catalog that fails Validate or lacks an intent
 // kind a share needs, a template with a missing slot, a Paraphraser or ctx
@@ -211,6 +243,10 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 		g.writes[t.Name] = t.Writes
 	}
 	g.enums = enumArgs(base.Tools())
+	if o.MeasurePolicy {
+		g.quota = policyQuotas(cat, o)
+		g.traitKinds, g.traitless = map[string]bool{}, map[string]bool{}
+	}
 	limit := o.MaxCandidates
 	if limit <= 0 {
 		limit = 50*o.N + 200
@@ -231,6 +267,9 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 		g.out.Candidates++
 		r := rand.New(rand.NewPCG(o.Seed, uint64(cand)))
 		kept := len(g.out.Tasks)
+		if o.MeasurePolicy {
+			g.relax(cand - lastKept)
+		}
 		if err := g.candidate(ctx, r); err != nil {
 			return nil, err
 		}
@@ -239,6 +278,11 @@ func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) 
 		}
 		if o.Progress != nil {
 			o.Progress(len(g.out.Tasks), g.out.Candidates)
+		}
+	}
+	if o.MeasurePolicy {
+		if err := g.balancePolicy(ctx); err != nil {
+			return nil, err
 		}
 	}
 	return g.out, nil
@@ -337,6 +381,9 @@ func (o GenerateOptions) resolve() (GenerateOptions, error) {
 	if o.ReadShare == 0 {
 		o.ReadShare = DefaultReadShare
 	}
+	if o.MeasurePolicy && o.EmotionWeights != nil {
+		return o, fmt.Errorf("generate: emotion weights with a split that measures the policy: it gives every family the same share of each task kind")
+	}
 	if max(o.ForbiddenShare, 0)+max(o.TransferShare, 0)+max(o.ReadShare, 0) > 1 {
 		return o, fmt.Errorf("generate: forbidden share %v, transfer share %v and read share %v exceed 1", o.ForbiddenShare, o.TransferShare, o.ReadShare)
 	}
@@ -358,6 +405,18 @@ type generator struct {
 	leaks       leakIndex
 	emotions    *emotionSampler
 	out         *Generated
+	// MeasurePolicy's state (policyshares.go): the task count of each
+	// kind (nil without MeasurePolicy), the kept tasks with a trait,
+	// whether any grounding gave one, whether this position accepts a
+	// task without one, and the kinds and families of the kept tasks.
+	quota        map[string]int
+	traited      int
+	traitKinds   map[string]bool // position kinds a candidate's grounding gave a trait
+	traitless    map[string]bool // position kinds that gave up on traits
+	traitsRelax  bool            // this position accepts a task without a trait
+	keptFamilies [][]string      // the families each kept task's intents allow (nil: any)
+	keptKinds    []string        // each kept task's kind
+	probe        sim.Environment // the initial database, for coverageUser's grounders (which change nothing)
 }
 
 // slotKinds returns the intent kinds the slot-th of k intents of a task
@@ -370,6 +429,10 @@ func slotKinds(kind string, slot, k int, wrote bool) []sim.IntentKind {
 		return []sim.IntentKind{sim.IntentForbidden}
 	case kind == KindTransfer && last:
 		return []sim.IntentKind{sim.IntentTransfer}
+	case kind == KindMixed && last:
+		return []sim.IntentKind{sim.IntentForbidden, sim.IntentTransfer}
+	case kind == KindMixed && slot == k-2 && !wrote:
+		return []sim.IntentKind{sim.IntentWrite}
 	case kind == KindForbidden, kind == KindTransfer, kind == KindRead:
 		// Reads only before a refusal or a transfer: a task with forbidden
 		// writes (a transfer intent may list some) makes no write, and
@@ -383,6 +446,9 @@ func slotKinds(kind string, slot, k int, wrote bool) []sim.IntentKind {
 
 // positionKind is what the next kept task must be to keep the shares.
 func (g *generator) positionKind() string {
+	if g.quota != nil {
+		return g.quotaKind()
+	}
 	j := float64(len(g.out.Tasks) + 1)
 	need := func(share float64) float64 { return math.Ceil(j*share - 1e-9) }
 	switch {
@@ -418,9 +484,18 @@ func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener s
 	ground := func(in *sim.Intent) (sim.Grounding, bool) {
 		return in.Ground(sim.GroundContext{Env: env, UserID: user, Rand: r,
 			Used:       func(id string) bool { return g.used[id] },
-			UsedInTask: func(id string) bool { return taskUses[id] }})
+			UsedInTask: func(id string) bool { return taskUses[id] },
+			WantTraits: g.wantTraits()})
 	}
-	if g.opts.SpreadIntents && len(kinds) == 1 && (kinds[0] == sim.IntentForbidden || kinds[0] == sim.IntentTransfer) {
+	spread := !slices.ContainsFunc(kinds, func(k sim.IntentKind) bool { return k != sim.IntentForbidden && k != sim.IntentTransfer })
+	switch {
+	case g.quota != nil && spread:
+		for _, in := range g.byKeptCount(opener, kinds) {
+			if gr, ok := ground(in); ok {
+				return in, gr, "", ""
+			}
+		}
+	case g.opts.SpreadIntents && spread && len(kinds) == 1:
 		for _, in := range g.leastKept(opener, kinds[0]) {
 			if gr, ok := ground(in); ok {
 				return in, gr, "", ""
@@ -506,7 +581,13 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	pos := len(g.out.Tasks)
 	kind := g.positionKind()
 	k := pickWeighted(r, g.opts.Intents, g.opts.IntentsDist)
+	if kind == KindMixed {
+		k = max(k, 2) // a write, then the refusal or transfer
+	}
 	user := g.users[r.IntN(len(g.users))]
+	if g.quota != nil {
+		user = g.coverageUser(r, kind, user)
+	}
 	env := g.dom.NewEnvironment()
 	opener, authFacts := g.cat.Authenticate(env, user, r)
 	res, err := env.Call(opener.Name, opener.Arguments)
@@ -530,6 +611,8 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		taskUses              = map[string]bool{}
 		hasForbidden, hasXfer bool
 		wrote                 bool
+		traits                []string
+		advice                []emobench.Advice
 	)
 	for slot := 0; slot < k; slot++ {
 		in, gr, reason, example := g.drawIntent(r, env, user, opener.Name, slotKinds(kind, slot, k, wrote), taskUses)
@@ -557,12 +640,23 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		intents = append(intents, in.Name)
 		families = append(families, in.Families)
 		uses = append(uses, gr.Uses...)
+		traits = append(traits, gr.Traits...)
+		advice = append(advice, gr.Advice...)
 		for _, u := range gr.Uses {
 			taskUses[u] = true
 		}
 		hasForbidden = hasForbidden || in.Kind == sim.IntentForbidden
 		hasXfer = hasXfer || in.Kind == sim.IntentTransfer
 		wrote = wrote || in.Kind == sim.IntentWrite
+	}
+	slices.Sort(traits)
+	traits = slices.Compact(traits)
+	if len(traits) > 0 && g.quota != nil {
+		g.traitKinds[kind] = true
+	}
+	if len(traits) == 0 && g.wantTraits() && !g.traitsRelax {
+		g.reject(RejectNoTrait, fmt.Sprintf("user %s, intents %v: no grounding gave a trait", user, intents))
+		return nil
 	}
 	if err := factsReachable(actions, results, g.writes, facts, g.cat.ExemptArgs, g.enums); err != nil {
 		g.reject(RejectFactsUnreachable, fmt.Sprintf("intents %v: %v", intents, err))
@@ -578,7 +672,11 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		g.out.Leaks = append(g.out.Leaks, Leak{TestTaskID: test, UserID: user, Intents: intents})
 		return nil
 	}
-	profile, ok := g.emotions.sample(r, fittingFamilies(families))
+	fits := fittingFamilies(families)
+	if g.quota != nil && fits != nil && len(fits) == 0 {
+		fits = nil // balancePolicy reassigns the family, reporting the conflict
+	}
+	profile, ok := g.emotions.sample(r, fits)
 	if !ok {
 		g.reject(RejectNoEmotionFits, fmt.Sprintf("intents %v fit families %v", intents, fittingFamilies(families)))
 		return nil
@@ -610,6 +708,8 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		Scenario:    emobench.Scenario{Facts: facts, Requests: requests},
 		Emotion:     profile, Actions: actions, Outputs: outputs, Forbidden: forbidden,
 		Intents:   intents,
+		Traits:    traits,
+		Advice:    advice,
 		Generator: &emobench.GeneratorInfo{Name: GeneratorName, Version: GeneratorVersion, Seed: g.opts.Seed},
 		// Its own variant (trial 1), so the text takes no draw of r.
 		EmotionInstruction: sim.RenderEmotion(profile, sim.EpisodeSeed(g.opts.Seed, id, 1)),
@@ -625,6 +725,8 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		}
 	}
 	switch {
+	case wrote && (hasForbidden || hasXfer) && g.quota != nil:
+		taskKind = KindMixed
 	case hasForbidden:
 		taskKind = KindForbidden
 	case hasXfer:
@@ -632,7 +734,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	case writes > 0:
 		taskKind = KindWrite
 	}
-	if reason, example, err := g.validEpisodes(ctx, &task, taskKind == KindForbidden); err != nil || reason != "" {
+	if reason, example, err := g.validEpisodes(ctx, &task, taskKind == KindForbidden, hasForbidden); err != nil || reason != "" {
 		if reason != "" {
 			g.reject(reason, fmt.Sprintf("user %s, intents %v: %s", user, intents, example))
 		}
@@ -647,18 +749,25 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	}
 	g.emotions.add(profile)
 	g.out.Kinds[taskKind]++
+	if len(traits) > 0 {
+		g.traited++
+	}
+	g.traitsRelax = false
+	g.keptFamilies = append(g.keptFamilies, fittingFamilies(families))
+	g.keptKinds = append(g.keptKinds, taskKind)
 	g.out.Writes = append(g.out.Writes, writes)
 	g.out.Tasks = append(g.out.Tasks, task)
 	return nil
 }
 
-// validEpisodes runs the episode checks: a forbidden-intent task's gold
-// database equals the initial one and careless with the scripted user
-// fails it; the oracle with the scripted user passes with and without
+// validEpisodes runs the episode checks: a refusal task's (unchanged)
+// gold database equals the initial one; careless with the scripted user
+// fails a task with a forbidden intent (refused, a refusal or a mixed
+// task); the oracle with the scripted user passes with and without
 // emotions. It returns the rejection reason and what happened, or "".
-func (g *generator) validEpisodes(ctx context.Context, task *emobench.TaskSpec, forbiddenTask bool) (reason, example string, err error) {
+func (g *generator) validEpisodes(ctx context.Context, task *emobench.TaskSpec, unchanged, refused bool) (reason, example string, err error) {
 	seed := sim.EpisodeSeed(g.opts.Seed, task.ID, 0)
-	if forbiddenTask {
+	if unchanged {
 		h, err := sim.GoldHash(g.dom, task)
 		if err != nil {
 			return RejectGoldToolError, err.Error(), nil
@@ -682,7 +791,7 @@ func (g *generator) validEpisodes(ctx context.Context, task *emobench.TaskSpec, 
 			return RejectOracleFailed, fmt.Sprintf("the oracle (emotions %v) ended with %s: %s", withEmotions, traj.TerminationReason, failedChecks(traj)), nil
 		}
 	}
-	if forbiddenTask {
+	if refused {
 		traj, err := episode(sim.Careless{}, true)
 		if err != nil {
 			if ctx.Err() != nil {

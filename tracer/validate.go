@@ -54,6 +54,9 @@ const (
 	// RejectFactConflict: more intents than ordinals give one fact key
 	// different values (see mergeFacts).
 	RejectFactConflict = "fact_conflict"
+	// RejectNoTrait: MeasurePolicy was short of tasks with a trait
+	// (MinTraitShare) and no grounding of the candidate gave one.
+	RejectNoTrait = "no_trait"
 )
 
 // factsReachable is the facts reachable check: every scalar argument

@@ -13,6 +13,7 @@ import (
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/tracer"
 )
 
 // DomainSummary is one registered domain as `emobench domains` lists it.
@@ -33,6 +34,10 @@ type DomainSummary struct {
 	// Database is the initial database's size; nil when the domain's
 	// environment cannot describe it (unknown).
 	Database *sim.DBDescription
+	// TestShares measures the test split against issue 21's test-split
+	// rules (tracer.SplitShares); nil for a domain without an intent
+	// catalog.
+	TestShares *tracer.TestShares
 }
 
 // Task kinds of TaskKind, from the most specific (the order of tracer's
@@ -127,6 +132,16 @@ func SummarizeDomain(dom sim.Domain) (DomainSummary, error) {
 			s.Transfers++
 		}
 	}
+	if cd, ok := dom.(sim.CatalogDomain); ok && cd.Catalog() != nil {
+		var test []emobench.TaskSpec
+		for _, task := range dom.Tasks() {
+			if task.Split != emobench.SplitTrain {
+				test = append(test, task)
+			}
+		}
+		shares := tracer.SplitShares(cd.Catalog(), test)
+		s.TestShares = &shares
+	}
 	s.Families = []string{}
 	for _, f := range emobench.Taxonomy.Families {
 		if families[f.Name] {
@@ -150,15 +165,24 @@ const unknownSize = "unknown"
 // DomainsTable is the table of `emobench domains` in format (one of
 // table.Formats). Its columns are domain, tools, write_tools,
 // transfer_tool, test_tasks, train_tasks, refusals, transfers, families
-// (a count), family_names, db_tables and db_bytes. In json family_names
-// is an array and db_tables an object of row counts by table (in the
-// state's field order), both null-free; db_tables and db_bytes are null
-// for an unknown database. The text formats show family names and tables
-// as comma-separated lists ("users 500, orders 1000") and "unknown".
+// (a count), family_names, the test split's shares, db_tables and
+// db_bytes. In json family_names is an array and db_tables an object of
+// row counts by table (in the state's field order), both null-free;
+// db_tables and db_bytes are null for an unknown database; the shares are
+// one object, test_shares (tracer.TestShares: mixed and
+// conditional_or_findable fractions 0–1, forbidden_types and
+// transfer_triggers intent → tasks, family_by_kind kind → family →
+// fraction), null for a domain without a catalog. The text formats show
+// family names and tables as comma-separated lists ("users 500, orders
+// 1000") and "unknown", and the shares as five columns (sharesCells).
 func DomainsTable(domains []DomainSummary, format string) *table.Table {
-	t := &table.Table{Columns: []string{"domain", "tools", "write_tools", "transfer_tool", "test_tasks", "train_tasks",
-		"refusals", "transfers", "families", "family_names", "db_tables", "db_bytes"}}
 	asJSON := format == "json"
+	shareColumns := []string{"test_mixed", "test_conditional_or_findable", "test_forbidden_types", "test_transfer_triggers", "test_family_by_kind"}
+	if asJSON {
+		shareColumns = []string{"test_shares"}
+	}
+	t := &table.Table{Columns: slices.Concat([]string{"domain", "tools", "write_tools", "transfer_tool", "test_tasks", "train_tasks",
+		"refusals", "transfers", "families", "family_names"}, shareColumns, []string{"db_tables", "db_bytes"})}
 	for _, d := range domains {
 		var names, tables, size any = strings.Join(d.Families, ", "), unknownSize, unknownSize
 		if asJSON {
@@ -171,10 +195,55 @@ func DomainsTable(domains []DomainSummary, format string) *table.Table {
 				tables = tableObject(d.Database.Tables)
 			}
 		}
-		t.Rows = append(t.Rows, []any{d.Name, d.Tools, d.WriteTools, d.TransferTool, d.TestTasks, d.TrainTasks,
-			d.Refusals, d.Transfers, len(d.Families), names, tables, size})
+		var shares []any
+		if asJSON {
+			shares = []any{json.RawMessage("null")}
+			if d.TestShares != nil {
+				b, _ := json.Marshal(d.TestShares) // maps and numbers: cannot fail
+				shares = []any{json.RawMessage(b)}
+			}
+		} else {
+			shares = sharesCells(d.TestShares)
+		}
+		t.Rows = append(t.Rows, slices.Concat([]any{d.Name, d.Tools, d.WriteTools, d.TransferTool, d.TestTasks, d.TrainTasks,
+			d.Refusals, d.Transfers, len(d.Families), names}, shares, []any{tables, size}))
 	}
 	return t
+}
+
+// sharesCells are the text formats' five share columns: mixed and
+// conditional_or_findable as percentages ("25%"); forbidden types and
+// transfer triggers as how many there are and the fewest tasks any has
+// ("6, min 2"); and the family shares over every kind as their range
+// ("15-25%"). "-" for a domain without a catalog.
+func sharesCells(s *tracer.TestShares) []any {
+	if s == nil {
+		return []any{"-", "-", "-", "-", "-"}
+	}
+	pct := func(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" }
+	least := func(counts map[string]int) string {
+		if len(counts) == 0 {
+			return "0"
+		}
+		low := -1
+		for _, n := range counts {
+			if low < 0 || n < low {
+				low = n
+			}
+		}
+		return fmt.Sprintf("%d, min %d", len(counts), low)
+	}
+	lo, hi := 1.0, 0.0
+	for _, fams := range s.FamilyByKind {
+		for _, v := range fams {
+			lo, hi = min(lo, v), max(hi, v)
+		}
+	}
+	spread := "-"
+	if len(s.FamilyByKind) > 0 {
+		spread = strconv.FormatFloat(100*lo, 'f', 0, 64) + "-" + pct(hi)
+	}
+	return []any{pct(s.Mixed), pct(s.ConditionalOrFindable), least(s.ForbiddenTypes), least(s.TransferTriggers), spread}
 }
 
 func jsonStrings(s []string) json.RawMessage {

@@ -3,6 +3,7 @@ package workbench
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -227,5 +228,58 @@ func TestEmbeddedTestTasks(t *testing.T) {
 		if task.Split != emobench.SplitTest {
 			t.Fatalf("task %s of split %s", task.ID, task.Split)
 		}
+	}
+}
+
+// A catalog domain's summary measures its test split (tracer.SplitShares)
+// and `domains --format json` carries it as one test_shares object; the
+// text formats show it as five columns.
+func TestDomainsTable_TestShares(t *testing.T) {
+	dom, err := all.Find("retail")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SummarizeDomain(dom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.TestShares == nil || s.TestShares.Tasks != s.TestTasks || len(s.TestShares.ForbiddenTypes) != 11 || len(s.TestShares.TransferTriggers) != 3 {
+		t.Fatalf("retail test shares %+v, want the %d test tasks, 11 forbidden types and 3 transfer triggers", s.TestShares, s.TestTasks)
+	}
+	for kind, fams := range s.TestShares.FamilyByKind {
+		total := 0.0
+		for _, v := range fams {
+			total += v
+		}
+		if len(fams) != 5 || total < 0.999 || total > 1.001 {
+			t.Errorf("%s: family shares %v, want the five families summing to 1", kind, fams)
+		}
+	}
+	var js strings.Builder
+	if err := DomainsTable([]DomainSummary{s}, "json").Write(&js, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var rows []struct {
+		TestShares *struct {
+			Mixed                 *float64                      `json:"mixed"`
+			ConditionalOrFindable *float64                      `json:"conditional_or_findable"`
+			ForbiddenTypes        map[string]int                `json:"forbidden_types"`
+			TransferTriggers      map[string]int                `json:"transfer_triggers"`
+			FamilyByKind          map[string]map[string]float64 `json:"family_by_kind"`
+		} `json:"test_shares"`
+	}
+	if err := json.Unmarshal([]byte(js.String()), &rows); err != nil || len(rows) != 1 || rows[0].TestShares == nil {
+		t.Fatalf("json: %v\n%s", err, js.String())
+	}
+	got := rows[0].TestShares
+	if got.Mixed == nil || got.ConditionalOrFindable == nil || !maps.Equal(got.ForbiddenTypes, s.TestShares.ForbiddenTypes) || len(got.FamilyByKind) != len(s.TestShares.FamilyByKind) {
+		t.Errorf("json test_shares %+v, want %+v", got, s.TestShares)
+	}
+	var text strings.Builder
+	if err := DomainsTable([]DomainSummary{s}, "csv").Write(&text, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("11, min %d", slices.Min(slices.Collect(maps.Values(s.TestShares.ForbiddenTypes)))); !strings.Contains(text.String(), want) {
+		t.Errorf("csv lacks the forbidden types cell %q:\n%s", want, text.String())
 	}
 }

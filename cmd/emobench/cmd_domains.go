@@ -13,7 +13,9 @@ func domainsCommand(e *env) *cli.Command {
 		Usage: "list the benchmark's domains: tools, tasks, emotion families and database size",
 		Description: "One row per registered domain: its tools (and how many write), the transfer tool, test and\n" +
 			"train tasks, the test split's refusals (tasks with forbidden writes) and transfers, the emotion\n" +
-			"families of its test tasks, and its initial database (tables with their rows, JSON bytes).\n" +
+			"families of its test tasks, the test split's shares (mixed tasks, tasks with a condition or something\n" +
+			"to find, tasks per forbidden request type and transfer trigger, emotion family by task kind; json:\n" +
+			"test_shares), and its initial database (tables with their rows, JSON bytes).\n" +
 			"It reads no database file. `domains show D` prints a domain's policy, tools and sample tasks.\n\n" +
 			"Example:\n   emobench domains\n   emobench domains --format json\n   emobench domains show retail --samples 5",
 		Flags:       []cli.Flag{formatFlag()},

@@ -23,7 +23,7 @@ import (
 func tracerAuditCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:   "audit",
-		Usage:  "check tasks on magnet-tau's four criteria: goal-oriented, a tool task with a preference, solvable, out-of-domain handed off",
+		Usage:  "check tasks on magnet-tau's four criteria (goal-oriented, a tool task with a preference, solvable, out-of-domain handed off) and one correct end state",
 		Before: noArgs,
 		Description: "Audits the tasks of a tasks file (--tasks-file: a JSON array of tasks, as a domain's tasks.json holds\n" +
 			"them), a task set stored in --db (--task-set, as tracer generate stores it) or a domain's embedded\n" +
@@ -32,7 +32,9 @@ func tracerAuditCommand(e *env) *cli.Command {
 			"request the gold actions complete (or a forbidden or transfer request) plus a preference fact\n" +
 			"beyond identity; the gold replays on a fresh database and the oracle with the scripted user passes\n" +
 			"with and without emotions; a transfer is the gold's last call and its other writes are ones a request\n" +
-			"asks for, and no gold call is a forbidden write.\n" +
+			"asks for, and no gold call is a forbidden write; and one correct end state (single_end_state): every\n" +
+			"write the user's words also allow (the catalog's Alternatives) that the policy allows reaches the gold's\n" +
+			"end state, \"not checked\" for a domain whose catalog declares no alternatives (rules only).\n" +
 			"With --judge an LLM also gives a verdict per criterion; without it the judge's checks are \"not\n" +
 			"checked\", never passed. Offline unless --judge is given; nothing is stored (--db is only read, for\n" +
 			"--task-set).\n\n" +

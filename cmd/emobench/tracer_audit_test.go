@@ -133,7 +133,7 @@ func TestTracerAudit_Domain(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || r.code == 2 {
 		t.Fatalf("exit %d, output %q: %v", r.code, r.stdout, err)
 	}
-	if out.Tasks == 0 || len(out.Criteria) != 8 || out.Criteria[0].Checked != out.Tasks {
+	if out.Tasks == 0 || len(out.Criteria) != 9 || out.Criteria[0].Checked != out.Tasks {
 		t.Errorf("json %+v: want every task checked by the rules", out)
 	}
 }
