@@ -76,11 +76,16 @@ type ForbiddenCheck struct {
 	Calls  []int           `json:"calls,omitempty"`
 }
 
-// CommunicateCheck says whether a required output appears in an agent
-// message (case-insensitive, commas between digits ignored).
+// CommunicateCheck says whether an agent message says a required output
+// (see outputs.go for how each kind matches). Kind is how it matched:
+// date, time, money, quantity, number, id, phrase or any_of (a synonym
+// set). Justification is the judge's, for a free-form output a judge
+// decided; empty otherwise.
 type CommunicateCheck struct {
-	Info string `json:"info"`
-	Met  bool   `json:"met"`
+	Info          string `json:"info"`
+	Met           bool   `json:"met"`
+	Kind          string `json:"kind,omitempty"`
+	Justification string `json:"justification,omitempty"`
 }
 
 // RefusalCheck says whether the agent, on a task whose request the policy
@@ -190,8 +195,11 @@ func Evaluate(dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobe
 //   - FORBIDDEN: no call of a task's forbidden write whose arguments match
 //     the entry's (its CompareArgs, nil: the ids it names, see
 //     matchingCalls), whatever the tool answered;
-//   - COMMUNICATE: each required output appears in some agent message
-//     (case-insensitive, commas between digits ignored);
+//   - COMMUNICATE: some agent message says each required output, matched
+//     by its kind on token boundaries (numbers with their unit, money,
+//     dates and times in any common format, any member of a synonym set
+//     "on time|on schedule"; see outputs.go); with a judge, a free-form
+//     output is the judge's assertion "The agent told the user …";
 //   - REFUSAL (refusal tasks): the gold lookups of what the forbidden
 //     write acts on were made, and an agent message after them refuses
 //     ("cannot", "not eligible", …; see refusal);
@@ -246,9 +254,11 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		info.ForbiddenChecks = append(info.ForbiddenChecks, c)
 		verdicts[emobench.CheckForbidden] = worst(verdicts[emobench.CheckForbidden], status(!c.Called))
 	}
-	said := agentText(traj.Messages)
-	for _, out := range task.Outputs {
-		c := CommunicateCheck{Info: out, Met: strings.Contains(said, normalizeOutput(out))}
+	outputs, err := e.outputChecks(ctx, task, traj.Messages, &info)
+	if err != nil {
+		return err
+	}
+	for _, c := range outputs {
 		info.CommunicateChecks = append(info.CommunicateChecks, c)
 		verdicts[emobench.CheckCommunicate] = worst(verdicts[emobench.CheckCommunicate], status(c.Met))
 	}
@@ -323,13 +333,7 @@ func (e *Evaluator) judge(ctx context.Context, task *emobench.TaskSpec, msgs []e
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
-	info.Judge = &JudgeRecord{Model: e.Judge.Model()}
-	if usage != nil {
-		info.Judge.Cost = usage.Cost
-		if !usage.TokensUnknown {
-			info.Judge.PromptTokens, info.Judge.CompletionTokens = &usage.PromptTokens, &usage.CompletionTokens
-		}
-	}
+	info.addJudgeUsage(e.Judge.Model(), usage)
 	if err == nil && len(verdicts) != len(task.NLAssertions) {
 		err = fmt.Errorf("judge gave %d verdicts for %d assertions", len(verdicts), len(task.NLAssertions))
 	}
@@ -343,6 +347,40 @@ func (e *Evaluator) judge(ctx context.Context, task *emobench.TaskSpec, msgs []e
 		overall = worst(overall, status(met))
 	}
 	return overall, nil
+}
+
+// addJudgeUsage records a judge call of model in info.Judge, adding its
+// usage to the calls recorded before: tokens and cost stay known only
+// while every call's are.
+func (info *RewardInfo) addJudgeUsage(model string, usage *emobench.Usage) {
+	first := info.Judge == nil
+	if first {
+		info.Judge = &JudgeRecord{Model: model}
+	}
+	j := info.Judge
+	switch {
+	case usage == nil:
+		return
+	case first:
+		j.Cost = usage.Cost
+		if !usage.TokensUnknown {
+			prompt, completion := usage.PromptTokens, usage.CompletionTokens
+			j.PromptTokens, j.CompletionTokens = &prompt, &completion
+		}
+		return
+	}
+	if j.Cost != nil && usage.Cost != nil {
+		cost := *j.Cost + *usage.Cost
+		j.Cost = &cost
+	} else {
+		j.Cost = nil
+	}
+	if j.PromptTokens != nil && !usage.TokensUnknown {
+		prompt, completion := *j.PromptTokens+usage.PromptTokens, *j.CompletionTokens+usage.CompletionTokens
+		j.PromptTokens, j.CompletionTokens = &prompt, &completion
+	} else {
+		j.PromptTokens, j.CompletionTokens = nil, nil
+	}
 }
 
 func status(ok bool) emobench.CheckStatus {
@@ -622,27 +660,4 @@ func replayGold(dom Domain, task *emobench.TaskSpec) (string, error) {
 		}
 	}
 	return env.Hash(), nil
-}
-
-var digitComma = regexp.MustCompile(`(\d),(\d)`)
-
-// normalizeOutput lowercases s and drops commas between digits, so that
-// "1,234.50" and "1234.50" match.
-func normalizeOutput(s string) string {
-	s = strings.ToLower(s)
-	for digitComma.MatchString(s) {
-		s = digitComma.ReplaceAllString(s, "$1$2")
-	}
-	return s
-}
-
-func agentText(msgs []emobench.Message) string {
-	var b strings.Builder
-	for _, m := range msgs {
-		if m.Role == emobench.RoleAssistant {
-			b.WriteString(normalizeOutput(m.Content))
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
 }

@@ -376,3 +376,46 @@ func TestNoisy_WrongTransferFailsTransferTask(t *testing.T) {
 		t.Errorf("wrong_transfer on a transfer task: reward %s, want a failed ACTION check\n%s", rewardOf(traj), traj.RewardInfo)
 	}
 }
+
+// paraphraseJudge meets every assertion: a stand-in for a judge that reads
+// "You're allergic to sulfa medication" as saying "sulfa drugs".
+type paraphraseJudge struct{}
+
+func (paraphraseJudge) Model() string { return "paraphrase-judge" }
+
+func (paraphraseJudge) Judge(_ context.Context, _ *emobench.TaskSpec, _ []emobench.Message, assertions []string) ([]sim.Verdict, *emobench.Usage, error) {
+	cost := 0.001
+	out := make([]sim.Verdict, len(assertions))
+	for i := range out {
+		out[i] = sim.Verdict{Met: true, Justification: "said in other words"}
+	}
+	return out, &emobench.Usage{PromptTokens: 10, CompletionTokens: 2, Cost: &cost}, nil
+}
+
+// A free-form output is matched offline on word boundaries; with a judge
+// it is an NL assertion, judged in its own call, whose usage adds to the
+// NL assertions' call. Numbers, money and synonym sets are never judged.
+func TestEvaluate_FreeFormOutputJudged(t *testing.T) {
+	task := toyTask(angrySkeptic)
+	task.Outputs = []string{"sulfa drugs", "$1,234.50"}
+	task.NLAssertions = []string{"The agent was polite"}
+	msgs := []emobench.Message{call("cancel_pending_order", cancelW1), say("Done: $1234.50 refunded. You're allergic to sulfa medication.")}
+	traj := evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, msgs...)
+	if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:failed COMMUNICATE:passed NL_ASSERTION:not_checked"; got != want {
+		t.Errorf("offline: %s, want %s", got, want)
+	}
+	traj = evaluate(t, &sim.Evaluator{Judge: paraphraseJudge{}}, task, emobench.TerminationUserStop, msgs...)
+	var info sim.RewardInfo
+	if err := json.Unmarshal(traj.RewardInfo, &info); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprintf("%+v", info.CommunicateChecks), "[{Info:sulfa drugs Met:true Kind:phrase Justification:said in other words} {Info:$1,234.50 Met:true Kind:money Justification:}]"; got != want {
+		t.Errorf("judged: %s, want %s", got, want)
+	}
+	if info.Judge == nil || *info.Judge.Cost != 0.002 || *info.Judge.PromptTokens != 20 {
+		t.Errorf("judge record %+v, want two calls' usage", info.Judge)
+	}
+	if got := rewardOf(traj); got != "1" {
+		t.Errorf("reward %s, want 1", got)
+	}
+}
