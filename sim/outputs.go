@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -95,18 +94,22 @@ func ValidateOutput(s string) error {
 	return nil
 }
 
-// CheckOutputs reports every required output of task that ValidateOutput
-// refuses, each error naming the task; nil when all are valid. Tracer and
-// the domains' task tests call it on generated tasks; loading a tasks
-// file does not, so older task sets still load and score.
+// CheckOutputs reports the required outputs of task that ValidateOutput
+// refuses, in one error naming the task ("task t1: outputs[1]: output
+// \"40\": …; outputs[3]: …"); nil when all are valid. Tracer's
+// generator and audit call it on generated tasks; loading a tasks file
+// does not, so older task sets still load and score.
 func CheckOutputs(task *emobench.TaskSpec) error {
-	var errs []error
+	var bad []string
 	for i, out := range task.Outputs {
 		if err := ValidateOutput(out); err != nil {
-			errs = append(errs, fmt.Errorf("task %s: outputs[%d]: %w", task.ID, i, err))
+			bad = append(bad, fmt.Sprintf("outputs[%d]: %v", i, err))
 		}
 	}
-	return errors.Join(errs...)
+	if len(bad) == 0 {
+		return nil
+	}
+	return fmt.Errorf("task %s: %s", task.ID, strings.Join(bad, "; "))
 }
 
 // outputKindOf returns how out matches: any_of for a synonym set, else
