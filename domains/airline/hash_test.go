@@ -139,7 +139,9 @@ func TestStateHash_BookingListsAreSets(t *testing.T) {
 		}
 		return env.Hash()
 	}
-	pay := func(card string, amount float64) map[string]any { return map[string]any{"payment_id": card, "amount": amount} }
+	pay := func(card string, amount float64) map[string]any {
+		return map[string]any{"payment_id": card, "amount": amount}
+	}
 	want := hashAfter([]Passenger{me, other}, pay(cards[0], fare), pay(cards[1], fare))
 	if got := hashAfter([]Passenger{me, other}, pay(cards[1], fare), pay(cards[0], fare)); got != want {
 		t.Error("payment methods in another order hash differently")
