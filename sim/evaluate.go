@@ -60,12 +60,15 @@ type DBCheck struct {
 
 // ActionCheck says whether a gold write (or transfer) call was made with
 // matching arguments; Calls are the indexes, among the agent's tool calls
-// in order, of the calls that matched.
+// in order, of the calls that matched. Gates says whether it decides the
+// ACTION verdict (see RewardBasis); one that does not is recorded, and
+// counts in strict scoring, but leaves the reward to DB.
 type ActionCheck struct {
 	Action       emobench.Action `json:"action"`
 	ActionMatch  bool            `json:"action_match"`
 	ActionReward float64         `json:"action_reward"`
 	Calls        []int           `json:"calls,omitempty"`
+	Gates        bool            `json:"gates"`
 }
 
 // ForbiddenCheck says whether the agent called a write the policy forbids
@@ -151,14 +154,22 @@ type Evaluator struct {
 // domain dom: the task's own RewardBasis when set, else DB, FORBIDDEN and
 // COMMUNICATE (τ²-bench's default DB and COMMUNICATE, plus FORBIDDEN),
 // with ACTION added when the gold actions call the transfer tool (the
-// transfer must be made) and REFUSAL on a refusal task (forbidden writes
-// and no transfer): an agent that does nothing fails both.
+// transfer must be made) or make a write with explicit CompareArgs (an
+// argument the policy turns on but the state does not keep, such as the
+// airline's cancellation reason: compare_args ["reservation_id",
+// "reason"]), and REFUSAL on a refusal task (forbidden writes and no
+// transfer): an agent that does nothing fails both. Under this default
+// basis, ACTION's verdict is that of the transfers and of the writes with
+// explicit CompareArgs alone: the other gold writes are recorded in
+// action_checks (gates false) but left to DB, which judges their outcome
+// whatever arguments reached it. Under a task's own basis every gold
+// write and transfer decides ACTION, as in τ²-bench.
 func RewardBasis(dom Domain, task *emobench.TaskSpec) []emobench.CheckKind {
 	if task.RewardBasis != nil {
 		return task.RewardBasis
 	}
 	basis := []emobench.CheckKind{emobench.CheckDB}
-	if transfers(dom, task) {
+	if transfers(dom, task) || comparesWriteArgs(dom, task) {
 		basis = append(basis, emobench.CheckAction)
 	}
 	basis = append(basis, emobench.CheckForbidden, emobench.CheckCommunicate)
@@ -166,6 +177,24 @@ func RewardBasis(dom Domain, task *emobench.TaskSpec) []emobench.CheckKind {
 		basis = append(basis, emobench.CheckRefusal)
 	}
 	return basis
+}
+
+// comparesWriteArgs reports whether a gold write of task names its own
+// CompareArgs.
+func comparesWriteArgs(dom Domain, task *emobench.TaskSpec) bool {
+	writes := domainWrites(dom)
+	return slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return writes[a.Name] && a.CompareArgs != nil })
+}
+
+// actionGates reports whether the ACTION check of gold decides the ACTION
+// verdict (see RewardBasis): always under the task's own basis or when
+// the task neither transfers nor compares a write's arguments; else only
+// for a transfer or a write with explicit CompareArgs.
+func actionGates(dom Domain, task *emobench.TaskSpec, gold emobench.Action) bool {
+	if task.RewardBasis != nil || !transfers(dom, task) && !comparesWriteArgs(dom, task) {
+		return true
+	}
+	return gold.Name == dom.TransferTool() || gold.CompareArgs != nil
 }
 
 func transfers(dom Domain, task *emobench.TaskSpec) bool {
@@ -192,6 +221,7 @@ func Evaluate(dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobe
 //   - ACTION: each gold call of a write tool or the transfer tool was made,
 //     with equal values for its CompareArgs (nil: every argument of the
 //     gold and the call; the transfer tool's default: the name alone);
+//     which of them decide the verdict: see RewardBasis;
 //   - FORBIDDEN: no call of a task's forbidden write whose arguments match
 //     the entry's (its CompareArgs, nil: the ids it names, see
 //     matchingCalls), whatever the tool answered;
@@ -237,16 +267,19 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		if !writes[gold.Name] && gold.Name != dom.TransferTool() {
 			continue
 		}
+		gates := actionGates(dom, task, gold)
 		if gold.Name == dom.TransferTool() && gold.CompareArgs == nil {
 			gold.CompareArgs = []string{}
 		}
-		c := ActionCheck{Action: gold, Calls: matchingCalls(calls, gold, false)}
+		c := ActionCheck{Action: gold, Calls: matchingCalls(calls, gold, false), Gates: gates}
 		c.ActionMatch = len(c.Calls) > 0
 		if c.ActionMatch {
 			c.ActionReward = 1
 		}
 		info.ActionChecks = append(info.ActionChecks, c)
-		verdicts[emobench.CheckAction] = worst(verdicts[emobench.CheckAction], status(c.ActionMatch))
+		if gates {
+			verdicts[emobench.CheckAction] = worst(verdicts[emobench.CheckAction], status(c.ActionMatch))
+		}
 	}
 	for _, f := range task.Forbidden {
 		c := ForbiddenCheck{Action: f, Calls: matchingCalls(calls, f, true)}

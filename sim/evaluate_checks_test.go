@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -417,5 +418,80 @@ func TestEvaluate_FreeFormOutputJudged(t *testing.T) {
 	}
 	if got := rewardOf(traj); got != "1" {
 		t.Errorf("reward %s, want 1", got)
+	}
+}
+
+// reasonDomain is the toy domain with a write whose reason the state does
+// not keep, as the airline's cancel_reservation: only ACTION compare_args
+// can check it.
+type reasonDomain struct{ toyDomain }
+
+func (reasonDomain) Name() string { return "toy-reason" }
+
+func (reasonDomain) NewEnvironment() sim.Environment {
+	state := &toyState{Users: map[string]string{"ana@example.com": "ana_1"}, Orders: map[string]string{"#W1": "pending", "#W2": "delivered"}}
+	cancel := sim.Tool[toyState]{
+		ToolSchema: sim.ToolSchema{Name: "cancel_order", Description: "Cancel an order, giving a reason.", Writes: true,
+			Parameters: json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"},"reason":{"type":"string"}},"required":["order_id","reason"]}`)},
+		Call: func(s *toyState, args json.RawMessage) (string, error) {
+			var a struct {
+				OrderID string `json:"order_id"`
+				Reason  string `json:"reason"`
+			}
+			if err := sim.DecodeArgs(args, &a, "order_id", "reason"); err != nil {
+				return "", err
+			}
+			s.Orders[a.OrderID] = "cancelled"
+			return "cancelled", nil
+		},
+	}
+	return sim.NewStateEnv(state, append(slices.Clone(toyTools), cancel))
+}
+
+// A gold write with compare_args gates ACTION under the default basis: a
+// wrong reason, which the state does not keep, fails the task; the other
+// gold writes are recorded (gates false) and left to DB.
+func TestEvaluate_CompareArgsGateAction(t *testing.T) {
+	task := toyTask(angrySkeptic)
+	task.Outputs = nil
+	task.Actions = []emobench.Action{
+		{Name: "cancel_order", Arguments: json.RawMessage(`{"order_id":"#W1","reason":"change_of_plan"}`), CompareArgs: []string{"order_id", "reason"}},
+		{Name: "cancel_order", Arguments: json.RawMessage(`{"order_id":"#W2","reason":"other"}`)},
+	}
+	dom := reasonDomain{}
+	score := func(reason1, reason2 string) (string, []bool) {
+		t.Helper()
+		env := dom.NewEnvironment()
+		var msgs []emobench.Message
+		for _, c := range []string{`{"order_id":"#W1","reason":"` + reason1 + `"}`, `{"order_id":"#W2","reason":"` + reason2 + `"}`} {
+			msgs = append(msgs, call("cancel_order", c))
+			out, err := env.Call("cancel_order", json.RawMessage(c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs = append(msgs, emobench.Message{Role: emobench.RoleTool, Content: out, ToolName: "cancel_order", ToolCallID: "c"})
+		}
+		traj := &emobench.Trajectory{Task: task.Task(), TerminationReason: emobench.TerminationUserStop, Messages: msgs}
+		if err := (&sim.Evaluator{}).Evaluate(context.Background(), dom, &task, env.Hash(), traj); err != nil {
+			t.Fatal(err)
+		}
+		var info sim.RewardInfo
+		if err := json.Unmarshal(traj.RewardInfo, &info); err != nil {
+			t.Fatal(err)
+		}
+		var gates []bool
+		for _, c := range info.ActionChecks {
+			gates = append(gates, c.Gates)
+		}
+		return fmt.Sprintf("%s %v %s", rewardOf(traj), info.RewardBasis, statuses(t, traj)), gates
+	}
+	if got, gates := score("change_of_plan", "other"); got != "1 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:passed ACTION:passed" || !slices.Equal(gates, []bool{true, false}) {
+		t.Errorf("gold reasons: %s, gates %v", got, gates)
+	}
+	if got, _ := score("weather", "other"); got != "0 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:failed ACTION:passed" {
+		t.Errorf("wrong compared reason: %s, want reward 0", got)
+	}
+	if got, _ := score("change_of_plan", "weather"); got != "1 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:passed ACTION:failed" {
+		t.Errorf("other reason on the write without compare_args: %s, want reward 1 (DB decides)", got)
 	}
 }
