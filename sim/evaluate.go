@@ -30,8 +30,8 @@ const UnsatisfiedReward = -1.0
 
 // RewardInfo is what Evaluate records in reward_info, in the layout of
 // τ²-bench's RewardInfo (so that one reader, emobench.RewardChecks, finds
-// the checks of native and τ²-bench runs alike) plus forbidden_checks and
-// refusal_check. Every check is recorded; RewardBasis says which gate the
+// the checks of native and τ²-bench runs alike) plus forbidden_checks,
+// refusal_check and procedure_checks. Every check is recorded; RewardBasis says which gate the
 // reward.
 type RewardInfo struct {
 	Reward      *float64             `json:"reward"` // nil when a check of the basis could not be judged
@@ -45,6 +45,7 @@ type RewardInfo struct {
 	ForbiddenChecks   []ForbiddenCheck               `json:"forbidden_checks"`
 	CommunicateChecks []CommunicateCheck             `json:"communicate_checks"`
 	RefusalCheck      *RefusalCheck                  `json:"refusal_check,omitempty"` // refusal tasks only
+	ProcedureChecks   []ProcedureCheck               `json:"procedure_checks"`
 	NLAssertions      []NLAssertionCheck             `json:"nl_assertions"`
 	Judge             *JudgeRecord                   `json:"judge,omitempty"` // set when a judge ran
 	Info              EvaluationInfo                 `json:"info"`
@@ -157,8 +158,9 @@ type Evaluator struct {
 // transfer must be made) or make a write with explicit CompareArgs (an
 // argument the policy turns on but the state does not keep, such as the
 // airline's cancellation reason: compare_args ["reservation_id",
-// "reason"]), and REFUSAL on a refusal task (forbidden writes and no
-// transfer): an agent that does nothing fails both. Under this default
+// "reason"]), REFUSAL on a refusal task (forbidden writes and no
+// transfer), and PROCEDURE on a task with Advice (the advice must be
+// given; see ProcedureCheck): an agent that does nothing fails each. Under this default
 // basis, ACTION's verdict is that of the transfers and of the writes with
 // explicit CompareArgs alone: the other gold writes are recorded in
 // action_checks (gates false) but left to DB, which judges their outcome
@@ -175,6 +177,9 @@ func RewardBasis(dom Domain, task *emobench.TaskSpec) []emobench.CheckKind {
 	basis = append(basis, emobench.CheckForbidden, emobench.CheckCommunicate)
 	if refusalTask(dom, task) {
 		basis = append(basis, emobench.CheckRefusal)
+	}
+	if len(task.Advice) > 0 {
+		basis = append(basis, emobench.CheckProcedure)
 	}
 	return basis
 }
@@ -233,6 +238,8 @@ func Evaluate(dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobe
 //   - REFUSAL (refusal tasks): the gold lookups of what the forbidden
 //     write acts on were made, and an agent message after them refuses
 //     ("cannot", "not eligible", …; see refusal);
+//   - PROCEDURE: each advice of the task given when due, and each write
+//     confirmed (recorded, never gating); see ProcedureCheck;
 //   - NL_ASSERTION: each assertion, decided by the judge; without one,
 //     not checked.
 //
@@ -257,6 +264,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		ForbiddenChecks:   []ForbiddenCheck{},
 		CommunicateChecks: []CommunicateCheck{},
 		NLAssertions:      []NLAssertionCheck{},
+		ProcedureChecks:   []ProcedureCheck{},
 	}
 	if info.DBCheck.DBMatch {
 		info.DBCheck.DBReward = 1
@@ -299,6 +307,13 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		c := refusal(traj.Messages, task, writes, dom.TransferTool())
 		info.RefusalCheck = &c
 		verdicts[emobench.CheckRefusal] = status(c.Met)
+	}
+	procedure, err := e.evaluateProcedure(ctx, task, traj.Messages, writes, &info)
+	if err != nil {
+		return err
+	}
+	if procedure != "" {
+		verdicts[emobench.CheckProcedure] = procedure
 	}
 	if len(task.NLAssertions) > 0 {
 		v, err := e.judge(ctx, task, traj.Messages, &info)

@@ -107,29 +107,29 @@ func TestEvaluate_Checks(t *testing.T) {
 		strict   bool
 	}{
 		{"ordinary: done right", toyTask(angrySkeptic), emobench.TerminationUserStop,
-			[]emobench.Message{call("find_user_id_by_email", findAna), call("cancel_pending_order", cancelW1), say("Refunded 1,234.50.")},
-			"1", "DB:passed ACTION:passed COMMUNICATE:passed", true},
+			[]emobench.Message{call("find_user_id_by_email", findAna), say("Shall I cancel #W1?"), user("Yes."), call("cancel_pending_order", cancelW1), say("Refunded 1,234.50.")},
+			"1", "DB:passed ACTION:passed COMMUNICATE:passed PROCEDURE:passed", true},
 		{"ordinary: output not said", toyTask(angrySkeptic), emobench.TerminationUserStop,
 			[]emobench.Message{call("cancel_pending_order", cancelW1), say("Done.")},
-			"0", "DB:passed ACTION:passed COMMUNICATE:failed", false},
+			"0", "DB:passed ACTION:passed COMMUNICATE:failed PROCEDURE:failed", false},
 		{"ordinary: wrong order", toyTask(angrySkeptic), emobench.TerminationUserStop,
 			[]emobench.Message{call("cancel_pending_order", `{"order_id":"#W2"}`), say("Refunded 1234.50.")},
-			"0", "DB:failed ACTION:failed COMMUNICATE:passed", false},
+			"0", "DB:failed ACTION:failed COMMUNICATE:passed PROCEDURE:failed", false},
 		{"ordinary: nothing", toyTask(angrySkeptic), emobench.TerminationUserStop, nothing,
 			"0", "DB:failed ACTION:failed COMMUNICATE:failed", false},
 		{"ordinary: user unsatisfied", toyTask(angrySkeptic), emobench.TerminationUserUnsatisfied,
 			[]emobench.Message{call("cancel_pending_order", cancelW1), say("Refunded 1234.50.")},
-			"-1", "DB:passed ACTION:passed COMMUNICATE:passed", false},
+			"-1", "DB:passed ACTION:passed COMMUNICATE:passed PROCEDURE:failed", false},
 		{"ordinary: max steps", toyTask(angrySkeptic), emobench.TerminationMaxSteps,
 			[]emobench.Message{call("cancel_pending_order", cancelW1), say("Refunded 1234.50.")},
-			"0", "DB:passed ACTION:passed COMMUNICATE:passed", false},
+			"0", "DB:passed ACTION:passed COMMUNICATE:passed PROCEDURE:failed", false},
 		{"refusal: done right", toyRefusalTask(), emobench.TerminationUserStop,
 			[]emobench.Message{user("Cancel #W1."), call("find_user_id_by_email", findAna), say("I\u2019m sorry, order #W1 can\u2019t be cancelled under our policy.")},
 			"1", "DB:passed FORBIDDEN:passed REFUSAL:passed", true},
 		{"refusal: nothing", toyRefusalTask(), emobench.TerminationUserStop, nothing,
 			"0", "DB:passed FORBIDDEN:passed REFUSAL:failed", false},
 		{"refusal: careless", toyRefusalTask(), emobench.TerminationUserStop, careless,
-			"0", "DB:failed FORBIDDEN:failed REFUSAL:failed", false},
+			"0", "DB:failed FORBIDDEN:failed REFUSAL:failed PROCEDURE:failed", false},
 		{"refusal: refused before looking", toyRefusalTask(), emobench.TerminationUserStop,
 			[]emobench.Message{say("That cannot be done."), call("find_user_id_by_email", findAna), say("Anything else?")},
 			"0", "DB:passed FORBIDDEN:passed REFUSAL:failed", false},
@@ -139,7 +139,7 @@ func TestEvaluate_Checks(t *testing.T) {
 		{"transfer: nothing", toyTransferTask(), emobench.TerminationUserStop, nothing,
 			"0", "DB:passed ACTION:failed FORBIDDEN:passed", false},
 		{"transfer: careless", toyTransferTask(), emobench.TerminationUserStop, careless,
-			"0", "DB:failed ACTION:failed FORBIDDEN:failed", false},
+			"0", "DB:failed ACTION:failed FORBIDDEN:failed PROCEDURE:failed", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -200,11 +200,11 @@ func TestEvaluate_CompareArgs(t *testing.T) {
 	// The toy tool refuses the unknown argument, so DB fails either way;
 	// ACTION compares every argument unless compare_args names order_id
 	// alone.
-	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, withReason)), "DB:failed ACTION:failed"; got != want {
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, withReason)), "DB:failed ACTION:failed PROCEDURE:failed"; got != want {
 		t.Errorf("all arguments: %s, want %s", got, want)
 	}
 	task.Actions[1].CompareArgs = []string{"order_id"}
-	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, withReason)), "DB:failed ACTION:passed"; got != want {
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, withReason)), "DB:failed ACTION:passed PROCEDURE:failed"; got != want {
 		t.Errorf("compare_args [order_id]: %s, want %s", got, want)
 	}
 }
@@ -215,11 +215,11 @@ func TestEvaluate_ForbiddenMatchesIDs(t *testing.T) {
 	task := toyRefusalTask()
 	task.Forbidden[0].Arguments = json.RawMessage(`{"order_id":"#W1","reason":"no longer needed"}`)
 	cancel := []emobench.Message{call("find_user_id_by_email", findAna), call("cancel_pending_order", cancelW1)}
-	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:failed REFUSAL:failed"; got != want {
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:failed REFUSAL:failed PROCEDURE:failed"; got != want {
 		t.Errorf("ids: %s, want %s", got, want)
 	}
 	task.Forbidden[0].CompareArgs = []string{"order_id", "reason"}
-	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:passed REFUSAL:failed"; got != want {
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:passed REFUSAL:failed PROCEDURE:failed"; got != want {
 		t.Errorf("compare_args [order_id reason]: %s, want %s", got, want)
 	}
 	other := []emobench.Message{call("cancel_pending_order", `{"order_id":"#W2"}`)}
@@ -257,7 +257,7 @@ func TestEvaluate_NLAssertions(t *testing.T) {
 
 	t.Run("no judge: not checked, never passed", func(t *testing.T) {
 		traj := evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, right...)
-		if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:passed NL_ASSERTION:not_checked"; got != want {
+		if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:passed NL_ASSERTION:not_checked PROCEDURE:failed"; got != want {
 			t.Errorf("checks %s, want %s", got, want)
 		}
 		if !traj.Passed() || traj.StrictPassed() {
@@ -402,7 +402,7 @@ func TestEvaluate_FreeFormOutputJudged(t *testing.T) {
 	task.NLAssertions = []string{"The agent was polite"}
 	msgs := []emobench.Message{call("cancel_pending_order", cancelW1), say("Done: $1234.50 refunded. You're allergic to sulfa medication.")}
 	traj := evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, msgs...)
-	if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:failed COMMUNICATE:passed NL_ASSERTION:not_checked"; got != want {
+	if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:failed COMMUNICATE:passed NL_ASSERTION:not_checked PROCEDURE:failed"; got != want {
 		t.Errorf("offline: %s, want %s", got, want)
 	}
 	traj = evaluate(t, &sim.Evaluator{Judge: paraphraseJudge{}}, task, emobench.TerminationUserStop, msgs...)
@@ -485,13 +485,13 @@ func TestEvaluate_CompareArgsGateAction(t *testing.T) {
 		}
 		return fmt.Sprintf("%s %v %s", rewardOf(traj), info.RewardBasis, statuses(t, traj)), gates
 	}
-	if got, gates := score("change_of_plan", "other"); got != "1 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:passed ACTION:passed" || !slices.Equal(gates, []bool{true, false}) {
+	if got, gates := score("change_of_plan", "other"); got != "1 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:passed ACTION:passed PROCEDURE:failed" || !slices.Equal(gates, []bool{true, false}) {
 		t.Errorf("gold reasons: %s, gates %v", got, gates)
 	}
-	if got, _ := score("weather", "other"); got != "0 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:failed ACTION:passed" {
+	if got, _ := score("weather", "other"); got != "0 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:failed ACTION:passed PROCEDURE:failed" {
 		t.Errorf("wrong compared reason: %s, want reward 0", got)
 	}
-	if got, _ := score("change_of_plan", "weather"); got != "1 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:passed ACTION:failed" {
+	if got, _ := score("change_of_plan", "weather"); got != "1 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:passed ACTION:failed PROCEDURE:failed" {
 		t.Errorf("other reason on the write without compare_args: %s, want reward 1 (DB decides)", got)
 	}
 }

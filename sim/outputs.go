@@ -439,22 +439,34 @@ func (e *Evaluator) outputChecks(ctx context.Context, task *emobench.TaskSpec, m
 	if len(assertions) == 0 {
 		return checks, nil
 	}
-	verdicts, usage, err := e.Judge.Judge(ctx, task, msgs, assertions)
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	info.addJudgeUsage(e.Judge.Model(), usage)
-	if err == nil && len(verdicts) != len(assertions) {
-		err = fmt.Errorf("judge gave %d verdicts for %d assertions", len(verdicts), len(assertions))
+	verdicts, failed, err := e.judgeMore(ctx, task, msgs, assertions, info)
+	if err != nil {
+		return nil, err
 	}
 	for k, i := range judged {
-		if err != nil {
-			checks[i].Justification = "judge failed, matched offline: " + err.Error()
+		if failed != nil {
+			checks[i].Justification = "judge failed, matched offline: " + failed.Error()
 			continue
 		}
 		checks[i].Met, checks[i].Justification = verdicts[k].Met, verdicts[k].Justification
 	}
 	return checks, nil
+}
+
+// judgeMore asks e.Judge (which must be set) about assertions in a call of
+// their own, recording its usage in info. failed is the judge's failure
+// (an error, or not one verdict per assertion), with which the caller
+// keeps its offline verdicts; err is ctx's error when ctx is done.
+func (e *Evaluator) judgeMore(ctx context.Context, task *emobench.TaskSpec, msgs []emobench.Message, assertions []string, info *RewardInfo) (verdicts []Verdict, failed, err error) {
+	verdicts, usage, failed := e.Judge.Judge(ctx, task, msgs, assertions)
+	if ctx.Err() != nil {
+		return nil, nil, ctx.Err()
+	}
+	info.addJudgeUsage(e.Judge.Model(), usage)
+	if failed == nil && len(verdicts) != len(assertions) {
+		failed = fmt.Errorf("judge gave %d verdicts for %d assertions", len(verdicts), len(assertions))
+	}
+	return verdicts, failed, nil
 }
 
 // OutputAssertion is the NL assertion a judge decides for the free-form
