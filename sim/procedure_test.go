@@ -1,8 +1,10 @@
 package sim_test
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -94,6 +96,28 @@ func TestEvaluate_ConfirmationBeforeWrites(t *testing.T) {
 		}
 		if _, ok := info.RewardBreakdown[emobench.CheckProcedure]; ok {
 			t.Errorf("%s: breakdown %v has PROCEDURE, which only gating checks decide", tt.name, info.RewardBreakdown)
+		}
+	}
+}
+
+// The oracle gives the advice when due, right before the transfer or in
+// its opening, and passes end to end with the scripted user.
+func TestOracle_GivesAdvice(t *testing.T) {
+	before := toyChestPainTask()
+	anywhere := toyChestPainTask()
+	anywhere.ID, anywhere.Advice[0].Before = "toy-test-advice-anywhere", ""
+	for _, task := range []emobench.TaskSpec{before, anywhere} {
+		task.Scenario.Requests[0].Tools = []string{"transfer_to_human_agents"}
+		for _, withEmotions := range []bool{true, false} {
+			traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
+				Domain: toyDomain{}, Task: &task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: 1,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := statuses(t, traj); !traj.Passed() || !strings.Contains(got, "PROCEDURE:passed") || traj.TerminationReason != emobench.TerminationTransfer {
+				t.Errorf("%s (emotions %v): reward %s, %s, %s\n%s", task.ID, withEmotions, rewardOf(traj), got, traj.TerminationReason, transcript(traj))
+			}
 		}
 	}
 }
