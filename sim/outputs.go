@@ -226,17 +226,25 @@ func scanText(s string) scannedText {
 	blank(hourTime, func(m []string) { t.times = append(t.times, clockMinutes(atoi(m[1]), 0, m[2])) })
 	for _, w := range tokenPattern.FindAllString(s, -1) {
 		if numberToken.MatchString(w) {
-			f, _ := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64)
-			t.tokens = append(t.tokens, token{text: w, num: f, isNum: true})
+			t.tokens = append(t.tokens, numberOrWord(w))
 			continue
 		}
-		// A word with a trailing ".5" or ",3" is a word and a number
-		// only when it is all digits; else split it at the mark.
+		// "1,2" or "v2.5" is no number: split it at the marks.
 		for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '.' || r == ',' }) {
-			t.tokens = append(t.tokens, token{text: part})
+			t.tokens = append(t.tokens, numberOrWord(part))
 		}
 	}
 	return t
+}
+
+// numberOrWord is w as a token: a number when it is one (commas of
+// thousands dropped), else a word.
+func numberOrWord(w string) token {
+	if !numberToken.MatchString(w) {
+		return token{text: w}
+	}
+	f, _ := strconv.ParseFloat(strings.ReplaceAll(w, ",", ""), 64)
+	return token{text: w, num: f, isNum: true}
 }
 
 // clockMinutes returns minutes since midnight of h:m with an optional

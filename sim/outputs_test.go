@@ -42,6 +42,7 @@ func TestOutputSaid(t *testing.T) {
 		{"40", "It is 4040.", false},
 		{"40", "It is 40.5.", false},
 		{"385.79", "Your refund is $385.79.", true},
+		{"100", "Items 100,2 and 3.", true},
 		{"18", "It departs on 2025-06-18.", false},
 		{"100", "Your order LK100 is ready.", false},
 		// dates in any common format
@@ -111,4 +112,18 @@ func TestValidateOutput(t *testing.T) {
 	if err := CheckOutputs(task); err == nil || err.Error() != `task t1: outputs[1]: output "40": "40" is shorter than 3 characters and has no unit (write "2 bags", "$40")` {
 		t.Errorf("CheckOutputs = %v", err)
 	}
+}
+
+// FuzzOutputSaid: no output or message makes the matcher or the
+// validation panic.
+func FuzzOutputSaid(f *testing.F) {
+	for _, s := range []string{"2 checked bags", "$1,234.50", "May 26th, 2024", "9:30 p.m.", "on time|on schedule", "#W1234567", "n't", "12/31/99"} {
+		f.Add(s, "You have "+s+".")
+	}
+	f.Fuzz(func(t *testing.T, out, said string) {
+		msgs := []emobench.Message{{Role: emobench.RoleAssistant, Content: said}}
+		_ = outputSaid(out, msgs)
+		_ = ValidateOutput(out)
+		_ = freeFormOutput(out)
+	})
 }
