@@ -37,8 +37,9 @@ type RewardInfo struct {
 	Reward      *float64             `json:"reward"` // nil when a check of the basis could not be judged
 	RewardBasis []emobench.CheckKind `json:"reward_basis"`
 	// RewardBreakdown is 1 or 0 per kind with a verdict (every kind the
-	// task has checks of, in the basis or not); a kind not checked is left
-	// out.
+	// task has checks of, in the basis or not); a kind not checked, or
+	// whose checks all do not gate (ActionCheck.Gates,
+	// ProcedureCheck.Gates false), is left out.
 	RewardBreakdown   map[emobench.CheckKind]float64 `json:"reward_breakdown"`
 	DBCheck           DBCheck                        `json:"db_check"`
 	ActionChecks      []ActionCheck                  `json:"action_checks"`
