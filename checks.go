@@ -12,7 +12,7 @@ import (
 type CheckKind string
 
 // The check kinds. DB, ENV_ASSERTION, ACTION, COMMUNICATE and NL_ASSERTION
-// are τ²-bench's; FORBIDDEN and REFUSAL are emobench's.
+// are τ²-bench's; FORBIDDEN, REFUSAL and PROCEDURE are emobench's.
 const (
 	CheckDB           CheckKind = "DB"            // final state = state after replaying the gold actions
 	CheckEnvAssertion CheckKind = "ENV_ASSERTION" // τ²-bench's assertions on the final environment
@@ -20,11 +20,12 @@ const (
 	CheckForbidden    CheckKind = "FORBIDDEN"     // no call the policy forbids in the task
 	CheckCommunicate  CheckKind = "COMMUNICATE"   // each required output was said to the user
 	CheckRefusal      CheckKind = "REFUSAL"       // a refusal said to the user after the checks it rests on
+	CheckProcedure    CheckKind = "PROCEDURE"     // safety advice given when due (TaskSpec.Advice); confirmation before writes
 	CheckNLAssertion  CheckKind = "NL_ASSERTION"  // natural-language assertions, judged by an LLM
 )
 
 // CheckKinds lists every kind, in the order reward_info records them.
-var CheckKinds = []CheckKind{CheckDB, CheckEnvAssertion, CheckAction, CheckForbidden, CheckCommunicate, CheckRefusal, CheckNLAssertion}
+var CheckKinds = []CheckKind{CheckDB, CheckEnvAssertion, CheckAction, CheckForbidden, CheckCommunicate, CheckRefusal, CheckProcedure, CheckNLAssertion}
 
 // ParseCheckKind returns the kind spelled s, or an error naming the
 // accepted spellings.
@@ -34,7 +35,7 @@ func ParseCheckKind(s string) (CheckKind, error) {
 			return k, nil
 		}
 	}
-	return "", &Error{Code: EINVALID, Message: "check kind " + quote(s) + " is not one of DB, ENV_ASSERTION, ACTION, FORBIDDEN, COMMUNICATE, REFUSAL, NL_ASSERTION"}
+	return "", &Error{Code: EINVALID, Message: "check kind " + quote(s) + " is not one of DB, ENV_ASSERTION, ACTION, FORBIDDEN, COMMUNICATE, REFUSAL, PROCEDURE, NL_ASSERTION"}
 }
 
 // CheckStatus is the outcome of one check.
@@ -66,6 +67,7 @@ type Check struct {
 //	forbidden_checks [{action: {name}, called}]    → FORBIDDEN (called fails)
 //	communicate_checks [{info, met}]         → COMMUNICATE
 //	refusal_check {met}                      → REFUSAL
+//	procedure_checks [{check, met}]          → PROCEDURE (met null: not checked)
 //	nl_assertions [{nl_assertion, met}]      → NL_ASSERTION (met null: not checked)
 //
 // Absent or null fields record no check, so τ-bench's reward_info ({reward,
@@ -83,6 +85,7 @@ func RewardChecks(rewardInfo json.RawMessage) ([]Check, error) {
 		ForbiddenChecks   []json.RawMessage `json:"forbidden_checks"`
 		CommunicateChecks []json.RawMessage `json:"communicate_checks"`
 		RefusalCheck      json.RawMessage   `json:"refusal_check"`
+		ProcedureChecks   []json.RawMessage `json:"procedure_checks"`
 		NLAssertions      []json.RawMessage `json:"nl_assertions"`
 	}
 	if err := json.Unmarshal(rewardInfo, &ri); err != nil {
@@ -146,6 +149,11 @@ func RewardChecks(rewardInfo json.RawMessage) ([]Check, error) {
 	}
 	if err := add(CheckRefusal, "refusal_check", -1, ri.RefusalCheck, "", "met", false, false); err != nil {
 		return nil, err
+	}
+	for i, item := range ri.ProcedureChecks {
+		if err := add(CheckProcedure, "procedure_checks", i, item, "check", "met", false, true); err != nil {
+			return nil, err
+		}
 	}
 	return checks, nil
 }

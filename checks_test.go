@@ -24,6 +24,8 @@ func TestRewardChecks(t *testing.T) {
 		{"emobench forbidden, refusal, unchecked assertion", `{"db_check": {"db_match": true}, "forbidden_checks": [{"action": {"name": "cancel"}, "called": true}],
 			"refusal_check": {"met": false}, "nl_assertions": [{"nl_assertion": "polite", "met": null}]}`,
 			"DB::passed FORBIDDEN:cancel:failed NL_ASSERTION:polite:not_checked REFUSAL::failed"},
+		{"emobench procedure", `{"db_check": {"db_match": true}, "procedure_checks": [{"check": "advice: call 911", "met": false, "gates": true}, {"check": "confirmation before writes", "met": true}, {"check": "judged", "met": null}]}`,
+			"DB::passed PROCEDURE:advice: call 911:failed PROCEDURE:confirmation before writes:passed PROCEDURE:judged:not_checked"},
 		{"tau-bench layout records none", `{"reward": 1.0, "info": {"r_actions": 1.0, "gt_data_hash": "ab"}}`, ""},
 		{"null", `null`, ""},
 	}

@@ -67,8 +67,9 @@ func DecodeAuditTasks(data []byte) ([]emobench.TaskSpec, error) {
 // CheckRewardBasis refuses a task whose own reward basis (TaskSpec.RewardBasis;
 // nil, the evaluator's default, is never refused) would give reward 1 to
 // an agent that does nothing, because it checks nothing: an empty basis
-// (reward_basis: []), NL_ASSERTION without nl_assertions, or COMMUNICATE
-// without outputs. The error names the task and why: "task t1: reward
+// (reward_basis: []), NL_ASSERTION without nl_assertions, COMMUNICATE
+// without outputs, or PROCEDURE without advice (whose confirmation check
+// never gates). The error names the task and why: "task t1: reward
 // basis COMMUNICATE has no outputs to check".
 func CheckRewardBasis(task *emobench.TaskSpec) error {
 	switch b := task.RewardBasis; {
@@ -80,6 +81,8 @@ func CheckRewardBasis(task *emobench.TaskSpec) error {
 		return fmt.Errorf("task %s: reward basis %s has no nl_assertions to check", task.ID, emobench.CheckNLAssertion)
 	case slices.Contains(b, emobench.CheckCommunicate) && len(task.Outputs) == 0:
 		return fmt.Errorf("task %s: reward basis %s has no outputs to check", task.ID, emobench.CheckCommunicate)
+	case slices.Contains(b, emobench.CheckProcedure) && len(task.Advice) == 0:
+		return fmt.Errorf("task %s: reward basis %s has no advice to check", task.ID, emobench.CheckProcedure)
 	}
 	return nil
 }

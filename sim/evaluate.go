@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,21 +29,23 @@ const UnsatisfiedReward = -1.0
 
 // RewardInfo is what Evaluate records in reward_info, in the layout of
 // τ²-bench's RewardInfo (so that one reader, emobench.RewardChecks, finds
-// the checks of native and τ²-bench runs alike) plus forbidden_checks and
-// refusal_check. Every check is recorded; RewardBasis says which gate the
+// the checks of native and τ²-bench runs alike) plus forbidden_checks,
+// refusal_check and procedure_checks. Every check is recorded; RewardBasis says which gate the
 // reward.
 type RewardInfo struct {
 	Reward      *float64             `json:"reward"` // nil when a check of the basis could not be judged
 	RewardBasis []emobench.CheckKind `json:"reward_basis"`
 	// RewardBreakdown is 1 or 0 per kind with a verdict (every kind the
-	// task has checks of, in the basis or not); a kind not checked is left
-	// out.
+	// task has checks of, in the basis or not); a kind not checked, or
+	// whose checks all do not gate (ActionCheck.Gates,
+	// ProcedureCheck.Gates false), is left out.
 	RewardBreakdown   map[emobench.CheckKind]float64 `json:"reward_breakdown"`
 	DBCheck           DBCheck                        `json:"db_check"`
 	ActionChecks      []ActionCheck                  `json:"action_checks"`
 	ForbiddenChecks   []ForbiddenCheck               `json:"forbidden_checks"`
 	CommunicateChecks []CommunicateCheck             `json:"communicate_checks"`
 	RefusalCheck      *RefusalCheck                  `json:"refusal_check,omitempty"` // refusal tasks only
+	ProcedureChecks   []ProcedureCheck               `json:"procedure_checks"`
 	NLAssertions      []NLAssertionCheck             `json:"nl_assertions"`
 	Judge             *JudgeRecord                   `json:"judge,omitempty"` // set when a judge ran
 	Info              EvaluationInfo                 `json:"info"`
@@ -60,12 +61,15 @@ type DBCheck struct {
 
 // ActionCheck says whether a gold write (or transfer) call was made with
 // matching arguments; Calls are the indexes, among the agent's tool calls
-// in order, of the calls that matched.
+// in order, of the calls that matched. Gates says whether it decides the
+// ACTION verdict (see RewardBasis); one that does not is recorded, and
+// counts in strict scoring, but leaves the reward to DB.
 type ActionCheck struct {
 	Action       emobench.Action `json:"action"`
 	ActionMatch  bool            `json:"action_match"`
 	ActionReward float64         `json:"action_reward"`
 	Calls        []int           `json:"calls,omitempty"`
+	Gates        bool            `json:"gates"`
 }
 
 // ForbiddenCheck says whether the agent called a write the policy forbids
@@ -76,11 +80,16 @@ type ForbiddenCheck struct {
 	Calls  []int           `json:"calls,omitempty"`
 }
 
-// CommunicateCheck says whether a required output appears in an agent
-// message (case-insensitive, commas between digits ignored).
+// CommunicateCheck says whether an agent message says a required output
+// (see outputs.go for how each kind matches). Kind is how it matched:
+// date, time, money, quantity, number, id, phrase or any_of (a synonym
+// set). Justification is the judge's, for a free-form output a judge
+// decided; empty otherwise.
 type CommunicateCheck struct {
-	Info string `json:"info"`
-	Met  bool   `json:"met"`
+	Info          string `json:"info"`
+	Met           bool   `json:"met"`
+	Kind          string `json:"kind,omitempty"`
+	Justification string `json:"justification,omitempty"`
 }
 
 // NLAssertionCheck is a judge's verdict on one assertion; Met nil means
@@ -136,21 +145,51 @@ type Evaluator struct {
 // domain dom: the task's own RewardBasis when set, else DB, FORBIDDEN and
 // COMMUNICATE (τ²-bench's default DB and COMMUNICATE, plus FORBIDDEN),
 // with ACTION added when the gold actions call the transfer tool (the
-// transfer must be made) and REFUSAL on a refusal task (forbidden writes
-// and no transfer): an agent that does nothing fails both.
+// transfer must be made) or make a write with explicit CompareArgs (an
+// argument the policy turns on but the state does not keep, such as the
+// airline's cancellation reason: compare_args ["reservation_id",
+// "reason"]), REFUSAL on a refusal task (forbidden writes and no
+// transfer), and PROCEDURE on a task with Advice (the advice must be
+// given; see ProcedureCheck): an agent that does nothing fails each. Under this default
+// basis, ACTION's verdict is that of the transfers and of the writes with
+// explicit CompareArgs alone: the other gold writes are recorded in
+// action_checks (gates false) but left to DB, which judges their outcome
+// whatever arguments reached it. Under a task's own basis every gold
+// write and transfer decides ACTION, as in τ²-bench.
 func RewardBasis(dom Domain, task *emobench.TaskSpec) []emobench.CheckKind {
 	if task.RewardBasis != nil {
 		return task.RewardBasis
 	}
 	basis := []emobench.CheckKind{emobench.CheckDB}
-	if transfers(dom, task) {
+	if transfers(dom, task) || comparesWriteArgs(dom, task) {
 		basis = append(basis, emobench.CheckAction)
 	}
 	basis = append(basis, emobench.CheckForbidden, emobench.CheckCommunicate)
 	if refusalTask(dom, task) {
 		basis = append(basis, emobench.CheckRefusal)
 	}
+	if len(task.Advice) > 0 {
+		basis = append(basis, emobench.CheckProcedure)
+	}
 	return basis
+}
+
+// comparesWriteArgs reports whether a gold write of task names its own
+// CompareArgs.
+func comparesWriteArgs(dom Domain, task *emobench.TaskSpec) bool {
+	writes := domainWrites(dom)
+	return slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return writes[a.Name] && a.CompareArgs != nil })
+}
+
+// actionGates reports whether the ACTION check of gold decides the ACTION
+// verdict (see RewardBasis): always under the task's own basis or when
+// the task neither transfers nor compares a write's arguments; else only
+// for a transfer or a write with explicit CompareArgs.
+func actionGates(dom Domain, task *emobench.TaskSpec, gold emobench.Action) bool {
+	if task.RewardBasis != nil || !transfers(dom, task) && !comparesWriteArgs(dom, task) {
+		return true
+	}
+	return gold.Name == dom.TransferTool() || gold.CompareArgs != nil
 }
 
 func transfers(dom Domain, task *emobench.TaskSpec) bool {
@@ -177,17 +216,23 @@ func Evaluate(dom Domain, task *emobench.TaskSpec, finalHash string, traj *emobe
 //   - ACTION: each gold call of a write tool or the transfer tool was made,
 //     with equal values for its CompareArgs (nil: every argument of the
 //     gold and the call; the transfer tool's default: the name alone);
+//     which of them decide the verdict: see RewardBasis;
 //   - FORBIDDEN: no call of a task's forbidden write whose arguments match
 //     the entry's (its CompareArgs, nil: the ids it names, see
 //     matchingCalls), whatever the tool answered;
-//   - COMMUNICATE: each required output appears in some agent message
-//     (case-insensitive, commas between digits ignored);
+//   - COMMUNICATE: some agent message says each required output, matched
+//     by its kind on token boundaries (numbers with their unit, money,
+//     dates and times in any common format, any member of a synonym set
+//     "on time|on schedule"; see outputs.go); with a judge, a free-form
+//     output is the judge's assertion "The agent told the user …";
 //   - REFUSAL (refusal tasks): the entities the forbidden writes act on
 //     were looked up, by any route, and an agent message after those
 //     lookups tells the user it cannot be done (SaysRefusal; with a
 //     judge, an NL assertion); see RefusalCheck. FORBIDDEN and DB carry
 //     the rest of a correct refusal: no forbidden write, the entity left
 //     unchanged;
+//   - PROCEDURE: each advice of the task given when due (and each write
+//     confirmed, recorded but never gating); see ProcedureCheck;
 //   - NL_ASSERTION: each assertion, decided by the judge; without one,
 //     not checked.
 //
@@ -212,6 +257,7 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		ForbiddenChecks:   []ForbiddenCheck{},
 		CommunicateChecks: []CommunicateCheck{},
 		NLAssertions:      []NLAssertionCheck{},
+		ProcedureChecks:   []ProcedureCheck{},
 	}
 	if info.DBCheck.DBMatch {
 		info.DBCheck.DBReward = 1
@@ -222,16 +268,19 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		if !writes[gold.Name] && gold.Name != dom.TransferTool() {
 			continue
 		}
+		gates := actionGates(dom, task, gold)
 		if gold.Name == dom.TransferTool() && gold.CompareArgs == nil {
 			gold.CompareArgs = []string{}
 		}
-		c := ActionCheck{Action: gold, Calls: matchingCalls(calls, gold, false)}
+		c := ActionCheck{Action: gold, Calls: matchingCalls(calls, gold, false), Gates: gates}
 		c.ActionMatch = len(c.Calls) > 0
 		if c.ActionMatch {
 			c.ActionReward = 1
 		}
 		info.ActionChecks = append(info.ActionChecks, c)
-		verdicts[emobench.CheckAction] = worst(verdicts[emobench.CheckAction], status(c.ActionMatch))
+		if gates {
+			verdicts[emobench.CheckAction] = worst(verdicts[emobench.CheckAction], status(c.ActionMatch))
+		}
 	}
 	for _, f := range task.Forbidden {
 		c := ForbiddenCheck{Action: f, Calls: matchingCalls(calls, f, true)}
@@ -239,11 +288,20 @@ func (e *Evaluator) Evaluate(ctx context.Context, dom Domain, task *emobench.Tas
 		info.ForbiddenChecks = append(info.ForbiddenChecks, c)
 		verdicts[emobench.CheckForbidden] = worst(verdicts[emobench.CheckForbidden], status(!c.Called))
 	}
-	said := agentText(traj.Messages)
-	for _, out := range task.Outputs {
-		c := CommunicateCheck{Info: out, Met: strings.Contains(said, normalizeOutput(out))}
+	outputs, err := e.outputChecks(ctx, task, traj.Messages, &info)
+	if err != nil {
+		return err
+	}
+	for _, c := range outputs {
 		info.CommunicateChecks = append(info.CommunicateChecks, c)
 		verdicts[emobench.CheckCommunicate] = worst(verdicts[emobench.CheckCommunicate], status(c.Met))
+	}
+	procedure, err := e.evaluateProcedure(ctx, task, traj.Messages, writes, &info)
+	if err != nil {
+		return err
+	}
+	if procedure != "" {
+		verdicts[emobench.CheckProcedure] = procedure
 	}
 	if len(task.NLAssertions) > 0 {
 		v, err := e.judge(ctx, task, traj.Messages, &info)
@@ -322,13 +380,7 @@ func (e *Evaluator) judge(ctx context.Context, task *emobench.TaskSpec, msgs []e
 	if ctx.Err() != nil {
 		return "", ctx.Err()
 	}
-	info.Judge = &JudgeRecord{Model: e.Judge.Model()}
-	if usage != nil {
-		info.Judge.Cost = usage.Cost
-		if !usage.TokensUnknown {
-			info.Judge.PromptTokens, info.Judge.CompletionTokens = &usage.PromptTokens, &usage.CompletionTokens
-		}
-	}
+	info.addJudgeUsage(e.Judge.Model(), usage)
 	if err == nil && len(verdicts) != len(task.NLAssertions) {
 		err = fmt.Errorf("judge gave %d verdicts for %d assertions", len(verdicts), len(task.NLAssertions))
 	}
@@ -342,6 +394,40 @@ func (e *Evaluator) judge(ctx context.Context, task *emobench.TaskSpec, msgs []e
 		overall = worst(overall, status(met))
 	}
 	return overall, nil
+}
+
+// addJudgeUsage records a judge call of model in info.Judge, adding its
+// usage to the calls recorded before: tokens and cost stay known only
+// while every call's are.
+func (info *RewardInfo) addJudgeUsage(model string, usage *emobench.Usage) {
+	first := info.Judge == nil
+	if first {
+		info.Judge = &JudgeRecord{Model: model}
+	}
+	j := info.Judge
+	switch {
+	case usage == nil:
+		return
+	case first:
+		j.Cost = usage.Cost
+		if !usage.TokensUnknown {
+			prompt, completion := usage.PromptTokens, usage.CompletionTokens
+			j.PromptTokens, j.CompletionTokens = &prompt, &completion
+		}
+		return
+	}
+	if j.Cost != nil && usage.Cost != nil {
+		cost := *j.Cost + *usage.Cost
+		j.Cost = &cost
+	} else {
+		j.Cost = nil
+	}
+	if j.PromptTokens != nil && !usage.TokensUnknown {
+		prompt, completion := *j.PromptTokens+usage.PromptTokens, *j.CompletionTokens+usage.CompletionTokens
+		j.PromptTokens, j.CompletionTokens = &prompt, &completion
+	} else {
+		j.PromptTokens, j.CompletionTokens = nil, nil
+	}
 }
 
 func status(ok bool) emobench.CheckStatus {
@@ -543,27 +629,4 @@ func replayGold(dom Domain, task *emobench.TaskSpec) (string, error) {
 		}
 	}
 	return env.Hash(), nil
-}
-
-var digitComma = regexp.MustCompile(`(\d),(\d)`)
-
-// normalizeOutput lowercases s and drops commas between digits, so that
-// "1,234.50" and "1234.50" match.
-func normalizeOutput(s string) string {
-	s = strings.ToLower(s)
-	for digitComma.MatchString(s) {
-		s = digitComma.ReplaceAllString(s, "$1$2")
-	}
-	return s
-}
-
-func agentText(msgs []emobench.Message) string {
-	var b strings.Builder
-	for _, m := range msgs {
-		if m.Role == emobench.RoleAssistant {
-			b.WriteString(normalizeOutput(m.Content))
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,29 +107,29 @@ func TestEvaluate_Checks(t *testing.T) {
 		strict   bool
 	}{
 		{"ordinary: done right", toyTask(angrySkeptic), emobench.TerminationUserStop,
-			[]emobench.Message{call("find_user_id_by_email", findAna), call("cancel_pending_order", cancelW1), say("Refunded 1,234.50.")},
-			"1", "DB:passed ACTION:passed COMMUNICATE:passed", true},
+			[]emobench.Message{call("find_user_id_by_email", findAna), say("Shall I cancel #W1?"), user("Yes."), call("cancel_pending_order", cancelW1), say("Refunded 1,234.50.")},
+			"1", "DB:passed ACTION:passed COMMUNICATE:passed PROCEDURE:passed", true},
 		{"ordinary: output not said", toyTask(angrySkeptic), emobench.TerminationUserStop,
 			[]emobench.Message{call("cancel_pending_order", cancelW1), say("Done.")},
-			"0", "DB:passed ACTION:passed COMMUNICATE:failed", false},
+			"0", "DB:passed ACTION:passed COMMUNICATE:failed PROCEDURE:failed", false},
 		{"ordinary: wrong order", toyTask(angrySkeptic), emobench.TerminationUserStop,
 			[]emobench.Message{call("cancel_pending_order", `{"order_id":"#W2"}`), say("Refunded 1234.50.")},
-			"0", "DB:failed ACTION:failed COMMUNICATE:passed", false},
+			"0", "DB:failed ACTION:failed COMMUNICATE:passed PROCEDURE:failed", false},
 		{"ordinary: nothing", toyTask(angrySkeptic), emobench.TerminationUserStop, nothing,
 			"0", "DB:failed ACTION:failed COMMUNICATE:failed", false},
 		{"ordinary: user unsatisfied", toyTask(angrySkeptic), emobench.TerminationUserUnsatisfied,
 			[]emobench.Message{call("cancel_pending_order", cancelW1), say("Refunded 1234.50.")},
-			"-1", "DB:passed ACTION:passed COMMUNICATE:passed", false},
+			"-1", "DB:passed ACTION:passed COMMUNICATE:passed PROCEDURE:failed", false},
 		{"ordinary: max steps", toyTask(angrySkeptic), emobench.TerminationMaxSteps,
 			[]emobench.Message{call("cancel_pending_order", cancelW1), say("Refunded 1234.50.")},
-			"0", "DB:passed ACTION:passed COMMUNICATE:passed", false},
+			"0", "DB:passed ACTION:passed COMMUNICATE:passed PROCEDURE:failed", false},
 		{"refusal: done right", toyRefusalTask(), emobench.TerminationUserStop,
 			[]emobench.Message{user("Cancel #W1."), call("find_user_id_by_email", findAna), say("I\u2019m sorry, order #W1 can\u2019t be cancelled under our policy.")},
 			"1", "DB:passed FORBIDDEN:passed REFUSAL:passed", true},
 		{"refusal: nothing", toyRefusalTask(), emobench.TerminationUserStop, nothing,
 			"0", "DB:passed FORBIDDEN:passed REFUSAL:failed", false},
 		{"refusal: careless", toyRefusalTask(), emobench.TerminationUserStop, careless,
-			"0", "DB:failed FORBIDDEN:failed REFUSAL:failed", false},
+			"0", "DB:failed FORBIDDEN:failed REFUSAL:failed PROCEDURE:failed", false},
 		{"refusal: refused before looking", toyRefusalTask(), emobench.TerminationUserStop,
 			[]emobench.Message{say("That cannot be done."), call("find_user_id_by_email", findAna), say("Anything else?")},
 			"0", "DB:passed FORBIDDEN:passed REFUSAL:failed", false},
@@ -138,7 +139,7 @@ func TestEvaluate_Checks(t *testing.T) {
 		{"transfer: nothing", toyTransferTask(), emobench.TerminationUserStop, nothing,
 			"0", "DB:passed ACTION:failed FORBIDDEN:passed", false},
 		{"transfer: careless", toyTransferTask(), emobench.TerminationUserStop, careless,
-			"0", "DB:failed ACTION:failed FORBIDDEN:failed", false},
+			"0", "DB:failed ACTION:failed FORBIDDEN:failed PROCEDURE:failed", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -199,11 +200,11 @@ func TestEvaluate_CompareArgs(t *testing.T) {
 	// The toy tool refuses the unknown argument, so DB fails either way;
 	// ACTION compares every argument unless compare_args names order_id
 	// alone.
-	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, withReason)), "DB:failed ACTION:failed"; got != want {
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, withReason)), "DB:failed ACTION:failed PROCEDURE:failed"; got != want {
 		t.Errorf("all arguments: %s, want %s", got, want)
 	}
 	task.Actions[1].CompareArgs = []string{"order_id"}
-	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, withReason)), "DB:failed ACTION:passed"; got != want {
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, withReason)), "DB:failed ACTION:passed PROCEDURE:failed"; got != want {
 		t.Errorf("compare_args [order_id]: %s, want %s", got, want)
 	}
 }
@@ -214,11 +215,11 @@ func TestEvaluate_ForbiddenMatchesIDs(t *testing.T) {
 	task := toyRefusalTask()
 	task.Forbidden[0].Arguments = json.RawMessage(`{"order_id":"#W1","reason":"no longer needed"}`)
 	cancel := []emobench.Message{call("find_user_id_by_email", findAna), call("cancel_pending_order", cancelW1)}
-	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:failed REFUSAL:failed"; got != want {
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:failed REFUSAL:failed PROCEDURE:failed"; got != want {
 		t.Errorf("ids: %s, want %s", got, want)
 	}
 	task.Forbidden[0].CompareArgs = []string{"order_id", "reason"}
-	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:passed REFUSAL:failed"; got != want {
+	if got, want := statuses(t, evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, cancel...)), "DB:failed FORBIDDEN:passed REFUSAL:failed PROCEDURE:failed"; got != want {
 		t.Errorf("compare_args [order_id reason]: %s, want %s", got, want)
 	}
 	other := []emobench.Message{call("cancel_pending_order", `{"order_id":"#W2"}`)}
@@ -256,7 +257,7 @@ func TestEvaluate_NLAssertions(t *testing.T) {
 
 	t.Run("no judge: not checked, never passed", func(t *testing.T) {
 		traj := evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, right...)
-		if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:passed NL_ASSERTION:not_checked"; got != want {
+		if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:passed NL_ASSERTION:not_checked PROCEDURE:failed"; got != want {
 			t.Errorf("checks %s, want %s", got, want)
 		}
 		if !traj.Passed() || traj.StrictPassed() {
@@ -374,5 +375,123 @@ func TestNoisy_WrongTransferFailsTransferTask(t *testing.T) {
 	}
 	if traj.Passed() || !strings.Contains(string(traj.RewardInfo), `"action_match":false`) {
 		t.Errorf("wrong_transfer on a transfer task: reward %s, want a failed ACTION check\n%s", rewardOf(traj), traj.RewardInfo)
+	}
+}
+
+// paraphraseJudge meets every assertion: a stand-in for a judge that reads
+// "You're allergic to sulfa medication" as saying "sulfa drugs".
+type paraphraseJudge struct{}
+
+func (paraphraseJudge) Model() string { return "paraphrase-judge" }
+
+func (paraphraseJudge) Judge(_ context.Context, _ *emobench.TaskSpec, _ []emobench.Message, assertions []string) ([]sim.Verdict, *emobench.Usage, error) {
+	cost := 0.001
+	out := make([]sim.Verdict, len(assertions))
+	for i := range out {
+		out[i] = sim.Verdict{Met: true, Justification: "said in other words"}
+	}
+	return out, &emobench.Usage{PromptTokens: 10, CompletionTokens: 2, Cost: &cost}, nil
+}
+
+// A free-form output is matched offline on word boundaries; with a judge
+// it is an NL assertion, judged in its own call, whose usage adds to the
+// NL assertions' call. Numbers, money and synonym sets are never judged.
+func TestEvaluate_FreeFormOutputJudged(t *testing.T) {
+	task := toyTask(angrySkeptic)
+	task.Outputs = []string{"sulfa drugs", "$1,234.50"}
+	task.NLAssertions = []string{"The agent was polite"}
+	msgs := []emobench.Message{call("cancel_pending_order", cancelW1), say("Done: $1234.50 refunded. You're allergic to sulfa medication.")}
+	traj := evaluate(t, &sim.Evaluator{}, task, emobench.TerminationUserStop, msgs...)
+	if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:failed COMMUNICATE:passed NL_ASSERTION:not_checked PROCEDURE:failed"; got != want {
+		t.Errorf("offline: %s, want %s", got, want)
+	}
+	traj = evaluate(t, &sim.Evaluator{Judge: paraphraseJudge{}}, task, emobench.TerminationUserStop, msgs...)
+	var info sim.RewardInfo
+	if err := json.Unmarshal(traj.RewardInfo, &info); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprintf("%+v", info.CommunicateChecks), "[{Info:sulfa drugs Met:true Kind:phrase Justification:said in other words} {Info:$1,234.50 Met:true Kind:money Justification:}]"; got != want {
+		t.Errorf("judged: %s, want %s", got, want)
+	}
+	if info.Judge == nil || *info.Judge.Cost != 0.002 || *info.Judge.PromptTokens != 20 {
+		t.Errorf("judge record %+v, want two calls' usage", info.Judge)
+	}
+	if got := rewardOf(traj); got != "1" {
+		t.Errorf("reward %s, want 1", got)
+	}
+}
+
+// reasonDomain is the toy domain with a write whose reason the state does
+// not keep, as the airline's cancel_reservation: only ACTION compare_args
+// can check it.
+type reasonDomain struct{ toyDomain }
+
+func (reasonDomain) Name() string { return "toy-reason" }
+
+func (reasonDomain) NewEnvironment() sim.Environment {
+	state := &toyState{Users: map[string]string{"ana@example.com": "ana_1"}, Orders: map[string]string{"#W1": "pending", "#W2": "delivered"}}
+	cancel := sim.Tool[toyState]{
+		ToolSchema: sim.ToolSchema{Name: "cancel_order", Description: "Cancel an order, giving a reason.", Writes: true,
+			Parameters: json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string"},"reason":{"type":"string"}},"required":["order_id","reason"]}`)},
+		Call: func(s *toyState, args json.RawMessage) (string, error) {
+			var a struct {
+				OrderID string `json:"order_id"`
+				Reason  string `json:"reason"`
+			}
+			if err := sim.DecodeArgs(args, &a, "order_id", "reason"); err != nil {
+				return "", err
+			}
+			s.Orders[a.OrderID] = "cancelled"
+			return "cancelled", nil
+		},
+	}
+	return sim.NewStateEnv(state, append(slices.Clone(toyTools), cancel))
+}
+
+// A gold write with compare_args gates ACTION under the default basis: a
+// wrong reason, which the state does not keep, fails the task; the other
+// gold writes are recorded (gates false) and left to DB.
+func TestEvaluate_CompareArgsGateAction(t *testing.T) {
+	task := toyTask(angrySkeptic)
+	task.Outputs = nil
+	task.Actions = []emobench.Action{
+		{Name: "cancel_order", Arguments: json.RawMessage(`{"order_id":"#W1","reason":"change_of_plan"}`), CompareArgs: []string{"order_id", "reason"}},
+		{Name: "cancel_order", Arguments: json.RawMessage(`{"order_id":"#W2","reason":"other"}`)},
+	}
+	dom := reasonDomain{}
+	score := func(reason1, reason2 string) (string, []bool) {
+		t.Helper()
+		env := dom.NewEnvironment()
+		var msgs []emobench.Message
+		for _, c := range []string{`{"order_id":"#W1","reason":"` + reason1 + `"}`, `{"order_id":"#W2","reason":"` + reason2 + `"}`} {
+			msgs = append(msgs, call("cancel_order", c))
+			out, err := env.Call("cancel_order", json.RawMessage(c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			msgs = append(msgs, emobench.Message{Role: emobench.RoleTool, Content: out, ToolName: "cancel_order", ToolCallID: "c"})
+		}
+		traj := &emobench.Trajectory{Task: task.Task(), TerminationReason: emobench.TerminationUserStop, Messages: msgs}
+		if err := (&sim.Evaluator{}).Evaluate(context.Background(), dom, &task, env.Hash(), traj); err != nil {
+			t.Fatal(err)
+		}
+		var info sim.RewardInfo
+		if err := json.Unmarshal(traj.RewardInfo, &info); err != nil {
+			t.Fatal(err)
+		}
+		var gates []bool
+		for _, c := range info.ActionChecks {
+			gates = append(gates, c.Gates)
+		}
+		return fmt.Sprintf("%s %v %s", rewardOf(traj), info.RewardBasis, statuses(t, traj)), gates
+	}
+	if got, gates := score("change_of_plan", "other"); got != "1 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:passed ACTION:passed PROCEDURE:failed" || !slices.Equal(gates, []bool{true, false}) {
+		t.Errorf("gold reasons: %s, gates %v", got, gates)
+	}
+	if got, _ := score("weather", "other"); got != "0 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:failed ACTION:passed PROCEDURE:failed" {
+		t.Errorf("wrong compared reason: %s, want reward 0", got)
+	}
+	if got, _ := score("change_of_plan", "weather"); got != "1 [DB ACTION FORBIDDEN COMMUNICATE] DB:passed ACTION:passed ACTION:failed PROCEDURE:failed" {
+		t.Errorf("other reason on the write without compare_args: %s, want reward 1 (DB decides)", got)
 	}
 }

@@ -33,7 +33,7 @@ func TestLLMJudge_Evaluate(t *testing.T) {
 	right := []emobench.Message{call("cancel_pending_order", cancelW1), say("Sorry! Refunded 1234.50.")}
 
 	traj := evaluate(t, &sim.Evaluator{Judge: judge}, task, emobench.TerminationUserStop, right...)
-	if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:passed NL_ASSERTION:passed NL_ASSERTION:failed"; got != want {
+	if got, want := statuses(t, traj), "DB:passed ACTION:passed COMMUNICATE:passed NL_ASSERTION:passed NL_ASSERTION:failed PROCEDURE:failed"; got != want {
 		t.Errorf("checks %s, want %s", got, want)
 	}
 	if !traj.Passed() || traj.StrictPassed() {
@@ -60,7 +60,7 @@ func TestLLMJudge_Evaluate(t *testing.T) {
 	if err := json.Unmarshal(traj.RewardInfo, &info); err != nil {
 		t.Fatal(err)
 	}
-	if got := statuses(t, traj); !strings.HasSuffix(got, "NL_ASSERTION:not_checked NL_ASSERTION:not_checked") {
+	if got := statuses(t, traj); !strings.HasSuffix(got, "NL_ASSERTION:not_checked NL_ASSERTION:not_checked PROCEDURE:failed") {
 		t.Errorf("checks %s, want the assertions not checked", got)
 	}
 	if j := info.NLAssertions[0].Justification; !strings.Contains(j, "judge failed") || !strings.Contains(j, "1 verdicts for 2 assertions") {

@@ -15,8 +15,10 @@ import (
 // Oracle is a built-in agent that knows the task's ground-truth actions: a
 // simulator for offline runs, tests and demos, and an upper bound that
 // checks a task can be solved. It acknowledges the user's emotion, asks for
-// the facts the task needs, confirms before every write as the policy
-// requires, calls the gold actions in order and tells the required outputs.
+// the facts the task needs, gives the task's advice (in its opening, or
+// right before the first call of the advice's Before tool), confirms
+// before every write as the policy requires, calls the gold actions in
+// order and tells the required outputs.
 type Oracle struct{}
 
 // Next returns the oracle's next message.
@@ -115,10 +117,23 @@ func planFor(ep *Episode, fault Fault) plan {
 		return append(p, step{call: &premature})
 	}
 	wrongDone, confirmSkipped := false, false
+	advised := map[int]bool{}
+	for k, a := range task.Advice {
+		if a.Before == "" || !slices.ContainsFunc(task.Actions, func(g emobench.Action) bool { return g.Name == a.Before }) {
+			p[0].text += " " + adviceText(a)
+			advised[k] = true
+		}
+	}
 	for i := range task.Actions {
 		action := task.Actions[i]
 		if fault == FaultWrongTransfer && action.Name == transfer {
 			continue // handles itself what a human must: no transfer
+		}
+		for k, a := range task.Advice {
+			if !advised[k] && a.Before == action.Name {
+				p = append(p, step{text: adviceText(a)})
+				advised[k] = true
+			}
 		}
 		if writes[action.Name] {
 			if fault == FaultSkipConfirmation && !confirmSkipped {
@@ -150,6 +165,15 @@ func opening(ep *Episode, fault Fault) string {
 		b.WriteString(" To get started, could you please give me your " + strings.Join(labels, ", ") + "?")
 	}
 	return b.String()
+}
+
+// adviceText is what the oracle tells the user for an advice of the task
+// (PROCEDURE): its first phrase, which the offline check finds.
+func adviceText(a emobench.Advice) string {
+	if len(a.AnyOf) == 0 {
+		return ""
+	}
+	return "For your safety, please " + a.AnyOf[0] + " right away."
 }
 
 func confirmation(a emobench.Action) string {

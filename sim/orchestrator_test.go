@@ -42,7 +42,7 @@ func TestRunEpisode_OraclePasses(t *testing.T) {
 		if traj.TerminationReason != emobench.TerminationUserStop || !traj.Passed() {
 			t.Fatalf("with emotions %v: %s reward %v\n%s", withEmotions, traj.TerminationReason, *traj.Reward, transcript(traj))
 		}
-		if !strings.Contains(string(traj.RewardInfo), `"db_match":true`) || !strings.Contains(string(traj.RewardInfo), `{"info":"1234.50","met":true}`) {
+		if !strings.Contains(string(traj.RewardInfo), `"db_match":true`) || !strings.Contains(string(traj.RewardInfo), `{"info":"1234.50","met":true,"kind":"number"}`) {
 			t.Fatalf("reward info %s", traj.RewardInfo)
 		}
 	}

@@ -8,11 +8,12 @@ import (
 	"hash"
 	"maps"
 	"slices"
+	"strings"
 )
 
 // HashSection writes one collection of a domain's state to h: its name,
 // its size and, in key order, each key and the sha256 of the entity's
-// JSON. An entity equal (by equal) to the same key's entity in base takes
+// JSON (of its StateForm when it is a StateFormer). An entity equal (by equal) to the same key's entity in base takes
 // its digest from baseDigests instead of being encoded again, so hashing a
 // state costs O(changed entities) encodings; baseKeys are base's keys in
 // increasing order. It panics when an entity cannot be encoded as JSON, a
@@ -74,7 +75,51 @@ func writeLengthPrefixed(h hash.Hash, s string) {
 	h.Write([]byte(s))
 }
 
+// StateFormer is an entity whose state hash is taken over a canonical form
+// of it rather than over itself: HashSection and EntityDigests digest the
+// JSON of StateForm() instead. A domain's hash.go gives its entities one
+// so that states differing only in what should not decide a task hash
+// alike: free-text fields (a cancellation or appointment reason, a
+// ticket's notes) through NormalizeFreeText, and lists that are sets (a
+// reservation's passengers and payments, an order's items) through
+// AsSet. StateForm must not change the entity, and must keep every
+// field that matters: two entities with equal forms are the same state.
+type StateFormer interface {
+	StateForm() any
+}
+
+// AsSet returns a sorted copy of s, ordered by each element's JSON, for a
+// StateForm: a list whose order does not matter hashes as a multiset. A
+// nil s stays nil and an empty one empty, as JSON tells them apart. It
+// panics when an element cannot be encoded as JSON, as HashSection does.
+func AsSet[T any](s []T) []T {
+	if len(s) < 2 {
+		return s
+	}
+	type keyed struct {
+		key string
+		v   T
+	}
+	ks := make([]keyed, len(s))
+	for i, v := range s {
+		b, err := json.Marshal(v)
+		if err != nil {
+			panic(fmt.Sprintf("state is not JSON-encodable: %v", err))
+		}
+		ks[i] = keyed{string(b), v}
+	}
+	slices.SortStableFunc(ks, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	out := make([]T, len(s))
+	for i, k := range ks {
+		out[i] = k.v
+	}
+	return out
+}
+
 func entityDigest(v any) [32]byte {
+	if f, ok := v.(StateFormer); ok {
+		v = f.StateForm()
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("state is not JSON-encodable: %v", err))

@@ -3,6 +3,7 @@ package tracer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -45,7 +46,9 @@ const (
 	CriterionToolTask Criterion = "tool_task_with_preference"
 	// CriterionSolvable: the task's reward basis checks something
 	// (sim.CheckRewardBasis: not empty, no NL_ASSERTION without
-	// assertions, no COMMUNICATE without outputs), the gold actions replay on a fresh
+	// assertions, no COMMUNICATE without outputs), its required outputs
+	// are valid (sim.CheckOutputs: none shorter than 3 characters without
+	// a unit), the gold actions replay on a fresh
 	// dom.NewEnvironment() without a tool error, and sim.Oracle with
 	// sim.ScriptedUser passes the task under both conditions (seed 1).
 	CriterionSolvable Criterion = "solvable"
@@ -412,8 +415,8 @@ func orNone(list []string) string {
 }
 
 func (a *auditor) solvable(ctx context.Context, t *emobench.TaskSpec) (bool, string) {
-	if err := sim.CheckRewardBasis(t); err != nil {
-		return false, strings.TrimPrefix(err.Error(), "task "+t.ID+": ")
+	if err := errors.Join(sim.CheckRewardBasis(t), sim.CheckOutputs(t)); err != nil {
+		return false, strings.ReplaceAll(strings.ReplaceAll(err.Error(), "task "+t.ID+": ", ""), "\n", "; ")
 	}
 	env := a.dom.NewEnvironment()
 	for i, act := range t.Actions {

@@ -714,7 +714,7 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		// Its own variant (trial 1), so the text takes no draw of r.
 		EmotionInstruction: sim.RenderEmotion(profile, sim.EpisodeSeed(g.opts.Seed, id, 1)),
 	}
-	if err := errors.Join(task.Validate(), sim.CheckRewardBasis(&task)); err != nil {
+	if err := errors.Join(task.Validate(), sim.CheckRewardBasis(&task), sim.CheckOutputs(&task)); err != nil {
 		return fmt.Errorf("domain %s: candidate %s: %w", g.dom.Name(), id, err)
 	}
 	taskKind := KindRead

@@ -121,3 +121,13 @@ func equalReservation(a, b *Reservation) bool {
 func equalSlice[T comparable](a, b []T) bool {
 	return (a == nil) == (b == nil) && slices.Equal(a, b)
 }
+
+// StateForm is the reservation as the state hash sees it
+// (sim.StateFormer): its passengers and its payments as sets, so that the
+// same booking with its passengers or payment methods listed in another
+// order hashes alike.
+func (r *Reservation) StateForm() any {
+	c := *r
+	c.Passengers, c.PaymentHistory = sim.AsSet(r.Passengers), sim.AsSet(r.PaymentHistory)
+	return &c
+}

@@ -140,3 +140,33 @@ func equalMap(a, b map[string]string) bool {
 	}
 	return maps.Equal(a, b)
 }
+
+// StateForm is the order as the state hash sees it (sim.StateFormer): its
+// cancellation reason normalised (sim.NormalizeFreeText), its items, its
+// payments and the items of its return as sets, and its exchange as a set
+// of (item, new item) pairs, so that the same request with its items
+// listed in another order hashes alike.
+func (o *Order) StateForm() any {
+	c := *o
+	c.CancelReason = sim.NormalizeFreeText(o.CancelReason)
+	c.Items, c.PaymentHistory = sim.AsSet(o.Items), sim.AsSet(o.PaymentHistory)
+	if o.Return != nil {
+		r := *o.Return
+		r.ItemIDs = sim.AsSet(r.ItemIDs)
+		c.Return = &r
+	}
+	if x := o.Exchange; x != nil && len(x.ItemIDs) == len(x.NewItemIDs) {
+		pairs := make([][2]string, len(x.ItemIDs))
+		for i := range pairs {
+			pairs[i] = [2]string{x.ItemIDs[i], x.NewItemIDs[i]}
+		}
+		pairs = sim.AsSet(pairs)
+		e := *x
+		e.ItemIDs, e.NewItemIDs = make([]string, len(pairs)), make([]string, len(pairs))
+		for i, p := range pairs {
+			e.ItemIDs[i], e.NewItemIDs[i] = p[0], p[1]
+		}
+		c.Exchange = &e
+	}
+	return &c
+}

@@ -98,3 +98,36 @@ func BenchmarkClone(b *testing.B) {
 		_ = db.Clone()
 	}
 }
+
+// The items of a return are a set: returning A and B hashes as returning
+// B and A (Order.StateForm), and returning A alone does not (#21).
+func TestStateHash_ReturnItemsAreASet(t *testing.T) {
+	db := initialDB()
+	var order *Order
+	for _, id := range sortedKeys(db.Orders) {
+		if o := db.Orders[id]; o.Status == StatusDelivered && len(o.Items) >= 2 && o.Items[0].ItemID != o.Items[1].ItemID {
+			order = o
+			break
+		}
+	}
+	if order == nil {
+		t.Fatal("no delivered order with two items")
+	}
+	pm := order.PaymentHistory[0].PaymentMethodID
+	hashAfter := func(items ...string) string {
+		b, _ := json.Marshal(map[string]any{"order_id": order.ID, "item_ids": items, "payment_method_id": pm})
+		env := New().NewEnvironment()
+		if _, err := env.Call(ToolReturnItems, b); err != nil {
+			t.Fatal(err)
+		}
+		return env.Hash()
+	}
+	a, b := order.Items[0].ItemID, order.Items[1].ItemID
+	want := hashAfter(a, b)
+	if got := hashAfter(b, a); got != want {
+		t.Error("return items in another order hash differently")
+	}
+	if got := hashAfter(a); got == want {
+		t.Error("returning one item hashes as returning two")
+	}
+}

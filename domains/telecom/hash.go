@@ -63,3 +63,18 @@ func (db *DB) StateHash() string {
 	h.Write(rest)
 	return hex.EncodeToString(h.Sum(nil))
 }
+
+// StateForm is the customer as the state hash sees it (sim.StateFormer):
+// the notes of its tickets normalised (sim.NormalizeFreeText), so that
+// free text differing in case, punctuation or articles hashes alike.
+func (c *Customer) StateForm() any {
+	form := *c
+	if len(c.Tickets) > 0 {
+		form.Tickets = make([]Ticket, len(c.Tickets))
+		for i, t := range c.Tickets {
+			t.Notes = sim.NormalizeFreeText(t.Notes)
+			form.Tickets[i] = t
+		}
+	}
+	return &form
+}

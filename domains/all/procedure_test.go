@@ -1,0 +1,51 @@
+package all_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/sim"
+)
+
+// TestOracle_ConfirmsEveryWrite: the offline confirmation check
+// (sim.ProcedureCheck, kind "confirmation") holds the oracle with the
+// scripted user on every test task of every domain, in both conditions:
+// the rule is sound for them, a precondition of recording it (#21). The
+// number of episodes with a write is logged per domain.
+func TestOracle_ConfirmsEveryWrite(t *testing.T) {
+	for _, name := range all.Names() {
+		t.Run(name, func(t *testing.T) {
+			dom, err := all.Find(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			episodes, wrote := 0, 0
+			for _, task := range testTasks(dom) {
+				for _, withEmotions := range []bool{true, false} {
+					traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
+						Domain: dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: 1,
+					})
+					if err != nil {
+						t.Fatalf("task %s (emotions %v): %v", task.ID, withEmotions, err)
+					}
+					var info sim.RewardInfo
+					if err := json.Unmarshal(traj.RewardInfo, &info); err != nil {
+						t.Fatalf("task %s: reward_info: %v", task.ID, err)
+					}
+					episodes++
+					for _, c := range info.ProcedureChecks {
+						if c.Kind == "confirmation" {
+							wrote++
+						}
+						if !c.Met {
+							t.Errorf("task %s (emotions %v): %s failed: %s", task.ID, withEmotions, c.Check, c.Detail)
+						}
+					}
+				}
+			}
+			t.Logf("%s: %d oracle episodes, %d with a write, every procedure check met", name, episodes, wrote)
+		})
+	}
+}
