@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
@@ -24,58 +23,18 @@ import (
 //     (outage_symptom with outage_start_date).
 //
 // A fact may come with ordinals in a multi-intent task (second_feature).
-// When one of them names the gold's own value, the user meant the gold's;
-// otherwise every value the facts describe stays (all of them when the
-// facts say nothing). Arguments the policy decides (effective dates,
-// credit amounts, ticket categories) are left open: Tracer's audit
-// applies CheckPolicy.
+// When one of them names or describes the gold's own value, the user
+// meant the gold's (sim.MeantValues, sim.DescribedValues); otherwise
+// every value the facts name stays (all of them when the facts say
+// nothing). Arguments the policy decides (effective dates, credit
+// amounts, ticket categories) are left open: Tracer's audit applies
+// CheckPolicy.
 
 // Preference phrases a grounder puts in facts.
 const (
 	mostRecentBill = "most recent" // which_bill: the latest period's bill
 	fullBalance    = "the full balance"
 )
-
-// factValues returns the values of key in facts and of its ordinal
-// forms (second_key, ...).
-func factValues(facts map[string]string, key string) []string {
-	var out []string
-	for k, v := range facts {
-		if k == key || strings.HasSuffix(k, "_"+key) && !strings.Contains(strings.TrimSuffix(k, "_"+key), "_") {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// meant narrows candidates (values of one argument) to those the user's
-// facts allow: gold alone when a fact of key names it (say gives the
-// user's words for a value), else those named, or all when none is.
-func meant(facts map[string]string, key string, candidates []string, gold string, say func(string) string) []string {
-	named := factValues(facts, key)
-	if slices.Contains(named, say(gold)) {
-		return []string{gold}
-	}
-	var out []string
-	for _, c := range candidates {
-		if len(named) == 0 || slices.Contains(named, say(c)) {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// described returns the candidates a description fact (key) that fits
-// gold also fits, so one description of the user's (one intent's)
-// decides; nil when no description of key fits gold.
-func described(facts map[string]string, key string, candidates []string, gold string, fits func(candidate, description string) bool) []string {
-	for _, d := range factValues(facts, key) {
-		if fits(gold, d) {
-			return slices.DeleteFunc(slices.Clone(candidates), func(c string) bool { return !fits(c, d) })
-		}
-	}
-	return nil
-}
 
 func same(s string) string { return s }
 
@@ -98,13 +57,13 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 	var out []emobench.Action
 	add := func(kv ...any) {
 		a := sim.NewAction(gold.Name, append([]any{"customer_id", userID}, kv...)...)
-		if !sameArgs(a, gold) {
+		if !sim.SameCall(a, gold) {
 			out = append(out, a)
 		}
 	}
 	switch gold.Name {
 	case ToolChangePlan:
-		ids := meant(facts, "new_plan", sortedKeys(db.Plans), str("new_plan_id"), func(id string) string { return db.Plans[id].Name })
+		ids := sim.MeantValues(facts, "new_plan", sortedKeys(db.Plans), str("new_plan_id"), func(id string) string { return db.Plans[id].Name })
 		for _, l := range lines {
 			for _, p := range ids {
 				for _, eff := range []string{Today, c.NextCycleStart()} {
@@ -113,7 +72,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 			}
 		}
 	case ToolAddFeature:
-		ids := meant(facts, "feature", sortedKeys(db.Features), str("feature_id"), func(id string) string { return featurePhrase(db.Features[id].Name) })
+		ids := sim.MeantValues(facts, "feature", sortedKeys(db.Features), str("feature_id"), func(id string) string { return featurePhrase(db.Features[id].Name) })
 		for _, l := range lines {
 			for _, f := range ids {
 				add("phone_number", l, "feature_id", f)
@@ -125,7 +84,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 		}
 	case ToolTroubleshoot:
 		for _, l := range lines {
-			for _, is := range meant(facts, "issue", issues, str("issue"), same) {
+			for _, is := range sim.MeantValues(facts, "issue", issues, str("issue"), same) {
 				add("phone_number", l, "issue", is)
 			}
 		}
@@ -140,7 +99,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 		}
 	case ToolCreateArrangement:
 		n, _ := args["installments"].(float64)
-		counts := meant(facts, "installments", []string{"1", "2", "3", "4", "5", "6"}, strconv.Itoa(int(n)), same)
+		counts := sim.MeantValues(facts, "installments", []string{"1", "2", "3", "4", "5", "6"}, strconv.Itoa(int(n)), same)
 		for _, b := range bills {
 			for _, k := range counts {
 				k, _ := strconv.Atoi(k)
@@ -160,7 +119,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 		for _, b := range bills {
 			bill := c.bill(b)
 			amounts := []float64{amount, dollars(bill.Balance()), dollars(bill.Balance() - bill.LateFee), dollars(bill.Balance() / 2)}
-			if slices.Contains(factValues(facts, "payment_amount"), fullBalance) {
+			if slices.Contains(sim.FactValues(facts, "payment_amount"), fullBalance) {
 				amounts = []float64{dollars(bill.Balance())}
 			}
 			for _, m := range meantMethods(c, facts, str("payment_method_id")) {
@@ -184,29 +143,18 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 	return out
 }
 
-// sameArgs reports whether a and b call one tool with equal arguments.
-func sameArgs(a, b emobench.Action) bool {
-	var x, y any
-	if a.Name != b.Name || json.Unmarshal(a.Arguments, &x) != nil || json.Unmarshal(b.Arguments, &y) != nil {
-		return false
-	}
-	xs, _ := json.Marshal(x)
-	ys, _ := json.Marshal(y)
-	return string(xs) == string(ys)
-}
-
 // meantLines returns the phone numbers of c's lines the facts allow for
 // gold (a line's number): phone_number names one, or line_current_plan or
 // line_status describes it; every line when the facts say neither.
 func meantLines(c *Customer, facts map[string]string, gold string) []string {
 	all := sortedKeys(c.Lines)
-	if slices.Contains(factValues(facts, "phone_number"), gold) {
+	if slices.Contains(sim.FactValues(facts, "phone_number"), gold) {
 		return []string{gold}
 	}
-	if d := described(facts, "line_current_plan", all, gold, func(num, plan string) bool { return c.Lines[num] != nil && planName(c.Lines[num].PlanID) == plan }); d != nil {
+	if d := sim.DescribedValues(facts, "line_current_plan", all, gold, func(num, plan string) bool { return c.Lines[num] != nil && planName(c.Lines[num].PlanID) == plan }); d != nil {
 		return d
 	}
-	if d := described(facts, "line_status", all, gold, func(num, status string) bool { return c.Lines[num] != nil && c.Lines[num].Status == status }); d != nil {
+	if d := sim.DescribedValues(facts, "line_status", all, gold, func(num, status string) bool { return c.Lines[num] != nil && c.Lines[num].Status == status }); d != nil {
 		return d
 	}
 	return all
@@ -226,10 +174,10 @@ func meantBills(c *Customer, facts map[string]string, gold string) []string {
 		}
 		return ""
 	}
-	if slices.Contains(factValues(facts, "bill_month"), month(gold)) {
+	if slices.Contains(sim.FactValues(facts, "bill_month"), month(gold)) {
 		return []string{gold}
 	}
-	if d := described(facts, "which_bill", ids, gold, func(id, which string) bool { return which == mostRecentBill && len(ids) > 0 && id == ids[len(ids)-1] }); d != nil {
+	if d := sim.DescribedValues(facts, "which_bill", ids, gold, func(id, which string) bool { return which == mostRecentBill && len(ids) > 0 && id == ids[len(ids)-1] }); d != nil {
 		return d
 	}
 	return ids
@@ -238,7 +186,7 @@ func meantBills(c *Customer, facts map[string]string, gold string) []string {
 // meantMethods returns the ids of c's payment methods the facts allow
 // for gold.
 func meantMethods(c *Customer, facts map[string]string, gold string) []string {
-	return meant(facts, "payment_method", sortedKeys(c.PaymentMethods), gold, func(id string) string {
+	return sim.MeantValues(facts, "payment_method", sortedKeys(c.PaymentMethods), gold, func(id string) string {
 		if pm := c.PaymentMethods[id]; pm != nil {
 			return pm.Describe()
 		}
@@ -250,7 +198,7 @@ func meantMethods(c *Customer, facts map[string]string, gold string) []string {
 // facts' outage_start_date and outage_symptom (all of them when the facts
 // give neither), or gold's when they name it.
 func meantOutages(db *DB, c *Customer, facts map[string]string, gold string) []string {
-	starts, symptoms := factValues(facts, "outage_start_date"), factValues(facts, "outage_symptom")
+	starts, symptoms := sim.FactValues(facts, "outage_start_date"), sim.FactValues(facts, "outage_symptom")
 	var out []string
 	for _, id := range sortedKeys(db.Outages) {
 		o := db.Outages[id]
