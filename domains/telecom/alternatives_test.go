@@ -154,3 +154,67 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 	}
 }
+
+// TestAlternatives_OneEndState replays every embedded task's gold calls
+// and, before each gold write, every alternative (Alternatives) that
+// CheckPolicy allows: none may leave a state other than the gold write's,
+// or the task would have two valid end states (what Tracer's audit
+// checks, here on the domain's side).
+func TestAlternatives_OneEndState(t *testing.T) {
+	c := Catalog()
+	checked := 0
+	for _, task := range New().Tasks() {
+		env := NewEnvironment(InitialDB())
+		for _, a := range task.Actions {
+			for _, alt := range c.Alternatives(env, task.UserID, task.Scenario.Facts, a) {
+				if CheckPolicy(env, task.UserID, alt) != nil {
+					continue
+				}
+				checked++
+				goldEnv, altEnv := NewEnvironment(cowCopy(env.State)), NewEnvironment(cowCopy(env.State))
+				_, goldErr := goldEnv.Call(a.Name, a.Arguments)
+				if _, err := altEnv.Call(alt.Name, alt.Arguments); err == nil && goldErr == nil && altEnv.Hash() != goldEnv.Hash() {
+					t.Errorf("task %s (%v): gold %s%s has the valid alternative %s", task.ID, task.Intents, a.Name, a.Arguments, alt.Arguments)
+				}
+			}
+			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
+			}
+		}
+	}
+	t.Logf("%d allowed alternatives checked", checked)
+}
+
+// TestAlternatives_Named checks Alternatives on one customer: a write
+// whose arguments the facts name has none, and one whose facts leave the
+// payment method open lists the customer's other methods.
+func TestAlternatives_Named(t *testing.T) {
+	env := NewEnvironment(InitialDB())
+	var c *Customer
+	for _, id := range sortedKeys(env.State.Customers) {
+		if cu := env.State.Customers[id]; len(cu.PaymentMethods) >= 2 {
+			c = cu
+			break
+		}
+	}
+	methods := sortedKeys(c.PaymentMethods)
+	gold := sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", methods[0])
+	if got := Alternatives(env, c.ID, map[string]string{"payment_method": c.PaymentMethods[methods[0]].Describe()}, gold); len(got) != 0 {
+		t.Errorf("named method: alternatives %v, want none", got)
+	}
+	got := Alternatives(env, c.ID, map[string]string{}, gold)
+	if len(got) != len(methods)-1 {
+		t.Fatalf("no method named: %d alternatives, want %d", len(got), len(methods)-1)
+	}
+	for i, a := range got {
+		if want := sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", methods[i+1]); !sim.SameCall(a, want) {
+			t.Errorf("alternative %d = %s, want %s", i, a.Arguments, want.Arguments)
+		}
+	}
+	// A second intent's method (second_payment_method) does not make the
+	// gold's ambiguous when the first names it.
+	facts := map[string]string{"payment_method": c.PaymentMethods[methods[0]].Describe(), "second_payment_method": c.PaymentMethods[methods[1]].Describe()}
+	if got := Alternatives(env, c.ID, facts, gold); len(got) != 0 {
+		t.Errorf("two named methods, the gold's among them: alternatives %v, want none", got)
+	}
+}

@@ -47,8 +47,9 @@ func Catalog() *sim.Catalog {
 			facts["first_name"], facts["last_name"], facts["date_of_birth"] = c.FirstName, c.LastName, c.DateOfBirth
 			return sim.NewAction(ToolFindByNameDOB, "first_name", c.FirstName, "last_name", c.LastName, "date_of_birth", c.DateOfBirth), facts
 		},
-		CheckPolicy: CheckPolicy,
-		ExemptArgs:  []string{"troubleshooting_id", "amount"},
+		CheckPolicy:  CheckPolicy,
+		ExemptArgs:   []string{"troubleshooting_id", "amount"},
+		Alternatives: Alternatives,
 	}
 }
 
@@ -74,7 +75,7 @@ var toolGraph = func() map[string][]string {
 		ToolAddFeature:        {ToolGetLine},
 		ToolCreateArrangement: {ToolEnableAutopay, ToolGetBilling},
 		ToolMakePayment:       {ToolReactivateLine, ToolEnableAutopay, ToolGetBilling},
-		ToolWaiveLateFee:      {ToolMakePayment, ToolGetBilling},
+		ToolWaiveLateFee:      {ToolMakePayment, ToolCreateArrangement, ToolGetBilling},
 		ToolEnableAutopay:     {ToolGetBilling},
 		ToolReactivateLine:    {ToolGetLine},
 		ToolApplyCredit:       {ToolGetBilling},
@@ -82,13 +83,20 @@ var toolGraph = func() map[string][]string {
 	}
 }()
 
-// Emotion families by scenario: a request that goes well fits every
-// family; a fault, a debt or a refusal no pride or amusement.
-var (
-	allFamilies     []string // nil: all five
-	troubleFamilies = []string{"sadness", "fear", "anger", "disgust"}
-	debtFamilies    = []string{"sadness", "fear", "anger"}
-)
+// allFamilies (nil) lets every intent take every emotion family: a test
+// split balances the families within each task kind (refusals and
+// transfers included), so no scenario rules one out; a calm or cheerful
+// customer with a stolen phone or a debt is rarer, not impossible.
+var allFamilies []string
+
+// waiveThenPayOrSplitTemplates state a condition the bill decides: pay
+// what is left after the waiver now, or split it (two intents, one a
+// branch).
+var waiveThenPayOrSplitTemplates = []string{
+	"There's a late fee on my overdue {month} bill and I want it waived. If that brings what I owe on it under ${threshold}, pay the rest now with my {payment}; otherwise split the rest into {installments} monthly payments.",
+	"Please take the late fee off my past-due {month} bill. Then, if the balance left is below ${threshold}, charge all of it to my {payment}; if not, set me up to pay it in {installments} installments.",
+	"I'd like the late fee on my overdue {month} bill removed. If what's left is less than ${threshold}, I'll pay it all now with my {payment}; if it's ${threshold} or more, I want it spread over {installments} months.",
+}
 
 // catalogIntents are the telecom intents: writes the policy allows, reads,
 // transfers, and forbidden requests whose gold only reads.
@@ -98,9 +106,9 @@ func catalogIntents() []sim.Intent {
 			Name: "change_plan_next_cycle", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetCustomer, ToolChangePlan},
 			Templates: []string{
-				"I'd like my line {phone_number} moved to the {plan} plan, and I want to know the date it starts.",
-				"Please switch {phone_number} over to {plan}; tell me when the new plan kicks in.",
-				"My line {phone_number} should be on the {plan} plan from now on. When does it take effect?",
+				"I'd like {line} moved to the {plan} plan, and I want to know the date it starts.",
+				"Please switch {line} over to {plan}; tell me when the new plan kicks in.",
+				"I want {line} on the {plan} plan from now on. When does it take effect?",
 			},
 			Ground: groundChangePlan(false),
 		},
@@ -108,9 +116,9 @@ func catalogIntents() []sim.Intent {
 			Name: "change_plan_then_international", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetCustomer, ToolChangePlan, ToolAddFeature},
 			Templates: []string{
-				"I'm travelling abroad soon: put line {phone_number} on the {plan} plan and add {feature} to it. When does the plan change start?",
-				"Two things for {phone_number}: the {plan} plan instead of my current one, and {feature} on top. Tell me the plan's start date.",
-				"Please move {phone_number} to {plan} and switch on {feature} for it; I'd like to know when the new plan begins.",
+				"I'm travelling abroad soon: put {line} on the {plan} plan and add {feature} to it. When does the plan change start?",
+				"Two things for {line}: the {plan} plan instead of the current one, and {feature} on top. Tell me the plan's start date.",
+				"Please move {line} to {plan} and switch on {feature} for it; I'd like to know when the new plan begins.",
 			},
 			Ground: groundChangePlan(true),
 		},
@@ -118,9 +126,9 @@ func catalogIntents() []sim.Intent {
 			Name: "add_feature", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetLine, ToolAddFeature},
 			Templates: []string{
-				"I want {feature} added to my line {phone_number}.",
-				"Could you turn on {feature} for {phone_number}? I need it this week.",
-				"Please put {feature} on line {phone_number}.",
+				"I want {feature} added to {line}.",
+				"Could you turn on {feature} for {line}? I need it this week.",
+				"Please put {feature} on {line}.",
 			},
 			Ground: groundAddFeature,
 		},
@@ -135,7 +143,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundSeniorDiscount,
 		},
 		{
-			Name: "payment_arrangement", Kind: sim.IntentWrite, Families: debtFamilies,
+			Name: "payment_arrangement", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetBilling, ToolCreateArrangement},
 			Templates: []string{
 				"I can't pay my overdue {month} bill in one go. I'd like to split it into {installments} monthly payments.",
@@ -145,7 +153,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundArrangement(false),
 		},
 		{
-			Name: "payment_arrangement_then_autopay", Kind: sim.IntentWrite, Families: debtFamilies,
+			Name: "payment_arrangement_then_autopay", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetBilling, ToolCreateArrangement, ToolEnableAutopay},
 			Templates: []string{
 				"I fell behind on my {month} bill. I want it split into {installments} monthly payments, and autopay on my {payment} so it doesn't happen again.",
@@ -165,7 +173,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundAutopay,
 		},
 		{
-			Name: "waive_late_fee", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Name: "waive_late_fee", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetBilling, ToolWaiveLateFee},
 			Templates: []string{
 				"There's a late fee on my {month} bill. I've been a customer for years; I want it waived, and tell me what I owe on that bill then.",
@@ -175,37 +183,49 @@ func catalogIntents() []sim.Intent {
 			Ground: groundWaiveLateFee,
 		},
 		{
-			Name: "pay_and_reactivate", Kind: sim.IntentWrite, Families: debtFamilies,
+			Name: "waive_then_pay_if_small", Kind: sim.IntentWrite, Families: allFamilies,
+			Path:      []string{ToolGetBilling, ToolWaiveLateFee, ToolMakePayment},
+			Templates: waiveThenPayOrSplitTemplates,
+			Ground:    groundWaiveThenPayOrSplit(true),
+		},
+		{
+			Name: "waive_then_split_if_large", Kind: sim.IntentWrite, Families: allFamilies,
+			Path:      []string{ToolGetBilling, ToolWaiveLateFee, ToolCreateArrangement},
+			Templates: waiveThenPayOrSplitTemplates,
+			Ground:    groundWaiveThenPayOrSplit(false),
+		},
+		{
+			Name: "pay_and_reactivate", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetBilling, ToolMakePayment, ToolReactivateLine},
 			Templates: []string{
-				"My line {phone_number} was suspended. I want to pay the overdue {month} bill in full with my {payment} and have the line back on. How much is it?",
-				"I need {phone_number} working again today: pay off my past-due {month} bill with my {payment} and turn the line back on, and tell me the amount.",
-				"Please take the full overdue {month} balance from my {payment} and reactivate {phone_number}; I'd like to hear how much you charged.",
+				"I want {line} working again: pay the overdue {month} bill in full with my {payment} and turn the line back on. How much is it?",
+				"I need {line} back today: pay off my past-due {month} bill with my {payment} and reactivate it, and tell me the amount.",
+				"Please take the full overdue {month} balance from my {payment} and reactivate {line}; I'd like to hear how much you charged.",
 			},
 			Ground: groundPayAndReactivate,
 		},
 		{
-			Name: "troubleshoot_resolved", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Name: "troubleshoot_resolved", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetLine, ToolTroubleshoot},
 			Templates: []string{
-				"My phone on {phone_number} has had {issue} since this morning. I want it fixed, and to know whether it worked.",
-				"Something's wrong with {phone_number}: {issue}. Can you check it and tell me if it's fixed?",
-				"I've got {issue} on line {phone_number}. Please sort it out and let me know the result.",
+				"The phone on {line} has had {issue} since this morning. I want it fixed, and if you can't fix it, a ticket for a technician; tell me whether it worked.",
+				"Something's wrong with {line}: {issue}. Check it and tell me if it's fixed; if it isn't, open a support ticket.",
+				"I've got {issue} on {line}. Please sort it out, let me know the result, and open a ticket only if it's still broken.",
 			},
 			Ground: groundTroubleshoot(ConditionNetworkConfig),
 		},
 		{
-			Name: "troubleshoot_then_ticket", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Name: "troubleshoot_then_ticket", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetLine, ToolTroubleshoot, ToolOpenTicket},
 			Templates: []string{
-				"My phone on {phone_number} has had {issue} for days now. Check it, and if you can't fix it I want a ticket so a technician looks at it.",
-				"I've had {issue} on {phone_number} all week. I want it diagnosed, and a support ticket if it stays broken.",
-				"Line {phone_number} still has {issue} after I restarted it. Please test it and open a ticket if the problem remains.",
+				"The phone on {line} has had {issue} for days now. Check it, and if you can't fix it I want a ticket so a technician looks at it; tell me whether it worked.",
+				"I've had {issue} on {line} all week. I want it diagnosed and to know the result, and a support ticket if it stays broken.",
+				"{Line} still has {issue} after I restarted it. Please test it, tell me if it's fixed, and open a ticket if the problem remains.",
 			},
 			Ground: groundTroubleshoot(ConditionHardware),
 		},
 		{
-			Name: "troubleshoot_ticket_outage_credit", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Name: "troubleshoot_ticket_outage_credit", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit},
 			Templates: []string{
 				"Since the outage in {zip} started on {outage_start} I've had {issue} on {phone_number}. Check it, open a ticket if it isn't fixed, and credit me for the outage; tell me the credit.",
@@ -215,7 +235,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundTicketAndCredit,
 		},
 		{
-			Name: "outage_credit", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Name: "outage_credit", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolCheckOutages, ToolApplyCredit},
 			Templates: []string{
 				"The network in my area ({zip}) went down on {outage_start} and I had {issue}. I want the credit for that outage, and to know how much it is.",
@@ -282,20 +302,40 @@ func catalogIntents() []sim.Intent {
 				"I want to port {phone_number} out to a new provider; please get me to the right person.",
 				"I'm leaving for another network and taking {phone_number} with me. Whoever does port-outs, I want to talk to them.",
 			},
-			Ground: groundTransferLine("wants to port line %s out to another carrier"),
+			Ground: groundTransferLine("wants to port line %s out to another carrier", "Port my number %s out to another carrier.", true),
 		},
 		{
-			Name: "stolen_phone_transfer", Kind: sim.IntentTransfer, Families: troubleFamilies,
+			Name: "stolen_phone_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolTransfer},
 			Templates: []string{
 				"My phone with {phone_number} was stolen last night. I need the SIM blocked and a new one, and I'll talk to whoever can do it.",
 				"Someone stole my phone ({phone_number}). I want the SIM stopped and replaced; put me through to a person if you can't.",
 				"My {phone_number} phone is gone, stolen. Block it and get me a new SIM, or get me someone who can.",
 			},
-			Ground: groundTransferLine("reports the phone of line %s stolen and wants the SIM blocked and replaced"),
+			Ground: groundTransferLine("reports the phone of line %s stolen and wants the SIM blocked and replaced", "Block the stolen phone of line %s and get me a new SIM.", false),
 		},
 		{
-			Name: "dispute_charge_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness"},
+			Name: "cancel_line_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
+			Path: []string{ToolGetLine, ToolTransfer},
+			Templates: []string{
+				"I want to cancel my line {phone_number}; my son has his own plan now. Please get me to whoever handles cancellations.",
+				"Please cancel {phone_number} for good. If you can't do it yourself, put me through to someone who can.",
+				"I don't need {phone_number} anymore and I want the line cancelled. I'll talk to whoever does that.",
+			},
+			Ground: groundTransferLine("wants line %s cancelled", "Cancel my line %s.", true),
+		},
+		{
+			Name: "insurance_claim_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
+			Path: []string{ToolTransfer},
+			Templates: []string{
+				"I dropped the phone I use for {phone_number} and the screen is shattered. I want to file an insurance claim; get me to whoever handles claims.",
+				"My phone for {phone_number} went through the wash and won't turn on. I'd like to claim it on my insurance; please put me through to the right person.",
+				"The phone on {phone_number} broke in a fall. I want to make an insurance claim with someone who can process it.",
+			},
+			Ground: groundTransferLine("wants to file an insurance claim for the broken phone of line %s", "File an insurance claim for my broken phone on line %s.", false),
+		},
+		{
+			Name: "dispute_charge_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolGetBilling, ToolTransfer},
 			Templates: []string{
 				"My {month} bill has a charge I never agreed to, the {charge}. I want to dispute it with someone who can act on it.",
@@ -311,7 +351,7 @@ func catalogIntents() []sim.Intent {
 		// template declines it: a user who accepted would leave a state
 		// the gold does not have, failing an agent that did right.
 		{
-			Name: "second_late_fee_waiver", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "second_late_fee_waiver", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetBilling},
 			Templates: []string{
 				"I want the late fee on my {month} bill waived. It was only a few days late.",
@@ -321,7 +361,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundSecondWaiver,
 		},
 		{
-			Name: "arrangement_bill_not_due", Kind: sim.IntentForbidden, Families: debtFamilies,
+			Name: "arrangement_bill_not_due", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetBilling},
 			Templates: []string{
 				"My {month} bill is due soon and I'd rather pay it in {installments} monthly parts.",
@@ -331,27 +371,27 @@ func catalogIntents() []sim.Intent {
 			Ground: groundArrangementNotDue,
 		},
 		{
-			Name: "feature_on_suspended_line", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "feature_on_suspended_line", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetLine},
 			Templates: []string{
-				"I want {feature} added to my line {phone_number} before my trip. If it can't go on the line as it is now, leave it.",
-				"Please put {feature} on {phone_number}; I leave on Friday. If it can't go on the line as it is now, leave it.",
-				"Turn on {feature} for {phone_number}, please. If it can't go on the line as it is now, leave it.",
+				"I want {feature} added to {line} before my trip. If it can't go on the line as it is now, leave it.",
+				"Please put {feature} on {line}; I leave on Friday. If it can't go on the line as it is now, leave it.",
+				"Turn on {feature} for {line}, please. If it can't go on the line as it is now, leave it.",
 			},
 			Ground: groundFeatureSuspended,
 		},
 		{
-			Name: "reactivate_with_overdue", Kind: sim.IntentForbidden, Families: debtFamilies,
+			Name: "reactivate_with_overdue", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetBilling},
 			Templates: []string{
-				"My line {phone_number} was cut off. I want it back on today; I'll sort out the bill later. If the bill has to be paid first, leave the line as it is.",
-				"Please turn {phone_number} back on. I can't pay the overdue bill this week. If the bill has to be paid first, leave the line as it is.",
-				"I need {phone_number} working again now, and I'm not paying the late bill until next month. If the bill has to be paid first, leave the line as it is.",
+				"{Line} was cut off. I want it back on today; I'll sort out the bill later. If the bill has to be paid first, leave the line as it is.",
+				"Please turn {line} back on. I can't pay the overdue bill this week. If the bill has to be paid first, leave the line as it is.",
+				"I need {line} working again now, and I'm not paying the late bill until next month. If the bill has to be paid first, leave the line as it is.",
 			},
 			Ground: groundReactivateOverdue,
 		},
 		{
-			Name: "senior_discount_underage", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "senior_discount_underage", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetCustomer},
 			Templates: []string{
 				"I'm {age}, close enough to retirement; I want the senior discount on my account.",
@@ -361,7 +401,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundSeniorUnderage,
 		},
 		{
-			Name: "arrangement_too_long", Kind: sim.IntentForbidden, Families: debtFamilies,
+			Name: "arrangement_too_long", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetBilling},
 			Templates: []string{
 				"My {month} bill is overdue and I can only manage it over {installments} months. If I can't split it into {installments} payments, leave it.",
@@ -371,7 +411,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundArrangementTooLong,
 		},
 		{
-			Name: "credit_without_outage", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "credit_without_outage", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolCheckOutages},
 			Templates: []string{
 				"My service in {zip} was terrible last week. I want ${amount} credited to my account for it.",
@@ -381,7 +421,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundCreditWithoutOutage,
 		},
 		{
-			Name: "change_plan_today", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "change_plan_today", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetCustomer},
 			Templates: []string{
 				"I want line {phone_number} on the {plan} plan starting today, {today}, not next month. If it can't start today, I don't want the change at all.",
@@ -391,7 +431,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundChangePlanToday,
 		},
 		{
-			Name: "ticket_without_troubleshooting", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "ticket_without_troubleshooting", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetLine},
 			Templates: []string{
 				"I have {issue} on {phone_number}. I already restarted everything myself; don't run any tests, just open a ticket.",

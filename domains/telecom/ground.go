@@ -2,6 +2,7 @@ package telecom
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -163,6 +164,80 @@ func issuePhrase(issue string) string {
 	return issue
 }
 
+// lineRef says line l of c as the customer does in a template's {line}:
+// "line 503-555-0101" (fact phone_number) or, two times in three when a
+// description names l alone among c's lines, "my suspended line" (fact
+// line_status) or "my line on the Essential 10GB plan" (fact
+// line_current_plan; not while a line has a change to or from that plan
+// pending, which would make "on" ambiguous), which the agent finds
+// through the account (findable: the gold then reads the account first).
+func lineRef(g sim.GroundContext, c *Customer, l *Line) (ref string, facts map[string]string, findable bool) {
+	same := func(keep func(*Line) bool) int {
+		n := 0
+		for _, o := range c.Lines {
+			if keep(o) {
+				n++
+			}
+		}
+		return n
+	}
+	if g.Rand.IntN(3) != 0 {
+		switch {
+		case l.Status == LineSuspended && same(func(o *Line) bool { return o.Status == LineSuspended }) == 1:
+			return "my suspended line", map[string]string{"line_status": LineSuspended}, true
+		case len(c.Lines) > 1 && same(func(o *Line) bool { return o.PlanID == l.PlanID || o.PendingPlanID == l.PlanID }) == 1 && l.PendingPlanID == "":
+			name := planName(l.PlanID)
+			return "my line on the " + name + " plan", map[string]string{"line_current_plan": name}, true
+		}
+	}
+	return "line " + l.PhoneNumber, map[string]string{"phone_number": l.PhoneNumber}, false
+}
+
+// withLine puts line l's reference (lineRef) in gr's {line} slot and
+// facts; a findable reference reads the account first and marks the
+// grounding findable.
+func withLine(g sim.GroundContext, c *Customer, l *Line, gr sim.Grounding) sim.Grounding {
+	ref, facts, findable := lineRef(g, c, l)
+	gr.Slots["line"], gr.Slots["Line"] = ref, capitalize(ref)
+	maps.Copy(gr.Facts, facts)
+	if findable {
+		delete(gr.Facts, "phone_number")
+		gr.Traits = append(gr.Traits, emobench.TraitFindable)
+		if gr.Actions[0].Name != ToolGetCustomer {
+			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)}, gr.Actions...)
+		}
+	}
+	gr.Request.Text = strings.ReplaceAll(gr.Request.Text, "line "+l.PhoneNumber, ref)
+	return gr
+}
+
+// billRef says bill b of c as the customer does in a template's
+// "{month} bill": its month ("May 2025", fact bill_month) or, two times
+// in three when b is c's latest bill, "most recent" (fact which_bill),
+// which the agent finds in the billing history.
+func billRef(g sim.GroundContext, c *Customer, b *Bill, gr sim.Grounding) sim.Grounding {
+	ref := monthName(b.Period)
+	gr.Facts["bill_month"] = ref
+	if c.Bills[len(c.Bills)-1] == b && g.Rand.IntN(3) != 0 {
+		ref = mostRecentBill
+		delete(gr.Facts, "bill_month")
+		gr.Facts["which_bill"] = ref
+		gr.Traits = append(gr.Traits, emobench.TraitFindable)
+	}
+	gr.Slots["month"] = ref
+	gr.Request.Text = strings.ReplaceAll(gr.Request.Text, "{month}", ref)
+	return gr
+}
+
+// Outputs as the agent may say them: an amount with its unit, a status
+// with its synonyms (emobench.TaskSpec.Outputs).
+func moneyOutput(m Money) string { return "$" + m.String() + "|" + m.String() + " dollars" }
+
+const (
+	resolvedOutput   = "resolved|fixed|working again|working now"
+	unresolvedOutput = "unresolved|not resolved|not fixed|did not fix|didn't fix|still not working"
+)
+
 // newPlanFor picks a plan the line is not on, none is pending for and
 // whose max_lines takes c's lines.
 func newPlanFor(r *rand.Rand, c *Customer, l *Line) *Plan {
@@ -222,7 +297,7 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 			gr.Request.Tools = []string{ToolChangePlan, ToolAddFeature}
 			gr.Actions = append(gr.Actions, sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f))
 		}
-		return gr, true
+		return withLine(g, c, l, gr), true
 	}
 }
 
@@ -243,14 +318,14 @@ func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	f := db.Features[missing[g.Rand.IntN(len(missing))]]
 	name := featurePhrase(f.Name)
-	return sim.Grounding{
+	return withLine(g, c, l, sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Request: emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolAddFeature}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
 			sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
 		Uses: []string{l.PhoneNumber},
-	}, true
+	}), true
 }
 
 func groundSeniorDiscount(g sim.GroundContext) (sim.Grounding, bool) {
@@ -284,8 +359,8 @@ func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding,
 		month := monthName(b.Period)
 		gr := sim.Grounding{
 			Slots:   map[string]string{"month": month, "installments": strconv.Itoa(n)},
-			Facts:   map[string]string{"bill_id": b.ID, "installments": strconv.Itoa(n)},
-			Request: emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments.", b.ID, n), Tools: []string{ToolCreateArrangement}},
+			Facts:   map[string]string{"bill_month": month, "installments": strconv.Itoa(n)},
+			Request: emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", month, n), Tools: []string{ToolCreateArrangement}},
 			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
 				sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n)},
 			Uses: []string{b.ID},
@@ -294,7 +369,7 @@ func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding,
 			pm, _ := methodOf(g.Rand, c, "")
 			gr.Slots["payment"] = pm.Describe()
 			gr.Facts["payment_method"] = pm.Describe()
-			gr.Request.Text = fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments, then enable autopay with my %s.", b.ID, n, pm.Describe())
+			gr.Request.Text = fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments, then enable autopay with my %s.", month, n, pm.Describe())
 			gr.Request.Tools = []string{ToolCreateArrangement, ToolEnableAutopay}
 			gr.Actions = append(gr.Actions, sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID))
 			gr.Uses = append(gr.Uses, c.ID+"/autopay")
@@ -329,15 +404,60 @@ func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	month := monthName(b.Period)
-	return sim.Grounding{
-		Slots:   map[string]string{"month": month},
-		Facts:   map[string]string{"bill_id": b.ID},
-		Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on bill %s and tell me its balance.", b.ID), Tools: []string{ToolWaiveLateFee}},
+	return billRef(g, c, b, sim.Grounding{
+		Slots:   map[string]string{},
+		Facts:   map[string]string{},
+		Request: emobench.Request{Text: "Waive the late fee on my {month} bill and tell me its balance.", Tools: []string{ToolWaiveLateFee}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
-		Outputs: []string{(b.Balance() - b.LateFee).String()},
+		Outputs: []string{moneyOutput(b.Balance() - b.LateFee)},
 		Uses:    []string{b.ID},
-	}, true
+	}), true
+}
+
+// groundWaiveThenPayOrSplit grounds "waive the late fee on my overdue
+// bill; if what is left is under $threshold pay it now with my card,
+// otherwise split it into n payments", a condition the bill's balance
+// decides: pay is the branch the data takes (the threshold is above the
+// balance left), !pay the other (at or below it).
+func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, c, ok := customerOf(g)
+		if !ok || waiverWithinYear(c) != nil || c.activeArrangement() != nil {
+			return sim.Grounding{}, false
+		}
+		b, ok := pickBill(g, c, func(b *Bill) bool { return isOverdue(b) && hasLateFee(b) })
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		rest := b.Balance() - b.LateFee
+		threshold := int(rest/1000)*10 + 10 + 10*g.Rand.IntN(3) // whole tens of dollars above rest
+		if !pay {
+			threshold = int(rest/1000)*10 - 10*g.Rand.IntN(2) // at or below rest
+		}
+		if rest <= 0 || threshold <= 0 {
+			return sim.Grounding{}, false
+		}
+		pm, _ := methodOf(g.Rand, c, "")
+		k := 2 + g.Rand.IntN(2)
+		n := strconv.Itoa(k)
+		month := monthName(b.Period)
+		gr := sim.Grounding{
+			Slots: map[string]string{"month": month, "threshold": strconv.Itoa(threshold), "payment": pm.Describe(), "installments": n},
+			Facts: map[string]string{"bill_month": month, "pay_now_if_balance_under": "$" + strconv.Itoa(threshold), "payment_method": pm.Describe(),
+				"payment_amount": fullBalance, "installments": n},
+			Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on my %s bill; then if the rest is under $%d, pay it with my %s, otherwise split it into %s payments.", month, threshold, pm.Describe(), n),
+				Tools: []string{ToolWaiveLateFee, ToolMakePayment}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID),
+				sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(rest))},
+			Traits: []string{emobench.TraitConditional},
+			Uses:   []string{b.ID},
+		}
+		if !pay {
+			gr.Request.Tools[1] = ToolCreateArrangement
+			gr.Actions[2] = sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", k)
+		}
+		return gr, true
+	}
 }
 
 func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
@@ -361,17 +481,17 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 	b := overdue[0]
 	pm, _ := methodOf(g.Rand, c, "")
 	month := monthName(b.Period)
-	return sim.Grounding{
+	return withLine(g, c, l, sim.Grounding{
 		Slots: map[string]string{"phone_number": l.PhoneNumber, "month": month, "payment": pm.Describe()},
-		Facts: map[string]string{"phone_number": l.PhoneNumber, "bill_id": b.ID, "payment_method": pm.Describe()},
-		Request: emobench.Request{Text: fmt.Sprintf("Pay bill %s in full with my %s and reactivate line %s.", b.ID, pm.Describe(), l.PhoneNumber),
+		Facts: map[string]string{"phone_number": l.PhoneNumber, "bill_month": month, "payment_method": pm.Describe(), "payment_amount": fullBalance},
+		Request: emobench.Request{Text: fmt.Sprintf("Pay my %s bill in full with my %s and reactivate line %s.", month, pm.Describe(), l.PhoneNumber),
 			Tools: []string{ToolMakePayment, ToolReactivateLine}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
 			sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(b.Balance())),
 			sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{b.Balance().String()},
+		Outputs: []string{moneyOutput(b.Balance())},
 		Uses:    []string{l.PhoneNumber, b.ID},
-	}, true
+	}), true
 }
 
 // troubleshootable reports whether line l's device shows condition (and,
@@ -400,20 +520,20 @@ func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding
 		gr := sim.Grounding{
 			Slots:   withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
+			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
 			Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
 				sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue)},
-			Outputs: []string{ResultResolved},
+			Outputs: []string{resolvedOutput},
+			Traits:  []string{emobench.TraitConditional},
 			Uses:    []string{l.PhoneNumber},
 		}
 		if condition == ConditionHardware {
-			gr.Request.Text = fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber)
 			gr.Request.Tools = []string{ToolTroubleshoot, ToolOpenTicket}
 			gr.Actions = append(gr.Actions, sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber,
 				"category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
-			gr.Outputs = []string{ResultUnresolved}
+			gr.Outputs = []string{unresolvedOutput}
 		}
-		return gr, true
+		return withLine(g, c, l, gr), true
 	}
 }
 
@@ -530,7 +650,8 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 			sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
 			sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
 			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
-		Outputs: []string{credit.String()},
+		Outputs: []string{moneyOutput(credit)},
+		Traits:  []string{emobench.TraitConditional},
 		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
 	}, true
 }
@@ -553,7 +674,7 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 			Tools: []string{ToolApplyCredit}},
 		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
 			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
-		Outputs: []string{credit.String()},
+		Outputs: []string{moneyOutput(credit)},
 		Uses:    []string{o.ID, c.ID + "/outage_credit"},
 	}, true
 }
@@ -570,15 +691,14 @@ func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	purpose, purposeUse := pickPurpose(g, moneyPurposes)
-	month := monthName(b.Period)
-	return sim.Grounding{
-		Slots:   map[string]string{"month": month, "purpose": purpose},
-		Facts:   map[string]string{"bill_month": month, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("What is the total and due date of my %s bill?", month), Tools: []string{ToolGetBilling}},
+	return billRef(g, c, b, sim.Grounding{
+		Slots:   map[string]string{"purpose": purpose},
+		Facts:   map[string]string{"purpose": purpose},
+		Request: emobench.Request{Text: "What is the total and due date of my {month} bill?", Tools: []string{ToolGetBilling}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Outputs: []string{b.Total.String(), b.DueOn},
+		Outputs: []string{moneyOutput(b.Total), b.DueOn},
 		Uses:    []string{b.ID, purposeUse},
-	}, true
+	}), true
 }
 
 func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
@@ -599,7 +719,7 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{d.InstallmentBalance.String()},
+		Outputs: []string{moneyOutput(d.InstallmentBalance)},
 		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
 }
@@ -640,6 +760,13 @@ func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
+// outageStatusOutputs say an outage's status as the agent may: ongoing
+// or resolved.
+var outageStatusOutputs = map[string]string{
+	"ongoing":  "ongoing|still going on|still down|not over|not yet resolved|not been resolved",
+	"resolved": "resolved|has ended|is over|was fixed|been fixed|been restored",
+}
+
 func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	db, c, ok := customerOf(g)
 	if !ok || !once(g, "outages") {
@@ -662,14 +789,19 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
 		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)},
-		Outputs: []string{status},
+		Outputs: []string{outageStatusOutputs[status]},
 		Uses:    []string{c.ID + "/outages", purposeUse},
 	}, true
 }
 
 // --- transfers ------------------------------------------------------------
 
-func groundTransferLine(summary string) func(sim.GroundContext) (sim.Grounding, bool) {
+// groundTransferLine grounds a transfer about one active line: summary
+// says what the customer wants (with the line's number for %s), request
+// is the scripted user's request (%s too), and readLine says whether the
+// agent reads the line first (a port-out or a cancellation is about the
+// line's service; a stolen or broken phone is not).
+func groundTransferLine(summary, request string, readLine bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		_, c, ok := customerOf(g)
 		if !ok {
@@ -683,15 +815,13 @@ func groundTransferLine(summary string) func(sim.GroundContext) (sim.Grounding, 
 		gr := sim.Grounding{
 			Slots:   map[string]string{"phone_number": l.PhoneNumber},
 			Facts:   map[string]string{"phone_number": l.PhoneNumber},
-			Request: emobench.Request{Text: fmt.Sprintf("I need a person: the customer %s.", what), Tools: []string{ToolTransfer}},
+			Request: emobench.Request{Tools: []string{ToolTransfer}},
 			Actions: []emobench.Action{sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s %s.", c.ID, what))},
 			Uses:    []string{l.PhoneNumber},
 		}
-		if strings.Contains(summary, "port") {
-			gr.Request.Text = fmt.Sprintf("Port my number %s out to another carrier.", l.PhoneNumber)
+		gr.Request.Text = fmt.Sprintf(request, l.PhoneNumber)
+		if readLine {
 			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)}, gr.Actions...)
-		} else {
-			gr.Request.Text = fmt.Sprintf("Block the stolen phone of line %s and get me a new SIM.", l.PhoneNumber)
 		}
 		return gr, true
 	}
@@ -719,8 +849,8 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 	charge := charges[g.Rand.IntN(len(charges))]
 	return sim.Grounding{
 		Slots:   map[string]string{"month": month, "charge": chargePhrase(charge)},
-		Facts:   map[string]string{"bill_id": b.ID, "disputed_charge": charge},
-		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on bill %s.", b.ID), Tools: []string{ToolTransfer}},
+		Facts:   map[string]string{"bill_month": month, "disputed_charge": charge},
+		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on my %s bill.", month), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
 			sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))},
 		Uses: []string{b.ID},
@@ -745,7 +875,6 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
 			Tools: []string{ToolGetCustomer}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
-		Outputs: []string{c.NextCycleStart()},
 		// Any plan on the line from today is forbidden; the change the
 		// policy offers, from the next cycle, is not.
 		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
@@ -776,8 +905,8 @@ func groundSeniorUnderage(g sim.GroundContext) (sim.Grounding, bool) {
 func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grounding {
 	return sim.Grounding{
 		Slots:     map[string]string{"month": monthName(b.Period), "installments": strconv.Itoa(n)},
-		Facts:     map[string]string{"bill_id": b.ID, "installments": strconv.Itoa(n)},
-		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for bill %s in %d installments.", b.ID, n), Tools: []string{ToolGetBilling}},
+		Facts:     map[string]string{"bill_month": monthName(b.Period), "installments": strconv.Itoa(n)},
+		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", monthName(b.Period), n), Tools: []string{ToolGetBilling}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
 		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
 		Uses:      []string{b.ID},
@@ -793,9 +922,7 @@ func groundArrangementNotDue(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := arrangementRefusal(c, b, 2+g.Rand.IntN(2))
-	gr.Outputs = []string{b.DueOn}
-	return gr, true
+	return arrangementRefusal(c, b, 2+g.Rand.IntN(2)), true
 }
 
 func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
@@ -819,23 +946,21 @@ func groundSecondWaiver(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	prior := waiverWithinYear(c)
-	if prior == nil {
+	if waiverWithinYear(c) == nil {
 		return sim.Grounding{}, false
 	}
 	b, ok := pickBill(g, c, hasLateFee)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return sim.Grounding{
-		Slots:     map[string]string{"month": monthName(b.Period)},
-		Facts:     map[string]string{"bill_id": b.ID},
-		Request:   emobench.Request{Text: fmt.Sprintf("Waive the late fee on bill %s.", b.ID), Tools: []string{ToolGetBilling}},
+	return billRef(g, c, b, sim.Grounding{
+		Slots:     map[string]string{},
+		Facts:     map[string]string{},
+		Request:   emobench.Request{Text: "Waive the late fee on my {month} bill.", Tools: []string{ToolGetBilling}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Outputs:   []string{prior.Date},
 		Forbidden: []emobench.Action{sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
 		Uses:      []string{b.ID},
-	}, true
+	}), true
 }
 
 func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
@@ -872,15 +997,14 @@ func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	f := db.Features["international_roaming"]
 	name := featurePhrase(f.Name)
-	return sim.Grounding{
+	return withLine(g, c, l, sim.Grounding{
 		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
 		Request:   emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs:   []string{LineSuspended},
 		Forbidden: []emobench.Action{sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
 		Uses:      []string{l.PhoneNumber},
-	}, true
+	}), true
 }
 
 func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
@@ -892,14 +1016,20 @@ func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return sim.Grounding{
+	gr := withLine(g, c, l, sim.Grounding{
 		Slots:     map[string]string{"phone_number": l.PhoneNumber},
 		Facts:     map[string]string{"phone_number": l.PhoneNumber},
 		Request:   emobench.Request{Text: fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber), Tools: []string{ToolGetBilling}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
 		Forbidden: []emobench.Action{sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Uses:      []string{l.PhoneNumber},
-	}, true
+	})
+	if gr.Facts["phone_number"] == "" {
+		// The line the user describes is the refused entity: the agent
+		// finds its number and reads it.
+		gr.Actions = append(gr.Actions, sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber))
+	}
+	return gr, true
 }
 
 func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, bool) {

@@ -43,8 +43,12 @@ func TestDomain_NewEnvironment(t *testing.T) {
 	a, b := d.NewEnvironment(), d.NewEnvironment()
 	initial := a.Hash()
 	var task emobench.TaskSpec // the first task with a write
+	writes := map[string]bool{}
+	for _, tl := range Tools() {
+		writes[tl.Name] = tl.Writes
+	}
 	for _, tk := range d.Tasks() {
-		if len(tk.Forbidden) == 0 && tk.Actions[len(tk.Actions)-1].Name != ToolTransfer && len(tk.Actions) > 2 {
+		if slices.ContainsFunc(tk.Actions, func(a emobench.Action) bool { return writes[a.Name] }) {
 			task = tk
 			break
 		}

@@ -56,13 +56,14 @@ func main() {
 
 // options are the generator's settings for the embedded tasks: Tracer's
 // defaults (what `tracer generate` gives users) but for a larger share of
-// refusals and transfers, which keeps the test split above 10% and 5% with
-// a margin, and the split's seed. The test split's 16 refusals (20%) leave
-// SpreadIntents room to reach all nine forbidden intents: it tries them
-// only on each refusal position's own user, and 12 left one or two of the
-// rarer traps out.
+// refusals and transfers, and the split's seed. The test split must hold
+// each of the nine forbidden intents and each of the five transfer
+// triggers at least twice: 20 refusals (25%) and 12 transfers (15%) of
+// 80 leave SpreadIntents, which tries the least kept intent of a kind
+// first, a margin of two each.
 func options(split emobench.Split) tracer.GenerateOptions {
-	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.2, TransferShare: 0.075, SpreadIntents: true}
+	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.25, TransferShare: 0.15, SpreadIntents: true,
+		IntentsDist: []float64{1, 2, 8}, WalkStepsDist: []float64{1, 2, 6}}
 	if split == emobench.SplitTrain {
 		o.Seed = telecom.TrainTaskSeed
 	}
