@@ -272,7 +272,7 @@ func TestTasks_TrapCoverage(t *testing.T) {
 	if got, want := n[sim.IntentForbidden], 10; got != want {
 		t.Errorf("forbidden intents = %d, want %d (one a policy trap)", got, want)
 	}
-	if got, want := n[sim.IntentTransfer], 4; got != want {
+	if got, want := n[sim.IntentTransfer], 5; got != want {
 		t.Errorf("transfer intents = %d, want %d", got, want)
 	}
 }
@@ -300,10 +300,13 @@ func TestTasks_EmergencyAdvice(t *testing.T) {
 			t.Fatalf("task %s: transfer arguments: %v", task.ID, err)
 		}
 		sign := task.Scenario.Facts["symptom"] + task.Scenario.Facts["feeling"]
-		if got, want := strings.Contains(args.Summary, "call 911"), emergencySigns[sign]; got != want {
+		if got, want := strings.Contains(args.Summary, "call 911"), warningSign(sign); got != want {
 			t.Errorf("task %s: %q (warning sign %v): summary %q says call 911: %v", task.ID, sign, want, args.Summary, got)
 		}
-		if emergencySigns[sign] {
+		if len(task.Advice) > 0 && !warningSign(sign) {
+			t.Errorf("task %s: %q is no warning sign but the task wants advice %v", task.ID, sign, task.Advice)
+		}
+		if warningSign(sign) {
 			advised++
 		} else if sign != "" {
 			other++

@@ -20,12 +20,13 @@ import (
 	"github.com/emobench/emobench/tracer"
 )
 
-// The shares of refusal and transfer tasks of both splits. 16 refusals
-// in the 80 test tasks leave SpreadIntents room to reach the 10 forbidden
-// intents, the rarest of which only a fifth of the patients hold.
+// The shares of refusal and transfer tasks of both splits. 24 refusals
+// and 12 transfers in the 80 test tasks leave SpreadIntents room to give
+// each of the 10 forbidden and 5 transfer intents two tasks, though the
+// rarest trap only a fifth of the patients hold.
 const (
-	ForbiddenShare = 0.2
-	TransferShare  = 0.0625
+	ForbiddenShare = 0.3
+	TransferShare  = 0.15
 )
 
 func main() {
@@ -53,6 +54,9 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "%s: %d tasks of %d candidates, %.2f writes a task, %d with two or more, kinds %v, rejected %v\n",
 			f.path, len(f.g.Tasks), f.g.Candidates, float64(writes)/float64(len(f.g.Tasks)), multi, f.g.Kinds, f.g.Rejected)
+		for reason, example := range f.g.Examples {
+			fmt.Fprintf(os.Stderr, "  first %s: %s\n", reason, example)
+		}
 	}
 }
 
