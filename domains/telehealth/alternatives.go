@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
@@ -118,7 +119,7 @@ func meant(goldID string, ids []string, said map[string]bool, describe func(id s
 
 // slotsMeant returns pr's free slots the patient's words allow for the
 // gold's start: it alone when they named it; the one a preferred day they
-// gave picks (a fact "…preferred_day", YYYY-MM-DD: the earliest slot that
+// gave picks (a fact "…preferred_day", dayLayout: the earliest slot that
 // day, else the first after it), that day taken as the gold's when one
 // picks the gold's start; else every free slot.
 func slotsMeant(db *DB, pr *Provider, patientID, start string, facts map[string]string, said map[string]bool) []string {
@@ -127,8 +128,12 @@ func slotsMeant(db *DB, pr *Provider, patientID, start string, facts map[string]
 	}
 	free := freeSlots(db, pr, patientID)
 	var picked []string
-	for k, day := range facts {
-		if s, ok := firstSlotFrom(free, day); ok && strings.HasSuffix(k, "preferred_day") {
+	for k, v := range facts {
+		day, err := time.Parse(dayLayout, v)
+		if err != nil || !strings.HasSuffix(k, "preferred_day") {
+			continue
+		}
+		if s, ok := firstSlotFrom(free, day.Format(dateLayout)); ok {
 			if s == start {
 				return []string{s}
 			}
@@ -163,14 +168,19 @@ func supplierChoiceText(first, fallback string) string {
 
 // suppliersMeant returns the ids of the suppliers the patient may mean for
 // rx by what they said for the gold's supplier: it alone when they named
-// it; under a fallback naming it ("A, or if A can't take it, B"), A when
+// it (for this request or another); under a fallback naming it ("A, or if A can't take it, B"), A when
 // A may take rx, else A and B, as the patient's condition says; every
 // supplier when they named none.
 func suppliersMeant(db *DB, rx *Prescription, gold *Supplier, facts map[string]string, said map[string]bool) []string {
 	if gold == nil {
 		return nil
 	}
-	byName := func(name string) []string { return suppliersWhere(db, func(s *Supplier) bool { return s.Name == name }) }
+	if said[gold.Name] {
+		return []string{gold.ID}
+	}
+	byName := func(name string) []string {
+		return suppliersWhere(db, func(s *Supplier) bool { return s.Name == name })
+	}
 	for _, v := range facts {
 		if m := supplierChoice.FindStringSubmatch(v); m != nil && m[1] == m[2] && (m[1] == gold.Name || m[3] == gold.Name) {
 			first := byName(m[1])
@@ -179,9 +189,6 @@ func suppliersMeant(db *DB, rx *Prescription, gold *Supplier, facts map[string]s
 			}
 			return append(first, byName(m[3])...)
 		}
-	}
-	if said[gold.Name] {
-		return []string{gold.ID}
 	}
 	return sortedKeys(db.Reference.Suppliers)
 }

@@ -102,11 +102,34 @@ func knownBefore(db *DB, id string) bool {
 	return db.base.db.Appointments[id] != nil || db.base.db.Devices[id] != nil
 }
 
-// unaware decides, for half of the requests about an appointment,
-// prescription or device, that the patient does not have its id at hand
-// and describes it (TraitFindable): the agent finds it through their
-// profile.
-func unaware(g sim.GroundContext) bool { return g.Rand.IntN(2) == 0 }
+// unaware decides whether the patient has the ids of a kind of entity
+// ("appointment", "prescription", "device") at hand, or, half of the
+// time, describes the one a request is about (TraitFindable), which the
+// agent finds through their profile. A task decides once a kind (its
+// first request's choice is among its Uses, modeKey): the scripted user
+// takes an id shaped like one they know for a mistake, so a patient who
+// gave one prescription's number and not the other's would fail a right
+// agent.
+func unaware(g sim.GroundContext, kind string) bool {
+	switch {
+	case g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, false)):
+		return false
+	case g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, true)):
+		return true
+	}
+	return g.Rand.IntN(2) == 0
+}
+
+// otherMode reports whether an earlier request of the task decided the
+// patient's awareness of kind's ids otherwise than unaware, which a
+// request that can only be made one way needs.
+func otherMode(g sim.GroundContext, kind string, unaware bool) bool {
+	return g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, !unaware))
+}
+
+func modeKey(patientID, kind string, unaware bool) string {
+	return fmt.Sprintf("%s/%s/unaware=%v", patientID, kind, unaware)
+}
 
 // findable marks gr as a request whose entity the patient described, with
 // first, the profile read that lists the patient's entities, among its
@@ -133,21 +156,25 @@ func appointmentRef(db *DB, a *Appointment, unaware bool) (string, map[string]st
 // it: "my glipizide prescription RX401204", the number on its label, or,
 // for an unaware patient whose only active prescription of its medication
 // it is, "my glipizide prescription" (TraitFindable); the caller adds the
-// request and the write.
-func prescriptionGrounding(db *DB, rx *Prescription, unaware bool) sim.Grounding {
-	unaware = unaware && len(prescriptionsOf(db, rx.PatientID, func(o *Prescription) bool { return o.Medication == rx.Medication })) == 1
+// request and the write. false: the patient is unaware (unaware) but has
+// another active prescription of the medication.
+func prescriptionGrounding(g sim.GroundContext, db *DB, rx *Prescription) (sim.Grounding, bool) {
+	unaware := unaware(g, "prescription")
 	gr := sim.Grounding{
 		Slots:   map[string]string{"prescription": "my " + rx.Medication + " prescription " + rx.ID, "medication": rx.Medication},
 		Facts:   map[string]string{"prescription_id": rx.ID, "current_medication": rx.Medication},
 		Actions: []emobench.Action{sim.NewAction(ToolGetPrescription, "prescription_id", rx.ID)},
-		Uses:    []string{rx.ID},
+		Uses:    []string{rx.ID, modeKey(g.UserID, "prescription", unaware)},
 	}
 	if unaware {
+		if len(prescriptionsOf(db, rx.PatientID, func(o *Prescription) bool { return o.Medication == rx.Medication })) > 1 {
+			return gr, false
+		}
 		gr.Slots["prescription"] = "my " + rx.Medication + " prescription"
 		delete(gr.Facts, "prescription_id")
 		findable(&gr, rx.PatientID)
 	}
-	return gr
+	return gr, true
 }
 
 // deviceGrounding is the grounding of a request about device d, with its
@@ -155,21 +182,26 @@ func prescriptionGrounding(db *DB, rx *Prescription, unaware bool) sim.Grounding
 // name it: "blood pressure cuff (DEV-50452)", the id on its sticker, or,
 // for an unaware patient whose only active device of its kind it is,
 // "blood pressure cuff" (TraitFindable); the caller adds the request and
-// the write.
-func deviceGrounding(db *DB, d *Device, unaware bool) sim.Grounding {
+// the write. false: the patient is unaware (unaware) but has another
+// active device of its kind.
+func deviceGrounding(g sim.GroundContext, db *DB, d *Device) (sim.Grounding, bool) {
+	unaware := unaware(g, "device")
 	word := deviceWords[d.Type]
 	gr := sim.Grounding{
 		Slots:   map[string]string{"device": word, "device_ref": word + " (" + d.ID + ")"},
 		Facts:   map[string]string{"device_id": d.ID, "device_type": word},
 		Actions: []emobench.Action{sim.NewAction(ToolListUploads, "device_id", d.ID)},
-		Uses:    []string{d.ID},
+		Uses:    []string{d.ID, modeKey(g.UserID, "device", unaware)},
 	}
-	if unaware && len(devicesOf(db, d.PatientID, func(o *Device) bool { return o.Type == d.Type })) == 1 {
+	if unaware {
+		if len(devicesOf(db, d.PatientID, func(o *Device) bool { return o.Type == d.Type })) > 1 {
+			return gr, false
+		}
 		gr.Slots["device_ref"] = word
 		delete(gr.Facts, "device_id")
 		findable(&gr, d.PatientID)
 	}
-	return gr
+	return gr, true
 }
 
 // lateStart reports whether an appointment starts within the
@@ -193,6 +225,10 @@ func say(start string) string {
 var deviceWords = map[string]string{DeviceGlucoseMeter: "glucose meter", DeviceBPCuff: "blood pressure cuff", DevicePulseOx: "pulse oximeter"}
 
 var cancelReasons = []string{"a work conflict", "a family emergency", "travel", "a schedule change", "a car problem"}
+
+// dayLayout is a preferred day as a patient's fact says it, "Monday, March
+// 17, 2025".
+const dayLayout = "Monday, January 2, 2006"
 
 // freeSlots returns pr's open slots at which the patient has no other
 // scheduled appointment.
@@ -265,7 +301,7 @@ func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	gr := appointmentGrounding(db, db.Appointments[id], unaware(g), map[string]string{"reason": reason})
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
 	return gr, true
@@ -275,10 +311,11 @@ func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
 // that more (slots and facts: a reason, an excuse) completes, with its
 // {appointment} and the read of a (after the profile's when the patient
 // is unaware of its id); the caller adds the request and the write.
-func appointmentGrounding(db *DB, a *Appointment, unaware bool, more map[string]string) sim.Grounding {
+func appointmentGrounding(g sim.GroundContext, db *DB, a *Appointment, more map[string]string) sim.Grounding {
+	unaware := unaware(g, "appointment")
 	ref, facts := appointmentRef(db, a, unaware)
 	gr := sim.Grounding{Slots: map[string]string{"appointment": ref}, Facts: facts,
-		Actions: []emobench.Action{sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)}, Uses: []string{a.ID}}
+		Actions: []emobench.Action{sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)}, Uses: []string{a.ID, modeKey(g.UserID, "appointment", unaware)}}
 	for k, v := range more {
 		gr.Slots[k], gr.Facts[k] = v, v
 		withCapitals(gr.Slots, k)
@@ -371,7 +408,10 @@ func groundBook(g sim.GroundContext) (sim.Grounding, bool) {
 		b.start, _ = firstSlotFrom(slots, day.Format(dateLayout))
 		gr.Uses = append(gr.Uses, b.pr.ID+"/"+b.start)
 		delete(gr.Facts, "start_time")
-		gr.Facts["preferred_day"], gr.Facts["if_nothing_open_that_day"] = day.Format(dateLayout), "the first open slot after it"
+		// A date as people write it: the scripted user takes an argument
+		// that extends a fact's value ("2025-03-17T09:00" of "2025-03-17")
+		// for a mistake.
+		gr.Facts["preferred_day"], gr.Facts["if_nothing_open_that_day"] = day.Format(dayLayout), "the first open slot after it"
 		gr.Slots["start"] = day.Format("Monday 2006-01-02") + ", at the earliest open slot that day, or if nothing is open that day, at the first open slot after it"
 		gr.Request.Text = fmt.Sprintf("Book %s with %s (%s) at the earliest open slot on %s, or if none that day, the first one after it, for %s.",
 			gr.Slots["visit"], b.pr.Name, gr.Facts["specialty"], day.Format(dateLayout), gr.Facts["reason"])
@@ -400,7 +440,7 @@ func groundReschedule(g sim.GroundContext) (sim.Grounding, bool) {
 	slots := freeSlots(db, pr, g.UserID)
 	b := bookable{pr: pr, start: slots[g.Rand.IntN(len(slots))], vt: a.VisitType}
 	reason := oneOf(g, "a work conflict", "travel", "a clash with another commitment")
-	gr := appointmentGrounding(db, a, unaware(g), map[string]string{"reason": reason, "start": say(b.start)})
+	gr := appointmentGrounding(g, db, a, map[string]string{"reason": reason, "start": say(b.start)})
 	// The patient knows their doctor and the kind of visit they keep.
 	gr.Facts["provider_name"], gr.Facts["visit_type"], gr.Facts["start_time"] = pr.Name, a.VisitType, b.start
 	delete(gr.Facts, "start")
@@ -426,7 +466,7 @@ func groundWaive(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(db, db.Appointments[id], unaware(g), map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"excuse": oneOf(g, excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
 	return gr, true
@@ -470,6 +510,9 @@ func changeAction(rxID string, alt Alternative) emobench.Action {
 func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		db, ok := sim.StateOf[DB](g.Env)
+		if otherMode(g, "prescription", false) {
+			return sim.Grounding{}, false
+		}
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -494,7 +537,7 @@ func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, b
 				Tools: []string{ToolChangeMedication},
 			},
 			Actions: append(regimenReads(db, rx), checkAction(alt.Medication, others), changeAction(id, alt)),
-			Uses:    []string{id},
+			Uses:    []string{id, modeKey(g.UserID, "prescription", false)},
 		}
 		if withSupplier {
 			sups := supplierFor(rx, alt.Medication)
@@ -524,7 +567,10 @@ func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
 	rx := db.Prescriptions[id]
 	sups := supplierFor(rx)
 	s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
-	gr := prescriptionGrounding(db, rx, unaware(g))
+	gr, ok := prescriptionGrounding(g, db, rx)
+	if !ok {
+		return gr, false
+	}
 	if len(gr.Traits) == 0 {
 		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
 	}
@@ -563,7 +609,10 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 			return sim.Grounding{}, false
 		}
 		rx := db.Prescriptions[id]
-		gr := prescriptionGrounding(db, rx, unaware(g))
+		gr, ok := prescriptionGrounding(g, db, rx)
+		if !ok {
+			return gr, false
+		}
 		gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolRequestRefill}}
 		gr.Actions = append(gr.Actions, sim.NewAction(ToolRequestRefill, "prescription_id", id))
 		if move {
@@ -592,7 +641,10 @@ func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
 	if up := db.Reference.Uploads[id]; len(up) > 0 && up[len(up)-1].Flag == FlagError {
 		symptom = "it shows an error code instead of a reading"
 	}
-	gr := deviceGrounding(db, d, unaware(g))
+	gr, ok := deviceGrounding(g, db, d)
+	if !ok {
+		return gr, false
+	}
 	gr.Slots["symptom"], gr.Facts["problem"] = symptom, symptom
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Replace my %s; %s.", gr.Slots["device_ref"], symptom), Tools: []string{ToolReplaceDevice}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolReplaceDevice, "device_id", id))
@@ -675,6 +727,9 @@ func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "appointment", true) {
+		return sim.Grounding{}, false
+	}
 	key := g.UserID + "/next"
 	if !ok || (g.UsedInTask != nil && g.UsedInTask(key)) {
 		return sim.Grounding{}, false
@@ -692,7 +747,7 @@ func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: "When is my next appointment, and with whom?", Tools: []string{ToolGetAppointment}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)},
 		Outputs: append(dateAndClock(a.Start), db.Reference.Providers[a.ProviderID].Name),
-		Uses:    []string{key, a.ID},
+		Uses:    []string{key, a.ID, modeKey(g.UserID, "appointment", true)},
 		Traits:  []string{emobench.TraitFindable}, // the patient knows of no appointment: the agent finds the next one
 	}, true
 }
@@ -707,7 +762,10 @@ func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	rx := db.Prescriptions[id]
-	gr := prescriptionGrounding(db, rx, unaware(g))
+	gr, ok := prescriptionGrounding(g, db, rx)
+	if !ok {
+		return gr, false
+	}
 	purpose := oneOf(g, purposes...)
 	gr.Slots["purpose"], gr.Facts["purpose"] = purpose, purpose
 	gr.Request = emobench.Request{Text: fmt.Sprintf("How many refills are left on %s, and when does it expire?", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
@@ -729,7 +787,10 @@ func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	up := db.Reference.Uploads[id]
 	last := up[len(up)-1]
-	gr := deviceGrounding(db, db.Devices[id], unaware(g))
+	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	if !ok {
+		return gr, false
+	}
 	gr.Slots["purpose"] = oneOf(g, purposes...)
 	gr.Request = emobench.Request{Text: fmt.Sprintf("What is the latest reading of my %s?", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
 	gr.Outputs = append([]string{last.Value}, dateAndClock(last.Time)...)
@@ -830,6 +891,9 @@ func groundSymptoms(emergency bool) func(g sim.GroundContext) (sim.Grounding, bo
 
 func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "device", false) {
+		return sim.Grounding{}, false
+	}
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -843,7 +907,7 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"device_id": id, "feeling": feeling},
 		Request: emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of device %s.", feeling, id), Tools: []string{ToolTransfer}},
 		Actions: []emobench.Action{sim.NewAction(ToolListUploads, "device_id", id)},
-		Uses:    []string{id},
+		Uses:    []string{id, modeKey(g.UserID, "device", false)},
 	}, fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling), true
 }
 
@@ -857,7 +921,7 @@ func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	complaint := oneOf(g, "I was charged twice", "my plan should have covered it in full", "the claim went to my old insurance")
-	gr := appointmentGrounding(db, db.Appointments[id], unaware(g), map[string]string{"complaint": complaint})
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"complaint": complaint})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("The bill for my appointment %s is wrong: %s. I want billing to fix it.", gr.Slots["appointment"], complaint), Tools: []string{ToolTransfer}}
 	gr.Actions = append(gr.Actions, transferAction(fmt.Sprintf("Patient %s disputes the bill of appointment %s: %s.", g.UserID, id, complaint)))
 	return gr, true
@@ -906,7 +970,7 @@ func groundCancelLate(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	gr := appointmentGrounding(db, db.Appointments[id], unaware(g), map[string]string{"reason": reason})
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
 	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
 		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
@@ -917,6 +981,9 @@ func groundCancelLate(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "appointment", false) {
+		return sim.Grounding{}, false
+	}
 	if !ok || db.Patients[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
@@ -940,7 +1007,7 @@ func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel appointment %s for my relative %s; the reason is %s.", id, owner.Name.First, reason), Tools: []string{ToolGetPatient}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", me.ID), sim.NewAction(ToolGetAppointment, "appointment_id", id)},
 		Forbidden: []emobench.Action{cancelRefusal(id, reason)},
-		Uses:      []string{id},
+		Uses:      []string{id, modeKey(g.UserID, "appointment", false)},
 	}, true
 }
 
@@ -1006,7 +1073,7 @@ func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(db, db.Appointments[id], unaware(g), map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"excuse": oneOf(g, excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolGetAppointment}}
 	gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
 		sim.NewAction(ToolGetAppointment, "appointment_id", id)}
@@ -1047,6 +1114,9 @@ func higherDose(dose string) (string, bool) {
 
 func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "prescription", false) {
+		return sim.Grounding{}, false
+	}
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1071,13 +1141,16 @@ func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
 		// alternative the agent may offer.
 		Forbidden: []emobench.Action{withCompareArgs(changeAction(id, Alternative{rx.Medication, dose, rx.Frequency}),
 			"prescription_id", "medication", "dose", "frequency")},
-		Uses:   []string{id},
+		Uses:   []string{id, modeKey(g.UserID, "prescription", false)},
 		Traits: declined(),
 	}, true
 }
 
 func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "prescription", false) {
+		return sim.Grounding{}, false
+	}
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1099,7 +1172,7 @@ func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 		},
 		Actions:   append(regimenReads(db, rx), checkAction(alt.Medication, others)),
 		Forbidden: []emobench.Action{withCompareArgs(changeAction(id, alt), "prescription_id", "medication")},
-		Uses:      []string{id},
+		Uses:      []string{id, modeKey(g.UserID, "prescription", false)},
 		Traits:    declined(),
 	}, true
 }
@@ -1110,6 +1183,9 @@ func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		db, ok := sim.StateOf[DB](g.Env)
+		if otherMode(g, "prescription", false) {
+			return sim.Grounding{}, false
+		}
 		if !ok || db.Patients[g.UserID] == nil {
 			return sim.Grounding{}, false
 		}
@@ -1146,7 +1222,7 @@ func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Groundin
 			Request:   emobench.Request{Text: fmt.Sprintf("Update the supplier of prescription %s to %s, or to none other.", id, s.Name), Tools: []string{ToolListSuppliers}},
 			Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetPrescription, "prescription_id", id), sim.NewAction(ToolListSuppliers)},
 			Forbidden: []emobench.Action{withCompareArgs(supplierAction(id, s.ID), "prescription_id", "supplier_id")},
-			Uses:      []string{id},
+			Uses:      []string{id, modeKey(g.UserID, "prescription", false)},
 			Traits:    declined(),
 		}, true
 	}
@@ -1161,7 +1237,10 @@ func groundRefillExpired(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := prescriptionGrounding(db, db.Prescriptions[id], unaware(g))
+	gr, ok := prescriptionGrounding(g, db, db.Prescriptions[id])
+	if !ok {
+		return gr, false
+	}
 	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
 		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
 	}
@@ -1180,7 +1259,10 @@ func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	wish := oneOf(g, "I saw there's a newer model", "mine looks a bit worn", "I'd like a spare one for travel", "my neighbour got a new one")
-	gr := deviceGrounding(db, db.Devices[id], unaware(g))
+	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	if !ok {
+		return gr, false
+	}
 	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
 		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
 	}

@@ -29,6 +29,11 @@ const (
 	TransferShare  = 0.15
 )
 
+// IntentsDist weighs tasks of one, two and three intents: three-intent
+// tasks most, so that refusals and transfers come after allowed writes
+// (a mixed task) and the split keeps 1.5 writes a task.
+var IntentsDist = []float64{1, 2, 8}
+
 func main() {
 	out := flag.String("out", "tasks.json", "the file the test tasks go to")
 	trainOut := flag.String("train-out", "tasks_train.json", "the file the train tasks go to")
@@ -72,7 +77,7 @@ func generate(ctx context.Context) (test, train *tracer.Generated, err error) {
 	// transfer intent in the test split (SpreadIntents).
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
 		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, ForbiddenShare: ForbiddenShare, TransferShare: TransferShare,
-			SpreadIntents: true}
+			SpreadIntents: true, IntentsDist: IntentsDist}
 	}
 	g, err := tracer.Generate(ctx, dom, opts(telehealth.NumTestTasks, telehealth.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {
