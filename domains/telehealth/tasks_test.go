@@ -402,3 +402,37 @@ func TestTasks_OutputsAsPeopleSayThem(t *testing.T) {
 		t.Fatal("no outputs in the embedded tasks")
 	}
 }
+
+// TestCatalog_WarningSignAdvice checks that every grounding of a transfer
+// for a warning sign, and only those, asks the agent for the 911 advice
+// before the transfer, in policy.md's words (911, emergency room) or
+// synonyms.
+func TestCatalog_WarningSignAdvice(t *testing.T) {
+	c := Catalog()
+	users := c.Users(NewEnvironment(InitialDB()))
+	advised := 0
+	for i, name := range []string{"warning_signs_transfer", "symptoms_transfer", "high_readings_transfer"} {
+		for j := 0; j < 40; j++ {
+			gr, ok := groundFor(t, c, intentByName(c, name), users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+			if !ok {
+				continue
+			}
+			sign := gr.g.Facts["symptom"] + gr.g.Facts["feeling"]
+			if got, want := len(gr.g.Advice) > 0, warningSign(sign); got != want || name == "warning_signs_transfer" && !got {
+				t.Errorf("%s for %s (%q): advice %v, want %v", name, users[j], sign, gr.g.Advice, want)
+			}
+			for _, a := range gr.g.Advice {
+				advised++
+				if a.Before != ToolTransfer || !slices.Contains(a.AnyOf, "911") || a.NLAssertion == "" {
+					t.Errorf("%s: advice %+v: want 911 before %s, with an NL assertion", name, a, ToolTransfer)
+				}
+				if !strings.Contains(policy, a.AnyOf[0]) || !strings.Contains(policy, a.AnyOf[1]) {
+					t.Errorf("advice phrases %q: policy.md lacks one of the first two", a.AnyOf)
+				}
+			}
+		}
+	}
+	if advised == 0 {
+		t.Error("no grounding asks for advice")
+	}
+}
