@@ -194,7 +194,7 @@ func catalogIntents() []sim.Intent {
 			Templates: []string{
 				"My {device_ref} doesn't seem to be sending readings any more. I'd like a replacement.",
 				"I think my {device_ref} is broken: {symptom}. Can you replace it?",
-				"Please send me a new {device} to replace my {device_ref}; {symptom}.",
+				"Please send me a replacement for my {device_ref}; {symptom}.",
 			},
 			Ground: groundReplace,
 		},
@@ -285,9 +285,9 @@ func catalogIntents() []sim.Intent {
 			Name: "high_readings_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolListUploads, ToolTransfer},
 			Templates: []string{
-				"My {device} ({device_id}) has shown worrying numbers and I feel {feeling}. I want a nurse to look at my readings.",
-				"Please have a clinician review the readings of device {device_id}; I feel {feeling} and I'm scared.",
-				"I feel {feeling}, and my {device} {device_id} readings look off. Who can tell me what to do?",
+				"My {device_ref} has shown worrying numbers and I feel {feeling}. I want a nurse to look at my readings.",
+				"Please have a clinician review the readings of my {device_ref}; I feel {feeling} and I'm scared.",
+				"I feel {feeling}, and my {device_ref} readings look off. Who can tell me what to do?",
 			},
 			Ground: groundHighReadings,
 		},
@@ -375,7 +375,7 @@ func catalogIntents() []sim.Intent {
 			Name: "replace_working_device", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPatient, ToolListUploads},
 			Templates: []string{
-				"I'd like a new {device} to replace my {device_ref}; {wish}.",
+				"I'd like my {device_ref} replaced with a new one; {wish}.",
 				"Please replace my {device_ref}. {Wish}.",
 				"Can you swap my {device_ref} for a new one? {Wish}.",
 			},

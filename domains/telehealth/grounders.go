@@ -891,9 +891,6 @@ func groundSymptoms(emergency bool) func(g sim.GroundContext) (sim.Grounding, bo
 
 func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if otherMode(g, "device", false) {
-		return sim.Grounding{}, false
-	}
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -901,14 +898,14 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
+	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	if !ok {
+		return gr, false
+	}
 	feeling := oneOf(g, "light-headed", "short of breath", "shaky and sweaty", "unwell")
-	return clinicalGrounding(sim.Grounding{
-		Slots:   map[string]string{"device": deviceWords[db.Devices[id].Type], "device_id": id, "feeling": feeling},
-		Facts:   map[string]string{"device_id": id, "feeling": feeling},
-		Request: emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of device %s.", feeling, id), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolListUploads, "device_id", id)},
-		Uses:    []string{id, modeKey(g.UserID, "device", false)},
-	}, fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling), true
+	gr.Slots["feeling"], gr.Facts["feeling"] = feeling, feeling
+	gr.Request = emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of my %s.", feeling, gr.Slots["device_ref"]), Tools: []string{ToolTransfer}}
+	return clinicalGrounding(gr, fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling), true
 }
 
 func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
