@@ -153,6 +153,7 @@ func planFor(ep *Episode, fault Fault) plan {
 
 func opening(ep *Episode, fault Fault) string {
 	var b strings.Builder
+	b.WriteString(adviceOpening(ep.Task))
 	if ep.WithEmotions && emobench.NegativeFamily(ep.Task.Emotion.Family) && fault != FaultIgnoreEmotion {
 		b.WriteString("I'm sorry you're dealing with this, and I understand how you feel. ")
 	}

@@ -2,6 +2,7 @@ package telehealth
 
 import (
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"testing"
@@ -42,23 +43,6 @@ var refusalAlternatives = map[string]refusalAlternative{
 	"refill_expired_prescription":  {},
 	"replace_working_device":       {},
 	"cancel_relatives_appointment": {},
-}
-
-// withArgs returns a call of a's tool with a's arguments but for the
-// alternating keys and values kv.
-func withArgs(a emobench.Action, kv ...any) emobench.Action {
-	var kw map[string]any
-	if err := json.Unmarshal(a.Arguments, &kw); err != nil {
-		panic(err)
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		kw[kv[i].(string)] = kv[i+1]
-	}
-	raw, err := json.Marshal(kw)
-	if err != nil {
-		panic(err)
-	}
-	return emobench.Action{Name: a.Name, Arguments: raw}
 }
 
 // licensedBookings are the visits, at one of their free slots, with every
@@ -247,5 +231,95 @@ func TestForbidden_MatchesOnlyTheVariantAsked(t *testing.T) {
 	book := withCompareArgs(sim.NewAction(ToolBook, "patient_id", "P1", "provider_id", "DR001", "start_time", "2025-03-12T09:00", "visit_type", VisitTelehealth, "reason", "x"), "provider_id")
 	if sim.ForbiddenMatch(book, withArgs(book, "provider_id", "DR002")) || !sim.ForbiddenMatch(book, withArgs(book, "start_time", "2025-03-13T10:00")) {
 		t.Error("the forbidden visit should match every visit with its provider and only those")
+	}
+}
+
+// extraEndStates replays actions for patientID on a fresh environment
+// and, at each write but the transfer, returns the calls of Alternatives
+// (with facts) that CheckPolicy allows and that leave another state than
+// the gold write: each a second valid end state.
+func extraEndStates(t *testing.T, who, patientID string, facts map[string]string, actions []emobench.Action) (writes int, extra []emobench.Action) {
+	t.Helper()
+	writing := map[string]bool{}
+	for _, tool := range Tools() {
+		writing[tool.Name] = tool.Writes && tool.Name != ToolTransfer
+	}
+	replay := func(calls []emobench.Action) *sim.StateEnv[DB] {
+		env := NewEnvironment(episodeDB())
+		for _, a := range calls {
+			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+				t.Fatalf("%s: %s%s: %v", who, a.Name, a.Arguments, err)
+			}
+		}
+		return env
+	}
+	for i, gold := range actions {
+		if !writing[gold.Name] {
+			continue
+		}
+		writes++
+		want := replay(actions[:i+1]).Hash()
+		before := replay(actions[:i])
+		for _, alt := range Alternatives(before, patientID, facts, gold) {
+			env := replay(actions[:i])
+			if CheckPolicy(env, patientID, alt) != nil {
+				continue
+			}
+			if _, err := env.Call(alt.Name, alt.Arguments); err == nil && env.Hash() != want {
+				extra = append(extra, alt)
+			}
+		}
+	}
+	return writes, extra
+}
+
+// TestAlternatives_OneEndState checks what tracer audit checks, on every
+// write intent grounded for many patients and on every embedded task:
+// no write has an alternative the patient's words and the policy allow
+// that ends elsewhere. And that Alternatives is no empty answer: without
+// the slot a patient named, a booking has other valid end states.
+func TestAlternatives_OneEndState(t *testing.T) {
+	c := Catalog()
+	users := c.Users(NewEnvironment(InitialDB()))
+	traits := map[string]int{}
+	for i, in := range c.Intents {
+		if in.Kind != sim.IntentWrite {
+			continue
+		}
+		grounded := 0
+		for j := 0; j < len(users) && grounded < 25; j++ {
+			gr, ok := groundFor(t, c, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+			if !ok {
+				continue
+			}
+			grounded++
+			for _, tr := range gr.g.Traits {
+				traits[in.Name+"/"+tr]++
+			}
+			facts := maps.Clone(gr.g.Facts)
+			maps.Copy(facts, gr.authFact)
+			actions := append([]emobench.Action{gr.auth}, gr.g.Actions...)
+			if _, extra := extraEndStates(t, in.Name+"/"+gr.userID, gr.userID, facts, actions); len(extra) > 0 {
+				t.Errorf("%s for %s (facts %v): %d other valid end states, first %s%s", in.Name, gr.userID, facts, len(extra), extra[0].Name, extra[0].Arguments)
+			}
+			if in.Name == "book_appointment" {
+				delete(facts, "start_time")
+				delete(facts, "preferred_day")
+				if _, extra := extraEndStates(t, in.Name, gr.userID, facts, actions); len(extra) == 0 {
+					t.Errorf("%s for %s: no other valid end state once the patient names no slot", in.Name, gr.userID)
+				}
+			}
+		}
+	}
+	t.Logf("traits of the write groundings: %v", traits)
+	for _, want := range []string{"cancel_appointment/findable", "book_appointment/conditional", "update_supplier/conditional", "request_refill/findable"} {
+		if traits[want] == 0 {
+			t.Errorf("no grounding %s", want)
+		}
+	}
+	for _, task := range New().Tasks() {
+		if _, extra := extraEndStates(t, task.ID, task.UserID, task.Scenario.Facts, task.Actions); len(extra) > 0 {
+			t.Errorf("task %s (%v): %d other valid end states, first %s%s", task.ID, task.Intents, len(extra), extra[0].Name, extra[0].Arguments)
+		}
 	}
 }

@@ -50,7 +50,8 @@ func Catalog() *sim.Catalog {
 		CheckPolicy: CheckPolicy,
 		// A visit's and a cancellation's reason are the patient's own
 		// words, which the tools store as given.
-		ExemptArgs: []string{"reason"},
+		ExemptArgs:   []string{"reason"},
+		Alternatives: Alternatives,
 	}
 }
 
@@ -84,13 +85,10 @@ var toolGraph = func() map[string][]string {
 	}
 }()
 
-// Emotion families by scenario: routine requests fit every family; a
-// refusal, a fee or a fault no enjoyment; symptoms fear and sadness.
-var (
-	allFamilies     []string // nil: all five
-	troubleFamilies = []string{"sadness", "fear", "anger", "disgust"}
-	worryFamilies   = []string{"fear", "sadness", "anger"}
-)
+// allFamilies (nil: all five) fits every intent: each emotion family
+// must take its share of every task kind (refusals and transfers too), so
+// that a family's score does not mix emotion with difficulty.
+var allFamilies []string
 
 // catalogIntents are the telehealth intents. Tracer draws an intent of a
 // kind by its walk length (opener plus Path), so the paths of one kind
@@ -104,9 +102,9 @@ func catalogIntents() []sim.Intent {
 			Name: "cancel_appointment", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetAppointment, ToolCancel},
 			Templates: []string{
-				"I need to cancel my appointment {appointment_id} on {when}; the reason is {reason}.",
-				"Please cancel appointment {appointment_id} ({when}). {Reason} means I can't make it.",
-				"I won't be able to keep my visit {appointment_id} on {when} because of {reason}. Cancel it, please.",
+				"I need to cancel my appointment {appointment}; the reason is {reason}.",
+				"Please cancel my appointment {appointment}. {Reason} means I can't make it.",
+				"I won't be able to keep my visit {appointment} because of {reason}. Cancel it, please.",
 			},
 			Ground: groundCancel,
 		},
@@ -124,9 +122,9 @@ func catalogIntents() []sim.Intent {
 			Name: "reschedule_appointment", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetAppointment, ToolCancel, ToolBook},
 			Templates: []string{
-				"My appointment {appointment_id} on {when} doesn't work any more ({reason}). I'd like to move it to {start} with the same doctor.",
-				"Please move visit {appointment_id} from {when} to {start}, same provider and visit type, because of {reason}.",
-				"I have to reschedule appointment {appointment_id}: {reason}. The new time I want is {start}.",
+				"My appointment {appointment} doesn't work any more ({reason}). I'd like to move it to {start}, same doctor and same kind of visit.",
+				"Please move my visit {appointment} to {start}, same provider and visit type, because of {reason}.",
+				"I have to reschedule my appointment {appointment}: {reason}. The new time I want is {start}, with the same doctor and visit type.",
 			},
 			Ground: groundReschedule,
 		},
@@ -134,9 +132,9 @@ func catalogIntents() []sim.Intent {
 			Name: "waive_no_show_fee", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetAppointment, ToolWaiveNoShow},
 			Templates: []string{
-				"I was charged a no-show fee for appointment {appointment_id} on {when}. I'd like it waived; {excuse}.",
-				"Could the missed-visit fee on appointment {appointment_id} be removed? {Excuse}.",
-				"I missed my visit {appointment_id} on {when} because {excuse}, and I want the no-show fee waived.",
+				"I was charged a no-show fee for my appointment {appointment}. I'd like it waived; {excuse}.",
+				"Could the missed-visit fee on my appointment {appointment} be removed? {Excuse}.",
+				"I missed my visit {appointment} because {excuse}, and I want the no-show fee waived.",
 			},
 			Ground: groundWaive,
 		},
@@ -164,9 +162,9 @@ func catalogIntents() []sim.Intent {
 			Name: "update_supplier", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetPrescription, ToolListSuppliers, ToolUpdateSupplier},
 			Templates: []string{
-				"I want my {medication} prescription {prescription_id} filled by {supplier} from now on.",
-				"Please move prescription {prescription_id} ({medication}) to {supplier}; it's more convenient for me.",
-				"Could you send my prescription {prescription_id} to {supplier} instead of where it goes now?",
+				"I want {prescription} filled by {supplier} from now on.",
+				"Please move {prescription} to {supplier}; it's more convenient for me.",
+				"Could you send {prescription} to {supplier} instead of where it goes now?",
 			},
 			Ground: groundUpdateSupplier,
 		},
@@ -174,9 +172,9 @@ func catalogIntents() []sim.Intent {
 			Name: "request_refill", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetPrescription, ToolRequestRefill},
 			Templates: []string{
-				"I'm running low on {medication}. Please request a refill of prescription {prescription_id}.",
-				"Can you send a refill of my {medication}, prescription {prescription_id}, to my pharmacy?",
-				"I need a refill on prescription {prescription_id} ({medication}) before I run out.",
+				"I'm running low on {medication}. Please request a refill of {prescription}.",
+				"Can you send a refill of {prescription} to my pharmacy?",
+				"I need a refill on {prescription} before I run out.",
 			},
 			Ground: groundRefill(false),
 		},
@@ -184,9 +182,9 @@ func catalogIntents() []sim.Intent {
 			Name: "refill_then_move_supplier", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolGetPrescription, ToolRequestRefill, ToolUpdateSupplier},
 			Templates: []string{
-				"Please refill my {medication}, prescription {prescription_id}, and after that move the prescription to {supplier} for future fills.",
-				"I need one more refill of prescription {prescription_id} ({medication}) where it is now, and then I want it transferred to {supplier}.",
-				"Refill prescription {prescription_id} now, please, and from then on have {supplier} handle it.",
+				"Please refill {prescription}, and after that move the prescription to {supplier} for future fills.",
+				"I need one more refill of {prescription} where it is now, and then I want it transferred to {supplier}.",
+				"Refill {prescription} now, please, and from then on have {supplier} handle it.",
 			},
 			Ground: groundRefill(true),
 		},
@@ -194,9 +192,9 @@ func catalogIntents() []sim.Intent {
 			Name: "replace_faulty_device", Kind: sim.IntentWrite, Families: allFamilies,
 			Path: []string{ToolListUploads, ToolReplaceDevice},
 			Templates: []string{
-				"My {device} ({device_id}) doesn't seem to be sending readings any more. I'd like a replacement.",
-				"I think my {device}, device {device_id}, is broken: {symptom}. Can you replace it?",
-				"Please send me a new {device} to replace {device_id}; {symptom}.",
+				"My {device_ref} doesn't seem to be sending readings any more. I'd like a replacement.",
+				"I think my {device_ref} is broken: {symptom}. Can you replace it?",
+				"Please send me a replacement for my {device_ref}; {symptom}.",
 			},
 			Ground: groundReplace,
 		},
@@ -216,8 +214,8 @@ func catalogIntents() []sim.Intent {
 			Path: []string{ToolGetRecord},
 			Templates: []string{
 				"What was my most recent {test} result, and when was it taken?",
-				"I'd like to know the value of my last {test} test, {purpose}.",
-				"Can you tell me my latest {test} from my record? I need it {purpose}.",
+				"I'd like to know the value and the date of my last {test} test, {purpose}.",
+				"Can you tell me my latest {test} from my record, and its date? I need it {purpose}.",
 			},
 			Ground: groundLab,
 		},
@@ -245,9 +243,9 @@ func catalogIntents() []sim.Intent {
 			Name: "refills_left", Kind: sim.IntentRead, Families: allFamilies,
 			Path: []string{ToolGetPrescription},
 			Templates: []string{
-				"How many refills are left on my prescription {prescription_id}, and when does it expire?",
-				"I want to know the refills remaining and the expiry date of prescription {prescription_id}, {purpose}.",
-				"Can you check prescription {prescription_id} for me: refills left and expiry date?",
+				"How many refills are left on {prescription}, and when does it expire?",
+				"I want to know the refills remaining and the expiry date of {prescription}, {purpose}.",
+				"Can you check {prescription} for me: refills left and expiry date?",
 			},
 			Ground: groundRefillsLeft,
 		},
@@ -255,9 +253,9 @@ func catalogIntents() []sim.Intent {
 			Name: "latest_reading", Kind: sim.IntentRead, Families: allFamilies,
 			Path: []string{ToolListUploads},
 			Templates: []string{
-				"What was the last reading my {device} ({device_id}) uploaded?",
-				"Can you tell me the latest value my device {device_id} sent, {purpose}?",
-				"I'd like to know my most recent {device} reading from device {device_id}, and when it was taken.",
+				"What was the last reading my {device_ref} uploaded, and when was it taken?",
+				"Can you tell me the latest value my {device_ref} sent and when, {purpose}?",
+				"I'd like to know my most recent reading from my {device_ref}, and when it was taken.",
 			},
 			Ground: groundLatestReading,
 		},
@@ -274,34 +272,46 @@ func catalogIntents() []sim.Intent {
 		// --- transfers ---
 		// Rarest first, as the refusals below.
 		{
-			Name: "billing_dispute_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness", "fear"},
+			Name: "billing_dispute_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolGetAppointment, ToolTransfer},
 			Templates: []string{
-				"My insurance was billed wrongly for appointment {appointment_id} on {when}: {complaint}. I want this sorted out by someone who handles billing.",
-				"I dispute the bill for visit {appointment_id}. {Complaint}. Please pass me to the billing team.",
-				"The charge for appointment {appointment_id} is wrong, {complaint}, and I want a person to fix the claim.",
+				"My insurance was billed wrongly for my appointment {appointment}: {complaint}. I want this sorted out by someone who handles billing.",
+				"I dispute the bill for my visit {appointment}. {Complaint}. Please pass me to the billing team.",
+				"The charge for my appointment {appointment} is wrong, {complaint}, and I want a person to fix the claim.",
 			},
 			Ground: groundBillingDispute,
 		},
 		{
-			Name: "high_readings_transfer", Kind: sim.IntentTransfer, Families: worryFamilies,
+			Name: "high_readings_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolListUploads, ToolTransfer},
 			Templates: []string{
-				"My {device} ({device_id}) has shown worrying numbers and I feel {feeling}. I want a nurse to look at my readings.",
-				"Please have a clinician review the readings of device {device_id}; I feel {feeling} and I'm scared.",
-				"I feel {feeling}, and my {device} {device_id} readings look off. Who can tell me what to do?",
+				"My {device_ref} has shown worrying numbers and I feel {feeling}. I want a nurse to look at my readings.",
+				"Please have a clinician review the readings of my {device_ref}; I feel {feeling} and I'm scared.",
+				"I feel {feeling}, and my {device_ref} readings look off. Who can tell me what to do?",
 			},
 			Ground: groundHighReadings,
 		},
 		{
-			Name: "symptoms_transfer", Kind: sim.IntentTransfer, Families: worryFamilies,
+			Name: "symptoms_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolGetPatient, ToolTransfer},
 			Templates: []string{
 				"I've had {symptom} since last night and I don't know what to do. I need to talk to a nurse.",
 				"I'm worried: {symptom}. I want a clinician to tell me whether I should come in.",
 				"Something is wrong: {symptom}. Please get me to someone medical.",
 			},
-			Ground: groundSymptoms,
+			Ground: groundSymptoms(false),
+		},
+		{
+			// Emergency warning signs: the agent must tell the patient to
+			// call 911 before the transfer (Grounding.Advice).
+			Name: "warning_signs_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
+			Path: []string{ToolGetPatient, ToolTransfer},
+			Templates: []string{
+				"I have {symptom} right now and I don't know what to do. I need to talk to a nurse.",
+				"Right now I have {symptom}. I want a clinician to tell me what to do.",
+				"Something is wrong: I have {symptom} at this moment. Please get me to someone medical.",
+			},
+			Ground: groundSymptoms(true),
 		},
 		{
 			Name: "name_correction_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
@@ -322,7 +332,7 @@ func catalogIntents() []sim.Intent {
 		// declines it: a user who accepted would leave a state the gold
 		// does not have, failing an agent that did right.
 		{
-			Name: "switch_to_interacting_option", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "switch_to_interacting_option", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPrescription, ToolCheckInteractions},
 			Templates: []string{
 				"My doctor approved {medication} {dose} {frequency} for prescription {prescription_id}. Please switch it now. If you can't switch me to {medication}, leave my prescription as it is.",
@@ -332,47 +342,47 @@ func catalogIntents() []sim.Intent {
 			Ground: groundSwitchInteracting,
 		},
 		{
-			Name: "waive_second_no_show_fee", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "waive_second_no_show_fee", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPatient, ToolGetAppointment},
 			Templates: []string{
-				"I got a no-show fee for appointment {appointment_id} on {when} and I want it waived; {excuse}.",
-				"Please remove the missed-visit fee on appointment {appointment_id}. {Excuse}.",
-				"I missed appointment {appointment_id} because {excuse}. Waive the fee, please.",
+				"I got a no-show fee for my appointment {appointment} and I want it waived; {excuse}.",
+				"Please remove the missed-visit fee on my appointment {appointment}. {Excuse}.",
+				"I missed my appointment {appointment} because {excuse}. Waive the fee, please.",
 			},
 			Ground: groundWaiveSecond,
 		},
 		{
-			Name: "cancel_late_appointment", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_late_appointment", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPatient, ToolGetAppointment},
 			Templates: []string{
-				"I need to cancel my appointment {appointment_id} on {when}; the reason is {reason}.",
-				"Please cancel visit {appointment_id} ({when}). {Reason}.",
-				"I can't make appointment {appointment_id} on {when} after all because of {reason}; cancel it.",
+				"I need to cancel my appointment {appointment}; the reason is {reason}.",
+				"Please cancel my visit {appointment}. {Reason}.",
+				"I can't make my appointment {appointment} after all because of {reason}; cancel it.",
 			},
 			Ground: groundCancelLate,
 		},
 		{
-			Name: "refill_expired_prescription", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "refill_expired_prescription", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPatient, ToolGetPrescription},
 			Templates: []string{
-				"I'm almost out of {medication}. Please request a refill of prescription {prescription_id}.",
-				"Can you send a refill of prescription {prescription_id} ({medication})? I still have refills on it.",
-				"I need my {medication} refilled, prescription {prescription_id}, today.",
+				"I'm almost out of {medication}. Please request a refill of {prescription}.",
+				"Can you send a refill of {prescription}? I still have refills on it.",
+				"I need {prescription} refilled today.",
 			},
 			Ground: groundRefillExpired,
 		},
 		{
-			Name: "replace_working_device", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "replace_working_device", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPatient, ToolListUploads},
 			Templates: []string{
-				"I'd like a new {device} to replace {device_id}; {wish}.",
-				"Please replace my {device}, device {device_id}. {Wish}.",
-				"Can you swap my {device} {device_id} for a new one? {Wish}.",
+				"I'd like my {device_ref} replaced with a new one; {wish}.",
+				"Please replace my {device_ref}. {Wish}.",
+				"Can you swap my {device_ref} for a new one? {Wish}.",
 			},
 			Ground: groundReplaceWorking,
 		},
 		{
-			Name: "supplier_not_stocking", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "supplier_not_stocking", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPrescription, ToolListSuppliers},
 			Templates: []string{
 				"I want prescription {prescription_id} ({medication}) moved to {supplier}. If {supplier} can't take it, leave my prescription where it is.",
@@ -382,7 +392,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundBadSupplier(true),
 		},
 		{
-			Name: "change_dose_at_will", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "change_dose_at_will", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPatient, ToolGetPrescription},
 			Templates: []string{
 				"My {medication} {old_dose} isn't doing enough. Change prescription {prescription_id} to {dose} {frequency}. If you can't change it to {dose}, leave my prescription as it is.",
@@ -392,7 +402,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundDoseAtWill,
 		},
 		{
-			Name: "cancel_relatives_appointment", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_relatives_appointment", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPatient, ToolGetAppointment},
 			Templates: []string{
 				"I'm calling for my {relative}, {owner}: please cancel {their} appointment {appointment_id} because of {reason}.",
@@ -402,7 +412,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundCancelRelative,
 		},
 		{
-			Name: "book_unlicensed_provider", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "book_unlicensed_provider", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolSearchProviders, ToolGetProvider},
 			Templates: []string{
 				"I want {visit} visit with {provider} ({specialty}) on {start}. The reason for the visit: {reason}. If {provider} can't see me, I don't want another provider.",
@@ -412,7 +422,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundBookUnlicensed,
 		},
 		{
-			Name: "supplier_not_shipping", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "supplier_not_shipping", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetPrescription, ToolListSuppliers},
 			Templates: []string{
 				"I want my {medication} prescription {prescription_id} filled by {supplier} from now on. If {supplier} can't take it, leave my prescription where it is.",

@@ -421,7 +421,7 @@ func TestCatalog_ComposedEpisodes(t *testing.T) {
 					}
 				}
 				used := func(id string) bool { return slices.Contains(first.g.Uses, id) }
-				second, ok := intentByName(c, pair[1]).Ground(sim.GroundContext{Env: env, UserID: users[j], Rand: r, Used: used})
+				second, ok := intentByName(c, pair[1]).Ground(sim.GroundContext{Env: env, UserID: users[j], Rand: r, Used: used, UsedInTask: used})
 				if !ok {
 					continue
 				}

@@ -102,6 +102,108 @@ func knownBefore(db *DB, id string) bool {
 	return db.base.db.Appointments[id] != nil || db.base.db.Devices[id] != nil
 }
 
+// unaware decides whether the patient has the ids of a kind of entity
+// ("appointment", "prescription", "device") at hand, or, half of the
+// time, describes the one a request is about (TraitFindable), which the
+// agent finds through their profile. A task decides once a kind (its
+// first request's choice is among its Uses, modeKey): the scripted user
+// takes an id shaped like one they know for a mistake, so a patient who
+// gave one prescription's number and not the other's would fail a right
+// agent.
+func unaware(g sim.GroundContext, kind string) bool {
+	switch {
+	case g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, false)):
+		return false
+	case g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, true)):
+		return true
+	}
+	return g.Rand.IntN(2) == 0
+}
+
+// otherMode reports whether an earlier request of the task decided the
+// patient's awareness of kind's ids otherwise than unaware, which a
+// request that can only be made one way needs.
+func otherMode(g sim.GroundContext, kind string, unaware bool) bool {
+	return g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, !unaware))
+}
+
+func modeKey(patientID, kind string, unaware bool) string {
+	return fmt.Sprintf("%s/%s/unaware=%v", patientID, kind, unaware)
+}
+
+// findable marks gr as a request whose entity the patient described, with
+// first, the profile read that lists the patient's entities, among its
+// actions.
+func findable(gr *sim.Grounding, patientID string) {
+	gr.Traits = append(gr.Traits, emobench.TraitFindable)
+	gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", patientID)}, gr.Actions...)
+}
+
+// appointmentRef is how the patient names appointment a ({appointment}):
+// "APT20456 on Monday 2025-03-10 at 09:30", the id of their confirmation,
+// or, unaware, "with Dr. Hiro Yilmaz on Monday 2025-03-10 at 09:30"; with
+// the facts that carry it (Alternatives finds the described one by them).
+func appointmentRef(db *DB, a *Appointment, unaware bool) (string, map[string]string) {
+	if !unaware {
+		return a.ID + " on " + say(a.Start), map[string]string{"appointment_id": a.ID}
+	}
+	name := db.Reference.Providers[a.ProviderID].Name
+	return "with " + name + " on " + say(a.Start), map[string]string{"provider_name": name, "appointment_time": say(a.Start)}
+}
+
+// prescriptionGrounding is the grounding of a request about rx, with its
+// {prescription} and {medication}, the read of rx and the facts that name
+// it: "my glipizide prescription RX401204", the number on its label, or,
+// for an unaware patient whose only active prescription of its medication
+// it is, "my glipizide prescription" (TraitFindable); the caller adds the
+// request and the write. false: the patient is unaware (unaware) but has
+// another active prescription of the medication.
+func prescriptionGrounding(g sim.GroundContext, db *DB, rx *Prescription) (sim.Grounding, bool) {
+	unaware := unaware(g, "prescription")
+	gr := sim.Grounding{
+		Slots:   map[string]string{"prescription": "my " + rx.Medication + " prescription " + rx.ID, "medication": rx.Medication},
+		Facts:   map[string]string{"prescription_id": rx.ID, "current_medication": rx.Medication},
+		Actions: []emobench.Action{sim.NewAction(ToolGetPrescription, "prescription_id", rx.ID)},
+		Uses:    []string{rx.ID, modeKey(g.UserID, "prescription", unaware)},
+	}
+	if unaware {
+		if len(prescriptionsOf(db, rx.PatientID, func(o *Prescription) bool { return o.Medication == rx.Medication })) > 1 {
+			return gr, false
+		}
+		gr.Slots["prescription"] = "my " + rx.Medication + " prescription"
+		delete(gr.Facts, "prescription_id")
+		findable(&gr, rx.PatientID)
+	}
+	return gr, true
+}
+
+// deviceGrounding is the grounding of a request about device d, with its
+// {device} and {device_ref}, the read of its uploads and the facts that
+// name it: "blood pressure cuff (DEV-50452)", the id on its sticker, or,
+// for an unaware patient whose only active device of its kind it is,
+// "blood pressure cuff" (TraitFindable); the caller adds the request and
+// the write. false: the patient is unaware (unaware) but has another
+// active device of its kind.
+func deviceGrounding(g sim.GroundContext, db *DB, d *Device) (sim.Grounding, bool) {
+	unaware := unaware(g, "device")
+	word := deviceWords[d.Type]
+	gr := sim.Grounding{
+		Slots:   map[string]string{"device": word, "device_ref": word + " (" + d.ID + ")"},
+		Facts:   map[string]string{"device_id": d.ID, "device_type": word},
+		Actions: []emobench.Action{sim.NewAction(ToolListUploads, "device_id", d.ID)},
+		Uses:    []string{d.ID, modeKey(g.UserID, "device", unaware)},
+	}
+	if unaware {
+		if len(devicesOf(db, d.PatientID, func(o *Device) bool { return o.Type == d.Type })) > 1 {
+			return gr, false
+		}
+		gr.Slots["device_ref"] = word
+		delete(gr.Facts, "device_id")
+		findable(&gr, d.PatientID)
+	}
+	return gr, true
+}
+
 // lateStart reports whether an appointment starts within the
 // cancellation window.
 func lateStart(a *Appointment) bool {
@@ -124,6 +226,10 @@ var deviceWords = map[string]string{DeviceGlucoseMeter: "glucose meter", DeviceB
 
 var cancelReasons = []string{"a work conflict", "a family emergency", "travel", "a schedule change", "a car problem"}
 
+// dayLayout is a preferred day as a patient's fact says it, "Monday, March
+// 17, 2025".
+const dayLayout = "Monday, January 2, 2006"
+
 // freeSlots returns pr's open slots at which the patient has no other
 // scheduled appointment.
 func freeSlots(db *DB, pr *Provider, patientID string) []string {
@@ -131,7 +237,9 @@ func freeSlots(db *DB, pr *Provider, patientID string) []string {
 	for _, id := range appointmentsOf(db, patientID, scheduled) {
 		busy[db.Appointments[id].Start] = true
 	}
-	return slices.DeleteFunc(db.openSlots(pr), func(s string) bool { return busy[s] })
+	free := slices.DeleteFunc(db.openSlots(pr), func(s string) bool { return busy[s] })
+	slices.Sort(free) // earliest first, which "the earliest open slot" reads
+	return free
 }
 
 // patientSpecialties are the specialties the patient's conditions need,
@@ -192,15 +300,30 @@ func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	a := db.Appointments[id]
 	reason := oneOf(g, cancelReasons...)
-	return sim.Grounding{
-		Slots:   withCapitals(map[string]string{"appointment_id": id, "when": say(a.Start), "reason": reason}, "reason"),
-		Facts:   map[string]string{"appointment_id": id, "reason": reason},
-		Request: emobench.Request{Text: fmt.Sprintf("Cancel appointment %s; the reason is %s.", id, reason), Tools: []string{ToolCancel}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetAppointment, "appointment_id", id), sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason)},
-		Uses:    []string{id},
-	}, true
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"reason": reason})
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
+	return gr, true
+}
+
+// appointmentGrounding is the grounding of a request about appointment a
+// that more (slots and facts: a reason, an excuse) completes, with its
+// {appointment} and the read of a (after the profile's when the patient
+// is unaware of its id); the caller adds the request and the write.
+func appointmentGrounding(g sim.GroundContext, db *DB, a *Appointment, more map[string]string) sim.Grounding {
+	unaware := unaware(g, "appointment")
+	ref, facts := appointmentRef(db, a, unaware)
+	gr := sim.Grounding{Slots: map[string]string{"appointment": ref}, Facts: facts,
+		Actions: []emobench.Action{sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)}, Uses: []string{a.ID, modeKey(g.UserID, "appointment", unaware)}}
+	for k, v := range more {
+		gr.Slots[k], gr.Facts[k] = v, v
+		withCapitals(gr.Slots, k)
+	}
+	if unaware {
+		findable(&gr, a.PatientID)
+	}
+	return gr
 }
 
 // bookable is a provider's slot a patient may book.
@@ -269,6 +392,31 @@ func groundBook(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
+	if g.Rand.IntN(2) == 0 {
+		// The patient names a day, not a time (TraitConditional): the
+		// earliest open slot that day, or if it has none the first after
+		// it, which the provider's calendar decides.
+		slots := freeSlots(db, b.pr, g.UserID)
+		first, _ := time.Parse(dateLayout, Today)
+		last, _ := time.Parse(dateLayout, slots[len(slots)-1][:len(dateLayout)])
+		span := int(last.Sub(first).Hours() / 24)
+		if span < 1 {
+			return sim.Grounding{}, false
+		}
+		day := first.AddDate(0, 0, 1+g.Rand.IntN(span))
+		gr.Uses = slices.DeleteFunc(gr.Uses, func(u string) bool { return u == b.pr.ID+"/"+b.start })
+		b.start, _ = firstSlotFrom(slots, day.Format(dateLayout))
+		gr.Uses = append(gr.Uses, b.pr.ID+"/"+b.start)
+		delete(gr.Facts, "start_time")
+		// A date as people write it: the scripted user takes an argument
+		// that extends a fact's value ("2025-03-17T09:00" of "2025-03-17")
+		// for a mistake.
+		gr.Facts["preferred_day"], gr.Facts["if_nothing_open_that_day"] = day.Format(dayLayout), "the first open slot after it"
+		gr.Slots["start"] = day.Format("Monday 2006-01-02") + ", at the earliest open slot that day, or if nothing is open that day, at the first open slot after it"
+		gr.Request.Text = fmt.Sprintf("Book %s with %s (%s) at the earliest open slot on %s, or if none that day, the first one after it, for %s.",
+			gr.Slots["visit"], b.pr.Name, gr.Facts["specialty"], day.Format(dateLayout), gr.Facts["reason"])
+		gr.Traits = []string{emobench.TraitConditional}
+	}
 	gr.Actions = append(gr.Actions, bookAction(g.UserID, b, gr.Facts["reason"]))
 	return gr, true
 }
@@ -292,19 +440,18 @@ func groundReschedule(g sim.GroundContext) (sim.Grounding, bool) {
 	slots := freeSlots(db, pr, g.UserID)
 	b := bookable{pr: pr, start: slots[g.Rand.IntN(len(slots))], vt: a.VisitType}
 	reason := oneOf(g, "a work conflict", "travel", "a clash with another commitment")
-	return sim.Grounding{
-		Slots: map[string]string{"appointment_id": id, "when": say(a.Start), "reason": reason, "start": say(b.start)},
-		Facts: map[string]string{"appointment_id": id, "reason": reason, "start_time": b.start},
-		Request: emobench.Request{
-			Text:  fmt.Sprintf("Move appointment %s to %s with the same provider; %s.", id, b.start, reason),
-			Tools: []string{ToolCancel, ToolBook},
-		},
-		Actions: []emobench.Action{
-			sim.NewAction(ToolGetAppointment, "appointment_id", id), sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason),
-			sim.NewAction(ToolGetProvider, "provider_id", pr.ID), bookAction(g.UserID, b, a.Reason),
-		},
-		Uses: []string{id, pr.ID + "/" + b.start, g.UserID + "/book"},
-	}, true
+	gr := appointmentGrounding(g, db, a, map[string]string{"reason": reason, "start": say(b.start)})
+	// The patient knows their doctor and the kind of visit they keep.
+	gr.Facts["provider_name"], gr.Facts["visit_type"], gr.Facts["start_time"] = pr.Name, a.VisitType, b.start
+	delete(gr.Facts, "start")
+	gr.Request = emobench.Request{
+		Text:  fmt.Sprintf("Move my appointment %s to %s with the same provider and visit type; %s.", gr.Slots["appointment"], say(b.start), reason),
+		Tools: []string{ToolCancel, ToolBook},
+	}
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason),
+		sim.NewAction(ToolGetProvider, "provider_id", pr.ID), bookAction(g.UserID, b, a.Reason))
+	gr.Uses = append(gr.Uses, pr.ID+"/"+b.start, g.UserID+"/book")
+	return gr, true
 }
 
 var excuses = []string{"I was in the hospital that day", "the video link never worked for me", "my car broke down on the way",
@@ -319,14 +466,10 @@ func groundWaive(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	excuse := oneOf(g, excuses...)
-	return sim.Grounding{
-		Slots:   withCapitals(map[string]string{"appointment_id": id, "when": say(db.Appointments[id].Start), "excuse": excuse}, "excuse"),
-		Facts:   map[string]string{"appointment_id": id, "missed_visit_reason": excuse},
-		Request: emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of appointment %s.", id), Tools: []string{ToolWaiveNoShow}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetAppointment, "appointment_id", id), sim.NewAction(ToolWaiveNoShow, "appointment_id", id)},
-		Uses:    []string{id},
-	}, true
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"excuse": oneOf(g, excuses...)})
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
+	return gr, true
 }
 
 // switchable returns the approved alternative of rx the patient may
@@ -367,6 +510,9 @@ func changeAction(rxID string, alt Alternative) emobench.Action {
 func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		db, ok := sim.StateOf[DB](g.Env)
+		if otherMode(g, "prescription", false) {
+			return sim.Grounding{}, false
+		}
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -391,7 +537,7 @@ func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, b
 				Tools: []string{ToolChangeMedication},
 			},
 			Actions: append(regimenReads(db, rx), checkAction(alt.Medication, others), changeAction(id, alt)),
-			Uses:    []string{id},
+			Uses:    []string{id, modeKey(g.UserID, "prescription", false)},
 		}
 		if withSupplier {
 			sups := supplierFor(rx, alt.Medication)
@@ -421,14 +567,29 @@ func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
 	rx := db.Prescriptions[id]
 	sups := supplierFor(rx)
 	s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
-	return sim.Grounding{
-		Slots:   map[string]string{"prescription_id": id, "medication": rx.Medication, "supplier": s.Name},
-		Facts:   map[string]string{"prescription_id": id, "supplier_name": s.Name},
-		Request: emobench.Request{Text: fmt.Sprintf("Update the supplier of prescription %s to %s.", id, s.Name), Tools: []string{ToolUpdateSupplier}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetPrescription, "prescription_id", id),
-			sim.NewAction(ToolListSuppliers), supplierAction(id, s.ID)},
-		Uses: []string{id},
-	}, true
+	gr, ok := prescriptionGrounding(g, db, rx)
+	if !ok {
+		return gr, false
+	}
+	if len(gr.Traits) == 0 {
+		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
+	}
+	gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
+	if others := suppliersWhere(db, func(o *Supplier) bool { return o.ID != rx.SupplierID && o.ID != s.ID }); g.Rand.IntN(2) == 0 && len(others) > 0 {
+		// A first choice and s as the fallback (TraitConditional): the
+		// first if it may take the prescription, which its stock,
+		// shipping and licence decide, else s.
+		first := db.Reference.Suppliers[others[g.Rand.IntN(len(others))]]
+		gr.Slots["supplier"] = supplierChoiceText(first.Name, s.Name)
+		gr.Facts["supplier_name"] = gr.Slots["supplier"]
+		gr.Traits = append(gr.Traits, emobench.TraitConditional)
+		if eligibleSupplier(db, first, rx.Medication, p) {
+			s = first
+		}
+	}
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Update the supplier of %s to %s.", gr.Slots["prescription"], gr.Slots["supplier"]), Tools: []string{ToolUpdateSupplier}}
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolListSuppliers), supplierAction(id, s.ID))
+	return gr, true
 }
 
 func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
@@ -448,18 +609,17 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 			return sim.Grounding{}, false
 		}
 		rx := db.Prescriptions[id]
-		gr := sim.Grounding{
-			Slots:   map[string]string{"prescription_id": id, "medication": rx.Medication},
-			Facts:   map[string]string{"prescription_id": id, "medication": rx.Medication},
-			Request: emobench.Request{Text: fmt.Sprintf("Request a refill of prescription %s.", id), Tools: []string{ToolRequestRefill}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetPrescription, "prescription_id", id), sim.NewAction(ToolRequestRefill, "prescription_id", id)},
-			Uses:    []string{id},
+		gr, ok := prescriptionGrounding(g, db, rx)
+		if !ok {
+			return gr, false
 		}
+		gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolRequestRefill}}
+		gr.Actions = append(gr.Actions, sim.NewAction(ToolRequestRefill, "prescription_id", id))
 		if move {
 			sups := supplierFor(rx)
 			s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
 			gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
-			gr.Request.Text = fmt.Sprintf("Request a refill of prescription %s, then move it to %s.", id, s.Name)
+			gr.Request.Text = fmt.Sprintf("Request a refill of %s, then move it to %s.", gr.Slots["prescription"], s.Name)
 			gr.Request.Tools = []string{ToolRequestRefill, ToolUpdateSupplier}
 			gr.Actions = append(gr.Actions, sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolListSuppliers), supplierAction(id, s.ID))
 		}
@@ -481,13 +641,14 @@ func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
 	if up := db.Reference.Uploads[id]; len(up) > 0 && up[len(up)-1].Flag == FlagError {
 		symptom = "it shows an error code instead of a reading"
 	}
-	return sim.Grounding{
-		Slots:   map[string]string{"device": deviceWords[d.Type], "device_id": id, "symptom": symptom},
-		Facts:   map[string]string{"device_id": id, "problem": symptom},
-		Request: emobench.Request{Text: fmt.Sprintf("Replace my %s %s; %s.", deviceWords[d.Type], id, symptom), Tools: []string{ToolReplaceDevice}},
-		Actions: []emobench.Action{sim.NewAction(ToolListUploads, "device_id", id), sim.NewAction(ToolReplaceDevice, "device_id", id)},
-		Uses:    []string{id},
-	}, true
+	gr, ok := deviceGrounding(g, db, d)
+	if !ok {
+		return gr, false
+	}
+	gr.Slots["symptom"], gr.Facts["problem"] = symptom, symptom
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Replace my %s; %s.", gr.Slots["device_ref"], symptom), Tools: []string{ToolReplaceDevice}}
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolReplaceDevice, "device_id", id))
+	return gr, true
 }
 
 func groundPhone(g sim.GroundContext) (sim.Grounding, bool) {
@@ -542,7 +703,7 @@ func groundLab(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"lab_test": test},
 		Request: emobench.Request{Text: fmt.Sprintf("What was my latest %s result and its date?", test), Tools: []string{ToolGetRecord}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetRecord, "patient_id", g.UserID)},
-		Outputs: []string{last.Value, last.Date},
+		Outputs: []string{labValue(last), last.Date},
 		Uses:    []string{key},
 	}, true
 }
@@ -566,6 +727,9 @@ func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "appointment", true) {
+		return sim.Grounding{}, false
+	}
 	key := g.UserID + "/next"
 	if !ok || (g.UsedInTask != nil && g.UsedInTask(key)) {
 		return sim.Grounding{}, false
@@ -583,7 +747,8 @@ func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: "When is my next appointment, and with whom?", Tools: []string{ToolGetAppointment}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)},
 		Outputs: append(dateAndClock(a.Start), db.Reference.Providers[a.ProviderID].Name),
-		Uses:    []string{key, a.ID},
+		Uses:    []string{key, a.ID, modeKey(g.UserID, "appointment", true)},
+		Traits:  []string{emobench.TraitFindable}, // the patient knows of no appointment: the agent finds the next one
 	}, true
 }
 
@@ -597,15 +762,15 @@ func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	rx := db.Prescriptions[id]
+	gr, ok := prescriptionGrounding(g, db, rx)
+	if !ok {
+		return gr, false
+	}
 	purpose := oneOf(g, purposes...)
-	return sim.Grounding{
-		Slots:   map[string]string{"prescription_id": id, "purpose": purpose},
-		Facts:   map[string]string{"prescription_id": id, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("How many refills are left on prescription %s, and when does it expire?", id), Tools: []string{ToolGetPrescription}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetPrescription, "prescription_id", id)},
-		Outputs: []string{refillsLeft(rx.RefillsRemaining), rx.ExpiresOn},
-		Uses:    []string{id},
-	}, true
+	gr.Slots["purpose"], gr.Facts["purpose"] = purpose, purpose
+	gr.Request = emobench.Request{Text: fmt.Sprintf("How many refills are left on %s, and when does it expire?", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
+	gr.Outputs = []string{refillsLeft(rx.RefillsRemaining), rx.ExpiresOn}
+	return gr, true
 }
 
 func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
@@ -622,14 +787,14 @@ func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	up := db.Reference.Uploads[id]
 	last := up[len(up)-1]
-	return sim.Grounding{
-		Slots:   map[string]string{"device": deviceWords[db.Devices[id].Type], "device_id": id, "purpose": oneOf(g, purposes...)},
-		Facts:   map[string]string{"device_id": id, "device_type": deviceWords[db.Devices[id].Type]},
-		Request: emobench.Request{Text: fmt.Sprintf("What is the latest reading of device %s?", id), Tools: []string{ToolListUploads}},
-		Actions: []emobench.Action{sim.NewAction(ToolListUploads, "device_id", id)},
-		Outputs: append([]string{last.Value}, dateAndClock(last.Time)...),
-		Uses:    []string{id},
-	}, true
+	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	if !ok {
+		return gr, false
+	}
+	gr.Slots["purpose"] = oneOf(g, purposes...)
+	gr.Request = emobench.Request{Text: fmt.Sprintf("What is the latest reading of my %s?", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
+	gr.Outputs = append([]string{last.Value}, dateAndClock(last.Time)...)
+	return gr, true
 }
 
 func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
@@ -660,7 +825,7 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"medication": a, "other_medication": b},
 		Request: emobench.Request{Text: fmt.Sprintf("How severe is the interaction between %s and %s?", a, b), Tools: []string{ToolCheckInteractions}},
 		Actions: []emobench.Action{sim.NewAction(ToolCheckInteractions, "medications", []string{a, b})},
-		Outputs: []string{sev},
+		Outputs: []string{severityAnswer(sev)},
 		Uses:    []string{key},
 	}, true
 }
@@ -671,37 +836,57 @@ func transferAction(summary string) emobench.Action {
 	return sim.NewAction(ToolTransfer, "summary", summary)
 }
 
-// emergencySigns are the symptoms and feelings of the transfer intents that
-// are emergency warning signs of policy.md: the agent tells the patient to
-// call 911 before transferring.
-var emergencySigns = map[string]bool{
-	"a tight chest and shortness of breath": true, "a bad headache and blurred vision": true, "short of breath": true,
+// warningSigns and otherSymptoms are what the patients of the symptom
+// transfers report: the emergency warning signs of policy.md, for which
+// the agent tells the patient to call 911 before transferring, and
+// symptoms that are not. short of breath, a feeling of the readings
+// transfer, is a warning sign too.
+var (
+	warningSigns = []string{"a tight chest and shortness of breath", "a sudden severe headache and blurred vision", "chest pain that spreads to my left arm",
+		"numbness on one side of my face"}
+	otherSymptoms = []string{"a high fever and chills", "swelling in my ankles that keeps getting worse", "dizziness every time I stand up",
+		"a rash that keeps spreading"}
+)
+
+// emergencyAdvice is what policy.md has the agent say to a patient with an
+// emergency warning sign before the transfer.
+var emergencyAdvice = emobench.Advice{Before: ToolTransfer, AnyOf: []string{"911", "emergency room", "emergency services", "emergency department"},
+	NLAssertion: "The agent told the patient to call 911 or go to the emergency room before transferring"}
+
+// warningSign reports whether a symptom or feeling of the transfer
+// intents is an emergency warning sign of policy.md.
+func warningSign(s string) bool { return slices.Contains(warningSigns, s) || s == "short of breath" }
+
+// clinicalGrounding completes gr, a clinical transfer for a patient
+// reporting what, with the transfer: for an emergency warning sign, with
+// the 911 advice policy.md asks (Advice) and says in the summary.
+func clinicalGrounding(gr sim.Grounding, what, sign string) sim.Grounding {
+	if warningSign(sign) {
+		what += " These are emergency warning signs; I told the patient to call 911 now."
+		gr.Advice = []emobench.Advice{emergencyAdvice}
+	}
+	gr.Actions = append(gr.Actions, transferAction(what))
+	return gr
 }
 
-// clinicalSummary is the gold transfer summary of a patient reporting
-// what, with the 911 advice policy.md asks for an emergency warning sign.
-func clinicalSummary(what, sign string) string {
-	if emergencySigns[sign] {
-		return what + " These are emergency warning signs; I told the patient to call 911 now."
+func groundSymptoms(emergency bool) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		key := g.UserID + "/symptoms"
+		if g.UsedInTask != nil && g.UsedInTask(key) {
+			return sim.Grounding{}, false
+		}
+		symptom := oneOf(g, otherSymptoms...)
+		if emergency {
+			symptom = oneOf(g, warningSigns...)
+		}
+		return clinicalGrounding(sim.Grounding{
+			Slots:   map[string]string{"symptom": symptom},
+			Facts:   map[string]string{"symptom": symptom},
+			Request: emobench.Request{Text: fmt.Sprintf("I have %s; I need to talk to a nurse.", symptom), Tools: []string{ToolTransfer}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)},
+			Uses:    []string{key},
+		}, fmt.Sprintf("Patient %s reports %s and asks for clinical advice.", g.UserID, symptom), symptom), true
 	}
-	return what
-}
-
-func groundSymptoms(g sim.GroundContext) (sim.Grounding, bool) {
-	key := g.UserID + "/symptoms"
-	if g.UsedInTask != nil && g.UsedInTask(key) {
-		return sim.Grounding{}, false
-	}
-	symptom := oneOf(g, "a tight chest and shortness of breath", "a bad headache and blurred vision", "a high fever and chills",
-		"swelling in my ankles that keeps getting worse", "dizziness every time I stand up")
-	summary := clinicalSummary(fmt.Sprintf("Patient %s reports %s and asks for clinical advice.", g.UserID, symptom), symptom)
-	return sim.Grounding{
-		Slots:   map[string]string{"symptom": symptom},
-		Facts:   map[string]string{"symptom": symptom},
-		Request: emobench.Request{Text: fmt.Sprintf("I have %s; I need to talk to a nurse.", symptom), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), transferAction(summary)},
-		Uses:    []string{key},
-	}, true
 }
 
 func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
@@ -713,15 +898,14 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
+	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	if !ok {
+		return gr, false
+	}
 	feeling := oneOf(g, "light-headed", "short of breath", "shaky and sweaty", "unwell")
-	return sim.Grounding{
-		Slots:   map[string]string{"device": deviceWords[db.Devices[id].Type], "device_id": id, "feeling": feeling},
-		Facts:   map[string]string{"device_id": id, "feeling": feeling},
-		Request: emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of device %s.", feeling, id), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolListUploads, "device_id", id),
-			transferAction(clinicalSummary(fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling))},
-		Uses: []string{id},
-	}, true
+	gr.Slots["feeling"], gr.Facts["feeling"] = feeling, feeling
+	gr.Request = emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of my %s.", feeling, gr.Slots["device_ref"]), Tools: []string{ToolTransfer}}
+	return clinicalGrounding(gr, fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling), true
 }
 
 func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
@@ -734,14 +918,10 @@ func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	complaint := oneOf(g, "I was charged twice", "my plan should have covered it in full", "the claim went to my old insurance")
-	return sim.Grounding{
-		Slots:   withCapitals(map[string]string{"appointment_id": id, "when": say(db.Appointments[id].Start), "complaint": complaint}, "complaint"),
-		Facts:   map[string]string{"appointment_id": id, "complaint": complaint},
-		Request: emobench.Request{Text: fmt.Sprintf("The bill for appointment %s is wrong: %s. I want billing to fix it.", id, complaint), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetAppointment, "appointment_id", id),
-			transferAction(fmt.Sprintf("Patient %s disputes the bill of appointment %s: %s.", g.UserID, id, complaint))},
-		Uses: []string{id},
-	}, true
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"complaint": complaint})
+	gr.Request = emobench.Request{Text: fmt.Sprintf("The bill for my appointment %s is wrong: %s. I want billing to fix it.", gr.Slots["appointment"], complaint), Tools: []string{ToolTransfer}}
+	gr.Actions = append(gr.Actions, transferAction(fmt.Sprintf("Patient %s disputes the bill of appointment %s: %s.", g.UserID, id, complaint)))
+	return gr, true
 }
 
 func groundNameCorrection(g sim.GroundContext) (sim.Grounding, bool) {
@@ -767,6 +947,12 @@ func groundNameCorrection(g sim.GroundContext) (sim.Grounding, bool) {
 
 // --- forbidden -----------------------------------------------------------
 
+// declined returns the traits of a refusal whose patient states what to do if
+// the request cannot be met ("If Dr. Ruiz can't see me, I don't want
+// another provider"): a condition the data decides (the licence, the
+// supplier's stock, the interaction table), so TraitConditional.
+func declined() []string { return []string{emobench.TraitConditional} }
+
 func cancelRefusal(id, reason string) emobench.Action {
 	return withCompareArgs(sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason), "appointment_id")
 }
@@ -781,18 +967,20 @@ func groundCancelLate(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	return sim.Grounding{
-		Slots:     withCapitals(map[string]string{"appointment_id": id, "when": say(db.Appointments[id].Start), "reason": reason}, "reason"),
-		Facts:     map[string]string{"appointment_id": id, "reason": reason},
-		Request:   emobench.Request{Text: fmt.Sprintf("Cancel appointment %s; the reason is %s.", id, reason), Tools: []string{ToolGetAppointment}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", id)},
-		Forbidden: []emobench.Action{cancelRefusal(id, reason)},
-		Uses:      []string{id},
-	}, true
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"reason": reason})
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
+	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
+		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
+	}
+	gr.Forbidden = []emobench.Action{cancelRefusal(id, reason)}
+	return gr, true
 }
 
 func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "appointment", false) {
+		return sim.Grounding{}, false
+	}
 	if !ok || db.Patients[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
@@ -816,7 +1004,7 @@ func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel appointment %s for my relative %s; the reason is %s.", id, owner.Name.First, reason), Tools: []string{ToolGetPatient}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", me.ID), sim.NewAction(ToolGetAppointment, "appointment_id", id)},
 		Forbidden: []emobench.Action{cancelRefusal(id, reason)},
-		Uses:      []string{id},
+		Uses:      []string{id, modeKey(g.UserID, "appointment", false)},
 	}, true
 }
 
@@ -882,16 +1070,12 @@ func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	excuse := oneOf(g, excuses...)
-	return sim.Grounding{
-		Slots:   withCapitals(map[string]string{"appointment_id": id, "when": say(db.Appointments[id].Start), "excuse": excuse}, "excuse"),
-		Facts:   map[string]string{"appointment_id": id, "missed_visit_reason": excuse},
-		Request: emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of appointment %s.", id), Tools: []string{ToolGetAppointment}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
-			sim.NewAction(ToolGetAppointment, "appointment_id", id)},
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolWaiveNoShow, "appointment_id", id), "appointment_id")},
-		Uses:      []string{id},
-	}, true
+	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"excuse": oneOf(g, excuses...)})
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolGetAppointment}}
+	gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
+		sim.NewAction(ToolGetAppointment, "appointment_id", id)}
+	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolWaiveNoShow, "appointment_id", id), "appointment_id")}
+	return gr, true
 }
 
 func groundBookUnlicensed(g sim.GroundContext) (sim.Grounding, bool) {
@@ -911,6 +1095,7 @@ func groundBookUnlicensed(g sim.GroundContext) (sim.Grounding, bool) {
 	gr.Request.Tools = []string{ToolGetProvider}
 	gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or with no other provider."
 	gr.Forbidden = []emobench.Action{withCompareArgs(bookAction(g.UserID, b, gr.Facts["reason"]), "provider_id")}
+	gr.Traits = declined()
 	return gr, true
 }
 
@@ -926,6 +1111,9 @@ func higherDose(dose string) (string, bool) {
 
 func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "prescription", false) {
+		return sim.Grounding{}, false
+	}
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -950,12 +1138,16 @@ func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
 		// alternative the agent may offer.
 		Forbidden: []emobench.Action{withCompareArgs(changeAction(id, Alternative{rx.Medication, dose, rx.Frequency}),
 			"prescription_id", "medication", "dose", "frequency")},
-		Uses: []string{id},
+		Uses:   []string{id, modeKey(g.UserID, "prescription", false)},
+		Traits: declined(),
 	}, true
 }
 
 func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
+	if otherMode(g, "prescription", false) {
+		return sim.Grounding{}, false
+	}
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -977,7 +1169,8 @@ func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 		},
 		Actions:   append(regimenReads(db, rx), checkAction(alt.Medication, others)),
 		Forbidden: []emobench.Action{withCompareArgs(changeAction(id, alt), "prescription_id", "medication")},
-		Uses:      []string{id},
+		Uses:      []string{id, modeKey(g.UserID, "prescription", false)},
+		Traits:    declined(),
 	}, true
 }
 
@@ -987,6 +1180,9 @@ func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		db, ok := sim.StateOf[DB](g.Env)
+		if otherMode(g, "prescription", false) {
+			return sim.Grounding{}, false
+		}
 		if !ok || db.Patients[g.UserID] == nil {
 			return sim.Grounding{}, false
 		}
@@ -1023,7 +1219,8 @@ func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Groundin
 			Request:   emobench.Request{Text: fmt.Sprintf("Update the supplier of prescription %s to %s, or to none other.", id, s.Name), Tools: []string{ToolListSuppliers}},
 			Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetPrescription, "prescription_id", id), sim.NewAction(ToolListSuppliers)},
 			Forbidden: []emobench.Action{withCompareArgs(supplierAction(id, s.ID), "prescription_id", "supplier_id")},
-			Uses:      []string{id},
+			Uses:      []string{id, modeKey(g.UserID, "prescription", false)},
+			Traits:    declined(),
 		}, true
 	}
 }
@@ -1037,15 +1234,16 @@ func groundRefillExpired(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := db.Prescriptions[id]
-	return sim.Grounding{
-		Slots:     map[string]string{"prescription_id": id, "medication": rx.Medication},
-		Facts:     map[string]string{"prescription_id": id, "medication": rx.Medication},
-		Request:   emobench.Request{Text: fmt.Sprintf("Request a refill of prescription %s.", id), Tools: []string{ToolGetPrescription}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetPrescription, "prescription_id", id)},
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolRequestRefill, "prescription_id", id), "prescription_id")},
-		Uses:      []string{id},
-	}, true
+	gr, ok := prescriptionGrounding(g, db, db.Prescriptions[id])
+	if !ok {
+		return gr, false
+	}
+	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
+		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
+	}
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
+	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolRequestRefill, "prescription_id", id), "prescription_id")}
+	return gr, true
 }
 
 func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
@@ -1058,33 +1256,80 @@ func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	wish := oneOf(g, "I saw there's a newer model", "mine looks a bit worn", "I'd like a spare one for travel", "my neighbour got a new one")
-	d := db.Devices[id]
-	return sim.Grounding{
-		Slots:     withCapitals(map[string]string{"device": deviceWords[d.Type], "device_id": id, "wish": wish}, "wish"),
-		Facts:     map[string]string{"device_id": id, "replacement_reason": wish},
-		Request:   emobench.Request{Text: fmt.Sprintf("Replace my %s %s with a new one.", deviceWords[d.Type], id), Tools: []string{ToolListUploads}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolListUploads, "device_id", id)},
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReplaceDevice, "device_id", id), "device_id")},
-		Uses:      []string{id},
-	}, true
+	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	if !ok {
+		return gr, false
+	}
+	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
+		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
+	}
+	gr.Slots["wish"], gr.Facts["replacement_reason"] = wish, wish
+	withCapitals(gr.Slots, "wish")
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Replace my %s with a new one.", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
+	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolReplaceDevice, "device_id", id), "device_id")}
+	return gr, true
 }
 
 // dateAndClock splits a YYYY-MM-DDTHH:MM time into the date and the clock
 // time, the two outputs an answer must hold: "2025-02-15 at 09:00" says
 // both, where the stored "2025-02-15T09:00" is no way a person writes it.
+// The clock is a synonym set of the ways to say it: "09:00|9:00|9:00
+// am|9:00am|9 am|9am", "14:30|2:30 pm|2:30pm".
 func dateAndClock(t string) []string {
 	date, clock, ok := strings.Cut(t, "T")
-	if !ok {
+	ts, err := time.Parse("15:04", clock)
+	if !ok || err != nil {
 		return []string{t}
 	}
-	return []string{date, clock}
+	says := []string{clock}
+	if ts.Hour() < 10 {
+		says = append(says, ts.Format("3:04"))
+	}
+	for _, layout := range []string{"3:04 pm", "3:04pm", "3 pm", "3pm"} {
+		if ts.Minute() == 0 || !strings.HasPrefix(layout, "3 ") && layout != "3pm" {
+			says = append(says, ts.Format(layout))
+		}
+	}
+	return []string{date, strings.Join(says, "|")}
 }
 
-// refillsLeft is a refill count as an answer says it: "1 refill", "3
-// refills".
+// refillsLeft is a refill count as an answer says it, a synonym set: "0
+// refills|no refills|zero refills|none left", "1 refill|one refill", "3
+// refills|three refills".
 func refillsLeft(n int) string {
-	if n == 1 {
-		return "1 refill"
+	switch n {
+	case 0:
+		return "0 refills|no refills|zero refills|none left|no more refills"
+	case 1:
+		return "1 refill|one refill"
+	}
+	if n < len(numberWords) {
+		return fmt.Sprintf("%d refills|%s refills", n, numberWords[n])
 	}
 	return strconv.Itoa(n) + " refills"
+}
+
+var numberWords = []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+
+// labValue is a lab result's value as an answer says it, with its unit:
+// "0.7 mg/dL", "6.8%|6.8 %|6.8 percent", "INR 2.4|INR of 2.4|INR was
+// 2.4|INR is 2.4|2.4" for a test without one.
+func labValue(l LabResult) string {
+	switch l.Unit {
+	case "":
+		return fmt.Sprintf("%[1]s %[2]s|%[1]s of %[2]s|%[1]s was %[2]s|%[1]s is %[2]s|%[2]s", l.Test, l.Value)
+	case "%":
+		return fmt.Sprintf("%[1]s%%|%[1]s %%|%[1]s percent", l.Value)
+	}
+	return l.Value + " " + l.Unit
+}
+
+// severityAnswer is an interaction severity as an answer says it: the
+// severity, or for a pair the table does not list, a synonym set of the
+// ways to say so.
+func severityAnswer(sev string) string {
+	if sev == SeverityNone {
+		return "no known interaction|no interaction|no listed interaction|not listed|none listed"
+	}
+	return sev
 }

@@ -38,9 +38,11 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 		}
 		env := NewEnvironment(db.Clone())
 		var called []string
+		results := make([]string, len(task.Actions))
 		hasWrite := false
 		for i, a := range task.Actions {
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+			var err error
+			if results[i], err = env.Call(a.Name, a.Arguments); err != nil {
 				t.Errorf("task %s: action %d %s%s: %v", task.ID, i, a.Name, a.Arguments, err)
 			}
 			called = append(called, a.Name)
@@ -62,7 +64,9 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 			}
 		}
 		// Every value the agent passes that is not found by a read must come
-		// from a fact: identity, the ids the patient acts on, times, phones.
+		// from a fact: identity, the ids the patient acts on, times, phones;
+		// or, for what the patient describes (an appointment by its doctor
+		// and time, a slot by its day), from an earlier gold result.
 		facts := map[string]bool{}
 		for k, v := range task.Scenario.Facts {
 			if !factKey.MatchString(k) || v == "" {
@@ -70,16 +74,17 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 			}
 			facts[v] = true
 		}
-		for _, a := range task.Actions {
+		for i, a := range task.Actions {
 			var kw map[string]any
 			_ = json.Unmarshal(a.Arguments, &kw)
+			earlier := strings.Join(results[:i], "\n")
 			// Reads may take an id off an earlier result (the patient's
 			// next appointment); writes act on what the patient named.
 			for _, k := range []string{"email", "first_name", "last_name", "date_of_birth", "appointment_id", "prescription_id", "device_id", "start_time", "phone"} {
 				if strings.HasSuffix(k, "_id") && !writes[a.Name] {
 					continue
 				}
-				if v, ok := kw[k].(string); ok && !facts[v] {
+				if v, ok := kw[k].(string); ok && !facts[v] && (k == "phone" || !strings.Contains(earlier, `"`+v+`"`)) {
 					t.Errorf("task %s: %s argument %s=%q is no fact", task.ID, a.Name, k, v)
 				}
 			}
@@ -128,7 +133,9 @@ func TestTasks_Replay(t *testing.T) {
 
 // TestTasks_Writes checks the test split's share of writes, refusals and
 // transfers (issue 11's counts): at least 1.5 gold writes a task on
-// average, 30% of tasks with two or more, 10% forbidding a write and 5%
+// average among the tasks with one (issue 21's refusals and transfers,
+// two of each intent, and the reads leave about half the split to
+// writes), 30% of tasks with two or more, 10% forbidding a write and 5%
 // ending with a transfer, in both splits.
 func TestTasks_Writes(t *testing.T) {
 	writes := map[string]bool{}
@@ -136,7 +143,7 @@ func TestTasks_Writes(t *testing.T) {
 		writes[tl.Name] = tl.Writes
 	}
 	for _, split := range []emobench.Split{emobench.SplitTest, emobench.SplitTrain} {
-		n, total, multi, forbidden, transfer := 0, 0, 0, 0, 0
+		n, total, writing, multi, forbidden, transfer := 0, 0, 0, 0, 0, 0
 		for _, task := range New().Tasks() {
 			if task.Split != split {
 				continue
@@ -149,6 +156,9 @@ func TestTasks_Writes(t *testing.T) {
 				}
 			}
 			total += w
+			if w > 0 {
+				writing++
+			}
 			if w >= 2 {
 				multi++
 			}
@@ -160,8 +170,8 @@ func TestTasks_Writes(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d tasks, %.2f writes a task, %d with 2+, %d forbidding, %d transferring", split, n, float64(total)/float64(n), multi, forbidden, transfer)
-		if split == emobench.SplitTest && (float64(total) < 1.5*float64(n) || float64(multi) < 0.3*float64(n)) {
-			t.Errorf("%s: %d writes in %d tasks, %d with two or more: want at least 1.5 a task and 30%% with two", split, total, n, multi)
+		if split == emobench.SplitTest && (float64(total) < 1.5*float64(writing) || float64(multi) < 0.3*float64(n)) {
+			t.Errorf("%s: %d writes in the %d of %d tasks with one, %d with two or more: want at least 1.5 a task with one and 30%% with two", split, total, writing, n, multi)
 		}
 		if float64(forbidden) < 0.1*float64(n) || float64(transfer) < 0.05*float64(n) {
 			t.Errorf("%s: %d forbidding and %d transferring of %d tasks: want at least 10%% and 5%%", split, forbidden, transfer, n)
@@ -272,7 +282,7 @@ func TestTasks_TrapCoverage(t *testing.T) {
 	if got, want := n[sim.IntentForbidden], 10; got != want {
 		t.Errorf("forbidden intents = %d, want %d (one a policy trap)", got, want)
 	}
-	if got, want := n[sim.IntentTransfer], 4; got != want {
+	if got, want := n[sim.IntentTransfer], 5; got != want {
 		t.Errorf("transfer intents = %d, want %d", got, want)
 	}
 }
@@ -300,10 +310,13 @@ func TestTasks_EmergencyAdvice(t *testing.T) {
 			t.Fatalf("task %s: transfer arguments: %v", task.ID, err)
 		}
 		sign := task.Scenario.Facts["symptom"] + task.Scenario.Facts["feeling"]
-		if got, want := strings.Contains(args.Summary, "call 911"), emergencySigns[sign]; got != want {
+		if got, want := strings.Contains(args.Summary, "call 911"), warningSign(sign); got != want {
 			t.Errorf("task %s: %q (warning sign %v): summary %q says call 911: %v", task.ID, sign, want, args.Summary, got)
 		}
-		if emergencySigns[sign] {
+		if len(task.Advice) > 0 && !warningSign(sign) {
+			t.Errorf("task %s: %q is no warning sign but the task wants advice %v", task.ID, sign, task.Advice)
+		}
+		if warningSign(sign) {
 			advised++
 		} else if sign != "" {
 			other++
@@ -387,5 +400,39 @@ func TestTasks_OutputsAsPeopleSayThem(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no outputs in the embedded tasks")
+	}
+}
+
+// TestCatalog_WarningSignAdvice checks that every grounding of a transfer
+// for a warning sign, and only those, asks the agent for the 911 advice
+// before the transfer, in policy.md's words (911, emergency room) or
+// synonyms.
+func TestCatalog_WarningSignAdvice(t *testing.T) {
+	c := Catalog()
+	users := c.Users(NewEnvironment(InitialDB()))
+	advised := 0
+	for i, name := range []string{"warning_signs_transfer", "symptoms_transfer", "high_readings_transfer"} {
+		for j := 0; j < 40; j++ {
+			gr, ok := groundFor(t, c, intentByName(c, name), users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+			if !ok {
+				continue
+			}
+			sign := gr.g.Facts["symptom"] + gr.g.Facts["feeling"]
+			if got, want := len(gr.g.Advice) > 0, warningSign(sign); got != want || name == "warning_signs_transfer" && !got {
+				t.Errorf("%s for %s (%q): advice %v, want %v", name, users[j], sign, gr.g.Advice, want)
+			}
+			for _, a := range gr.g.Advice {
+				advised++
+				if a.Before != ToolTransfer || !slices.Contains(a.AnyOf, "911") || a.NLAssertion == "" {
+					t.Errorf("%s: advice %+v: want 911 before %s, with an NL assertion", name, a, ToolTransfer)
+				}
+				if !strings.Contains(policy, a.AnyOf[0]) || !strings.Contains(policy, a.AnyOf[1]) {
+					t.Errorf("advice phrases %q: policy.md lacks one of the first two", a.AnyOf)
+				}
+			}
+		}
+	}
+	if advised == 0 {
+		t.Error("no grounding asks for advice")
 	}
 }

@@ -20,13 +20,19 @@ import (
 	"github.com/emobench/emobench/tracer"
 )
 
-// The shares of refusal and transfer tasks of both splits. 16 refusals
-// in the 80 test tasks leave SpreadIntents room to reach the 10 forbidden
-// intents, the rarest of which only a fifth of the patients hold.
+// The shares of refusal and transfer tasks of both splits. 24 refusals
+// and 12 transfers in the 80 test tasks leave SpreadIntents room to give
+// each of the 10 forbidden and 5 transfer intents two tasks, though the
+// rarest trap only a fifth of the patients hold.
 const (
-	ForbiddenShare = 0.2
-	TransferShare  = 0.0625
+	ForbiddenShare = 0.3
+	TransferShare  = 0.15
 )
+
+// IntentsDist weighs tasks of one, two and three intents: three-intent
+// tasks most, so that refusals and transfers come after allowed writes
+// (a mixed task) and the split keeps 1.5 writes a task.
+var IntentsDist = []float64{1, 2, 8}
 
 func main() {
 	out := flag.String("out", "tasks.json", "the file the test tasks go to")
@@ -53,6 +59,9 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "%s: %d tasks of %d candidates, %.2f writes a task, %d with two or more, kinds %v, rejected %v\n",
 			f.path, len(f.g.Tasks), f.g.Candidates, float64(writes)/float64(len(f.g.Tasks)), multi, f.g.Kinds, f.g.Rejected)
+		for reason, example := range f.g.Examples {
+			fmt.Fprintf(os.Stderr, "  first %s: %s\n", reason, example)
+		}
 	}
 }
 
@@ -68,7 +77,7 @@ func generate(ctx context.Context) (test, train *tracer.Generated, err error) {
 	// transfer intent in the test split (SpreadIntents).
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
 		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, ForbiddenShare: ForbiddenShare, TransferShare: TransferShare,
-			SpreadIntents: true}
+			SpreadIntents: true, IntentsDist: IntentsDist}
 	}
 	g, err := tracer.Generate(ctx, dom, opts(telehealth.NumTestTasks, telehealth.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {
