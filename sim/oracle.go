@@ -117,23 +117,15 @@ func planFor(ep *Episode, fault Fault) plan {
 		return append(p, step{call: &premature})
 	}
 	wrongDone, confirmSkipped := false, false
-	advised := map[int]bool{}
-	for k, a := range task.Advice {
-		if a.Before == "" || !slices.ContainsFunc(task.Actions, func(g emobench.Action) bool { return g.Name == a.Before }) {
-			p[0].text += " " + adviceText(a)
-			advised[k] = true
-		}
+	// Emergency advice comes first, before any tool call, as the
+	// policies ask ("say it before anything else").
+	for _, a := range task.Advice {
+		p[0].text = strings.TrimSpace(adviceText(a) + " " + p[0].text)
 	}
 	for i := range task.Actions {
 		action := task.Actions[i]
 		if fault == FaultWrongTransfer && action.Name == transfer {
 			continue // handles itself what a human must: no transfer
-		}
-		for k, a := range task.Advice {
-			if !advised[k] && a.Before == action.Name {
-				p = append(p, step{text: adviceText(a)})
-				advised[k] = true
-			}
 		}
 		if writes[action.Name] {
 			if fault == FaultSkipConfirmation && !confirmSkipped {
@@ -153,7 +145,6 @@ func planFor(ep *Episode, fault Fault) plan {
 
 func opening(ep *Episode, fault Fault) string {
 	var b strings.Builder
-	b.WriteString(adviceOpening(ep.Task))
 	if ep.WithEmotions && emobench.NegativeFamily(ep.Task.Emotion.Family) && fault != FaultIgnoreEmotion {
 		b.WriteString("I'm sorry you're dealing with this, and I understand how you feel. ")
 	}
@@ -174,7 +165,11 @@ func adviceText(a emobench.Advice) string {
 	if len(a.AnyOf) == 0 {
 		return ""
 	}
-	return "For your safety, please " + a.AnyOf[0] + " right away."
+	say := a.AnyOf[0]
+	if strings.Trim(say, "0123456789") == "" { // a number to call: 911
+		say = "call " + say
+	}
+	return "For your safety, please " + say + " right away."
 }
 
 func confirmation(a emobench.Action) string {
