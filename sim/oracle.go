@@ -127,6 +127,11 @@ func planFor(ep *Episode, fault Fault) plan {
 		if fault == FaultWrongTransfer && action.Name == transfer {
 			continue // handles itself what a human must: no transfer
 		}
+		if action.Name == transfer && len(task.Outputs) > 0 {
+			// A transfer ends the episode: what the user asked to know
+			// is said before it, not in a closing that never comes.
+			p = append(p, step{text: "Before I transfer you, here is what you asked for: " + sayOutputs(task.Outputs) + "."})
+		}
 		if writes[action.Name] {
 			if fault == FaultSkipConfirmation && !confirmSkipped {
 				confirmSkipped = true
@@ -185,7 +190,7 @@ func oracleClosing(task *emobench.TaskSpec) string {
 	}
 	refusal := "I have checked, and I'm sorry: under our policy I cannot do that for you."
 	if len(task.Outputs) > 0 {
-		refusal += " Here is what you asked for: " + strings.Join(task.Outputs, "; ") + "."
+		refusal += " Here is what you asked for: " + sayOutputs(task.Outputs) + "."
 	}
 	return refusal + " Is there anything else I can help you with?"
 }
@@ -194,7 +199,17 @@ func closing(task *emobench.TaskSpec) string {
 	if len(task.Outputs) == 0 {
 		return "All done. Is there anything else I can help you with?"
 	}
-	return "All done. Here is what you asked for: " + strings.Join(task.Outputs, "; ") + ". Is there anything else?"
+	return "All done. Here is what you asked for: " + sayOutputs(task.Outputs) + ". Is there anything else?"
+}
+
+// sayOutputs is how the oracle says required outputs: each in its first
+// wording (a synonym set "on time|on schedule" says "on time").
+func sayOutputs(outputs []string) string {
+	said := make([]string, len(outputs))
+	for i, o := range outputs {
+		said[i], _, _ = strings.Cut(o, "|")
+	}
+	return strings.Join(said, "; ")
 }
 
 func transferName(ep *Episode) string {
