@@ -181,7 +181,7 @@ func lineRef(g sim.GroundContext, c *Customer, l *Line) (ref string, facts map[s
 		}
 		return n
 	}
-	if g.Rand.IntN(3) != 0 {
+	if g.WantTraits || g.Rand.IntN(3) != 0 {
 		switch {
 		case l.Status == LineSuspended && same(func(o *Line) bool { return o.Status == LineSuspended }) == 1:
 			return "my suspended line", map[string]string{"line_status": LineSuspended}, true
@@ -218,7 +218,7 @@ func withLine(g sim.GroundContext, c *Customer, l *Line, gr sim.Grounding) sim.G
 func billRef(g sim.GroundContext, c *Customer, b *Bill, gr sim.Grounding) sim.Grounding {
 	ref := monthName(b.Period)
 	gr.Facts["bill_month"] = ref
-	if c.Bills[len(c.Bills)-1] == b && g.Rand.IntN(3) != 0 {
+	if c.Bills[len(c.Bills)-1] == b && (g.WantTraits || g.Rand.IntN(3) != 0) {
 		ref = mostRecentBill
 		delete(gr.Facts, "bill_month")
 		gr.Facts["which_bill"] = ref

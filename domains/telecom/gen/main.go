@@ -64,6 +64,7 @@ func main() {
 func options(split emobench.Split) tracer.GenerateOptions {
 	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.25, TransferShare: 0.15, SpreadIntents: true,
 		IntentsDist: []float64{1, 2, 8}, WalkStepsDist: []float64{1, 2, 6}}
+	o.MeasurePolicy = split == emobench.SplitTest // tracer's test-split shares (#21)
 	if split == emobench.SplitTrain {
 		o.Seed = telecom.TrainTaskSeed
 	}

@@ -77,7 +77,7 @@ func generate(ctx context.Context) (test, train *tracer.Generated, err error) {
 	// transfer intent in the test split (SpreadIntents).
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
 		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, ForbiddenShare: ForbiddenShare, TransferShare: TransferShare,
-			SpreadIntents: true, IntentsDist: IntentsDist}
+			SpreadIntents: true, IntentsDist: IntentsDist, MeasurePolicy: split == emobench.SplitTest} // MeasurePolicy: tracer's test-split shares (#21)
 	}
 	g, err := tracer.Generate(ctx, dom, opts(telehealth.NumTestTasks, telehealth.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {
