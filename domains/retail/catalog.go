@@ -1508,8 +1508,9 @@ func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grou
 }
 
 // groundReturnAgain grounds a second return or exchange of an order that
-// already has one (after an earlier intent of the task): each delivered
-// order accepts one, once. Its item is one the first request left.
+// already has one (after an earlier intent of the task, or from an
+// earlier conversation: markEarlierRequests): each delivered order accepts
+// one, once. Its item is one the first request left.
 func groundReturnAgain(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
@@ -1610,7 +1611,8 @@ func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (produ
 
 // groundModifyItemsAgain grounds a second change of the items of a
 // pending order whose items were already changed (by an earlier intent of
-// the task): the items of an order change only once. The store refuses
+// the task, or in an earlier conversation: markEarlierRequests): the items
+// of an order change only once. The store refuses
 // it too.
 func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
