@@ -739,7 +739,7 @@ func swapFacts(facts map[string]string, swaps []itemSwap) {
 		facts[prefix+"item_name"] = s.old.Name
 		facts[prefix+"new_"+optionFactKey(s.option)] = s.item.Options[s.option]
 		if s.open != "" {
-			facts[prefix+"new_"+optionFactKey(s.open)] = cheapestWords
+			facts[prefix+"new_"+optionFactKey(s.open)] = cheapestWords(s.open, s.old.Name)
 		}
 	}
 }

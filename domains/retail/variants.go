@@ -269,14 +269,18 @@ func otherMethods(u *User, facts map[string]string, goldID string, refund Money)
 	return slices.DeleteFunc(sortedKeys(u.PaymentMethods), func(id string) bool { return id == goldID })
 }
 
-// cheapestWords is how a user leaves an option to the store: the value of
-// its new_<option> fact.
-const cheapestWords = "any, the cheapest in stock"
+// cheapestWords is how a user leaves an option of an item (its product
+// name) to the store: the value of its new_<option> fact, "any size for
+// the running shoes, the cheapest in stock".
+func cheapestWords(option, item string) string {
+	return "any " + option + " for the " + item + ", the cheapest in stock"
+}
 
 // cheaperVariants returns the variants of old's product other than newID
 // that the user's words fit at no higher price: those that take the new
 // value of every option the change states, old's value of every other
-// option, except the options the user left open (cheapestWords), and are
+// option, except the options the user left open for this item
+// (cheapestWords), and are
 // in stock. Without an open option it is none.
 func cheaperVariants(db *DB, facts map[string]string, old *OrderItem, newID string) []string {
 	p := db.Products[old.ProductID]
@@ -292,7 +296,7 @@ func cheaperVariants(db *DB, facts map[string]string, old *OrderItem, newID stri
 		}
 		fits := true
 		for k, want := range target.Options {
-			open := factValue(facts, "new_"+optionFactKey(k), cheapestWords)
+			open := factValue(facts, "new_"+optionFactKey(k), cheapestWords(k, old.Name))
 			if !open && v.Options[k] != want {
 				fits = false
 			}
