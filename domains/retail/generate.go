@@ -289,8 +289,8 @@ func randomAddress(r *rand.Rand) Address {
 // markEarlierRequests gives some orders what an earlier conversation
 // would have left, so that the requests the store takes once (a change of
 // a pending order's items, a return of a delivered order) can be asked a
-// second time without an earlier request in the same task: every eighth
-// pending order (by id) had its items changed, and every eighth delivered
+// second time without an earlier request in the same task: every fourth
+// pending order (by id) had its items changed, and every fourth delivered
 // order with two items or more has a return of its first item, refunded
 // to the method that paid. It takes no random draw, so the rest of the
 // data stays as GenerateDB's draws made it.
@@ -301,12 +301,12 @@ func markEarlierRequests(db *DB) {
 		switch o.Status {
 		case StatusPending:
 			pending++
-			o.ItemsModified = pending%8 == 0
+			o.ItemsModified = pending%4 == 0
 		case StatusDelivered:
 			if len(o.Items) < 2 {
 				continue
 			}
-			if delivered++; delivered%8 == 0 {
+			if delivered++; delivered%4 == 0 {
 				o.Status = StatusReturnRequested
 				o.Return = &ReturnRequest{ItemIDs: []string{o.Items[0].ItemID}, PaymentMethodID: o.PaymentMethodID(), Refund: o.Items[0].Price}
 			}

@@ -45,9 +45,12 @@ func generate(ctx context.Context) (test, train []emobench.TaskSpec, err error) 
 	if !ok {
 		return nil, nil, fmt.Errorf("the retail domain has no intent catalog")
 	}
-	// Tracer's defaults: what `tracer generate` gives users.
+	// Tracer's defaults (what `tracer generate` gives users), except that
+	// a refusal or transfer position tries the intents of its kind kept
+	// least so far first (SpreadIntents), so that the few refusals cover
+	// the forbidden intents rather than the ones most users hold.
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
-		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude}
+		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, SpreadIntents: true}
 	}
 	g, err := tracer.Generate(ctx, dom, opts(retail.NumTestTasks, retail.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {
