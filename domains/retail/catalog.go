@@ -113,8 +113,8 @@ func catalogIntents() []sim.Intent {
 			Name: "cancel_pending_order", Kind: sim.IntentWrite, Families: troubleFamilies,
 			Path: []string{ToolGetOrder, ToolCancelOrder},
 			Templates: []string{
-				"I want to cancel my order {order_id} ({items}) because {reason}. I expect the money back where it came from.",
-				"My order {order_id} with the {items} hasn't shipped yet, and I'd like it cancelled: {reason}.",
+				"I want to cancel my order {order_id} because {reason}; I have no use for the {items}. I expect the money back where it came from.",
+				"My order {order_id} hasn't shipped yet, and I'd like it cancelled: {reason}. I don't want the {items} any more.",
 				"Please stop order {order_id} before it goes out. {Reason}, so I have no use for the {items}.",
 			},
 			Ground: findable(func(g sim.GroundContext) (sim.Grounding, bool) { return groundCancel(g, StatusPending) }),
@@ -315,9 +315,9 @@ func catalogIntents() []sim.Intent {
 			Name: "order_status", Kind: sim.IntentRead, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
-				"I want to know the current status of my order {order_id} ({items}), {purpose}.",
+				"I want to know the current status of my order {order_id}, {purpose}; I'm waiting for the {items}.",
 				"Where does my order {order_id} stand? I'm waiting for the {items} and I'm asking {purpose}.",
-				"I'd like an update on order {order_id}, the one with the {items}, {purpose}: what is its status?",
+				"I'd like an update on order {order_id}, {purpose}: what is its status? It's the {items} I'm waiting for.",
 			},
 			Ground: findable(groundStatus),
 		},
@@ -385,8 +385,8 @@ func catalogIntents() []sim.Intent {
 			Name: "cancel_delivered_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolGetUser, ToolGetOrder},
 			Templates: []string{
-				"I want to cancel my order {order_id} ({items}) and get my money back, because {reason}.",
-				"{Reason}, so please cancel order {order_id} with the {items} and refund me.",
+				"I want to cancel my order {order_id} and get my money back, because {reason}; I don't want the {items}.",
+				"{Reason}, so please cancel order {order_id} and refund me for the {items}.",
 				"I'd like order {order_id} cancelled and my payment returned; {reason}.",
 			},
 			Ground: findable(groundCancelNotPending(StatusDelivered, true)),
@@ -395,7 +395,7 @@ func catalogIntents() []sim.Intent {
 			Name: "cancel_processed_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
-				"I want to cancel my order {order_id} ({items}) because {reason}.",
+				"I want to cancel my order {order_id} because {reason}; I don't need the {items}.",
 				"Please call off order {order_id}; {reason}, and I don't want the {items}.",
 				"{Reason}, so I want order {order_id} cancelled right away.",
 			},
@@ -405,7 +405,7 @@ func catalogIntents() []sim.Intent {
 			Name: "cancel_order_other_reason", Kind: sim.IntentForbidden, Families: troubleFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
-				"I want to cancel my pending order {order_id} ({items}): {reason}.",
+				"I want to cancel my pending order {order_id}: {reason}. I don't need the {items}.",
 				"Please cancel order {order_id}. The reason is simple: {reason}.",
 				"Order {order_id} has to go: {reason}. Cancel it, please.",
 			},
@@ -498,9 +498,9 @@ func catalogIntents() []sim.Intent {
 // decides: cancel a pending order, only say the status of one that
 // shipped.
 var cancelIfNotShippedTemplates = []string{
-	"If my order {order_id} ({items}) hasn't shipped yet, I want it cancelled because {reason}; if it has shipped already, I only want to know its status.",
+	"If my order {order_id} hasn't shipped yet, I want it cancelled because {reason}; if it has shipped already, I only want to know its status.",
 	"{Reason}, so I'd like order {order_id} cancelled, but only if it hasn't shipped yet; if it has, just tell me where it stands.",
-	"Has my order {order_id} with the {items} shipped yet? If not, cancel it: {reason}. If it has, I just want its status.",
+	"Has my order {order_id} shipped yet? If not, cancel it: {reason}. If it has, I just want its status.",
 }
 
 // --- helpers -------------------------------------------------------------

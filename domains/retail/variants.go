@@ -58,7 +58,7 @@ func findable(ground groundFunc) groundFunc {
 		}
 		delete(gr.Facts, "order_id")
 		gr.Facts["order_description"] = "the order with the " + product
-		gr.Slots["order_id"] = "with the " + product + ", whose number I don't have,"
+		gr.Slots["order_id"] = "with the " + product + " (I don't have its number)"
 		gr.Request.Text = strings.Replace(gr.Request.Text, "order "+o.ID, "my order with the "+product, 1)
 		if len(gr.Actions) == 0 || gr.Actions[0].Name != ToolGetUser {
 			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", o.UserID)}, gr.Actions...)
