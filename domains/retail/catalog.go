@@ -70,7 +70,8 @@ var addressArgNames = []string{"address1", "address2", "city", "state", "country
 // toolGraph is which tool's result feeds which: the user id from an
 // authentication gives the account; an order id (known to the user or
 // read off the account) gives the order; an order's items give their
-// products, whose variants give new item ids; an order's payment history
+// products, whose variants give new item ids (or, out of stock, lead to
+// cancelling the order); an order's payment history
 // and the account's payment methods give payment method ids. Writes are
 // followed by whatever starts the next request.
 var toolGraph = func() map[string][]string {
@@ -81,7 +82,7 @@ var toolGraph = func() map[string][]string {
 		ToolGetUser:           {ToolGetOrder, ToolModifyUserAddress, ToolModifyPayment, ToolModifyAddress, ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetProduct, ToolTransfer},
 		ToolGetOrder: {ToolGetOrder, ToolGetUser, ToolGetProduct, ToolListProducts, ToolCalculate, ToolCancelOrder, ToolModifyAddress, ToolModifyPayment,
 			ToolModifyItems, ToolReturnItems, ToolExchangeItems, ToolTransfer},
-		ToolGetProduct:        {ToolGetProduct, ToolModifyItems, ToolExchangeItems, ToolGetOrder, ToolCalculate},
+		ToolGetProduct:        {ToolGetProduct, ToolModifyItems, ToolExchangeItems, ToolGetOrder, ToolCalculate, ToolCancelOrder},
 		ToolListProducts:      {ToolGetProduct},
 		ToolCalculate:         {ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetOrder},
 		ToolModifyAddress:     {ToolModifyPayment, ToolModifyItems, ToolGetOrder, ToolGetUser},
@@ -124,6 +125,18 @@ func catalogIntents() []sim.Intent {
 			Path:      []string{ToolGetOrder, ToolCancelOrder},
 			Templates: cancelIfNotShippedTemplates,
 			Ground:    findable(groundCancelIfNotShipped(StatusPending)),
+		},
+		{
+			Name: "change_item_or_cancel", Kind: sim.IntentWrite, Families: allFamilies,
+			Path:      []string{ToolGetOrder, ToolGetProduct, ToolModifyItems},
+			Templates: changeOrCancelTemplates,
+			Ground:    findable(groundChangeOrCancel(true)),
+		},
+		{
+			Name: "change_item_or_cancel_out_of_stock", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Path:      []string{ToolGetOrder, ToolGetProduct, ToolCancelOrder},
+			Templates: changeOrCancelTemplates,
+			Ground:    findable(groundChangeOrCancel(false)),
 		},
 		{
 			Name: "status_if_shipped", Kind: sim.IntentRead, Families: troubleFamilies,
@@ -503,6 +516,15 @@ var cancelIfNotShippedTemplates = []string{
 	"Has my order {order_id} shipped yet? If not, cancel it: {reason}. If it has, I just want its status.",
 }
 
+// changeOrCancelTemplates ask for an item change with a fallback the
+// stock decides: the change when the variant is in stock, else the
+// cancellation of the whole order.
+var changeOrCancelTemplates = []string{
+	"In my pending order {order_id}, I want the {item} changed to {change}, any difference settled on my {payment}. If that one is out of stock, cancel the whole order instead; {reason}.",
+	"Please make the {item} in order {order_id} {change}, with any difference on my {payment}. Should that version be out of stock, I'd rather have the whole order cancelled: {reason}.",
+	"I'd like the {item} in order {order_id} as {change}, my {payment} covering any difference; if you don't have that in stock, just cancel the order, because {reason}.",
+}
+
 // --- helpers -------------------------------------------------------------
 
 // userOrders returns the user's orders that keep accepts, in the
@@ -648,7 +670,11 @@ func openCheapest(db *DB, s itemSwap, r *rand.Rand) (itemSwap, bool) {
 	return s, true
 }
 
-func swapsOf(db *DB, o *Order) []itemSwap {
+func swapsOf(db *DB, o *Order) []itemSwap { return swapsWhere(db, o, true) }
+
+// swapsWhere are o's swaps (variants that differ from an item in one
+// option) to variants in stock (available) or out of stock.
+func swapsWhere(db *DB, o *Order, available bool) []itemSwap {
 	var out []itemSwap
 	for pos, it := range o.Items {
 		p := db.Products[it.ProductID]
@@ -657,7 +683,7 @@ func swapsOf(db *DB, o *Order) []itemSwap {
 		}
 		for _, id := range sortedKeys(p.Variants) {
 			v := p.Variants[id]
-			if id == it.ItemID || !v.Available {
+			if id == it.ItemID || v.Available != available {
 				continue
 			}
 			var differ []string
@@ -803,6 +829,49 @@ func groundCancelIfNotShipped(status string) groundFunc {
 			gr.Outputs = []string{statusOutput(status)}
 		}
 		return gr, true
+	}
+}
+
+// groundChangeOrCancel grounds a change of one item of a pending order
+// to a variant in stock (inStock: the change, settled with the method that
+// paid) or out of stock (the fallback: the order is cancelled for the
+// reason the user gives).
+func groundChangeOrCancel(inStock bool) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, ok := sim.StateOf[DB](g.Env)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		o, ok := pickOrder(g, db, func(o *Order) bool {
+			return o.Status == StatusPending && !o.ItemsModified && len(swapsWhere(db, o, inStock)) > 0 && paidBy(db, o) != nil
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		swaps := swapsWhere(db, o, inStock)
+		s, pm, reason := swaps[g.Rand.IntN(len(swaps))], paidBy(db, o), pickReason(g.Rand)
+		if inStock && pm.canPay(s.item.Price-s.old.Price) != nil {
+			return sim.Grounding{}, false
+		}
+		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "reason": reason,
+			"condition": "if the new one is out of stock, cancel the whole order"}
+		swapFacts(facts, []itemSwap{s})
+		write := sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)
+		if inStock {
+			write = sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID}, "new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID)
+		}
+		return sim.Grounding{
+			Slots: withCapitals(map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe(),
+				"reason": reasonWords[reason]}, "reason"),
+			Facts: facts,
+			Request: emobench.Request{
+				Text:  fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.", o.ID, s.old.Name, s.change(), reasonWords[reason]),
+				Tools: []string{write.Name},
+			},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID), write},
+			Uses:    []string{o.ID},
+			Traits:  []string{emobench.TraitConditional},
+		}, true
 	}
 }
 
