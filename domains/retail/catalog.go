@@ -150,7 +150,7 @@ func catalogIntents() []sim.Intent {
 			Templates: []string{
 				"I want my pending order {order_id} shipped to {address} instead of the address on it.",
 				"I won't be at the old address when order {order_id} arrives; please send it to {address}.",
-				"Order {order_id} should go to {address}. The address on it is out of date.",
+				"Order {order_id} should go to {address}. The address on it is out of date, so please change it.",
 			},
 			Ground: findable(groundModifyOrderAddress),
 		},
