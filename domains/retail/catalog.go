@@ -98,7 +98,10 @@ var toolGraph = func() map[string][]string {
 
 // Emotion families by scenario: a request that goes well for the user
 // (an address change, a question) fits every family; a loss or a mistake
-// no pride or amusement (enjoyment), a refusal even less so.
+// (a cancellation, a return) no pride or amusement (enjoyment). Refusals
+// and transfers fit every family: a cheerful customer asks for what the
+// policy refuses too, and a split whose refusals have no enjoyment user
+// would mix the emotion with the task's kind.
 var (
 	allFamilies     []string // nil: all five
 	troubleFamilies = []string{"sadness", "fear", "anger", "disgust"}
@@ -375,7 +378,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundChangeEmail,
 		},
 		{
-			Name: "remove_payment_method_transfer", Kind: sim.IntentTransfer, Families: troubleFamilies,
+			Name: "remove_payment_method_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolGetUser, ToolTransfer},
 			Templates: []string{
 				"I want my {payment} removed from my account for good, and I'll talk to whoever can do it.",
@@ -385,7 +388,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundRemovePayment,
 		},
 		{
-			Name: "courier_complaint_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness"},
+			Name: "courier_complaint_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolTransfer},
 			Templates: []string{
 				"The courier left my order {order_id} in the rain and was rude to me. I want to file a complaint with a person, and what I expect is {outcome}.",
@@ -395,7 +398,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundCourierComplaint),
 		},
 		{
-			Name: "cancel_delivered_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_delivered_order", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetUser, ToolGetOrder},
 			Templates: []string{
 				"I want to cancel my order {order_id} and get my money back, because {reason}; I don't want the {items}.",
@@ -405,7 +408,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundCancelNotPending(StatusDelivered, true)),
 		},
 		{
-			Name: "cancel_processed_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_processed_order", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
 				"I want to cancel my order {order_id} because {reason}; I don't need the {items}.",
@@ -415,7 +418,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundCancelNotPending(StatusProcessed, false)),
 		},
 		{
-			Name: "cancel_order_other_reason", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_order_other_reason", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
 				"I want to cancel my pending order {order_id}: {reason}. I don't need the {items}.",
@@ -425,7 +428,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundCancelOtherReason),
 		},
 		{
-			Name: "modify_processed_order_address", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "modify_processed_order_address", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetUser, ToolGetOrder},
 			Templates: []string{
 				"I want my order {order_id} shipped to {address} instead of the address on it.",
@@ -435,7 +438,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundModifyProcessedAddress),
 		},
 		{
-			Name: "return_pending_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "return_pending_order", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
 				"I want to return the {items} from my order {order_id}, with the refund going to my {payment}.",
@@ -445,7 +448,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundReturnNotDelivered(StatusPending)),
 		},
 		{
-			Name: "return_order_again", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "return_order_again", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
 				"I also want to return the {items} from order {order_id}, refunded to my {payment}.",
@@ -455,7 +458,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundReturnAgain),
 		},
 		{
-			Name: "exchange_for_other_product", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "exchange_for_other_product", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolListProducts, ToolGetProduct},
 			Templates: []string{
 				"I want to exchange the {item} from my delivered order {order_id} for {new_product} instead; any price difference goes through my {payment}.",
@@ -465,7 +468,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundOtherProduct(StatusDelivered, ToolExchangeItems)),
 		},
 		{
-			Name: "modify_item_to_other_product", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "modify_item_to_other_product", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolListProducts, ToolGetProduct},
 			Templates: []string{
 				"Before my order {order_id} ships, I want the {item} in it replaced by {new_product}; settle the difference with my {payment}.",
@@ -475,7 +478,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundOtherProduct(StatusPending, ToolModifyItems)),
 		},
 		{
-			Name: "modify_items_again", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "modify_items_again", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolGetProduct},
 			Templates: []string{
 				"One more change to order {order_id}: I want the {item} changed to {change}, with the difference on my {payment}.",
@@ -485,7 +488,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundModifyItemsAgain),
 		},
 		{
-			Name: "refund_to_other_method", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "refund_to_other_method", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolGetUser},
 			Templates: []string{
 				"I want to return the {items} from my delivered order {order_id}, and I want the refund on my {payment}, not on what I paid with.",
@@ -495,7 +498,7 @@ func catalogIntents() []sim.Intent {
 			Ground: findable(groundRefundOtherMethod),
 		},
 		{
-			Name: "cancel_other_users_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_other_users_order", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetUser},
 			Templates: []string{
 				"I want to cancel order {order_id}, which {owner} placed for our household, because {reason}. I am handling it for them.",
