@@ -54,7 +54,8 @@ func Catalog() *sim.Catalog {
 			}
 			return authenticate(u, r, facts), facts
 		},
-		CheckPolicy: CheckPolicy,
+		CheckPolicy:  CheckPolicy,
+		Alternatives: alternatives,
 		// The parts of a new address are parts of the new_address fact
 		// (the user says the address whole), which Tracer's facts
 		// reachable check, matching whole values, cannot see;
@@ -69,7 +70,8 @@ var addressArgNames = []string{"address1", "address2", "city", "state", "country
 // toolGraph is which tool's result feeds which: the user id from an
 // authentication gives the account; an order id (known to the user or
 // read off the account) gives the order; an order's items give their
-// products, whose variants give new item ids; an order's payment history
+// products, whose variants give new item ids (or, out of stock, lead to
+// cancelling the order); an order's payment history
 // and the account's payment methods give payment method ids. Writes are
 // followed by whatever starts the next request.
 var toolGraph = func() map[string][]string {
@@ -80,7 +82,7 @@ var toolGraph = func() map[string][]string {
 		ToolGetUser:           {ToolGetOrder, ToolModifyUserAddress, ToolModifyPayment, ToolModifyAddress, ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetProduct, ToolTransfer},
 		ToolGetOrder: {ToolGetOrder, ToolGetUser, ToolGetProduct, ToolListProducts, ToolCalculate, ToolCancelOrder, ToolModifyAddress, ToolModifyPayment,
 			ToolModifyItems, ToolReturnItems, ToolExchangeItems, ToolTransfer},
-		ToolGetProduct:        {ToolGetProduct, ToolModifyItems, ToolExchangeItems, ToolGetOrder, ToolCalculate},
+		ToolGetProduct:        {ToolGetProduct, ToolModifyItems, ToolExchangeItems, ToolGetOrder, ToolCalculate, ToolCancelOrder},
 		ToolListProducts:      {ToolGetProduct},
 		ToolCalculate:         {ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetOrder},
 		ToolModifyAddress:     {ToolModifyPayment, ToolModifyItems, ToolGetOrder, ToolGetUser},
@@ -96,7 +98,10 @@ var toolGraph = func() map[string][]string {
 
 // Emotion families by scenario: a request that goes well for the user
 // (an address change, a question) fits every family; a loss or a mistake
-// no pride or amusement (enjoyment), a refusal even less so.
+// (a cancellation, a return) no pride or amusement (enjoyment). Refusals
+// and transfers fit every family: a cheerful customer asks for what the
+// policy refuses too, and a split whose refusals have no enjoyment user
+// would mix the emotion with the task's kind.
 var (
 	allFamilies     []string // nil: all five
 	troubleFamilies = []string{"sadness", "fear", "anger", "disgust"}
@@ -112,11 +117,35 @@ func catalogIntents() []sim.Intent {
 			Name: "cancel_pending_order", Kind: sim.IntentWrite, Families: troubleFamilies,
 			Path: []string{ToolGetOrder, ToolCancelOrder},
 			Templates: []string{
-				"I want to cancel my order {order_id} ({items}) because {reason}. I expect the money back where it came from.",
-				"My order {order_id} with the {items} hasn't shipped yet, and I'd like it cancelled: {reason}.",
+				"I want to cancel my order {order_id} because {reason}; I have no use for the {items}. I expect the money back where it came from.",
+				"My order {order_id} hasn't shipped yet, and I'd like it cancelled: {reason}. I don't want the {items} any more.",
 				"Please stop order {order_id} before it goes out. {Reason}, so I have no use for the {items}.",
 			},
-			Ground: groundCancel,
+			Ground: findable(func(g sim.GroundContext) (sim.Grounding, bool) { return groundCancel(g, StatusPending) }),
+		},
+		{
+			Name: "cancel_if_not_shipped", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Path:      []string{ToolGetOrder, ToolCancelOrder},
+			Templates: cancelIfNotShippedTemplates,
+			Ground:    findable(groundCancelIfNotShipped(StatusPending)),
+		},
+		{
+			Name: "change_item_or_cancel", Kind: sim.IntentWrite, Families: allFamilies,
+			Path:      []string{ToolGetOrder, ToolGetProduct, ToolModifyItems},
+			Templates: changeOrCancelTemplates,
+			Ground:    findable(groundChangeOrCancel(true)),
+		},
+		{
+			Name: "change_item_or_cancel_out_of_stock", Kind: sim.IntentWrite, Families: troubleFamilies,
+			Path:      []string{ToolGetOrder, ToolGetProduct, ToolCancelOrder},
+			Templates: changeOrCancelTemplates,
+			Ground:    findable(groundChangeOrCancel(false)),
+		},
+		{
+			Name: "status_if_shipped", Kind: sim.IntentRead, Families: troubleFamilies,
+			Path:      []string{ToolGetOrder},
+			Templates: cancelIfNotShippedTemplates,
+			Ground:    findable(groundCancelIfNotShipped(StatusProcessed)),
 		},
 		{
 			Name: "modify_pending_order_address", Kind: sim.IntentWrite, Families: allFamilies,
@@ -124,9 +153,9 @@ func catalogIntents() []sim.Intent {
 			Templates: []string{
 				"I want my pending order {order_id} shipped to {address} instead of the address on it.",
 				"I won't be at the old address when order {order_id} arrives; please send it to {address}.",
-				"Order {order_id} should go to {address}. The address on it is out of date.",
+				"Order {order_id} should go to {address}. The address on it is out of date, so please change it.",
 			},
-			Ground: groundModifyOrderAddress,
+			Ground: findable(groundModifyOrderAddress),
 		},
 		{
 			Name: "modify_user_address", Kind: sim.IntentWrite, Families: allFamilies,
@@ -156,7 +185,7 @@ func catalogIntents() []sim.Intent {
 				"I'd rather not have order {order_id} on the method it's on now. Please charge my {payment} for it.",
 				"Can order {order_id} be paid with my {payment}? That is how I want to pay for it.",
 			},
-			Ground: groundModifyPayment,
+			Ground: findable(groundModifyPayment),
 		},
 		{
 			Name: "pay_pending_order_with_gift_card", Kind: sim.IntentWrite, Families: allFamilies,
@@ -166,7 +195,7 @@ func catalogIntents() []sim.Intent {
 				"Please move the payment of order {order_id} onto my gift card; I'd like to use up that balance.",
 				"Order {order_id} should be paid from my gift card, not the way it is paid now.",
 			},
-			Ground: groundPayWithGiftCard,
+			Ground: findable(groundPayWithGiftCard),
 		},
 		{
 			Name: "modify_pending_order_item", Kind: sim.IntentWrite, Families: allFamilies,
@@ -176,7 +205,7 @@ func catalogIntents() []sim.Intent {
 				"I picked the wrong option for the {item} in order {order_id}: I want {change}. Any price difference can go through my {payment}. That is the only change I want.",
 				"In order {order_id}, please make the {item} {change} instead. Charge or refund the difference on my {payment}.",
 			},
-			Ground: groundModifyItems(1, false),
+			Ground: findable(groundModifyItems(1, false)),
 		},
 		{
 			Name: "modify_pending_order_two_items", Kind: sim.IntentWrite, Families: allFamilies,
@@ -186,7 +215,7 @@ func catalogIntents() []sim.Intent {
 				"I chose the wrong options in order {order_id}. What I really want is {changes}; that is everything I want changed, and the difference goes through my {payment}.",
 				"Please fix my pending order {order_id}: {changes}. Settle the price difference with my {payment}.",
 			},
-			Ground: groundModifyItems(2, false),
+			Ground: findable(groundModifyItems(2, false)),
 		},
 		{
 			Name: "modify_pending_order_item_gift_card", Kind: sim.IntentWrite, Families: allFamilies,
@@ -196,7 +225,7 @@ func catalogIntents() []sim.Intent {
 				"I'd like the {item} in order {order_id} as {change} instead. Put the difference on my gift card, please.",
 				"Change of mind on order {order_id}: I want the {item} {change}. My gift card should cover or receive the difference.",
 			},
-			Ground: groundModifyItems(1, true),
+			Ground: findable(groundModifyItems(1, true)),
 		},
 		{
 			Name: "modify_pending_order_address_and_payment", Kind: sim.IntentWrite, Families: allFamilies,
@@ -206,7 +235,7 @@ func catalogIntents() []sim.Intent {
 				"I want order {order_id} sent to {address}, and I'd like it charged to my {payment} rather than the method on it now.",
 				"Order {order_id} needs a new destination, {address}, and a new way to pay: my {payment}.",
 			},
-			Ground: groundAddressAndPayment,
+			Ground: findable(groundAddressAndPayment),
 		},
 		{
 			Name: "modify_pending_order_item_and_payment", Kind: sim.IntentWrite, Families: allFamilies,
@@ -216,7 +245,7 @@ func catalogIntents() []sim.Intent {
 				"Two things for order {order_id}: make the {item} {change}, and then move the payment over to my {payment}.",
 				"I'd like the {item} in order {order_id} changed to {change}. Once that's done, the order should be charged to my {payment} instead.",
 			},
-			Ground: groundItemAndPayment,
+			Ground: findable(groundItemAndPayment),
 		},
 		{
 			Name: "moved_account_and_order_address", Kind: sim.IntentWrite, Families: allFamilies,
@@ -226,7 +255,7 @@ func catalogIntents() []sim.Intent {
 				"Please change my account's address to {address}, and send order {order_id} to the same place; I don't live at the old one any more.",
 				"New home: {address}. Update my account with it and redirect order {order_id} there as well.",
 			},
-			Ground: groundMovedAccountAndOrder,
+			Ground: findable(groundMovedAccountAndOrder),
 		},
 		{
 			Name: "modify_pending_order_item_and_address", Kind: sim.IntentWrite, Families: allFamilies,
@@ -236,7 +265,7 @@ func catalogIntents() []sim.Intent {
 				"I'm moving, so order {order_id} should go to {address}. While at it, I want the {item} in it with {change}, the difference settled on my {payment}.",
 				"Please send order {order_id} to {address} instead, and change its {item} to {change}. Use my {payment} for the difference; that's all I want changed.",
 			},
-			Ground: groundItemAndAddress,
+			Ground: findable(groundItemAndAddress),
 		},
 		{
 			Name: "return_delivered_item", Kind: sim.IntentWrite, Families: troubleFamilies,
@@ -246,7 +275,7 @@ func catalogIntents() []sim.Intent {
 				"The {items} from order {order_id} didn't work out. I'd like to send it back, refunded to my {payment}; tell me the refund amount.",
 				"Please set up a return of the {items} in order {order_id}. The money should go to my {payment}, and I need to know how much it is.",
 			},
-			Ground: groundReturn(1, 1, false),
+			Ground: findable(groundReturn(1, 1, false)),
 		},
 		{
 			Name: "return_delivered_items", Kind: sim.IntentWrite, Families: troubleFamilies,
@@ -256,7 +285,7 @@ func catalogIntents() []sim.Intent {
 				"None of the {items} in order {order_id} is what I hoped for. I'm sending them back; refund my {payment} and tell me how much that comes to.",
 				"From order {order_id}, the {items} go back. The refund should go to my {payment}, and I'd like the total.",
 			},
-			Ground: groundReturn(2, 4, false),
+			Ground: findable(groundReturn(2, 4, false)),
 		},
 		{
 			Name: "return_delivered_items_gift_card", Kind: sim.IntentWrite, Families: troubleFamilies,
@@ -266,7 +295,7 @@ func catalogIntents() []sim.Intent {
 				"I'd like store credit for the {items} in order {order_id}: return them and refund my gift card. How much will I get?",
 				"The {items} from order {order_id} are going back. I want the refund on my gift card, not elsewhere, and the amount.",
 			},
-			Ground: groundReturn(1, 2, true),
+			Ground: findable(groundReturn(1, 2, true)),
 		},
 		{
 			Name: "return_delivered_item_gift_card", Kind: sim.IntentWrite, Families: troubleFamilies,
@@ -276,7 +305,7 @@ func catalogIntents() []sim.Intent {
 				"The {items} in order {order_id} goes back. Refund it onto my gift card, please, and say how much that is.",
 				"I'd like to return the {items} of order {order_id}, with the money on my gift card. How much will it be?",
 			},
-			Ground: groundReturnItemToGiftCard,
+			Ground: findable(groundReturnItemToGiftCard),
 		},
 		{
 			Name: "exchange_delivered_item", Kind: sim.IntentWrite, Families: allFamilies,
@@ -286,7 +315,7 @@ func catalogIntents() []sim.Intent {
 				"The {item} I got in order {order_id} is fine except for one thing: I want {change}. Please swap it, settling the difference on my {payment}.",
 				"I'd like a {item} with {change} in place of the one delivered in order {order_id}. Use my {payment} for any difference.",
 			},
-			Ground: groundExchange(1),
+			Ground: findable(groundExchange(1)),
 		},
 		{
 			Name: "exchange_delivered_two_items", Kind: sim.IntentWrite, Families: allFamilies,
@@ -296,17 +325,17 @@ func catalogIntents() []sim.Intent {
 				"Two items of order {order_id} need swapping, all in one go: {changes}. Settle the difference with my {payment}.",
 				"I'd like to exchange items from order {order_id}: {changes}. That's everything, and my {payment} takes any difference.",
 			},
-			Ground: groundExchange(2),
+			Ground: findable(groundExchange(2)),
 		},
 		{
 			Name: "order_status", Kind: sim.IntentRead, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
-				"I want to know the current status of my order {order_id} ({items}), {purpose}.",
+				"I want to know the current status of my order {order_id}, {purpose}; I'm waiting for the {items}.",
 				"Where does my order {order_id} stand? I'm waiting for the {items} and I'm asking {purpose}.",
-				"I'd like an update on order {order_id}, the one with the {items}, {purpose}: what is its status?",
+				"I'd like an update on order {order_id}, {purpose}: what is its status? It's the {items} I'm waiting for.",
 			},
-			Ground: groundStatus,
+			Ground: findable(groundStatus),
 		},
 		{
 			Name: "gift_card_balance", Kind: sim.IntentRead, Families: allFamilies,
@@ -326,7 +355,7 @@ func catalogIntents() []sim.Intent {
 				"What did the {items} in order {order_id} cost altogether? I need it {purpose}.",
 				"I need the sum of the item prices in order {order_id}, {purpose}.",
 			},
-			Ground: groundOrderTotal,
+			Ground: findable(groundOrderTotal),
 		},
 		{
 			Name: "item_option_price", Kind: sim.IntentRead, Families: allFamilies,
@@ -336,7 +365,7 @@ func catalogIntents() []sim.Intent {
 				"Before I decide anything, tell me the price of the {item} I ordered in {order_id}, but with {change}.",
 				"How much is the version of the {item} in order {order_id} with {change}? Just the price, please.",
 			},
-			Ground: groundItemOptionPrice,
+			Ground: findable(groundItemOptionPrice),
 		},
 		{
 			Name: "change_email_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
@@ -349,7 +378,7 @@ func catalogIntents() []sim.Intent {
 			Ground: groundChangeEmail,
 		},
 		{
-			Name: "remove_payment_method_transfer", Kind: sim.IntentTransfer, Families: troubleFamilies,
+			Name: "remove_payment_method_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolGetUser, ToolTransfer},
 			Templates: []string{
 				"I want my {payment} removed from my account for good, and I'll talk to whoever can do it.",
@@ -359,117 +388,117 @@ func catalogIntents() []sim.Intent {
 			Ground: groundRemovePayment,
 		},
 		{
-			Name: "courier_complaint_transfer", Kind: sim.IntentTransfer, Families: []string{"anger", "disgust", "sadness"},
+			Name: "courier_complaint_transfer", Kind: sim.IntentTransfer, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolTransfer},
 			Templates: []string{
 				"The courier left my order {order_id} in the rain and was rude to me. I want to file a complaint with a person, and what I expect is {outcome}.",
 				"I want to complain about how the delivery of order {order_id} was handled by the courier, to someone who can act on it. I'd like {outcome}.",
 				"The delivery of order {order_id} was a mess: the courier threw the box over the fence. I want a human to take my complaint; I'm asking for {outcome}.",
 			},
-			Ground: groundCourierComplaint,
+			Ground: findable(groundCourierComplaint),
 		},
 		{
-			Name: "cancel_delivered_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_delivered_order", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetUser, ToolGetOrder},
 			Templates: []string{
-				"I want to cancel my order {order_id} ({items}) and get my money back, because {reason}.",
-				"{Reason}, so please cancel order {order_id} with the {items} and refund me.",
+				"I want to cancel my order {order_id} and get my money back, because {reason}; I don't want the {items}.",
+				"{Reason}, so please cancel order {order_id} and refund me for the {items}.",
 				"I'd like order {order_id} cancelled and my payment returned; {reason}.",
 			},
-			Ground: groundCancelNotPending(StatusDelivered, true),
+			Ground: findable(groundCancelNotPending(StatusDelivered, true)),
 		},
 		{
-			Name: "cancel_processed_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_processed_order", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
-				"I want to cancel my order {order_id} ({items}) because {reason}.",
+				"I want to cancel my order {order_id} because {reason}; I don't need the {items}.",
 				"Please call off order {order_id}; {reason}, and I don't want the {items}.",
 				"{Reason}, so I want order {order_id} cancelled right away.",
 			},
-			Ground: groundCancelNotPending(StatusProcessed, false),
+			Ground: findable(groundCancelNotPending(StatusProcessed, false)),
 		},
 		{
-			Name: "cancel_order_other_reason", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_order_other_reason", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
-				"I want to cancel my pending order {order_id} ({items}): {reason}.",
+				"I want to cancel my pending order {order_id}: {reason}. I don't need the {items}.",
 				"Please cancel order {order_id}. The reason is simple: {reason}.",
 				"Order {order_id} has to go: {reason}. Cancel it, please.",
 			},
-			Ground: groundCancelOtherReason,
+			Ground: findable(groundCancelOtherReason),
 		},
 		{
-			Name: "modify_processed_order_address", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "modify_processed_order_address", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetUser, ToolGetOrder},
 			Templates: []string{
 				"I want my order {order_id} shipped to {address} instead of the address on it.",
 				"Order {order_id} must go to {address} now; I'm no longer at the old place.",
 				"Please redirect order {order_id} to {address}.",
 			},
-			Ground: groundModifyProcessedAddress,
+			Ground: findable(groundModifyProcessedAddress),
 		},
 		{
-			Name: "return_pending_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "return_pending_order", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
 				"I want to return the {items} from my order {order_id}, with the refund going to my {payment}.",
 				"The {items} in order {order_id} is something I want to send back, refunded to my {payment}.",
 				"Please start a return for the {items} of order {order_id}; refund my {payment}.",
 			},
-			Ground: groundReturnNotDelivered(StatusPending),
+			Ground: findable(groundReturnNotDelivered(StatusPending)),
 		},
 		{
-			Name: "return_order_again", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "return_order_again", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder},
 			Templates: []string{
 				"I also want to return the {items} from order {order_id}, refunded to my {payment}.",
 				"One more return from order {order_id}: the {items}, with the money going to my {payment}.",
 				"Please add the {items} of order {order_id} to my returns, refunded to my {payment}.",
 			},
-			Ground: groundReturnAgain,
+			Ground: findable(groundReturnAgain),
 		},
 		{
-			Name: "exchange_for_other_product", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "exchange_for_other_product", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolListProducts, ToolGetProduct},
 			Templates: []string{
 				"I want to exchange the {item} from my delivered order {order_id} for {new_product} instead; any price difference goes through my {payment}.",
 				"I don't want the {item} from order {order_id} any more; swap it for {new_product}, with the difference on my {payment}.",
 				"Instead of the {item} in order {order_id}, I'd like {new_product}. Use my {payment} for the difference.",
 			},
-			Ground: groundOtherProduct(StatusDelivered, ToolExchangeItems),
+			Ground: findable(groundOtherProduct(StatusDelivered, ToolExchangeItems)),
 		},
 		{
-			Name: "modify_item_to_other_product", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "modify_item_to_other_product", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolListProducts, ToolGetProduct},
 			Templates: []string{
 				"Before my order {order_id} ships, I want the {item} in it replaced by {new_product}; settle the difference with my {payment}.",
 				"I changed my mind about the {item} in order {order_id}: make it {new_product}, with my {payment} taking the difference.",
 				"Please put {new_product} in my pending order {order_id} in place of the {item}. My {payment} covers any difference.",
 			},
-			Ground: groundOtherProduct(StatusPending, ToolModifyItems),
+			Ground: findable(groundOtherProduct(StatusPending, ToolModifyItems)),
 		},
 		{
-			Name: "modify_items_again", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "modify_items_again", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolGetProduct},
 			Templates: []string{
 				"One more change to order {order_id}: I want the {item} changed to {change}, with the difference on my {payment}.",
 				"Sorry, I also need the {item} in order {order_id} to be {change}. My {payment} takes the difference.",
 				"I forgot one thing in order {order_id}: make the {item} {change}. Use my {payment}.",
 			},
-			Ground: groundModifyItemsAgain,
+			Ground: findable(groundModifyItemsAgain),
 		},
 		{
-			Name: "refund_to_other_method", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "refund_to_other_method", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetOrder, ToolGetUser},
 			Templates: []string{
 				"I want to return the {items} from my delivered order {order_id}, and I want the refund on my {payment}, not on what I paid with.",
 				"Send back the {items} of order {order_id}, please, and put the money on my {payment}; that's where I want it.",
 				"I'm returning the {items} from order {order_id}. The refund must go to my {payment}.",
 			},
-			Ground: groundRefundOtherMethod,
+			Ground: findable(groundRefundOtherMethod),
 		},
 		{
-			Name: "cancel_other_users_order", Kind: sim.IntentForbidden, Families: troubleFamilies,
+			Name: "cancel_other_users_order", Kind: sim.IntentForbidden, Families: allFamilies,
 			Path: []string{ToolGetUser},
 			Templates: []string{
 				"I want to cancel order {order_id}, which {owner} placed for our household, because {reason}. I am handling it for them.",
@@ -479,6 +508,24 @@ func catalogIntents() []sim.Intent {
 			Ground: groundCancelOtherUser,
 		},
 	}
+}
+
+// cancelIfNotShippedTemplates state a condition the order's status
+// decides: cancel a pending order, only say the status of one that
+// shipped.
+var cancelIfNotShippedTemplates = []string{
+	"If my order {order_id} hasn't shipped yet, I want it cancelled because {reason}; if it has shipped already, I only want to know its status.",
+	"{Reason}, so I'd like order {order_id} cancelled, but only if it hasn't shipped yet; if it has, just tell me where it stands.",
+	"Has my order {order_id} shipped yet? If not, cancel it: {reason}. If it has, I just want its status.",
+}
+
+// changeOrCancelTemplates ask for an item change with a fallback the
+// stock decides: the change when the variant is in stock, else the
+// cancellation of the whole order.
+var changeOrCancelTemplates = []string{
+	"In my pending order {order_id}, I want the {item} changed to {change}, any difference settled on my {payment}. If that one is out of stock, cancel the whole order instead; {reason}.",
+	"Please make the {item} in order {order_id} {change}, with any difference on my {payment}. Should that version be out of stock, I'd rather have the whole order cancelled: {reason}.",
+	"I'd like the {item} in order {order_id} as {change}, my {payment} covering any difference; if you don't have that in stock, just cancel the order, because {reason}.",
 }
 
 // --- helpers -------------------------------------------------------------
@@ -570,12 +617,67 @@ type itemSwap struct {
 	old    OrderItem
 	item   *Item
 	option string
+	// open is an option the user leaves to the store, which picks the
+	// cheapest variant in stock (openCheapest); "": none.
+	open string
 }
 
-// change says the swap as a user wants it: "color black".
-func (s itemSwap) change() string { return s.option + " " + s.item.Options[s.option] }
+// change says the swap as a user wants it: "color black", or "color
+// black, any size, the cheapest in stock".
+func (s itemSwap) change() string {
+	c := s.option + " " + s.item.Options[s.option]
+	if s.open != "" {
+		c += ", any " + s.open + ", whichever is cheapest in stock"
+	}
+	return c
+}
 
-func swapsOf(db *DB, o *Order) []itemSwap {
+// openCheapest leaves one more option of s to the store: the user wants
+// s's new value, any value of the open option, the others as ordered, and
+// the cheapest such variant in stock. False when fewer than two variants
+// fit or the cheapest is tied, where the words would not decide.
+func openCheapest(db *DB, s itemSwap, r *rand.Rand) (itemSwap, bool) {
+	var opens []string
+	for _, k := range sortedKeys(s.old.Options) {
+		if k != s.option {
+			opens = append(opens, k)
+		}
+	}
+	p := db.Products[s.old.ProductID]
+	if len(opens) == 0 || p == nil {
+		return s, false
+	}
+	open := opens[r.IntN(len(opens))]
+	var best *Item
+	fits, tied := 0, false
+	for _, id := range sortedKeys(p.Variants) {
+		v := p.Variants[id]
+		if !v.Available || id == s.old.ItemID || v.Options[s.option] != s.item.Options[s.option] {
+			continue
+		}
+		if slices.ContainsFunc(sortedKeys(s.old.Options), func(k string) bool { return k != s.option && k != open && v.Options[k] != s.old.Options[k] }) {
+			continue
+		}
+		fits++
+		switch {
+		case best == nil || v.Price < best.Price:
+			best, tied = v, false
+		case v.Price == best.Price:
+			tied = true
+		}
+	}
+	if fits < 2 || tied {
+		return s, false
+	}
+	s.item, s.open = best, open
+	return s, true
+}
+
+func swapsOf(db *DB, o *Order) []itemSwap { return swapsWhere(db, o, true) }
+
+// swapsWhere are o's swaps (variants that differ from an item in one
+// option) to variants in stock (available) or out of stock.
+func swapsWhere(db *DB, o *Order, available bool) []itemSwap {
 	var out []itemSwap
 	for pos, it := range o.Items {
 		p := db.Products[it.ProductID]
@@ -584,7 +686,7 @@ func swapsOf(db *DB, o *Order) []itemSwap {
 		}
 		for _, id := range sortedKeys(p.Variants) {
 			v := p.Variants[id]
-			if id == it.ItemID || !v.Available {
+			if id == it.ItemID || v.Available != available {
 				continue
 			}
 			var differ []string
@@ -621,8 +723,20 @@ func pickSwaps(db *DB, o *Order, r *rand.Rand, k int) ([]itemSwap, bool) {
 	out := make([]itemSwap, k)
 	for i, pos := range positions {
 		out[i] = byPos[pos][r.IntN(len(byPos[pos]))]
+		if r.IntN(4) == 0 {
+			out[i], _ = openCheapest(db, out[i], r)
+		}
 	}
 	return out, true
+}
+
+// swapTraits are the traits of swaps: TraitConditional when one leaves
+// an option to the store (the data decides the cheapest).
+func swapTraits(swaps []itemSwap) []string {
+	if slices.ContainsFunc(swaps, func(s itemSwap) bool { return s.open != "" }) {
+		return []string{emobench.TraitConditional}
+	}
+	return nil
 }
 
 func swapDiff(swaps []itemSwap) Money {
@@ -653,6 +767,9 @@ func swapFacts(facts map[string]string, swaps []itemSwap) {
 		}
 		facts[prefix+"item_name"] = s.old.Name
 		facts[prefix+"new_"+optionFactKey(s.option)] = s.item.Options[s.option]
+		if s.open != "" {
+			facts[prefix+"new_"+optionFactKey(s.open)] = cheapestWords(s.open, s.old.Name)
+		}
 	}
 }
 
@@ -675,12 +792,14 @@ func newAddress(r *rand.Rand, not ...Address) Address {
 
 // --- grounders -----------------------------------------------------------
 
-func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
+// groundCancel grounds a cancellation of one of the user's orders of the
+// given status (pending: the store cancels it).
+func groundCancel(g sim.GroundContext, status string) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	o, ok := pickOrder(g, db, isStatus(StatusPending))
+	o, ok := pickOrder(g, db, isStatus(status))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -692,6 +811,71 @@ func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
 		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 		Uses:    []string{o.ID},
 	}, true
+}
+
+// groundCancelIfNotShipped grounds a cancellation on condition that an
+// order of the given status has not shipped: a pending one is cancelled;
+// for any other the user only wants the status, the output.
+func groundCancelIfNotShipped(status string) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		gr, ok := groundCancel(g, status)
+		if !ok {
+			return gr, false
+		}
+		o := gr.Facts["order_id"]
+		gr.Facts["condition"] = "cancel it only if it has not shipped yet; otherwise just tell me its status"
+		gr.Request.Text = fmt.Sprintf("If order %s hasn't shipped yet, cancel it; %s. If it has shipped, just tell me its status.", o, gr.Slots["reason"])
+		gr.Traits = []string{emobench.TraitConditional}
+		if status != StatusPending {
+			gr.Request.Tools = []string{ToolGetOrder}
+			gr.Actions = gr.Actions[:1]
+			gr.Outputs = []string{statusOutput(status)}
+		}
+		return gr, true
+	}
+}
+
+// groundChangeOrCancel grounds a change of one item of a pending order
+// to a variant in stock (inStock: the change, settled with the method that
+// paid) or out of stock (the fallback: the order is cancelled for the
+// reason the user gives).
+func groundChangeOrCancel(inStock bool) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, ok := sim.StateOf[DB](g.Env)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		o, ok := pickOrder(g, db, func(o *Order) bool {
+			return o.Status == StatusPending && !o.ItemsModified && len(swapsWhere(db, o, inStock)) > 0 && paidBy(db, o) != nil
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		swaps := swapsWhere(db, o, inStock)
+		s, pm, reason := swaps[g.Rand.IntN(len(swaps))], paidBy(db, o), pickReason(g.Rand)
+		if inStock && pm.canPay(s.item.Price-s.old.Price) != nil {
+			return sim.Grounding{}, false
+		}
+		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "reason": reason,
+			"condition": "if the new one is out of stock, cancel the whole order"}
+		swapFacts(facts, []itemSwap{s})
+		write := sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)
+		if inStock {
+			write = sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID}, "new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID)
+		}
+		return sim.Grounding{
+			Slots: withCapitals(map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe(),
+				"reason": reasonWords[reason]}, "reason"),
+			Facts: facts,
+			Request: emobench.Request{
+				Text:  fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.", o.ID, s.old.Name, s.change(), reasonWords[reason]),
+				Tools: []string{write.Name},
+			},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID), write},
+			Uses:    []string{o.ID},
+			Traits:  []string{emobench.TraitConditional},
+		}, true
+	}
 }
 
 func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
@@ -997,6 +1181,7 @@ func groundModifyItems(k int, giftCardPays bool) func(g sim.GroundContext) (sim.
 			},
 			Actions: actions,
 			Uses:    []string{o.ID},
+			Traits:  swapTraits(swaps),
 		}, true
 	}
 }
@@ -1039,6 +1224,7 @@ func groundExchange(k int) func(g sim.GroundContext) (sim.Grounding, bool) {
 			},
 			Actions: actions,
 			Uses:    []string{o.ID},
+			Traits:  swapTraits(swaps),
 		}, true
 	}
 }
@@ -1089,7 +1275,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 		}
 		actions = append(actions, sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", ids, "payment_method_id", pm.ID))
 		facts := map[string]string{"order_id": o.ID, "item_name": itemNames(names), "payment_method": pm.Describe()}
-		return sim.Grounding{
+		gr := sim.Grounding{
 			Slots: map[string]string{"order_id": o.ID, "items": itemNames(names), "payment": pm.Describe()},
 			Facts: facts,
 			Request: emobench.Request{
@@ -1097,9 +1283,13 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 				Tools: []string{ToolReturnItems},
 			},
 			Actions: actions,
-			Outputs: []string{refund.String()},
+			Outputs: []string{dollars(refund)},
 			Uses:    []string{o.ID},
-		}, true
+		}
+		if gc := giftCard(db.Users[o.UserID]); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
+			gr = conditionalRefund(g, gr, o, pm, gc, refund)
+		}
+		return gr, true
 	}
 }
 
@@ -1147,7 +1337,7 @@ func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
-		Outputs: []string{o.Status},
+		Outputs: []string{statusOutput(o.Status)},
 		Uses:    []string{o.ID},
 	}, true
 }
@@ -1169,7 +1359,7 @@ func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "What is the balance of my gift card?", Tools: []string{ToolGetUser}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
-		Outputs: []string{gc.Balance.String()},
+		Outputs: []string{dollars(*gc.Balance)},
 	}, true
 }
 
@@ -1192,7 +1382,7 @@ func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))},
-		Outputs: []string{o.Total().String()},
+		Outputs: []string{dollars(o.Total())},
 		Uses:    []string{o.ID},
 	}, true
 }
@@ -1217,8 +1407,9 @@ func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   facts,
 		Request: emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
-		Outputs: []string{s.item.Price.String()},
+		Outputs: []string{dollars(s.item.Price)},
 		Uses:    []string{o.ID},
+		Traits:  swapTraits(swaps),
 	}, true
 }
 
@@ -1298,7 +1489,6 @@ func groundCancelNotPending(status string, readAccount bool) func(g sim.GroundCo
 			Facts:     map[string]string{"order_id": o.ID, "reason": reason},
 			Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s and refund me; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetOrder}},
 			Actions:   withAccountRead(readAccount, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
-			Outputs:   []string{o.Status},
 			Forbidden: []emobench.Action{sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 			Uses:      []string{o.ID},
 		}, true
@@ -1348,7 +1538,6 @@ func groundModifyProcessedAddress(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:     map[string]string{"order_id": o.ID, "new_address": addr.String()},
 		Request:   emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}},
 		Actions:   withAccountRead(true, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
-		Outputs:   []string{o.Status},
 		Forbidden: []emobench.Action{addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
 		Uses:      []string{o.ID},
 	}, true
@@ -1371,7 +1560,6 @@ func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (si
 			Tools: []string{ToolGetOrder},
 		},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
-		Outputs:   []string{o.Status},
 		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
 		Uses:      []string{o.ID},
 	}, true
@@ -1392,8 +1580,9 @@ func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grou
 }
 
 // groundReturnAgain grounds a second return or exchange of an order that
-// already has one (after an earlier intent of the task): each delivered
-// order accepts one, once. Its item is one the first request left.
+// already has one (after an earlier intent of the task, or from an
+// earlier conversation: markEarlierRequests): each delivered order accepts
+// one, once. Its item is one the first request left.
 func groundReturnAgain(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
 	if !ok {
@@ -1494,7 +1683,8 @@ func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (produ
 
 // groundModifyItemsAgain grounds a second change of the items of a
 // pending order whose items were already changed (by an earlier intent of
-// the task): the items of an order change only once. The store refuses
+// the task, or in an earlier conversation: markEarlierRequests): the items
+// of an order change only once. The store refuses
 // it too.
 func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
@@ -1573,7 +1763,9 @@ func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
 // user's own account, whose orders do not include it.
 func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Users[g.UserID] == nil {
+	// A user who names orders by content (findableUser) would not know
+	// another's order by id.
+	if !ok || db.Users[g.UserID] == nil || findableUser(g.UserID) {
 		return sim.Grounding{}, false
 	}
 	var pending []*Order

@@ -235,6 +235,7 @@ func GenerateDB(seed uint64) *DB {
 		db.Orders[o.ID] = o
 		u.Orders = append(u.Orders, o.ID)
 	}
+	markEarlierRequests(db)
 	db.root = &hashRoot{}
 	return db
 }
@@ -283,4 +284,32 @@ func randomAddress(r *rand.Rand) Address {
 		a.Address2 = fmt.Sprintf("Apt %d", 1+r.IntN(40))
 	}
 	return a
+}
+
+// markEarlierRequests gives some orders what an earlier conversation
+// would have left, so that the requests the store takes once (a change of
+// a pending order's items, a return of a delivered order) can be asked a
+// second time without an earlier request in the same task: every fourth
+// pending order (by id) had its items changed, and every fourth delivered
+// order with two items or more has a return of its first item, refunded
+// to the method that paid. It takes no random draw, so the rest of the
+// data stays as GenerateDB's draws made it.
+func markEarlierRequests(db *DB) {
+	var pending, delivered int
+	for _, id := range sortedKeys(db.Orders) {
+		o := db.Orders[id]
+		switch o.Status {
+		case StatusPending:
+			pending++
+			o.ItemsModified = pending%4 == 0
+		case StatusDelivered:
+			if len(o.Items) < 2 {
+				continue
+			}
+			if delivered++; delivered%4 == 0 {
+				o.Status = StatusReturnRequested
+				o.Return = &ReturnRequest{ItemIDs: []string{o.Items[0].ItemID}, PaymentMethodID: o.PaymentMethodID(), Refund: o.Items[0].Price}
+			}
+		}
+	}
 }

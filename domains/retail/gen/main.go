@@ -38,6 +38,12 @@ func main() {
 	}
 }
 
+// IntentsDist weighs tracer.DefaultIntents (1, 2 or 3 intents a task)
+// a little more towards three than Tracer's default (1, 2, 4): the
+// conditional and read intents have one write or none, and the test split
+// must keep 1.5 writes a task.
+var IntentsDist = []float64{1, 2, 8}
+
 // generate returns the test tasks, then the train tasks, which repeat no
 // test task's action set.
 func generate(ctx context.Context) (test, train []emobench.TaskSpec, err error) {
@@ -45,9 +51,13 @@ func generate(ctx context.Context) (test, train []emobench.TaskSpec, err error) 
 	if !ok {
 		return nil, nil, fmt.Errorf("the retail domain has no intent catalog")
 	}
-	// Tracer's defaults: what `tracer generate` gives users.
+	// Tracer's defaults (what `tracer generate` gives users), except that
+	// a refusal or transfer position tries the intents of its kind kept
+	// least so far first (SpreadIntents), so that the few refusals cover
+	// the forbidden intents rather than the ones most users hold.
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
-		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude}
+		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, SpreadIntents: true,
+			Intents: tracer.DefaultIntents, IntentsDist: IntentsDist}
 	}
 	g, err := tracer.Generate(ctx, dom, opts(retail.NumTestTasks, retail.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {
