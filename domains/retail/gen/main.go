@@ -57,7 +57,7 @@ func generate(ctx context.Context) (test, train []emobench.TaskSpec, err error) 
 	// the forbidden intents rather than the ones most users hold.
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
 		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, SpreadIntents: true,
-			Intents: tracer.DefaultIntents, IntentsDist: IntentsDist}
+			Intents: tracer.DefaultIntents, IntentsDist: IntentsDist, MeasurePolicy: split == emobench.SplitTest} // MeasurePolicy: tracer's test-split shares (#21)
 	}
 	g, err := tracer.Generate(ctx, dom, opts(retail.NumTestTasks, retail.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {
