@@ -439,7 +439,7 @@ func cancelRequest(r *Reservation, tools ...string) emobench.Request {
 // when an earlier intent of the task cancelled for another reason: one
 // reason a task, so that the user's reason is about its own reservation.
 func (x *grounding) cancelGrounding(r *Reservation, reason, reasonText string, slots map[string]string, reads ...emobench.Action) (sim.Grounding, bool) {
-	if key := x.u.ID + "/cancel_reason"; x.usedInTask(key) && !x.usedInTask(key+"/"+reason) {
+	if !x.reasonFree(reason) {
 		return sim.Grounding{}, false
 	}
 	if slots == nil {
@@ -452,8 +452,22 @@ func (x *grounding) cancelGrounding(r *Reservation, reason, reasonText string, s
 		Facts:   map[string]string{"reservation_id": r.ID, "reason": reasonText},
 		Request: cancelRequest(r, ToolCancelReservation),
 		Actions: append(actions, cancelAction(r, reason)),
-		Uses:    []string{r.ID, x.u.ID + "/cancel_reason", x.u.ID + "/cancel_reason/" + reason},
+		Uses:    append(x.reasonUses(reason), r.ID),
 	}, true
+}
+
+// reasonFree reports whether the task may ask to cancel for reason: no
+// earlier intent stated another reason, so that a reason fact is about
+// the reservation it was given for (Catalog.Alternatives).
+func (x *grounding) reasonFree(reason string) bool {
+	key := x.u.ID + "/cancel_reason"
+	return !x.usedInTask(key) || x.usedInTask(key+"/"+reason)
+}
+
+// reasonUses are the Uses keys of a request that states reason.
+func (x *grounding) reasonUses(reason string) []string {
+	key := x.u.ID + "/cancel_reason"
+	return []string{key, key + "/" + reason}
 }
 
 func groundCancelRecent(g sim.GroundContext) (sim.Grounding, bool) {
@@ -1154,9 +1168,8 @@ func groundCompensationThenCancel(g sim.GroundContext) (sim.Grounding, bool) {
 	gr.Request = request(fmt.Sprintf("Compensate me for the cancellation of flight %s, then cancel reservation %s and refund it.", s.FlightNumber, r.ID),
 		ToolSendCertificate, ToolCancelReservation)
 	gr.Actions = append(gr.Actions, cancelAction(r, ReasonAirlineCancelled))
-	key := x.u.ID + "/cancel_reason"
-	gr.Uses = append(gr.Uses, key, key+"/"+ReasonAirlineCancelled)
-	return gr, !x.usedInTask(key) || x.usedInTask(key+"/"+ReasonAirlineCancelled)
+	gr.Uses = append(gr.Uses, x.reasonUses(ReasonAirlineCancelled)...)
+	return gr, x.reasonFree(ReasonAirlineCancelled)
 }
 
 // What a user asks for information for, and how they want to be reached
@@ -1302,12 +1315,12 @@ func groundCancelNotEligible(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == "no" && x.plain(r) })
-	if !ok {
+	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
 		return sim.Grounding{}, false
 	}
 	return refusal(map[string]string{"reservation": r.ID, "trip": x.trip(r)},
 		map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
-		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, []string{r.ID},
+		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 		cancelAction(r, ReasonChangeOfPlan), "reservation_id"), true
 }
 
@@ -1317,12 +1330,12 @@ func groundCancelInsuredChangeOfPlan(g sim.GroundContext) (sim.Grounding, bool) 
 		return sim.Grounding{}, false
 	}
 	r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == "yes" && x.plain(r) })
-	if !ok {
+	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
 		return sim.Grounding{}, false
 	}
 	return refusal(map[string]string{"reservation": r.ID, "trip": x.trip(r)},
 		map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
-		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, []string{r.ID},
+		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 		cancelAction(r, ReasonChangeOfPlan), "reservation_id"), true
 }
 
@@ -1448,7 +1461,7 @@ func groundTransferFlown(g sim.GroundContext) (sim.Grounding, bool) {
 		st := x.db.segmentStatus(last)
 		return r.TripType == TripRoundTrip && x.db.flown(r) && last.Date >= Today && (st == StatusAvailable || st == StatusDelayed)
 	})
-	if !ok {
+	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
 		return sim.Grounding{}, false
 	}
 	last := r.Flights[len(r.Flights)-1]
@@ -1461,7 +1474,7 @@ func groundTransferFlown(g sim.GroundContext) (sim.Grounding, bool) {
 		Request:   request(fmt.Sprintf("Cancel the return flight of reservation %s.", r.ID), ToolTransfer),
 		Actions:   []emobench.Action{getReservation(r), act(ToolTransfer, map[string]any{"summary": summary})},
 		Forbidden: []emobench.Action{forbid(cancelAction(r, ReasonChangeOfPlan), "reservation_id")},
-		Uses:      []string{r.ID},
+		Uses:      append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 	}, true
 }
 

@@ -352,6 +352,10 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		id, _ := args["payment_id"].(string)
 		otherMethods(id)
 		flights, _ := args["flights"].([]any)
+		rid, _ := args["reservation_id"].(string)
+		if r := db.Reservations[rid]; r != nil && keepsFlights(r, flights) {
+			break // the user asked for the same flights (another date or cabin)
+		}
 		for i, f := range flights {
 			ref, _ := f.(map[string]any)
 			number, _ := ref["flight_number"].(string)
@@ -400,6 +404,20 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		slices.SortFunc(out, func(a, b emobench.Action) int { return strings.Compare(string(a.Arguments), string(b.Arguments)) })
 	}
 	return out
+}
+
+// keepsFlights reports whether flights (a write's decoded list) are r's
+// flight numbers in order.
+func keepsFlights(r *Reservation, flights []any) bool {
+	if len(flights) != len(r.Flights) {
+		return false
+	}
+	for i, f := range flights {
+		if ref, _ := f.(map[string]any); ref["flight_number"] != r.Flights[i].FlightNumber {
+			return false
+		}
+	}
+	return true
 }
 
 // mentions reports whether a fact value names flight number as a word.
