@@ -63,7 +63,7 @@ func Catalog() *sim.Catalog {
 			// Cancellations the policy allows.
 			{Name: "cancel_recent_booking", Kind: sim.IntentWrite, Path: []string{R, ToolCancelReservation},
 				Templates: []string{
-					"I booked {reservation}, my {trip}, less than a day ago, but my plans have changed and I no longer need it. I want it cancelled with a full refund.",
+					"I booked {reservation_trip}, less than a day ago, but my plans have changed and I no longer need it. I want it cancelled with a full refund.",
 					"My plans fell through, so I won't be using the {trip} I booked only a few hours ago ({reservation}). Please cancel it and give me my money back.",
 					"I changed my mind about the {trip} I just booked, {reservation}. I'd like to cancel it while I still can and get a refund.",
 				},
@@ -77,14 +77,14 @@ func Catalog() *sim.Catalog {
 				Ground: groundCancelAirline},
 			{Name: "cancel_insured", Kind: sim.IntentWrite, Path: []string{R, ToolCancelReservation}, Families: []string{famSadness, famFear, famAnger},
 				Templates: []string{
-					"{why}, so I need to cancel {reservation}, my {trip}. I bought travel insurance with it, so I expect a refund.",
-					"I can't make my {trip} ({reservation}): {why_lower}. I took out travel insurance, so please cancel it and refund me.",
+					"{why}, so I need to cancel {reservation_trip}. I bought travel insurance with it, so I expect a refund.",
+					"I can't make {reservation_trip}: {why_lower}. I took out travel insurance, so please cancel it and refund me.",
 					"Unfortunately {why_lower}, and I have to call off the {trip}. {Reservation} is insured; I want it cancelled with my money back.",
 				},
 				Ground: groundCancelInsured},
 			{Name: "cancel_business", Kind: sim.IntentWrite, Path: []string{R, ToolCancelReservation},
 				Templates: []string{
-					"My plans have changed and I want to cancel {reservation}, my business class {trip}, with a refund.",
+					"My plans have changed and I want to cancel {reservation_trip}, which is in business class, with a refund.",
 					"I no longer need the business class {trip} on {reservation}. Please cancel it and refund me.",
 					"Something came up and I can't take my business class {trip}. I'd like {reservation} cancelled and the fare refunded.",
 				},
@@ -113,7 +113,7 @@ func Catalog() *sim.Catalog {
 				Ground: groundChangePassenger},
 			{Name: "upgrade_cabin", Kind: sim.IntentWrite, Path: []string{R, ToolSearchDirectFlight, ToolUpdateReservationFlights},
 				Templates: []string{
-					"I want to upgrade {reservation}, my {trip}, to {cabin} for the whole trip, and pay the difference with {payment}. I want to know what the upgrade costs.",
+					"I want to upgrade {reservation_trip}, to {cabin} for the whole trip, and pay the difference with {payment}. I want to know what the upgrade costs.",
 					"I'd like more comfort on my {trip}: move {reservation} up to {cabin} on every flight. Charge the difference to {payment} and tell me how much it is.",
 					"Can {reservation} be switched to {cabin}? I want it for all of the {trip}, paid with {payment}, and I'd like to hear the price difference.",
 				},
@@ -127,7 +127,7 @@ func Catalog() *sim.Catalog {
 				Ground: groundChangeDate},
 			{Name: "upgrade_cabin_add_bags", Kind: sim.IntentWrite, Path: []string{R, ToolUpdateReservationFlights, ToolUpdateReservationBaggages},
 				Templates: []string{
-					"I want {reservation}, my {trip}, upgraded to {cabin} for the whole trip, and then {added} added so it has {total} in all. Everything goes on {payment}; tell me what I am charged in total.",
+					"I want {reservation_trip}, upgraded to {cabin} for the whole trip, and then {added} added so it has {total} in all. Everything goes on {payment}; tell me what I am charged in total.",
 					"Two things for {reservation}: move the {trip} up to {cabin} on every flight, and add {added} ({total} altogether). Pay with {payment} and let me know the total extra cost.",
 					"I'm treating myself on my {trip}: upgrade {reservation} to {cabin}, and with the new cabin add {added}, {total} in total. Please charge {payment} and tell me how much it all comes to.",
 				},
@@ -186,9 +186,9 @@ func Catalog() *sim.Catalog {
 			// Information.
 			{Name: "reservation_total", Kind: sim.IntentRead, Path: []string{R},
 				Templates: []string{
-					"I need to know the total I paid for {reservation}, my {trip}, with every passenger, bag and insurance included, {purpose}. I don't want to change anything.",
+					"I need to know the total I paid for {reservation_trip}, with every passenger, bag and insurance included, {purpose}. I don't want to change anything.",
 					"How much did {reservation} cost me altogether? I need the full amount paid for the {trip} {purpose}; please don't change anything.",
-					"I need the total amount charged for my {trip}, {reservation}, fees included, {purpose}. Just the figure, no changes.",
+					"I need the total amount charged for {reservation_trip}, fees included, {purpose}. Just the figure, no changes.",
 				},
 				Ground: groundReservationTotal},
 			{Name: "all_reservations_total", Kind: sim.IntentRead, Path: []string{R, ToolCalculate},
@@ -207,22 +207,22 @@ func Catalog() *sim.Catalog {
 				Ground: groundFlightStatus},
 			{Name: "bag_allowance", Kind: sim.IntentRead, Path: []string{R},
 				Templates: []string{
-					"How many checked bags can we take for free on {reservation}, my {trip}? I'm asking {purpose}; don't add anything.",
-					"I'm packing for my {trip} ({reservation}) and want to know the free checked bag allowance for everyone on it, in total, {purpose}. No changes please.",
+					"How many checked bags can we take for free on {reservation_trip}? I'm asking {purpose}; don't add anything.",
+					"I'm packing for {reservation_trip} and want to know the free checked bag allowance for everyone on it, in total, {purpose}. No changes please.",
 					"What is the total free checked baggage allowance on {reservation}? Just tell me the number of bags, {purpose}; I'm not adding any yet.",
 				},
 				Ground: groundBagAllowance},
 			// Requests the policy forbids: the right answer is a refusal.
 			{Name: "cancel_not_eligible", Kind: sim.IntentForbidden, Path: []string{R}, Families: unhappy,
 				Templates: []string{
-					"My plans have changed and I want to cancel {reservation}, my {trip}, and get my money back; I don't want to change it instead.",
+					"My plans have changed and I want to cancel {reservation_trip}, and get my money back; I don't want to change it instead.",
 					"I won't be taking my {trip} after all. Cancel {reservation} and refund me; I'm not interested in moving it to other dates.",
-					"Please cancel {reservation} ({trip}) and return what I paid. My plans changed and a different flight won't help.",
+					"Please cancel {reservation_trip} and return what I paid. My plans changed and a different flight won't help.",
 				},
 				Ground: groundCancelNotEligible},
 			{Name: "cancel_insured_change_of_plan", Kind: sim.IntentForbidden, Path: []string{R}, Families: unhappy,
 				Templates: []string{
-					"I have travel insurance on {reservation}, my {trip}, and my plans have simply changed. I want it cancelled and refunded; nothing else will do.",
+					"I have travel insurance on {reservation_trip}, and my plans have simply changed. I want it cancelled and refunded; nothing else will do.",
 					"My plans changed, so I'd like to cancel the {trip} on {reservation}. It's insured, so I expect my money back rather than a change.",
 					"Cancel {reservation} please: I don't need the {trip} any more since my plans changed, and I paid for insurance, so refund me in full.",
 				},
@@ -258,8 +258,8 @@ func Catalog() *sim.Catalog {
 			// Requests only a human agent can handle.
 			{Name: "transfer_flown_cancel", Kind: sim.IntentTransfer, Path: []string{R, ToolTransfer}, Families: unhappy,
 				Templates: []string{
-					"I have already flown the outbound flight of {reservation}, my {trip}. I no longer need the return flight {flight} on {date} and want it cancelled and refunded. If the agent cannot do it, I want to be passed to someone who can.",
-					"I'm already at my destination on the {trip} ({reservation}), and I won't use the return flight {flight} on {date}. Cancel it and refund me, or get me someone who can.",
+					"I have already flown the outbound flight of {reservation_trip}. I no longer need the return flight {flight} on {date} and want it cancelled and refunded. If the agent cannot do it, I want to be passed to someone who can.",
+					"I'm already at my destination on {reservation_trip}, and I won't use the return flight {flight} on {date}. Cancel it and refund me, or get me someone who can.",
 					"The first half of my {trip} is done, but I want to drop the return flight {flight} on {date} from {reservation} with a refund. If you can't, hand me over to a person.",
 				},
 				Ground: groundTransferFlown},

@@ -253,9 +253,10 @@ func (db *DB) names(u *User, r *Reservation, ref string) bool {
 const findableShare = 0.4
 
 // findable wraps a grounder whose request names one reservation (its
-// "reservation" slot holds the id): the slot becomes "reservation <id>",
-// or for findableShare of them the user's description of it, with the
-// id gone from the facts and the request (emobench.TraitFindable).
+// "reservation" slot holds the id): the slot becomes "reservation <id>"
+// ("reservation_trip": "reservation <id>, my <trip>"), or for
+// findableShare of them the user's description of it (both slots), with
+// the id gone from the facts and the request (emobench.TraitFindable).
 func findable(ground func(sim.GroundContext) (sim.Grounding, bool)) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		gr, ok := ground(g)
@@ -271,9 +272,10 @@ func findable(ground func(sim.GroundContext) (sim.Grounding, bool)) func(sim.Gro
 		desc, described := x.db.describeReservation(x.u, r)
 		if x.Rand.Float64() >= findableShare || !described {
 			gr.Slots["reservation"], gr.Slots["Reservation"] = "reservation "+id, "Reservation "+id
+			gr.Slots["reservation_trip"] = "reservation " + id + ", my " + gr.Slots["trip"]
 			return gr, true
 		}
-		gr.Slots["reservation"], gr.Slots["Reservation"] = desc, "M"+desc[1:]
+		gr.Slots["reservation"], gr.Slots["Reservation"], gr.Slots["reservation_trip"] = desc, "M"+desc[1:], desc
 		for k, v := range gr.Facts {
 			gr.Facts[k] = strings.ReplaceAll(v, "reservation "+id, desc)
 		}
