@@ -287,18 +287,6 @@ func findable(ground func(sim.GroundContext) (sim.Grounding, bool)) func(sim.Gro
 	}
 }
 
-// factValues returns the values of facts whose key is key or ends in
-// "_"+key (a later intent's "second_<key>").
-func factValues(facts map[string]string, key string) []string {
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(facts)) {
-		if k == key || strings.HasSuffix(k, "_"+key) {
-			out = append(out, facts[k])
-		}
-	}
-	return out
-}
-
 // named reports whether some fact names pm as describeMethod does: the
 // user stated the method, so no other one is allowed.
 func named(facts map[string]string, u *User, pm PaymentMethod) bool {
@@ -317,9 +305,11 @@ var reasonWords = map[string]string{
 // facts allow for gold, policy aside. A booking may take another
 // itinerary the flight choice allows or, when the user named no method,
 // another payment method; a change of flights another flight on a
-// segment's route and date whose number the user gave, or another
-// method; added bags another method; a cancellation another reason the
-// user stated.
+// segment's route and date, or another
+// method, unless the user kept the flights (another date or cabin for
+// the same flight numbers: "same flight LK123", an upgrade); added bags
+// another method, or the count a conditional request picks; a
+// cancellation another reason the user stated.
 func alternatives(env sim.Environment, userID string, facts map[string]string, gold emobench.Action) []emobench.Action {
 	e, ok := env.(*sim.StateEnv[DB])
 	if !ok {
@@ -367,7 +357,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 				continue
 			}
 			for _, fi := range db.departures(fl.Origin, date) {
-				if fi.Destination != fl.Destination || fi.FlightNumber == number || !mentions(facts, fi.FlightNumber) {
+				if fi.Destination != fl.Destination || fi.FlightNumber == number {
 					continue
 				}
 				changed := slices.Clone(flights)
@@ -381,7 +371,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		// A conditional request allows the count its condition picks.
 		rid, _ := args["reservation_id"].(string)
 		r := db.Reservations[rid]
-		for _, v := range factValues(facts, "bags") {
+		for _, v := range sim.FactValues(facts, "bags") {
 			ref, condition, _ := strings.Cut(v, ": ")
 			var two, limit, one int
 			if _, err := fmt.Sscanf(condition, bagCondition, &two, &limit, &one); err != nil || r == nil || !db.names(u, r, ref) {
@@ -399,7 +389,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		}
 	case ToolCancelReservation:
 		for words, reason := range reasonWords {
-			if reason != args["reason"] && slices.ContainsFunc(factValues(facts, "reason"), func(v string) bool { return strings.Contains(v, words) }) {
+			if reason != args["reason"] && slices.ContainsFunc(sim.FactValues(facts, "reason"), func(v string) bool { return strings.Contains(v, words) }) {
 				out = append(out, with("reason", reason))
 			}
 		}
@@ -420,18 +410,6 @@ func keepsFlights(r *Reservation, flights []any) bool {
 		}
 	}
 	return true
-}
-
-// mentions reports whether a fact value names flight number as a word.
-func mentions(facts map[string]string, number string) bool {
-	for _, v := range facts {
-		for _, w := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' || r == '(' || r == ')' || r == '.' }) {
-			if w == number {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // bookingAlternatives are a booking's other itineraries the user's flight
@@ -461,7 +439,7 @@ func (db *DB) bookingAlternatives(u *User, facts map[string]string, args map[str
 	}
 	var out []emobench.Action
 	options := db.itineraries(origin, destination, date, cabin, pax)
-	choices := factValues(facts, "flight_choice")
+	choices := sim.FactValues(facts, "flight_choice")
 	for _, it := range options {
 		if sameItinerary(it, gold) || len(choices) > 0 && !slices.ContainsFunc(choices, func(c string) bool { return db.choiceAllows(c, it, options, cabin) }) {
 			continue
