@@ -304,12 +304,11 @@ var reasonWords = map[string]string{
 // alternatives is Catalog.Alternatives: the other writes that the user's
 // facts allow for gold, policy aside. A booking may take another
 // itinerary the flight choice allows or, when the user named no method,
-// another payment method; a change of flights another flight on a
-// segment's route and date, or another
-// method, unless the user kept the flights (another date or cabin for
-// the same flight numbers: "same flight LK123", an upgrade); added bags
-// another method, or the count a conditional request picks; a
-// cancellation another reason the user stated.
+// another payment method; a change of flights another method the user
+// did not name, or another flight on a segment's route and date unless
+// the user kept the flight numbers ("same flight LK123", an upgrade);
+// added bags another method, or the count a conditional request picks;
+// a cancellation another reason the user stated.
 func alternatives(env sim.Environment, userID string, facts map[string]string, gold emobench.Action) []emobench.Action {
 	e, ok := env.(*sim.StateEnv[DB])
 	if !ok {
