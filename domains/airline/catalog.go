@@ -43,7 +43,7 @@ func Catalog() *sim.Catalog {
 	R := ToolGetReservationDetails
 	cat := &sim.Catalog{
 		Alternatives: alternatives,
-		Openers: []string{ToolGetUserDetails},
+		Openers:      []string{ToolGetUserDetails},
 		// The cancellation reason and the trip type are enum words the
 		// request states anyway.
 		ExemptArgs: []string{"reason", "trip_type"},
