@@ -32,8 +32,10 @@ const (
 	famDisgust   = "disgust"
 )
 
-// unhappy are the families that fit a disruption or a refusal: a cancelled
-// flight is no occasion for enjoyment.
+// unhappy are the families that fit a disruption: a cancelled or delayed
+// flight is no occasion for enjoyment. Refusals and hand-offs fit every
+// family (an upbeat user whose plans changed for the better still asks to
+// cancel), so that a refusal's emotion says nothing of its kind.
 var unhappy = []string{famSadness, famFear, famAnger, famDisgust}
 
 // Catalog returns the airline's intent catalog. Its grounders read the
@@ -213,21 +215,21 @@ func Catalog() *sim.Catalog {
 				},
 				Ground: groundBagAllowance},
 			// Requests the policy forbids: the right answer is a refusal.
-			{Name: "cancel_not_eligible", Kind: sim.IntentForbidden, Path: []string{R}, Families: unhappy,
+			{Name: "cancel_not_eligible", Kind: sim.IntentForbidden, Path: []string{R},
 				Templates: []string{
 					"My plans have changed and I want to cancel {reservation_trip}, and get my money back; I don't want to change it instead.",
 					"I won't be taking my {trip} after all. Cancel {reservation} and refund me; I'm not interested in moving it to other dates.",
 					"Please cancel {reservation_trip} and return what I paid. My plans changed and a different flight won't help.",
 				},
 				Ground: groundCancelNotEligible},
-			{Name: "cancel_insured_change_of_plan", Kind: sim.IntentForbidden, Path: []string{R}, Families: unhappy,
+			{Name: "cancel_insured_change_of_plan", Kind: sim.IntentForbidden, Path: []string{R},
 				Templates: []string{
 					"I have travel insurance on {reservation_trip}, and my plans have simply changed. I want it cancelled and refunded; nothing else will do.",
 					"My plans changed, so I'd like to cancel the {trip} on {reservation}. It's insured, so I expect my money back rather than a change.",
 					"Cancel {reservation} please: I don't need the {trip} any more since my plans changed, and I paid for insurance, so refund me in full.",
 				},
 				Ground: groundCancelInsuredChangeOfPlan},
-			{Name: "change_basic_economy_flight", Kind: sim.IntentForbidden, Path: []string{R, ToolSearchDirectFlight}, Families: unhappy,
+			{Name: "change_basic_economy_flight", Kind: sim.IntentForbidden, Path: []string{R, ToolSearchDirectFlight},
 				Templates: []string{
 					"I need to move {reservation}, flight {flight} on {old_date}, to the same flight on {date}. Any difference in price goes on {payment}. I don't want to cancel.",
 					"My dates changed: please put {reservation} on flight {flight} on {date} instead of {old_date}, and charge any difference to {payment}. Cancelling is not an option for me.",
@@ -241,14 +243,14 @@ func Catalog() *sim.Catalog {
 					"I'm fed up: my flight {flight} on {date} {what}. It's on {reservation}. I want compensation, not changes.",
 				},
 				Ground: groundCompensationNotDue},
-			{Name: "remove_bags", Kind: sim.IntentForbidden, Path: []string{R}, Families: unhappy,
+			{Name: "remove_bags", Kind: sim.IntentForbidden, Path: []string{R},
 				Templates: []string{
 					"I booked {had} on {reservation} but I only need {total} now. Take the extra off and refund the fee.",
 					"{Reservation} has {had}, which is more than I need: bring it down to {total} and give me back what I paid for the rest.",
 					"I packed lighter than planned. Please reduce the checked bags on {reservation} from {had} to {total} and refund the difference.",
 				},
 				Ground: groundRemoveBags},
-			{Name: "book_too_many_passengers", Kind: sim.IntentForbidden, Path: []string{ToolSearchDirectFlight}, Families: unhappy,
+			{Name: "book_too_many_passengers", Kind: sim.IntentForbidden, Path: []string{ToolSearchDirectFlight},
 				Templates: []string{
 					"I want to book one reservation for our group of {count} on flight {flight} from {origin} to {destination} on {date}, {cabin}, paid with {payment}. We must all be on the same booking.",
 					"Please put all {count} of us on a single booking: flight {flight}, {origin} to {destination}, {date}, in {cabin}. Use {payment}. Separate bookings won't do.",
@@ -256,7 +258,7 @@ func Catalog() *sim.Catalog {
 				},
 				Ground: groundTooManyPassengers},
 			// Requests only a human agent can handle.
-			{Name: "transfer_flown_cancel", Kind: sim.IntentTransfer, Path: []string{R, ToolTransfer}, Families: unhappy,
+			{Name: "transfer_flown_cancel", Kind: sim.IntentTransfer, Path: []string{R, ToolTransfer},
 				Templates: []string{
 					"I have already flown the outbound flight of {reservation_trip}. I no longer need the return flight {flight} on {date} and want it cancelled and refunded. If the agent cannot do it, I want to be passed to someone who can.",
 					"I'm already at my destination on {reservation_trip}, and I won't use the return flight {flight} on {date}. Cancel it and refund me, or get me someone who can.",
