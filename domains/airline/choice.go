@@ -50,7 +50,7 @@ func (db *DB) itineraries(origin, destination, date, cabin string, pax int) []it
 	return append(out, stops...)
 }
 
-// fare is it's price a passenger in cabin, in dollars.
+// fare is what one passenger pays for it in cabin, in dollars.
 func (db *DB) fare(it itinerary, cabin string) int {
 	sum := 0
 	for _, s := range it {
@@ -148,9 +148,11 @@ func (db *DB) choiceAllows(choice string, it itinerary, options []itinerary, cab
 }
 
 // chooseFlight words the preference that picks gold among the
-// itineraries of bk's route, date and cabin: a plain phrase, or with
-// conditional a price condition the data decides. False when no phrase
-// singles gold out.
+// itineraries of its route and date with pax seats in cabin: a plain
+// phrase, or with conditional a price condition the data decides ("<a> if
+// it costs at most $<limit> a person, otherwise <b>", gold being a within
+// the limit or b when a is dearer). False when no phrase singles gold out
+// (or, with conditional, no other itinerary of its kind has a phrase).
 func (x *grounding) chooseFlight(gold itinerary, cabin string, pax int, conditional bool) (string, bool) {
 	options := x.db.itineraries(gold[0].Origin, gold[len(gold)-1].Destination, gold[0].Date, cabin, pax)
 	phrases := x.db.choicePhrases(gold, options, cabin)
