@@ -131,7 +131,7 @@ func TestDomains_ModelDomains(t *testing.T) {
 		atLeastBytes, families int
 	}{
 		{"retail", 15, 7, 120, 500, 12, map[string]int{"users": 500, "products": 52, "orders": 1000}, 1_000_000, 5},
-		{"airline", 14, 6, 60, 500, 6, map[string]int{"users": 500, "airports": 20, "flights": 300, "reservations": 2000}, 1_000_000, 5},
+		{"airline", 14, 6, 60, 500, 12, map[string]int{"users": 500, "airports": 20, "flights": 300, "reservations": 2000}, 1_000_000, 5},
 	}
 	for _, tt := range tests {
 		got := listed[tt.name]

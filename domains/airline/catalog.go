@@ -32,8 +32,10 @@ const (
 	famDisgust   = "disgust"
 )
 
-// unhappy are the families that fit a disruption or a refusal: a cancelled
-// flight is no occasion for enjoyment.
+// unhappy are the families that fit a disruption: a cancelled or delayed
+// flight is no occasion for enjoyment. Refusals and hand-offs fit every
+// family (an upbeat user whose plans changed for the better still asks to
+// cancel), so that a refusal's emotion says nothing of its kind.
 var unhappy = []string{famSadness, famFear, famAnger, famDisgust}
 
 // Catalog returns the airline's intent catalog. Its grounders read the
@@ -41,8 +43,9 @@ var unhappy = []string{famSadness, famFear, famAnger, famDisgust}
 // its CheckPolicy runs the predicates of rules.go on that state.
 func Catalog() *sim.Catalog {
 	R := ToolGetReservationDetails
-	return &sim.Catalog{
-		Openers: []string{ToolGetUserDetails},
+	cat := &sim.Catalog{
+		Alternatives: alternatives,
+		Openers:      []string{ToolGetUserDetails},
 		// The cancellation reason and the trip type are enum words the
 		// request states anyway.
 		ExemptArgs: []string{"reason", "trip_type"},
@@ -62,125 +65,132 @@ func Catalog() *sim.Catalog {
 			// Cancellations the policy allows.
 			{Name: "cancel_recent_booking", Kind: sim.IntentWrite, Path: []string{R, ToolCancelReservation},
 				Templates: []string{
-					"I booked reservation {reservation}, my {trip}, less than a day ago, but my plans have changed and I no longer need it. I want it cancelled with a full refund.",
-					"My plans fell through, so I won't be using the {trip} I booked only a few hours ago (reservation {reservation}). Please cancel it and give me my money back.",
-					"I changed my mind about the {trip} I just booked, reservation {reservation}. I'd like to cancel it while I still can and get a refund.",
+					"I booked {reservation_trip}, less than a day ago, but my plans have changed and I no longer need it. I want it cancelled with a full refund.",
+					"My plans fell through, so I won't be using the {trip} I booked only a few hours ago ({reservation}). Please cancel it and give me my money back.",
+					"I changed my mind about the {trip} I just booked, {reservation}. I'd like to cancel it while I still can and get a refund.",
 				},
 				Ground: groundCancelRecent},
 			{Name: "cancel_airline_cancelled", Kind: sim.IntentWrite, Path: []string{R, ToolGetFlightStatus, ToolCancelReservation}, Families: unhappy,
 				Templates: []string{
-					"You cancelled my flight {flight} on {date}, which is part of reservation {reservation}. I don't want to be rebooked: cancel the whole reservation and refund me. I'm not asking for anything else.",
-					"My flight {flight} on {date} was cancelled by the airline, so reservation {reservation} is useless to me now. I want the entire booking cancelled and my money back, nothing more.",
-					"Since the airline cancelled flight {flight} on {date}, I'm done with reservation {reservation}. Please cancel all of it and refund what I paid; I don't want another flight.",
+					"You cancelled my flight {flight} on {date}, which is part of {reservation}. I don't want to be rebooked: cancel the whole reservation and refund me. I'm not asking for anything else.",
+					"My flight {flight} on {date} was cancelled by the airline, so {reservation} is useless to me now. I want the entire booking cancelled and my money back, nothing more.",
+					"Since the airline cancelled flight {flight} on {date}, I'm done with {reservation}. Please cancel all of it and refund what I paid; I don't want another flight.",
 				},
 				Ground: groundCancelAirline},
 			{Name: "cancel_insured", Kind: sim.IntentWrite, Path: []string{R, ToolCancelReservation}, Families: []string{famSadness, famFear, famAnger},
 				Templates: []string{
-					"{why}, so I need to cancel reservation {reservation}, my {trip}. I bought travel insurance with it, so I expect a refund.",
-					"I can't make my {trip} (reservation {reservation}): {why_lower}. I took out travel insurance, so please cancel it and refund me.",
-					"Unfortunately {why_lower}, and I have to call off the {trip}. Reservation {reservation} is insured; I want it cancelled with my money back.",
+					"{why}, so I need to cancel {reservation_trip}. I bought travel insurance with it, so I expect a refund.",
+					"I can't make {reservation_trip}: {why_lower}. I took out travel insurance, so please cancel it and refund me.",
+					"Unfortunately {why_lower}, and I have to call off the {trip}. {Reservation} is insured; I want it cancelled with my money back.",
 				},
 				Ground: groundCancelInsured},
 			{Name: "cancel_business", Kind: sim.IntentWrite, Path: []string{R, ToolCancelReservation},
 				Templates: []string{
-					"My plans have changed and I want to cancel reservation {reservation}, my business class {trip}, with a refund.",
-					"I no longer need the business class {trip} on reservation {reservation}. Please cancel it and refund me.",
-					"Something came up and I can't take my business class {trip}. I'd like reservation {reservation} cancelled and the fare refunded.",
+					"My plans have changed and I want to cancel {reservation_trip}, which is in business class, with a refund.",
+					"I no longer need the business class {trip} on {reservation}. Please cancel it and refund me.",
+					"Something came up and I can't take my business class {trip}. I'd like {reservation} cancelled and the fare refunded.",
 				},
 				Ground: groundCancelBusiness},
 			// Changes the policy allows.
 			{Name: "add_bags", Kind: sim.IntentWrite, Path: []string{R, ToolUpdateReservationBaggages},
 				Templates: []string{
-					"I want to add {added} to reservation {reservation}, so that it has {total} in all. If there is a fee, I will pay it with {payment}, and I want to know how much it is.",
-					"We're packing more than planned: please put {added} on reservation {reservation}, {total} in total. Any charge goes on {payment}; tell me what it comes to.",
-					"Could you add {added} to my reservation {reservation}? That makes {total} altogether. If it costs extra, use {payment} and let me know the amount.",
+					"I want to add {added} to {reservation}, so that it has {total} in all. If there is a fee, I will pay it with {payment}, and I want to know how much it is.",
+					"We're packing more than planned: please put {added} on {reservation}, {total} in total. Any charge goes on {payment}; tell me what it comes to.",
+					"Could you add {added} to my {reservation}? That makes {total} altogether. If it costs extra, use {payment} and let me know the amount.",
 				},
 				Ground: groundAddBags},
+			{Name: "add_bags_if_cheap", Kind: sim.IntentWrite, Path: []string{R, ToolUpdateReservationBaggages},
+				Templates: []string{
+					"I'd like to add checked bags to {reservation}: two more if the fee for them is at most ${limit}, otherwise just one. Any fee goes on {payment}; tell me what it comes to.",
+					"We may need extra luggage on {reservation}. If adding two checked bags costs ${limit} or less, add two; if it costs more, add only one. Charge {payment} and let me know the fee.",
+					"Please add bags to {reservation}: two if the fee comes to no more than ${limit}, otherwise one. Use {payment} for any charge and tell me the amount.",
+				},
+				Ground: groundAddBagsIfCheap},
 			{Name: "change_passenger", Kind: sim.IntentWrite, Path: []string{R, ToolUpdateReservationPassengers},
 				Templates: []string{
-					"{old} can no longer travel on reservation {reservation}. I want to put {new}, born {dob}, in that seat instead.",
-					"Please swap a traveller on reservation {reservation}: {old} is out, and {new} (date of birth {dob}) is coming in their place.",
-					"{new}, born {dob}, will fly instead of {old} on reservation {reservation}. I'd like the passenger details updated.",
+					"{old} can no longer travel on {reservation}. I want to put {new}, born {dob}, in that seat instead.",
+					"Please swap a traveller on {reservation}: {old} is out, and {new} (date of birth {dob}) is coming in their place.",
+					"{new}, born {dob}, will fly instead of {old} on {reservation}. I'd like the passenger details updated.",
 				},
 				Ground: groundChangePassenger},
 			{Name: "upgrade_cabin", Kind: sim.IntentWrite, Path: []string{R, ToolSearchDirectFlight, ToolUpdateReservationFlights},
 				Templates: []string{
-					"I want to upgrade reservation {reservation}, my {trip}, to {cabin} for the whole trip, and pay the difference with {payment}. I want to know what the upgrade costs.",
-					"I'd like more comfort on my {trip}: move reservation {reservation} up to {cabin} on every flight. Charge the difference to {payment} and tell me how much it is.",
-					"Can reservation {reservation} be switched to {cabin}? I want it for all of the {trip}, paid with {payment}, and I'd like to hear the price difference.",
+					"I want to upgrade {reservation_trip}, to {cabin} for the whole trip, and pay the difference with {payment}. I want to know what the upgrade costs.",
+					"I'd like more comfort on my {trip}: move {reservation} up to {cabin} on every flight. Charge the difference to {payment} and tell me how much it is.",
+					"Can {reservation} be switched to {cabin}? I want it for all of the {trip}, paid with {payment}, and I'd like to hear the price difference.",
 				},
 				Ground: groundUpgradeCabin},
 			{Name: "change_date", Kind: sim.IntentWrite, Path: []string{R, ToolSearchDirectFlight, ToolUpdateReservationFlights},
 				Templates: []string{
-					"I need to move reservation {reservation}, flight {flight} on {old_date}, to the same flight on {date}. Any difference in price goes on {payment}; I want to know how much it is.",
-					"My dates shifted: I'd like to take flight {flight} on {date} instead of {old_date} (reservation {reservation}). Settle any fare difference with {payment} and tell me the amount.",
-					"Please rebook reservation {reservation} from {old_date} to {date}, same flight {flight}. Use {payment} for any price change and let me know what it is.",
+					"I need to move {reservation}, flight {flight} on {old_date}, to the same flight on {date}. Any difference in price goes on {payment}; I want to know how much it is.",
+					"My dates shifted: I'd like to take flight {flight} on {date} instead of {old_date} ({reservation}). Settle any fare difference with {payment} and tell me the amount.",
+					"Please rebook {reservation} from {old_date} to {date}, same flight {flight}. Use {payment} for any price change and let me know what it is.",
 				},
 				Ground: groundChangeDate},
 			{Name: "upgrade_cabin_add_bags", Kind: sim.IntentWrite, Path: []string{R, ToolUpdateReservationFlights, ToolUpdateReservationBaggages},
 				Templates: []string{
-					"I want reservation {reservation}, my {trip}, upgraded to {cabin} for the whole trip, and then {added} added so it has {total} in all. Everything goes on {payment}; tell me what I am charged in total.",
-					"Two things for reservation {reservation}: move the {trip} up to {cabin} on every flight, and add {added} ({total} altogether). Pay with {payment} and let me know the total extra cost.",
-					"I'm treating myself on my {trip}: upgrade reservation {reservation} to {cabin}, and with the new cabin add {added}, {total} in total. Please charge {payment} and tell me how much it all comes to.",
+					"I want {reservation_trip}, upgraded to {cabin} for the whole trip, and then {added} added so it has {total} in all. Everything goes on {payment}; tell me what I am charged in total.",
+					"Two things for {reservation}: move the {trip} up to {cabin} on every flight, and add {added} ({total} altogether). Pay with {payment} and let me know the total extra cost.",
+					"I'm treating myself on my {trip}: upgrade {reservation} to {cabin}, and with the new cabin add {added}, {total} in total. Please charge {payment} and tell me how much it all comes to.",
 				},
 				Ground: groundUpgradeAddBags},
 			{Name: "change_date_add_bags", Kind: sim.IntentWrite, Path: []string{R, ToolUpdateReservationFlights, ToolUpdateReservationBaggages},
 				Templates: []string{
-					"I need to move reservation {reservation} from {old_date} to {date}, same flight {flight}, and add {added} so it has {total} in all. Charge any difference and fees to {payment}; I want to know the total.",
-					"My trip is shifting to {date}: put reservation {reservation} on flight {flight} that day instead of {old_date}, and add {added} ({total} altogether). Use {payment} and tell me what I pay.",
-					"Please rebook reservation {reservation} onto flight {flight} on {date} rather than {old_date}, and add {added}, {total} in total. Everything goes on {payment}; how much is it?",
+					"I need to move {reservation} from {old_date} to {date}, same flight {flight}, and add {added} so it has {total} in all. Charge any difference and fees to {payment}; I want to know the total.",
+					"My trip is shifting to {date}: put {reservation} on flight {flight} that day instead of {old_date}, and add {added} ({total} altogether). Use {payment} and tell me what I pay.",
+					"Please rebook {reservation} onto flight {flight} on {date} rather than {old_date}, and add {added}, {total} in total. Everything goes on {payment}; how much is it?",
 				},
 				Ground: groundChangeDateAddBags},
 			// Bookings.
 			{Name: "book_direct", Kind: sim.IntentWrite, Path: []string{ToolSearchDirectFlight, ToolBookReservation},
 				Templates: []string{
-					"I want to book a one-way {cabin} trip from {origin} to {destination} on {date}, {who}, with {bags}. {insurance}. I will pay with {payment}, and I want to know the total price.",
-					"Please get me a one-way {cabin} ticket {who} from {origin} to {destination} on {date}. We'll have {bags}. {insurance}. Put it on {payment} and tell me the total.",
-					"I need to fly from {origin} to {destination} on {date}, one way in {cabin}, {who}. {bags_cap}. {insurance}. Charge {payment} and let me know the full price.",
+					"I want to book a one-way {cabin} trip from {origin} to {destination} on {date}, {who}, with {bags}. {choice} {insurance}. I will pay with {payment}, and I want to know the total price.",
+					"Please get me a one-way {cabin} ticket {who} from {origin} to {destination} on {date}. {choice} We'll have {bags}. {insurance}. Put it on {payment} and tell me the total.",
+					"I need to fly from {origin} to {destination} on {date}, one way in {cabin}, {who}. {choice} {bags_cap}. {insurance}. Charge {payment} and let me know the full price.",
 				},
 				Ground: groundBookDirect},
 			{Name: "book_with_certificate", Kind: sim.IntentWrite, Path: []string{ToolSearchDirectFlight, ToolBookReservation},
 				Templates: []string{
-					"I want to book a one-way {cabin} trip from {origin} to {destination} on {date}, {who}, with {bags}. {insurance}. I will pay with {payment}, and I want to know the total price and what is left for the card.",
-					"I'd like to use my travel certificate on a new trip: one way from {origin} to {destination} on {date} in {cabin}, {who}, with {bags}. {insurance}. Pay with {payment}; tell me the total and the card's share.",
-					"Book me a one-way flight {who} from {origin} to {destination} on {date}, {cabin}, {bags}. {insurance}. Payment: {payment}. What is the total, and how much goes on the card?",
+					"I want to book a one-way {cabin} trip from {origin} to {destination} on {date}, {who}, with {bags}. {choice} {insurance}. I will pay with {payment}, and I want to know the total price and what is left for the card.",
+					"I'd like to use my travel certificate on a new trip: one way from {origin} to {destination} on {date} in {cabin}, {who}, with {bags}. {choice} {insurance}. Pay with {payment}; tell me the total and the card's share.",
+					"Book me a one-way flight {who} from {origin} to {destination} on {date}, {cabin}, {bags}. {choice} {insurance}. Payment: {payment}. What is the total, and how much goes on the card?",
 				},
 				Ground: groundBookCertificate},
 			{Name: "book_onestop", Kind: sim.IntentWrite, Path: []string{ToolSearchOnestopFlight, ToolBookReservation},
 				Templates: []string{
-					"I want to book a one-way {cabin} trip from {origin} to {destination} on {date}, {who}, with {bags}. There is no direct flight, so I will connect in {via}. {insurance}. I will pay with {payment}, and I want to know the total price.",
-					"I need to get from {origin} to {destination} on {date}; I know there's no nonstop, so a connection through {via} is fine. One way, {cabin}, {who}, {bags}. {insurance}. Pay with {payment} and tell me the total.",
-					"Please book a one-way {cabin} itinerary {who} from {origin} to {destination} on {date}, changing planes in {via}. We'll have {bags}. {insurance}. Use {payment}; what's the total?",
+					"I want to book a one-way {cabin} trip from {origin} to {destination} on {date}, {who}, with {bags}. There is no direct flight, so I will connect in {via}. {choice} {insurance}. I will pay with {payment}, and I want to know the total price.",
+					"I need to get from {origin} to {destination} on {date}; I know there's no nonstop, so a connection through {via} is fine. {choice} One way, {cabin}, {who}, {bags}. {insurance}. Pay with {payment} and tell me the total.",
+					"Please book a one-way {cabin} itinerary {who} from {origin} to {destination} on {date}, changing planes in {via}. {choice} We'll have {bags}. {insurance}. Use {payment}; what's the total?",
 				},
 				Ground: groundBookOnestop},
 			// Compensation where it is due.
 			{Name: "compensation_delayed", Kind: sim.IntentWrite, Path: []string{R, ToolGetFlightStatus, ToolSendCertificate}, Families: unhappy,
 				Templates: []string{
-					"My flight {flight} on {date}, on reservation {reservation}, is delayed by {delay} minutes, and this has thrown my plans into disarray. I want to complain and get some compensation for it. I don't want to change or cancel the trip.",
-					"Flight {flight} on {date} is running {delay} minutes late and it's wrecking my schedule (reservation {reservation}). I'm keeping the trip, but I expect something for the trouble.",
-					"I've just learned flight {flight} on {date} is delayed {delay} minutes. That's on reservation {reservation}. I'm not changing anything, but I'd like to be compensated.",
+					"My flight {flight} on {date}, on {reservation}, is delayed by {delay} minutes, and this has thrown my plans into disarray. I want to complain and get some compensation for it. I don't want to change or cancel the trip. Tell me how much you are giving me.",
+					"Flight {flight} on {date} is running {delay} minutes late and it's wrecking my schedule ({reservation}). I'm keeping the trip, but I expect something for the trouble. Tell me how much you are giving me.",
+					"I've just learned flight {flight} on {date} is delayed {delay} minutes. That's on {reservation}. I'm not changing anything, but I'd like to be compensated. Tell me how much you are giving me.",
 				},
 				Ground: groundCompensationDelayed},
 			{Name: "compensation_cancelled", Kind: sim.IntentWrite, Path: []string{R, ToolGetFlightStatus, ToolSendCertificate}, Families: unhappy,
 				Templates: []string{
-					"You cancelled my flight {flight} on {date}, on reservation {reservation}. I am unhappy about it and want compensation. I'll sort out the trip myself later; don't change or cancel anything now.",
-					"Flight {flight} on {date} was cancelled and it has left me in a bind (reservation {reservation}). I want to be compensated for it; leave the reservation as it is for now.",
-					"I want to lodge a complaint: my flight {flight} on {date} on reservation {reservation} was cancelled. I expect compensation, and I don't want anything else changed today.",
+					"You cancelled my flight {flight} on {date}, on {reservation}. I am unhappy about it and want compensation. I'll sort out the trip myself later; don't change or cancel anything now. Tell me how much you are giving me.",
+					"Flight {flight} on {date} was cancelled and it has left me in a bind ({reservation}). I want to be compensated for it; leave the reservation as it is for now. Tell me how much you are giving me.",
+					"I want to lodge a complaint: my flight {flight} on {date} on {reservation} was cancelled. I expect compensation, and I don't want anything else changed today. Tell me how much you are giving me.",
 				},
 				Ground: groundCompensationCancelled},
 			{Name: "compensation_then_cancel", Kind: sim.IntentWrite, Path: []string{R, ToolSendCertificate, ToolCancelReservation}, Families: unhappy,
 				Templates: []string{
-					"You cancelled my flight {flight} on {date}, on reservation {reservation}. I am unhappy about it and want compensation. Then I want the whole reservation cancelled with a refund, as I will make other plans.",
-					"My flight {flight} on {date} got cancelled (reservation {reservation}). First I want compensation for the trouble, and then cancel the whole booking and refund me; I'll travel another way.",
-					"Because the airline cancelled flight {flight} on {date}, I want two things for reservation {reservation}: compensation, and after that the entire reservation cancelled with my money back.",
+					"You cancelled my flight {flight} on {date}, on {reservation}. I am unhappy about it and want compensation. Then I want the whole reservation cancelled with a refund, as I will make other plans. Tell me how much you are giving me.",
+					"My flight {flight} on {date} got cancelled ({reservation}). First I want compensation for the trouble, and then cancel the whole booking and refund me; I'll travel another way. Tell me how much you are giving me.",
+					"Because the airline cancelled flight {flight} on {date}, I want two things for {reservation}: compensation, and after that the entire reservation cancelled with my money back. Tell me how much you are giving me.",
 				},
 				Ground: groundCompensationThenCancel},
 			// Information.
 			{Name: "reservation_total", Kind: sim.IntentRead, Path: []string{R},
 				Templates: []string{
-					"I need to know the total I paid for reservation {reservation}, my {trip}, with every passenger, bag and insurance included, {purpose}. I don't want to change anything.",
-					"How much did reservation {reservation} cost me altogether? I need the full amount paid for the {trip} {purpose}; please don't change anything.",
-					"I need the total amount charged for my {trip}, reservation {reservation}, fees included, {purpose}. Just the figure, no changes.",
+					"I need to know the total I paid for {reservation_trip}, with every passenger, bag and insurance included, {purpose}. I don't want to change anything.",
+					"How much did {reservation} cost me altogether? I need the full amount paid for the {trip} {purpose}; please don't change anything.",
+					"I need the total amount charged for {reservation_trip}, fees included, {purpose}. Just the figure, no changes.",
 				},
 				Ground: groundReservationTotal},
 			{Name: "all_reservations_total", Kind: sim.IntentRead, Path: []string{R, ToolCalculate},
@@ -192,55 +202,55 @@ func Catalog() *sim.Catalog {
 				Ground: groundAllTotal},
 			{Name: "flight_status", Kind: sim.IntentRead, Path: []string{R, ToolGetFlightStatus},
 				Templates: []string{
-					"I'm flying {flight} on {date} on reservation {reservation}. I just want to know its status right now; I don't need any changes.",
-					"Can you tell me whether flight {flight} on {date} (reservation {reservation}) is on schedule? That's all I need.",
-					"Before I head out I'd like to check the status of my flight {flight} on {date}, reservation {reservation}. No changes, just the status.",
+					"I'm flying {flight} on {date} on {reservation}. I just want to know its status right now; I don't need any changes.",
+					"Can you tell me whether flight {flight} on {date} ({reservation}) is on schedule? That's all I need.",
+					"Before I head out I'd like to check the status of my flight {flight} on {date}, {reservation}. No changes, just the status.",
 				},
 				Ground: groundFlightStatus},
 			{Name: "bag_allowance", Kind: sim.IntentRead, Path: []string{R},
 				Templates: []string{
-					"How many checked bags can we take for free on reservation {reservation}, my {trip}? I'm asking {purpose}; don't add anything.",
-					"I'm packing for my {trip} (reservation {reservation}) and want to know the free checked bag allowance for everyone on it, in total, {purpose}. No changes please.",
-					"What is the total free checked baggage allowance on reservation {reservation}? Just tell me the number of bags, {purpose}; I'm not adding any yet.",
+					"How many checked bags can we take for free on {reservation_trip}? I'm asking {purpose}; don't add anything.",
+					"I'm packing for {reservation_trip} and want to know the free checked bag allowance for everyone on it, in total, {purpose}. No changes please.",
+					"What is the total free checked baggage allowance on {reservation}? Just tell me the number of bags, {purpose}; I'm not adding any yet.",
 				},
 				Ground: groundBagAllowance},
 			// Requests the policy forbids: the right answer is a refusal.
-			{Name: "cancel_not_eligible", Kind: sim.IntentForbidden, Path: []string{R}, Families: unhappy,
+			{Name: "cancel_not_eligible", Kind: sim.IntentForbidden, Path: []string{R},
 				Templates: []string{
-					"My plans have changed and I want to cancel reservation {reservation}, my {trip}, and get my money back; I don't want to change it instead.",
-					"I won't be taking my {trip} after all. Cancel reservation {reservation} and refund me; I'm not interested in moving it to other dates.",
-					"Please cancel reservation {reservation} ({trip}) and return what I paid. My plans changed and a different flight won't help.",
+					"My plans have changed and I want to cancel {reservation_trip}, and get my money back; I don't want to change it instead.",
+					"I won't be taking my {trip} after all. Cancel {reservation} and refund me; I'm not interested in moving it to other dates.",
+					"Please cancel {reservation_trip} and return what I paid. My plans changed and a different flight won't help.",
 				},
 				Ground: groundCancelNotEligible},
-			{Name: "cancel_insured_change_of_plan", Kind: sim.IntentForbidden, Path: []string{R}, Families: unhappy,
+			{Name: "cancel_insured_change_of_plan", Kind: sim.IntentForbidden, Path: []string{R},
 				Templates: []string{
-					"I have travel insurance on reservation {reservation}, my {trip}, and my plans have simply changed. I want it cancelled and refunded; nothing else will do.",
-					"My plans changed, so I'd like to cancel the {trip} on reservation {reservation}. It's insured, so I expect my money back rather than a change.",
-					"Cancel reservation {reservation} please: I don't need the {trip} any more since my plans changed, and I paid for insurance, so refund me in full.",
+					"I have travel insurance on {reservation_trip}, and my plans have simply changed. I want it cancelled and refunded; nothing else will do.",
+					"My plans changed, so I'd like to cancel the {trip} on {reservation}. It's insured, so I expect my money back rather than a change.",
+					"Cancel {reservation} please: I don't need the {trip} any more since my plans changed, and I paid for insurance, so refund me in full.",
 				},
 				Ground: groundCancelInsuredChangeOfPlan},
-			{Name: "change_basic_economy_flight", Kind: sim.IntentForbidden, Path: []string{R, ToolSearchDirectFlight}, Families: unhappy,
+			{Name: "change_basic_economy_flight", Kind: sim.IntentForbidden, Path: []string{R, ToolSearchDirectFlight},
 				Templates: []string{
-					"I need to move reservation {reservation}, flight {flight} on {old_date}, to the same flight on {date}. Any difference in price goes on {payment}. I don't want to cancel.",
-					"My dates changed: please put reservation {reservation} on flight {flight} on {date} instead of {old_date}, and charge any difference to {payment}. Cancelling is not an option for me.",
-					"Could you rebook reservation {reservation} from {old_date} to {date}, same flight {flight}? I'll pay any difference with {payment}; I only want the date changed.",
+					"I need to move {reservation}, flight {flight} on {old_date}, to the same flight on {date}. Any difference in price goes on {payment}. I don't want to cancel.",
+					"My dates changed: please put {reservation} on flight {flight} on {date} instead of {old_date}, and charge any difference to {payment}. Cancelling is not an option for me.",
+					"Could you rebook {reservation} from {old_date} to {date}, same flight {flight}? I'll pay any difference with {payment}; I only want the date changed.",
 				},
 				Ground: groundChangeBasicEconomy},
 			{Name: "compensation_not_due", Kind: sim.IntentForbidden, Path: []string{R, ToolGetFlightStatus}, Families: unhappy,
 				Templates: []string{
-					"My flight {flight} on {date}, on reservation {reservation}, {what}, and I want compensation for it. I don't want to change or cancel anything.",
-					"Flight {flight} on {date} {what} (reservation {reservation}). I think I'm owed something for that; I'm keeping the booking as it is.",
-					"I'm fed up: my flight {flight} on {date} {what}. It's on reservation {reservation}. I want compensation, not changes.",
+					"My flight {flight} on {date}, on {reservation}, {what}, and I want compensation for it. I don't want to change or cancel anything.",
+					"Flight {flight} on {date} {what} ({reservation}). I think I'm owed something for that; I'm keeping the booking as it is.",
+					"I'm fed up: my flight {flight} on {date} {what}. It's on {reservation}. I want compensation, not changes.",
 				},
 				Ground: groundCompensationNotDue},
-			{Name: "remove_bags", Kind: sim.IntentForbidden, Path: []string{R}, Families: unhappy,
+			{Name: "remove_bags", Kind: sim.IntentForbidden, Path: []string{R},
 				Templates: []string{
-					"I booked {had} on reservation {reservation} but I only need {total} now. Take the extra off and refund the fee.",
-					"Reservation {reservation} has {had}, which is more than I need: bring it down to {total} and give me back what I paid for the rest.",
-					"I packed lighter than planned. Please reduce the checked bags on reservation {reservation} from {had} to {total} and refund the difference.",
+					"I booked {had} on {reservation} but I only need {total} now. Take the extra off and refund the fee.",
+					"{Reservation} has {had}, which is more than I need: bring it down to {total} and give me back what I paid for the rest.",
+					"I packed lighter than planned. Please reduce the checked bags on {reservation} from {had} to {total} and refund the difference.",
 				},
 				Ground: groundRemoveBags},
-			{Name: "book_too_many_passengers", Kind: sim.IntentForbidden, Path: []string{ToolSearchDirectFlight}, Families: unhappy,
+			{Name: "book_too_many_passengers", Kind: sim.IntentForbidden, Path: []string{ToolSearchDirectFlight},
 				Templates: []string{
 					"I want to book one reservation for our group of {count} on flight {flight} from {origin} to {destination} on {date}, {cabin}, paid with {payment}. We must all be on the same booking.",
 					"Please put all {count} of us on a single booking: flight {flight}, {origin} to {destination}, {date}, in {cabin}. Use {payment}. Separate bookings won't do.",
@@ -248,11 +258,11 @@ func Catalog() *sim.Catalog {
 				},
 				Ground: groundTooManyPassengers},
 			// Requests only a human agent can handle.
-			{Name: "transfer_flown_cancel", Kind: sim.IntentTransfer, Path: []string{R, ToolTransfer}, Families: unhappy,
+			{Name: "transfer_flown_cancel", Kind: sim.IntentTransfer, Path: []string{R, ToolTransfer},
 				Templates: []string{
-					"I have already flown the outbound flight of reservation {reservation}, my {trip}. I no longer need the return flight {flight} on {date} and want it cancelled and refunded. If the agent cannot do it, I want to be passed to someone who can.",
-					"I'm already at my destination on the {trip} (reservation {reservation}), and I won't use the return flight {flight} on {date}. Cancel it and refund me, or get me someone who can.",
-					"The first half of my {trip} is done, but I want to drop the return flight {flight} on {date} from reservation {reservation} with a refund. If you can't, hand me over to a person.",
+					"I have already flown the outbound flight of {reservation_trip}. I no longer need the return flight {flight} on {date} and want it cancelled and refunded. If the agent cannot do it, I want to be passed to someone who can.",
+					"I'm already at my destination on {reservation_trip}, and I won't use the return flight {flight} on {date}. Cancel it and refund me, or get me someone who can.",
+					"The first half of my {trip} is done, but I want to drop the return flight {flight} on {date} from {reservation} with a refund. If you can't, hand me over to a person.",
 				},
 				Ground: groundTransferFlown},
 			{Name: "transfer_out_of_scope", Kind: sim.IntentTransfer, Path: []string{ToolTransfer},
@@ -282,6 +292,10 @@ func Catalog() *sim.Catalog {
 			return e.State.checkWrite(userID, a)
 		},
 	}
+	for i := range cat.Intents {
+		cat.Intents[i].Ground = findable(cat.Intents[i].Ground)
+	}
+	return cat
 }
 
 // grounding is a grounder's view: the working copy's state, its user and
@@ -357,9 +371,7 @@ func (x *grounding) trip(r *Reservation) string {
 	return fmt.Sprintf("trip from %s to %s", from, to)
 }
 
-func (x *grounding) place(code string) string {
-	return fmt.Sprintf("%s (%s)", x.db.Airports[code].City, code)
-}
+func (x *grounding) place(code string) string { return x.db.place(code) }
 
 // payer picks a credit card, or a gift card whose balance covers amount,
 // from the user's payment methods.
@@ -367,7 +379,7 @@ func (x *grounding) payer(amount int) (PaymentMethod, bool) {
 	var opts []PaymentMethod
 	for _, id := range sortedKeys(x.u.PaymentMethods) {
 		pm := x.u.PaymentMethods[id]
-		if pm.Source == SourceCreditCard || pm.Source == SourceGiftCard && *pm.Amount >= amount {
+		if uniquelyNamed(x.u, pm) && (pm.Source == SourceCreditCard || pm.Source == SourceGiftCard && *pm.Amount >= amount) {
 			opts = append(opts, pm)
 		}
 	}
@@ -406,8 +418,12 @@ func calculation(expression string) emobench.Action {
 	return act(ToolCalculate, map[string]any{"expression": expression})
 }
 
+// cancelAction is a cancellation of r; the reason, which the policy
+// turns on and the state does not keep, is compared with the agent's.
 func cancelAction(r *Reservation, reason string) emobench.Action {
-	return act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": reason})
+	a := act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": reason})
+	a.CompareArgs = []string{"reservation_id", "reason"}
+	return a
 }
 
 // forbid marks a forbidden write as matched by the ids in keys alone, so
@@ -421,8 +437,13 @@ func cancelRequest(r *Reservation, tools ...string) emobench.Request {
 	return request(fmt.Sprintf("Cancel reservation %s and refund it.", r.ID), tools...)
 }
 
-// cancelGrounding is the common shape of an allowed cancellation.
-func (x *grounding) cancelGrounding(r *Reservation, reason, reasonText string, slots map[string]string, reads ...emobench.Action) sim.Grounding {
+// cancelGrounding is the common shape of an allowed cancellation, false
+// when an earlier intent of the task cancelled for another reason: one
+// reason a task, so that the user's reason is about its own reservation.
+func (x *grounding) cancelGrounding(r *Reservation, reason, reasonText string, slots map[string]string, reads ...emobench.Action) (sim.Grounding, bool) {
+	if !x.reasonFree(reason) {
+		return sim.Grounding{}, false
+	}
 	if slots == nil {
 		slots = map[string]string{}
 	}
@@ -433,8 +454,22 @@ func (x *grounding) cancelGrounding(r *Reservation, reason, reasonText string, s
 		Facts:   map[string]string{"reservation_id": r.ID, "reason": reasonText},
 		Request: cancelRequest(r, ToolCancelReservation),
 		Actions: append(actions, cancelAction(r, reason)),
-		Uses:    []string{r.ID},
-	}
+		Uses:    append(x.reasonUses(reason), r.ID),
+	}, true
+}
+
+// reasonFree reports whether the task may ask to cancel for reason: no
+// earlier intent stated another reason, so that a reason fact is about
+// the reservation it was given for (Catalog.Alternatives).
+func (x *grounding) reasonFree(reason string) bool {
+	key := x.u.ID + "/cancel_reason"
+	return !x.usedInTask(key) || x.usedInTask(key+"/"+reason)
+}
+
+// reasonUses are the Uses keys of a request that states reason.
+func (x *grounding) reasonUses(reason string) []string {
+	key := x.u.ID + "/cancel_reason"
+	return []string{key, key + "/" + reason}
 }
 
 func groundCancelRecent(g sim.GroundContext) (sim.Grounding, bool) {
@@ -448,7 +483,7 @@ func groundCancelRecent(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return x.cancelGrounding(r, ReasonChangeOfPlan, "my plans changed", nil), true
+	return x.cancelGrounding(r, ReasonChangeOfPlan, "my plans changed", nil)
 }
 
 func groundCancelAirline(g sim.GroundContext) (sim.Grounding, bool) {
@@ -461,10 +496,12 @@ func groundCancelAirline(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	s, _ := x.disrupted(r, StatusCancelled)
-	gr := x.cancelGrounding(r, ReasonAirlineCancelled, fmt.Sprintf("the airline cancelled my flight %s", s.FlightNumber),
+	gr, ok := x.cancelGrounding(r, ReasonAirlineCancelled, fmt.Sprintf("the airline cancelled my flight %s", s.FlightNumber),
 		map[string]string{"flight": s.FlightNumber, "date": s.Date}, flightStatus(s))
-	gr.Facts["flight_number"] = s.FlightNumber
-	return gr, true
+	if ok {
+		gr.Facts["flight_number"] = s.FlightNumber
+	}
+	return gr, ok
 }
 
 func groundCancelInsured(g sim.GroundContext) (sim.Grounding, bool) {
@@ -481,7 +518,7 @@ func groundCancelInsured(g sim.GroundContext) (sim.Grounding, bool) {
 		reason, text, why = ReasonWeather, "a severe storm is forecast where I am going", "A severe storm is forecast at my destination and I don't want to travel into it"
 	}
 	slots := map[string]string{"why": why, "why_lower": strings.ToLower(why[:1]) + why[1:]}
-	return x.cancelGrounding(r, reason, text, slots), true
+	return x.cancelGrounding(r, reason, text, slots)
 }
 
 func groundCancelBusiness(g sim.GroundContext) (sim.Grounding, bool) {
@@ -495,7 +532,7 @@ func groundCancelBusiness(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return x.cancelGrounding(r, ReasonChangeOfPlan, "my plans changed", nil), true
+	return x.cancelGrounding(r, ReasonChangeOfPlan, "my plans changed", nil)
 }
 
 // bagPlan is k bags added to a reservation of cabin: the new counts, the
@@ -538,18 +575,68 @@ func groundAddBags(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	gr := sim.Grounding{
-		Slots: map[string]string{"reservation": r.ID, "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total), "payment": describeMethod(p.pm)},
+		Slots: map[string]string{"reservation": r.ID, "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total), "payment": describeMethod(x.u, p.pm)},
 		Facts: map[string]string{
 			"reservation_id": r.ID,
 			"bags":           fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total),
-			"payment_method": describeMethod(p.pm),
+			"payment_method": describeMethod(x.u, p.pm),
 		},
 		Request: request(fmt.Sprintf("Add %s to reservation %s.", plural(p.added, "checked bag"), r.ID), ToolUpdateReservationBaggages),
 		Actions: []emobench.Action{getReservation(r), p.action(r)},
 		Uses:    []string{r.ID},
 	}
 	if p.fee > 0 {
-		gr.Outputs = []string{fmt.Sprint(p.fee)}
+		gr.Outputs = []string{dollars(p.fee)}
+	}
+	return gr, true
+}
+
+// bagCondition is the fact of a conditional bag request, after "<the
+// reservation as the user names it>: ": the total with two more bags, the
+// most the user pays for them, the total with one.
+const bagCondition = "2 more checked bags (%d in total) if their fee is at most $%d, otherwise 1 more (%d in total)"
+
+// bagFee is the fee for raising r's checked bags to total.
+func bagFee(u *User, r *Reservation, total int) int {
+	return BagFee * max(0, NonfreeBags(u.Membership, r.Cabin, len(r.Passengers), total)-r.NonfreeBaggages)
+}
+
+// groundAddBagsIfCheap asks for two more bags if their fee is within a
+// limit, else one (emobench.TraitConditional): the data decides.
+func groundAddBagsIfCheap(g sim.GroundContext) (sim.Grounding, bool) {
+	x, ok := newGrounding(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	r, ok := x.reservation(func(r *Reservation) bool { return !x.db.flown(r) && bagFee(x.u, r, r.TotalBaggages+2) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	two := r.TotalBaggages + 2
+	limit := bagFee(x.u, r, two) + 20*x.Rand.IntN(3)
+	if x.Rand.IntN(2) == 0 {
+		limit = bagFee(x.u, r, two) - 10*(1+x.Rand.IntN(3))
+	}
+	p := bagPlan{added: 2, total: two}
+	if bagFee(x.u, r, two) > limit {
+		p = bagPlan{added: 1, total: two - 1}
+	}
+	p.nonfree, p.fee = NonfreeBags(x.u.Membership, r.Cabin, len(r.Passengers), p.total), bagFee(x.u, r, p.total)
+	if p.pm, ok = x.payer(bagFee(x.u, r, two)); !ok {
+		return sim.Grounding{}, false
+	}
+	gr := sim.Grounding{
+		Slots: map[string]string{"reservation": r.ID, "limit": fmt.Sprint(limit), "payment": describeMethod(x.u, p.pm)},
+		Facts: map[string]string{"reservation_id": r.ID, "bags": fmt.Sprintf("reservation %s: "+bagCondition, r.ID, two, limit, two-1),
+			"payment_method": describeMethod(x.u, p.pm)},
+		Request: request(fmt.Sprintf("Add checked bags to reservation %s: two if their fee is at most $%d, otherwise one.", r.ID, limit),
+			ToolUpdateReservationBaggages),
+		Actions: []emobench.Action{getReservation(r), p.action(r)},
+		Traits:  []string{emobench.TraitConditional},
+		Uses:    []string{r.ID},
+	}
+	if p.fee > 0 {
+		gr.Outputs = []string{dollars(p.fee)}
 	}
 	return gr, true
 }
@@ -629,11 +716,11 @@ func groundUpgradeCabin(g sim.GroundContext) (sim.Grounding, bool) {
 	}))
 	label := strings.ReplaceAll(cabin, "_", " ")
 	return sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": label, "payment": describeMethod(pm)},
-		Facts:   map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(pm)},
+		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": label, "payment": describeMethod(x.u, pm)},
+		Facts:   map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(x.u, pm)},
 		Request: request(fmt.Sprintf("Upgrade reservation %s to %s.", r.ID, label), ToolUpdateReservationFlights),
 		Actions: actions,
-		Outputs: []string{fmt.Sprint(diff)},
+		Outputs: []string{dollars(diff)},
 		Uses:    []string{r.ID},
 	}, true
 }
@@ -687,14 +774,14 @@ func groundChangeDate(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	s := r.Flights[0]
 	gr := sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(pm)},
-		Facts:   map[string]string{"reservation_id": r.ID, "date": date, "payment_method": describeMethod(pm)},
+		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
+		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
 		Request: request(fmt.Sprintf("Move reservation %s to %s.", r.ID, date), ToolUpdateReservationFlights),
 		Actions: []emobench.Action{getReservation(r), searchDirect(s.Origin, s.Destination, date), moveAction(r, date, diff, pm)},
 		Uses:    []string{r.ID},
 	}
 	if diff != 0 {
-		gr.Outputs = []string{fmt.Sprint(max(diff, -diff))}
+		gr.Outputs = []string{dollars(diff)}
 	}
 	return gr, true
 }
@@ -728,16 +815,16 @@ func groundUpgradeAddBags(g sim.GroundContext) (sim.Grounding, bool) {
 	p.pm = pm
 	label := strings.ReplaceAll(cabin, "_", " ")
 	return sim.Grounding{
-		Slots: map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": label, "payment": describeMethod(pm),
+		Slots: map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": label, "payment": describeMethod(x.u, pm),
 			"added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total)},
-		Facts: map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(pm),
+		Facts: map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(x.u, pm),
 			"bags": fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total)},
 		Request: request(fmt.Sprintf("Upgrade reservation %s to %s and add %s.", r.ID, label, plural(p.added, "checked bag")),
 			ToolUpdateReservationFlights, ToolUpdateReservationBaggages),
 		Actions: []emobench.Action{getReservation(r),
 			act(ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": cabin, "flights": refs(r.Flights), "payment_id": pm.ID}),
 			p.action(r)},
-		Outputs: []string{fmt.Sprint(diff + p.fee)},
+		Outputs: []string{dollars(diff + p.fee)},
 		Uses:    []string{r.ID},
 	}, true
 }
@@ -763,8 +850,8 @@ func groundChangeDateAddBags(g sim.GroundContext) (sim.Grounding, bool) {
 	s := r.Flights[0]
 	gr := sim.Grounding{
 		Slots: map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date,
-			"payment": describeMethod(pm), "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total)},
-		Facts: map[string]string{"reservation_id": r.ID, "date": date, "payment_method": describeMethod(pm),
+			"payment": describeMethod(x.u, pm), "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total)},
+		Facts: map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm),
 			"bags": fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total)},
 		Request: request(fmt.Sprintf("Move reservation %s to %s and add %s.", r.ID, date, plural(p.added, "checked bag")),
 			ToolUpdateReservationFlights, ToolUpdateReservationBaggages),
@@ -772,7 +859,7 @@ func groundChangeDateAddBags(g sim.GroundContext) (sim.Grounding, bool) {
 		Uses:    []string{r.ID},
 	}
 	if total := diff + p.fee; total != 0 {
-		gr.Outputs = []string{fmt.Sprint(max(total, -total))}
+		gr.Outputs = []string{dollars(total)}
 	}
 	return gr, true
 }
@@ -845,9 +932,28 @@ func (x *grounding) futureFlight() (Segment, bool) {
 	return Segment{}, false
 }
 
-// bookingGrounding is a booking's slots, facts and request; the caller
-// adds the actions and outputs.
-func (x *grounding) bookingGrounding(bk booking, payment string) sim.Grounding {
+// bookingGrounding is a booking's slots, facts and request, with the
+// flight choice that picks bk's flights (for a third of them a price
+// condition, emobench.TraitConditional); the caller adds the actions and
+// outputs. False when no choice picks them or the task already books:
+// one booking a task, so that each flight choice is about its own route.
+func (x *grounding) bookingGrounding(bk booking, payment string) (sim.Grounding, bool) {
+	if x.usedInTask(x.u.ID + "/booking") {
+		return sim.Grounding{}, false
+	}
+	conditional := x.Rand.IntN(3) == 0
+	choice, ok := x.chooseFlight(bk.flights, bk.cabin, len(bk.passengers), conditional)
+	if !ok && conditional {
+		conditional = false
+		choice, ok = x.chooseFlight(bk.flights, bk.cabin, len(bk.passengers), false)
+	}
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	var traits []string
+	if conditional {
+		traits = []string{emobench.TraitConditional}
+	}
 	who, whoFact := "for myself only", "just me"
 	if len(bk.passengers) > 1 {
 		p := bk.passengers[1]
@@ -866,15 +972,17 @@ func (x *grounding) bookingGrounding(bk booking, payment string) sim.Grounding {
 		Slots: map[string]string{
 			"cabin": strings.ReplaceAll(bk.cabin, "_", " "), "origin": x.place(bk.origin), "destination": x.place(bk.destination),
 			"date": bk.date, "who": who, "bags": bags, "bags_cap": strings.ToUpper(bags[:1]) + bags[1:],
-			"insurance": ins, "payment": payment,
+			"insurance": ins, "payment": payment, "choice": "I'd like " + choice + ".",
 		},
 		Facts: map[string]string{
 			"origin": x.place(bk.origin), "destination": x.place(bk.destination),
 			"date": bk.date, "cabin": bk.cabin, "passengers": whoFact, "bags": bags,
-			"insurance": bk.insurance, "payment_method": payment,
+			"insurance": bk.insurance, "payment_method": payment, "flight_choice": choice,
 		},
-		Request: request(fmt.Sprintf("Book a one-way flight from %s to %s on %s.", bk.origin, bk.destination, bk.date), ToolBookReservation),
-	}
+		Request: request(fmt.Sprintf("Book a one-way flight from %s to %s on %s: %s.", bk.origin, bk.destination, bk.date, choice), ToolBookReservation),
+		Traits:  traits,
+		Uses:    []string{x.u.ID + "/booking"},
+	}, true
 }
 
 func groundBookDirect(g sim.GroundContext) (sim.Grounding, bool) {
@@ -894,11 +1002,11 @@ func groundBookDirect(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := x.bookingGrounding(bk, describeMethod(pm))
+	gr, ok := x.bookingGrounding(bk, describeMethod(x.u, pm))
 	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date), calculation(x.totalExpression(bk)),
 		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}
-	gr.Outputs = []string{fmt.Sprint(bk.total)}
-	return gr, true
+	gr.Outputs = []string{dollars(bk.total)}
+	return gr, ok
 }
 
 func groundBookCertificate(g sim.GroundContext) (sim.Grounding, bool) {
@@ -908,7 +1016,11 @@ func groundBookCertificate(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	var cert, card PaymentMethod
 	for _, id := range sortedKeys(x.u.PaymentMethods) {
-		switch pm := x.u.PaymentMethods[id]; pm.Source {
+		pm := x.u.PaymentMethods[id]
+		if !uniquelyNamed(x.u, pm) {
+			continue
+		}
+		switch pm.Source {
 		case SourceCertificate:
 			if cert.ID == "" {
 				cert = pm
@@ -930,15 +1042,15 @@ func groundBookCertificate(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || bk.total <= *cert.Amount {
 		return sim.Grounding{}, false
 	}
-	payment := fmt.Sprintf("%s for as much as it covers, and the rest on %s", describeMethod(cert), describeMethod(card))
+	payment := fmt.Sprintf("%s for as much as it covers, and the rest on %s", describeMethod(x.u, cert), describeMethod(x.u, card))
 	rest := bk.total - *cert.Amount
-	gr := x.bookingGrounding(bk, payment)
+	gr, ok := x.bookingGrounding(bk, payment)
 	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date),
 		calculation(fmt.Sprintf("%s - %d", x.totalExpression(bk), *cert.Amount)),
 		bk.act(x.u, []map[string]any{{"payment_id": cert.ID, "amount": *cert.Amount}, {"payment_id": card.ID, "amount": rest}})}
-	gr.Outputs = []string{fmt.Sprint(bk.total), fmt.Sprint(rest)}
-	gr.Uses = []string{cert.ID}
-	return gr, true
+	gr.Outputs = []string{dollars(bk.total), dollars(rest)}
+	gr.Uses = append(gr.Uses, cert.ID)
+	return gr, ok
 }
 
 func groundBookOnestop(g sim.GroundContext) (sim.Grounding, bool) {
@@ -979,15 +1091,18 @@ func groundBookOnestop(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := x.bookingGrounding(bk, describeMethod(pm))
+	gr, ok := x.bookingGrounding(bk, describeMethod(x.u, pm))
+	if !ok {
+		return sim.Grounding{}, false
+	}
 	gr.Slots["via"] = x.place(pair[0].Destination)
 	gr.Facts["connection"] = "via " + x.place(pair[0].Destination)
-	gr.Request = request(fmt.Sprintf("Book a one-way trip from %s to %s on %s with one stop.", bk.origin, bk.destination, bk.date), ToolBookReservation)
+	gr.Request.Text = fmt.Sprintf("Book a one-way trip from %s to %s on %s with one stop: %s.", bk.origin, bk.destination, bk.date, gr.Facts["flight_choice"])
 	gr.Actions = []emobench.Action{
 		act(ToolSearchOnestopFlight, map[string]any{"origin": bk.origin, "destination": bk.destination, "date": bk.date}),
 		calculation(x.totalExpression(bk)),
 		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}
-	gr.Outputs = []string{fmt.Sprint(bk.total)}
+	gr.Outputs = []string{dollars(bk.total)}
 	return gr, true
 }
 
@@ -1003,7 +1118,7 @@ func (x *grounding) compensation(r *Reservation, s Segment, amount int) sim.Grou
 		Actions: []emobench.Action{getReservation(r), flightStatus(s),
 			calculation(fmt.Sprintf("%d * %d", amount/len(r.Passengers), len(r.Passengers))),
 			act(ToolSendCertificate, map[string]any{"user_id": x.u.ID, "reservation_id": r.ID, "amount": amount})},
-		Outputs: []string{fmt.Sprint(amount)},
+		Outputs: []string{dollars(amount)},
 		Uses:    []string{r.ID},
 	}
 }
@@ -1055,7 +1170,8 @@ func groundCompensationThenCancel(g sim.GroundContext) (sim.Grounding, bool) {
 	gr.Request = request(fmt.Sprintf("Compensate me for the cancellation of flight %s, then cancel reservation %s and refund it.", s.FlightNumber, r.ID),
 		ToolSendCertificate, ToolCancelReservation)
 	gr.Actions = append(gr.Actions, cancelAction(r, ReasonAirlineCancelled))
-	return gr, true
+	gr.Uses = append(gr.Uses, x.reasonUses(ReasonAirlineCancelled)...)
+	return gr, x.reasonFree(ReasonAirlineCancelled)
 }
 
 // What a user asks for information for, and how they want to be reached
@@ -1103,7 +1219,7 @@ func groundReservationTotal(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
 		Request: request(fmt.Sprintf("Tell me the total paid for reservation %s.", r.ID), ToolGetReservationDetails),
 		Actions: []emobench.Action{getReservation(r)},
-		Outputs: []string{fmt.Sprint(r.TotalPaid())},
+		Outputs: []string{dollars(r.TotalPaid())},
 		Uses:    []string{r.ID},
 	}, true
 }
@@ -1129,7 +1245,7 @@ func groundAllTotal(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"purpose": purpose},
 		Request: request("Tell me the total paid for all my reservations.", ToolCalculate),
 		Actions: actions,
-		Outputs: []string{fmt.Sprint(sum)},
+		Outputs: []string{dollars(sum)},
 		Uses:    []string{x.u.ID + "/all_reservations_total"},
 	}, true
 }
@@ -1162,7 +1278,7 @@ func groundFlightStatus(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": seg.FlightNumber, "date": seg.Date},
 		Request: request(fmt.Sprintf("Tell me the status of flight %s on %s.", seg.FlightNumber, seg.Date), ToolGetFlightStatus),
 		Actions: []emobench.Action{getReservation(r), flightStatus(seg)},
-		Outputs: []string{x.db.segmentStatus(seg)},
+		Outputs: []string{statusWords[x.db.segmentStatus(seg)]},
 		Uses:    []string{r.ID},
 	}, true
 }
@@ -1184,7 +1300,7 @@ func groundBagAllowance(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
 		Request: request(fmt.Sprintf("Tell me how many free checked bags reservation %s allows.", r.ID), ToolGetReservationDetails),
 		Actions: []emobench.Action{getReservation(r)},
-		Outputs: []string{fmt.Sprint(free)},
+		Outputs: []string{bagCount(free)},
 		Uses:    []string{r.ID},
 	}, true
 }
@@ -1201,12 +1317,12 @@ func groundCancelNotEligible(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == "no" && x.plain(r) })
-	if !ok {
+	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
 		return sim.Grounding{}, false
 	}
 	return refusal(map[string]string{"reservation": r.ID, "trip": x.trip(r)},
 		map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
-		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, []string{r.ID},
+		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 		cancelAction(r, ReasonChangeOfPlan), "reservation_id"), true
 }
 
@@ -1216,12 +1332,12 @@ func groundCancelInsuredChangeOfPlan(g sim.GroundContext) (sim.Grounding, bool) 
 		return sim.Grounding{}, false
 	}
 	r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == "yes" && x.plain(r) })
-	if !ok {
+	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
 		return sim.Grounding{}, false
 	}
 	return refusal(map[string]string{"reservation": r.ID, "trip": x.trip(r)},
 		map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
-		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, []string{r.ID},
+		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 		cancelAction(r, ReasonChangeOfPlan), "reservation_id"), true
 }
 
@@ -1240,8 +1356,8 @@ func groundChangeBasicEconomy(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	s := r.Flights[0]
 	return refusal(
-		map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(pm)},
-		map[string]string{"reservation_id": r.ID, "date": date, "payment_method": describeMethod(pm)},
+		map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
+		map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
 		request(fmt.Sprintf("Change reservation %s to flight %s on %s.", r.ID, s.FlightNumber, date), ToolSearchDirectFlight),
 		[]emobench.Action{getReservation(r), searchDirect(s.Origin, s.Destination, date)}, []string{r.ID},
 		moveAction(r, date, diff, pm), "reservation_id"), true
@@ -1324,9 +1440,9 @@ func groundTooManyPassengers(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	return refusal(
 		map[string]string{"count": fmt.Sprint(pax), "flight": s.FlightNumber, "origin": x.place(s.Origin), "destination": x.place(s.Destination),
-			"date": s.Date, "cabin": "economy", "payment": describeMethod(pm)},
+			"date": s.Date, "cabin": "economy", "payment": describeMethod(x.u, pm)},
 		map[string]string{"origin": x.place(s.Origin), "destination": x.place(s.Destination), "date": s.Date,
-			"flight_number": s.FlightNumber, "cabin": CabinEconomy, "passengers": fmt.Sprintf("%d people, me included", pax), "payment_method": describeMethod(pm)},
+			"flight_number": s.FlightNumber, "cabin": CabinEconomy, "passengers": fmt.Sprintf("%d people, me included", pax), "payment_method": describeMethod(x.u, pm)},
 		request(fmt.Sprintf("Book flight %s on %s for %d passengers on one reservation.", s.FlightNumber, s.Date, pax), ToolSearchDirectFlight),
 		[]emobench.Action{searchDirect(s.Origin, s.Destination, s.Date)}, nil,
 		act(ToolBookReservation, map[string]any{
@@ -1344,9 +1460,10 @@ func groundTransferFlown(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	r, ok := x.reservation(func(r *Reservation) bool {
 		last := r.Flights[len(r.Flights)-1]
-		return r.TripType == TripRoundTrip && x.db.flown(r) && last.Date > Today && x.db.segmentStatus(last) == StatusAvailable
+		st := x.db.segmentStatus(last)
+		return r.TripType == TripRoundTrip && x.db.flown(r) && last.Date >= Today && (st == StatusAvailable || st == StatusDelayed)
 	})
-	if !ok {
+	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
 		return sim.Grounding{}, false
 	}
 	last := r.Flights[len(r.Flights)-1]
@@ -1359,7 +1476,7 @@ func groundTransferFlown(g sim.GroundContext) (sim.Grounding, bool) {
 		Request:   request(fmt.Sprintf("Cancel the return flight of reservation %s.", r.ID), ToolTransfer),
 		Actions:   []emobench.Action{getReservation(r), act(ToolTransfer, map[string]any{"summary": summary})},
 		Forbidden: []emobench.Action{forbid(cancelAction(r, ReasonChangeOfPlan), "reservation_id")},
-		Uses:      []string{r.ID},
+		Uses:      append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 	}, true
 }
 

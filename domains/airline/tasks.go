@@ -59,17 +59,6 @@ func request(text string, tools ...string) emobench.Request {
 	return emobench.Request{Text: text, Tools: tools}
 }
 
-// describeMethod names a payment method as a user would, with its id.
-func describeMethod(pm PaymentMethod) string {
-	switch pm.Source {
-	case SourceCreditCard:
-		return fmt.Sprintf("my %s credit card ending in %s (%s)", pm.Brand, pm.LastFour, pm.ID)
-	case SourceGiftCard:
-		return fmt.Sprintf("my gift card (%s)", pm.ID)
-	}
-	return fmt.Sprintf("my travel certificate (%s)", pm.ID)
-}
-
 func plural(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)
@@ -137,4 +126,24 @@ func (db *DB) onestopPairs() [][2]Segment {
 		}
 	}
 	return pairs
+}
+
+// dollars writes an amount as an output says it: "$40".
+func dollars(n int) string { return fmt.Sprintf("$%d", max(n, -n)) }
+
+// bagCount writes a bag allowance as an output says it, any form of
+// which counts: "2 checked bags|2 free checked bags|2 bags|2 free bags".
+func bagCount(n int) string {
+	return fmt.Sprintf("%[1]d checked bags|%[1]d free checked bags|%[1]d bags|%[1]d free bags", n)
+}
+
+// statusWords are a flight status as an answer may say it, any member
+// of the set counting: "available", the word the tools use for a flight
+// that has not left, is said "on time" or "on schedule".
+var statusWords = map[string]string{
+	StatusAvailable: "on time|on schedule|scheduled|as scheduled|not delayed",
+	StatusDelayed:   "delayed|running late",
+	StatusCancelled: "cancelled|canceled",
+	StatusFlying:    "in the air|in flight|airborne|flying|en route",
+	StatusLanded:    "landed|arrived",
 }

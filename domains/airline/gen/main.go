@@ -54,9 +54,13 @@ func main() {
 }
 
 // options are the generator's settings for the embedded tasks: Tracer's
-// defaults (what `tracer generate` gives users) and the split's seed.
+// defaults (what `tracer generate` gives users) and the split's seed, with
+// refusals and transfers spread over their intents and enough of them
+// that each of the 6 forbidden intents and 2 transfer triggers can come
+// twice in the test split (issue 21's test shares).
 func options(split emobench.Split) tracer.GenerateOptions {
-	o := tracer.GenerateOptions{Seed: airline.TestTaskSeed, Split: split}
+	o := tracer.GenerateOptions{Seed: airline.TestTaskSeed, Split: split, SpreadIntents: true, ForbiddenShare: 0.2, TransferShare: 0.07,
+		MeasurePolicy: split == emobench.SplitTest} // MeasurePolicy: tracer's test-split shares (#21)
 	if split == emobench.SplitTrain {
 		o.Seed = airline.TrainTaskSeed
 	}

@@ -1,0 +1,90 @@
+package airline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/emobench/emobench"
+)
+
+// TestAlternatives_OneEndState replays every embedded task (-short: the
+// test split) and, before each gold write, tries the alternatives its
+// facts allow: none that the policy allows may end in another state than
+// the gold write (the check of Tracer's audit, run here on the domain's
+// own tasks).
+func TestAlternatives_OneEndState(t *testing.T) {
+	c := Catalog()
+	writes := writeSet()
+	tasks := New().Tasks()
+	for _, task := range tasks {
+		if testing.Short() && task.Split != emobench.SplitTest {
+			continue
+		}
+		env := NewEnvironment(InitialDB())
+		for _, a := range task.Actions {
+			if writes[a.Name] {
+				gold := NewEnvironment(env.State.Clone())
+				if _, err := gold.Call(a.Name, a.Arguments); err != nil {
+					t.Fatalf("%s: gold %s: %v", task.ID, a.Name, err)
+				}
+				for _, alt := range c.Alternatives(env, task.UserID, task.Scenario.Facts, a) {
+					try := NewEnvironment(env.State.Clone())
+					if c.CheckPolicy(try, task.UserID, alt) != nil {
+						continue
+					}
+					// A cancellation's reason is part of its outcome (compared
+					// by ACTION, kept by the state hash).
+					if _, err := try.Call(alt.Name, alt.Arguments); err == nil && (try.Hash() != gold.Hash() || alt.Name == ToolCancelReservation) {
+						t.Errorf("%s: %s has another valid end state: %s", task.ID, a.Name, alt.Arguments)
+					}
+				}
+			}
+			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+				t.Fatalf("%s: %s: %v", task.ID, a.Name, err)
+			}
+		}
+	}
+}
+
+func TestDescribeMethod_NoIDs(t *testing.T) {
+	db := InitialDB()
+	for _, id := range sortedKeys(db.Users) {
+		u := db.Users[id]
+		seen := map[string]string{}
+		for _, pmID := range sortedKeys(u.PaymentMethods) {
+			d := describeMethod(u, u.PaymentMethods[pmID])
+			if strings.Contains(d, pmID) || strings.Contains(d, "_") {
+				t.Fatalf("%s: %q names an id", id, d)
+			}
+			if other, ok := seen[d]; ok && (uniquelyNamed(u, u.PaymentMethods[pmID]) || uniquelyNamed(u, u.PaymentMethods[other])) {
+				t.Errorf("%s: %q names both %s and %s, yet counts as unique", id, d, other, pmID)
+			}
+			seen[d] = pmID
+		}
+	}
+}
+
+func TestChoiceAllows(t *testing.T) {
+	db := InitialDB()
+	checked := 0
+	for _, s := range db.futureFlights()[:200] {
+		options := db.itineraries(s.Origin, s.Destination, s.Date, CabinEconomy, 1)
+		for _, it := range options {
+			for _, phrase := range db.choicePhrases(it, options, CabinEconomy) {
+				var picked []itinerary
+				for _, o := range options {
+					if db.choiceAllows(phrase, o, options, CabinEconomy) {
+						picked = append(picked, o)
+					}
+				}
+				if len(picked) != 1 || !sameItinerary(picked[0], it) {
+					t.Fatalf("%q picks %v, want only %v", phrase, picked, it)
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d phrases checked", checked)
+	}
+}
