@@ -67,7 +67,7 @@ func TestSummarizeDomain_Retail(t *testing.T) {
 	if s.Database.Bytes < 100_000 {
 		t.Errorf("retail database: %d bytes of JSON, want a database at τ-bench's scale", s.Database.Bytes)
 	}
-	if got, want := []int{s.Tools, s.WriteTools, s.TestTasks, s.TrainTasks, s.Refusals}, []int{15, 7, 120, 500, 12}; !slices.Equal(got, want) {
+	if got, want := []int{s.Tools, s.WriteTools, s.TestTasks, s.TrainTasks, s.Refusals}, []int{15, 7, 120, 500, 27}; !slices.Equal(got, want) {
 		t.Errorf("retail tools, writes, test, train, refusals = %v, want %v", got, want)
 	}
 }

@@ -6,10 +6,12 @@ import (
 	"go/parser"
 	"go/token"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -158,8 +160,8 @@ func TestTools_NoPolicy(t *testing.T) {
 	})
 }
 
-// TestRefusals_Bite checks the embedded refusal tasks: the gold only
-// reads or transfers, and each forbidden write, made after the gold, is
+// TestRefusals_Bite checks the embedded refusal tasks: the gold makes no
+// forbidden write (a mixed task makes allowed ones), and each forbidden write, made after the gold, is
 // accepted by the tools and changes the database, so an agent that makes
 // it fails the task's database check.
 func TestRefusals_Bite(t *testing.T) {
@@ -177,8 +179,10 @@ func TestRefusals_Bite(t *testing.T) {
 		n++
 		env := sim.NewStateEnv(initialDB().Clone(), Tools())
 		for _, a := range task.Actions {
-			if writes[a.Name] {
-				t.Errorf("task %s: refusal gold writes with %s", task.ID, a.Name)
+			// A mixed task writes what the policy allows, never a
+			// forbidden write.
+			if writes[a.Name] && slices.ContainsFunc(fs, func(f emobench.Action) bool { return sim.ForbiddenMatch(f, a) }) {
+				t.Errorf("task %s: refusal gold makes the forbidden %s", task.ID, a.Name)
 			}
 			if _, err := env.Call(a.Name, a.Arguments); err != nil {
 				t.Fatalf("task %s: gold %s: %v", task.ID, a.Name, err)

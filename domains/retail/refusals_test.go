@@ -2,7 +2,11 @@ package retail
 
 import (
 	"regexp"
+	"slices"
 	"testing"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 )
 
 // preAccepts matches instruction text that accepts a refusal in advance.
@@ -29,8 +33,10 @@ func TestRefusals(t *testing.T) {
 		}
 		refusals++
 		for _, a := range task.Actions {
-			if writes[a.Name] {
-				t.Errorf("task %s: gold action %s writes", task.ID, a.Name)
+			// A mixed task writes what the policy allows, never a
+			// forbidden write.
+			if writes[a.Name] && slices.ContainsFunc(task.Forbidden, func(f emobench.Action) bool { return sim.ForbiddenMatch(f, a) }) {
+				t.Errorf("task %s: gold action %s is forbidden", task.ID, a.Name)
 			}
 		}
 		if m := preAccepts.FindString(task.Instruction); m != "" {
