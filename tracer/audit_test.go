@@ -49,8 +49,11 @@ func failedCriteria(r tracer.AuditReport, method string) map[string][]tracer.Cri
 // Each fixture task breaks one criterion (its id says which) and passes
 // the others; audit-pass passes them all. testdata/audit/tasks.json holds
 // retail-test-000 and four edits of it: an instruction naming tools and
-// steps, the reason fact removed, a gold cancel of an order that does not
-// exist, and a request for a human agent whose gold also cancels.
+// steps, a change of the order's address whose new address is left out of
+// the facts (a cancellation without its reason fact would also let the
+// other reason through, breaking single_end_state too), a gold cancel of
+// an order that does not exist, and a request for a human agent whose
+// gold also cancels.
 func TestAudit_OneFailurePerCriterion(t *testing.T) {
 	dom := findDomain(t, "retail")
 	report, err := tracer.Audit(t.Context(), fixtureTasks(t), dom, nil)

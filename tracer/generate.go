@@ -632,6 +632,13 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		if err != nil {
 			return fmt.Errorf("domain %s: intent %s: %w", g.dom.Name(), in.Name, err)
 		}
+		for _, a := range gr.Advice {
+			// Offline, PROCEDURE finds advice by its phrases alone: one
+			// without any would reject every candidate as oracle_failed.
+			if len(a.AnyOf) == 0 {
+				return fmt.Errorf("domain %s: intent %s: advice %q has no any_of phrase, so its PROCEDURE check never passes offline", g.dom.Name(), in.Name, a.NLAssertion)
+			}
+		}
 		sentences = append(sentences, text)
 		slotFirst = append(slotFirst, strings.HasPrefix(strings.TrimSpace(tmpl), "{"))
 		requests = append(requests, gr.Request)

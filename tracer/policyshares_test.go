@@ -1,6 +1,7 @@
 package tracer_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -12,7 +13,8 @@ import (
 
 // shopWithTraits gives the shop catalog what MeasurePolicy draws on: a
 // cancellation grounder that, asked for a trait, lets the user not know
-// the order id (findable), and a second forbidden intent, so that two
+// the order id (findable) and gives advice (the refund amount, its
+// output), and a second forbidden intent, so that two
 // request types share the refusals.
 func shopWithTraits() shopDomain {
 	return shopDomain{edit: func(c *sim.Catalog) {
@@ -22,7 +24,9 @@ func shopWithTraits() shopDomain {
 			gr, ok := plain(g)
 			if ok && g.WantTraits {
 				gr.Traits = []string{emobench.TraitFindable}
-				gr.Advice = []emobench.Advice{{NLAssertion: "The agent tells the user the refund amount."}}
+				// The phrase is what the offline PROCEDURE check finds
+				// (and the oracle says): advice without one never passes.
+				gr.Advice = []emobench.Advice{{AnyOf: gr.Outputs, NLAssertion: "The agent tells the user the refund amount."}}
 			}
 			return gr, ok
 		}
@@ -72,6 +76,29 @@ func TestGenerate_MeasurePolicy(t *testing.T) {
 	// pride: their balance goes against Families, and says so.
 	if !slices.ContainsFunc(g.Shortfalls, func(s string) bool { return strings.Contains(s, "get a family their intents do not list") }) {
 		t.Errorf("shortfalls %v, want the family conflicts reported", g.Shortfalls)
+	}
+}
+
+// Advice without a phrase (only an NL assertion) can never pass the
+// offline PROCEDURE check: Generate says so, naming the intent, instead
+// of rejecting every candidate as oracle_failed.
+func TestGenerate_AdviceWithoutPhrase(t *testing.T) {
+	dom := shopDomain{edit: func(c *sim.Catalog) {
+		shopWithTraits().edit(c)
+		i := slices.IndexFunc(c.Intents, func(in sim.Intent) bool { return in.Name == "cancel_order" })
+		withPhrase := c.Intents[i].Ground
+		c.Intents[i].Ground = func(g sim.GroundContext) (sim.Grounding, bool) {
+			gr, ok := withPhrase(g)
+			for k := range gr.Advice {
+				gr.Advice[k].AnyOf = nil
+			}
+			return gr, ok
+		}
+	}}
+	_, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: 40, Seed: 5, MeasurePolicy: true})
+	want := `domain shop: intent cancel_order: advice "The agent tells the user the refund amount." has no any_of phrase`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("err %v, want %q", err, want)
 	}
 }
 
