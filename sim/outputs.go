@@ -176,7 +176,7 @@ var (
 	dayMonthDate = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + monthPattern + `\b\.?(?:,?\s+(\d{4})\b)?`)
 	clockTime    = regexp.MustCompile(`\b(\d{1,2}):(\d{2})(?:\s*([ap])\.?m\b\.?)?`)
 	hourTime     = regexp.MustCompile(`\b(\d{1,2})\s*([ap])\.?m\b\.?`)
-	tokenPattern = regexp.MustCompile(`[\p{L}\p{N}_]+(?:[.,]\p{N}+)*|\$|%|\x00`)
+	tokenPattern = regexp.MustCompile(`[\p{L}\p{N}_]+(?:[.,]\p{N}+)*|\$|%|\x00|[.,;:!?\x{2014}]`)
 	numberToken  = regexp.MustCompile(`^(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?$`)
 )
 
@@ -190,9 +190,25 @@ var numberWords = map[string]float64{
 	"nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }
 
-// negations are the words that, among the two before a phrase, say the
-// opposite of it.
-var negations = map[string]bool{"not": true, "no": true, "never": true, "without": true}
+// negations are the words that, among the four before a phrase in its
+// clause, say the opposite of it ("there is no need to call 911", "I
+// cannot call 911 for you"), unless an idiom follows them (notNegating:
+// "don't wait, call 911", "do not hesitate to call 911").
+var negations = map[string]bool{"not": true, "no": true, "never": true, "without": true, "cannot": true}
+
+var notNegating = map[string]bool{"wait": true, "hesitate": true, "delay": true}
+
+// negationWindow is how many tokens before a phrase a negation reaches.
+const negationWindow = 4
+
+// clauseMark is the token of a punctuation mark that ends a clause: a
+// negation does not reach across it ("if it does not improve, call 911").
+const clauseMark = "\x01"
+
+// phraseFillers are the words that may stand between two words of a
+// phrase without changing what it says: "has not been resolved" says
+// "not resolved".
+var phraseFillers = map[string]bool{"been": true, "be": true, "being": true, "yet": true, "fully": true, "really": true}
 
 // scanText lowercases s (typographic apostrophes straightened, "n't" made
 // " not") and splits it into dates, times and tokens.
@@ -225,6 +241,10 @@ func scanText(s string) scannedText {
 	blank(clockTime, func(m []string) { t.times = append(t.times, clockMinutes(atoi(m[1]), atoi(m[2]), m[3])) })
 	blank(hourTime, func(m []string) { t.times = append(t.times, clockMinutes(atoi(m[1]), 0, m[2])) })
 	for _, w := range tokenPattern.FindAllString(s, -1) {
+		if len(w) <= 3 && strings.ContainsAny(w, ".,;:!?\u2014") {
+			t.tokens = append(t.tokens, token{text: clauseMark})
+			continue
+		}
 		if numberToken.MatchString(w) {
 			t.tokens = append(t.tokens, numberOrWord(w))
 			continue
@@ -268,7 +288,7 @@ func atoi(s string) int {
 // comment at the top of this file).
 func parseOutputMember(m string) outputPattern {
 	t := scanText(m)
-	toks := t.tokens
+	toks := withoutClauseMarks(t.tokens)
 	switch {
 	case len(t.dates) == 1 && len(t.times) == 0 && onlyBlanks(toks):
 		return outputPattern{kind: outputDate, date: t.dates[0]}
@@ -401,20 +421,58 @@ func unitFollows(rest []token, unit []string) bool {
 }
 
 // phraseAt reports whether words appear as a run of toks (numbers equal
-// by value), not preceded by a negation when guardNegation.
+// by value; a phraseFillers word may stand between two of them), not
+// negated when guardNegation: no negation among the negationWindow tokens
+// before it in its clause.
 func phraseAt(toks, words []token, guardNegation bool) bool {
 	if len(words) == 0 {
 		return false
 	}
-	for i := 0; i+len(words) <= len(toks); i++ {
-		if !slices.EqualFunc(toks[i:i+len(words)], words, sameToken) {
+	for i := range toks {
+		if !phraseFrom(toks[i:], words) {
 			continue
 		}
-		negated := false
-		for k := max(0, i-2); k < i && guardNegation; k++ {
-			negated = negated || negations[toks[k].text]
+		if !guardNegation || !negatedAt(toks, i) {
+			return true
 		}
-		if !negated {
+	}
+	return false
+}
+
+// phraseFrom reports whether toks start with words, fillers allowed
+// between them.
+func phraseFrom(toks, words []token) bool {
+	j := 0
+	for k, t := range toks {
+		switch {
+		case sameToken(t, words[j]):
+			j++
+			if j == len(words) {
+				return true
+			}
+		case k > 0 && (phraseFillers[t.text] || t.text == clauseMark): // "Dr. Tanaka" says "Dr Tanaka"
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// withoutClauseMarks returns toks without clause marks: what a required
+// output or an advice phrase says is its words.
+func withoutClauseMarks(toks []token) []token {
+	return slices.DeleteFunc(slices.Clone(toks), func(t token) bool { return t.text == clauseMark })
+}
+
+// negatedAt reports whether a negation stands among the negationWindow
+// tokens before toks[i], in its clause, without an idiom after it that
+// undoes it.
+func negatedAt(toks []token, i int) bool {
+	for k := i - 1; k >= max(0, i-negationWindow); k-- {
+		switch {
+		case toks[k].text == clauseMark || toks[k].text == "\x00":
+			return false
+		case negations[toks[k].text] && !(k+1 < len(toks) && notNegating[toks[k+1].text]):
 			return true
 		}
 	}

@@ -15,6 +15,12 @@ func TestOutputSaid(t *testing.T) {
 		want         bool
 	}{
 		// quantities: the unit's words, in order, within two extra words
+		// phrases: auxiliaries between words; found by the telecom
+		// conformance suite
+		{"not resolved", "The dropped calls have not been resolved.", true},
+		{"not resolved", "It hasn't been resolved yet.", true},
+		{"resolved", "It has not been resolved.", false},
+		{"Dr. Oscar Tanaka", "Your provider is Dr Oscar Tanaka.", true},
 		{"2 bags", "You have 2 checked bags.", true},
 		{"2 bags", "You have two checked bags.", true},
 		{"2 checked bags", "You have 2 checked bags included.", true},

@@ -100,7 +100,7 @@ func adviceCheck(a emobench.Advice, msgs []emobench.Message) ProcedureCheck {
 	}
 	phrases := make([][]token, 0, len(a.AnyOf))
 	for _, p := range a.AnyOf {
-		if words := scanText(p).tokens; len(words) > 0 {
+		if words := withoutClauseMarks(scanText(p).tokens); len(words) > 0 {
 			phrases = append(phrases, words)
 		}
 	}

@@ -47,6 +47,18 @@ func TestEvaluate_AdviceBeforeTransfer(t *testing.T) {
 			"0", "DB:passed ACTION:passed FORBIDDEN:passed PROCEDURE:failed"},
 		{"number inside another", []emobench.Message{say("Your case number is 9110."), transfer},
 			"0", "DB:passed ACTION:passed FORBIDDEN:passed PROCEDURE:failed"},
+		// Found by the telehealth conformance suite: 911 named, never advised.
+		{"no need", []emobench.Message{say("There is no need to call 911 yet."), transfer},
+			"0", "DB:passed ACTION:passed FORBIDDEN:passed PROCEDURE:failed"},
+		{"cannot call", []emobench.Message{say("I cannot call 911 for you, but I can get you to a nurse."), transfer},
+			"0", "DB:passed ACTION:passed FORBIDDEN:passed PROCEDURE:failed"},
+		{"not for emergencies", []emobench.Message{say("This line is not for emergencies like 911 calls."), transfer},
+			"0", "DB:passed ACTION:passed FORBIDDEN:passed PROCEDURE:failed"},
+		// A negation in another clause, or one an idiom undoes, is no denial.
+		{"other clause", []emobench.Message{say("If the pain does not ease, call 911."), transfer},
+			"1", "DB:passed ACTION:passed FORBIDDEN:passed PROCEDURE:passed"},
+		{"do not hesitate", []emobench.Message{say("Please do not hesitate to call 911 now."), transfer},
+			"1", "DB:passed ACTION:passed FORBIDDEN:passed PROCEDURE:passed"},
 	} {
 		traj := evaluate(t, &sim.Evaluator{}, task, emobench.TerminationTransfer, tt.msgs...)
 		if got, st := rewardOf(traj), statuses(t, traj); got != tt.reward || st != tt.statuses {
