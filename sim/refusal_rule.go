@@ -105,7 +105,7 @@ var refusalCues = regexp.MustCompile(`\b(` + strings.Join([]string{
 // phrase that states a step to take, a write's consequence or a lookup
 // that failed, not an answer to the request.
 var (
-	conditionToProceed = regexp.MustCompile(`\b(until|before) ((i|we)('ve| have)? (verif|confirm|authenticat|check)|you (confirm|verify|provide|give|tell|share)|verifying|confirming)|\bwithout (first )?(verifying|confirming|authenticat|your (email|date|zip|name|phone|user|account|order|reservation))`)
+	conditionToProceed = regexp.MustCompile(`\b(until|before) ((i|we)('ve| have)? (verif|confirm|authenticat|check)|you (confirm|verify|provide|give|tell|share|send|supply)|verifying|confirming)|\bwithout (first )?(verifying|confirming|authenticat|your (email|date|zip|name|phone|user|account|order|reservation))`)
 	writeWarning       = regexp.MustCompile(`\b(be )?(undone|reversed|reverted|recovered|restored|retrieved)\b|\bonce (it's|it is|it has|the|your|this|that|cancelled|canceled|processed|done|submitted)\b|\b(after|afterwards|after that|later on)\b.*\b(can't|cannot|won't be able|unable)\b`)
 	unableToKnow       = regexp.MustCompile(`\b(can't|cannot|can not|couldn't|could not|unable to|not able to|wasn't able to|weren't able to) (seem to )?(find|locate|see|pull up|access|verify|guarantee|promise|predict|confirm (whether|if|the exact)|tell (whether|if|which|for sure)|speak for|control)\b`)
 	counterfactual     = regexp.MustCompile(`^(if|had|were)\b.*\b(had|were|would|could|couldn't|wouldn't)\b`)
