@@ -33,9 +33,9 @@ func (Nothing) Next(_ context.Context, ep *Episode) (emobench.Message, error) {
 
 // Careless is a validity agent, a simulator rather than a model: it does
 // what the user asks with the write tools and never checks the policy,
-// never asks for confirmation and never refuses. A domain whose refusal
-// tasks it passes leaves the policy to its tools; the design asks that it
-// fail at least 90% of them.
+// never asks for confirmation, never refuses and never transfers. A
+// domain whose refusal or transfer tasks it passes leaves the policy to
+// its tools; the design asks that it fail every one (#21).
 //
 // Like the oracle it reads the task: it greets the user as the oracle does
 // and asks for the facts, then makes the task's gold calls without any
@@ -81,8 +81,8 @@ func carelessPlan(ep *Episode) plan {
 	p := plan{{text: opening(ep, noFault)}}
 	for i := range task.Actions {
 		a := task.Actions[i]
-		if len(inferred) > 0 && a.Name == transferName(ep) {
-			continue // it acts instead of handing the user over
+		if a.Name == transferName(ep) {
+			continue // it never hands the user over: it acts, or answers, itself
 		}
 		p = append(p, step{call: &a})
 	}

@@ -40,8 +40,9 @@ import (
 //   - an id (a single word mixing letters and digits or holding "_", such
 //     as "#W1234567", "LK2009" or "pm_482913_1"): the same word;
 //   - anything else is a phrase ("Unlimited Premium", "sulfa drugs"): its
-//     words in sequence, numbers by value, not right after a negation
-//     ("not", "no", "never", "without" among the two words before it).
+//     words in sequence (an auxiliary such as "been" may stand between
+//     them), numbers by value, not negated ("not", "no", "never",
+//     "without", "cannot" among the ten words before it in its clause).
 //
 // Every match is case- and punctuation-insensitive and on token
 // boundaries: "40" never matches "140", "4040" or "40.5", and "available"
@@ -190,7 +191,7 @@ var numberWords = map[string]float64{
 	"nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }
 
-// negations are the words that, among the four before a phrase in its
+// negations are the words that, among the ten before a phrase in its
 // clause, say the opposite of it ("there is no need to call 911", "I
 // cannot call 911 for you"), unless an idiom follows them (notNegating:
 // "don't wait, call 911", "do not hesitate to call 911").
@@ -199,7 +200,7 @@ var negations = map[string]bool{"not": true, "no": true, "never": true, "without
 var notNegating = map[string]bool{"wait": true, "hesitate": true, "delay": true}
 
 // negationWindow is how many tokens before a phrase a negation reaches.
-const negationWindow = 4
+const negationWindow = 10
 
 // clauseMark is the token of a punctuation mark that ends a clause: a
 // negation does not reach across it ("if it does not improve, call 911").
@@ -215,6 +216,7 @@ var phraseFillers = map[string]bool{"been": true, "be": true, "being": true, "ye
 func scanText(s string) scannedText {
 	s = strings.ToLower(strings.ReplaceAll(s, "\u2019", "'"))
 	s = strings.ReplaceAll(s, "n't", " not")
+	s = strings.ReplaceAll(s, "9-1-1", "911")
 	var t scannedText
 	blank := func(re *regexp.Regexp, found func(m []string)) {
 		s = re.ReplaceAllStringFunc(s, func(span string) string {
