@@ -104,6 +104,10 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 			return nil, err
 		}
 	}
+	if opts.MaxErrors != 0 && preset.Protocol.ErrorCount == ErrorCountNone {
+		// An error limit given explicitly applies: to errors in a row.
+		preset.Protocol.ErrorCount = ErrorCountConsecutive
+	}
 	opts.MaxSteps = cmp.Or(opts.MaxSteps, preset.MaxSteps)
 	opts.MaxErrors = cmp.Or(opts.MaxErrors, preset.MaxErrors)
 	opts.ParallelToolCalls = cmp.Or(opts.ParallelToolCalls, preset.ParallelToolCalls)

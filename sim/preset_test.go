@@ -150,6 +150,17 @@ func TestPresets_PlanRecordsProtocol(t *testing.T) {
 	if s := plans[0].Spec; s.MaxSteps != 50 || s.UserAbandon != "always" || s.MaxErrors != 10 {
 		t.Errorf("tau2 with --max-steps 50 --user-abandon always recorded %s", s.Encode())
 	}
+	// tau-emotion counts no errors, unless --max-errors is given.
+	plans, err = sim.Plan(sim.RunOptions{
+		Domains: []sim.Domain{toyDomain{tasks: []emobench.TaskSpec{toyTask(emobench.EmotionProfile{})}}}, Conditions: []emobench.Condition{emobench.ConditionWithEmotions},
+		Agent: "oracle", User: "scripted", Trials: 1, Split: emobench.SplitTest, Preset: sim.PresetTauEmotion, MaxErrors: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := plans[0].Spec; s.MaxErrors != 1 || s.ErrorCount != sim.ErrorCountConsecutive {
+		t.Errorf("tau-emotion with --max-errors 1 recorded %s, want max_errors 1 counted consecutive", s.Encode())
+	}
 	if _, err := sim.LookupPreset("tau3"); err == nil || emobench.ErrorCode(err) != emobench.EINVALID {
 		t.Errorf("LookupPreset(tau3) = %v, want EINVALID", err)
 	}

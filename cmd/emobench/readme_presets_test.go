@@ -43,7 +43,7 @@ func TestREADME_PresetsTable(t *testing.T) {
 	}
 	steps := map[string]string{sim.StepCountAgent: "each tool call, each agent message without calls", sim.StepCountMessages: "every message (agent, user, a batch of tool results)"}
 	for i, p := range sim.Presets {
-		errorsCell := map[string]string{sim.ErrorCountConsecutive: fmt.Sprintf("%d in a row", p.MaxErrors), sim.ErrorCountTotal: fmt.Sprintf("%d in all", p.MaxErrors), sim.ErrorCountNone: "none"}[p.Protocol.ErrorCount]
+		errorsCell := map[string]string{sim.ErrorCountConsecutive: fmt.Sprintf("%d in a row", p.MaxErrors), sim.ErrorCountTotal: fmt.Sprintf("%d in all", p.MaxErrors), sim.ErrorCountNone: "none (`--max-errors N`: N in a row)"}[p.Protocol.ErrorCount]
 		opening := map[string]string{sim.OpeningUser: "the user",
 			sim.OpeningAgent:       fmt.Sprintf("the agent: %q", p.Protocol.Greeting),
 			sim.OpeningUserGreeted: fmt.Sprintf("the user, answering %q (seen by the user model only)", p.Protocol.Greeting)}[p.Protocol.Opening]
