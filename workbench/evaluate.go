@@ -235,15 +235,46 @@ func evaluateRecord(ctx context.Context, evaluator *sim.Evaluator, dom sim.Domai
 			passed := c.Status == emobench.CheckPassed
 			ec.Passed = &passed
 		}
-		if c.Kind == emobench.CheckDB {
+		switch c.Kind {
+		case emobench.CheckDB:
 			ec.Detail = "final state equals the gold replay's"
 			if !*ec.Passed {
 				ec.Detail = "final state differs from the gold replay's"
 			}
+		case emobench.CheckRefusal:
+			ec.Detail = refusalDetail(scored.RewardInfo)
 		}
 		rec.Checks[k] = ec
 	}
 	return rec, nil
+}
+
+// refusalDetail says what a REFUSAL check saw: the entities looked up or
+// missed, and the message that refused (or that none did).
+func refusalDetail(rewardInfo json.RawMessage) string {
+	var ri struct {
+		RefusalCheck *sim.RefusalCheck `json:"refusal_check"`
+	}
+	if json.Unmarshal(rewardInfo, &ri) != nil || ri.RefusalCheck == nil {
+		return ""
+	}
+	c := ri.RefusalCheck
+	var parts []string
+	switch {
+	case len(c.Missing) > 0:
+		parts = append(parts, "not looked up: "+strings.Join(c.Missing, ", "))
+	case len(c.EntityIDs) > 0:
+		parts = append(parts, "looked up: "+strings.Join(c.EntityIDs, ", "))
+	}
+	switch {
+	case c.Said != "":
+		parts = append(parts, fmt.Sprintf("refused (%s): %q", cmp.Or(c.ToldBy, "rule"), c.Said))
+	case c.ReadsMade && c.Judgement != "":
+		parts = append(parts, "judge: "+c.Judgement)
+	case c.ReadsMade:
+		parts = append(parts, "no agent message after the lookups refuses")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // openTranscripts opens path and returns its records as trajectories,
