@@ -392,7 +392,42 @@ func (p outputPattern) matches(t scannedText) bool {
 	case outputID:
 		return phraseAt(toks, p.words, false)
 	case outputPhrase:
-		return phraseAt(toks, p.words, true)
+		return phraseStated(toks, p.words)
+	}
+	return false
+}
+
+// hedges are the words that, before a phrase in its clause, make it a
+// supposition rather than a statement: "if your flight were cancelled"
+// says nothing of whether it is.
+var hedges = map[string]bool{"if": true, "whether": true, "unless": true}
+
+// phraseStated reports whether a phrase output is stated: said as
+// phraseAt says it, negation guarded, and not after a hedge in its clause.
+// Advice is said either way ("if it gets worse, call 911" is advice), so
+// only outputs are hedge-guarded.
+func phraseStated(toks, words []token) bool {
+	if len(words) == 0 {
+		return false
+	}
+	for i := range toks {
+		if phraseFrom(toks[i:], words) && !negatedAt(toks, i) && !hedgedAt(toks, i) {
+			return true
+		}
+	}
+	return false
+}
+
+// hedgedAt reports whether a hedge stands among the negationWindow tokens
+// before toks[i], in its clause.
+func hedgedAt(toks []token, i int) bool {
+	for k := i - 1; k >= max(0, i-negationWindow); k-- {
+		switch {
+		case toks[k].text == clauseMark || toks[k].text == "\x00":
+			return false
+		case hedges[toks[k].text]:
+			return true
+		}
 	}
 	return false
 }

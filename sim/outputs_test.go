@@ -21,6 +21,9 @@ func TestOutputSaid(t *testing.T) {
 		{"not resolved", "It hasn't been resolved yet.", true},
 		{"resolved", "It has not been resolved.", false},
 		{"Dr. Oscar Tanaka", "Your provider is Dr Oscar Tanaka.", true},
+		// a supposition states nothing (airline conformance finding)
+		{"cancelled", "If your flight were cancelled you would be compensated, but it is flying on time.", false},
+		{"cancelled", "Your flight is cancelled. If you want, I can rebook you.", true},
 		{"2 bags", "You have 2 checked bags.", true},
 		{"2 bags", "You have two checked bags.", true},
 		{"2 checked bags", "You have 2 checked bags included.", true},
