@@ -530,25 +530,12 @@ func (g *generator) drawIntent(r *rand.Rand, env sim.Environment, user, opener s
 // hold least often, in catalog order: those following opener, or every
 // one of kind when none does (as walk falls back).
 func (g *generator) leastKept(opener string, kind sim.IntentKind) []*sim.Intent {
-	var follow, any []*sim.Intent
-	for i := range g.cat.Intents {
-		in := &g.cat.Intents[i]
-		if in.Kind != kind {
-			continue
-		}
-		any = append(any, in)
-		if slices.Contains(g.cat.Follows[opener], in.Path[0]) {
-			follow = append(follow, in)
-		}
+	byCount := g.byKeptCount(opener, []sim.IntentKind{kind}) // stable: catalog order among equals
+	end := 0
+	for end < len(byCount) && g.keptIntents[byCount[end].Name] == g.keptIntents[byCount[0].Name] {
+		end++
 	}
-	if len(follow) == 0 {
-		follow = any
-	}
-	least := math.MaxInt
-	for _, in := range follow {
-		least = min(least, g.keptIntents[in.Name])
-	}
-	return slices.DeleteFunc(follow, func(in *sim.Intent) bool { return g.keptIntents[in.Name] != least })
+	return byCount[:end]
 }
 
 // runGrounding checks gr's forbidden writes against the policy, then runs
