@@ -29,7 +29,13 @@ func user(text string) emobench.Message {
 // environment (adding the tool replies) and scores the trajectory.
 func evaluate(t *testing.T, ev *sim.Evaluator, task emobench.TaskSpec, reason emobench.TerminationReason, msgs ...emobench.Message) *emobench.Trajectory {
 	t.Helper()
-	dom := toyDomain{tasks: []emobench.TaskSpec{task}}
+	return evaluateOn(t, ev, toyDomain{tasks: []emobench.TaskSpec{task}}, task, reason, msgs...)
+}
+
+// evaluateOn replays msgs' tool calls on a fresh environment of dom,
+// adding the tool replies, and scores the trajectory ended by reason.
+func evaluateOn(t *testing.T, ev *sim.Evaluator, dom sim.Domain, task emobench.TaskSpec, reason emobench.TerminationReason, msgs ...emobench.Message) *emobench.Trajectory {
+	t.Helper()
 	env := dom.NewEnvironment()
 	var full []emobench.Message
 	for _, m := range msgs {

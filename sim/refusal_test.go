@@ -14,22 +14,7 @@ import (
 // the tool replies, and evaluates the trajectory with ev.
 func scoreOn(t *testing.T, ev *sim.Evaluator, dom sim.Domain, task emobench.TaskSpec, msgs ...emobench.Message) (*emobench.Trajectory, sim.RewardInfo) {
 	t.Helper()
-	env := dom.NewEnvironment()
-	var full []emobench.Message
-	for _, m := range msgs {
-		full = append(full, m)
-		for _, c := range m.ToolCalls {
-			out, err := env.Call(c.Name, c.Arguments)
-			if err != nil {
-				out = "Error: " + err.Error()
-			}
-			full = append(full, emobench.Message{Role: emobench.RoleTool, Content: out, ToolName: c.Name, ToolCallID: c.ID})
-		}
-	}
-	traj := &emobench.Trajectory{Task: task.Task(), TerminationReason: emobench.TerminationUserStop, Messages: full}
-	if err := ev.Evaluate(context.Background(), dom, &task, env.Hash(), traj); err != nil {
-		t.Fatal(err)
-	}
+	traj := evaluateOn(t, ev, dom, task, emobench.TerminationUserStop, msgs...)
 	var info sim.RewardInfo
 	if err := json.Unmarshal(traj.RewardInfo, &info); err != nil {
 		t.Fatal(err)
