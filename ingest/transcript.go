@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -113,7 +112,7 @@ func ReadTranscripts(r io.Reader, maxRecord int64) iter.Seq2[Transcript, error] 
 		br := skipBOM(r)
 		dec := newLimitedDecoder(br, maxRecord)
 		array := false
-		if first, err := peekNonSpace(br); err == nil && first == '[' {
+		if firstNonSpace(br) == '[' {
 			if _, err := dec.Token(); err != nil {
 				yield(Transcript{}, fmt.Errorf("record 0: %w", err))
 				return
@@ -148,22 +147,6 @@ func ReadTranscripts(r io.Reader, maxRecord int64) iter.Seq2[Transcript, error] 
 				return
 			}
 		}
-	}
-}
-
-// peekNonSpace returns the first byte of br after white space, unread.
-func peekNonSpace(br *bufio.Reader) (byte, error) {
-	for {
-		b, err := br.Peek(1)
-		if err != nil {
-			return 0, err
-		}
-		switch b[0] {
-		case ' ', '\t', '\r', '\n':
-			br.ReadByte()
-			continue
-		}
-		return b[0], nil
 	}
 }
 
