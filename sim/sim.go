@@ -114,6 +114,9 @@ func (e *StateEnv[S]) Hash() string {
 	if h, ok := any(e.State).(interface{ StateHash() string }); ok {
 		return h.StateHash()
 	}
+	if isTemplateState[S]() {
+		return HashState(e.State)
+	}
 	b, err := json.Marshal(e.State)
 	if err != nil {
 		panic(fmt.Sprintf("sim: state is not JSON-encodable: %v", err)) // a domain bug
