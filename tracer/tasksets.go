@@ -90,3 +90,21 @@ func (g *Generated) Figures() string {
 	return fmt.Sprintf("%d tasks of %d candidates, %.2f writes a task, %d with two or more, kinds %v, rejected %v",
 		len(g.Tasks), g.Candidates, perTask, multi, g.Kinds, g.Rejected)
 }
+
+// CheckFactsReachable is Generate's facts reachable check on one task's
+// gold calls, for the conformance suite: every scalar argument value of
+// every gold write is in a value of facts or in the result of an earlier
+// read, unless cat exempts its argument (sim.Catalog.ExemptArgs) or its
+// schema in tools is an enum. results[i] is the result of actions[i]
+// (len(results) == len(actions), or it panics). The error names the
+// write and the value.
+func CheckFactsReachable(tools []sim.ToolSchema, cat *sim.Catalog, actions []emobench.Action, results []string, facts map[string]string) error {
+	if len(results) != len(actions) {
+		panic(fmt.Sprintf("tracer: CheckFactsReachable: %d results of %d actions", len(results), len(actions)))
+	}
+	writes := map[string]bool{}
+	for _, t := range tools {
+		writes[t.Name] = t.Writes
+	}
+	return factsReachable(actions, results, writes, facts, cat.ExemptArgs, enumArgs(tools))
+}
