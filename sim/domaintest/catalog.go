@@ -88,23 +88,34 @@ type grounded struct {
 	prelude string // the intent applied first, "" for none
 }
 
-// groundings grounds each intent for a spread of users: every step-th
-// user and, until an intent has three, every user. An intent that
-// grounds for nobody on the initial state is tried after each write
-// intent's gold actions for a few users (a prelude: "return the order
-// again" needs a return first). It fails t for a grounder that changes
-// the environment it reads and for an intent that never grounds.
-func (s *suite) groundings(t *testing.T, step, per int) [][]grounded {
+// groundings grounds each intent for a spread of users, once per suite:
+// every 20th user and, until an intent has three, every user (under
+// -short, the first user it grounds for). An intent that grounds for
+// nobody on the initial state is tried after each write intent's gold
+// actions for a few users (a prelude: "return the order again" needs a
+// return first). It fails t for a grounder that changes the environment
+// it reads and for an intent that never grounds.
+func (s *suite) groundings(t *testing.T) [][]grounded {
 	t.Helper()
+	s.groundOnce.Do(func() { s.grounded = s.groundAll(t) })
+	return s.grounded
+}
+
+func (s *suite) groundAll(t *testing.T) [][]grounded {
+	t.Helper()
+	step, least, most := 20, 3, 40
+	if testing.Short() {
+		step, least, most = 1<<30, 1, 1
+	}
 	c := s.cat
 	users := c.Users(s.dom.NewEnvironment())
 	out := make([][]grounded, len(c.Intents))
 	for i, in := range c.Intents {
 		for j, u := range users {
-			if len(out[i]) >= per && (len(out[i]) >= 3 || j%step != 0) {
-				if len(out[i]) >= per*4 {
-					break
-				}
+			if len(out[i]) >= most {
+				break
+			}
+			if len(out[i]) >= least && j%step != 0 {
 				continue
 			}
 			r := rand.New(rand.NewPCG(uint64(i), uint64(j)))
@@ -118,7 +129,7 @@ func (s *suite) groundings(t *testing.T, step, per int) [][]grounded {
 		// A prelude: an intent of the same task applied first.
 		for j, u := range users[:min(len(users), 60)] {
 			for _, pre := range c.Intents {
-				if pre.Kind != sim.IntentWrite || pre.Name == in.Name || len(out[i]) >= 2 {
+				if pre.Kind != sim.IntentWrite || pre.Name == in.Name || len(out[i]) >= least {
 					continue
 				}
 				r := rand.New(rand.NewPCG(uint64(i), uint64(1000+j)))
@@ -182,11 +193,7 @@ func (s *suite) ground(t *testing.T, in sim.Intent, userID, prelude string, r *r
 // each instance (checkGrounded).
 func (s *suite) intents(t *testing.T) {
 	s.needCatalog(t)
-	step, per := 20, 3
-	if testing.Short() {
-		step, per = 100, 1
-	}
-	all := s.groundings(t, step, per)
+	all := s.groundings(t)
 	n := 0
 	for _, grs := range all {
 		for _, gr := range grs {
@@ -320,11 +327,11 @@ func followsPath(names, path []string, offPath func(string) bool) error {
 // writes.
 func (s *suite) intentEpisodes(t *testing.T) {
 	s.needCatalog(t)
-	step, per := 40, 2
+	per := 2
 	if testing.Short() {
-		step, per = 1000, 1
+		per = 1
 	}
-	for _, grs := range s.groundings(t, step, per) {
+	for _, grs := range s.groundings(t) {
 		ran := 0
 		for k, gr := range grs {
 			if gr.prelude != "" || ran >= per {

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -59,6 +60,9 @@ type suite struct {
 	writes  map[string]bool
 	all     []emobench.TaskSpec // every split, decoded once
 	taskErr error               // the embedded files do not decode
+
+	groundOnce sync.Once
+	grounded   [][]grounded // by intent (groundings)
 }
 
 func newSuite(t *testing.T, dom sim.Domain) *suite {
@@ -148,9 +152,9 @@ func (s *suite) sampledTasks() []*emobench.TaskSpec {
 		for i := range idx {
 			idx[i] = i
 		}
-		n := 16
+		n := 10
 		if sp == emobench.SplitTrain {
-			n = 8
+			n = 5
 		}
 		for _, i := range sample(idx, n) {
 			out = append(out, &tasks[i])
