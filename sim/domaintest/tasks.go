@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -160,25 +161,24 @@ func (s *suite) calls(task *emobench.TaskSpec, r *rand.Rand) []emobench.Action {
 	return calls
 }
 
-// compareCalls makes calls on a and b and fails t at the first call whose
-// result, error or state hash after it differs; it returns the number of
-// calls made.
-func compareCalls(t *testing.T, what, taskID string, a, b sim.Environment, calls []emobench.Action) int {
-	t.Helper()
+// compareCalls makes calls on a and b and returns an error at the first
+// call that panics or whose result, error or state hash after it
+// differs (what names the first environment); nil when all agree.
+func compareCalls(what, taskID string, a, b sim.Environment, calls []emobench.Action) error {
 	for i, c := range calls {
 		ra, ea, pa := call(a, c.Name, c.Arguments)
 		rb, eb, pb := call(b, c.Name, c.Arguments)
 		if pa || pb {
-			t.Fatalf("task %s, call %d %s: %v / %v", taskID, i, describe(c.Name, c.Arguments), ea, eb)
+			return fmt.Errorf("task %s, call %d %s: %v / %v", taskID, i, describe(c.Name, c.Arguments), ea, eb)
 		}
 		if ra != rb || errText(ea) != errText(eb) {
-			t.Fatalf("task %s, call %d %s: %s gives %q, %v; the other %q, %v", taskID, i, describe(c.Name, c.Arguments), what, ra, ea, rb, eb)
+			return fmt.Errorf("task %s, call %d %s: %s gives %q, %v; the other %q, %v", taskID, i, describe(c.Name, c.Arguments), what, ra, ea, rb, eb)
 		}
 		if ha, hb := a.Hash(), b.Hash(); ha != hb {
-			t.Fatalf("task %s, after call %d %s: %s state hash %s, the other %s", taskID, i, describe(c.Name, c.Arguments), what, ha, hb)
+			return fmt.Errorf("task %s, after call %d %s: %s state hash %s, the other %s", taskID, i, describe(c.Name, c.Arguments), what, ha, hb)
 		}
 	}
-	return len(calls)
+	return nil
 }
 
 // forkEqualsDeepCopy makes, for every embedded task (under -short, a
@@ -193,10 +193,14 @@ func (s *suite) forkEqualsDeepCopy(t *testing.T) {
 	r := rand.New(rand.NewPCG(22, 1))
 	n := 0
 	for _, task := range s.sampledTasks() {
-		n += compareCalls(t, "the fork", task.ID, td.NewEnvironment(), td.NewDeepEnvironment(), s.calls(task, r))
+		calls := s.calls(task, r)
+		if err := compareCalls("the fork", task.ID, td.NewEnvironment(), td.NewDeepEnvironment(), calls); err != nil {
+			t.Fatal(err)
+		}
+		n += len(calls)
 	}
 	if err := td.VerifyInitial(); err != nil {
-		t.Fatalf("after %d calls: %v", n, err)
+		t.Fatalf("after %d calls, the frozen initial state changed (a tool changed a row it took with Get, not Edit): %v", n, err)
 	}
 	t.Logf("%d calls compared", n)
 }
@@ -209,7 +213,9 @@ func (s *suite) determinism(t *testing.T) {
 	r := rand.New(rand.NewPCG(22, 2))
 	tasks := s.sampledTasks()
 	for _, task := range tasks {
-		compareCalls(t, "one environment", task.ID, s.dom.NewEnvironment(), s.dom.NewEnvironment(), s.calls(task, r))
+		if err := compareCalls("one environment", task.ID, s.dom.NewEnvironment(), s.dom.NewEnvironment(), s.calls(task, r)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, task := range tasks[:min(2, len(tasks))] {
 		a, _ := json.Marshal(s.episode(t, task, sim.Oracle{}, true, 7))
@@ -253,6 +259,7 @@ func (s *suite) audit(t *testing.T) {
 // task of both splits): the full suite only.
 func (s *suite) taskFilesFresh(t *testing.T) {
 	td := s.needDeclared(t)
+	s.needCatalog(t)
 	if testing.Short() {
 		t.Skip("generates every task of both splits: full suite only")
 	}
