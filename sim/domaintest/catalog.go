@@ -89,7 +89,8 @@ type grounded struct {
 }
 
 // groundings grounds each intent for a spread of users, once per suite:
-// every 20th user and, until an intent has three, every user (under
+// every 20th user and, until an intent has three, every user, up to 12
+// (under
 // -short, the first user it grounds for). An intent that grounds for
 // nobody on the initial state is tried after each write intent's gold
 // actions for a few users (a prelude: "return the order again" needs a
@@ -103,7 +104,7 @@ func (s *suite) groundings(t *testing.T) [][]grounded {
 
 func (s *suite) groundAll(t *testing.T) [][]grounded {
 	t.Helper()
-	step, least, most := 20, 3, 40
+	step, least, most := 20, 3, 12
 	if testing.Short() {
 		step, least, most = 1<<30, 1, 1
 	}

@@ -131,7 +131,16 @@ func (s *suite) split(sp emobench.Split) []emobench.TaskSpec {
 // of them spread evenly over the file (every len/n-th, from the first),
 // so that a sample holds tasks of every part of the split.
 func sample[T any](items []T, n int) []T {
-	if !testing.Short() || len(items) <= n {
+	if !testing.Short() {
+		return items
+	}
+	return spread(items, n)
+}
+
+// spread returns about n of items spread evenly (every len/n-th, from the
+// first), or all of them when there are no more than n.
+func spread[T any](items []T, n int) []T {
+	if len(items) <= n {
 		return items
 	}
 	step := (len(items) + n - 1) / n
