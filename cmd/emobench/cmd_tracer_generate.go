@@ -221,9 +221,9 @@ func generateOptions(c *cli.Context) (tracer.GenerateOptions, string, error) {
 		if err := checkEndpointFlag("paraphrase-base-url", base); err != nil {
 			return o, "", err
 		}
-		client, err := sim.NewLLMClient(sim.LLMConfig{BaseURL: base, APIKey: os.Getenv(keyEnv), Model: model, Timeout: c.Duration("timeout")})
+		client, err := sim.NewRoleClient("--paraphrase", model, emobench.LLMRole{BaseURL: base, APIKeyEnv: keyEnv}, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 		if err != nil {
-			return o, "", &usageError{fmt.Errorf("--paraphrase: %w", err)}
+			return o, "", &usageError{err}
 		}
 		o.Paraphraser = &tracer.LLMParaphraser{Client: client}
 	}
