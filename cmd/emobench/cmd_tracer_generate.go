@@ -311,7 +311,7 @@ func printGenerated(e *env, g *tracer.Generated) {
 	if len(g.Tasks) > 0 {
 		n := float64(len(g.Tasks))
 		var mix []string
-		for _, k := range []string{tracer.KindWrite, tracer.KindRead, tracer.KindForbidden, tracer.KindTransfer} {
+		for _, k := range []string{tracer.KindWrite, tracer.KindRead, tracer.KindRefusal, tracer.KindTransfer} {
 			mix = append(mix, fmt.Sprintf("%s %d (%.0f%%)", k, g.Kinds[k], 100*float64(g.Kinds[k])/n))
 		}
 		e.println("kinds: " + strings.Join(mix, ", "))
