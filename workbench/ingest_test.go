@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/fixtures"
 	"github.com/emobench/emobench/ingest"
@@ -310,9 +311,8 @@ func TestResumeSpec_ErrIngestedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := workbench.ResumeSpec(ctx, store, "1")
-	var bad *workbench.SettingsError
-	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "nothing to resume") {
-		t.Fatalf("err = %v, want a *SettingsError: nothing to resume", err)
+	if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), "nothing to resume") {
+		t.Fatalf("err = %v, want an EREQUEST error: nothing to resume", err)
 	}
 }
 
@@ -327,14 +327,13 @@ func TestCollectInputs_ErrNameForManyFiles(t *testing.T) {
 	}
 	opts.Hints.Flags.Name = "one"
 	_, err = workbench.CollectInputs([]string{dir}, opts)
-	var bad *workbench.SettingsError
-	if want := "--name names one run, but 2 files were given"; !errors.As(err, &bad) || err.Error() != want {
-		t.Fatalf("err = %v, want a *SettingsError %q", err, want)
+	if want := "--name names one run, but 2 files were given"; !errors.Is(err, emobench.ErrRequest) || err.Error() != want {
+		t.Fatalf("err = %v, want an EREQUEST error %q", err, want)
 	}
 	opts.Hints.Flags.Name = "42"
 	_, err = workbench.CollectInputs([]string{filepath.Join(dir, "a.json")}, opts)
-	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "reads as a run id") {
-		t.Fatalf("err = %v, want a *SettingsError: reads as a run id", err)
+	if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), "reads as a run id") {
+		t.Fatalf("err = %v, want an EREQUEST error: reads as a run id", err)
 	}
 }
 
@@ -394,9 +393,8 @@ func TestIngestFlags_ErrOptions(t *testing.T) {
 		f := ingestTestFlags()
 		tc.edit(&f)
 		_, err := f.Options()
-		var bad *workbench.SettingsError
-		if !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%+v: err = %v, want a *SettingsError starting %q", f, err, tc.want)
+		if !errors.Is(err, emobench.ErrRequest) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want an EREQUEST error starting %q", f, err, tc.want)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/internal/atomicfile"
@@ -143,19 +144,19 @@ func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, 
 // Vacuum writes a compact copy of the database at path to out (VACUUM
 // INTO a temporary file beside out, renamed to out when complete), opening
 // it for writing as OpenWrite does with note and opts, and returns out's
-// size in bytes. No out, or one that exists, is a *SettingsError; an out
+// size in bytes. No out, or one that exists, is an EREQUEST error; an out
 // that is not a regular file is an *atomicfile.NotRegularError; a missing
 // database is an error, and none is created. On error nothing is left at
 // out.
 func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db.Option) (int64, error) {
 	if out == "" {
-		return 0, invalidSetting("vacuum needs --out FILE")
+		return 0, requestf("vacuum needs --out FILE")
 	}
 	if _, err := atomicfile.Target(out); err != nil {
 		return 0, err
 	}
 	if err := db.CheckVacuumTarget(out); err != nil {
-		return 0, settings(err)
+		return 0, emobench.AsRequest(err)
 	}
 	// The read-only open refuses a missing file (OpenWrite would create
 	// it); it is closed first, since a writer waits for an immutable

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/fixtures"
 	"github.com/emobench/emobench/workbench"
@@ -106,9 +107,8 @@ func TestVacuum_OK(t *testing.T) {
 	}
 	// A second copy to the same file is refused: vacuum never overwrites.
 	_, err = workbench.Vacuum(ctx, path, out, func(string) {})
-	var bad *workbench.SettingsError
-	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "exists") {
-		t.Fatalf("vacuum onto an existing file: err = %v, want a *SettingsError that says it exists", err)
+	if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), "exists") {
+		t.Fatalf("vacuum onto an existing file: err = %v, want an EREQUEST error that says it exists", err)
 	}
 }
 

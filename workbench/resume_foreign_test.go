@@ -103,9 +103,8 @@ func TestResumeRun_MergedRunTakesEndpointAndKeyFromCommandLine(t *testing.T) {
 	opts.LLM.Getenv = keyEnv
 
 	err := workbench.ResumeRun(ctx, store, "shard", workbench.ResumeLLM{}, opts)
-	var bad *workbench.SettingsError
-	if !errors.As(err, &bad) {
-		t.Fatalf("resume of a merged run without an endpoint: err = %v, want a *SettingsError", err)
+	if !errors.Is(err, emobench.ErrRequest) {
+		t.Fatalf("resume of a merged run without an endpoint: err = %v, want an EREQUEST error", err)
 	}
 	for _, want := range []string{"run 1 is merged from", "shard.db", "--base-url URL (or --agent-base-url URL)", "--agent-api-key-env NAME unless it is OPENAI_API_KEY"} {
 		if !strings.Contains(err.Error(), want) {

@@ -82,26 +82,11 @@ func (o ExecuteOptions) now() time.Time {
 	return o.Now()
 }
 
-// SettingsError is an error in the settings the caller gave (a flag's
-// value, a run that cannot be resumed), not in stored data or the
-// environment: the command line is to blame. Err is an EINVALID error.
-type SettingsError struct{ Err error }
-
-func (e *SettingsError) Error() string { return e.Err.Error() }
-func (e *SettingsError) Unwrap() error { return e.Err }
-
-// settings marks err a SettingsError when it is EINVALID; other errors
-// (and nil) are returned as they are.
-func settings(err error) error {
-	if emobench.ErrorCode(err) == emobench.EINVALID {
-		return &SettingsError{err}
-	}
-	return err
-}
-
-// invalidSetting is a *SettingsError with an EINVALID error of format.
-func invalidSetting(format string, args ...any) error {
-	return &SettingsError{emobench.Errorf(emobench.EINVALID, format, args...)}
+// requestf is an error in what the caller asked (a setting's value, a run
+// that cannot be resumed, contradictory options), not in stored data or
+// the environment: an emobench.EREQUEST error.
+func requestf(format string, args ...any) error {
+	return emobench.Errorf(emobench.EREQUEST, format, args...)
 }
 
 // InterruptedError is a run stopped by ctx (Ctrl-C): its message says how
@@ -136,7 +121,7 @@ type PlanRequest struct {
 // Its checks, in order: an endpoint with a credential (CheckEndpoint), a
 // price file that cannot be read (CheckPriceFile), no domain, a bad
 // condition, a concurrency below 1, an unknown domain, then sim.Plan's;
-// each is a *SettingsError.
+// each is an EREQUEST error.
 func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 	opts := r.Options
 	endpoints := map[string]string{"base-url": opts.BaseURL, "agent-base-url": opts.AgentLLM.BaseURL, "user-base-url": opts.UserLLM.BaseURL, "judge-base-url": opts.JudgeLLM.BaseURL}
@@ -149,39 +134,39 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 		return nil, err
 	}
 	if len(r.Domains) == 0 {
-		return nil, invalidSetting("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
+		return nil, requestf("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
 	}
 	var err error
 	if opts.Conditions, err = sim.ParseConditions(r.Condition); err != nil {
-		return nil, settings(err)
+		return nil, emobench.AsRequest(err)
 	}
 	if r.Concurrency < 1 || r.Concurrency > MaxConcurrency {
-		return nil, invalidSetting("--concurrency %d: need 1 to %d", r.Concurrency, MaxConcurrency)
+		return nil, requestf("--concurrency %d: need 1 to %d", r.Concurrency, MaxConcurrency)
 	}
 	opts.Domains = nil
 	for _, name := range r.Domains {
 		dom, err := all.Find(name)
 		if err != nil {
-			return nil, &SettingsError{err}
+			return nil, requestf("%v", err)
 		}
 		opts.Domains = append(opts.Domains, withTasks(dom, r.Tasks))
 	}
 	plans, err := sim.Plan(opts)
-	return plans, settings(err)
+	return plans, emobench.AsRequest(err)
 }
 
-// CheckEndpoint refuses, with a *SettingsError naming flag, an LLM
+// CheckEndpoint refuses, with an EREQUEST error naming flag, an LLM
 // endpoint u that carries a credential (a password or a key parameter):
 // the endpoint is stored with the run for --resume, and the key would be
 // too.
 func CheckEndpoint(flag, u string) error {
 	if redact.Text(u) != u {
-		return invalidSetting("--%s holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY", flag)
+		return requestf("--%s holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY", flag)
 	}
 	return nil
 }
 
-// CheckPriceFile refuses, with a *SettingsError naming it, a price file
+// CheckPriceFile refuses, with an EREQUEST error naming it, a price file
 // (--price-file) that cannot be read or is not a price table
 // (sim.LoadPriceTable), whatever the agents: one that only llm: roles
 // read would otherwise pass unnoticed with offline ones. "" is none.
@@ -195,11 +180,11 @@ func CheckPriceFile(path string) error {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return invalidSetting("--price-file %s: %v", path, err)
+		return requestf("--price-file %s: %v", path, err)
 	}
 	defer f.Close()
 	if _, err := sim.LoadPriceTable(f); err != nil {
-		return invalidSetting("--price-file %s: %v", path, err)
+		return requestf("--price-file %s: %v", path, err)
 	}
 	return nil
 }
@@ -217,13 +202,13 @@ const MaxConcurrency = 1024
 // the --resume of each. The config of a run
 // with an llm: participant is sealed with this machine's key (OriginSeal),
 // which a later --resume verifies. Errors: a name clash
-// or a bad setting is a *SettingsError; an unknown or ambiguous base run
+// or a bad setting is an EREQUEST error; an unknown or ambiguous base run
 // is db's error (as runs tag's); a run interrupted before the last is an
 // *InterruptedError that names the runs not started.
 func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *RunTags, opts ExecuteOptions) error {
 	for _, p := range plans {
 		if err := store.CheckNewRunName(ctx, p.Run.Name); err != nil {
-			return settings(err)
+			return emobench.AsRequest(err)
 		}
 	}
 	trainDomains, base, err := checkTags(ctx, store, tags)
@@ -293,7 +278,7 @@ func PairPlans(plans []sim.PlannedRun, pair string) []sim.PlannedRun {
 
 // checkTags returns the train domains (trimmed, each once; nil for none)
 // and the base run's id (0 for none) that tags give, refusing as a
-// *SettingsError train domains that are all blank or that name neither a
+// EREQUEST error train domains that are all blank or that name neither a
 // domain of emobench nor one of a stored run (a typo), and returning db's
 // error for a base run that is unknown or ambiguous. nil tags are none.
 func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int64, error) {
@@ -303,7 +288,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 	var trainDomains []string
 	if tags.TrainDomains != nil {
 		if trainDomains = UniqueInOrder(SplitList(tags.TrainDomains)); len(trainDomains) == 0 {
-			return nil, 0, invalidSetting("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+			return nil, 0, requestf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
 		}
 		known := map[string]bool{}
 		for _, d := range all.Names() {
@@ -318,7 +303,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 		}
 		for _, d := range trainDomains {
 			if !known[d] {
-				return nil, 0, invalidSetting("--train-domains: no domain %q (domains: %s, and those of stored runs)", d, strings.Join(all.Names(), ", "))
+				return nil, 0, requestf("--train-domains: no domain %q (domains: %s, and those of stored runs)", d, strings.Join(all.Names(), ", "))
 			}
 		}
 	}
@@ -334,7 +319,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 
 // ResumeSpec returns the run ref (an id or a name) names and the settings
 // it was recorded with, to run its missing pairs with ExecuteRun. Errors:
-// *db.RunNotFoundError; a run ingested from a file is a *SettingsError
+// *db.RunNotFoundError; a run ingested from a file is an EREQUEST error
 // (there is nothing to resume).
 func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, emobench.RunSpec, error) {
 	id, err := store.ResolveRun(ctx, ref)
@@ -346,7 +331,7 @@ func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, em
 		return run, emobench.RunSpec{}, err
 	}
 	spec, err := sim.ResumeSpec(run)
-	return run, spec, settings(err)
+	return run, spec, emobench.AsRequest(err)
 }
 
 // ResumeRun runs the (task, trial) pairs that run ref (an id or a name) is
@@ -378,7 +363,7 @@ func ResumeRun(ctx context.Context, store *db.DB, ref string, llm ResumeLLM, opt
 // credentials redacted) as it finishes. It holds the run's lock meanwhile,
 // so that a second process running it is refused. It returns the tally of
 // the episodes run. Errors: participants that cannot be built or tasks the
-// domain lacks are a *SettingsError; ctx ending is an *InterruptedError;
+// domain lacks are an EREQUEST error; ctx ending is an *InterruptedError;
 // episodes that all fail (sim.AllFailedError) or that fail many in a row
 // (sim.ConsecutiveErrorsError) stop the run, and any failed episode is an
 // error, each saying how to continue with --resume.
@@ -399,11 +384,11 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	}
 	agent, user, err := sim.NewParticipants(spec, opts.LLM)
 	if err != nil {
-		return sim.Tally{}, settings(err)
+		return sim.Tally{}, emobench.AsRequest(err)
 	}
 	judge, err := sim.NewJudge(spec, opts.LLM)
 	if err != nil {
-		return sim.Tally{}, settings(err)
+		return sim.Tally{}, emobench.AsRequest(err)
 	}
 	for _, n := range sim.KeyNotes(spec, opts.LLM) {
 		opts.note("%s", n)
@@ -422,7 +407,7 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	}
 	jobs, err := sim.MissingJobs(dom, spec, func(task string, trial int) bool { return have[db.Pair{TaskKey: task, Trial: trial}] })
 	if err != nil {
-		return sim.Tally{}, settings(err)
+		return sim.Tally{}, emobench.AsRequest(err)
 	}
 	opts.print("run %d (%s): %d episodes to run (%d already stored)", id, name, len(jobs), len(have))
 	if len(jobs) == 0 {

@@ -26,19 +26,6 @@ type TagEdit struct {
 	Remove []string
 }
 
-// RequestError is a command's request that cannot be done as asked,
-// whatever the data: contradictory or impossible options (TagEdit.Check),
-// a run as its own base, a trial number below 0. It is a mistake in the
-// command line, which main maps to the usage exit code, unlike the
-// database's errors (an unknown or ambiguous run), which are never one.
-type RequestError struct{ Message string }
-
-func (e *RequestError) Error() string { return e.Message }
-
-func requestErrorf(format string, args ...any) error {
-	return &RequestError{fmt.Sprintf(format, args...)}
-}
-
 // Tags are a run's generalization tags after an edit.
 type Tags struct {
 	RunID        int64
@@ -61,7 +48,7 @@ func (t Tags) String() string {
 }
 
 // Check refuses an edit that is wrong whatever the database holds, with a
-// *RequestError: an unknown tag name in Remove, nothing set or removed, or
+// EREQUEST error: an unknown tag name in Remove, nothing set or removed, or
 // one tag both set and removed. TagRun checks it too; call it first to
 // refuse such an edit before opening the database.
 func (e TagEdit) Check() error {
@@ -79,14 +66,14 @@ func (e TagEdit) removes() (domains, base bool, err error) {
 		case "all":
 			domains, base = true, true
 		default:
-			return false, false, requestErrorf("--remove %q: tags are train-domains, base-run and all", n)
+			return false, false, requestf("--remove %q: tags are train-domains, base-run and all", n)
 		}
 	}
 	switch {
 	case !e.SetTrainDomains && !e.SetBaseRun && len(e.Remove) == 0:
-		return false, false, requestErrorf("runs tag needs --train-domains, --base-run and/or --remove")
+		return false, false, requestf("runs tag needs --train-domains, --base-run and/or --remove")
 	case domains && e.SetTrainDomains, base && e.SetBaseRun:
-		return false, false, requestErrorf("runs tag cannot both set and --remove the same tag")
+		return false, false, requestf("runs tag cannot both set and --remove the same tag")
 	}
 	return domains, base, nil
 }
@@ -94,7 +81,7 @@ func (e TagEdit) removes() (domains, base bool, err error) {
 // TagRun applies edit to run id's tags and stores them. It returns the
 // tags stored and notes on tags that look like typos: a train domain no
 // run in store is on, or a base run of another domain (they are stored
-// anyway). It fails with a *RequestError for a bad edit (see Check; also
+// anyway). It fails with an EREQUEST error for a bad edit (see Check; also
 // a run as its own base, or train domains that are all blank), with
 // db's errors for an unknown or ambiguous base run, and stores nothing
 // then.
@@ -118,12 +105,12 @@ func TagRun(ctx context.Context, store *db.DB, id int64, edit TagEdit) (Tags, []
 			return Tags{}, nil, err
 		}
 		if tags.BaseRunID == id {
-			return Tags{}, nil, requestErrorf("a run cannot be its own base")
+			return Tags{}, nil, requestf("a run cannot be its own base")
 		}
 	}
 	if edit.SetTrainDomains {
 		if tags.TrainDomains = UniqueInOrder(SplitList(edit.TrainDomains)); len(tags.TrainDomains) == 0 {
-			return Tags{}, nil, requestErrorf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+			return Tags{}, nil, requestf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
 		}
 	}
 	notes := unlikelyTagNotes(ctx, store, tags)
@@ -181,7 +168,7 @@ type RunEdit struct {
 }
 
 // Metadata checks e and returns it as db.UpdateRunMetadata takes it. It
-// fails with a *RequestError naming the flag of a blank field (--name,
+// fails with an EREQUEST error naming the flag of a blank field (--name,
 // --model, --user-model) or an unknown condition, or when e sets nothing.
 func (e RunEdit) Metadata() (db.RunMetadata, error) {
 	var m db.RunMetadata
@@ -193,7 +180,7 @@ func (e RunEdit) Metadata() (db.RunMetadata, error) {
 		if f.value != nil {
 			v := strings.TrimSpace(*f.value)
 			if v == "" {
-				return db.RunMetadata{}, requestErrorf("--%s is empty", f.flag)
+				return db.RunMetadata{}, requestf("--%s is empty", f.flag)
 			}
 			*f.field = &v
 		}
@@ -201,12 +188,12 @@ func (e RunEdit) Metadata() (db.RunMetadata, error) {
 	if e.Condition != nil {
 		cond, err := emobench.ParseCondition(*e.Condition)
 		if err != nil {
-			return db.RunMetadata{}, requestErrorf("--condition: %v", err)
+			return db.RunMetadata{}, requestf("--condition: %v", err)
 		}
 		m.Condition = &cond
 	}
 	if m == (db.RunMetadata{}) {
-		return db.RunMetadata{}, requestErrorf("runs set needs at least one of --name, --model, --user-model, --condition")
+		return db.RunMetadata{}, requestf("runs set needs at least one of --name, --model, --user-model, --condition")
 	}
 	return m, nil
 }

@@ -107,9 +107,8 @@ func TestTagRun_ErrEdit(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err := TagRun(context.Background(), store, 2, tt.edit)
-		var editErr *RequestError
-		if !errors.As(err, &editErr) || err.Error() != tt.want {
-			t.Errorf("TagRun(%+v) = %v, want *RequestError %q", tt.edit, err, tt.want)
+		if !errors.Is(err, emobench.ErrRequest) || err.Error() != tt.want {
+			t.Errorf("TagRun(%+v) = %v, want EREQUEST error %q", tt.edit, err, tt.want)
 		}
 		if got := storedTags(t, store, 2); !slices.Equal(got.TrainDomains, []string{"airline"}) || got.BaseRunID != 3 {
 			t.Errorf("TagRun(%+v) changed the stored tags to %+v", tt.edit, got)
@@ -121,8 +120,7 @@ func TestTagRun_ErrEdit(t *testing.T) {
 func TestTagRun_ErrUnknownBase(t *testing.T) {
 	_, _, err := TagRun(context.Background(), tagsDB(t), 2, TagEdit{BaseRun: "nosuch", SetBaseRun: true})
 	var notFound *db.RunNotFoundError
-	var editErr *RequestError
-	if !errors.As(err, &notFound) || errors.As(err, &editErr) {
+	if !errors.As(err, &notFound) || errors.Is(err, emobench.ErrRequest) {
 		t.Fatalf("TagRun(base nosuch) = %v, want a *db.RunNotFoundError", err)
 	}
 }
@@ -151,9 +149,8 @@ func TestRunEdit_Metadata(t *testing.T) {
 		{RunEdit{}, "runs set needs at least one of --name, --model, --user-model, --condition"},
 	} {
 		_, err := tt.edit.Metadata()
-		var request *RequestError
-		if !errors.As(err, &request) || err.Error() != tt.want {
-			t.Errorf("Metadata(%+v) = %v, want *RequestError %q", tt.edit, err, tt.want)
+		if !errors.Is(err, emobench.ErrRequest) || err.Error() != tt.want {
+			t.Errorf("Metadata(%+v) = %v, want EREQUEST error %q", tt.edit, err, tt.want)
 		}
 	}
 	if _, err := (RunEdit{Condition: &badCond}).Metadata(); err == nil || !strings.HasPrefix(err.Error(), "--condition: ") {

@@ -14,27 +14,27 @@ import (
 // (sim.CheckRewardBasis), its domain known, and its gold actions tools
 // of that domain that replay on a fresh environment without an error.
 // what names the source ("--tasks-file PATH", "--task-set NAME"); the
-// error is a *SettingsError naming it, the task and the action.
+// error is an EREQUEST error naming it, the task and the action.
 func checkTasks(what string, tasks []emobench.TaskSpec) error {
 	seen := make(map[string]int, len(tasks))
 	domains := map[string]sim.Domain{}
 	for i := range tasks {
 		task := &tasks[i]
 		if j, dup := seen[task.ID]; dup {
-			return invalidSetting("%s: task %d and task %d share the id %q (ids must be unique)", what, j, i, task.ID)
+			return requestf("%s: task %d and task %d share the id %q (ids must be unique)", what, j, i, task.ID)
 		}
 		seen[task.ID] = i
 		if err := task.Validate(); err != nil {
-			return invalidSetting("%s: task %d: %v", what, i, err)
+			return requestf("%s: task %d: %v", what, i, err)
 		}
 		if err := sim.CheckRewardBasis(task); err != nil {
-			return invalidSetting("%s: %v", what, err)
+			return requestf("%s: %v", what, err)
 		}
 		dom, ok := domains[task.Domain]
 		if !ok {
 			d, err := all.Find(task.Domain)
 			if err != nil {
-				return invalidSetting("%s: task %s: %v", what, task.ID, err)
+				return requestf("%s: task %s: %v", what, task.ID, err)
 			}
 			dom, domains[task.Domain] = d, d
 		}
@@ -44,11 +44,11 @@ func checkTasks(what string, tasks []emobench.TaskSpec) error {
 		}
 		for j, a := range task.Actions {
 			if !tools[a.Name] {
-				return invalidSetting("%s: task %s: gold action %d calls %q, which is no %s tool", what, task.ID, j, a.Name, task.Domain)
+				return requestf("%s: task %s: gold action %d calls %q, which is no %s tool", what, task.ID, j, a.Name, task.Domain)
 			}
 		}
 		if _, err := sim.GoldHash(dom, task); err != nil {
-			return invalidSetting("%s: %v", what, err)
+			return requestf("%s: %v", what, err)
 		}
 	}
 	return nil

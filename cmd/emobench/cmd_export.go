@@ -68,7 +68,7 @@ func runExport(c *cli.Context, e *env) error {
 	}
 	written, err := export.WriteFiles(format, out, runs, c.Bool("force"))
 	if err != nil {
-		return asUsage(err)
+		return emobench.AsRequest(err)
 	}
 	for _, w := range written {
 		fmt.Fprintln(e.stdout, w)

@@ -58,7 +58,7 @@ func vacuumCommand(e *env) *cli.Command {
 			out := c.String("out")
 			size, err := workbench.Vacuum(c.Context, c.String("db"), out, e.warn, e.waitNotices(c.String("db"))...)
 			if err != nil {
-				return settingsUsage(err)
+				return err
 			}
 			fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", out, size)
 			return nil

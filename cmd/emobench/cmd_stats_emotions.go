@@ -22,7 +22,7 @@ func intervalFlags(defaultStyle string) []cli.Flag {
 func bootstrapFlags(c *cli.Context) (analysis.BootstrapOptions, error) {
 	boot := analysis.BootstrapOptions{Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: c.String("ci-method")}
 	if err := workbench.CheckBootstrap(boot); err != nil {
-		return analysis.BootstrapOptions{}, &usageError{err}
+		return analysis.BootstrapOptions{}, usagef("%v", err)
 	}
 	return boot, nil
 }
@@ -61,7 +61,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
 			res, _, err := compute(c, e, workbench.EmotionsStats{Ks: f.ks, Bootstrap: f.boot, Pairs: c.StringSlice("pair")}.Compute)
 			if err != nil {
-				return settingsUsage(err)
+				return err
 			}
 			return table.Emotions(res, f.format, f.style).ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
 		}),

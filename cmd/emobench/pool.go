@@ -79,11 +79,11 @@ func readStatsFlags(c *cli.Context) (statsFlags, error) {
 	}
 	var err error
 	if f.fields, err = workbench.ParseGroupFields(strings.Join(c.StringSlice("by"), ",")); err != nil {
-		return f, &usageError{err}
+		return f, usagef("%v", err)
 	}
 	if hasFlag(c, "convention") {
 		if f.conv, err = analysis.ParseConvention(c.String("convention")); err != nil {
-			return f, &usageError{err}
+			return f, usagef("%v", err)
 		}
 	}
 	f.ks = c.IntSlice("k") // nil where --k is one k (gap) or none

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -54,10 +55,7 @@ func testApp() *cli.App {
 
 func noop(*cli.Context) error { return nil }
 
-func isUsage(err error) bool {
-	var usage *UsageError
-	return errors.As(err, &usage)
-}
+func isUsage(err error) bool { return errors.Is(err, emobench.ErrRequest) }
 
 func TestInterspersedFlags(t *testing.T) {
 	app := testApp()
@@ -179,7 +177,7 @@ func TestNormalize_HelpAsFlag(t *testing.T) {
 }
 
 // After MarkUsageErrors, a flag's bad value, an unknown subcommand and
-// NoArgs' refusal are all *UsageError; a known command runs.
+// NoArgs' refusal are all EREQUEST errors; a known command runs.
 func TestMarkUsageErrors(t *testing.T) {
 	tests := []struct {
 		in, want string
