@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Error codes, in the manner of wtf's application errors. They are the one
@@ -39,9 +40,34 @@ var (
 type Error struct {
 	Code    string
 	Message string
+	// Setting names the request's setting whose value is wrong ("trials",
+	// "split"), which Message begins with; "" for none. A front end
+	// points at it: the CLI writes it as its flag ("--trials 0: need at
+	// least 1"), a form marks the field.
+	Setting string
+	// Err is the error this one gives a code to (AsRequest, Settingf with
+	// %w), which errors.Is and errors.As reach; nil for most.
+	Err error
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns Err.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Settingf returns an error of code about the value of the request's
+// setting: its message is the setting's name, a space (none before a
+// colon) and the formatted text, as in Settingf(EINVALID, "trials", "%d:
+// need at least 1", 0): "trials 0: need at least 1". A %w in format makes
+// that error Err.
+func Settingf(code, setting, format string, args ...any) *Error {
+	err := fmt.Errorf(format, args...)
+	sep := " "
+	if strings.HasPrefix(format, ":") {
+		sep = ""
+	}
+	return &Error{Code: code, Message: setting + sep + err.Error(), Setting: setting, Err: errors.Unwrap(err)}
+}
 
 // Is reports whether target is an *Error of the same non-empty Code, so
 // errors.Is(err, &Error{Code: ENOTFOUND}) matches by code, not by message.
@@ -60,10 +86,15 @@ func Errorf(code, format string, args ...any) *Error {
 // run that cannot be resumed, a task the domain lacks), keeping its
 // message; other errors (and nil) are returned as they are.
 func AsRequest(err error) error {
-	if ErrorCode(err) != EINVALID {
+	var e *Error
+	if !errors.As(err, &e) || e.Code != EINVALID {
 		return err
 	}
-	return &Error{Code: EREQUEST, Message: err.Error()}
+	setting := e.Setting
+	if e.Message != err.Error() { // wrapped with context: the message no longer begins with it
+		setting = ""
+	}
+	return &Error{Code: EREQUEST, Message: err.Error(), Setting: setting, Err: err}
 }
 
 // ErrorCode returns the code of the first *Error in err's chain, or "" when

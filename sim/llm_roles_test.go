@@ -182,9 +182,9 @@ func TestPlan_ErrLLMRoles(t *testing.T) {
 		want string
 	}{
 		{func(o *sim.RunOptions) { o.AgentLLM = emobench.LLMRole{APIKeyEnv: "MY_AGENT_KEY"} },
-			"--agent llm:agent-m talks to https://api.openai.com/v1, which needs MY_AGENT_KEY"},
-		{func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{APIKeyEnv: "NOPE"} }, "--user llm:user-m talks to https://api.openai.com/v1, which needs NOPE"},
-		{func(o *sim.RunOptions) { o.ParallelToolCalls = "some" }, `--parallel-tool-calls "some" is not allow or first`},
+			"agent llm:agent-m talks to https://api.openai.com/v1, which needs MY_AGENT_KEY"},
+		{func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{APIKeyEnv: "NOPE"} }, "user llm:user-m talks to https://api.openai.com/v1, which needs NOPE"},
+		{func(o *sim.RunOptions) { o.ParallelToolCalls = "some" }, `parallel-tool-calls "some" is not allow or first`},
 	} {
 		opts := llmRunOptions("http://a/v1", "http://u/v1")
 		tt.edit(&opts)

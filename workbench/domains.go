@@ -334,10 +334,10 @@ type TaskDetail struct {
 // schema.
 func ShowDomain(req DomainShowRequest) (*DomainDetail, error) {
 	if req.Split != emobench.SplitTest && req.Split != emobench.SplitTrain {
-		return nil, requestf("--split %q is not test or train", req.Split)
+		return nil, settingf("split", "%q is not test or train", req.Split)
 	}
 	if req.Samples < 0 {
-		return nil, requestf("--samples %d: want 0 or more sample tasks", req.Samples)
+		return nil, settingf("samples", "%d: want 0 or more sample tasks", req.Samples)
 	}
 	dom, err := all.Find(req.Domain)
 	if err != nil {

@@ -124,14 +124,14 @@ func passes(r *float64) bool {
 func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error) {
 	dom, err := all.Find(req.Domain)
 	if err != nil {
-		return nil, requestf("--domain: %v", err)
+		return nil, settingf("domain", ": %v", err)
 	}
 	split := req.Split
 	if split == "" {
 		split = emobench.SplitTest
 	}
 	if split != emobench.SplitTest && split != emobench.SplitTrain {
-		return nil, requestf("--split %q: want test or train", split)
+		return nil, settingf("split", "%q: want test or train", split)
 	}
 	byID := map[string]*emobench.TaskSpec{}
 	var fixed *emobench.TaskSpec
@@ -146,7 +146,7 @@ func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error)
 		}
 	}
 	if req.Task != "" && fixed == nil {
-		return nil, requestf("--task %q: %s has no such task (see `emobench domains show %s`)", req.Task, req.Domain, req.Domain)
+		return nil, settingf("task", "%q: %s has no such task (see `emobench domains show %s`)", req.Task, req.Domain, req.Domain)
 	}
 	preset, err := sim.LookupPreset(req.Preset)
 	if err != nil {
@@ -168,13 +168,13 @@ func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error)
 			return nil, fmt.Errorf("%s: %w", req.Path, err)
 		}
 		if d := cmp.Or(traj.Task.Domain, ev.Run.Domain); d != "" && d != "unknown" && d != req.Domain && fixed == nil {
-			return nil, fmt.Errorf("%s: record %d: its task %q is of domain %s, not %s: give --domain %s (or --task to score every record against one task)",
+			return nil, fmt.Errorf("%s: record %d: its task %q is of domain %s, not %s: evaluate it as domain %s (or name one task to score every record against it)",
 				req.Path, i, traj.Task.Key, d, req.Domain, d)
 		}
 		task := fixed
 		if task == nil {
 			if task = byID[traj.Task.Key]; task == nil {
-				return nil, fmt.Errorf("%s: record %d: no task %q in %s's %s split (give --split, or --task to score every record against one task)",
+				return nil, fmt.Errorf("%s: record %d: no task %q in %s's %s split (choose the split, or name one task to score every record against it)",
 					req.Path, i, traj.Task.Key, req.Domain, split)
 			}
 		}
@@ -452,7 +452,7 @@ func WriteEvaluation(w io.Writer, ev *Evaluation, format string) error {
 		_, err := io.WriteString(w, table.Printable(b.String()))
 		return err
 	}
-	return requestf("--format %q: want %s", format, strings.Join(EvaluationFormats, " or "))
+	return settingf("format", "%q: want %s", format, strings.Join(EvaluationFormats, " or "))
 }
 
 func writeEvaluationTable(b *strings.Builder, ev *Evaluation) {

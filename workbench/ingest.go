@@ -66,10 +66,10 @@ func (f IngestFlags) Options() (IngestOptions, error) {
 		OnDuplicate: f.OnDuplicate,
 	}
 	if format := o.Hints.Format; format != "auto" && !slices.Contains(ingest.FormatNames(), format) {
-		return o, requestf("--format %q is not one of auto, %s", format, strings.Join(ingest.FormatNames(), ", "))
+		return o, settingf("format", "%q is not one of auto, %s", format, strings.Join(ingest.FormatNames(), ", "))
 	}
 	if o.OnDuplicate != db.DuplicateRefuse && o.OnDuplicate != db.DuplicateKeepLast {
-		return o, requestf("--on-duplicate %q is not one of refuse, keep-last", o.OnDuplicate)
+		return o, settingf("on-duplicate", "%q is not one of refuse, keep-last", o.OnDuplicate)
 	}
 	var err error
 	if o.Hints.MaxSpool, err = ParseByteSize("max-spool", f.MaxSpool); err != nil {
@@ -92,7 +92,7 @@ func (f IngestFlags) Options() (IngestOptions, error) {
 func ParseByteSize(flag, s string) (int64, error) {
 	n, err := humanize.ParseBytes(s)
 	if err != nil || n == 0 || n > math.MaxInt64 {
-		return 0, requestf("--%s %q is not a size such as 4GiB, 512MiB or 1000000", flag, s)
+		return 0, settingf(flag, "%q is not a size such as 4GiB, 512MiB or 1000000", s)
 	}
 	return int64(n), nil
 }
@@ -102,10 +102,10 @@ func ParseByteSize(flag, s string) (int64, error) {
 func (o IngestOptions) CheckName(inputs int) error {
 	name := o.Hints.Flags.Name
 	if name != "" && inputs > 1 {
-		return requestf("--name names one run, but %d files were given", inputs)
+		return settingf("name", "names one run, but %d files were given", inputs)
 	}
 	if db.NameReadsAsID(name) {
-		return requestf("--name %q reads as a run id: choose a name with a letter", name)
+		return settingf("name", "%q reads as a run id: choose a name with a letter", name)
 	}
 	return nil
 }
@@ -252,7 +252,7 @@ func IngestSource(ctx context.Context, store *db.DB, src *ingest.Source, opts In
 	res := Ingested{Path: src.Path}
 	input := db.Input{Path: src.Path, OnDuplicate: opts.OnDuplicate}
 	if src.IsStream() && opts.Reingest {
-		return res, fmt.Errorf("%s: --reingest needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.Path)
+		return res, fmt.Errorf("%s: reingesting needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.Path)
 	}
 	if src.IsStream() {
 		input.Finish = src.Finish

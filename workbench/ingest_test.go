@@ -139,8 +139,8 @@ func TestIngestSource_ErrReingestStream(t *testing.T) {
 	src := ingest.StreamSource(context.Background(), "stdin", strings.NewReader("[]"))
 	defer src.Close()
 	_, err := workbench.IngestSource(context.Background(), store, src, opts)
-	if err == nil || !strings.HasPrefix(err.Error(), "stdin: --reingest needs a file") {
-		t.Fatalf("err = %v, want stdin: --reingest needs a file …", err)
+	if err == nil || !strings.HasPrefix(err.Error(), "stdin: reingesting needs a file") {
+		t.Fatalf("err = %v, want stdin: reingesting needs a file …", err)
 	}
 }
 
@@ -327,7 +327,7 @@ func TestCollectInputs_ErrNameForManyFiles(t *testing.T) {
 	}
 	opts.Hints.Flags.Name = "one"
 	_, err = workbench.CollectInputs([]string{dir}, opts)
-	if want := "--name names one run, but 2 files were given"; !errors.Is(err, emobench.ErrRequest) || err.Error() != want {
+	if want := "name names one run, but 2 files were given"; !errors.Is(err, emobench.ErrRequest) || err.Error() != want {
 		t.Fatalf("err = %v, want an EREQUEST error %q", err, want)
 	}
 	opts.Hints.Flags.Name = "42"
@@ -384,10 +384,10 @@ func TestIngestFlags_ErrOptions(t *testing.T) {
 		edit func(*workbench.IngestFlags)
 		want string // the error's start
 	}{
-		{func(f *workbench.IngestFlags) { f.Format = "csv" }, `--format "csv" is not one of auto, `},
-		{func(f *workbench.IngestFlags) { f.OnDuplicate = "first" }, `--on-duplicate "first" is not one of refuse, keep-last`},
-		{func(f *workbench.IngestFlags) { f.MaxSpool = "0" }, `--max-spool "0" is not a size such as 4GiB, 512MiB or 1000000`},
-		{func(f *workbench.IngestFlags) { f.MaxRecord = "lots" }, `--max-record "lots" is not a size such as 4GiB, 512MiB or 1000000`},
+		{func(f *workbench.IngestFlags) { f.Format = "csv" }, `format "csv" is not one of auto, `},
+		{func(f *workbench.IngestFlags) { f.OnDuplicate = "first" }, `on-duplicate "first" is not one of refuse, keep-last`},
+		{func(f *workbench.IngestFlags) { f.MaxSpool = "0" }, `max-spool "0" is not a size such as 4GiB, 512MiB or 1000000`},
+		{func(f *workbench.IngestFlags) { f.MaxRecord = "lots" }, `max-record "lots" is not a size such as 4GiB, 512MiB or 1000000`},
 		{func(f *workbench.IngestFlags) { f.Condition = "calm" }, `condition "calm"`},
 	} {
 		f := ingestTestFlags()

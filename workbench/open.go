@@ -107,16 +107,27 @@ func ResolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, err
 }
 
 // MergeFiles merges each file of paths into store (the database at
-// dbPath) in order (MergeFile), handing each report to each, then redacts
-// the credentials of run configs copied from older files (Scrub, with
-// note). It stops at the first file that fails.
-func MergeFiles(ctx context.Context, store *db.DB, dbPath string, paths []string, note func(string), each func(path string, rep db.MergeReport)) error {
+// dbPath) in order (MergeFile), printing what each added (print) and what
+// was not carried or was renamed (note), then redacts the credentials of
+// run configs copied from older files (Scrub, with note). It stops at the
+// first file that fails.
+func MergeFiles(ctx context.Context, store *db.DB, dbPath string, paths []string, print, note func(string)) error {
 	for _, path := range paths {
 		rep, err := MergeFile(ctx, store, path)
 		if err != nil {
 			return err
 		}
-		each(path, rep)
+		print(fmt.Sprintf("%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present; %d leaderboard files copied",
+			path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped, rep.PublishedFiles))
+		for _, r := range rep.Renamed {
+			note(r.Warning(path))
+		}
+		if n := rep.SelectionsNotCarried; n > 0 {
+			note(fmt.Sprintf("%s: its %d Tracer selections are not merged (they name that file's trajectories): select again here with emobench tracer filter", path, n))
+		}
+		if n := rep.TaskSetsNotCarried; n > 0 {
+			note(fmt.Sprintf("%s: its %d task sets are not merged: store them here again with emobench tracer generate (the same seed gives the same tasks)", path, n))
+		}
 	}
 	return Scrub(ctx, store, dbPath, note)
 }
@@ -150,7 +161,7 @@ func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, 
 // out.
 func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db.Option) (int64, error) {
 	if out == "" {
-		return 0, requestf("vacuum needs --out FILE")
+		return 0, requestf("vacuum needs an output file (out)")
 	}
 	if _, err := atomicfile.Target(out); err != nil {
 		return 0, err

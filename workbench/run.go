@@ -89,11 +89,28 @@ func requestf(format string, args ...any) error {
 	return emobench.Errorf(emobench.EREQUEST, format, args...)
 }
 
+// settingf is an EREQUEST error about the value of the setting named
+// setting ("concurrency", "tasks-file"), worded as emobench.Settingf
+// words it; a front end names its flag or field.
+func settingf(setting, format string, args ...any) error {
+	return emobench.Settingf(emobench.EREQUEST, setting, format, args...)
+}
+
 // InterruptedError is a run stopped by ctx (Ctrl-C): its message says how
 // many episodes were stored and how to continue.
 type InterruptedError struct{ Msg string }
 
 func (e *InterruptedError) Error() string { return e.Msg }
+
+// ResumableError is a run that stopped with episodes to run again (its
+// endpoint failing, episodes in error): a resume of Run continues it.
+type ResumableError struct {
+	Run int64
+	Err error
+}
+
+func (e *ResumableError) Error() string { return e.Err.Error() }
+func (e *ResumableError) Unwrap() error { return e.Err }
 
 // RunTags are the tags of a tuned agent's runs (see stats generalization).
 type RunTags struct {
@@ -134,14 +151,14 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 		return nil, err
 	}
 	if len(r.Domains) == 0 {
-		return nil, requestf("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
+		return nil, requestf("run needs a domain (one of %s) or a run to resume", strings.Join(all.Names(), ", "))
 	}
 	var err error
 	if opts.Conditions, err = sim.ParseConditions(r.Condition); err != nil {
 		return nil, emobench.AsRequest(err)
 	}
 	if r.Concurrency < 1 || r.Concurrency > MaxConcurrency {
-		return nil, requestf("--concurrency %d: need 1 to %d", r.Concurrency, MaxConcurrency)
+		return nil, settingf("concurrency", "%d: need 1 to %d", r.Concurrency, MaxConcurrency)
 	}
 	opts.Domains = nil
 	for _, name := range r.Domains {
@@ -161,7 +178,7 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 // too.
 func CheckEndpoint(flag, u string) error {
 	if redact.Text(u) != u {
-		return requestf("--%s holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY", flag)
+		return settingf(flag, "holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
 	}
 	return nil
 }
@@ -180,11 +197,11 @@ func CheckPriceFile(path string) error {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return requestf("--price-file %s: %v", path, err)
+		return settingf("price-file", "%s: %v", path, err)
 	}
 	defer f.Close()
 	if _, err := sim.LoadPriceTable(f); err != nil {
-		return requestf("--price-file %s: %v", path, err)
+		return settingf("price-file", "%s: %v", path, err)
 	}
 	return nil
 }
@@ -288,7 +305,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 	var trainDomains []string
 	if tags.TrainDomains != nil {
 		if trainDomains = UniqueInOrder(SplitList(tags.TrainDomains)); len(trainDomains) == 0 {
-			return nil, 0, requestf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+			return nil, 0, settingf("train-domains", "is empty: give the domains, e.g. retail,airline")
 		}
 		known := map[string]bool{}
 		for _, d := range all.Names() {
@@ -303,7 +320,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 		}
 		for _, d := range trainDomains {
 			if !known[d] {
-				return nil, 0, requestf("--train-domains: no domain %q (domains: %s, and those of stored runs)", d, strings.Join(all.Names(), ", "))
+				return nil, 0, settingf("train-domains", ": no domain %q (domains: %s, and those of stored runs)", d, strings.Join(all.Names(), ", "))
 			}
 		}
 	}
@@ -311,7 +328,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 	if tags.BaseRun != "" {
 		var err error
 		if base, err = store.ResolveRun(ctx, tags.BaseRun); err != nil {
-			return nil, 0, fmt.Errorf("--base-run: %w", err)
+			return nil, 0, emobench.Settingf(emobench.ErrorCode(err), "base-run", ": %w", err)
 		}
 	}
 	return trainDomains, base, nil
@@ -436,18 +453,18 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 		// sink's return leaves the tally one short.
 		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with `emobench run --resume %d`", stored.Load(), id, id)}
 	case errors.As(err, &allFailed):
-		return tally, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with `emobench run --resume %d`", err, id)
+		return tally, &ResumableError{id, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then resume run %d", err, id)}
 	case errors.As(err, &inARow):
-		return tally, fmt.Errorf("stopped: %v: the endpoint may be down; %d episodes of run %d stored, %d of them in error, which a resume runs again; check the endpoint, then continue with `emobench run --resume %d`",
-			err, tally.Done, id, tally.Errors, id)
+		return tally, &ResumableError{id, fmt.Errorf("stopped: %v: the endpoint may be down; %d episodes of run %d stored, %d of them in error, which a resume runs again; check the endpoint, then resume run %d",
+			err, tally.Done, id, tally.Errors, id)}
 	case err != nil:
 		return tally, fmt.Errorf("run %d: %w", id, err)
 	}
 	opts.print("run %d (%s): %d episodes in %.1fs; pass rate %.3f, %d abandoned (user_unsatisfied), %d errors",
 		id, name, tally.Done, opts.now().Sub(start).Seconds(), tally.PassRate(), tally.Abandoned, tally.Errors)
 	if tally.Errors > 0 {
-		return tally, fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and retry them with `emobench run --resume %d`",
-			id, tally.Errors, tally.Done, tally.FirstError, id)
+		return tally, &ResumableError{id, fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and resume run %d to retry them",
+			id, tally.Errors, tally.Done, tally.FirstError, id)}
 	}
 	return tally, nil
 }
@@ -506,4 +523,50 @@ func SimulateDemo(ctx context.Context, store *db.DB, opts ExecuteOptions) error 
 		}
 	}
 	return nil
+}
+
+// DemoTitle is the title of the demo's report.
+const DemoTitle = "emobench demo report (synthetic fixtures and offline simulators)"
+
+// Demo is the demo command: it ingests the result files fsys holds under
+// taubench/ into the database at dbPath (made when missing; files
+// ingested by an earlier demo are skipped), runs the offline simulators
+// into it (SimulateDemo, with x), and writes the report of every run to
+// out (WriteReport). Each ingested file's result goes to ingested, in
+// order; the notes of building the report to x.Note. Errors are those of
+// the first step that fails.
+func Demo(ctx context.Context, fsys fs.FS, dbPath, out string, x ExecuteOptions, ingested func(Ingested)) error {
+	store, err := db.Open(ctx, dbPath)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	names, err := fs.Glob(fsys, "taubench/*.json")
+	if err != nil {
+		return err
+	}
+	x.print("ingesting %d synthetic fixture files into %s", len(names), dbPath)
+	opts := IngestOptions{Hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, OnDuplicate: db.DuplicateRefuse}
+	for _, name := range names {
+		res, err := IngestFS(ctx, store, fsys, name, "fixtures/"+name, opts)
+		if err != nil {
+			return err
+		}
+		ingested(res)
+	}
+	if err := SimulateDemo(ctx, store, x); err != nil {
+		return err
+	}
+	s, err := Select(ctx, store, nil, false)
+	if err != nil {
+		return err
+	}
+	rep, notes, err := ReportOptions{Title: DemoTitle, Bootstrap: DefaultBootstrap}.Build(ctx, store, s)
+	for _, n := range notes {
+		x.note("%s", n)
+	}
+	if err != nil {
+		return err
+	}
+	return WriteReport(ctx, out, rep.Input)
 }

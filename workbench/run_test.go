@@ -230,15 +230,15 @@ func TestPlanRuns_ErrSettings(t *testing.T) {
 		edit func(*workbench.PlanRequest)
 		want string
 	}{
-		{func(r *workbench.PlanRequest) { r.Options.BaseURL = "http://u:secret@host/v1" }, "--base-url holds a credential"},
-		{func(r *workbench.PlanRequest) { r.Domains = nil }, "run needs --domain (one of "},
-		{func(r *workbench.PlanRequest) { r.Condition = "calm" }, `--condition "calm" is not one of`},
-		{func(r *workbench.PlanRequest) { r.Concurrency = 0 }, "--concurrency 0: need 1 to 1024"},
-		{func(r *workbench.PlanRequest) { r.Concurrency = 1000000 }, "--concurrency 1000000: need 1 to 1024"},
+		{func(r *workbench.PlanRequest) { r.Options.BaseURL = "http://u:secret@host/v1" }, "base-url holds a credential"},
+		{func(r *workbench.PlanRequest) { r.Domains = nil }, "run needs a domain (one of "},
+		{func(r *workbench.PlanRequest) { r.Condition = "calm" }, `condition "calm" is not one of`},
+		{func(r *workbench.PlanRequest) { r.Concurrency = 0 }, "concurrency 0: need 1 to 1024"},
+		{func(r *workbench.PlanRequest) { r.Concurrency = 1000000 }, "concurrency 1000000: need 1 to 1024"},
 		{func(r *workbench.PlanRequest) { r.Domains = []string{"nosuch"} }, "nosuch"},
-		{func(r *workbench.PlanRequest) { r.Options.Trials = 0 }, "--trials 0: need at least 1"},
+		{func(r *workbench.PlanRequest) { r.Options.Trials = 0 }, "trials 0: need at least 1"},
 		// The first check that fails is the one told.
-		{func(r *workbench.PlanRequest) { r.Domains, r.Concurrency = nil, 0 }, "run needs --domain"},
+		{func(r *workbench.PlanRequest) { r.Domains, r.Concurrency = nil, 0 }, "run needs a domain"},
 	} {
 		r := oracleRequest("retail")
 		tc.edit(&r)
@@ -254,7 +254,7 @@ func TestCheckEndpoint(t *testing.T) {
 		t.Fatalf("plain endpoint: %v", err)
 	}
 	err := workbench.CheckEndpoint("agent-base-url", "https://host/v1?api_key=sk-abcdefghijklmnopqrstuvwx")
-	if !errors.Is(err, emobench.ErrRequest) || !strings.HasPrefix(err.Error(), "--agent-base-url holds a credential") {
+	if !errors.Is(err, emobench.ErrRequest) || !strings.HasPrefix(err.Error(), "agent-base-url holds a credential") {
 		t.Fatalf("endpoint with a key parameter: err = %v, want an EREQUEST error naming --agent-base-url", err)
 	}
 }
@@ -269,7 +269,7 @@ func TestResumeRun_Endpoint(t *testing.T) {
 	}
 	secret := "http://user:hunter2@host/v1"
 	err := workbench.ResumeRun(ctx, store, "r", workbench.ResumeLLM{BaseURL: &secret}, opts)
-	if !errors.Is(err, emobench.ErrRequest) || !strings.HasPrefix(err.Error(), "--base-url holds a credential") {
+	if !errors.Is(err, emobench.ErrRequest) || !strings.HasPrefix(err.Error(), "base-url holds a credential") {
 		t.Fatalf("resume with a password in the endpoint: err = %v, want an EREQUEST error", err)
 	}
 	lines = nil

@@ -59,12 +59,12 @@ func trajectoryByRun(ctx context.Context, store *db.DB, ref TrajectoryRef) (int6
 	trial := -1
 	if ref.Trial != nil {
 		if trial = *ref.Trial; trial < 0 {
-			return 0, requestf("--trial %d: trials are numbered from 0", trial)
+			return 0, settingf("trial", "%d: trials are numbered from 0", trial)
 		}
 	}
 	id, err := store.FindTrajectoryID(ctx, runID, ref.Task, trial)
 	if trial < 0 && errors.Is(err, emobench.ErrInvalid) {
-		return 0, requestf("%v: give --trial N", err)
+		return 0, settingf("trial", "needed: %v", err)
 	}
 	return id, err
 }

@@ -55,7 +55,7 @@ func TestTranscript_Err(t *testing.T) {
 	store := showDB(t)
 	minus := -1
 	_, err := Transcript(ctx, store, TrajectoryRef{ByRun: true, Run: "tuned", Task: "7", Trial: &minus}, 0)
-	if !errors.Is(err, emobench.ErrRequest) || err.Error() != "--trial -1: trials are numbered from 0" {
+	if !errors.Is(err, emobench.ErrRequest) || err.Error() != "trial -1: trials are numbered from 0" {
 		t.Errorf("trial -1: %v, want an EREQUEST error", err)
 	}
 	// Task 7 has two trials: naming none is the request's mistake.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/tracer"
 )
 
 // TagEdit is a change to a run's generalization tags, as `runs tag` takes
@@ -66,14 +67,14 @@ func (e TagEdit) removes() (domains, base bool, err error) {
 		case "all":
 			domains, base = true, true
 		default:
-			return false, false, requestf("--remove %q: tags are train-domains, base-run and all", n)
+			return false, false, settingf("remove", "%q: tags are train-domains, base-run and all", n)
 		}
 	}
 	switch {
 	case !e.SetTrainDomains && !e.SetBaseRun && len(e.Remove) == 0:
-		return false, false, requestf("runs tag needs --train-domains, --base-run and/or --remove")
+		return false, false, requestf("runs tag needs train-domains, base-run and/or remove")
 	case domains && e.SetTrainDomains, base && e.SetBaseRun:
-		return false, false, requestf("runs tag cannot both set and --remove the same tag")
+		return false, false, requestf("runs tag cannot both set and remove the same tag")
 	}
 	return domains, base, nil
 }
@@ -110,7 +111,7 @@ func TagRun(ctx context.Context, store *db.DB, id int64, edit TagEdit) (Tags, []
 	}
 	if edit.SetTrainDomains {
 		if tags.TrainDomains = UniqueInOrder(SplitList(edit.TrainDomains)); len(tags.TrainDomains) == 0 {
-			return Tags{}, nil, requestf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+			return Tags{}, nil, settingf("train-domains", "is empty: give the domains, e.g. retail,airline")
 		}
 	}
 	notes := unlikelyTagNotes(ctx, store, tags)
@@ -180,7 +181,7 @@ func (e RunEdit) Metadata() (db.RunMetadata, error) {
 		if f.value != nil {
 			v := strings.TrimSpace(*f.value)
 			if v == "" {
-				return db.RunMetadata{}, requestf("--%s is empty", f.flag)
+				return db.RunMetadata{}, settingf(f.flag, "is empty")
 			}
 			*f.field = &v
 		}
@@ -188,12 +189,12 @@ func (e RunEdit) Metadata() (db.RunMetadata, error) {
 	if e.Condition != nil {
 		cond, err := emobench.ParseCondition(*e.Condition)
 		if err != nil {
-			return db.RunMetadata{}, requestf("--condition: %v", err)
+			return db.RunMetadata{}, requestf("%v", err)
 		}
 		m.Condition = &cond
 	}
 	if m == (db.RunMetadata{}) {
-		return db.RunMetadata{}, requestf("runs set needs at least one of --name, --model, --user-model, --condition")
+		return db.RunMetadata{}, requestf("runs set needs at least one of name, model, user-model, condition")
 	}
 	return m, nil
 }
@@ -220,20 +221,25 @@ func SetRunMetadata(ctx context.Context, store *db.DB, id int64, m db.RunMetadat
 // RemoveRuns deletes the runs refs name (ids or names; a run named twice,
 // as "3 3" or by id and name, once) with their trajectories, and the tasks
 // no other run uses, in one transaction (db.DeleteRuns). It returns the
-// ids removed, sorted, and how many tasks went. An unknown or ambiguous
-// ref is db's error, and removes nothing.
-func RemoveRuns(ctx context.Context, store *db.DB, refs []string) (ids []int64, tasks int64, err error) {
+// ids removed, sorted, how many tasks went, and a note per Tracer
+// selection that lost trajectories (tracer.ShrunkSelections). An unknown
+// or ambiguous ref is db's error, and removes nothing.
+func RemoveRuns(ctx context.Context, store *db.DB, refs []string) (ids []int64, tasks int64, notes []string, err error) {
 	for _, ref := range refs {
 		id, err := store.ResolveRun(ctx, ref)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	before, _ := store.ListSelections(ctx) // the notes are a courtesy: no list, no note
 	if tasks, err = store.DeleteRuns(ctx, ids); err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
-	return ids, tasks, nil
+	if after, err := store.ListSelections(ctx); err == nil {
+		notes = tracer.ShrunkSelections(before, after)
+	}
+	return ids, tasks, notes, nil
 }

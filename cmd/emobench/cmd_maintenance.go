@@ -30,19 +30,7 @@ func mergeCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.warn, func(path string, rep db.MergeReport) {
-				fmt.Fprintf(e.stdout, "%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present; %d leaderboard files copied\n",
-					path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped, rep.PublishedFiles)
-				for _, r := range rep.Renamed {
-					e.warn(r.Warning(path))
-				}
-				if n := rep.SelectionsNotCarried; n > 0 {
-					e.warn(fmt.Sprintf("%s: its %d Tracer selections are not merged (they name that file's trajectories): select again here with emobench tracer filter", path, n))
-				}
-				if n := rep.TaskSetsNotCarried; n > 0 {
-					e.warn(fmt.Sprintf("%s: its %d task sets are not merged: store them here again with emobench tracer generate (the same seed gives the same tasks)", path, n))
-				}
-			})
+			return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.println, e.warn)
 		},
 	}
 }
@@ -56,6 +44,9 @@ func vacuumCommand(e *env) *cli.Command {
 		Flags:       []cli.Flag{&cli.StringFlag{Name: "out", Usage: "`FILE` to write; must not exist"}},
 		Action: func(c *cli.Context) error {
 			out := c.String("out")
+			if out == "" {
+				return usagef("vacuum needs --out FILE")
+			}
 			size, err := workbench.Vacuum(c.Context, c.String("db"), out, e.warn, e.waitNotices(c.String("db"))...)
 			if err != nil {
 				return err

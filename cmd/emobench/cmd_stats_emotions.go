@@ -21,10 +21,7 @@ func intervalFlags(defaultStyle string) []cli.Flag {
 // bootstrapFlags reads --ci-method, --resamples, --seed and --level.
 func bootstrapFlags(c *cli.Context) (analysis.BootstrapOptions, error) {
 	boot := analysis.BootstrapOptions{Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: c.String("ci-method")}
-	if err := workbench.CheckBootstrap(boot); err != nil {
-		return analysis.BootstrapOptions{}, usagef("%v", err)
-	}
-	return boot, nil
+	return boot, workbench.CheckBootstrap(boot)
 }
 
 // pairFlag is --pair, on stats emotions and report.

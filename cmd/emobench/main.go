@@ -11,12 +11,15 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -55,7 +58,7 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	switch {
 	case err == nil, errors.As(err, &reported):
 	case code == exitUsage:
-		fmt.Fprintf(stderr, "emobench: %s\n", cliargs.DoubleDash(err.Error()))
+		fmt.Fprintf(stderr, "emobench: %s%s\n", cliargs.DoubleDash(err.Error()), cliHint(err))
 		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
 	case err == context.Canceled: // a bare cancellation says nothing of its cause
 		fmt.Fprintln(stderr, "emobench: interrupted (Ctrl-C or SIGTERM); what was stored before it is kept")
@@ -94,7 +97,19 @@ func cliHint(err error) string {
 	var outdated *db.OutdatedSchemaError
 	var noRun *db.RunNotFoundError
 	var triggers *db.ForeignTriggersError
+	var resumable *workbench.ResumableError
+	var altered *db.AlteredSchemaError
+	var taken *db.RunNameTakenError
+	var selection *db.SelectionExistsError
 	switch {
+	case errors.As(err, &altered):
+		return fmt.Sprintf("; see `emobench --db %s check`", altered.Path)
+	case errors.As(err, &taken):
+		return fmt.Sprintf(": continue it with `emobench run --resume %d`, or give --name for a new run", taken.Run)
+	case errors.As(err, &selection):
+		return ": choose another --name, or give --replace"
+	case errors.As(err, &resumable):
+		return fmt.Sprintf(" (`emobench run --resume %d`)", resumable.Run)
 	case errors.As(err, &outdated):
 		return fmt.Sprintf(": upgrade it with `emobench --db %s migrate`", outdated.Path)
 	case errors.As(err, &triggers):
@@ -189,7 +204,35 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Action: cli.ShowAppHelp,
 	}
 	cliargs.MarkUsageErrors(app) // flag errors and unknown commands exit 2
+	nameFlags(app.Commands, app.Flags)
 	return app
+}
+
+// nameFlags wraps every command's action so that an error about a
+// setting's value (emobench.Error.Setting, which its message begins with:
+// "trials 0: need at least 1") that is one of the command's flags names it
+// as the user typed it: "--trials 0: need at least 1".
+func nameFlags(cmds []*cli.Command, global []cli.Flag) {
+	for _, cmd := range cmds {
+		nameFlags(cmd.Subcommands, global)
+		action, flags := cmd.Action, append(slices.Clone(global), cmd.Flags...)
+		if action == nil {
+			continue
+		}
+		cmd.Action = func(c *cli.Context) error {
+			err := action(c)
+			var bad *emobench.Error
+			if !errors.As(err, &bad) || bad.Setting == "" || !strings.HasPrefix(err.Error(), bad.Setting) {
+				return err
+			}
+			for _, f := range flags {
+				if slices.Contains(f.Names(), bad.Setting) {
+					return fmt.Errorf("--%w", err)
+				}
+			}
+			return err
+		}
+	}
 }
 
 // requireDBPath refuses an empty --db (or EMOBENCH_DB set to ""): SQLite

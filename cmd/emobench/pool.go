@@ -79,7 +79,7 @@ func readStatsFlags(c *cli.Context) (statsFlags, error) {
 	}
 	var err error
 	if f.fields, err = workbench.ParseGroupFields(strings.Join(c.StringSlice("by"), ",")); err != nil {
-		return f, usagef("%v", err)
+		return f, err
 	}
 	if hasFlag(c, "convention") {
 		if f.conv, err = analysis.ParseConvention(c.String("convention")); err != nil {
