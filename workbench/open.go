@@ -2,11 +2,14 @@ package workbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
 	"os"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/export"
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/internal/atomicfile"
 )
@@ -262,4 +265,30 @@ func CheckDB(ctx context.Context, path string) (*Checked, error) {
 		return checked, fmt.Errorf("check %s: %w", path, err)
 	}
 	return checked, nil
+}
+
+// Export writes the runs refs name in the database at path (all when
+// none), their trajectories redacted (ingest.RedactTrajectory), as
+// export.WriteFiles writes format to out (replacing what is there only
+// with force), and returns what it wrote. No run to export is an error;
+// a bad out (a file where a directory goes, one that exists without
+// force) is an EREQUEST error.
+func Export(ctx context.Context, path string, refs []string, format, out string, force bool) ([]export.Written, error) {
+	store, ids, err := OpenRuns(ctx, path, refs)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	all, err := store.ListRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	runs := export.Select(all, ids, func(id int64) iter.Seq2[*emobench.Trajectory, error] {
+		return store.Trajectories(ctx, id)
+	}, ingest.RedactTrajectory)
+	if len(runs) == 0 {
+		return nil, errors.New("no runs to export: the database is empty")
+	}
+	written, err := export.WriteFiles(format, out, runs, force)
+	return written, emobench.AsRequest(err)
 }

@@ -100,12 +100,6 @@ func (e *env) waitNotices(path string) []db.Option {
 	return workbench.WaitNotices(path, func(line string) { fmt.Fprintln(e.stderr, line) })
 }
 
-// openRuns opens the database like openCurrent and resolves the command's
-// --run flags (all runs when none is given).
-func openRuns(c *cli.Context) (*db.DB, []int64, error) {
-	return workbench.OpenRuns(c.Context, c.String("db"), c.StringSlice("run"))
-}
-
 func migrateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:        "migrate",

@@ -11,8 +11,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"syscall"
 
 	"github.com/emobench/emobench"
@@ -204,35 +202,8 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Action: cli.ShowAppHelp,
 	}
 	cliargs.MarkUsageErrors(app) // flag errors and unknown commands exit 2
-	nameFlags(app.Commands, app.Flags)
+	cliargs.NameSettings(app)    // a setting's error names its flag
 	return app
-}
-
-// nameFlags wraps every command's action so that an error about a
-// setting's value (emobench.Error.Setting, which its message begins with:
-// "trials 0: need at least 1") that is one of the command's flags names it
-// as the user typed it: "--trials 0: need at least 1".
-func nameFlags(cmds []*cli.Command, global []cli.Flag) {
-	for _, cmd := range cmds {
-		nameFlags(cmd.Subcommands, global)
-		action, flags := cmd.Action, append(slices.Clone(global), cmd.Flags...)
-		if action == nil {
-			continue
-		}
-		cmd.Action = func(c *cli.Context) error {
-			err := action(c)
-			var bad *emobench.Error
-			if !errors.As(err, &bad) || bad.Setting == "" || !strings.HasPrefix(err.Error(), bad.Setting) {
-				return err
-			}
-			for _, f := range flags {
-				if slices.Contains(f.Names(), bad.Setting) {
-					return fmt.Errorf("--%w", err)
-				}
-			}
-			return err
-		}
-	}
 }
 
 // requireDBPath refuses an empty --db (or EMOBENCH_DB set to ""): SQLite

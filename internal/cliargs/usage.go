@@ -1,9 +1,12 @@
 package cliargs
 
 import (
+	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/urfave/cli/v2"
@@ -119,4 +122,36 @@ func Renamed(c *cli.Context, name, oldName string) (value string, set bool, err 
 		return c.String(oldName), true, nil
 	}
 	return c.String(name), c.IsSet(name), nil
+}
+
+// NameSettings wraps the action of app's every command so that an error
+// about a setting's value (an *emobench.Error with Setting, which its
+// message begins with: "trials 0: need at least 1") names it as the
+// command's flag of that name, as the user typed it: "--trials 0: need
+// at least 1". The error is kept (wrapped); one about a setting the
+// command has no flag for, or wrapped with context before it, is returned
+// as it is.
+func NameSettings(app *cli.App) { nameSettings(app.Commands, app.Flags) }
+
+func nameSettings(cmds []*cli.Command, global []cli.Flag) {
+	for _, cmd := range cmds {
+		nameSettings(cmd.Subcommands, global)
+		action, flags := cmd.Action, append(slices.Clone(global), cmd.Flags...)
+		if action == nil {
+			continue
+		}
+		cmd.Action = func(c *cli.Context) error {
+			err := action(c)
+			var bad *emobench.Error
+			if !errors.As(err, &bad) || bad.Setting == "" || !strings.HasPrefix(err.Error(), bad.Setting) {
+				return err
+			}
+			for _, f := range flags {
+				if slices.Contains(f.Names(), bad.Setting) {
+					return fmt.Errorf("--%w", err)
+				}
+			}
+			return err
+		}
+	}
 }
