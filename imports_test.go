@@ -40,8 +40,9 @@ type importRule struct {
 //   - tracer/sft is Tracer's SFT records and format writers: root types
 //     and sim (tool schemas), never db (tracer reads the db for it);
 //   - internal/cliargs is urfave/cli/v2 plumbing (argument normalisation,
-//     usage errors, the version line) that knows no emobench command: no
-//     project package, urfave/cli/v2 and smetrics (suggestions) only;
+//     usage errors, the version line) that knows no emobench command: the
+//     root package (its usage errors are EREQUEST errors), urfave/cli/v2
+//     and smetrics (suggestions) only;
 //   - internal/atomicfile is the one writer of output files (temporary
 //     file, sync, rename; only regular files replaced) and the naming of
 //     file kinds: the standard library only; db, export, sim, tracer and
@@ -84,7 +85,7 @@ var importRules = map[string]importRule{
 	"cmd/emobench":    {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
-	"internal/cliargs":      {project: nil, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
+	"internal/cliargs":      {project: []string{""}, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
 	"internal/atomicfile":   {project: nil, thirdParty: []string{}},
 	"internal/csvsafe":      {project: nil, thirdParty: []string{}},
 }

@@ -139,7 +139,7 @@ func auditJudge(c *cli.Context) (tracer.Judge, error) {
 		return nil, usagef("--judge %q is not llm:MODEL", name)
 	}
 	role := emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env"), Temperature: new(float64)}
-	client, err := sim.NewRoleClient("--judge", model, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
+	client, err := sim.NewRoleClient("judge", model, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 	if err != nil {
 		if emobench.ErrorCode(err) == emobench.EINVALID {
 			return nil, &usageError{err}

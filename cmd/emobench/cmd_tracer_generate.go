@@ -221,7 +221,7 @@ func generateOptions(c *cli.Context) (tracer.GenerateOptions, string, error) {
 		if err := checkEndpointFlag("paraphrase-base-url", base); err != nil {
 			return o, "", err
 		}
-		client, err := sim.NewRoleClient("--paraphrase", model, emobench.LLMRole{BaseURL: base, APIKeyEnv: keyEnv}, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
+		client, err := sim.NewRoleClient("paraphrase", model, emobench.LLMRole{BaseURL: base, APIKeyEnv: keyEnv}, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 		if err != nil {
 			return o, "", &usageError{err}
 		}
