@@ -49,7 +49,7 @@ func TestGenerate_Domains(t *testing.T) {
 	}
 	for _, dom := range catalogDomains(t) {
 		t.Run(dom.Name(), func(t *testing.T) {
-			opts := tracer.GenerateOptions{N: n, Seed: 7}
+			opts := genOptions(n, 7)
 			g := generate(t, dom, opts)
 			t.Logf("%s: kept %d of %d candidates; rejected %v; kinds %v; fallbacks %d", dom.Name(), len(g.Tasks), g.Candidates, g.Rejected, g.Kinds, g.WalkFallbacks)
 			first := encode(t, g.Tasks)
@@ -111,7 +111,7 @@ func TestGenerate_Domains(t *testing.T) {
 			if forbidden > 0 && float64(carelessFailed) < 0.9*float64(forbidden) {
 				t.Errorf("careless fails %d of %d forbidden tasks, want at least 90%%", carelessFailed, forbidden)
 			}
-			train := generate(t, dom, tracer.GenerateOptions{N: n / 4, Seed: 7, Split: emobench.SplitTrain, Exclude: g.Tasks})
+			train := generate(t, dom, genOptions(n/4, 7, func(o *tracer.GenerateOptions) { o.Split = emobench.SplitTrain; o.Exclude = g.Tasks }))
 			testSets := map[string]string{}
 			for _, task := range g.Tasks {
 				testSets[tracer.ActionSetKey(task.Actions)] = task.ID
@@ -184,7 +184,7 @@ func BenchmarkGenerateDomains(b *testing.B) {
 	for _, dom := range catalogDomains(b) {
 		b.Run(fmt.Sprintf("%s/n=50", dom.Name()), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				generate(b, dom, tracer.GenerateOptions{N: 50, Seed: uint64(i)})
+				generate(b, dom, genOptions(50, uint64(i)))
 			}
 			b.ReportMetric(float64(50*b.N)/b.Elapsed().Seconds(), "tasks/s")
 		})
