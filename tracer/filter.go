@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -216,4 +218,22 @@ func allRuns(ctx context.Context, store *db.DB) ([]int64, error) {
 		ids[i] = r.ID
 	}
 	return ids, err
+}
+
+// ImportedNote says which kept trajectories tracer export will skip: those
+// of the runs in r.ImportedRuns, imported from another harness (their
+// agent saw that harness's prompt and tools); "" when there are none.
+func (r FilterResult) ImportedNote() string {
+	if len(r.ImportedRuns) == 0 {
+		return ""
+	}
+	ids := make([]string, len(r.ImportedRuns))
+	for i, id := range r.ImportedRuns {
+		ids[i] = strconv.FormatInt(id, 10)
+	}
+	what, it := "run "+ids[0]+" is", "it"
+	if len(ids) > 1 {
+		what, it = "runs "+strings.Join(ids, ", ")+" are", "them"
+	}
+	return fmt.Sprintf("%s imported, and trajectories of %s are kept: tracer export will skip them: their agent saw another harness's prompt and tools", what, it)
 }
