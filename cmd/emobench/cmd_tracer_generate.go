@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
-	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
@@ -67,7 +65,7 @@ func generateTasks(c *cli.Context, e *env) error {
 	if out != "" && (c.IsSet("task-set") || c.Bool("replace")) {
 		return usagef("--task-set and --replace name a task set in --db: drop them with --out")
 	}
-	if err := checkGenerateOut(out, c.Bool("force")); err != nil {
+	if err := checkOutFile("out", out, c.Bool("force")); err != nil {
 		return err
 	}
 	opts, dom, err := generateOptions(c)
@@ -236,24 +234,4 @@ func (e *env) generateProgress(n int) func(kept, candidates int) {
 			e.warn(fmt.Sprintf("tracer generate: kept %d of %d tasks after %d candidates", kept, n, candidates))
 		}
 	}
-}
-
-// checkGenerateOut refuses, before any task is generated, an --out that
-// is a directory, lies in a directory that does not exist, exists without
-// --force, or is not a regular file (a device, a named pipe: even with
-// --force).
-func checkGenerateOut(out string, force bool) error {
-	if out == "" {
-		return nil
-	}
-	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-		return usagef("--out %s is a directory", out)
-	}
-	if fi, err := os.Stat(filepath.Dir(out)); err != nil || !fi.IsDir() {
-		return usagef("--out %s: directory %s does not exist", out, filepath.Dir(out))
-	}
-	if exists, err := atomicfile.Target(out); err != nil || exists && !force {
-		return cmp.Or(err, usagef("--out %s exists (use --force to overwrite it)", out)) // not a regular file: never replaced
-	}
-	return nil
 }
