@@ -319,8 +319,10 @@ func TestGenerate_Rejections(t *testing.T) {
 			return gr
 		})},
 	}
+	t.Parallel()
 	for _, c := range cases {
 		t.Run(c.reason, func(t *testing.T) {
+			t.Parallel()
 			g, err := tracer.Generate(context.Background(), shopDomain{edit: c.edit}, genOptions(20, 4, func(o *tracer.GenerateOptions) { o.MaxCandidates = 400 }))
 			if err != nil && !errors.Is(err, tracer.ErrShort) {
 				t.Fatal(err)
@@ -413,6 +415,7 @@ func TestActionSetKey(t *testing.T) {
 var uniform3 = []float64{1, 1, 1}
 
 func TestGenerate_Emotions(t *testing.T) {
+	t.Parallel()
 	g := generate(t, shopDomain{}, genOptions(150, 21, func(o *tracer.GenerateOptions) { o.WalkStepsDist = uniform3; o.IntentsDist = uniform3 }))
 	fam, leaf, dim := map[string]int{}, map[string]bool{}, map[string]bool{}
 	for _, task := range g.Tasks {
