@@ -1,8 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/emobench/emobench/analysis"
@@ -55,9 +55,6 @@ func tracerFilter(c *cli.Context, e *env) error {
 	if c.IsSet("keep-unsatisfied") && c.IsSet("drop-unsatisfied") && c.Bool("keep-unsatisfied") == c.Bool("drop-unsatisfied") {
 		return usagef("--keep-unsatisfied and --drop-unsatisfied say opposite things: give one")
 	}
-	if r := c.Float64("min-reward"); math.IsNaN(r) || math.IsInf(r, 0) {
-		return usagef("--min-reward %v: need a finite number", r)
-	}
 	req := tracer.FilterRequest{
 		Criteria:  analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"), AllowTestTasks: c.Bool("allow-test-tasks")},
 		TestTasks: workbench.EmbeddedTestTasks(),
@@ -65,16 +62,18 @@ func tracerFilter(c *cli.Context, e *env) error {
 	}
 	if c.IsSet("max-user-dependence") {
 		x := c.Float64("max-user-dependence")
-		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-			return usagef("--max-user-dependence %v: need a finite bound of at least 0", x)
-		}
 		req.Criteria.MaxUserDependence = &x
 	}
-	if !req.DryRun && req.Name == "" {
-		return usagef("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
-	}
-	if req.DryRun && (req.Name != "" || req.Replace) {
-		return usagef("--dry-run stores nothing: drop --selection and --replace")
+	var bad *tracer.OptionError
+	if err := req.Validate(); errors.As(err, &bad) {
+		switch bad.Field {
+		case "Name":
+			return usagef("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
+		case "DryRun":
+			return usagef("--dry-run stores nothing: drop --selection and --replace")
+		}
+		flag := map[string]string{"MinReward": "min-reward", "MaxUserDependence": "max-user-dependence"}[bad.Field]
+		return usagef("--%s %v: %v", flag, c.Value(flag), err)
 	}
 	var store *db.DB
 	var err error
