@@ -115,10 +115,7 @@ func auditJudge(c *cli.Context) (tracer.Judge, error) {
 	}}
 	j, err := sim.NewJudge(spec, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 	if err != nil {
-		if emobench.ErrorCode(err) == emobench.EINVALID {
-			return nil, &usageError{err}
-		}
-		return nil, err
+		return nil, asUsage(err)
 	}
 	llm, ok := j.(*sim.LLMJudge)
 	if !ok {

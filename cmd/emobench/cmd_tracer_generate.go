@@ -7,7 +7,6 @@ import (
 	"os"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -151,15 +150,8 @@ func generateOptions(c *cli.Context) (tracer.GenerateOptions, sim.CatalogDomain,
 	if o.EmotionWeights, err = tracer.ParseEmotionWeights(c.String("emotions")); err != nil {
 		return o, nil, usagef("--emotions: %v", err)
 	}
-	var bad *tracer.OptionError
-	if err := o.Validate(); errors.As(err, &bad) && generateFlags[bad.Field] != "" {
-		v := c.Value(generateFlags[bad.Field])
-		if s, ok := v.(string); ok {
-			v = strconv.Quote(s)
-		}
-		return o, nil, usagef("--%s %v: %v", generateFlags[bad.Field], v, err)
-	} else if err != nil {
-		return o, nil, usagef("%v", err)
+	if err := o.Validate(); err != nil {
+		return o, nil, optionUsage(c, err, generateFlags)
 	}
 	if o.Paraphraser, err = paraphraser(c); err != nil {
 		return o, nil, err
