@@ -31,7 +31,8 @@ type importRule struct {
 //   - export imports root types (and redact, which DESIGN.md says export
 //     uses), never db, sim, ingest, analysis or reports;
 //   - fixtures and fixtures/gen import no project package;
-//   - tracer also imports analysis (the filter's criteria and funnel);
+//   - tracer also imports analysis (the filter's criteria and funnel) and
+//     reports/table (the audit's tables);
 //   - workbench is the commands' library (what DESIGN.md gives cmd beyond
 //     reading flags and printing): it joins db with ingest, sim, analysis
 //     and reports (and tracer, for the user dependence a run stores), and
@@ -69,7 +70,7 @@ var importRules = map[string]importRule{
 	"domains/*/gen":   {project: []string{"", "sim", "domains/$1", "tracer"}},
 	"domains/all":     {project: []string{"domains/*", "suites/*"}},
 	"suites/*":        {project: []string{"", "sim"}},
-	"tracer":          {project: []string{"", "sim", "db", "tracer/sft", "analysis", "internal/atomicfile"}},
+	"tracer":          {project: []string{"", "sim", "db", "tracer/sft", "analysis", "reports/table", "internal/atomicfile"}},
 	"tracer/sft":      {project: []string{"", "sim"}},
 	"tracer/gentasks": {project: []string{"", "sim", "tracer", "domains/all"}},
 	"sim/domaintest":  {project: []string{"", "sim", "tracer"}},

@@ -76,8 +76,10 @@ func generate(ctx context.Context) (test, train *tracer.Generated, err error) {
 	// transfers the benchmark asks of every split, and every refusal and
 	// transfer intent in the test split (SpreadIntents).
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
-		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, ForbiddenShare: ForbiddenShare, TransferShare: TransferShare,
-			SpreadIntents: true, IntentsDist: IntentsDist, MeasurePolicy: split == emobench.SplitTest} // MeasurePolicy: tracer's test-split shares (#21)
+		o := tracer.NewGenerateOptions()
+		o.N, o.Seed, o.Split, o.Exclude, o.ForbiddenShare, o.TransferShare = n, seed, split, exclude, ForbiddenShare, TransferShare
+		o.SpreadIntents, o.IntentsDist, o.MeasurePolicy = true, IntentsDist, split == emobench.SplitTest // MeasurePolicy: tracer's test-split shares (#21)
+		return o
 	}
 	g, err := tracer.Generate(ctx, dom, opts(telehealth.NumTestTasks, telehealth.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {
