@@ -30,7 +30,8 @@ type importRule struct {
 //     may, that domain, and tracer (whose Generate writes its tasks);
 //   - export imports root types (and redact, which DESIGN.md says export
 //     uses), never db, sim, ingest, analysis or reports;
-//   - fixtures and fixtures/gen import no project package;
+//   - fixtures imports no project package; fixtures/gen (its generator)
+//     only internal/atomicfile, the one writer of output files;
 //   - tracer also imports analysis (the filter's criteria and funnel) and
 //     reports/table (the audit's tables);
 //   - workbench is the commands' library (what DESIGN.md gives cmd beyond
@@ -82,6 +83,7 @@ var importRules = map[string]importRule{
 	"reports/table":   {project: []string{"", "analysis", "internal/csvsafe"}},
 	"export":          {project: []string{"", "redact", "internal/atomicfile", "internal/csvsafe"}},
 	"fixtures":        {project: nil},
+	"fixtures/gen":    {project: []string{"internal/atomicfile"}},
 	"workbench":       {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer", "internal/atomicfile"}},
 	"cmd/emobench":    {project: []string{"*"}},
 
