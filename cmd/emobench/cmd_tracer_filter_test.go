@@ -160,7 +160,7 @@ func TestTracerCollect_Generated(t *testing.T) {
 		t.Fatal(err)
 	}
 	store.Close()
-	if r := runCLI(t, "", "--db", dbPath, "tracer", "collect", "--task-set", "nosuch", "--agent", "oracle"); r.code != 1 || !strings.Contains(r.stderr, "nosuch") {
+	if r := runCLI(t, "", "--db", dbPath, "tracer", "collect", "--task-set", "nosuch", "--agent", "oracle"); r.code != 2 || !strings.Contains(r.stderr, "nosuch") {
 		t.Fatalf("unknown task set: exit %d, stderr %s", r.code, r.stderr)
 	}
 	mustRun(t, "--db", dbPath, "tracer", "collect", "--task-set", "set7", "--agent", "oracle", "--user", "scripted", "--condition", "without-emotions")
@@ -181,7 +181,7 @@ func TestTracerCollect_ErrBadTasksFile(t *testing.T) {
 	}
 	dbPath := filepath.Join(dir, "t.db")
 	r := runCLI(t, "", "--db", dbPath, "tracer", "collect", "--tasks-file", bad, "--agent", "oracle")
-	if r.code != 1 || !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "task 0") {
+	if r.code != 2 || !strings.Contains(r.stderr, bad) || !strings.Contains(r.stderr, "task 0") { // as run --tasks-file: nothing was done
 		t.Fatalf("bad tasks file: exit %d, stderr %s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(dbPath); err == nil {

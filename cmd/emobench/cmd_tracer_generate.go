@@ -194,11 +194,11 @@ func paraphraser(c *cli.Context) (tracer.Paraphraser, error) {
 		return nil, usagef("--paraphrase-api-key-env takes the name of the environment variable holding the key, not the key (the value given is not shown)")
 	}
 	if err := workbench.CheckEndpoint("paraphrase-base-url", base); err != nil {
-		return nil, &usageError{err}
+		return nil, asUsage(err)
 	}
 	client, err := sim.NewRoleClient("paraphrase", model, emobench.LLMRole{BaseURL: base, APIKeyEnv: keyEnv}, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 	if err != nil {
-		return nil, &usageError{err}
+		return nil, asUsage(err) // EREQUEST, still naming the setting, so NameSettings adds the dashes
 	}
 	return &tracer.LLMParaphraser{Client: client}, nil
 }
