@@ -1,6 +1,7 @@
 package retail
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -18,15 +19,15 @@ func TestAlternatives_EmbeddedTasksHaveOneEndState(t *testing.T) {
 		writes[tool.Name] = tool.Writes
 	}
 	for _, task := range New().Tasks() {
-		env := NewEnvironment(InitialDB())
+		env := replay(t)
 		for i, a := range task.Actions {
 			if writes[a.Name] {
-				gold := after(env, a)
+				gold := after(t, task.Actions[:i], a)
 				for _, alt := range alternatives(env, task.UserID, task.Scenario.Facts, a) {
 					if CheckPolicy(env, task.UserID, alt) != nil {
 						continue
 					}
-					if h := after(env, alt); h != "" && h != gold {
+					if h := after(t, task.Actions[:i], alt); h != "" && h != gold {
 						t.Errorf("task %s: gold write %d %s%s has a valid alternative %s", task.ID, i, a.Name, a.Arguments, alt.Arguments)
 					}
 				}
@@ -38,10 +39,10 @@ func TestAlternatives_EmbeddedTasksHaveOneEndState(t *testing.T) {
 	}
 }
 
-// after returns the state hash after a on a copy of env, "" when the
-// store refuses it.
-func after(env *sim.StateEnv[DB], a emobench.Action) string {
-	try := NewEnvironment(env.State.Clone())
+// after returns the state hash after prefix and a on a fork of the
+// initial state, "" when the store refuses a.
+func after(t *testing.T, prefix []emobench.Action, a emobench.Action) string {
+	try := replay(t, prefix...)
 	if _, err := try.Call(a.Name, a.Arguments); err != nil {
 		return ""
 	}
@@ -52,15 +53,14 @@ func after(env *sim.StateEnv[DB], a emobench.Action) string {
 // on the initial data: an unstated reason, an unnamed payment method, an
 // order description two orders fit, an option left to the store.
 func TestAlternatives_WhatTheWordsLeaveOpen(t *testing.T) {
-	db := InitialDB()
-	env := NewEnvironment(db)
+	env := replay(t)
+	db := env.State
 	// A user with two payment methods and a pending order, and a product
 	// in two of their orders.
 	var user *User
 	var pending *Order
 	var shared string
-	for _, id := range sortedKeys(db.Users) {
-		u := db.Users[id]
+	for id, u := range db.Users.All() {
 		os := userOrders(db, id, isStatus(StatusPending))
 		if len(u.PaymentMethods) < 2 || len(os) == 0 {
 			continue
@@ -92,7 +92,7 @@ func TestAlternatives_WhatTheWordsLeaveOpen(t *testing.T) {
 		t.Errorf("cancel without a reason: alternatives %v, want %s", got, want.Arguments)
 	}
 	var other string
-	for _, id := range sortedKeys(user.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(user.PaymentMethods)) {
 		if id != pm {
 			other = id
 		}
@@ -117,7 +117,7 @@ func TestAlternatives_RefundRule(t *testing.T) {
 	}}
 	facts := map[string]string{"refund_rule": refundRule(50, "paypal")}
 	for _, c := range []struct {
-		refund Money
+		refund sim.Money
 		gold   string
 		want   []string
 	}{

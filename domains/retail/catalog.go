@@ -3,6 +3,7 @@ package retail
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -20,12 +21,6 @@ import (
 // or a part of one (an address's street, city, zip) or appears in the
 // result of an earlier gold read (item and payment method ids).
 
-// catalogDomain is the retail sim.Domain with its intent catalog.
-type catalogDomain struct{ sim.Domain }
-
-// Catalog returns the retail intent catalog.
-func (catalogDomain) Catalog() *sim.Catalog { return Catalog() }
-
 // Catalog returns the retail intent catalog: the authentication lookups as
 // openers, the tool graph, the users, authentication by e-mail (two times
 // in three) or by name and zip, the policy predicates (CheckPolicy) and
@@ -40,14 +35,14 @@ func Catalog() *sim.Catalog {
 			if !ok {
 				return nil
 			}
-			return sortedKeys(db.Users)
+			return db.Users.Keys()
 		},
 		Authenticate: func(env sim.Environment, userID string, r *rand.Rand) (emobench.Action, map[string]string) {
 			db, _ := sim.StateOf[DB](env)
 			facts := map[string]string{}
 			var u *User
 			if db != nil {
-				u = db.Users[userID]
+				u = db.user(userID)
 			}
 			if u == nil {
 				return emobench.Action{}, facts
@@ -533,13 +528,13 @@ var changeOrCancelTemplates = []string{
 // userOrders returns the user's orders that keep accepts, in the
 // account's order (oldest first).
 func userOrders(db *DB, userID string, keep func(o *Order) bool) []*Order {
-	u := db.Users[userID]
+	u := db.user(userID)
 	if u == nil {
 		return nil
 	}
 	var out []*Order
 	for _, id := range u.Orders {
-		if o := db.Orders[id]; o != nil && keep(o) {
+		if o := db.order(id); o != nil && keep(o) {
 			out = append(out, o)
 		}
 	}
@@ -577,12 +572,12 @@ func isStatus(status string) func(o *Order) bool {
 
 // paidBy returns the payment method that paid o, if it is still the user's.
 func paidBy(db *DB, o *Order) *PaymentMethod {
-	return db.Users[o.UserID].PaymentMethods[o.PaymentMethodID()]
+	return db.user(o.UserID).PaymentMethods[o.PaymentMethodID()]
 }
 
 // giftCard returns the user's gift card, if any.
 func giftCard(u *User) *PaymentMethod {
-	for _, id := range sortedKeys(u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 		if pm := u.PaymentMethods[id]; pm.Source == sourceGiftCard {
 			return pm
 		}
@@ -638,24 +633,24 @@ func (s itemSwap) change() string {
 // fit or the cheapest is tied, where the words would not decide.
 func openCheapest(db *DB, s itemSwap, r *rand.Rand) (itemSwap, bool) {
 	var opens []string
-	for _, k := range sortedKeys(s.old.Options) {
+	for _, k := range slices.Sorted(maps.Keys(s.old.Options)) {
 		if k != s.option {
 			opens = append(opens, k)
 		}
 	}
-	p := db.Products[s.old.ProductID]
+	p := db.product(s.old.ProductID)
 	if len(opens) == 0 || p == nil {
 		return s, false
 	}
 	open := opens[r.IntN(len(opens))]
 	var best *Item
 	fits, tied := 0, false
-	for _, id := range sortedKeys(p.Variants) {
+	for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
 		v := p.Variants[id]
 		if !v.Available || id == s.old.ItemID || v.Options[s.option] != s.item.Options[s.option] {
 			continue
 		}
-		if slices.ContainsFunc(sortedKeys(s.old.Options), func(k string) bool { return k != s.option && k != open && v.Options[k] != s.old.Options[k] }) {
+		if slices.ContainsFunc(slices.Sorted(maps.Keys(s.old.Options)), func(k string) bool { return k != s.option && k != open && v.Options[k] != s.old.Options[k] }) {
 			continue
 		}
 		fits++
@@ -680,17 +675,17 @@ func swapsOf(db *DB, o *Order) []itemSwap { return swapsWhere(db, o, true) }
 func swapsWhere(db *DB, o *Order, available bool) []itemSwap {
 	var out []itemSwap
 	for pos, it := range o.Items {
-		p := db.Products[it.ProductID]
+		p := db.product(it.ProductID)
 		if p == nil {
 			continue
 		}
-		for _, id := range sortedKeys(p.Variants) {
+		for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
 			v := p.Variants[id]
 			if id == it.ItemID || v.Available != available {
 				continue
 			}
 			var differ []string
-			for _, k := range sortedKeys(it.Options) {
+			for _, k := range slices.Sorted(maps.Keys(it.Options)) {
 				if v.Options[k] != it.Options[k] {
 					differ = append(differ, k)
 				}
@@ -739,8 +734,8 @@ func swapTraits(swaps []itemSwap) []string {
 	return nil
 }
 
-func swapDiff(swaps []itemSwap) Money {
-	var d Money
+func swapDiff(swaps []itemSwap) sim.Money {
+	var d sim.Money
 	for _, s := range swaps {
 		d += s.item.Price - s.old.Price
 	}
@@ -903,10 +898,10 @@ func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
 // time, and a new address is a fresh random one).
 func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Users[g.UserID] == nil {
+	if !ok || db.user(g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	u := db.Users[g.UserID]
+	u := db.user(g.UserID)
 	if len(userOrders(db, u.ID, func(o *Order) bool { return o.Address == u.Address })) == 0 {
 		return sim.Grounding{}, false
 	}
@@ -937,7 +932,7 @@ func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
 		return gr, false
 	}
 	db, _ := sim.StateOf[DB](g.Env)
-	o := db.Orders[gr.Facts["order_id"]]
+	o := db.order(gr.Facts["order_id"])
 	addr := newAddress(g.Rand, o.Address)
 	gr.Slots["address"] = addr.String()
 	gr.Facts["new_address"] = addr.String()
@@ -951,10 +946,10 @@ func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
 // gift card, found on the account; the order is read before the change.
 func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Users[g.UserID] == nil {
+	if !ok || db.user(g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	gc := giftCard(db.Users[g.UserID])
+	gc := giftCard(db.user(g.UserID))
 	if gc == nil {
 		return sim.Grounding{}, false
 	}
@@ -1004,15 +999,15 @@ func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 		return gr, false
 	}
 	db, _ := sim.StateOf[DB](g.Env)
-	o := db.Orders[gr.Facts["order_id"]]
+	o := db.order(gr.Facts["order_id"])
 	paid := o.netPaid()
 	if len(paid) != 1 {
 		return sim.Grounding{}, false
 	}
 	diff := goldSwapDiff(db, o, gr.Actions[len(gr.Actions)-1])
-	u := db.Users[o.UserID]
+	u := db.user(o.UserID)
 	var others []*PaymentMethod
-	for _, id := range sortedKeys(u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 		if pm := u.PaymentMethods[id]; id != paid[0].method && pm.canPay(paid[0].amount+diff) == nil {
 			others = append(others, pm)
 		}
@@ -1033,7 +1028,7 @@ func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 
 // goldSwapDiff is the price difference (new minus old) of the item change
 // a, about to run on o.
-func goldSwapDiff(db *DB, o *Order, a emobench.Action) Money {
+func goldSwapDiff(db *DB, o *Order, a emobench.Action) sim.Money {
 	var args policyArgs
 	if json.Unmarshal(a.Arguments, &args) != nil {
 		return 0
@@ -1077,9 +1072,9 @@ func otherPayments(db *DB, o *Order) []*PaymentMethod {
 	if len(paid) != 1 {
 		return nil
 	}
-	u := db.Users[o.UserID]
+	u := db.user(o.UserID)
 	var others []*PaymentMethod
-	for _, id := range sortedKeys(u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 		if pm := u.PaymentMethods[id]; id != paid[0].method && pm.canPay(paid[0].amount) == nil {
 			others = append(others, pm)
 		}
@@ -1155,7 +1150,7 @@ func groundModifyItems(k int, giftCardPays bool) func(g sim.GroundContext) (sim.
 		}
 		pm := paidBy(db, o)
 		if giftCardPays {
-			pm = giftCard(db.Users[o.UserID])
+			pm = giftCard(db.user(o.UserID))
 		}
 		if pm == nil || pm.canPay(swapDiff(swaps)) != nil {
 			return sim.Grounding{}, false
@@ -1245,7 +1240,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 				return false
 			}
 			if toGiftCard {
-				gc := giftCard(db.Users[o.UserID])
+				gc := giftCard(db.user(o.UserID))
 				return gc != nil && gc.ID != o.PaymentMethodID()
 			}
 			return paidBy(db, o) != nil
@@ -1257,7 +1252,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 		positions := g.Rand.Perm(len(o.Items))[:k]
 		slices.Sort(positions)
 		var ids, names, prices []string
-		var refund Money
+		var refund sim.Money
 		for _, p := range positions {
 			ids = append(ids, o.Items[p].ItemID)
 			names = append(names, o.Items[p].Name)
@@ -1268,7 +1263,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
 		switch {
 		case toGiftCard:
-			pm = giftCard(db.Users[o.UserID])
+			pm = giftCard(db.user(o.UserID))
 			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
 		case minItems > 1:
 			actions = append(actions, sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + ")))
@@ -1286,7 +1281,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 			Outputs: []string{dollars(refund)},
 			Uses:    []string{o.ID},
 		}
-		if gc := giftCard(db.Users[o.UserID]); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
+		if gc := giftCard(db.user(o.UserID)); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
 			gr = conditionalRefund(g, gr, o, pm, gc, refund)
 		}
 		return gr, true
@@ -1344,10 +1339,10 @@ func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Users[g.UserID] == nil {
+	if !ok || db.user(g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	gc := giftCard(db.Users[g.UserID])
+	gc := giftCard(db.user(g.UserID))
 	balanceAsked := g.UserID + "/gift_card_balance" // asked once a task
 	if gc == nil || usedInTask(g, balanceAsked) {
 		return sim.Grounding{}, false
@@ -1415,10 +1410,10 @@ func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Users[g.UserID] == nil {
+	if !ok || db.user(g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	u := db.Users[g.UserID]
+	u := db.user(g.UserID)
 	email := fmt.Sprintf("%s.%s.%d@mailbox.example.org", strings.ToLower(u.Name.First), strings.ToLower(u.Name.Last), 10+g.Rand.IntN(90))
 	return sim.Grounding{
 		Slots:   map[string]string{"new_email": email},
@@ -1431,11 +1426,11 @@ func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Users[g.UserID] == nil {
+	if !ok || db.user(g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	u := db.Users[g.UserID]
-	ids := sortedKeys(u.PaymentMethods)
+	u := db.user(g.UserID)
+	ids := slices.Sorted(maps.Keys(u.PaymentMethods))
 	if len(ids) == 0 {
 		return sim.Grounding{}, false
 	}
@@ -1637,7 +1632,7 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		p := db.Products[other.productID]
+		p := db.product(other.productID)
 		verb := "Exchange"
 		if tool == ToolModifyItems {
 			verb = "Swap"
@@ -1664,12 +1659,12 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 // otherwise), or false when there is none.
 func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (productItem, bool) {
 	var opts []productItem
-	for _, pid := range sortedKeys(db.Products) {
+	for _, pid := range db.Products.Keys() {
 		if pid == old.ProductID {
 			continue
 		}
-		p := db.Products[pid]
-		for _, id := range sortedKeys(p.Variants) {
+		p := db.product(pid)
+		for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
 			if it := p.Variants[id]; it.Available && pm.canPay(it.Price-old.Price) == nil {
 				opts = append(opts, productItem{pid, id})
 			}
@@ -1728,8 +1723,8 @@ func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	excluded := func(o *Order) []*PaymentMethod {
 		var out []*PaymentMethod
-		u := db.Users[o.UserID]
-		for _, id := range sortedKeys(u.PaymentMethods) {
+		u := db.user(o.UserID)
+		for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 			if pm := u.PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
 				out = append(out, pm)
 			}
@@ -1765,12 +1760,12 @@ func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
 	// A user who names orders by content (findableUser) would not know
 	// another's order by id.
-	if !ok || db.Users[g.UserID] == nil || findableUser(g.UserID) {
+	if !ok || db.user(g.UserID) == nil || findableUser(g.UserID) {
 		return sim.Grounding{}, false
 	}
 	var pending []*Order
-	for _, id := range sortedKeys(db.Orders) {
-		if o := db.Orders[id]; o.Status == StatusPending && o.UserID != g.UserID && (g.Used == nil || !g.Used(o.ID)) {
+	for _, id := range db.Orders.Keys() {
+		if o := db.order(id); o.Status == StatusPending && o.UserID != g.UserID && (g.Used == nil || !g.Used(o.ID)) {
 			pending = append(pending, o)
 		}
 	}
@@ -1778,7 +1773,7 @@ func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	o := pending[g.Rand.IntN(len(pending))]
-	owner := db.Users[o.UserID]
+	owner := db.user(o.UserID)
 	reason := pickReason(g.Rand)
 	ownerName := owner.Name.First + " " + owner.Name.Last
 	return sim.Grounding{
@@ -1828,7 +1823,7 @@ func orderItemNames(o *Order) string {
 // describeOptions says an item's options in key order: "color black, power usb".
 func describeOptions(opts map[string]string) string {
 	parts := make([]string, 0, len(opts))
-	for _, k := range sortedKeys(opts) {
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
 		parts = append(parts, k+" "+opts[k])
 	}
 	return strings.Join(parts, ", ")

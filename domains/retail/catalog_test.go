@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -76,14 +77,16 @@ type grounded struct {
 	authFact map[string]string
 	g        sim.Grounding
 	env      *sim.StateEnv[DB] // the state it was grounded on
+	prefix   []emobench.Action // the calls that made env from the initial state
 }
 
 // groundFor grounds intent for userID over a copy of db, after its prelude
 // intent when it has one; false when the user has nothing it applies to.
 func groundFor(t *testing.T, c *sim.Catalog, db *DB, in sim.Intent, userID string, r *rand.Rand) (grounded, bool) {
 	t.Helper()
-	env := NewEnvironment(db.Clone())
+	env := replay(t)
 	auth, facts := c.Authenticate(env, userID, r)
+	prefix := []emobench.Action{auth}
 	authRes, err := env.Call(auth.Name, auth.Arguments)
 	if err != nil {
 		t.Fatalf("%s: authenticate %s: %v", in.Name, userID, err)
@@ -98,13 +101,14 @@ func groundFor(t *testing.T, c *sim.Catalog, db *DB, in sim.Intent, userID strin
 				t.Fatalf("%s: prelude %s %s: %v", in.Name, pre, a.Name, err)
 			}
 		}
+		prefix = append(prefix, pg.Actions...)
 	}
 	before := env.Hash()
 	g, ok := in.Ground(sim.GroundContext{Env: env, UserID: userID, Rand: r, Used: func(string) bool { return false }})
 	if env.Hash() != before {
 		t.Fatalf("%s: grounding for %s changed the environment", in.Name, userID)
 	}
-	return grounded{intent: in, userID: userID, auth: auth, authRes: authRes, authFact: facts, g: g, env: env}, ok
+	return grounded{intent: in, userID: userID, auth: auth, authRes: authRes, authFact: facts, g: g, env: env, prefix: prefix}, ok
 }
 
 // scalars returns the string and number values of a call's arguments,
@@ -126,7 +130,7 @@ func scalars(raw json.RawMessage) []string {
 			}
 		}
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		walk(m[k])
 	}
 	return out
@@ -143,8 +147,8 @@ func scalars(raw json.RawMessage) []string {
 // fact or an earlier gold result; reads and returns name their outputs.
 func TestCatalog_Intents(t *testing.T) {
 	c := Catalog()
-	db := InitialDB()
-	users := c.Users(NewEnvironment(db))
+	db := replay(t).State
+	users := c.Users(newEnv(db))
 	writes := map[string]bool{}
 	for _, tl := range Tools() {
 		writes[tl.Name] = tl.Writes
@@ -219,7 +223,7 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 		}
 		return false
 	}
-	env := NewEnvironment(gr.env.State.Clone())
+	env := replay(t, gr.prefix...)
 	results := []string{gr.authRes}
 	nWrites := 0
 	for _, a := range g.Actions {
@@ -270,7 +274,7 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 			if err := c.CheckPolicy(env, gr.userID, f); !errors.As(err, &v) {
 				t.Errorf("%s: forbidden %s%s passes the policy (%v)", who, f.Name, f.Arguments, err)
 			}
-			try := NewEnvironment(env.State.Clone())
+			try := replay(t, append(slices.Clone(gr.prefix), g.Actions...)...)
 			before := try.Hash()
 			_, err := try.Call(f.Name, f.Arguments)
 			if accepted := err == nil && try.Hash() != before; accepted != toolAccepts[in.Name] {
@@ -338,9 +342,9 @@ func taskFor(t *testing.T, gr grounded, j int) *emobench.TaskSpec {
 func TestCatalog_Episodes(t *testing.T) {
 	ctx := context.Background()
 	c := Catalog()
-	db := InitialDB()
+	db := replay(t).State
 	dom := New()
-	users := c.Users(NewEnvironment(db))
+	users := c.Users(newEnv(db))
 	perIntent := 4
 	if testing.Short() {
 		perIntent = 1
@@ -397,9 +401,9 @@ func TestCatalog_Episodes(t *testing.T) {
 func TestCatalog_ComposedEpisodes(t *testing.T) {
 	ctx := context.Background()
 	c := Catalog()
-	db := InitialDB()
+	db := replay(t).State
 	dom := New()
-	users := c.Users(NewEnvironment(db))
+	users := c.Users(newEnv(db))
 	pairs := [][2]string{
 		{"modify_pending_order_item", "modify_items_again"},
 		{"return_delivered_items", "return_order_again"},

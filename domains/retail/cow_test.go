@@ -25,7 +25,7 @@ func TestEpisodeClone_EqualsDeepCopy(t *testing.T) {
 	}
 	tasks := dom.Tasks()
 	if testing.Short() {
-		tasks = tasks[:len(tasks)/4]
+		tasks = tasks[:len(tasks)/20]
 	}
 	calls := 0
 	for i := range tasks {
@@ -40,7 +40,7 @@ func TestEpisodeClone_EqualsDeepCopy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cow, deep := dom.NewEnvironment(), NewEnvironment(InitialDB())
+			cow, deep := dom.NewEnvironment(), newEnv(GenerateDB(Seed))
 			for _, m := range traj.Messages {
 				for _, c := range m.ToolCalls {
 					calls++
@@ -58,9 +58,8 @@ func TestEpisodeClone_EqualsDeepCopy(t *testing.T) {
 		}
 	}
 	t.Logf("%d tool calls compared", calls)
-	snapshot := initialDB().root.get(initialDB()).db
-	if got, want := roundTrip(t, snapshot).StateHash(), roundTrip(t, GenerateDB(Seed)).StateHash(); got != want {
-		t.Fatalf("the shared snapshot changed: hash %s, generated %s", got, want)
+	if err := dom.(sim.TaskSetDomain).VerifyInitial(); err != nil {
+		t.Fatal(err)
 	}
 }
 

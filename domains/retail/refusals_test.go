@@ -20,7 +20,6 @@ var preAccepts = regexp.MustCompile(`(?i)\baccept\b|if the agent|cannot be done|
 // changed), and accepted, changing the database, for the others. Both
 // occur, and cancels, returns, exchanges and item changes are forbidden.
 func TestRefusals(t *testing.T) {
-	db := InitialDB()
 	writes := map[string]bool{}
 	for _, tl := range Tools() {
 		writes[tl.Name] = tl.Writes
@@ -44,7 +43,7 @@ func TestRefusals(t *testing.T) {
 		}
 		for _, f := range task.Forbidden {
 			tools[f.Name]++
-			env := NewEnvironment(db.Clone())
+			env := replay(t)
 			for _, a := range task.Actions {
 				if _, err := env.Call(a.Name, a.Arguments); err != nil {
 					t.Fatalf("task %s: gold %s: %v", task.ID, a.Name, err)

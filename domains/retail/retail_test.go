@@ -32,7 +32,7 @@ func TestDomain(t *testing.T) {
 }
 
 // TestDomain_NewEnvironment checks that episodes do not share state.
-func TestDomain_NewEnvironment(t *testing.T) {
+func TestDomain_newEnv(t *testing.T) {
 	d := New()
 	a, b := d.NewEnvironment(), d.NewEnvironment()
 	initial := a.Hash()
@@ -95,4 +95,36 @@ func hasWrite(task emobench.TaskSpec) bool {
 		}
 	}
 	return false
+}
+
+// The items of a return are a set: returning A and B hashes as returning
+// B and A (Order.StateForm), and returning A alone does not (#21).
+func TestStateHash_ReturnItemsAreASet(t *testing.T) {
+	var order *Order
+	for _, o := range replay(t).State.Orders.All() {
+		if o.Status == StatusDelivered && len(o.Items) >= 2 && o.Items[0].ItemID != o.Items[1].ItemID {
+			order = o
+			break
+		}
+	}
+	if order == nil {
+		t.Fatal("no delivered order with two items")
+	}
+	pm := order.PaymentHistory[0].PaymentMethodID
+	hashAfter := func(items ...string) string {
+		b, _ := json.Marshal(map[string]any{"order_id": order.ID, "item_ids": items, "payment_method_id": pm})
+		env := New().NewEnvironment()
+		if _, err := env.Call(ToolReturnItems, b); err != nil {
+			t.Fatal(err)
+		}
+		return env.Hash()
+	}
+	a, b := order.Items[0].ItemID, order.Items[1].ItemID
+	want := hashAfter(a, b)
+	if got := hashAfter(b, a); got != want {
+		t.Error("return items in another order hash differently")
+	}
+	if got := hashAfter(a); got == want {
+		t.Error("returning one item hashes as returning two")
+	}
 }

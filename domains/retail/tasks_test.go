@@ -20,7 +20,7 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 	for _, tool := range Tools() {
 		writes[tool.Name] = tool.Writes
 	}
-	initial := hashOf(db)
+	initial := replay(t).Hash()
 	ids := map[string]bool{}
 	for _, task := range tasks {
 		if err := task.Validate(); err != nil {
@@ -31,10 +31,10 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 			t.Errorf("task %s: duplicate id", task.ID)
 		}
 		ids[task.ID] = true
-		if task.Domain != Name || task.UserID == "" || db.Users[task.UserID] == nil {
+		if task.Domain != Name || task.UserID == "" || db.user(task.UserID) == nil {
 			t.Errorf("task %s: domain %q, user %q", task.ID, task.Domain, task.UserID)
 		}
-		env := NewEnvironment(db.Clone())
+		env := replay(t)
 		var called []string
 		hasWrite := false
 		for i, a := range task.Actions {
@@ -71,7 +71,7 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 			_ = json.Unmarshal(a.Arguments, &kw)
 			accountRead = accountRead || a.Name == ToolGetUser
 			for _, k := range []string{"email", "first_name", "last_name", "order_id", "reason"} {
-				if v, ok := kw[k].(string); ok && !facts[v] && !(k == "order_id" && accountRead && db.Orders[v] != nil && db.Orders[v].UserID == task.UserID) {
+				if v, ok := kw[k].(string); ok && !facts[v] && !(k == "order_id" && accountRead && db.order(v) != nil && db.order(v).UserID == task.UserID) {
 					t.Errorf("task %s: %s argument %s=%q is no fact", task.ID, a.Name, k, v)
 				}
 			}
@@ -107,7 +107,7 @@ func TestTasks_Replay(t *testing.T) {
 			t.Errorf("task %s: generator %+v, want tracer", task.ID, task.Generator)
 		}
 	}
-	checkTasks(t, InitialDB(), tasks)
+	checkTasks(t, replay(t).State, tasks)
 }
 
 // TestTasks_Writes checks the test split's share of writes, refusals and

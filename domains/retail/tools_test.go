@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/emobench/emobench/sim"
 )
 
 type toolCase struct {
@@ -18,8 +20,8 @@ type toolCase struct {
 	breaks string
 }
 
-func giftBalance(db *DB) Money {
-	return *db.Users["ana_silva_1000"].PaymentMethods["gift_card_1"].Balance
+func giftBalance(db *DB) sim.Money {
+	return *db.user("ana_silva_1000").PaymentMethods["gift_card_1"].Balance
 }
 
 func TestTools(t *testing.T) {
@@ -63,10 +65,10 @@ func TestTools(t *testing.T) {
 		// cancel_pending_order
 		{name: "OK", tool: ToolCancelOrder, args: `{"order_id":"#R0000004","reason":"ordered by mistake"}`, want: `"status":"cancelled"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := giftBalance(db), Money(7000); got != want {
+				if got, want := giftBalance(db), sim.Money(7000); got != want {
 					t.Errorf("gift card balance = %v, want %v (refunded at once)", got, want)
 				}
-				if got, want := db.Orders["#R0000004"].CancelReason, ReasonOrderedByMistake; got != want {
+				if got, want := db.order("#R0000004").CancelReason, ReasonOrderedByMistake; got != want {
 					t.Errorf("cancel reason = %q, want %q", got, want)
 				}
 			}},
@@ -85,7 +87,7 @@ func TestTools(t *testing.T) {
 		{name: "OK", tool: ToolModifyAddress, args: `{"order_id":"#R0000001","address1":"5 Elm Street","address2":"","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
 			want: `"address":{"address1":"5 Elm Street","address2":"","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Users["ana_silva_1000"].Address.City, "Denver"; got != want {
+				if got, want := db.user("ana_silva_1000").Address.City, "Denver"; got != want {
 					t.Errorf("user's city = %q, want %q (unchanged)", got, want)
 				}
 			}},
@@ -103,10 +105,10 @@ func TestTools(t *testing.T) {
 		{name: "OKCharge", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`,
 			want: `"items_modified":true,"payment_history":[{"transaction_type":"payment","amount":40.00,"payment_method_id":"paypal_1"},{"transaction_type":"payment","amount":5.00,"payment_method_id":"gift_card_1"}]`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := giftBalance(db), Money(4500); got != want {
+				if got, want := giftBalance(db), sim.Money(4500); got != want {
 					t.Errorf("gift card balance = %v, want %v", got, want)
 				}
-				if got, want := db.Orders["#R0000001"].Items[0].Options["power"], "plug"; got != want {
+				if got, want := db.order("#R0000001").Items[0].Options["power"], "plug"; got != want {
 					t.Errorf("new item power = %q, want %q", got, want)
 				}
 			}},
@@ -115,7 +117,7 @@ func TestTools(t *testing.T) {
 		{name: "OKOtherProduct", breaks: "items change only to the same product", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
 			want: `"items":[{"name":"water bottle","product_id":"200","item_id":"2002","options":{"capacity":"500ml","color":"green"},"price":22.50}]`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Orders["#R0000001"].netPaid()[0].amount, Money(2250); got != want {
+				if got, want := db.order("#R0000001").netPaid()[0].amount, sim.Money(2250); got != want {
 					t.Errorf("net paid by paypal = %v, want %v (17.50 refunded)", got, want)
 				}
 			}},
@@ -137,7 +139,7 @@ func TestTools(t *testing.T) {
 		{name: "OK", tool: ToolModifyPayment, args: `{"order_id":"#R0000004","payment_method_id":"credit_card_1"}`,
 			want: `{"transaction_type":"payment","amount":20.00,"payment_method_id":"credit_card_1"},{"transaction_type":"refund","amount":20.00,"payment_method_id":"gift_card_1"}`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := giftBalance(db), Money(7000); got != want {
+				if got, want := giftBalance(db), sim.Money(7000); got != want {
 					t.Errorf("gift card balance = %v, want %v (refunded)", got, want)
 				}
 			}},
@@ -151,7 +153,7 @@ func TestTools(t *testing.T) {
 		{name: "OK", tool: ToolModifyUserAddress, args: `{"user_id":"ben_ito_2000","address1":"77 Pine Street","address2":"Unit 3","city":"Omaha","state":"NE","country":"USA","zip":"68102"}`,
 			want: `"address":{"address1":"77 Pine Street","address2":"Unit 3","city":"Omaha","state":"NE","country":"USA","zip":"68102"}`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Orders["#R0000005"].Address.City, "Portland"; got != want {
+				if got, want := db.order("#R0000005").Address.City, "Portland"; got != want {
 					t.Errorf("order's city = %q, want %q (unchanged)", got, want)
 				}
 			}},
@@ -178,7 +180,7 @@ func TestTools(t *testing.T) {
 		{name: "OK", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"gift_card_1"}`,
 			want: `"status":"exchange requested"`,
 			check: func(t *testing.T, db *DB) {
-				x := db.Orders["#R0000002"].Exchange
+				x := db.order("#R0000002").Exchange
 				if x == nil || x.PriceDifference != 250 || x.NewItemIDs[0] != "2002" {
 					t.Errorf("exchange = %+v, want 2001 -> 2002 with a 2.50 difference", x)
 				}
@@ -199,7 +201,7 @@ func TestTools(t *testing.T) {
 	broken := map[string]bool{}
 	for _, c := range cases {
 		t.Run(c.tool+"/"+c.name, func(t *testing.T) {
-			env := NewEnvironment(testDB())
+			env := newEnv(testDB())
 			before := env.Hash()
 			got, err := env.Call(c.tool, json.RawMessage(c.args))
 			if c.wantErr != "" {
@@ -255,8 +257,8 @@ func TestTools_GiftCardMustCover(t *testing.T) {
 		{ToolExchangeItems, `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`},
 	} {
 		db := testDB()
-		*db.Users["ana_silva_1000"].PaymentMethods["gift_card_1"].Balance = 100 // 1.00
-		_, err := NewEnvironment(db).Call(c.tool, json.RawMessage(c.args))
+		*db.user("ana_silva_1000").PaymentMethods["gift_card_1"].Balance = 100 // 1.00
+		_, err := newEnv(db).Call(c.tool, json.RawMessage(c.args))
 		if err == nil || !strings.Contains(err.Error(), "gift card gift_card_1 has a balance of 1.00, less than the") {
 			t.Errorf("%s: error = %v, want a gift card balance error", c.tool, err)
 		}
@@ -266,7 +268,7 @@ func TestTools_GiftCardMustCover(t *testing.T) {
 // TestTools_ItemsModifiedOnce checks that a pending order's items change
 // only once.
 func TestTools_ItemsModifiedOnce(t *testing.T) {
-	env := NewEnvironment(testDB())
+	env := newEnv(testDB())
 	if _, err := env.Call(ToolModifyItems, json.RawMessage(`{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1002"],"payment_method_id":"paypal_1"}`)); err != nil {
 		t.Fatal(err)
 	}

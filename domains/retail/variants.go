@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -48,7 +49,7 @@ func findable(ground groundFunc) groundFunc {
 			return gr, ok
 		}
 		db, _ := sim.StateOf[DB](g.Env)
-		o := db.Orders[gr.Facts["order_id"]]
+		o := db.order(gr.Facts["order_id"])
 		if o == nil {
 			return gr, true
 		}
@@ -105,7 +106,7 @@ var refundRulePattern = regexp.MustCompile(`^gift card if the refund is under \$
 // rule (refundRule) the refund amount decides between the gift card gc
 // and paid; it draws which side the data falls on. The gold then reads the
 // account, where the gift card is, and refunds where the rule says.
-func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc *PaymentMethod, refund Money) sim.Grounding {
+func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc *PaymentMethod, refund sim.Money) sim.Grounding {
 	dollars := int(refund / 100)
 	toGiftCard := g.Rand.IntN(2) == 0 || dollars < 2
 	threshold := dollars + 1 + g.Rand.IntN(30) // refund < threshold: gift card
@@ -167,7 +168,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 	}
 	var out []emobench.Action
 	orderID, _ := args["order_id"].(string)
-	o := db.Orders[orderID]
+	o := db.order(orderID)
 	if o != nil && !factValue(facts, "", orderID) {
 		for k, desc := range facts {
 			product, found := strings.CutPrefix(desc, "the order with the ")
@@ -195,14 +196,14 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 			break
 		}
 		oldIDs, newIDs := stringList(args["item_ids"]), stringList(args["new_item_ids"])
-		var refund Money
+		var refund sim.Money
 		for _, id := range oldIDs {
 			if it := findItem(o, id); it != nil {
 				refund += it.Price
 			}
 		}
 		pmID, _ := args["payment_method_id"].(string)
-		for _, id := range otherMethods(db.Users[userID], facts, pmID, refund) {
+		for _, id := range otherMethods(db.user(userID), facts, pmID, refund) {
 			out = append(out, with("payment_method_id", id))
 		}
 		for i, id := range oldIDs {
@@ -240,7 +241,7 @@ func factValue(facts map[string]string, suffix, v string) bool {
 // the words allow for a write whose refund (returns) is refund: none when
 // a payment_method fact names goldID's method; the one a refund rule picks
 // when it is not goldID's; every other method when nothing names one.
-func otherMethods(u *User, facts map[string]string, goldID string, refund Money) []string {
+func otherMethods(u *User, facts map[string]string, goldID string, refund sim.Money) []string {
 	if u == nil || u.PaymentMethods[goldID] == nil {
 		return nil
 	}
@@ -248,7 +249,7 @@ func otherMethods(u *User, facts map[string]string, goldID string, refund Money)
 		return nil
 	}
 	byWords := map[string]string{}
-	for _, id := range sortedKeys(u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 		byWords[u.PaymentMethods[id].Describe()] = id
 	}
 	for k, v := range facts {
@@ -258,7 +259,7 @@ func otherMethods(u *User, facts map[string]string, goldID string, refund Money)
 		}
 		threshold, _ := strconv.Atoi(m[1])
 		words := m[2]
-		if refund < Money(threshold*100) {
+		if refund < sim.Money(threshold*100) {
 			words = "gift card"
 		}
 		if id := byWords[words]; id != goldID && id != "" {
@@ -266,7 +267,7 @@ func otherMethods(u *User, facts map[string]string, goldID string, refund Money)
 		}
 		return nil
 	}
-	return slices.DeleteFunc(sortedKeys(u.PaymentMethods), func(id string) bool { return id == goldID })
+	return slices.DeleteFunc(slices.Sorted(maps.Keys(u.PaymentMethods)), func(id string) bool { return id == goldID })
 }
 
 // cheapestWords is how a user leaves an option of an item (its product
@@ -283,13 +284,13 @@ func cheapestWords(option, item string) string {
 // (cheapestWords), and are
 // in stock. Without an open option it is none.
 func cheaperVariants(db *DB, facts map[string]string, old *OrderItem, newID string) []string {
-	p := db.Products[old.ProductID]
+	p := db.product(old.ProductID)
 	if p == nil || p.Variants[newID] == nil {
 		return nil
 	}
 	target := p.Variants[newID]
 	var out []string
-	for _, id := range sortedKeys(p.Variants) {
+	for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
 		v := p.Variants[id]
 		if id == newID || id == old.ItemID || !v.Available || v.Price > target.Price {
 			continue
@@ -340,7 +341,7 @@ func replaced(ids []string, i int, id string) []string {
 }
 
 // dollars is an amount as an output: "$40.50" (the unit is part of it).
-func dollars(m Money) string { return "$" + m.String() }
+func dollars(m sim.Money) string { return "$" + m.String() }
 
 // statusSynonyms are the ways an agent may say an order status, as the
 // output's synonym set ("pending|not yet shipped"): any member counts.

@@ -12,8 +12,8 @@ import (
 // with 50.00, paypal, credit card) and bob (paypal); a lamp with two
 // available variants and an unavailable one, and a mug.
 func policyDB() *DB {
-	money := func(m Money) *Money { return &m }
-	lamp := func(id, color string, price Money) OrderItem {
+	money := func(m sim.Money) *sim.Money { return &m }
+	lamp := func(id, color string, price sim.Money) OrderItem {
 		return OrderItem{Name: "desk lamp", ProductID: "100", ItemID: id, Options: map[string]string{"color": color}, Price: price}
 	}
 	order := func(id, user, status, method string, items ...OrderItem) *Order {
@@ -22,15 +22,15 @@ func policyDB() *DB {
 		return o
 	}
 	db := &DB{
-		Users: map[string]*User{
+		Users: tableOf(map[string]*User{
 			"alice": {ID: "alice", PaymentMethods: map[string]*PaymentMethod{
 				"gift_card_1":   {ID: "gift_card_1", Source: sourceGiftCard, Balance: money(5000)},
 				"paypal_1":      {ID: "paypal_1", Source: sourcePayPal},
 				"credit_card_1": {ID: "credit_card_1", Source: sourceCreditCard, Brand: "visa", LastFour: "1234"},
 			}, Orders: []string{"#R1", "#R2", "#R4", "#R5", "#R6"}},
 			"bob": {ID: "bob", PaymentMethods: map[string]*PaymentMethod{"paypal_2": {ID: "paypal_2", Source: sourcePayPal}}, Orders: []string{"#R3"}},
-		},
-		Products: map[string]*Product{
+		}),
+		Products: tableOf(map[string]*Product{
 			"100": {ID: "100", Name: "desk lamp", Variants: map[string]*Item{
 				"L1": {ID: "L1", Options: map[string]string{"color": "black"}, Price: 3000, Available: true},
 				"L2": {ID: "L2", Options: map[string]string{"color": "white"}, Price: 3500, Available: true},
@@ -40,8 +40,8 @@ func policyDB() *DB {
 				"M1": {ID: "M1", Options: map[string]string{"size": "small"}, Price: 1000, Available: true},
 				"M2": {ID: "M2", Options: map[string]string{"size": "large"}, Price: 9000, Available: true},
 			}},
-		},
-		Orders: map[string]*Order{
+		}),
+		Orders: tableOf(map[string]*Order{
 			"#R1": order("#R1", "alice", StatusPending, "paypal_1", lamp("L1", "black", 3000)),
 			"#R2": order("#R2", "alice", StatusDelivered, "credit_card_1", lamp("L1", "black", 3000),
 				OrderItem{Name: "mug", ProductID: "200", ItemID: "M1", Options: map[string]string{"size": "small"}, Price: 1000}),
@@ -49,9 +49,9 @@ func policyDB() *DB {
 			"#R4": order("#R4", "alice", StatusPending, "paypal_1", lamp("L2", "white", 3500)),
 			"#R5": order("#R5", "alice", StatusProcessed, "paypal_1", lamp("L1", "black", 3000)),
 			"#R6": order("#R6", "alice", StatusPending, "paypal_1", lamp("L1", "black", 3000), lamp("L2", "white", 3500)),
-		},
+		}),
 	}
-	db.Orders["#R4"].ItemsModified = true
+	db.order("#R4").ItemsModified = true
 	return db
 }
 
@@ -92,7 +92,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 		{RuleWellFormedArgument, sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1", "M1"}, "payment_method_id", "credit_card_1"),
 			sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", "L1", "payment_method_id", "credit_card_1")},
 	} {
-		env := NewEnvironment(policyDB())
+		env := newEnv(policyDB())
 		if err := CheckPolicy(env, "alice", c.allowed); err != nil {
 			t.Errorf("%s: allowed %s%s: %v", c.rule, c.allowed.Name, c.allowed.Arguments, err)
 		}
@@ -110,7 +110,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 }
 
 func TestCheckPolicy_ReadsAndOtherEnvironments(t *testing.T) {
-	env := NewEnvironment(policyDB())
+	env := newEnv(policyDB())
 	for _, a := range []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", "#R3"), sim.NewAction(ToolTransfer, "summary", "x")} {
 		if err := CheckPolicy(env, "alice", a); err != nil {
 			t.Errorf("%s: %v, want nil (no write)", a.Name, err)
