@@ -61,7 +61,7 @@ func TestAlternatives_WhatTheWordsLeaveOpen(t *testing.T) {
 	var pending *Order
 	var shared string
 	for id, u := range db.Users.All() {
-		os := userOrders(db, id, isStatus(StatusPending))
+		os := userOrders(db, id, func(o *Order) bool { return o.Status == StatusPending })
 		if len(u.PaymentMethods) < 2 || len(os) == 0 {
 			continue
 		}

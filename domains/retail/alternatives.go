@@ -1,12 +1,8 @@
 package retail
 
 import (
-	"cmp"
 	"encoding/json"
-	"fmt"
-	"hash/fnv"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,121 +11,8 @@ import (
 	"github.com/emobench/emobench/sim"
 )
 
-// This file holds what makes a retail request harder than a plain one
-// (emobench.TraitFindable, emobench.TraitConditional) and the catalog's
-// Alternatives: every other write a user's words allow, for Tracer's
-// audit of one valid end state per task.
-
-// findableShare is the share of users (findableUser) who name their
-// orders by what is in them, never by id.
-const findableShare = 30 // percent
-
-// findableUser reports whether the user is one who does not know order
-// ids. It is a property of the user, not of one request, so that a task
-// never mixes an order the user names by id with one the agent must find:
-// the scripted user would take the found order's id for a wrong one.
-func findableUser(userID string) bool {
-	h := fnv.New32a()
-	h.Write([]byte(userID))
-	return h.Sum32()%100 < findableShare
-}
-
-// groundFunc is an intent's grounder.
-type groundFunc = func(g sim.GroundContext) (sim.Grounding, bool)
-
-// findable wraps ground: for a findableUser, the grounding names the
-// order not by id but by a product only it has among the user's orders
-// ("my order with the hiking boots"); the user then knows no order id, the
-// gold reads the account first (its order list) and the grounding carries
-// TraitFindable. An order with no such product is not grounded for them.
-func findable(ground groundFunc) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		gr, ok := ground(g)
-		if !ok || !findableUser(g.UserID) {
-			return gr, ok
-		}
-		db, _ := sim.StateOf[DB](g.Env)
-		o := db.order(gr.Facts["order_id"])
-		if o == nil {
-			return gr, true
-		}
-		product, found := distinctProduct(db, o)
-		if !found {
-			return sim.Grounding{}, false
-		}
-		delete(gr.Facts, "order_id")
-		gr.Facts["order_description"] = "the order with the " + product
-		gr.Slots["order_id"] = "with the " + product + " (I don't have its number)"
-		gr.Request.Text = strings.Replace(gr.Request.Text, "order "+o.ID, "my order with the "+product, 1)
-		if len(gr.Actions) == 0 || gr.Actions[0].Name != ToolGetUser {
-			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", o.UserID)}, gr.Actions...)
-		}
-		gr.Traits = append(gr.Traits, emobench.TraitFindable)
-		return gr, true
-	}
-}
-
-// distinctProduct returns the name of the first product of o that no
-// other order of its user has, which names o among them.
-func distinctProduct(db *DB, o *Order) (string, bool) {
-	for _, it := range o.Items {
-		if len(ordersWithProduct(db, o.UserID, it.Name)) == 1 {
-			return it.Name, true
-		}
-	}
-	return "", false
-}
-
-// ordersWithProduct returns the ids of the user's orders with an item
-// named product.
-func ordersWithProduct(db *DB, userID, product string) []string {
-	var out []string
-	for _, o := range userOrders(db, userID, func(*Order) bool { return true }) {
-		if slices.ContainsFunc(o.Items, func(it OrderItem) bool { return it.Name == product }) {
-			out = append(out, o.ID)
-		}
-	}
-	return out
-}
-
-// refundRule is the condition a user puts on where a refund goes (the
-// refund_rule fact): the gift card below a whole-dollar threshold, another
-// method otherwise. refundRulePattern reads it back.
-func refundRule(threshold int, otherwise string) string {
-	return fmt.Sprintf("gift card if the refund is under $%d, otherwise my %s", threshold, otherwise)
-}
-
-var refundRulePattern = regexp.MustCompile(`^gift card if the refund is under \$(\d+), otherwise my (.+)$`)
-
-// conditionalRefund rewrites a return grounding gr of o, refunded to the
-// method that paid (paid) and worth refund, so that the user states a
-// rule (refundRule) the refund amount decides between the gift card gc
-// and paid; it draws which side the data falls on. The gold then reads the
-// account, where the gift card is, and refunds where the rule says.
-func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc *PaymentMethod, refund sim.Money) sim.Grounding {
-	dollars := int(refund / 100)
-	toGiftCard := g.Rand.IntN(2) == 0 || dollars < 2
-	threshold := dollars + 1 + g.Rand.IntN(30) // refund < threshold: gift card
-	target := gc
-	if !toGiftCard {
-		threshold = max(1, dollars-g.Rand.IntN(min(30, dollars))) // refund >= threshold
-		target = paid
-	}
-	rule := refundRule(threshold, paid.Describe())
-	delete(gr.Facts, "payment_method")
-	gr.Facts["refund_rule"] = rule
-	gr.Slots["payment"] = rule
-	gr.Request.Text = fmt.Sprintf("Return the %s from order %s; refund it to my %s. How much will the refund be?", gr.Facts["item_name"], o.ID, rule)
-	last := len(gr.Actions) - 1
-	var args map[string]any
-	_ = json.Unmarshal(gr.Actions[last].Arguments, &args)
-	gr.Actions[last] = sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", args["item_ids"], "payment_method_id", target.ID)
-	if !slices.ContainsFunc(gr.Actions, func(a emobench.Action) bool { return a.Name == ToolGetUser }) {
-		gr.Actions = slices.Insert(gr.Actions, last, sim.NewAction(ToolGetUser, "user_id", o.UserID))
-	}
-	gr.Traits = append(gr.Traits, emobench.TraitConditional)
-	return gr
-}
+// This file holds the catalog's Alternatives: every other write a user's
+// words allow, for Tracer's audit of one valid end state per task.
 
 // alternatives is the catalog's Alternatives: the other writes the
 // user's words (facts) allow for gold, by what they leave open. The
@@ -339,21 +222,3 @@ func replaced(ids []string, i int, id string) []string {
 	out[i] = id
 	return out
 }
-
-// dollars is an amount as an output: "$40.50" (the unit is part of it).
-func dollars(m sim.Money) string { return "$" + m.String() }
-
-// statusSynonyms are the ways an agent may say an order status, as the
-// output's synonym set ("pending|not yet shipped"): any member counts.
-// None of them is a part of another status's words.
-var statusSynonyms = map[string]string{
-	StatusPending:           "pending|not yet shipped|has not shipped|hasn't shipped",
-	StatusProcessed:         "processed|already shipped|has shipped|is on its way",
-	StatusDelivered:         "delivered",
-	StatusCancelled:         "cancelled|canceled",
-	StatusReturnRequested:   "return requested|return has been requested|return request",
-	StatusExchangeRequested: "exchange requested|exchange has been requested|exchange request",
-}
-
-// statusOutput is an order status as an output: its synonym set.
-func statusOutput(status string) string { return cmp.Or(statusSynonyms[status], status) }
