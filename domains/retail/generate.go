@@ -3,6 +3,7 @@ package retail
 import (
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -134,7 +135,8 @@ func GenerateDB(seed uint64) *DB {
 	ids := map[string]bool{}
 	newID := func(format string, digits int) string {
 		for {
-			n := r.IntN(9*pow10(digits-1)) + pow10(digits-1)
+			low := int(math.Pow10(digits - 1))
+			n := r.IntN(9*low) + low
 			id := fmt.Sprintf(format, n)
 			if !ids[id] {
 				ids[id] = true
@@ -267,14 +269,6 @@ func combinations(options []option) []map[string]string {
 		out = next
 	}
 	return out
-}
-
-func pow10(n int) int {
-	p := 1
-	for range n {
-		p *= 10
-	}
-	return p
 }
 
 func randomAddress(r *rand.Rand) Address {

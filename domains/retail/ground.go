@@ -62,6 +62,16 @@ func usedInTask(g sim.GroundContext, id string) bool {
 	return g.UsedInTask != nil && g.UsedInTask(id)
 }
 
+// userFor returns the retail state of g's environment and g's user;
+// false when the environment is not retail's or has no such user.
+func userFor(g sim.GroundContext) (*DB, *User, bool) {
+	db, ok := sim.StateOf[DB](g.Env)
+	if !ok || db.user(g.UserID) == nil {
+		return nil, nil, false
+	}
+	return db, db.user(g.UserID), true
+}
+
 func isStatus(status string) func(*DB, *Order) bool {
 	return func(_ *DB, o *Order) bool { return o.Status == status }
 }
@@ -416,11 +426,10 @@ func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
 // an earlier intent (orders are shipped to the account's address at the
 // time, and a new address is a fresh random one).
 func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.user(g.UserID) == nil {
+	db, u, ok := userFor(g)
+	if !ok {
 		return sim.Grounding{}, false
 	}
-	u := db.user(g.UserID)
 	if len(userOrders(db, u.ID, func(o *Order) bool { return o.Address == u.Address })) == 0 {
 		return sim.Grounding{}, false
 	}
@@ -464,11 +473,11 @@ func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
 // groundPayWithGiftCard grounds paying a pending order with the user's
 // gift card, found on the account; the order is read before the change.
 func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.user(g.UserID) == nil {
+	db, u, ok := userFor(g)
+	if !ok {
 		return sim.Grounding{}, false
 	}
-	gc := giftCard(db.user(g.UserID))
+	gc := giftCard(u)
 	if gc == nil {
 		return sim.Grounding{}, false
 	}
@@ -524,13 +533,7 @@ func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	diff := goldSwapDiff(db, o, gr.Actions[len(gr.Actions)-1])
-	u := db.user(o.UserID)
-	var others []*PaymentMethod
-	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
-		if pm := u.PaymentMethods[id]; id != paid[0].method && pm.canPay(paid[0].amount+diff) == nil {
-			others = append(others, pm)
-		}
-	}
+	others := methodsThatPay(db.user(o.UserID), paid[0].method, paid[0].amount+diff)
 	if len(others) == 0 {
 		return sim.Grounding{}, false
 	}
@@ -591,14 +594,19 @@ func otherPayments(db *DB, o *Order) []*PaymentMethod {
 	if len(paid) != 1 {
 		return nil
 	}
-	u := db.user(o.UserID)
-	var others []*PaymentMethod
+	return methodsThatPay(db.user(o.UserID), paid[0].method, paid[0].amount)
+}
+
+// methodsThatPay are u's payment methods other than except that can pay
+// amount, in id order.
+func methodsThatPay(u *User, except string, amount sim.Money) []*PaymentMethod {
+	var out []*PaymentMethod
 	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
-		if pm := u.PaymentMethods[id]; id != paid[0].method && pm.canPay(paid[0].amount) == nil {
-			others = append(others, pm)
+		if pm := u.PaymentMethods[id]; id != except && pm.canPay(amount) == nil {
+			out = append(out, pm)
 		}
 	}
-	return others
+	return out
 }
 
 func groundModifyPayment(g sim.GroundContext) (sim.Grounding, bool) {
@@ -794,11 +802,11 @@ func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.user(g.UserID) == nil {
+	_, u, ok := userFor(g)
+	if !ok {
 		return sim.Grounding{}, false
 	}
-	gc := giftCard(db.user(g.UserID))
+	gc := giftCard(u)
 	balanceAsked := g.UserID + "/gift_card_balance" // asked once a task
 	if gc == nil || usedInTask(g, balanceAsked) {
 		return sim.Grounding{}, false
@@ -857,11 +865,10 @@ func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.user(g.UserID) == nil {
+	_, u, ok := userFor(g)
+	if !ok {
 		return sim.Grounding{}, false
 	}
-	u := db.user(g.UserID)
 	email := fmt.Sprintf("%s.%s.%d@mailbox.example.org", strings.ToLower(u.Name.First), strings.ToLower(u.Name.Last), 10+g.Rand.IntN(90))
 	return sim.Grounding{
 		Slots:   map[string]string{"new_email": email},
@@ -873,11 +880,10 @@ func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.user(g.UserID) == nil {
+	_, u, ok := userFor(g)
+	if !ok {
 		return sim.Grounding{}, false
 	}
-	u := db.user(g.UserID)
 	ids := slices.Sorted(maps.Keys(u.PaymentMethods))
 	if len(ids) == 0 {
 		return sim.Grounding{}, false

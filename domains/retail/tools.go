@@ -56,16 +56,9 @@ var (
 	}
 )
 
-type addressArgs struct {
-	Address1 string `json:"address1"`
-	Address2 string `json:"address2"`
-	City     string `json:"city"`
-	State    string `json:"state"`
-	Country  string `json:"country"`
-	Zip      string `json:"zip"`
-}
-
-func (a addressArgs) address() (Address, error) {
+// trimmed returns the address of a tool's arguments with its parts
+// trimmed, or an error naming the part that is empty or not well formed.
+func (a Address) trimmed() (Address, error) {
 	addr := Address{
 		Address1: strings.TrimSpace(a.Address1), Address2: strings.TrimSpace(a.Address2),
 		City: strings.TrimSpace(a.City), State: strings.TrimSpace(a.State),
@@ -209,13 +202,13 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			append([]sim.Param{orderIDParam}, addressParams...),
 			func(db *DB, a *struct {
 				OrderID string `json:"order_id"`
-				addressArgs
+				Address
 			}) (string, error) {
 				o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
 				if err != nil {
 					return "", err
 				}
-				addr, err := a.address()
+				addr, err := a.Address.trimmed()
 				if err != nil {
 					return "", err
 				}
@@ -306,13 +299,13 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			append([]sim.Param{userIDParam}, addressParams...),
 			func(db *DB, a *struct {
 				UserID string `json:"user_id"`
-				addressArgs
+				Address
 			}) (string, error) {
 				u, ok := db.Users.Edit(strings.TrimSpace(a.UserID))
 				if !ok {
 					return "", fmt.Errorf("user %q not found", a.UserID)
 				}
-				addr, err := a.address()
+				addr, err := a.Address.trimmed()
 				if err != nil {
 					return "", err
 				}
