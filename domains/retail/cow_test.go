@@ -24,12 +24,12 @@ func TestEpisodeClone_EqualsDeepCopy(t *testing.T) {
 		}
 	}
 	tasks := dom.Tasks()
-	if testing.Short() {
-		tasks = tasks[:len(tasks)/20]
-	}
 	calls := 0
 	for i := range tasks {
-		for _, agent := range agents {
+		for k, agent := range agents {
+			if testing.Short() && (i%10 != 0 || i/10%len(agents) != k) {
+				continue // every tenth task, with one agent in turn
+			}
 			seed := uint64(1)
 			if a, ok := agent.(seedAgent); ok {
 				seed = a.seed

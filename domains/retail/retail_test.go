@@ -32,7 +32,7 @@ func TestDomain(t *testing.T) {
 }
 
 // TestDomain_NewEnvironment checks that episodes do not share state.
-func TestDomain_newEnv(t *testing.T) {
+func TestDomain_NewEnvironment(t *testing.T) {
 	d := New()
 	a, b := d.NewEnvironment(), d.NewEnvironment()
 	initial := a.Hash()

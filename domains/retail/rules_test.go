@@ -8,96 +8,64 @@ import (
 	"github.com/emobench/emobench/sim"
 )
 
-// policyDB is a small store for the policy predicates: alice (gift card
-// with 50.00, paypal, credit card) and bob (paypal); a lamp with two
-// available variants and an unavailable one, and a mug.
+// policyDB is testDB with 1.00 left on ana's gift card and the items of
+// #R0000004 changed once.
 func policyDB() *DB {
-	money := func(m sim.Money) *sim.Money { return &m }
-	lamp := func(id, color string, price sim.Money) OrderItem {
-		return OrderItem{Name: "desk lamp", ProductID: "100", ItemID: id, Options: map[string]string{"color": color}, Price: price}
-	}
-	order := func(id, user, status, method string, items ...OrderItem) *Order {
-		o := &Order{ID: id, UserID: user, Status: status, Items: items}
-		o.PaymentHistory = []Payment{{Type: transactionPayment, Amount: o.Total(), PaymentMethodID: method}}
-		return o
-	}
-	db := &DB{
-		Users: tableOf(map[string]*User{
-			"alice": {ID: "alice", PaymentMethods: map[string]*PaymentMethod{
-				"gift_card_1":   {ID: "gift_card_1", Source: sourceGiftCard, Balance: money(5000)},
-				"paypal_1":      {ID: "paypal_1", Source: sourcePayPal},
-				"credit_card_1": {ID: "credit_card_1", Source: sourceCreditCard, Brand: "visa", LastFour: "1234"},
-			}, Orders: []string{"#R1", "#R2", "#R4", "#R5", "#R6"}},
-			"bob": {ID: "bob", PaymentMethods: map[string]*PaymentMethod{"paypal_2": {ID: "paypal_2", Source: sourcePayPal}}, Orders: []string{"#R3"}},
-		}),
-		Products: tableOf(map[string]*Product{
-			"100": {ID: "100", Name: "desk lamp", Variants: map[string]*Item{
-				"L1": {ID: "L1", Options: map[string]string{"color": "black"}, Price: 3000, Available: true},
-				"L2": {ID: "L2", Options: map[string]string{"color": "white"}, Price: 3500, Available: true},
-				"L3": {ID: "L3", Options: map[string]string{"color": "brass"}, Price: 3200, Available: false},
-			}},
-			"200": {ID: "200", Name: "mug", Variants: map[string]*Item{
-				"M1": {ID: "M1", Options: map[string]string{"size": "small"}, Price: 1000, Available: true},
-				"M2": {ID: "M2", Options: map[string]string{"size": "large"}, Price: 9000, Available: true},
-			}},
-		}),
-		Orders: tableOf(map[string]*Order{
-			"#R1": order("#R1", "alice", StatusPending, "paypal_1", lamp("L1", "black", 3000)),
-			"#R2": order("#R2", "alice", StatusDelivered, "credit_card_1", lamp("L1", "black", 3000),
-				OrderItem{Name: "mug", ProductID: "200", ItemID: "M1", Options: map[string]string{"size": "small"}, Price: 1000}),
-			"#R3": order("#R3", "bob", StatusPending, "paypal_2", lamp("L1", "black", 3000)),
-			"#R4": order("#R4", "alice", StatusPending, "paypal_1", lamp("L2", "white", 3500)),
-			"#R5": order("#R5", "alice", StatusProcessed, "paypal_1", lamp("L1", "black", 3000)),
-			"#R6": order("#R6", "alice", StatusPending, "paypal_1", lamp("L1", "black", 3000), lamp("L2", "white", 3500)),
-		}),
-	}
-	db.order("#R4").ItemsModified = true
+	db := testDB()
+	u, _ := db.Users.Edit("ana_silva_1000")
+	*u.PaymentMethods["gift_card_1"].Balance = 100
+	o, _ := db.Orders.Edit("#R0000004")
+	o.ItemsModified = true
 	return db
 }
 
 func TestCheckPolicy_Rules(t *testing.T) {
-	swap := func(order string, old, new string, pm string) emobench.Action {
-		return sim.NewAction(ToolModifyItems, "order_id", order, "item_ids", []string{old}, "new_item_ids", []string{new}, "payment_method_id", pm)
+	const ana = "ana_silva_1000"
+	swap := func(tool, order, old, new, pm string) emobench.Action {
+		return sim.NewAction(tool, "order_id", order, "item_ids", []string{old}, "new_item_ids", []string{new}, "payment_method_id", pm)
+	}
+	cancel := func(order, reason string) emobench.Action {
+		return sim.NewAction(ToolCancelOrder, "order_id", order, "reason", reason)
+	}
+	ret := func(order, item, pm string) emobench.Action {
+		return sim.NewAction(ToolReturnItems, "order_id", order, "item_ids", []string{item}, "payment_method_id", pm)
+	}
+	pay := func(order, pm string) emobench.Action {
+		return sim.NewAction(ToolModifyPayment, "order_id", order, "payment_method_id", pm)
 	}
 	addr := Address{Address1: "1 Elm Street", City: "Denver", State: "CO", Country: "USA", Zip: "80203"}
 	for _, c := range []struct {
 		rule               string
 		allowed, violating emobench.Action
 	}{
-		{RuleOwnAccount, addressAction(ToolModifyUserAddress, "user_id", "alice", addr), addressAction(ToolModifyUserAddress, "user_id", "bob", addr)},
-		{RuleOwnOrder, sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded), sim.NewAction(ToolCancelOrder, "order_id", "#R3", "reason", ReasonNoLongerNeeded)},
-		{RuleOwnOrder, addressAction(ToolModifyAddress, "order_id", "#R1", addr), addressAction(ToolModifyAddress, "order_id", "#R9", addr)},
-		{RuleOrderPending, sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", ReasonOrderedByMistake), sim.NewAction(ToolCancelOrder, "order_id", "#R5", "reason", ReasonOrderedByMistake)},
-		{RuleOrderPending, addressAction(ToolModifyAddress, "order_id", "#R1", addr), addressAction(ToolModifyAddress, "order_id", "#R2", addr)},
-		{RuleOrderDelivered, sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"M1"}, "payment_method_id", "credit_card_1"),
-			sim.NewAction(ToolReturnItems, "order_id", "#R1", "item_ids", []string{"L1"}, "payment_method_id", "paypal_1")},
-		{RuleOrderDelivered, sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "credit_card_1"),
-			sim.NewAction(ToolExchangeItems, "order_id", "#R1", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "paypal_1")},
-		{RuleCancelReason, sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded), sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", "I found it cheaper")},
-		{RuleItemsOnce, swap("#R1", "L1", "L2", "paypal_1"), swap("#R4", "L2", "L1", "paypal_1")},
-		{RuleSameProduct, swap("#R1", "L1", "L2", "paypal_1"), swap("#R1", "L1", "M1", "paypal_1")},
-		{RuleSameProduct, sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"M2"}, "payment_method_id", "credit_card_1"),
-			sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "credit_card_1")},
-		{RuleItemAvailable, swap("#R1", "L1", "L2", "paypal_1"), swap("#R1", "L1", "L3", "paypal_1")},
-		{RuleOwnPaymentMethod, sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "credit_card_1"), sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "paypal_2")},
-		{RuleOwnPaymentMethod, swap("#R1", "L1", "L2", "gift_card_1"), swap("#R1", "L1", "L2", "paypal_2")},
-		{RulePaymentDiffers, sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "credit_card_1"), sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "paypal_1")},
-		// #R1 paid 30.00, #R6 65.00; the gift card holds 50.00.
-		{RuleGiftCardCovers, sim.NewAction(ToolModifyPayment, "order_id", "#R1", "payment_method_id", "gift_card_1"), sim.NewAction(ToolModifyPayment, "order_id", "#R6", "payment_method_id", "gift_card_1")},
-		// M1 to M2 costs 80.00 more.
-		{RuleGiftCardCovers, sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"L1"}, "new_item_ids", []string{"L2"}, "payment_method_id", "gift_card_1"),
-			sim.NewAction(ToolExchangeItems, "order_id", "#R2", "item_ids", []string{"M1"}, "new_item_ids", []string{"M2"}, "payment_method_id", "gift_card_1")},
-		{RuleRefundMethod, sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1"}, "payment_method_id", "gift_card_1"),
-			sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1"}, "payment_method_id", "paypal_1")},
-		{RuleWellFormedArgument, sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", []string{"L1", "M1"}, "payment_method_id", "credit_card_1"),
-			sim.NewAction(ToolReturnItems, "order_id", "#R2", "item_ids", "L1", "payment_method_id", "credit_card_1")},
+		{RuleOwnAccount, addressAction(ToolModifyUserAddress, "user_id", ana, addr), addressAction(ToolModifyUserAddress, "user_id", "ben_ito_2000", addr)},
+		{RuleOwnOrder, cancel("#R0000001", ReasonNoLongerNeeded), cancel("#R0000005", ReasonNoLongerNeeded)},
+		{RuleOwnOrder, addressAction(ToolModifyAddress, "order_id", "#R0000001", addr), addressAction(ToolModifyAddress, "order_id", "#R0000009", addr)},
+		{RuleOrderPending, cancel("#R0000001", ReasonOrderedByMistake), cancel("#R0000003", ReasonOrderedByMistake)},
+		{RuleOrderPending, addressAction(ToolModifyAddress, "order_id", "#R0000001", addr), addressAction(ToolModifyAddress, "order_id", "#R0000002", addr)},
+		{RuleOrderDelivered, ret("#R0000002", "2001", "credit_card_1"), ret("#R0000001", "1001", "paypal_1")},
+		{RuleOrderDelivered, swap(ToolExchangeItems, "#R0000002", "1002", "1004", "credit_card_1"), swap(ToolExchangeItems, "#R0000001", "1001", "1002", "paypal_1")},
+		{RuleCancelReason, cancel("#R0000001", ReasonNoLongerNeeded), cancel("#R0000001", "I found it cheaper")},
+		{RuleItemsOnce, swap(ToolModifyItems, "#R0000001", "1001", "1002", "paypal_1"), swap(ToolModifyItems, "#R0000004", "2001", "2002", "paypal_1")},
+		{RuleSameProduct, swap(ToolModifyItems, "#R0000001", "1001", "1002", "paypal_1"), swap(ToolModifyItems, "#R0000001", "1001", "2002", "paypal_1")},
+		{RuleSameProduct, swap(ToolExchangeItems, "#R0000002", "2001", "2002", "credit_card_1"), swap(ToolExchangeItems, "#R0000002", "2001", "1004", "credit_card_1")},
+		{RuleItemAvailable, swap(ToolModifyItems, "#R0000001", "1001", "1004", "paypal_1"), swap(ToolModifyItems, "#R0000001", "1001", "1003", "paypal_1")},
+		{RuleOwnPaymentMethod, pay("#R0000001", "credit_card_1"), pay("#R0000001", "paypal_2")},
+		{RuleOwnPaymentMethod, swap(ToolModifyItems, "#R0000001", "1001", "1004", "credit_card_1"), swap(ToolModifyItems, "#R0000001", "1001", "1004", "paypal_2")},
+		{RulePaymentDiffers, pay("#R0000001", "credit_card_1"), pay("#R0000001", "paypal_1")},
+		// The gift card holds 1.00: #R0000001 paid 40.00; 2001 to 2002 costs 2.50 more, 1002 to 1001 2.00 less.
+		{RuleGiftCardCovers, pay("#R0000001", "credit_card_1"), pay("#R0000001", "gift_card_1")},
+		{RuleGiftCardCovers, swap(ToolExchangeItems, "#R0000002", "1002", "1001", "gift_card_1"), swap(ToolExchangeItems, "#R0000002", "2001", "2002", "gift_card_1")},
+		{RuleRefundMethod, ret("#R0000002", "1002", "gift_card_1"), ret("#R0000002", "1002", "paypal_1")},
+		{RuleWellFormedArgument, sim.NewAction(ToolReturnItems, "order_id", "#R0000002", "item_ids", []string{"1002", "2001"}, "payment_method_id", "credit_card_1"),
+			sim.NewAction(ToolReturnItems, "order_id", "#R0000002", "item_ids", "1002", "payment_method_id", "credit_card_1")},
 	} {
 		env := newEnv(policyDB())
-		if err := CheckPolicy(env, "alice", c.allowed); err != nil {
+		if err := CheckPolicy(env, ana, c.allowed); err != nil {
 			t.Errorf("%s: allowed %s%s: %v", c.rule, c.allowed.Name, c.allowed.Arguments, err)
 		}
 		var v *PolicyViolation
-		if err := CheckPolicy(env, "alice", c.violating); !errors.As(err, &v) || v.Rule != c.rule || v.Tool != c.violating.Name {
+		if err := CheckPolicy(env, ana, c.violating); !errors.As(err, &v) || v.Rule != c.rule || v.Tool != c.violating.Name {
 			t.Errorf("%s: %s%s gave %v, want a violation of %s", c.rule, c.violating.Name, c.violating.Arguments, err, c.rule)
 		}
 		// The store itself carries out what only the policy forbids.
@@ -111,13 +79,13 @@ func TestCheckPolicy_Rules(t *testing.T) {
 
 func TestCheckPolicy_ReadsAndOtherEnvironments(t *testing.T) {
 	env := newEnv(policyDB())
-	for _, a := range []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", "#R3"), sim.NewAction(ToolTransfer, "summary", "x")} {
-		if err := CheckPolicy(env, "alice", a); err != nil {
+	for _, a := range []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", "#R0000005"), sim.NewAction(ToolTransfer, "summary", "x")} {
+		if err := CheckPolicy(env, "ana_silva_1000", a); err != nil {
 			t.Errorf("%s: %v, want nil (no write)", a.Name, err)
 		}
 	}
 	other := sim.NewStateEnv(&struct{}{}, nil)
-	if err := CheckPolicy(other, "alice", sim.NewAction(ToolCancelOrder, "order_id", "#R1", "reason", ReasonNoLongerNeeded)); err == nil {
+	if err := CheckPolicy(other, "ana_silva_1000", sim.NewAction(ToolCancelOrder, "order_id", "#R0000001", "reason", ReasonNoLongerNeeded)); err == nil {
 		t.Error("CheckPolicy on a non-retail environment: no error")
 	}
 }
