@@ -947,17 +947,24 @@ func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (si
 	if pm == nil {
 		return sim.Grounding{}, false
 	}
+	return forbiddenReturn(o, it, pm, []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}, compare...), true
+}
+
+// forbiddenReturn is the grounding of a forbidden return of it from o,
+// refunded to pm: the gold makes the reads actions (the request names the
+// last one's tool), and a return matching compare is the forbidden one.
+func forbiddenReturn(o *Order, it OrderItem, pm *PaymentMethod, actions []emobench.Action, compare ...string) sim.Grounding {
 	return sim.Grounding{
 		Slots: map[string]string{"order_id": o.ID, "items": it.Name, "payment": pm.Describe()},
 		Facts: map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
 		Request: emobench.Request{
 			Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()),
-			Tools: []string{ToolGetOrder},
+			Tools: []string{actions[len(actions)-1].Name},
 		},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
+		Actions:   actions,
 		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
 		Uses:      []string{o.ID},
-	}, true
+	}
 }
 
 func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grounding, bool) {
@@ -1122,19 +1129,9 @@ func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
 	ex := excluded(o)
 	pm := ex[g.Rand.IntN(len(ex))]
 	it := o.Items[g.Rand.IntN(len(o.Items))]
-	return sim.Grounding{
-		Slots: map[string]string{"order_id": o.ID, "items": it.Name, "payment": pm.Describe()},
-		Facts: map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
-		Request: emobench.Request{
-			Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()),
-			Tools: []string{ToolGetUser},
-		},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID)},
-		// Any return from the order to that method is forbidden.
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID),
-			"order_id", "payment_method_id")},
-		Uses: []string{o.ID},
-	}, true
+	// Any return from the order to that method is forbidden.
+	return forbiddenReturn(o, it, pm, []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID)},
+		"order_id", "payment_method_id"), true
 }
 
 // groundCancelOtherUser grounds a cancellation of another user's pending
