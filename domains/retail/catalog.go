@@ -117,7 +117,7 @@ func catalogIntents() []sim.Intent {
 		{Name: "status_if_shipped", Kind: sim.IntentRead, Families: troubleFamilies,
 			Path: []string{ToolGetOrder}, Ground: findable(groundCancelIfNotShipped(StatusProcessed)), Templates: cancelIfNotShippedTemplates},
 		{Name: "modify_pending_order_address", Kind: sim.IntentWrite, Families: allFamilies,
-			Path: []string{ToolGetOrder, ToolModifyAddress}, Ground: findable(groundModifyOrderAddress), Templates: []string{
+			Path: []string{ToolGetOrder, ToolModifyAddress}, Ground: findable(groundOrderAddress(StatusPending)), Templates: []string{
 				"I want my pending order {order_id} shipped to {address} instead of the address on it.",
 				"I won't be at the old address when order {order_id} arrives; please send it to {address}.",
 				"Order {order_id} should go to {address}. The address on it is out of date, so please change it."}},
@@ -257,7 +257,7 @@ func catalogIntents() []sim.Intent {
 				"Please cancel order {order_id}. The reason is simple: {reason}.",
 				"Order {order_id} has to go: {reason}. Cancel it, please."}},
 		{Name: "modify_processed_order_address", Kind: sim.IntentForbidden, Families: allFamilies,
-			Path: []string{ToolGetUser, ToolGetOrder}, Ground: findable(groundModifyProcessedAddress), Templates: []string{
+			Path: []string{ToolGetUser, ToolGetOrder}, Ground: findable(groundOrderAddress(StatusProcessed)), Templates: []string{
 				"I want my order {order_id} shipped to {address} instead of the address on it.",
 				"Order {order_id} must go to {address} now; I'm no longer at the old place.",
 				"Please redirect order {order_id} to {address}."}},

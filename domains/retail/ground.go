@@ -406,19 +406,31 @@ func groundChangeOrCancel(inStock bool) groundFunc {
 	}
 }
 
-func groundModifyOrderAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	_, o, ok := orderFor(g, isStatus(StatusPending))
-	if !ok {
-		return sim.Grounding{}, false
+// groundOrderAddress grounds a change of the shipping address of one of
+// the user's orders of the given status: of a pending one, the store's
+// change; of any other, a forbidden one, the gold reading the account and
+// the order.
+func groundOrderAddress(status string) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, o, ok := orderFor(g, isStatus(status))
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		addr := newAddress(g.Rand, o.Address)
+		change := addressAction(ToolModifyAddress, "order_id", o.ID, addr)
+		gr := sim.Grounding{
+			Slots:   map[string]string{"order_id": o.ID, "address": addr.String()},
+			Facts:   map[string]string{"order_id": o.ID, "new_address": addr.String()},
+			Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s.", o.ID, addr), Tools: []string{ToolModifyAddress}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), change},
+			Uses:    []string{o.ID},
+		}
+		if status != StatusPending {
+			gr.Request = emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}}
+			gr.Actions, gr.Forbidden = withAccountRead(true, g.UserID, gr.Actions[0]), []emobench.Action{change}
+		}
+		return gr, true
 	}
-	addr := newAddress(g.Rand, o.Address)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "address": addr.String()},
-		Facts:   map[string]string{"order_id": o.ID, "new_address": addr.String()},
-		Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s.", o.ID, addr), Tools: []string{ToolModifyAddress}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
-		Uses:    []string{o.ID},
-	}, true
 }
 
 // groundModifyUserAddress grounds a change of the account's address, once
@@ -920,22 +932,6 @@ var otherReasons = []string{
 	"the delivery date is too late for me",
 	"I want to order it again with a coupon",
 	"my friend gave me one as a gift",
-}
-
-func groundModifyProcessedAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	_, o, ok := orderFor(g, isStatus(StatusProcessed))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	addr := newAddress(g.Rand, o.Address)
-	return sim.Grounding{
-		Slots:     map[string]string{"order_id": o.ID, "address": addr.String()},
-		Facts:     map[string]string{"order_id": o.ID, "new_address": addr.String()},
-		Request:   emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}},
-		Actions:   withAccountRead(true, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
-		Forbidden: []emobench.Action{addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
-		Uses:      []string{o.ID},
-	}, true
 }
 
 // returnRefusal grounds a return of one item of o, which is not
