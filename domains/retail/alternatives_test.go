@@ -5,49 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
-
-// TestAlternatives_EmbeddedTasksHaveOneEndState replays every embedded
-// task and, before each gold write, runs the catalog's alternatives as
-// Tracer's audit does: none may pass the policy, succeed and leave
-// another state than the gold write.
-func TestAlternatives_EmbeddedTasksHaveOneEndState(t *testing.T) {
-	writes := map[string]bool{}
-	for _, tool := range Tools() {
-		writes[tool.Name] = tool.Writes
-	}
-	for _, task := range New().Tasks() {
-		env := replay(t)
-		for i, a := range task.Actions {
-			if writes[a.Name] {
-				gold := after(t, task.Actions[:i], a)
-				for _, alt := range alternatives(env, task.UserID, task.Scenario.Facts, a) {
-					if CheckPolicy(env, task.UserID, alt) != nil {
-						continue
-					}
-					if h := after(t, task.Actions[:i], alt); h != "" && h != gold {
-						t.Errorf("task %s: gold write %d %s%s has a valid alternative %s", task.ID, i, a.Name, a.Arguments, alt.Arguments)
-					}
-				}
-			}
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
-				t.Fatalf("task %s: action %d: %v", task.ID, i, err)
-			}
-		}
-	}
-}
-
-// after returns the state hash after prefix and a on a fork of the
-// initial state, "" when the store refuses a.
-func after(t *testing.T, prefix []emobench.Action, a emobench.Action) string {
-	try := replay(t, prefix...)
-	if _, err := try.Call(a.Name, a.Arguments); err != nil {
-		return ""
-	}
-	return try.Hash()
-}
 
 // TestAlternatives_WhatTheWordsLeaveOpen checks each kind of alternative
 // on the initial data: an unstated reason, an unnamed payment method, an

@@ -12,7 +12,7 @@
 // the layout of domains/README.md.
 package retail
 
-//go:generate go run ./gen
+//go:generate go run ../../tracer/gentasks -domain retail
 
 import (
 	_ "embed"

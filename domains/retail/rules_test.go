@@ -10,8 +10,8 @@ import (
 
 // policyDB is testDB with 1.00 left on ana's gift card and the items of
 // #R0000004 changed once.
-func policyDB() *DB {
-	db := testDB()
+func policyDB(t testing.TB) *DB {
+	db := testDB(t)
 	u, _ := db.Users.Edit("ana_silva_1000")
 	*u.PaymentMethods["gift_card_1"].Balance = 100
 	o, _ := db.Orders.Edit("#R0000004")
@@ -60,7 +60,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 		{RuleWellFormedArgument, sim.NewAction(ToolReturnItems, "order_id", "#R0000002", "item_ids", []string{"1002", "2001"}, "payment_method_id", "credit_card_1"),
 			sim.NewAction(ToolReturnItems, "order_id", "#R0000002", "item_ids", "1002", "payment_method_id", "credit_card_1")},
 	} {
-		env := newEnv(policyDB())
+		env := newEnv(policyDB(t))
 		if err := CheckPolicy(env, ana, c.allowed); err != nil {
 			t.Errorf("%s: allowed %s%s: %v", c.rule, c.allowed.Name, c.allowed.Arguments, err)
 		}
@@ -78,7 +78,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 }
 
 func TestCheckPolicy_ReadsAndOtherEnvironments(t *testing.T) {
-	env := newEnv(policyDB())
+	env := newEnv(policyDB(t))
 	for _, a := range []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", "#R0000005"), sim.NewAction(ToolTransfer, "summary", "x")} {
 		if err := CheckPolicy(env, "ana_silva_1000", a); err != nil {
 			t.Errorf("%s: %v, want nil (no write)", a.Name, err)
