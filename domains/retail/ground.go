@@ -394,11 +394,8 @@ func groundChangeOrCancel(inStock bool) groundFunc {
 		return sim.Grounding{
 			Slots: withCapitals(map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe(),
 				"reason": reasonWords[reason]}, "reason"),
-			Facts: facts,
-			Request: emobench.Request{
-				Text:  fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.", o.ID, s.old.Name, s.change(), reasonWords[reason]),
-				Tools: []string{write.Name},
-			},
+			Facts:   facts,
+			Request: emobench.Request{Text: fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.", o.ID, s.old.Name, s.change(), reasonWords[reason]), Tools: []string{write.Name}},
 			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID), write},
 			Uses:    []string{o.ID},
 			Traits:  []string{emobench.TraitConditional},
@@ -647,12 +644,9 @@ func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 	pm := others[g.Rand.IntN(len(others))]
 	addr := newAddress(g.Rand, o.Address)
 	return sim.Grounding{
-		Slots: map[string]string{"order_id": o.ID, "payment": pm.Describe(), "address": addr.String()},
-		Facts: map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "new_address": addr.String()},
-		Request: emobench.Request{
-			Text:  fmt.Sprintf("Ship order %s to %s and switch its payment to my %s.", o.ID, addr, pm.Describe()),
-			Tools: []string{ToolModifyAddress, ToolModifyPayment},
-		},
+		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe(), "address": addr.String()},
+		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "new_address": addr.String()},
+		Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s and switch its payment to my %s.", o.ID, addr, pm.Describe()), Tools: []string{ToolModifyAddress, ToolModifyPayment}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
 			addressAction(ToolModifyAddress, "order_id", o.ID, addr),
 			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
@@ -751,12 +745,9 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 		actions = append(actions, sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", ids, "payment_method_id", pm.ID))
 		facts := map[string]string{"order_id": o.ID, "item_name": itemNames(names), "payment_method": pm.Describe()}
 		gr := sim.Grounding{
-			Slots: map[string]string{"order_id": o.ID, "items": itemNames(names), "payment": pm.Describe()},
-			Facts: facts,
-			Request: emobench.Request{
-				Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s. How much will the refund be?", itemNames(names), o.ID, pm.Describe()),
-				Tools: []string{ToolReturnItems},
-			},
+			Slots:   map[string]string{"order_id": o.ID, "items": itemNames(names), "payment": pm.Describe()},
+			Facts:   facts,
+			Request: emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s. How much will the refund be?", itemNames(names), o.ID, pm.Describe()), Tools: []string{ToolReturnItems}},
 			Actions: actions,
 			Outputs: []string{dollars(refund)},
 			Uses:    []string{o.ID},
@@ -951,12 +942,9 @@ func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (si
 // last one's tool), and a return matching compare is the forbidden one.
 func forbiddenReturn(o *Order, it OrderItem, pm *PaymentMethod, actions []emobench.Action, compare ...string) sim.Grounding {
 	return sim.Grounding{
-		Slots: map[string]string{"order_id": o.ID, "items": it.Name, "payment": pm.Describe()},
-		Facts: map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
-		Request: emobench.Request{
-			Text:  fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()),
-			Tools: []string{actions[len(actions)-1].Name},
-		},
+		Slots:     map[string]string{"order_id": o.ID, "items": it.Name, "payment": pm.Describe()},
+		Facts:     map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
+		Request:   emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()), Tools: []string{actions[len(actions)-1].Name}},
 		Actions:   actions,
 		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
 		Uses:      []string{o.ID},
@@ -1029,12 +1017,9 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 			verb = "Swap"
 		}
 		return sim.Grounding{
-			Slots: map[string]string{"order_id": o.ID, "item": old.Name, "new_product": withArticle(p.Name), "payment": pm.Describe()},
-			Facts: map[string]string{"order_id": o.ID, "item_name": old.Name, "new_product": p.Name, "payment_method": pm.Describe()},
-			Request: emobench.Request{
-				Text:  fmt.Sprintf("%s the %s in order %s for %s.", verb, old.Name, o.ID, withArticle(p.Name)),
-				Tools: []string{ToolGetOrder},
-			},
+			Slots:   map[string]string{"order_id": o.ID, "item": old.Name, "new_product": withArticle(p.Name), "payment": pm.Describe()},
+			Facts:   map[string]string{"order_id": o.ID, "item_name": old.Name, "new_product": p.Name, "payment_method": pm.Describe()},
+			Request: emobench.Request{Text: fmt.Sprintf("%s the %s in order %s for %s.", verb, old.Name, o.ID, withArticle(p.Name)), Tools: []string{ToolGetOrder}},
 			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolListProducts),
 				sim.NewAction(ToolGetProduct, "product_id", p.ID)},
 			// Forbidden whatever pays the difference.
@@ -1088,12 +1073,9 @@ func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
 	facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
 	swapFacts(facts, swaps)
 	return sim.Grounding{
-		Slots: map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe()},
-		Facts: facts,
-		Request: emobench.Request{
-			Text:  fmt.Sprintf("Swap the %s in order %s for the one with %s.", s.old.Name, o.ID, s.change()),
-			Tools: []string{ToolGetOrder},
-		},
+		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe()},
+		Facts:   facts,
+		Request: emobench.Request{Text: fmt.Sprintf("Swap the %s in order %s for the one with %s.", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetOrder}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
 		// The earlier change of the task is on the same order: the item
 		// tells the forbidden one apart.

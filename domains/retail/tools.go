@@ -233,15 +233,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if o.ItemsModified {
 					return "", fmt.Errorf("the items of order %s were already modified once and cannot be modified again", o.ID)
 				}
-				positions, newItems, diff, err := db.checkSwap(o, a.ItemIDs, a.NewItemIDs)
+				positions, newItems, diff, pm, err := db.checkSwap(o, a)
 				if err != nil {
-					return "", err
-				}
-				pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
-				if err != nil {
-					return "", err
-				}
-				if err := pm.canPay(diff); err != nil {
 					return "", err
 				}
 				for i, pos := range positions {
@@ -360,15 +353,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				positions, newItems, diff, err := db.checkSwap(o, a.ItemIDs, a.NewItemIDs)
+				positions, newItems, diff, pm, err := db.checkSwap(o, a)
 				if err != nil {
-					return "", err
-				}
-				pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
-				if err != nil {
-					return "", err
-				}
-				if err := pm.canPay(diff); err != nil {
 					return "", err
 				}
 				x := &ExchangeRequest{PaymentMethodID: pm.ID, PriceDifference: diff}
@@ -499,36 +485,44 @@ func (o *Order) itemPositions(itemIDs []string) ([]int, error) {
 	return positions, nil
 }
 
-// checkSwap validates replacing the order's items itemIDs by newItemIDs,
-// which may be items of any product, and returns their positions, the new
-// order items and the price difference (new minus old). Keeping to the
-// same product is the policy's rule, not the store's.
-func (db *DB) checkSwap(o *Order, itemIDs, newItemIDs []string) ([]int, []OrderItem, sim.Money, error) {
-	positions, err := o.itemPositions(itemIDs)
+// checkSwap validates the swap a of o's items for new ones, which may be
+// items of any product, and returns their positions, the new order items,
+// the price difference (new minus old) and the payment method, taken for
+// changing, that pays or receives it. Keeping to the same product is the
+// policy's rule, not the store's.
+func (db *DB) checkSwap(o *Order, a *swapArgs) ([]int, []OrderItem, sim.Money, *PaymentMethod, error) {
+	positions, err := o.itemPositions(a.ItemIDs)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
-	if len(newItemIDs) != len(itemIDs) {
-		return nil, nil, 0, fmt.Errorf("new_item_ids has %d items but item_ids has %d", len(newItemIDs), len(itemIDs))
+	if len(a.NewItemIDs) != len(a.ItemIDs) {
+		return nil, nil, 0, nil, fmt.Errorf("new_item_ids has %d items but item_ids has %d", len(a.NewItemIDs), len(a.ItemIDs))
 	}
 	var diff sim.Money
 	newItems := make([]OrderItem, len(positions))
 	for i, pos := range positions {
 		old := o.Items[pos]
-		newID := strings.TrimSpace(newItemIDs[i])
+		newID := strings.TrimSpace(a.NewItemIDs[i])
 		p, it, ok := db.findItem(newID)
 		switch {
 		case newID == old.ItemID:
-			return nil, nil, 0, fmt.Errorf("new item %s is the same as the item it replaces", newID)
+			return nil, nil, 0, nil, fmt.Errorf("new item %s is the same as the item it replaces", newID)
 		case !ok:
-			return nil, nil, 0, fmt.Errorf("new item %q not found", newID)
+			return nil, nil, 0, nil, fmt.Errorf("new item %q not found", newID)
 		case !it.Available:
-			return nil, nil, 0, fmt.Errorf("new item %s is not available", newID)
+			return nil, nil, 0, nil, fmt.Errorf("new item %s is not available", newID)
 		}
 		newItems[i] = OrderItem{Name: p.Name, ProductID: p.ID, ItemID: it.ID, Options: maps.Clone(it.Options), Price: it.Price}
 		diff += it.Price - old.Price
 	}
-	return positions, newItems, diff, nil
+	pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
+	if err == nil {
+		err = pm.canPay(diff)
+	}
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	return positions, newItems, diff, pm, nil
 }
 
 // paymentMethod returns the user's payment method id, or nil (also for a
