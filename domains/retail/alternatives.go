@@ -201,19 +201,16 @@ func findItem(o *Order, itemID string) *OrderItem {
 	return nil
 }
 
+// stringList returns the strings of v, a decoded JSON array.
 func stringList(v any) []string {
 	var out []string
-	for _, x := range asList(v) {
+	l, _ := v.([]any)
+	for _, x := range l {
 		if s, ok := x.(string); ok {
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-func asList(v any) []any {
-	l, _ := v.([]any)
-	return l
 }
 
 // replaced returns a copy of ids with ids[i] set to id.

@@ -64,39 +64,35 @@ var addressArgNames = []string{"address1", "address2", "city", "state", "country
 // cancelling the order); an order's payment history
 // and the account's payment methods give payment method ids. Writes are
 // followed by whatever starts the next request.
-var toolGraph = func() map[string][]string {
-	next := []string{ToolGetUser, ToolGetOrder, ToolListProducts, ToolModifyUserAddress, ToolTransfer}
-	g := map[string][]string{
-		ToolFindUserByEmail:   next,
-		ToolFindUserByNameZip: next,
-		ToolGetUser:           {ToolGetOrder, ToolModifyUserAddress, ToolModifyPayment, ToolModifyAddress, ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetProduct, ToolTransfer},
-		ToolGetOrder: {ToolGetOrder, ToolGetUser, ToolGetProduct, ToolListProducts, ToolCalculate, ToolCancelOrder, ToolModifyAddress, ToolModifyPayment,
-			ToolModifyItems, ToolReturnItems, ToolExchangeItems, ToolTransfer},
-		ToolGetProduct:        {ToolGetProduct, ToolModifyItems, ToolExchangeItems, ToolGetOrder, ToolCalculate, ToolCancelOrder},
-		ToolListProducts:      {ToolGetProduct},
-		ToolCalculate:         {ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetOrder},
-		ToolModifyAddress:     {ToolModifyPayment, ToolModifyItems, ToolGetOrder, ToolGetUser},
-		ToolModifyItems:       {ToolModifyPayment, ToolModifyAddress, ToolGetOrder, ToolGetUser},
-		ToolModifyPayment:     {ToolModifyAddress, ToolModifyItems, ToolGetOrder, ToolGetUser},
-		ToolCancelOrder:       {ToolGetOrder, ToolGetUser},
-		ToolReturnItems:       {ToolGetOrder, ToolGetUser},
-		ToolExchangeItems:     {ToolGetOrder, ToolGetUser},
-		ToolModifyUserAddress: {ToolGetOrder, ToolGetUser, ToolModifyAddress},
-	}
-	return g
-}()
+var toolGraph = map[string][]string{
+	ToolFindUserByEmail:   afterAuthentication,
+	ToolFindUserByNameZip: afterAuthentication,
+	ToolGetUser:           {ToolGetOrder, ToolModifyUserAddress, ToolModifyPayment, ToolModifyAddress, ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetProduct, ToolTransfer},
+	ToolGetOrder: {ToolGetOrder, ToolGetUser, ToolGetProduct, ToolListProducts, ToolCalculate, ToolCancelOrder, ToolModifyAddress, ToolModifyPayment,
+		ToolModifyItems, ToolReturnItems, ToolExchangeItems, ToolTransfer},
+	ToolGetProduct:        {ToolGetProduct, ToolModifyItems, ToolExchangeItems, ToolGetOrder, ToolCalculate, ToolCancelOrder},
+	ToolListProducts:      {ToolGetProduct},
+	ToolCalculate:         {ToolReturnItems, ToolModifyItems, ToolExchangeItems, ToolGetOrder},
+	ToolModifyAddress:     {ToolModifyPayment, ToolModifyItems, ToolGetOrder, ToolGetUser},
+	ToolModifyItems:       {ToolModifyPayment, ToolModifyAddress, ToolGetOrder, ToolGetUser},
+	ToolModifyPayment:     {ToolModifyAddress, ToolModifyItems, ToolGetOrder, ToolGetUser},
+	ToolCancelOrder:       {ToolGetOrder, ToolGetUser},
+	ToolReturnItems:       {ToolGetOrder, ToolGetUser},
+	ToolExchangeItems:     {ToolGetOrder, ToolGetUser},
+	ToolModifyUserAddress: {ToolGetOrder, ToolGetUser, ToolModifyAddress},
+}
+
+var afterAuthentication = []string{ToolGetUser, ToolGetOrder, ToolListProducts, ToolModifyUserAddress, ToolTransfer}
 
 // Emotion families by scenario: a request that goes well for the user
-// (an address change, a question) fits every family; a loss or a mistake
-// (a cancellation, a return) no pride or amusement (enjoyment). Refusals
+// (an address change, a question) fits every family; trouble (a
+// cancellation, a return) every family but enjoyment. Refusals
 // and transfers fit every family: a cheerful customer asks for what the
 // policy refuses too, and a split whose refusals have no enjoyment user
 // would mix the emotion with the task's kind.
 var (
 	allFamilies     []string // nil: all five
 	troubleFamilies = []string{"sadness", "fear", "anger", "disgust"}
-	lossFamilies    = []string{"sadness", "fear", "anger"}
-	reliefFamilies  = []string{"enjoyment", "sadness", "fear"}
 )
 
 // catalogIntents are the retail intents: writes the policy allows, reads,
