@@ -49,7 +49,7 @@ func Catalog() *sim.Catalog {
 		// The parts of a new address are parts of the new_address fact
 		// (the user says the address whole), which Tracer's facts
 		// reachable check, matching whole values, cannot see;
-		// catalog_test checks them as substrings of the facts.
+		// retail_test checks them as substrings of the facts.
 		ExemptArgs: addressArgNames,
 	}
 }

@@ -2,10 +2,13 @@ package retail
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/sim/domaintest"
 )
 
@@ -46,6 +49,58 @@ func TestTasks_Writes(t *testing.T) {
 	for name, w := range writes {
 		if (w || name == ToolTransfer) && !last[name] {
 			t.Errorf("no task ends with %s", name)
+		}
+	}
+}
+
+// TestTasks_AddressPartsAreFacts checks what Tracer's facts-reachable
+// check skips (Catalog.ExemptArgs): every part of an address a gold action
+// passes is part of a fact of its task, the address the user states whole.
+func TestTasks_AddressPartsAreFacts(t *testing.T) {
+	n := 0
+	for _, task := range New().Tasks() {
+		facts := slices.Collect(maps.Values(task.Scenario.Facts))
+		for _, a := range task.Actions {
+			var args map[string]any
+			_ = json.Unmarshal(a.Arguments, &args)
+			for _, k := range addressArgNames {
+				v, _ := args[k].(string)
+				if v != "" && !slices.ContainsFunc(facts, func(f string) bool { return strings.Contains(f, v) }) {
+					t.Errorf("task %s: %s %s %q is in no fact", task.ID, a.Name, k, v)
+				}
+				n += len(v)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no gold action passes an address")
+	}
+}
+
+// TestTasks_ReturnsSayTheRefund checks that every task whose gold returns
+// items has the refund, the sum of their prices when the return is made,
+// among its outputs.
+func TestTasks_ReturnsSayTheRefund(t *testing.T) {
+	for _, task := range New().Tasks() {
+		env := replay(t)
+		for _, a := range task.Actions {
+			if a.Name == ToolReturnItems {
+				var args struct {
+					OrderID string   `json:"order_id"`
+					ItemIDs []string `json:"item_ids"`
+				}
+				_ = json.Unmarshal(a.Arguments, &args)
+				var refund sim.Money
+				for _, id := range args.ItemIDs {
+					refund += findItem(env.State.order(args.OrderID), id).Price
+				}
+				if !slices.Contains(task.Outputs, dollars(refund)) {
+					t.Errorf("task %s: return of %v from %s: outputs %q lack the refund %s", task.ID, args.ItemIDs, args.OrderID, task.Outputs, dollars(refund))
+				}
+			}
+			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
+			}
 		}
 	}
 }
