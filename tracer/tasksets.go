@@ -61,13 +61,23 @@ func GenerateSplits(ctx context.Context, dom sim.CatalogDomain, sets sim.TaskSet
 // Intents are DefaultIntents, so an IntentsDist weighs them). Everything
 // else is Tracer's default, as `tracer generate` gives users.
 func SplitOptions(g sim.Generation, set sim.TaskSet, split emobench.Split, exclude []emobench.TaskSpec) GenerateOptions {
-	return GenerateOptions{
-		N: set.Count, Seed: set.Seed, Split: split, Exclude: exclude,
-		ForbiddenShare: g.ForbiddenShare, TransferShare: g.TransferShare,
-		SpreadIntents: g.SpreadIntents,
-		IntentsDist:   g.IntentsDist, WalkStepsDist: g.WalkStepsDist,
-		MeasurePolicy: split == emobench.SplitTest, // the test split measures the policy (#21)
+	o := NewGenerateOptions()
+	o.N, o.Seed, o.Split, o.Exclude = set.Count, set.Seed, split, exclude
+	o.SpreadIntents = g.SpreadIntents
+	o.MeasurePolicy = split == emobench.SplitTest // the test split measures the policy (#21)
+	if g.ForbiddenShare != 0 {
+		o.ForbiddenShare = g.ForbiddenShare
 	}
+	if g.TransferShare != 0 {
+		o.TransferShare = g.TransferShare
+	}
+	if g.IntentsDist != nil {
+		o.IntentsDist = g.IntentsDist
+	}
+	if g.WalkStepsDist != nil {
+		o.WalkStepsDist = g.WalkStepsDist
+	}
+	return o
 }
 
 // Figures is one line of a split's figures for a domain's author: the

@@ -1,67 +1,26 @@
 package retail
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
-
-// TestAlternatives_EmbeddedTasksHaveOneEndState replays every embedded
-// task and, before each gold write, runs the catalog's alternatives as
-// Tracer's audit does: none may pass the policy, succeed and leave
-// another state than the gold write.
-func TestAlternatives_EmbeddedTasksHaveOneEndState(t *testing.T) {
-	writes := map[string]bool{}
-	for _, tool := range Tools() {
-		writes[tool.Name] = tool.Writes
-	}
-	for _, task := range New().Tasks() {
-		env := NewEnvironment(InitialDB())
-		for i, a := range task.Actions {
-			if writes[a.Name] {
-				gold := after(env, a)
-				for _, alt := range alternatives(env, task.UserID, task.Scenario.Facts, a) {
-					if CheckPolicy(env, task.UserID, alt) != nil {
-						continue
-					}
-					if h := after(env, alt); h != "" && h != gold {
-						t.Errorf("task %s: gold write %d %s%s has a valid alternative %s", task.ID, i, a.Name, a.Arguments, alt.Arguments)
-					}
-				}
-			}
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
-				t.Fatalf("task %s: action %d: %v", task.ID, i, err)
-			}
-		}
-	}
-}
-
-// after returns the state hash after a on a copy of env, "" when the
-// store refuses it.
-func after(env *sim.StateEnv[DB], a emobench.Action) string {
-	try := NewEnvironment(env.State.Clone())
-	if _, err := try.Call(a.Name, a.Arguments); err != nil {
-		return ""
-	}
-	return try.Hash()
-}
 
 // TestAlternatives_WhatTheWordsLeaveOpen checks each kind of alternative
 // on the initial data: an unstated reason, an unnamed payment method, an
 // order description two orders fit, an option left to the store.
 func TestAlternatives_WhatTheWordsLeaveOpen(t *testing.T) {
-	db := InitialDB()
-	env := NewEnvironment(db)
+	env := replay(t)
+	db := env.State
 	// A user with two payment methods and a pending order, and a product
 	// in two of their orders.
 	var user *User
 	var pending *Order
 	var shared string
-	for _, id := range sortedKeys(db.Users) {
-		u := db.Users[id]
-		os := userOrders(db, id, isStatus(StatusPending))
+	for id, u := range db.Users.All() {
+		os := userOrders(db, id, func(o *Order) bool { return o.Status == StatusPending })
 		if len(u.PaymentMethods) < 2 || len(os) == 0 {
 			continue
 		}
@@ -77,22 +36,17 @@ func TestAlternatives_WhatTheWordsLeaveOpen(t *testing.T) {
 	if user == nil {
 		t.Fatal("no user with two payment methods and a product in two orders")
 	}
-	args := func(a emobench.Action) []string {
-		var out []string
-		out = append(out, string(a.Arguments))
-		return out
-	}
 	pm := pending.PaymentMethodID()
 	cancel := sim.NewAction(ToolCancelOrder, "order_id", pending.ID, "reason", ReasonNoLongerNeeded)
 	if got := alternatives(env, user.ID, map[string]string{"order_id": pending.ID, "reason": ReasonNoLongerNeeded}, cancel); len(got) != 0 {
 		t.Errorf("cancel with its reason stated: alternatives %v, want none", got)
 	}
 	got := alternatives(env, user.ID, map[string]string{"order_id": pending.ID}, cancel)
-	if want := sim.NewAction(ToolCancelOrder, "order_id", pending.ID, "reason", ReasonOrderedByMistake); len(got) != 1 || !slices.Equal(args(got[0]), args(want)) {
+	if want := sim.NewAction(ToolCancelOrder, "order_id", pending.ID, "reason", ReasonOrderedByMistake); len(got) != 1 || string(got[0].Arguments) != string(want.Arguments) {
 		t.Errorf("cancel without a reason: alternatives %v, want %s", got, want.Arguments)
 	}
 	var other string
-	for _, id := range sortedKeys(user.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(user.PaymentMethods)) {
 		if id != pm {
 			other = id
 		}
@@ -117,7 +71,7 @@ func TestAlternatives_RefundRule(t *testing.T) {
 	}}
 	facts := map[string]string{"refund_rule": refundRule(50, "paypal")}
 	for _, c := range []struct {
-		refund Money
+		refund sim.Money
 		gold   string
 		want   []string
 	}{

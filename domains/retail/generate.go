@@ -2,9 +2,13 @@ package retail
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // Sizes of a generated database, at τ-bench's retail scale.
@@ -26,7 +30,7 @@ type option struct {
 // and the share of the option combinations the store carries.
 type catalogEntry struct {
 	name    string
-	base    Money
+	base    sim.Money
 	keep    float64
 	options []option
 }
@@ -127,15 +131,12 @@ var (
 // user has at least one order.
 func GenerateDB(seed uint64) *DB {
 	r := rand.New(rand.NewPCG(seed, 0x7265_7461_696c)) // "retail"
-	db := &DB{
-		Users:    make(map[string]*User, NumUsers),
-		Products: make(map[string]*Product, len(catalog)),
-		Orders:   make(map[string]*Order, NumOrders),
-	}
+	users, products, orders := make(map[string]*User, NumUsers), make(map[string]*Product, len(catalog)), make(map[string]*Order, NumOrders)
 	ids := map[string]bool{}
 	newID := func(format string, digits int) string {
 		for {
-			n := r.IntN(9*pow10(digits-1)) + pow10(digits-1)
+			low := int(math.Pow10(digits - 1))
+			n := r.IntN(9*low) + low
 			id := fmt.Sprintf(format, n)
 			if !ids[id] {
 				ids[id] = true
@@ -157,12 +158,12 @@ func GenerateDB(seed uint64) *DB {
 			it := &Item{
 				ID:        newID("%d", 10),
 				Options:   opts,
-				Price:     c.base + Money(r.IntN(c.base.cents()/3+1)),
+				Price:     c.base + sim.Money(r.IntN(int(c.base)/3+1)),
 				Available: r.IntN(5) != 0,
 			}
 			p.Variants[it.ID] = it
 		}
-		db.Products[p.ID] = p
+		products[p.ID] = p
 		productIDs = append(productIDs, p.ID)
 	}
 
@@ -190,7 +191,7 @@ func GenerateDB(seed uint64) *DB {
 			pm := &PaymentMethod{ID: newID(src+"_%d", 7), Source: src}
 			switch src {
 			case sourceGiftCard:
-				b := Money(r.IntN(40000))
+				b := sim.Money(r.IntN(40000))
 				pm.Balance = &b
 			case sourceCreditCard:
 				pm.Brand = cardBrands[r.IntN(len(cardBrands))]
@@ -198,26 +199,26 @@ func GenerateDB(seed uint64) *DB {
 			}
 			u.PaymentMethods[pm.ID] = pm
 		}
-		db.Users[u.ID] = u
+		users[u.ID] = u
 		userIDs = append(userIDs, u.ID)
 	}
 
 	// Orders: the first NumUsers go one to each user, the rest at random.
 	for i := range NumOrders {
-		u := db.Users[userIDs[i%NumUsers]]
+		u := users[userIDs[i%NumUsers]]
 		if i >= NumUsers {
-			u = db.Users[userIDs[r.IntN(NumUsers)]]
+			u = users[userIDs[r.IntN(NumUsers)]]
 		}
 		o := &Order{ID: newID(orderIDPrefix+"%d", 7), UserID: u.ID, Address: u.Address}
 		picked := slices.Clone(productIDs)
 		r.Shuffle(len(picked), func(i, j int) { picked[i], picked[j] = picked[j], picked[i] })
 		for _, pid := range picked[:[]int{1, 1, 2, 2, 2, 3, 3, 4, 5}[r.IntN(9)]] {
-			p := db.Products[pid]
-			variants := sortedKeys(p.Variants)
+			p := products[pid]
+			variants := slices.Sorted(maps.Keys(p.Variants))
 			it := p.Variants[variants[r.IntN(len(variants))]]
-			o.Items = append(o.Items, OrderItem{Name: p.Name, ProductID: p.ID, ItemID: it.ID, Options: cloneOptions(it.Options), Price: it.Price})
+			o.Items = append(o.Items, OrderItem{Name: p.Name, ProductID: p.ID, ItemID: it.ID, Options: maps.Clone(it.Options), Price: it.Price})
 		}
-		methods := sortedKeys(u.PaymentMethods)
+		methods := slices.Sorted(maps.Keys(u.PaymentMethods))
 		pm := methods[r.IntN(len(methods))]
 		o.PaymentHistory = []Payment{{Type: transactionPayment, Amount: o.Total(), PaymentMethodID: pm}}
 		switch k := r.IntN(20); {
@@ -232,11 +233,20 @@ func GenerateDB(seed uint64) *DB {
 			o.CancelReason = []string{ReasonNoLongerNeeded, ReasonOrderedByMistake}[r.IntN(2)]
 			o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: o.Total(), PaymentMethodID: pm})
 		}
-		db.Orders[o.ID] = o
+		orders[o.ID] = o
 		u.Orders = append(u.Orders, o.ID)
 	}
-	markEarlierRequests(db)
-	db.root = &hashRoot{}
+	markEarlierRequests(orders)
+	db := &DB{}
+	for id, u := range users {
+		db.Users.Put(id, u)
+	}
+	for id, p := range products {
+		db.Products.Put(id, p)
+	}
+	for id, o := range orders {
+		db.Orders.Put(id, o)
+	}
 	return db
 }
 
@@ -251,7 +261,7 @@ func combinations(options []option) []map[string]string {
 		next := make([]map[string]string, 0, len(out)*len(o.values))
 		for _, prev := range out {
 			for _, v := range o.values {
-				m := cloneOptions(prev)
+				m := maps.Clone(prev)
 				m[o.name] = v
 				next = append(next, m)
 			}
@@ -259,16 +269,6 @@ func combinations(options []option) []map[string]string {
 		out = next
 	}
 	return out
-}
-
-func (m Money) cents() int { return int(m) }
-
-func pow10(n int) int {
-	p := 1
-	for range n {
-		p *= 10
-	}
-	return p
 }
 
 func randomAddress(r *rand.Rand) Address {
@@ -294,10 +294,10 @@ func randomAddress(r *rand.Rand) Address {
 // order with two items or more has a return of its first item, refunded
 // to the method that paid. It takes no random draw, so the rest of the
 // data stays as GenerateDB's draws made it.
-func markEarlierRequests(db *DB) {
+func markEarlierRequests(orders map[string]*Order) {
 	var pending, delivered int
-	for _, id := range sortedKeys(db.Orders) {
-		o := db.Orders[id]
+	for _, id := range slices.Sorted(maps.Keys(orders)) {
+		o := orders[id]
 		switch o.Status {
 		case StatusPending:
 			pending++

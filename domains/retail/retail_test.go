@@ -2,71 +2,135 @@ package retail
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/sim/domaintest"
 )
 
-func TestDomain(t *testing.T) {
-	d := New()
-	if got, want := d.Name(), "retail"; got != want {
-		t.Errorf("Name = %q, want %q", got, want)
+// TestDomain runs the conformance suite every domain runs: tools, catalog,
+// tasks, oracle, fork against deep copy, determinism, audit, fresh files.
+func TestDomain(t *testing.T) { domaintest.Run(t, New()) }
+
+// TestTasks_Writes checks what the task sets were generated for (their
+// IntentsDist): the test split averages at least 1.5 gold writes a task
+// with 30% of its tasks making two or more, and every write tool and the
+// transfer end some task.
+func TestTasks_Writes(t *testing.T) {
+	writes := map[string]bool{}
+	for _, tl := range Tools() {
+		writes[tl.Name] = tl.Writes
 	}
-	if !strings.Contains(d.Policy(), "no longer needed") {
-		t.Errorf("Policy does not state the cancellation reasons")
+	n, total, multi, last := 0, 0, 0, map[string]bool{}
+	for _, task := range New().Tasks() {
+		last[task.Actions[len(task.Actions)-1].Name] = true
+		if task.Split != emobench.SplitTest {
+			continue
+		}
+		n++
+		w := 0
+		for _, a := range task.Actions {
+			if writes[a.Name] {
+				w++
+			}
+		}
+		total += w
+		if w >= 2 {
+			multi++
+		}
 	}
-	env := d.NewEnvironment()
-	names := make([]string, 0)
-	for _, s := range env.Tools() {
-		names = append(names, s.Name)
+	if float64(total) < 1.5*float64(n) || float64(multi) < 0.3*float64(n) {
+		t.Errorf("test split: %d writes in %d tasks, %d with two or more: want at least 1.5 a task and 30%% with two", total, n, multi)
 	}
-	if !slices.Contains(names, d.TransferTool()) {
-		t.Errorf("TransferTool %q is not among the tools %v", d.TransferTool(), names)
-	}
-	if _, err := env.Call("no_such_tool", nil); err == nil {
-		t.Errorf("Call of an unknown tool: no error")
+	for name, w := range writes {
+		if (w || name == ToolTransfer) && !last[name] {
+			t.Errorf("no task ends with %s", name)
+		}
 	}
 }
 
-// TestDomain_NewEnvironment checks that episodes do not share state.
-func TestDomain_NewEnvironment(t *testing.T) {
-	d := New()
-	a, b := d.NewEnvironment(), d.NewEnvironment()
-	initial := a.Hash()
-	var task emobench.TaskSpec // the first task with a write
-	for _, tk := range d.Tasks() {
-		if tk.Actions[len(tk.Actions)-1].Name != ToolTransfer && len(tk.Forbidden) == 0 && hasWrite(tk) {
-			task = tk
+// TestTasks_AddressPartsAreFacts checks what Tracer's facts-reachable
+// check skips (Catalog.ExemptArgs): every part of an address a gold action
+// passes is part of a fact of its task, the address the user states whole.
+func TestTasks_AddressPartsAreFacts(t *testing.T) {
+	n := 0
+	for _, task := range New().Tasks() {
+		facts := slices.Collect(maps.Values(task.Scenario.Facts))
+		for _, a := range task.Actions {
+			var args map[string]any
+			_ = json.Unmarshal(a.Arguments, &args)
+			for _, k := range addressArgNames {
+				v, _ := args[k].(string)
+				if v != "" && !slices.ContainsFunc(facts, func(f string) bool { return strings.Contains(f, v) }) {
+					t.Errorf("task %s: %s %s %q is in no fact", task.ID, a.Name, k, v)
+				}
+				n += len(v)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no gold action passes an address")
+	}
+}
+
+// TestTasks_ReturnsSayTheRefund checks that every task whose gold returns
+// items has the refund, the sum of their prices when the return is made,
+// among its outputs.
+func TestTasks_ReturnsSayTheRefund(t *testing.T) {
+	for _, task := range New().Tasks() {
+		env := replay(t)
+		for _, a := range task.Actions {
+			if a.Name == ToolReturnItems {
+				var args struct {
+					OrderID string   `json:"order_id"`
+					ItemIDs []string `json:"item_ids"`
+				}
+				_ = json.Unmarshal(a.Arguments, &args)
+				var refund sim.Money
+				for _, id := range args.ItemIDs {
+					refund += findItem(env.State.order(args.OrderID), id).Price
+				}
+				if !slices.Contains(task.Outputs, dollars(refund)) {
+					t.Errorf("task %s: return of %v from %s: outputs %q lack the refund %s", task.ID, args.ItemIDs, args.OrderID, task.Outputs, dollars(refund))
+				}
+			}
+			if _, err := env.Call(a.Name, a.Arguments); err != nil {
+				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
+			}
+		}
+	}
+}
+
+// The items of a return are a set: returning A and B hashes as returning
+// B and A (Order.StateForm), and returning A alone does not (#21).
+func TestStateHash_ReturnItemsAreASet(t *testing.T) {
+	var order *Order
+	for _, o := range replay(t).State.Orders.All() {
+		if o.Status == StatusDelivered && len(o.Items) >= 2 && o.Items[0].ItemID != o.Items[1].ItemID {
+			order = o
 			break
 		}
 	}
-	for _, act := range task.Actions {
-		if _, err := a.Call(act.Name, act.Arguments); err != nil {
-			t.Fatal(err)
-		}
+	if order == nil {
+		t.Fatal("no delivered order with two items")
 	}
-	if a.Hash() == initial {
-		t.Fatalf("task %s did not change the state", task.ID)
+	hashAfter := func(items ...string) string {
+		b, _ := json.Marshal(map[string]any{"order_id": order.ID, "item_ids": items, "payment_method_id": order.PaymentHistory[0].PaymentMethodID})
+		return replay(t, emobench.Action{Name: ToolReturnItems, Arguments: b}).Hash()
 	}
-	if got := b.Hash(); got != initial {
-		t.Fatalf("another environment's state changed")
-	}
-	if got := d.NewEnvironment().Hash(); got != initial {
-		t.Fatalf("a new environment does not start from the initial state")
+	a, b := order.Items[0].ItemID, order.Items[1].ItemID
+	if want := hashAfter(a, b); hashAfter(b, a) != want || hashAfter(a) == want {
+		t.Error("return items hash as a list, not a set (or one item as two)")
 	}
 }
 
-func TestDomain_NoPanicOnGarbage(t *testing.T) {
-	env := New().NewEnvironment()
-	for _, tool := range env.Tools() {
-		for _, args := range []string{`null`, `{"order_id":{}}`, `{"item_ids":[1,2]}`, `{`, `"x"`, `{"user_id":"","order_id":""}`} {
-			if _, err := env.Call(tool.Name, json.RawMessage(args)); err != nil && strings.Contains(err.Error(), "failed:") {
-				t.Errorf("%s(%s) panicked: %v", tool.Name, args, err)
-			}
-		}
+func TestPolicy_StatesTheCancelReasons(t *testing.T) {
+	if p := New().Policy(); !strings.Contains(p, ReasonNoLongerNeeded) || !strings.Contains(p, ReasonOrderedByMistake) {
+		t.Error("policy.md does not state the cancellation reasons")
 	}
 }
 
@@ -76,23 +140,4 @@ func BenchmarkNewEnvironment(b *testing.B) {
 	for b.Loop() {
 		_ = d.NewEnvironment()
 	}
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "envs/s")
-}
-
-func BenchmarkHash(b *testing.B) {
-	env := New().NewEnvironment().(*sim.StateEnv[DB])
-	for b.Loop() {
-		_ = env.Hash()
-	}
-}
-
-func hasWrite(task emobench.TaskSpec) bool {
-	for _, a := range task.Actions {
-		for _, tl := range Tools() {
-			if tl.Name == a.Name && tl.Writes {
-				return true
-			}
-		}
-	}
-	return false
 }

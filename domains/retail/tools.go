@@ -3,6 +3,7 @@ package retail
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -55,16 +56,9 @@ var (
 	}
 )
 
-type addressArgs struct {
-	Address1 string `json:"address1"`
-	Address2 string `json:"address2"`
-	City     string `json:"city"`
-	State    string `json:"state"`
-	Country  string `json:"country"`
-	Zip      string `json:"zip"`
-}
-
-func (a addressArgs) address() (Address, error) {
+// trimmed returns the address of a tool's arguments with its parts
+// trimmed, or an error naming the part that is empty or not well formed.
+func (a Address) trimmed() (Address, error) {
 	addr := Address{
 		Address1: strings.TrimSpace(a.Address1), Address2: strings.TrimSpace(a.Address2),
 		City: strings.TrimSpace(a.City), State: strings.TrimSpace(a.State),
@@ -94,8 +88,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				Email string `json:"email"`
 			}) (string, error) {
 				email := strings.ToLower(strings.TrimSpace(a.Email))
-				for _, id := range sortedKeys(db.Users) {
-					if strings.ToLower(db.Users[id].Email) == email {
+				for id, u := range db.Users.All() {
+					if strings.ToLower(u.Email) == email {
 						return sim.JSONResult(map[string]string{"user_id": id})
 					}
 				}
@@ -113,8 +107,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				Zip   string `json:"zip"`
 			}) (string, error) {
 				first, last, zip := strings.TrimSpace(a.First), strings.TrimSpace(a.Last), strings.TrimSpace(a.Zip)
-				for _, id := range sortedKeys(db.Users) {
-					u := db.Users[id]
+				for id, u := range db.Users.All() {
 					if strings.EqualFold(u.Name.First, first) && strings.EqualFold(u.Name.Last, last) && u.Address.Zip == zip {
 						return sim.JSONResult(map[string]string{"user_id": id})
 					}
@@ -126,9 +119,9 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			func(db *DB, a *struct {
 				UserID string `json:"user_id"`
 			}) (string, error) {
-				u, err := db.user(a.UserID)
-				if err != nil {
-					return "", err
+				u, ok := db.Users.Get(strings.TrimSpace(a.UserID))
+				if !ok {
+					return "", fmt.Errorf("user %q not found", a.UserID)
 				}
 				return sim.JSONResult(u)
 			}),
@@ -137,9 +130,9 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			func(db *DB, a *struct {
 				OrderID string `json:"order_id"`
 			}) (string, error) {
-				o, err := db.order(a.OrderID)
-				if err != nil {
-					return "", err
+				o, ok := db.Orders.Get(normOrderID(a.OrderID))
+				if !ok {
+					return "", fmt.Errorf("order %q not found", a.OrderID)
 				}
 				return sim.JSONResult(o)
 			}),
@@ -148,7 +141,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			func(db *DB, a *struct {
 				ProductID string `json:"product_id"`
 			}) (string, error) {
-				p, ok := db.Products[strings.TrimSpace(a.ProductID)]
+				p, ok := db.Products.Get(strings.TrimSpace(a.ProductID))
 				if !ok {
 					if _, _, isItem := db.findItem(strings.TrimSpace(a.ProductID)); isItem {
 						return "", fmt.Errorf("%q is an item id, not a product id", a.ProductID)
@@ -160,8 +153,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 		newTool(ToolListProducts, "List the name and product id of every product type the store sells.", false,
 			nil,
 			func(db *DB, _ *struct{}) (string, error) {
-				names := make(map[string]string, len(db.Products))
-				for id, p := range db.Products {
+				names := make(map[string]string, db.Products.Len())
+				for id, p := range db.Products.All() {
 					names[p.Name] = id
 				}
 				return sim.JSONResult(names)
@@ -195,10 +188,10 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if reason != ReasonNoLongerNeeded && reason != ReasonOrderedByMistake {
 					return "", fmt.Errorf("reason %q is not 'no longer needed' or 'ordered by mistake'", a.Reason)
 				}
-				u := db.ownUser(o.UserID)
+				u, _ := db.Users.Edit(o.UserID)
 				for _, paid := range o.netPaid() {
 					o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: paid.amount, PaymentMethodID: paid.method})
-					if pm := u.PaymentMethods[paid.method]; pm != nil && pm.Balance != nil {
+					if pm := u.paymentMethod(paid.method); pm != nil && pm.Balance != nil {
 						*pm.Balance += paid.amount
 					}
 				}
@@ -209,13 +202,13 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			append([]sim.Param{orderIDParam}, addressParams...),
 			func(db *DB, a *struct {
 				OrderID string `json:"order_id"`
-				addressArgs
+				Address
 			}) (string, error) {
 				o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
 				if err != nil {
 					return "", err
 				}
-				addr, err := a.address()
+				addr, err := a.Address.trimmed()
 				if err != nil {
 					return "", err
 				}
@@ -240,15 +233,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if o.ItemsModified {
 					return "", fmt.Errorf("the items of order %s were already modified once and cannot be modified again", o.ID)
 				}
-				positions, newItems, diff, err := db.checkSwap(o, a.ItemIDs, a.NewItemIDs)
+				positions, newItems, diff, pm, err := db.checkSwap(o, a)
 				if err != nil {
-					return "", err
-				}
-				pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
-				if err != nil {
-					return "", err
-				}
-				if err := pm.canPay(diff); err != nil {
 					return "", err
 				}
 				for i, pos := range positions {
@@ -297,7 +283,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if pm.Balance != nil {
 					*pm.Balance -= old.amount
 				}
-				if oldPM := db.ownUser(o.UserID).PaymentMethods[old.method]; oldPM != nil && oldPM.Balance != nil {
+				if oldPM, err := db.userPaymentMethod(o.UserID, old.method); err == nil && oldPM.Balance != nil {
 					*oldPM.Balance += old.amount
 				}
 				return sim.JSONResult(o)
@@ -306,13 +292,13 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			append([]sim.Param{userIDParam}, addressParams...),
 			func(db *DB, a *struct {
 				UserID string `json:"user_id"`
-				addressArgs
+				Address
 			}) (string, error) {
-				u, err := db.user(a.UserID)
-				if err != nil {
-					return "", err
+				u, ok := db.Users.Edit(strings.TrimSpace(a.UserID))
+				if !ok {
+					return "", fmt.Errorf("user %q not found", a.UserID)
 				}
-				addr, err := a.address()
+				addr, err := a.Address.trimmed()
 				if err != nil {
 					return "", err
 				}
@@ -345,7 +331,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				var refund Money
+				var refund sim.Money
 				ids := make([]string, len(positions))
 				for i, pos := range positions {
 					refund += o.Items[pos].Price
@@ -367,15 +353,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				positions, newItems, diff, err := db.checkSwap(o, a.ItemIDs, a.NewItemIDs)
+				positions, newItems, diff, pm, err := db.checkSwap(o, a)
 				if err != nil {
-					return "", err
-				}
-				pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
-				if err != nil {
-					return "", err
-				}
-				if err := pm.canPay(diff); err != nil {
 					return "", err
 				}
 				x := &ExchangeRequest{PaymentMethodID: pm.ID, PriceDifference: diff}
@@ -415,41 +394,27 @@ func normOrderID(id string) string {
 	return id
 }
 
-// user returns the user id for changing (ownUser).
-func (db *DB) user(id string) (*User, error) {
-	u := db.ownUser(strings.TrimSpace(id))
-	if u == nil {
-		return nil, fmt.Errorf("user %q not found", id)
-	}
-	return u, nil
-}
-
-// order returns the order id for changing (ownOrder).
-func (db *DB) order(id string) (*Order, error) {
-	o := db.ownOrder(normOrderID(id))
-	if o == nil {
-		return nil, fmt.Errorf("order %q not found", id)
-	}
-	return o, nil
-}
-
-// orderWithStatus returns the order if its status is want; verb says what
-// the caller would do to it, for the error.
+// orderWithStatus returns the order for changing (Edit) if its status is
+// want; verb says what the caller would do to it, for the error.
 func (db *DB) orderWithStatus(id, verb, want string) (*Order, error) {
-	o, err := db.order(id)
-	if err != nil {
-		return nil, err
+	o, ok := db.Orders.Get(normOrderID(id))
+	if !ok {
+		return nil, fmt.Errorf("order %q not found", id)
 	}
 	if o.Status != want {
 		return nil, fmt.Errorf("order %s is %s; only %s orders can be %s", o.ID, o.Status, want, verb)
 	}
+	o, _ = db.Orders.Edit(o.ID)
 	return o, nil
 }
 
+// userPaymentMethod returns the user's payment method id for changing
+// (the user's row taken with Edit).
 func (db *DB) userPaymentMethod(userID, id string) (*PaymentMethod, error) {
 	id = strings.TrimSpace(id)
-	pm, ok := db.ownUser(userID).PaymentMethods[id]
-	if !ok {
+	u, _ := db.Users.Edit(userID)
+	pm := u.paymentMethod(id)
+	if pm == nil {
 		return nil, fmt.Errorf("payment method %q is not one of user %s's payment methods", id, userID)
 	}
 	return pm, nil
@@ -457,7 +422,7 @@ func (db *DB) userPaymentMethod(userID, id string) (*PaymentMethod, error) {
 
 // canPay reports whether pm can be charged amount: gift cards need the
 // balance.
-func (pm *PaymentMethod) canPay(amount Money) error {
+func (pm *PaymentMethod) canPay(amount sim.Money) error {
 	if pm.Balance != nil && amount > *pm.Balance {
 		return fmt.Errorf("gift card %s has a balance of %s, less than the %s to pay", pm.ID, *pm.Balance, amount)
 	}
@@ -466,7 +431,7 @@ func (pm *PaymentMethod) canPay(amount Money) error {
 
 type paidAmount struct {
 	method string
-	amount Money
+	amount sim.Money
 }
 
 // netPaid returns, for each payment method in order of first use, what it
@@ -520,34 +485,51 @@ func (o *Order) itemPositions(itemIDs []string) ([]int, error) {
 	return positions, nil
 }
 
-// checkSwap validates replacing the order's items itemIDs by newItemIDs,
-// which may be items of any product, and returns their positions, the new
-// order items and the price difference (new minus old). Keeping to the
-// same product is the policy's rule, not the store's.
-func (db *DB) checkSwap(o *Order, itemIDs, newItemIDs []string) ([]int, []OrderItem, Money, error) {
-	positions, err := o.itemPositions(itemIDs)
+// checkSwap validates the swap a of o's items for new ones, which may be
+// items of any product, and returns their positions, the new order items,
+// the price difference (new minus old) and the payment method, taken for
+// changing, that pays or receives it. Keeping to the same product is the
+// policy's rule, not the store's.
+func (db *DB) checkSwap(o *Order, a *swapArgs) ([]int, []OrderItem, sim.Money, *PaymentMethod, error) {
+	positions, err := o.itemPositions(a.ItemIDs)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, nil, 0, nil, err
 	}
-	if len(newItemIDs) != len(itemIDs) {
-		return nil, nil, 0, fmt.Errorf("new_item_ids has %d items but item_ids has %d", len(newItemIDs), len(itemIDs))
+	if len(a.NewItemIDs) != len(a.ItemIDs) {
+		return nil, nil, 0, nil, fmt.Errorf("new_item_ids has %d items but item_ids has %d", len(a.NewItemIDs), len(a.ItemIDs))
 	}
-	var diff Money
+	var diff sim.Money
 	newItems := make([]OrderItem, len(positions))
 	for i, pos := range positions {
 		old := o.Items[pos]
-		newID := strings.TrimSpace(newItemIDs[i])
+		newID := strings.TrimSpace(a.NewItemIDs[i])
 		p, it, ok := db.findItem(newID)
 		switch {
 		case newID == old.ItemID:
-			return nil, nil, 0, fmt.Errorf("new item %s is the same as the item it replaces", newID)
+			return nil, nil, 0, nil, fmt.Errorf("new item %s is the same as the item it replaces", newID)
 		case !ok:
-			return nil, nil, 0, fmt.Errorf("new item %q not found", newID)
+			return nil, nil, 0, nil, fmt.Errorf("new item %q not found", newID)
 		case !it.Available:
-			return nil, nil, 0, fmt.Errorf("new item %s is not available", newID)
+			return nil, nil, 0, nil, fmt.Errorf("new item %s is not available", newID)
 		}
-		newItems[i] = OrderItem{Name: p.Name, ProductID: p.ID, ItemID: it.ID, Options: cloneOptions(it.Options), Price: it.Price}
+		newItems[i] = OrderItem{Name: p.Name, ProductID: p.ID, ItemID: it.ID, Options: maps.Clone(it.Options), Price: it.Price}
 		diff += it.Price - old.Price
 	}
-	return positions, newItems, diff, nil
+	pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
+	if err == nil {
+		err = pm.canPay(diff)
+	}
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	return positions, newItems, diff, pm, nil
+}
+
+// paymentMethod returns the user's payment method id, or nil (also for a
+// nil user: an order whose user is gone).
+func (u *User) paymentMethod(id string) *PaymentMethod {
+	if u == nil {
+		return nil
+	}
+	return u.PaymentMethods[id]
 }

@@ -10,17 +10,24 @@ type toolCase struct {
 	name    string
 	tool    string
 	args    string
-	want    string // a substring of the result; "" when wantErr is set
-	wantErr string // a substring of the error text
-	check   func(t *testing.T, db *DB)
+	want    string               // a substring of the result; "" when wantErr is set
+	wantErr string               // a substring of the error text
+	db      func(testing.TB) *DB // the store; nil: testDB
+	prior   []call               // calls made first, each succeeding
+	then    []call               // reads made after, each result containing its want
 	// breaks, if set, names the policy.md rule the call breaks: the tool
 	// must still make it, since following the policy is the agent's job.
 	breaks string
 }
 
-func giftBalance(db *DB) Money {
-	return *db.Users["ana_silva_1000"].PaymentMethods["gift_card_1"].Balance
+// call is a tool call and a substring of its result.
+type call struct{ tool, args, want string }
+
+// Reads of ana's account and of an order, for toolCase.then.
+func anaHas(want string) call {
+	return call{ToolGetUser, `{"user_id":"ana_silva_1000"}`, want}
 }
+func orderHas(id, want string) call { return call{ToolGetOrder, `{"order_id":"` + id + `"}`, want} }
 
 func TestTools(t *testing.T) {
 	cases := []toolCase{
@@ -62,14 +69,7 @@ func TestTools(t *testing.T) {
 		{name: "ErrTooLong", tool: ToolCalculate, args: `{"expression":"` + strings.Repeat("(", 300) + `"}`, wantErr: "longer than 256 characters"},
 		// cancel_pending_order
 		{name: "OK", tool: ToolCancelOrder, args: `{"order_id":"#R0000004","reason":"ordered by mistake"}`, want: `"status":"cancelled"`,
-			check: func(t *testing.T, db *DB) {
-				if got, want := giftBalance(db), Money(7000); got != want {
-					t.Errorf("gift card balance = %v, want %v (refunded at once)", got, want)
-				}
-				if got, want := db.Orders["#R0000004"].CancelReason, ReasonOrderedByMistake; got != want {
-					t.Errorf("cancel reason = %q, want %q", got, want)
-				}
-			}},
+			then: []call{anaHas(`"balance":70.00`), orderHas("#R0000004", `"cancel_reason":"ordered by mistake"`)}}, // refunded at once
 		{name: "OKRefundHistory", tool: ToolCancelOrder, args: `{"order_id":"#R0000001","reason":"no longer needed"}`,
 			want: `{"transaction_type":"refund","amount":40.00,"payment_method_id":"paypal_1"}`},
 		{name: "OKOthersOrder", breaks: "help only the verified user", tool: ToolCancelOrder, args: `{"order_id":"#R0000005","reason":"no longer needed"}`, want: `"status":"cancelled"`},
@@ -84,11 +84,7 @@ func TestTools(t *testing.T) {
 		// modify_pending_order_address
 		{name: "OK", tool: ToolModifyAddress, args: `{"order_id":"#R0000001","address1":"5 Elm Street","address2":"","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
 			want: `"address":{"address1":"5 Elm Street","address2":"","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
-			check: func(t *testing.T, db *DB) {
-				if got, want := db.Users["ana_silva_1000"].Address.City, "Denver"; got != want {
-					t.Errorf("user's city = %q, want %q (unchanged)", got, want)
-				}
-			}},
+			then: []call{anaHas(`"city":"Denver"`)}}, // the account's address unchanged
 		{name: "OKNoAddress2", tool: ToolModifyAddress, args: `{"order_id":"#R0000001","address1":"5 Elm Street","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
 			want: `"city":"Boise"`},
 		{name: "ErrDelivered", tool: ToolModifyAddress, args: `{"order_id":"#R0000002","address1":"5 Elm Street","city":"Boise","state":"ID","country":"USA","zip":"83702"}`,
@@ -102,23 +98,12 @@ func TestTools(t *testing.T) {
 		// modify_pending_order_items
 		{name: "OKCharge", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`,
 			want: `"items_modified":true,"payment_history":[{"transaction_type":"payment","amount":40.00,"payment_method_id":"paypal_1"},{"transaction_type":"payment","amount":5.00,"payment_method_id":"gift_card_1"}]`,
-			check: func(t *testing.T, db *DB) {
-				if got, want := giftBalance(db), Money(4500); got != want {
-					t.Errorf("gift card balance = %v, want %v", got, want)
-				}
-				if got, want := db.Orders["#R0000001"].Items[0].Options["power"], "plug"; got != want {
-					t.Errorf("new item power = %q, want %q", got, want)
-				}
-			}},
+			then: []call{anaHas(`"balance":45.00`), orderHas("#R0000001", `"item_id":"1004","options":{"color":"black","power":"plug"}`)}},
 		{name: "ErrUnavailable", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1003"],"payment_method_id":"paypal_1"}`,
 			wantErr: "new item 1003 is not available"},
 		{name: "OKOtherProduct", breaks: "items change only to the same product", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
 			want: `"items":[{"name":"water bottle","product_id":"200","item_id":"2002","options":{"capacity":"500ml","color":"green"},"price":22.50}]`,
-			check: func(t *testing.T, db *DB) {
-				if got, want := db.Orders["#R0000001"].netPaid()[0].amount, Money(2250); got != want {
-					t.Errorf("net paid by paypal = %v, want %v (17.50 refunded)", got, want)
-				}
-			}},
+			then: []call{orderHas("#R0000001", `{"transaction_type":"refund","amount":17.50,"payment_method_id":"paypal_1"}`)}},
 		{name: "ErrUnknownItem", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["9999"],"payment_method_id":"paypal_1"}`,
 			wantErr: `new item "9999" not found`},
 		{name: "ErrSameItem", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1001"],"payment_method_id":"paypal_1"}`,
@@ -136,11 +121,7 @@ func TestTools(t *testing.T) {
 		// modify_pending_order_payment
 		{name: "OK", tool: ToolModifyPayment, args: `{"order_id":"#R0000004","payment_method_id":"credit_card_1"}`,
 			want: `{"transaction_type":"payment","amount":20.00,"payment_method_id":"credit_card_1"},{"transaction_type":"refund","amount":20.00,"payment_method_id":"gift_card_1"}`,
-			check: func(t *testing.T, db *DB) {
-				if got, want := giftBalance(db), Money(7000); got != want {
-					t.Errorf("gift card balance = %v, want %v (refunded)", got, want)
-				}
-			}},
+			then: []call{anaHas(`"balance":70.00`)}}, // refunded
 		{name: "ErrSameMethod", tool: ToolModifyPayment, args: `{"order_id":"#R0000001","payment_method_id":"paypal_1"}`,
 			wantErr: "order #R0000001 is already paid with paypal_1"},
 		{name: "ErrOthersMethod", tool: ToolModifyPayment, args: `{"order_id":"#R0000005","payment_method_id":"gift_card_1"}`,
@@ -150,11 +131,7 @@ func TestTools(t *testing.T) {
 		// modify_user_address
 		{name: "OK", tool: ToolModifyUserAddress, args: `{"user_id":"ben_ito_2000","address1":"77 Pine Street","address2":"Unit 3","city":"Omaha","state":"NE","country":"USA","zip":"68102"}`,
 			want: `"address":{"address1":"77 Pine Street","address2":"Unit 3","city":"Omaha","state":"NE","country":"USA","zip":"68102"}`,
-			check: func(t *testing.T, db *DB) {
-				if got, want := db.Orders["#R0000005"].Address.City, "Portland"; got != want {
-					t.Errorf("order's city = %q, want %q (unchanged)", got, want)
-				}
-			}},
+			then: []call{orderHas("#R0000005", `"city":"Portland"`)}}, // the order's address unchanged
 		{name: "ErrUser", tool: ToolModifyUserAddress, args: `{"user_id":"nobody","address1":"77 Pine Street","city":"Omaha","state":"NE","country":"USA","zip":"68102"}`,
 			wantErr: `user "nobody" not found`},
 		{name: "ErrMissingCity", tool: ToolModifyUserAddress, args: `{"user_id":"ben_ito_2000","address1":"77 Pine Street","state":"NE","country":"USA","zip":"68102"}`,
@@ -177,12 +154,7 @@ func TestTools(t *testing.T) {
 		// exchange_delivered_order_items
 		{name: "OK", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"gift_card_1"}`,
 			want: `"status":"exchange requested"`,
-			check: func(t *testing.T, db *DB) {
-				x := db.Orders["#R0000002"].Exchange
-				if x == nil || x.PriceDifference != 250 || x.NewItemIDs[0] != "2002" {
-					t.Errorf("exchange = %+v, want 2001 -> 2002 with a 2.50 difference", x)
-				}
-			}},
+			then: []call{orderHas("#R0000002", `"exchange":{"item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"gift_card_1","price_difference":2.50}`)}},
 		{name: "OKGiftCardCharge", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`,
 			want: `"price_difference":3.00`},
 		{name: "ErrProcessed", tool: ToolExchangeItems, args: `{"order_id":"#R0000003","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"paypal_1"}`,
@@ -191,6 +163,20 @@ func TestTools(t *testing.T) {
 			want: `"exchange":{"item_ids":["1002"],"new_item_ids":["2002"],"payment_method_id":"paypal_1","price_difference":-19.50}`},
 		{name: "ErrUnavailable", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["1003"],"payment_method_id":"paypal_1"}`,
 			wantErr: "new item 1003 is not available"},
+		// a gift card covers what it is charged (policyDB: 1.00 on it)
+		{name: "ErrGiftCardShort", tool: ToolModifyPayment, args: `{"order_id":"#R0000001","payment_method_id":"gift_card_1"}`, db: policyDB,
+			wantErr: "gift card gift_card_1 has a balance of 1.00, less than the 40.00 to pay"},
+		{name: "ErrGiftCardShort", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`, db: policyDB,
+			wantErr: "gift card gift_card_1 has a balance of 1.00, less than the 5.00 to pay"},
+		{name: "ErrGiftCardShort", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`, db: policyDB,
+			wantErr: "gift card gift_card_1 has a balance of 1.00, less than the 3.00 to pay"},
+		// an order's items change once; a returned order is no longer delivered
+		{name: "ErrModifiedTwice", tool: ToolModifyItems, args: `{"order_id":"#R0000001","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"paypal_1"}`,
+			prior:   []call{{ToolModifyItems, `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1002"],"payment_method_id":"paypal_1"}`, ""}},
+			wantErr: "the items of order #R0000001 were already modified once and cannot be modified again"},
+		{name: "ErrAfterReturn", tool: ToolExchangeItems, args: `{"order_id":"#R0000002","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"credit_card_1"}`,
+			prior:   []call{{ToolReturnItems, `{"order_id":"#R0000002","item_ids":["1002"],"payment_method_id":"credit_card_1"}`, ""}},
+			wantErr: "order #R0000002 is return requested; only delivered orders can be exchanged"},
 		// transfer_to_human_agents
 		{name: "OK", tool: ToolTransfer, args: `{"summary":"wants to change their email"}`, want: `{"message":"` + transferMessage + `","status":"transferred"}`},
 		{name: "ErrEmpty", tool: ToolTransfer, args: `{"summary":"  "}`, wantErr: "summary must not be empty"},
@@ -199,7 +185,16 @@ func TestTools(t *testing.T) {
 	broken := map[string]bool{}
 	for _, c := range cases {
 		t.Run(c.tool+"/"+c.name, func(t *testing.T) {
-			env := NewEnvironment(testDB())
+			db := testDB
+			if c.db != nil {
+				db = c.db
+			}
+			env := newEnv(db(t))
+			for _, p := range c.prior {
+				if _, err := env.Call(p.tool, json.RawMessage(p.args)); err != nil {
+					t.Fatalf("prior %s: %v", p.tool, err)
+				}
+			}
 			before := env.Hash()
 			got, err := env.Call(c.tool, json.RawMessage(c.args))
 			if c.wantErr != "" {
@@ -220,8 +215,10 @@ func TestTools(t *testing.T) {
 			if c.breaks != "" && env.Hash() == before {
 				t.Errorf("the call breaks the policy rule %q and succeeded, but did not change the state", c.breaks)
 			}
-			if c.check != nil {
-				c.check(t, env.State)
+			for _, r := range c.then {
+				if got, err := env.Call(r.tool, json.RawMessage(r.args)); err != nil || !strings.Contains(got, r.want) {
+					t.Errorf("then %s%s = %s, %v; want a result containing %s", r.tool, r.args, got, err, r.want)
+				}
 			}
 		})
 		if c.breaks != "" {
@@ -243,80 +240,6 @@ func TestTools(t *testing.T) {
 		if !broken[rule] {
 			t.Errorf("no tool case breaks the policy rule %q", rule)
 		}
-	}
-}
-
-// TestTools_GiftCardMustCover checks the gift-card balance rule on every
-// tool that charges a payment method.
-func TestTools_GiftCardMustCover(t *testing.T) {
-	for _, c := range []struct{ tool, args string }{
-		{ToolModifyPayment, `{"order_id":"#R0000001","payment_method_id":"gift_card_1"}`},
-		{ToolModifyItems, `{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`},
-		{ToolExchangeItems, `{"order_id":"#R0000002","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"gift_card_1"}`},
-	} {
-		db := testDB()
-		*db.Users["ana_silva_1000"].PaymentMethods["gift_card_1"].Balance = 100 // 1.00
-		_, err := NewEnvironment(db).Call(c.tool, json.RawMessage(c.args))
-		if err == nil || !strings.Contains(err.Error(), "gift card gift_card_1 has a balance of 1.00, less than the") {
-			t.Errorf("%s: error = %v, want a gift card balance error", c.tool, err)
-		}
-	}
-}
-
-// TestTools_ItemsModifiedOnce checks that a pending order's items change
-// only once.
-func TestTools_ItemsModifiedOnce(t *testing.T) {
-	env := NewEnvironment(testDB())
-	if _, err := env.Call(ToolModifyItems, json.RawMessage(`{"order_id":"#R0000001","item_ids":["1001"],"new_item_ids":["1002"],"payment_method_id":"paypal_1"}`)); err != nil {
-		t.Fatal(err)
-	}
-	_, err := env.Call(ToolModifyItems, json.RawMessage(`{"order_id":"#R0000001","item_ids":["1002"],"new_item_ids":["1004"],"payment_method_id":"paypal_1"}`))
-	if got, want := errText(err), "the items of order #R0000001 were already modified once and cannot be modified again"; got != want {
-		t.Fatalf("second modification: error = %q, want %q", got, want)
-	}
-	// A return after a return: the order is no longer delivered.
-	if _, err := env.Call(ToolReturnItems, json.RawMessage(`{"order_id":"#R0000002","item_ids":["1002"],"payment_method_id":"credit_card_1"}`)); err != nil {
-		t.Fatal(err)
-	}
-	_, err = env.Call(ToolExchangeItems, json.RawMessage(`{"order_id":"#R0000002","item_ids":["2001"],"new_item_ids":["2002"],"payment_method_id":"credit_card_1"}`))
-	if got, want := errText(err), "order #R0000002 is return requested; only delivered orders can be exchanged"; got != want {
-		t.Fatalf("exchange after return: error = %q, want %q", got, want)
-	}
-}
-
-func TestTools_Schemas(t *testing.T) {
-	var writes int
-	for _, tool := range Tools() {
-		var s struct {
-			Type       string                    `json:"type"`
-			Properties map[string]map[string]any `json:"properties"`
-			Required   []string                  `json:"required"`
-		}
-		if err := json.Unmarshal(tool.Parameters, &s); err != nil {
-			t.Fatalf("%s: parameters: %v", tool.Name, err)
-		}
-		if s.Type != "object" || s.Required == nil || tool.Description == "" {
-			t.Errorf("%s: schema %s: want type object, a required list and a description", tool.Name, tool.Parameters)
-		}
-		for _, r := range s.Required {
-			if _, ok := s.Properties[r]; !ok {
-				t.Errorf("%s: required %q is not a property", tool.Name, r)
-			}
-		}
-		for name, p := range s.Properties {
-			if d, _ := p["description"].(string); d == "" {
-				t.Errorf("%s: property %s has no description", tool.Name, name)
-			}
-		}
-		if tool.Writes {
-			writes++
-		}
-	}
-	if got, want := len(Tools()), 15; got != want {
-		t.Errorf("tools = %d, want %d", got, want)
-	}
-	if got, want := writes, 7; got != want {
-		t.Errorf("write tools = %d, want %d", got, want)
 	}
 }
 

@@ -100,7 +100,7 @@ func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
 
 // policyOrder returns the order a write names, or nil.
 func policyOrder(db *DB, a *policyArgs) *Order {
-	return db.Orders[normOrderID(a.OrderID)]
+	return db.order(normOrderID(a.OrderID))
 }
 
 var (
@@ -145,7 +145,7 @@ var (
 		}
 		for i, pos := range positions {
 			old := o.Items[pos]
-			if _, ok := db.Products[old.ProductID].Variants[strings.TrimSpace(a.NewItemIDs[i])]; !ok {
+			if _, ok := db.product(old.ProductID).Variants[strings.TrimSpace(a.NewItemIDs[i])]; !ok {
 				return fmt.Sprintf("new item %s is not a variant of %s (product %s)", a.NewItemIDs[i], old.Name, old.ProductID)
 			}
 		}
@@ -160,7 +160,7 @@ var (
 		return ""
 	}}
 	ownPaymentMethod = policyRule{RuleOwnPaymentMethod, func(db *DB, userID string, a *policyArgs) string {
-		if _, ok := db.Users[userID].PaymentMethods[strings.TrimSpace(a.PaymentMethodID)]; !ok {
+		if _, ok := db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)]; !ok {
 			return fmt.Sprintf("payment method %q is not one of %s's", a.PaymentMethodID, userID)
 		}
 		return ""
@@ -172,20 +172,20 @@ var (
 		return ""
 	}}
 	giftCardCoversPaid = policyRule{RuleGiftCardCovers, func(db *DB, userID string, a *policyArgs) string {
-		var paid Money
+		var paid sim.Money
 		for _, p := range policyOrder(db, a).netPaid() {
 			paid += p.amount
 		}
-		return giftCardShort(db.Users[userID].PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], paid)
+		return giftCardShort(db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], paid)
 	}}
 	giftCardCoversDifference = policyRule{RuleGiftCardCovers, func(db *DB, userID string, a *policyArgs) string {
 		diff := priceDifference(db, policyOrder(db, a), a)
-		return giftCardShort(db.Users[userID].PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], diff)
+		return giftCardShort(db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], diff)
 	}}
 	refundMethod = policyRule{RuleRefundMethod, func(db *DB, userID string, a *policyArgs) string {
 		id := strings.TrimSpace(a.PaymentMethodID)
 		o := policyOrder(db, a)
-		if pm := db.Users[userID].PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
+		if pm := db.user(userID).PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
 			return fmt.Sprintf("refund to %s, which neither paid order %s nor is a gift card", id, o.ID)
 		}
 		return ""
@@ -203,7 +203,7 @@ func statusRule(name, want string) policyRule {
 
 // giftCardShort says why pm cannot be charged amount, or "" when it can
 // (not a gift card, nothing to charge, or enough balance).
-func giftCardShort(pm *PaymentMethod, amount Money) string {
+func giftCardShort(pm *PaymentMethod, amount sim.Money) string {
 	if pm != nil && pm.Balance != nil && amount > *pm.Balance {
 		return fmt.Sprintf("gift card %s has %s, less than the %s to charge", pm.ID, *pm.Balance, amount)
 	}
@@ -212,12 +212,12 @@ func giftCardShort(pm *PaymentMethod, amount Money) string {
 
 // priceDifference is new minus old price of a swap, over the items both
 // lists name; unknown items count nothing (other rules catch them).
-func priceDifference(db *DB, o *Order, a *policyArgs) Money {
+func priceDifference(db *DB, o *Order, a *policyArgs) sim.Money {
 	positions, err := o.itemPositions(a.ItemIDs)
 	if err != nil {
 		return 0
 	}
-	var diff Money
+	var diff sim.Money
 	for i, pos := range positions {
 		if i >= len(a.NewItemIDs) {
 			break

@@ -1,0 +1,1351 @@
+package retail
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"maps"
+	"math/rand/v2"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/sim"
+)
+
+// This file holds the grounders the catalog's intents name (catalog.go),
+// their helpers, and what makes a retail request harder than a plain one
+// (emobench.TraitFindable, emobench.TraitConditional).
+
+// --- helpers -------------------------------------------------------------
+
+// userOrders returns the user's orders that keep accepts, in the
+// account's order (oldest first).
+func userOrders(db *DB, userID string, keep func(o *Order) bool) []*Order {
+	u := db.user(userID)
+	if u == nil {
+		return nil
+	}
+	var out []*Order
+	for _, id := range u.Orders {
+		if o := db.order(id); o != nil && keep(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// pickOrder picks one of the user's orders that keep accepts, at random
+// among those no kept task used yet, else among all.
+func pickOrder(g sim.GroundContext, db *DB, keep func(o *Order) bool) (*Order, bool) {
+	// An order an earlier intent of the task used is never picked again:
+	// one request per order and task (no second new address, no repeated
+	// question or refusal about it).
+	all := userOrders(db, g.UserID, func(o *Order) bool { return keep(o) && !usedInTask(g, o.ID) })
+	if len(all) == 0 {
+		return nil, false
+	}
+	fresh := all
+	if g.Used != nil {
+		fresh = slices.DeleteFunc(slices.Clone(all), func(o *Order) bool { return g.Used(o.ID) })
+		if len(fresh) == 0 {
+			fresh = all
+		}
+	}
+	return fresh[g.Rand.IntN(len(fresh))], true
+}
+
+// usedInTask reports whether an earlier intent of g's task used id.
+func usedInTask(g sim.GroundContext, id string) bool {
+	return g.UsedInTask != nil && g.UsedInTask(id)
+}
+
+// userFor returns the retail state of g's environment and g's user;
+// false when the environment is not retail's or has no such user.
+func userFor(g sim.GroundContext) (*DB, *User, bool) {
+	db, ok := sim.StateOf[DB](g.Env)
+	if !ok || db.user(g.UserID) == nil {
+		return nil, nil, false
+	}
+	return db, db.user(g.UserID), true
+}
+
+func isStatus(status string) func(*DB, *Order) bool {
+	return func(_ *DB, o *Order) bool { return o.Status == status }
+}
+
+// orderFor returns the retail state of g's environment and one of the
+// user's orders that keep accepts, drawn by pickOrder; false when the
+// environment is not retail's or no order fits.
+func orderFor(g sim.GroundContext, keep func(db *DB, o *Order) bool) (*DB, *Order, bool) {
+	db, ok := sim.StateOf[DB](g.Env)
+	if !ok {
+		return nil, nil, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool { return keep(db, o) })
+	return db, o, ok
+}
+
+// paidBy returns the payment method that paid o, if it is still the user's.
+func paidBy(db *DB, o *Order) *PaymentMethod {
+	return db.user(o.UserID).PaymentMethods[o.PaymentMethodID()]
+}
+
+// giftCard returns the user's gift card, if any.
+func giftCard(u *User) *PaymentMethod {
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
+		if pm := u.PaymentMethods[id]; pm.Source == sourceGiftCard {
+			return pm
+		}
+	}
+	return nil
+}
+
+func pickReason(r *rand.Rand) string {
+	return []string{ReasonNoLongerNeeded, ReasonOrderedByMistake}[r.IntN(2)]
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// withCapitals adds to slots each of keys capitalized, with its value
+// capitalized ("Reason" for "reason"), for templates that open with it.
+func withCapitals(slots map[string]string, keys ...string) map[string]string {
+	for _, k := range keys {
+		slots[capitalize(k)] = capitalize(slots[k])
+	}
+	return slots
+}
+
+// itemSwap is a replacement for an order item: an available variant of
+// the same product that differs in exactly one option.
+type itemSwap struct {
+	pos    int
+	old    OrderItem
+	item   *Item
+	option string
+	// open is an option the user leaves to the store, which picks the
+	// cheapest variant in stock (openCheapest); "": none.
+	open string
+}
+
+// change says the swap as a user wants it: "color black", or "color
+// black, any size, the cheapest in stock".
+func (s itemSwap) change() string {
+	c := s.option + " " + s.item.Options[s.option]
+	if s.open != "" {
+		c += ", any " + s.open + ", whichever is cheapest in stock"
+	}
+	return c
+}
+
+// openCheapest leaves one more option of s to the store: the user wants
+// s's new value, any value of the open option, the others as ordered, and
+// the cheapest such variant in stock. False when fewer than two variants
+// fit or the cheapest is tied, where the words would not decide.
+func openCheapest(db *DB, s itemSwap, r *rand.Rand) (itemSwap, bool) {
+	var opens []string
+	for _, k := range slices.Sorted(maps.Keys(s.old.Options)) {
+		if k != s.option {
+			opens = append(opens, k)
+		}
+	}
+	p := db.product(s.old.ProductID)
+	if len(opens) == 0 || p == nil {
+		return s, false
+	}
+	open := opens[r.IntN(len(opens))]
+	var best *Item
+	fits, tied := 0, false
+	for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
+		v := p.Variants[id]
+		if !v.Available || id == s.old.ItemID || v.Options[s.option] != s.item.Options[s.option] {
+			continue
+		}
+		if slices.ContainsFunc(slices.Sorted(maps.Keys(s.old.Options)), func(k string) bool { return k != s.option && k != open && v.Options[k] != s.old.Options[k] }) {
+			continue
+		}
+		fits++
+		switch {
+		case best == nil || v.Price < best.Price:
+			best, tied = v, false
+		case v.Price == best.Price:
+			tied = true
+		}
+	}
+	if fits < 2 || tied {
+		return s, false
+	}
+	s.item, s.open = best, open
+	return s, true
+}
+
+func swapsOf(db *DB, o *Order) []itemSwap { return swapsWhere(db, o, true) }
+
+// swapsWhere are o's swaps (variants that differ from an item in one
+// option) to variants in stock (available) or out of stock.
+func swapsWhere(db *DB, o *Order, available bool) []itemSwap {
+	var out []itemSwap
+	for pos, it := range o.Items {
+		p := db.product(it.ProductID)
+		if p == nil {
+			continue
+		}
+		for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
+			v := p.Variants[id]
+			if id == it.ItemID || v.Available != available {
+				continue
+			}
+			var differ []string
+			for _, k := range slices.Sorted(maps.Keys(it.Options)) {
+				if v.Options[k] != it.Options[k] {
+					differ = append(differ, k)
+				}
+			}
+			if len(differ) == 1 {
+				out = append(out, itemSwap{pos: pos, old: it, item: v, option: differ[0]})
+			}
+		}
+	}
+	return out
+}
+
+// pickSwaps picks one swap for each of k distinct items of o, in the
+// order's item order, or false when fewer than k items have one.
+func pickSwaps(db *DB, o *Order, r *rand.Rand, k int) ([]itemSwap, bool) {
+	byPos := map[int][]itemSwap{}
+	var positions []int
+	for _, s := range swapsOf(db, o) {
+		if len(byPos[s.pos]) == 0 {
+			positions = append(positions, s.pos)
+		}
+		byPos[s.pos] = append(byPos[s.pos], s)
+	}
+	if len(positions) < k {
+		return nil, false
+	}
+	r.Shuffle(len(positions), func(i, j int) { positions[i], positions[j] = positions[j], positions[i] })
+	positions = positions[:k]
+	slices.Sort(positions)
+	out := make([]itemSwap, k)
+	for i, pos := range positions {
+		out[i] = byPos[pos][r.IntN(len(byPos[pos]))]
+		if r.IntN(4) == 0 {
+			out[i], _ = openCheapest(db, out[i], r)
+		}
+	}
+	return out, true
+}
+
+// swapTraits are the traits of swaps: TraitConditional when one leaves
+// an option to the store (the data decides the cheapest).
+func swapTraits(swaps []itemSwap) []string {
+	if slices.ContainsFunc(swaps, func(s itemSwap) bool { return s.open != "" }) {
+		return []string{emobench.TraitConditional}
+	}
+	return nil
+}
+
+func swapDiff(swaps []itemSwap) sim.Money {
+	var d sim.Money
+	for _, s := range swaps {
+		d += s.item.Price - s.old.Price
+	}
+	return d
+}
+
+// describeSwaps says the swaps as the user wants them: "the desk lamp
+// with color black and the yoga mat with thickness 6mm".
+func describeSwaps(swaps []itemSwap) string {
+	parts := make([]string, len(swaps))
+	for i, s := range swaps {
+		parts[i] = "the " + s.old.Name + " with " + s.change()
+	}
+	return itemNames(parts)
+}
+
+// swapFacts are the facts of swaps: the item and its new option, one pair
+// per swap (item_name, new_color; second_item_name, second_new_size).
+func swapFacts(facts map[string]string, swaps []itemSwap) {
+	for i, s := range swaps {
+		prefix := ""
+		if i == 1 {
+			prefix = "second_"
+		}
+		facts[prefix+"item_name"] = s.old.Name
+		facts[prefix+"new_"+optionFactKey(s.option)] = s.item.Options[s.option]
+		if s.open != "" {
+			facts[prefix+"new_"+optionFactKey(s.open)] = cheapestWords(s.open, s.old.Name)
+		}
+	}
+}
+
+func swapIDs(swaps []itemSwap) (old, new []string) {
+	for _, s := range swaps {
+		old = append(old, s.old.ItemID)
+		new = append(new, s.item.ID)
+	}
+	return old, new
+}
+
+// newAddress returns a random address other than those given.
+func newAddress(r *rand.Rand, not ...Address) Address {
+	for {
+		if a := randomAddress(r); !slices.Contains(not, a) {
+			return a
+		}
+	}
+}
+
+// --- grounders -----------------------------------------------------------
+
+// groundCancel grounds a cancellation of one of the user's orders of the
+// given status: of a pending one, for a reason the policy accepts
+// (pickReason), the store's cancellation; otherwise (an order not
+// pending, or with otherReason a reason the policy does not accept,
+// otherReasons) a forbidden one, the gold only reading the order (after
+// the account with readAccount).
+func groundCancel(status string, otherReason, readAccount bool) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, o, ok := orderFor(g, isStatus(status))
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		var reason, words string
+		if otherReason {
+			reason = otherReasons[g.Rand.IntN(len(otherReasons))]
+			words = reason
+		} else {
+			reason = pickReason(g.Rand)
+			words = reasonWords[reason]
+		}
+		text := "Cancel order %s; %s."
+		if status != StatusPending {
+			text = "Cancel order %s and refund me; %s."
+		}
+		gr := sim.Grounding{
+			Slots:   withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": words}, "reason"),
+			Facts:   map[string]string{"order_id": o.ID, "reason": reason},
+			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, words), Tools: []string{ToolGetOrder}},
+			Actions: withAccountRead(readAccount, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
+			Uses:    []string{o.ID},
+		}
+		cancel := sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)
+		if status == StatusPending && !otherReason {
+			gr.Request.Tools, gr.Actions = []string{ToolCancelOrder}, append(gr.Actions, cancel)
+		} else {
+			gr.Forbidden = []emobench.Action{cancel}
+		}
+		return gr, true
+	}
+}
+
+// groundCancelIfNotShipped grounds a cancellation on condition that an
+// order of the given status has not shipped: a pending one is cancelled;
+// for any other the user only wants the status, the output.
+func groundCancelIfNotShipped(status string) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		gr, ok := groundCancel(status, false, false)(g)
+		if !ok {
+			return gr, false
+		}
+		o := gr.Facts["order_id"]
+		gr.Facts["condition"] = "cancel it only if it has not shipped yet; otherwise just tell me its status"
+		gr.Request.Text = fmt.Sprintf("If order %s hasn't shipped yet, cancel it; %s. If it has shipped, just tell me its status.", o, gr.Slots["reason"])
+		gr.Traits = []string{emobench.TraitConditional}
+		if status != StatusPending {
+			gr.Forbidden = nil // the cancellation is asked for only if the order has not shipped
+			gr.Outputs = []string{statusOutput(status)}
+		}
+		return gr, true
+	}
+}
+
+// groundChangeOrCancel grounds a change of one item of a pending order
+// to a variant in stock (inStock: the change, settled with the method that
+// paid) or out of stock (the fallback: the order is cancelled for the
+// reason the user gives).
+func groundChangeOrCancel(inStock bool) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
+			return o.Status == StatusPending && !o.ItemsModified && len(swapsWhere(db, o, inStock)) > 0 && paidBy(db, o) != nil
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		swaps := swapsWhere(db, o, inStock)
+		s, pm, reason := swaps[g.Rand.IntN(len(swaps))], paidBy(db, o), pickReason(g.Rand)
+		if inStock && pm.canPay(s.item.Price-s.old.Price) != nil {
+			return sim.Grounding{}, false
+		}
+		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "reason": reason,
+			"condition": "if the new one is out of stock, cancel the whole order"}
+		swapFacts(facts, []itemSwap{s})
+		write := sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)
+		if inStock {
+			write = sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID}, "new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID)
+		}
+		return sim.Grounding{
+			Slots: withCapitals(map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe(),
+				"reason": reasonWords[reason]}, "reason"),
+			Facts:   facts,
+			Request: emobench.Request{Text: fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.", o.ID, s.old.Name, s.change(), reasonWords[reason]), Tools: []string{write.Name}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID), write},
+			Uses:    []string{o.ID},
+			Traits:  []string{emobench.TraitConditional},
+		}, true
+	}
+}
+
+// groundOrderAddress grounds a change of the shipping address of one of
+// the user's orders of the given status: of a pending one, the store's
+// change; of any other, a forbidden one, the gold reading the account and
+// the order.
+func groundOrderAddress(status string) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, o, ok := orderFor(g, isStatus(status))
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		addr := newAddress(g.Rand, o.Address)
+		change := addressAction(ToolModifyAddress, "order_id", o.ID, addr)
+		gr := sim.Grounding{
+			Slots:   map[string]string{"order_id": o.ID, "address": addr.String()},
+			Facts:   map[string]string{"order_id": o.ID, "new_address": addr.String()},
+			Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s.", o.ID, addr), Tools: []string{ToolModifyAddress}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), change},
+			Uses:    []string{o.ID},
+		}
+		if status != StatusPending {
+			gr.Request = emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}}
+			gr.Actions, gr.Forbidden = withAccountRead(true, g.UserID, gr.Actions[0]), []emobench.Action{change}
+		}
+		return gr, true
+	}
+}
+
+// groundModifyUserAddress grounds a change of the account's address, once
+// a task: an account whose address no order of it shares was changed by
+// an earlier intent (orders are shipped to the account's address at the
+// time, and a new address is a fresh random one).
+func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
+	db, u, ok := userFor(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	if len(userOrders(db, u.ID, func(o *Order) bool { return o.Address == u.Address })) == 0 {
+		return sim.Grounding{}, false
+	}
+	addr := newAddress(g.Rand, u.Address)
+	return sim.Grounding{
+		Slots:   map[string]string{"address": addr.String()},
+		Facts:   map[string]string{"new_address": addr.String()},
+		Request: emobench.Request{Text: fmt.Sprintf("Change my account's address to %s.", addr), Tools: []string{ToolModifyUserAddress}},
+		Actions: []emobench.Action{addressAction(ToolModifyUserAddress, "user_id", u.ID, addr)},
+	}, true
+}
+
+func groundModifyUserAddressAfterCheck(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundModifyUserAddress(g)
+	if !ok {
+		return gr, false
+	}
+	gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)}, gr.Actions...)
+	return gr, true
+}
+
+// groundItemAndAddress grounds a change of one item of a pending order
+// and of its shipping address (the address first, the product read just
+// before the item change).
+func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundSwap(ToolModifyItems, 1, false)(g)
+	if !ok {
+		return gr, false
+	}
+	db, _ := sim.StateOf[DB](g.Env)
+	o := db.order(gr.Facts["order_id"])
+	addr := newAddress(g.Rand, o.Address)
+	gr.Slots["address"] = addr.String()
+	gr.Facts["new_address"] = addr.String()
+	gr.Request.Text = fmt.Sprintf("Ship order %s to %s, and change %s.", o.ID, addr, gr.Slots["changes"])
+	gr.Request.Tools = []string{ToolModifyAddress, ToolModifyItems}
+	gr.Actions = append([]emobench.Action{gr.Actions[0], addressAction(ToolModifyAddress, "order_id", o.ID, addr)}, gr.Actions[1:]...)
+	return gr, true
+}
+
+// groundPayWithGiftCard grounds paying a pending order with the user's
+// gift card, found on the account; the order is read before the change.
+func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
+	db, u, ok := userFor(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	gc := giftCard(u)
+	if gc == nil {
+		return sim.Grounding{}, false
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool {
+		return o.Status == StatusPending && slices.Contains(otherPayments(db, o), gc)
+	})
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID},
+		Facts:   map[string]string{"order_id": o.ID, "payment_method": gc.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Pay order %s with my gift card instead.", o.ID), Tools: []string{ToolModifyPayment}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID), sim.NewAction(ToolGetOrder, "order_id", o.ID),
+			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", gc.ID)},
+		Uses: []string{o.ID},
+	}, true
+}
+
+// groundReturnItemToGiftCard grounds a return of one item refunded to the
+// user's gift card, the account read first.
+func groundReturnItemToGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundReturn(1, 1, true)(g)
+	if !ok {
+		return gr, false
+	}
+	gr.Actions[0], gr.Actions[1] = gr.Actions[1], gr.Actions[0]
+	return gr, true
+}
+
+// withAccountRead returns actions, after a read of the user's account
+// when read.
+func withAccountRead(read bool, userID string, actions ...emobench.Action) []emobench.Action {
+	if !read {
+		return actions
+	}
+	return append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", userID)}, actions...)
+}
+
+// groundItemAndPayment grounds a change of one item of a pending order,
+// the difference settled with the method that paid, then a change of the
+// order's payment to another of the user's methods that covers the new
+// amount (found on the account).
+func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundSwap(ToolModifyItems, 1, false)(g)
+	if !ok {
+		return gr, false
+	}
+	db, _ := sim.StateOf[DB](g.Env)
+	o := db.order(gr.Facts["order_id"])
+	paid := o.netPaid()
+	if len(paid) != 1 {
+		return sim.Grounding{}, false
+	}
+	diff := goldSwapDiff(db, o, gr.Actions[len(gr.Actions)-1])
+	others := methodsThatPay(db.user(o.UserID), paid[0].method, paid[0].amount+diff)
+	if len(others) == 0 {
+		return sim.Grounding{}, false
+	}
+	pm := others[g.Rand.IntN(len(others))]
+	// The item change settles with the method that paid, which the user
+	// names as it is; the new method is the second payment fact.
+	gr.Facts["new_payment_method"] = pm.Describe()
+	gr.Slots["payment"] = pm.Describe()
+	gr.Request.Text = fmt.Sprintf("In order %s, I want %s instead, and then the order paid with my %s.", o.ID, gr.Slots["changes"], pm.Describe())
+	gr.Request.Tools = []string{ToolModifyItems, ToolModifyPayment}
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolGetUser, "user_id", o.UserID), sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID))
+	return gr, true
+}
+
+// goldSwapDiff is the price difference (new minus old) of the item change
+// a, about to run on o.
+func goldSwapDiff(db *DB, o *Order, a emobench.Action) sim.Money {
+	var args policyArgs
+	if json.Unmarshal(a.Arguments, &args) != nil {
+		return 0
+	}
+	return priceDifference(db, o, &args)
+}
+
+// groundMovedAccountAndOrder grounds a move: the account's address and a
+// pending order's shipping address change to the same new address.
+func groundMovedAccountAndOrder(g sim.GroundContext) (sim.Grounding, bool) {
+	gr, ok := groundModifyUserAddress(g)
+	if !ok {
+		return gr, false
+	}
+	db, _ := sim.StateOf[DB](g.Env)
+	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status == StatusPending })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	addr := gr.Facts["new_address"]
+	var a Address
+	if err := json.Unmarshal(gr.Actions[0].Arguments, &a); err != nil || a == o.Address {
+		return sim.Grounding{}, false
+	}
+	gr.Slots["order_id"] = o.ID
+	gr.Facts["order_id"] = o.ID
+	gr.Request = emobench.Request{
+		Text:  fmt.Sprintf("Change my account's address to %s, and ship order %s there too.", addr, o.ID),
+		Tools: []string{ToolModifyUserAddress, ToolModifyAddress},
+	}
+	gr.Actions = append(gr.Actions, sim.NewAction(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, a))
+	gr.Uses = []string{o.ID}
+	return gr, true
+}
+
+// otherPayments are the user's methods other than the one that paid o
+// that can pay what o's payment holds; nil unless o is paid with one
+// method, which is what the store can move to another.
+func otherPayments(db *DB, o *Order) []*PaymentMethod {
+	paid := o.netPaid()
+	if len(paid) != 1 {
+		return nil
+	}
+	return methodsThatPay(db.user(o.UserID), paid[0].method, paid[0].amount)
+}
+
+// methodsThatPay are u's payment methods other than except that can pay
+// amount, in id order.
+func methodsThatPay(u *User, except string, amount sim.Money) []*PaymentMethod {
+	var out []*PaymentMethod
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
+		if pm := u.PaymentMethods[id]; id != except && pm.canPay(amount) == nil {
+			out = append(out, pm)
+		}
+	}
+	return out
+}
+
+func groundModifyPayment(g sim.GroundContext) (sim.Grounding, bool) {
+	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	others := otherPayments(db, o)
+	pm := others[g.Rand.IntN(len(others))]
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe()},
+		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Switch the payment of order %s to my %s.", o.ID, pm.Describe()), Tools: []string{ToolModifyPayment}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
+			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
+		Uses: []string{o.ID},
+	}, true
+}
+
+func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
+	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	others := otherPayments(db, o)
+	pm := others[g.Rand.IntN(len(others))]
+	addr := newAddress(g.Rand, o.Address)
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe(), "address": addr.String()},
+		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "new_address": addr.String()},
+		Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s and switch its payment to my %s.", o.ID, addr, pm.Describe()), Tools: []string{ToolModifyAddress, ToolModifyPayment}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
+			addressAction(ToolModifyAddress, "order_id", o.ID, addr),
+			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
+		Uses: []string{o.ID},
+	}, true
+}
+
+// groundSwap grounds a change of k items of an order by tool, each to
+// another option of its product: of a pending order whose items were not
+// changed yet (ToolModifyItems) or of a delivered one (ToolExchangeItems).
+// The difference is settled with the method that paid, or with the user's
+// gift card (read on the account) when giftCardPays.
+func groundSwap(tool string, k int, giftCardPays bool) groundFunc {
+	status, text := StatusPending, "In order %s, instead of what I picked I want %s."
+	if tool == ToolExchangeItems {
+		status, text = StatusDelivered, "Exchange items of order %s: I want %s instead."
+	}
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
+			return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified) && len(o.Items) >= k && len(swapsOf(db, o)) > 0
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		swaps, ok := pickSwaps(db, o, g.Rand, k)
+		pm := paidBy(db, o)
+		if giftCardPays {
+			pm = giftCard(db.user(o.UserID))
+		}
+		if !ok || pm == nil || pm.canPay(swapDiff(swaps)) != nil {
+			return sim.Grounding{}, false
+		}
+		oldIDs, newIDs := swapIDs(swaps)
+		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
+		swapFacts(facts, swaps)
+		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
+		if giftCardPays {
+			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
+		}
+		for _, s := range swaps {
+			actions = append(actions, sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID))
+		}
+		actions = append(actions, sim.NewAction(tool, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID))
+		return sim.Grounding{
+			Slots: map[string]string{"order_id": o.ID, "item": swaps[0].old.Name, "change": swaps[0].change(),
+				"changes": describeSwaps(swaps), "payment": pm.Describe()},
+			Facts:   facts,
+			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, describeSwaps(swaps)), Tools: []string{tool}},
+			Actions: actions,
+			Uses:    []string{o.ID},
+			Traits:  swapTraits(swaps),
+		}, true
+	}
+}
+
+// groundReturn grounds a return of min to max items of a delivered order,
+// refunded to the method that paid, or to the user's gift card when
+// toGiftCard (a card other than the one that paid, found on the account).
+// With several items the refund is summed with calculate, unless the gift
+// card path reads the account instead. The refund is an output.
+func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
+			if o.Status != StatusDelivered || len(o.Items) < minItems {
+				return false
+			}
+			if toGiftCard {
+				gc := giftCard(db.user(o.UserID))
+				return gc != nil && gc.ID != o.PaymentMethodID()
+			}
+			return paidBy(db, o) != nil
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		k := minItems + g.Rand.IntN(min(maxItems, len(o.Items))-minItems+1)
+		positions := g.Rand.Perm(len(o.Items))[:k]
+		slices.Sort(positions)
+		var ids, names, prices []string
+		var refund sim.Money
+		for _, p := range positions {
+			ids = append(ids, o.Items[p].ItemID)
+			names = append(names, o.Items[p].Name)
+			prices = append(prices, o.Items[p].Price.String())
+			refund += o.Items[p].Price
+		}
+		pm := paidBy(db, o)
+		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
+		switch {
+		case toGiftCard:
+			pm = giftCard(db.user(o.UserID))
+			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
+		case minItems > 1:
+			actions = append(actions, sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + ")))
+		}
+		actions = append(actions, sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", ids, "payment_method_id", pm.ID))
+		facts := map[string]string{"order_id": o.ID, "item_name": itemNames(names), "payment_method": pm.Describe()}
+		gr := sim.Grounding{
+			Slots:   map[string]string{"order_id": o.ID, "items": itemNames(names), "payment": pm.Describe()},
+			Facts:   facts,
+			Request: emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s. How much will the refund be?", itemNames(names), o.ID, pm.Describe()), Tools: []string{ToolReturnItems}},
+			Actions: actions,
+			Outputs: []string{dollars(refund)},
+			Uses:    []string{o.ID},
+		}
+		if gc := giftCard(db.user(o.UserID)); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
+			gr = conditionalRefund(g, gr, o, pm, gc, refund)
+		}
+		return gr, true
+	}
+}
+
+// What a user asks for information for, or wants from a complaint: the
+// preference an information or hand-off request states (the audit's
+// tool_task_with_preference), as the instruction words it.
+var (
+	statusPurposes = []string{
+		"so I know when to be at home for the delivery",
+		"because I need the items before the weekend",
+		"before I decide whether to change anything about it",
+	}
+	balancePurposes = []string{
+		"because I plan to pay my next order with it",
+		"so I can decide whether it covers a new pair of shoes",
+		"to check it against the receipt I kept",
+	}
+	totalPurposes = []string{
+		"for my monthly budget",
+		"for my records",
+		"for an expense report at work",
+	}
+	complaintOutcomes = []string{
+		"a written apology from the courier company",
+		"a note on the courier's record so it does not happen again",
+		"another courier for my future deliveries",
+	}
+)
+
+// pickPhrase returns one of phrases, drawn by r.
+func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
+
+func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
+	_, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status != StatusCancelled })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	purpose := pickPhrase(g.Rand, statusPurposes)
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
+		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
+		Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
+		Outputs: []string{statusOutput(o.Status)},
+		Uses:    []string{o.ID},
+	}, true
+}
+
+func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
+	_, u, ok := userFor(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	gc := giftCard(u)
+	balanceAsked := g.UserID + "/gift_card_balance" // asked once a task
+	if gc == nil || usedInTask(g, balanceAsked) {
+		return sim.Grounding{}, false
+	}
+	purpose := pickPhrase(g.Rand, balancePurposes)
+	return sim.Grounding{
+		Uses:    []string{balanceAsked},
+		Slots:   map[string]string{"purpose": purpose},
+		Facts:   map[string]string{"purpose": purpose},
+		Request: emobench.Request{Text: "What is the balance of my gift card?", Tools: []string{ToolGetUser}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
+		Outputs: []string{dollars(*gc.Balance)},
+	}, true
+}
+
+func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
+	_, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status != StatusCancelled && len(o.Items) > 1 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	prices := make([]string, len(o.Items))
+	for i, it := range o.Items {
+		prices[i] = it.Price.String()
+	}
+	purpose := pickPhrase(g.Rand, totalPurposes)
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
+		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
+		Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))},
+		Outputs: []string{dollars(o.Total())},
+		Uses:    []string{o.ID},
+	}, true
+}
+
+// groundItemOptionPrice grounds a question about the price of another
+// option of an item the user ordered; the price is the output.
+func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
+	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return len(swapsOf(db, o)) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	swaps, _ := pickSwaps(db, o, g.Rand, 1)
+	s := swaps[0]
+	facts := map[string]string{"order_id": o.ID}
+	swapFacts(facts, swaps)
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change()},
+		Facts:   facts,
+		Request: emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
+		Outputs: []string{dollars(s.item.Price)},
+		Uses:    []string{o.ID},
+		Traits:  swapTraits(swaps),
+	}, true
+}
+
+func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
+	_, u, ok := userFor(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	email := fmt.Sprintf("%s.%s.%d@mailbox.example.org", strings.ToLower(u.Name.First), strings.ToLower(u.Name.Last), 10+g.Rand.IntN(90))
+	return sim.Grounding{
+		Slots:   map[string]string{"new_email": email},
+		Facts:   map[string]string{"new_email": email},
+		Request: emobench.Request{Text: fmt.Sprintf("Change my account email to %s.", email), Tools: []string{ToolTransfer}},
+		Actions: []emobench.Action{sim.NewAction(ToolTransfer, "summary",
+			fmt.Sprintf("User %s wants to change the account email to %s, which the policy does not allow the agent to do.", u.ID, email))},
+	}, true
+}
+
+func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
+	_, u, ok := userFor(g)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	ids := slices.Sorted(maps.Keys(u.PaymentMethods))
+	if len(ids) == 0 {
+		return sim.Grounding{}, false
+	}
+	pm := u.PaymentMethods[ids[g.Rand.IntN(len(ids))]]
+	return sim.Grounding{
+		Slots:   map[string]string{"payment": pm.Describe()},
+		Facts:   map[string]string{"payment_method": pm.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Remove my %s from my account.", pm.Describe()), Tools: []string{ToolTransfer}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", u.ID), sim.NewAction(ToolTransfer, "summary",
+			fmt.Sprintf("User %s wants the payment method %s removed from the account, which the policy does not allow the agent to do.", u.ID, pm.ID))},
+	}, true
+}
+
+func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
+	_, o, ok := orderFor(g, isStatus(StatusDelivered))
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	outcome := pickPhrase(g.Rand, complaintOutcomes)
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "outcome": outcome},
+		Facts:   map[string]string{"order_id": o.ID, "outcome": outcome},
+		Request: emobench.Request{Text: fmt.Sprintf("I want to complain about the courier who delivered order %s.", o.ID), Tools: []string{ToolTransfer}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolTransfer, "summary",
+			fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID))},
+		Uses: []string{o.ID},
+	}, true
+}
+
+// otherReasons are cancellation reasons the policy does not accept.
+var otherReasons = []string{
+	"I found it cheaper somewhere else",
+	"the delivery date is too late for me",
+	"I want to order it again with a coupon",
+	"my friend gave me one as a gift",
+}
+
+// returnRefusal grounds a return of one item of o, which is not
+// delivered, to the method that paid; a call matching compare (the
+// forbidden entry's CompareArgs) is the forbidden return.
+func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (sim.Grounding, bool) {
+	it := o.Items[g.Rand.IntN(len(o.Items))]
+	pm := paidBy(db, o)
+	if pm == nil {
+		return sim.Grounding{}, false
+	}
+	return forbiddenReturn(o, it, pm, []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}, compare...), true
+}
+
+// forbiddenReturn is the grounding of a forbidden return of it from o,
+// refunded to pm: the gold makes the reads actions (the request names the
+// last one's tool), and a return matching compare is the forbidden one.
+func forbiddenReturn(o *Order, it OrderItem, pm *PaymentMethod, actions []emobench.Action, compare ...string) sim.Grounding {
+	return sim.Grounding{
+		Slots:     map[string]string{"order_id": o.ID, "items": it.Name, "payment": pm.Describe()},
+		Facts:     map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
+		Request:   emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()), Tools: []string{actions[len(actions)-1].Name}},
+		Actions:   actions,
+		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
+		Uses:      []string{o.ID},
+	}
+}
+
+func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, o, ok := orderFor(g, isStatus(status))
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		return returnRefusal(g, db, o, "order_id") // any return from it is forbidden
+	}
+}
+
+// groundReturnAgain grounds a second return or exchange of an order that
+// already has one (after an earlier intent of the task, or from an
+// earlier conversation: markEarlierRequests): each delivered order accepts
+// one, once. Its item is one the first request left.
+func groundReturnAgain(g sim.GroundContext) (sim.Grounding, bool) {
+	db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
+		return (o.Status == StatusReturnRequested || o.Status == StatusExchangeRequested) && len(o.Items) > len(requestedItems(o))
+	})
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	left := *o
+	left.Items = slices.DeleteFunc(slices.Clone(o.Items), func(it OrderItem) bool { return slices.Contains(requestedItems(o), it.ItemID) })
+	// The earlier return of the task is on the same order: the item tells
+	// the forbidden one apart.
+	return returnRefusal(g, db, &left, "order_id", "item_ids")
+}
+
+// requestedItems are the item ids of o's return or exchange request.
+func requestedItems(o *Order) []string {
+	switch {
+	case o.Return != nil:
+		return o.Return.ItemIDs
+	case o.Exchange != nil:
+		return o.Exchange.ItemIDs
+	}
+	return nil
+}
+
+// groundOtherProduct grounds a swap of an item of an order of the given
+// status for an item of another product, by tool (an exchange of a
+// delivered order, a change of a pending one's items): an item changes
+// only to a variant of its own product. The tools accept it.
+func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
+			return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified)
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		old := o.Items[g.Rand.IntN(len(o.Items))]
+		pm := paidBy(db, o)
+		if pm == nil {
+			return sim.Grounding{}, false
+		}
+		other, ok := otherProduct(db, g.Rand, old, pm)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		p := db.product(other.productID)
+		verb := "Exchange"
+		if tool == ToolModifyItems {
+			verb = "Swap"
+		}
+		return sim.Grounding{
+			Slots:   map[string]string{"order_id": o.ID, "item": old.Name, "new_product": withArticle(p.Name), "payment": pm.Describe()},
+			Facts:   map[string]string{"order_id": o.ID, "item_name": old.Name, "new_product": p.Name, "payment_method": pm.Describe()},
+			Request: emobench.Request{Text: fmt.Sprintf("%s the %s in order %s for %s.", verb, old.Name, o.ID, withArticle(p.Name)), Tools: []string{ToolGetOrder}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolListProducts),
+				sim.NewAction(ToolGetProduct, "product_id", p.ID)},
+			// Forbidden whatever pays the difference.
+			Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
+				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID), "order_id", "item_ids", "new_item_ids")},
+			Uses: []string{o.ID},
+		}, true
+	}
+}
+
+// otherProduct picks an available item of a product other than old's
+// whose price difference pm can pay (the store would refuse it
+// otherwise), or false when there is none.
+func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (productItem, bool) {
+	var opts []productItem
+	for _, pid := range db.Products.Keys() {
+		if pid == old.ProductID {
+			continue
+		}
+		p := db.product(pid)
+		for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
+			if it := p.Variants[id]; it.Available && pm.canPay(it.Price-old.Price) == nil {
+				opts = append(opts, productItem{pid, id})
+			}
+		}
+	}
+	if len(opts) == 0 {
+		return productItem{}, false
+	}
+	return opts[r.IntN(len(opts))], true
+}
+
+// groundModifyItemsAgain grounds a second change of the items of a
+// pending order whose items were already changed (by an earlier intent of
+// the task, or in an earlier conversation: markEarlierRequests): the items
+// of an order change only once. The store refuses
+// it too.
+func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
+	db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
+		return o.Status == StatusPending && o.ItemsModified && len(swapsOf(db, o)) > 0
+	})
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	swaps, _ := pickSwaps(db, o, g.Rand, 1)
+	pm := paidBy(db, o)
+	if pm == nil {
+		return sim.Grounding{}, false
+	}
+	s := swaps[0]
+	facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
+	swapFacts(facts, swaps)
+	return sim.Grounding{
+		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe()},
+		Facts:   facts,
+		Request: emobench.Request{Text: fmt.Sprintf("Swap the %s in order %s for the one with %s.", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetOrder}},
+		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
+		// The earlier change of the task is on the same order: the item
+		// tells the forbidden one apart.
+		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
+			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID), "order_id", "item_ids")},
+		Uses: []string{o.ID},
+	}, true
+}
+
+func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := sim.StateOf[DB](g.Env)
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	excluded := func(o *Order) []*PaymentMethod {
+		var out []*PaymentMethod
+		u := db.user(o.UserID)
+		for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
+			if pm := u.PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
+				out = append(out, pm)
+			}
+		}
+		return out
+	}
+	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status == StatusDelivered && len(excluded(o)) > 0 })
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	ex := excluded(o)
+	pm := ex[g.Rand.IntN(len(ex))]
+	it := o.Items[g.Rand.IntN(len(o.Items))]
+	// Any return from the order to that method is forbidden.
+	return forbiddenReturn(o, it, pm, []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID)},
+		"order_id", "payment_method_id"), true
+}
+
+// groundCancelOtherUser grounds a cancellation of another user's pending
+// order: the agent helps only the user it verified. The gold reads the
+// user's own account, whose orders do not include it.
+func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
+	db, ok := sim.StateOf[DB](g.Env)
+	// A user who names orders by content (findableUser) would not know
+	// another's order by id.
+	if !ok || db.user(g.UserID) == nil || findableUser(g.UserID) {
+		return sim.Grounding{}, false
+	}
+	var pending []*Order
+	for _, id := range db.Orders.Keys() {
+		if o := db.order(id); o.Status == StatusPending && o.UserID != g.UserID && (g.Used == nil || !g.Used(o.ID)) {
+			pending = append(pending, o)
+		}
+	}
+	if len(pending) == 0 {
+		return sim.Grounding{}, false
+	}
+	o := pending[g.Rand.IntN(len(pending))]
+	owner := db.user(o.UserID)
+	reason := pickReason(g.Rand)
+	ownerName := owner.Name.First + " " + owner.Name.Last
+	return sim.Grounding{
+		Slots:     withCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason", "owner"),
+		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
+		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetUser}},
+		Actions:   []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
+		Forbidden: []emobench.Action{sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+		Uses:      []string{o.ID},
+	}, true
+}
+
+// --- wording and calls ---------------------------------------------------
+
+// authenticate returns the facts and gold action that identify u: by email,
+// or by name and zip.
+func authenticate(u *User, r *rand.Rand, facts map[string]string) emobench.Action {
+	if r.IntN(3) != 0 {
+		facts["email"] = u.Email
+		return sim.NewAction(ToolFindUserByEmail, "email", u.Email)
+	}
+	facts["first_name"], facts["last_name"], facts["zip"] = u.Name.First, u.Name.Last, u.Address.Zip
+	return sim.NewAction(ToolFindUserByNameZip, "first_name", u.Name.First, "last_name", u.Name.Last, "zip", u.Address.Zip)
+}
+
+func addressAction(name, idKey, id string, a Address) emobench.Action {
+	return sim.NewAction(name, idKey, id, "address1", a.Address1, "address2", a.Address2, "city", a.City,
+		"state", a.State, "country", a.Country, "zip", a.Zip)
+}
+
+// itemNames lists names as a user says them: "a, b and c".
+func itemNames(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func orderItemNames(o *Order) string {
+	names := make([]string, len(o.Items))
+	for i, it := range o.Items {
+		names[i] = it.Name
+	}
+	return itemNames(names)
+}
+
+var reasonWords = map[string]string{
+	ReasonNoLongerNeeded:   "I no longer need it",
+	ReasonOrderedByMistake: "I ordered it by mistake",
+}
+
+// optionFactKey turns an option name ("switch type") into the snake_case part of
+// a fact key ("switch_type").
+func optionFactKey(option string) string {
+	return strings.Map(func(c rune) rune {
+		if c == ' ' || c == '-' || c == '/' {
+			return '_'
+		}
+		return c
+	}, strings.ToLower(option))
+}
+
+// withCompareArgs sets the arguments a call must match to count as the
+// forbidden write a: without it, every id it names (payment_method_id
+// too) would have to match.
+func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
+	a.CompareArgs = args
+	return a
+}
+
+// withArticle puts "a", "an" or "a pair of" before a product name.
+func withArticle(name string) string {
+	for _, pair := range []string{"shoes", "boots", "sunglasses", "headphones"} {
+		if strings.HasSuffix(name, pair) {
+			return "a pair of " + name
+		}
+	}
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}
+
+// productItem names an item of a product.
+type productItem struct{ productID, itemID string }
+
+// --- harder requests: findable orders, conditional refunds ---------------
+
+// findableShare is the share of users (findableUser) who name their
+// orders by what is in them, never by id.
+const findableShare = 30 // percent
+
+// findableUser reports whether the user is one who does not know order
+// ids. It is a property of the user, not of one request, so that a task
+// never mixes an order the user names by id with one the agent must find:
+// the scripted user would take the found order's id for a wrong one.
+func findableUser(userID string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(userID))
+	return h.Sum32()%100 < findableShare
+}
+
+// groundFunc is an intent's grounder.
+type groundFunc = func(g sim.GroundContext) (sim.Grounding, bool)
+
+// findable wraps ground: for a findableUser, the grounding names the
+// order not by id but by a product only it has among the user's orders
+// ("my order with the hiking boots"); the user then knows no order id, the
+// gold reads the account first (its order list) and the grounding carries
+// TraitFindable. An order with no such product is not grounded for them.
+func findable(ground groundFunc) groundFunc {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		gr, ok := ground(g)
+		if !ok || !findableUser(g.UserID) {
+			return gr, ok
+		}
+		db, _ := sim.StateOf[DB](g.Env)
+		o := db.order(gr.Facts["order_id"])
+		if o == nil {
+			return gr, true
+		}
+		product, found := distinctProduct(db, o)
+		if !found {
+			return sim.Grounding{}, false
+		}
+		delete(gr.Facts, "order_id")
+		gr.Facts["order_description"] = "the order with the " + product
+		gr.Slots["order_id"] = "with the " + product + " (I don't have its number)"
+		gr.Request.Text = strings.Replace(gr.Request.Text, "order "+o.ID, "my order with the "+product, 1)
+		if len(gr.Actions) == 0 || gr.Actions[0].Name != ToolGetUser {
+			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", o.UserID)}, gr.Actions...)
+		}
+		gr.Traits = append(gr.Traits, emobench.TraitFindable)
+		return gr, true
+	}
+}
+
+// distinctProduct returns the name of the first product of o that no
+// other order of its user has, which names o among them.
+func distinctProduct(db *DB, o *Order) (string, bool) {
+	for _, it := range o.Items {
+		if len(ordersWithProduct(db, o.UserID, it.Name)) == 1 {
+			return it.Name, true
+		}
+	}
+	return "", false
+}
+
+// ordersWithProduct returns the ids of the user's orders with an item
+// named product.
+func ordersWithProduct(db *DB, userID, product string) []string {
+	var out []string
+	for _, o := range userOrders(db, userID, func(*Order) bool { return true }) {
+		if slices.ContainsFunc(o.Items, func(it OrderItem) bool { return it.Name == product }) {
+			out = append(out, o.ID)
+		}
+	}
+	return out
+}
+
+// refundRule is the condition a user puts on where a refund goes (the
+// refund_rule fact): the gift card below a whole-dollar threshold, another
+// method otherwise. refundRulePattern reads it back.
+func refundRule(threshold int, otherwise string) string {
+	return fmt.Sprintf("gift card if the refund is under $%d, otherwise my %s", threshold, otherwise)
+}
+
+var refundRulePattern = regexp.MustCompile(`^gift card if the refund is under \$(\d+), otherwise my (.+)$`)
+
+// conditionalRefund rewrites a return grounding gr of o, refunded to the
+// method that paid (paid) and worth refund, so that the user states a
+// rule (refundRule) the refund amount decides between the gift card gc
+// and paid; it draws which side the data falls on. The gold then reads the
+// account, where the gift card is, and refunds where the rule says.
+func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc *PaymentMethod, refund sim.Money) sim.Grounding {
+	dollars := int(refund / 100)
+	toGiftCard := g.Rand.IntN(2) == 0 || dollars < 2
+	threshold := dollars + 1 + g.Rand.IntN(30) // refund < threshold: gift card
+	target := gc
+	if !toGiftCard {
+		threshold = max(1, dollars-g.Rand.IntN(min(30, dollars))) // refund >= threshold
+		target = paid
+	}
+	rule := refundRule(threshold, paid.Describe())
+	delete(gr.Facts, "payment_method")
+	gr.Facts["refund_rule"] = rule
+	gr.Slots["payment"] = rule
+	gr.Request.Text = fmt.Sprintf("Return the %s from order %s; refund it to my %s. How much will the refund be?", gr.Facts["item_name"], o.ID, rule)
+	last := len(gr.Actions) - 1
+	var args map[string]any
+	_ = json.Unmarshal(gr.Actions[last].Arguments, &args)
+	gr.Actions[last] = sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", args["item_ids"], "payment_method_id", target.ID)
+	if !slices.ContainsFunc(gr.Actions, func(a emobench.Action) bool { return a.Name == ToolGetUser }) {
+		gr.Actions = slices.Insert(gr.Actions, last, sim.NewAction(ToolGetUser, "user_id", o.UserID))
+	}
+	gr.Traits = append(gr.Traits, emobench.TraitConditional)
+	return gr
+}
+
+// dollars is an amount as an output: "$40.50" (the unit is part of it).
+func dollars(m sim.Money) string { return "$" + m.String() }
+
+// statusSynonyms are the ways an agent may say an order status, as the
+// output's synonym set ("pending|not yet shipped"): any member counts.
+// None of them is a part of another status's words.
+var statusSynonyms = map[string]string{
+	StatusPending:           "pending|not yet shipped|has not shipped|hasn't shipped",
+	StatusProcessed:         "processed|already shipped|has shipped|is on its way",
+	StatusDelivered:         "delivered",
+	StatusCancelled:         "cancelled|canceled",
+	StatusReturnRequested:   "return requested|return has been requested|return request",
+	StatusExchangeRequested: "exchange requested|exchange has been requested|exchange request",
+}
+
+// statusOutput is an order status as an output: its synonym set.
+func statusOutput(status string) string { return cmp.Or(statusSynonyms[status], status) }
