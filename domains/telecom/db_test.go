@@ -56,7 +56,7 @@ func TestGenerateDB(t *testing.T) {
 			counts["device "+d.Condition]++
 		}
 		for _, b := range c.Bills {
-			var sum Money
+			var sum sim.Money
 			for _, it := range b.Items {
 				sum += it.Amount
 			}

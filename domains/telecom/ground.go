@@ -19,10 +19,10 @@ import (
 // customerOf returns the database and g's customer.
 func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Customers[g.UserID] == nil {
+	if !ok || row(&db.Customers, g.UserID) == nil {
 		return nil, nil, false
 	}
-	return db, db.Customers[g.UserID], true
+	return db, row(&db.Customers, g.UserID), true
 }
 
 func usedInTask(g sim.GroundContext, id string) bool { return g.UsedInTask != nil && g.UsedInTask(id) }
@@ -50,7 +50,7 @@ func pick(g sim.GroundContext, ids []string, keep func(id string) bool) (string,
 
 // pickLine picks a line of c that keep accepts.
 func pickLine(g sim.GroundContext, c *Customer, keep func(l *Line) bool) (*Line, bool) {
-	num, ok := pick(g, sortedKeys(c.Lines), func(n string) bool { return keep(c.Lines[n]) })
+	num, ok := pick(g, slices.Sorted(maps.Keys(c.Lines)), func(n string) bool { return keep(c.Lines[n]) })
 	if !ok {
 		return nil, false
 	}
@@ -85,7 +85,7 @@ func monthName(period string) string {
 	return t.Format("January 2006")
 }
 
-func dollars(m Money) float64 { return float64(m) / 100 }
+func dollars(m sim.Money) float64 { return float64(m) / 100 }
 
 func capitalize(s string) string {
 	if s == "" {
@@ -231,7 +231,7 @@ func billRef(g sim.GroundContext, c *Customer, b *Bill, gr sim.Grounding) sim.Gr
 
 // Outputs as the agent may say them: an amount with its unit, a status
 // with its synonyms (emobench.TaskSpec.Outputs).
-func moneyOutput(m Money) string { return "$" + m.String() + "|" + m.String() + " dollars" }
+func moneyOutput(m sim.Money) string { return "$" + m.String() + "|" + m.String() + " dollars" }
 
 const (
 	resolvedOutput   = "resolved|fixed|working again|working now"
@@ -253,7 +253,7 @@ func newPlanFor(r *rand.Rand, c *Customer, l *Line) *Plan {
 // methodOf picks one of c's payment methods, other than not.
 func methodOf(r *rand.Rand, c *Customer, not string) (*PaymentMethod, bool) {
 	var ids []string
-	for _, id := range sortedKeys(c.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(c.PaymentMethods)) {
 		if id != not {
 			ids = append(ids, id)
 		}
@@ -311,12 +311,12 @@ func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	var missing []string
-	for _, id := range sortedKeys(db.Features) {
+	for _, id := range db.Features.Keys() {
 		if !slices.Contains(l.Features, id) {
 			missing = append(missing, id)
 		}
 	}
-	f := db.Features[missing[g.Rand.IntN(len(missing))]]
+	f := row(&db.Features, missing[g.Rand.IntN(len(missing))])
 	name := featurePhrase(f.Name)
 	return withLine(g, c, l, sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
@@ -554,8 +554,8 @@ func symptomsOf(service string) []string {
 // whose service can cause symptom: the ones a customer who says so means.
 func outagesMatching(db *DB, zip, start, symptom string) []*Outage {
 	var out []*Outage
-	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; slices.Contains(o.Zips, zip) && o.Start == start && slices.Contains(symptomsOf(o.Service), symptom) {
+	for _, id := range db.Outages.Keys() {
+		if o := row(&db.Outages, id); slices.Contains(o.Zips, zip) && o.Start == start && slices.Contains(symptomsOf(o.Service), symptom) {
 			out = append(out, o)
 		}
 	}
@@ -588,8 +588,8 @@ func describedOutage(r *rand.Rand, db *DB, c *Customer, o *Outage) (string, bool
 // outages; nil when none.
 func creditableOutage(db *DB, c *Customer, r *rand.Rand) (*Outage, string) {
 	var cands []*Outage
-	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && !credited(c, o) {
+	for _, id := range db.Outages.Keys() {
+		if o := row(&db.Outages, id); slices.Contains(o.Zips, c.Address.Zip) && !credited(c, o) {
 			cands = append(cands, o)
 		}
 	}
@@ -739,7 +739,7 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{db.Plans[l.PlanID].Name},
+		Outputs: []string{row(&db.Plans, l.PlanID).Name},
 		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
 }
@@ -775,8 +775,8 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	// The customer asks whether the network is down now: "ongoing" when an
 	// outage over the zip is, "resolved" when all of them are over.
 	status := ""
-	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && status != "ongoing" {
+	for _, id := range db.Outages.Keys() {
+		if o := row(&db.Outages, id); slices.Contains(o.Zips, c.Address.Zip) && status != "ongoing" {
 			status = o.Status
 		}
 	}
@@ -968,7 +968,7 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "outages") {
 		return sim.Grounding{}, false
 	}
-	for _, o := range db.Outages {
+	for _, o := range db.Outages.All() {
 		if slices.Contains(o.Zips, c.Address.Zip) {
 			return sim.Grounding{}, false
 		}
@@ -995,7 +995,7 @@ func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	f := db.Features["international_roaming"]
+	f := row(&db.Features, "international_roaming")
 	name := featurePhrase(f.Name)
 	return withLine(g, c, l, sim.Grounding{
 		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},

@@ -124,7 +124,7 @@ func TestOngoingOutageDays(t *testing.T) {
 		if o.Days != days || days < 1 || o.End != "" {
 			t.Errorf("outage %s from %s, end %q: duration_days %d, want %d (at least 1) and no end", o.ID, o.Start, o.End, o.Days, days)
 		}
-		if want := min(Money(500*days), 2500); OutageCredit(o) != want {
+		if want := min(sim.Money(500*days), 2500); OutageCredit(o) != want {
 			t.Errorf("outage %s: credit %s, want %s", o.ID, OutageCredit(o), want)
 		}
 	}
