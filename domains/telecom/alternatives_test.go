@@ -2,8 +2,10 @@ package telecom
 
 import (
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -68,7 +70,7 @@ func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], userID s
 		if alt.calls == nil || f.Name != alt.tool {
 			continue
 		}
-		for _, call := range alt.calls(env.State.Customers[userID], f) {
+		for _, call := range alt.calls(row(&env.State.Customers, userID), f) {
 			if CheckPolicy(env, userID, call) != nil {
 				continue // another trap's entry, such as a bill not yet due
 			}
@@ -107,8 +109,8 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 	}
 
-	db := episodeDB()
-	users := c.Users(NewEnvironment(db))
+	db := initialState()
+	users := c.Users(sim.NewStateEnv(db, Tools()))
 	for i, in := range c.Intents {
 		if refusalAlternatives[in.Name].calls == nil {
 			continue
@@ -135,7 +137,7 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 	}
 
 	for _, task := range New().Tasks() {
-		env := NewEnvironment(InitialDB())
+		env := newEnv()
 		for _, a := range task.Actions {
 			if _, err := env.Call(a.Name, a.Arguments); err != nil {
 				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
@@ -164,14 +166,14 @@ func TestAlternatives_OneEndState(t *testing.T) {
 	c := Catalog()
 	checked := 0
 	for _, task := range New().Tasks() {
-		env := NewEnvironment(InitialDB())
+		env := newEnv()
 		for _, a := range task.Actions {
 			for _, alt := range c.Alternatives(env, task.UserID, task.Scenario.Facts, a) {
 				if CheckPolicy(env, task.UserID, alt) != nil {
 					continue
 				}
 				checked++
-				goldEnv, altEnv := NewEnvironment(cowCopy(env.State)), NewEnvironment(cowCopy(env.State))
+				goldEnv, altEnv := sim.NewStateEnv(sim.CopyState(env.State), Tools()), sim.NewStateEnv(sim.CopyState(env.State), Tools())
 				_, goldErr := goldEnv.Call(a.Name, a.Arguments)
 				if _, err := altEnv.Call(alt.Name, alt.Arguments); err == nil && goldErr == nil && altEnv.Hash() != goldEnv.Hash() {
 					t.Errorf("task %s (%v): gold %s%s has the valid alternative %s", task.ID, task.Intents, a.Name, a.Arguments, alt.Arguments)
@@ -189,15 +191,15 @@ func TestAlternatives_OneEndState(t *testing.T) {
 // whose arguments the facts name has none, and one whose facts leave the
 // payment method open lists the customer's other methods.
 func TestAlternatives_Named(t *testing.T) {
-	env := NewEnvironment(InitialDB())
+	env := newEnv()
 	var c *Customer
-	for _, id := range sortedKeys(env.State.Customers) {
-		if cu := env.State.Customers[id]; len(cu.PaymentMethods) >= 2 {
+	for _, id := range env.State.Customers.Keys() {
+		if cu := row(&env.State.Customers, id); len(cu.PaymentMethods) >= 2 {
 			c = cu
 			break
 		}
 	}
-	methods := sortedKeys(c.PaymentMethods)
+	methods := slices.Sorted(maps.Keys(c.PaymentMethods))
 	gold := sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", methods[0])
 	if got := Alternatives(env, c.ID, map[string]string{"payment_method": c.PaymentMethods[methods[0]].Describe()}, gold); len(got) != 0 {
 		t.Errorf("named method: alternatives %v, want none", got)

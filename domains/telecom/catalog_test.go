@@ -70,7 +70,7 @@ type grounded struct {
 // intent when it has one; false when the user has nothing it applies to.
 func groundFor(t *testing.T, c *sim.Catalog, db *DB, in sim.Intent, userID string, r *rand.Rand) (grounded, bool) {
 	t.Helper()
-	env := NewEnvironment(cowCopy(db))
+	env := sim.NewStateEnv(sim.CopyState(db), Tools())
 	auth, facts := c.Authenticate(env, userID, r)
 	authRes, err := env.Call(auth.Name, auth.Arguments)
 	if err != nil {
@@ -114,7 +114,7 @@ func scalars(raw json.RawMessage) []string {
 			}
 		}
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		walk(m[k])
 	}
 	return out
@@ -131,8 +131,8 @@ func scalars(raw json.RawMessage) []string {
 // fact or an earlier gold result; reads and returns name their outputs.
 func TestCatalog_Intents(t *testing.T) {
 	c := Catalog()
-	db := episodeDB()
-	users := c.Users(NewEnvironment(db))
+	db := initialState()
+	users := c.Users(sim.NewStateEnv(db, Tools()))
 	writes := map[string]bool{}
 	for _, tl := range Tools() {
 		writes[tl.Name] = tl.Writes
@@ -207,7 +207,7 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 		}
 		return false
 	}
-	env := NewEnvironment(cowCopy(gr.env.State))
+	env := sim.NewStateEnv(sim.CopyState(gr.env.State), Tools())
 	results := []string{gr.authRes}
 	nWrites := 0
 	for _, a := range g.Actions {
@@ -258,7 +258,7 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 			if err := c.CheckPolicy(env, gr.userID, f); !errors.As(err, &v) {
 				t.Errorf("%s: forbidden %s%s passes the policy (%v)", who, f.Name, f.Arguments, err)
 			}
-			try := NewEnvironment(cowCopy(env.State))
+			try := sim.NewStateEnv(sim.CopyState(env.State), Tools())
 			before := try.Hash()
 			_, err := try.Call(f.Name, f.Arguments)
 			// The carrier's systems carry out every forbidden write: the
@@ -337,9 +337,9 @@ func taskFor(t *testing.T, gr grounded, j int) *emobench.TaskSpec {
 func TestCatalog_Episodes(t *testing.T) {
 	ctx := context.Background()
 	c := Catalog()
-	db := episodeDB()
+	db := initialState()
 	dom := New()
-	users := c.Users(NewEnvironment(db))
+	users := c.Users(sim.NewStateEnv(db, Tools()))
 	perIntent := 4
 	if testing.Short() {
 		perIntent = 1
@@ -396,9 +396,9 @@ func TestCatalog_Episodes(t *testing.T) {
 func TestCatalog_ComposedEpisodes(t *testing.T) {
 	ctx := context.Background()
 	c := Catalog()
-	db := episodeDB()
+	db := initialState()
 	dom := New()
-	users := c.Users(NewEnvironment(db))
+	users := c.Users(sim.NewStateEnv(db, Tools()))
 	pairs := [][2]string{
 		{"troubleshoot_then_ticket", "outage_credit"},
 		{"change_plan_next_cycle", "add_feature"},
@@ -507,17 +507,6 @@ func toolSchemas() []sim.ToolSchema {
 		out = append(out, t.ToolSchema)
 	}
 	return out
-}
-
-// cowCopy returns a copy of db that tests may change while db stays as it
-// is: a copy-on-write clone when db is one (cheap to hash), else a deep
-// copy. db must not change afterwards, since the copy shares its
-// customers until it takes them.
-func cowCopy(db *DB) *DB {
-	if db.base == nil {
-		return db.Clone()
-	}
-	return &DB{Customers: maps.Clone(db.Customers), Plans: db.Plans, Features: db.Features, Outages: db.Outages, base: db.base, owned: map[string]bool{}}
 }
 
 // TestPhrases checks how the grounders say ids and names in a customer's

@@ -10,8 +10,8 @@ import (
 // episode's database: a result or an error, never a panic (which
 // StateEnv.Call would report as "tool ... failed").
 func FuzzTools(f *testing.F) {
-	db := initialDB()
-	c := db.Customers[sortedKeys(db.Customers)[0]]
+	db := initialState()
+	c := row(&db.Customers, db.Customers.Keys()[0])
 	for i := range Tools() {
 		f.Add(uint8(i), `{}`)
 		f.Add(uint8(i), string(args("customer_id", c.ID, "phone_number", c.ContactPhone, "bill_id", c.Bills[3].ID, "amount", 1.5,

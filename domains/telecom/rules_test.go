@@ -23,7 +23,7 @@ func ruleDB() *DB {
 		}
 	}
 	return &DB{
-		Customers: map[string]*Customer{
+		Customers: sim.NewTable(map[string]*Customer{
 			"C1": {ID: "C1", DateOfBirth: "1955-01-02", BillingCycleDay: 20, Address: Address{Zip: "97210"},
 				Lines: map[string]*Line{
 					"503-555-0001": {PhoneNumber: "503-555-0001", PlanID: "p", Status: LineActive},
@@ -38,11 +38,10 @@ func ruleDB() *DB {
 			"C2": {ID: "C2", DateOfBirth: "1985-07-01", BillingCycleDay: 5, Address: Address{Zip: "30210"}, Bills: bills("B2"),
 				Credits:      []Credit{{ID: "CR2-1", Kind: CreditLateFee, Amount: lateFee, Date: "2025-04-10"}},
 				Arrangements: []Arrangement{{ID: "PA2-1", BillID: "B2-04", Installments: 2, Status: "active"}}},
-		},
-		Plans:    map[string]*Plan{"p": {ID: "p", MaxLines: 2}, "q": {ID: "q", MaxLines: 2}, "solo": {ID: "solo", MaxLines: 1}},
-		Features: map[string]*Feature{},
-		Outages: map[string]*Outage{"OUT-1": {ID: "OUT-1", Zips: []string{"97210"}, Days: 3, Status: "resolved"}, "OUT-2": {ID: "OUT-2", Zips: []string{"11111"}, Days: 9},
-			"OUT-3": {ID: "OUT-3", Zips: []string{"97210"}, Start: "2025-06-08", Days: 2, Status: "ongoing"}},
+		}),
+		Plans: sim.NewTable(map[string]*Plan{"p": {ID: "p", MaxLines: 2}, "q": {ID: "q", MaxLines: 2}, "solo": {ID: "solo", MaxLines: 1}}),
+		Outages: sim.NewTable(map[string]*Outage{"OUT-1": {ID: "OUT-1", Zips: []string{"97210"}, Days: 3, Status: "resolved"}, "OUT-2": {ID: "OUT-2", Zips: []string{"11111"}, Days: 9},
+			"OUT-3": {ID: "OUT-3", Zips: []string{"97210"}, Start: "2025-06-08", Days: 2, Status: "ongoing"}}),
 	}
 }
 
@@ -86,7 +85,7 @@ func TestCheckPolicy(t *testing.T) {
 		{"a read", "C1", sim.NewAction(ToolGetCustomer, "customer_id", "C2"), ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := CheckPolicy(NewEnvironment(ruleDB()), tc.user, tc.a)
+			err := CheckPolicy(sim.NewStateEnv(ruleDB(), Tools()), tc.user, tc.a)
 			var v *PolicyViolation
 			switch {
 			case tc.rule == "" && err != nil:
@@ -98,14 +97,14 @@ func TestCheckPolicy(t *testing.T) {
 	}
 	// Once the overdue bill is paid, the reactivation is allowed.
 	db := ruleDB()
-	db.Customers["C1"].Bills[0].Paid = 6000
-	if err := CheckPolicy(NewEnvironment(db), "C1", sim.NewAction(ToolReactivateLine, "customer_id", "C1", "phone_number", "503-555-0002")); err != nil {
+	row(&db.Customers, "C1").Bills[0].Paid = 6000
+	if err := CheckPolicy(sim.NewStateEnv(db, Tools()), "C1", sim.NewAction(ToolReactivateLine, "customer_id", "C1", "phone_number", "503-555-0002")); err != nil {
 		t.Fatalf("reactivate after paying: %v", err)
 	}
 	// One credit per outage.
-	db.Customers["C1"].Credits = []Credit{{ID: "CR1-1", Kind: CreditOutage, OutageID: "OUT-1"}}
+	row(&db.Customers, "C1").Credits = []Credit{{ID: "CR1-1", Kind: CreditOutage, OutageID: "OUT-1"}}
 	var v *PolicyViolation
-	if err := CheckPolicy(NewEnvironment(db), "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-1")); !errors.As(err, &v) || v.Rule != RuleOutageCredit {
+	if err := CheckPolicy(sim.NewStateEnv(db, Tools()), "C1", sim.NewAction(ToolApplyCredit, "customer_id", "C1", "amount", 15, "reason", CreditOutage, "outage_id", "OUT-1")); !errors.As(err, &v) || v.Rule != RuleOutageCredit {
 		t.Fatalf("second credit for an outage: %v", err)
 	}
 }
@@ -115,7 +114,7 @@ func TestCheckPolicy(t *testing.T) {
 // Today (at least one), which policy.md credits.
 func TestOngoingOutageDays(t *testing.T) {
 	ongoing := 0
-	for _, o := range initialDB().Outages {
+	for _, o := range initialState().Outages.All() {
 		if o.Status != "ongoing" {
 			continue
 		}

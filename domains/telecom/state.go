@@ -1,7 +1,6 @@
 package telecom
 
 import (
-
 	"time"
 
 	"github.com/emobench/emobench/sim"

@@ -13,7 +13,7 @@ import (
 
 var factKey = regexp.MustCompile(`^[a-z]+(_[a-z]+)*$`)
 
-func hashOf(db *DB) string { return NewEnvironment(db).Hash() }
+func hashOf(db *DB) string { return sim.NewStateEnv(db, Tools()).Hash() }
 
 // checkTasks checks specs as TestTasks_Replay documents, replaying on
 // environments over copies of db.
@@ -23,7 +23,7 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 	for _, tool := range Tools() {
 		writes[tool.Name] = tool.Writes
 	}
-	initial := hashOf(db.Clone())
+	initial := hashOf(sim.CopyState(db))
 	ids := map[string]bool{}
 	for _, task := range tasks {
 		if err := task.Validate(); err != nil {
@@ -34,10 +34,10 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 			t.Errorf("task %s: duplicate id", task.ID)
 		}
 		ids[task.ID] = true
-		if task.Domain != Name || task.UserID == "" || db.Customers[task.UserID] == nil {
+		if task.Domain != Name || task.UserID == "" || row(&db.Customers, task.UserID) == nil {
 			t.Errorf("task %s: domain %q, user %q", task.ID, task.Domain, task.UserID)
 		}
-		env := NewEnvironment(db.Clone())
+		env := sim.NewStateEnv(sim.CopyState(db), Tools())
 		var called []string
 		hasWrite := false
 		results := make([]string, len(task.Actions))
@@ -116,7 +116,7 @@ func TestTasks_Replay(t *testing.T) {
 	if testing.Short() {
 		tasks = tasks[:NumTestTasks]
 	}
-	checkTasks(t, InitialDB(), tasks)
+	checkTasks(t, initialState(), tasks)
 }
 
 // TestTasks_Writes checks each split's share of writes, refusals and
@@ -221,7 +221,7 @@ var outageSymptoms = map[string][]string{
 // exactly one started on the outage_start_date fact with a service that
 // causes the outage_symptom fact, and the gold credit is for it.
 func TestTasks_OutageCreditUnambiguous(t *testing.T) {
-	db := InitialDB()
+	db := initialState()
 	n := 0
 	for _, task := range New().Tasks() {
 		for _, a := range task.Actions {
@@ -236,14 +236,14 @@ func TestTasks_OutageCreditUnambiguous(t *testing.T) {
 				t.Fatalf("task %s: %s%s: %v", task.ID, a.Name, a.Arguments, err)
 			}
 			f := task.Scenario.Facts
-			zip := db.Customers[task.UserID].Address.Zip
+			zip := row(&db.Customers, task.UserID).Address.Zip
 			if f["zip"] != zip || f["outage_start_date"] == "" || f["outage_symptom"] == "" {
 				t.Errorf("task %s: facts %v: want the zip %s, outage_start_date and outage_symptom", task.ID, f, zip)
 				continue
 			}
 			var fits []string
-			for _, id := range sortedKeys(db.Outages) {
-				o := db.Outages[id]
+			for _, id := range db.Outages.Keys() {
+				o := row(&db.Outages, id)
 				if slices.Contains(o.Zips, zip) && o.Start == f["outage_start_date"] && slices.Contains(outageSymptoms[o.Service], f["outage_symptom"]) {
 					fits = append(fits, o.ID)
 				}
@@ -283,7 +283,7 @@ func TestTasks_TestSplitCoversTraps(t *testing.T) {
 // network is down in the customer's zip: its output is "ongoing" exactly
 // when an outage recorded for the zip is.
 func TestTasks_OutageStatus(t *testing.T) {
-	db := InitialDB()
+	db := initialState()
 	n := 0
 	for _, task := range New().Tasks() {
 		for _, in := range task.Intents {
@@ -292,7 +292,7 @@ func TestTasks_OutageStatus(t *testing.T) {
 			}
 			n++
 			want, not := "resolved", "ongoing"
-			if ongoingOutage(db, db.Customers[task.UserID].Address.Zip) != nil {
+			if ongoingOutage(db, row(&db.Customers, task.UserID).Address.Zip) != nil {
 				want, not = not, want
 			}
 			// An output is a synonym set, "ongoing|still down|…": its
@@ -302,7 +302,7 @@ func TestTasks_OutageStatus(t *testing.T) {
 				statuses = append(statuses, strings.Split(o, "|")[0])
 			}
 			if !slices.Contains(statuses, want) || slices.Contains(statuses, not) {
-				t.Errorf("task %s: outputs %v, want %q for zip %s", task.ID, task.Outputs, want, db.Customers[task.UserID].Address.Zip)
+				t.Errorf("task %s: outputs %v, want %q for zip %s", task.ID, task.Outputs, want, row(&db.Customers, task.UserID).Address.Zip)
 			}
 		}
 	}

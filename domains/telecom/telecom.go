@@ -44,6 +44,7 @@ package telecom
 
 import (
 	_ "embed"
+	"sync"
 
 	"github.com/emobench/emobench/sim"
 )
@@ -83,10 +84,14 @@ var taskSets = sim.TaskSets{
 }
 
 // New returns the telecom domain, declared on sim's template: a
-// sim.CatalogDomain (Catalog) and a sim.TaskSetDomain.
-func New() sim.Domain {
+// sim.CatalogDomain (Catalog) and a sim.TaskSetDomain. It is one value,
+// made on first use (its initial state is generated and frozen once);
+// every environment is a fork of that state.
+func New() sim.Domain { return domain() }
+
+var domain = sync.OnceValue(func() sim.Domain {
 	return sim.NewDomain(sim.DomainSpec[DB]{
 		Name: Name, Policy: policy, Initial: func() *DB { return GenerateDB(Seed) },
 		Tools: tools(), TransferTool: ToolTransfer, Catalog: Catalog, TaskSets: taskSets,
 	})
-}
+})

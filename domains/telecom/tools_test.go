@@ -3,7 +3,9 @@ package telecom
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,9 +21,9 @@ import (
 // customerWhere returns the first customer (by id) ok accepts.
 func customerWhere(t *testing.T, desc string, ok func(*Customer) bool) *Customer {
 	t.Helper()
-	db := initialDB()
-	for _, id := range sortedKeys(db.Customers) {
-		if c := db.Customers[id]; ok(c) {
+	db := initialState()
+	for _, id := range db.Customers.Keys() {
+		if c := row(&db.Customers, id); ok(c) {
 			return c
 		}
 	}
@@ -34,7 +36,7 @@ func lineWhere(t *testing.T, desc string, ok func(*Customer, *Line) bool) (*Cust
 	t.Helper()
 	var line *Line
 	c := customerWhere(t, desc, func(c *Customer) bool {
-		for _, num := range sortedKeys(c.Lines) {
+		for _, num := range slices.Sorted(maps.Keys(c.Lines)) {
 			if ok(c, c.Lines[num]) {
 				line = c.Lines[num]
 				return true
@@ -99,8 +101,6 @@ func breaks(t *testing.T, env *sim.StateEnv[DB], rule, verified, tool string, a 
 	return res
 }
 
-func newEnv() *sim.StateEnv[DB] { return NewEnvironment(InitialDB()) }
-
 func TestFindCustomer(t *testing.T) {
 	env := newEnv()
 	c := customerWhere(t, "any", func(*Customer) bool { return true })
@@ -136,8 +136,8 @@ func TestReads(t *testing.T) {
 		t.Errorf("list_plans: %s", got)
 	}
 	var o *Outage
-	for _, id := range sortedKeys(initialDB().Outages) {
-		o = initialDB().Outages[id]
+	for _, id := range initialState().Outages.Keys() {
+		o = row(&initialState().Outages, id)
 		break
 	}
 	if got := call(t, env, ToolCheckOutages, args("zip", o.Zips[0])); !strings.Contains(got, o.ID) {
@@ -155,7 +155,7 @@ func TestTroubleshoot(t *testing.T) {
 	if !strings.Contains(got, `"result":"resolved"`) || !strings.Contains(got, nextDiagnosticID(c)) {
 		t.Errorf("troubleshooting corrupt settings: %s", got)
 	}
-	if d := env.State.Customers[c.ID].Devices[l.DeviceIMEI]; d.Condition != ConditionOK {
+	if d := row(&env.State.Customers, c.ID).Devices[l.DeviceIMEI]; d.Condition != ConditionOK {
 		t.Errorf("device condition after the reset: %s", d.Condition)
 	}
 	c, l = lineWhere(t, "with a hardware fault", func(c *Customer, l *Line) bool {
@@ -177,14 +177,14 @@ func TestChangePlan(t *testing.T) {
 		other = "essential_10gb"
 	}
 	got := call(t, env, ToolChangePlan, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", other, "effective_date", c.NextCycleStart()))
-	if nl := env.State.Customers[c.ID].Lines[l.PhoneNumber]; nl.PlanID != l.PlanID || nl.PendingPlanID != other || nl.PendingEffectiveOn != c.NextCycleStart() {
+	if nl := row(&env.State.Customers, c.ID).Lines[l.PhoneNumber]; nl.PlanID != l.PlanID || nl.PendingPlanID != other || nl.PendingEffectiveOn != c.NextCycleStart() {
 		t.Errorf("scheduled change: %s", got)
 	}
 	callErr(t, env, ToolChangePlan, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", l.PlanID, "effective_date", c.NextCycleStart()), "already on plan")
 	callErr(t, env, ToolChangePlan, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", other, "effective_date", "2025-06-01"), "in the past")
 	callErr(t, env, ToolChangePlan, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", "gold", "effective_date", Today), "not found")
 	breaks(t, env, RulePlanChangeAtCycle, c.ID, ToolChangePlan, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", other, "effective_date", Today))
-	if nl := env.State.Customers[c.ID].Lines[l.PhoneNumber]; nl.PlanID != other || nl.PendingPlanID != "" {
+	if nl := row(&env.State.Customers, c.ID).Lines[l.PhoneNumber]; nl.PlanID != other || nl.PendingPlanID != "" {
 		t.Errorf("a change effective today: line %+v", nl)
 	}
 	c2, l2 := lineWhere(t, "suspended", func(c *Customer, l *Line) bool { return l.Status == LineSuspended })
@@ -237,7 +237,7 @@ func TestCreateArrangement(t *testing.T) {
 	// A second overdue bill beside one under an active arrangement (the
 	// generator gives each customer one overdue bill at most).
 	c3 := customerWhere(t, "with an active arrangement", func(c *Customer) bool { return c.activeArrangement() != nil })
-	own := env.State.ownCustomer(c3.ID)
+	own := edit(&env.State.Customers, c3.ID)
 	second := own.Bills[0]
 	second.Paid, second.Status = 0, BillOverdue
 	breaks(t, env, RuleArrangementSingle, c3.ID, ToolCreateArrangement, args("customer_id", c3.ID, "bill_id", second.ID, "installments", 2))
@@ -246,7 +246,7 @@ func TestCreateArrangement(t *testing.T) {
 func TestAutopayAndPayment(t *testing.T) {
 	env := newEnv()
 	c := customerWhere(t, "without autopay and with an overdue bill", func(c *Customer) bool { return !c.Autopay && billWhere(c, isOverdue) != nil })
-	pm := sortedKeys(c.PaymentMethods)[0]
+	pm := slices.Sorted(maps.Keys(c.PaymentMethods))[0]
 	call(t, env, ToolEnableAutopay, args("customer_id", c.ID, "payment_method_id", pm))
 	callErr(t, env, ToolEnableAutopay, args("customer_id", c.ID, "payment_method_id", pm), "already on")
 	callErr(t, env, ToolEnableAutopay, args("customer_id", c.ID, "payment_method_id", "pm_other"), "no payment method")
@@ -255,7 +255,7 @@ func TestAutopayAndPayment(t *testing.T) {
 	callErr(t, env, ToolMakePayment, args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm, "amount", 0.001), "not a positive number")
 	callErr(t, env, ToolMakePayment, args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm, "amount", -5), "not a positive number")
 	got := call(t, env, ToolMakePayment, args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm, "amount", dollars(b.Balance())))
-	if nb := env.State.Customers[c.ID].bill(b.ID); nb.Status != BillPaid || nb.Balance() != 0 || !strings.Contains(got, `"bill_status":"paid"`) {
+	if nb := row(&env.State.Customers, c.ID).bill(b.ID); nb.Status != BillPaid || nb.Balance() != 0 || !strings.Contains(got, `"bill_status":"paid"`) {
 		t.Errorf("full payment: %s", got)
 	}
 }
@@ -267,7 +267,7 @@ func TestReactivateLine(t *testing.T) {
 	callErr(t, env, ToolReactivateLine, args("customer_id", c.ID, "phone_number", l.PhoneNumber), "not suspended")
 	env = newEnv()
 	b := billWhere(c, isOverdue)
-	call(t, env, ToolMakePayment, args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", sortedKeys(c.PaymentMethods)[0], "amount", dollars(b.Balance())))
+	call(t, env, ToolMakePayment, args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", slices.Sorted(maps.Keys(c.PaymentMethods))[0], "amount", dollars(b.Balance())))
 	if err := CheckPolicy(env, c.ID, sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)); err != nil {
 		t.Errorf("reactivation after paying: %v", err)
 	}
@@ -282,7 +282,7 @@ func TestOpenTicket(t *testing.T) {
 	breaks(t, env, RuleTicketAfterTroubleshooting, c.ID, ToolOpenTicket, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity))
 	callErr(t, env, ToolOpenTicket, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", "TS0"), "no troubleshooting run")
 	callErr(t, env, ToolOpenTicket, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "category", "weather"), "is not connectivity")
-	id := nextDiagnosticID(env.State.Customers[c.ID])
+	id := nextDiagnosticID(row(&env.State.Customers, c.ID))
 	call(t, env, ToolTroubleshoot, args("customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", "dropped calls"))
 	a := sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", id)
 	if err := CheckPolicy(env, c.ID, a); err != nil {
@@ -295,7 +295,7 @@ func TestOpenTicket(t *testing.T) {
 
 func TestApplyCredit(t *testing.T) {
 	env := newEnv()
-	db := initialDB()
+	db := initialState()
 	c := customerWhere(t, "in an outage zip", func(c *Customer) bool { o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2))); return o != nil })
 	o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2)))
 	a := sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(OutageCredit(o)), "reason", CreditOutage, "outage_id", o.ID)
@@ -339,7 +339,7 @@ func TestWaiveLateFee_EitherOrder(t *testing.T) {
 		return c.Status == "past_due" && overdue == 1 && hasLateFee(billWhere(c, isOverdue))
 	})
 	b := billWhere(c, isOverdue)
-	pay := args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", sortedKeys(c.PaymentMethods)[0], "amount", dollars(b.Balance()-b.LateFee))
+	pay := args("customer_id", c.ID, "bill_id", b.ID, "payment_method_id", slices.Sorted(maps.Keys(c.PaymentMethods))[0], "amount", dollars(b.Balance()-b.LateFee))
 	waive := args("customer_id", c.ID, "bill_id", b.ID)
 	payFirst, waiveFirst := newEnv(), newEnv()
 	call(t, payFirst, ToolMakePayment, pay)
@@ -347,7 +347,7 @@ func TestWaiveLateFee_EitherOrder(t *testing.T) {
 	call(t, waiveFirst, ToolWaiveLateFee, waive)
 	call(t, waiveFirst, ToolMakePayment, pay)
 	for name, env := range map[string]*sim.StateEnv[DB]{"pay, then waive": payFirst, "waive, then pay": waiveFirst} {
-		got := env.State.Customers[c.ID]
+		got := row(&env.State.Customers, c.ID)
 		if got.Status != "active" || got.bill(b.ID).Status != BillPaid {
 			t.Errorf("%s: account %s, bill %s %s; want active and paid", name, got.Status, b.ID, got.bill(b.ID).Status)
 		}
