@@ -3,7 +3,6 @@ package telecom
 import (
 	"encoding/json"
 	"maps"
-	"math/rand/v2"
 	"regexp"
 	"slices"
 	"testing"
@@ -88,9 +87,8 @@ func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], userID s
 // TestCatalog_RefusalAlternatives checks each forbidden intent against
 // what its policy offers instead: every template declines the
 // alternative (so does every embedded task's instruction), and on every
-// grounding and every embedded task the alternative's calls pass
-// CheckPolicy and match no forbidden entry, while the forbidden write
-// matches its own entry. So a user who accepted the offer would not fail
+// embedded task the alternative's calls pass CheckPolicy and match no
+// forbidden entry. So a user who accepted the offer would not fail
 // an agent for making it.
 func TestCatalog_RefusalAlternatives(t *testing.T) {
 	c := Catalog()
@@ -107,33 +105,6 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 				t.Errorf("%s: template %q does not decline the alternative (%s)", in.Name, tmpl, alt.decline)
 			}
 		}
-	}
-
-	db := initialState()
-	users := c.Users(sim.NewStateEnv(db, Tools()))
-	for i, in := range c.Intents {
-		if refusalAlternatives[in.Name].calls == nil {
-			continue
-		}
-		t.Run(in.Name, func(t *testing.T) {
-			grounded, checked := 0, 0
-			for j := 0; j < len(users) && grounded < 20; j++ {
-				gr, ok := groundFor(t, c, db, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
-				if !ok {
-					continue
-				}
-				grounded++
-				for _, f := range gr.g.Forbidden {
-					if !sim.ForbiddenMatch(f, f) {
-						t.Errorf("%s/%s: the forbidden %s%s does not match itself", in.Name, gr.userID, f.Name, f.Arguments)
-					}
-				}
-				checked += checkAlternatives(t, in.Name+"/"+gr.userID, gr.env, gr.userID, in.Name, gr.g.Forbidden)
-			}
-			if grounded == 0 || checked < grounded {
-				t.Errorf("%d groundings, %d allowed alternatives checked: want one at least for each", grounded, checked)
-			}
-		})
 	}
 
 	for _, task := range New().Tasks() {
@@ -155,36 +126,6 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestAlternatives_OneEndState replays every embedded task's gold calls
-// and, before each gold write, every alternative (Alternatives) that
-// CheckPolicy allows: none may leave a state other than the gold write's,
-// or the task would have two valid end states (what Tracer's audit
-// checks, here on the domain's side).
-func TestAlternatives_OneEndState(t *testing.T) {
-	c := Catalog()
-	checked := 0
-	for _, task := range New().Tasks() {
-		env := newEnv()
-		for _, a := range task.Actions {
-			for _, alt := range c.Alternatives(env, task.UserID, task.Scenario.Facts, a) {
-				if CheckPolicy(env, task.UserID, alt) != nil {
-					continue
-				}
-				checked++
-				goldEnv, altEnv := sim.NewStateEnv(sim.CopyState(env.State), Tools()), sim.NewStateEnv(sim.CopyState(env.State), Tools())
-				_, goldErr := goldEnv.Call(a.Name, a.Arguments)
-				if _, err := altEnv.Call(alt.Name, alt.Arguments); err == nil && goldErr == nil && altEnv.Hash() != goldEnv.Hash() {
-					t.Errorf("task %s (%v): gold %s%s has the valid alternative %s", task.ID, task.Intents, a.Name, a.Arguments, alt.Arguments)
-				}
-			}
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
-				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
-			}
-		}
-	}
-	t.Logf("%d allowed alternatives checked", checked)
 }
 
 // TestAlternatives_Named checks Alternatives on one customer: a write

@@ -40,7 +40,7 @@
 // domains/README.md.
 package telecom
 
-//go:generate go run ./gen
+//go:generate go run ../../tracer/gentasks -domain telecom
 
 import (
 	_ "embed"

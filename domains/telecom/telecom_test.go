@@ -6,9 +6,16 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/sim/domaintest"
 )
 
-func TestDomain(t *testing.T) {
+// TestDomain runs the conformance suite every domain passes
+// (sim/domaintest): tools, catalog, tasks, oracle, fork against deep copy,
+// determinism, audit and fresh task files.
+func TestDomain(t *testing.T) { domaintest.Run(t, New()) }
+
+// TestDomain_Policy checks what is particular to telecom's domain value.
+func TestDomain_Policy(t *testing.T) {
 	d := New()
 	if got, want := d.Name(), "telecom"; got != want {
 		t.Errorf("Name = %q, want %q", got, want)
