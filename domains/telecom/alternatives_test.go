@@ -45,68 +45,31 @@ var refusalAlternatives = map[string]refusalAlternative{
 // withArg returns a call of a's tool with a's arguments but key set to
 // value.
 func withArg(a emobench.Action, key string, value any) emobench.Action {
-	var kw map[string]any
-	if err := json.Unmarshal(a.Arguments, &kw); err != nil {
-		panic(err)
-	}
+	kw, _ := sim.CallArgs(a)
 	kw[key] = value
-	raw, err := json.Marshal(kw)
-	if err != nil {
-		panic(err)
-	}
+	raw, _ := json.Marshal(kw)
 	return emobench.Action{Name: a.Name, Arguments: raw}
-}
-
-// checkAlternatives checks the alternatives of intent in to the forbidden
-// entries forbidden of a task for userID on env: each call of in's
-// alternatives that the policy allows matches none of them. It returns
-// how many it checked.
-func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], userID string, in string, forbidden []emobench.Action) int {
-	t.Helper()
-	alt := refusalAlternatives[in]
-	n := 0
-	for _, f := range forbidden {
-		if alt.calls == nil || f.Name != alt.tool {
-			continue
-		}
-		for _, call := range alt.calls(row(&env.State.Customers, userID), f) {
-			if CheckPolicy(env, userID, call) != nil {
-				continue // another trap's entry, such as a bill not yet due
-			}
-			n++
-			for _, g := range forbidden {
-				if sim.ForbiddenMatch(g, call) {
-					t.Errorf("%s: the allowed %s%s matches the forbidden %s%s (compare_args %v)", who, call.Name, call.Arguments, g.Name, g.Arguments, g.CompareArgs)
-				}
-			}
-		}
-	}
-	return n
 }
 
 // TestCatalog_RefusalAlternatives checks each forbidden intent against
 // what its policy offers instead: every template declines the
 // alternative (so does every embedded task's instruction), and on every
-// embedded task the alternative's calls pass CheckPolicy and match no
-// forbidden entry. So a user who accepted the offer would not fail
-// an agent for making it.
+// embedded task the alternative's calls that pass CheckPolicy (others are
+// another trap's entry, such as a bill not yet due) match no forbidden
+// entry, and there is one at least. So a user who accepted the offer
+// would not fail an agent for making it.
 func TestCatalog_RefusalAlternatives(t *testing.T) {
-	c := Catalog()
-	for _, in := range c.Intents {
+	for _, in := range Catalog().Intents {
 		alt, ok := refusalAlternatives[in.Name]
 		if ok != (in.Kind == sim.IntentForbidden) {
 			t.Errorf("intent %s (%s): in refusalAlternatives %v, want it exactly for forbidden intents", in.Name, in.Kind, ok)
 		}
-		if alt.decline == nil {
-			continue
-		}
 		for _, tmpl := range in.Templates {
-			if !alt.decline.MatchString(tmpl) {
+			if alt.decline != nil && !alt.decline.MatchString(tmpl) {
 				t.Errorf("%s: template %q does not decline the alternative (%s)", in.Name, tmpl, alt.decline)
 			}
 		}
 	}
-
 	for _, task := range New().Tasks() {
 		env := newEnv()
 		for _, a := range task.Actions {
@@ -115,13 +78,31 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 			}
 		}
 		for _, in := range task.Intents {
-			if d := refusalAlternatives[in].decline; d != nil && !d.MatchString(task.Instruction) {
-				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, d)
+			alt := refusalAlternatives[in]
+			if alt.decline != nil && !alt.decline.MatchString(task.Instruction) {
+				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, alt.decline)
 			}
-			if refusalAlternatives[in].calls == nil {
+			if alt.calls == nil {
 				continue
 			}
-			if checkAlternatives(t, task.ID, env, task.UserID, in, task.Forbidden) == 0 {
+			n := 0
+			for _, f := range task.Forbidden {
+				if f.Name != alt.tool {
+					continue
+				}
+				for _, call := range alt.calls(row(&env.State.Customers, task.UserID), f) {
+					if CheckPolicy(env, task.UserID, call) != nil {
+						continue
+					}
+					n++
+					for _, g := range task.Forbidden {
+						if sim.ForbiddenMatch(g, call) {
+							t.Errorf("task %s: the allowed %s%s matches the forbidden %s%s (compare_args %v)", task.ID, call.Name, call.Arguments, g.Name, g.Arguments, g.CompareArgs)
+						}
+					}
+				}
+			}
+			if n == 0 {
 				t.Errorf("task %s (%v): no allowed alternative of %s checked", task.ID, task.Intents, in)
 			}
 		}
@@ -133,13 +114,7 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 // payment method open lists the customer's other methods.
 func TestAlternatives_Named(t *testing.T) {
 	env := newEnv()
-	var c *Customer
-	for _, id := range env.State.Customers.Keys() {
-		if cu := row(&env.State.Customers, id); len(cu.PaymentMethods) >= 2 {
-			c = cu
-			break
-		}
-	}
+	c := customerWhere(t, "with two payment methods", func(c *Customer) bool { return len(c.PaymentMethods) >= 2 })
 	methods := slices.Sorted(maps.Keys(c.PaymentMethods))
 	gold := sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", methods[0])
 	if got := Alternatives(env, c.ID, map[string]string{"payment_method": c.PaymentMethods[methods[0]].Describe()}, gold); len(got) != 0 {

@@ -1,7 +1,6 @@
 package telecom
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -14,7 +13,8 @@ import (
 // determinism, audit and fresh task files.
 func TestDomain(t *testing.T) { domaintest.Run(t, New()) }
 
-// TestDomain_Policy checks what is particular to telecom's domain value.
+// TestDomain_Policy checks that the policy states the plan change rule and
+// that the tools leave the policy to the agent.
 func TestDomain_Policy(t *testing.T) {
 	d := New()
 	if got, want := d.Name(), "telecom"; got != want {
@@ -22,24 +22,6 @@ func TestDomain_Policy(t *testing.T) {
 	}
 	if p := strings.Join(strings.Fields(d.Policy()), " "); !strings.Contains(p, "next billing cycle") || !strings.Contains(p, "The tools do not check this policy") {
 		t.Errorf("Policy does not state the plan change rule and that the tools do not check it")
-	}
-	env := d.NewEnvironment()
-	var names []string
-	writes := 0
-	for _, s := range env.Tools() {
-		names = append(names, s.Name)
-		if s.Writes {
-			writes++
-		}
-	}
-	if len(names) < 12 || writes < 5 {
-		t.Errorf("%d tools, %d writes: want at least 12 and 5", len(names), writes)
-	}
-	if !slices.Contains(names, d.TransferTool()) {
-		t.Errorf("TransferTool %q is not among the tools %v", d.TransferTool(), names)
-	}
-	if _, err := env.Call("no_such_tool", nil); err == nil {
-		t.Errorf("Call of an unknown tool: no error")
 	}
 }
 
