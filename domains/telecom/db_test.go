@@ -28,9 +28,13 @@ func TestGenerateDB(t *testing.T) {
 		for _, z := range o.Zips {
 			zips[z] = true
 		}
-		if o.Days < 1 || o.Start >= Today || (o.Status == "resolved") == (o.End == "") {
-			t.Errorf("outage %s: %+v", o.ID, o)
+		// An ongoing outage reports, as duration_days, the whole days from
+		// its start to Today; policy.md credits $5 a day, at most $25.
+		if o.Days < 1 || o.Start >= Today || (o.Status == "resolved") == (o.End == "") || OutageCredit(o) != min(sim.Money(500*o.Days), 2500) ||
+			o.Status == "ongoing" && o.Days != int(mustDate(Today).Sub(mustDate(o.Start)).Hours()/24) {
+			t.Errorf("outage %s: %+v (credit %s)", o.ID, o, OutageCredit(o))
 		}
+		counts["outage "+o.Status]++
 	}
 	for id, c := range db.Customers.All() {
 		if c.ID != id || c.Age() < 18 || c.BillingCycleDay < 1 || c.BillingCycleDay > 28 || len(c.PaymentMethods) == 0 || len(c.Lines) == 0 || len(c.Bills) != 4 ||
@@ -71,6 +75,9 @@ func TestGenerateDB(t *testing.T) {
 		}
 	}
 	t.Logf("counts: %v", counts)
+	if counts["outage ongoing"] == 0 {
+		t.Error("no ongoing outage")
+	}
 	for _, k := range []string{"line suspended", "device " + ConditionNetworkConfig, "device " + ConditionHardware, "bill overdue", "bill unpaid",
 		"seniors", "active arrangements", "recent waivers", "customers in an outage zip"} {
 		if counts[k] < 10 {

@@ -30,9 +30,3 @@ func newEnv() *sim.StateEnv[DB] { return New().NewEnvironment().(*sim.StateEnv[D
 
 // initialState returns a fork of the initial state, for reading.
 func initialState() *DB { return newEnv().State }
-
-// edit returns t's row of id for changing (sim.Table.Edit).
-func edit[V any](t *sim.Table[V], id string) *V {
-	v, _ := t.Edit(id)
-	return v
-}

@@ -138,7 +138,6 @@ func TestTools(t *testing.T) {
 		{a: act(ToolCheckOutages, "zip", "9722"), err: "five-digit"},
 		{what: "transfer", a: act(ToolTransfer, "summary", "port-out"), ok: func(res string, _ *DB) bool { return res == transferMessage }},
 		{a: act(ToolTransfer, "summary", " "), err: "must not be empty"},
-
 		{what: "troubleshooting corrupt settings resets them", a: act(ToolTroubleshoot, "customer_id", cn.ID, "phone_number", ln.PhoneNumber, "issue", "slow data"), ok: func(res string, db *DB) bool {
 			return has(`"result":"resolved"`, nextDiagnosticID(cn))(res, db) && row(&db.Customers, cn.ID).Devices[ln.DeviceIMEI].Condition == ConditionOK
 		}},
@@ -150,7 +149,6 @@ func TestTools(t *testing.T) {
 		{a: act(ToolOpenTicket, "customer_id", id, "phone_number", num, "category", TicketConnectivity, "troubleshooting_id", "TS0"), err: "no troubleshooting run"},
 		{a: act(ToolOpenTicket, "customer_id", id, "phone_number", num, "category", "weather"), err: "is not connectivity"},
 		{user: ch.ID, rule: RuleTicketAfterTroubleshooting, a: act(ToolOpenTicket, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "category", TicketConnectivity)},
-
 		{what: "a change at the next cycle is scheduled", a: act(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", ca.NextCycleStart()),
 			ok: func(_ string, db *DB) bool {
 				return line(db).PlanID == la.PlanID && line(db).PendingPlanID == p1 && line(db).PendingEffectiveOn == ca.NextCycleStart()
@@ -164,13 +162,11 @@ func TestTools(t *testing.T) {
 		{user: cs.ID, rule: RuleLineActive, a: act(ToolChangePlan, "customer_id", cs.ID, "phone_number", ls.PhoneNumber, "new_plan_id", newPlanFor(rand.New(rand.NewPCG(1, 2)), cs, ls).ID, "effective_date", cs.NextCycleStart())},
 		// Another customer's line, for the verified one: the tools cannot know.
 		{user: cs.ID, rule: RuleOwnAccount, a: act(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", ca.NextCycleStart())},
-
 		{steps: []emobench.Action{roaming(cf, lf)}, a: roaming(cf, lf), err: "already has"},
 		{a: act(ToolAddFeature, "customer_id", id, "phone_number", num, "feature_id", "satellite"), err: "not found"},
 		{user: cs.ID, rule: RuleLineActive, a: roaming(cs, ls)},
 		{steps: []emobench.Action{act(ToolSeniorDiscount, "customer_id", old.ID)}, a: act(ToolSeniorDiscount, "customer_id", old.ID), err: "already has"},
 		{user: young.ID, rule: RuleSeniorAge, a: act(ToolSeniorDiscount, "customer_id", young.ID)},
-
 		{what: "an arrangement of the balance", a: act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 3), ok: has(bo.Balance().String())},
 		{a: act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", paid.ID, "installments", 2), err: "nothing left"},
 		{a: act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 13), err: "outside 1 to 12"},
@@ -180,10 +176,9 @@ func TestTools(t *testing.T) {
 		// A second overdue bill beside one under an active arrangement (the
 		// generator gives each customer one overdue bill at most).
 		{user: c3.ID, rule: RuleArrangementSingle, a: act(ToolCreateArrangement, "customer_id", c3.ID, "bill_id", c3.Bills[0].ID, "installments", 2), setup: func(db *DB) {
-			b := edit(&db.Customers, c3.ID).Bills[0]
-			b.Paid, b.Status = 0, BillOverdue
+			c, _ := db.Customers.Edit(c3.ID)
+			c.Bills[0].Paid, c.Bills[0].Status = 0, BillOverdue
 		}},
-
 		{steps: []emobench.Action{act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", pm)}, a: act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", pm), err: "already on"},
 		{a: act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", "pm_other"), err: "no payment method"},
 		{what: "a full payment completes the arrangement", steps: []emobench.Action{act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 3)},
@@ -194,12 +189,10 @@ func TestTools(t *testing.T) {
 		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", dollars(bo.Balance())+1), err: "more than the balance"},
 		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", 0.001), err: "not a positive number"},
 		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", -5), err: "not a positive number"},
-
 		{what: "reactivation after paying", steps: []emobench.Action{act(ToolMakePayment, "customer_id", cs.ID, "bill_id", bs.ID, "payment_method_id", firstMethod(cs), "amount", dollars(bs.Balance()))},
 			a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber), ok: func(_ string, db *DB) bool { return isActive(row(&db.Customers, cs.ID).Lines[ls.PhoneNumber]) }},
 		{a: act(ToolReactivateLine, "customer_id", id, "phone_number", num), err: "not suspended"},
 		{user: cs.ID, rule: RuleReactivateAfterPayment, a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber)},
-
 		{what: "the outage credit", a: credit, ok: has(`"kind":"network_outage"`, oc.ID)},
 		{user: cc.ID, rule: RuleOutageCredit, steps: []emobench.Action{credit}, a: credit}, // a second credit for the outage
 		{user: cc.ID, rule: RuleOutageCredit, a: act(ToolApplyCredit, "customer_id", cc.ID, "amount", 50, "reason", CreditGoodwill)},
@@ -207,7 +200,6 @@ func TestTools(t *testing.T) {
 		{a: act(ToolApplyCredit, "customer_id", id, "amount", 5, "reason", CreditOutage, "outage_id", "OUT-0"), err: "not found"},
 		{a: act(ToolApplyCredit, "customer_id", id, "amount", 5, "reason", "because"), err: "is not network_outage"},
 		{a: act(ToolApplyCredit, "customer_id", id, "amount", 0, "reason", CreditOutage), err: "not a positive number"},
-
 		{what: "a waiver leaves the balance less the fee", a: act(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID), ok: has((bw.Balance() - lateFee).String())},
 		{steps: []emobench.Action{act(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID)}, a: act(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID), err: "already waived"},
 		{a: act(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", nofee.ID), err: "no late fee"},
