@@ -70,6 +70,29 @@ func pickBill(g sim.GroundContext, c *Customer, keep func(b *Bill) bool) (*Bill,
 	return c.bill(id), true
 }
 
+// lineOf returns the database, g's customer and a line of theirs that
+// keep accepts (pickLine); keep may also test the customer, since it
+// draws nothing from g.Rand.
+func lineOf(g sim.GroundContext, keep func(c *Customer, l *Line) bool) (*DB, *Customer, *Line, bool) {
+	db, c, ok := customerOf(g)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool { return keep(c, l) })
+	return db, c, l, ok
+}
+
+// billOf returns g's customer and a bill of theirs that keep accepts
+// (pickBill), as lineOf does for a line.
+func billOf(g sim.GroundContext, keep func(c *Customer, b *Bill) bool) (*Customer, *Bill, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return nil, nil, false
+	}
+	b, ok := pickBill(g, c, func(b *Bill) bool { return keep(c, b) })
+	return c, b, ok
+}
+
 // once reports whether the customer-level request key was not asked yet
 // in the task, for requests made once a task (the senior discount).
 func once(g sim.GroundContext, key string) bool { return !usedInTask(g, g.UserID+"/"+key) }
@@ -268,11 +291,7 @@ func methodOf(r *rand.Rand, c *Customer, not string) (*PaymentMethod, bool) {
 
 func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, c, ok := customerOf(g)
-		if !ok {
-			return sim.Grounding{}, false
-		}
-		l, ok := pickLine(g, c, func(l *Line) bool {
+		_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
 			return isActive(l) && l.PendingPlanID == "" && (!withFeature || !slices.Contains(l.Features, "international_roaming"))
 		})
 		if !ok {
@@ -302,11 +321,7 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 }
 
 func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return isActive(l) && len(l.Features) < len(features) })
+	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return isActive(l) && len(l.Features) < len(features) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -347,11 +362,9 @@ func isOverdue(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0
 
 func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, c, ok := customerOf(g)
-		if !ok || c.activeArrangement() != nil || withAutopay && c.Autopay {
-			return sim.Grounding{}, false
-		}
-		b, ok := pickBill(g, c, isOverdue)
+		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool {
+			return c.activeArrangement() == nil && !(withAutopay && c.Autopay) && isOverdue(b)
+		})
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -396,11 +409,7 @@ func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
 func hasLateFee(b *Bill) bool { return b.LateFee > 0 && !b.LateFeeWaived }
 
 func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || waiverWithinYear(c) != nil {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, hasLateFee)
+	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return waiverWithinYear(c) == nil && hasLateFee(b) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -421,11 +430,9 @@ func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
 // balance left), !pay the other (at or below it).
 func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, c, ok := customerOf(g)
-		if !ok || waiverWithinYear(c) != nil || c.activeArrangement() != nil {
-			return sim.Grounding{}, false
-		}
-		b, ok := pickBill(g, c, func(b *Bill) bool { return isOverdue(b) && hasLateFee(b) })
+		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool {
+			return waiverWithinYear(c) == nil && c.activeArrangement() == nil && isOverdue(b) && hasLateFee(b)
+		})
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -461,11 +468,7 @@ func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding,
 }
 
 func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status == LineSuspended })
+	_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return l.Status == LineSuspended })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -682,11 +685,7 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 // --- reads ----------------------------------------------------------------
 
 func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, func(*Bill) bool { return true })
+	c, b, ok := billOf(g, func(*Customer, *Bill) bool { return true })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -702,11 +701,7 @@ func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool {
+	_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
 		return c.Devices[l.DeviceIMEI] != nil && c.Devices[l.DeviceIMEI].InstallmentBalance > 0
 	})
 	if !ok {
@@ -725,11 +720,7 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status != LineCancelled })
+	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return l.Status != LineCancelled })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -803,11 +794,7 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 // line's service; a stolen or broken phone is not).
 func groundTransferLine(summary, request string, readLine bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, c, ok := customerOf(g)
-		if !ok {
-			return sim.Grounding{}, false
-		}
-		l, ok := pickLine(g, c, isActive)
+		_, c, l, ok := lineOf(g, func(_ *Customer, l *Line) bool { return isActive(l) })
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -828,11 +815,7 @@ func groundTransferLine(summary, request string, readLine bool) func(sim.GroundC
 }
 
 func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, func(*Bill) bool { return true })
+	c, b, ok := billOf(g, func(*Customer, *Bill) bool { return true })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -860,11 +843,9 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 // --- forbidden --------------------------------------------------------------
 
 func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || c.NextCycleStart() == Today {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return isActive(l) && l.PendingPlanID == "" })
+	_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
+		return c.NextCycleStart() != Today && isActive(l) && l.PendingPlanID == ""
+	})
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -914,11 +895,7 @@ func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grou
 }
 
 func groundArrangementNotDue(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, func(b *Bill) bool { return b.Status == BillUnpaid })
+	c, b, ok := billOf(g, func(_ *Customer, b *Bill) bool { return b.Status == BillUnpaid })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -926,11 +903,7 @@ func groundArrangementNotDue(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || c.activeArrangement() != nil {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, isOverdue)
+	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return c.activeArrangement() == nil && isOverdue(b) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -942,14 +915,7 @@ func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundSecondWaiver(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	if waiverWithinYear(c) == nil {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, hasLateFee)
+	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return waiverWithinYear(c) != nil && hasLateFee(b) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -985,11 +951,7 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool {
+	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
 		return l.Status == LineSuspended && !slices.Contains(l.Features, "international_roaming")
 	})
 	if !ok {
@@ -1008,11 +970,7 @@ func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || !hasOverdueBalance(c) {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status == LineSuspended })
+	_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return hasOverdueBalance(c) && l.Status == LineSuspended })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1033,11 +991,7 @@ func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, isActive)
+	_, c, l, ok := lineOf(g, func(_ *Customer, l *Line) bool { return isActive(l) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
