@@ -19,10 +19,11 @@ import (
 // customerOf returns the database and g's customer.
 func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || row(&db.Customers, g.UserID) == nil {
+	if !ok {
 		return nil, nil, false
 	}
-	return db, row(&db.Customers, g.UserID), true
+	c := row(&db.Customers, g.UserID)
+	return db, c, c != nil
 }
 
 func usedInTask(g sim.GroundContext, id string) bool { return g.UsedInTask != nil && g.UsedInTask(id) }
@@ -48,26 +49,11 @@ func pick(g sim.GroundContext, ids []string, keep func(id string) bool) (string,
 	return "", false
 }
 
-// pickLine picks a line of c that keep accepts.
+// pickLine picks a line of c that keep accepts; nil and false when none
+// does.
 func pickLine(g sim.GroundContext, c *Customer, keep func(l *Line) bool) (*Line, bool) {
 	num, ok := pick(g, slices.Sorted(maps.Keys(c.Lines)), func(n string) bool { return keep(c.Lines[n]) })
-	if !ok {
-		return nil, false
-	}
-	return c.Lines[num], true
-}
-
-// pickBill picks a bill of c that keep accepts.
-func pickBill(g sim.GroundContext, c *Customer, keep func(b *Bill) bool) (*Bill, bool) {
-	ids := make([]string, len(c.Bills))
-	for i, b := range c.Bills {
-		ids[i] = b.ID
-	}
-	id, ok := pick(g, ids, func(id string) bool { return keep(c.bill(id)) })
-	if !ok {
-		return nil, false
-	}
-	return c.bill(id), true
+	return c.Lines[num], ok
 }
 
 // lineOf returns the database, g's customer and a line of theirs that
@@ -82,15 +68,19 @@ func lineOf(g sim.GroundContext, keep func(c *Customer, l *Line) bool) (*DB, *Cu
 	return db, c, l, ok
 }
 
-// billOf returns g's customer and a bill of theirs that keep accepts
-// (pickBill), as lineOf does for a line.
+// billOf returns g's customer and a bill of theirs that keep accepts, as
+// lineOf does for a line.
 func billOf(g sim.GroundContext, keep func(c *Customer, b *Bill) bool) (*Customer, *Bill, bool) {
 	_, c, ok := customerOf(g)
 	if !ok {
 		return nil, nil, false
 	}
-	b, ok := pickBill(g, c, func(b *Bill) bool { return keep(c, b) })
-	return c, b, ok
+	ids := make([]string, len(c.Bills))
+	for i, b := range c.Bills {
+		ids[i] = b.ID
+	}
+	id, ok := pick(g, ids, func(id string) bool { return keep(c, c.bill(id)) })
+	return c, c.bill(id), ok
 }
 
 // once reports whether the customer-level request key was not asked yet
