@@ -2,6 +2,7 @@ package telecom
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -43,10 +44,10 @@ func same(s string) string { return s }
 // above), for customer userID on env.
 func Alternatives(env sim.Environment, userID string, facts map[string]string, gold emobench.Action) []emobench.Action {
 	db, ok := sim.StateOf[DB](env)
-	if !ok || db.Customers[userID] == nil {
+	if !ok || row(&db.Customers, userID) == nil {
 		return nil
 	}
-	c := db.Customers[userID]
+	c := row(&db.Customers, userID)
 	var args map[string]any
 	if json.Unmarshal(gold.Arguments, &args) != nil {
 		return nil
@@ -63,7 +64,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 	}
 	switch gold.Name {
 	case ToolChangePlan:
-		ids := sim.MeantValues(facts, "new_plan", sortedKeys(db.Plans), str("new_plan_id"), func(id string) string { return db.Plans[id].Name })
+		ids := sim.MeantValues(facts, "new_plan", db.Plans.Keys(), str("new_plan_id"), func(id string) string { return row(&db.Plans, id).Name })
 		for _, l := range lines {
 			for _, p := range ids {
 				for _, eff := range []string{Today, c.NextCycleStart()} {
@@ -72,7 +73,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 			}
 		}
 	case ToolAddFeature:
-		ids := sim.MeantValues(facts, "feature", sortedKeys(db.Features), str("feature_id"), func(id string) string { return featurePhrase(db.Features[id].Name) })
+		ids := sim.MeantValues(facts, "feature", db.Features.Keys(), str("feature_id"), func(id string) string { return featurePhrase(row(&db.Features, id).Name) })
 		for _, l := range lines {
 			for _, f := range ids {
 				add("phone_number", l, "feature_id", f)
@@ -134,7 +135,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 		amount, _ := args["amount"].(float64)
 		for _, o := range meantOutages(db, c, facts, str("outage_id")) {
 			for _, reason := range []string{CreditOutage, CreditGoodwill, CreditBilling} {
-				for _, am := range []float64{amount, dollars(OutageCredit(db.Outages[o]))} {
+				for _, am := range []float64{amount, dollars(OutageCredit(row(&db.Outages, o)))} {
 					add("amount", am, "reason", reason, "outage_id", o)
 				}
 			}
@@ -147,7 +148,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 // gold (a line's number): phone_number names one, or line_current_plan or
 // line_status describes it; every line when the facts say neither.
 func meantLines(c *Customer, facts map[string]string, gold string) []string {
-	all := sortedKeys(c.Lines)
+	all := slices.Sorted(maps.Keys(c.Lines))
 	if slices.Contains(sim.FactValues(facts, "phone_number"), gold) {
 		return []string{gold}
 	}
@@ -186,7 +187,7 @@ func meantBills(c *Customer, facts map[string]string, gold string) []string {
 // meantMethods returns the ids of c's payment methods the facts allow
 // for gold.
 func meantMethods(c *Customer, facts map[string]string, gold string) []string {
-	return sim.MeantValues(facts, "payment_method", sortedKeys(c.PaymentMethods), gold, func(id string) string {
+	return sim.MeantValues(facts, "payment_method", slices.Sorted(maps.Keys(c.PaymentMethods)), gold, func(id string) string {
 		if pm := c.PaymentMethods[id]; pm != nil {
 			return pm.Describe()
 		}
@@ -200,8 +201,8 @@ func meantMethods(c *Customer, facts map[string]string, gold string) []string {
 func meantOutages(db *DB, c *Customer, facts map[string]string, gold string) []string {
 	starts, symptoms := sim.FactValues(facts, "outage_start_date"), sim.FactValues(facts, "outage_symptom")
 	var out []string
-	for _, id := range sortedKeys(db.Outages) {
-		o := db.Outages[id]
+	for _, id := range db.Outages.Keys() {
+		o := row(&db.Outages, id)
 		if !slices.Contains(o.Zips, c.Address.Zip) || len(starts) > 0 && !slices.Contains(starts, o.Start) {
 			continue
 		}

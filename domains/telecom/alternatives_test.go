@@ -2,8 +2,9 @@ package telecom
 
 import (
 	"encoding/json"
-	"math/rand/v2"
+	"maps"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -44,160 +45,77 @@ var refusalAlternatives = map[string]refusalAlternative{
 // withArg returns a call of a's tool with a's arguments but key set to
 // value.
 func withArg(a emobench.Action, key string, value any) emobench.Action {
-	var kw map[string]any
-	if err := json.Unmarshal(a.Arguments, &kw); err != nil {
-		panic(err)
-	}
+	kw, _ := sim.CallArgs(a)
 	kw[key] = value
-	raw, err := json.Marshal(kw)
-	if err != nil {
-		panic(err)
-	}
+	raw, _ := json.Marshal(kw)
 	return emobench.Action{Name: a.Name, Arguments: raw}
-}
-
-// checkAlternatives checks the alternatives of intent in to the forbidden
-// entries forbidden of a task for userID on env: each call of in's
-// alternatives that the policy allows matches none of them. It returns
-// how many it checked.
-func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], userID string, in string, forbidden []emobench.Action) int {
-	t.Helper()
-	alt := refusalAlternatives[in]
-	n := 0
-	for _, f := range forbidden {
-		if alt.calls == nil || f.Name != alt.tool {
-			continue
-		}
-		for _, call := range alt.calls(env.State.Customers[userID], f) {
-			if CheckPolicy(env, userID, call) != nil {
-				continue // another trap's entry, such as a bill not yet due
-			}
-			n++
-			for _, g := range forbidden {
-				if sim.ForbiddenMatch(g, call) {
-					t.Errorf("%s: the allowed %s%s matches the forbidden %s%s (compare_args %v)", who, call.Name, call.Arguments, g.Name, g.Arguments, g.CompareArgs)
-				}
-			}
-		}
-	}
-	return n
 }
 
 // TestCatalog_RefusalAlternatives checks each forbidden intent against
 // what its policy offers instead: every template declines the
 // alternative (so does every embedded task's instruction), and on every
-// grounding and every embedded task the alternative's calls pass
-// CheckPolicy and match no forbidden entry, while the forbidden write
-// matches its own entry. So a user who accepted the offer would not fail
-// an agent for making it.
+// embedded task the alternative's calls that pass CheckPolicy (others are
+// another trap's entry, such as a bill not yet due) match no forbidden
+// entry, and there is one at least. So a user who accepted the offer
+// would not fail an agent for making it.
 func TestCatalog_RefusalAlternatives(t *testing.T) {
-	c := Catalog()
-	for _, in := range c.Intents {
+	for _, in := range Catalog().Intents {
 		alt, ok := refusalAlternatives[in.Name]
 		if ok != (in.Kind == sim.IntentForbidden) {
 			t.Errorf("intent %s (%s): in refusalAlternatives %v, want it exactly for forbidden intents", in.Name, in.Kind, ok)
 		}
-		if alt.decline == nil {
-			continue
-		}
 		for _, tmpl := range in.Templates {
-			if !alt.decline.MatchString(tmpl) {
+			if alt.decline != nil && !alt.decline.MatchString(tmpl) {
 				t.Errorf("%s: template %q does not decline the alternative (%s)", in.Name, tmpl, alt.decline)
 			}
 		}
 	}
-
-	db := episodeDB()
-	users := c.Users(NewEnvironment(db))
-	for i, in := range c.Intents {
-		if refusalAlternatives[in.Name].calls == nil {
-			continue
-		}
-		t.Run(in.Name, func(t *testing.T) {
-			grounded, checked := 0, 0
-			for j := 0; j < len(users) && grounded < 20; j++ {
-				gr, ok := groundFor(t, c, db, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
-				if !ok {
-					continue
-				}
-				grounded++
-				for _, f := range gr.g.Forbidden {
-					if !sim.ForbiddenMatch(f, f) {
-						t.Errorf("%s/%s: the forbidden %s%s does not match itself", in.Name, gr.userID, f.Name, f.Arguments)
-					}
-				}
-				checked += checkAlternatives(t, in.Name+"/"+gr.userID, gr.env, gr.userID, in.Name, gr.g.Forbidden)
-			}
-			if grounded == 0 || checked < grounded {
-				t.Errorf("%d groundings, %d allowed alternatives checked: want one at least for each", grounded, checked)
-			}
-		})
-	}
-
 	for _, task := range New().Tasks() {
-		env := NewEnvironment(InitialDB())
+		env := newEnv()
 		for _, a := range task.Actions {
 			if _, err := env.Call(a.Name, a.Arguments); err != nil {
 				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
 			}
 		}
 		for _, in := range task.Intents {
-			if d := refusalAlternatives[in].decline; d != nil && !d.MatchString(task.Instruction) {
-				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, d)
+			alt := refusalAlternatives[in]
+			if alt.decline != nil && !alt.decline.MatchString(task.Instruction) {
+				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, alt.decline)
 			}
-			if refusalAlternatives[in].calls == nil {
+			if alt.calls == nil {
 				continue
 			}
-			if checkAlternatives(t, task.ID, env, task.UserID, in, task.Forbidden) == 0 {
+			n := 0
+			for _, f := range task.Forbidden {
+				if f.Name != alt.tool {
+					continue
+				}
+				for _, call := range alt.calls(row(&env.State.Customers, task.UserID), f) {
+					if CheckPolicy(env, task.UserID, call) != nil {
+						continue
+					}
+					n++
+					for _, g := range task.Forbidden {
+						if sim.ForbiddenMatch(g, call) {
+							t.Errorf("task %s: the allowed %s%s matches the forbidden %s%s (compare_args %v)", task.ID, call.Name, call.Arguments, g.Name, g.Arguments, g.CompareArgs)
+						}
+					}
+				}
+			}
+			if n == 0 {
 				t.Errorf("task %s (%v): no allowed alternative of %s checked", task.ID, task.Intents, in)
 			}
 		}
 	}
 }
 
-// TestAlternatives_OneEndState replays every embedded task's gold calls
-// and, before each gold write, every alternative (Alternatives) that
-// CheckPolicy allows: none may leave a state other than the gold write's,
-// or the task would have two valid end states (what Tracer's audit
-// checks, here on the domain's side).
-func TestAlternatives_OneEndState(t *testing.T) {
-	c := Catalog()
-	checked := 0
-	for _, task := range New().Tasks() {
-		env := NewEnvironment(InitialDB())
-		for _, a := range task.Actions {
-			for _, alt := range c.Alternatives(env, task.UserID, task.Scenario.Facts, a) {
-				if CheckPolicy(env, task.UserID, alt) != nil {
-					continue
-				}
-				checked++
-				goldEnv, altEnv := NewEnvironment(cowCopy(env.State)), NewEnvironment(cowCopy(env.State))
-				_, goldErr := goldEnv.Call(a.Name, a.Arguments)
-				if _, err := altEnv.Call(alt.Name, alt.Arguments); err == nil && goldErr == nil && altEnv.Hash() != goldEnv.Hash() {
-					t.Errorf("task %s (%v): gold %s%s has the valid alternative %s", task.ID, task.Intents, a.Name, a.Arguments, alt.Arguments)
-				}
-			}
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
-				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
-			}
-		}
-	}
-	t.Logf("%d allowed alternatives checked", checked)
-}
-
 // TestAlternatives_Named checks Alternatives on one customer: a write
 // whose arguments the facts name has none, and one whose facts leave the
 // payment method open lists the customer's other methods.
 func TestAlternatives_Named(t *testing.T) {
-	env := NewEnvironment(InitialDB())
-	var c *Customer
-	for _, id := range sortedKeys(env.State.Customers) {
-		if cu := env.State.Customers[id]; len(cu.PaymentMethods) >= 2 {
-			c = cu
-			break
-		}
-	}
-	methods := sortedKeys(c.PaymentMethods)
+	env := newEnv()
+	c := customerWhere(t, "with two payment methods", func(c *Customer) bool { return len(c.PaymentMethods) >= 2 })
+	methods := slices.Sorted(maps.Keys(c.PaymentMethods))
 	gold := sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", methods[0])
 	if got := Alternatives(env, c.ID, map[string]string{"payment_method": c.PaymentMethods[methods[0]].Describe()}, gold); len(got) != 0 {
 		t.Errorf("named method: alternatives %v, want none", got)

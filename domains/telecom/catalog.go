@@ -31,15 +31,15 @@ func Catalog() *sim.Catalog {
 			if !ok {
 				return nil
 			}
-			return sortedKeys(db.Customers)
+			return db.Customers.Keys()
 		},
 		Authenticate: func(env sim.Environment, userID string, r *rand.Rand) (emobench.Action, map[string]string) {
 			facts := map[string]string{}
 			db, ok := sim.StateOf[DB](env)
-			if !ok || db.Customers[userID] == nil {
+			if !ok || row(&db.Customers, userID) == nil {
 				return emobench.Action{}, facts
 			}
-			c := db.Customers[userID]
+			c := row(&db.Customers, userID)
 			if r.IntN(3) != 0 {
 				facts["phone"] = c.ContactPhone
 				return sim.NewAction(ToolFindByPhone, "phone_number", c.ContactPhone), facts

@@ -2,10 +2,13 @@ package telecom
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // Sizes of a generated database.
@@ -18,7 +21,7 @@ const (
 const Seed uint64 = 20250610
 
 // lateFee is the fee an overdue bill carries.
-const lateFee Money = 1000
+const lateFee sim.Money = 1000
 
 // plans is the rate plan catalog.
 var plans = []Plan{
@@ -97,17 +100,12 @@ func zipOf(cityIndex, k int) string {
 // arrangements, diagnostics and tickets.
 func GenerateDB(seed uint64) *DB {
 	r := rand.New(rand.NewPCG(seed, 0x74656c65636f6d)) // "telecom"
-	db := &DB{
-		Customers: make(map[string]*Customer, NumCustomers),
-		Plans:     make(map[string]*Plan, len(plans)),
-		Features:  make(map[string]*Feature, len(features)),
-		Outages:   make(map[string]*Outage, NumOutages),
-	}
+	db := &DB{}
 	for _, p := range plans {
-		db.Plans[p.ID] = &p
+		db.Plans.Put(p.ID, &p)
 	}
 	for _, f := range features {
-		db.Features[f.ID] = &f
+		db.Features.Put(f.ID, &f)
 	}
 	today := mustDate(Today)
 	day := func(t time.Time) string { return t.Format(dateLayout) }
@@ -130,7 +128,7 @@ func GenerateDB(seed uint64) *DB {
 		} else {
 			o.End, o.Days = day(end), days
 		}
-		db.Outages[o.ID] = o
+		db.Outages.Put(o.ID, o)
 	}
 
 	ids := map[string]bool{}
@@ -143,7 +141,7 @@ func GenerateDB(seed uint64) *DB {
 		}
 	}
 	names := map[string]bool{}
-	for len(db.Customers) < NumCustomers {
+	for db.Customers.Len() < NumCustomers {
 		first, last := firstNames[r.IntN(len(firstNames))], lastNames[r.IntN(len(lastNames))]
 		age := 19 + r.IntN(50)
 		if r.IntN(4) == 0 {
@@ -186,7 +184,7 @@ func GenerateDB(seed uint64) *DB {
 			}
 			c.PaymentMethods[pm.ID] = pm
 		}
-		methods := sortedKeys(c.PaymentMethods)
+		methods := slices.Sorted(maps.Keys(c.PaymentMethods))
 		if r.IntN(2) == 0 {
 			c.Autopay, c.AutopayMethod = true, methods[0]
 		}
@@ -223,7 +221,7 @@ func GenerateDB(seed uint64) *DB {
 				d.PurchasedOn = day(activated)
 			}
 			if r.IntN(2) == 0 {
-				d.InstallmentBalance = Money(100 * (100 + r.IntN(700)))
+				d.InstallmentBalance = sim.Money(100 * (100 + r.IntN(700)))
 			}
 			switch k := r.IntN(10); {
 			case k < 2:
@@ -243,9 +241,9 @@ func GenerateDB(seed uint64) *DB {
 			b := &Bill{ID: fmt.Sprintf("B%s-2025%02d", c.ID[1:], m), Period: fmt.Sprintf("2025-%02d", m), IssuedOn: day(issued), DueOn: day(issued.AddDate(0, 0, 21)), Items: []LineItem{}}
 			for _, num := range numbers {
 				l := c.Lines[num]
-				b.Items = append(b.Items, LineItem{db.Plans[l.PlanID].Name + " plan, " + num, db.Plans[l.PlanID].MonthlyPrice})
+				b.Items = append(b.Items, LineItem{row(&db.Plans, l.PlanID).Name + " plan, " + num, row(&db.Plans, l.PlanID).MonthlyPrice})
 				for _, f := range l.Features {
-					b.Items = append(b.Items, LineItem{db.Features[f].Name + ", " + num, db.Features[f].MonthlyPrice})
+					b.Items = append(b.Items, LineItem{row(&db.Features, f).Name + ", " + num, row(&db.Features, f).MonthlyPrice})
 				}
 				if d := c.Devices[l.DeviceIMEI]; d.InstallmentBalance > 0 {
 					b.Items = append(b.Items, LineItem{"Device installment, " + d.Model, 2000})
@@ -326,7 +324,7 @@ func GenerateDB(seed uint64) *DB {
 			c.Diagnostics = append(c.Diagnostics, diag)
 			c.Tickets = append(c.Tickets, Ticket{ID: fmt.Sprintf("TK%s-1", c.ID[1:]), PhoneNumber: num, Category: TicketConnectivity, Status: "closed", CreatedOn: when, TroubleshootingID: diag.ID, Notes: "Closed after a tower repair."})
 		}
-		db.Customers[c.ID] = c
+		db.Customers.Put(c.ID, c)
 	}
 	return db
 }

@@ -19,10 +19,11 @@ import (
 // customerOf returns the database and g's customer.
 func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Customers[g.UserID] == nil {
+	if !ok {
 		return nil, nil, false
 	}
-	return db, db.Customers[g.UserID], true
+	c := row(&db.Customers, g.UserID)
+	return db, c, c != nil
 }
 
 func usedInTask(g sim.GroundContext, id string) bool { return g.UsedInTask != nil && g.UsedInTask(id) }
@@ -48,26 +49,38 @@ func pick(g sim.GroundContext, ids []string, keep func(id string) bool) (string,
 	return "", false
 }
 
-// pickLine picks a line of c that keep accepts.
+// pickLine picks a line of c that keep accepts; nil and false when none
+// does.
 func pickLine(g sim.GroundContext, c *Customer, keep func(l *Line) bool) (*Line, bool) {
-	num, ok := pick(g, sortedKeys(c.Lines), func(n string) bool { return keep(c.Lines[n]) })
-	if !ok {
-		return nil, false
-	}
-	return c.Lines[num], true
+	num, ok := pick(g, slices.Sorted(maps.Keys(c.Lines)), func(n string) bool { return keep(c.Lines[n]) })
+	return c.Lines[num], ok
 }
 
-// pickBill picks a bill of c that keep accepts.
-func pickBill(g sim.GroundContext, c *Customer, keep func(b *Bill) bool) (*Bill, bool) {
+// lineOf returns the database, g's customer and a line of theirs that
+// keep accepts (pickLine); keep may also test the customer, since it
+// draws nothing from g.Rand.
+func lineOf(g sim.GroundContext, keep func(c *Customer, l *Line) bool) (*DB, *Customer, *Line, bool) {
+	db, c, ok := customerOf(g)
+	if !ok {
+		return nil, nil, nil, false
+	}
+	l, ok := pickLine(g, c, func(l *Line) bool { return keep(c, l) })
+	return db, c, l, ok
+}
+
+// billOf returns g's customer and a bill of theirs that keep accepts, as
+// lineOf does for a line.
+func billOf(g sim.GroundContext, keep func(c *Customer, b *Bill) bool) (*Customer, *Bill, bool) {
+	_, c, ok := customerOf(g)
+	if !ok {
+		return nil, nil, false
+	}
 	ids := make([]string, len(c.Bills))
 	for i, b := range c.Bills {
 		ids[i] = b.ID
 	}
-	id, ok := pick(g, ids, func(id string) bool { return keep(c.bill(id)) })
-	if !ok {
-		return nil, false
-	}
-	return c.bill(id), true
+	id, ok := pick(g, ids, func(id string) bool { return keep(c, c.bill(id)) })
+	return c, c.bill(id), ok
 }
 
 // once reports whether the customer-level request key was not asked yet
@@ -85,7 +98,7 @@ func monthName(period string) string {
 	return t.Format("January 2006")
 }
 
-func dollars(m Money) float64 { return float64(m) / 100 }
+func dollars(m sim.Money) float64 { return float64(m) / 100 }
 
 func capitalize(s string) string {
 	if s == "" {
@@ -231,7 +244,7 @@ func billRef(g sim.GroundContext, c *Customer, b *Bill, gr sim.Grounding) sim.Gr
 
 // Outputs as the agent may say them: an amount with its unit, a status
 // with its synonyms (emobench.TaskSpec.Outputs).
-func moneyOutput(m Money) string { return "$" + m.String() + "|" + m.String() + " dollars" }
+func moneyOutput(m sim.Money) string { return "$" + m.String() + "|" + m.String() + " dollars" }
 
 const (
 	resolvedOutput   = "resolved|fixed|working again|working now"
@@ -253,7 +266,7 @@ func newPlanFor(r *rand.Rand, c *Customer, l *Line) *Plan {
 // methodOf picks one of c's payment methods, other than not.
 func methodOf(r *rand.Rand, c *Customer, not string) (*PaymentMethod, bool) {
 	var ids []string
-	for _, id := range sortedKeys(c.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(c.PaymentMethods)) {
 		if id != not {
 			ids = append(ids, id)
 		}
@@ -268,11 +281,7 @@ func methodOf(r *rand.Rand, c *Customer, not string) (*PaymentMethod, bool) {
 
 func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, c, ok := customerOf(g)
-		if !ok {
-			return sim.Grounding{}, false
-		}
-		l, ok := pickLine(g, c, func(l *Line) bool {
+		_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
 			return isActive(l) && l.PendingPlanID == "" && (!withFeature || !slices.Contains(l.Features, "international_roaming"))
 		})
 		if !ok {
@@ -302,21 +311,17 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 }
 
 func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return isActive(l) && len(l.Features) < len(features) })
+	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return isActive(l) && len(l.Features) < len(features) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	var missing []string
-	for _, id := range sortedKeys(db.Features) {
+	for _, id := range db.Features.Keys() {
 		if !slices.Contains(l.Features, id) {
 			missing = append(missing, id)
 		}
 	}
-	f := db.Features[missing[g.Rand.IntN(len(missing))]]
+	f := row(&db.Features, missing[g.Rand.IntN(len(missing))])
 	name := featurePhrase(f.Name)
 	return withLine(g, c, l, sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
@@ -347,11 +352,9 @@ func isOverdue(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0
 
 func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, c, ok := customerOf(g)
-		if !ok || c.activeArrangement() != nil || withAutopay && c.Autopay {
-			return sim.Grounding{}, false
-		}
-		b, ok := pickBill(g, c, isOverdue)
+		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool {
+			return c.activeArrangement() == nil && !(withAutopay && c.Autopay) && isOverdue(b)
+		})
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -396,11 +399,7 @@ func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
 func hasLateFee(b *Bill) bool { return b.LateFee > 0 && !b.LateFeeWaived }
 
 func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || waiverWithinYear(c) != nil {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, hasLateFee)
+	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return waiverWithinYear(c) == nil && hasLateFee(b) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -421,11 +420,9 @@ func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
 // balance left), !pay the other (at or below it).
 func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, c, ok := customerOf(g)
-		if !ok || waiverWithinYear(c) != nil || c.activeArrangement() != nil {
-			return sim.Grounding{}, false
-		}
-		b, ok := pickBill(g, c, func(b *Bill) bool { return isOverdue(b) && hasLateFee(b) })
+		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool {
+			return waiverWithinYear(c) == nil && c.activeArrangement() == nil && isOverdue(b) && hasLateFee(b)
+		})
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -461,11 +458,7 @@ func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding,
 }
 
 func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status == LineSuspended })
+	_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return l.Status == LineSuspended })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -554,8 +547,8 @@ func symptomsOf(service string) []string {
 // whose service can cause symptom: the ones a customer who says so means.
 func outagesMatching(db *DB, zip, start, symptom string) []*Outage {
 	var out []*Outage
-	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; slices.Contains(o.Zips, zip) && o.Start == start && slices.Contains(symptomsOf(o.Service), symptom) {
+	for _, id := range db.Outages.Keys() {
+		if o := row(&db.Outages, id); slices.Contains(o.Zips, zip) && o.Start == start && slices.Contains(symptomsOf(o.Service), symptom) {
 			out = append(out, o)
 		}
 	}
@@ -588,8 +581,8 @@ func describedOutage(r *rand.Rand, db *DB, c *Customer, o *Outage) (string, bool
 // outages; nil when none.
 func creditableOutage(db *DB, c *Customer, r *rand.Rand) (*Outage, string) {
 	var cands []*Outage
-	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && !credited(c, o) {
+	for _, id := range db.Outages.Keys() {
+		if o := row(&db.Outages, id); slices.Contains(o.Zips, c.Address.Zip) && !credited(c, o) {
 			cands = append(cands, o)
 		}
 	}
@@ -682,11 +675,7 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 // --- reads ----------------------------------------------------------------
 
 func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, func(*Bill) bool { return true })
+	c, b, ok := billOf(g, func(*Customer, *Bill) bool { return true })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -702,11 +691,7 @@ func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool {
+	_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
 		return c.Devices[l.DeviceIMEI] != nil && c.Devices[l.DeviceIMEI].InstallmentBalance > 0
 	})
 	if !ok {
@@ -725,11 +710,7 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status != LineCancelled })
+	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return l.Status != LineCancelled })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -739,7 +720,7 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{db.Plans[l.PlanID].Name},
+		Outputs: []string{row(&db.Plans, l.PlanID).Name},
 		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
 }
@@ -775,8 +756,8 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	// The customer asks whether the network is down now: "ongoing" when an
 	// outage over the zip is, "resolved" when all of them are over.
 	status := ""
-	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; slices.Contains(o.Zips, c.Address.Zip) && status != "ongoing" {
+	for _, id := range db.Outages.Keys() {
+		if o := row(&db.Outages, id); slices.Contains(o.Zips, c.Address.Zip) && status != "ongoing" {
 			status = o.Status
 		}
 	}
@@ -803,11 +784,7 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 // line's service; a stolen or broken phone is not).
 func groundTransferLine(summary, request string, readLine bool) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, c, ok := customerOf(g)
-		if !ok {
-			return sim.Grounding{}, false
-		}
-		l, ok := pickLine(g, c, isActive)
+		_, c, l, ok := lineOf(g, func(_ *Customer, l *Line) bool { return isActive(l) })
 		if !ok {
 			return sim.Grounding{}, false
 		}
@@ -828,11 +805,7 @@ func groundTransferLine(summary, request string, readLine bool) func(sim.GroundC
 }
 
 func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, func(*Bill) bool { return true })
+	c, b, ok := billOf(g, func(*Customer, *Bill) bool { return true })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -860,11 +833,9 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 // --- forbidden --------------------------------------------------------------
 
 func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || c.NextCycleStart() == Today {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return isActive(l) && l.PendingPlanID == "" })
+	_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
+		return c.NextCycleStart() != Today && isActive(l) && l.PendingPlanID == ""
+	})
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -914,11 +885,7 @@ func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grou
 }
 
 func groundArrangementNotDue(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, func(b *Bill) bool { return b.Status == BillUnpaid })
+	c, b, ok := billOf(g, func(_ *Customer, b *Bill) bool { return b.Status == BillUnpaid })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -926,11 +893,7 @@ func groundArrangementNotDue(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || c.activeArrangement() != nil {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, isOverdue)
+	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return c.activeArrangement() == nil && isOverdue(b) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -942,14 +905,7 @@ func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundSecondWaiver(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	if waiverWithinYear(c) == nil {
-		return sim.Grounding{}, false
-	}
-	b, ok := pickBill(g, c, hasLateFee)
+	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return waiverWithinYear(c) != nil && hasLateFee(b) })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -968,7 +924,7 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "outages") {
 		return sim.Grounding{}, false
 	}
-	for _, o := range db.Outages {
+	for _, o := range db.Outages.All() {
 		if slices.Contains(o.Zips, c.Address.Zip) {
 			return sim.Grounding{}, false
 		}
@@ -985,17 +941,13 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool {
+	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
 		return l.Status == LineSuspended && !slices.Contains(l.Features, "international_roaming")
 	})
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	f := db.Features["international_roaming"]
+	f := row(&db.Features, "international_roaming")
 	name := featurePhrase(f.Name)
 	return withLine(g, c, l, sim.Grounding{
 		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
@@ -1008,11 +960,7 @@ func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || !hasOverdueBalance(c) {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, func(l *Line) bool { return l.Status == LineSuspended })
+	_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return hasOverdueBalance(c) && l.Status == LineSuspended })
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1033,11 +981,7 @@ func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	l, ok := pickLine(g, c, isActive)
+	_, c, l, ok := lineOf(g, func(_ *Customer, l *Line) bool { return isActive(l) })
 	if !ok {
 		return sim.Grounding{}, false
 	}

@@ -36,8 +36,8 @@ const (
 // Policy limits.
 const (
 	maxPolicyInstallments = 3
-	creditPerOutageDay    = Money(500)
-	maxOutageCredit       = Money(2500)
+	creditPerOutageDay    = sim.Money(500)
+	maxOutageCredit       = sim.Money(2500)
 )
 
 // PolicyViolation is the error CheckPolicy returns: the write tool, the
@@ -111,7 +111,7 @@ func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
 	if id := strings.TrimSpace(args.CustomerID); id != userID {
 		return &PolicyViolation{Tool: a.Name, Rule: RuleOwnAccount, Detail: fmt.Sprintf("account %q is not the verified customer %s's", args.CustomerID, userID)}
 	}
-	c := se.State.Customers[userID]
+	c := row(&se.State.Customers, userID)
 	if c == nil {
 		return &PolicyViolation{Tool: a.Name, Rule: RuleOwnAccount, Detail: fmt.Sprintf("customer %s does not exist", userID)}
 	}
@@ -127,7 +127,9 @@ func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
 // of its duration_days, at most $25. An ongoing outage's duration_days is
 // the whole days from its start to Today, so it is credited for the days
 // so far.
-func OutageCredit(o *Outage) Money { return min(creditPerOutageDay*Money(o.Days), maxOutageCredit) }
+func OutageCredit(o *Outage) sim.Money {
+	return min(creditPerOutageDay*sim.Money(o.Days), maxOutageCredit)
+}
 
 // countedLines is how many lines of c count against a plan's max_lines:
 // every line that is not cancelled.
@@ -186,7 +188,7 @@ var (
 		return ""
 	}}
 	planMaxLines = policyRule{RulePlanMaxLines, func(db *DB, c *Customer, a *policyArgs) string {
-		p := db.Plans[strings.TrimSpace(a.PlanID)]
+		p := row(&db.Plans, strings.TrimSpace(a.PlanID))
 		switch {
 		case p == nil:
 			return fmt.Sprintf("no plan %q", a.PlanID)
@@ -247,7 +249,7 @@ var (
 		return ""
 	}}
 	outageCredit = policyRule{RuleOutageCredit, func(db *DB, c *Customer, a *policyArgs) string {
-		o := db.Outages[strings.TrimSpace(a.OutageID)]
+		o := row(&db.Outages, strings.TrimSpace(a.OutageID))
 		switch {
 		case a.Reason != CreditOutage:
 			return fmt.Sprintf("reason %q: only outage credits", a.Reason)
@@ -255,7 +257,7 @@ var (
 			return fmt.Sprintf("no confirmed outage %q", a.OutageID)
 		case !slices.Contains(o.Zips, c.Address.Zip):
 			return fmt.Sprintf("outage %s does not cover zip %s", o.ID, c.Address.Zip)
-		case Money(math.Round(a.Amount*100)) != OutageCredit(o):
+		case sim.Money(math.Round(a.Amount*100)) != OutageCredit(o):
 			return fmt.Sprintf("amount %.2f is not the outage credit %s", a.Amount, OutageCredit(o))
 		case slices.ContainsFunc(c.Credits, func(cr Credit) bool { return cr.OutageID == o.ID }):
 			return fmt.Sprintf("outage %s was already credited", o.ID)

@@ -3,6 +3,7 @@ package telecom
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -54,7 +55,7 @@ var (
 )
 
 func (db *DB) customer(id string) (*Customer, error) {
-	c := db.Customers[strings.TrimSpace(id)]
+	c := row(&db.Customers, strings.TrimSpace(id))
 	if c == nil {
 		return nil, fmt.Errorf("customer %q not found", id)
 	}
@@ -69,7 +70,7 @@ func (db *DB) line(customerID, phone string, write bool) (*Customer, *Line, erro
 		return nil, nil, err
 	}
 	if write {
-		c = db.ownCustomer(c.ID)
+		c, _ = db.Customers.Edit(c.ID)
 	}
 	l := c.Lines[strings.TrimSpace(phone)]
 	if l == nil {
@@ -91,7 +92,7 @@ const maxAmountCents = 100_000_000 // $1,000,000.00
 
 // toCents converts a dollar amount with at most two decimals, at most
 // $1,000,000.00.
-func toCents(amount float64) (Money, error) {
+func toCents(amount float64) (sim.Money, error) {
 	c := math.Round(amount * 100)
 	if math.IsNaN(amount) || math.IsInf(amount, 0) || math.Abs(c-amount*100) > 1e-6 || c <= 0 {
 		return 0, fmt.Errorf("amount %v is not a positive number of dollars and cents", amount)
@@ -99,7 +100,7 @@ func toCents(amount float64) (Money, error) {
 	if c > maxAmountCents {
 		return 0, fmt.Errorf("amount %v is more than the billing system takes in one transaction ($1,000,000.00)", amount)
 	}
-	return Money(c), nil
+	return sim.Money(c), nil
 }
 
 // customerView is what get_customer_details shows.
@@ -130,11 +131,11 @@ type lineSummary struct {
 // deviceView is a device without its condition, which only a diagnostic
 // finds.
 type deviceView struct {
-	IMEI               string `json:"imei"`
-	Model              string `json:"model"`
-	Status             string `json:"status"`
-	PurchasedOn        string `json:"purchased_on"`
-	InstallmentBalance Money  `json:"installment_balance"`
+	IMEI               string    `json:"imei"`
+	Model              string    `json:"model"`
+	Status             string    `json:"status"`
+	PurchasedOn        string    `json:"purchased_on"`
+	InstallmentBalance sim.Money `json:"installment_balance"`
 }
 
 // Tools returns the telecom domain's tools in a fixed order, as a new
@@ -157,8 +158,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				Phone string `json:"phone_number"`
 			}) (string, error) {
 				phone := strings.TrimSpace(a.Phone)
-				for _, id := range sortedKeys(db.Customers) {
-					if db.Customers[id].Lines[phone] != nil {
+				for _, id := range db.Customers.Keys() {
+					if row(&db.Customers, id).Lines[phone] != nil {
 						return sim.JSONResult(map[string]string{"customer_id": id})
 					}
 				}
@@ -176,8 +177,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				DOB   string `json:"date_of_birth"`
 			}) (string, error) {
 				first, last, dob := strings.TrimSpace(a.First), strings.TrimSpace(a.Last), strings.TrimSpace(a.DOB)
-				for _, id := range sortedKeys(db.Customers) {
-					c := db.Customers[id]
+				for _, id := range db.Customers.Keys() {
+					c := row(&db.Customers, id)
 					if strings.EqualFold(c.FirstName, first) && strings.EqualFold(c.LastName, last) && c.DateOfBirth == dob {
 						return sim.JSONResult(map[string]string{"customer_id": id})
 					}
@@ -197,7 +198,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					DateOfBirth: c.DateOfBirth, Address: c.Address, Status: c.Status, Autopay: c.Autopay, AutopayMethod: c.AutopayMethod,
 					BillingCycleDay: c.BillingCycleDay, NextCycleStart: c.NextCycleStart(), SeniorDiscount: c.SeniorDiscount,
 					PaymentMethods: c.PaymentMethods, Lines: []lineSummary{}, Tickets: c.Tickets}
-				for _, num := range sortedKeys(c.Lines) {
+				for _, num := range slices.Sorted(maps.Keys(c.Lines)) {
 					l := c.Lines[num]
 					v.Lines = append(v.Lines, lineSummary{l.PhoneNumber, l.PlanID, l.Status})
 				}
@@ -218,7 +219,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					Plan        *Plan        `json:"plan"`
 					Device      *deviceView  `json:"device"`
 					Diagnostics []Diagnostic `json:"troubleshooting"`
-				}{Line: l, Plan: db.Plans[l.PlanID], Diagnostics: []Diagnostic{}}
+				}{Line: l, Plan: row(&db.Plans, l.PlanID), Diagnostics: []Diagnostic{}}
 				if d := c.Devices[l.DeviceIMEI]; d != nil {
 					v.Device = &deviceView{d.IMEI, d.Model, d.Status, d.PurchasedOn, d.InstallmentBalance}
 				}
@@ -240,7 +241,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				type billView struct {
 					*Bill
-					Balance Money `json:"balance"`
+					Balance sim.Money `json:"balance"`
 				}
 				bills := make([]billView, len(c.Bills))
 				for i, b := range c.Bills {
@@ -252,13 +253,13 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 		newTool(ToolListPlans, "List every rate plan (price, data allowance in GB with 0 for unlimited, lines it carries, prepaid or postpaid, contract months) and every line feature with its monthly price.", false,
 			nil,
 			func(db *DB, _ *struct{}) (string, error) {
-				ps := make([]*Plan, 0, len(db.Plans))
-				for _, id := range sortedKeys(db.Plans) {
-					ps = append(ps, db.Plans[id])
+				ps := make([]*Plan, 0, db.Plans.Len())
+				for _, id := range db.Plans.Keys() {
+					ps = append(ps, row(&db.Plans, id))
 				}
-				fs := make([]*Feature, 0, len(db.Features))
-				for _, id := range sortedKeys(db.Features) {
-					fs = append(fs, db.Features[id])
+				fs := make([]*Feature, 0, db.Features.Len())
+				for _, id := range db.Features.Keys() {
+					fs = append(fs, row(&db.Features, id))
 				}
 				return sim.JSONResult(map[string]any{"plans": ps, "features": fs})
 			}),
@@ -272,8 +273,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", fmt.Errorf("zip %q is not a five-digit zip code", a.Zip)
 				}
 				out := []*Outage{}
-				for _, id := range sortedKeys(db.Outages) {
-					if o := db.Outages[id]; slices.Contains(o.Zips, zip) {
+				for _, id := range db.Outages.Keys() {
+					if o := row(&db.Outages, id); slices.Contains(o.Zips, zip) {
 						out = append(out, o)
 					}
 				}
@@ -326,7 +327,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				PlanID     string `json:"new_plan_id"`
 				Effective  string `json:"effective_date"`
 			}) (string, error) {
-				p := db.Plans[strings.TrimSpace(a.PlanID)]
+				p := row(&db.Plans, strings.TrimSpace(a.PlanID))
 				if p == nil {
 					return "", fmt.Errorf("plan %q not found", a.PlanID)
 				}
@@ -361,7 +362,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				Phone      string `json:"phone_number"`
 				FeatureID  string `json:"feature_id"`
 			}) (string, error) {
-				f := db.Features[strings.TrimSpace(a.FeatureID)]
+				f := row(&db.Features, strings.TrimSpace(a.FeatureID))
 				if f == nil {
 					return "", fmt.Errorf("feature %q not found", a.FeatureID)
 				}
@@ -391,7 +392,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if c.SeniorDiscount {
 					return "", fmt.Errorf("account %s already has the senior discount", c.ID)
 				}
-				c = db.ownCustomer(c.ID)
+				c, _ = db.Customers.Edit(c.ID)
 				c.SeniorDiscount = true
 				return sim.JSONResult(map[string]any{"customer_id": c.ID, "senior_discount": true})
 			}),
@@ -421,7 +422,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 						return "", fmt.Errorf("bill %s is already under arrangement %s", b.ID, ar.ID)
 					}
 				}
-				c = db.ownCustomer(c.ID)
+				c, _ = db.Customers.Edit(c.ID)
 				ar := Arrangement{ID: fmt.Sprintf("PA%s-%d", c.ID[1:], len(c.Arrangements)+1), BillID: b.ID, Amount: b.Balance(),
 					Installments: a.Installments, CreatedOn: Today, Status: "active"}
 				c.Arrangements = append(c.Arrangements, ar)
@@ -444,7 +445,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				case c.Autopay && c.AutopayMethod == pm.ID:
 					return "", fmt.Errorf("autopay is already on with %s", pm.ID)
 				}
-				c = db.ownCustomer(c.ID)
+				c, _ = db.Customers.Edit(c.ID)
 				c.Autopay, c.AutopayMethod = true, pm.ID
 				return sim.JSONResult(map[string]any{"customer_id": c.ID, "autopay": true, "autopay_payment_method_id": pm.ID})
 			}),
@@ -476,7 +477,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				case amount > b.Balance():
 					return "", fmt.Errorf("the amount %s is more than the balance %s of bill %s", amount, b.Balance(), b.ID)
 				}
-				c = db.ownCustomer(c.ID)
+				c, _ = db.Customers.Edit(c.ID)
 				b = c.bill(b.ID)
 				b.Paid += amount
 				pay := Payment{ID: fmt.Sprintf("PAY%s-%d", c.ID[1:], len(c.Payments)+1), BillID: b.ID, Amount: amount, MethodID: strings.TrimSpace(a.MethodID), Date: Today}
@@ -549,14 +550,14 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", fmt.Errorf("reason %q is not network_outage, billing_error or goodwill", a.Reason)
 				}
 				outage := strings.TrimSpace(a.OutageID)
-				if outage != "" && db.Outages[outage] == nil {
+				if outage != "" && row(&db.Outages, outage) == nil {
 					return "", fmt.Errorf("outage %q not found", a.OutageID)
 				}
 				c, err := db.customer(a.CustomerID)
 				if err != nil {
 					return "", err
 				}
-				c = db.ownCustomer(c.ID)
+				c, _ = db.Customers.Edit(c.ID)
 				cr := Credit{ID: fmt.Sprintf("CR%s-%d", c.ID[1:], len(c.Credits)+1), Kind: a.Reason, Amount: amount, Date: Today, OutageID: outage}
 				c.Credits = append(c.Credits, cr)
 				return sim.JSONResult(cr)
@@ -580,7 +581,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				case b.LateFeeWaived:
 					return "", fmt.Errorf("the late fee of bill %s is already waived", b.ID)
 				}
-				c = db.ownCustomer(c.ID)
+				c, _ = db.Customers.Edit(c.ID)
 				b = c.bill(b.ID)
 				b.LateFeeWaived = true
 				settleBill(c, b)
@@ -622,8 +623,8 @@ func settleBill(c *Customer, b *Bill) {
 
 // ongoingOutage returns an ongoing outage in zip, or nil.
 func ongoingOutage(db *DB, zip string) *Outage {
-	for _, id := range sortedKeys(db.Outages) {
-		if o := db.Outages[id]; o.Status == "ongoing" && slices.Contains(o.Zips, zip) {
+	for _, id := range db.Outages.Keys() {
+		if o := row(&db.Outages, id); o.Status == "ongoing" && slices.Contains(o.Zips, zip) {
 			return o
 		}
 	}

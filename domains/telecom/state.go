@@ -1,12 +1,9 @@
 package telecom
 
 import (
-	"fmt"
-	"maps"
-	"math"
-	"slices"
-	"strconv"
 	"time"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // Today is the date every episode happens on: bills, outages, ages and
@@ -55,50 +52,22 @@ const (
 	CreditLateFee  = "late_fee_waiver"
 )
 
-// Money is an amount in US cents. It encodes in JSON as a number of dollars
-// with exactly two decimals (54.04), so amounts never pick up float noise.
-type Money int64
-
-// String returns m as dollars with two decimals, e.g. "54.04".
-func (m Money) String() string { return string(m.appendTo(nil)) }
-
-// MarshalJSON encodes m as a JSON number of dollars with two decimals.
-func (m Money) MarshalJSON() ([]byte, error) { return m.appendTo(make([]byte, 0, 12)), nil }
-
-func (m Money) appendTo(b []byte) []byte {
-	v := int64(m)
-	if v < 0 {
-		b, v = append(b, '-'), -v
-	}
-	b = strconv.AppendInt(b, v/100, 10)
-	return append(b, '.', byte('0'+v%100/10), byte('0'+v%10))
-}
-
-// UnmarshalJSON decodes a JSON number of dollars, rounded to the cent.
-func (m *Money) UnmarshalJSON(b []byte) error {
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return fmt.Errorf("money %s: %w", b, err)
-	}
-	*m = Money(math.Round(f * 100))
-	return nil
-}
-
 // DB is the carrier's state: customers (each with everything that is
 // theirs: lines, devices, bills, payments, credits, arrangements,
 // diagnostics and tickets), the plan and feature catalogs and the network
 // outages. Its JSON encoding is canonical (structs, string-keyed maps,
 // slices in a fixed order).
 type DB struct {
-	Customers map[string]*Customer `json:"customers"`
-	Plans     map[string]*Plan     `json:"plans"`
-	Features  map[string]*Feature  `json:"features"`
-	Outages   map[string]*Outage   `json:"outages"`
+	Customers sim.Table[Customer] `json:"customers"`
+	Plans     sim.Table[Plan]     `json:"plans"`
+	Features  sim.Table[Feature]  `json:"features"`
+	Outages   sim.Table[Outage]   `json:"outages"`
+}
 
-	// base is the snapshot an episode's copy-on-write clone shares its
-	// untouched customers with; owned are the customers it copied.
-	base  *snapshot
-	owned map[string]bool
+// row returns t's row of id for reading, nil when there is none.
+func row[V any](t *sim.Table[V], id string) *V {
+	v, _ := t.Get(id)
+	return v
 }
 
 // Address is a service address.
@@ -169,20 +138,20 @@ type Customer struct {
 
 // Plan is a rate plan of the catalog.
 type Plan struct {
-	ID             string `json:"plan_id"`
-	Name           string `json:"name"`
-	MonthlyPrice   Money  `json:"monthly_price"`
-	DataGB         int    `json:"data_gb"` // 0: unlimited
-	MaxLines       int    `json:"max_lines"`
-	Kind           string `json:"kind"` // postpaid or prepaid
-	ContractMonths int    `json:"contract_months"`
+	ID             string    `json:"plan_id"`
+	Name           string    `json:"name"`
+	MonthlyPrice   sim.Money `json:"monthly_price"`
+	DataGB         int       `json:"data_gb"` // 0: unlimited
+	MaxLines       int       `json:"max_lines"`
+	Kind           string    `json:"kind"` // postpaid or prepaid
+	ContractMonths int       `json:"contract_months"`
 }
 
 // Feature is an add-on a line can carry.
 type Feature struct {
-	ID           string `json:"feature_id"`
-	Name         string `json:"name"`
-	MonthlyPrice Money  `json:"monthly_price"`
+	ID           string    `json:"feature_id"`
+	Name         string    `json:"name"`
+	MonthlyPrice sim.Money `json:"monthly_price"`
 }
 
 // Line is a service line.
@@ -200,19 +169,19 @@ type Line struct {
 
 // Device is a handset on a line.
 type Device struct {
-	IMEI               string `json:"imei"`
-	Model              string `json:"model"`
-	PhoneNumber        string `json:"phone_number"`
-	Status             string `json:"status"` // active or inactive
-	PurchasedOn        string `json:"purchased_on"`
-	InstallmentBalance Money  `json:"installment_balance"`
-	Condition          string `json:"condition"`
+	IMEI               string    `json:"imei"`
+	Model              string    `json:"model"`
+	PhoneNumber        string    `json:"phone_number"`
+	Status             string    `json:"status"` // active or inactive
+	PurchasedOn        string    `json:"purchased_on"`
+	InstallmentBalance sim.Money `json:"installment_balance"`
+	Condition          string    `json:"condition"`
 }
 
 // LineItem is one charge of a bill.
 type LineItem struct {
-	Description string `json:"description"`
-	Amount      Money  `json:"amount"`
+	Description string    `json:"description"`
+	Amount      sim.Money `json:"amount"`
 }
 
 // Bill is a monthly statement.
@@ -222,16 +191,16 @@ type Bill struct {
 	IssuedOn      string     `json:"issued_on"`
 	DueOn         string     `json:"due_on"`
 	Items         []LineItem `json:"items"`
-	Total         Money      `json:"total"`
-	Paid          Money      `json:"paid"`
+	Total         sim.Money  `json:"total"`
+	Paid          sim.Money  `json:"paid"`
 	Status        string     `json:"status"`
-	LateFee       Money      `json:"late_fee"`
+	LateFee       sim.Money  `json:"late_fee"`
 	LateFeeWaived bool       `json:"late_fee_waived"`
 }
 
 // Balance returns what is still owed on the bill, late fee included
 // unless waived.
-func (b *Bill) Balance() Money {
+func (b *Bill) Balance() sim.Money {
 	owed := b.Total - b.Paid
 	if !b.LateFeeWaived {
 		owed += b.LateFee
@@ -241,31 +210,31 @@ func (b *Bill) Balance() Money {
 
 // Payment is a payment made on a bill.
 type Payment struct {
-	ID       string `json:"payment_id"`
-	BillID   string `json:"bill_id"`
-	Amount   Money  `json:"amount"`
-	MethodID string `json:"payment_method_id"`
-	Date     string `json:"date"`
+	ID       string    `json:"payment_id"`
+	BillID   string    `json:"bill_id"`
+	Amount   sim.Money `json:"amount"`
+	MethodID string    `json:"payment_method_id"`
+	Date     string    `json:"date"`
 }
 
 // Credit is an adjustment in the customer's favour.
 type Credit struct {
-	ID       string `json:"credit_id"`
-	Kind     string `json:"kind"`
-	Amount   Money  `json:"amount"`
-	Date     string `json:"date"`
-	BillID   string `json:"bill_id,omitempty"`
-	OutageID string `json:"outage_id,omitempty"`
+	ID       string    `json:"credit_id"`
+	Kind     string    `json:"kind"`
+	Amount   sim.Money `json:"amount"`
+	Date     string    `json:"date"`
+	BillID   string    `json:"bill_id,omitempty"`
+	OutageID string    `json:"outage_id,omitempty"`
 }
 
 // Arrangement splits an owed bill into installments.
 type Arrangement struct {
-	ID           string `json:"arrangement_id"`
-	BillID       string `json:"bill_id"`
-	Amount       Money  `json:"amount"`
-	Installments int    `json:"installments"`
-	CreatedOn    string `json:"created_on"`
-	Status       string `json:"status"` // active or completed
+	ID           string    `json:"arrangement_id"`
+	BillID       string    `json:"bill_id"`
+	Amount       sim.Money `json:"amount"`
+	Installments int       `json:"installments"`
+	CreatedOn    string    `json:"created_on"`
+	Status       string    `json:"status"` // active or completed
 }
 
 // Diagnostic is a remote troubleshooting run on a line's device.
@@ -298,93 +267,6 @@ type Outage struct {
 	End     string   `json:"end_date"` // "" while ongoing
 	Days    int      `json:"duration_days"`
 	Status  string   `json:"status"` // ongoing or resolved
-}
-
-// Clone returns a deep copy of db; changing one never changes the other.
-// The catalogs and outages, which no tool changes, are copied too.
-func (db *DB) Clone() *DB {
-	out := &DB{
-		Customers: make(map[string]*Customer, len(db.Customers)),
-		Plans:     make(map[string]*Plan, len(db.Plans)),
-		Features:  make(map[string]*Feature, len(db.Features)),
-		Outages:   make(map[string]*Outage, len(db.Outages)),
-	}
-	for id, c := range db.Customers {
-		out.Customers[id] = cloneCustomer(c)
-	}
-	for id, p := range db.Plans {
-		c := *p
-		out.Plans[id] = &c
-	}
-	for id, f := range db.Features {
-		c := *f
-		out.Features[id] = &c
-	}
-	for id, o := range db.Outages {
-		c := *o
-		c.Zips = slices.Clone(o.Zips)
-		out.Outages[id] = &c
-	}
-	return out
-}
-
-func cloneCustomer(c *Customer) *Customer {
-	out := *c
-	out.PaymentMethods = make(map[string]*PaymentMethod, len(c.PaymentMethods))
-	for id, p := range c.PaymentMethods {
-		pc := *p
-		out.PaymentMethods[id] = &pc
-	}
-	out.Lines = make(map[string]*Line, len(c.Lines))
-	for id, l := range c.Lines {
-		lc := *l
-		lc.Features = slices.Clone(l.Features)
-		out.Lines[id] = &lc
-	}
-	out.Devices = make(map[string]*Device, len(c.Devices))
-	for id, d := range c.Devices {
-		dc := *d
-		out.Devices[id] = &dc
-	}
-	out.Bills = make([]*Bill, len(c.Bills))
-	for i, b := range c.Bills {
-		bc := *b
-		bc.Items = slices.Clone(b.Items)
-		out.Bills[i] = &bc
-	}
-	out.Payments = slices.Clone(c.Payments)
-	out.Credits = slices.Clone(c.Credits)
-	out.Arrangements = slices.Clone(c.Arrangements)
-	out.Diagnostics = slices.Clone(c.Diagnostics)
-	out.Tickets = slices.Clone(c.Tickets)
-	return &out
-}
-
-// episodeClone returns a copy-on-write copy of the snapshot s for one
-// episode: a new customers map sharing s's customers until a tool takes
-// one (ownCustomer), and s's catalogs and outages, which no tool changes.
-func (s *snapshot) episodeClone() *DB {
-	return &DB{
-		Customers: maps.Clone(s.db.Customers), Plans: s.db.Plans, Features: s.db.Features, Outages: s.db.Outages,
-		base: s, owned: map[string]bool{},
-	}
-}
-
-// ownCustomer returns customer id for changing: on a copy-on-write clone a
-// private copy, made once. nil when there is no such customer.
-func (db *DB) ownCustomer(id string) *Customer {
-	c := db.Customers[id]
-	if c == nil || db.owned == nil || db.owned[id] {
-		return c
-	}
-	c = cloneCustomer(c)
-	db.Customers[id], db.owned[id] = c, true
-	return c
-}
-
-// sortedKeys returns a map's keys in increasing order.
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }
 
 const dateLayout = "2006-01-02"
@@ -447,4 +329,19 @@ func (c *Customer) activeArrangement() *Arrangement {
 		}
 	}
 	return nil
+}
+
+// StateForm is the customer as the state hash sees it (sim.StateFormer):
+// the notes of its tickets normalised (sim.NormalizeFreeText), so that
+// free text differing in case, punctuation or articles hashes alike.
+func (c *Customer) StateForm() any {
+	form := *c
+	if len(c.Tickets) > 0 {
+		form.Tickets = make([]Ticket, len(c.Tickets))
+		for i, t := range c.Tickets {
+			t.Notes = sim.NormalizeFreeText(t.Notes)
+			form.Tickets[i] = t
+		}
+	}
+	return &form
 }
