@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -52,13 +53,13 @@ func licensedBookings(db *DB, patientID string, f emobench.Action) []emobench.Ac
 		ProviderID string `json:"provider_id"`
 	}
 	_ = json.Unmarshal(f.Arguments, &kw)
-	asked := db.Reference.Providers[kw.ProviderID]
+	asked := db.ref().Providers[kw.ProviderID]
 	if asked == nil {
 		return nil
 	}
 	var out []emobench.Action
-	for _, id := range sortedKeys(db.Reference.Providers) {
-		pr := db.Reference.Providers[id]
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
+		pr := db.ref().Providers[id]
 		if pr.ID == asked.ID || pr.Specialty != asked.Specialty {
 			continue
 		}
@@ -73,7 +74,7 @@ func licensedBookings(db *DB, patientID string, f emobench.Action) []emobench.Ac
 // prescription to every other supplier.
 func eligibleSupplierMoves(db *DB, _ string, f emobench.Action) []emobench.Action {
 	var out []emobench.Action
-	for _, id := range sortedKeys(db.Reference.Suppliers) {
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Suppliers)) {
 		out = append(out, withArgs(f, "supplier_id", id))
 	}
 	return out
@@ -86,7 +87,7 @@ func approvedChanges(db *DB, _ string, f emobench.Action) []emobench.Action {
 		ID string `json:"prescription_id"`
 	}
 	_ = json.Unmarshal(f.Arguments, &kw)
-	rx := db.Prescriptions[kw.ID]
+	rx := row(&db.Prescriptions, kw.ID)
 	if rx == nil {
 		return nil
 	}
@@ -151,7 +152,7 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 	}
 
-	users := c.Users(NewEnvironment(InitialDB()))
+	users := c.Users(envOver(initialState()))
 	for i, in := range c.Intents {
 		alt := refusalAlternatives[in.Name]
 		if alt.calls == nil {
@@ -187,7 +188,7 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 	}
 
 	for _, task := range New().Tasks() {
-		env := NewEnvironment(InitialDB())
+		env := envOver(initialState())
 		for _, a := range task.Actions {
 			if _, err := env.Call(a.Name, a.Arguments); err != nil {
 				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
@@ -245,7 +246,7 @@ func extraEndStates(t *testing.T, who, patientID string, facts map[string]string
 		writing[tool.Name] = tool.Writes && tool.Name != ToolTransfer
 	}
 	replay := func(calls []emobench.Action) *sim.StateEnv[DB] {
-		env := NewEnvironment(episodeDB())
+		env := newEnv()
 		for _, a := range calls {
 			if _, err := env.Call(a.Name, a.Arguments); err != nil {
 				t.Fatalf("%s: %s%s: %v", who, a.Name, a.Arguments, err)
@@ -280,7 +281,7 @@ func extraEndStates(t *testing.T, who, patientID string, facts map[string]string
 // the slot a patient named, a booking has other valid end states.
 func TestAlternatives_OneEndState(t *testing.T) {
 	c := Catalog()
-	users := c.Users(NewEnvironment(InitialDB()))
+	users := c.Users(envOver(initialState()))
 	traits := map[string]int{}
 	for i, in := range c.Intents {
 		if in.Kind != sim.IntentWrite {

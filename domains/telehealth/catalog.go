@@ -30,15 +30,15 @@ func Catalog() *sim.Catalog {
 			if !ok {
 				return nil
 			}
-			return sortedKeys(db.Patients)
+			return db.Patients.Keys()
 		},
 		Authenticate: func(env sim.Environment, patientID string, r *rand.Rand) (emobench.Action, map[string]string) {
 			facts := map[string]string{}
 			db, ok := sim.StateOf[DB](env)
-			if !ok || db.Patients[patientID] == nil {
+			if !ok || row(&db.Patients, patientID) == nil {
 				return emobench.Action{}, facts
 			}
-			p := db.Patients[patientID]
+			p := row(&db.Patients, patientID)
 			facts["date_of_birth"] = p.DateOfBirth
 			if r.IntN(2) == 0 {
 				facts["email"] = p.Email

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -69,7 +70,7 @@ type grounded struct {
 // intent when it has one; false when the user has nothing it applies to.
 func groundFor(t *testing.T, c *sim.Catalog, in sim.Intent, userID string, r *rand.Rand) (grounded, bool) {
 	t.Helper()
-	env := NewEnvironment(episodeDB()) // copy-on-write: grounding many users stays fast
+	env := newEnv() // copy-on-write: grounding many users stays fast
 	auth, facts := c.Authenticate(env, userID, r)
 	authRes, err := env.Call(auth.Name, auth.Arguments)
 	if err != nil {
@@ -113,7 +114,7 @@ func scalars(raw json.RawMessage) []string {
 			}
 		}
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		walk(m[k])
 	}
 	return out
@@ -130,8 +131,8 @@ func scalars(raw json.RawMessage) []string {
 // fact or an earlier gold result; reads and returns name their outputs.
 func TestCatalog_Intents(t *testing.T) {
 	c := Catalog()
-	db := InitialDB()
-	users := c.Users(NewEnvironment(db))
+	db := initialState()
+	users := c.Users(envOver(db))
 	writes := map[string]bool{}
 	for _, tl := range Tools() {
 		writes[tl.Name] = tl.Writes
@@ -206,7 +207,7 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 		}
 		return false
 	}
-	env := NewEnvironment(gr.env.State.Clone())
+	env := envOver(sim.CopyState(gr.env.State))
 	results := []string{gr.authRes}
 	nWrites := 0
 	for _, a := range g.Actions {
@@ -265,7 +266,7 @@ func checkGrounded(t *testing.T, c *sim.Catalog, gr grounded, writes map[string]
 			if err := c.CheckPolicy(env, gr.userID, f); !errors.As(err, &v) {
 				t.Errorf("%s: forbidden %s%s passes the policy (%v)", who, f.Name, f.Arguments, err)
 			}
-			try := NewEnvironment(env.State.Clone())
+			try := envOver(sim.CopyState(env.State))
 			before := try.Hash()
 			_, err := try.Call(f.Name, f.Arguments)
 			if accepted := err == nil && try.Hash() != before; !accepted {
@@ -330,9 +331,9 @@ func taskFor(t *testing.T, gr grounded, j int) *emobench.TaskSpec {
 func TestCatalog_Episodes(t *testing.T) {
 	ctx := context.Background()
 	c := Catalog()
-	db := InitialDB()
+	db := initialState()
 	dom := New()
-	users := c.Users(NewEnvironment(db))
+	users := c.Users(envOver(db))
 	perIntent := 4
 	if testing.Short() {
 		perIntent = 1
@@ -392,9 +393,9 @@ func TestCatalog_Episodes(t *testing.T) {
 func TestCatalog_ComposedEpisodes(t *testing.T) {
 	ctx := context.Background()
 	c := Catalog()
-	db := InitialDB()
+	db := initialState()
 	dom := New()
-	users := c.Users(NewEnvironment(db))
+	users := c.Users(envOver(db))
 	pairs := [][2]string{
 		{"cancel_appointment", "book_appointment"},
 		{"waive_no_show_fee", "waive_second_no_show_fee"},

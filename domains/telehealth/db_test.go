@@ -3,12 +3,14 @@ package telehealth
 import (
 	"slices"
 	"testing"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // TestGenerateDB_Deterministic checks that the same seed gives the same
 // environment hash and another seed another.
 func TestGenerateDB_Deterministic(t *testing.T) {
-	a, b, c := NewEnvironment(GenerateDB(Seed)).Hash(), NewEnvironment(GenerateDB(Seed)).Hash(), NewEnvironment(GenerateDB(Seed+1)).Hash()
+	a, b, c := sim.HashState(GenerateDB(Seed)), sim.HashState(GenerateDB(Seed)), sim.HashState(GenerateDB(Seed+1))
 	if a != b {
 		t.Fatal("GenerateDB(Seed) twice gave different hashes")
 	}
@@ -23,16 +25,16 @@ func TestGenerateDB_Deterministic(t *testing.T) {
 // TestGenerateDB_Consistent checks sizes and that every reference points
 // at a record that exists.
 func TestGenerateDB_Consistent(t *testing.T) {
-	db := InitialDB()
-	ref := db.Reference
-	if len(db.Patients) < 500 || len(ref.Providers) < 40 || len(db.Appointments) < 1000 || len(db.Prescriptions) < 800 || len(db.Devices) < 300 || len(ref.Suppliers) < 15 {
+	db := initialState()
+	ref := db.ref()
+	if db.Patients.Len() < 500 || len(ref.Providers) < 40 || db.Appointments.Len() < 1000 || db.Prescriptions.Len() < 800 || db.Devices.Len() < 300 || len(ref.Suppliers) < 15 {
 		t.Fatalf("sizes: %d patients, %d providers, %d appointments, %d prescriptions, %d devices, %d suppliers",
-			len(db.Patients), len(ref.Providers), len(db.Appointments), len(db.Prescriptions), len(db.Devices), len(ref.Suppliers))
+			db.Patients.Len(), len(ref.Providers), db.Appointments.Len(), db.Prescriptions.Len(), db.Devices.Len(), len(ref.Suppliers))
 	}
 	ids, emails := map[[3]string]bool{}, map[string]bool{}
 	slots := map[string]bool{}
-	for _, id := range sortedKeys(db.Patients) {
-		p := db.Patients[id]
+	for _, id := range db.Patients.Keys() {
+		p := row(&db.Patients, id)
 		key := [3]string{p.Name.First, p.Name.Last, p.DateOfBirth}
 		if ids[key] || emails[p.Email] {
 			t.Errorf("%s: name and birth date or email not unique", id)
@@ -42,7 +44,7 @@ func TestGenerateDB_Consistent(t *testing.T) {
 			t.Errorf("%s: no record or supplier", id)
 		}
 		for _, aid := range p.AppointmentIDs {
-			a := db.Appointments[aid]
+			a := row(&db.Appointments, aid)
 			if a == nil || a.PatientID != id || ref.Providers[a.ProviderID] == nil {
 				t.Errorf("%s: appointment %s", id, aid)
 				continue
@@ -63,13 +65,13 @@ func TestGenerateDB_Consistent(t *testing.T) {
 			}
 		}
 		for _, rid := range p.PrescriptionIDs {
-			rx := db.Prescriptions[rid]
+			rx := row(&db.Prescriptions, rid)
 			if rx == nil || rx.PatientID != id || ref.Medications[rx.Medication] == nil || ref.Providers[rx.PrescriberID] == nil || ref.Suppliers[rx.SupplierID] == nil {
 				t.Errorf("%s: prescription %s", id, rid)
 			}
 		}
 		for _, did := range p.DeviceIDs {
-			if d := db.Devices[did]; d == nil || d.PatientID != id || len(ref.Uploads[did]) == 0 {
+			if d := row(&db.Devices, did); d == nil || d.PatientID != id || len(ref.Uploads[did]) == 0 {
 				t.Errorf("%s: device %s", id, did)
 			}
 		}

@@ -10,8 +10,7 @@ import (
 // episode's database: a result or an error, never a panic (which
 // StateEnv.Call reports as "tool ... failed").
 func FuzzTools(f *testing.F) {
-	db := initialDB()
-	p := db.Patients[sortedKeys(db.Patients)[0]]
+	p := row(&initialState().Patients, "P10001")
 	seed, _ := json.Marshal(map[string]any{
 		"patient_id": p.ID, "appointment_id": p.AppointmentIDs[0], "prescription_id": p.PrescriptionIDs[0], "device_id": "DEV-50001",
 		"provider_id": "DR001", "supplier_id": "SUP01", "medications": []string{"warfarin", "ibuprofen"}, "start_time": "2025-03-12T09:00",

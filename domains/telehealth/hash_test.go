@@ -3,13 +3,15 @@ package telehealth
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // A cancellation reason is free text: the state hash normalises it
 // (Appointment.StateForm), so the gold's wording does not decide the
 // task, while another reason is another state (#21).
 func TestStateHash_FreeTextReason(t *testing.T) {
-	appt := find(t, InitialDB().Appointments, func(a *Appointment) bool {
+	appt := find(t, initialState().Appointments.All(), func(a *Appointment) bool {
 		return a.Status == StatusScheduled && a.Start >= nowTime.Add(cancellationWindow).Format(timeLayout)
 	})
 	hashAfter := func(reason string) string {
@@ -27,14 +29,14 @@ func TestStateHash_FreeTextReason(t *testing.T) {
 	if got := hashAfter("feeling better"); got == gold {
 		t.Error(`"feeling better" hashes as "a schedule change": want a different hash`)
 	}
-	// The deep copy, which encodes every record, agrees with the episode
-	// clone, which encodes only the one it took.
-	db := InitialDB()
+	// A deep copy, which encodes every record, agrees with the fork,
+	// which encodes only the one it took.
+	deep := New().(sim.TaskSetDomain).NewDeepEnvironment()
 	args, _ := json.Marshal(map[string]string{"appointment_id": appt.ID, "reason": "Schedule Change"})
-	if _, err := NewEnvironment(db).Call(ToolCancel, args); err != nil {
+	if _, err := deep.Call(ToolCancel, args); err != nil {
 		t.Fatal(err)
 	}
-	if got := db.StateHash(); got != gold {
-		t.Errorf("deep copy hashes %s, episode clone %s", got, gold)
+	if got := deep.Hash(); got != gold {
+		t.Errorf("deep copy hashes %s, fork %s", got, gold)
 	}
 }

@@ -22,7 +22,7 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 	for _, tool := range Tools() {
 		writes[tool.Name] = tool.Writes
 	}
-	initial := NewEnvironment(db.Clone()).Hash()
+	initial := envOver(sim.CopyState(db)).Hash()
 	ids := map[string]bool{}
 	for _, task := range tasks {
 		if err := task.Validate(); err != nil {
@@ -33,10 +33,10 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 			t.Errorf("task %s: duplicate id", task.ID)
 		}
 		ids[task.ID] = true
-		if task.Domain != Name || task.UserID == "" || db.Patients[task.UserID] == nil {
+		if task.Domain != Name || task.UserID == "" || row(&db.Patients, task.UserID) == nil {
 			t.Errorf("task %s: domain %q, user %q", task.ID, task.Domain, task.UserID)
 		}
-		env := NewEnvironment(db.Clone())
+		env := envOver(sim.CopyState(db))
 		var called []string
 		results := make([]string, len(task.Actions))
 		hasWrite := false
@@ -92,7 +92,7 @@ func checkTasks(t *testing.T, db *DB, tasks []emobench.TaskSpec) {
 			// never one an earlier request made (a visit just booked).
 			apt, _ := kw["appointment_id"].(string)
 			dev, _ := kw["device_id"].(string)
-			if writes[a.Name] && (apt != "" && db.Appointments[apt] == nil || dev != "" && db.Devices[dev] == nil) {
+			if writes[a.Name] && (apt != "" && row(&db.Appointments, apt) == nil || dev != "" && row(&db.Devices, dev) == nil) {
 				t.Errorf("task %s: %s acts on %s%s, made during the task", task.ID, a.Name, apt, dev)
 			}
 		}
@@ -128,7 +128,7 @@ func TestTasks_Replay(t *testing.T) {
 			t.Errorf("task %s: generator %+v, want tracer", task.ID, task.Generator)
 		}
 	}
-	checkTasks(t, InitialDB(), tasks)
+	checkTasks(t, initialState(), tasks)
 }
 
 // TestTasks_Writes checks the test split's share of writes, refusals and
@@ -409,7 +409,7 @@ func TestTasks_OutputsAsPeopleSayThem(t *testing.T) {
 // synonyms.
 func TestCatalog_WarningSignAdvice(t *testing.T) {
 	c := Catalog()
-	users := c.Users(NewEnvironment(InitialDB()))
+	users := c.Users(envOver(initialState()))
 	advised := 0
 	for i, name := range []string{"warning_signs_transfer", "symptoms_transfer", "high_readings_transfer"} {
 		for j := 0; j < 40; j++ {

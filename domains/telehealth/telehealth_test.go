@@ -2,6 +2,7 @@ package telehealth
 
 import (
 	"encoding/json"
+	"iter"
 	"strings"
 	"testing"
 
@@ -31,10 +32,32 @@ func TestDomain(t *testing.T) {
 	if a.Hash() == initial {
 		t.Fatal("a write left the hash unchanged")
 	}
-	if b := d.NewEnvironment(); b.Hash() != initial || b.(*sim.StateEnv[DB]).State.Patients["P10001"].Phone == "212-555-0199" {
+	if b := d.NewEnvironment(); b.Hash() != initial || row(&b.(*sim.StateEnv[DB]).State.Patients, "P10001").Phone == "212-555-0199" {
 		t.Fatal("a write reached a fresh environment")
 	}
 	if _, err := a.Call("no_such_tool", nil); err == nil {
 		t.Fatal("an unknown tool gave no error")
 	}
+}
+
+// newEnv returns an environment over a fresh fork of the initial state.
+func newEnv() *sim.StateEnv[DB] { return New().NewEnvironment().(*sim.StateEnv[DB]) }
+
+// initialState returns a fresh fork of the initial state.
+func initialState() *DB { return newEnv().State }
+
+// envOver returns an environment over db with the telehealth tools; it
+// changes db.
+func envOver(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
+
+// edit returns t's row of id for changing (sim.Table.Edit).
+func edit[V any](t *sim.Table[V], id string) *V {
+	v, _ := t.Edit(id)
+	return v
+}
+
+// inOrder yields m's rows in increasing order of id.
+func inOrder[V any](m map[string]*V) iter.Seq2[string, *V] {
+	t := sim.NewTable(m)
+	return t.All()
 }

@@ -20,20 +20,6 @@ import (
 	"github.com/emobench/emobench/tracer"
 )
 
-// The shares of refusal and transfer tasks of both splits. 24 refusals
-// and 12 transfers in the 80 test tasks leave SpreadIntents room to give
-// each of the 10 forbidden and 5 transfer intents two tasks, though the
-// rarest trap only a fifth of the patients hold.
-const (
-	ForbiddenShare = 0.3
-	TransferShare  = 0.15
-)
-
-// IntentsDist weighs tasks of one, two and three intents: three-intent
-// tasks most, so that refusals and transfers come after allowed writes
-// (a mixed task) and the split keeps 1.5 writes a task.
-var IntentsDist = []float64{1, 2, 8}
-
 func main() {
 	out := flag.String("out", "tasks.json", "the file the test tasks go to")
 	trainOut := flag.String("train-out", "tasks_train.json", "the file the train tasks go to")
@@ -72,12 +58,11 @@ func generate(ctx context.Context) (test, train *tracer.Generated, err error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("the telehealth domain has no intent catalog")
 	}
-	// Tracer's defaults, but for a margin above the 10% refusals and 5%
-	// transfers the benchmark asks of every split, and every refusal and
-	// transfer intent in the test split (SpreadIntents).
+	// The settings of the domain's declaration (telehealth.New's TaskSets).
+	gen := dom.(sim.TaskSetDomain).TaskSets().Generation
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
-		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, ForbiddenShare: ForbiddenShare, TransferShare: TransferShare,
-			SpreadIntents: true, IntentsDist: IntentsDist, MeasurePolicy: split == emobench.SplitTest} // MeasurePolicy: tracer's test-split shares (#21)
+		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, ForbiddenShare: gen.ForbiddenShare, TransferShare: gen.TransferShare,
+			SpreadIntents: gen.SpreadIntents, IntentsDist: gen.IntentsDist, MeasurePolicy: split == emobench.SplitTest} // MeasurePolicy: tracer's test-split shares (#21)
 	}
 	g, err := tracer.Generate(ctx, dom, opts(telehealth.NumTestTasks, telehealth.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {

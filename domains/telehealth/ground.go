@@ -2,6 +2,7 @@ package telehealth
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,9 +57,9 @@ func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
 // appointmentsOf returns the ids of the patient's appointments keep accepts.
 func appointmentsOf(db *DB, patientID string, keep func(a *Appointment) bool) []string {
 	var out []string
-	if p := db.Patients[patientID]; p != nil {
+	if p := row(&db.Patients, patientID); p != nil {
 		for _, id := range p.AppointmentIDs {
-			if a := db.Appointments[id]; a != nil && keep(a) {
+			if a := row(&db.Appointments, id); a != nil && keep(a) {
 				out = append(out, id)
 			}
 		}
@@ -68,9 +69,9 @@ func appointmentsOf(db *DB, patientID string, keep func(a *Appointment) bool) []
 
 func prescriptionsOf(db *DB, patientID string, keep func(rx *Prescription) bool) []string {
 	var out []string
-	if p := db.Patients[patientID]; p != nil {
+	if p := row(&db.Patients, patientID); p != nil {
 		for _, id := range p.PrescriptionIDs {
-			if rx := db.Prescriptions[id]; rx != nil && rx.Status == RxActive && keep(rx) {
+			if rx := row(&db.Prescriptions, id); rx != nil && rx.Status == RxActive && keep(rx) {
 				out = append(out, id)
 			}
 		}
@@ -80,9 +81,9 @@ func prescriptionsOf(db *DB, patientID string, keep func(rx *Prescription) bool)
 
 func devicesOf(db *DB, patientID string, keep func(d *Device) bool) []string {
 	var out []string
-	if p := db.Patients[patientID]; p != nil {
+	if p := row(&db.Patients, patientID); p != nil {
 		for _, id := range p.DeviceIDs {
-			if d := db.Devices[id]; d != nil && d.Status == DeviceActive && keep(d) {
+			if d := row(&db.Devices, id); d != nil && d.Status == DeviceActive && keep(d) {
 				out = append(out, id)
 			}
 		}
@@ -91,15 +92,11 @@ func devicesOf(db *DB, patientID string, keep func(d *Device) bool) []string {
 }
 
 // knownBefore reports whether the appointment or device id was in the
-// database the episode started from: its id is on what the clinic sent
-// the patient, not made by an earlier request of the task (a visit just
-// booked, a device just shipped). A database that is no episode's
-// copy-on-write clone holds only such records.
-func knownBefore(db *DB, id string) bool {
-	if db.base == nil {
-		return true
-	}
-	return db.base.db.Appointments[id] != nil || db.base.db.Devices[id] != nil
+// initial database: its id is on what the clinic sent the patient, not
+// made by an earlier request of the task (a visit just booked, a device
+// just shipped).
+func knownBefore(id string) bool {
+	return initialDB().Appointments.Has(id) || initialDB().Devices.Has(id)
 }
 
 // unaware decides whether the patient has the ids of a kind of entity
@@ -147,7 +144,7 @@ func appointmentRef(db *DB, a *Appointment, unaware bool) (string, map[string]st
 	if !unaware {
 		return a.ID + " on " + say(a.Start), map[string]string{"appointment_id": a.ID}
 	}
-	name := db.Reference.Providers[a.ProviderID].Name
+	name := db.ref().Providers[a.ProviderID].Name
 	return "with " + name + " on " + say(a.Start), map[string]string{"provider_name": name, "appointment_time": say(a.Start)}
 }
 
@@ -235,7 +232,7 @@ const dayLayout = "Monday, January 2, 2006"
 func freeSlots(db *DB, pr *Provider, patientID string) []string {
 	busy := map[string]bool{}
 	for _, id := range appointmentsOf(db, patientID, scheduled) {
-		busy[db.Appointments[id].Start] = true
+		busy[row(&db.Appointments, id).Start] = true
 	}
 	free := slices.DeleteFunc(db.openSlots(pr), func(s string) bool { return busy[s] })
 	slices.Sort(free) // earliest first, which "the earliest open slot" reads
@@ -246,7 +243,7 @@ func freeSlots(db *DB, pr *Provider, patientID string) []string {
 // and primary care.
 func patientSpecialties(db *DB, patientID string) []string {
 	out := []string{"primary care"}
-	for _, c := range db.Reference.Records[patientID].Conditions {
+	for _, c := range db.ref().Records[patientID].Conditions {
 		for _, cond := range conditions {
 			if cond.name == c && !slices.Contains(out, cond.specialty) {
 				out = append(out, cond.specialty)
@@ -268,14 +265,14 @@ func reasonFor(g sim.GroundContext, specialty string) string {
 // eligibleSupplier reports whether policy.md lets rx's medication med go
 // to s for patient p.
 func eligibleSupplier(db *DB, s *Supplier, med string, p *Patient) bool {
-	m := db.Reference.Medications[med]
+	m := db.ref().Medications[med]
 	return slices.Contains(s.Stock, med) && slices.Contains(s.ShipsTo, p.Address.State) && (m == nil || !m.Controlled || s.ControlledLicense)
 }
 
 func suppliersWhere(db *DB, keep func(s *Supplier) bool) []string {
 	var out []string
-	for _, id := range sortedKeys(db.Reference.Suppliers) {
-		if keep(db.Reference.Suppliers[id]) {
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Suppliers)) {
+		if keep(db.ref().Suppliers[id]) {
 			out = append(out, id)
 		}
 	}
@@ -283,7 +280,7 @@ func suppliersWhere(db *DB, keep func(s *Supplier) bool) []string {
 }
 
 func prescriberName(db *DB, rx *Prescription) string {
-	if pr := db.Reference.Providers[rx.PrescriberID]; pr != nil {
+	if pr := db.ref().Providers[rx.PrescriberID]; pr != nil {
 		return strings.TrimPrefix(pr.Name, "Dr. ")
 	}
 	return "my doctor"
@@ -296,12 +293,12 @@ func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(db, a.ID) }))
+	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"reason": reason})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
 	return gr, true
@@ -335,10 +332,10 @@ type bookable struct {
 // pickBooking picks a provider of specialty whose licence keep accepts
 // (licensed in the patient's state or not), with a free slot.
 func pickBooking(g sim.GroundContext, db *DB, specialty string, licensed bool) (bookable, bool) {
-	p := db.Patients[g.UserID]
+	p := row(&db.Patients, g.UserID)
 	var ids []string
-	for _, id := range sortedKeys(db.Reference.Providers) {
-		pr := db.Reference.Providers[id]
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
+		pr := db.ref().Providers[id]
 		if pr.Specialty == specialty && slices.Contains(pr.LicensedStates, p.Address.State) == licensed && len(freeSlots(db, pr, p.ID)) > 0 {
 			ids = append(ids, id)
 		}
@@ -347,13 +344,13 @@ func pickBooking(g sim.GroundContext, db *DB, specialty string, licensed bool) (
 	if !ok {
 		return bookable{}, false
 	}
-	pr := db.Reference.Providers[id]
+	pr := db.ref().Providers[id]
 	slots := freeSlots(db, pr, p.ID)
 	return bookable{pr: pr, start: slots[g.Rand.IntN(len(slots))], vt: pr.VisitTypes[g.Rand.IntN(len(pr.VisitTypes))]}, true
 }
 
 func bookingGrounding(g sim.GroundContext, db *DB, licensed bool) (sim.Grounding, bookable, bool) {
-	p := db.Patients[g.UserID]
+	p := row(&db.Patients, g.UserID)
 	if p == nil {
 		return sim.Grounding{}, bookable{}, false
 	}
@@ -423,20 +420,20 @@ func groundBook(g sim.GroundContext) (sim.Grounding, bool) {
 
 func groundReschedule(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Patients[g.UserID] == nil {
+	if !ok || row(&db.Patients, g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	state := db.Patients[g.UserID].Address.State
+	state := row(&db.Patients, g.UserID).Address.State
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool {
-		pr := db.Reference.Providers[a.ProviderID]
-		return scheduled(a) && !lateStart(a) && knownBefore(db, a.ID) && slices.Contains(pr.LicensedStates, state) && slices.Contains(pr.VisitTypes, a.VisitType) &&
+		pr := db.ref().Providers[a.ProviderID]
+		return scheduled(a) && !lateStart(a) && knownBefore(a.ID) && slices.Contains(pr.LicensedStates, state) && slices.Contains(pr.VisitTypes, a.VisitType) &&
 			len(freeSlots(db, pr, g.UserID)) > 0
 	}))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	a := db.Appointments[id]
-	pr := db.Reference.Providers[a.ProviderID]
+	a := row(&db.Appointments, id)
+	pr := db.ref().Providers[a.ProviderID]
 	slots := freeSlots(db, pr, g.UserID)
 	b := bookable{pr: pr, start: slots[g.Rand.IntN(len(slots))], vt: a.VisitType}
 	reason := oneOf(g, "a work conflict", "travel", "a clash with another commitment")
@@ -466,7 +463,7 @@ func groundWaive(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"excuse": oneOf(g, excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
 	return gr, true
@@ -516,7 +513,7 @@ func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, b
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		p := db.Patients[g.UserID]
+		p := row(&db.Patients, g.UserID)
 		supplierFor := func(rx *Prescription, med string) []string {
 			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, med, p) })
 		}
@@ -527,7 +524,7 @@ func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, b
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := db.Prescriptions[id]
+		rx := row(&db.Prescriptions, id)
 		alt, others, _ := switchable(db, rx, true)
 		gr := sim.Grounding{
 			Slots: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency, "prescriber": prescriberName(db, rx)},
@@ -541,7 +538,7 @@ func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, b
 		}
 		if withSupplier {
 			sups := supplierFor(rx, alt.Medication)
-			s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
+			s := db.ref().Suppliers[sups[g.Rand.IntN(len(sups))]]
 			gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
 			gr.Request.Text = fmt.Sprintf("Change prescription %s to the approved %s %s %s, and move it to %s.", id, alt.Medication, alt.Dose, alt.Frequency, s.Name)
 			gr.Request.Tools = []string{ToolChangeMedication, ToolUpdateSupplier}
@@ -556,7 +553,7 @@ func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	p := db.Patients[g.UserID]
+	p := row(&db.Patients, g.UserID)
 	supplierFor := func(rx *Prescription) []string {
 		return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
 	}
@@ -564,9 +561,9 @@ func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := db.Prescriptions[id]
+	rx := row(&db.Prescriptions, id)
 	sups := supplierFor(rx)
-	s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
+	s := db.ref().Suppliers[sups[g.Rand.IntN(len(sups))]]
 	gr, ok := prescriptionGrounding(g, db, rx)
 	if !ok {
 		return gr, false
@@ -579,7 +576,7 @@ func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
 		// A first choice and s as the fallback (TraitConditional): the
 		// first if it may take the prescription, which its stock,
 		// shipping and licence decide, else s.
-		first := db.Reference.Suppliers[others[g.Rand.IntN(len(others))]]
+		first := db.ref().Suppliers[others[g.Rand.IntN(len(others))]]
 		gr.Slots["supplier"] = supplierChoiceText(first.Name, s.Name)
 		gr.Facts["supplier_name"] = gr.Slots["supplier"]
 		gr.Traits = append(gr.Traits, emobench.TraitConditional)
@@ -598,7 +595,7 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		p := db.Patients[g.UserID]
+		p := row(&db.Patients, g.UserID)
 		supplierFor := func(rx *Prescription) []string {
 			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
 		}
@@ -608,7 +605,7 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := db.Prescriptions[id]
+		rx := row(&db.Prescriptions, id)
 		gr, ok := prescriptionGrounding(g, db, rx)
 		if !ok {
 			return gr, false
@@ -617,7 +614,7 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 		gr.Actions = append(gr.Actions, sim.NewAction(ToolRequestRefill, "prescription_id", id))
 		if move {
 			sups := supplierFor(rx)
-			s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
+			s := db.ref().Suppliers[sups[g.Rand.IntN(len(sups))]]
 			gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
 			gr.Request.Text = fmt.Sprintf("Request a refill of %s, then move it to %s.", gr.Slots["prescription"], s.Name)
 			gr.Request.Tools = []string{ToolRequestRefill, ToolUpdateSupplier}
@@ -632,13 +629,13 @@ func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) && knownBefore(db, d.ID) }))
+	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) && knownBefore(d.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	d := db.Devices[id]
+	d := row(&db.Devices, id)
 	symptom := "nothing has shown up from it for more than a week"
-	if up := db.Reference.Uploads[id]; len(up) > 0 && up[len(up)-1].Flag == FlagError {
+	if up := db.ref().Uploads[id]; len(up) > 0 && up[len(up)-1].Flag == FlagError {
 		symptom = "it shows an error code instead of a reading"
 	}
 	gr, ok := deviceGrounding(g, db, d)
@@ -654,11 +651,11 @@ func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
 func groundPhone(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
 	key := g.UserID + "/phone"
-	if !ok || db.Patients[g.UserID] == nil || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if !ok || row(&db.Patients, g.UserID) == nil || (g.UsedInTask != nil && g.UsedInTask(key)) {
 		return sim.Grounding{}, false
 	}
 	var phone string
-	for phone == "" || phone == db.Patients[g.UserID].Phone {
+	for phone == "" || phone == row(&db.Patients, g.UserID).Phone {
 		phone = fmt.Sprintf("%d-555-%04d", 200+g.Rand.IntN(700), g.Rand.IntN(10000))
 	}
 	reason := oneOf(g, "I switched carriers", "I lost my old phone", "I moved and got a local number")
@@ -677,10 +674,10 @@ var purposes = []string{"for my own notes", "before my next visit", "for a form 
 
 func groundLab(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Reference.Records[g.UserID] == nil {
+	if !ok || db.ref().Records[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
-	rec := db.Reference.Records[g.UserID]
+	rec := db.ref().Records[g.UserID]
 	var tests []string
 	for _, l := range rec.Labs {
 		if !slices.Contains(tests, g.UserID+"/lab/"+l.Test) {
@@ -711,7 +708,7 @@ func groundLab(g sim.GroundContext) (sim.Grounding, bool) {
 func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
 	key := g.UserID + "/allergies"
-	if !ok || db.Reference.Records[g.UserID] == nil || len(db.Reference.Records[g.UserID].Allergies) == 0 || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if !ok || db.ref().Records[g.UserID] == nil || len(db.ref().Records[g.UserID].Allergies) == 0 || (g.UsedInTask != nil && g.UsedInTask(key)) {
 		return sim.Grounding{}, false
 	}
 	purpose := oneOf(g, purposes...)
@@ -720,7 +717,7 @@ func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "Which allergies are on file for me?", Tools: []string{ToolGetRecord}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetRecord, "patient_id", g.UserID)},
-		Outputs: slices.Clone(db.Reference.Records[g.UserID].Allergies),
+		Outputs: slices.Clone(db.ref().Records[g.UserID].Allergies),
 		Uses:    []string{key},
 	}, true
 }
@@ -738,15 +735,15 @@ func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 	if len(ids) == 0 {
 		return sim.Grounding{}, false
 	}
-	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(db.Appointments[a].Start, db.Appointments[b].Start) })
-	a := db.Appointments[ids[0]]
+	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(row(&db.Appointments, a).Start, row(&db.Appointments, b).Start) })
+	a := row(&db.Appointments, ids[0])
 	purpose := oneOf(g, "for my own notes", "for a form I'm filling in", "so I can tell my family", "so I can plan my week")
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "When is my next appointment, and with whom?", Tools: []string{ToolGetAppointment}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)},
-		Outputs: append(dateAndClock(a.Start), db.Reference.Providers[a.ProviderID].Name),
+		Outputs: append(dateAndClock(a.Start), db.ref().Providers[a.ProviderID].Name),
 		Uses:    []string{key, a.ID, modeKey(g.UserID, "appointment", true)},
 		Traits:  []string{emobench.TraitFindable}, // the patient knows of no appointment: the agent finds the next one
 	}, true
@@ -761,7 +758,7 @@ func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := db.Prescriptions[id]
+	rx := row(&db.Prescriptions, id)
 	gr, ok := prescriptionGrounding(g, db, rx)
 	if !ok {
 		return gr, false
@@ -779,15 +776,15 @@ func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool {
-		up := db.Reference.Uploads[d.ID]
+		up := db.ref().Uploads[d.ID]
 		return len(up) > 0 && up[len(up)-1].Flag == FlagOK
 	}))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	up := db.Reference.Uploads[id]
+	up := db.ref().Uploads[id]
 	last := up[len(up)-1]
-	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
 	if !ok {
 		return gr, false
 	}
@@ -805,7 +802,7 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 	// A pair is asked about once a task: its key names the patient.
 	var pairs []string
 	for _, m := range db.activeMeds(g.UserID, "") {
-		for _, in := range db.Reference.Interactions {
+		for _, in := range db.ref().Interactions {
 			if key := g.UserID + "/" + in.A + "+" + in.B; (in.A == m || in.B == m) && !slices.Contains(pairs, key) {
 				pairs = append(pairs, key)
 			}
@@ -819,7 +816,7 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 	if g.Rand.IntN(2) == 0 {
 		a, b = b, a
 	}
-	sev, _ := db.Reference.interaction(a, b)
+	sev, _ := db.ref().interaction(a, b)
 	return sim.Grounding{
 		Slots:   map[string]string{"drug_a": a, "drug_b": b, "purpose": oneOf(g, purposes...)},
 		Facts:   map[string]string{"medication": a, "other_medication": b},
@@ -894,11 +891,11 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return len(db.Reference.Uploads[d.ID]) > 0 }))
+	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return len(db.ref().Uploads[d.ID]) > 0 }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
 	if !ok {
 		return gr, false
 	}
@@ -918,7 +915,7 @@ func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	complaint := oneOf(g, "I was charged twice", "my plan should have covered it in full", "the claim went to my old insurance")
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"complaint": complaint})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"complaint": complaint})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("The bill for my appointment %s is wrong: %s. I want billing to fix it.", gr.Slots["appointment"], complaint), Tools: []string{ToolTransfer}}
 	gr.Actions = append(gr.Actions, transferAction(fmt.Sprintf("Patient %s disputes the bill of appointment %s: %s.", g.UserID, id, complaint)))
 	return gr, true
@@ -927,10 +924,10 @@ func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
 func groundNameCorrection(g sim.GroundContext) (sim.Grounding, bool) {
 	db, ok := sim.StateOf[DB](g.Env)
 	key := g.UserID + "/name"
-	if !ok || db.Patients[g.UserID] == nil || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if !ok || row(&db.Patients, g.UserID) == nil || (g.UsedInTask != nil && g.UsedInTask(key)) {
 		return sim.Grounding{}, false
 	}
-	p := db.Patients[g.UserID]
+	p := row(&db.Patients, g.UserID)
 	last := p.Name.Last
 	for last == p.Name.Last {
 		last = lastNames[g.Rand.IntN(len(lastNames))]
@@ -962,12 +959,12 @@ func groundCancelLate(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(db, a.ID) }))
+	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"reason": reason})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
 	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
 		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
@@ -981,13 +978,13 @@ func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
 	if otherMode(g, "appointment", false) {
 		return sim.Grounding{}, false
 	}
-	if !ok || db.Patients[g.UserID] == nil {
+	if !ok || row(&db.Patients, g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	me := db.Patients[g.UserID]
+	me := row(&db.Patients, g.UserID)
 	var ids []string
-	for _, id := range sortedKeys(db.Appointments) {
-		if a := db.Appointments[id]; a.PatientID != me.ID && scheduled(a) && !lateStart(a) && db.Patients[a.PatientID].Name.Last == me.Name.Last {
+	for _, id := range db.Appointments.Keys() {
+		if a := row(&db.Appointments, id); a.PatientID != me.ID && scheduled(a) && !lateStart(a) && row(&db.Patients, a.PatientID).Name.Last == me.Name.Last {
 			ids = append(ids, id)
 		}
 	}
@@ -995,7 +992,7 @@ func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	owner := db.Patients[db.Appointments[id].PatientID]
+	owner := row(&db.Patients, row(&db.Appointments, id).PatientID)
 	reason := oneOf(g, cancelReasons...)
 	return sim.Grounding{
 		Slots: map[string]string{"appointment_id": id, "owner": owner.Name.First + " " + owner.Name.Last,
@@ -1070,7 +1067,7 @@ func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"excuse": oneOf(g, excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolGetAppointment}}
 	gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
 		sim.NewAction(ToolGetAppointment, "appointment_id", id)}
@@ -1124,7 +1121,7 @@ func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := db.Prescriptions[id]
+	rx := row(&db.Prescriptions, id)
 	dose, _ := higherDose(rx.Dose)
 	return sim.Grounding{
 		Slots: map[string]string{"prescription_id": id, "medication": rx.Medication, "old_dose": rx.Dose, "dose": dose, "frequency": rx.Frequency},
@@ -1158,7 +1155,7 @@ func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := db.Prescriptions[id]
+	rx := row(&db.Prescriptions, id)
 	alt, others, _ := switchable(db, rx, false)
 	return sim.Grounding{
 		Slots: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency, "prescriber": prescriberName(db, rx)},
@@ -1183,12 +1180,12 @@ func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Groundin
 		if otherMode(g, "prescription", false) {
 			return sim.Grounding{}, false
 		}
-		if !ok || db.Patients[g.UserID] == nil {
+		if !ok || row(&db.Patients, g.UserID) == nil {
 			return sim.Grounding{}, false
 		}
-		state := db.Patients[g.UserID].Address.State
+		state := row(&db.Patients, g.UserID).Address.State
 		bad := func(rx *Prescription) []string {
-			m := db.Reference.Medications[rx.Medication]
+			m := db.ref().Medications[rx.Medication]
 			return suppliersWhere(db, func(s *Supplier) bool {
 				ships, stocks := slices.Contains(s.ShipsTo, state), slices.Contains(s.Stock, rx.Medication)
 				if s.ID == rx.SupplierID {
@@ -1202,7 +1199,7 @@ func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Groundin
 		}
 		// The policy offers a supplier that meets all three rules instead:
 		// one must exist for the offer to be made (and declined).
-		p := db.Patients[g.UserID]
+		p := row(&db.Patients, g.UserID)
 		good := func(rx *Prescription) []string {
 			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
 		}
@@ -1210,9 +1207,9 @@ func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Groundin
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := db.Prescriptions[id]
+		rx := row(&db.Prescriptions, id)
 		sups := bad(rx)
-		s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
+		s := db.ref().Suppliers[sups[g.Rand.IntN(len(sups))]]
 		return sim.Grounding{
 			Slots:     map[string]string{"prescription_id": id, "medication": rx.Medication, "supplier": s.Name},
 			Facts:     map[string]string{"prescription_id": id, "supplier_name": s.Name},
@@ -1234,7 +1231,7 @@ func groundRefillExpired(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr, ok := prescriptionGrounding(g, db, db.Prescriptions[id])
+	gr, ok := prescriptionGrounding(g, db, row(&db.Prescriptions, id))
 	if !ok {
 		return gr, false
 	}
@@ -1256,7 +1253,7 @@ func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	wish := oneOf(g, "I saw there's a newer model", "mine looks a bit worn", "I'd like a spare one for travel", "my neighbour got a new one")
-	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
 	if !ok {
 		return gr, false
 	}
