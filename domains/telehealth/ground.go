@@ -735,7 +735,9 @@ func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 	if len(ids) == 0 {
 		return sim.Grounding{}, false
 	}
-	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(row(&db.Appointments, a).Start, row(&db.Appointments, b).Start) })
+	slices.SortFunc(ids, func(a, b string) int {
+		return strings.Compare(row(&db.Appointments, a).Start, row(&db.Appointments, b).Start)
+	})
 	a := row(&db.Appointments, ids[0])
 	purpose := oneOf(g, "for my own notes", "for a form I'm filling in", "so I can tell my family", "so I can plan my week")
 	return sim.Grounding{
