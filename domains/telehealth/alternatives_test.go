@@ -3,7 +3,6 @@ package telehealth
 import (
 	"encoding/json"
 	"maps"
-	"math/rand/v2"
 	"regexp"
 	"slices"
 	"testing"
@@ -152,7 +151,6 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 	}
 
-	users := c.Users(envOver(initialState()))
 	for i, in := range c.Intents {
 		alt := refusalAlternatives[in.Name]
 		if alt.calls == nil {
@@ -160,8 +158,8 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 		t.Run(in.Name, func(t *testing.T) {
 			grounded, withAlternative, checked := 0, 0, 0
-			for j := 0; j < len(users) && grounded < 20; j++ {
-				gr, ok := groundFor(t, c, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+			for j := 0; j < NumPatients && grounded < 20; j++ {
+				gr, ok := groundFor(t, in, j, uint64(i))
 				if !ok {
 					continue
 				}
@@ -281,15 +279,14 @@ func extraEndStates(t *testing.T, who, patientID string, facts map[string]string
 // the slot a patient named, a booking has other valid end states.
 func TestAlternatives_OneEndState(t *testing.T) {
 	c := Catalog()
-	users := c.Users(envOver(initialState()))
 	traits := map[string]int{}
 	for i, in := range c.Intents {
 		if in.Kind != sim.IntentWrite {
 			continue
 		}
 		grounded := 0
-		for j := 0; j < len(users) && grounded < 25; j++ {
-			gr, ok := groundFor(t, c, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+		for j := 0; j < NumPatients && grounded < 25; j++ {
+			gr, ok := groundFor(t, in, j, uint64(i))
 			if !ok {
 				continue
 			}

@@ -45,7 +45,7 @@
 // ./domains/telehealth`. The package follows domains/README.md.
 package telehealth
 
-//go:generate go run ./gen
+//go:generate go run ../../tracer/gentasks -domain telehealth
 
 import (
 	_ "embed"
