@@ -71,9 +71,9 @@ func (s *suite) tasks(t *testing.T) {
 	}
 	kinds := map[string]int{}
 	for i := range test {
-		kinds[tracer.TaskKind(s.cat, &test[i])]++
+		kinds[sim.KindOf(sim.IntentAsks(s.cat, &test[i]), true)]++
 	}
-	for _, k := range []string{tracer.KindWrite, tracer.KindRead, tracer.KindRefusal, tracer.KindTransfer} {
+	for _, k := range []string{sim.KindWrite, sim.KindRead, sim.KindRefusal, sim.KindTransfer} {
 		if kinds[k] == 0 {
 			t.Errorf("the test split has no %s task (kinds %v)", k, kinds)
 		}
