@@ -3,7 +3,6 @@ package telehealth
 import (
 	"encoding/json"
 	"errors"
-	"iter"
 	"maps"
 	"slices"
 	"strings"
@@ -42,18 +41,6 @@ func wantErr(t *testing.T, db *DB, name string, args any, want string) {
 	if sim.HashState(db) != before {
 		t.Fatalf("%s: a failed call changed the state", name)
 	}
-}
-
-// find returns the first row of all that keep accepts.
-func find[V any](t *testing.T, all iter.Seq2[string, *V], keep func(v *V) bool) *V {
-	t.Helper()
-	for _, v := range all {
-		if keep(v) {
-			return v
-		}
-	}
-	t.Fatal("no record fits")
-	return nil
 }
 
 func TestTools_Count(t *testing.T) {
