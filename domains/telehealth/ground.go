@@ -18,7 +18,7 @@ import (
 // pick chooses one of ids at random: never one an earlier intent of the
 // task used, preferably one no kept task used.
 func pick(g sim.GroundContext, ids []string) (string, bool) {
-	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return g.UsedInTask != nil && g.UsedInTask(id) })
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return usedInTask(g, id) })
 	if len(ids) == 0 {
 		return "", false
 	}
@@ -109,9 +109,9 @@ func knownBefore(id string) bool {
 // agent.
 func unaware(g sim.GroundContext, kind string) bool {
 	switch {
-	case g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, false)):
+	case usedInTask(g, modeKey(g.UserID, kind, false)):
 		return false
-	case g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, true)):
+	case usedInTask(g, modeKey(g.UserID, kind, true)):
 		return true
 	}
 	return g.Rand.IntN(2) == 0
@@ -121,7 +121,12 @@ func unaware(g sim.GroundContext, kind string) bool {
 // patient's awareness of kind's ids otherwise than unaware, which a
 // request that can only be made one way needs.
 func otherMode(g sim.GroundContext, kind string, unaware bool) bool {
-	return g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, !unaware))
+	return usedInTask(g, modeKey(g.UserID, kind, !unaware))
+}
+
+// usedInTask reports whether an earlier intent of the task used key.
+func usedInTask(g sim.GroundContext, key string) bool {
+	return g.UsedInTask != nil && g.UsedInTask(key)
 }
 
 func modeKey(patientID, kind string, unaware bool) string {
@@ -199,6 +204,26 @@ func deviceGrounding(g sim.GroundContext, db *DB, d *Device) (sim.Grounding, boo
 		findable(&gr, d.PatientID)
 	}
 	return gr, true
+}
+
+// profileFirst puts the read of the patient's profile first among gr's
+// actions, as an unaware patient's request has it (findable), when it is
+// not there yet.
+func profileFirst(gr *sim.Grounding, patientID string) {
+	if len(gr.Traits) == 0 {
+		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", patientID)}, gr.Actions...)
+	}
+}
+
+// withDB adapts a grounder over the telehealth state to sim.Intent.Ground:
+// no grounding on another environment.
+func withDB(ground func(sim.GroundContext, *DB) (sim.Grounding, bool)) func(sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		if db, ok := sim.StateOf[DB](g.Env); ok {
+			return ground(g, db)
+		}
+		return sim.Grounding{}, false
+	}
 }
 
 // lateStart reports whether an appointment starts within the
@@ -288,11 +313,7 @@ func prescriberName(db *DB, rx *Prescription) string {
 
 // --- writes ------------------------------------------------------------
 
-func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundCancel(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
@@ -380,9 +401,8 @@ func bookAction(patientID string, b bookable, reason string) emobench.Action {
 	return sim.NewAction(ToolBook, "patient_id", patientID, "provider_id", b.pr.ID, "start_time", b.start, "visit_type", b.vt, "reason", reason)
 }
 
-func groundBook(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || (g.UsedInTask != nil && g.UsedInTask(g.UserID+"/book")) {
+func groundBook(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if usedInTask(g, g.UserID+"/book") {
 		return sim.Grounding{}, false
 	}
 	gr, b, ok := bookingGrounding(g, db, true)
@@ -418,9 +438,8 @@ func groundBook(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundReschedule(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || row(&db.Patients, g.UserID) == nil {
+func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if row(&db.Patients, g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
 	state := row(&db.Patients, g.UserID).Address.State
@@ -454,9 +473,8 @@ func groundReschedule(g sim.GroundContext) (sim.Grounding, bool) {
 var excuses = []string{"I was in the hospital that day", "the video link never worked for me", "my car broke down on the way",
 	"I had to look after my sick child", "I got the time wrong"}
 
-func groundWaive(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || recentWaiver(db, g.UserID) != "" {
+func groundWaive(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if recentWaiver(db, g.UserID) != "" {
 		return sim.Grounding{}, false
 	}
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
@@ -504,13 +522,9 @@ func changeAction(rxID string, alt Alternative) emobench.Action {
 	return sim.NewAction(ToolChangeMedication, "prescription_id", rxID, "medication", alt.Medication, "dose", alt.Dose, "frequency", alt.Frequency)
 }
 
-func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := sim.StateOf[DB](g.Env)
+func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		if otherMode(g, "prescription", false) {
-			return sim.Grounding{}, false
-		}
-		if !ok {
 			return sim.Grounding{}, false
 		}
 		p := row(&db.Patients, g.UserID)
@@ -548,11 +562,7 @@ func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, b
 	}
 }
 
-func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	p := row(&db.Patients, g.UserID)
 	supplierFor := func(rx *Prescription) []string {
 		return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
@@ -568,9 +578,7 @@ func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	if len(gr.Traits) == 0 {
-		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
-	}
+	profileFirst(&gr, g.UserID)
 	gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
 	if others := suppliersWhere(db, func(o *Supplier) bool { return o.ID != rx.SupplierID && o.ID != s.ID }); g.Rand.IntN(2) == 0 && len(others) > 0 {
 		// A first choice and s as the fallback (TraitConditional): the
@@ -589,12 +597,8 @@ func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := sim.StateOf[DB](g.Env)
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		p := row(&db.Patients, g.UserID)
 		supplierFor := func(rx *Prescription) []string {
 			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
@@ -624,11 +628,7 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 }
 
-func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundReplace(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) && knownBefore(d.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
@@ -648,10 +648,9 @@ func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundPhone(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundPhone(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/phone"
-	if !ok || row(&db.Patients, g.UserID) == nil || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if row(&db.Patients, g.UserID) == nil || usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	var phone string
@@ -672,9 +671,8 @@ func groundPhone(g sim.GroundContext) (sim.Grounding, bool) {
 
 var purposes = []string{"for my own notes", "before my next visit", "for a form I'm filling in", "so I can tell my family"}
 
-func groundLab(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.ref().Records[g.UserID] == nil {
+func groundLab(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if db.ref().Records[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
 	rec := db.ref().Records[g.UserID]
@@ -705,10 +703,9 @@ func groundLab(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundAllergies(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/allergies"
-	if !ok || db.ref().Records[g.UserID] == nil || len(db.ref().Records[g.UserID].Allergies) == 0 || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if db.ref().Records[g.UserID] == nil || len(db.ref().Records[g.UserID].Allergies) == 0 || usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	purpose := oneOf(g, purposes...)
@@ -722,13 +719,12 @@ func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundNextAppointment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "appointment", true) {
 		return sim.Grounding{}, false
 	}
 	key := g.UserID + "/next"
-	if !ok || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	ids := appointmentsOf(db, g.UserID, scheduled)
@@ -751,11 +747,7 @@ func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundRefillsLeft(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(*Prescription) bool { return true }))
 	if !ok {
 		return sim.Grounding{}, false
@@ -772,11 +764,7 @@ func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundLatestReading(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool {
 		up := db.ref().Uploads[d.ID]
 		return len(up) > 0 && up[len(up)-1].Flag == FlagOK
@@ -796,11 +784,7 @@ func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundInteractionLookup(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	// A pair is asked about once a task: its key names the patient.
 	var pairs []string
 	for _, m := range db.activeMeds(g.UserID, "") {
@@ -868,10 +852,10 @@ func clinicalGrounding(gr sim.Grounding, what, sign string) sim.Grounding {
 	return gr
 }
 
-func groundSymptoms(emergency bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
+func groundSymptoms(emergency bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		key := g.UserID + "/symptoms"
-		if g.UsedInTask != nil && g.UsedInTask(key) {
+		if usedInTask(g, key) {
 			return sim.Grounding{}, false
 		}
 		symptom := oneOf(g, otherSymptoms...)
@@ -888,11 +872,7 @@ func groundSymptoms(emergency bool) func(g sim.GroundContext) (sim.Grounding, bo
 	}
 }
 
-func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundHighReadings(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return len(db.ref().Uploads[d.ID]) > 0 }))
 	if !ok {
 		return sim.Grounding{}, false
@@ -907,11 +887,7 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 	return clinicalGrounding(gr, fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling), true
 }
 
-func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundBillingDispute(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusCompleted }))
 	if !ok {
 		return sim.Grounding{}, false
@@ -923,10 +899,9 @@ func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundNameCorrection(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundNameCorrection(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/name"
-	if !ok || row(&db.Patients, g.UserID) == nil || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if row(&db.Patients, g.UserID) == nil || usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	p := row(&db.Patients, g.UserID)
@@ -956,11 +931,7 @@ func cancelRefusal(id, reason string) emobench.Action {
 	return withCompareArgs(sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason), "appointment_id")
 }
 
-func groundCancelLate(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundCancelLate(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
@@ -968,19 +939,16 @@ func groundCancelLate(g sim.GroundContext) (sim.Grounding, bool) {
 	reason := oneOf(g, cancelReasons...)
 	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
-	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
-		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
-	}
+	profileFirst(&gr, g.UserID)
 	gr.Forbidden = []emobench.Action{cancelRefusal(id, reason)}
 	return gr, true
 }
 
-func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "appointment", false) {
 		return sim.Grounding{}, false
 	}
-	if !ok || row(&db.Patients, g.UserID) == nil {
+	if row(&db.Patients, g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
 	me := row(&db.Patients, g.UserID)
@@ -1056,11 +1024,7 @@ func yearOf(date string) int {
 	return y
 }
 
-func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundWaiveSecond(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	prior := recentWaiver(db, g.UserID)
 	if prior == "" {
 		return sim.Grounding{}, false
@@ -1077,9 +1041,8 @@ func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundBookUnlicensed(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || (g.UsedInTask != nil && g.UsedInTask(g.UserID+"/book")) {
+func groundBookUnlicensed(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if usedInTask(g, g.UserID+"/book") {
 		return sim.Grounding{}, false
 	}
 	gr, b, ok := bookingGrounding(g, db, false)
@@ -1108,12 +1071,8 @@ func higherDose(dose string) (string, bool) {
 	return strconv.FormatFloat(2*f, 'f', -1, 64) + " " + unit, true
 }
 
-func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundDoseAtWill(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "prescription", false) {
-		return sim.Grounding{}, false
-	}
-	if !ok {
 		return sim.Grounding{}, false
 	}
 	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
@@ -1142,12 +1101,8 @@ func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundSwitchInteracting(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "prescription", false) {
-		return sim.Grounding{}, false
-	}
-	if !ok {
 		return sim.Grounding{}, false
 	}
 	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
@@ -1176,13 +1131,12 @@ func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 // groundBadSupplier grounds a move of a prescription to a supplier that
 // does not ship to the patient's state (stocking it), or that ships there
 // but does not stock it or may not dispense it (notStocking).
-func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := sim.StateOf[DB](g.Env)
+func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		if otherMode(g, "prescription", false) {
 			return sim.Grounding{}, false
 		}
-		if !ok || row(&db.Patients, g.UserID) == nil {
+		if row(&db.Patients, g.UserID) == nil {
 			return sim.Grounding{}, false
 		}
 		state := row(&db.Patients, g.UserID).Address.State
@@ -1224,11 +1178,7 @@ func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Groundin
 	}
 }
 
-func groundRefillExpired(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundRefillExpired(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return rx.RefillsRemaining > 0 && rx.ExpiresOn < Today }))
 	if !ok {
 		return sim.Grounding{}, false
@@ -1237,19 +1187,13 @@ func groundRefillExpired(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
-		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
-	}
+	profileFirst(&gr, g.UserID)
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
 	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolRequestRefill, "prescription_id", id), "prescription_id")}
 	return gr, true
 }
 
-func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundReplaceWorking(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return !faulty(db, d) }))
 	if !ok {
 		return sim.Grounding{}, false
@@ -1259,9 +1203,7 @@ func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
-		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
-	}
+	profileFirst(&gr, g.UserID)
 	gr.Slots["wish"], gr.Facts["replacement_reason"] = wish, wish
 	withCapitals(gr.Slots, "wish")
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Replace my %s with a new one.", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
