@@ -272,8 +272,9 @@ func extraEndStates(t *testing.T, who, patientID string, facts map[string]string
 	return writes, extra
 }
 
-// TestAlternatives_OneEndState checks what tracer audit checks, on every
-// write intent grounded for many patients and on every embedded task:
+// TestAlternatives_OneEndState checks what tracer audit checks of the
+// embedded tasks (the suite's Audit) on every write intent grounded for
+// many patients:
 // no write has an alternative the patient's words and the policy allow
 // that ends elsewhere. And that Alternatives is no empty answer: without
 // the slot a patient named, a booking has other valid end states.
@@ -313,11 +314,6 @@ func TestAlternatives_OneEndState(t *testing.T) {
 	for _, want := range []string{"cancel_appointment/findable", "book_appointment/conditional", "update_supplier/conditional", "request_refill/findable"} {
 		if traits[want] == 0 {
 			t.Errorf("no grounding %s", want)
-		}
-	}
-	for _, task := range New().Tasks() {
-		if _, extra := extraEndStates(t, task.ID, task.UserID, task.Scenario.Facts, task.Actions); len(extra) > 0 {
-			t.Errorf("task %s (%v): %d other valid end states, first %s%s", task.ID, task.Intents, len(extra), extra[0].Name, extra[0].Arguments)
 		}
 	}
 }
