@@ -212,12 +212,7 @@ func GenerateDB(seed uint64) *DB {
 		ref.Medications[m.Name] = &m
 	}
 	ref.Interactions = slices.Clone(interactions)
-	slices.SortFunc(ref.Interactions, func(a, b Interaction) int {
-		if c := strings.Compare(a.A, b.A); c != 0 {
-			return c
-		}
-		return strings.Compare(a.B, b.B)
-	})
+	slices.SortFunc(ref.Interactions, byPair)
 	db := &DB{Reference: sim.NewReference(ref)}
 	genSuppliers(r, ref)
 	genProviders(r, ref)

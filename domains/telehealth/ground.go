@@ -304,6 +304,18 @@ func suppliersWhere(db *DB, keep func(s *Supplier) bool) []string {
 	return out
 }
 
+// movesFor returns the ids of the suppliers, other than rx's own, that
+// policy.md lets take med for rx's patient.
+func movesFor(db *DB, rx *Prescription, med string) []string {
+	p := row(&db.Patients, rx.PatientID)
+	return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, med, p) })
+}
+
+// anySupplier returns one of the suppliers ids at random.
+func anySupplier(g sim.GroundContext, db *DB, ids []string) *Supplier {
+	return db.ref().Suppliers[ids[g.Rand.IntN(len(ids))]]
+}
+
 func prescriberName(db *DB, rx *Prescription) string {
 	if pr := db.ref().Providers[rx.PrescriberID]; pr != nil {
 		return strings.TrimPrefix(pr.Name, "Dr. ")
@@ -527,13 +539,9 @@ func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding
 		if otherMode(g, "prescription", false) {
 			return sim.Grounding{}, false
 		}
-		p := row(&db.Patients, g.UserID)
-		supplierFor := func(rx *Prescription, med string) []string {
-			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, med, p) })
-		}
 		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
 			alt, _, ok := switchable(db, rx, true)
-			return ok && (!withSupplier || len(supplierFor(rx, alt.Medication)) > 0)
+			return ok && (!withSupplier || len(movesFor(db, rx, alt.Medication)) > 0)
 		}))
 		if !ok {
 			return sim.Grounding{}, false
@@ -551,8 +559,7 @@ func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding
 			Uses:    []string{id, modeKey(g.UserID, "prescription", false)},
 		}
 		if withSupplier {
-			sups := supplierFor(rx, alt.Medication)
-			s := db.ref().Suppliers[sups[g.Rand.IntN(len(sups))]]
+			s := anySupplier(g, db, movesFor(db, rx, alt.Medication))
 			gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
 			gr.Request.Text = fmt.Sprintf("Change prescription %s to the approved %s %s %s, and move it to %s.", id, alt.Medication, alt.Dose, alt.Frequency, s.Name)
 			gr.Request.Tools = []string{ToolChangeMedication, ToolUpdateSupplier}
@@ -563,17 +570,12 @@ func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding
 }
 
 func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	p := row(&db.Patients, g.UserID)
-	supplierFor := func(rx *Prescription) []string {
-		return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
-	}
-	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return len(supplierFor(rx)) > 0 }))
+	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return len(movesFor(db, rx, rx.Medication)) > 0 }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	rx := row(&db.Prescriptions, id)
-	sups := supplierFor(rx)
-	s := db.ref().Suppliers[sups[g.Rand.IntN(len(sups))]]
+	s := anySupplier(g, db, movesFor(db, rx, rx.Medication))
 	gr, ok := prescriptionGrounding(g, db, rx)
 	if !ok {
 		return gr, false
@@ -588,7 +590,7 @@ func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		gr.Slots["supplier"] = supplierChoiceText(first.Name, s.Name)
 		gr.Facts["supplier_name"] = gr.Slots["supplier"]
 		gr.Traits = append(gr.Traits, emobench.TraitConditional)
-		if eligibleSupplier(db, first, rx.Medication, p) {
+		if eligibleSupplier(db, first, rx.Medication, row(&db.Patients, g.UserID)) {
 			s = first
 		}
 	}
@@ -599,12 +601,8 @@ func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 
 func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
 	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-		p := row(&db.Patients, g.UserID)
-		supplierFor := func(rx *Prescription) []string {
-			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
-		}
 		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
-			return rx.RefillsRemaining > 0 && rx.ExpiresOn >= Today && (!move || len(supplierFor(rx)) > 0)
+			return rx.RefillsRemaining > 0 && rx.ExpiresOn >= Today && (!move || len(movesFor(db, rx, rx.Medication)) > 0)
 		}))
 		if !ok {
 			return sim.Grounding{}, false
@@ -617,8 +615,7 @@ func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) 
 		gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolRequestRefill}}
 		gr.Actions = append(gr.Actions, sim.NewAction(ToolRequestRefill, "prescription_id", id))
 		if move {
-			sups := supplierFor(rx)
-			s := db.ref().Suppliers[sups[g.Rand.IntN(len(sups))]]
+			s := anySupplier(g, db, movesFor(db, rx, rx.Medication))
 			gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
 			gr.Request.Text = fmt.Sprintf("Request a refill of %s, then move it to %s.", gr.Slots["prescription"], s.Name)
 			gr.Request.Tools = []string{ToolRequestRefill, ToolUpdateSupplier}

@@ -1,7 +1,9 @@
 package telehealth
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/emobench/emobench/sim"
@@ -283,25 +285,16 @@ func (r *Reference) interaction(a, b string) (string, string) {
 	if a > b {
 		a, b = b, a
 	}
-	i, ok := slices.BinarySearchFunc(r.Interactions, [2]string{a, b}, func(x Interaction, k [2]string) int {
-		if x.A != k[0] {
-			if x.A < k[0] {
-				return -1
-			}
-			return 1
-		}
-		switch {
-		case x.B < k[1]:
-			return -1
-		case x.B > k[1]:
-			return 1
-		}
-		return 0
-	})
+	i, ok := slices.BinarySearchFunc(r.Interactions, Interaction{A: a, B: b}, byPair)
 	if !ok {
 		return SeverityNone, ""
 	}
 	return r.Interactions[i].Severity, r.Interactions[i].Note
+}
+
+// byPair orders interactions by their pair of drugs.
+func byPair(x, y Interaction) int {
+	return cmp.Or(strings.Compare(x.A, y.A), strings.Compare(x.B, y.B))
 }
 
 // activeMeds returns the medications of the patient's active

@@ -2,7 +2,6 @@ package telehealth
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/emobench/emobench/sim"
@@ -75,7 +74,7 @@ func TestGenerateDB(t *testing.T) {
 			t.Errorf("%s: unsorted lists", s.ID)
 		}
 	}
-	if !slices.IsSortedFunc(ref.Interactions, func(a, b Interaction) int { return strings.Compare(a.A+"+"+a.B, b.A+"+"+b.B) }) {
+	if !slices.IsSortedFunc(ref.Interactions, byPair) {
 		t.Error("interactions not sorted")
 	}
 	if sev, _ := ref.interaction("warfarin", "ibuprofen"); sev != SeverityMajor {

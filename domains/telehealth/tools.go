@@ -71,27 +71,27 @@ func echo(s string) string {
 // The record lookups match ids exactly, as a store keyed by id does: no
 // case folding, no trimming.
 
+// lookup returns the row of id, or an error naming what it is not.
+func lookup[V any](v *V, what, id string) (*V, error) {
+	if v == nil {
+		return nil, fmt.Errorf("%s %q not found", what, echo(id))
+	}
+	return v, nil
+}
+
 func (db *DB) patient(id string) (*Patient, error) {
-	if p := row(&db.Patients, id); p != nil {
-		return p, nil
-	}
-	return nil, fmt.Errorf("patient %q not found", echo(id))
+	return lookup(row(&db.Patients, id), "patient", id)
 }
-
 func (db *DB) appointment(id string) (*Appointment, error) {
-	if a := row(&db.Appointments, id); a != nil {
-		return a, nil
-	}
-	return nil, fmt.Errorf("appointment %q not found", echo(id))
+	return lookup(row(&db.Appointments, id), "appointment", id)
 }
-
 func (db *DB) prescription(id string) (*Prescription, error) {
-	rx := row(&db.Prescriptions, id)
-	if rx == nil {
-		return nil, fmt.Errorf("prescription %q not found", echo(id))
-	}
-	return rx, nil
+	return lookup(row(&db.Prescriptions, id), "prescription", id)
 }
+func (db *DB) provider(id string) (*Provider, error) {
+	return lookup(db.ref().Providers[id], "provider", id)
+}
+func (db *DB) device(id string) (*Device, error) { return lookup(row(&db.Devices, id), "device", id) }
 
 func (db *DB) activePrescription(id string) (*Prescription, error) {
 	rx, err := db.prescription(id)
@@ -102,20 +102,6 @@ func (db *DB) activePrescription(id string) (*Prescription, error) {
 		return nil, fmt.Errorf("prescription %s is %s", rx.ID, rx.Status)
 	}
 	return rx, nil
-}
-
-func (db *DB) provider(id string) (*Provider, error) {
-	if pr := db.ref().Providers[id]; pr != nil {
-		return pr, nil
-	}
-	return nil, fmt.Errorf("provider %q not found", echo(id))
-}
-
-func (db *DB) device(id string) (*Device, error) {
-	if d := row(&db.Devices, id); d != nil {
-		return d, nil
-	}
-	return nil, fmt.Errorf("device %q not found", echo(id))
 }
 
 // normDate checks a YYYY-MM-DD date.
