@@ -54,36 +54,29 @@ func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
 	return a
 }
 
-// appointmentsOf returns the ids of the patient's appointments keep accepts.
+// appointmentsOf returns the ids of the patient's appointments keep
+// accepts; prescriptionsOf and devicesOf those of their active
+// prescriptions and devices.
 func appointmentsOf(db *DB, patientID string, keep func(a *Appointment) bool) []string {
-	var out []string
-	if p := row(&db.Patients, patientID); p != nil {
-		for _, id := range p.AppointmentIDs {
-			if a := row(&db.Appointments, id); a != nil && keep(a) {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
+	return rowsOf(db, patientID, &db.Appointments, func(p *Patient) []string { return p.AppointmentIDs }, keep)
 }
 
 func prescriptionsOf(db *DB, patientID string, keep func(rx *Prescription) bool) []string {
-	var out []string
-	if p := row(&db.Patients, patientID); p != nil {
-		for _, id := range p.PrescriptionIDs {
-			if rx := row(&db.Prescriptions, id); rx != nil && rx.Status == RxActive && keep(rx) {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
+	return rowsOf(db, patientID, &db.Prescriptions, func(p *Patient) []string { return p.PrescriptionIDs },
+		func(rx *Prescription) bool { return rx.Status == RxActive && keep(rx) })
 }
 
 func devicesOf(db *DB, patientID string, keep func(d *Device) bool) []string {
+	return rowsOf(db, patientID, &db.Devices, func(p *Patient) []string { return p.DeviceIDs },
+		func(d *Device) bool { return d.Status == DeviceActive && keep(d) })
+}
+
+// rowsOf returns the ids of the patient's rows of t (ids) that keep accepts.
+func rowsOf[V any](db *DB, patientID string, t *sim.Table[V], ids func(*Patient) []string, keep func(*V) bool) []string {
 	var out []string
 	if p := row(&db.Patients, patientID); p != nil {
-		for _, id := range p.DeviceIDs {
-			if d := row(&db.Devices, id); d != nil && d.Status == DeviceActive && keep(d) {
+		for _, id := range ids(p) {
+			if v := row(t, id); v != nil && keep(v) {
 				out = append(out, id)
 			}
 		}
