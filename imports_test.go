@@ -30,8 +30,10 @@ type importRule struct {
 //     may, that domain, and tracer (whose Generate writes its tasks);
 //   - export imports root types (and redact, which DESIGN.md says export
 //     uses), never db, sim, ingest, analysis or reports;
-//   - fixtures and fixtures/gen import no project package;
-//   - tracer also imports analysis (the filter's criteria and funnel);
+//   - fixtures imports no project package; fixtures/gen (its generator)
+//     only internal/atomicfile, the one writer of output files;
+//   - tracer also imports analysis (the filter's criteria and funnel) and
+//     reports/table (the audit's tables);
 //   - workbench is the commands' library (what DESIGN.md gives cmd beyond
 //     reading flags and printing): it joins db with ingest, sim, analysis
 //     and reports (and tracer, for the user dependence a run stores), and
@@ -40,8 +42,9 @@ type importRule struct {
 //   - tracer/sft is Tracer's SFT records and format writers: root types
 //     and sim (tool schemas), never db (tracer reads the db for it);
 //   - internal/cliargs is urfave/cli/v2 plumbing (argument normalisation,
-//     usage errors, the version line) that knows no emobench command: no
-//     project package, urfave/cli/v2 and smetrics (suggestions) only;
+//     usage errors, the version line) that knows no emobench command: the
+//     root package (its usage errors are EREQUEST errors), urfave/cli/v2
+//     and smetrics (suggestions) only;
 //   - internal/atomicfile is the one writer of output files (temporary
 //     file, sync, rename; only regular files replaced) and the naming of
 //     file kinds: the standard library only; db, export, sim, tracer and
@@ -68,7 +71,7 @@ var importRules = map[string]importRule{
 	"domains/*/gen":   {project: []string{"", "sim", "domains/$1", "tracer"}},
 	"domains/all":     {project: []string{"domains/*", "suites/*"}},
 	"suites/*":        {project: []string{"", "sim"}},
-	"tracer":          {project: []string{"", "sim", "db", "tracer/sft", "analysis", "internal/atomicfile"}},
+	"tracer":          {project: []string{"", "sim", "db", "tracer/sft", "analysis", "reports/table", "internal/atomicfile"}},
 	"tracer/sft":      {project: []string{"", "sim"}},
 	"tracer/gentasks": {project: []string{"", "sim", "tracer", "domains/all"}},
 	"sim/domaintest":  {project: []string{"", "sim", "tracer"}},
@@ -80,11 +83,12 @@ var importRules = map[string]importRule{
 	"reports/table":   {project: []string{"", "analysis", "internal/csvsafe"}},
 	"export":          {project: []string{"", "redact", "internal/atomicfile", "internal/csvsafe"}},
 	"fixtures":        {project: nil},
+	"fixtures/gen":    {project: []string{"internal/atomicfile"}},
 	"workbench":       {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer", "internal/atomicfile"}},
 	"cmd/emobench":    {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
-	"internal/cliargs":      {project: nil, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
+	"internal/cliargs":      {project: []string{""}, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
 	"internal/atomicfile":   {project: nil, thirdParty: []string{}},
 	"internal/csvsafe":      {project: nil, thirdParty: []string{}},
 }

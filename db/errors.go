@@ -53,3 +53,42 @@ func (e *ForeignTriggersError) Error() string {
 }
 
 func (e *ForeignTriggersError) Unwrap() error { return emobench.ErrInvalid }
+
+// AlteredSchemaError is Open's error for a file whose schema differs from
+// emobench's own (a view replaced, a table turned into a view, a trigger
+// or index added to emobench's tables): its reads or writes would run SQL
+// emobench did not write. errors.Is(err, emobench.ErrInvalid) holds for it.
+type AlteredSchemaError struct {
+	Path    string // the database file
+	Problem string // the first difference, and how many more there are
+}
+
+func (e *AlteredSchemaError) Error() string {
+	return fmt.Sprintf("%s: %s: the file was altered outside emobench, which neither reads nor writes a file whose schema differs from its own", e.Path, e.Problem)
+}
+
+func (e *AlteredSchemaError) Unwrap() error { return emobench.ErrInvalid }
+
+// RunNameTakenError is CheckNewRunName's error for a name a stored run
+// has: a second run of it would make the name ambiguous. Run is the last
+// run of that name, the one to continue instead. errors.Is(err,
+// emobench.ErrInvalid) holds for it.
+type RunNameTakenError struct {
+	Run  int64
+	Name string
+}
+
+func (e *RunNameTakenError) Error() string {
+	return fmt.Sprintf("run %d is already called %q", e.Run, e.Name)
+}
+
+func (e *RunNameTakenError) Unwrap() error { return emobench.ErrInvalid }
+
+// SelectionExistsError is StoreSelection's error for a name a stored
+// selection has, when it is not to be replaced. errors.Is(err,
+// emobench.ErrConflict) holds for it.
+type SelectionExistsError struct{ Name string }
+
+func (e *SelectionExistsError) Error() string { return fmt.Sprintf("selection %q exists", e.Name) }
+
+func (e *SelectionExistsError) Unwrap() error { return emobench.ErrConflict }

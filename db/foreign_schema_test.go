@@ -2,6 +2,7 @@ package db_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -51,8 +52,9 @@ func TestOpen_ErrForeignSchema(t *testing.T) {
 					return
 				}
 				want := path + ": " + tt.want
-				if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "emobench --db "+path+" check") || emobench.ErrorCode(err) != emobench.EINVALID {
-					t.Errorf("%s: %v, want an EINVALID error with %q and the check hint", what, err, want)
+				var altered *db.AlteredSchemaError
+				if err == nil || !strings.Contains(err.Error(), want) || !errors.As(err, &altered) || altered.Path != path || emobench.ErrorCode(err) != emobench.EINVALID {
+					t.Errorf("%s: %v, want an EINVALID *AlteredSchemaError of %s with %q", what, err, path, want)
 				}
 			}
 			ro := openRO(t, path)

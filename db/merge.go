@@ -334,16 +334,16 @@ func (db *DB) VacuumInto(ctx context.Context, path string) error {
 // file.
 func CheckVacuumTarget(path string) error {
 	if strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
-		return emobench.Errorf(emobench.EINVALID, "--out %q: give a plain file path (SQLite would read it as a URI)", path)
+		return emobench.Settingf(emobench.EINVALID, "out", "%q: give a plain file path (SQLite would read it as a URI)", path)
 	}
 	if _, err := os.Lstat(path); err == nil {
-		return emobench.Errorf(emobench.EINVALID, "--out %s exists: vacuum never overwrites a file", path)
+		return emobench.Settingf(emobench.EINVALID, "out", "%s exists: vacuum never overwrites a file", path)
 	}
 	// SQLite would apply a leftover WAL or journal of another database to
 	// the copy the first time it is opened.
 	for _, side := range sideFiles {
 		if _, err := os.Lstat(path + side.suffix); err == nil {
-			return emobench.Errorf(emobench.EINVALID, "--out %s: %s exists beside it (another database's %s, which SQLite would apply to the copy): move it away or choose another name",
+			return emobench.Settingf(emobench.EINVALID, "out", "%s: %s exists beside it (another database's %s, which SQLite would apply to the copy): move it away or choose another name",
 				path, path+side.suffix, side.what)
 		}
 	}

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-
-	"github.com/emobench/emobench"
 )
 
 // schemaDigests holds, by schema version, the sha256 of the schema
@@ -96,7 +94,7 @@ func expectedSchema(ctx context.Context, version int) ([]schemaRow, error) {
 // and views; the file may hold tables, views and indexes of its own
 // besides (a user's table and its indexes, a view reading emobench's
 // tables), which emobench's reads and writes never touch. Otherwise it
-// returns an EINVALID error that names path and the first object that
+// returns an *AlteredSchemaError that names path and the first object that
 // differs: a replaced view or a table turned into a view would run its SQL
 // in emobench's reads, and a trigger in its writes. An error reading the
 // schema (SQLITE_BUSY included) is returned as it is.
@@ -115,8 +113,7 @@ func foreignSchema(ctx context.Context, path string, conn *sql.DB, version int) 
 	if len(problems) > 1 {
 		more = fmt.Sprintf(" (and %d more differences)", len(problems)-1)
 	}
-	return emobench.Errorf(emobench.EINVALID, "%s: %s%s: the file was altered outside emobench, which neither reads nor writes a file whose schema differs from its own; see `emobench --db %s check`",
-		path, problems[0], more, path)
+	return &AlteredSchemaError{Path: path, Problem: problems[0] + more}
 }
 
 // schemaDiff compares the schema of conn, of schema version, with

@@ -126,7 +126,7 @@ type Selection struct {
 // CreateSelection stores sel (its name, criteria, counts and trajectory
 // ids; CreatedAt zero means now) and writes the user dependence of
 // dependence's trajectories, all in one transaction, and returns its id.
-// A name a stored selection has is an ECONFLICT error unless replace,
+// A name a stored selection has is a *SelectionExistsError (ECONFLICT) unless replace,
 // which deletes that selection in the same transaction. A trajectory id
 // that is not stored fails and stores nothing.
 func (db *DB) CreateSelection(ctx context.Context, sel Selection, dependence map[int64]Dependence, replace bool) (int64, error) {
@@ -150,7 +150,7 @@ func (db *DB) CreateSelection(ctx context.Context, sel Selection, dependence map
 				return err
 			}
 		} else if _, err := q.FindSelectionByName(ctx, sel.Name); err == nil {
-			return emobench.Errorf(emobench.ECONFLICT, "selection %q exists: choose another --name, or give --replace", sel.Name)
+			return &SelectionExistsError{Name: sel.Name}
 		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}

@@ -29,7 +29,7 @@ type ExportTrajectory struct {
 func (db *DB) FindSelectionID(ctx context.Context, name string) (int64, error) {
 	id, err := db.queries.FindSelectionByName(ctx, name)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, emobench.Errorf(emobench.ENOTFOUND, "no selection named %q (tracer filter --selection stores one)", name)
+		return 0, emobench.Errorf(emobench.ENOTFOUND, "no selection named %q (tracer filter stores one)", name)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("selection %q: %w", name, err)

@@ -231,12 +231,13 @@ func (db *DB) FindOrCreateRun(ctx context.Context, run emobench.Run) (int64, err
 	return id, err
 }
 
-// CheckNewRunName refuses, as an EINVALID error, a name for a new run that
+// CheckNewRunName refuses, as an EINVALID error (a *RunNameTakenError for
+// a name taken), a name for a new run that
 // --run would read as an id or that a stored run has (a second run of one
 // name would make --run NAME ambiguous).
 func (db *DB) CheckNewRunName(ctx context.Context, name string) error {
 	if NameReadsAsID(name) {
-		return emobench.Errorf(emobench.EINVALID, "--name %q reads as a run id: choose a name with a letter", name)
+		return emobench.Settingf(emobench.EINVALID, "name", "%q reads as a run id: choose a name with a letter", name)
 	}
 	ids, err := db.RunsNamed(ctx, name)
 	if err != nil {
@@ -244,7 +245,7 @@ func (db *DB) CheckNewRunName(ctx context.Context, name string) error {
 	}
 	if len(ids) > 0 {
 		last := ids[len(ids)-1]
-		return emobench.Errorf(emobench.EINVALID, "run %d is already called %q: continue it with `emobench run --resume %d`, or give --name for a new run", last, name, last)
+		return &RunNameTakenError{Run: last, Name: name}
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func notWritable(path string) error {
 	}
 	if dir := filepath.Dir(path); !writable(dir) {
 		return emobench.Errorf(emobench.EINVALID,
-			"cannot open database %s for writing: its directory %s is read-only, and SQLite writes its journal beside the file (make the directory writable, or choose a --db elsewhere)", path, dir)
+			"cannot open database %s for writing: its directory %s is read-only, and SQLite writes its journal beside the file (make the directory writable, or keep the database elsewhere)", path, dir)
 	}
 	return nil
 }

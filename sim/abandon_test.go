@@ -40,7 +40,7 @@ func TestPlan_UserAbandon(t *testing.T) {
 		t.Errorf("nothing: agent %T, err %v", agent, err)
 	}
 	opts.UserAbandon = "sometimes"
-	if _, err := sim.Plan(opts); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), "--user-abandon") {
+	if _, err := sim.Plan(opts); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), "user-abandon \"sometimes\"") {
 		t.Errorf("Plan with user-abandon sometimes: %v, want EINVALID naming --user-abandon", err)
 	}
 }

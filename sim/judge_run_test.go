@@ -88,7 +88,7 @@ func TestJudge_PlannedAndRun(t *testing.T) {
 
 	// A judge other than llm:MODEL is refused.
 	opts.Judge = "foo"
-	if _, err := sim.Plan(opts); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), `--judge "foo"`) {
+	if _, err := sim.Plan(opts); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), `judge "foo"`) {
 		t.Errorf("--judge foo: %v, want EINVALID naming it", err)
 	}
 }

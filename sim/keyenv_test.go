@@ -30,7 +30,7 @@ func TestPlan_ErrKeyEnvNotAName(t *testing.T) {
 			}
 			continue
 		}
-		want := "--" + tt.flag + " takes the name of the environment variable holding the key ([A-Za-z_][A-Za-z0-9_]*, e.g. OPENAI_API_KEY), not the key: the value given is not a name (it is not shown)"
+		want := tt.flag + " takes the name of the environment variable holding the key ([A-Za-z_][A-Za-z0-9_]*, e.g. OPENAI_API_KEY), not the key: the value given is not a name (it is not shown)"
 		if emobench.ErrorCode(err) != emobench.EINVALID || err.Error() != want {
 			t.Errorf("key variables %q, %q: err = %v, want EINVALID %q", tt.agent, tt.user, err, want)
 		}
@@ -69,7 +69,7 @@ func TestNewParticipants_ErrRecordedKeyEnvNotAName(t *testing.T) {
 	spec := emobench.RunSpec{Agent: "llm:a", User: "scripted", BaseURL: "http://localhost:8000/v1",
 		AgentLLM: &emobench.LLMRole{APIKeyEnv: "sk-proj-Zq81xVb2Lm93Kd04"}}
 	_, _, err := sim.NewParticipants(spec, sim.LLMOptions{Getenv: func(string) string { return "" }})
-	want := "--agent llm:a: the run's key variable (key_env in its config) is not an environment variable name and may be a pasted key (not shown); if so, revoke that key: the run's config holds it"
+	want := "agent llm:a: the run's key variable (key_env in its config) is not an environment variable name and may be a pasted key (not shown); if so, revoke that key: the run's config holds it"
 	if emobench.ErrorCode(err) != emobench.EINVALID || err.Error() != want {
 		t.Errorf("err = %v, want EINVALID %q", err, want)
 	}

@@ -182,9 +182,9 @@ func TestPlan_ErrLLMRoles(t *testing.T) {
 		want string
 	}{
 		{func(o *sim.RunOptions) { o.AgentLLM = emobench.LLMRole{APIKeyEnv: "MY_AGENT_KEY"} },
-			"--agent llm:agent-m talks to https://api.openai.com/v1, which needs MY_AGENT_KEY"},
-		{func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{APIKeyEnv: "NOPE"} }, "--user llm:user-m talks to https://api.openai.com/v1, which needs NOPE"},
-		{func(o *sim.RunOptions) { o.ParallelToolCalls = "some" }, `--parallel-tool-calls "some" is not allow or first`},
+			"agent llm:agent-m talks to https://api.openai.com/v1, which needs MY_AGENT_KEY"},
+		{func(o *sim.RunOptions) { o.UserLLM = emobench.LLMRole{APIKeyEnv: "NOPE"} }, "user llm:user-m talks to https://api.openai.com/v1, which needs NOPE"},
+		{func(o *sim.RunOptions) { o.ParallelToolCalls = "some" }, `parallel-tool-calls "some" is not allow or first`},
 	} {
 		opts := llmRunOptions("http://a/v1", "http://u/v1")
 		tt.edit(&opts)
@@ -227,11 +227,11 @@ func TestNewParticipants_RoleFollowsBaseURL(t *testing.T) {
 func TestNewRoleClient(t *testing.T) {
 	t.Parallel()
 	opts := sim.LLMOptions{Getenv: roleEnv}
-	c, err := sim.NewRoleClient("--paraphrase", "m", emobench.LLMRole{}, opts)
+	c, err := sim.NewRoleClient("paraphrase", "m", emobench.LLMRole{}, opts)
 	if err != nil || c.Model() != "m" {
 		t.Fatalf("default role: client %v, err %v; want model m", c, err)
 	}
-	if c, err := sim.NewRoleClient("--judge", "m", emobench.LLMRole{BaseURL: "http://localhost:8000/v1", APIKeyEnv: "NONE_SET"}, opts); err != nil || c.Model() != "m" {
+	if c, err := sim.NewRoleClient("judge", "m", emobench.LLMRole{BaseURL: "http://localhost:8000/v1", APIKeyEnv: "NONE_SET"}, opts); err != nil || c.Model() != "m" {
 		t.Errorf("local server without a key: client %v, err %v; want model m", c, err)
 	}
 	for _, tt := range []struct {
@@ -241,12 +241,12 @@ func TestNewRoleClient(t *testing.T) {
 		want  string
 	}{
 		{"m", emobench.LLMRole{}, sim.LLMOptions{Getenv: func(string) string { return "" }},
-			"--paraphrase llm:m talks to https://api.openai.com/v1, which needs OPENAI_API_KEY"},
-		{"m", emobench.LLMRole{APIKeyEnv: "NONE_SET"}, opts, "--paraphrase llm:m talks to https://api.openai.com/v1, which needs NONE_SET"},
+			"paraphrase llm:m talks to https://api.openai.com/v1, which needs OPENAI_API_KEY"},
+		{"m", emobench.LLMRole{APIKeyEnv: "NONE_SET"}, opts, "paraphrase llm:m talks to https://api.openai.com/v1, which needs NONE_SET"},
 		{"m", emobench.LLMRole{APIKeyEnv: "sk-123 456"}, opts, "not an environment variable name"},
 		{"", emobench.LLMRole{}, opts, "needs a model name"},
 	} {
-		_, err := sim.NewRoleClient("--paraphrase", tt.model, tt.role, tt.opts)
+		_, err := sim.NewRoleClient("paraphrase", tt.model, tt.role, tt.opts)
 		if err == nil || !strings.Contains(err.Error(), tt.want) || emobench.ErrorCode(err) != emobench.EINVALID {
 			t.Errorf("model %q, role %+v: err %v (code %q); want EINVALID with %q", tt.model, tt.role, err, emobench.ErrorCode(err), tt.want)
 		}

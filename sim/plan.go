@@ -89,10 +89,10 @@ type PlannedRun struct {
 // be built, a task id found in no domain.
 func Plan(opts RunOptions) ([]PlannedRun, error) {
 	if len(opts.Domains) == 0 {
-		return nil, invalidf("run needs --domain or --resume RUN")
+		return nil, invalidf("run needs a domain or a run to resume")
 	}
 	if opts.Agent == "" {
-		return nil, invalidf("run needs --agent (llm:MODEL, oracle, noisy:RATE, nothing or careless)")
+		return nil, invalidf("run needs an agent (llm:MODEL, oracle, noisy:RATE, nothing or careless)")
 	}
 	preset, err := LookupPreset(opts.Preset)
 	if err != nil {
@@ -116,7 +116,7 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 		return nil, err
 	}
 	if strategy != UserStrategyLLM && !isLLM(opts.User) {
-		return nil, invalidf("--user-strategy %s needs an llm:MODEL user, not %q", strategy, opts.User)
+		return nil, settingf("user-strategy", "%s needs an llm:MODEL user, not %q", strategy, opts.User)
 	}
 	if err := checkTrials(opts.Trials); err != nil {
 		return nil, err
@@ -126,11 +126,11 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 		v    int
 	}{{"max-steps", opts.MaxSteps}, {"max-errors", opts.MaxErrors}} {
 		if f.v < 1 { // a flag given as 0 or less (0 left unset takes the preset's)
-			return nil, invalidf("--%s %d: need at least 1", f.name, f.v)
+			return nil, settingf(f.name, "%d: need at least 1", f.v)
 		}
 	}
 	if opts.Split != emobench.SplitTest && opts.Split != emobench.SplitTrain {
-		return nil, invalidf("--split %q is not test or train", opts.Split)
+		return nil, settingf("split", "%q is not test or train", opts.Split)
 	}
 	if _, _, err := ParseShard(opts.Shard); err != nil {
 		return nil, err
@@ -141,15 +141,15 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 		parallel = ParallelToolCallsAllow
 	case ParallelToolCallsAllow, ParallelToolCallsFirst:
 	default:
-		return nil, invalidf("--parallel-tool-calls %q is not allow or first", parallel)
+		return nil, settingf("parallel-tool-calls", "%q is not allow or first", parallel)
 	}
 	if opts.Judge != "" && !isLLM(opts.Judge) {
-		return nil, invalidf("--judge %q is not llm:MODEL", opts.Judge)
+		return nil, settingf("judge", "%q is not llm:MODEL", opts.Judge)
 	}
 	for _, r := range []struct{ flag, env string }{{"agent-api-key-env", opts.AgentLLM.APIKeyEnv}, {"user-api-key-env", opts.UserLLM.APIKeyEnv}, {"judge-api-key-env", opts.JudgeLLM.APIKeyEnv}} {
 		if r.env != "" && !envName.MatchString(r.env) {
 			// The value may be the key itself: it is neither shown nor stored.
-			return nil, invalidf("--%s takes the name of the environment variable holding the key ([A-Za-z_][A-Za-z0-9_]*, e.g. OPENAI_API_KEY), not the key: the value given is not a name (it is not shown)", r.flag)
+			return nil, settingf(r.flag, "takes the name of the environment variable holding the key ([A-Za-z_][A-Za-z0-9_]*, e.g. OPENAI_API_KEY), not the key: the value given is not a name (it is not shown)")
 		}
 	}
 	now := opts.Now
@@ -206,7 +206,7 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 		}
 		for _, id := range splitIDs(opts.Tasks) {
 			if !found[id] {
-				return nil, invalidf("--tasks: no %s task %q in domains %s", opts.Split, id, strings.Join(names, ", "))
+				return nil, settingf("tasks", ": no %s task %q in domains %s", opts.Split, id, strings.Join(names, ", "))
 			}
 		}
 	}
@@ -231,7 +231,7 @@ func ParseConditions(s string) ([]emobench.Condition, error) {
 	case string(emobench.ConditionWithEmotions), string(emobench.ConditionWithoutEmotions):
 		return []emobench.Condition{emobench.Condition(s)}, nil
 	}
-	return nil, invalidf("--condition %q is not one of with-emotions, without-emotions, both", s)
+	return nil, settingf("condition", "%q is not one of with-emotions, without-emotions, both", s)
 }
 
 // NewRun describes the native run of spec, created at created (stored in
@@ -276,7 +276,7 @@ func SelectTasks(dom Domain, split emobench.Split, spec string) ([]string, error
 	}
 	if n, err := strconv.Atoi(spec); err == nil {
 		if n < 1 {
-			return nil, invalidf("--tasks %d: need at least 1", n)
+			return nil, settingf("tasks", "%d: need at least 1", n)
 		}
 		return ids[:min(n, len(ids))], nil
 	}
@@ -314,7 +314,7 @@ func ParseShard(s string) (shard, shards int, err error) {
 	shard, err1 := strconv.Atoi(i)
 	shards, err2 := strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || shards < 1 || shard < 0 || shard >= shards {
-		return 0, 0, invalidf("--shard %q: want I/N with 0 <= I < N, e.g. 0/4", s)
+		return 0, 0, settingf("shard", "%q: want I/N with 0 <= I < N, e.g. 0/4", s)
 	}
 	return shard, shards, nil
 }
@@ -512,11 +512,11 @@ func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulato
 	switch {
 	case spec.User == "scripted":
 		if spec.UserStrategy != "" && spec.UserStrategy != string(UserStrategyLLM) {
-			return nil, nil, invalidf("--user-strategy %s needs an llm:MODEL user, not scripted", spec.UserStrategy)
+			return nil, nil, settingf("user-strategy", "%s needs an llm:MODEL user, not scripted", spec.UserStrategy)
 		}
 		return agent, ScriptedUser{Abandon: abandon}, nil
 	case isLLM(spec.User):
-		client, err := NewRoleClient("--user", strings.TrimPrefix(spec.User, "llm:"), roleSettings(spec, spec.UserLLM), llm)
+		client, err := NewRoleClient("user", strings.TrimPrefix(spec.User, "llm:"), roleSettings(spec, spec.UserLLM), llm)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -528,7 +528,7 @@ func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulato
 		user.Abandon, user.Strategy = abandon, strategy
 		return agent, user, nil
 	}
-	return nil, nil, invalidf("--user %q is not llm:MODEL or scripted", spec.User)
+	return nil, nil, settingf("user", "%q is not llm:MODEL or scripted", spec.User)
 }
 
 // NewJudge builds the NL-assertion judge spec records: nil (no judge) when
@@ -540,13 +540,13 @@ func NewJudge(spec emobench.RunSpec, llm LLMOptions) (Judge, error) {
 		return nil, nil
 	}
 	if !isLLM(spec.Judge) {
-		return nil, invalidf("--judge %q is not llm:MODEL", spec.Judge)
+		return nil, settingf("judge", "%q is not llm:MODEL", spec.Judge)
 	}
 	role := emobench.LLMRole{Temperature: new(float64)} // a judge recorded without settings: temperature 0
 	if spec.JudgeLLM != nil {
 		role = *spec.JudgeLLM
 	}
-	client, err := NewRoleClient("--judge", strings.TrimPrefix(spec.Judge, "llm:"), roleSettings(spec, &role), llm)
+	client, err := NewRoleClient("judge", strings.TrimPrefix(spec.Judge, "llm:"), roleSettings(spec, &role), llm)
 	if err != nil {
 		return nil, err
 	}
@@ -564,11 +564,11 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 	case strings.HasPrefix(spec.Agent, "noisy:"):
 		rate, err := strconv.ParseFloat(strings.TrimPrefix(spec.Agent, "noisy:"), 64)
 		if err != nil || rate < 0 || rate > 1 || rate != rate {
-			return nil, invalidf("--agent %q: the noise rate must be a number in [0, 1]", spec.Agent)
+			return nil, settingf("agent", "%q: the noise rate must be a number in [0, 1]", spec.Agent)
 		}
 		return Noisy{Rate: rate}, nil
 	case isLLM(spec.Agent):
-		client, err := NewRoleClient("--agent", strings.TrimPrefix(spec.Agent, "llm:"), roleSettings(spec, spec.AgentLLM), llm)
+		client, err := NewRoleClient("agent", strings.TrimPrefix(spec.Agent, "llm:"), roleSettings(spec, spec.AgentLLM), llm)
 		if err != nil {
 			return nil, err
 		}
@@ -578,11 +578,11 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 		case ParallelToolCallsFirst:
 			a.ParallelToolCalls = ParallelToolCallsFirst
 		default:
-			return nil, invalidf("--parallel-tool-calls %q is not allow or first", spec.ParallelToolCalls)
+			return nil, settingf("parallel-tool-calls", "%q is not allow or first", spec.ParallelToolCalls)
 		}
 		return a, nil
 	}
-	return nil, invalidf("--agent %q is not llm:MODEL, oracle or noisy:RATE (nor the validity agents nothing and careless)", spec.Agent)
+	return nil, settingf("agent", "%q is not llm:MODEL, oracle or noisy:RATE (nor the validity agents nothing and careless)", spec.Agent)
 }
 
 // NewRoleClient is the one constructor of an LLM client from a role's
@@ -592,8 +592,8 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 // the name of the environment variable holding the key ("" for
 // DefaultAPIKeyEnv; read through llm.Getenv) and the temperature (nil for
 // the server's default); llm the per-request timeout (0 for
-// DefaultLLMTimeout), the price file and the note sink. flag names the
-// role in errors ("--agent"). No model, a key variable that is not a
+// DefaultLLMTimeout), the price file and the note sink. name names the
+// role in errors ("agent"; cmd adds the dashes). No model, a key variable that is not a
 // variable name, and OpenAI's endpoint without a key are EINVALID errors;
 // an unreadable price file is an error naming it.
 func NewRoleClient(flag, model string, role emobench.LLMRole, llm LLMOptions) (*LLMClient, error) {
@@ -605,14 +605,14 @@ func NewRoleClient(flag, model string, role emobench.LLMRole, llm LLMOptions) (*
 	}
 	if !envName.MatchString(role.APIKeyEnv) {
 		// A run recorded before Plan checked the name: it may be a key.
-		return nil, invalidf("%s llm:%s: the run's key variable (key_env in its config) is not an environment variable name and may be a pasted key (not shown); if so, revoke that key: the run's config holds it",
-			flag, model)
+		return nil, settingf(flag, "llm:%s: the run's key variable (key_env in its config) is not an environment variable name and may be a pasted key (not shown); if so, revoke that key: the run's config holds it",
+			model)
 	}
 	key := llm.key(role.APIKeyEnv)
 	if IsOpenAI(role.BaseURL) && strings.TrimSpace(key) == "" {
 		// Every episode would fail after its retries: say so before the first.
-		return nil, invalidf("%s llm:%s talks to %s, which needs %s; set it, or give %s-base-url or --base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
-			flag, model, DefaultLLMBaseURL, role.APIKeyEnv, flag)
+		return nil, settingf(flag, "llm:%s talks to %s, which needs %s; set it, or give %s-base-url or base-url (or OPENAI_BASE_URL) for a local server such as vLLM or Ollama",
+			model, DefaultLLMBaseURL, role.APIKeyEnv, flag)
 	}
 	cfg := LLMConfig{BaseURL: role.BaseURL, APIKey: key, Model: model, Temperature: role.Temperature, Timeout: llm.Timeout, Note: llm.Note}
 	if llm.PriceFile != "" {
@@ -638,9 +638,9 @@ const MaxTrials = 10000
 func checkTrials(n int) error {
 	switch {
 	case n < 1:
-		return invalidf("--trials %d: need at least 1", n)
+		return settingf("trials", "%d: need at least 1", n)
 	case n > MaxTrials:
-		return invalidf("--trials %d is too large: at most %d", n, MaxTrials)
+		return settingf("trials", "%d is too large: at most %d", n, MaxTrials)
 	}
 	return nil
 }
@@ -681,4 +681,11 @@ func IsOpenAI(base string) bool {
 
 func invalidf(format string, args ...any) error {
 	return emobench.Errorf(emobench.EINVALID, format, args...)
+}
+
+// settingf is an EINVALID error about the value of the setting named
+// setting (a RunOptions field, by the name a front end gives it: "trials",
+// "user-strategy"), worded as emobench.Settingf words it.
+func settingf(setting, format string, args ...any) error {
+	return emobench.Settingf(emobench.EINVALID, setting, format, args...)
 }

@@ -61,7 +61,7 @@ func TestSelectTasks_ErrInvalid(t *testing.T) {
 		spec string
 		want string
 	}{
-		{toyDomainN(2), "0", "--tasks 0: need at least 1"},
+		{toyDomainN(2), "0", "tasks 0: need at least 1"},
 		{toyDomain{}, "", "domain toy has no test tasks"},
 	} {
 		_, err := sim.SelectTasks(tt.dom, emobench.SplitTest, tt.spec)
@@ -224,14 +224,14 @@ func TestPlan_ErrInvalid(t *testing.T) {
 		edit func(*sim.RunOptions)
 		want string
 	}{
-		{func(o *sim.RunOptions) { o.Trials = 0 }, "--trials 0: need at least 1"},
-		{func(o *sim.RunOptions) { o.MaxErrors = -1 }, "--max-errors -1"},
-		{func(o *sim.RunOptions) { o.Split = "dev" }, `--split "dev" is not test or train`},
-		{func(o *sim.RunOptions) { o.Shard = "2/2" }, `--shard "2/2"`},
-		{func(o *sim.RunOptions) { o.Tasks = "toy-test-001,nope" }, `--tasks: no test task "nope" in domains toy`},
+		{func(o *sim.RunOptions) { o.Trials = 0 }, "trials 0: need at least 1"},
+		{func(o *sim.RunOptions) { o.MaxErrors = -1 }, "max-errors -1"},
+		{func(o *sim.RunOptions) { o.Split = "dev" }, `split "dev" is not test or train`},
+		{func(o *sim.RunOptions) { o.Shard = "2/2" }, `shard "2/2"`},
+		{func(o *sim.RunOptions) { o.Tasks = "toy-test-001,nope" }, `tasks: no test task "nope" in domains toy`},
 		{func(o *sim.RunOptions) { o.Agent = "noisy:2" }, "the noise rate must be a number in [0, 1]"},
 		{func(o *sim.RunOptions) { o.Agent = "noisy:NaN" }, "the noise rate must be a number in [0, 1]"},
-		{func(o *sim.RunOptions) { o.Agent = "gpt" }, `--agent "gpt" is not llm:MODEL, oracle or noisy:RATE`},
+		{func(o *sim.RunOptions) { o.Agent = "gpt" }, `agent "gpt" is not llm:MODEL, oracle or noisy:RATE`},
 		{func(o *sim.RunOptions) { o.User = "llm:" }, "llm: needs a model name"},
 		{func(o *sim.RunOptions) { o.User = "llm:m" }, "needs OPENAI_API_KEY"},
 	} {

@@ -141,7 +141,7 @@ func LookupPreset(name string) (Preset, error) {
 	}
 	i := slices.IndexFunc(Presets, func(p Preset) bool { return p.Name == name })
 	if i < 0 {
-		return Preset{}, invalidf("--preset %q is not one of %s", name, strings.Join(PresetNames(), ", "))
+		return Preset{}, settingf("preset", "%q is not one of %s", name, strings.Join(PresetNames(), ", "))
 	}
 	return Presets[i], nil
 }

@@ -88,7 +88,7 @@ func ParseUserAbandon(s string) (UserAbandon, error) {
 	case AbandonAlways, AbandonWithEmotions, AbandonNever:
 		return a, nil
 	}
-	return "", invalidf("--user-abandon %q is not one of always, with-emotions, never", s)
+	return "", settingf("user-abandon", "%q is not one of always, with-emotions, never", s)
 }
 
 // Allows reports whether the user may abandon under the condition

@@ -148,7 +148,7 @@ func TestParseUserAbandon(t *testing.T) {
 			t.Errorf("ParseUserAbandon(%q) = %q, %v, want %q", in, got, err, want)
 		}
 	}
-	if _, err := sim.ParseUserAbandon("sometimes"); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), `--user-abandon "sometimes"`) {
+	if _, err := sim.ParseUserAbandon("sometimes"); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), `user-abandon "sometimes"`) {
 		t.Errorf("ParseUserAbandon(sometimes) error = %v, want EINVALID naming the value", err)
 	}
 }

@@ -49,7 +49,7 @@ func ParseUserStrategy(s string) (UserStrategy, error) {
 	case UserStrategyLLM, UserStrategyReact, UserStrategyVerify, UserStrategyReflection:
 		return st, nil
 	}
-	return "", invalidf("--user-strategy %q is not one of llm, react, verify, reflection", s)
+	return "", settingf("user-strategy", "%q is not one of llm, react, verify, reflection", s)
 }
 
 // Request roles of the strategies' extra calls in RequestSeed: each is

@@ -368,7 +368,7 @@ func TestPlan_UserStrategy(t *testing.T) {
 
 	scripted := opts
 	scripted.User = "scripted"
-	if _, err := sim.Plan(scripted); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), "--user-strategy") {
+	if _, err := sim.Plan(scripted); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), "user-strategy verify needs") {
 		t.Fatalf("scripted user with verify: err %v, want EINVALID naming --user-strategy", err)
 	}
 	scripted.UserStrategy = "llm"

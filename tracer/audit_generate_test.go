@@ -11,7 +11,7 @@ import (
 // test catalog's grounders give few preference facts, so failures of
 // tool_task_with_preference are only logged.
 func TestAudit_GeneratedTasks(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 40, Seed: 7})
+	g := generate(t, shopDomain{}, genOptions(40, 7))
 	r, err := tracer.Audit(t.Context(), g.Tasks, shopDomain{}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -203,12 +203,18 @@ func TestAudit_TransferWithOtherRequests(t *testing.T) {
 }
 
 // The embedded retail and airline tasks pass every rule, as `tracer audit
-// --domain` requires for exit 0.
+// --domain` requires for exit 0. Under -short a sample is audited: every
+// 8th task of each split (test and train alike), the first included.
 func TestAudit_EmbeddedTasks(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"retail", "airline"} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom := findDomain(t, name)
 			tasks := dom.Tasks()
+			if testing.Short() {
+				tasks = everyNth(tasks, 8)
+			}
 			report, err := tracer.Audit(t.Context(), tasks, dom, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -219,4 +225,14 @@ func TestAudit_EmbeddedTasks(t *testing.T) {
 			t.Logf("%s: %d tasks audited", name, len(tasks))
 		})
 	}
+}
+
+// everyNth returns tasks 0, n, 2n, … of tasks: a sample spread over the
+// whole list (both splits, every intent mix), for -short.
+func everyNth(tasks []emobench.TaskSpec, n int) []emobench.TaskSpec {
+	var out []emobench.TaskSpec
+	for i := 0; i < len(tasks); i += n {
+		out = append(out, tasks[i])
+	}
+	return out
 }

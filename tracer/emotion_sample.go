@@ -10,7 +10,7 @@ import (
 	"github.com/emobench/emobench"
 )
 
-// ParseEmotionWeights reads --emotions: comma-separated family=weight
+// ParseEmotionWeights reads emotion family weights (GenerateOptions.EmotionWeights): comma-separated family=weight
 // pairs, e.g. "anger=2,fear=1" (weights are non-negative numbers; families
 // not named weigh 0 and are not sampled). "" is nil: every family weighs
 // the same. An unknown or repeated family, a bad or negative weight, or
@@ -26,23 +26,23 @@ func ParseEmotionWeights(s string) (map[string]float64, error) {
 		name, value, ok := strings.Cut(pair, "=")
 		name = strings.TrimSpace(name)
 		if !ok {
-			return nil, fmt.Errorf("--emotions %q: %q is not family=weight", s, pair)
+			return nil, fmt.Errorf("emotion weights %q: %q is not family=weight", s, pair)
 		}
 		if _, known := emobench.FindFamily(name); !known {
-			return nil, fmt.Errorf("--emotions %q: unknown emotion family %q (want one of %s)", s, name, strings.Join(familyNames(), ", "))
+			return nil, fmt.Errorf("emotion weights %q: unknown emotion family %q (want one of %s)", s, name, strings.Join(familyNames(), ", "))
 		}
 		if _, dup := out[name]; dup {
-			return nil, fmt.Errorf("--emotions %q: family %q given twice", s, name)
+			return nil, fmt.Errorf("emotion weights %q: family %q given twice", s, name)
 		}
 		w, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
 		if err != nil || w < 0 || w != w || w > 1e9 {
-			return nil, fmt.Errorf("--emotions %q: weight of %s %q is not a non-negative number", s, name, value)
+			return nil, fmt.Errorf("emotion weights %q: weight of %s %q is not a non-negative number", s, name, value)
 		}
 		out[name] = w
 		positive = positive || w > 0
 	}
 	if !positive {
-		return nil, fmt.Errorf("--emotions %q: every weight is 0", s)
+		return nil, fmt.Errorf("emotion weights %q: every weight is 0", s)
 	}
 	return out, nil
 }

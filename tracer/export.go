@@ -160,7 +160,7 @@ func sumSkipped(s sft.Stats) int {
 // ExportFile is Export into the file path: it writes a temporary file in
 // path's directory and renames it to path only when the export succeeded
 // (atomicfile), so path never holds a half-written export. An existing
-// path is refused (EINVALID, naming --force) unless force is set; one that
+// path is refused (EINVALID) unless force is set; one that
 // is not a regular file (a device, a named pipe) is refused even with
 // force (*atomicfile.NotRegularError).
 func ExportFile(ctx context.Context, d *db.DB, path string, force bool, cfg ExportConfig) (sft.Stats, error) {
@@ -169,7 +169,7 @@ func ExportFile(ctx context.Context, d *db.DB, path string, force bool, cfg Expo
 		return sft.Stats{}, fmt.Errorf("tracer export: %w", err)
 	}
 	if exists && !force {
-		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: %s exists (use --force to overwrite it)", path)
+		return sft.Stats{}, emobench.Errorf(emobench.EINVALID, "tracer export: %s exists and overwriting it was not asked for", path)
 	}
 	var stats sft.Stats
 	err = atomicfile.Write(ctx, path, func(w io.Writer) error {

@@ -282,8 +282,8 @@ func TestExportFile_AtomicAndForce(t *testing.T) {
 	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tracer.ExportFile(ctx, f.store, out, false, cfg); err == nil || !strings.Contains(err.Error(), "--force") {
-		t.Fatalf("ExportFile over an existing file = %v, want a refusal naming --force", err)
+	if _, err := tracer.ExportFile(ctx, f.store, out, false, cfg); emobench.ErrorCode(err) != emobench.EINVALID || !strings.Contains(err.Error(), out+" exists") || strings.Contains(err.Error(), "--") {
+		t.Fatalf("ExportFile over an existing file = %v, want an EINVALID refusal naming the file and no flag", err)
 	}
 	if b, _ := os.ReadFile(out); string(b) != "old\n" {
 		t.Fatalf("refused export changed %s: %q", out, b)

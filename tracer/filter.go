@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -105,8 +108,8 @@ func FunnelFamily(condition, family string) string {
 // stored trajectory whose scenario or messages do not decode names it; a
 // name clash is db's ECONFLICT error; a missing name is EINVALID.
 func Filter(ctx context.Context, store *db.DB, req FilterRequest) (FilterResult, error) {
-	if !req.DryRun && req.Name == "" {
-		return FilterResult{}, emobench.Errorf(emobench.EINVALID, "tracer filter: a selection needs a name (or a dry run)")
+	if err := req.Validate(); err != nil {
+		return FilterResult{}, emobench.Errorf(emobench.EINVALID, "tracer filter: %v", err)
 	}
 	rows, err := store.ListFilterTrajectories(ctx, req.Runs)
 	if err != nil {
@@ -216,4 +219,42 @@ func allRuns(ctx context.Context, store *db.DB) ([]int64, error) {
 		ids[i] = r.ID
 	}
 	return ids, err
+}
+
+// ImportedNote says which kept trajectories tracer export will skip: those
+// of the runs in r.ImportedRuns, imported from another harness (their
+// agent saw that harness's prompt and tools); "" when there are none.
+func (r FilterResult) ImportedNote() string {
+	if len(r.ImportedRuns) == 0 {
+		return ""
+	}
+	ids := make([]string, len(r.ImportedRuns))
+	for i, id := range r.ImportedRuns {
+		ids[i] = strconv.FormatInt(id, 10)
+	}
+	what, it := "run "+ids[0]+" is", "it"
+	if len(ids) > 1 {
+		what, it = "runs "+strings.Join(ids, ", ")+" are", "them"
+	}
+	return fmt.Sprintf("%s imported, and trajectories of %s are kept: tracer export will skip them: their agent saw another harness's prompt and tools", what, it)
+}
+
+// Validate checks req: a finite Criteria.MinReward; a
+// Criteria.MaxUserDependence, when set, finite and at least 0; a Name
+// unless DryRun, and neither Name nor Replace with DryRun (a dry run
+// stores nothing). The error is an *OptionError naming the field
+// ("MinReward", "MaxUserDependence", "Name", "DryRun").
+func (req FilterRequest) Validate() error {
+	c := req.Criteria
+	switch {
+	case math.IsNaN(c.MinReward) || math.IsInf(c.MinReward, 0):
+		return optionErrorf("MinReward", "least reward %v: need a finite number", c.MinReward)
+	case c.MaxUserDependence != nil && !(*c.MaxUserDependence >= 0 && !math.IsInf(*c.MaxUserDependence, 0)):
+		return optionErrorf("MaxUserDependence", "user dependence bound %v: need a finite bound of at least 0", *c.MaxUserDependence)
+	case !req.DryRun && req.Name == "":
+		return optionErrorf("Name", "a stored selection needs a name (or a dry run, which stores nothing)")
+	case req.DryRun && (req.Name != "" || req.Replace):
+		return optionErrorf("DryRun", "a dry run stores nothing: it takes no selection name and replaces nothing")
+	}
+	return nil
 }

@@ -26,50 +26,33 @@ const (
 	GeneratorVersion = "3"
 )
 
-// Defaults of GenerateOptions. The weights favour the longer walks (the
-// multi-write intents) and more intents a task, so that default tasks hold
-// on average at least 1.5 writes, 30% of them two or more (issue 11's
-// shape); they apply when the values are the defaults too.
-var (
-	DefaultWalkSteps      = []int{2, 3, 4}
-	DefaultWalkStepsDist  = []float64{1, 2, 4}
-	DefaultIntents        = []int{1, 2, 3}
-	DefaultIntentsDist    = []float64{1, 2, 4}
-	DefaultForbiddenShare = 0.10
-	DefaultTransferShare  = 0.05
-	DefaultReadShare      = 0.15
-)
-
 // GenerateOptions configures Generate.
 type GenerateOptions struct {
 	// N is the number of tasks wanted, ≥ 1.
 	N int
 	// Seed seeds every random choice; the same seed gives the same tasks.
 	Seed uint64
-	// Split is the tasks' split; "" is test.
+	// Split is the tasks' split: test or train.
 	Split emobench.Split
 	// WalkSteps are the walk lengths an intent is drawn with (opener plus
-	// Path, see walk.go), nil: DefaultWalkSteps; WalkStepsDist are their
-	// weights, one per length (nil: DefaultWalkStepsDist when WalkSteps
-	// are the default lengths, else uniform).
+	// Path, see walk.go), each 2 to 50; WalkStepsDist are their weights,
+	// one per length, nil: uniform.
 	WalkSteps     []int
 	WalkStepsDist []float64
-	// Intents are the intent counts a task combines, nil: DefaultIntents;
-	// IntentsDist are their weights (nil: DefaultIntentsDist when Intents
-	// are the default counts, else uniform).
+	// Intents are the intent counts a task combines, each 1 to 50;
+	// IntentsDist are their weights, one per count, nil: uniform.
 	Intents     []int
 	IntentsDist []float64
 	// ForbiddenShare and TransferShare are the least shares of kept tasks
 	// asking for a forbidden write and for a transfer, met by position
 	// (task j is forbidden when fewer than ceil((j+1)·share) earlier ones
-	// are). 0 means the defaults (0.10, 0.05); a negative value asks for
-	// none.
+	// are), each in [0, 1]; 0 asks for none.
 	ForbiddenShare float64
 	TransferShare  float64
 	// ReadShare is the share of kept tasks that only ask for information
-	// (read intents alone), met by position as the others; every other
-	// task holds at least one write. 0 means DefaultReadShare (0.15); a
-	// negative value asks for none.
+	// (read intents alone), met by position as the others, in [0, 1]; 0
+	// asks for none. Every other task holds at least one write. The
+	// three shares sum to at most 1.
 	ReadShare float64
 	// SpreadIntents makes the last intent of a refusal or a transfer
 	// position try, on the position's user, the catalog's intents of that
@@ -203,10 +186,10 @@ const (
 // kind a share needs, a template with a missing slot, a Paraphraser or ctx
 // error, and ErrShort (with the tasks kept so far).
 func Generate(ctx context.Context, dom sim.CatalogDomain, opts GenerateOptions) (*Generated, error) {
-	o, err := opts.resolve()
-	if err != nil {
-		return nil, err
+	if err := opts.Validate(); err != nil {
+		return nil, fmt.Errorf("generate: %w", err)
 	}
+	o := opts
 	cat := dom.Catalog()
 	if cat == nil {
 		return nil, fmt.Errorf("domain %s has no intent catalog", dom.Name())
@@ -310,84 +293,7 @@ func formatCounts(counts map[string]int) string {
 
 // writeShare is the share of positions left for write tasks.
 func writeShare(o GenerateOptions) float64 {
-	return 1 - max(o.ForbiddenShare, 0) - max(o.TransferShare, 0) - max(o.ReadShare, 0)
-}
-
-// resolve fills the defaults and checks the options.
-func (o GenerateOptions) resolve() (GenerateOptions, error) {
-	if o.N < 1 {
-		return o, fmt.Errorf("generate: n %d: need at least 1 task", o.N)
-	}
-	if o.Split == "" {
-		o.Split = emobench.SplitTest
-	}
-	if o.Split != emobench.SplitTest && o.Split != emobench.SplitTrain {
-		return o, fmt.Errorf("generate: split %q is not test or train", o.Split)
-	}
-	if o.WalkSteps == nil {
-		o.WalkSteps = DefaultWalkSteps
-	}
-	if o.Intents == nil {
-		o.Intents = DefaultIntents
-	}
-	if o.WalkStepsDist == nil && slices.Equal(o.WalkSteps, DefaultWalkSteps) {
-		o.WalkStepsDist = DefaultWalkStepsDist
-	}
-	if o.IntentsDist == nil && slices.Equal(o.Intents, DefaultIntents) {
-		o.IntentsDist = DefaultIntentsDist
-	}
-	for _, d := range []struct {
-		name    string
-		values  []int
-		weights []float64
-		least   int
-	}{{"walk steps", o.WalkSteps, o.WalkStepsDist, 2}, {"intents", o.Intents, o.IntentsDist, 1}} {
-		if len(d.values) == 0 {
-			return o, fmt.Errorf("generate: %s: need at least one value", d.name)
-		}
-		for _, v := range d.values {
-			if v < d.least || v > 50 {
-				return o, fmt.Errorf("generate: %s %d: need %d to 50", d.name, v, d.least)
-			}
-		}
-		if d.weights == nil {
-			continue
-		}
-		if len(d.weights) != len(d.values) {
-			return o, fmt.Errorf("generate: %s: %d weights for %d values", d.name, len(d.weights), len(d.values))
-		}
-		total := 0.0
-		for _, w := range d.weights {
-			if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-				return o, fmt.Errorf("generate: %s weight %v: need a non-negative number", d.name, w)
-			}
-			total += w
-		}
-		if total <= 0 {
-			return o, fmt.Errorf("generate: %s: every weight is 0", d.name)
-		}
-	}
-	for _, s := range []*float64{&o.ForbiddenShare, &o.TransferShare, &o.ReadShare} {
-		if math.IsNaN(*s) || *s > 1 {
-			return o, fmt.Errorf("generate: share %v: need at most 1", *s)
-		}
-	}
-	if o.ForbiddenShare == 0 {
-		o.ForbiddenShare = DefaultForbiddenShare
-	}
-	if o.TransferShare == 0 {
-		o.TransferShare = DefaultTransferShare
-	}
-	if o.ReadShare == 0 {
-		o.ReadShare = DefaultReadShare
-	}
-	if o.MeasurePolicy && o.EmotionWeights != nil {
-		return o, fmt.Errorf("generate: emotion weights with a split that measures the policy: it gives every family the same share of each task kind")
-	}
-	if max(o.ForbiddenShare, 0)+max(o.TransferShare, 0)+max(o.ReadShare, 0) > 1 {
-		return o, fmt.Errorf("generate: forbidden share %v, transfer share %v and read share %v exceed 1", o.ForbiddenShare, o.TransferShare, o.ReadShare)
-	}
-	return o, nil
+	return 1 - o.ForbiddenShare - o.TransferShare - o.ReadShare
 }
 
 type generator struct {

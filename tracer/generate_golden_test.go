@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/emobench/emobench/tracer"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -16,7 +15,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // generator that changes them must bump GeneratorVersion and rewrite the
 // file (go test ./tracer -run Golden -update).
 func TestGenerate_Golden(t *testing.T) {
-	got := encode(t, generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 7}).Tasks)
+	got := encode(t, generate(t, shopDomain{}, genOptions(12, 7)).Tasks)
 	path := filepath.Join("testdata", "shop_seed7", "want.json")
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {

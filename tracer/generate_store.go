@@ -30,19 +30,13 @@ type Params struct {
 	Excluded int `json:"excluded"`
 }
 
-// ParamsOf returns the recorded form of opts, its defaults filled in
-// (negative shares recorded as 0). A Paraphraser with a Model method is
-// recorded as llm:MODEL.
-func ParamsOf(opts GenerateOptions) Params {
-	o, err := opts.resolve()
-	if err != nil {
-		o = opts
-	}
+// ParamsOf returns the recorded form of o. A Paraphraser with a Model
+// method is recorded as llm:MODEL.
+func ParamsOf(o GenerateOptions) Params {
 	p := Params{
 		N: o.N, Seed: o.Seed, Split: string(o.Split), WalkSteps: o.WalkSteps, WalkStepsDist: o.WalkStepsDist,
-		Intents: o.Intents, IntentsDist: o.IntentsDist, ForbiddenShare: max(o.ForbiddenShare, 0), TransferShare: max(o.TransferShare, 0),
-		ReadShare:      max(o.ReadShare, 0),
-		EmotionWeights: o.EmotionWeights, Excluded: len(o.Exclude),
+		Intents: o.Intents, IntentsDist: o.IntentsDist, ForbiddenShare: o.ForbiddenShare, TransferShare: o.TransferShare,
+		ReadShare: o.ReadShare, EmotionWeights: o.EmotionWeights, Excluded: len(o.Exclude),
 	}
 	if m, ok := o.Paraphraser.(interface{ Model() string }); ok {
 		p.Paraphrase = "llm:" + m.Model()
@@ -66,12 +60,8 @@ func StoreTaskSet(ctx context.Context, store *db.DB, name, domain string, opts G
 	if err != nil {
 		return 0, fmt.Errorf("task set %s: rejected: %w", name, err)
 	}
-	split := opts.Split
-	if split == "" {
-		split = "test"
-	}
 	return store.CreateTaskSet(ctx, db.TaskSet{
-		Name: name, Source: GeneratorName, Domain: domain, Split: split, GeneratorVersion: GeneratorVersion,
+		Name: name, Source: GeneratorName, Domain: domain, Split: opts.Split, GeneratorVersion: GeneratorVersion,
 		Seed: opts.Seed, Params: params, Rejected: rejected, CreatedAt: now,
 	}, gen.Tasks, replace)
 }

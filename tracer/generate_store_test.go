@@ -19,7 +19,7 @@ func TestStoreTaskSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	opts := tracer.GenerateOptions{N: 12, Seed: 5, IntentsDist: []float64{3, 2, 1}}
+	opts := genOptions(12, 5, func(o *tracer.GenerateOptions) { o.IntentsDist = []float64{3, 2, 1} })
 	gen := generate(t, shopDomain{}, opts)
 	if _, err := tracer.StoreTaskSet(ctx, store, "shop-a", "shop", opts, gen, false, time.Unix(0, 0)); err != nil {
 		t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 // TestGenerate_EmotionInstruction: every task carries the emotion text of
 // its own profile, rendered with its own variant, so label and text agree.
 func TestGenerate_EmotionInstruction(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 30, Seed: 7})
+	g := generate(t, shopDomain{}, genOptions(30, 7))
 	texts := map[string]bool{}
 	for _, task := range g.Tasks {
 		want := sim.RenderEmotion(task.Emotion, sim.EpisodeSeed(7, task.ID, 1))
@@ -65,7 +65,13 @@ func TestGenerate_UsedInTask(t *testing.T) {
 			}
 		}
 	}}
-	g := generate(t, dom, tracer.GenerateOptions{N: 20, Seed: 7, Intents: []int{3}, ReadShare: 1, ForbiddenShare: -1, TransferShare: -1})
+	g := generate(t, dom, genOptions(20, 7, func(o *tracer.GenerateOptions) {
+		o.Intents = []int{3}
+		o.IntentsDist = nil
+		o.ReadShare = 1
+		o.ForbiddenShare = 0
+		o.TransferShare = 0
+	}))
 	seen := map[string]int{}
 	for _, task := range g.Tasks {
 		orders := map[string]bool{}
@@ -99,17 +105,21 @@ func TestGenerate_DefaultWeights(t *testing.T) {
 	if got, want := tracer.DefaultWalkStepsDist, []float64{1, 2, 4}; !slices.Equal(got, want) {
 		t.Fatalf("DefaultWalkStepsDist %v, want %v", got, want)
 	}
-	implicit := encode(t, generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 4}).Tasks)
-	explicit := encode(t, generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 4,
-		WalkSteps: []int{2, 3, 4}, WalkStepsDist: []float64{1, 2, 4}, Intents: []int{1, 2, 3}, IntentsDist: []float64{1, 2, 4}}).Tasks)
+	implicit := encode(t, generate(t, shopDomain{}, genOptions(12, 4)).Tasks)
+	explicit := encode(t, generate(t, shopDomain{}, genOptions(12, 4, func(o *tracer.GenerateOptions) {
+		o.WalkSteps = []int{2, 3, 4}
+		o.WalkStepsDist = []float64{1, 2, 4}
+		o.Intents = []int{1, 2, 3}
+		o.IntentsDist = []float64{1, 2, 4}
+	})).Tasks)
 	if !bytes.Equal(implicit, explicit) {
 		t.Fatal("default options differ from walk steps 2,3,4 and intents 1,2,3 weighted 1,2,4")
 	}
-	uniform := encode(t, generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 4, WalkStepsDist: uniform3, IntentsDist: uniform3}).Tasks)
+	uniform := encode(t, generate(t, shopDomain{}, genOptions(12, 4, func(o *tracer.GenerateOptions) { o.WalkStepsDist = uniform3; o.IntentsDist = uniform3 })).Tasks)
 	if bytes.Equal(implicit, uniform) {
 		t.Fatal("the default weights give the same tasks as uniform ones")
 	}
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 6, Seed: 4, Intents: []int{1, 2}})
+	g := generate(t, shopDomain{}, genOptions(6, 4, func(o *tracer.GenerateOptions) { o.Intents = []int{1, 2}; o.IntentsDist = nil }))
 	if len(g.Tasks) != 6 {
 		t.Fatalf("intents 1,2 without weights kept %d tasks, want 6", len(g.Tasks))
 	}

@@ -24,6 +24,17 @@ func generate(t testing.TB, dom sim.CatalogDomain, opts tracer.GenerateOptions) 
 	return g
 }
 
+// genOptions returns tracer.NewGenerateOptions with n tasks and seed,
+// then applies edit (when given).
+func genOptions(n int, seed uint64, edit ...func(o *tracer.GenerateOptions)) tracer.GenerateOptions {
+	o := tracer.NewGenerateOptions()
+	o.N, o.Seed = n, seed
+	for _, e := range edit {
+		e(&o)
+	}
+	return o
+}
+
 func encode(t testing.TB, tasks []emobench.TaskSpec) []byte {
 	t.Helper()
 	b, err := sim.EncodeTasks(tasks)
@@ -34,7 +45,7 @@ func encode(t testing.TB, tasks []emobench.TaskSpec) []byte {
 }
 
 func TestGenerate_Deterministic(t *testing.T) {
-	opts := tracer.GenerateOptions{N: 40, Seed: 7}
+	opts := genOptions(40, 7)
 	a := encode(t, generate(t, shopDomain{}, opts).Tasks)
 	b := encode(t, generate(t, shopDomain{}, opts).Tasks)
 	if !bytes.Equal(a, b) {
@@ -47,7 +58,7 @@ func TestGenerate_Deterministic(t *testing.T) {
 }
 
 func TestGenerate_TasksAreComplete(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 30, Seed: 3, Split: emobench.SplitTrain})
+	g := generate(t, shopDomain{}, genOptions(30, 3, func(o *tracer.GenerateOptions) { o.Split = emobench.SplitTrain }))
 	if got, want := len(g.Tasks), 30; got != want {
 		t.Fatalf("kept %d tasks, want %d (rejected %v)", got, want, g.Rejected)
 	}
@@ -103,7 +114,7 @@ func sum(m map[string]int) int {
 // and list their refused writes, and the oracle passes every task.
 func TestGenerate_Quotas(t *testing.T) {
 	dom := shopDomain{}
-	g := generate(t, dom, tracer.GenerateOptions{N: 60, Seed: 11, ForbiddenShare: 0.2, TransferShare: 0.1})
+	g := generate(t, dom, genOptions(60, 11, func(o *tracer.GenerateOptions) { o.ForbiddenShare = 0.2; o.TransferShare = 0.1 }))
 	initial := dom.NewEnvironment().Hash()
 	forbidden, transfer := 0, 0
 	for i, task := range g.Tasks {
@@ -160,7 +171,7 @@ func TestGenerate_Quotas(t *testing.T) {
 }
 
 func TestGenerate_NoQuotas(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 30, Seed: 2, ForbiddenShare: -1, TransferShare: -1})
+	g := generate(t, shopDomain{}, genOptions(30, 2, func(o *tracer.GenerateOptions) { o.ForbiddenShare = 0; o.TransferShare = 0 }))
 	if g.Kinds[tracer.KindRefusal] != 0 || g.Kinds[tracer.KindTransfer] != 0 {
 		t.Fatalf("kinds %v: want no forbidden or transfer task", g.Kinds)
 	}
@@ -169,7 +180,13 @@ func TestGenerate_NoQuotas(t *testing.T) {
 // TestGenerate_Walks: with 2-step walks only, every intent has a
 // one-tool path, except the transfer, which falls back to its 3 steps.
 func TestGenerate_Walks(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 30, Seed: 5, WalkSteps: []int{2}, ForbiddenShare: 0.3, TransferShare: 0.2, ReadShare: 0.5})
+	g := generate(t, shopDomain{}, genOptions(30, 5, func(o *tracer.GenerateOptions) {
+		o.WalkSteps = []int{2}
+		o.WalkStepsDist = nil
+		o.ForbiddenShare = 0.3
+		o.TransferShare = 0.2
+		o.ReadShare = 0.5
+	}))
 	for _, task := range g.Tasks {
 		for _, in := range task.Intents {
 			if !slices.Contains([]string{"order_status", "return_final_sale", "dispute_charge"}, in) {
@@ -180,7 +197,13 @@ func TestGenerate_Walks(t *testing.T) {
 	if g.WalkFallbacks == 0 {
 		t.Fatal("the transfer (3 steps) was drawn without counting a fallback")
 	}
-	g = generate(t, shopDomain{}, tracer.GenerateOptions{N: 20, Seed: 5, WalkSteps: []int{2, 3, 4}, WalkStepsDist: []float64{0, 0, 1}, ForbiddenShare: -1, TransferShare: -1, ReadShare: -1})
+	g = generate(t, shopDomain{}, genOptions(20, 5, func(o *tracer.GenerateOptions) {
+		o.WalkSteps = []int{2, 3, 4}
+		o.WalkStepsDist = []float64{0, 0, 1}
+		o.ForbiddenShare = 0
+		o.TransferShare = 0
+		o.ReadShare = 0
+	}))
 	for _, task := range g.Tasks {
 		for _, in := range task.Intents {
 			if in != "return_order" {
@@ -194,7 +217,12 @@ func TestGenerate_Walks(t *testing.T) {
 // grounded after the earlier ones ran: two cancellations never cancel the
 // same order, and a later order's fact key is "second_order_id".
 func TestGenerate_MultiIntent(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 20, Seed: 9, Intents: []int{3}, ForbiddenShare: -1, TransferShare: -1})
+	g := generate(t, shopDomain{}, genOptions(20, 9, func(o *tracer.GenerateOptions) {
+		o.Intents = []int{3}
+		o.IntentsDist = nil
+		o.ForbiddenShare = 0
+		o.TransferShare = 0
+	}))
 	second := false
 	for _, task := range g.Tasks {
 		if got := len(task.Intents); got != 3 {
@@ -291,9 +319,19 @@ func TestGenerate_Rejections(t *testing.T) {
 			return gr
 		})},
 	}
+	// A case whose edit rejects every candidate of an intent runs until
+	// MaxCandidates; the first rejection comes within the first tens (the
+	// first positions ask for a refusal and a transfer), so -short stops at
+	// 100.
+	limit := 400
+	if testing.Short() {
+		limit = 100
+	}
+	t.Parallel()
 	for _, c := range cases {
 		t.Run(c.reason, func(t *testing.T) {
-			g, err := tracer.Generate(context.Background(), shopDomain{edit: c.edit}, tracer.GenerateOptions{N: 20, Seed: 4, MaxCandidates: 400})
+			t.Parallel()
+			g, err := tracer.Generate(context.Background(), shopDomain{edit: c.edit}, genOptions(20, 4, func(o *tracer.GenerateOptions) { o.MaxCandidates = limit }))
 			if err != nil && !errors.Is(err, tracer.ErrShort) {
 				t.Fatal(err)
 			}
@@ -310,7 +348,13 @@ func TestGenerate_Duplicates(t *testing.T) {
 		c.Users = func(sim.Environment) []string { return []string{"ana_100"} }
 		c.Intents = slices.DeleteFunc(c.Intents, func(in sim.Intent) bool { return in.Name != "order_status" })
 	}
-	g, err := tracer.Generate(context.Background(), shopDomain{edit: one}, tracer.GenerateOptions{N: 6, Seed: 1, Intents: []int{1}, ForbiddenShare: -1, TransferShare: -1, ReadShare: 1})
+	g, err := tracer.Generate(context.Background(), shopDomain{edit: one}, genOptions(6, 1, func(o *tracer.GenerateOptions) {
+		o.Intents = []int{1}
+		o.IntentsDist = nil
+		o.ForbiddenShare = 0
+		o.TransferShare = 0
+		o.ReadShare = 1
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -326,15 +370,22 @@ func TestGenerate_Duplicates(t *testing.T) {
 		seen[key] = true
 	}
 	// A seventh distinct task does not exist.
-	_, err = tracer.Generate(context.Background(), shopDomain{edit: one}, tracer.GenerateOptions{N: 7, Seed: 1, Intents: []int{1}, ForbiddenShare: -1, TransferShare: -1, ReadShare: 1, MaxCandidates: 100})
+	_, err = tracer.Generate(context.Background(), shopDomain{edit: one}, genOptions(7, 1, func(o *tracer.GenerateOptions) {
+		o.Intents = []int{1}
+		o.IntentsDist = nil
+		o.ForbiddenShare = 0
+		o.TransferShare = 0
+		o.ReadShare = 1
+		o.MaxCandidates = 100
+	}))
 	if !errors.Is(err, tracer.ErrShort) {
 		t.Fatalf("err %v, want ErrShort", err)
 	}
 }
 
 func TestGenerate_Leakage(t *testing.T) {
-	test := generate(t, shopDomain{}, tracer.GenerateOptions{N: 20, Seed: 1})
-	train := generate(t, shopDomain{}, tracer.GenerateOptions{N: 20, Seed: 1, Split: emobench.SplitTrain, Exclude: test.Tasks})
+	test := generate(t, shopDomain{}, genOptions(20, 1))
+	train := generate(t, shopDomain{}, genOptions(20, 1, func(o *tracer.GenerateOptions) { o.Split = emobench.SplitTrain; o.Exclude = test.Tasks }))
 	if len(train.Leaks) == 0 || train.Rejected[tracer.RejectLeakage] != len(train.Leaks) {
 		t.Fatalf("leaks %v, rejected %v: want the same seed's candidates refused", train.Leaks, train.Rejected)
 	}
@@ -372,7 +423,12 @@ func TestActionSetKey(t *testing.T) {
 var uniform3 = []float64{1, 1, 1}
 
 func TestGenerate_Emotions(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 150, Seed: 21, WalkStepsDist: uniform3, IntentsDist: uniform3})
+	t.Parallel()
+	n := 150
+	if testing.Short() {
+		n = 75 // still every leaf and dimension value, as the sampler takes the least used first
+	}
+	g := generate(t, shopDomain{}, genOptions(n, 21, func(o *tracer.GenerateOptions) { o.WalkStepsDist = uniform3; o.IntentsDist = uniform3 }))
 	fam, leaf, dim := map[string]int{}, map[string]bool{}, map[string]bool{}
 	for _, task := range g.Tasks {
 		p := task.Emotion
@@ -387,8 +443,8 @@ func TestGenerate_Emotions(t *testing.T) {
 		}
 	}
 	for _, f := range emobench.Taxonomy.Families {
-		if fam[f.Name] < 150/5-8 || fam[f.Name] > 150/5+8 {
-			t.Errorf("family %s on %d of 150 tasks, want about 30: %v", f.Name, fam[f.Name], fam)
+		if slack := n / 18; fam[f.Name] < n/5-slack || fam[f.Name] > n/5+slack { // ±8 of 150
+			t.Errorf("family %s on %d of %d tasks, want about %d: %v", f.Name, fam[f.Name], n, n/5, fam)
 		}
 		for _, l := range f.Leaves {
 			if !leaf[f.Name+"/"+l] {
@@ -408,7 +464,7 @@ func TestGenerate_Emotions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g = generate(t, shopDomain{}, tracer.GenerateOptions{N: 40, Seed: 21, EmotionWeights: w})
+	g = generate(t, shopDomain{}, genOptions(40, 21, func(o *tracer.GenerateOptions) { o.EmotionWeights = w }))
 	fam = map[string]int{}
 	for _, task := range g.Tasks {
 		fam[task.Emotion.Family]++
@@ -424,7 +480,10 @@ func mustFamily(name string) emobench.Family {
 }
 
 func TestGenerate_NoEmotionFits(t *testing.T) {
-	g, err := tracer.Generate(context.Background(), shopDomain{}, tracer.GenerateOptions{N: 10, Seed: 1, EmotionWeights: map[string]float64{"enjoyment": 1}, MaxCandidates: 60})
+	g, err := tracer.Generate(context.Background(), shopDomain{}, genOptions(10, 1, func(o *tracer.GenerateOptions) {
+		o.EmotionWeights = map[string]float64{"enjoyment": 1}
+		o.MaxCandidates = 60
+	}))
 	if !errors.Is(err, tracer.ErrShort) || g.Rejected[tracer.RejectNoEmotionFits] == 0 {
 		t.Fatalf("err %v, rejected %v: a forbidden return is never felt as enjoyment", err, g.Rejected)
 	}
@@ -465,15 +524,15 @@ func TestGenerate_ErrOptions(t *testing.T) {
 		opts tracer.GenerateOptions
 		want string
 	}{
-		{shopDomain{}, tracer.GenerateOptions{}, "need at least 1 task"},
-		{shopDomain{}, tracer.GenerateOptions{N: 1, Split: "dev"}, `split "dev"`},
-		{shopDomain{}, tracer.GenerateOptions{N: 1, WalkSteps: []int{1}}, "walk steps 1"},
-		{shopDomain{}, tracer.GenerateOptions{N: 1, Intents: []int{1, 2}, IntentsDist: []float64{1}}, "1 weights for 2 values"},
-		{shopDomain{}, tracer.GenerateOptions{N: 1, IntentsDist: []float64{0, 0, 0}}, "every weight is 0"},
-		{shopDomain{}, tracer.GenerateOptions{N: 1, ForbiddenShare: 0.7, TransferShare: 0.5}, "exceed 1"},
-		{plainDomain{}, tracer.GenerateOptions{N: 1}, "domain shop has no intent catalog"},
-		{shopDomain{edit: noTransfer}, tracer.GenerateOptions{N: 1}, "no transfer intent"},
-		{shopDomain{edit: func(c *sim.Catalog) { c.Intents[0].Path = []string{"cancel_pending_order"} }}, tracer.GenerateOptions{N: 1}, "does not follow"},
+		{shopDomain{}, genOptions(0, 0), "need at least 1 task"},
+		{shopDomain{}, genOptions(1, 0, func(o *tracer.GenerateOptions) { o.Split = "dev" }), `split "dev"`},
+		{shopDomain{}, genOptions(1, 0, func(o *tracer.GenerateOptions) { o.WalkSteps = []int{1}; o.WalkStepsDist = nil }), "walk steps 1"},
+		{shopDomain{}, genOptions(1, 0, func(o *tracer.GenerateOptions) { o.Intents = []int{1, 2}; o.IntentsDist = []float64{1} }), "1 weights for 2 values"},
+		{shopDomain{}, genOptions(1, 0, func(o *tracer.GenerateOptions) { o.IntentsDist = []float64{0, 0, 0} }), "every weight is 0"},
+		{shopDomain{}, genOptions(1, 0, func(o *tracer.GenerateOptions) { o.ForbiddenShare = 0.7; o.TransferShare = 0.5 }), "exceed 1"},
+		{plainDomain{}, genOptions(1, 0), "domain shop has no intent catalog"},
+		{shopDomain{edit: noTransfer}, genOptions(1, 0), "no transfer intent"},
+		{shopDomain{edit: func(c *sim.Catalog) { c.Intents[0].Path = []string{"cancel_pending_order"} }}, genOptions(1, 0), "does not follow"},
 	} {
 		if _, err := tracer.Generate(context.Background(), c.dom, c.opts); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: err %v, want %q", c.opts, err, c.want)
@@ -483,7 +542,7 @@ func TestGenerate_ErrOptions(t *testing.T) {
 
 func TestGenerate_ErrTemplate(t *testing.T) {
 	bad := func(c *sim.Catalog) { c.Intents[2].Templates = []string{"Status of {order}."} }
-	_, err := tracer.Generate(context.Background(), shopDomain{edit: bad}, tracer.GenerateOptions{N: 20, Seed: 1})
+	_, err := tracer.Generate(context.Background(), shopDomain{edit: bad}, genOptions(20, 1))
 	if err == nil || !strings.Contains(err.Error(), "intent order_status") || !strings.Contains(err.Error(), `no slot "order"`) {
 		t.Fatalf("err %v, want the intent and slot named", err)
 	}
@@ -492,7 +551,7 @@ func TestGenerate_ErrTemplate(t *testing.T) {
 func TestGenerate_Canceled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := tracer.Generate(ctx, shopDomain{}, tracer.GenerateOptions{N: 5}); !errors.Is(err, context.Canceled) {
+	if _, err := tracer.Generate(ctx, shopDomain{}, genOptions(5, 0)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
 }
@@ -501,7 +560,7 @@ func BenchmarkGenerate(b *testing.B) {
 	for _, n := range []int{10, 100} {
 		b.Run(fmt.Sprintf("shop/n=%d", n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				generate(b, shopDomain{}, tracer.GenerateOptions{N: n, Seed: uint64(i)})
+				generate(b, shopDomain{}, genOptions(n, uint64(i)))
 			}
 			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "tasks/s")
 		})
@@ -516,10 +575,14 @@ func TestGenerate_ErrExhausted(t *testing.T) {
 		c.Intents = slices.DeleteFunc(c.Intents, func(in sim.Intent) bool { return in.Name != "order_status" })
 	}
 	var kept, calls, last int
-	g, err := tracer.Generate(context.Background(), shopDomain{edit: one}, tracer.GenerateOptions{
-		N: 200, Seed: 1, Intents: []int{1}, ForbiddenShare: -1, TransferShare: -1, ReadShare: 1,
-		Progress: func(k, c int) { kept, last = k, c; calls++ },
-	})
+	g, err := tracer.Generate(context.Background(), shopDomain{edit: one}, genOptions(200, 1, func(o *tracer.GenerateOptions) {
+		o.Intents = []int{1}
+		o.IntentsDist = nil
+		o.ForbiddenShare = 0
+		o.TransferShare = 0
+		o.ReadShare = 1
+		o.Progress = func(k, c int) { kept, last = k, c; calls++ }
+	}))
 	if !errors.Is(err, tracer.ErrShort) || !strings.Contains(err.Error(), "none in the last 2000: the catalog looks exhausted") {
 		t.Fatalf("err %v, want ErrShort naming an exhausted catalog", err)
 	}
@@ -554,7 +617,11 @@ func TestGenerate_SpreadIntents(t *testing.T) {
 		}
 	}}
 	count := func(spread bool) map[string]int {
-		g := generate(t, dom, tracer.GenerateOptions{N: 60, Seed: 11, ForbiddenShare: 0.2, TransferShare: 0.1, SpreadIntents: spread})
+		g := generate(t, dom, genOptions(60, 11, func(o *tracer.GenerateOptions) {
+			o.ForbiddenShare = 0.2
+			o.TransferShare = 0.1
+			o.SpreadIntents = spread
+		}))
 		kept := map[string]int{}
 		for _, task := range g.Tasks {
 			for _, in := range task.Intents {

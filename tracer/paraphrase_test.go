@@ -71,7 +71,11 @@ func TestLLMParaphraser(t *testing.T) {
 		}
 		return "Hello. " + text
 	})
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 12, Seed: 3, WalkStepsDist: uniform3, IntentsDist: uniform3, Paraphraser: &tracer.LLMParaphraser{Client: client}})
+	g := generate(t, shopDomain{}, genOptions(12, 3, func(o *tracer.GenerateOptions) {
+		o.WalkStepsDist = uniform3
+		o.IntentsDist = uniform3
+		o.Paraphraser = &tracer.LLMParaphraser{Client: client}
+	}))
 	if g.Rejected[tracer.RejectParaphraseLostFact] == 0 {
 		t.Fatalf("rejected %v, want paraphrase_lost_fact", g.Rejected)
 	}
@@ -103,7 +107,7 @@ func TestLLMParaphraser_ErrServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = tracer.Generate(context.Background(), shopDomain{}, tracer.GenerateOptions{N: 2, Seed: 1, Paraphraser: &tracer.LLMParaphraser{Client: client}})
+	_, err = tracer.Generate(context.Background(), shopDomain{}, genOptions(2, 1, func(o *tracer.GenerateOptions) { o.Paraphraser = &tracer.LLMParaphraser{Client: client} }))
 	if err == nil || !strings.Contains(err.Error(), "paraphrase") || !strings.Contains(err.Error(), "shop-test-000") {
 		t.Fatalf("err %v, want the paraphrase error naming the task", err)
 	}

@@ -44,7 +44,7 @@ func shopWithTraits() shopDomain {
 // instruction is the one its profile renders.
 func TestGenerate_MeasurePolicy(t *testing.T) {
 	dom := shopWithTraits()
-	g := generate(t, dom, tracer.GenerateOptions{N: 40, Seed: 5, MeasurePolicy: true})
+	g := generate(t, dom, genOptions(40, 5, func(o *tracer.GenerateOptions) { o.MeasurePolicy = true }))
 	cat := dom.Catalog()
 	shares := tracer.SplitShares(cat, g.Tasks)
 	if v := shares.Violations(); len(v) > 0 {
@@ -95,7 +95,7 @@ func TestGenerate_AdviceWithoutPhrase(t *testing.T) {
 			return gr, ok
 		}
 	}}
-	_, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: 40, Seed: 5, MeasurePolicy: true})
+	_, err := tracer.Generate(context.Background(), dom, genOptions(40, 5, func(o *tracer.GenerateOptions) { o.MeasurePolicy = true }))
 	want := `domain shop: intent cancel_order: advice "The agent tells the user the refund amount." has no any_of phrase`
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("err %v, want %q", err, want)
@@ -105,7 +105,7 @@ func TestGenerate_AdviceWithoutPhrase(t *testing.T) {
 // A catalog whose grounders never give a trait still makes its split: the
 // trait share is given up and reported, not an endless search.
 func TestGenerate_MeasurePolicyWithoutTraits(t *testing.T) {
-	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 20, Seed: 5, MeasurePolicy: true})
+	g := generate(t, shopDomain{}, genOptions(20, 5, func(o *tracer.GenerateOptions) { o.MeasurePolicy = true }))
 	if len(g.Tasks) != 20 {
 		t.Fatalf("%d tasks, want 20", len(g.Tasks))
 	}

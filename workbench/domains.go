@@ -303,20 +303,20 @@ type TaskDetail struct {
 }
 
 // ShowDomain gathers what `emobench domains show` prints. It fails with a
-// *RequestError for an unknown domain (listing the domains), a split
+// EREQUEST error for an unknown domain (listing the domains), a split
 // other than test or train, or negative Samples; and with the schema's
 // error, naming the tool, when a tool's parameters are not a JSON object
 // schema.
 func ShowDomain(req DomainShowRequest) (*DomainDetail, error) {
 	if req.Split != emobench.SplitTest && req.Split != emobench.SplitTrain {
-		return nil, requestErrorf("--split %q is not test or train", req.Split)
+		return nil, settingf("split", "%q is not test or train", req.Split)
 	}
 	if req.Samples < 0 {
-		return nil, requestErrorf("--samples %d: want 0 or more sample tasks", req.Samples)
+		return nil, settingf("samples", "%d: want 0 or more sample tasks", req.Samples)
 	}
 	dom, err := all.Find(req.Domain)
 	if err != nil {
-		return nil, &RequestError{err.Error()}
+		return nil, requestf("%v", err)
 	}
 	d := &DomainDetail{Domain: dom.Name(), Policy: dom.Policy(), TransferTool: dom.TransferTool(), Split: string(req.Split),
 		Tools: []ToolDetail{}, Samples: []TaskDetail{}}

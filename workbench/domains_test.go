@@ -98,9 +98,8 @@ func TestShowDomain_Err(t *testing.T) {
 		{Domain: "retail", Split: emobench.SplitTest, Samples: -1},
 	} {
 		_, err := ShowDomain(req)
-		var request *RequestError
-		if !errors.As(err, &request) {
-			t.Errorf("ShowDomain(%+v): error %v, want a *RequestError", req, err)
+		if !errors.Is(err, emobench.ErrRequest) {
+			t.Errorf("ShowDomain(%+v): error %v, want an EREQUEST error", req, err)
 		}
 	}
 	_, err := ShowDomain(DomainShowRequest{Domain: "nosuch", Split: emobench.SplitTest})

@@ -117,21 +117,21 @@ func passes(r *float64) bool {
 // the recorded messages and termination reason with the replay's final
 // state. The task is the record's task id in req.Domain's req.Split, or
 // req.Task. The reward of an abandoned episode is req.Preset's. Errors: an
-// unknown domain, split, preset or --task is a *RequestError;
+// unknown domain, split, preset or --task is an EREQUEST error;
 // a file that cannot be read or is not transcripts, a record whose task
 // the split lacks or whose tool calls the domain cannot run, is an error
 // naming the file and the record. Nothing is written.
 func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error) {
 	dom, err := all.Find(req.Domain)
 	if err != nil {
-		return nil, &RequestError{"--domain: " + err.Error()}
+		return nil, settingf("domain", ": %v", err)
 	}
 	split := req.Split
 	if split == "" {
 		split = emobench.SplitTest
 	}
 	if split != emobench.SplitTest && split != emobench.SplitTrain {
-		return nil, requestErrorf("--split %q: want test or train", split)
+		return nil, settingf("split", "%q: want test or train", split)
 	}
 	byID := map[string]*emobench.TaskSpec{}
 	var fixed *emobench.TaskSpec
@@ -146,11 +146,11 @@ func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error)
 		}
 	}
 	if req.Task != "" && fixed == nil {
-		return nil, requestErrorf("--task %q: %s has no such task (see `emobench domains show %s`)", req.Task, req.Domain, req.Domain)
+		return nil, settingf("task", "%q: %s has no such task (see `emobench domains show %s`)", req.Task, req.Domain, req.Domain)
 	}
 	preset, err := sim.LookupPreset(req.Preset)
 	if err != nil {
-		return nil, &RequestError{err.Error()}
+		return nil, requestf("%v", err)
 	}
 	ev := &Evaluation{Path: req.Path, Domain: req.Domain, Split: split, Task: req.Task, Preset: preset.Name}
 	if req.Judge != nil {
@@ -168,13 +168,13 @@ func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error)
 			return nil, fmt.Errorf("%s: %w", req.Path, err)
 		}
 		if d := cmp.Or(traj.Task.Domain, ev.Run.Domain); d != "" && d != "unknown" && d != req.Domain && fixed == nil {
-			return nil, fmt.Errorf("%s: record %d: its task %q is of domain %s, not %s: give --domain %s (or --task to score every record against one task)",
+			return nil, fmt.Errorf("%s: record %d: its task %q is of domain %s, not %s: evaluate it as domain %s (or name one task to score every record against it)",
 				req.Path, i, traj.Task.Key, d, req.Domain, d)
 		}
 		task := fixed
 		if task == nil {
 			if task = byID[traj.Task.Key]; task == nil {
-				return nil, fmt.Errorf("%s: record %d: no task %q in %s's %s split (give --split, or --task to score every record against one task)",
+				return nil, fmt.Errorf("%s: record %d: no task %q in %s's %s split (choose the split, or name one task to score every record against it)",
 					req.Path, i, traj.Task.Key, req.Domain, split)
 			}
 		}
@@ -281,7 +281,7 @@ func refusalDetail(rewardInfo json.RawMessage) string {
 // filling ev's Format, SHA256 and Run; close releases the source.
 func openTranscripts(ctx context.Context, path string, ev *Evaluation) (iter.Seq2[*emobench.Trajectory, error], func(), error) {
 	if path == ingest.StdinArg {
-		return nil, nil, requestErrorf("evaluate reads a file or a τ²-bench run directory, not standard input: save it to a file first")
+		return nil, nil, requestf("evaluate reads a file or a τ²-bench run directory, not standard input: save it to a file first")
 	}
 	src, err := ingest.OpenSource(ctx, path, nil)
 	if err != nil {
@@ -411,18 +411,18 @@ func StoreEvaluation(ctx context.Context, store *db.DB, ev *Evaluation) (int64, 
 // EvaluationJudge builds the judge of `evaluate --judge llm:MODEL`, as
 // `run --judge` builds its own (temperature 0): endpoint baseURL (""
 // for the default), key in the environment variable keyEnv. "" judges
-// nothing (nil). Errors are *RequestError.
+// nothing (nil). Errors are EREQUEST error.
 func EvaluationJudge(model, baseURL, keyEnv string, llm sim.LLMOptions) (sim.Judge, error) {
 	if model == "" {
 		return nil, nil
 	}
 	if err := CheckEndpoint("judge-base-url", baseURL); err != nil {
-		return nil, &RequestError{err.Error()}
+		return nil, requestf("%v", err)
 	}
 	spec := emobench.RunSpec{Judge: model, JudgeLLM: &emobench.LLMRole{BaseURL: baseURL, APIKeyEnv: keyEnv, Temperature: new(float64)}}
 	judge, err := sim.NewJudge(spec, llm)
 	if err != nil {
-		return nil, &RequestError{err.Error()}
+		return nil, requestf("%v", err)
 	}
 	return judge, nil
 }
@@ -436,7 +436,7 @@ var EvaluationFormats = []string{"table", "json"}
 // tool_result_mismatches); "table", for a reader, a line per record with
 // every check beneath it and each tool result mismatch (recorded and
 // replayed results), then the totals. The data's control characters are
-// replaced (table.Printable). An unknown format is a *RequestError.
+// replaced (table.Printable). An unknown format is an EREQUEST error.
 func WriteEvaluation(w io.Writer, ev *Evaluation, format string) error {
 	switch format {
 	case "json":
@@ -452,7 +452,7 @@ func WriteEvaluation(w io.Writer, ev *Evaluation, format string) error {
 		_, err := io.WriteString(w, table.Printable(b.String()))
 		return err
 	}
-	return requestErrorf("--format %q: want %s", format, strings.Join(EvaluationFormats, " or "))
+	return settingf("format", "%q: want %s", format, strings.Join(EvaluationFormats, " or "))
 }
 
 func writeEvaluationTable(b *strings.Builder, ev *Evaluation) {

@@ -373,9 +373,8 @@ func TestEvaluateFile_Tampered(t *testing.T) {
 				t.Errorf("preset %q: an abandoned episode scores %v, want %v", preset, r, want)
 			}
 		}
-		var reqErr *workbench.RequestError
-		if _, err := workbench.EvaluateFile(context.Background(), workbench.EvaluateRequest{Path: path, Domain: "airline", Preset: "nope"}); !errors.As(err, &reqErr) {
-			t.Errorf("preset nope: error %v, want a *RequestError", err)
+		if _, err := workbench.EvaluateFile(context.Background(), workbench.EvaluateRequest{Path: path, Domain: "airline", Preset: "nope"}); !errors.Is(err, emobench.ErrRequest) {
+			t.Errorf("preset nope: error %v, want an EREQUEST error", err)
 		}
 	})
 	t.Run("no recorded reward", func(t *testing.T) {
@@ -408,7 +407,7 @@ func TestEvaluateFile_Tampered(t *testing.T) {
 }
 
 // TestEvaluateFile_Errors: bad input is an error naming the file and the
-// record, or a *RequestError for the command line.
+// record, or an EREQUEST error for the command line.
 func TestEvaluateFile_Errors(t *testing.T) {
 	dom, task, traj, at := bookingTranscript(t)
 	dir := t.TempDir()
@@ -418,14 +417,13 @@ func TestEvaluateFile_Errors(t *testing.T) {
 		return err
 	}
 	good := writeShowJSON(t, dir, traj)
-	var reqErr *workbench.RequestError
 	for _, c := range []struct{ domain, task string }{{"nowhere", ""}, {"airline", "no-such-task"}} {
-		if err := request(good, c.domain, c.task, ""); !errors.As(err, &reqErr) {
-			t.Errorf("domain %q, task %q: error %v, want a *RequestError", c.domain, c.task, err)
+		if err := request(good, c.domain, c.task, ""); !errors.Is(err, emobench.ErrRequest) {
+			t.Errorf("domain %q, task %q: error %v, want an EREQUEST error", c.domain, c.task, err)
 		}
 	}
-	if err := request(good, "airline", "", "validation"); !errors.As(err, &reqErr) {
-		t.Errorf("split validation: error %v, want a *RequestError", err)
+	if err := request(good, "airline", "", "validation"); !errors.Is(err, emobench.ErrRequest) {
+		t.Errorf("split validation: error %v, want an EREQUEST error", err)
 	}
 
 	unknownTask := *traj

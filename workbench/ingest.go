@@ -55,7 +55,7 @@ type IngestFlags struct {
 }
 
 // Options checks the flag values and turns them into IngestOptions
-// (without callbacks). A bad value is a *SettingsError naming its flag:
+// (without callbacks). A bad value is an EREQUEST error naming its flag:
 // a format that is not auto or registered, an OnDuplicate that is not
 // refuse or keep-last, a size that is not one, an unknown condition.
 func (f IngestFlags) Options() (IngestOptions, error) {
@@ -66,10 +66,10 @@ func (f IngestFlags) Options() (IngestOptions, error) {
 		OnDuplicate: f.OnDuplicate,
 	}
 	if format := o.Hints.Format; format != "auto" && !slices.Contains(ingest.FormatNames(), format) {
-		return o, invalidSetting("--format %q is not one of auto, %s", format, strings.Join(ingest.FormatNames(), ", "))
+		return o, settingf("format", "%q is not one of auto, %s", format, strings.Join(ingest.FormatNames(), ", "))
 	}
 	if o.OnDuplicate != db.DuplicateRefuse && o.OnDuplicate != db.DuplicateKeepLast {
-		return o, invalidSetting("--on-duplicate %q is not one of refuse, keep-last", o.OnDuplicate)
+		return o, settingf("on-duplicate", "%q is not one of refuse, keep-last", o.OnDuplicate)
 	}
 	var err error
 	if o.Hints.MaxSpool, err = ParseByteSize("max-spool", f.MaxSpool); err != nil {
@@ -80,7 +80,7 @@ func (f IngestFlags) Options() (IngestOptions, error) {
 	}
 	if f.Condition != "" {
 		if o.Hints.Flags.Condition, err = emobench.ParseCondition(f.Condition); err != nil {
-			return o, &SettingsError{err}
+			return o, requestf("%v", err)
 		}
 	}
 	return o, nil
@@ -88,24 +88,24 @@ func (f IngestFlags) Options() (IngestOptions, error) {
 
 // ParseByteSize reads the value s of a size flag (--max-spool,
 // --max-record) such as 4GiB, 500MB or 1000000, in bytes: at least 1 and
-// at most math.MaxInt64. Anything else is a *SettingsError naming flag.
+// at most math.MaxInt64. Anything else is an EREQUEST error naming flag.
 func ParseByteSize(flag, s string) (int64, error) {
 	n, err := humanize.ParseBytes(s)
 	if err != nil || n == 0 || n > math.MaxInt64 {
-		return 0, invalidSetting("--%s %q is not a size such as 4GiB, 512MiB or 1000000", flag, s)
+		return 0, settingf(flag, "%q is not a size such as 4GiB, 512MiB or 1000000", s)
 	}
 	return int64(n), nil
 }
 
-// CheckName refuses, with a *SettingsError, a run name (Hints.Flags.Name)
+// CheckName refuses, with an EREQUEST error, a run name (Hints.Flags.Name)
 // given for more than one of inputs, or one that --run would read as an id.
 func (o IngestOptions) CheckName(inputs int) error {
 	name := o.Hints.Flags.Name
 	if name != "" && inputs > 1 {
-		return invalidSetting("--name names one run, but %d files were given", inputs)
+		return settingf("name", "names one run, but %d files were given", inputs)
 	}
 	if db.NameReadsAsID(name) {
-		return invalidSetting("--name %q reads as a run id: choose a name with a letter", name)
+		return settingf("name", "%q reads as a run id: choose a name with a letter", name)
 	}
 	return nil
 }
@@ -176,10 +176,10 @@ func (in Inputs) Count() int { return len(in.Paths) + len(in.WalkErrors) }
 
 // CollectInputs collects the inputs args name (ingest.Collect) and checks
 // that the options' run name fits them (CheckName). No args is a
-// *SettingsError.
+// EREQUEST error.
 func CollectInputs(args []string, opts IngestOptions) (Inputs, error) {
 	if len(args) == 0 {
-		return Inputs{}, invalidSetting("ingest needs at least one FILE or DIR")
+		return Inputs{}, requestf("ingest needs at least one FILE or DIR")
 	}
 	paths, walkErrs, skipped := ingest.Collect(args)
 	in := Inputs{Paths: paths, WalkErrors: walkErrs, Notes: &ingest.Notes{}}
@@ -252,7 +252,7 @@ func IngestSource(ctx context.Context, store *db.DB, src *ingest.Source, opts In
 	res := Ingested{Path: src.Path}
 	input := db.Input{Path: src.Path, OnDuplicate: opts.OnDuplicate}
 	if src.IsStream() && opts.Reingest {
-		return res, fmt.Errorf("%s: --reingest needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.Path)
+		return res, fmt.Errorf("%s: reingesting needs a file: a stream's sha256 is known only once it is read, and then it cannot be read again", src.Path)
 	}
 	if src.IsStream() {
 		input.Finish = src.Finish

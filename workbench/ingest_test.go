@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/fixtures"
 	"github.com/emobench/emobench/ingest"
@@ -138,8 +139,8 @@ func TestIngestSource_ErrReingestStream(t *testing.T) {
 	src := ingest.StreamSource(context.Background(), "stdin", strings.NewReader("[]"))
 	defer src.Close()
 	_, err := workbench.IngestSource(context.Background(), store, src, opts)
-	if err == nil || !strings.HasPrefix(err.Error(), "stdin: --reingest needs a file") {
-		t.Fatalf("err = %v, want stdin: --reingest needs a file …", err)
+	if err == nil || !strings.HasPrefix(err.Error(), "stdin: reingesting needs a file") {
+		t.Fatalf("err = %v, want stdin: reingesting needs a file …", err)
 	}
 }
 
@@ -310,9 +311,8 @@ func TestResumeSpec_ErrIngestedRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := workbench.ResumeSpec(ctx, store, "1")
-	var bad *workbench.SettingsError
-	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "nothing to resume") {
-		t.Fatalf("err = %v, want a *SettingsError: nothing to resume", err)
+	if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), "nothing to resume") {
+		t.Fatalf("err = %v, want an EREQUEST error: nothing to resume", err)
 	}
 }
 
@@ -327,14 +327,13 @@ func TestCollectInputs_ErrNameForManyFiles(t *testing.T) {
 	}
 	opts.Hints.Flags.Name = "one"
 	_, err = workbench.CollectInputs([]string{dir}, opts)
-	var bad *workbench.SettingsError
-	if want := "--name names one run, but 2 files were given"; !errors.As(err, &bad) || err.Error() != want {
-		t.Fatalf("err = %v, want a *SettingsError %q", err, want)
+	if want := "name names one run, but 2 files were given"; !errors.Is(err, emobench.ErrRequest) || err.Error() != want {
+		t.Fatalf("err = %v, want an EREQUEST error %q", err, want)
 	}
 	opts.Hints.Flags.Name = "42"
 	_, err = workbench.CollectInputs([]string{filepath.Join(dir, "a.json")}, opts)
-	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "reads as a run id") {
-		t.Fatalf("err = %v, want a *SettingsError: reads as a run id", err)
+	if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), "reads as a run id") {
+		t.Fatalf("err = %v, want an EREQUEST error: reads as a run id", err)
 	}
 }
 
@@ -385,18 +384,17 @@ func TestIngestFlags_ErrOptions(t *testing.T) {
 		edit func(*workbench.IngestFlags)
 		want string // the error's start
 	}{
-		{func(f *workbench.IngestFlags) { f.Format = "csv" }, `--format "csv" is not one of auto, `},
-		{func(f *workbench.IngestFlags) { f.OnDuplicate = "first" }, `--on-duplicate "first" is not one of refuse, keep-last`},
-		{func(f *workbench.IngestFlags) { f.MaxSpool = "0" }, `--max-spool "0" is not a size such as 4GiB, 512MiB or 1000000`},
-		{func(f *workbench.IngestFlags) { f.MaxRecord = "lots" }, `--max-record "lots" is not a size such as 4GiB, 512MiB or 1000000`},
+		{func(f *workbench.IngestFlags) { f.Format = "csv" }, `format "csv" is not one of auto, `},
+		{func(f *workbench.IngestFlags) { f.OnDuplicate = "first" }, `on-duplicate "first" is not one of refuse, keep-last`},
+		{func(f *workbench.IngestFlags) { f.MaxSpool = "0" }, `max-spool "0" is not a size such as 4GiB, 512MiB or 1000000`},
+		{func(f *workbench.IngestFlags) { f.MaxRecord = "lots" }, `max-record "lots" is not a size such as 4GiB, 512MiB or 1000000`},
 		{func(f *workbench.IngestFlags) { f.Condition = "calm" }, `condition "calm"`},
 	} {
 		f := ingestTestFlags()
 		tc.edit(&f)
 		_, err := f.Options()
-		var bad *workbench.SettingsError
-		if !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%+v: err = %v, want a *SettingsError starting %q", f, err, tc.want)
+		if !errors.Is(err, emobench.ErrRequest) || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want an EREQUEST error starting %q", f, err, tc.want)
 		}
 	}
 }

@@ -99,12 +99,12 @@ func PairGroups(runs []emobench.Run) (map[int64]string, map[int64]analysis.Sourc
 // (analysis.Pairing): its pair groups and the pairs named in refs, each
 // "A:B" (run ids or names, either order). A ref that is not two runs of
 // s, one with and one without emotions of the same agent model, user
-// model and domain, is a *SettingsError naming it; so is any ref when s
+// model and domain, is an EREQUEST error naming it; so is any ref when s
 // is pooled (pools pair with pools).
 func (s Selection) Pairing(ctx context.Context, store *db.DB, refs []string) (analysis.Pairing, error) {
 	p := analysis.Pairing{Groups: s.Groups, Sources: s.Sources}
 	if len(refs) > 0 && s.Pool {
-		return p, invalidSetting("--pair %s: with --pool, pools pair with pools; leave out --pair or --pool", refs[0])
+		return p, settingf("pair", "%s: with pool, pools pair with pools; leave out pair or pool", refs[0])
 	}
 	for _, ref := range refs {
 		ids, err := resolvePair(ctx, store, ref)
@@ -113,7 +113,7 @@ func (s Selection) Pairing(ctx context.Context, store *db.DB, refs []string) (an
 		}
 		pair, err := analysis.CheckNamedPair(s.Units, ids[0], ids[1])
 		if err != nil {
-			return p, invalidSetting("--pair %s: %v", ref, err)
+			return p, settingf("pair", "%s: %v", ref, err)
 		}
 		p.Named = append(p.Named, pair)
 	}
@@ -143,11 +143,11 @@ func resolvePair(ctx context.Context, store *db.DB, ref string) ([2]int64, error
 	case len(found) == 1:
 		return found[0], nil
 	case len(found) > 1:
-		return [2]int64{}, invalidSetting("--pair %s: splits into two runs at more than one \":\"; give run ids (A:B)", ref)
+		return [2]int64{}, settingf("pair", "%s: splits into two runs at more than one \":\"; give run ids (A:B)", ref)
 	case firstErr != nil:
-		return [2]int64{}, fmt.Errorf("--pair %s: %w", ref, firstErr)
+		return [2]int64{}, emobench.Settingf(emobench.ErrorCode(firstErr), "pair", "%s: %w", ref, firstErr)
 	}
-	return [2]int64{}, invalidSetting("--pair %q: give two runs as A:B (with-emotions run : without-emotions run; ids or names)", ref)
+	return [2]int64{}, settingf("pair", "%q: give two runs as A:B (with-emotions run : without-emotions run; ids or names)", ref)
 }
 
 // KeptApartNotes is the note, when pooling, naming the runs pooling kept

@@ -2,10 +2,14 @@ package workbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"iter"
 	"os"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/export"
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/internal/atomicfile"
 )
@@ -106,16 +110,27 @@ func ResolveRuns(ctx context.Context, store *db.DB, refs []string) ([]int64, err
 }
 
 // MergeFiles merges each file of paths into store (the database at
-// dbPath) in order (MergeFile), handing each report to each, then redacts
-// the credentials of run configs copied from older files (Scrub, with
-// note). It stops at the first file that fails.
-func MergeFiles(ctx context.Context, store *db.DB, dbPath string, paths []string, note func(string), each func(path string, rep db.MergeReport)) error {
+// dbPath) in order (MergeFile), printing what each added (print) and what
+// was not carried or was renamed (note), then redacts the credentials of
+// run configs copied from older files (Scrub, with note). It stops at the
+// first file that fails.
+func MergeFiles(ctx context.Context, store *db.DB, dbPath string, paths []string, print, note func(string)) error {
 	for _, path := range paths {
 		rep, err := MergeFile(ctx, store, path)
 		if err != nil {
 			return err
 		}
-		each(path, rep)
+		print(fmt.Sprintf("%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present; %d leaderboard files copied",
+			path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped, rep.PublishedFiles))
+		for _, r := range rep.Renamed {
+			note(r.Warning(path))
+		}
+		if n := rep.SelectionsNotCarried; n > 0 {
+			note(fmt.Sprintf("%s: its %d Tracer selections are not merged (they name that file's trajectories): select again here with emobench tracer filter", path, n))
+		}
+		if n := rep.TaskSetsNotCarried; n > 0 {
+			note(fmt.Sprintf("%s: its %d task sets are not merged: store them here again with emobench tracer generate (the same seed gives the same tasks)", path, n))
+		}
 	}
 	return Scrub(ctx, store, dbPath, note)
 }
@@ -143,19 +158,19 @@ func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, 
 // Vacuum writes a compact copy of the database at path to out (VACUUM
 // INTO a temporary file beside out, renamed to out when complete), opening
 // it for writing as OpenWrite does with note and opts, and returns out's
-// size in bytes. No out, or one that exists, is a *SettingsError; an out
+// size in bytes. No out, or one that exists, is an EREQUEST error; an out
 // that is not a regular file is an *atomicfile.NotRegularError; a missing
 // database is an error, and none is created. On error nothing is left at
 // out.
 func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db.Option) (int64, error) {
 	if out == "" {
-		return 0, invalidSetting("vacuum needs --out FILE")
+		return 0, requestf("vacuum needs an output file (out)")
 	}
 	if _, err := atomicfile.Target(out); err != nil {
 		return 0, err
 	}
 	if err := db.CheckVacuumTarget(out); err != nil {
-		return 0, settings(err)
+		return 0, emobench.AsRequest(err)
 	}
 	// The read-only open refuses a missing file (OpenWrite would create
 	// it); it is closed first, since a writer waits for an immutable
@@ -250,4 +265,30 @@ func CheckDB(ctx context.Context, path string) (*Checked, error) {
 		return checked, fmt.Errorf("check %s: %w", path, err)
 	}
 	return checked, nil
+}
+
+// Export writes the runs refs name in the database at path (all when
+// none), their trajectories redacted (ingest.RedactTrajectory), as
+// export.WriteFiles writes format to out (replacing what is there only
+// with force), and returns what it wrote. No run to export is an error;
+// a bad out (a file where a directory goes, one that exists without
+// force) is an EREQUEST error.
+func Export(ctx context.Context, path string, refs []string, format, out string, force bool) ([]export.Written, error) {
+	store, ids, err := OpenRuns(ctx, path, refs)
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	all, err := store.ListRuns(ctx)
+	if err != nil {
+		return nil, err
+	}
+	runs := export.Select(all, ids, func(id int64) iter.Seq2[*emobench.Trajectory, error] {
+		return store.Trajectories(ctx, id)
+	}, ingest.RedactTrajectory)
+	if len(runs) == 0 {
+		return nil, errors.New("no runs to export: the database is empty")
+	}
+	written, err := export.WriteFiles(format, out, runs, force)
+	return written, emobench.AsRequest(err)
 }

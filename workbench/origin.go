@@ -100,7 +100,7 @@ func readSealKey(path string) ([]byte, error) {
 	}
 	key, err := hex.DecodeString(strings.TrimSpace(string(b)))
 	if err != nil || len(key) != sealKeyBytes {
-		return nil, fmt.Errorf("seal key %s does not hold %d hex-encoded bytes: move it away and emobench makes a new one (runs sealed with it then need --base-url to resume)", path, sealKeyBytes)
+		return nil, fmt.Errorf("seal key %s does not hold %d hex-encoded bytes: move it away and emobench makes a new one (runs sealed with it then need their endpoint given again to resume)", path, sealKeyBytes)
 	}
 	return key, nil
 }

@@ -85,7 +85,7 @@ func TestResumeRun_SealedOnAnotherMachine(t *testing.T) {
 	}
 	err = workbench.ResumeRun(ctx, store, "copied", workbench.ResumeLLM{}, here)
 	if err == nil || !strings.Contains(err.Error(), "run 1 is not sealed by emobench run on this machine") ||
-		!strings.Contains(err.Error(), "give the endpoint with --base-url URL (or --agent-base-url URL)") {
+		!strings.Contains(err.Error(), "give the endpoint with base-url URL (or agent-base-url URL)") {
 		t.Fatalf("resume here of a run sealed elsewhere: err = %v", err)
 	}
 	endpoint := mine.srv.URL + "/v1"

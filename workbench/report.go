@@ -215,6 +215,37 @@ func RunRow(s db.RunSummary, rw db.RunRewards, provenance string) table.RunRow {
 	}
 }
 
+// ListRuns is the runs command's table: a row per stored run (RunRow,
+// with its provenance), in id order, and the notes on them (episodes in
+// error, RunErrorNotes; rewards out of range, RewardRangeNotes).
+func ListRuns(ctx context.Context, store *db.DB) ([]table.RunRow, []string, error) {
+	runs, err := store.ListRunSummaries(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	rewards, err := store.ListRunRewards(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	provenance, err := store.ListProvenance(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	kind := map[int64]string{}
+	for _, p := range provenance {
+		kind[p.RunID] = p.Kind
+	}
+	rows, ids := make([]table.RunRow, len(runs)), make([]int64, len(runs))
+	for i, r := range runs {
+		rows[i], ids[i] = RunRow(r, rewards[r.ID], kind[r.ID]), r.ID
+	}
+	notes, err := RunErrorNotes(ctx, store, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, append(notes, RewardRangeNotes(ids, rewards)...), nil
+}
+
 // RewardRangeNotes are notes on the runs (of ids, in order) whose
 // evaluated rewards include some outside [−1, 1]: their mean_reward is no
 // rate, and such a reward never passes, so pass^k is not affected.

@@ -103,11 +103,10 @@ func TestResumeRun_MergedRunTakesEndpointAndKeyFromCommandLine(t *testing.T) {
 	opts.LLM.Getenv = keyEnv
 
 	err := workbench.ResumeRun(ctx, store, "shard", workbench.ResumeLLM{}, opts)
-	var bad *workbench.SettingsError
-	if !errors.As(err, &bad) {
-		t.Fatalf("resume of a merged run without an endpoint: err = %v, want a *SettingsError", err)
+	if !errors.Is(err, emobench.ErrRequest) {
+		t.Fatalf("resume of a merged run without an endpoint: err = %v, want an EREQUEST error", err)
 	}
-	for _, want := range []string{"run 1 is merged from", "shard.db", "--base-url URL (or --agent-base-url URL)", "--agent-api-key-env NAME unless it is OPENAI_API_KEY"} {
+	for _, want := range []string{"run 1 is merged from", "shard.db", "base-url URL (or agent-base-url URL)", "agent-api-key-env NAME unless it is OPENAI_API_KEY"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not say %q", err, want)
 		}
@@ -168,7 +167,7 @@ func TestResumeRun_RoleFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := workbench.ResumeRun(ctx, native, "r", workbench.ResumeLLM{User: emobench.LLMRole{APIKeyEnv: "MY_KEY"}}, opts)
-	if err == nil || err.Error() != "--resume reuses run 1's recorded settings: drop --user-api-key-env (--base-url moves every endpoint for this session)" {
+	if err == nil || err.Error() != "resume reuses run 1's recorded settings: drop user-api-key-env (base-url moves every endpoint for this session)" {
 		t.Fatalf("native run with --user-api-key-env: err = %v", err)
 	}
 }

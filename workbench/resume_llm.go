@@ -47,7 +47,7 @@ func (l ResumeLLM) roles(spec *emobench.RunSpec) []resumeRole {
 // else may have written: its endpoints and key variables
 // are not used, so that no key is sent where that file says. Each of its
 // llm: roles takes its endpoint from the role's flag or --base-url (a
-// *SettingsError naming the flags when neither is given) and its key from
+// EREQUEST error naming the flags when neither is given) and its key from
 // the role's key variable flag, or sim.DefaultAPIKeyEnv.
 func sessionLLM(ctx context.Context, store *db.DB, run emobench.Run, spec *emobench.RunSpec, llm ResumeLLM, opts ExecuteOptions) error {
 	prov, err := runProvenance(ctx, store, run.ID)
@@ -62,7 +62,7 @@ func sessionLLM(ctx context.Context, store *db.DB, run emobench.Run, spec *emobe
 				flag = r.flag + "-api-key-env"
 			}
 			if r.given.BaseURL != "" || r.given.APIKeyEnv != "" {
-				return invalidSetting("--resume reuses run %d's recorded settings: drop --%s (--base-url moves every endpoint for this session)", run.ID, flag)
+				return settingf("resume", "reuses run %d's recorded settings: drop %s (base-url moves every endpoint for this session)", run.ID, flag)
 			}
 		}
 		if llm.BaseURL != nil {
@@ -118,9 +118,9 @@ func sessionLLM(ctx context.Context, store *db.DB, run emobench.Run, spec *emobe
 		used = append(used, fmt.Sprintf("--%s to %s with $%s", r.flag, role.BaseURL, role.APIKeyEnv))
 	}
 	if len(missing) > 0 {
-		return invalidSetting("run %d is %s: --resume does not send your keys to the endpoints and key variables its config names; "+
-			"give the endpoint with --base-url URL (or --%s-base-url URL), and the key's variable with --%s-api-key-env NAME unless it is %s",
-			run.ID, origin, strings.Join(missing, "-base-url URL, --"), strings.Join(missing, "-api-key-env NAME, --"), sim.DefaultAPIKeyEnv)
+		return requestf("run %d is %s: a resume does not send your keys to the endpoints and key variables its config names; "+
+			"give the endpoint with base-url URL (or %s-base-url URL), and the key's variable with %s-api-key-env NAME unless it is %s",
+			run.ID, origin, strings.Join(missing, "-base-url URL, "), strings.Join(missing, "-api-key-env NAME, "), sim.DefaultAPIKeyEnv)
 	}
 	spec.BaseURL = base
 	if len(used) > 0 {

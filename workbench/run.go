@@ -82,26 +82,18 @@ func (o ExecuteOptions) now() time.Time {
 	return o.Now()
 }
 
-// SettingsError is an error in the settings the caller gave (a flag's
-// value, a run that cannot be resumed), not in stored data or the
-// environment: the command line is to blame. Err is an EINVALID error.
-type SettingsError struct{ Err error }
-
-func (e *SettingsError) Error() string { return e.Err.Error() }
-func (e *SettingsError) Unwrap() error { return e.Err }
-
-// settings marks err a SettingsError when it is EINVALID; other errors
-// (and nil) are returned as they are.
-func settings(err error) error {
-	if emobench.ErrorCode(err) == emobench.EINVALID {
-		return &SettingsError{err}
-	}
-	return err
+// requestf is an error in what the caller asked (a setting's value, a run
+// that cannot be resumed, contradictory options), not in stored data or
+// the environment: an emobench.EREQUEST error.
+func requestf(format string, args ...any) error {
+	return emobench.Errorf(emobench.EREQUEST, format, args...)
 }
 
-// invalidSetting is a *SettingsError with an EINVALID error of format.
-func invalidSetting(format string, args ...any) error {
-	return &SettingsError{emobench.Errorf(emobench.EINVALID, format, args...)}
+// settingf is an EREQUEST error about the value of the setting named
+// setting ("concurrency", "tasks-file"), worded as emobench.Settingf
+// words it; a front end names its flag or field.
+func settingf(setting, format string, args ...any) error {
+	return emobench.Settingf(emobench.EREQUEST, setting, format, args...)
 }
 
 // InterruptedError is a run stopped by ctx (Ctrl-C): its message says how
@@ -109,6 +101,16 @@ func invalidSetting(format string, args ...any) error {
 type InterruptedError struct{ Msg string }
 
 func (e *InterruptedError) Error() string { return e.Msg }
+
+// ResumableError is a run that stopped with episodes to run again (its
+// endpoint failing, episodes in error): a resume of Run continues it.
+type ResumableError struct {
+	Run int64
+	Err error
+}
+
+func (e *ResumableError) Error() string { return e.Err.Error() }
+func (e *ResumableError) Unwrap() error { return e.Err }
 
 // RunTags are the tags of a tuned agent's runs (see stats generalization).
 type RunTags struct {
@@ -136,7 +138,7 @@ type PlanRequest struct {
 // Its checks, in order: an endpoint with a credential (CheckEndpoint), a
 // price file that cannot be read (CheckPriceFile), no domain, a bad
 // condition, a concurrency below 1, an unknown domain, then sim.Plan's;
-// each is a *SettingsError.
+// each is an EREQUEST error.
 func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 	opts := r.Options
 	endpoints := map[string]string{"base-url": opts.BaseURL, "agent-base-url": opts.AgentLLM.BaseURL, "user-base-url": opts.UserLLM.BaseURL, "judge-base-url": opts.JudgeLLM.BaseURL}
@@ -149,39 +151,39 @@ func PlanRuns(r PlanRequest) ([]sim.PlannedRun, error) {
 		return nil, err
 	}
 	if len(r.Domains) == 0 {
-		return nil, invalidSetting("run needs --domain (one of %s) or --resume RUN", strings.Join(all.Names(), ", "))
+		return nil, requestf("run needs a domain (one of %s) or a run to resume", strings.Join(all.Names(), ", "))
 	}
 	var err error
 	if opts.Conditions, err = sim.ParseConditions(r.Condition); err != nil {
-		return nil, settings(err)
+		return nil, emobench.AsRequest(err)
 	}
 	if r.Concurrency < 1 || r.Concurrency > MaxConcurrency {
-		return nil, invalidSetting("--concurrency %d: need 1 to %d", r.Concurrency, MaxConcurrency)
+		return nil, settingf("concurrency", "%d: need 1 to %d", r.Concurrency, MaxConcurrency)
 	}
 	opts.Domains = nil
 	for _, name := range r.Domains {
 		dom, err := all.Find(name)
 		if err != nil {
-			return nil, &SettingsError{err}
+			return nil, requestf("%v", err)
 		}
 		opts.Domains = append(opts.Domains, withTasks(dom, r.Tasks))
 	}
 	plans, err := sim.Plan(opts)
-	return plans, settings(err)
+	return plans, emobench.AsRequest(err)
 }
 
-// CheckEndpoint refuses, with a *SettingsError naming flag, an LLM
+// CheckEndpoint refuses, with an EREQUEST error naming flag, an LLM
 // endpoint u that carries a credential (a password or a key parameter):
 // the endpoint is stored with the run for --resume, and the key would be
 // too.
 func CheckEndpoint(flag, u string) error {
 	if redact.Text(u) != u {
-		return invalidSetting("--%s holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY", flag)
+		return settingf(flag, "holds a credential (a password or a key parameter): give the endpoint alone and the key in OPENAI_API_KEY")
 	}
 	return nil
 }
 
-// CheckPriceFile refuses, with a *SettingsError naming it, a price file
+// CheckPriceFile refuses, with an EREQUEST error naming it, a price file
 // (--price-file) that cannot be read or is not a price table
 // (sim.LoadPriceTable), whatever the agents: one that only llm: roles
 // read would otherwise pass unnoticed with offline ones. "" is none.
@@ -195,11 +197,11 @@ func CheckPriceFile(path string) error {
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return invalidSetting("--price-file %s: %v", path, err)
+		return settingf("price-file", "%s: %v", path, err)
 	}
 	defer f.Close()
 	if _, err := sim.LoadPriceTable(f); err != nil {
-		return invalidSetting("--price-file %s: %v", path, err)
+		return settingf("price-file", "%s: %v", path, err)
 	}
 	return nil
 }
@@ -217,13 +219,13 @@ const MaxConcurrency = 1024
 // the --resume of each. The config of a run
 // with an llm: participant is sealed with this machine's key (OriginSeal),
 // which a later --resume verifies. Errors: a name clash
-// or a bad setting is a *SettingsError; an unknown or ambiguous base run
+// or a bad setting is an EREQUEST error; an unknown or ambiguous base run
 // is db's error (as runs tag's); a run interrupted before the last is an
 // *InterruptedError that names the runs not started.
 func StartRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun, tags *RunTags, opts ExecuteOptions) error {
 	for _, p := range plans {
 		if err := store.CheckNewRunName(ctx, p.Run.Name); err != nil {
-			return settings(err)
+			return emobench.AsRequest(err)
 		}
 	}
 	trainDomains, base, err := checkTags(ctx, store, tags)
@@ -293,7 +295,7 @@ func PairPlans(plans []sim.PlannedRun, pair string) []sim.PlannedRun {
 
 // checkTags returns the train domains (trimmed, each once; nil for none)
 // and the base run's id (0 for none) that tags give, refusing as a
-// *SettingsError train domains that are all blank or that name neither a
+// EREQUEST error train domains that are all blank or that name neither a
 // domain of emobench nor one of a stored run (a typo), and returning db's
 // error for a base run that is unknown or ambiguous. nil tags are none.
 func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int64, error) {
@@ -303,7 +305,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 	var trainDomains []string
 	if tags.TrainDomains != nil {
 		if trainDomains = UniqueInOrder(SplitList(tags.TrainDomains)); len(trainDomains) == 0 {
-			return nil, 0, invalidSetting("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+			return nil, 0, settingf("train-domains", "is empty: give the domains, e.g. retail,airline")
 		}
 		known := map[string]bool{}
 		for _, d := range all.Names() {
@@ -318,7 +320,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 		}
 		for _, d := range trainDomains {
 			if !known[d] {
-				return nil, 0, invalidSetting("--train-domains: no domain %q (domains: %s, and those of stored runs)", d, strings.Join(all.Names(), ", "))
+				return nil, 0, settingf("train-domains", ": no domain %q (domains: %s, and those of stored runs)", d, strings.Join(all.Names(), ", "))
 			}
 		}
 	}
@@ -326,7 +328,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 	if tags.BaseRun != "" {
 		var err error
 		if base, err = store.ResolveRun(ctx, tags.BaseRun); err != nil {
-			return nil, 0, fmt.Errorf("--base-run: %w", err)
+			return nil, 0, emobench.Settingf(emobench.ErrorCode(err), "base-run", ": %w", err)
 		}
 	}
 	return trainDomains, base, nil
@@ -334,7 +336,7 @@ func checkTags(ctx context.Context, store *db.DB, tags *RunTags) ([]string, int6
 
 // ResumeSpec returns the run ref (an id or a name) names and the settings
 // it was recorded with, to run its missing pairs with ExecuteRun. Errors:
-// *db.RunNotFoundError; a run ingested from a file is a *SettingsError
+// *db.RunNotFoundError; a run ingested from a file is an EREQUEST error
 // (there is nothing to resume).
 func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, emobench.RunSpec, error) {
 	id, err := store.ResolveRun(ctx, ref)
@@ -346,7 +348,7 @@ func ResumeSpec(ctx context.Context, store *db.DB, ref string) (emobench.Run, em
 		return run, emobench.RunSpec{}, err
 	}
 	spec, err := sim.ResumeSpec(run)
-	return run, spec, settings(err)
+	return run, spec, emobench.AsRequest(err)
 }
 
 // ResumeRun runs the (task, trial) pairs that run ref (an id or a name) is
@@ -378,7 +380,7 @@ func ResumeRun(ctx context.Context, store *db.DB, ref string, llm ResumeLLM, opt
 // credentials redacted) as it finishes. It holds the run's lock meanwhile,
 // so that a second process running it is refused. It returns the tally of
 // the episodes run. Errors: participants that cannot be built or tasks the
-// domain lacks are a *SettingsError; ctx ending is an *InterruptedError;
+// domain lacks are an EREQUEST error; ctx ending is an *InterruptedError;
 // episodes that all fail (sim.AllFailedError) or that fail many in a row
 // (sim.ConsecutiveErrorsError) stop the run, and any failed episode is an
 // error, each saying how to continue with --resume.
@@ -399,11 +401,11 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	}
 	agent, user, err := sim.NewParticipants(spec, opts.LLM)
 	if err != nil {
-		return sim.Tally{}, settings(err)
+		return sim.Tally{}, emobench.AsRequest(err)
 	}
 	judge, err := sim.NewJudge(spec, opts.LLM)
 	if err != nil {
-		return sim.Tally{}, settings(err)
+		return sim.Tally{}, emobench.AsRequest(err)
 	}
 	for _, n := range sim.KeyNotes(spec, opts.LLM) {
 		opts.note("%s", n)
@@ -422,7 +424,7 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 	}
 	jobs, err := sim.MissingJobs(dom, spec, func(task string, trial int) bool { return have[db.Pair{TaskKey: task, Trial: trial}] })
 	if err != nil {
-		return sim.Tally{}, settings(err)
+		return sim.Tally{}, emobench.AsRequest(err)
 	}
 	opts.print("run %d (%s): %d episodes to run (%d already stored)", id, name, len(jobs), len(have))
 	if len(jobs) == 0 {
@@ -451,18 +453,18 @@ func ExecuteRun(ctx context.Context, store *db.DB, id int64, name string, spec e
 		// sink's return leaves the tally one short.
 		return tally, &InterruptedError{fmt.Sprintf("interrupted: %d episodes of run %d stored; continue with `emobench run --resume %d`", stored.Load(), id, id)}
 	case errors.As(err, &allFailed):
-		return tally, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then continue with `emobench run --resume %d`", err, id)
+		return tally, &ResumableError{id, fmt.Errorf("stopped: %v; check the endpoint, model name and key, then resume run %d", err, id)}
 	case errors.As(err, &inARow):
-		return tally, fmt.Errorf("stopped: %v: the endpoint may be down; %d episodes of run %d stored, %d of them in error, which a resume runs again; check the endpoint, then continue with `emobench run --resume %d`",
-			err, tally.Done, id, tally.Errors, id)
+		return tally, &ResumableError{id, fmt.Errorf("stopped: %v: the endpoint may be down; %d episodes of run %d stored, %d of them in error, which a resume runs again; check the endpoint, then resume run %d",
+			err, tally.Done, id, tally.Errors, id)}
 	case err != nil:
 		return tally, fmt.Errorf("run %d: %w", id, err)
 	}
 	opts.print("run %d (%s): %d episodes in %.1fs; pass rate %.3f, %d abandoned (user_unsatisfied), %d errors",
 		id, name, tally.Done, opts.now().Sub(start).Seconds(), tally.PassRate(), tally.Abandoned, tally.Errors)
 	if tally.Errors > 0 {
-		return tally, fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and retry them with `emobench run --resume %d`",
-			id, tally.Errors, tally.Done, tally.FirstError, id)
+		return tally, &ResumableError{id, fmt.Errorf("run %d: %d of %d episodes ended in error (first: %s); fix the cause and resume run %d to retry them",
+			id, tally.Errors, tally.Done, tally.FirstError, id)}
 	}
 	return tally, nil
 }
@@ -521,4 +523,50 @@ func SimulateDemo(ctx context.Context, store *db.DB, opts ExecuteOptions) error 
 		}
 	}
 	return nil
+}
+
+// DemoTitle is the title of the demo's report.
+const DemoTitle = "emobench demo report (synthetic fixtures and offline simulators)"
+
+// Demo is the demo command: it ingests the result files fsys holds under
+// taubench/ into the database at dbPath (made when missing; files
+// ingested by an earlier demo are skipped), runs the offline simulators
+// into it (SimulateDemo, with x), and writes the report of every run to
+// out (WriteReport). Each ingested file's result goes to ingested, in
+// order; the notes of building the report to x.Note. Errors are those of
+// the first step that fails.
+func Demo(ctx context.Context, fsys fs.FS, dbPath, out string, x ExecuteOptions, ingested func(Ingested)) error {
+	store, err := db.Open(ctx, dbPath)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	names, err := fs.Glob(fsys, "taubench/*.json")
+	if err != nil {
+		return err
+	}
+	x.print("ingesting %d synthetic fixture files into %s", len(names), dbPath)
+	opts := IngestOptions{Hints: ingest.Hints{OnDuplicate: string(db.DuplicateRefuse)}, OnDuplicate: db.DuplicateRefuse}
+	for _, name := range names {
+		res, err := IngestFS(ctx, store, fsys, name, "fixtures/"+name, opts)
+		if err != nil {
+			return err
+		}
+		ingested(res)
+	}
+	if err := SimulateDemo(ctx, store, x); err != nil {
+		return err
+	}
+	s, err := Select(ctx, store, nil, false)
+	if err != nil {
+		return err
+	}
+	rep, notes, err := ReportOptions{Title: DemoTitle, Bootstrap: DefaultBootstrap}.Build(ctx, store, s)
+	for _, n := range notes {
+		x.note("%s", n)
+	}
+	if err != nil {
+		return err
+	}
+	return WriteReport(ctx, out, rep.Input)
 }

@@ -134,9 +134,8 @@ func TestStartRuns_ErrSameName(t *testing.T) {
 		t.Fatal(err)
 	}
 	err := workbench.StartRuns(ctx, store, plans, nil, recordingOptions(&lines, &notes))
-	var bad *workbench.SettingsError
-	if !errors.As(err, &bad) {
-		t.Fatalf("second run of the same name: err = %v, want a *SettingsError", err)
+	if !errors.Is(err, emobench.ErrRequest) {
+		t.Fatalf("second run of the same name: err = %v, want an EREQUEST error", err)
 	}
 }
 
@@ -146,9 +145,8 @@ func TestStartRuns_ErrBaseRunNotFound(t *testing.T) {
 	tags := &workbench.RunTags{BaseRun: "no-such-run"}
 	err := workbench.StartRuns(context.Background(), store, planOracleRuns(t, "tuned", emobench.ConditionWithoutEmotions), tags, recordingOptions(&lines, &notes))
 	var missing *db.RunNotFoundError
-	var bad *workbench.SettingsError
-	if !errors.As(err, &missing) || errors.As(err, &bad) {
-		t.Fatalf("err = %v, want a *db.RunNotFoundError that is no *SettingsError", err)
+	if !errors.As(err, &missing) || errors.Is(err, emobench.ErrRequest) {
+		t.Fatalf("err = %v, want a *db.RunNotFoundError that is no EREQUEST error", err)
 	}
 }
 
@@ -232,22 +230,21 @@ func TestPlanRuns_ErrSettings(t *testing.T) {
 		edit func(*workbench.PlanRequest)
 		want string
 	}{
-		{func(r *workbench.PlanRequest) { r.Options.BaseURL = "http://u:secret@host/v1" }, "--base-url holds a credential"},
-		{func(r *workbench.PlanRequest) { r.Domains = nil }, "run needs --domain (one of "},
-		{func(r *workbench.PlanRequest) { r.Condition = "calm" }, `--condition "calm" is not one of`},
-		{func(r *workbench.PlanRequest) { r.Concurrency = 0 }, "--concurrency 0: need 1 to 1024"},
-		{func(r *workbench.PlanRequest) { r.Concurrency = 1000000 }, "--concurrency 1000000: need 1 to 1024"},
+		{func(r *workbench.PlanRequest) { r.Options.BaseURL = "http://u:secret@host/v1" }, "base-url holds a credential"},
+		{func(r *workbench.PlanRequest) { r.Domains = nil }, "run needs a domain (one of "},
+		{func(r *workbench.PlanRequest) { r.Condition = "calm" }, `condition "calm" is not one of`},
+		{func(r *workbench.PlanRequest) { r.Concurrency = 0 }, "concurrency 0: need 1 to 1024"},
+		{func(r *workbench.PlanRequest) { r.Concurrency = 1000000 }, "concurrency 1000000: need 1 to 1024"},
 		{func(r *workbench.PlanRequest) { r.Domains = []string{"nosuch"} }, "nosuch"},
-		{func(r *workbench.PlanRequest) { r.Options.Trials = 0 }, "--trials 0: need at least 1"},
+		{func(r *workbench.PlanRequest) { r.Options.Trials = 0 }, "trials 0: need at least 1"},
 		// The first check that fails is the one told.
-		{func(r *workbench.PlanRequest) { r.Domains, r.Concurrency = nil, 0 }, "run needs --domain"},
+		{func(r *workbench.PlanRequest) { r.Domains, r.Concurrency = nil, 0 }, "run needs a domain"},
 	} {
 		r := oracleRequest("retail")
 		tc.edit(&r)
 		_, err := workbench.PlanRuns(r)
-		var bad *workbench.SettingsError
-		if !errors.As(err, &bad) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%+v: err = %v, want a *SettingsError with %q", r, err, tc.want)
+		if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err = %v, want an EREQUEST error with %q", r, err, tc.want)
 		}
 	}
 }
@@ -256,10 +253,9 @@ func TestCheckEndpoint(t *testing.T) {
 	if err := workbench.CheckEndpoint("base-url", "http://localhost:8000/v1"); err != nil {
 		t.Fatalf("plain endpoint: %v", err)
 	}
-	var bad *workbench.SettingsError
 	err := workbench.CheckEndpoint("agent-base-url", "https://host/v1?api_key=sk-abcdefghijklmnopqrstuvwx")
-	if !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), "--agent-base-url holds a credential") {
-		t.Fatalf("endpoint with a key parameter: err = %v, want a *SettingsError naming --agent-base-url", err)
+	if !errors.Is(err, emobench.ErrRequest) || !strings.HasPrefix(err.Error(), "agent-base-url holds a credential") {
+		t.Fatalf("endpoint with a key parameter: err = %v, want an EREQUEST error naming --agent-base-url", err)
 	}
 }
 
@@ -273,9 +269,8 @@ func TestResumeRun_Endpoint(t *testing.T) {
 	}
 	secret := "http://user:hunter2@host/v1"
 	err := workbench.ResumeRun(ctx, store, "r", workbench.ResumeLLM{BaseURL: &secret}, opts)
-	var bad *workbench.SettingsError
-	if !errors.As(err, &bad) || !strings.HasPrefix(err.Error(), "--base-url holds a credential") {
-		t.Fatalf("resume with a password in the endpoint: err = %v, want a *SettingsError", err)
+	if !errors.Is(err, emobench.ErrRequest) || !strings.HasPrefix(err.Error(), "base-url holds a credential") {
+		t.Fatalf("resume with a password in the endpoint: err = %v, want an EREQUEST error", err)
 	}
 	lines = nil
 	plain := "http://host/v1"

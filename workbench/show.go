@@ -28,7 +28,7 @@ type TrajectoryRef struct {
 // Transcript loads the trajectory ref names, with its run, as
 // reports.WriteTranscript prints it: system messages cut to their first
 // systemLines lines (0: whole). It fails with db's errors for an unknown
-// run or trajectory, and with a *RequestError for a negative Trial or,
+// run or trajectory, and with an EREQUEST error for a negative Trial or,
 // with no Trial, a task of several trials.
 func Transcript(ctx context.Context, store *db.DB, ref TrajectoryRef, systemLines int) (reports.Transcript, error) {
 	id := ref.ID
@@ -59,12 +59,12 @@ func trajectoryByRun(ctx context.Context, store *db.DB, ref TrajectoryRef) (int6
 	trial := -1
 	if ref.Trial != nil {
 		if trial = *ref.Trial; trial < 0 {
-			return 0, requestErrorf("--trial %d: trials are numbered from 0", trial)
+			return 0, settingf("trial", "%d: trials are numbered from 0", trial)
 		}
 	}
 	id, err := store.FindTrajectoryID(ctx, runID, ref.Task, trial)
 	if trial < 0 && errors.Is(err, emobench.ErrInvalid) {
-		return 0, requestErrorf("%v: give --trial N", err)
+		return 0, settingf("trial", "needed: %v", err)
 	}
 	return id, err
 }

@@ -55,19 +55,18 @@ func TestTranscript_Err(t *testing.T) {
 	store := showDB(t)
 	minus := -1
 	_, err := Transcript(ctx, store, TrajectoryRef{ByRun: true, Run: "tuned", Task: "7", Trial: &minus}, 0)
-	var request *RequestError
-	if !errors.As(err, &request) || err.Error() != "--trial -1: trials are numbered from 0" {
-		t.Errorf("trial -1: %v, want a *RequestError", err)
+	if !errors.Is(err, emobench.ErrRequest) || err.Error() != "trial -1: trials are numbered from 0" {
+		t.Errorf("trial -1: %v, want an EREQUEST error", err)
 	}
 	// Task 7 has two trials: naming none is the request's mistake.
-	if _, err := Transcript(ctx, store, TrajectoryRef{ByRun: true, Run: "tuned", Task: "7"}, 0); !errors.As(err, &request) {
-		t.Errorf("task 7 without a trial: %v, want a *RequestError", err)
+	if _, err := Transcript(ctx, store, TrajectoryRef{ByRun: true, Run: "tuned", Task: "7"}, 0); !errors.Is(err, emobench.ErrRequest) {
+		t.Errorf("task 7 without a trial: %v, want an EREQUEST error", err)
 	}
 	var noRun *db.RunNotFoundError
 	if _, err := Transcript(ctx, store, TrajectoryRef{ByRun: true, Run: "nosuch", Task: "7"}, 0); !errors.As(err, &noRun) {
 		t.Errorf("unknown run: %v, want a *db.RunNotFoundError", err)
 	}
-	if _, err := Transcript(ctx, store, TrajectoryRef{ID: 999}, 0); !errors.Is(err, emobench.ErrNotFound) || errors.As(err, &request) {
+	if _, err := Transcript(ctx, store, TrajectoryRef{ID: 999}, 0); !errors.Is(err, emobench.ErrNotFound) || errors.Is(err, emobench.ErrRequest) {
 		t.Errorf("trajectory 999: %v, want ErrNotFound", err)
 	}
 }

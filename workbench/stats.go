@@ -382,7 +382,7 @@ func ParseGroupFields(by string) ([]string, error) {
 			continue // always grouped by run
 		}
 		if !slices.Contains(emobench.GroupFields, f) {
-			return nil, fmt.Errorf("--by %q: no field %q (fields: %s)", by, f, strings.Join(emobench.GroupFields, ", "))
+			return nil, settingf("by", "%q: no field %q (fields: %s)", by, f, strings.Join(emobench.GroupFields, ", "))
 		}
 		fields = append(fields, f)
 	}
@@ -396,20 +396,20 @@ const MaxResamples = 1_000_000
 
 // CheckBootstrap checks bootstrap options as the commands' flags give
 // them: a method of percentile or bca, 100 to MaxResamples resamples and a
-// level in (0, 1). The error names the flag (--ci-method, --resamples,
-// --level).
+// level in (0, 1). The error is an EREQUEST error naming the setting
+// (ci-method, resamples, level).
 func CheckBootstrap(o analysis.BootstrapOptions) error {
 	if o.Method != analysis.MethodPercentile && o.Method != analysis.MethodBCa {
-		return fmt.Errorf("--ci-method %q is not one of percentile, bca", o.Method)
+		return settingf("ci-method", "%q is not one of percentile, bca", o.Method)
 	}
 	if o.Resamples < 100 {
-		return fmt.Errorf("--resamples %d: use at least 100", o.Resamples)
+		return settingf("resamples", "%d: use at least 100", o.Resamples)
 	}
 	if o.Resamples > MaxResamples {
-		return fmt.Errorf("--resamples %d is too large: at most %d (each statistic keeps every resample in memory)", o.Resamples, MaxResamples)
+		return settingf("resamples", "%d is too large: at most %d (each statistic keeps every resample in memory)", o.Resamples, MaxResamples)
 	}
 	if !(o.Level > 0 && o.Level < 1) { // false for NaN too
-		return fmt.Errorf("--level %v is not in (0, 1)", o.Level)
+		return settingf("level", "%v is not in (0, 1)", o.Level)
 	}
 	return nil
 }

@@ -196,7 +196,7 @@ func TestParseGroupFields(t *testing.T) {
 		t.Errorf(`"" = %v, %v; want none`, got, err)
 	}
 	_, err = workbench.ParseGroupFields("colour")
-	if err == nil || !strings.HasPrefix(err.Error(), `--by "colour": no field "colour" (fields: `) {
+	if err == nil || !strings.HasPrefix(err.Error(), `by "colour": no field "colour" (fields: `) {
 		t.Errorf("err = %v, want one naming the field", err)
 	}
 }
@@ -210,10 +210,10 @@ func TestCheckBootstrap(t *testing.T) {
 		edit func(*analysis.BootstrapOptions)
 		want string
 	}{
-		{func(o *analysis.BootstrapOptions) { o.Method = "basic" }, `--ci-method "basic" is not one of percentile, bca`},
-		{func(o *analysis.BootstrapOptions) { o.Resamples = 99 }, "--resamples 99: use at least 100"},
-		{func(o *analysis.BootstrapOptions) { o.Resamples = math.MaxInt }, "--resamples 9223372036854775807 is too large: at most 1000000 (each statistic keeps every resample in memory)"},
-		{func(o *analysis.BootstrapOptions) { o.Level = 1 }, "--level 1 is not in (0, 1)"},
+		{func(o *analysis.BootstrapOptions) { o.Method = "basic" }, `ci-method "basic" is not one of percentile, bca`},
+		{func(o *analysis.BootstrapOptions) { o.Resamples = 99 }, "resamples 99: use at least 100"},
+		{func(o *analysis.BootstrapOptions) { o.Resamples = math.MaxInt }, "resamples 9223372036854775807 is too large: at most 1000000 (each statistic keeps every resample in memory)"},
+		{func(o *analysis.BootstrapOptions) { o.Level = 1 }, "level 1 is not in (0, 1)"},
 	} {
 		o := ok
 		tc.edit(&o)

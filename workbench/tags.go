@@ -8,6 +8,7 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/tracer"
 )
 
 // TagEdit is a change to a run's generalization tags, as `runs tag` takes
@@ -24,19 +25,6 @@ type TagEdit struct {
 	// Remove names the tags to clear: train-domains, base-run (or its old
 	// name base) or all, each element possibly a comma-separated list.
 	Remove []string
-}
-
-// RequestError is a command's request that cannot be done as asked,
-// whatever the data: contradictory or impossible options (TagEdit.Check),
-// a run as its own base, a trial number below 0. It is a mistake in the
-// command line, which main maps to the usage exit code, unlike the
-// database's errors (an unknown or ambiguous run), which are never one.
-type RequestError struct{ Message string }
-
-func (e *RequestError) Error() string { return e.Message }
-
-func requestErrorf(format string, args ...any) error {
-	return &RequestError{fmt.Sprintf(format, args...)}
 }
 
 // Tags are a run's generalization tags after an edit.
@@ -61,7 +49,7 @@ func (t Tags) String() string {
 }
 
 // Check refuses an edit that is wrong whatever the database holds, with a
-// *RequestError: an unknown tag name in Remove, nothing set or removed, or
+// EREQUEST error: an unknown tag name in Remove, nothing set or removed, or
 // one tag both set and removed. TagRun checks it too; call it first to
 // refuse such an edit before opening the database.
 func (e TagEdit) Check() error {
@@ -79,14 +67,14 @@ func (e TagEdit) removes() (domains, base bool, err error) {
 		case "all":
 			domains, base = true, true
 		default:
-			return false, false, requestErrorf("--remove %q: tags are train-domains, base-run and all", n)
+			return false, false, settingf("remove", "%q: tags are train-domains, base-run and all", n)
 		}
 	}
 	switch {
 	case !e.SetTrainDomains && !e.SetBaseRun && len(e.Remove) == 0:
-		return false, false, requestErrorf("runs tag needs --train-domains, --base-run and/or --remove")
+		return false, false, requestf("runs tag needs train-domains, base-run and/or remove")
 	case domains && e.SetTrainDomains, base && e.SetBaseRun:
-		return false, false, requestErrorf("runs tag cannot both set and --remove the same tag")
+		return false, false, requestf("runs tag cannot both set and remove the same tag")
 	}
 	return domains, base, nil
 }
@@ -94,7 +82,7 @@ func (e TagEdit) removes() (domains, base bool, err error) {
 // TagRun applies edit to run id's tags and stores them. It returns the
 // tags stored and notes on tags that look like typos: a train domain no
 // run in store is on, or a base run of another domain (they are stored
-// anyway). It fails with a *RequestError for a bad edit (see Check; also
+// anyway). It fails with an EREQUEST error for a bad edit (see Check; also
 // a run as its own base, or train domains that are all blank), with
 // db's errors for an unknown or ambiguous base run, and stores nothing
 // then.
@@ -118,12 +106,12 @@ func TagRun(ctx context.Context, store *db.DB, id int64, edit TagEdit) (Tags, []
 			return Tags{}, nil, err
 		}
 		if tags.BaseRunID == id {
-			return Tags{}, nil, requestErrorf("a run cannot be its own base")
+			return Tags{}, nil, requestf("a run cannot be its own base")
 		}
 	}
 	if edit.SetTrainDomains {
 		if tags.TrainDomains = UniqueInOrder(SplitList(edit.TrainDomains)); len(tags.TrainDomains) == 0 {
-			return Tags{}, nil, requestErrorf("--train-domains is empty: give the domains, e.g. --train-domains retail,airline")
+			return Tags{}, nil, settingf("train-domains", "is empty: give the domains, e.g. retail,airline")
 		}
 	}
 	notes := unlikelyTagNotes(ctx, store, tags)
@@ -181,7 +169,7 @@ type RunEdit struct {
 }
 
 // Metadata checks e and returns it as db.UpdateRunMetadata takes it. It
-// fails with a *RequestError naming the flag of a blank field (--name,
+// fails with an EREQUEST error naming the flag of a blank field (--name,
 // --model, --user-model) or an unknown condition, or when e sets nothing.
 func (e RunEdit) Metadata() (db.RunMetadata, error) {
 	var m db.RunMetadata
@@ -193,7 +181,7 @@ func (e RunEdit) Metadata() (db.RunMetadata, error) {
 		if f.value != nil {
 			v := strings.TrimSpace(*f.value)
 			if v == "" {
-				return db.RunMetadata{}, requestErrorf("--%s is empty", f.flag)
+				return db.RunMetadata{}, settingf(f.flag, "is empty")
 			}
 			*f.field = &v
 		}
@@ -201,12 +189,12 @@ func (e RunEdit) Metadata() (db.RunMetadata, error) {
 	if e.Condition != nil {
 		cond, err := emobench.ParseCondition(*e.Condition)
 		if err != nil {
-			return db.RunMetadata{}, requestErrorf("--condition: %v", err)
+			return db.RunMetadata{}, requestf("%v", err)
 		}
 		m.Condition = &cond
 	}
 	if m == (db.RunMetadata{}) {
-		return db.RunMetadata{}, requestErrorf("runs set needs at least one of --name, --model, --user-model, --condition")
+		return db.RunMetadata{}, requestf("runs set needs at least one of name, model, user-model, condition")
 	}
 	return m, nil
 }
@@ -233,20 +221,25 @@ func SetRunMetadata(ctx context.Context, store *db.DB, id int64, m db.RunMetadat
 // RemoveRuns deletes the runs refs name (ids or names; a run named twice,
 // as "3 3" or by id and name, once) with their trajectories, and the tasks
 // no other run uses, in one transaction (db.DeleteRuns). It returns the
-// ids removed, sorted, and how many tasks went. An unknown or ambiguous
-// ref is db's error, and removes nothing.
-func RemoveRuns(ctx context.Context, store *db.DB, refs []string) (ids []int64, tasks int64, err error) {
+// ids removed, sorted, how many tasks went, and a note per Tracer
+// selection that lost trajectories (tracer.ShrunkSelections). An unknown
+// or ambiguous ref is db's error, and removes nothing.
+func RemoveRuns(ctx context.Context, store *db.DB, refs []string) (ids []int64, tasks int64, notes []string, err error) {
 	for _, ref := range refs {
 		id, err := store.ResolveRun(ctx, ref)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		ids = append(ids, id)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
+	before, _ := store.ListSelections(ctx) // the notes are a courtesy: no list, no note
 	if tasks, err = store.DeleteRuns(ctx, ids); err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
-	return ids, tasks, nil
+	if after, err := store.ListSelections(ctx); err == nil {
+		notes = tracer.ShrunkSelections(before, after)
+	}
+	return ids, tasks, notes, nil
 }

@@ -94,12 +94,12 @@ func TestTagRun_ErrEdit(t *testing.T) {
 		edit TagEdit
 		want string
 	}{
-		{TagEdit{Remove: []string{"colour"}}, `--remove "colour": tags are train-domains, base-run and all`},
-		{TagEdit{}, "runs tag needs --train-domains, --base-run and/or --remove"},
-		{TagEdit{BaseRun: "1", SetBaseRun: true, Remove: []string{"base"}}, "runs tag cannot both set and --remove the same tag"},
-		{TagEdit{TrainDomains: []string{"retail"}, SetTrainDomains: true, Remove: []string{"base-run,all"}}, "runs tag cannot both set and --remove the same tag"},
+		{TagEdit{Remove: []string{"colour"}}, `remove "colour": tags are train-domains, base-run and all`},
+		{TagEdit{}, "runs tag needs train-domains, base-run and/or remove"},
+		{TagEdit{BaseRun: "1", SetBaseRun: true, Remove: []string{"base"}}, "runs tag cannot both set and remove the same tag"},
+		{TagEdit{TrainDomains: []string{"retail"}, SetTrainDomains: true, Remove: []string{"base-run,all"}}, "runs tag cannot both set and remove the same tag"},
 		{TagEdit{BaseRun: "tuned", SetBaseRun: true}, "a run cannot be its own base"},
-		{TagEdit{TrainDomains: []string{" , "}, SetTrainDomains: true}, "--train-domains is empty: give the domains, e.g. --train-domains retail,airline"},
+		{TagEdit{TrainDomains: []string{" , "}, SetTrainDomains: true}, "train-domains is empty: give the domains, e.g. retail,airline"},
 	}
 	for _, tt := range tests {
 		store := tagsDB(t)
@@ -107,9 +107,8 @@ func TestTagRun_ErrEdit(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, _, err := TagRun(context.Background(), store, 2, tt.edit)
-		var editErr *RequestError
-		if !errors.As(err, &editErr) || err.Error() != tt.want {
-			t.Errorf("TagRun(%+v) = %v, want *RequestError %q", tt.edit, err, tt.want)
+		if !errors.Is(err, emobench.ErrRequest) || err.Error() != tt.want {
+			t.Errorf("TagRun(%+v) = %v, want EREQUEST error %q", tt.edit, err, tt.want)
 		}
 		if got := storedTags(t, store, 2); !slices.Equal(got.TrainDomains, []string{"airline"}) || got.BaseRunID != 3 {
 			t.Errorf("TagRun(%+v) changed the stored tags to %+v", tt.edit, got)
@@ -121,8 +120,7 @@ func TestTagRun_ErrEdit(t *testing.T) {
 func TestTagRun_ErrUnknownBase(t *testing.T) {
 	_, _, err := TagRun(context.Background(), tagsDB(t), 2, TagEdit{BaseRun: "nosuch", SetBaseRun: true})
 	var notFound *db.RunNotFoundError
-	var editErr *RequestError
-	if !errors.As(err, &notFound) || errors.As(err, &editErr) {
+	if !errors.As(err, &notFound) || errors.Is(err, emobench.ErrRequest) {
 		t.Fatalf("TagRun(base nosuch) = %v, want a *db.RunNotFoundError", err)
 	}
 }
@@ -146,18 +144,17 @@ func TestRunEdit_Metadata(t *testing.T) {
 		edit RunEdit
 		want string
 	}{
-		{RunEdit{AgentModel: &blank}, "--model is empty"},
-		{RunEdit{UserModel: &blank}, "--user-model is empty"},
-		{RunEdit{}, "runs set needs at least one of --name, --model, --user-model, --condition"},
+		{RunEdit{AgentModel: &blank}, "model is empty"},
+		{RunEdit{UserModel: &blank}, "user-model is empty"},
+		{RunEdit{}, "runs set needs at least one of name, model, user-model, condition"},
 	} {
 		_, err := tt.edit.Metadata()
-		var request *RequestError
-		if !errors.As(err, &request) || err.Error() != tt.want {
-			t.Errorf("Metadata(%+v) = %v, want *RequestError %q", tt.edit, err, tt.want)
+		if !errors.Is(err, emobench.ErrRequest) || err.Error() != tt.want {
+			t.Errorf("Metadata(%+v) = %v, want EREQUEST error %q", tt.edit, err, tt.want)
 		}
 	}
-	if _, err := (RunEdit{Condition: &badCond}).Metadata(); err == nil || !strings.HasPrefix(err.Error(), "--condition: ") {
-		t.Errorf("Metadata(condition happy) = %v, want a --condition error", err)
+	if _, err := (RunEdit{Condition: &badCond}).Metadata(); err == nil || !strings.HasPrefix(err.Error(), `condition "happy"`) {
+		t.Errorf("Metadata(condition happy) = %v, want a condition error", err)
 	}
 }
 
@@ -180,10 +177,10 @@ func TestSetRunMetadata(t *testing.T) {
 func TestRemoveRuns(t *testing.T) {
 	ctx := context.Background()
 	store := tagsDB(t)
-	if _, _, err := RemoveRuns(ctx, store, []string{"3", "nosuch"}); err == nil {
+	if _, _, _, err := RemoveRuns(ctx, store, []string{"3", "nosuch"}); err == nil {
 		t.Fatal("RemoveRuns(3, nosuch) = nil error, want the unknown run's")
 	}
-	ids, _, err := RemoveRuns(ctx, store, []string{"other", "1", "3", "base"})
+	ids, _, _, err := RemoveRuns(ctx, store, []string{"other", "1", "3", "base"})
 	if err != nil || !slices.Equal(ids, []int64{1, 3}) {
 		t.Fatalf("RemoveRuns(other 1 3 base) = %v, %v; want [1 3]", ids, err)
 	}

@@ -38,24 +38,24 @@ type TaskSource struct {
 // validated) as a TaskSource named by its absolute path. Errors name the
 // file, and the task by index or id; a file with no task is one, and so are
 // duplicate ids and gold actions that do not replay (checkTasks). It is a
-// *SettingsError.
+// EREQUEST error.
 func ReadTasksFile(path string) (*TaskSource, error) {
 	if abs, err := filepath.Abs(path); err == nil {
 		path = abs
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, invalidSetting("--tasks-file: %v", err)
+		return nil, settingf("tasks-file", ": %v", err)
 	}
 	tasks, err := sim.DecodeTasks(data)
 	if err != nil {
-		return nil, invalidSetting("--tasks-file %s: %v", path, err)
+		return nil, settingf("tasks-file", "%s: %v", path, err)
 	}
 	if len(tasks) == 0 {
-		return nil, invalidSetting("--tasks-file %s: no tasks", path)
+		return nil, settingf("tasks-file", "%s: no tasks", path)
 	}
 	src := &TaskSource{Kind: TaskSourceFile, Name: path, Tasks: tasks}
-	if err := checkTasks(src.describe(), tasks); err != nil {
+	if err := checkTasks("tasks-file", path, tasks); err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(data)
@@ -64,20 +64,20 @@ func ReadTasksFile(path string) (*TaskSource, error) {
 }
 
 // ReadTaskSet loads the task set name from store as a TaskSource. A name
-// not stored is a *SettingsError naming it.
+// not stored is an EREQUEST error naming it.
 func ReadTaskSet(ctx context.Context, store *db.DB, name string) (*TaskSource, error) {
 	_, tasks, err := store.LoadTaskSet(ctx, name)
 	var missing *db.TaskSetNotFoundError
 	if errors.As(err, &missing) {
-		return nil, invalidSetting("--task-set: %v (store one with emobench tracer generate)", err)
+		return nil, settingf("task-set", ": %v (store one with emobench tracer generate)", err)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if len(tasks) == 0 {
-		return nil, invalidSetting("--task-set %s: no tasks", name)
+		return nil, settingf("task-set", "%s: no tasks", name)
 	}
-	if err := checkTasks("--task-set "+name, tasks); err != nil {
+	if err := checkTasks("task-set", name, tasks); err != nil {
 		return nil, err
 	}
 	b, err := json.Marshal(tasks)
@@ -98,23 +98,21 @@ func (s *TaskSource) Domains() []string {
 }
 
 // CheckDomains refuses domains (run --domain) the source holds no task
-// of, with a *SettingsError saying which it holds and the --domain to
-// pass: "--tasks-file FILE holds only retail tasks; pass --domain retail".
+// of, with an EREQUEST error saying which it holds and the domains to
+// choose: "tasks-file FILE holds only retail tasks, none of domain
+// airline; choose domain retail".
 // Without it, the run would find no task of such a domain. No domains (no
 // --domain: the source's own are run) is nil.
 func (s *TaskSource) CheckDomains(domains []string) error {
 	held := s.Domains()
 	for _, d := range domains {
 		if !slices.Contains(held, d) {
-			what := "--tasks-file " + s.Name
-			if s.Kind == TaskSourceDB {
-				what = "--task-set " + s.Name
-			}
-			hint := "pass --domain " + strings.Join(held, ",")
+			hint := "choose domain " + strings.Join(held, ",")
 			if len(held) > 1 {
-				hint += ", or drop --domain to run them all"
+				hint += ", or none to run them all"
 			}
-			return invalidSetting("%s holds only %s tasks, none of domain %s; %s", what, joinAnd(held), d, hint)
+			setting, name := s.describe()
+			return settingf(setting, "%s holds only %s tasks, none of domain %s; %s", name, joinAnd(held), d, hint)
 		}
 	}
 	return nil

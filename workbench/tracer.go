@@ -90,14 +90,14 @@ func shellWord(s string) string {
 
 // collectedTasks returns the tasks of run id's task set (a Tracer
 // collection resumed), as tracer.CollectedTasks finds them; a set or file
-// gone or changed since is a *SettingsError naming it.
+// gone or changed since is an EREQUEST error naming it.
 func collectedTasks(ctx context.Context, store *db.DB, id int64, spec emobench.RunSpec) ([]emobench.TaskSpec, error) {
 	tasks, ok, err := tracer.CollectedTasks(ctx, store, spec)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return nil, invalidSetting("run %d collected the tasks of %s (sha256 %s), which is gone or has changed since: its missing episodes cannot be run", id, spec.TaskSet, spec.TaskSetSHA256)
+		return nil, requestf("run %d collected the tasks of %s (sha256 %s), which is gone or has changed since: its missing episodes cannot be run", id, spec.TaskSet, spec.TaskSetSHA256)
 	}
 	return tasks, nil
 }

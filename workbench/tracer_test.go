@@ -54,11 +54,10 @@ func TestTaskSource_CheckDomains(t *testing.T) {
 		t.Fatalf("held domains: %v", err)
 	}
 	err := src.CheckDomains([]string{"retail", "telecom"})
-	var bad *workbench.SettingsError
-	if !errors.As(err, &bad) {
-		t.Fatalf("CheckDomains(telecom) = %v, want a *SettingsError", err)
+	if !errors.Is(err, emobench.ErrRequest) {
+		t.Fatalf("CheckDomains(telecom) = %v, want an EREQUEST error", err)
 	}
-	if got, want := err.Error(), "--task-set mixed holds only retail and airline tasks, none of domain telecom; pass --domain retail,airline, or drop --domain to run them all"; got != want {
+	if got, want := err.Error(), "task-set mixed holds only retail and airline tasks, none of domain telecom; choose domain retail,airline, or none to run them all"; got != want {
 		t.Errorf("error = %q, want %q", got, want)
 	}
 }

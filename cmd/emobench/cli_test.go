@@ -12,7 +12,6 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
-	"github.com/emobench/emobench/workbench"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -107,7 +106,9 @@ func TestExitCode(t *testing.T) {
 		{usagef("bad flag"), exitUsage},
 		{fmt.Errorf("runs tag: %w", usagef("bad flag")), exitUsage},
 		{cliargs.Usagef("no command %q", "x"), exitUsage},
-		{fmt.Errorf("runs tag: %w", &workbench.RequestError{Message: "a run cannot be its own base"}), exitUsage},
+		{fmt.Errorf("--base-run: %w", emobench.Errorf(emobench.EREQUEST, "a run cannot be its own base")), exitUsage},
+		{emobench.AsRequest(fmt.Errorf("--task-set: %w", emobench.ErrInvalid)), exitUsage},
+		{emobench.Errorf(emobench.ECONFLICT, "selection exists"), exitFailure},
 		{emobench.Errorf(emobench.ENOTFOUND, "no trajectory with id 9"), exitFailure},
 		{emobench.ErrInvalid, exitFailure},
 		{&db.RunNotFoundError{Ref: "x"}, exitFailure},

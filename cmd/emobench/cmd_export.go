@@ -1,14 +1,11 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"iter"
 	"strings"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/export"
-	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -51,24 +48,9 @@ func runExport(c *cli.Context, e *env) error {
 	if out == "" {
 		return usagef("export needs --out PATH")
 	}
-	store, ids, err := openRuns(c)
+	written, err := workbench.Export(c.Context, c.String("db"), c.StringSlice("run"), format, out, c.Bool("force"))
 	if err != nil {
 		return err
-	}
-	defer store.Close()
-	all, err := store.ListRuns(c.Context)
-	if err != nil {
-		return err
-	}
-	runs := export.Select(all, ids, func(id int64) iter.Seq2[*emobench.Trajectory, error] {
-		return store.Trajectories(c.Context, id)
-	}, ingest.RedactTrajectory)
-	if len(runs) == 0 {
-		return errors.New("no runs to export: the database is empty")
-	}
-	written, err := export.WriteFiles(format, out, runs, c.Bool("force"))
-	if err != nil {
-		return asUsage(err)
 	}
 	for _, w := range written {
 		fmt.Fprintln(e.stdout, w)

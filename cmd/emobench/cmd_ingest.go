@@ -63,7 +63,7 @@ func parseIngestOptions(c *cli.Context, e *env) (workbench.IngestOptions, error)
 		Reingest: c.Bool("reingest"), MaxSpool: c.String("max-spool"), MaxRecord: c.String("max-record"), DBPath: c.String("db"),
 	}.Options()
 	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash
-	return opts, settingsUsage(err)
+	return opts, err
 }
 
 func runIngest(c *cli.Context, e *env) error {
@@ -73,7 +73,7 @@ func runIngest(c *cli.Context, e *env) error {
 	}
 	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
 	if err != nil {
-		return settingsUsage(err)
+		return err
 	}
 	var store *db.DB // none when no input can be read: no database is made for nothing
 	if len(in.Paths) > 0 {

@@ -30,19 +30,7 @@ func mergeCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.warn, func(path string, rep db.MergeReport) {
-				fmt.Fprintf(e.stdout, "%s: %d runs added, %d extended, %d skipped; %d trajectories copied, %d (task, trial) pairs already present; %d leaderboard files copied\n",
-					path, rep.RunsAdded, rep.RunsExtended, rep.RunsSkipped, rep.Trajectories, rep.PairsSkipped, rep.PublishedFiles)
-				for _, r := range rep.Renamed {
-					e.warn(r.Warning(path))
-				}
-				if n := rep.SelectionsNotCarried; n > 0 {
-					e.warn(fmt.Sprintf("%s: its %d Tracer selections are not merged (they name that file's trajectories): select again here with emobench tracer filter", path, n))
-				}
-				if n := rep.TaskSetsNotCarried; n > 0 {
-					e.warn(fmt.Sprintf("%s: its %d task sets are not merged: store them here again with emobench tracer generate (the same seed gives the same tasks)", path, n))
-				}
-			})
+			return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.println, e.warn)
 		},
 	}
 }
@@ -56,9 +44,12 @@ func vacuumCommand(e *env) *cli.Command {
 		Flags:       []cli.Flag{&cli.StringFlag{Name: "out", Usage: "`FILE` to write; must not exist"}},
 		Action: func(c *cli.Context) error {
 			out := c.String("out")
+			if out == "" {
+				return usagef("vacuum needs --out FILE")
+			}
 			size, err := workbench.Vacuum(c.Context, c.String("db"), out, e.warn, e.waitNotices(c.String("db"))...)
 			if err != nil {
-				return settingsUsage(err)
+				return err
 			}
 			fmt.Fprintf(e.stdout, "wrote %s (%d bytes)\n", out, size)
 			return nil
@@ -107,12 +98,6 @@ func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
 // waitNotices print on stderr that opening path waits for another process.
 func (e *env) waitNotices(path string) []db.Option {
 	return workbench.WaitNotices(path, func(line string) { fmt.Fprintln(e.stderr, line) })
-}
-
-// openRuns opens the database like openCurrent and resolves the command's
-// --run flags (all runs when none is given).
-func openRuns(c *cli.Context) (*db.DB, []int64, error) {
-	return workbench.OpenRuns(c.Context, c.String("db"), c.StringSlice("run"))
 }
 
 func migrateCommand(e *env) *cli.Command {

@@ -48,7 +48,7 @@ func reportCommand(e *env) *cli.Command {
 			}
 			rep, _, err := compute(c, e, workbench.ReportOptions{Title: c.String("title"), Bootstrap: boot, Pairs: c.StringSlice("pair")}.Build)
 			if err != nil {
-				return settingsUsage(err)
+				return err
 			}
 			if err := workbench.WriteReport(c.Context, c.String("out"), rep.Input); err != nil {
 				return err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -125,7 +124,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 	if src != nil {
 		x.Tasks = src.Tasks
 	}
-	return settingsUsage(workbench.StartRuns(c.Context, store, plans, tags, x))
+	return workbench.StartRuns(c.Context, store, plans, tags, x)
 }
 
 // planRuns turns the flags into sim.RunOptions and plans one run per
@@ -142,7 +141,7 @@ func planRuns(c *cli.Context, src *workbench.TaskSource) ([]sim.PlannedRun, erro
 	if err == nil && src != nil {
 		src.Record(plans)
 	}
-	return plans, settingsUsage(err)
+	return plans, err
 }
 
 // runOptions copies run's flags (those tracer collect shares too) into
@@ -179,14 +178,6 @@ func llmOptions(c *cli.Context) sim.LLMOptions {
 	return sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout"), PriceFile: c.String("price-file")}
 }
 
-// asUsage makes a library's EINVALID error a usage error (exit 2).
-func asUsage(err error) error {
-	if emobench.ErrorCode(err) == emobench.EINVALID {
-		return &usageError{err}
-	}
-	return err
-}
-
 // resumeRun runs the (task, trial) pairs that run ref (an id or a name)
 // is missing, with its recorded settings.
 func resumeRun(c *cli.Context, e *env, ref string) error {
@@ -205,7 +196,7 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 		return usagef("--resume %s: no database at %s", ref, c.String("db"))
 	}
 	if err := workbench.CheckPriceFile(c.String("price-file")); err != nil {
-		return settingsUsage(err)
+		return err
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
 	if err != nil {
@@ -216,7 +207,7 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 		u := c.String("base-url")
 		llm.BaseURL = &u
 	}
-	return settingsUsage(workbench.ResumeRun(c.Context, store, ref, llm, e.executeOptions(c)))
+	return workbench.ResumeRun(c.Context, store, ref, llm, e.executeOptions(c))
 }
 
 // resumeRole is what --ROLE-base-url and --ROLE-api-key-env give, "" where unset.
@@ -254,13 +245,4 @@ func sealKeyFile() string {
 		return ""
 	}
 	return filepath.Join(dir, "emobench", workbench.SealKeyName)
-}
-
-// settingsUsage makes a workbench.SettingsError a usage error (exit 2).
-func settingsUsage(err error) error {
-	var bad *workbench.SettingsError
-	if errors.As(err, &bad) {
-		return &usageError{err}
-	}
-	return err
 }

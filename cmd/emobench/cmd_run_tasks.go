@@ -17,7 +17,7 @@ func (e *env) runTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
 	if err != nil || src == nil {
 		return src, err
 	}
-	return src, settingsUsage(src.CheckDomains(workbench.SplitList(c.StringSlice("domain"))))
+	return src, src.CheckDomains(workbench.SplitList(c.StringSlice("domain")))
 }
 
 func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
@@ -27,7 +27,7 @@ func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
 		return nil, usagef("give --tasks-file FILE or --task-set NAME, not both")
 	case file != "":
 		src, err := workbench.ReadTasksFile(file)
-		return src, settingsUsage(err)
+		return src, err
 	case set == "":
 		return nil, nil
 	}
@@ -40,7 +40,7 @@ func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
 	}
 	defer store.Close()
 	src, err := workbench.ReadTaskSet(c.Context, store, set)
-	return src, settingsUsage(err)
+	return src, err
 }
 
 // planOverTasks makes req run src's tasks: its domains unless --domain is

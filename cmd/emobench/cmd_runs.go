@@ -7,7 +7,6 @@ import (
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
-	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -39,32 +38,11 @@ func runsCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			runs, err := store.ListRunSummaries(c.Context)
-			if err != nil {
-				return err
-			}
-			rewards, err := store.ListRunRewards(c.Context)
-			if err != nil {
-				return err
-			}
-			provenance, err := store.ListProvenance(c.Context)
-			if err != nil {
-				return err
-			}
-			kind := map[int64]string{}
-			for _, p := range provenance {
-				kind[p.RunID] = p.Kind
-			}
-			rows, ids := make([]table.RunRow, len(runs)), make([]int64, len(runs))
-			for i, r := range runs {
-				rows[i], ids[i] = workbench.RunRow(r, rewards[r.ID], kind[r.ID]), r.ID
-			}
-			notes, err := workbench.RunErrorNotes(c.Context, store, nil)
+			rows, notes, err := workbench.ListRuns(c.Context, store)
 			if err != nil {
 				return err
 			}
 			e.warnAll(notes)
-			e.warnAll(workbench.RewardRangeNotes(ids, rewards))
 			return table.Runs(rows, format).Write(e.stdout, format)
 		},
 	}
@@ -205,14 +183,11 @@ func removeCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			before, _ := store.ListSelections(c.Context)
-			ids, tasks, err := workbench.RemoveRuns(c.Context, store, c.Args().Slice())
+			ids, tasks, notes, err := workbench.RemoveRuns(c.Context, store, c.Args().Slice())
 			if err != nil {
 				return err
 			}
-			if after, err := store.ListSelections(c.Context); err == nil {
-				e.warnAll(tracer.ShrunkSelections(before, after))
-			}
+			e.warnAll(notes)
 			fmt.Fprintf(e.stdout, "removed %s %v and %s no other run used\n", plural(len(ids), "run", "runs"), ids, plural(int(tasks), "task", "tasks"))
 			return nil
 		},

@@ -21,10 +21,7 @@ func intervalFlags(defaultStyle string) []cli.Flag {
 // bootstrapFlags reads --ci-method, --resamples, --seed and --level.
 func bootstrapFlags(c *cli.Context) (analysis.BootstrapOptions, error) {
 	boot := analysis.BootstrapOptions{Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: c.String("ci-method")}
-	if err := workbench.CheckBootstrap(boot); err != nil {
-		return analysis.BootstrapOptions{}, &usageError{err}
-	}
-	return boot, nil
+	return boot, workbench.CheckBootstrap(boot)
 }
 
 // pairFlag is --pair, on stats emotions and report.
@@ -61,7 +58,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
 			res, _, err := compute(c, e, workbench.EmotionsStats{Ks: f.ks, Bootstrap: f.boot, Pairs: c.StringSlice("pair")}.Compute)
 			if err != nil {
-				return settingsUsage(err)
+				return err
 			}
 			return table.Emotions(res, f.format, f.style).ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
 		}),

@@ -1,9 +1,17 @@
 package main
 
 import (
+	"cmp"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+
 	"github.com/urfave/cli/v2"
 
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/internal/cliargs"
+	"github.com/emobench/emobench/tracer"
 )
 
 // flagAliases are the old spellings of flags, still read, with a note, as
@@ -37,4 +45,39 @@ func tracerCommand(e *env) *cli.Command {
 			tracerExportCommand(e),
 		},
 	}
+}
+
+// checkOutFile refuses, before anything is computed, an output file (the
+// flag's value) that is a directory, lies in a directory that does not
+// exist, exists without --force, or is not a regular file (a device, a
+// named pipe: never replaced, even with --force). "" is none.
+func checkOutFile(flag, path string, force bool) error {
+	if path == "" {
+		return nil
+	}
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usagef("--%s %s is a directory", flag, path)
+	}
+	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
+		return usagef("--%s %s: directory %s does not exist", flag, path, filepath.Dir(path))
+	}
+	if exists, err := atomicfile.Target(path); err != nil || exists && !force {
+		return cmp.Or(err, usagef("--%s %s exists (use --force to overwrite it)", flag, path))
+	}
+	return nil
+}
+
+// optionUsage makes a library's *tracer.OptionError a usage error naming
+// the flag of its field (flags maps field to flag) and the flag's value;
+// any other error is a usage error as it is.
+func optionUsage(c *cli.Context, err error, flags map[string]string) error {
+	var bad *tracer.OptionError
+	if !errors.As(err, &bad) || flags[bad.Field] == "" {
+		return &usageError{err}
+	}
+	v := c.Value(flags[bad.Field])
+	if s, ok := v.(string); ok {
+		v = strconv.Quote(s)
+	}
+	return usagef("--%s %v: %v", flags[bad.Field], v, err)
 }

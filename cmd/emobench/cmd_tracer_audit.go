@@ -1,11 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +13,6 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
-	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
@@ -63,11 +61,10 @@ func tracerAuditCommand(e *env) *cli.Command {
 }
 
 func tracerAudit(c *cli.Context, e *env) error {
-	format := c.String("format")
+	format, split := c.String("format"), emobench.Split(c.String("split"))
 	if err := checkFormat(format, "table", "json", "csv", "markdown"); err != nil {
 		return err
 	}
-	split := emobench.Split(c.String("split"))
 	if split != "" && split != emobench.SplitTest && split != emobench.SplitTrain {
 		return usagef("--split %q is not test or train", split)
 	}
@@ -75,45 +72,24 @@ func tracerAudit(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	groups, err := auditTasks(c, split)
+	source, tasks, err := auditSource(c)
 	if err != nil {
 		return err
 	}
-	var report tracer.AuditReport
-	for _, g := range groups {
-		r, err := tracer.Audit(c.Context, g.tasks, g.dom, judge)
-		if err != nil {
-			return err
-		}
-		for i := range r.Tasks {
-			r.Tasks[i].Index = g.index[r.Tasks[i].Index]
-		}
-		report.Judge = r.Judge
-		report.Tasks = append(report.Tasks, r.Tasks...)
+	report, err := tracer.AuditTasks(c.Context, source, tasks, split, all.Find, judge)
+	if err != nil {
+		return fmt.Errorf("tracer audit: %w", err)
 	}
-	if err := writeAudit(e.stdout, report, format); err != nil {
+	if err := report.Write(e.stdout, format); err != nil {
 		return err
 	}
-	failed, undecided := 0, 0
-	for _, t := range report.Tasks {
-		if t.Failed() {
-			failed++
-		}
+	if n := report.FailedTasks(); n > 0 {
+		fmt.Fprintf(e.stderr, "emobench: tracer audit: %d of %d tasks fail a check\n", n, len(report.Tasks))
+		return &reportedError{fmt.Errorf("%d tasks fail", n)}
 	}
-	if judge != nil {
-		for _, s := range report.Summary() {
-			if s.Method == tracer.MethodJudge {
-				undecided += s.NotChecked
-			}
-		}
-	}
-	switch {
-	case failed > 0:
-		fmt.Fprintf(e.stderr, "emobench: tracer audit: %d of %d tasks fail a check\n", failed, len(report.Tasks))
-		return &reportedError{fmt.Errorf("%d tasks fail", failed)}
-	case undecided > 0:
-		fmt.Fprintf(e.stderr, "emobench: tracer audit: the judge could not decide %d checks (see the reasons with --format json)\n", undecided)
-		return &reportedError{fmt.Errorf("%d judge checks not decided", undecided)}
+	if n := report.Undecided(); n > 0 {
+		fmt.Fprintf(e.stderr, "emobench: tracer audit: the judge could not decide %d checks (see the reasons with --format json)\n", n)
+		return &reportedError{fmt.Errorf("%d judge checks not decided", n)}
 	}
 	return nil
 }
@@ -139,138 +115,53 @@ func auditJudge(c *cli.Context) (tracer.Judge, error) {
 		return nil, usagef("--judge %q is not llm:MODEL", name)
 	}
 	role := emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env"), Temperature: new(float64)}
-	client, err := sim.NewRoleClient("--judge", model, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
+	client, err := sim.NewRoleClient("judge", model, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 	if err != nil {
-		if emobench.ErrorCode(err) == emobench.EINVALID {
-			return nil, &usageError{err}
-		}
-		return nil, err
+		return nil, asUsage(err)
 	}
 	return &tracer.LLMJudge{Client: client}, nil
 }
 
-// auditGroup is the tasks of one domain, with their positions in the
-// tasks file (index[i] is task i's).
-type auditGroup struct {
-	dom   sim.Domain
-	tasks []emobench.TaskSpec
-	index []int
-}
-
-// auditTasks reads the tasks to audit, grouped by domain in order of first
-// appearance: those of the tasks file (--tasks-file), of the task set stored in
-// --db (--task-set), or the domain's embedded ones (--domain), keeping
-// split's (all when "").
-func auditTasks(c *cli.Context, split emobench.Split) ([]auditGroup, error) {
+// auditSource reads the tasks to audit and names where they came from:
+// the tasks file (--tasks-file), the task set stored in --db (--task-set)
+// or the domain's embedded tasks (--domain).
+func auditSource(c *cli.Context) (string, []emobench.TaskSpec, error) {
 	path, set, domain := c.String("tasks-file"), c.String("task-set"), c.String("domain")
-	var tasks []emobench.TaskSpec
-	given := 0
-	for _, v := range []string{path, set, domain} {
-		if v != "" {
-			given++
-		}
+	if len(slices.DeleteFunc([]string{path, set, domain}, func(v string) bool { return v == "" })) > 1 {
+		return "", nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
 	}
 	switch {
-	case given > 1:
-		return nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
 	case set != "":
 		if _, err := os.Stat(c.String("db")); err != nil {
-			return nil, usagef("--task-set %s: no database at %s (store the task set with emobench tracer generate first)", set, c.String("db"))
+			return "", nil, usagef("--task-set %s: no database at %s (store the task set with emobench tracer generate first)", set, c.String("db"))
 		}
 		store, err := openCurrent(c)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		defer store.Close()
 		var missing *db.TaskSetNotFoundError
-		if _, tasks, err = store.LoadTaskSet(c.Context, set); errors.As(err, &missing) {
-			return nil, usagef("--task-set: %v in %s (tracer generate stores one)", err, c.String("db"))
-		} else if err != nil {
-			return nil, fmt.Errorf("tracer audit: %w", err)
+		_, tasks, err := store.LoadTaskSet(c.Context, set)
+		if errors.As(err, &missing) {
+			return "", nil, usagef("--task-set: %v in %s (tracer generate stores one)", err, c.String("db"))
 		}
-		path = "task set " + set // names the source in errors below
+		return "task set " + set, tasks, err
 	case path != "":
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
-		if tasks, err = sim.DecodeAuditTasks(data); err != nil {
-			return nil, fmt.Errorf("tracer audit: %s: %w", path, err)
+		tasks, err := sim.DecodeAuditTasks(data)
+		if err != nil {
+			return "", nil, fmt.Errorf("tracer audit: %s: %w", path, err)
 		}
+		return path, tasks, nil
 	case domain != "":
 		dom, err := all.Find(domain)
 		if err != nil {
-			return nil, &usageError{err}
+			return "", nil, &usageError{err}
 		}
-		tasks = dom.Tasks()
-	default:
-		return nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
+		return "domain " + domain, dom.Tasks(), nil
 	}
-	var groups []auditGroup
-	at := map[string]int{}
-	for i, t := range tasks {
-		if split != "" && t.Split != split {
-			continue
-		}
-		g, ok := at[t.Domain]
-		if !ok {
-			dom, err := all.Find(t.Domain)
-			if err != nil {
-				return nil, fmt.Errorf("tracer audit: %s: task %d (%s): %w", path, i, t.ID, err)
-			}
-			g = len(groups)
-			at[t.Domain] = g
-			groups = append(groups, auditGroup{dom: dom})
-		}
-		groups[g].tasks = append(groups[g].tasks, t)
-		groups[g].index = append(groups[g].index, i)
-	}
-	if len(groups) == 0 {
-		return nil, fmt.Errorf("tracer audit: no task to audit (split %q)", split)
-	}
-	return groups, nil
-}
-
-// writeAudit prints the per-criterion summary and the failing tasks.
-func writeAudit(w io.Writer, r tracer.AuditReport, format string) error {
-	summary := &table.Table{Columns: []string{"criterion", "check", "tasks", "checked", "passed", "failed", "not_checked"}}
-	for _, s := range r.Summary() {
-		summary.Rows = append(summary.Rows, []any{string(s.Criterion), s.Method, s.Tasks, s.Checked, s.Passed, s.Failed, s.NotChecked})
-	}
-	failures := &table.Table{Columns: []string{"index", "task", "criterion", "check", "reason"}}
-	for _, f := range r.Failures() {
-		failures.Rows = append(failures.Rows, []any{f.Index, f.TaskID, string(f.Criterion), f.Method, f.Reason})
-	}
-	if format == "json" {
-		out := struct {
-			Judge    string                    `json:"judge"`
-			Tasks    int                       `json:"tasks"`
-			Criteria []tracer.CriterionSummary `json:"criteria"`
-			Failures []tracer.AuditFailure     `json:"failures"`
-		}{r.Judge, len(r.Tasks), r.Summary(), r.Failures()}
-		if out.Failures == nil {
-			out.Failures = []tracer.AuditFailure{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	}
-	if err := summary.Write(w, format); err != nil {
-		return err
-	}
-	if len(failures.Rows) == 0 {
-		if format == "csv" {
-			return nil
-		}
-		_, err := fmt.Fprintf(w, "\nall %d tasks pass every check that ran\n", len(r.Tasks))
-		return err
-	}
-	head := "\nfailing tasks:\n"
-	if format == "csv" {
-		head = "\n"
-	}
-	if _, err := io.WriteString(w, head); err != nil {
-		return err
-	}
-	return failures.Write(w, format)
+	return "", nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
 }

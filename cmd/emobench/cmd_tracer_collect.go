@@ -1,17 +1,11 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/sim"
-	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -60,63 +54,24 @@ func tracerCollect(c *cli.Context, e *env) error {
 		return usagef("give --tasks-file FILE or --task-set NAME, not both")
 	case path == "" && setName == "":
 		return usagef("tracer collect needs --tasks-file FILE or --task-set NAME (a task set tracer generate stored)")
+	case c.Int("trials") < 1:
+		return usagef("--trials %d: need at least 1", c.Int("trials"))
 	}
-	if n := c.Int("trials"); n < 1 {
-		return usagef("--trials %d: need at least 1", n)
-	}
-	var tasks []emobench.TaskSpec
-	var tag, sum string
+	var src *workbench.TaskSource
 	var store *db.DB
+	var err error
 	if path != "" {
-		var err error
-		if tasks, sum, err = readTasksFile(path); err != nil {
-			return err
-		}
-		if tag, err = filepath.Abs(path); err != nil {
-			return err
-		}
-	} else {
-		var err error
-		if store, err = workbench.OpenExisting(c.Context, c.String("db"), e.warn, e.waitNotices(c.String("db"))...); err != nil {
-			return err
-		}
+		src, err = workbench.ReadTasksFile(path)
+	} else if store, err = workbench.OpenExisting(c.Context, c.String("db"), e.warn, e.waitNotices(c.String("db"))...); err == nil {
 		defer store.Close()
-		if _, tasks, err = store.LoadTaskSet(c.Context, setName); err != nil {
-			return err
-		}
-		if len(tasks) == 0 {
-			return fmt.Errorf("task set %s holds no tasks", setName)
-		}
-		for i := range tasks {
-			if err := sim.CheckRewardBasis(&tasks[i]); err != nil {
-				return fmt.Errorf("task set %s: %w", setName, err)
-			}
-		}
-		tag, sum = setName, tracer.TaskSetSHA256(tasks)
-		path = setName
+		src, err = workbench.ReadTaskSet(c.Context, store, setName)
 	}
-	var domains []string
-	for _, t := range tasks {
-		domains = append(domains, t.Domain)
-		if t.Split != tasks[0].Split {
-			return fmt.Errorf("%s: task %s is a %s task, task %s a %s one: collect one split at a time", path, tasks[0].ID, tasks[0].Split, t.ID, t.Split)
-		}
+	if err != nil {
+		return err // the tasks' data, not the command line
 	}
-	opts := runOptions(c)
-	opts.Split = tasks[0].Split
-	if opts.Name == "" {
-		opts.Name = "collect-" + strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	}
-	plans, err := workbench.PlanRuns(workbench.PlanRequest{
-		Domains: workbench.UniqueInOrder(domains), Condition: c.String("condition"), Concurrency: c.Int("concurrency"),
-		Options: opts, Tasks: tasks,
-	})
+	plans, err := workbench.PlanCollect(src, c.String("condition"), c.Int("concurrency"), runOptions(c))
 	if err != nil {
 		return settingsUsage(err)
-	}
-	for i := range plans {
-		plans[i].Spec.TaskSet, plans[i].Spec.TaskSetSHA256 = tag, sum
-		plans[i].Run.Config = plans[i].Spec.Encode()
 	}
 	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
@@ -128,40 +83,18 @@ func tracerCollect(c *cli.Context, e *env) error {
 		defer store.Close()
 	}
 	x := e.executeOptions(c)
-	x.Command, x.Tasks = "emobench tracer collect", tasks
+	x.Command, x.Tasks = "emobench tracer collect", src.Tasks
 	if err := settingsUsage(workbench.StartRuns(c.Context, store, plans, nil, x)); err != nil {
 		return err
 	}
+	ids, tasks, err := workbench.CollectedRuns(c.Context, store, plans)
+	if err != nil {
+		return err
+	}
 	var refs []string
-	ran := map[string]bool{} // domain/task id: --tasks may pick some
-	for _, p := range plans {
-		for _, id := range p.Spec.Tasks {
-			ran[p.Spec.Domain+"/"+id] = true
-		}
-		id, err := store.ResolveRun(c.Context, p.Run.Name)
-		if err != nil {
-			return err
-		}
+	for _, id := range ids {
 		refs = append(refs, fmt.Sprintf("--run %d", id))
 	}
-	e.println(fmt.Sprintf("collected %d tasks × %d trials; filter them with: emobench tracer filter %s --selection NAME", len(ran), opts.Trials, strings.Join(refs, " ")))
+	e.println(fmt.Sprintf("collected %d tasks × %d trials; filter them with: emobench tracer filter %s --selection NAME", tasks, c.Int("trials"), strings.Join(refs, " ")))
 	return nil
-}
-
-// readTasksFile reads a tasks file (sim.DecodeTasks) and the hex sha256 of
-// its bytes. Errors name the file; an empty list is one.
-func readTasksFile(path string) ([]emobench.TaskSpec, string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("--tasks-file: %w", err)
-	}
-	tasks, err := sim.DecodeTasks(data)
-	if err != nil {
-		return nil, "", fmt.Errorf("--tasks-file %s: %w", path, err)
-	}
-	if len(tasks) == 0 {
-		return nil, "", fmt.Errorf("--tasks-file %s: no tasks", path)
-	}
-	sum := sha256.Sum256(data)
-	return tasks, hex.EncodeToString(sum[:]), nil
 }

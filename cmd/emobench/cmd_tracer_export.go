@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -53,37 +54,32 @@ func runTracerExport(c *cli.Context, e *env) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	names := make([]string, len(sft.Formats))
-	for i, f := range sft.Formats {
-		names[i] = string(f)
-	}
-	format, out, statsPath := c.String("format"), c.String("out"), c.String("stats")
-	if format == "" {
+	format, out, statsPath, selection := c.String("format"), c.String("out"), c.String("stats"), c.String("selection")
+	switch runs := c.StringSlice("run"); {
+	case format == "":
 		return usagef("tracer export needs --format (one of openai, sharegpt, hermes)")
-	}
-	if err := checkFormat(format, names...); err != nil {
-		return err
-	}
-	if out == "" {
+	case !slices.Contains(sft.Formats, sft.Format(format)):
+		return usagef("--format %q is not one of openai, sharegpt, hermes", format)
+	case out == "":
 		return usagef("tracer export needs --out FILE")
-	}
-	selection := c.String("selection")
-	if runs := c.StringSlice("run"); len(runs) > 0 {
+	case len(runs) > 0:
 		return usagef("tracer export --run is gone: it wrote failed and test-split trajectories too; filter first: emobench tracer filter --run %s --selection NAME, then tracer export --selection NAME", strings.Join(runs, " --run "))
-	}
-	if selection == "" {
+	case selection == "":
 		return usagef("tracer export needs --selection NAME (a selection tracer filter stored)")
 	}
-	if statsPath != "" {
-		if err := checkStatsPath(out, statsPath); err != nil {
-			return err
-		}
+	if err := checkOutFile("out", out, c.Bool("force")); err != nil {
+		return err
 	}
 	if statsPath != "" {
-		if exists, err := atomicfile.Target(statsPath); err != nil {
-			return fmt.Errorf("tracer export: %w", err)
-		} else if exists && !c.Bool("force") {
-			return usagef("tracer export: %s exists (use --force to overwrite it)", statsPath)
+		fa, errA := os.Stat(out)
+		fb, errB := os.Stat(statsPath)
+		a, _ := filepath.Abs(out)
+		b, _ := filepath.Abs(statsPath)
+		if a == b || errA == nil && errB == nil && os.SameFile(fa, fb) {
+			return usagef("tracer export: --stats %s is the same file as --out %s; give it another name", statsPath, out)
+		}
+		if err := checkOutFile("stats", statsPath, c.Bool("force")); err != nil {
+			return err
 		}
 	}
 	var tok *sft.Tokenizer
@@ -98,14 +94,11 @@ func runTracerExport(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	if sel, err := store.FindSelection(c.Context, selection); err == nil {
-		if w := tracer.ShrunkWarning(sel); w != "" {
-			fmt.Fprintf(e.stderr, "warning: %s\n", w)
-		}
+	if sel, err := store.FindSelection(c.Context, selection); err == nil && tracer.ShrunkWarning(sel) != "" {
+		fmt.Fprintf(e.stderr, "warning: %s\n", tracer.ShrunkWarning(sel))
 	}
-	stats, err := tracer.ExportFile(c.Context, store, out, c.Bool("force"), tracer.ExportConfig{
-		Selection: selection, Format: sft.Format(format),
-		Domain: exportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
+	stats, err := tracer.ExportFile(c.Context, store, out, true, tracer.ExportConfig{
+		Selection: selection, Format: sft.Format(format), Domain: exportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
 	})
 	for _, f := range stats.Failures {
 		fmt.Fprintf(e.stderr, "warning: not written: %s\n", f)
@@ -119,37 +112,13 @@ func runTracerExport(c *cli.Context, e *env) error {
 	fmt.Fprintf(e.stdout, "wrote %s\n", out)
 	if statsPath != "" {
 		data, err := json.MarshalIndent(stats, "", "  ")
+		if err == nil {
+			err = atomicfile.WriteFile(c.Context, statsPath, append(data, '\n'))
+		}
 		if err != nil {
 			return err
 		}
-		if err := atomicfile.WriteFile(c.Context, statsPath, append(data, '\n')); err != nil {
-			return err
-		}
 		fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
-	}
-	return nil
-}
-
-// checkStatsPath refuses a --stats that names the --out file (the stats
-// would replace the records) or lies in a directory that does not exist
-// (found only after --out was written).
-func checkStatsPath(out, statsPath string) error {
-	a, errA := filepath.Abs(out)
-	b, errB := filepath.Abs(statsPath)
-	if errA == nil && errB == nil && filepath.Clean(a) == filepath.Clean(b) {
-		return usagef("tracer export: --stats %s is the --out file; give it another name", statsPath)
-	}
-	if fa, err := os.Stat(out); err == nil {
-		if fb, err := os.Stat(statsPath); err == nil && os.SameFile(fa, fb) {
-			return usagef("tracer export: --stats %s is the same file as --out %s; give it another name", statsPath, out)
-		}
-	}
-	dir := filepath.Dir(statsPath)
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return usagef("tracer export: --stats %s: directory %s does not exist", statsPath, dir)
-	}
-	if fi, err := os.Stat(statsPath); err == nil && fi.IsDir() {
-		return usagef("tracer export: --stats %s is a directory", statsPath)
 	}
 	return nil
 }

@@ -1,9 +1,8 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/emobench/emobench/analysis"
@@ -56,9 +55,6 @@ func tracerFilter(c *cli.Context, e *env) error {
 	if c.IsSet("keep-unsatisfied") && c.IsSet("drop-unsatisfied") && c.Bool("keep-unsatisfied") == c.Bool("drop-unsatisfied") {
 		return usagef("--keep-unsatisfied and --drop-unsatisfied say opposite things: give one")
 	}
-	if r := c.Float64("min-reward"); math.IsNaN(r) || math.IsInf(r, 0) {
-		return usagef("--min-reward %v: need a finite number", r)
-	}
 	req := tracer.FilterRequest{
 		Criteria:  analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"), AllowTestTasks: c.Bool("allow-test-tasks")},
 		TestTasks: workbench.EmbeddedTestTasks(),
@@ -66,16 +62,17 @@ func tracerFilter(c *cli.Context, e *env) error {
 	}
 	if c.IsSet("max-user-dependence") {
 		x := c.Float64("max-user-dependence")
-		if x < 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-			return usagef("--max-user-dependence %v: need a finite bound of at least 0", x)
-		}
 		req.Criteria.MaxUserDependence = &x
 	}
-	if !req.DryRun && req.Name == "" {
-		return usagef("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
-	}
-	if req.DryRun && (req.Name != "" || req.Replace) {
-		return usagef("--dry-run stores nothing: drop --selection and --replace")
+	var bad *tracer.OptionError
+	if err := req.Validate(); errors.As(err, &bad) {
+		switch bad.Field {
+		case "Name":
+			return usagef("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
+		case "DryRun":
+			return usagef("--dry-run stores nothing: drop --selection and --replace")
+		}
+		return optionUsage(c, err, map[string]string{"MinReward": "min-reward", "MaxUserDependence": "max-user-dependence"})
 	}
 	var store *db.DB
 	var err error
@@ -109,17 +106,8 @@ func tracerFilter(c *cli.Context, e *env) error {
 		}
 		e.warn(fmt.Sprintf("%d trajectories have no known user dependence (imported tasks without a scenario): %s", n, what))
 	}
-	if n := len(res.ImportedRuns); n > 0 {
-		ids := make([]string, n)
-		for i, id := range res.ImportedRuns {
-			ids[i] = strconv.FormatInt(id, 10)
-		}
-		what, it := "run "+ids[0]+" is", "it"
-		if n > 1 {
-			what, it = "runs "+strings.Join(ids, ", ")+" are", "them"
-		}
-		// Not a note: --quiet keeps it, as it is about the data.
-		fmt.Fprintf(e.stderr, "warning: %s imported, and trajectories of %s are kept: tracer export will skip them: their agent saw another harness's prompt and tools\n", what, it)
+	if note := res.ImportedNote(); note != "" {
+		fmt.Fprintf(e.stderr, "warning: %s\n", note) // not a note: --quiet keeps it, as it is about the data
 	}
 	if res.TestKept > 0 {
 		fmt.Fprintf(e.stderr, "warning: %d kept trajectories are of test-split tasks (--allow-test-tasks): training on them leaks the test set\n", res.TestKept)
@@ -127,7 +115,7 @@ func tracerFilter(c *cli.Context, e *env) error {
 	if !res.GeneratedFromTaskSets && res.Funnel.Total.Collected > 0 {
 		e.warn("generated counts the distinct tasks collected: not every run names a task set (tracer collect) that is still there unchanged")
 	}
-	if err := funnelTable(res.Funnel).Write(e.stdout, format); err != nil {
+	if err := table.Funnel(res.Funnel).Write(e.stdout, format); err != nil {
 		return err
 	}
 	if format == "table" {
@@ -174,11 +162,11 @@ func tracerFunnelCommand(e *env) *cli.Command {
 				if err != nil {
 					return err
 				}
-				t := &table.Table{Columns: []string{"name", "created_at", "trajectories", "criteria"}}
-				for _, s := range sels {
-					t.Rows = append(t.Rows, []any{s.Name, s.CreatedAt.Format("2006-01-02T15:04:05Z"), s.Size, string(s.Criteria)})
+				rows := make([]table.SelectionRow, len(sels))
+				for i, s := range sels {
+					rows[i] = table.SelectionRow{Name: s.Name, CreatedAt: s.CreatedAt.Format("2006-01-02T15:04:05Z"), Size: s.Size, Criteria: string(s.Criteria)}
 				}
-				return t.Write(e.stdout, format)
+				return table.Selections(rows).Write(e.stdout, format)
 			}
 			sel, err := store.FindSelection(c.Context, name)
 			if err != nil {
@@ -191,22 +179,7 @@ func tracerFunnelCommand(e *env) *cli.Command {
 			if w := tracer.ShrunkWarning(sel); w != "" {
 				fmt.Fprintf(e.stderr, "warning: %s\n", w)
 			}
-			return funnelTable(f).Write(e.stdout, format)
+			return table.Funnel(f).Write(e.stdout, format)
 		},
 	}
-}
-
-// funnelTable is the funnel as `tracer filter` and `tracer funnel` print
-// it: one row per (domain, family), then the total (domain and family
-// "all").
-func funnelTable(f analysis.Funnel) *table.Table {
-	t := &table.Table{Columns: []string{"domain", "family", "generated", "collected", "test_excluded", "passed", "not_abandoned", "within_dependence", "kept", "dependence_unknown"}}
-	row := func(domain, family string, r analysis.FunnelRow) {
-		t.Rows = append(t.Rows, []any{domain, family, r.Generated, r.Collected, r.TestExcluded, r.Passed, r.NotAbandoned, r.WithinDependence, r.Kept, r.DependenceUnknown})
-	}
-	for _, r := range f.Rows {
-		row(r.Domain, r.Family, r)
-	}
-	row("all", "all", f.Total)
-	return t
 }

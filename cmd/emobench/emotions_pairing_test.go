@@ -121,7 +121,7 @@ func TestStatsEmotions_PairsOnlyRunsThatBelongTogether(t *testing.T) {
 	if want := "--pair 1:3: runs 1 (with-emotions) and 3 (with-emotions): a pair is one with-emotions and one without-emotions run"; bad.code != 2 || !strings.Contains(bad.stderr, want) {
 		t.Errorf("--pair 1:3: exit %d, stderr %q; want exit 2 and %q", bad.code, bad.stderr, want)
 	}
-	if pooled := runCLI(t, "", "--db", dbPath, "stats", "emotions", "--pool", "--pair", "1:2"); pooled.code != 2 || !strings.Contains(pooled.stderr, "--pair 1:2: with --pool, pools pair with pools") {
+	if pooled := runCLI(t, "", "--db", dbPath, "stats", "emotions", "--pool", "--pair", "1:2"); pooled.code != 2 || !strings.Contains(pooled.stderr, "--pair 1:2: with pool, pools pair with pools") {
 		t.Errorf("--pool --pair: exit %d, stderr %q", pooled.code, pooled.stderr)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
@@ -55,7 +56,7 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	switch {
 	case err == nil, errors.As(err, &reported):
 	case code == exitUsage:
-		fmt.Fprintf(stderr, "emobench: %s\n", cliargs.DoubleDash(err.Error()))
+		fmt.Fprintf(stderr, "emobench: %s%s\n", cliargs.DoubleDash(err.Error()), cliHint(err))
 		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
 	case err == context.Canceled: // a bare cancellation says nothing of its cause
 		fmt.Fprintln(stderr, "emobench: interrupted (Ctrl-C or SIGTERM); what was stored before it is kept")
@@ -65,23 +66,27 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	return code
 }
 
-// exitCode maps an error to the exit code: 0 for none, 2 for a mistake in
-// the command line (a command's usageError, cliargs' UsageError for the
-// line's shape, workbench's RequestError for what it asks), 1 for every
-// other failure, whatever its emobench code (invalid input, not found,
-// conflict) or cause (interrupted, I/O).
+// exitCodes is the one table from an error's code (emobench.ErrorCode,
+// the first *emobench.Error in its chain) to main's exit status; an error
+// with no code (I/O, an interruption) exits 1. Scripts rely on these:
+// 2 means the command line was wrong and nothing was done.
+var exitCodes = map[string]int{
+	emobench.EREQUEST:  exitUsage,   // the command line: a flag's value, arguments, an unknown command
+	emobench.EINVALID:  exitFailure, // the data: a file, a record, a stored row
+	emobench.ENOTFOUND: exitFailure, // a named run or record
+	emobench.ECONFLICT: exitFailure, // clashes with stored data
+}
+
+// exitCode maps an error to the exit code: 0 for none, else exitCodes'
+// status for its code, 1 when it has none.
 func exitCode(err error) int {
-	var usage *usageError
-	var line *cliargs.UsageError
-	var request *workbench.RequestError
-	switch {
-	case err == nil:
+	if err == nil {
 		return exitOK
-	case errors.As(err, &usage), errors.As(err, &line), errors.As(err, &request):
-		return exitUsage
-	default:
-		return exitFailure
 	}
+	if code, ok := exitCodes[emobench.ErrorCode(err)]; ok {
+		return code
+	}
+	return exitFailure
 }
 
 // cliHint is what the CLI adds to a library error to say what to type
@@ -90,7 +95,19 @@ func cliHint(err error) string {
 	var outdated *db.OutdatedSchemaError
 	var noRun *db.RunNotFoundError
 	var triggers *db.ForeignTriggersError
+	var resumable *workbench.ResumableError
+	var altered *db.AlteredSchemaError
+	var taken *db.RunNameTakenError
+	var selection *db.SelectionExistsError
 	switch {
+	case errors.As(err, &altered):
+		return fmt.Sprintf("; see `emobench --db %s check`", altered.Path)
+	case errors.As(err, &taken):
+		return fmt.Sprintf(": continue it with `emobench run --resume %d`, or give --name for a new run", taken.Run)
+	case errors.As(err, &selection):
+		return ": choose another --name, or give --replace"
+	case errors.As(err, &resumable):
+		return fmt.Sprintf(" (`emobench run --resume %d`)", resumable.Run)
 	case errors.As(err, &outdated):
 		return fmt.Sprintf(": upgrade it with `emobench --db %s migrate`", outdated.Path)
 	case errors.As(err, &triggers):
@@ -101,16 +118,20 @@ func cliHint(err error) string {
 	return ""
 }
 
-// usageError is a command's refusal of its arguments or flag values: exit
-// code 2, as cliargs.UsageError (the command line's shape) is.
+// usagef is a mistake in the command line (a flag's value, arguments that
+// do not fit): an emobench.EREQUEST error, exit 2. Say the flag and the
+// value: "--trials 0: need at least 1".
+func usagef(format string, args ...any) error { return cliargs.Usagef(format, args...) }
+
+// usageError, settingsUsage and asUsage are the old spellings of an EREQUEST error
+// that cmd_tracer_*.go still use; delete them when those move to tracer/.
 type usageError struct{ err error }
 
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
+func (e *usageError) Error() string   { return e.err.Error() }
+func (e *usageError) Unwrap() []error { return []error{emobench.ErrRequest, e.err} }
+func settingsUsage(err error) error   { return err }
 
-func usagef(format string, args ...any) error {
-	return &usageError{fmt.Errorf(format, args...)}
-}
+var asUsage = emobench.AsRequest
 
 // reportedError is a failure whose details the command already printed.
 type reportedError struct{ err error }
@@ -181,6 +202,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		Action: cli.ShowAppHelp,
 	}
 	cliargs.MarkUsageErrors(app) // flag errors and unknown commands exit 2
+	cliargs.NameSettings(app)    // a setting's error names its flag
 	return app
 }
 

@@ -17,7 +17,7 @@ func checkFormat(format string, allowed ...string) error {
 func parseCIStyle(s string) (table.CIStyle, error) {
 	style, err := table.ParseCIStyle(s)
 	if err != nil {
-		return "", &usageError{err}
+		return "", usagef("%v", err)
 	}
 	return style, nil
 }

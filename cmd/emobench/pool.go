@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"slices"
 	"strings"
 
 	"github.com/emobench/emobench/analysis"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -27,24 +25,21 @@ func formatFlag() cli.Flag {
 	return &cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"}
 }
 
-// compute opens the database, resolves --run into a selection of units
-// (per run, or with --pool per pool), runs one workbench computation (an
-// XStats's Compute, ReportOptions.Build) over it and prints its notes,
-// also when it fails. The store is closed when it returns.
-func compute[T any](c *cli.Context, e *env, run func(context.Context, *db.DB, workbench.Selection) (T, []string, error)) (T, workbench.Selection, error) {
-	var none T
-	store, runIDs, err := openRuns(c)
-	if err != nil {
-		return none, workbench.Selection{}, err
-	}
-	defer store.Close()
-	s, err := workbench.Select(c.Context, store, runIDs, c.Bool("pool"))
-	if err != nil {
-		return none, s, err
-	}
-	res, notes, err := run(c.Context, store, s)
-	e.warnAll(notes)
+// compute runs one workbench computation over the runs of --run (per
+// run, or with --pool per pool) in --db (workbench.Compute) and prints its
+// notes, also when it fails.
+func compute[T any](c *cli.Context, e *env, run workbench.Computation[T]) (T, workbench.Selection, error) {
+	res, s, _, err := computeNoting(c, e, run, nil)
 	return res, s, err
+}
+
+// computeNoting is compute that, when empty(result), also returns
+// workbench.NoTrajectoriesNote: the note that no selected run holds a
+// trajectory ("" when one does).
+func computeNoting[T any](c *cli.Context, e *env, run workbench.Computation[T], empty func(T) bool) (T, workbench.Selection, string, error) {
+	res, s, notes, none, err := workbench.Compute(c.Context, c.String("db"), c.StringSlice("run"), c.Bool("pool"), run, empty)
+	e.warnAll(notes)
+	return res, s, none, err
 }
 
 // statsFlags are the flags the stats commands share, read and checked in
@@ -79,11 +74,11 @@ func readStatsFlags(c *cli.Context) (statsFlags, error) {
 	}
 	var err error
 	if f.fields, err = workbench.ParseGroupFields(strings.Join(c.StringSlice("by"), ",")); err != nil {
-		return f, &usageError{err}
+		return f, err
 	}
 	if hasFlag(c, "convention") {
 		if f.conv, err = analysis.ParseConvention(c.String("convention")); err != nil {
-			return f, &usageError{err}
+			return f, usagef("%v", err)
 		}
 	}
 	f.ks = c.IntSlice("k") // nil where --k is one k (gap) or none

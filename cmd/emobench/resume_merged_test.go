@@ -53,7 +53,7 @@ func TestRun_ResumeMergedRunKeyFromCommandLine(t *testing.T) {
 	before := len(files.requests("fake-agent"))
 
 	r := runCLI(t, "", "--db", all, "run", "--resume", "1")
-	if r.code != exitUsage || !strings.Contains(r.stderr, "give the endpoint with --base-url URL (or --agent-base-url URL)") {
+	if r.code != exitUsage || !strings.Contains(r.stderr, "give the endpoint with base-url URL (or agent-base-url URL)") {
 		t.Fatalf("resume of a merged run without an endpoint: exit %d, stderr %q", r.code, r.stderr)
 	}
 	mustRun(t, "--db", all, "run", "--resume", "1", "--agent-base-url", mine.baseURL())

@@ -103,7 +103,7 @@ func TestShow_Err(t *testing.T) {
 		{[]string{"show", "--run", "tau2-retail-show", "--task", "refund-7", "--trial", "5"}, 1, `emobench: run 2 has no trial 5 of task "refund-7" (its trials: 0, 1)` + "\n"},
 		{[]string{"show", "--run", "tau2-retail-show", "--task", "nosuch"}, 1, `emobench: run 2 has no task "nosuch"` + "\n"},
 		{[]string{"show", "--run", "nosuch", "--task", "1"}, 1, "emobench: no run with id or name \"nosuch\" (see `emobench runs`)\n"},
-		{[]string{"show", "--run", "tau2-retail-show", "--task", "refund-7"}, 2, `run 2 has 2 trajectories of task "refund-7" (trials 0, 1): name the trial: give --trial N`},
+		{[]string{"show", "--run", "tau2-retail-show", "--task", "refund-7"}, 2, `--trial needed: run 2 has 2 trajectories of task "refund-7" (trials 0, 1): name the trial`},
 		{[]string{"show"}, 2, "show needs a TRAJECTORY id"},
 		{[]string{"show", "abc"}, 2, `TRAJECTORY "abc" is not an id`},
 		{[]string{"show", "1", "2"}, 2, "show takes one TRAJECTORY id, got 2 arguments"},

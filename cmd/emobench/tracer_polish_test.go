@@ -137,7 +137,7 @@ func TestRun_TasksFileOtherDomain(t *testing.T) {
 	dbPath, file := filepath.Join(dir, "t.db"), filepath.Join(dir, "retail-tasks.json")
 	writeTasks(t, file, fileTasks(t, 2))
 	r := runCLI(t, "", "--db", dbPath, "run", "--tasks-file", file, "--domain", "airline", "--agent", "oracle", "--condition", "with-emotions")
-	want := "--tasks-file " + file + " holds only retail tasks, none of domain airline; pass --domain retail"
+	want := "--tasks-file " + file + " holds only retail tasks, none of domain airline; choose domain retail"
 	if r.code != exitUsage || !strings.Contains(r.stderr, want) {
 		t.Fatalf("exit %d, stderr %q; want %d containing %q", r.code, r.stderr, exitUsage, want)
 	}

@@ -2,12 +2,14 @@ package cliargs
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -54,10 +56,7 @@ func testApp() *cli.App {
 
 func noop(*cli.Context) error { return nil }
 
-func isUsage(err error) bool {
-	var usage *UsageError
-	return errors.As(err, &usage)
-}
+func isUsage(err error) bool { return errors.Is(err, emobench.ErrRequest) }
 
 func TestInterspersedFlags(t *testing.T) {
 	app := testApp()
@@ -179,7 +178,7 @@ func TestNormalize_HelpAsFlag(t *testing.T) {
 }
 
 // After MarkUsageErrors, a flag's bad value, an unknown subcommand and
-// NoArgs' refusal are all *UsageError; a known command runs.
+// NoArgs' refusal are all EREQUEST errors; a known command runs.
 func TestMarkUsageErrors(t *testing.T) {
 	tests := []struct {
 		in, want string
@@ -296,6 +295,36 @@ func TestRenamed(t *testing.T) {
 		}
 		if err != nil || value != tt.value || set != tt.set {
 			t.Errorf("%s: %q, %v, %v; want %q, %v", tt.args, value, set, err, tt.value, tt.set)
+		}
+	}
+}
+
+// NameSettings writes a setting's error as the command's flag, keeping the
+// error's code and chain; an error about a setting the command has no flag
+// for, or one wrapped with context first, is left as it is.
+func TestNameSettings(t *testing.T) {
+	tests := []struct {
+		cmd  string
+		err  error
+		want string
+	}{
+		{"export", emobench.Settingf(emobench.EREQUEST, "out", "%s exists", "x.csv"), "--out x.csv exists"},
+		{"export", emobench.Settingf(emobench.ENOTFOUND, "run", ": %w", emobench.ErrNotFound), "--run: not found"},
+		{"sql", emobench.Settingf(emobench.EREQUEST, "out", "%s exists", "x.csv"), "out x.csv exists"},
+		{"export", fmt.Errorf("export: %w", emobench.Settingf(emobench.EREQUEST, "out", "%s exists", "x.csv")), "export: out x.csv exists"},
+		{"export", emobench.Errorf(emobench.EREQUEST, "out of memory"), "out of memory"},
+	}
+	for _, tt := range tests {
+		app := testApp()
+		for _, c := range app.Commands {
+			if c.Name == tt.cmd {
+				c.Action = func(*cli.Context) error { return tt.err }
+			}
+		}
+		NameSettings(app)
+		err := app.Run([]string{"emobench", tt.cmd})
+		if err == nil || err.Error() != tt.want || emobench.ErrorCode(err) != emobench.ErrorCode(tt.err) || !errors.Is(err, tt.err) {
+			t.Errorf("%s returning %q: %v (code %q), want %q with the error's code", tt.cmd, tt.err, err, emobench.ErrorCode(err), tt.want)
 		}
 	}
 }

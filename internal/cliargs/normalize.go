@@ -2,7 +2,7 @@
 // users: it rewrites what users type into the shape cli parses (help
 // COMMAND, global flags after the command, flags after arguments), refuses
 // unknown flags and commands with a suggestion, and marks every command
-// line mistake as a *UsageError, which a main maps to its usage exit code.
+// line mistake as an EREQUEST error (Usagef), which a main maps to its usage exit code.
 // It knows no command of any program: it reads them from the *cli.App.
 package cliargs
 
@@ -25,7 +25,7 @@ import (
 //     and "--" goes before arguments that start with a dash, such as an
 //     SQL comment (`emobench sql "-- note\nSELECT 1"`).
 //
-// It fails with a *UsageError naming a mistyped command after `help`, or a
+// It fails with an EREQUEST error naming a mistyped command after `help`, or a
 // flag shaped word before "--" that neither the app nor its command defines.
 func Normalize(app *cli.App, args []string) ([]string, error) {
 	args, err := helpAsFlag(app, args)

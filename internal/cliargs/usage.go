@@ -1,29 +1,27 @@
 package cliargs
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"slices"
+	"strings"
 
+	"github.com/emobench/emobench"
 	"github.com/urfave/cli/v2"
 )
 
-// UsageError is a mistake in the command line: an unknown command or flag,
-// a flag's bad value, stray arguments. A main maps it to its usage exit
-// code (2 by convention) and prints its message with a pointer to --help.
-type UsageError struct{ Err error }
-
-func (e *UsageError) Error() string { return e.Err.Error() }
-func (e *UsageError) Unwrap() error { return e.Err }
-
-// Usagef is a *UsageError with the message fmt.Errorf gives.
+// Usagef is a mistake in the command line (an unknown command or flag, a
+// flag's bad value, stray arguments): an *emobench.Error of code
+// emobench.EREQUEST, which a main maps to its usage exit code (2 by
+// convention) and prints with a pointer to --help.
 func Usagef(format string, args ...any) error {
-	return &UsageError{fmt.Errorf(format, args...)}
+	return emobench.Errorf(emobench.EREQUEST, format, args...)
 }
 
 // MarkUsageErrors makes app's and every command's flag errors (the ones
-// urfave/cli/v2 hands to OnUsageError) *UsageError, refuses NaN and ±Inf
+// urfave/cli/v2 hands to OnUsageError) EREQUEST errors, refuses NaN and ±Inf
 // given to any float flag (FiniteFloats), and makes the app and
 // every command with subcommands and an action refuse an unknown
 // subcommand, naming the nearest, before that action runs (urfave would
@@ -67,7 +65,7 @@ func markUnder(cmd *cli.Command, parents []string) {
 }
 
 // FiniteFloats makes every *cli.Float64Flag of flags refuse a value that
-// is NaN or infinite, as a *UsageError naming the flag ("--level NaN: need
+// is NaN or infinite, as an EREQUEST error naming the flag ("--level NaN: need
 // a finite number"), before the command's action runs: a range check such
 // as level <= 0 || level >= 1 is false for NaN. A flag's own Action, if
 // any, runs after the check.
@@ -90,10 +88,10 @@ func FiniteFloats(flags []cli.Flag) {
 	}
 }
 
-func asUsageError(_ *cli.Context, err error, _ bool) error { return &UsageError{err} }
+func asUsageError(_ *cli.Context, err error, _ bool) error { return Usagef("%s", err) }
 
-// NoArgs refuses stray arguments of a command that takes none, as a
-// *UsageError naming the command and the first argument; it fits a
+// NoArgs refuses stray arguments of a command that takes none, as an
+// EREQUEST error naming the command and the first argument; it fits a
 // command's Before.
 func NoArgs(c *cli.Context) error {
 	if c.NArg() > 0 {
@@ -114,8 +112,8 @@ func DoubleDash(msg string) string {
 
 // Renamed reads a string flag that was renamed, keeping its old name
 // (defined, usually Hidden, beside the new one) working: it returns the
-// value of whichever was given and whether one was; both given is a
-// *UsageError.
+// value of whichever was given and whether one was; both given is an
+// EREQUEST error.
 func Renamed(c *cli.Context, name, oldName string) (value string, set bool, err error) {
 	switch {
 	case c.IsSet(name) && c.IsSet(oldName):
@@ -124,4 +122,36 @@ func Renamed(c *cli.Context, name, oldName string) (value string, set bool, err 
 		return c.String(oldName), true, nil
 	}
 	return c.String(name), c.IsSet(name), nil
+}
+
+// NameSettings wraps the action of app's every command so that an error
+// about a setting's value (an *emobench.Error with Setting, which its
+// message begins with: "trials 0: need at least 1") names it as the
+// command's flag of that name, as the user typed it: "--trials 0: need
+// at least 1". The error is kept (wrapped); one about a setting the
+// command has no flag for, or wrapped with context before it, is returned
+// as it is.
+func NameSettings(app *cli.App) { nameSettings(app.Commands, app.Flags) }
+
+func nameSettings(cmds []*cli.Command, global []cli.Flag) {
+	for _, cmd := range cmds {
+		nameSettings(cmd.Subcommands, global)
+		action, flags := cmd.Action, append(slices.Clone(global), cmd.Flags...)
+		if action == nil {
+			continue
+		}
+		cmd.Action = func(c *cli.Context) error {
+			err := action(c)
+			var bad *emobench.Error
+			if !errors.As(err, &bad) || bad.Setting == "" || !strings.HasPrefix(err.Error(), bad.Setting) {
+				return err
+			}
+			for _, f := range flags {
+				if slices.Contains(f.Names(), bad.Setting) {
+					return fmt.Errorf("--%w", err)
+				}
+			}
+			return err
+		}
+	}
 }

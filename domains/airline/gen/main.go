@@ -59,8 +59,9 @@ func main() {
 // that each of the 6 forbidden intents and 2 transfer triggers can come
 // twice in the test split (issue 21's test shares).
 func options(split emobench.Split) tracer.GenerateOptions {
-	o := tracer.GenerateOptions{Seed: airline.TestTaskSeed, Split: split, SpreadIntents: true, ForbiddenShare: 0.2, TransferShare: 0.07,
-		MeasurePolicy: split == emobench.SplitTest} // MeasurePolicy: tracer's test-split shares (#21)
+	o := tracer.NewGenerateOptions()
+	o.Seed, o.Split, o.SpreadIntents, o.ForbiddenShare, o.TransferShare = airline.TestTaskSeed, split, true, 0.2, 0.07
+	o.MeasurePolicy = split == emobench.SplitTest // tracer's test-split shares (#21)
 	if split == emobench.SplitTrain {
 		o.Seed = airline.TrainTaskSeed
 	}

@@ -56,8 +56,10 @@ func generate(ctx context.Context) (test, train []emobench.TaskSpec, err error) 
 	// least so far first (SpreadIntents), so that the few refusals cover
 	// the forbidden intents rather than the ones most users hold.
 	opts := func(n int, seed uint64, split emobench.Split, exclude []emobench.TaskSpec) tracer.GenerateOptions {
-		return tracer.GenerateOptions{N: n, Seed: seed, Split: split, Exclude: exclude, SpreadIntents: true,
-			Intents: tracer.DefaultIntents, IntentsDist: IntentsDist, MeasurePolicy: split == emobench.SplitTest} // MeasurePolicy: tracer's test-split shares (#21)
+		o := tracer.NewGenerateOptions()
+		o.N, o.Seed, o.Split, o.Exclude, o.SpreadIntents = n, seed, split, exclude, true
+		o.IntentsDist, o.MeasurePolicy = IntentsDist, split == emobench.SplitTest // MeasurePolicy: tracer's test-split shares (#21)
+		return o
 	}
 	g, err := tracer.Generate(ctx, dom, opts(retail.NumTestTasks, retail.TestTaskSeed, emobench.SplitTest, nil))
 	if err != nil {

@@ -55,7 +55,7 @@ func TestGenerate_Golden(t *testing.T) {
 func TestGenerate_Seeds(t *testing.T) {
 	dom := retail.New().(sim.CatalogDomain)
 	gen := func(seed uint64) []byte {
-		g, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: 15, Seed: seed, Split: emobench.SplitTrain})
+		g, err := tracer.Generate(context.Background(), dom, trainOptions(15, seed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,9 +77,16 @@ func BenchmarkGenerate(b *testing.B) {
 	dom := retail.New().(sim.CatalogDomain)
 	const n = 20
 	for i := 0; i < b.N; i++ {
-		if _, err := tracer.Generate(context.Background(), dom, tracer.GenerateOptions{N: n, Seed: uint64(i), Split: emobench.SplitTrain}); err != nil {
+		if _, err := tracer.Generate(context.Background(), dom, trainOptions(n, uint64(i))); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "tasks/s")
+}
+
+// trainOptions are Tracer's defaults for n train tasks of seed.
+func trainOptions(n int, seed uint64) tracer.GenerateOptions {
+	o := tracer.NewGenerateOptions()
+	o.N, o.Seed, o.Split = n, seed, emobench.SplitTrain
+	return o
 }

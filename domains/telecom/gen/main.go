@@ -62,8 +62,9 @@ func main() {
 // 80 leave SpreadIntents, which tries the least kept intent of a kind
 // first, a margin of two each.
 func options(split emobench.Split) tracer.GenerateOptions {
-	o := tracer.GenerateOptions{Seed: telecom.TestTaskSeed, Split: split, ForbiddenShare: 0.25, TransferShare: 0.15, SpreadIntents: true,
-		IntentsDist: []float64{1, 2, 8}, WalkStepsDist: []float64{1, 2, 6}}
+	o := tracer.NewGenerateOptions()
+	o.Seed, o.Split, o.ForbiddenShare, o.TransferShare, o.SpreadIntents = telecom.TestTaskSeed, split, 0.25, 0.15, true
+	o.IntentsDist, o.WalkStepsDist = []float64{1, 2, 8}, []float64{1, 2, 6}
 	o.MeasurePolicy = split == emobench.SplitTest // tracer's test-split shares (#21)
 	if split == emobench.SplitTrain {
 		o.Seed = telecom.TrainTaskSeed
