@@ -1145,17 +1145,14 @@ func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Groun
 		}
 		// The policy offers a supplier that meets all three rules instead:
 		// one must exist for the offer to be made (and declined).
-		p := row(&db.Patients, g.UserID)
-		good := func(rx *Prescription) []string {
-			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
-		}
-		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return len(bad(rx)) > 0 && len(good(rx)) > 0 }))
+		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
+			return len(bad(rx)) > 0 && len(movesFor(db, rx, rx.Medication)) > 0
+		}))
 		if !ok {
 			return sim.Grounding{}, false
 		}
 		rx := row(&db.Prescriptions, id)
-		sups := bad(rx)
-		s := db.ref().Suppliers[sups[g.Rand.IntN(len(sups))]]
+		s := anySupplier(g, db, bad(rx))
 		return sim.Grounding{
 			Slots:     map[string]string{"prescription_id": id, "medication": rx.Medication, "supplier": s.Name},
 			Facts:     map[string]string{"prescription_id": id, "supplier_name": s.Name},
