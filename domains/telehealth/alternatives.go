@@ -3,6 +3,7 @@ package telehealth
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -29,7 +30,7 @@ import (
 // Patient ids and reasons are the gold's.
 func Alternatives(env sim.Environment, patientID string, facts map[string]string, gold emobench.Action) []emobench.Action {
 	db, ok := sim.StateOf[DB](env)
-	if !ok || db.Patients[patientID] == nil {
+	if !ok || row(&db.Patients, patientID) == nil {
 		return nil
 	}
 	var kw map[string]any
@@ -51,15 +52,15 @@ func Alternatives(env sim.Environment, patientID string, facts map[string]string
 	case ToolCancel, ToolWaiveNoShow:
 		ids := appointmentsOf(db, patientID, func(*Appointment) bool { return true })
 		for _, id := range meant(arg("appointment_id"), ids, said, func(id string) []string {
-			a := db.Appointments[id]
-			return []string{db.Reference.Providers[a.ProviderID].Name, say(a.Start)}
+			a := row(&db.Appointments, id)
+			return []string{db.ref().Providers[a.ProviderID].Name, say(a.Start)}
 		}) {
 			add("appointment_id", id)
 		}
 	case ToolRequestRefill, ToolChangeMedication, ToolUpdateSupplier:
 		ids := prescriptionsOf(db, patientID, func(*Prescription) bool { return true })
-		for _, id := range meant(arg("prescription_id"), ids, said, func(id string) []string { return []string{db.Prescriptions[id].Medication} }) {
-			switch rx := db.Prescriptions[id]; gold.Name {
+		for _, id := range meant(arg("prescription_id"), ids, said, func(id string) []string { return []string{row(&db.Prescriptions, id).Medication} }) {
+			switch rx := row(&db.Prescriptions, id); gold.Name {
 			case ToolRequestRefill:
 				add("prescription_id", id)
 			case ToolChangeMedication:
@@ -69,23 +70,23 @@ func Alternatives(env sim.Environment, patientID string, facts map[string]string
 					}
 				}
 			default:
-				for _, s := range suppliersMeant(db, rx, db.Reference.Suppliers[arg("supplier_id")], facts, said) {
+				for _, s := range suppliersMeant(db, rx, db.ref().Suppliers[arg("supplier_id")], facts, said) {
 					add("prescription_id", id, "supplier_id", s)
 				}
 			}
 		}
 	case ToolReplaceDevice:
 		ids := devicesOf(db, patientID, func(*Device) bool { return true })
-		for _, id := range meant(arg("device_id"), ids, said, func(id string) []string { return []string{deviceWords[db.Devices[id].Type]} }) {
+		for _, id := range meant(arg("device_id"), ids, said, func(id string) []string { return []string{deviceWords[row(&db.Devices, id).Type]} }) {
 			add("device_id", id)
 		}
 	case ToolBook:
-		asked := db.Reference.Providers[arg("provider_id")]
+		asked := db.ref().Providers[arg("provider_id")]
 		if asked == nil {
 			return nil
 		}
-		for _, id := range sortedKeys(db.Reference.Providers) {
-			pr := db.Reference.Providers[id]
+		for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
+			pr := db.ref().Providers[id]
 			if pr.Specialty != asked.Specialty || said[asked.Name] && pr != asked {
 				continue
 			}
@@ -184,13 +185,13 @@ func suppliersMeant(db *DB, rx *Prescription, gold *Supplier, facts map[string]s
 	for _, v := range facts {
 		if m := supplierChoice.FindStringSubmatch(v); m != nil && m[1] == m[2] && (m[1] == gold.Name || m[3] == gold.Name) {
 			first := byName(m[1])
-			if len(first) == 1 && eligibleSupplier(db, db.Reference.Suppliers[first[0]], rx.Medication, db.Patients[rx.PatientID]) {
+			if len(first) == 1 && eligibleSupplier(db, db.ref().Suppliers[first[0]], rx.Medication, row(&db.Patients, rx.PatientID)) {
 				return first
 			}
 			return append(first, byName(m[3])...)
 		}
 	}
-	return sortedKeys(db.Reference.Suppliers)
+	return slices.Sorted(maps.Keys(db.ref().Suppliers))
 }
 
 // withArgs returns a call of a's tool with a's arguments but for the

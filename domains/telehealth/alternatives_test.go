@@ -3,8 +3,8 @@ package telehealth
 import (
 	"encoding/json"
 	"maps"
-	"math/rand/v2"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -52,13 +52,13 @@ func licensedBookings(db *DB, patientID string, f emobench.Action) []emobench.Ac
 		ProviderID string `json:"provider_id"`
 	}
 	_ = json.Unmarshal(f.Arguments, &kw)
-	asked := db.Reference.Providers[kw.ProviderID]
+	asked := db.ref().Providers[kw.ProviderID]
 	if asked == nil {
 		return nil
 	}
 	var out []emobench.Action
-	for _, id := range sortedKeys(db.Reference.Providers) {
-		pr := db.Reference.Providers[id]
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
+		pr := db.ref().Providers[id]
 		if pr.ID == asked.ID || pr.Specialty != asked.Specialty {
 			continue
 		}
@@ -73,7 +73,7 @@ func licensedBookings(db *DB, patientID string, f emobench.Action) []emobench.Ac
 // prescription to every other supplier.
 func eligibleSupplierMoves(db *DB, _ string, f emobench.Action) []emobench.Action {
 	var out []emobench.Action
-	for _, id := range sortedKeys(db.Reference.Suppliers) {
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Suppliers)) {
 		out = append(out, withArgs(f, "supplier_id", id))
 	}
 	return out
@@ -86,7 +86,7 @@ func approvedChanges(db *DB, _ string, f emobench.Action) []emobench.Action {
 		ID string `json:"prescription_id"`
 	}
 	_ = json.Unmarshal(f.Arguments, &kw)
-	rx := db.Prescriptions[kw.ID]
+	rx := row(&db.Prescriptions, kw.ID)
 	if rx == nil {
 		return nil
 	}
@@ -151,7 +151,6 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 	}
 
-	users := c.Users(NewEnvironment(InitialDB()))
 	for i, in := range c.Intents {
 		alt := refusalAlternatives[in.Name]
 		if alt.calls == nil {
@@ -159,8 +158,8 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 		t.Run(in.Name, func(t *testing.T) {
 			grounded, withAlternative, checked := 0, 0, 0
-			for j := 0; j < len(users) && grounded < 20; j++ {
-				gr, ok := groundFor(t, c, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+			for j := 0; j < NumPatients && grounded < 20; j++ {
+				gr, ok := groundFor(t, in, j, uint64(i))
 				if !ok {
 					continue
 				}
@@ -187,7 +186,7 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 	}
 
 	for _, task := range New().Tasks() {
-		env := NewEnvironment(InitialDB())
+		env := envOver(initialState())
 		for _, a := range task.Actions {
 			if _, err := env.Call(a.Name, a.Arguments); err != nil {
 				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
@@ -245,7 +244,7 @@ func extraEndStates(t *testing.T, who, patientID string, facts map[string]string
 		writing[tool.Name] = tool.Writes && tool.Name != ToolTransfer
 	}
 	replay := func(calls []emobench.Action) *sim.StateEnv[DB] {
-		env := NewEnvironment(episodeDB())
+		env := newEnv()
 		for _, a := range calls {
 			if _, err := env.Call(a.Name, a.Arguments); err != nil {
 				t.Fatalf("%s: %s%s: %v", who, a.Name, a.Arguments, err)
@@ -273,22 +272,22 @@ func extraEndStates(t *testing.T, who, patientID string, facts map[string]string
 	return writes, extra
 }
 
-// TestAlternatives_OneEndState checks what tracer audit checks, on every
-// write intent grounded for many patients and on every embedded task:
+// TestAlternatives_OneEndState checks what tracer audit checks of the
+// embedded tasks (the suite's Audit) on every write intent grounded for
+// many patients:
 // no write has an alternative the patient's words and the policy allow
 // that ends elsewhere. And that Alternatives is no empty answer: without
 // the slot a patient named, a booking has other valid end states.
 func TestAlternatives_OneEndState(t *testing.T) {
 	c := Catalog()
-	users := c.Users(NewEnvironment(InitialDB()))
 	traits := map[string]int{}
 	for i, in := range c.Intents {
 		if in.Kind != sim.IntentWrite {
 			continue
 		}
 		grounded := 0
-		for j := 0; j < len(users) && grounded < 25; j++ {
-			gr, ok := groundFor(t, c, in, users[j], rand.New(rand.NewPCG(uint64(i), uint64(j))))
+		for j := 0; j < NumPatients && grounded < 25; j++ {
+			gr, ok := groundFor(t, in, j, uint64(i))
 			if !ok {
 				continue
 			}
@@ -315,11 +314,6 @@ func TestAlternatives_OneEndState(t *testing.T) {
 	for _, want := range []string{"cancel_appointment/findable", "book_appointment/conditional", "update_supplier/conditional", "request_refill/findable"} {
 		if traits[want] == 0 {
 			t.Errorf("no grounding %s", want)
-		}
-	}
-	for _, task := range New().Tasks() {
-		if _, extra := extraEndStates(t, task.ID, task.UserID, task.Scenario.Facts, task.Actions); len(extra) > 0 {
-			t.Errorf("task %s (%v): %d other valid end states, first %s%s", task.ID, task.Intents, len(extra), extra[0].Name, extra[0].Arguments)
 		}
 	}
 }

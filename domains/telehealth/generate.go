@@ -2,10 +2,13 @@ package telehealth
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // Seed is the seed of the initial database, GenerateDB(Seed).
@@ -209,19 +212,11 @@ func GenerateDB(seed uint64) *DB {
 		ref.Medications[m.Name] = &m
 	}
 	ref.Interactions = slices.Clone(interactions)
-	slices.SortFunc(ref.Interactions, func(a, b Interaction) int {
-		if c := strings.Compare(a.A, b.A); c != 0 {
-			return c
-		}
-		return strings.Compare(a.B, b.B)
-	})
-	db := &DB{
-		Patients: map[string]*Patient{}, Appointments: map[string]*Appointment{}, Prescriptions: map[string]*Prescription{},
-		Devices: map[string]*Device{}, RefillOrders: map[string]*RefillOrder{}, Reference: ref,
-	}
+	slices.SortFunc(ref.Interactions, byPair)
+	db := &DB{Reference: sim.NewReference(ref)}
 	genSuppliers(r, ref)
 	genProviders(r, ref)
-	gen := &generator{r: r, db: db, taken: map[string]bool{}}
+	gen := &generator{r: r, db: db, ref: ref, taken: map[string]bool{}}
 	for i := 0; i < NumPatients; i++ {
 		gen.patient(i)
 	}
@@ -324,6 +319,7 @@ func genProviders(r *rand.Rand, ref *Reference) {
 type generator struct {
 	r     *rand.Rand
 	db    *DB
+	ref   *Reference
 	taken map[string]bool // provider id + slot of scheduled appointments
 	nAppt int
 	nRx   int
@@ -331,14 +327,13 @@ type generator struct {
 }
 
 func (g *generator) patient(i int) {
-	r, db := g.r, g.db
-	ref := db.Reference
+	r, db, ref := g.r, g.db, g.ref
 	var first, last, dob string
 	for {
 		first, last = firstNames[r.IntN(len(firstNames))], lastNames[r.IntN(len(lastNames))]
 		dob = time.Date(1940+r.IntN(65), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC).Format(dateLayout)
 		dup := false
-		for _, p := range db.Patients {
+		for _, p := range db.Patients.All() {
 			if p.Name.First == first && p.Name.Last == last {
 				dup = dup || p.DateOfBirth == dob || r.IntN(2) == 0
 			}
@@ -400,7 +395,7 @@ func (g *generator) patient(i int) {
 	}
 	// Suppliers that ship to the patient's state.
 	var local []*Supplier
-	for _, id := range sortedKeys(ref.Suppliers) {
+	for _, id := range slices.Sorted(maps.Keys(ref.Suppliers)) {
 		if s := ref.Suppliers[id]; slices.Contains(s.ShipsTo, p.Address.State) {
 			local = append(local, s)
 		}
@@ -452,7 +447,7 @@ func (g *generator) patient(i int) {
 			}
 			rx.Approved = append(rx.Approved, Alternative{Medication: a.med, Dose: a.dose, Frequency: a.freq})
 		}
-		db.Prescriptions[rx.ID] = rx
+		db.Prescriptions.Put(rx.ID, rx)
 		p.PrescriptionIDs = append(p.PrescriptionIDs, rx.ID)
 	}
 	// Appointments: past visits, then upcoming ones.
@@ -527,7 +522,7 @@ func (g *generator) patient(i int) {
 		a.Status = StatusScheduled
 	}
 	slices.SortFunc(p.AppointmentIDs, func(a, b string) int {
-		return strings.Compare(db.Appointments[a].Start, db.Appointments[b].Start)
+		return strings.Compare(row(&db.Appointments, a).Start, row(&db.Appointments, b).Start)
 	})
 	// Labs.
 	for _, c := range conds {
@@ -563,14 +558,14 @@ func (g *generator) patient(i int) {
 			Model: deviceModels[typ][r.IntN(2)], Status: DeviceActive,
 			AssignedOn: nowTime.AddDate(0, -2-r.IntN(20), 0).Format(dateLayout),
 		}
-		db.Devices[d.ID] = d
+		db.Devices.Put(d.ID, d)
 		p.DeviceIDs = append(p.DeviceIDs, d.ID)
 		ref.Uploads[d.ID] = uploadsFor(r, typ)
 	}
 	if p.DeviceIDs == nil {
 		p.DeviceIDs = []string{}
 	}
-	db.Patients[p.ID] = p
+	db.Patients.Put(p.ID, p)
 }
 
 func weightedCondition(r *rand.Rand) int {
@@ -592,8 +587,8 @@ func weightedCondition(r *rand.Rand) int {
 // any of the specialty.
 func (g *generator) providerFor(specialty, state string) string {
 	var licensed, any []string
-	for _, id := range sortedKeys(g.db.Reference.Providers) {
-		pr := g.db.Reference.Providers[id]
+	for _, id := range slices.Sorted(maps.Keys(g.ref.Providers)) {
+		pr := g.ref.Providers[id]
 		if pr.Specialty != specialty {
 			continue
 		}
@@ -618,8 +613,8 @@ func (g *generator) freeUntil(pr *Provider, to time.Time) []string {
 // licensed in state with a free slot up to to, in id order.
 func (g *generator) providersFreeUntil(specialty, state string, to time.Time) []string {
 	var out []string
-	for _, id := range sortedKeys(g.db.Reference.Providers) {
-		pr := g.db.Reference.Providers[id]
+	for _, id := range slices.Sorted(maps.Keys(g.ref.Providers)) {
+		pr := g.ref.Providers[id]
 		if pr.Specialty == specialty && slices.Contains(pr.LicensedStates, state) && len(g.freeUntil(pr, to)) > 0 {
 			out = append(out, id)
 		}
@@ -639,7 +634,7 @@ func (g *generator) appointment(p *Patient, pr *Provider, start, specialty strin
 		ID: fmt.Sprintf("APT%05d", 20000+g.nAppt), PatientID: p.ID, ProviderID: pr.ID, Start: start,
 		VisitType: pr.VisitTypes[g.r.IntN(len(pr.VisitTypes))], Reason: reasons[g.r.IntN(len(reasons))], Fee: pr.VisitFee,
 	}
-	g.db.Appointments[a.ID] = a
+	g.db.Appointments.Put(a.ID, a)
 	p.AppointmentIDs = append(p.AppointmentIDs, a.ID)
 	return a
 }

@@ -16,48 +16,41 @@ import (
 // with rule, both for patient on db.
 func checkRule(t *testing.T, db *DB, patient, rule string, allowed, violating emobench.Action) {
 	t.Helper()
-	allow(t, db, patient, allowed)
-	deny(t, db, patient, rule, violating)
+	wantPolicy(t, db, patient, "", allowed)
+	wantPolicy(t, db, patient, rule, violating)
 }
 
-func allow(t *testing.T, db *DB, patient string, a emobench.Action) {
-	t.Helper()
-	if err := CheckPolicy(NewEnvironment(db), patient, a); err != nil {
-		t.Errorf("allowed %s%s: %v", a.Name, a.Arguments, err)
-	}
-}
-
-func deny(t *testing.T, db *DB, patient, rule string, a emobench.Action) {
+// wantPolicy asserts that a passes CheckPolicy for patient on db (rule "") or
+// fails it with rule.
+func wantPolicy(t *testing.T, db *DB, patient, rule string, a emobench.Action) {
 	t.Helper()
 	var v *PolicyViolation
-	if err := CheckPolicy(NewEnvironment(db), patient, a); !errors.As(err, &v) || v.Rule != rule {
-		t.Errorf("violating %s%s gave %v, want a %s violation", a.Name, a.Arguments, err, rule)
+	if err := CheckPolicy(envOver(db), patient, a); rule == "" && err != nil || rule != "" && (!errors.As(err, &v) || v.Rule != rule) {
+		t.Errorf("%s%s gave %v, want a violation of %q (none: \"\")", a.Name, a.Arguments, err, rule)
 	}
 }
 
-// ownReference gives db a copy of its Reference, which clones share, so
-// a test may add to it.
+// ownReference gives db a copy of its Reference, which episodes share,
+// with suppliers and uploads a test may add to.
 func ownReference(db *DB) {
-	r := db.Reference
-	db.Reference = &Reference{
-		Providers: maps.Clone(r.Providers), Records: maps.Clone(r.Records), Medications: maps.Clone(r.Medications),
-		Interactions: slices.Clone(r.Interactions), Suppliers: maps.Clone(r.Suppliers), Uploads: maps.Clone(r.Uploads),
-	}
+	r := *db.ref()
+	r.Suppliers, r.Uploads = maps.Clone(r.Suppliers), maps.Clone(r.Uploads)
+	db.Reference = sim.NewReference(&r)
 }
 
 func TestCheckPolicy_Rules(t *testing.T) {
-	db := InitialDB()
+	db := initialState()
 	ownReference(db)
 	at := func(h int) string { return nowTime.Add(time.Duration(h) * time.Hour).Format(timeLayout) }
 
 	// Two scheduled appointments of one patient, one late and one not:
 	// a hand-made pair on a copy.
-	p := db.Patients["P10004"]
+	p := row(&db.Patients, "P10004")
 	soon := &Appointment{ID: "APT90001", PatientID: p.ID, ProviderID: "DR001", Start: at(5), Status: StatusScheduled}
 	later := &Appointment{ID: "APT90002", PatientID: p.ID, ProviderID: "DR001", Start: at(30), Status: StatusScheduled}
 	stranger := &Appointment{ID: "APT90003", PatientID: "P10005", ProviderID: "DR001", Start: at(48), Status: StatusScheduled}
 	for _, a := range []*Appointment{soon, later, stranger} {
-		db.Appointments[a.ID] = a
+		db.Appointments.Put(a.ID, a)
 	}
 	checkRule(t, db, p.ID, RuleCancellationWindow, sim.NewAction(ToolCancel, "appointment_id", later.ID, "reason", "x"), sim.NewAction(ToolCancel, "appointment_id", soon.ID, "reason", "x"))
 	checkRule(t, db, p.ID, RuleOwnRecord, sim.NewAction(ToolCancel, "appointment_id", later.ID, "reason", "x"), sim.NewAction(ToolCancel, "appointment_id", stranger.ID, "reason", "x"))
@@ -67,27 +60,28 @@ func TestCheckPolicy_Rules(t *testing.T) {
 	noShow := func(id, patient, waivedOn string) *Appointment {
 		a := &Appointment{ID: id, PatientID: patient, ProviderID: "DR001", Start: "2024-12-02T10:00", Status: StatusNoShow, NoShowFee: NoShowFee}
 		a.FeeWaived, a.WaivedOn = waivedOn != "", waivedOn
-		db.Appointments[id] = a
-		db.Patients[patient].AppointmentIDs = append(db.Patients[patient].AppointmentIDs, id)
+		db.Appointments.Put(id, a)
+		p := edit(&db.Patients, patient)
+		p.AppointmentIDs = append(p.AppointmentIDs, id)
 		return a
 	}
 	for _, id := range []string{"P10006", "P10007"} {
-		for _, aid := range db.Patients[id].AppointmentIDs {
-			db.Appointments[aid].FeeWaived = false
+		for _, aid := range row(&db.Patients, id).AppointmentIDs {
+			edit(&db.Appointments, aid).FeeWaived = false
 		}
 	}
 	free := noShow("APT90010", "P10006", "")
 	noShow("APT90011", "P10006", "2024-01-15") // 14 months ago
 	noShow("APT90012", "P10007", "2024-04-20") // 11 months ago
 	second := noShow("APT90013", "P10007", "")
-	allow(t, db, "P10006", sim.NewAction(ToolWaiveNoShow, "appointment_id", free.ID))
-	deny(t, db, "P10007", RuleWaiverOncePerYear, sim.NewAction(ToolWaiveNoShow, "appointment_id", second.ID))
-	deny(t, db, "P10006", RuleOwnRecord, sim.NewAction(ToolWaiveNoShow, "appointment_id", second.ID))
+	wantPolicy(t, db, "P10006", "", sim.NewAction(ToolWaiveNoShow, "appointment_id", free.ID))
+	wantPolicy(t, db, "P10007", RuleWaiverOncePerYear, sim.NewAction(ToolWaiveNoShow, "appointment_id", second.ID))
+	wantPolicy(t, db, "P10006", RuleOwnRecord, sim.NewAction(ToolWaiveNoShow, "appointment_id", second.ID))
 
 	// Booking: licensed and not licensed in the patient's state.
 	var lic, unlic *Provider
-	for _, id := range sortedKeys(db.Reference.Providers) {
-		pr := db.Reference.Providers[id]
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
+		pr := db.ref().Providers[id]
 		if slices.Contains(pr.LicensedStates, p.Address.State) {
 			lic = pr
 		} else {
@@ -102,26 +96,26 @@ func TestCheckPolicy_Rules(t *testing.T) {
 
 	// Medication changes on a hand-made regimen: warfarin and
 	// acetaminophen, approved to become ibuprofen or tramadol.
-	q := db.Patients["P10008"]
+	q := edit(&db.Patients, "P10008")
 	for _, id := range q.PrescriptionIDs {
-		db.Prescriptions[id].Status = RxDiscontinued
+		edit(&db.Prescriptions, id).Status = RxDiscontinued
 	}
-	db.Prescriptions["RX900001"] = &Prescription{ID: "RX900001", PatientID: q.ID, Medication: "warfarin", Dose: "5 mg", Frequency: "once daily", Status: RxActive, ExpiresOn: "2025-12-01", RefillsRemaining: 2, SupplierID: "SUP01"}
-	db.Prescriptions["RX900002"] = &Prescription{ID: "RX900002", PatientID: q.ID, Medication: "acetaminophen", Dose: "500 mg", Frequency: "as needed", Status: RxActive, ExpiresOn: "2025-01-01", RefillsRemaining: 2, SupplierID: "SUP01",
-		Approved: []Alternative{{"ibuprofen", "400 mg", "three times daily"}, {"tramadol", "50 mg", "as needed"}}}
+	db.Prescriptions.Put("RX900001", &Prescription{ID: "RX900001", PatientID: q.ID, Medication: "warfarin", Dose: "5 mg", Frequency: "once daily", Status: RxActive, ExpiresOn: "2025-12-01", RefillsRemaining: 2, SupplierID: "SUP01"})
+	db.Prescriptions.Put("RX900002", &Prescription{ID: "RX900002", PatientID: q.ID, Medication: "acetaminophen", Dose: "500 mg", Frequency: "as needed", Status: RxActive, ExpiresOn: "2025-01-01", RefillsRemaining: 2, SupplierID: "SUP01",
+		Approved: []Alternative{{"ibuprofen", "400 mg", "three times daily"}, {"tramadol", "50 mg", "as needed"}}})
 	q.PrescriptionIDs = append(q.PrescriptionIDs, "RX900001", "RX900002")
 	change := func(med, dose, freq string) emobench.Action {
 		return sim.NewAction(ToolChangeMedication, "prescription_id", "RX900002", "medication", med, "dose", dose, "frequency", freq)
 	}
 	checkRule(t, db, q.ID, RulePrescriberApproved, change("tramadol", "50 mg", "as needed"), change("tramadol", "100 mg", "as needed"))
 	checkRule(t, db, q.ID, RuleNoMajorInteraction, change("tramadol", "50 mg", "as needed"), change("ibuprofen", "400 mg", "three times daily"))
-	deny(t, db, "P10001", RuleOwnRecord, change("tramadol", "50 mg", "as needed"))
+	wantPolicy(t, db, "P10001", RuleOwnRecord, change("tramadol", "50 mg", "as needed"))
 	// Refills: current and expired.
 	checkRule(t, db, q.ID, RulePrescriptionCurrent, sim.NewAction(ToolRequestRefill, "prescription_id", "RX900001"), sim.NewAction(ToolRequestRefill, "prescription_id", "RX900002"))
 
 	// Suppliers, with the patient's state and a controlled drug.
 	state := q.Address.State
-	db.Prescriptions["RX900003"] = &Prescription{ID: "RX900003", PatientID: q.ID, Medication: "zolpidem", Dose: "5 mg", Frequency: "nightly", Status: RxActive, ExpiresOn: "2025-12-01", SupplierID: "SUP01"}
+	db.Prescriptions.Put("RX900003", &Prescription{ID: "RX900003", PatientID: q.ID, Medication: "zolpidem", Dose: "5 mg", Frequency: "nightly", Status: RxActive, ExpiresOn: "2025-12-01", SupplierID: "SUP01"})
 	n := 0
 	sup := func(ships, licensed bool, stock ...string) string {
 		n++
@@ -130,7 +124,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 		if ships {
 			s.ShipsTo = []string{state}
 		}
-		db.Reference.Suppliers[id] = s
+		db.ref().Suppliers[id] = s
 		return id
 	}
 	good := sup(true, true, "warfarin", "zolpidem")
@@ -141,8 +135,8 @@ func TestCheckPolicy_Rules(t *testing.T) {
 	// Devices: one that uploaded an hour ago, one quiet for 8 days, one
 	// whose last upload is an error.
 	dev := func(id string, last Upload) {
-		db.Devices[id] = &Device{ID: id, PatientID: q.ID, Type: DeviceBPCuff, Status: DeviceActive}
-		db.Reference.Uploads[id] = []Upload{{Time: at(-100), Value: "120/80 mmHg", Flag: FlagOK}, last}
+		db.Devices.Put(id, &Device{ID: id, PatientID: q.ID, Type: DeviceBPCuff, Status: DeviceActive})
+		db.ref().Uploads[id] = []Upload{{Time: at(-100), Value: "120/80 mmHg", Flag: FlagOK}, last}
 	}
 	dev("DEV90001", Upload{Time: at(-1), Value: "121/79 mmHg", Flag: FlagOK})
 	dev("DEV90002", Upload{Time: at(-8 * 24), Value: "121/79 mmHg", Flag: FlagOK})

@@ -1,40 +1,82 @@
 package telehealth
 
 import (
-	"encoding/json"
-	"strings"
+	"iter"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/sim/domaintest"
 )
 
-// TestDomain checks the domain as a sim.Domain: its name, policy and
-// transfer tool, fresh environments that start from the same state, and
-// a write in one environment that never reaches the next.
-func TestDomain(t *testing.T) {
-	d := New()
-	if d.Name() != Name || d.TransferTool() != ToolTransfer || !strings.Contains(d.Policy(), "The tools do not check this policy") {
-		t.Fatalf("domain %s, transfer %s, policy of %d bytes", d.Name(), d.TransferTool(), len(d.Policy()))
+// TestDomain runs the conformance suite every domain shares; the other
+// tests hold what is particular to telehealth.
+func TestDomain(t *testing.T) { domaintest.Run(t, New()) }
+
+// newEnv returns an environment over a fresh fork of the initial state.
+func newEnv() *sim.StateEnv[DB] { return New().NewEnvironment().(*sim.StateEnv[DB]) }
+
+// initialState returns a fresh fork of the initial state.
+func initialState() *DB { return newEnv().State }
+
+// envOver returns an environment over db with the telehealth tools; it
+// changes db.
+func envOver(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
+
+// edit returns t's row of id for changing (sim.Table.Edit).
+func edit[V any](t *sim.Table[V], id string) *V {
+	v, _ := t.Edit(id)
+	return v
+}
+
+// inOrder yields m's rows in increasing order of id.
+func inOrder[V any](m map[string]*V) iter.Seq2[string, *V] {
+	t := sim.NewTable(m)
+	return t.All()
+}
+
+// find returns the first row of all that keep accepts.
+func find[V any](t *testing.T, all iter.Seq2[string, *V], keep func(v *V) bool) *V {
+	t.Helper()
+	for _, v := range all {
+		if keep(v) {
+			return v
+		}
 	}
-	if _, ok := d.(sim.CatalogDomain); !ok {
-		t.Fatal("New() is no sim.CatalogDomain")
+	t.Fatal("no record fits")
+	return nil
+}
+
+func intentByName(name string) sim.Intent {
+	for _, in := range Catalog().Intents {
+		if in.Name == name {
+			return in
+		}
 	}
-	a := d.NewEnvironment()
-	initial := a.Hash()
-	if h := a.Hash(); h != initial {
-		t.Fatal("hashing twice gave different hashes")
+	panic("no intent " + name)
+}
+
+// grounded is an intent grounded for a patient after their verification.
+type grounded struct {
+	userID   string
+	auth     emobench.Action
+	authFact map[string]string
+	g        sim.Grounding
+	env      *sim.StateEnv[DB] // the state it was grounded on
+}
+
+// groundFor grounds in for the j-th patient on a fresh environment, with
+// the random source of (seed, j); false when it does not apply to them.
+func groundFor(t *testing.T, in sim.Intent, j int, seed uint64) (grounded, bool) {
+	t.Helper()
+	env, c := newEnv(), Catalog()
+	r := rand.New(rand.NewPCG(seed, uint64(j)))
+	userID := env.State.Patients.Keys()[j]
+	auth, facts := c.Authenticate(env, userID, r)
+	if _, err := env.Call(auth.Name, auth.Arguments); err != nil {
+		t.Fatalf("%s: authenticate %s: %v", in.Name, userID, err)
 	}
-	args, _ := json.Marshal(map[string]string{"patient_id": "P10001", "phone": "212-555-0199"})
-	if _, err := a.Call(ToolUpdatePhone, args); err != nil {
-		t.Fatal(err)
-	}
-	if a.Hash() == initial {
-		t.Fatal("a write left the hash unchanged")
-	}
-	if b := d.NewEnvironment(); b.Hash() != initial || b.(*sim.StateEnv[DB]).State.Patients["P10001"].Phone == "212-555-0199" {
-		t.Fatal("a write reached a fresh environment")
-	}
-	if _, err := a.Call("no_such_tool", nil); err == nil {
-		t.Fatal("an unknown tool gave no error")
-	}
+	g, ok := in.Ground(sim.GroundContext{Env: env, UserID: userID, Rand: r, Used: func(string) bool { return false }})
+	return grounded{userID: userID, auth: auth, authFact: facts, g: g, env: env}, ok
 }

@@ -3,6 +3,7 @@ package telehealth
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -70,27 +71,27 @@ func echo(s string) string {
 // The record lookups match ids exactly, as a store keyed by id does: no
 // case folding, no trimming.
 
+// lookup returns the row of id, or an error naming what it is not.
+func lookup[V any](v *V, what, id string) (*V, error) {
+	if v == nil {
+		return nil, fmt.Errorf("%s %q not found", what, echo(id))
+	}
+	return v, nil
+}
+
 func (db *DB) patient(id string) (*Patient, error) {
-	if p := db.Patients[id]; p != nil {
-		return p, nil
-	}
-	return nil, fmt.Errorf("patient %q not found", echo(id))
+	return lookup(row(&db.Patients, id), "patient", id)
 }
-
 func (db *DB) appointment(id string) (*Appointment, error) {
-	if a := db.Appointments[id]; a != nil {
-		return a, nil
-	}
-	return nil, fmt.Errorf("appointment %q not found", echo(id))
+	return lookup(row(&db.Appointments, id), "appointment", id)
 }
-
 func (db *DB) prescription(id string) (*Prescription, error) {
-	rx := db.Prescriptions[id]
-	if rx == nil {
-		return nil, fmt.Errorf("prescription %q not found", echo(id))
-	}
-	return rx, nil
+	return lookup(row(&db.Prescriptions, id), "prescription", id)
 }
+func (db *DB) provider(id string) (*Provider, error) {
+	return lookup(db.ref().Providers[id], "provider", id)
+}
+func (db *DB) device(id string) (*Device, error) { return lookup(row(&db.Devices, id), "device", id) }
 
 func (db *DB) activePrescription(id string) (*Prescription, error) {
 	rx, err := db.prescription(id)
@@ -101,20 +102,6 @@ func (db *DB) activePrescription(id string) (*Prescription, error) {
 		return nil, fmt.Errorf("prescription %s is %s", rx.ID, rx.Status)
 	}
 	return rx, nil
-}
-
-func (db *DB) provider(id string) (*Provider, error) {
-	if pr := db.Reference.Providers[id]; pr != nil {
-		return pr, nil
-	}
-	return nil, fmt.Errorf("provider %q not found", echo(id))
-}
-
-func (db *DB) device(id string) (*Device, error) {
-	if d := db.Devices[id]; d != nil {
-		return d, nil
-	}
-	return nil, fmt.Errorf("device %q not found", echo(id))
 }
 
 // normDate checks a YYYY-MM-DD date.
@@ -148,8 +135,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				for _, id := range sortedKeys(db.Patients) {
-					p := db.Patients[id]
+				for id, p := range db.Patients.All() {
 					if strings.EqualFold(p.Name.First, strings.TrimSpace(a.First)) && strings.EqualFold(p.Name.Last, strings.TrimSpace(a.Last)) && p.DateOfBirth == dob {
 						return sim.JSONResult(map[string]string{"patient_id": id})
 					}
@@ -167,8 +153,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", err
 				}
 				email := strings.ToLower(strings.TrimSpace(a.Email))
-				for _, id := range sortedKeys(db.Patients) {
-					if p := db.Patients[id]; strings.ToLower(p.Email) == email && p.DateOfBirth == dob {
+				for id, p := range db.Patients.All() {
+					if strings.ToLower(p.Email) == email && p.DateOfBirth == dob {
 						return sim.JSONResult(map[string]string{"patient_id": id})
 					}
 				}
@@ -194,7 +180,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				return sim.JSONResult(db.Reference.Records[p.ID])
+				return sim.JSONResult(db.ref().Records[p.ID])
 			}),
 		newTool(ToolGetPrescription, "Get a prescription: medication, dose, frequency, prescriber, start and expiry dates, refills remaining, supplier, and the alternatives the prescriber approved.", false,
 			[]sim.Param{prescriptionIDParam},
@@ -208,7 +194,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				out := struct {
 					*Prescription
 					Controlled bool `json:"controlled_substance"`
-				}{rx, db.Reference.Medications[rx.Medication].Controlled}
+				}{rx, db.ref().Medications[rx.Medication].Controlled}
 				return sim.JSONResult(out)
 			}),
 		newTool(ToolCheckInteractions, "Check a list of medications for interactions: every pair with its severity (none, minor, moderate or major).", false,
@@ -219,7 +205,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				var meds []string
 				for _, m := range a.Medications {
 					m = strings.ToLower(strings.TrimSpace(m))
-					if db.Reference.Medications[m] == nil {
+					if db.ref().Medications[m] == nil {
 						return "", fmt.Errorf("medication %q is not in the formulary", echo(m))
 					}
 					if !slices.Contains(meds, m) {
@@ -238,7 +224,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				out := []pair{}
 				for i := range meds {
 					for j := i + 1; j < len(meds); j++ {
-						sev, note := db.Reference.interaction(meds[i], meds[j])
+						sev, note := db.ref().interaction(meds[i], meds[j])
 						out = append(out, pair{meds[i], meds[j], sev, note})
 					}
 				}
@@ -258,8 +244,8 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					VisitFee       int      `json:"visit_fee"`
 				}
 				out := []row{}
-				for _, id := range sortedKeys(db.Reference.Providers) {
-					if pr := db.Reference.Providers[id]; pr.Specialty == sp {
+				for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
+					if pr := db.ref().Providers[id]; pr.Specialty == sp {
 						out = append(out, row{pr.ID, pr.Name, pr.LicensedStates, pr.VisitTypes, pr.VisitFee})
 					}
 				}
@@ -295,7 +281,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				pr := db.Reference.Providers[appt.ProviderID]
+				pr := db.ref().Providers[appt.ProviderID]
 				return sim.JSONResult(struct {
 					*Appointment
 					ProviderName string `json:"provider_name"`
@@ -304,9 +290,9 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 		newTool(ToolListSuppliers, "List every medication supplier (pharmacies and mail-order): the states it ships to, whether it is licensed for controlled substances, and the medications it stocks.", false,
 			nil,
 			func(db *DB, _ *struct{}) (string, error) {
-				out := make([]*Supplier, 0, len(db.Reference.Suppliers))
-				for _, id := range sortedKeys(db.Reference.Suppliers) {
-					out = append(out, db.Reference.Suppliers[id])
+				out := make([]*Supplier, 0, len(db.ref().Suppliers))
+				for _, id := range slices.Sorted(maps.Keys(db.ref().Suppliers)) {
+					out = append(out, db.ref().Suppliers[id])
 				}
 				return sim.JSONResult(map[string]any{"suppliers": out})
 			}),
@@ -319,7 +305,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				up := db.Reference.Uploads[d.ID]
+				up := db.ref().Uploads[d.ID]
 				if up == nil {
 					up = []Upload{}
 				}
@@ -365,16 +351,16 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", fmt.Errorf("%s has no open slot at %s", pr.Name, start)
 				}
 				for _, id := range p.AppointmentIDs {
-					if x := db.Appointments[id]; x.Status == StatusScheduled && x.Start == start {
+					if x := row(&db.Appointments, id); x.Status == StatusScheduled && x.Start == start {
 						return "", fmt.Errorf("patient %s already has appointment %s at %s", p.ID, x.ID, start)
 					}
 				}
 				appt := &Appointment{
-					ID: fmt.Sprintf("APT%05d", 20001+len(db.Appointments)), PatientID: p.ID, ProviderID: pr.ID, Start: start,
+					ID: fmt.Sprintf("APT%05d", 20001+db.Appointments.Len()), PatientID: p.ID, ProviderID: pr.ID, Start: start,
 					VisitType: vt, Status: StatusScheduled, Reason: strings.TrimSpace(a.Reason), Fee: pr.VisitFee,
 				}
-				db.Appointments[appt.ID] = appt
-				p = db.ownPatient(p.ID)
+				db.Appointments.Put(appt.ID, appt)
+				p, _ = db.Patients.Edit(p.ID)
 				p.AppointmentIDs = append(p.AppointmentIDs, appt.ID)
 				return sim.JSONResult(appt)
 			}),
@@ -394,7 +380,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if strings.TrimSpace(a.Reason) == "" {
 					return "", errors.New("reason must not be empty")
 				}
-				appt = db.ownAppointment(appt.ID)
+				appt, _ = db.Appointments.Edit(appt.ID)
 				appt.Status, appt.CancelReason, appt.CancelledAt = StatusCancelled, strings.TrimSpace(a.Reason), Now
 				return sim.JSONResult(appt)
 			}),
@@ -413,7 +399,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				case appt.FeeWaived:
 					return "", fmt.Errorf("the no-show fee of appointment %s is already waived", appt.ID)
 				}
-				appt = db.ownAppointment(appt.ID)
+				appt, _ = db.Appointments.Edit(appt.ID)
 				appt.FeeWaived, appt.WaivedOn = true, Today
 				return sim.JSONResult(appt)
 			}),
@@ -435,7 +421,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", err
 				}
 				med := strings.ToLower(strings.TrimSpace(a.Medication))
-				if db.Reference.Medications[med] == nil {
+				if db.ref().Medications[med] == nil {
 					return "", fmt.Errorf("medication %q is not in the formulary", echo(a.Medication))
 				}
 				dose, freq := strings.TrimSpace(a.Dose), strings.TrimSpace(a.Frequency)
@@ -445,7 +431,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if med == rx.Medication && dose == rx.Dose && freq == rx.Frequency {
 					return "", fmt.Errorf("prescription %s is already %s %s %s", rx.ID, med, dose, freq)
 				}
-				rx = db.ownPrescription(rx.ID)
+				rx, _ = db.Prescriptions.Edit(rx.ID)
 				rx.Medication, rx.Dose, rx.Frequency, rx.ChangedOn = med, dose, freq, Today
 				rx.Approved = []Alternative{}
 				return sim.JSONResult(rx)
@@ -460,14 +446,14 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if err != nil {
 					return "", err
 				}
-				s := db.Reference.Suppliers[a.SupplierID]
+				s := db.ref().Suppliers[a.SupplierID]
 				if s == nil {
 					return "", fmt.Errorf("supplier %q not found", echo(a.SupplierID))
 				}
 				if s.ID == rx.SupplierID {
 					return "", fmt.Errorf("prescription %s is already with %s", rx.ID, s.ID)
 				}
-				rx = db.ownPrescription(rx.ID)
+				rx, _ = db.Prescriptions.Edit(rx.ID)
 				rx.SupplierID = s.ID
 				return sim.JSONResult(rx)
 			}),
@@ -483,13 +469,13 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if rx.RefillsRemaining <= 0 {
 					return "", fmt.Errorf("prescription %s has no refills remaining", rx.ID)
 				}
-				rx = db.ownPrescription(rx.ID)
+				rx, _ = db.Prescriptions.Edit(rx.ID)
 				rx.RefillsRemaining--
 				order := &RefillOrder{
-					ID: fmt.Sprintf("RF%05d", 30001+len(db.RefillOrders)), PrescriptionID: rx.ID, Medication: rx.Medication,
+					ID: fmt.Sprintf("RF%05d", 30001+db.RefillOrders.Len()), PrescriptionID: rx.ID, Medication: rx.Medication,
 					SupplierID: rx.SupplierID, RequestedOn: Today, Status: "requested",
 				}
-				db.RefillOrders[order.ID] = order
+				db.RefillOrders.Put(order.ID, order)
 				return sim.JSONResult(map[string]any{"refill": order, "refills_remaining": rx.RefillsRemaining})
 			}),
 		newTool(ToolReplaceDevice, "Replace an active telemetry device with a new one of the same model: the old device is retired and the new one assigned to the patient.", true,
@@ -504,18 +490,18 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if d.Status != DeviceActive {
 					return "", fmt.Errorf("device %s is %s", d.ID, d.Status)
 				}
-				p := db.Patients[d.PatientID]
+				p := row(&db.Patients, d.PatientID)
 				if p == nil {
 					return "", fmt.Errorf("device %s has no patient", d.ID)
 				}
 				nd := &Device{
-					ID: fmt.Sprintf("DEV-%05d", 50001+len(db.Devices)), PatientID: d.PatientID, Type: d.Type, Model: d.Model,
+					ID: fmt.Sprintf("DEV-%05d", 50001+db.Devices.Len()), PatientID: d.PatientID, Type: d.Type, Model: d.Model,
 					Status: DeviceActive, AssignedOn: Today, Replaces: d.ID,
 				}
-				d = db.ownDevice(d.ID)
+				d, _ = db.Devices.Edit(d.ID)
 				d.Status, d.ReplacedBy = DeviceRetired, nd.ID
-				db.Devices[nd.ID] = nd
-				p = db.ownPatient(p.ID)
+				db.Devices.Put(nd.ID, nd)
+				p, _ = db.Patients.Edit(p.ID)
 				p.DeviceIDs = append(p.DeviceIDs, nd.ID)
 				return sim.JSONResult(map[string]any{"retired": d, "new_device": nd})
 			}),
@@ -536,7 +522,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if phone == p.Phone {
 					return "", fmt.Errorf("patient %s already has phone %s", p.ID, phone)
 				}
-				p = db.ownPatient(p.ID)
+				p, _ = db.Patients.Edit(p.ID)
 				p.Phone = phone
 				return sim.JSONResult(p)
 			}),

@@ -3,6 +3,8 @@ package telehealth
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -10,493 +12,256 @@ import (
 	"github.com/emobench/emobench/sim"
 )
 
-// call runs a tool on env and fails the test on an error.
-func call(t *testing.T, db *DB, name string, args any) map[string]any {
+// step is one tool call of a script run on one environment: its result
+// holds want, or, when err, it fails with an error holding want and
+// changes nothing; then check, if set, reads the state.
+type step struct {
+	tool  string
+	args  map[string]any
+	want  string
+	err   bool
+	check func(db *DB) bool
+}
+
+// kv makes arguments of alternating keys and values.
+func kv(pairs ...any) map[string]any {
+	m := map[string]any{}
+	for i := 0; i+1 < len(pairs); i += 2 {
+		m[pairs[i].(string)] = pairs[i+1]
+	}
+	return m
+}
+
+// fit returns args but for the names the tool takes no parameter of.
+func fit(tool string, args map[string]any) map[string]any {
+	for _, tl := range tools() {
+		if tl.Name == tool {
+			var schema struct{ Properties map[string]any }
+			_ = json.Unmarshal(tl.Parameters, &schema)
+			maps.DeleteFunc(args, func(k string, _ any) bool { return schema.Properties[k] == nil })
+		}
+	}
+	return args
+}
+
+// run runs steps in order on env.
+func run(t *testing.T, env *sim.StateEnv[DB], steps []step) {
 	t.Helper()
-	res, err := callErr(db, name, args)
-	if err != nil {
-		t.Fatalf("%s %v: %v", name, args, err)
-	}
-	var out map[string]any
-	if err := json.Unmarshal([]byte(res), &out); err != nil {
-		t.Fatalf("%s: result %q is no JSON object: %v", name, res, err)
-	}
-	return out
-}
-
-func callErr(db *DB, name string, args any) (string, error) {
-	b, _ := json.Marshal(args)
-	return NewEnvironment(db).Call(name, b)
-}
-
-// wantErr runs a tool that must fail, with an error containing want.
-func wantErr(t *testing.T, db *DB, name string, args any, want string) {
-	t.Helper()
-	before := db.StateHash()
-	_, err := callErr(db, name, args)
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("%s %v: error %v, want one containing %q", name, args, err, want)
-	}
-	if db.StateHash() != before {
-		t.Fatalf("%s: a failed call changed the state", name)
-	}
-}
-
-// find returns the first id of m, in key order, that keep accepts.
-func find[V any](t *testing.T, m map[string]*V, keep func(v *V) bool) *V {
-	t.Helper()
-	for _, id := range sortedKeys(m) {
-		if keep(m[id]) {
-			return m[id]
+	for i, s := range steps {
+		b, _ := json.Marshal(s.args)
+		before := env.Hash()
+		res, err := env.Call(s.tool, b)
+		switch {
+		case s.err && (err == nil || !strings.Contains(err.Error(), s.want) || env.Hash() != before):
+			t.Errorf("step %d %s%s: error %v (state changed: %v), want one holding %q", i, s.tool, b, err, env.Hash() != before, s.want)
+		case !s.err && (err != nil || !strings.Contains(res, s.want)):
+			t.Errorf("step %d %s%s: %.300s, %v: want a result holding %q", i, s.tool, b, res, err, s.want)
+		case s.check != nil && !s.check(env.State):
+			t.Errorf("step %d %s%s: the state after it is not as expected", i, s.tool, b)
 		}
 	}
-	t.Fatal("no record fits")
-	return nil
 }
 
-func TestTools_Count(t *testing.T) {
-	writes := 0
-	for _, tl := range Tools() {
-		if tl.Writes {
-			writes++
-		}
-		var schema map[string]any
-		if err := json.Unmarshal(tl.Parameters, &schema); err != nil || schema["type"] != "object" {
-			t.Errorf("%s: schema %s", tl.Name, tl.Parameters)
-		}
-	}
-	if n := len(Tools()); n < 12 || writes < 5 {
-		t.Errorf("%d tools, %d writes: want at least 12 and 5", n, writes)
-	}
-}
-
-func TestTools_Authentication(t *testing.T) {
-	db := InitialDB()
-	p := db.Patients["P10001"]
-	got := call(t, db, ToolFindByNameDOB, map[string]string{"first_name": strings.ToUpper(p.Name.First), "last_name": p.Name.Last, "date_of_birth": p.DateOfBirth})
-	if got["patient_id"] != p.ID {
-		t.Errorf("by name: %v, want %s", got, p.ID)
-	}
-	got = call(t, db, ToolFindByEmailDOB, map[string]string{"email": " " + p.Email, "date_of_birth": p.DateOfBirth})
-	if got["patient_id"] != p.ID {
-		t.Errorf("by email: %v, want %s", got, p.ID)
-	}
-	wantErr(t, db, ToolFindByEmailDOB, map[string]string{"email": p.Email, "date_of_birth": "1900-01-01"}, "no patient")
-	wantErr(t, db, ToolFindByNameDOB, map[string]string{"first_name": p.Name.First, "last_name": p.Name.Last, "date_of_birth": "03/04/1970"}, "YYYY-MM-DD")
-}
-
-func TestTools_Reads(t *testing.T) {
-	db := InitialDB()
-	p := db.Patients["P10001"]
-	if got := call(t, db, ToolGetPatient, map[string]string{"patient_id": p.ID}); got["email"] != p.Email {
-		t.Errorf("patient: %v", got)
-	}
-	rec := call(t, db, ToolGetRecord, map[string]string{"patient_id": p.ID})
-	if len(rec["conditions"].([]any)) == 0 {
-		t.Errorf("record without conditions: %v", rec)
-	}
-	rx := db.Prescriptions[p.PrescriptionIDs[0]]
-	if got := call(t, db, ToolGetPrescription, map[string]string{"prescription_id": rx.ID}); got["medication"] != rx.Medication {
-		t.Errorf("prescription: %v", got)
-	}
-	got := call(t, db, ToolCheckInteractions, map[string]any{"medications": []string{"Warfarin", "ibuprofen", "metformin"}})
-	pairs := got["interactions"].([]any)
-	if len(pairs) != 3 || pairs[0].(map[string]any)["severity"] != SeverityMajor || pairs[1].(map[string]any)["severity"] != SeverityNone {
-		t.Errorf("interactions: %v", got)
-	}
-	wantErr(t, db, ToolCheckInteractions, map[string]any{"medications": []string{"warfarin"}}, "at least two")
-	wantErr(t, db, ToolCheckInteractions, map[string]any{"medications": []string{"warfarin", "snake oil"}}, "formulary")
-	provs := call(t, db, ToolSearchProviders, map[string]string{"specialty": "Cardiology"})["providers"].([]any)
-	if len(provs) != 5 {
-		t.Errorf("cardiologists: %d, want 5", len(provs))
-	}
-	wantErr(t, db, ToolSearchProviders, map[string]string{"specialty": "astrology"}, "no providers")
-	pr := db.Reference.Providers["DR001"]
-	det := call(t, db, ToolGetProvider, map[string]string{"provider_id": "DR001"})
-	slots := det["open_slots"].([]any)
-	if len(slots) == 0 || len(slots) != len(db.openSlots(pr)) {
-		t.Errorf("open slots: %d", len(slots))
-	}
-	for _, s := range slots {
-		if s.(string) <= Now {
-			t.Errorf("slot %v is not after now", s)
+// TestTools runs a script of calls of every tool, on one environment:
+// results, errors, what the writes change, and (steps marked "breaks")
+// writes the policy forbids but the tools carry out, as the clinic's
+// systems would.
+func TestTools(t *testing.T) {
+	env := newEnv()
+	db := env.State
+	p := row(&db.Patients, "P10001")
+	rx := row(&db.Prescriptions, p.PrescriptionIDs[0])
+	appt := row(&db.Appointments, p.AppointmentIDs[0])
+	soon := func(a *Appointment) bool { return a.Start < nowTime.Add(cancellationWindow).Format(timeLayout) }
+	later := find(t, db.Appointments.All(), func(a *Appointment) bool { return a.Status == StatusScheduled && !soon(a) })
+	late := find(t, db.Appointments.All(), func(a *Appointment) bool { return a.Status == StatusScheduled && soon(a) })
+	done := find(t, db.Appointments.All(), func(a *Appointment) bool { return a.Status == StatusCompleted })
+	noShow := find(t, db.Appointments.All(), func(a *Appointment) bool {
+		return a.Status == StatusNoShow && !a.FeeWaived && slices.ContainsFunc(row(&db.Patients, a.PatientID).AppointmentIDs, func(id string) bool {
+			x := row(&db.Appointments, id)
+			return id != a.ID && x.Status == StatusNoShow && !x.FeeWaived
+		})
+	})
+	var second *Appointment // another unwaived no-show of noShow's patient
+	for _, id := range row(&db.Patients, noShow.PatientID).AppointmentIDs {
+		if x := row(&db.Appointments, id); id != noShow.ID && x.Status == StatusNoShow && !x.FeeWaived {
+			second = x
 		}
 	}
-	appt := db.Appointments[p.AppointmentIDs[0]]
-	if got := call(t, db, ToolGetAppointment, map[string]string{"appointment_id": appt.ID}); got["provider_name"] != db.Reference.Providers[appt.ProviderID].Name {
-		t.Errorf("appointment: %v", got)
-	}
-	if got := call(t, db, ToolListSuppliers, map[string]string{}); len(got["suppliers"].([]any)) != len(db.Reference.Suppliers) {
-		t.Errorf("suppliers: %v", got)
-	}
-	d := find(t, db.Devices, func(d *Device) bool { return true })
-	if got := call(t, db, ToolListUploads, map[string]string{"device_id": d.ID}); len(got["uploads"].([]any)) != len(db.Reference.Uploads[d.ID]) {
-		t.Errorf("uploads: %v", got)
-	}
-	wantErr(t, db, ToolListUploads, map[string]string{"device_id": "DEV0"}, "not found")
-	if got := call(t, db, ToolTransfer, map[string]string{"summary": "billing dispute"}); got["status"] != "transferred" {
-		t.Errorf("transfer: %v", got)
-	}
-	wantErr(t, db, ToolTransfer, map[string]string{"summary": " "}, "summary")
-}
-
-// unlicensedProvider returns a provider not licensed in state, and one
-// of its open slots.
-func unlicensedProvider(t *testing.T, db *DB, state string) (*Provider, string) {
-	t.Helper()
-	pr := find(t, db.Reference.Providers, func(pr *Provider) bool {
-		return !slices.Contains(pr.LicensedStates, state) && len(db.openSlots(pr)) > 0
+	safe := find(t, db.Prescriptions.All(), func(x *Prescription) bool {
+		return len(x.Approved) > 0 && majorWith(db, x.PatientID, x.ID, x.Approved[0].Medication) == ""
 	})
-	return pr, db.openSlots(pr)[0]
-}
-
-func TestTools_Book(t *testing.T) {
-	db := InitialDB()
-	p := db.Patients["P10002"]
-	pr := find(t, db.Reference.Providers, func(pr *Provider) bool {
-		return slices.Contains(pr.LicensedStates, p.Address.State) && len(db.openSlots(pr)) > 0
-	})
-	slot := db.openSlots(pr)[0]
-	args := map[string]string{"patient_id": p.ID, "provider_id": pr.ID, "start_time": slot, "visit_type": VisitTelehealth, "reason": "follow-up visit"}
-	got := call(t, db, ToolBook, args)
-	id := got["appointment_id"].(string)
-	if a := db.Appointments[id]; a == nil || a.Status != StatusScheduled || a.Fee != pr.VisitFee || !slices.Contains(db.Patients[p.ID].AppointmentIDs, id) {
-		t.Fatalf("booked %v", got)
-	}
-	if slices.Contains(db.openSlots(pr), slot) {
-		t.Error("a booked slot is still open")
-	}
-	wantErr(t, db, ToolBook, args, "no open slot")
-	wantErr(t, db, ToolBook, map[string]string{"patient_id": p.ID, "provider_id": pr.ID, "start_time": "tomorrow", "visit_type": VisitTelehealth, "reason": "x"}, "YYYY-MM-DDTHH:MM")
-	wantErr(t, db, ToolBook, map[string]string{"patient_id": p.ID, "provider_id": pr.ID, "start_time": "2025-03-09T09:00", "visit_type": VisitTelehealth, "reason": "x"}, "no open slot")
-	wantErr(t, db, ToolBook, map[string]string{"patient_id": p.ID, "provider_id": pr.ID, "start_time": slot, "visit_type": "house call", "reason": "x"}, "visit types")
-
-	// breaks: provider_licensed — a provider not licensed in the patient's state is booked.
-	other, oslot := unlicensedProvider(t, db, p.Address.State)
-	got = call(t, db, ToolBook, map[string]string{"patient_id": p.ID, "provider_id": other.ID, "start_time": oslot, "visit_type": VisitTelehealth, "reason": "second opinion"})
-	if db.Appointments[got["appointment_id"].(string)].ProviderID != other.ID {
-		t.Errorf("unlicensed booking: %v", got)
-	}
-}
-
-func TestTools_Cancel(t *testing.T) {
-	db := InitialDB()
-	later := find(t, db.Appointments, func(a *Appointment) bool {
-		return a.Status == StatusScheduled && a.Start >= nowTime.Add(cancellationWindow).Format(timeLayout)
-	})
-	call(t, db, ToolCancel, map[string]string{"appointment_id": later.ID, "reason": "schedule conflict"})
-	if a := db.Appointments[later.ID]; a.Status != StatusCancelled || a.CancelledAt != Now || a.CancelReason != "schedule conflict" {
-		t.Errorf("cancelled: %+v", a)
-	}
-	wantErr(t, db, ToolCancel, map[string]string{"appointment_id": later.ID, "reason": "again"}, "is cancelled")
-	done := find(t, db.Appointments, func(a *Appointment) bool { return a.Status == StatusCompleted })
-	wantErr(t, db, ToolCancel, map[string]string{"appointment_id": done.ID, "reason": "x"}, "is completed")
-	wantErr(t, db, ToolCancel, map[string]string{"appointment_id": "APT1", "reason": "x"}, "not found")
-
-	// breaks: cancellation_window — an appointment starting within 24 hours is cancelled.
-	soon := find(t, db.Appointments, func(a *Appointment) bool {
-		return a.Status == StatusScheduled && a.Start < nowTime.Add(cancellationWindow).Format(timeLayout)
-	})
-	call(t, db, ToolCancel, map[string]string{"appointment_id": soon.ID, "reason": "feeling better"})
-	if db.Appointments[soon.ID].Status != StatusCancelled {
-		t.Error("late cancellation did not cancel")
-	}
-	// breaks: own_record — the tool takes no patient: an appointment of
-	// another patient than the one verified is cancelled all the same.
-	other := find(t, db.Appointments, func(a *Appointment) bool {
-		return a.Status == StatusScheduled && a.PatientID != later.PatientID && a.PatientID != soon.PatientID
-	})
-	call(t, db, ToolCancel, map[string]string{"appointment_id": other.ID, "reason": "cancelled by a relative"})
-	if db.Appointments[other.ID].Status != StatusCancelled {
-		t.Error("another patient's appointment was not cancelled")
-	}
-}
-
-func TestTools_WaiveNoShow(t *testing.T) {
-	db := InitialDB()
-	a := find(t, db.Appointments, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived })
-	call(t, db, ToolWaiveNoShow, map[string]string{"appointment_id": a.ID})
-	if x := db.Appointments[a.ID]; !x.FeeWaived || x.WaivedOn != Today {
-		t.Errorf("waived: %+v", x)
-	}
-	wantErr(t, db, ToolWaiveNoShow, map[string]string{"appointment_id": a.ID}, "already waived")
-	done := find(t, db.Appointments, func(a *Appointment) bool { return a.Status == StatusCompleted })
-	wantErr(t, db, ToolWaiveNoShow, map[string]string{"appointment_id": done.ID}, "no no-show fee")
-
-	// breaks: waiver_once_per_year — a second waiver within 12 months goes through.
-	p := db.Patients[a.PatientID]
-	for _, id := range p.AppointmentIDs {
-		if x := db.Appointments[id]; x.Status == StatusNoShow && !x.FeeWaived {
-			call(t, db, ToolWaiveNoShow, map[string]string{"appointment_id": id})
-			if !db.Appointments[id].FeeWaived {
-				t.Error("second waiver not recorded")
-			}
-			return
-		}
-	}
-	other := find(t, db.Appointments, func(x *Appointment) bool {
-		return x.Status == StatusNoShow && !x.FeeWaived && recentWaiver(db, x.PatientID) != ""
-	})
-	call(t, db, ToolWaiveNoShow, map[string]string{"appointment_id": other.ID})
-}
-
-func TestTools_ChangeMedication(t *testing.T) {
-	db := InitialDB()
-	rx := find(t, db.Prescriptions, func(rx *Prescription) bool {
-		return len(rx.Approved) > 0 && majorWith(db, rx.PatientID, rx.ID, rx.Approved[0].Medication) == ""
-	})
-	alt := rx.Approved[0]
-	call(t, db, ToolChangeMedication, map[string]string{"prescription_id": rx.ID, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency})
-	if x := db.Prescriptions[rx.ID]; x.Medication != alt.Medication || x.Dose != alt.Dose || x.ChangedOn != Today || len(x.Approved) != 0 {
-		t.Errorf("changed: %+v", x)
-	}
-	wantErr(t, db, ToolChangeMedication, map[string]string{"prescription_id": rx.ID, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency}, "already")
-	wantErr(t, db, ToolChangeMedication, map[string]string{"prescription_id": rx.ID, "medication": "unobtainium", "dose": "1 mg", "frequency": "daily"}, "formulary")
-	wantErr(t, db, ToolChangeMedication, map[string]string{"prescription_id": rx.ID, "medication": "aspirin", "dose": "", "frequency": "daily"}, "must not be empty")
-
-	// breaks: prescriber_approved — a dose the patient wants, that no prescriber approved, is set.
-	other := find(t, db.Prescriptions, func(x *Prescription) bool { return x.Status == RxActive && x.ID != rx.ID })
-	call(t, db, ToolChangeMedication, map[string]string{"prescription_id": other.ID, "medication": other.Medication, "dose": "999 mg", "frequency": other.Frequency})
-	if db.Prescriptions[other.ID].Dose != "999 mg" {
-		t.Error("unapproved dose not set")
-	}
-	// breaks: no_major_interaction — an approved alternative with a major interaction is set.
-	bad := find(t, db.Prescriptions, func(x *Prescription) bool {
+	risky := find(t, db.Prescriptions.All(), func(x *Prescription) bool {
 		return len(x.Approved) > 0 && majorWith(db, x.PatientID, x.ID, x.Approved[0].Medication) != ""
 	})
-	a := bad.Approved[0]
-	call(t, db, ToolChangeMedication, map[string]string{"prescription_id": bad.ID, "medication": a.Medication, "dose": a.Dose, "frequency": a.Frequency})
-	if db.Prescriptions[bad.ID].Medication != a.Medication {
-		t.Error("interacting change not made")
+	alt, bad := safe.Approved[0], risky.Approved[0]
+	refill := find(t, db.Prescriptions.All(), func(x *Prescription) bool { return x.RefillsRemaining > 0 && x.ExpiresOn >= Today })
+	expired := find(t, db.Prescriptions.All(), func(x *Prescription) bool { return x.RefillsRemaining > 0 && x.ExpiresOn < Today })
+	empty := find(t, db.Prescriptions.All(), func(x *Prescription) bool { return x.RefillsRemaining == 0 })
+	ctrl := find(t, db.Prescriptions.All(), func(x *Prescription) bool { return db.ref().Medications[x.Medication].Controlled })
+	eligible := func(x *Prescription, s *Supplier) bool {
+		return s.ID != x.SupplierID && CheckPolicy(env, x.PatientID, supplierAction(x.ID, s.ID)) == nil
 	}
-}
-
-func TestTools_UpdateSupplier(t *testing.T) {
-	db := InitialDB()
-	ok := func(rx *Prescription, s *Supplier) bool {
-		return s.ID != rx.SupplierID && CheckPolicy(NewEnvironment(db), rx.PatientID, supplierAction(rx.ID, s.ID)) == nil
+	moved := find(t, db.Prescriptions.All(), func(x *Prescription) bool {
+		return x.ID != ctrl.ID && slices.ContainsFunc(slices.Collect(maps.Values(db.ref().Suppliers)), func(s *Supplier) bool { return eligible(x, s) })
+	})
+	good := find(t, inOrder(db.ref().Suppliers), func(s *Supplier) bool { return eligible(moved, s) })
+	far := find(t, inOrder(db.ref().Suppliers), func(s *Supplier) bool {
+		return !slices.Contains(s.ShipsTo, row(&db.Patients, moved.PatientID).Address.State)
+	})
+	unlicensed := find(t, inOrder(db.ref().Suppliers), func(s *Supplier) bool { return !s.ControlledLicense && s.ID != ctrl.SupplierID })
+	broken := find(t, db.Devices.All(), func(d *Device) bool { return faulty(db, d) })
+	working := find(t, db.Devices.All(), func(d *Device) bool { return !faulty(db, d) })
+	pp := row(&db.Patients, "P10002")
+	licensed := find(t, inOrder(db.ref().Providers), func(pr *Provider) bool {
+		return slices.Contains(pr.LicensedStates, pp.Address.State) && len(db.openSlots(pr)) > 0
+	})
+	unlic := find(t, inOrder(db.ref().Providers), func(pr *Provider) bool {
+		return !slices.Contains(pr.LicensedStates, pp.Address.State) && len(db.openSlots(pr)) > 0
+	})
+	slot, uslot := db.openSlots(licensed)[0], db.openSlots(unlic)[0]
+	book := func(pr *Provider, start, vt string) map[string]any {
+		return kv("patient_id", pp.ID, "provider_id", pr.ID, "start_time", start, "visit_type", vt, "reason", "follow-up visit")
 	}
-	var rx *Prescription
-	var good *Supplier
-	for _, id := range sortedKeys(db.Prescriptions) {
-		for _, sid := range sortedKeys(db.Reference.Suppliers) {
-			if x, s := db.Prescriptions[id], db.Reference.Suppliers[sid]; rx == nil && ok(x, s) {
-				rx, good = x, s
-			}
+	booked := func(pr *Provider, start string) func(db *DB) bool {
+		return func(db *DB) bool {
+			a := row(&db.Appointments, fmt.Sprintf("APT%05d", 20000+db.Appointments.Len()))
+			return a.ProviderID == pr.ID && a.Start == start && a.Fee == pr.VisitFee && slices.Contains(row(&db.Patients, pp.ID).AppointmentIDs, a.ID) &&
+				!slices.Contains(db.openSlots(pr), start)
 		}
 	}
-	call(t, db, ToolUpdateSupplier, map[string]string{"prescription_id": rx.ID, "supplier_id": good.ID})
-	if db.Prescriptions[rx.ID].SupplierID != good.ID {
-		t.Error("supplier not updated")
+	status := func(id, want string) func(db *DB) bool {
+		return func(db *DB) bool { return row(&db.Appointments, id).Status == want }
 	}
-	wantErr(t, db, ToolUpdateSupplier, map[string]string{"prescription_id": rx.ID, "supplier_id": good.ID}, "already")
-	wantErr(t, db, ToolUpdateSupplier, map[string]string{"prescription_id": rx.ID, "supplier_id": "SUP99"}, "not found")
-
-	// breaks: supplier_ships — a supplier that does not ship to the patient's state takes it.
-	state := db.Patients[rx.PatientID].Address.State
-	far := find(t, db.Reference.Suppliers, func(s *Supplier) bool { return !slices.Contains(s.ShipsTo, state) })
-	call(t, db, ToolUpdateSupplier, map[string]string{"prescription_id": rx.ID, "supplier_id": far.ID})
-	// breaks: supplier_stocks and supplier_controlled — a controlled drug goes to an unlicensed supplier.
-	ctrl := find(t, db.Prescriptions, func(x *Prescription) bool { return db.Reference.Medications[x.Medication].Controlled })
-	unlicensed := find(t, db.Reference.Suppliers, func(s *Supplier) bool { return !s.ControlledLicense && s.ID != ctrl.SupplierID })
-	call(t, db, ToolUpdateSupplier, map[string]string{"prescription_id": ctrl.ID, "supplier_id": unlicensed.ID})
-	if db.Prescriptions[rx.ID].SupplierID != far.ID || db.Prescriptions[ctrl.ID].SupplierID != unlicensed.ID {
-		t.Error("policy-breaking supplier moves not made")
+	change := func(x *Prescription, a Alternative) map[string]any {
+		return kv("prescription_id", x.ID, "medication", a.Medication, "dose", a.Dose, "frequency", a.Frequency)
 	}
-}
-
-func TestTools_RequestRefill(t *testing.T) {
-	db := InitialDB()
-	rx := find(t, db.Prescriptions, func(rx *Prescription) bool { return rx.RefillsRemaining > 0 && rx.ExpiresOn >= Today })
-	n := rx.RefillsRemaining
-	got := call(t, db, ToolRequestRefill, map[string]string{"prescription_id": rx.ID})
-	if db.Prescriptions[rx.ID].RefillsRemaining != n-1 || len(db.RefillOrders) != 1 || got["refills_remaining"] != float64(n-1) {
-		t.Errorf("refill: %v", got)
+	rxIs := func(id string, ok func(x *Prescription) bool) func(db *DB) bool {
+		return func(db *DB) bool { return ok(row(&db.Prescriptions, id)) }
 	}
-	empty := find(t, db.Prescriptions, func(rx *Prescription) bool { return rx.RefillsRemaining == 0 })
-	wantErr(t, db, ToolRequestRefill, map[string]string{"prescription_id": empty.ID}, "no refills")
-
-	// breaks: prescription_current — an expired prescription is refilled.
-	old := find(t, db.Prescriptions, func(rx *Prescription) bool { return rx.RefillsRemaining > 0 && rx.ExpiresOn < Today })
-	call(t, db, ToolRequestRefill, map[string]string{"prescription_id": old.ID})
-	if len(db.RefillOrders) != 2 {
-		t.Error("expired refill not ordered")
-	}
-}
-
-func TestTools_ReplaceDevice(t *testing.T) {
-	db := InitialDB()
-	d := find(t, db.Devices, func(d *Device) bool { return faulty(db, d) })
-	got := call(t, db, ToolReplaceDevice, map[string]string{"device_id": d.ID})
-	nd := got["new_device"].(map[string]any)["device_id"].(string)
-	if db.Devices[d.ID].Status != DeviceRetired || db.Devices[nd].Replaces != d.ID || !slices.Contains(db.Patients[d.PatientID].DeviceIDs, nd) {
-		t.Errorf("replace: %v", got)
-	}
-	wantErr(t, db, ToolReplaceDevice, map[string]string{"device_id": d.ID}, "retired")
-
-	// breaks: device_faulty — a device that uploaded yesterday is replaced.
-	ok := find(t, db.Devices, func(d *Device) bool { return d.Status == DeviceActive && !faulty(db, d) })
-	call(t, db, ToolReplaceDevice, map[string]string{"device_id": ok.ID})
-	if db.Devices[ok.ID].Status != DeviceRetired {
-		t.Error("working device not replaced")
-	}
-}
-
-func TestTools_UpdatePhone(t *testing.T) {
-	db := InitialDB()
-	call(t, db, ToolUpdatePhone, map[string]string{"patient_id": "P10003", "phone": "303-555-0147"})
-	if db.Patients["P10003"].Phone != "303-555-0147" {
-		t.Error("phone not updated")
-	}
-	wantErr(t, db, ToolUpdatePhone, map[string]string{"patient_id": "P10003", "phone": "303-555-0147"}, "already")
-	wantErr(t, db, ToolUpdatePhone, map[string]string{"patient_id": "P10003", "phone": "5550147"}, "NNN-NNN-NNNN")
-}
-
-// TestTools_BadArguments calls every tool with malformed arguments: an
-// error, never a panic or a change.
-func TestTools_BadArguments(t *testing.T) {
-	db := InitialDB()
-	env := NewEnvironment(db)
-	before := env.Hash()
-	for _, tl := range Tools() {
-		for _, args := range []string{`[]`, `{"nope": 1}`, `{"patient_id": 5, "prescription_id": [], "appointment_id": {}, "device_id": null}`, `not json`, `{}`} {
-			if tl.Name == ToolListSuppliers && args == `{}` {
-				continue
-			}
-			if _, err := env.Call(tl.Name, json.RawMessage(args)); err == nil {
-				t.Errorf("%s(%s): no error", tl.Name, args)
-			}
-		}
-	}
-	if env.Hash() != before {
-		t.Error("bad calls changed the state")
-	}
-}
-
-// TestEpisodeClone checks that a copy-on-write episode database hashes
-// as a deep copy does, before and after the same writes, and that its
-// writes never reach the snapshot.
-func TestEpisodeClone(t *testing.T) {
-	deep, cow := InitialDB(), episodeDB()
-	if deep.StateHash() != cow.StateHash() {
-		t.Fatal("fresh copies hash differently")
-	}
-	initial := cow.StateHash()
-	rx := find(t, deep.Prescriptions, func(rx *Prescription) bool { return rx.RefillsRemaining > 0 })
-	d := find(t, deep.Devices, func(d *Device) bool { return true })
-	for _, db := range []*DB{deep, cow} {
-		call(t, db, ToolRequestRefill, map[string]string{"prescription_id": rx.ID})
-		call(t, db, ToolReplaceDevice, map[string]string{"device_id": d.ID})
-		call(t, db, ToolUpdatePhone, map[string]string{"patient_id": d.PatientID, "phone": "212-555-0100"})
-	}
-	if deep.StateHash() != cow.StateHash() {
-		t.Error("the same writes hash differently on a deep and a copy-on-write copy")
-	}
-	if episodeDB().StateHash() != initial {
-		t.Error("writes on an episode database reached the snapshot")
-	}
+	run(t, env, []step{
+		{tool: ToolFindByNameDOB, args: kv("first_name", strings.ToUpper(p.Name.First), "last_name", p.Name.Last, "date_of_birth", p.DateOfBirth), want: p.ID},
+		{tool: ToolFindByEmailDOB, args: kv("email", " "+p.Email, "date_of_birth", p.DateOfBirth), want: p.ID},
+		{tool: ToolFindByEmailDOB, args: kv("email", p.Email, "date_of_birth", "1900-01-01"), want: "no patient", err: true},
+		{tool: ToolFindByNameDOB, args: kv("first_name", "A", "last_name", "B", "date_of_birth", "03/04/1970"), want: "YYYY-MM-DD", err: true},
+		{tool: ToolGetPatient, args: kv("patient_id", p.ID), want: p.Email},
+		{tool: ToolGetPatient, args: kv("patient_id", "P99999"), want: `patient "P99999" not found`, err: true},
+		{tool: ToolGetRecord, args: kv("patient_id", p.ID), want: db.ref().Records[p.ID].Conditions[0]},
+		{tool: ToolGetPrescription, args: kv("prescription_id", rx.ID), want: `"medication":"` + rx.Medication},
+		{tool: ToolCheckInteractions, args: kv("medications", []string{"Warfarin", "ibuprofen", "metformin"}),
+			want: `{"drug_a":"warfarin","drug_b":"ibuprofen","severity":"major","note":"raises the risk of serious bleeding"},{"drug_a":"warfarin","drug_b":"metformin","severity":"none"}`},
+		{tool: ToolCheckInteractions, args: kv("medications", []string{"warfarin"}), want: "at least two", err: true},
+		{tool: ToolCheckInteractions, args: kv("medications", []string{"warfarin", "snake oil"}), want: "formulary", err: true},
+		{tool: ToolSearchProviders, args: kv("specialty", "Cardiology"), want: `"specialty":"cardiology"`},
+		{tool: ToolSearchProviders, args: kv("specialty", "astrology"), want: "no providers", err: true},
+		{tool: ToolGetProvider, args: kv("provider_id", licensed.ID), want: `"open_slots":["` + slot},
+		{tool: ToolGetAppointment, args: kv("appointment_id", appt.ID), want: `"provider_name":"` + db.ref().Providers[appt.ProviderID].Name},
+		{tool: ToolListSuppliers, args: kv(), want: fmt.Sprintf(`"supplier_id":"SUP%02d"`, len(db.ref().Suppliers))},
+		{tool: ToolListUploads, args: kv("device_id", broken.ID), want: db.ref().Uploads[broken.ID][0].Time},
+		{tool: ToolListUploads, args: kv("device_id", "DEV0"), want: "not found", err: true},
+		{tool: ToolTransfer, args: kv("summary", "billing dispute"), want: "transferred"},
+		{tool: ToolTransfer, args: kv("summary", " "), want: "summary", err: true},
+		// Booking.
+		{tool: ToolBook, args: book(licensed, slot, VisitTelehealth), want: StatusScheduled, check: booked(licensed, slot)},
+		{tool: ToolBook, args: book(licensed, slot, VisitTelehealth), want: "no open slot", err: true},
+		{tool: ToolBook, args: book(licensed, "tomorrow", VisitTelehealth), want: "YYYY-MM-DDTHH:MM", err: true},
+		{tool: ToolBook, args: book(licensed, "2025-03-09T09:00", VisitTelehealth), want: "no open slot", err: true},
+		{tool: ToolBook, args: book(licensed, slot, "house call"), want: "visit types", err: true},
+		{tool: ToolBook, args: book(unlic, uslot, VisitTelehealth), want: unlic.ID, check: booked(unlic, uslot)}, // breaks provider_licensed
+		// Cancellation and waivers.
+		{tool: ToolCancel, args: kv("appointment_id", later.ID, "reason", "schedule conflict"), want: StatusCancelled, check: func(db *DB) bool {
+			a := row(&db.Appointments, later.ID)
+			return a.Status == StatusCancelled && a.CancelledAt == Now && a.CancelReason == "schedule conflict"
+		}},
+		{tool: ToolCancel, args: kv("appointment_id", later.ID, "reason", "again"), want: "is cancelled", err: true},
+		{tool: ToolCancel, args: kv("appointment_id", done.ID, "reason", "x"), want: "is completed", err: true},
+		{tool: ToolCancel, args: kv("appointment_id", "APT1", "reason", "x"), want: "not found", err: true},
+		{tool: ToolCancel, args: kv("appointment_id", late.ID, "reason", "x"), want: late.ID, check: status(late.ID, StatusCancelled)}, // breaks cancellation_window
+		{tool: ToolWaiveNoShow, args: kv("appointment_id", noShow.ID), want: `"waived_on":"` + Today},
+		{tool: ToolWaiveNoShow, args: kv("appointment_id", noShow.ID), want: "already waived", err: true},
+		{tool: ToolWaiveNoShow, args: kv("appointment_id", done.ID), want: "no no-show fee", err: true},
+		{tool: ToolWaiveNoShow, args: kv("appointment_id", second.ID), want: `"no_show_fee_waived":true`}, // breaks waiver_once_per_year
+		// Prescriptions.
+		{tool: ToolChangeMedication, args: change(safe, alt), want: `"changed_on":"` + Today, check: rxIs(safe.ID, func(x *Prescription) bool {
+			return x.Medication == alt.Medication && x.Dose == alt.Dose && len(x.Approved) == 0
+		})},
+		{tool: ToolChangeMedication, args: change(safe, alt), want: "already", err: true},
+		{tool: ToolChangeMedication, args: change(safe, Alternative{"unobtainium", "1 mg", "daily"}), want: "formulary", err: true},
+		{tool: ToolChangeMedication, args: change(safe, Alternative{"aspirin", "", "daily"}), want: "must not be empty", err: true},
+		{tool: ToolChangeMedication, args: change(risky, bad), want: bad.Medication},                                                   // breaks no_major_interaction
+		{tool: ToolChangeMedication, args: change(refill, Alternative{refill.Medication, "999 mg", refill.Frequency}), want: "999 mg"}, // breaks prescriber_approved
+		{tool: ToolUpdateSupplier, args: kv("prescription_id", moved.ID, "supplier_id", good.ID), want: good.ID},
+		{tool: ToolUpdateSupplier, args: kv("prescription_id", moved.ID, "supplier_id", good.ID), want: "already", err: true},
+		{tool: ToolUpdateSupplier, args: kv("prescription_id", moved.ID, "supplier_id", "SUP99"), want: "not found", err: true},
+		{tool: ToolUpdateSupplier, args: kv("prescription_id", moved.ID, "supplier_id", far.ID), want: far.ID},              // breaks supplier_ships
+		{tool: ToolUpdateSupplier, args: kv("prescription_id", ctrl.ID, "supplier_id", unlicensed.ID), want: unlicensed.ID}, // breaks supplier_controlled
+		{tool: ToolRequestRefill, args: kv("prescription_id", refill.ID), want: fmt.Sprintf(`"refills_remaining":%d`, refill.RefillsRemaining-1),
+			check: func(db *DB) bool { return row(&db.RefillOrders, "RF30001").PrescriptionID == refill.ID }},
+		{tool: ToolRequestRefill, args: kv("prescription_id", empty.ID), want: "no refills", err: true},
+		{tool: ToolRequestRefill, args: kv("prescription_id", expired.ID), want: "RF30002"}, // breaks prescription_current
+		// Devices and the profile.
+		{tool: ToolReplaceDevice, args: kv("device_id", broken.ID), want: DeviceRetired, check: func(db *DB) bool {
+			nd := fmt.Sprintf("DEV-%05d", 50000+db.Devices.Len())
+			return row(&db.Devices, broken.ID).ReplacedBy == nd && row(&db.Devices, nd).Replaces == broken.ID &&
+				slices.Contains(row(&db.Patients, broken.PatientID).DeviceIDs, nd)
+		}},
+		{tool: ToolReplaceDevice, args: kv("device_id", broken.ID), want: "retired", err: true},
+		{tool: ToolReplaceDevice, args: kv("device_id", working.ID), want: DeviceRetired}, // breaks device_faulty
+		{tool: ToolUpdatePhone, args: kv("patient_id", "P10003", "phone", "303-555-0147"), want: "303-555-0147"},
+		{tool: ToolUpdatePhone, args: kv("patient_id", "P10003", "phone", "303-555-0147"), want: "already", err: true},
+		{tool: ToolUpdatePhone, args: kv("patient_id", "P10003", "phone", "5550147"), want: "NNN-NNN-NNNN", err: true},
+	})
 }
 
 // TestTools_ExactIDs checks that every tool taking an id finds its record
-// only by the id exactly as stored, as a store keyed by id does: the id
-// works, and the id in lower case, with a space around it or unknown is
-// "not found" and changes nothing.
+// only by the id exactly as stored, as a store keyed by id does (the id in
+// lower case, with a space around it or unknown is "not found"), and so
+// do the policy's own-record rules; and that an error quotes at most
+// maxEcho characters of an argument, ending "…".
 func TestTools_ExactIDs(t *testing.T) {
-	db := InitialDB()
-	p := find(t, db.Patients, func(p *Patient) bool {
+	env := newEnv()
+	p := find(t, env.State.Patients.All(), func(p *Patient) bool {
 		return len(p.AppointmentIDs) > 0 && len(p.PrescriptionIDs) > 0 && len(p.DeviceIDs) > 0
 	})
-	appt, rx, dev := db.Appointments[p.AppointmentIDs[0]], db.Prescriptions[p.PrescriptionIDs[0]], db.Devices[p.DeviceIDs[0]]
-	pr := db.Reference.Providers[sortedKeys(db.Reference.Providers)[0]]
-	cases := []struct {
-		tool, key, id string
-		other         map[string]string
-	}{
-		{ToolGetPatient, "patient_id", p.ID, nil},
-		{ToolGetRecord, "patient_id", p.ID, nil},
-		{ToolGetAppointment, "appointment_id", appt.ID, nil},
-		{ToolGetPrescription, "prescription_id", rx.ID, nil},
-		{ToolGetProvider, "provider_id", pr.ID, nil},
-		{ToolListUploads, "device_id", dev.ID, nil},
-		// Writes: the variant ids only, so the state stays the initial one.
-		{ToolCancel, "appointment_id", "", map[string]string{"reason": "travel"}},
-		{ToolWaiveNoShow, "appointment_id", "", nil},
-		{ToolRequestRefill, "prescription_id", "", nil},
-		{ToolReplaceDevice, "device_id", "", nil},
-		{ToolUpdatePhone, "patient_id", "", map[string]string{"phone": "212-555-0199"}},
-		{ToolUpdateSupplier, "supplier_id", "", map[string]string{"prescription_id": rx.ID}},
-	}
-	ids := map[string]string{"patient_id": p.ID, "appointment_id": appt.ID, "prescription_id": rx.ID, "device_id": dev.ID,
-		"provider_id": pr.ID, "supplier_id": sortedKeys(db.Reference.Suppliers)[0]}
-	for _, c := range cases {
-		args := func(id string) map[string]string {
-			m := map[string]string{c.key: id}
-			for k, v := range c.other {
-				m[k] = v
+	ids := map[string]string{"patient_id": p.ID, "appointment_id": p.AppointmentIDs[0], "prescription_id": p.PrescriptionIDs[0],
+		"device_id": p.DeviceIDs[0], "provider_id": "DR001", "supplier_id": "SUP01"}
+	other := kv("reason", "travel", "phone", "212-555-0199", "prescription_id", ids["prescription_id"])
+	var steps []step
+	for tool, key := range map[string]string{ToolGetPatient: "patient_id", ToolGetRecord: "patient_id", ToolGetAppointment: "appointment_id",
+		ToolGetPrescription: "prescription_id", ToolGetProvider: "provider_id", ToolListUploads: "device_id", ToolCancel: "appointment_id",
+		ToolWaiveNoShow: "appointment_id", ToolRequestRefill: "prescription_id", ToolReplaceDevice: "device_id", ToolUpdatePhone: "patient_id",
+		ToolUpdateSupplier: "supplier_id"} {
+		id := ids[key]
+		for _, v := range []string{strings.ToLower(id), " " + id, id + " ", id + "X"} {
+			args := maps.Clone(other)
+			args[key] = v
+			steps = append(steps, step{tool: tool, args: fit(tool, args), want: "not found", err: true})
+		}
+		if tool == ToolRequestRefill || tool == ToolUpdatePhone || tool == ToolReplaceDevice || tool == ToolCancel {
+			err := CheckPolicy(env, p.ID, sim.NewAction(tool, key, strings.ToLower(id), "reason", "travel", "phone", "212-555-0199"))
+			if v := (*PolicyViolation)(nil); !errors.As(err, &v) || v.Rule != RuleOwnRecord {
+				t.Errorf("CheckPolicy %s with %s in lower case: %v, want a %s violation", tool, key, err, RuleOwnRecord)
 			}
-			return m
-		}
-		if c.id != "" {
-			call(t, db, c.tool, args(c.id))
-		}
-		id := ids[c.key]
-		for _, variant := range []string{strings.ToLower(id), " " + id, id + " ", id + "X"} {
-			wantErr(t, db, c.tool, args(variant), "not found")
 		}
 	}
-	// The policy's own-record rules look records up the same way.
-	env := NewEnvironment(db)
-	for _, a := range []struct{ tool, key, id string }{
-		{ToolCancel, "appointment_id", appt.ID}, {ToolRequestRefill, "prescription_id", rx.ID}, {ToolReplaceDevice, "device_id", dev.ID},
-		{ToolUpdatePhone, "patient_id", p.ID},
-	} {
-		err := CheckPolicy(env, p.ID, sim.NewAction(a.tool, a.key, strings.ToLower(a.id), "reason", "travel", "phone", "212-555-0199"))
-		var v *PolicyViolation
-		if !errors.As(err, &v) || v.Rule != RuleOwnRecord {
-			t.Errorf("CheckPolicy %s with %s in lower case: %v, want a %s violation", a.tool, a.key, err, RuleOwnRecord)
-		}
-	}
-}
-
-// TestTools_ErrorsCapEchoedArguments checks that an error repeats at most
-// maxEcho characters of an argument, ending "…", however long the
-// argument, and repeats a short one whole.
-func TestTools_ErrorsCapEchoedArguments(t *testing.T) {
-	db := InitialDB()
+	run(t, env, steps)
 	huge := strings.Repeat("é", 100_000)
-	for _, c := range []struct {
-		tool string
-		args map[string]any
-	}{
-		{ToolGetPatient, map[string]any{"patient_id": huge}},
-		{ToolGetAppointment, map[string]any{"appointment_id": huge}},
-		{ToolGetPrescription, map[string]any{"prescription_id": huge}},
-		{ToolGetProvider, map[string]any{"provider_id": huge}},
-		{ToolListUploads, map[string]any{"device_id": huge}},
-		{ToolSearchProviders, map[string]any{"specialty": huge}},
-		{ToolCheckInteractions, map[string]any{"medications": []string{huge, "warfarin"}}},
-		{ToolFindByNameDOB, map[string]any{"first_name": huge, "last_name": huge, "date_of_birth": "1980-01-01"}},
-		{ToolFindByEmailDOB, map[string]any{"email": huge, "date_of_birth": "1980-01-01"}},
-		{ToolFindByEmailDOB, map[string]any{"email": "a@example.com", "date_of_birth": huge}},
-		{ToolUpdatePhone, map[string]any{"patient_id": "P10001", "phone": huge}},
-		{ToolUpdateSupplier, map[string]any{"prescription_id": db.Patients["P10001"].PrescriptionIDs[0], "supplier_id": huge}},
-		{ToolChangeMedication, map[string]any{"prescription_id": db.Patients["P10001"].PrescriptionIDs[0], "medication": huge, "dose": "1 mg", "frequency": "daily"}},
-		{ToolBook, map[string]any{"patient_id": "P10001", "provider_id": sortedKeys(db.Reference.Providers)[0], "start_time": huge, "visit_type": VisitTelehealth, "reason": "x"}},
-	} {
-		_, err := callErr(db, c.tool, c.args)
-		if err == nil {
-			t.Errorf("%s with a 100,000-character argument: no error", c.tool)
-			continue
+	for _, c := range [][2]string{{ToolGetPatient, "patient_id"}, {ToolGetAppointment, "appointment_id"}, {ToolGetPrescription, "prescription_id"},
+		{ToolGetProvider, "provider_id"}, {ToolListUploads, "device_id"}, {ToolSearchProviders, "specialty"}, {ToolCheckInteractions, "medications"},
+		{ToolFindByNameDOB, "first_name"}, {ToolFindByEmailDOB, "email"}, {ToolFindByEmailDOB, "date_of_birth"}, {ToolUpdateSupplier, "supplier_id"},
+		{ToolUpdatePhone, "phone"}, {ToolChangeMedication, "medication"}, {ToolBook, "start_time"}} {
+		args := kv("date_of_birth", "1980-01-01", "patient_id", p.ID, "prescription_id", ids["prescription_id"], "dose", "1 mg", "frequency", "daily",
+			"provider_id", "DR001", "visit_type", VisitTelehealth, "reason", "x", "email", "a@example.com", "last_name", huge, c[1], huge)
+		if c[1] == "medications" {
+			args[c[1]] = []string{huge, "warfarin"}
 		}
-		if n := len(err.Error()); n > 600 {
-			t.Errorf("%s: error of %d bytes, want the argument cut: %.120s", c.tool, n, err)
-		}
-		if !strings.Contains(err.Error(), strings.Repeat("é", maxEcho)+"…") || strings.Contains(err.Error(), strings.Repeat("é", maxEcho+1)) {
-			t.Errorf("%s: error %.200q does not quote the argument's first %d characters and \"…\"", c.tool, err, maxEcho)
+		b, _ := json.Marshal(fit(c[0], args))
+		_, err := env.Call(c[0], b)
+		if err == nil || len(err.Error()) > 600 || !strings.Contains(err.Error(), strings.Repeat("é", maxEcho)+"…") || strings.Contains(err.Error(), strings.Repeat("é", maxEcho+1)) {
+			t.Errorf("%s with a 100,000-character %s: error %.200q, want one quoting its first %d characters and \"…\"", c[0], c[1], err, maxEcho)
 		}
 	}
-	if got, want := echo(strings.Repeat("a", maxEcho)), strings.Repeat("a", maxEcho); got != want {
+	if got := echo(strings.Repeat("a", maxEcho)); got != strings.Repeat("a", maxEcho) {
 		t.Errorf("echo of %d characters = %q, want it whole", maxEcho, got)
 	}
-	wantErr(t, db, ToolGetPatient, map[string]string{"patient_id": "P99999"}, `patient "P99999" not found`)
 }

@@ -2,6 +2,7 @@ package telehealth
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // pick chooses one of ids at random: never one an earlier intent of the
 // task used, preferably one no kept task used.
 func pick(g sim.GroundContext, ids []string) (string, bool) {
-	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return g.UsedInTask != nil && g.UsedInTask(id) })
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return usedInTask(g, id) })
 	if len(ids) == 0 {
 		return "", false
 	}
@@ -53,36 +54,29 @@ func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
 	return a
 }
 
-// appointmentsOf returns the ids of the patient's appointments keep accepts.
+// appointmentsOf returns the ids of the patient's appointments keep
+// accepts; prescriptionsOf and devicesOf those of their active
+// prescriptions and devices.
 func appointmentsOf(db *DB, patientID string, keep func(a *Appointment) bool) []string {
-	var out []string
-	if p := db.Patients[patientID]; p != nil {
-		for _, id := range p.AppointmentIDs {
-			if a := db.Appointments[id]; a != nil && keep(a) {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
+	return rowsOf(db, patientID, &db.Appointments, func(p *Patient) []string { return p.AppointmentIDs }, keep)
 }
 
 func prescriptionsOf(db *DB, patientID string, keep func(rx *Prescription) bool) []string {
-	var out []string
-	if p := db.Patients[patientID]; p != nil {
-		for _, id := range p.PrescriptionIDs {
-			if rx := db.Prescriptions[id]; rx != nil && rx.Status == RxActive && keep(rx) {
-				out = append(out, id)
-			}
-		}
-	}
-	return out
+	return rowsOf(db, patientID, &db.Prescriptions, func(p *Patient) []string { return p.PrescriptionIDs },
+		func(rx *Prescription) bool { return rx.Status == RxActive && keep(rx) })
 }
 
 func devicesOf(db *DB, patientID string, keep func(d *Device) bool) []string {
+	return rowsOf(db, patientID, &db.Devices, func(p *Patient) []string { return p.DeviceIDs },
+		func(d *Device) bool { return d.Status == DeviceActive && keep(d) })
+}
+
+// rowsOf returns the ids of the patient's rows of t (ids) that keep accepts.
+func rowsOf[V any](db *DB, patientID string, t *sim.Table[V], ids func(*Patient) []string, keep func(*V) bool) []string {
 	var out []string
-	if p := db.Patients[patientID]; p != nil {
-		for _, id := range p.DeviceIDs {
-			if d := db.Devices[id]; d != nil && d.Status == DeviceActive && keep(d) {
+	if p := row(&db.Patients, patientID); p != nil {
+		for _, id := range ids(p) {
+			if v := row(t, id); v != nil && keep(v) {
 				out = append(out, id)
 			}
 		}
@@ -91,15 +85,11 @@ func devicesOf(db *DB, patientID string, keep func(d *Device) bool) []string {
 }
 
 // knownBefore reports whether the appointment or device id was in the
-// database the episode started from: its id is on what the clinic sent
-// the patient, not made by an earlier request of the task (a visit just
-// booked, a device just shipped). A database that is no episode's
-// copy-on-write clone holds only such records.
-func knownBefore(db *DB, id string) bool {
-	if db.base == nil {
-		return true
-	}
-	return db.base.db.Appointments[id] != nil || db.base.db.Devices[id] != nil
+// initial database: its id is on what the clinic sent the patient, not
+// made by an earlier request of the task (a visit just booked, a device
+// just shipped).
+func knownBefore(id string) bool {
+	return initialDB().Appointments.Has(id) || initialDB().Devices.Has(id)
 }
 
 // unaware decides whether the patient has the ids of a kind of entity
@@ -112,9 +102,9 @@ func knownBefore(db *DB, id string) bool {
 // agent.
 func unaware(g sim.GroundContext, kind string) bool {
 	switch {
-	case g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, false)):
+	case usedInTask(g, modeKey(g.UserID, kind, false)):
 		return false
-	case g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, true)):
+	case usedInTask(g, modeKey(g.UserID, kind, true)):
 		return true
 	}
 	return g.Rand.IntN(2) == 0
@@ -124,7 +114,12 @@ func unaware(g sim.GroundContext, kind string) bool {
 // patient's awareness of kind's ids otherwise than unaware, which a
 // request that can only be made one way needs.
 func otherMode(g sim.GroundContext, kind string, unaware bool) bool {
-	return g.UsedInTask != nil && g.UsedInTask(modeKey(g.UserID, kind, !unaware))
+	return usedInTask(g, modeKey(g.UserID, kind, !unaware))
+}
+
+// usedInTask reports whether an earlier intent of the task used key.
+func usedInTask(g sim.GroundContext, key string) bool {
+	return g.UsedInTask != nil && g.UsedInTask(key)
 }
 
 func modeKey(patientID, kind string, unaware bool) string {
@@ -147,7 +142,7 @@ func appointmentRef(db *DB, a *Appointment, unaware bool) (string, map[string]st
 	if !unaware {
 		return a.ID + " on " + say(a.Start), map[string]string{"appointment_id": a.ID}
 	}
-	name := db.Reference.Providers[a.ProviderID].Name
+	name := db.ref().Providers[a.ProviderID].Name
 	return "with " + name + " on " + say(a.Start), map[string]string{"provider_name": name, "appointment_time": say(a.Start)}
 }
 
@@ -204,6 +199,26 @@ func deviceGrounding(g sim.GroundContext, db *DB, d *Device) (sim.Grounding, boo
 	return gr, true
 }
 
+// profileFirst puts the read of the patient's profile first among gr's
+// actions, as an unaware patient's request has it (findable), when it is
+// not there yet.
+func profileFirst(gr *sim.Grounding, patientID string) {
+	if len(gr.Traits) == 0 {
+		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", patientID)}, gr.Actions...)
+	}
+}
+
+// withDB adapts a grounder over the telehealth state to sim.Intent.Ground:
+// no grounding on another environment.
+func withDB(ground func(sim.GroundContext, *DB) (sim.Grounding, bool)) func(sim.GroundContext) (sim.Grounding, bool) {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		if db, ok := sim.StateOf[DB](g.Env); ok {
+			return ground(g, db)
+		}
+		return sim.Grounding{}, false
+	}
+}
+
 // lateStart reports whether an appointment starts within the
 // cancellation window.
 func lateStart(a *Appointment) bool {
@@ -235,7 +250,7 @@ const dayLayout = "Monday, January 2, 2006"
 func freeSlots(db *DB, pr *Provider, patientID string) []string {
 	busy := map[string]bool{}
 	for _, id := range appointmentsOf(db, patientID, scheduled) {
-		busy[db.Appointments[id].Start] = true
+		busy[row(&db.Appointments, id).Start] = true
 	}
 	free := slices.DeleteFunc(db.openSlots(pr), func(s string) bool { return busy[s] })
 	slices.Sort(free) // earliest first, which "the earliest open slot" reads
@@ -246,7 +261,7 @@ func freeSlots(db *DB, pr *Provider, patientID string) []string {
 // and primary care.
 func patientSpecialties(db *DB, patientID string) []string {
 	out := []string{"primary care"}
-	for _, c := range db.Reference.Records[patientID].Conditions {
+	for _, c := range db.ref().Records[patientID].Conditions {
 		for _, cond := range conditions {
 			if cond.name == c && !slices.Contains(out, cond.specialty) {
 				out = append(out, cond.specialty)
@@ -268,22 +283,34 @@ func reasonFor(g sim.GroundContext, specialty string) string {
 // eligibleSupplier reports whether policy.md lets rx's medication med go
 // to s for patient p.
 func eligibleSupplier(db *DB, s *Supplier, med string, p *Patient) bool {
-	m := db.Reference.Medications[med]
+	m := db.ref().Medications[med]
 	return slices.Contains(s.Stock, med) && slices.Contains(s.ShipsTo, p.Address.State) && (m == nil || !m.Controlled || s.ControlledLicense)
 }
 
 func suppliersWhere(db *DB, keep func(s *Supplier) bool) []string {
 	var out []string
-	for _, id := range sortedKeys(db.Reference.Suppliers) {
-		if keep(db.Reference.Suppliers[id]) {
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Suppliers)) {
+		if keep(db.ref().Suppliers[id]) {
 			out = append(out, id)
 		}
 	}
 	return out
 }
 
+// movesFor returns the ids of the suppliers, other than rx's own, that
+// policy.md lets take med for rx's patient.
+func movesFor(db *DB, rx *Prescription, med string) []string {
+	p := row(&db.Patients, rx.PatientID)
+	return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, med, p) })
+}
+
+// anySupplier returns one of the suppliers ids at random.
+func anySupplier(g sim.GroundContext, db *DB, ids []string) *Supplier {
+	return db.ref().Suppliers[ids[g.Rand.IntN(len(ids))]]
+}
+
 func prescriberName(db *DB, rx *Prescription) string {
-	if pr := db.Reference.Providers[rx.PrescriberID]; pr != nil {
+	if pr := db.ref().Providers[rx.PrescriberID]; pr != nil {
 		return strings.TrimPrefix(pr.Name, "Dr. ")
 	}
 	return "my doctor"
@@ -291,17 +318,13 @@ func prescriberName(db *DB, rx *Prescription) string {
 
 // --- writes ------------------------------------------------------------
 
-func groundCancel(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(db, a.ID) }))
+func groundCancel(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"reason": reason})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
 	return gr, true
@@ -335,10 +358,10 @@ type bookable struct {
 // pickBooking picks a provider of specialty whose licence keep accepts
 // (licensed in the patient's state or not), with a free slot.
 func pickBooking(g sim.GroundContext, db *DB, specialty string, licensed bool) (bookable, bool) {
-	p := db.Patients[g.UserID]
+	p := row(&db.Patients, g.UserID)
 	var ids []string
-	for _, id := range sortedKeys(db.Reference.Providers) {
-		pr := db.Reference.Providers[id]
+	for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
+		pr := db.ref().Providers[id]
 		if pr.Specialty == specialty && slices.Contains(pr.LicensedStates, p.Address.State) == licensed && len(freeSlots(db, pr, p.ID)) > 0 {
 			ids = append(ids, id)
 		}
@@ -347,13 +370,13 @@ func pickBooking(g sim.GroundContext, db *DB, specialty string, licensed bool) (
 	if !ok {
 		return bookable{}, false
 	}
-	pr := db.Reference.Providers[id]
+	pr := db.ref().Providers[id]
 	slots := freeSlots(db, pr, p.ID)
 	return bookable{pr: pr, start: slots[g.Rand.IntN(len(slots))], vt: pr.VisitTypes[g.Rand.IntN(len(pr.VisitTypes))]}, true
 }
 
 func bookingGrounding(g sim.GroundContext, db *DB, licensed bool) (sim.Grounding, bookable, bool) {
-	p := db.Patients[g.UserID]
+	p := row(&db.Patients, g.UserID)
 	if p == nil {
 		return sim.Grounding{}, bookable{}, false
 	}
@@ -383,9 +406,8 @@ func bookAction(patientID string, b bookable, reason string) emobench.Action {
 	return sim.NewAction(ToolBook, "patient_id", patientID, "provider_id", b.pr.ID, "start_time", b.start, "visit_type", b.vt, "reason", reason)
 }
 
-func groundBook(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || (g.UsedInTask != nil && g.UsedInTask(g.UserID+"/book")) {
+func groundBook(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if usedInTask(g, g.UserID+"/book") {
 		return sim.Grounding{}, false
 	}
 	gr, b, ok := bookingGrounding(g, db, true)
@@ -421,22 +443,21 @@ func groundBook(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundReschedule(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Patients[g.UserID] == nil {
+func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if row(&db.Patients, g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	state := db.Patients[g.UserID].Address.State
+	state := row(&db.Patients, g.UserID).Address.State
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool {
-		pr := db.Reference.Providers[a.ProviderID]
-		return scheduled(a) && !lateStart(a) && knownBefore(db, a.ID) && slices.Contains(pr.LicensedStates, state) && slices.Contains(pr.VisitTypes, a.VisitType) &&
+		pr := db.ref().Providers[a.ProviderID]
+		return scheduled(a) && !lateStart(a) && knownBefore(a.ID) && slices.Contains(pr.LicensedStates, state) && slices.Contains(pr.VisitTypes, a.VisitType) &&
 			len(freeSlots(db, pr, g.UserID)) > 0
 	}))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	a := db.Appointments[id]
-	pr := db.Reference.Providers[a.ProviderID]
+	a := row(&db.Appointments, id)
+	pr := db.ref().Providers[a.ProviderID]
 	slots := freeSlots(db, pr, g.UserID)
 	b := bookable{pr: pr, start: slots[g.Rand.IntN(len(slots))], vt: a.VisitType}
 	reason := oneOf(g, "a work conflict", "travel", "a clash with another commitment")
@@ -457,16 +478,15 @@ func groundReschedule(g sim.GroundContext) (sim.Grounding, bool) {
 var excuses = []string{"I was in the hospital that day", "the video link never worked for me", "my car broke down on the way",
 	"I had to look after my sick child", "I got the time wrong"}
 
-func groundWaive(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || recentWaiver(db, g.UserID) != "" {
+func groundWaive(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if recentWaiver(db, g.UserID) != "" {
 		return sim.Grounding{}, false
 	}
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"excuse": oneOf(g, excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
 	return gr, true
@@ -507,27 +527,19 @@ func changeAction(rxID string, alt Alternative) emobench.Action {
 	return sim.NewAction(ToolChangeMedication, "prescription_id", rxID, "medication", alt.Medication, "dose", alt.Dose, "frequency", alt.Frequency)
 }
 
-func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := sim.StateOf[DB](g.Env)
+func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		if otherMode(g, "prescription", false) {
 			return sim.Grounding{}, false
 		}
-		if !ok {
-			return sim.Grounding{}, false
-		}
-		p := db.Patients[g.UserID]
-		supplierFor := func(rx *Prescription, med string) []string {
-			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, med, p) })
-		}
 		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
 			alt, _, ok := switchable(db, rx, true)
-			return ok && (!withSupplier || len(supplierFor(rx, alt.Medication)) > 0)
+			return ok && (!withSupplier || len(movesFor(db, rx, alt.Medication)) > 0)
 		}))
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := db.Prescriptions[id]
+		rx := row(&db.Prescriptions, id)
 		alt, others, _ := switchable(db, rx, true)
 		gr := sim.Grounding{
 			Slots: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency, "prescriber": prescriberName(db, rx)},
@@ -540,8 +552,7 @@ func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, b
 			Uses:    []string{id, modeKey(g.UserID, "prescription", false)},
 		}
 		if withSupplier {
-			sups := supplierFor(rx, alt.Medication)
-			s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
+			s := anySupplier(g, db, movesFor(db, rx, alt.Medication))
 			gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
 			gr.Request.Text = fmt.Sprintf("Change prescription %s to the approved %s %s %s, and move it to %s.", id, alt.Medication, alt.Dose, alt.Frequency, s.Name)
 			gr.Request.Tools = []string{ToolChangeMedication, ToolUpdateSupplier}
@@ -551,39 +562,28 @@ func groundSwitch(withSupplier bool) func(g sim.GroundContext) (sim.Grounding, b
 	}
 }
 
-func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return len(movesFor(db, rx, rx.Medication)) > 0 }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	p := db.Patients[g.UserID]
-	supplierFor := func(rx *Prescription) []string {
-		return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
-	}
-	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return len(supplierFor(rx)) > 0 }))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	rx := db.Prescriptions[id]
-	sups := supplierFor(rx)
-	s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
+	rx := row(&db.Prescriptions, id)
+	s := anySupplier(g, db, movesFor(db, rx, rx.Medication))
 	gr, ok := prescriptionGrounding(g, db, rx)
 	if !ok {
 		return gr, false
 	}
-	if len(gr.Traits) == 0 {
-		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
-	}
+	profileFirst(&gr, g.UserID)
 	gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
 	if others := suppliersWhere(db, func(o *Supplier) bool { return o.ID != rx.SupplierID && o.ID != s.ID }); g.Rand.IntN(2) == 0 && len(others) > 0 {
 		// A first choice and s as the fallback (TraitConditional): the
 		// first if it may take the prescription, which its stock,
 		// shipping and licence decide, else s.
-		first := db.Reference.Suppliers[others[g.Rand.IntN(len(others))]]
+		first := db.ref().Suppliers[others[g.Rand.IntN(len(others))]]
 		gr.Slots["supplier"] = supplierChoiceText(first.Name, s.Name)
 		gr.Facts["supplier_name"] = gr.Slots["supplier"]
 		gr.Traits = append(gr.Traits, emobench.TraitConditional)
-		if eligibleSupplier(db, first, rx.Medication, p) {
+		if eligibleSupplier(db, first, rx.Medication, row(&db.Patients, g.UserID)) {
 			s = first
 		}
 	}
@@ -592,23 +592,15 @@ func groundUpdateSupplier(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := sim.StateOf[DB](g.Env)
-		if !ok {
-			return sim.Grounding{}, false
-		}
-		p := db.Patients[g.UserID]
-		supplierFor := func(rx *Prescription) []string {
-			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
-		}
+func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
-			return rx.RefillsRemaining > 0 && rx.ExpiresOn >= Today && (!move || len(supplierFor(rx)) > 0)
+			return rx.RefillsRemaining > 0 && rx.ExpiresOn >= Today && (!move || len(movesFor(db, rx, rx.Medication)) > 0)
 		}))
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := db.Prescriptions[id]
+		rx := row(&db.Prescriptions, id)
 		gr, ok := prescriptionGrounding(g, db, rx)
 		if !ok {
 			return gr, false
@@ -616,8 +608,7 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 		gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolRequestRefill}}
 		gr.Actions = append(gr.Actions, sim.NewAction(ToolRequestRefill, "prescription_id", id))
 		if move {
-			sups := supplierFor(rx)
-			s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
+			s := anySupplier(g, db, movesFor(db, rx, rx.Medication))
 			gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
 			gr.Request.Text = fmt.Sprintf("Request a refill of %s, then move it to %s.", gr.Slots["prescription"], s.Name)
 			gr.Request.Tools = []string{ToolRequestRefill, ToolUpdateSupplier}
@@ -627,18 +618,14 @@ func groundRefill(move bool) func(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 }
 
-func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundReplace(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) && knownBefore(d.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) && knownBefore(db, d.ID) }))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	d := db.Devices[id]
+	d := row(&db.Devices, id)
 	symptom := "nothing has shown up from it for more than a week"
-	if up := db.Reference.Uploads[id]; len(up) > 0 && up[len(up)-1].Flag == FlagError {
+	if up := db.ref().Uploads[id]; len(up) > 0 && up[len(up)-1].Flag == FlagError {
 		symptom = "it shows an error code instead of a reading"
 	}
 	gr, ok := deviceGrounding(g, db, d)
@@ -651,14 +638,13 @@ func groundReplace(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundPhone(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundPhone(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/phone"
-	if !ok || db.Patients[g.UserID] == nil || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if row(&db.Patients, g.UserID) == nil || usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	var phone string
-	for phone == "" || phone == db.Patients[g.UserID].Phone {
+	for phone == "" || phone == row(&db.Patients, g.UserID).Phone {
 		phone = fmt.Sprintf("%d-555-%04d", 200+g.Rand.IntN(700), g.Rand.IntN(10000))
 	}
 	reason := oneOf(g, "I switched carriers", "I lost my old phone", "I moved and got a local number")
@@ -675,12 +661,11 @@ func groundPhone(g sim.GroundContext) (sim.Grounding, bool) {
 
 var purposes = []string{"for my own notes", "before my next visit", "for a form I'm filling in", "so I can tell my family"}
 
-func groundLab(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.Reference.Records[g.UserID] == nil {
+func groundLab(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if db.ref().Records[g.UserID] == nil {
 		return sim.Grounding{}, false
 	}
-	rec := db.Reference.Records[g.UserID]
+	rec := db.ref().Records[g.UserID]
 	var tests []string
 	for _, l := range rec.Labs {
 		if !slices.Contains(tests, g.UserID+"/lab/"+l.Test) {
@@ -708,10 +693,9 @@ func groundLab(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundAllergies(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/allergies"
-	if !ok || db.Reference.Records[g.UserID] == nil || len(db.Reference.Records[g.UserID].Allergies) == 0 || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if db.ref().Records[g.UserID] == nil || len(db.ref().Records[g.UserID].Allergies) == 0 || usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	purpose := oneOf(g, purposes...)
@@ -720,48 +704,45 @@ func groundAllergies(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "Which allergies are on file for me?", Tools: []string{ToolGetRecord}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetRecord, "patient_id", g.UserID)},
-		Outputs: slices.Clone(db.Reference.Records[g.UserID].Allergies),
+		Outputs: slices.Clone(db.ref().Records[g.UserID].Allergies),
 		Uses:    []string{key},
 	}, true
 }
 
-func groundNextAppointment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundNextAppointment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "appointment", true) {
 		return sim.Grounding{}, false
 	}
 	key := g.UserID + "/next"
-	if !ok || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	ids := appointmentsOf(db, g.UserID, scheduled)
 	if len(ids) == 0 {
 		return sim.Grounding{}, false
 	}
-	slices.SortFunc(ids, func(a, b string) int { return strings.Compare(db.Appointments[a].Start, db.Appointments[b].Start) })
-	a := db.Appointments[ids[0]]
+	slices.SortFunc(ids, func(a, b string) int {
+		return strings.Compare(row(&db.Appointments, a).Start, row(&db.Appointments, b).Start)
+	})
+	a := row(&db.Appointments, ids[0])
 	purpose := oneOf(g, "for my own notes", "for a form I'm filling in", "so I can tell my family", "so I can plan my week")
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "When is my next appointment, and with whom?", Tools: []string{ToolGetAppointment}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)},
-		Outputs: append(dateAndClock(a.Start), db.Reference.Providers[a.ProviderID].Name),
+		Outputs: append(dateAndClock(a.Start), db.ref().Providers[a.ProviderID].Name),
 		Uses:    []string{key, a.ID, modeKey(g.UserID, "appointment", true)},
 		Traits:  []string{emobench.TraitFindable}, // the patient knows of no appointment: the agent finds the next one
 	}, true
 }
 
-func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundRefillsLeft(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(*Prescription) bool { return true }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := db.Prescriptions[id]
+	rx := row(&db.Prescriptions, id)
 	gr, ok := prescriptionGrounding(g, db, rx)
 	if !ok {
 		return gr, false
@@ -773,21 +754,17 @@ func groundRefillsLeft(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundLatestReading(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool {
-		up := db.Reference.Uploads[d.ID]
+		up := db.ref().Uploads[d.ID]
 		return len(up) > 0 && up[len(up)-1].Flag == FlagOK
 	}))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	up := db.Reference.Uploads[id]
+	up := db.ref().Uploads[id]
 	last := up[len(up)-1]
-	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
 	if !ok {
 		return gr, false
 	}
@@ -797,15 +774,11 @@ func groundLatestReading(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundInteractionLookup(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	// A pair is asked about once a task: its key names the patient.
 	var pairs []string
 	for _, m := range db.activeMeds(g.UserID, "") {
-		for _, in := range db.Reference.Interactions {
+		for _, in := range db.ref().Interactions {
 			if key := g.UserID + "/" + in.A + "+" + in.B; (in.A == m || in.B == m) && !slices.Contains(pairs, key) {
 				pairs = append(pairs, key)
 			}
@@ -819,7 +792,7 @@ func groundInteractionLookup(g sim.GroundContext) (sim.Grounding, bool) {
 	if g.Rand.IntN(2) == 0 {
 		a, b = b, a
 	}
-	sev, _ := db.Reference.interaction(a, b)
+	sev, _ := db.ref().interaction(a, b)
 	return sim.Grounding{
 		Slots:   map[string]string{"drug_a": a, "drug_b": b, "purpose": oneOf(g, purposes...)},
 		Facts:   map[string]string{"medication": a, "other_medication": b},
@@ -869,10 +842,10 @@ func clinicalGrounding(gr sim.Grounding, what, sign string) sim.Grounding {
 	return gr
 }
 
-func groundSymptoms(emergency bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
+func groundSymptoms(emergency bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		key := g.UserID + "/symptoms"
-		if g.UsedInTask != nil && g.UsedInTask(key) {
+		if usedInTask(g, key) {
 			return sim.Grounding{}, false
 		}
 		symptom := oneOf(g, otherSymptoms...)
@@ -889,16 +862,12 @@ func groundSymptoms(emergency bool) func(g sim.GroundContext) (sim.Grounding, bo
 	}
 }
 
-func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundHighReadings(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return len(db.ref().Uploads[d.ID]) > 0 }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return len(db.Reference.Uploads[d.ID]) > 0 }))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
 	if !ok {
 		return gr, false
 	}
@@ -908,29 +877,24 @@ func groundHighReadings(g sim.GroundContext) (sim.Grounding, bool) {
 	return clinicalGrounding(gr, fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling), true
 }
 
-func groundBillingDispute(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundBillingDispute(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusCompleted }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	complaint := oneOf(g, "I was charged twice", "my plan should have covered it in full", "the claim went to my old insurance")
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"complaint": complaint})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"complaint": complaint})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("The bill for my appointment %s is wrong: %s. I want billing to fix it.", gr.Slots["appointment"], complaint), Tools: []string{ToolTransfer}}
 	gr.Actions = append(gr.Actions, transferAction(fmt.Sprintf("Patient %s disputes the bill of appointment %s: %s.", g.UserID, id, complaint)))
 	return gr, true
 }
 
-func groundNameCorrection(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundNameCorrection(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/name"
-	if !ok || db.Patients[g.UserID] == nil || (g.UsedInTask != nil && g.UsedInTask(key)) {
+	if row(&db.Patients, g.UserID) == nil || usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
-	p := db.Patients[g.UserID]
+	p := row(&db.Patients, g.UserID)
 	last := p.Name.Last
 	for last == p.Name.Last {
 		last = lastNames[g.Rand.IntN(len(lastNames))]
@@ -957,37 +921,30 @@ func cancelRefusal(id, reason string) emobench.Action {
 	return withCompareArgs(sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason), "appointment_id")
 }
 
-func groundCancelLate(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(db, a.ID) }))
+func groundCancelLate(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"reason": reason})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
-	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
-		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
-	}
+	profileFirst(&gr, g.UserID)
 	gr.Forbidden = []emobench.Action{cancelRefusal(id, reason)}
 	return gr, true
 }
 
-func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "appointment", false) {
 		return sim.Grounding{}, false
 	}
-	if !ok || db.Patients[g.UserID] == nil {
+	if row(&db.Patients, g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	me := db.Patients[g.UserID]
+	me := row(&db.Patients, g.UserID)
 	var ids []string
-	for _, id := range sortedKeys(db.Appointments) {
-		if a := db.Appointments[id]; a.PatientID != me.ID && scheduled(a) && !lateStart(a) && db.Patients[a.PatientID].Name.Last == me.Name.Last {
+	for _, id := range db.Appointments.Keys() {
+		if a := row(&db.Appointments, id); a.PatientID != me.ID && scheduled(a) && !lateStart(a) && row(&db.Patients, a.PatientID).Name.Last == me.Name.Last {
 			ids = append(ids, id)
 		}
 	}
@@ -995,7 +952,7 @@ func groundCancelRelative(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	owner := db.Patients[db.Appointments[id].PatientID]
+	owner := row(&db.Patients, row(&db.Appointments, id).PatientID)
 	reason := oneOf(g, cancelReasons...)
 	return sim.Grounding{
 		Slots: map[string]string{"appointment_id": id, "owner": owner.Name.First + " " + owner.Name.Last,
@@ -1057,11 +1014,7 @@ func yearOf(date string) int {
 	return y
 }
 
-func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundWaiveSecond(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	prior := recentWaiver(db, g.UserID)
 	if prior == "" {
 		return sim.Grounding{}, false
@@ -1070,7 +1023,7 @@ func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, db.Appointments[id], map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"excuse": oneOf(g, excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolGetAppointment}}
 	gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
 		sim.NewAction(ToolGetAppointment, "appointment_id", id)}
@@ -1078,9 +1031,8 @@ func groundWaiveSecond(g sim.GroundContext) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundBookUnlicensed(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || (g.UsedInTask != nil && g.UsedInTask(g.UserID+"/book")) {
+func groundBookUnlicensed(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	if usedInTask(g, g.UserID+"/book") {
 		return sim.Grounding{}, false
 	}
 	gr, b, ok := bookingGrounding(g, db, false)
@@ -1109,12 +1061,8 @@ func higherDose(dose string) (string, bool) {
 	return strconv.FormatFloat(2*f, 'f', -1, 64) + " " + unit, true
 }
 
-func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundDoseAtWill(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "prescription", false) {
-		return sim.Grounding{}, false
-	}
-	if !ok {
 		return sim.Grounding{}, false
 	}
 	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
@@ -1124,7 +1072,7 @@ func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := db.Prescriptions[id]
+	rx := row(&db.Prescriptions, id)
 	dose, _ := higherDose(rx.Dose)
 	return sim.Grounding{
 		Slots: map[string]string{"prescription_id": id, "medication": rx.Medication, "old_dose": rx.Dose, "dose": dose, "frequency": rx.Frequency},
@@ -1143,12 +1091,8 @@ func groundDoseAtWill(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundSwitchInteracting(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "prescription", false) {
-		return sim.Grounding{}, false
-	}
-	if !ok {
 		return sim.Grounding{}, false
 	}
 	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
@@ -1158,7 +1102,7 @@ func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := db.Prescriptions[id]
+	rx := row(&db.Prescriptions, id)
 	alt, others, _ := switchable(db, rx, false)
 	return sim.Grounding{
 		Slots: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency, "prescriber": prescriberName(db, rx)},
@@ -1177,18 +1121,17 @@ func groundSwitchInteracting(g sim.GroundContext) (sim.Grounding, bool) {
 // groundBadSupplier grounds a move of a prescription to a supplier that
 // does not ship to the patient's state (stocking it), or that ships there
 // but does not stock it or may not dispense it (notStocking).
-func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, ok := sim.StateOf[DB](g.Env)
+func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		if otherMode(g, "prescription", false) {
 			return sim.Grounding{}, false
 		}
-		if !ok || db.Patients[g.UserID] == nil {
+		if row(&db.Patients, g.UserID) == nil {
 			return sim.Grounding{}, false
 		}
-		state := db.Patients[g.UserID].Address.State
+		state := row(&db.Patients, g.UserID).Address.State
 		bad := func(rx *Prescription) []string {
-			m := db.Reference.Medications[rx.Medication]
+			m := db.ref().Medications[rx.Medication]
 			return suppliersWhere(db, func(s *Supplier) bool {
 				ships, stocks := slices.Contains(s.ShipsTo, state), slices.Contains(s.Stock, rx.Medication)
 				if s.ID == rx.SupplierID {
@@ -1202,17 +1145,14 @@ func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Groundin
 		}
 		// The policy offers a supplier that meets all three rules instead:
 		// one must exist for the offer to be made (and declined).
-		p := db.Patients[g.UserID]
-		good := func(rx *Prescription) []string {
-			return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, rx.Medication, p) })
-		}
-		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return len(bad(rx)) > 0 && len(good(rx)) > 0 }))
+		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
+			return len(bad(rx)) > 0 && len(movesFor(db, rx, rx.Medication)) > 0
+		}))
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := db.Prescriptions[id]
-		sups := bad(rx)
-		s := db.Reference.Suppliers[sups[g.Rand.IntN(len(sups))]]
+		rx := row(&db.Prescriptions, id)
+		s := anySupplier(g, db, bad(rx))
 		return sim.Grounding{
 			Slots:     map[string]string{"prescription_id": id, "medication": rx.Medication, "supplier": s.Name},
 			Facts:     map[string]string{"prescription_id": id, "supplier_name": s.Name},
@@ -1225,44 +1165,32 @@ func groundBadSupplier(notStocking bool) func(g sim.GroundContext) (sim.Groundin
 	}
 }
 
-func groundRefillExpired(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundRefillExpired(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return rx.RefillsRemaining > 0 && rx.ExpiresOn < Today }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr, ok := prescriptionGrounding(g, db, db.Prescriptions[id])
+	gr, ok := prescriptionGrounding(g, db, row(&db.Prescriptions, id))
 	if !ok {
 		return gr, false
 	}
-	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
-		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
-	}
+	profileFirst(&gr, g.UserID)
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
 	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolRequestRefill, "prescription_id", id), "prescription_id")}
 	return gr, true
 }
 
-func groundReplaceWorking(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundReplaceWorking(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return !faulty(db, d) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	wish := oneOf(g, "I saw there's a newer model", "mine looks a bit worn", "I'd like a spare one for travel", "my neighbour got a new one")
-	gr, ok := deviceGrounding(g, db, db.Devices[id])
+	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
 	if !ok {
 		return gr, false
 	}
-	if len(gr.Traits) == 0 { // the profile read leads, as the unaware patient's does
-		gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID)}, gr.Actions...)
-	}
+	profileFirst(&gr, g.UserID)
 	gr.Slots["wish"], gr.Facts["replacement_reason"] = wish, wish
 	withCapitals(gr.Slots, "wish")
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Replace my %s with a new one.", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}

@@ -1,13 +1,9 @@
 package telehealth
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"fmt"
-	"maps"
+	"cmp"
 	"slices"
-	"sync"
+	"strings"
 	"time"
 
 	"github.com/emobench/emobench/sim"
@@ -66,28 +62,20 @@ const (
 var nowTime, _ = time.Parse(timeLayout, Now)
 
 // DB is the telehealth clinic's state. The records tools change (patients,
-// appointments, prescriptions, devices, refill orders) are keyed by id;
-// Reference holds what no tool changes (providers, medical records,
-// medications, interactions, suppliers, device uploads) and is shared by
-// clones. Its JSON encoding is canonical (structs, string-keyed maps,
-// slices in a fixed order).
+// appointments, prescriptions, devices, refill orders) are tables keyed by
+// id; Reference holds what no tool changes (providers, medical records,
+// medications, interactions, suppliers, device uploads), shared by every
+// episode and hashed once.
 type DB struct {
-	Patients      map[string]*Patient      `json:"patients"`
-	Appointments  map[string]*Appointment  `json:"appointments"`
-	Prescriptions map[string]*Prescription `json:"prescriptions"`
-	Devices       map[string]*Device       `json:"devices"`
-	RefillOrders  map[string]*RefillOrder  `json:"refill_orders"`
-	Reference     *Reference               `json:"reference"`
-
-	// base is set on a copy-on-write clone (episodeClone): its records
-	// are base's own until a tool takes one (ownPatient and the others),
-	// which copies it first; owned are the ids it took.
-	base  *hashBase
-	owned map[string]bool
+	Patients      sim.Table[Patient]       `json:"patients"`
+	Appointments  sim.Table[Appointment]   `json:"appointments"`
+	Prescriptions sim.Table[Prescription]  `json:"prescriptions"`
+	Devices       sim.Table[Device]        `json:"devices"`
+	RefillOrders  sim.Table[RefillOrder]   `json:"refill_orders"`
+	Reference     sim.Reference[Reference] `json:"reference"`
 }
 
-// Reference is the read-only part of the state: no tool changes it, so
-// clones share it and StateHash digests it once.
+// Reference is the read-only part of the state.
 type Reference struct {
 	Providers    map[string]*Provider      `json:"providers"`
 	Records      map[string]*MedicalRecord `json:"medical_records"` // by patient id
@@ -95,9 +83,6 @@ type Reference struct {
 	Interactions []Interaction             `json:"interactions"`    // sorted by pair
 	Suppliers    map[string]*Supplier      `json:"suppliers"`
 	Uploads      map[string][]Upload       `json:"uploads"` // by device id, oldest first
-
-	digestOnce sync.Once
-	digest     [32]byte
 }
 
 // PersonName is a person's first and last name.
@@ -275,156 +260,24 @@ type LabResult struct {
 	Range string `json:"reference_range"`
 }
 
-// Clone returns a deep copy of db; changing one never changes the
-// other. The Reference is shared: no tool changes it.
-func (db *DB) Clone() *DB {
-	out := &DB{
-		Patients:      make(map[string]*Patient, len(db.Patients)),
-		Appointments:  make(map[string]*Appointment, len(db.Appointments)),
-		Prescriptions: make(map[string]*Prescription, len(db.Prescriptions)),
-		Devices:       make(map[string]*Device, len(db.Devices)),
-		RefillOrders:  make(map[string]*RefillOrder, len(db.RefillOrders)),
-		Reference:     db.Reference,
-	}
-	for id, p := range db.Patients {
-		out.Patients[id] = clonePatient(p)
-	}
-	for id, a := range db.Appointments {
-		c := *a
-		out.Appointments[id] = &c
-	}
-	for id, rx := range db.Prescriptions {
-		out.Prescriptions[id] = clonePrescription(rx)
-	}
-	for id, d := range db.Devices {
-		c := *d
-		out.Devices[id] = &c
-	}
-	for id, r := range db.RefillOrders {
-		c := *r
-		out.RefillOrders[id] = &c
-	}
-	return out
-}
-
-func clonePatient(p *Patient) *Patient {
-	c := *p
-	c.AppointmentIDs = slices.Clone(p.AppointmentIDs)
-	c.PrescriptionIDs = slices.Clone(p.PrescriptionIDs)
-	c.DeviceIDs = slices.Clone(p.DeviceIDs)
+// StateForm is the appointment as the state hash sees it
+// (sim.StateFormer): its reason and cancellation reason, free text the
+// agent writes, normalised (sim.NormalizeFreeText), so that "Schedule
+// change" and "a schedule change." hash alike.
+func (a *Appointment) StateForm() any {
+	c := *a
+	c.Reason, c.CancelReason = sim.NormalizeFreeText(a.Reason), sim.NormalizeFreeText(a.CancelReason)
 	return &c
 }
 
-func clonePrescription(rx *Prescription) *Prescription {
-	c := *rx
-	c.Approved = slices.Clone(rx.Approved)
-	return &c
-}
-
-// hashBase is a frozen deep copy of a database with the digest of every
-// record: the snapshot copy-on-write clones share records with.
-type hashBase struct {
-	db                                                                     *DB
-	patients, appointments, prescriptions, devices, refills                map[string][32]byte
-	patientKeys, appointmentKeys, prescriptionKeys, deviceKeys, refillKeys []string
-}
-
-func newHashBase(db *DB) *hashBase {
-	snap := db.Clone()
-	return &hashBase{db: snap,
-		patients: sim.EntityDigests(snap.Patients), appointments: sim.EntityDigests(snap.Appointments),
-		prescriptions: sim.EntityDigests(snap.Prescriptions), devices: sim.EntityDigests(snap.Devices),
-		refills:     sim.EntityDigests(snap.RefillOrders),
-		patientKeys: sortedKeys(snap.Patients), appointmentKeys: sortedKeys(snap.Appointments),
-		prescriptionKeys: sortedKeys(snap.Prescriptions), deviceKeys: sortedKeys(snap.Devices), refillKeys: sortedKeys(snap.RefillOrders),
-	}
-}
-
-// episodeClone returns a copy-on-write copy of base's database for one
-// episode: its maps are new, but their records are the snapshot's until
-// a tool takes one through ownPatient, ownAppointment, ownPrescription or
-// ownDevice, which copy it first. Code other than the tools that changes
-// a state in place must start from a Clone instead.
-func (b *hashBase) episodeClone() *DB {
-	return &DB{
-		Patients: maps.Clone(b.db.Patients), Appointments: maps.Clone(b.db.Appointments),
-		Prescriptions: maps.Clone(b.db.Prescriptions), Devices: maps.Clone(b.db.Devices),
-		RefillOrders: maps.Clone(b.db.RefillOrders), Reference: b.db.Reference,
-		base: b, owned: map[string]bool{},
-	}
-}
-
-// own returns m[id] for changing: on a copy-on-write clone, a copy made
-// once (by clone); nil when there is none.
-func own[V any](db *DB, m map[string]*V, id string, clone func(*V) *V) *V {
-	v := m[id]
-	if v == nil || db.owned == nil || db.owned[id] {
-		return v
-	}
-	v = clone(v)
-	m[id], db.owned[id] = v, true
+// row returns t's row of id for reading, nil when there is none.
+func row[V any](t *sim.Table[V], id string) *V {
+	v, _ := t.Get(id)
 	return v
 }
 
-func (db *DB) ownPatient(id string) *Patient { return own(db, db.Patients, id, clonePatient) }
-func (db *DB) ownAppointment(id string) *Appointment {
-	return own(db, db.Appointments, id, func(a *Appointment) *Appointment { c := *a; return &c })
-}
-func (db *DB) ownPrescription(id string) *Prescription {
-	return own(db, db.Prescriptions, id, clonePrescription)
-}
-func (db *DB) ownDevice(id string) *Device {
-	return own(db, db.Devices, id, func(d *Device) *Device { c := *d; return &c })
-}
-
-// same is HashSection's equality for a copy-on-write clone: a record is
-// its snapshot's when it is the same pointer; any other is encoded.
-func same[T any](a, b *T) bool { return a == b }
-
-// StateHash returns the hex sha256 of db's canonical state: a sha256 over
-// each record's sha256 (sim.HashSection) and the digest of Reference
-// (made once per Reference, which nothing changes). A copy-on-write clone
-// encodes only the records its tools took. Equal states give equal
-// hashes, cloned or not.
-func (db *DB) StateHash() string {
-	b := db.base
-	if b == nil {
-		b = &hashBase{db: &DB{}}
-	}
-	h := sha256.New()
-	sim.HashSection(h, "patients", db.Patients, b.db.Patients, b.patients, b.patientKeys, same[Patient])
-	sim.HashSection(h, "appointments", db.Appointments, b.db.Appointments, b.appointments, b.appointmentKeys, same[Appointment])
-	sim.HashSection(h, "prescriptions", db.Prescriptions, b.db.Prescriptions, b.prescriptions, b.prescriptionKeys, same[Prescription])
-	sim.HashSection(h, "devices", db.Devices, b.db.Devices, b.devices, b.deviceKeys, same[Device])
-	sim.HashSection(h, "refill_orders", db.RefillOrders, b.db.RefillOrders, b.refills, b.refillKeys, same[RefillOrder])
-	if db.Reference != nil {
-		d := db.Reference.Digest()
-		h.Write(d[:])
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// Digest returns the sha256 of the reference data's JSON, computed once.
-func (r *Reference) Digest() [32]byte {
-	r.digestOnce.Do(func() {
-		b, err := json.Marshal(r)
-		if err != nil {
-			panic(fmt.Sprintf("telehealth: reference is not JSON-encodable: %v", err))
-		}
-		r.digest = sha256.Sum256(b)
-	})
-	return r.digest
-}
-
-// sortedKeys returns a map's keys in increasing order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
+// ref returns the read-only reference data.
+func (db *DB) ref() *Reference { return db.Reference.Get() }
 
 // interaction returns the severity of the pair a, b ("none" when the
 // table has no entry) and its note.
@@ -432,37 +285,28 @@ func (r *Reference) interaction(a, b string) (string, string) {
 	if a > b {
 		a, b = b, a
 	}
-	i, ok := slices.BinarySearchFunc(r.Interactions, [2]string{a, b}, func(x Interaction, k [2]string) int {
-		if x.A != k[0] {
-			if x.A < k[0] {
-				return -1
-			}
-			return 1
-		}
-		switch {
-		case x.B < k[1]:
-			return -1
-		case x.B > k[1]:
-			return 1
-		}
-		return 0
-	})
+	i, ok := slices.BinarySearchFunc(r.Interactions, Interaction{A: a, B: b}, byPair)
 	if !ok {
 		return SeverityNone, ""
 	}
 	return r.Interactions[i].Severity, r.Interactions[i].Note
 }
 
+// byPair orders interactions by their pair of drugs.
+func byPair(x, y Interaction) int {
+	return cmp.Or(strings.Compare(x.A, y.A), strings.Compare(x.B, y.B))
+}
+
 // activeMeds returns the medications of the patient's active
 // prescriptions, skipping the prescription except (if not "").
 func (db *DB) activeMeds(patientID, except string) []string {
-	p := db.Patients[patientID]
+	p := row(&db.Patients, patientID)
 	if p == nil {
 		return nil
 	}
 	var out []string
 	for _, id := range p.PrescriptionIDs {
-		if rx := db.Prescriptions[id]; rx != nil && rx.Status == RxActive && id != except {
+		if rx := row(&db.Prescriptions, id); rx != nil && rx.Status == RxActive && id != except {
 			out = append(out, rx.Medication)
 		}
 	}
@@ -473,7 +317,7 @@ func (db *DB) activeMeds(patientID, except string) []string {
 // within BookingDays, in order.
 func (db *DB) openSlots(pr *Provider) []string {
 	taken := map[string]bool{}
-	for _, a := range db.Appointments {
+	for _, a := range db.Appointments.All() {
 		if a.ProviderID == pr.ID && a.Status == StatusScheduled {
 			taken[a.Start] = true
 		}
