@@ -4,11 +4,50 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
+
+// testDomain is New(), made once for the package's tests.
+var testDomain = sync.OnceValue(New)
+
+// initialState returns a copy-on-write fork of the initial database, as
+// an episode gets it: change it through Edit and Put only.
+func initialState() *DB {
+	db, _ := sim.StateOf[DB](testDomain().NewEnvironment())
+	return db
+}
+
+func newEnv(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, Tools()) }
+
+// get returns the row id of t, nil when there is none.
+func get[V any](t *sim.Table[V], id string) *V {
+	v, _ := t.Get(id)
+	return v
+}
+
+// edit returns the row id of t for changing.
+func edit[V any](t *sim.Table[V], id string) *V {
+	v, _ := t.Edit(id)
+	return v
+}
+
+// cloneDB returns a deep copy of db through its JSON encoding.
+func cloneDB(tb testing.TB, db *DB) *DB {
+	tb.Helper()
+	b, err := json.Marshal(db)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out DB
+	if err := json.Unmarshal(b, &out); err != nil {
+		tb.Fatal(err)
+	}
+	return &out
+}
 
 func TestNew(t *testing.T) {
 	d := New()

@@ -2,6 +2,7 @@ package airline
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -278,7 +279,7 @@ func Catalog() *sim.Catalog {
 			if !ok {
 				return nil
 			}
-			return sortedKeys(e.State.Users)
+			return e.State.Users.Keys()
 		},
 		Authenticate: func(_ sim.Environment, userID string, _ *rand.Rand) (emobench.Action, map[string]string) {
 			// The policy identifies a user by user id alone.
@@ -311,7 +312,7 @@ func newGrounding(g sim.GroundContext) (*grounding, bool) {
 	if !ok {
 		return nil, false
 	}
-	u, ok := e.State.Users[g.UserID]
+	u, ok := e.State.Users.Get(g.UserID)
 	if !ok {
 		return nil, false
 	}
@@ -330,7 +331,7 @@ func (x *grounding) usedInTask(id string) bool { return x.UsedInTask != nil && x
 func (x *grounding) reservation(ok func(r *Reservation) bool) (*Reservation, bool) {
 	var pools [4][]*Reservation
 	for _, id := range x.u.Reservations {
-		r := x.db.Reservations[id]
+		r, _ := x.db.Reservations.Get(id)
 		// A reservation without flights or passengers is malformed: no
 		// intent applies to it.
 		// One request per reservation and task: an earlier intent's
@@ -343,7 +344,7 @@ func (x *grounding) reservation(ok func(r *Reservation) bool) (*Reservation, boo
 		if x.used(id) {
 			rank += 2
 		}
-		if orig := initialDB().Reservations[id]; orig == nil || !reflect.DeepEqual(*orig, *r) {
+		if orig, _ := initialDB().Reservations.Get(id); orig == nil || !reflect.DeepEqual(*orig, *r) {
 			rank++
 		}
 		pools[rank] = append(pools[rank], r)
@@ -364,7 +365,7 @@ func (x *grounding) plain(r *Reservation) bool {
 }
 
 func (x *grounding) trip(r *Reservation) string {
-	from, to := x.db.Airports[r.Origin].City, x.db.Airports[r.Destination].City
+	from, to := x.db.city(r.Origin), x.db.city(r.Destination)
 	if r.TripType == TripRoundTrip {
 		return fmt.Sprintf("round trip between %s and %s", from, to)
 	}
@@ -377,7 +378,7 @@ func (x *grounding) place(code string) string { return x.db.place(code) }
 // from the user's payment methods.
 func (x *grounding) payer(amount int) (PaymentMethod, bool) {
 	var opts []PaymentMethod
-	for _, id := range sortedKeys(x.u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(x.u.PaymentMethods)) {
 		pm := x.u.PaymentMethods[id]
 		if uniquelyNamed(x.u, pm) && (pm.Source == SourceCreditCard || pm.Source == SourceGiftCard && *pm.Amount >= amount) {
 			opts = append(opts, pm)
@@ -742,7 +743,7 @@ func (x *grounding) dateMove(r *Reservation) (date string, diff int, pm PaymentM
 		return "", 0, pm, false
 	}
 	date = dates[x.Rand.IntN(len(dates))]
-	diff = (x.db.Flights[s.FlightNumber].Dates[date].Prices.Get(r.Cabin) - s.Price) * len(r.Passengers)
+	diff = (x.db.price(s.FlightNumber, date, r.Cabin) - s.Price) * len(r.Passengers)
 	pm, ok = x.payer(diff)
 	return date, diff, pm, ok
 }
@@ -906,7 +907,7 @@ func (x *grounding) planBooking(flights []Segment) (booking, bool) {
 func (x *grounding) totalExpression(bk booking) string {
 	fares := make([]string, len(bk.flights))
 	for i, s := range bk.flights {
-		fares[i] = fmt.Sprint(x.db.Flights[s.FlightNumber].Dates[s.Date].Prices.Get(bk.cabin))
+		fares[i] = fmt.Sprint(x.db.price(s.FlightNumber, s.Date, bk.cabin))
 	}
 	pax := len(bk.passengers)
 	e := fmt.Sprintf("%d * (%s)", pax, strings.Join(fares, " + "))
@@ -921,9 +922,9 @@ func (x *grounding) totalExpression(bk booking) string {
 
 // futureFlight draws an available flight on a date after Today.
 func (x *grounding) futureFlight() (Segment, bool) {
-	numbers := sortedKeys(x.db.Flights)
+	numbers := x.db.Flights.Keys()
 	for range 20 {
-		f := x.db.Flights[numbers[x.Rand.IntN(len(numbers))]]
+		f := x.db.flight(numbers[x.Rand.IntN(len(numbers))])
 		d := flightDates[x.Rand.IntN(len(flightDates))]
 		if fd := f.Dates[d]; d > Today && fd != nil && fd.Status == StatusAvailable {
 			return Segment{FlightNumber: f.Number, Origin: f.Origin, Destination: f.Destination, Date: d}, true
@@ -1015,7 +1016,7 @@ func groundBookCertificate(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	var cert, card PaymentMethod
-	for _, id := range sortedKeys(x.u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(x.u.PaymentMethods)) {
 		pm := x.u.PaymentMethods[id]
 		if !uniquelyNamed(x.u, pm) {
 			continue
@@ -1059,7 +1060,7 @@ func groundBookOnestop(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	direct := map[[2]string]bool{}
-	for _, f := range x.db.Flights {
+	for _, f := range x.db.Flights.All() {
 		direct[[2]string{f.Origin, f.Destination}] = true
 	}
 	var pair []Segment
@@ -1071,7 +1072,7 @@ func groundBookOnestop(g sim.GroundContext) (sim.Grounding, bool) {
 		var seconds []Segment
 		for _, fi := range x.db.departures(s1.Destination, s1.Date) {
 			if fi.Destination != s1.Origin && !direct[[2]string{s1.Origin, fi.Destination}] &&
-				connects(x.db.Flights[s1.FlightNumber], x.db.Flights[fi.FlightNumber]) {
+				connects(x.db.flight(s1.FlightNumber), x.db.flight(fi.FlightNumber)) {
 				seconds = append(seconds, Segment{FlightNumber: fi.FlightNumber, Origin: fi.Origin, Destination: fi.Destination, Date: s1.Date})
 			}
 		}
@@ -1109,7 +1110,7 @@ func groundBookOnestop(g sim.GroundContext) (sim.Grounding, bool) {
 // compensation grounds a certificate for r's flight s with the given
 // status, due to an eligible user.
 func (x *grounding) compensation(r *Reservation, s Segment, amount int) sim.Grounding {
-	fd := x.db.Flights[s.FlightNumber].Dates[s.Date]
+	fd := x.db.flight(s.FlightNumber).Dates[s.Date]
 	return sim.Grounding{
 		Slots: map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "date": s.Date, "delay": fmt.Sprint(fd.DelayMinutes)},
 		Facts: map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
@@ -1233,7 +1234,7 @@ func groundAllTotal(g sim.GroundContext) (sim.Grounding, bool) {
 	var terms []string
 	sum := 0
 	for _, id := range x.u.Reservations {
-		r := x.db.Reservations[id]
+		r, _ := x.db.Reservations.Get(id)
 		actions = append(actions, getReservation(r))
 		terms = append(terms, fmt.Sprint(r.TotalPaid()))
 		sum += r.TotalPaid()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -42,7 +43,7 @@ func TestCatalog_Validate(t *testing.T) {
 		}
 	}
 	users := c.Users(d.NewEnvironment())
-	if got, want := len(users), len(initialDB().Users); got != want || !slices.IsSorted(users) {
+	if got, want := len(users), initialDB().Users.Len(); got != want || !slices.IsSorted(users) {
 		t.Errorf("Users: %d ids (sorted %v), want the %d users sorted", got, slices.IsSorted(users), want)
 	}
 	a, facts := c.Authenticate(d.NewEnvironment(), users[0], rand.New(rand.NewPCG(1, 2)))
@@ -65,7 +66,7 @@ type grounded struct {
 func groundAll(t *testing.T, perIntent, maxUsers int) []grounded {
 	t.Helper()
 	c := Catalog()
-	env := NewEnvironment(InitialDB())
+	env := newEnv(initialState())
 	before := env.Hash()
 	users := c.Users(env)
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -174,7 +175,7 @@ func TestCatalog_Ground(t *testing.T) {
 			}
 		}
 
-		env := NewEnvironment(InitialDB())
+		env := newEnv(initialState())
 		auth, authFacts := c.Authenticate(env, gr.user, nil)
 		facts := map[string]bool{}
 		for _, fs := range []map[string]string{authFacts, g.Facts} {
@@ -214,7 +215,7 @@ func TestCatalog_Ground(t *testing.T) {
 			if err := c.CheckPolicy(env, gr.user, f); err == nil {
 				t.Errorf("%s: forbidden %s(%s) passes the policy", name, f.Name, f.Arguments)
 			}
-			try := NewEnvironment(env.State.Clone())
+			try := newEnv(cloneDB(t, env.State))
 			h := try.Hash()
 			if _, err := try.Call(f.Name, f.Arguments); err != nil || try.Hash() == h {
 				t.Errorf("%s: forbidden %s(%s) does not change the state at the tool level: %v", name, f.Name, f.Arguments, err)
@@ -284,7 +285,7 @@ func argScalars(t *testing.T, a emobench.Action, skip map[string]bool) []string 
 // grounding: authentication, then the intent.
 func catalogTask(gr grounded, i int, rng *rand.Rand) *emobench.TaskSpec {
 	c := Catalog()
-	auth, facts := c.Authenticate(NewEnvironment(InitialDB()), gr.user, rng)
+	auth, facts := c.Authenticate(newEnv(initialState()), gr.user, rng)
 	for k, v := range gr.g.Facts {
 		facts[k] = v
 	}
@@ -422,10 +423,10 @@ func TestCheckWrite(t *testing.T) {
 	ineligible := f.reservation("ineligible, delayed", func(r *Reservation, u *User) bool {
 		return r.Status == ReservationActive && !eligible(u, r) && db.hasStatus(r, StatusDelayed)
 	})
-	owner := func(r *Reservation) *User { return db.Users[r.UserID] }
+	owner := func(r *Reservation) *User { return get(&db.Users, r.UserID) }
 	other := func(id string) string { return f.user("other than "+id, func(u *User) bool { return u.ID != id }).ID }
 	method := func(u *User, source string) string {
-		for _, id := range sortedKeys(u.PaymentMethods) {
+		for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 			if u.PaymentMethods[id].Source == source {
 				return id
 			}
@@ -485,7 +486,7 @@ func TestCheckWrite(t *testing.T) {
 	}
 	free := func(u *User, cabin string, pax int) int { return FreeBags(u.Membership, cabin) * pax }
 	certs := []string{}
-	for _, id := range sortedKeys(twoCerts.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(twoCerts.PaymentMethods)) {
 		if twoCerts.PaymentMethods[id].Source == SourceCertificate {
 			certs = append(certs, id)
 		}
@@ -540,8 +541,8 @@ func TestCheckWrite(t *testing.T) {
 	// On a copy: a change paid with a certificate, two credit cards or four
 	// gift cards on a booking, and a second certificate for one
 	// reservation break the policy.
-	c := db.Clone()
-	eu := c.Users[economy.UserID]
+	c := cloneDB(t, db)
+	eu := get(&c.Users, economy.UserID)
 	amount := 500
 	for i, source := range []string{SourceCertificate, SourceCreditCard, SourceGiftCard, SourceGiftCard, SourceGiftCard, SourceGiftCard} {
 		id := fmt.Sprintf("%s_%07d", source, 9_000_000+i)
@@ -565,7 +566,7 @@ func TestCheckWrite(t *testing.T) {
 	if err := c.checkWrite(eu.ID, book(eu, 1, 0, 0, gifts...)); err == nil || !strings.Contains(err.Error(), "at most 3 gift cards") {
 		t.Errorf("booking paid with four gift cards: checkWrite = %v", err)
 	}
-	c.Reservations[delayed.ID].Compensated = true
+	edit(&c.Reservations, delayed.ID).Compensated = true
 	if err := c.checkWrite(delayed.UserID, act(ToolSendCertificate, map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": DelayCompensation * len(delayed.Passengers)})); err == nil || !strings.Contains(err.Error(), "at most one certificate") {
 		t.Errorf("second certificate: checkWrite = %v", err)
 	}
@@ -586,11 +587,11 @@ func TestCatalog_Chains(t *testing.T) {
 	c := Catalog()
 	writes := writeSet()
 	rng := rand.New(rand.NewPCG(13, 17))
-	users := c.Users(NewEnvironment(InitialDB()))
+	users := c.Users(newEnv(initialState()))
 	chains, multiWrite := 0, 0
 	for range n {
 		user := users[rng.IntN(len(users))]
-		env := NewEnvironment(InitialDB())
+		env := newEnv(initialState())
 		auth, _ := c.Authenticate(env, user, rng)
 		if _, err := env.Call(auth.Name, auth.Arguments); err != nil {
 			t.Fatal(err)
@@ -642,22 +643,23 @@ func TestCatalog_Chains(t *testing.T) {
 // reservations have no flights or passengers, and for an unknown user and
 // a foreign environment: no grounder panics, and none grounds.
 func TestCatalog_GroundMalformed(t *testing.T) {
-	db := InitialDB()
-	u := db.Users[sortedKeys(db.Users)[0]]
+	db := initialState()
+	u := get(&db.Users, db.Users.Keys()[0])
 	for _, id := range u.Reservations {
-		db.Reservations[id].Flights, db.Reservations[id].Passengers = nil, nil
+		r := edit(&db.Reservations, id)
+		r.Flights, r.Passengers = nil, nil
 	}
 	rng := rand.New(rand.NewPCG(1, 1))
 	for _, in := range Catalog().Intents {
 		for _, g := range []sim.GroundContext{
-			{Env: NewEnvironment(db), UserID: "nobody_0000", Rand: rng},
+			{Env: newEnv(db), UserID: "nobody_0000", Rand: rng},
 			{Env: sim.NewStateEnv(&struct{}{}, nil), UserID: u.ID, Rand: rng},
 		} {
 			if _, ok := in.Ground(g); ok {
 				t.Errorf("%s grounded for %s in a malformed environment", in.Name, g.UserID)
 			}
 		}
-		gr, ok := in.Ground(sim.GroundContext{Env: NewEnvironment(db), UserID: u.ID, Rand: rng})
+		gr, ok := in.Ground(sim.GroundContext{Env: newEnv(db), UserID: u.ID, Rand: rng})
 		for _, id := range gr.Uses {
 			if slices.Contains(u.Reservations, id) {
 				t.Errorf("%s grounded on reservation %s, which has no flights (ok %v)", in.Name, id, ok)

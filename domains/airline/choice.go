@@ -39,7 +39,7 @@ func (db *DB) itineraries(origin, destination, date, cabin string, pax int) []it
 			continue
 		}
 		for _, second := range db.departures(first.Destination, date) {
-			if second.Destination != destination || !connects(db.Flights[first.FlightNumber], db.Flights[second.FlightNumber]) {
+			if second.Destination != destination || !connects(db.flight(first.FlightNumber), db.flight(second.FlightNumber)) {
 				continue
 			}
 			if _, err := db.bookable(seg(second), cabin, pax); err == nil {
@@ -54,12 +54,12 @@ func (db *DB) itineraries(origin, destination, date, cabin string, pax int) []it
 func (db *DB) fare(it itinerary, cabin string) int {
 	sum := 0
 	for _, s := range it {
-		sum += db.Flights[s.FlightNumber].Dates[s.Date].Prices.Get(cabin)
+		sum += db.price(s.FlightNumber, s.Date, cabin)
 	}
 	return sum
 }
 
-func (db *DB) departure(it itinerary) string { return db.Flights[it[0].FlightNumber].DepartureTime }
+func (db *DB) departure(it itinerary) string { return db.flight(it[0].FlightNumber).DepartureTime }
 
 // kind names it as a customer does: "nonstop" or "connection through
 // Denver (DEN)".
@@ -70,7 +70,7 @@ func (db *DB) kind(it itinerary) string {
 	return "connection through " + db.place(it[0].Destination)
 }
 
-func (db *DB) place(code string) string { return fmt.Sprintf("%s (%s)", db.Airports[code].City, code) }
+func (db *DB) place(code string) string { return fmt.Sprintf("%s (%s)", db.city(code), code) }
 
 func sameItinerary(a, b itinerary) bool {
 	return slices.EqualFunc(a, b, func(x, y Segment) bool { return x.FlightNumber == y.FlightNumber && x.Date == y.Date })
@@ -228,7 +228,7 @@ func (db *DB) describeReservation(u *User, r *Reservation) (string, bool) {
 		return fmt.Sprint(o.Origin, o.Destination, o.TripType, o.Flights[0].Date)
 	}
 	for _, id := range u.Reservations {
-		if o := db.Reservations[id]; o != nil && o.ID != r.ID && len(o.Flights) > 0 && key(o) == key(r) {
+		if o, _ := db.Reservations.Get(id); o != nil && o.ID != r.ID && len(o.Flights) > 0 && key(o) == key(r) {
 			return "", false
 		}
 	}
@@ -240,7 +240,7 @@ func (db *DB) describeReservation(u *User, r *Reservation) (string, bool) {
 	if r.TripType == TripRoundTrip {
 		trip = "round trip"
 	}
-	return fmt.Sprintf("my %s %s from %s to %s", day.Format("January 2"), trip, db.Airports[r.Origin].City, db.Airports[r.Destination].City), true
+	return fmt.Sprintf("my %s %s from %s to %s", day.Format("January 2"), trip, db.city(r.Origin), db.city(r.Destination)), true
 }
 
 // names reports whether ref is how the user names r: "reservation <id>"
@@ -267,7 +267,7 @@ func findable(ground func(sim.GroundContext) (sim.Grounding, bool)) func(sim.Gro
 			return gr, ok
 		}
 		x, _ := newGrounding(g)
-		r := x.db.Reservations[id]
+		r, _ := x.db.Reservations.Get(id)
 		if r == nil {
 			return gr, ok
 		}
@@ -317,7 +317,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		return nil
 	}
 	db := e.State
-	u := db.Users[userID]
+	u, _ := db.Users.Get(userID)
 	args, err := sim.CallArgs(gold)
 	if u == nil || err != nil {
 		return nil
@@ -332,7 +332,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		if pm, ok := u.PaymentMethods[current]; !ok || named(facts, u, pm) {
 			return
 		}
-		for _, id := range sortedKeys(u.PaymentMethods) {
+		for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 			if id != current {
 				out = append(out, with("payment_id", id))
 			}
@@ -346,14 +346,14 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		otherMethods(id)
 		flights, _ := args["flights"].([]any)
 		rid, _ := args["reservation_id"].(string)
-		if r := db.Reservations[rid]; r != nil && keepsFlights(r, flights) {
+		if r, _ := db.Reservations.Get(rid); r != nil && keepsFlights(r, flights) {
 			break // the user asked for the same flights (another date or cabin)
 		}
 		for i, f := range flights {
 			ref, _ := f.(map[string]any)
 			number, _ := ref["flight_number"].(string)
 			date, _ := ref["date"].(string)
-			fl := db.Flights[number]
+			fl := db.flight(number)
 			if fl == nil {
 				continue
 			}
@@ -371,7 +371,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		otherMethods(id)
 		// A conditional request allows the count its condition picks.
 		rid, _ := args["reservation_id"].(string)
-		r := db.Reservations[rid]
+		r, _ := db.Reservations.Get(rid)
 		for _, v := range sim.FactValues(facts, "bags") {
 			ref, condition, _ := strings.Cut(v, ": ")
 			var two, limit, one int
@@ -464,7 +464,7 @@ func (db *DB) bookingAlternatives(u *User, facts map[string]string, args map[str
 		p, _ := payments[0].(map[string]any)
 		id, _ := p["payment_id"].(string)
 		if pm, ok := u.PaymentMethods[id]; ok && !named(facts, u, pm) {
-			for _, other := range sortedKeys(u.PaymentMethods) {
+			for _, other := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 				if other != id {
 					out = append(out, with("payment_methods", []map[string]any{{"payment_id": other, "amount": p["amount"]}}))
 				}

@@ -1,6 +1,8 @@
 package airline
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,15 +22,15 @@ func TestAlternatives_OneEndState(t *testing.T) {
 		if testing.Short() && task.Split != emobench.SplitTest {
 			continue
 		}
-		env := NewEnvironment(InitialDB())
+		env := newEnv(initialState())
 		for _, a := range task.Actions {
 			if writes[a.Name] {
-				gold := NewEnvironment(env.State.Clone())
+				gold := newEnv(cloneDB(t, env.State))
 				if _, err := gold.Call(a.Name, a.Arguments); err != nil {
 					t.Fatalf("%s: gold %s: %v", task.ID, a.Name, err)
 				}
 				for _, alt := range c.Alternatives(env, task.UserID, task.Scenario.Facts, a) {
-					try := NewEnvironment(env.State.Clone())
+					try := newEnv(cloneDB(t, env.State))
 					if c.CheckPolicy(try, task.UserID, alt) != nil {
 						continue
 					}
@@ -47,11 +49,11 @@ func TestAlternatives_OneEndState(t *testing.T) {
 }
 
 func TestDescribeMethod_NoIDs(t *testing.T) {
-	db := InitialDB()
-	for _, id := range sortedKeys(db.Users) {
-		u := db.Users[id]
+	db := initialState()
+	for _, id := range db.Users.Keys() {
+		u := get(&db.Users, id)
 		seen := map[string]string{}
-		for _, pmID := range sortedKeys(u.PaymentMethods) {
+		for _, pmID := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 			d := describeMethod(u, u.PaymentMethods[pmID])
 			if strings.Contains(d, pmID) || strings.Contains(d, "_") {
 				t.Fatalf("%s: %q names an id", id, d)
@@ -65,7 +67,7 @@ func TestDescribeMethod_NoIDs(t *testing.T) {
 }
 
 func TestChoiceAllows(t *testing.T) {
-	db := InitialDB()
+	db := initialState()
 	checked := 0
 	for _, s := range db.futureFlights()[:200] {
 		options := db.itineraries(s.Origin, s.Destination, s.Date, CabinEconomy, 1)

@@ -139,7 +139,7 @@ func decodePolicyArgs(raw json.RawMessage, v any) error {
 // active and none of its flights has been flown: the policy's conditions
 // for any change or cancellation.
 func (db *DB) changeable(userID, id string) (*Reservation, *User, error) {
-	r, ok := db.Reservations[id]
+	r, ok := db.Reservations.Get(id)
 	switch {
 	case !ok:
 		return nil, nil, fmt.Errorf("reservation %q does not exist", id)
@@ -150,7 +150,7 @@ func (db *DB) changeable(userID, id string) (*Reservation, *User, error) {
 	case db.flown(r):
 		return nil, nil, fmt.Errorf("reservation %s has a flight that has been flown: only a human agent may act on it", id)
 	}
-	u, ok := db.Users[userID]
+	u, ok := db.Users.Get(userID)
 	if !ok {
 		return nil, nil, fmt.Errorf("user %q does not exist", userID)
 	}
@@ -293,7 +293,7 @@ func (db *DB) checkBook(userID string, raw json.RawMessage) error {
 	if err := decodePolicyArgs(raw, &a); err != nil {
 		return err
 	}
-	u, ok := db.Users[a.UserID]
+	u, ok := db.Users.Get(a.UserID)
 	switch {
 	case a.UserID != userID:
 		return fmt.Errorf("the booking is for user %s, not the authenticated user %s", a.UserID, userID)
@@ -336,8 +336,8 @@ func (db *DB) checkCertificate(userID string, raw json.RawMessage) error {
 	if err := decodePolicyArgs(raw, &a); err != nil {
 		return err
 	}
-	r, ok := db.Reservations[a.ReservationID]
-	u := db.Users[userID]
+	r, ok := db.Reservations.Get(a.ReservationID)
+	u, _ := db.Users.Get(userID)
 	switch {
 	case a.UserID != userID:
 		return fmt.Errorf("the certificate is for user %s, not the authenticated user %s", a.UserID, userID)

@@ -85,7 +85,7 @@ func TestCheckWrite_Cancellations(t *testing.T) {
 			t.Fatal(err)
 		}
 		user, _ := args["user_id"].(string)
-		if r, ok := db.Reservations[fmt.Sprint(args["reservation_id"])]; ok && user == "" {
+		if r, ok := db.Reservations.Get(fmt.Sprint(args["reservation_id"])); ok && user == "" {
 			user = r.UserID
 		}
 		if got := db.checkWrite(user, tt.action) == nil; got != tt.want {
@@ -93,15 +93,15 @@ func TestCheckWrite_Cancellations(t *testing.T) {
 		}
 	}
 	// At most one certificate per reservation.
-	c := db.Clone()
-	c.Reservations[delayed.ID].Compensated = true
-	if _, ok := c.compensationDue(c.Users[delayed.UserID], c.Reservations[delayed.ID]); ok {
+	c := cloneDB(t, db)
+	edit(&c.Reservations, delayed.ID).Compensated = true
+	if _, ok := c.compensationDue(get(&c.Users, delayed.UserID), get(&c.Reservations, delayed.ID)); ok {
 		t.Errorf("compensationDue after a certificate was sent = true, want false")
 	}
 	disrupted := f.reservation("eligible, with a cancelled flight", func(r *Reservation, u *User) bool {
 		return r.Status == ReservationActive && eligible(u, r) && db.hasStatus(r, StatusCancelled)
 	})
-	if got, ok := db.compensationDue(db.Users[disrupted.UserID], disrupted); !ok || got != CancelCompensation*len(disrupted.Passengers) {
+	if got, ok := db.compensationDue(get(&db.Users, disrupted.UserID), disrupted); !ok || got != CancelCompensation*len(disrupted.Passengers) {
 		t.Errorf("compensationDue for a cancelled flight = %d, %v, want %d, true", got, ok, CancelCompensation*len(disrupted.Passengers))
 	}
 }

@@ -7,23 +7,6 @@ import (
 	"github.com/emobench/emobench"
 )
 
-// The embedded tasks are Tracer's, generated from Catalog by ./gen:
-// tasks.json is the test split and tasks_train.json the train split.
-
-// TestTaskSeed and NumTestTasks are the seed and size of the embedded test
-// tasks (tasks.json).
-const (
-	TestTaskSeed uint64 = 7
-	NumTestTasks        = 60
-)
-
-// TrainTaskSeed and NumTrainTasks are the seed and size of the embedded
-// train tasks (tasks_train.json).
-const (
-	TrainTaskSeed uint64 = 8
-	NumTrainTasks        = 500
-)
-
 // The helpers below build the gold calls and descriptions grounders use.
 
 // act returns the action calling name with kwargs.
@@ -91,8 +74,7 @@ func fullName(first, last string) string { return first + " " + last }
 // a stable order.
 func (db *DB) futureFlights() []Segment {
 	var out []Segment
-	for _, n := range sortedKeys(db.Flights) {
-		f := db.Flights[n]
+	for n, f := range db.Flights.All() {
 		for _, d := range flightDates {
 			if d > Today && f.Dates[d].Status == StatusAvailable {
 				out = append(out, Segment{FlightNumber: n, Origin: f.Origin, Destination: f.Destination, Date: d})
@@ -106,7 +88,7 @@ func (db *DB) futureFlights() []Segment {
 // airports with no direct route, in the order of futureFlights.
 func (db *DB) onestopPairs() [][2]Segment {
 	direct := map[[2]string]bool{}
-	for _, f := range db.Flights {
+	for _, f := range db.Flights.All() {
 		direct[[2]string{f.Origin, f.Destination}] = true
 	}
 	opts := db.futureFlights()
@@ -119,7 +101,7 @@ func (db *DB) onestopPairs() [][2]Segment {
 	for _, s1 := range opts {
 		for _, s2 := range from[[2]string{s1.Date, s1.Destination}] {
 			if s2.Destination == s1.Origin || direct[[2]string{s1.Origin, s2.Destination}] ||
-				!connects(db.Flights[s1.FlightNumber], db.Flights[s2.FlightNumber]) {
+				!connects(db.flight(s1.FlightNumber), db.flight(s2.FlightNumber)) {
 				continue
 			}
 			pairs = append(pairs, [2]Segment{s1, s2})

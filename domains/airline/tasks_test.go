@@ -65,7 +65,7 @@ func checkTasks(t *testing.T, tasks []emobench.TaskSpec, split emobench.Split, n
 		if g := task.Generator; g == nil || g.Name != "tracer" || g.Seed != seed || len(task.Intents) == 0 {
 			t.Errorf("task %s: generator %+v, intents %v; want Tracer's with seed %d", task.ID, g, task.Intents, seed)
 		}
-		if _, ok := initialDB().Users[task.UserID]; !ok {
+		if _, ok := initialDB().Users.Get(task.UserID); !ok {
 			t.Errorf("task %s: unknown user %q", task.ID, task.UserID)
 		}
 		if got := task.Scenario.Facts["user_id"]; got != task.UserID {

@@ -146,20 +146,12 @@ func encode(v any) (string, error) {
 	return string(b), nil
 }
 
-// user returns the user id for changing (ownUser).
-func (db *DB) user(id string) (*User, error) {
-	if u := db.ownUser(id); u != nil {
-		return u, nil
-	}
-	return nil, fmt.Errorf("user %q not found", id)
-}
+// user returns the user id for changing.
+func (db *DB) user(id string) (*User, error) { return row(&db.Users, true, "user", id) }
 
-// reservation returns the reservation id for changing (ownReservation).
+// reservation returns the reservation id for changing.
 func (db *DB) reservation(id string) (*Reservation, error) {
-	if r := db.ownReservation(id); r != nil {
-		return r, nil
-	}
-	return nil, fmt.Errorf("reservation %q not found", id)
+	return row(&db.Reservations, true, "reservation", id)
 }
 
 // active returns the reservation and its user if the reservation is
@@ -194,7 +186,7 @@ func checkCabin(c string) error {
 }
 
 func (db *DB) checkAirport(field, code string) error {
-	if _, ok := db.Airports[code]; !ok {
+	if !db.Airports.Has(code) {
 		return fmt.Errorf("%s %q is not an airport we serve (use IATA codes such as JFK)", field, code)
 	}
 	return nil
@@ -234,7 +226,7 @@ func getUserDetails(db *DB, args json.RawMessage) (string, error) {
 	if err := sim.DecodeArgs(args, &a, "user_id"); err != nil {
 		return "", err
 	}
-	u, err := db.user(a.UserID)
+	u, err := row(&db.Users, false, "user", a.UserID)
 	if err != nil {
 		return "", err
 	}
@@ -248,7 +240,7 @@ func getReservationDetails(db *DB, args json.RawMessage) (string, error) {
 	if err := sim.DecodeArgs(args, &a, "reservation_id"); err != nil {
 		return "", err
 	}
-	r, err := db.reservation(a.ReservationID)
+	r, err := row(&db.Reservations, false, "reservation", a.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -260,9 +252,9 @@ func listAllAirports(db *DB, args json.RawMessage) (string, error) {
 	if err := sim.DecodeArgs(args, &a); err != nil {
 		return "", err
 	}
-	out := make([]Airport, 0, len(db.Airports))
-	for _, code := range sortedKeys(db.Airports) {
-		out = append(out, db.Airports[code])
+	out := make([]Airport, 0, db.Airports.Len())
+	for _, a := range db.Airports.All() {
+		out = append(out, *a)
 	}
 	return encode(out)
 }
@@ -317,8 +309,7 @@ func (db *DB) decodeSearch(args json.RawMessage) (searchArgs, error) {
 // departure time.
 func (db *DB) departures(origin, date string) []flightInfo {
 	var out []flightInfo
-	for _, n := range sortedKeys(db.Flights) {
-		f := db.Flights[n]
+	for _, f := range db.Flights.All() {
 		if f.Origin != origin {
 			continue
 		}
@@ -355,7 +346,7 @@ func searchOnestopFlight(db *DB, args json.RawMessage) (string, error) {
 			continue
 		}
 		for _, second := range db.departures(first.Destination, a.Date) {
-			if second.Destination == a.Destination && connects(db.Flights[first.FlightNumber], db.Flights[second.FlightNumber]) {
+			if second.Destination == a.Destination && connects(db.flight(first.FlightNumber), db.flight(second.FlightNumber)) {
 				out = append(out, [2]flightInfo{first, second})
 			}
 		}
@@ -566,7 +557,7 @@ func bookReservation(db *DB, args json.RawMessage) (string, error) {
 		NonfreeBaggages: a.NonfreeBaggages, Insurance: a.Insurance, Status: ReservationActive,
 	}
 	for _, s := range segs {
-		db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(a.Cabin, -pax)
+		db.addSeats(s.FlightNumber, s.Date, a.Cabin, -pax)
 	}
 	for _, p := range payments {
 		pm := u.PaymentMethods[p.PaymentID]
@@ -579,7 +570,7 @@ func bookReservation(db *DB, args json.RawMessage) (string, error) {
 			delete(u.PaymentMethods, pm.ID) // any remainder is forfeited
 		}
 	}
-	db.Reservations[r.ID] = r
+	db.Reservations.Put(r.ID, r)
 	u.Reservations = append(u.Reservations, r.ID)
 	return encode(r)
 }
@@ -632,7 +623,7 @@ func (db *DB) newReservationID() string {
 			b[i] = reservationAlphabet[n%uint64(len(reservationAlphabet))]
 			n /= uint64(len(reservationAlphabet))
 		}
-		if _, taken := db.Reservations[string(b)]; !taken {
+		if !db.Reservations.Has(string(b)) {
 			return string(b)
 		}
 	}
@@ -647,7 +638,7 @@ func (db *DB) newCertificateID() string {
 		fmt.Fprintf(h, "certificate-%d", db.IssuedCertificates)
 		id := fmt.Sprintf("%s_%07d", SourceCertificate, h.Sum64()%10_000_000)
 		taken := false
-		for _, u := range db.Users {
+		for _, u := range db.Users.All() {
 			if _, ok := u.PaymentMethods[id]; ok {
 				taken = true
 				break
@@ -699,9 +690,7 @@ func cancelReservation(db *DB, args json.RawMessage) (string, error) {
 		charge(u, r, pm, -net[id])
 	}
 	for _, s := range r.Flights {
-		if fd := db.writableDate(s.FlightNumber, s.Date); fd != nil {
-			fd.AvailableSeats.Add(r.Cabin, len(r.Passengers))
-		}
+		db.addSeats(s.FlightNumber, s.Date, r.Cabin, len(r.Passengers))
 	}
 	r.Status = ReservationCanceled
 	return encode(r)
@@ -768,12 +757,12 @@ func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
 	}
 	for _, s := range r.Flights {
 		if !kept[key(s)] {
-			db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(r.Cabin, pax)
+			db.addSeats(s.FlightNumber, s.Date, r.Cabin, pax)
 		}
 	}
 	for _, s := range segs {
 		if !kept[key(s)] {
-			db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(a.Cabin, -pax)
+			db.addSeats(s.FlightNumber, s.Date, a.Cabin, -pax)
 		}
 	}
 	charge(u, r, pm, diff)

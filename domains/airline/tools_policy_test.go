@@ -65,7 +65,7 @@ func TestTools_BackendRefusals(t *testing.T) {
 		return f.pristine(r) && r.Cabin == CabinEconomy && len(r.Flights) == 1 && r.TripType == TripOneWay && count(u, SourceCreditCard) > 0 &&
 			f.db.segmentStatus(r.Flights[0]) == StatusAvailable
 	})
-	card := f.method(f.db.Users[r.UserID], SourceCreditCard)
+	card := f.method(get(&f.db.Users, r.UserID), SourceCreditCard)
 	call := func(env *sim.StateEnv[DB], tool string, args map[string]any) (string, error) {
 		t.Helper()
 		raw, err := json.Marshal(args)
@@ -85,7 +85,7 @@ func TestTools_BackendRefusals(t *testing.T) {
 		}
 	}
 
-	env := sim.NewStateEnv(initialDB().Clone(), Tools())
+	env := sim.NewStateEnv(initialState(), Tools())
 	if _, err := call(env, ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": ReasonChangeOfPlan}); err != nil {
 		t.Fatal(err)
 	}
@@ -94,19 +94,19 @@ func TestTools_BackendRefusals(t *testing.T) {
 	refused(env, ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": CabinBusiness, "flights": refs(r.Flights), "payment_id": card.ID}, "reservation "+r.ID+" is cancelled")
 	refused(env, ToolUpdateReservationPassengers, map[string]any{"reservation_id": r.ID, "passengers": []Passenger{{"Nova", "Lind", "1990-02-03"}}}, "reservation "+r.ID+" is cancelled")
 
-	env = sim.NewStateEnv(initialDB().Clone(), Tools())
+	env = sim.NewStateEnv(initialState(), Tools())
 	s := r.Flights[0]
-	env.State.writableDate(s.FlightNumber, s.Date).AvailableSeats.Business = len(r.Passengers) - 1
+	edit(&env.State.Flights, s.FlightNumber).Dates[s.Date].AvailableSeats.Business = len(r.Passengers) - 1
 	refused(env, ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": CabinBusiness, "flights": refs(r.Flights), "payment_id": card.ID}, "business seats left")
 
-	env = sim.NewStateEnv(initialDB().Clone(), Tools())
+	env = sim.NewStateEnv(initialState(), Tools())
 	args := map[string]any{"user_id": r.UserID, "reservation_id": r.ID, "amount": 50}
 	for i := range 2 {
 		if _, err := call(env, ToolSendCertificate, args); err != nil {
 			t.Fatalf("certificate %d: %v", i+1, err)
 		}
 	}
-	if got, want := count(env.State.Users[r.UserID], SourceCertificate), count(f.db.Users[r.UserID], SourceCertificate)+2; got != want {
+	if got, want := count(get(&env.State.Users, r.UserID), SourceCertificate), count(get(&f.db.Users, r.UserID), SourceCertificate)+2; got != want {
 		t.Errorf("certificates = %d, want %d", got, want)
 	}
 }
@@ -177,7 +177,7 @@ func TestRefusals_Bite(t *testing.T) {
 			continue
 		}
 		n++
-		env := sim.NewStateEnv(initialDB().Clone(), Tools())
+		env := sim.NewStateEnv(initialState(), Tools())
 		for _, a := range task.Actions {
 			// A mixed task writes what the policy allows, never a
 			// forbidden write.

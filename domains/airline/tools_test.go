@@ -2,6 +2,7 @@ package airline
 
 import (
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,8 +22,8 @@ func newFixtures(tb testing.TB) fixtures { return fixtures{tb, initialDB()} }
 
 func (f fixtures) user(desc string, ok func(*User) bool) *User {
 	f.tb.Helper()
-	for _, id := range sortedKeys(f.db.Users) {
-		if u := f.db.Users[id]; ok(u) {
+	for _, id := range f.db.Users.Keys() {
+		if u := get(&f.db.Users, id); ok(u) {
 			return u
 		}
 	}
@@ -32,8 +33,8 @@ func (f fixtures) user(desc string, ok func(*User) bool) *User {
 
 func (f fixtures) reservation(desc string, ok func(*Reservation, *User) bool) *Reservation {
 	f.tb.Helper()
-	for _, id := range sortedKeys(f.db.Reservations) {
-		if r := f.db.Reservations[id]; ok(r, f.db.Users[r.UserID]) {
+	for _, id := range f.db.Reservations.Keys() {
+		if r := get(&f.db.Reservations, id); ok(r, get(&f.db.Users, r.UserID)) {
 			return r
 		}
 	}
@@ -45,8 +46,8 @@ func (f fixtures) reservation(desc string, ok func(*Reservation, *User) bool) *R
 // (or on Today for delayed flights).
 func (f fixtures) flight(status string) Segment {
 	f.tb.Helper()
-	for _, n := range sortedKeys(f.db.Flights) {
-		fl := f.db.Flights[n]
+	for _, n := range f.db.Flights.Keys() {
+		fl := get(&f.db.Flights, n)
 		for _, d := range flightDates {
 			if fd := fl.Dates[d]; d >= Today && fd.Status == status && fd.AvailableSeats.Economy >= 2 {
 				return Segment{FlightNumber: n, Origin: fl.Origin, Destination: fl.Destination, Date: d}
@@ -61,8 +62,8 @@ func (f fixtures) flight(status string) Segment {
 // economy seats left.
 func (f fixtures) flight6() Segment {
 	f.tb.Helper()
-	for _, n := range sortedKeys(f.db.Flights) {
-		fl := f.db.Flights[n]
+	for _, n := range f.db.Flights.Keys() {
+		fl := get(&f.db.Flights, n)
 		for _, d := range flightDates {
 			if fd := fl.Dates[d]; d > Today && fd.Status == StatusAvailable && fd.AvailableSeats.Economy >= 6 {
 				return Segment{FlightNumber: n, Origin: fl.Origin, Destination: fl.Destination, Date: d}
@@ -75,7 +76,7 @@ func (f fixtures) flight6() Segment {
 
 func (f fixtures) method(u *User, source string) PaymentMethod {
 	f.tb.Helper()
-	for _, id := range sortedKeys(u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 		if pm := u.PaymentMethods[id]; pm.Source == source {
 			return pm
 		}
@@ -118,7 +119,7 @@ func toolCases(t *testing.T) []toolCase {
 	card := f.method(u, SourceCreditCard)
 	avail := f.flight(StatusAvailable)
 	delayedFlight := f.flight(StatusDelayed)
-	fare := db.Flights[avail.FlightNumber].Dates[avail.Date].Prices.Economy
+	fare := get(&db.Flights, avail.FlightNumber).Dates[avail.Date].Prices.Economy
 	me := Passenger{FirstName: u.FirstName, LastName: u.LastName, DOB: u.DOB}
 	free := FreeBags(u.Membership, CabinEconomy)
 	booking := func(change func(m map[string]any)) map[string]any {
@@ -137,7 +138,7 @@ func toolCases(t *testing.T) []toolCase {
 		return count(u, SourceCertificate) >= 2 && count(u, SourceCreditCard) > 0
 	})
 	var certIDs []string
-	for _, id := range sortedKeys(twoCerts.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(twoCerts.PaymentMethods)) {
 		if twoCerts.PaymentMethods[id].Source == SourceCertificate {
 			certIDs = append(certIDs, id)
 		}
@@ -169,9 +170,9 @@ func toolCases(t *testing.T) []toolCase {
 				return false
 			}
 		}
-		return count(db.Users[r.UserID], SourceCreditCard) > 0 && count(db.Users[r.UserID], SourceCertificate) > 0
+		return count(get(&db.Users, r.UserID), SourceCreditCard) > 0 && count(get(&db.Users, r.UserID), SourceCertificate) > 0
 	})
-	upUser := db.Users[upgradable.UserID]
+	upUser := get(&db.Users, upgradable.UserID)
 	delayed := f.reservation("eligible with a delayed flight", func(r *Reservation, u *User) bool {
 		return r.Status == ReservationActive && db.hasStatus(r, StatusDelayed) && !db.hasStatus(r, StatusCancelled) &&
 			(u.Membership == MemberGold || r.Insurance == "yes" || r.Cabin == CabinBusiness)
@@ -206,23 +207,23 @@ func toolCases(t *testing.T) []toolCase {
 		}
 	}
 	big := f.flight6()
-	bigFare := db.Flights[big.FlightNumber].Dates[big.Date].Prices.Economy
+	bigFare := get(&db.Flights, big.FlightNumber).Dates[big.Date].Prices.Economy
 	twoCertsCard := f.method(twoCerts, SourceCreditCard)
 	status := func(id, want string) func(t *testing.T, db *DB) {
 		return func(t *testing.T, db *DB) {
-			if got := db.Reservations[id].Status; got != want {
+			if got := get(&db.Reservations, id).Status; got != want {
 				t.Errorf("reservation %s status = %q, want %q", id, got, want)
 			}
 		}
 	}
 	certificates := func(userID string, more int) func(t *testing.T, db *DB) {
 		return func(t *testing.T, db *DB) {
-			if got, want := count(db.Users[userID], SourceCertificate), count(initialDB().Users[userID], SourceCertificate)+more; got != want {
+			if got, want := count(get(&db.Users, userID), SourceCertificate), count(get(&initialDB().Users, userID), SourceCertificate)+more; got != want {
 				t.Errorf("user %s certificates = %d, want %d", userID, got, want)
 			}
 		}
 	}
-	bagsUser := db.Users[bags.UserID]
+	bagsUser := get(&db.Users, bags.UserID)
 	bagsCard := f.method(bagsUser, SourceCreditCard)
 	passengers := func(r *Reservation, edit func(ps []Passenger) []Passenger) map[string]any {
 		return map[string]any{"reservation_id": r.ID, "passengers": edit(slices.Clone(r.Passengers))}
@@ -243,7 +244,7 @@ func toolCases(t *testing.T) []toolCase {
 		return f.pristine(r) && r.Cabin == CabinEconomy && r.TripType == TripOneWay && len(r.Flights) == 1 && ok && count(u, SourceCreditCard) > 0
 	})
 	moveTo, _ := changeDate(movable)
-	moveCard := f.method(db.Users[movable.UserID], SourceCreditCard)
+	moveCard := f.method(get(&db.Users, movable.UserID), SourceCreditCard)
 
 	// A one-stop trip: two connecting available flights between airports
 	// without a direct route.
@@ -283,10 +284,10 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok", tool: ToolBookReservation, args: booking(nil), want: `"created_at":"` + Now + `"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy, initialDB().Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy-1; got != want {
+				if got, want := get(&db.Flights, avail.FlightNumber).Dates[avail.Date].AvailableSeats.Economy, get(&initialDB().Flights, avail.FlightNumber).Dates[avail.Date].AvailableSeats.Economy-1; got != want {
 					t.Errorf("economy seats = %d, want %d", got, want)
 				}
-				if got, want := len(db.Users[u.ID].Reservations), len(u.Reservations)+1; got != want {
+				if got, want := len(get(&db.Users, u.ID).Reservations), len(u.Reservations)+1; got != want {
 					t.Errorf("user reservations = %d, want %d", got, want)
 				}
 			}},
@@ -314,7 +315,7 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok within 24 hours", tool: ToolCancelReservation, args: map[string]any{"reservation_id": recent.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Reservations[recent.ID].TotalPaid(), 0; got != want {
+				if got, want := get(&db.Reservations, recent.ID).TotalPaid(), 0; got != want {
 					t.Errorf("net paid after cancelling = %d, want %d", got, want)
 				}
 			}},
@@ -352,7 +353,7 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok", tool: ToolSendCertificate, args: map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": DelayCompensation * len(delayed.Passengers)}, want: "was added to user " + delayed.UserID,
 			check: func(t *testing.T, db *DB) {
-				if got, want := count(db.Users[delayed.UserID], SourceCertificate), count(initialDB().Users[delayed.UserID], SourceCertificate)+1; got != want {
+				if got, want := count(get(&db.Users, delayed.UserID), SourceCertificate), count(get(&initialDB().Users, delayed.UserID), SourceCertificate)+1; got != want {
 					t.Errorf("certificates = %d, want %d", got, want)
 				}
 			}},
@@ -380,7 +381,7 @@ func toolCases(t *testing.T) []toolCase {
 			m["payment_methods"] = []map[string]any{{"payment_id": card.ID, "amount": 6*bigFare + BagFee}}
 		}), want: `"created_at":"` + Now + `"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Flights[big.FlightNumber].Dates[big.Date].AvailableSeats.Economy, initialDB().Flights[big.FlightNumber].Dates[big.Date].AvailableSeats.Economy-6; got != want {
+				if got, want := get(&db.Flights, big.FlightNumber).Dates[big.Date].AvailableSeats.Economy, get(&initialDB().Flights, big.FlightNumber).Dates[big.Date].AvailableSeats.Economy-6; got != want {
 					t.Errorf("economy seats = %d, want %d", got, want)
 				}
 			}},
@@ -392,14 +393,14 @@ func toolCases(t *testing.T) []toolCase {
 		{name: "insured but change of plan", breaks: "insurance covers health or weather", tool: ToolCancelReservation, args: map[string]any{"reservation_id": insured.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`, check: status(insured.ID, ReservationCanceled)},
 		{name: "not eligible", breaks: "cancellation conditions", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Reservations[refused.ID].TotalPaid(), 0; got != want {
+				if got, want := get(&db.Reservations, refused.ID).TotalPaid(), 0; got != want {
 					t.Errorf("net paid after cancelling = %d, want %d (refunded)", got, want)
 				}
 			}},
 		{name: "false airline claim", breaks: "the reason must be the user's real one", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonAirlineCancelled}, want: `"status":"cancelled"`, check: status(refused.ID, ReservationCanceled)},
 		{name: "already flown", breaks: "a flown reservation is transferred", tool: ToolCancelReservation, args: map[string]any{"reservation_id": flown.ID, "reason": ReasonOther}, want: `"status":"cancelled"`, check: status(flown.ID, ReservationCanceled)},
 		{name: "basic economy flights", breaks: "basic economy flights cannot be changed", tool: ToolUpdateReservationFlights,
-			args: map[string]any{"reservation_id": basicMovable.ID, "cabin": CabinBasicEconomy, "flights": []FlightRef{basicTo}, "payment_id": f.method(db.Users[basicMovable.UserID], SourceCreditCard).ID},
+			args: map[string]any{"reservation_id": basicMovable.ID, "cabin": CabinBasicEconomy, "flights": []FlightRef{basicTo}, "payment_id": f.method(get(&db.Users, basicMovable.UserID), SourceCreditCard).ID},
 			want: `"date":"` + basicTo.Date + `"`},
 		{name: "flown", breaks: "a flown reservation is transferred", tool: ToolUpdateReservationPassengers, args: passengers(flown, func(ps []Passenger) []Passenger {
 			ps[0] = Passenger{"Nova", "Lind", "1990-02-03"}
@@ -426,7 +427,7 @@ func TestTools(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			env := sim.NewStateEnv(initialDB().Clone(), Tools())
+			env := sim.NewStateEnv(initialState(), Tools())
 			before := env.Hash()
 			got, err := env.Call(c.tool, args)
 			if c.wantErr != "" {
@@ -504,7 +505,7 @@ func TestTools_Schemas(t *testing.T) {
 		}
 		// A call without its required arguments is refused, not a panic.
 		if len(p.Required) > 0 {
-			if _, err := tl.Call(initialDB().Clone(), json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "missing required argument") {
+			if _, err := tl.Call(initialState(), json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "missing required argument") {
 				t.Errorf("tool %s with no arguments: error = %v, want a missing argument", tl.Name, err)
 			}
 		}
@@ -518,7 +519,7 @@ func TestTools_Garbage(t *testing.T) {
 		`{"passengers": [{"first_name": 1}]}`, `{"amount": "ten"}`, `{`}
 	for _, tl := range Tools() {
 		for _, in := range inputs {
-			db := initialDB().Clone()
+			db := initialState()
 			env := sim.NewStateEnv(db, Tools())
 			before := env.Hash()
 			func() {
