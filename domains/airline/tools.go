@@ -122,8 +122,9 @@ const (
 
 // tool builds a tool whose parameters are an object with the given
 // properties (a JSON object's members) and required names.
-func tool(name string, writes bool, call func(*DB, json.RawMessage) (string, error), description, properties string, required ...string) sim.Tool[DB] {
-	return sim.NewTool(name, description, writes, sim.ObjectSchema(properties, required...), call)
+// call decodes the arguments into A (sim.TypedCall).
+func tool[A any](name string, writes bool, call func(*DB, *A) (string, error), description, properties string, required ...string) sim.Tool[DB] {
+	return sim.NewTool(name, description, writes, sim.ObjectSchema(properties, required...), sim.TypedCall(required, call))
 }
 
 // FlightRef names one flight on one date in a tool's arguments.
@@ -219,13 +220,9 @@ func checkPassengers(ps []Passenger) error {
 	return nil
 }
 
-func getUserDetails(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		UserID string `json:"user_id"`
-	}
-	if err := sim.DecodeArgs(args, &a, "user_id"); err != nil {
-		return "", err
-	}
+func getUserDetails(db *DB, a *struct {
+	UserID string `json:"user_id"`
+}) (string, error) {
 	u, err := row(&db.Users, false, "user", a.UserID)
 	if err != nil {
 		return "", err
@@ -233,13 +230,9 @@ func getUserDetails(db *DB, args json.RawMessage) (string, error) {
 	return encode(u)
 }
 
-func getReservationDetails(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID string `json:"reservation_id"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id"); err != nil {
-		return "", err
-	}
+func getReservationDetails(db *DB, a *struct {
+	ReservationID string `json:"reservation_id"`
+}) (string, error) {
 	r, err := row(&db.Reservations, false, "reservation", a.ReservationID)
 	if err != nil {
 		return "", err
@@ -247,11 +240,7 @@ func getReservationDetails(db *DB, args json.RawMessage) (string, error) {
 	return encode(r)
 }
 
-func listAllAirports(db *DB, args json.RawMessage) (string, error) {
-	var a struct{}
-	if err := sim.DecodeArgs(args, &a); err != nil {
-		return "", err
-	}
+func listAllAirports(db *DB, _ *struct{}) (string, error) {
 	out := make([]Airport, 0, db.Airports.Len())
 	for _, a := range db.Airports.All() {
 		out = append(out, *a)
@@ -288,21 +277,17 @@ type searchArgs struct {
 	Date        string `json:"date"`
 }
 
-func (db *DB) decodeSearch(args json.RawMessage) (searchArgs, error) {
-	var a searchArgs
-	if err := sim.DecodeArgs(args, &a, "origin", "destination", "date"); err != nil {
-		return a, err
-	}
+func (db *DB) checkSearch(a *searchArgs) error {
 	if err := db.checkAirport("origin", a.Origin); err != nil {
-		return a, err
+		return err
 	}
 	if err := db.checkAirport("destination", a.Destination); err != nil {
-		return a, err
+		return err
 	}
 	if a.Origin == a.Destination {
-		return a, errors.New("origin and destination must differ")
+		return errors.New("origin and destination must differ")
 	}
-	return a, checkDate("date", a.Date)
+	return checkDate("date", a.Date)
 }
 
 // departures returns the available flights leaving origin on date, by
@@ -321,9 +306,8 @@ func (db *DB) departures(origin, date string) []flightInfo {
 	return out
 }
 
-func searchDirectFlight(db *DB, args json.RawMessage) (string, error) {
-	a, err := db.decodeSearch(args)
-	if err != nil {
+func searchDirectFlight(db *DB, a *searchArgs) (string, error) {
+	if err := db.checkSearch(a); err != nil {
 		return "", err
 	}
 	out := []flightInfo{}
@@ -335,9 +319,8 @@ func searchDirectFlight(db *DB, args json.RawMessage) (string, error) {
 	return encode(out)
 }
 
-func searchOnestopFlight(db *DB, args json.RawMessage) (string, error) {
-	a, err := db.decodeSearch(args)
-	if err != nil {
+func searchOnestopFlight(db *DB, a *searchArgs) (string, error) {
+	if err := db.checkSearch(a); err != nil {
 		return "", err
 	}
 	out := [][2]flightInfo{}
@@ -354,11 +337,7 @@ func searchOnestopFlight(db *DB, args json.RawMessage) (string, error) {
 	return encode(out)
 }
 
-func getFlightStatus(db *DB, args json.RawMessage) (string, error) {
-	var a FlightRef
-	if err := sim.DecodeArgs(args, &a, "flight_number", "date"); err != nil {
-		return "", err
-	}
+func getFlightStatus(db *DB, a *FlightRef) (string, error) {
 	if err := checkDate("date", a.Date); err != nil {
 		return "", err
 	}
@@ -491,23 +470,19 @@ func charge(u *User, r *Reservation, pm PaymentMethod, amount int) {
 	r.PaymentHistory = append(r.PaymentHistory, Payment{PaymentID: pm.ID, Amount: amount})
 }
 
-func bookReservation(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		UserID          string       `json:"user_id"`
-		Origin          string       `json:"origin"`
-		Destination     string       `json:"destination"`
-		TripType        string       `json:"trip_type"`
-		Cabin           string       `json:"cabin"`
-		Flights         []FlightRef  `json:"flights"`
-		Passengers      []Passenger  `json:"passengers"`
-		PaymentMethods  []PaymentArg `json:"payment_methods"`
-		TotalBaggages   int          `json:"total_baggages"`
-		NonfreeBaggages int          `json:"nonfree_baggages"`
-		Insurance       string       `json:"insurance"`
-	}
-	if err := sim.DecodeArgs(args, &a, "user_id", "origin", "destination", "trip_type", "cabin", "flights", "passengers", "payment_methods", "total_baggages", "nonfree_baggages", "insurance"); err != nil {
-		return "", err
-	}
+func bookReservation(db *DB, a *struct {
+	UserID          string       `json:"user_id"`
+	Origin          string       `json:"origin"`
+	Destination     string       `json:"destination"`
+	TripType        string       `json:"trip_type"`
+	Cabin           string       `json:"cabin"`
+	Flights         []FlightRef  `json:"flights"`
+	Passengers      []Passenger  `json:"passengers"`
+	PaymentMethods  []PaymentArg `json:"payment_methods"`
+	TotalBaggages   int          `json:"total_baggages"`
+	NonfreeBaggages int          `json:"nonfree_baggages"`
+	Insurance       string       `json:"insurance"`
+}) (string, error) {
 	u, err := db.user(a.UserID)
 	if err != nil {
 		return "", err
@@ -650,14 +625,10 @@ func (db *DB) newCertificateID() string {
 	}
 }
 
-func cancelReservation(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID string `json:"reservation_id"`
-		Reason        string `json:"reason"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id", "reason"); err != nil {
-		return "", err
-	}
+func cancelReservation(db *DB, a *struct {
+	ReservationID string `json:"reservation_id"`
+	Reason        string `json:"reason"`
+}) (string, error) {
 	if !slices.Contains([]string{ReasonChangeOfPlan, ReasonAirlineCancelled, ReasonHealth, ReasonWeather, ReasonOther}, a.Reason) {
 		return "", fmt.Errorf("reason %q is not one of change_of_plan, airline_cancelled_flight, health, weather, other", a.Reason)
 	}
@@ -696,16 +667,12 @@ func cancelReservation(db *DB, args json.RawMessage) (string, error) {
 	return encode(r)
 }
 
-func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID string      `json:"reservation_id"`
-		Cabin         string      `json:"cabin"`
-		Flights       []FlightRef `json:"flights"`
-		PaymentID     string      `json:"payment_id"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id", "cabin", "flights"); err != nil {
-		return "", err
-	}
+func updateReservationFlights(db *DB, a *struct {
+	ReservationID string      `json:"reservation_id"`
+	Cabin         string      `json:"cabin"`
+	Flights       []FlightRef `json:"flights"`
+	PaymentID     string      `json:"payment_id"`
+}) (string, error) {
 	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -770,14 +737,10 @@ func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
 	return encode(r)
 }
 
-func updateReservationPassengers(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID string      `json:"reservation_id"`
-		Passengers    []Passenger `json:"passengers"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id", "passengers"); err != nil {
-		return "", err
-	}
+func updateReservationPassengers(db *DB, a *struct {
+	ReservationID string      `json:"reservation_id"`
+	Passengers    []Passenger `json:"passengers"`
+}) (string, error) {
 	r, _, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -795,16 +758,12 @@ func updateReservationPassengers(db *DB, args json.RawMessage) (string, error) {
 	return encode(r)
 }
 
-func updateReservationBaggages(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID   string `json:"reservation_id"`
-		TotalBaggages   int    `json:"total_baggages"`
-		NonfreeBaggages int    `json:"nonfree_baggages"`
-		PaymentID       string `json:"payment_id"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id", "total_baggages", "nonfree_baggages"); err != nil {
-		return "", err
-	}
+func updateReservationBaggages(db *DB, a *struct {
+	ReservationID   string `json:"reservation_id"`
+	TotalBaggages   int    `json:"total_baggages"`
+	NonfreeBaggages int    `json:"nonfree_baggages"`
+	PaymentID       string `json:"payment_id"`
+}) (string, error) {
 	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -830,15 +789,11 @@ func updateReservationBaggages(db *DB, args json.RawMessage) (string, error) {
 	return encode(r)
 }
 
-func sendCertificate(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		UserID        string  `json:"user_id"`
-		ReservationID string  `json:"reservation_id"`
-		Amount        float64 `json:"amount"`
-	}
-	if err := sim.DecodeArgs(args, &a, "user_id", "reservation_id", "amount"); err != nil {
-		return "", err
-	}
+func sendCertificate(db *DB, a *struct {
+	UserID        string  `json:"user_id"`
+	ReservationID string  `json:"reservation_id"`
+	Amount        float64 `json:"amount"`
+}) (string, error) {
 	amount, err := wholeDollars("amount", a.Amount)
 	if err != nil {
 		return "", err
@@ -860,13 +815,9 @@ func sendCertificate(db *DB, args json.RawMessage) (string, error) {
 	return fmt.Sprintf("Certificate %s worth %d dollars was added to user %s's account.", id, amount, u.ID), nil
 }
 
-func calculate(_ *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		Expression string `json:"expression"`
-	}
-	if err := sim.DecodeArgs(args, &a, "expression"); err != nil {
-		return "", err
-	}
+func calculate(_ *DB, a *struct {
+	Expression string `json:"expression"`
+}) (string, error) {
 	v, err := sim.Calculate(a.Expression)
 	if err != nil {
 		return "", err
@@ -874,13 +825,9 @@ func calculate(_ *DB, args json.RawMessage) (string, error) {
 	return formatNumber(v), nil
 }
 
-func transferToHumanAgents(_ *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		Summary string `json:"summary"`
-	}
-	if err := sim.DecodeArgs(args, &a, "summary"); err != nil {
-		return "", err
-	}
+func transferToHumanAgents(_ *DB, a *struct {
+	Summary string `json:"summary"`
+}) (string, error) {
 	if strings.TrimSpace(a.Summary) == "" {
 		return "", errors.New("summary must not be empty")
 	}
