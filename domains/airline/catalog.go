@@ -218,14 +218,14 @@ func Catalog() *sim.Catalog {
 					"I won't be taking my {trip} after all. Cancel {reservation} and refund me; I'm not interested in moving it to other dates.",
 					"Please cancel {reservation_trip} and return what I paid. My plans changed and a different flight won't help.",
 				},
-				Ground: on(groundCancelNotEligible)},
+				Ground: on(groundCancelChangeOfPlan("no"))},
 			{Name: "cancel_insured_change_of_plan", Kind: sim.IntentForbidden, Path: []string{R},
 				Templates: []string{
 					"I have travel insurance on {reservation_trip}, and my plans have simply changed. I want it cancelled and refunded; nothing else will do.",
 					"My plans changed, so I'd like to cancel the {trip} on {reservation}. It's insured, so I expect my money back rather than a change.",
 					"Cancel {reservation} please: I don't need the {trip} any more since my plans changed, and I paid for insurance, so refund me in full.",
 				},
-				Ground: on(groundCancelInsuredChangeOfPlan)},
+				Ground: on(groundCancelChangeOfPlan("yes"))},
 			{Name: "change_basic_economy_flight", Kind: sim.IntentForbidden, Path: []string{R, ToolSearchDirectFlight},
 				Templates: []string{
 					"I need to move {reservation}, flight {flight} on {old_date}, to the same flight on {date}. Any difference in price goes on {payment}. I don't want to cancel.",

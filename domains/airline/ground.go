@@ -960,26 +960,20 @@ func refusal(slots, facts map[string]string, req emobench.Request, reads []emobe
 	return sim.Grounding{Slots: slots, Facts: facts, Request: req, Actions: reads, Forbidden: []emobench.Action{forbid(forbidden, keys...)}, Uses: uses}
 }
 
-func groundCancelNotEligible(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == "no" && x.plain(r) })
-	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
-		return sim.Grounding{}, false
+// groundCancelChangeOfPlan refuses to cancel, for a change of plan, a
+// reservation that meets no cancellation condition, with travel insurance
+// ("yes", which covers health and weather only) or without ("no").
+func groundCancelChangeOfPlan(insurance string) func(x *grounding) (sim.Grounding, bool) {
+	return func(x *grounding) (sim.Grounding, bool) {
+		r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == insurance && x.plain(r) })
+		if !ok || !x.reasonFree(ReasonChangeOfPlan) {
+			return sim.Grounding{}, false
+		}
+		return refusal(map[string]string{"reservation": r.ID, "trip": x.trip(r)},
+			map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
+			cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, append(x.reasonUses(ReasonChangeOfPlan), r.ID),
+			cancelAction(r, ReasonChangeOfPlan), "reservation_id"), true
 	}
-	return refusal(map[string]string{"reservation": r.ID, "trip": x.trip(r)},
-		map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
-		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, append(x.reasonUses(ReasonChangeOfPlan), r.ID),
-		cancelAction(r, ReasonChangeOfPlan), "reservation_id"), true
-}
-
-func groundCancelInsuredChangeOfPlan(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == "yes" && x.plain(r) })
-	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
-		return sim.Grounding{}, false
-	}
-	return refusal(map[string]string{"reservation": r.ID, "trip": x.trip(r)},
-		map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
-		cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, append(x.reasonUses(ReasonChangeOfPlan), r.ID),
-		cancelAction(r, ReasonChangeOfPlan), "reservation_id"), true
 }
 
 func groundChangeBasicEconomy(x *grounding) (sim.Grounding, bool) {
