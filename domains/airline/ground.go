@@ -284,7 +284,7 @@ func groundAddBags(x *grounding) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := sim.Grounding{
+	return sim.Grounding{
 		Slots: map[string]string{"reservation": r.ID, "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total), "payment": describeMethod(x.u, p.pm)},
 		Facts: map[string]string{
 			"reservation_id": r.ID,
@@ -294,11 +294,8 @@ func groundAddBags(x *grounding) (sim.Grounding, bool) {
 		Request: request(fmt.Sprintf("Add %s to reservation %s.", plural(p.added, "checked bag"), r.ID), ToolUpdateReservationBaggages),
 		Actions: []emobench.Action{getReservation(r), p.action(r)},
 		Uses:    []string{r.ID},
-	}
-	if p.fee > 0 {
-		gr.Outputs = []string{dollars(p.fee)}
-	}
-	return gr, true
+		Outputs: amountDue(p.fee),
+	}, true
 }
 
 // bagCondition is the fact of a conditional bag request, after "<the
@@ -331,7 +328,7 @@ func groundAddBagsIfCheap(x *grounding) (sim.Grounding, bool) {
 	if p.pm, ok = x.payer(bagFee(x.u, r, two)); !ok {
 		return sim.Grounding{}, false
 	}
-	gr := sim.Grounding{
+	return sim.Grounding{
 		Slots: map[string]string{"reservation": r.ID, "limit": fmt.Sprint(limit), "payment": describeMethod(x.u, p.pm)},
 		Facts: map[string]string{"reservation_id": r.ID, "bags": fmt.Sprintf("reservation %s: "+bagCondition, r.ID, two, limit, two-1),
 			"payment_method": describeMethod(x.u, p.pm)},
@@ -340,11 +337,8 @@ func groundAddBagsIfCheap(x *grounding) (sim.Grounding, bool) {
 		Actions: []emobench.Action{getReservation(r), p.action(r)},
 		Traits:  []string{emobench.TraitConditional},
 		Uses:    []string{r.ID},
-	}
-	if p.fee > 0 {
-		gr.Outputs = []string{dollars(p.fee)}
-	}
-	return gr, true
+		Outputs: amountDue(p.fee),
+	}, true
 }
 
 func groundChangePassenger(x *grounding) (sim.Grounding, bool) {
@@ -467,17 +461,14 @@ func groundChangeDate(x *grounding) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	s := r.Flights[0]
-	gr := sim.Grounding{
+	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
 		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
 		Request: request(fmt.Sprintf("Move reservation %s to %s.", r.ID, date), ToolUpdateReservationFlights),
 		Actions: []emobench.Action{getReservation(r), searchDirect(s.Origin, s.Destination, date), moveAction(r, date, diff, pm)},
 		Uses:    []string{r.ID},
-	}
-	if diff != 0 {
-		gr.Outputs = []string{dollars(diff)}
-	}
-	return gr, true
+		Outputs: amountDue(diff),
+	}, true
 }
 
 // withCabin returns a copy of r in cabin, as the bag allowance sees it
@@ -534,7 +525,7 @@ func groundChangeDateAddBags(x *grounding) (sim.Grounding, bool) {
 	}
 	p.pm = pm
 	s := r.Flights[0]
-	gr := sim.Grounding{
+	return sim.Grounding{
 		Slots: map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date,
 			"payment": describeMethod(x.u, pm), "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total)},
 		Facts: map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm),
@@ -543,11 +534,8 @@ func groundChangeDateAddBags(x *grounding) (sim.Grounding, bool) {
 			ToolUpdateReservationFlights, ToolUpdateReservationBaggages),
 		Actions: []emobench.Action{getReservation(r), moveAction(r, date, diff, pm), p.action(r)},
 		Uses:    []string{r.ID},
-	}
-	if total := diff + p.fee; total != 0 {
-		gr.Outputs = []string{dollars(total)}
-	}
-	return gr, true
+		Outputs: amountDue(diff + p.fee),
+	}, true
 }
 
 // planBooking drafts a one-way booking for the user over flights (on one
@@ -1183,6 +1171,15 @@ func (bk booking) act(u *User, payments []map[string]any) emobench.Action {
 }
 
 func fullName(first, last string) string { return first + " " + last }
+
+// amountDue is the output of an amount the user is told: none when it is
+// zero.
+func amountDue(n int) []string {
+	if n == 0 {
+		return nil
+	}
+	return []string{dollars(n)}
+}
 
 // dollars writes an amount as an output says it: "$40".
 func dollars(n int) string { return fmt.Sprintf("$%d", max(n, -n)) }

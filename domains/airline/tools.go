@@ -1,7 +1,6 @@
 package airline
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -121,8 +120,8 @@ const (
 )
 
 // tool builds a tool whose parameters are an object with the given
-// properties (a JSON object's members) and required names.
-// call decodes the arguments into A (sim.TypedCall).
+// properties (a JSON object's members) and required names; call gets the
+// arguments decoded into A (sim.TypedCall).
 func tool[A any](name string, writes bool, call func(*DB, *A) (string, error), description, properties string, required ...string) sim.Tool[DB] {
 	return sim.NewTool(name, description, writes, sim.ObjectSchema(properties, required...), sim.TypedCall(required, call))
 }
@@ -137,14 +136,6 @@ type FlightRef struct {
 type PaymentArg struct {
 	PaymentID string  `json:"payment_id"`
 	Amount    float64 `json:"amount"`
-}
-
-func encode(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
 }
 
 // user returns the user id for changing.
@@ -227,7 +218,7 @@ func getUserDetails(db *DB, a *struct {
 	if err != nil {
 		return "", err
 	}
-	return encode(u)
+	return sim.JSONResult(u)
 }
 
 func getReservationDetails(db *DB, a *struct {
@@ -237,7 +228,7 @@ func getReservationDetails(db *DB, a *struct {
 	if err != nil {
 		return "", err
 	}
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
 func listAllAirports(db *DB, _ *struct{}) (string, error) {
@@ -245,7 +236,7 @@ func listAllAirports(db *DB, _ *struct{}) (string, error) {
 	for _, a := range db.Airports.All() {
 		out = append(out, *a)
 	}
-	return encode(out)
+	return sim.JSONResult(out)
 }
 
 // flightInfo is a flight on one date as the search and status tools show
@@ -316,7 +307,7 @@ func searchDirectFlight(db *DB, a *searchArgs) (string, error) {
 			out = append(out, fi)
 		}
 	}
-	return encode(out)
+	return sim.JSONResult(out)
 }
 
 func searchOnestopFlight(db *DB, a *searchArgs) (string, error) {
@@ -334,7 +325,7 @@ func searchOnestopFlight(db *DB, a *searchArgs) (string, error) {
 			}
 		}
 	}
-	return encode(out)
+	return sim.JSONResult(out)
 }
 
 func getFlightStatus(db *DB, a *FlightRef) (string, error) {
@@ -345,7 +336,7 @@ func getFlightStatus(db *DB, a *FlightRef) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return encode(struct {
+	return sim.JSONResult(struct {
 		FlightNumber string `json:"flight_number"`
 		Date         string `json:"date"`
 		Status       string `json:"status"`
@@ -547,7 +538,7 @@ func bookReservation(db *DB, a *struct {
 	}
 	db.Reservations.Put(r.ID, r)
 	u.Reservations = append(u.Reservations, r.ID)
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
 // checkBookingPayments checks a booking's payments against the user's
@@ -664,7 +655,7 @@ func cancelReservation(db *DB, a *struct {
 		db.addSeats(s.FlightNumber, s.Date, r.Cabin, len(r.Passengers))
 	}
 	r.Status = ReservationCanceled
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
 func updateReservationFlights(db *DB, a *struct {
@@ -734,7 +725,7 @@ func updateReservationFlights(db *DB, a *struct {
 	}
 	charge(u, r, pm, diff)
 	r.Flights, r.Cabin = segs, a.Cabin
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
 func updateReservationPassengers(db *DB, a *struct {
@@ -755,7 +746,7 @@ func updateReservationPassengers(db *DB, a *struct {
 		return "", errors.New("nothing to change: the passengers are the same as the reservation's")
 	}
 	r.Passengers = slices.Clone(a.Passengers)
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
 func updateReservationBaggages(db *DB, a *struct {
@@ -786,7 +777,7 @@ func updateReservationBaggages(db *DB, a *struct {
 	}
 	charge(u, r, pm, fee)
 	r.TotalBaggages, r.NonfreeBaggages = a.TotalBaggages, a.NonfreeBaggages
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
 func sendCertificate(db *DB, a *struct {
