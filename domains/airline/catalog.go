@@ -66,7 +66,7 @@ func Catalog() *sim.Catalog {
 					"My plans fell through, so I won't be using the {trip} I booked only a few hours ago ({reservation}). Please cancel it and give me my money back.",
 					"I changed my mind about the {trip} I just booked, {reservation}. I'd like to cancel it while I still can and get a refund.",
 				},
-				Ground: on(groundCancelRecent)},
+				Ground: on(groundCancelPlans(false))},
 			{Name: "cancel_airline_cancelled", Kind: sim.IntentWrite, Path: []string{R, ToolGetFlightStatus, ToolCancelReservation}, Families: unhappy,
 				Templates: []string{
 					"You cancelled my flight {flight} on {date}, which is part of {reservation}. I don't want to be rebooked: cancel the whole reservation and refund me. I'm not asking for anything else.",
@@ -87,7 +87,7 @@ func Catalog() *sim.Catalog {
 					"I no longer need the business class {trip} on {reservation}. Please cancel it and refund me.",
 					"Something came up and I can't take my business class {trip}. I'd like {reservation} cancelled and the fare refunded.",
 				},
-				Ground: on(groundCancelBusiness)},
+				Ground: on(groundCancelPlans(true))},
 			// Changes the policy allows.
 			{Name: "add_bags", Kind: sim.IntentWrite, Path: []string{R, ToolUpdateReservationBaggages},
 				Templates: []string{
@@ -167,14 +167,14 @@ func Catalog() *sim.Catalog {
 					"Flight {flight} on {date} is running {delay} minutes late and it's wrecking my schedule ({reservation}). I'm keeping the trip, but I expect something for the trouble. Tell me how much you are giving me.",
 					"I've just learned flight {flight} on {date} is delayed {delay} minutes. That's on {reservation}. I'm not changing anything, but I'd like to be compensated. Tell me how much you are giving me.",
 				},
-				Ground: on(groundCompensationDelayed)},
+				Ground: on(groundCompensation(StatusDelayed))},
 			{Name: "compensation_cancelled", Kind: sim.IntentWrite, Path: []string{R, ToolGetFlightStatus, ToolSendCertificate}, Families: unhappy,
 				Templates: []string{
 					"You cancelled my flight {flight} on {date}, on {reservation}. I am unhappy about it and want compensation. I'll sort out the trip myself later; don't change or cancel anything now. Tell me how much you are giving me.",
 					"Flight {flight} on {date} was cancelled and it has left me in a bind ({reservation}). I want to be compensated for it; leave the reservation as it is for now. Tell me how much you are giving me.",
 					"I want to lodge a complaint: my flight {flight} on {date} on {reservation} was cancelled. I expect compensation, and I don't want anything else changed today. Tell me how much you are giving me.",
 				},
-				Ground: on(groundCompensationCancelled)},
+				Ground: on(groundCompensation(StatusCancelled))},
 			{Name: "compensation_then_cancel", Kind: sim.IntentWrite, Path: []string{R, ToolSendCertificate, ToolCancelReservation}, Families: unhappy,
 				Templates: []string{
 					"You cancelled my flight {flight} on {date}, on {reservation}. I am unhappy about it and want compensation. Then I want the whole reservation cancelled with a refund, as I will make other plans. Tell me how much you are giving me.",

@@ -202,14 +202,21 @@ func (x *grounding) reasonUses(reason string) []string {
 	return []string{key, key + "/" + reason}
 }
 
-func groundCancelRecent(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool {
-		return bookedWithin24h(r) && !x.db.flown(r) && !x.db.hasStatus(r, StatusCancelled) && r.Cabin != CabinBusiness
-	})
-	if !ok {
-		return sim.Grounding{}, false
+// groundCancelPlans cancels, for a change of plan, a reservation the
+// policy lets the agent cancel for it: nothing flown, no flight cancelled,
+// and business (uninsured, booked over a day ago) or booked within a day
+// (not business).
+func groundCancelPlans(business bool) func(*grounding) (sim.Grounding, bool) {
+	return func(x *grounding) (sim.Grounding, bool) {
+		r, ok := x.reservation(func(r *Reservation) bool {
+			return (r.Cabin == CabinBusiness) == business && (!business || r.Insurance == "no") && bookedWithin24h(r) != business &&
+				!x.db.flown(r) && !x.db.hasStatus(r, StatusCancelled)
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		return x.cancelGrounding(r, ReasonChangeOfPlan, "my plans changed", nil)
 	}
-	return x.cancelGrounding(r, ReasonChangeOfPlan, "my plans changed", nil)
 }
 
 func groundCancelAirline(x *grounding) (sim.Grounding, bool) {
@@ -237,16 +244,6 @@ func groundCancelInsured(x *grounding) (sim.Grounding, bool) {
 	}
 	slots := map[string]string{"why": why, "why_lower": strings.ToLower(why[:1]) + why[1:]}
 	return x.cancelGrounding(r, reason, text, slots)
-}
-
-func groundCancelBusiness(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool {
-		return r.Cabin == CabinBusiness && r.Insurance == "no" && !bookedWithin24h(r) && !x.db.flown(r) && !x.db.hasStatus(r, StatusCancelled)
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	return x.cancelGrounding(r, ReasonChangeOfPlan, "my plans changed", nil)
 }
 
 // bagPlan is k bags added to a reservation of cabin: the new counts, the
@@ -785,26 +782,20 @@ func (x *grounding) compensation(r *Reservation, s Segment, amount int) sim.Grou
 	}
 }
 
-func groundCompensationDelayed(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool {
-		return !r.Compensated && eligible(x.u, r) && !x.db.hasStatus(r, StatusCancelled) && x.db.hasStatus(r, StatusDelayed)
-	})
-	if !ok {
-		return sim.Grounding{}, false
+// groundCompensation sends the certificate the policy grants an eligible
+// user for a flight with status (delayed: when none is cancelled).
+func groundCompensation(status string) func(*grounding) (sim.Grounding, bool) {
+	per := map[string]int{StatusDelayed: DelayCompensation, StatusCancelled: CancelCompensation}[status]
+	return func(x *grounding) (sim.Grounding, bool) {
+		r, ok := x.reservation(func(r *Reservation) bool {
+			return !r.Compensated && eligible(x.u, r) && x.db.hasStatus(r, status) && (status == StatusCancelled || !x.db.hasStatus(r, StatusCancelled))
+		})
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		s, _ := x.disrupted(r, status)
+		return x.compensation(r, s, per*len(r.Passengers)), true
 	}
-	s, _ := x.disrupted(r, StatusDelayed)
-	return x.compensation(r, s, DelayCompensation*len(r.Passengers)), true
-}
-
-func groundCompensationCancelled(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool {
-		return !r.Compensated && eligible(x.u, r) && x.db.hasStatus(r, StatusCancelled)
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	s, _ := x.disrupted(r, StatusCancelled)
-	return x.compensation(r, s, CancelCompensation*len(r.Passengers)), true
 }
 
 func groundCompensationThenCancel(x *grounding) (sim.Grounding, bool) {
