@@ -49,30 +49,39 @@ type importRule struct {
 //   - internal/csvsafe is the CSV writer with formula-leading cells
 //     quoted that export and reports/table share: the standard library
 //     only;
+//   - sim/domaintest is test support (the conformance suite every
+//     domain's test runs): root types, sim and tracer (the audit and the
+//     task files' freshness), and only _test.go files import it
+//     (testOnly), so no domain's library code depends on tracer;
+//   - tracer/gentasks is a program (the one generator of every domain's
+//     task files, run by `go generate`): tracer, sim, root types and
+//     domains/all (where it finds the domain by name);
 //   - internal/chromiumtest is test support (a headless Chromium through
 //     chromedp for the browser tests of reports and cmd/emobench): no
 //     project package, chromedp only, and only _test.go files import it
 //     (testOnly), so no library or command depends on chromedp.
 var importRules = map[string]importRule{
-	"":              {project: nil, thirdParty: []string{}},
-	"ingest":        {project: []string{"", "redact"}},
-	"sim":           {project: []string{"", "redact", "internal/atomicfile"}},
-	"domains/*":     {project: []string{"", "sim"}},
-	"domains/*/gen": {project: []string{"", "sim", "domains/$1", "tracer"}},
-	"domains/all":   {project: []string{"domains/*", "suites/*"}},
-	"suites/*":      {project: []string{"", "sim"}},
-	"tracer":        {project: []string{"", "sim", "db", "tracer/sft", "analysis", "internal/atomicfile"}},
-	"tracer/sft":    {project: []string{"", "sim"}},
-	"db":            {project: []string{"", "db/sqlcdb", "redact", "internal/atomicfile"}},
-	"db/sqlcdb":     {project: nil},
-	"redact":        {project: nil, thirdParty: []string{}},
-	"analysis":      {project: []string{""}, thirdParty: []string{"gonum.org/v1/gonum"}},
-	"reports":       {project: []string{"", "analysis", "reports/table"}, thirdParty: []string{"github.com/go-echarts/go-echarts/v2"}},
-	"reports/table": {project: []string{"", "analysis", "internal/csvsafe"}},
-	"export":        {project: []string{"", "redact", "internal/atomicfile", "internal/csvsafe"}},
-	"fixtures":      {project: nil},
-	"workbench":     {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer", "internal/atomicfile"}},
-	"cmd/emobench":  {project: []string{"*"}},
+	"":                {project: nil, thirdParty: []string{}},
+	"ingest":          {project: []string{"", "redact"}},
+	"sim":             {project: []string{"", "redact", "internal/atomicfile"}},
+	"domains/*":       {project: []string{"", "sim"}},
+	"domains/*/gen":   {project: []string{"", "sim", "domains/$1", "tracer"}},
+	"domains/all":     {project: []string{"domains/*", "suites/*"}},
+	"suites/*":        {project: []string{"", "sim"}},
+	"tracer":          {project: []string{"", "sim", "db", "tracer/sft", "analysis", "internal/atomicfile"}},
+	"tracer/sft":      {project: []string{"", "sim"}},
+	"tracer/gentasks": {project: []string{"", "sim", "tracer", "domains/all"}},
+	"sim/domaintest":  {project: []string{"", "sim", "tracer"}},
+	"db":              {project: []string{"", "db/sqlcdb", "redact", "internal/atomicfile"}},
+	"db/sqlcdb":       {project: nil},
+	"redact":          {project: nil, thirdParty: []string{}},
+	"analysis":        {project: []string{""}, thirdParty: []string{"gonum.org/v1/gonum"}},
+	"reports":         {project: []string{"", "analysis", "reports/table"}, thirdParty: []string{"github.com/go-echarts/go-echarts/v2"}},
+	"reports/table":   {project: []string{"", "analysis", "internal/csvsafe"}},
+	"export":          {project: []string{"", "redact", "internal/atomicfile", "internal/csvsafe"}},
+	"fixtures":        {project: nil},
+	"workbench":       {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer", "internal/atomicfile"}},
+	"cmd/emobench":    {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
 	"internal/cliargs":      {project: nil, thirdParty: []string{"github.com/urfave/cli/v2", "github.com/xrash/smetrics"}},
@@ -81,7 +90,7 @@ var importRules = map[string]importRule{
 }
 
 // testOnly are the packages that only _test.go files may import.
-var testOnly = []string{"internal/chromiumtest"}
+var testOnly = []string{"internal/chromiumtest", "sim/domaintest"}
 
 // knownViolations are imports that break DESIGN.md's table today, each with
 // why; the test fails when one is gone, so that it is removed from here.

@@ -285,6 +285,13 @@ func forkState[S any](s *S, fields []stateField) *S {
 	return &out
 }
 
+// CopyState returns a copy of a template state s (see DomainSpec) that
+// shares nothing changeable with it: each Table's snapshot rows are
+// shared (no one changes them), the rows s wrote are copied. It costs
+// O(rows s wrote), so a test or a generator may copy a state in the
+// middle of an episode to try a call on the copy.
+func CopyState[S any](s *S) *S { return forkState(s, stateFieldsOf[S]()) }
+
 // HashState returns the hex sha256 of a template state (see DomainSpec):
 // over each field's JSON name and, for a Table, the digest of its rows
 // (Table.sectionDigest), for a Reference the digest of its data, and for a

@@ -51,6 +51,17 @@ type frozenRows[V any] struct {
 	sum     [32]byte
 }
 
+// NewTable returns a table of rows, keyed by id (kept, not copied: the
+// caller must not change them afterwards except through the table). A nil
+// row panics, as Put does.
+func NewTable[V any](rows map[string]*V) Table[V] {
+	var t Table[V]
+	for _, id := range slices.Sorted(maps.Keys(rows)) {
+		t.Put(id, rows[id])
+	}
+	return t
+}
+
 // Len returns the number of rows.
 func (t *Table[V]) Len() int { return t.count }
 

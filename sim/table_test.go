@@ -87,6 +87,24 @@ func TestTable_ForkEqualsDeepCopy(t *testing.T) {
 	}
 }
 
+func TestCopyState_MidEpisode(t *testing.T) {
+	env := toyDomain().NewEnvironment()
+	if _, err := env.Call("rename", nil); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := StateOf[toyState](env)
+	c := CopyState(s)
+	if got, want := HashState(c), env.Hash(); got != want {
+		t.Fatalf("copy hash %s, want %s", got, want)
+	}
+	if _, err := NewStateEnv(c, toyTools).Call("rename", nil); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := s.Rows.Get("a"); len(a.Tags) != 1 {
+		t.Fatalf("a write on the copy changed the original: tags %v", a.Tags)
+	}
+}
+
 func TestTable_VerifyInitialCatchesWriteThroughGet(t *testing.T) {
 	d := toyDomain()
 	if _, err := d.NewEnvironment().Call("scribble", nil); err != nil {

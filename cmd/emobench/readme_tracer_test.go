@@ -294,6 +294,11 @@ func jsonlRecords(t *testing.T, path string) int {
 // telecom and telehealth out of domain, each with 20 paired tasks.
 func TestREADME_OfflineGeneralizationFourDomains(t *testing.T) {
 	cmds := readmeBlock(t, fourDomainsLoopMarker)
+	if testing.Short() {
+		// About 20 s; TestREADME_OfflineTracerLoop runs the same commands
+		// on one domain under -short.
+		t.Skip("the four-domain loop runs in the full suite")
+	}
 	t.Chdir(t.TempDir())
 	var generalization string
 	for _, args := range cmds {
