@@ -8,7 +8,7 @@
 // follows the layout of domains/README.md.
 package airline
 
-//go:generate go run ./gen
+//go:generate go run ../../tracer/gentasks -domain airline
 
 import (
 	_ "embed"

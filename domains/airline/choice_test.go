@@ -5,48 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/emobench/emobench"
 )
-
-// TestAlternatives_OneEndState replays every embedded task (-short: the
-// test split) and, before each gold write, tries the alternatives its
-// facts allow: none that the policy allows may end in another state than
-// the gold write (the check of Tracer's audit, run here on the domain's
-// own tasks).
-func TestAlternatives_OneEndState(t *testing.T) {
-	c := Catalog()
-	writes := writeSet()
-	tasks := New().Tasks()
-	for _, task := range tasks {
-		if testing.Short() && task.Split != emobench.SplitTest {
-			continue
-		}
-		env := newEnv(initialState())
-		for _, a := range task.Actions {
-			if writes[a.Name] {
-				gold := newEnv(cloneDB(t, env.State))
-				if _, err := gold.Call(a.Name, a.Arguments); err != nil {
-					t.Fatalf("%s: gold %s: %v", task.ID, a.Name, err)
-				}
-				for _, alt := range c.Alternatives(env, task.UserID, task.Scenario.Facts, a) {
-					try := newEnv(cloneDB(t, env.State))
-					if c.CheckPolicy(try, task.UserID, alt) != nil {
-						continue
-					}
-					// A cancellation's reason is part of its outcome (compared
-					// by ACTION, kept by the state hash).
-					if _, err := try.Call(alt.Name, alt.Arguments); err == nil && (try.Hash() != gold.Hash() || alt.Name == ToolCancelReservation) {
-						t.Errorf("%s: %s has another valid end state: %s", task.ID, a.Name, alt.Arguments)
-					}
-				}
-			}
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
-				t.Fatalf("%s: %s: %v", task.ID, a.Name, err)
-			}
-		}
-	}
-}
 
 func TestDescribeMethod_NoIDs(t *testing.T) {
 	db := initialState()
