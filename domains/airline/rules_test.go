@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/sim"
 )
 
 func TestNonfreeBags(t *testing.T) {
@@ -28,85 +27,6 @@ func TestNonfreeBags(t *testing.T) {
 		if got := NonfreeBags(tt.membership, tt.cabin, tt.pax, tt.total); got != tt.want {
 			t.Errorf("NonfreeBags(%s, %s, %d, %d) = %d, want %d", tt.membership, tt.cabin, tt.pax, tt.total, got, tt.want)
 		}
-	}
-}
-
-func TestCheckWrite_Cancellations(t *testing.T) {
-	f := newFixtures(t)
-	db := f.db
-	pick := func(desc string, ok func(*Reservation, *User) bool) *Reservation {
-		return f.reservation(desc, func(r *Reservation, u *User) bool { return f.pristine(r) && ok(r, u) })
-	}
-	plain := func(r *Reservation) bool {
-		return !bookedWithin24h(r) && r.Cabin != CabinBusiness && !db.hasStatus(r, StatusCancelled)
-	}
-	recent := pick("booked within 24h", func(r *Reservation, _ *User) bool { return bookedWithin24h(r) })
-	refused := pick("not cancellable", func(r *Reservation, _ *User) bool { return plain(r) && r.Insurance == "no" })
-	insured := pick("insured", func(r *Reservation, _ *User) bool { return plain(r) && r.Insurance == "yes" })
-	business := pick("business", func(r *Reservation, _ *User) bool { return r.Cabin == CabinBusiness })
-	airlineCancelled := pick("with a cancelled flight", func(r *Reservation, _ *User) bool { return db.hasStatus(r, StatusCancelled) })
-	flown := f.reservation("with a flown flight", func(r *Reservation, _ *User) bool {
-		return r.Status == ReservationActive && db.flown(r)
-	})
-	delayed := f.reservation("eligible, delayed", func(r *Reservation, u *User) bool {
-		return r.Status == ReservationActive && eligible(u, r) && db.hasStatus(r, StatusDelayed) && !db.hasStatus(r, StatusCancelled)
-	})
-	ineligible := f.reservation("ineligible, delayed", func(r *Reservation, u *User) bool {
-		return r.Status == ReservationActive && !eligible(u, r) && db.hasStatus(r, StatusDelayed)
-	})
-	cancel := func(r *Reservation, reason string) emobench.Action {
-		return act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": reason})
-	}
-	certificate := func(r *Reservation, amount int) emobench.Action {
-		return act(ToolSendCertificate, map[string]any{"user_id": r.UserID, "reservation_id": r.ID, "amount": amount})
-	}
-	tests := []struct {
-		name   string
-		action emobench.Action
-		want   bool
-	}{
-		{"cancel within 24 hours", cancel(recent, ReasonChangeOfPlan), true},
-		{"cancel without a condition", cancel(refused, ReasonChangeOfPlan), false},
-		{"cancel claiming an airline cancellation", cancel(refused, ReasonAirlineCancelled), false},
-		{"cancel insured for health", cancel(insured, ReasonHealth), true},
-		{"cancel insured for weather", cancel(insured, ReasonWeather), true},
-		{"cancel insured for a change of plan", cancel(insured, ReasonChangeOfPlan), false},
-		{"cancel business", cancel(business, ReasonOther), true},
-		{"cancel after an airline cancellation", cancel(airlineCancelled, ReasonAirlineCancelled), true},
-		{"cancel flown", cancel(flown, ReasonAirlineCancelled), false},
-		{"cancel unknown", act(ToolCancelReservation, map[string]any{"reservation_id": "ZZZZZZ", "reason": ReasonOther}), false},
-		{"certificate due", certificate(delayed, DelayCompensation*len(delayed.Passengers)), true},
-		{"certificate of another amount", certificate(delayed, DelayCompensation*len(delayed.Passengers)+1), false},
-		{"certificate not eligible", certificate(ineligible, DelayCompensation*len(ineligible.Passengers)), false},
-		{"certificate to another user", act(ToolSendCertificate, map[string]any{"user_id": ineligible.UserID, "reservation_id": delayed.ID, "amount": 50}), false},
-		{"a read", act(ToolGetUserDetails, map[string]any{"user_id": recent.UserID}), true},
-	}
-	for _, tt := range tests {
-		// The agent serves the owner of the reservation acted on (of the
-		// certificate's user when the reservation is unknown).
-		args, err := sim.CallArgs(tt.action)
-		if err != nil {
-			t.Fatal(err)
-		}
-		user, _ := args["user_id"].(string)
-		if r, ok := db.Reservations.Get(fmt.Sprint(args["reservation_id"])); ok && user == "" {
-			user = r.UserID
-		}
-		if got := db.checkWrite(user, tt.action) == nil; got != tt.want {
-			t.Errorf("%s: checkWrite(%s) allows = %v, want %v", tt.name, tt.action.Arguments, got, tt.want)
-		}
-	}
-	// At most one certificate per reservation.
-	c := cloneDB(t, db)
-	edit(&c.Reservations, delayed.ID).Compensated = true
-	if _, ok := c.compensationDue(get(&c.Users, delayed.UserID), get(&c.Reservations, delayed.ID)); ok {
-		t.Errorf("compensationDue after a certificate was sent = true, want false")
-	}
-	disrupted := f.reservation("eligible, with a cancelled flight", func(r *Reservation, u *User) bool {
-		return r.Status == ReservationActive && eligible(u, r) && db.hasStatus(r, StatusCancelled)
-	})
-	if got, ok := db.compensationDue(get(&db.Users, disrupted.UserID), disrupted); !ok || got != CancelCompensation*len(disrupted.Passengers) {
-		t.Errorf("compensationDue for a cancelled flight = %d, %v, want %d, true", got, ok, CancelCompensation*len(disrupted.Passengers))
 	}
 }
 
@@ -133,6 +53,8 @@ func TestCheckWrite(t *testing.T) {
 		return r.Cabin == CabinBasicEconomy && len(r.Flights) == 1
 	})
 	economy := pick("economy", func(r *Reservation, _ *User) bool { return r.Cabin == CabinEconomy })
+	business := pick("business", func(r *Reservation, _ *User) bool { return r.Cabin == CabinBusiness })
+	airlineCancelled := pick("eligible, with a cancelled flight", func(r *Reservation, u *User) bool { return eligible(u, r) && db.hasStatus(r, StatusCancelled) })
 	flown := f.reservation("with a flown flight", func(r *Reservation, _ *User) bool {
 		return r.Status == ReservationActive && db.flown(r)
 	})
@@ -223,6 +145,10 @@ func TestCheckWrite(t *testing.T) {
 		{"cancel without a condition", plain.UserID, cancel(plain, ReasonChangeOfPlan), "more than 24 hours"},
 		{"cancel claiming an airline cancellation", plain.UserID, cancel(plain, ReasonAirlineCancelled), "no flight"},
 		{"cancel insured for health", insured.UserID, cancel(insured, ReasonHealth), ""},
+		{"cancel insured for weather", insured.UserID, cancel(insured, ReasonWeather), ""},
+		{"cancel business", business.UserID, cancel(business, ReasonOther), ""},
+		{"cancel after an airline cancellation", airlineCancelled.UserID, cancel(airlineCancelled, ReasonAirlineCancelled), ""},
+		{"cancel an unknown reservation", plain.UserID, act(ToolCancelReservation, map[string]any{"reservation_id": "ZZZZZZ", "reason": ReasonOther}), "does not exist"},
 		{"cancel insured for a change of plan", insured.UserID, cancel(insured, ReasonChangeOfPlan), "insured for a health or weather"},
 		{"cancel flown", flown.UserID, cancel(flown, ReasonOther), "has been flown"},
 		{"change basic economy cabin, same flights", basic.UserID, flights(basic, CabinEconomy, refs(basic.Flights), method(owner(basic), SourceCreditCard)), ""},
@@ -241,6 +167,7 @@ func TestCheckWrite(t *testing.T) {
 		{"book for another user", other(certUser.ID), book(certUser, 1, 0, 0, method(certUser, SourceCreditCard)), "authenticated user"},
 		{"certificate due", delayed.UserID, act(ToolSendCertificate, map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": DelayCompensation * len(delayed.Passengers)}), ""},
 		{"certificate of another amount", delayed.UserID, act(ToolSendCertificate, map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": CancelCompensation * len(delayed.Passengers)}), "not"},
+		{"certificate to another user", ineligible.UserID, act(ToolSendCertificate, map[string]any{"user_id": ineligible.UserID, "reservation_id": delayed.ID, "amount": 50}), "is not one of"},
 		{"certificate not due", ineligible.UserID, act(ToolSendCertificate, map[string]any{"user_id": ineligible.UserID, "reservation_id": ineligible.ID, "amount": DelayCompensation * len(ineligible.Passengers)}), "no compensation is due"},
 		{"a read", plain.UserID, getReservation(plain), ""},
 		{"the transfer", plain.UserID, act(ToolTransfer, map[string]any{"summary": "x"}), ""},
@@ -286,6 +213,12 @@ func TestCheckWrite(t *testing.T) {
 		t.Errorf("booking paid with four gift cards: checkWrite = %v", err)
 	}
 	edit(&c.Reservations, delayed.ID).Compensated = true
+	if _, ok := c.compensationDue(get(&c.Users, delayed.UserID), get(&c.Reservations, delayed.ID)); ok {
+		t.Errorf("compensationDue after a certificate was sent = true, want false")
+	}
+	if got, ok := db.compensationDue(owner(airlineCancelled), airlineCancelled); !ok || got != CancelCompensation*len(airlineCancelled.Passengers) {
+		t.Errorf("compensationDue for a cancelled flight = %d, %v, want %d, true", got, ok, CancelCompensation*len(airlineCancelled.Passengers))
+	}
 	if err := c.checkWrite(delayed.UserID, act(ToolSendCertificate, map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": DelayCompensation * len(delayed.Passengers)})); err == nil || !strings.Contains(err.Error(), "at most one certificate") {
 		t.Errorf("second certificate: checkWrite = %v", err)
 	}
