@@ -111,7 +111,7 @@ func TestCheckWrite(t *testing.T) {
 	}
 	renamed := slices.Clone(economy.Passengers)
 	renamed[0].FirstName = "Zed"
-	seg := f.flight(StatusAvailable)
+	seg := f.flight(StatusAvailable, 2, Today)
 	book := func(u *User, pax int, total, nonfree int, payments ...string) emobench.Action {
 		ps := make([]Passenger, pax)
 		for i := range ps {

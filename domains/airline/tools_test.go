@@ -46,35 +46,18 @@ func (f fixtures) reservation(desc string, ok func(*Reservation, *User) bool) *R
 	return nil
 }
 
-// flight returns a flight on a date with the given status after Today
-// (or on Today for delayed flights).
-func (f fixtures) flight(status string) Segment {
+// flight returns the first flight on a date from from on with status and
+// at least seats economy seats left.
+func (f fixtures) flight(status string, seats int, from string) Segment {
 	f.tb.Helper()
-	for _, n := range f.db.Flights.Keys() {
-		fl := get(&f.db.Flights, n)
+	for n, fl := range f.db.Flights.All() {
 		for _, d := range flightDates {
-			if fd := fl.Dates[d]; d >= Today && fd.Status == status && fd.AvailableSeats.Economy >= 2 {
+			if fd := fl.Dates[d]; d >= from && fd.Status == status && fd.AvailableSeats.Economy >= seats {
 				return Segment{FlightNumber: n, Origin: fl.Origin, Destination: fl.Destination, Date: d}
 			}
 		}
 	}
-	f.tb.Fatalf("no %s flight in the default database", status)
-	return Segment{}
-}
-
-// flight6 returns an available flight after Today with at least six
-// economy seats left.
-func (f fixtures) flight6() Segment {
-	f.tb.Helper()
-	for _, n := range f.db.Flights.Keys() {
-		fl := get(&f.db.Flights, n)
-		for _, d := range flightDates {
-			if fd := fl.Dates[d]; d > Today && fd.Status == StatusAvailable && fd.AvailableSeats.Economy >= 6 {
-				return Segment{FlightNumber: n, Origin: fl.Origin, Destination: fl.Destination, Date: d}
-			}
-		}
-	}
-	f.tb.Fatal("no available flight with six economy seats in the default database")
+	f.tb.Fatalf("no %s flight with %d economy seats from %s in the default database", status, seats, from)
 	return Segment{}
 }
 
@@ -121,8 +104,8 @@ func toolCases(t *testing.T) []toolCase {
 	db := f.db
 	u := f.user("with a credit card", func(u *User) bool { return count(u, SourceCreditCard) > 0 })
 	card := f.method(u, SourceCreditCard)
-	avail := f.flight(StatusAvailable)
-	delayedFlight := f.flight(StatusDelayed)
+	avail := f.flight(StatusAvailable, 2, Today)
+	delayedFlight := f.flight(StatusDelayed, 2, Today)
 	fare := get(&db.Flights, avail.FlightNumber).Dates[avail.Date].Prices.Economy
 	me := Passenger{FirstName: u.FirstName, LastName: u.LastName, DOB: u.DOB}
 	free := FreeBags(u.Membership, CabinEconomy)
@@ -210,7 +193,7 @@ func toolCases(t *testing.T) []toolCase {
 			basicTo = FlightRef{s.FlightNumber, d}
 		}
 	}
-	big := f.flight6()
+	big := f.flight(StatusAvailable, 6, "2024-05-16")
 	bigFare := get(&db.Flights, big.FlightNumber).Dates[big.Date].Prices.Economy
 	twoCertsCard := f.method(twoCerts, SourceCreditCard)
 	status := func(id, want string) func(t *testing.T, db *DB) {
