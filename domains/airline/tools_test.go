@@ -554,7 +554,7 @@ func TestTools_BackendRefusals(t *testing.T) {
 // policyNames are the helpers of rules.go: the policy as the catalog
 // applies it. Tool code must not use them.
 var policyNames = []string{"MaxPassengers", "DelayCompensation", "CancelCompensation", "freeBags", "FreeBags", "NonfreeBags",
-	"bookedWithin24h", "eligible", "policyAllowsCancel", "compensationDue", "policyAllowsWrite", "checkWrite", "flown"}
+	"bookedWithin24h", "eligible", "policyAllowsCancel", "compensationDue", "policyChecks", "checkWrite", "flown"}
 
 // policyWords match text that states a policy answer or rule; no string in
 // the tool code may contain one.
