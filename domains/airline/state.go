@@ -56,7 +56,9 @@ const (
 	ReasonOther            = "other"
 )
 
-// Fixed facts of the domain. Money is in whole US dollars.
+// Fixed facts of the domain. Money is in whole US dollars, an int, not
+// sim.Money: the tools and the embedded tasks' gold arguments write
+// amounts as whole numbers (40), which sim.Money would write as 40.00.
 const (
 	// Now is the domain's current time (US Eastern): tools never read the
 	// wall clock.
@@ -67,8 +69,6 @@ const (
 	BagFee = 40
 	// InsuranceFee is the price of travel insurance per passenger.
 	InsuranceFee = 25
-	// AirlineName is the airline the agent works for.
-	AirlineName = "Larkspur Air"
 )
 
 const (
