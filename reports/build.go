@@ -2,7 +2,9 @@ package reports
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,7 +128,7 @@ func unitHeatmap(rows []analysis.PassKRow, label func(int64) string, rowName, co
 		}
 		colSet[key[1]] = true
 	}
-	h := Heatmap{RowName: rowName, ColName: colName, Caption: caption, Rows: rowOrder, Cols: sortedKeys(colSet)}
+	h := Heatmap{RowName: rowName, ColName: colName, Caption: caption, Rows: rowOrder, Cols: slices.Sorted(maps.Keys(colSet))}
 	for _, r := range h.Rows {
 		values, ns := make([]float64, len(h.Cols)), make([]int, len(h.Cols))
 		for j, c := range h.Cols {
@@ -274,7 +276,7 @@ func publishedBeside(published []PublishedResult, runs []RunSummary) []Published
 		})
 		seen[r.Run.Domain] = true
 	}
-	for _, d := range sortedKeys(seen) {
+	for _, d := range slices.Sorted(maps.Keys(seen)) {
 		rows = append(rows, byDomain[d]...)
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Domain < rows[j].Domain })

@@ -1,8 +1,8 @@
 package reports
 
 import (
-	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -80,16 +80,6 @@ func groupValue(g []string, i int) string {
 		return noneLabel
 	}
 	return g[i]
-}
-
-// sortedKeys returns the keys of m in ascending order.
-func sortedKeys[K cmp.Ordered, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // Rough text metrics of echarts' default 12 px sans-serif, to lay out
@@ -346,7 +336,7 @@ func curvesFromRows(rows []analysis.PassKRow) []PassKCurve {
 		}
 	}
 	var out []PassKCurve
-	for _, id := range sortedKeys(byRun) {
+	for _, id := range slices.Sorted(maps.Keys(byRun)) {
 		out = append(out, PassKCurve{RunID: id, Points: byRun[id]})
 	}
 	return out
@@ -382,7 +372,7 @@ func familyCharts(in Input) ([]drawable, []string) {
 	}
 	var ids []int64
 	var noProfile []string
-	for _, id := range sortedKeys(byRun) {
+	for _, id := range slices.Sorted(maps.Keys(byRun)) {
 		if _, only := byRun[id][noneLabel]; only && len(byRun[id]) == 1 {
 			noProfile = append(noProfile, cleanLabel(label(id)))
 			continue
@@ -390,7 +380,7 @@ func familyCharts(in Input) ([]drawable, []string) {
 		ids = append(ids, id)
 	}
 	if len(ids) == 0 { // no run has a family: (none) is all there is
-		ids, noProfile = sortedKeys(byRun), nil
+		ids, noProfile = slices.Sorted(maps.Keys(byRun)), nil
 	}
 	if len(ids) == 0 {
 		return nil, nil
@@ -403,7 +393,7 @@ func familyCharts(in Input) ([]drawable, []string) {
 	}
 	_, none := families[noneLabel]
 	delete(families, noneLabel)
-	fs := sortedKeys(families)
+	fs := slices.Sorted(maps.Keys(families))
 	if none {
 		fs = append(fs, noneLabel)
 	}
@@ -513,7 +503,7 @@ func conventions(rows []analysis.PassKRow) []string {
 			seen[string(r.Convention)] = true
 		}
 	}
-	return sortedKeys(seen)
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // NotEvaluatedNote is the caption sentence naming what a chart leaves out

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -150,11 +151,11 @@ func carelessArgs(ep *Episode, tool ToolSchema) json.RawMessage {
 	}
 	_ = json.Unmarshal(tool.Parameters, &schema)
 	var allFacts strings.Builder
-	for _, k := range sortedKeys(ep.Task.Scenario.Facts) {
+	for _, k := range slices.Sorted(maps.Keys(ep.Task.Scenario.Facts)) {
 		allFacts.WriteString(ep.Task.Scenario.Facts[k] + " ")
 	}
 	args := map[string]any{}
-	for _, name := range sortedKeys(schema.Properties) {
+	for _, name := range slices.Sorted(maps.Keys(schema.Properties)) {
 		prop := schema.Properties[name]
 		var value any
 		if fact, ok := ep.Task.Scenario.Facts[name]; ok {
@@ -204,7 +205,7 @@ func lookupIDs(ep *Episode, name string) []string {
 		}
 	}
 	var want []string
-	for _, k := range sortedKeys(ep.Task.Scenario.Facts) {
+	for _, k := range slices.Sorted(maps.Keys(ep.Task.Scenario.Facts)) {
 		if strings.HasPrefix(k, base) {
 			want = append(want, idWords(ep.Task.Scenario.Facts[k])...)
 		}
@@ -235,7 +236,7 @@ func lookupIDs(ep *Episode, name string) []string {
 				}
 				found = append(found, candidate{id, score})
 			}
-			for _, k := range sortedKeys(v) {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				walk(v[k])
 			}
 		case []any:
@@ -306,7 +307,7 @@ func resultValue(msgs []emobench.Message, name string) (any, bool) {
 					return x, true
 				}
 			}
-			for _, k := range sortedKeys(v) {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				if x, ok := find(v[k]); ok {
 					return x, true
 				}

@@ -110,6 +110,13 @@ func NewDomain[S any](spec DomainSpec[S]) Domain {
 		freezeState(s, fields)
 		return s
 	})
+	d.initialJSON = sync.OnceValue(func() []byte {
+		b, err := json.Marshal(d.initial())
+		if err != nil {
+			panic(fmt.Sprintf("%s: initial state is not JSON-encodable: %v", spec.Name, err))
+		}
+		return b
+	})
 	test := embeddedSet(spec.Name, spec.TaskSets.Test)
 	train := embeddedSet(spec.Name+" train", spec.TaskSets.Train)
 	d.tasks = func() []emobench.TaskSpec { return append(test(), train()...) }
@@ -130,7 +137,10 @@ type templateDomain[S any] struct {
 	spec    DomainSpec[S]
 	fields  []stateField
 	initial func() *S
-	tasks   func() []emobench.TaskSpec
+	// initialJSON is the frozen initial state's JSON, made once, which
+	// every deep copy decodes.
+	initialJSON func() []byte
+	tasks       func() []emobench.TaskSpec
 }
 
 type catalogTemplateDomain[S any] struct{ *templateDomain[S] }
@@ -153,10 +163,7 @@ func (d *templateDomain[S]) NewEnvironment() Environment {
 // NewDeepEnvironment returns an environment over a deep copy of the
 // initial state (see TaskSetDomain).
 func (d *templateDomain[S]) NewDeepEnvironment() Environment {
-	b, err := json.Marshal(d.initial())
-	if err != nil {
-		panic(fmt.Sprintf("%s: initial state is not JSON-encodable: %v", d.spec.Name, err))
-	}
+	b := d.initialJSON()
 	s := new(S)
 	if err := json.Unmarshal(b, s); err != nil {
 		panic(fmt.Sprintf("%s: initial state does not decode from its JSON: %v", d.spec.Name, err))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -502,7 +503,7 @@ func matchingCalls(calls []agentCall, want emobench.Action, subset bool) []int {
 		case keys == nil && subset:
 			keys = identifyingArgs(wantArgs)
 		case keys == nil:
-			keys = append(mapKeys(wantArgs), mapKeys(got)...)
+			keys = slices.AppendSeq(slices.Collect(maps.Keys(wantArgs)), maps.Keys(got))
 		}
 		equal := reflect.DeepEqual
 		if subset {
@@ -525,7 +526,7 @@ func identifyingArgs(args map[string]any) []string {
 		}
 	}
 	if len(ids) == 0 {
-		return mapKeys(args)
+		return slices.Collect(maps.Keys(args))
 	}
 	return ids
 }
@@ -571,14 +572,6 @@ func forbiddenValueMatch(want, got any) bool {
 		}
 	}
 	return reflect.DeepEqual(want, got)
-}
-
-func mapKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return keys
 }
 
 func orEmpty(raw json.RawMessage) json.RawMessage {

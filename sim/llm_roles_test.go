@@ -220,3 +220,35 @@ func TestNewParticipants_RoleFollowsBaseURL(t *testing.T) {
 		t.Fatalf("%d requests, want 4", n)
 	}
 }
+
+// NewRoleClient is every llm: role's constructor: it reads the key from
+// the variable the role names (OPENAI_API_KEY when none), and refuses
+// what would fail at every request.
+func TestNewRoleClient(t *testing.T) {
+	t.Parallel()
+	opts := sim.LLMOptions{Getenv: roleEnv}
+	c, err := sim.NewRoleClient("--paraphrase", "m", emobench.LLMRole{}, opts)
+	if err != nil || c.Model() != "m" {
+		t.Fatalf("default role: client %v, err %v; want model m", c, err)
+	}
+	if c, err := sim.NewRoleClient("--judge", "m", emobench.LLMRole{BaseURL: "http://localhost:8000/v1", APIKeyEnv: "NONE_SET"}, opts); err != nil || c.Model() != "m" {
+		t.Errorf("local server without a key: client %v, err %v; want model m", c, err)
+	}
+	for _, tt := range []struct {
+		model string
+		role  emobench.LLMRole
+		opts  sim.LLMOptions
+		want  string
+	}{
+		{"m", emobench.LLMRole{}, sim.LLMOptions{Getenv: func(string) string { return "" }},
+			"--paraphrase llm:m talks to https://api.openai.com/v1, which needs OPENAI_API_KEY"},
+		{"m", emobench.LLMRole{APIKeyEnv: "NONE_SET"}, opts, "--paraphrase llm:m talks to https://api.openai.com/v1, which needs NONE_SET"},
+		{"m", emobench.LLMRole{APIKeyEnv: "sk-123 456"}, opts, "not an environment variable name"},
+		{"", emobench.LLMRole{}, opts, "needs a model name"},
+	} {
+		_, err := sim.NewRoleClient("--paraphrase", tt.model, tt.role, tt.opts)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || emobench.ErrorCode(err) != emobench.EINVALID {
+			t.Errorf("model %q, role %+v: err %v (code %q); want EINVALID with %q", tt.model, tt.role, err, emobench.ErrorCode(err), tt.want)
+		}
+	}
+}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -108,7 +108,7 @@ func planFor(ep *Episode, fault Fault) plan {
 	var p plan
 	p = append(p, step{text: opening(ep, fault)})
 	if fault == FaultRedundantQuestion && len(task.Scenario.Facts) > 0 {
-		p = append(p, step{text: "Sorry, could you tell me your " + FactLabel(sortedKeys(task.Scenario.Facts)[0]) + " again?"})
+		p = append(p, step{text: "Sorry, could you tell me your " + FactLabel(slices.Sorted(maps.Keys(task.Scenario.Facts))[0]) + " again?"})
 	}
 	transfer := transferName(ep)
 	goldTransfers := slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return a.Name == transfer })
@@ -227,7 +227,7 @@ func corrupt(args json.RawMessage) json.RawMessage {
 	if json.Unmarshal(args, &m) != nil {
 		return args
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if s, ok := m[k].(string); ok {
 			m[k] = s + "0"
 			b, _ := json.Marshal(m)
@@ -246,20 +246,11 @@ func compactJSON(raw json.RawMessage) string {
 	return string(b)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // unrevealedFacts returns, sorted, the task's facts the user has not yet
 // said: the ones worth asking for.
 func unrevealedFacts(ep *Episode) []string {
 	var keys []string
-	for _, key := range sortedKeys(ep.Task.Scenario.Facts) {
+	for _, key := range slices.Sorted(maps.Keys(ep.Task.Scenario.Facts)) {
 		value := ep.Task.Scenario.Facts[key]
 		said := false
 		for _, m := range ep.Messages {

@@ -516,7 +516,7 @@ func NewParticipants(spec emobench.RunSpec, llm LLMOptions) (Agent, UserSimulato
 		}
 		return agent, ScriptedUser{Abandon: abandon}, nil
 	case isLLM(spec.User):
-		client, err := newLLMClient(roleSettings(spec, spec.UserLLM), llm, "--user", strings.TrimPrefix(spec.User, "llm:"))
+		client, err := NewRoleClient("--user", strings.TrimPrefix(spec.User, "llm:"), roleSettings(spec, spec.UserLLM), llm)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -546,7 +546,7 @@ func NewJudge(spec emobench.RunSpec, llm LLMOptions) (Judge, error) {
 	if spec.JudgeLLM != nil {
 		role = *spec.JudgeLLM
 	}
-	client, err := newLLMClient(roleSettings(spec, &role), llm, "--judge", strings.TrimPrefix(spec.Judge, "llm:"))
+	client, err := NewRoleClient("--judge", strings.TrimPrefix(spec.Judge, "llm:"), roleSettings(spec, &role), llm)
 	if err != nil {
 		return nil, err
 	}
@@ -568,7 +568,7 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 		}
 		return Noisy{Rate: rate}, nil
 	case isLLM(spec.Agent):
-		client, err := newLLMClient(roleSettings(spec, spec.AgentLLM), llm, "--agent", strings.TrimPrefix(spec.Agent, "llm:"))
+		client, err := NewRoleClient("--agent", strings.TrimPrefix(spec.Agent, "llm:"), roleSettings(spec, spec.AgentLLM), llm)
 		if err != nil {
 			return nil, err
 		}
@@ -585,7 +585,21 @@ func newAgent(spec emobench.RunSpec, llm LLMOptions) (Agent, error) {
 	return nil, invalidf("--agent %q is not llm:MODEL, oracle or noisy:RATE (nor the validity agents nothing and careless)", spec.Agent)
 }
 
-func newLLMClient(role emobench.LLMRole, llm LLMOptions, flag, model string) (*LLMClient, error) {
+// NewRoleClient is the one constructor of an LLM client from a role's
+// settings, for every llm: role (run's agent, user and judge, evaluate's
+// and tracer audit's judges, tracer generate's paraphraser): model is the
+// name after "llm:"; role gives the endpoint ("" for DefaultLLMBaseURL),
+// the name of the environment variable holding the key ("" for
+// DefaultAPIKeyEnv; read through llm.Getenv) and the temperature (nil for
+// the server's default); llm the per-request timeout (0 for
+// DefaultLLMTimeout), the price file and the note sink. flag names the
+// role in errors ("--agent"). No model, a key variable that is not a
+// variable name, and OpenAI's endpoint without a key are EINVALID errors;
+// an unreadable price file is an error naming it.
+func NewRoleClient(flag, model string, role emobench.LLMRole, llm LLMOptions) (*LLMClient, error) {
+	if role.APIKeyEnv == "" {
+		role.APIKeyEnv = DefaultAPIKeyEnv
+	}
 	if model == "" {
 		return nil, invalidf("llm: needs a model name, e.g. llm:gpt-4.1")
 	}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -79,7 +80,7 @@ func scalarValues(v any, deep bool) []string {
 			return nil
 		}
 		var out []string
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			out = append(out, scalarValues(v[k], deep)...)
 		}
 		return out

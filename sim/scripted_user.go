@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -268,7 +269,7 @@ func (s *userState) askedFacts() []string { return namedFacts(s.last, s.ep.Task.
 // Longer labels are matched first and consumed, so "second order id" is
 // not also read as "order id".
 func namedFacts(text string, facts map[string]string) []string {
-	keys := sortedKeys(facts)
+	keys := slices.Sorted(maps.Keys(facts))
 	sort.SliceStable(keys, func(i, j int) bool { return len(keys[i]) > len(keys[j]) })
 	text = strings.ToLower(text)
 	var asked []string
@@ -625,7 +626,7 @@ func valueConflict(v string, facts map[string]string) (string, bool) {
 	if v == "" {
 		return "", false
 	}
-	keys := sortedKeys(facts)
+	keys := slices.Sorted(maps.Keys(facts))
 	for _, key := range keys {
 		if slices.Contains(factFields(facts[key]), v) {
 			return "", false
@@ -680,7 +681,7 @@ func argText(args json.RawMessage) string {
 				walk(e)
 			}
 		case map[string]any:
-			for _, k := range sortedKeys(v) {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
 				walk(v[k])
 			}
 		}
@@ -757,7 +758,7 @@ func idConflict(text string, ids map[string]string) (string, bool) {
 		if own[tok] {
 			continue
 		}
-		for _, key := range sortedKeys(ids) {
+		for _, key := range slices.Sorted(maps.Keys(ids)) {
 			id := ids[key]
 			if shape(tok) == shape(id) || strings.HasPrefix(tok, id) || strings.HasPrefix(id, tok) && len(tok) >= 3 {
 				return key, true

@@ -124,10 +124,10 @@ type Generated struct {
 	// Leaks are the train candidates refused for repeating an excluded
 	// task's action set.
 	Leaks []Leak
-	// Kinds counts kept tasks by kind: forbidden (a forbidden intent),
-	// transfer (ends with a transfer), write (some gold write) or read;
-	// with MeasurePolicy also mixed (KindMixed: a write intent and a
-	// forbidden or transfer intent; TaskKind calls forbidden "refusal").
+	// Kinds counts kept tasks by kind (sim.KindOf of their intents):
+	// refusal (a forbidden intent), transfer (ends with a transfer),
+	// write (a write intent) or read; with MeasurePolicy also mixed
+	// (KindMixed: a write intent and a forbidden or transfer intent).
 	Kinds map[string]int
 	// Candidates is the number of candidates tried; WalkFallbacks the
 	// walks that took the nearest length because no intent had the one
@@ -151,15 +151,15 @@ type Generated struct {
 // kept.
 var ErrShort = errors.New("too few valid candidates")
 
-// Task kinds of Generated.Kinds.
+// Task kinds of Generated.Kinds: sim's words (sim.KindOf).
 const (
-	KindWrite     = "write"
-	KindRead      = "read"
-	KindForbidden = "forbidden"
-	KindTransfer  = "transfer"
+	KindWrite    = sim.KindWrite
+	KindRead     = sim.KindRead
+	KindRefusal  = sim.KindRefusal
+	KindTransfer = sim.KindTransfer
 	// KindMixed: an allowed write and a refusal or a transfer in one task
 	// (MeasurePolicy only).
-	KindMixed = "mixed"
+	KindMixed = sim.KindMixed
 )
 
 // Generate builds opts.N tasks from dom's intent catalog. Each candidate
@@ -425,7 +425,7 @@ type generator struct {
 func slotKinds(kind string, slot, k int, wrote bool) []sim.IntentKind {
 	last := slot == k-1
 	switch {
-	case kind == KindForbidden && last:
+	case kind == KindRefusal && last:
 		return []sim.IntentKind{sim.IntentForbidden}
 	case kind == KindTransfer && last:
 		return []sim.IntentKind{sim.IntentTransfer}
@@ -433,7 +433,7 @@ func slotKinds(kind string, slot, k int, wrote bool) []sim.IntentKind {
 		return []sim.IntentKind{sim.IntentForbidden, sim.IntentTransfer}
 	case kind == KindMixed && slot == k-2 && !wrote:
 		return []sim.IntentKind{sim.IntentWrite}
-	case kind == KindForbidden, kind == KindTransfer, kind == KindRead:
+	case kind == KindRefusal, kind == KindTransfer, kind == KindRead:
 		// Reads only before a refusal or a transfer: a task with forbidden
 		// writes (a transfer intent may list some) makes no write, and
 		// holds one forbidden intent.
@@ -452,8 +452,8 @@ func (g *generator) positionKind() string {
 	j := float64(len(g.out.Tasks) + 1)
 	need := func(share float64) float64 { return math.Ceil(j*share - 1e-9) }
 	switch {
-	case g.opts.ForbiddenShare > 0 && float64(g.out.Kinds[KindForbidden]) < need(g.opts.ForbiddenShare):
-		return KindForbidden
+	case g.opts.ForbiddenShare > 0 && float64(g.out.Kinds[KindRefusal]) < need(g.opts.ForbiddenShare):
+		return KindRefusal
 	case g.opts.TransferShare > 0 && float64(g.out.Kinds[KindTransfer]) < need(g.opts.TransferShare):
 		return KindTransfer
 	case g.opts.ReadShare > 0 && float64(g.out.Kinds[KindRead]) < need(g.opts.ReadShare):
@@ -588,18 +588,17 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 		facts = map[string]string{}
 	}
 	var (
-		requests              []emobench.Request
-		outputs               = []string{}
-		forbidden             []emobench.Action
-		intents, sentences    []string
-		slotFirst             []bool // a sentence's template starts with a slot
-		families              [][]string
-		uses                  []string
-		taskUses              = map[string]bool{}
-		hasForbidden, hasXfer bool
-		wrote                 bool
-		traits                []string
-		advice                []emobench.Advice
+		requests            []emobench.Request
+		outputs             = []string{}
+		forbidden           []emobench.Action
+		intents, sentences  []string
+		slotFirst           []bool // a sentence's template starts with a slot
+		families            [][]string
+		uses                []string
+		taskUses            = map[string]bool{}
+		hasForbidden, wrote bool
+		traits              []string
+		advice              []emobench.Advice
 	)
 	for slot := 0; slot < k; slot++ {
 		in, gr, reason, example := g.drawIntent(r, env, user, opener.Name, slotKinds(kind, slot, k, wrote), taskUses)
@@ -640,7 +639,6 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 			taskUses[u] = true
 		}
 		hasForbidden = hasForbidden || in.Kind == sim.IntentForbidden
-		hasXfer = hasXfer || in.Kind == sim.IntentTransfer
 		wrote = wrote || in.Kind == sim.IntentWrite
 	}
 	slices.Sort(traits)
@@ -711,24 +709,16 @@ func (g *generator) candidate(ctx context.Context, r *rand.Rand) error {
 	if err := errors.Join(task.Validate(), sim.CheckRewardBasis(&task), sim.CheckOutputs(&task)); err != nil {
 		return fmt.Errorf("domain %s: candidate %s: %w", g.dom.Name(), id, err)
 	}
-	taskKind := KindRead
 	writes := 0
 	for _, a := range actions {
 		if g.writes[a.Name] {
 			writes++
 		}
 	}
-	switch {
-	case wrote && (hasForbidden || hasXfer) && g.quota != nil:
-		taskKind = KindMixed
-	case hasForbidden:
-		taskKind = KindForbidden
-	case hasXfer:
-		taskKind = KindTransfer
-	case writes > 0:
-		taskKind = KindWrite
-	}
-	if reason, example, err := g.validEpisodes(ctx, &task, taskKind == KindForbidden, hasForbidden); err != nil || reason != "" {
+	// The kind its intents give (sim.IntentAsks of task.Intents), as
+	// SplitShares counts it.
+	taskKind := sim.KindOf(sim.IntentAsks(g.cat, &task), g.quota != nil)
+	if reason, example, err := g.validEpisodes(ctx, &task, taskKind == KindRefusal, hasForbidden); err != nil || reason != "" {
 		if reason != "" {
 			g.reject(reason, fmt.Sprintf("user %s, intents %v: %s", user, intents, example))
 		}

@@ -148,7 +148,7 @@ func TestGenerate_Quotas(t *testing.T) {
 	if reads < 9 || g.Kinds[tracer.KindRead] != reads || g.Kinds[tracer.KindWrite] != 60-reads-forbidden-transfer {
 		t.Fatalf("%d read-only tasks of 60, kinds %v; want at least 9 (0.15)", reads, g.Kinds)
 	}
-	if g.Kinds[tracer.KindForbidden] != forbidden || g.Kinds[tracer.KindTransfer] != transfer {
+	if g.Kinds[tracer.KindRefusal] != forbidden || g.Kinds[tracer.KindTransfer] != transfer {
 		t.Fatalf("kinds %v, counted %d forbidden %d transfer", g.Kinds, forbidden, transfer)
 	}
 	for _, task := range g.Tasks {
@@ -161,7 +161,7 @@ func TestGenerate_Quotas(t *testing.T) {
 
 func TestGenerate_NoQuotas(t *testing.T) {
 	g := generate(t, shopDomain{}, tracer.GenerateOptions{N: 30, Seed: 2, ForbiddenShare: -1, TransferShare: -1})
-	if g.Kinds[tracer.KindForbidden] != 0 || g.Kinds[tracer.KindTransfer] != 0 {
+	if g.Kinds[tracer.KindRefusal] != 0 || g.Kinds[tracer.KindTransfer] != 0 {
 		t.Fatalf("kinds %v: want no forbidden or transfer task", g.Kinds)
 	}
 }

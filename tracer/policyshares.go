@@ -32,45 +32,14 @@ const (
 	FamilyTolerance = 0.05
 )
 
-// KindRefusal is TaskKind's name for a task that asks only for what the
-// policy forbids (Generated.Kinds counts it as KindForbidden).
-const KindRefusal = "refusal"
-
-// ShareKinds are TaskKind's kinds, in report order.
+// ShareKinds are the task kinds SplitShares reports, in report order.
 var ShareKinds = []string{KindWrite, KindRead, KindRefusal, KindTransfer, KindMixed}
-
-// TaskKind is t's kind, by the kinds its intents (t.Intents) have in cat;
-// an intent cat does not know counts as none:
-//   - mixed: a write intent and a forbidden or a transfer intent (an
-//     allowed write plus a refusal or a hand-off);
-//   - refusal: a forbidden intent and no write intent;
-//   - transfer: a transfer intent, no forbidden and no write intent;
-//   - write: a write intent, no forbidden and no transfer intent;
-//   - read: none of these (read intents only).
-func TaskKind(cat *sim.Catalog, t *emobench.TaskSpec) string {
-	has := map[sim.IntentKind]bool{}
-	for _, name := range t.Intents {
-		if i := slices.IndexFunc(cat.Intents, func(in sim.Intent) bool { return in.Name == name }); i >= 0 {
-			has[cat.Intents[i].Kind] = true
-		}
-	}
-	switch {
-	case has[sim.IntentWrite] && (has[sim.IntentForbidden] || has[sim.IntentTransfer]):
-		return KindMixed
-	case has[sim.IntentForbidden]:
-		return KindRefusal
-	case has[sim.IntentTransfer]:
-		return KindTransfer
-	case has[sim.IntentWrite]:
-		return KindWrite
-	}
-	return KindRead
-}
 
 // TestShares are what a split holds of issue 21's test-split measures.
 type TestShares struct {
 	Tasks int `json:"tasks"`
-	// Mixed is the fraction (0–1) of mixed tasks (TaskKind).
+	// Mixed is the fraction (0–1) of mixed tasks (KindMixed; a task's
+	// kind is sim.KindOf of its intents, mixed told apart).
 	Mixed float64 `json:"mixed"`
 	// ConditionalOrFindable is the fraction (0–1) of tasks whose Traits
 	// hold emobench.TraitConditional or emobench.TraitFindable.
@@ -106,7 +75,7 @@ func SplitShares(cat *sim.Catalog, tasks []emobench.TaskSpec) TestShares {
 	perKind, families := map[string]int{}, map[string]map[string]int{}
 	for i := range tasks {
 		t := &tasks[i]
-		kind := TaskKind(cat, t)
+		kind := sim.KindOf(sim.IntentAsks(cat, t), true)
 		if kind == KindMixed {
 			mixed++
 		}
@@ -197,7 +166,7 @@ func roundTo5(c float64) int {
 }
 
 // policyQuotas returns MeasurePolicy's task count per generator kind
-// (KindMixed, KindForbidden, KindTransfer, KindRead, KindWrite), summing
+// (KindMixed, KindRefusal, KindTransfer, KindRead, KindWrite), summing
 // to o.N; see GenerateOptions.MeasurePolicy.
 func policyQuotas(cat *sim.Catalog, o GenerateOptions) map[string]int {
 	n := float64(o.N)
@@ -206,15 +175,15 @@ func policyQuotas(cat *sim.Catalog, o GenerateOptions) map[string]int {
 		count[in.Kind]++
 	}
 	q := map[string]int{
-		KindMixed:     roundTo5(math.Ceil(MinMixedShare*n - 1e-9)),
-		KindForbidden: roundTo5(o.ForbiddenShare * n),
-		KindTransfer:  roundTo5(o.TransferShare * n),
-		KindRead:      roundTo5(o.ReadShare * n),
+		KindMixed:    roundTo5(math.Ceil(MinMixedShare*n - 1e-9)),
+		KindRefusal:  roundTo5(o.ForbiddenShare * n),
+		KindTransfer: roundTo5(o.TransferShare * n),
+		KindRead:     roundTo5(o.ReadShare * n),
 	}
 	if q[KindMixed] < 5*int(math.Ceil(MinMixedShare*n/5-1e-9)) {
 		q[KindMixed] += 5
 	}
-	for kind, intent := range map[string]sim.IntentKind{KindForbidden: sim.IntentForbidden, KindTransfer: sim.IntentTransfer, KindRead: sim.IntentRead} {
+	for kind, intent := range map[string]sim.IntentKind{KindRefusal: sim.IntentForbidden, KindTransfer: sim.IntentTransfer, KindRead: sim.IntentRead} {
 		if count[intent] == 0 {
 			q[kind] = 0
 		}
@@ -222,13 +191,13 @@ func policyQuotas(cat *sim.Catalog, o GenerateOptions) map[string]int {
 	if count[sim.IntentWrite] == 0 || count[sim.IntentForbidden]+count[sim.IntentTransfer] == 0 {
 		q[KindMixed] = 0
 	}
-	sum := func() int { return q[KindMixed] + q[KindForbidden] + q[KindTransfer] + q[KindRead] }
+	sum := func() int { return q[KindMixed] + q[KindRefusal] + q[KindTransfer] + q[KindRead] }
 	// Each refusal, transfer and mixed task holds one forbidden or
 	// transfer intent: room for every one of them twice.
-	for q[KindMixed] > 0 && q[KindMixed]+q[KindForbidden]+q[KindTransfer] < MinIntentTasks*(count[sim.IntentForbidden]+count[sim.IntentTransfer]) && sum()+5 <= o.N {
+	for q[KindMixed] > 0 && q[KindMixed]+q[KindRefusal]+q[KindTransfer] < MinIntentTasks*(count[sim.IntentForbidden]+count[sim.IntentTransfer]) && sum()+5 <= o.N {
 		q[KindMixed] += 5
 	}
-	for _, kind := range []string{KindRead, KindTransfer, KindForbidden, KindMixed} {
+	for _, kind := range []string{KindRead, KindTransfer, KindRefusal, KindMixed} {
 		for sum() > o.N && q[kind] > 0 {
 			q[kind] = max(0, q[kind]-5)
 		}
@@ -242,7 +211,7 @@ func policyQuotas(cat *sim.Catalog, o GenerateOptions) map[string]int {
 // kept tasks fall short of its count prorated to the position.
 func (g *generator) quotaKind() string {
 	j := len(g.out.Tasks) + 1
-	for _, k := range []string{KindMixed, KindForbidden, KindTransfer, KindRead, KindWrite} {
+	for _, k := range []string{KindMixed, KindRefusal, KindTransfer, KindRead, KindWrite} {
 		if q := g.quota[k]; q > 0 && g.out.Kinds[k]*g.opts.N < j*q {
 			return k
 		}
@@ -323,7 +292,7 @@ const coverageUsers = 25
 func (g *generator) coverageUser(r *rand.Rand, kind, user string) string {
 	var kinds []sim.IntentKind
 	switch kind {
-	case KindForbidden:
+	case KindRefusal:
 		kinds = []sim.IntentKind{sim.IntentForbidden}
 	case KindTransfer:
 		kinds = []sim.IntentKind{sim.IntentTransfer}
@@ -374,6 +343,12 @@ func (g *generator) balancePolicy(ctx context.Context) error {
 	return g.balanceFamilies(ctx)
 }
 
+// familyKindOrder is the order in which balanceFamilies takes kinds, each
+// taking its draws of the family generator in turn: the alphabetical
+// order of the words the kinds had when tasks were first generated
+// (refusal was "forbidden"), kept so that a seed gives the tasks it gave.
+var familyKindOrder = []string{KindRefusal, KindMixed, KindRead, KindTransfer, KindWrite}
+
 // balanceFamilies gives each kind's tasks (in position order) the five
 // emotion families in equal numbers (n/5 each, the remainder to families
 // drawn with the seed). Tasks whose intents restrict their families
@@ -392,8 +367,11 @@ func (g *generator) balanceFamilies(ctx context.Context) error {
 		byKind[k] = append(byKind[k], i)
 	}
 	assigned := make([]string, len(g.out.Tasks))
-	for _, kind := range slices.Sorted(maps.Keys(byKind)) {
-		idx := byKind[kind]
+	for _, kind := range familyKindOrder {
+		idx, ok := byKind[kind]
+		if !ok {
+			continue
+		}
 		n := len(idx)
 		if n%5 != 0 && n < 20 && (float64(n/5)/float64(n) < FamilyShare-FamilyTolerance || float64((n+4)/5)/float64(n) > FamilyShare+FamilyTolerance) {
 			g.shortfall(fmt.Sprintf("%s tasks: %d cannot give five families %.0f%% ± %.0f each", kind, n, 100*FamilyShare, 100*FamilyTolerance))

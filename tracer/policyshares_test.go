@@ -53,7 +53,7 @@ func TestGenerate_MeasurePolicy(t *testing.T) {
 	perKind := map[string]int{}
 	for i := range g.Tasks {
 		task := &g.Tasks[i]
-		perKind[tracer.TaskKind(cat, task)]++
+		perKind[sim.KindOf(sim.IntentAsks(cat, task), true)]++
 		if (len(task.Traits) > 0) != (len(task.Advice) > 0) {
 			t.Errorf("%s: traits %v, advice %v: the grounding's advice is not the task's", task.ID, task.Traits, task.Advice)
 		}

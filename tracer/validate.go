@@ -87,12 +87,7 @@ func factsReachable(actions []emobench.Action, results []string, writes map[stri
 		if err := dec.Decode(&args); err != nil {
 			return fmt.Errorf("gold write %d (%s): arguments: %v", i, a.Name, err)
 		}
-		keys := make([]string, 0, len(args))
-		for k := range args {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(args)) {
 			if slices.Contains(exempt, k) || enums[a.Name][k] {
 				continue
 			}
@@ -122,13 +117,8 @@ func scalars(v any) []string {
 		}
 		return out
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
 		var out []string
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			out = append(out, scalars(x[k])...)
 		}
 		return out

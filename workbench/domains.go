@@ -25,8 +25,9 @@ type DomainSummary struct {
 	TransferTool      string
 	// TestTasks and TrainTasks count the embedded tasks of each split.
 	TestTasks, TrainTasks int
-	// Refusals and Transfers count test tasks by kind (TaskKind): refusals
-	// have forbidden writes, transfers call the transfer tool.
+	// Refusals and Transfers count test tasks by kind (sim.KindOf of
+	// their gold): refusals have forbidden writes, transfers call the
+	// transfer tool.
 	Refusals, Transfers int
 	// Families are the emotion families of the test tasks, in the
 	// taxonomy's order.
@@ -38,32 +39,6 @@ type DomainSummary struct {
 	// rules (tracer.SplitShares); nil for a domain without an intent
 	// catalog.
 	TestShares *tracer.TestShares
-}
-
-// Task kinds of TaskKind, from the most specific (the order of tracer's
-// kinds): a task with forbidden writes is a refusal whatever its gold;
-// else one whose gold calls the transfer tool is a transfer; else one
-// with a gold write is a write; else a read.
-const (
-	TaskRefusal  = "refusal"
-	TaskTransfer = "transfer"
-	TaskWrite    = "write"
-	TaskRead     = "read"
-)
-
-// TaskKind returns task's kind (TaskRefusal, TaskTransfer, TaskWrite or
-// TaskRead) in a domain whose write tools are writes and whose transfer
-// tool is transfer.
-func TaskKind(task *emobench.TaskSpec, writes map[string]bool, transfer string) string {
-	switch {
-	case len(task.Forbidden) > 0:
-		return TaskRefusal
-	case slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return a.Name == transfer }):
-		return TaskTransfer
-	case slices.ContainsFunc(task.Actions, func(a emobench.Action) bool { return writes[a.Name] }):
-		return TaskWrite
-	}
-	return TaskRead
 }
 
 // ListDomains summarises every registered domain (all.Names), sorted by
@@ -125,10 +100,10 @@ func SummarizeDomain(dom sim.Domain) (DomainSummary, error) {
 		}
 		s.TestTasks++
 		families[task.Emotion.Family] = true
-		switch TaskKind(&task, writes, s.TransferTool) {
-		case TaskRefusal:
+		switch sim.KindOf(sim.GoldAsks(&task, writes, s.TransferTool), false) {
+		case sim.KindRefusal:
 			s.Refusals++
-		case TaskTransfer:
+		case sim.KindTransfer:
 			s.Transfers++
 		}
 	}
@@ -363,7 +338,7 @@ func ShowDomain(req DomainShowRequest) (*DomainDetail, error) {
 	d.SplitTasks = len(split)
 	kinds := make([]string, len(split))
 	for i := range split {
-		kinds[i] = TaskKind(&split[i], writes, d.TransferTool)
+		kinds[i] = sim.KindOf(sim.GoldAsks(&split[i], writes, d.TransferTool), false)
 	}
 	for _, i := range sampleByKind(kinds, req.Samples) {
 		task := split[i]
@@ -374,7 +349,7 @@ func ShowDomain(req DomainShowRequest) (*DomainDetail, error) {
 }
 
 // sampleKindOrder is the order sampleByKind deals samples to task kinds.
-var sampleKindOrder = []string{TaskWrite, TaskRefusal, TaskTransfer, TaskRead}
+var sampleKindOrder = []string{sim.KindWrite, sim.KindRefusal, sim.KindTransfer, sim.KindRead}
 
 // sampleByKind returns the indices, ascending, of n of the tasks whose
 // kinds are kinds: the n are dealt one at a time to the kinds present in

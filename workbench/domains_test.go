@@ -30,26 +30,6 @@ func TestDomains_KnownToIngest(t *testing.T) {
 	}
 }
 
-func TestTaskKind(t *testing.T) {
-	writes := map[string]bool{"cancel": true}
-	tests := []struct {
-		name string
-		task emobench.TaskSpec
-		want string
-	}{
-		{"no calls", emobench.TaskSpec{}, TaskRead},
-		{"read", emobench.TaskSpec{Actions: []emobench.Action{{Name: "get"}}}, TaskRead},
-		{"write", emobench.TaskSpec{Actions: []emobench.Action{{Name: "get"}, {Name: "cancel"}}}, TaskWrite},
-		{"transfer over write", emobench.TaskSpec{Actions: []emobench.Action{{Name: "cancel"}, {Name: "transfer"}}}, TaskTransfer},
-		{"refusal over transfer", emobench.TaskSpec{Actions: []emobench.Action{{Name: "transfer"}}, Forbidden: []emobench.Action{{Name: "cancel"}}}, TaskRefusal},
-	}
-	for _, tt := range tests {
-		if got := TaskKind(&tt.task, writes, "transfer"); got != tt.want {
-			t.Errorf("%s: kind %s, want %s", tt.name, got, tt.want)
-		}
-	}
-}
-
 func TestSummarizeDomain_Retail(t *testing.T) {
 	dom, err := all.Find("retail")
 	if err != nil {
@@ -148,7 +128,7 @@ func TestShowDomain_Samples(t *testing.T) {
 	}
 	first := map[string]string{}
 	for _, task := range dom.Tasks() {
-		if k := TaskKind(&task, writes, dom.TransferTool()); task.Split == emobench.SplitTrain && first[k] == "" {
+		if k := sim.KindOf(sim.GoldAsks(&task, writes, dom.TransferTool()), false); task.Split == emobench.SplitTrain && first[k] == "" {
 			first[k] = task.ID
 		}
 	}
@@ -191,7 +171,7 @@ func TestSchemaParams(t *testing.T) {
 }
 
 func TestSampleByKind(t *testing.T) {
-	kinds := []string{TaskWrite, TaskWrite, TaskRefusal, TaskWrite, TaskWrite, TaskRefusal, TaskRead, TaskWrite, TaskRefusal, TaskWrite}
+	kinds := []string{sim.KindWrite, sim.KindWrite, sim.KindRefusal, sim.KindWrite, sim.KindWrite, sim.KindRefusal, sim.KindRead, sim.KindWrite, sim.KindRefusal, sim.KindWrite}
 	tests := []struct {
 		n    int
 		want []int

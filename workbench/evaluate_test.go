@@ -166,7 +166,7 @@ func TestEvaluateFile_EveryFormat(t *testing.T) {
 			for _, kind := range []string{"write", "read", "transfer", "refusal"} {
 				tasks := dom.Tasks()
 				for i := range tasks {
-					if tasks[i].Split == emobench.SplitTest && workbench.TaskKind(&tasks[i], writes, dom.TransferTool()) == kind {
+					if tasks[i].Split == emobench.SplitTest && sim.KindOf(sim.GoldAsks(&tasks[i], writes, dom.TransferTool()), false) == kind {
 						trajs = append(trajs, oracleEpisode(t, dom, &tasks[i]))
 						break
 					}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
-	"github.com/emobench/emobench/workbench"
+	"github.com/emobench/emobench/sim"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -218,11 +218,11 @@ func TestDomainsShow_Retail(t *testing.T) {
 	}
 	first := map[string]string{}
 	for _, task := range dom.Tasks() {
-		if k := workbench.TaskKind(&task, writes, dom.TransferTool()); task.Split == emobench.SplitTest && first[k] == "" {
+		if k := sim.KindOf(sim.GoldAsks(&task, writes, dom.TransferTool()), false); task.Split == emobench.SplitTest && first[k] == "" {
 			first[k] = task.ID
 		}
 	}
-	for _, kind := range []string{workbench.TaskWrite, workbench.TaskRefusal, workbench.TaskTransfer} {
+	for _, kind := range []string{sim.KindWrite, sim.KindRefusal, sim.KindTransfer} {
 		if !strings.Contains(out, "\n### "+first[kind]+" (test, "+kind+")") {
 			t.Errorf("domains show retail: no sample %s (the first %s task)", first[kind], kind)
 		}

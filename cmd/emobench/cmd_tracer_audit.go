@@ -134,21 +134,19 @@ func auditJudge(c *cli.Context) (tracer.Judge, error) {
 	if err := workbench.CheckEndpoint("judge-base-url", c.String("judge-base-url")); err != nil {
 		return nil, &usageError{err}
 	}
-	spec := emobench.RunSpec{Judge: name, JudgeLLM: &emobench.LLMRole{
-		BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env"), Temperature: new(float64),
-	}}
-	j, err := sim.NewJudge(spec, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
+	model, ok := strings.CutPrefix(name, "llm:")
+	if !ok {
+		return nil, usagef("--judge %q is not llm:MODEL", name)
+	}
+	role := emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env"), Temperature: new(float64)}
+	client, err := sim.NewRoleClient("--judge", model, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 	if err != nil {
 		if emobench.ErrorCode(err) == emobench.EINVALID {
 			return nil, &usageError{err}
 		}
 		return nil, err
 	}
-	llm, ok := j.(*sim.LLMJudge)
-	if !ok {
-		return nil, fmt.Errorf("--judge %s: not an LLM judge", name)
-	}
-	return &tracer.LLMJudge{Client: llm.Client}, nil
+	return &tracer.LLMJudge{Client: client}, nil
 }
 
 // auditGroup is the tasks of one domain, with their positions in the

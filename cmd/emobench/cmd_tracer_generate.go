@@ -221,9 +221,9 @@ func generateOptions(c *cli.Context) (tracer.GenerateOptions, string, error) {
 		if err := checkEndpointFlag("paraphrase-base-url", base); err != nil {
 			return o, "", err
 		}
-		client, err := sim.NewLLMClient(sim.LLMConfig{BaseURL: base, APIKey: os.Getenv(keyEnv), Model: model, Timeout: c.Duration("timeout")})
+		client, err := sim.NewRoleClient("--paraphrase", model, emobench.LLMRole{BaseURL: base, APIKeyEnv: keyEnv}, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 		if err != nil {
-			return o, "", &usageError{fmt.Errorf("--paraphrase: %w", err)}
+			return o, "", &usageError{err}
 		}
 		o.Paraphraser = &tracer.LLMParaphraser{Client: client}
 	}
@@ -311,7 +311,7 @@ func printGenerated(e *env, g *tracer.Generated) {
 	if len(g.Tasks) > 0 {
 		n := float64(len(g.Tasks))
 		var mix []string
-		for _, k := range []string{tracer.KindWrite, tracer.KindRead, tracer.KindForbidden, tracer.KindTransfer} {
+		for _, k := range []string{tracer.KindWrite, tracer.KindRead, tracer.KindRefusal, tracer.KindTransfer} {
 			mix = append(mix, fmt.Sprintf("%s %d (%.0f%%)", k, g.Kinds[k], 100*float64(g.Kinds[k])/n))
 		}
 		e.println("kinds: " + strings.Join(mix, ", "))

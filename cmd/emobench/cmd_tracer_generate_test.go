@@ -43,6 +43,8 @@ func TestTracerGenerate_ErrFlags(t *testing.T) {
 		{[]string{"--domain", "retail", "--n", "3", "--emotions", "rage=1"}, `unknown emotion family "rage"`},
 		{[]string{"--domain", "retail", "--n", "3", "--paraphrase", "gpt-4.1"}, "is not llm:MODEL"},
 		{[]string{"--domain", "retail", "--n", "3", "--paraphrase", "llm:m", "--paraphrase-api-key-env", "sk-123 456"}, "not the key"},
+		{[]string{"--domain", "retail", "--n", "3", "--paraphrase", "llm:m", "--paraphrase-base-url", "", "--paraphrase-api-key-env", "EMOBENCH_TEST_UNSET_KEY"},
+			"--paraphrase llm:m talks to https://api.openai.com/v1, which needs EMOBENCH_TEST_UNSET_KEY"},
 		{[]string{"--domain", "retail", "--n", "3", "--exclude", filepath.Join(dir, "none.json")}, "--exclude"},
 		{[]string{"--domain", "retail", "--n", "3", "--out", filepath.Join(dir, "x.json"), "--replace"}, "drop them with --out"},
 	} {

@@ -127,7 +127,8 @@ func (f *File) finish() error {
 }
 
 // place renames the temporary file to its path; a path that became
-// something other than a regular file meanwhile is still refused.
+// something other than a regular file meanwhile is still refused. The
+// directory is not synced here (see syncDir).
 func (f *File) place() error {
 	if _, err := Target(f.path); err != nil {
 		return err
@@ -138,8 +139,28 @@ func (f *File) place() error {
 	return nil
 }
 
-// Commit syncs and closes the file and renames it to its path, replacing a
-// regular file there. On error the temporary file is removed.
+// syncDir syncs directory dir, so that a rename or link into it (a new
+// directory entry) survives a crash: the file's own Sync makes its content
+// durable, not its name. The error names path, the file written.
+func syncDir(dir, path string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("write %s: sync directory: %w", path, err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: sync directory %s: %w", path, dir, err)
+	}
+	return nil
+}
+
+// Commit syncs and closes the file, renames it to its path, replacing a
+// regular file there, and syncs the directory. On error before the rename
+// the temporary file is removed; an error syncing the directory leaves
+// the file in place.
 func (f *File) Commit() error {
 	err := f.finish()
 	if err == nil {
@@ -147,8 +168,9 @@ func (f *File) Commit() error {
 	}
 	if err != nil {
 		f.Abort()
+		return err
 	}
-	return err
+	return syncDir(filepath.Dir(f.path), f.path)
 }
 
 // CommitNew is Commit for a path that must not exist: a file created there
@@ -161,7 +183,10 @@ func (f *File) CommitNew() error {
 		err = f.link()
 	}
 	f.Abort() // the temporary name; path holds the file now
-	return err
+	if err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(f.path), f.path)
 }
 
 func (f *File) link() error {
@@ -269,8 +294,10 @@ func (s *Set) Create(path string) (*File, error) {
 	return f, nil
 }
 
-// Commit syncs and closes every file, then renames each into place. On
-// error it calls Abort: files renamed before the error stay in place.
+// Commit syncs and closes every file, renames each into place, then syncs
+// each directory that gained an entry (a file's, and the parent of each
+// directory MkdirAll created). On error it calls Abort: files renamed
+// before the error stay in place.
 func (s *Set) Commit() error {
 	for _, f := range s.files {
 		if err := f.finish(); err != nil {
@@ -286,7 +313,27 @@ func (s *Set) Commit() error {
 			return err
 		}
 	}
+	// Each directory that gained an entry, with the path it gained (for
+	// the error), synced once.
+	type entry struct{ dir, path string }
+	var entries []entry
+	for _, f := range s.files {
+		entries = append(entries, entry{filepath.Dir(f.path), f.path})
+	}
+	for _, d := range s.dirs {
+		entries = append(entries, entry{filepath.Dir(d), d})
+	}
 	s.files, s.dirs = nil, nil
+	synced := map[string]bool{}
+	for _, e := range entries {
+		if synced[e.dir] {
+			continue
+		}
+		synced[e.dir] = true
+		if err := syncDir(e.dir, e.path); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -164,6 +164,33 @@ func TestWrite_ErrLeavesNothing(t *testing.T) {
 	onlyEntries(t, dir, "out.json")
 }
 
+// A failed write to a new path leaves no partial file there and no
+// temporary file beside it; a later write succeeds.
+func TestWrite_ErrNewPathLeavesNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "new.json")
+	broken := errors.New("encode: bad record 3")
+	err := atomicfile.Write(t.Context(), path, func(w io.Writer) error {
+		w.Write([]byte(`[{"id":1},{"id":2},`))
+		return broken
+	})
+	if !errors.Is(err, broken) {
+		t.Errorf("err = %v, want the fill's error", err)
+	}
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Lstat(%s) = %v, want no file", path, err)
+	}
+	onlyEntries(t, dir)
+	if err := atomicfile.WriteFile(t.Context(), path, []byte("[]\n")); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "[]\n" {
+		t.Errorf("file holds %q, want %q", b, "[]\n")
+	}
+	onlyEntries(t, dir, "new.json")
+}
+
 // CommitNew keeps a file that appeared at the path meanwhile.
 func TestFile_CommitNewErrExists(t *testing.T) {
 	t.Parallel()

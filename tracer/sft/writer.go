@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -152,13 +153,8 @@ func (s *Stats) WriteText(w io.Writer) error {
 		if len(m) == 0 {
 			return
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		fmt.Fprintf(&b, "%s:\n", title)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			fmt.Fprintf(&b, "  %-24s %d\n", k, m[k])
 		}
 	}
