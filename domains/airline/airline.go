@@ -4,17 +4,16 @@
 // policy. The package holds the seeded database generator (GenerateDB), the
 // tools over it (Tools), the policy (policy.md), the intent catalog Tracer
 // generates tasks from (Catalog) and those tasks: tasks.json (test) and
-// tasks_train.json (train), written by ./gen through `go generate`. The
-// package follows the layout of domains/README.md.
+// tasks_train.json (train), written through `go generate`. The package
+// follows the layout of domains/README.md.
 package airline
 
-//go:generate go run ./gen
+//go:generate go run ../../tracer/gentasks -domain airline
 
 import (
 	_ "embed"
 	"sync"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -30,38 +29,36 @@ var tasksJSON []byte
 //go:embed tasks_train.json
 var trainTasksJSON []byte
 
-// initialDB is GenerateDB(Seed), made once; it is never handed out, only
-// copied.
+// The embedded task sets: the seed and size of the test tasks (tasks.json)
+// and of the train tasks (tasks_train.json).
+const (
+	TestTaskSeed  uint64 = 7
+	NumTestTasks         = 60
+	TrainTaskSeed uint64 = 8
+	NumTrainTasks        = 500
+)
+
+// initialDB is GenerateDB(Seed), made once, for the grounders to tell a
+// row an earlier intent changed; it is never handed out nor changed.
 var initialDB = sync.OnceValue(func() *DB { return GenerateDB(Seed) })
 
-// embeddedTasks decodes tasks.json and tasks_train.json once and returns
-// the test tasks, then the train tasks.
-var embeddedTasks = func() func() []emobench.TaskSpec {
-	test, train := sim.EmbeddedTasks(Name, tasksJSON), sim.EmbeddedTasks(Name+" train", trainTasksJSON)
-	return func() []emobench.TaskSpec { return append(test(), train()...) }
-}()
-
-// InitialDB returns a fresh deep copy of the initial database,
-// GenerateDB(Seed).
-func InitialDB() *DB { return initialDB().Clone() }
-
-// episodeDB is the database of one episode's environment: a
-// copy-on-write clone of the initial database (DB.episodeClone), as equal
-// to InitialDB() as a deep copy and cheaper to make and to hash.
-func episodeDB() *DB { return initialDB().episodeClone() }
-
-// NewEnvironment returns an environment over db with the airline tools.
-// The environment changes db in place; pass a copy to keep db.
-func NewEnvironment(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
-
-// New returns the airline domain. It is a sim.CatalogDomain: its
-// Catalog() is the package's Catalog, which Tracer generates tasks from.
+// New returns the airline domain: a sim.CatalogDomain whose Catalog() is
+// the package's Catalog, which Tracer generates tasks from. Its test split
+// is generated with refusals and transfers spread over their intents and
+// enough of them that each of the 6 forbidden intents and 2 transfer
+// triggers can come twice (issue 21's test shares).
 func New() sim.Domain {
-	return catalogDomain{sim.NewStateDomain(Name, policy, episodeDB, tools(), embeddedTasks, ToolTransfer)}
+	return sim.NewDomain(sim.DomainSpec[DB]{
+		Name:         Name,
+		Policy:       policy,
+		Initial:      func() *DB { return GenerateDB(Seed) },
+		Tools:        Tools(),
+		TransferTool: ToolTransfer,
+		Catalog:      Catalog,
+		TaskSets: sim.TaskSets{
+			Test:       sim.TaskSet{File: "tasks.json", Data: tasksJSON, Count: NumTestTasks, Seed: TestTaskSeed},
+			Train:      sim.TaskSet{File: "tasks_train.json", Data: trainTasksJSON, Count: NumTrainTasks, Seed: TrainTaskSeed},
+			Generation: sim.Generation{ForbiddenShare: 0.2, TransferShare: 0.07, SpreadIntents: true},
+		},
+	})
 }
-
-// catalogDomain is the state domain with its intent catalog.
-type catalogDomain struct{ sim.Domain }
-
-// Catalog returns the airline's intent catalog (see Catalog).
-func (catalogDomain) Catalog() *sim.Catalog { return Catalog() }

@@ -3,7 +3,6 @@ package airline
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,8 +15,8 @@ import (
 // This file gives every task one correct end state: the preference a user
 // states to pick a flight among those on a route and date (a choice
 // phrase), how a user names a payment method or a reservation without
-// its id, and Catalog.Alternatives, the other writes those words would
-// still allow, which Tracer's audit checks against the policy.
+// its id; alternatives.go gives the other writes those words would still
+// allow.
 
 // itinerary is what a booking can fly on one date: one nonstop flight or
 // a one-stop connection, as the search tools return them.
@@ -39,7 +38,7 @@ func (db *DB) itineraries(origin, destination, date, cabin string, pax int) []it
 			continue
 		}
 		for _, second := range db.departures(first.Destination, date) {
-			if second.Destination != destination || !connects(db.Flights[first.FlightNumber], db.Flights[second.FlightNumber]) {
+			if second.Destination != destination || !connects(db.flight(first.FlightNumber), db.flight(second.FlightNumber)) {
 				continue
 			}
 			if _, err := db.bookable(seg(second), cabin, pax); err == nil {
@@ -54,12 +53,12 @@ func (db *DB) itineraries(origin, destination, date, cabin string, pax int) []it
 func (db *DB) fare(it itinerary, cabin string) int {
 	sum := 0
 	for _, s := range it {
-		sum += db.Flights[s.FlightNumber].Dates[s.Date].Prices.Get(cabin)
+		sum += db.price(s.FlightNumber, s.Date, cabin)
 	}
 	return sum
 }
 
-func (db *DB) departure(it itinerary) string { return db.Flights[it[0].FlightNumber].DepartureTime }
+func (db *DB) departure(it itinerary) string { return db.flight(it[0].FlightNumber).DepartureTime }
 
 // kind names it as a customer does: "nonstop" or "connection through
 // Denver (DEN)".
@@ -70,7 +69,7 @@ func (db *DB) kind(it itinerary) string {
 	return "connection through " + db.place(it[0].Destination)
 }
 
-func (db *DB) place(code string) string { return fmt.Sprintf("%s (%s)", db.Airports[code].City, code) }
+func (db *DB) place(code string) string { return fmt.Sprintf("%s (%s)", db.city(code), code) }
 
 func sameItinerary(a, b itinerary) bool {
 	return slices.EqualFunc(a, b, func(x, y Segment) bool { return x.FlightNumber == y.FlightNumber && x.Date == y.Date })
@@ -228,7 +227,7 @@ func (db *DB) describeReservation(u *User, r *Reservation) (string, bool) {
 		return fmt.Sprint(o.Origin, o.Destination, o.TripType, o.Flights[0].Date)
 	}
 	for _, id := range u.Reservations {
-		if o := db.Reservations[id]; o != nil && o.ID != r.ID && len(o.Flights) > 0 && key(o) == key(r) {
+		if o, _ := db.Reservations.Get(id); o != nil && o.ID != r.ID && len(o.Flights) > 0 && key(o) == key(r) {
 			return "", false
 		}
 	}
@@ -240,7 +239,7 @@ func (db *DB) describeReservation(u *User, r *Reservation) (string, bool) {
 	if r.TripType == TripRoundTrip {
 		trip = "round trip"
 	}
-	return fmt.Sprintf("my %s %s from %s to %s", day.Format("January 2"), trip, db.Airports[r.Origin].City, db.Airports[r.Destination].City), true
+	return fmt.Sprintf("my %s %s from %s to %s", day.Format("January 2"), trip, db.city(r.Origin), db.city(r.Destination)), true
 }
 
 // names reports whether ref is how the user names r: "reservation <id>"
@@ -267,7 +266,7 @@ func findable(ground func(sim.GroundContext) (sim.Grounding, bool)) func(sim.Gro
 			return gr, ok
 		}
 		x, _ := newGrounding(g)
-		r := x.db.Reservations[id]
+		r, _ := x.db.Reservations.Get(id)
 		if r == nil {
 			return gr, ok
 		}
@@ -287,189 +286,4 @@ func findable(ground func(sim.GroundContext) (sim.Grounding, bool)) func(sim.Gro
 		gr.Traits = append(gr.Traits, emobench.TraitFindable)
 		return gr, true
 	}
-}
-
-// named reports whether some fact names pm as describeMethod does: the
-// user stated the method, so no other one is allowed.
-func named(facts map[string]string, u *User, pm PaymentMethod) bool {
-	desc := describeMethod(u, pm)
-	return slices.ContainsFunc(slices.Collect(maps.Values(facts)), func(v string) bool { return strings.Contains(v, desc) })
-}
-
-// reasonWords are the words of a reason fact that state each
-// cancellation reason.
-var reasonWords = map[string]string{
-	"plans changed": ReasonChangeOfPlan, "airline cancelled": ReasonAirlineCancelled,
-	"am ill": ReasonHealth, "storm": ReasonWeather,
-}
-
-// alternatives is Catalog.Alternatives: the other writes that the user's
-// facts allow for gold, policy aside. A booking may take another
-// itinerary the flight choice allows or, when the user named no method,
-// another payment method; a change of flights another method the user
-// did not name, or another flight on a segment's route and date unless
-// the user kept the flight numbers ("same flight LK123", an upgrade);
-// added bags another method, or the count a conditional request picks;
-// a cancellation another reason the user stated.
-func alternatives(env sim.Environment, userID string, facts map[string]string, gold emobench.Action) []emobench.Action {
-	e, ok := env.(*sim.StateEnv[DB])
-	if !ok {
-		return nil
-	}
-	db := e.State
-	u := db.Users[userID]
-	args, err := sim.CallArgs(gold)
-	if u == nil || err != nil {
-		return nil
-	}
-	with := func(key string, v any) emobench.Action {
-		m := maps.Clone(args)
-		m[key] = v
-		return act(gold.Name, m)
-	}
-	var out []emobench.Action
-	otherMethods := func(current string) {
-		if pm, ok := u.PaymentMethods[current]; !ok || named(facts, u, pm) {
-			return
-		}
-		for _, id := range sortedKeys(u.PaymentMethods) {
-			if id != current {
-				out = append(out, with("payment_id", id))
-			}
-		}
-	}
-	switch gold.Name {
-	case ToolBookReservation:
-		return db.bookingAlternatives(u, facts, args, with)
-	case ToolUpdateReservationFlights:
-		id, _ := args["payment_id"].(string)
-		otherMethods(id)
-		flights, _ := args["flights"].([]any)
-		rid, _ := args["reservation_id"].(string)
-		if r := db.Reservations[rid]; r != nil && keepsFlights(r, flights) {
-			break // the user asked for the same flights (another date or cabin)
-		}
-		for i, f := range flights {
-			ref, _ := f.(map[string]any)
-			number, _ := ref["flight_number"].(string)
-			date, _ := ref["date"].(string)
-			fl := db.Flights[number]
-			if fl == nil {
-				continue
-			}
-			for _, fi := range db.departures(fl.Origin, date) {
-				if fi.Destination != fl.Destination || fi.FlightNumber == number {
-					continue
-				}
-				changed := slices.Clone(flights)
-				changed[i] = map[string]any{"flight_number": fi.FlightNumber, "date": date}
-				out = append(out, with("flights", changed))
-			}
-		}
-	case ToolUpdateReservationBaggages:
-		id, _ := args["payment_id"].(string)
-		otherMethods(id)
-		// A conditional request allows the count its condition picks.
-		rid, _ := args["reservation_id"].(string)
-		r := db.Reservations[rid]
-		for _, v := range sim.FactValues(facts, "bags") {
-			ref, condition, _ := strings.Cut(v, ": ")
-			var two, limit, one int
-			if _, err := fmt.Sscanf(condition, bagCondition, &two, &limit, &one); err != nil || r == nil || !db.names(u, r, ref) {
-				continue
-			}
-			want := two
-			if bagFee(u, r, two) > limit {
-				want = one
-			}
-			if total, _ := args["total_baggages"].(float64); int(total) != want {
-				m := maps.Clone(args)
-				m["total_baggages"], m["nonfree_baggages"] = want, NonfreeBags(u.Membership, r.Cabin, len(r.Passengers), want)
-				out = append(out, act(gold.Name, m))
-			}
-		}
-	case ToolCancelReservation:
-		for words, reason := range reasonWords {
-			if reason != args["reason"] && slices.ContainsFunc(sim.FactValues(facts, "reason"), func(v string) bool { return strings.Contains(v, words) }) {
-				out = append(out, with("reason", reason))
-			}
-		}
-		slices.SortFunc(out, func(a, b emobench.Action) int { return strings.Compare(string(a.Arguments), string(b.Arguments)) })
-	}
-	return out
-}
-
-// keepsFlights reports whether flights (a write's decoded list) are r's
-// flight numbers in order.
-func keepsFlights(r *Reservation, flights []any) bool {
-	if len(flights) != len(r.Flights) {
-		return false
-	}
-	for i, f := range flights {
-		if ref, _ := f.(map[string]any); ref["flight_number"] != r.Flights[i].FlightNumber {
-			return false
-		}
-	}
-	return true
-}
-
-// bookingAlternatives are a booking's other itineraries the user's flight
-// choice allows, each paid as the gold is for its own total, and, when the
-// user named no method, the gold itinerary paid with another method.
-func (db *DB) bookingAlternatives(u *User, facts map[string]string, args map[string]any, with func(string, any) emobench.Action) []emobench.Action {
-	origin, _ := args["origin"].(string)
-	destination, _ := args["destination"].(string)
-	cabin, _ := args["cabin"].(string)
-	passengers, _ := args["passengers"].([]any)
-	payments, _ := args["payment_methods"].([]any)
-	flights, _ := args["flights"].([]any)
-	bags, _ := args["nonfree_baggages"].(float64)
-	if len(flights) == 0 || len(payments) == 0 || len(passengers) == 0 {
-		return nil
-	}
-	date, _ := flights[0].(map[string]any)["date"].(string)
-	var gold itinerary
-	for _, f := range flights {
-		number, _ := f.(map[string]any)["flight_number"].(string)
-		gold = append(gold, Segment{FlightNumber: number, Date: date})
-	}
-	pax := len(passengers)
-	extras := BagFee * int(bags)
-	if args["insurance"] == "yes" {
-		extras += InsuranceFee * pax
-	}
-	var out []emobench.Action
-	options := db.itineraries(origin, destination, date, cabin, pax)
-	choices := sim.FactValues(facts, "flight_choice")
-	for _, it := range options {
-		if sameItinerary(it, gold) || len(choices) > 0 && !slices.ContainsFunc(choices, func(c string) bool { return db.choiceAllows(c, it, options, cabin) }) {
-			continue
-		}
-		// The last payment takes what the total changes by.
-		total := db.fare(it, cabin)*pax + extras
-		repaid := slices.Clone(payments)
-		last, _ := repaid[len(repaid)-1].(map[string]any)
-		last = maps.Clone(last)
-		for _, p := range repaid[:len(repaid)-1] {
-			amount, _ := p.(map[string]any)["amount"].(float64)
-			total -= int(amount)
-		}
-		last["amount"] = total
-		repaid[len(repaid)-1] = last
-		m := maps.Clone(args)
-		m["payment_methods"], m["flights"] = repaid, refs(it)
-		out = append(out, act(ToolBookReservation, m))
-	}
-	if len(payments) == 1 {
-		p, _ := payments[0].(map[string]any)
-		id, _ := p["payment_id"].(string)
-		if pm, ok := u.PaymentMethods[id]; ok && !named(facts, u, pm) {
-			for _, other := range sortedKeys(u.PaymentMethods) {
-				if other != id {
-					out = append(out, with("payment_methods", []map[string]any{{"payment_id": other, "amount": p["amount"]}}))
-				}
-			}
-		}
-	}
-	return out
 }

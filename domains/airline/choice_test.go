@@ -1,57 +1,18 @@
 package airline
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"testing"
-
-	"github.com/emobench/emobench"
 )
 
-// TestAlternatives_OneEndState replays every embedded task (-short: the
-// test split) and, before each gold write, tries the alternatives its
-// facts allow: none that the policy allows may end in another state than
-// the gold write (the check of Tracer's audit, run here on the domain's
-// own tasks).
-func TestAlternatives_OneEndState(t *testing.T) {
-	c := Catalog()
-	writes := writeSet()
-	tasks := New().Tasks()
-	for _, task := range tasks {
-		if testing.Short() && task.Split != emobench.SplitTest {
-			continue
-		}
-		env := NewEnvironment(InitialDB())
-		for _, a := range task.Actions {
-			if writes[a.Name] {
-				gold := NewEnvironment(env.State.Clone())
-				if _, err := gold.Call(a.Name, a.Arguments); err != nil {
-					t.Fatalf("%s: gold %s: %v", task.ID, a.Name, err)
-				}
-				for _, alt := range c.Alternatives(env, task.UserID, task.Scenario.Facts, a) {
-					try := NewEnvironment(env.State.Clone())
-					if c.CheckPolicy(try, task.UserID, alt) != nil {
-						continue
-					}
-					// A cancellation's reason is part of its outcome (compared
-					// by ACTION, kept by the state hash).
-					if _, err := try.Call(alt.Name, alt.Arguments); err == nil && (try.Hash() != gold.Hash() || alt.Name == ToolCancelReservation) {
-						t.Errorf("%s: %s has another valid end state: %s", task.ID, a.Name, alt.Arguments)
-					}
-				}
-			}
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
-				t.Fatalf("%s: %s: %v", task.ID, a.Name, err)
-			}
-		}
-	}
-}
-
 func TestDescribeMethod_NoIDs(t *testing.T) {
-	db := InitialDB()
-	for _, id := range sortedKeys(db.Users) {
-		u := db.Users[id]
+	db := initialState()
+	for _, id := range db.Users.Keys() {
+		u := get(&db.Users, id)
 		seen := map[string]string{}
-		for _, pmID := range sortedKeys(u.PaymentMethods) {
+		for _, pmID := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 			d := describeMethod(u, u.PaymentMethods[pmID])
 			if strings.Contains(d, pmID) || strings.Contains(d, "_") {
 				t.Fatalf("%s: %q names an id", id, d)
@@ -65,7 +26,7 @@ func TestDescribeMethod_NoIDs(t *testing.T) {
 }
 
 func TestChoiceAllows(t *testing.T) {
-	db := InitialDB()
+	db := initialState()
 	checked := 0
 	for _, s := range db.futureFlights()[:200] {
 		options := db.itineraries(s.Origin, s.Destination, s.Date, CabinEconomy, 1)
@@ -87,4 +48,44 @@ func TestChoiceAllows(t *testing.T) {
 	if checked < 100 {
 		t.Errorf("only %d phrases checked", checked)
 	}
+}
+
+// futureFlights returns the available (flight, date) pairs after Today in
+// a stable order.
+func (db *DB) futureFlights() []Segment {
+	var out []Segment
+	for n, f := range db.Flights.All() {
+		for _, d := range flightDates {
+			if d > Today && f.Dates[d].Status == StatusAvailable {
+				out = append(out, Segment{FlightNumber: n, Origin: f.Origin, Destination: f.Destination, Date: d})
+			}
+		}
+	}
+	return out
+}
+
+// onestopPairs returns the connections, on one date after Today, between
+// airports with no direct route, in the order of futureFlights.
+func (db *DB) onestopPairs() [][2]Segment {
+	direct := map[[2]string]bool{}
+	for _, f := range db.Flights.All() {
+		direct[[2]string{f.Origin, f.Destination}] = true
+	}
+	opts := db.futureFlights()
+	from := map[[2]string][]Segment{} // by date and origin
+	for _, s := range opts {
+		k := [2]string{s.Date, s.Origin}
+		from[k] = append(from[k], s)
+	}
+	pairs := [][2]Segment{}
+	for _, s1 := range opts {
+		for _, s2 := range from[[2]string{s1.Date, s1.Destination}] {
+			if s2.Destination == s1.Origin || direct[[2]string{s1.Origin, s2.Destination}] ||
+				!connects(db.flight(s1.FlightNumber), db.flight(s2.FlightNumber)) {
+				continue
+			}
+			pairs = append(pairs, [2]Segment{s1, s2})
+		}
+	}
+	return pairs
 }

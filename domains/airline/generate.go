@@ -2,6 +2,7 @@ package airline
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -84,15 +85,10 @@ func GenerateDB(seed uint64) *DB {
 	g := &generator{
 		rng: rand.New(rand.NewPCG(seed, seed^0x5eed_a1b2_c3d4_e5f6)),
 		ids: map[string]bool{},
-		db: &DB{
-			Users:        map[string]*User{},
-			Airports:     map[string]Airport{},
-			Flights:      map[string]*Flight{},
-			Reservations: map[string]*Reservation{},
-		},
+		db:  &DB{},
 	}
 	for _, a := range airportList {
-		g.db.Airports[a.Code] = a
+		g.db.Airports.Put(a.Code, &a)
 	}
 	g.flights()
 	g.disruptions = g.disrupted()
@@ -102,7 +98,6 @@ func GenerateDB(seed uint64) *DB {
 	for range numReservations {
 		g.reservation()
 	}
-	g.db.root = &hashRoot{}
 	return g.db
 }
 
@@ -204,7 +199,7 @@ func (g *generator) flight(origin, dest string, minutes int) {
 		}
 		f.Dates[date] = fd
 	}
-	g.db.Flights[number] = f
+	g.db.Flights.Put(number, f)
 	g.numbers = append(g.numbers, number)
 }
 
@@ -296,7 +291,7 @@ func (g *generator) user() {
 	if u.SavedPassengers == nil {
 		u.SavedPassengers = []Passenger{}
 	}
-	g.db.Users[id] = u
+	g.db.Users.Put(id, u)
 	g.users = append(g.users, id)
 }
 
@@ -336,7 +331,7 @@ func (g *generator) disrupted() [][2]string {
 			if d < Today {
 				continue
 			}
-			if st := g.db.Flights[n].Dates[d].Status; st == StatusDelayed || st == StatusCancelled {
+			if st := g.db.flight(n).Dates[d].Status; st == StatusDelayed || st == StatusCancelled {
 				out = append(out, [2]string{n, d})
 			}
 		}
@@ -345,16 +340,16 @@ func (g *generator) disrupted() [][2]string {
 }
 
 func (g *generator) reservation() {
-	u := g.db.Users[g.pick(g.users)]
+	u, _ := g.db.Users.Get(g.pick(g.users)) // not frozen yet: changed in place
 	var first *Flight
 	var date int
 	if g.percent(20) {
 		// Put some reservations on disrupted flights, so complaints and
 		// airline cancellations have material.
 		p := g.disruptions[g.rng.IntN(len(g.disruptions))]
-		first, date = g.db.Flights[p[0]], slices.Index(flightDates, p[1])
+		first, date = g.db.flight(p[0]), slices.Index(flightDates, p[1])
 	} else {
-		first, date = g.db.Flights[g.pick(g.numbers)], g.date()
+		first, date = g.db.flight(g.pick(g.numbers)), g.date()
 	}
 	r := &Reservation{
 		UserID: u.ID, Origin: first.Origin, Destination: first.Destination,
@@ -386,7 +381,7 @@ func (g *generator) reservation() {
 	}
 	perPassenger := 0
 	for j := range legs {
-		legs[j].Price = g.db.Flights[legs[j].FlightNumber].Dates[legs[j].Date].Prices.Get(r.Cabin)
+		legs[j].Price = g.db.price(legs[j].FlightNumber, legs[j].Date, r.Cabin)
 		perPassenger += legs[j].Price
 	}
 	r.Flights = legs
@@ -421,7 +416,7 @@ func (g *generator) reservation() {
 	total += BagFee * r.NonfreeBaggages
 	r.PaymentHistory = []Payment{{PaymentID: g.payer(u), Amount: total}}
 	r.CreatedAt = g.createdAt(flightDates[date])
-	g.db.Reservations[r.ID] = r
+	g.db.Reservations.Put(r.ID, r)
 	u.Reservations = append(u.Reservations, r.ID)
 }
 
@@ -439,7 +434,7 @@ func (g *generator) reservationID() string {
 // credit card, sometimes a gift card.
 func (g *generator) payer(u *User) string {
 	var cards, gifts []string
-	for _, id := range sortedKeys(u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 		switch u.PaymentMethods[id].Source {
 		case SourceCreditCard:
 			cards = append(cards, id)
@@ -473,7 +468,7 @@ func (g *generator) createdAt(firstDate string) string {
 // reverse returns the flight flying first's route backwards.
 func (g *generator) reverse(first *Flight) *Flight {
 	for _, n := range g.numbers {
-		if f := g.db.Flights[n]; f.Origin == first.Destination && f.Destination == first.Origin {
+		if f := g.db.flight(n); f.Origin == first.Destination && f.Destination == first.Origin {
 			return f
 		}
 	}
@@ -485,7 +480,7 @@ func (g *generator) reverse(first *Flight) *Flight {
 func (g *generator) connection(first *Flight) *Flight {
 	var opts []*Flight
 	for _, n := range g.numbers {
-		f := g.db.Flights[n]
+		f := g.db.flight(n)
 		if f.Origin == first.Destination && f.Destination != first.Origin && connects(first, f) {
 			opts = append(opts, f)
 		}
@@ -502,14 +497,4 @@ func connects(a, b *Flight) bool {
 	arr, err1 := time.Parse(clockLayout, a.ArrivalTime)
 	dep, err2 := time.Parse(clockLayout, b.DepartureTime)
 	return err1 == nil && err2 == nil && dep.Sub(arr) >= time.Hour
-}
-
-// sortedKeys returns m's keys in increasing order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

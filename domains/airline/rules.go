@@ -104,42 +104,43 @@ func (db *DB) compensationDue(u *User, r *Reservation) (int, bool) {
 // rule it breaks otherwise. Reads, calculate and the transfer are always
 // allowed; arguments that do not decode are an error.
 func (db *DB) checkWrite(userID string, a emobench.Action) error {
-	var err error
-	switch a.Name {
-	case ToolBookReservation:
-		err = db.checkBook(userID, a.Arguments)
-	case ToolCancelReservation:
-		err = db.checkCancel(userID, a.Arguments)
-	case ToolUpdateReservationFlights:
-		err = db.checkChangeFlights(userID, a.Arguments)
-	case ToolUpdateReservationPassengers:
-		err = db.checkChangePassengers(userID, a.Arguments)
-	case ToolUpdateReservationBaggages:
-		err = db.checkAddBags(userID, a.Arguments)
-	case ToolSendCertificate:
-		err = db.checkCertificate(userID, a.Arguments)
-	default:
+	check, ok := policyChecks[a.Name]
+	if !ok {
 		return nil
 	}
-	if err != nil {
+	if err := check(db, userID, a.Arguments); err != nil {
 		return fmt.Errorf("policy: %s: %w", a.Name, err)
 	}
 	return nil
 }
 
-// decodePolicyArgs decodes a write's arguments for a predicate.
-func decodePolicyArgs(raw json.RawMessage, v any) error {
-	if err := json.Unmarshal(raw, v); err != nil {
-		return fmt.Errorf("arguments: %w", err)
+// policyChecks are the predicates of the writes, by tool.
+var policyChecks = map[string]func(*DB, string, json.RawMessage) error{
+	ToolBookReservation:             policyCheck((*DB).checkBook),
+	ToolCancelReservation:           policyCheck((*DB).checkCancel),
+	ToolUpdateReservationFlights:    policyCheck((*DB).checkChangeFlights),
+	ToolUpdateReservationPassengers: policyCheck((*DB).checkChangePassengers),
+	ToolUpdateReservationBaggages:   policyCheck((*DB).checkAddBags),
+	ToolSendCertificate:             policyCheck((*DB).checkCertificate),
+}
+
+// policyCheck makes a predicate over a write's raw arguments of check,
+// which gets them decoded into A.
+func policyCheck[A any](check func(*DB, string, *A) error) func(*DB, string, json.RawMessage) error {
+	return func(db *DB, userID string, raw json.RawMessage) error {
+		var a A
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return fmt.Errorf("arguments: %w", err)
+		}
+		return check(db, userID, &a)
 	}
-	return nil
 }
 
 // changeable returns the reservation id names if userID owns it, it is
 // active and none of its flights has been flown: the policy's conditions
 // for any change or cancellation.
 func (db *DB) changeable(userID, id string) (*Reservation, *User, error) {
-	r, ok := db.Reservations[id]
+	r, ok := db.Reservations.Get(id)
 	switch {
 	case !ok:
 		return nil, nil, fmt.Errorf("reservation %q does not exist", id)
@@ -150,7 +151,7 @@ func (db *DB) changeable(userID, id string) (*Reservation, *User, error) {
 	case db.flown(r):
 		return nil, nil, fmt.Errorf("reservation %s has a flight that has been flown: only a human agent may act on it", id)
 	}
-	u, ok := db.Users[userID]
+	u, ok := db.Users.Get(userID)
 	if !ok {
 		return nil, nil, fmt.Errorf("user %q does not exist", userID)
 	}
@@ -174,14 +175,10 @@ func checkChangePayment(u *User, paymentID string) error {
 }
 
 // checkCancel: nothing flown, and one of the four cancellation conditions.
-func (db *DB) checkCancel(userID string, raw json.RawMessage) error {
-	var a struct {
-		ReservationID string `json:"reservation_id"`
-		Reason        string `json:"reason"`
-	}
-	if err := decodePolicyArgs(raw, &a); err != nil {
-		return err
-	}
+func (db *DB) checkCancel(userID string, a *struct {
+	ReservationID string `json:"reservation_id"`
+	Reason        string `json:"reason"`
+}) error {
 	r, _, err := db.changeable(userID, a.ReservationID)
 	if err != nil {
 		return err
@@ -198,16 +195,12 @@ func (db *DB) checkCancel(userID string, raw json.RawMessage) error {
 // checkChangeFlights: nothing flown; a basic economy reservation keeps
 // its flights (only its cabin may change); a difference goes to a credit
 // card or gift card of the profile.
-func (db *DB) checkChangeFlights(userID string, raw json.RawMessage) error {
-	var a struct {
-		ReservationID string      `json:"reservation_id"`
-		Cabin         string      `json:"cabin"`
-		Flights       []FlightRef `json:"flights"`
-		PaymentID     string      `json:"payment_id"`
-	}
-	if err := decodePolicyArgs(raw, &a); err != nil {
-		return err
-	}
+func (db *DB) checkChangeFlights(userID string, a *struct {
+	ReservationID string      `json:"reservation_id"`
+	Cabin         string      `json:"cabin"`
+	Flights       []FlightRef `json:"flights"`
+	PaymentID     string      `json:"payment_id"`
+}) error {
 	r, u, err := db.changeable(userID, a.ReservationID)
 	if err != nil {
 		return err
@@ -233,14 +226,10 @@ func sameFlights(segs []Segment, refs []FlightRef) bool {
 }
 
 // checkChangePassengers: nothing flown, the number of passengers kept.
-func (db *DB) checkChangePassengers(userID string, raw json.RawMessage) error {
-	var a struct {
-		ReservationID string      `json:"reservation_id"`
-		Passengers    []Passenger `json:"passengers"`
-	}
-	if err := decodePolicyArgs(raw, &a); err != nil {
-		return err
-	}
+func (db *DB) checkChangePassengers(userID string, a *struct {
+	ReservationID string      `json:"reservation_id"`
+	Passengers    []Passenger `json:"passengers"`
+}) error {
 	r, _, err := db.changeable(userID, a.ReservationID)
 	if err != nil {
 		return err
@@ -254,16 +243,12 @@ func (db *DB) checkChangePassengers(userID string, raw json.RawMessage) error {
 // checkAddBags: nothing flown, bags only added, nonfree_baggages the
 // count beyond the allowance for the owner's membership, the cabin and
 // the passengers, the fee on a credit card or gift card of the profile.
-func (db *DB) checkAddBags(userID string, raw json.RawMessage) error {
-	var a struct {
-		ReservationID   string `json:"reservation_id"`
-		TotalBaggages   int    `json:"total_baggages"`
-		NonfreeBaggages int    `json:"nonfree_baggages"`
-		PaymentID       string `json:"payment_id"`
-	}
-	if err := decodePolicyArgs(raw, &a); err != nil {
-		return err
-	}
+func (db *DB) checkAddBags(userID string, a *struct {
+	ReservationID   string `json:"reservation_id"`
+	TotalBaggages   int    `json:"total_baggages"`
+	NonfreeBaggages int    `json:"nonfree_baggages"`
+	PaymentID       string `json:"payment_id"`
+}) error {
 	r, u, err := db.changeable(userID, a.ReservationID)
 	if err != nil {
 		return err
@@ -280,20 +265,16 @@ func (db *DB) checkAddBags(userID string, raw json.RawMessage) error {
 // checkBook: booked for the authenticated user, at most MaxPassengers,
 // nonfree_baggages by the allowance table, and at most one certificate,
 // one credit card and three gift cards, each from the profile.
-func (db *DB) checkBook(userID string, raw json.RawMessage) error {
-	var a struct {
-		UserID          string       `json:"user_id"`
-		Cabin           string       `json:"cabin"`
-		Flights         []FlightRef  `json:"flights"`
-		Passengers      []Passenger  `json:"passengers"`
-		PaymentMethods  []PaymentArg `json:"payment_methods"`
-		TotalBaggages   int          `json:"total_baggages"`
-		NonfreeBaggages int          `json:"nonfree_baggages"`
-	}
-	if err := decodePolicyArgs(raw, &a); err != nil {
-		return err
-	}
-	u, ok := db.Users[a.UserID]
+func (db *DB) checkBook(userID string, a *struct {
+	UserID          string       `json:"user_id"`
+	Cabin           string       `json:"cabin"`
+	Flights         []FlightRef  `json:"flights"`
+	Passengers      []Passenger  `json:"passengers"`
+	PaymentMethods  []PaymentArg `json:"payment_methods"`
+	TotalBaggages   int          `json:"total_baggages"`
+	NonfreeBaggages int          `json:"nonfree_baggages"`
+}) error {
+	u, ok := db.Users.Get(a.UserID)
 	switch {
 	case a.UserID != userID:
 		return fmt.Errorf("the booking is for user %s, not the authenticated user %s", a.UserID, userID)
@@ -327,17 +308,13 @@ func (db *DB) checkBook(userID string, raw json.RawMessage) error {
 // checkCertificate: the user's own reservation, compensation due (gold,
 // insured or business, a delayed or cancelled flight, none sent yet), and
 // exactly the amount per passenger the policy grants.
-func (db *DB) checkCertificate(userID string, raw json.RawMessage) error {
-	var a struct {
-		UserID        string  `json:"user_id"`
-		ReservationID string  `json:"reservation_id"`
-		Amount        float64 `json:"amount"`
-	}
-	if err := decodePolicyArgs(raw, &a); err != nil {
-		return err
-	}
-	r, ok := db.Reservations[a.ReservationID]
-	u := db.Users[userID]
+func (db *DB) checkCertificate(userID string, a *struct {
+	UserID        string  `json:"user_id"`
+	ReservationID string  `json:"reservation_id"`
+	Amount        float64 `json:"amount"`
+}) error {
+	r, ok := db.Reservations.Get(a.ReservationID)
+	u, _ := db.Users.Get(userID)
 	switch {
 	case a.UserID != userID:
 		return fmt.Errorf("the certificate is for user %s, not the authenticated user %s", a.UserID, userID)

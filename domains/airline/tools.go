@@ -1,7 +1,6 @@
 package airline
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -121,9 +120,10 @@ const (
 )
 
 // tool builds a tool whose parameters are an object with the given
-// properties (a JSON object's members) and required names.
-func tool(name string, writes bool, call func(*DB, json.RawMessage) (string, error), description, properties string, required ...string) sim.Tool[DB] {
-	return sim.NewTool(name, description, writes, sim.ObjectSchema(properties, required...), call)
+// properties (a JSON object's members) and required names; call gets the
+// arguments decoded into A (sim.TypedCall).
+func tool[A any](name string, writes bool, call func(*DB, *A) (string, error), description, properties string, required ...string) sim.Tool[DB] {
+	return sim.NewTool(name, description, writes, sim.ObjectSchema(properties, required...), sim.TypedCall(required, call))
 }
 
 // FlightRef names one flight on one date in a tool's arguments.
@@ -138,28 +138,12 @@ type PaymentArg struct {
 	Amount    float64 `json:"amount"`
 }
 
-func encode(v any) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
-}
+// user returns the user id for changing.
+func (db *DB) user(id string) (*User, error) { return row(&db.Users, true, "user", id) }
 
-// user returns the user id for changing (ownUser).
-func (db *DB) user(id string) (*User, error) {
-	if u := db.ownUser(id); u != nil {
-		return u, nil
-	}
-	return nil, fmt.Errorf("user %q not found", id)
-}
-
-// reservation returns the reservation id for changing (ownReservation).
+// reservation returns the reservation id for changing.
 func (db *DB) reservation(id string) (*Reservation, error) {
-	if r := db.ownReservation(id); r != nil {
-		return r, nil
-	}
-	return nil, fmt.Errorf("reservation %q not found", id)
+	return row(&db.Reservations, true, "reservation", id)
 }
 
 // active returns the reservation and its user if the reservation is
@@ -194,7 +178,7 @@ func checkCabin(c string) error {
 }
 
 func (db *DB) checkAirport(field, code string) error {
-	if _, ok := db.Airports[code]; !ok {
+	if !db.Airports.Has(code) {
 		return fmt.Errorf("%s %q is not an airport we serve (use IATA codes such as JFK)", field, code)
 	}
 	return nil
@@ -227,44 +211,32 @@ func checkPassengers(ps []Passenger) error {
 	return nil
 }
 
-func getUserDetails(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		UserID string `json:"user_id"`
-	}
-	if err := sim.DecodeArgs(args, &a, "user_id"); err != nil {
-		return "", err
-	}
-	u, err := db.user(a.UserID)
+func getUserDetails(db *DB, a *struct {
+	UserID string `json:"user_id"`
+}) (string, error) {
+	u, err := row(&db.Users, false, "user", a.UserID)
 	if err != nil {
 		return "", err
 	}
-	return encode(u)
+	return sim.JSONResult(u)
 }
 
-func getReservationDetails(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID string `json:"reservation_id"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id"); err != nil {
-		return "", err
-	}
-	r, err := db.reservation(a.ReservationID)
+func getReservationDetails(db *DB, a *struct {
+	ReservationID string `json:"reservation_id"`
+}) (string, error) {
+	r, err := row(&db.Reservations, false, "reservation", a.ReservationID)
 	if err != nil {
 		return "", err
 	}
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
-func listAllAirports(db *DB, args json.RawMessage) (string, error) {
-	var a struct{}
-	if err := sim.DecodeArgs(args, &a); err != nil {
-		return "", err
+func listAllAirports(db *DB, _ *struct{}) (string, error) {
+	out := make([]Airport, 0, db.Airports.Len())
+	for _, a := range db.Airports.All() {
+		out = append(out, *a)
 	}
-	out := make([]Airport, 0, len(db.Airports))
-	for _, code := range sortedKeys(db.Airports) {
-		out = append(out, db.Airports[code])
-	}
-	return encode(out)
+	return sim.JSONResult(out)
 }
 
 // flightInfo is a flight on one date as the search and status tools show
@@ -296,29 +268,24 @@ type searchArgs struct {
 	Date        string `json:"date"`
 }
 
-func (db *DB) decodeSearch(args json.RawMessage) (searchArgs, error) {
-	var a searchArgs
-	if err := sim.DecodeArgs(args, &a, "origin", "destination", "date"); err != nil {
-		return a, err
-	}
+func (db *DB) checkSearch(a *searchArgs) error {
 	if err := db.checkAirport("origin", a.Origin); err != nil {
-		return a, err
+		return err
 	}
 	if err := db.checkAirport("destination", a.Destination); err != nil {
-		return a, err
+		return err
 	}
 	if a.Origin == a.Destination {
-		return a, errors.New("origin and destination must differ")
+		return errors.New("origin and destination must differ")
 	}
-	return a, checkDate("date", a.Date)
+	return checkDate("date", a.Date)
 }
 
 // departures returns the available flights leaving origin on date, by
 // departure time.
 func (db *DB) departures(origin, date string) []flightInfo {
 	var out []flightInfo
-	for _, n := range sortedKeys(db.Flights) {
-		f := db.Flights[n]
+	for _, f := range db.Flights.All() {
 		if f.Origin != origin {
 			continue
 		}
@@ -330,9 +297,8 @@ func (db *DB) departures(origin, date string) []flightInfo {
 	return out
 }
 
-func searchDirectFlight(db *DB, args json.RawMessage) (string, error) {
-	a, err := db.decodeSearch(args)
-	if err != nil {
+func searchDirectFlight(db *DB, a *searchArgs) (string, error) {
+	if err := db.checkSearch(a); err != nil {
 		return "", err
 	}
 	out := []flightInfo{}
@@ -341,12 +307,11 @@ func searchDirectFlight(db *DB, args json.RawMessage) (string, error) {
 			out = append(out, fi)
 		}
 	}
-	return encode(out)
+	return sim.JSONResult(out)
 }
 
-func searchOnestopFlight(db *DB, args json.RawMessage) (string, error) {
-	a, err := db.decodeSearch(args)
-	if err != nil {
+func searchOnestopFlight(db *DB, a *searchArgs) (string, error) {
+	if err := db.checkSearch(a); err != nil {
 		return "", err
 	}
 	out := [][2]flightInfo{}
@@ -355,19 +320,15 @@ func searchOnestopFlight(db *DB, args json.RawMessage) (string, error) {
 			continue
 		}
 		for _, second := range db.departures(first.Destination, a.Date) {
-			if second.Destination == a.Destination && connects(db.Flights[first.FlightNumber], db.Flights[second.FlightNumber]) {
+			if second.Destination == a.Destination && connects(db.flight(first.FlightNumber), db.flight(second.FlightNumber)) {
 				out = append(out, [2]flightInfo{first, second})
 			}
 		}
 	}
-	return encode(out)
+	return sim.JSONResult(out)
 }
 
-func getFlightStatus(db *DB, args json.RawMessage) (string, error) {
-	var a FlightRef
-	if err := sim.DecodeArgs(args, &a, "flight_number", "date"); err != nil {
-		return "", err
-	}
+func getFlightStatus(db *DB, a *FlightRef) (string, error) {
 	if err := checkDate("date", a.Date); err != nil {
 		return "", err
 	}
@@ -375,7 +336,7 @@ func getFlightStatus(db *DB, args json.RawMessage) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return encode(struct {
+	return sim.JSONResult(struct {
 		FlightNumber string `json:"flight_number"`
 		Date         string `json:"date"`
 		Status       string `json:"status"`
@@ -500,23 +461,19 @@ func charge(u *User, r *Reservation, pm PaymentMethod, amount int) {
 	r.PaymentHistory = append(r.PaymentHistory, Payment{PaymentID: pm.ID, Amount: amount})
 }
 
-func bookReservation(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		UserID          string       `json:"user_id"`
-		Origin          string       `json:"origin"`
-		Destination     string       `json:"destination"`
-		TripType        string       `json:"trip_type"`
-		Cabin           string       `json:"cabin"`
-		Flights         []FlightRef  `json:"flights"`
-		Passengers      []Passenger  `json:"passengers"`
-		PaymentMethods  []PaymentArg `json:"payment_methods"`
-		TotalBaggages   int          `json:"total_baggages"`
-		NonfreeBaggages int          `json:"nonfree_baggages"`
-		Insurance       string       `json:"insurance"`
-	}
-	if err := sim.DecodeArgs(args, &a, "user_id", "origin", "destination", "trip_type", "cabin", "flights", "passengers", "payment_methods", "total_baggages", "nonfree_baggages", "insurance"); err != nil {
-		return "", err
-	}
+func bookReservation(db *DB, a *struct {
+	UserID          string       `json:"user_id"`
+	Origin          string       `json:"origin"`
+	Destination     string       `json:"destination"`
+	TripType        string       `json:"trip_type"`
+	Cabin           string       `json:"cabin"`
+	Flights         []FlightRef  `json:"flights"`
+	Passengers      []Passenger  `json:"passengers"`
+	PaymentMethods  []PaymentArg `json:"payment_methods"`
+	TotalBaggages   int          `json:"total_baggages"`
+	NonfreeBaggages int          `json:"nonfree_baggages"`
+	Insurance       string       `json:"insurance"`
+}) (string, error) {
 	u, err := db.user(a.UserID)
 	if err != nil {
 		return "", err
@@ -566,7 +523,7 @@ func bookReservation(db *DB, args json.RawMessage) (string, error) {
 		NonfreeBaggages: a.NonfreeBaggages, Insurance: a.Insurance, Status: ReservationActive,
 	}
 	for _, s := range segs {
-		db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(a.Cabin, -pax)
+		db.addSeats(s.FlightNumber, s.Date, a.Cabin, -pax)
 	}
 	for _, p := range payments {
 		pm := u.PaymentMethods[p.PaymentID]
@@ -579,9 +536,9 @@ func bookReservation(db *DB, args json.RawMessage) (string, error) {
 			delete(u.PaymentMethods, pm.ID) // any remainder is forfeited
 		}
 	}
-	db.Reservations[r.ID] = r
+	db.Reservations.Put(r.ID, r)
 	u.Reservations = append(u.Reservations, r.ID)
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
 // checkBookingPayments checks a booking's payments against the user's
@@ -632,7 +589,7 @@ func (db *DB) newReservationID() string {
 			b[i] = reservationAlphabet[n%uint64(len(reservationAlphabet))]
 			n /= uint64(len(reservationAlphabet))
 		}
-		if _, taken := db.Reservations[string(b)]; !taken {
+		if !db.Reservations.Has(string(b)) {
 			return string(b)
 		}
 	}
@@ -647,7 +604,7 @@ func (db *DB) newCertificateID() string {
 		fmt.Fprintf(h, "certificate-%d", db.IssuedCertificates)
 		id := fmt.Sprintf("%s_%07d", SourceCertificate, h.Sum64()%10_000_000)
 		taken := false
-		for _, u := range db.Users {
+		for _, u := range db.Users.All() {
 			if _, ok := u.PaymentMethods[id]; ok {
 				taken = true
 				break
@@ -659,14 +616,10 @@ func (db *DB) newCertificateID() string {
 	}
 }
 
-func cancelReservation(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID string `json:"reservation_id"`
-		Reason        string `json:"reason"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id", "reason"); err != nil {
-		return "", err
-	}
+func cancelReservation(db *DB, a *struct {
+	ReservationID string `json:"reservation_id"`
+	Reason        string `json:"reason"`
+}) (string, error) {
 	if !slices.Contains([]string{ReasonChangeOfPlan, ReasonAirlineCancelled, ReasonHealth, ReasonWeather, ReasonOther}, a.Reason) {
 		return "", fmt.Errorf("reason %q is not one of change_of_plan, airline_cancelled_flight, health, weather, other", a.Reason)
 	}
@@ -699,24 +652,18 @@ func cancelReservation(db *DB, args json.RawMessage) (string, error) {
 		charge(u, r, pm, -net[id])
 	}
 	for _, s := range r.Flights {
-		if fd := db.writableDate(s.FlightNumber, s.Date); fd != nil {
-			fd.AvailableSeats.Add(r.Cabin, len(r.Passengers))
-		}
+		db.addSeats(s.FlightNumber, s.Date, r.Cabin, len(r.Passengers))
 	}
 	r.Status = ReservationCanceled
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
-func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID string      `json:"reservation_id"`
-		Cabin         string      `json:"cabin"`
-		Flights       []FlightRef `json:"flights"`
-		PaymentID     string      `json:"payment_id"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id", "cabin", "flights"); err != nil {
-		return "", err
-	}
+func updateReservationFlights(db *DB, a *struct {
+	ReservationID string      `json:"reservation_id"`
+	Cabin         string      `json:"cabin"`
+	Flights       []FlightRef `json:"flights"`
+	PaymentID     string      `json:"payment_id"`
+}) (string, error) {
 	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -768,27 +715,23 @@ func updateReservationFlights(db *DB, args json.RawMessage) (string, error) {
 	}
 	for _, s := range r.Flights {
 		if !kept[key(s)] {
-			db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(r.Cabin, pax)
+			db.addSeats(s.FlightNumber, s.Date, r.Cabin, pax)
 		}
 	}
 	for _, s := range segs {
 		if !kept[key(s)] {
-			db.writableDate(s.FlightNumber, s.Date).AvailableSeats.Add(a.Cabin, -pax)
+			db.addSeats(s.FlightNumber, s.Date, a.Cabin, -pax)
 		}
 	}
 	charge(u, r, pm, diff)
 	r.Flights, r.Cabin = segs, a.Cabin
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
-func updateReservationPassengers(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID string      `json:"reservation_id"`
-		Passengers    []Passenger `json:"passengers"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id", "passengers"); err != nil {
-		return "", err
-	}
+func updateReservationPassengers(db *DB, a *struct {
+	ReservationID string      `json:"reservation_id"`
+	Passengers    []Passenger `json:"passengers"`
+}) (string, error) {
 	r, _, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -803,19 +746,15 @@ func updateReservationPassengers(db *DB, args json.RawMessage) (string, error) {
 		return "", errors.New("nothing to change: the passengers are the same as the reservation's")
 	}
 	r.Passengers = slices.Clone(a.Passengers)
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
-func updateReservationBaggages(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		ReservationID   string `json:"reservation_id"`
-		TotalBaggages   int    `json:"total_baggages"`
-		NonfreeBaggages int    `json:"nonfree_baggages"`
-		PaymentID       string `json:"payment_id"`
-	}
-	if err := sim.DecodeArgs(args, &a, "reservation_id", "total_baggages", "nonfree_baggages"); err != nil {
-		return "", err
-	}
+func updateReservationBaggages(db *DB, a *struct {
+	ReservationID   string `json:"reservation_id"`
+	TotalBaggages   int    `json:"total_baggages"`
+	NonfreeBaggages int    `json:"nonfree_baggages"`
+	PaymentID       string `json:"payment_id"`
+}) (string, error) {
 	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -838,18 +777,14 @@ func updateReservationBaggages(db *DB, args json.RawMessage) (string, error) {
 	}
 	charge(u, r, pm, fee)
 	r.TotalBaggages, r.NonfreeBaggages = a.TotalBaggages, a.NonfreeBaggages
-	return encode(r)
+	return sim.JSONResult(r)
 }
 
-func sendCertificate(db *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		UserID        string  `json:"user_id"`
-		ReservationID string  `json:"reservation_id"`
-		Amount        float64 `json:"amount"`
-	}
-	if err := sim.DecodeArgs(args, &a, "user_id", "reservation_id", "amount"); err != nil {
-		return "", err
-	}
+func sendCertificate(db *DB, a *struct {
+	UserID        string  `json:"user_id"`
+	ReservationID string  `json:"reservation_id"`
+	Amount        float64 `json:"amount"`
+}) (string, error) {
 	amount, err := wholeDollars("amount", a.Amount)
 	if err != nil {
 		return "", err
@@ -871,13 +806,9 @@ func sendCertificate(db *DB, args json.RawMessage) (string, error) {
 	return fmt.Sprintf("Certificate %s worth %d dollars was added to user %s's account.", id, amount, u.ID), nil
 }
 
-func calculate(_ *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		Expression string `json:"expression"`
-	}
-	if err := sim.DecodeArgs(args, &a, "expression"); err != nil {
-		return "", err
-	}
+func calculate(_ *DB, a *struct {
+	Expression string `json:"expression"`
+}) (string, error) {
 	v, err := sim.Calculate(a.Expression)
 	if err != nil {
 		return "", err
@@ -885,13 +816,9 @@ func calculate(_ *DB, args json.RawMessage) (string, error) {
 	return formatNumber(v), nil
 }
 
-func transferToHumanAgents(_ *DB, args json.RawMessage) (string, error) {
-	var a struct {
-		Summary string `json:"summary"`
-	}
-	if err := sim.DecodeArgs(args, &a, "summary"); err != nil {
-		return "", err
-	}
+func transferToHumanAgents(_ *DB, a *struct {
+	Summary string `json:"summary"`
+}) (string, error) {
 	if strings.TrimSpace(a.Summary) == "" {
 		return "", errors.New("summary must not be empty")
 	}

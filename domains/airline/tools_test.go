@@ -2,6 +2,11 @@ package airline
 
 import (
 	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,8 +26,8 @@ func newFixtures(tb testing.TB) fixtures { return fixtures{tb, initialDB()} }
 
 func (f fixtures) user(desc string, ok func(*User) bool) *User {
 	f.tb.Helper()
-	for _, id := range sortedKeys(f.db.Users) {
-		if u := f.db.Users[id]; ok(u) {
+	for _, id := range f.db.Users.Keys() {
+		if u := get(&f.db.Users, id); ok(u) {
 			return u
 		}
 	}
@@ -32,8 +37,8 @@ func (f fixtures) user(desc string, ok func(*User) bool) *User {
 
 func (f fixtures) reservation(desc string, ok func(*Reservation, *User) bool) *Reservation {
 	f.tb.Helper()
-	for _, id := range sortedKeys(f.db.Reservations) {
-		if r := f.db.Reservations[id]; ok(r, f.db.Users[r.UserID]) {
+	for _, id := range f.db.Reservations.Keys() {
+		if r := get(&f.db.Reservations, id); ok(r, get(&f.db.Users, r.UserID)) {
 			return r
 		}
 	}
@@ -41,41 +46,24 @@ func (f fixtures) reservation(desc string, ok func(*Reservation, *User) bool) *R
 	return nil
 }
 
-// flight returns a flight on a date with the given status after Today
-// (or on Today for delayed flights).
-func (f fixtures) flight(status string) Segment {
+// flight returns the first flight on a date from from on with status and
+// at least seats economy seats left.
+func (f fixtures) flight(status string, seats int, from string) Segment {
 	f.tb.Helper()
-	for _, n := range sortedKeys(f.db.Flights) {
-		fl := f.db.Flights[n]
+	for n, fl := range f.db.Flights.All() {
 		for _, d := range flightDates {
-			if fd := fl.Dates[d]; d >= Today && fd.Status == status && fd.AvailableSeats.Economy >= 2 {
+			if fd := fl.Dates[d]; d >= from && fd.Status == status && fd.AvailableSeats.Economy >= seats {
 				return Segment{FlightNumber: n, Origin: fl.Origin, Destination: fl.Destination, Date: d}
 			}
 		}
 	}
-	f.tb.Fatalf("no %s flight in the default database", status)
-	return Segment{}
-}
-
-// flight6 returns an available flight after Today with at least six
-// economy seats left.
-func (f fixtures) flight6() Segment {
-	f.tb.Helper()
-	for _, n := range sortedKeys(f.db.Flights) {
-		fl := f.db.Flights[n]
-		for _, d := range flightDates {
-			if fd := fl.Dates[d]; d > Today && fd.Status == StatusAvailable && fd.AvailableSeats.Economy >= 6 {
-				return Segment{FlightNumber: n, Origin: fl.Origin, Destination: fl.Destination, Date: d}
-			}
-		}
-	}
-	f.tb.Fatal("no available flight with six economy seats in the default database")
+	f.tb.Fatalf("no %s flight with %d economy seats from %s in the default database", status, seats, from)
 	return Segment{}
 }
 
 func (f fixtures) method(u *User, source string) PaymentMethod {
 	f.tb.Helper()
-	for _, id := range sortedKeys(u.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 		if pm := u.PaymentMethods[id]; pm.Source == source {
 			return pm
 		}
@@ -116,9 +104,9 @@ func toolCases(t *testing.T) []toolCase {
 	db := f.db
 	u := f.user("with a credit card", func(u *User) bool { return count(u, SourceCreditCard) > 0 })
 	card := f.method(u, SourceCreditCard)
-	avail := f.flight(StatusAvailable)
-	delayedFlight := f.flight(StatusDelayed)
-	fare := db.Flights[avail.FlightNumber].Dates[avail.Date].Prices.Economy
+	avail := f.flight(StatusAvailable, 2, Today)
+	delayedFlight := f.flight(StatusDelayed, 2, Today)
+	fare := get(&db.Flights, avail.FlightNumber).Dates[avail.Date].Prices.Economy
 	me := Passenger{FirstName: u.FirstName, LastName: u.LastName, DOB: u.DOB}
 	free := FreeBags(u.Membership, CabinEconomy)
 	booking := func(change func(m map[string]any)) map[string]any {
@@ -137,7 +125,7 @@ func toolCases(t *testing.T) []toolCase {
 		return count(u, SourceCertificate) >= 2 && count(u, SourceCreditCard) > 0
 	})
 	var certIDs []string
-	for _, id := range sortedKeys(twoCerts.PaymentMethods) {
+	for _, id := range slices.Sorted(maps.Keys(twoCerts.PaymentMethods)) {
 		if twoCerts.PaymentMethods[id].Source == SourceCertificate {
 			certIDs = append(certIDs, id)
 		}
@@ -169,9 +157,9 @@ func toolCases(t *testing.T) []toolCase {
 				return false
 			}
 		}
-		return count(db.Users[r.UserID], SourceCreditCard) > 0 && count(db.Users[r.UserID], SourceCertificate) > 0
+		return count(get(&db.Users, r.UserID), SourceCreditCard) > 0 && count(get(&db.Users, r.UserID), SourceCertificate) > 0
 	})
-	upUser := db.Users[upgradable.UserID]
+	upUser := get(&db.Users, upgradable.UserID)
 	delayed := f.reservation("eligible with a delayed flight", func(r *Reservation, u *User) bool {
 		return r.Status == ReservationActive && db.hasStatus(r, StatusDelayed) && !db.hasStatus(r, StatusCancelled) &&
 			(u.Membership == MemberGold || r.Insurance == "yes" || r.Cabin == CabinBusiness)
@@ -205,24 +193,24 @@ func toolCases(t *testing.T) []toolCase {
 			basicTo = FlightRef{s.FlightNumber, d}
 		}
 	}
-	big := f.flight6()
-	bigFare := db.Flights[big.FlightNumber].Dates[big.Date].Prices.Economy
+	big := f.flight(StatusAvailable, 6, "2024-05-16")
+	bigFare := get(&db.Flights, big.FlightNumber).Dates[big.Date].Prices.Economy
 	twoCertsCard := f.method(twoCerts, SourceCreditCard)
 	status := func(id, want string) func(t *testing.T, db *DB) {
 		return func(t *testing.T, db *DB) {
-			if got := db.Reservations[id].Status; got != want {
+			if got := get(&db.Reservations, id).Status; got != want {
 				t.Errorf("reservation %s status = %q, want %q", id, got, want)
 			}
 		}
 	}
 	certificates := func(userID string, more int) func(t *testing.T, db *DB) {
 		return func(t *testing.T, db *DB) {
-			if got, want := count(db.Users[userID], SourceCertificate), count(initialDB().Users[userID], SourceCertificate)+more; got != want {
+			if got, want := count(get(&db.Users, userID), SourceCertificate), count(get(&initialDB().Users, userID), SourceCertificate)+more; got != want {
 				t.Errorf("user %s certificates = %d, want %d", userID, got, want)
 			}
 		}
 	}
-	bagsUser := db.Users[bags.UserID]
+	bagsUser := get(&db.Users, bags.UserID)
 	bagsCard := f.method(bagsUser, SourceCreditCard)
 	passengers := func(r *Reservation, edit func(ps []Passenger) []Passenger) map[string]any {
 		return map[string]any{"reservation_id": r.ID, "passengers": edit(slices.Clone(r.Passengers))}
@@ -243,7 +231,7 @@ func toolCases(t *testing.T) []toolCase {
 		return f.pristine(r) && r.Cabin == CabinEconomy && r.TripType == TripOneWay && len(r.Flights) == 1 && ok && count(u, SourceCreditCard) > 0
 	})
 	moveTo, _ := changeDate(movable)
-	moveCard := f.method(db.Users[movable.UserID], SourceCreditCard)
+	moveCard := f.method(get(&db.Users, movable.UserID), SourceCreditCard)
 
 	// A one-stop trip: two connecting available flights between airports
 	// without a direct route.
@@ -283,10 +271,10 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok", tool: ToolBookReservation, args: booking(nil), want: `"created_at":"` + Now + `"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy, initialDB().Flights[avail.FlightNumber].Dates[avail.Date].AvailableSeats.Economy-1; got != want {
+				if got, want := get(&db.Flights, avail.FlightNumber).Dates[avail.Date].AvailableSeats.Economy, get(&initialDB().Flights, avail.FlightNumber).Dates[avail.Date].AvailableSeats.Economy-1; got != want {
 					t.Errorf("economy seats = %d, want %d", got, want)
 				}
-				if got, want := len(db.Users[u.ID].Reservations), len(u.Reservations)+1; got != want {
+				if got, want := len(get(&db.Users, u.ID).Reservations), len(u.Reservations)+1; got != want {
 					t.Errorf("user reservations = %d, want %d", got, want)
 				}
 			}},
@@ -314,7 +302,7 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok within 24 hours", tool: ToolCancelReservation, args: map[string]any{"reservation_id": recent.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Reservations[recent.ID].TotalPaid(), 0; got != want {
+				if got, want := get(&db.Reservations, recent.ID).TotalPaid(), 0; got != want {
 					t.Errorf("net paid after cancelling = %d, want %d", got, want)
 				}
 			}},
@@ -352,7 +340,7 @@ func toolCases(t *testing.T) []toolCase {
 
 		{name: "ok", tool: ToolSendCertificate, args: map[string]any{"user_id": delayed.UserID, "reservation_id": delayed.ID, "amount": DelayCompensation * len(delayed.Passengers)}, want: "was added to user " + delayed.UserID,
 			check: func(t *testing.T, db *DB) {
-				if got, want := count(db.Users[delayed.UserID], SourceCertificate), count(initialDB().Users[delayed.UserID], SourceCertificate)+1; got != want {
+				if got, want := count(get(&db.Users, delayed.UserID), SourceCertificate), count(get(&initialDB().Users, delayed.UserID), SourceCertificate)+1; got != want {
 					t.Errorf("certificates = %d, want %d", got, want)
 				}
 			}},
@@ -380,7 +368,7 @@ func toolCases(t *testing.T) []toolCase {
 			m["payment_methods"] = []map[string]any{{"payment_id": card.ID, "amount": 6*bigFare + BagFee}}
 		}), want: `"created_at":"` + Now + `"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Flights[big.FlightNumber].Dates[big.Date].AvailableSeats.Economy, initialDB().Flights[big.FlightNumber].Dates[big.Date].AvailableSeats.Economy-6; got != want {
+				if got, want := get(&db.Flights, big.FlightNumber).Dates[big.Date].AvailableSeats.Economy, get(&initialDB().Flights, big.FlightNumber).Dates[big.Date].AvailableSeats.Economy-6; got != want {
 					t.Errorf("economy seats = %d, want %d", got, want)
 				}
 			}},
@@ -392,14 +380,14 @@ func toolCases(t *testing.T) []toolCase {
 		{name: "insured but change of plan", breaks: "insurance covers health or weather", tool: ToolCancelReservation, args: map[string]any{"reservation_id": insured.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`, check: status(insured.ID, ReservationCanceled)},
 		{name: "not eligible", breaks: "cancellation conditions", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonChangeOfPlan}, want: `"status":"cancelled"`,
 			check: func(t *testing.T, db *DB) {
-				if got, want := db.Reservations[refused.ID].TotalPaid(), 0; got != want {
+				if got, want := get(&db.Reservations, refused.ID).TotalPaid(), 0; got != want {
 					t.Errorf("net paid after cancelling = %d, want %d (refunded)", got, want)
 				}
 			}},
 		{name: "false airline claim", breaks: "the reason must be the user's real one", tool: ToolCancelReservation, args: map[string]any{"reservation_id": refused.ID, "reason": ReasonAirlineCancelled}, want: `"status":"cancelled"`, check: status(refused.ID, ReservationCanceled)},
 		{name: "already flown", breaks: "a flown reservation is transferred", tool: ToolCancelReservation, args: map[string]any{"reservation_id": flown.ID, "reason": ReasonOther}, want: `"status":"cancelled"`, check: status(flown.ID, ReservationCanceled)},
 		{name: "basic economy flights", breaks: "basic economy flights cannot be changed", tool: ToolUpdateReservationFlights,
-			args: map[string]any{"reservation_id": basicMovable.ID, "cabin": CabinBasicEconomy, "flights": []FlightRef{basicTo}, "payment_id": f.method(db.Users[basicMovable.UserID], SourceCreditCard).ID},
+			args: map[string]any{"reservation_id": basicMovable.ID, "cabin": CabinBasicEconomy, "flights": []FlightRef{basicTo}, "payment_id": f.method(get(&db.Users, basicMovable.UserID), SourceCreditCard).ID},
 			want: `"date":"` + basicTo.Date + `"`},
 		{name: "flown", breaks: "a flown reservation is transferred", tool: ToolUpdateReservationPassengers, args: passengers(flown, func(ps []Passenger) []Passenger {
 			ps[0] = Passenger{"Nova", "Lind", "1990-02-03"}
@@ -426,7 +414,7 @@ func TestTools(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			env := sim.NewStateEnv(initialDB().Clone(), Tools())
+			env := sim.NewStateEnv(initialState(), Tools())
 			before := env.Hash()
 			got, err := env.Call(c.tool, args)
 			if c.wantErr != "" {
@@ -467,75 +455,149 @@ func TestTools(t *testing.T) {
 	}
 }
 
-func TestTools_Schemas(t *testing.T) {
-	tools := Tools()
-	if got, want := len(tools), 14; got != want {
-		t.Fatalf("len(Tools()) = %d, want %d", got, want)
+// TestTools_PolicyLeftToAgent checks that toolCases has, for every rule of
+// policy.md the tools used to enforce, a call that breaks it; TestTools
+// then checks that each such call succeeds and changes the state.
+func TestTools_PolicyLeftToAgent(t *testing.T) {
+	rules := []string{
+		"cancellation conditions",
+		"insurance covers health or weather",
+		"the reason must be the user's real one",
+		"a flown reservation is transferred",
+		"basic economy flights cannot be changed",
+		"checked bags beyond the allowance cost $40",
+		"bags may be added, never removed",
+		"at most five passengers",
+		"at most one travel certificate",
+		"compensation only for gold, insured or business",
+		"compensation only for a delayed or cancelled flight",
+		"$50 per passenger for a delay",
 	}
-	writes := []string{ToolBookReservation, ToolCancelReservation, ToolUpdateReservationFlights,
-		ToolUpdateReservationPassengers, ToolUpdateReservationBaggages, ToolSendCertificate}
-	seen := map[string]bool{}
-	for _, tl := range tools {
-		if seen[tl.Name] {
-			t.Errorf("tool %s listed twice", tl.Name)
+	broken := map[string]int{}
+	writes := map[string]bool{}
+	for _, tl := range Tools() {
+		writes[tl.Name] = tl.Writes
+	}
+	for _, c := range toolCases(t) {
+		if c.breaks == "" {
+			continue
 		}
-		seen[tl.Name] = true
-		if got, want := tl.Writes, slices.Contains(writes, tl.Name); got != want {
-			t.Errorf("tool %s: Writes = %v, want %v", tl.Name, got, want)
+		broken[c.breaks]++
+		if c.wantErr != "" || !writes[c.tool] {
+			t.Errorf("%s/%s breaks %q: want a write that succeeds", c.tool, c.name, c.breaks)
 		}
-		if tl.Description == "" || tl.Call == nil {
-			t.Errorf("tool %s: needs a description and a Call", tl.Name)
-		}
-		var p struct {
-			Type       string                     `json:"type"`
-			Properties map[string]json.RawMessage `json:"properties"`
-			Required   []string                   `json:"required"`
-		}
-		if err := json.Unmarshal(tl.Parameters, &p); err != nil {
-			t.Fatalf("tool %s: parameters: %v", tl.Name, err)
-		}
-		if p.Type != "object" || p.Properties == nil || p.Required == nil {
-			t.Errorf("tool %s: parameters %s: want an object schema with properties and required", tl.Name, tl.Parameters)
-		}
-		for _, r := range p.Required {
-			if _, ok := p.Properties[r]; !ok {
-				t.Errorf("tool %s: required %q is not a property", tl.Name, r)
-			}
-		}
-		// A call without its required arguments is refused, not a panic.
-		if len(p.Required) > 0 {
-			if _, err := tl.Call(initialDB().Clone(), json.RawMessage(`{}`)); err == nil || !strings.Contains(err.Error(), "missing required argument") {
-				t.Errorf("tool %s with no arguments: error = %v, want a missing argument", tl.Name, err)
-			}
+	}
+	for _, r := range rules {
+		if broken[r] == 0 {
+			t.Errorf("no tool case breaks the policy rule %q", r)
 		}
 	}
 }
 
-// TestTools_Garbage feeds every tool malformed and mistyped arguments: each
-// must return an error, not panic, and leave the state alone.
-func TestTools_Garbage(t *testing.T) {
-	inputs := []string{`null`, `"x"`, `{"user_id": 5}`, `{"reservation_id": ["A"]}`, `{"flights": "LK100"}`,
-		`{"passengers": [{"first_name": 1}]}`, `{"amount": "ten"}`, `{`}
-	for _, tl := range Tools() {
-		for _, in := range inputs {
-			db := initialDB().Clone()
-			env := sim.NewStateEnv(db, Tools())
-			before := env.Hash()
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						t.Errorf("%s(%s) panicked: %v", tl.Name, in, r)
-					}
-				}()
-				if _, err := tl.Call(db, json.RawMessage(in)); err == nil && tl.Name != ToolListAllAirports {
-					t.Errorf("%s(%s) succeeded, want an error", tl.Name, in)
-				}
-			}()
-			if env.Hash() != before {
-				t.Errorf("%s(%s) changed the state", tl.Name, in)
-			}
+// TestTools_BackendRefusals checks what a backend refuses that needs a
+// prepared state: a cancelled reservation cannot be cancelled or changed
+// again, and a flight without seats cannot take passengers. It also checks
+// that a second certificate for one reservation, which the policy forbids,
+// is still sent.
+func TestTools_BackendRefusals(t *testing.T) {
+	f := newFixtures(t)
+	r := f.reservation("active, one-way direct economy on an available flight, with a credit card", func(r *Reservation, u *User) bool {
+		return f.pristine(r) && r.Cabin == CabinEconomy && len(r.Flights) == 1 && r.TripType == TripOneWay && count(u, SourceCreditCard) > 0 &&
+			f.db.segmentStatus(r.Flights[0]) == StatusAvailable
+	})
+	card := f.method(get(&f.db.Users, r.UserID), SourceCreditCard)
+	call := func(env *sim.StateEnv[DB], tool string, args map[string]any) (string, error) {
+		t.Helper()
+		raw, err := json.Marshal(args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return env.Call(tool, raw)
+	}
+	refused := func(env *sim.StateEnv[DB], tool string, args map[string]any, want string) {
+		t.Helper()
+		before := env.Hash()
+		if _, err := call(env, tool, args); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s(%v) error = %v, want one containing %q", tool, args, err, want)
+		}
+		if env.Hash() != before {
+			t.Errorf("%s: a refused call changed the state", tool)
 		}
 	}
+
+	env := sim.NewStateEnv(initialState(), Tools())
+	if _, err := call(env, ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": ReasonChangeOfPlan}); err != nil {
+		t.Fatal(err)
+	}
+	refused(env, ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": ReasonOther}, "reservation "+r.ID+" is already cancelled")
+	refused(env, ToolUpdateReservationBaggages, map[string]any{"reservation_id": r.ID, "total_baggages": r.TotalBaggages + 1, "nonfree_baggages": r.NonfreeBaggages}, "reservation "+r.ID+" is cancelled")
+	refused(env, ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": CabinBusiness, "flights": refs(r.Flights), "payment_id": card.ID}, "reservation "+r.ID+" is cancelled")
+	refused(env, ToolUpdateReservationPassengers, map[string]any{"reservation_id": r.ID, "passengers": []Passenger{{"Nova", "Lind", "1990-02-03"}}}, "reservation "+r.ID+" is cancelled")
+
+	env = sim.NewStateEnv(initialState(), Tools())
+	s := r.Flights[0]
+	edit(&env.State.Flights, s.FlightNumber).Dates[s.Date].AvailableSeats.Business = len(r.Passengers) - 1
+	refused(env, ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": CabinBusiness, "flights": refs(r.Flights), "payment_id": card.ID}, "business seats left")
+
+	env = sim.NewStateEnv(initialState(), Tools())
+	args := map[string]any{"user_id": r.UserID, "reservation_id": r.ID, "amount": 50}
+	for i := range 2 {
+		if _, err := call(env, ToolSendCertificate, args); err != nil {
+			t.Fatalf("certificate %d: %v", i+1, err)
+		}
+	}
+	if got, want := count(get(&env.State.Users, r.UserID), SourceCertificate), count(get(&f.db.Users, r.UserID), SourceCertificate)+2; got != want {
+		t.Errorf("certificates = %d, want %d", got, want)
+	}
+}
+
+// policyNames are the helpers of rules.go: the policy as the catalog
+// applies it. Tool code must not use them.
+var policyNames = []string{"MaxPassengers", "DelayCompensation", "CancelCompensation", "freeBags", "FreeBags", "NonfreeBags",
+	"bookedWithin24h", "eligible", "policyAllowsCancel", "compensationDue", "policyChecks", "checkWrite", "flown"}
+
+// policyWords match text that states a policy answer or rule; no string in
+// the tool code may contain one.
+var policyWords = regexp.MustCompile(`(?i:must be \d|eligib|polic|allowance|within 24|basic economy|cannot be removed|at most (one|three|five))|transfer the user`)
+
+// TestTools_NoPolicy reads tools.go: it must not call the policy helpers,
+// and none of its strings (errors, descriptions) may state a policy rule
+// or tell the agent to transfer.
+func TestTools_NoPolicy(t *testing.T) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "tools.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			for _, p := range policyNames {
+				if n.Name == p {
+					t.Errorf("%s: tool code uses the policy helper %s", fset.Position(n.Pos()), p)
+				}
+			}
+		case *ast.SelectorExpr:
+			for _, p := range policyNames {
+				if n.Sel.Name == p {
+					t.Errorf("%s: tool code uses the policy helper %s", fset.Position(n.Pos()), p)
+				}
+			}
+			return false
+		case *ast.BasicLit:
+			if n.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(n.Value)
+			if err != nil {
+				t.Fatalf("%s: %v", fset.Position(n.Pos()), err)
+			}
+			if m := policyWords.FindString(s); m != "" {
+				t.Errorf("%s: string %q states a policy rule (%q)", fset.Position(n.Pos()), s, m)
+			}
+		}
+		return true
+	})
 }
 
 func TestEvaluate(t *testing.T) {

@@ -2,8 +2,10 @@ package airline
 
 import (
 	"fmt"
-	"maps"
+	"slices"
 	"time"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // Cabin classes. A reservation has one cabin for all of its flights.
@@ -54,7 +56,9 @@ const (
 	ReasonOther            = "other"
 )
 
-// Fixed facts of the domain. Money is in whole US dollars.
+// Fixed facts of the domain. Money is in whole US dollars, an int, not
+// sim.Money: the tools and the embedded tasks' gold arguments write
+// amounts as whole numbers (40), which sim.Money would write as 40.00.
 const (
 	// Now is the domain's current time (US Eastern): tools never read the
 	// wall clock.
@@ -65,8 +69,6 @@ const (
 	BagFee = 40
 	// InsuranceFee is the price of travel insurance per passenger.
 	InsuranceFee = 25
-	// AirlineName is the airline the agent works for.
-	AirlineName = "Larkspur Air"
 )
 
 const (
@@ -81,38 +83,22 @@ var nowTime, _ = time.Parse(dateTimeLayout, Now)
 // cabins lists the cabin classes from cheapest to dearest.
 var cabins = []string{CabinBasicEconomy, CabinEconomy, CabinBusiness}
 
-// DB is the airline's database: the whole state of one environment. Its
-// JSON encoding is canonical (maps have string keys, which encoding/json
-// sorts), so sha256 of json.Marshal(db) identifies the state.
+// DB is the airline's database: the whole state of one environment
+// (sim.DomainSpec). Tools read rows with Get and change them through Edit
+// or Put, so an episode's copy-on-write state and its hash are right by
+// construction.
 type DB struct {
-	Users        map[string]*User        `json:"users"`
-	Airports     map[string]Airport      `json:"airports"`
-	Flights      map[string]*Flight      `json:"flights"`
-	Reservations map[string]*Reservation `json:"reservations"`
+	Users        sim.Table[User]        `json:"users"`
+	Airports     sim.Table[Airport]     `json:"airports"`
+	Flights      sim.Table[Flight]      `json:"flights"`
+	Reservations sim.Table[Reservation] `json:"reservations"`
 	// IssuedCertificates counts certificates sent by send_certificate; it
 	// keeps the ids of new certificates deterministic.
 	IssuedCertificates int `json:"issued_certificates"`
 	// BookedReservations counts reservations made by book_reservation; it
 	// keeps the ids of new reservations deterministic.
 	BookedReservations int `json:"booked_reservations"`
-
-	// root is set on a generated database: its clones hash incrementally
-	// against a snapshot of it (see StateHash); base is a clone's snapshot.
-	root *hashRoot
-	base *hashBase
-	// ownFlights are the flights this database copied for itself; the
-	// others it may share with its clones and must not change (see
-	// writableDate).
-	ownFlights map[string]bool
-	// owned is set on a copy-on-write clone (episodeClone): its users and
-	// reservations are base's own until a tool takes one (user,
-	// reservation), which copies it first; the ids it took are owned.
-	owned *ownedEntities
 }
-
-// ownedEntities are the users and reservations a copy-on-write clone
-// copied.
-type ownedEntities struct{ users, reservations map[string]bool }
 
 // User is a customer of the airline.
 type User struct {
@@ -255,167 +241,62 @@ func (r *Reservation) TotalPaid() int {
 	return total
 }
 
-// Clone returns a copy of db: changing one never changes the other. It is
-// how each environment gets its own state, and is much faster than a JSON
-// round trip. Flights are shared, copy on write: whoever changes a flight
-// of a database gets it from writableDate, which copies it first.
-func (db *DB) Clone() *DB {
-	out := db.clone()
-	// Flights db copied for itself are now shared with out: the next
-	// write copies again.
-	if db.ownFlights != nil {
-		db.ownFlights = nil
-	}
-	switch {
-	case db.base != nil:
-		out.base = db.base
-	case db.root != nil:
-		out.base = db.root.get(db)
-	}
-	return out
-}
-
-// clone is Clone without the hashing snapshot.
-func (db *DB) clone() *DB {
-	out := &DB{
-		Users:              make(map[string]*User, len(db.Users)),
-		Airports:           make(map[string]Airport, len(db.Airports)),
-		Flights:            make(map[string]*Flight, len(db.Flights)),
-		Reservations:       make(map[string]*Reservation, len(db.Reservations)),
-		IssuedCertificates: db.IssuedCertificates,
-		BookedReservations: db.BookedReservations,
-	}
-	for k, u := range db.Users {
-		out.Users[k] = cloneUser(u)
-	}
-	for k, a := range db.Airports {
-		out.Airports[k] = a
-	}
-	for k, f := range db.Flights {
-		out.Flights[k] = f // shared until written: see writableDate
-	}
-	for k, r := range db.Reservations {
-		out.Reservations[k] = cloneReservation(r)
-	}
-	return out
-}
-
-func cloneUser(u *User) *User {
-	c := *u
-	c.PaymentMethods = make(map[string]PaymentMethod, len(u.PaymentMethods))
-	for id, pm := range u.PaymentMethods {
-		if pm.Amount != nil {
-			a := *pm.Amount
-			pm.Amount = &a
-		}
-		c.PaymentMethods[id] = pm
-	}
-	c.SavedPassengers = cloneSlice(u.SavedPassengers)
-	c.Reservations = cloneSlice(u.Reservations)
-	return &c
-}
-
-func cloneReservation(r *Reservation) *Reservation {
+// StateForm is the reservation as the state hash sees it
+// (sim.StateFormer): its passengers and its payments as sets, so that the
+// same booking with its passengers or payment methods listed in another
+// order hashes alike.
+func (r *Reservation) StateForm() any {
 	c := *r
-	c.Flights = cloneSlice(r.Flights)
-	c.Passengers = cloneSlice(r.Passengers)
-	c.PaymentHistory = cloneSlice(r.PaymentHistory)
+	c.Passengers, c.PaymentHistory = sim.AsSet(r.Passengers), sim.AsSet(r.PaymentHistory)
 	return &c
 }
 
-// episodeClone returns a copy-on-write copy of db for one episode's
-// environment: its maps are new, but their users, reservations and
-// flights are those of db's hashing snapshot (which nothing else changes)
-// until a tool takes a user or a reservation (DB.user, DB.reservation) or
-// changes a flight (writableDate), each copied first, so a clone costs a
-// few map copies instead of a deep copy, and its StateHash compares the
-// untouched entities by pointer. Anything else that changes an
-// environment's state in place must Clone instead. On a database with no
-// snapshot (not generated) it is Clone.
-func (db *DB) episodeClone() *DB {
-	base := db.base
-	if base == nil && db.root != nil {
-		base = db.root.get(db)
+// row returns the row id of t, for changing (Edit) when edit is set, or
+// an error the agent can act on ("user \"x\" not found").
+func row[V any](t *sim.Table[V], edit bool, what, id string) (*V, error) {
+	get := t.Get
+	if edit {
+		get = t.Edit
 	}
-	if base == nil {
-		return db.Clone()
+	if v, ok := get(id); ok {
+		return v, nil
 	}
-	b := base.db
-	return &DB{
-		Users: maps.Clone(b.Users), Airports: maps.Clone(b.Airports), Flights: maps.Clone(b.Flights),
-		Reservations: maps.Clone(b.Reservations), IssuedCertificates: b.IssuedCertificates, BookedReservations: b.BookedReservations,
-		base:  base,
-		owned: &ownedEntities{users: map[string]bool{}, reservations: map[string]bool{}},
-	}
+	return nil, fmt.Errorf("%s %q not found", what, id)
 }
 
-// ownUser returns the user id for changing: on a copy-on-write clone, a
-// copy of the shared user, made once; nil when there is no such user.
-func (db *DB) ownUser(id string) *User {
-	u := db.Users[id]
-	if u == nil || db.owned == nil || db.owned.users[id] {
-		return u
-	}
-	u = cloneUser(u)
-	db.Users[id], db.owned.users[id] = u, true
-	return u
+// flight returns the flight numbered number for reading, nil when there is
+// none.
+func (db *DB) flight(number string) *Flight {
+	f, _ := db.Flights.Get(number)
+	return f
 }
 
-// ownReservation is ownUser for reservations.
-func (db *DB) ownReservation(id string) *Reservation {
-	r := db.Reservations[id]
-	if r == nil || db.owned == nil || db.owned.reservations[id] {
-		return r
+// city returns the city of the airport code, "" when there is none.
+func (db *DB) city(code string) string {
+	if a, ok := db.Airports.Get(code); ok {
+		return a.City
 	}
-	r = cloneReservation(r)
-	db.Reservations[id], db.owned.reservations[id] = r, true
-	return r
+	return ""
 }
 
-// writableDate returns the flight numbered number on date for a change,
-// first copying the flight when db shares it; nil when there is no such
-// flight or date.
-func (db *DB) writableDate(number, date string) *FlightDate {
-	f, ok := db.Flights[number]
-	if !ok {
-		return nil
-	}
-	if !db.ownFlights[number] {
-		f = copyFlight(f)
-		db.Flights[number] = f
-		if db.ownFlights == nil {
-			db.ownFlights = map[string]bool{}
-		}
-		db.ownFlights[number] = true
-	}
-	return f.Dates[date]
+// price returns the fare of cabin on flight number on date.
+func (db *DB) price(number, date, cabin string) int {
+	return db.flight(number).Dates[date].Prices.Get(cabin)
 }
 
-func copyFlight(f *Flight) *Flight {
-	c := *f
-	c.Dates = make(map[string]*FlightDate, len(f.Dates))
-	slab := make([]FlightDate, 0, len(f.Dates))
-	for d, fd := range f.Dates {
-		slab = append(slab, *fd)
-		c.Dates[d] = &slab[len(slab)-1]
+// addSeats adds n seats of cabin to flight number on date (a negative n
+// takes them); it does nothing for an unknown flight or date.
+func (db *DB) addSeats(number, date, cabin string, n int) {
+	if f, ok := db.Flights.Edit(number); ok && f.Dates[date] != nil {
+		f.Dates[date].AvailableSeats.Add(cabin, n)
 	}
-	return &c
-}
-
-// cloneSlice copies s, keeping nil as nil and empty as empty so the JSON
-// encoding (null versus []) is preserved.
-func cloneSlice[T any](s []T) []T {
-	if s == nil {
-		return nil
-	}
-	return append(make([]T, 0, len(s)), s...)
 }
 
 // flightDate returns the flight numbered number on date, or an error the
 // agent can act on.
 func (db *DB) flightDate(number, date string) (*Flight, *FlightDate, error) {
-	f, ok := db.Flights[number]
-	if !ok {
+	f := db.flight(number)
+	if f == nil {
 		return nil, nil, fmt.Errorf("flight %s not found", number)
 	}
 	fd, ok := f.Dates[date]
@@ -428,30 +309,18 @@ func (db *DB) flightDate(number, date string) (*Flight, *FlightDate, error) {
 // segmentStatus returns the status of a reservation's segment, or "" when
 // the flight or date is unknown.
 func (db *DB) segmentStatus(s Segment) string {
-	if f, ok := db.Flights[s.FlightNumber]; ok {
-		if fd, ok := f.Dates[s.Date]; ok {
-			return fd.Status
-		}
+	if _, fd, err := db.flightDate(s.FlightNumber, s.Date); err == nil {
+		return fd.Status
 	}
 	return ""
 }
 
 // flown reports whether any segment of r has been flown (or is in the air).
 func (db *DB) flown(r *Reservation) bool {
-	for _, s := range r.Flights {
-		if st := db.segmentStatus(s); st == StatusLanded || st == StatusFlying {
-			return true
-		}
-	}
-	return false
+	return db.hasStatus(r, StatusLanded) || db.hasStatus(r, StatusFlying)
 }
 
 // hasStatus reports whether any segment of r has the given status.
 func (db *DB) hasStatus(r *Reservation, status string) bool {
-	for _, s := range r.Flights {
-		if db.segmentStatus(s) == status {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(r.Flights, func(s Segment) bool { return db.segmentStatus(s) == status })
 }
