@@ -331,6 +331,15 @@ func TestCLI_HelpHasExample(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	// The demo runs 2 agents × 2 conditions × 3 trials over every test
+	// task of every domain (over a minute): the full suite runs it. Its
+	// parts have -short tests of their own: fixtures ingested (fixtureDB),
+	// oracle and noisy runs (TestRun_NoisyBelowOracle,
+	// TestRun_AllDomainsBothConditions) and the report (TestReport_*).
+	if testing.Short() {
+		t.Skip("-short: the demo runs every domain's test tasks; the full suite runs it")
+	}
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath, report := filepath.Join(dir, "demo.db"), filepath.Join(dir, "demo-report.html")
 	out := mustRun(t, "demo", "--demo-db", dbPath, "--out", report)

@@ -380,11 +380,18 @@ func TestRun_Deterministic(t *testing.T) {
 // TestRun_NoisyBelowOracle compares the oracle and noisy:0.3 on retail
 // through `stats passk`.
 func TestRun_NoisyBelowOracle(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "noisy.db")
-	mustRun(t, "--db", dbPath, "run", "--agent", "oracle", "--domain", "retail", "--trials", "3", "--seed", "1")
+	// Every retail test task, or under -short the first 30 (enough for
+	// noisy:0.3 to abandon and to fail otherwise in both conditions).
+	var sample []string
+	if testing.Short() {
+		sample = []string{"--tasks", "30"}
+	}
+	mustRun(t, append([]string{"--db", dbPath, "run", "--agent", "oracle", "--domain", "retail", "--trials", "3", "--seed", "1"}, sample...)...)
 	// Abandonment in both conditions, which by default only the
 	// with-emotions user may do.
-	mustRun(t, "--db", dbPath, "run", "--agent", "noisy:0.3", "--domain", "retail", "--trials", "3", "--seed", "1", "--user-abandon", "always")
+	mustRun(t, append([]string{"--db", dbPath, "run", "--agent", "noisy:0.3", "--domain", "retail", "--trials", "3", "--seed", "1", "--user-abandon", "always"}, sample...)...)
 	rows := statsJSON(t, "--db", dbPath, "stats", "passk", "--k", "1", "--by", "condition")
 	if len(rows) != 4 {
 		t.Fatalf("got %d rows, want 4 (2 agents x 2 conditions): %+v", len(rows), rows)
