@@ -24,6 +24,7 @@ func runTaskHashes(t *testing.T, dbPath string) string {
 // instructions, and so their content hashes: the export does not leave the
 // "Instructions:\n\t" that τ²-bench's rendering of a user_scenario adds.
 func TestExport_Tau2RoundTripTauBenchTaskHashes(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	files, _ := filepath.Glob(filepath.Join(realRuns, "*.json"))
 	src := filepath.Join(t.TempDir(), "src.db")

@@ -13,6 +13,7 @@ import (
 // run 1 afresh; a run that starts is stored with its tags; --resume does
 // not take tags it would drop.
 func TestRun_ErrTagsStoreNothing(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "tags.db")
 	args := []string{"--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--condition", "with-emotions", "--tasks", "2"}
 	for range 2 { // the second time is not refused as a name clash

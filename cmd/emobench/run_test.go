@@ -354,6 +354,7 @@ const hashDump = `SELECT r.name, k.task_key, t.trial, t.termination_reason, t.re
 // TestRun_Deterministic: the same seed gives the same transcripts and final
 // states; another seed gives other transcripts.
 func TestRun_Deterministic(t *testing.T) {
+	t.Parallel()
 	runSeed := func(seed string) (transcript, hashes string) {
 		dbPath := filepath.Join(t.TempDir(), "seed"+seed+".db")
 		mustRun(t, "--db", dbPath, "run", "--agent", "noisy:0.3", "--user", "scripted", "--domain", "retail",
@@ -656,6 +657,7 @@ func TestRun_ResumeTakesBaseURL(t *testing.T) {
 // TestRun_ErrUsageCreatesNoDB: like ingest, run checks its flags before it
 // creates a database, so a mistyped command leaves no empty emobench.db.
 func TestRun_ErrUsageCreatesNoDB(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "never.db")
 	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "nosuch", "--agent", "oracle")
 	if r.code != exitUsage {
@@ -688,6 +690,7 @@ func TestRun_FailFast(t *testing.T) {
 
 // Running the same command twice does not make a second run of one name.
 func TestRun_ErrSameName(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "same.db")
 	args := []string{"--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--tasks", "2", "--condition", "with-emotions"}
 	mustRun(t, args...)

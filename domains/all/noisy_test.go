@@ -67,6 +67,7 @@ type kindFigures struct {
 // termination reason that decided it. The figures are logged per domain
 // and kind.
 func TestNoisy_FailsEveryKind(t *testing.T) {
+	t.Parallel()
 	agent := sim.Noisy{Rate: noisyRate}
 	seeds := faultSeeds(agent)
 	if len(seeds) != 6 {
@@ -74,6 +75,7 @@ func TestNoisy_FailsEveryKind(t *testing.T) {
 	}
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom, err := all.Find(name)
 			if err != nil {
 				t.Fatal(err)
@@ -155,6 +157,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func TestFailureCauses(t *testing.T) {
+	t.Parallel()
 	traj := &emobench.Trajectory{
 		TerminationReason: emobench.TerminationUserUnsatisfied,
 		RewardInfo: []byte(`{"db_check":{"db_match":false},"action_checks":[{"action":{"name":"a"},"action_match":true}],
