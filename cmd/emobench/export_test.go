@@ -79,11 +79,7 @@ func TestExport_TauBenchRoundTripFixtures(t *testing.T) {
 
 func TestExport_TauBenchRoundTripRealRuns(t *testing.T) {
 	t.Parallel()
-	requireRealRuns(t)
-	files, _ := filepath.Glob(filepath.Join(realRuns, "*.json"))
-	src := filepath.Join(t.TempDir(), "src.db")
-	mustRun(t, append([]string{"--db", src, "ingest"}, files...)...)
-	mustRun(t, "--db", src, "ingest", filepath.Join(realRuns, "taubench"))
+	src := realRunsTauBenchDB(t)
 	checkRoundTrip(t, src, roundTrip(t, src, export.FormatTauBench), true)
 }
 

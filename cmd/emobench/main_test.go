@@ -457,7 +457,24 @@ func TestStatsPassK_ErrorTrialCountsForItsTask(t *testing.T) {
 // fixtureDB ingests the bundled synthetic fixtures (5 runs) into dbPath.
 func fixtureDB(t *testing.T, dbPath string) {
 	t.Helper()
-	dir := t.TempDir()
+	if _, err := os.Stat(dbPath); err == nil {
+		ingestFixtures(t, dbPath, t.TempDir()) // into the database there
+		return
+	}
+	// A new database: a copy of the one ingested once (shared_db_test.go).
+	sharedDBCopy(t, "fixtures", dbPath, func(t *testing.T, shared string) {
+		dir := filepath.Join(filepath.Dir(shared), "files") // kept: the runs' source files
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		ingestFixtures(t, shared, dir)
+	})
+}
+
+// ingestFixtures writes fixtures.FS's τ-bench files into dir and ingests
+// them into dbPath.
+func ingestFixtures(t *testing.T, dbPath, dir string) {
+	t.Helper()
 	names, err := fs.Glob(fixtures.FS, "taubench/*.json")
 	if err != nil {
 		t.Fatal(err)
