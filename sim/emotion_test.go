@@ -76,6 +76,7 @@ func foreignCues(t *testing.T) map[string]*regexp.Regexp {
 // several variants, the text names the leaf (one of its cues), evokes its
 // family and each dimension value, and holds no word of another family.
 func TestRenderEmotion_LabelAgrees(t *testing.T) {
+	t.Parallel()
 	foreign := foreignCues(t)
 	// The matchers catch what they must: another family's leaf, cue or
 	// Atlas state, in any inflection.
@@ -130,6 +131,7 @@ func TestRenderEmotion_LabelAgrees(t *testing.T) {
 // three distinct phrasings; a dimension value's phrasings carry its cue
 // and none of another value's.
 func TestEmotionPhrasings_Several(t *testing.T) {
+	t.Parallel()
 	ph := sim.EmotionPhrasings()
 	var keys []string
 	for _, f := range emobench.Taxonomy.Families {
@@ -170,6 +172,7 @@ func TestEmotionPhrasings_Several(t *testing.T) {
 // The variant picks each part deterministically, and the variants reach
 // every phrasing of a leaf.
 func TestRenderEmotion_Variants(t *testing.T) {
+	t.Parallel()
 	p := emobench.EmotionProfile{Family: "fear", Leaf: "dread", Politeness: "warm", Urgency: "high", Trust: "cautious"}
 	if a, b := sim.RenderEmotion(p, 42), sim.RenderEmotion(p, 42); a != b {
 		t.Fatalf("same variant, different texts:\n%s\n%s", a, b)
@@ -202,6 +205,7 @@ func TestRenderEmotion_Variants(t *testing.T) {
 // EmotionInstruction keeps its text: tasks without an emotion instruction
 // of their own get the prompt they had before RenderEmotion existed.
 func TestEmotionInstruction_Unchanged(t *testing.T) {
+	t.Parallel()
 	p := emobench.EmotionProfile{Family: "anger", Leaf: "frustration", Politeness: "cold", Urgency: "high", Trust: "skeptical"}
 	want := "You feel frustration (anger): you are irritated and quick to push back. You are curt. Skip pleasantries and small talk. " +
 		"This is urgent: you need it done now and say so. You doubt the agent; you want every change spelled out and confirmed before it happens. " +
@@ -215,6 +219,7 @@ func TestEmotionInstruction_Unchanged(t *testing.T) {
 // verbatim with emotions, in place of the profile's text and conduct
 // lines, and never without emotions.
 func TestLLMUser_TaskEmotionInstruction(t *testing.T) {
+	t.Parallel()
 	instruction := sim.RenderEmotion(emobench.EmotionProfile{Family: "sadness", Leaf: "sorrow", Politeness: "warm", Urgency: "low", Trust: "cautious"}, 5)
 	systemPrompt := func(t *testing.T, withEmotions bool) string {
 		t.Helper()
@@ -258,6 +263,7 @@ var updateEmotion = flag.Bool("update-emotion", false, "rewrite testdata/emotion
 // must be deliberate (regenerate with -update-emotion and bump the
 // generator's version).
 func TestRenderEmotion_Golden(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	dims := emobench.Taxonomy.Dimensions
 	i := 0
