@@ -155,6 +155,7 @@ func TestEvaluateFile_EveryFormat(t *testing.T) {
 	t.Parallel()
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom, err := all.Find(name)
 			if err != nil {
 				t.Fatal(err)
