@@ -56,6 +56,7 @@ func TestRun_ErrTagsStoreNothing(t *testing.T) {
 // error well within the episode time limit: the refusal, with the
 // endpoint, is what is stored and printed, not the limit.
 func TestRun_RefusedEndpointIsTheError(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +80,7 @@ func TestRun_RefusedEndpointIsTheError(t *testing.T) {
 // whatever the agents (offline ones never read it), for a new run and for
 // --resume; so is a --timeout that is not positive. None creates the db.
 func TestRun_ErrPriceFileAndTimeout(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.json")
 	broken := filepath.Join(dir, "broken.json")
