@@ -481,7 +481,7 @@ func TestRun_ResumeAfterKill(t *testing.T) {
 			cmd.Wait()
 		}
 	}()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute) // a hang guard, not a speed assertion
 	for {
 		// The db may not exist yet: errors just mean "not yet".
 		r := runCLI(t, "", "--db", dbPath, "sql", "--format", "csv", "SELECT COUNT(*) AS n FROM trajectories")
@@ -489,7 +489,7 @@ func TestRun_ResumeAfterKill(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the child stored fewer than 5 trajectories in 20 s; output:\n%s", childOut.String())
+			t.Fatalf("the child stored fewer than 5 trajectories in 2 min; output:\n%s", childOut.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
