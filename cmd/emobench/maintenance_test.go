@@ -176,7 +176,8 @@ func TestMerge_CLIRenamesTakenName(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	bench, shards := filepath.Join(dir, "bench.db"), filepath.Join(dir, "shards.db")
-	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--name", "x"}
+	// 3 tasks: the names are what this test is about.
+	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--name", "x", "--tasks", "3"}
 	mustRun(t, append([]string{"--db", bench}, append(args, "--trials", "1")...)...)
 	mustRun(t, append([]string{"--db", shards}, append(args, "--trials", "2")...)...)
 
@@ -197,12 +198,18 @@ func TestMerge_CLIRenamesTakenName(t *testing.T) {
 }
 
 // The shards of a run, run into three files and merged, are the run: the
-// same (task, trial) pairs, two per retail test task, with the same
-// outcomes as the run unsharded with the same seed.
+// same (task, trial) pairs, two per retail test task (under -short, per
+// one of the first 20), with the same outcomes as the run unsharded with
+// the same seed.
 func TestShard_MergeEqualsWholeRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--trials", "2", "--name", "x"}
+	tasks := retail.NumTestTasks
+	if testing.Short() {
+		tasks = 20
+		args = append(args, "--tasks", "20")
+	}
 	whole := filepath.Join(dir, "whole.db")
 	mustRun(t, append([]string{"--db", whole}, args...)...)
 
@@ -219,9 +226,9 @@ func TestShard_MergeEqualsWholeRun(t *testing.T) {
 		}
 		shards = append(shards, path)
 	}
-	pairs := 2 * retail.NumTestTasks
+	pairs := 2 * tasks
 	if got, want := len(owner), pairs; got != want {
-		t.Fatalf("the shards hold %d distinct pairs, want %d (%d tasks x 2 trials)", got, want, retail.NumTestTasks)
+		t.Fatalf("the shards hold %d distinct pairs, want %d (%d tasks x 2 trials)", got, want, tasks)
 	}
 
 	all := filepath.Join(dir, "all.db")
