@@ -60,8 +60,12 @@ type kindFigures struct {
 	causes                    map[string]int // failed episodes by cause (failureCauses)
 }
 
+// shortNoisyPerKind bounds the tasks per kind TestNoisy_FailsEveryKind
+// runs under -short.
+const shortNoisyPerKind = 4
+
 // TestNoisy_FailsEveryKind: noisy:0.3 against the scripted user, over the
-// test split (under -short, its sample), the seeds that give each of its
+// test split (under -short, shortNoisyPerKind tasks of each kind), the seeds that give each of its
 // faults and both conditions, fails tasks of every kind the domain has (forbidden, transfer, write, read: kindOf),
 // and every failed episode's reward_info says which check failed or the
 // termination reason that decided it. The figures are logged per domain
@@ -81,6 +85,13 @@ func TestNoisy_FailsEveryKind(t *testing.T) {
 				t.Fatal(err)
 			}
 			byKind := tasksByKind(dom, sampleTasks(t, dom, testTasks(dom)))
+			if testing.Short() {
+				// 12 episodes a task (6 seeds, 2 conditions): 4 tasks of
+				// each kind give every fault on every kind.
+				for kind, tasks := range byKind {
+					byKind[kind] = spread(tasks, shortNoisyPerKind)
+				}
+			}
 			figures := map[taskKind]*kindFigures{}
 			for _, kind := range taskKinds {
 				if len(byKind[kind]) == 0 {
