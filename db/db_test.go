@@ -109,6 +109,7 @@ func TestOpen_OK(t *testing.T) {
 }
 
 func TestOpen_Reopen(t *testing.T) {
+	t.Parallel()
 	store, path := MustOpenDB(t)
 	if _, err := store.IngestRun(context.Background(), run("a", "s1"), seq(traj("1", 0, 1)), db.DuplicateRefuse); err != nil {
 		t.Fatal(err)
@@ -125,6 +126,7 @@ func TestOpen_Reopen(t *testing.T) {
 }
 
 func TestOpen_ErrNewerSchema(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "new.db")
 	raw, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -144,6 +146,7 @@ func TestOpen_ErrNewerSchema(t *testing.T) {
 }
 
 func TestOpen_ErrNotSQLite(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "notes.db")
 	if err := os.WriteFile(path, []byte("these are not the pages you are looking for, not at all, no."), 0o644); err != nil {
 		t.Fatal(err)
@@ -154,6 +157,7 @@ func TestOpen_ErrNotSQLite(t *testing.T) {
 }
 
 func TestOpenReadOnly_ErrMissing(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "absent.db")
 	_, err := db.OpenReadOnly(context.Background(), path)
 	if err == nil || emobench.ErrorCode(err) != emobench.ENOTFOUND {
@@ -165,6 +169,7 @@ func TestOpenReadOnly_ErrMissing(t *testing.T) {
 }
 
 func TestIngestRun_OK(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx := context.Background()
 	res, err := store.IngestRun(ctx, run("a", "s1"), seq(traj("1", 0, 1), traj("2", 0, 0.5), traj("1", 1, 0.9999999)), db.DuplicateRefuse)
@@ -196,6 +201,7 @@ func TestIngestRun_OK(t *testing.T) {
 }
 
 func TestIngestRun_ErrRecordRollsBack(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	bad := errors.New("record 2: reward is a string")
 	_, err := store.IngestRun(context.Background(), run("a", "s1"), seq(traj("1", 0, 1), traj("2", 0, 1), bad), db.DuplicateRefuse)
@@ -210,6 +216,7 @@ func TestIngestRun_ErrRecordRollsBack(t *testing.T) {
 }
 
 func TestIngestRun_ErrDuplicate(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	_, err := store.IngestRun(context.Background(), run("a", "s1"), seq(traj("1", 0, 1), traj("2", 0, 1), traj("1", 0, 0)), db.DuplicateRefuse)
 	var dup *db.DuplicateError
@@ -222,6 +229,7 @@ func TestIngestRun_ErrDuplicate(t *testing.T) {
 }
 
 func TestIngestRun_KeepLast(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	res, err := store.IngestRun(context.Background(), run("a", "s1"), seq(traj("1", 0, 1), traj("1", 0, 0)), db.DuplicateKeepLast)
 	if err != nil {
@@ -239,6 +247,7 @@ func TestIngestRun_KeepLast(t *testing.T) {
 }
 
 func TestIngestRun_ErrCanceled(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	items := seq(traj("1", 0, 1), traj("2", 0, 1))
@@ -259,6 +268,7 @@ func TestIngestRun_ErrCanceled(t *testing.T) {
 }
 
 func TestIngestRun_ErrSameSHA(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx := context.Background()
 	if _, err := store.IngestRun(ctx, run("a", "same"), seq(traj("1", 0, 1)), db.DuplicateRefuse); err != nil {
@@ -277,6 +287,7 @@ func TestIngestRun_ErrSameSHA(t *testing.T) {
 }
 
 func TestReadOnly_ErrWrite(t *testing.T) {
+	t.Parallel()
 	store, path := MustOpenDB(t)
 	ctx := context.Background()
 	if _, err := store.IngestRun(ctx, run("a", "s1"), seq(traj("1", 0, 1)), db.DuplicateRefuse); err != nil {
@@ -312,6 +323,7 @@ func TestReadOnly_ErrWrite(t *testing.T) {
 }
 
 func TestResolveRun(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx := context.Background()
 	for i, name := range []string{"a", "b", "b"} {
@@ -334,6 +346,7 @@ func TestResolveRun(t *testing.T) {
 }
 
 func TestOpen_ErrForeignDatabase(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "other.db")
 	raw, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -353,6 +366,7 @@ func TestOpen_ErrForeignDatabase(t *testing.T) {
 }
 
 func TestOpen_NewerSchemaUntouched(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "newer.db")
 	raw, err := sql.Open("sqlite", path)
 	if err != nil {
@@ -374,6 +388,7 @@ func TestOpen_NewerSchemaUntouched(t *testing.T) {
 // Two processes (here: two pools) opening a fresh file at once must not
 // both try to create the schema.
 func TestOpen_Concurrent(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "race.db")
 	errs := make(chan error, 4)
 	for i := 0; i < 4; i++ {
@@ -393,6 +408,7 @@ func TestOpen_Concurrent(t *testing.T) {
 }
 
 func TestOpen_ErrMissingDirectory(t *testing.T) {
+	t.Parallel()
 	_, err := db.Open(context.Background(), filepath.Join(t.TempDir(), "no", "such", "x.db"))
 	if err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Fatalf("err = %v, want a missing-directory error", err)
@@ -400,6 +416,7 @@ func TestOpen_ErrMissingDirectory(t *testing.T) {
 }
 
 func TestOpen_ErrEmptyPath(t *testing.T) {
+	t.Parallel()
 	const want = "no database path given (an empty path is a temporary database that SQLite deletes on close)"
 	for name, open := range map[string]func(context.Context, string) (*db.DB, error){"Open": openRW, "OpenReadOnly": db.OpenReadOnly} {
 		if _, err := open(context.Background(), ""); err == nil || err.Error() != want {
@@ -412,6 +429,7 @@ func TestOpen_ErrEmptyPath(t *testing.T) {
 // takes no lock for the reader: a writer of the same process is refused
 // (one of another process waits), and opens once the reader is closed.
 func TestOpen_ErrReadImmutablyHere(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, path := MustOpenDB(t)
 	store.Close()
@@ -448,6 +466,7 @@ func TestOpen_ErrReadImmutablyHere(t *testing.T) {
 // the first read after the switch to WAL, so Open reads): no reader starts
 // an immutable read of a file a writer is about to change.
 func TestOpen_WALExistsWhileOpen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "new.db")
 	for _, state := range []string{"new", "at rest"} {

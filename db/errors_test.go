@@ -10,6 +10,7 @@ import (
 )
 
 func TestResolveRun_ErrNotFoundTyped(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	_, err := store.ResolveRun(context.Background(), "nosuch")
 	if !errors.Is(err, db.ErrNotFound) || !errors.Is(err, &emobench.Error{Code: emobench.ENOTFOUND}) {
@@ -28,6 +29,7 @@ func TestResolveRun_ErrNotFoundTyped(t *testing.T) {
 }
 
 func TestOutdatedSchemaError(t *testing.T) {
+	t.Parallel()
 	err := error(&db.OutdatedSchemaError{Path: "old.db", Version: 2, Want: 9})
 	if got, want := err.Error(), "old.db has schema version 2, older than this emobench's 9"; got != want {
 		t.Fatalf("message = %q, want %q", got, want)

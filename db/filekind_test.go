@@ -18,6 +18,7 @@ import (
 // A block device cannot be made in a test: its mode is made up, as
 // os.Stat reports one (ModeDevice without ModeCharDevice).
 func TestFileKindError(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		mode fs.FileMode
 		want string

@@ -104,6 +104,7 @@ func mustAppend(tb testing.TB, store *db.DB, r emobench.Run, trajs ...*emobench.
 // their trajectories at the new ids, shares tasks by content and copies
 // every outcome and message as it was.
 func TestMerge_OK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	src := openDBAt(t, filepath.Join(dir, "a.db"))
@@ -154,6 +155,7 @@ func TestMerge_OK(t *testing.T) {
 
 // The same runs merged twice are stored once: the second merge adds nothing.
 func TestMerge_Twice(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	src := openDBAt(t, filepath.Join(dir, "a.db"))
@@ -191,6 +193,7 @@ func TestMerge_Twice(t *testing.T) {
 // Native runs of one name and settings join, whatever their shard: the
 // merged run has no shard and every pair once. Other settings make another run.
 func TestMerge_NativeShardsJoin(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	shard0 := openDBAt(t, filepath.Join(dir, "s0.db"))
@@ -235,6 +238,7 @@ func TestMerge_NativeShardsJoin(t *testing.T) {
 // it; a native run of the same name and settings still joins, as do the
 // shards of a renamed native run.
 func TestMerge_RenamesTakenNames(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	dst := openDBAt(t, filepath.Join(dir, "bench.db"))
@@ -282,6 +286,7 @@ func TestMerge_RenamesTakenNames(t *testing.T) {
 // the runs merged before the failure are rolled back with it. (A truncated
 // file is refused when opened: its header counts more pages than it has.)
 func TestMerge_ErrCorruptSourceStoresNothing(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	goodPath := filepath.Join(dir, "good.db")
@@ -343,6 +348,7 @@ func TestMerge_ErrCorruptSourceStoresNothing(t *testing.T) {
 
 // A merged run keeps its generalization tags, its base run renumbered.
 func TestMerge_KeepsRunTags(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	src := openDBAt(t, filepath.Join(dir, "a.db"))
@@ -372,6 +378,7 @@ func TestMerge_KeepsRunTags(t *testing.T) {
 }
 
 func TestVacuumInto(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, path := MustOpenDB(t)
 	mustIngest(t, store, run("a", "s1"), traj("1", 0, 1), traj("2", 0, 0))
@@ -396,6 +403,7 @@ func TestVacuumInto(t *testing.T) {
 // which file and when; ReplaceRun swaps it for the file's own content in one
 // transaction, and a failed replacement leaves it as it was.
 func TestReplaceRun_MergedRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	src, srcPath := MustOpenDB(t)
 	if _, err := src.IngestRun(ctx, run("a", "s1"), seq(traj("1", 0, 1), traj("2", 0, 1)), db.DuplicateRefuse); err != nil {
@@ -437,6 +445,7 @@ func TestReplaceRun_MergedRun(t *testing.T) {
 }
 
 func TestMerge_TaskSetsNotCarried(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	src := openDBAt(t, filepath.Join(dir, "a.db"))

@@ -14,6 +14,7 @@ import (
 // that is not stored leaves no run behind; otherwise the run reads back
 // with its tags.
 func TestCreateTaggedRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	run := emobench.Run{Name: "tuned", SourceFormat: emobench.SourceNative, Domain: "retail", Condition: emobench.ConditionWithEmotions}

@@ -12,6 +12,7 @@ import (
 // TestForEachAgentText_Batches stores more trajectories than one read batch
 // holds: every agent text comes back once, in trajectory order.
 func TestForEachAgentText_Batches(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	const n = 4096 + 5
 	trajs := make([]*emobench.Trajectory, n)
@@ -45,6 +46,7 @@ func TestForEachAgentText_Batches(t *testing.T) {
 // Ids at the ends of the int64 range (files from others) are read too, and
 // the batches end.
 func TestForEachAgentText_ExtremeIDs(t *testing.T) {
+	t.Parallel()
 	store, path := MustOpenDB(t)
 	var trajs []*emobench.Trajectory
 	for i := range 3 {

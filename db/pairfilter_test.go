@@ -8,6 +8,7 @@ import (
 )
 
 func TestPairFilter(t *testing.T) {
+	t.Parallel()
 	pair := func(domain string, i int) *emobench.Trajectory {
 		return &emobench.Trajectory{Task: emobench.Task{Domain: domain, Key: strconv.Itoa(i / 10)}, Trial: i % 10}
 	}

@@ -10,6 +10,7 @@ import (
 // QueryEach gives the columns, then every row in order, and stops at the
 // first error its callbacks return.
 func TestQueryEach(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx := context.Background()
 	q := "SELECT 1 AS a, 'x' AS b UNION ALL SELECT 2, NULL ORDER BY a"

@@ -55,6 +55,7 @@ func errored(t *emobench.Trajectory) *emobench.Trajectory {
 // Every write path leaves run_task_outcomes equal to a recount from the
 // trajectories, with the counts written out by hand.
 func TestRunTaskOutcomes_EveryWritePath(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 
@@ -143,6 +144,7 @@ func TestRunTaskOutcomes_EveryWritePath(t *testing.T) {
 
 // Check reports counts that no longer match the trajectories.
 func TestCheck_ErrStaleOutcomes(t *testing.T) {
+	t.Parallel()
 	store, path := MustOpenDB(t)
 	mustIngest(t, store, run("a", "s1"), traj("1", 0, 1), traj("1", 1, 0))
 	store.Close()
@@ -160,6 +162,7 @@ func TestCheck_ErrStaleOutcomes(t *testing.T) {
 // The --run filter reaches SQL: each loader returns the runs asked for and
 // every run when none is.
 func TestListTaskTrials_RunFilter(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	mustIngest(t, store, run("a", "s1"), traj("1", 0, 1), notEvaluable(traj("2", 0, 0)))
@@ -220,6 +223,7 @@ func TestListTaskTrials_RunFilter(t *testing.T) {
 // A trajectory's Evaluable survives the database (export and merge read
 // it back).
 func TestTrajectories_Evaluable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	mustIngest(t, store, run("a", "s1"), traj("1", 0, 1), notEvaluable(traj("2", 0, 0)))
@@ -238,6 +242,7 @@ func TestTrajectories_Evaluable(t *testing.T) {
 // Migrating a version-8 file backfills evaluable from τ²-bench's raw
 // termination_reason and the outcome table from its trajectories.
 func TestMigrate_BackfillsOutcomes(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "v8.db")
 	var stmts []string
 	for v := 1; v <= 8; v++ {
@@ -279,6 +284,7 @@ func TestMigrate_BackfillsOutcomes(t *testing.T) {
 // Merging a file of schema 8, read as it is, takes evaluable from
 // τ²-bench's raw termination_reason, as migration 9 does.
 func TestMerge_FromSchema8KeepsEvaluable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srcPath := schemaFile(t, 8,
 		`INSERT INTO runs (id, name, source_format, ingested_at) VALUES (1, 'a', 'tau2', '2026-01-01T00:00:00Z')`,
@@ -303,6 +309,7 @@ func TestMerge_FromSchema8KeepsEvaluable(t *testing.T) {
 // rows (without infrastructure errors: the fields of its smallest row
 // left).
 func TestListTaskTrials_KeyOfTwoTaskRows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	other := func(tr *emobench.Trajectory) *emobench.Trajectory {

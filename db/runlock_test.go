@@ -16,6 +16,7 @@ import (
 // process) is writing, naming it and its command, and change nothing; a
 // lock whose process is gone does not refuse.
 func TestRunLock_RefusesRemoveAndMerge(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	dst := openDBAt(t, filepath.Join(dir, "x.db"))

@@ -12,6 +12,7 @@ import (
 // parameters bound by position; a value that is not an integer is an
 // error naming the query and its column, and so is one row returns.
 func TestEachIntRow(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, err := Open(ctx, filepath.Join(t.TempDir(), "scan.db"))
 	if err != nil {
@@ -48,6 +49,7 @@ func TestEachIntRow(t *testing.T) {
 }
 
 func TestQueryName(t *testing.T) {
+	t.Parallel()
 	for query, want := range map[string]string{
 		"-- name: ListAllRunTaskCounts :many\nSELECT 1": "ListAllRunTaskCounts",
 		"SELECT 1": "query",

@@ -40,6 +40,7 @@ func selectionRun(t *testing.T, store *db.DB) (int64, []int64) {
 }
 
 func TestSetRunTrajectoryDependence_OK(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx := context.Background()
 	runID, ids := selectionRun(t, store)
@@ -69,6 +70,7 @@ func TestSetRunTrajectoryDependence_OK(t *testing.T) {
 }
 
 func TestCreateSelection_OK(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx := context.Background()
 	_, ids := selectionRun(t, store)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestFindTrajectory(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx := context.Background()
 	res, err := store.IngestRun(ctx, run("r", "s1"), seq(traj("7", 0, 1), traj("7", 1, 0), traj("8", 3, 1)), db.DuplicateRefuse)

@@ -13,6 +13,7 @@ import (
 )
 
 func TestDecideStored(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	mustIngest(t, store, run("r1", "aa"), traj("t1", 0, 1))
@@ -27,6 +28,7 @@ func TestDecideStored(t *testing.T) {
 }
 
 func TestStoreInput_DistinctName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	mustIngest(t, store, run("r1", "aa"), traj("t1", 0, 1))
@@ -51,6 +53,7 @@ func TestStoreInput_DistinctName(t *testing.T) {
 }
 
 func TestStoreInput_StreamAlreadyStored(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	mustIngest(t, store, run("r1", "aa"), traj("t1", 0, 1))
@@ -65,6 +68,7 @@ func TestStoreInput_StreamAlreadyStored(t *testing.T) {
 }
 
 func TestRunNotes(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	unevaluated := traj("t2", 0, 0)
@@ -81,6 +85,7 @@ func TestRunNotes(t *testing.T) {
 }
 
 func TestProvenanceLines(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	mustIngest(t, store, run("r1", "aa"), traj("t1", 0, 1))
 	lines, err := store.ProvenanceLines(context.Background())
@@ -90,6 +95,7 @@ func TestProvenanceLines(t *testing.T) {
 }
 
 func TestFindOrCreateRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	r := emobench.Run{Name: "demo-x", Domain: "retail", Condition: emobench.ConditionWithEmotions}
@@ -103,6 +109,7 @@ func TestFindOrCreateRun(t *testing.T) {
 }
 
 func TestLockRunHere_TakesOverDeadProcess(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	id, err := store.CreateRun(ctx, emobench.Run{Name: "n", Domain: "retail", Condition: emobench.ConditionWithEmotions})
@@ -131,6 +138,7 @@ func TestLockRunHere_TakesOverDeadProcess(t *testing.T) {
 }
 
 func TestScrub_Clean(t *testing.T) {
+	t.Parallel()
 	store, path := MustOpenDB(t)
 	mustIngest(t, store, run("r1", "aa"), traj("t1", 0, 1))
 	notes, err := store.Scrub(context.Background(), path, func(*emobench.Trajectory) {})
@@ -140,6 +148,7 @@ func TestScrub_Clean(t *testing.T) {
 }
 
 func TestCheckNewRunName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	mustIngest(t, store, run("r1", "aa"), traj("t1", 0, 1))
@@ -154,6 +163,7 @@ func TestCheckNewRunName(t *testing.T) {
 }
 
 func TestCheckVacuumTarget(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	existing := dir + "/have.db"
 	if err := os.WriteFile(existing, nil, 0o644); err != nil {

@@ -39,6 +39,7 @@ var strictCases = []struct {
 
 // Every write keeps strict_passed and strict_passes as StrictPassed counts.
 func TestStrictPasses_EveryWrite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store, _ := MustOpenDB(t)
 	var trajs []*emobench.Trajectory
@@ -102,6 +103,7 @@ func TestStrictPasses_EveryWrite(t *testing.T) {
 
 // Check reports strict passes that no longer match the trajectories.
 func TestCheck_ErrStaleStrictPasses(t *testing.T) {
+	t.Parallel()
 	store, path := MustOpenDB(t)
 	mustIngest(t, store, run("a", "s1"), traj("1", 0, 1))
 	store.Close()
@@ -117,6 +119,7 @@ func TestCheck_ErrStaleStrictPasses(t *testing.T) {
 
 // Migration 11's SQL backfill agrees with StrictPassed on every case.
 func TestMigrate_BackfillsStrictPasses(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "v10.db")
 	store := openDBAt(t, path)
 	var trajs []*emobench.Trajectory

@@ -33,6 +33,7 @@ func taskSetSpecs(n int) []emobench.TaskSpec {
 }
 
 func TestDB_CreateTaskSet(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	set := db.TaskSet{Name: "shop-train", Domain: "shop", Split: emobench.SplitTrain, GeneratorVersion: "1", Seed: math.MaxUint64,
 		Params: json.RawMessage(`{"n":3}`), Rejected: json.RawMessage(`{"duplicate":2}`), CreatedAt: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}

@@ -121,6 +121,7 @@ func openRO(tb testing.TB, path string) *db.DB {
 // Views that would do something when read fail instead, with an error that
 // names the function or table.
 func TestUntrusted_ViewsCannotCallUnsafeFunctions(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pwned := filepath.Join(dir, "pwned")
 	tests := []struct {
@@ -169,6 +170,7 @@ func TestUntrusted_ViewsCannotCallUnsafeFunctions(t *testing.T) {
 
 // A query the user types may call any function, but extensions never load.
 func TestUntrusted_NoExtensionLoading(t *testing.T) {
+	t.Parallel()
 	store := openRO(t, craftDB(t))
 	err := readAll(store, "SELECT load_extension('"+filepath.Join(t.TempDir(), "evil.so")+"')")
 	if err == nil || !strings.Contains(err.Error(), "not authorized") {
@@ -179,6 +181,7 @@ func TestUntrusted_NoExtensionLoading(t *testing.T) {
 // A file may redefine a view emobench's own reads use, keeping its columns:
 // with an unsafe call, the read fails instead of running it.
 func TestUntrusted_ReplacedViewFails(t *testing.T) {
+	t.Parallel()
 	path := craftDB(t,
 		"DROP VIEW run_summaries",
 		`CREATE VIEW run_summaries AS
@@ -196,6 +199,7 @@ func TestUntrusted_ReplacedViewFails(t *testing.T) {
 // Check must notice a view that keeps emobench's name and columns but not
 // its definition: here run_summaries reports every run as passed.
 func TestUntrusted_CheckFindsRedefinedView(t *testing.T) {
+	t.Parallel()
 	path := craftDB(t,
 		"DROP VIEW run_summaries",
 		`CREATE VIEW run_summaries AS
@@ -216,6 +220,7 @@ func TestUntrusted_CheckFindsRedefinedView(t *testing.T) {
 // function) is listed, not a reason to give up. It is the file's own, not
 // emobench's, so a note: the other commands read the file too.
 func TestUntrusted_CheckListsUnsafeView(t *testing.T) {
+	t.Parallel()
 	path := craftDB(t, "CREATE VIEW evil_view AS SELECT load_extension('/tmp/evil.so') AS x")
 	rep, err := openRO(t, path).Check(context.Background())
 	if err != nil {
@@ -229,6 +234,7 @@ func TestUntrusted_CheckListsUnsafeView(t *testing.T) {
 // Writes never reach a crafted file through OpenReadOnly, so neither an
 // INSTEAD OF trigger on a view nor a trigger on a table can fire.
 func TestUntrusted_ReadOnlyFiresNoTrigger(t *testing.T) {
+	t.Parallel()
 	path := craftDB(t,
 		"CREATE VIEW evil_view AS SELECT id FROM runs",
 		`CREATE TRIGGER evil_instead INSTEAD OF INSERT ON evil_view
@@ -264,6 +270,7 @@ func TestUntrusted_ReadOnlyFiresNoTrigger(t *testing.T) {
 // (observed before Open refused triggers: it marked trajectories passed).
 // Check, on a read-only connection, lists the trigger.
 func TestUntrusted_TriggersOnIngest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		setup []string

@@ -16,6 +16,7 @@ import (
 // TestIngestRun_UserStops: user_transfer and user_out_of_scope are stored
 // as themselves and read back so.
 func TestIngestRun_UserStops(t *testing.T) {
+	t.Parallel()
 	store, _ := MustOpenDB(t)
 	ctx := context.Background()
 	transfer, outOfScope := traj("7", 0, 1), traj("8", 0, 0)
@@ -83,6 +84,7 @@ func schemaFile(t *testing.T, version int, stmts ...string) string {
 // user_stop rows whose last user message holds a τ²-bench marker get
 // their own reason.
 func TestMigrate_UserStopReasons(t *testing.T) {
+	t.Parallel()
 	path := schema9File(t,
 		`INSERT INTO runs (id, name, source_format, ingested_at) VALUES (1, 'old', 'tau2', '2026-01-01T00:00:00Z'), (2, 'other', 'tau2', '2026-01-01T00:00:00Z')`,
 		`INSERT INTO tasks (id, domain, task_key, content_sha256) VALUES (1, 'airline', '1', 'h1'), (2, 'airline', '2', 'h2')`,
@@ -178,6 +180,7 @@ func TestMigrate_UserStopReasons(t *testing.T) {
 // Merging a file of schema 9, read as it is, gives its user_stop rows the
 // reason their last user message states, as migration 10 does.
 func TestMerge_FromSchema9RefinesUserStops(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	srcPath := schema9File(t,
 		`INSERT INTO runs (id, name, source_format, ingested_at) VALUES (1, 'a', 'tau2', '2026-01-01T00:00:00Z')`,

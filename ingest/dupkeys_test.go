@@ -12,6 +12,7 @@ import (
 // lastWins keeps the last value of a repeated key at its first place (as
 // Python's json.loads does) and every other byte as written.
 func TestLastWins(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in, want string
 		paths    []string
@@ -38,6 +39,7 @@ func TestLastWins(t *testing.T) {
 }
 
 func TestDuplicateNote(t *testing.T) {
+	t.Parallel()
 	paths := []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"}
 	for _, tc := range []struct {
 		paths []string

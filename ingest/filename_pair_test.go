@@ -3,6 +3,7 @@ package ingest
 import "testing"
 
 func TestPairName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ path, want string }{
 		{"/r/qwen3-retail-with-emotions.json", "/r/qwen3-retail-*.json"},
 		{"/r/qwen3-retail-without-emotions.json", "/r/qwen3-retail-*.json"},

@@ -9,6 +9,7 @@ import (
 )
 
 func TestMetadataFromFileName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		path string
 		want ingest.FileMetadata

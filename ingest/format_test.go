@@ -57,6 +57,7 @@ func openPath(t *testing.T, path string, h ingest.Hints) (*ingest.Opened, []*emo
 }
 
 func TestResolve(t *testing.T) {
+	t.Parallel()
 	flags := ingest.Metadata{Model: "flag-model"}
 	content := ingest.Metadata{Model: "content-model", UserModel: "content-user", Condition: emobench.ConditionWithoutEmotions}
 	name := ingest.Metadata{Name: "file", Model: "name-model", UserModel: "name-user", Domain: "retail", Condition: emobench.ConditionWithEmotions}
@@ -75,6 +76,7 @@ const emobenchRecord = `[{"task_id": 0, "reward": 1.0, "trial": 0, "traj": [{"ro
 
 // Flags beat the file's content (info.emobench), which beats its name.
 func TestOpen_TauBenchMetadataPrecedence(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	h := ingest.Hints{Flags: ingest.Metadata{Model: "flag-model"}, OnDuplicate: "refuse"}
 	o, trajs := openFile(t, dir, "gpt-4o-retail-with-emotions.json", emobenchRecord, h)
@@ -106,6 +108,7 @@ func TestOpen_TauBenchMetadataPrecedence(t *testing.T) {
 }
 
 func TestOpen_Tau2MetadataPrecedence(t *testing.T) {
+	t.Parallel()
 	results := `{"timestamp": "2026-01-02T03:04:05", "info": {"agent_info": {"llm": "content-model", "implementation": "llm_agent"},
 		"user_info": {"llm": "content-user"}}, "tasks": [{"id": "t0"}],
 		"simulations": [{"id": "s0", "task_id": "t0", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1}, "messages": []}]}`
@@ -125,6 +128,7 @@ func TestOpen_Tau2MetadataPrecedence(t *testing.T) {
 
 // A run directory is named after its folder; its info gives the domain.
 func TestOpen_Tau2DirMetadataPrecedence(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "qwen3-run")
 	if err := os.MkdirAll(filepath.Join(dir, ingest.Tau2SimulationsDir), 0o755); err != nil {
 		t.Fatal(err)
@@ -149,6 +153,7 @@ func TestOpen_Tau2DirMetadataPrecedence(t *testing.T) {
 // A name that begins with a benchmark's name gives no model: a note says
 // so, unless another layer gives the model.
 func TestOpen_HarnessNameGivesNoModel(t *testing.T) {
+	t.Parallel()
 	plain := strings.Replace(emobenchRecord, `"emobench"`, `"other"`, 1)
 	dir := t.TempDir()
 	o, _ := openFile(t, dir, "tau2-gpt-4.1-retail.json", plain, ingest.Hints{})
@@ -165,6 +170,7 @@ func TestOpen_HarnessNameGivesNoModel(t *testing.T) {
 }
 
 func TestOpen_ErrJSONLExport(t *testing.T) {
+	t.Parallel()
 	line := `{"run": {"id": 1, "name": "r"}, "task": {"key": "k"}, "trial": 0, "reward": 1, "messages": []}` + "\n"
 	path := filepath.Join(t.TempDir(), "export.jsonl")
 	if err := os.WriteFile(path, []byte(line+line), 0o644); err != nil {
@@ -182,6 +188,7 @@ func TestOpen_ErrJSONLExport(t *testing.T) {
 }
 
 func TestDetectFormat_Registry(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		`{"run": {"id": 1}, "task": {}, "trial": 0}`:          ingest.FormatJSONLExport,
 		`{"task": {}, "run": {"id": 1}}`:                      ingest.FormatTauBench, // not the export's key order
@@ -209,6 +216,7 @@ func TestDetectFormat_Registry(t *testing.T) {
 // A file changed between Hash and parsing yields an error after its last
 // trajectory, so a transaction storing them keeps nothing.
 func TestSource_ErrChangedAfterHash(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "m-retail.json")
 	if err := os.WriteFile(path, []byte(emobenchRecord), 0o644); err != nil {
 		t.Fatal(err)
@@ -241,6 +249,7 @@ func TestSource_ErrChangedAfterHash(t *testing.T) {
 
 // A stream's sha256 is that of every byte read, known at Finish.
 func TestSource_StreamFinish(t *testing.T) {
+	t.Parallel()
 	src := ingest.StreamSource(t.Context(), "pipe", strings.NewReader(emobenchRecord))
 	defer src.Close()
 	if _, err := src.Hash(); err == nil {
@@ -265,6 +274,7 @@ func TestSource_StreamFinish(t *testing.T) {
 }
 
 func TestCollect(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, data := range map[string]string{
 		"a.json": "[]", "notes.txt": "x", "sub/c.JSONL": "", "run/results.json": "{}", "run/simulations/s.json": "{}",
@@ -306,6 +316,7 @@ func TestCollect(t *testing.T) {
 }
 
 func TestNotes_Lines(t *testing.T) {
+	t.Parallel()
 	var n ingest.Notes
 	n.Add("a.json", "partial rewards")
 	n.Add("", "whole command")

@@ -32,6 +32,7 @@ func extraKeys(t *testing.T, traj *emobench.Trajectory) map[string]json.RawMessa
 // max_steps to info.emobench_reward_info; both are read back. Values that
 // are not emobench's leave the reader's derivation alone and stay in Extra.
 func TestTauBench_EmobenchKeys(t *testing.T) {
+	t.Parallel()
 	const stopped = `[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "done"}, {"role": "user", "content": "###STOP###"}]`
 	const capped = `[{"role": "user", "content": "hi"}, {"role": "assistant", "content": "still working"}]`
 	const ri = `, "reward_info": {"reward": 0.0, "info": {}}`
@@ -131,6 +132,7 @@ func TestTau2_EmobenchKeys(t *testing.T) {
 
 // A task's emobench object of another shape is ignored.
 func TestTau2_EmobenchTaskOtherShapes(t *testing.T) {
+	t.Parallel()
 	for _, obj := range []string{`"a string"`, `null`, `{"user_id": 3, "emotion": "anger"}`, `{"emotion": {"family": 1}}`} {
 		in := `{"info": {}, "tasks": [{"id": "t1", "emobench": ` + obj + `}], "simulations": [{"id": "a", "task_id": "t1", "termination_reason": "user_stop", "messages": [], "trial": 0}]}`
 		rd, err := ingest.Tau2(strings.NewReader(in))
@@ -151,6 +153,7 @@ func TestTau2_EmobenchTaskOtherShapes(t *testing.T) {
 // with escapes, surrogate pairs, combining marks and a NUL; a 10 MB message
 // is read whole (under a --max-record that allows it).
 func TestTauBench_ContentIntact(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ name, literal string }{
 		{"scripts", `"中文 日本語 한국어 مرحبا שלום Ελληνικά русский हिन्दी"`},
 		{"emoji", `"😀 👍🏽 👨‍👩‍👧 \ud83d\ude00 \uD83D\uDE00"`},

@@ -8,6 +8,7 @@ import (
 )
 
 func TestStoredRunHint(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		m    ingest.Metadata
 		want string
@@ -25,6 +26,7 @@ func TestStoredRunHint(t *testing.T) {
 }
 
 func TestShellQuote(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"runs.db": "runs.db", "": "''", "a b": "'a b'", "it's": `'it'\''s'`} {
 		if got := ingest.ShellQuote(in); got != want {
 			t.Errorf("ShellQuote(%q) = %q, want %q", in, got, want)
@@ -33,6 +35,7 @@ func TestShellQuote(t *testing.T) {
 }
 
 func TestOpened_PublishedDomains(t *testing.T) {
+	t.Parallel()
 	in := &ingest.Opened{Published: []emobench.PublishedResult{{Domain: "airline"}, {Domain: "airline"}, {Domain: "retail"}}}
 	if got := in.PublishedDomains(); len(got) != 2 || got[0] != "airline" || got[1] != "retail" {
 		t.Errorf("PublishedDomains = %q, want [airline retail]", got)

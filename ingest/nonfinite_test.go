@@ -7,6 +7,7 @@ import (
 )
 
 func TestNonFiniteReader(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{`{"a": NaN, "b": Infinity, "c": -Infinity}`, `{"a": null, "b": null, "c": null}`},
 		{`{"s": "NaN and -Infinity stay in strings", "n": -1.5}`, `{"s": "NaN and -Infinity stay in strings", "n": -1.5}`},

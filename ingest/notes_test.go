@@ -30,6 +30,7 @@ func readTauNotes(t *testing.T, in string) ([]*float64, []*float64, []string) {
 // A repeated key keeps its last value, as encoding/json and Python do, and
 // the note names the record and the key's path.
 func TestTauBench_DuplicateKeyNote(t *testing.T) {
+	t.Parallel()
 	in := `[{"task_id": 0, "reward": 1.0, "info": {"reward_info": {"reward": 1.0}}, "traj": [], "trial": 0},
 	 {"task_id": 1, "reward": 0.0, "info": {"task": {"user_id": "a", "user_id": "b"}, "reward_info": {}}, "traj": [], "trial": 0, "reward": 1.0},
 	 {"task_id": 2, "reward": 1.0, "info": {"reward_info": {}}, "traj": [{"role": "user", "content": "a \"role\": x", "role": "assistant"}], "trial": 0}]`
@@ -71,6 +72,7 @@ func TestTauBench_DuplicateKeyNote(t *testing.T) {
 // A string cost is read when it spells a number and flagged when it does
 // not; it never becomes NULL without a note.
 func TestTauBench_StringCostNote(t *testing.T) {
+	t.Parallel()
 	in := `[{"task_id": 0, "reward": 1.0, "info": {"reward_info": {}, "agent_cost": "0.5", "user_cost": 0.25}, "traj": []},
 	 {"task_id": 1, "reward": 1.0, "info": {"reward_info": {}, "agent_cost": "n/a", "user_cost": " 1e-3 "}, "traj": []},
 	 {"task_id": 2, "reward": 1.0, "info": {"reward_info": {}, "agent_cost": {"usd": 1}, "user_cost": null}, "traj": []}]`
@@ -110,6 +112,7 @@ func sortedWithin(notes []string) []string {
 
 // Notes beyond the first 20 are counted, not listed.
 func TestTauBench_NotesCapped(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	b.WriteString("[")
 	for i := range 25 {
@@ -130,6 +133,7 @@ func TestTauBench_NotesCapped(t *testing.T) {
 
 // τ²-bench simulations get the same notes, as the reader's warnings.
 func TestTau2_DuplicateKeyAndStringCostWarnings(t *testing.T) {
+	t.Parallel()
 	in := `{"info": {}, "tasks": [{"id": "t1"}], "simulations": [
 		{"id": "s0", "task_id": "t1", "trial": 0, "agent_cost": "0.5", "user_cost": "free", "reward_info": {"reward": 0.0, "reward": 1.0},
 		 "messages": [{"role": "assistant", "content": "hi", "cost": "0.1"}], "termination_reason": "agent_stop"}]}`
@@ -166,6 +170,7 @@ func TestTau2_DuplicateKeyAndStringCostWarnings(t *testing.T) {
 
 // A simulation file of the 1.x directory layout gets the same warnings.
 func TestTau2Dir_DuplicateKeyWarning(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{
 		"results.json":       {Data: []byte(`{"info": {}, "tasks": [{"id": "t1"}]}`)},
 		"simulations/a.json": {Data: []byte(`{"id": "a", "task_id": "t1", "trial": 0, "trial": 1, "termination_reason": "agent_stop", "reward_info": {"reward": 1}, "messages": []}`)},
@@ -188,6 +193,7 @@ func TestTau2Dir_DuplicateKeyWarning(t *testing.T) {
 
 // Repeated keys in a Results header and in a submission are named too.
 func TestDuplicateKeys_HeaderAndSubmission(t *testing.T) {
+	t.Parallel()
 	rd, err := ingest.Tau2(strings.NewReader(`{"info": {"agent_info": {"llm": "a", "llm": "b"}}, "tasks": [{"id": "1", "description": "x", "description": "y"}], "simulations": []}`))
 	if err != nil {
 		t.Fatal(err)
@@ -219,6 +225,7 @@ func TestDuplicateKeys_HeaderAndSubmission(t *testing.T) {
 // JSON kept holds only that value, and an earlier value of the wrong type
 // is no error.
 func TestTauBench_DuplicateKeysLastWins(t *testing.T) {
+	t.Parallel()
 	records := []string{
 		`{"task_id": 0, "reward": 1, "info": {"reward_info": {"reward": 1}, "note": "a"}, "info": {"source": "user", "note": {"x": 1, "x": 2}}, "traj": []}`,
 		`{"task_id": 1, "reward": 1, "traj": 5, "info": {"reward_info": {"reward": 0, "reward": 1}}, "traj": [{"role": "user", "content": "hi"}]}`,

@@ -14,6 +14,7 @@ import (
 // with a *RecordTooLargeError inside the *RecordError of its index, however
 // the input arrives (one byte per read, too).
 func TestTauBenchWith_MaxRecord(t *testing.T) {
+	t.Parallel()
 	rec := `{"task_id": 1, "reward": 1, "traj": [{"role": "user", "content": "hello"}]}`
 	for _, tt := range []struct{ name, file string }{
 		{"array", "[" + rec + "," + rec + "]"},
@@ -50,6 +51,7 @@ func iotestReader(r *strings.Reader, oneByte bool) io.Reader {
 // A τ²-bench simulation over MaxRecord is refused as too large; one under
 // it is read.
 func TestTau2With_MaxRecord(t *testing.T) {
+	t.Parallel()
 	sim := `{"id": "s0", "task_id": "t0", "termination_reason": "user_stop", "messages": [{"role": "user", "content": "` + strings.Repeat("a", 1000) + `"}], "trial": 0}`
 	file := `{"info": {}, "tasks": [{"id": "t0"}], "simulations": [` + sim + `]}`
 	for _, max := range []int{len(sim), len(sim) - 1} {

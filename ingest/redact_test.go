@@ -13,6 +13,7 @@ import (
 // A task's instruction is conversation text: RedactTrajectory redacts it
 // by RedactContent, and leaves the task's actions as written.
 func TestRedactTrajectory_Instruction(t *testing.T) {
+	t.Parallel()
 	tr := emobench.Trajectory{Task: emobench.Task{
 		Instruction: "Log in with api_key=LEAK1 and send Bearer LEAK2abcdef123. Credentials: MD",
 		Actions:     json.RawMessage(`[{"name":"login","kwargs":{"api_key":"keep"}}]`),
@@ -29,6 +30,7 @@ func TestRedactTrajectory_Instruction(t *testing.T) {
 // Message content is redacted too, and so are credentials in tool-call
 // arguments, which stay valid JSON; ordinary arguments stay as written.
 func TestRedactTrajectory_Messages(t *testing.T) {
+	t.Parallel()
 	args := json.RawMessage(`{"token":"Bearer sk-ARG123456"}`)
 	plain := json.RawMessage(`{"user_id": "mia_li_3668", "amount": 10.50}`)
 	tr := emobench.Trajectory{Messages: []emobench.Message{

@@ -13,6 +13,7 @@ import (
 // record and the value, in τ-bench and τ²-bench files; rewards in [−1, 1]
 // and beyond (finite) are kept as given.
 func TestReward_ErrOutOfRange(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, in, want string
 		read           func(string) error
@@ -66,6 +67,7 @@ func readTau2Simulations(in string) error {
 // not evaluated, never an evaluated failure; a finite reward outside
 // [−1, 1] is kept and noted, naming the task and trial (#20 item 17).
 func TestReward_NonFiniteNotEvaluatedOutOfRangeNoted(t *testing.T) {
+	t.Parallel()
 	t.Run("taubench", func(t *testing.T) {
 		in := `[{"task_id": 1, "reward": NaN, "info": {"reward_info": {"reward": 0}}, "traj": [], "trial": 0},
 			{"task_id": 2, "reward": -Infinity, "info": {"reward_info": {}}, "traj": [], "trial": 3},

@@ -25,6 +25,7 @@ func readSubmission(tb testing.TB, path string) ([]emobench.PublishedResult, err
 func ptr(v float64) *float64 { return &v }
 
 func TestSubmission_OK(t *testing.T) {
+	t.Parallel()
 	got, err := readSubmission(t, filepath.Join("testdata", "submission", "full.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -47,6 +48,7 @@ func TestSubmission_OK(t *testing.T) {
 }
 
 func TestSubmission_BOMAndFallbacks(t *testing.T) {
+	t.Parallel()
 	got, err := readSubmission(t, filepath.Join("testdata", "submission", "bom-org-fallback.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -59,6 +61,7 @@ func TestSubmission_BOMAndFallbacks(t *testing.T) {
 }
 
 func TestSubmission_ErrBadInput(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"array.json":         "top level is an array, want a leaderboard submission object",
 		"no-model.json":      "missing model_name",
@@ -87,6 +90,7 @@ func TestSubmission_ErrBadInput(t *testing.T) {
 // A submission whose pass values are all at most 1 already holds
 // fractions: they are kept as written, with a note, never divided by 100.
 func TestSubmission_FractionsKept(t *testing.T) {
+	t.Parallel()
 	in := `{"model_name": "m", "results": {"retail": {"pass_1": 0.62, "pass_2": 0.5, "cost": "1.5"}, "airline": {"pass_1": 1}}}`
 	var notes []string
 	got, err := ingest.SubmissionWithNotes(strings.NewReader(in), func(n string) { notes = append(notes, n) })

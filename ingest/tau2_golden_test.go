@@ -24,6 +24,7 @@ type tau2Golden struct {
 // run directory input/) and compares the result, rendered as indented JSON,
 // with want.json. Rerun with -update to rewrite want.json.
 func TestTau2_Golden(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob(filepath.Join("testdata", "tau2", "golden", "*"))
 	if err != nil {
 		t.Fatal(err)

@@ -24,6 +24,7 @@ func shapeFile(t *testing.T, name string) []byte {
 // A bare JSON array of τ²-bench simulations (no Results wrapper) is told
 // from τ-bench's array of records and read as a τ²-bench run.
 func TestTau2_BareArray(t *testing.T) {
+	t.Parallel()
 	data := shapeFile(t, "bare-array.json")
 	if got, want := ingest.DetectFormat(bytes.NewReader(data)), ingest.FormatTau2; got != want {
 		t.Fatalf("DetectFormat = %s, want %s", got, want)
@@ -67,6 +68,7 @@ func TestTau2_BareArray(t *testing.T) {
 // An array of τ-bench records, and an array whose first element has keys
 // of neither format, stay τ-bench's.
 func TestDetectFormat_Arrays(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`[{"task_id": 1, "reward": 1, "info": {}, "traj": []}]`:            ingest.FormatTauBench,
 		`[{"task_id": 1, "info": {"reward_info": {}}, "traj": []}]`:        ingest.FormatTauBench,
@@ -84,6 +86,7 @@ func TestDetectFormat_Arrays(t *testing.T) {
 
 // A wrapper's own model, domain and agent name the run when info does not.
 func TestTau2_WrapperFields(t *testing.T) {
+	t.Parallel()
 	rd, err := ingest.Tau2(bytes.NewReader(shapeFile(t, "wrapper-model-domain.json")))
 	if err != nil {
 		t.Fatal(err)
@@ -114,6 +117,7 @@ func TestTau2_WrapperFields(t *testing.T) {
 // A file that lists more tasks than it has simulations says how many have
 // none.
 func TestTau2_PartialRunWarning(t *testing.T) {
+	t.Parallel()
 	rd, err := ingest.Tau2(bytes.NewReader(shapeFile(t, "partial-run.json")))
 	if err != nil {
 		t.Fatal(err)

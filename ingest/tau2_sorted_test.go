@@ -63,6 +63,7 @@ func readTau2Ways(t *testing.T, data []byte) map[string][]*emobench.Trajectory {
 // Simulations before tasks read the same in bounded memory (a second pass,
 // a spool) as when held in memory.
 func TestTau2With_SimulationsFirst(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("testdata", "tau2", "golden", "simulations-first", "input.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +82,7 @@ func TestTau2With_SimulationsFirst(t *testing.T) {
 // A bad simulation is reported at the same byte offset of the input
 // whichever way it is read.
 func TestTau2With_ErrSameOffset(t *testing.T) {
+	t.Parallel()
 	data := []byte(`{"info": {}, "simulations": [{"task_id": "t0", "trial": 0, "messages": []}, {"task_id": "t0", "trial": "x", "messages": []}], "tasks": [{"id": "t0"}]}`)
 	ways := map[string]ingest.Tau2Options{
 		"buffered": {},
@@ -107,6 +109,7 @@ func TestTau2With_ErrSameOffset(t *testing.T) {
 
 // A spool that is full ends the read with its own error.
 func TestTau2With_ErrSpoolFull(t *testing.T) {
+	t.Parallel()
 	full := errors.New("spool full")
 	data := []byte(`{"info": {}, "simulations": [` + string(bytes.Repeat([]byte(`{"task_id": "t0", "trial": 0, "messages": []}, `), 100)) + `{}], "tasks": []}`)
 	_, err := ingest.Tau2With(bytes.NewReader(data), ingest.Tau2Options{Spool: &memSpool{max: 100, full: full}})

@@ -40,6 +40,7 @@ func readTau2(tb testing.TB, path string) (*ingest.Tau2Reader, []*emobench.Traje
 }
 
 func TestTau2_Mapping(t *testing.T) {
+	t.Parallel()
 	rd, trajs, err := readTau2(t, filepath.Join("testdata", "tau2", "golden", "v0-mixed", "input.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -163,6 +164,7 @@ func TestTau2_ErrorReasonsKept(t *testing.T) {
 }
 
 func TestTau2_SimulationsBeforeHeader(t *testing.T) {
+	t.Parallel()
 	rd, trajs, err := readTau2(t, filepath.Join("testdata", "tau2", "golden", "simulations-first", "input.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +181,7 @@ func TestTau2_SimulationsBeforeHeader(t *testing.T) {
 }
 
 func TestTau2_Trimmed(t *testing.T) {
+	t.Parallel()
 	rd, trajs, err := readTau2(t, filepath.Join("testdata", "tau2", "golden", "trimmed", "input.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -195,6 +198,7 @@ func TestTau2_Trimmed(t *testing.T) {
 }
 
 func TestTau2_DirLayout(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("testdata", "tau2", "golden", "dir-index", "input")
 	if !ingest.IsTau2Dir(os.DirFS(dir)) {
 		t.Fatal("IsTau2Dir = false")
@@ -227,6 +231,7 @@ func TestTau2_DirLayout(t *testing.T) {
 }
 
 func TestTau2Dir_ErrIndexMismatch(t *testing.T) {
+	t.Parallel()
 	results := `{"info": {}, "tasks": [], "simulation_index": [{"id": "a"}, {"id": "b"}]}`
 	sim := `{"task_id": "t", "trial": 0}`
 	tests := []struct {
@@ -253,6 +258,7 @@ func TestTau2Dir_ErrIndexMismatch(t *testing.T) {
 }
 
 func TestTau2Dir_ErrBadSimulationFile(t *testing.T) {
+	t.Parallel()
 	fsys := fstest.MapFS{
 		"results.json":       {Data: []byte(`{"info": {}, "tasks": []}`)},
 		"simulations/a.json": {Data: []byte(`{"task_id": "t", "trial": 0}`)},
@@ -271,6 +277,7 @@ func TestTau2Dir_ErrBadSimulationFile(t *testing.T) {
 }
 
 func TestTau2_ErrBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file   string
 		header bool   // the error comes from Tau2 itself, before any simulation
@@ -325,6 +332,7 @@ func TestTau2_ErrBadInput(t *testing.T) {
 }
 
 func TestTau2_ReadOnce(t *testing.T) {
+	t.Parallel()
 	rd, err := ingest.Tau2(strings.NewReader(`{"info": {}, "tasks": [], "simulations": [{"task_id": "a"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -339,6 +347,7 @@ func TestTau2_ReadOnce(t *testing.T) {
 
 // Stopping early must not read further, and must not panic.
 func TestTau2_StopEarly(t *testing.T) {
+	t.Parallel()
 	data, _ := os.ReadFile(filepath.Join("testdata", "tau2", "golden", "v0-mixed", "input.json"))
 	rd, err := ingest.Tau2(bytes.NewReader(data))
 	if err != nil {
@@ -353,6 +362,7 @@ func TestTau2_StopEarly(t *testing.T) {
 }
 
 func TestDetectFormat(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		`[{"task_id": 1}]`: ingest.FormatTauBench,
 		"\ufeff  {\"timestamp\": 1, \"info\": {\"x\": [1, {}]}, \"tasks\": []}": ingest.FormatTau2,
@@ -390,6 +400,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // Simulations are streamed: the first trajectory arrives long before the
 // file has been read.
 func TestTau2_Streams(t *testing.T) {
+	t.Parallel()
 	const n = 20000
 	var b strings.Builder
 	b.WriteString(`{"timestamp": "t", "info": {}, "tasks": [{"id": "a"}], "simulations": [`)

@@ -12,6 +12,7 @@ import (
 // ###OUT-OF-SCOPE### too; the reader keeps them apart by the last user
 // message. The counts are those of grep over the file's last user messages.
 func TestTau2_UserStopsKept(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(realRuns, "tau2", "airline-qwen2.5-7b-agent-errors.json")
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("%s not found: real-run tests need the shared folder", path)

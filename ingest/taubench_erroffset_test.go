@@ -11,6 +11,7 @@ import (
 // A parse error names the record, where it starts, and the byte of the
 // error itself: the offending character, or the end of a truncated file.
 func TestTauBench_ParseErrorOffset(t *testing.T) {
+	t.Parallel()
 	rec := func(id string) string {
 		return `{"task_id": ` + id + `, "reward": 1.0, "info": {"reward_info": {"reward": 1.0}}, "traj": [{"role": "user", "content": "hello there"}], "trial": 0}`
 	}

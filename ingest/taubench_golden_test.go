@@ -18,6 +18,7 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/*/want.json fro
 // TestTauBench_Golden reads each testdata/golden/<case>/input.json and
 // compares the trajectories, rendered as indented JSON, with want.json.
 func TestTauBench_Golden(t *testing.T) {
+	t.Parallel()
 	dirs, err := filepath.Glob(filepath.Join("testdata", "golden", "*"))
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ func record(taskID, reward, userCost string) string {
 }
 
 func TestTauBench_JSONLines(t *testing.T) {
+	t.Parallel()
 	in := record("0", "1.0", "0.5") + "\n" + record("1", "0.0", "null") + "\n"
 	var keys []string
 	for traj, err := range ingest.TauBench(strings.NewReader(in)) {
@@ -29,6 +30,7 @@ func TestTauBench_JSONLines(t *testing.T) {
 }
 
 func TestTauBench_ErrJSONLinesBadSecondRecord(t *testing.T) {
+	t.Parallel()
 	in := record("0", "1.0", "0.5") + "\n" + record("1", `"1.0"`, "null") + "\n"
 	n := 0
 	for _, err := range ingest.TauBench(strings.NewReader(in)) {
@@ -46,6 +48,7 @@ func TestTauBench_ErrJSONLinesBadSecondRecord(t *testing.T) {
 // Python's json.dump writes NaN and Infinity; they are read as null, while
 // the same letters inside strings are kept.
 func TestTauBench_NonFinite(t *testing.T) {
+	t.Parallel()
 	in := "[" + record("0", "NaN", "Infinity") + "]"
 	for traj, err := range ingest.TauBench(strings.NewReader(in)) {
 		if err != nil {
@@ -63,6 +66,7 @@ func TestTauBench_NonFinite(t *testing.T) {
 // Python writes integral floats (2.0) where ints belong; they name the same
 // task and trial.
 func TestTauBench_IntegralFloats(t *testing.T) {
+	t.Parallel()
 	in := `[{"task_id": 3.0, "reward": 1, "info": {}, "traj": [], "trial": 2.0}]`
 	for traj, err := range ingest.TauBench(strings.NewReader(in)) {
 		if err != nil {

@@ -51,6 +51,7 @@ func mustKey(t *testing.T, byKey map[string]*emobench.Trajectory, k string) *emo
 }
 
 func TestTauBench_RealRuns(t *testing.T) {
+	t.Parallel()
 	// Every expected number was computed independently with python3's json
 	// module over the same file: passed counts |reward-1| <= 1e-6;
 	// evaluated counts reward_info != null; reasons follow the precedence in

@@ -60,6 +60,7 @@ func readOne(t *testing.T, s string) *emobench.Trajectory {
 }
 
 func TestTauBench_Err(t *testing.T) {
+	t.Parallel()
 	// index is the RecordError's Index, or -1 when the error must not be a
 	// *RecordError (the file is not an array of records at all). good is
 	// how many trajectories come before the error.
@@ -152,6 +153,7 @@ func TestTauBench_Err(t *testing.T) {
 }
 
 func TestTauBench_ErrReader(t *testing.T) {
+	t.Parallel()
 	// A reader that fails after one whole record: the record still comes
 	// out (reading streams), then the reader's own error, unwrappable.
 	boom := errors.New("disk on fire")
@@ -179,6 +181,7 @@ func TestTauBench_ErrReader(t *testing.T) {
 }
 
 func TestTauBench_BOM(t *testing.T) {
+	t.Parallel()
 	traj := readOne(t, "\xef\xbb\xbf"+`[{"task_id": 3, "reward": 1, "traj": []}]`)
 	if got, want := traj.Task.Key, "3"; got != want {
 		t.Fatalf("Key = %q, want %q", got, want)
@@ -186,6 +189,7 @@ func TestTauBench_BOM(t *testing.T) {
 }
 
 func TestTauBench_Empty(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{"[]", " \n[ ]\n", "\xef\xbb\xbf[]"} {
 		if got, want := len(readString(t, in)), 0; got != want {
 			t.Fatalf("%q: got %d trajectories, want %d", in, got, want)
@@ -194,6 +198,7 @@ func TestTauBench_Empty(t *testing.T) {
 }
 
 func TestTauBench_Break(t *testing.T) {
+	t.Parallel()
 	// The range-over-func runtime panics if the iterator calls yield after
 	// the loop body broke out, so reaching the end without a panic is the
 	// test.
@@ -223,6 +228,7 @@ func TestTauBench_Break(t *testing.T) {
 }
 
 func TestTauBench_Reward(t *testing.T) {
+	t.Parallel()
 	ptr := func(v float64) *float64 { return &v }
 	tests := []struct {
 		raw    string
@@ -260,6 +266,7 @@ func TestTauBench_Reward(t *testing.T) {
 }
 
 func TestTauBench_TaskAndTrial(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		in        string
@@ -287,6 +294,7 @@ func TestTauBench_TaskAndTrial(t *testing.T) {
 }
 
 func TestTauBench_Info(t *testing.T) {
+	t.Parallel()
 	traj := readOne(t, `[{
 		"task_id": 4, "reward": 1.0, "trial": 2,
 		"info": {
@@ -352,6 +360,7 @@ func TestTauBench_Info(t *testing.T) {
 }
 
 func TestTauBench_Messages(t *testing.T) {
+	t.Parallel()
 	traj := readOne(t, `[{"task_id": 1, "reward": 1, "info": {"reward_info": {}}, "traj": [
 		{"role": "system", "content": "You are an agent."},
 		{"role": "user", "content": [{"type": "text", "text": "Hello, "}, {"type": "image_url", "image_url": {"url": "x"}}, {"type": "text", "text": "world"}]},
@@ -444,6 +453,7 @@ func TestTauBench_Messages(t *testing.T) {
 }
 
 func TestTauBench_TerminationReason(t *testing.T) {
+	t.Parallel()
 	const ri = `"reward_info": {"reward": 1.0, "info": {}}`
 	tests := []struct {
 		name      string

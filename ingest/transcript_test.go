@@ -25,6 +25,7 @@ func readTranscripts(data []byte) ([]ingest.Transcript, error) {
 }
 
 func TestReadTranscripts_Shapes(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		file   string
 		trials []int
@@ -85,6 +86,7 @@ func TestReadTranscripts_Shapes(t *testing.T) {
 }
 
 func TestReadTranscripts_Errors(t *testing.T) {
+	t.Parallel()
 	for file, want := range map[string]string{
 		"no-key.json":     "record 0: has no task key",
 		"bad-role.json":   `record 0: messages[0].role "robot"`,

@@ -9,6 +9,7 @@ import (
 // valid, ordinary arguments stay byte for byte, and a second pass changes
 // nothing.
 func TestArguments(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{`{"token":"sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAA","url":"https://bob:Hunter2Pass@host/x"}`,
 			`{"token":"[redacted]","url":"https://bob:[redacted]@host/x"}`},
@@ -42,6 +43,7 @@ func TestArguments(t *testing.T) {
 // text, in both modes (text: what Text gives when it differs); look-alikes
 // stay.
 func TestBlocks(t *testing.T) {
+	t.Parallel()
 	pem := "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234abcd\nZZZZ+/==\n-----END RSA PRIVATE KEY-----"
 	for _, c := range []struct{ in, want, text string }{
 		{"Authorization: Basic Ym9iOmh1bnRlcjI=", "Authorization: Basic [redacted]", ""},

@@ -13,6 +13,7 @@ import (
 )
 
 func TestField(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, in, want string }{
 		{"no hint", `{"a": 1,  "b":"x"}`, `{"a": 1,  "b":"x"}`},
 		{"hint but no credential", `{"token_usage": 12, "k": "monkey"}`, `{"token_usage": 12, "k": "monkey"}`},
@@ -36,6 +37,7 @@ func TestField(t *testing.T) {
 // redact is a leaf: the standard library only (DESIGN.md), so every
 // package may use it.
 func TestRedact_ImportsStandardLibraryOnly(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ const testJWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jV
 // A JSON Web Token is redacted wherever it stands, in text, conversation
 // text and JSON, whatever names it; the text around it stays.
 func TestRedactJWT(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"jwt=" + testJWT: "jwt=[redacted]",
 		"the session is " + testJWT + ". Use it.": "the session is [redacted]. Use it.",

@@ -12,6 +12,7 @@ import (
 // Known finds a known secret however JSON writes it, and leaves text
 // without it byte for byte.
 func TestKnown(t *testing.T) {
+	t.Parallel()
 	const key = "sk-abc/DEF12345"
 	for _, tc := range []struct{ in, want string }{
 		{`{"a":"x sk-abc/DEF12345 y"}`, `{"a":"x [redacted] y"}`},

@@ -4,6 +4,7 @@ import "testing"
 
 // The pre-checks skip a costly search only where it cannot find anything.
 func TestMayHoldQuotedName(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		in   string
 		q    byte
@@ -27,6 +28,7 @@ func TestMayHoldQuotedName(t *testing.T) {
 }
 
 func TestMayHoldSpacedName(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]bool{
 		"api_key = x":                      true,
 		"Received API Key = x":             true,
@@ -47,6 +49,7 @@ func TestMayHoldSpacedName(t *testing.T) {
 // A name that only Unicode lower-casing makes a credential's is still found
 // once some ASCII hint let the text in.
 func TestText_FoldedName(t *testing.T) {
+	t.Parallel()
 	in := "{\"token_usage\": 1, \"api_\u212aey\": \"LEAK\"}"
 	if got, want := Text(in), "{\"token_usage\": 1, \"api_\u212aey\": \"[redacted]\"}"; got != want {
 		t.Errorf("Text(%q) = %q, want %q", in, got, want)
@@ -54,6 +57,7 @@ func TestText_FoldedName(t *testing.T) {
 }
 
 func TestHintSet(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]uint64{
 		"":                       0,
 		"plain words":            0,

@@ -11,6 +11,7 @@ import (
 // Keys in their providers' formats, at realistic lengths, are redacted in
 // free text; look-alikes in ordinary words stay (#20 item 12).
 func TestText_ProviderKeyShapes(t *testing.T) {
+	t.Parallel()
 	stripe := "51H8xKqLkP3aZ9mN2vB7cX4dF6gH1jK0lM5nB8vC3xZ2aQ9wE7rT4yU6iO1pA3sD5fG8hJ0kL2zX4cV6bN8mQ1wE3rT5yU7iO9pA2sD"
 	for _, tc := range []struct{ in, want string }{
 		{"STRIPE_KEY is sk_live_" + stripe + " ok", "STRIPE_KEY is [redacted] ok"},
@@ -50,6 +51,7 @@ func TestText_ProviderKeyShapes(t *testing.T) {
 // Near misses: prefixes in ordinary words and names, short tails, a 40-
 // character string with no key id beside it, a commit hash beside one.
 func TestText_ProviderKeyNearMisses(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"xai-grok-2 and xai-grok-beta are models; see docs.x.ai",
 		"xai-" + strings.Repeat("abcdef", 6), // 36 characters: too short
@@ -79,6 +81,7 @@ func TestText_ProviderKeyNearMisses(t *testing.T) {
 // A task's ground-truth tool-call arguments stay as written, whatever
 // they hold; the same key elsewhere in the record is redacted.
 func TestSecrets_ProviderKeyShapesInActionsKept(t *testing.T) {
+	t.Parallel()
 	in := `{"actions":[{"name":"charge","arguments":{"stripe_ref":"sk_live_51H8xKqLkP3aZ9mN2vB7cX4d"}}],"note":"sk_live_51H8xKqLkP3aZ9mN2vB7cX4d"}`
 	out, paths := redact.Secrets(json.RawMessage(in))
 	want := `{"actions":[{"arguments":{"stripe_ref":"sk_live_51H8xKqLkP3aZ9mN2vB7cX4d"},"name":"charge"}],"note":"[redacted]"}`

@@ -19,6 +19,7 @@ const airlineMessage = "Hi, I'm Anna. Flight: NYC to LAX on the 14th, seat 22C, 
 // A quote up to 300 bytes before a hint word at the end of the text is
 // ordinary text: every redaction returns it unchanged, and none panics.
 func TestContent_QuoteFarBeforeTrailingHint(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{airlineMessage, airlineMessage[:len(airlineMessage)-4] + "token",
 		`"` + strings.Repeat("a", 260) + ": my key", `'` + strings.Repeat("b", 299) + ":secret"} {
 		for name, f := range map[string]func(string) string{"Content": redact.Content, "Text": redact.Text} {

@@ -30,6 +30,7 @@ func BenchmarkContent_RepeatedAuthorization(b *testing.B) {
 // keeps every finding: the searches bounded for speed must still reach a
 // quoted key and its value, a header's value and a key=value after them.
 func TestRepeatedHintsStillRedacted(t *testing.T) {
+	t.Parallel()
 	filler := strings.Repeat("Authorization: ", 20_000)
 	for _, c := range []struct{ in, want string }{
 		{filler + `{"api_key": "abc123def456"}`, filler + `{"api_key": "[redacted]"}`},

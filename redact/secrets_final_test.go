@@ -12,6 +12,7 @@ import (
 // LLM client's kwargs beside a name in a run config, keys about credentials
 // that are not credentials, and conversation words after a credential label.
 func TestRedact_FinalShapes(t *testing.T) {
+	t.Parallel()
 	text := []struct{ in, want string }{
 		{"Traceback: api_key = 'SECRETVAL123abc'", "Traceback: api_key = '[redacted]'"},
 		{"Error: password = 'hunter2'", "Error: password = '[redacted]'"},

@@ -13,6 +13,7 @@ import (
 // where it stands, in text and in conversation text alike, and a second
 // pass changes nothing; look-alikes stay.
 func TestRedactText_TesterShapes(t *testing.T) {
+	t.Parallel()
 	const key = "sk-proj-LEAKA1b2C3d4E5f6G7h8I9j0"
 	for in, want := range map[string]string{
 		// A double-quoted flag value, also with its quotes escaped.
@@ -60,6 +61,7 @@ func TestRedactText_TesterShapes(t *testing.T) {
 // In conversation text an unambiguous credential label is redacted; a
 // label that is data there stays.
 func TestRedactContent_CredentialLabels(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`config loaded: api_key: "LEAK1"`:           `config loaded: api_key: "[redacted]"`,
 		"access_token: LEAK2\nuser: ana":            "access_token: [redacted]\nuser: ana",
@@ -86,6 +88,7 @@ func TestRedactContent_CredentialLabels(t *testing.T) {
 // only as a tool call's (an object with a name) or an action's; a config's
 // kwargs are redacted.
 func TestRedactSecrets_TesterShapes(t *testing.T) {
+	t.Parallel()
 	in := `{"Environment": [{"Name": "OPENAI_API_KEY", "Value": "LEAK1"}, {"Name": "MODEL", "Value": "m"}],
 		"Parameters": [{"ParameterKey": "DbPassword", "ParameterValue": "LEAK2"}],
 		"agent_info": {"llm_args": {"kwargs": {"api_key": "LEAK3", "temperature": 0}}},

@@ -46,6 +46,7 @@ func TestRedactText_Shapes(t *testing.T) {
 
 // Look-alikes that are not credentials stay as written.
 func TestRedactText_NotCredentials(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		"The Bearer of this letter is my agent.",
 		"Bearer authentication is required.",
@@ -67,6 +68,7 @@ func TestRedactText_NotCredentials(t *testing.T) {
 
 // Credential shapes in JSON: named values and argument lists.
 func TestRedactSecrets_Shapes(t *testing.T) {
+	t.Parallel()
 	in := `{"env": [{"name": "OPENAI_API_KEY", "value": "sk-LEAK1"}, {"name": "MODEL", "value": "gpt-4"}],
 		"headers": [{"key": "Authorization", "value": "Bearer sk-LEAK2"}],
 		"args": ["--api-key", "sk-LEAK3", "--model", "gpt-4", "--password", "-x"],
@@ -90,6 +92,7 @@ func TestRedactSecrets_Shapes(t *testing.T) {
 // come from the real τ-Emotion-Bench files); the unambiguous shapes are
 // still found.
 func TestRedactContent(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"### **Regarding Immediate Authorization:** the system": "### **Regarding Immediate Authorization:** the system",
 		"Credentials: MD, FAAN\nYears of Experience: 21":        "Credentials: MD, FAAN\nYears of Experience: 21",

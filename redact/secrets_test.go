@@ -9,6 +9,7 @@ import (
 )
 
 func TestRedactSecrets(t *testing.T) {
+	t.Parallel()
 	in := `{"agent_info":{"llm":"gpt-4.1","llm_args":{"api_key":"sk-live-123","temperature":0.10,"max_tokens":4096,"eos_token":"</s>",
 		"aws_secret_access_key":"S1","aws_access_key_id":"S2","aws_session_token":"S3","azure_ad_token":"S4","vertex_credentials":{"k":"S5"},
 		"api_token":"S6","github_token":"S7","azure_openai_key":"S8","private_key":"S9","db_password":"S10","passwd":"S11",
@@ -44,6 +45,7 @@ func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 // A repeated key must not carry an earlier credential through.
 func TestRedactSecrets_DuplicateKey(t *testing.T) {
+	t.Parallel()
 	out, _ := redact.Secrets(json.RawMessage(`{"api_key": "SK-hidden", "api_key": ""}`))
 	if strings.Contains(string(out), "SK-hidden") {
 		t.Errorf("output still holds the first api_key: %s", out)
@@ -51,6 +53,7 @@ func TestRedactSecrets_DuplicateKey(t *testing.T) {
 }
 
 func TestRedactSecrets_NothingToRedact(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		`{"llm":"gpt-4.1","temperature":0.0}`: `{"llm":"gpt-4.1","temperature":0.0}`,
 		`{ "b": 1e400, "a": [1, -0, 0.10] }`:  `{"a":[1,-0,0.10],"b":1e400}`,
@@ -67,6 +70,7 @@ func TestRedactSecrets_NothingToRedact(t *testing.T) {
 }
 
 func TestKeyWordsSecret(t *testing.T) {
+	t.Parallel()
 	for key, want := range map[string]bool{
 		"api_key": true, "X-Api-Key": true, "apiKey": true, "APIKEY": true, "OPENAI_API_KEY": true, "access_token": true,
 		"max_tokens": false, "max_completion_tokens": false, "eos_token": false, "sort_key": false, "task_key": false,
@@ -81,6 +85,7 @@ func TestKeyWordsSecret(t *testing.T) {
 
 // Redacting twice finds nothing the second time.
 func TestRedactSecrets_Idempotent(t *testing.T) {
+	t.Parallel()
 	once, paths := redact.Secrets(json.RawMessage(`{"api_key":"sk-1","u":"https://a:b@h/x?token=t"}`))
 	if len(paths) != 2 {
 		t.Fatalf("first pass found %v", paths)
@@ -181,6 +186,7 @@ func FuzzRedactSecrets(f *testing.F) {
 // Credentials in free text are replaced where they stand; the rest of the
 // text keeps its order and punctuation.
 func TestRedactText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Error\nOPENAI_API_KEY=sk-LEAK1\nnext":                     "Error\nOPENAI_API_KEY=[redacted]\nnext",
 		"env says OPENAI_API_KEY=sk-LEAK2 here":                    "env says OPENAI_API_KEY=[redacted] here",
@@ -202,6 +208,7 @@ func TestRedactText(t *testing.T) {
 
 // Keys that only look like credentials, and task ground truth, stay.
 func TestRedactSecrets_NotCredentials(t *testing.T) {
+	t.Parallel()
 	in := `{"key_points":["a"],"secretary":"Ann","tokens":["a","b"],"token_type":"bearer","next_page_token":"p2",` +
 		`"actions":[{"name":"update","kwargs":{"key":"color","password":"new-pass"}}],"key":"color",` +
 		`"config":"{\"api_key\": \"sk-LEAK10\"}"}`

@@ -57,6 +57,7 @@ func buildData() Data {
 }
 
 func TestBuild(t *testing.T) {
+	t.Parallel()
 	in := Build(buildData())
 
 	t.Run("PassK", func(t *testing.T) {

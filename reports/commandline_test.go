@@ -9,6 +9,7 @@ import (
 // CommandLine names the report's runs and pool, and the bootstrap flags
 // only where they differ from the defaults.
 func TestCommandLine(t *testing.T) {
+	t.Parallel()
 	def := analysis.BootstrapOptions{Resamples: 2000, Level: 0.95, Seed: 1, Method: analysis.MethodPercentile}
 	l := CommandLine{RunIDs: []int64{3, 5}, Pool: true, Boot: def, Default: def}
 	if got, want := l.Stats("gap", false), "emobench stats gap --run 3 --run 5 --pool"; got != want {

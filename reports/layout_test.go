@@ -13,6 +13,7 @@ import (
 )
 
 func TestCleanLabel(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, want string }{
 		{"qwen3 / unknown / retail", "qwen3 / retail"},
 		{"qwen3 /  / retail (runs 2 vs 3)", "qwen3 / retail (runs 2 vs 3)"},
@@ -28,6 +29,7 @@ func TestCleanLabel(t *testing.T) {
 }
 
 func TestPanels(t *testing.T) {
+	t.Parallel()
 	if diff := cmp.Diff([][2]int{{0, 10}, {10, 20}, {20, 23}}, panels(23)); diff != "" {
 		t.Errorf("panels(23) (-want +got):\n%s", diff)
 	}
@@ -40,6 +42,7 @@ func TestPanels(t *testing.T) {
 }
 
 func TestFitRateMax(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	for _, tc := range []struct {
 		values []float64
@@ -61,6 +64,7 @@ func TestFitRateMax(t *testing.T) {
 }
 
 func TestDeltaRange(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		values []float64
 		cis    []Interval
@@ -82,6 +86,7 @@ func TestDeltaRange(t *testing.T) {
 // A run with no evaluated trajectory reads "not evaluated" in the pass^k
 // and family panels, never 0.
 func TestRender_NotEvaluatedRows(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	in := Input{
 		PassKByRun: []analysis.PassKRow{
@@ -109,6 +114,7 @@ func TestRender_NotEvaluatedRows(t *testing.T) {
 // Published results get a panel per domain, at k = 1, beside your runs,
 // in a colour of their own; your unevaluated run says so.
 func TestPublishedCharts(t *testing.T) {
+	t.Parallel()
 	ds, caption := publishedCharts([]PublishedRow{
 		{Domain: "retail", Model: "gpt", Source: "your run 1 (a)", K: 1, PassHatK: 0.5, Yours: true},
 		{Domain: "retail", Model: "voice", Source: "your run 2 (b)", K: 1, PassHatK: math.NaN(), Yours: true},
@@ -137,6 +143,7 @@ func TestPublishedCharts(t *testing.T) {
 // Past gapColumns runs, the gap chart's bars lie along rows labelled with
 // the run, k and n, and the gap label sits at the right of the bar.
 func TestGapChart_ManyRunsAlongRows(t *testing.T) {
+	t.Parallel()
 	var g GapChart
 	for i := range gapColumns + 1 {
 		g.Bars = append(g.Bars, GapBar{Run: fmt.Sprintf("r%d", i), Pass1: 0.5, PassK: 0.25, K: 3, Tasks: 4})

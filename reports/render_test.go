@@ -83,6 +83,7 @@ func chartsJSON(tb testing.TB, page string) []chartInit {
 }
 
 func TestRender_Golden(t *testing.T) {
+	t.Parallel()
 	for _, name := range goldenCases {
 		t.Run(name, func(t *testing.T) {
 			got := elideECharts(t, MustRender(t, MustLoadInput(t, name)))
@@ -104,6 +105,7 @@ func TestRender_Golden(t *testing.T) {
 }
 
 func TestRender_OK(t *testing.T) {
+	t.Parallel()
 	page := MustRender(t, MustLoadInput(t, "basic"))
 
 	t.Run("EmbedsECharts", func(t *testing.T) {
@@ -160,6 +162,7 @@ func TestRender_OK(t *testing.T) {
 }
 
 func TestRender_Escaping(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"hostile", "full"} {
 		t.Run(name, func(t *testing.T) {
 			in := MustLoadInput(t, name)
@@ -214,6 +217,7 @@ func TestRender_Escaping(t *testing.T) {
 }
 
 func TestRender_NaN(t *testing.T) {
+	t.Parallel()
 	nan := math.NaN()
 	in := Input{
 		Runs: []RunSummary{{Run: emobench.Run{ID: 1, Name: "empty run"}, Pass1: nan}},
@@ -246,6 +250,7 @@ func TestRender_NaN(t *testing.T) {
 }
 
 func TestRender_Empty(t *testing.T) {
+	t.Parallel()
 	page := MustRender(t, Input{})
 	if got, want := len(chartsJSON(t, page)), 0; got != want {
 		t.Errorf("%d charts, want %d", got, want)
@@ -258,6 +263,7 @@ func TestRender_Empty(t *testing.T) {
 }
 
 func TestRender_ErrWrite(t *testing.T) {
+	t.Parallel()
 	if err := Render(failWriter{}, Input{}); err == nil {
 		t.Fatal("Render to a failing writer returned nil error")
 	}
@@ -270,6 +276,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, os.ErrClosed }
 // TestEChartsAsset checks that the embedded build can be inlined in a
 // <script> element: it must not close the element or open an HTML comment.
 func TestEChartsAsset(t *testing.T) {
+	t.Parallel()
 	lower := strings.ToLower(echartsJS)
 	for _, s := range []string{"</script", "<!--"} {
 		if strings.Contains(lower, s) {
@@ -282,6 +289,7 @@ func TestEChartsAsset(t *testing.T) {
 }
 
 func TestRender_Sections(t *testing.T) {
+	t.Parallel()
 	in := MustLoadInput(t, "full")
 	page := MustRender(t, in)
 
@@ -359,6 +367,7 @@ func TestRender_Sections(t *testing.T) {
 // never reaches the chart options (Render would fail to encode it) and draws
 // nothing: no band, no whisker, no cell, no asterisk.
 func TestRender_NaNSections(t *testing.T) {
+	t.Parallel()
 	page := MustRender(t, nanSections())
 	var ids []string
 	byID := map[string]map[string]any{}
@@ -405,6 +414,7 @@ func TestRender_NaNSections(t *testing.T) {
 }
 
 func TestRender_EmptySections(t *testing.T) {
+	t.Parallel()
 	page := MustRender(t, Input{Deltas: []DeltaChart{{Title: "Δ nothing"}}})
 	for _, s := range []string{"pass^1 vs pass^k", "Δ nothing", "Abandonment rate", "Success vs balance", "Generalization", "Tracer funnel", `class="summary"`} {
 		if strings.Contains(page, s) {
@@ -414,6 +424,7 @@ func TestRender_EmptySections(t *testing.T) {
 }
 
 func TestNRange(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		ns   []int
 		want string
@@ -430,6 +441,7 @@ func TestNRange(t *testing.T) {
 }
 
 func TestSigned(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		v    float64
 		want string
@@ -446,6 +458,7 @@ func TestSigned(t *testing.T) {
 }
 
 func TestCategoryLabels(t *testing.T) {
+	t.Parallel()
 	if got, want := categoryLabels([]string{"a", "b"}, []string{"n=1", "n=2"}), []string{"a\nn=1", "b\nn=2"}; !slices.Equal(got, want) {
 		t.Errorf("short labels = %q, want %q", got, want)
 	}
@@ -483,6 +496,7 @@ func nanSections() Input {
 // they split into panels of at most panelSeries lines, and no two lines of
 // a panel share a colour.
 func TestRender_ManyRunsStayApart(t *testing.T) {
+	t.Parallel()
 	const runs = 45
 	var in Input
 	for id := int64(1); id <= runs; id++ {
@@ -528,6 +542,7 @@ func TestRender_ManyRunsStayApart(t *testing.T) {
 // whisker in a panel of its own, not a line: a band around one point has no
 // width.
 func TestRender_SinglePointWhisker(t *testing.T) {
+	t.Parallel()
 	in := Input{PassK: PassKChart{Curves: []PassKCurve{
 		{Run: "one trial", Points: []PassKPoint{{K: 1, Value: 0.6, CI: Interval{Lo: 0.4, Hi: 0.8}, Tasks: 20}}},
 		{Run: "four trials", Points: []PassKPoint{{K: 1, Value: 0.6, CI: noInterval, Tasks: 5}, {K: 4, Value: 0.4, CI: noInterval, Tasks: 5}}},
@@ -570,6 +585,7 @@ func TestRender_SinglePointWhisker(t *testing.T) {
 
 // A gap bar whose pass^1 covers more tasks than its pass^k says both n.
 func TestRender_GapUnevenN(t *testing.T) {
+	t.Parallel()
 	page := MustRender(t, Input{Gaps: GapChart{Bars: []GapBar{{Run: "r", Pass1: 0.5, PassK: 0.25, K: 4, Tasks: 3, Tasks1: 4}}}})
 	for _, want := range []string{"k=4, n=4/3", "n=a/b: pass^1 over a tasks, pass^k over the b of them"} {
 		if !strings.Contains(page, want) {
@@ -581,6 +597,7 @@ func TestRender_GapUnevenN(t *testing.T) {
 // The runs table says "not evaluated" instead of a pass^1 of 0, and has a
 // mean-reward column only when a run has partial credit.
 func TestRender_RunsNotEvaluatedAndMeanReward(t *testing.T) {
+	t.Parallel()
 	runs := []RunSummary{
 		{Run: emobench.Run{ID: 1, Name: "errors only"}, Tasks: 1, Trajectories: 1, Pass1: 0, NotEvaluated: true},
 		{Run: emobench.Run{ID: 2, Name: "graded"}, Tasks: 2, Trajectories: 2, Pass1: 0.5, PartialCredit: true, MeanReward: 0.625},

@@ -28,6 +28,7 @@ func tracerInput(t *testing.T) Input {
 // The funnel caption says "generated tasks" only when the generated count
 // is the collected task sets' tasks; imported tasks are "tasks".
 func TestBuild_TracerCaptionTasks(t *testing.T) {
+	t.Parallel()
 	f := analysis.Funnel{Total: analysis.FunnelRow{Generated: 7, Collected: 14, DependenceUnknown: 14}}
 	for _, c := range []struct {
 		generated bool
@@ -44,6 +45,7 @@ func TestBuild_TracerCaptionTasks(t *testing.T) {
 }
 
 func TestRender_TracerGolden(t *testing.T) {
+	t.Parallel()
 	got := elideECharts(t, MustRender(t, tracerInput(t)))
 	path := filepath.Join("testdata", "tracer", "want.html")
 	if *update {
@@ -63,6 +65,7 @@ func TestRender_TracerGolden(t *testing.T) {
 // The Tracer charts show the funnel's totals and the kept families, and
 // both captions name the command that prints them.
 func TestBuild_TracerSections(t *testing.T) {
+	t.Parallel()
 	in := tracerInput(t)
 	var stages []int
 	for _, s := range in.Funnel.Stages {
@@ -94,6 +97,7 @@ func TestBuild_TracerSections(t *testing.T) {
 // The kept-families axis counts trajectories: whole-number ticks, at most
 // five intervals (342 kept: ticks 0, 100, ..., 400, not 1,710 of 0.2).
 func TestKeptFamilies_CountAxis(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ top, hi, step int }{
 		{0, 1, 1}, {1, 1, 1}, {4, 4, 1}, {5, 5, 1}, {6, 6, 2}, {10, 10, 2}, {11, 15, 5}, {66, 80, 20}, {342, 400, 100}, {1200, 1500, 500},
 	} {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestFlattenJSON(t *testing.T) {
+	t.Parallel()
 	raw := `{"reward": 0.0, "info": {"r_outputs": 0, "outputs": {"30.50": false}}, "actions": [{"name": "refund", "kwargs": {"b": 1, "a": "<x>"}}],
 		"basis": ["DB", "ACTION"], "empty": {}, "none": [], "env": [{"env_assertion": {"func_name": "assert_x", "arguments": {}, "message": null}, "met": true}]}`
 	got, err := flattenJSON(json.RawMessage(raw))
@@ -37,6 +38,7 @@ func TestFlattenJSON(t *testing.T) {
 }
 
 func TestWriteTranscript(t *testing.T) {
+	t.Parallel()
 	one := 1.0
 	traj := &emobench.Trajectory{
 		Task:              emobench.Task{Domain: "retail", Key: "4"},

@@ -15,6 +15,7 @@ import (
 // goes on, here to the user's ###STOP###. Where it is allowed, it ends
 // the episode as before.
 func TestExecute_UnsatisfiedMarkerFollowsUserAbandon(t *testing.T) {
+	t.Parallel()
 	// The user's n-th turn is known from its history: the system prompt,
 	// then an agent turn and a user message per earlier turn, and the agent
 	// turn to answer.

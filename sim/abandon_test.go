@@ -11,6 +11,7 @@ import (
 // TestPlan_UserAbandon: the setting is checked, recorded in the RunSpec and
 // handed to the scripted user; the validity agents are accepted.
 func TestPlan_UserAbandon(t *testing.T) {
+	t.Parallel()
 	opts := sim.RunOptions{
 		Domains: []sim.Domain{toyDomainN(1)}, Conditions: []emobench.Condition{emobench.ConditionWithoutEmotions},
 		Agent: "careless", User: "scripted", Trials: 1, Split: emobench.SplitTest, MaxSteps: 30, MaxErrors: 5,

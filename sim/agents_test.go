@@ -11,6 +11,7 @@ import (
 )
 
 func TestNothing_NeverCallsATool(t *testing.T) {
+	t.Parallel()
 	for _, withEmotions := range []bool{true, false} {
 		traj := runToy(t, sim.Nothing{}, angrySkeptic, withEmotions, 1)
 		if got := traj.Counts().ToolCalls; got != 0 {
@@ -23,6 +24,7 @@ func TestNothing_NeverCallsATool(t *testing.T) {
 }
 
 func TestCareless_DoesTheTaskWithoutConfirming(t *testing.T) {
+	t.Parallel()
 	traj := runToy(t, sim.Careless{}, emobench.EmotionProfile{}, false, 1)
 	if !traj.Passed() {
 		t.Fatalf("careless failed the toy task: %s\n%s", traj.TerminationReason, transcript(traj))
@@ -52,6 +54,7 @@ func refusalTask() emobench.TaskSpec {
 }
 
 func TestCareless_ActsOnARefusal(t *testing.T) {
+	t.Parallel()
 	task := refusalTask()
 	ep := &sim.Episode{Task: &task, Tools: toyDomain{}.NewEnvironment().Tools(), Seed: 1}
 	var calls []emobench.ToolCall
@@ -77,6 +80,7 @@ func TestCareless_ActsOnARefusal(t *testing.T) {
 // tool, by name or by description; enum arguments take the value closest
 // to the facts.
 func TestCareless_InfersTheWrite(t *testing.T) {
+	t.Parallel()
 	tools := []sim.ToolSchema{
 		{Name: "get_reservation_details", Parameters: json.RawMessage(`{"type":"object","properties":{"reservation_id":{"type":"string"}}}`)},
 		{Name: "cancel_reservation", Writes: true, Description: "Cancel a whole reservation.",
@@ -116,6 +120,7 @@ func TestCareless_InfersTheWrite(t *testing.T) {
 // TestCareless_LooksUpIDs: ids the user never gave are read off earlier
 // tool results, by the words of the user's facts about the thing.
 func TestCareless_LooksUpIDs(t *testing.T) {
+	t.Parallel()
 	tools := []sim.ToolSchema{
 		{Name: "get_order_details"},
 		{Name: "return_items", Writes: true, Description: "Return items of a delivered order.",
@@ -150,6 +155,7 @@ func TestCareless_LooksUpIDs(t *testing.T) {
 // TestValidityAgents_Deterministic: the same seed gives the same
 // transcript, and without abandonment nothing runs to the step cap.
 func TestValidityAgents_Deterministic(t *testing.T) {
+	t.Parallel()
 	for _, agent := range []sim.Agent{sim.Nothing{}, sim.Careless{}} {
 		a := transcript(runToy(t, agent, angrySkeptic, true, 5))
 		if b := transcript(runToy(t, agent, angrySkeptic, true, 5)); a != b {

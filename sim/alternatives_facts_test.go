@@ -9,6 +9,7 @@ import (
 )
 
 func TestFactValues(t *testing.T) {
+	t.Parallel()
 	facts := map[string]string{"feature": "a", "second_feature": "b", "third_feature": "c", "new_feature": "x y", "feature_id": "z", "other_second_feature": "w"}
 	if got, want := FactValues(facts, "feature"), []string{"a", "b", "c"}; !slices.Equal(got, want) {
 		t.Errorf("FactValues = %v, want %v", got, want)
@@ -19,6 +20,7 @@ func TestFactValues(t *testing.T) {
 }
 
 func TestMeantValues(t *testing.T) {
+	t.Parallel()
 	say := strings.ToUpper
 	cands := []string{"a", "b", "c"}
 	for _, tc := range []struct {
@@ -39,6 +41,7 @@ func TestMeantValues(t *testing.T) {
 }
 
 func TestDescribedValues(t *testing.T) {
+	t.Parallel()
 	// Lines by plan: a and b on "x", c on "y".
 	plan := map[string]string{"a": "x", "b": "x", "c": "y"}
 	fits := func(c, d string) bool { return plan[c] == d }
@@ -56,6 +59,7 @@ func TestDescribedValues(t *testing.T) {
 }
 
 func TestSameCall(t *testing.T) {
+	t.Parallel()
 	a := emobench.Action{Name: "t", Arguments: []byte(`{"x":1,"y":"b"}`)}
 	if !SameCall(a, emobench.Action{Name: "t", Arguments: []byte(`{ "y": "b", "x": 1.0 }`)}) {
 		t.Error("reordered arguments: not the same call")

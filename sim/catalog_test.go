@@ -10,6 +10,7 @@ import (
 )
 
 func TestRenderTemplate(t *testing.T) {
+	t.Parallel()
 	got, err := sim.RenderTemplate("Cancel {order} because {reason}.", map[string]string{"order": "#W1", "reason": "I moved"})
 	if err != nil || got != "Cancel #W1 because I moved." {
 		t.Fatalf("got %q, %v", got, err)
@@ -23,6 +24,7 @@ func TestRenderTemplate(t *testing.T) {
 }
 
 func TestCatalogValidate(t *testing.T) {
+	t.Parallel()
 	tools := []sim.ToolSchema{{Name: "find_user"}, {Name: "get_order"}, {Name: "cancel"}}
 	ground := func(sim.GroundContext) (sim.Grounding, bool) { return sim.Grounding{}, false }
 	catalog := func(path ...string) *sim.Catalog {

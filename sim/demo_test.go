@@ -10,6 +10,7 @@ import (
 )
 
 func TestProgress_NilShowsNothing(t *testing.T) {
+	t.Parallel()
 	if p := sim.NewProgress(&bytes.Buffer{}, 0); p != nil {
 		t.Fatalf("NewProgress(0) = %v, want nil", p)
 	}
@@ -26,6 +27,7 @@ func TestProgress_NilShowsNothing(t *testing.T) {
 }
 
 func TestDemoPlans_Empty(t *testing.T) {
+	t.Parallel()
 	plans, err := sim.DemoPlans(nil, time.Now)
 	if err != nil || len(plans) != 0 {
 		t.Errorf("DemoPlans(no domains) = %d plans, %v", len(plans), err)

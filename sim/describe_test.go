@@ -21,6 +21,7 @@ type describedState struct {
 }
 
 func TestStateEnv_DescribeDatabase(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
 		state := &describedState{
 			Users:    map[string]string{"a": "1", "b": "2", "c": "3"},

@@ -12,6 +12,7 @@ import (
 )
 
 func TestEncodeDecodeTasks(t *testing.T) {
+	t.Parallel()
 	tasks := []emobench.TaskSpec{toyTask(angrySkeptic)}
 	b, err := sim.EncodeTasks(tasks)
 	if err != nil {
@@ -35,6 +36,7 @@ func TestEncodeDecodeTasks(t *testing.T) {
 }
 
 func TestDecodeTasks_Err(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{`{`, "decode tasks"},
 		{`[{"id":"x1","domain":"toy","split":"dev","instruction":"i","scenario":{"requests":[{"text":"r"}]}}]`, `task 0: task x1: split "dev"`},
@@ -46,6 +48,7 @@ func TestDecodeTasks_Err(t *testing.T) {
 }
 
 func TestEmbeddedTasks(t *testing.T) {
+	t.Parallel()
 	data, _ := sim.EncodeTasks([]emobench.TaskSpec{toyTask(angrySkeptic)})
 	tasks := sim.EmbeddedTasks("toy", data)
 	a := tasks()
@@ -63,6 +66,7 @@ func TestEmbeddedTasks(t *testing.T) {
 }
 
 func TestParamSchema(t *testing.T) {
+	t.Parallel()
 	schema, required := sim.ParamSchema([]sim.Param{
 		{Name: "order_id", Type: "string", Description: "The order."},
 		{Name: "items", Type: "array", Description: "Item ids.", Optional: true},
@@ -84,6 +88,7 @@ func TestParamSchema(t *testing.T) {
 }
 
 func TestTypedCall(t *testing.T) {
+	t.Parallel()
 	type args struct {
 		OrderID string `json:"order_id"`
 	}
@@ -101,6 +106,7 @@ func TestTypedCall(t *testing.T) {
 }
 
 func TestNewStateDomain(t *testing.T) {
+	t.Parallel()
 	initial := func() *toyState {
 		return &toyState{Users: map[string]string{}, Orders: map[string]string{"#W1": "pending"}}
 	}
@@ -122,6 +128,7 @@ func TestNewStateDomain(t *testing.T) {
 }
 
 func TestWriteTasksFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "tasks.json")
 	tasks := []emobench.TaskSpec{toyTask(angrySkeptic)}
 	if err := sim.WriteTasksFile(path, tasks, 2); err == nil || !strings.Contains(err.Error(), "built 1 tasks, want 2") {

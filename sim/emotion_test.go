@@ -73,9 +73,10 @@ func foreignCues(t *testing.T) map[string]*regexp.Regexp {
 }
 
 // TestRenderEmotion_LabelAgrees: for every profile of the taxonomy and
-// several variants, the text names the leaf (one of its cues), evokes its
+// several variants (8, or 2 under -short), the text names the leaf (one of its cues), evokes its
 // family and each dimension value, and holds no word of another family.
 func TestRenderEmotion_LabelAgrees(t *testing.T) {
+	t.Parallel()
 	foreign := foreignCues(t)
 	// The matchers catch what they must: another family's leaf, cue or
 	// Atlas state, in any inflection.
@@ -88,6 +89,17 @@ func TestRenderEmotion_LabelAgrees(t *testing.T) {
 		t.Fatal("the anger matcher matches anger's own words")
 	}
 	dims := emobench.Taxonomy.Dimensions
+	dimCue := map[string]map[string]*regexp.Regexp{} // compiled once, not per text
+	for dim, byValue := range dimensionCues {
+		dimCue[dim] = map[string]*regexp.Regexp{}
+		for v, stems := range byValue {
+			dimCue[dim][v] = cueMatcher(stems)
+		}
+	}
+	variants := uint64(8) // per profile; 2 under -short (every profile still)
+	if testing.Short() {
+		variants = 2
+	}
 	n := 0
 	for _, f := range emobench.Taxonomy.Families {
 		family := cueMatcher(sim.EmotionCues[f.Name])
@@ -98,7 +110,7 @@ func TestRenderEmotion_LabelAgrees(t *testing.T) {
 					for _, tr := range dims["trust"] {
 						p := emobench.EmotionProfile{Family: f.Name, Leaf: leaf, Politeness: pol, Urgency: urg, Trust: tr}
 						values := map[string]string{"politeness": pol, "urgency": urg, "trust": tr}
-						for variant := uint64(0); variant < 8; variant++ {
+						for variant := uint64(0); variant < variants; variant++ {
 							text := sim.RenderEmotion(p, variant)
 							n++
 							if !leafCue.MatchString(text) {
@@ -111,7 +123,7 @@ func TestRenderEmotion_LabelAgrees(t *testing.T) {
 								t.Fatalf("%+v variant %d: text holds %q, a word of another family:\n%s", p, variant, w, text)
 							}
 							for dim, v := range values {
-								if !cueMatcher(dimensionCues[dim][v]).MatchString(text) {
+								if !dimCue[dim][v].MatchString(text) {
 									t.Fatalf("%+v variant %d: text has no cue of %s %s %v:\n%s", p, variant, dim, v, dimensionCues[dim][v], text)
 								}
 							}
@@ -121,7 +133,7 @@ func TestRenderEmotion_LabelAgrees(t *testing.T) {
 			}
 		}
 	}
-	if want := 30 * 27 * 8; n != want {
+	if want := 30 * 27 * int(variants); n != want {
 		t.Fatalf("checked %d texts, want %d", n, want)
 	}
 }
@@ -130,6 +142,7 @@ func TestRenderEmotion_LabelAgrees(t *testing.T) {
 // three distinct phrasings; a dimension value's phrasings carry its cue
 // and none of another value's.
 func TestEmotionPhrasings_Several(t *testing.T) {
+	t.Parallel()
 	ph := sim.EmotionPhrasings()
 	var keys []string
 	for _, f := range emobench.Taxonomy.Families {
@@ -170,6 +183,7 @@ func TestEmotionPhrasings_Several(t *testing.T) {
 // The variant picks each part deterministically, and the variants reach
 // every phrasing of a leaf.
 func TestRenderEmotion_Variants(t *testing.T) {
+	t.Parallel()
 	p := emobench.EmotionProfile{Family: "fear", Leaf: "dread", Politeness: "warm", Urgency: "high", Trust: "cautious"}
 	if a, b := sim.RenderEmotion(p, 42), sim.RenderEmotion(p, 42); a != b {
 		t.Fatalf("same variant, different texts:\n%s\n%s", a, b)
@@ -202,6 +216,7 @@ func TestRenderEmotion_Variants(t *testing.T) {
 // EmotionInstruction keeps its text: tasks without an emotion instruction
 // of their own get the prompt they had before RenderEmotion existed.
 func TestEmotionInstruction_Unchanged(t *testing.T) {
+	t.Parallel()
 	p := emobench.EmotionProfile{Family: "anger", Leaf: "frustration", Politeness: "cold", Urgency: "high", Trust: "skeptical"}
 	want := "You feel frustration (anger): you are irritated and quick to push back. You are curt. Skip pleasantries and small talk. " +
 		"This is urgent: you need it done now and say so. You doubt the agent; you want every change spelled out and confirmed before it happens. " +
@@ -215,6 +230,7 @@ func TestEmotionInstruction_Unchanged(t *testing.T) {
 // verbatim with emotions, in place of the profile's text and conduct
 // lines, and never without emotions.
 func TestLLMUser_TaskEmotionInstruction(t *testing.T) {
+	t.Parallel()
 	instruction := sim.RenderEmotion(emobench.EmotionProfile{Family: "sadness", Leaf: "sorrow", Politeness: "warm", Urgency: "low", Trust: "cautious"}, 5)
 	systemPrompt := func(t *testing.T, withEmotions bool) string {
 		t.Helper()
@@ -258,6 +274,7 @@ var updateEmotion = flag.Bool("update-emotion", false, "rewrite testdata/emotion
 // must be deliberate (regenerate with -update-emotion and bump the
 // generator's version).
 func TestRenderEmotion_Golden(t *testing.T) {
+	t.Parallel()
 	var b strings.Builder
 	dims := emobench.Taxonomy.Dimensions
 	i := 0

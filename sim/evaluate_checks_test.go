@@ -101,6 +101,7 @@ func toyTransferTask() emobench.TaskSpec {
 }
 
 func TestEvaluate_Checks(t *testing.T) {
+	t.Parallel()
 	nothing := []emobench.Message{user("Cancel #W1."), say("I'm sorry, I cannot help with that.")}
 	careless := []emobench.Message{user("Cancel #W1."), call("find_user_id_by_email", findAna), call("cancel_pending_order", cancelW1), say("Done.")}
 	tests := []struct {
@@ -167,6 +168,7 @@ func TestEvaluate_Checks(t *testing.T) {
 }
 
 func TestEvaluate_RewardBasis(t *testing.T) {
+	t.Parallel()
 	t.Run("default", func(t *testing.T) {
 		dom := toyDomain{}
 		for _, tt := range []struct {
@@ -200,6 +202,7 @@ func TestEvaluate_RewardBasis(t *testing.T) {
 }
 
 func TestEvaluate_CompareArgs(t *testing.T) {
+	t.Parallel()
 	task := toyTask(angrySkeptic)
 	task.Outputs = nil
 	withReason := call("cancel_pending_order", `{"order_id":"#W1","reason":"no longer needed"}`)
@@ -218,6 +221,7 @@ func TestEvaluate_CompareArgs(t *testing.T) {
 // A forbidden entry matches the same write on the same ids, whatever its
 // other arguments; compare_args overrides that.
 func TestEvaluate_ForbiddenMatchesIDs(t *testing.T) {
+	t.Parallel()
 	task := toyRefusalTask()
 	task.Forbidden[0].Arguments = json.RawMessage(`{"order_id":"#W1","reason":"no longer needed"}`)
 	cancel := []emobench.Message{call("find_user_id_by_email", findAna), call("cancel_pending_order", cancelW1)}
@@ -257,6 +261,7 @@ func (wordJudge) Judge(_ context.Context, _ *emobench.TaskSpec, msgs []emobench.
 }
 
 func TestEvaluate_NLAssertions(t *testing.T) {
+	t.Parallel()
 	task := toyTask(angrySkeptic)
 	task.NLAssertions = []string{"The agent apologises: sorry"}
 	right := []emobench.Message{call("cancel_pending_order", cancelW1), say("Refunded 1234.50.")}
@@ -302,6 +307,7 @@ func TestEvaluate_NLAssertions(t *testing.T) {
 // The oracle passes refusal and transfer tasks end to end with the
 // scripted user: it looks up, then refuses or transfers.
 func TestEvaluate_OracleRefusesAndTransfers(t *testing.T) {
+	t.Parallel()
 	for _, task := range []emobench.TaskSpec{toyRefusalTask(), toyTransferTask()} {
 		task.Scenario.Requests[0].Tools = []string{task.Actions[len(task.Actions)-1].Name}
 		traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
@@ -337,6 +343,7 @@ var lookupDomain = sim.NewStateDomain("toy-lookup", "# Toy policy", func() *toyS
 // agent that authenticates another way, looks the order up and refuses
 // passes; one that skips the order lookup fails.
 func TestEvaluate_RefusalRestsOnLookups(t *testing.T) {
+	t.Parallel()
 	task := toyRefusalTask()
 	task.Actions = append(task.Actions, emobench.Action{Name: "get_order", Arguments: json.RawMessage(cancelW1)})
 	score := func(msgs ...emobench.Message) string {
@@ -363,6 +370,7 @@ func TestEvaluate_RefusalRestsOnLookups(t *testing.T) {
 // The wrong-transfer fault fails a task whose gold transfers: the noisy
 // agent then never transfers, and the ACTION check catches it.
 func TestNoisy_WrongTransferFailsTransferTask(t *testing.T) {
+	t.Parallel()
 	task := toyTransferTask()
 	task.Scenario.Requests[0].Tools = []string{task.Actions[len(task.Actions)-1].Name}
 	seed := seedWithFault(t, sim.FaultWrongTransfer)
@@ -403,6 +411,7 @@ func (paraphraseJudge) Judge(_ context.Context, _ *emobench.TaskSpec, _ []emoben
 // it is an NL assertion, judged in its own call, whose usage adds to the
 // NL assertions' call. Numbers, money and synonym sets are never judged.
 func TestEvaluate_FreeFormOutputJudged(t *testing.T) {
+	t.Parallel()
 	task := toyTask(angrySkeptic)
 	task.Outputs = []string{"sulfa drugs", "$1,234.50"}
 	task.NLAssertions = []string{"The agent was polite"}
@@ -458,6 +467,7 @@ func (reasonDomain) NewEnvironment() sim.Environment {
 // wrong reason, which the state does not keep, fails the task; the other
 // gold writes are recorded (gates false) and left to DB.
 func TestEvaluate_CompareArgsGateAction(t *testing.T) {
+	t.Parallel()
 	task := toyTask(angrySkeptic)
 	task.Outputs = nil
 	task.Actions = []emobench.Action{

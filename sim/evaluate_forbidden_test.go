@@ -29,6 +29,7 @@ func forbiddenStatus(t *testing.T, args string, compareArgs []string, calls ...e
 // TestEvaluate_ForbiddenMatching: which calls a forbidden entry counts.
 // The entry {order_id, reason} names order_id as what the write acts on.
 func TestEvaluate_ForbiddenMatching(t *testing.T) {
+	t.Parallel()
 	const cancelW1Reason = `{"order_id":"#W1","reason":"no longer needed"}`
 	cancel := func(args string) emobench.Message { return call("cancel_pending_order", args) }
 	tests := []struct {
@@ -77,6 +78,7 @@ func TestEvaluate_ForbiddenMatching(t *testing.T) {
 // sequence, so the same items in another order do not match, and a string
 // id never equals a number.
 func TestEvaluate_ActionMatchingIsStrict(t *testing.T) {
+	t.Parallel()
 	task := toyTask(angrySkeptic)
 	task.Actions[1].CompareArgs = []string{"order_id"}
 	for _, args := range []string{`{"order_id":["#W1"]}`, `{"order_id":1}`} {

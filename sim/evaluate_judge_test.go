@@ -23,6 +23,7 @@ func judgeReply(content string) func(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestLLMJudge_Evaluate(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t,
 		judgeReply("```json\n{\"verdicts\": [{\"met\": true, \"justification\": \"It apologised.\"}, {\"met\": false, \"justification\": \"No summary.\"}]}\n```"),
 		judgeReply(`{"verdicts": [{"met": true, "justification": "only one"}]}`),
@@ -69,6 +70,7 @@ func TestLLMJudge_Evaluate(t *testing.T) {
 }
 
 func TestLLMJudge_ContextDone(t *testing.T) {
+	t.Parallel()
 	f := newFakeLLM(t, hang)
 	judge := &sim.LLMJudge{Client: newClient(t, f)}
 	task := toyTask(angrySkeptic)

@@ -11,6 +11,7 @@ import (
 // ForbiddenMatch matches a gold action as FORBIDDEN matches an agent's
 // call: by the entry's ids, values by what they name.
 func TestForbiddenMatch(t *testing.T) {
+	t.Parallel()
 	gold := emobench.Action{Name: "return_items", Arguments: json.RawMessage(`{"order_id":"#W1","item_ids":["a","b"],"payment_method_id":"pm"}`)}
 	for _, tt := range []struct {
 		name, args string

@@ -11,6 +11,7 @@ import (
 // Plan refuses a key variable that is not a variable name (a pasted key)
 // without showing it; names of the shape [A-Za-z_][A-Za-z0-9_]* pass.
 func TestPlan_ErrKeyEnvNotAName(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		agent, user string
 		flag        string // "" for none refused

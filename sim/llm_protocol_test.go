@@ -147,6 +147,7 @@ func messagesOf(t *testing.T, r llmRequest) []map[string]any {
 }
 
 func TestLLMProtocol_Seeds(t *testing.T) {
+	t.Parallel()
 	const epSeed = 77
 	traj, f := runLLMEpisode(t, cancelScript(), epSeed)
 	if traj.TerminationReason != emobench.TerminationUserStop || !traj.Passed() {
@@ -190,6 +191,7 @@ func TestLLMProtocol_Seeds(t *testing.T) {
 
 // Two trials of one task get different seeds, through the runner.
 func TestLLMProtocol_SeedsDifferByTrial(t *testing.T) {
+	t.Parallel()
 	s := &script{}
 	for range 2 {
 		s.agent = append(s.agent, cancelScript().agent...)
@@ -219,6 +221,7 @@ func TestLLMProtocol_SeedsDifferByTrial(t *testing.T) {
 }
 
 func TestLLMProtocol_ToolCallIDs(t *testing.T) {
+	t.Parallel()
 	traj, f := runLLMEpisode(t, cancelScript(), 1)
 	calls := traj.Messages[2].ToolCalls // system, user, agent
 	if len(calls) != 2 {
@@ -257,6 +260,7 @@ func TestLLMProtocol_ToolCallIDs(t *testing.T) {
 // A model that repeats an id, or reuses one from earlier in the episode,
 // gets a fresh one: each tool reply answers exactly one call.
 func TestLLMProtocol_ToolCallIDsRepeated(t *testing.T) {
+	t.Parallel()
 	s := &script{
 		agent: []llmStep{
 			completion("", chatCall{"call_x", "find_user_id_by_email", `{"email":"ana@example.com"}`},
@@ -279,6 +283,7 @@ func TestLLMProtocol_ToolCallIDsRepeated(t *testing.T) {
 }
 
 func TestLLMProtocol_ParallelToolCalls(t *testing.T) {
+	t.Parallel()
 	threeCalls := completion("", chatCall{"a", "find_user_id_by_email", `{"email":"ana@example.com"}`},
 		chatCall{"b", "cancel_pending_order", `{"order_id":"#W1"}`},
 		chatCall{"c", "find_user_id_by_email", `{"email":"ana@example.com"}`})
@@ -334,6 +339,7 @@ func TestLLMProtocol_ParallelToolCalls(t *testing.T) {
 }
 
 func TestLLMProtocol_UserHistoryEndsOnAgent(t *testing.T) {
+	t.Parallel()
 	s := &script{
 		agent: []llmStep{
 			completion("", chatCall{"a", "find_user_id_by_email", `{"email":"ana@example.com"}`}),
@@ -385,6 +391,7 @@ func TestLLMProtocol_EpisodeTimeout(t *testing.T) {
 }
 
 func TestLLMProtocol_StreamRefused(t *testing.T) {
+	t.Parallel()
 	stream := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 		fmt.Fprint(w, "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"}}]}\n\ndata: [DONE]\n\n")
@@ -409,6 +416,7 @@ func TestLLMProtocol_StreamRefused(t *testing.T) {
 
 // The same seed gives byte-identical transcripts and request bodies.
 func TestLLMProtocol_Deterministic(t *testing.T) {
+	t.Parallel()
 	run := func(seed uint64) ([]byte, [][]byte) {
 		traj, f := runLLMEpisode(t, cancelScript(), seed)
 		b, err := json.Marshal(traj.Messages)

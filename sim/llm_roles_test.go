@@ -177,6 +177,7 @@ func TestNewParticipants_LegacySpec(t *testing.T) {
 }
 
 func TestPlan_ErrLLMRoles(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		edit func(*sim.RunOptions)
 		want string

@@ -349,6 +349,7 @@ func TestLLMClient_Complete(t *testing.T) {
 }
 
 func TestLLMAgent_Next(t *testing.T) {
+	t.Parallel()
 	t.Run("Request", func(t *testing.T) {
 		f := newFakeLLM(t, reply(t, "text"))
 		if _, err := sim.NewLLMAgent(newClient(t, f)).Next(t.Context(), testEpisode()); err != nil {
@@ -430,6 +431,7 @@ func TestLLMAgent_Next(t *testing.T) {
 }
 
 func TestLLMUser_Next(t *testing.T) {
+	t.Parallel()
 	run := func(t *testing.T, withEmotions bool, abandon ...sim.UserAbandon) (emobench.Message, map[string]any) {
 		t.Helper()
 		f := newFakeLLM(t, reply(t, "user_reply"))
@@ -546,6 +548,7 @@ func TestLLMUser_Next(t *testing.T) {
 }
 
 func TestLLMLoadPriceTable(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
 		got, err := sim.LoadPriceTable(strings.NewReader(`{"gpt-4o": {"prompt_per_mtok": 2.5, "completion_per_mtok": 10}, "free": {"prompt_per_mtok": 0, "completion_per_mtok": 0}}`))
 		if err != nil {
@@ -579,6 +582,7 @@ func TestLLMLoadPriceTable(t *testing.T) {
 // A key an endpoint echoes back is replaced before the message reaches the
 // transcript, in tool-call arguments too (#20 item 11).
 func TestLLMClient_EchoedKeyRedacted(t *testing.T) {
+	t.Parallel()
 	echo := func(w http.ResponseWriter, r *http.Request) {
 		key := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		w.Header().Set("Content-Type", "application/json")

@@ -3,6 +3,7 @@ package sim
 import "testing"
 
 func TestNormalizeFreeText(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"Schedule change":        "schedule change",
 		"a schedule change.":     "schedule change",

@@ -11,6 +11,7 @@ import (
 // precedes every tool call, says a task's 911 advice, and says nothing of
 // it on a task without advice.
 func TestOracle_SaysAdviceFirst(t *testing.T) {
+	t.Parallel()
 	task := &emobench.TaskSpec{Advice: []emobench.Advice{{Before: "transfer_to_human_agents", AnyOf: []string{"911", "emergency room"},
 		NLAssertion: "The agent told the patient to call 911"}}}
 	p := planFor(&Episode{Task: task}, noFault)

@@ -37,6 +37,7 @@ func transcript(traj *emobench.Trajectory) string {
 }
 
 func TestRunEpisode_OraclePasses(t *testing.T) {
+	t.Parallel()
 	for _, withEmotions := range []bool{true, false} {
 		traj := runToy(t, sim.Oracle{}, angrySkeptic, withEmotions, 1)
 		if traj.TerminationReason != emobench.TerminationUserStop || !traj.Passed() {
@@ -49,6 +50,7 @@ func TestRunEpisode_OraclePasses(t *testing.T) {
 }
 
 func TestRunEpisode_Deterministic(t *testing.T) {
+	t.Parallel()
 	a := transcript(runToy(t, sim.Oracle{}, angrySkeptic, true, 7))
 	b := transcript(runToy(t, sim.Oracle{}, angrySkeptic, true, 7))
 	if a != b {
@@ -64,6 +66,7 @@ func TestRunEpisode_Deterministic(t *testing.T) {
 }
 
 func TestRunEpisode_WithoutEmotionsIsNeutral(t *testing.T) {
+	t.Parallel()
 	traj := runToy(t, sim.Oracle{}, angrySkeptic, false, 3)
 	if text := transcript(traj); strings.Contains(text, "frustration") {
 		t.Fatalf("without-emotions user shows its emotion:\n%s", text)
@@ -75,6 +78,7 @@ func TestRunEpisode_WithoutEmotionsIsNeutral(t *testing.T) {
 }
 
 func TestRunEpisode_NoisyFaults(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		fault  sim.Fault
 		reason emobench.TerminationReason
@@ -107,6 +111,7 @@ func seedWithFault(t *testing.T, f sim.Fault) uint64 {
 }
 
 func TestNoisy_Rate(t *testing.T) {
+	t.Parallel()
 	faults := 0
 	for seed := uint64(0); seed < 1000; seed++ {
 		if (sim.Noisy{Rate: 0.3}).FaultFor(seed).String() != "none" {
@@ -142,6 +147,7 @@ func (a *malformedAgent) Next(_ context.Context, ep *sim.Episode) (emobench.Mess
 }
 
 func TestRunEpisode_Limits(t *testing.T) {
+	t.Parallel()
 	if traj := runToy(t, loopingAgent{"find_user_id_by_email"}, emobench.EmotionProfile{}, false, 1); traj.TerminationReason != emobench.TerminationMaxSteps || *traj.Reward != 0 {
 		t.Fatalf("looping agent: %s, want max_steps with reward 0", traj.TerminationReason)
 	} else if got := traj.Counts().ToolCalls; got != sim.DefaultMaxSteps {
@@ -157,6 +163,7 @@ func TestRunEpisode_Limits(t *testing.T) {
 }
 
 func TestRunEpisode_MalformedArgumentsContinue(t *testing.T) {
+	t.Parallel()
 	traj := runToy(t, &malformedAgent{}, emobench.EmotionProfile{}, false, 1)
 	if traj.Messages[3].Role != emobench.RoleTool || !strings.HasPrefix(traj.Messages[3].Content, "Error: arguments are not valid JSON") {
 		t.Fatalf("message 3 = %+v, want a tool error about JSON", traj.Messages[3])

@@ -10,6 +10,7 @@ import (
 // rule and the false positives the issue found (#21): "40" inside "140",
 // "available" inside "unavailable", "2" in "As of 2024".
 func TestOutputSaid(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		output, said string
 		want         bool
@@ -97,6 +98,7 @@ func TestOutputSaid(t *testing.T) {
 }
 
 func TestOutputKind(t *testing.T) {
+	t.Parallel()
 	for out, want := range map[string]outputKind{
 		"2 checked bags": outputQuantity, "$40": outputMoney, "40 USD": outputMoney, "40": outputNumber,
 		"2024-05-26": outputDate, "May 26th": outputDate, "09:00": outputTime, "LK2009": outputID,
@@ -109,6 +111,7 @@ func TestOutputKind(t *testing.T) {
 }
 
 func TestValidateOutput(t *testing.T) {
+	t.Parallel()
 	for out, ok := range map[string]bool{
 		"2": false, "40": false, "ok": false, "on time|ok": false, "on time|": false, "5%": false,
 		"$5": true, "2 bags": true, "100": true, "available|open": true, "Essential 10GB": true,

@@ -30,6 +30,7 @@ func toyDomainN(n int) toyDomain {
 }
 
 func TestSelectTasks(t *testing.T) {
+	t.Parallel()
 	dom := toyDomainN(4)
 	tests := []struct {
 		split emobench.Split
@@ -56,6 +57,7 @@ func TestSelectTasks(t *testing.T) {
 }
 
 func TestSelectTasks_ErrInvalid(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		dom  toyDomain
 		spec string
@@ -72,6 +74,7 @@ func TestSelectTasks_ErrInvalid(t *testing.T) {
 }
 
 func TestParseShard(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in            string
 		shard, shards int
@@ -91,6 +94,7 @@ func TestParseShard(t *testing.T) {
 // TestInShard_Partition: every pair is in exactly one shard, and no shard
 // of 4 over 200 pairs is empty.
 func TestInShard_Partition(t *testing.T) {
+	t.Parallel()
 	const shards = 4
 	sizes := make([]int, shards)
 	for task := range 50 {
@@ -125,6 +129,7 @@ func jobKeys(jobs []sim.Job) []string {
 // TestMissingJobs_Resume: stored pairs are skipped, the rest come trial by
 // trial in the spec's task order.
 func TestMissingJobs_Resume(t *testing.T) {
+	t.Parallel()
 	dom := toyDomainN(3)
 	spec := emobench.RunSpec{Domain: "toy", Trials: 2, Tasks: []string{"toy-test-002", "toy-test-000"}}
 	stored := func(task string, trial int) bool { return task == "toy-test-002" && trial == 0 }
@@ -145,6 +150,7 @@ func TestMissingJobs_Resume(t *testing.T) {
 // TestMissingJobs_Shards: the shards' jobs together are the run's jobs,
 // each once.
 func TestMissingJobs_Shards(t *testing.T) {
+	t.Parallel()
 	dom := toyDomainN(10)
 	ids, _ := sim.SelectTasks(dom, emobench.SplitTest, "")
 	spec := emobench.RunSpec{Domain: "toy", Trials: 3, Tasks: ids}
@@ -168,6 +174,7 @@ func TestMissingJobs_Shards(t *testing.T) {
 }
 
 func TestMissingJobs_ErrTaskGone(t *testing.T) {
+	t.Parallel()
 	spec := emobench.RunSpec{Domain: "toy", Trials: 1, Tasks: []string{"toy-test-009"}}
 	if _, err := sim.MissingJobs(toyDomainN(1), spec, nil); err == nil || !strings.Contains(err.Error(), `no task "toy-test-009" any more`) {
 		t.Fatalf("err = %v, want one naming the missing task", err)
@@ -175,6 +182,7 @@ func TestMissingJobs_ErrTaskGone(t *testing.T) {
 }
 
 func TestPlan(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 12, 1, 9, 0, 0, 0, time.FixedZone("CET", 3600))
 	opts := sim.RunOptions{
 		Domains: []sim.Domain{toyDomainN(3)}, Conditions: []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions},
@@ -216,6 +224,7 @@ func TestPlan(t *testing.T) {
 }
 
 func TestPlan_ErrInvalid(t *testing.T) {
+	t.Parallel()
 	base := sim.RunOptions{
 		Domains: []sim.Domain{toyDomainN(2)}, Conditions: []emobench.Condition{emobench.ConditionWithEmotions},
 		Agent: "oracle", User: "scripted", Trials: 1, Split: emobench.SplitTest, MaxSteps: 30, MaxErrors: 5,
@@ -245,6 +254,7 @@ func TestPlan_ErrInvalid(t *testing.T) {
 }
 
 func TestTally(t *testing.T) {
+	t.Parallel()
 	var tally sim.Tally
 	one := 1.0
 	for _, traj := range []emobench.Trajectory{
@@ -267,6 +277,7 @@ func TestTally(t *testing.T) {
 // TestExecute_FailFast: with one episode in flight, the fifth episode in
 // a row that ends in error stops the run.
 func TestExecute_FailFast(t *testing.T) {
+	t.Parallel()
 	dom := toyDomainN(8)
 	ids, _ := sim.SelectTasks(dom, emobench.SplitTest, "")
 	spec := emobench.RunSpec{Domain: "toy", Trials: 1, Tasks: ids, MaxSteps: 30, MaxErrors: 5}
@@ -286,6 +297,7 @@ func TestExecute_FailFast(t *testing.T) {
 // TestExecute_SinkErrorNamesPair: a trajectory the sink cannot store
 // stops the run with an error naming its task and trial (#20 item 3).
 func TestExecute_SinkErrorNamesPair(t *testing.T) {
+	t.Parallel()
 	dom := toyDomainN(1)
 	spec := emobench.RunSpec{Domain: "toy", Trials: 1, Tasks: []string{"toy-test-000"}, MaxSteps: 30, MaxErrors: 5}
 	jobs, _ := sim.MissingJobs(dom, spec, nil)
@@ -300,6 +312,7 @@ func TestExecute_SinkErrorNamesPair(t *testing.T) {
 // MaxConsecutiveErrors episodes in a row that did stop the run, each
 // stored (#20 item 19).
 func TestExecute_CircuitBreaker(t *testing.T) {
+	t.Parallel()
 	dom := toyDomainN(8)
 	ids, _ := sim.SelectTasks(dom, emobench.SplitTest, "")
 	spec := emobench.RunSpec{Domain: "toy", Trials: 1, Tasks: ids, MaxSteps: 30, MaxErrors: 5}
@@ -329,6 +342,7 @@ func (a deadAfter) Next(ctx context.Context, ep *sim.Episode) (emobench.Message,
 
 // TestExecute_Oracle: every job is run once and handed to the sink.
 func TestExecute_Oracle(t *testing.T) {
+	t.Parallel()
 	dom := toyDomainN(3)
 	spec := emobench.RunSpec{Domain: "toy", Condition: string(emobench.ConditionWithEmotions), Trials: 2,
 		Tasks: []string{"toy-test-000", "toy-test-001", "toy-test-002"}, MaxSteps: 30, MaxErrors: 5}
@@ -353,6 +367,7 @@ func TestExecute_Oracle(t *testing.T) {
 }
 
 func TestResumeSpec(t *testing.T) {
+	t.Parallel()
 	spec := emobench.RunSpec{Domain: "toy", Trials: 2, Tasks: []string{"toy-test-000"}, Shard: "1/2", UserAbandon: string(sim.AbandonWithEmotions)}
 	run := sim.NewRun(spec, time.Unix(0, 0))
 	run.ID = 4
@@ -381,6 +396,7 @@ func TestResumeSpec(t *testing.T) {
 // both conditions; resuming it keeps that, while a new plan records the
 // default it resolved.
 func TestResumeSpec_UserAbandonOfOlderRuns(t *testing.T) {
+	t.Parallel()
 	old := sim.NewRun(emobench.RunSpec{Domain: "toy", Trials: 1}, time.Unix(0, 0))
 	old.SourceFormat = emobench.SourceNative
 	got, err := sim.ResumeSpec(old)
@@ -394,6 +410,7 @@ func TestResumeSpec_UserAbandonOfOlderRuns(t *testing.T) {
 }
 
 func TestParseConditions(t *testing.T) {
+	t.Parallel()
 	both, err := sim.ParseConditions("both")
 	if err != nil || !slices.Equal(both, []emobench.Condition{emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions}) {
 		t.Errorf("both = %v, %v", both, err)

@@ -24,6 +24,7 @@ func toyChestPainTask() emobench.TaskSpec {
 // advice must come before the transfer, on word boundaries and not
 // negated.
 func TestEvaluate_AdviceBeforeTransfer(t *testing.T) {
+	t.Parallel()
 	task := toyChestPainTask()
 	if got, want := sim.RewardBasis(toyDomain{}, &task), []emobench.CheckKind{emobench.CheckDB, emobench.CheckAction, emobench.CheckForbidden, emobench.CheckCommunicate, emobench.CheckProcedure}; !slices.Equal(got, want) {
 		t.Fatalf("basis %v, want %v", got, want)
@@ -76,6 +77,7 @@ func TestEvaluate_AdviceBeforeTransfer(t *testing.T) {
 
 // With a judge, the advice's NL assertion decides it.
 func TestEvaluate_AdviceJudged(t *testing.T) {
+	t.Parallel()
 	task := toyChestPainTask()
 	msgs := []emobench.Message{say("Please dial nine-one-one."), call("transfer_to_human_agents", `{"summary":"chest pain"}`)}
 	traj := evaluate(t, &sim.Evaluator{Judge: paraphraseJudge{}}, task, emobench.TerminationTransfer, msgs...)
@@ -91,6 +93,7 @@ func TestEvaluate_AdviceJudged(t *testing.T) {
 // The confirmation check: each write needs a confirmation asked and given
 // since the previous write; it is recorded, and never gates.
 func TestEvaluate_ConfirmationBeforeWrites(t *testing.T) {
+	t.Parallel()
 	task := toyTask(angrySkeptic)
 	task.Outputs = nil
 	cancel := call("cancel_pending_order", cancelW1)
@@ -122,6 +125,7 @@ func TestEvaluate_ConfirmationBeforeWrites(t *testing.T) {
 // The oracle gives the advice when due, right before the transfer or in
 // its opening, and passes end to end with the scripted user.
 func TestOracle_GivesAdvice(t *testing.T) {
+	t.Parallel()
 	before := toyChestPainTask()
 	anywhere := toyChestPainTask()
 	anywhere.ID, anywhere.Advice[0].Before = "toy-test-advice-anywhere", ""

@@ -68,6 +68,7 @@ func (f refusalFigures) String() string {
 // refusals. Over the whole set both must be at least 0.95; the held-out
 // part's figures are printed beside them.
 func TestSaysRefusal_LabelledSet(t *testing.T) {
+	t.Parallel()
 	const path = "testdata/refusal_messages.jsonl"
 	msgs := readLabelled(t, path)
 	if len(msgs) < 200 {
@@ -106,6 +107,7 @@ func TestSaysRefusal_LabelledSet(t *testing.T) {
 
 // The two examples, and the shapes the rule documents.
 func TestSaysRefusal_Examples(t *testing.T) {
+	t.Parallel()
 	for text, want := range map[string]bool{
 		"I'm afraid I have to decline that request.":                          true,
 		"I can't wait to get this sorted for you!":                            false,

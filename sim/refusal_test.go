@@ -33,6 +33,7 @@ func lookupRefusalTask() emobench.TaskSpec {
 // The REFUSAL check wants the refused entity looked up, by any route and
 // in any order, then a refusal in any wording after that lookup.
 func TestRefusal_Outcome(t *testing.T) {
+	t.Parallel()
 	task := lookupRefusalTask()
 	getOrder, findAnaCall := call("get_order", cancelW1), call("find_user_id_by_email", findAna)
 	for _, tt := range []struct {
@@ -70,6 +71,7 @@ func TestRefusal_Outcome(t *testing.T) {
 
 // A failed lookup (an error result) looks nothing up.
 func TestRefusal_FailedLookupDoesNotCount(t *testing.T) {
+	t.Parallel()
 	_, info := scoreOn(t, &sim.Evaluator{}, lookupDomain, lookupRefusalTask(),
 		call("get_order", `{"order":"#W1"}`), say("Sorry, #W1 cannot be cancelled."))
 	if c := info.RefusalCheck; c.ReadsMade || c.Met || strings.Join(c.Missing, ",") != "#W1" {
@@ -101,6 +103,7 @@ func (j declineJudge) Judge(_ context.Context, _ *emobench.TaskSpec, msgs []emob
 // With a judge, whether the user was told is the judge's NL assertion,
 // and its usage adds to the judge record of the task's own assertions.
 func TestRefusal_Judge(t *testing.T) {
+	t.Parallel()
 	var asked []string
 	ev := &sim.Evaluator{Judge: declineJudge{asked: &asked}}
 	task := lookupRefusalTask()

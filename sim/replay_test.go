@@ -20,6 +20,7 @@ func toyCalls(calls []emobench.ToolCall, results ...string) []emobench.Message {
 }
 
 func TestReplayTranscript(t *testing.T) {
+	t.Parallel()
 	dom := toyDomain{}
 	find := emobench.ToolCall{ID: "a", Name: "find_user_id_by_email", Arguments: json.RawMessage(`{"email":"ana@example.com"}`)}
 	cancel := emobench.ToolCall{ID: "b", Name: "cancel_pending_order", Arguments: json.RawMessage(`{"order_id":"#W1"}`)}

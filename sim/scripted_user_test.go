@@ -48,6 +48,7 @@ var gaveFacts = []emobench.Message{
 }
 
 func TestScriptedUser_Confirmation(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, ask string
 		yes       bool
@@ -73,6 +74,7 @@ func TestScriptedUser_Confirmation(t *testing.T) {
 }
 
 func TestScriptedUser_UnrequestedWrite(t *testing.T) {
+	t.Parallel()
 	task := toyTask(emobench.EmotionProfile{})
 	tools := append(toyDomain{}.NewEnvironment().Tools(), sim.ToolSchema{Name: "delete_account", Writes: true})
 	msgs := append(append([]emobench.Message{}, gaveFacts...), agentSays("I am about to run delete_account for you. Do you confirm?"))
@@ -87,6 +89,7 @@ func TestScriptedUser_UnrequestedWrite(t *testing.T) {
 }
 
 func TestScriptedUser_RequestDoneOnlyWithItsFacts(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		order string
 		done  bool
@@ -104,6 +107,7 @@ func TestScriptedUser_RequestDoneOnlyWithItsFacts(t *testing.T) {
 }
 
 func TestScriptedUser_CheckIsNoRepeatedQuestion(t *testing.T) {
+	t.Parallel()
 	for _, check := range []string{
 		"I understand. I found order #W1. Is that the one you mean?",
 		"I understand. Is that the one you mean?",
@@ -123,6 +127,7 @@ func TestScriptedUser_CheckIsNoRepeatedQuestion(t *testing.T) {
 }
 
 func TestScriptedUser_Abandon(t *testing.T) {
+	t.Parallel()
 	msgs := append(append([]emobench.Message{}, gaveFacts...), agentSays("I understand. What is your order id?"))
 	for _, tt := range []struct {
 		abandon      sim.UserAbandon
@@ -143,6 +148,7 @@ func TestScriptedUser_Abandon(t *testing.T) {
 }
 
 func TestParseUserAbandon(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]sim.UserAbandon{"": sim.AbandonWithEmotions, "always": sim.AbandonAlways, "never": sim.AbandonNever, "with-emotions": sim.AbandonWithEmotions} {
 		if got, err := sim.ParseUserAbandon(in); err != nil || got != want {
 			t.Errorf("ParseUserAbandon(%q) = %q, %v, want %q", in, got, err, want)
@@ -154,6 +160,7 @@ func TestParseUserAbandon(t *testing.T) {
 }
 
 func TestScriptedUserWarning(t *testing.T) {
+	t.Parallel()
 	if got := sim.ScriptedUserWarning("llm:gpt-4.1", "scripted"); !strings.Contains(got, "scripted user") {
 		t.Errorf("llm agent with the scripted user: warning %q, want one", got)
 	}
@@ -165,6 +172,7 @@ func TestScriptedUserWarning(t *testing.T) {
 }
 
 func TestRunEpisode_UserStops(t *testing.T) {
+	t.Parallel()
 	for marker, want := range map[string]emobench.TerminationReason{
 		sim.TransferMarker: emobench.TerminationUserTransfer, sim.OutOfScopeMarker: emobench.TerminationUserOutOfScope,
 		sim.StopMarker: emobench.TerminationUserStop, sim.UnsatisfiedMarker: emobench.TerminationUserUnsatisfied,
@@ -197,6 +205,7 @@ func (u stopUser) Next(_ context.Context, ep *sim.Episode) (emobench.Message, er
 // field) does not complete the request: the user says what is wrong and
 // asks again, and does not stop.
 func TestScriptedUser_NearMissArgumentIsNotDone(t *testing.T) {
+	t.Parallel()
 	const address = "56 River Street, Providence, RI 02923, USA"
 	task := emobench.TaskSpec{
 		ID: "toy-test-address", Domain: "toy", Split: emobench.SplitTest,

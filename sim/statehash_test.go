@@ -13,6 +13,7 @@ import (
 // A section hashed with base digests equals one hashed from scratch, and
 // a changed, added or removed entity changes it.
 func TestHashSection(t *testing.T) {
+	t.Parallel()
 	base := map[string]int{"a": 1, "b": 2, "c": 3}
 	digests, keys := sim.EntityDigests(base), slices.Sorted(maps.Keys(base))
 	hashOf := func(cur map[string]int, withBase bool) string {
@@ -44,6 +45,7 @@ func TestHashSection(t *testing.T) {
 }
 
 func TestSamePointerOr(t *testing.T) {
+	t.Parallel()
 	calls := 0
 	never := func(a, b *int) bool { calls++; return false }
 	x, y := 1, 1

@@ -34,6 +34,7 @@ func promptTasks() map[string]*sim.Episode {
 // abandonment rule differs between the conditions (with-emotions, the
 // default), the ###UNSATISFIED### line differs too, and nothing else.
 func TestUserSystemPrompt_ConditionsDifferByEmotionAlone(t *testing.T) {
+	t.Parallel()
 	unsatisfiedLine := regexp.MustCompile(`(?m)^- Send ###UNSATISFIED###.*\n`)
 	for name, ep := range promptTasks() {
 		for _, abandon := range []sim.UserAbandon{sim.AbandonAlways, sim.AbandonNever, sim.AbandonWithEmotions} {
@@ -68,6 +69,7 @@ func TestUserSystemPrompt_ConditionsDifferByEmotionAlone(t *testing.T) {
 // transfer tasks also say how to take the answer, and keep ###UNSATISFIED###
 // for an agent that is slow, careless, repetitive or wrong.
 func TestUserSystemPrompt_RefusalsAndTransfers(t *testing.T) {
+	t.Parallel()
 	for name, ep := range promptTasks() {
 		for _, withEmotions := range []bool{true, false} {
 			ep := *ep

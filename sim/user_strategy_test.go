@@ -127,6 +127,7 @@ func reactScript() *strategyScript {
 }
 
 func TestLLMUser_React(t *testing.T) {
+	t.Parallel()
 	traj, f := runStrategyEpisode(t, reactScript(), sim.UserStrategyReact, 5)
 	if diff := cmp.Diff([]string{"Cancel my order #W1. I am ana@example.com.", "###STOP###"}, userContents(traj)); diff != "" {
 		t.Fatalf("user messages (-want +got):\n%s", diff)
@@ -154,6 +155,7 @@ func TestLLMUser_React(t *testing.T) {
 // A react reply with a thought and no message cannot be split: the
 // episode ends in error, and the thought reaches no one.
 func TestLLMUser_ErrReactNoMessage(t *testing.T) {
+	t.Parallel()
 	s := &strategyScript{agent: cancelAgent(), drafts: []string{"Thought:\nSECRET: I will cancel."}}
 	traj, f := runStrategyEpisode(t, s, sim.UserStrategyReact, 5)
 	if traj.TerminationReason != emobench.TerminationError || !strings.Contains(traj.Error, "no Message: part") {
@@ -174,6 +176,7 @@ func verifyScript() *strategyScript {
 }
 
 func TestLLMUser_Verify(t *testing.T) {
+	t.Parallel()
 	const seed = 11
 	traj, f := runStrategyEpisode(t, verifyScript(), sim.UserStrategyVerify, seed)
 	if diff := cmp.Diff([]string{"Cancel my order #W1. I am ana@example.com.", "###STOP###"}, userContents(traj)); diff != "" {
@@ -216,6 +219,7 @@ func TestLLMUser_Verify(t *testing.T) {
 
 // Verify sends the last draft when none passes.
 func TestLLMUser_VerifyNonePasses(t *testing.T) {
+	t.Parallel()
 	s := &strategyScript{
 		agent:  cancelAgent(),
 		drafts: []string{"one", "two", "Cancel #W1, I am ana@example.com.", "###STOP###"},
@@ -240,6 +244,7 @@ func reflectionScript(secondCheck string) *strategyScript {
 }
 
 func TestLLMUser_Reflection(t *testing.T) {
+	t.Parallel()
 	traj, f := runStrategyEpisode(t, reflectionScript("yes"), sim.UserStrategyReflection, 8)
 	if diff := cmp.Diff([]string{"Cancel my order #W1 now. ana@example.com.", "###STOP###"}, userContents(traj)); diff != "" {
 		t.Fatalf("user messages (-want +got):\n%s", diff)
@@ -272,6 +277,7 @@ func TestLLMUser_Reflection(t *testing.T) {
 // hashes) and requests for the same seed, and another seed changes the
 // requests.
 func TestLLMUser_StrategiesDeterministic(t *testing.T) {
+	t.Parallel()
 	scripts := map[sim.UserStrategy]func() *strategyScript{
 		sim.UserStrategyLLM: func() *strategyScript {
 			return &strategyScript{agent: cancelAgent(), drafts: []string{"Cancel my order #W1. I am ana@example.com.", "###STOP###"}}
@@ -315,6 +321,7 @@ func TestLLMUser_StrategiesDeterministic(t *testing.T) {
 }
 
 func TestParseUserStrategy(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]sim.UserStrategy{"": sim.UserStrategyLLM, "llm": sim.UserStrategyLLM, "react": sim.UserStrategyReact,
 		"verify": sim.UserStrategyVerify, "reflection": sim.UserStrategyReflection} {
 		if got, err := sim.ParseUserStrategy(in); err != nil || got != want {
@@ -385,6 +392,7 @@ func TestPlan_UserStrategy(t *testing.T) {
 // The emotion profile shapes tone, patience, cooperation and sharing in
 // the prompt, and the without-emotions prompt has none of it.
 func TestUserSystemPrompt_EmotionConduct(t *testing.T) {
+	t.Parallel()
 	ep := testEpisode()
 	with := sim.UserSystemPrompt(ep)
 	for _, s := range []string{"Tone: irritated", "Patience: very little", "Cooperation: grudging", "Manners: curt",

@@ -19,6 +19,7 @@ import (
 // TestDomains_KnownToIngest: a result file named after any registered
 // domain (gpt-4o-telecom-with-emotions.json) has its domain recognised.
 func TestDomains_KnownToIngest(t *testing.T) {
+	t.Parallel()
 	for _, name := range all.Names() {
 		if !slices.Contains(ingest.KnownDomains, name) {
 			t.Errorf("domain %s is registered but not in ingest.KnownDomains: its result files' names would not be recognised", name)
@@ -31,6 +32,7 @@ func TestDomains_KnownToIngest(t *testing.T) {
 }
 
 func TestSummarizeDomain_Retail(t *testing.T) {
+	t.Parallel()
 	dom, err := all.Find("retail")
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +62,7 @@ func (d opaqueDomain) NewEnvironment() sim.Environment { return opaqueEnv{d.Doma
 type opaqueEnv struct{ sim.Environment }
 
 func TestDomainsTable_UnknownDatabase(t *testing.T) {
+	t.Parallel()
 	dom, err := all.Find("airline")
 	if err != nil {
 		t.Fatal(err)
@@ -92,6 +95,7 @@ func TestDomainsTable_UnknownDatabase(t *testing.T) {
 }
 
 func TestShowDomain_Err(t *testing.T) {
+	t.Parallel()
 	for _, req := range []DomainShowRequest{
 		{Domain: "nosuch", Split: emobench.SplitTest, Samples: 3},
 		{Domain: "retail", Split: "dev", Samples: 3},
@@ -111,6 +115,7 @@ func TestShowDomain_Err(t *testing.T) {
 }
 
 func TestShowDomain_Samples(t *testing.T) {
+	t.Parallel()
 	d, err := ShowDomain(DomainShowRequest{Domain: "retail", Split: emobench.SplitTrain, Samples: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -151,6 +156,7 @@ func TestShowDomain_Samples(t *testing.T) {
 }
 
 func TestSchemaParams(t *testing.T) {
+	t.Parallel()
 	got, err := schemaParams(json.RawMessage(`{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"array","items":{"type":"string"}},"mid":{}},"required":["mid","zeta"]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +176,7 @@ func TestSchemaParams(t *testing.T) {
 }
 
 func TestSampleByKind(t *testing.T) {
+	t.Parallel()
 	kinds := []string{sim.KindWrite, sim.KindWrite, sim.KindRefusal, sim.KindWrite, sim.KindWrite, sim.KindRefusal, sim.KindRead, sim.KindWrite, sim.KindRefusal, sim.KindWrite}
 	tests := []struct {
 		n    int
@@ -191,6 +198,7 @@ func TestSampleByKind(t *testing.T) {
 // EmbeddedTestTasks are every domain's embedded test tasks: as many as
 // ListDomains counts, and none of the train split.
 func TestEmbeddedTestTasks(t *testing.T) {
+	t.Parallel()
 	sums, err := ListDomains()
 	if err != nil {
 		t.Fatal(err)
@@ -214,6 +222,7 @@ func TestEmbeddedTestTasks(t *testing.T) {
 // and `domains --format json` carries it as one test_shares object; the
 // text formats show it as five columns.
 func TestDomainsTable_TestShares(t *testing.T) {
+	t.Parallel()
 	dom, err := all.Find("retail")
 	if err != nil {
 		t.Fatal(err)

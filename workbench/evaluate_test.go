@@ -152,8 +152,10 @@ func checkPassed(t *testing.T, ev *workbench.Evaluation, records int) {
 // input format evaluate reads: each scores 1, as `run` scored it, with no
 // tool result mismatch.
 func TestEvaluateFile_EveryFormat(t *testing.T) {
+	t.Parallel()
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom, err := all.Find(name)
 			if err != nil {
 				t.Fatal(err)
@@ -267,6 +269,7 @@ func dbCheck(t *testing.T, r workbench.EvaluatedRecord) bool {
 // one thing changed: another flight booked, the booking left out, a
 // recorded tool result changed.
 func TestEvaluateFile_Tampered(t *testing.T) {
+	t.Parallel()
 	_, task, traj, at := bookingTranscript(t)
 	t.Run("other flight", func(t *testing.T) {
 		call := traj.Messages[at].ToolCalls[0]
@@ -409,6 +412,7 @@ func TestEvaluateFile_Tampered(t *testing.T) {
 // TestEvaluateFile_Errors: bad input is an error naming the file and the
 // record, or an EREQUEST error for the command line.
 func TestEvaluateFile_Errors(t *testing.T) {
+	t.Parallel()
 	dom, task, traj, at := bookingTranscript(t)
 	dir := t.TempDir()
 	ctx := context.Background()
@@ -469,6 +473,7 @@ func TestEvaluateFile_Errors(t *testing.T) {
 // of source_format evaluated, its config naming the file, each trajectory
 // scored as evaluated; the file can still be ingested.
 func TestStoreEvaluation(t *testing.T) {
+	t.Parallel()
 	_, task, traj, _ := bookingTranscript(t)
 	dir := t.TempDir()
 	path := writeFile(t, dir, "two.jsonl", exported(t, jsonlExport, "airline", traj, traj))
@@ -526,6 +531,7 @@ func TestStoreEvaluation(t *testing.T) {
 // one airline task: every record is replayed and scored without error, and
 // the counts are logged.
 func TestEvaluateFile_RealTau2(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join("..", "..", "shared", "realruns", "tau2", "airline-qwen2.5-7b-agent-errors.json")
 	if _, err := os.Stat(path); err != nil {
 		t.Skipf("no real τ²-bench airline file at %s (%v): see /work/shared/realruns/SOURCES.md", path, err)

@@ -59,6 +59,7 @@ func lineTexts(res workbench.Ingested) (stdout, stderr []string) {
 }
 
 func TestIngestPath_StoredThenSkipped(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	path := writeIngestFile(t, t.TempDir(), "demo-model-a-retail-with-emotions.json", fixtureBytes(t, "taubench/demo-model-a-retail-with-emotions.json"))
@@ -109,6 +110,7 @@ func TestIngestPath_StoredThenSkipped(t *testing.T) {
 }
 
 func TestIngestFS_StreamTwice(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	opts := ingestTestOptions()
@@ -133,6 +135,7 @@ func TestIngestFS_StreamTwice(t *testing.T) {
 }
 
 func TestIngestSource_ErrReingestStream(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	opts := ingestTestOptions()
 	opts.Reingest = true
@@ -145,6 +148,7 @@ func TestIngestSource_ErrReingestStream(t *testing.T) {
 }
 
 func TestIngestPath_DuplicateNameWarned(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	dir := t.TempDir()
@@ -167,6 +171,7 @@ func TestIngestPath_DuplicateNameWarned(t *testing.T) {
 }
 
 func TestIngestPath_EmptyRun(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	path := writeIngestFile(t, t.TempDir(), "empty.json", []byte("[]"))
 	res, err := workbench.IngestPath(context.Background(), store, path, nil, ingestTestOptions())
@@ -192,6 +197,7 @@ func TestIngestPath_EmptyRun(t *testing.T) {
 }
 
 func TestIngestPath_Published(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	dir := t.TempDir()
@@ -226,6 +232,7 @@ func TestIngestPath_Published(t *testing.T) {
 }
 
 func TestIngestSource_Progress(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	dir := t.TempDir()
 	data := fixtureBytes(t, fixtures.PassKFile)
@@ -257,6 +264,7 @@ func TestIngestSource_Progress(t *testing.T) {
 }
 
 func TestIngestInputs_FailedInputsCounted(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	dir := t.TempDir()
 	bad := writeIngestFile(t, dir, "bad.json", []byte("[{"))
@@ -284,6 +292,7 @@ func TestIngestInputs_FailedInputsCounted(t *testing.T) {
 }
 
 func TestIngestInputs_ErrInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	store := openRunTestDB(t)
@@ -304,6 +313,7 @@ func TestIngestInputs_ErrInterrupted(t *testing.T) {
 }
 
 func TestResumeSpec_ErrIngestedRun(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	path := writeIngestFile(t, t.TempDir(), "passk.json", fixtureBytes(t, fixtures.PassKFile))
@@ -317,6 +327,7 @@ func TestResumeSpec_ErrIngestedRun(t *testing.T) {
 }
 
 func TestCollectInputs_ErrNameForManyFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeIngestFile(t, dir, "a.json", []byte("[]"))
 	writeIngestFile(t, dir, "b.json", []byte("[]"))
@@ -338,6 +349,7 @@ func TestCollectInputs_ErrNameForManyFiles(t *testing.T) {
 }
 
 func TestIngestInputs_WalkErrorsFirst(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	missing := filepath.Join(t.TempDir(), "missing.json")
 	in, err := workbench.CollectInputs([]string{missing}, ingestTestOptions())
@@ -365,6 +377,7 @@ func ingestTestFlags() workbench.IngestFlags {
 }
 
 func TestIngestFlags_Options(t *testing.T) {
+	t.Parallel()
 	f := ingestTestFlags()
 	f.Model, f.Condition, f.OnDuplicate = "gpt-x", "with-emotions", "keep-last"
 	opts, err := f.Options()
@@ -380,6 +393,7 @@ func TestIngestFlags_Options(t *testing.T) {
 }
 
 func TestIngestFlags_ErrOptions(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		edit func(*workbench.IngestFlags)
 		want string // the error's start

@@ -36,6 +36,7 @@ func ingestedDB(t *testing.T) string {
 }
 
 func TestOpenExisting_ErrMissing(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "missing.db")
 	_, err := workbench.OpenExisting(context.Background(), path, func(string) {})
 	if want := path + ": no such database"; err == nil || err.Error() != want {
@@ -47,6 +48,7 @@ func TestOpenExisting_ErrMissing(t *testing.T) {
 }
 
 func TestOpenCurrent_OK(t *testing.T) {
+	t.Parallel()
 	store, err := workbench.OpenCurrent(context.Background(), ingestedDB(t))
 	if err != nil {
 		t.Fatal(err)
@@ -62,6 +64,7 @@ func TestOpenCurrent_OK(t *testing.T) {
 }
 
 func TestMergeFile_OK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	other := ingestedDB(t)
 	store := openRunTestDB(t)
@@ -83,6 +86,7 @@ func TestMergeFile_OK(t *testing.T) {
 }
 
 func TestMergeFile_ErrNotADatabase(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	path := writeIngestFile(t, t.TempDir(), "junk.db", []byte(strings.Repeat("not sqlite ", 100)))
 	if _, err := workbench.MergeFile(context.Background(), store, path); err == nil {
@@ -91,6 +95,7 @@ func TestMergeFile_ErrNotADatabase(t *testing.T) {
 }
 
 func TestVacuum_OK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	path := ingestedDB(t)
 	out := filepath.Join(t.TempDir(), "compact.db")
@@ -113,6 +118,7 @@ func TestVacuum_OK(t *testing.T) {
 }
 
 func TestVacuum_ErrMissingDB(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "missing.db")
 	if _, err := workbench.Vacuum(context.Background(), path, filepath.Join(dir, "out.db"), func(string) {}); err == nil {
@@ -124,6 +130,7 @@ func TestVacuum_ErrMissingDB(t *testing.T) {
 }
 
 func TestCheckDB_OK(t *testing.T) {
+	t.Parallel()
 	path := ingestedDB(t)
 	rep, err := workbench.CheckDB(context.Background(), path)
 	if err != nil {
@@ -147,6 +154,7 @@ func TestCheckDB_OK(t *testing.T) {
 }
 
 func TestChecked_Lines(t *testing.T) {
+	t.Parallel()
 	version := db.SchemaVersion()
 	broken := &workbench.Checked{CheckReport: db.CheckReport{SchemaVersion: version, Problems: []string{"table runs: missing"}}}
 	want := []string{fmt.Sprintf("x.db: schema version %d (this emobench writes %d)", version, version), "problem: table runs: missing"}
@@ -165,6 +173,7 @@ func TestChecked_Lines(t *testing.T) {
 }
 
 func TestCheckDB_ErrNotADatabase(t *testing.T) {
+	t.Parallel()
 	path := writeIngestFile(t, t.TempDir(), "junk.db", []byte(strings.Repeat("not sqlite ", 100)))
 	rep, err := workbench.CheckDB(context.Background(), path)
 	if rep != nil || err == nil {
@@ -173,6 +182,7 @@ func TestCheckDB_ErrNotADatabase(t *testing.T) {
 }
 
 func TestOpenRuns_OK(t *testing.T) {
+	t.Parallel()
 	store, ids, err := workbench.OpenRuns(context.Background(), ingestedDB(t), []string{"passk", "1"})
 	if err != nil {
 		t.Fatal(err)
@@ -184,6 +194,7 @@ func TestOpenRuns_OK(t *testing.T) {
 }
 
 func TestOpenRuns_ErrRunNotFound(t *testing.T) {
+	t.Parallel()
 	_, _, err := workbench.OpenRuns(context.Background(), ingestedDB(t), []string{"1", "nope"})
 	var missing *db.RunNotFoundError
 	if !errors.As(err, &missing) {
@@ -192,6 +203,7 @@ func TestOpenRuns_ErrRunNotFound(t *testing.T) {
 }
 
 func TestMergeFiles_StopsAtFailure(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	good := ingestedDB(t)
 	bad := writeIngestFile(t, t.TempDir(), "junk.db", []byte(strings.Repeat("not sqlite ", 100)))

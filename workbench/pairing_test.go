@@ -15,6 +15,7 @@ import (
 // (#20 item 13), nor a file read from stdin or stored relative; each
 // ingested run's source says why it has no group.
 func TestPairGroups(t *testing.T) {
+	t.Parallel()
 	with, without := emobench.ConditionWithEmotions, emobench.ConditionWithoutEmotions
 	file := func(id int64, path string, cond emobench.Condition) emobench.Run {
 		return emobench.Run{ID: id, SourceFormat: "tau-bench", SourcePath: path, Condition: cond}

@@ -11,6 +11,7 @@ import (
 )
 
 func TestReportOptions_Build(t *testing.T) {
+	t.Parallel()
 	store := testDB(t)
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.FixedZone("CET", 3600))
 	opts := workbench.ReportOptions{Title: "t", Bootstrap: workbench.DefaultBootstrap, Now: func() time.Time { return at }}
@@ -50,6 +51,7 @@ func TestReportOptions_Build(t *testing.T) {
 }
 
 func TestWriteReport(t *testing.T) {
+	t.Parallel()
 	store := testDB(t)
 	rep, _, err := workbench.ReportOptions{Title: "t", Bootstrap: workbench.DefaultBootstrap}.Build(t.Context(), store, mustSelect(t, store, nil, false))
 	if err != nil {

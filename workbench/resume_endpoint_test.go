@@ -12,6 +12,7 @@ import (
 // --resume --base-url NEW holds for that session only: the run's config
 // keeps the endpoint it was recorded with, and a note says so.
 func TestResumeRun_EndpointIsForThisSession(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	var lines, notes []string

@@ -16,6 +16,7 @@ import (
 // counts the trajectory the sink stored: the interrupted run's summary
 // says what the db holds (#20 item 22e).
 func TestRunSink_CountsWhatItCommitted(t *testing.T) {
+	t.Parallel()
 	store := tagsDB(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

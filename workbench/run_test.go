@@ -60,6 +60,7 @@ func recordingOptions(lines, notes *[]string) workbench.ExecuteOptions {
 }
 
 func TestStartRuns_OK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	var lines, notes []string
@@ -101,6 +102,7 @@ func TestStartRuns_OK(t *testing.T) {
 }
 
 func TestStartRuns_Tags(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	var lines, notes []string
@@ -126,6 +128,7 @@ func TestStartRuns_Tags(t *testing.T) {
 }
 
 func TestStartRuns_ErrSameName(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	var lines, notes []string
@@ -140,6 +143,7 @@ func TestStartRuns_ErrSameName(t *testing.T) {
 }
 
 func TestStartRuns_ErrBaseRunNotFound(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	var lines, notes []string
 	tags := &workbench.RunTags{BaseRun: "no-such-run"}
@@ -151,6 +155,7 @@ func TestStartRuns_ErrBaseRunNotFound(t *testing.T) {
 }
 
 func TestStartRuns_ErrInterrupted(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	store := openRunTestDB(t)
@@ -189,6 +194,7 @@ func TestStartRuns_ErrInterrupted(t *testing.T) {
 }
 
 func TestResumeSpec_ErrNotFound(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	_, _, err := workbench.ResumeSpec(context.Background(), store, "7")
 	var missing *db.RunNotFoundError
@@ -210,6 +216,7 @@ func oracleRequest(domains ...string) workbench.PlanRequest {
 }
 
 func TestPlanRuns_OK(t *testing.T) {
+	t.Parallel()
 	plans, err := workbench.PlanRuns(oracleRequest("airline", "retail"))
 	if err != nil {
 		t.Fatal(err)
@@ -226,6 +233,7 @@ func TestPlanRuns_OK(t *testing.T) {
 }
 
 func TestPlanRuns_ErrSettings(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		edit func(*workbench.PlanRequest)
 		want string
@@ -250,6 +258,7 @@ func TestPlanRuns_ErrSettings(t *testing.T) {
 }
 
 func TestCheckEndpoint(t *testing.T) {
+	t.Parallel()
 	if err := workbench.CheckEndpoint("base-url", "http://localhost:8000/v1"); err != nil {
 		t.Fatalf("plain endpoint: %v", err)
 	}
@@ -260,6 +269,7 @@ func TestCheckEndpoint(t *testing.T) {
 }
 
 func TestResumeRun_Endpoint(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	var lines, notes []string
@@ -283,6 +293,7 @@ func TestResumeRun_Endpoint(t *testing.T) {
 }
 
 func TestExecuteRun_Progress(t *testing.T) {
+	t.Parallel()
 	store := openRunTestDB(t)
 	var lines, notes []string
 	var bar bytes.Buffer

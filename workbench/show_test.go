@@ -30,6 +30,7 @@ func showDB(t *testing.T) *db.DB {
 }
 
 func TestTranscript_OK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := showDB(t)
 	one := 1
@@ -51,6 +52,7 @@ func TestTranscript_OK(t *testing.T) {
 }
 
 func TestTranscript_Err(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := showDB(t)
 	minus := -1

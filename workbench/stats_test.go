@@ -90,6 +90,7 @@ func mustSelect(t *testing.T, store *db.DB, runIDs []int64, pool bool) workbench
 }
 
 func TestSelect_PoolsAndKeepsApart(t *testing.T) {
+	t.Parallel()
 	store := testDB(t)
 	s := mustSelect(t, store, nil, true)
 	var got [][]int64
@@ -115,6 +116,7 @@ func TestSelect_PoolsAndKeepsApart(t *testing.T) {
 }
 
 func TestPassKStats_Compute(t *testing.T) {
+	t.Parallel()
 	store := testDB(t)
 	ctx := t.Context()
 	t.Run("PerRun", func(t *testing.T) {
@@ -153,6 +155,7 @@ func TestPassKStats_Compute(t *testing.T) {
 }
 
 func TestGapStats_Compute(t *testing.T) {
+	t.Parallel()
 	store := testDB(t)
 	s := mustSelect(t, store, []int64{1}, false)
 	rows, _, err := workbench.GapStats{Options: analysis.PassKOptions{Convention: analysis.PerTask}, K: 2}.Compute(t.Context(), store, s)
@@ -166,6 +169,7 @@ func TestGapStats_Compute(t *testing.T) {
 }
 
 func TestAbandonmentStats_Compute(t *testing.T) {
+	t.Parallel()
 	store := testDB(t)
 	s := mustSelect(t, store, []int64{1}, false)
 	all, _, err := workbench.AbandonmentStats{}.Compute(t.Context(), store, s)
@@ -185,6 +189,7 @@ func TestAbandonmentStats_Compute(t *testing.T) {
 }
 
 func TestParseGroupFields(t *testing.T) {
+	t.Parallel()
 	got, err := workbench.ParseGroupFields("condition, run,emotion_family")
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +207,7 @@ func TestParseGroupFields(t *testing.T) {
 }
 
 func TestCheckBootstrap(t *testing.T) {
+	t.Parallel()
 	ok := workbench.DefaultBootstrap
 	if err := workbench.CheckBootstrap(ok); err != nil {
 		t.Fatalf("defaults: %v", err)
@@ -224,6 +230,7 @@ func TestCheckBootstrap(t *testing.T) {
 }
 
 func TestRunRow_NoPass1IsNaN(t *testing.T) {
+	t.Parallel()
 	row := workbench.RunRow(db.RunSummary{ID: 4, Name: "empty"}, db.RunRewards{}, "ingested")
 	if !math.IsNaN(row.Pass1) || row.NotEvaluated || row.Provenance != "ingested" {
 		t.Errorf("row %+v, want pass1 NaN, evaluated (no trajectories), provenance ingested", row)
@@ -231,6 +238,7 @@ func TestRunRow_NoPass1IsNaN(t *testing.T) {
 }
 
 func TestSuspectTrialNotes_OnlyMinTrials(t *testing.T) {
+	t.Parallel()
 	store := testDB(t)
 	s := mustSelect(t, store, nil, false)
 	notes, err := workbench.SuspectTrialNotes(context.Background(), store, s, analysis.PerTask)
@@ -267,6 +275,7 @@ func ingestRuns(t *testing.T, runs ...struct {
 // columns are over the 4 paired tasks Δ is over, and a note names what was
 // left out of each run.
 func TestGeneralizationStats_PassOverPairedTasks(t *testing.T) {
+	t.Parallel()
 	type run = struct {
 		name, model string
 		outcomes    []outcome
@@ -298,6 +307,7 @@ func TestGeneralizationStats_PassOverPairedTasks(t *testing.T) {
 // pool: runs 3 and 4 (tuned on retail from runs 1 and 2, which pool) are
 // the tuned pool, run 5 of the same model, untagged, is not in it.
 func TestGeneralizationStats_PoolKeepsToTags(t *testing.T) {
+	t.Parallel()
 	type run = struct {
 		name, model string
 		outcomes    []outcome

@@ -16,6 +16,7 @@ import (
 // outside the reward basis: strict pass^1 counts them as failures, per run
 // and pooled.
 func TestPassKStats_ComputeStrict(t *testing.T) {
+	t.Parallel()
 	ctx := t.Context()
 	store, err := db.Open(ctx, filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {

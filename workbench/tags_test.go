@@ -44,6 +44,7 @@ func storedTags(t *testing.T, store *db.DB, id int64) Tags {
 }
 
 func TestTagRun_OK(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := tagsDB(t)
 	tags, notes, err := TagRun(ctx, store, 2, TagEdit{TrainDomains: []string{"retail, retail", "airline"}, SetTrainDomains: true, BaseRun: "base", SetBaseRun: true})
@@ -76,6 +77,7 @@ func TestTagRun_OK(t *testing.T) {
 
 // Unlikely tags are stored, with a note each.
 func TestTagRun_UnlikelyTagNotes(t *testing.T) {
+	t.Parallel()
 	tags, notes, err := TagRun(context.Background(), tagsDB(t), 2, TagEdit{TrainDomains: []string{"retial"}, SetTrainDomains: true, BaseRun: "other", SetBaseRun: true})
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +92,7 @@ func TestTagRun_UnlikelyTagNotes(t *testing.T) {
 }
 
 func TestTagRun_ErrEdit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		edit TagEdit
 		want string
@@ -118,6 +121,7 @@ func TestTagRun_ErrEdit(t *testing.T) {
 
 // An unknown base run is the database's error, not an edit's mistake.
 func TestTagRun_ErrUnknownBase(t *testing.T) {
+	t.Parallel()
 	_, _, err := TagRun(context.Background(), tagsDB(t), 2, TagEdit{BaseRun: "nosuch", SetBaseRun: true})
 	var notFound *db.RunNotFoundError
 	if !errors.As(err, &notFound) || errors.Is(err, emobench.ErrRequest) {
@@ -126,6 +130,7 @@ func TestTagRun_ErrUnknownBase(t *testing.T) {
 }
 
 func TestTagEdit_Check(t *testing.T) {
+	t.Parallel()
 	if err := (TagEdit{Remove: []string{"train-domains", "base"}}).Check(); err != nil {
 		t.Errorf("Check(remove train-domains, base) = %v", err)
 	}
@@ -135,6 +140,7 @@ func TestTagEdit_Check(t *testing.T) {
 }
 
 func TestRunEdit_Metadata(t *testing.T) {
+	t.Parallel()
 	name, blank, cond, badCond := " gpt-4o-retail ", "  ", "with-emotions", "happy"
 	m, err := RunEdit{Name: &name, Condition: &cond}.Metadata()
 	if err != nil || m.Name == nil || *m.Name != "gpt-4o-retail" || m.Condition == nil || *m.Condition != emobench.Condition("with-emotions") || m.AgentModel != nil || m.UserModel != nil {
@@ -159,6 +165,7 @@ func TestRunEdit_Metadata(t *testing.T) {
 }
 
 func TestSetRunMetadata(t *testing.T) {
+	t.Parallel()
 	model := "m-ft-v2"
 	m, err := RunEdit{AgentModel: &model}.Metadata()
 	if err != nil {
@@ -175,6 +182,7 @@ func TestSetRunMetadata(t *testing.T) {
 }
 
 func TestRemoveRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := tagsDB(t)
 	if _, _, _, err := RemoveRuns(ctx, store, []string{"3", "nosuch"}); err == nil {

@@ -13,6 +13,7 @@ import (
 // A native run stores each trajectory's user dependence as it stores the
 // trajectory: equal to what tracer.Dependence computes from it.
 func TestExecuteRun_StoresDependence(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := openRunTestDB(t)
 	var lines, notes []string
@@ -46,6 +47,7 @@ func TestExecuteRun_StoresDependence(t *testing.T) {
 }
 
 func TestTaskSource_CheckDomains(t *testing.T) {
+	t.Parallel()
 	src := &workbench.TaskSource{Kind: workbench.TaskSourceDB, Name: "mixed", Tasks: []emobench.TaskSpec{{Domain: "retail"}, {Domain: "airline"}, {Domain: "retail"}}}
 	if err := src.CheckDomains(nil); err != nil {
 		t.Fatalf("no --domain: %v", err)

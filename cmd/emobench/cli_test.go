@@ -18,6 +18,7 @@ import (
 // Global flags work after the command and its subcommands, with the same
 // output as before the command.
 func TestCLI_GlobalFlagsAfterCommand(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "late-global.db")
 	fixtureDB(t, dbPath)
 	tests := []struct{ before, after []string }{
@@ -37,6 +38,7 @@ func TestCLI_GlobalFlagsAfterCommand(t *testing.T) {
 }
 
 func TestCLI_HelpCommand(t *testing.T) {
+	t.Parallel()
 	for _, path := range [][]string{{"stats", "passk"}, {"runs", "tag"}, {"show"}, {}} {
 		want := mustRun(t, append(path, "--help")...)
 		if got := mustRun(t, append([]string{"help"}, path...)...); got != want {
@@ -64,6 +66,7 @@ func TestCLI_HelpCommand(t *testing.T) {
 // A mistyped command or subcommand is a usage error naming the nearest
 // command, or listing them when none is near.
 func TestCLI_ErrUnknownCommandSuggests(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string
@@ -90,6 +93,7 @@ func TestCLI_ErrUnknownCommandSuggests(t *testing.T) {
 
 // --version prints cliargs.BuildVersion's line, before or after a command.
 func TestCLI_Version(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"--version"}, {"runs", "--version"}} {
 		if out := mustRun(t, args...); !strings.HasPrefix(out, "emobench version ") || !strings.Contains(out, "go1.") {
 			t.Errorf("emobench %s printed %q", strings.Join(args, " "), out)
@@ -98,6 +102,7 @@ func TestCLI_Version(t *testing.T) {
 }
 
 func TestExitCode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		want int
@@ -124,6 +129,7 @@ func TestExitCode(t *testing.T) {
 
 // The CLI adds its hint to the library's typed errors.
 func TestCLI_ErrHints(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "hint.db")
 	fixtureDB(t, dbPath)
 	r := runCLI(t, "", "--db", dbPath, "stats", "passk", "--run", "nosuch")
@@ -135,6 +141,7 @@ func TestCLI_ErrHints(t *testing.T) {
 // runs tag --remove clears the named tags and keeps the others; --base
 // still works as the old name of --base-run.
 func TestRunsTag_Remove(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "untag.db")
 	fixtureDB(t, dbPath)
 	tags := func() string {
@@ -172,6 +179,7 @@ func TestRunsTag_Remove(t *testing.T) {
 }
 
 func TestCLIHint(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		want string
@@ -192,6 +200,7 @@ func TestCLIHint(t *testing.T) {
 // A --db after the command overrides one before it: the data goes where
 // the last --db says, as with every repeated flag.
 func TestCLI_LastDBWins(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	first, last := filepath.Join(dir, "first.db"), filepath.Join(dir, "last.db")
 	file := filepath.Join(dir, "gpt-4o-retail.json")

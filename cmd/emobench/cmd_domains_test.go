@@ -55,6 +55,7 @@ func domainsJSON(t *testing.T) map[string]domainJSON {
 // here, independently, from the domain's Tasks() and a fresh
 // environment's Tools().
 func TestDomains_JSONCounts(t *testing.T) {
+	t.Parallel()
 	listed := domainsJSON(t)
 	for _, name := range all.Names() {
 		dom, err := all.Find(name)
@@ -108,6 +109,7 @@ func TestDomains_JSONCounts(t *testing.T) {
 // families, and at least 10% refusals and 5% transfers among the test
 // tasks.
 func TestDomains_IssueMinimums(t *testing.T) {
+	t.Parallel()
 	for name, d := range domainsJSON(t) {
 		if d.Tools < 12 || d.WriteTools < 5 || d.TestTasks < 60 || d.TrainTasks < 500 || d.Families != len(emobench.Taxonomy.Families) {
 			t.Errorf("%s: %d tools (%d writes), %d test and %d train tasks, %d families; want at least 12 (5), 60, 500 and all %d",
@@ -122,6 +124,7 @@ func TestDomains_IssueMinimums(t *testing.T) {
 // TestDomains_ModelDomains pins the figures of README.md's Domains table
 // and domains/README.md's "Size and speed".
 func TestDomains_ModelDomains(t *testing.T) {
+	t.Parallel()
 	listed := domainsJSON(t)
 	tests := []struct {
 		name                   string
@@ -193,6 +196,7 @@ func TestDomains_Formats(t *testing.T) {
 }
 
 func TestDomainsShow_Retail(t *testing.T) {
+	t.Parallel()
 	out := mustRun(t, "domains", "show", "retail")
 	dom, err := all.Find("retail")
 	if err != nil {
@@ -244,6 +248,7 @@ func TestDomainsShow_Retail(t *testing.T) {
 // TestDomainsShow_AirlineGolden pins `domains show airline --samples 2`;
 // -update rewrites testdata/domains/show_airline.txt.
 func TestDomainsShow_AirlineGolden(t *testing.T) {
+	t.Parallel()
 	got := mustRun(t, "domains", "show", "airline", "--samples", "2")
 	path := filepath.Join("testdata", "domains", "show_airline.txt")
 	if *update {
@@ -264,6 +269,7 @@ func TestDomainsShow_AirlineGolden(t *testing.T) {
 }
 
 func TestDomains_ErrUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string // in stderr
@@ -290,6 +296,7 @@ func TestDomains_ErrUsage(t *testing.T) {
 }
 
 func TestDomains_HelpHasExample(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range [][]string{{"domains"}, {"domains", "show"}} {
 		if out := mustRun(t, append(cmd, "--help")...); !strings.Contains(out, "Example:") {
 			t.Errorf("emobench %s --help has no example:\n%s", strings.Join(cmd, " "), out)

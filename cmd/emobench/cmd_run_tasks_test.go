@@ -62,6 +62,7 @@ func runConfig(t *testing.T, dbPath string) emobench.RunSpec {
 }
 
 func TestRun_TasksFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath, file := filepath.Join(dir, "t.db"), filepath.Join(dir, "tasks.json")
 	writeTasks(t, file, fileTasks(t, 3))
@@ -103,6 +104,7 @@ func TestRun_TasksFile(t *testing.T) {
 }
 
 func TestRun_TasksFileErr(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	tasks := fileTasks(t, 2)
@@ -128,6 +130,7 @@ func TestRun_TasksFileErr(t *testing.T) {
 }
 
 func TestRun_TaskSet(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dbPath := filepath.Join(t.TempDir(), "t.db")
 	store, err := db.Open(ctx, dbPath)
@@ -160,6 +163,7 @@ func TestRun_TaskSet(t *testing.T) {
 // A tasks file is checked whole before any run is created: a duplicate id
 // or a gold action that cannot replay leaves no database behind.
 func TestRun_TasksFileCheckedWhole(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		edit func(tasks []emobench.TaskSpec)

@@ -72,6 +72,7 @@ func parseFunnel(t *testing.T, out string) []funnelJSON {
 // TestTracer_CollectFilter collects a small tasks file with noisy:0.3 and
 // the scripted user, 2 samples, then filters it.
 func TestTracer_CollectFilter(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "tracer.db")
 	tasks, sum := writeTasksFile(t, "retail", 3)
 	out := mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks-file", tasks, "--agent", "noisy:0.3", "--user", "scripted", "--trials", "2", "--concurrency", "1")
@@ -140,6 +141,7 @@ func TestTracer_CollectFilter(t *testing.T) {
 // collect --task-set NAME runs a task set stored in the db; the funnel's
 // generated counts are then the set's tasks, per family and in total.
 func TestTracerCollect_Generated(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "set.db")
 	path, _ := writeTasksFile(t, "retail", 5)
@@ -174,6 +176,7 @@ func TestTracerCollect_Generated(t *testing.T) {
 }
 
 func TestTracerCollect_ErrBadTasksFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.json")
 	if err := os.WriteFile(bad, []byte(`[{"id":"x","domain":"retail","split":"train"}]`), 0o644); err != nil {
@@ -193,6 +196,7 @@ func TestTracerCollect_ErrBadTasksFile(t *testing.T) {
 // and the scripted user, 2 samples, then filter: the kept count lies
 // strictly between 0 and the collected count.
 func TestTracer_EndToEndShort(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("80 episodes")
 	}
@@ -211,6 +215,7 @@ func TestTracer_EndToEndShort(t *testing.T) {
 // says it does not carry them (they name the other file's trajectories),
 // and the merged trajectories' dependence is computed by the next filter.
 func TestTracer_MaintenanceWithSelections(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.db")
 	tasks, _ := writeTasksFile(t, "retail", 2)
@@ -247,6 +252,7 @@ func TestTracer_MaintenanceWithSelections(t *testing.T) {
 // run --resume continues a collection from its tasks file while the file
 // is unchanged, and refuses once it has changed.
 func TestTracerCollect_Resume(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "resume.db")
 	tasks, _ := writeTasksFile(t, "retail", 2)
 	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks-file", tasks, "--agent", "oracle", "--user", "scripted", "--condition", "with-emotions", "--trials", "2")
@@ -267,6 +273,7 @@ func TestTracerCollect_Resume(t *testing.T) {
 }
 
 func TestTracerFilter_NonFiniteBounds(t *testing.T) {
+	t.Parallel()
 	dbPath := nativeRunDB(t)
 	for _, args := range [][]string{
 		{"--min-reward", "NaN"}, {"--min-reward", "-Inf"}, {"--min-reward", "+Inf"},

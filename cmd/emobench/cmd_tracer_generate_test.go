@@ -25,6 +25,7 @@ func catalogDomain(t *testing.T) string {
 }
 
 func TestTracerGenerate_ErrFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args []string
@@ -59,6 +60,7 @@ func TestTracerGenerate_ErrFlags(t *testing.T) {
 }
 
 func TestTracerGenerate_ErrNoCatalog(t *testing.T) {
+	t.Parallel()
 	for _, name := range all.Names() {
 		d, _ := all.Find(name)
 		if _, ok := d.(sim.CatalogDomain); ok {
@@ -72,6 +74,7 @@ func TestTracerGenerate_ErrNoCatalog(t *testing.T) {
 }
 
 func TestTracerGenerate_Out(t *testing.T) {
+	t.Parallel()
 	domain := catalogDomain(t)
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
@@ -94,6 +97,7 @@ func TestTracerGenerate_Out(t *testing.T) {
 }
 
 func TestTracerGenerate_DB(t *testing.T) {
+	t.Parallel()
 	domain := catalogDomain(t)
 	dbPath := filepath.Join(t.TempDir(), "t.db")
 	out := mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "6", "--split", "train", "--task-set", "small")
@@ -112,6 +116,7 @@ func TestTracerGenerate_DB(t *testing.T) {
 }
 
 func TestTracerGenerate_ErrOut(t *testing.T) {
+	t.Parallel()
 	domain := catalogDomain(t)
 	dir := t.TempDir()
 	existing := filepath.Join(dir, "tasks.json")

@@ -12,6 +12,7 @@ import (
 // The report's Tracer charts hold the numbers of the command their
 // captions name (tracer funnel --selection NAME), for the latest selection.
 func TestReport_TracerChartsEqualTheirCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "tracer.db")
 	tasks, _ := writeTasksFile(t, "retail", 4)

@@ -11,6 +11,7 @@ import (
 // Item 4 of issue #20: a named pipe as --db, or as the file of merge or
 // check, or as vacuum's source, is refused at once (exit 1), naming it.
 func TestDB_ErrFIFO(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe.db")
 	cliFIFO(t, fifo)
@@ -35,6 +36,7 @@ func TestDB_ErrFIFO(t *testing.T) {
 // Item 8 of issue #20: a device as --db is refused (exit 1) before
 // anything opens it; /dev/null is only read here (commands that read).
 func TestDB_ErrCharDevice(t *testing.T) {
+	t.Parallel()
 	good := filepath.Join(t.TempDir(), "good.db")
 	fixtureDB(t, good)
 	want := "/dev/null is a character device, not a database file"

@@ -13,6 +13,7 @@ import (
 // the JSON array has the documented keys, nothing is written without
 // --store, and --store writes a run listed as evaluated.
 func TestEvaluate_CLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	runs := filepath.Join(dir, "runs.db")
 	mustRun(t, "--db", runs, "run", "--domain", "airline", "--agent", "oracle", "--user", "scripted", "--tasks", "1", "--condition", "with-emotions")

@@ -13,6 +13,7 @@ import (
 // will not come back, and --format tau2, which the warning points to, does
 // keep them.
 func TestExport_TauBenchEmptyRunWarns(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	src := filepath.Join(t.TempDir(), "src.db")
 	mustRun(t, "--db", src, "ingest", filepath.Join(realRuns, "tau2", "empty-run-no-simulations.json"))

@@ -11,6 +11,7 @@ import (
 // name through a τ-bench and a τ²-bench export ingested again: both files
 // carry it. Every format says what it wrote.
 func TestExport_RunNameRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.db")
 	const name = "noisy:0.3-retail"

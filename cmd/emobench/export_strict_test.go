@@ -23,6 +23,7 @@ import (
 // out failing checks, 3 trajectories pass gated and 1 strictly (task 1
 // trial 1).
 func TestExport_StrictPassed(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "strict.db")
 	mustRun(t, "--db", src, "ingest", filepath.Join("testdata", "strict", "tau2-reward-basis.json"))
 	lines := strings.Split(strings.TrimSpace(mustRun(t, "--db", src, "sql", "--format", "csv",

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,11 +23,8 @@ func runTaskHashes(t *testing.T, dbPath string) string {
 // instructions, and so their content hashes: the export does not leave the
 // "Instructions:\n\t" that τ²-bench's rendering of a user_scenario adds.
 func TestExport_Tau2RoundTripTauBenchTaskHashes(t *testing.T) {
-	requireRealRuns(t)
-	files, _ := filepath.Glob(filepath.Join(realRuns, "*.json"))
-	src := filepath.Join(t.TempDir(), "src.db")
-	mustRun(t, append([]string{"--db", src, "ingest"}, files...)...)
-	mustRun(t, "--db", src, "ingest", filepath.Join(realRuns, "taubench"))
+	t.Parallel()
+	src := realRunsTauBenchDB(t)
 	dst := roundTrip(t, src, export.FormatTau2)
 	if diff := cmp.Diff(runTaskHashes(t, src), runTaskHashes(t, dst)); diff != "" {
 		t.Errorf("task hashes changed (-before +after):\n%s", diff)

@@ -71,17 +71,15 @@ func checkRoundTrip(t *testing.T, src, dst string, reasons bool) {
 }
 
 func TestExport_TauBenchRoundTripFixtures(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "src.db")
 	fixtureDB(t, src)
 	checkRoundTrip(t, src, roundTrip(t, src, export.FormatTauBench), true)
 }
 
 func TestExport_TauBenchRoundTripRealRuns(t *testing.T) {
-	requireRealRuns(t)
-	files, _ := filepath.Glob(filepath.Join(realRuns, "*.json"))
-	src := filepath.Join(t.TempDir(), "src.db")
-	mustRun(t, append([]string{"--db", src, "ingest"}, files...)...)
-	mustRun(t, "--db", src, "ingest", filepath.Join(realRuns, "taubench"))
+	t.Parallel()
+	src := realRunsTauBenchDB(t)
 	checkRoundTrip(t, src, roundTrip(t, src, export.FormatTauBench), true)
 }
 
@@ -89,6 +87,7 @@ func TestExport_TauBenchRoundTripRealRuns(t *testing.T) {
 // ###UNSATISFIED###, a transfer tool, the step cap with a reward_info);
 // each must come back as it was.
 func TestExport_TauBenchRoundTripNative(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "native.db")
 	mustRun(t, "--db", src, "run", "--domain", "retail", "--agent", "noisy:0.5", "--user", "scripted",
 		"--condition", "with-emotions", "--tasks", "12", "--trials", "2", "--seed", "3", "--max-steps", "9", "--name", "noisy-retail-with-emotions")
@@ -112,6 +111,7 @@ func TestExport_TauBenchRoundTripNative(t *testing.T) {
 }
 
 func TestExport_Tau2RoundTrip(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "src.db")
 	fixtureDB(t, src)
 	dst := roundTrip(t, src, export.FormatTau2)
@@ -127,6 +127,7 @@ func TestExport_Tau2RoundTrip(t *testing.T) {
 // termination reason and task (a structured user_scenario comes back as the
 // same instruction).
 func TestExport_Tau2RoundTripRealRuns(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	src := filepath.Join(t.TempDir(), "src.db")
 	mustRun(t, "--db", src, "ingest", filepath.Join(realRuns, "tau2"))
@@ -139,6 +140,7 @@ func TestExport_Tau2RoundTripRealRuns(t *testing.T) {
 }
 
 func TestExport_Tables(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "src.db")
 	fixtureDB(t, src)
 	counts := strings.Split(strings.Split(strings.TrimSpace(tableCounts(t, src)), "\n")[1], ",") // runs, tasks, trajectories, messages
@@ -220,6 +222,7 @@ func rowCount(t *testing.T, path string) string {
 }
 
 func TestExport_JSONL(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "src.db")
 	fixtureDB(t, src)
 	path := filepath.Join(t.TempDir(), "all.jsonl")
@@ -238,6 +241,7 @@ func TestExport_JSONL(t *testing.T) {
 }
 
 func TestExport_OneFile(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "src.db")
 	fixtureDB(t, src)
 	path := filepath.Join(t.TempDir(), "one.json")
@@ -251,6 +255,7 @@ func TestExport_OneFile(t *testing.T) {
 }
 
 func TestExport_ErrUsage(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "src.db")
 	fixtureDB(t, src)
 	out := t.TempDir()
@@ -277,6 +282,7 @@ func TestExport_ErrUsage(t *testing.T) {
 // A τ²-bench export carries the run's condition, which τ²-bench has no field
 // for: a file name that says nothing still ingests with it.
 func TestExport_Tau2KeepsCondition(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.db")
 	fixtureDB(t, src)
@@ -297,6 +303,7 @@ func TestExport_Tau2KeepsCondition(t *testing.T) {
 // A τ²-bench run exported to τ-bench keeps every termination reason and
 // evaluation: agent_error simulations with a reward_info stay evaluated.
 func TestExport_Tau2ToTauBench(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dir := t.TempDir()
 	src, dst := filepath.Join(dir, "src.db"), filepath.Join(dir, "dst.db")
@@ -317,6 +324,7 @@ func TestExport_Tau2ToTauBench(t *testing.T) {
 // The τ-bench export names the run's models, domain and condition in each
 // record's info.emobench, so a re-ingest with no flags keeps them.
 func TestExport_TauBenchRoundTripMetadata(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join(t.TempDir(), "native.db")
 	mustRun(t, "--db", src, "run", "--domain", "airline", "--agent", "noisy:0.5", "--user", "scripted",
 		"--condition", "without-emotions", "--tasks", "3", "--trials", "1", "--seed", "5", "--name", "trip")

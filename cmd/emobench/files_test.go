@@ -48,6 +48,7 @@ func stillA(t *testing.T, path string, mode fs.FileMode, dir string, want int) {
 // directory: the real /dev/null is never named with --force), naming the
 // path and its kind, and leaves both as they were.
 func TestOut_ErrNotRegularEvenWithForce(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
 	fixtureDB(t, dbPath)
 	dir := t.TempDir()
@@ -92,6 +93,7 @@ func TestOut_ErrNotRegularEvenWithForce(t *testing.T) {
 // it there: `runs set` and `merge` (of a source with a pipe as its
 // journal) neither block on it nor delete it.
 func TestDB_ErrSideFIFO(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath, src := filepath.Join(dir, "w.db"), filepath.Join(dir, "src.db")
 	fixtureDB(t, dbPath)

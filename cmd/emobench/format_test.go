@@ -13,6 +13,7 @@ import (
 // sql --format json gives numbers as numbers, NULL as null and TEXT holding
 // a JSON object or array as that JSON value (runs.config is one).
 func TestSQL_JSONValues(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "gap.json")
 	rows := jsonObjects(t, "--db", dbPath, "sql",
 		`SELECT id, config, 0.25 AS share, NULL AS missing, '[1, "a"]' AS list, '{bad' AS text, '7' AS digits FROM runs`)
@@ -33,6 +34,7 @@ func TestSQL_JSONValues(t *testing.T) {
 
 // runs --format markdown and latex print the runs table.
 func TestRuns_MarkdownAndLaTeX(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "gap.json")
 	md := mustRun(t, "--db", dbPath, "runs", "--format", "markdown")
 	lines := strings.Split(strings.TrimSpace(md), "\n")
@@ -49,6 +51,7 @@ func TestRuns_MarkdownAndLaTeX(t *testing.T) {
 // have one trial count, and null beside min_trials and max_trials when
 // they differ (issue 9).
 func TestRuns_JSONTrialsPerTask(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "trials.db")
 	record := `{"task_id": %d, "reward": 1.0, "info": {}, "traj": [{"role": "user", "content": "hi"}], "trial": %d}`

@@ -21,6 +21,7 @@ import (
 // and 2, and its pass^1 equals the per-task mean computed in SQL from the
 // trajectories themselves.
 func TestRun_AllDomainsBothConditions(t *testing.T) {
+	t.Parallel()
 	names := all.Names()
 	// Issue 12: retail, airline, telecom and telehealth at least.
 	for _, want := range []string{"retail", "airline", "telecom", "telehealth"} {

@@ -21,6 +21,7 @@ import (
 // its train domains and base run. The in-domain rows are the train
 // domains and the out-of-domain rows every other registered domain.
 func TestStatsGeneralization_OfflineAllDomains(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "gen.db")
 	names := all.Names()

@@ -29,6 +29,7 @@ func passKRows(t *testing.T, dbPath string, args ...string) []string {
 // and exclude: the τ-bench export marks such records with
 // info.emobench_evaluable false, since their reward_info stays.
 func TestExportTauBench_InfraErrorsRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "src.db")
 	mustRun(t, "--quiet", "--db", src, "ingest", infraFile)
@@ -60,6 +61,7 @@ func TestExportTauBench_InfraErrorsRoundTrip(t *testing.T) {
 // trial missing from the file still counts as a failure: task 2 keeps
 // n = 2 with one trial, tasks 0 and 1 drop to n = 1.
 func TestStatsPassK_MinTrialsExclude(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile(infraFile)
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // context_window_exceeded) count as failures by default and can be left out
 // of the denominators; the output says which, for the selected runs only.
 func TestStatsPassK_InfraErrors(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	src := filepath.Join(realRuns, "tau2", "v1x-inline-results-airline.json")
 	raw, err := os.ReadFile(src)
@@ -57,6 +58,7 @@ func TestStatsPassK_InfraErrors(t *testing.T) {
 // The report shows leaderboard results beside the user's runs of the same
 // domain, and leaves out domains the user has no run of.
 func TestReport_PublishedBesideRuns(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "pub.db")
@@ -80,6 +82,7 @@ func TestReport_PublishedBesideRuns(t *testing.T) {
 
 // export never replaces a file or mixes with an old export unless --force.
 func TestExport_ErrOverwrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "x.db")
 	fixtureDB(t, dbPath)
@@ -102,6 +105,7 @@ func TestExport_ErrOverwrite(t *testing.T) {
 
 // A model name with a dot (gpt-4.1) keeps the condition its file name gives.
 func TestIngest_Tau2FileNameWithDot(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	data, err := os.ReadFile(filepath.Join(realRuns, "tau2", "mock-trial-null.json"))
 	if err != nil {
@@ -121,6 +125,7 @@ func TestIngest_Tau2FileNameWithDot(t *testing.T) {
 
 // Voice leaderboard scores are marked as such beside text runs.
 func TestReport_PublishedVoiceMarked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "voice.db")
 	fixtureDB(t, dbPath) // retail runs

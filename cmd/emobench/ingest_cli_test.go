@@ -29,6 +29,7 @@ func writeRecords(t *testing.T, dir string, names ...string) []string {
 // The same note about several files prints once, naming them; --quiet
 // prints none, and still prints errors.
 func TestIngest_NotesOncePerCommandAndQuiet(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	paths := writeRecords(t, dir, "a-retail.json", "b-retail.json")
 	r := runCLI(t, "", append([]string{"--db", filepath.Join(dir, "a.db"), "ingest"}, paths...)...)
@@ -55,6 +56,7 @@ func TestIngest_NotesOncePerCommandAndQuiet(t *testing.T) {
 // A run name a stored run has is not reused: the new run gets a suffix,
 // and a warning says so.
 func TestIngest_DuplicateNameWarned(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "d.db")
 	first := writeRecords(t, filepath.Join(dir, "x"), "m-retail.json")
@@ -84,6 +86,7 @@ func TestIngest_DuplicateNameWarned(t *testing.T) {
 // Metadata flags on a file already stored are not applied; a note gives
 // the command that applies them.
 func TestIngest_StoredFileWithFlagsNamesRunsSet(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "s.db")
 	path := writeRecords(t, dir, "m-retail.json")[0]
@@ -109,6 +112,7 @@ func TestIngest_StoredFileWithFlagsNamesRunsSet(t *testing.T) {
 
 // The JSON Lines export is an analysis format: ingesting it says so.
 func TestIngest_ErrJSONLExportNamed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "j.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join("testdata", "pool", "m-retail-without-emotions.json"))

@@ -89,6 +89,7 @@ var dupKeysCases = []dupKeysCase{{
 // json_extract, which reads the first of repeated keys, agrees with the
 // note. Run with -update to rewrite testdata/dupkeys/*/want.txt.
 func TestIngest_DuplicateKeys(t *testing.T) {
+	t.Parallel()
 	for _, tc := range dupKeysCases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join("testdata", "dupkeys", tc.name)

@@ -79,6 +79,7 @@ func ingestWithHook(t *testing.T, dbPath string, afterHash func(string), args ..
 // from the descriptor that was hashed: its run has its own sha256 and its
 // own records, and the new file is then ingested on its own.
 func TestIngest_ReplacedWhileIngestedKeepsItsOwnBytes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "runs.db")
 	path := filepath.Join(dir, "run.json")
@@ -110,6 +111,7 @@ func TestIngest_ReplacedWhileIngestedKeepsItsOwnBytes(t *testing.T) {
 // Item 5: a file rewritten in place between hashing and parsing is
 // refused, and nothing of it is stored.
 func TestIngest_ErrChangedWhileIngested(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "runs.db")
 	path := filepath.Join(dir, "run.json")
@@ -136,6 +138,7 @@ func TestIngest_ErrChangedWhileIngested(t *testing.T) {
 // Item 5: in a τ²-bench run directory each file is checked on its own: a
 // simulation rewritten after the run was hashed stores nothing.
 func TestIngest_ErrTau2DirChangedWhileIngested(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "runs.db")
 	run := filepath.Join(dir, "run")
@@ -192,6 +195,7 @@ func writeTau2Dir(t *testing.T, dir, simDir string) {
 // Item 6: `ingest -` reads standard input, and a second time it is
 // skipped by its sha256.
 func TestIngest_Stdin(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
 	in := tauRecords(2, "piped")
 	r := runCLI(t, in, "--db", dbPath, "ingest", "-")
@@ -211,6 +215,7 @@ func TestIngest_Stdin(t *testing.T) {
 // Item 6: a stream of many read chunks arrives whole, its sha256 that of
 // every byte.
 func TestIngest_StdinManyChunks(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
 	in := tauRecords(3000, strings.Repeat("long instruction ", 20)) // about 1.5 MB, several 256 KiB reads
 	if r := runCLI(t, in, "--db", dbPath, "ingest", "-"); r.code != 0 {
@@ -311,6 +316,7 @@ func TestIngest_FIFO(t *testing.T) {
 // Item 6: a FIFO that no program writes to does not hold ingest past the
 // end of its context (Ctrl-C, SIGTERM).
 func TestIngest_FIFOWithoutWriterStopsOnCancel(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "run.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -466,6 +472,7 @@ func TestIngest_SIGTERMStopsAndLeavesNothing(t *testing.T) {
 // directory whose simulations are symlinks (git-annex, DVC), are read
 // through their links.
 func TestIngest_Symlinks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	store := filepath.Join(dir, "annex")
 	results := filepath.Join(dir, "results")
@@ -497,6 +504,7 @@ func TestIngest_Symlinks(t *testing.T) {
 // Item 7: what is skipped is named, with why: a broken symlink is an
 // error (its content is missing), a FIFO or a symlinked directory a note.
 func TestIngest_ErrSymlinksSkippedSaySo(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	results := filepath.Join(dir, "results")
 	if err := os.Mkdir(results, 0o755); err != nil {
@@ -542,6 +550,7 @@ func TestIngest_ErrSymlinksSkippedSaySo(t *testing.T) {
 // memory: still found after more distinct tasks than the task cache holds,
 // with the record index of the first.
 func TestIngest_ErrDuplicateAfterManyTasks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var recs []string
 	const tasks = 1500 // more than db's task cache
@@ -568,6 +577,7 @@ func TestIngest_ErrDuplicateAfterManyTasks(t *testing.T) {
 // Item 6: `sql` reading its query from a stdin that never ends (a terminal,
 // a silent pipe) stops when its context ends.
 func TestSQL_StdinStopsOnCancel(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
 	mustRun(t, "--db", dbPath, "migrate")
 	silent, w := io.Pipe()
@@ -591,6 +601,7 @@ func TestSQL_StdinStopsOnCancel(t *testing.T) {
 
 // Item 6: a query on stdin is capped, so /dev/zero cannot fill memory.
 func TestSQL_ErrStdinQueryTooLong(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
 	mustRun(t, "--db", dbPath, "migrate")
 	r := runCLI(t, strings.Repeat("x", 16<<20+1), "--db", dbPath, "sql")
@@ -602,6 +613,7 @@ func TestSQL_ErrStdinQueryTooLong(t *testing.T) {
 // A symlink loop in a walked folder is named as a loop, not as content
 // that git-annex or DVC has not fetched.
 func TestIngest_ErrSymlinkLoopNamed(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	results := filepath.Join(dir, "results")
 	if err := os.Mkdir(results, 0o755); err != nil {

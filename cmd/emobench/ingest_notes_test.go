@@ -10,6 +10,7 @@ import (
 // A string cost is stored as its number, and ingest says so on stderr, as
 // it says which record repeats a key.
 func TestIngest_StringCostAndDuplicateKeyNotes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "m-retail.json")
 	in := `[{"task_id": 0, "reward": 1.0, "info": {"reward_info": {}, "agent_cost": "0.5"}, "traj": [], "trial": 0},
@@ -40,6 +41,7 @@ func TestIngest_StringCostAndDuplicateKeyNotes(t *testing.T) {
 // A submission in fractions is stored as written, and ingest says how it
 // read it.
 func TestIngest_SubmissionFractionsNote(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "submission.json")
 	if err := os.WriteFile(path, []byte(`{"model_name": "m", "results": {"retail": {"pass_1": 0.62, "pass_2": 0.5}}}`), 0o644); err != nil {
@@ -62,6 +64,7 @@ func TestIngest_SubmissionFractionsNote(t *testing.T) {
 // on stderr, once, and silenced by --quiet; stdout keeps the
 // "ingested as run N" line.
 func TestIngest_EmptyRunNoteIsANote(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "gpt-4.1-retail-empty.json")
 	in := `{"timestamp": "2025-01-01T00:00:00", "info": {"agent_info": {"llm": "gpt-4.1"}, "environment_info": {"domain_name": "retail"}},
@@ -84,6 +87,7 @@ func TestIngest_EmptyRunNoteIsANote(t *testing.T) {
 // and one note saying why (issue #9), never an invented model; the
 // domain and condition of the name still count.
 func TestIngest_FileNameWithoutModelNote(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	rec := `[{"task_id": 0, "reward": 1.0, "info": {"reward_info": {"reward": 1.0}}, "traj": [], "trial": 0}]`
 	var paths []string

@@ -35,6 +35,7 @@ const tau2Info = `{"agent_info": {"llm": "gpt-4.1"}, "environment_info": {"domai
 const tau2Tasks = `[{"id": "t0", "user_scenario": {"instructions": "return an item"}}]`
 
 func TestIngest_ErrRecordTooLarge(t *testing.T) {
+	t.Parallel()
 	small, big := bigContent(100), bigContent(2<<20)
 	rec0 := `{"task_id": 0, "reward": 1.0, "info": {"reward_info": {"reward": 1.0}}, "traj": [{"role": "user", "content": "` + small + `"}], "trial": 0}`
 	rec1 := `{"task_id": 0, "reward": 1.0, "info": {"reward_info": {"reward": 1.0}}, "traj": [{"role": "user", "content": "` + big + `"}], "trial": 1}`
@@ -93,6 +94,7 @@ func TestIngest_ErrRecordTooLarge(t *testing.T) {
 
 // A run directory: a simulation file, and results.json, over the limit.
 func TestIngest_ErrRecordTooLargeTau2Dir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run")
 	writeTau2Dir(t, run, run)
@@ -153,6 +155,7 @@ func (e *endlessString) Read(p []byte) (int, error) {
 // An endless string on stdin stops at --max-record: the error names the
 // record, and little more than the limit is read.
 func TestIngest_ErrRecordTooLargeEndlessStdin(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ name, head, want string }{
 		{"taubench", `[{"task_id": 1, "reward": 1, "traj": [{"role": "user", "content": "`, "record 0 (byte 1)"},
 		{"tau2", `{"info": {}, "tasks": [], "simulations": [{"id": "s0", "task_id": "t0", "messages": [{"role": "user", "content": "`, "simulation 0 (byte 42)"},
@@ -185,6 +188,7 @@ func TestIngest_ErrRecordTooLargeEndlessStdin(t *testing.T) {
 
 // --max-record's default is the library's.
 func TestIngest_MaxRecordDefault(t *testing.T) {
+	t.Parallel()
 	n, err := workbench.ParseByteSize("max-record", defaultMaxRecord)
 	if err != nil {
 		t.Fatal(err)

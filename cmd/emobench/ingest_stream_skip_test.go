@@ -13,6 +13,7 @@ import (
 // stream to a file and ingest that with --reingest. A file still gets the
 // --reingest remedy.
 func TestIngest_StreamSkipOfMergedRunSaysHowToReingest(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	genuine := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
 	content, err := os.ReadFile(genuine)

@@ -139,6 +139,7 @@ func requireNoJournalFiles(t *testing.T, what, path string) {
 // a byte changed; the read commands refuse it too (sql reads it; check
 // names the problem), and none creates a -wal or -shm beside it.
 func TestForeignDB_Untouched(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
 	other := filepath.Join(dir, "other.db")
@@ -197,6 +198,7 @@ func TestForeignDB_Untouched(t *testing.T) {
 // read-only commands create none, on such a file and on one an earlier
 // emobench left in WAL mode.
 func TestReadOnlyCommands_NoWALFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, mode := range []string{"DELETE", "WAL"} {
 		path := filepath.Join(dir, mode+".db")
@@ -221,6 +223,7 @@ func TestReadOnlyCommands_NoWALFiles(t *testing.T) {
 // application_id 0) are recognised by their schema: read commands read
 // them unchanged, and the first write marks them.
 func TestLegacyDB_RecognisedAndMarked(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := writeFixture(t, dir, "taubench/demo-model-b-retail-without-emotions.json")
 	v6 := filepath.Join(dir, "v6.db")
@@ -290,6 +293,7 @@ func startCLI(ctx context.Context, args []string, stdout, stderr io.Writer) <-ch
 // of IngestRun), a second ingest or run says on stderr that it waits, waits
 // as long as it takes, and succeeds once the first is done.
 func TestConcurrentWriters_SecondWaits(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
 	for _, second := range [][]string{
@@ -437,6 +441,7 @@ func TestRun_ErrSecondResume(t *testing.T) {
 // replaces the merged run with the file's own content, and runs and check
 // show each run's provenance.
 func TestIngest_MergedRunProvenance(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	genuine := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
 	fresh := filepath.Join(dir, "fresh.db")
@@ -504,6 +509,7 @@ func TestIngest_MergedRunProvenance(t *testing.T) {
 // A vacuumed copy is for sharing: it is marked as emobench's, carries no
 // run lock of this machine's processes, and has no -wal beside it.
 func TestVacuum_CopyWithoutLocks(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "runs.db")
 	mustRun(t, "--db", path, "run", "--domain", "retail", "--agent", "oracle", "--tasks", "1", "--condition", "with-emotions")
@@ -523,6 +529,7 @@ func TestVacuum_CopyWithoutLocks(t *testing.T) {
 // other columns is not emobench's: refused before any write, not a byte
 // changed (a migration would fail on it halfway, after the switch to WAL).
 func TestForeignDB_LookalikeColumnsUntouched(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := writeFixture(t, dir, "taubench/demo-model-a-retail-with-emotions.json")
 	path := filepath.Join(dir, "lookalike.db")

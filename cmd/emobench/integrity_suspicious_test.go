@@ -17,6 +17,7 @@ import (
 // stats balance gives middle_wins with its p-value: one verdict in the text
 // formats ("not significant" when p ≥ 0.05), middle_wins_p in json and csv.
 func TestStatsBalance_MiddleWinsP(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "balance.json")
 	var shares []float64
 	var passed []bool
@@ -61,6 +62,7 @@ func TestStatsBalance_MiddleWinsP(t *testing.T) {
 }
 
 func TestMiddleWinsText(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		p    float64
 		want string
@@ -78,6 +80,7 @@ func TestMiddleWinsText(t *testing.T) {
 // A tuned run and its base run that share no task give an unpaired Δ over
 // different tasks: it is printed without an interval, and a note says why.
 func TestStatsGeneralization_NoPairedTasks(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "gen.db")
 	ingestInto(t, dbPath, []string{"--model", "tuned_m", "--domain", "retail"}, "gen-tuned-retail.json")
 	// The same rewards as gen-base-retail.json, on other instructions.
@@ -108,6 +111,7 @@ func TestStatsGeneralization_NoPairedTasks(t *testing.T) {
 // --convention min-trials on a run whose trial numbers are sparse warns,
 // naming the run and the n it used; a run numbered 0..n−1 gets no warning.
 func TestStatsPassK_MinTrialsSparseWarns(t *testing.T) {
+	t.Parallel()
 	// trial-is-task-id.json: tasks 0..3, one trial each, trial = task id,
 	// rewards 1, 0, 1, 1. gap.json: 3 tasks × trials 0, 1, 2.
 	dbPath := ingestStats(t, nil, "trial-is-task-id.json", "gap.json")
@@ -135,6 +139,7 @@ func TestStatsPassK_MinTrialsSparseWarns(t *testing.T) {
 
 // The real file of one error record whose trial (10) equals its task id.
 func TestStatsPassK_MinTrialsSparseRealRun(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "real.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench", "retail-single-error-record.json"))
@@ -160,6 +165,7 @@ func runsDB(t *testing.T) string {
 // A run with no evaluated trajectory shows pass^1 as "not evaluated", not
 // 0.0000, in every format of runs.
 func TestRuns_NotEvaluated(t *testing.T) {
+	t.Parallel()
 	dbPath := runsDB(t)
 	rows := jsonObjects(t, "--db", dbPath, "runs")
 	if len(rows) != 3 {
@@ -196,6 +202,7 @@ func TestRuns_NotEvaluated(t *testing.T) {
 // over tasks of the mean credit, an unevaluated trajectory and a negative
 // reward counting 0.
 func TestRuns_MeanReward(t *testing.T) {
+	t.Parallel()
 	dbPath := runsDB(t)
 	rows := jsonObjects(t, "--db", dbPath, "runs")
 	// partial: task 0 (1 + 0.5)/2 = 3/4; task 1 (0.25 + 0 + 0)/3 = 1/12;
@@ -230,6 +237,7 @@ func TestRuns_MeanReward(t *testing.T) {
 
 // The report's runs table shows the same as runs.
 func TestReport_RunsNotEvaluatedAndMeanReward(t *testing.T) {
+	t.Parallel()
 	dbPath := runsDB(t)
 	out := filepath.Join(t.TempDir(), "report.html")
 	mustRun(t, "--db", dbPath, "report", "--out", out, "--resamples", "200")

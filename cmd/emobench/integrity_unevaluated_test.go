@@ -12,6 +12,7 @@ import (
 // stored unevaluated and counts as a failure in stats passk and runs, while its
 // raw reward stays stored.
 func TestIngest_UnevaluatedNeverPasses(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "u.db")
 	file := filepath.Join(dir, "gpt-4o-retail.json")
@@ -45,6 +46,7 @@ func TestIngest_UnevaluatedNeverPasses(t *testing.T) {
 // A file an older emobench wrote, with passed = 1 stored beside evaluated = 0,
 // is corrected by the migration; the raw reward stays.
 func TestMigrate_UnevaluatedPassesCleared(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "old.db")
 	file := filepath.Join(dir, "gpt-4o-retail.json")
@@ -64,6 +66,7 @@ func TestMigrate_UnevaluatedPassesCleared(t *testing.T) {
 // note says), and a τ-bench error record with messages but no reward_info
 // ends in error, not in the step cap.
 func TestIngest_NonEvaluableEndingsNeverPass(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "n.db")
 	tau2 := filepath.Join(dir, "infra.json")
@@ -103,6 +106,7 @@ func TestIngest_NonEvaluableEndingsNeverPass(t *testing.T) {
 // An unevaluated trajectory keeps its raw reward through a τ²-bench export
 // and back, and still does not pass.
 func TestExport_Tau2KeepsUnevaluatedRawReward(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "gpt-4o-retail.json")
 	if err := os.WriteFile(file, []byte(`[{"task_id": 0, "trial": 0, "reward": 1.0, "info": {"task": {"user_id": "u", "instruction": "i", "actions": [], "outputs": []}}, "traj": [{"role": "user", "content": "hi"}]}]`), 0o644); err != nil {

@@ -10,6 +10,7 @@ import (
 
 // Every stats command's LaTeX output passes the checker.
 func TestStats_LaTeXIsValid(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "tex.db")
 	fixtureDB(t, dbPath)
 	for _, args := range [][]string{

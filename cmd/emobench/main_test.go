@@ -89,6 +89,7 @@ func tableCounts(t *testing.T, dbPath string) string {
 }
 
 func TestIngest_RealRuns(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "runs.db")
 	files, _ := filepath.Glob(filepath.Join(realRuns, "*.json"))
@@ -119,6 +120,7 @@ func TestIngest_RealRuns(t *testing.T) {
 }
 
 func TestIngest_TauBenchOddities(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "odd.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench"))
@@ -160,6 +162,7 @@ func TestIngest_TauBenchOddities(t *testing.T) {
 }
 
 func TestStatsPassK_FixtureGolden(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "fixture.db")
 	file := filepath.Join(t.TempDir(), "passk-4trials.json")
 	data, err := fixtures.FS.ReadFile(fixtures.PassKFile)
@@ -188,6 +191,7 @@ func TestStatsPassK_FixtureGolden(t *testing.T) {
 }
 
 func TestIngest_Idempotent(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "again.db")
 	file := filepath.Join(t.TempDir(), "demo-model-a-retail-with-emotions.json")
 	data, _ := fixtures.FS.ReadFile("taubench/demo-model-a-retail-with-emotions.json")
@@ -204,6 +208,7 @@ func TestIngest_Idempotent(t *testing.T) {
 }
 
 func TestIngest_ErrBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		file string
 		want []string // phrases the error must hold
@@ -239,6 +244,7 @@ func TestIngest_ErrBadInput(t *testing.T) {
 }
 
 func TestIngest_ErrBadFileOthersStillIngested(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "mixed.db")
 	good := filepath.Join(t.TempDir(), "x-retail.json")
 	data, _ := fixtures.FS.ReadFile(fixtures.PassKFile)
@@ -253,6 +259,7 @@ func TestIngest_ErrBadFileOthersStillIngested(t *testing.T) {
 }
 
 func TestIngest_KeepLast(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "dup.db")
 	out := mustRun(t, "--db", dbPath, "ingest", "--on-duplicate", "keep-last", "testdata/bad/duplicate-pair.json")
 	if !strings.Contains(out, "2 trajectories") || !strings.Contains(out, "1 duplicate") {
@@ -261,6 +268,7 @@ func TestIngest_KeepLast(t *testing.T) {
 }
 
 func TestIngest_Flags(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "flags.db")
 	mustRun(t, "--db", dbPath, "ingest", "--model", "m1", "--user-model", "u1", "--domain", "airline",
 		"--condition", "without-emotions", "--name", "my run", "--on-duplicate=keep-last", "testdata/bad/duplicate-pair.json")
@@ -274,6 +282,7 @@ func TestIngest_Flags(t *testing.T) {
 }
 
 func TestSQL_ReadOnly(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "ro.db")
 	fixtureDB(t, dbPath)
 	before := tableCounts(t, dbPath)
@@ -291,6 +300,7 @@ func TestSQL_ReadOnly(t *testing.T) {
 }
 
 func TestCLI_ExitCodes(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "codes.db")
 	tests := []struct {
 		args []string
@@ -322,6 +332,7 @@ func TestCLI_ExitCodes(t *testing.T) {
 }
 
 func TestCLI_HelpHasExample(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range [][]string{{"ingest"}, {"runs"}, {"stats"}, {"stats", "passk"}, {"sql"}, {"report"}, {"demo"}, {}} {
 		out := mustRun(t, append(cmd, "--help")...)
 		if !strings.Contains(out, "Example:") {
@@ -331,6 +342,15 @@ func TestCLI_HelpHasExample(t *testing.T) {
 }
 
 func TestDemo(t *testing.T) {
+	// The demo runs 2 agents × 2 conditions × 3 trials over every test
+	// task of every domain (over a minute): the full suite runs it. Its
+	// parts have -short tests of their own: fixtures ingested (fixtureDB),
+	// oracle and noisy runs (TestRun_NoisyBelowOracle,
+	// TestRun_AllDomainsBothConditions) and the report (TestReport_*).
+	if testing.Short() {
+		t.Skip("-short: the demo runs every domain's test tasks; the full suite runs it")
+	}
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath, report := filepath.Join(dir, "demo.db"), filepath.Join(dir, "demo-report.html")
 	out := mustRun(t, "demo", "--demo-db", dbPath, "--out", report)
@@ -351,6 +371,7 @@ func TestDemo(t *testing.T) {
 
 // A query may start with an SQL comment, which looks like a flag.
 func TestSQL_LeadingComment(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "c.db")
 	fixtureDB(t, dbPath)
 	got := mustRun(t, "--db", dbPath, "sql", "--format", "csv", "-- runs per condition\nSELECT condition, COUNT(*) AS n FROM runs GROUP BY 1 ORDER BY 1")
@@ -360,6 +381,7 @@ func TestSQL_LeadingComment(t *testing.T) {
 }
 
 func TestSQL_ErrAttachCreatesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "a.db")
 	fixtureDB(t, dbPath)
@@ -379,6 +401,7 @@ func TestSQL_ErrAttachCreatesNothing(t *testing.T) {
 }
 
 func TestStatsPassK_RepeatedBy(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "by.db")
 	fixtureDB(t, dbPath)
@@ -393,6 +416,7 @@ func TestStatsPassK_RepeatedBy(t *testing.T) {
 // tau2_test.go); a lone τ²-bench simulation file is still refused, naming
 // what to ingest instead, and forcing the τ-bench reader names the format.
 func TestIngest_ErrOtherFormatsNamed(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	r := runCLI(t, "", "--db", filepath.Join(t.TempDir(), "x.db"), "ingest", filepath.Join(realRuns, "tau2/v1x-dir-layout-voice/simulations"))
 	if r.code != 1 || !strings.Contains(r.stderr, "τ²-bench simulation") || !strings.Contains(r.stderr, "results.json and simulations/") {
@@ -414,6 +438,7 @@ func TestIngest_ErrOtherFormatsNamed(t *testing.T) {
 // τ-bench writes an errored trial without info.task; it is still a trial of
 // its task (by task_id), so pass^k must count it as a failure of that task.
 func TestStatsPassK_ErrorTrialCountsForItsTask(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "err.db")
 	mustRun(t, "--db", dbPath, "ingest", "testdata/error-trial.json")
 	rows := statsJSON(t, "--db", dbPath, "stats", "passk")
@@ -432,7 +457,24 @@ func TestStatsPassK_ErrorTrialCountsForItsTask(t *testing.T) {
 // fixtureDB ingests the bundled synthetic fixtures (5 runs) into dbPath.
 func fixtureDB(t *testing.T, dbPath string) {
 	t.Helper()
-	dir := t.TempDir()
+	if _, err := os.Stat(dbPath); err == nil {
+		ingestFixtures(t, dbPath, t.TempDir()) // into the database there
+		return
+	}
+	// A new database: a copy of the one ingested once (shared_db_test.go).
+	sharedDBCopy(t, "fixtures", dbPath, func(t *testing.T, shared string) {
+		dir := filepath.Join(filepath.Dir(shared), "files") // kept: the runs' source files
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		ingestFixtures(t, shared, dir)
+	})
+}
+
+// ingestFixtures writes fixtures.FS's τ-bench files into dir and ingests
+// them into dbPath.
+func ingestFixtures(t *testing.T, dbPath, dir string) {
+	t.Helper()
 	names, err := fs.Glob(fixtures.FS, "taubench/*.json")
 	if err != nil {
 		t.Fatal(err)
@@ -451,6 +493,7 @@ func fixtureDB(t *testing.T, dbPath string) {
 
 // Flags may follow arguments, as in `emobench runs tag 7 --base 3`.
 func TestCLI_FlagsAfterArguments(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "late.db")
 	fixtureDB(t, dbPath)
 	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--train-domains", "retail,airline", "--base", "1")
@@ -464,6 +507,7 @@ func TestCLI_FlagsAfterArguments(t *testing.T) {
 }
 
 func TestStatsEmotions_RealRunsQwen3Retail(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "emo.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "qwen3-retail-with-emotions.json"), filepath.Join(realRuns, "qwen3-retail-without-emotions.json"))

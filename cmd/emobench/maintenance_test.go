@@ -76,6 +76,7 @@ func writeFixture(t *testing.T, dir, name string) string {
 // them 2-6 and leaves their statistics as they were; merging again adds
 // nothing.
 func TestMerge_CLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.db"), filepath.Join(dir, "b.db")
 	fixtureDB(t, a)
@@ -129,6 +130,7 @@ func TestMerge_CLI(t *testing.T) {
 // A corrupt file among the merged ones stores nothing of itself; the files
 // before it stay merged.
 func TestMerge_CLIErrCorruptSource(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good, bad, dst := filepath.Join(dir, "good.db"), filepath.Join(dir, "bad.db"), filepath.Join(dir, "dst.db")
 	mustRun(t, "--db", good, "ingest", "testdata/error-trial.json")
@@ -171,9 +173,11 @@ func TestMerge_CLIErrCorruptSource(t *testing.T) {
 // A run merge adds under a name the target has gets a distinct name and a
 // note, so --run NAME still names one run.
 func TestMerge_CLIRenamesTakenName(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bench, shards := filepath.Join(dir, "bench.db"), filepath.Join(dir, "shards.db")
-	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--name", "x"}
+	// 3 tasks: the names are what this test is about.
+	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--name", "x", "--tasks", "3"}
 	mustRun(t, append([]string{"--db", bench}, append(args, "--trials", "1")...)...)
 	mustRun(t, append([]string{"--db", shards}, append(args, "--trials", "2")...)...)
 
@@ -194,11 +198,18 @@ func TestMerge_CLIRenamesTakenName(t *testing.T) {
 }
 
 // The shards of a run, run into three files and merged, are the run: the
-// same (task, trial) pairs, two per retail test task, with the same
-// outcomes as the run unsharded with the same seed.
+// same (task, trial) pairs, two per retail test task (under -short, per
+// one of the first 20), with the same outcomes as the run unsharded with
+// the same seed.
 func TestShard_MergeEqualsWholeRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"run", "--domain", "retail", "--agent", "noisy:0.3", "--condition", "with-emotions", "--trials", "2", "--name", "x"}
+	tasks := retail.NumTestTasks
+	if testing.Short() {
+		tasks = 20
+		args = append(args, "--tasks", "20")
+	}
 	whole := filepath.Join(dir, "whole.db")
 	mustRun(t, append([]string{"--db", whole}, args...)...)
 
@@ -215,9 +226,9 @@ func TestShard_MergeEqualsWholeRun(t *testing.T) {
 		}
 		shards = append(shards, path)
 	}
-	pairs := 2 * retail.NumTestTasks
+	pairs := 2 * tasks
 	if got, want := len(owner), pairs; got != want {
-		t.Fatalf("the shards hold %d distinct pairs, want %d (%d tasks x 2 trials)", got, want, retail.NumTestTasks)
+		t.Fatalf("the shards hold %d distinct pairs, want %d (%d tasks x 2 trials)", got, want, tasks)
 	}
 
 	all := filepath.Join(dir, "all.db")
@@ -249,6 +260,7 @@ func TestShard_MergeEqualsWholeRun(t *testing.T) {
 }
 
 func TestShard_ErrUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "s.db")
 	for _, shard := range []string{"3/3", "x", "1/0", "-1/3", "1/", "/3", "1/3/4"} {
@@ -263,6 +275,7 @@ func TestShard_ErrUsage(t *testing.T) {
 }
 
 func TestCheck_OK(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "ok.db")
 	fixtureDB(t, dbPath)
 	want := fmt.Sprintf("%s: schema version %d (this emobench writes %d)\nok: integrity and schema as expected\nprovenance: 5 ingested, 0 native, 0 merged, 0 unknown\n", dbPath, db.SchemaVersion(), db.SchemaVersion())
@@ -276,6 +289,7 @@ func TestCheck_OK(t *testing.T) {
 // merge read; a file they refuse, check refuses too (exit 1), its first
 // problem naming the object their error names.
 func TestCheck_SameVerdictAsRuns(t *testing.T) {
+	t.Parallel()
 	clean := filepath.Join(t.TempDir(), "clean.db")
 	fixtureDB(t, clean)
 	var view string
@@ -339,6 +353,7 @@ func TestCheck_SameVerdictAsRuns(t *testing.T) {
 
 // Objects another program added, or emobench's that are gone, are listed.
 func TestCheck_ErrSchemaChanged(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "changed.db")
 	fixtureDB(t, dbPath)
 	plainSQL(t, dbPath,
@@ -368,6 +383,7 @@ func TestCheck_ErrSchemaChanged(t *testing.T) {
 // A file whose pages were overwritten gets a list of problems or a one-line
 // error, never a panic.
 func TestCheck_ErrCorrupt(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "corrupt.db")
 	fixtureDB(t, dbPath)
@@ -395,6 +411,7 @@ func TestCheck_ErrCorrupt(t *testing.T) {
 }
 
 func TestCheck_ErrNotEmobench(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	text := filepath.Join(dir, "notes.db")
 	if err := os.WriteFile(text, []byte(strings.Repeat("not a database at all\n", 50)), 0o644); err != nil {
@@ -426,6 +443,7 @@ func TestCheck_ErrNotEmobench(t *testing.T) {
 // checked, is refused by the read-only commands with a pointer to migrate,
 // and migrate upgrades it.
 func TestMigrate_OlderSchema(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "v2.db")
 	fixtureDB(t, dbPath)
 	before := tableCounts(t, dbPath)
@@ -463,6 +481,7 @@ func TestMigrate_OlderSchema(t *testing.T) {
 // names the column, and migrate refuses it without changing a byte (a
 // migration could fail on it halfway).
 func TestMigrate_OlderSchemaMissingColumn(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "v2-damaged.db")
 	fixtureDB(t, dbPath)
 	downgrade(t, dbPath, 2, "ALTER TABLE messages DROP COLUMN cost")
@@ -484,6 +503,7 @@ func TestMigrate_OlderSchemaMissingColumn(t *testing.T) {
 // create, which would run its plain SQL on writes, has every command
 // refuse the file but sql and check, which lists it.
 func TestUntrusted_CLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "crafted.db")
 	fixtureDB(t, dbPath)
@@ -594,6 +614,7 @@ func TestConcurrent_TwoProcessesIngest(t *testing.T) {
 
 // vacuum writes a compact copy with the same rows and never overwrites.
 func TestVacuum_CLI(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath, out := filepath.Join(dir, "v.db"), filepath.Join(dir, "copy.db")
 	fixtureDB(t, dbPath)
@@ -611,6 +632,7 @@ func TestVacuum_CLI(t *testing.T) {
 // merge reads files of older schemas as they are: a version 2 file (no
 // published_results) and a version 3 file (no modality) both merge.
 func TestMerge_OlderSchemas(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	v2, v3, dst := filepath.Join(dir, "v2.db"), filepath.Join(dir, "v3.db"), filepath.Join(dir, "dst.db")
 	mustRun(t, "--db", v2, "ingest", "testdata/error-trial.json")

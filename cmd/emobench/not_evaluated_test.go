@@ -58,6 +58,7 @@ func notEvaluatedDB(t *testing.T) string {
 // "not evaluated" in the table, never 0; the evaluated run keeps its
 // numbers. (Before issue 8 item 3 the unevaluated run printed 0.0000.)
 func TestNotEvaluated_StatsPassK(t *testing.T) {
+	t.Parallel()
 	dbPath := notEvaluatedDB(t)
 	for _, ci := range []string{"none", "pm"} {
 		rows := jsonObjects(t, "--db", dbPath, "stats", "passk", "--ci", ci)
@@ -122,6 +123,7 @@ func TestNotEvaluated_StatsPassK(t *testing.T) {
 // with no evaluated trajectory is null with the row's note naming its
 // column, "not evaluated" in the table; stats gap gives it null values.
 func TestNotEvaluated_GeneralizationMatrixAndGap(t *testing.T) {
+	t.Parallel()
 	dbPath := notEvaluatedDB(t)
 	rows := jsonObjects(t, "--db", dbPath, "stats", "generalization", "--part", "matrix")
 	want := []map[string]any{{"domain": "retail", "a": 0.75, "b": nil, "run_ids": []any{1.0, 2.0}, "note": "not evaluated: b"}}
@@ -151,6 +153,7 @@ func TestNotEvaluated_GeneralizationMatrixAndGap(t *testing.T) {
 // evaluated trajectory (NaN points, bars and cells, which the chart JSON
 // gives as gaps) and its captions name it; before, every chart drew 0.
 func TestNotEvaluated_Report(t *testing.T) {
+	t.Parallel()
 	dbPath := notEvaluatedDB(t)
 	store := openTestStore(t, dbPath)
 	boot := workbench.DefaultBootstrap
@@ -211,6 +214,7 @@ func slicesEqual(a, b []string) bool { return strings.Join(a, "\x00") == strings
 // TestNotEvaluated_RealVoiceRun: the τ²-bench voice run of realruns (no
 // reward_info) is not evaluated in stats passk and in the matrix.
 func TestNotEvaluated_RealVoiceRun(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dir := filepath.Join(realRuns, "tau2", "v1x-dir-layout-voice")
 	if _, err := os.Stat(dir); err != nil {
@@ -242,6 +246,7 @@ func TestNotEvaluated_RealVoiceRun(t *testing.T) {
 // side ("not evaluated" in the table), never a measured Δ against 0; the
 // report's chart (c) caption names the pair.
 func TestNotEvaluated_StatsEmotions(t *testing.T) {
+	t.Parallel()
 	dbPath := notEvaluatedDB(t)
 	var recs []any
 	for task := 0; task < 2; task++ {
@@ -302,6 +307,7 @@ func TestNotEvaluated_StatsEmotions(t *testing.T) {
 // share-vs-success correlation is null with the same note; run 1's bin
 // keeps 3 passes of 4.
 func TestNotEvaluated_StatsBalance(t *testing.T) {
+	t.Parallel()
 	dbPath := notEvaluatedDB(t)
 	var filled []map[string]any
 	for _, r := range jsonObjects(t, "--db", dbPath, "stats", "balance", "--part", "bins") {

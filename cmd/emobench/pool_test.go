@@ -59,6 +59,7 @@ func rowsWhere(rows []map[string]any, key, value string) []map[string]any {
 }
 
 func TestPool_WorkedExample(t *testing.T) {
+	t.Parallel()
 	dbPath := poolDB(t)
 
 	t.Run("PassKPerRun", func(t *testing.T) {
@@ -259,6 +260,7 @@ func qwen3Records(t *testing.T) ([]json.RawMessage, map[int]bool) {
 // the shared tasks twice: three numbers for one pass^1. Now each run
 // stands alone, and --pool counts every trajectory once.
 func TestPool_RealRunsOverlap(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	raw, passed := qwen3Records(t)
 	dir := t.TempDir()
@@ -351,6 +353,7 @@ func openTestStore(t *testing.T, dbPath string) *db.DB {
 // A tuned model with two runs on one domain: per run, which one to compare
 // is ambiguous and refused; --pool pools them.
 func TestStatsGeneralization_TwoTunedRunsOnADomain(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "gen.db")
 	generalizationDB(t, dbPath) // runs 1, 2 tuned (retail, airline); 3, 4 base
 	data, err := os.ReadFile(filepath.Join("testdata", "stats", "gen-tuned-retail.json"))
@@ -382,6 +385,7 @@ func TestStatsGeneralization_TwoTunedRunsOnADomain(t *testing.T) {
 // --pool pools a tuned run only with tuned runs of the same tags: an
 // untagged run of the tuned model (run 5) is not tuned and stays out.
 func TestStatsGeneralization_PoolKeepsUntaggedOut(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "gen.db")
 	generalizationDB(t, dbPath) // runs 1, 2 tuned (retail, airline); 3, 4 base
 	data, err := os.ReadFile(filepath.Join("testdata", "stats", "gen-tuned-retail.json"))
@@ -405,6 +409,7 @@ func TestStatsGeneralization_PoolKeepsUntaggedOut(t *testing.T) {
 // Two runs with one name (files of one name in two folders) stay apart in
 // the report's charts, which key cells by label.
 func TestReport_RunsSharingANameStayApart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "twins.db")
 	b, err := os.ReadFile(filepath.Join("testdata", "pool", "m-retail-with-emotions-b.json"))
@@ -440,6 +445,7 @@ func TestReport_RunsSharingANameStayApart(t *testing.T) {
 // Runs whose agent model or domain is unknown share nothing known: --pool
 // keeps each apart, and says so.
 func TestPool_UnknownMetadataNotPooled(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "u.db")
 	for _, name := range []string{"a", "b"} {
@@ -472,6 +478,7 @@ func TestPool_UnknownMetadataNotPooled(t *testing.T) {
 // stats emotions --pool names no overlap for that key, as stats passk
 // --pool, which pools by task content, does not.
 func TestPool_SameKeyOtherTaskIsNoOverlap(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "k.db")
 	rec := func(instruction, family string, reward float64) string {

@@ -11,6 +11,7 @@ import (
 // reaches the db or an export; a tool call's ordinary arguments stay as
 // written, its credentials do not.
 func TestIngest_CredentialShapesRedacted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "shapes-retail.json")
 	in := `[{"task_id": 0, "reward": 0.0, "trial": 0,
@@ -73,6 +74,7 @@ func grepTree(t *testing.T, path, s string) string {
 // Messages an older emobench stored with credentials: export writes them
 // redacted and the first writing command redacts them in place, once.
 func TestScrubOlderMessages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old := filepath.Join(dir, "old.db")
 	fixtureDB(t, old)

@@ -13,6 +13,7 @@ import (
 // actions and a tool call's ordinary arguments stay as written; a task's content hash is taken after
 // redaction, so ingesting the τ-bench export again finds the same task row.
 func TestIngest_TesterCredentialShapesRedacted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	taubench := filepath.Join(dir, "tester-retail.json")
 	tau := `[{"task_id": 0, "reward": 0.0, "trial": 0,
@@ -84,6 +85,7 @@ func TestIngest_TesterCredentialShapesRedacted(t *testing.T) {
 // (redact-messages-1 done) still loses the shapes the new rules cover, at
 // its first writing command.
 func TestScrubOlderMessages_NewRules(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old := filepath.Join(dir, "old.db")
 	fixtureDB(t, old)
@@ -104,6 +106,7 @@ func TestScrubOlderMessages_NewRules(t *testing.T) {
 // provider key formats among them, change nothing in them (a guard against
 // false positives; it passes on main too).
 func TestIngest_RealRunsNothingRedacted(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "real.db")
 	args := []string{"--db", dbPath, "ingest", filepath.Join(realRuns, "taubench"), filepath.Join(realRuns, "tau2")}

@@ -12,6 +12,7 @@ import (
 // arguments (messages.tool_arguments, messages.tool_calls) and every export
 // hold Placeholder, stay valid JSON, and keep ordinary arguments.
 func TestIngest_RedactsToolCallArguments(t *testing.T) {
+	t.Parallel()
 	secrets := []string{"sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAA", "Hunter2Pass", "plainpw123", "eyJhbGciOiJIUzI1NiJ9"}
 	args1 := `{"token":"sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAA","url":"https://bob:Hunter2Pass@host/x"}`
 	args2 := `{"password":"plainpw123","auth":"Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl"}`

@@ -10,6 +10,7 @@ import (
 // report keeps an existing --out file unless --force is given, as export
 // and vacuum do.
 func TestReport_RefusesOverwriteWithoutForce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "runs.db")
 	fixtureDB(t, dbPath)

@@ -152,6 +152,7 @@ func sameCount(t *testing.T, what string, chart int, rows, want int) {
 // over the same with a run that is not evaluated (its numbers null in the
 // commands' JSON, NaN in the charts, and named in the captions).
 func TestReport_ChartsEqualTheirStatsCommands(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("bootstraps every chart twice; skipped under -short")
 	}

@@ -20,6 +20,7 @@ import (
 // TestStatsPassK_Strict) beside a τ-bench run with no checks (strict equal
 // to gated).
 func TestReport_StrictEqualsStatsPassKStrict(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "strict.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join("testdata", "strict", "tau2-reward-basis.json"))
 	path := filepath.Join(t.TempDir(), "m-retail-with-emotions.json")

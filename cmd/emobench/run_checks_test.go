@@ -13,6 +13,7 @@ import (
 // run 1 afresh; a run that starts is stored with its tags; --resume does
 // not take tags it would drop.
 func TestRun_ErrTagsStoreNothing(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "tags.db")
 	args := []string{"--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--condition", "with-emotions", "--tasks", "2"}
 	for range 2 { // the second time is not refused as a name clash
@@ -55,6 +56,7 @@ func TestRun_ErrTagsStoreNothing(t *testing.T) {
 // error well within the episode time limit: the refusal, with the
 // endpoint, is what is stored and printed, not the limit.
 func TestRun_RefusedEndpointIsTheError(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +80,7 @@ func TestRun_RefusedEndpointIsTheError(t *testing.T) {
 // whatever the agents (offline ones never read it), for a new run and for
 // --resume; so is a --timeout that is not positive. None creates the db.
 func TestRun_ErrPriceFileAndTimeout(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.json")
 	broken := filepath.Join(dir, "broken.json")

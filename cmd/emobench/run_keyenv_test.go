@@ -10,6 +10,7 @@ import (
 // A key pasted into --agent-api-key-env or --user-api-key-env is a usage
 // error that neither shows the value nor creates the database.
 func TestRun_ErrKeyInKeyEnvFlag(t *testing.T) {
+	t.Parallel()
 	const pasted = "sk-proj-Zq81xVb2Lm93Kd04Tr5Hs6"
 	for _, flag := range []string{"agent-api-key-env", "user-api-key-env"} {
 		t.Run(flag, func(t *testing.T) {

@@ -354,6 +354,7 @@ const hashDump = `SELECT r.name, k.task_key, t.trial, t.termination_reason, t.re
 // TestRun_Deterministic: the same seed gives the same transcripts and final
 // states; another seed gives other transcripts.
 func TestRun_Deterministic(t *testing.T) {
+	t.Parallel()
 	runSeed := func(seed string) (transcript, hashes string) {
 		dbPath := filepath.Join(t.TempDir(), "seed"+seed+".db")
 		mustRun(t, "--db", dbPath, "run", "--agent", "noisy:0.3", "--user", "scripted", "--domain", "retail",
@@ -380,11 +381,18 @@ func TestRun_Deterministic(t *testing.T) {
 // TestRun_NoisyBelowOracle compares the oracle and noisy:0.3 on retail
 // through `stats passk`.
 func TestRun_NoisyBelowOracle(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "noisy.db")
-	mustRun(t, "--db", dbPath, "run", "--agent", "oracle", "--domain", "retail", "--trials", "3", "--seed", "1")
+	// Every retail test task, or under -short the first 30 (enough for
+	// noisy:0.3 to abandon and to fail otherwise in both conditions).
+	var sample []string
+	if testing.Short() {
+		sample = []string{"--tasks", "30"}
+	}
+	mustRun(t, append([]string{"--db", dbPath, "run", "--agent", "oracle", "--domain", "retail", "--trials", "3", "--seed", "1"}, sample...)...)
 	// Abandonment in both conditions, which by default only the
 	// with-emotions user may do.
-	mustRun(t, "--db", dbPath, "run", "--agent", "noisy:0.3", "--domain", "retail", "--trials", "3", "--seed", "1", "--user-abandon", "always")
+	mustRun(t, append([]string{"--db", dbPath, "run", "--agent", "noisy:0.3", "--domain", "retail", "--trials", "3", "--seed", "1", "--user-abandon", "always"}, sample...)...)
 	rows := statsJSON(t, "--db", dbPath, "stats", "passk", "--k", "1", "--by", "condition")
 	if len(rows) != 4 {
 		t.Fatalf("got %d rows, want 4 (2 agents x 2 conditions): %+v", len(rows), rows)
@@ -473,7 +481,7 @@ func TestRun_ResumeAfterKill(t *testing.T) {
 			cmd.Wait()
 		}
 	}()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute) // a hang guard, not a speed assertion
 	for {
 		// The db may not exist yet: errors just mean "not yet".
 		r := runCLI(t, "", "--db", dbPath, "sql", "--format", "csv", "SELECT COUNT(*) AS n FROM trajectories")
@@ -481,7 +489,7 @@ func TestRun_ResumeAfterKill(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("the child stored fewer than 5 trajectories in 20 s; output:\n%s", childOut.String())
+			t.Fatalf("the child stored fewer than 5 trajectories in 2 min; output:\n%s", childOut.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -649,6 +657,7 @@ func TestRun_ResumeTakesBaseURL(t *testing.T) {
 // TestRun_ErrUsageCreatesNoDB: like ingest, run checks its flags before it
 // creates a database, so a mistyped command leaves no empty emobench.db.
 func TestRun_ErrUsageCreatesNoDB(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "never.db")
 	r := runCLI(t, "", "--db", dbPath, "run", "--domain", "nosuch", "--agent", "oracle")
 	if r.code != exitUsage {
@@ -681,6 +690,7 @@ func TestRun_FailFast(t *testing.T) {
 
 // Running the same command twice does not make a second run of one name.
 func TestRun_ErrSameName(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "same.db")
 	args := []string{"--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--tasks", "2", "--condition", "with-emotions"}
 	mustRun(t, args...)

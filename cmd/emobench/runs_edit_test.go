@@ -11,6 +11,7 @@ import (
 // runs set corrects metadata a file name could not give; bad values change
 // nothing.
 func TestRunsSet(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "set.db")
 	fixtureDB(t, dbPath)
 	out := mustRun(t, "--db", dbPath, "runs", "set", "1", "--model", "qwen3-32b", "--condition", "none", "--name", "renamed", "--user-model", "gpt-4o")
@@ -57,6 +58,7 @@ func TestRunsSet(t *testing.T) {
 // runs rm deletes whole runs in one transaction, with the tasks only they
 // used; the file can then be ingested again.
 func TestRunsRemove(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "rm.db")
 	fixtureDB(t, dbPath)
 	before := tableCounts(t, dbPath)
@@ -91,6 +93,7 @@ func TestRunsRemove(t *testing.T) {
 
 // Ingest says when rewards will not read as a pass rate.
 func TestIngest_RewardNotes(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "notes.db")
 	r := runCLI(t, "", "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench", "grok-3-retail-nonbinary-reward.json"),
@@ -113,6 +116,7 @@ func TestIngest_RewardNotes(t *testing.T) {
 
 // runs tag changes only what its flags name.
 func TestRunsTag_KeepsOtherField(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "tag.db")
 	fixtureDB(t, dbPath)
 	mustRun(t, "--db", dbPath, "runs", "tag", "2", "--train-domains", "retail", "--base", "1")
@@ -126,6 +130,7 @@ func TestRunsTag_KeepsOtherField(t *testing.T) {
 
 // A directory with nothing to ingest is an error, not a silent success.
 func TestIngest_ErrEmptyDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, "", "--db", filepath.Join(dir, "x.db"), "ingest", dir)
 	if r.code != 1 || !strings.Contains(r.stderr, "no *.json or *.jsonl file") {
@@ -135,6 +140,7 @@ func TestIngest_ErrEmptyDirectory(t *testing.T) {
 
 // stats gap leaves out runs of one trial per task, saying so.
 func TestStatsGap_SingleTrialLeftOut(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "gap.db")
 	fixtureDB(t, dbPath)
 	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--agent", "oracle", "--tasks", "2", "--condition", "with-emotions")
@@ -149,6 +155,7 @@ func TestStatsGap_SingleTrialLeftOut(t *testing.T) {
 
 // The report's intervals use the stats commands' bootstrap, and its flags.
 func TestReport_BootstrapFlags(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath := filepath.Join(dir, "boot.db")
 	fixtureDB(t, dbPath)
@@ -177,6 +184,7 @@ func TestReport_BootstrapFlags(t *testing.T) {
 
 // Ingest says when a task's leaf belongs to another Atlas family.
 func TestIngest_TaxonomyNote(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "m-retail-with-emotions.json")
 	data := `[{"task_id": 0, "reward": 1.0, "trial": 0, "traj": [{"role": "user", "content": "###STOP###"}],
@@ -194,6 +202,7 @@ func TestIngest_TaxonomyNote(t *testing.T) {
 
 // stats emotions at a k no task reaches leaves the rows out and says why.
 func TestStatsEmotions_KBeyondTrials(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "k.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "qwen3-retail-with-emotions.json"), filepath.Join(realRuns, "qwen3-retail-without-emotions.json"))
@@ -208,6 +217,7 @@ func TestStatsEmotions_KBeyondTrials(t *testing.T) {
 
 // stats emotions names the tasks it cannot pair.
 func TestStatsEmotions_UnpairedNote(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "th.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "qwen3-telehealth-with-emotions.json"), filepath.Join(realRuns, "qwen3-telehealth-without-emotions.json"))
@@ -222,6 +232,7 @@ func TestStatsEmotions_UnpairedNote(t *testing.T) {
 
 // A run name that reads as an id is refused by ingest and run.
 func TestNames_ErrNumeric(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "n.db")
 	for _, args := range [][]string{
 		{"ingest", "--name", "5", "testdata/error-trial.json"},
@@ -235,6 +246,7 @@ func TestNames_ErrNumeric(t *testing.T) {
 
 // Flag errors spell flags as users type them, with two dashes.
 func TestUsage_DoubleDashFlags(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "f.db")
 	for args, want := range map[string]string{
 		"stats passk --bogus": "flag provided but not defined: --bogus",

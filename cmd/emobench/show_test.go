@@ -30,6 +30,7 @@ func showDB(t *testing.T) string {
 }
 
 func TestShow_Golden(t *testing.T) {
+	t.Parallel()
 	dbPath := showDB(t)
 	tests := []struct {
 		name string
@@ -61,6 +62,7 @@ func TestShow_Golden(t *testing.T) {
 // The same trajectory by id, by run name and by run id, and --trial left
 // out for a task of one trial.
 func TestShow_ByRunTaskTrial(t *testing.T) {
+	t.Parallel()
 	dbPath := showDB(t)
 	for _, tt := range []struct {
 		task, trial string
@@ -93,6 +95,7 @@ func TestShow_ByRunTaskTrial(t *testing.T) {
 }
 
 func TestShow_Err(t *testing.T) {
+	t.Parallel()
 	dbPath := showDB(t)
 	tests := []struct {
 		args []string

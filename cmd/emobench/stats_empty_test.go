@@ -10,6 +10,7 @@ import (
 // note instead of printing a bare header; csv keeps its header for the
 // programs that read it.
 func TestStats_NoTrajectoriesNote(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "empty.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "tau2", "empty-run-no-simulations.json"))

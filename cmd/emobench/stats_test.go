@@ -115,6 +115,7 @@ func pearsonByHand(x, y []float64) float64 {
 // gap.json: 3 tasks × 3 trials. Task 0 (anger) passes 3 of 3, task 1
 // (anger) 2 of 3, task 2 (fear) 1 of 3.
 func TestStatsGap_HandComputed(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "gap.json")
 
 	t.Run("OK", func(t *testing.T) {
@@ -188,6 +189,7 @@ func TestStatsGap_HandComputed(t *testing.T) {
 // BUG: today `stats gap --k 5` on 3-trial data prints a k = 1 row with gap 0
 // and ratio 1, as if reliability were perfect.
 func TestStatsGap_ErrKAboveTrials(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "gap.json")
 	r := runCLI(t, "", "--db", dbPath, "stats", "gap", "--k", "5", "--format", "json")
 	if r.code != 0 {
@@ -216,6 +218,7 @@ func TestStatsGap_ErrKAboveTrials(t *testing.T) {
 //	task 2 fear/cold:  a pass, a fail — never abandoned
 //	task 3 fear/warm:  ###UNSATISFIED### at turn 1 (reward −1 user_abandoned)
 func TestStatsAbandonment_HandComputed(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "abandonment.json")
 
 	t.Run("Joint", func(t *testing.T) {
@@ -332,6 +335,7 @@ func boolFloat(b bool) float64 {
 }
 
 func TestStatsBalance_HandComputed(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "balance.json", "balance-separated.json")
 	var shares, turns, quit, passed []float64
 	for _, b := range balanceTrajectories {
@@ -448,6 +452,7 @@ func TestStatsBalance_HandComputed(t *testing.T) {
 // generalization. BUG: abandonment and balance accept any --ci and show it
 // as brackets.
 func TestStatsBehaviour_ErrBadCI(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "abandonment.json")
 	for _, cmd := range []string{"passk", "abandonment", "balance"} {
 		r := runCLI(t, "", "--db", dbPath, "stats", cmd, "--ci", "bogus")
@@ -473,6 +478,7 @@ func generalizationDB(t *testing.T, dbPath string) {
 }
 
 func TestStatsGeneralization_HandComputed(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "gen.db")
 	generalizationDB(t, dbPath)
 	// Passes per task (of 2 trials):
@@ -538,6 +544,7 @@ func TestStatsGeneralization_HandComputed(t *testing.T) {
 // The bootstrap is seeded: the same --seed gives the same output and
 // another seed moves some bound.
 func TestStatsBootstrap_Seeded(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "boot.db")
 	fixtureDB(t, dbPath)
 	for _, args := range [][]string{
@@ -571,6 +578,7 @@ func TestStatsBootstrap_Seeded(t *testing.T) {
 // `stats passk --ci none` (the default) keeps the JSON shape of issue 2,
 // plus note (null unless the row is not evaluated; issue 8).
 func TestStatsPassK_CINoneJSONShape(t *testing.T) {
+	t.Parallel()
 	dbPath := ingestStats(t, nil, "gap.json")
 	for _, extra := range [][]string{nil, {"--ci", "none"}} {
 		rows := jsonObjects(t, append([]string{"--db", dbPath, "stats", "passk"}, extra...)...)
@@ -623,6 +631,7 @@ var statsCommands = [][]string{
 var markdownRule = regexp.MustCompile(`^\| --- (\| --- )*\|$`)
 
 func TestStats_OutputFormats(t *testing.T) {
+	t.Parallel()
 	dbPath := statsOutputDB(t)
 	for _, args := range statsCommands {
 		name := strings.Join(args, " ")
@@ -656,6 +665,7 @@ func TestStats_OutputFormats(t *testing.T) {
 }
 
 func TestStats_HelpHasExample(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"passk", "emotions", "gap", "abandonment", "balance", "generalization"} {
 		out := mustRun(t, "stats", cmd, "--help")
 		if !strings.Contains(out, "Example:") {
@@ -670,6 +680,7 @@ func TestStats_HelpHasExample(t *testing.T) {
 // A run named with --run that gives no row is named in a note, not
 // silently left out.
 func TestStatsPassK_NotesRunWithoutRows(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "empty.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "tau2", "empty-run-no-simulations.json"), filepath.Join(realRuns, "gpt-4.1-retail.json"))

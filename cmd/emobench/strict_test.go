@@ -42,6 +42,7 @@ func strictJSON(t *testing.T, args ...string) []strictRow {
 // task 2 passes 1 of 2 gated, 0 strictly. pass^1 gated (1 + 1/2)/2 = 0.75,
 // strict (1/2 + 0)/2 = 0.25; pass^2 gated (1 + 0)/2 = 0.5, strict 0.
 func TestStatsPassK_Strict(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "strict.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join("testdata", "strict", "tau2-reward-basis.json"))
 	rows := strictJSON(t, "--db", dbPath, "stats", "passk")
@@ -74,6 +75,7 @@ func TestStatsPassK_Strict(t *testing.T) {
 // TestStatsPassK_StrictNative: a native run's strict pass^k counts the
 // checks outside each task's reward basis; the oracle passes both ways.
 func TestStatsPassK_StrictNative(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "native.db")
 	mustRun(t, "--db", dbPath, "run", "--agent", "oracle", "--domain", "retail", "--tasks", "5", "--condition", "without-emotions", "--seed", "1")
 	rows := strictJSON(t, "--db", dbPath, "stats", "passk", "--k", "1")
@@ -87,6 +89,7 @@ func TestStatsPassK_StrictNative(t *testing.T) {
 // in the JSON with python3: an nl_assertions or action_checks entry not
 // met), so strict pass^1 is 3/50.
 func TestStatsPassK_StrictRealRuns(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "tau2.db")
 	mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "tau2", "airline-qwen2.5-7b-agent-errors.json"))

@@ -20,6 +20,7 @@ func csvQuery(t *testing.T, dbPath, query string) string {
 // in one command. Every expected number was counted in the JSON with
 // python3 (json.load), not with this code.
 func TestIngestTau2_RealRuns(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dir := filepath.Join(realRuns, "tau2")
 	dbPath := filepath.Join(t.TempDir(), "tau2.db")
@@ -136,6 +137,7 @@ func TestIngestTau2_RealRuns(t *testing.T) {
 }
 
 func TestIngestSubmission_RealRuns(t *testing.T) {
+	t.Parallel()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "pub.db")
 	dir := filepath.Join(realRuns, "submissions")
@@ -181,6 +183,7 @@ func TestIngestSubmission_RealRuns(t *testing.T) {
 // trimmed τ²-bench file: it ingests as an empty run. Forcing the τ-bench
 // reader on it names the format.
 func TestIngestTau2_TrimmedObject(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "obj.db")
 	file := filepath.Join("testdata", "bad", "object.json")
 	r := runCLI(t, "", "--db", dbPath, "ingest", file)
@@ -197,6 +200,7 @@ func TestIngestTau2_TrimmedObject(t *testing.T) {
 }
 
 func TestIngestTau2_ErrBadInputStoresNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, data string) string {
 		p := filepath.Join(dir, name)
@@ -244,6 +248,7 @@ func TestIngestTau2_ErrBadInputStoresNothing(t *testing.T) {
 // Credentials in a τ²-bench run's info (llm_args.api_key) never reach the
 // db; the user is told.
 func TestIngestTau2_RedactsCredentials(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "keyed.json")
 	data := `{"info": {"agent_info": {"llm": "m", "llm_args": {"api_key": "sk-secret-1", "temperature": 0.0}},
@@ -271,6 +276,7 @@ func TestIngestTau2_RedactsCredentials(t *testing.T) {
 // Tool arguments given as a pretty-printed object are stored compact, like
 // arguments parsed from a string, so SQL can compare them.
 func TestIngestTau2_CompactArguments(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "pretty.json")
 	data := `{"info": {}, "tasks": [], "simulations": [{"task_id": "a", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1},
@@ -291,6 +297,7 @@ func TestIngestTau2_CompactArguments(t *testing.T) {
 // A message's cost without token usage stores NULL tokens, not 0, and the
 // export keeps it so.
 func TestIngestTau2_CostWithoutUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "cost-only.json")
 	data := `{"info": {}, "tasks": [], "simulations": [{"task_id": "a", "trial": 0, "termination_reason": "user_stop", "reward_info": {"reward": 1},
@@ -319,6 +326,7 @@ func TestIngestTau2_CostWithoutUsage(t *testing.T) {
 // writing command (here migrate), with a note; read-only commands never
 // write.
 func TestScrubOlderConfigs(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "old.db")
 	fixtureDB(t, dbPath)
 	plainSQL(t, dbPath, `UPDATE runs SET config = json_set(config, '$.tau2.info.agent_info.llm_args.api_key', 'sk-OLD-1') WHERE id = 2`)
@@ -338,6 +346,7 @@ func TestScrubOlderConfigs(t *testing.T) {
 // the db: τ-bench info keys and error texts, τ²-bench reward_info, and the
 // shapes τ²-bench info uses (environment lists, header pairs, URLs).
 func TestIngest_RedactsCredentialsEverywhere(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tau := filepath.Join(dir, "leak-retail.json")
 	tauData := `[{"task_id": 0, "reward": 0.0, "trial": 0, "traj": [],
@@ -371,6 +380,7 @@ func TestIngest_RedactsCredentialsEverywhere(t *testing.T) {
 // only) writes them redacted, merge copies them redacted, and the first
 // writing command redacts them in place, once.
 func TestScrubOlderTrajectories(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	old := filepath.Join(dir, "old.db")
 	fixtureDB(t, old)
@@ -412,6 +422,7 @@ func TestScrubOlderTrajectories(t *testing.T) {
 // Shapes of real τ²-bench files from people's repositories: a bare array of
 // simulations, a wrapper with its own model and domain, a partial run.
 func TestIngestTau2_RealShapes(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join("..", "..", "ingest", "testdata", "tau2", "shapes")
 	dbPath := filepath.Join(t.TempDir(), "shapes.db")
 	r := runCLI(t, "", "--db", dbPath, "ingest", dir)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/emobench/emobench/workbench"
 )
 
 // configPrefix begins the name of the tests' config directory.
@@ -23,6 +25,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	os.Setenv("XDG_CONFIG_HOME", dir)
+	// The seal key is made before any test runs: parallel tests making
+	// it at once could read it while another is writing it.
+	if _, err := workbench.LoadSealKey(sealKeyFile()); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

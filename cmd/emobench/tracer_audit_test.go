@@ -34,6 +34,7 @@ func checkGolden(t *testing.T, golden, got string) {
 // tracer audit prints the per-criterion table and the failing tasks, and
 // exits 1 because four fixture tasks fail.
 func TestTracerAudit_Golden(t *testing.T) {
+	t.Parallel()
 	for _, format := range []string{"table", "json"} {
 		t.Run(format, func(t *testing.T) {
 			r := runCLI(t, "", "tracer", "audit", "--tasks-file", auditFixture, "--format", format)
@@ -62,6 +63,7 @@ func TestTracerAudit_Golden(t *testing.T) {
 // A tasks file that does not decode is an error naming the file and the
 // task; nothing is printed on stdout.
 func TestTracerAudit_BadTasksFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	data, err := os.ReadFile(auditFixture)
 	if err != nil {
@@ -103,6 +105,7 @@ func TestTracerAudit_BadTasksFile(t *testing.T) {
 }
 
 func TestTracerAudit_Usage(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"tracer", "audit"},
 		{"tracer", "audit", "--tasks-file", auditFixture, "--domain", "retail"},
@@ -122,6 +125,7 @@ func TestTracerAudit_Usage(t *testing.T) {
 // --domain audits the embedded tasks of the split asked for; the table
 // counts them all.
 func TestTracerAudit_Domain(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, "", "tracer", "audit", "--domain", "airline", "--split", "test", "--format", "json")
 	var out struct {
 		Tasks    int `json:"tasks"`

@@ -20,6 +20,7 @@ func nativeRunDB(t *testing.T) string {
 }
 
 func TestTracerExport_Run(t *testing.T) {
+	t.Parallel()
 	dbPath := nativeRunDB(t)
 	dir := t.TempDir()
 	out, stats := filepath.Join(dir, "train.jsonl"), filepath.Join(dir, "stats.json")
@@ -86,6 +87,7 @@ func TestTracerExport_Run(t *testing.T) {
 }
 
 func TestTracerExport_ErrUsage(t *testing.T) {
+	t.Parallel()
 	dbPath := nativeRunDB(t)
 	out := filepath.Join(t.TempDir(), "train.jsonl")
 	cases := []struct {
@@ -114,6 +116,7 @@ func TestTracerExport_ErrUsage(t *testing.T) {
 }
 
 func TestTracerExport_Tokenizer(t *testing.T) {
+	t.Parallel()
 	dbPath := nativeRunDB(t)
 	dir := t.TempDir()
 	tiny := filepath.Join("..", "..", "tracer", "sft", "testdata", "tokenizer", "tiny.json")
@@ -131,6 +134,7 @@ func TestTracerExport_Tokenizer(t *testing.T) {
 }
 
 func TestTracerExport_StatsPath(t *testing.T) {
+	t.Parallel()
 	dbPath := nativeRunDB(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "same.jsonl")
@@ -163,6 +167,7 @@ func TestTracerExport_StatsPath(t *testing.T) {
 // runs rm of a run a selection covers names the selection, and tracer
 // funnel and tracer export warn that it shrank.
 func TestRunsRm_ShrinksSelection(t *testing.T) {
+	t.Parallel()
 	dbPath := nativeRunDB(t)
 	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--split", "train", "--tasks", "2", "--condition", "without-emotions",
 		"--agent", "oracle", "--user", "scripted", "--name", "oracle-retail-2")

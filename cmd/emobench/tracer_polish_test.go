@@ -24,6 +24,7 @@ func importedRunDB(t *testing.T) string {
 // skipped) is a failure of the data: exit 1, naming the skips, without the
 // usage hint.
 func TestTracerExport_ErrNoRecords(t *testing.T) {
+	t.Parallel()
 	dbPath := importedRunDB(t)
 	out := filepath.Join(t.TempDir(), "train.jsonl")
 	mustRun(t, "--db", dbPath, "tracer", "filter", "--run", "1", "--selection", "kept")
@@ -40,6 +41,7 @@ func TestTracerExport_ErrNoRecords(t *testing.T) {
 // tracer funnel counts its kept trajectories: a without-emotions
 // trajectory is family none, not its task's family.
 func TestTracerExport_FamiliesMatchFunnel(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "tracer.db")
 	tasks, _ := writeTasksFile(t, "retail", 3)
 	mustRun(t, "--db", dbPath, "tracer", "collect", "--tasks-file", tasks, "--agent", "oracle", "--user", "scripted", "--trials", "1", "--concurrency", "1")
@@ -75,6 +77,7 @@ func TestTracerExport_FamiliesMatchFunnel(t *testing.T) {
 // before generating anything: exit 2, naming --replace, nothing printed
 // of a generation.
 func TestTracerGenerate_ErrNameStoredFirst(t *testing.T) {
+	t.Parallel()
 	domain := catalogDomain(t)
 	dbPath := filepath.Join(t.TempDir(), "t.db")
 	mustRun(t, "--db", dbPath, "tracer", "generate", "--domain", domain, "--n", "3", "--split", "train", "--task-set", "small")
@@ -95,6 +98,7 @@ func TestTracerGenerate_ErrNameStoredFirst(t *testing.T) {
 // --tasks audits the same tasks written to a file; a name not stored is a
 // usage error naming it.
 func TestTracerAudit_TaskSet(t *testing.T) {
+	t.Parallel()
 	domain := catalogDomain(t)
 	dir := t.TempDir()
 	dbPath, file := filepath.Join(dir, "t.db"), filepath.Join(dir, "tasks.json")
@@ -133,6 +137,7 @@ func TestTracerAudit_TaskSet(t *testing.T) {
 // holds and the --domain to pass, instead of "domain airline has no test
 // tasks"; without --domain the file's own domain is run.
 func TestRun_TasksFileOtherDomain(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	dbPath, file := filepath.Join(dir, "t.db"), filepath.Join(dir, "retail-tasks.json")
 	writeTasks(t, file, fileTasks(t, 2))
@@ -154,6 +159,7 @@ func TestRun_TasksFileOtherDomain(t *testing.T) {
 // its kept trajectories, and the report's funnel caption calls its tasks
 // "tasks", not "generated tasks".
 func TestTracerFilter_ImportedRunWarns(t *testing.T) {
+	t.Parallel()
 	dbPath := importedRunDB(t)
 	r := runCLI(t, "", "--db", dbPath, "--quiet", "tracer", "filter", "--run", "1", "--selection", "imp", "--format", "json")
 	if r.code != exitOK {

@@ -73,6 +73,7 @@ func TestRun_ErrUserStrategy(t *testing.T) {
 // run records none in the config, runs.user_strategy is "scripted" (as a
 // built-in agent's strategy is its name), and the help says so.
 func TestRun_ScriptedUserStrategy(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "scripted.db")
 	mustRun(t, "--db", dbPath, "run", "--domain", "retail", "--tasks", "1", "--condition", "with-emotions", "--agent", "noisy:0.3")
 	if got, want := sqlCSV(t, dbPath, "SELECT agent_strategy, user_model, user_strategy, json_extract(config, '$.user_strategy') IS NULL AS none FROM runs"),

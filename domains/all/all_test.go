@@ -1,7 +1,6 @@
 package all_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -27,6 +26,7 @@ func TestFind_ErrUnknown(t *testing.T) {
 }
 
 func TestDomains_Size(t *testing.T) {
+	t.Parallel()
 	for _, name := range all.Names() {
 		dom, err := all.Find(name)
 		if err != nil {
@@ -48,9 +48,10 @@ func TestDomains_Size(t *testing.T) {
 // (pass^1 = 1.0), ending with ###STOP### or, for a task whose gold actions
 // end in a transfer, with the transfer.
 func TestOracle_SolvesEveryTask(t *testing.T) {
-	ctx := context.Background()
+	t.Parallel()
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom, err := all.Find(name)
 			if err != nil {
 				t.Fatal(err)
@@ -65,13 +66,7 @@ func TestOracle_SolvesEveryTask(t *testing.T) {
 					wantReason = emobench.TerminationTransfer
 				}
 				for _, withEmotions := range []bool{true, false} {
-					traj, err := sim.RunEpisode(ctx, sim.EpisodeConfig{
-						Domain: dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{},
-						WithEmotions: withEmotions, Seed: 1,
-					})
-					if err != nil {
-						t.Fatalf("task %s (emotions %v): %v", task.ID, withEmotions, err)
-					}
+					traj := scriptedEpisode(t, dom, task, sim.Oracle{}, withEmotions, 1)
 					episodes++
 					counts[traj.TerminationReason]++
 					if traj.Passed() {
@@ -113,6 +108,7 @@ func deref(f *float64) any {
 // (the hash leaves out Forbidden, NLAssertions and RewardBasis; see
 // emobench.TaskSpec).
 func TestTasks_DistinctContentHashes(t *testing.T) {
+	t.Parallel()
 	for _, name := range all.Names() {
 		dom, err := all.Find(name)
 		if err != nil {

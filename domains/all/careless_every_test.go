@@ -1,7 +1,6 @@
 package all_test
 
 import (
-	"context"
 	"slices"
 	"testing"
 
@@ -15,6 +14,7 @@ import (
 // conditions, the careless agent, which never refuses and never hands
 // the user over, fails (issue 21's validity figure).
 func TestCareless_FailsEveryRefusalAndTransfer(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("every refusal and transfer task in both conditions takes about 12 s: run without -short")
 	}
@@ -33,12 +33,7 @@ func TestCareless_FailsEveryRefusalAndTransfer(t *testing.T) {
 				}
 				checked++
 				for _, withEmotions := range []bool{true, false} {
-					traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
-						Domain: dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{}, WithEmotions: withEmotions, Seed: 1,
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
+					traj := scriptedEpisode(t, dom, task, sim.Careless{}, withEmotions, 1)
 					if traj.Reward != nil && *traj.Reward == 1 {
 						t.Errorf("%s (forbidden %d, transfer %v, with emotions %v): careless passed", task.ID, len(task.Forbidden), transfers, withEmotions)
 					}

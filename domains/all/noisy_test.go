@@ -60,13 +60,18 @@ type kindFigures struct {
 	causes                    map[string]int // failed episodes by cause (failureCauses)
 }
 
+// shortNoisyPerKind bounds the tasks per kind TestNoisy_FailsEveryKind
+// runs under -short.
+const shortNoisyPerKind = 4
+
 // TestNoisy_FailsEveryKind: noisy:0.3 against the scripted user, over the
-// test split (under -short, its sample), the seeds that give each of its
+// test split (under -short, shortNoisyPerKind tasks of each kind), the seeds that give each of its
 // faults and both conditions, fails tasks of every kind the domain has (forbidden, transfer, write, read: kindOf),
 // and every failed episode's reward_info says which check failed or the
 // termination reason that decided it. The figures are logged per domain
 // and kind.
 func TestNoisy_FailsEveryKind(t *testing.T) {
+	t.Parallel()
 	agent := sim.Noisy{Rate: noisyRate}
 	seeds := faultSeeds(agent)
 	if len(seeds) != 6 {
@@ -74,11 +79,19 @@ func TestNoisy_FailsEveryKind(t *testing.T) {
 	}
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom, err := all.Find(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			byKind := tasksByKind(dom, sampleTasks(t, dom, testTasks(dom)))
+			if testing.Short() {
+				// 12 episodes a task (6 seeds, 2 conditions): 4 tasks of
+				// each kind give every fault on every kind.
+				for kind, tasks := range byKind {
+					byKind[kind] = spread(tasks, shortNoisyPerKind)
+				}
+			}
 			figures := map[taskKind]*kindFigures{}
 			for _, kind := range taskKinds {
 				if len(byKind[kind]) == 0 {
@@ -155,6 +168,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 func TestFailureCauses(t *testing.T) {
+	t.Parallel()
 	traj := &emobench.Trajectory{
 		TerminationReason: emobench.TerminationUserUnsatisfied,
 		RewardInfo: []byte(`{"db_check":{"db_match":false},"action_checks":[{"action":{"name":"a"},"action_match":true}],

@@ -1,7 +1,6 @@
 package all_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -20,8 +19,10 @@ import (
 // transfer: the orchestrator ends the episode there, before the user's
 // turn). Every episode passes.
 func TestOracle_RefusalsAndTransfersEndWell(t *testing.T) {
+	t.Parallel()
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom, err := all.Find(name)
 			if err != nil {
 				t.Fatal(err)
@@ -40,13 +41,7 @@ func TestOracle_RefusalsAndTransfersEndWell(t *testing.T) {
 					want = emobench.TerminationTransfer
 				}
 				for _, withEmotions := range []bool{true, false} {
-					traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
-						Domain: dom, Task: task, Agent: sim.Oracle{}, User: sim.ScriptedUser{},
-						WithEmotions: withEmotions, Seed: 1,
-					})
-					if err != nil {
-						t.Fatalf("task %s (emotions %v): %v", task.ID, withEmotions, err)
-					}
+					traj := scriptedEpisode(t, dom, task, sim.Oracle{}, withEmotions, 1)
 					counts[traj.TerminationReason]++
 					n := len(traj.Messages)
 					if traj.TerminationReason != want || !traj.Passed() {

@@ -1,8 +1,8 @@
 package all_test
 
 import (
-	"context"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -20,13 +20,7 @@ func validityRun(t *testing.T, dom sim.Domain, agent sim.Agent, tasks []*emobenc
 	n, ok := 0, 0
 	for _, task := range tasks {
 		for _, withEmotions := range []bool{true, false} {
-			traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
-				Domain: dom, Task: task, Agent: agent, User: sim.ScriptedUser{},
-				WithEmotions: withEmotions, Seed: 1,
-			})
-			if err != nil {
-				t.Fatalf("task %s (emotions %v): %v", task.ID, withEmotions, err)
-			}
+			traj := scriptedEpisode(t, dom, task, agent, withEmotions, 1)
 			n++
 			if traj.Passed() {
 				ok++
@@ -41,8 +35,10 @@ func validityRun(t *testing.T, dom sim.Domain, agent sim.Agent, tasks []*emobenc
 // never calls a tool must score pass^1 <= 0.05 in every domain (the
 // design's validity figure).
 func TestNothing_FailsAlmostEverything(t *testing.T) {
+	t.Parallel()
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom, err := all.Find(name)
 			if err != nil {
 				t.Fatal(err)
@@ -95,15 +91,23 @@ func refusalTasks(dom sim.Domain) []*emobench.TaskSpec {
 // (issue 10, scope 1). The refusal tasks are those with a forbidden list
 // and those whose request's wording asks for a write the gold never makes
 // (refusalTasks); a task counts as failed when no condition passed it.
+// Under -short the refusal tasks are a sample of each kind (sampleTasks),
+// and careless's pass^1 over the whole test split, only logged, is not
+// computed.
 func TestCareless_ActsOnRefusals(t *testing.T) {
+	t.Parallel()
 	for _, name := range all.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			dom, err := all.Find(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			writes := writeTools(dom)
-			rate, _ := validityRun(t, dom, sim.Careless{}, testTasks(dom))
+			rate := math.NaN() // not computed under -short
+			if !testing.Short() {
+				rate, _ = validityRun(t, dom, sim.Careless{}, testTasks(dom))
+			}
 			worded := refusalTasks(dom)
 			refusals := sampleTasks(t, dom, unionByID(tasksByKind(dom, allTasks(dom))[kindForbidden], worded))
 			if len(refusals) == 0 {
@@ -117,13 +121,8 @@ func TestCareless_ActsOnRefusals(t *testing.T) {
 				t.Errorf("%s: careless fails %d/%d = %.3f of the refusal tasks, want >= 0.90 (passed %v)",
 					name, failed, len(refusals), share, keys(passed))
 			}
-			for _, task := range worded {
-				traj, err := sim.RunEpisode(context.Background(), sim.EpisodeConfig{
-					Domain: dom, Task: task, Agent: sim.Careless{}, User: sim.ScriptedUser{}, Seed: 1,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
+			for _, task := range sampleTasks(t, dom, worded) {
+				traj := scriptedEpisode(t, dom, task, sim.Careless{}, false, 1)
 				wrote := false
 				for _, m := range traj.Messages {
 					for _, c := range m.ToolCalls {
