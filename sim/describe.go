@@ -43,8 +43,8 @@ func DescribeDatabase(env Environment) (desc DBDescription, ok bool, err error) 
 }
 
 // DescribeDatabase describes the environment's state S by reflection:
-// each exported top-level field of S that is a map, a slice or an array
-// and is encoded in JSON is a table, named by its JSON key (the field's
+// each exported top-level field of S that is a Table, a map, a slice or
+// an array and is encoded in JSON is a table, named by its JSON key (the field's
 // name without a tag), whose rows are its length; other fields (counters,
 // clocks) are not tables. Bytes is the length of json.Marshal(State). It
 // fails when State is nil or does not encode as JSON; a state that is not
@@ -66,6 +66,10 @@ func (e *StateEnv[S]) DescribeDatabase() (DBDescription, error) {
 		field := v.Type().Field(i)
 		name, ok := jsonFieldName(field)
 		if !ok {
+			continue
+		}
+		if t, ok := v.Field(i).Addr().Interface().(interface{ Len() int }); ok { // a Table
+			desc.Tables = append(desc.Tables, DBTable{Name: name, Rows: t.Len()})
 			continue
 		}
 		switch f := v.Field(i); f.Kind() {
