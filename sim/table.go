@@ -78,6 +78,14 @@ func (t *Table[V]) Get(id string) (*V, bool) {
 	return nil, false
 }
 
+// At returns the row of id for reading, nil when there is none (Get
+// without the ok, for code that reads a field of a row it knows exists or
+// tests for nil). The row must not be changed.
+func (t *Table[V]) At(id string) *V {
+	v, _ := t.Get(id)
+	return v
+}
+
 // Has reports whether the table has a row of id.
 func (t *Table[V]) Has(id string) bool {
 	_, ok := t.Get(id)

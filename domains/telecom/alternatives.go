@@ -44,10 +44,10 @@ func same(s string) string { return s }
 // above), for customer userID on env.
 func Alternatives(env sim.Environment, userID string, facts map[string]string, gold emobench.Action) []emobench.Action {
 	db, ok := sim.StateOf[DB](env)
-	if !ok || row(&db.Customers, userID) == nil {
+	if !ok || db.Customers.At(userID) == nil {
 		return nil
 	}
-	c := row(&db.Customers, userID)
+	c := db.Customers.At(userID)
 	var args map[string]any
 	if json.Unmarshal(gold.Arguments, &args) != nil {
 		return nil
@@ -64,7 +64,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 	}
 	switch gold.Name {
 	case ToolChangePlan:
-		ids := sim.MeantValues(facts, "new_plan", db.Plans.Keys(), str("new_plan_id"), func(id string) string { return row(&db.Plans, id).Name })
+		ids := sim.MeantValues(facts, "new_plan", db.Plans.Keys(), str("new_plan_id"), func(id string) string { return db.Plans.At(id).Name })
 		for _, l := range lines {
 			for _, p := range ids {
 				for _, eff := range []string{Today, c.NextCycleStart()} {
@@ -73,7 +73,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 			}
 		}
 	case ToolAddFeature:
-		ids := sim.MeantValues(facts, "feature", db.Features.Keys(), str("feature_id"), func(id string) string { return featurePhrase(row(&db.Features, id).Name) })
+		ids := sim.MeantValues(facts, "feature", db.Features.Keys(), str("feature_id"), func(id string) string { return featurePhrase(db.Features.At(id).Name) })
 		for _, l := range lines {
 			for _, f := range ids {
 				add("phone_number", l, "feature_id", f)
@@ -135,7 +135,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 		amount, _ := args["amount"].(float64)
 		for _, o := range meantOutages(db, c, facts, str("outage_id")) {
 			for _, reason := range []string{CreditOutage, CreditGoodwill, CreditBilling} {
-				for _, am := range []float64{amount, dollars(OutageCredit(row(&db.Outages, o)))} {
+				for _, am := range []float64{amount, dollars(OutageCredit(db.Outages.At(o)))} {
 					add("amount", am, "reason", reason, "outage_id", o)
 				}
 			}
@@ -202,7 +202,7 @@ func meantOutages(db *DB, c *Customer, facts map[string]string, gold string) []s
 	starts, symptoms := sim.FactValues(facts, "outage_start_date"), sim.FactValues(facts, "outage_symptom")
 	var out []string
 	for _, id := range db.Outages.Keys() {
-		o := row(&db.Outages, id)
+		o := db.Outages.At(id)
 		if !slices.Contains(o.Zips, c.Address.Zip) || len(starts) > 0 && !slices.Contains(starts, o.Start) {
 			continue
 		}

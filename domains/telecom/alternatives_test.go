@@ -90,7 +90,7 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 				if f.Name != alt.tool {
 					continue
 				}
-				for _, call := range alt.calls(row(&env.State.Customers, task.UserID), f) {
+				for _, call := range alt.calls(env.State.Customers.At(task.UserID), f) {
 					if CheckPolicy(env, task.UserID, call) != nil {
 						continue
 					}

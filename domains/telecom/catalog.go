@@ -36,10 +36,10 @@ func Catalog() *sim.Catalog {
 		Authenticate: func(env sim.Environment, userID string, r *rand.Rand) (emobench.Action, map[string]string) {
 			facts := map[string]string{}
 			db, ok := sim.StateOf[DB](env)
-			if !ok || row(&db.Customers, userID) == nil {
+			if !ok || db.Customers.At(userID) == nil {
 				return emobench.Action{}, facts
 			}
-			c := row(&db.Customers, userID)
+			c := db.Customers.At(userID)
 			if r.IntN(3) != 0 {
 				facts["phone"] = c.ContactPhone
 				return sim.NewAction(ToolFindByPhone, "phone_number", c.ContactPhone), facts

@@ -43,7 +43,7 @@ func TestGenerateDB(t *testing.T) {
 		}
 		for num, l := range c.Lines {
 			d := c.Devices[l.DeviceIMEI]
-			if phones[num] || row(&db.Plans, l.PlanID) == nil || d == nil || d.PhoneNumber != num || !slices.IsSorted(l.Features) {
+			if phones[num] || db.Plans.At(l.PlanID) == nil || d == nil || d.PhoneNumber != num || !slices.IsSorted(l.Features) {
 				t.Errorf("customer %s line %s: %+v: want a number of one account, a known plan, its device, sorted features", id, num, l)
 			}
 			phones[num] = true

@@ -241,9 +241,9 @@ func GenerateDB(seed uint64) *DB {
 			b := &Bill{ID: fmt.Sprintf("B%s-2025%02d", c.ID[1:], m), Period: fmt.Sprintf("2025-%02d", m), IssuedOn: day(issued), DueOn: day(issued.AddDate(0, 0, 21)), Items: []LineItem{}}
 			for _, num := range numbers {
 				l := c.Lines[num]
-				b.Items = append(b.Items, LineItem{row(&db.Plans, l.PlanID).Name + " plan, " + num, row(&db.Plans, l.PlanID).MonthlyPrice})
+				b.Items = append(b.Items, LineItem{db.Plans.At(l.PlanID).Name + " plan, " + num, db.Plans.At(l.PlanID).MonthlyPrice})
 				for _, f := range l.Features {
-					b.Items = append(b.Items, LineItem{row(&db.Features, f).Name + ", " + num, row(&db.Features, f).MonthlyPrice})
+					b.Items = append(b.Items, LineItem{db.Features.At(f).Name + ", " + num, db.Features.At(f).MonthlyPrice})
 				}
 				if d := c.Devices[l.DeviceIMEI]; d.InstallmentBalance > 0 {
 					b.Items = append(b.Items, LineItem{"Device installment, " + d.Model, 2000})

@@ -22,7 +22,7 @@ func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
 	if !ok {
 		return nil, nil, false
 	}
-	c := row(&db.Customers, g.UserID)
+	c := db.Customers.At(g.UserID)
 	return db, c, c != nil
 }
 
@@ -321,7 +321,7 @@ func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
 			missing = append(missing, id)
 		}
 	}
-	f := row(&db.Features, missing[g.Rand.IntN(len(missing))])
+	f := db.Features.At(missing[g.Rand.IntN(len(missing))])
 	name := featurePhrase(f.Name)
 	return withLine(g, c, l, sim.Grounding{
 		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
@@ -548,7 +548,7 @@ func symptomsOf(service string) []string {
 func outagesMatching(db *DB, zip, start, symptom string) []*Outage {
 	var out []*Outage
 	for _, id := range db.Outages.Keys() {
-		if o := row(&db.Outages, id); slices.Contains(o.Zips, zip) && o.Start == start && slices.Contains(symptomsOf(o.Service), symptom) {
+		if o := db.Outages.At(id); slices.Contains(o.Zips, zip) && o.Start == start && slices.Contains(symptomsOf(o.Service), symptom) {
 			out = append(out, o)
 		}
 	}
@@ -582,7 +582,7 @@ func describedOutage(r *rand.Rand, db *DB, c *Customer, o *Outage) (string, bool
 func creditableOutage(db *DB, c *Customer, r *rand.Rand) (*Outage, string) {
 	var cands []*Outage
 	for _, id := range db.Outages.Keys() {
-		if o := row(&db.Outages, id); slices.Contains(o.Zips, c.Address.Zip) && !credited(c, o) {
+		if o := db.Outages.At(id); slices.Contains(o.Zips, c.Address.Zip) && !credited(c, o) {
 			cands = append(cands, o)
 		}
 	}
@@ -720,7 +720,7 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
 		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{row(&db.Plans, l.PlanID).Name},
+		Outputs: []string{db.Plans.At(l.PlanID).Name},
 		Uses:    []string{l.PhoneNumber, purposeUse},
 	}, true
 }
@@ -757,7 +757,7 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	// outage over the zip is, "resolved" when all of them are over.
 	status := ""
 	for _, id := range db.Outages.Keys() {
-		if o := row(&db.Outages, id); slices.Contains(o.Zips, c.Address.Zip) && status != "ongoing" {
+		if o := db.Outages.At(id); slices.Contains(o.Zips, c.Address.Zip) && status != "ongoing" {
 			status = o.Status
 		}
 	}
@@ -947,7 +947,7 @@ func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	f := row(&db.Features, "international_roaming")
+	f := db.Features.At("international_roaming")
 	name := featurePhrase(f.Name)
 	return withLine(g, c, l, sim.Grounding{
 		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},

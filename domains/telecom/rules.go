@@ -111,7 +111,7 @@ func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
 	if id := strings.TrimSpace(args.CustomerID); id != userID {
 		return &PolicyViolation{Tool: a.Name, Rule: RuleOwnAccount, Detail: fmt.Sprintf("account %q is not the verified customer %s's", args.CustomerID, userID)}
 	}
-	c := row(&se.State.Customers, userID)
+	c := se.State.Customers.At(userID)
 	if c == nil {
 		return &PolicyViolation{Tool: a.Name, Rule: RuleOwnAccount, Detail: fmt.Sprintf("customer %s does not exist", userID)}
 	}
@@ -188,7 +188,7 @@ var (
 		return ""
 	}}
 	planMaxLines = policyRule{RulePlanMaxLines, func(db *DB, c *Customer, a *policyArgs) string {
-		p := row(&db.Plans, strings.TrimSpace(a.PlanID))
+		p := db.Plans.At(strings.TrimSpace(a.PlanID))
 		switch {
 		case p == nil:
 			return fmt.Sprintf("no plan %q", a.PlanID)
@@ -249,7 +249,7 @@ var (
 		return ""
 	}}
 	outageCredit = policyRule{RuleOutageCredit, func(db *DB, c *Customer, a *policyArgs) string {
-		o := row(&db.Outages, strings.TrimSpace(a.OutageID))
+		o := db.Outages.At(strings.TrimSpace(a.OutageID))
 		switch {
 		case a.Reason != CreditOutage:
 			return fmt.Sprintf("reason %q: only outage credits", a.Reason)

@@ -87,7 +87,7 @@ func TestCheckPolicy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			db := ruleDB()
 			if tc.setup != nil {
-				tc.setup(row(&db.Customers, "C1"))
+				tc.setup(db.Customers.At("C1"))
 			}
 			err := CheckPolicy(sim.NewStateEnv(db, Tools()), tc.user, tc.a)
 			if tc.rule == "" && err != nil || tc.rule != "" && !isViolation(err, tc.rule) {

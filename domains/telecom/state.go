@@ -64,12 +64,6 @@ type DB struct {
 	Outages   sim.Table[Outage]   `json:"outages"`
 }
 
-// row returns t's row of id for reading, nil when there is none.
-func row[V any](t *sim.Table[V], id string) *V {
-	v, _ := t.Get(id)
-	return v
-}
-
 // Address is a service address.
 type Address struct {
 	Street string `json:"street"`

@@ -29,7 +29,7 @@ func TestTasks_Outages(t *testing.T) {
 	db := initialState()
 	credits, statuses := 0, 0
 	for _, task := range New().Tasks() {
-		f, zip := task.Scenario.Facts, row(&db.Customers, task.UserID).Address.Zip
+		f, zip := task.Scenario.Facts, db.Customers.At(task.UserID).Address.Zip
 		for _, a := range task.Actions {
 			if a.Name != ToolApplyCredit {
 				continue

@@ -55,7 +55,7 @@ var (
 )
 
 func (db *DB) customer(id string) (*Customer, error) {
-	c := row(&db.Customers, strings.TrimSpace(id))
+	c := db.Customers.At(strings.TrimSpace(id))
 	if c == nil {
 		return nil, fmt.Errorf("customer %q not found", id)
 	}
@@ -159,7 +159,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			}) (string, error) {
 				phone := strings.TrimSpace(a.Phone)
 				for _, id := range db.Customers.Keys() {
-					if row(&db.Customers, id).Lines[phone] != nil {
+					if db.Customers.At(id).Lines[phone] != nil {
 						return sim.JSONResult(map[string]string{"customer_id": id})
 					}
 				}
@@ -178,7 +178,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			}) (string, error) {
 				first, last, dob := strings.TrimSpace(a.First), strings.TrimSpace(a.Last), strings.TrimSpace(a.DOB)
 				for _, id := range db.Customers.Keys() {
-					c := row(&db.Customers, id)
+					c := db.Customers.At(id)
 					if strings.EqualFold(c.FirstName, first) && strings.EqualFold(c.LastName, last) && c.DateOfBirth == dob {
 						return sim.JSONResult(map[string]string{"customer_id": id})
 					}
@@ -219,7 +219,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					Plan        *Plan        `json:"plan"`
 					Device      *deviceView  `json:"device"`
 					Diagnostics []Diagnostic `json:"troubleshooting"`
-				}{Line: l, Plan: row(&db.Plans, l.PlanID), Diagnostics: []Diagnostic{}}
+				}{Line: l, Plan: db.Plans.At(l.PlanID), Diagnostics: []Diagnostic{}}
 				if d := c.Devices[l.DeviceIMEI]; d != nil {
 					v.Device = &deviceView{d.IMEI, d.Model, d.Status, d.PurchasedOn, d.InstallmentBalance}
 				}
@@ -255,11 +255,11 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 			func(db *DB, _ *struct{}) (string, error) {
 				ps := make([]*Plan, 0, db.Plans.Len())
 				for _, id := range db.Plans.Keys() {
-					ps = append(ps, row(&db.Plans, id))
+					ps = append(ps, db.Plans.At(id))
 				}
 				fs := make([]*Feature, 0, db.Features.Len())
 				for _, id := range db.Features.Keys() {
-					fs = append(fs, row(&db.Features, id))
+					fs = append(fs, db.Features.At(id))
 				}
 				return sim.JSONResult(map[string]any{"plans": ps, "features": fs})
 			}),
@@ -274,7 +274,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				}
 				out := []*Outage{}
 				for _, id := range db.Outages.Keys() {
-					if o := row(&db.Outages, id); slices.Contains(o.Zips, zip) {
+					if o := db.Outages.At(id); slices.Contains(o.Zips, zip) {
 						out = append(out, o)
 					}
 				}
@@ -327,7 +327,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				PlanID     string `json:"new_plan_id"`
 				Effective  string `json:"effective_date"`
 			}) (string, error) {
-				p := row(&db.Plans, strings.TrimSpace(a.PlanID))
+				p := db.Plans.At(strings.TrimSpace(a.PlanID))
 				if p == nil {
 					return "", fmt.Errorf("plan %q not found", a.PlanID)
 				}
@@ -362,7 +362,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				Phone      string `json:"phone_number"`
 				FeatureID  string `json:"feature_id"`
 			}) (string, error) {
-				f := row(&db.Features, strings.TrimSpace(a.FeatureID))
+				f := db.Features.At(strings.TrimSpace(a.FeatureID))
 				if f == nil {
 					return "", fmt.Errorf("feature %q not found", a.FeatureID)
 				}
@@ -550,7 +550,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", fmt.Errorf("reason %q is not network_outage, billing_error or goodwill", a.Reason)
 				}
 				outage := strings.TrimSpace(a.OutageID)
-				if outage != "" && row(&db.Outages, outage) == nil {
+				if outage != "" && db.Outages.At(outage) == nil {
 					return "", fmt.Errorf("outage %q not found", a.OutageID)
 				}
 				c, err := db.customer(a.CustomerID)
@@ -624,7 +624,7 @@ func settleBill(c *Customer, b *Bill) {
 // ongoingOutage returns an ongoing outage in zip, or nil.
 func ongoingOutage(db *DB, zip string) *Outage {
 	for _, id := range db.Outages.Keys() {
-		if o := row(&db.Outages, id); o.Status == "ongoing" && slices.Contains(o.Zips, zip) {
+		if o := db.Outages.At(id); o.Status == "ongoing" && slices.Contains(o.Zips, zip) {
 			return o
 		}
 	}

@@ -78,14 +78,14 @@ func has(subs ...string) func(string, *DB) bool {
 func TestTools(t *testing.T) {
 	db := initialState()
 	c, l := lineWhere(t, "with an installment", func(c *Customer, l *Line) bool { return c.Devices[l.DeviceIMEI].InstallmentBalance > 0 })
-	o := row(&db.Outages, db.Outages.Keys()[0])
+	o := db.Outages.At(db.Outages.Keys()[0])
 	cf, lf := lineWhere(t, "active, without features", func(c *Customer, l *Line) bool { return isActive(l) && len(l.Features) == 0 })
 	id, num := cf.ID, lf.PhoneNumber
 	cn, ln := lineWhere(t, "with corrupt settings", func(c *Customer, l *Line) bool { return troubleshootable(c, l, ConditionNetworkConfig) })
 	ch, lh := lineWhere(t, "with a hardware fault", func(c *Customer, l *Line) bool { return troubleshootable(c, l, ConditionHardware) })
 	ca, la := lineWhere(t, "active, cycle not today", func(c *Customer, l *Line) bool { return isActive(l) && c.NextCycleStart() != Today })
 	p1, p2 := newPlanFor(rand.New(rand.NewPCG(1, 2)), ca, la).ID, newPlanFor(rand.New(rand.NewPCG(3, 4)), ca, la).ID
-	line := func(db *DB) *Line { return row(&db.Customers, ca.ID).Lines[la.PhoneNumber] }
+	line := func(db *DB) *Line { return db.Customers.At(ca.ID).Lines[la.PhoneNumber] }
 	cs, ls := lineWhere(t, "suspended, without roaming, with an overdue balance", func(c *Customer, l *Line) bool {
 		return l.Status == LineSuspended && hasOverdueBalance(c) && !slices.Contains(l.Features, "international_roaming")
 	})
@@ -139,7 +139,7 @@ func TestTools(t *testing.T) {
 		{what: "transfer", a: act(ToolTransfer, "summary", "port-out"), ok: func(res string, _ *DB) bool { return res == transferMessage }},
 		{a: act(ToolTransfer, "summary", " "), err: "must not be empty"},
 		{what: "troubleshooting corrupt settings resets them", a: act(ToolTroubleshoot, "customer_id", cn.ID, "phone_number", ln.PhoneNumber, "issue", "slow data"), ok: func(res string, db *DB) bool {
-			return has(`"result":"resolved"`, nextDiagnosticID(cn))(res, db) && row(&db.Customers, cn.ID).Devices[ln.DeviceIMEI].Condition == ConditionOK
+			return has(`"result":"resolved"`, nextDiagnosticID(cn))(res, db) && db.Customers.At(cn.ID).Devices[ln.DeviceIMEI].Condition == ConditionOK
 		}},
 		{what: "troubleshooting a hardware fault", a: act(ToolTroubleshoot, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "issue", "dropped calls"), ok: has(`"result":"unresolved"`)},
 		{a: act(ToolTroubleshoot, "customer_id", id, "phone_number", num, "issue", "it is broken"), err: "is not one of"},
@@ -183,14 +183,14 @@ func TestTools(t *testing.T) {
 		{a: act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", "pm_other"), err: "no payment method"},
 		{what: "a full payment completes the arrangement", steps: []emobench.Action{act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 3)},
 			a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", dollars(bo.Balance())), ok: func(res string, db *DB) bool {
-				nc := row(&db.Customers, co.ID)
+				nc := db.Customers.At(co.ID)
 				return nc.bill(bo.ID).Status == BillPaid && nc.bill(bo.ID).Balance() == 0 && strings.Contains(res, `"bill_status":"paid"`) && nc.activeArrangement() == nil
 			}},
 		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", dollars(bo.Balance())+1), err: "more than the balance"},
 		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", 0.001), err: "not a positive number"},
 		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", -5), err: "not a positive number"},
 		{what: "reactivation after paying", steps: []emobench.Action{act(ToolMakePayment, "customer_id", cs.ID, "bill_id", bs.ID, "payment_method_id", firstMethod(cs), "amount", dollars(bs.Balance()))},
-			a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber), ok: func(_ string, db *DB) bool { return isActive(row(&db.Customers, cs.ID).Lines[ls.PhoneNumber]) }},
+			a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber), ok: func(_ string, db *DB) bool { return isActive(db.Customers.At(cs.ID).Lines[ls.PhoneNumber]) }},
 		{a: act(ToolReactivateLine, "customer_id", id, "phone_number", num), err: "not suspended"},
 		{user: cs.ID, rule: RuleReactivateAfterPayment, a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber)},
 		{what: "the outage credit", a: credit, ok: has(`"kind":"network_outage"`, oc.ID)},
@@ -252,7 +252,7 @@ func TestWaiveLateFee_EitherOrder(t *testing.T) {
 		env := newEnv()
 		call(t, env, order[0])
 		call(t, env, order[1])
-		if got := row(&env.State.Customers, c.ID); got.Status != "active" || got.bill(b.ID).Status != BillPaid {
+		if got := env.State.Customers.At(c.ID); got.Status != "active" || got.bill(b.ID).Status != BillPaid {
 			t.Errorf("%s, then %s: account %s, bill %s %s; want active and paid", order[0].Name, order[1].Name, got.Status, b.ID, got.bill(b.ID).Status)
 		}
 		hashes = append(hashes, env.Hash())

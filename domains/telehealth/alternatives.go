@@ -30,7 +30,7 @@ import (
 // Patient ids and reasons are the gold's.
 func Alternatives(env sim.Environment, patientID string, facts map[string]string, gold emobench.Action) []emobench.Action {
 	db, ok := sim.StateOf[DB](env)
-	if !ok || row(&db.Patients, patientID) == nil {
+	if !ok || db.Patients.At(patientID) == nil {
 		return nil
 	}
 	var kw map[string]any
@@ -52,15 +52,15 @@ func Alternatives(env sim.Environment, patientID string, facts map[string]string
 	case ToolCancel, ToolWaiveNoShow:
 		ids := appointmentsOf(db, patientID, func(*Appointment) bool { return true })
 		for _, id := range meant(arg("appointment_id"), ids, said, func(id string) []string {
-			a := row(&db.Appointments, id)
+			a := db.Appointments.At(id)
 			return []string{db.ref().Providers[a.ProviderID].Name, say(a.Start)}
 		}) {
 			add("appointment_id", id)
 		}
 	case ToolRequestRefill, ToolChangeMedication, ToolUpdateSupplier:
 		ids := prescriptionsOf(db, patientID, func(*Prescription) bool { return true })
-		for _, id := range meant(arg("prescription_id"), ids, said, func(id string) []string { return []string{row(&db.Prescriptions, id).Medication} }) {
-			switch rx := row(&db.Prescriptions, id); gold.Name {
+		for _, id := range meant(arg("prescription_id"), ids, said, func(id string) []string { return []string{db.Prescriptions.At(id).Medication} }) {
+			switch rx := db.Prescriptions.At(id); gold.Name {
 			case ToolRequestRefill:
 				add("prescription_id", id)
 			case ToolChangeMedication:
@@ -77,7 +77,7 @@ func Alternatives(env sim.Environment, patientID string, facts map[string]string
 		}
 	case ToolReplaceDevice:
 		ids := devicesOf(db, patientID, func(*Device) bool { return true })
-		for _, id := range meant(arg("device_id"), ids, said, func(id string) []string { return []string{deviceWords[row(&db.Devices, id).Type]} }) {
+		for _, id := range meant(arg("device_id"), ids, said, func(id string) []string { return []string{deviceWords[db.Devices.At(id).Type]} }) {
 			add("device_id", id)
 		}
 	case ToolBook:
@@ -185,7 +185,7 @@ func suppliersMeant(db *DB, rx *Prescription, gold *Supplier, facts map[string]s
 	for _, v := range facts {
 		if m := supplierChoice.FindStringSubmatch(v); m != nil && m[1] == m[2] && (m[1] == gold.Name || m[3] == gold.Name) {
 			first := byName(m[1])
-			if len(first) == 1 && eligibleSupplier(db, db.ref().Suppliers[first[0]], rx.Medication, row(&db.Patients, rx.PatientID)) {
+			if len(first) == 1 && eligibleSupplier(db, db.ref().Suppliers[first[0]], rx.Medication, db.Patients.At(rx.PatientID)) {
 				return first
 			}
 			return append(first, byName(m[3])...)

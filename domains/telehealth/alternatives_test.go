@@ -86,7 +86,7 @@ func approvedChanges(db *DB, _ string, f emobench.Action) []emobench.Action {
 		ID string `json:"prescription_id"`
 	}
 	_ = json.Unmarshal(f.Arguments, &kw)
-	rx := row(&db.Prescriptions, kw.ID)
+	rx := db.Prescriptions.At(kw.ID)
 	if rx == nil {
 		return nil
 	}

@@ -35,10 +35,10 @@ func Catalog() *sim.Catalog {
 		Authenticate: func(env sim.Environment, patientID string, r *rand.Rand) (emobench.Action, map[string]string) {
 			facts := map[string]string{}
 			db, ok := sim.StateOf[DB](env)
-			if !ok || row(&db.Patients, patientID) == nil {
+			if !ok || db.Patients.At(patientID) == nil {
 				return emobench.Action{}, facts
 			}
-			p := row(&db.Patients, patientID)
+			p := db.Patients.At(patientID)
 			facts["date_of_birth"] = p.DateOfBirth
 			if r.IntN(2) == 0 {
 				facts["email"] = p.Email

@@ -522,7 +522,7 @@ func (g *generator) patient(i int) {
 		a.Status = StatusScheduled
 	}
 	slices.SortFunc(p.AppointmentIDs, func(a, b string) int {
-		return strings.Compare(row(&db.Appointments, a).Start, row(&db.Appointments, b).Start)
+		return strings.Compare(db.Appointments.At(a).Start, db.Appointments.At(b).Start)
 	})
 	// Labs.
 	for _, c := range conds {

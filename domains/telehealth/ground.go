@@ -74,9 +74,9 @@ func devicesOf(db *DB, patientID string, keep func(d *Device) bool) []string {
 // rowsOf returns the ids of the patient's rows of t (ids) that keep accepts.
 func rowsOf[V any](db *DB, patientID string, t *sim.Table[V], ids func(*Patient) []string, keep func(*V) bool) []string {
 	var out []string
-	if p := row(&db.Patients, patientID); p != nil {
+	if p := db.Patients.At(patientID); p != nil {
 		for _, id := range ids(p) {
-			if v := row(t, id); v != nil && keep(v) {
+			if v := t.At(id); v != nil && keep(v) {
 				out = append(out, id)
 			}
 		}
@@ -250,7 +250,7 @@ const dayLayout = "Monday, January 2, 2006"
 func freeSlots(db *DB, pr *Provider, patientID string) []string {
 	busy := map[string]bool{}
 	for _, id := range appointmentsOf(db, patientID, scheduled) {
-		busy[row(&db.Appointments, id).Start] = true
+		busy[db.Appointments.At(id).Start] = true
 	}
 	free := slices.DeleteFunc(db.openSlots(pr), func(s string) bool { return busy[s] })
 	slices.Sort(free) // earliest first, which "the earliest open slot" reads
@@ -300,7 +300,7 @@ func suppliersWhere(db *DB, keep func(s *Supplier) bool) []string {
 // movesFor returns the ids of the suppliers, other than rx's own, that
 // policy.md lets take med for rx's patient.
 func movesFor(db *DB, rx *Prescription, med string) []string {
-	p := row(&db.Patients, rx.PatientID)
+	p := db.Patients.At(rx.PatientID)
 	return suppliersWhere(db, func(s *Supplier) bool { return s.ID != rx.SupplierID && eligibleSupplier(db, s, med, p) })
 }
 
@@ -324,7 +324,7 @@ func groundCancel(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"reason": reason})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
 	return gr, true
@@ -358,7 +358,7 @@ type bookable struct {
 // pickBooking picks a provider of specialty whose licence keep accepts
 // (licensed in the patient's state or not), with a free slot.
 func pickBooking(g sim.GroundContext, db *DB, specialty string, licensed bool) (bookable, bool) {
-	p := row(&db.Patients, g.UserID)
+	p := db.Patients.At(g.UserID)
 	var ids []string
 	for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
 		pr := db.ref().Providers[id]
@@ -376,7 +376,7 @@ func pickBooking(g sim.GroundContext, db *DB, specialty string, licensed bool) (
 }
 
 func bookingGrounding(g sim.GroundContext, db *DB, licensed bool) (sim.Grounding, bookable, bool) {
-	p := row(&db.Patients, g.UserID)
+	p := db.Patients.At(g.UserID)
 	if p == nil {
 		return sim.Grounding{}, bookable{}, false
 	}
@@ -444,10 +444,10 @@ func groundBook(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 }
 
 func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	if row(&db.Patients, g.UserID) == nil {
+	if db.Patients.At(g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	state := row(&db.Patients, g.UserID).Address.State
+	state := db.Patients.At(g.UserID).Address.State
 	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool {
 		pr := db.ref().Providers[a.ProviderID]
 		return scheduled(a) && !lateStart(a) && knownBefore(a.ID) && slices.Contains(pr.LicensedStates, state) && slices.Contains(pr.VisitTypes, a.VisitType) &&
@@ -456,7 +456,7 @@ func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	a := row(&db.Appointments, id)
+	a := db.Appointments.At(id)
 	pr := db.ref().Providers[a.ProviderID]
 	slots := freeSlots(db, pr, g.UserID)
 	b := bookable{pr: pr, start: slots[g.Rand.IntN(len(slots))], vt: a.VisitType}
@@ -486,7 +486,7 @@ func groundWaive(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": oneOf(g, excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
 	return gr, true
@@ -539,7 +539,7 @@ func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := row(&db.Prescriptions, id)
+		rx := db.Prescriptions.At(id)
 		alt, others, _ := switchable(db, rx, true)
 		gr := sim.Grounding{
 			Slots: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency, "prescriber": prescriberName(db, rx)},
@@ -567,7 +567,7 @@ func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := row(&db.Prescriptions, id)
+	rx := db.Prescriptions.At(id)
 	s := anySupplier(g, db, movesFor(db, rx, rx.Medication))
 	gr, ok := prescriptionGrounding(g, db, rx)
 	if !ok {
@@ -583,7 +583,7 @@ func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		gr.Slots["supplier"] = supplierChoiceText(first.Name, s.Name)
 		gr.Facts["supplier_name"] = gr.Slots["supplier"]
 		gr.Traits = append(gr.Traits, emobench.TraitConditional)
-		if eligibleSupplier(db, first, rx.Medication, row(&db.Patients, g.UserID)) {
+		if eligibleSupplier(db, first, rx.Medication, db.Patients.At(g.UserID)) {
 			s = first
 		}
 	}
@@ -600,7 +600,7 @@ func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) 
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := row(&db.Prescriptions, id)
+		rx := db.Prescriptions.At(id)
 		gr, ok := prescriptionGrounding(g, db, rx)
 		if !ok {
 			return gr, false
@@ -623,7 +623,7 @@ func groundReplace(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	d := row(&db.Devices, id)
+	d := db.Devices.At(id)
 	symptom := "nothing has shown up from it for more than a week"
 	if up := db.ref().Uploads[id]; len(up) > 0 && up[len(up)-1].Flag == FlagError {
 		symptom = "it shows an error code instead of a reading"
@@ -640,11 +640,11 @@ func groundReplace(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 
 func groundPhone(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/phone"
-	if row(&db.Patients, g.UserID) == nil || usedInTask(g, key) {
+	if db.Patients.At(g.UserID) == nil || usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	var phone string
-	for phone == "" || phone == row(&db.Patients, g.UserID).Phone {
+	for phone == "" || phone == db.Patients.At(g.UserID).Phone {
 		phone = fmt.Sprintf("%d-555-%04d", 200+g.Rand.IntN(700), g.Rand.IntN(10000))
 	}
 	reason := oneOf(g, "I switched carriers", "I lost my old phone", "I moved and got a local number")
@@ -722,9 +722,9 @@ func groundNextAppointment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	slices.SortFunc(ids, func(a, b string) int {
-		return strings.Compare(row(&db.Appointments, a).Start, row(&db.Appointments, b).Start)
+		return strings.Compare(db.Appointments.At(a).Start, db.Appointments.At(b).Start)
 	})
-	a := row(&db.Appointments, ids[0])
+	a := db.Appointments.At(ids[0])
 	purpose := oneOf(g, "for my own notes", "for a form I'm filling in", "so I can tell my family", "so I can plan my week")
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
@@ -742,7 +742,7 @@ func groundRefillsLeft(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := row(&db.Prescriptions, id)
+	rx := db.Prescriptions.At(id)
 	gr, ok := prescriptionGrounding(g, db, rx)
 	if !ok {
 		return gr, false
@@ -764,7 +764,7 @@ func groundLatestReading(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	}
 	up := db.ref().Uploads[id]
 	last := up[len(up)-1]
-	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
+	gr, ok := deviceGrounding(g, db, db.Devices.At(id))
 	if !ok {
 		return gr, false
 	}
@@ -867,7 +867,7 @@ func groundHighReadings(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
+	gr, ok := deviceGrounding(g, db, db.Devices.At(id))
 	if !ok {
 		return gr, false
 	}
@@ -883,7 +883,7 @@ func groundBillingDispute(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	complaint := oneOf(g, "I was charged twice", "my plan should have covered it in full", "the claim went to my old insurance")
-	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"complaint": complaint})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"complaint": complaint})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("The bill for my appointment %s is wrong: %s. I want billing to fix it.", gr.Slots["appointment"], complaint), Tools: []string{ToolTransfer}}
 	gr.Actions = append(gr.Actions, transferAction(fmt.Sprintf("Patient %s disputes the bill of appointment %s: %s.", g.UserID, id, complaint)))
 	return gr, true
@@ -891,10 +891,10 @@ func groundBillingDispute(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 
 func groundNameCorrection(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/name"
-	if row(&db.Patients, g.UserID) == nil || usedInTask(g, key) {
+	if db.Patients.At(g.UserID) == nil || usedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
-	p := row(&db.Patients, g.UserID)
+	p := db.Patients.At(g.UserID)
 	last := p.Name.Last
 	for last == p.Name.Last {
 		last = lastNames[g.Rand.IntN(len(lastNames))]
@@ -927,7 +927,7 @@ func groundCancelLate(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	reason := oneOf(g, cancelReasons...)
-	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"reason": reason})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
 	profileFirst(&gr, g.UserID)
 	gr.Forbidden = []emobench.Action{cancelRefusal(id, reason)}
@@ -938,13 +938,13 @@ func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "appointment", false) {
 		return sim.Grounding{}, false
 	}
-	if row(&db.Patients, g.UserID) == nil {
+	if db.Patients.At(g.UserID) == nil {
 		return sim.Grounding{}, false
 	}
-	me := row(&db.Patients, g.UserID)
+	me := db.Patients.At(g.UserID)
 	var ids []string
 	for _, id := range db.Appointments.Keys() {
-		if a := row(&db.Appointments, id); a.PatientID != me.ID && scheduled(a) && !lateStart(a) && row(&db.Patients, a.PatientID).Name.Last == me.Name.Last {
+		if a := db.Appointments.At(id); a.PatientID != me.ID && scheduled(a) && !lateStart(a) && db.Patients.At(a.PatientID).Name.Last == me.Name.Last {
 			ids = append(ids, id)
 		}
 	}
@@ -952,7 +952,7 @@ func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	owner := row(&db.Patients, row(&db.Appointments, id).PatientID)
+	owner := db.Patients.At(db.Appointments.At(id).PatientID)
 	reason := oneOf(g, cancelReasons...)
 	return sim.Grounding{
 		Slots: map[string]string{"appointment_id": id, "owner": owner.Name.First + " " + owner.Name.Last,
@@ -1023,7 +1023,7 @@ func groundWaiveSecond(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, row(&db.Appointments, id), map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": oneOf(g, excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolGetAppointment}}
 	gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
 		sim.NewAction(ToolGetAppointment, "appointment_id", id)}
@@ -1072,7 +1072,7 @@ func groundDoseAtWill(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := row(&db.Prescriptions, id)
+	rx := db.Prescriptions.At(id)
 	dose, _ := higherDose(rx.Dose)
 	return sim.Grounding{
 		Slots: map[string]string{"prescription_id": id, "medication": rx.Medication, "old_dose": rx.Dose, "dose": dose, "frequency": rx.Frequency},
@@ -1102,7 +1102,7 @@ func groundSwitchInteracting(g sim.GroundContext, db *DB) (sim.Grounding, bool) 
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	rx := row(&db.Prescriptions, id)
+	rx := db.Prescriptions.At(id)
 	alt, others, _ := switchable(db, rx, false)
 	return sim.Grounding{
 		Slots: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency, "prescriber": prescriberName(db, rx)},
@@ -1126,10 +1126,10 @@ func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Groun
 		if otherMode(g, "prescription", false) {
 			return sim.Grounding{}, false
 		}
-		if row(&db.Patients, g.UserID) == nil {
+		if db.Patients.At(g.UserID) == nil {
 			return sim.Grounding{}, false
 		}
-		state := row(&db.Patients, g.UserID).Address.State
+		state := db.Patients.At(g.UserID).Address.State
 		bad := func(rx *Prescription) []string {
 			m := db.ref().Medications[rx.Medication]
 			return suppliersWhere(db, func(s *Supplier) bool {
@@ -1151,7 +1151,7 @@ func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Groun
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		rx := row(&db.Prescriptions, id)
+		rx := db.Prescriptions.At(id)
 		s := anySupplier(g, db, bad(rx))
 		return sim.Grounding{
 			Slots:     map[string]string{"prescription_id": id, "medication": rx.Medication, "supplier": s.Name},
@@ -1170,7 +1170,7 @@ func groundRefillExpired(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr, ok := prescriptionGrounding(g, db, row(&db.Prescriptions, id))
+	gr, ok := prescriptionGrounding(g, db, db.Prescriptions.At(id))
 	if !ok {
 		return gr, false
 	}
@@ -1186,7 +1186,7 @@ func groundReplaceWorking(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	wish := oneOf(g, "I saw there's a newer model", "mine looks a bit worn", "I'd like a spare one for travel", "my neighbour got a new one")
-	gr, ok := deviceGrounding(g, db, row(&db.Devices, id))
+	gr, ok := deviceGrounding(g, db, db.Devices.At(id))
 	if !ok {
 		return gr, false
 	}

@@ -113,7 +113,7 @@ var (
 		return ""
 	}}
 	ownAppointment = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
-		switch appt := row(&db.Appointments, a.AppointmentID); {
+		switch appt := db.Appointments.At(a.AppointmentID); {
 		case appt == nil:
 			return fmt.Sprintf("appointment %q does not exist", echo(a.AppointmentID))
 		case appt.PatientID != patientID:
@@ -122,7 +122,7 @@ var (
 		return ""
 	}}
 	ownPrescription = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
-		switch rx := row(&db.Prescriptions, a.PrescriptionID); {
+		switch rx := db.Prescriptions.At(a.PrescriptionID); {
 		case rx == nil:
 			return fmt.Sprintf("prescription %q does not exist", echo(a.PrescriptionID))
 		case rx.PatientID != patientID:
@@ -131,7 +131,7 @@ var (
 		return ""
 	}}
 	ownDevice = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
-		switch d := row(&db.Devices, a.DeviceID); {
+		switch d := db.Devices.At(a.DeviceID); {
 		case d == nil:
 			return fmt.Sprintf("device %q does not exist", echo(a.DeviceID))
 		case d.PatientID != patientID:
@@ -140,7 +140,7 @@ var (
 		return ""
 	}}
 	providerLicensed = policyRule{RuleProviderLicensed, func(db *DB, patientID string, a *policyArgs) string {
-		pr, p := db.ref().Providers[a.ProviderID], row(&db.Patients, patientID)
+		pr, p := db.ref().Providers[a.ProviderID], db.Patients.At(patientID)
 		switch {
 		case pr == nil || p == nil:
 			return fmt.Sprintf("provider %q or patient %q does not exist", echo(a.ProviderID), patientID)
@@ -150,7 +150,7 @@ var (
 		return ""
 	}}
 	cancellationWindowRule = policyRule{RuleCancellationWindow, func(db *DB, _ string, a *policyArgs) string {
-		appt := row(&db.Appointments, a.AppointmentID)
+		appt := db.Appointments.At(a.AppointmentID)
 		if start, err := time.Parse(timeLayout, appt.Start); err == nil && start.Sub(nowTime) < cancellationWindow {
 			return fmt.Sprintf("appointment %s starts at %s, less than 24 hours from now (%s)", appt.ID, appt.Start, Now)
 		}
@@ -163,7 +163,7 @@ var (
 		return ""
 	}}
 	prescriberApproved = policyRule{RulePrescriberApproved, func(db *DB, _ string, a *policyArgs) string {
-		rx := row(&db.Prescriptions, a.PrescriptionID)
+		rx := db.Prescriptions.At(a.PrescriptionID)
 		want := Alternative{Medication: strings.ToLower(strings.TrimSpace(a.Medication)), Dose: strings.TrimSpace(a.Dose), Frequency: strings.TrimSpace(a.Frequency)}
 		if !slices.Contains(rx.Approved, want) {
 			return fmt.Sprintf("%s %s %s is not an alternative the prescriber approved for %s (%v)", echo(want.Medication), echo(want.Dose), echo(want.Frequency), rx.ID, rx.Approved)
@@ -171,7 +171,7 @@ var (
 		return ""
 	}}
 	noMajorInteraction = policyRule{RuleNoMajorInteraction, func(db *DB, _ string, a *policyArgs) string {
-		rx := row(&db.Prescriptions, a.PrescriptionID)
+		rx := db.Prescriptions.At(a.PrescriptionID)
 		med := strings.ToLower(strings.TrimSpace(a.Medication))
 		if other := majorWith(db, rx.PatientID, rx.ID, med); other != "" {
 			return fmt.Sprintf("%s has a major interaction with %s on the patient's regimen", echo(med), other)
@@ -197,13 +197,13 @@ var (
 		return ""
 	})
 	prescriptionCurrent = policyRule{RulePrescriptionCurrent, func(db *DB, _ string, a *policyArgs) string {
-		if rx := row(&db.Prescriptions, a.PrescriptionID); rx.ExpiresOn < Today {
+		if rx := db.Prescriptions.At(a.PrescriptionID); rx.ExpiresOn < Today {
 			return fmt.Sprintf("prescription %s expired on %s", rx.ID, rx.ExpiresOn)
 		}
 		return ""
 	}}
 	deviceFaulty = policyRule{RuleDeviceFaulty, func(db *DB, _ string, a *policyArgs) string {
-		d := row(&db.Devices, a.DeviceID)
+		d := db.Devices.At(a.DeviceID)
 		if !faulty(db, d) {
 			return fmt.Sprintf("device %s uploaded a valid reading within the last %d days", d.ID, deviceQuietDays)
 		}
@@ -213,12 +213,12 @@ var (
 
 func supplierRule(name string, check func(db *DB, s *Supplier, rx *Prescription, p *Patient) string) policyRule {
 	return policyRule{name, func(db *DB, _ string, a *policyArgs) string {
-		rx := row(&db.Prescriptions, a.PrescriptionID)
+		rx := db.Prescriptions.At(a.PrescriptionID)
 		s := db.ref().Suppliers[a.SupplierID]
 		if s == nil {
 			return fmt.Sprintf("supplier %q does not exist", echo(a.SupplierID))
 		}
-		p := row(&db.Patients, rx.PatientID)
+		p := db.Patients.At(rx.PatientID)
 		if p == nil {
 			return fmt.Sprintf("prescription %s has no patient", rx.ID)
 		}
@@ -229,13 +229,13 @@ func supplierRule(name string, check func(db *DB, s *Supplier, rx *Prescription,
 // recentWaiver returns the patient's appointment whose no-show fee was
 // waived within the last 12 months, or "".
 func recentWaiver(db *DB, patientID string) string {
-	p := row(&db.Patients, patientID)
+	p := db.Patients.At(patientID)
 	if p == nil {
 		return ""
 	}
 	since := nowTime.AddDate(0, -waiverPeriodMonths, 0).Format(dateLayout)
 	for _, id := range p.AppointmentIDs {
-		if a := row(&db.Appointments, id); a != nil && a.FeeWaived && a.WaivedOn >= since {
+		if a := db.Appointments.At(id); a != nil && a.FeeWaived && a.WaivedOn >= since {
 			return id
 		}
 	}

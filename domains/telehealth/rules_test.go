@@ -45,7 +45,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 
 	// Two scheduled appointments of one patient, one late and one not:
 	// a hand-made pair on a copy.
-	p := row(&db.Patients, "P10004")
+	p := db.Patients.At("P10004")
 	soon := &Appointment{ID: "APT90001", PatientID: p.ID, ProviderID: "DR001", Start: at(5), Status: StatusScheduled}
 	later := &Appointment{ID: "APT90002", PatientID: p.ID, ProviderID: "DR001", Start: at(30), Status: StatusScheduled}
 	stranger := &Appointment{ID: "APT90003", PatientID: "P10005", ProviderID: "DR001", Start: at(48), Status: StatusScheduled}
@@ -66,7 +66,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 		return a
 	}
 	for _, id := range []string{"P10006", "P10007"} {
-		for _, aid := range row(&db.Patients, id).AppointmentIDs {
+		for _, aid := range db.Patients.At(id).AppointmentIDs {
 			edit(&db.Appointments, aid).FeeWaived = false
 		}
 	}

@@ -270,12 +270,6 @@ func (a *Appointment) StateForm() any {
 	return &c
 }
 
-// row returns t's row of id for reading, nil when there is none.
-func row[V any](t *sim.Table[V], id string) *V {
-	v, _ := t.Get(id)
-	return v
-}
-
 // ref returns the read-only reference data.
 func (db *DB) ref() *Reference { return db.Reference.Get() }
 
@@ -300,13 +294,13 @@ func byPair(x, y Interaction) int {
 // activeMeds returns the medications of the patient's active
 // prescriptions, skipping the prescription except (if not "").
 func (db *DB) activeMeds(patientID, except string) []string {
-	p := row(&db.Patients, patientID)
+	p := db.Patients.At(patientID)
 	if p == nil {
 		return nil
 	}
 	var out []string
 	for _, id := range p.PrescriptionIDs {
-		if rx := row(&db.Prescriptions, id); rx != nil && rx.Status == RxActive && id != except {
+		if rx := db.Prescriptions.At(id); rx != nil && rx.Status == RxActive && id != except {
 			out = append(out, rx.Medication)
 		}
 	}

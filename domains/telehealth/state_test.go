@@ -32,7 +32,7 @@ func TestGenerateDB(t *testing.T) {
 			t.Errorf("%s: no record or supplier", id)
 		}
 		for _, aid := range p.AppointmentIDs {
-			a := row(&db.Appointments, aid)
+			a := db.Appointments.At(aid)
 			if a == nil || a.PatientID != id || ref.Providers[a.ProviderID] == nil {
 				t.Errorf("%s: appointment %s", id, aid)
 				continue
@@ -53,13 +53,13 @@ func TestGenerateDB(t *testing.T) {
 			}
 		}
 		for _, rid := range p.PrescriptionIDs {
-			rx := row(&db.Prescriptions, rid)
+			rx := db.Prescriptions.At(rid)
 			if rx == nil || rx.PatientID != id || ref.Medications[rx.Medication] == nil || ref.Providers[rx.PrescriberID] == nil || ref.Suppliers[rx.SupplierID] == nil {
 				t.Errorf("%s: prescription %s", id, rid)
 			}
 		}
 		for _, did := range p.DeviceIDs {
-			if d := row(&db.Devices, did); d == nil || d.PatientID != id || len(ref.Uploads[did]) == 0 {
+			if d := db.Devices.At(did); d == nil || d.PatientID != id || len(ref.Uploads[did]) == 0 {
 				t.Errorf("%s: device %s", id, did)
 			}
 		}

@@ -80,18 +80,18 @@ func lookup[V any](v *V, what, id string) (*V, error) {
 }
 
 func (db *DB) patient(id string) (*Patient, error) {
-	return lookup(row(&db.Patients, id), "patient", id)
+	return lookup(db.Patients.At(id), "patient", id)
 }
 func (db *DB) appointment(id string) (*Appointment, error) {
-	return lookup(row(&db.Appointments, id), "appointment", id)
+	return lookup(db.Appointments.At(id), "appointment", id)
 }
 func (db *DB) prescription(id string) (*Prescription, error) {
-	return lookup(row(&db.Prescriptions, id), "prescription", id)
+	return lookup(db.Prescriptions.At(id), "prescription", id)
 }
 func (db *DB) provider(id string) (*Provider, error) {
 	return lookup(db.ref().Providers[id], "provider", id)
 }
-func (db *DB) device(id string) (*Device, error) { return lookup(row(&db.Devices, id), "device", id) }
+func (db *DB) device(id string) (*Device, error) { return lookup(db.Devices.At(id), "device", id) }
 
 func (db *DB) activePrescription(id string) (*Prescription, error) {
 	rx, err := db.prescription(id)
@@ -351,7 +351,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 					return "", fmt.Errorf("%s has no open slot at %s", pr.Name, start)
 				}
 				for _, id := range p.AppointmentIDs {
-					if x := row(&db.Appointments, id); x.Status == StatusScheduled && x.Start == start {
+					if x := db.Appointments.At(id); x.Status == StatusScheduled && x.Start == start {
 						return "", fmt.Errorf("patient %s already has appointment %s at %s", p.ID, x.ID, start)
 					}
 				}
@@ -490,7 +490,7 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 				if d.Status != DeviceActive {
 					return "", fmt.Errorf("device %s is %s", d.ID, d.Status)
 				}
-				p := row(&db.Patients, d.PatientID)
+				p := db.Patients.At(d.PatientID)
 				if p == nil {
 					return "", fmt.Errorf("device %s has no patient", d.ID)
 				}

@@ -69,22 +69,22 @@ func run(t *testing.T, env *sim.StateEnv[DB], steps []step) {
 func TestTools(t *testing.T) {
 	env := newEnv()
 	db := env.State
-	p := row(&db.Patients, "P10001")
-	rx := row(&db.Prescriptions, p.PrescriptionIDs[0])
-	appt := row(&db.Appointments, p.AppointmentIDs[0])
+	p := db.Patients.At("P10001")
+	rx := db.Prescriptions.At(p.PrescriptionIDs[0])
+	appt := db.Appointments.At(p.AppointmentIDs[0])
 	soon := func(a *Appointment) bool { return a.Start < nowTime.Add(cancellationWindow).Format(timeLayout) }
 	later := find(t, db.Appointments.All(), func(a *Appointment) bool { return a.Status == StatusScheduled && !soon(a) })
 	late := find(t, db.Appointments.All(), func(a *Appointment) bool { return a.Status == StatusScheduled && soon(a) })
 	done := find(t, db.Appointments.All(), func(a *Appointment) bool { return a.Status == StatusCompleted })
 	noShow := find(t, db.Appointments.All(), func(a *Appointment) bool {
-		return a.Status == StatusNoShow && !a.FeeWaived && slices.ContainsFunc(row(&db.Patients, a.PatientID).AppointmentIDs, func(id string) bool {
-			x := row(&db.Appointments, id)
+		return a.Status == StatusNoShow && !a.FeeWaived && slices.ContainsFunc(db.Patients.At(a.PatientID).AppointmentIDs, func(id string) bool {
+			x := db.Appointments.At(id)
 			return id != a.ID && x.Status == StatusNoShow && !x.FeeWaived
 		})
 	})
 	var second *Appointment // another unwaived no-show of noShow's patient
-	for _, id := range row(&db.Patients, noShow.PatientID).AppointmentIDs {
-		if x := row(&db.Appointments, id); id != noShow.ID && x.Status == StatusNoShow && !x.FeeWaived {
+	for _, id := range db.Patients.At(noShow.PatientID).AppointmentIDs {
+		if x := db.Appointments.At(id); id != noShow.ID && x.Status == StatusNoShow && !x.FeeWaived {
 			second = x
 		}
 	}
@@ -107,12 +107,12 @@ func TestTools(t *testing.T) {
 	})
 	good := find(t, inOrder(db.ref().Suppliers), func(s *Supplier) bool { return eligible(moved, s) })
 	far := find(t, inOrder(db.ref().Suppliers), func(s *Supplier) bool {
-		return !slices.Contains(s.ShipsTo, row(&db.Patients, moved.PatientID).Address.State)
+		return !slices.Contains(s.ShipsTo, db.Patients.At(moved.PatientID).Address.State)
 	})
 	unlicensed := find(t, inOrder(db.ref().Suppliers), func(s *Supplier) bool { return !s.ControlledLicense && s.ID != ctrl.SupplierID })
 	broken := find(t, db.Devices.All(), func(d *Device) bool { return faulty(db, d) })
 	working := find(t, db.Devices.All(), func(d *Device) bool { return !faulty(db, d) })
-	pp := row(&db.Patients, "P10002")
+	pp := db.Patients.At("P10002")
 	licensed := find(t, inOrder(db.ref().Providers), func(pr *Provider) bool {
 		return slices.Contains(pr.LicensedStates, pp.Address.State) && len(db.openSlots(pr)) > 0
 	})
@@ -125,19 +125,19 @@ func TestTools(t *testing.T) {
 	}
 	booked := func(pr *Provider, start string) func(db *DB) bool {
 		return func(db *DB) bool {
-			a := row(&db.Appointments, fmt.Sprintf("APT%05d", 20000+db.Appointments.Len()))
-			return a.ProviderID == pr.ID && a.Start == start && a.Fee == pr.VisitFee && slices.Contains(row(&db.Patients, pp.ID).AppointmentIDs, a.ID) &&
+			a := db.Appointments.At(fmt.Sprintf("APT%05d", 20000+db.Appointments.Len()))
+			return a.ProviderID == pr.ID && a.Start == start && a.Fee == pr.VisitFee && slices.Contains(db.Patients.At(pp.ID).AppointmentIDs, a.ID) &&
 				!slices.Contains(db.openSlots(pr), start)
 		}
 	}
 	status := func(id, want string) func(db *DB) bool {
-		return func(db *DB) bool { return row(&db.Appointments, id).Status == want }
+		return func(db *DB) bool { return db.Appointments.At(id).Status == want }
 	}
 	change := func(x *Prescription, a Alternative) map[string]any {
 		return kv("prescription_id", x.ID, "medication", a.Medication, "dose", a.Dose, "frequency", a.Frequency)
 	}
 	rxIs := func(id string, ok func(x *Prescription) bool) func(db *DB) bool {
-		return func(db *DB) bool { return ok(row(&db.Prescriptions, id)) }
+		return func(db *DB) bool { return ok(db.Prescriptions.At(id)) }
 	}
 	run(t, env, []step{
 		{tool: ToolFindByNameDOB, args: kv("first_name", strings.ToUpper(p.Name.First), "last_name", p.Name.Last, "date_of_birth", p.DateOfBirth), want: p.ID},
@@ -170,7 +170,7 @@ func TestTools(t *testing.T) {
 		{tool: ToolBook, args: book(unlic, uslot, VisitTelehealth), want: unlic.ID, check: booked(unlic, uslot)}, // breaks provider_licensed
 		// Cancellation and waivers.
 		{tool: ToolCancel, args: kv("appointment_id", later.ID, "reason", "schedule conflict"), want: StatusCancelled, check: func(db *DB) bool {
-			a := row(&db.Appointments, later.ID)
+			a := db.Appointments.At(later.ID)
 			return a.Status == StatusCancelled && a.CancelledAt == Now && a.CancelReason == "schedule conflict"
 		}},
 		{tool: ToolCancel, args: kv("appointment_id", later.ID, "reason", "again"), want: "is cancelled", err: true},
@@ -196,14 +196,14 @@ func TestTools(t *testing.T) {
 		{tool: ToolUpdateSupplier, args: kv("prescription_id", moved.ID, "supplier_id", far.ID), want: far.ID},              // breaks supplier_ships
 		{tool: ToolUpdateSupplier, args: kv("prescription_id", ctrl.ID, "supplier_id", unlicensed.ID), want: unlicensed.ID}, // breaks supplier_controlled
 		{tool: ToolRequestRefill, args: kv("prescription_id", refill.ID), want: fmt.Sprintf(`"refills_remaining":%d`, refill.RefillsRemaining-1),
-			check: func(db *DB) bool { return row(&db.RefillOrders, "RF30001").PrescriptionID == refill.ID }},
+			check: func(db *DB) bool { return db.RefillOrders.At("RF30001").PrescriptionID == refill.ID }},
 		{tool: ToolRequestRefill, args: kv("prescription_id", empty.ID), want: "no refills", err: true},
 		{tool: ToolRequestRefill, args: kv("prescription_id", expired.ID), want: "RF30002"}, // breaks prescription_current
 		// Devices and the profile.
 		{tool: ToolReplaceDevice, args: kv("device_id", broken.ID), want: DeviceRetired, check: func(db *DB) bool {
 			nd := fmt.Sprintf("DEV-%05d", 50000+db.Devices.Len())
-			return row(&db.Devices, broken.ID).ReplacedBy == nd && row(&db.Devices, nd).Replaces == broken.ID &&
-				slices.Contains(row(&db.Patients, broken.PatientID).DeviceIDs, nd)
+			return db.Devices.At(broken.ID).ReplacedBy == nd && db.Devices.At(nd).Replaces == broken.ID &&
+				slices.Contains(db.Patients.At(broken.PatientID).DeviceIDs, nd)
 		}},
 		{tool: ToolReplaceDevice, args: kv("device_id", broken.ID), want: "retired", err: true},
 		{tool: ToolReplaceDevice, args: kv("device_id", working.ID), want: DeviceRetired}, // breaks device_faulty
