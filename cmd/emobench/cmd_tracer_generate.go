@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -110,100 +108,33 @@ func generateTasks(c *cli.Context, e *env) error {
 	return nil
 }
 
-// generateFlags are the flags of tracer.GenerateOptions' fields, to name
-// in a *tracer.OptionError.
-var generateFlags = map[string]string{"N": "n", "Split": "split", "WalkSteps": "walk-steps", "WalkStepsDist": "walk-steps-dist", "Intents": "intents",
-	"IntentsDist": "intents-dist", "ForbiddenShare": "forbidden", "TransferShare": "transfer", "ReadShare": "read", "EmotionWeights": "emotions"}
-
-// generateOptions reads the flags into tracer.NewGenerateOptions and the
-// domain; bad values are usage errors naming the flag.
+// generateOptions reads the flags into workbench.GenerateSettings, which
+// parses them into tracer's options and finds the domain.
 func generateOptions(c *cli.Context) (tracer.GenerateOptions, sim.CatalogDomain, error) {
-	o := tracer.NewGenerateOptions()
 	if c.String("domain") == "" {
-		return o, nil, usagef("tracer generate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
+		return tracer.GenerateOptions{}, nil, usagef("tracer generate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
 	}
 	if !c.IsSet("n") {
-		return o, nil, usagef("tracer generate needs --n N, at least 1 (the tasks to generate)")
+		return tracer.GenerateOptions{}, nil, usagef("tracer generate needs --n N, at least 1 (the tasks to generate)")
 	}
-	o.N, o.Seed, o.Split = c.Int("n"), c.Uint64("seed"), emobench.Split(c.String("split"))
-	o.ForbiddenShare, o.TransferShare, o.ReadShare = c.Float64("forbidden"), c.Float64("transfer"), c.Float64("read")
-	var err error
-	for _, l := range []struct {
-		flag        string
-		values      *[]int
-		weights     *[]float64
-		weightsFlag string
-	}{{"walk-steps", &o.WalkSteps, &o.WalkStepsDist, "walk-steps-dist"}, {"intents", &o.Intents, &o.IntentsDist, "intents-dist"}} {
-		v, err := tracer.ParseInts(c.String(l.flag))
-		if err != nil {
-			return o, nil, usagef("--%s %q: %v", l.flag, c.String(l.flag), err)
-		}
-		if !slices.Equal(v, *l.values) { // other values than the default: uniform unless weighed
-			*l.values, *l.weights = v, nil
-		}
-		if c.IsSet(l.weightsFlag) {
-			if *l.weights, err = tracer.ParseWeights(c.String(l.weightsFlag)); err != nil {
-				return o, nil, usagef("--%s %q: %v", l.weightsFlag, c.String(l.weightsFlag), err)
-			}
-		}
-	}
-	if o.EmotionWeights, err = tracer.ParseEmotionWeights(c.String("emotions")); err != nil {
-		return o, nil, usagef("--emotions: %v", err)
-	}
-	if err := o.Validate(); err != nil {
-		return o, nil, optionUsage(c, err, generateFlags)
-	}
-	if o.Paraphraser, err = paraphraser(c); err != nil {
-		return o, nil, err
-	}
-	if path := c.String("exclude"); path != "" {
-		b, err := os.ReadFile(path)
-		if err == nil {
-			o.Exclude, err = sim.DecodeTasks(b)
-		}
-		if err != nil {
-			return o, nil, usagef("--exclude %s: %v", path, err)
-		}
-	}
-	found, err := all.Find(c.String("domain"))
-	if err != nil {
-		return o, nil, usagef("--domain: %v", err)
-	}
-	dom, ok := found.(sim.CatalogDomain)
-	if !ok {
-		return o, nil, usagef("--domain %s has no intent catalog yet: Tracer cannot generate its tasks", found.Name())
-	}
-	if o.Split == emobench.SplitTrain {
-		o.Exclude = append(o.Exclude, tracer.TestTasks(dom.Tasks())...)
-	}
-	return o, dom, nil
+	return workbench.GenerateSettings{
+		Domain: c.String("domain"), N: c.Int("n"), Seed: c.Uint64("seed"), Split: emobench.Split(c.String("split")),
+		WalkSteps: c.String("walk-steps"), WalkStepsDist: stringFlag(c, "walk-steps-dist"), Intents: c.String("intents"), IntentsDist: stringFlag(c, "intents-dist"),
+		Forbidden: c.Float64("forbidden"), Transfer: c.Float64("transfer"), Read: c.Float64("read"), Emotions: c.String("emotions"), Exclude: c.String("exclude"),
+		Paraphrase:    c.String("paraphrase"),
+		ParaphraseLLM: emobench.LLMRole{BaseURL: c.String("paraphrase-base-url"), APIKeyEnv: c.String("paraphrase-api-key-env")},
+		LLM:           sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")},
+	}.Options()
 }
 
-// paraphraser is the --paraphrase model; nil without it.
-func paraphraser(c *cli.Context) (tracer.Paraphraser, error) {
-	p := c.String("paraphrase")
-	if p == "" {
-		return nil, nil
+// stringFlag is the flag's value when it was given, nil otherwise.
+func stringFlag(c *cli.Context, name string) *string {
+	if !c.IsSet(name) {
+		return nil
 	}
-	model, ok := strings.CutPrefix(p, "llm:")
-	if !ok || model == "" {
-		return nil, usagef("--paraphrase %q is not llm:MODEL", p)
-	}
-	keyEnv, base := c.String("paraphrase-api-key-env"), c.String("paraphrase-base-url")
-	if !keyEnvName.MatchString(keyEnv) {
-		return nil, usagef("--paraphrase-api-key-env takes the name of the environment variable holding the key, not the key (the value given is not shown)")
-	}
-	if err := workbench.CheckEndpoint("paraphrase-base-url", base); err != nil {
-		return nil, asUsage(err)
-	}
-	client, err := sim.NewRoleClient("paraphrase", model, emobench.LLMRole{BaseURL: base, APIKeyEnv: keyEnv}, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
-	if err != nil {
-		return nil, asUsage(err) // EREQUEST, still naming the setting, so NameSettings adds the dashes
-	}
-	return &tracer.LLMParaphraser{Client: client}, nil
+	v := c.String(name)
+	return &v
 }
-
-var keyEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // generateProgress shows tracer generate's kept tasks and candidates: a
 // progress bar on a terminal, else a note every 5 s on stderr (none with
