@@ -97,8 +97,8 @@ func (s GenerateSettings) Options() (tracer.GenerateOptions, sim.CatalogDomain, 
 	for _, l := range []struct {
 		setting, field, values string
 		dist                   *string
-		into            *[]int
-		weights         *[]float64
+		into                   *[]int
+		weights                *[]float64
 	}{{"walk-steps", "WalkStepsDist", s.WalkSteps, s.WalkStepsDist, &o.WalkSteps, &o.WalkStepsDist}, {"intents", "IntentsDist", s.Intents, s.IntentsDist, &o.Intents, &o.IntentsDist}} {
 		v, err := tracer.ParseInts(l.values)
 		if err != nil {
