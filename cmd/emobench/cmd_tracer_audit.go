@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
@@ -104,64 +102,26 @@ func auditJudge(c *cli.Context) (tracer.Judge, error) {
 		}
 		return nil, nil
 	}
-	if d := c.Duration("timeout"); d <= 0 {
-		return nil, usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
-	}
-	if err := workbench.CheckEndpoint("judge-base-url", c.String("judge-base-url")); err != nil {
-		return nil, &usageError{err}
-	}
-	model, ok := strings.CutPrefix(name, "llm:")
-	if !ok {
-		return nil, usagef("--judge %q is not llm:MODEL", name)
+	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
+		return nil, err
 	}
 	role := emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env"), Temperature: new(float64)}
-	client, err := sim.NewRoleClient("judge", model, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
+	client, err := workbench.RoleClient("judge", name, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, err
 	}
 	return &tracer.LLMJudge{Client: client}, nil
 }
 
-// auditSource reads the tasks to audit and names where they came from:
-// the tasks file (--tasks-file), the task set stored in --db (--task-set)
-// or the domain's embedded tasks (--domain).
+// auditSource reads the tasks to audit (workbench.AuditTasksOf) from the
+// one of --tasks-file, --task-set and --domain given.
 func auditSource(c *cli.Context) (string, []emobench.TaskSpec, error) {
-	path, set, domain := c.String("tasks-file"), c.String("task-set"), c.String("domain")
-	if len(slices.DeleteFunc([]string{path, set, domain}, func(v string) bool { return v == "" })) > 1 {
-		return "", nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
+	given := slices.DeleteFunc([]string{c.String("tasks-file"), c.String("task-set"), c.String("domain")}, func(v string) bool { return v == "" })
+	switch len(given) {
+	case 0:
+		return "", nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
+	case 1:
+		return workbench.AuditTasksOf(c.Context, c.String("db"), c.String("tasks-file"), c.String("task-set"), c.String("domain"))
 	}
-	switch {
-	case set != "":
-		if _, err := os.Stat(c.String("db")); err != nil {
-			return "", nil, usagef("--task-set %s: no database at %s (store the task set with emobench tracer generate first)", set, c.String("db"))
-		}
-		store, err := openCurrent(c)
-		if err != nil {
-			return "", nil, err
-		}
-		defer store.Close()
-		var missing *db.TaskSetNotFoundError
-		_, tasks, err := store.LoadTaskSet(c.Context, set)
-		if errors.As(err, &missing) {
-			return "", nil, usagef("--task-set: %v in %s (tracer generate stores one)", err, c.String("db"))
-		}
-		return "task set " + set, tasks, err
-	case path != "":
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return "", nil, err
-		}
-		tasks, err := sim.DecodeAuditTasks(data)
-		if err != nil {
-			return "", nil, fmt.Errorf("tracer audit: %s: %w", path, err)
-		}
-		return path, tasks, nil
-	case domain != "":
-		dom, err := all.Find(domain)
-		if err != nil {
-			return "", nil, &usageError{err}
-		}
-		return "domain " + domain, dom.Tasks(), nil
-	}
-	return "", nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
+	return "", nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
 }
