@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -81,3 +82,7 @@ func optionUsage(c *cli.Context, err error, flags map[string]string) error {
 	}
 	return usagef("--%s %v: %v", flags[bad.Field], v, err)
 }
+
+// warning prints msg on stderr as a warning about the data: unlike a
+// note, --quiet keeps it.
+func (e *env) warning(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", msg) }
