@@ -197,3 +197,25 @@ func AuditTasksOf(ctx context.Context, dbPath, path, set, domain string) (string
 	}
 	return "domain " + domain, dom.Tasks(), nil
 }
+
+// ReadTaskSource reads the tasks a run or a collection runs instead of
+// the domains' own: the tasks file file (ReadTasksFile) or else the task
+// set set stored in the database at dbPath (ReadTaskSet); nil, nil when
+// both are "". No database at dbPath for a task set is an EREQUEST error.
+func ReadTaskSource(ctx context.Context, dbPath, file, set string) (*TaskSource, error) {
+	switch {
+	case file != "":
+		return ReadTasksFile(file)
+	case set == "":
+		return nil, nil
+	}
+	store, err := OpenCurrent(ctx, dbPath)
+	if errors.Is(err, db.ErrNotFound) {
+		return nil, settingf("task-set", "%s: no database at %s (store the task set with emobench tracer generate first)", set, dbPath)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer store.Close()
+	return ReadTaskSet(ctx, store, set)
+}

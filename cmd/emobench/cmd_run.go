@@ -1,13 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/workbench"
@@ -82,8 +82,8 @@ var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "t
 func runBenchmark(c *cli.Context, e *env) error {
 	// The LLM client reads 0 (and less) as its default: refuse it rather
 	// than run with a timeout other than the one given.
-	if d := c.Duration("timeout"); d <= 0 {
-		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
+	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
+		return err
 	}
 	if d := c.Duration("episode-timeout"); d == 0 {
 		return usagef("--episode-timeout 0: need a positive duration, or a negative one for no limit")
@@ -105,14 +105,6 @@ func runBenchmark(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w) // not a note: --quiet keeps it
-	}
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
 	var tags *workbench.RunTags
 	if c.IsSet("train-domains") || c.IsSet("base-run") {
 		tags = &workbench.RunTags{BaseRun: c.String("base-run")}
@@ -120,11 +112,37 @@ func runBenchmark(c *cli.Context, e *env) error {
 			tags.TrainDomains = append([]string{}, c.StringSlice("train-domains")...)
 		}
 	}
+	store, err := e.startRuns(c, plans, tags, src, "")
+	if err == nil {
+		store.Close()
+	}
+	return err
+}
+
+// startRuns opens --db for writing and starts plans (workbench.StartRuns)
+// over src's tasks (src nil: the domains' own), after the scripted user's
+// warning; command ("" for run's) names the process in the runs' lock.
+// The store is returned open when the runs went well.
+func (e *env) startRuns(c *cli.Context, plans []sim.PlannedRun, tags *workbench.RunTags, src *workbench.TaskSource, command string) (*db.DB, error) {
+	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
+		e.warning(w) // not a note: --quiet keeps it
+	}
+	store, err := e.openWrite(c.Context, c.String("db"))
+	if err != nil {
+		return nil, err
+	}
 	x := e.executeOptions(c)
 	if src != nil {
 		x.Tasks = src.Tasks
 	}
-	return workbench.StartRuns(c.Context, store, plans, tags, x)
+	if command != "" {
+		x.Command = command
+	}
+	if err := workbench.StartRuns(c.Context, store, plans, tags, x); err != nil {
+		store.Close()
+		return nil, err
+	}
+	return store, nil
 }
 
 // planRuns turns the flags into sim.RunOptions and plans one run per

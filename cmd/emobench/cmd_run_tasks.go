@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -20,27 +17,14 @@ func (e *env) runTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
 	return src, src.CheckDomains(workbench.SplitList(c.StringSlice("domain")))
 }
 
+// readTaskSource reads --tasks-file or --task-set (workbench.ReadTaskSource):
+// nil when neither is given; both are a usage error.
 func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
 	file, set := c.String("tasks-file"), c.String("task-set")
-	switch {
-	case file != "" && set != "":
+	if file != "" && set != "" {
 		return nil, usagef("give --tasks-file FILE or --task-set NAME, not both")
-	case file != "":
-		src, err := workbench.ReadTasksFile(file)
-		return src, err
-	case set == "":
-		return nil, nil
 	}
-	store, err := openCurrent(c)
-	if errors.Is(err, db.ErrNotFound) {
-		return nil, usagef("--task-set %s: no database at %s (store the task set with emobench tracer generate first)", set, c.String("db"))
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer store.Close()
-	src, err := workbench.ReadTaskSet(c.Context, store, set)
-	return src, err
+	return workbench.ReadTaskSource(c.Context, c.String("db"), file, set)
 }
 
 // planOverTasks makes req run src's tasks: its domains unless --domain is

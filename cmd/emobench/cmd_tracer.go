@@ -2,17 +2,14 @@ package main
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/internal/cliargs"
-	"github.com/emobench/emobench/tracer"
 )
 
 // flagAliases are the old spellings of flags, still read, with a note, as
@@ -66,21 +63,6 @@ func checkOutFile(flag, path string, force bool) error {
 		return cmp.Or(err, usagef("--%s %s exists (use --force to overwrite it)", flag, path))
 	}
 	return nil
-}
-
-// optionUsage makes a library's *tracer.OptionError a usage error naming
-// the flag of its field (flags maps field to flag) and the flag's value;
-// any other error is a usage error as it is.
-func optionUsage(c *cli.Context, err error, flags map[string]string) error {
-	var bad *tracer.OptionError
-	if !errors.As(err, &bad) || flags[bad.Field] == "" {
-		return &usageError{err}
-	}
-	v := c.Value(flags[bad.Field])
-	if s, ok := v.(string); ok {
-		v = strconv.Quote(s)
-	}
-	return usagef("--%s %v: %v", flags[bad.Field], v, err)
 }
 
 // warning prints msg on stderr as a warning about the data: unlike a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/tracer"
@@ -104,7 +105,7 @@ func runTracerExport(c *cli.Context, e *env) error {
 		fmt.Fprintf(e.stderr, "warning: not written: %s\n", f)
 	}
 	if err != nil {
-		return asUsage(err)
+		return emobench.AsRequest(err)
 	}
 	if err := stats.WriteText(e.stdout); err != nil {
 		return err

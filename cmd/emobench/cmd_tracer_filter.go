@@ -70,7 +70,8 @@ func tracerFilter(c *cli.Context, e *env) error {
 		case "DryRun":
 			return usagef("--dry-run stores nothing: drop --selection and --replace")
 		}
-		return optionUsage(c, err, map[string]string{"MinReward": "min-reward", "MaxUserDependence": "max-user-dependence"})
+		flag := map[string]string{"MinReward": "min-reward", "MaxUserDependence": "max-user-dependence"}[bad.Field]
+		return usagef("--%s %v: %v", flag, c.Value(flag), err)
 	}
 	var store *db.DB
 	var err error
