@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -251,16 +250,6 @@ func (e *env) executeOptions(c *cli.Context) workbench.ExecuteOptions {
 	}
 	return workbench.ExecuteOptions{
 		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command, EpisodeTimeout: c.Duration("episode-timeout"),
-		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: sealKeyFile(),
+		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: workbench.DefaultSealKeyFile(),
 	}
-}
-
-// sealKeyFile is where the key sealing run configs is kept:
-// os.UserConfigDir()/emobench/origin.key, or "" without a config directory.
-func sealKeyFile() string {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "emobench", workbench.SealKeyName)
 }

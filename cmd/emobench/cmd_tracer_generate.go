@@ -13,7 +13,6 @@ import (
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 )
 
@@ -78,7 +77,9 @@ func generateTasks(c *cli.Context, e *env) error {
 				name, c.String("db"), set.Tasks, set.Domain, set.CreatedAt.UTC().Format("2006-01-02 15:04")))
 		}
 	}
-	opts.Progress = e.generateProgress(opts.N)
+	if !e.quiet {
+		opts.Progress = workbench.GenerateProgress(e.terminal(), e.warn, opts.N)
+	}
 	gen, err := tracer.Generate(c.Context, dom, opts)
 	if gen != nil {
 		gen.WriteText(e.stdout)
@@ -134,27 +135,4 @@ func stringFlag(c *cli.Context, name string) *string {
 	}
 	v := c.String(name)
 	return &v
-}
-
-// generateProgress shows tracer generate's kept tasks and candidates: a
-// progress bar on a terminal, else a note every 5 s on stderr (none with
-// --quiet), so a large --n does not look like a hang.
-func (e *env) generateProgress(n int) func(kept, candidates int) {
-	if e.quiet {
-		return nil
-	}
-	if w := e.terminal(); w != nil {
-		bar := progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(), progressbar.OptionSetDescription("tasks kept"))
-		return func(kept, candidates int) {
-			bar.Describe(fmt.Sprintf("tasks kept (%d candidates)", candidates))
-			bar.Set(kept)
-		}
-	}
-	last := time.Now()
-	return func(kept, candidates int) {
-		if time.Since(last) >= 5*time.Second {
-			last = time.Now()
-			e.warn(fmt.Sprintf("tracer generate: kept %d of %d tasks after %d candidates", kept, n, candidates))
-		}
-	}
 }
