@@ -219,3 +219,29 @@ func ReadTaskSource(ctx context.Context, dbPath, file, set string) (*TaskSource,
 	defer store.Close()
 	return ReadTaskSet(ctx, store, set)
 }
+
+// PlanRunsOver is PlanRuns over src's tasks instead of the domains' own
+// (src nil: PlanRuns(r)). r.Domains, when domainsGiven, must each hold a
+// task of src (CheckDomains), else they are src's domains; the split is
+// src's unless splitGiven. The plans record src (Record), so that a
+// resume and the funnel find its tasks.
+func PlanRunsOver(r PlanRequest, src *TaskSource, domainsGiven, splitGiven bool) ([]sim.PlannedRun, error) {
+	if src == nil {
+		return PlanRuns(r)
+	}
+	if err := src.CheckDomains(r.Domains); err != nil {
+		return nil, err
+	}
+	r.Tasks = src.Tasks
+	if !domainsGiven {
+		r.Domains = src.Domains()
+	}
+	if split := src.Split(); !splitGiven && split != "" {
+		r.Options.Split = split
+	}
+	plans, err := PlanRuns(r)
+	if err == nil {
+		src.Record(plans)
+	}
+	return plans, err
+}

@@ -95,7 +95,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 			return usagef("--%s %d: need at least 1", f, c.Int(f))
 		}
 	}
-	src, err := e.runTaskSource(c)
+	src, err := e.readTaskSource(c)
 	if err != nil {
 		return err
 	}
@@ -151,14 +151,17 @@ func planRuns(c *cli.Context, src *workbench.TaskSource) ([]sim.PlannedRun, erro
 		Domains:   workbench.UniqueInOrder(workbench.SplitList(c.StringSlice("domain"))), // retail,retail is one run
 		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: runOptions(c),
 	}
-	if src != nil {
-		planOverTasks(c, &req, src)
+	return workbench.PlanRunsOver(req, src, c.IsSet("domain"), c.IsSet("split"))
+}
+
+// readTaskSource reads --tasks-file or --task-set (workbench.ReadTaskSource):
+// nil when neither is given; both are a usage error.
+func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
+	file, set := c.String("tasks-file"), c.String("task-set")
+	if file != "" && set != "" {
+		return nil, usagef("give --tasks-file FILE or --task-set NAME, not both")
 	}
-	plans, err := workbench.PlanRuns(req)
-	if err == nil && src != nil {
-		src.Record(plans)
-	}
-	return plans, err
+	return workbench.ReadTaskSource(c.Context, c.String("db"), file, set)
 }
 
 // runOptions copies run's flags (those tracer collect shares too) into
