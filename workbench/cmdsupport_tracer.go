@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"slices"
@@ -244,4 +245,54 @@ func PlanRunsOver(r PlanRequest, src *TaskSource, domainsGiven, splitGiven bool)
 		src.Record(plans)
 	}
 	return plans, err
+}
+
+// GenerateTarget is where GenerateTasks puts the tasks: the JSON file
+// Out, or else the task set Name (Replace: replacing one of that name) in
+// the database Open opens for writing (DBPath names it in the lines).
+type GenerateTarget struct {
+	Out     string
+	Name    string
+	Replace bool
+	DBPath  string
+	Open    func(context.Context) (*db.DB, error)
+	Print   func(line string) // the closing line: where the tasks went
+	Summary io.Writer         // the generation's summary (Generated.WriteText)
+	Now     func() time.Time  // the task set's creation time; nil: time.Now
+}
+
+// GenerateTasks generates opts' tasks of dom (tracer.Generate), writes
+// the summary of what it generated and rejected to t.Summary (also when
+// it fails midway), then writes them to t.Out or stores them as the task
+// set t.Name (tracer.StoreTaskSet: a name taken meanwhile is its
+// ECONFLICT error). Errors are Generate's, the file's or the store's.
+func GenerateTasks(ctx context.Context, dom sim.CatalogDomain, opts tracer.GenerateOptions, t GenerateTarget) error {
+	gen, err := tracer.Generate(ctx, dom, opts)
+	if gen != nil {
+		gen.WriteText(t.Summary)
+	}
+	if err != nil {
+		return err
+	}
+	if t.Out != "" {
+		if err := sim.WriteTasksFile(t.Out, gen.Tasks, len(gen.Tasks)); err != nil {
+			return err
+		}
+		t.Print(fmt.Sprintf("wrote %d tasks to %s", len(gen.Tasks), t.Out))
+		return nil
+	}
+	store, err := t.Open(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	now := time.Now
+	if t.Now != nil {
+		now = t.Now
+	}
+	if _, err := tracer.StoreTaskSet(ctx, store, t.Name, dom.Name(), opts, gen, t.Replace, now()); err != nil {
+		return err
+	}
+	t.Print(fmt.Sprintf("stored %d tasks as task set %s in %s (run them with: emobench run --task-set %s)", len(gen.Tasks), t.Name, t.DBPath, t.Name))
+	return nil
 }

@@ -82,12 +82,10 @@ func tracerAudit(c *cli.Context, e *env) error {
 		return err
 	}
 	if n := report.FailedTasks(); n > 0 {
-		fmt.Fprintf(e.stderr, "emobench: tracer audit: %d of %d tasks fail a check\n", n, len(report.Tasks))
-		return &reportedError{fmt.Errorf("%d tasks fail", n)}
+		return fmt.Errorf("tracer audit: %d of %d tasks fail a check", n, len(report.Tasks)) // exit 1
 	}
 	if n := report.Undecided(); n > 0 {
-		fmt.Fprintf(e.stderr, "emobench: tracer audit: the judge could not decide %d checks (see the reasons with --format json)\n", n)
-		return &reportedError{fmt.Errorf("%d judge checks not decided", n)}
+		return fmt.Errorf("tracer audit: the judge could not decide %d checks (see the reasons with --format json)", n)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
@@ -80,33 +82,13 @@ func generateTasks(c *cli.Context, e *env) error {
 	if !e.quiet {
 		opts.Progress = workbench.GenerateProgress(e.terminal(), e.warn, opts.N)
 	}
-	gen, err := tracer.Generate(c.Context, dom, opts)
-	if gen != nil {
-		gen.WriteText(e.stdout)
+	err = workbench.GenerateTasks(c.Context, dom, opts, workbench.GenerateTarget{Out: out, Name: name, Replace: c.Bool("replace"), DBPath: c.String("db"),
+		Open:  func(ctx context.Context) (*db.DB, error) { return e.openWrite(ctx, c.String("db")) },
+		Print: e.println, Summary: e.stdout})
+	if out == "" && errors.Is(err, emobench.ErrConflict) {
+		return usagef("%v: --replace replaces it", err)
 	}
-	if err != nil {
-		return err
-	}
-	if out != "" {
-		if err := sim.WriteTasksFile(out, gen.Tasks, len(gen.Tasks)); err != nil {
-			return err
-		}
-		e.println(fmt.Sprintf("wrote %d tasks to %s", len(gen.Tasks), out))
-		return nil
-	}
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if _, err := tracer.StoreTaskSet(c.Context, store, name, dom.Name(), opts, gen, c.Bool("replace"), time.Now()); err != nil {
-		if errors.Is(err, emobench.ErrConflict) {
-			return usagef("%v: --replace replaces it", err)
-		}
-		return err
-	}
-	e.println(fmt.Sprintf("stored %d tasks as task set %s in %s (run them with: emobench run --task-set %s)", len(gen.Tasks), name, c.String("db"), name))
-	return nil
+	return err
 }
 
 // generateOptions reads the flags into workbench.GenerateSettings, which
