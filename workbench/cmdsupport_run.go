@@ -28,6 +28,16 @@ func DefaultSealKeyFile() string {
 	return filepath.Join(dir, "emobench", SealKeyName)
 }
 
+// CheckResume refuses, before anything is opened or created, a resume of
+// run ref when no database is at dbPath (an EREQUEST error about the
+// setting "resume") or the price file cannot be read (CheckPriceFile).
+func CheckResume(dbPath, ref, priceFile string) error {
+	if _, err := os.Stat(dbPath); err != nil {
+		return settingf("resume", "%s: no database at %s", ref, dbPath)
+	}
+	return CheckPriceFile(priceFile)
+}
+
 // GenerateProgress shows tracer.Generate's kept tasks of n and its
 // candidates (GenerateOptions.Progress): a progress bar on bar (a
 // terminal; nil for none), else a note every 5 s, so that a large n does

@@ -212,10 +212,7 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 			return usagef("--resume does not tag a run: drop --%s, and tag it with emobench runs tag %s --%s ...", f, ref, f)
 		}
 	}
-	if _, err := os.Stat(c.String("db")); err != nil {
-		return usagef("--resume %s: no database at %s", ref, c.String("db"))
-	}
-	if err := workbench.CheckPriceFile(c.String("price-file")); err != nil {
+	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file")); err != nil {
 		return err
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
