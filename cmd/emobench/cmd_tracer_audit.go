@@ -49,8 +49,8 @@ func tracerAuditCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "domain", Usage: "audit the embedded tasks of this domain (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "split", Usage: "audit only the tasks of this split: test or train (default both)"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM also judges each criterion (temperature 0)"},
-			&cli.StringFlag{Name: "judge-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --judge model"},
-			&cli.StringFlag{Name: "judge-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --judge model's API key"},
+			modelBaseURLFlag("judge"),
+			modelKeyEnvFlag("judge"),
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout of the judge"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv or markdown"},
 		},
@@ -103,7 +103,8 @@ func auditJudge(c *cli.Context) (tracer.Judge, error) {
 	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
 		return nil, err
 	}
-	role := emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env"), Temperature: new(float64)}
+	role := modelRole(c, "judge")
+	role.Temperature = new(float64) // as run --judge
 	client, err := workbench.RoleClient("judge", name, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 	if err != nil {
 		return nil, err
