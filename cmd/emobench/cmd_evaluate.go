@@ -33,8 +33,8 @@ func evaluateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "preset", Value: sim.PresetEmobench, Usage: "protocol preset whose scoring applies (the reward of an abandoned episode): " + strings.Join(sim.PresetNames(), ", ")},
 			&cli.BoolFlag{Name: "store", Usage: "write the scored trajectories to --db as a run (evaluated from FILE)"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM judges the tasks' NL assertions (temperature 0); without it they are not checked"},
-			&cli.StringFlag{Name: "judge-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --judge model"},
-			&cli.StringFlag{Name: "judge-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --judge model's API key"},
+			modelBaseURLFlag("judge"),
+			modelKeyEnvFlag("judge"),
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/workbench"
@@ -82,8 +81,8 @@ var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "t
 func runBenchmark(c *cli.Context, e *env) error {
 	// The LLM client reads 0 (and less) as its default: refuse it rather
 	// than run with a timeout other than the one given.
-	if d := c.Duration("timeout"); d <= 0 {
-		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
+	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
+		return err
 	}
 	if d := c.Duration("episode-timeout"); d == 0 {
 		return usagef("--episode-timeout 0: need a positive duration, or a negative one for no limit")
@@ -96,7 +95,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 			return usagef("--%s %d: need at least 1", f, c.Int(f))
 		}
 	}
-	src, err := e.runTaskSource(c)
+	src, err := e.readTaskSource(c)
 	if err != nil {
 		return err
 	}
@@ -105,14 +104,6 @@ func runBenchmark(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w) // not a note: --quiet keeps it
-	}
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
 	var tags *workbench.RunTags
 	if c.IsSet("train-domains") || c.IsSet("base-run") {
 		tags = &workbench.RunTags{BaseRun: c.String("base-run")}
@@ -120,11 +111,37 @@ func runBenchmark(c *cli.Context, e *env) error {
 			tags.TrainDomains = append([]string{}, c.StringSlice("train-domains")...)
 		}
 	}
+	store, err := e.startRuns(c, plans, tags, src, "")
+	if err == nil {
+		store.Close()
+	}
+	return err
+}
+
+// startRuns opens --db for writing and starts plans (workbench.StartRuns)
+// over src's tasks (src nil: the domains' own), after the scripted user's
+// warning; command ("" for run's) names the process in the runs' lock.
+// The store is returned open when the runs went well.
+func (e *env) startRuns(c *cli.Context, plans []sim.PlannedRun, tags *workbench.RunTags, src *workbench.TaskSource, command string) (*db.DB, error) {
+	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
+		e.warning(w) // not a note: --quiet keeps it
+	}
+	store, err := e.openWrite(c.Context, c.String("db"))
+	if err != nil {
+		return nil, err
+	}
 	x := e.executeOptions(c)
 	if src != nil {
 		x.Tasks = src.Tasks
 	}
-	return workbench.StartRuns(c.Context, store, plans, tags, x)
+	if command != "" {
+		x.Command = command
+	}
+	if err := workbench.StartRuns(c.Context, store, plans, tags, x); err != nil {
+		store.Close()
+		return nil, err
+	}
+	return store, nil
 }
 
 // planRuns turns the flags into sim.RunOptions and plans one run per
@@ -134,14 +151,17 @@ func planRuns(c *cli.Context, src *workbench.TaskSource) ([]sim.PlannedRun, erro
 		Domains:   workbench.UniqueInOrder(workbench.SplitList(c.StringSlice("domain"))), // retail,retail is one run
 		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: runOptions(c),
 	}
-	if src != nil {
-		planOverTasks(c, &req, src)
+	return workbench.PlanRunsOver(req, src, c.IsSet("domain"), c.IsSet("split"))
+}
+
+// readTaskSource reads --tasks-file or --task-set (workbench.ReadTaskSource):
+// nil when neither is given; both are a usage error.
+func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
+	file, set := c.String("tasks-file"), c.String("task-set")
+	if file != "" && set != "" {
+		return nil, usagef("give --tasks-file FILE or --task-set NAME, not both")
 	}
-	plans, err := workbench.PlanRuns(req)
-	if err == nil && src != nil {
-		src.Record(plans)
-	}
-	return plans, err
+	return workbench.ReadTaskSource(c.Context, c.String("db"), file, set)
 }
 
 // runOptions copies run's flags (those tracer collect shares too) into
@@ -192,10 +212,7 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 			return usagef("--resume does not tag a run: drop --%s, and tag it with emobench runs tag %s --%s ...", f, ref, f)
 		}
 	}
-	if _, err := os.Stat(c.String("db")); err != nil {
-		return usagef("--resume %s: no database at %s", ref, c.String("db"))
-	}
-	if err := workbench.CheckPriceFile(c.String("price-file")); err != nil {
+	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file")); err != nil {
 		return err
 	}
 	store, err := e.openWrite(c.Context, c.String("db"))
@@ -233,16 +250,6 @@ func (e *env) executeOptions(c *cli.Context) workbench.ExecuteOptions {
 	}
 	return workbench.ExecuteOptions{
 		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command, EpisodeTimeout: c.Duration("episode-timeout"),
-		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: sealKeyFile(),
+		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: workbench.DefaultSealKeyFile(),
 	}
-}
-
-// sealKeyFile is where the key sealing run configs is kept:
-// os.UserConfigDir()/emobench/origin.key, or "" without a config directory.
-func sealKeyFile() string {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "emobench", workbench.SealKeyName)
 }

@@ -2,16 +2,16 @@ package main
 
 import (
 	"cmp"
-	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/internal/cliargs"
-	"github.com/emobench/emobench/tracer"
+	"github.com/emobench/emobench/sim"
 )
 
 // flagAliases are the old spellings of flags, still read, with a note, as
@@ -67,17 +67,21 @@ func checkOutFile(flag, path string, force bool) error {
 	return nil
 }
 
-// optionUsage makes a library's *tracer.OptionError a usage error naming
-// the flag of its field (flags maps field to flag) and the flag's value;
-// any other error is a usage error as it is.
-func optionUsage(c *cli.Context, err error, flags map[string]string) error {
-	var bad *tracer.OptionError
-	if !errors.As(err, &bad) || flags[bad.Field] == "" {
-		return &usageError{err}
-	}
-	v := c.Value(flags[bad.Field])
-	if s, ok := v.(string); ok {
-		v = strconv.Quote(s)
-	}
-	return usagef("--%s %v: %v", flags[bad.Field], v, err)
+// warning prints msg on stderr as a warning about the data: unlike a
+// note, --quiet keeps it.
+func (e *env) warning(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", msg) }
+
+// modelBaseURLFlag and modelKeyEnvFlag are the endpoint and key variable
+// flags of a command's one --ROLE model (evaluate's and audit's judge,
+// generate's paraphrase); modelRole reads them.
+func modelBaseURLFlag(role string) cli.Flag {
+	return &cli.StringFlag{Name: role + "-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --" + role + " model"}
+}
+
+func modelKeyEnvFlag(role string) cli.Flag {
+	return &cli.StringFlag{Name: role + "-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --" + role + " model's API key"}
+}
+
+func modelRole(c *cli.Context, role string) emobench.LLMRole {
+	return emobench.LLMRole{BaseURL: c.String(role + "-base-url"), APIKeyEnv: c.String(role + "-api-key-env")}
 }

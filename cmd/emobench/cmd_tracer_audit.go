@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -11,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
@@ -51,8 +49,8 @@ func tracerAuditCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "domain", Usage: "audit the embedded tasks of this domain (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "split", Usage: "audit only the tasks of this split: test or train (default both)"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM also judges each criterion (temperature 0)"},
-			&cli.StringFlag{Name: "judge-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --judge model"},
-			&cli.StringFlag{Name: "judge-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --judge model's API key"},
+			modelBaseURLFlag("judge"),
+			modelKeyEnvFlag("judge"),
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout of the judge"},
 			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv or markdown"},
 		},
@@ -84,12 +82,10 @@ func tracerAudit(c *cli.Context, e *env) error {
 		return err
 	}
 	if n := report.FailedTasks(); n > 0 {
-		fmt.Fprintf(e.stderr, "emobench: tracer audit: %d of %d tasks fail a check\n", n, len(report.Tasks))
-		return &reportedError{fmt.Errorf("%d tasks fail", n)}
+		return fmt.Errorf("tracer audit: %d of %d tasks fail a check", n, len(report.Tasks)) // exit 1
 	}
 	if n := report.Undecided(); n > 0 {
-		fmt.Fprintf(e.stderr, "emobench: tracer audit: the judge could not decide %d checks (see the reasons with --format json)\n", n)
-		return &reportedError{fmt.Errorf("%d judge checks not decided", n)}
+		return fmt.Errorf("tracer audit: the judge could not decide %d checks (see the reasons with --format json)", n)
 	}
 	return nil
 }
@@ -104,64 +100,27 @@ func auditJudge(c *cli.Context) (tracer.Judge, error) {
 		}
 		return nil, nil
 	}
-	if d := c.Duration("timeout"); d <= 0 {
-		return nil, usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
+	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
+		return nil, err
 	}
-	if err := workbench.CheckEndpoint("judge-base-url", c.String("judge-base-url")); err != nil {
-		return nil, &usageError{err}
-	}
-	model, ok := strings.CutPrefix(name, "llm:")
-	if !ok {
-		return nil, usagef("--judge %q is not llm:MODEL", name)
-	}
-	role := emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env"), Temperature: new(float64)}
-	client, err := sim.NewRoleClient("judge", model, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
+	role := modelRole(c, "judge")
+	role.Temperature = new(float64) // as run --judge
+	client, err := workbench.RoleClient("judge", name, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
 	if err != nil {
-		return nil, asUsage(err)
+		return nil, err
 	}
 	return &tracer.LLMJudge{Client: client}, nil
 }
 
-// auditSource reads the tasks to audit and names where they came from:
-// the tasks file (--tasks-file), the task set stored in --db (--task-set)
-// or the domain's embedded tasks (--domain).
+// auditSource reads the tasks to audit (workbench.AuditTasksOf) from the
+// one of --tasks-file, --task-set and --domain given.
 func auditSource(c *cli.Context) (string, []emobench.TaskSpec, error) {
-	path, set, domain := c.String("tasks-file"), c.String("task-set"), c.String("domain")
-	if len(slices.DeleteFunc([]string{path, set, domain}, func(v string) bool { return v == "" })) > 1 {
-		return "", nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
+	given := slices.DeleteFunc([]string{c.String("tasks-file"), c.String("task-set"), c.String("domain")}, func(v string) bool { return v == "" })
+	switch len(given) {
+	case 0:
+		return "", nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
+	case 1:
+		return workbench.AuditTasksOf(c.Context, c.String("db"), c.String("tasks-file"), c.String("task-set"), c.String("domain"))
 	}
-	switch {
-	case set != "":
-		if _, err := os.Stat(c.String("db")); err != nil {
-			return "", nil, usagef("--task-set %s: no database at %s (store the task set with emobench tracer generate first)", set, c.String("db"))
-		}
-		store, err := openCurrent(c)
-		if err != nil {
-			return "", nil, err
-		}
-		defer store.Close()
-		var missing *db.TaskSetNotFoundError
-		_, tasks, err := store.LoadTaskSet(c.Context, set)
-		if errors.As(err, &missing) {
-			return "", nil, usagef("--task-set: %v in %s (tracer generate stores one)", err, c.String("db"))
-		}
-		return "task set " + set, tasks, err
-	case path != "":
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return "", nil, err
-		}
-		tasks, err := sim.DecodeAuditTasks(data)
-		if err != nil {
-			return "", nil, fmt.Errorf("tracer audit: %s: %w", path, err)
-		}
-		return path, tasks, nil
-	case domain != "":
-		dom, err := all.Find(domain)
-		if err != nil {
-			return "", nil, &usageError{err}
-		}
-		return "domain " + domain, dom.Tasks(), nil
-	}
-	return "", nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
+	return "", nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
 }

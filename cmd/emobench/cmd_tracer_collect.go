@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/emobench/emobench/db"
-	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -45,48 +43,27 @@ func tracerCollectCommand(e *env) *cli.Command {
 }
 
 func tracerCollect(c *cli.Context, e *env) error {
-	if d := c.Duration("timeout"); d <= 0 {
-		return usagef("--timeout %v: need a positive duration (the time limit of each LLM request)", d)
+	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
+		return err
 	}
-	path, setName := c.String("tasks-file"), c.String("task-set")
+	src, err := e.readTaskSource(c)
 	switch {
-	case path != "" && setName != "":
-		return usagef("give --tasks-file FILE or --task-set NAME, not both")
-	case path == "" && setName == "":
+	case err != nil:
+		return err
+	case src == nil:
 		return usagef("tracer collect needs --tasks-file FILE or --task-set NAME (a task set tracer generate stored)")
 	case c.Int("trials") < 1:
 		return usagef("--trials %d: need at least 1", c.Int("trials"))
 	}
-	var src *workbench.TaskSource
-	var store *db.DB
-	var err error
-	if path != "" {
-		src, err = workbench.ReadTasksFile(path)
-	} else if store, err = workbench.OpenExisting(c.Context, c.String("db"), e.warn, e.waitNotices(c.String("db"))...); err == nil {
-		defer store.Close()
-		src, err = workbench.ReadTaskSet(c.Context, store, setName)
-	}
-	if err != nil {
-		return err // the tasks' data, not the command line
-	}
 	plans, err := workbench.PlanCollect(src, c.String("condition"), c.Int("concurrency"), runOptions(c))
 	if err != nil {
-		return settingsUsage(err)
-	}
-	if w := sim.ScriptedUserWarning(c.String("agent"), c.String("user")); w != "" {
-		fmt.Fprintf(e.stderr, "warning: %s\n", w)
-	}
-	if store == nil {
-		if store, err = e.openWrite(c.Context, c.String("db")); err != nil {
-			return err
-		}
-		defer store.Close()
-	}
-	x := e.executeOptions(c)
-	x.Command, x.Tasks = "emobench tracer collect", src.Tasks
-	if err := settingsUsage(workbench.StartRuns(c.Context, store, plans, nil, x)); err != nil {
 		return err
 	}
+	store, err := e.startRuns(c, plans, nil, src, "emobench tracer collect")
+	if err != nil {
+		return err
+	}
+	defer store.Close()
 	ids, tasks, err := workbench.CollectedRuns(c.Context, store, plans)
 	if err != nil {
 		return err

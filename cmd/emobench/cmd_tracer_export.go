@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,10 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/emobench/emobench/domains/all"
-	"github.com/emobench/emobench/internal/atomicfile"
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/tracer/sft"
+	"github.com/emobench/emobench/workbench"
 )
 
 func tracerExportCommand(e *env) *cli.Command {
@@ -94,40 +93,18 @@ func runTracerExport(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	if sel, err := store.FindSelection(c.Context, selection); err == nil && tracer.ShrunkWarning(sel) != "" {
-		fmt.Fprintf(e.stderr, "warning: %s\n", tracer.ShrunkWarning(sel))
-	}
-	stats, err := tracer.ExportFile(c.Context, store, out, true, tracer.ExportConfig{
-		Selection: selection, Format: sft.Format(format), Domain: exportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
-	})
-	for _, f := range stats.Failures {
-		fmt.Fprintf(e.stderr, "warning: not written: %s\n", f)
-	}
+	stats, err := workbench.ExportSelection(c.Context, store, out, statsPath, tracer.ExportConfig{
+		Selection: selection, Format: sft.Format(format), Domain: workbench.ExportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
+	}, e.warning)
 	if err != nil {
-		return asUsage(err)
+		return emobench.AsRequest(err)
 	}
 	if err := stats.WriteText(e.stdout); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", out)
 	if statsPath != "" {
-		data, err := json.MarshalIndent(stats, "", "  ")
-		if err == nil {
-			err = atomicfile.WriteFile(c.Context, statsPath, append(data, '\n'))
-		}
-		if err != nil {
-			return err
-		}
 		fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
 	}
 	return nil
-}
-
-// exportDomain is tracer export's domain lookup over the registry.
-func exportDomain(name string) (tracer.ExportDomain, bool) {
-	d, err := all.Find(name)
-	if err != nil {
-		return tracer.ExportDomain{}, false
-	}
-	return tracer.ExportDomain{Policy: d.Policy(), Tools: d.NewEnvironment().Tools()}, true
 }

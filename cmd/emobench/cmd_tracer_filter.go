@@ -2,12 +2,10 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
-	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -72,7 +70,8 @@ func tracerFilter(c *cli.Context, e *env) error {
 		case "DryRun":
 			return usagef("--dry-run stores nothing: drop --selection and --replace")
 		}
-		return optionUsage(c, err, map[string]string{"MinReward": "min-reward", "MaxUserDependence": "max-user-dependence"})
+		flag := map[string]string{"MinReward": "min-reward", "MaxUserDependence": "max-user-dependence"}[bad.Field]
+		return usagef("--%s %v: %v", flag, c.Value(flag), err)
 	}
 	var store *db.DB
 	var err error
@@ -92,45 +91,7 @@ func tracerFilter(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	if res.Backfilled > 0 {
-		verb := "stored with the selection"
-		if req.DryRun {
-			verb = "not stored (--dry-run)"
-		}
-		e.warn(fmt.Sprintf("user dependence computed now for %d trajectories that had none: %s", res.Backfilled, verb))
-	}
-	if n := res.Funnel.Total.DependenceUnknown; n > 0 {
-		what := "kept, as no --max-user-dependence is given"
-		if req.Criteria.MaxUserDependence != nil {
-			what = "dropped by --max-user-dependence"
-		}
-		e.warn(fmt.Sprintf("%d trajectories have no known user dependence (imported tasks without a scenario): %s", n, what))
-	}
-	if note := res.ImportedNote(); note != "" {
-		fmt.Fprintf(e.stderr, "warning: %s\n", note) // not a note: --quiet keeps it, as it is about the data
-	}
-	if res.TestKept > 0 {
-		fmt.Fprintf(e.stderr, "warning: %d kept trajectories are of test-split tasks (--allow-test-tasks): training on them leaks the test set\n", res.TestKept)
-	}
-	if !res.GeneratedFromTaskSets && res.Funnel.Total.Collected > 0 {
-		e.warn("generated counts the distinct tasks collected: not every run names a task set (tracer collect) that is still there unchanged")
-	}
-	if err := table.Funnel(res.Funnel).Write(e.stdout, format); err != nil {
-		return err
-	}
-	if format == "table" {
-		t := res.Funnel.Total
-		excluded := ""
-		if t.TestExcluded > 0 {
-			excluded = fmt.Sprintf("; %d of test-split tasks excluded (--allow-test-tasks keeps them)", t.TestExcluded)
-		}
-		if req.DryRun {
-			fmt.Fprintf(e.stdout, "dry run: %d of %d trajectories would be kept%s; nothing stored\n", t.Kept, t.Collected, excluded)
-		} else {
-			fmt.Fprintf(e.stdout, "selection %s (id %d): %d of %d trajectories kept%s\n", req.Name, res.SelectionID, t.Kept, t.Collected, excluded)
-		}
-	}
-	return nil
+	return workbench.WriteFilterResult(e.stdout, req, res, format, e.warn, e.warning)
 }
 
 func tracerFunnelCommand(e *env) *cli.Command {
@@ -156,30 +117,11 @@ func tracerFunnelCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			name := c.String("selection")
-			if name == "" {
-				sels, err := store.ListSelections(c.Context)
-				if err != nil {
-					return err
-				}
-				rows := make([]table.SelectionRow, len(sels))
-				for i, s := range sels {
-					rows[i] = table.SelectionRow{Name: s.Name, CreatedAt: s.CreatedAt.Format("2006-01-02T15:04:05Z"), Size: s.Size, Criteria: string(s.Criteria)}
-				}
-				return table.Selections(rows).Write(e.stdout, format)
+			w, err := workbench.WriteFunnel(c.Context, store, c.String("selection"), e.stdout, format)
+			if w != "" {
+				e.warning(w)
 			}
-			sel, err := store.FindSelection(c.Context, name)
-			if err != nil {
-				return err
-			}
-			f, err := tracer.DecodeFunnel(sel)
-			if err != nil {
-				return err
-			}
-			if w := tracer.ShrunkWarning(sel); w != "" {
-				fmt.Fprintf(e.stderr, "warning: %s\n", w)
-			}
-			return table.Funnel(f).Write(e.stdout, format)
+			return err
 		},
 	}
 }

@@ -2,20 +2,19 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 )
 
@@ -45,8 +44,8 @@ func tracerGenerateCommand(e *env) *cli.Command {
 			&cli.Float64Flag{Name: "read", Value: tracer.DefaultReadShare, Usage: "share of tasks that only ask for information; every other task holds a write (0: none)"},
 			&cli.StringFlag{Name: "emotions", Usage: "emotion family weights, e.g. anger=2,fear=1 (default: balanced over all families)"},
 			&cli.StringFlag{Name: "paraphrase", Usage: "llm:MODEL rewrites each instruction; a rewrite that loses a fact rejects the task"},
-			&cli.StringFlag{Name: "paraphrase-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --paraphrase model"},
-			&cli.StringFlag{Name: "paraphrase-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --paraphrase model's API key"},
+			modelBaseURLFlag("paraphrase"),
+			modelKeyEnvFlag("paraphrase"),
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout of --paraphrase"},
 			&cli.StringFlag{Name: "exclude", Usage: "JSON tasks FILE whose action sets no generated task may repeat"},
 			&cli.StringFlag{Name: "out", Usage: "write the tasks to this JSON `FILE` instead of the database"},
@@ -80,150 +79,42 @@ func generateTasks(c *cli.Context, e *env) error {
 				name, c.String("db"), set.Tasks, set.Domain, set.CreatedAt.UTC().Format("2006-01-02 15:04")))
 		}
 	}
-	opts.Progress = e.generateProgress(opts.N)
-	gen, err := tracer.Generate(c.Context, dom, opts)
-	if gen != nil {
-		gen.WriteText(e.stdout)
+	if !e.quiet {
+		opts.Progress = workbench.GenerateProgress(e.terminal(), e.warn, opts.N)
 	}
-	if err != nil {
-		return err
+	err = workbench.GenerateTasks(c.Context, dom, opts, workbench.GenerateTarget{Out: out, Name: name, Replace: c.Bool("replace"), DBPath: c.String("db"),
+		Open:  func(ctx context.Context) (*db.DB, error) { return e.openWrite(ctx, c.String("db")) },
+		Print: e.println, Summary: e.stdout})
+	if out == "" && errors.Is(err, emobench.ErrConflict) {
+		return usagef("%v: --replace replaces it", err)
 	}
-	if out != "" {
-		if err := sim.WriteTasksFile(out, gen.Tasks, len(gen.Tasks)); err != nil {
-			return err
-		}
-		e.println(fmt.Sprintf("wrote %d tasks to %s", len(gen.Tasks), out))
-		return nil
-	}
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if _, err := tracer.StoreTaskSet(c.Context, store, name, dom.Name(), opts, gen, c.Bool("replace"), time.Now()); err != nil {
-		if errors.Is(err, emobench.ErrConflict) {
-			return usagef("%v: --replace replaces it", err)
-		}
-		return err
-	}
-	e.println(fmt.Sprintf("stored %d tasks as task set %s in %s (run them with: emobench run --task-set %s)", len(gen.Tasks), name, c.String("db"), name))
-	return nil
+	return err
 }
 
-// generateFlags are the flags of tracer.GenerateOptions' fields, to name
-// in a *tracer.OptionError.
-var generateFlags = map[string]string{"N": "n", "Split": "split", "WalkSteps": "walk-steps", "WalkStepsDist": "walk-steps-dist", "Intents": "intents",
-	"IntentsDist": "intents-dist", "ForbiddenShare": "forbidden", "TransferShare": "transfer", "ReadShare": "read", "EmotionWeights": "emotions"}
-
-// generateOptions reads the flags into tracer.NewGenerateOptions and the
-// domain; bad values are usage errors naming the flag.
+// generateOptions reads the flags into workbench.GenerateSettings, which
+// parses them into tracer's options and finds the domain.
 func generateOptions(c *cli.Context) (tracer.GenerateOptions, sim.CatalogDomain, error) {
-	o := tracer.NewGenerateOptions()
 	if c.String("domain") == "" {
-		return o, nil, usagef("tracer generate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
+		return tracer.GenerateOptions{}, nil, usagef("tracer generate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
 	}
 	if !c.IsSet("n") {
-		return o, nil, usagef("tracer generate needs --n N, at least 1 (the tasks to generate)")
+		return tracer.GenerateOptions{}, nil, usagef("tracer generate needs --n N, at least 1 (the tasks to generate)")
 	}
-	o.N, o.Seed, o.Split = c.Int("n"), c.Uint64("seed"), emobench.Split(c.String("split"))
-	o.ForbiddenShare, o.TransferShare, o.ReadShare = c.Float64("forbidden"), c.Float64("transfer"), c.Float64("read")
-	var err error
-	for _, l := range []struct {
-		flag        string
-		values      *[]int
-		weights     *[]float64
-		weightsFlag string
-	}{{"walk-steps", &o.WalkSteps, &o.WalkStepsDist, "walk-steps-dist"}, {"intents", &o.Intents, &o.IntentsDist, "intents-dist"}} {
-		v, err := tracer.ParseInts(c.String(l.flag))
-		if err != nil {
-			return o, nil, usagef("--%s %q: %v", l.flag, c.String(l.flag), err)
-		}
-		if !slices.Equal(v, *l.values) { // other values than the default: uniform unless weighed
-			*l.values, *l.weights = v, nil
-		}
-		if c.IsSet(l.weightsFlag) {
-			if *l.weights, err = tracer.ParseWeights(c.String(l.weightsFlag)); err != nil {
-				return o, nil, usagef("--%s %q: %v", l.weightsFlag, c.String(l.weightsFlag), err)
-			}
-		}
-	}
-	if o.EmotionWeights, err = tracer.ParseEmotionWeights(c.String("emotions")); err != nil {
-		return o, nil, usagef("--emotions: %v", err)
-	}
-	if err := o.Validate(); err != nil {
-		return o, nil, optionUsage(c, err, generateFlags)
-	}
-	if o.Paraphraser, err = paraphraser(c); err != nil {
-		return o, nil, err
-	}
-	if path := c.String("exclude"); path != "" {
-		b, err := os.ReadFile(path)
-		if err == nil {
-			o.Exclude, err = sim.DecodeTasks(b)
-		}
-		if err != nil {
-			return o, nil, usagef("--exclude %s: %v", path, err)
-		}
-	}
-	found, err := all.Find(c.String("domain"))
-	if err != nil {
-		return o, nil, usagef("--domain: %v", err)
-	}
-	dom, ok := found.(sim.CatalogDomain)
-	if !ok {
-		return o, nil, usagef("--domain %s has no intent catalog yet: Tracer cannot generate its tasks", found.Name())
-	}
-	if o.Split == emobench.SplitTrain {
-		o.Exclude = append(o.Exclude, tracer.TestTasks(dom.Tasks())...)
-	}
-	return o, dom, nil
+	return workbench.GenerateSettings{
+		Domain: c.String("domain"), N: c.Int("n"), Seed: c.Uint64("seed"), Split: emobench.Split(c.String("split")),
+		WalkSteps: c.String("walk-steps"), WalkStepsDist: stringFlag(c, "walk-steps-dist"), Intents: c.String("intents"), IntentsDist: stringFlag(c, "intents-dist"),
+		Forbidden: c.Float64("forbidden"), Transfer: c.Float64("transfer"), Read: c.Float64("read"), Emotions: c.String("emotions"), Exclude: c.String("exclude"),
+		Paraphrase:    c.String("paraphrase"),
+		ParaphraseLLM: modelRole(c, "paraphrase"),
+		LLM:           sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")},
+	}.Options()
 }
 
-// paraphraser is the --paraphrase model; nil without it.
-func paraphraser(c *cli.Context) (tracer.Paraphraser, error) {
-	p := c.String("paraphrase")
-	if p == "" {
-		return nil, nil
-	}
-	model, ok := strings.CutPrefix(p, "llm:")
-	if !ok || model == "" {
-		return nil, usagef("--paraphrase %q is not llm:MODEL", p)
-	}
-	keyEnv, base := c.String("paraphrase-api-key-env"), c.String("paraphrase-base-url")
-	if !keyEnvName.MatchString(keyEnv) {
-		return nil, usagef("--paraphrase-api-key-env takes the name of the environment variable holding the key, not the key (the value given is not shown)")
-	}
-	if err := workbench.CheckEndpoint("paraphrase-base-url", base); err != nil {
-		return nil, asUsage(err)
-	}
-	client, err := sim.NewRoleClient("paraphrase", model, emobench.LLMRole{BaseURL: base, APIKeyEnv: keyEnv}, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
-	if err != nil {
-		return nil, asUsage(err) // EREQUEST, still naming the setting, so NameSettings adds the dashes
-	}
-	return &tracer.LLMParaphraser{Client: client}, nil
-}
-
-var keyEnvName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// generateProgress shows tracer generate's kept tasks and candidates: a
-// progress bar on a terminal, else a note every 5 s on stderr (none with
-// --quiet), so a large --n does not look like a hang.
-func (e *env) generateProgress(n int) func(kept, candidates int) {
-	if e.quiet {
+// stringFlag is the flag's value when it was given, nil otherwise.
+func stringFlag(c *cli.Context, name string) *string {
+	if !c.IsSet(name) {
 		return nil
 	}
-	if w := e.terminal(); w != nil {
-		bar := progressbar.NewOptions(n, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(), progressbar.OptionSetDescription("tasks kept"))
-		return func(kept, candidates int) {
-			bar.Describe(fmt.Sprintf("tasks kept (%d candidates)", candidates))
-			bar.Set(kept)
-		}
-	}
-	last := time.Now()
-	return func(kept, candidates int) {
-		if time.Since(last) >= 5*time.Second {
-			last = time.Now()
-			e.warn(fmt.Sprintf("tracer generate: kept %d of %d tasks after %d candidates", kept, n, candidates))
-		}
-	}
+	v := c.String(name)
+	return &v
 }

@@ -123,16 +123,6 @@ func cliHint(err error) string {
 // value: "--trials 0: need at least 1".
 func usagef(format string, args ...any) error { return cliargs.Usagef(format, args...) }
 
-// usageError, settingsUsage and asUsage are the old spellings of an EREQUEST error
-// that cmd_tracer_*.go still use; delete them when those move to tracer/.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string   { return e.err.Error() }
-func (e *usageError) Unwrap() []error { return []error{emobench.ErrRequest, e.err} }
-func settingsUsage(err error) error   { return err }
-
-var asUsage = emobench.AsRequest
-
 // reportedError is a failure whose details the command already printed.
 type reportedError struct{ err error }
 

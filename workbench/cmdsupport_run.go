@@ -1,0 +1,98 @@
+package workbench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/internal/atomicfile"
+	"github.com/emobench/emobench/tracer"
+	"github.com/emobench/emobench/tracer/sft"
+	"github.com/schollz/progressbar/v3"
+)
+
+// DefaultSealKeyFile is where the key sealing run configs is kept
+// (ExecuteOptions.SealKeyFile): os.UserConfigDir()/emobench/origin.key,
+// or "" without a config directory.
+func DefaultSealKeyFile() string {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "emobench", SealKeyName)
+}
+
+// CheckResume refuses, before anything is opened or created, a resume of
+// run ref when no database is at dbPath (an EREQUEST error about the
+// setting "resume") or the price file cannot be read (CheckPriceFile).
+func CheckResume(dbPath, ref, priceFile string) error {
+	if _, err := os.Stat(dbPath); err != nil {
+		return settingf("resume", "%s: no database at %s", ref, dbPath)
+	}
+	return CheckPriceFile(priceFile)
+}
+
+// GenerateProgress shows tracer.Generate's kept tasks of n and its
+// candidates (GenerateOptions.Progress): a progress bar on bar (a
+// terminal; nil for none), else a note every 5 s, so that a large n does
+// not look like a hang. With neither (bar and note nil) it is nil.
+func GenerateProgress(bar io.Writer, note func(string), n int) func(kept, candidates int) {
+	if bar != nil {
+		b := progressbar.NewOptions(n, progressbar.OptionSetWriter(bar), progressbar.OptionShowCount(), progressbar.OptionSetDescription("tasks kept"))
+		return func(kept, candidates int) {
+			b.Describe(fmt.Sprintf("tasks kept (%d candidates)", candidates))
+			b.Set(kept)
+		}
+	}
+	if note == nil {
+		return nil
+	}
+	last := time.Now()
+	return func(kept, candidates int) {
+		if time.Since(last) >= 5*time.Second {
+			last = time.Now()
+			note(fmt.Sprintf("tracer generate: kept %d of %d tasks after %d candidates", kept, n, candidates))
+		}
+	}
+}
+
+// ExportSelection writes cfg.Selection's records to the file out
+// (tracer.ExportFile, out checked by the caller) and, when statsPath is
+// not "", the export's stats as indented JSON to statsPath (atomically).
+// warn receives the warning that the selection has lost trajectories
+// since it was stored, then each record not written. The stats are
+// returned with ExportFile's error too (its failures counted).
+func ExportSelection(ctx context.Context, store *db.DB, out, statsPath string, cfg tracer.ExportConfig, warn func(string)) (sft.Stats, error) {
+	if sel, err := store.FindSelection(ctx, cfg.Selection); err == nil && tracer.ShrunkWarning(sel) != "" {
+		warn(tracer.ShrunkWarning(sel))
+	}
+	stats, err := tracer.ExportFile(ctx, store, out, true, cfg)
+	for _, f := range stats.Failures {
+		warn("not written: " + f)
+	}
+	if err != nil || statsPath == "" {
+		return stats, err
+	}
+	data, err := json.MarshalIndent(stats, "", "  ")
+	if err == nil {
+		err = atomicfile.WriteFile(ctx, statsPath, append(data, '\n'))
+	}
+	return stats, err
+}
+
+// ExportDomain is tracer export's domain lookup (ExportConfig.Domain)
+// over the registry: a domain's policy and tool schemas; false for a
+// domain it does not know.
+func ExportDomain(name string) (tracer.ExportDomain, bool) {
+	d, err := all.Find(name)
+	if err != nil {
+		return tracer.ExportDomain{}, false
+	}
+	return tracer.ExportDomain{Policy: d.Policy(), Tools: d.NewEnvironment().Tools()}, true
+}
