@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_CONFIG_HOME", dir)
 	// The seal key is made before any test runs: parallel tests making
 	// it at once could read it while another is writing it.
-	if _, err := workbench.LoadSealKey(sealKeyFile()); err != nil {
+	if _, err := workbench.LoadSealKey(workbench.DefaultSealKeyFile()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
