@@ -42,49 +42,6 @@ func TestDomains_Size(t *testing.T) {
 	}
 }
 
-// TestOracle_SolvesEveryTask runs the oracle against the scripted user on
-// every task of every split of every domain (under -short, a fixed sample
-// of each task kind), in both conditions: every trajectory must pass
-// (pass^1 = 1.0), ending with ###STOP### or, for a task whose gold actions
-// end in a transfer, with the transfer.
-func TestOracle_SolvesEveryTask(t *testing.T) {
-	t.Parallel()
-	for _, name := range all.Names() {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			dom, err := all.Find(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			counts := map[emobench.TerminationReason]int{}
-			splits := map[emobench.Split]int{}
-			episodes, passed := 0, 0
-			for _, task := range sampleTasks(t, dom, allTasks(dom)) {
-				splits[task.Split]++
-				wantReason := emobench.TerminationUserStop
-				if n := len(task.Actions); n > 0 && task.Actions[n-1].Name == dom.TransferTool() {
-					wantReason = emobench.TerminationTransfer
-				}
-				for _, withEmotions := range []bool{true, false} {
-					traj := scriptedEpisode(t, dom, task, sim.Oracle{}, withEmotions, 1)
-					episodes++
-					counts[traj.TerminationReason]++
-					if traj.Passed() {
-						passed++
-					}
-					if !traj.Passed() || traj.TerminationReason != wantReason {
-						t.Errorf("task %s (emotions %v): termination %s, reward %v, want %s and reward 1\nreward_info: %s\nlast message: %q",
-							task.ID, withEmotions, traj.TerminationReason, deref(traj.Reward), wantReason,
-							traj.RewardInfo, traj.Messages[len(traj.Messages)-1].Content)
-					}
-				}
-			}
-			t.Logf("%s: oracle pass^1 = %.3f over %d episodes, tasks by split %v, terminations %v",
-				name, float64(passed)/float64(episodes), episodes, splits, counts)
-		})
-	}
-}
-
 func testTasks(dom sim.Domain) []*emobench.TaskSpec {
 	tasks := dom.Tasks()
 	var out []*emobench.TaskSpec
