@@ -9,7 +9,6 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -82,10 +81,12 @@ func runIngest(c *cli.Context, e *env) error {
 		}
 		defer store.Close()
 	}
-	printNotes(e, in.Notes)
+	e.warnAll(in.Notes.Lines())
 	notes := &ingest.Notes{}
-	defer printNotes(e, notes)
-	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, e.printIngested(notes))
+	defer func() { e.warnAll(notes.Lines()) }()
+	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, func(res workbench.Ingested, err error) {
+		res.Print(e.stdout, e.stderr, notes, err)
+	})
 	if err != nil {
 		return err
 	}
@@ -93,31 +94,6 @@ func runIngest(c *cli.Context, e *env) error {
 		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, in.Count())}
 	}
 	return nil
-}
-
-// printNotes prints the command's notes once each, unless --quiet.
-func printNotes(e *env, notes *ingest.Notes) {
-	e.warnAll(notes.Lines())
-}
-
-// printIngested prints what ingest did with a source, and its error if
-// any, and gathers its notes into notes.
-func (e *env) printIngested(notes *ingest.Notes) func(workbench.Ingested, error) {
-	return func(res workbench.Ingested, err error) {
-		for _, l := range res.Lines {
-			if l.Warning {
-				fmt.Fprintln(e.stderr, table.Printable(l.Text))
-			} else {
-				fmt.Fprintln(e.stdout, table.Printable(l.Text))
-			}
-		}
-		for _, n := range res.Notes {
-			notes.Add(n.Path, n.Text)
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "error: %s\n", table.Printable(err.Error()))
-		}
-	}
 }
 
 // progressBar is a progress bar of src's bytes when stderr is a terminal;
