@@ -1,12 +1,14 @@
 package workbench
 
 import (
+	"context"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
 )
 
@@ -104,3 +106,21 @@ func CheckPart(part string, parts ...string) error {
 	}
 	return nil
 }
+
+// Table is p's computation made r's table: with strict, gated beside
+// strict pass^k per unit and group (ComputeStrict, table.StrictPassK),
+// else pass^k and pass@k (Compute, table.PassK). The table has one row
+// per row computed, so none when no unit has a task of at least k trials.
+func (p PassKStats) Table(r StatsRequest, strict bool) Computation[*table.Table] {
+	return func(ctx context.Context, store *db.DB, s Selection) (*table.Table, []string, error) {
+		if strict {
+			rows, notes, err := p.ComputeStrict(ctx, store, s)
+			return table.StrictPassK(rows, s.TableUnits(), r.Fields, r.Format), notes, err
+		}
+		rows, notes, err := p.Compute(ctx, store, s)
+		return table.PassK(rows, s.TableUnits(), r.Fields, r.Format, r.Style), notes, err
+	}
+}
+
+// NoRows reports whether t has no row.
+func NoRows(t *table.Table) bool { return len(t.Rows) == 0 }

@@ -71,29 +71,14 @@ func runPassK(c *cli.Context, e *env, r workbench.StatsRequest) error {
 	if err := stats.InfraErrors.Check(); err != nil {
 		return err
 	}
-	var (
-		t    *table.Table
-		n    int
-		s    workbench.Selection
-		none string
-		err  error
-	)
-	if c.Bool("strict") {
-		if r.Style != table.NoInterval {
-			return usagef("--strict gives no intervals: leave out --ci")
-		}
-		var rows []analysis.StrictPassKRow
-		rows, s, none, err = compute(c, e, r, stats.ComputeStrict, func(r []analysis.StrictPassKRow) bool { return len(r) == 0 })
-		t, n = table.StrictPassK(rows, s.TableUnits(), r.Fields, r.Format), len(rows)
-	} else {
-		var rows []analysis.PassKRow
-		rows, s, none, err = compute(c, e, r, stats.Compute, func(r []analysis.PassKRow) bool { return len(r) == 0 })
-		t, n = table.PassK(rows, s.TableUnits(), r.Fields, r.Format, r.Style), len(rows)
+	if c.Bool("strict") && r.Style != table.NoInterval {
+		return usagef("--strict gives no intervals: leave out --ci")
 	}
+	t, _, none, err := compute(c, e, r, stats.Table(r, c.Bool("strict")), workbench.NoRows)
 	if err != nil || r.Bare(none) {
 		return err
 	}
-	if n == 0 && none == "" {
+	if len(t.Rows) == 0 && none == "" {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
 	return r.Write(e.stdout, t)
