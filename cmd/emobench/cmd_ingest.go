@@ -53,23 +53,16 @@ func ingestCommand(e *env) *cli.Command {
 // defaultMaxRecord is --max-record's default, ingest.DefaultMaxRecord.
 const defaultMaxRecord = "3MiB"
 
-// parseIngestOptions copies the ingest flags into workbench options, with
-// a progress bar for large files on a terminal.
-func parseIngestOptions(c *cli.Context, e *env) (workbench.IngestOptions, error) {
+func runIngest(c *cli.Context, e *env) error {
 	opts, err := workbench.IngestFlags{
 		Format: c.String("format"), Name: c.String("name"), Model: c.String("model"), UserModel: c.String("user-model"),
 		Domain: c.String("domain"), Condition: c.String("condition"), OnDuplicate: c.String("on-duplicate"),
 		Reingest: c.Bool("reingest"), MaxSpool: c.String("max-spool"), MaxRecord: c.String("max-record"), DBPath: c.String("db"),
 	}.Options()
-	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash
-	return opts, err
-}
-
-func runIngest(c *cli.Context, e *env) error {
-	opts, err := parseIngestOptions(c, e)
 	if err != nil {
 		return err
 	}
+	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash // a progress bar for large files on a terminal
 	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
 	if err != nil {
 		return err
