@@ -532,3 +532,12 @@ func writeActions(b *bytes.Buffer, label string, actions []emobench.Action) {
 		fmt.Fprintf(b, "  %d. %s %s\n", i+1, a.Name, table.OneLine(args))
 	}
 }
+
+// WriteDomain writes d in format: json (WriteDomainJSON), else text
+// (WriteDomainText).
+func WriteDomain(w io.Writer, d *DomainDetail, format string) error {
+	if format == "json" {
+		return WriteDomainJSON(w, d)
+	}
+	return WriteDomainText(w, d)
+}

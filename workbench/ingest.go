@@ -14,6 +14,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
+	"github.com/emobench/emobench/reports/table"
 )
 
 // IngestOptions is what IngestSource does with each source; the ingest
@@ -159,6 +160,26 @@ func (r *Ingested) warn(format string, args ...any) {
 
 func (r *Ingested) note(text string) {
 	r.Notes = append(r.Notes, ingest.Note{Path: r.Path, Text: text})
+}
+
+// Print writes r's Lines, stdout's to stdout and warnings to stderr, and
+// err, when not nil, as "error: …" on stderr, their escape sequences made
+// printable (table.Printable) so a file's content never reaches the
+// terminal as control codes; it adds r's Notes to notes.
+func (r Ingested) Print(stdout, stderr io.Writer, notes *ingest.Notes, err error) {
+	for _, l := range r.Lines {
+		w := stdout
+		if l.Warning {
+			w = stderr
+		}
+		fmt.Fprintln(w, table.Printable(l.Text))
+	}
+	for _, n := range r.Notes {
+		notes.Add(n.Path, n.Text)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "error: %s\n", table.Printable(err.Error()))
+	}
 }
 
 // Inputs are the inputs the ingest command's arguments name.

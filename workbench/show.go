@@ -83,3 +83,12 @@ func WriteTranscriptJSON(w io.Writer, t reports.Transcript) error {
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
 }
+
+// WriteTranscriptAs writes t in format: json (WriteTranscriptJSON), else
+// text (reports.WriteTranscript).
+func WriteTranscriptAs(w io.Writer, t reports.Transcript, format string) error {
+	if format == "json" {
+		return WriteTranscriptJSON(w, t)
+	}
+	return reports.WriteTranscript(w, t)
+}

@@ -29,6 +29,15 @@ const (
 	InfraErrorsExclude InfraErrors = "exclude"
 )
 
+// Check returns an EREQUEST error of setting infra-errors unless i is
+// InfraErrorsFail or InfraErrorsExclude.
+func (i InfraErrors) Check() error {
+	if i != InfraErrorsFail && i != InfraErrorsExclude {
+		return settingf("infra-errors", "%q is not one of fail, exclude", string(i))
+	}
+	return nil
+}
+
 // PassKStats is stats passk: pass^k and pass@k per unit and group.
 type PassKStats struct {
 	Fields      []string              // group fields besides the unit (emobench.GroupFields)

@@ -243,3 +243,19 @@ func RemoveRuns(ctx context.Context, store *db.DB, refs []string) (ids []int64, 
 	}
 	return ids, tasks, notes, nil
 }
+
+// OpenRun opens the existing database at path for writing (OpenExisting)
+// and resolves ref, a run's id or name, in it; the caller closes the
+// database. On error nothing is left open.
+func OpenRun(ctx context.Context, path, ref string, note func(string), opts ...db.Option) (*db.DB, int64, error) {
+	store, err := OpenExisting(ctx, path, note, opts...)
+	if err != nil {
+		return nil, 0, err
+	}
+	id, err := store.ResolveRun(ctx, ref)
+	if err != nil {
+		store.Close()
+		return nil, 0, err
+	}
+	return store, id, nil
+}

@@ -28,9 +28,9 @@ func demoCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			dbPath, out, notes := c.String("demo-db"), c.String("out"), &ingest.Notes{}
 			err := workbench.Demo(c.Context, fixtures.FS, dbPath, out, e.executeOptions(c), func(res workbench.Ingested) {
-				e.printIngested(notes)(res, nil)
+				res.Print(e.stdout, e.stderr, notes, nil)
 			})
-			printNotes(e, notes)
+			e.warnAll(notes.Lines())
 			if err != nil {
 				return err
 			}

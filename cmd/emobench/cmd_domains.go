@@ -65,10 +65,7 @@ func domainShowCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if format == "json" {
-				return workbench.WriteDomainJSON(e.stdout, d)
-			}
-			return workbench.WriteDomainText(e.stdout, d)
+			return workbench.WriteDomain(e.stdout, d, format)
 		},
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
-	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -54,23 +53,16 @@ func ingestCommand(e *env) *cli.Command {
 // defaultMaxRecord is --max-record's default, ingest.DefaultMaxRecord.
 const defaultMaxRecord = "3MiB"
 
-// parseIngestOptions copies the ingest flags into workbench options, with
-// a progress bar for large files on a terminal.
-func parseIngestOptions(c *cli.Context, e *env) (workbench.IngestOptions, error) {
+func runIngest(c *cli.Context, e *env) error {
 	opts, err := workbench.IngestFlags{
 		Format: c.String("format"), Name: c.String("name"), Model: c.String("model"), UserModel: c.String("user-model"),
 		Domain: c.String("domain"), Condition: c.String("condition"), OnDuplicate: c.String("on-duplicate"),
 		Reingest: c.Bool("reingest"), MaxSpool: c.String("max-spool"), MaxRecord: c.String("max-record"), DBPath: c.String("db"),
 	}.Options()
-	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash
-	return opts, err
-}
-
-func runIngest(c *cli.Context, e *env) error {
-	opts, err := parseIngestOptions(c, e)
 	if err != nil {
 		return err
 	}
+	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash // a progress bar for large files on a terminal
 	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
 	if err != nil {
 		return err
@@ -82,10 +74,12 @@ func runIngest(c *cli.Context, e *env) error {
 		}
 		defer store.Close()
 	}
-	printNotes(e, in.Notes)
+	e.warnAll(in.Notes.Lines())
 	notes := &ingest.Notes{}
-	defer printNotes(e, notes)
-	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, e.printIngested(notes))
+	defer func() { e.warnAll(notes.Lines()) }()
+	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, func(res workbench.Ingested, err error) {
+		res.Print(e.stdout, e.stderr, notes, err)
+	})
 	if err != nil {
 		return err
 	}
@@ -93,31 +87,6 @@ func runIngest(c *cli.Context, e *env) error {
 		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, in.Count())}
 	}
 	return nil
-}
-
-// printNotes prints the command's notes once each, unless --quiet.
-func printNotes(e *env, notes *ingest.Notes) {
-	e.warnAll(notes.Lines())
-}
-
-// printIngested prints what ingest did with a source, and its error if
-// any, and gathers its notes into notes.
-func (e *env) printIngested(notes *ingest.Notes) func(workbench.Ingested, error) {
-	return func(res workbench.Ingested, err error) {
-		for _, l := range res.Lines {
-			if l.Warning {
-				fmt.Fprintln(e.stderr, table.Printable(l.Text))
-			} else {
-				fmt.Fprintln(e.stdout, table.Printable(l.Text))
-			}
-		}
-		for _, n := range res.Notes {
-			notes.Add(n.Path, n.Text)
-		}
-		if err != nil {
-			fmt.Fprintf(e.stderr, "error: %s\n", table.Printable(err.Error()))
-		}
-	}
 }
 
 // progressBar is a progress bar of src's bytes when stderr is a terminal;

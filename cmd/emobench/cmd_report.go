@@ -42,11 +42,11 @@ func reportCommand(e *env) *cli.Command {
 			} else if exists && !c.Bool("force") {
 				return usagef("--out %s exists: report does not replace it (add --force to replace it)", c.String("out"))
 			}
-			boot, err := bootstrapFlags(c)
+			r, err := statsRequest(c)
 			if err != nil {
 				return err
 			}
-			rep, _, err := compute(c, e, workbench.ReportOptions{Title: c.String("title"), Bootstrap: boot, Pairs: c.StringSlice("pair")}.Build)
+			rep, _, _, err := compute(c, e, r, workbench.ReportOptions{Title: c.String("title"), Bootstrap: r.Boot, Pairs: c.StringSlice("pair")}.Build, nil)
 			if err != nil {
 				return err
 			}

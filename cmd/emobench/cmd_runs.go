@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
@@ -94,28 +93,11 @@ func tagCommand(e *env) *cli.Command {
 	}
 }
 
-// openExisting opens the --db file for writing, refusing to create it.
-func openExisting(c *cli.Context, e *env) (*db.DB, error) {
-	path := c.String("db")
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("%s: no such database", path)
-	}
-	return e.openWrite(c.Context, path)
-}
-
 // openRunArg opens the existing --db file for writing and resolves the
 // command's one RUN argument (an id or a name).
 func openRunArg(c *cli.Context, e *env) (*db.DB, int64, error) {
-	store, err := openExisting(c, e)
-	if err != nil {
-		return nil, 0, err
-	}
-	id, err := store.ResolveRun(c.Context, c.Args().First())
-	if err != nil {
-		store.Close()
-		return nil, 0, err
-	}
-	return store, id, nil
+	path := c.String("db")
+	return workbench.OpenRun(c.Context, path, c.Args().First(), e.warn, e.waitNotices(path)...)
 }
 
 func setCommand(e *env) *cli.Command {
@@ -178,7 +160,7 @@ func removeCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usagef("runs rm takes one or more RUNs (ids or names)")
 			}
-			store, err := openExisting(c, e)
+			store, err := workbench.OpenExisting(c.Context, c.String("db"), e.warn, e.waitNotices(c.String("db"))...)
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,6 @@ package main
 import (
 	"strconv"
 
-	"github.com/emobench/emobench/reports"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -63,10 +62,7 @@ func showCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.String("format") == "json" {
-				return workbench.WriteTranscriptJSON(e.stdout, t)
-			}
-			return reports.WriteTranscript(e.stdout, t)
+			return workbench.WriteTranscriptAs(e.stdout, t, c.String("format"))
 		},
 	}
 }

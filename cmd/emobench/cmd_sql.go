@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/emobench/emobench/db"
-	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
@@ -53,27 +53,14 @@ func sqlCommand(e *env) *cli.Command {
 	}
 }
 
-// maxStdinQuery bounds a query read from stdin, so /dev/zero cannot fill
-// memory.
-const maxStdinQuery = 16 << 20
-
-func readQuery(c *cli.Context, stdin io.Reader) (string, error) {
+func readQuery(c *cli.Context, stdin io.Reader) (query string, err error) {
 	if c.NArg() > 1 {
 		return "", usagef("sql takes one QUERY argument (quote it), got %d", c.NArg())
 	}
-	query := c.Args().First()
-	if query == "" && stdin != nil {
-		// A terminal or a silent pipe may never end: Ctrl-C and SIGTERM must.
-		r := ingest.NewContextReader(c.Context, stdin)
-		defer r.Close()
-		b, err := io.ReadAll(io.LimitReader(r, maxStdinQuery+1))
-		if err != nil {
-			return "", fmt.Errorf("reading the query from stdin: %w", err)
+	if query = c.Args().First(); query == "" && stdin != nil {
+		if query, err = workbench.ReadQuery(c.Context, stdin); err != nil {
+			return "", err
 		}
-		if len(b) > maxStdinQuery {
-			return "", usagef("the query on stdin is longer than %d MiB", maxStdinQuery>>20)
-		}
-		query = string(b)
 	}
 	if strings.TrimSpace(query) == "" {
 		return "", usagef("sql needs a QUERY argument or a query on stdin")

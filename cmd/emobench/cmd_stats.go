@@ -63,40 +63,23 @@ func passkCommand(e *env) *cli.Command {
 	}
 }
 
-func runPassK(c *cli.Context, e *env, f statsFlags) error {
+func runPassK(c *cli.Context, e *env, r workbench.StatsRequest) error {
 	// Its heap is O(tasks) and the process short: collect 4x less often.
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	infra := workbench.InfraErrors(c.String("infra-errors"))
-	if infra != workbench.InfraErrorsFail && infra != workbench.InfraErrorsExclude {
-		return usagef("--infra-errors %q is not one of fail, exclude", infra)
-	}
-	stats := workbench.PassKStats{Fields: f.fields, Options: analysis.PassKOptions{Convention: f.conv, Ks: f.ks}, InfraErrors: infra,
-		Intervals: f.style != table.NoInterval, Bootstrap: f.boot}
-	if c.Bool("strict") {
-		return runStrictPassK(c, e, f, stats)
-	}
-	rows, s, none, err := computeNoting(c, e, stats.Compute, func(r []analysis.PassKRow) bool { return len(r) == 0 })
-	if err != nil || e.noTrajectories(none, f.format) {
+	stats := workbench.PassKStats{Fields: r.Fields, Options: analysis.PassKOptions{Convention: r.Conv, Ks: r.Ks},
+		InfraErrors: workbench.InfraErrors(c.String("infra-errors")), Intervals: r.Style != table.NoInterval, Bootstrap: r.Boot}
+	if err := stats.InfraErrors.Check(); err != nil {
 		return err
 	}
-	if len(rows) == 0 && none == "" {
-		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
-	}
-	t := table.PassK(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format, f.style)
-	return t.ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
-}
-
-// runStrictPassK is stats passk --strict: gated beside strict pass^k.
-func runStrictPassK(c *cli.Context, e *env, f statsFlags, stats workbench.PassKStats) error {
-	if f.style != table.NoInterval {
+	if c.Bool("strict") && r.Style != table.NoInterval {
 		return usagef("--strict gives no intervals: leave out --ci")
 	}
-	rows, s, none, err := computeNoting(c, e, stats.ComputeStrict, func(r []analysis.StrictPassKRow) bool { return len(r) == 0 })
-	if err != nil || e.noTrajectories(none, f.format) {
+	t, _, none, err := compute(c, e, r, stats.Table(r, c.Bool("strict")), workbench.NoRows)
+	if err != nil || r.Bare(none) {
 		return err
 	}
-	if len(rows) == 0 && none == "" {
+	if len(t.Rows) == 0 && none == "" {
 		fmt.Fprintln(e.stderr, "no rows: no run matched, or no task has at least k trials (see `emobench runs` for trials per task)")
 	}
-	return table.StrictPassK(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format).Write(e.stdout, f.format)
+	return r.Write(e.stdout, t)
 }

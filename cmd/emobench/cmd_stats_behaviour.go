@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/emobench/emobench/analysis"
 	"strings"
 
 	"github.com/emobench/emobench/reports/table"
@@ -24,13 +25,12 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
 			poolFlag(),
 		},
-		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
-			rates, s, err := compute(c, e, workbench.AbandonmentStats{Fields: f.fields}.Compute)
+		Action: statsAction(e, func(c *cli.Context, e *env, r workbench.StatsRequest) error {
+			rates, s, _, err := compute(c, e, r, workbench.AbandonmentStats{Fields: r.Fields}.Compute, nil)
 			if err != nil {
 				return err
 			}
-			t := table.Abandonment(rates, table.Units{Units: s.Units, Names: s.Names}, f.style)
-			return t.ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
+			return r.Write(e.stdout, table.Abandonment(rates, s.TableUnits(), r.Style))
 		}),
 	}
 }
@@ -61,27 +61,27 @@ func statsBalanceCommand(e *env) *cli.Command {
 	}
 }
 
-func runBalance(c *cli.Context, e *env, f statsFlags) error {
+func runBalance(c *cli.Context, e *env, r workbench.StatsRequest) error {
 	part := c.String("part")
-	if part != "all" && part != "bins" && part != "regression" && part != "correlation" {
-		return usagef("--part %q is not one of bins, regression, correlation, all", part)
+	if err := workbench.CheckPart(part, "bins", "regression", "correlation", "all"); err != nil {
+		return err
 	}
-	if part == "all" && table.Split(f.format) {
+	if part == "all" && table.Split(r.Format) {
 		part = "bins"
 		e.warn("csv and json hold one table: showing --part bins (choose another with --part)")
 	}
 	if bins := c.Int("bins"); bins < 1 {
 		return usagef("--bins %d: need at least 1", bins)
 	}
-	data, s, none, err := computeNoting(c, e, workbench.BalanceStats{}.Compute, noBalanceSamples)
-	if err != nil || e.noTrajectories(none, f.format) {
+	data, s, none, err := compute(c, e, r, workbench.BalanceStats{}.Compute, func(m map[int64]analysis.BalanceSample) bool { return len(m) == 0 })
+	if err != nil || r.Bare(none) {
 		return err
 	}
-	for i, t := range table.Balance(table.Units{Units: s.Units, Names: s.Names}, data, part, c.Int("bins"), f.format, f.style) {
+	for i, t := range table.Balance(s.TableUnits(), data, part, c.Int("bins"), r.Format, r.Style) {
 		if i > 0 {
 			e.stdout.Write([]byte("\n"))
 		}
-		if err := t.ExpandEstimates(f.format, f.style).Write(e.stdout, f.format); err != nil {
+		if err := r.Write(e.stdout, t); err != nil {
 			return err
 		}
 	}

@@ -1,28 +1,10 @@
 package main
 
 import (
-	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
-
-// intervalFlags configure confidence intervals, shared by the stats commands.
-func intervalFlags(defaultStyle string) []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "ci", Value: defaultStyle, Usage: "how tables show intervals: pm (±), brackets, or none"},
-		&cli.StringFlag{Name: "ci-method", Value: workbench.DefaultBootstrap.Method, Usage: "bootstrap interval: percentile or bca"},
-		&cli.IntFlag{Name: "resamples", Value: workbench.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (tasks are resampled)"},
-		&cli.Uint64Flag{Name: "seed", Value: workbench.DefaultBootstrap.Seed, Usage: "bootstrap seed: the same seed gives the same intervals"},
-		&cli.Float64Flag{Name: "level", Value: workbench.DefaultBootstrap.Level, Usage: "confidence level"},
-	}
-}
-
-// bootstrapFlags reads --ci-method, --resamples, --seed and --level.
-func bootstrapFlags(c *cli.Context) (analysis.BootstrapOptions, error) {
-	boot := analysis.BootstrapOptions{Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: c.String("ci-method")}
-	return boot, workbench.CheckBootstrap(boot)
-}
 
 // pairFlag is --pair, on stats emotions and report.
 func pairFlag() cli.Flag {
@@ -55,12 +37,12 @@ func statsEmotionsCommand(e *env) *cli.Command {
 			poolFlag(),
 			pairFlag(),
 		}, intervalFlags("pm")...),
-		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
-			res, _, err := compute(c, e, workbench.EmotionsStats{Ks: f.ks, Bootstrap: f.boot, Pairs: c.StringSlice("pair")}.Compute)
+		Action: statsAction(e, func(c *cli.Context, e *env, r workbench.StatsRequest) error {
+			res, _, _, err := compute(c, e, r, workbench.EmotionsStats{Ks: r.Ks, Bootstrap: r.Boot, Pairs: c.StringSlice("pair")}.Compute, nil)
 			if err != nil {
 				return err
 			}
-			return table.Emotions(res, f.format, f.style).ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
+			return r.Write(e.stdout, table.Emotions(res, r.Format, r.Style))
 		}),
 	}
 }

@@ -24,16 +24,16 @@ func statsGapCommand(e *env) *cli.Command {
 			formatFlag(),
 			poolFlag(),
 		},
-		Action: statsAction(e, func(c *cli.Context, e *env, f statsFlags) error {
+		Action: statsAction(e, func(c *cli.Context, e *env, r workbench.StatsRequest) error {
 			if k := c.Int("k"); c.IsSet("k") && k < 2 {
 				return usagef("--k %d: compare with k of at least 2", k)
 			}
-			gap := workbench.GapStats{Fields: f.fields, Options: analysis.PassKOptions{Convention: f.conv}, K: c.Int("k")} // --k is 0 when not set
-			rows, s, err := compute(c, e, gap.Compute)
+			gap := workbench.GapStats{Fields: r.Fields, Options: analysis.PassKOptions{Convention: r.Conv}, K: c.Int("k")} // --k is 0 when not set
+			rows, s, _, err := compute(c, e, r, gap.Compute, nil)
 			if err != nil {
 				return err
 			}
-			return table.Gap(rows, table.Units{Units: s.Units, Names: s.Names}, f.fields, f.format).Write(e.stdout, f.format)
+			return r.Write(e.stdout, table.Gap(rows, s.TableUnits(), r.Fields, r.Format))
 		}),
 	}
 }

@@ -32,21 +32,20 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 	}
 }
 
-func runGeneralization(c *cli.Context, e *env, f statsFlags) error {
-	part := c.String("part")
-	if part != "deltas" && part != "matrix" {
-		return usagef("--part %q is not one of deltas, matrix", part)
+func runGeneralization(c *cli.Context, e *env, r workbench.StatsRequest) error {
+	if err := workbench.CheckPart(c.String("part"), "deltas", "matrix"); err != nil {
+		return err
 	}
-	if part == "matrix" {
-		m, _, err := compute(c, e, workbench.MatrixStats{}.Compute)
+	if c.String("part") == "matrix" {
+		m, _, _, err := compute(c, e, r, workbench.MatrixStats{}.Compute, nil)
 		if err != nil {
 			return err
 		}
-		return table.PassMatrix(m, f.format).Write(e.stdout, f.format)
+		return r.Write(e.stdout, table.PassMatrix(m, r.Format))
 	}
-	models, _, err := compute(c, e, workbench.GeneralizationStats{Bootstrap: f.boot}.Compute)
+	models, _, _, err := compute(c, e, r, workbench.GeneralizationStats{Bootstrap: r.Boot}.Compute, nil)
 	if err != nil {
 		return err
 	}
-	return table.Generalization(models, f.format, f.style).ExpandEstimates(f.format, f.style).Write(e.stdout, f.format)
+	return r.Write(e.stdout, table.Generalization(models, r.Format, r.Style))
 }

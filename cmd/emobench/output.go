@@ -7,19 +7,12 @@ import (
 	"github.com/emobench/emobench/reports/table"
 )
 
+// checkFormat is a usage error unless format is one of allowed.
 func checkFormat(format string, allowed ...string) error {
 	if !slices.Contains(allowed, format) {
 		return usagef("--format %q is not one of %s", format, strings.Join(allowed, ", "))
 	}
 	return nil
-}
-
-func parseCIStyle(s string) (table.CIStyle, error) {
-	style, err := table.ParseCIStyle(s)
-	if err != nil {
-		return "", usagef("%v", err)
-	}
-	return style, nil
 }
 
 // warn prints msg as a note on stderr, unless --quiet.

@@ -2,10 +2,8 @@ package main
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/emobench/emobench/analysis"
-	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -15,7 +13,7 @@ func poolFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "pool", Usage: "pool the runs that share agent model, user model, domain and condition: every trajectory of a task in them is one trial of it; without it, statistics are per run"}
 }
 
-// runFlag is --run, on every stats command and on report.
+// runFlag is --run, on every stats command, report and export.
 func runFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"}
 }
@@ -25,77 +23,61 @@ func formatFlag() cli.Flag {
 	return &cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"}
 }
 
-// compute runs one workbench computation over the runs of --run (per
-// run, or with --pool per pool) in --db (workbench.Compute) and prints its
-// notes, also when it fails.
-func compute[T any](c *cli.Context, e *env, run workbench.Computation[T]) (T, workbench.Selection, error) {
-	res, s, _, err := computeNoting(c, e, run, nil)
-	return res, s, err
+// intervalFlags configure confidence intervals, shared by the stats commands.
+func intervalFlags(defaultStyle string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "ci", Value: defaultStyle, Usage: "how tables show intervals: pm (±), brackets, or none"},
+		&cli.StringFlag{Name: "ci-method", Value: workbench.DefaultBootstrap.Method, Usage: "bootstrap interval: percentile or bca"},
+		&cli.IntFlag{Name: "resamples", Value: workbench.DefaultBootstrap.Resamples, Usage: "bootstrap resamples (tasks are resampled)"},
+		&cli.Uint64Flag{Name: "seed", Value: workbench.DefaultBootstrap.Seed, Usage: "bootstrap seed: the same seed gives the same intervals"},
+		&cli.Float64Flag{Name: "level", Value: workbench.DefaultBootstrap.Level, Usage: "confidence level"},
+	}
 }
 
-// computeNoting is compute that, when empty(result), also returns
-// workbench.NoTrajectoriesNote: the note that no selected run holds a
-// trajectory ("" when one does).
-func computeNoting[T any](c *cli.Context, e *env, run workbench.Computation[T], empty func(T) bool) (T, workbench.Selection, string, error) {
-	res, s, notes, none, err := workbench.Compute(c.Context, c.String("db"), c.StringSlice("run"), c.Bool("pool"), run, empty)
-	e.warnAll(notes)
-	return res, s, none, err
+// statsRequest reads the flags of a stats command or the report, those
+// its command defines, into a checked workbench.StatsRequest.
+func statsRequest(c *cli.Context) (workbench.StatsRequest, error) {
+	r := workbench.StatsRequest{DB: c.String("db"), Runs: c.StringSlice("run"), Pool: c.Bool("pool"), Format: "table",
+		By: c.StringSlice("by"), Ks: c.IntSlice("k")} // Ks: nil where --k is one k (gap) or none
+	if hasFlag(c, "format") {
+		r.Format = c.String("format")
+	}
+	if hasFlag(c, "convention") {
+		r.Convention = c.String("convention")
+	}
+	if hasFlag(c, "ci") {
+		r.CI = c.String("ci")
+	}
+	if hasFlag(c, "resamples") {
+		r.Bootstrap = &analysis.BootstrapOptions{Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: c.String("ci-method")}
+	}
+	return r, r.Check()
 }
 
-// statsFlags are the flags the stats commands share, read and checked in
-// one place, each where its command defines it: --format (table.Formats),
-// --by, --convention, a list --k, --ci and the bootstrap flags
-// (--ci-method, --resamples, --seed, --level).
-type statsFlags struct {
-	format string
-	fields []string // --by
-	conv   analysis.Convention
-	ks     []int // --k of passk and emotions (each at least 1)
-	style  table.CIStyle
-	boot   analysis.BootstrapOptions
-}
-
-// statsAction is a stats command's action: it reads the shared flags
-// (readStatsFlags) and runs run with them.
-func statsAction(e *env, run func(*cli.Context, *env, statsFlags) error) cli.ActionFunc {
+// statsAction is a stats command's action: it reads its request
+// (statsRequest) and runs run with it.
+func statsAction(e *env, run func(*cli.Context, *env, workbench.StatsRequest) error) cli.ActionFunc {
 	return func(c *cli.Context) error {
-		f, err := readStatsFlags(c)
+		r, err := statsRequest(c)
 		if err != nil {
 			return err
 		}
-		return run(c, e, f)
+		return run(c, e, r)
 	}
 }
 
-func readStatsFlags(c *cli.Context) (statsFlags, error) {
-	f := statsFlags{format: c.String("format")}
-	if err := checkFormat(f.format, table.Formats...); err != nil {
-		return f, err
+// compute runs one workbench computation over r's selection
+// (workbench.Compute) and prints its notes, also when it fails. When
+// empty(result), it also prints the note that no selected run holds a
+// trajectory, and bare is whether the caller had better print nothing
+// more (StatsRequest.Bare); none is that note.
+func compute[T any](c *cli.Context, e *env, r workbench.StatsRequest, run workbench.Computation[T], empty func(T) bool) (res T, s workbench.Selection, none string, err error) {
+	res, s, notes, none, err := workbench.Compute(c.Context, r.DB, r.Runs, r.Pool, run, empty)
+	e.warnAll(notes)
+	if none != "" {
+		e.warn(none)
 	}
-	var err error
-	if f.fields, err = workbench.ParseGroupFields(strings.Join(c.StringSlice("by"), ",")); err != nil {
-		return f, err
-	}
-	if hasFlag(c, "convention") {
-		if f.conv, err = analysis.ParseConvention(c.String("convention")); err != nil {
-			return f, usagef("%v", err)
-		}
-	}
-	f.ks = c.IntSlice("k") // nil where --k is one k (gap) or none
-	for _, k := range f.ks {
-		if k < 1 {
-			return f, usagef("--k %d: k must be at least 1", k)
-		}
-	}
-	if hasFlag(c, "ci") {
-		if f.style, err = parseCIStyle(c.String("ci")); err != nil {
-			return f, err
-		}
-	}
-	if hasFlag(c, "resamples") {
-		f.boot, err = bootstrapFlags(c)
-	}
-	return f, err
+	return res, s, none, err
 }
 
 // hasFlag reports whether c's command defines the flag name.
