@@ -84,7 +84,7 @@ var importRules = map[string]importRule{
 	"export":          {project: []string{"", "redact", "internal/atomicfile", "internal/csvsafe"}},
 	"fixtures":        {project: nil},
 	"fixtures/gen":    {project: []string{"internal/atomicfile"}},
-	"workbench":       {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer", "internal/atomicfile"}},
+	"workbench":       {project: []string{"", "db", "db/sqlcdb", "ingest", "sim", "domains/all", "analysis", "reports", "reports/table", "export", "redact", "tracer", "tracer/sft", "internal/atomicfile"}},
 	"cmd/emobench":    {project: []string{"*"}},
 
 	"internal/chromiumtest": {project: nil, thirdParty: []string{"github.com/chromedp"}},
