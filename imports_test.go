@@ -36,7 +36,7 @@ type importRule struct {
 //     reports/table (the audit's tables);
 //   - workbench is the commands' library (what DESIGN.md gives cmd beyond
 //     reading flags and printing): it joins db with ingest, sim, analysis
-//     and reports (and tracer, for the user dependence a run stores), and
+//     and reports (and tracer with tracer/sft: the user dependence a run stores, the export formats), and
 //     never imports cmd;
 //   - reports/table is reports' table writers: root and analysis types;
 //   - tracer/sft is Tracer's SFT records and format writers: root types
