@@ -39,7 +39,7 @@ func TestGenerateSettings_Options(t *testing.T) {
 		msg     string
 	}{
 		{"ErrWalkSteps", func(s *workbench.GenerateSettings) { s.WalkSteps = "2,x" }, "walk-steps", ""},
-		{"ErrWeights", func(s *workbench.GenerateSettings) { s.IntentsDist = &dist }, "intents-dist", `intents-dist "1": intents: 1 weights for 3 values`},
+		{"ErrWeights", func(s *workbench.GenerateSettings) { s.IntentsDist = &dist }, "intents-dist", `intents-dist "1": 1 weights for 3 values`},
 		{"ErrShare", func(s *workbench.GenerateSettings) { s.Forbidden = 2 }, "forbidden", ""},
 		{"ErrDomain", func(s *workbench.GenerateSettings) { s.Domain = "nosuch" }, "domain", ""},
 		{"ErrExclude", func(s *workbench.GenerateSettings) { s.Exclude = filepath.Join(t.TempDir(), "none.json") }, "exclude", ""},

@@ -124,7 +124,13 @@ func (s GenerateSettings) Options() (tracer.GenerateOptions, sim.CatalogDomain, 
 		if str, ok := v.(string); ok {
 			v = strconv.Quote(str)
 		}
-		return o, nil, settingf(generateSettings[bad.Field], "%v: %v", v, err)
+		// The option's message begins with its own name and value ("n 0:
+		// need at least 1 task"): the setting's name and value replace them.
+		reason := err.Error()
+		if _, rest, ok := strings.Cut(reason, ": "); ok {
+			reason = rest
+		}
+		return o, nil, settingf(generateSettings[bad.Field], "%v: %s", v, reason)
 	} else if err != nil {
 		return o, nil, &emobench.Error{Code: emobench.EREQUEST, Message: err.Error(), Err: err}
 	}
