@@ -107,22 +107,6 @@ func pickReason(r *rand.Rand) string {
 	return []string{ReasonNoLongerNeeded, ReasonOrderedByMistake}[r.IntN(2)]
 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// withCapitals adds to slots each of keys capitalized, with its value
-// capitalized ("Reason" for "reason"), for templates that open with it.
-func withCapitals(slots map[string]string, keys ...string) map[string]string {
-	for _, k := range keys {
-		slots[capitalize(k)] = capitalize(slots[k])
-	}
-	return slots
-}
-
 // itemSwap is a replacement for an order item: an available variant of
 // the same product that differs in exactly one option.
 type itemSwap struct {
@@ -330,7 +314,7 @@ func groundCancel(status string, otherReason, readAccount bool) groundFunc {
 			text = "Cancel order %s and refund me; %s."
 		}
 		gr := sim.Grounding{
-			Slots:   withCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": words}, "reason"),
+			Slots:   sim.WithCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": words}, "reason"),
 			Facts:   map[string]string{"order_id": o.ID, "reason": reason},
 			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, words), Tools: []string{ToolGetOrder}},
 			Actions: withAccountRead(readAccount, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
@@ -392,7 +376,7 @@ func groundChangeOrCancel(inStock bool) groundFunc {
 			write = sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID}, "new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID)
 		}
 		return sim.Grounding{
-			Slots: withCapitals(map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe(),
+			Slots: sim.WithCapitals(map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe(),
 				"reason": reasonWords[reason]}, "reason"),
 			Facts:   facts,
 			Request: emobench.Request{Text: fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.", o.ID, s.old.Name, s.change(), reasonWords[reason]), Tools: []string{write.Name}},
@@ -1136,7 +1120,7 @@ func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 	reason := pickReason(g.Rand)
 	ownerName := owner.Name.First + " " + owner.Name.Last
 	return sim.Grounding{
-		Slots:     withCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason", "owner"),
+		Slots:     sim.WithCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason", "owner"),
 		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetUser}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},

@@ -100,13 +100,6 @@ func monthName(period string) string {
 
 func dollars(m sim.Money) float64 { return float64(m) / 100 }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
 // Why a customer asks a question: about money (a bill, a device balance,
 // the billing cycle), about a plan, about an outage.
 var (
@@ -211,7 +204,7 @@ func lineRef(g sim.GroundContext, c *Customer, l *Line) (ref string, facts map[s
 // grounding findable.
 func withLine(g sim.GroundContext, c *Customer, l *Line, gr sim.Grounding) sim.Grounding {
 	ref, facts, findable := lineRef(g, c, l)
-	gr.Slots["line"], gr.Slots["Line"] = ref, capitalize(ref)
+	gr.Slots["line"], gr.Slots["Line"] = ref, sim.Capitalize(ref)
 	maps.Copy(gr.Facts, facts)
 	if findable {
 		delete(gr.Facts, "phone_number")
@@ -511,7 +504,7 @@ func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding
 		}
 		issue := issues[g.Rand.IntN(len(issues))]
 		gr := sim.Grounding{
-			Slots:   withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
+			Slots:   sim.WithCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
 			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
 			Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
@@ -609,7 +602,7 @@ func dayName(date string) string {
 // the day it started (outage_start_date, YYYY-MM-DD); together they name
 // one outage of the zip.
 func outageFacts(c *Customer, o *Outage, symptom string) (slots, facts map[string]string) {
-	return withCapitals(map[string]string{"zip": c.Address.Zip, "issue": issuePhrase(symptom), "outage_start": dayName(o.Start)}, "issue"),
+	return sim.WithCapitals(map[string]string{"zip": c.Address.Zip, "issue": issuePhrase(symptom), "outage_start": dayName(o.Start)}, "issue"),
 		map[string]string{"zip": c.Address.Zip, "outage_symptom": symptom, "outage_start_date": o.Start}
 }
 
@@ -987,7 +980,7 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 	}
 	issue := issues[g.Rand.IntN(len(issues))]
 	return sim.Grounding{
-		Slots:     withCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
+		Slots:     sim.WithCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
 		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolGetLine}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
@@ -1003,13 +996,4 @@ func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
 		a.CompareArgs = args
 	}
 	return a
-}
-
-// withCapitals adds to slots each of keys capitalized, with its value
-// capitalized ("Issue" for "issue"), for templates that open with it.
-func withCapitals(slots map[string]string, keys ...string) map[string]string {
-	for _, k := range keys {
-		slots[capitalize(k)] = capitalize(slots[k])
-	}
-	return slots
 }

@@ -34,21 +34,6 @@ func pick(g sim.GroundContext, ids []string) (string, bool) {
 
 func oneOf(g sim.GroundContext, options ...string) string { return options[g.Rand.IntN(len(options))] }
 
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// withCapitals adds each of keys capitalized, with its value capitalized.
-func withCapitals(slots map[string]string, keys ...string) map[string]string {
-	for _, k := range keys {
-		slots[capitalize(k)] = capitalize(slots[k])
-	}
-	return slots
-}
-
 func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
 	a.CompareArgs = args
 	return a
@@ -341,7 +326,7 @@ func appointmentGrounding(g sim.GroundContext, db *DB, a *Appointment, more map[
 		Actions: []emobench.Action{sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)}, Uses: []string{a.ID, modeKey(g.UserID, "appointment", unaware)}}
 	for k, v := range more {
 		gr.Slots[k], gr.Facts[k] = v, v
-		withCapitals(gr.Slots, k)
+		sim.WithCapitals(gr.Slots, k)
 	}
 	if unaware {
 		findable(&gr, a.PatientID)
@@ -390,7 +375,7 @@ func bookingGrounding(g sim.GroundContext, db *DB, licensed bool) (sim.Grounding
 	visit := strings.ReplaceAll(b.vt, "_", "-")
 	article := map[string]string{VisitTelehealth: "a ", VisitInPerson: "an "}[b.vt]
 	gr := sim.Grounding{
-		Slots: withCapitals(map[string]string{"provider": b.pr.Name, "specialty": sp, "start": say(b.start), "visit": article + visit, "reason": reason}, "visit"),
+		Slots: sim.WithCapitals(map[string]string{"provider": b.pr.Name, "specialty": sp, "start": say(b.start), "visit": article + visit, "reason": reason}, "visit"),
 		Facts: map[string]string{"specialty": sp, "provider_name": b.pr.Name, "start_time": b.start, "visit_type": b.vt, "reason": reason},
 		Request: emobench.Request{
 			Text:  fmt.Sprintf("Book %s%s appointment with %s (%s) at %s for %s.", article, visit, b.pr.Name, sp, b.start, reason),
@@ -1192,7 +1177,7 @@ func groundReplaceWorking(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	}
 	profileFirst(&gr, g.UserID)
 	gr.Slots["wish"], gr.Facts["replacement_reason"] = wish, wish
-	withCapitals(gr.Slots, "wish")
+	sim.WithCapitals(gr.Slots, "wish")
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Replace my %s with a new one.", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
 	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolReplaceDevice, "device_id", id), "device_id")}
 	return gr, true

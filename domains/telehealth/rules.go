@@ -34,15 +34,8 @@ const (
 	deviceQuietDays         = 7                       // RuleDeviceFaulty
 )
 
-// PolicyViolation is the error CheckPolicy returns: the write tool, the
-// rule of policy.md it breaks (one of the Rule constants) and why.
-type PolicyViolation struct {
-	Tool, Rule, Detail string
-}
-
-func (v *PolicyViolation) Error() string {
-	return fmt.Sprintf("policy: %s breaks %s: %s", v.Tool, v.Rule, v.Detail)
-}
+// PolicyViolation is the error CheckPolicy returns (sim.PolicyViolation).
+type PolicyViolation = sim.PolicyViolation
 
 // policyArgs are the arguments of the write tools that the rules read.
 type policyArgs struct {
