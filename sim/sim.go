@@ -107,13 +107,10 @@ func (e *StateEnv[S]) Call(name string, args json.RawMessage) (result string, er
 	return e.tools[i].Call(e.State, args)
 }
 
-// Hash returns the hex sha256 of the state's JSON encoding, or the state's
-// own StateHash when it has one (a domain's cheaper, incremental hash with
-// the same guarantee: equal states, equal hashes).
+// Hash returns the hex sha256 of the state: HashState for a template
+// state (sim.NewDomain's, which encodes only the rows an episode wrote),
+// else of the state's JSON encoding. Equal states give equal hashes.
 func (e *StateEnv[S]) Hash() string {
-	if h, ok := any(e.State).(interface{ StateHash() string }); ok {
-		return h.StateHash()
-	}
 	if isTemplateState[S]() {
 		return HashState(e.State)
 	}
