@@ -1,9 +1,6 @@
 package retail
 
 import (
-	"math/rand/v2"
-
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -16,34 +13,29 @@ import (
 // or a part of one (an address's street, city, zip) or appears in the
 // result of an earlier gold read (item and payment method ids).
 
+// users are the rows of the store's users, the catalog's users.
+func users(db *DB) *sim.Table[User] { return &db.Users }
+
+// logins are the ways u identifies themself: by e-mail two times in
+// three, else by name and zip.
+func logins(u *User) []sim.Login {
+	return []sim.Login{
+		{Tool: ToolFindUserByNameZip, Weight: 1, Facts: map[string]string{"first_name": u.Name.First, "last_name": u.Name.Last, "zip": u.Address.Zip}},
+		{Tool: ToolFindUserByEmail, Weight: 2, Facts: map[string]string{"email": u.Email}},
+	}
+}
+
 // Catalog returns the retail intent catalog: the authentication lookups as
 // openers, the tool graph, the users, authentication by e-mail (two times
 // in three) or by name and zip, the policy predicates (CheckPolicy) and
 // the intents (catalogIntents).
 func Catalog() *sim.Catalog {
 	return &sim.Catalog{
-		Openers: []string{ToolFindUserByEmail, ToolFindUserByNameZip},
-		Follows: toolGraph,
-		Intents: catalogIntents(),
-		Users: func(env sim.Environment) []string {
-			db, ok := sim.StateOf[DB](env)
-			if !ok {
-				return nil
-			}
-			return db.Users.Keys()
-		},
-		Authenticate: func(env sim.Environment, userID string, r *rand.Rand) (emobench.Action, map[string]string) {
-			db, _ := sim.StateOf[DB](env)
-			facts := map[string]string{}
-			var u *User
-			if db != nil {
-				u = db.user(userID)
-			}
-			if u == nil {
-				return emobench.Action{}, facts
-			}
-			return authenticate(u, r, facts), facts
-		},
+		Openers:      []string{ToolFindUserByEmail, ToolFindUserByNameZip},
+		Follows:      toolGraph,
+		Intents:      catalogIntents(),
+		Users:        sim.UsersOf(users),
+		Authenticate: sim.Authenticator(users, logins),
 		CheckPolicy:  CheckPolicy,
 		Alternatives: alternatives,
 		// The parts of a new address are parts of the new_address fact

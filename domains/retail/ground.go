@@ -37,29 +37,17 @@ func userOrders(db *DB, userID string, keep func(o *Order) bool) []*Order {
 	return out
 }
 
-// pickOrder picks one of the user's orders that keep accepts, at random
-// among those no kept task used yet, else among all.
+// pickOrder picks one of the user's orders that keep accepts
+// (sim.PickFresh): never one an earlier intent of the task used (one
+// request per order and task: no second new address, no repeated
+// question or refusal about it), preferably one no kept task used.
 func pickOrder(g sim.GroundContext, db *DB, keep func(o *Order) bool) (*Order, bool) {
-	// An order an earlier intent of the task used is never picked again:
-	// one request per order and task (no second new address, no repeated
-	// question or refusal about it).
-	all := userOrders(db, g.UserID, func(o *Order) bool { return keep(o) && !usedInTask(g, o.ID) })
-	if len(all) == 0 {
-		return nil, false
+	var ids []string
+	for _, o := range userOrders(db, g.UserID, keep) {
+		ids = append(ids, o.ID)
 	}
-	fresh := all
-	if g.Used != nil {
-		fresh = slices.DeleteFunc(slices.Clone(all), func(o *Order) bool { return g.Used(o.ID) })
-		if len(fresh) == 0 {
-			fresh = all
-		}
-	}
-	return fresh[g.Rand.IntN(len(fresh))], true
-}
-
-// usedInTask reports whether an earlier intent of g's task used id.
-func usedInTask(g sim.GroundContext, id string) bool {
-	return g.UsedInTask != nil && g.UsedInTask(id)
+	id, ok := sim.PickFresh(g, ids)
+	return db.order(id), ok
 }
 
 // userFor returns the retail state of g's environment and g's user;
@@ -795,7 +783,7 @@ func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
 	}
 	gc := giftCard(u)
 	balanceAsked := g.UserID + "/gift_card_balance" // asked once a task
-	if gc == nil || usedInTask(g, balanceAsked) {
+	if gc == nil || sim.UsedInTask(g, balanceAsked) {
 		return sim.Grounding{}, false
 	}
 	purpose := pickPhrase(g.Rand, balancePurposes)
@@ -1130,17 +1118,6 @@ func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 }
 
 // --- wording and calls ---------------------------------------------------
-
-// authenticate returns the facts and gold action that identify u: by email,
-// or by name and zip.
-func authenticate(u *User, r *rand.Rand, facts map[string]string) emobench.Action {
-	if r.IntN(3) != 0 {
-		facts["email"] = u.Email
-		return sim.NewAction(ToolFindUserByEmail, "email", u.Email)
-	}
-	facts["first_name"], facts["last_name"], facts["zip"] = u.Name.First, u.Name.Last, u.Address.Zip
-	return sim.NewAction(ToolFindUserByNameZip, "first_name", u.Name.First, "last_name", u.Name.Last, "zip", u.Address.Zip)
-}
 
 func addressAction(name, idKey, id string, a Address) emobench.Action {
 	return sim.NewAction(name, idKey, id, "address1", a.Address1, "address2", a.Address2, "city", a.City,
