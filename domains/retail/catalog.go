@@ -91,7 +91,7 @@ var afterAuthentication = []string{ToolGetUser, ToolGetOrder, ToolListProducts, 
 var intentsJSON []byte
 
 // grounders are the grounders of the intents of intentsJSON, by name.
-var grounders = map[string]groundFunc{
+var grounders = map[string]dbGrounder{
 	// writes
 	"cancel_pending_order":               findable(groundCancel(StatusPending, false, false)),
 	"cancel_if_not_shipped":              findable(groundCancelIfNotShipped(StatusPending)),
@@ -144,7 +144,11 @@ var grounders = map[string]groundFunc{
 // catalogIntents are the retail intents: writes the policy allows, reads,
 // transfers, and forbidden requests whose gold only reads.
 func catalogIntents() []sim.Intent {
-	intents, err := sim.ReadIntents(intentsJSON, grounders)
+	ground := make(map[string]sim.Grounder, len(grounders))
+	for name, g := range grounders {
+		ground[name] = sim.GroundOn(g)
+	}
+	intents, err := sim.ReadIntents(intentsJSON, ground)
 	if err != nil {
 		panic("retail: " + err.Error()) // intents.json is embedded: a build bug
 	}

@@ -50,30 +50,34 @@ func pickOrder(g sim.GroundContext, db *DB, keep func(o *Order) bool) (*Order, b
 	return db.order(id), ok
 }
 
-// userFor returns the retail state of g's environment and g's user;
-// false when the environment is not retail's or has no such user.
-func userFor(g sim.GroundContext) (*DB, *User, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.user(g.UserID) == nil {
-		return nil, nil, false
+// dbGrounder is a grounder over the retail state; sim.GroundOn makes it
+// an intent's grounder.
+type dbGrounder = func(g sim.GroundContext, db *DB) (sim.Grounding, bool)
+
+// onUser grounds with g's user; nothing when the state has no such user.
+func onUser(ground func(g sim.GroundContext, db *DB, u *User) (sim.Grounding, bool)) dbGrounder {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		if u := db.user(g.UserID); u != nil {
+			return ground(g, db, u)
+		}
+		return sim.Grounding{}, false
 	}
-	return db, db.user(g.UserID), true
+}
+
+// onOrder grounds with one of the user's orders that keep accepts, drawn
+// by pickOrder; nothing when no order fits.
+func onOrder(keep func(db *DB, o *Order) bool, ground func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool)) dbGrounder {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		o, ok := pickOrder(g, db, func(o *Order) bool { return keep(db, o) })
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		return ground(g, db, o)
+	}
 }
 
 func isStatus(status string) func(*DB, *Order) bool {
 	return func(_ *DB, o *Order) bool { return o.Status == status }
-}
-
-// orderFor returns the retail state of g's environment and one of the
-// user's orders that keep accepts, drawn by pickOrder; false when the
-// environment is not retail's or no order fits.
-func orderFor(g sim.GroundContext, keep func(db *DB, o *Order) bool) (*DB, *Order, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return nil, nil, false
-	}
-	o, ok := pickOrder(g, db, func(o *Order) bool { return keep(db, o) })
-	return db, o, ok
 }
 
 // paidBy returns the payment method that paid o, if it is still the user's.
@@ -283,12 +287,8 @@ func newAddress(r *rand.Rand, not ...Address) Address {
 // pending, or with otherReason a reason the policy does not accept,
 // otherReasons) a forbidden one, the gold only reading the order (after
 // the account with readAccount).
-func groundCancel(status string, otherReason, readAccount bool) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, o, ok := orderFor(g, isStatus(status))
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundCancel(status string, otherReason, readAccount bool) dbGrounder {
+	return onOrder(isStatus(status), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
 		var reason, words string
 		if otherReason {
 			reason = otherReasons[g.Rand.IntN(len(otherReasons))]
@@ -315,15 +315,15 @@ func groundCancel(status string, otherReason, readAccount bool) groundFunc {
 			gr.Forbidden = []emobench.Action{cancel}
 		}
 		return gr, true
-	}
+	})
 }
 
 // groundCancelIfNotShipped grounds a cancellation on condition that an
 // order of the given status has not shipped: a pending one is cancelled;
 // for any other the user only wants the status, the output.
-func groundCancelIfNotShipped(status string) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		gr, ok := groundCancel(status, false, false)(g)
+func groundCancelIfNotShipped(status string) dbGrounder {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		gr, ok := groundCancel(status, false, false)(g, db)
 		if !ok {
 			return gr, false
 		}
@@ -343,14 +343,10 @@ func groundCancelIfNotShipped(status string) groundFunc {
 // to a variant in stock (inStock: the change, settled with the method that
 // paid) or out of stock (the fallback: the order is cancelled for the
 // reason the user gives).
-func groundChangeOrCancel(inStock bool) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-			return o.Status == StatusPending && !o.ItemsModified && len(swapsWhere(db, o, inStock)) > 0 && paidBy(db, o) != nil
-		})
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundChangeOrCancel(inStock bool) dbGrounder {
+	return onOrder(func(db *DB, o *Order) bool {
+		return o.Status == StatusPending && !o.ItemsModified && len(swapsWhere(db, o, inStock)) > 0 && paidBy(db, o) != nil
+	}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		swaps := swapsWhere(db, o, inStock)
 		s, pm, reason := swaps[g.Rand.IntN(len(swaps))], paidBy(db, o), pickReason(g.Rand)
 		if inStock && pm.canPay(s.item.Price-s.old.Price) != nil {
@@ -372,19 +368,15 @@ func groundChangeOrCancel(inStock bool) groundFunc {
 			Uses:    []string{o.ID},
 			Traits:  []string{emobench.TraitConditional},
 		}, true
-	}
+	})
 }
 
 // groundOrderAddress grounds a change of the shipping address of one of
 // the user's orders of the given status: of a pending one, the store's
 // change; of any other, a forbidden one, the gold reading the account and
 // the order.
-func groundOrderAddress(status string) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, o, ok := orderFor(g, isStatus(status))
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundOrderAddress(status string) dbGrounder {
+	return onOrder(isStatus(status), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
 		addr := newAddress(g.Rand, o.Address)
 		change := addressAction(ToolModifyAddress, "order_id", o.ID, addr)
 		gr := sim.Grounding{
@@ -399,18 +391,14 @@ func groundOrderAddress(status string) groundFunc {
 			gr.Actions, gr.Forbidden = withAccountRead(true, g.UserID, gr.Actions[0]), []emobench.Action{change}
 		}
 		return gr, true
-	}
+	})
 }
 
 // groundModifyUserAddress grounds a change of the account's address, once
 // a task: an account whose address no order of it shares was changed by
 // an earlier intent (orders are shipped to the account's address at the
 // time, and a new address is a fresh random one).
-func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	db, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundModifyUserAddress = onUser(func(g sim.GroundContext, db *DB, u *User) (sim.Grounding, bool) {
 	if len(userOrders(db, u.ID, func(o *Order) bool { return o.Address == u.Address })) == 0 {
 		return sim.Grounding{}, false
 	}
@@ -421,10 +409,10 @@ func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Change my account's address to %s.", addr), Tools: []string{ToolModifyUserAddress}},
 		Actions: []emobench.Action{addressAction(ToolModifyUserAddress, "user_id", u.ID, addr)},
 	}, true
-}
+})
 
-func groundModifyUserAddressAfterCheck(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundModifyUserAddress(g)
+func groundModifyUserAddressAfterCheck(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	gr, ok := groundModifyUserAddress(g, db)
 	if !ok {
 		return gr, false
 	}
@@ -435,12 +423,11 @@ func groundModifyUserAddressAfterCheck(g sim.GroundContext) (sim.Grounding, bool
 // groundItemAndAddress grounds a change of one item of a pending order
 // and of its shipping address (the address first, the product read just
 // before the item change).
-func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundSwap(ToolModifyItems, 1, false)(g)
+func groundItemAndAddress(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	gr, ok := groundSwap(ToolModifyItems, 1, false)(g, db)
 	if !ok {
 		return gr, false
 	}
-	db, _ := sim.StateOf[DB](g.Env)
 	o := db.order(gr.Facts["order_id"])
 	addr := newAddress(g.Rand, o.Address)
 	gr.Slots["address"] = addr.String()
@@ -453,11 +440,7 @@ func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
 
 // groundPayWithGiftCard grounds paying a pending order with the user's
 // gift card, found on the account; the order is read before the change.
-func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
-	db, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundPayWithGiftCard = onUser(func(g sim.GroundContext, db *DB, u *User) (sim.Grounding, bool) {
 	gc := giftCard(u)
 	if gc == nil {
 		return sim.Grounding{}, false
@@ -476,12 +459,12 @@ func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
 			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", gc.ID)},
 		Uses: []string{o.ID},
 	}, true
-}
+})
 
 // groundReturnItemToGiftCard grounds a return of one item refunded to the
 // user's gift card, the account read first.
-func groundReturnItemToGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundReturn(1, 1, true)(g)
+func groundReturnItemToGiftCard(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	gr, ok := groundReturn(1, 1, true)(g, db)
 	if !ok {
 		return gr, false
 	}
@@ -502,12 +485,11 @@ func withAccountRead(read bool, userID string, actions ...emobench.Action) []emo
 // the difference settled with the method that paid, then a change of the
 // order's payment to another of the user's methods that covers the new
 // amount (found on the account).
-func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundSwap(ToolModifyItems, 1, false)(g)
+func groundItemAndPayment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	gr, ok := groundSwap(ToolModifyItems, 1, false)(g, db)
 	if !ok {
 		return gr, false
 	}
-	db, _ := sim.StateOf[DB](g.Env)
 	o := db.order(gr.Facts["order_id"])
 	paid := o.netPaid()
 	if len(paid) != 1 {
@@ -541,12 +523,11 @@ func goldSwapDiff(db *DB, o *Order, a emobench.Action) sim.Money {
 
 // groundMovedAccountAndOrder grounds a move: the account's address and a
 // pending order's shipping address change to the same new address.
-func groundMovedAccountAndOrder(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundModifyUserAddress(g)
+func groundMovedAccountAndOrder(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+	gr, ok := groundModifyUserAddress(g, db)
 	if !ok {
 		return gr, false
 	}
-	db, _ := sim.StateOf[DB](g.Env)
 	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status == StatusPending })
 	if !ok {
 		return sim.Grounding{}, false
@@ -590,11 +571,7 @@ func methodsThatPay(u *User, except string, amount sim.Money) []*PaymentMethod {
 	return out
 }
 
-func groundModifyPayment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundModifyPayment = onOrder(func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 }, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 	others := otherPayments(db, o)
 	pm := others[g.Rand.IntN(len(others))]
 	return sim.Grounding{
@@ -605,13 +582,9 @@ func groundModifyPayment(g sim.GroundContext) (sim.Grounding, bool) {
 			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
 		Uses: []string{o.ID},
 	}, true
-}
+})
 
-func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundAddressAndPayment = onOrder(func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 }, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 	others := otherPayments(db, o)
 	pm := others[g.Rand.IntN(len(others))]
 	addr := newAddress(g.Rand, o.Address)
@@ -624,25 +597,21 @@ func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
 		Uses: []string{o.ID},
 	}, true
-}
+})
 
 // groundSwap grounds a change of k items of an order by tool, each to
 // another option of its product: of a pending order whose items were not
 // changed yet (ToolModifyItems) or of a delivered one (ToolExchangeItems).
 // The difference is settled with the method that paid, or with the user's
 // gift card (read on the account) when giftCardPays.
-func groundSwap(tool string, k int, giftCardPays bool) groundFunc {
+func groundSwap(tool string, k int, giftCardPays bool) dbGrounder {
 	status, text := StatusPending, "In order %s, instead of what I picked I want %s."
 	if tool == ToolExchangeItems {
 		status, text = StatusDelivered, "Exchange items of order %s: I want %s instead."
 	}
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-			return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified) && len(o.Items) >= k && len(swapsOf(db, o)) > 0
-		})
-		if !ok {
-			return sim.Grounding{}, false
-		}
+	return onOrder(func(db *DB, o *Order) bool {
+		return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified) && len(o.Items) >= k && len(swapsOf(db, o)) > 0
+	}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		swaps, ok := pickSwaps(db, o, g.Rand, k)
 		pm := paidBy(db, o)
 		if giftCardPays {
@@ -671,7 +640,7 @@ func groundSwap(tool string, k int, giftCardPays bool) groundFunc {
 			Uses:    []string{o.ID},
 			Traits:  swapTraits(swaps),
 		}, true
-	}
+	})
 }
 
 // groundReturn grounds a return of min to max items of a delivered order,
@@ -679,21 +648,17 @@ func groundSwap(tool string, k int, giftCardPays bool) groundFunc {
 // toGiftCard (a card other than the one that paid, found on the account).
 // With several items the refund is summed with calculate, unless the gift
 // card path reads the account instead. The refund is an output.
-func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-			if o.Status != StatusDelivered || len(o.Items) < minItems {
-				return false
-			}
-			if toGiftCard {
-				gc := giftCard(db.user(o.UserID))
-				return gc != nil && gc.ID != o.PaymentMethodID()
-			}
-			return paidBy(db, o) != nil
-		})
-		if !ok {
-			return sim.Grounding{}, false
+func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
+	return onOrder(func(db *DB, o *Order) bool {
+		if o.Status != StatusDelivered || len(o.Items) < minItems {
+			return false
 		}
+		if toGiftCard {
+			gc := giftCard(db.user(o.UserID))
+			return gc != nil && gc.ID != o.PaymentMethodID()
+		}
+		return paidBy(db, o) != nil
+	}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		k := minItems + g.Rand.IntN(min(maxItems, len(o.Items))-minItems+1)
 		positions := g.Rand.Perm(len(o.Items))[:k]
 		slices.Sort(positions)
@@ -728,7 +693,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundCont
 			gr = conditionalRefund(g, gr, o, pm, gc, refund)
 		}
 		return gr, true
-	}
+	})
 }
 
 // What a user asks for information for, or wants from a complaint: the
@@ -760,11 +725,7 @@ var (
 // pickPhrase returns one of phrases, drawn by r.
 func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
 
-func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
-	_, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status != StatusCancelled })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundStatus = onOrder(func(db *DB, o *Order) bool { return o.Status != StatusCancelled }, func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
 	purpose := pickPhrase(g.Rand, statusPurposes)
 	return sim.Grounding{
 		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
@@ -774,13 +735,9 @@ func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
 		Outputs: []string{statusOutput(o.Status)},
 		Uses:    []string{o.ID},
 	}, true
-}
+})
 
-func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
-	_, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundGiftCardBalance = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
 	gc := giftCard(u)
 	balanceAsked := g.UserID + "/gift_card_balance" // asked once a task
 	if gc == nil || sim.UsedInTask(g, balanceAsked) {
@@ -795,13 +752,9 @@ func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
 		Outputs: []string{dollars(*gc.Balance)},
 	}, true
-}
+})
 
-func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
-	_, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status != StatusCancelled && len(o.Items) > 1 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundOrderTotal = onOrder(func(db *DB, o *Order) bool { return o.Status != StatusCancelled && len(o.Items) > 1 }, func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
 	prices := make([]string, len(o.Items))
 	for i, it := range o.Items {
 		prices[i] = it.Price.String()
@@ -815,15 +768,11 @@ func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
 		Outputs: []string{dollars(o.Total())},
 		Uses:    []string{o.ID},
 	}, true
-}
+})
 
 // groundItemOptionPrice grounds a question about the price of another
 // option of an item the user ordered; the price is the output.
-func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return len(swapsOf(db, o)) > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundItemOptionPrice = onOrder(func(db *DB, o *Order) bool { return len(swapsOf(db, o)) > 0 }, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 	swaps, _ := pickSwaps(db, o, g.Rand, 1)
 	s := swaps[0]
 	facts := map[string]string{"order_id": o.ID}
@@ -837,13 +786,9 @@ func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
 		Uses:    []string{o.ID},
 		Traits:  swapTraits(swaps),
 	}, true
-}
+})
 
-func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
-	_, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundChangeEmail = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
 	email := fmt.Sprintf("%s.%s.%d@mailbox.example.org", strings.ToLower(u.Name.First), strings.ToLower(u.Name.Last), 10+g.Rand.IntN(90))
 	return sim.Grounding{
 		Slots:   map[string]string{"new_email": email},
@@ -852,13 +797,9 @@ func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
 		Actions: []emobench.Action{sim.NewAction(ToolTransfer, "summary",
 			fmt.Sprintf("User %s wants to change the account email to %s, which the policy does not allow the agent to do.", u.ID, email))},
 	}, true
-}
+})
 
-func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
-	_, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundRemovePayment = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
 	ids := slices.Sorted(maps.Keys(u.PaymentMethods))
 	if len(ids) == 0 {
 		return sim.Grounding{}, false
@@ -871,13 +812,9 @@ func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
 		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", u.ID), sim.NewAction(ToolTransfer, "summary",
 			fmt.Sprintf("User %s wants the payment method %s removed from the account, which the policy does not allow the agent to do.", u.ID, pm.ID))},
 	}, true
-}
+})
 
-func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
-	_, o, ok := orderFor(g, isStatus(StatusDelivered))
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundCourierComplaint = onOrder(isStatus(StatusDelivered), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
 	outcome := pickPhrase(g.Rand, complaintOutcomes)
 	return sim.Grounding{
 		Slots:   map[string]string{"order_id": o.ID, "outcome": outcome},
@@ -887,7 +824,7 @@ func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
 			fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID))},
 		Uses: []string{o.ID},
 	}, true
-}
+})
 
 // otherReasons are cancellation reasons the policy does not accept.
 var otherReasons = []string{
@@ -923,33 +860,25 @@ func forbiddenReturn(o *Order, it OrderItem, pm *PaymentMethod, actions []emoben
 	}
 }
 
-func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, isStatus(status))
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundReturnNotDelivered(status string) dbGrounder {
+	return onOrder(isStatus(status), func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		return returnRefusal(g, db, o, "order_id") // any return from it is forbidden
-	}
+	})
 }
 
 // groundReturnAgain grounds a second return or exchange of an order that
 // already has one (after an earlier intent of the task, or from an
 // earlier conversation: markEarlierRequests): each delivered order accepts
 // one, once. Its item is one the first request left.
-func groundReturnAgain(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-		return (o.Status == StatusReturnRequested || o.Status == StatusExchangeRequested) && len(o.Items) > len(requestedItems(o))
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundReturnAgain = onOrder(func(db *DB, o *Order) bool {
+	return (o.Status == StatusReturnRequested || o.Status == StatusExchangeRequested) && len(o.Items) > len(requestedItems(o))
+}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 	left := *o
 	left.Items = slices.DeleteFunc(slices.Clone(o.Items), func(it OrderItem) bool { return slices.Contains(requestedItems(o), it.ItemID) })
 	// The earlier return of the task is on the same order: the item tells
 	// the forbidden one apart.
 	return returnRefusal(g, db, &left, "order_id", "item_ids")
-}
+})
 
 // requestedItems are the item ids of o's return or exchange request.
 func requestedItems(o *Order) []string {
@@ -966,14 +895,10 @@ func requestedItems(o *Order) []string {
 // status for an item of another product, by tool (an exchange of a
 // delivered order, a change of a pending one's items): an item changes
 // only to a variant of its own product. The tools accept it.
-func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-			return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified)
-		})
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundOtherProduct(status, tool string) dbGrounder {
+	return onOrder(func(db *DB, o *Order) bool {
+		return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified)
+	}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		old := o.Items[g.Rand.IntN(len(o.Items))]
 		pm := paidBy(db, o)
 		if pm == nil {
@@ -999,7 +924,7 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID), "order_id", "item_ids", "new_item_ids")},
 			Uses: []string{o.ID},
 		}, true
-	}
+	})
 }
 
 // otherProduct picks an available item of a product other than old's
@@ -1029,13 +954,9 @@ func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (produ
 // the task, or in an earlier conversation: markEarlierRequests): the items
 // of an order change only once. The store refuses
 // it too.
-func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-		return o.Status == StatusPending && o.ItemsModified && len(swapsOf(db, o)) > 0
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundModifyItemsAgain = onOrder(func(db *DB, o *Order) bool {
+	return o.Status == StatusPending && o.ItemsModified && len(swapsOf(db, o)) > 0
+}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 	swaps, _ := pickSwaps(db, o, g.Rand, 1)
 	pm := paidBy(db, o)
 	if pm == nil {
@@ -1055,13 +976,9 @@ func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
 			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID), "order_id", "item_ids")},
 		Uses: []string{o.ID},
 	}, true
-}
+})
 
-func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+func groundRefundOtherMethod(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	excluded := func(o *Order) []*PaymentMethod {
 		var out []*PaymentMethod
 		u := db.user(o.UserID)
@@ -1087,11 +1004,10 @@ func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
 // groundCancelOtherUser grounds a cancellation of another user's pending
 // order: the agent helps only the user it verified. The gold reads the
 // user's own account, whose orders do not include it.
-func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundCancelOtherUser(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	// A user who names orders by content (findableUser) would not know
 	// another's order by id.
-	if !ok || db.user(g.UserID) == nil || findableUser(g.UserID) {
+	if db.user(g.UserID) == nil || findableUser(g.UserID) {
 		return sim.Grounding{}, false
 	}
 	var pending []*Order
@@ -1196,21 +1112,17 @@ func findableUser(userID string) bool {
 	return h.Sum32()%100 < findableShare
 }
 
-// groundFunc is an intent's grounder.
-type groundFunc = func(g sim.GroundContext) (sim.Grounding, bool)
-
 // findable wraps ground: for a findableUser, the grounding names the
 // order not by id but by a product only it has among the user's orders
 // ("my order with the hiking boots"); the user then knows no order id, the
 // gold reads the account first (its order list) and the grounding carries
 // TraitFindable. An order with no such product is not grounded for them.
-func findable(ground groundFunc) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		gr, ok := ground(g)
+func findable(ground dbGrounder) dbGrounder {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		gr, ok := ground(g, db)
 		if !ok || !findableUser(g.UserID) {
 			return gr, ok
 		}
-		db, _ := sim.StateOf[DB](g.Env)
 		o := db.order(gr.Facts["order_id"])
 		if o == nil {
 			return gr, true
