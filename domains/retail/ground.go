@@ -95,8 +95,9 @@ func giftCard(u *User) *PaymentMethod {
 	return nil
 }
 
+// pickReason draws a cancellation reason the policy accepts.
 func pickReason(r *rand.Rand) string {
-	return []string{ReasonNoLongerNeeded, ReasonOrderedByMistake}[r.IntN(2)]
+	return sim.OneOf(r, ReasonNoLongerNeeded, ReasonOrderedByMistake)
 }
 
 // itemSwap is a replacement for an order item: an available variant of
@@ -291,7 +292,7 @@ func groundCancel(status string, otherReason, readAccount bool) dbGrounder {
 	return onOrder(isStatus(status), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
 		var reason, words string
 		if otherReason {
-			reason = otherReasons[g.Rand.IntN(len(otherReasons))]
+			reason = sim.OneOf(g.Rand, otherReasons...)
 			words = reason
 		} else {
 			reason = pickReason(g.Rand)
@@ -548,6 +549,12 @@ func groundMovedAccountAndOrder(g sim.GroundContext, db *DB) (sim.Grounding, boo
 	return gr, true
 }
 
+// pendingPayableOtherwise reports whether o is pending and another of
+// the user's methods can pay it (otherPayments).
+func pendingPayableOtherwise(db *DB, o *Order) bool {
+	return o.Status == StatusPending && len(otherPayments(db, o)) > 0
+}
+
 // otherPayments are the user's methods other than the one that paid o
 // that can pay what o's payment holds; nil unless o is paid with one
 // method, which is what the store can move to another.
@@ -571,7 +578,7 @@ func methodsThatPay(u *User, except string, amount sim.Money) []*PaymentMethod {
 	return out
 }
 
-var groundModifyPayment = onOrder(func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 }, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+var groundModifyPayment = onOrder(pendingPayableOtherwise, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 	others := otherPayments(db, o)
 	pm := others[g.Rand.IntN(len(others))]
 	return sim.Grounding{
@@ -584,7 +591,7 @@ var groundModifyPayment = onOrder(func(db *DB, o *Order) bool { return o.Status 
 	}, true
 })
 
-var groundAddressAndPayment = onOrder(func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 }, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+var groundAddressAndPayment = onOrder(pendingPayableOtherwise, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 	others := otherPayments(db, o)
 	pm := others[g.Rand.IntN(len(others))]
 	addr := newAddress(g.Rand, o.Address)
@@ -722,20 +729,18 @@ var (
 	}
 )
 
-// pickPhrase returns one of phrases, drawn by r.
-func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
-
-var groundStatus = onOrder(func(db *DB, o *Order) bool { return o.Status != StatusCancelled }, func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
-	purpose := pickPhrase(g.Rand, statusPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
-		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
-		Outputs: []string{statusOutput(o.Status)},
-		Uses:    []string{o.ID},
-	}, true
-})
+var groundStatus = onOrder(func(db *DB, o *Order) bool { return o.Status != StatusCancelled },
+	func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
+		purpose := sim.OneOf(g.Rand, statusPurposes...)
+		return sim.Grounding{
+			Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
+			Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
+			Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
+			Outputs: []string{statusOutput(o.Status)},
+			Uses:    []string{o.ID},
+		}, true
+	})
 
 var groundGiftCardBalance = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
 	gc := giftCard(u)
@@ -743,7 +748,7 @@ var groundGiftCardBalance = onUser(func(g sim.GroundContext, _ *DB, u *User) (si
 	if gc == nil || sim.UsedInTask(g, balanceAsked) {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(g.Rand, balancePurposes)
+	purpose := sim.OneOf(g.Rand, balancePurposes...)
 	return sim.Grounding{
 		Uses:    []string{balanceAsked},
 		Slots:   map[string]string{"purpose": purpose},
@@ -754,39 +759,41 @@ var groundGiftCardBalance = onUser(func(g sim.GroundContext, _ *DB, u *User) (si
 	}, true
 })
 
-var groundOrderTotal = onOrder(func(db *DB, o *Order) bool { return o.Status != StatusCancelled && len(o.Items) > 1 }, func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
-	prices := make([]string, len(o.Items))
-	for i, it := range o.Items {
-		prices[i] = it.Price.String()
-	}
-	purpose := pickPhrase(g.Rand, totalPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
-		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))},
-		Outputs: []string{dollars(o.Total())},
-		Uses:    []string{o.ID},
-	}, true
-})
+var groundOrderTotal = onOrder(func(db *DB, o *Order) bool { return o.Status != StatusCancelled && len(o.Items) > 1 },
+	func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
+		prices := make([]string, len(o.Items))
+		for i, it := range o.Items {
+			prices[i] = it.Price.String()
+		}
+		purpose := sim.OneOf(g.Rand, totalPurposes...)
+		return sim.Grounding{
+			Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
+			Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
+			Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))},
+			Outputs: []string{dollars(o.Total())},
+			Uses:    []string{o.ID},
+		}, true
+	})
 
 // groundItemOptionPrice grounds a question about the price of another
 // option of an item the user ordered; the price is the output.
-var groundItemOptionPrice = onOrder(func(db *DB, o *Order) bool { return len(swapsOf(db, o)) > 0 }, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
-	swaps, _ := pickSwaps(db, o, g.Rand, 1)
-	s := swaps[0]
-	facts := map[string]string{"order_id": o.ID}
-	swapFacts(facts, swaps)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change()},
-		Facts:   facts,
-		Request: emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
-		Outputs: []string{dollars(s.item.Price)},
-		Uses:    []string{o.ID},
-		Traits:  swapTraits(swaps),
-	}, true
-})
+var groundItemOptionPrice = onOrder(func(db *DB, o *Order) bool { return len(swapsOf(db, o)) > 0 },
+	func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+		swaps, _ := pickSwaps(db, o, g.Rand, 1)
+		s := swaps[0]
+		facts := map[string]string{"order_id": o.ID}
+		swapFacts(facts, swaps)
+		return sim.Grounding{
+			Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change()},
+			Facts:   facts,
+			Request: emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}},
+			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
+			Outputs: []string{dollars(s.item.Price)},
+			Uses:    []string{o.ID},
+			Traits:  swapTraits(swaps),
+		}, true
+	})
 
 var groundChangeEmail = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
 	email := fmt.Sprintf("%s.%s.%d@mailbox.example.org", strings.ToLower(u.Name.First), strings.ToLower(u.Name.Last), 10+g.Rand.IntN(90))
@@ -815,7 +822,7 @@ var groundRemovePayment = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.
 })
 
 var groundCourierComplaint = onOrder(isStatus(StatusDelivered), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
-	outcome := pickPhrase(g.Rand, complaintOutcomes)
+	outcome := sim.OneOf(g.Rand, complaintOutcomes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"order_id": o.ID, "outcome": outcome},
 		Facts:   map[string]string{"order_id": o.ID, "outcome": outcome},
@@ -855,7 +862,7 @@ func forbiddenReturn(o *Order, it OrderItem, pm *PaymentMethod, actions []emoben
 		Facts:     map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
 		Request:   emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()), Tools: []string{actions[len(actions)-1].Name}},
 		Actions:   actions,
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
+		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
 		Uses:      []string{o.ID},
 	}
 }
@@ -920,7 +927,7 @@ func groundOtherProduct(status, tool string) dbGrounder {
 			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolListProducts),
 				sim.NewAction(ToolGetProduct, "product_id", p.ID)},
 			// Forbidden whatever pays the difference.
-			Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
+			Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
 				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID), "order_id", "item_ids", "new_item_ids")},
 			Uses: []string{o.ID},
 		}, true
@@ -972,7 +979,7 @@ var groundModifyItemsAgain = onOrder(func(db *DB, o *Order) bool {
 		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
 		// The earlier change of the task is on the same order: the item
 		// tells the forbidden one apart.
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
+		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
 			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID), "order_id", "item_ids")},
 		Uses: []string{o.ID},
 	}, true
@@ -1070,14 +1077,6 @@ func optionFactKey(option string) string {
 		}
 		return c
 	}, strings.ToLower(option))
-}
-
-// withCompareArgs sets the arguments a call must match to count as the
-// forbidden write a: without it, every id it names (payment_method_id
-// too) would have to match.
-func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
-	a.CompareArgs = args
-	return a
 }
 
 // withArticle puts "a", "an" or "a pair of" before a product name.
