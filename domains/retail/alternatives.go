@@ -43,7 +43,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 	with := func(key string, v any) emobench.Action { return sim.WithArgs(gold, key, v) }
 	var out []emobench.Action
 	orderID := args.OrderID
-	o := db.order(orderID)
+	o := db.Orders.At(orderID)
 	if o != nil && !factValue(facts, "", orderID) {
 		for k, desc := range facts {
 			product, found := strings.CutPrefix(desc, "the order with the ")
@@ -77,7 +77,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 				refund += it.Price
 			}
 		}
-		for _, id := range otherMethods(db.user(userID), facts, args.PaymentMethodID, refund) {
+		for _, id := range otherMethods(db.Users.At(userID), facts, args.PaymentMethodID, refund) {
 			out = append(out, with("payment_method_id", id))
 		}
 		for i, id := range oldIDs {
@@ -158,7 +158,7 @@ func cheapestWords(option, item string) string {
 // (cheapestWords), and are
 // in stock. Without an open option it is none.
 func cheaperVariants(db *DB, facts map[string]string, old *OrderItem, newID string) []string {
-	p := db.product(old.ProductID)
+	p := db.Products.At(old.ProductID)
 	if p == nil || p.Variants[newID] == nil {
 		return nil
 	}

@@ -24,13 +24,13 @@ import (
 // userOrders returns the user's orders that keep accepts, in the
 // account's order (oldest first).
 func userOrders(db *DB, userID string, keep func(o *Order) bool) []*Order {
-	u := db.user(userID)
+	u := db.Users.At(userID)
 	if u == nil {
 		return nil
 	}
 	var out []*Order
 	for _, id := range u.Orders {
-		if o := db.order(id); o != nil && keep(o) {
+		if o := db.Orders.At(id); o != nil && keep(o) {
 			out = append(out, o)
 		}
 	}
@@ -47,7 +47,7 @@ func pickOrder(g sim.GroundContext, db *DB, keep func(o *Order) bool) (*Order, b
 		ids = append(ids, o.ID)
 	}
 	id, ok := sim.PickFresh(g, ids)
-	return db.order(id), ok
+	return db.Orders.At(id), ok
 }
 
 // dbGrounder is a grounder over the retail state; sim.GroundOn makes it
@@ -57,7 +57,7 @@ type dbGrounder = func(g sim.GroundContext, db *DB) (sim.Grounding, bool)
 // onUser grounds with g's user; nothing when the state has no such user.
 func onUser(ground func(g sim.GroundContext, db *DB, u *User) (sim.Grounding, bool)) dbGrounder {
 	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-		if u := db.user(g.UserID); u != nil {
+		if u := db.Users.At(g.UserID); u != nil {
 			return ground(g, db, u)
 		}
 		return sim.Grounding{}, false
@@ -82,7 +82,7 @@ func isStatus(status string) func(*DB, *Order) bool {
 
 // paidBy returns the payment method that paid o, if it is still the user's.
 func paidBy(db *DB, o *Order) *PaymentMethod {
-	return db.user(o.UserID).PaymentMethods[o.PaymentMethodID()]
+	return db.Users.At(o.UserID).PaymentMethods[o.PaymentMethodID()]
 }
 
 // giftCard returns the user's gift card, if any.
@@ -133,7 +133,7 @@ func openCheapest(db *DB, s itemSwap, r *rand.Rand) (itemSwap, bool) {
 			opens = append(opens, k)
 		}
 	}
-	p := db.product(s.old.ProductID)
+	p := db.Products.At(s.old.ProductID)
 	if len(opens) == 0 || p == nil {
 		return s, false
 	}
@@ -170,7 +170,7 @@ func swapsOf(db *DB, o *Order) []itemSwap { return swapsWhere(db, o, true) }
 func swapsWhere(db *DB, o *Order, available bool) []itemSwap {
 	var out []itemSwap
 	for pos, it := range o.Items {
-		p := db.product(it.ProductID)
+		p := db.Products.At(it.ProductID)
 		if p == nil {
 			continue
 		}
@@ -429,7 +429,7 @@ func groundItemAndAddress(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	o := db.order(gr.Facts["order_id"])
+	o := db.Orders.At(gr.Facts["order_id"])
 	addr := newAddress(g.Rand, o.Address)
 	gr.Slots["address"] = addr.String()
 	gr.Facts["new_address"] = addr.String()
@@ -491,13 +491,13 @@ func groundItemAndPayment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	o := db.order(gr.Facts["order_id"])
+	o := db.Orders.At(gr.Facts["order_id"])
 	paid := o.netPaid()
 	if len(paid) != 1 {
 		return sim.Grounding{}, false
 	}
 	diff := goldSwapDiff(db, o, gr.Actions[len(gr.Actions)-1])
-	others := methodsThatPay(db.user(o.UserID), paid[0].method, paid[0].amount+diff)
+	others := methodsThatPay(db.Users.At(o.UserID), paid[0].method, paid[0].amount+diff)
 	if len(others) == 0 {
 		return sim.Grounding{}, false
 	}
@@ -563,7 +563,7 @@ func otherPayments(db *DB, o *Order) []*PaymentMethod {
 	if len(paid) != 1 {
 		return nil
 	}
-	return methodsThatPay(db.user(o.UserID), paid[0].method, paid[0].amount)
+	return methodsThatPay(db.Users.At(o.UserID), paid[0].method, paid[0].amount)
 }
 
 // methodsThatPay are u's payment methods other than except that can pay
@@ -622,7 +622,7 @@ func groundSwap(tool string, k int, giftCardPays bool) dbGrounder {
 		swaps, ok := pickSwaps(db, o, g.Rand, k)
 		pm := paidBy(db, o)
 		if giftCardPays {
-			pm = giftCard(db.user(o.UserID))
+			pm = giftCard(db.Users.At(o.UserID))
 		}
 		if !ok || pm == nil || pm.canPay(swapDiff(swaps)) != nil {
 			return sim.Grounding{}, false
@@ -661,7 +661,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
 			return false
 		}
 		if toGiftCard {
-			gc := giftCard(db.user(o.UserID))
+			gc := giftCard(db.Users.At(o.UserID))
 			return gc != nil && gc.ID != o.PaymentMethodID()
 		}
 		return paidBy(db, o) != nil
@@ -681,7 +681,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
 		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
 		switch {
 		case toGiftCard:
-			pm = giftCard(db.user(o.UserID))
+			pm = giftCard(db.Users.At(o.UserID))
 			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
 		case minItems > 1:
 			actions = append(actions, sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + ")))
@@ -696,7 +696,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
 			Outputs: []string{dollars(refund)},
 			Uses:    []string{o.ID},
 		}
-		if gc := giftCard(db.user(o.UserID)); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
+		if gc := giftCard(db.Users.At(o.UserID)); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
 			gr = conditionalRefund(g, gr, o, pm, gc, refund)
 		}
 		return gr, true
@@ -915,7 +915,7 @@ func groundOtherProduct(status, tool string) dbGrounder {
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		p := db.product(other.productID)
+		p := db.Products.At(other.productID)
 		verb := "Exchange"
 		if tool == ToolModifyItems {
 			verb = "Swap"
@@ -943,7 +943,7 @@ func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (produ
 		if pid == old.ProductID {
 			continue
 		}
-		p := db.product(pid)
+		p := db.Products.At(pid)
 		for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
 			if it := p.Variants[id]; it.Available && pm.canPay(it.Price-old.Price) == nil {
 				opts = append(opts, productItem{pid, id})
@@ -988,7 +988,7 @@ var groundModifyItemsAgain = onOrder(func(db *DB, o *Order) bool {
 func groundRefundOtherMethod(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	excluded := func(o *Order) []*PaymentMethod {
 		var out []*PaymentMethod
-		u := db.user(o.UserID)
+		u := db.Users.At(o.UserID)
 		for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 			if pm := u.PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
 				out = append(out, pm)
@@ -1014,12 +1014,12 @@ func groundRefundOtherMethod(g sim.GroundContext, db *DB) (sim.Grounding, bool) 
 func groundCancelOtherUser(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	// A user who names orders by content (findableUser) would not know
 	// another's order by id.
-	if db.user(g.UserID) == nil || findableUser(g.UserID) {
+	if db.Users.At(g.UserID) == nil || findableUser(g.UserID) {
 		return sim.Grounding{}, false
 	}
 	var pending []*Order
 	for _, id := range db.Orders.Keys() {
-		if o := db.order(id); o.Status == StatusPending && o.UserID != g.UserID && (g.Used == nil || !g.Used(o.ID)) {
+		if o := db.Orders.At(id); o.Status == StatusPending && o.UserID != g.UserID && (g.Used == nil || !g.Used(o.ID)) {
 			pending = append(pending, o)
 		}
 	}
@@ -1027,7 +1027,7 @@ func groundCancelOtherUser(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	o := pending[g.Rand.IntN(len(pending))]
-	owner := db.user(o.UserID)
+	owner := db.Users.At(o.UserID)
 	reason := pickReason(g.Rand)
 	ownerName := owner.Name.First + " " + owner.Name.Last
 	return sim.Grounding{
@@ -1122,7 +1122,7 @@ func findable(ground dbGrounder) dbGrounder {
 		if !ok || !findableUser(g.UserID) {
 			return gr, ok
 		}
-		o := db.order(gr.Facts["order_id"])
+		o := db.Orders.At(gr.Facts["order_id"])
 		if o == nil {
 			return gr, true
 		}

@@ -67,7 +67,7 @@ var CheckPolicy = sim.PolicyChecker(Name, RuleWellFormedArgument, writeRules)
 
 // policyOrder returns the order a write names, or nil.
 func policyOrder(db *DB, a *policyArgs) *Order {
-	return db.order(normOrderID(a.OrderID))
+	return db.Orders.At(normOrderID(a.OrderID))
 }
 
 var (
@@ -112,7 +112,7 @@ var (
 		}
 		for i, pos := range positions {
 			old := o.Items[pos]
-			if _, ok := db.product(old.ProductID).Variants[strings.TrimSpace(a.NewItemIDs[i])]; !ok {
+			if _, ok := db.Products.At(old.ProductID).Variants[strings.TrimSpace(a.NewItemIDs[i])]; !ok {
 				return fmt.Sprintf("new item %s is not a variant of %s (product %s)", a.NewItemIDs[i], old.Name, old.ProductID)
 			}
 		}
@@ -127,7 +127,7 @@ var (
 		return ""
 	}}
 	ownPaymentMethod = policyRule{Name: RuleOwnPaymentMethod, Check: func(db *DB, userID string, a *policyArgs) string {
-		if _, ok := db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)]; !ok {
+		if _, ok := db.Users.At(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)]; !ok {
 			return fmt.Sprintf("payment method %q is not one of %s's", a.PaymentMethodID, userID)
 		}
 		return ""
@@ -143,16 +143,16 @@ var (
 		for _, p := range policyOrder(db, a).netPaid() {
 			paid += p.amount
 		}
-		return giftCardShort(db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], paid)
+		return giftCardShort(db.Users.At(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], paid)
 	}}
 	giftCardCoversDifference = policyRule{Name: RuleGiftCardCovers, Check: func(db *DB, userID string, a *policyArgs) string {
 		diff := priceDifference(db, policyOrder(db, a), a)
-		return giftCardShort(db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], diff)
+		return giftCardShort(db.Users.At(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], diff)
 	}}
 	refundMethod = policyRule{Name: RuleRefundMethod, Check: func(db *DB, userID string, a *policyArgs) string {
 		id := strings.TrimSpace(a.PaymentMethodID)
 		o := policyOrder(db, a)
-		if pm := db.user(userID).PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
+		if pm := db.Users.At(userID).PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
 			return fmt.Sprintf("refund to %s, which neither paid order %s nor is a gift card", id, o.ID)
 		}
 		return ""
