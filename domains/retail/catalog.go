@@ -93,13 +93,10 @@ var intentsJSON []byte
 // grounders are the grounders of the intents of intentsJSON, by name.
 var grounders = map[string]dbGrounder{
 	// writes
-	"cancel_pending_order":               findable(groundCancel(StatusPending, false, false)),
-	"cancel_if_not_shipped":              findable(groundCancelIfNotShipped(StatusPending)),
-	"change_item_or_cancel":              findable(groundChangeOrCancel(true)),
-	"change_item_or_cancel_out_of_stock": findable(groundChangeOrCancel(false)),
-	// reads
-	"status_if_shipped": findable(groundCancelIfNotShipped(StatusProcessed)),
-	// writes
+	"cancel_pending_order":                     findable(groundCancel(StatusPending, false, false)),
+	"cancel_if_not_shipped":                    findable(groundCancelIfNotShipped(StatusPending)),
+	"change_item_or_cancel":                    findable(groundChangeOrCancel(true)),
+	"change_item_or_cancel_out_of_stock":       findable(groundChangeOrCancel(false)),
 	"modify_pending_order_address":             findable(groundOrderAddress(StatusPending)),
 	"modify_user_address":                      groundModifyUserAddress,
 	"modify_user_address_after_check":          groundModifyUserAddressAfterCheck,
@@ -119,6 +116,7 @@ var grounders = map[string]dbGrounder{
 	"exchange_delivered_item":                  findable(groundSwap(ToolExchangeItems, 1, false)),
 	"exchange_delivered_two_items":             findable(groundSwap(ToolExchangeItems, 2, false)),
 	// reads
+	"status_if_shipped": findable(groundCancelIfNotShipped(StatusProcessed)),
 	"order_status":      findable(groundStatus),
 	"gift_card_balance": groundGiftCardBalance,
 	"order_total":       findable(groundOrderTotal),
