@@ -306,8 +306,7 @@ func groundCancel(status string, otherReason, readAccount bool) dbGrounder {
 			Slots:   sim.WithCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": words}, "reason"),
 			Facts:   map[string]string{"order_id": o.ID, "reason": reason},
 			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, words), Tools: []string{ToolGetOrder}},
-			Actions: withAccountRead(readAccount, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
-			Uses:    []string{o.ID},
+			Actions: withAccountRead(readAccount, g.UserID, readOrder(o.ID)), Uses: []string{o.ID},
 		}
 		cancel := sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)
 		if status == StatusPending && !otherReason {
@@ -365,7 +364,7 @@ func groundChangeOrCancel(inStock bool) dbGrounder {
 				"reason": reasonWords[reason]}, "reason"),
 			Facts:   facts,
 			Request: emobench.Request{Text: fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.", o.ID, s.old.Name, s.change(), reasonWords[reason]), Tools: []string{write.Name}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID), write},
+			Actions: []emobench.Action{readOrder(o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID), write},
 			Uses:    []string{o.ID},
 			Traits:  []string{emobench.TraitConditional},
 		}, true
@@ -384,8 +383,7 @@ func groundOrderAddress(status string) dbGrounder {
 			Slots:   map[string]string{"order_id": o.ID, "address": addr.String()},
 			Facts:   map[string]string{"order_id": o.ID, "new_address": addr.String()},
 			Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s.", o.ID, addr), Tools: []string{ToolModifyAddress}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), change},
-			Uses:    []string{o.ID},
+			Actions: []emobench.Action{readOrder(o.ID), change}, Uses: []string{o.ID},
 		}
 		if status != StatusPending {
 			gr.Request = emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}}
@@ -408,8 +406,7 @@ var groundModifyUserAddress = onUser(func(g sim.GroundContext, db *DB, u *User) 
 		Slots:   map[string]string{"address": addr.String()},
 		Facts:   map[string]string{"new_address": addr.String()},
 		Request: emobench.Request{Text: fmt.Sprintf("Change my account's address to %s.", addr), Tools: []string{ToolModifyUserAddress}},
-		Actions: []emobench.Action{addressAction(ToolModifyUserAddress, "user_id", u.ID, addr)},
-	}, true
+		Actions: []emobench.Action{addressAction(ToolModifyUserAddress, "user_id", u.ID, addr)}}, true
 })
 
 func groundModifyUserAddressAfterCheck(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
@@ -417,7 +414,7 @@ func groundModifyUserAddressAfterCheck(g sim.GroundContext, db *DB) (sim.Groundi
 	if !ok {
 		return gr, false
 	}
-	gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)}, gr.Actions...)
+	gr.Actions = append([]emobench.Action{readAccount(g.UserID)}, gr.Actions...)
 	return gr, true
 }
 
@@ -456,7 +453,7 @@ var groundPayWithGiftCard = onUser(func(g sim.GroundContext, db *DB, u *User) (s
 		Slots:   map[string]string{"order_id": o.ID},
 		Facts:   map[string]string{"order_id": o.ID, "payment_method": gc.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Pay order %s with my gift card instead.", o.ID), Tools: []string{ToolModifyPayment}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID), sim.NewAction(ToolGetOrder, "order_id", o.ID),
+		Actions: []emobench.Action{readAccount(g.UserID), readOrder(o.ID),
 			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", gc.ID)},
 		Uses: []string{o.ID},
 	}, true
@@ -473,13 +470,18 @@ func groundReturnItemToGiftCard(g sim.GroundContext, db *DB) (sim.Grounding, boo
 	return gr, true
 }
 
+// readOrder and readAccount are the gold reads of an order and of a
+// user's account.
+func readOrder(id string) emobench.Action       { return sim.NewAction(ToolGetOrder, "order_id", id) }
+func readAccount(userID string) emobench.Action { return sim.NewAction(ToolGetUser, "user_id", userID) }
+
 // withAccountRead returns actions, after a read of the user's account
 // when read.
 func withAccountRead(read bool, userID string, actions ...emobench.Action) []emobench.Action {
 	if !read {
 		return actions
 	}
-	return append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", userID)}, actions...)
+	return append([]emobench.Action{readAccount(userID)}, actions...)
 }
 
 // groundItemAndPayment grounds a change of one item of a pending order,
@@ -508,7 +510,7 @@ func groundItemAndPayment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	gr.Slots["payment"] = pm.Describe()
 	gr.Request.Text = fmt.Sprintf("In order %s, I want %s instead, and then the order paid with my %s.", o.ID, gr.Slots["changes"], pm.Describe())
 	gr.Request.Tools = []string{ToolModifyItems, ToolModifyPayment}
-	gr.Actions = append(gr.Actions, sim.NewAction(ToolGetUser, "user_id", o.UserID), sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID))
+	gr.Actions = append(gr.Actions, readAccount(o.UserID), sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID))
 	return gr, true
 }
 
@@ -544,7 +546,7 @@ func groundMovedAccountAndOrder(g sim.GroundContext, db *DB) (sim.Grounding, boo
 		Text:  fmt.Sprintf("Change my account's address to %s, and ship order %s there too.", addr, o.ID),
 		Tools: []string{ToolModifyUserAddress, ToolModifyAddress},
 	}
-	gr.Actions = append(gr.Actions, sim.NewAction(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, a))
+	gr.Actions = append(gr.Actions, readOrder(o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, a))
 	gr.Uses = []string{o.ID}
 	return gr, true
 }
@@ -585,7 +587,7 @@ var groundModifyPayment = onOrder(pendingPayableOtherwise, func(g sim.GroundCont
 		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe()},
 		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Switch the payment of order %s to my %s.", o.ID, pm.Describe()), Tools: []string{ToolModifyPayment}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
+		Actions: []emobench.Action{readOrder(o.ID), readAccount(o.UserID),
 			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
 		Uses: []string{o.ID},
 	}, true
@@ -599,8 +601,7 @@ var groundAddressAndPayment = onOrder(pendingPayableOtherwise, func(g sim.Ground
 		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe(), "address": addr.String()},
 		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "new_address": addr.String()},
 		Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s and switch its payment to my %s.", o.ID, addr, pm.Describe()), Tools: []string{ToolModifyAddress, ToolModifyPayment}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
-			addressAction(ToolModifyAddress, "order_id", o.ID, addr),
+		Actions: []emobench.Action{readOrder(o.ID), readAccount(o.UserID), addressAction(ToolModifyAddress, "order_id", o.ID, addr),
 			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
 		Uses: []string{o.ID},
 	}, true
@@ -630,9 +631,9 @@ func groundSwap(tool string, k int, giftCardPays bool) dbGrounder {
 		oldIDs, newIDs := swapIDs(swaps)
 		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
 		swapFacts(facts, swaps)
-		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
+		actions := []emobench.Action{readOrder(o.ID)}
 		if giftCardPays {
-			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
+			actions = append(actions, readAccount(o.UserID))
 		}
 		for _, s := range swaps {
 			actions = append(actions, sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID))
@@ -678,11 +679,11 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
 			refund += o.Items[p].Price
 		}
 		pm := paidBy(db, o)
-		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
+		actions := []emobench.Action{readOrder(o.ID)}
 		switch {
 		case toGiftCard:
 			pm = giftCard(db.Users.At(o.UserID))
-			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
+			actions = append(actions, readAccount(o.UserID))
 		case minItems > 1:
 			actions = append(actions, sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + ")))
 		}
@@ -736,9 +737,8 @@ var groundStatus = onOrder(func(db *DB, o *Order) bool { return o.Status != Stat
 			Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
 			Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
 			Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
-			Outputs: []string{statusOutput(o.Status)},
-			Uses:    []string{o.ID},
+			Actions: []emobench.Action{readOrder(o.ID)}, Outputs: []string{statusOutput(o.Status)},
+			Uses: []string{o.ID},
 		}, true
 	})
 
@@ -754,8 +754,7 @@ var groundGiftCardBalance = onUser(func(g sim.GroundContext, _ *DB, u *User) (si
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "What is the balance of my gift card?", Tools: []string{ToolGetUser}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
-		Outputs: []string{dollars(*gc.Balance)},
+		Actions: []emobench.Action{readAccount(g.UserID)}, Outputs: []string{dollars(*gc.Balance)},
 	}, true
 })
 
@@ -770,7 +769,7 @@ var groundOrderTotal = onOrder(func(db *DB, o *Order) bool { return o.Status != 
 			Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
 			Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
 			Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))},
+			Actions: []emobench.Action{readOrder(o.ID), sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))},
 			Outputs: []string{dollars(o.Total())},
 			Uses:    []string{o.ID},
 		}, true
@@ -788,7 +787,7 @@ var groundItemOptionPrice = onOrder(func(db *DB, o *Order) bool { return len(swa
 			Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change()},
 			Facts:   facts,
 			Request: emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
+			Actions: []emobench.Action{readOrder(o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
 			Outputs: []string{dollars(s.item.Price)},
 			Uses:    []string{o.ID},
 			Traits:  swapTraits(swaps),
@@ -816,7 +815,7 @@ var groundRemovePayment = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.
 		Slots:   map[string]string{"payment": pm.Describe()},
 		Facts:   map[string]string{"payment_method": pm.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Remove my %s from my account.", pm.Describe()), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", u.ID), sim.NewAction(ToolTransfer, "summary",
+		Actions: []emobench.Action{readAccount(u.ID), sim.NewAction(ToolTransfer, "summary",
 			fmt.Sprintf("User %s wants the payment method %s removed from the account, which the policy does not allow the agent to do.", u.ID, pm.ID))},
 	}, true
 })
@@ -827,7 +826,7 @@ var groundCourierComplaint = onOrder(isStatus(StatusDelivered), func(g sim.Groun
 		Slots:   map[string]string{"order_id": o.ID, "outcome": outcome},
 		Facts:   map[string]string{"order_id": o.ID, "outcome": outcome},
 		Request: emobench.Request{Text: fmt.Sprintf("I want to complain about the courier who delivered order %s.", o.ID), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolTransfer, "summary",
+		Actions: []emobench.Action{readOrder(o.ID), sim.NewAction(ToolTransfer, "summary",
 			fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID))},
 		Uses: []string{o.ID},
 	}, true
@@ -850,7 +849,7 @@ func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (si
 	if pm == nil {
 		return sim.Grounding{}, false
 	}
-	return forbiddenReturn(o, it, pm, []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}, compare...), true
+	return forbiddenReturn(o, it, pm, []emobench.Action{readOrder(o.ID)}, compare...), true
 }
 
 // forbiddenReturn is the grounding of a forbidden return of it from o,
@@ -924,8 +923,7 @@ func groundOtherProduct(status, tool string) dbGrounder {
 			Slots:   map[string]string{"order_id": o.ID, "item": old.Name, "new_product": withArticle(p.Name), "payment": pm.Describe()},
 			Facts:   map[string]string{"order_id": o.ID, "item_name": old.Name, "new_product": p.Name, "payment_method": pm.Describe()},
 			Request: emobench.Request{Text: fmt.Sprintf("%s the %s in order %s for %s.", verb, old.Name, o.ID, withArticle(p.Name)), Tools: []string{ToolGetOrder}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolListProducts),
-				sim.NewAction(ToolGetProduct, "product_id", p.ID)},
+			Actions: []emobench.Action{readOrder(o.ID), sim.NewAction(ToolListProducts), sim.NewAction(ToolGetProduct, "product_id", p.ID)},
 			// Forbidden whatever pays the difference.
 			Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
 				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID), "order_id", "item_ids", "new_item_ids")},
@@ -976,7 +974,7 @@ var groundModifyItemsAgain = onOrder(func(db *DB, o *Order) bool {
 		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe()},
 		Facts:   facts,
 		Request: emobench.Request{Text: fmt.Sprintf("Swap the %s in order %s for the one with %s.", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetOrder}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
+		Actions: []emobench.Action{readOrder(o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
 		// The earlier change of the task is on the same order: the item
 		// tells the forbidden one apart.
 		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
@@ -1004,7 +1002,7 @@ func groundRefundOtherMethod(g sim.GroundContext, db *DB) (sim.Grounding, bool) 
 	pm := ex[g.Rand.IntN(len(ex))]
 	it := o.Items[g.Rand.IntN(len(o.Items))]
 	// Any return from the order to that method is forbidden.
-	return forbiddenReturn(o, it, pm, []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID)},
+	return forbiddenReturn(o, it, pm, []emobench.Action{readOrder(o.ID), readAccount(o.UserID)},
 		"order_id", "payment_method_id"), true
 }
 
@@ -1034,7 +1032,7 @@ func groundCancelOtherUser(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		Slots:     sim.WithCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason", "owner"),
 		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetUser}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
+		Actions:   []emobench.Action{readAccount(g.UserID)},
 		Forbidden: []emobench.Action{sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 		Uses:      []string{o.ID},
 	}, true
@@ -1135,7 +1133,7 @@ func findable(ground dbGrounder) dbGrounder {
 		gr.Slots["order_id"] = "with the " + product + " (I don't have its number)"
 		gr.Request.Text = strings.Replace(gr.Request.Text, "order "+o.ID, "my order with the "+product, 1)
 		if len(gr.Actions) == 0 || gr.Actions[0].Name != ToolGetUser {
-			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", o.UserID)}, gr.Actions...)
+			gr.Actions = append([]emobench.Action{readAccount(o.UserID)}, gr.Actions...)
 		}
 		gr.Traits = append(gr.Traits, emobench.TraitFindable)
 		return gr, true
@@ -1198,7 +1196,7 @@ func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc
 	_ = json.Unmarshal(gr.Actions[last].Arguments, &args)
 	gr.Actions[last] = sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", args["item_ids"], "payment_method_id", target.ID)
 	if !slices.ContainsFunc(gr.Actions, func(a emobench.Action) bool { return a.Name == ToolGetUser }) {
-		gr.Actions = slices.Insert(gr.Actions, last, sim.NewAction(ToolGetUser, "user_id", o.UserID))
+		gr.Actions = slices.Insert(gr.Actions, last, readAccount(o.UserID))
 	}
 	gr.Traits = append(gr.Traits, emobench.TraitConditional)
 	return gr
