@@ -22,7 +22,8 @@ func users(db *DB) *sim.Table[User] { return &db.Users }
 // three, else by name and zip.
 func logins(u *User) []sim.Login {
 	return []sim.Login{
-		{Tool: ToolFindUserByNameZip, Weight: 1, Facts: map[string]string{"first_name": u.Name.First, "last_name": u.Name.Last, "zip": u.Address.Zip}},
+		{Tool: ToolFindUserByNameZip, Weight: 1,
+			Facts: map[string]string{"first_name": u.Name.First, "last_name": u.Name.Last, "zip": u.Address.Zip}},
 		{Tool: ToolFindUserByEmail, Weight: 2, Facts: map[string]string{"email": u.Email}},
 	}
 }

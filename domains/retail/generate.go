@@ -77,7 +77,8 @@ var store = sync.OnceValue(func() *storeData {
 func GenerateDB(seed uint64) *DB {
 	r := rand.New(rand.NewPCG(seed, 0x7265_7461_696c)) // "retail"
 	data := store()
-	users, products, orders := make(map[string]*User, NumUsers), make(map[string]*Product, len(data.Products)), make(map[string]*Order, NumOrders)
+	users, orders := make(map[string]*User, NumUsers), make(map[string]*Order, NumOrders)
+	products := make(map[string]*Product, len(data.Products))
 	ids := map[string]bool{}
 	newID := func(format string, digits int) string {
 		for {
