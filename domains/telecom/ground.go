@@ -26,33 +26,11 @@ func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
 	return db, c, c != nil
 }
 
-func usedInTask(g sim.GroundContext, id string) bool { return g.UsedInTask != nil && g.UsedInTask(id) }
-
-// pick returns one of ids that keep accepts and no earlier intent of the
-// task used, preferring those no kept task used; false when none.
-func pick(g sim.GroundContext, ids []string, keep func(id string) bool) (string, bool) {
-	var all, fresh []string
-	for _, id := range ids {
-		if keep(id) && !usedInTask(g, id) {
-			all = append(all, id)
-			if g.Used == nil || !g.Used(id) {
-				fresh = append(fresh, id)
-			}
-		}
-	}
-	if len(fresh) > 0 {
-		return fresh[g.Rand.IntN(len(fresh))], true
-	}
-	if len(all) > 0 {
-		return all[g.Rand.IntN(len(all))], true
-	}
-	return "", false
-}
-
 // pickLine picks a line of c that keep accepts; nil and false when none
 // does.
 func pickLine(g sim.GroundContext, c *Customer, keep func(l *Line) bool) (*Line, bool) {
-	num, ok := pick(g, slices.Sorted(maps.Keys(c.Lines)), func(n string) bool { return keep(c.Lines[n]) })
+	nums := slices.DeleteFunc(slices.Sorted(maps.Keys(c.Lines)), func(n string) bool { return !keep(c.Lines[n]) })
+	num, ok := sim.PickFresh(g, nums)
 	return c.Lines[num], ok
 }
 
@@ -75,17 +53,19 @@ func billOf(g sim.GroundContext, keep func(c *Customer, b *Bill) bool) (*Custome
 	if !ok {
 		return nil, nil, false
 	}
-	ids := make([]string, len(c.Bills))
-	for i, b := range c.Bills {
-		ids[i] = b.ID
+	var ids []string
+	for _, b := range c.Bills {
+		if keep(c, b) {
+			ids = append(ids, b.ID)
+		}
 	}
-	id, ok := pick(g, ids, func(id string) bool { return keep(c, c.bill(id)) })
+	id, ok := sim.PickFresh(g, ids)
 	return c, c.bill(id), ok
 }
 
 // once reports whether the customer-level request key was not asked yet
 // in the task, for requests made once a task (the senior discount).
-func once(g sim.GroundContext, key string) bool { return !usedInTask(g, g.UserID+"/"+key) }
+func once(g sim.GroundContext, key string) bool { return !sim.UsedInTask(g, g.UserID+"/"+key) }
 
 func isActive(l *Line) bool { return l.Status == LineActive }
 
@@ -97,8 +77,6 @@ func monthName(period string) string {
 	}
 	return t.Format("January 2006")
 }
-
-func dollars(m sim.Money) float64 { return float64(m) / 100 }
 
 // Why a customer asks a question: about money (a bill, a device balance,
 // the billing cycle), about a plan, about an outage.
@@ -123,7 +101,7 @@ var (
 func pickPurpose(g sim.GroundContext, purposes []string) (purpose, use string) {
 	var fresh []string
 	for _, p := range purposes {
-		if !usedInTask(g, "purpose:"+p) {
+		if !sim.UsedInTask(g, "purpose:"+p) {
 			fresh = append(fresh, p)
 		}
 	}
@@ -438,7 +416,7 @@ func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding,
 			Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on my %s bill; then if the rest is under $%d, pay it with my %s, otherwise split it into %s payments.", month, threshold, pm.Describe(), n),
 				Tools: []string{ToolWaiveLateFee, ToolMakePayment}},
 			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID),
-				sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(rest))},
+				sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", rest.Dollars())},
 			Traits: []string{emobench.TraitConditional},
 			Uses:   []string{b.ID},
 		}
@@ -461,7 +439,7 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 			overdue = append(overdue, b)
 		}
 	}
-	if len(overdue) != 1 || usedInTask(g, overdue[0].ID) {
+	if len(overdue) != 1 || sim.UsedInTask(g, overdue[0].ID) {
 		return sim.Grounding{}, false
 	}
 	b := overdue[0]
@@ -473,7 +451,7 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Pay my %s bill in full with my %s and reactivate line %s.", month, pm.Describe(), l.PhoneNumber),
 			Tools: []string{ToolMakePayment, ToolReactivateLine}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
-			sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(b.Balance())),
+			sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", b.Balance().Dollars()),
 			sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{moneyOutput(b.Balance())},
 		Uses:    []string{l.PhoneNumber, b.ID},
@@ -635,7 +613,7 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 			sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
 			sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
 			sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
-			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
+			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{moneyOutput(credit)},
 		Traits:  []string{emobench.TraitConditional},
 		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
@@ -659,7 +637,7 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
 			Tools: []string{ToolApplyCredit}},
 		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
-			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
+			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{moneyOutput(credit)},
 		Uses:    []string{o.ID, c.ID + "/outage_credit"},
 	}, true
