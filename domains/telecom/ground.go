@@ -234,18 +234,10 @@ func newPlanFor(r *rand.Rand, c *Customer, l *Line) *Plan {
 	return cands[r.IntN(len(cands))]
 }
 
-// methodOf picks one of c's payment methods, other than not.
-func methodOf(r *rand.Rand, c *Customer, not string) (*PaymentMethod, bool) {
-	var ids []string
-	for _, id := range slices.Sorted(maps.Keys(c.PaymentMethods)) {
-		if id != not {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, false
-	}
-	return c.PaymentMethods[ids[r.IntN(len(ids))]], true
+// methodOf picks one of c's payment methods.
+func methodOf(r *rand.Rand, c *Customer) *PaymentMethod {
+	ids := slices.Sorted(maps.Keys(c.PaymentMethods))
+	return c.PaymentMethods[ids[r.IntN(len(ids))]]
 }
 
 // --- writes ---------------------------------------------------------------
@@ -340,7 +332,7 @@ func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding,
 			Uses: []string{b.ID},
 		}
 		if withAutopay {
-			pm, _ := methodOf(g.Rand, c, "")
+			pm := methodOf(g.Rand, c)
 			gr.Slots["payment"] = pm.Describe()
 			gr.Facts["payment_method"] = pm.Describe()
 			gr.Request.Text = fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments, then enable autopay with my %s.", month, n, pm.Describe())
@@ -357,7 +349,7 @@ func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || c.Autopay || !once(g, "autopay") {
 		return sim.Grounding{}, false
 	}
-	pm, _ := methodOf(g.Rand, c, "")
+	pm := methodOf(g.Rand, c)
 	return sim.Grounding{
 		Slots:   map[string]string{"payment": pm.Describe()},
 		Facts:   map[string]string{"payment_method": pm.Describe()},
@@ -405,7 +397,7 @@ func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding,
 		if rest <= 0 || threshold <= 0 {
 			return sim.Grounding{}, false
 		}
-		pm, _ := methodOf(g.Rand, c, "")
+		pm := methodOf(g.Rand, c)
 		k := 2 + g.Rand.IntN(2)
 		n := strconv.Itoa(k)
 		month := monthName(b.Period)
@@ -443,7 +435,7 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	b := overdue[0]
-	pm, _ := methodOf(g.Rand, c, "")
+	pm := methodOf(g.Rand, c)
 	month := monthName(b.Period)
 	return withLine(g, c, l, sim.Grounding{
 		Slots: map[string]string{"phone_number": l.PhoneNumber, "month": month, "payment": pm.Describe()},
@@ -819,7 +811,7 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
 		// Any plan on the line from today is forbidden; the change the
 		// policy offers, from the next cycle, is not.
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
 			"new_plan_id", p.ID, "effective_date", Today), "phone_number", "effective_date")},
 		Uses: []string{l.PhoneNumber},
 	}, true
@@ -850,7 +842,7 @@ func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grou
 		Facts:     map[string]string{"bill_month": monthName(b.Period), "installments": strconv.Itoa(n)},
 		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", monthName(b.Period), n), Tools: []string{ToolGetBilling}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
+		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
 		Uses:      []string{b.ID},
 	}
 }
@@ -965,13 +957,4 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 		Forbidden: []emobench.Action{sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
 		Uses:      []string{l.PhoneNumber},
 	}, true
-}
-
-// withCompareArgs sets the arguments a call must match to count as the
-// forbidden write a; none given keeps nil, the ids a names.
-func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
-	if len(args) > 0 {
-		a.CompareArgs = args
-	}
-	return a
 }
