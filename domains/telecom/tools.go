@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -88,22 +87,9 @@ func lineNotCancelled(l *Line) error {
 	return nil
 }
 
-// maxAmountCents bounds one payment or credit, as a billing backend's
-// field would; it also keeps every sum of amounts far inside int64.
-const maxAmountCents = 100_000_000 // $1,000,000.00
-
-// toCents converts a dollar amount with at most two decimals, at most
-// $1,000,000.00.
-func toCents(amount float64) (sim.Money, error) {
-	c := math.Round(amount * 100)
-	if math.IsNaN(amount) || math.IsInf(amount, 0) || math.Abs(c-amount*100) > 1e-6 || c <= 0 {
-		return 0, fmt.Errorf("amount %v is not a positive number of dollars and cents", amount)
-	}
-	if c > maxAmountCents {
-		return 0, fmt.Errorf("amount %v is more than the billing system takes in one transaction ($1,000,000.00)", amount)
-	}
-	return sim.Money(c), nil
-}
+// maxAmount bounds one payment or credit, as a billing backend's field
+// would; it also keeps every sum of amounts far inside int64.
+const maxAmount sim.Money = 100_000_000 // $1,000,000.00
 
 // customerView is what get_customer_details shows.
 type customerView struct {
@@ -461,7 +447,7 @@ func makePayment(db *DB, a *struct {
 	MethodID string  `json:"payment_method_id"`
 	Amount   float64 `json:"amount"`
 }) (string, error) {
-	amount, err := toCents(a.Amount)
+	amount, err := sim.MoneyFromDollars(a.Amount, maxAmount)
 	if err != nil {
 		return "", err
 	}
@@ -534,7 +520,7 @@ func applyCredit(db *DB, a *struct {
 	Reason     string  `json:"reason"`
 	OutageID   string  `json:"outage_id"`
 }) (string, error) {
-	amount, err := toCents(a.Amount)
+	amount, err := sim.MoneyFromDollars(a.Amount, maxAmount)
 	if err != nil {
 		return "", err
 	}
