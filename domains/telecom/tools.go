@@ -41,23 +41,26 @@ const transferMessage = "You are being transferred to a human agent. Please hold
 // into.
 const maxArrangementInstallments = 12
 
-func (db *DB) customer(id string) (*Customer, error) {
-	c := db.Customers.At(strings.TrimSpace(id))
-	if c == nil {
+// customer returns the customer of id, for a write the customer's own
+// copy (db.Customers.Edit), which the write changes; an unknown id is the
+// error.
+func (db *DB) customer(id string, write bool) (*Customer, error) {
+	get := db.Customers.Get
+	if write {
+		get = db.Customers.Edit
+	}
+	c, ok := get(strings.TrimSpace(id))
+	if !ok {
 		return nil, fmt.Errorf("customer %q not found", id)
 	}
 	return c, nil
 }
 
-// line returns the customer's line and, for a write, the customer's own
-// copy (ownCustomer).
+// line returns the customer (as customer does) and their line.
 func (db *DB) line(customerID, phone string, write bool) (*Customer, *Line, error) {
-	c, err := db.customer(customerID)
+	c, err := db.customer(customerID, write)
 	if err != nil {
 		return nil, nil, err
-	}
-	if write {
-		c, _ = db.Customers.Edit(c.ID)
 	}
 	l := c.Lines[strings.TrimSpace(phone)]
 	if l == nil {
@@ -66,10 +69,9 @@ func (db *DB) line(customerID, phone string, write bool) (*Customer, *Line, erro
 	return c, l, nil
 }
 
-// bill returns the customer and their bill, for reading: a write edits
-// the customer (db.Customers.Edit) and takes the bill again from it.
-func (db *DB) bill(customerID, billID string) (*Customer, *Bill, error) {
-	c, err := db.customer(customerID)
+// bill returns the customer (as customer does) and their bill.
+func (db *DB) bill(customerID, billID string, write bool) (*Customer, *Bill, error) {
+	c, err := db.customer(customerID, write)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -209,7 +211,7 @@ func findByNameDOB(db *DB, a *struct {
 }
 
 func getCustomer(db *DB, a *customerArgs) (string, error) {
-	c, err := db.customer(a.CustomerID)
+	c, err := db.customer(a.CustomerID, false)
 	if err != nil {
 		return "", err
 	}
@@ -247,7 +249,7 @@ func getLine(db *DB, a *lineArgs) (string, error) {
 }
 
 func getBilling(db *DB, a *customerArgs) (string, error) {
-	c, err := db.customer(a.CustomerID)
+	c, err := db.customer(a.CustomerID, false)
 	if err != nil {
 		return "", err
 	}
@@ -384,14 +386,13 @@ func addFeature(db *DB, a *struct {
 }
 
 func seniorDiscount(db *DB, a *customerArgs) (string, error) {
-	c, err := db.customer(a.CustomerID)
+	c, err := db.customer(a.CustomerID, true)
 	if err != nil {
 		return "", err
 	}
 	if c.SeniorDiscount {
 		return "", fmt.Errorf("account %s already has the senior discount", c.ID)
 	}
-	c, _ = db.Customers.Edit(c.ID)
 	c.SeniorDiscount = true
 	return sim.JSONResult(map[string]any{"customer_id": c.ID, "senior_discount": true})
 }
@@ -403,7 +404,7 @@ func createArrangement(db *DB, a *struct {
 	if a.Installments < 1 || a.Installments > maxArrangementInstallments {
 		return "", fmt.Errorf("installments %d is outside 1 to %d", a.Installments, maxArrangementInstallments)
 	}
-	c, b, err := db.bill(a.CustomerID, a.BillID)
+	c, b, err := db.bill(a.CustomerID, a.BillID, true)
 	if err != nil {
 		return "", err
 	}
@@ -415,7 +416,6 @@ func createArrangement(db *DB, a *struct {
 			return "", fmt.Errorf("bill %s is already under arrangement %s", b.ID, ar.ID)
 		}
 	}
-	c, _ = db.Customers.Edit(c.ID)
 	ar := Arrangement{ID: fmt.Sprintf("PA%s-%d", c.ID[1:], len(c.Arrangements)+1), BillID: b.ID, Amount: b.Balance(),
 		Installments: a.Installments, CreatedOn: Today, Status: "active"}
 	c.Arrangements = append(c.Arrangements, ar)
@@ -426,7 +426,7 @@ func enableAutopay(db *DB, a *struct {
 	CustomerID string `json:"customer_id"`
 	MethodID   string `json:"payment_method_id"`
 }) (string, error) {
-	c, err := db.customer(a.CustomerID)
+	c, err := db.customer(a.CustomerID, true)
 	if err != nil {
 		return "", err
 	}
@@ -437,7 +437,6 @@ func enableAutopay(db *DB, a *struct {
 	case c.Autopay && c.AutopayMethod == pm.ID:
 		return "", fmt.Errorf("autopay is already on with %s", pm.ID)
 	}
-	c, _ = db.Customers.Edit(c.ID)
 	c.Autopay, c.AutopayMethod = true, pm.ID
 	return sim.JSONResult(map[string]any{"customer_id": c.ID, "autopay": true, "autopay_payment_method_id": pm.ID})
 }
@@ -451,7 +450,7 @@ func makePayment(db *DB, a *struct {
 	if err != nil {
 		return "", err
 	}
-	c, b, err := db.bill(a.CustomerID, a.BillID)
+	c, b, err := db.bill(a.CustomerID, a.BillID, true)
 	if err != nil {
 		return "", err
 	}
@@ -461,8 +460,6 @@ func makePayment(db *DB, a *struct {
 	case amount > b.Balance():
 		return "", fmt.Errorf("the amount %s is more than the balance %s of bill %s", amount, b.Balance(), b.ID)
 	}
-	c, _ = db.Customers.Edit(c.ID)
-	b = c.bill(b.ID)
 	b.Paid += amount
 	pay := Payment{ID: fmt.Sprintf("PAY%s-%d", c.ID[1:], len(c.Payments)+1), BillID: b.ID, Amount: amount, MethodID: strings.TrimSpace(a.MethodID), Date: Today}
 	c.Payments = append(c.Payments, pay)
@@ -531,18 +528,17 @@ func applyCredit(db *DB, a *struct {
 	if outage != "" && db.Outages.At(outage) == nil {
 		return "", fmt.Errorf("outage %q not found", a.OutageID)
 	}
-	c, err := db.customer(a.CustomerID)
+	c, err := db.customer(a.CustomerID, true)
 	if err != nil {
 		return "", err
 	}
-	c, _ = db.Customers.Edit(c.ID)
 	cr := Credit{ID: fmt.Sprintf("CR%s-%d", c.ID[1:], len(c.Credits)+1), Kind: a.Reason, Amount: amount, Date: Today, OutageID: outage}
 	c.Credits = append(c.Credits, cr)
 	return sim.JSONResult(cr)
 }
 
 func waiveLateFee(db *DB, a *billArgs) (string, error) {
-	c, b, err := db.bill(a.CustomerID, a.BillID)
+	c, b, err := db.bill(a.CustomerID, a.BillID, true)
 	if err != nil {
 		return "", err
 	}
@@ -552,8 +548,6 @@ func waiveLateFee(db *DB, a *billArgs) (string, error) {
 	case b.LateFeeWaived:
 		return "", fmt.Errorf("the late fee of bill %s is already waived", b.ID)
 	}
-	c, _ = db.Customers.Edit(c.ID)
-	b = c.bill(b.ID)
 	b.LateFeeWaived = true
 	settleBill(c, b)
 	cr := Credit{ID: fmt.Sprintf("CR%s-%d", c.ID[1:], len(c.Credits)+1), Kind: CreditLateFee, Amount: b.LateFee, Date: Today, BillID: b.ID}
