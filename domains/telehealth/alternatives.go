@@ -77,7 +77,7 @@ func Alternatives(env sim.Environment, patientID string, facts map[string]string
 		}
 	case ToolReplaceDevice:
 		ids := devicesOf(db, patientID, func(*Device) bool { return true })
-		for _, id := range meant(arg("device_id"), ids, said, func(id string) []string { return []string{deviceWords[db.Devices.At(id).Type]} }) {
+		for _, id := range meant(arg("device_id"), ids, said, func(id string) []string { return []string{clinic.DeviceWords[db.Devices.At(id).Type]} }) {
 			add("device_id", id)
 		}
 	case ToolBook:

@@ -137,7 +137,7 @@ func prescriptionGrounding(g sim.GroundContext, db *DB, rx *Prescription) (sim.G
 // active device of its kind.
 func deviceGrounding(g sim.GroundContext, db *DB, d *Device) (sim.Grounding, bool) {
 	unaware := unaware(g, "device")
-	word := deviceWords[d.Type]
+	word := clinic.DeviceWords[d.Type]
 	gr := sim.Grounding{
 		Slots:   map[string]string{"device": word, "device_ref": word + " (" + d.ID + ")"},
 		Facts:   map[string]string{"device_id": d.ID, "device_type": word},
@@ -182,10 +182,6 @@ func say(start string) string {
 	return t.Format("Monday 2006-01-02 at 15:04")
 }
 
-var deviceWords = map[string]string{DeviceGlucoseMeter: "glucose meter", DeviceBPCuff: "blood pressure cuff", DevicePulseOx: "pulse oximeter"}
-
-var cancelReasons = []string{"a work conflict", "a family emergency", "travel", "a schedule change", "a car problem"}
-
 // dayLayout is a preferred day as a patient's fact says it, "Monday, March
 // 17, 2025".
 const dayLayout = "Monday, January 2, 2006"
@@ -207,9 +203,9 @@ func freeSlots(db *DB, pr *Provider, patientID string) []string {
 func patientSpecialties(db *DB, patientID string) []string {
 	out := []string{"primary care"}
 	for _, c := range db.ref().Records[patientID].Conditions {
-		for _, cond := range conditions {
-			if cond.name == c && !slices.Contains(out, cond.specialty) {
-				out = append(out, cond.specialty)
+		for _, cond := range clinic.Conditions {
+			if cond.Name == c && !slices.Contains(out, cond.Specialty) {
+				out = append(out, cond.Specialty)
 			}
 		}
 	}
@@ -217,9 +213,9 @@ func patientSpecialties(db *DB, patientID string) []string {
 }
 
 func reasonFor(g sim.GroundContext, specialty string) string {
-	for _, sp := range specialties {
-		if sp.name == specialty {
-			return sp.reasons[g.Rand.IntN(len(sp.reasons))]
+	for _, sp := range clinic.Specialties {
+		if sp.Name == specialty {
+			return sp.Reasons[g.Rand.IntN(len(sp.Reasons))]
 		}
 	}
 	return "follow-up visit"
@@ -268,7 +264,7 @@ func groundCancel(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	reason := sim.OneOf(g.Rand, cancelReasons...)
+	reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
 	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
@@ -420,9 +416,6 @@ func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	return gr, true
 }
 
-var excuses = []string{"I was in the hospital that day", "the video link never worked for me", "my car broke down on the way",
-	"I had to look after my sick child", "I got the time wrong"}
-
 func groundWaive(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if recentWaiver(db, g.UserID) != "" {
 		return sim.Grounding{}, false
@@ -431,7 +424,7 @@ func groundWaive(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, excuses...)})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, clinic.Excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
 	return gr, true
@@ -604,8 +597,6 @@ func groundPhone(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 
 // --- reads -------------------------------------------------------------
 
-var purposes = []string{"for my own notes", "before my next visit", "for a form I'm filling in", "so I can tell my family"}
-
 func groundLab(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if db.ref().Records[g.UserID] == nil {
 		return sim.Grounding{}, false
@@ -629,7 +620,7 @@ func groundLab(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		}
 	}
 	return sim.Grounding{
-		Slots:   map[string]string{"test": test, "purpose": sim.OneOf(g.Rand, purposes...)},
+		Slots:   map[string]string{"test": test, "purpose": sim.OneOf(g.Rand, clinic.Purposes...)},
 		Facts:   map[string]string{"lab_test": test},
 		Request: emobench.Request{Text: fmt.Sprintf("What was my latest %s result and its date?", test), Tools: []string{ToolGetRecord}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetRecord, "patient_id", g.UserID)},
@@ -643,7 +634,7 @@ func groundAllergies(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if db.ref().Records[g.UserID] == nil || len(db.ref().Records[g.UserID].Allergies) == 0 || sim.UsedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
-	purpose := sim.OneOf(g.Rand, purposes...)
+	purpose := sim.OneOf(g.Rand, clinic.Purposes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
@@ -692,7 +683,7 @@ func groundRefillsLeft(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	purpose := sim.OneOf(g.Rand, purposes...)
+	purpose := sim.OneOf(g.Rand, clinic.Purposes...)
 	gr.Slots["purpose"], gr.Facts["purpose"] = purpose, purpose
 	gr.Request = emobench.Request{Text: fmt.Sprintf("How many refills are left on %s, and when does it expire?", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
 	gr.Outputs = []string{refillsLeft(rx.RefillsRemaining), rx.ExpiresOn}
@@ -713,7 +704,7 @@ func groundLatestReading(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	gr.Slots["purpose"] = sim.OneOf(g.Rand, purposes...)
+	gr.Slots["purpose"] = sim.OneOf(g.Rand, clinic.Purposes...)
 	gr.Request = emobench.Request{Text: fmt.Sprintf("What is the latest reading of my %s?", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
 	gr.Outputs = append([]string{last.Value}, dateAndClock(last.Time)...)
 	return gr, true
@@ -739,7 +730,7 @@ func groundInteractionLookup(g sim.GroundContext, db *DB) (sim.Grounding, bool) 
 	}
 	sev, _ := db.ref().interaction(a, b)
 	return sim.Grounding{
-		Slots:   map[string]string{"drug_a": a, "drug_b": b, "purpose": sim.OneOf(g.Rand, purposes...)},
+		Slots:   map[string]string{"drug_a": a, "drug_b": b, "purpose": sim.OneOf(g.Rand, clinic.Purposes...)},
 		Facts:   map[string]string{"medication": a, "other_medication": b},
 		Request: emobench.Request{Text: fmt.Sprintf("How severe is the interaction between %s and %s?", a, b), Tools: []string{ToolCheckInteractions}},
 		Actions: []emobench.Action{sim.NewAction(ToolCheckInteractions, "medications", []string{a, b})},
@@ -754,18 +745,6 @@ func transferAction(summary string) emobench.Action {
 	return sim.NewAction(ToolTransfer, "summary", summary)
 }
 
-// warningSigns and otherSymptoms are what the patients of the symptom
-// transfers report: the emergency warning signs of policy.md, for which
-// the agent tells the patient to call 911 before transferring, and
-// symptoms that are not. short of breath, a feeling of the readings
-// transfer, is a warning sign too.
-var (
-	warningSigns = []string{"a tight chest and shortness of breath", "a sudden severe headache and blurred vision", "chest pain that spreads to my left arm",
-		"numbness on one side of my face"}
-	otherSymptoms = []string{"a high fever and chills", "swelling in my ankles that keeps getting worse", "dizziness every time I stand up",
-		"a rash that keeps spreading"}
-)
-
 // emergencyAdvice is what policy.md has the agent say to a patient with an
 // emergency warning sign before the transfer.
 var emergencyAdvice = emobench.Advice{Before: ToolTransfer, AnyOf: []string{"911", "emergency room", "emergency services", "emergency department"},
@@ -773,7 +752,9 @@ var emergencyAdvice = emobench.Advice{Before: ToolTransfer, AnyOf: []string{"911
 
 // warningSign reports whether a symptom or feeling of the transfer
 // intents is an emergency warning sign of policy.md.
-func warningSign(s string) bool { return slices.Contains(warningSigns, s) || s == "short of breath" }
+func warningSign(s string) bool {
+	return slices.Contains(clinic.WarningSigns, s) || s == "short of breath"
+}
 
 // clinicalGrounding completes gr, a clinical transfer for a patient
 // reporting what, with the transfer: for an emergency warning sign, with
@@ -793,9 +774,9 @@ func groundSymptoms(emergency bool) func(sim.GroundContext, *DB) (sim.Grounding,
 		if sim.UsedInTask(g, key) {
 			return sim.Grounding{}, false
 		}
-		symptom := sim.OneOf(g.Rand, otherSymptoms...)
+		symptom := sim.OneOf(g.Rand, clinic.OtherSymptoms...)
 		if emergency {
-			symptom = sim.OneOf(g.Rand, warningSigns...)
+			symptom = sim.OneOf(g.Rand, clinic.WarningSigns...)
 		}
 		return clinicalGrounding(sim.Grounding{
 			Slots:   map[string]string{"symptom": symptom},
@@ -842,7 +823,7 @@ func groundNameCorrection(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	p := db.Patients.At(g.UserID)
 	last := p.Name.Last
 	for last == p.Name.Last {
-		last = lastNames[g.Rand.IntN(len(lastNames))]
+		last = clinic.LastNames[g.Rand.IntN(len(clinic.LastNames))]
 	}
 	return sim.Grounding{
 		Slots:   map[string]string{"new_last_name": last, "first_name": p.Name.First},
@@ -871,7 +852,7 @@ func groundCancelLate(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	reason := sim.OneOf(g.Rand, cancelReasons...)
+	reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
 	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
 	profileFirst(&gr, g.UserID)
@@ -898,7 +879,7 @@ func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	owner := db.Patients.At(db.Appointments.At(id).PatientID)
-	reason := sim.OneOf(g.Rand, cancelReasons...)
+	reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
 	return sim.Grounding{
 		Slots: map[string]string{"appointment_id": id, "owner": owner.Name.First + " " + owner.Name.Last,
 			"relative": relativeWord(g, me, owner), "their": pronouns(owner)[1], "them": pronouns(owner)[0], "reason": reason},
@@ -909,15 +890,6 @@ func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		Uses:      []string{id, modeKey(g.UserID, "appointment", false)},
 	}, true
 }
-
-// femaleNames and maleNames are the first names of the generated data
-// that read as a woman's or a man's; the others (Quinn) read as either.
-var (
-	femaleNames = []string{"Amara", "Bianca", "Carmen", "Dalia", "Elena", "Fatima", "Grace", "Hana", "Isabel", "Julia", "Keiko",
-		"Lucia", "Maya", "Nadia", "Nora", "Paula", "Priya", "Rosa", "Sofia", "Tara", "Uma", "Vera", "Wendy", "Ximena", "Yara", "Zoe"}
-	maleNames = []string{"Aiden", "Ben", "Caleb", "Dmitri", "Ethan", "Farid", "Gabriel", "Hiro", "Ivan", "Jamal", "Kofi", "Liam",
-		"Mateo", "Omar", "Oscar", "Rafael", "Samuel", "Tomas", "Umar", "Victor", "Wes", "Yusuf", "Zane"}
-)
 
 // relativeWord is what the patient me calls the relative owner: a parent
 // when owner is 18 or more years older, a child when 18 or more younger,
@@ -939,9 +911,9 @@ func relativeWord(g sim.GroundContext, me, owner *Patient) string {
 // man's, else 2.
 func genderOf(p *Patient) int {
 	switch {
-	case slices.Contains(femaleNames, p.Name.First):
+	case slices.Contains(clinic.FemaleNames, p.Name.First):
 		return 0
-	case slices.Contains(maleNames, p.Name.First):
+	case slices.Contains(clinic.MaleNames, p.Name.First):
 		return 1
 	}
 	return 2
@@ -968,7 +940,7 @@ func groundWaiveSecond(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, excuses...)})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, clinic.Excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolGetAppointment}}
 	gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
 		sim.NewAction(ToolGetAppointment, "appointment_id", id)}

@@ -28,7 +28,7 @@ func TestTasks(t *testing.T) {
 		t.Fatal("policy.md does not say to call 911 for warning signs, or that a visit reason is no symptom report")
 	}
 	var names []string
-	for _, n := range append(slices.Clone(firstNames), lastNames...) {
+	for _, n := range append(slices.Clone(clinic.FirstNames), clinic.LastNames...) {
 		names = append(names, strings.ToLower(n))
 	}
 	lower := regexp.MustCompile(`\b(` + strings.Join(names, "|") + `|dr\.)(\s|$|[^\w])`)
@@ -82,11 +82,11 @@ func TestTasks(t *testing.T) {
 	if n[sim.IntentForbidden] != 10 || n[sim.IntentTransfer] != 5 {
 		t.Errorf("%d refusal and %d transfer intents, want 10 and 5", n[sim.IntentForbidden], n[sim.IntentTransfer])
 	}
-	for _, sp := range specialties {
-		for _, reason := range sp.reasons {
+	for _, sp := range clinic.Specialties {
+		for _, reason := range sp.Reasons {
 			for _, w := range warningWords {
 				if strings.Contains(reason, w) {
-					t.Errorf("%s visit reason %q names the warning sign %q (a booking is never a transfer)", sp.name, reason, w)
+					t.Errorf("%s visit reason %q names the warning sign %q (a booking is never a transfer)", sp.Name, reason, w)
 				}
 			}
 		}
@@ -97,8 +97,8 @@ func TestTasks(t *testing.T) {
 // every first name of the data has a gender or is Quinn's, a parent is 18
 // or more years older and a child 18 or more younger.
 func TestRelativeWord(t *testing.T) {
-	for _, n := range firstNames {
-		if !slices.Contains(femaleNames, n) && !slices.Contains(maleNames, n) && n != "Quinn" {
+	for _, n := range clinic.FirstNames {
+		if !slices.Contains(clinic.FemaleNames, n) && !slices.Contains(clinic.MaleNames, n) && n != "Quinn" {
 			t.Errorf("first name %s has no gender", n)
 		}
 	}
