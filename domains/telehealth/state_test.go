@@ -91,7 +91,7 @@ func TestStateForm_FreeTextReason(t *testing.T) {
 	})
 	hashAfter := func(reason string) string {
 		env := newEnv()
-		run(t, env, []step{{tool: ToolCancel, args: kv("appointment_id", appt.ID, "reason", reason), want: appt.ID}})
+		run(t, env, []step{{Tool: ToolCancel, Args: kv("appointment_id", appt.ID, "reason", reason), Want: []string{appt.ID}}})
 		return env.Hash()
 	}
 	if gold := hashAfter("a schedule change"); hashAfter("Schedule change.") != gold || hashAfter("feeling better") == gold {
