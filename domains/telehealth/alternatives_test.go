@@ -207,32 +207,6 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 	}
 }
 
-// TestForbidden_MatchesOnlyTheVariantAsked checks the compare_args of the
-// refusals with an alternative on hand-made entries: the variant asked
-// for matches, the allowed one does not.
-func TestForbidden_MatchesOnlyTheVariantAsked(t *testing.T) {
-	f := sim.WithCompareArgs(changeAction("RX1", Alternative{"lisinopril", "20 mg", "once daily"}), "prescription_id", "medication", "dose", "frequency")
-	if !sim.ForbiddenMatch(f, changeAction("RX1", Alternative{"lisinopril", "20 mg", "once daily"})) {
-		t.Error("the dose asked for does not match its forbidden entry")
-	}
-	for _, alt := range []Alternative{{"lisinopril", "20 mg", "twice daily"}, {"lisinopril", "5 mg", "once daily"}, {"losartan", "20 mg", "once daily"}} {
-		if sim.ForbiddenMatch(f, changeAction("RX1", alt)) {
-			t.Errorf("the change to %v matches the forbidden dose change %s", alt, f.Arguments)
-		}
-	}
-	interacting := sim.WithCompareArgs(changeAction("RX1", Alternative{"ibuprofen", "400 mg", "three times daily"}), "prescription_id", "medication")
-	if !sim.ForbiddenMatch(interacting, changeAction("RX1", Alternative{"ibuprofen", "200 mg", "twice daily"})) {
-		t.Error("another dose of the interacting medication does not match its forbidden entry")
-	}
-	if sim.ForbiddenMatch(interacting, changeAction("RX1", Alternative{"acetaminophen", "500 mg", "as needed"})) {
-		t.Error("a change to another medication matches the forbidden switch to the interacting one")
-	}
-	book := sim.WithCompareArgs(sim.NewAction(ToolBook, "patient_id", "P1", "provider_id", "DR001", "start_time", "2025-03-12T09:00", "visit_type", VisitTelehealth, "reason", "x"), "provider_id")
-	if sim.ForbiddenMatch(book, withArgs(book, "provider_id", "DR002")) || !sim.ForbiddenMatch(book, withArgs(book, "start_time", "2025-03-13T10:00")) {
-		t.Error("the forbidden visit should match every visit with its provider and only those")
-	}
-}
-
 // extraEndStates replays actions for patientID on a fresh environment
 // and, at each write but the transfer, returns the calls of Alternatives
 // (with facts) that CheckPolicy allows and that leave another state than
