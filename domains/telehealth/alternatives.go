@@ -43,8 +43,9 @@ func Alternatives(env sim.Environment, patientID string, facts map[string]string
 		said[v] = true
 	}
 	var out []emobench.Action
+	same := withArgs(gold).Arguments // the gold's own arguments, encoded as withArgs encodes
 	add := func(kv ...any) {
-		if a := withArgs(gold, kv...); !bytes.Equal(a.Arguments, withArgs(gold).Arguments) {
+		if a := withArgs(gold, kv...); !bytes.Equal(a.Arguments, same) {
 			out = append(out, a)
 		}
 	}
