@@ -289,11 +289,15 @@ func (g *generator) patient(i int) {
 		Insurance:   Insurance{Plan: clinic.Plans[r.IntN(len(clinic.Plans))], MemberID: fmt.Sprintf("M%08d", r.IntN(100000000))},
 	}
 	// Conditions, without two medications of a major interaction.
+	weights := make([]int, len(clinic.Conditions)) // how often patients have each
+	for i, c := range clinic.Conditions {
+		weights[i] = c.Weight
+	}
 	var conds []int
 	var meds []Alternative
 	next := -1 // a comorbid condition to draw next
 	for n := 1 + r.IntN(4); len(conds) < n; {
-		c := weightedCondition(r)
+		c := sim.WeightedIndex(r, weights...)
 		if next >= 0 {
 			c, next = next, -1
 		}
@@ -502,21 +506,6 @@ func (g *generator) patient(i int) {
 		p.DeviceIDs = []string{}
 	}
 	db.Patients.Put(p.ID, p)
-}
-
-func weightedCondition(r *rand.Rand) int {
-	total := 0
-	for _, c := range clinic.Conditions {
-		total += c.Weight
-	}
-	x := r.IntN(total)
-	for i, c := range clinic.Conditions {
-		if x < c.Weight {
-			return i
-		}
-		x -= c.Weight
-	}
-	return len(clinic.Conditions) - 1
 }
 
 // providerFor picks a provider of the specialty licensed in state, else
