@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,13 +113,25 @@ type specialty struct {
 
 // condition is a chronic condition: the specialty that treats it, the
 // device that monitors it ("" if none), how often patients have it
-// (relative weight) and the medications prescribed for it.
+// (relative weight), the medications prescribed for it and its lab test.
 type condition struct {
 	Name      string        `json:"name"`
 	Specialty string        `json:"specialty"`
 	Device    string        `json:"device"`
 	Weight    int           `json:"weight"`
 	Meds      []Alternative `json:"medications"`
+	Lab       *labTest      `json:"lab,omitempty"` // nil: none
+}
+
+// labTest is the lab test that follows a condition, and how its values
+// are drawn: a whole part Whole[0]+r.IntN(Whole[1]), then, when Tenths
+// is set, a tenths digit Tenths[0]+r.IntN(Tenths[1]).
+type labTest struct {
+	Test   string  `json:"test"`
+	Unit   string  `json:"unit"`
+	Range  string  `json:"reference_range"`
+	Whole  [2]int  `json:"whole"`
+	Tenths *[2]int `json:"tenths,omitempty"`
 }
 
 // The working week and the starts of providers' half-day blocks.
@@ -466,7 +479,7 @@ func (g *generator) patient(i int) {
 	})
 	// Labs.
 	for _, c := range conds {
-		for _, lab := range labsFor(r, clinic.Conditions[c].Name) {
+		for _, lab := range labsFor(r, clinic.Conditions[c].Lab) {
 			rec.Labs = append(rec.Labs, lab)
 		}
 	}
@@ -573,34 +586,20 @@ func visitNote(r *rand.Rand, condition, reason string) string {
 	return fmt.Sprintf(notes[r.IntN(len(notes))], condition) + " Visit reason: " + reason + "."
 }
 
-// labsFor returns two or three results of the condition's lab test, if it
-// has one.
-func labsFor(r *rand.Rand, condition string) []LabResult {
-	var test, unit, rng string
-	var value func() string
-	switch condition {
-	case "type 2 diabetes":
-		test, unit, rng = "HbA1c", "%", "4.0-5.6"
-		value = func() string { return fmt.Sprintf("%d.%d", 6+r.IntN(3), r.IntN(10)) }
-	case "hyperlipidemia":
-		test, unit, rng = "LDL cholesterol", "mg/dL", "<100"
-		value = func() string { return fmt.Sprint(90 + r.IntN(90)) }
-	case "hypothyroidism":
-		test, unit, rng = "TSH", "mIU/L", "0.4-4.0"
-		value = func() string { return fmt.Sprintf("%d.%d", 1+r.IntN(6), r.IntN(10)) }
-	case "atrial fibrillation":
-		test, unit, rng = "INR", "", "2.0-3.0"
-		value = func() string { return fmt.Sprintf("%d.%d", 1+r.IntN(3), r.IntN(10)) }
-	case "hypertension":
-		test, unit, rng = "creatinine", "mg/dL", "0.6-1.3"
-		value = func() string { return fmt.Sprintf("%d.%d", r.IntN(2), 6+r.IntN(4)) }
-	default:
+// labsFor returns two or three results of a condition's lab test, none
+// when it has none.
+func labsFor(r *rand.Rand, lab *labTest) []LabResult {
+	if lab == nil {
 		return nil
 	}
 	var out []LabResult
 	for k, n := 0, 2+r.IntN(2); k < n; k++ {
 		d := nowTime.AddDate(0, -3*k-1-r.IntN(2), -r.IntN(20)).Format(dateLayout)
-		out = append(out, LabResult{Date: d, Test: test, Value: value(), Unit: unit, Range: rng})
+		value := strconv.Itoa(lab.Whole[0] + r.IntN(lab.Whole[1]))
+		if lab.Tenths != nil {
+			value += "." + strconv.Itoa(lab.Tenths[0]+r.IntN(lab.Tenths[1]))
+		}
+		out = append(out, LabResult{Date: d, Test: lab.Test, Value: value, Unit: lab.Unit, Range: lab.Range})
 	}
 	return out
 }
