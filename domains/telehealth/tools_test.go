@@ -3,6 +3,7 @@ package telehealth
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
@@ -79,6 +80,12 @@ func TestTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(t, newEnv(), steps)
+	// tools.json states the clock's constants in words.
+	for _, tl := range tools() {
+		if tl.Name == ToolGetProvider && !strings.Contains(tl.Description, fmt.Sprintf("%d-minute slots over the next %d days", SlotMinutes, BookingDays)) {
+			t.Errorf("%s: description %q does not say SlotMinutes %d and BookingDays %d", tl.Name, tl.Description, SlotMinutes, BookingDays)
+		}
+	}
 }
 
 // TestTools_ExactIDs checks that every tool taking an id finds its record
