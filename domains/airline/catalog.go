@@ -109,13 +109,7 @@ func Catalog() *sim.Catalog {
 			ToolUpdateReservationFlights: {ToolUpdateReservationBaggages},
 		},
 		Intents: intents(),
-		Users: func(env sim.Environment) []string {
-			e, ok := env.(*sim.StateEnv[DB])
-			if !ok {
-				return nil
-			}
-			return e.State.Users.Keys()
-		},
+		Users: sim.UsersOf(func(db *DB) *sim.Table[User] { return &db.Users }),
 		Authenticate: func(_ sim.Environment, userID string, _ *rand.Rand) (emobench.Action, map[string]string) {
 			// The policy identifies a user by user id alone.
 			return act(ToolGetUserDetails, map[string]any{"user_id": userID}), map[string]string{"user_id": userID}

@@ -54,36 +54,23 @@ func (x *grounding) used(id string) bool { return x.Used != nil && x.Used(id) }
 func (x *grounding) usedInTask(id string) bool { return x.UsedInTask != nil && x.UsedInTask(id) }
 
 // reservation picks one of the user's active reservations that ok
-// accepts, preferring those no kept task used, then those the task's
-// earlier intents left as they were in the initial database (so that two
-// intents of one task act on different reservations when they can).
+// accepts, never one an earlier intent of the task used (no second bag
+// question or refusal about it), preferring those no kept task used, then
+// those the task's earlier intents left as they were in the initial
+// database (so that two intents of one task act on different reservations
+// when they can).
 func (x *grounding) reservation(ok func(r *Reservation) bool) (*Reservation, bool) {
-	var pools [4][]*Reservation
-	for _, id := range x.u.Reservations {
+	ids := slices.DeleteFunc(slices.Clone(x.u.Reservations), func(id string) bool {
 		r, _ := x.db.Reservations.Get(id)
 		// A reservation without flights or passengers is malformed: no
 		// intent applies to it.
-		// One request per reservation and task: an earlier intent's
-		// reservation is never picked again (no second bag question or
-		// refusal about it).
-		if r == nil || r.Status != ReservationActive || len(r.Flights) == 0 || len(r.Passengers) == 0 || x.usedInTask(id) || !ok(r) {
-			continue
-		}
-		rank := 0
-		if x.used(id) {
-			rank += 2
-		}
-		if orig, _ := initialDB().Reservations.Get(id); orig == nil || !reflect.DeepEqual(*orig, *r) {
-			rank++
-		}
-		pools[rank] = append(pools[rank], r)
-	}
-	for _, pool := range pools {
-		if len(pool) > 0 {
-			return pool[x.Rand.IntN(len(pool))], true
-		}
-	}
-	return nil, false
+		return r == nil || r.Status != ReservationActive || len(r.Flights) == 0 || len(r.Passengers) == 0 || !ok(r)
+	})
+	id, found := sim.PickPreferred(x.GroundContext, ids, func(id string) bool { return !x.used(id) }, func(id string) bool {
+		orig, _ := initialDB().Reservations.Get(id)
+		return orig != nil && reflect.DeepEqual(*orig, *x.db.Reservations.At(id))
+	})
+	return x.db.Reservations.At(id), found
 }
 
 // plain reports whether r meets none of the cancellation conditions other

@@ -84,6 +84,56 @@ type PaymentArg struct {
 	Amount    float64 `json:"amount"`
 }
 
+// bookArgs are send_certificate's arguments.
+type bookArgs struct {
+	UserID          string       `json:"user_id"`
+	Origin          string       `json:"origin"`
+	Destination     string       `json:"destination"`
+	TripType        string       `json:"trip_type"`
+	Cabin           string       `json:"cabin"`
+	Flights         []FlightRef  `json:"flights"`
+	Passengers      []Passenger  `json:"passengers"`
+	PaymentMethods  []PaymentArg `json:"payment_methods"`
+	TotalBaggages   int          `json:"total_baggages"`
+	NonfreeBaggages int          `json:"nonfree_baggages"`
+	Insurance       string       `json:"insurance"`
+}
+
+// cancelArgs are send_certificate's arguments.
+type cancelArgs struct {
+	ReservationID string `json:"reservation_id"`
+	Reason        string `json:"reason"`
+}
+
+// flightsArgs are send_certificate's arguments.
+type flightsArgs struct {
+	ReservationID string      `json:"reservation_id"`
+	Cabin         string      `json:"cabin"`
+	Flights       []FlightRef `json:"flights"`
+	PaymentID     string      `json:"payment_id"`
+}
+
+// passengersArgs are send_certificate's arguments.
+type passengersArgs struct {
+	ReservationID string      `json:"reservation_id"`
+	Passengers    []Passenger `json:"passengers"`
+}
+
+// bagsArgs are send_certificate's arguments.
+type bagsArgs struct {
+	ReservationID   string `json:"reservation_id"`
+	TotalBaggages   int    `json:"total_baggages"`
+	NonfreeBaggages int    `json:"nonfree_baggages"`
+	PaymentID       string `json:"payment_id"`
+}
+
+// certificateArgs are send_certificate's arguments.
+type certificateArgs struct {
+	UserID        string  `json:"user_id"`
+	ReservationID string  `json:"reservation_id"`
+	Amount        float64 `json:"amount"`
+}
+
 // user returns the user id for changing.
 func (db *DB) user(id string) (*User, error) { return row(&db.Users, true, "user", id) }
 
@@ -407,19 +457,7 @@ func charge(u *User, r *Reservation, pm PaymentMethod, amount int) {
 	r.PaymentHistory = append(r.PaymentHistory, Payment{PaymentID: pm.ID, Amount: amount})
 }
 
-func bookReservation(db *DB, a *struct {
-	UserID          string       `json:"user_id"`
-	Origin          string       `json:"origin"`
-	Destination     string       `json:"destination"`
-	TripType        string       `json:"trip_type"`
-	Cabin           string       `json:"cabin"`
-	Flights         []FlightRef  `json:"flights"`
-	Passengers      []Passenger  `json:"passengers"`
-	PaymentMethods  []PaymentArg `json:"payment_methods"`
-	TotalBaggages   int          `json:"total_baggages"`
-	NonfreeBaggages int          `json:"nonfree_baggages"`
-	Insurance       string       `json:"insurance"`
-}) (string, error) {
+func bookReservation(db *DB, a *bookArgs) (string, error) {
 	u, err := db.user(a.UserID)
 	if err != nil {
 		return "", err
@@ -562,10 +600,7 @@ func (db *DB) newCertificateID() string {
 	}
 }
 
-func cancelReservation(db *DB, a *struct {
-	ReservationID string `json:"reservation_id"`
-	Reason        string `json:"reason"`
-}) (string, error) {
+func cancelReservation(db *DB, a *cancelArgs) (string, error) {
 	if !slices.Contains([]string{ReasonChangeOfPlan, ReasonAirlineCancelled, ReasonHealth, ReasonWeather, ReasonOther}, a.Reason) {
 		return "", fmt.Errorf("reason %q is not one of change_of_plan, airline_cancelled_flight, health, weather, other", a.Reason)
 	}
@@ -604,12 +639,7 @@ func cancelReservation(db *DB, a *struct {
 	return sim.JSONResult(r)
 }
 
-func updateReservationFlights(db *DB, a *struct {
-	ReservationID string      `json:"reservation_id"`
-	Cabin         string      `json:"cabin"`
-	Flights       []FlightRef `json:"flights"`
-	PaymentID     string      `json:"payment_id"`
-}) (string, error) {
+func updateReservationFlights(db *DB, a *flightsArgs) (string, error) {
 	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -674,10 +704,7 @@ func updateReservationFlights(db *DB, a *struct {
 	return sim.JSONResult(r)
 }
 
-func updateReservationPassengers(db *DB, a *struct {
-	ReservationID string      `json:"reservation_id"`
-	Passengers    []Passenger `json:"passengers"`
-}) (string, error) {
+func updateReservationPassengers(db *DB, a *passengersArgs) (string, error) {
 	r, _, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -695,12 +722,7 @@ func updateReservationPassengers(db *DB, a *struct {
 	return sim.JSONResult(r)
 }
 
-func updateReservationBaggages(db *DB, a *struct {
-	ReservationID   string `json:"reservation_id"`
-	TotalBaggages   int    `json:"total_baggages"`
-	NonfreeBaggages int    `json:"nonfree_baggages"`
-	PaymentID       string `json:"payment_id"`
-}) (string, error) {
+func updateReservationBaggages(db *DB, a *bagsArgs) (string, error) {
 	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -726,11 +748,7 @@ func updateReservationBaggages(db *DB, a *struct {
 	return sim.JSONResult(r)
 }
 
-func sendCertificate(db *DB, a *struct {
-	UserID        string  `json:"user_id"`
-	ReservationID string  `json:"reservation_id"`
-	Amount        float64 `json:"amount"`
-}) (string, error) {
+func sendCertificate(db *DB, a *certificateArgs) (string, error) {
 	amount, err := wholeDollars("amount", a.Amount)
 	if err != nil {
 		return "", err
