@@ -109,7 +109,7 @@ func Catalog() *sim.Catalog {
 			ToolUpdateReservationFlights: {ToolUpdateReservationBaggages},
 		},
 		Intents: intents(),
-		Users: sim.UsersOf(func(db *DB) *sim.Table[User] { return &db.Users }),
+		Users:   sim.UsersOf(func(db *DB) *sim.Table[User] { return &db.Users }),
 		Authenticate: func(_ sim.Environment, userID string, _ *rand.Rand) (emobench.Action, map[string]string) {
 			// The policy identifies a user by user id alone.
 			return act(ToolGetUserDetails, map[string]any{"user_id": userID}), map[string]string{"user_id": userID}
