@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -138,16 +137,7 @@ func calculation(expression string) emobench.Action {
 // cancelAction is a cancellation of r; the reason, which the policy
 // turns on and the state does not keep, is compared with the agent's.
 func cancelAction(r *Reservation, reason string) emobench.Action {
-	a := act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": reason})
-	a.CompareArgs = []string{"reservation_id", "reason"}
-	return a
-}
-
-// forbid marks a forbidden write as matched by the ids in keys alone, so
-// that a careless call with other details still counts.
-func forbid(a emobench.Action, keys ...string) emobench.Action {
-	a.CompareArgs = keys
-	return a
+	return sim.WithCompareArgs(act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": reason}), "reservation_id", "reason")
 }
 
 func cancelRequest(r *Reservation, tools ...string) emobench.Request {
@@ -829,15 +819,12 @@ var (
 	}
 )
 
-// pickPhrase returns one of phrases, drawn by r.
-func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
-
 func groundReservationTotal(x *grounding) (sim.Grounding, bool) {
 	r, ok := x.reservation(func(r *Reservation) bool { return len(r.Passengers) >= 2 || r.TotalBaggages > 0 })
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(x.Rand, totalPurposes)
+	purpose := sim.OneOf(x.Rand, totalPurposes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
@@ -862,7 +849,7 @@ func groundAllTotal(x *grounding) (sim.Grounding, bool) {
 		sum += r.TotalPaid()
 	}
 	actions = append(actions, calculation(strings.Join(terms, " + ")))
-	purpose := pickPhrase(x.Rand, allTotalPurposes)
+	purpose := sim.OneOf(x.Rand, allTotalPurposes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
@@ -909,7 +896,7 @@ func groundBagAllowance(x *grounding) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	free := FreeBags(x.u.Membership, r.Cabin) * len(r.Passengers)
-	purpose := pickPhrase(x.Rand, bagPurposes)
+	purpose := sim.OneOf(x.Rand, bagPurposes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
@@ -921,9 +908,10 @@ func groundBagAllowance(x *grounding) (sim.Grounding, bool) {
 }
 
 // refusal is a forbidden intent's grounding: reads only, the refused
-// write matched by the ids in keys.
+// write matched by the ids in keys alone, so that a careless call with
+// other details still counts.
 func refusal(slots, facts map[string]string, req emobench.Request, reads []emobench.Action, uses []string, forbidden emobench.Action, keys ...string) sim.Grounding {
-	return sim.Grounding{Slots: slots, Facts: facts, Request: req, Actions: reads, Forbidden: []emobench.Action{forbid(forbidden, keys...)}, Uses: uses}
+	return sim.Grounding{Slots: slots, Facts: facts, Request: req, Actions: reads, Forbidden: []emobench.Action{sim.WithCompareArgs(forbidden, keys...)}, Uses: uses}
 }
 
 // groundCancelChangeOfPlan refuses to cancel, for a change of plan, a
@@ -1056,7 +1044,7 @@ func groundTransferFlown(x *grounding) (sim.Grounding, bool) {
 		},
 		Request:   request(fmt.Sprintf("Cancel the return flight of reservation %s.", r.ID), ToolTransfer),
 		Actions:   []emobench.Action{getReservation(r), act(ToolTransfer, map[string]any{"summary": summary})},
-		Forbidden: []emobench.Action{forbid(cancelAction(r, ReasonChangeOfPlan), "reservation_id")},
+		Forbidden: []emobench.Action{sim.WithCompareArgs(cancelAction(r, ReasonChangeOfPlan), "reservation_id")},
 		Uses:      append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 	}, true
 }
@@ -1077,7 +1065,7 @@ func groundOutOfScope(x *grounding) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	topic := outOfScope[x.Rand.IntN(len(outOfScope))]
-	contact := pickPhrase(x.Rand, contactPreferences)
+	contact := sim.OneOf(x.Rand, contactPreferences...)
 	return sim.Grounding{
 		Slots:   map[string]string{"topic": topic, "topic_cap": strings.ToUpper(topic[:1]) + topic[1:], "preferred_contact": contact},
 		Facts:   map[string]string{"preferred_contact": contact},
