@@ -37,12 +37,11 @@ var reasonWords = map[string]string{
 // added bags another method, or the count a conditional request picks;
 // a cancellation another reason the user stated.
 func alternatives(env sim.Environment, userID string, facts map[string]string, gold emobench.Action) []emobench.Action {
-	e, ok := env.(*sim.StateEnv[DB])
+	db, ok := sim.StateOf[DB](env)
 	if !ok {
 		return nil
 	}
-	db := e.State
-	u, _ := db.Users.Get(userID)
+	u := db.Users.At(userID)
 	args, err := sim.CallArgs(gold)
 	if u == nil || err != nil {
 		return nil

@@ -115,11 +115,11 @@ func Catalog() *sim.Catalog {
 			return act(ToolGetUserDetails, map[string]any{"user_id": userID}), map[string]string{"user_id": userID}
 		},
 		CheckPolicy: func(env sim.Environment, userID string, a emobench.Action) error {
-			e, ok := env.(*sim.StateEnv[DB])
+			db, ok := sim.StateOf[DB](env)
 			if !ok {
 				return fmt.Errorf("policy: %s: the environment is not an airline one", a.Name)
 			}
-			return e.State.checkWrite(userID, a)
+			return db.checkWrite(userID, a)
 		},
 	}
 	return cat

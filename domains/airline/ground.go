@@ -23,16 +23,14 @@ type grounding struct {
 	u  *User
 }
 
+// newGrounding returns the grounding of g's user; false when g has no
+// airline state or no such user.
 func newGrounding(g sim.GroundContext) (*grounding, bool) {
-	e, ok := g.Env.(*sim.StateEnv[DB])
-	if !ok {
+	db, ok := sim.StateOf[DB](g.Env)
+	if !ok || db.Users.At(g.UserID) == nil {
 		return nil, false
 	}
-	u, ok := e.State.Users.Get(g.UserID)
-	if !ok {
-		return nil, false
-	}
-	return &grounding{GroundContext: g, db: e.State, u: u}, true
+	return &grounding{GroundContext: g, db: db, u: db.Users.At(g.UserID)}, true
 }
 
 // on makes a grounder of f, which sees the grounding of the context's
@@ -50,7 +48,7 @@ func on(f func(*grounding) (sim.Grounding, bool)) func(sim.GroundContext) (sim.G
 func (x *grounding) used(id string) bool { return x.Used != nil && x.Used(id) }
 
 // usedInTask reports whether an earlier intent of the task used id.
-func (x *grounding) usedInTask(id string) bool { return x.UsedInTask != nil && x.UsedInTask(id) }
+func (x *grounding) usedInTask(id string) bool { return sim.UsedInTask(x.GroundContext, id) }
 
 // reservation picks one of the user's active reservations that ok
 // accepts, never one an earlier intent of the task used (no second bag
