@@ -135,11 +135,11 @@ type certificateArgs struct {
 }
 
 // user returns the user id for changing.
-func (db *DB) user(id string) (*User, error) { return row(&db.Users, true, "user", id) }
+func (db *DB) user(id string) (*User, error) { return sim.LookupEdit(&db.Users, "user", id) }
 
 // reservation returns the reservation id for changing.
 func (db *DB) reservation(id string) (*Reservation, error) {
-	return row(&db.Reservations, true, "reservation", id)
+	return sim.LookupEdit(&db.Reservations, "reservation", id)
 }
 
 // active returns the reservation and its user if the reservation is
@@ -210,7 +210,7 @@ func checkPassengers(ps []Passenger) error {
 func getUserDetails(db *DB, a *struct {
 	UserID string `json:"user_id"`
 }) (string, error) {
-	u, err := row(&db.Users, false, "user", a.UserID)
+	u, err := sim.Lookup(&db.Users, "user", a.UserID)
 	if err != nil {
 		return "", err
 	}
@@ -220,7 +220,7 @@ func getUserDetails(db *DB, a *struct {
 func getReservationDetails(db *DB, a *struct {
 	ReservationID string `json:"reservation_id"`
 }) (string, error) {
-	r, err := row(&db.Reservations, false, "reservation", a.ReservationID)
+	r, err := sim.Lookup(&db.Reservations, "reservation", a.ReservationID)
 	if err != nil {
 		return "", err
 	}
