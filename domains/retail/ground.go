@@ -2,6 +2,7 @@ package retail
 
 import (
 	"cmp"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
@@ -320,23 +322,22 @@ func newAddress(r *rand.Rand, not ...Address) Address {
 // the account with readAccount).
 func groundCancel(status string, otherReason, readAccount bool) dbGrounder {
 	return onOrder(isStatus(status), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
-		var reason, words string
+		var code string
 		if otherReason {
-			reason = sim.OneOf(g.Rand, otherReasons...)
-			words = reason
+			code = sim.OneOf(g.Rand, words().OtherReasons...)
 		} else {
-			reason = pickReason(g.Rand)
-			words = reasonWords[reason]
+			code = pickReason(g.Rand)
 		}
+		said := cmp.Or(words().ReasonWords[code], code) // a reason the policy does not accept is said as it is
 		text := "Cancel order %s; %s."
 		if status != StatusPending {
 			text = "Cancel order %s and refund me; %s."
 		}
 		gr := sim.Grounding{
-			Slots:   sim.WithCapitals(map[string]string{"items": orderItemNames(o), "reason": words}, "reason"),
-			Facts:   map[string]string{"reason": reason},
-			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, words), Tools: []string{ToolCancelOrder}},
-			Actions: withAccountRead(readAccount, g.UserID, readOrder(o.ID), sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)),
+			Slots:   sim.WithCapitals(map[string]string{"items": orderItemNames(o), "reason": said}, "reason"),
+			Facts:   map[string]string{"reason": code},
+			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, said), Tools: []string{ToolCancelOrder}},
+			Actions: withAccountRead(readAccount, g.UserID, readOrder(o.ID), sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", code)),
 		}
 		if status != StatusPending || otherReason {
 			gr = refused(gr)
@@ -392,11 +393,11 @@ func groundChangeOrCancel(inStock bool) dbGrounder {
 			write = swapAction(ToolModifyItems, o, []itemSwap{s}, pm)
 		}
 		gr := swapGrounding(o, []itemSwap{s}, pm)
-		gr.Slots["reason"], gr.Facts["reason"] = reasonWords[reason], reason
+		gr.Slots["reason"], gr.Facts["reason"] = words().ReasonWords[reason], reason
 		gr.Slots = sim.WithCapitals(gr.Slots, "reason")
 		gr.Facts["condition"] = "if the new one is out of stock, cancel the whole order"
 		gr.Request = emobench.Request{Text: fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.",
-			o.ID, s.old.Name, s.change(), reasonWords[reason]), Tools: []string{write.Name}}
+			o.ID, s.old.Name, s.change(), words().ReasonWords[reason]), Tools: []string{write.Name}}
 		gr.Actions = append(gr.Actions, write)
 		gr.Traits = []string{emobench.TraitConditional}
 		return gr, true
@@ -711,40 +712,15 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
 	})
 }
 
-// What a user asks for information for, or wants from a complaint: the
-// preference an information or hand-off request states (the audit's
-// tool_task_with_preference), as the instruction words it.
-var (
-	statusPurposes = []string{
-		"so I know when to be at home for the delivery",
-		"because I need the items before the weekend",
-		"before I decide whether to change anything about it",
-	}
-	balancePurposes = []string{
-		"because I plan to pay my next order with it",
-		"so I can decide whether it covers a new pair of shoes",
-		"to check it against the receipt I kept",
-	}
-	totalPurposes = []string{
-		"for my monthly budget",
-		"for my records",
-		"for an expense report at work",
-	}
-	complaintOutcomes = []string{
-		"a written apology from the courier company",
-		"a note on the courier's record so it does not happen again",
-		"another courier for my future deliveries",
-	}
-)
-
 // groundQuestion grounds a question about one of the user's orders that
 // keep accepts, asked (text, with the order id for its verb) for a
-// purpose drawn from purposes: the gold reads the order and does what
-// answer returns besides, and the answer is the output.
-func groundQuestion(keep func(db *DB, o *Order) bool, purposes []string, text string,
+// purpose drawn from the userWords.Purposes of its kind: the gold reads
+// the order and does what answer returns besides, and the answer is the
+// output.
+func groundQuestion(keep func(db *DB, o *Order) bool, kind, text string,
 	answer func(o *Order) (more []emobench.Action, output string)) dbGrounder {
 	return onOrder(keep, func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
-		purpose := sim.OneOf(g.Rand, purposes...)
+		purpose := sim.OneOf(g.Rand, words().Purposes[kind]...)
 		more, output := answer(o)
 		return sim.Grounding{
 			Slots:   map[string]string{"items": orderItemNames(o), "purpose": purpose},
@@ -757,11 +733,11 @@ func groundQuestion(keep func(db *DB, o *Order) bool, purposes []string, text st
 
 func notCancelled(_ *DB, o *Order) bool { return o.Status != StatusCancelled }
 
-var groundStatus = groundQuestion(notCancelled, statusPurposes, "What is the status of order %s?",
+var groundStatus = groundQuestion(notCancelled, "status", "What is the status of order %s?",
 	func(o *Order) ([]emobench.Action, string) { return nil, statusOutput(o.Status) })
 
 var groundOrderTotal = groundQuestion(func(db *DB, o *Order) bool { return notCancelled(db, o) && len(o.Items) > 1 },
-	totalPurposes, "How much do the items in order %s cost in total?", func(o *Order) ([]emobench.Action, string) {
+	"total", "How much do the items in order %s cost in total?", func(o *Order) ([]emobench.Action, string) {
 		prices := make([]string, len(o.Items))
 		for i, it := range o.Items {
 			prices[i] = it.Price.String()
@@ -775,7 +751,7 @@ var groundGiftCardBalance = onUser(func(g sim.GroundContext, _ *DB, u *User) (si
 	if gc == nil || sim.UsedInTask(g, balanceAsked) {
 		return sim.Grounding{}, false
 	}
-	purpose := sim.OneOf(g.Rand, balancePurposes...)
+	purpose := sim.OneOf(g.Rand, words().Purposes["balance"]...)
 	return sim.Grounding{
 		Uses:    []string{balanceAsked},
 		Slots:   map[string]string{"purpose": purpose},
@@ -829,7 +805,7 @@ var groundRemovePayment = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.
 })
 
 var groundCourierComplaint = onOrder(isStatus(StatusDelivered), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
-	outcome := sim.OneOf(g.Rand, complaintOutcomes...)
+	outcome := sim.OneOf(g.Rand, words().ComplaintOutcomes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"outcome": outcome},
 		Facts:   map[string]string{"outcome": outcome},
@@ -837,14 +813,6 @@ var groundCourierComplaint = onOrder(isStatus(StatusDelivered), func(g sim.Groun
 		Actions: handOff(fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID), readOrder(o.ID)),
 	}, true
 })
-
-// otherReasons are cancellation reasons the policy does not accept.
-var otherReasons = []string{
-	"I found it cheaper somewhere else",
-	"the delivery date is too late for me",
-	"I want to order it again with a coupon",
-	"my friend gave me one as a gift",
-}
 
 // returnRefusal grounds a return of one item of o, which is not
 // delivered, to the method that paid; a call matching compare (the
@@ -1034,15 +1002,47 @@ func groundCancelOtherUser(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	reason := pickReason(g.Rand)
 	return refused(sim.Grounding{
 		Slots: sim.WithCapitals(map[string]string{"order_id": o.ID, "owner": owner.Name.First + " " + owner.Name.Last,
-			"reason": reasonWords[reason]}, "reason", "owner"),
+			"reason": words().ReasonWords[reason]}, "reason", "owner"),
 		Facts:   map[string]string{"order_id": o.ID, "reason": reason},
-		Request: emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason])},
+		Request: emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, words().ReasonWords[reason])},
 		Actions: []emobench.Action{readAccount(g.UserID), sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
 		Uses:    []string{o.ID},
 	}), true
 }
 
 // --- wording and calls ---------------------------------------------------
+
+// userWords are what users say and agents answer (ground.json).
+type userWords struct {
+	// Purposes are what a user asks a question for, by kind of question
+	// (status, balance, total), and ComplaintOutcomes what they want from
+	// a complaint: the preference a read or hand-off states (the audit's
+	// tool_task_with_preference), as the instruction words it.
+	Purposes          map[string][]string `json:"purposes"`
+	ComplaintOutcomes []string            `json:"complaint_outcomes"`
+	// ReasonWords say the reasons the policy accepts (ReasonNoLongerNeeded
+	// ...) as a user does; OtherReasons are reasons it does not accept.
+	ReasonWords  map[string]string `json:"reason_words"`
+	OtherReasons []string          `json:"other_reasons"`
+	// StatusSynonyms are the ways an agent may say an order status, as the
+	// output's synonym set ("pending|not yet shipped"): any member counts.
+	// None of them is a part of another status's words.
+	StatusSynonyms map[string]string `json:"status_synonyms"`
+	// Pairs end the product names said "a pair of" (withArticle).
+	Pairs []string `json:"pairs"`
+}
+
+//go:embed ground.json
+var groundJSON []byte
+
+// words is ground.json, decoded once.
+var words = sync.OnceValue(func() *userWords {
+	w := new(userWords)
+	if err := json.Unmarshal(groundJSON, w); err != nil {
+		panic("retail: ground.json: " + err.Error()) // embedded: a build bug
+	}
+	return w
+})
 
 func addressAction(name, idKey, id string, a Address) emobench.Action {
 	return sim.NewAction(name, idKey, id, "address1", a.Address1, "address2", a.Address2, "city", a.City,
@@ -1065,11 +1065,6 @@ func orderItemNames(o *Order) string {
 	return itemNames(names)
 }
 
-var reasonWords = map[string]string{
-	ReasonNoLongerNeeded:   "I no longer need it",
-	ReasonOrderedByMistake: "I ordered it by mistake",
-}
-
 // optionFactKey turns an option name ("switch type") into the snake_case part of
 // a fact key ("switch_type").
 func optionFactKey(option string) string {
@@ -1083,7 +1078,7 @@ func optionFactKey(option string) string {
 
 // withArticle puts "a", "an" or "a pair of" before a product name.
 func withArticle(name string) string {
-	for _, pair := range []string{"shoes", "boots", "sunglasses", "headphones"} {
+	for _, pair := range words().Pairs {
 		if strings.HasSuffix(name, pair) {
 			return "a pair of " + name
 		}
@@ -1209,17 +1204,6 @@ func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc
 // dollars is an amount as an output: "$40.50" (the unit is part of it).
 func dollars(m sim.Money) string { return "$" + m.String() }
 
-// statusSynonyms are the ways an agent may say an order status, as the
-// output's synonym set ("pending|not yet shipped"): any member counts.
-// None of them is a part of another status's words.
-var statusSynonyms = map[string]string{
-	StatusPending:           "pending|not yet shipped|has not shipped|hasn't shipped",
-	StatusProcessed:         "processed|already shipped|has shipped|is on its way",
-	StatusDelivered:         "delivered",
-	StatusCancelled:         "cancelled|canceled",
-	StatusReturnRequested:   "return requested|return has been requested|return request",
-	StatusExchangeRequested: "exchange requested|exchange has been requested|exchange request",
-}
-
-// statusOutput is an order status as an output: its synonym set.
-func statusOutput(status string) string { return cmp.Or(statusSynonyms[status], status) }
+// statusOutput is an order status as an output: its synonym set
+// (userWords.StatusSynonyms).
+func statusOutput(status string) string { return cmp.Or(words().StatusSynonyms[status], status) }
