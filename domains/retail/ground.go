@@ -814,18 +814,6 @@ var groundCourierComplaint = onOrder(isStatus(StatusDelivered), func(g sim.Groun
 	}, true
 })
 
-// returnRefusal grounds a return of one item of o, which is not
-// delivered, to the method that paid; a call matching compare (the
-// forbidden entry's CompareArgs) is the forbidden return.
-func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (sim.Grounding, bool) {
-	it := o.Items[g.Rand.IntN(len(o.Items))]
-	pm := paidBy(db, o)
-	if pm == nil {
-		return sim.Grounding{}, false
-	}
-	return forbiddenReturn(o, it, pm, []emobench.Action{readOrder(o.ID)}, compare...), true
-}
-
 // forbiddenReturn is the grounding of a forbidden return of it from o,
 // refunded to pm: the gold makes the reads, and a return matching compare
 // is the forbidden one.
@@ -843,25 +831,39 @@ func returnAction(o *Order, itemIDs []string, pm *PaymentMethod) emobench.Action
 	return sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", itemIDs, "payment_method_id", pm.ID)
 }
 
-func groundReturnNotDelivered(status string) dbGrounder {
-	return onOrder(isStatus(status), func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
-		return returnRefusal(g, db, o, "order_id") // any return from it is forbidden
+// groundReturnRefusal grounds a return the policy refuses of one of the
+// items left (of the order, the items the user may name) of an order keep
+// accepts, to the method that paid; a return matching compare (the
+// forbidden entry's CompareArgs) is the forbidden one.
+func groundReturnRefusal(keep func(db *DB, o *Order) bool, left func(o *Order) []OrderItem, compare ...string) dbGrounder {
+	return onOrder(keep, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+		items := left(o)
+		it := items[g.Rand.IntN(len(items))]
+		pm := paidBy(db, o)
+		if pm == nil {
+			return sim.Grounding{}, false
+		}
+		return forbiddenReturn(o, it, pm, []emobench.Action{readOrder(o.ID)}, compare...), true
 	})
+}
+
+// groundReturnNotDelivered grounds a return of an item of an order of the
+// given status, not delivered: any return from it is forbidden.
+func groundReturnNotDelivered(status string) dbGrounder {
+	return groundReturnRefusal(isStatus(status), func(o *Order) []OrderItem { return o.Items }, "order_id")
 }
 
 // groundReturnAgain grounds a second return or exchange of an order that
 // already has one (after an earlier intent of the task, or from an
 // earlier conversation: markEarlierRequests): each delivered order accepts
-// one, once. Its item is one the first request left.
-var groundReturnAgain = onOrder(func(db *DB, o *Order) bool {
+// one, once. Its item is one the first request left; the earlier return
+// of the task is on the same order, so the item tells the forbidden one
+// apart.
+var groundReturnAgain = groundReturnRefusal(func(db *DB, o *Order) bool {
 	return (o.Status == StatusReturnRequested || o.Status == StatusExchangeRequested) && len(o.Items) > len(requestedItems(o))
-}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
-	left := *o
-	left.Items = slices.DeleteFunc(slices.Clone(o.Items), func(it OrderItem) bool { return slices.Contains(requestedItems(o), it.ItemID) })
-	// The earlier return of the task is on the same order: the item tells
-	// the forbidden one apart.
-	return returnRefusal(g, db, &left, "order_id", "item_ids")
-})
+}, func(o *Order) []OrderItem {
+	return slices.DeleteFunc(slices.Clone(o.Items), func(it OrderItem) bool { return slices.Contains(requestedItems(o), it.ItemID) })
+}, "order_id", "item_ids")
 
 // requestedItems are the item ids of o's return or exchange request.
 func requestedItems(o *Order) []string {
