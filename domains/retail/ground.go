@@ -680,13 +680,14 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
 		k := minItems + g.Rand.IntN(min(maxItems, len(o.Items))-minItems+1)
 		positions := g.Rand.Perm(len(o.Items))[:k]
 		slices.Sort(positions)
-		var ids, names, prices []string
+		var ids, names []string
 		var refund sim.Money
-		for _, p := range positions {
-			ids = append(ids, o.Items[p].ItemID)
-			names = append(names, o.Items[p].Name)
-			prices = append(prices, o.Items[p].Price.String())
-			refund += o.Items[p].Price
+		items := make([]OrderItem, k)
+		for i, p := range positions {
+			items[i] = o.Items[p]
+			ids = append(ids, items[i].ItemID)
+			names = append(names, items[i].Name)
+			refund += items[i].Price
 		}
 		pm := paidBy(db, o)
 		actions := []emobench.Action{readOrder(o.ID)}
@@ -695,7 +696,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
 			pm = giftCard(db.Users.At(o.UserID))
 			actions = append(actions, readAccount(o.UserID))
 		case minItems > 1:
-			actions = append(actions, sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + ")))
+			actions = append(actions, sumAction(items))
 		}
 		actions = append(actions, returnAction(o, ids, pm))
 		gr := sim.Grounding{
@@ -706,7 +707,7 @@ func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
 			Outputs: []string{dollars(refund)},
 		}
 		if gc := giftCard(db.Users.At(o.UserID)); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
-			gr = conditionalRefund(g, gr, o, pm, gc, refund)
+			gr = conditionalRefund(g, gr, o, ids, pm, gc, refund)
 		}
 		return gr, true
 	})
@@ -738,12 +739,17 @@ var groundStatus = groundQuestion(notCancelled, "status", "What is the status of
 
 var groundOrderTotal = groundQuestion(func(db *DB, o *Order) bool { return notCancelled(db, o) && len(o.Items) > 1 },
 	"total", "How much do the items in order %s cost in total?", func(o *Order) ([]emobench.Action, string) {
-		prices := make([]string, len(o.Items))
-		for i, it := range o.Items {
-			prices[i] = it.Price.String()
-		}
-		return []emobench.Action{sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))}, dollars(o.Total())
+		return []emobench.Action{sumAction(o.Items)}, dollars(o.Total())
 	})
+
+// sumAction is the gold's sum of the items' prices with calculate.
+func sumAction(items []OrderItem) emobench.Action {
+	prices := make([]string, len(items))
+	for i, it := range items {
+		prices[i] = it.Price.String()
+	}
+	return sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))
+}
 
 var groundGiftCardBalance = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
 	gc := giftCard(u)
@@ -1173,12 +1179,12 @@ func refundRule(threshold int, otherwise string) string {
 
 var refundRulePattern = regexp.MustCompile(`^gift card if the refund is under \$(\d+), otherwise my (.+)$`)
 
-// conditionalRefund rewrites a return grounding gr of o, refunded to the
-// method that paid (paid) and worth refund, so that the user states a
+// conditionalRefund rewrites a return grounding gr of o's items ids,
+// refunded to the method that paid (paid) and worth refund, so that the user states a
 // rule (refundRule) the refund amount decides between the gift card gc
 // and paid; it draws which side the data falls on. The gold then reads the
 // account, where the gift card is, and refunds where the rule says.
-func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc *PaymentMethod, refund sim.Money) sim.Grounding {
+func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, ids []string, paid, gc *PaymentMethod, refund sim.Money) sim.Grounding {
 	dollars := int(refund / 100)
 	toGiftCard := g.Rand.IntN(2) == 0 || dollars < 2
 	threshold := dollars + 1 + g.Rand.IntN(30) // refund < threshold: gift card
@@ -1193,9 +1199,7 @@ func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc
 	gr.Slots["payment"] = rule
 	gr.Request.Text = fmt.Sprintf("Return the %s from order %s; refund it to my %s. How much will the refund be?", gr.Facts["item_name"], o.ID, rule)
 	last := len(gr.Actions) - 1
-	var args map[string]any
-	_ = json.Unmarshal(gr.Actions[last].Arguments, &args)
-	gr.Actions[last] = sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", args["item_ids"], "payment_method_id", target.ID)
+	gr.Actions[last] = returnAction(o, ids, target)
 	if !slices.ContainsFunc(gr.Actions, func(a emobench.Action) bool { return a.Name == ToolGetUser }) {
 		gr.Actions = slices.Insert(gr.Actions, last, readAccount(o.UserID))
 	}

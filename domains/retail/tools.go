@@ -33,9 +33,11 @@ const (
 	ToolTransfer          = "transfer_to_human_agents"
 )
 
-// trimmed returns the address of a tool's arguments with its parts
-// trimmed, or an error naming the part that is empty or not well formed.
-func (a Address) trimmed() (Address, error) {
+// replacing returns the address of a tool's arguments with its parts
+// trimmed, or an error naming the part that is empty or not well formed,
+// or saying that it is the same as the current address of whose (the
+// order's, the user's).
+func (a Address) replacing(current Address, whose string) (Address, error) {
 	addr := Address{
 		Address1: strings.TrimSpace(a.Address1), Address2: strings.TrimSpace(a.Address2),
 		City: strings.TrimSpace(a.City), State: strings.TrimSpace(a.State),
@@ -48,6 +50,9 @@ func (a Address) trimmed() (Address, error) {
 	}
 	if len(addr.Zip) != 5 || strings.Trim(addr.Zip, "0123456789") != "" {
 		return Address{}, fmt.Errorf("zip %q is not a five-digit zip code", a.Zip)
+	}
+	if addr == current {
+		return Address{}, fmt.Errorf("the new address is the same as the %s current address", whose)
 	}
 	return addr, nil
 }
@@ -200,12 +205,9 @@ func modifyAddress(db *DB, a *struct {
 	if err != nil {
 		return "", err
 	}
-	addr, err := a.Address.trimmed()
+	addr, err := a.Address.replacing(o.Address, "order's")
 	if err != nil {
 		return "", err
-	}
-	if addr == o.Address {
-		return "", errors.New("the new address is the same as the order's current address")
 	}
 	o.Address = addr
 	return sim.JSONResult(o)
@@ -282,12 +284,9 @@ func modifyUserAddress(db *DB, a *struct {
 	if !ok {
 		return "", fmt.Errorf("user %q not found", a.UserID)
 	}
-	addr, err := a.Address.trimmed()
+	addr, err := a.Address.replacing(u.Address, "user's")
 	if err != nil {
 		return "", err
-	}
-	if addr == u.Address {
-		return "", errors.New("the new address is the same as the user's current address")
 	}
 	u.Address = addr
 	return sim.JSONResult(u)
