@@ -117,12 +117,21 @@ func paidBy(db *DB, o *Order) *PaymentMethod {
 	return db.Users.At(o.UserID).PaymentMethods[o.PaymentMethodID()]
 }
 
+// methodsWhere are u's payment methods that keep accepts, in id order.
+func methodsWhere(u *User, keep func(pm *PaymentMethod) bool) []*PaymentMethod {
+	var out []*PaymentMethod
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
+		if pm := u.PaymentMethods[id]; keep(pm) {
+			out = append(out, pm)
+		}
+	}
+	return out
+}
+
 // giftCard returns the user's gift card, if any.
 func giftCard(u *User) *PaymentMethod {
-	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
-		if pm := u.PaymentMethods[id]; pm.Source == sourceGiftCard {
-			return pm
-		}
+	if cards := methodsWhere(u, func(pm *PaymentMethod) bool { return pm.Source == sourceGiftCard }); len(cards) > 0 {
+		return cards[0]
 	}
 	return nil
 }
@@ -293,14 +302,6 @@ func swapFacts(facts map[string]string, swaps []itemSwap) {
 			facts[prefix+"new_"+optionFactKey(s.open)] = cheapestWords(s.open, s.old.Name)
 		}
 	}
-}
-
-func swapIDs(swaps []itemSwap) (old, new []string) {
-	for _, s := range swaps {
-		old = append(old, s.old.ItemID)
-		new = append(new, s.item.ID)
-	}
-	return old, new
 }
 
 // newAddress returns a random address other than those given.
@@ -487,7 +488,11 @@ func paymentAction(o *Order, pm *PaymentMethod) emobench.Action {
 // swapAction is the write by tool (an item change or an exchange) that
 // makes swaps on o, the difference settled with pm.
 func swapAction(tool string, o *Order, swaps []itemSwap, pm *PaymentMethod) emobench.Action {
-	oldIDs, newIDs := swapIDs(swaps)
+	var oldIDs, newIDs []string
+	for _, s := range swaps {
+		oldIDs = append(oldIDs, s.old.ItemID)
+		newIDs = append(newIDs, s.item.ID)
+	}
 	return sim.NewAction(tool, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID)
 }
 
@@ -579,13 +584,7 @@ func otherPayments(db *DB, o *Order) []*PaymentMethod {
 // methodsThatPay are u's payment methods other than except that can pay
 // amount, in id order.
 func methodsThatPay(u *User, except string, amount sim.Money) []*PaymentMethod {
-	var out []*PaymentMethod
-	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
-		if pm := u.PaymentMethods[id]; id != except && pm.canPay(amount) == nil {
-			out = append(out, pm)
-		}
-	}
-	return out
+	return methodsWhere(u, func(pm *PaymentMethod) bool { return pm.ID != except && pm.canPay(amount) == nil })
 }
 
 // groundPayment grounds a switch of a pending order's payment to another
@@ -796,11 +795,11 @@ var groundChangeEmail = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Gr
 })
 
 var groundRemovePayment = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
-	ids := slices.Sorted(maps.Keys(u.PaymentMethods))
-	if len(ids) == 0 {
+	methods := methodsWhere(u, func(*PaymentMethod) bool { return true })
+	if len(methods) == 0 {
 		return sim.Grounding{}, false
 	}
-	pm := u.PaymentMethods[ids[g.Rand.IntN(len(ids))]]
+	pm := methods[g.Rand.IntN(len(methods))]
 	return sim.Grounding{
 		Slots:   map[string]string{"payment": pm.Describe()},
 		Facts:   map[string]string{"payment_method": pm.Describe()},
@@ -977,14 +976,9 @@ var groundRefundOtherMethod = onOrder(func(db *DB, o *Order) bool {
 // excludedRefunds are the methods of o's user a refund of o may not go
 // to: neither the one that paid nor a gift card.
 func excludedRefunds(db *DB, o *Order) []*PaymentMethod {
-	var out []*PaymentMethod
-	u := db.Users.At(o.UserID)
-	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
-		if pm := u.PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
-			out = append(out, pm)
-		}
-	}
-	return out
+	return methodsWhere(db.Users.At(o.UserID), func(pm *PaymentMethod) bool {
+		return pm.ID != o.PaymentMethodID() && pm.Source != sourceGiftCard
+	})
 }
 
 // groundCancelOtherUser grounds a cancellation of another user's pending
