@@ -319,7 +319,7 @@ func newAddress(r *rand.Rand, not ...Address) Address {
 // given status: of a pending one, for a reason the policy accepts
 // (pickReason), the store's cancellation; otherwise (an order not
 // pending, or with otherReason a reason the policy does not accept,
-// otherReasons) a forbidden one, the gold only reading the order (after
+// userWords.OtherReasons) a forbidden one, the gold only reading the order (after
 // the account with readAccount).
 func groundCancel(status string, otherReason, readAccount bool) dbGrounder {
 	return onOrder(isStatus(status), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
