@@ -126,8 +126,8 @@ func (x *grounding) payer(amount int) (PaymentMethod, bool) {
 func (x *grounding) newPerson(ps []Passenger) Passenger {
 	for {
 		p := Passenger{
-			FirstName: firstNames[x.Rand.IntN(len(firstNames))],
-			LastName:  lastNames[x.Rand.IntN(len(lastNames))],
+			FirstName: words.FirstNames[x.Rand.IntN(len(words.FirstNames))],
+			LastName:  words.LastNames[x.Rand.IntN(len(words.LastNames))],
 			DOB:       fmt.Sprintf("%d-%02d-%02d", 1955+x.Rand.IntN(50), 1+x.Rand.IntN(12), 1+x.Rand.IntN(28)),
 		}
 		if !slices.ContainsFunc(ps, func(q Passenger) bool { return q.FirstName == p.FirstName && q.LastName == p.LastName }) {
@@ -774,37 +774,10 @@ var groundCompensationThenCancel = onReservation(func(x *grounding, r *Reservati
 	return gr, x.reasonFree(ReasonAirlineCancelled)
 })
 
-// What a user asks for information for, and how they want to be reached
-// after a hand-off: the preference an information or transfer request
-// states (the audit's tool_task_with_preference), as the instruction
-// words it.
-var (
-	totalPurposes = []string{
-		"for my expense report",
-		"for my records",
-		"for an expense claim at work",
-	}
-	allTotalPurposes = []string{
-		"for my yearly travel budget",
-		"for my tax return",
-		"to compare it with my card statement",
-	}
-	bagPurposes = []string{
-		"so I know how many suitcases to pack",
-		"so I can decide whether to buy extra bags later",
-		"so I can tell the others travelling with me",
-	}
-	contactPreferences = []string{
-		"a phone call back",
-		"a live chat with them",
-		"an email with the next steps",
-	}
-)
-
 var groundReservationTotal = onReservation(func(_ *grounding, r *Reservation) bool {
 	return len(r.Passengers) >= 2 || r.TotalBaggages > 0
 }, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
-	purpose := sim.OneOf(x.Rand, totalPurposes...)
+	purpose := sim.OneOf(x.Rand, words.Purposes["reservation_total"]...)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
@@ -829,7 +802,7 @@ func groundAllTotal(x *grounding) (sim.Grounding, bool) {
 		sum += r.TotalPaid()
 	}
 	actions = append(actions, calculation(strings.Join(terms, " + ")))
-	purpose := sim.OneOf(x.Rand, allTotalPurposes...)
+	purpose := sim.OneOf(x.Rand, words.Purposes["all_reservations_total"]...)
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
@@ -869,7 +842,7 @@ var groundBagAllowance = onReservation(func(x *grounding, r *Reservation) bool {
 	return FreeBags(x.u.Membership, r.Cabin)*len(r.Passengers) >= 2
 }, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	free := FreeBags(x.u.Membership, r.Cabin) * len(r.Passengers)
-	purpose := sim.OneOf(x.Rand, bagPurposes...)
+	purpose := sim.OneOf(x.Rand, words.Purposes["bag_allowance"]...)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
@@ -1023,23 +996,12 @@ var groundTransferFlown = onReservation(func(x *grounding, r *Reservation) bool 
 	}, true
 })
 
-// outOfScope are requests no tool serves, which the policy hands to a
-// human agent.
-var outOfScope = []string{
-	"I left my laptop on my last flight and need to file a lost property claim",
-	"my checked suitcase never arrived and I need to open a claim for the lost bag",
-	"I need wheelchair assistance arranged at the airport for my next trip",
-	"I want to bring my dog in the cabin and need that arranged",
-	"I want to request a special meal for a food allergy on my flights",
-	"I'd like my frequent flyer miles from another airline merged into my account",
-}
-
 func groundOutOfScope(x *grounding) (sim.Grounding, bool) {
 	if x.used(x.u.ID+"/transfer_out_of_scope") || x.usedInTask(x.u.ID+"/transfer_out_of_scope") {
 		return sim.Grounding{}, false
 	}
-	topic := outOfScope[x.Rand.IntN(len(outOfScope))]
-	contact := sim.OneOf(x.Rand, contactPreferences...)
+	topic := words.OutOfScope[x.Rand.IntN(len(words.OutOfScope))]
+	contact := sim.OneOf(x.Rand, words.ContactPreferences...)
 	return sim.Grounding{
 		Slots:   map[string]string{"topic": topic, "topic_cap": strings.ToUpper(topic[:1]) + topic[1:], "preferred_contact": contact},
 		Facts:   map[string]string{"preferred_contact": contact},
