@@ -250,6 +250,15 @@ func (x *grounding) planBags(r *Reservation, cabin string) (bagPlan, bool) {
 	return p, ok
 }
 
+// add adds p to gr, a grounding of a change to r: the bag slots and
+// fact, and the bag write after gr's actions.
+func (p bagPlan) add(gr sim.Grounding, r *Reservation) sim.Grounding {
+	gr.Slots["added"], gr.Slots["total"] = plural(p.added, "checked bag"), fmt.Sprint(p.total)
+	gr.Facts["bags"] = fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total)
+	gr.Actions = append(gr.Actions, p.action(r))
+	return gr
+}
+
 func (p bagPlan) action(r *Reservation) emobench.Action {
 	kwargs := map[string]any{"reservation_id": r.ID, "total_baggages": p.total, "nonfree_baggages": p.nonfree}
 	if p.fee > 0 {
@@ -263,18 +272,14 @@ var groundAddBags = onReservation(notFlown, func(x *grounding, r *Reservation) (
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return sim.Grounding{
-		Slots: map[string]string{"reservation": r.ID, "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total), "payment": describeMethod(x.u, p.pm)},
-		Facts: map[string]string{
-			"reservation_id": r.ID,
-			"bags":           fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total),
-			"payment_method": describeMethod(x.u, p.pm),
-		},
+	return p.add(sim.Grounding{
+		Slots:   map[string]string{"reservation": r.ID, "payment": describeMethod(x.u, p.pm)},
+		Facts:   map[string]string{"reservation_id": r.ID, "payment_method": describeMethod(x.u, p.pm)},
 		Request: request(fmt.Sprintf("Add %s to reservation %s.", plural(p.added, "checked bag"), r.ID), ToolUpdateReservationBaggages),
-		Actions: []emobench.Action{getReservation(r), p.action(r)},
+		Actions: []emobench.Action{getReservation(r)},
 		Uses:    []string{r.ID},
 		Outputs: amountDue(p.fee),
-	}, true
+	}, r), true
 })
 
 // bagCondition is the fact of a conditional bag request, after "<the
@@ -339,25 +344,42 @@ var groundChangePassenger = onReservation(notFlown, func(x *grounding, r *Reserv
 	}, true
 })
 
-// upgrade plans moving r to a dearer cabin on all its flights: the cabin,
-// the price difference for all passengers, and the method that pays it.
-func (x *grounding) upgrade(r *Reservation) (cabin string, diff int, pm PaymentMethod, ok bool) {
-	cabin = CabinBusiness
+// change is a planned change of a reservation's flights or cabin: its
+// grounding (slots, facts and uses, the reservation read and the write),
+// which callers complete, and the price difference for all passengers
+// (negative: a refund) with the method it goes to.
+type change struct {
+	gr   sim.Grounding
+	diff int
+	pm   PaymentMethod
+}
+
+// upgrade plans moving r to a dearer cabin on all its flights, paid by
+// one of the user's methods.
+func (x *grounding) upgrade(r *Reservation) (change, bool) {
+	cabin := CabinBusiness
 	if r.Cabin == CabinBasicEconomy && x.Rand.IntN(2) == 0 {
 		cabin = CabinEconomy
 	}
+	diff := 0
 	for _, s := range r.Flights {
 		price, err := x.db.bookable(s, cabin, len(r.Passengers))
 		if err != nil {
-			return "", 0, pm, false
+			return change{}, false
 		}
 		diff += (price - s.Price) * len(r.Passengers)
 	}
 	if diff <= 0 {
-		return "", 0, pm, false
+		return change{}, false
 	}
-	pm, ok = x.payer(diff)
-	return cabin, diff, pm, ok
+	pm, ok := x.payer(diff)
+	return change{gr: sim.Grounding{
+		Slots: map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": strings.ReplaceAll(cabin, "_", " "), "payment": describeMethod(x.u, pm)},
+		Facts: map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(x.u, pm)},
+		Actions: []emobench.Action{getReservation(r),
+			act(ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": cabin, "flights": refs(r.Flights), "payment_id": pm.ID})},
+		Uses: []string{r.ID},
+	}, diff: diff, pm: pm}, ok
 }
 
 func (x *grounding) upgradable(r *Reservation) bool {
@@ -365,32 +387,21 @@ func (x *grounding) upgradable(r *Reservation) bool {
 }
 
 var groundUpgradeCabin = onReservation((*grounding).upgradable, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
-	cabin, diff, pm, ok := x.upgrade(r)
+	c, ok := x.upgrade(r)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	actions := []emobench.Action{getReservation(r)}
-	for _, s := range r.Flights {
-		actions = append(actions, searchDirect(s.Origin, s.Destination, s.Date))
+	for i, s := range r.Flights {
+		c.gr.Actions = slices.Insert(c.gr.Actions, 1+i, searchDirect(s.Origin, s.Destination, s.Date))
 	}
-	actions = append(actions, act(ToolUpdateReservationFlights, map[string]any{
-		"reservation_id": r.ID, "cabin": cabin, "flights": refs(r.Flights), "payment_id": pm.ID,
-	}))
-	label := strings.ReplaceAll(cabin, "_", " ")
-	return sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": label, "payment": describeMethod(x.u, pm)},
-		Facts:   map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(x.u, pm)},
-		Request: request(fmt.Sprintf("Upgrade reservation %s to %s.", r.ID, label), ToolUpdateReservationFlights),
-		Actions: actions,
-		Outputs: []string{dollars(diff)},
-		Uses:    []string{r.ID},
-	}, true
+	c.gr.Request = request(fmt.Sprintf("Upgrade reservation %s to %s.", r.ID, c.gr.Slots["cabin"]), ToolUpdateReservationFlights)
+	c.gr.Outputs = []string{dollars(c.diff)}
+	return c.gr, true
 })
 
 // dateMove plans moving a one-way, one-flight reservation r to the same
-// flight on another bookable date: the date, the fare difference for all
-// passengers (negative: a refund) and the method it goes to.
-func (x *grounding) dateMove(r *Reservation) (date string, diff int, pm PaymentMethod, ok bool) {
+// flight on another bookable date.
+func (x *grounding) dateMove(r *Reservation) (change, bool) {
 	s := r.Flights[0]
 	var dates []string
 	for _, d := range flightDates {
@@ -401,12 +412,29 @@ func (x *grounding) dateMove(r *Reservation) (date string, diff int, pm PaymentM
 		}
 	}
 	if len(dates) == 0 {
-		return "", 0, pm, false
+		return change{}, false
 	}
-	date = dates[x.Rand.IntN(len(dates))]
-	diff = (x.db.price(s.FlightNumber, date, r.Cabin) - s.Price) * len(r.Passengers)
-	pm, ok = x.payer(diff)
-	return date, diff, pm, ok
+	date := dates[x.Rand.IntN(len(dates))]
+	diff := (x.db.price(s.FlightNumber, date, r.Cabin) - s.Price) * len(r.Passengers)
+	pm, ok := x.payer(diff)
+	move := map[string]any{"reservation_id": r.ID, "cabin": r.Cabin, "flights": []FlightRef{{s.FlightNumber, date}}}
+	if diff != 0 {
+		move["payment_id"] = pm.ID
+	}
+	return change{gr: sim.Grounding{
+		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
+		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
+		Actions: []emobench.Action{getReservation(r), act(ToolUpdateReservationFlights, move)},
+		Uses:    []string{r.ID},
+	}, diff: diff, pm: pm}, ok
+}
+
+// searchFirst puts before c's write the search for its new date that an
+// agent makes before moving a reservation there.
+func (c change) searchFirst(r *Reservation) change {
+	s := r.Flights[0]
+	c.gr.Actions = slices.Insert(c.gr.Actions, 1, searchDirect(s.Origin, s.Destination, c.gr.Facts["date"]))
+	return c
 }
 
 func (x *grounding) oneFlight(r *Reservation) bool {
@@ -419,28 +447,15 @@ func movable(x *grounding, r *Reservation) bool {
 	return r.Cabin != CabinBasicEconomy && x.oneFlight(r)
 }
 
-func moveAction(r *Reservation, date string, diff int, pm PaymentMethod) emobench.Action {
-	kwargs := map[string]any{"reservation_id": r.ID, "cabin": r.Cabin, "flights": []FlightRef{{r.Flights[0].FlightNumber, date}}}
-	if diff != 0 {
-		kwargs["payment_id"] = pm.ID
-	}
-	return act(ToolUpdateReservationFlights, kwargs)
-}
-
 var groundChangeDate = onReservation(movable, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
-	date, diff, pm, ok := x.dateMove(r)
+	c, ok := x.dateMove(r)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	s := r.Flights[0]
-	return sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
-		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
-		Request: request(fmt.Sprintf("Move reservation %s to %s.", r.ID, date), ToolUpdateReservationFlights),
-		Actions: []emobench.Action{getReservation(r), searchDirect(s.Origin, s.Destination, date), moveAction(r, date, diff, pm)},
-		Uses:    []string{r.ID},
-		Outputs: amountDue(diff),
-	}, true
+	c = c.searchFirst(r)
+	c.gr.Request = request(fmt.Sprintf("Move reservation %s to %s.", r.ID, c.gr.Facts["date"]), ToolUpdateReservationFlights)
+	c.gr.Outputs = amountDue(c.diff)
+	return c.gr, true
 })
 
 // withCabin returns a copy of r in cabin, as the bag allowance sees it
@@ -452,54 +467,39 @@ func withCabin(r *Reservation, cabin string) *Reservation {
 }
 
 var groundUpgradeAddBags = onReservation((*grounding).upgradable, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
-	cabin, diff, pm, ok := x.upgrade(r)
+	c, ok := x.upgrade(r)
 	if !ok {
 		return sim.Grounding{}, false
 	}
+	cabin := c.gr.Facts["cabin"]
 	p, ok := x.planBags(withCabin(r, cabin), cabin)
 	// One method pays both: the bag fee must fit what is left on a gift card.
-	if !ok || p.fee > 0 && pm.Source == SourceGiftCard && *pm.Amount < diff+p.fee {
+	if !ok || p.fee > 0 && c.pm.Source == SourceGiftCard && *c.pm.Amount < c.diff+p.fee {
 		return sim.Grounding{}, false
 	}
-	p.pm = pm
-	label := strings.ReplaceAll(cabin, "_", " ")
-	return sim.Grounding{
-		Slots: map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": label, "payment": describeMethod(x.u, pm),
-			"added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total)},
-		Facts: map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(x.u, pm),
-			"bags": fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total)},
-		Request: request(fmt.Sprintf("Upgrade reservation %s to %s and add %s.", r.ID, label, plural(p.added, "checked bag")),
-			ToolUpdateReservationFlights, ToolUpdateReservationBaggages),
-		Actions: []emobench.Action{getReservation(r),
-			act(ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": cabin, "flights": refs(r.Flights), "payment_id": pm.ID}),
-			p.action(r)},
-		Outputs: []string{dollars(diff + p.fee)},
-		Uses:    []string{r.ID},
-	}, true
+	p.pm = c.pm
+	gr := p.add(c.gr, r)
+	gr.Request = request(fmt.Sprintf("Upgrade reservation %s to %s and add %s.", r.ID, gr.Slots["cabin"], gr.Slots["added"]),
+		ToolUpdateReservationFlights, ToolUpdateReservationBaggages)
+	gr.Outputs = []string{dollars(c.diff + p.fee)}
+	return gr, true
 })
 
 var groundChangeDateAddBags = onReservation(movable, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
-	date, diff, pm, ok := x.dateMove(r)
-	if !ok || pm.Source != SourceCreditCard {
+	c, ok := x.dateMove(r)
+	if !ok || c.pm.Source != SourceCreditCard {
 		return sim.Grounding{}, false // a credit card takes both a refund and a fee
 	}
 	p, ok := x.planBags(r, r.Cabin)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	p.pm = pm
-	s := r.Flights[0]
-	return sim.Grounding{
-		Slots: map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date,
-			"payment": describeMethod(x.u, pm), "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total)},
-		Facts: map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm),
-			"bags": fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total)},
-		Request: request(fmt.Sprintf("Move reservation %s to %s and add %s.", r.ID, date, plural(p.added, "checked bag")),
-			ToolUpdateReservationFlights, ToolUpdateReservationBaggages),
-		Actions: []emobench.Action{getReservation(r), moveAction(r, date, diff, pm), p.action(r)},
-		Uses:    []string{r.ID},
-		Outputs: amountDue(diff + p.fee),
-	}, true
+	p.pm = c.pm
+	gr := p.add(c.gr, r)
+	gr.Request = request(fmt.Sprintf("Move reservation %s to %s and add %s.", r.ID, gr.Facts["date"], gr.Slots["added"]),
+		ToolUpdateReservationFlights, ToolUpdateReservationBaggages)
+	gr.Outputs = amountDue(c.diff + p.fee)
+	return gr, true
 })
 
 // planBooking drafts a one-way booking for the user over flights (on one
@@ -888,18 +888,13 @@ func groundCancelChangeOfPlan(insurance string) grounder {
 var groundChangeBasicEconomy = onReservation(func(x *grounding, r *Reservation) bool {
 	return r.Cabin == CabinBasicEconomy && x.oneFlight(r)
 }, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
-	date, diff, pm, ok := x.dateMove(r)
+	c, ok := x.dateMove(r)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	s := r.Flights[0]
-	return refused(sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
-		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
-		Request: request(fmt.Sprintf("Change reservation %s to flight %s on %s.", r.ID, s.FlightNumber, date)),
-		Actions: []emobench.Action{getReservation(r), searchDirect(s.Origin, s.Destination, date), moveAction(r, date, diff, pm)},
-		Uses:    []string{r.ID},
-	}, "reservation_id")
+	c = c.searchFirst(r)
+	c.gr.Request = request(fmt.Sprintf("Change reservation %s to flight %s on %s.", r.ID, r.Flights[0].FlightNumber, c.gr.Facts["date"]))
+	return refused(c.gr, "reservation_id")
 })
 
 var groundCompensationNotDue = onReservation(func(x *grounding, r *Reservation) bool {
