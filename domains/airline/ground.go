@@ -623,12 +623,12 @@ func (x *grounding) bookingGrounding(bk booking, payment string) (sim.Grounding,
 	}, true
 }
 
-func groundBookDirect(x *grounding) (sim.Grounding, bool) {
-	s, ok := x.futureFlight()
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	bk, ok := x.planBooking([]Segment{s})
+// bookOneMethod grounds booking flights, which search finds, paid in
+// full by one of the user's methods: the booking's grounding with the
+// search, the calculation of its total and the booking, the total its
+// output.
+func (x *grounding) bookOneMethod(flights []Segment, search emobench.Action) (sim.Grounding, bool) {
+	bk, ok := x.planBooking(flights)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -637,10 +637,21 @@ func groundBookDirect(x *grounding) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	gr, ok := x.bookingGrounding(bk, describeMethod(x.u, pm))
-	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date), calculation(x.totalExpression(bk)),
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	gr.Actions = []emobench.Action{search, calculation(x.totalExpression(bk)),
 		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}
 	gr.Outputs = []string{dollars(bk.total)}
-	return gr, ok
+	return gr, true
+}
+
+func groundBookDirect(x *grounding) (sim.Grounding, bool) {
+	s, ok := x.futureFlight()
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return x.bookOneMethod([]Segment{s}, searchDirect(s.Origin, s.Destination, s.Date))
 }
 
 func groundBookCertificate(x *grounding) (sim.Grounding, bool) {
@@ -709,26 +720,14 @@ func groundBookOnestop(x *grounding) (sim.Grounding, bool) {
 	if pair == nil {
 		return sim.Grounding{}, false
 	}
-	bk, ok := x.planBooking(pair)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	pm, ok := x.payer(bk.total)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	gr, ok := x.bookingGrounding(bk, describeMethod(x.u, pm))
+	origin, destination, date := pair[0].Origin, pair[1].Destination, pair[0].Date
+	gr, ok := x.bookOneMethod(pair, act(ToolSearchOnestopFlight, map[string]any{"origin": origin, "destination": destination, "date": date}))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	gr.Slots["via"] = x.place(pair[0].Destination)
 	gr.Facts["connection"] = "via " + x.place(pair[0].Destination)
-	gr.Request.Text = fmt.Sprintf("Book a one-way trip from %s to %s on %s with one stop: %s.", bk.origin, bk.destination, bk.date, gr.Facts["flight_choice"])
-	gr.Actions = []emobench.Action{
-		act(ToolSearchOnestopFlight, map[string]any{"origin": bk.origin, "destination": bk.destination, "date": bk.date}),
-		calculation(x.totalExpression(bk)),
-		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}
-	gr.Outputs = []string{dollars(bk.total)}
+	gr.Request.Text = fmt.Sprintf("Book a one-way trip from %s to %s on %s with one stop: %s.", origin, destination, date, gr.Facts["flight_choice"])
 	return gr, true
 }
 
