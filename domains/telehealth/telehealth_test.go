@@ -1,7 +1,6 @@
 package telehealth
 
 import (
-	"iter"
 	"math/rand/v2"
 	"testing"
 
@@ -19,22 +18,6 @@ func newEnv() *sim.StateEnv[DB] { return New().NewEnvironment().(*sim.StateEnv[D
 
 // initialState returns a fresh fork of the initial state.
 func initialState() *DB { return newEnv().State }
-
-// envOver returns an environment over db with the telehealth tools; it
-// changes db.
-func envOver(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
-
-// find returns the first row of all that keep accepts.
-func find[V any](t *testing.T, all iter.Seq2[string, *V], keep func(v *V) bool) *V {
-	t.Helper()
-	for _, v := range all {
-		if keep(v) {
-			return v
-		}
-	}
-	t.Fatal("no record fits")
-	return nil
-}
 
 // grounded is an intent grounded for a patient after their verification.
 type grounded struct {
@@ -58,4 +41,17 @@ func groundFor(t *testing.T, in sim.Intent, j int, seed uint64) (grounded, bool)
 	}
 	g, ok := in.Ground(sim.GroundContext{Env: env, UserID: userID, Rand: r, Used: func(string) bool { return false }})
 	return grounded{userID: userID, auth: auth, authFact: facts, g: g, env: env}, ok
+}
+
+// groundings returns up to n groundings of in, the i-th intent of the
+// catalog, for the patients in order (groundFor with seed i).
+func groundings(t *testing.T, in sim.Intent, i, n int) []grounded {
+	t.Helper()
+	var out []grounded
+	for j := 0; j < NumPatients && len(out) < n; j++ {
+		if gr, ok := groundFor(t, in, j, uint64(i)); ok {
+			out = append(out, gr)
+		}
+	}
+	return out
 }
