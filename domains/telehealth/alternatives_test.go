@@ -7,6 +7,7 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/sim/domaintest"
 )
 
 // refusalAlternative is what the policy offers or allows instead of a
@@ -40,7 +41,7 @@ var refusalAlternatives = map[string]refusalAlternative{
 // task for patientID on env that Alternatives lists (as for a patient who
 // said nothing) and the policy allows: each matches no forbidden entry.
 // It returns how many it checked.
-func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], patientID string, forbidden []emobench.Action) int {
+func checkAlternatives(t *testing.T, who string, env sim.Environment, patientID string, forbidden []emobench.Action) int {
 	t.Helper()
 	n := 0
 	for _, f := range forbidden {
@@ -168,33 +169,33 @@ func TestCatalog_Groundings(t *testing.T) {
 			continue
 		}
 		withAlternative := 0
-		grs := groundings(t, in, i, n)
+		grs := domaintest.Groundings(t, New(), Catalog(), in, uint64(i), n)
 		for _, gr := range grs {
-			who := in.Name + "/" + gr.userID
-			for _, tr := range gr.g.Traits {
+			who := in.Name + "/" + gr.UserID
+			for _, tr := range gr.Traits {
 				traits[in.Name+"/"+tr]++
 			}
 			if alt.offered {
-				for _, f := range gr.g.Forbidden {
+				for _, f := range gr.Forbidden {
 					if !sim.ForbiddenMatch(f, f) {
 						t.Errorf("%s: the forbidden %s%s does not match itself", who, f.Name, f.Arguments)
 					}
 				}
-				if checkAlternatives(t, who, gr.env, gr.userID, gr.g.Forbidden) > 0 {
+				if checkAlternatives(t, who, gr.Env, gr.UserID, gr.Forbidden) > 0 {
 					withAlternative++
 				}
 				continue
 			}
-			facts := maps.Clone(gr.g.Facts)
-			maps.Copy(facts, gr.authFact)
-			actions := append([]emobench.Action{gr.auth}, gr.g.Actions...)
-			if _, extra := extraEndStates(t, who, gr.userID, facts, actions); len(extra) > 0 {
+			facts := maps.Clone(gr.Facts)
+			maps.Copy(facts, gr.AuthFacts)
+			actions := append([]emobench.Action{gr.Auth}, gr.Actions...)
+			if _, extra := extraEndStates(t, who, gr.UserID, facts, actions); len(extra) > 0 {
 				t.Errorf("%s (facts %v): %d other valid end states, first %s%s", who, facts, len(extra), extra[0].Name, extra[0].Arguments)
 			}
 			if in.Name == "book_appointment" {
 				delete(facts, "start_time")
 				delete(facts, "preferred_day")
-				if _, extra := extraEndStates(t, who, gr.userID, facts, actions); len(extra) == 0 {
+				if _, extra := extraEndStates(t, who, gr.UserID, facts, actions); len(extra) == 0 {
 					t.Errorf("%s: no other valid end state once the patient names no slot", who)
 				}
 			}

@@ -1,10 +1,8 @@
 package telehealth
 
 import (
-	"math/rand/v2"
 	"testing"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/sim/domaintest"
 )
@@ -18,40 +16,3 @@ func newEnv() *sim.StateEnv[DB] { return New().NewEnvironment().(*sim.StateEnv[D
 
 // initialState returns a fresh fork of the initial state.
 func initialState() *DB { return newEnv().State }
-
-// grounded is an intent grounded for a patient after their verification.
-type grounded struct {
-	userID   string
-	auth     emobench.Action
-	authFact map[string]string
-	g        sim.Grounding
-	env      *sim.StateEnv[DB] // the state it was grounded on
-}
-
-// groundFor grounds in for the j-th patient on a fresh environment, with
-// the random source of (seed, j); false when it does not apply to them.
-func groundFor(t *testing.T, in sim.Intent, j int, seed uint64) (grounded, bool) {
-	t.Helper()
-	env, c := newEnv(), Catalog()
-	r := rand.New(rand.NewPCG(seed, uint64(j)))
-	userID := env.State.Patients.Keys()[j]
-	auth, facts := c.Authenticate(env, userID, r)
-	if _, err := env.Call(auth.Name, auth.Arguments); err != nil {
-		t.Fatalf("%s: authenticate %s: %v", in.Name, userID, err)
-	}
-	g, ok := in.Ground(sim.GroundContext{Env: env, UserID: userID, Rand: r, Used: func(string) bool { return false }})
-	return grounded{userID: userID, auth: auth, authFact: facts, g: g, env: env}, ok
-}
-
-// groundings returns up to n groundings of in, the i-th intent of the
-// catalog, for the patients in order (groundFor with seed i).
-func groundings(t *testing.T, in sim.Intent, i, n int) []grounded {
-	t.Helper()
-	var out []grounded
-	for j := 0; j < NumPatients && len(out) < n; j++ {
-		if gr, ok := groundFor(t, in, j, uint64(i)); ok {
-			out = append(out, gr)
-		}
-	}
-	return out
-}
