@@ -8,6 +8,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/sim/domaintest"
+	"github.com/emobench/emobench/tracer"
 )
 
 // refusalAlternative is what the policy offers or allows instead of a
@@ -109,43 +110,15 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 	}
 }
 
-// extraEndStates replays actions for patientID on a fresh environment
-// and, at each write but the transfer, returns the calls of Alternatives
-// (with facts) that CheckPolicy allows and that leave another state than
-// the gold write: each a second valid end state.
-func extraEndStates(t *testing.T, who, patientID string, facts map[string]string, actions []emobench.Action) (writes int, extra []emobench.Action) {
-	t.Helper()
-	writing := map[string]bool{}
-	for _, tool := range Tools() {
-		writing[tool.Name] = tool.Writes && tool.Name != ToolTransfer
-	}
-	replay := func(calls []emobench.Action) *sim.StateEnv[DB] {
-		env := newEnv()
-		for _, a := range calls {
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
-				t.Fatalf("%s: %s%s: %v", who, a.Name, a.Arguments, err)
-			}
-		}
-		return env
-	}
-	for i, gold := range actions {
-		if !writing[gold.Name] {
-			continue
-		}
-		writes++
-		want := replay(actions[:i+1]).Hash()
-		before := replay(actions[:i])
-		for _, alt := range Alternatives(before, patientID, facts, gold) {
-			env := replay(actions[:i])
-			if CheckPolicy(env, patientID, alt) != nil {
-				continue
-			}
-			if _, err := env.Call(alt.Name, alt.Arguments); err == nil && env.Hash() != want {
-				extra = append(extra, alt)
-			}
-		}
-	}
-	return writes, extra
+// endStates runs Tracer's single-end-state rule (the suite's Audit runs it
+// on the embedded tasks) on a task for patientID whose gold is actions and
+// whose patient said facts: false and why when a gold write has an
+// alternative the patient's words and the policy allow that ends
+// elsewhere.
+func endStates(patientID string, facts map[string]string, actions []emobench.Action) (bool, string) {
+	task := emobench.TaskSpec{ID: "grounding", Domain: Name, UserID: patientID, Actions: actions, Scenario: emobench.Scenario{Facts: facts}}
+	r := tracer.AuditSingleEndState([]emobench.TaskSpec{task}, New()).Tasks[0]
+	return !r.Failed(), r.Results[0].Reason
 }
 
 // TestCatalog_Groundings checks the intents grounded for many patients
@@ -189,14 +162,14 @@ func TestCatalog_Groundings(t *testing.T) {
 			facts := maps.Clone(gr.Facts)
 			maps.Copy(facts, gr.AuthFacts)
 			actions := append([]emobench.Action{gr.Auth}, gr.Actions...)
-			if _, extra := extraEndStates(t, who, gr.UserID, facts, actions); len(extra) > 0 {
-				t.Errorf("%s (facts %v): %d other valid end states, first %s%s", who, facts, len(extra), extra[0].Name, extra[0].Arguments)
+			if ok, why := endStates(gr.UserID, facts, actions); !ok {
+				t.Errorf("%s (facts %v): %s", who, facts, why)
 			}
 			if in.Name == "book_appointment" {
 				delete(facts, "start_time")
 				delete(facts, "preferred_day")
-				if _, extra := extraEndStates(t, who, gr.UserID, facts, actions); len(extra) == 0 {
-					t.Errorf("%s: no other valid end state once the patient names no slot", who)
+				if ok, why := endStates(gr.UserID, facts, actions); ok {
+					t.Errorf("%s: %s once the patient names no slot, want another valid end state", who, why)
 				}
 			}
 		}

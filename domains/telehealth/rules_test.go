@@ -40,7 +40,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 	if err := dec.Decode(&fx); err != nil {
 		t.Fatal(err)
 	}
-	db := initialState()
+	db := newEnv().State
 	// Suppliers and uploads are reference data, which every episode
 	// shares: the test adds to a copy.
 	ref := *db.ref()

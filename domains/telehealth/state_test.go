@@ -14,7 +14,7 @@ func TestGenerateDB(t *testing.T) {
 	if a := sim.HashState(GenerateDB(Seed)); a != sim.HashState(GenerateDB(Seed)) || a == sim.HashState(GenerateDB(Seed+1)) {
 		t.Error("GenerateDB(Seed) twice gave different states, or another seed the same")
 	}
-	db := initialState()
+	db := newEnv().State
 	ref := db.ref()
 	if db.Patients.Len() != NumPatients || len(ref.Providers) != NumProviders || db.Appointments.Len() < 1000 || db.Prescriptions.Len() < 800 || db.Devices.Len() < 300 || len(ref.Suppliers) < 15 {
 		t.Fatalf("sizes: %d patients, %d providers, %d appointments, %d prescriptions, %d devices, %d suppliers",
@@ -87,7 +87,7 @@ func TestGenerateDB(t *testing.T) {
 // does not decide the task, while another reason is another state (#21).
 func TestStateForm_FreeTextReason(t *testing.T) {
 	var appt *Appointment
-	for _, a := range initialState().Appointments.All() {
+	for _, a := range newEnv().State.Appointments.All() {
 		if a.Status == StatusScheduled && a.Start >= nowTime.Add(cancellationWindow).Format(timeLayout) {
 			appt = a
 			break

@@ -13,6 +13,3 @@ func TestDomain(t *testing.T) { domaintest.Run(t, New()) }
 
 // newEnv returns an environment over a fresh fork of the initial state.
 func newEnv() *sim.StateEnv[DB] { return New().NewEnvironment().(*sim.StateEnv[DB]) }
-
-// initialState returns a fresh fork of the initial state.
-func initialState() *DB { return newEnv().State }
