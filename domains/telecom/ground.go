@@ -242,7 +242,37 @@ func methodOf(r *rand.Rand, c *Customer) *PaymentMethod {
 
 // --- writes ---------------------------------------------------------------
 
-func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, bool) {
+// accountCall is a call of tool on customer c's account, with the
+// arguments kv after the customer id: a gold or forbidden action.
+func accountCall(tool string, c *Customer, kv ...any) emobench.Action {
+	return sim.NewAction(tool, append([]any{"customer_id", c.ID}, kv...)...)
+}
+
+// lineCall is accountCall on line l of c.
+func lineCall(tool string, c *Customer, l *Line, kv ...any) emobench.Action {
+	return accountCall(tool, c, append([]any{"phone_number", l.PhoneNumber}, kv...)...)
+}
+
+// billCall is accountCall on bill b of c.
+func billCall(tool string, c *Customer, b *Bill, kv ...any) emobench.Action {
+	return accountCall(tool, c, append([]any{"bill_id", b.ID}, kv...)...)
+}
+
+// refused turns a write request into its refusal: the gold's last action,
+// the write, becomes the forbidden one (compared on compare: all its
+// arguments when none) and takes the write's outputs with it; the request
+// is complete with the read before it.
+func refused(gr sim.Grounding, compare ...string) sim.Grounding {
+	last := len(gr.Actions) - 1
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(gr.Actions[last], compare...)}
+	gr.Actions, gr.Outputs = gr.Actions[:last], nil
+	gr.Request.Tools = []string{gr.Actions[last-1].Name}
+	return gr
+}
+
+// groundChangePlan grounds a change of an active line's plan from the
+// next cycle, withFeature with international roaming added to the line.
+func groundChangePlan(withFeature bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
 			return isActive(l) && l.PendingPlanID == "" && (!withFeature || !slices.Contains(l.Features, "international_roaming"))
@@ -256,92 +286,157 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 			Slots:   map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name},
 			Facts:   map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name},
 			Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s.", l.PhoneNumber, p.Name), Tools: []string{ToolChangePlan}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID),
-				sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", p.ID, "effective_date", eff)},
+			Actions: []emobench.Action{accountCall(ToolGetCustomer, c), lineCall(ToolChangePlan, c, l, "new_plan_id", p.ID, "effective_date", eff)},
 			Outputs: []string{eff},
 			Uses:    []string{l.PhoneNumber},
 		}
 		if withFeature {
-			f := "international_roaming"
-			gr.Slots["feature"] = "international roaming"
-			gr.Facts["feature"] = "international roaming"
-			gr.Request.Text = fmt.Sprintf("Change the plan of line %s to %s and add international roaming.", l.PhoneNumber, p.Name)
-			gr.Request.Tools = []string{ToolChangePlan, ToolAddFeature}
-			gr.Actions = append(gr.Actions, sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f))
+			gr.Slots["feature"], gr.Facts["feature"] = "international roaming", "international roaming"
+			gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + " and add international roaming."
+			gr.Request.Tools = append(gr.Request.Tools, ToolAddFeature)
+			gr.Actions = append(gr.Actions, lineCall(ToolAddFeature, c, l, "feature_id", "international_roaming"))
 		}
 		return withLine(g, c, l, gr), true
 	}
 }
 
-func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return isActive(l) && len(l.Features) < len(features) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	var missing []string
-	for _, id := range db.Features.Keys() {
-		if !slices.Contains(l.Features, id) {
-			missing = append(missing, id)
-		}
-	}
-	f := db.Features.At(missing[g.Rand.IntN(len(missing))])
-	name := featurePhrase(f.Name)
-	return withLine(g, c, l, sim.Grounding{
-		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-		Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-		Request: emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolAddFeature}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
-			sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
-		Uses: []string{l.PhoneNumber},
-	}), true
-}
-
-func groundSeniorDiscount(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || c.SeniorDiscount || c.Age() < 65 || !once(g, "senior") {
-		return sim.Grounding{}, false
-	}
-	age := strconv.Itoa(c.Age())
-	return sim.Grounding{
-		Slots:   map[string]string{"age": age},
-		Facts:   map[string]string{"age": age},
-		Request: emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolSeniorDiscount}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID), sim.NewAction(ToolSeniorDiscount, "customer_id", c.ID)},
-		Uses:    []string{c.ID + "/senior"},
-	}, true
-}
-
-func isOverdue(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0 }
-
-func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding, bool) {
+// groundAddFeature grounds adding a feature to a line: one the line
+// lacks, drawn, to an active line; refuse: international roaming to a
+// suspended line, which the policy refuses.
+func groundAddFeature(refuse bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool {
-			return c.activeArrangement() == nil && !(withAutopay && c.Autopay) && isOverdue(b)
+		db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
+			if refuse {
+				return l.Status == LineSuspended && !slices.Contains(l.Features, "international_roaming")
+			}
+			return isActive(l) && len(l.Features) < len(features)
 		})
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		n := 2 + g.Rand.IntN(2)
+		id := "international_roaming"
+		if !refuse {
+			missing := slices.DeleteFunc(db.Features.Keys(), func(id string) bool { return slices.Contains(l.Features, id) })
+			id = missing[g.Rand.IntN(len(missing))]
+		}
+		name := featurePhrase(db.Features.At(id).Name)
+		gr := sim.Grounding{
+			Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
+			Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
+			Request: emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolAddFeature}},
+			Actions: []emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolAddFeature, c, l, "feature_id", id)},
+			Uses:    []string{l.PhoneNumber},
+		}
+		if refuse {
+			gr = refused(gr)
+		}
+		return withLine(g, c, l, gr), true
+	}
+}
+
+// groundSeniorDiscount grounds the senior discount for a holder of 65 or
+// more; refuse: for one of 50 to 64, which the policy refuses.
+func groundSeniorDiscount(refuse bool) sim.Grounder {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, c, ok := customerOf(g)
+		if !ok || c.SeniorDiscount || (c.Age() >= 65) == refuse || c.Age() < 50 || !once(g, "senior") {
+			return sim.Grounding{}, false
+		}
+		age := strconv.Itoa(c.Age())
+		gr := sim.Grounding{
+			Slots:   map[string]string{"age": age},
+			Facts:   map[string]string{"age": age},
+			Request: emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolSeniorDiscount}},
+			Actions: []emobench.Action{accountCall(ToolGetCustomer, c), accountCall(ToolSeniorDiscount, c)},
+			Uses:    []string{c.ID + "/senior"},
+		}
+		if refuse {
+			gr = refused(gr)
+		}
+		return gr, true
+	}
+}
+
+func isOverdue(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0 }
+
+// groundArrangement grounds a payment arrangement of a bill of the
+// customer's that keep accepts, in fewest plus a drawn number below span
+// installments; withAutopay with autopay enabled next. A refusal is
+// refused(arrangement) for a bill or a count the policy refuses.
+func groundArrangement(keep func(c *Customer, b *Bill) bool, fewest, span int, withAutopay bool) sim.Grounder {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		c, b, ok := billOf(g, keep)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		n := fewest + g.Rand.IntN(span)
 		month := monthName(b.Period)
 		gr := sim.Grounding{
 			Slots:   map[string]string{"month": month, "installments": strconv.Itoa(n)},
 			Facts:   map[string]string{"bill_month": month, "installments": strconv.Itoa(n)},
 			Request: emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", month, n), Tools: []string{ToolCreateArrangement}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
-				sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n)},
-			Uses: []string{b.ID},
+			Actions: []emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolCreateArrangement, c, b, "installments", n)},
+			Uses:    []string{b.ID},
 		}
 		if withAutopay {
-			pm := methodOf(g.Rand, c)
-			gr.Slots["payment"] = pm.Describe()
-			gr.Facts["payment_method"] = pm.Describe()
-			gr.Request.Text = fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments, then enable autopay with my %s.", month, n, pm.Describe())
-			gr.Request.Tools = []string{ToolCreateArrangement, ToolEnableAutopay}
-			gr.Actions = append(gr.Actions, sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID))
-			gr.Uses = append(gr.Uses, c.ID+"/autopay")
+			gr = withAutopayOn(g, c, gr)
 		}
 		return gr, true
 	}
+}
+
+// arrangeable reports whether an arrangement of b, a bill of c's, is what
+// the policy allows: overdue, and no other arrangement active (nor
+// autopay on, with autopay: the request enables it).
+func arrangeable(autopay bool) func(c *Customer, b *Bill) bool {
+	return func(c *Customer, b *Bill) bool {
+		return c.activeArrangement() == nil && !(autopay && c.Autopay) && isOverdue(b)
+	}
+}
+
+// refusal is ground's write request refused (refused, compared on
+// compare): for a grounder whose entities the policy refuses the write on.
+func refusal(ground sim.Grounder, compare ...string) sim.Grounder {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		gr, ok := ground(g)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		return refused(gr, compare...), true
+	}
+}
+
+// groundArrangementRefusal grounds an arrangement the policy refuses:
+// of a bill not yet due (any arrangement of it is forbidden) or, tooLong,
+// of an overdue one in 4 to 8 installments (only the installments asked
+// for are forbidden: the policy allows three or fewer).
+func groundArrangementRefusal(tooLong bool) sim.Grounder {
+	if !tooLong {
+		return refusal(groundArrangement(func(_ *Customer, b *Bill) bool { return b.Status == BillUnpaid }, 2, 2, false))
+	}
+	long := refusal(groundArrangement(arrangeable(false), 4, 5, false), "bill_id", "installments")
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		gr, ok := long(g)
+		gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or none at all."
+		return gr, ok
+	}
+}
+
+// withAutopayOn is gr, a request of customer c (or none yet: text ""),
+// then autopay enabled with one of c's payment methods, drawn.
+func withAutopayOn(g sim.GroundContext, c *Customer, gr sim.Grounding) sim.Grounding {
+	pm := methodOf(g.Rand, c)
+	gr.Slots["payment"], gr.Facts["payment_method"] = pm.Describe(), pm.Describe()
+	step := "enable autopay with my " + pm.Describe() + "."
+	if gr.Request.Text == "" {
+		gr.Request.Text = sim.Capitalize(step)
+	} else {
+		gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", then " + step
+	}
+	gr.Request.Tools = append(gr.Request.Tools, ToolEnableAutopay)
+	gr.Actions = append(gr.Actions, accountCall(ToolEnableAutopay, c, "payment_method_id", pm.ID))
+	gr.Uses = append(gr.Uses, c.ID+"/autopay")
+	return gr
 }
 
 func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
@@ -349,31 +444,34 @@ func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || c.Autopay || !once(g, "autopay") {
 		return sim.Grounding{}, false
 	}
-	pm := methodOf(g.Rand, c)
-	return sim.Grounding{
-		Slots:   map[string]string{"payment": pm.Describe()},
-		Facts:   map[string]string{"payment_method": pm.Describe()},
-		Request: emobench.Request{Text: fmt.Sprintf("Enable autopay with my %s.", pm.Describe()), Tools: []string{ToolEnableAutopay}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID), sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID)},
-		Uses:    []string{c.ID + "/autopay"},
-	}, true
+	return withAutopayOn(g, c, sim.Grounding{Slots: map[string]string{}, Facts: map[string]string{}, Actions: []emobench.Action{accountCall(ToolGetCustomer, c)}}), true
 }
 
 func hasLateFee(b *Bill) bool { return b.LateFee > 0 && !b.LateFeeWaived }
 
-func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
-	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return waiverWithinYear(c) == nil && hasLateFee(b) })
-	if !ok {
-		return sim.Grounding{}, false
+// groundWaiveLateFee grounds waiving a bill's late fee, the first in a
+// year, and the balance left; refuse: a second one in a year, which the
+// policy refuses.
+func groundWaiveLateFee(refuse bool) sim.Grounder {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return (waiverWithinYear(c) != nil) == refuse && hasLateFee(b) })
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		gr := sim.Grounding{
+			Slots:   map[string]string{},
+			Facts:   map[string]string{},
+			Request: emobench.Request{Text: "Waive the late fee on my {month} bill and tell me its balance.", Tools: []string{ToolWaiveLateFee}},
+			Actions: []emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b)},
+			Outputs: []string{moneyOutput(b.Balance() - b.LateFee)},
+			Uses:    []string{b.ID},
+		}
+		if refuse {
+			gr = refused(gr)
+			gr.Request.Text = "Waive the late fee on my {month} bill."
+		}
+		return billRef(g, c, b, gr), true
 	}
-	return billRef(g, c, b, sim.Grounding{
-		Slots:   map[string]string{},
-		Facts:   map[string]string{},
-		Request: emobench.Request{Text: "Waive the late fee on my {month} bill and tell me its balance.", Tools: []string{ToolWaiveLateFee}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
-		Outputs: []string{moneyOutput(b.Balance() - b.LateFee)},
-		Uses:    []string{b.ID},
-	}), true
 }
 
 // groundWaiveThenPayOrSplit grounds "waive the late fee on my overdue
@@ -381,7 +479,7 @@ func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
 // otherwise split it into n payments", a condition the bill's balance
 // decides: pay is the branch the data takes (the threshold is above the
 // balance left), !pay the other (at or below it).
-func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding, bool) {
+func groundWaiveThenPayOrSplit(pay bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool {
 			return waiverWithinYear(c) == nil && c.activeArrangement() == nil && isOverdue(b) && hasLateFee(b)
@@ -462,7 +560,7 @@ func nextDiagnosticID(c *Customer) string {
 	return fmt.Sprintf("TS%s-%d", c.ID[1:], len(c.Diagnostics)+1)
 }
 
-func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding, bool) {
+func groundTroubleshoot(condition string) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		db, c, ok := customerOf(g)
 		if !ok || ongoingOutage(db, c.Address.Zip) != nil {
@@ -745,7 +843,7 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 // is the scripted user's request (%s too), and readLine says whether the
 // agent reads the line first (a port-out or a cancellation is about the
 // line's service; a stolen or broken phone is not).
-func groundTransferLine(summary, request string, readLine bool) func(sim.GroundContext) (sim.Grounding, bool) {
+func groundTransferLine(summary, request string, readLine bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		_, c, l, ok := lineOf(g, func(_ *Customer, l *Line) bool { return isActive(l) })
 		if !ok {
@@ -817,71 +915,6 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundSeniorUnderage(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || c.SeniorDiscount || c.Age() >= 65 || c.Age() < 50 || !once(g, "senior") {
-		return sim.Grounding{}, false
-	}
-	age := strconv.Itoa(c.Age())
-	return sim.Grounding{
-		Slots:     map[string]string{"age": age},
-		Facts:     map[string]string{"age": age},
-		Request:   emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolGetCustomer}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolSeniorDiscount, "customer_id", c.ID)},
-		Uses:      []string{c.ID + "/senior"},
-	}, true
-}
-
-// arrangementRefusal grounds a refused arrangement of b in n
-// installments; a call matching compare (the forbidden entry's
-// CompareArgs, nil: its ids) is the forbidden arrangement.
-func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grounding {
-	return sim.Grounding{
-		Slots:     map[string]string{"month": monthName(b.Period), "installments": strconv.Itoa(n)},
-		Facts:     map[string]string{"bill_month": monthName(b.Period), "installments": strconv.Itoa(n)},
-		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", monthName(b.Period), n), Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
-		Uses:      []string{b.ID},
-	}
-}
-
-func groundArrangementNotDue(g sim.GroundContext) (sim.Grounding, bool) {
-	c, b, ok := billOf(g, func(_ *Customer, b *Bill) bool { return b.Status == BillUnpaid })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	return arrangementRefusal(c, b, 2+g.Rand.IntN(2)), true
-}
-
-func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
-	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return c.activeArrangement() == nil && isOverdue(b) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	// Only the installments asked for are forbidden: the policy allows an
-	// arrangement of the bill in three or fewer.
-	gr := arrangementRefusal(c, b, 4+g.Rand.IntN(5), "bill_id", "installments")
-	gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or none at all."
-	return gr, true
-}
-
-func groundSecondWaiver(g sim.GroundContext) (sim.Grounding, bool) {
-	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return waiverWithinYear(c) != nil && hasLateFee(b) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	return billRef(g, c, b, sim.Grounding{
-		Slots:     map[string]string{},
-		Facts:     map[string]string{},
-		Request:   emobench.Request{Text: "Waive the late fee on my {month} bill.", Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
-		Uses:      []string{b.ID},
-	}), true
-}
-
 func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 	db, c, ok := customerOf(g)
 	if !ok || !once(g, "outages") {
@@ -901,25 +934,6 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 		Forbidden: []emobench.Action{sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", amount, "reason", CreditOutage)},
 		Uses:      []string{c.ID + "/outages"},
 	}, true
-}
-
-func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
-		return l.Status == LineSuspended && !slices.Contains(l.Features, "international_roaming")
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	f := db.Features.At("international_roaming")
-	name := featurePhrase(f.Name)
-	return withLine(g, c, l, sim.Grounding{
-		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-		Facts:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-		Request:   emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
-		Uses:      []string{l.PhoneNumber},
-	}), true
 }
 
 func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
