@@ -1,7 +1,6 @@
 package telecom
 
 import (
-	"encoding/json"
 	"maps"
 	"regexp"
 	"slices"
@@ -27,11 +26,11 @@ type refusalAlternative struct {
 var refusalAlternatives = map[string]refusalAlternative{
 	"change_plan_today": {regexp.MustCompile(`(?i)If it can't start today, I don't want the change at all\.`), ToolChangePlan,
 		func(c *Customer, f emobench.Action) []emobench.Action {
-			return []emobench.Action{withArg(f, "effective_date", c.NextCycleStart())}
+			return []emobench.Action{sim.WithArgs(f, "effective_date", c.NextCycleStart())}
 		}},
 	"arrangement_too_long": {regexp.MustCompile(`(?i)If I can't split it into (\d+|\{installments\}) payments, leave it\.`), ToolCreateArrangement,
 		func(_ *Customer, f emobench.Action) []emobench.Action {
-			return []emobench.Action{withArg(f, "installments", 2), withArg(f, "installments", maxPolicyInstallments)}
+			return []emobench.Action{sim.WithArgs(f, "installments", 2), sim.WithArgs(f, "installments", maxPolicyInstallments)}
 		}},
 	"reactivate_with_overdue":        {decline: regexp.MustCompile(`(?i)If the bill has to be paid first, leave the line as it is\.`)},
 	"feature_on_suspended_line":      {decline: regexp.MustCompile(`(?i)If it can't go on the line as it is now, leave it\.`)},
@@ -40,15 +39,6 @@ var refusalAlternatives = map[string]refusalAlternative{
 	"arrangement_bill_not_due":       {},
 	"senior_discount_underage":       {},
 	"credit_without_outage":          {},
-}
-
-// withArg returns a call of a's tool with a's arguments but key set to
-// value.
-func withArg(a emobench.Action, key string, value any) emobench.Action {
-	kw, _ := sim.CallArgs(a)
-	kw[key] = value
-	raw, _ := json.Marshal(kw)
-	return emobench.Action{Name: a.Name, Arguments: raw}
 }
 
 // TestCatalog_RefusalAlternatives checks each forbidden intent against

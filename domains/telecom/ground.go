@@ -188,7 +188,7 @@ func withLine(g sim.GroundContext, c *Customer, l *Line, gr sim.Grounding) sim.G
 		delete(gr.Facts, "phone_number")
 		gr.Traits = append(gr.Traits, emobench.TraitFindable)
 		if gr.Actions[0].Name != ToolGetCustomer {
-			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)}, gr.Actions...)
+			gr.Actions = append([]emobench.Action{accountCall(ToolGetCustomer, c)}, gr.Actions...)
 		}
 	}
 	gr.Request.Text = strings.ReplaceAll(gr.Request.Text, "line "+l.PhoneNumber, ref)
@@ -253,9 +253,36 @@ func lineCall(tool string, c *Customer, l *Line, kv ...any) emobench.Action {
 	return accountCall(tool, c, append([]any{"phone_number", l.PhoneNumber}, kv...)...)
 }
 
+// outageCheck is the outage check of c's zip.
+func outageCheck(c *Customer) emobench.Action {
+	return sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)
+}
+
 // billCall is accountCall on bill b of c.
 func billCall(tool string, c *Customer, b *Bill, kv ...any) emobench.Action {
 	return accountCall(tool, c, append([]any{"bill_id", b.ID}, kv...)...)
+}
+
+// grounding returns the grounding of a request: text, the scripted user's
+// words for it; gold, its gold actions; uses, the entities it is about;
+// facts, name and value pairs the customer states, each also the
+// templates' slot of its name. The request's tools are gold's writes
+// (the tools writeRules has rules for) and hand-offs, or its last call
+// when it has neither (a question).
+func grounding(text string, gold []emobench.Action, uses []string, facts ...string) sim.Grounding {
+	gr := sim.Grounding{Slots: map[string]string{}, Facts: map[string]string{}, Request: emobench.Request{Text: text}, Actions: gold, Uses: uses}
+	for i := 0; i+1 < len(facts); i += 2 {
+		gr.Slots[facts[i]], gr.Facts[facts[i]] = facts[i+1], facts[i+1]
+	}
+	for _, a := range gold {
+		if _, writes := writeRules[a.Name]; writes || a.Name == ToolTransfer {
+			gr.Request.Tools = append(gr.Request.Tools, a.Name)
+		}
+	}
+	if gr.Request.Tools == nil {
+		gr.Request.Tools = []string{gold[len(gold)-1].Name}
+	}
+	return gr
 }
 
 // refused turns a write request into its refusal: the gold's last action,
@@ -282,14 +309,11 @@ func groundChangePlan(withFeature bool) sim.Grounder {
 		}
 		p := newPlanFor(g.Rand, c, l)
 		eff := c.NextCycleStart()
-		gr := sim.Grounding{
-			Slots:   map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name},
-			Facts:   map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name},
-			Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s.", l.PhoneNumber, p.Name), Tools: []string{ToolChangePlan}},
-			Actions: []emobench.Action{accountCall(ToolGetCustomer, c), lineCall(ToolChangePlan, c, l, "new_plan_id", p.ID, "effective_date", eff)},
-			Outputs: []string{eff},
-			Uses:    []string{l.PhoneNumber},
-		}
+		gr := grounding(fmt.Sprintf("Change the plan of line %s to %s.", l.PhoneNumber, p.Name),
+			[]emobench.Action{accountCall(ToolGetCustomer, c), lineCall(ToolChangePlan, c, l, "new_plan_id", p.ID, "effective_date", eff)},
+			[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber)
+		gr.Slots["plan"], gr.Facts["new_plan"] = p.Name, p.Name
+		gr.Outputs = []string{eff}
 		if withFeature {
 			gr.Slots["feature"], gr.Facts["feature"] = "international roaming", "international roaming"
 			gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + " and add international roaming."
@@ -320,13 +344,9 @@ func groundAddFeature(refuse bool) sim.Grounder {
 			id = missing[g.Rand.IntN(len(missing))]
 		}
 		name := featurePhrase(db.Features.At(id).Name)
-		gr := sim.Grounding{
-			Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-			Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-			Request: emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolAddFeature}},
-			Actions: []emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolAddFeature, c, l, "feature_id", id)},
-			Uses:    []string{l.PhoneNumber},
-		}
+		gr := grounding(fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber),
+			[]emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolAddFeature, c, l, "feature_id", id)},
+			[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber, "feature", name)
 		if refuse {
 			gr = refused(gr)
 		}
@@ -342,14 +362,8 @@ func groundSeniorDiscount(refuse bool) sim.Grounder {
 		if !ok || c.SeniorDiscount || (c.Age() >= 65) == refuse || c.Age() < 50 || !once(g, "senior") {
 			return sim.Grounding{}, false
 		}
-		age := strconv.Itoa(c.Age())
-		gr := sim.Grounding{
-			Slots:   map[string]string{"age": age},
-			Facts:   map[string]string{"age": age},
-			Request: emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolSeniorDiscount}},
-			Actions: []emobench.Action{accountCall(ToolGetCustomer, c), accountCall(ToolSeniorDiscount, c)},
-			Uses:    []string{c.ID + "/senior"},
-		}
+		gr := grounding("Apply the senior discount to my bills.", []emobench.Action{accountCall(ToolGetCustomer, c), accountCall(ToolSeniorDiscount, c)},
+			[]string{c.ID + "/senior"}, "age", strconv.Itoa(c.Age()))
 		if refuse {
 			gr = refused(gr)
 		}
@@ -371,13 +385,10 @@ func groundArrangement(keep func(c *Customer, b *Bill) bool, fewest, span int, w
 		}
 		n := fewest + g.Rand.IntN(span)
 		month := monthName(b.Period)
-		gr := sim.Grounding{
-			Slots:   map[string]string{"month": month, "installments": strconv.Itoa(n)},
-			Facts:   map[string]string{"bill_month": month, "installments": strconv.Itoa(n)},
-			Request: emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", month, n), Tools: []string{ToolCreateArrangement}},
-			Actions: []emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolCreateArrangement, c, b, "installments", n)},
-			Uses:    []string{b.ID},
-		}
+		gr := grounding(fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", month, n),
+			[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolCreateArrangement, c, b, "installments", n)},
+			[]string{b.ID}, "installments", strconv.Itoa(n))
+		gr.Slots["month"], gr.Facts["bill_month"] = month, month
 		if withAutopay {
 			gr = withAutopayOn(g, c, gr)
 		}
@@ -458,14 +469,9 @@ func groundWaiveLateFee(refuse bool) sim.Grounder {
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		gr := sim.Grounding{
-			Slots:   map[string]string{},
-			Facts:   map[string]string{},
-			Request: emobench.Request{Text: "Waive the late fee on my {month} bill and tell me its balance.", Tools: []string{ToolWaiveLateFee}},
-			Actions: []emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b)},
-			Outputs: []string{moneyOutput(b.Balance() - b.LateFee)},
-			Uses:    []string{b.ID},
-		}
+		gr := grounding("Waive the late fee on my {month} bill and tell me its balance.",
+			[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b)}, []string{b.ID})
+		gr.Outputs = []string{moneyOutput(b.Balance() - b.LateFee)}
 		if refuse {
 			gr = refused(gr)
 			gr.Request.Text = "Waive the late fee on my {month} bill."
@@ -505,14 +511,14 @@ func groundWaiveThenPayOrSplit(pay bool) sim.Grounder {
 				"payment_amount": fullBalance, "installments": n},
 			Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on my %s bill; then if the rest is under $%d, pay it with my %s, otherwise split it into %s payments.", month, threshold, pm.Describe(), n),
 				Tools: []string{ToolWaiveLateFee, ToolMakePayment}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID),
-				sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", rest.Dollars())},
+			Actions: []emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b),
+				billCall(ToolMakePayment, c, b, "payment_method_id", pm.ID, "amount", rest.Dollars())},
 			Traits: []string{emobench.TraitConditional},
 			Uses:   []string{b.ID},
 		}
 		if !pay {
 			gr.Request.Tools[1] = ToolCreateArrangement
-			gr.Actions[2] = sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", k)
+			gr.Actions[2] = billCall(ToolCreateArrangement, c, b, "installments", k)
 		}
 		return gr, true
 	}
@@ -540,9 +546,9 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts: map[string]string{"phone_number": l.PhoneNumber, "bill_month": month, "payment_method": pm.Describe(), "payment_amount": fullBalance},
 		Request: emobench.Request{Text: fmt.Sprintf("Pay my %s bill in full with my %s and reactivate line %s.", month, pm.Describe(), l.PhoneNumber),
 			Tools: []string{ToolMakePayment, ToolReactivateLine}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
-			sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", b.Balance().Dollars()),
-			sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
+		Actions: []emobench.Action{accountCall(ToolGetBilling, c),
+			billCall(ToolMakePayment, c, b, "payment_method_id", pm.ID, "amount", b.Balance().Dollars()),
+			lineCall(ToolReactivateLine, c, l)},
 		Outputs: []string{moneyOutput(b.Balance())},
 		Uses:    []string{l.PhoneNumber, b.ID},
 	}), true
@@ -575,15 +581,15 @@ func groundTroubleshoot(condition string) sim.Grounder {
 			Slots:   sim.WithCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
 			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
-				sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue)},
+			Actions: []emobench.Action{lineCall(ToolGetLine, c, l),
+				lineCall(ToolTroubleshoot, c, l, "issue", issue)},
 			Outputs: []string{resolvedOutput},
 			Traits:  []string{emobench.TraitConditional},
 			Uses:    []string{l.PhoneNumber},
 		}
 		if condition == ConditionHardware {
 			gr.Request.Tools = []string{ToolTroubleshoot, ToolOpenTicket}
-			gr.Actions = append(gr.Actions, sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+			gr.Actions = append(gr.Actions, lineCall(ToolOpenTicket, c, l,
 				"category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
 			gr.Outputs = []string{unresolvedOutput}
 		}
@@ -700,10 +706,10 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage in %s that started on %s.", issuePhrase(issue), l.PhoneNumber, c.Address.Zip, o.Start),
 			Tools: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit}},
 		Actions: []emobench.Action{
-			sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
-			sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
-			sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
-			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
+			lineCall(ToolTroubleshoot, c, l, "issue", issue),
+			lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
+			outageCheck(c),
+			accountCall(ToolApplyCredit, c, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{moneyOutput(credit)},
 		Traits:  []string{emobench.TraitConditional},
 		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
@@ -726,8 +732,8 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts: facts,
 		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
 			Tools: []string{ToolApplyCredit}},
-		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
-			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
+		Actions: []emobench.Action{outageCheck(c),
+			accountCall(ToolApplyCredit, c, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{moneyOutput(credit)},
 		Uses:    []string{o.ID, c.ID + "/outage_credit"},
 	}, true
@@ -735,20 +741,30 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 
 // --- reads ----------------------------------------------------------------
 
+// question is the grounding of a question answered by one read, its
+// outputs the answer; the rest is grounding's.
+func question(text string, read emobench.Action, outputs []string, use string, facts ...string) sim.Grounding {
+	gr := grounding(text, []emobench.Action{read}, []string{use}, facts...)
+	gr.Outputs = outputs
+	return gr
+}
+
+// askedFor is gr asked for one of purposes (pickPurpose): its purpose
+// slot and fact.
+func askedFor(g sim.GroundContext, purposes []string, gr sim.Grounding) sim.Grounding {
+	purpose, use := pickPurpose(g, purposes)
+	gr.Slots["purpose"], gr.Facts["purpose"] = purpose, purpose
+	gr.Uses = append(gr.Uses, use)
+	return gr
+}
+
 func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 	c, b, ok := billOf(g, func(*Customer, *Bill) bool { return true })
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose, purposeUse := pickPurpose(g, moneyPurposes)
-	return billRef(g, c, b, sim.Grounding{
-		Slots:   map[string]string{"purpose": purpose},
-		Facts:   map[string]string{"purpose": purpose},
-		Request: emobench.Request{Text: "What is the total and due date of my {month} bill?", Tools: []string{ToolGetBilling}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Outputs: []string{moneyOutput(b.Total), b.DueOn},
-		Uses:    []string{b.ID, purposeUse},
-	}), true
+	gr := question("What is the total and due date of my {month} bill?", accountCall(ToolGetBilling, c), []string{moneyOutput(b.Total), b.DueOn}, b.ID)
+	return billRef(g, c, b, askedFor(g, moneyPurposes, gr)), true
 }
 
 func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
@@ -759,15 +775,10 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	d := c.Devices[l.DeviceIMEI]
-	purpose, purposeUse := pickPurpose(g, moneyPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose, "model": d.Model},
-		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{moneyOutput(d.InstallmentBalance)},
-		Uses:    []string{l.PhoneNumber, purposeUse},
-	}, true
+	gr := question(fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), lineCall(ToolGetLine, c, l),
+		[]string{moneyOutput(d.InstallmentBalance)}, l.PhoneNumber, "phone_number", l.PhoneNumber)
+	gr.Slots["model"] = d.Model
+	return askedFor(g, moneyPurposes, gr), true
 }
 
 func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
@@ -775,15 +786,8 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose, purposeUse := pickPurpose(g, planPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
-		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{db.Plans.At(l.PlanID).Name},
-		Uses:    []string{l.PhoneNumber, purposeUse},
-	}, true
+	return askedFor(g, planPurposes, question(fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), lineCall(ToolGetLine, c, l),
+		[]string{db.Plans.At(l.PlanID).Name}, l.PhoneNumber, "phone_number", l.PhoneNumber)), true
 }
 
 func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
@@ -791,15 +795,8 @@ func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "cycle") {
 		return sim.Grounding{}, false
 	}
-	purpose, purposeUse := pickPurpose(g, moneyPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"purpose": purpose},
-		Facts:   map[string]string{"purpose": purpose},
-		Request: emobench.Request{Text: "When does my next billing cycle start?", Tools: []string{ToolGetCustomer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
-		Outputs: []string{c.NextCycleStart()},
-		Uses:    []string{c.ID + "/cycle", purposeUse},
-	}, true
+	return askedFor(g, moneyPurposes, question("When does my next billing cycle start?", accountCall(ToolGetCustomer, c),
+		[]string{c.NextCycleStart()}, c.ID+"/cycle")), true
 }
 
 // outageStatusOutputs say an outage's status as the agent may: ongoing
@@ -825,15 +822,8 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	if status == "" {
 		return sim.Grounding{}, false
 	}
-	purpose, purposeUse := pickPurpose(g, outagePurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
-		Facts:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
-		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)},
-		Outputs: []string{outageStatusOutputs[status]},
-		Uses:    []string{c.ID + "/outages", purposeUse},
-	}, true
+	return askedFor(g, outagePurposes, question(fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), outageCheck(c),
+		[]string{outageStatusOutputs[status]}, c.ID+"/outages", "zip", c.Address.Zip)), true
 }
 
 // --- transfers ------------------------------------------------------------
@@ -849,19 +839,11 @@ func groundTransferLine(summary, request string, readLine bool) sim.Grounder {
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		what := fmt.Sprintf(summary, l.PhoneNumber)
-		gr := sim.Grounding{
-			Slots:   map[string]string{"phone_number": l.PhoneNumber},
-			Facts:   map[string]string{"phone_number": l.PhoneNumber},
-			Request: emobench.Request{Tools: []string{ToolTransfer}},
-			Actions: []emobench.Action{sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s %s.", c.ID, what))},
-			Uses:    []string{l.PhoneNumber},
-		}
-		gr.Request.Text = fmt.Sprintf(request, l.PhoneNumber)
+		gold := []emobench.Action{sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s %s.", c.ID, fmt.Sprintf(summary, l.PhoneNumber)))}
 		if readLine {
-			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)}, gr.Actions...)
+			gold = append([]emobench.Action{lineCall(ToolGetLine, c, l)}, gold...)
 		}
-		return gr, true
+		return grounding(fmt.Sprintf(request, l.PhoneNumber), gold, []string{l.PhoneNumber}, "phone_number", l.PhoneNumber), true
 	}
 }
 
@@ -885,7 +867,7 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"month": month, "charge": chargePhrase(charge)},
 		Facts:   map[string]string{"bill_month": month, "disputed_charge": charge},
 		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on my %s bill.", month), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
+		Actions: []emobench.Action{accountCall(ToolGetBilling, c),
 			sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))},
 		Uses: []string{b.ID},
 	}, true
@@ -906,10 +888,10 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 		Facts: map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name, "effective_date": Today},
 		Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
 			Tools: []string{ToolGetCustomer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
+		Actions: []emobench.Action{accountCall(ToolGetCustomer, c)},
 		// Any plan on the line from today is forbidden; the change the
 		// policy offers, from the next cycle, is not.
-		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+		Forbidden: []emobench.Action{sim.WithCompareArgs(lineCall(ToolChangePlan, c, l,
 			"new_plan_id", p.ID, "effective_date", Today), "phone_number", "effective_date")},
 		Uses: []string{l.PhoneNumber},
 	}, true
@@ -926,14 +908,9 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 		}
 	}
 	amount := []int{15, 20, 25, 30, 50}[g.Rand.IntN(5)]
-	return sim.Grounding{
-		Slots:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
-		Facts:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
-		Request:   emobench.Request{Text: fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip), Tools: []string{ToolCheckOutages}},
-		Actions:   []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", amount, "reason", CreditOutage)},
-		Uses:      []string{c.ID + "/outages"},
-	}, true
+	return refused(grounding(fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip),
+		[]emobench.Action{outageCheck(c), accountCall(ToolApplyCredit, c, "amount", amount, "reason", CreditOutage)},
+		[]string{c.ID + "/outages"}, "zip", c.Address.Zip, "amount", strconv.Itoa(amount))), true
 }
 
 func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
@@ -941,18 +918,12 @@ func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := withLine(g, c, l, sim.Grounding{
-		Slots:     map[string]string{"phone_number": l.PhoneNumber},
-		Facts:     map[string]string{"phone_number": l.PhoneNumber},
-		Request:   emobench.Request{Text: fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber), Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Uses:      []string{l.PhoneNumber},
-	})
+	gr := withLine(g, c, l, refused(grounding(fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber),
+		[]emobench.Action{accountCall(ToolGetBilling, c), lineCall(ToolReactivateLine, c, l)}, []string{l.PhoneNumber}, "phone_number", l.PhoneNumber)))
 	if gr.Facts["phone_number"] == "" {
 		// The line the user describes is the refused entity: the agent
 		// finds its number and reads it.
-		gr.Actions = append(gr.Actions, sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber))
+		gr.Actions = append(gr.Actions, lineCall(ToolGetLine, c, l))
 	}
 	return gr, true
 }
@@ -967,8 +938,8 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 		Slots:     sim.WithCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
 		Facts:     map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
 		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
+		Actions:   []emobench.Action{lineCall(ToolGetLine, c, l)},
+		Forbidden: []emobench.Action{lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity)},
 		Uses:      []string{l.PhoneNumber},
 	}, true
 }
