@@ -505,21 +505,16 @@ func groundWaiveThenPayOrSplit(pay bool) sim.Grounder {
 		k := 2 + g.Rand.IntN(2)
 		n := strconv.Itoa(k)
 		month := monthName(b.Period)
-		gr := sim.Grounding{
-			Slots: map[string]string{"month": month, "threshold": strconv.Itoa(threshold), "payment": pm.Describe(), "installments": n},
-			Facts: map[string]string{"bill_month": month, "pay_now_if_balance_under": "$" + strconv.Itoa(threshold), "payment_method": pm.Describe(),
-				"payment_amount": fullBalance, "installments": n},
-			Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on my %s bill; then if the rest is under $%d, pay it with my %s, otherwise split it into %s payments.", month, threshold, pm.Describe(), n),
-				Tools: []string{ToolWaiveLateFee, ToolMakePayment}},
-			Actions: []emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b),
-				billCall(ToolMakePayment, c, b, "payment_method_id", pm.ID, "amount", rest.Dollars())},
-			Traits: []string{emobench.TraitConditional},
-			Uses:   []string{b.ID},
-		}
+		branch := billCall(ToolMakePayment, c, b, "payment_method_id", pm.ID, "amount", rest.Dollars())
 		if !pay {
-			gr.Request.Tools[1] = ToolCreateArrangement
-			gr.Actions[2] = billCall(ToolCreateArrangement, c, b, "installments", k)
+			branch = billCall(ToolCreateArrangement, c, b, "installments", k)
 		}
+		gr := grounding(fmt.Sprintf("Waive the late fee on my %s bill; then if the rest is under $%d, pay it with my %s, otherwise split it into %s payments.", month, threshold, pm.Describe(), n),
+			[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b), branch}, []string{b.ID}, "installments", n)
+		maps.Copy(gr.Slots, map[string]string{"month": month, "threshold": strconv.Itoa(threshold), "payment": pm.Describe()})
+		maps.Copy(gr.Facts, map[string]string{"bill_month": month, "pay_now_if_balance_under": "$" + strconv.Itoa(threshold),
+			"payment_method": pm.Describe(), "payment_amount": fullBalance})
+		gr.Traits = []string{emobench.TraitConditional}
 		return gr, true
 	}
 }
@@ -554,6 +549,15 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 	}), true
 }
 
+// withIssue puts the customer's issue (one of issues) in gr: the issue
+// fact, and the issue and Issue slots as the customer says it
+// (issuePhrase).
+func withIssue(gr sim.Grounding, issue string) sim.Grounding {
+	gr.Facts["issue"] = issue
+	gr.Slots["issue"], gr.Slots["Issue"] = issuePhrase(issue), sim.Capitalize(issuePhrase(issue))
+	return gr
+}
+
 // troubleshootable reports whether line l's device shows condition (and,
 // for a device with no fault, whether an outage affects the area).
 func troubleshootable(c *Customer, l *Line, condition string) bool {
@@ -577,22 +581,15 @@ func groundTroubleshoot(condition string) sim.Grounder {
 			return sim.Grounding{}, false
 		}
 		issue := issues[g.Rand.IntN(len(issues))]
-		gr := sim.Grounding{
-			Slots:   sim.WithCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
-			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
-			Actions: []emobench.Action{lineCall(ToolGetLine, c, l),
-				lineCall(ToolTroubleshoot, c, l, "issue", issue)},
-			Outputs: []string{resolvedOutput},
-			Traits:  []string{emobench.TraitConditional},
-			Uses:    []string{l.PhoneNumber},
-		}
+		gold := []emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolTroubleshoot, c, l, "issue", issue)}
+		outcome := resolvedOutput
 		if condition == ConditionHardware {
-			gr.Request.Tools = []string{ToolTroubleshoot, ToolOpenTicket}
-			gr.Actions = append(gr.Actions, lineCall(ToolOpenTicket, c, l,
-				"category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
-			gr.Outputs = []string{unresolvedOutput}
+			gold = append(gold, lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
+			outcome = unresolvedOutput
 		}
+		gr := withIssue(grounding(fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber), gold,
+			[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber), issue)
+		gr.Outputs, gr.Traits = []string{outcome}, []string{emobench.TraitConditional}
 		return withLine(g, c, l, gr), true
 	}
 }
@@ -883,18 +880,14 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	p := newPlanFor(g.Rand, c, l)
-	return sim.Grounding{
-		Slots: map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name, "today": Today},
-		Facts: map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name, "effective_date": Today},
-		Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
-			Tools: []string{ToolGetCustomer}},
-		Actions: []emobench.Action{accountCall(ToolGetCustomer, c)},
-		// Any plan on the line from today is forbidden; the change the
-		// policy offers, from the next cycle, is not.
-		Forbidden: []emobench.Action{sim.WithCompareArgs(lineCall(ToolChangePlan, c, l,
-			"new_plan_id", p.ID, "effective_date", Today), "phone_number", "effective_date")},
-		Uses: []string{l.PhoneNumber},
-	}, true
+	// Any plan on the line from today is forbidden; the change the policy
+	// offers, from the next cycle, is not.
+	gr := refused(grounding(fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
+		[]emobench.Action{accountCall(ToolGetCustomer, c), lineCall(ToolChangePlan, c, l, "new_plan_id", p.ID, "effective_date", Today)},
+		[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber), "phone_number", "effective_date")
+	gr.Slots["plan"], gr.Facts["new_plan"] = p.Name, p.Name
+	gr.Slots["today"], gr.Facts["effective_date"] = Today, Today
+	return gr, true
 }
 
 func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
@@ -934,12 +927,8 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 		return sim.Grounding{}, false
 	}
 	issue := issues[g.Rand.IntN(len(issues))]
-	return sim.Grounding{
-		Slots:     sim.WithCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
-		Facts:     map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions:   []emobench.Action{lineCall(ToolGetLine, c, l)},
-		Forbidden: []emobench.Action{lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity)},
-		Uses:      []string{l.PhoneNumber},
-	}, true
+	gr := grounding(fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber),
+		[]emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity)},
+		[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber)
+	return refused(withIssue(gr, issue)), true
 }
