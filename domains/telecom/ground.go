@@ -285,18 +285,6 @@ func grounding(text string, gold []emobench.Action, uses []string, facts ...stri
 	return gr
 }
 
-// refused turns a write request into its refusal: the gold's last action,
-// the write, becomes the forbidden one (compared on compare: all its
-// arguments when none) and takes the write's outputs with it; the request
-// is complete with the read before it.
-func refused(gr sim.Grounding, compare ...string) sim.Grounding {
-	last := len(gr.Actions) - 1
-	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(gr.Actions[last], compare...)}
-	gr.Actions, gr.Outputs = gr.Actions[:last], nil
-	gr.Request.Tools = []string{gr.Actions[last-1].Name}
-	return gr
-}
-
 // groundChangePlan grounds a change of an active line's plan from the
 // next cycle, withFeature with international roaming added to the line.
 func groundChangePlan(withFeature bool) sim.Grounder {
@@ -348,7 +336,7 @@ func groundAddFeature(refuse bool) sim.Grounder {
 			[]emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolAddFeature, c, l, "feature_id", id)},
 			[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber, "feature", name)
 		if refuse {
-			gr = refused(gr)
+			gr = sim.RefusedWrite(gr)
 		}
 		return withLine(g, c, l, gr), true
 	}
@@ -365,7 +353,7 @@ func groundSeniorDiscount(refuse bool) sim.Grounder {
 		gr := grounding("Apply the senior discount to my bills.", []emobench.Action{accountCall(ToolGetCustomer, c), accountCall(ToolSeniorDiscount, c)},
 			[]string{c.ID + "/senior"}, "age", strconv.Itoa(c.Age()))
 		if refuse {
-			gr = refused(gr)
+			gr = sim.RefusedWrite(gr)
 		}
 		return gr, true
 	}
@@ -375,8 +363,9 @@ func isOverdue(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0
 
 // groundArrangement grounds a payment arrangement of a bill of the
 // customer's that keep accepts, in fewest plus a drawn number below span
-// installments; withAutopay with autopay enabled next. A refusal is
-// refused(arrangement) for a bill or a count the policy refuses.
+// installments; withAutopay with autopay enabled next.
+// groundArrangementRefusal refuses it for a bill or a count the policy
+// refuses.
 func groundArrangement(keep func(c *Customer, b *Bill) bool, fewest, span int, withAutopay bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		c, b, ok := billOf(g, keep)
@@ -405,15 +394,15 @@ func arrangeable(autopay bool) func(c *Customer, b *Bill) bool {
 	}
 }
 
-// refusal is ground's write request refused (refused, compared on
-// compare): for a grounder whose entities the policy refuses the write on.
+// refusal is ground's write request refused (sim.RefusedWrite, compared
+// on compare): for a grounder whose entities the policy refuses the write on.
 func refusal(ground sim.Grounder, compare ...string) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		gr, ok := ground(g)
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		return refused(gr, compare...), true
+		return sim.RefusedWrite(gr, compare...), true
 	}
 }
 
@@ -473,7 +462,7 @@ func groundWaiveLateFee(refuse bool) sim.Grounder {
 			[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b)}, []string{b.ID})
 		gr.Outputs = []string{moneyOutput(b.Balance() - b.LateFee)}
 		if refuse {
-			gr = refused(gr)
+			gr = sim.RefusedWrite(gr)
 			gr.Request.Text = "Waive the late fee on my {month} bill."
 		}
 		return billRef(g, c, b, gr), true
@@ -668,13 +657,15 @@ func dayName(date string) string {
 	return t.Format("January 2")
 }
 
-// outageFacts are what a customer knows of the outage they want a credit
-// for: the zip, what stopped working (outage_symptom, one of issues) and
-// the day it started (outage_start_date, YYYY-MM-DD); together they name
-// one outage of the zip.
-func outageFacts(c *Customer, o *Outage, symptom string) (slots, facts map[string]string) {
-	return sim.WithCapitals(map[string]string{"zip": c.Address.Zip, "issue": issuePhrase(symptom), "outage_start": dayName(o.Start)}, "issue"),
-		map[string]string{"zip": c.Address.Zip, "outage_symptom": symptom, "outage_start_date": o.Start}
+// aboutOutage puts in gr what a customer knows of the outage o they want
+// a credit for: the zip, what stopped working (outage_symptom, one of
+// issues, and the issue slots) and the day it started
+// (outage_start_date, YYYY-MM-DD); together they name one outage of the
+// zip.
+func aboutOutage(gr sim.Grounding, c *Customer, o *Outage, symptom string) sim.Grounding {
+	maps.Copy(gr.Slots, sim.WithCapitals(map[string]string{"zip": c.Address.Zip, "issue": issuePhrase(symptom), "outage_start": dayName(o.Start)}, "issue"))
+	maps.Copy(gr.Facts, map[string]string{"zip": c.Address.Zip, "outage_symptom": symptom, "outage_start_date": o.Start})
+	return gr
 }
 
 func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
@@ -695,22 +686,17 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	credit := OutageCredit(o)
-	slots, facts := outageFacts(c, o, issue)
-	slots["phone_number"], facts["phone_number"], facts["issue"] = l.PhoneNumber, l.PhoneNumber, issue
-	return sim.Grounding{
-		Slots: slots,
-		Facts: facts,
-		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage in %s that started on %s.", issuePhrase(issue), l.PhoneNumber, c.Address.Zip, o.Start),
-			Tools: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit}},
-		Actions: []emobench.Action{
-			lineCall(ToolTroubleshoot, c, l, "issue", issue),
-			lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
-			outageCheck(c),
-			accountCall(ToolApplyCredit, c, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
-		Outputs: []string{moneyOutput(credit)},
-		Traits:  []string{emobench.TraitConditional},
-		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
-	}, true
+	gr := grounding(fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage in %s that started on %s.",
+		issuePhrase(issue), l.PhoneNumber, c.Address.Zip, o.Start), []emobench.Action{
+		lineCall(ToolTroubleshoot, c, l, "issue", issue),
+		lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
+		outageCheck(c),
+		accountCall(ToolApplyCredit, c, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID),
+	}, []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"}, "phone_number", l.PhoneNumber)
+	gr.Outputs, gr.Traits = []string{moneyOutput(credit)}, []string{emobench.TraitConditional}
+	gr = aboutOutage(gr, c, o, issue)
+	gr.Facts["issue"] = issue
+	return gr, true
 }
 
 func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
@@ -723,17 +709,11 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	credit := OutageCredit(o)
-	slots, facts := outageFacts(c, o, symptom)
-	return sim.Grounding{
-		Slots: slots,
-		Facts: facts,
-		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
-			Tools: []string{ToolApplyCredit}},
-		Actions: []emobench.Action{outageCheck(c),
-			accountCall(ToolApplyCredit, c, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
-		Outputs: []string{moneyOutput(credit)},
-		Uses:    []string{o.ID, c.ID + "/outage_credit"},
-	}, true
+	gr := grounding(fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
+		[]emobench.Action{outageCheck(c), accountCall(ToolApplyCredit, c, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
+		[]string{o.ID, c.ID + "/outage_credit"})
+	gr.Outputs = []string{moneyOutput(credit)}
+	return aboutOutage(gr, c, o, symptom), true
 }
 
 // --- reads ----------------------------------------------------------------
@@ -882,7 +862,7 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 	p := newPlanFor(g.Rand, c, l)
 	// Any plan on the line from today is forbidden; the change the policy
 	// offers, from the next cycle, is not.
-	gr := refused(grounding(fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
+	gr := sim.RefusedWrite(grounding(fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
 		[]emobench.Action{accountCall(ToolGetCustomer, c), lineCall(ToolChangePlan, c, l, "new_plan_id", p.ID, "effective_date", Today)},
 		[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber), "phone_number", "effective_date")
 	gr.Slots["plan"], gr.Facts["new_plan"] = p.Name, p.Name
@@ -901,7 +881,7 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 		}
 	}
 	amount := []int{15, 20, 25, 30, 50}[g.Rand.IntN(5)]
-	return refused(grounding(fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip),
+	return sim.RefusedWrite(grounding(fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip),
 		[]emobench.Action{outageCheck(c), accountCall(ToolApplyCredit, c, "amount", amount, "reason", CreditOutage)},
 		[]string{c.ID + "/outages"}, "zip", c.Address.Zip, "amount", strconv.Itoa(amount))), true
 }
@@ -911,7 +891,7 @@ func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := withLine(g, c, l, refused(grounding(fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber),
+	gr := withLine(g, c, l, sim.RefusedWrite(grounding(fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber),
 		[]emobench.Action{accountCall(ToolGetBilling, c), lineCall(ToolReactivateLine, c, l)}, []string{l.PhoneNumber}, "phone_number", l.PhoneNumber)))
 	if gr.Facts["phone_number"] == "" {
 		// The line the user describes is the refused entity: the agent
@@ -930,5 +910,5 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 	gr := grounding(fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber),
 		[]emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity)},
 		[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber)
-	return refused(withIssue(gr, issue)), true
+	return sim.RefusedWrite(withIssue(gr, issue)), true
 }
