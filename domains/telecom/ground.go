@@ -525,17 +525,13 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 	b := overdue[0]
 	pm := methodOf(g.Rand, c)
 	month := monthName(b.Period)
-	return withLine(g, c, l, sim.Grounding{
-		Slots: map[string]string{"phone_number": l.PhoneNumber, "month": month, "payment": pm.Describe()},
-		Facts: map[string]string{"phone_number": l.PhoneNumber, "bill_month": month, "payment_method": pm.Describe(), "payment_amount": fullBalance},
-		Request: emobench.Request{Text: fmt.Sprintf("Pay my %s bill in full with my %s and reactivate line %s.", month, pm.Describe(), l.PhoneNumber),
-			Tools: []string{ToolMakePayment, ToolReactivateLine}},
-		Actions: []emobench.Action{accountCall(ToolGetBilling, c),
-			billCall(ToolMakePayment, c, b, "payment_method_id", pm.ID, "amount", b.Balance().Dollars()),
-			lineCall(ToolReactivateLine, c, l)},
-		Outputs: []string{moneyOutput(b.Balance())},
-		Uses:    []string{l.PhoneNumber, b.ID},
-	}), true
+	gr := grounding(fmt.Sprintf("Pay my %s bill in full with my %s and reactivate line %s.", month, pm.Describe(), l.PhoneNumber),
+		[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolMakePayment, c, b, "payment_method_id", pm.ID, "amount", b.Balance().Dollars()),
+			lineCall(ToolReactivateLine, c, l)}, []string{l.PhoneNumber, b.ID}, "phone_number", l.PhoneNumber)
+	maps.Copy(gr.Slots, map[string]string{"month": month, "payment": pm.Describe()})
+	maps.Copy(gr.Facts, map[string]string{"bill_month": month, "payment_method": pm.Describe(), "payment_amount": fullBalance})
+	gr.Outputs = []string{moneyOutput(b.Balance())}
+	return withLine(g, c, l, gr), true
 }
 
 // withIssue puts the customer's issue (one of issues) in gr: the issue
@@ -840,14 +836,11 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	charge := charges[g.Rand.IntN(len(charges))]
-	return sim.Grounding{
-		Slots:   map[string]string{"month": month, "charge": chargePhrase(charge)},
-		Facts:   map[string]string{"bill_month": month, "disputed_charge": charge},
-		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on my %s bill.", month), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{accountCall(ToolGetBilling, c),
-			sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))},
-		Uses: []string{b.ID},
-	}, true
+	gr := grounding(fmt.Sprintf("Dispute a charge on my %s bill.", month), []emobench.Action{accountCall(ToolGetBilling, c),
+		sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))}, []string{b.ID})
+	gr.Slots["month"], gr.Slots["charge"] = month, chargePhrase(charge)
+	gr.Facts["bill_month"], gr.Facts["disputed_charge"] = month, charge
+	return gr, true
 }
 
 // --- forbidden --------------------------------------------------------------
