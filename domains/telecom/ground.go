@@ -15,6 +15,13 @@ import (
 
 // This file holds the catalog's grounders: each reads the state (never
 // changes it) and returns one instance of its intent for the customer.
+// A grounder picks its entities (lineOf, billOf, customerOf), draws what
+// the customer wants, and states the request once with grounding (text,
+// gold, facts); a family of intents that differs in a condition or a
+// last step is one constructor (groundChangePlan, groundArrangement,
+// groundTroubleshoot, …), and a refusal is its write's request refused
+// (sim.RefusedWrite, refusal). Keep every g.Rand draw in its order: the
+// task files depend on it.
 
 // customerOf returns the database and g's customer.
 func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
@@ -240,8 +247,6 @@ func methodOf(r *rand.Rand, c *Customer) *PaymentMethod {
 	return c.PaymentMethods[ids[r.IntN(len(ids))]]
 }
 
-// --- writes ---------------------------------------------------------------
-
 // accountCall is a call of tool on customer c's account, with the
 // arguments kv after the customer id: a gold or forbidden action.
 func accountCall(tool string, c *Customer, kv ...any) emobench.Action {
@@ -253,14 +258,14 @@ func lineCall(tool string, c *Customer, l *Line, kv ...any) emobench.Action {
 	return accountCall(tool, c, append([]any{"phone_number", l.PhoneNumber}, kv...)...)
 }
 
-// outageCheck is the outage check of c's zip.
-func outageCheck(c *Customer) emobench.Action {
-	return sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)
-}
-
 // billCall is accountCall on bill b of c.
 func billCall(tool string, c *Customer, b *Bill, kv ...any) emobench.Action {
 	return accountCall(tool, c, append([]any{"bill_id", b.ID}, kv...)...)
+}
+
+// outageCheck is the outage check of c's zip.
+func outageCheck(c *Customer) emobench.Action {
+	return sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)
 }
 
 // grounding returns the grounding of a request: text, the scripted user's
@@ -284,6 +289,8 @@ func grounding(text string, gold []emobench.Action, uses []string, facts ...stri
 	}
 	return gr
 }
+
+// --- writes ---------------------------------------------------------------
 
 // groundChangePlan grounds a change of an active line's plan from the
 // next cycle, withFeature with international roaming added to the line.
