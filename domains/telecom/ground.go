@@ -1,12 +1,15 @@
 package telecom
 
 import (
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -85,22 +88,31 @@ func monthName(period string) string {
 	return t.Format("January 2006")
 }
 
-// Why a customer asks a question: about money (a bill, a device balance,
-// the billing cycle), about a plan, about an outage.
-var (
-	moneyPurposes = []string{
-		"to plan my budget this month", "because I'm comparing offers", "for my records",
-		"before I decide anything", "so I can tell my partner",
+// customerWords are what customers say and agents answer (ground.json):
+// the purposes of questions about money, a plan or an outage, and the
+// synonym sets of a troubleshooting result (resolved, unresolved) and of
+// an outage's status (ongoing, resolved).
+type customerWords struct {
+	Purposes struct {
+		Money  []string `json:"money"`
+		Plan   []string `json:"plan"`
+		Outage []string `json:"outage"`
+	} `json:"purposes"`
+	Troubleshooting map[string]string `json:"troubleshooting"`
+	OutageStatus    map[string]string `json:"outage_status"`
+}
+
+//go:embed ground.json
+var groundJSON []byte
+
+// words is ground.json, decoded once.
+var words = sync.OnceValue(func() *customerWords {
+	w := new(customerWords)
+	if err := json.Unmarshal(groundJSON, w); err != nil {
+		panic("telecom: ground.json: " + err.Error()) // embedded: a bug every test catches
 	}
-	planPurposes = []string{
-		"because I'm comparing offers", "for my records", "before I decide anything",
-		"so I can tell my partner", "before I travel next month",
-	}
-	outagePurposes = []string{
-		"because I work from home", "so I know whether to wait it out", "before I restart my phone again",
-		"so I can tell my partner",
-	}
-)
+	return w
+})
 
 // pickPurpose picks one of purposes that no earlier intent of the task
 // gave, so one instruction does not say the same reason twice; the
@@ -220,14 +232,9 @@ func billRef(g sim.GroundContext, c *Customer, b *Bill, gr sim.Grounding) sim.Gr
 	return gr
 }
 
-// Outputs as the agent may say them: an amount with its unit, a status
-// with its synonyms (emobench.TaskSpec.Outputs).
+// moneyOutput says an amount as the agent may, with its unit
+// (emobench.TaskSpec.Outputs).
 func moneyOutput(m sim.Money) string { return "$" + m.String() + "|" + m.String() + " dollars" }
-
-const (
-	resolvedOutput   = "resolved|fixed|working again|working now"
-	unresolvedOutput = "unresolved|not resolved|not fixed|did not fix|didn't fix|still not working"
-)
 
 // newPlanFor picks a plan the line is not on, none is pending for and
 // whose max_lines takes c's lines.
@@ -574,14 +581,14 @@ func groundTroubleshoot(condition string) sim.Grounder {
 		}
 		issue := issues[g.Rand.IntN(len(issues))]
 		gold := []emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolTroubleshoot, c, l, "issue", issue)}
-		outcome := resolvedOutput
+		outcome := ResultResolved
 		if condition == ConditionHardware {
 			gold = append(gold, lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
-			outcome = unresolvedOutput
+			outcome = ResultUnresolved
 		}
 		gr := withIssue(grounding(fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber), gold,
 			[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber), issue)
-		gr.Outputs, gr.Traits = []string{outcome}, []string{emobench.TraitConditional}
+		gr.Outputs, gr.Traits = []string{words().Troubleshooting[outcome]}, []string{emobench.TraitConditional}
 		return withLine(g, c, l, gr), true
 	}
 }
@@ -744,7 +751,7 @@ func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	gr := question("What is the total and due date of my {month} bill?", accountCall(ToolGetBilling, c), []string{moneyOutput(b.Total), b.DueOn}, b.ID)
-	return billRef(g, c, b, askedFor(g, moneyPurposes, gr)), true
+	return billRef(g, c, b, askedFor(g, words().Purposes.Money, gr)), true
 }
 
 func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
@@ -758,7 +765,7 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 	gr := question(fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), lineCall(ToolGetLine, c, l),
 		[]string{moneyOutput(d.InstallmentBalance)}, l.PhoneNumber, "phone_number", l.PhoneNumber)
 	gr.Slots["model"] = d.Model
-	return askedFor(g, moneyPurposes, gr), true
+	return askedFor(g, words().Purposes.Money, gr), true
 }
 
 func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
@@ -766,7 +773,7 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return askedFor(g, planPurposes, question(fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), lineCall(ToolGetLine, c, l),
+	return askedFor(g, words().Purposes.Plan, question(fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), lineCall(ToolGetLine, c, l),
 		[]string{db.Plans.At(l.PlanID).Name}, l.PhoneNumber, "phone_number", l.PhoneNumber)), true
 }
 
@@ -775,15 +782,8 @@ func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "cycle") {
 		return sim.Grounding{}, false
 	}
-	return askedFor(g, moneyPurposes, question("When does my next billing cycle start?", accountCall(ToolGetCustomer, c),
+	return askedFor(g, words().Purposes.Money, question("When does my next billing cycle start?", accountCall(ToolGetCustomer, c),
 		[]string{c.NextCycleStart()}, c.ID+"/cycle")), true
-}
-
-// outageStatusOutputs say an outage's status as the agent may: ongoing
-// or resolved.
-var outageStatusOutputs = map[string]string{
-	"ongoing":  "ongoing|still going on|still down|not over|not yet resolved|not been resolved",
-	"resolved": "resolved|has ended|is over|was fixed|been fixed|been restored",
 }
 
 func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
@@ -802,8 +802,8 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	if status == "" {
 		return sim.Grounding{}, false
 	}
-	return askedFor(g, outagePurposes, question(fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), outageCheck(c),
-		[]string{outageStatusOutputs[status]}, c.ID+"/outages", "zip", c.Address.Zip)), true
+	return askedFor(g, words().Purposes.Outage, question(fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), outageCheck(c),
+		[]string{words().OutageStatus[status]}, c.ID+"/outages", "zip", c.Address.Zip)), true
 }
 
 // --- transfers ------------------------------------------------------------
