@@ -33,9 +33,11 @@ const (
 	ToolTransfer          = "transfer_to_human_agents"
 )
 
-// trimmed returns the address of a tool's arguments with its parts
-// trimmed, or an error naming the part that is empty or not well formed.
-func (a Address) trimmed() (Address, error) {
+// replacing returns the address of a tool's arguments with its parts
+// trimmed, or an error naming the part that is empty or not well formed,
+// or saying that it is the same as the current address of whose (the
+// order's, the user's).
+func (a Address) replacing(current Address, whose string) (Address, error) {
 	addr := Address{
 		Address1: strings.TrimSpace(a.Address1), Address2: strings.TrimSpace(a.Address2),
 		City: strings.TrimSpace(a.City), State: strings.TrimSpace(a.State),
@@ -48,6 +50,9 @@ func (a Address) trimmed() (Address, error) {
 	}
 	if len(addr.Zip) != 5 || strings.Trim(addr.Zip, "0123456789") != "" {
 		return Address{}, fmt.Errorf("zip %q is not a five-digit zip code", a.Zip)
+	}
+	if addr == current {
+		return Address{}, fmt.Errorf("the new address is the same as the %s current address", whose)
 	}
 	return addr, nil
 }
@@ -73,13 +78,13 @@ var tools = sync.OnceValue(func() []sim.Tool[DB] {
 		ToolGetProduct:        sim.Typed(getProduct),
 		ToolListProducts:      sim.Typed(listProducts),
 		ToolCalculate:         sim.Typed(calculate),
-		ToolCancelOrder:       sim.Typed(cancelOrder),
-		ToolModifyAddress:     sim.Typed(modifyAddress),
-		ToolModifyItems:       sim.Typed(modifyItems),
-		ToolModifyPayment:     sim.Typed(modifyPayment),
+		ToolCancelOrder:       sim.Typed(orderTool("cancelled", StatusPending, cancelOrder)),
+		ToolModifyAddress:     sim.Typed(orderTool("modified", StatusPending, modifyAddress)),
+		ToolModifyItems:       sim.Typed(orderTool("modified", StatusPending, modifyItems)),
+		ToolModifyPayment:     sim.Typed(orderTool("modified", StatusPending, modifyPayment)),
 		ToolModifyUserAddress: sim.Typed(modifyUserAddress),
-		ToolReturnItems:       sim.Typed(returnItems),
-		ToolExchangeItems:     sim.Typed(exchangeItems),
+		ToolReturnItems:       sim.Typed(orderTool("returned", StatusDelivered, returnItems)),
+		ToolExchangeItems:     sim.Typed(orderTool("exchanged", StatusDelivered, exchangeItems)),
 		ToolTransfer:          sim.Typed(transfer),
 	})
 	if err != nil {
@@ -124,9 +129,7 @@ func getUser(db *DB, a *struct {
 	return sim.JSONResult(u)
 }
 
-func getOrder(db *DB, a *struct {
-	OrderID string `json:"order_id"`
-}) (string, error) {
+func getOrder(db *DB, a *orderArg) (string, error) {
 	o, ok := db.Orders.Get(normOrderID(a.OrderID))
 	if !ok {
 		return "", fmt.Errorf("order %q not found", a.OrderID)
@@ -169,17 +172,13 @@ func calculate(_ *DB, a *struct {
 	return strconv.FormatFloat(v, 'f', -1, 64), nil
 }
 
-func cancelOrder(db *DB, a *struct {
-	OrderID string `json:"order_id"`
-	Reason  string `json:"reason"`
-}) (string, error) {
-	o, err := db.orderWithStatus(a.OrderID, "cancelled", StatusPending)
-	if err != nil {
-		return "", err
-	}
+func cancelOrder(db *DB, o *Order, a *struct {
+	orderArg
+	Reason string `json:"reason"`
+}) error {
 	reason := strings.TrimSpace(a.Reason)
 	if reason != ReasonNoLongerNeeded && reason != ReasonOrderedByMistake {
-		return "", fmt.Errorf("reason %q is not 'no longer needed' or 'ordered by mistake'", a.Reason)
+		return fmt.Errorf("reason %q is not 'no longer needed' or 'ordered by mistake'", a.Reason)
 	}
 	u, _ := db.Users.Edit(o.UserID)
 	for _, paid := range o.netPaid() {
@@ -189,39 +188,28 @@ func cancelOrder(db *DB, a *struct {
 		}
 	}
 	o.Status, o.CancelReason = StatusCancelled, reason
-	return sim.JSONResult(o)
+	return nil
 }
 
-func modifyAddress(db *DB, a *struct {
-	OrderID string `json:"order_id"`
+func modifyAddress(db *DB, o *Order, a *struct {
+	orderArg
 	Address
-}) (string, error) {
-	o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
+}) error {
+	addr, err := a.Address.replacing(o.Address, "order's")
 	if err != nil {
-		return "", err
-	}
-	addr, err := a.Address.trimmed()
-	if err != nil {
-		return "", err
-	}
-	if addr == o.Address {
-		return "", errors.New("the new address is the same as the order's current address")
+		return err
 	}
 	o.Address = addr
-	return sim.JSONResult(o)
+	return nil
 }
 
-func modifyItems(db *DB, a *swapArgs) (string, error) {
-	o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
-	if err != nil {
-		return "", err
-	}
+func modifyItems(db *DB, o *Order, a *swapArgs) error {
 	if o.ItemsModified {
-		return "", fmt.Errorf("the items of order %s were already modified once and cannot be modified again", o.ID)
+		return fmt.Errorf("the items of order %s were already modified once and cannot be modified again", o.ID)
 	}
 	positions, newItems, diff, pm, err := db.checkSwap(o, a)
 	if err != nil {
-		return "", err
+		return err
 	}
 	for i, pos := range positions {
 		o.Items[pos] = newItems[i]
@@ -236,31 +224,27 @@ func modifyItems(db *DB, a *swapArgs) (string, error) {
 	if pm.Balance != nil {
 		*pm.Balance -= diff
 	}
-	return sim.JSONResult(o)
+	return nil
 }
 
-func modifyPayment(db *DB, a *struct {
-	OrderID         string `json:"order_id"`
+func modifyPayment(db *DB, o *Order, a *struct {
+	orderArg
 	PaymentMethodID string `json:"payment_method_id"`
-}) (string, error) {
-	o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
-	if err != nil {
-		return "", err
-	}
+}) error {
 	pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
 	if err != nil {
-		return "", err
+		return err
 	}
 	paid := o.netPaid()
 	if len(paid) != 1 {
-		return "", fmt.Errorf("order %s was paid with %d payment methods; only an order paid with one method can change it", o.ID, len(paid))
+		return fmt.Errorf("order %s was paid with %d payment methods; only an order paid with one method can change it", o.ID, len(paid))
 	}
 	old := paid[0]
 	if old.method == pm.ID {
-		return "", fmt.Errorf("order %s is already paid with %s", o.ID, pm.ID)
+		return fmt.Errorf("order %s is already paid with %s", o.ID, pm.ID)
 	}
 	if err := pm.canPay(old.amount); err != nil {
-		return "", err
+		return err
 	}
 	o.PaymentHistory = append(o.PaymentHistory,
 		Payment{Type: transactionPayment, Amount: old.amount, PaymentMethodID: pm.ID},
@@ -271,7 +255,7 @@ func modifyPayment(db *DB, a *struct {
 	if oldPM, err := db.userPaymentMethod(o.UserID, old.method); err == nil && oldPM.Balance != nil {
 		*oldPM.Balance += old.amount
 	}
-	return sim.JSONResult(o)
+	return nil
 }
 
 func modifyUserAddress(db *DB, a *struct {
@@ -282,33 +266,26 @@ func modifyUserAddress(db *DB, a *struct {
 	if !ok {
 		return "", fmt.Errorf("user %q not found", a.UserID)
 	}
-	addr, err := a.Address.trimmed()
+	addr, err := a.Address.replacing(u.Address, "user's")
 	if err != nil {
 		return "", err
-	}
-	if addr == u.Address {
-		return "", errors.New("the new address is the same as the user's current address")
 	}
 	u.Address = addr
 	return sim.JSONResult(u)
 }
 
-func returnItems(db *DB, a *struct {
-	OrderID         string   `json:"order_id"`
+func returnItems(db *DB, o *Order, a *struct {
+	orderArg
 	ItemIDs         []string `json:"item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
-}) (string, error) {
-	o, err := db.orderWithStatus(a.OrderID, "returned", StatusDelivered)
-	if err != nil {
-		return "", err
-	}
+}) error {
 	positions, err := o.itemPositions(a.ItemIDs)
 	if err != nil {
-		return "", err
+		return err
 	}
 	pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
 	if err != nil {
-		return "", err
+		return err
 	}
 	var refund sim.Money
 	ids := make([]string, len(positions))
@@ -318,17 +295,13 @@ func returnItems(db *DB, a *struct {
 	}
 	o.Status = StatusReturnRequested
 	o.Return = &ReturnRequest{ItemIDs: ids, PaymentMethodID: pm.ID, Refund: refund}
-	return sim.JSONResult(o)
+	return nil
 }
 
-func exchangeItems(db *DB, a *swapArgs) (string, error) {
-	o, err := db.orderWithStatus(a.OrderID, "exchanged", StatusDelivered)
-	if err != nil {
-		return "", err
-	}
+func exchangeItems(db *DB, o *Order, a *swapArgs) error {
 	positions, newItems, diff, pm, err := db.checkSwap(o, a)
 	if err != nil {
-		return "", err
+		return err
 	}
 	x := &ExchangeRequest{PaymentMethodID: pm.ID, PriceDifference: diff}
 	for i, pos := range positions {
@@ -336,7 +309,7 @@ func exchangeItems(db *DB, a *swapArgs) (string, error) {
 		x.NewItemIDs = append(x.NewItemIDs, newItems[i].ItemID)
 	}
 	o.Status, o.Exchange = StatusExchangeRequested, x
-	return sim.JSONResult(o)
+	return nil
 }
 
 func transfer(_ *DB, a *struct {
@@ -349,7 +322,7 @@ func transfer(_ *DB, a *struct {
 }
 
 type swapArgs struct {
-	OrderID         string   `json:"order_id"`
+	orderArg
 	ItemIDs         []string `json:"item_ids"`
 	NewItemIDs      []string `json:"new_item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
@@ -364,18 +337,36 @@ func normOrderID(id string) string {
 	return id
 }
 
-// orderWithStatus returns the order for changing (Edit) if its status is
-// want; verb says what the caller would do to it, for the error.
-func (db *DB) orderWithStatus(id, verb, want string) (*Order, error) {
-	o, ok := db.Orders.Get(normOrderID(id))
-	if !ok {
-		return nil, fmt.Errorf("order %q not found", id)
+// orderArg is the argument every order tool takes: the order's id,
+// with or without its leading '#' (normOrderID).
+type orderArg struct {
+	OrderID string `json:"order_id"`
+}
+
+func (a *orderArg) orderID() string { return a.OrderID }
+
+// orderTool makes a tool that changes an order, called with arguments
+// A: it takes the order a names for changing (Edit) if its status is
+// want (verb says what the tool would do to it, for the error), lets
+// change check and change it, and returns the order.
+func orderTool[A any, P interface {
+	*A
+	orderID() string
+}](verb, want string, change func(db *DB, o *Order, a P) error) func(*DB, P) (string, error) {
+	return func(db *DB, a P) (string, error) {
+		o, ok := db.Orders.Get(normOrderID(a.orderID()))
+		if !ok {
+			return "", fmt.Errorf("order %q not found", a.orderID())
+		}
+		if o.Status != want {
+			return "", fmt.Errorf("order %s is %s; only %s orders can be %s", o.ID, o.Status, want, verb)
+		}
+		o, _ = db.Orders.Edit(o.ID)
+		if err := change(db, o, a); err != nil {
+			return "", err
+		}
+		return sim.JSONResult(o)
 	}
-	if o.Status != want {
-		return nil, fmt.Errorf("order %s is %s; only %s orders can be %s", o.ID, o.Status, want, verb)
-	}
-	o, _ = db.Orders.Edit(o.ID)
-	return o, nil
 }
 
 // userPaymentMethod returns the user's payment method id for changing
