@@ -20,7 +20,9 @@ func callsTranscript() []emobench.Message {
 	result := func(id, name, content string) emobench.Message {
 		return emobench.Message{Role: emobench.RoleTool, ToolCallID: id, ToolName: name, Content: content}
 	}
-	agent := func(text string) emobench.Message { return emobench.Message{Role: emobench.RoleAssistant, Content: text} }
+	agent := func(text string) emobench.Message {
+		return emobench.Message{Role: emobench.RoleAssistant, Content: text}
+	}
 	user := func(text string) emobench.Message { return emobench.Message{Role: emobench.RoleUser, Content: text} }
 	calls := func(c ...emobench.ToolCall) emobench.Message {
 		return emobench.Message{Role: emobench.RoleAssistant, ToolCalls: c}
