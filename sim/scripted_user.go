@@ -135,11 +135,18 @@ type userState struct {
 	said    []string        // the user's messages so far
 	given   map[string]bool // facts already revealed
 	done    int             // requests completed
-	ids     map[string]string
+	facts   *userFacts
+	ids     map[string]string // facts.ids
+	// calls are the transcript's succeeded tool calls, each checked
+	// against the facts once per turn: the rules that look at the
+	// transcript's prefixes (stalled) count them up instead of checking
+	// every prefix again.
+	calls []checkedCall
 }
 
 func newUserState(ep *Episode) *userState {
-	s := &userState{ep: ep, given: map[string]bool{}, last: lastAgentText(ep.Messages), ids: factIDs(ep.Task.Scenario.Facts)}
+	facts := newUserFacts(ep.Task.Scenario.Facts)
+	s := &userState{ep: ep, given: map[string]bool{}, last: lastAgentText(ep.Messages), facts: facts, ids: facts.ids}
 	if ep.WithEmotions {
 		s.profile = ep.Task.Emotion
 	}
@@ -155,7 +162,8 @@ func newUserState(ep *Episode) *userState {
 			}
 		}
 	}
-	s.done = doneRequests(ep, ep.Messages, s.ids)
+	s.calls = checkCalls(ep.Messages, facts)
+	s.done = doneRequests(ep, s.calls)
 	s.rng = rand.New(rand.NewPCG(ep.Seed, seedOf(ep.Task.ID, s.turn)))
 	return s
 }
@@ -210,7 +218,7 @@ func (s *userState) answer(pending string) string {
 		}
 		return text
 	}
-	if key, value, ok := wrongArgument(s.ep, s.ep.Messages, s.ids); ok {
+	if key, value, ok := wrongArgument(s.ep, s.calls); ok {
 		text := fmt.Sprintf("No, that's not right: my %s is %s.", FactLabel(key), s.ep.Task.Scenario.Facts[key])
 		if value != "" {
 			text = fmt.Sprintf("No, that's not right: you put %q, but my %s is %s.", value, FactLabel(key), s.ep.Task.Scenario.Facts[key])
@@ -482,11 +490,22 @@ func (s *userState) emotionIgnored() bool {
 func (s *userState) stalled() bool {
 	since := 0
 	done := 0
+	next := 0 // s.calls[:next] have their result at or before message i
 	for i, m := range s.ep.Messages {
 		if m.Role == emobench.RoleAssistant && len(m.ToolCalls) == 0 {
 			since++
 		}
-		if d := doneRequests(s.ep, s.ep.Messages[:i+1], s.ids); d > done {
+		// The requests done by message i are those of the calls answered
+		// by then: only a message that answers a call can change them.
+		end := next
+		for end < len(s.calls) && s.calls[end].at <= i {
+			end++
+		}
+		if end == next {
+			continue
+		}
+		next = end
+		if d := doneRequests(s.ep, s.calls[:next]); d > done {
 			done, since = d, 0
 		}
 	}
@@ -494,18 +513,17 @@ func (s *userState) stalled() bool {
 }
 
 // doneRequests counts the task's requests, in order, whose tools have all
-// succeeded in msgs with arguments that agree with the user's facts: no id
+// succeeded in calls with arguments that agree with the user's facts: no id
 // of the facts is contradicted (idConflict) and no argument value is a
 // near miss of a fact's value or field (valueConflict): a cancellation of
 // the wrong order, or an address written as "56 River Street0", does not
 // count.
-func doneRequests(ep *Episode, msgs []emobench.Message, ids map[string]string) int {
+func doneRequests(ep *Episode, calls []checkedCall) int {
 	ok := map[string]int{}
-	for _, call := range succeededCalls(msgs) {
-		if _, _, bad := callConflict(call, ep.Task.Scenario.Facts, ids); bad {
-			continue
+	for _, c := range calls {
+		if !c.bad {
+			ok[c.call.Name]++
 		}
-		ok[call.Name]++
 	}
 	done := 0
 	for _, r := range ep.Task.Scenario.Requests {
@@ -520,15 +538,36 @@ func doneRequests(ep *Episode, msgs []emobench.Message, ids map[string]string) i
 	return done
 }
 
+// checkedCall is a tool call that succeeded (succeededCalls) and what its
+// arguments contradict of the user's facts (callConflict).
+type checkedCall struct {
+	call       emobench.ToolCall
+	at         int // the index in the transcript of the call's result
+	key, value string
+	bad        bool
+}
+
+// checkCalls returns msgs' succeeded calls (succeededCalls), in order,
+// each checked against facts (callConflict).
+func checkCalls(msgs []emobench.Message, facts *userFacts) []checkedCall {
+	var out []checkedCall
+	for _, c := range succeededCalls(msgs) {
+		c.key, c.value, c.bad = callConflict(c.call, facts)
+		out = append(out, c)
+	}
+	return out
+}
+
 // succeededCalls returns msgs' tool calls, in order, whose result is no
-// error and whose arguments are well formed. A result is paired with its
-// call by id, or, without one, with the earliest unanswered call of its
-// tool.
-func succeededCalls(msgs []emobench.Message) []emobench.ToolCall {
-	var out []emobench.ToolCall
+// error and whose arguments are well formed, with the index of their
+// result. A result is paired with its call by id, or, without one, with
+// the earliest unanswered call of its tool. The calls of a prefix of msgs
+// are a prefix of the calls of msgs.
+func succeededCalls(msgs []emobench.Message) []checkedCall {
+	var out []checkedCall
 	calls := map[string]emobench.ToolCall{} // by id
 	var unanswered []emobench.ToolCall      // calls without an id, in order
-	for _, m := range msgs {
+	for i, m := range msgs {
 		switch m.Role {
 		case emobench.RoleAssistant:
 			for _, c := range m.ToolCalls {
@@ -542,10 +581,10 @@ func succeededCalls(msgs []emobench.Message) []emobench.ToolCall {
 			call, found := calls[m.ToolCallID]
 			if m.ToolCallID == "" || !found {
 				found = false
-				for i, c := range unanswered {
+				for j, c := range unanswered {
 					if c.Name == m.ToolName {
 						call, found = c, true
-						unanswered = append(unanswered[:i:i], unanswered[i+1:]...)
+						unanswered = append(unanswered[:j:j], unanswered[j+1:]...)
 						break
 					}
 				}
@@ -554,7 +593,7 @@ func succeededCalls(msgs []emobench.Message) []emobench.ToolCall {
 				continue
 			}
 			call.Name = m.ToolName
-			out = append(out, call)
+			out = append(out, checkedCall{call: call, at: i})
 		}
 	}
 	return out
@@ -562,11 +601,12 @@ func succeededCalls(msgs []emobench.Message) []emobench.ToolCall {
 
 // callConflict returns the fact key a call's arguments contradict and the
 // argument value that does (idConflict, then valueConflict).
-func callConflict(call emobench.ToolCall, facts, ids map[string]string) (key, value string, bad bool) {
-	if key, bad := idConflict(argText(call.Arguments), ids); bad {
+func callConflict(call emobench.ToolCall, facts *userFacts) (key, value string, bad bool) {
+	text := argText(call.Arguments)
+	if key, bad := idConflict(text, facts.ids); bad {
 		return key, "", true
 	}
-	for _, v := range stringArgs(call.Arguments) {
+	for _, v := range argLines(text) {
 		if key, bad := valueConflict(v, facts); bad {
 			return key, v, true
 		}
@@ -575,9 +615,9 @@ func callConflict(call emobench.ToolCall, facts, ids map[string]string) (key, va
 }
 
 // wrongArgument returns the fact key and the argument value of the last
-// successful call in msgs of a write tool the task's requests name whose
+// successful call in calls of a write tool the task's requests name whose
 // arguments contradict the user's facts (callConflict).
-func wrongArgument(ep *Episode, msgs []emobench.Message, ids map[string]string) (key, value string, ok bool) {
+func wrongArgument(ep *Episode, calls []checkedCall) (key, value string, ok bool) {
 	writes := writeTools(ep.Tools)
 	requested := map[string]bool{}
 	for _, r := range ep.Task.Scenario.Requests {
@@ -585,15 +625,29 @@ func wrongArgument(ep *Episode, msgs []emobench.Message, ids map[string]string) 
 			requested[tool] = writes[tool]
 		}
 	}
-	for _, call := range succeededCalls(msgs) {
-		if !requested[call.Name] {
-			continue
-		}
-		if k, v, bad := callConflict(call, ep.Task.Scenario.Facts, ids); bad {
-			key, value, ok = k, v, true
+	for _, c := range calls {
+		if requested[c.call.Name] && c.bad {
+			key, value, ok = c.key, c.value, true
 		}
 	}
 	return key, value, ok
+}
+
+// userFacts is the user's facts (key → value) made ready, once per turn,
+// for checking tool calls against them.
+type userFacts struct {
+	values map[string]string
+	keys   []string          // the fact keys, sorted
+	fields [][]string        // factFields of each key's value, in keys' order
+	ids    map[string]string // factIDs
+}
+
+func newUserFacts(facts map[string]string) *userFacts {
+	f := &userFacts{values: facts, keys: slices.Sorted(maps.Keys(facts)), ids: factIDs(facts)}
+	for _, key := range f.keys {
+		f.fields = append(f.fields, factFields(facts[key]))
+	}
+	return f
 }
 
 // factFields returns the values an argument may take from a fact's value:
@@ -622,18 +676,17 @@ func factFields(value string) []string {
 // Street", "click" for "clicky"). A value that goes on past a field at a
 // word boundary ("paypal_1234567", "gift card") or shares nothing with the
 // facts contradicts nothing: the user cannot check it.
-func valueConflict(v string, facts map[string]string) (string, bool) {
+func valueConflict(v string, facts *userFacts) (string, bool) {
 	if v == "" {
 		return "", false
 	}
-	keys := slices.Sorted(maps.Keys(facts))
-	for _, key := range keys {
-		if slices.Contains(factFields(facts[key]), v) {
+	for _, fields := range facts.fields {
+		if slices.Contains(fields, v) {
 			return "", false
 		}
 	}
-	for _, key := range keys {
-		for _, f := range factFields(facts[key]) {
+	for i, key := range facts.keys {
+		for _, f := range facts.fields[i] {
 			if len(f) < 4 {
 				continue
 			}
@@ -653,10 +706,9 @@ func boundary(b byte) bool {
 	return !(b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= 0x80)
 }
 
-// stringArgs returns the string values of a call's JSON arguments, in key
-// order.
-func stringArgs(args json.RawMessage) []string {
-	text := argText(args)
+// argLines returns the string values of a call's JSON arguments, in key
+// order, from their argText.
+func argLines(text string) []string {
 	if text == "" {
 		return nil
 	}

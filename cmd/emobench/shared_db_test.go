@@ -71,15 +71,49 @@ func copyFile(src, dst string) error {
 
 // realRunsTauBenchDB returns a database of the test's own holding the
 // real run files realRuns/*.json and realRuns/taubench, ingested once per
-// test binary.
+// test binary. Under -short it holds a sample of them (shortSample); the
+// full suite holds them all.
 func realRunsTauBenchDB(t *testing.T) string {
 	t.Helper()
 	requireRealRuns(t)
 	dbPath := filepath.Join(t.TempDir(), "src.db")
 	sharedDBCopy(t, "realruns-taubench", dbPath, func(t *testing.T, dbPath string) {
 		files, _ := filepath.Glob(filepath.Join(realRuns, "*.json"))
-		mustRun(t, append([]string{"--db", dbPath, "ingest"}, files...)...)
-		mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench"))
+		mustRun(t, append([]string{"--db", dbPath, "ingest"}, shortSample(t, files)...)...)
+		if !testing.Short() {
+			mustRun(t, "--db", dbPath, "ingest", filepath.Join(realRuns, "taubench"))
+			return
+		}
+		files, _ = filepath.Glob(filepath.Join(realRuns, "taubench", "*.json"))
+		mustRun(t, append([]string{"--db", dbPath, "ingest"}, shortSample(t, files)...)...)
 	})
 	return dbPath
+}
+
+// shortSampleBytes is the size under which shortSample keeps every file.
+const shortSampleBytes = 1 << 20
+
+// shortSample returns files whole, or under -short those smaller than
+// shortSampleBytes: the real runs' every format and oddity at a fraction
+// of the ingest time (their redaction is the costly part), where the full
+// suite takes them all.
+func shortSample(t *testing.T, files []string) []string {
+	t.Helper()
+	if !testing.Short() {
+		return files
+	}
+	var out []string
+	for _, f := range files {
+		info, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Size() < shortSampleBytes {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no file of %v is under %d bytes: the -short sample is empty", files, shortSampleBytes)
+	}
+	return out
 }
