@@ -98,15 +98,6 @@ func badRequest(err error) error {
 	return &emobench.Error{Code: emobench.EREQUEST, Message: err.Error(), Err: err}
 }
 
-// CheckPart returns an EREQUEST error of setting part unless part is one
-// of parts.
-func CheckPart(part string, parts ...string) error {
-	if !slices.Contains(parts, part) {
-		return settingf("part", "%q is not one of %s", part, strings.Join(parts, ", "))
-	}
-	return nil
-}
-
 // Table is p's computation made r's table: with strict, gated beside
 // strict pass^k per unit and group (ComputeStrict, table.StrictPassK),
 // else pass^k and pass@k (Compute, table.PassK). The table has one row

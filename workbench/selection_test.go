@@ -51,14 +51,7 @@ func TestStatsRequest_Check(t *testing.T) {
 	}
 }
 
-func TestCheckPart(t *testing.T) {
-	if err := CheckPart("matrix", "deltas", "matrix"); err != nil {
-		t.Errorf("CheckPart(matrix) = %v", err)
-	}
-	err := CheckPart("all", "deltas", "matrix")
-	if err == nil || err.Error() != `part "all" is not one of deltas, matrix` || !errors.Is(err, emobench.ErrRequest) {
-		t.Errorf("CheckPart(all) = %v, want an EREQUEST error naming part and deltas, matrix", err)
-	}
+func TestInfraErrorsCheck(t *testing.T) {
 	if err := InfraErrors("skip").Check(); err == nil || err.Error() != `infra-errors "skip" is not one of fail, exclude` {
 		t.Errorf("InfraErrors(skip).Check() = %v", err)
 	}

@@ -29,7 +29,7 @@ func evaluateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "domain", Usage: "domain whose tasks score the records (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "split", Value: "test", Usage: "test or train: the split the records' task ids name"},
 			&cli.StringFlag{Name: "task", Usage: "task `ID` to score every record against, whatever task it names"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			formatFlag("table", workbench.EvaluationFormats...),
 			&cli.StringFlag{Name: "preset", Value: sim.PresetEmobench, Usage: "protocol preset whose scoring applies (the reward of an abandoned episode): " + strings.Join(sim.PresetNames(), ", ")},
 			&cli.BoolFlag{Name: "store", Usage: "write the scored trajectories to --db as a run (evaluated from FILE)"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM judges the tasks' NL assertions (temperature 0); without it they are not checked"},
@@ -42,9 +42,6 @@ func evaluateCommand(e *env) *cli.Command {
 			}
 			if !c.IsSet("domain") {
 				return usagef("evaluate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
-			}
-			if err := checkFormat(c.String("format"), workbench.EvaluationFormats...); err != nil {
-				return err
 			}
 			judge, err := workbench.EvaluationJudge(c.String("judge"), c.String("judge-base-url"), c.String("judge-api-key-env"), llmOptions(c))
 			if err != nil {

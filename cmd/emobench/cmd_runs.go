@@ -20,18 +20,9 @@ func runsCommand(e *env) *cli.Command {
 			"and provenance (ingested, native, evaluated by evaluate --store, merged from another db, or unknown: stored before provenance\n" +
 			"was recorded).\n\n" +
 			"Example:\n   emobench --db runs.db runs --format csv",
-		Flags: []cli.Flag{
-			formatFlag(),
-		},
+		Flags:       []cli.Flag{tableFormatFlag()},
 		Subcommands: []*cli.Command{tagCommand(e), setCommand(e), removeCommand(e)},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			format := c.String("format")
-			if err := checkFormat(format, table.Formats...); err != nil {
-				return err
-			}
 			store, err := openCurrent(c)
 			if err != nil {
 				return err
@@ -42,7 +33,7 @@ func runsCommand(e *env) *cli.Command {
 				return err
 			}
 			e.warnAll(notes)
-			return table.Runs(rows, format).Write(e.stdout, format)
+			return table.Runs(rows, c.String("format")).Write(e.stdout, c.String("format"))
 		},
 	}
 }

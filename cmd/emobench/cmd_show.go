@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -23,12 +24,9 @@ func showCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "task", Usage: "task `ID` as the source names it (with --run)"},
 			&cli.IntFlag{Name: "trial", Usage: "trial `N` (with --run)", DefaultText: "the task's only trial"},
 			&cli.BoolFlag{Name: "full", Usage: "print system messages whole"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json (the layout of export --format jsonl's lines, which evaluate reads)"},
+			cliargs.Choice("format", "text", "text, or json (the layout of export --format jsonl's lines, which evaluate reads)", "text", "json"),
 		},
 		Action: func(c *cli.Context) error {
-			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
-				return err
-			}
 			byRun := c.IsSet("run") || c.IsSet("task") || c.IsSet("trial")
 			switch {
 			case c.NArg() > 1:

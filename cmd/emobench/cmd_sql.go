@@ -24,14 +24,10 @@ func sqlCommand(e *env) *cli.Command {
 			"   emobench --db runs.db sql \"SELECT condition, AVG(passed) FROM trajectory_outcomes GROUP BY condition\"\n" +
 			"   echo 'SELECT * FROM runs' | emobench --db runs.db sql --format csv",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv, json or markdown"},
+			formatFlag("table", "table", "csv", "json", "markdown"),
 			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "stop the statement after this long (0: no limit)"},
 		},
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := checkFormat(format, "table", "csv", "json", "markdown"); err != nil {
-				return err
-			}
 			query, err := readQuery(c, e.stdin)
 			if err != nil {
 				return err
@@ -41,7 +37,7 @@ func sqlCommand(e *env) *cli.Command {
 				return err
 			}
 			defer store.Close()
-			out := table.NewQueryWriter(e.stdout, format) // csv and json row by row
+			out := table.NewQueryWriter(e.stdout, c.String("format")) // csv and json row by row
 			var timeout *db.QueryTimeoutError
 			if err := store.QueryEachWithin(c.Context, c.Duration("timeout"), query, out.Header, out.Row); errors.As(err, &timeout) {
 				return fmt.Errorf("sql: %w (--timeout)", err)

@@ -54,7 +54,7 @@ func passkCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields, comma-separated or repeated (always grouped by run)"},
 			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
-			formatFlag(),
+			tableFormatFlag(),
 			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)"},
 			&cli.BoolFlag{Name: "strict", Usage: "beside each pass^k, strict pass^k: a trial passes only when every check its reward_info records passed, in its reward_basis or not"},
 			poolFlag(),

@@ -1,8 +1,10 @@
 package main
 
 import (
-	"github.com/emobench/emobench/analysis"
 	"strings"
+
+	"github.com/emobench/emobench/analysis"
+	"github.com/emobench/emobench/internal/cliargs"
 
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
@@ -21,7 +23,7 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			runFlag(),
 			&cli.StringSliceFlag{Name: "by", Usage: "report by these fields jointly (default: each of " + strings.Join(workbench.AbandonmentDimensions, ", ") + " in turn)"},
-			formatFlag(),
+			tableFormatFlag(),
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
 			poolFlag(),
 		},
@@ -51,9 +53,9 @@ func statsBalanceCommand(e *env) *cli.Command {
 		Before: noArgs,
 		Flags: []cli.Flag{
 			runFlag(),
-			&cli.StringFlag{Name: "part", Value: "all", Usage: "bins, regression, correlation or all"},
+			cliargs.Choice("part", "all", "", "bins", "regression", "correlation", "all"),
 			&cli.IntFlag{Name: "bins", Value: 5, Usage: "equal-width share bins on [0, 1]"},
-			formatFlag(),
+			tableFormatFlag(),
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
 			poolFlag(),
 		},
@@ -63,9 +65,6 @@ func statsBalanceCommand(e *env) *cli.Command {
 
 func runBalance(c *cli.Context, e *env, r workbench.StatsRequest) error {
 	part := c.String("part")
-	if err := workbench.CheckPart(part, "bins", "regression", "correlation", "all"); err != nil {
-		return err
-	}
 	if part == "all" && table.Split(r.Format) {
 		part = "bins"
 		e.warn("csv and json hold one table: showing --part bins (choose another with --part)")

@@ -33,7 +33,7 @@ func statsEmotionsCommand(e *env) *cli.Command {
 		Flags: append([]cli.Flag{
 			runFlag(),
 			&cli.IntSliceFlag{Name: "k", Usage: "k values (default 1)"},
-			formatFlag(),
+			tableFormatFlag(),
 			poolFlag(),
 			pairFlag(),
 		}, intervalFlags("pm")...),

@@ -21,7 +21,7 @@ func statsGapCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields besides the run (e.g. emotion_family)"},
 			&cli.IntFlag{Name: "k", Usage: "the k to compare with k = 1 (default: the largest k)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
-			formatFlag(),
+			tableFormatFlag(),
 			poolFlag(),
 		},
 		Action: statsAction(e, func(c *cli.Context, e *env, r workbench.StatsRequest) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -24,8 +25,8 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 		Before: noArgs,
 		Flags: append([]cli.Flag{
 			runFlag(),
-			&cli.StringFlag{Name: "part", Value: "deltas", Usage: "deltas or matrix"},
-			formatFlag(),
+			cliargs.Choice("part", "deltas", "", "deltas", "matrix"),
+			tableFormatFlag(),
 			poolFlag(),
 		}, intervalFlags("pm")...),
 		Action: statsAction(e, runGeneralization),
@@ -33,9 +34,6 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 }
 
 func runGeneralization(c *cli.Context, e *env, r workbench.StatsRequest) error {
-	if err := workbench.CheckPart(c.String("part"), "deltas", "matrix"); err != nil {
-		return err
-	}
 	if c.String("part") == "matrix" {
 		m, _, _, err := compute(c, e, r, workbench.MatrixStats{}.Compute, nil)
 		if err != nil {

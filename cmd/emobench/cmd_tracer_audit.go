@@ -11,6 +11,7 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
@@ -47,25 +48,19 @@ func tracerAuditCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "tasks-file", Usage: "a `FILE` of tasks (a JSON array, as tracer generate --out writes); each task is audited against its own domain"},
 			&cli.StringFlag{Name: "task-set", Usage: "audit the task set `NAME` stored in --db (tracer generate without --out)"},
 			&cli.StringFlag{Name: "domain", Usage: "audit the embedded tasks of this domain (" + strings.Join(all.Names(), ", ") + ")"},
-			&cli.StringFlag{Name: "split", Usage: "audit only the tasks of this split: test or train (default both)"},
+			cliargs.Choice("split", "", "audit only the tasks of this split: test or train (default both)", "test", "train"),
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM also judges each criterion (temperature 0)"},
 			modelBaseURLFlag("judge"),
 			modelKeyEnvFlag("judge"),
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout of the judge"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv or markdown"},
+			formatFlag("table", "table", "json", "csv", "markdown"),
 		},
 		Action: func(c *cli.Context) error { return tracerAudit(c, e) },
 	}
 }
 
 func tracerAudit(c *cli.Context, e *env) error {
-	format, split := c.String("format"), emobench.Split(c.String("split"))
-	if err := checkFormat(format, "table", "json", "csv", "markdown"); err != nil {
-		return err
-	}
-	if split != "" && split != emobench.SplitTest && split != emobench.SplitTrain {
-		return usagef("--split %q is not test or train", split)
-	}
+	split := emobench.Split(c.String("split"))
 	judge, err := auditJudge(c)
 	if err != nil {
 		return err
@@ -78,7 +73,7 @@ func tracerAudit(c *cli.Context, e *env) error {
 	if err != nil {
 		return fmt.Errorf("tracer audit: %w", err)
 	}
-	if err := report.Write(e.stdout, format); err != nil {
+	if err := report.Write(e.stdout, c.String("format")); err != nil {
 		return err
 	}
 	if n := report.FailedTasks(); n > 0 {

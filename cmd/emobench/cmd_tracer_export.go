@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/tracer/sft"
 	"github.com/emobench/emobench/workbench"
@@ -38,7 +38,7 @@ func tracerExportCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "selection", Usage: "the selection `NAME` tracer filter stored"},
 			&cli.StringSliceFlag{Name: "run", Hidden: true}, // gone: named in its error
-			&cli.StringFlag{Name: "format", Usage: "openai, sharegpt or hermes (required)"},
+			cliargs.Choice("format", "", "openai, sharegpt or hermes (required)", "openai", "sharegpt", "hermes"),
 			&cli.StringFlag{Name: "out", Usage: "output JSONL `FILE` (required)"},
 			&cli.StringFlag{Name: "stats", Usage: "also write the stats as JSON to `FILE`"},
 			&cli.StringFlag{Name: "tokenizer", Usage: "count tokens exactly with this Hugging Face tokenizer.json `FILE` (byte-level BPE, e.g. Qwen3's)"},
@@ -57,8 +57,6 @@ func runTracerExport(c *cli.Context, e *env) error {
 	switch runs := c.StringSlice("run"); {
 	case format == "":
 		return usagef("tracer export needs --format (one of openai, sharegpt, hermes)")
-	case !slices.Contains(sft.Formats, sft.Format(format)):
-		return usagef("--format %q is not one of openai, sharegpt, hermes", format)
 	case out == "":
 		return usagef("tracer export needs --out FILE")
 	case len(runs) > 0:

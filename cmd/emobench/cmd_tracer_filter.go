@@ -38,7 +38,7 @@ func tracerFilterCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "replace", Usage: "replace a stored selection of that name"},
 			&cli.BoolFlag{Name: "allow-test-tasks", Usage: "keep trajectories of test-split tasks (excluded by default: they leak the test set)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the funnel and store nothing"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			formatFlag("table", "table", "json"),
 		},
 		Before: noArgs,
 		Action: func(c *cli.Context) error { return tracerFilter(c, e) },
@@ -46,10 +46,6 @@ func tracerFilterCommand(e *env) *cli.Command {
 }
 
 func tracerFilter(c *cli.Context, e *env) error {
-	format := c.String("format")
-	if err := checkFormat(format, "table", "json"); err != nil {
-		return err
-	}
 	if c.IsSet("keep-unsatisfied") && c.IsSet("drop-unsatisfied") && c.Bool("keep-unsatisfied") == c.Bool("drop-unsatisfied") {
 		return usagef("--keep-unsatisfied and --drop-unsatisfied say opposite things: give one")
 	}
@@ -91,7 +87,7 @@ func tracerFilter(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	return workbench.WriteFilterResult(e.stdout, req, res, format, e.warn, e.warning)
+	return workbench.WriteFilterResult(e.stdout, req, res, c.String("format"), e.warn, e.warning)
 }
 
 func tracerFunnelCommand(e *env) *cli.Command {
@@ -104,20 +100,16 @@ func tracerFunnelCommand(e *env) *cli.Command {
 			"Example:\n   emobench --db runs.db tracer funnel --selection sft-retail --format json",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "selection", Usage: "selection name (default: list the selections)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			formatFlag("table", "table", "json"),
 		},
 		Before: noArgs,
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := checkFormat(format, "table", "json"); err != nil {
-				return err
-			}
 			store, err := openCurrent(c)
 			if err != nil {
 				return err
 			}
 			defer store.Close()
-			w, err := workbench.WriteFunnel(c.Context, store, c.String("selection"), e.stdout, format)
+			w, err := workbench.WriteFunnel(c.Context, store, c.String("selection"), e.stdout, c.String("format"))
 			if w != "" {
 				e.warning(w)
 			}

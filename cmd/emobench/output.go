@@ -1,19 +1,20 @@
 package main
 
 import (
-	"slices"
-	"strings"
-
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
+	"github.com/urfave/cli/v2"
 )
 
-// checkFormat is a usage error unless format is one of allowed.
-func checkFormat(format string, allowed ...string) error {
-	if !slices.Contains(allowed, format) {
-		return usagef("--format %q is not one of %s", format, strings.Join(allowed, ", "))
-	}
-	return nil
+// formatFlag is a command's --format: def by default, one of allowed
+// (listed in its usage; another value is a usage error).
+func formatFlag(def string, allowed ...string) cli.Flag {
+	return cliargs.Choice("format", def, "", allowed...)
 }
+
+// tableFormatFlag is the --format of the commands that print one table
+// (table.Formats): the stats commands, runs and domains.
+func tableFormatFlag() cli.Flag { return formatFlag("table", table.Formats...) }
 
 // warn prints msg as a note on stderr, unless --quiet.
 func (e *env) warn(msg string) {

@@ -18,11 +18,6 @@ func runFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"}
 }
 
-// formatFlag is --format of the stats commands (table.Formats).
-func formatFlag() cli.Flag {
-	return &cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv, markdown or latex"}
-}
-
 // intervalFlags configure confidence intervals, shared by the stats commands.
 func intervalFlags(defaultStyle string) []cli.Flag {
 	return []cli.Flag{
