@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -164,13 +165,13 @@ func (s GenerateSettings) Options() (tracer.GenerateOptions, sim.CatalogDomain, 
 	return o, dom, nil
 }
 
-// AuditTasksOf reads the tasks tracer audit checks and names where they
+// auditTasksOf reads the tasks tracer audit checks and names where they
 // came from: a tasks file (path), a task set stored in the database at
 // dbPath (set), or a domain's embedded tasks (domain); exactly one is not
-// "" (the caller checks). A set the database does not hold, or no
+// "" (Audit checks). A set the database does not hold, or no
 // database, and an unknown domain are EREQUEST errors; a file that does
 // not decode is an error naming it.
-func AuditTasksOf(ctx context.Context, dbPath, path, set, domain string) (string, []emobench.TaskSpec, error) {
+func auditTasksOf(ctx context.Context, dbPath, path, set, domain string) (string, []emobench.TaskSpec, error) {
 	switch {
 	case set != "":
 		if _, err := os.Stat(dbPath); err != nil {
@@ -254,8 +255,9 @@ func PlanRunsOver(r PlanRequest, src *TaskSource, domainsGiven, splitGiven bool)
 }
 
 // GenerateTarget is where GenerateTasks puts the tasks: the JSON file
-// Out, or else the task set Name (Replace: replacing one of that name) in
-// the database Open opens for writing (DBPath names it in the lines).
+// Out, or else the task set Name (DOMAIN-SPLIT-sSEED when ""; Replace:
+// replacing one of that name) in the database Open opens for writing,
+// the file DBPath.
 type GenerateTarget struct {
 	Out     string
 	Name    string
@@ -270,9 +272,20 @@ type GenerateTarget struct {
 // GenerateTasks generates opts' tasks of dom (tracer.Generate), writes
 // the summary of what it generated and rejected to t.Summary (also when
 // it fails midway), then writes them to t.Out or stores them as the task
-// set t.Name (tracer.StoreTaskSet: a name taken meanwhile is its
-// ECONFLICT error). Errors are Generate's, the file's or the store's.
+// set t.Name (tracer.StoreTaskSet). A task set name DBPath holds, unless
+// t.Replace, is an EREQUEST error, before anything is generated or when
+// it was stored meanwhile. Other errors are Generate's, the file's or the
+// store's.
 func GenerateTasks(ctx context.Context, dom sim.CatalogDomain, opts tracer.GenerateOptions, t GenerateTarget) error {
+	if t.Name == "" {
+		t.Name = fmt.Sprintf("%s-%s-s%d", dom.Name(), opts.Split, opts.Seed)
+	}
+	if t.Out == "" && !t.Replace {
+		if set, err := StoredTaskSet(ctx, t.DBPath, t.Name); err != nil || set != nil {
+			return cmp.Or(err, requestf("task set %q already exists in %s (%d %s tasks, stored %s): --replace replaces it, or --task-set names another",
+				t.Name, t.DBPath, set.Tasks, set.Domain, set.CreatedAt.UTC().Format("2006-01-02 15:04")))
+		}
+	}
 	gen, err := tracer.Generate(ctx, dom, opts)
 	if gen != nil {
 		gen.WriteText(t.Summary)
@@ -296,7 +309,9 @@ func GenerateTasks(ctx context.Context, dom sim.CatalogDomain, opts tracer.Gener
 	if t.Now != nil {
 		now = t.Now
 	}
-	if _, err := tracer.StoreTaskSet(ctx, store, t.Name, dom.Name(), opts, gen, t.Replace, now()); err != nil {
+	if _, err := tracer.StoreTaskSet(ctx, store, t.Name, dom.Name(), opts, gen, t.Replace, now()); errors.Is(err, emobench.ErrConflict) {
+		return requestf("%v: --replace replaces it", err)
+	} else if err != nil {
 		return err
 	}
 	t.Print(fmt.Sprintf("stored %d tasks as task set %s in %s (run them with: emobench run --task-set %s)", len(gen.Tasks), t.Name, t.DBPath, t.Name))

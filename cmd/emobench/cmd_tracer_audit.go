@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,7 +11,6 @@ import (
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/sim"
-	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
 )
 
@@ -60,62 +57,17 @@ func tracerAuditCommand(e *env) *cli.Command {
 }
 
 func tracerAudit(c *cli.Context, e *env) error {
-	split := emobench.Split(c.String("split"))
-	judge, err := auditJudge(c)
+	if c.String("judge") == "" && c.IsSet("judge-api-key-env") {
+		return usagef("--judge-api-key-env needs --judge")
+	}
+	report, err := workbench.Audit(c.Context, workbench.AuditRequest{DB: c.String("db"),
+		TasksFile: c.String("tasks-file"), TaskSet: c.String("task-set"), Domain: c.String("domain"), Split: emobench.Split(c.String("split")),
+		Judge: c.String("judge"), JudgeLLM: modelRole(c, "judge"), LLM: sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")}})
 	if err != nil {
 		return err
-	}
-	source, tasks, err := auditSource(c)
-	if err != nil {
-		return err
-	}
-	report, err := tracer.AuditTasks(c.Context, source, tasks, split, all.Find, judge)
-	if err != nil {
-		return fmt.Errorf("tracer audit: %w", err)
 	}
 	if err := report.Write(e.stdout, c.String("format")); err != nil {
 		return err
 	}
-	if n := report.FailedTasks(); n > 0 {
-		return fmt.Errorf("tracer audit: %d of %d tasks fail a check", n, len(report.Tasks)) // exit 1
-	}
-	if n := report.Undecided(); n > 0 {
-		return fmt.Errorf("tracer audit: the judge could not decide %d checks (see the reasons with --format json)", n)
-	}
-	return nil
-}
-
-// auditJudge builds the --judge model as run --judge does: temperature 0,
-// its key read from --judge-api-key-env; nil without --judge.
-func auditJudge(c *cli.Context) (tracer.Judge, error) {
-	name := c.String("judge")
-	if name == "" {
-		if c.IsSet("judge-api-key-env") {
-			return nil, usagef("--judge-api-key-env needs --judge")
-		}
-		return nil, nil
-	}
-	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
-		return nil, err
-	}
-	role := modelRole(c, "judge")
-	role.Temperature = new(float64) // as run --judge
-	client, err := workbench.RoleClient("judge", name, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
-	if err != nil {
-		return nil, err
-	}
-	return &tracer.LLMJudge{Client: client}, nil
-}
-
-// auditSource reads the tasks to audit (workbench.AuditTasksOf) from the
-// one of --tasks-file, --task-set and --domain given.
-func auditSource(c *cli.Context) (string, []emobench.TaskSpec, error) {
-	given := slices.DeleteFunc([]string{c.String("tasks-file"), c.String("task-set"), c.String("domain")}, func(v string) bool { return v == "" })
-	switch len(given) {
-	case 0:
-		return "", nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
-	case 1:
-		return workbench.AuditTasksOf(c.Context, c.String("db"), c.String("tasks-file"), c.String("task-set"), c.String("domain"))
-	}
-	return "", nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
+	return workbench.AuditFailures(report) // exit 1
 }

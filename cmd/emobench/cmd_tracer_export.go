@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -64,20 +62,8 @@ func runTracerExport(c *cli.Context, e *env) error {
 	case selection == "":
 		return usagef("tracer export needs --selection NAME (a selection tracer filter stored)")
 	}
-	if err := checkOutFile("out", out, c.Bool("force")); err != nil {
+	if err := cliargs.CheckOutFiles(c.Bool("force"), "out", out, "stats", statsPath); err != nil {
 		return err
-	}
-	if statsPath != "" {
-		fa, errA := os.Stat(out)
-		fb, errB := os.Stat(statsPath)
-		a, _ := filepath.Abs(out)
-		b, _ := filepath.Abs(statsPath)
-		if a == b || errA == nil && errB == nil && os.SameFile(fa, fb) {
-			return usagef("tracer export: --stats %s is the same file as --out %s; give it another name", statsPath, out)
-		}
-		if err := checkOutFile("stats", statsPath, c.Bool("force")); err != nil {
-			return err
-		}
 	}
 	var tok *sft.Tokenizer
 	if path := c.String("tokenizer"); path != "" {

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"strings"
-
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/tracer"
@@ -49,28 +46,13 @@ func tracerFilter(c *cli.Context, e *env) error {
 	if c.IsSet("keep-unsatisfied") && c.IsSet("drop-unsatisfied") && c.Bool("keep-unsatisfied") == c.Bool("drop-unsatisfied") {
 		return usagef("--keep-unsatisfied and --drop-unsatisfied say opposite things: give one")
 	}
-	req := tracer.FilterRequest{
-		Criteria:  analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"), AllowTestTasks: c.Bool("allow-test-tasks")},
-		TestTasks: workbench.EmbeddedTestTasks(),
-		Name:      strings.TrimSpace(c.String("selection")), Replace: c.Bool("replace"), DryRun: c.Bool("dry-run"),
-	}
-	if c.IsSet("max-user-dependence") {
-		x := c.Float64("max-user-dependence")
-		req.Criteria.MaxUserDependence = &x
-	}
-	var bad *tracer.OptionError
-	if err := req.Validate(); errors.As(err, &bad) {
-		switch bad.Field {
-		case "Name":
-			return usagef("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
-		case "DryRun":
-			return usagef("--dry-run stores nothing: drop --selection and --replace")
-		}
-		flag := map[string]string{"MinReward": "min-reward", "MaxUserDependence": "max-user-dependence"}[bad.Field]
-		return usagef("--%s %v: %v", flag, c.Value(flag), err)
+	criteria := analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"),
+		AllowTestTasks: c.Bool("allow-test-tasks"), MaxUserDependence: floatFlag(c, "max-user-dependence")}
+	req, err := workbench.NewFilterRequest(criteria, c.String("selection"), c.Bool("replace"), c.Bool("dry-run"))
+	if err != nil {
+		return err
 	}
 	var store *db.DB
-	var err error
 	if req.DryRun {
 		store, err = openCurrent(c)
 	} else {
