@@ -13,19 +13,18 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
-// Exit codes.
+// Exit codes (cliargs.ExitCode): 2 means the command line was wrong and
+// nothing was done.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
+	exitOK      = cliargs.ExitOK
+	exitFailure = cliargs.ExitFailure
+	exitUsage   = cliargs.ExitUsage
 )
 
 func main() {
@@ -51,71 +50,19 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	if err == nil {
 		err = app.RunContext(ctx, args)
 	}
-	code := exitCode(err)
+	code := cliargs.ExitCode(err)
 	var reported *reportedError
 	switch {
 	case err == nil, errors.As(err, &reported):
 	case code == exitUsage:
-		fmt.Fprintf(stderr, "emobench: %s%s\n", cliargs.DoubleDash(err.Error()), cliHint(err))
+		fmt.Fprintf(stderr, "emobench: %s%s\n", cliargs.DoubleDash(err.Error()), workbench.Hint(err))
 		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
 	case err == context.Canceled: // a bare cancellation says nothing of its cause
 		fmt.Fprintln(stderr, "emobench: interrupted (Ctrl-C or SIGTERM); what was stored before it is kept")
 	default:
-		fmt.Fprintf(stderr, "emobench: %s%s\n", table.Printable(err.Error()), cliHint(err)) // no escape sequence from the data
+		fmt.Fprintf(stderr, "emobench: %s%s\n", table.Printable(err.Error()), workbench.Hint(err)) // no escape sequence from the data
 	}
 	return code
-}
-
-// exitCodes is the one table from an error's code (emobench.ErrorCode,
-// the first *emobench.Error in its chain) to main's exit status; an error
-// with no code (I/O, an interruption) exits 1. Scripts rely on these:
-// 2 means the command line was wrong and nothing was done.
-var exitCodes = map[string]int{
-	emobench.EREQUEST:  exitUsage,   // the command line: a flag's value, arguments, an unknown command
-	emobench.EINVALID:  exitFailure, // the data: a file, a record, a stored row
-	emobench.ENOTFOUND: exitFailure, // a named run or record
-	emobench.ECONFLICT: exitFailure, // clashes with stored data
-}
-
-// exitCode maps an error to the exit code: 0 for none, else exitCodes'
-// status for its code, 1 when it has none.
-func exitCode(err error) int {
-	if err == nil {
-		return exitOK
-	}
-	if code, ok := exitCodes[emobench.ErrorCode(err)]; ok {
-		return code
-	}
-	return exitFailure
-}
-
-// cliHint is what the CLI adds to a library error to say what to type
-// next, from the error's type (never its text); "" when nothing helps.
-func cliHint(err error) string {
-	var outdated *db.OutdatedSchemaError
-	var noRun *db.RunNotFoundError
-	var triggers *db.ForeignTriggersError
-	var resumable *workbench.ResumableError
-	var altered *db.AlteredSchemaError
-	var taken *db.RunNameTakenError
-	var selection *db.SelectionExistsError
-	switch {
-	case errors.As(err, &altered):
-		return fmt.Sprintf("; see `emobench --db %s check`", altered.Path)
-	case errors.As(err, &taken):
-		return fmt.Sprintf(": continue it with `emobench run --resume %d`, or give --name for a new run", taken.Run)
-	case errors.As(err, &selection):
-		return ": choose another --name, or give --replace"
-	case errors.As(err, &resumable):
-		return fmt.Sprintf(" (`emobench run --resume %d`)", resumable.Run)
-	case errors.As(err, &outdated):
-		return fmt.Sprintf(": upgrade it with `emobench --db %s migrate`", outdated.Path)
-	case errors.As(err, &triggers):
-		return fmt.Sprintf(" (inspect it with `emobench --db %s check`)", triggers.Path)
-	case errors.As(err, &noRun):
-		return " (see `emobench runs`)"
-	}
-	return ""
 }
 
 // usagef is a mistake in the command line (a flag's value, arguments that
