@@ -11,10 +11,12 @@ import (
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/tracer/sft"
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 )
 
 // DefaultSealKeyFile is where the key sealing run configs is kept
@@ -95,4 +97,26 @@ func ExportDomain(name string) (tracer.ExportDomain, bool) {
 		return tracer.ExportDomain{}, false
 	}
 	return tracer.ExportDomain{Policy: d.Policy(), Tools: d.NewEnvironment().Tools()}, true
+}
+
+// Terminal is w when it is a terminal (an *os.File a user watches:
+// progress bars go there), else nil.
+func Terminal(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return f
+	}
+	return nil
+}
+
+// IngestProgress draws a progress bar of each large source's bytes
+// (IngestOptions.Progress) on stderr when term, stderr's Terminal, is not
+// nil; with term nil, it is nil: no bar.
+func IngestProgress(term io.Writer) func(src *ingest.Source) (io.Writer, func()) {
+	if term == nil {
+		return nil
+	}
+	return func(src *ingest.Source) (io.Writer, func()) {
+		bar := progressbar.DefaultBytes(src.Size, "ingest "+filepath.Base(src.Path))
+		return bar, func() { bar.Finish() }
+	}
 }

@@ -1,7 +1,9 @@
 package workbench_test
 
 import (
+	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -90,5 +92,26 @@ func TestCheckLLMTimeout(t *testing.T) {
 	}
 	if err := workbench.CheckLLMTimeout(1); err != nil {
 		t.Fatalf("timeout 1ns: %v", err)
+	}
+}
+
+// Only a terminal gets progress bars: a buffer or a plain file is none,
+// and IngestProgress draws nothing without one.
+func TestTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, w := range []io.Writer{&bytes.Buffer{}, f} {
+		if got := workbench.Terminal(w); got != nil {
+			t.Errorf("Terminal(%T) = %v, want nil", w, got)
+		}
+	}
+	if workbench.IngestProgress(nil) != nil {
+		t.Error("IngestProgress(nil) is not nil: a bar with no terminal")
+	}
+	if workbench.IngestProgress(f) == nil {
+		t.Error("IngestProgress(terminal) is nil, want a bar")
 	}
 }

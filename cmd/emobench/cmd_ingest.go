@@ -2,17 +2,12 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/workbench"
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 )
 
 func ingestCommand(e *env) *cli.Command {
@@ -62,7 +57,7 @@ func runIngest(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash // a progress bar for large files on a terminal
+	opts.Progress, opts.AfterHash = workbench.IngestProgress(e.terminal), e.afterHash // a progress bar for large files on a terminal
 	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
 	if err != nil {
 		return err
@@ -85,24 +80,6 @@ func runIngest(c *cli.Context, e *env) error {
 	}
 	if failed > 0 {
 		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, in.Count())}
-	}
-	return nil
-}
-
-// progressBar is a progress bar of src's bytes when stderr is a terminal;
-// else none.
-func (e *env) progressBar(src *ingest.Source) (io.Writer, func()) {
-	if e.terminal() == nil {
-		return nil, nil
-	}
-	bar := progressbar.DefaultBytes(src.Size, "ingest "+filepath.Base(src.Path))
-	return bar, func() { bar.Finish() }
-}
-
-// terminal is stderr when it is a terminal (for progress bars), else nil.
-func (e *env) terminal() io.Writer {
-	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return f
 	}
 	return nil
 }

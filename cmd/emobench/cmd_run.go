@@ -250,6 +250,6 @@ func (e *env) executeOptions(c *cli.Context) workbench.ExecuteOptions {
 	}
 	return workbench.ExecuteOptions{
 		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command, EpisodeTimeout: c.Duration("episode-timeout"),
-		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: workbench.DefaultSealKeyFile(),
+		Progress: e.terminal, Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: workbench.DefaultSealKeyFile(),
 	}
 }

@@ -49,16 +49,13 @@ func passkCommand(e *env) *cli.Command {
 			"   emobench --db runs.db stats passk --run 3 --by emotion_family --k 1,2,4 --format markdown\n" +
 			"   emobench --db runs.db stats passk --ci brackets   # bootstrap CIs over tasks",
 		Before: noArgs,
-		Flags: append([]cli.Flag{
-			runFlag(),
+		Flags: statsFlags("none",
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields, comma-separated or repeated (always grouped by run)"},
 			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
-			tableFormatFlag(),
 			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)"},
 			&cli.BoolFlag{Name: "strict", Usage: "beside each pass^k, strict pass^k: a trial passes only when every check its reward_info records passed, in its reward_basis or not"},
-			poolFlag(),
-		}, intervalFlags("none")...),
+		),
 		Action: statsAction(e, runPassK),
 	}
 }

@@ -20,13 +20,10 @@ func statsAbandonmentCommand(e *env) *cli.Command {
 			"###UNSATISFIED### message). Without --by, each dimension is reported in turn.\n\n" +
 			"Example:\n   emobench --db runs.db stats abandonment\n   emobench --db runs.db stats abandonment --by emotion_family,agent_model --format latex",
 		Before: noArgs,
-		Flags: []cli.Flag{
-			runFlag(),
+		Flags: statsFlags("",
 			&cli.StringSliceFlag{Name: "by", Usage: "report by these fields jointly (default: each of " + strings.Join(workbench.AbandonmentDimensions, ", ") + " in turn)"},
-			tableFormatFlag(),
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
-			poolFlag(),
-		},
+		),
 		Action: statsAction(e, func(c *cli.Context, e *env, r workbench.StatsRequest) error {
 			rates, s, _, err := compute(c, e, r, workbench.AbandonmentStats{Fields: r.Fields}.Compute, nil)
 			if err != nil {
@@ -51,14 +48,11 @@ func statsBalanceCommand(e *env) *cli.Command {
 			"abandonment).\n\n" +
 			"Example:\n   emobench --db runs.db stats balance\n   emobench --db runs.db stats balance --part regression --format latex",
 		Before: noArgs,
-		Flags: []cli.Flag{
-			runFlag(),
+		Flags: statsFlags("",
 			cliargs.Choice("part", "all", "", "bins", "regression", "correlation", "all"),
 			&cli.IntFlag{Name: "bins", Value: 5, Usage: "equal-width share bins on [0, 1]"},
-			tableFormatFlag(),
 			&cli.StringFlag{Name: "ci", Value: "pm", Usage: "pm, brackets or none"},
-			poolFlag(),
-		},
+		),
 		Action: statsAction(e, runBalance),
 	}
 }

@@ -30,13 +30,10 @@ func statsEmotionsCommand(e *env) *cli.Command {
 			"   emobench --db runs.db stats emotions --pair 5:7 --pair 6:8\n" +
 			"   emobench --db runs.db stats emotions --k 1,2 --format latex --ci brackets",
 		Before: noArgs,
-		Flags: append([]cli.Flag{
-			runFlag(),
+		Flags: statsFlags("pm",
 			&cli.IntSliceFlag{Name: "k", Usage: "k values (default 1)"},
-			tableFormatFlag(),
-			poolFlag(),
 			pairFlag(),
-		}, intervalFlags("pm")...),
+		),
 		Action: statsAction(e, func(c *cli.Context, e *env, r workbench.StatsRequest) error {
 			res, _, _, err := compute(c, e, r, workbench.EmotionsStats{Ks: r.Ks, Bootstrap: r.Boot, Pairs: c.StringSlice("pair")}.Compute, nil)
 			if err != nil {

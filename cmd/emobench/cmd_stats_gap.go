@@ -16,14 +16,11 @@ func statsGapCommand(e *env) *cli.Command {
 			"tasks_k columns say how many tasks each side used.\n\n" +
 			"Example:\n   emobench --db runs.db stats gap\n   emobench --db runs.db stats gap --by emotion_family --k 3 --format latex",
 		Before: noArgs,
-		Flags: []cli.Flag{
-			runFlag(),
+		Flags: statsFlags("",
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields besides the run (e.g. emotion_family)"},
 			&cli.IntFlag{Name: "k", Usage: "the k to compare with k = 1 (default: the largest k)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
-			tableFormatFlag(),
-			poolFlag(),
-		},
+		),
 		Action: statsAction(e, func(c *cli.Context, e *env, r workbench.StatsRequest) error {
 			if k := c.Int("k"); c.IsSet("k") && k < 2 {
 				return usagef("--k %d: compare with k of at least 2", k)

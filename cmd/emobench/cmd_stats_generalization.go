@@ -23,12 +23,9 @@ func statsGeneralizationCommand(e *env) *cli.Command {
 			"Example:\n   emobench --db runs.db runs tag 7 --train-domains retail --base-run 3\n" +
 			"   emobench --db runs.db stats generalization\n   emobench --db runs.db stats generalization --part matrix",
 		Before: noArgs,
-		Flags: append([]cli.Flag{
-			runFlag(),
+		Flags: statsFlags("pm",
 			cliargs.Choice("part", "deltas", "", "deltas", "matrix"),
-			tableFormatFlag(),
-			poolFlag(),
-		}, intervalFlags("pm")...),
+		),
 		Action: statsAction(e, runGeneralization),
 	}
 }

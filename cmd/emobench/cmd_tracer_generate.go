@@ -69,7 +69,7 @@ func generateTasks(c *cli.Context, e *env) error {
 		return err
 	}
 	if !e.quiet {
-		opts.Progress = workbench.GenerateProgress(e.terminal(), e.warn, opts.N)
+		opts.Progress = workbench.GenerateProgress(e.terminal, e.warn, opts.N)
 	}
 	return workbench.GenerateTasks(c.Context, dom, opts, workbench.GenerateTarget{Out: out, Name: name, Replace: c.Bool("replace"), DBPath: c.String("db"),
 		Open:  func(ctx context.Context) (*db.DB, error) { return e.openWrite(ctx, c.String("db")) },

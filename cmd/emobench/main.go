@@ -85,10 +85,12 @@ type env struct {
 	afterHash func(path string)
 	// quiet is --quiet: notes are not printed.
 	quiet bool
+	// terminal is stderr when it is a terminal (for progress bars), else nil.
+	terminal io.Writer
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: workbench.Terminal(stderr)}
 	app := &cli.App{
 		Name:  "emobench",
 		Usage: "τ-Emotion-Bench workbench: ingest agent benchmark runs into SQLite, compute pass^k, query and report",

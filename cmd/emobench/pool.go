@@ -18,6 +18,17 @@ func runFlag() cli.Flag {
 	return &cli.StringSliceFlag{Name: "run", Usage: "run id or name (repeatable; default: all runs)"}
 }
 
+// statsFlags are a stats command's flags: --run, its own flags, --format
+// (table.Formats) and --pool, then, unless ciStyle is "", the bootstrap
+// interval flags with --ci defaulting to ciStyle (intervalFlags).
+func statsFlags(ciStyle string, own ...cli.Flag) []cli.Flag {
+	flags := slices.Concat([]cli.Flag{runFlag()}, own, []cli.Flag{tableFormatFlag(), poolFlag()})
+	if ciStyle != "" {
+		flags = append(flags, intervalFlags(ciStyle)...)
+	}
+	return flags
+}
+
 // intervalFlags configure confidence intervals, shared by the stats commands.
 func intervalFlags(defaultStyle string) []cli.Flag {
 	return []cli.Flag{
