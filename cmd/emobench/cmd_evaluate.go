@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/workbench"
@@ -59,17 +60,13 @@ func evaluateCommand(e *env) *cli.Command {
 			if !c.Bool("store") {
 				return nil
 			}
-			store, err := e.openWrite(c.Context, c.String("db"))
-			if err != nil {
+			return e.writeDB(c, func(store *db.DB) error {
+				id, name, err := workbench.StoreEvaluation(c.Context, store, ev)
+				if err == nil {
+					fmt.Fprintf(e.stderr, "stored as run %d (%s): evaluated from %s\n", id, name, ev.Path)
+				}
 				return err
-			}
-			defer store.Close()
-			id, name, err := workbench.StoreEvaluation(c.Context, store, ev)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "stored as run %d (%s): evaluated from %s\n", id, name, ev.Path)
-			return nil
+			})
 		},
 	}
 }

@@ -25,12 +25,9 @@ func mergeCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usagef("merge needs at least one OTHER.db")
 			}
-			store, err := e.openWrite(c.Context, c.String("db"))
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.println, e.warn)
+			return e.writeDB(c, func(store *db.DB) error {
+				return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.println, e.warn)
+			})
 		},
 	}
 }
@@ -82,10 +79,26 @@ func checkCommand(e *env) *cli.Command {
 	}
 }
 
-// openCurrent opens the database read-only and requires the current schema,
-// which the analysis commands query.
-func openCurrent(c *cli.Context) (*db.DB, error) {
-	return workbench.OpenCurrent(c.Context, c.String("db"))
+// readDB runs f on --db opened read-only at the current schema, which the
+// analysis commands query, and closes it when f returns.
+func (e *env) readDB(c *cli.Context, f func(store *db.DB) error) error {
+	store, err := workbench.OpenCurrent(c.Context, c.String("db"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return f(store)
+}
+
+// writeDB runs f on --db opened for writing (openWrite) and closes it
+// when f returns.
+func (e *env) writeDB(c *cli.Context, f func(store *db.DB) error) error {
+	store, err := e.openWrite(c.Context, c.String("db"))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return f(store)
 }
 
 // openWrite opens the database at path for writing (creating and
@@ -107,13 +120,10 @@ func migrateCommand(e *env) *cli.Command {
 		Description: "Example:\n   emobench --db old.db migrate",
 		Before:      noArgs,
 		Action: func(c *cli.Context) error {
-			store, err := e.openWrite(c.Context, c.String("db"))
-			if err != nil {
+			return e.writeDB(c, func(*db.DB) error {
+				_, err := fmt.Fprintf(e.stdout, "%s: schema version %d\n", c.String("db"), db.SchemaVersion())
 				return err
-			}
-			defer store.Close()
-			fmt.Fprintf(e.stdout, "%s: schema version %d\n", c.String("db"), db.SchemaVersion())
-			return nil
+			})
 		},
 	}
 }

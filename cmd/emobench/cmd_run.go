@@ -215,16 +215,8 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file")); err != nil {
 		return err
 	}
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if c.IsSet("base-url") { // the endpoint may move between sessions
-		u := c.String("base-url")
-		llm.BaseURL = &u
-	}
-	return workbench.ResumeRun(c.Context, store, ref, llm, e.executeOptions(c))
+	llm.BaseURL = stringFlag(c, "base-url") // the endpoint may move between sessions
+	return e.writeDB(c, func(store *db.DB) error { return workbench.ResumeRun(c.Context, store, ref, llm, e.executeOptions(c)) })
 }
 
 // resumeRole is what --ROLE-base-url and --ROLE-api-key-env give, "" where unset.

@@ -23,17 +23,14 @@ func runsCommand(e *env) *cli.Command {
 		Flags:       []cli.Flag{tableFormatFlag()},
 		Subcommands: []*cli.Command{tagCommand(e), setCommand(e), removeCommand(e)},
 		Action: func(c *cli.Context) error {
-			store, err := openCurrent(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			rows, notes, err := workbench.ListRuns(c.Context, store)
-			if err != nil {
-				return err
-			}
-			e.warnAll(notes)
-			return table.Runs(rows, c.String("format")).Write(e.stdout, c.String("format"))
+			return e.readDB(c, func(store *db.DB) error {
+				rows, notes, err := workbench.ListRuns(c.Context, store)
+				e.warnAll(notes)
+				if err != nil {
+					return err
+				}
+				return table.Runs(rows, c.String("format")).Write(e.stdout, c.String("format"))
+			})
 		},
 	}
 }

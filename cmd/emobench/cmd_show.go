@@ -3,6 +3,7 @@ package main
 import (
 	"strconv"
 
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -47,20 +48,17 @@ func showCommand(e *env) *cli.Command {
 				trial := c.Int("trial")
 				ref.Trial = &trial
 			}
-			store, err := openCurrent(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
 			lines := 3
 			if c.Bool("full") {
 				lines = 0
 			}
-			t, err := workbench.Transcript(c.Context, store, ref, lines)
-			if err != nil {
-				return err
-			}
-			return workbench.WriteTranscriptAs(e.stdout, t, c.String("format"))
+			return e.readDB(c, func(store *db.DB) error {
+				t, err := workbench.Transcript(c.Context, store, ref, lines)
+				if err != nil {
+					return err
+				}
+				return workbench.WriteTranscriptAs(e.stdout, t, c.String("format"))
+			})
 		},
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/tracer/sft"
@@ -72,23 +73,20 @@ func runTracerExport(c *cli.Context, e *env) error {
 			return fmt.Errorf("--tokenizer: %w", err)
 		}
 	}
-	store, err := openCurrent(c)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	stats, err := workbench.ExportSelection(c.Context, store, out, statsPath, tracer.ExportConfig{
-		Selection: selection, Format: sft.Format(format), Domain: workbench.ExportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
-	}, e.warning)
-	if err != nil {
-		return emobench.AsRequest(err)
-	}
-	if err := stats.WriteText(e.stdout); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "wrote %s\n", out)
-	if statsPath != "" {
-		fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
-	}
-	return nil
+	return e.readDB(c, func(store *db.DB) error {
+		stats, err := workbench.ExportSelection(c.Context, store, out, statsPath, tracer.ExportConfig{
+			Selection: selection, Format: sft.Format(format), Domain: workbench.ExportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
+		}, e.warning)
+		if err != nil {
+			return emobench.AsRequest(err)
+		}
+		if err := stats.WriteText(e.stdout); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "wrote %s\n", out)
+		if statsPath != "" {
+			fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
+		}
+		return nil
+	})
 }

@@ -52,24 +52,20 @@ func tracerFilter(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	var store *db.DB
+	withDB := e.writeDB
 	if req.DryRun {
-		store, err = openCurrent(c)
-	} else {
-		store, err = e.openWrite(c.Context, c.String("db"))
+		withDB = e.readDB
 	}
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if req.Runs, err = workbench.ResolveRuns(c.Context, store, c.StringSlice("run")); err != nil {
-		return err
-	}
-	res, err := tracer.Filter(c.Context, store, req)
-	if err != nil {
-		return err
-	}
-	return workbench.WriteFilterResult(e.stdout, req, res, c.String("format"), e.warn, e.warning)
+	return withDB(c, func(store *db.DB) error {
+		if req.Runs, err = workbench.ResolveRuns(c.Context, store, c.StringSlice("run")); err != nil {
+			return err
+		}
+		res, err := tracer.Filter(c.Context, store, req)
+		if err != nil {
+			return err
+		}
+		return workbench.WriteFilterResult(e.stdout, req, res, c.String("format"), e.warn, e.warning)
+	})
 }
 
 func tracerFunnelCommand(e *env) *cli.Command {
@@ -86,16 +82,13 @@ func tracerFunnelCommand(e *env) *cli.Command {
 		},
 		Before: noArgs,
 		Action: func(c *cli.Context) error {
-			store, err := openCurrent(c)
-			if err != nil {
+			return e.readDB(c, func(store *db.DB) error {
+				w, err := workbench.WriteFunnel(c.Context, store, c.String("selection"), e.stdout, c.String("format"))
+				if w != "" {
+					e.warning(w)
+				}
 				return err
-			}
-			defer store.Close()
-			w, err := workbench.WriteFunnel(c.Context, store, c.String("selection"), e.stdout, c.String("format"))
-			if w != "" {
-				e.warning(w)
-			}
-			return err
+			})
 		},
 	}
 }

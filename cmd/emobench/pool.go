@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/emobench/emobench/analysis"
@@ -40,21 +41,14 @@ func intervalFlags(defaultStyle string) []cli.Flag {
 	}
 }
 
-// statsRequest reads the flags of a stats command or the report, those
-// its command defines, into a checked workbench.StatsRequest.
+// statsRequest reads the flags of a stats command or the report into a
+// checked workbench.StatsRequest. A flag its command does not define reads
+// as "" or nil: the request's default (the report's format is "table").
 func statsRequest(c *cli.Context) (workbench.StatsRequest, error) {
-	r := workbench.StatsRequest{DB: c.String("db"), Runs: c.StringSlice("run"), Pool: c.Bool("pool"), Format: "table",
-		By: c.StringSlice("by"), Ks: c.IntSlice("k")} // Ks: nil where --k is one k (gap) or none
-	if hasFlag(c, "format") {
-		r.Format = c.String("format")
-	}
-	if hasFlag(c, "convention") {
-		r.Convention = c.String("convention")
-	}
-	if hasFlag(c, "ci") {
-		r.CI = c.String("ci")
-	}
-	if hasFlag(c, "resamples") {
+	r := workbench.StatsRequest{DB: c.String("db"), Runs: c.StringSlice("run"), Pool: c.Bool("pool"), Format: cmp.Or(c.String("format"), "table"),
+		By: c.StringSlice("by"), Ks: c.IntSlice("k"), // Ks: nil where --k is one k (gap) or none
+		Convention: c.String("convention"), CI: c.String("ci")}
+	if hasFlag(c, "resamples") { // an explicit --resamples 0 is refused, not read as none
 		r.Bootstrap = &analysis.BootstrapOptions{Resamples: c.Int("resamples"), Level: c.Float64("level"), Seed: c.Uint64("seed"), Method: c.String("ci-method")}
 	}
 	return r, r.Check()
