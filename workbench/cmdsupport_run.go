@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/ingest"
@@ -67,14 +68,28 @@ func GenerateProgress(bar io.Writer, note func(string), n int) func(kept, candid
 // ExportSelection writes cfg.Selection's records to the file out
 // (tracer.ExportFile, out checked by the caller) and, when statsPath is
 // not "", the export's stats as indented JSON to statsPath (atomically).
-// warn receives the warning that the selection has lost trajectories
-// since it was stored, then each record not written. The stats are
-// returned with ExportFile's error too (its failures counted).
-func ExportSelection(ctx context.Context, store *db.DB, out, statsPath string, cfg tracer.ExportConfig, warn func(string)) (sft.Stats, error) {
+// Tokens are counted with the Hugging Face tokenizer.json file tokenizer
+// when it is not "" (sft.LoadTokenizer: its error names --tokenizer);
+// cfg.Domain nil is ExportDomain. warn receives the warning that the
+// selection has lost trajectories since it was stored, then each record
+// not written. The stats are returned with ExportFile's error too (its
+// failures counted), an EINVALID one made an EREQUEST error.
+func ExportSelection(ctx context.Context, store *db.DB, out, statsPath, tokenizer string, cfg tracer.ExportConfig, warn func(string)) (sft.Stats, error) {
+	if tokenizer != "" {
+		tok, err := sft.LoadTokenizer(tokenizer)
+		if err != nil {
+			return sft.Stats{}, fmt.Errorf("--tokenizer: %w", err)
+		}
+		cfg.Tokenizer = tok
+	}
+	if cfg.Domain == nil {
+		cfg.Domain = ExportDomain
+	}
 	if sel, err := store.FindSelection(ctx, cfg.Selection); err == nil && tracer.ShrunkWarning(sel) != "" {
 		warn(tracer.ShrunkWarning(sel))
 	}
 	stats, err := tracer.ExportFile(ctx, store, out, true, cfg)
+	err = emobench.AsRequest(err) // the selection or format given does not fit the data
 	for _, f := range stats.Failures {
 		warn("not written: " + f)
 	}

@@ -173,21 +173,22 @@ func runOptions(c *cli.Context) sim.RunOptions {
 		Preset: c.String("preset"), MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
 		Shard: c.String("shard"), Name: c.String("name"), LLM: llmOptions(c),
 		UserAbandon: c.String("user-abandon"), UserStrategy: c.String("user-strategy"),
-		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
-		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: floatFlag(c, "user-temperature")},
-		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),
+		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: given(c, "agent-temperature", c.Float64)},
+		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: given(c, "user-temperature", c.Float64)},
+		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: given(c, "temperature", c.Float64),
 		EpisodeTimeout: c.Duration("episode-timeout"),
 		Judge:          c.String("judge"),
 		JudgeLLM:       emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
 	}
 }
 
-// floatFlag is the flag's value when it was given, nil otherwise.
-func floatFlag(c *cli.Context, name string) *float64 {
+// given is the value of the flag name, read by get (c.String, c.Int, …),
+// when it was given; nil otherwise.
+func given[T any](c *cli.Context, name string, get func(name string) T) *T {
 	if !c.IsSet(name) {
 		return nil
 	}
-	v := c.Float64(name)
+	v := get(name)
 	return &v
 }
 
@@ -215,7 +216,7 @@ func resumeRun(c *cli.Context, e *env, ref string) error {
 	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file")); err != nil {
 		return err
 	}
-	llm.BaseURL = stringFlag(c, "base-url") // the endpoint may move between sessions
+	llm.BaseURL = given(c, "base-url", c.String) // the endpoint may move between sessions
 	return e.writeDB(c, func(store *db.DB) error { return workbench.ResumeRun(c.Context, store, ref, llm, e.executeOptions(c)) })
 }
 

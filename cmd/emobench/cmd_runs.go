@@ -111,13 +111,8 @@ func setCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("runs set takes one RUN (id or name), got %d arguments", c.NArg())
 			}
-			var edit workbench.RunEdit
-			for flag, field := range map[string]**string{"name": &edit.Name, "model": &edit.AgentModel, "user-model": &edit.UserModel, "condition": &edit.Condition} {
-				if c.IsSet(flag) {
-					v := c.String(flag)
-					*field = &v
-				}
-			}
+			edit := workbench.RunEdit{Name: given(c, "name", c.String), AgentModel: given(c, "model", c.String),
+				UserModel: given(c, "user-model", c.String), Condition: given(c, "condition", c.String)}
 			m, err := edit.Metadata()
 			if err != nil {
 				return err

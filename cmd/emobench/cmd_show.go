@@ -44,10 +44,7 @@ func showCommand(e *env) *cli.Command {
 					return usagef("TRAJECTORY %q is not an id (a whole number); name it by --run, --task and --trial instead", c.Args().First())
 				}
 			}
-			if c.IsSet("trial") {
-				trial := c.Int("trial")
-				ref.Trial = &trial
-			}
+			ref.Trial = given(c, "trial", c.Int)
 			lines := 3
 			if c.Bool("full") {
 				lines = 0

@@ -6,7 +6,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/tracer"
@@ -66,19 +65,11 @@ func runTracerExport(c *cli.Context, e *env) error {
 	if err := cliargs.CheckOutFiles(c.Bool("force"), "out", out, "stats", statsPath); err != nil {
 		return err
 	}
-	var tok *sft.Tokenizer
-	if path := c.String("tokenizer"); path != "" {
-		var err error
-		if tok, err = sft.LoadTokenizer(path); err != nil {
-			return fmt.Errorf("--tokenizer: %w", err)
-		}
-	}
 	return e.readDB(c, func(store *db.DB) error {
-		stats, err := workbench.ExportSelection(c.Context, store, out, statsPath, tracer.ExportConfig{
-			Selection: selection, Format: sft.Format(format), Domain: workbench.ExportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
-		}, e.warning)
+		stats, err := workbench.ExportSelection(c.Context, store, out, statsPath, c.String("tokenizer"),
+			tracer.ExportConfig{Selection: selection, Format: sft.Format(format), Strict: c.Bool("strict")}, e.warning)
 		if err != nil {
-			return emobench.AsRequest(err)
+			return err
 		}
 		if err := stats.WriteText(e.stdout); err != nil {
 			return err

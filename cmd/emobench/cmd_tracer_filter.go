@@ -47,7 +47,7 @@ func tracerFilter(c *cli.Context, e *env) error {
 		return usagef("--keep-unsatisfied and --drop-unsatisfied say opposite things: give one")
 	}
 	criteria := analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"),
-		AllowTestTasks: c.Bool("allow-test-tasks"), MaxUserDependence: floatFlag(c, "max-user-dependence")}
+		AllowTestTasks: c.Bool("allow-test-tasks"), MaxUserDependence: given(c, "max-user-dependence", c.Float64)}
 	req, err := workbench.NewFilterRequest(criteria, c.String("selection"), c.Bool("replace"), c.Bool("dry-run"))
 	if err != nil {
 		return err

@@ -87,19 +87,10 @@ func generateOptions(c *cli.Context) (tracer.GenerateOptions, sim.CatalogDomain,
 	}
 	return workbench.GenerateSettings{
 		Domain: c.String("domain"), N: c.Int("n"), Seed: c.Uint64("seed"), Split: emobench.Split(c.String("split")),
-		WalkSteps: c.String("walk-steps"), WalkStepsDist: stringFlag(c, "walk-steps-dist"), Intents: c.String("intents"), IntentsDist: stringFlag(c, "intents-dist"),
+		WalkSteps: c.String("walk-steps"), WalkStepsDist: given(c, "walk-steps-dist", c.String), Intents: c.String("intents"), IntentsDist: given(c, "intents-dist", c.String),
 		Forbidden: c.Float64("forbidden"), Transfer: c.Float64("transfer"), Read: c.Float64("read"), Emotions: c.String("emotions"), Exclude: c.String("exclude"),
 		Paraphrase:    c.String("paraphrase"),
 		ParaphraseLLM: modelRole(c, "paraphrase"),
 		LLM:           sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")},
 	}.Options()
-}
-
-// stringFlag is the flag's value when it was given, nil otherwise.
-func stringFlag(c *cli.Context, name string) *string {
-	if !c.IsSet(name) {
-		return nil
-	}
-	v := c.String(name)
-	return &v
 }
