@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -58,30 +59,12 @@ func runIngest(c *cli.Context, e *env) error {
 		return err
 	}
 	opts.Progress, opts.AfterHash = workbench.IngestProgress(e.terminal), e.afterHash // a progress bar for large files on a terminal
-	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
-	if err != nil {
-		return err
+	open := func(ctx context.Context) (*db.DB, error) { return e.openWrite(ctx, c.String("db")) }
+	failed, inputs, err := workbench.IngestArgs(c.Context, c.Args().Slice(), e.stdin, opts, open, e.stdout, e.stderr, e.warn)
+	if err == nil && failed > 0 {
+		err = &reportedError{fmt.Errorf("%d of %d inputs failed", failed, inputs)}
 	}
-	var store *db.DB // none when no input can be read: no database is made for nothing
-	if len(in.Paths) > 0 {
-		if store, err = e.openWrite(c.Context, c.String("db")); err != nil {
-			return err
-		}
-		defer store.Close()
-	}
-	e.warnAll(in.Notes.Lines())
-	notes := &ingest.Notes{}
-	defer func() { e.warnAll(notes.Lines()) }()
-	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, func(res workbench.Ingested, err error) {
-		res.Print(e.stdout, e.stderr, notes, err)
-	})
-	if err != nil {
-		return err
-	}
-	if failed > 0 {
-		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, in.Count())}
-	}
-	return nil
+	return err
 }
 
 // println prints line and a newline on stdout.
