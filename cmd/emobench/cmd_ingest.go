@@ -66,9 +66,3 @@ func runIngest(c *cli.Context, e *env) error {
 	}
 	return err
 }
-
-// println prints line and a newline on stdout.
-func (e *env) println(line string) { fmt.Fprintln(e.stdout, line) }
-
-// plural is "1 one" for n = 1, else "n many".
-var plural = workbench.Plural

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/emobench/emobench/db"
@@ -77,40 +76,6 @@ func checkCommand(e *env) *cli.Command {
 			return err
 		},
 	}
-}
-
-// readDB runs f on --db opened read-only at the current schema, which the
-// analysis commands query, and closes it when f returns.
-func (e *env) readDB(c *cli.Context, f func(store *db.DB) error) error {
-	store, err := workbench.OpenCurrent(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	return f(store)
-}
-
-// writeDB runs f on --db opened for writing (openWrite) and closes it
-// when f returns.
-func (e *env) writeDB(c *cli.Context, f func(store *db.DB) error) error {
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	return f(store)
-}
-
-// openWrite opens the database at path for writing (creating and
-// migrating it), then redacts credentials that older emobench versions
-// stored in run configs.
-func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
-	return workbench.OpenWrite(ctx, path, e.warn, e.waitNotices(path)...)
-}
-
-// waitNotices print on stderr that opening path waits for another process.
-func (e *env) waitNotices(path string) []db.Option {
-	return workbench.WaitNotices(path, func(line string) { fmt.Fprintln(e.stderr, line) })
 }
 
 func migrateCommand(e *env) *cli.Command {

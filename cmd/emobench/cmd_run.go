@@ -182,16 +182,6 @@ func runOptions(c *cli.Context) sim.RunOptions {
 	}
 }
 
-// given is the value of the flag name, read by get (c.String, c.Int, …),
-// when it was given; nil otherwise.
-func given[T any](c *cli.Context, name string, get func(name string) T) *T {
-	if !c.IsSet(name) {
-		return nil
-	}
-	v := get(name)
-	return &v
-}
-
 // llmOptions reads the LLM settings that are not recorded with a run: the
 // keys are read from the variables the run names (the only place that
 // reads them).

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/urfave/cli/v2"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/internal/cliargs"
-	"github.com/emobench/emobench/sim"
 )
 
 // flagAliases are the old spellings of flags, still read, with a note, as
@@ -41,23 +37,4 @@ func tracerCommand(e *env) *cli.Command {
 			tracerExportCommand(e),
 		},
 	}
-}
-
-// warning prints msg on stderr as a warning about the data: unlike a
-// note, --quiet keeps it.
-func (e *env) warning(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", msg) }
-
-// modelBaseURLFlag and modelKeyEnvFlag are the endpoint and key variable
-// flags of a command's one --ROLE model (evaluate's and audit's judge,
-// generate's paraphrase); modelRole reads them.
-func modelBaseURLFlag(role string) cli.Flag {
-	return &cli.StringFlag{Name: role + "-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --" + role + " model"}
-}
-
-func modelKeyEnvFlag(role string) cli.Flag {
-	return &cli.StringFlag{Name: role + "-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --" + role + " model's API key"}
-}
-
-func modelRole(c *cli.Context, role string) emobench.LLMRole {
-	return emobench.LLMRole{BaseURL: c.String(role + "-base-url"), APIKeyEnv: c.String(role + "-api-key-env")}
 }

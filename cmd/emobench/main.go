@@ -70,25 +70,6 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 // value: "--trials 0: need at least 1".
 func usagef(format string, args ...any) error { return cliargs.Usagef(format, args...) }
 
-// reportedError is a failure whose details the command already printed.
-type reportedError struct{ err error }
-
-func (e *reportedError) Error() string { return e.err.Error() }
-func (e *reportedError) Unwrap() error { return e.err }
-
-// env holds the streams commands write to, so tests run the CLI in-process.
-type env struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	// afterHash, when set (by tests), runs after ingest has hashed an
-	// input and before it parses it: where another program may change it.
-	afterHash func(path string)
-	// quiet is --quiet: notes are not printed.
-	quiet bool
-	// terminal is stderr when it is a terminal (for progress bars), else nil.
-	terminal io.Writer
-}
-
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: workbench.Terminal(stderr)}
 	app := &cli.App{
