@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -31,10 +32,30 @@ func DefaultSealKeyFile() string {
 	return filepath.Join(dir, "emobench", SealKeyName)
 }
 
+// RecordedSettings are the settings of a run recorded with it (the names
+// of the run command's flags): a resume takes them from the run, so a
+// resume given one is refused (CheckResume). A role's endpoint and key
+// variable (*-base-url, *-api-key-env) are recorded too, but a resume may
+// change them (ResumeRun decides).
+var RecordedSettings = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "preset", "max-steps", "max-errors", "name",
+	"temperature", "shard", "agent-temperature", "user-temperature", "parallel-tool-calls", "user-abandon", "episode-timeout", "user-strategy", "judge",
+	"tasks-file", "task-set"}
+
 // CheckResume refuses, before anything is opened or created, a resume of
-// run ref when no database is at dbPath (an EREQUEST error about the
-// setting "resume") or the price file cannot be read (CheckPriceFile).
-func CheckResume(dbPath, ref, priceFile string) error {
+// run ref given settings (the names of the flags given with it) it takes
+// from the run (RecordedSettings) or cannot take (the tags train-domains
+// and base-run: runs tag sets them), naming what to drop; then, about the
+// setting "resume", no database at dbPath; then a price file that cannot
+// be read (CheckPriceFile). All are EREQUEST errors.
+func CheckResume(dbPath, ref, priceFile string, settings []string) error {
+	for _, s := range settings {
+		switch {
+		case slices.Contains(RecordedSettings, s):
+			return requestf("--resume reuses the run's recorded settings: drop --%s", s)
+		case s == "train-domains" || s == "base-run":
+			return requestf("--resume does not tag a run: drop --%s, and tag it with emobench runs tag %s --%s ...", s, ref, s)
+		}
+	}
 	if _, err := os.Stat(dbPath); err != nil {
 		return settingf("resume", "%s: no database at %s", ref, dbPath)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -113,5 +114,24 @@ func TestTerminal(t *testing.T) {
 	}
 	if workbench.IngestProgress(f) == nil {
 		t.Error("IngestProgress(terminal) is nil, want a bar")
+	}
+}
+
+// A resume refuses a recorded setting and a tag, naming the flag to drop,
+// before it looks for the database; an endpoint may change.
+func TestCheckResume_Settings(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.db")
+	for _, tc := range []struct {
+		settings []string
+		want     string
+	}{
+		{[]string{"concurrency", "trials"}, "--resume reuses the run's recorded settings: drop --trials"},
+		{[]string{"base-run"}, "--resume does not tag a run: drop --base-run, and tag it with emobench runs tag 3 --base-run"},
+		{[]string{"agent-base-url", "user-api-key-env", "timeout"}, "resume 3: no database at " + missing},
+	} {
+		err := workbench.CheckResume(missing, "3", "", tc.settings)
+		if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckResume(%q) = %v, want an EREQUEST error containing %q", tc.settings, err, tc.want)
+		}
 	}
 }

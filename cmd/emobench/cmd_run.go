@@ -73,11 +73,6 @@ func runCommand(e *env) *cli.Command {
 	}
 }
 
-// settingFlags are recorded with a run; --resume takes them from the run.
-var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "preset", "max-steps", "max-errors", "name", "temperature", "shard",
-	"agent-base-url", "user-base-url", "agent-api-key-env", "user-api-key-env", "agent-temperature", "user-temperature", "parallel-tool-calls",
-	"user-abandon", "episode-timeout", "user-strategy", "judge", "judge-base-url", "judge-api-key-env", "tasks-file", "task-set"}
-
 func runBenchmark(c *cli.Context, e *env) error {
 	// The LLM client reads 0 (and less) as its default: refuse it rather
 	// than run with a timeout other than the one given.
@@ -193,17 +188,7 @@ func llmOptions(c *cli.Context) sim.LLMOptions {
 // is missing, with its recorded settings.
 func resumeRun(c *cli.Context, e *env, ref string) error {
 	llm := workbench.ResumeLLM{Agent: resumeRole(c, "agent"), User: resumeRole(c, "user"), Judge: resumeRole(c, "judge")}
-	for _, f := range settingFlags {
-		if c.IsSet(f) && !strings.HasSuffix(f, "-base-url") && !strings.HasSuffix(f, "-api-key-env") { // ResumeRun decides
-			return usagef("--resume reuses the run's recorded settings: drop --%s", f)
-		}
-	}
-	for _, f := range []string{"train-domains", "base-run"} {
-		if c.IsSet(f) {
-			return usagef("--resume does not tag a run: drop --%s, and tag it with emobench runs tag %s --%s ...", f, ref, f)
-		}
-	}
-	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file")); err != nil {
+	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file"), c.LocalFlagNames()); err != nil {
 		return err
 	}
 	llm.BaseURL = given(c, "base-url", c.String) // the endpoint may move between sessions
