@@ -20,11 +20,7 @@ func domainsCommand(e *env) *cli.Command {
 		Flags:       []cli.Flag{tableFormatFlag()},
 		Subcommands: []*cli.Command{domainShowCommand(e)},
 		Action: func(c *cli.Context) error {
-			domains, err := workbench.ListDomains()
-			if err != nil {
-				return err
-			}
-			return workbench.DomainsTable(domains, c.String("format")).Write(e.stdout, c.String("format"))
+			return workbench.WriteDomains(e.stdout, c.String("format"))
 		},
 	}
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
@@ -18,12 +15,7 @@ func emotionsCommand(e *env) *cli.Command {
 		Before: noArgs,
 		Flags:  []cli.Flag{formatFlag("table", "table", "json")},
 		Action: func(c *cli.Context) error {
-			if c.String("format") == "table" {
-				return table.Taxonomy().Write(e.stdout, "table")
-			}
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(emobench.Taxonomy)
+			return table.WriteTaxonomy(e.stdout, c.String("format"))
 		},
 	}
 }

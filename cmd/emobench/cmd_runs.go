@@ -65,27 +65,29 @@ func tagCommand(e *env) *cli.Command {
 			if err := edit.Check(); err != nil {
 				return err
 			}
-			store, id, err := openRunArg(c, e)
-			if err != nil {
+			return e.runDB(c, func(store *db.DB, id int64) error {
+				tags, notes, err := workbench.TagRun(c.Context, store, id, edit)
+				if err == nil {
+					e.warnAll(notes)
+					fmt.Fprintf(e.stdout, "run %d: %s\n", id, tags)
+				}
 				return err
-			}
-			defer store.Close()
-			tags, notes, err := workbench.TagRun(c.Context, store, id, edit)
-			if err != nil {
-				return err
-			}
-			e.warnAll(notes)
-			fmt.Fprintf(e.stdout, "run %d: %s\n", id, tags)
-			return nil
+			})
 		},
 	}
 }
 
-// openRunArg opens the existing --db file for writing and resolves the
-// command's one RUN argument (an id or a name).
-func openRunArg(c *cli.Context, e *env) (*db.DB, int64, error) {
+// runDB runs f on the existing --db file opened for writing and the run
+// id the command's one RUN argument (an id or a name) resolves to, and
+// closes the database when f returns.
+func (e *env) runDB(c *cli.Context, f func(store *db.DB, id int64) error) error {
 	path := c.String("db")
-	return workbench.OpenRun(c.Context, path, c.Args().First(), e.warn, e.waitNotices(path)...)
+	store, id, err := workbench.OpenRun(c.Context, path, c.Args().First(), e.warn, e.waitNotices(path)...)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return f(store, id)
 }
 
 func setCommand(e *env) *cli.Command {
@@ -117,16 +119,13 @@ func setCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			store, id, err := openRunArg(c, e)
-			if err != nil {
+			return e.runDB(c, func(store *db.DB, id int64) error {
+				r, err := workbench.SetRunMetadata(c.Context, store, id, m)
+				if err == nil && r.ID == id {
+					fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
+				}
 				return err
-			}
-			defer store.Close()
-			r, err := workbench.SetRunMetadata(c.Context, store, id, m)
-			if err == nil && r.ID == id {
-				fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
-			}
-			return err
+			})
 		},
 	}
 }

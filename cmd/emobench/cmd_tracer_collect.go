@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -64,14 +61,9 @@ func tracerCollect(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	ids, tasks, err := workbench.CollectedRuns(c.Context, store, plans)
-	if err != nil {
-		return err
+	line, err := workbench.CollectedLine(c.Context, store, plans, c.Int("trials"))
+	if err == nil {
+		e.println(line)
 	}
-	var refs []string
-	for _, id := range ids {
-		refs = append(refs, fmt.Sprintf("--run %d", id))
-	}
-	e.println(fmt.Sprintf("collected %d tasks × %d trials; filter them with: emobench tracer filter %s --selection NAME", tasks, c.Int("trials"), strings.Join(refs, " ")))
-	return nil
+	return err
 }
