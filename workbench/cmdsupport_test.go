@@ -2,6 +2,7 @@ package workbench_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -133,5 +134,28 @@ func TestCheckResume_Settings(t *testing.T) {
 		if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("CheckResume(%q) = %v, want an EREQUEST error containing %q", tc.settings, err, tc.want)
 		}
+	}
+}
+
+// NewRunTags keeps what was given, an empty list of train domains
+// included (to be refused), and is nil when nothing was.
+func TestNewRunTags(t *testing.T) {
+	empty, base := []string{}, "3"
+	if got := workbench.NewRunTags(nil, nil); got != nil {
+		t.Errorf("NewRunTags(nil, nil) = %+v, want nil", got)
+	}
+	if got := workbench.NewRunTags(&empty, nil); got == nil || got.TrainDomains == nil || len(got.TrainDomains) != 0 || got.BaseRun != "" {
+		t.Errorf("NewRunTags(empty, nil) = %+v, want an empty, non-nil list", got)
+	}
+	if got := workbench.NewRunTags(nil, &base); got == nil || got.TrainDomains != nil || got.BaseRun != "3" {
+		t.Errorf("NewRunTags(nil, 3) = %+v", got)
+	}
+}
+
+// A run reads a tasks file or a task set, not both.
+func TestReadTaskSource_ErrBoth(t *testing.T) {
+	_, err := workbench.ReadTaskSource(context.Background(), "x.db", "tasks.json", "set")
+	if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("ReadTaskSource(file and set) = %v, want an EREQUEST error", err)
 	}
 }

@@ -207,11 +207,14 @@ func auditTasksOf(ctx context.Context, dbPath, path, set, domain string) (string
 }
 
 // ReadTaskSource reads the tasks a run or a collection runs instead of
-// the domains' own: the tasks file file (ReadTasksFile) or else the task
-// set set stored in the database at dbPath (ReadTaskSet); nil, nil when
-// both are "". No database at dbPath for a task set is an EREQUEST error.
+// the domains' own: the tasks file file (ReadTasksFile) or the task set
+// set stored in the database at dbPath (ReadTaskSet); nil, nil when both
+// are "". Both given, and no database at dbPath for a task set, are
+// EREQUEST errors.
 func ReadTaskSource(ctx context.Context, dbPath, file, set string) (*TaskSource, error) {
 	switch {
+	case file != "" && set != "":
+		return nil, requestf("give --tasks-file FILE or --task-set NAME, not both")
 	case file != "":
 		return ReadTasksFile(file)
 	case set == "":

@@ -90,7 +90,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 			return usagef("--%s %d: need at least 1", f, c.Int(f))
 		}
 	}
-	src, err := e.readTaskSource(c)
+	src, err := workbench.ReadTaskSource(c.Context, c.String("db"), c.String("tasks-file"), c.String("task-set"))
 	if err != nil {
 		return err
 	}
@@ -99,13 +99,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	var tags *workbench.RunTags
-	if c.IsSet("train-domains") || c.IsSet("base-run") {
-		tags = &workbench.RunTags{BaseRun: c.String("base-run")}
-		if c.IsSet("train-domains") { // given empty, it is refused
-			tags.TrainDomains = append([]string{}, c.StringSlice("train-domains")...)
-		}
-	}
+	tags := workbench.NewRunTags(given(c, "train-domains", c.StringSlice), given(c, "base-run", c.String))
 	store, err := e.startRuns(c, plans, tags, src, "")
 	if err == nil {
 		store.Close()
@@ -147,16 +141,6 @@ func planRuns(c *cli.Context, src *workbench.TaskSource) ([]sim.PlannedRun, erro
 		Condition: c.String("condition"), Concurrency: c.Int("concurrency"), Options: runOptions(c),
 	}
 	return workbench.PlanRunsOver(req, src, c.IsSet("domain"), c.IsSet("split"))
-}
-
-// readTaskSource reads --tasks-file or --task-set (workbench.ReadTaskSource):
-// nil when neither is given; both are a usage error.
-func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
-	file, set := c.String("tasks-file"), c.String("task-set")
-	if file != "" && set != "" {
-		return nil, usagef("give --tasks-file FILE or --task-set NAME, not both")
-	}
-	return workbench.ReadTaskSource(c.Context, c.String("db"), file, set)
 }
 
 // runOptions copies run's flags (those tracer collect shares too) into

@@ -43,7 +43,7 @@ func tracerCollect(c *cli.Context, e *env) error {
 	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
 		return err
 	}
-	src, err := e.readTaskSource(c)
+	src, err := workbench.ReadTaskSource(c.Context, c.String("db"), c.String("tasks-file"), c.String("task-set"))
 	switch {
 	case err != nil:
 		return err
