@@ -90,6 +90,9 @@ var generateSettings = map[string]string{"N": "n", "Split": "split", "WalkSteps"
 // and finds its domain. Every error is an EREQUEST error naming the
 // setting ("walk-steps \"2,x\": ...", "exclude FILE: ...").
 func (s GenerateSettings) Options() (tracer.GenerateOptions, sim.CatalogDomain, error) {
+	if s.Domain == "" {
+		return tracer.GenerateOptions{}, nil, requestf("tracer generate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
+	}
 	o := tracer.NewGenerateOptions()
 	o.N, o.Seed, o.Split = s.N, s.Seed, s.Split
 	o.ForbiddenShare, o.TransferShare, o.ReadShare = s.Forbidden, s.Transfer, s.Read

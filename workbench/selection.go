@@ -77,10 +77,20 @@ func CheckFormat(format string, allowed ...string) error {
 	return nil
 }
 
-// Write writes t in r's format, its estimates shown in r's style
-// (table.Table.ExpandEstimates).
-func (r StatsRequest) Write(w io.Writer, t *table.Table) error {
-	return t.ExpandEstimates(r.Format, r.Style).Write(w, r.Format)
+// Write writes the tables ts in r's format, a blank line between two,
+// their estimates shown in r's style (table.Table.ExpandEstimates).
+func (r StatsRequest) Write(w io.Writer, ts ...*table.Table) error {
+	for i, t := range ts {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := t.ExpandEstimates(r.Format, r.Style).Write(w, r.Format); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Bare reports whether a result that came with note (NoTrajectoriesNote;

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -79,5 +80,16 @@ func TestReadQuery(t *testing.T) {
 	}
 	if _, err = ReadQuery(t.Context(), iotest.ErrReader(errors.New("boom"))); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("ReadQuery(failing reader) = %v, want its error", err)
+	}
+}
+
+// Write writes several tables in order, a blank line between two.
+func TestStatsRequest_WriteTables(t *testing.T) {
+	r := StatsRequest{Format: "csv"}
+	a := &table.Table{Columns: []string{"x"}, Rows: [][]any{{1}}}
+	b := &table.Table{Columns: []string{"y"}, Rows: [][]any{{2}}}
+	var out bytes.Buffer
+	if err := r.Write(&out, a, b); err != nil || out.String() != "x\n1\n\ny\n2\n" {
+		t.Errorf("Write(a, b) = %q, %v; want both tables, a blank line between", out.String(), err)
 	}
 }

@@ -41,9 +41,6 @@ func evaluateCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("evaluate takes one FILE, got %d arguments", c.NArg())
 			}
-			if !c.IsSet("domain") {
-				return usagef("evaluate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
-			}
 			judge, err := workbench.EvaluationJudge(c.String("judge"), c.String("judge-base-url"), c.String("judge-api-key-env"), llmOptions(c))
 			if err != nil {
 				return err

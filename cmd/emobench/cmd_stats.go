@@ -259,15 +259,7 @@ func runBalance(c *cli.Context, e *env, r workbench.StatsRequest) error {
 	if err != nil || r.Bare(none) {
 		return err
 	}
-	for i, t := range table.Balance(s.TableUnits(), data, part, c.Int("bins"), r.Format, r.Style) {
-		if i > 0 {
-			e.stdout.Write([]byte("\n"))
-		}
-		if err := r.Write(e.stdout, t); err != nil {
-			return err
-		}
-	}
-	return nil
+	return r.Write(e.stdout, table.Balance(s.TableUnits(), data, part, c.Int("bins"), r.Format, r.Style)...)
 }
 
 func statsGeneralizationCommand(e *env) *cli.Command {

@@ -79,9 +79,6 @@ func generateTasks(c *cli.Context, e *env) error {
 // generateOptions reads the flags into workbench.GenerateSettings, which
 // parses them into tracer's options and finds the domain.
 func generateOptions(c *cli.Context) (tracer.GenerateOptions, sim.CatalogDomain, error) {
-	if c.String("domain") == "" {
-		return tracer.GenerateOptions{}, nil, usagef("tracer generate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
-	}
 	if !c.IsSet("n") {
 		return tracer.GenerateOptions{}, nil, usagef("tracer generate needs --n N, at least 1 (the tasks to generate)")
 	}
