@@ -159,3 +159,29 @@ func TestReadTaskSource_ErrBoth(t *testing.T) {
 		t.Errorf("ReadTaskSource(file and set) = %v, want an EREQUEST error", err)
 	}
 }
+
+// A missing --format, --out or --domain is refused before any file or
+// database is read.
+func TestRequiredSettings(t *testing.T) {
+	ctx := context.Background()
+	missing := filepath.Join(t.TempDir(), "none.db")
+	_, errFormat := workbench.Export(ctx, missing, nil, "", "out", false)
+	_, errOut := workbench.Export(ctx, missing, nil, "csv", "", false)
+	_, errEval := workbench.EvaluateFile(ctx, workbench.EvaluateRequest{Path: "x.json"})
+	_, _, errGen := workbench.GenerateSettings{N: 1}.Options()
+	_, errVacuum := workbench.Vacuum(ctx, missing, "", func(string) {})
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{errFormat, "export needs --format (one of taubench"},
+		{errOut, "export needs --out PATH"},
+		{errEval, "evaluate needs --domain (one of airline"},
+		{errGen, "tracer generate needs --domain (one of airline"},
+		{errVacuum, "vacuum needs --out FILE"},
+	} {
+		if !errors.Is(tc.err, emobench.ErrRequest) || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("got %v, want an EREQUEST error containing %q", tc.err, tc.want)
+		}
+	}
+}

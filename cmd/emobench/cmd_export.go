@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/emobench/emobench/export"
 	"github.com/emobench/emobench/internal/cliargs"
@@ -39,14 +38,7 @@ func runExport(c *cli.Context, e *env) error {
 	if err := noArgs(c); err != nil {
 		return err
 	}
-	format, out := c.String("format"), c.String("out")
-	if format == "" {
-		return usagef("export needs --format (one of %s)", strings.Join(export.Formats, ", "))
-	}
-	if out == "" {
-		return usagef("export needs --out PATH")
-	}
-	written, err := workbench.Export(c.Context, c.String("db"), c.StringSlice("run"), format, out, c.Bool("force"))
+	written, err := workbench.Export(c.Context, c.String("db"), c.StringSlice("run"), c.String("format"), c.String("out"), c.Bool("force"))
 	if err != nil {
 		return err
 	}

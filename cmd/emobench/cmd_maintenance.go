@@ -40,9 +40,6 @@ func vacuumCommand(e *env) *cli.Command {
 		Flags:       []cli.Flag{&cli.StringFlag{Name: "out", Usage: "`FILE` to write; must not exist"}},
 		Action: func(c *cli.Context) error {
 			out := c.String("out")
-			if out == "" {
-				return usagef("vacuum needs --out FILE")
-			}
 			size, err := workbench.Vacuum(c.Context, c.String("db"), out, e.warn, e.waitNotices(c.String("db"))...)
 			if err != nil {
 				return err

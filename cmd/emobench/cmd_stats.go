@@ -111,7 +111,8 @@ func passkCommand(e *env) *cli.Command {
 			&cli.StringSliceFlag{Name: "by", Usage: "group fields, comma-separated or repeated (always grouped by run)"},
 			&cli.IntSliceFlag{Name: "k", Usage: "k values to report (default: 1 up to the most trials)"},
 			&cli.StringFlag{Name: "convention", Value: string(analysis.PerTask), Usage: "per-task or min-trials"},
-			&cli.StringFlag{Name: "infra-errors", Value: "fail", Usage: "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)"},
+			cliargs.Choice("infra-errors", "fail", "τ²-bench infrastructure_error and context_window_exceeded trajectories: fail (count them as failures) or exclude (as τ²-bench's own metrics do)",
+				string(workbench.InfraErrorsFail), string(workbench.InfraErrorsExclude)),
 			&cli.BoolFlag{Name: "strict", Usage: "beside each pass^k, strict pass^k: a trial passes only when every check its reward_info records passed, in its reward_basis or not"},
 		),
 		Action: statsAction(e, runPassK),
@@ -123,9 +124,6 @@ func runPassK(c *cli.Context, e *env, r workbench.StatsRequest) error {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	stats := workbench.PassKStats{Fields: r.Fields, Options: analysis.PassKOptions{Convention: r.Conv, Ks: r.Ks},
 		InfraErrors: workbench.InfraErrors(c.String("infra-errors")), Intervals: r.Style != table.NoInterval, Bootstrap: r.Boot}
-	if err := stats.InfraErrors.Check(); err != nil {
-		return err
-	}
 	if c.Bool("strict") && r.Style != table.NoInterval {
 		return usagef("--strict gives no intervals: leave out --ci")
 	}

@@ -49,8 +49,6 @@ func tracerCollect(c *cli.Context, e *env) error {
 		return err
 	case src == nil:
 		return usagef("tracer collect needs --tasks-file FILE or --task-set NAME (a task set tracer generate stored)")
-	case c.Int("trials") < 1:
-		return usagef("--trials %d: need at least 1", c.Int("trials"))
 	}
 	plans, err := workbench.PlanCollect(src, c.String("condition"), c.Int("concurrency"), runOptions(c))
 	if err != nil {
