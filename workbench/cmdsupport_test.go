@@ -170,6 +170,7 @@ func TestRequiredSettings(t *testing.T) {
 	_, errEval := workbench.EvaluateFile(ctx, workbench.EvaluateRequest{Path: "x.json"})
 	_, _, errGen := workbench.GenerateSettings{N: 1}.Options()
 	_, errVacuum := workbench.Vacuum(ctx, missing, "", func(string) {})
+	errTarget := workbench.GenerateTasks(ctx, nil, tracer.GenerateOptions{}, workbench.GenerateTarget{Out: "tasks.json", Replace: true})
 	for _, tc := range []struct {
 		err  error
 		want string
@@ -179,6 +180,7 @@ func TestRequiredSettings(t *testing.T) {
 		{errEval, "evaluate needs --domain (one of airline"},
 		{errGen, "tracer generate needs --domain (one of airline"},
 		{errVacuum, "vacuum needs --out FILE"},
+		{errTarget, "--task-set and --replace name a task set in --db: drop them with --out"},
 	} {
 		if !errors.Is(tc.err, emobench.ErrRequest) || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("got %v, want an EREQUEST error containing %q", tc.err, tc.want)

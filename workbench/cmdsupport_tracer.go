@@ -278,11 +278,15 @@ type GenerateTarget struct {
 // GenerateTasks generates opts' tasks of dom (tracer.Generate), writes
 // the summary of what it generated and rejected to t.Summary (also when
 // it fails midway), then writes them to t.Out or stores them as the task
-// set t.Name (tracer.StoreTaskSet). A task set name DBPath holds, unless
-// t.Replace, is an EREQUEST error, before anything is generated or when
-// it was stored meanwhile. Other errors are Generate's, the file's or the
+// set t.Name (tracer.StoreTaskSet). A task set named or replaced with
+// t.Out, and a task set name DBPath holds, unless t.Replace, are EREQUEST
+// errors, before anything is generated (or, the latter, when it was
+// stored meanwhile). Other errors are Generate's, the file's or the
 // store's.
 func GenerateTasks(ctx context.Context, dom sim.CatalogDomain, opts tracer.GenerateOptions, t GenerateTarget) error {
+	if t.Out != "" && (t.Name != "" || t.Replace) {
+		return requestf("--task-set and --replace name a task set in --db: drop them with --out")
+	}
 	if t.Name == "" {
 		t.Name = fmt.Sprintf("%s-%s-s%d", dom.Name(), opts.Split, opts.Seed)
 	}

@@ -30,14 +30,12 @@ func exportCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing file, or write into a non-empty directory"},
 			runFlag(),
 		},
+		Before: noArgs,
 		Action: func(c *cli.Context) error { return runExport(c, e) },
 	}
 }
 
 func runExport(c *cli.Context, e *env) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
 	written, err := workbench.Export(c.Context, c.String("db"), c.StringSlice("run"), c.String("format"), c.String("out"), c.Bool("force"))
 	if err != nil {
 		return err

@@ -43,14 +43,12 @@ func tracerExportCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "overwrite existing --out and --stats files"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail on the first record that fails validation"},
 		},
+		Before: noArgs,
 		Action: func(c *cli.Context) error { return runTracerExport(c, e) },
 	}
 }
 
 func runTracerExport(c *cli.Context, e *env) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
 	format, out, statsPath, selection := c.String("format"), c.String("out"), c.String("stats"), c.String("selection")
 	switch runs := c.StringSlice("run"); {
 	case format == "":

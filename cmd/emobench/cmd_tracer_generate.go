@@ -58,9 +58,6 @@ func tracerGenerateCommand(e *env) *cli.Command {
 
 func generateTasks(c *cli.Context, e *env) error {
 	out, name := c.String("out"), c.String("task-set")
-	if out != "" && (c.IsSet("task-set") || c.Bool("replace")) {
-		return usagef("--task-set and --replace name a task set in --db: drop them with --out")
-	}
 	if err := cliargs.CheckOutFiles(c.Bool("force"), "out", out); err != nil {
 		return err
 	}
