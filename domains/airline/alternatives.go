@@ -37,20 +37,14 @@ var reasonWords = map[string]string{
 // added bags another method, or the count a conditional request picks;
 // a cancellation another reason the user stated.
 func alternatives(env sim.Environment, userID string, facts map[string]string, gold emobench.Action) []emobench.Action {
-	e, ok := env.(*sim.StateEnv[DB])
+	db, ok := sim.StateOf[DB](env)
 	if !ok {
 		return nil
 	}
-	db := e.State
-	u, _ := db.Users.Get(userID)
+	u := db.Users.At(userID)
 	args, err := sim.CallArgs(gold)
 	if u == nil || err != nil {
 		return nil
-	}
-	with := func(key string, v any) emobench.Action {
-		m := maps.Clone(args)
-		m[key] = v
-		return act(gold.Name, m)
 	}
 	var out []emobench.Action
 	otherMethods := func(current string) {
@@ -59,13 +53,13 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		}
 		for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 			if id != current {
-				out = append(out, with("payment_id", id))
+				out = append(out, sim.WithArgs(gold, "payment_id", id))
 			}
 		}
 	}
 	switch gold.Name {
 	case ToolBookReservation:
-		return db.bookingAlternatives(u, facts, args, with)
+		return db.bookingAlternatives(u, facts, gold, args)
 	case ToolUpdateReservationFlights:
 		id, _ := args["payment_id"].(string)
 		otherMethods(id)
@@ -88,7 +82,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 				}
 				changed := slices.Clone(flights)
 				changed[i] = map[string]any{"flight_number": fi.FlightNumber, "date": date}
-				out = append(out, with("flights", changed))
+				out = append(out, sim.WithArgs(gold, "flights", changed))
 			}
 		}
 	case ToolUpdateReservationBaggages:
@@ -108,15 +102,14 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 				want = one
 			}
 			if total, _ := args["total_baggages"].(float64); int(total) != want {
-				m := maps.Clone(args)
-				m["total_baggages"], m["nonfree_baggages"] = want, NonfreeBags(u.Membership, r.Cabin, len(r.Passengers), want)
-				out = append(out, act(gold.Name, m))
+				nonfree := NonfreeBags(u.Membership, r.Cabin, len(r.Passengers), want)
+				out = append(out, sim.WithArgs(gold, "total_baggages", want, "nonfree_baggages", nonfree))
 			}
 		}
 	case ToolCancelReservation:
 		for words, reason := range reasonWords {
 			if reason != args["reason"] && slices.ContainsFunc(sim.FactValues(facts, "reason"), func(v string) bool { return strings.Contains(v, words) }) {
-				out = append(out, with("reason", reason))
+				out = append(out, sim.WithArgs(gold, "reason", reason))
 			}
 		}
 		slices.SortFunc(out, func(a, b emobench.Action) int { return strings.Compare(string(a.Arguments), string(b.Arguments)) })
@@ -138,10 +131,12 @@ func keepsFlights(r *Reservation, flights []any) bool {
 	return true
 }
 
-// bookingAlternatives are a booking's other itineraries the user's flight
-// choice allows, each paid as the gold is for its own total, and, when the
-// user named no method, the gold itinerary paid with another method.
-func (db *DB) bookingAlternatives(u *User, facts map[string]string, args map[string]any, with func(string, any) emobench.Action) []emobench.Action {
+// bookingAlternatives are the other writes of booking, a gold
+// book_reservation whose arguments are args: its other itineraries the
+// user's flight choice allows, each paid as the gold is for its own total,
+// and, when the user named no method, the gold itinerary paid with another
+// method.
+func (db *DB) bookingAlternatives(u *User, facts map[string]string, booking emobench.Action, args map[string]any) []emobench.Action {
 	origin, _ := args["origin"].(string)
 	destination, _ := args["destination"].(string)
 	cabin, _ := args["cabin"].(string)
@@ -181,9 +176,7 @@ func (db *DB) bookingAlternatives(u *User, facts map[string]string, args map[str
 		}
 		last["amount"] = total
 		repaid[len(repaid)-1] = last
-		m := maps.Clone(args)
-		m["payment_methods"], m["flights"] = repaid, refs(it)
-		out = append(out, act(ToolBookReservation, m))
+		out = append(out, sim.WithArgs(booking, "payment_methods", repaid, "flights", refs(it)))
 	}
 	if len(payments) == 1 {
 		p, _ := payments[0].(map[string]any)
@@ -191,7 +184,7 @@ func (db *DB) bookingAlternatives(u *User, facts map[string]string, args map[str
 		if pm, ok := u.PaymentMethods[id]; ok && !named(facts, u, pm) {
 			for _, other := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
 				if other != id {
-					out = append(out, with("payment_methods", []map[string]any{{"payment_id": other, "amount": p["amount"]}}))
+					out = append(out, sim.WithArgs(booking, "payment_methods", []map[string]any{{"payment_id": other, "amount": p["amount"]}}))
 				}
 			}
 		}

@@ -63,29 +63,3 @@ func (db *DB) futureFlights() []Segment {
 	}
 	return out
 }
-
-// onestopPairs returns the connections, on one date after Today, between
-// airports with no direct route, in the order of futureFlights.
-func (db *DB) onestopPairs() [][2]Segment {
-	direct := map[[2]string]bool{}
-	for _, f := range db.Flights.All() {
-		direct[[2]string{f.Origin, f.Destination}] = true
-	}
-	opts := db.futureFlights()
-	from := map[[2]string][]Segment{} // by date and origin
-	for _, s := range opts {
-		k := [2]string{s.Date, s.Origin}
-		from[k] = append(from[k], s)
-	}
-	pairs := [][2]Segment{}
-	for _, s1 := range opts {
-		for _, s2 := range from[[2]string{s1.Date, s1.Destination}] {
-			if s2.Destination == s1.Origin || direct[[2]string{s1.Origin, s2.Destination}] ||
-				!connects(db.flight(s1.FlightNumber), db.flight(s2.FlightNumber)) {
-				continue
-			}
-			pairs = append(pairs, [2]Segment{s1, s2})
-		}
-	}
-	return pairs
-}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // Seed is the seed of the database every environment starts from.
@@ -208,6 +210,10 @@ func (g *generator) flight(origin, dest string, minutes int) {
 // delayed.
 var soonDate = nowTime.AddDate(0, 0, 2).Format(dateLayout)
 
+// disruptions are the statuses of a flight not yet flown, as status draws
+// them.
+var disruptions = []string{StatusDelayed, StatusCancelled, StatusAvailable}
+
 // status draws a flight's status on date relative to Now.
 func (g *generator) status(date string, f *Flight) string {
 	switch {
@@ -222,21 +228,9 @@ func (g *generator) status(date string, f *Flight) string {
 		}
 		return StatusFlying
 	case date == Today:
-		switch n := g.rng.IntN(100); {
-		case n < 40:
-			return StatusDelayed
-		case n < 60:
-			return StatusCancelled
-		}
-		return StatusAvailable
+		return sim.Weighted(g.rng, disruptions, 40, 20, 40)
 	case date <= soonDate:
-		switch n := g.rng.IntN(100); {
-		case n < 20:
-			return StatusDelayed
-		case n < 28:
-			return StatusCancelled
-		}
-		return StatusAvailable
+		return sim.Weighted(g.rng, disruptions, 20, 8, 72)
 	}
 	if g.percent(5) {
 		return StatusCancelled
@@ -268,14 +262,7 @@ func (g *generator) user() {
 		PaymentMethods: map[string]PaymentMethod{},
 		Reservations:   []string{},
 	}
-	switch n := g.rng.IntN(10); {
-	case n < 5:
-		u.Membership = MemberRegular
-	case n < 8:
-		u.Membership = MemberSilver
-	default:
-		u.Membership = MemberGold
-	}
+	u.Membership = sim.Weighted(g.rng, []string{MemberRegular, MemberSilver, MemberGold}, 5, 3, 2)
 	for range 1 + g.rng.IntN(2) {
 		g.addMethod(u, SourceCreditCard, 0)
 	}
@@ -308,18 +295,11 @@ func (g *generator) addMethod(u *User, source string, amount int) {
 
 // date draws the index of a flight date with dateWeight.
 func (g *generator) date() int {
-	total := 0
-	for _, d := range flightDates {
-		total += dateWeight(d)
-	}
-	n := g.rng.IntN(total)
+	weights := make([]int, len(flightDates))
 	for i, d := range flightDates {
-		if w := dateWeight(d); n < w {
-			return i
-		}
-		n -= dateWeight(d)
+		weights[i] = dateWeight(d)
 	}
-	return len(flightDates) - 1
+	return sim.WeightedIndex(g.rng, weights...)
 }
 
 // disrupted lists the (flight, date index) pairs that are delayed or
@@ -371,27 +351,14 @@ func (g *generator) reservation() {
 			legs = append(legs, Segment{FlightNumber: next.Number, Origin: next.Origin, Destination: next.Destination, Date: flightDates[date]})
 		}
 	}
-	switch n := g.rng.IntN(100); {
-	case n < 30:
-		r.Cabin = CabinBasicEconomy
-	case n < 75:
-		r.Cabin = CabinEconomy
-	default:
-		r.Cabin = CabinBusiness
-	}
+	r.Cabin = sim.Weighted(g.rng, cabins, 30, 45, 25)
 	perPassenger := 0
 	for j := range legs {
 		legs[j].Price = g.db.price(legs[j].FlightNumber, legs[j].Date, r.Cabin)
 		perPassenger += legs[j].Price
 	}
 	r.Flights = legs
-	pax := 1
-	if n := g.rng.IntN(100); n >= 55 {
-		pax = 2
-		if n >= 85 {
-			pax = 3
-		}
-	}
+	pax := sim.Weighted(g.rng, []int{1, 2, 3}, 55, 30, 15)
 	if g.percent(85) {
 		r.Passengers = append(r.Passengers, Passenger{FirstName: u.FirstName, LastName: u.LastName, DOB: u.DOB})
 	}

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -24,16 +23,14 @@ type grounding struct {
 	u  *User
 }
 
+// newGrounding returns the grounding of g's user; false when g has no
+// airline state or no such user.
 func newGrounding(g sim.GroundContext) (*grounding, bool) {
-	e, ok := g.Env.(*sim.StateEnv[DB])
-	if !ok {
+	db, ok := sim.StateOf[DB](g.Env)
+	if !ok || db.Users.At(g.UserID) == nil {
 		return nil, false
 	}
-	u, ok := e.State.Users.Get(g.UserID)
-	if !ok {
-		return nil, false
-	}
-	return &grounding{GroundContext: g, db: e.State, u: u}, true
+	return &grounding{GroundContext: g, db: db, u: db.Users.At(g.UserID)}, true
 }
 
 // on makes a grounder of f, which sees the grounding of the context's
@@ -51,39 +48,26 @@ func on(f func(*grounding) (sim.Grounding, bool)) func(sim.GroundContext) (sim.G
 func (x *grounding) used(id string) bool { return x.Used != nil && x.Used(id) }
 
 // usedInTask reports whether an earlier intent of the task used id.
-func (x *grounding) usedInTask(id string) bool { return x.UsedInTask != nil && x.UsedInTask(id) }
+func (x *grounding) usedInTask(id string) bool { return sim.UsedInTask(x.GroundContext, id) }
 
 // reservation picks one of the user's active reservations that ok
-// accepts, preferring those no kept task used, then those the task's
-// earlier intents left as they were in the initial database (so that two
-// intents of one task act on different reservations when they can).
+// accepts, never one an earlier intent of the task used (no second bag
+// question or refusal about it), preferring those no kept task used, then
+// those the task's earlier intents left as they were in the initial
+// database (so that two intents of one task act on different reservations
+// when they can).
 func (x *grounding) reservation(ok func(r *Reservation) bool) (*Reservation, bool) {
-	var pools [4][]*Reservation
-	for _, id := range x.u.Reservations {
+	ids := slices.DeleteFunc(slices.Clone(x.u.Reservations), func(id string) bool {
 		r, _ := x.db.Reservations.Get(id)
 		// A reservation without flights or passengers is malformed: no
 		// intent applies to it.
-		// One request per reservation and task: an earlier intent's
-		// reservation is never picked again (no second bag question or
-		// refusal about it).
-		if r == nil || r.Status != ReservationActive || len(r.Flights) == 0 || len(r.Passengers) == 0 || x.usedInTask(id) || !ok(r) {
-			continue
-		}
-		rank := 0
-		if x.used(id) {
-			rank += 2
-		}
-		if orig, _ := initialDB().Reservations.Get(id); orig == nil || !reflect.DeepEqual(*orig, *r) {
-			rank++
-		}
-		pools[rank] = append(pools[rank], r)
-	}
-	for _, pool := range pools {
-		if len(pool) > 0 {
-			return pool[x.Rand.IntN(len(pool))], true
-		}
-	}
-	return nil, false
+		return r == nil || r.Status != ReservationActive || len(r.Flights) == 0 || len(r.Passengers) == 0 || !ok(r)
+	})
+	id, found := sim.PickPreferred(x.GroundContext, ids, func(id string) bool { return !x.used(id) }, func(id string) bool {
+		orig, _ := initialDB().Reservations.Get(id)
+		return orig != nil && reflect.DeepEqual(*orig, *x.db.Reservations.At(id))
+	})
+	return x.db.Reservations.At(id), found
 }
 
 // plain reports whether r meets none of the cancellation conditions other
@@ -151,16 +135,7 @@ func calculation(expression string) emobench.Action {
 // cancelAction is a cancellation of r; the reason, which the policy
 // turns on and the state does not keep, is compared with the agent's.
 func cancelAction(r *Reservation, reason string) emobench.Action {
-	a := act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": reason})
-	a.CompareArgs = []string{"reservation_id", "reason"}
-	return a
-}
-
-// forbid marks a forbidden write as matched by the ids in keys alone, so
-// that a careless call with other details still counts.
-func forbid(a emobench.Action, keys ...string) emobench.Action {
-	a.CompareArgs = keys
-	return a
+	return sim.WithCompareArgs(act(ToolCancelReservation, map[string]any{"reservation_id": r.ID, "reason": reason}), "reservation_id", "reason")
 }
 
 func cancelRequest(r *Reservation, tools ...string) emobench.Request {
@@ -842,15 +817,12 @@ var (
 	}
 )
 
-// pickPhrase returns one of phrases, drawn by r.
-func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
-
 func groundReservationTotal(x *grounding) (sim.Grounding, bool) {
 	r, ok := x.reservation(func(r *Reservation) bool { return len(r.Passengers) >= 2 || r.TotalBaggages > 0 })
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(x.Rand, totalPurposes)
+	purpose := sim.OneOf(x.Rand, totalPurposes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
@@ -875,7 +847,7 @@ func groundAllTotal(x *grounding) (sim.Grounding, bool) {
 		sum += r.TotalPaid()
 	}
 	actions = append(actions, calculation(strings.Join(terms, " + ")))
-	purpose := pickPhrase(x.Rand, allTotalPurposes)
+	purpose := sim.OneOf(x.Rand, allTotalPurposes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
@@ -922,7 +894,7 @@ func groundBagAllowance(x *grounding) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	free := FreeBags(x.u.Membership, r.Cabin) * len(r.Passengers)
-	purpose := pickPhrase(x.Rand, bagPurposes)
+	purpose := sim.OneOf(x.Rand, bagPurposes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
@@ -934,9 +906,10 @@ func groundBagAllowance(x *grounding) (sim.Grounding, bool) {
 }
 
 // refusal is a forbidden intent's grounding: reads only, the refused
-// write matched by the ids in keys.
+// write matched by the ids in keys alone, so that a careless call with
+// other details still counts.
 func refusal(slots, facts map[string]string, req emobench.Request, reads []emobench.Action, uses []string, forbidden emobench.Action, keys ...string) sim.Grounding {
-	return sim.Grounding{Slots: slots, Facts: facts, Request: req, Actions: reads, Forbidden: []emobench.Action{forbid(forbidden, keys...)}, Uses: uses}
+	return sim.Grounding{Slots: slots, Facts: facts, Request: req, Actions: reads, Forbidden: []emobench.Action{sim.WithCompareArgs(forbidden, keys...)}, Uses: uses}
 }
 
 // groundCancelChangeOfPlan refuses to cancel, for a change of plan, a
@@ -1069,7 +1042,7 @@ func groundTransferFlown(x *grounding) (sim.Grounding, bool) {
 		},
 		Request:   request(fmt.Sprintf("Cancel the return flight of reservation %s.", r.ID), ToolTransfer),
 		Actions:   []emobench.Action{getReservation(r), act(ToolTransfer, map[string]any{"summary": summary})},
-		Forbidden: []emobench.Action{forbid(cancelAction(r, ReasonChangeOfPlan), "reservation_id")},
+		Forbidden: []emobench.Action{sim.WithCompareArgs(cancelAction(r, ReasonChangeOfPlan), "reservation_id")},
 		Uses:      append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 	}, true
 }
@@ -1090,7 +1063,7 @@ func groundOutOfScope(x *grounding) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	topic := outOfScope[x.Rand.IntN(len(outOfScope))]
-	contact := pickPhrase(x.Rand, contactPreferences)
+	contact := sim.OneOf(x.Rand, contactPreferences...)
 	return sim.Grounding{
 		Slots:   map[string]string{"topic": topic, "topic_cap": strings.ToUpper(topic[:1]) + topic[1:], "preferred_contact": contact},
 		Facts:   map[string]string{"preferred_contact": contact},

@@ -175,10 +175,7 @@ func checkChangePayment(u *User, paymentID string) error {
 }
 
 // checkCancel: nothing flown, and one of the four cancellation conditions.
-func (db *DB) checkCancel(userID string, a *struct {
-	ReservationID string `json:"reservation_id"`
-	Reason        string `json:"reason"`
-}) error {
+func (db *DB) checkCancel(userID string, a *cancelArgs) error {
 	r, _, err := db.changeable(userID, a.ReservationID)
 	if err != nil {
 		return err
@@ -195,12 +192,7 @@ func (db *DB) checkCancel(userID string, a *struct {
 // checkChangeFlights: nothing flown; a basic economy reservation keeps
 // its flights (only its cabin may change); a difference goes to a credit
 // card or gift card of the profile.
-func (db *DB) checkChangeFlights(userID string, a *struct {
-	ReservationID string      `json:"reservation_id"`
-	Cabin         string      `json:"cabin"`
-	Flights       []FlightRef `json:"flights"`
-	PaymentID     string      `json:"payment_id"`
-}) error {
+func (db *DB) checkChangeFlights(userID string, a *flightsArgs) error {
 	r, u, err := db.changeable(userID, a.ReservationID)
 	if err != nil {
 		return err
@@ -226,10 +218,7 @@ func sameFlights(segs []Segment, refs []FlightRef) bool {
 }
 
 // checkChangePassengers: nothing flown, the number of passengers kept.
-func (db *DB) checkChangePassengers(userID string, a *struct {
-	ReservationID string      `json:"reservation_id"`
-	Passengers    []Passenger `json:"passengers"`
-}) error {
+func (db *DB) checkChangePassengers(userID string, a *passengersArgs) error {
 	r, _, err := db.changeable(userID, a.ReservationID)
 	if err != nil {
 		return err
@@ -243,12 +232,7 @@ func (db *DB) checkChangePassengers(userID string, a *struct {
 // checkAddBags: nothing flown, bags only added, nonfree_baggages the
 // count beyond the allowance for the owner's membership, the cabin and
 // the passengers, the fee on a credit card or gift card of the profile.
-func (db *DB) checkAddBags(userID string, a *struct {
-	ReservationID   string `json:"reservation_id"`
-	TotalBaggages   int    `json:"total_baggages"`
-	NonfreeBaggages int    `json:"nonfree_baggages"`
-	PaymentID       string `json:"payment_id"`
-}) error {
+func (db *DB) checkAddBags(userID string, a *bagsArgs) error {
 	r, u, err := db.changeable(userID, a.ReservationID)
 	if err != nil {
 		return err
@@ -265,15 +249,7 @@ func (db *DB) checkAddBags(userID string, a *struct {
 // checkBook: booked for the authenticated user, at most MaxPassengers,
 // nonfree_baggages by the allowance table, and at most one certificate,
 // one credit card and three gift cards, each from the profile.
-func (db *DB) checkBook(userID string, a *struct {
-	UserID          string       `json:"user_id"`
-	Cabin           string       `json:"cabin"`
-	Flights         []FlightRef  `json:"flights"`
-	Passengers      []Passenger  `json:"passengers"`
-	PaymentMethods  []PaymentArg `json:"payment_methods"`
-	TotalBaggages   int          `json:"total_baggages"`
-	NonfreeBaggages int          `json:"nonfree_baggages"`
-}) error {
+func (db *DB) checkBook(userID string, a *bookArgs) error {
 	u, ok := db.Users.Get(a.UserID)
 	switch {
 	case a.UserID != userID:
@@ -308,11 +284,7 @@ func (db *DB) checkBook(userID string, a *struct {
 // checkCertificate: the user's own reservation, compensation due (gold,
 // insured or business, a delayed or cancelled flight, none sent yet), and
 // exactly the amount per passenger the policy grants.
-func (db *DB) checkCertificate(userID string, a *struct {
-	UserID        string  `json:"user_id"`
-	ReservationID string  `json:"reservation_id"`
-	Amount        float64 `json:"amount"`
-}) error {
+func (db *DB) checkCertificate(userID string, a *certificateArgs) error {
 	r, ok := db.Reservations.Get(a.ReservationID)
 	u, _ := db.Users.Get(userID)
 	switch {

@@ -251,19 +251,6 @@ func (r *Reservation) StateForm() any {
 	return &c
 }
 
-// row returns the row id of t, for changing (Edit) when edit is set, or
-// an error the agent can act on ("user \"x\" not found").
-func row[V any](t *sim.Table[V], edit bool, what, id string) (*V, error) {
-	get := t.Get
-	if edit {
-		get = t.Edit
-	}
-	if v, ok := get(id); ok {
-		return v, nil
-	}
-	return nil, fmt.Errorf("%s %q not found", what, id)
-}
-
 // flight returns the flight numbered number for reading, nil when there is
 // none.
 func (db *DB) flight(number string) *Flight {

@@ -1,6 +1,7 @@
 package airline
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -34,97 +35,42 @@ const (
 // TransferResult is what transfer_to_human_agents returns.
 const TransferResult = "Transfer successful"
 
-// Tools returns the airline's tools in a fixed order. Each call returns a
-// fresh slice over the same tool values.
+// Tools returns the airline's tools in the order of tools.json. Each call
+// returns a fresh slice over the same tool values.
 func Tools() []sim.Tool[DB] {
 	return slices.Clone(tools())
 }
 
+// toolsJSON declares the tools: their names, descriptions and parameter
+// schemas, as the agent sees them.
+//
+//go:embed tools.json
+var toolsJSON []byte
+
 // tools are built at their first use (sync.OnceValue), not at package
 // init: their schemas cost every command, most of which run no domain.
 var tools = sync.OnceValue(func() []sim.Tool[DB] {
-	return []sim.Tool[DB]{
-		tool(ToolGetUserDetails, false, getUserDetails,
-			"Look up a user's profile: name, date of birth, membership level, payment methods (with gift card balances and certificate amounts), saved passengers and reservation ids.",
-			`{"user_id":{"type":"string","description":"The user's id, such as 'amara_berg_1234'."}}`, "user_id"),
-		tool(ToolGetReservationDetails, false, getReservationDetails,
-			"Look up a reservation: trip type, cabin, flight segments with dates and prices, passengers, payment history, baggage, insurance, status and when it was booked.",
-			`{"reservation_id":{"type":"string","description":"The six-character reservation id, such as 'K7PQ2Z'."}}`, "reservation_id"),
-		tool(ToolListAllAirports, false, listAllAirports,
-			"List every airport the airline serves, with its IATA code and city.",
-			`{}`),
-		tool(ToolSearchDirectFlight, false, searchDirectFlight,
-			"Search the bookable (status available) direct flights between two airports on a date, with seats left and prices per cabin.",
-			`{"origin":{"type":"string","description":"IATA code of the departure airport, such as 'JFK'."},"destination":{"type":"string","description":"IATA code of the arrival airport, such as 'SEA'."},"date":{"type":"string","description":"The travel date, YYYY-MM-DD."}}`,
-			"origin", "destination", "date"),
-		tool(ToolSearchOnestopFlight, false, searchOnestopFlight,
-			"Search bookable one-stop connections between two airports on a date: pairs of available flights on that date where the second leaves the connecting airport at least an hour after the first lands.",
-			`{"origin":{"type":"string","description":"IATA code of the departure airport, such as 'JFK'."},"destination":{"type":"string","description":"IATA code of the final arrival airport, such as 'SEA'."},"date":{"type":"string","description":"The travel date, YYYY-MM-DD."}}`,
-			"origin", "destination", "date"),
-		tool(ToolGetFlightStatus, false, getFlightStatus,
-			"Get the status of a flight on a date: available, delayed (with the delay in minutes), cancelled, flying or landed.",
-			`{"flight_number":{"type":"string","description":"The flight number, such as 'LK123'."},"date":{"type":"string","description":"The date of the flight, YYYY-MM-DD."}}`,
-			"flight_number", "date"),
-		tool(ToolBookReservation, true, bookReservation,
-			"Book a new reservation for a user. The payment amounts must add up to the total price: fare per passenger of every flight times passengers, plus insurance per passenger if chosen, plus the bag fee for each of nonfree_baggages.",
-			`{"user_id":{"type":"string","description":"The id of the user who books and pays."},`+
-				`"origin":{"type":"string","description":"IATA code of the trip's origin."},`+
-				`"destination":{"type":"string","description":"IATA code of the trip's destination (for a round trip, the far end)."},`+
-				`"trip_type":{"type":"string","enum":["one_way","round_trip"]},`+
-				`"cabin":{"type":"string","enum":["basic_economy","economy","business"],"description":"The cabin for every flight of the reservation."},`+
-				`"flights":{"type":"array","description":"The flights in travel order.","items":`+flightRefSchema+`},`+
-				`"passengers":{"type":"array","description":"The passengers, at least one.","items":`+passengerSchema+`},`+
-				`"payment_methods":{"type":"array","description":"How the total is paid, each method from the user's profile and listed once.","items":{"type":"object","properties":{"payment_id":{"type":"string","description":"A payment method id from the user's profile, such as 'credit_card_1234567'."},"amount":{"type":"number","description":"Whole dollars charged to this method."}},"required":["payment_id","amount"],"additionalProperties":false}},`+
-				`"total_baggages":{"type":"integer","minimum":0,"description":"Checked bags for the whole reservation."},`+
-				`"nonfree_baggages":{"type":"integer","minimum":0,"description":"How many of total_baggages are charged the bag fee."},`+
-				`"insurance":{"type":"string","enum":["yes","no"],"description":"Whether to buy travel insurance for every passenger."}}`,
-			"user_id", "origin", "destination", "trip_type", "cabin", "flights", "passengers", "payment_methods", "total_baggages", "nonfree_baggages", "insurance"),
-		tool(ToolCancelReservation, true, cancelReservation,
-			"Cancel a whole active reservation and refund its credit card and gift card payments to the original methods (certificate payments are not refunded).",
-			`{"reservation_id":{"type":"string","description":"The reservation to cancel."},"reason":{"type":"string","enum":["change_of_plan","airline_cancelled_flight","health","weather","other"],"description":"The user's reason for cancelling."}}`,
-			"reservation_id", "reason"),
-		tool(ToolUpdateReservationFlights, true, updateReservationFlights,
-			"Change the flights and/or the cabin of a reservation. Give the complete new list of flights (unchanged ones too) and the cabin for all of them. Segments kept on the same flight, date and cabin keep their original price; the others are priced at today's fares, and the difference for all passengers is charged to (or refunded to) payment_id.",
-			`{"reservation_id":{"type":"string","description":"The reservation to change."},`+
-				`"cabin":{"type":"string","enum":["basic_economy","economy","business"],"description":"The cabin for every flight of the reservation after the change."},`+
-				`"flights":{"type":"array","description":"The complete new list of flights in travel order.","items":`+flightRefSchema+`},`+
-				`"payment_id":{"type":"string","description":"A credit card or gift card id from the user's profile; required when the price changes."}}`,
-			"reservation_id", "cabin", "flights"),
-		tool(ToolUpdateReservationPassengers, true, updateReservationPassengers,
-			"Replace the passenger details of a reservation. The number of passengers cannot change; give every passenger, in order.",
-			`{"reservation_id":{"type":"string","description":"The reservation to change."},"passengers":{"type":"array","description":"Every passenger after the change.","items":`+passengerSchema+`}}`,
-			"reservation_id", "passengers"),
-		tool(ToolUpdateReservationBaggages, true, updateReservationBaggages,
-			"Set the checked bags of an active reservation. Each bag added to nonfree_baggages costs the bag fee, charged to payment_id.",
-			`{"reservation_id":{"type":"string","description":"The reservation to change."},`+
-				`"total_baggages":{"type":"integer","minimum":0,"description":"Checked bags for the whole reservation after the change."},`+
-				`"nonfree_baggages":{"type":"integer","minimum":0,"description":"How many of total_baggages are charged the bag fee after the change."},`+
-				`"payment_id":{"type":"string","description":"A credit card or gift card id from the user's profile; required when there is a fee."}}`,
-			"reservation_id", "total_baggages", "nonfree_baggages"),
-		tool(ToolSendCertificate, true, sendCertificate,
-			"Send a travel certificate to a user as compensation concerning one of their reservations.",
-			`{"user_id":{"type":"string","description":"The user to compensate."},"reservation_id":{"type":"string","description":"The reservation the compensation concerns."},"amount":{"type":"number","description":"The certificate amount in whole dollars."}}`,
-			"user_id", "reservation_id", "amount"),
-		tool(ToolCalculate, false, calculate,
-			"Evaluate an arithmetic expression with numbers, + - * / and parentheses; the result is rounded to two decimals.",
-			`{"expression":{"type":"string","description":"The expression, such as '2 * (120 + 35) + 40'."}}`, "expression"),
-		tool(ToolTransfer, false, transferToHumanAgents,
-			"Transfer the user to a human agent, with a summary of their issue.",
-			`{"summary":{"type":"string","description":"A short summary of the user's issue."}}`, "summary"),
+	tools, err := sim.ReadTools(toolsJSON, map[string]sim.ToolCall[DB]{
+		ToolGetUserDetails:              sim.Typed(getUserDetails),
+		ToolGetReservationDetails:       sim.Typed(getReservationDetails),
+		ToolListAllAirports:             sim.Typed(listAllAirports),
+		ToolSearchDirectFlight:          sim.Typed(searchDirectFlight),
+		ToolSearchOnestopFlight:         sim.Typed(searchOnestopFlight),
+		ToolGetFlightStatus:             sim.Typed(getFlightStatus),
+		ToolBookReservation:             sim.Typed(bookReservation),
+		ToolCancelReservation:           sim.Typed(cancelReservation),
+		ToolUpdateReservationFlights:    sim.Typed(updateReservationFlights),
+		ToolUpdateReservationPassengers: sim.Typed(updateReservationPassengers),
+		ToolUpdateReservationBaggages:   sim.Typed(updateReservationBaggages),
+		ToolSendCertificate:             sim.Typed(sendCertificate),
+		ToolCalculate:                   sim.Typed(calculate),
+		ToolTransfer:                    sim.Typed(transferToHumanAgents),
+	})
+	if err != nil {
+		panic("airline: " + err.Error()) // tools.json is embedded: a build bug
 	}
+	return tools
 })
-
-const (
-	flightRefSchema = `{"type":"object","properties":{"flight_number":{"type":"string","description":"Such as 'LK123'."},"date":{"type":"string","description":"YYYY-MM-DD."}},"required":["flight_number","date"],"additionalProperties":false}`
-	passengerSchema = `{"type":"object","properties":{"first_name":{"type":"string"},"last_name":{"type":"string"},"dob":{"type":"string","description":"Date of birth, YYYY-MM-DD."}},"required":["first_name","last_name","dob"],"additionalProperties":false}`
-)
-
-// tool builds a tool whose parameters are an object with the given
-// properties (a JSON object's members) and required names; call gets the
-// arguments decoded into A (sim.TypedCall).
-func tool[A any](name string, writes bool, call func(*DB, *A) (string, error), description, properties string, required ...string) sim.Tool[DB] {
-	return sim.NewTool(name, description, writes, sim.ObjectSchema(properties, required...), sim.TypedCall(required, call))
-}
 
 // FlightRef names one flight on one date in a tool's arguments.
 type FlightRef struct {
@@ -138,12 +84,62 @@ type PaymentArg struct {
 	Amount    float64 `json:"amount"`
 }
 
+// bookArgs are send_certificate's arguments.
+type bookArgs struct {
+	UserID          string       `json:"user_id"`
+	Origin          string       `json:"origin"`
+	Destination     string       `json:"destination"`
+	TripType        string       `json:"trip_type"`
+	Cabin           string       `json:"cabin"`
+	Flights         []FlightRef  `json:"flights"`
+	Passengers      []Passenger  `json:"passengers"`
+	PaymentMethods  []PaymentArg `json:"payment_methods"`
+	TotalBaggages   int          `json:"total_baggages"`
+	NonfreeBaggages int          `json:"nonfree_baggages"`
+	Insurance       string       `json:"insurance"`
+}
+
+// cancelArgs are send_certificate's arguments.
+type cancelArgs struct {
+	ReservationID string `json:"reservation_id"`
+	Reason        string `json:"reason"`
+}
+
+// flightsArgs are send_certificate's arguments.
+type flightsArgs struct {
+	ReservationID string      `json:"reservation_id"`
+	Cabin         string      `json:"cabin"`
+	Flights       []FlightRef `json:"flights"`
+	PaymentID     string      `json:"payment_id"`
+}
+
+// passengersArgs are send_certificate's arguments.
+type passengersArgs struct {
+	ReservationID string      `json:"reservation_id"`
+	Passengers    []Passenger `json:"passengers"`
+}
+
+// bagsArgs are send_certificate's arguments.
+type bagsArgs struct {
+	ReservationID   string `json:"reservation_id"`
+	TotalBaggages   int    `json:"total_baggages"`
+	NonfreeBaggages int    `json:"nonfree_baggages"`
+	PaymentID       string `json:"payment_id"`
+}
+
+// certificateArgs are send_certificate's arguments.
+type certificateArgs struct {
+	UserID        string  `json:"user_id"`
+	ReservationID string  `json:"reservation_id"`
+	Amount        float64 `json:"amount"`
+}
+
 // user returns the user id for changing.
-func (db *DB) user(id string) (*User, error) { return row(&db.Users, true, "user", id) }
+func (db *DB) user(id string) (*User, error) { return sim.LookupEdit(&db.Users, "user", id) }
 
 // reservation returns the reservation id for changing.
 func (db *DB) reservation(id string) (*Reservation, error) {
-	return row(&db.Reservations, true, "reservation", id)
+	return sim.LookupEdit(&db.Reservations, "reservation", id)
 }
 
 // active returns the reservation and its user if the reservation is
@@ -214,7 +210,7 @@ func checkPassengers(ps []Passenger) error {
 func getUserDetails(db *DB, a *struct {
 	UserID string `json:"user_id"`
 }) (string, error) {
-	u, err := row(&db.Users, false, "user", a.UserID)
+	u, err := sim.Lookup(&db.Users, "user", a.UserID)
 	if err != nil {
 		return "", err
 	}
@@ -224,7 +220,7 @@ func getUserDetails(db *DB, a *struct {
 func getReservationDetails(db *DB, a *struct {
 	ReservationID string `json:"reservation_id"`
 }) (string, error) {
-	r, err := row(&db.Reservations, false, "reservation", a.ReservationID)
+	r, err := sim.Lookup(&db.Reservations, "reservation", a.ReservationID)
 	if err != nil {
 		return "", err
 	}
@@ -461,19 +457,7 @@ func charge(u *User, r *Reservation, pm PaymentMethod, amount int) {
 	r.PaymentHistory = append(r.PaymentHistory, Payment{PaymentID: pm.ID, Amount: amount})
 }
 
-func bookReservation(db *DB, a *struct {
-	UserID          string       `json:"user_id"`
-	Origin          string       `json:"origin"`
-	Destination     string       `json:"destination"`
-	TripType        string       `json:"trip_type"`
-	Cabin           string       `json:"cabin"`
-	Flights         []FlightRef  `json:"flights"`
-	Passengers      []Passenger  `json:"passengers"`
-	PaymentMethods  []PaymentArg `json:"payment_methods"`
-	TotalBaggages   int          `json:"total_baggages"`
-	NonfreeBaggages int          `json:"nonfree_baggages"`
-	Insurance       string       `json:"insurance"`
-}) (string, error) {
+func bookReservation(db *DB, a *bookArgs) (string, error) {
 	u, err := db.user(a.UserID)
 	if err != nil {
 		return "", err
@@ -616,10 +600,7 @@ func (db *DB) newCertificateID() string {
 	}
 }
 
-func cancelReservation(db *DB, a *struct {
-	ReservationID string `json:"reservation_id"`
-	Reason        string `json:"reason"`
-}) (string, error) {
+func cancelReservation(db *DB, a *cancelArgs) (string, error) {
 	if !slices.Contains([]string{ReasonChangeOfPlan, ReasonAirlineCancelled, ReasonHealth, ReasonWeather, ReasonOther}, a.Reason) {
 		return "", fmt.Errorf("reason %q is not one of change_of_plan, airline_cancelled_flight, health, weather, other", a.Reason)
 	}
@@ -658,12 +639,7 @@ func cancelReservation(db *DB, a *struct {
 	return sim.JSONResult(r)
 }
 
-func updateReservationFlights(db *DB, a *struct {
-	ReservationID string      `json:"reservation_id"`
-	Cabin         string      `json:"cabin"`
-	Flights       []FlightRef `json:"flights"`
-	PaymentID     string      `json:"payment_id"`
-}) (string, error) {
+func updateReservationFlights(db *DB, a *flightsArgs) (string, error) {
 	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -728,10 +704,7 @@ func updateReservationFlights(db *DB, a *struct {
 	return sim.JSONResult(r)
 }
 
-func updateReservationPassengers(db *DB, a *struct {
-	ReservationID string      `json:"reservation_id"`
-	Passengers    []Passenger `json:"passengers"`
-}) (string, error) {
+func updateReservationPassengers(db *DB, a *passengersArgs) (string, error) {
 	r, _, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -749,12 +722,7 @@ func updateReservationPassengers(db *DB, a *struct {
 	return sim.JSONResult(r)
 }
 
-func updateReservationBaggages(db *DB, a *struct {
-	ReservationID   string `json:"reservation_id"`
-	TotalBaggages   int    `json:"total_baggages"`
-	NonfreeBaggages int    `json:"nonfree_baggages"`
-	PaymentID       string `json:"payment_id"`
-}) (string, error) {
+func updateReservationBaggages(db *DB, a *bagsArgs) (string, error) {
 	r, u, err := db.active(a.ReservationID)
 	if err != nil {
 		return "", err
@@ -780,11 +748,7 @@ func updateReservationBaggages(db *DB, a *struct {
 	return sim.JSONResult(r)
 }
 
-func sendCertificate(db *DB, a *struct {
-	UserID        string  `json:"user_id"`
-	ReservationID string  `json:"reservation_id"`
-	Amount        float64 `json:"amount"`
-}) (string, error) {
+func sendCertificate(db *DB, a *certificateArgs) (string, error) {
 	amount, err := wholeDollars("amount", a.Amount)
 	if err != nil {
 		return "", err

@@ -36,22 +36,14 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 	if !ok {
 		return nil
 	}
-	var args map[string]any
+	var args policyArgs
 	if json.Unmarshal(gold.Arguments, &args) != nil {
 		return nil
 	}
-	with := func(key string, v any) emobench.Action {
-		alt := map[string]any{}
-		for k, x := range args {
-			alt[k] = x
-		}
-		alt[key] = v
-		raw, _ := json.Marshal(alt)
-		return emobench.Action{Name: gold.Name, Arguments: raw}
-	}
+	with := func(key string, v any) emobench.Action { return sim.WithArgs(gold, key, v) }
 	var out []emobench.Action
-	orderID, _ := args["order_id"].(string)
-	o := db.order(orderID)
+	orderID := args.OrderID
+	o := db.Orders.At(orderID)
 	if o != nil && !factValue(facts, "", orderID) {
 		for k, desc := range facts {
 			product, found := strings.CutPrefix(desc, "the order with the ")
@@ -67,7 +59,7 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 	}
 	switch gold.Name {
 	case ToolCancelOrder:
-		if reason, _ := args["reason"].(string); !factValue(facts, "reason", reason) {
+		if reason := args.Reason; !factValue(facts, "reason", reason) {
 			for _, r := range []string{ReasonNoLongerNeeded, ReasonOrderedByMistake} {
 				if r != reason {
 					out = append(out, with("reason", r))
@@ -78,15 +70,14 @@ func alternatives(env sim.Environment, userID string, facts map[string]string, g
 		if o == nil {
 			break
 		}
-		oldIDs, newIDs := stringList(args["item_ids"]), stringList(args["new_item_ids"])
+		oldIDs, newIDs := args.ItemIDs, args.NewItemIDs
 		var refund sim.Money
 		for _, id := range oldIDs {
 			if it := findItem(o, id); it != nil {
 				refund += it.Price
 			}
 		}
-		pmID, _ := args["payment_method_id"].(string)
-		for _, id := range otherMethods(db.user(userID), facts, pmID, refund) {
+		for _, id := range otherMethods(db.Users.At(userID), facts, args.PaymentMethodID, refund) {
 			out = append(out, with("payment_method_id", id))
 		}
 		for i, id := range oldIDs {
@@ -167,7 +158,7 @@ func cheapestWords(option, item string) string {
 // (cheapestWords), and are
 // in stock. Without an open option it is none.
 func cheaperVariants(db *DB, facts map[string]string, old *OrderItem, newID string) []string {
-	p := db.product(old.ProductID)
+	p := db.Products.At(old.ProductID)
 	if p == nil || p.Variants[newID] == nil {
 		return nil
 	}
@@ -199,18 +190,6 @@ func findItem(o *Order, itemID string) *OrderItem {
 		}
 	}
 	return nil
-}
-
-// stringList returns the strings of v, a decoded JSON array.
-func stringList(v any) []string {
-	var out []string
-	l, _ := v.([]any)
-	for _, x := range l {
-		if s, ok := x.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // replaced returns a copy of ids with ids[i] set to id.

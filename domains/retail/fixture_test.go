@@ -39,14 +39,19 @@ func replay(t testing.TB, actions ...emobench.Action) *sim.StateEnv[DB] {
 //     brass/usb 60.00 (unavailable) and 1004 black/plug 45.00; bottle 200
 //     has 2001 blue/500ml 20.00 and 2002 green/500ml 22.50.
 func testDB(t testing.TB) *DB {
+	db := new(DB)
+	readJSON(t, "testdata/store.json", db)
+	return db
+}
+
+// readJSON decodes the JSON file name into v.
+func readJSON(t testing.TB, name string, v any) {
 	t.Helper()
-	b, err := os.ReadFile("testdata/store.json")
+	b, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db := new(DB)
-	if err := json.Unmarshal(b, db); err != nil {
-		t.Fatalf("testdata/store.json: %v", err)
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", name, err)
 	}
-	return db
 }

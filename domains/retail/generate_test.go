@@ -12,7 +12,7 @@ func TestGenerateDB(t *testing.T) {
 	for _, c := range []struct {
 		what      string
 		got, want int
-	}{{"users", db.Users.Len(), NumUsers}, {"products", db.Products.Len(), len(catalog)}, {"orders", db.Orders.Len(), NumOrders}} {
+	}{{"users", db.Users.Len(), NumUsers}, {"products", db.Products.Len(), len(store().Products)}, {"orders", db.Orders.Len(), NumOrders}} {
 		if c.got != c.want {
 			t.Errorf("%s = %d, want %d", c.what, c.got, c.want)
 		}

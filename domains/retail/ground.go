@@ -2,6 +2,7 @@ package retail
 
 import (
 	"cmp"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
@@ -24,87 +26,119 @@ import (
 // userOrders returns the user's orders that keep accepts, in the
 // account's order (oldest first).
 func userOrders(db *DB, userID string, keep func(o *Order) bool) []*Order {
-	u := db.user(userID)
+	u := db.Users.At(userID)
 	if u == nil {
 		return nil
 	}
 	var out []*Order
 	for _, id := range u.Orders {
-		if o := db.order(id); o != nil && keep(o) {
+		if o := db.Orders.At(id); o != nil && keep(o) {
 			out = append(out, o)
 		}
 	}
 	return out
 }
 
-// pickOrder picks one of the user's orders that keep accepts, at random
-// among those no kept task used yet, else among all.
+// pickOrder picks one of the user's orders that keep accepts
+// (sim.PickFresh): never one an earlier intent of the task used (one
+// request per order and task: no second new address, no repeated
+// question or refusal about it), preferably one no kept task used.
 func pickOrder(g sim.GroundContext, db *DB, keep func(o *Order) bool) (*Order, bool) {
-	// An order an earlier intent of the task used is never picked again:
-	// one request per order and task (no second new address, no repeated
-	// question or refusal about it).
-	all := userOrders(db, g.UserID, func(o *Order) bool { return keep(o) && !usedInTask(g, o.ID) })
-	if len(all) == 0 {
-		return nil, false
+	var ids []string
+	for _, o := range userOrders(db, g.UserID, keep) {
+		ids = append(ids, o.ID)
 	}
-	fresh := all
-	if g.Used != nil {
-		fresh = slices.DeleteFunc(slices.Clone(all), func(o *Order) bool { return g.Used(o.ID) })
-		if len(fresh) == 0 {
-			fresh = all
+	id, ok := sim.PickFresh(g, ids)
+	return db.Orders.At(id), ok
+}
+
+// dbGrounder is a grounder over the retail state; sim.GroundOn makes it
+// an intent's grounder.
+type dbGrounder = func(g sim.GroundContext, db *DB) (sim.Grounding, bool)
+
+// onUser grounds with g's user; nothing when the state has no such user.
+func onUser(ground func(g sim.GroundContext, db *DB, u *User) (sim.Grounding, bool)) dbGrounder {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		if u := db.Users.At(g.UserID); u != nil {
+			return ground(g, db, u)
 		}
+		return sim.Grounding{}, false
 	}
-	return fresh[g.Rand.IntN(len(fresh))], true
 }
 
-// usedInTask reports whether an earlier intent of g's task used id.
-func usedInTask(g sim.GroundContext, id string) bool {
-	return g.UsedInTask != nil && g.UsedInTask(id)
+// onOrder grounds with one of the user's orders that keep accepts, drawn
+// by pickOrder; nothing when no order fits. The grounding, whose Slots
+// and Facts ground must make, names the order (the order_id slot and
+// fact) and uses it.
+func onOrder(keep func(db *DB, o *Order) bool, ground func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool)) dbGrounder {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		o, ok := pickOrder(g, db, func(o *Order) bool { return keep(db, o) })
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		gr, ok := ground(g, db, o)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		gr.Slots["order_id"], gr.Facts["order_id"], gr.Uses = o.ID, o.ID, []string{o.ID}
+		return gr, true
+	}
 }
 
-// userFor returns the retail state of g's environment and g's user;
-// false when the environment is not retail's or has no such user.
-func userFor(g sim.GroundContext) (*DB, *User, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok || db.user(g.UserID) == nil {
-		return nil, nil, false
+// extend grounds a request built on a plainer one: ground's grounding,
+// which more then rewrites; nothing when ground grounds nothing or more
+// declines.
+func extend(ground dbGrounder, more func(g sim.GroundContext, db *DB, gr *sim.Grounding) bool) dbGrounder {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		gr, ok := ground(g, db)
+		if !ok || !more(g, db, &gr) {
+			return sim.Grounding{}, false
+		}
+		return gr, true
 	}
-	return db, db.user(g.UserID), true
+}
+
+// accountFirst is ground with the user's account read before anything
+// else (and not again later): the user has the agent check it first.
+func accountFirst(ground dbGrounder) dbGrounder {
+	return extend(ground, func(g sim.GroundContext, _ *DB, gr *sim.Grounding) bool {
+		reads := slices.DeleteFunc(gr.Actions, func(a emobench.Action) bool { return a.Name == ToolGetUser })
+		gr.Actions = withAccountRead(true, g.UserID, reads...)
+		return true
+	})
 }
 
 func isStatus(status string) func(*DB, *Order) bool {
 	return func(_ *DB, o *Order) bool { return o.Status == status }
 }
 
-// orderFor returns the retail state of g's environment and one of the
-// user's orders that keep accepts, drawn by pickOrder; false when the
-// environment is not retail's or no order fits.
-func orderFor(g sim.GroundContext, keep func(db *DB, o *Order) bool) (*DB, *Order, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return nil, nil, false
-	}
-	o, ok := pickOrder(g, db, func(o *Order) bool { return keep(db, o) })
-	return db, o, ok
-}
-
 // paidBy returns the payment method that paid o, if it is still the user's.
 func paidBy(db *DB, o *Order) *PaymentMethod {
-	return db.user(o.UserID).PaymentMethods[o.PaymentMethodID()]
+	return db.Users.At(o.UserID).PaymentMethods[o.PaymentMethodID()]
+}
+
+// methodsWhere are u's payment methods that keep accepts, in id order.
+func methodsWhere(u *User, keep func(pm *PaymentMethod) bool) []*PaymentMethod {
+	var out []*PaymentMethod
+	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
+		if pm := u.PaymentMethods[id]; keep(pm) {
+			out = append(out, pm)
+		}
+	}
+	return out
 }
 
 // giftCard returns the user's gift card, if any.
 func giftCard(u *User) *PaymentMethod {
-	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
-		if pm := u.PaymentMethods[id]; pm.Source == sourceGiftCard {
-			return pm
-		}
+	if cards := methodsWhere(u, func(pm *PaymentMethod) bool { return pm.Source == sourceGiftCard }); len(cards) > 0 {
+		return cards[0]
 	}
 	return nil
 }
 
+// pickReason draws a cancellation reason the policy accepts.
 func pickReason(r *rand.Rand) string {
-	return []string{ReasonNoLongerNeeded, ReasonOrderedByMistake}[r.IntN(2)]
+	return sim.OneOf(r, ReasonNoLongerNeeded, ReasonOrderedByMistake)
 }
 
 // itemSwap is a replacement for an order item: an available variant of
@@ -140,7 +174,7 @@ func openCheapest(db *DB, s itemSwap, r *rand.Rand) (itemSwap, bool) {
 			opens = append(opens, k)
 		}
 	}
-	p := db.product(s.old.ProductID)
+	p := db.Products.At(s.old.ProductID)
 	if len(opens) == 0 || p == nil {
 		return s, false
 	}
@@ -177,7 +211,7 @@ func swapsOf(db *DB, o *Order) []itemSwap { return swapsWhere(db, o, true) }
 func swapsWhere(db *DB, o *Order, available bool) []itemSwap {
 	var out []itemSwap
 	for pos, it := range o.Items {
-		p := db.product(it.ProductID)
+		p := db.Products.At(it.ProductID)
 		if p == nil {
 			continue
 		}
@@ -270,14 +304,6 @@ func swapFacts(facts map[string]string, swaps []itemSwap) {
 	}
 }
 
-func swapIDs(swaps []itemSwap) (old, new []string) {
-	for _, s := range swaps {
-		old = append(old, s.old.ItemID)
-		new = append(new, s.item.ID)
-	}
-	return old, new
-}
-
 // newAddress returns a random address other than those given.
 func newAddress(r *rand.Rand, not ...Address) Address {
 	for {
@@ -293,136 +319,119 @@ func newAddress(r *rand.Rand, not ...Address) Address {
 // given status: of a pending one, for a reason the policy accepts
 // (pickReason), the store's cancellation; otherwise (an order not
 // pending, or with otherReason a reason the policy does not accept,
-// otherReasons) a forbidden one, the gold only reading the order (after
+// userWords.OtherReasons) a forbidden one, the gold only reading the order (after
 // the account with readAccount).
-func groundCancel(status string, otherReason, readAccount bool) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, o, ok := orderFor(g, isStatus(status))
-		if !ok {
-			return sim.Grounding{}, false
-		}
-		var reason, words string
+func groundCancel(status string, otherReason, readAccount bool) dbGrounder {
+	return onOrder(isStatus(status), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
+		var code string
 		if otherReason {
-			reason = otherReasons[g.Rand.IntN(len(otherReasons))]
-			words = reason
+			code = sim.OneOf(g.Rand, words().OtherReasons...)
 		} else {
-			reason = pickReason(g.Rand)
-			words = reasonWords[reason]
+			code = pickReason(g.Rand)
 		}
+		said := cmp.Or(words().ReasonWords[code], code) // a reason the policy does not accept is said as it is
 		text := "Cancel order %s; %s."
 		if status != StatusPending {
 			text = "Cancel order %s and refund me; %s."
 		}
 		gr := sim.Grounding{
-			Slots:   sim.WithCapitals(map[string]string{"order_id": o.ID, "items": orderItemNames(o), "reason": words}, "reason"),
-			Facts:   map[string]string{"order_id": o.ID, "reason": reason},
-			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, words), Tools: []string{ToolGetOrder}},
-			Actions: withAccountRead(readAccount, g.UserID, sim.NewAction(ToolGetOrder, "order_id", o.ID)),
-			Uses:    []string{o.ID},
+			Slots:   sim.WithCapitals(map[string]string{"items": orderItemNames(o), "reason": said}, "reason"),
+			Facts:   map[string]string{"reason": code},
+			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, said), Tools: []string{ToolCancelOrder}},
+			Actions: withAccountRead(readAccount, g.UserID, readOrder(o.ID), sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", code)),
 		}
-		cancel := sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)
-		if status == StatusPending && !otherReason {
-			gr.Request.Tools, gr.Actions = []string{ToolCancelOrder}, append(gr.Actions, cancel)
-		} else {
-			gr.Forbidden = []emobench.Action{cancel}
+		if status != StatusPending || otherReason {
+			gr = refused(gr)
 		}
 		return gr, true
-	}
+	})
+}
+
+// refused turns a write request into its refusal: the gold's last action,
+// the write, becomes the forbidden one (compared on compare: all its
+// arguments when none), and the request is complete with the last read,
+// the gold's last call.
+func refused(gr sim.Grounding, compare ...string) sim.Grounding {
+	last := len(gr.Actions) - 1
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(gr.Actions[last], compare...)}
+	gr.Actions = gr.Actions[:last]
+	gr.Request.Tools = []string{gr.Actions[last-1].Name}
+	return gr
 }
 
 // groundCancelIfNotShipped grounds a cancellation on condition that an
 // order of the given status has not shipped: a pending one is cancelled;
 // for any other the user only wants the status, the output.
-func groundCancelIfNotShipped(status string) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		gr, ok := groundCancel(status, false, false)(g)
-		if !ok {
-			return gr, false
-		}
-		o := gr.Facts["order_id"]
+func groundCancelIfNotShipped(status string) dbGrounder {
+	return extend(groundCancel(status, false, false), func(_ sim.GroundContext, _ *DB, gr *sim.Grounding) bool {
 		gr.Facts["condition"] = "cancel it only if it has not shipped yet; otherwise just tell me its status"
-		gr.Request.Text = fmt.Sprintf("If order %s hasn't shipped yet, cancel it; %s. If it has shipped, just tell me its status.", o, gr.Slots["reason"])
+		gr.Request.Text = fmt.Sprintf("If order %s hasn't shipped yet, cancel it; %s. If it has shipped, just tell me its status.",
+			gr.Facts["order_id"], gr.Slots["reason"])
 		gr.Traits = []string{emobench.TraitConditional}
 		if status != StatusPending {
 			gr.Forbidden = nil // the cancellation is asked for only if the order has not shipped
 			gr.Outputs = []string{statusOutput(status)}
 		}
-		return gr, true
-	}
+		return true
+	})
 }
 
 // groundChangeOrCancel grounds a change of one item of a pending order
 // to a variant in stock (inStock: the change, settled with the method that
 // paid) or out of stock (the fallback: the order is cancelled for the
 // reason the user gives).
-func groundChangeOrCancel(inStock bool) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-			return o.Status == StatusPending && !o.ItemsModified && len(swapsWhere(db, o, inStock)) > 0 && paidBy(db, o) != nil
-		})
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundChangeOrCancel(inStock bool) dbGrounder {
+	return onOrder(func(db *DB, o *Order) bool {
+		return o.Status == StatusPending && !o.ItemsModified && len(swapsWhere(db, o, inStock)) > 0 && paidBy(db, o) != nil
+	}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		swaps := swapsWhere(db, o, inStock)
 		s, pm, reason := swaps[g.Rand.IntN(len(swaps))], paidBy(db, o), pickReason(g.Rand)
 		if inStock && pm.canPay(s.item.Price-s.old.Price) != nil {
 			return sim.Grounding{}, false
 		}
-		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "reason": reason,
-			"condition": "if the new one is out of stock, cancel the whole order"}
-		swapFacts(facts, []itemSwap{s})
 		write := sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)
 		if inStock {
-			write = sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID}, "new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID)
+			write = swapAction(ToolModifyItems, o, []itemSwap{s}, pm)
 		}
-		return sim.Grounding{
-			Slots: sim.WithCapitals(map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe(),
-				"reason": reasonWords[reason]}, "reason"),
-			Facts:   facts,
-			Request: emobench.Request{Text: fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.", o.ID, s.old.Name, s.change(), reasonWords[reason]), Tools: []string{write.Name}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID), write},
-			Uses:    []string{o.ID},
-			Traits:  []string{emobench.TraitConditional},
-		}, true
-	}
+		gr := swapGrounding(o, []itemSwap{s}, pm)
+		gr.Slots["reason"], gr.Facts["reason"] = words().ReasonWords[reason], reason
+		gr.Slots = sim.WithCapitals(gr.Slots, "reason")
+		gr.Facts["condition"] = "if the new one is out of stock, cancel the whole order"
+		gr.Request = emobench.Request{Text: fmt.Sprintf("In order %s, change the %s to %s; if that is out of stock, cancel the order: %s.",
+			o.ID, s.old.Name, s.change(), words().ReasonWords[reason]), Tools: []string{write.Name}}
+		gr.Actions = append(gr.Actions, write)
+		gr.Traits = []string{emobench.TraitConditional}
+		return gr, true
+	})
 }
 
 // groundOrderAddress grounds a change of the shipping address of one of
 // the user's orders of the given status: of a pending one, the store's
 // change; of any other, a forbidden one, the gold reading the account and
 // the order.
-func groundOrderAddress(status string) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		_, o, ok := orderFor(g, isStatus(status))
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundOrderAddress(status string) dbGrounder {
+	return onOrder(isStatus(status), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
 		addr := newAddress(g.Rand, o.Address)
-		change := addressAction(ToolModifyAddress, "order_id", o.ID, addr)
 		gr := sim.Grounding{
-			Slots:   map[string]string{"order_id": o.ID, "address": addr.String()},
-			Facts:   map[string]string{"order_id": o.ID, "new_address": addr.String()},
+			Slots:   map[string]string{"address": addr.String()},
+			Facts:   map[string]string{"new_address": addr.String()},
 			Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s.", o.ID, addr), Tools: []string{ToolModifyAddress}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), change},
-			Uses:    []string{o.ID},
+			Actions: []emobench.Action{readOrder(o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
 		}
 		if status != StatusPending {
-			gr.Request = emobench.Request{Text: fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr), Tools: []string{ToolGetOrder}}
-			gr.Actions, gr.Forbidden = withAccountRead(true, g.UserID, gr.Actions[0]), []emobench.Action{change}
+			gr = refused(gr)
+			gr.Request.Text = fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr)
+			gr.Actions = withAccountRead(true, g.UserID, gr.Actions...)
 		}
 		return gr, true
-	}
+	})
 }
 
 // groundModifyUserAddress grounds a change of the account's address, once
 // a task: an account whose address no order of it shares was changed by
 // an earlier intent (orders are shipped to the account's address at the
 // time, and a new address is a fresh random one).
-func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	db, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundModifyUserAddress = onUser(func(g sim.GroundContext, db *DB, u *User) (sim.Grounding, bool) {
 	if len(userOrders(db, u.ID, func(o *Order) bool { return o.Address == u.Address })) == 0 {
 		return sim.Grounding{}, false
 	}
@@ -431,74 +440,60 @@ func groundModifyUserAddress(g sim.GroundContext) (sim.Grounding, bool) {
 		Slots:   map[string]string{"address": addr.String()},
 		Facts:   map[string]string{"new_address": addr.String()},
 		Request: emobench.Request{Text: fmt.Sprintf("Change my account's address to %s.", addr), Tools: []string{ToolModifyUserAddress}},
-		Actions: []emobench.Action{addressAction(ToolModifyUserAddress, "user_id", u.ID, addr)},
-	}, true
-}
-
-func groundModifyUserAddressAfterCheck(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundModifyUserAddress(g)
-	if !ok {
-		return gr, false
-	}
-	gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)}, gr.Actions...)
-	return gr, true
-}
+		Actions: []emobench.Action{addressAction(ToolModifyUserAddress, "user_id", u.ID, addr)}}, true
+})
 
 // groundItemAndAddress grounds a change of one item of a pending order
 // and of its shipping address (the address first, the product read just
 // before the item change).
-func groundItemAndAddress(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundSwap(ToolModifyItems, 1, false)(g)
-	if !ok {
-		return gr, false
-	}
-	db, _ := sim.StateOf[DB](g.Env)
-	o := db.order(gr.Facts["order_id"])
+var groundItemAndAddress = extend(groundSwap(ToolModifyItems, 1, false), func(g sim.GroundContext, db *DB, gr *sim.Grounding) bool {
+	o := db.Orders.At(gr.Facts["order_id"])
 	addr := newAddress(g.Rand, o.Address)
 	gr.Slots["address"] = addr.String()
 	gr.Facts["new_address"] = addr.String()
 	gr.Request.Text = fmt.Sprintf("Ship order %s to %s, and change %s.", o.ID, addr, gr.Slots["changes"])
 	gr.Request.Tools = []string{ToolModifyAddress, ToolModifyItems}
-	gr.Actions = append([]emobench.Action{gr.Actions[0], addressAction(ToolModifyAddress, "order_id", o.ID, addr)}, gr.Actions[1:]...)
-	return gr, true
-}
+	gr.Actions = slices.Insert(gr.Actions, 1, addressAction(ToolModifyAddress, "order_id", o.ID, addr))
+	return true
+})
 
 // groundPayWithGiftCard grounds paying a pending order with the user's
 // gift card, found on the account; the order is read before the change.
-func groundPayWithGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
-	db, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	gc := giftCard(u)
-	if gc == nil {
-		return sim.Grounding{}, false
-	}
-	o, ok := pickOrder(g, db, func(o *Order) bool {
-		return o.Status == StatusPending && slices.Contains(otherPayments(db, o), gc)
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundPayWithGiftCard = onOrder(func(db *DB, o *Order) bool {
+	gc := giftCard(db.Users.At(o.UserID))
+	return gc != nil && o.Status == StatusPending && slices.Contains(otherPayments(db, o), gc)
+}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+	gc := giftCard(db.Users.At(o.UserID))
 	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID},
-		Facts:   map[string]string{"order_id": o.ID, "payment_method": gc.Describe()},
+		Slots:   map[string]string{},
+		Facts:   map[string]string{"payment_method": gc.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Pay order %s with my gift card instead.", o.ID), Tools: []string{ToolModifyPayment}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID), sim.NewAction(ToolGetOrder, "order_id", o.ID),
-			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", gc.ID)},
-		Uses: []string{o.ID},
+		Actions: []emobench.Action{readAccount(g.UserID), readOrder(o.ID), paymentAction(o, gc)},
 	}, true
+})
+
+// readOrder, readAccount and readProduct are the gold reads of an order,
+// of a user's account and of the product of a swap's item.
+func readOrder(id string) emobench.Action       { return sim.NewAction(ToolGetOrder, "order_id", id) }
+func readAccount(userID string) emobench.Action { return sim.NewAction(ToolGetUser, "user_id", userID) }
+func readProduct(s itemSwap) emobench.Action {
+	return sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)
 }
 
-// groundReturnItemToGiftCard grounds a return of one item refunded to the
-// user's gift card, the account read first.
-func groundReturnItemToGiftCard(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundReturn(1, 1, true)(g)
-	if !ok {
-		return gr, false
+// paymentAction is the write that pays o with pm instead.
+func paymentAction(o *Order, pm *PaymentMethod) emobench.Action {
+	return sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)
+}
+
+// swapAction is the write by tool (an item change or an exchange) that
+// makes swaps on o, the difference settled with pm.
+func swapAction(tool string, o *Order, swaps []itemSwap, pm *PaymentMethod) emobench.Action {
+	var oldIDs, newIDs []string
+	for _, s := range swaps {
+		oldIDs = append(oldIDs, s.old.ItemID)
+		newIDs = append(newIDs, s.item.ID)
 	}
-	gr.Actions[0], gr.Actions[1] = gr.Actions[1], gr.Actions[0]
-	return gr, true
+	return sim.NewAction(tool, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID)
 }
 
 // withAccountRead returns actions, after a read of the user's account
@@ -507,28 +502,23 @@ func withAccountRead(read bool, userID string, actions ...emobench.Action) []emo
 	if !read {
 		return actions
 	}
-	return append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", userID)}, actions...)
+	return append([]emobench.Action{readAccount(userID)}, actions...)
 }
 
 // groundItemAndPayment grounds a change of one item of a pending order,
 // the difference settled with the method that paid, then a change of the
 // order's payment to another of the user's methods that covers the new
 // amount (found on the account).
-func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundSwap(ToolModifyItems, 1, false)(g)
-	if !ok {
-		return gr, false
-	}
-	db, _ := sim.StateOf[DB](g.Env)
-	o := db.order(gr.Facts["order_id"])
+var groundItemAndPayment = extend(groundSwap(ToolModifyItems, 1, false), func(g sim.GroundContext, db *DB, gr *sim.Grounding) bool {
+	o := db.Orders.At(gr.Facts["order_id"])
 	paid := o.netPaid()
 	if len(paid) != 1 {
-		return sim.Grounding{}, false
+		return false
 	}
 	diff := goldSwapDiff(db, o, gr.Actions[len(gr.Actions)-1])
-	others := methodsThatPay(db.user(o.UserID), paid[0].method, paid[0].amount+diff)
+	others := methodsThatPay(db.Users.At(o.UserID), paid[0].method, paid[0].amount+diff)
 	if len(others) == 0 {
-		return sim.Grounding{}, false
+		return false
 	}
 	pm := others[g.Rand.IntN(len(others))]
 	// The item change settles with the method that paid, which the user
@@ -537,9 +527,9 @@ func groundItemAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 	gr.Slots["payment"] = pm.Describe()
 	gr.Request.Text = fmt.Sprintf("In order %s, I want %s instead, and then the order paid with my %s.", o.ID, gr.Slots["changes"], pm.Describe())
 	gr.Request.Tools = []string{ToolModifyItems, ToolModifyPayment}
-	gr.Actions = append(gr.Actions, sim.NewAction(ToolGetUser, "user_id", o.UserID), sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID))
-	return gr, true
-}
+	gr.Actions = append(gr.Actions, readAccount(o.UserID), paymentAction(o, pm))
+	return true
+})
 
 // goldSwapDiff is the price difference (new minus old) of the item change
 // a, about to run on o.
@@ -553,20 +543,15 @@ func goldSwapDiff(db *DB, o *Order, a emobench.Action) sim.Money {
 
 // groundMovedAccountAndOrder grounds a move: the account's address and a
 // pending order's shipping address change to the same new address.
-func groundMovedAccountAndOrder(g sim.GroundContext) (sim.Grounding, bool) {
-	gr, ok := groundModifyUserAddress(g)
-	if !ok {
-		return gr, false
-	}
-	db, _ := sim.StateOf[DB](g.Env)
+var groundMovedAccountAndOrder = extend(groundModifyUserAddress, func(g sim.GroundContext, db *DB, gr *sim.Grounding) bool {
 	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status == StatusPending })
 	if !ok {
-		return sim.Grounding{}, false
+		return false
 	}
 	addr := gr.Facts["new_address"]
 	var a Address
 	if err := json.Unmarshal(gr.Actions[0].Arguments, &a); err != nil || a == o.Address {
-		return sim.Grounding{}, false
+		return false
 	}
 	gr.Slots["order_id"] = o.ID
 	gr.Facts["order_id"] = o.ID
@@ -574,9 +559,15 @@ func groundMovedAccountAndOrder(g sim.GroundContext) (sim.Grounding, bool) {
 		Text:  fmt.Sprintf("Change my account's address to %s, and ship order %s there too.", addr, o.ID),
 		Tools: []string{ToolModifyUserAddress, ToolModifyAddress},
 	}
-	gr.Actions = append(gr.Actions, sim.NewAction(ToolGetOrder, "order_id", o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, a))
+	gr.Actions = append(gr.Actions, readOrder(o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, a))
 	gr.Uses = []string{o.ID}
-	return gr, true
+	return true
+})
+
+// pendingPayableOtherwise reports whether o is pending and another of
+// the user's methods can pay it (otherPayments).
+func pendingPayableOtherwise(db *DB, o *Order) bool {
+	return o.Status == StatusPending && len(otherPayments(db, o)) > 0
 }
 
 // otherPayments are the user's methods other than the one that paid o
@@ -587,55 +578,37 @@ func otherPayments(db *DB, o *Order) []*PaymentMethod {
 	if len(paid) != 1 {
 		return nil
 	}
-	return methodsThatPay(db.user(o.UserID), paid[0].method, paid[0].amount)
+	return methodsThatPay(db.Users.At(o.UserID), paid[0].method, paid[0].amount)
 }
 
 // methodsThatPay are u's payment methods other than except that can pay
 // amount, in id order.
 func methodsThatPay(u *User, except string, amount sim.Money) []*PaymentMethod {
-	var out []*PaymentMethod
-	for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
-		if pm := u.PaymentMethods[id]; id != except && pm.canPay(amount) == nil {
-			out = append(out, pm)
+	return methodsWhere(u, func(pm *PaymentMethod) bool { return pm.ID != except && pm.canPay(amount) == nil })
+}
+
+// groundPayment grounds a switch of a pending order's payment to another
+// of the user's methods that can pay it (found on the account), and with
+// withAddress a new shipping address too (written first).
+func groundPayment(withAddress bool) dbGrounder {
+	return onOrder(pendingPayableOtherwise, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+		others := otherPayments(db, o)
+		pm := others[g.Rand.IntN(len(others))]
+		gr := sim.Grounding{
+			Slots:   map[string]string{"payment": pm.Describe()},
+			Facts:   map[string]string{"payment_method": pm.Describe()},
+			Request: emobench.Request{Text: fmt.Sprintf("Switch the payment of order %s to my %s.", o.ID, pm.Describe()), Tools: []string{ToolModifyPayment}},
+			Actions: []emobench.Action{readOrder(o.ID), readAccount(o.UserID), paymentAction(o, pm)},
 		}
-	}
-	return out
-}
-
-func groundModifyPayment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	others := otherPayments(db, o)
-	pm := others[g.Rand.IntN(len(others))]
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe()},
-		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe()},
-		Request: emobench.Request{Text: fmt.Sprintf("Switch the payment of order %s to my %s.", o.ID, pm.Describe()), Tools: []string{ToolModifyPayment}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
-			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
-		Uses: []string{o.ID},
-	}, true
-}
-
-func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status == StatusPending && len(otherPayments(db, o)) > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	others := otherPayments(db, o)
-	pm := others[g.Rand.IntN(len(others))]
-	addr := newAddress(g.Rand, o.Address)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "payment": pm.Describe(), "address": addr.String()},
-		Facts:   map[string]string{"order_id": o.ID, "payment_method": pm.Describe(), "new_address": addr.String()},
-		Request: emobench.Request{Text: fmt.Sprintf("Ship order %s to %s and switch its payment to my %s.", o.ID, addr, pm.Describe()), Tools: []string{ToolModifyAddress, ToolModifyPayment}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID),
-			addressAction(ToolModifyAddress, "order_id", o.ID, addr),
-			sim.NewAction(ToolModifyPayment, "order_id", o.ID, "payment_method_id", pm.ID)},
-		Uses: []string{o.ID},
-	}, true
+		if withAddress {
+			addr := newAddress(g.Rand, o.Address)
+			gr.Slots["address"], gr.Facts["new_address"] = addr.String(), addr.String()
+			gr.Request = emobench.Request{Text: fmt.Sprintf("Ship order %s to %s and switch its payment to my %s.", o.ID, addr, pm.Describe()),
+				Tools: []string{ToolModifyAddress, ToolModifyPayment}}
+			gr.Actions = slices.Insert(gr.Actions, 2, addressAction(ToolModifyAddress, "order_id", o.ID, addr))
+		}
+		return gr, true
+	})
 }
 
 // groundSwap grounds a change of k items of an order by tool, each to
@@ -643,47 +616,48 @@ func groundAddressAndPayment(g sim.GroundContext) (sim.Grounding, bool) {
 // changed yet (ToolModifyItems) or of a delivered one (ToolExchangeItems).
 // The difference is settled with the method that paid, or with the user's
 // gift card (read on the account) when giftCardPays.
-func groundSwap(tool string, k int, giftCardPays bool) groundFunc {
+func groundSwap(tool string, k int, giftCardPays bool) dbGrounder {
 	status, text := StatusPending, "In order %s, instead of what I picked I want %s."
 	if tool == ToolExchangeItems {
 		status, text = StatusDelivered, "Exchange items of order %s: I want %s instead."
 	}
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-			return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified) && len(o.Items) >= k && len(swapsOf(db, o)) > 0
-		})
-		if !ok {
-			return sim.Grounding{}, false
-		}
+	return onOrder(func(db *DB, o *Order) bool {
+		return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified) && len(o.Items) >= k && len(swapsOf(db, o)) > 0
+	}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		swaps, ok := pickSwaps(db, o, g.Rand, k)
 		pm := paidBy(db, o)
 		if giftCardPays {
-			pm = giftCard(db.user(o.UserID))
+			pm = giftCard(db.Users.At(o.UserID))
 		}
 		if !ok || pm == nil || pm.canPay(swapDiff(swaps)) != nil {
 			return sim.Grounding{}, false
 		}
-		oldIDs, newIDs := swapIDs(swaps)
-		facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
-		swapFacts(facts, swaps)
-		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
-		if giftCardPays {
-			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
-		}
-		for _, s := range swaps {
-			actions = append(actions, sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID))
-		}
-		actions = append(actions, sim.NewAction(tool, "order_id", o.ID, "item_ids", oldIDs, "new_item_ids", newIDs, "payment_method_id", pm.ID))
-		return sim.Grounding{
-			Slots: map[string]string{"order_id": o.ID, "item": swaps[0].old.Name, "change": swaps[0].change(),
-				"changes": describeSwaps(swaps), "payment": pm.Describe()},
-			Facts:   facts,
-			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID, describeSwaps(swaps)), Tools: []string{tool}},
-			Actions: actions,
-			Uses:    []string{o.ID},
-			Traits:  swapTraits(swaps),
-		}, true
+		gr := swapGrounding(o, swaps, pm, withAccountRead(giftCardPays, o.UserID)...)
+		gr.Request = emobench.Request{Text: fmt.Sprintf(text, o.ID, gr.Slots["changes"]), Tools: []string{tool}}
+		gr.Actions = append(gr.Actions, swapAction(tool, o, swaps, pm))
+		return gr, true
+	})
+}
+
+// swapGrounding is the grounding of a request for swaps on o, any
+// difference settled with pm (nil: a question), whose gold reads the
+// order, then reads, then each swap's product; the caller adds the
+// request and what the gold does.
+func swapGrounding(o *Order, swaps []itemSwap, pm *PaymentMethod, reads ...emobench.Action) sim.Grounding {
+	gr := sim.Grounding{
+		Slots:   map[string]string{"item": swaps[0].old.Name, "change": swaps[0].change(), "changes": describeSwaps(swaps)},
+		Facts:   map[string]string{},
+		Actions: append([]emobench.Action{readOrder(o.ID)}, reads...),
+		Traits:  swapTraits(swaps),
 	}
+	if pm != nil {
+		gr.Slots["payment"], gr.Facts["payment_method"] = pm.Describe(), pm.Describe()
+	}
+	swapFacts(gr.Facts, swaps)
+	for _, s := range swaps {
+		gr.Actions = append(gr.Actions, readProduct(s))
+	}
+	return gr
 }
 
 // groundReturn grounds a return of min to max items of a delivered order,
@@ -691,277 +665,210 @@ func groundSwap(tool string, k int, giftCardPays bool) groundFunc {
 // toGiftCard (a card other than the one that paid, found on the account).
 // With several items the refund is summed with calculate, unless the gift
 // card path reads the account instead. The refund is an output.
-func groundReturn(minItems, maxItems int, toGiftCard bool) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-			if o.Status != StatusDelivered || len(o.Items) < minItems {
-				return false
-			}
-			if toGiftCard {
-				gc := giftCard(db.user(o.UserID))
-				return gc != nil && gc.ID != o.PaymentMethodID()
-			}
-			return paidBy(db, o) != nil
-		})
-		if !ok {
-			return sim.Grounding{}, false
+func groundReturn(minItems, maxItems int, toGiftCard bool) dbGrounder {
+	return onOrder(func(db *DB, o *Order) bool {
+		if o.Status != StatusDelivered || len(o.Items) < minItems {
+			return false
 		}
+		if toGiftCard {
+			gc := giftCard(db.Users.At(o.UserID))
+			return gc != nil && gc.ID != o.PaymentMethodID()
+		}
+		return paidBy(db, o) != nil
+	}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		k := minItems + g.Rand.IntN(min(maxItems, len(o.Items))-minItems+1)
 		positions := g.Rand.Perm(len(o.Items))[:k]
 		slices.Sort(positions)
-		var ids, names, prices []string
+		var ids, names []string
 		var refund sim.Money
-		for _, p := range positions {
-			ids = append(ids, o.Items[p].ItemID)
-			names = append(names, o.Items[p].Name)
-			prices = append(prices, o.Items[p].Price.String())
-			refund += o.Items[p].Price
+		items := make([]OrderItem, k)
+		for i, p := range positions {
+			items[i] = o.Items[p]
+			ids = append(ids, items[i].ItemID)
+			names = append(names, items[i].Name)
+			refund += items[i].Price
 		}
 		pm := paidBy(db, o)
-		actions := []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}
+		actions := []emobench.Action{readOrder(o.ID)}
 		switch {
 		case toGiftCard:
-			pm = giftCard(db.user(o.UserID))
-			actions = append(actions, sim.NewAction(ToolGetUser, "user_id", o.UserID))
+			pm = giftCard(db.Users.At(o.UserID))
+			actions = append(actions, readAccount(o.UserID))
 		case minItems > 1:
-			actions = append(actions, sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + ")))
+			actions = append(actions, sumAction(items))
 		}
-		actions = append(actions, sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", ids, "payment_method_id", pm.ID))
-		facts := map[string]string{"order_id": o.ID, "item_name": itemNames(names), "payment_method": pm.Describe()}
+		actions = append(actions, returnAction(o, ids, pm))
 		gr := sim.Grounding{
-			Slots:   map[string]string{"order_id": o.ID, "items": itemNames(names), "payment": pm.Describe()},
-			Facts:   facts,
+			Slots:   map[string]string{"items": itemNames(names), "payment": pm.Describe()},
+			Facts:   map[string]string{"item_name": itemNames(names), "payment_method": pm.Describe()},
 			Request: emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s. How much will the refund be?", itemNames(names), o.ID, pm.Describe()), Tools: []string{ToolReturnItems}},
 			Actions: actions,
 			Outputs: []string{dollars(refund)},
-			Uses:    []string{o.ID},
 		}
-		if gc := giftCard(db.user(o.UserID)); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
-			gr = conditionalRefund(g, gr, o, pm, gc, refund)
+		if gc := giftCard(db.Users.At(o.UserID)); !toGiftCard && gc != nil && gc.ID != pm.ID && g.Rand.IntN(3) == 0 {
+			gr = conditionalRefund(g, gr, o, ids, pm, gc, refund)
 		}
 		return gr, true
-	}
+	})
 }
 
-// What a user asks for information for, or wants from a complaint: the
-// preference an information or hand-off request states (the audit's
-// tool_task_with_preference), as the instruction words it.
-var (
-	statusPurposes = []string{
-		"so I know when to be at home for the delivery",
-		"because I need the items before the weekend",
-		"before I decide whether to change anything about it",
-	}
-	balancePurposes = []string{
-		"because I plan to pay my next order with it",
-		"so I can decide whether it covers a new pair of shoes",
-		"to check it against the receipt I kept",
-	}
-	totalPurposes = []string{
-		"for my monthly budget",
-		"for my records",
-		"for an expense report at work",
-	}
-	complaintOutcomes = []string{
-		"a written apology from the courier company",
-		"a note on the courier's record so it does not happen again",
-		"another courier for my future deliveries",
-	}
-)
-
-// pickPhrase returns one of phrases, drawn by r.
-func pickPhrase(r *rand.Rand, phrases []string) string { return phrases[r.IntN(len(phrases))] }
-
-func groundStatus(g sim.GroundContext) (sim.Grounding, bool) {
-	_, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status != StatusCancelled })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	purpose := pickPhrase(g.Rand, statusPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
-		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("What is the status of order %s?", o.ID), Tools: []string{ToolGetOrder}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)},
-		Outputs: []string{statusOutput(o.Status)},
-		Uses:    []string{o.ID},
-	}, true
+// groundQuestion grounds a question about one of the user's orders that
+// keep accepts, asked (text, with the order id for its verb) for a
+// purpose drawn from the userWords.Purposes of its kind: the gold reads
+// the order and does what answer returns besides, and the answer is the
+// output.
+func groundQuestion(keep func(db *DB, o *Order) bool, kind, text string,
+	answer func(o *Order) (more []emobench.Action, output string)) dbGrounder {
+	return onOrder(keep, func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
+		purpose := sim.OneOf(g.Rand, words().Purposes[kind]...)
+		more, output := answer(o)
+		return sim.Grounding{
+			Slots:   map[string]string{"items": orderItemNames(o), "purpose": purpose},
+			Facts:   map[string]string{"purpose": purpose},
+			Request: emobench.Request{Text: fmt.Sprintf(text, o.ID), Tools: []string{ToolGetOrder}},
+			Actions: append([]emobench.Action{readOrder(o.ID)}, more...), Outputs: []string{output},
+		}, true
+	})
 }
 
-func groundGiftCardBalance(g sim.GroundContext) (sim.Grounding, bool) {
-	_, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
+func notCancelled(_ *DB, o *Order) bool { return o.Status != StatusCancelled }
+
+var groundStatus = groundQuestion(notCancelled, "status", "What is the status of order %s?",
+	func(o *Order) ([]emobench.Action, string) { return nil, statusOutput(o.Status) })
+
+var groundOrderTotal = groundQuestion(func(db *DB, o *Order) bool { return notCancelled(db, o) && len(o.Items) > 1 },
+	"total", "How much do the items in order %s cost in total?", func(o *Order) ([]emobench.Action, string) {
+		return []emobench.Action{sumAction(o.Items)}, dollars(o.Total())
+	})
+
+// sumAction is the gold's sum of the items' prices with calculate.
+func sumAction(items []OrderItem) emobench.Action {
+	prices := make([]string, len(items))
+	for i, it := range items {
+		prices[i] = it.Price.String()
 	}
+	return sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))
+}
+
+var groundGiftCardBalance = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
 	gc := giftCard(u)
 	balanceAsked := g.UserID + "/gift_card_balance" // asked once a task
-	if gc == nil || usedInTask(g, balanceAsked) {
+	if gc == nil || sim.UsedInTask(g, balanceAsked) {
 		return sim.Grounding{}, false
 	}
-	purpose := pickPhrase(g.Rand, balancePurposes)
+	purpose := sim.OneOf(g.Rand, words().Purposes["balance"]...)
 	return sim.Grounding{
 		Uses:    []string{balanceAsked},
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "What is the balance of my gift card?", Tools: []string{ToolGetUser}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
-		Outputs: []string{dollars(*gc.Balance)},
+		Actions: []emobench.Action{readAccount(g.UserID)}, Outputs: []string{dollars(*gc.Balance)},
 	}, true
-}
-
-func groundOrderTotal(g sim.GroundContext) (sim.Grounding, bool) {
-	_, o, ok := orderFor(g, func(db *DB, o *Order) bool { return o.Status != StatusCancelled && len(o.Items) > 1 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	prices := make([]string, len(o.Items))
-	for i, it := range o.Items {
-		prices[i] = it.Price.String()
-	}
-	purpose := pickPhrase(g.Rand, totalPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "items": orderItemNames(o), "purpose": purpose},
-		Facts:   map[string]string{"order_id": o.ID, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("How much do the items in order %s cost in total?", o.ID), Tools: []string{ToolGetOrder}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolCalculate, "expression", strings.Join(prices, " + "))},
-		Outputs: []string{dollars(o.Total())},
-		Uses:    []string{o.ID},
-	}, true
-}
+})
 
 // groundItemOptionPrice grounds a question about the price of another
 // option of an item the user ordered; the price is the output.
-func groundItemOptionPrice(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool { return len(swapsOf(db, o)) > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	swaps, _ := pickSwaps(db, o, g.Rand, 1)
-	s := swaps[0]
-	facts := map[string]string{"order_id": o.ID}
-	swapFacts(facts, swaps)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change()},
-		Facts:   facts,
-		Request: emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
-		Outputs: []string{dollars(s.item.Price)},
-		Uses:    []string{o.ID},
-		Traits:  swapTraits(swaps),
-	}, true
+var groundItemOptionPrice = onOrder(func(db *DB, o *Order) bool { return len(swapsOf(db, o)) > 0 },
+	func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+		swaps, _ := pickSwaps(db, o, g.Rand, 1)
+		s := swaps[0]
+		gr := swapGrounding(o, swaps, nil)
+		gr.Request = emobench.Request{Text: fmt.Sprintf("What would the %s from order %s cost with %s?", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetProduct}}
+		gr.Outputs = []string{dollars(s.item.Price)}
+		return gr, true
+	})
+
+// handOff is the gold of a request only a human agent can take: reads,
+// then the transfer with summary.
+func handOff(summary string, reads ...emobench.Action) []emobench.Action {
+	return append(reads, sim.NewAction(ToolTransfer, "summary", summary))
 }
 
-func groundChangeEmail(g sim.GroundContext) (sim.Grounding, bool) {
-	_, u, ok := userFor(g)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundChangeEmail = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
 	email := fmt.Sprintf("%s.%s.%d@mailbox.example.org", strings.ToLower(u.Name.First), strings.ToLower(u.Name.Last), 10+g.Rand.IntN(90))
 	return sim.Grounding{
 		Slots:   map[string]string{"new_email": email},
 		Facts:   map[string]string{"new_email": email},
 		Request: emobench.Request{Text: fmt.Sprintf("Change my account email to %s.", email), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolTransfer, "summary",
-			fmt.Sprintf("User %s wants to change the account email to %s, which the policy does not allow the agent to do.", u.ID, email))},
+		Actions: handOff(fmt.Sprintf("User %s wants to change the account email to %s, which the policy does not allow the agent to do.", u.ID, email)),
 	}, true
-}
+})
 
-func groundRemovePayment(g sim.GroundContext) (sim.Grounding, bool) {
-	_, u, ok := userFor(g)
-	if !ok {
+var groundRemovePayment = onUser(func(g sim.GroundContext, _ *DB, u *User) (sim.Grounding, bool) {
+	methods := methodsWhere(u, func(*PaymentMethod) bool { return true })
+	if len(methods) == 0 {
 		return sim.Grounding{}, false
 	}
-	ids := slices.Sorted(maps.Keys(u.PaymentMethods))
-	if len(ids) == 0 {
-		return sim.Grounding{}, false
-	}
-	pm := u.PaymentMethods[ids[g.Rand.IntN(len(ids))]]
+	pm := methods[g.Rand.IntN(len(methods))]
 	return sim.Grounding{
 		Slots:   map[string]string{"payment": pm.Describe()},
 		Facts:   map[string]string{"payment_method": pm.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Remove my %s from my account.", pm.Describe()), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetUser, "user_id", u.ID), sim.NewAction(ToolTransfer, "summary",
-			fmt.Sprintf("User %s wants the payment method %s removed from the account, which the policy does not allow the agent to do.", u.ID, pm.ID))},
+		Actions: handOff(fmt.Sprintf("User %s wants the payment method %s removed from the account, which the policy does not allow the agent to do.",
+			u.ID, pm.ID), readAccount(u.ID)),
 	}, true
-}
+})
 
-func groundCourierComplaint(g sim.GroundContext) (sim.Grounding, bool) {
-	_, o, ok := orderFor(g, isStatus(StatusDelivered))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	outcome := pickPhrase(g.Rand, complaintOutcomes)
+var groundCourierComplaint = onOrder(isStatus(StatusDelivered), func(g sim.GroundContext, _ *DB, o *Order) (sim.Grounding, bool) {
+	outcome := sim.OneOf(g.Rand, words().ComplaintOutcomes...)
 	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "outcome": outcome},
-		Facts:   map[string]string{"order_id": o.ID, "outcome": outcome},
+		Slots:   map[string]string{"outcome": outcome},
+		Facts:   map[string]string{"outcome": outcome},
 		Request: emobench.Request{Text: fmt.Sprintf("I want to complain about the courier who delivered order %s.", o.ID), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolTransfer, "summary",
-			fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID))},
-		Uses: []string{o.ID},
+		Actions: handOff(fmt.Sprintf("User %s wants to complain about the courier's delivery of order %s.", o.UserID, o.ID), readOrder(o.ID)),
 	}, true
-}
-
-// otherReasons are cancellation reasons the policy does not accept.
-var otherReasons = []string{
-	"I found it cheaper somewhere else",
-	"the delivery date is too late for me",
-	"I want to order it again with a coupon",
-	"my friend gave me one as a gift",
-}
-
-// returnRefusal grounds a return of one item of o, which is not
-// delivered, to the method that paid; a call matching compare (the
-// forbidden entry's CompareArgs) is the forbidden return.
-func returnRefusal(g sim.GroundContext, db *DB, o *Order, compare ...string) (sim.Grounding, bool) {
-	it := o.Items[g.Rand.IntN(len(o.Items))]
-	pm := paidBy(db, o)
-	if pm == nil {
-		return sim.Grounding{}, false
-	}
-	return forbiddenReturn(o, it, pm, []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID)}, compare...), true
-}
+})
 
 // forbiddenReturn is the grounding of a forbidden return of it from o,
-// refunded to pm: the gold makes the reads actions (the request names the
-// last one's tool), and a return matching compare is the forbidden one.
-func forbiddenReturn(o *Order, it OrderItem, pm *PaymentMethod, actions []emobench.Action, compare ...string) sim.Grounding {
-	return sim.Grounding{
-		Slots:     map[string]string{"order_id": o.ID, "items": it.Name, "payment": pm.Describe()},
-		Facts:     map[string]string{"order_id": o.ID, "item_name": it.Name, "payment_method": pm.Describe()},
-		Request:   emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe()), Tools: []string{actions[len(actions)-1].Name}},
-		Actions:   actions,
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", []string{it.ItemID}, "payment_method_id", pm.ID), compare...)},
-		Uses:      []string{o.ID},
-	}
+// refunded to pm: the gold makes the reads, and a return matching compare
+// is the forbidden one.
+func forbiddenReturn(o *Order, it OrderItem, pm *PaymentMethod, reads []emobench.Action, compare ...string) sim.Grounding {
+	return refused(sim.Grounding{
+		Slots:   map[string]string{"items": it.Name, "payment": pm.Describe()},
+		Facts:   map[string]string{"item_name": it.Name, "payment_method": pm.Describe()},
+		Request: emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe())},
+		Actions: append(reads, returnAction(o, []string{it.ItemID}, pm)),
+	}, compare...)
 }
 
-func groundReturnNotDelivered(status string) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, isStatus(status))
-		if !ok {
+// returnAction is the write that returns o's items itemIDs, refunded to pm.
+func returnAction(o *Order, itemIDs []string, pm *PaymentMethod) emobench.Action {
+	return sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", itemIDs, "payment_method_id", pm.ID)
+}
+
+// groundReturnRefusal grounds a return the policy refuses of one of the
+// items left (of the order, the items the user may name) of an order keep
+// accepts, to the method that paid; a return matching compare (the
+// forbidden entry's CompareArgs) is the forbidden one.
+func groundReturnRefusal(keep func(db *DB, o *Order) bool, left func(o *Order) []OrderItem, compare ...string) dbGrounder {
+	return onOrder(keep, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+		items := left(o)
+		it := items[g.Rand.IntN(len(items))]
+		pm := paidBy(db, o)
+		if pm == nil {
 			return sim.Grounding{}, false
 		}
-		return returnRefusal(g, db, o, "order_id") // any return from it is forbidden
-	}
+		return forbiddenReturn(o, it, pm, []emobench.Action{readOrder(o.ID)}, compare...), true
+	})
+}
+
+// groundReturnNotDelivered grounds a return of an item of an order of the
+// given status, not delivered: any return from it is forbidden.
+func groundReturnNotDelivered(status string) dbGrounder {
+	return groundReturnRefusal(isStatus(status), func(o *Order) []OrderItem { return o.Items }, "order_id")
 }
 
 // groundReturnAgain grounds a second return or exchange of an order that
 // already has one (after an earlier intent of the task, or from an
 // earlier conversation: markEarlierRequests): each delivered order accepts
-// one, once. Its item is one the first request left.
-func groundReturnAgain(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-		return (o.Status == StatusReturnRequested || o.Status == StatusExchangeRequested) && len(o.Items) > len(requestedItems(o))
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	left := *o
-	left.Items = slices.DeleteFunc(slices.Clone(o.Items), func(it OrderItem) bool { return slices.Contains(requestedItems(o), it.ItemID) })
-	// The earlier return of the task is on the same order: the item tells
-	// the forbidden one apart.
-	return returnRefusal(g, db, &left, "order_id", "item_ids")
-}
+// one, once. Its item is one the first request left; the earlier return
+// of the task is on the same order, so the item tells the forbidden one
+// apart.
+var groundReturnAgain = groundReturnRefusal(func(db *DB, o *Order) bool {
+	return (o.Status == StatusReturnRequested || o.Status == StatusExchangeRequested) && len(o.Items) > len(requestedItems(o))
+}, func(o *Order) []OrderItem {
+	return slices.DeleteFunc(slices.Clone(o.Items), func(it OrderItem) bool { return slices.Contains(requestedItems(o), it.ItemID) })
+}, "order_id", "item_ids")
 
 // requestedItems are the item ids of o's return or exchange request.
 func requestedItems(o *Order) []string {
@@ -978,14 +885,10 @@ func requestedItems(o *Order) []string {
 // status for an item of another product, by tool (an exchange of a
 // delivered order, a change of a pending one's items): an item changes
 // only to a variant of its own product. The tools accept it.
-func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-			return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified)
-		})
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundOtherProduct(status, tool string) dbGrounder {
+	return onOrder(func(db *DB, o *Order) bool {
+		return o.Status == status && !(tool == ToolModifyItems && o.ItemsModified)
+	}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 		old := o.Items[g.Rand.IntN(len(o.Items))]
 		pm := paidBy(db, o)
 		if pm == nil {
@@ -995,23 +898,21 @@ func groundOtherProduct(status, tool string) func(g sim.GroundContext) (sim.Grou
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		p := db.product(other.productID)
+		p := db.Products.At(other.productID)
 		verb := "Exchange"
 		if tool == ToolModifyItems {
 			verb = "Swap"
 		}
 		return sim.Grounding{
-			Slots:   map[string]string{"order_id": o.ID, "item": old.Name, "new_product": withArticle(p.Name), "payment": pm.Describe()},
-			Facts:   map[string]string{"order_id": o.ID, "item_name": old.Name, "new_product": p.Name, "payment_method": pm.Describe()},
+			Slots:   map[string]string{"item": old.Name, "new_product": withArticle(p.Name), "payment": pm.Describe()},
+			Facts:   map[string]string{"item_name": old.Name, "new_product": p.Name, "payment_method": pm.Describe()},
 			Request: emobench.Request{Text: fmt.Sprintf("%s the %s in order %s for %s.", verb, old.Name, o.ID, withArticle(p.Name)), Tools: []string{ToolGetOrder}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolListProducts),
-				sim.NewAction(ToolGetProduct, "product_id", p.ID)},
+			Actions: []emobench.Action{readOrder(o.ID), sim.NewAction(ToolListProducts), sim.NewAction(ToolGetProduct, "product_id", p.ID)},
 			// Forbidden whatever pays the difference.
-			Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
+			Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(tool, "order_id", o.ID, "item_ids", []string{old.ItemID},
 				"new_item_ids", []string{other.itemID}, "payment_method_id", pm.ID), "order_id", "item_ids", "new_item_ids")},
-			Uses: []string{o.ID},
 		}, true
-	}
+	})
 }
 
 // otherProduct picks an available item of a product other than old's
@@ -1023,7 +924,7 @@ func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (produ
 		if pid == old.ProductID {
 			continue
 		}
-		p := db.product(pid)
+		p := db.Products.At(pid)
 		for _, id := range slices.Sorted(maps.Keys(p.Variants)) {
 			if it := p.Variants[id]; it.Available && pm.canPay(it.Price-old.Price) == nil {
 				opts = append(opts, productItem{pid, id})
@@ -1039,76 +940,59 @@ func otherProduct(db *DB, r *rand.Rand, old OrderItem, pm *PaymentMethod) (produ
 // groundModifyItemsAgain grounds a second change of the items of a
 // pending order whose items were already changed (by an earlier intent of
 // the task, or in an earlier conversation: markEarlierRequests): the items
-// of an order change only once. The store refuses
-// it too.
-func groundModifyItemsAgain(g sim.GroundContext) (sim.Grounding, bool) {
-	db, o, ok := orderFor(g, func(db *DB, o *Order) bool {
-		return o.Status == StatusPending && o.ItemsModified && len(swapsOf(db, o)) > 0
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
+// of an order change only once. The store refuses it too.
+var groundModifyItemsAgain = onOrder(func(db *DB, o *Order) bool {
+	return o.Status == StatusPending && o.ItemsModified && len(swapsOf(db, o)) > 0
+}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
 	swaps, _ := pickSwaps(db, o, g.Rand, 1)
 	pm := paidBy(db, o)
 	if pm == nil {
 		return sim.Grounding{}, false
 	}
-	s := swaps[0]
-	facts := map[string]string{"order_id": o.ID, "payment_method": pm.Describe()}
-	swapFacts(facts, swaps)
-	return sim.Grounding{
-		Slots:   map[string]string{"order_id": o.ID, "item": s.old.Name, "change": s.change(), "payment": pm.Describe()},
-		Facts:   facts,
-		Request: emobench.Request{Text: fmt.Sprintf("Swap the %s in order %s for the one with %s.", s.old.Name, o.ID, s.change()), Tools: []string{ToolGetOrder}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetProduct, "product_id", s.old.ProductID)},
-		// The earlier change of the task is on the same order: the item
-		// tells the forbidden one apart.
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolModifyItems, "order_id", o.ID, "item_ids", []string{s.old.ItemID},
-			"new_item_ids", []string{s.item.ID}, "payment_method_id", pm.ID), "order_id", "item_ids")},
-		Uses: []string{o.ID},
-	}, true
-}
+	gr := swapGrounding(o, swaps, pm)
+	gr.Request = emobench.Request{Text: fmt.Sprintf("Swap the %s in order %s for the one with %s.", swaps[0].old.Name, o.ID, swaps[0].change()),
+		Tools: []string{ToolGetOrder}}
+	// The earlier change of the task is on the same order: the item tells
+	// the forbidden one apart. A refusal's open option changes nothing:
+	// no trait.
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(swapAction(ToolModifyItems, o, swaps, pm), "order_id", "item_ids")}
+	gr.Traits = nil
+	return gr, true
+})
 
-func groundRefundOtherMethod(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	excluded := func(o *Order) []*PaymentMethod {
-		var out []*PaymentMethod
-		u := db.user(o.UserID)
-		for _, id := range slices.Sorted(maps.Keys(u.PaymentMethods)) {
-			if pm := u.PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
-				out = append(out, pm)
-			}
-		}
-		return out
-	}
-	o, ok := pickOrder(g, db, func(o *Order) bool { return o.Status == StatusDelivered && len(excluded(o)) > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	ex := excluded(o)
+// groundRefundOtherMethod grounds a return of an item of a delivered
+// order refunded to a method that neither paid it nor is a gift card:
+// the policy refuses it (the gold reads the order and the account).
+var groundRefundOtherMethod = onOrder(func(db *DB, o *Order) bool {
+	return o.Status == StatusDelivered && len(excludedRefunds(db, o)) > 0
+}, func(g sim.GroundContext, db *DB, o *Order) (sim.Grounding, bool) {
+	ex := excludedRefunds(db, o)
 	pm := ex[g.Rand.IntN(len(ex))]
 	it := o.Items[g.Rand.IntN(len(o.Items))]
 	// Any return from the order to that method is forbidden.
-	return forbiddenReturn(o, it, pm, []emobench.Action{sim.NewAction(ToolGetOrder, "order_id", o.ID), sim.NewAction(ToolGetUser, "user_id", o.UserID)},
-		"order_id", "payment_method_id"), true
+	return forbiddenReturn(o, it, pm, []emobench.Action{readOrder(o.ID), readAccount(o.UserID)}, "order_id", "payment_method_id"), true
+})
+
+// excludedRefunds are the methods of o's user a refund of o may not go
+// to: neither the one that paid nor a gift card.
+func excludedRefunds(db *DB, o *Order) []*PaymentMethod {
+	return methodsWhere(db.Users.At(o.UserID), func(pm *PaymentMethod) bool {
+		return pm.ID != o.PaymentMethodID() && pm.Source != sourceGiftCard
+	})
 }
 
 // groundCancelOtherUser grounds a cancellation of another user's pending
 // order: the agent helps only the user it verified. The gold reads the
 // user's own account, whose orders do not include it.
-func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
-	db, ok := sim.StateOf[DB](g.Env)
+func groundCancelOtherUser(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	// A user who names orders by content (findableUser) would not know
 	// another's order by id.
-	if !ok || db.user(g.UserID) == nil || findableUser(g.UserID) {
+	if db.Users.At(g.UserID) == nil || findableUser(g.UserID) {
 		return sim.Grounding{}, false
 	}
 	var pending []*Order
 	for _, id := range db.Orders.Keys() {
-		if o := db.order(id); o.Status == StatusPending && o.UserID != g.UserID && (g.Used == nil || !g.Used(o.ID)) {
+		if o := db.Orders.At(id); o.Status == StatusPending && o.UserID != g.UserID && (g.Used == nil || !g.Used(o.ID)) {
 			pending = append(pending, o)
 		}
 	}
@@ -1116,31 +1000,51 @@ func groundCancelOtherUser(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	o := pending[g.Rand.IntN(len(pending))]
-	owner := db.user(o.UserID)
+	owner := db.Users.At(o.UserID)
 	reason := pickReason(g.Rand)
-	ownerName := owner.Name.First + " " + owner.Name.Last
-	return sim.Grounding{
-		Slots:     sim.WithCapitals(map[string]string{"order_id": o.ID, "owner": ownerName, "reason": reasonWords[reason]}, "reason", "owner"),
-		Facts:     map[string]string{"order_id": o.ID, "reason": reason},
-		Request:   emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, reasonWords[reason]), Tools: []string{ToolGetUser}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetUser, "user_id", g.UserID)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
-		Uses:      []string{o.ID},
-	}, true
+	return refused(sim.Grounding{
+		Slots: sim.WithCapitals(map[string]string{"order_id": o.ID, "owner": owner.Name.First + " " + owner.Name.Last,
+			"reason": words().ReasonWords[reason]}, "reason", "owner"),
+		Facts:   map[string]string{"order_id": o.ID, "reason": reason},
+		Request: emobench.Request{Text: fmt.Sprintf("Cancel order %s; %s.", o.ID, words().ReasonWords[reason])},
+		Actions: []emobench.Action{readAccount(g.UserID), sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", reason)},
+		Uses:    []string{o.ID},
+	}), true
 }
 
 // --- wording and calls ---------------------------------------------------
 
-// authenticate returns the facts and gold action that identify u: by email,
-// or by name and zip.
-func authenticate(u *User, r *rand.Rand, facts map[string]string) emobench.Action {
-	if r.IntN(3) != 0 {
-		facts["email"] = u.Email
-		return sim.NewAction(ToolFindUserByEmail, "email", u.Email)
-	}
-	facts["first_name"], facts["last_name"], facts["zip"] = u.Name.First, u.Name.Last, u.Address.Zip
-	return sim.NewAction(ToolFindUserByNameZip, "first_name", u.Name.First, "last_name", u.Name.Last, "zip", u.Address.Zip)
+// userWords are what users say and agents answer (ground.json).
+type userWords struct {
+	// Purposes are what a user asks a question for, by kind of question
+	// (status, balance, total), and ComplaintOutcomes what they want from
+	// a complaint: the preference a read or hand-off states (the audit's
+	// tool_task_with_preference), as the instruction words it.
+	Purposes          map[string][]string `json:"purposes"`
+	ComplaintOutcomes []string            `json:"complaint_outcomes"`
+	// ReasonWords say the reasons the policy accepts (ReasonNoLongerNeeded
+	// ...) as a user does; OtherReasons are reasons it does not accept.
+	ReasonWords  map[string]string `json:"reason_words"`
+	OtherReasons []string          `json:"other_reasons"`
+	// StatusSynonyms are the ways an agent may say an order status, as the
+	// output's synonym set ("pending|not yet shipped"): any member counts.
+	// None of them is a part of another status's words.
+	StatusSynonyms map[string]string `json:"status_synonyms"`
+	// Pairs end the product names said "a pair of" (withArticle).
+	Pairs []string `json:"pairs"`
 }
+
+//go:embed ground.json
+var groundJSON []byte
+
+// words is ground.json, decoded once.
+var words = sync.OnceValue(func() *userWords {
+	w := new(userWords)
+	if err := json.Unmarshal(groundJSON, w); err != nil {
+		panic("retail: ground.json: " + err.Error()) // embedded: a build bug
+	}
+	return w
+})
 
 func addressAction(name, idKey, id string, a Address) emobench.Action {
 	return sim.NewAction(name, idKey, id, "address1", a.Address1, "address2", a.Address2, "city", a.City,
@@ -1163,11 +1067,6 @@ func orderItemNames(o *Order) string {
 	return itemNames(names)
 }
 
-var reasonWords = map[string]string{
-	ReasonNoLongerNeeded:   "I no longer need it",
-	ReasonOrderedByMistake: "I ordered it by mistake",
-}
-
 // optionFactKey turns an option name ("switch type") into the snake_case part of
 // a fact key ("switch_type").
 func optionFactKey(option string) string {
@@ -1179,17 +1078,9 @@ func optionFactKey(option string) string {
 	}, strings.ToLower(option))
 }
 
-// withCompareArgs sets the arguments a call must match to count as the
-// forbidden write a: without it, every id it names (payment_method_id
-// too) would have to match.
-func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
-	a.CompareArgs = args
-	return a
-}
-
 // withArticle puts "a", "an" or "a pair of" before a product name.
 func withArticle(name string) string {
-	for _, pair := range []string{"shoes", "boots", "sunglasses", "headphones"} {
+	for _, pair := range words().Pairs {
 		if strings.HasSuffix(name, pair) {
 			return "a pair of " + name
 		}
@@ -1219,22 +1110,18 @@ func findableUser(userID string) bool {
 	return h.Sum32()%100 < findableShare
 }
 
-// groundFunc is an intent's grounder.
-type groundFunc = func(g sim.GroundContext) (sim.Grounding, bool)
-
 // findable wraps ground: for a findableUser, the grounding names the
 // order not by id but by a product only it has among the user's orders
 // ("my order with the hiking boots"); the user then knows no order id, the
 // gold reads the account first (its order list) and the grounding carries
 // TraitFindable. An order with no such product is not grounded for them.
-func findable(ground groundFunc) groundFunc {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		gr, ok := ground(g)
+func findable(ground dbGrounder) dbGrounder {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		gr, ok := ground(g, db)
 		if !ok || !findableUser(g.UserID) {
 			return gr, ok
 		}
-		db, _ := sim.StateOf[DB](g.Env)
-		o := db.order(gr.Facts["order_id"])
+		o := db.Orders.At(gr.Facts["order_id"])
 		if o == nil {
 			return gr, true
 		}
@@ -1247,7 +1134,7 @@ func findable(ground groundFunc) groundFunc {
 		gr.Slots["order_id"] = "with the " + product + " (I don't have its number)"
 		gr.Request.Text = strings.Replace(gr.Request.Text, "order "+o.ID, "my order with the "+product, 1)
 		if len(gr.Actions) == 0 || gr.Actions[0].Name != ToolGetUser {
-			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetUser, "user_id", o.UserID)}, gr.Actions...)
+			gr.Actions = append([]emobench.Action{readAccount(o.UserID)}, gr.Actions...)
 		}
 		gr.Traits = append(gr.Traits, emobench.TraitFindable)
 		return gr, true
@@ -1286,12 +1173,12 @@ func refundRule(threshold int, otherwise string) string {
 
 var refundRulePattern = regexp.MustCompile(`^gift card if the refund is under \$(\d+), otherwise my (.+)$`)
 
-// conditionalRefund rewrites a return grounding gr of o, refunded to the
-// method that paid (paid) and worth refund, so that the user states a
+// conditionalRefund rewrites a return grounding gr of o's items ids,
+// refunded to the method that paid (paid) and worth refund, so that the user states a
 // rule (refundRule) the refund amount decides between the gift card gc
 // and paid; it draws which side the data falls on. The gold then reads the
 // account, where the gift card is, and refunds where the rule says.
-func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc *PaymentMethod, refund sim.Money) sim.Grounding {
+func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, ids []string, paid, gc *PaymentMethod, refund sim.Money) sim.Grounding {
 	dollars := int(refund / 100)
 	toGiftCard := g.Rand.IntN(2) == 0 || dollars < 2
 	threshold := dollars + 1 + g.Rand.IntN(30) // refund < threshold: gift card
@@ -1306,11 +1193,9 @@ func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc
 	gr.Slots["payment"] = rule
 	gr.Request.Text = fmt.Sprintf("Return the %s from order %s; refund it to my %s. How much will the refund be?", gr.Facts["item_name"], o.ID, rule)
 	last := len(gr.Actions) - 1
-	var args map[string]any
-	_ = json.Unmarshal(gr.Actions[last].Arguments, &args)
-	gr.Actions[last] = sim.NewAction(ToolReturnItems, "order_id", o.ID, "item_ids", args["item_ids"], "payment_method_id", target.ID)
+	gr.Actions[last] = returnAction(o, ids, target)
 	if !slices.ContainsFunc(gr.Actions, func(a emobench.Action) bool { return a.Name == ToolGetUser }) {
-		gr.Actions = slices.Insert(gr.Actions, last, sim.NewAction(ToolGetUser, "user_id", o.UserID))
+		gr.Actions = slices.Insert(gr.Actions, last, readAccount(o.UserID))
 	}
 	gr.Traits = append(gr.Traits, emobench.TraitConditional)
 	return gr
@@ -1319,17 +1204,6 @@ func conditionalRefund(g sim.GroundContext, gr sim.Grounding, o *Order, paid, gc
 // dollars is an amount as an output: "$40.50" (the unit is part of it).
 func dollars(m sim.Money) string { return "$" + m.String() }
 
-// statusSynonyms are the ways an agent may say an order status, as the
-// output's synonym set ("pending|not yet shipped"): any member counts.
-// None of them is a part of another status's words.
-var statusSynonyms = map[string]string{
-	StatusPending:           "pending|not yet shipped|has not shipped|hasn't shipped",
-	StatusProcessed:         "processed|already shipped|has shipped|is on its way",
-	StatusDelivered:         "delivered",
-	StatusCancelled:         "cancelled|canceled",
-	StatusReturnRequested:   "return requested|return has been requested|return request",
-	StatusExchangeRequested: "exchange requested|exchange has been requested|exchange request",
-}
-
-// statusOutput is an order status as an output: its synonym set.
-func statusOutput(status string) string { return cmp.Or(statusSynonyms[status], status) }
+// statusOutput is an order status as an output: its synonym set
+// (userWords.StatusSynonyms).
+func statusOutput(status string) string { return cmp.Or(words().StatusSynonyms[status], status) }

@@ -92,7 +92,7 @@ func TestTasks_ReturnsSayTheRefund(t *testing.T) {
 				_ = json.Unmarshal(a.Arguments, &args)
 				var refund sim.Money
 				for _, id := range args.ItemIDs {
-					refund += findItem(env.State.order(args.OrderID), id).Price
+					refund += findItem(env.State.Orders.At(args.OrderID), id).Price
 				}
 				if !slices.Contains(task.Outputs, dollars(refund)) {
 					t.Errorf("task %s: return of %v from %s: outputs %q lack the refund %s", task.ID, args.ItemIDs, args.OrderID, task.Outputs, dollars(refund))

@@ -1,11 +1,9 @@
 package retail
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
 )
 
@@ -44,12 +42,9 @@ type policyArgs struct {
 	PaymentMethodID string   `json:"payment_method_id"`
 }
 
-// policyRule checks one rule on a write about to run on db for the
-// verified user userID; it returns why the write breaks it, or "".
-type policyRule struct {
-	name  string
-	check func(db *DB, userID string, a *policyArgs) string
-}
+// policyRule is one of policy.md's rules, checked on a write about to
+// run on the store for the verified user.
+type policyRule = sim.PolicyRule[DB, policyArgs]
 
 // writeRules are policy.md's rules by write tool, in the order an agent
 // should check them.
@@ -66,44 +61,23 @@ var writeRules = map[string][]policyRule{
 // CheckPolicy reports whether policy.md allows the write a, about to run
 // on env (a retail environment, *sim.StateEnv[DB]), for the verified user
 // userID: nil if it does or a is no write, a *PolicyViolation naming the
-// first rule it breaks otherwise. It is sim.Catalog.CheckPolicy; it never
-// changes env.
-func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
-	rules, ok := writeRules[a.Name]
-	if !ok {
-		return nil
-	}
-	se, ok := env.(*sim.StateEnv[DB])
-	if !ok {
-		return fmt.Errorf("retail policy: environment %T is not a retail environment", env)
-	}
-	var args policyArgs
-	if len(a.Arguments) > 0 {
-		if err := json.Unmarshal(a.Arguments, &args); err != nil {
-			return &PolicyViolation{Tool: a.Name, Rule: RuleWellFormedArgument, Detail: err.Error()}
-		}
-	}
-	for _, r := range rules {
-		if why := r.check(se.State, userID, &args); why != "" {
-			return &PolicyViolation{Tool: a.Name, Rule: r.name, Detail: why}
-		}
-	}
-	return nil
-}
+// first rule it breaks otherwise (sim.PolicyChecker). It is
+// sim.Catalog.CheckPolicy; it never changes env.
+var CheckPolicy = sim.PolicyChecker(Name, RuleWellFormedArgument, writeRules)
 
 // policyOrder returns the order a write names, or nil.
 func policyOrder(db *DB, a *policyArgs) *Order {
-	return db.order(normOrderID(a.OrderID))
+	return db.Orders.At(normOrderID(a.OrderID))
 }
 
 var (
-	ownAccount = policyRule{RuleOwnAccount, func(_ *DB, userID string, a *policyArgs) string {
+	ownAccount = policyRule{Name: RuleOwnAccount, Check: func(_ *DB, userID string, a *policyArgs) string {
 		if strings.TrimSpace(a.UserID) != userID {
 			return fmt.Sprintf("account %q is not the verified user %s's", a.UserID, userID)
 		}
 		return ""
 	}}
-	ownOrder = policyRule{RuleOwnOrder, func(db *DB, userID string, a *policyArgs) string {
+	ownOrder = policyRule{Name: RuleOwnOrder, Check: func(db *DB, userID string, a *policyArgs) string {
 		o := policyOrder(db, a)
 		switch {
 		case o == nil:
@@ -115,19 +89,19 @@ var (
 	}}
 	orderPending   = statusRule(RuleOrderPending, StatusPending)
 	orderDelivered = statusRule(RuleOrderDelivered, StatusDelivered)
-	cancelReason   = policyRule{RuleCancelReason, func(_ *DB, _ string, a *policyArgs) string {
+	cancelReason   = policyRule{Name: RuleCancelReason, Check: func(_ *DB, _ string, a *policyArgs) string {
 		if r := strings.TrimSpace(a.Reason); r != ReasonNoLongerNeeded && r != ReasonOrderedByMistake {
 			return fmt.Sprintf("reason %q is neither %q nor %q", a.Reason, ReasonNoLongerNeeded, ReasonOrderedByMistake)
 		}
 		return ""
 	}}
-	itemsOnce = policyRule{RuleItemsOnce, func(db *DB, _ string, a *policyArgs) string {
+	itemsOnce = policyRule{Name: RuleItemsOnce, Check: func(db *DB, _ string, a *policyArgs) string {
 		if policyOrder(db, a).ItemsModified {
 			return fmt.Sprintf("the items of order %s were already changed once", a.OrderID)
 		}
 		return ""
 	}}
-	sameProduct = policyRule{RuleSameProduct, func(db *DB, _ string, a *policyArgs) string {
+	sameProduct = policyRule{Name: RuleSameProduct, Check: func(db *DB, _ string, a *policyArgs) string {
 		o := policyOrder(db, a)
 		positions, err := o.itemPositions(a.ItemIDs)
 		if err != nil {
@@ -138,13 +112,13 @@ var (
 		}
 		for i, pos := range positions {
 			old := o.Items[pos]
-			if _, ok := db.product(old.ProductID).Variants[strings.TrimSpace(a.NewItemIDs[i])]; !ok {
+			if _, ok := db.Products.At(old.ProductID).Variants[strings.TrimSpace(a.NewItemIDs[i])]; !ok {
 				return fmt.Sprintf("new item %s is not a variant of %s (product %s)", a.NewItemIDs[i], old.Name, old.ProductID)
 			}
 		}
 		return ""
 	}}
-	itemAvailable = policyRule{RuleItemAvailable, func(db *DB, _ string, a *policyArgs) string {
+	itemAvailable = policyRule{Name: RuleItemAvailable, Check: func(db *DB, _ string, a *policyArgs) string {
 		for _, id := range a.NewItemIDs {
 			if _, it, ok := db.findItem(strings.TrimSpace(id)); !ok || !it.Available {
 				return fmt.Sprintf("new item %s is not available", id)
@@ -152,33 +126,33 @@ var (
 		}
 		return ""
 	}}
-	ownPaymentMethod = policyRule{RuleOwnPaymentMethod, func(db *DB, userID string, a *policyArgs) string {
-		if _, ok := db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)]; !ok {
+	ownPaymentMethod = policyRule{Name: RuleOwnPaymentMethod, Check: func(db *DB, userID string, a *policyArgs) string {
+		if _, ok := db.Users.At(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)]; !ok {
 			return fmt.Sprintf("payment method %q is not one of %s's", a.PaymentMethodID, userID)
 		}
 		return ""
 	}}
-	paymentDiffers = policyRule{RulePaymentDiffers, func(db *DB, _ string, a *policyArgs) string {
+	paymentDiffers = policyRule{Name: RulePaymentDiffers, Check: func(db *DB, _ string, a *policyArgs) string {
 		if o := policyOrder(db, a); strings.TrimSpace(a.PaymentMethodID) == o.PaymentMethodID() {
 			return fmt.Sprintf("order %s is already paid with %s", o.ID, a.PaymentMethodID)
 		}
 		return ""
 	}}
-	giftCardCoversPaid = policyRule{RuleGiftCardCovers, func(db *DB, userID string, a *policyArgs) string {
+	giftCardCoversPaid = policyRule{Name: RuleGiftCardCovers, Check: func(db *DB, userID string, a *policyArgs) string {
 		var paid sim.Money
 		for _, p := range policyOrder(db, a).netPaid() {
 			paid += p.amount
 		}
-		return giftCardShort(db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], paid)
+		return giftCardShort(db.Users.At(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], paid)
 	}}
-	giftCardCoversDifference = policyRule{RuleGiftCardCovers, func(db *DB, userID string, a *policyArgs) string {
+	giftCardCoversDifference = policyRule{Name: RuleGiftCardCovers, Check: func(db *DB, userID string, a *policyArgs) string {
 		diff := priceDifference(db, policyOrder(db, a), a)
-		return giftCardShort(db.user(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], diff)
+		return giftCardShort(db.Users.At(userID).PaymentMethods[strings.TrimSpace(a.PaymentMethodID)], diff)
 	}}
-	refundMethod = policyRule{RuleRefundMethod, func(db *DB, userID string, a *policyArgs) string {
+	refundMethod = policyRule{Name: RuleRefundMethod, Check: func(db *DB, userID string, a *policyArgs) string {
 		id := strings.TrimSpace(a.PaymentMethodID)
 		o := policyOrder(db, a)
-		if pm := db.user(userID).PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
+		if pm := db.Users.At(userID).PaymentMethods[id]; id != o.PaymentMethodID() && pm.Source != sourceGiftCard {
 			return fmt.Sprintf("refund to %s, which neither paid order %s nor is a gift card", id, o.ID)
 		}
 		return ""
@@ -186,7 +160,7 @@ var (
 )
 
 func statusRule(name, want string) policyRule {
-	return policyRule{name, func(db *DB, _ string, a *policyArgs) string {
+	return policyRule{Name: name, Check: func(db *DB, _ string, a *policyArgs) string {
 		if o := policyOrder(db, a); o.Status != want {
 			return fmt.Sprintf("order %s is %s, not %s", o.ID, o.Status, want)
 		}

@@ -19,60 +19,32 @@ func policyDB(t testing.TB) *DB {
 	return db
 }
 
+// TestCheckPolicy_Rules runs the cases of testdata/policy.json on
+// policyDB for ana: per rule, a write it allows and one that breaks it
+// (and no rule before it). The tools carry out the breaking write of a
+// case marked tool_accepts: only the policy forbids it.
 func TestCheckPolicy_Rules(t *testing.T) {
-	const ana = "ana_silva_1000"
-	swap := func(tool, order, old, new, pm string) emobench.Action {
-		return sim.NewAction(tool, "order_id", order, "item_ids", []string{old}, "new_item_ids", []string{new}, "payment_method_id", pm)
+	var cases []struct {
+		Rule        string `json:"rule"`
+		Note        string `json:"note"` // not read
+		ToolAccepts bool   `json:"tool_accepts"`
+		Allowed     call   `json:"allowed"`
+		Violating   call   `json:"violating"`
 	}
-	cancel := func(order, reason string) emobench.Action {
-		return sim.NewAction(ToolCancelOrder, "order_id", order, "reason", reason)
-	}
-	ret := func(order, item, pm string) emobench.Action {
-		return sim.NewAction(ToolReturnItems, "order_id", order, "item_ids", []string{item}, "payment_method_id", pm)
-	}
-	pay := func(order, pm string) emobench.Action {
-		return sim.NewAction(ToolModifyPayment, "order_id", order, "payment_method_id", pm)
-	}
-	addr := Address{Address1: "1 Elm Street", City: "Denver", State: "CO", Country: "USA", Zip: "80203"}
-	for _, c := range []struct {
-		rule               string
-		allowed, violating emobench.Action
-	}{
-		{RuleOwnAccount, addressAction(ToolModifyUserAddress, "user_id", ana, addr), addressAction(ToolModifyUserAddress, "user_id", "ben_ito_2000", addr)},
-		{RuleOwnOrder, cancel("#R0000001", ReasonNoLongerNeeded), cancel("#R0000005", ReasonNoLongerNeeded)},
-		{RuleOwnOrder, addressAction(ToolModifyAddress, "order_id", "#R0000001", addr), addressAction(ToolModifyAddress, "order_id", "#R0000009", addr)},
-		{RuleOrderPending, cancel("#R0000001", ReasonOrderedByMistake), cancel("#R0000003", ReasonOrderedByMistake)},
-		{RuleOrderPending, addressAction(ToolModifyAddress, "order_id", "#R0000001", addr), addressAction(ToolModifyAddress, "order_id", "#R0000002", addr)},
-		{RuleOrderDelivered, ret("#R0000002", "2001", "credit_card_1"), ret("#R0000001", "1001", "paypal_1")},
-		{RuleOrderDelivered, swap(ToolExchangeItems, "#R0000002", "1002", "1004", "credit_card_1"), swap(ToolExchangeItems, "#R0000001", "1001", "1002", "paypal_1")},
-		{RuleCancelReason, cancel("#R0000001", ReasonNoLongerNeeded), cancel("#R0000001", "I found it cheaper")},
-		{RuleItemsOnce, swap(ToolModifyItems, "#R0000001", "1001", "1002", "paypal_1"), swap(ToolModifyItems, "#R0000004", "2001", "2002", "paypal_1")},
-		{RuleSameProduct, swap(ToolModifyItems, "#R0000001", "1001", "1002", "paypal_1"), swap(ToolModifyItems, "#R0000001", "1001", "2002", "paypal_1")},
-		{RuleSameProduct, swap(ToolExchangeItems, "#R0000002", "2001", "2002", "credit_card_1"), swap(ToolExchangeItems, "#R0000002", "2001", "1004", "credit_card_1")},
-		{RuleItemAvailable, swap(ToolModifyItems, "#R0000001", "1001", "1004", "paypal_1"), swap(ToolModifyItems, "#R0000001", "1001", "1003", "paypal_1")},
-		{RuleOwnPaymentMethod, pay("#R0000001", "credit_card_1"), pay("#R0000001", "paypal_2")},
-		{RuleOwnPaymentMethod, swap(ToolModifyItems, "#R0000001", "1001", "1004", "credit_card_1"), swap(ToolModifyItems, "#R0000001", "1001", "1004", "paypal_2")},
-		{RulePaymentDiffers, pay("#R0000001", "credit_card_1"), pay("#R0000001", "paypal_1")},
-		// The gift card holds 1.00: #R0000001 paid 40.00; 2001 to 2002 costs 2.50 more, 1002 to 1001 2.00 less.
-		{RuleGiftCardCovers, pay("#R0000001", "credit_card_1"), pay("#R0000001", "gift_card_1")},
-		{RuleGiftCardCovers, swap(ToolExchangeItems, "#R0000002", "1002", "1001", "gift_card_1"), swap(ToolExchangeItems, "#R0000002", "2001", "2002", "gift_card_1")},
-		{RuleRefundMethod, ret("#R0000002", "1002", "gift_card_1"), ret("#R0000002", "1002", "paypal_1")},
-		{RuleWellFormedArgument, sim.NewAction(ToolReturnItems, "order_id", "#R0000002", "item_ids", []string{"1002", "2001"}, "payment_method_id", "credit_card_1"),
-			sim.NewAction(ToolReturnItems, "order_id", "#R0000002", "item_ids", "1002", "payment_method_id", "credit_card_1")},
-	} {
+	readJSON(t, "testdata/policy.json", &cases)
+	for _, c := range cases {
+		allowed := emobench.Action{Name: c.Allowed.Tool, Arguments: c.Allowed.Args}
+		violating := emobench.Action{Name: c.Violating.Tool, Arguments: c.Violating.Args}
 		env := newEnv(policyDB(t))
-		if err := CheckPolicy(env, ana, c.allowed); err != nil {
-			t.Errorf("%s: allowed %s%s: %v", c.rule, c.allowed.Name, c.allowed.Arguments, err)
+		if err := CheckPolicy(env, "ana_silva_1000", allowed); err != nil {
+			t.Errorf("%s: allowed %s%s: %v", c.Rule, allowed.Name, allowed.Arguments, err)
 		}
 		var v *PolicyViolation
-		if err := CheckPolicy(env, ana, c.violating); !errors.As(err, &v) || v.Rule != c.rule || v.Tool != c.violating.Name {
-			t.Errorf("%s: %s%s gave %v, want a violation of %s", c.rule, c.violating.Name, c.violating.Arguments, err, c.rule)
+		if err := CheckPolicy(env, "ana_silva_1000", violating); !errors.As(err, &v) || v.Rule != c.Rule || v.Tool != violating.Name {
+			t.Errorf("%s: %s%s gave %v, want a violation of %s", c.Rule, violating.Name, violating.Arguments, err, c.Rule)
 		}
-		// The store itself carries out what only the policy forbids.
-		if c.rule == RuleSameProduct || c.rule == RuleRefundMethod || c.rule == RuleOwnOrder && c.violating.Name == ToolCancelOrder {
-			if _, err := env.Call(c.violating.Name, c.violating.Arguments); err != nil {
-				t.Errorf("%s: the tool refused %s%s: %v", c.rule, c.violating.Name, c.violating.Arguments, err)
-			}
+		if _, err := env.Call(violating.Name, violating.Arguments); c.ToolAccepts && err != nil {
+			t.Errorf("%s: the tool refused %s%s: %v", c.Rule, violating.Name, violating.Arguments, err)
 		}
 	}
 }

@@ -224,8 +224,3 @@ func (o *Order) StateForm() any {
 	}
 	return &c
 }
-
-// user, order and product return the row of id for reading, or nil.
-func (db *DB) user(id string) *User       { u, _ := db.Users.Get(id); return u }
-func (db *DB) order(id string) *Order     { o, _ := db.Orders.Get(id); return o }
-func (db *DB) product(id string) *Product { p, _ := db.Products.Get(id); return p }

@@ -1,6 +1,7 @@
 package retail
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"maps"
@@ -32,33 +33,11 @@ const (
 	ToolTransfer          = "transfer_to_human_agents"
 )
 
-// newTool builds a tool whose arguments decode into A (unknown fields and
-// missing required parameters are errors) before fn runs.
-func newTool[A any](name, desc string, writes bool, params []sim.Param, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
-	schema, required := sim.ParamSchema(params)
-	return sim.NewTool(name, desc, writes, schema, sim.TypedCall(required, fn))
-}
-
-var addressParams = []sim.Param{
-	{Name: "address1", Type: "string", Description: "The street address, such as '123 Main Street'."},
-	{Name: "address2", Type: "string", Description: "The apartment, suite or unit, such as 'Apt 4'; an empty string if none.", Optional: true},
-	{Name: "city", Type: "string", Description: "The city, such as 'Denver'."},
-	{Name: "state", Type: "string", Description: "The two-letter state code, such as 'CO'."},
-	{Name: "country", Type: "string", Description: "The country, such as 'USA'."},
-	{Name: "zip", Type: "string", Description: "The five-digit zip code, such as '80203'."},
-}
-
-var (
-	orderIDParam = sim.Param{Name: "order_id", Type: "string", Description: "The order id, such as '#R1234567'. Include the '#'."}
-	userIDParam  = sim.Param{Name: "user_id", Type: "string", Description: "The user id, such as 'maya_silva_1234'."}
-	pmParam      = func(desc string) sim.Param {
-		return sim.Param{Name: "payment_method_id", Type: "string", Description: desc}
-	}
-)
-
-// trimmed returns the address of a tool's arguments with its parts
-// trimmed, or an error naming the part that is empty or not well formed.
-func (a Address) trimmed() (Address, error) {
+// replacing returns the address of a tool's arguments with its parts
+// trimmed, or an error naming the part that is empty or not well formed,
+// or saying that it is the same as the current address of whose (the
+// order's, the user's).
+func (a Address) replacing(current Address, whose string) (Address, error) {
 	addr := Address{
 		Address1: strings.TrimSpace(a.Address1), Address2: strings.TrimSpace(a.Address2),
 		City: strings.TrimSpace(a.City), State: strings.TrimSpace(a.State),
@@ -72,314 +51,278 @@ func (a Address) trimmed() (Address, error) {
 	if len(addr.Zip) != 5 || strings.Trim(addr.Zip, "0123456789") != "" {
 		return Address{}, fmt.Errorf("zip %q is not a five-digit zip code", a.Zip)
 	}
+	if addr == current {
+		return Address{}, fmt.Errorf("the new address is the same as the %s current address", whose)
+	}
 	return addr, nil
 }
 
-// Tools returns the retail domain's tools in a fixed order, as a new slice.
+// Tools returns the retail domain's tools in the order of tools.json, as
+// a new slice.
 func Tools() []sim.Tool[DB] { return slices.Clone(tools()) }
+
+// toolsJSON declares the tools: their names, descriptions and parameter
+// schemas, as the agent sees them.
+//
+//go:embed tools.json
+var toolsJSON []byte
 
 // tools are built at their first use (sync.OnceValue), not at package
 // init: their schemas cost every command, most of which run no domain.
 var tools = sync.OnceValue(func() []sim.Tool[DB] {
-	return []sim.Tool[DB]{
-		newTool(ToolFindUserByEmail, "Find a user's id by their email address. Use it to authenticate the user.", false,
-			[]sim.Param{{Name: "email", Type: "string", Description: "The user's email address, such as 'maya.silva42@example.com'."}},
-			func(db *DB, a *struct {
-				Email string `json:"email"`
-			}) (string, error) {
-				email := strings.ToLower(strings.TrimSpace(a.Email))
-				for id, u := range db.Users.All() {
-					if strings.ToLower(u.Email) == email {
-						return sim.JSONResult(map[string]string{"user_id": id})
-					}
-				}
-				return "", fmt.Errorf("no user found with email %q", a.Email)
-			}),
-		newTool(ToolFindUserByNameZip, "Find a user's id by their first name, last name and zip code. Use it to authenticate the user when they cannot give their email.", false,
-			[]sim.Param{
-				{Name: "first_name", Type: "string", Description: "The user's first name, such as 'Maya'."},
-				{Name: "last_name", Type: "string", Description: "The user's last name, such as 'Silva'."},
-				{Name: "zip", Type: "string", Description: "The zip code of the user's address, such as '80203'."},
-			},
-			func(db *DB, a *struct {
-				First string `json:"first_name"`
-				Last  string `json:"last_name"`
-				Zip   string `json:"zip"`
-			}) (string, error) {
-				first, last, zip := strings.TrimSpace(a.First), strings.TrimSpace(a.Last), strings.TrimSpace(a.Zip)
-				for id, u := range db.Users.All() {
-					if strings.EqualFold(u.Name.First, first) && strings.EqualFold(u.Name.Last, last) && u.Address.Zip == zip {
-						return sim.JSONResult(map[string]string{"user_id": id})
-					}
-				}
-				return "", fmt.Errorf("no user found named %s %s with zip %s", first, last, zip)
-			}),
-		newTool(ToolGetUser, "Get a user's details: name, email, address, payment methods (with gift card balances) and order ids.", false,
-			[]sim.Param{userIDParam},
-			func(db *DB, a *struct {
-				UserID string `json:"user_id"`
-			}) (string, error) {
-				u, ok := db.Users.Get(strings.TrimSpace(a.UserID))
-				if !ok {
-					return "", fmt.Errorf("user %q not found", a.UserID)
-				}
-				return sim.JSONResult(u)
-			}),
-		newTool(ToolGetOrder, "Get an order's details: items, status, shipping address and payment history.", false,
-			[]sim.Param{orderIDParam},
-			func(db *DB, a *struct {
-				OrderID string `json:"order_id"`
-			}) (string, error) {
-				o, ok := db.Orders.Get(normOrderID(a.OrderID))
-				if !ok {
-					return "", fmt.Errorf("order %q not found", a.OrderID)
-				}
-				return sim.JSONResult(o)
-			}),
-		newTool(ToolGetProduct, "Get a product's details: its name and every variant item with its options, price and availability.", false,
-			[]sim.Param{{Name: "product_id", Type: "string", Description: "The product id, such as '6086499569'. It differs from an item id."}},
-			func(db *DB, a *struct {
-				ProductID string `json:"product_id"`
-			}) (string, error) {
-				p, ok := db.Products.Get(strings.TrimSpace(a.ProductID))
-				if !ok {
-					if _, _, isItem := db.findItem(strings.TrimSpace(a.ProductID)); isItem {
-						return "", fmt.Errorf("%q is an item id, not a product id", a.ProductID)
-					}
-					return "", fmt.Errorf("product %q not found", a.ProductID)
-				}
-				return sim.JSONResult(p)
-			}),
-		newTool(ToolListProducts, "List the name and product id of every product type the store sells.", false,
-			nil,
-			func(db *DB, _ *struct{}) (string, error) {
-				names := make(map[string]string, db.Products.Len())
-				for id, p := range db.Products.All() {
-					names[p.Name] = id
-				}
-				return sim.JSONResult(names)
-			}),
-		newTool(ToolCalculate, "Compute an arithmetic expression of numbers, + - * / and parentheses. The result is rounded to two decimals.", false,
-			[]sim.Param{{Name: "expression", Type: "string", Description: "The expression, such as '(89.99 + 34.50) * 2'."}},
-			func(_ *DB, a *struct {
-				Expression string `json:"expression"`
-			}) (string, error) {
-				v, err := sim.Calculate(a.Expression)
-				if err != nil {
-					return "", fmt.Errorf("cannot compute %q: %v", a.Expression, err)
-				}
-				v = math.Round(v*100) / 100
-				if v == 0 {
-					v = 0 // no "-0"
-				}
-				return strconv.FormatFloat(v, 'f', -1, 64), nil
-			}),
-		newTool(ToolCancelOrder, "Cancel a pending order. The payment is refunded to the methods it was paid with; gift cards are refunded at once.", true,
-			[]sim.Param{orderIDParam, {Name: "reason", Type: "string", Description: "Why the user cancels: 'no longer needed' or 'ordered by mistake'."}},
-			func(db *DB, a *struct {
-				OrderID string `json:"order_id"`
-				Reason  string `json:"reason"`
-			}) (string, error) {
-				o, err := db.orderWithStatus(a.OrderID, "cancelled", StatusPending)
-				if err != nil {
-					return "", err
-				}
-				reason := strings.TrimSpace(a.Reason)
-				if reason != ReasonNoLongerNeeded && reason != ReasonOrderedByMistake {
-					return "", fmt.Errorf("reason %q is not 'no longer needed' or 'ordered by mistake'", a.Reason)
-				}
-				u, _ := db.Users.Edit(o.UserID)
-				for _, paid := range o.netPaid() {
-					o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: paid.amount, PaymentMethodID: paid.method})
-					if pm := u.paymentMethod(paid.method); pm != nil && pm.Balance != nil {
-						*pm.Balance += paid.amount
-					}
-				}
-				o.Status, o.CancelReason = StatusCancelled, reason
-				return sim.JSONResult(o)
-			}),
-		newTool(ToolModifyAddress, "Change the shipping address of a pending order.", true,
-			append([]sim.Param{orderIDParam}, addressParams...),
-			func(db *DB, a *struct {
-				OrderID string `json:"order_id"`
-				Address
-			}) (string, error) {
-				o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
-				if err != nil {
-					return "", err
-				}
-				addr, err := a.Address.trimmed()
-				if err != nil {
-					return "", err
-				}
-				if addr == o.Address {
-					return "", errors.New("the new address is the same as the order's current address")
-				}
-				o.Address = addr
-				return sim.JSONResult(o)
-			}),
-		newTool(ToolModifyItems, "Swap items of a pending order for other available items. An order's items can be swapped once: afterwards the order no longer accepts item changes. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge.", true,
-			[]sim.Param{
-				orderIDParam,
-				{Name: "item_ids", Type: "array", Description: "The item ids in the order to replace, such as ['1008292230']."},
-				{Name: "new_item_ids", Type: "array", Description: "The new item ids, in the same positions as item_ids; each must be an available item."},
-				pmParam("The payment method id that pays or receives the price difference, such as 'gift_card_1234567'."),
-			},
-			func(db *DB, a *swapArgs) (string, error) {
-				o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
-				if err != nil {
-					return "", err
-				}
-				if o.ItemsModified {
-					return "", fmt.Errorf("the items of order %s were already modified once and cannot be modified again", o.ID)
-				}
-				positions, newItems, diff, pm, err := db.checkSwap(o, a)
-				if err != nil {
-					return "", err
-				}
-				for i, pos := range positions {
-					o.Items[pos] = newItems[i]
-				}
-				o.ItemsModified = true
-				switch {
-				case diff > 0:
-					o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionPayment, Amount: diff, PaymentMethodID: pm.ID})
-				case diff < 0:
-					o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: -diff, PaymentMethodID: pm.ID})
-				}
-				if pm.Balance != nil {
-					*pm.Balance -= diff
-				}
-				return sim.JSONResult(o)
-			}),
-		newTool(ToolModifyPayment, "Pay a pending order with another of the user's payment methods: the new method is charged the amount paid and the old one refunded. A gift card must cover the amount.", true,
-			[]sim.Param{orderIDParam, pmParam("The new payment method id, such as 'paypal_1234567'. It must differ from the current one.")},
-			func(db *DB, a *struct {
-				OrderID         string `json:"order_id"`
-				PaymentMethodID string `json:"payment_method_id"`
-			}) (string, error) {
-				o, err := db.orderWithStatus(a.OrderID, "modified", StatusPending)
-				if err != nil {
-					return "", err
-				}
-				pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
-				if err != nil {
-					return "", err
-				}
-				paid := o.netPaid()
-				if len(paid) != 1 {
-					return "", fmt.Errorf("order %s was paid with %d payment methods; only an order paid with one method can change it", o.ID, len(paid))
-				}
-				old := paid[0]
-				if old.method == pm.ID {
-					return "", fmt.Errorf("order %s is already paid with %s", o.ID, pm.ID)
-				}
-				if err := pm.canPay(old.amount); err != nil {
-					return "", err
-				}
-				o.PaymentHistory = append(o.PaymentHistory,
-					Payment{Type: transactionPayment, Amount: old.amount, PaymentMethodID: pm.ID},
-					Payment{Type: transactionRefund, Amount: old.amount, PaymentMethodID: old.method})
-				if pm.Balance != nil {
-					*pm.Balance -= old.amount
-				}
-				if oldPM, err := db.userPaymentMethod(o.UserID, old.method); err == nil && oldPM.Balance != nil {
-					*oldPM.Balance += old.amount
-				}
-				return sim.JSONResult(o)
-			}),
-		newTool(ToolModifyUserAddress, "Change the default address on a user's account. Orders keep their own shipping addresses.", true,
-			append([]sim.Param{userIDParam}, addressParams...),
-			func(db *DB, a *struct {
-				UserID string `json:"user_id"`
-				Address
-			}) (string, error) {
-				u, ok := db.Users.Edit(strings.TrimSpace(a.UserID))
-				if !ok {
-					return "", fmt.Errorf("user %q not found", a.UserID)
-				}
-				addr, err := a.Address.trimmed()
-				if err != nil {
-					return "", err
-				}
-				if addr == u.Address {
-					return "", errors.New("the new address is the same as the user's current address")
-				}
-				u.Address = addr
-				return sim.JSONResult(u)
-			}),
-		newTool(ToolReturnItems, "Request a return of items of a delivered order, refunded to the given payment method of the user.", true,
-			[]sim.Param{
-				orderIDParam,
-				{Name: "item_ids", Type: "array", Description: "The item ids in the order to return, such as ['1008292230']."},
-				pmParam("The payment method id that receives the refund, such as 'credit_card_1234567'."),
-			},
-			func(db *DB, a *struct {
-				OrderID         string   `json:"order_id"`
-				ItemIDs         []string `json:"item_ids"`
-				PaymentMethodID string   `json:"payment_method_id"`
-			}) (string, error) {
-				o, err := db.orderWithStatus(a.OrderID, "returned", StatusDelivered)
-				if err != nil {
-					return "", err
-				}
-				positions, err := o.itemPositions(a.ItemIDs)
-				if err != nil {
-					return "", err
-				}
-				pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
-				if err != nil {
-					return "", err
-				}
-				var refund sim.Money
-				ids := make([]string, len(positions))
-				for i, pos := range positions {
-					refund += o.Items[pos].Price
-					ids[i] = o.Items[pos].ItemID
-				}
-				o.Status = StatusReturnRequested
-				o.Return = &ReturnRequest{ItemIDs: ids, PaymentMethodID: pm.ID, Refund: refund}
-				return sim.JSONResult(o)
-			}),
-		newTool(ToolExchangeItems, "Request an exchange of items of a delivered order for other available items. The price difference is charged to or refunded to the given payment method; a gift card must cover a charge. Afterwards the order is no longer delivered, so it accepts no further return or exchange.", true,
-			[]sim.Param{
-				orderIDParam,
-				{Name: "item_ids", Type: "array", Description: "The item ids in the order to exchange, such as ['1008292230']."},
-				{Name: "new_item_ids", Type: "array", Description: "The new item ids, in the same positions as item_ids; each must be an available item."},
-				pmParam("The payment method id that pays or receives the price difference, such as 'gift_card_1234567'."),
-			},
-			func(db *DB, a *swapArgs) (string, error) {
-				o, err := db.orderWithStatus(a.OrderID, "exchanged", StatusDelivered)
-				if err != nil {
-					return "", err
-				}
-				positions, newItems, diff, pm, err := db.checkSwap(o, a)
-				if err != nil {
-					return "", err
-				}
-				x := &ExchangeRequest{PaymentMethodID: pm.ID, PriceDifference: diff}
-				for i, pos := range positions {
-					x.ItemIDs = append(x.ItemIDs, o.Items[pos].ItemID)
-					x.NewItemIDs = append(x.NewItemIDs, newItems[i].ItemID)
-				}
-				o.Status, o.Exchange = StatusExchangeRequested, x
-				return sim.JSONResult(o)
-			}),
-		newTool(ToolTransfer, "Transfer the user to a human agent, with a summary of their issue.", false,
-			[]sim.Param{{Name: "summary", Type: "string", Description: "A short summary of the user's issue for the human agent."}},
-			func(_ *DB, a *struct {
-				Summary string `json:"summary"`
-			}) (string, error) {
-				if strings.TrimSpace(a.Summary) == "" {
-					return "", errors.New("summary must not be empty")
-				}
-				return sim.JSONResult(map[string]string{"status": "transferred", "message": transferMessage})
-			}),
+	tools, err := sim.ReadTools(toolsJSON, map[string]sim.ToolCall[DB]{
+		ToolFindUserByEmail:   sim.Typed(findUserByEmail),
+		ToolFindUserByNameZip: sim.Typed(findUserByNameZip),
+		ToolGetUser:           sim.Typed(getUser),
+		ToolGetOrder:          sim.Typed(getOrder),
+		ToolGetProduct:        sim.Typed(getProduct),
+		ToolListProducts:      sim.Typed(listProducts),
+		ToolCalculate:         sim.Typed(calculate),
+		ToolCancelOrder:       sim.Typed(orderTool("cancelled", StatusPending, cancelOrder)),
+		ToolModifyAddress:     sim.Typed(orderTool("modified", StatusPending, modifyAddress)),
+		ToolModifyItems:       sim.Typed(orderTool("modified", StatusPending, modifyItems)),
+		ToolModifyPayment:     sim.Typed(orderTool("modified", StatusPending, modifyPayment)),
+		ToolModifyUserAddress: sim.Typed(modifyUserAddress),
+		ToolReturnItems:       sim.Typed(orderTool("returned", StatusDelivered, returnItems)),
+		ToolExchangeItems:     sim.Typed(orderTool("exchanged", StatusDelivered, exchangeItems)),
+		ToolTransfer:          sim.Typed(transfer),
+	})
+	if err != nil {
+		panic("retail: " + err.Error()) // tools.json is embedded: a build bug
 	}
+	return tools
 })
 
+func findUserByEmail(db *DB, a *struct {
+	Email string `json:"email"`
+}) (string, error) {
+	email := strings.ToLower(strings.TrimSpace(a.Email))
+	for id, u := range db.Users.All() {
+		if strings.ToLower(u.Email) == email {
+			return sim.JSONResult(map[string]string{"user_id": id})
+		}
+	}
+	return "", fmt.Errorf("no user found with email %q", a.Email)
+}
+
+func findUserByNameZip(db *DB, a *struct {
+	First string `json:"first_name"`
+	Last  string `json:"last_name"`
+	Zip   string `json:"zip"`
+}) (string, error) {
+	first, last, zip := strings.TrimSpace(a.First), strings.TrimSpace(a.Last), strings.TrimSpace(a.Zip)
+	for id, u := range db.Users.All() {
+		if strings.EqualFold(u.Name.First, first) && strings.EqualFold(u.Name.Last, last) && u.Address.Zip == zip {
+			return sim.JSONResult(map[string]string{"user_id": id})
+		}
+	}
+	return "", fmt.Errorf("no user found named %s %s with zip %s", first, last, zip)
+}
+
+func getUser(db *DB, a *struct {
+	UserID string `json:"user_id"`
+}) (string, error) {
+	u, ok := db.Users.Get(strings.TrimSpace(a.UserID))
+	if !ok {
+		return "", fmt.Errorf("user %q not found", a.UserID)
+	}
+	return sim.JSONResult(u)
+}
+
+func getOrder(db *DB, a *orderArg) (string, error) {
+	o, ok := db.Orders.Get(normOrderID(a.OrderID))
+	if !ok {
+		return "", fmt.Errorf("order %q not found", a.OrderID)
+	}
+	return sim.JSONResult(o)
+}
+
+func getProduct(db *DB, a *struct {
+	ProductID string `json:"product_id"`
+}) (string, error) {
+	p, ok := db.Products.Get(strings.TrimSpace(a.ProductID))
+	if !ok {
+		if _, _, isItem := db.findItem(strings.TrimSpace(a.ProductID)); isItem {
+			return "", fmt.Errorf("%q is an item id, not a product id", a.ProductID)
+		}
+		return "", fmt.Errorf("product %q not found", a.ProductID)
+	}
+	return sim.JSONResult(p)
+}
+
+func listProducts(db *DB, _ *struct{}) (string, error) {
+	names := make(map[string]string, db.Products.Len())
+	for id, p := range db.Products.All() {
+		names[p.Name] = id
+	}
+	return sim.JSONResult(names)
+}
+
+func calculate(_ *DB, a *struct {
+	Expression string `json:"expression"`
+}) (string, error) {
+	v, err := sim.Calculate(a.Expression)
+	if err != nil {
+		return "", fmt.Errorf("cannot compute %q: %v", a.Expression, err)
+	}
+	v = math.Round(v*100) / 100
+	if v == 0 {
+		v = 0 // no "-0"
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64), nil
+}
+
+func cancelOrder(db *DB, o *Order, a *struct {
+	orderArg
+	Reason string `json:"reason"`
+}) error {
+	reason := strings.TrimSpace(a.Reason)
+	if reason != ReasonNoLongerNeeded && reason != ReasonOrderedByMistake {
+		return fmt.Errorf("reason %q is not 'no longer needed' or 'ordered by mistake'", a.Reason)
+	}
+	u, _ := db.Users.Edit(o.UserID)
+	for _, paid := range o.netPaid() {
+		o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: paid.amount, PaymentMethodID: paid.method})
+		if pm := u.paymentMethod(paid.method); pm != nil && pm.Balance != nil {
+			*pm.Balance += paid.amount
+		}
+	}
+	o.Status, o.CancelReason = StatusCancelled, reason
+	return nil
+}
+
+func modifyAddress(db *DB, o *Order, a *struct {
+	orderArg
+	Address
+}) error {
+	addr, err := a.Address.replacing(o.Address, "order's")
+	if err != nil {
+		return err
+	}
+	o.Address = addr
+	return nil
+}
+
+func modifyItems(db *DB, o *Order, a *swapArgs) error {
+	if o.ItemsModified {
+		return fmt.Errorf("the items of order %s were already modified once and cannot be modified again", o.ID)
+	}
+	positions, newItems, diff, pm, err := db.checkSwap(o, a)
+	if err != nil {
+		return err
+	}
+	for i, pos := range positions {
+		o.Items[pos] = newItems[i]
+	}
+	o.ItemsModified = true
+	switch {
+	case diff > 0:
+		o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionPayment, Amount: diff, PaymentMethodID: pm.ID})
+	case diff < 0:
+		o.PaymentHistory = append(o.PaymentHistory, Payment{Type: transactionRefund, Amount: -diff, PaymentMethodID: pm.ID})
+	}
+	if pm.Balance != nil {
+		*pm.Balance -= diff
+	}
+	return nil
+}
+
+func modifyPayment(db *DB, o *Order, a *struct {
+	orderArg
+	PaymentMethodID string `json:"payment_method_id"`
+}) error {
+	pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
+	if err != nil {
+		return err
+	}
+	paid := o.netPaid()
+	if len(paid) != 1 {
+		return fmt.Errorf("order %s was paid with %d payment methods; only an order paid with one method can change it", o.ID, len(paid))
+	}
+	old := paid[0]
+	if old.method == pm.ID {
+		return fmt.Errorf("order %s is already paid with %s", o.ID, pm.ID)
+	}
+	if err := pm.canPay(old.amount); err != nil {
+		return err
+	}
+	o.PaymentHistory = append(o.PaymentHistory,
+		Payment{Type: transactionPayment, Amount: old.amount, PaymentMethodID: pm.ID},
+		Payment{Type: transactionRefund, Amount: old.amount, PaymentMethodID: old.method})
+	if pm.Balance != nil {
+		*pm.Balance -= old.amount
+	}
+	if oldPM, err := db.userPaymentMethod(o.UserID, old.method); err == nil && oldPM.Balance != nil {
+		*oldPM.Balance += old.amount
+	}
+	return nil
+}
+
+func modifyUserAddress(db *DB, a *struct {
+	UserID string `json:"user_id"`
+	Address
+}) (string, error) {
+	u, ok := db.Users.Edit(strings.TrimSpace(a.UserID))
+	if !ok {
+		return "", fmt.Errorf("user %q not found", a.UserID)
+	}
+	addr, err := a.Address.replacing(u.Address, "user's")
+	if err != nil {
+		return "", err
+	}
+	u.Address = addr
+	return sim.JSONResult(u)
+}
+
+func returnItems(db *DB, o *Order, a *struct {
+	orderArg
+	ItemIDs         []string `json:"item_ids"`
+	PaymentMethodID string   `json:"payment_method_id"`
+}) error {
+	positions, err := o.itemPositions(a.ItemIDs)
+	if err != nil {
+		return err
+	}
+	pm, err := db.userPaymentMethod(o.UserID, a.PaymentMethodID)
+	if err != nil {
+		return err
+	}
+	var refund sim.Money
+	ids := make([]string, len(positions))
+	for i, pos := range positions {
+		refund += o.Items[pos].Price
+		ids[i] = o.Items[pos].ItemID
+	}
+	o.Status = StatusReturnRequested
+	o.Return = &ReturnRequest{ItemIDs: ids, PaymentMethodID: pm.ID, Refund: refund}
+	return nil
+}
+
+func exchangeItems(db *DB, o *Order, a *swapArgs) error {
+	positions, newItems, diff, pm, err := db.checkSwap(o, a)
+	if err != nil {
+		return err
+	}
+	x := &ExchangeRequest{PaymentMethodID: pm.ID, PriceDifference: diff}
+	for i, pos := range positions {
+		x.ItemIDs = append(x.ItemIDs, o.Items[pos].ItemID)
+		x.NewItemIDs = append(x.NewItemIDs, newItems[i].ItemID)
+	}
+	o.Status, o.Exchange = StatusExchangeRequested, x
+	return nil
+}
+
+func transfer(_ *DB, a *struct {
+	Summary string `json:"summary"`
+}) (string, error) {
+	if strings.TrimSpace(a.Summary) == "" {
+		return "", errors.New("summary must not be empty")
+	}
+	return sim.JSONResult(map[string]string{"status": "transferred", "message": transferMessage})
+}
+
 type swapArgs struct {
-	OrderID         string   `json:"order_id"`
+	orderArg
 	ItemIDs         []string `json:"item_ids"`
 	NewItemIDs      []string `json:"new_item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
@@ -394,18 +337,36 @@ func normOrderID(id string) string {
 	return id
 }
 
-// orderWithStatus returns the order for changing (Edit) if its status is
-// want; verb says what the caller would do to it, for the error.
-func (db *DB) orderWithStatus(id, verb, want string) (*Order, error) {
-	o, ok := db.Orders.Get(normOrderID(id))
-	if !ok {
-		return nil, fmt.Errorf("order %q not found", id)
+// orderArg is the argument every order tool takes: the order's id,
+// with or without its leading '#' (normOrderID).
+type orderArg struct {
+	OrderID string `json:"order_id"`
+}
+
+func (a *orderArg) orderID() string { return a.OrderID }
+
+// orderTool makes a tool that changes an order, called with arguments
+// A: it takes the order a names for changing (Edit) if its status is
+// want (verb says what the tool would do to it, for the error), lets
+// change check and change it, and returns the order.
+func orderTool[A any, P interface {
+	*A
+	orderID() string
+}](verb, want string, change func(db *DB, o *Order, a P) error) func(*DB, P) (string, error) {
+	return func(db *DB, a P) (string, error) {
+		o, ok := db.Orders.Get(normOrderID(a.orderID()))
+		if !ok {
+			return "", fmt.Errorf("order %q not found", a.orderID())
+		}
+		if o.Status != want {
+			return "", fmt.Errorf("order %s is %s; only %s orders can be %s", o.ID, o.Status, want, verb)
+		}
+		o, _ = db.Orders.Edit(o.ID)
+		if err := change(db, o, a); err != nil {
+			return "", err
+		}
+		return sim.JSONResult(o)
 	}
-	if o.Status != want {
-		return nil, fmt.Errorf("order %s is %s; only %s orders can be %s", o.ID, o.Status, want, verb)
-	}
-	o, _ = db.Orders.Edit(o.ID)
-	return o, nil
 }
 
 // userPaymentMethod returns the user's payment method id for changing

@@ -119,9 +119,9 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 		amount, _ := args["amount"].(float64)
 		for _, b := range bills {
 			bill := c.bill(b)
-			amounts := []float64{amount, dollars(bill.Balance()), dollars(bill.Balance() - bill.LateFee), dollars(bill.Balance() / 2)}
+			amounts := []float64{amount, bill.Balance().Dollars(), (bill.Balance() - bill.LateFee).Dollars(), (bill.Balance() / 2).Dollars()}
 			if slices.Contains(sim.FactValues(facts, "payment_amount"), fullBalance) {
-				amounts = []float64{dollars(bill.Balance())}
+				amounts = []float64{bill.Balance().Dollars()}
 			}
 			for _, m := range meantMethods(c, facts, str("payment_method_id")) {
 				for _, am := range amounts {
@@ -135,7 +135,7 @@ func Alternatives(env sim.Environment, userID string, facts map[string]string, g
 		amount, _ := args["amount"].(float64)
 		for _, o := range meantOutages(db, c, facts, str("outage_id")) {
 			for _, reason := range []string{CreditOutage, CreditGoodwill, CreditBilling} {
-				for _, am := range []float64{amount, dollars(OutageCredit(db.Outages.At(o)))} {
+				for _, am := range []float64{amount, OutageCredit(db.Outages.At(o)).Dollars()} {
 					add("amount", am, "reason", reason, "outage_id", o)
 				}
 			}

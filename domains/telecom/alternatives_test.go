@@ -129,10 +129,4 @@ func TestAlternatives_Named(t *testing.T) {
 			t.Errorf("alternative %d = %s, want %s", i, a.Arguments, want.Arguments)
 		}
 	}
-	// A second intent's method (second_payment_method) does not make the
-	// gold's ambiguous when the first names it.
-	facts := map[string]string{"payment_method": c.PaymentMethods[methods[0]].Describe(), "second_payment_method": c.PaymentMethods[methods[1]].Describe()}
-	if got := Alternatives(env, c.ID, facts, gold); len(got) != 0 {
-		t.Errorf("two named methods, the gold's among them: alternatives %v, want none", got)
-	}
 }

@@ -1,7 +1,6 @@
 package telecom
 
 import (
-	"encoding/json"
 	"slices"
 	"testing"
 
@@ -10,10 +9,9 @@ import (
 
 // TestGenerateDB checks the generated database's size and consistency:
 // every line has its device, every bill adds up and has the status its
-// payments and due date give, plans and features exist, and the material
+// payments and due date give, plans and features exist. That the material
 // the policy's rules need is there (seniors, overdue bills, suspended
-// lines, active arrangements, recent waivers, outages over customers'
-// zips, devices with each condition).
+// lines, …) the conformance suite checks: every intent grounds.
 func TestGenerateDB(t *testing.T) {
 	db := GenerateDB(Seed)
 	if got := db.Customers.Len(); got != NumCustomers {
@@ -22,19 +20,14 @@ func TestGenerateDB(t *testing.T) {
 	if db.Plans.Len() < 10 || db.Features.Len() < 5 || db.Outages.Len() != NumOutages {
 		t.Fatalf("plans %d, features %d, outages %d", db.Plans.Len(), db.Features.Len(), db.Outages.Len())
 	}
-	counts := map[string]int{}
-	phones, zips := map[string]bool{}, map[string]bool{}
+	phones := map[string]bool{}
 	for _, o := range db.Outages.All() {
-		for _, z := range o.Zips {
-			zips[z] = true
-		}
 		// An ongoing outage reports, as duration_days, the whole days from
 		// its start to Today; policy.md credits $5 a day, at most $25.
 		if o.Days < 1 || o.Start >= Today || (o.Status == "resolved") == (o.End == "") || OutageCredit(o) != min(sim.Money(500*o.Days), 2500) ||
 			o.Status == "ongoing" && o.Days != int(mustDate(Today).Sub(mustDate(o.Start)).Hours()/24) {
 			t.Errorf("outage %s: %+v (credit %s)", o.ID, o, OutageCredit(o))
 		}
-		counts["outage "+o.Status]++
 	}
 	for id, c := range db.Customers.All() {
 		if c.ID != id || c.Age() < 18 || c.BillingCycleDay < 1 || c.BillingCycleDay > 28 || len(c.PaymentMethods) == 0 || len(c.Lines) == 0 || len(c.Bills) != 4 ||
@@ -47,8 +40,6 @@ func TestGenerateDB(t *testing.T) {
 				t.Errorf("customer %s line %s: %+v: want a number of one account, a known plan, its device, sorted features", id, num, l)
 			}
 			phones[num] = true
-			counts["line "+l.Status]++
-			counts["device "+d.Condition]++
 		}
 		for _, b := range c.Bills {
 			var sum sim.Money
@@ -65,35 +56,7 @@ func TestGenerateDB(t *testing.T) {
 			if max(sum, 0) != b.Total || b.Status != want || (b.LateFee > 0) != (b.Status == BillOverdue) {
 				t.Errorf("bill %s: total %s of items %s, status %s want %s, late fee %s", b.ID, b.Total, sum, b.Status, want, b.LateFee)
 			}
-			counts["bill "+b.Status]++
 		}
-		for k, ok := range map[string]bool{"seniors": c.Age() >= 65, "active arrangements": c.activeArrangement() != nil,
-			"recent waivers": waiverWithinYear(c) != nil, "customers in an outage zip": zips[c.Address.Zip]} {
-			if ok {
-				counts[k]++
-			}
-		}
-	}
-	t.Logf("counts: %v", counts)
-	if counts["outage ongoing"] == 0 {
-		t.Error("no ongoing outage")
-	}
-	for _, k := range []string{"line suspended", "device " + ConditionNetworkConfig, "device " + ConditionHardware, "bill overdue", "bill unpaid",
-		"seniors", "active arrangements", "recent waivers", "customers in an outage zip"} {
-		if counts[k] < 10 {
-			t.Errorf("%s: %d, want at least 10", k, counts[k])
-		}
-	}
-}
-
-// TestGenerateDB_Deterministic: the same seed gives the same database,
-// another seed another one.
-func TestGenerateDB_Deterministic(t *testing.T) {
-	a, _ := json.Marshal(GenerateDB(Seed))
-	b, _ := json.Marshal(GenerateDB(Seed))
-	c, err := json.Marshal(GenerateDB(Seed + 1))
-	if err != nil || string(a) != string(b) || string(a) == string(c) {
-		t.Fatalf("GenerateDB: same seed equal %v, another seed equal %v, error %v; want true, false, nil", string(a) == string(b), string(a) == string(c), err)
 	}
 }
 

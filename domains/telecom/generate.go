@@ -1,6 +1,8 @@
 package telecom
 
 import (
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -23,73 +25,49 @@ const Seed uint64 = 20250610
 // lateFee is the fee an overdue bill carries.
 const lateFee sim.Money = 1000
 
-// plans is the rate plan catalog.
-var plans = []Plan{
-	{ID: "basic_talk_text", Name: "Basic Talk & Text", MonthlyPrice: 1500, DataGB: 1, MaxLines: 1, Kind: "prepaid"},
-	{ID: "prepaid_5gb", Name: "Prepaid 5GB", MonthlyPrice: 2500, DataGB: 5, MaxLines: 1, Kind: "prepaid"},
-	{ID: "prepaid_15gb", Name: "Prepaid 15GB", MonthlyPrice: 3500, DataGB: 15, MaxLines: 1, Kind: "prepaid"},
-	{ID: "prepaid_unlimited", Name: "Prepaid Unlimited", MonthlyPrice: 5000, DataGB: 0, MaxLines: 1, Kind: "prepaid"},
-	{ID: "essential_10gb", Name: "Essential 10GB", MonthlyPrice: 4000, DataGB: 10, MaxLines: 2, Kind: "postpaid"},
-	{ID: "essential_25gb", Name: "Essential 25GB", MonthlyPrice: 5000, DataGB: 25, MaxLines: 4, Kind: "postpaid"},
-	{ID: "unlimited_starter", Name: "Unlimited Starter", MonthlyPrice: 6000, DataGB: 0, MaxLines: 5, Kind: "postpaid"},
-	{ID: "unlimited_plus", Name: "Unlimited Plus", MonthlyPrice: 7500, DataGB: 0, MaxLines: 5, Kind: "postpaid", ContractMonths: 24},
-	{ID: "unlimited_premium", Name: "Unlimited Premium", MonthlyPrice: 9000, DataGB: 0, MaxLines: 5, Kind: "postpaid", ContractMonths: 24},
-	{ID: "family_share_50gb", Name: "Family Share 50GB", MonthlyPrice: 11000, DataGB: 50, MaxLines: 6, Kind: "postpaid", ContractMonths: 12},
-	{ID: "unlimited_duo", Name: "Unlimited Duo", MonthlyPrice: 4500, DataGB: 0, MaxLines: 2, Kind: "postpaid"},
-	{ID: "business_pro", Name: "Business Pro", MonthlyPrice: 8500, DataGB: 0, MaxLines: 10, Kind: "postpaid", ContractMonths: 24},
-	{ID: "data_only_tablet", Name: "Tablet Data 20GB", MonthlyPrice: 2000, DataGB: 20, MaxLines: 1, Kind: "postpaid"},
-}
+// generateJSON is the data the generator draws from: the plan and
+// feature catalogs, and what customers are made of (names, cities with
+// their zip prefix and area code, streets, device models, card brands and
+// banks).
+//
+//go:embed generate.json
+var generateJSON []byte
 
-// features is the add-on catalog.
-var features = []Feature{
-	{ID: "international_roaming", Name: "International Roaming", MonthlyPrice: 1000},
-	{ID: "international_calling", Name: "International Calling", MonthlyPrice: 500},
-	{ID: "mobile_hotspot", Name: "Mobile Hotspot 15GB", MonthlyPrice: 1000},
-	{ID: "device_protection", Name: "Device Protection", MonthlyPrice: 1500},
-	{ID: "hd_streaming", Name: "HD Video Streaming", MonthlyPrice: 800},
-	{ID: "visual_voicemail", Name: "Visual Voicemail", MonthlyPrice: 300},
-}
+// vocab is generateJSON decoded.
+var vocab = func() (v struct {
+	Plans        []Plan    `json:"plans"`
+	Features     []Feature `json:"features"`
+	FirstNames   []string  `json:"first_names"`
+	LastNames    []string  `json:"last_names"`
+	Streets      []string  `json:"streets"`
+	DeviceModels []string  `json:"device_models"`
+	CardBrands   []string  `json:"card_brands"`
+	Banks        []string  `json:"banks"`
+	Cities       []struct {
+		City      string `json:"city"`
+		State     string `json:"state"`
+		ZipPrefix string `json:"zip_prefix"`
+		Area      string `json:"area_code"`
+	} `json:"cities"`
+}) {
+	if err := json.Unmarshal(generateJSON, &v); err != nil {
+		panic(err) // generate.json is embedded: a bug every test catches
+	}
+	return v
+}()
 
-var (
-	firstNames = []string{
-		"Amara", "Bruno", "Chloe", "Dmitri", "Elena", "Farid", "Greta", "Hiro", "Ines", "Jonah",
-		"Keiko", "Liam", "Maya", "Nikolai", "Olivia", "Pedro", "Quinn", "Rosa", "Samir", "Tessa",
-		"Umar", "Vera", "Wes", "Ximena", "Yusuf", "Zoe", "Aditi", "Felix", "Leila", "Marcus",
-		"Noor", "Oscar", "Priya", "Rafael", "Sofia", "Tariq", "Uma", "Victor", "Wanda", "Yara",
-		"Harold", "Dorothy", "Walter", "Evelyn", "Frank", "Margaret", "George", "Ruth", "Arthur", "Lillian",
-	}
-	lastNames = []string{
-		"Abara", "Brennan", "Castillo", "Dubois", "Eriksen", "Fontaine", "Gallagher", "Haddad", "Ito", "Jovanovic",
-		"Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Petrov", "Quintero", "Rahman", "Silva", "Takahashi",
-		"Ueda", "Varga", "Whitfield", "Xu", "Yilmaz", "Zimmer", "Achebe", "Bianchi", "Costa", "Delgado",
-		"Novak", "Olsen", "Park", "Reyes", "Sato", "Thompson", "Vance", "Walsh", "Young", "Zhang",
-	}
-	cities = []struct{ city, state, zipPrefix, area string }{
-		{"Portland", "OR", "972", "503"}, {"Denver", "CO", "802", "303"}, {"Austin", "TX", "787", "512"},
-		{"Madison", "WI", "537", "608"}, {"Raleigh", "NC", "276", "919"}, {"Tucson", "AZ", "857", "520"},
-		{"Columbus", "OH", "432", "614"}, {"Boise", "ID", "837", "208"}, {"Richmond", "VA", "232", "804"},
-		{"Omaha", "NE", "681", "402"}, {"Albany", "NY", "122", "518"}, {"Savannah", "GA", "314", "912"},
-		{"Spokane", "WA", "992", "509"}, {"Fresno", "CA", "937", "559"}, {"Tampa", "FL", "336", "813"},
-		{"Reno", "NV", "895", "775"},
-	}
-	streets = []string{
-		"Maple Avenue", "Cedar Street", "Birch Lane", "Harbor Road", "Willow Way", "Summit Drive",
-		"Orchard Street", "Lakeview Terrace", "Juniper Court", "Mill Road", "Aspen Place", "River Street",
-	}
-	deviceModels = []string{
-		"Pixel 8", "Pixel 7a", "iPhone 15", "iPhone 14", "iPhone SE", "Galaxy S24", "Galaxy A54",
-		"Moto G Power", "OnePlus 12", "Galaxy Tab A9", "iPad 10th gen",
-	}
-	cardBrands = []string{"visa", "mastercard", "amex", "discover"}
-	banks      = []string{"chase", "wells fargo", "credit union"}
-	issues     = []string{"no signal", "dropped calls", "slow data", "cannot send texts"}
-)
+// plans is the rate plan catalog, features the add-on catalog.
+var plans, features = vocab.Plans, vocab.Features
+
+// issues are the connectivity problems a customer reports, as the
+// troubleshooting tool takes them.
+var issues = []string{"no signal", "dropped calls", "slow data", "cannot send texts"}
 
 // zipsPerCity is how many zip codes of each city customers live in.
 const zipsPerCity = 4
 
 func zipOf(cityIndex, k int) string {
-	return fmt.Sprintf("%s%02d", cities[cityIndex].zipPrefix, 10+k*7)
+	return fmt.Sprintf("%s%02d", vocab.Cities[cityIndex].ZipPrefix, 10+k*7)
 }
 
 // GenerateDB returns a telecom database made deterministically from seed
@@ -111,7 +89,7 @@ func GenerateDB(seed uint64) *DB {
 	day := func(t time.Time) string { return t.Format(dateLayout) }
 
 	for i := range NumOutages {
-		ci := r.IntN(len(cities))
+		ci := r.IntN(len(vocab.Cities))
 		zips := []string{zipOf(ci, r.IntN(zipsPerCity))}
 		if r.IntN(2) == 0 {
 			if z := zipOf(ci, r.IntN(zipsPerCity)); z != zips[0] {
@@ -142,7 +120,7 @@ func GenerateDB(seed uint64) *DB {
 	}
 	names := map[string]bool{}
 	for db.Customers.Len() < NumCustomers {
-		first, last := firstNames[r.IntN(len(firstNames))], lastNames[r.IntN(len(lastNames))]
+		first, last := vocab.FirstNames[r.IntN(len(vocab.FirstNames))], vocab.LastNames[r.IntN(len(vocab.LastNames))]
 		age := 19 + r.IntN(50)
 		if r.IntN(4) == 0 {
 			age = 62 + r.IntN(24) // a fair share of seniors, some just under 65
@@ -152,15 +130,15 @@ func GenerateDB(seed uint64) *DB {
 			continue
 		}
 		names[first+last+day(dob)] = true
-		ci := r.IntN(len(cities))
-		city := cities[ci]
+		ci := r.IntN(len(vocab.Cities))
+		city := vocab.Cities[ci]
 		c := &Customer{
 			ID:        unique(func() string { return fmt.Sprintf("C%06d", 100000+r.IntN(900000)) }),
 			FirstName: first, LastName: last,
 			Email:       fmt.Sprintf("%s.%s%d@example.com", strings.ToLower(first), strings.ToLower(last), r.IntN(100)),
 			DateOfBirth: day(dob),
-			Address: Address{Street: fmt.Sprintf("%d %s", 10+r.IntN(990), streets[r.IntN(len(streets))]),
-				City: city.city, State: city.state, Zip: zipOf(ci, r.IntN(zipsPerCity))},
+			Address: Address{Street: fmt.Sprintf("%d %s", 10+r.IntN(990), vocab.Streets[r.IntN(len(vocab.Streets))]),
+				City: city.City, State: city.State, Zip: zipOf(ci, r.IntN(zipsPerCity))},
 			Status:          "active",
 			BillingCycleDay: 1 + r.IntN(28),
 			PaymentMethods:  map[string]*PaymentMethod{},
@@ -174,13 +152,13 @@ func GenerateDB(seed uint64) *DB {
 			Tickets:         []Ticket{},
 		}
 		phone := func() string {
-			return unique(func() string { return fmt.Sprintf("%s-555-%04d", city.area, r.IntN(10000)) })
+			return unique(func() string { return fmt.Sprintf("%s-555-%04d", city.Area, r.IntN(10000)) })
 		}
 		c.ContactPhone = phone()
 		for k := range 1 + r.IntN(2) {
-			pm := &PaymentMethod{ID: fmt.Sprintf("pm_%s_%d", c.ID[1:], k+1), Kind: "credit_card", Brand: cardBrands[r.IntN(len(cardBrands))], LastFour: fmt.Sprintf("%04d", r.IntN(10000))}
+			pm := &PaymentMethod{ID: fmt.Sprintf("pm_%s_%d", c.ID[1:], k+1), Kind: "credit_card", Brand: vocab.CardBrands[r.IntN(len(vocab.CardBrands))], LastFour: fmt.Sprintf("%04d", r.IntN(10000))}
 			if r.IntN(4) == 0 {
-				pm.Kind, pm.Brand = "bank_account", banks[r.IntN(len(banks))]
+				pm.Kind, pm.Brand = "bank_account", vocab.Banks[r.IntN(len(vocab.Banks))]
 			}
 			c.PaymentMethods[pm.ID] = pm
 		}
@@ -212,7 +190,7 @@ func GenerateDB(seed uint64) *DB {
 			slices.Sort(l.Features)
 			d := &Device{
 				IMEI:        unique(func() string { return fmt.Sprintf("35%013d", r.Int64N(1e13)) }),
-				Model:       deviceModels[r.IntN(len(deviceModels))],
+				Model:       vocab.DeviceModels[r.IntN(len(vocab.DeviceModels))],
 				PhoneNumber: num, Status: "active",
 				PurchasedOn: day(activated.AddDate(0, 0, r.IntN(60))),
 				Condition:   ConditionOK,

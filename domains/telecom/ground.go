@@ -26,33 +26,11 @@ func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
 	return db, c, c != nil
 }
 
-func usedInTask(g sim.GroundContext, id string) bool { return g.UsedInTask != nil && g.UsedInTask(id) }
-
-// pick returns one of ids that keep accepts and no earlier intent of the
-// task used, preferring those no kept task used; false when none.
-func pick(g sim.GroundContext, ids []string, keep func(id string) bool) (string, bool) {
-	var all, fresh []string
-	for _, id := range ids {
-		if keep(id) && !usedInTask(g, id) {
-			all = append(all, id)
-			if g.Used == nil || !g.Used(id) {
-				fresh = append(fresh, id)
-			}
-		}
-	}
-	if len(fresh) > 0 {
-		return fresh[g.Rand.IntN(len(fresh))], true
-	}
-	if len(all) > 0 {
-		return all[g.Rand.IntN(len(all))], true
-	}
-	return "", false
-}
-
 // pickLine picks a line of c that keep accepts; nil and false when none
 // does.
 func pickLine(g sim.GroundContext, c *Customer, keep func(l *Line) bool) (*Line, bool) {
-	num, ok := pick(g, slices.Sorted(maps.Keys(c.Lines)), func(n string) bool { return keep(c.Lines[n]) })
+	nums := slices.DeleteFunc(slices.Sorted(maps.Keys(c.Lines)), func(n string) bool { return !keep(c.Lines[n]) })
+	num, ok := sim.PickFresh(g, nums)
 	return c.Lines[num], ok
 }
 
@@ -75,17 +53,19 @@ func billOf(g sim.GroundContext, keep func(c *Customer, b *Bill) bool) (*Custome
 	if !ok {
 		return nil, nil, false
 	}
-	ids := make([]string, len(c.Bills))
-	for i, b := range c.Bills {
-		ids[i] = b.ID
+	var ids []string
+	for _, b := range c.Bills {
+		if keep(c, b) {
+			ids = append(ids, b.ID)
+		}
 	}
-	id, ok := pick(g, ids, func(id string) bool { return keep(c, c.bill(id)) })
+	id, ok := sim.PickFresh(g, ids)
 	return c, c.bill(id), ok
 }
 
 // once reports whether the customer-level request key was not asked yet
 // in the task, for requests made once a task (the senior discount).
-func once(g sim.GroundContext, key string) bool { return !usedInTask(g, g.UserID+"/"+key) }
+func once(g sim.GroundContext, key string) bool { return !sim.UsedInTask(g, g.UserID+"/"+key) }
 
 func isActive(l *Line) bool { return l.Status == LineActive }
 
@@ -97,8 +77,6 @@ func monthName(period string) string {
 	}
 	return t.Format("January 2006")
 }
-
-func dollars(m sim.Money) float64 { return float64(m) / 100 }
 
 // Why a customer asks a question: about money (a bill, a device balance,
 // the billing cycle), about a plan, about an outage.
@@ -123,7 +101,7 @@ var (
 func pickPurpose(g sim.GroundContext, purposes []string) (purpose, use string) {
 	var fresh []string
 	for _, p := range purposes {
-		if !usedInTask(g, "purpose:"+p) {
+		if !sim.UsedInTask(g, "purpose:"+p) {
 			fresh = append(fresh, p)
 		}
 	}
@@ -256,18 +234,10 @@ func newPlanFor(r *rand.Rand, c *Customer, l *Line) *Plan {
 	return cands[r.IntN(len(cands))]
 }
 
-// methodOf picks one of c's payment methods, other than not.
-func methodOf(r *rand.Rand, c *Customer, not string) (*PaymentMethod, bool) {
-	var ids []string
-	for _, id := range slices.Sorted(maps.Keys(c.PaymentMethods)) {
-		if id != not {
-			ids = append(ids, id)
-		}
-	}
-	if len(ids) == 0 {
-		return nil, false
-	}
-	return c.PaymentMethods[ids[r.IntN(len(ids))]], true
+// methodOf picks one of c's payment methods.
+func methodOf(r *rand.Rand, c *Customer) *PaymentMethod {
+	ids := slices.Sorted(maps.Keys(c.PaymentMethods))
+	return c.PaymentMethods[ids[r.IntN(len(ids))]]
 }
 
 // --- writes ---------------------------------------------------------------
@@ -362,7 +332,7 @@ func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding,
 			Uses: []string{b.ID},
 		}
 		if withAutopay {
-			pm, _ := methodOf(g.Rand, c, "")
+			pm := methodOf(g.Rand, c)
 			gr.Slots["payment"] = pm.Describe()
 			gr.Facts["payment_method"] = pm.Describe()
 			gr.Request.Text = fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments, then enable autopay with my %s.", month, n, pm.Describe())
@@ -379,7 +349,7 @@ func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || c.Autopay || !once(g, "autopay") {
 		return sim.Grounding{}, false
 	}
-	pm, _ := methodOf(g.Rand, c, "")
+	pm := methodOf(g.Rand, c)
 	return sim.Grounding{
 		Slots:   map[string]string{"payment": pm.Describe()},
 		Facts:   map[string]string{"payment_method": pm.Describe()},
@@ -427,7 +397,7 @@ func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding,
 		if rest <= 0 || threshold <= 0 {
 			return sim.Grounding{}, false
 		}
-		pm, _ := methodOf(g.Rand, c, "")
+		pm := methodOf(g.Rand, c)
 		k := 2 + g.Rand.IntN(2)
 		n := strconv.Itoa(k)
 		month := monthName(b.Period)
@@ -438,7 +408,7 @@ func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding,
 			Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on my %s bill; then if the rest is under $%d, pay it with my %s, otherwise split it into %s payments.", month, threshold, pm.Describe(), n),
 				Tools: []string{ToolWaiveLateFee, ToolMakePayment}},
 			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID),
-				sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(rest))},
+				sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", rest.Dollars())},
 			Traits: []string{emobench.TraitConditional},
 			Uses:   []string{b.ID},
 		}
@@ -461,11 +431,11 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 			overdue = append(overdue, b)
 		}
 	}
-	if len(overdue) != 1 || usedInTask(g, overdue[0].ID) {
+	if len(overdue) != 1 || sim.UsedInTask(g, overdue[0].ID) {
 		return sim.Grounding{}, false
 	}
 	b := overdue[0]
-	pm, _ := methodOf(g.Rand, c, "")
+	pm := methodOf(g.Rand, c)
 	month := monthName(b.Period)
 	return withLine(g, c, l, sim.Grounding{
 		Slots: map[string]string{"phone_number": l.PhoneNumber, "month": month, "payment": pm.Describe()},
@@ -473,7 +443,7 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Pay my %s bill in full with my %s and reactivate line %s.", month, pm.Describe(), l.PhoneNumber),
 			Tools: []string{ToolMakePayment, ToolReactivateLine}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
-			sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", dollars(b.Balance())),
+			sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", b.Balance().Dollars()),
 			sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
 		Outputs: []string{moneyOutput(b.Balance())},
 		Uses:    []string{l.PhoneNumber, b.ID},
@@ -635,7 +605,7 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 			sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
 			sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
 			sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
-			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
+			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{moneyOutput(credit)},
 		Traits:  []string{emobench.TraitConditional},
 		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
@@ -659,7 +629,7 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
 			Tools: []string{ToolApplyCredit}},
 		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
-			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", dollars(credit), "reason", CreditOutage, "outage_id", o.ID)},
+			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
 		Outputs: []string{moneyOutput(credit)},
 		Uses:    []string{o.ID, c.ID + "/outage_credit"},
 	}, true
@@ -841,7 +811,7 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
 		// Any plan on the line from today is forbidden; the change the
 		// policy offers, from the next cycle, is not.
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
+		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
 			"new_plan_id", p.ID, "effective_date", Today), "phone_number", "effective_date")},
 		Uses: []string{l.PhoneNumber},
 	}, true
@@ -872,7 +842,7 @@ func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grou
 		Facts:     map[string]string{"bill_month": monthName(b.Period), "installments": strconv.Itoa(n)},
 		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", monthName(b.Period), n), Tools: []string{ToolGetBilling}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{withCompareArgs(sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
+		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
 		Uses:      []string{b.ID},
 	}
 }
@@ -987,13 +957,4 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 		Forbidden: []emobench.Action{sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
 		Uses:      []string{l.PhoneNumber},
 	}, true
-}
-
-// withCompareArgs sets the arguments a call must match to count as the
-// forbidden write a; none given keeps nil, the ids a names.
-func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
-	if len(args) > 0 {
-		a.CompareArgs = args
-	}
-	return a
 }

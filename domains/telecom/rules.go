@@ -1,7 +1,6 @@
 package telecom
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -58,28 +57,32 @@ type policyArgs struct {
 	OutageID     string  `json:"outage_id"`
 }
 
-// policyRule checks one rule on a write about to run on db for the
-// verified customer; it returns why the write breaks it, or "".
-type policyRule struct {
-	name  string
-	check func(db *DB, c *Customer, a *policyArgs) string
+// policyRule is one of policy.md's rules, as CheckPolicy checks it.
+type policyRule = sim.PolicyRule[DB, policyArgs]
+
+// customerRule returns the rule name whose check reads the verified
+// customer c: ownAccount, checked before it, makes sure c exists.
+func customerRule(name string, check func(db *DB, c *Customer, a *policyArgs) string) policyRule {
+	return policyRule{Name: name, Check: func(db *DB, userID string, a *policyArgs) string { return check(db, db.Customers.At(userID), a) }}
 }
 
 // writeRules are policy.md's rules by write tool, in the order an agent
-// should check them; own_account is checked first for every write.
+// should check them: the account's first.
 var writeRules = map[string][]policyRule{
-	ToolTroubleshoot:      {lineActive},
-	ToolChangePlan:        {lineActive, planChangeAtCycle, planMaxLines},
-	ToolAddFeature:        {lineActive},
-	ToolSeniorDiscount:    {seniorAge},
-	ToolCreateArrangement: {arrangementOverdue, arrangementSingle, arrangementInstallments},
-	ToolEnableAutopay:     {},
-	ToolMakePayment:       {},
-	ToolReactivateLine:    {reactivateAfterPayment},
-	ToolOpenTicket:        {lineActive, ticketConnectivityOnly, ticketAfterTroubleshooting},
-	ToolApplyCredit:       {outageCredit},
-	ToolWaiveLateFee:      {lateFeeOncePerYear},
+	ToolTroubleshoot:      {ownAccount, lineActive},
+	ToolChangePlan:        {ownAccount, lineActive, planChangeAtCycle, planMaxLines},
+	ToolAddFeature:        {ownAccount, lineActive},
+	ToolSeniorDiscount:    {ownAccount, seniorAge},
+	ToolCreateArrangement: {ownAccount, arrangementOverdue, arrangementSingle, arrangementInstallments},
+	ToolEnableAutopay:     {ownAccount},
+	ToolMakePayment:       {ownAccount},
+	ToolReactivateLine:    {ownAccount, reactivateAfterPayment},
+	ToolOpenTicket:        {ownAccount, lineActive, ticketConnectivityOnly, ticketAfterTroubleshooting},
+	ToolApplyCredit:       {ownAccount, outageCredit},
+	ToolWaiveLateFee:      {ownAccount, lateFeeOncePerYear},
 }
+
+var checkPolicy = sim.PolicyChecker(Name, RuleWellFormedArgument, writeRules)
 
 // CheckPolicy reports whether policy.md allows the write a, about to run
 // on env (a telecom environment, *sim.StateEnv[DB]), for the verified
@@ -87,33 +90,7 @@ var writeRules = map[string][]policyRule{
 // naming the first rule it breaks otherwise. It is sim.Catalog.CheckPolicy;
 // it never changes env.
 func CheckPolicy(env sim.Environment, userID string, a emobench.Action) error {
-	rules, ok := writeRules[a.Name]
-	if !ok {
-		return nil
-	}
-	se, ok := env.(*sim.StateEnv[DB])
-	if !ok {
-		return fmt.Errorf("telecom policy: environment %T is not a telecom environment", env)
-	}
-	var args policyArgs
-	if len(a.Arguments) > 0 {
-		if err := json.Unmarshal(a.Arguments, &args); err != nil {
-			return &PolicyViolation{Tool: a.Name, Rule: RuleWellFormedArgument, Detail: err.Error()}
-		}
-	}
-	if id := strings.TrimSpace(args.CustomerID); id != userID {
-		return &PolicyViolation{Tool: a.Name, Rule: RuleOwnAccount, Detail: fmt.Sprintf("account %q is not the verified customer %s's", args.CustomerID, userID)}
-	}
-	c := se.State.Customers.At(userID)
-	if c == nil {
-		return &PolicyViolation{Tool: a.Name, Rule: RuleOwnAccount, Detail: fmt.Sprintf("customer %s does not exist", userID)}
-	}
-	for _, r := range rules {
-		if why := r.check(se.State, c, &args); why != "" {
-			return &PolicyViolation{Tool: a.Name, Rule: r.name, Detail: why}
-		}
-	}
-	return nil
+	return checkPolicy(env, userID, a)
 }
 
 // OutageCredit returns the credit policy.md grants for outage o: $5 a day
@@ -164,7 +141,17 @@ func diagnosticAllowsTicket(d Diagnostic, phone string) bool {
 }
 
 var (
-	lineActive = policyRule{RuleLineActive, func(_ *DB, c *Customer, a *policyArgs) string {
+	// ownAccount: the account is the verified customer's, who exists.
+	ownAccount = policyRule{Name: RuleOwnAccount, Check: func(db *DB, userID string, a *policyArgs) string {
+		switch {
+		case strings.TrimSpace(a.CustomerID) != userID:
+			return fmt.Sprintf("account %q is not the verified customer %s's", a.CustomerID, userID)
+		case db.Customers.At(userID) == nil:
+			return fmt.Sprintf("customer %s does not exist", userID)
+		}
+		return ""
+	}}
+	lineActive = customerRule(RuleLineActive, func(_ *DB, c *Customer, a *policyArgs) string {
 		l := c.Lines[strings.TrimSpace(a.Phone)]
 		switch {
 		case l == nil:
@@ -173,14 +160,14 @@ var (
 			return fmt.Sprintf("line %s is %s", l.PhoneNumber, l.Status)
 		}
 		return ""
-	}}
-	planChangeAtCycle = policyRule{RulePlanChangeAtCycle, func(_ *DB, c *Customer, a *policyArgs) string {
+	})
+	planChangeAtCycle = customerRule(RulePlanChangeAtCycle, func(_ *DB, c *Customer, a *policyArgs) string {
 		if want := c.NextCycleStart(); strings.TrimSpace(a.Effective) != want {
 			return fmt.Sprintf("effective date %q is not the next billing cycle start %s", a.Effective, want)
 		}
 		return ""
-	}}
-	planMaxLines = policyRule{RulePlanMaxLines, func(db *DB, c *Customer, a *policyArgs) string {
+	})
+	planMaxLines = customerRule(RulePlanMaxLines, func(db *DB, c *Customer, a *policyArgs) string {
 		p := db.Plans.At(strings.TrimSpace(a.PlanID))
 		switch {
 		case p == nil:
@@ -189,14 +176,14 @@ var (
 			return fmt.Sprintf("the account has %d lines, plan %s takes at most %d", countedLines(c), p.ID, p.MaxLines)
 		}
 		return ""
-	}}
-	seniorAge = policyRule{RuleSeniorAge, func(_ *DB, c *Customer, _ *policyArgs) string {
+	})
+	seniorAge = customerRule(RuleSeniorAge, func(_ *DB, c *Customer, _ *policyArgs) string {
 		if age := c.Age(); age < 65 {
 			return fmt.Sprintf("the holder is %d", age)
 		}
 		return ""
-	}}
-	arrangementOverdue = policyRule{RuleArrangementOverdue, func(_ *DB, c *Customer, a *policyArgs) string {
+	})
+	arrangementOverdue = customerRule(RuleArrangementOverdue, func(_ *DB, c *Customer, a *policyArgs) string {
 		b := c.bill(strings.TrimSpace(a.BillID))
 		switch {
 		case b == nil:
@@ -205,26 +192,26 @@ var (
 			return fmt.Sprintf("bill %s is %s, not overdue", b.ID, b.Status)
 		}
 		return ""
-	}}
-	arrangementSingle = policyRule{RuleArrangementSingle, func(_ *DB, c *Customer, _ *policyArgs) string {
+	})
+	arrangementSingle = customerRule(RuleArrangementSingle, func(_ *DB, c *Customer, _ *policyArgs) string {
 		if ar := c.activeArrangement(); ar != nil {
 			return fmt.Sprintf("arrangement %s is active", ar.ID)
 		}
 		return ""
-	}}
-	arrangementInstallments = policyRule{RuleArrangementInstallments, func(_ *DB, _ *Customer, a *policyArgs) string {
+	})
+	arrangementInstallments = customerRule(RuleArrangementInstallments, func(_ *DB, _ *Customer, a *policyArgs) string {
 		if a.Installments < 1 || a.Installments > maxPolicyInstallments {
 			return fmt.Sprintf("%d installments, more than %d", a.Installments, maxPolicyInstallments)
 		}
 		return ""
-	}}
-	ticketConnectivityOnly = policyRule{RuleTicketConnectivityOnly, func(_ *DB, _ *Customer, a *policyArgs) string {
+	})
+	ticketConnectivityOnly = customerRule(RuleTicketConnectivityOnly, func(_ *DB, _ *Customer, a *policyArgs) string {
 		if a.Category != TicketConnectivity {
 			return fmt.Sprintf("a %q ticket: only connectivity tickets", a.Category)
 		}
 		return ""
-	}}
-	ticketAfterTroubleshooting = policyRule{RuleTicketAfterTroubleshooting, func(_ *DB, c *Customer, a *policyArgs) string {
+	})
+	ticketAfterTroubleshooting = customerRule(RuleTicketAfterTroubleshooting, func(_ *DB, c *Customer, a *policyArgs) string {
 		if a.Category != TicketConnectivity {
 			return ""
 		}
@@ -240,8 +227,8 @@ var (
 			return fmt.Sprintf("troubleshooting run %s (line %s, %s, %s) is not today's unresolved run on line %s", d.ID, d.PhoneNumber, d.Date, d.Result, a.Phone)
 		}
 		return ""
-	}}
-	outageCredit = policyRule{RuleOutageCredit, func(db *DB, c *Customer, a *policyArgs) string {
+	})
+	outageCredit = customerRule(RuleOutageCredit, func(db *DB, c *Customer, a *policyArgs) string {
 		o := db.Outages.At(strings.TrimSpace(a.OutageID))
 		switch {
 		case a.Reason != CreditOutage:
@@ -256,17 +243,17 @@ var (
 			return fmt.Sprintf("outage %s was already credited", o.ID)
 		}
 		return ""
-	}}
-	lateFeeOncePerYear = policyRule{RuleLateFeeOncePerYear, func(_ *DB, c *Customer, _ *policyArgs) string {
+	})
+	lateFeeOncePerYear = customerRule(RuleLateFeeOncePerYear, func(_ *DB, c *Customer, _ *policyArgs) string {
 		if cr := waiverWithinYear(c); cr != nil {
 			return fmt.Sprintf("late fee waiver %s on %s", cr.ID, cr.Date)
 		}
 		return ""
-	}}
-	reactivateAfterPayment = policyRule{RuleReactivateAfterPayment, func(_ *DB, c *Customer, _ *policyArgs) string {
+	})
+	reactivateAfterPayment = customerRule(RuleReactivateAfterPayment, func(_ *DB, c *Customer, _ *policyArgs) string {
 		if hasOverdueBalance(c) {
 			return "an overdue balance is left"
 		}
 		return ""
-	}}
+	})
 )

@@ -72,9 +72,6 @@ type Address struct {
 	Zip    string `json:"zip"`
 }
 
-// String returns the address on one line.
-func (a Address) String() string { return a.Street + ", " + a.City + ", " + a.State + " " + a.Zip }
-
 // PaymentMethod is a card or a bank account on file.
 type PaymentMethod struct {
 	ID       string `json:"payment_method_id"`

@@ -1,10 +1,11 @@
 package telecom
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/emobench/emobench/sim"
 )
 
 // outageSymptoms are the problems an outage of each service causes, as
@@ -35,21 +36,16 @@ func TestTasks_Outages(t *testing.T) {
 				continue
 			}
 			credits++
-			var args struct {
-				OutageID string `json:"outage_id"`
-			}
-			if err := json.Unmarshal(a.Arguments, &args); err != nil || f["zip"] != zip || f["outage_start_date"] == "" || f["outage_symptom"] == "" {
-				t.Errorf("task %s: %s%s (%v), facts %v: want the zip %s, outage_start_date and outage_symptom", task.ID, a.Name, a.Arguments, err, f, zip)
-				continue
-			}
-			var fits []string
+			args, err := sim.CallArgs(a)
+			var fits []any
 			for _, o := range db.Outages.All() {
-				if slices.Contains(o.Zips, zip) && o.Start == f["outage_start_date"] && slices.Contains(outageSymptoms[o.Service], f["outage_symptom"]) {
+				if slices.Contains(o.Zips, f["zip"]) && o.Start == f["outage_start_date"] && slices.Contains(outageSymptoms[o.Service], f["outage_symptom"]) {
 					fits = append(fits, o.ID)
 				}
 			}
-			if len(fits) != 1 || fits[0] != args.OutageID {
-				t.Errorf("task %s: outages of zip %s that started on %s with %s: %v, want only the gold %s", task.ID, zip, f["outage_start_date"], f["outage_symptom"], fits, args.OutageID)
+			if err != nil || f["zip"] != zip || len(fits) != 1 || fits[0] != args["outage_id"] {
+				t.Errorf("task %s: %s%s, facts %v: the outages of zip %s that started on outage_start_date with a service causing outage_symptom are %v, want the gold's alone",
+					task.ID, a.Name, a.Arguments, f, zip, fits)
 			}
 		}
 		if !slices.Contains(task.Intents, "outage_status") {

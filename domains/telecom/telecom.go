@@ -37,7 +37,9 @@
 // tasks from seed TestTaskSeed in tasks.json and NumTrainTasks train tasks
 // from seed TrainTaskSeed in tasks_train.json; rebuild them with `go
 // generate ./domains/telecom`. The package follows the layout of
-// domains/README.md.
+// domains/README.md; what is data is in embedded JSON files: the tools'
+// schemas (tools.json), the intents' phrasings (intents.json) and what
+// the generator draws from (generate.json).
 package telecom
 
 //go:generate go run ../../tracer/gentasks -domain telecom

@@ -108,7 +108,7 @@ func TestTools(t *testing.T) {
 	cr := customerWhere(t, "with a late fee and a recent waiver", func(c *Customer) bool { return waiverWithinYear(c) != nil && billWhere(c, hasLateFee) != nil })
 	cc := customerWhere(t, "in an outage zip", func(c *Customer) bool { o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2))); return o != nil })
 	oc, _ := creditableOutage(db, cc, rand.New(rand.NewPCG(1, 2)))
-	credit := act(ToolApplyCredit, "customer_id", cc.ID, "amount", dollars(OutageCredit(oc)), "reason", CreditOutage, "outage_id", oc.ID)
+	credit := act(ToolApplyCredit, "customer_id", cc.ID, "amount", OutageCredit(oc).Dollars(), "reason", CreditOutage, "outage_id", oc.ID)
 	roaming := func(c *Customer, l *Line) emobench.Action {
 		return act(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", "international_roaming")
 	}
@@ -182,21 +182,21 @@ func TestTools(t *testing.T) {
 		{steps: []emobench.Action{act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", pm)}, a: act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", pm), err: "already on"},
 		{a: act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", "pm_other"), err: "no payment method"},
 		{what: "a full payment completes the arrangement", steps: []emobench.Action{act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 3)},
-			a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", dollars(bo.Balance())), ok: func(res string, db *DB) bool {
+			a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", bo.Balance().Dollars()), ok: func(res string, db *DB) bool {
 				nc := db.Customers.At(co.ID)
 				return nc.bill(bo.ID).Status == BillPaid && nc.bill(bo.ID).Balance() == 0 && strings.Contains(res, `"bill_status":"paid"`) && nc.activeArrangement() == nil
 			}},
-		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", dollars(bo.Balance())+1), err: "more than the balance"},
+		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", bo.Balance().Dollars()+1), err: "more than the balance"},
 		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", 0.001), err: "not a positive number"},
 		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", -5), err: "not a positive number"},
-		{what: "reactivation after paying", steps: []emobench.Action{act(ToolMakePayment, "customer_id", cs.ID, "bill_id", bs.ID, "payment_method_id", firstMethod(cs), "amount", dollars(bs.Balance()))},
+		{what: "reactivation after paying", steps: []emobench.Action{act(ToolMakePayment, "customer_id", cs.ID, "bill_id", bs.ID, "payment_method_id", firstMethod(cs), "amount", bs.Balance().Dollars())},
 			a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber), ok: func(_ string, db *DB) bool { return isActive(db.Customers.At(cs.ID).Lines[ls.PhoneNumber]) }},
 		{a: act(ToolReactivateLine, "customer_id", id, "phone_number", num), err: "not suspended"},
 		{user: cs.ID, rule: RuleReactivateAfterPayment, a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber)},
 		{what: "the outage credit", a: credit, ok: has(`"kind":"network_outage"`, oc.ID)},
 		{user: cc.ID, rule: RuleOutageCredit, steps: []emobench.Action{credit}, a: credit}, // a second credit for the outage
 		{user: cc.ID, rule: RuleOutageCredit, a: act(ToolApplyCredit, "customer_id", cc.ID, "amount", 50, "reason", CreditGoodwill)},
-		{user: cc.ID, rule: RuleOutageCredit, a: act(ToolApplyCredit, "customer_id", cc.ID, "amount", dollars(OutageCredit(oc))+5, "reason", CreditOutage, "outage_id", oc.ID)},
+		{user: cc.ID, rule: RuleOutageCredit, a: act(ToolApplyCredit, "customer_id", cc.ID, "amount", OutageCredit(oc).Dollars()+5, "reason", CreditOutage, "outage_id", oc.ID)},
 		{a: act(ToolApplyCredit, "customer_id", id, "amount", 5, "reason", CreditOutage, "outage_id", "OUT-0"), err: "not found"},
 		{a: act(ToolApplyCredit, "customer_id", id, "amount", 5, "reason", "because"), err: "is not network_outage"},
 		{a: act(ToolApplyCredit, "customer_id", id, "amount", 0, "reason", CreditOutage), err: "not a positive number"},
@@ -245,7 +245,7 @@ func TestWaiveLateFee_EitherOrder(t *testing.T) {
 		return c.Status == "past_due" && len(slices.DeleteFunc(slices.Clone(c.Bills), func(b *Bill) bool { return b.Status != BillOverdue })) == 1 && hasLateFee(billWhere(c, isOverdue))
 	})
 	b := billWhere(c, isOverdue)
-	pay := act(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", firstMethod(c), "amount", dollars(b.Balance()-b.LateFee))
+	pay := act(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", firstMethod(c), "amount", (b.Balance() - b.LateFee).Dollars())
 	waive := act(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)
 	var hashes []string
 	for _, order := range [][]emobench.Action{{pay, waive}, {waive, pay}} {

@@ -43,8 +43,9 @@ func Alternatives(env sim.Environment, patientID string, facts map[string]string
 		said[v] = true
 	}
 	var out []emobench.Action
+	same := sim.WithArgs(gold).Arguments // the gold's own arguments, encoded as withArgs encodes
 	add := func(kv ...any) {
-		if a := withArgs(gold, kv...); !bytes.Equal(a.Arguments, withArgs(gold).Arguments) {
+		if a := sim.WithArgs(gold, kv...); !bytes.Equal(a.Arguments, same) {
 			out = append(out, a)
 		}
 	}
@@ -77,7 +78,7 @@ func Alternatives(env sim.Environment, patientID string, facts map[string]string
 		}
 	case ToolReplaceDevice:
 		ids := devicesOf(db, patientID, func(*Device) bool { return true })
-		for _, id := range meant(arg("device_id"), ids, said, func(id string) []string { return []string{deviceWords[db.Devices.At(id).Type]} }) {
+		for _, id := range meant(arg("device_id"), ids, said, func(id string) []string { return []string{clinic.DeviceWords[db.Devices.At(id).Type]} }) {
 			add("device_id", id)
 		}
 	case ToolBook:
@@ -192,22 +193,4 @@ func suppliersMeant(db *DB, rx *Prescription, gold *Supplier, facts map[string]s
 		}
 	}
 	return slices.Sorted(maps.Keys(db.ref().Suppliers))
-}
-
-// withArgs returns a call of a's tool with a's arguments but for the
-// alternating keys and values kv, re-encoded (sorted keys); a itself when
-// its arguments are no JSON object.
-func withArgs(a emobench.Action, kv ...any) emobench.Action {
-	var kw map[string]any
-	if err := json.Unmarshal(a.Arguments, &kw); err != nil {
-		return a
-	}
-	for i := 0; i+1 < len(kv); i += 2 {
-		kw[kv[i].(string)] = kv[i+1]
-	}
-	raw, err := json.Marshal(kw)
-	if err != nil {
-		return a
-	}
-	return emobench.Action{Name: a.Name, Arguments: raw}
 }

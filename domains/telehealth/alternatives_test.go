@@ -1,10 +1,8 @@
 package telehealth
 
 import (
-	"encoding/json"
 	"maps"
 	"regexp"
-	"slices"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -12,31 +10,24 @@ import (
 )
 
 // refusalAlternative is what the policy offers or allows instead of a
-// forbidden intent's write: calls of the forbidden tool (from the
-// forbidden entry f, on db for the patient) that the policy allows, and
-// the words every template of the intent declines the alternative with.
-// sometimes: the alternative exists only for some groundings (another
-// approved option of the prescription). No calls: none to check; no
-// decline: the policy offers nothing instead.
+// forbidden intent's write, and the words every template of the intent
+// declines it with (nil: the policy offers nothing instead). offered: the
+// policy allows some variants of the forbidden write (another licensed
+// provider, an eligible supplier, another approved option), which
+// Alternatives lists; sometimes: only for some groundings.
 type refusalAlternative struct {
 	decline   *regexp.Regexp
-	tool      string
-	calls     func(db *DB, patientID string, f emobench.Action) []emobench.Action
+	offered   bool
 	sometimes bool
 }
 
 var refusalAlternatives = map[string]refusalAlternative{
-	"book_unlicensed_provider": {regexp.MustCompile(`(?i)If (Dr\. [\w' -]+|\{provider\}) can't see me, I don't want another provider\.`), ToolBook,
-		licensedBookings, false},
-	"supplier_not_shipping": {regexp.MustCompile(`(?i)If ([\w&' -]+|\{supplier\}) can't take it, leave my prescription where it is\.`), ToolUpdateSupplier,
-		eligibleSupplierMoves, false},
-	"supplier_not_stocking": {regexp.MustCompile(`(?i)If ([\w&' -]+|\{supplier\}) can't take it, leave my prescription where it is\.`), ToolUpdateSupplier,
-		eligibleSupplierMoves, false},
-	"change_dose_at_will": {regexp.MustCompile(`(?i)If you can't change it to ([\w. ]+|\{dose\}), leave my prescription as it is\.`), ToolChangeMedication,
-		approvedChanges, true},
+	"book_unlicensed_provider": {regexp.MustCompile(`(?i)If (Dr\. [\w' -]+|\{provider\}) can't see me, I don't want another provider\.`), true, false},
+	"supplier_not_shipping":    {regexp.MustCompile(`(?i)If ([\w&' -]+|\{supplier\}) can't take it, leave my prescription where it is\.`), true, false},
+	"supplier_not_stocking":    {regexp.MustCompile(`(?i)If ([\w&' -]+|\{supplier\}) can't take it, leave my prescription where it is\.`), true, false},
+	"change_dose_at_will":      {regexp.MustCompile(`(?i)If you can't change it to ([\w. ]+|\{dose\}), leave my prescription as it is\.`), true, true},
 	// Another approved option without a major interaction would be
-	// allowed, but no patient of the data has one (TestForbidden_ checks
-	// the entry spares it): the decline alone.
+	// allowed, but no patient of the data has one: the decline alone.
 	"switch_to_interacting_option": {decline: regexp.MustCompile(`(?i)If you can't switch me to ([\w-]+|\{medication\}), leave my prescription as it is\.`)},
 	"waive_second_no_show_fee":     {},
 	"cancel_late_appointment":      {},
@@ -45,70 +36,15 @@ var refusalAlternatives = map[string]refusalAlternative{
 	"cancel_relatives_appointment": {},
 }
 
-// licensedBookings are the visits, at one of their free slots, with every
-// other provider of the forbidden visit's provider's specialty.
-func licensedBookings(db *DB, patientID string, f emobench.Action) []emobench.Action {
-	var kw struct {
-		ProviderID string `json:"provider_id"`
-	}
-	_ = json.Unmarshal(f.Arguments, &kw)
-	asked := db.ref().Providers[kw.ProviderID]
-	if asked == nil {
-		return nil
-	}
-	var out []emobench.Action
-	for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
-		pr := db.ref().Providers[id]
-		if pr.ID == asked.ID || pr.Specialty != asked.Specialty {
-			continue
-		}
-		if slots := freeSlots(db, pr, patientID); len(slots) > 0 {
-			out = append(out, withArgs(f, "provider_id", pr.ID, "start_time", slots[0], "visit_type", pr.VisitTypes[0]))
-		}
-	}
-	return out
-}
-
-// eligibleSupplierMoves are the moves of the forbidden entry's
-// prescription to every other supplier.
-func eligibleSupplierMoves(db *DB, _ string, f emobench.Action) []emobench.Action {
-	var out []emobench.Action
-	for _, id := range slices.Sorted(maps.Keys(db.ref().Suppliers)) {
-		out = append(out, withArgs(f, "supplier_id", id))
-	}
-	return out
-}
-
-// approvedChanges are the changes of the forbidden entry's prescription
-// to each of its approved alternatives.
-func approvedChanges(db *DB, _ string, f emobench.Action) []emobench.Action {
-	var kw struct {
-		ID string `json:"prescription_id"`
-	}
-	_ = json.Unmarshal(f.Arguments, &kw)
-	rx := db.Prescriptions.At(kw.ID)
-	if rx == nil {
-		return nil
-	}
-	var out []emobench.Action
-	for _, alt := range rx.Approved {
-		out = append(out, withArgs(f, "medication", alt.Medication, "dose", alt.Dose, "frequency", alt.Frequency))
-	}
-	return out
-}
-
-// checkAlternatives checks the alternatives of intent in to the forbidden
-// entries of a task for patientID on env: each call the policy allows
-// matches none of them. It returns how many it checked.
-func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], patientID, in string, forbidden []emobench.Action) int {
+// checkAlternatives checks the variants of the forbidden entries of a
+// task for patientID on env that Alternatives lists (as for a patient who
+// said nothing) and the policy allows: each matches no forbidden entry.
+// It returns how many it checked.
+func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], patientID string, forbidden []emobench.Action) int {
 	t.Helper()
-	alt := refusalAlternatives[in]
 	n := 0
 	for _, f := range forbidden {
-		if alt.calls == nil || f.Name != alt.tool {
-			continue
-		}
-		for _, call := range alt.calls(env.State, patientID, f) {
+		for _, call := range Alternatives(env, patientID, nil, f) {
 			if CheckPolicy(env, patientID, call) != nil {
 				continue // not the policy's alternative: another unlicensed provider, an ineligible supplier
 			}
@@ -138,7 +74,7 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		if ok != (in.Kind == sim.IntentForbidden) {
 			t.Errorf("intent %s (%s): in refusalAlternatives %v, want it exactly for forbidden intents", in.Name, in.Kind, ok)
 		}
-		if alt.calls != nil && alt.decline == nil {
+		if alt.offered && alt.decline == nil {
 			t.Errorf("intent %s: an alternative needs the words declining it", in.Name)
 		}
 		if alt.decline == nil {
@@ -151,14 +87,18 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 	}
 
+	groundings := 20 // of each intent: every variant of a booking is many calls
+	if testing.Short() {
+		groundings = 5
+	}
 	for i, in := range c.Intents {
 		alt := refusalAlternatives[in.Name]
-		if alt.calls == nil {
+		if !alt.offered {
 			continue
 		}
 		t.Run(in.Name, func(t *testing.T) {
 			grounded, withAlternative, checked := 0, 0, 0
-			for j := 0; j < NumPatients && grounded < 20; j++ {
+			for j := 0; j < NumPatients && grounded < groundings; j++ {
 				gr, ok := groundFor(t, in, j, uint64(i))
 				if !ok {
 					continue
@@ -169,7 +109,7 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 						t.Errorf("%s/%s: the forbidden %s%s does not match itself", in.Name, gr.userID, f.Name, f.Arguments)
 					}
 				}
-				n := checkAlternatives(t, in.Name+"/"+gr.userID, gr.env, gr.userID, in.Name, gr.g.Forbidden)
+				n := checkAlternatives(t, in.Name+"/"+gr.userID, gr.env, gr.userID, gr.g.Forbidden)
 				if n > 0 {
 					withAlternative++
 				}
@@ -197,39 +137,13 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 			if alt.decline != nil && !alt.decline.MatchString(task.Instruction) {
 				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, alt.decline)
 			}
-			if alt.calls == nil {
+			if !alt.offered {
 				continue
 			}
-			if checkAlternatives(t, task.ID, env, task.UserID, in, task.Forbidden) == 0 && !alt.sometimes {
+			if checkAlternatives(t, task.ID, env, task.UserID, task.Forbidden) == 0 && !alt.sometimes {
 				t.Errorf("task %s (%v): no allowed alternative of %s checked", task.ID, task.Intents, in)
 			}
 		}
-	}
-}
-
-// TestForbidden_MatchesOnlyTheVariantAsked checks the compare_args of the
-// refusals with an alternative on hand-made entries: the variant asked
-// for matches, the allowed one does not.
-func TestForbidden_MatchesOnlyTheVariantAsked(t *testing.T) {
-	f := withCompareArgs(changeAction("RX1", Alternative{"lisinopril", "20 mg", "once daily"}), "prescription_id", "medication", "dose", "frequency")
-	if !sim.ForbiddenMatch(f, changeAction("RX1", Alternative{"lisinopril", "20 mg", "once daily"})) {
-		t.Error("the dose asked for does not match its forbidden entry")
-	}
-	for _, alt := range []Alternative{{"lisinopril", "20 mg", "twice daily"}, {"lisinopril", "5 mg", "once daily"}, {"losartan", "20 mg", "once daily"}} {
-		if sim.ForbiddenMatch(f, changeAction("RX1", alt)) {
-			t.Errorf("the change to %v matches the forbidden dose change %s", alt, f.Arguments)
-		}
-	}
-	interacting := withCompareArgs(changeAction("RX1", Alternative{"ibuprofen", "400 mg", "three times daily"}), "prescription_id", "medication")
-	if !sim.ForbiddenMatch(interacting, changeAction("RX1", Alternative{"ibuprofen", "200 mg", "twice daily"})) {
-		t.Error("another dose of the interacting medication does not match its forbidden entry")
-	}
-	if sim.ForbiddenMatch(interacting, changeAction("RX1", Alternative{"acetaminophen", "500 mg", "as needed"})) {
-		t.Error("a change to another medication matches the forbidden switch to the interacting one")
-	}
-	book := withCompareArgs(sim.NewAction(ToolBook, "patient_id", "P1", "provider_id", "DR001", "start_time", "2025-03-12T09:00", "visit_type", VisitTelehealth, "reason", "x"), "provider_id")
-	if sim.ForbiddenMatch(book, withArgs(book, "provider_id", "DR002")) || !sim.ForbiddenMatch(book, withArgs(book, "start_time", "2025-03-13T10:00")) {
-		t.Error("the forbidden visit should match every visit with its provider and only those")
 	}
 }
 

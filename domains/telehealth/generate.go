@@ -1,10 +1,14 @@
 package telehealth
 
 import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,181 +24,126 @@ const (
 	NumProviders = 40
 )
 
-var (
-	firstNames = []string{"Amara", "Ben", "Carmen", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Isabel", "Jamal", "Keiko", "Liam",
-		"Maya", "Nadia", "Omar", "Priya", "Quinn", "Rosa", "Samuel", "Tara", "Umar", "Vera", "Wes", "Ximena", "Yusuf", "Zoe",
-		"Aiden", "Bianca", "Caleb", "Dalia", "Ethan", "Fatima", "Gabriel", "Hana", "Ivan", "Julia", "Kofi", "Lucia", "Mateo",
-		"Nora", "Oscar", "Paula", "Rafael", "Sofia", "Tomas", "Uma", "Victor", "Wendy", "Yara", "Zane"}
-	lastNames = []string{"Abbott", "Banerjee", "Castillo", "Dubois", "Eriksen", "Fischer", "Garcia", "Hughes", "Iqbal", "Jensen",
-		"Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Petrov", "Quintero", "Reyes", "Schmidt", "Tanaka", "Usman",
-		"Vasquez", "Walsh", "Xu", "Yilmaz", "Zielinski", "Adeyemi", "Brennan", "Chen", "Delgado", "Evans", "Ferreira", "Gupta",
-		"Haddad", "Ito", "Kim", "Lopez", "Mensah", "Novak", "Ortiz", "Patel", "Rossi", "Silva", "Thompson", "Valdez", "Wright"}
-	stateCities = []struct {
-		state string
-		zip   string
-		city  []string
-	}{
-		{"CO", "80", []string{"Denver", "Boulder", "Aurora"}},
-		{"TX", "75", []string{"Dallas", "Austin", "Houston"}},
-		{"CA", "94", []string{"Oakland", "San Jose", "Fresno"}},
-		{"NY", "11", []string{"Brooklyn", "Albany", "Buffalo"}},
-		{"FL", "33", []string{"Miami", "Tampa", "Orlando"}},
-		{"WA", "98", []string{"Seattle", "Tacoma", "Spokane"}},
-		{"IL", "60", []string{"Chicago", "Peoria", "Naperville"}},
-		{"AZ", "85", []string{"Phoenix", "Tucson", "Mesa"}},
-		{"GA", "30", []string{"Atlanta", "Savannah", "Macon"}},
-		{"OH", "43", []string{"Columbus", "Dayton", "Toledo"}},
-		{"MA", "02", []string{"Boston", "Worcester", "Lowell"}},
-		{"NC", "27", []string{"Raleigh", "Durham", "Greensboro"}},
+// clinicJSON is the clinic's world (clinic): the words and tables
+// GenerateDB draws the database from and the grounders draw a request's
+// wording from.
+//
+//go:embed clinic.json
+var clinicJSON []byte
+
+// clinic is clinicJSON decoded. The file is part of the package, so an
+// error in it is a bug: a panic at start-up.
+var clinic = func() (v vocabulary) {
+	dec := json.NewDecoder(bytes.NewReader(clinicJSON))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		panic("telehealth: clinic.json: " + err.Error())
 	}
-	streets    = []string{"Maple Avenue", "Oak Street", "Cedar Lane", "Pine Road", "Elm Court", "Birch Way", "Willow Drive", "Aspen Place", "Juniper Street", "Spruce Boulevard"}
-	plans      = []string{"BlueShield PPO", "Aetna Choice", "Cigna Open Access", "UnitedHealth HMO", "Medicare Part B", "Kaiser Silver"}
+	return v
+}()
+
+// vocabulary is the clinic's world as clinic.json declares it.
+type vocabulary struct {
+	FirstNames []string `json:"first_names"`
+	// FemaleNames and MaleNames are the first names that read as a
+	// woman's or a man's; the others (Quinn) read as either.
+	FemaleNames []string `json:"female_names"`
+	MaleNames   []string `json:"male_names"`
+	LastNames   []string `json:"last_names"`
+	// States are the states patients live in, each with its zip code's
+	// first two digits and its cities (the first has the pharmacy).
+	States      []usState   `json:"states"`
+	Streets     []string    `json:"streets"`
+	Plans       []string    `json:"insurance_plans"`
+	Allergies   []string    `json:"allergies"`
+	Specialties []specialty `json:"specialties"`
+	// Medications are the clinic's formulary: class and whether
+	// controlled.
+	Medications []Medication `json:"medications"`
+	// Interactions are the drug pairs with a known interaction.
+	Interactions []Interaction `json:"interactions"`
+	// Conditions are the chronic conditions; a patient gets one
+	// medication of each they have.
+	Conditions []condition `json:"conditions"`
+	// Alternatives are the changes a prescriber may approve for a
+	// medication, by its name: another drug of the class or another dose.
+	Alternatives map[string][]Alternative `json:"alternatives"`
+	// Comorbid are the conditions that often come with a condition:
+	// chronic pain, low mood, anxiety and poor sleep with one another, and
+	// heart disease with heart disease. A patient with the first has one
+	// of the others as the next condition two times in three.
+	Comorbid map[string][]string `json:"comorbid"`
+	// Pharmacies are the local pharmacies' names (the city follows);
+	// MailOrder the mail-order suppliers'.
+	Pharmacies []string `json:"pharmacies"`
+	MailOrder  []string `json:"mail_order_suppliers"`
+	// DeviceModels are the two models of each device type; DeviceWords
+	// how a patient names the type.
+	DeviceModels map[string][]string `json:"device_models"`
+	DeviceWords  map[string]string   `json:"device_words"`
+	// The wording of requests: why a patient cancels, why they missed a
+	// visit, what they want an answer for.
+	CancelReasons []string `json:"cancel_reasons"`
+	Excuses       []string `json:"excuses"`
+	Purposes      []string `json:"purposes"`
+	// WarningSigns and OtherSymptoms are what the patients of the
+	// symptom transfers report: the emergency warning signs of
+	// policy.md, for which the agent tells the patient to call 911 before
+	// transferring, and symptoms that are not. "short of breath", a
+	// feeling of the readings transfer, is a warning sign too.
+	WarningSigns  []string `json:"warning_signs"`
+	OtherSymptoms []string `json:"other_symptoms"`
+}
+
+// usState is a state patients live in.
+type usState struct {
+	State  string   `json:"state"`
+	Zip    string   `json:"zip_prefix"`
+	Cities []string `json:"cities"`
+}
+
+// specialty is a specialty, how many providers have it, and the reasons
+// patients book it for: checks and follow-ups, none an emergency warning
+// sign of policy.md (a booking is never a transfer).
+type specialty struct {
+	Name      string   `json:"name"`
+	Providers int      `json:"providers"`
+	Reasons   []string `json:"reasons"`
+}
+
+// condition is a chronic condition: the specialty that treats it, the
+// device that monitors it ("" if none), how often patients have it
+// (relative weight), the medications prescribed for it and its lab test.
+type condition struct {
+	Name      string        `json:"name"`
+	Specialty string        `json:"specialty"`
+	Device    string        `json:"device"`
+	Weight    int           `json:"weight"`
+	Meds      []Alternative `json:"medications"`
+	Lab       *labTest      `json:"lab,omitempty"` // nil: none
+}
+
+// labTest is the lab test that follows a condition, and how its values
+// are drawn: a whole part Whole[0]+r.IntN(Whole[1]), then, when Tenths
+// is set, a tenths digit Tenths[0]+r.IntN(Tenths[1]).
+type labTest struct {
+	Test   string  `json:"test"`
+	Unit   string  `json:"unit"`
+	Range  string  `json:"reference_range"`
+	Whole  [2]int  `json:"whole"`
+	Tenths *[2]int `json:"tenths,omitempty"`
+}
+
+// The working week and the starts of providers' half-day blocks.
+var (
 	weekdays   = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"}
 	apptStarts = []string{"09:00", "13:00"}
 )
 
-// specialties lists each specialty, how many providers have it, and the
-// reasons patients book it for: checks and follow-ups, none an emergency
-// warning sign of policy.md (a booking is never a transfer).
-var specialties = []struct {
-	name    string
-	n       int
-	reasons []string
-}{
-	{"primary care", 12, []string{"annual physical", "medication review", "follow-up visit", "flu symptoms"}},
-	{"cardiology", 5, []string{"blood pressure follow-up", "heart rhythm check", "stress test review"}},
-	{"endocrinology", 4, []string{"diabetes management", "thyroid follow-up", "A1C review"}},
-	{"dermatology", 4, []string{"rash evaluation", "mole check", "acne follow-up"}},
-	{"psychiatry", 5, []string{"medication management", "anxiety follow-up", "sleep difficulties"}},
-	{"pulmonology", 3, []string{"asthma follow-up", "lung function test review"}},
-	{"neurology", 3, []string{"migraine follow-up", "nerve pain evaluation"}},
-	{"gastroenterology", 4, []string{"reflux follow-up", "abdominal pain evaluation"}},
-}
-
-// medications are the clinic's formulary: class and whether controlled.
-var medications = []Medication{
-	{"lisinopril", "ace inhibitor", false}, {"losartan", "angiotensin receptor blocker", false}, {"amlodipine", "calcium channel blocker", false},
-	{"metformin", "biguanide", false}, {"glipizide", "sulfonylurea", false}, {"simvastatin", "statin", false}, {"atorvastatin", "statin", false},
-	{"rosuvastatin", "statin", false}, {"levothyroxine", "thyroid hormone", false}, {"warfarin", "anticoagulant", false},
-	{"apixaban", "anticoagulant", false}, {"metoprolol", "beta blocker", false}, {"atenolol", "beta blocker", false},
-	{"sertraline", "ssri", false}, {"fluoxetine", "ssri", false}, {"buspirone", "anxiolytic", false}, {"alprazolam", "benzodiazepine", true},
-	{"acetaminophen", "analgesic", false}, {"ibuprofen", "nsaid", false}, {"tramadol", "opioid", true}, {"omeprazole", "proton pump inhibitor", false},
-	{"pantoprazole", "proton pump inhibitor", false}, {"albuterol", "bronchodilator", false}, {"montelukast", "leukotriene blocker", false},
-	{"zolpidem", "sedative", true}, {"trazodone", "antidepressant", false}, {"methylphenidate", "stimulant", true},
-	{"sumatriptan", "triptan", false}, {"rizatriptan", "triptan", false}, {"clopidogrel", "antiplatelet", false}, {"aspirin", "antiplatelet", false},
-}
-
-// interactions are the drug pairs with a known interaction.
-var interactions = []Interaction{
-	{"ibuprofen", "warfarin", SeverityMajor, "raises the risk of serious bleeding"},
-	{"aspirin", "warfarin", SeverityMajor, "raises the risk of serious bleeding"},
-	{"apixaban", "ibuprofen", SeverityMajor, "raises the risk of serious bleeding"},
-	{"apixaban", "aspirin", SeverityMajor, "raises the risk of serious bleeding"},
-	{"sertraline", "tramadol", SeverityMajor, "risk of serotonin syndrome and seizures"},
-	{"fluoxetine", "tramadol", SeverityMajor, "risk of serotonin syndrome and seizures"},
-	{"alprazolam", "tramadol", SeverityMajor, "combined sedation and breathing depression"},
-	{"alprazolam", "zolpidem", SeverityMajor, "combined sedation and breathing depression"},
-	{"tramadol", "zolpidem", SeverityModerate, "added drowsiness"},
-	{"clopidogrel", "omeprazole", SeverityModerate, "may weaken clopidogrel"},
-	{"clopidogrel", "ibuprofen", SeverityModerate, "raises the risk of bleeding"},
-	{"fluoxetine", "sumatriptan", SeverityModerate, "risk of serotonin syndrome"},
-	{"rizatriptan", "sertraline", SeverityModerate, "risk of serotonin syndrome"},
-	{"fluoxetine", "trazodone", SeverityModerate, "risk of serotonin syndrome"},
-	{"ibuprofen", "lisinopril", SeverityMinor, "may blunt the blood pressure effect"},
-	{"ibuprofen", "losartan", SeverityMinor, "may blunt the blood pressure effect"},
-	{"levothyroxine", "omeprazole", SeverityMinor, "may lower levothyroxine absorption"},
-	{"metoprolol", "albuterol", SeverityMinor, "may reduce the bronchodilator effect"},
-	{"glipizide", "metoprolol", SeverityMinor, "may mask low blood sugar"},
-}
-
-// rxPlan is a medication as prescribed.
-type rxPlan struct{ med, dose, freq string }
-
-// condition is a chronic condition: the specialty that treats it, the
-// device that monitors it ("" if none), how often patients have it
-// (relative weight) and the medications prescribed for it.
-type condition struct {
-	name, specialty, device string
-	weight                  int
-	meds                    []rxPlan
-}
-
-// conditions are the chronic conditions; a patient gets one medication
-// of each they have.
-var conditions = []condition{
-	{"hypertension", "cardiology", DeviceBPCuff, 30, []rxPlan{{"lisinopril", "10 mg", "once daily"}, {"losartan", "50 mg", "once daily"}, {"amlodipine", "5 mg", "once daily"}}},
-	{"type 2 diabetes", "endocrinology", DeviceGlucoseMeter, 22, []rxPlan{{"metformin", "500 mg", "twice daily"}, {"glipizide", "5 mg", "once daily"}}},
-	{"hyperlipidemia", "primary care", "", 20, []rxPlan{{"simvastatin", "20 mg", "nightly"}, {"atorvastatin", "20 mg", "once daily"}}},
-	{"hypothyroidism", "endocrinology", "", 10, []rxPlan{{"levothyroxine", "50 mcg", "once daily"}}},
-	{"atrial fibrillation", "cardiology", DeviceBPCuff, 16, []rxPlan{{"warfarin", "5 mg", "once daily"}, {"apixaban", "5 mg", "twice daily"}}},
-	{"depression", "psychiatry", "", 22, []rxPlan{{"sertraline", "50 mg", "once daily"}, {"fluoxetine", "20 mg", "once daily"}}},
-	{"generalized anxiety", "psychiatry", "", 12, []rxPlan{{"buspirone", "10 mg", "twice daily"}, {"alprazolam", "0.25 mg", "as needed"}}},
-	{"chronic back pain", "primary care", "", 24, []rxPlan{{"acetaminophen", "500 mg", "as needed"}, {"tramadol", "50 mg", "as needed"}}},
-	{"gerd", "gastroenterology", "", 14, []rxPlan{{"omeprazole", "20 mg", "once daily"}, {"pantoprazole", "40 mg", "once daily"}}},
-	{"asthma", "pulmonology", DevicePulseOx, 14, []rxPlan{{"albuterol", "2 puffs", "as needed"}, {"montelukast", "10 mg", "nightly"}}},
-	{"insomnia", "psychiatry", "", 10, []rxPlan{{"trazodone", "50 mg", "nightly"}, {"zolpidem", "5 mg", "nightly"}}},
-	{"adhd", "psychiatry", "", 6, []rxPlan{{"methylphenidate", "10 mg", "twice daily"}}},
-	{"migraine", "neurology", "", 10, []rxPlan{{"sumatriptan", "50 mg", "as needed"}}},
-	{"coronary artery disease", "cardiology", DeviceBPCuff, 8, []rxPlan{{"clopidogrel", "75 mg", "once daily"}, {"aspirin", "81 mg", "once daily"}}},
-}
-
-// alternatives are the changes a prescriber may approve for a
-// medication: another drug of the class or another dose.
-var alternatives = map[string][]rxPlan{
-	"lisinopril":    {{"losartan", "50 mg", "once daily"}, {"lisinopril", "20 mg", "once daily"}},
-	"losartan":      {{"lisinopril", "10 mg", "once daily"}, {"losartan", "100 mg", "once daily"}},
-	"amlodipine":    {{"amlodipine", "10 mg", "once daily"}},
-	"metformin":     {{"metformin", "1000 mg", "twice daily"}, {"glipizide", "5 mg", "once daily"}},
-	"glipizide":     {{"metformin", "500 mg", "twice daily"}},
-	"simvastatin":   {{"atorvastatin", "20 mg", "once daily"}, {"rosuvastatin", "10 mg", "once daily"}},
-	"atorvastatin":  {{"rosuvastatin", "10 mg", "once daily"}, {"atorvastatin", "40 mg", "once daily"}},
-	"levothyroxine": {{"levothyroxine", "75 mcg", "once daily"}},
-	"warfarin":      {{"apixaban", "5 mg", "twice daily"}},
-	"apixaban":      {{"warfarin", "5 mg", "once daily"}},
-	"sertraline":    {{"fluoxetine", "20 mg", "once daily"}, {"sertraline", "100 mg", "once daily"}},
-	"fluoxetine":    {{"sertraline", "50 mg", "once daily"}},
-	"buspirone":     {{"buspirone", "15 mg", "twice daily"}, {"alprazolam", "0.25 mg", "as needed"}},
-	"alprazolam":    {{"buspirone", "10 mg", "twice daily"}},
-	"acetaminophen": {{"ibuprofen", "400 mg", "three times daily"}, {"tramadol", "50 mg", "as needed"}},
-	"tramadol":      {{"acetaminophen", "500 mg", "as needed"}, {"ibuprofen", "400 mg", "three times daily"}},
-	"omeprazole":    {{"pantoprazole", "40 mg", "once daily"}},
-	"pantoprazole":  {{"omeprazole", "20 mg", "once daily"}},
-	"montelukast":   {{"montelukast", "5 mg", "nightly"}},
-	"trazodone":     {{"zolpidem", "5 mg", "nightly"}, {"trazodone", "100 mg", "nightly"}},
-	"zolpidem":      {{"trazodone", "50 mg", "nightly"}},
-	"metoprolol":    {{"atenolol", "50 mg", "once daily"}},
-	"sumatriptan":   {{"rizatriptan", "10 mg", "as needed"}},
-	"aspirin":       {{"ibuprofen", "400 mg", "three times daily"}},
-	"clopidogrel":   {{"aspirin", "81 mg", "once daily"}},
-}
-
-// comorbid are the conditions that often come with a condition: chronic
-// pain, low mood, anxiety and poor sleep with one another, and heart
-// disease with heart disease. A patient with the first has one of the
-// others as the next condition two times in three.
-var comorbid = map[string][]string{
-	"chronic back pain":       {"depression", "generalized anxiety", "insomnia"},
-	"depression":              {"chronic back pain", "generalized anxiety", "insomnia"},
-	"generalized anxiety":     {"insomnia", "depression", "chronic back pain"},
-	"atrial fibrillation":     {"coronary artery disease", "hypertension", "chronic back pain"},
-	"coronary artery disease": {"atrial fibrillation", "hypertension", "hyperlipidemia"},
-}
-
 // conditionIndex returns the index of the condition named name in
 // conditions, or -1.
 func conditionIndex(name string) int {
-	return slices.IndexFunc(conditions, func(c condition) bool { return c.name == name })
-}
-
-var supplierNames = []string{"Corner Drug", "Wellway Pharmacy", "CityCare Pharmacy", "Greenleaf Apothecary", "Main Street Chemist",
-	"Harbor Pharmacy", "Summit Drug", "Riverbend Pharmacy", "Lakeside Pharmacy", "Prairie Rx", "Mesa Pharmacy", "Bayview Pharmacy"}
-var mailOrderNames = []string{"MedPost Mail Pharmacy", "RxDirect Home Delivery", "ParcelMeds", "CarePack Mail Order",
-	"NorthStar Mail Pharmacy", "QuickScript Delivery", "HomeDose Pharmacy", "PillBox Express"}
-
-var deviceModels = map[string][]string{
-	DeviceGlucoseMeter: {"GlucoTrack 3", "SugarSense Pro"},
-	DeviceBPCuff:       {"CardioCuff 200", "PressurePal BT"},
-	DevicePulseOx:      {"OxiClip Mini", "BreathWise O2"},
+	return slices.IndexFunc(clinic.Conditions, func(c condition) bool { return c.Name == name })
 }
 
 // GenerateDB returns the clinic's database for seed: deterministic (the
@@ -207,11 +156,11 @@ func GenerateDB(seed uint64) *DB {
 		Providers: map[string]*Provider{}, Records: map[string]*MedicalRecord{}, Medications: map[string]*Medication{},
 		Suppliers: map[string]*Supplier{}, Uploads: map[string][]Upload{},
 	}
-	for i := range medications {
-		m := medications[i]
+	for i := range clinic.Medications {
+		m := clinic.Medications[i]
 		ref.Medications[m.Name] = &m
 	}
-	ref.Interactions = slices.Clone(interactions)
+	ref.Interactions = slices.Clone(clinic.Interactions)
 	slices.SortFunc(ref.Interactions, byPair)
 	db := &DB{Reference: sim.NewReference(ref)}
 	genSuppliers(r, ref)
@@ -224,9 +173,9 @@ func GenerateDB(seed uint64) *DB {
 }
 
 func allStates() []string {
-	out := make([]string, len(stateCities))
-	for i, s := range stateCities {
-		out[i] = s.state
+	out := make([]string, len(clinic.States))
+	for i, s := range clinic.States {
+		out[i] = s.State
 	}
 	return out
 }
@@ -256,7 +205,7 @@ func genSuppliers(r *rand.Rand, ref *Reference) {
 	id := 1
 	add := func(name, kind string, ships []string, controlled bool) {
 		s := &Supplier{ID: fmt.Sprintf("SUP%02d", id), Name: name, Kind: kind, ShipsTo: ships, ControlledLicense: controlled}
-		for _, m := range medications {
+		for _, m := range clinic.Medications {
 			if m.Controlled && !controlled {
 				continue // no license, no controlled stock
 			}
@@ -268,11 +217,11 @@ func genSuppliers(r *rand.Rand, ref *Reference) {
 		ref.Suppliers[s.ID] = s
 		id++
 	}
-	for i, name := range supplierNames {
-		st := stateCities[i%len(stateCities)]
-		add(name+" "+st.city[0], "pharmacy", []string{st.state}, r.IntN(3) != 0)
+	for i, name := range clinic.Pharmacies {
+		st := clinic.States[i%len(clinic.States)]
+		add(name+" "+st.Cities[0], "pharmacy", []string{st.State}, r.IntN(3) != 0)
 	}
-	for _, name := range mailOrderNames {
+	for _, name := range clinic.MailOrder {
 		add(name, "mail_order", pickStates(r, 4+r.IntN(6), ""), r.IntN(2) == 0)
 	}
 }
@@ -280,22 +229,22 @@ func genSuppliers(r *rand.Rand, ref *Reference) {
 func genProviders(r *rand.Rand, ref *Reference) {
 	n := 1
 	used := map[string]bool{}
-	for _, sp := range specialties {
-		for k := 0; k < sp.n; k++ {
+	for _, sp := range clinic.Specialties {
+		for k := 0; k < sp.Providers; k++ {
 			var name string
 			for {
-				name = "Dr. " + firstNames[r.IntN(len(firstNames))] + " " + lastNames[r.IntN(len(lastNames))]
+				name = "Dr. " + clinic.FirstNames[r.IntN(len(clinic.FirstNames))] + " " + clinic.LastNames[r.IntN(len(clinic.LastNames))]
 				if !used[name] {
 					used[name] = true
 					break
 				}
 			}
-			st := stateCities[r.IntN(len(stateCities))]
+			st := clinic.States[r.IntN(len(clinic.States))]
 			pr := &Provider{
-				ID: fmt.Sprintf("DR%03d", n), Name: name, Specialty: sp.name,
-				LicensedStates: pickStates(r, 2+r.IntN(4), st.state),
+				ID: fmt.Sprintf("DR%03d", n), Name: name, Specialty: sp.Name,
+				LicensedStates: pickStates(r, 2+r.IntN(4), st.State),
 				VisitTypes:     []string{VisitTelehealth},
-				Clinic:         Address{Street: fmt.Sprintf("%d %s", 100+r.IntN(900), streets[r.IntN(len(streets))]), City: st.city[0], State: st.state, Zip: st.zip + fmt.Sprintf("%03d", r.IntN(1000))},
+				Clinic:         Address{Street: fmt.Sprintf("%d %s", 100+r.IntN(900), clinic.Streets[r.IntN(len(clinic.Streets))]), City: st.Cities[0], State: st.State, Zip: st.Zip + fmt.Sprintf("%03d", r.IntN(1000))},
 				VisitFee:       40 + 5*r.IntN(23),
 			}
 			if r.IntN(2) == 0 {
@@ -330,7 +279,7 @@ func (g *generator) patient(i int) {
 	r, db, ref := g.r, g.db, g.ref
 	var first, last, dob string
 	for {
-		first, last = firstNames[r.IntN(len(firstNames))], lastNames[r.IntN(len(lastNames))]
+		first, last = clinic.FirstNames[r.IntN(len(clinic.FirstNames))], clinic.LastNames[r.IntN(len(clinic.LastNames))]
 		dob = time.Date(1940+r.IntN(65), time.Month(1+r.IntN(12)), 1+r.IntN(28), 0, 0, 0, 0, time.UTC).Format(dateLayout)
 		dup := false
 		for _, p := range db.Patients.All() {
@@ -342,22 +291,26 @@ func (g *generator) patient(i int) {
 			break
 		}
 	}
-	st := stateCities[r.IntN(len(stateCities))]
+	st := clinic.States[r.IntN(len(clinic.States))]
 	p := &Patient{
 		ID:          fmt.Sprintf("P%05d", 10001+i),
 		Name:        PersonName{First: first, Last: last},
 		DateOfBirth: dob,
 		Email:       fmt.Sprintf("%s.%s%d@example.com", strings.ToLower(first), strings.ToLower(last), 10+i),
 		Phone:       fmt.Sprintf("%d-555-%04d", 200+r.IntN(700), r.IntN(10000)),
-		Address:     Address{Street: fmt.Sprintf("%d %s", 10+r.IntN(9900), streets[r.IntN(len(streets))]), City: st.city[r.IntN(3)], State: st.state, Zip: st.zip + fmt.Sprintf("%03d", r.IntN(1000))},
-		Insurance:   Insurance{Plan: plans[r.IntN(len(plans))], MemberID: fmt.Sprintf("M%08d", r.IntN(100000000))},
+		Address:     Address{Street: fmt.Sprintf("%d %s", 10+r.IntN(9900), clinic.Streets[r.IntN(len(clinic.Streets))]), City: st.Cities[r.IntN(3)], State: st.State, Zip: st.Zip + fmt.Sprintf("%03d", r.IntN(1000))},
+		Insurance:   Insurance{Plan: clinic.Plans[r.IntN(len(clinic.Plans))], MemberID: fmt.Sprintf("M%08d", r.IntN(100000000))},
 	}
 	// Conditions, without two medications of a major interaction.
+	weights := make([]int, len(clinic.Conditions)) // how often patients have each
+	for i, c := range clinic.Conditions {
+		weights[i] = c.Weight
+	}
 	var conds []int
-	var meds []rxPlan
+	var meds []Alternative
 	next := -1 // a comorbid condition to draw next
 	for n := 1 + r.IntN(4); len(conds) < n; {
-		c := weightedCondition(r)
+		c := sim.WeightedIndex(r, weights...)
 		if next >= 0 {
 			c, next = next, -1
 		}
@@ -367,10 +320,10 @@ func (g *generator) patient(i int) {
 			}
 			continue
 		}
-		m := conditions[c].meds[r.IntN(len(conditions[c].meds))]
+		m := clinic.Conditions[c].Meds[r.IntN(len(clinic.Conditions[c].Meds))]
 		ok := true
 		for _, x := range meds {
-			if sev, _ := ref.interaction(x.med, m.med); sev == SeverityMajor || x.med == m.med {
+			if sev, _ := ref.interaction(x.Medication, m.Medication); sev == SeverityMajor || x.Medication == m.Medication {
 				ok = false
 			}
 		}
@@ -379,16 +332,16 @@ func (g *generator) patient(i int) {
 		}
 		conds = append(conds, c)
 		meds = append(meds, m)
-		if co := comorbid[conditions[c].name]; len(co) > 0 && r.IntN(3) != 0 {
+		if co := clinic.Comorbid[clinic.Conditions[c].Name]; len(co) > 0 && r.IntN(3) != 0 {
 			next = conditionIndex(co[r.IntN(len(co))])
 			n = max(n, len(conds)+1)
 		}
 	}
 	rec := &MedicalRecord{PatientID: p.ID, Allergies: []string{}}
 	for _, c := range conds {
-		rec.Conditions = append(rec.Conditions, conditions[c].name)
+		rec.Conditions = append(rec.Conditions, clinic.Conditions[c].Name)
 	}
-	for _, a := range []string{"penicillin", "sulfa drugs", "latex", "codeine", "shellfish"} {
+	for _, a := range clinic.Allergies {
 		if r.IntN(9) == 0 {
 			rec.Allergies = append(rec.Allergies, a)
 		}
@@ -405,23 +358,23 @@ func (g *generator) patient(i int) {
 	for k, c := range conds {
 		m := meds[k]
 		g.nRx++
-		prescriber := g.providerFor(conditions[c].specialty, p.Address.State)
+		prescriber := g.providerFor(clinic.Conditions[c].Specialty, p.Address.State)
 		start := nowTime.AddDate(0, -1-r.IntN(10), -r.IntN(28))
 		expires := start.AddDate(1, 0, 0)
 		if r.IntN(5) == 0 {
 			expires = nowTime.AddDate(0, 0, -1-r.IntN(60)) // lapsed
 		}
 		sup := p.PreferredSupplierID
-		if !slices.Contains(ref.Suppliers[sup].Stock, m.med) {
+		if !slices.Contains(ref.Suppliers[sup].Stock, m.Medication) {
 			for _, s := range local {
-				if slices.Contains(s.Stock, m.med) {
+				if slices.Contains(s.Stock, m.Medication) {
 					sup = s.ID
 					break
 				}
 			}
 		}
 		rx := &Prescription{
-			ID: fmt.Sprintf("RX%06d", 400000+g.nRx), PatientID: p.ID, Medication: m.med, Dose: m.dose, Frequency: m.freq,
+			ID: fmt.Sprintf("RX%06d", 400000+g.nRx), PatientID: p.ID, Medication: m.Medication, Dose: m.Dose, Frequency: m.Frequency,
 			PrescriberID: prescriber, StartDate: start.Format(dateLayout), ExpiresOn: expires.Format(dateLayout),
 			RefillsRemaining: r.IntN(6), SupplierID: sup, Status: RxActive, Approved: []Alternative{},
 		}
@@ -431,11 +384,11 @@ func (g *generator) patient(i int) {
 		// A prescriber's approval can predate another drug of the regimen
 		// that now interacts with it: the interaction trap. Such a
 		// regimen is under review, so most of them carry an approval.
-		alts := alternatives[m.med]
-		var risky []rxPlan
+		alts := clinic.Alternatives[m.Medication]
+		var risky []Alternative
 		for _, alt := range alts {
 			for _, other := range meds {
-				if sev, _ := ref.interaction(alt.med, other.med); sev == SeverityMajor && other.med != m.med {
+				if sev, _ := ref.interaction(alt.Medication, other.Medication); sev == SeverityMajor && other.Medication != m.Medication {
 					risky = append(risky, alt)
 				}
 			}
@@ -445,7 +398,7 @@ func (g *generator) patient(i int) {
 			if len(risky) > 0 && r.IntN(5) < 4 {
 				a = risky[r.IntN(len(risky))]
 			}
-			rx.Approved = append(rx.Approved, Alternative{Medication: a.med, Dose: a.dose, Frequency: a.freq})
+			rx.Approved = append(rx.Approved, Alternative{Medication: a.Medication, Dose: a.Dose, Frequency: a.Frequency})
 		}
 		db.Prescriptions.Put(rx.ID, rx)
 		p.PrescriptionIDs = append(p.PrescriptionIDs, rx.ID)
@@ -462,7 +415,7 @@ func (g *generator) patient(i int) {
 	}
 	for k := 0; k < visits; k++ {
 		c := conds[r.IntN(len(conds))]
-		prID := g.providerFor(conditions[c].specialty, p.Address.State)
+		prID := g.providerFor(clinic.Conditions[c].Specialty, p.Address.State)
 		pr := ref.Providers[prID]
 		when := nowTime.AddDate(0, -1-r.IntN(months), -r.IntN(28))
 		when = time.Date(when.Year(), when.Month(), when.Day(), 9+r.IntN(7), 30*r.IntN(2), 0, 0, time.UTC)
@@ -472,7 +425,7 @@ func (g *generator) patient(i int) {
 		case time.Sunday:
 			when = when.AddDate(0, 0, 1)
 		}
-		a := g.appointment(p, pr, when.Format(timeLayout), conditions[c].specialty)
+		a := g.appointment(p, pr, when.Format(timeLayout), clinic.Conditions[c].Specialty)
 		x := r.IntN(20)
 		if unreliable && r.IntN(2) == 0 {
 			x = 19
@@ -480,7 +433,7 @@ func (g *generator) patient(i int) {
 		switch {
 		case x < 12:
 			a.Status = StatusCompleted
-			rec.Visits = append(rec.Visits, VisitNote{Date: a.Start[:10], ProviderID: pr.ID, Note: visitNote(r, conditions[c].name, a.Reason)})
+			rec.Visits = append(rec.Visits, VisitNote{Date: a.Start[:10], ProviderID: pr.ID, Note: visitNote(r, clinic.Conditions[c].Name, a.Reason)})
 		case x < 15:
 			a.Status, a.CancelReason = StatusCancelled, "schedule conflict"
 			a.CancelledAt = when.AddDate(0, 0, -2).Format(timeLayout)
@@ -495,7 +448,7 @@ func (g *generator) patient(i int) {
 	slices.SortFunc(rec.Visits, func(a, b VisitNote) int { return strings.Compare(a.Date, b.Date) })
 	for k, n := 0, r.IntN(3); k < n; k++ {
 		c := conds[r.IntN(len(conds))]
-		sp := conditions[c].specialty
+		sp := clinic.Conditions[c].Specialty
 		pr := ref.Providers[g.providerFor(sp, p.Address.State)]
 		// One in three upcoming visits is within a day, with a provider
 		// of the specialty who has a slot that soon, else a same-day
@@ -526,7 +479,7 @@ func (g *generator) patient(i int) {
 	})
 	// Labs.
 	for _, c := range conds {
-		for _, lab := range labsFor(r, conditions[c].name) {
+		for _, lab := range labsFor(r, clinic.Conditions[c].Lab) {
 			rec.Labs = append(rec.Labs, lab)
 		}
 	}
@@ -542,7 +495,7 @@ func (g *generator) patient(i int) {
 	seenType := map[string]bool{}
 	types := make([]string, 0, len(conds)+1)
 	for _, c := range conds {
-		types = append(types, conditions[c].device)
+		types = append(types, clinic.Conditions[c].Device)
 	}
 	if r.IntN(3) == 0 {
 		types = append(types, DeviceBPCuff) // home blood-pressure monitoring
@@ -555,7 +508,7 @@ func (g *generator) patient(i int) {
 		g.nDev++
 		d := &Device{
 			ID: fmt.Sprintf("DEV-%05d", 50000+g.nDev), PatientID: p.ID, Type: typ,
-			Model: deviceModels[typ][r.IntN(2)], Status: DeviceActive,
+			Model: clinic.DeviceModels[typ][r.IntN(2)], Status: DeviceActive,
 			AssignedOn: nowTime.AddDate(0, -2-r.IntN(20), 0).Format(dateLayout),
 		}
 		db.Devices.Put(d.ID, d)
@@ -566,21 +519,6 @@ func (g *generator) patient(i int) {
 		p.DeviceIDs = []string{}
 	}
 	db.Patients.Put(p.ID, p)
-}
-
-func weightedCondition(r *rand.Rand) int {
-	total := 0
-	for _, c := range conditions {
-		total += c.weight
-	}
-	x := r.IntN(total)
-	for i, c := range conditions {
-		if x < c.weight {
-			return i
-		}
-		x -= c.weight
-	}
-	return len(conditions) - 1
 }
 
 // providerFor picks a provider of the specialty licensed in state, else
@@ -625,9 +563,9 @@ func (g *generator) providersFreeUntil(specialty, state string, to time.Time) []
 func (g *generator) appointment(p *Patient, pr *Provider, start, specialty string) *Appointment {
 	g.nAppt++
 	reasons := []string{"follow-up visit"}
-	for _, sp := range specialties {
-		if sp.name == specialty {
-			reasons = sp.reasons
+	for _, sp := range clinic.Specialties {
+		if sp.Name == specialty {
+			reasons = sp.Reasons
 		}
 	}
 	a := &Appointment{
@@ -648,34 +586,20 @@ func visitNote(r *rand.Rand, condition, reason string) string {
 	return fmt.Sprintf(notes[r.IntN(len(notes))], condition) + " Visit reason: " + reason + "."
 }
 
-// labsFor returns two or three results of the condition's lab test, if it
-// has one.
-func labsFor(r *rand.Rand, condition string) []LabResult {
-	var test, unit, rng string
-	var value func() string
-	switch condition {
-	case "type 2 diabetes":
-		test, unit, rng = "HbA1c", "%", "4.0-5.6"
-		value = func() string { return fmt.Sprintf("%d.%d", 6+r.IntN(3), r.IntN(10)) }
-	case "hyperlipidemia":
-		test, unit, rng = "LDL cholesterol", "mg/dL", "<100"
-		value = func() string { return fmt.Sprint(90 + r.IntN(90)) }
-	case "hypothyroidism":
-		test, unit, rng = "TSH", "mIU/L", "0.4-4.0"
-		value = func() string { return fmt.Sprintf("%d.%d", 1+r.IntN(6), r.IntN(10)) }
-	case "atrial fibrillation":
-		test, unit, rng = "INR", "", "2.0-3.0"
-		value = func() string { return fmt.Sprintf("%d.%d", 1+r.IntN(3), r.IntN(10)) }
-	case "hypertension":
-		test, unit, rng = "creatinine", "mg/dL", "0.6-1.3"
-		value = func() string { return fmt.Sprintf("%d.%d", r.IntN(2), 6+r.IntN(4)) }
-	default:
+// labsFor returns two or three results of a condition's lab test, none
+// when it has none.
+func labsFor(r *rand.Rand, lab *labTest) []LabResult {
+	if lab == nil {
 		return nil
 	}
 	var out []LabResult
 	for k, n := 0, 2+r.IntN(2); k < n; k++ {
 		d := nowTime.AddDate(0, -3*k-1-r.IntN(2), -r.IntN(20)).Format(dateLayout)
-		out = append(out, LabResult{Date: d, Test: test, Value: value(), Unit: unit, Range: rng})
+		value := strconv.Itoa(lab.Whole[0] + r.IntN(lab.Whole[1]))
+		if lab.Tenths != nil {
+			value += "." + strconv.Itoa(lab.Tenths[0]+r.IntN(lab.Tenths[1]))
+		}
+		out = append(out, LabResult{Date: d, Test: lab.Test, Value: value, Unit: lab.Unit, Range: lab.Range})
 	}
 	return out
 }

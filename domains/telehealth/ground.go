@@ -15,30 +15,6 @@ import (
 // The grounders of the intent catalog (catalog.go). Each reads the state
 // (the task's earlier intents applied) and never changes it.
 
-// pick chooses one of ids at random: never one an earlier intent of the
-// task used, preferably one no kept task used.
-func pick(g sim.GroundContext, ids []string) (string, bool) {
-	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return usedInTask(g, id) })
-	if len(ids) == 0 {
-		return "", false
-	}
-	fresh := ids
-	if g.Used != nil {
-		fresh = slices.DeleteFunc(slices.Clone(ids), g.Used)
-		if len(fresh) == 0 {
-			fresh = ids
-		}
-	}
-	return fresh[g.Rand.IntN(len(fresh))], true
-}
-
-func oneOf(g sim.GroundContext, options ...string) string { return options[g.Rand.IntN(len(options))] }
-
-func withCompareArgs(a emobench.Action, args ...string) emobench.Action {
-	a.CompareArgs = args
-	return a
-}
-
 // appointmentsOf returns the ids of the patient's appointments keep
 // accepts; prescriptionsOf and devicesOf those of their active
 // prescriptions and devices.
@@ -87,9 +63,9 @@ func knownBefore(id string) bool {
 // agent.
 func unaware(g sim.GroundContext, kind string) bool {
 	switch {
-	case usedInTask(g, modeKey(g.UserID, kind, false)):
+	case sim.UsedInTask(g, modeKey(g.UserID, kind, false)):
 		return false
-	case usedInTask(g, modeKey(g.UserID, kind, true)):
+	case sim.UsedInTask(g, modeKey(g.UserID, kind, true)):
 		return true
 	}
 	return g.Rand.IntN(2) == 0
@@ -99,12 +75,7 @@ func unaware(g sim.GroundContext, kind string) bool {
 // patient's awareness of kind's ids otherwise than unaware, which a
 // request that can only be made one way needs.
 func otherMode(g sim.GroundContext, kind string, unaware bool) bool {
-	return usedInTask(g, modeKey(g.UserID, kind, !unaware))
-}
-
-// usedInTask reports whether an earlier intent of the task used key.
-func usedInTask(g sim.GroundContext, key string) bool {
-	return g.UsedInTask != nil && g.UsedInTask(key)
+	return sim.UsedInTask(g, modeKey(g.UserID, kind, !unaware))
 }
 
 func modeKey(patientID, kind string, unaware bool) string {
@@ -166,7 +137,7 @@ func prescriptionGrounding(g sim.GroundContext, db *DB, rx *Prescription) (sim.G
 // active device of its kind.
 func deviceGrounding(g sim.GroundContext, db *DB, d *Device) (sim.Grounding, bool) {
 	unaware := unaware(g, "device")
-	word := deviceWords[d.Type]
+	word := clinic.DeviceWords[d.Type]
 	gr := sim.Grounding{
 		Slots:   map[string]string{"device": word, "device_ref": word + " (" + d.ID + ")"},
 		Facts:   map[string]string{"device_id": d.ID, "device_type": word},
@@ -193,17 +164,6 @@ func profileFirst(gr *sim.Grounding, patientID string) {
 	}
 }
 
-// withDB adapts a grounder over the telehealth state to sim.Intent.Ground:
-// no grounding on another environment.
-func withDB(ground func(sim.GroundContext, *DB) (sim.Grounding, bool)) func(sim.GroundContext) (sim.Grounding, bool) {
-	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		if db, ok := sim.StateOf[DB](g.Env); ok {
-			return ground(g, db)
-		}
-		return sim.Grounding{}, false
-	}
-}
-
 // lateStart reports whether an appointment starts within the
 // cancellation window.
 func lateStart(a *Appointment) bool {
@@ -221,10 +181,6 @@ func say(start string) string {
 	}
 	return t.Format("Monday 2006-01-02 at 15:04")
 }
-
-var deviceWords = map[string]string{DeviceGlucoseMeter: "glucose meter", DeviceBPCuff: "blood pressure cuff", DevicePulseOx: "pulse oximeter"}
-
-var cancelReasons = []string{"a work conflict", "a family emergency", "travel", "a schedule change", "a car problem"}
 
 // dayLayout is a preferred day as a patient's fact says it, "Monday, March
 // 17, 2025".
@@ -247,9 +203,9 @@ func freeSlots(db *DB, pr *Provider, patientID string) []string {
 func patientSpecialties(db *DB, patientID string) []string {
 	out := []string{"primary care"}
 	for _, c := range db.ref().Records[patientID].Conditions {
-		for _, cond := range conditions {
-			if cond.name == c && !slices.Contains(out, cond.specialty) {
-				out = append(out, cond.specialty)
+		for _, cond := range clinic.Conditions {
+			if cond.Name == c && !slices.Contains(out, cond.Specialty) {
+				out = append(out, cond.Specialty)
 			}
 		}
 	}
@@ -257,9 +213,9 @@ func patientSpecialties(db *DB, patientID string) []string {
 }
 
 func reasonFor(g sim.GroundContext, specialty string) string {
-	for _, sp := range specialties {
-		if sp.name == specialty {
-			return sp.reasons[g.Rand.IntN(len(sp.reasons))]
+	for _, sp := range clinic.Specialties {
+		if sp.Name == specialty {
+			return sp.Reasons[g.Rand.IntN(len(sp.Reasons))]
 		}
 	}
 	return "follow-up visit"
@@ -304,11 +260,11 @@ func prescriberName(db *DB, rx *Prescription) string {
 // --- writes ------------------------------------------------------------
 
 func groundCancel(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(a.ID) }))
+	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	reason := oneOf(g, cancelReasons...)
+	reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
 	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
@@ -351,7 +307,7 @@ func pickBooking(g sim.GroundContext, db *DB, specialty string, licensed bool) (
 			ids = append(ids, id)
 		}
 	}
-	id, ok := pick(g, ids)
+	id, ok := sim.PickFresh(g, ids)
 	if !ok {
 		return bookable{}, false
 	}
@@ -392,7 +348,7 @@ func bookAction(patientID string, b bookable, reason string) emobench.Action {
 }
 
 func groundBook(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	if usedInTask(g, g.UserID+"/book") {
+	if sim.UsedInTask(g, g.UserID+"/book") {
 		return sim.Grounding{}, false
 	}
 	gr, b, ok := bookingGrounding(g, db, true)
@@ -433,7 +389,7 @@ func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	state := db.Patients.At(g.UserID).Address.State
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool {
+	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool {
 		pr := db.ref().Providers[a.ProviderID]
 		return scheduled(a) && !lateStart(a) && knownBefore(a.ID) && slices.Contains(pr.LicensedStates, state) && slices.Contains(pr.VisitTypes, a.VisitType) &&
 			len(freeSlots(db, pr, g.UserID)) > 0
@@ -445,7 +401,7 @@ func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	pr := db.ref().Providers[a.ProviderID]
 	slots := freeSlots(db, pr, g.UserID)
 	b := bookable{pr: pr, start: slots[g.Rand.IntN(len(slots))], vt: a.VisitType}
-	reason := oneOf(g, "a work conflict", "travel", "a clash with another commitment")
+	reason := sim.OneOf(g.Rand, "a work conflict", "travel", "a clash with another commitment")
 	gr := appointmentGrounding(g, db, a, map[string]string{"reason": reason, "start": say(b.start)})
 	// The patient knows their doctor and the kind of visit they keep.
 	gr.Facts["provider_name"], gr.Facts["visit_type"], gr.Facts["start_time"] = pr.Name, a.VisitType, b.start
@@ -460,18 +416,15 @@ func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	return gr, true
 }
 
-var excuses = []string{"I was in the hospital that day", "the video link never worked for me", "my car broke down on the way",
-	"I had to look after my sick child", "I got the time wrong"}
-
 func groundWaive(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if recentWaiver(db, g.UserID) != "" {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
+	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, clinic.Excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
 	gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
 	return gr, true
@@ -517,7 +470,7 @@ func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding
 		if otherMode(g, "prescription", false) {
 			return sim.Grounding{}, false
 		}
-		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
+		id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
 			alt, _, ok := switchable(db, rx, true)
 			return ok && (!withSupplier || len(movesFor(db, rx, alt.Medication)) > 0)
 		}))
@@ -548,7 +501,7 @@ func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding
 }
 
 func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return len(movesFor(db, rx, rx.Medication)) > 0 }))
+	id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return len(movesFor(db, rx, rx.Medication)) > 0 }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -579,7 +532,7 @@ func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 
 func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
 	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
+		id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
 			return rx.RefillsRemaining > 0 && rx.ExpiresOn >= Today && (!move || len(movesFor(db, rx, rx.Medication)) > 0)
 		}))
 		if !ok {
@@ -604,7 +557,7 @@ func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) 
 }
 
 func groundReplace(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) && knownBefore(d.ID) }))
+	id, ok := sim.PickFresh(g, devicesOf(db, g.UserID, func(d *Device) bool { return faulty(db, d) && knownBefore(d.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -625,14 +578,14 @@ func groundReplace(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 
 func groundPhone(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/phone"
-	if db.Patients.At(g.UserID) == nil || usedInTask(g, key) {
+	if db.Patients.At(g.UserID) == nil || sim.UsedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	var phone string
 	for phone == "" || phone == db.Patients.At(g.UserID).Phone {
 		phone = fmt.Sprintf("%d-555-%04d", 200+g.Rand.IntN(700), g.Rand.IntN(10000))
 	}
-	reason := oneOf(g, "I switched carriers", "I lost my old phone", "I moved and got a local number")
+	reason := sim.OneOf(g.Rand, "I switched carriers", "I lost my old phone", "I moved and got a local number")
 	return sim.Grounding{
 		Slots:   map[string]string{"phone": phone, "reason": reason},
 		Facts:   map[string]string{"phone": phone, "phone_change": reason},
@@ -643,8 +596,6 @@ func groundPhone(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 }
 
 // --- reads -------------------------------------------------------------
-
-var purposes = []string{"for my own notes", "before my next visit", "for a form I'm filling in", "so I can tell my family"}
 
 func groundLab(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if db.ref().Records[g.UserID] == nil {
@@ -657,7 +608,7 @@ func groundLab(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 			tests = append(tests, g.UserID+"/lab/"+l.Test)
 		}
 	}
-	key, ok := pick(g, tests)
+	key, ok := sim.PickFresh(g, tests)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -669,7 +620,7 @@ func groundLab(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		}
 	}
 	return sim.Grounding{
-		Slots:   map[string]string{"test": test, "purpose": oneOf(g, purposes...)},
+		Slots:   map[string]string{"test": test, "purpose": sim.OneOf(g.Rand, clinic.Purposes...)},
 		Facts:   map[string]string{"lab_test": test},
 		Request: emobench.Request{Text: fmt.Sprintf("What was my latest %s result and its date?", test), Tools: []string{ToolGetRecord}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetRecord, "patient_id", g.UserID)},
@@ -680,10 +631,10 @@ func groundLab(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 
 func groundAllergies(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/allergies"
-	if db.ref().Records[g.UserID] == nil || len(db.ref().Records[g.UserID].Allergies) == 0 || usedInTask(g, key) {
+	if db.ref().Records[g.UserID] == nil || len(db.ref().Records[g.UserID].Allergies) == 0 || sim.UsedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
-	purpose := oneOf(g, purposes...)
+	purpose := sim.OneOf(g.Rand, clinic.Purposes...)
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
@@ -699,7 +650,7 @@ func groundNextAppointment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	key := g.UserID + "/next"
-	if usedInTask(g, key) {
+	if sim.UsedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	ids := appointmentsOf(db, g.UserID, scheduled)
@@ -710,7 +661,7 @@ func groundNextAppointment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		return strings.Compare(db.Appointments.At(a).Start, db.Appointments.At(b).Start)
 	})
 	a := db.Appointments.At(ids[0])
-	purpose := oneOf(g, "for my own notes", "for a form I'm filling in", "so I can tell my family", "so I can plan my week")
+	purpose := sim.OneOf(g.Rand, "for my own notes", "for a form I'm filling in", "so I can tell my family", "so I can plan my week")
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
@@ -723,7 +674,7 @@ func groundNextAppointment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 }
 
 func groundRefillsLeft(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(*Prescription) bool { return true }))
+	id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(*Prescription) bool { return true }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -732,7 +683,7 @@ func groundRefillsLeft(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	purpose := oneOf(g, purposes...)
+	purpose := sim.OneOf(g.Rand, clinic.Purposes...)
 	gr.Slots["purpose"], gr.Facts["purpose"] = purpose, purpose
 	gr.Request = emobench.Request{Text: fmt.Sprintf("How many refills are left on %s, and when does it expire?", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
 	gr.Outputs = []string{refillsLeft(rx.RefillsRemaining), rx.ExpiresOn}
@@ -740,7 +691,7 @@ func groundRefillsLeft(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 }
 
 func groundLatestReading(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool {
+	id, ok := sim.PickFresh(g, devicesOf(db, g.UserID, func(d *Device) bool {
 		up := db.ref().Uploads[d.ID]
 		return len(up) > 0 && up[len(up)-1].Flag == FlagOK
 	}))
@@ -753,7 +704,7 @@ func groundLatestReading(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	gr.Slots["purpose"] = oneOf(g, purposes...)
+	gr.Slots["purpose"] = sim.OneOf(g.Rand, clinic.Purposes...)
 	gr.Request = emobench.Request{Text: fmt.Sprintf("What is the latest reading of my %s?", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
 	gr.Outputs = append([]string{last.Value}, dateAndClock(last.Time)...)
 	return gr, true
@@ -769,7 +720,7 @@ func groundInteractionLookup(g sim.GroundContext, db *DB) (sim.Grounding, bool) 
 			}
 		}
 	}
-	key, ok := pick(g, pairs)
+	key, ok := sim.PickFresh(g, pairs)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -779,7 +730,7 @@ func groundInteractionLookup(g sim.GroundContext, db *DB) (sim.Grounding, bool) 
 	}
 	sev, _ := db.ref().interaction(a, b)
 	return sim.Grounding{
-		Slots:   map[string]string{"drug_a": a, "drug_b": b, "purpose": oneOf(g, purposes...)},
+		Slots:   map[string]string{"drug_a": a, "drug_b": b, "purpose": sim.OneOf(g.Rand, clinic.Purposes...)},
 		Facts:   map[string]string{"medication": a, "other_medication": b},
 		Request: emobench.Request{Text: fmt.Sprintf("How severe is the interaction between %s and %s?", a, b), Tools: []string{ToolCheckInteractions}},
 		Actions: []emobench.Action{sim.NewAction(ToolCheckInteractions, "medications", []string{a, b})},
@@ -794,18 +745,6 @@ func transferAction(summary string) emobench.Action {
 	return sim.NewAction(ToolTransfer, "summary", summary)
 }
 
-// warningSigns and otherSymptoms are what the patients of the symptom
-// transfers report: the emergency warning signs of policy.md, for which
-// the agent tells the patient to call 911 before transferring, and
-// symptoms that are not. short of breath, a feeling of the readings
-// transfer, is a warning sign too.
-var (
-	warningSigns = []string{"a tight chest and shortness of breath", "a sudden severe headache and blurred vision", "chest pain that spreads to my left arm",
-		"numbness on one side of my face"}
-	otherSymptoms = []string{"a high fever and chills", "swelling in my ankles that keeps getting worse", "dizziness every time I stand up",
-		"a rash that keeps spreading"}
-)
-
 // emergencyAdvice is what policy.md has the agent say to a patient with an
 // emergency warning sign before the transfer.
 var emergencyAdvice = emobench.Advice{Before: ToolTransfer, AnyOf: []string{"911", "emergency room", "emergency services", "emergency department"},
@@ -813,7 +752,9 @@ var emergencyAdvice = emobench.Advice{Before: ToolTransfer, AnyOf: []string{"911
 
 // warningSign reports whether a symptom or feeling of the transfer
 // intents is an emergency warning sign of policy.md.
-func warningSign(s string) bool { return slices.Contains(warningSigns, s) || s == "short of breath" }
+func warningSign(s string) bool {
+	return slices.Contains(clinic.WarningSigns, s) || s == "short of breath"
+}
 
 // clinicalGrounding completes gr, a clinical transfer for a patient
 // reporting what, with the transfer: for an emergency warning sign, with
@@ -830,12 +771,12 @@ func clinicalGrounding(gr sim.Grounding, what, sign string) sim.Grounding {
 func groundSymptoms(emergency bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
 	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		key := g.UserID + "/symptoms"
-		if usedInTask(g, key) {
+		if sim.UsedInTask(g, key) {
 			return sim.Grounding{}, false
 		}
-		symptom := oneOf(g, otherSymptoms...)
+		symptom := sim.OneOf(g.Rand, clinic.OtherSymptoms...)
 		if emergency {
-			symptom = oneOf(g, warningSigns...)
+			symptom = sim.OneOf(g.Rand, clinic.WarningSigns...)
 		}
 		return clinicalGrounding(sim.Grounding{
 			Slots:   map[string]string{"symptom": symptom},
@@ -848,7 +789,7 @@ func groundSymptoms(emergency bool) func(sim.GroundContext, *DB) (sim.Grounding,
 }
 
 func groundHighReadings(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return len(db.ref().Uploads[d.ID]) > 0 }))
+	id, ok := sim.PickFresh(g, devicesOf(db, g.UserID, func(d *Device) bool { return len(db.ref().Uploads[d.ID]) > 0 }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -856,18 +797,18 @@ func groundHighReadings(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if !ok {
 		return gr, false
 	}
-	feeling := oneOf(g, "light-headed", "short of breath", "shaky and sweaty", "unwell")
+	feeling := sim.OneOf(g.Rand, "light-headed", "short of breath", "shaky and sweaty", "unwell")
 	gr.Slots["feeling"], gr.Facts["feeling"] = feeling, feeling
 	gr.Request = emobench.Request{Text: fmt.Sprintf("I feel %s and want a nurse to review the readings of my %s.", feeling, gr.Slots["device_ref"]), Tools: []string{ToolTransfer}}
 	return clinicalGrounding(gr, fmt.Sprintf("Patient %s feels %s and asks a clinician to review the readings of device %s.", g.UserID, feeling, id), feeling), true
 }
 
 func groundBillingDispute(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusCompleted }))
+	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusCompleted }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	complaint := oneOf(g, "I was charged twice", "my plan should have covered it in full", "the claim went to my old insurance")
+	complaint := sim.OneOf(g.Rand, "I was charged twice", "my plan should have covered it in full", "the claim went to my old insurance")
 	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"complaint": complaint})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("The bill for my appointment %s is wrong: %s. I want billing to fix it.", gr.Slots["appointment"], complaint), Tools: []string{ToolTransfer}}
 	gr.Actions = append(gr.Actions, transferAction(fmt.Sprintf("Patient %s disputes the bill of appointment %s: %s.", g.UserID, id, complaint)))
@@ -876,13 +817,13 @@ func groundBillingDispute(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 
 func groundNameCorrection(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	key := g.UserID + "/name"
-	if db.Patients.At(g.UserID) == nil || usedInTask(g, key) {
+	if db.Patients.At(g.UserID) == nil || sim.UsedInTask(g, key) {
 		return sim.Grounding{}, false
 	}
 	p := db.Patients.At(g.UserID)
 	last := p.Name.Last
 	for last == p.Name.Last {
-		last = lastNames[g.Rand.IntN(len(lastNames))]
+		last = clinic.LastNames[g.Rand.IntN(len(clinic.LastNames))]
 	}
 	return sim.Grounding{
 		Slots:   map[string]string{"new_last_name": last, "first_name": p.Name.First},
@@ -903,15 +844,15 @@ func groundNameCorrection(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 func declined() []string { return []string{emobench.TraitConditional} }
 
 func cancelRefusal(id, reason string) emobench.Action {
-	return withCompareArgs(sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason), "appointment_id")
+	return sim.WithCompareArgs(sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason), "appointment_id")
 }
 
 func groundCancelLate(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(a.ID) }))
+	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(a.ID) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	reason := oneOf(g, cancelReasons...)
+	reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
 	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
 	profileFirst(&gr, g.UserID)
@@ -933,12 +874,12 @@ func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 			ids = append(ids, id)
 		}
 	}
-	id, ok := pick(g, ids)
+	id, ok := sim.PickFresh(g, ids)
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	owner := db.Patients.At(db.Appointments.At(id).PatientID)
-	reason := oneOf(g, cancelReasons...)
+	reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
 	return sim.Grounding{
 		Slots: map[string]string{"appointment_id": id, "owner": owner.Name.First + " " + owner.Name.Last,
 			"relative": relativeWord(g, me, owner), "their": pronouns(owner)[1], "them": pronouns(owner)[0], "reason": reason},
@@ -949,15 +890,6 @@ func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		Uses:      []string{id, modeKey(g.UserID, "appointment", false)},
 	}, true
 }
-
-// femaleNames and maleNames are the first names of the generated data
-// that read as a woman's or a man's; the others (Quinn) read as either.
-var (
-	femaleNames = []string{"Amara", "Bianca", "Carmen", "Dalia", "Elena", "Fatima", "Grace", "Hana", "Isabel", "Julia", "Keiko",
-		"Lucia", "Maya", "Nadia", "Nora", "Paula", "Priya", "Rosa", "Sofia", "Tara", "Uma", "Vera", "Wendy", "Ximena", "Yara", "Zoe"}
-	maleNames = []string{"Aiden", "Ben", "Caleb", "Dmitri", "Ethan", "Farid", "Gabriel", "Hiro", "Ivan", "Jamal", "Kofi", "Liam",
-		"Mateo", "Omar", "Oscar", "Rafael", "Samuel", "Tomas", "Umar", "Victor", "Wes", "Yusuf", "Zane"}
-)
 
 // relativeWord is what the patient me calls the relative owner: a parent
 // when owner is 18 or more years older, a child when 18 or more younger,
@@ -979,9 +911,9 @@ func relativeWord(g sim.GroundContext, me, owner *Patient) string {
 // man's, else 2.
 func genderOf(p *Patient) int {
 	switch {
-	case slices.Contains(femaleNames, p.Name.First):
+	case slices.Contains(clinic.FemaleNames, p.Name.First):
 		return 0
-	case slices.Contains(maleNames, p.Name.First):
+	case slices.Contains(clinic.MaleNames, p.Name.First):
 		return 1
 	}
 	return 2
@@ -1004,20 +936,20 @@ func groundWaiveSecond(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if prior == "" {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
+	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": oneOf(g, excuses...)})
+	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, clinic.Excuses...)})
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolGetAppointment}}
 	gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
 		sim.NewAction(ToolGetAppointment, "appointment_id", id)}
-	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolWaiveNoShow, "appointment_id", id), "appointment_id")}
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolWaiveNoShow, "appointment_id", id), "appointment_id")}
 	return gr, true
 }
 
 func groundBookUnlicensed(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	if usedInTask(g, g.UserID+"/book") {
+	if sim.UsedInTask(g, g.UserID+"/book") {
 		return sim.Grounding{}, false
 	}
 	gr, b, ok := bookingGrounding(g, db, false)
@@ -1031,7 +963,7 @@ func groundBookUnlicensed(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	}
 	gr.Request.Tools = []string{ToolGetProvider}
 	gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or with no other provider."
-	gr.Forbidden = []emobench.Action{withCompareArgs(bookAction(g.UserID, b, gr.Facts["reason"]), "provider_id")}
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(bookAction(g.UserID, b, gr.Facts["reason"]), "provider_id")}
 	gr.Traits = declined()
 	return gr, true
 }
@@ -1050,7 +982,7 @@ func groundDoseAtWill(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "prescription", false) {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
+	id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
 		d, ok := higherDose(rx.Dose)
 		return ok && !slices.Contains(rx.Approved, Alternative{rx.Medication, d, rx.Frequency})
 	}))
@@ -1069,7 +1001,7 @@ func groundDoseAtWill(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetPrescription, "prescription_id", id)},
 		// Only the change asked for is forbidden, not an approved
 		// alternative the agent may offer.
-		Forbidden: []emobench.Action{withCompareArgs(changeAction(id, Alternative{rx.Medication, dose, rx.Frequency}),
+		Forbidden: []emobench.Action{sim.WithCompareArgs(changeAction(id, Alternative{rx.Medication, dose, rx.Frequency}),
 			"prescription_id", "medication", "dose", "frequency")},
 		Uses:   []string{id, modeKey(g.UserID, "prescription", false)},
 		Traits: declined(),
@@ -1080,7 +1012,7 @@ func groundSwitchInteracting(g sim.GroundContext, db *DB) (sim.Grounding, bool) 
 	if otherMode(g, "prescription", false) {
 		return sim.Grounding{}, false
 	}
-	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
+	id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
 		_, _, ok := switchable(db, rx, false)
 		return ok
 	}))
@@ -1097,7 +1029,7 @@ func groundSwitchInteracting(g sim.GroundContext, db *DB) (sim.Grounding, bool) 
 			Tools: []string{ToolCheckInteractions},
 		},
 		Actions:   append(regimenReads(db, rx), checkAction(alt.Medication, others)),
-		Forbidden: []emobench.Action{withCompareArgs(changeAction(id, alt), "prescription_id", "medication")},
+		Forbidden: []emobench.Action{sim.WithCompareArgs(changeAction(id, alt), "prescription_id", "medication")},
 		Uses:      []string{id, modeKey(g.UserID, "prescription", false)},
 		Traits:    declined(),
 	}, true
@@ -1130,7 +1062,7 @@ func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Groun
 		}
 		// The policy offers a supplier that meets all three rules instead:
 		// one must exist for the offer to be made (and declined).
-		id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
+		id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
 			return len(bad(rx)) > 0 && len(movesFor(db, rx, rx.Medication)) > 0
 		}))
 		if !ok {
@@ -1143,7 +1075,7 @@ func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Groun
 			Facts:     map[string]string{"prescription_id": id, "supplier_name": s.Name},
 			Request:   emobench.Request{Text: fmt.Sprintf("Update the supplier of prescription %s to %s, or to none other.", id, s.Name), Tools: []string{ToolListSuppliers}},
 			Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetPrescription, "prescription_id", id), sim.NewAction(ToolListSuppliers)},
-			Forbidden: []emobench.Action{withCompareArgs(supplierAction(id, s.ID), "prescription_id", "supplier_id")},
+			Forbidden: []emobench.Action{sim.WithCompareArgs(supplierAction(id, s.ID), "prescription_id", "supplier_id")},
 			Uses:      []string{id, modeKey(g.UserID, "prescription", false)},
 			Traits:    declined(),
 		}, true
@@ -1151,7 +1083,7 @@ func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Groun
 }
 
 func groundRefillExpired(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return rx.RefillsRemaining > 0 && rx.ExpiresOn < Today }))
+	id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return rx.RefillsRemaining > 0 && rx.ExpiresOn < Today }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -1161,16 +1093,16 @@ func groundRefillExpired(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	}
 	profileFirst(&gr, g.UserID)
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
-	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolRequestRefill, "prescription_id", id), "prescription_id")}
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolRequestRefill, "prescription_id", id), "prescription_id")}
 	return gr, true
 }
 
 func groundReplaceWorking(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := pick(g, devicesOf(db, g.UserID, func(d *Device) bool { return !faulty(db, d) }))
+	id, ok := sim.PickFresh(g, devicesOf(db, g.UserID, func(d *Device) bool { return !faulty(db, d) }))
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	wish := oneOf(g, "I saw there's a newer model", "mine looks a bit worn", "I'd like a spare one for travel", "my neighbour got a new one")
+	wish := sim.OneOf(g.Rand, "I saw there's a newer model", "mine looks a bit worn", "I'd like a spare one for travel", "my neighbour got a new one")
 	gr, ok := deviceGrounding(g, db, db.Devices.At(id))
 	if !ok {
 		return gr, false
@@ -1179,7 +1111,7 @@ func groundReplaceWorking(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	gr.Slots["wish"], gr.Facts["replacement_reason"] = wish, wish
 	sim.WithCapitals(gr.Slots, "wish")
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Replace my %s with a new one.", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
-	gr.Forbidden = []emobench.Action{withCompareArgs(sim.NewAction(ToolReplaceDevice, "device_id", id), "device_id")}
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolReplaceDevice, "device_id", id), "device_id")}
 	return gr, true
 }
 

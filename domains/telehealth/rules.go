@@ -1,7 +1,6 @@
 package telehealth
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -52,10 +51,7 @@ type policyArgs struct {
 
 // policyRule checks one rule on a write about to run on db for the
 // verified patient; it returns why the write breaks it, or "".
-type policyRule struct {
-	name  string
-	check func(db *DB, patientID string, a *policyArgs) string
-}
+type policyRule = sim.PolicyRule[DB, policyArgs]
 
 // writeRules are policy.md's rules by write tool, in the order an agent
 // should check them.
@@ -76,36 +72,20 @@ var writeRules = map[string][]policyRule{
 // naming the first rule it breaks otherwise. It is sim.Catalog.CheckPolicy;
 // it never changes env.
 func CheckPolicy(env sim.Environment, patientID string, a emobench.Action) error {
-	rules, ok := writeRules[a.Name]
-	if !ok {
-		return nil
-	}
-	se, ok := env.(*sim.StateEnv[DB])
-	if !ok || se.State == nil {
-		return fmt.Errorf("telehealth policy: environment %T is not a telehealth environment", env)
-	}
-	var args policyArgs
-	if len(a.Arguments) > 0 {
-		if err := json.Unmarshal(a.Arguments, &args); err != nil {
-			return &PolicyViolation{Tool: a.Name, Rule: RuleWellFormedArgument, Detail: err.Error()}
-		}
-	}
-	for _, r := range rules {
-		if why := r.check(se.State, patientID, &args); why != "" {
-			return &PolicyViolation{Tool: a.Name, Rule: r.name, Detail: why}
-		}
-	}
-	return nil
+	return checkPolicy(env, patientID, a)
 }
 
+// checkPolicy is CheckPolicy, checking writeRules.
+var checkPolicy = sim.PolicyChecker(Name, RuleWellFormedArgument, writeRules)
+
 var (
-	ownPatient = policyRule{RuleOwnRecord, func(_ *DB, patientID string, a *policyArgs) string {
+	ownPatient = policyRule{Name: RuleOwnRecord, Check: func(_ *DB, patientID string, a *policyArgs) string {
 		if a.PatientID != patientID { // ids match exactly, as the tools look them up
 			return fmt.Sprintf("patient %q is not the verified patient %s", echo(a.PatientID), patientID)
 		}
 		return ""
 	}}
-	ownAppointment = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
+	ownAppointment = policyRule{Name: RuleOwnRecord, Check: func(db *DB, patientID string, a *policyArgs) string {
 		switch appt := db.Appointments.At(a.AppointmentID); {
 		case appt == nil:
 			return fmt.Sprintf("appointment %q does not exist", echo(a.AppointmentID))
@@ -114,7 +94,7 @@ var (
 		}
 		return ""
 	}}
-	ownPrescription = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
+	ownPrescription = policyRule{Name: RuleOwnRecord, Check: func(db *DB, patientID string, a *policyArgs) string {
 		switch rx := db.Prescriptions.At(a.PrescriptionID); {
 		case rx == nil:
 			return fmt.Sprintf("prescription %q does not exist", echo(a.PrescriptionID))
@@ -123,7 +103,7 @@ var (
 		}
 		return ""
 	}}
-	ownDevice = policyRule{RuleOwnRecord, func(db *DB, patientID string, a *policyArgs) string {
+	ownDevice = policyRule{Name: RuleOwnRecord, Check: func(db *DB, patientID string, a *policyArgs) string {
 		switch d := db.Devices.At(a.DeviceID); {
 		case d == nil:
 			return fmt.Sprintf("device %q does not exist", echo(a.DeviceID))
@@ -132,7 +112,7 @@ var (
 		}
 		return ""
 	}}
-	providerLicensed = policyRule{RuleProviderLicensed, func(db *DB, patientID string, a *policyArgs) string {
+	providerLicensed = policyRule{Name: RuleProviderLicensed, Check: func(db *DB, patientID string, a *policyArgs) string {
 		pr, p := db.ref().Providers[a.ProviderID], db.Patients.At(patientID)
 		switch {
 		case pr == nil || p == nil:
@@ -142,20 +122,20 @@ var (
 		}
 		return ""
 	}}
-	cancellationWindowRule = policyRule{RuleCancellationWindow, func(db *DB, _ string, a *policyArgs) string {
+	cancellationWindowRule = policyRule{Name: RuleCancellationWindow, Check: func(db *DB, _ string, a *policyArgs) string {
 		appt := db.Appointments.At(a.AppointmentID)
 		if start, err := time.Parse(timeLayout, appt.Start); err == nil && start.Sub(nowTime) < cancellationWindow {
 			return fmt.Sprintf("appointment %s starts at %s, less than 24 hours from now (%s)", appt.ID, appt.Start, Now)
 		}
 		return ""
 	}}
-	waiverOncePerYear = policyRule{RuleWaiverOncePerYear, func(db *DB, patientID string, a *policyArgs) string {
+	waiverOncePerYear = policyRule{Name: RuleWaiverOncePerYear, Check: func(db *DB, patientID string, a *policyArgs) string {
 		if id := recentWaiver(db, patientID); id != "" {
 			return fmt.Sprintf("the no-show fee of appointment %s was waived within the last 12 months", id)
 		}
 		return ""
 	}}
-	prescriberApproved = policyRule{RulePrescriberApproved, func(db *DB, _ string, a *policyArgs) string {
+	prescriberApproved = policyRule{Name: RulePrescriberApproved, Check: func(db *DB, _ string, a *policyArgs) string {
 		rx := db.Prescriptions.At(a.PrescriptionID)
 		want := Alternative{Medication: strings.ToLower(strings.TrimSpace(a.Medication)), Dose: strings.TrimSpace(a.Dose), Frequency: strings.TrimSpace(a.Frequency)}
 		if !slices.Contains(rx.Approved, want) {
@@ -163,7 +143,7 @@ var (
 		}
 		return ""
 	}}
-	noMajorInteraction = policyRule{RuleNoMajorInteraction, func(db *DB, _ string, a *policyArgs) string {
+	noMajorInteraction = policyRule{Name: RuleNoMajorInteraction, Check: func(db *DB, _ string, a *policyArgs) string {
 		rx := db.Prescriptions.At(a.PrescriptionID)
 		med := strings.ToLower(strings.TrimSpace(a.Medication))
 		if other := majorWith(db, rx.PatientID, rx.ID, med); other != "" {
@@ -189,13 +169,13 @@ var (
 		}
 		return ""
 	})
-	prescriptionCurrent = policyRule{RulePrescriptionCurrent, func(db *DB, _ string, a *policyArgs) string {
+	prescriptionCurrent = policyRule{Name: RulePrescriptionCurrent, Check: func(db *DB, _ string, a *policyArgs) string {
 		if rx := db.Prescriptions.At(a.PrescriptionID); rx.ExpiresOn < Today {
 			return fmt.Sprintf("prescription %s expired on %s", rx.ID, rx.ExpiresOn)
 		}
 		return ""
 	}}
-	deviceFaulty = policyRule{RuleDeviceFaulty, func(db *DB, _ string, a *policyArgs) string {
+	deviceFaulty = policyRule{Name: RuleDeviceFaulty, Check: func(db *DB, _ string, a *policyArgs) string {
 		d := db.Devices.At(a.DeviceID)
 		if !faulty(db, d) {
 			return fmt.Sprintf("device %s uploaded a valid reading within the last %d days", d.ID, deviceQuietDays)
@@ -205,7 +185,7 @@ var (
 )
 
 func supplierRule(name string, check func(db *DB, s *Supplier, rx *Prescription, p *Patient) string) policyRule {
-	return policyRule{name, func(db *DB, _ string, a *policyArgs) string {
+	return policyRule{Name: name, Check: func(db *DB, _ string, a *policyArgs) string {
 		rx := db.Prescriptions.At(a.PrescriptionID)
 		s := db.ref().Suppliers[a.SupplierID]
 		if s == nil {

@@ -16,7 +16,7 @@ func TestGenerateDB(t *testing.T) {
 	}
 	db := initialState()
 	ref := db.ref()
-	if db.Patients.Len() < 500 || len(ref.Providers) < 40 || db.Appointments.Len() < 1000 || db.Prescriptions.Len() < 800 || db.Devices.Len() < 300 || len(ref.Suppliers) < 15 {
+	if db.Patients.Len() != NumPatients || len(ref.Providers) != NumProviders || db.Appointments.Len() < 1000 || db.Prescriptions.Len() < 800 || db.Devices.Len() < 300 || len(ref.Suppliers) < 15 {
 		t.Fatalf("sizes: %d patients, %d providers, %d appointments, %d prescriptions, %d devices, %d suppliers",
 			db.Patients.Len(), len(ref.Providers), db.Appointments.Len(), db.Prescriptions.Len(), db.Devices.Len(), len(ref.Suppliers))
 	}
@@ -91,7 +91,7 @@ func TestStateForm_FreeTextReason(t *testing.T) {
 	})
 	hashAfter := func(reason string) string {
 		env := newEnv()
-		run(t, env, []step{{tool: ToolCancel, args: kv("appointment_id", appt.ID, "reason", reason), want: appt.ID}})
+		run(t, env, []step{{Tool: ToolCancel, Args: kv("appointment_id", appt.ID, "reason", reason), Want: []string{appt.ID}}})
 		return env.Hash()
 	}
 	if gold := hashAfter("a schedule change"); hashAfter("Schedule change.") != gold || hashAfter("feeling better") == gold {

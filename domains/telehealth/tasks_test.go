@@ -19,8 +19,9 @@ var warningWords = []string{"chest", "breath", "headache", "vision", "numb", "we
 // conformance suite: the test split holds every refusal and transfer
 // intent (SpreadIntents, the catalog's rarest-first order); a gold
 // transfer for an emergency warning sign, and only one, says in its
-// summary that the agent told the patient to call 911 (policy.md), and
-// there are transfers of both; instructions keep names capitalised (no
+// summary that the agent told the patient to call 911 (policy.md) and
+// asks the agent for that advice in policy.md's words, and there are
+// transfers of both; instructions keep names capitalised (no
 // template starts with one); outputs are as people write them (no stored
 // "2025-02-15T09:00", no "1 refills").
 func TestTasks(t *testing.T) {
@@ -28,7 +29,7 @@ func TestTasks(t *testing.T) {
 		t.Fatal("policy.md does not say to call 911 for warning signs, or that a visit reason is no symptom report")
 	}
 	var names []string
-	for _, n := range append(slices.Clone(firstNames), lastNames...) {
+	for _, n := range append(slices.Clone(clinic.FirstNames), clinic.LastNames...) {
 		names = append(names, strings.ToLower(n))
 	}
 	lower := regexp.MustCompile(`\b(` + strings.Join(names, "|") + `|dr\.)(\s|$|[^\w])`)
@@ -58,8 +59,14 @@ func TestTasks(t *testing.T) {
 			t.Fatalf("task %s: transfer arguments: %v", task.ID, err)
 		}
 		sign := task.Scenario.Facts["symptom"] + task.Scenario.Facts["feeling"]
-		if got, want := strings.Contains(args.Summary, "call 911"), warningSign(sign); got != want || len(task.Advice) > 0 && !want {
+		if got, want := strings.Contains(args.Summary, "call 911"), warningSign(sign); got != want || (len(task.Advice) > 0) != want {
 			t.Errorf("task %s: %q (warning sign %v): summary %q says call 911: %v; advice %v", task.ID, sign, want, args.Summary, got, task.Advice)
+		}
+		for _, a := range task.Advice {
+			if a.Before != ToolTransfer || !slices.Contains(a.AnyOf, "911") || a.NLAssertion == "" ||
+				!strings.Contains(policy, a.AnyOf[0]) || !strings.Contains(policy, a.AnyOf[1]) {
+				t.Errorf("task %s: advice %+v: want 911 before %s in policy.md's words, with an NL assertion", task.ID, a, ToolTransfer)
+			}
 		}
 		if warningSign(sign) {
 			advised++
@@ -82,11 +89,11 @@ func TestTasks(t *testing.T) {
 	if n[sim.IntentForbidden] != 10 || n[sim.IntentTransfer] != 5 {
 		t.Errorf("%d refusal and %d transfer intents, want 10 and 5", n[sim.IntentForbidden], n[sim.IntentTransfer])
 	}
-	for _, sp := range specialties {
-		for _, reason := range sp.reasons {
+	for _, sp := range clinic.Specialties {
+		for _, reason := range sp.Reasons {
 			for _, w := range warningWords {
 				if strings.Contains(reason, w) {
-					t.Errorf("%s visit reason %q names the warning sign %q (a booking is never a transfer)", sp.name, reason, w)
+					t.Errorf("%s visit reason %q names the warning sign %q (a booking is never a transfer)", sp.Name, reason, w)
 				}
 			}
 		}
@@ -97,8 +104,8 @@ func TestTasks(t *testing.T) {
 // every first name of the data has a gender or is Quinn's, a parent is 18
 // or more years older and a child 18 or more younger.
 func TestRelativeWord(t *testing.T) {
-	for _, n := range firstNames {
-		if !slices.Contains(femaleNames, n) && !slices.Contains(maleNames, n) && n != "Quinn" {
+	for _, n := range clinic.FirstNames {
+		if !slices.Contains(clinic.FemaleNames, n) && !slices.Contains(clinic.MaleNames, n) && n != "Quinn" {
 			t.Errorf("first name %s has no gender", n)
 		}
 	}
@@ -119,34 +126,5 @@ func TestRelativeWord(t *testing.T) {
 		if got := relativeWord(g, me, owner); !slices.Contains(c.want, got) {
 			t.Errorf("relative %s born %s of a patient born %s = %q, want one of %v", c.first, c.born, me.DateOfBirth, got, c.want)
 		}
-	}
-}
-
-// TestCatalog_WarningSignAdvice checks that every grounding of a transfer
-// for a warning sign, and only those, asks the agent for the 911 advice
-// before the transfer, in policy.md's words (911, emergency room).
-func TestCatalog_WarningSignAdvice(t *testing.T) {
-	advised := 0
-	for i, name := range []string{"warning_signs_transfer", "symptoms_transfer", "high_readings_transfer"} {
-		for j := 0; j < 40; j++ {
-			gr, ok := groundFor(t, intentByName(name), j, uint64(i))
-			if !ok {
-				continue
-			}
-			sign := gr.g.Facts["symptom"] + gr.g.Facts["feeling"]
-			if got, want := len(gr.g.Advice) > 0, warningSign(sign); got != want || name == "warning_signs_transfer" && !got {
-				t.Errorf("%s for %s (%q): advice %v, want %v", name, gr.userID, sign, gr.g.Advice, want)
-			}
-			for _, a := range gr.g.Advice {
-				advised++
-				if a.Before != ToolTransfer || !slices.Contains(a.AnyOf, "911") || a.NLAssertion == "" ||
-					!strings.Contains(policy, a.AnyOf[0]) || !strings.Contains(policy, a.AnyOf[1]) {
-					t.Errorf("%s: advice %+v: want 911 before %s in policy.md's words, with an NL assertion", name, a, ToolTransfer)
-				}
-			}
-		}
-	}
-	if advised == 0 {
-		t.Error("no grounding asks for advice")
 	}
 }

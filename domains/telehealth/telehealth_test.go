@@ -24,18 +24,6 @@ func initialState() *DB { return newEnv().State }
 // changes db.
 func envOver(db *DB) *sim.StateEnv[DB] { return sim.NewStateEnv(db, tools()) }
 
-// edit returns t's row of id for changing (sim.Table.Edit).
-func edit[V any](t *sim.Table[V], id string) *V {
-	v, _ := t.Edit(id)
-	return v
-}
-
-// inOrder yields m's rows in increasing order of id.
-func inOrder[V any](m map[string]*V) iter.Seq2[string, *V] {
-	t := sim.NewTable(m)
-	return t.All()
-}
-
 // find returns the first row of all that keep accepts.
 func find[V any](t *testing.T, all iter.Seq2[string, *V], keep func(v *V) bool) *V {
 	t.Helper()
@@ -46,15 +34,6 @@ func find[V any](t *testing.T, all iter.Seq2[string, *V], keep func(v *V) bool) 
 	}
 	t.Fatal("no record fits")
 	return nil
-}
-
-func intentByName(name string) sim.Intent {
-	for _, in := range Catalog().Intents {
-		if in.Name == name {
-			return in
-		}
-	}
-	panic("no intent " + name)
 }
 
 // grounded is an intent grounded for a patient after their verification.

@@ -1,6 +1,7 @@
 package telehealth
 
 import (
+	_ "embed"
 	"errors"
 	"fmt"
 	"maps"
@@ -38,22 +39,6 @@ const (
 )
 
 const transferMessage = "You are being transferred to a human agent. Please hold on."
-
-// newTool builds a tool whose arguments decode into A (unknown fields and
-// missing required parameters are errors) before fn runs.
-func newTool[A any](name, desc string, writes bool, params []sim.Param, fn func(db *DB, a *A) (string, error)) sim.Tool[DB] {
-	schema, required := sim.ParamSchema(params)
-	return sim.NewTool(name, desc, writes, schema, sim.TypedCall(required, fn))
-}
-
-var (
-	patientIDParam      = sim.Param{Name: "patient_id", Type: "string", Description: "The patient id, such as 'P10042'."}
-	prescriptionIDParam = sim.Param{Name: "prescription_id", Type: "string", Description: "The prescription id, such as 'RX400123'."}
-	appointmentIDParam  = sim.Param{Name: "appointment_id", Type: "string", Description: "The appointment id, such as 'APT20456'."}
-	providerIDParam     = sim.Param{Name: "provider_id", Type: "string", Description: "The provider id, such as 'DR012'."}
-	deviceIDParam       = sim.Param{Name: "device_id", Type: "string", Description: "The telemetry device id, such as 'DEV-50123'."}
-	dobParam            = sim.Param{Name: "date_of_birth", Type: "string", Description: "The patient's date of birth, YYYY-MM-DD, such as '1978-04-23'."}
-)
 
 // maxEcho is how many characters of an argument an error message repeats:
 // an agent that sent a huge value gets an error, not the value back.
@@ -117,424 +102,388 @@ func normDate(s string) (string, error) {
 // slice.
 func Tools() []sim.Tool[DB] { return slices.Clone(tools()) }
 
-// tools are built at their first use, not at package init.
+// toolsJSON declares the tools (sim.ReadTools): name, description,
+// whether it writes and the parameters' schema, in the order the agent
+// sees them.
+//
+//go:embed tools.json
+var toolsJSON []byte
+
+// tools are toolsJSON bound to toolCalls, at their first use, not at
+// package init. The file is part of the package, so an error in it is a
+// bug: a panic, which every test meets first.
 var tools = sync.OnceValue(func() []sim.Tool[DB] {
-	return []sim.Tool[DB]{
-		newTool(ToolFindByNameDOB, "Find a patient's id by first name, last name and date of birth. Use it to verify the patient's identity.", false,
-			[]sim.Param{
-				{Name: "first_name", Type: "string", Description: "The patient's first name, such as 'Maya'."},
-				{Name: "last_name", Type: "string", Description: "The patient's last name, such as 'Okafor'."},
-				dobParam,
-			},
-			func(db *DB, a *struct {
-				First string `json:"first_name"`
-				Last  string `json:"last_name"`
-				DOB   string `json:"date_of_birth"`
-			}) (string, error) {
-				dob, err := normDate(a.DOB)
-				if err != nil {
-					return "", err
-				}
-				for id, p := range db.Patients.All() {
-					if strings.EqualFold(p.Name.First, strings.TrimSpace(a.First)) && strings.EqualFold(p.Name.Last, strings.TrimSpace(a.Last)) && p.DateOfBirth == dob {
-						return sim.JSONResult(map[string]string{"patient_id": id})
-					}
-				}
-				return "", fmt.Errorf("no patient named %s %s born %s", echo(strings.TrimSpace(a.First)), echo(strings.TrimSpace(a.Last)), dob)
-			}),
-		newTool(ToolFindByEmailDOB, "Find a patient's id by email address and date of birth. Use it to verify the patient's identity.", false,
-			[]sim.Param{{Name: "email", Type: "string", Description: "The patient's email address, such as 'maya.okafor12@example.com'."}, dobParam},
-			func(db *DB, a *struct {
-				Email string `json:"email"`
-				DOB   string `json:"date_of_birth"`
-			}) (string, error) {
-				dob, err := normDate(a.DOB)
-				if err != nil {
-					return "", err
-				}
-				email := strings.ToLower(strings.TrimSpace(a.Email))
-				for id, p := range db.Patients.All() {
-					if strings.ToLower(p.Email) == email && p.DateOfBirth == dob {
-						return sim.JSONResult(map[string]string{"patient_id": id})
-					}
-				}
-				return "", fmt.Errorf("no patient with email %q born %s", echo(a.Email), dob)
-			}),
-		newTool(ToolGetPatient, "Get a patient's profile: contact details, state, insurance, preferred supplier, and the ids of their appointments, prescriptions and telemetry devices.", false,
-			[]sim.Param{patientIDParam},
-			func(db *DB, a *struct {
-				PatientID string `json:"patient_id"`
-			}) (string, error) {
-				p, err := db.patient(a.PatientID)
-				if err != nil {
-					return "", err
-				}
-				return sim.JSONResult(p)
-			}),
-		newTool(ToolGetRecord, "Get a patient's medical record: conditions, allergies, visit notes and lab results with their dates.", false,
-			[]sim.Param{patientIDParam},
-			func(db *DB, a *struct {
-				PatientID string `json:"patient_id"`
-			}) (string, error) {
-				p, err := db.patient(a.PatientID)
-				if err != nil {
-					return "", err
-				}
-				return sim.JSONResult(db.ref().Records[p.ID])
-			}),
-		newTool(ToolGetPrescription, "Get a prescription: medication, dose, frequency, prescriber, start and expiry dates, refills remaining, supplier, and the alternatives the prescriber approved.", false,
-			[]sim.Param{prescriptionIDParam},
-			func(db *DB, a *struct {
-				ID string `json:"prescription_id"`
-			}) (string, error) {
-				rx, err := db.prescription(a.ID)
-				if err != nil {
-					return "", err
-				}
-				out := struct {
-					*Prescription
-					Controlled bool `json:"controlled_substance"`
-				}{rx, db.ref().Medications[rx.Medication].Controlled}
-				return sim.JSONResult(out)
-			}),
-		newTool(ToolCheckInteractions, "Check a list of medications for interactions: every pair with its severity (none, minor, moderate or major).", false,
-			[]sim.Param{{Name: "medications", Type: "array", Description: "Two or more medication names, such as ['warfarin', 'ibuprofen']."}},
-			func(db *DB, a *struct {
-				Medications []string `json:"medications"`
-			}) (string, error) {
-				var meds []string
-				for _, m := range a.Medications {
-					m = strings.ToLower(strings.TrimSpace(m))
-					if db.ref().Medications[m] == nil {
-						return "", fmt.Errorf("medication %q is not in the formulary", echo(m))
-					}
-					if !slices.Contains(meds, m) {
-						meds = append(meds, m)
-					}
-				}
-				if len(meds) < 2 {
-					return "", errors.New("give at least two different medications")
-				}
-				type pair struct {
-					A        string `json:"drug_a"`
-					B        string `json:"drug_b"`
-					Severity string `json:"severity"`
-					Note     string `json:"note,omitempty"`
-				}
-				out := []pair{}
-				for i := range meds {
-					for j := i + 1; j < len(meds); j++ {
-						sev, note := db.ref().interaction(meds[i], meds[j])
-						out = append(out, pair{meds[i], meds[j], sev, note})
-					}
-				}
-				return sim.JSONResult(map[string]any{"interactions": out})
-			}),
-		newTool(ToolSearchProviders, "List the providers of a specialty, with the states they are licensed in, their visit types and visit fee.", false,
-			[]sim.Param{{Name: "specialty", Type: "string", Description: "The specialty, such as 'cardiology' or 'primary care'."}},
-			func(db *DB, a *struct {
-				Specialty string `json:"specialty"`
-			}) (string, error) {
-				sp := strings.ToLower(strings.TrimSpace(a.Specialty))
-				type row struct {
-					ID             string   `json:"provider_id"`
-					Name           string   `json:"name"`
-					LicensedStates []string `json:"licensed_states"`
-					VisitTypes     []string `json:"visit_types"`
-					VisitFee       int      `json:"visit_fee"`
-				}
-				out := []row{}
-				for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
-					if pr := db.ref().Providers[id]; pr.Specialty == sp {
-						out = append(out, row{pr.ID, pr.Name, pr.LicensedStates, pr.VisitTypes, pr.VisitFee})
-					}
-				}
-				if len(out) == 0 {
-					return "", fmt.Errorf("no providers with specialty %q", echo(a.Specialty))
-				}
-				return sim.JSONResult(map[string]any{"specialty": sp, "providers": out})
-			}),
-		newTool(ToolGetProvider, fmt.Sprintf("Get a provider's details and open %d-minute slots over the next %d days.", SlotMinutes, BookingDays), false,
-			[]sim.Param{providerIDParam},
-			func(db *DB, a *struct {
-				ProviderID string `json:"provider_id"`
-			}) (string, error) {
-				pr, err := db.provider(a.ProviderID)
-				if err != nil {
-					return "", err
-				}
-				slots := db.openSlots(pr)
-				if slots == nil {
-					slots = []string{}
-				}
-				return sim.JSONResult(struct {
-					*Provider
-					OpenSlots []string `json:"open_slots"`
-				}{pr, slots})
-			}),
-		newTool(ToolGetAppointment, "Get an appointment: provider, start time, visit type, status, reason, visit fee and any no-show fee.", false,
-			[]sim.Param{appointmentIDParam},
-			func(db *DB, a *struct {
-				ID string `json:"appointment_id"`
-			}) (string, error) {
-				appt, err := db.appointment(a.ID)
-				if err != nil {
-					return "", err
-				}
-				pr := db.ref().Providers[appt.ProviderID]
-				return sim.JSONResult(struct {
-					*Appointment
-					ProviderName string `json:"provider_name"`
-				}{appt, pr.Name})
-			}),
-		newTool(ToolListSuppliers, "List every medication supplier (pharmacies and mail-order): the states it ships to, whether it is licensed for controlled substances, and the medications it stocks.", false,
-			nil,
-			func(db *DB, _ *struct{}) (string, error) {
-				out := make([]*Supplier, 0, len(db.ref().Suppliers))
-				for _, id := range slices.Sorted(maps.Keys(db.ref().Suppliers)) {
-					out = append(out, db.ref().Suppliers[id])
-				}
-				return sim.JSONResult(map[string]any{"suppliers": out})
-			}),
-		newTool(ToolListUploads, "Get a telemetry device and its latest uploads (timestamped readings, newest last).", false,
-			[]sim.Param{deviceIDParam},
-			func(db *DB, a *struct {
-				ID string `json:"device_id"`
-			}) (string, error) {
-				d, err := db.device(a.ID)
-				if err != nil {
-					return "", err
-				}
-				up := db.ref().Uploads[d.ID]
-				if up == nil {
-					up = []Upload{}
-				}
-				return sim.JSONResult(struct {
-					*Device
-					Uploads []Upload `json:"uploads"`
-				}{d, up})
-			}),
-		newTool(ToolBook, "Book an appointment in one of a provider's open slots. The visit fee is the provider's.", true,
-			[]sim.Param{
-				patientIDParam, providerIDParam,
-				{Name: "start_time", Type: "string", Description: "The slot's start, YYYY-MM-DDTHH:MM, such as '2025-03-14T09:30'."},
-				{Name: "visit_type", Type: "string", Description: "'telehealth' or 'in_person'."},
-				{Name: "reason", Type: "string", Description: "The reason for the visit, such as 'blood pressure follow-up'."},
-			},
-			func(db *DB, a *struct {
-				PatientID  string `json:"patient_id"`
-				ProviderID string `json:"provider_id"`
-				Start      string `json:"start_time"`
-				VisitType  string `json:"visit_type"`
-				Reason     string `json:"reason"`
-			}) (string, error) {
-				p, err := db.patient(a.PatientID)
-				if err != nil {
-					return "", err
-				}
-				pr, err := db.provider(a.ProviderID)
-				if err != nil {
-					return "", err
-				}
-				start := strings.TrimSpace(a.Start)
-				if _, err := time.Parse(timeLayout, start); err != nil {
-					return "", fmt.Errorf("start_time %q is not YYYY-MM-DDTHH:MM", echo(a.Start))
-				}
-				vt := strings.TrimSpace(a.VisitType)
-				if !slices.Contains(pr.VisitTypes, vt) {
-					return "", fmt.Errorf("%s offers visit types %v, not %q", pr.Name, pr.VisitTypes, echo(a.VisitType))
-				}
-				if strings.TrimSpace(a.Reason) == "" {
-					return "", errors.New("reason must not be empty")
-				}
-				if !slices.Contains(db.openSlots(pr), start) {
-					return "", fmt.Errorf("%s has no open slot at %s", pr.Name, start)
-				}
-				for _, id := range p.AppointmentIDs {
-					if x := db.Appointments.At(id); x.Status == StatusScheduled && x.Start == start {
-						return "", fmt.Errorf("patient %s already has appointment %s at %s", p.ID, x.ID, start)
-					}
-				}
-				appt := &Appointment{
-					ID: fmt.Sprintf("APT%05d", 20001+db.Appointments.Len()), PatientID: p.ID, ProviderID: pr.ID, Start: start,
-					VisitType: vt, Status: StatusScheduled, Reason: strings.TrimSpace(a.Reason), Fee: pr.VisitFee,
-				}
-				db.Appointments.Put(appt.ID, appt)
-				p, _ = db.Patients.Edit(p.ID)
-				p.AppointmentIDs = append(p.AppointmentIDs, appt.ID)
-				return sim.JSONResult(appt)
-			}),
-		newTool(ToolCancel, "Cancel a scheduled appointment.", true,
-			[]sim.Param{appointmentIDParam, {Name: "reason", Type: "string", Description: "Why the patient cancels, such as 'schedule conflict'."}},
-			func(db *DB, a *struct {
-				ID     string `json:"appointment_id"`
-				Reason string `json:"reason"`
-			}) (string, error) {
-				appt, err := db.appointment(a.ID)
-				if err != nil {
-					return "", err
-				}
-				if appt.Status != StatusScheduled {
-					return "", fmt.Errorf("appointment %s is %s; only scheduled appointments can be cancelled", appt.ID, appt.Status)
-				}
-				if strings.TrimSpace(a.Reason) == "" {
-					return "", errors.New("reason must not be empty")
-				}
-				appt, _ = db.Appointments.Edit(appt.ID)
-				appt.Status, appt.CancelReason, appt.CancelledAt = StatusCancelled, strings.TrimSpace(a.Reason), Now
-				return sim.JSONResult(appt)
-			}),
-		newTool(ToolWaiveNoShow, "Waive the no-show fee of a missed appointment.", true,
-			[]sim.Param{appointmentIDParam},
-			func(db *DB, a *struct {
-				ID string `json:"appointment_id"`
-			}) (string, error) {
-				appt, err := db.appointment(a.ID)
-				if err != nil {
-					return "", err
-				}
-				switch {
-				case appt.Status != StatusNoShow:
-					return "", fmt.Errorf("appointment %s is %s; it has no no-show fee", appt.ID, appt.Status)
-				case appt.FeeWaived:
-					return "", fmt.Errorf("the no-show fee of appointment %s is already waived", appt.ID)
-				}
-				appt, _ = db.Appointments.Edit(appt.ID)
-				appt.FeeWaived, appt.WaivedOn = true, Today
-				return sim.JSONResult(appt)
-			}),
-		newTool(ToolChangeMedication, "Change an active prescription's medication, dose or frequency. The prescription keeps its id, refills, expiry and supplier.", true,
-			[]sim.Param{
-				prescriptionIDParam,
-				{Name: "medication", Type: "string", Description: "The medication name, such as 'losartan'."},
-				{Name: "dose", Type: "string", Description: "The dose, such as '50 mg'."},
-				{Name: "frequency", Type: "string", Description: "How often, such as 'once daily'."},
-			},
-			func(db *DB, a *struct {
-				ID         string `json:"prescription_id"`
-				Medication string `json:"medication"`
-				Dose       string `json:"dose"`
-				Frequency  string `json:"frequency"`
-			}) (string, error) {
-				rx, err := db.activePrescription(a.ID)
-				if err != nil {
-					return "", err
-				}
-				med := strings.ToLower(strings.TrimSpace(a.Medication))
-				if db.ref().Medications[med] == nil {
-					return "", fmt.Errorf("medication %q is not in the formulary", echo(a.Medication))
-				}
-				dose, freq := strings.TrimSpace(a.Dose), strings.TrimSpace(a.Frequency)
-				if dose == "" || freq == "" {
-					return "", errors.New("dose and frequency must not be empty")
-				}
-				if med == rx.Medication && dose == rx.Dose && freq == rx.Frequency {
-					return "", fmt.Errorf("prescription %s is already %s %s %s", rx.ID, med, dose, freq)
-				}
-				rx, _ = db.Prescriptions.Edit(rx.ID)
-				rx.Medication, rx.Dose, rx.Frequency, rx.ChangedOn = med, dose, freq, Today
-				rx.Approved = []Alternative{}
-				return sim.JSONResult(rx)
-			}),
-		newTool(ToolUpdateSupplier, "Move an active prescription to another medication supplier.", true,
-			[]sim.Param{prescriptionIDParam, {Name: "supplier_id", Type: "string", Description: "The supplier id, such as 'SUP07'."}},
-			func(db *DB, a *struct {
-				ID         string `json:"prescription_id"`
-				SupplierID string `json:"supplier_id"`
-			}) (string, error) {
-				rx, err := db.activePrescription(a.ID)
-				if err != nil {
-					return "", err
-				}
-				s := db.ref().Suppliers[a.SupplierID]
-				if s == nil {
-					return "", fmt.Errorf("supplier %q not found", echo(a.SupplierID))
-				}
-				if s.ID == rx.SupplierID {
-					return "", fmt.Errorf("prescription %s is already with %s", rx.ID, s.ID)
-				}
-				rx, _ = db.Prescriptions.Edit(rx.ID)
-				rx.SupplierID = s.ID
-				return sim.JSONResult(rx)
-			}),
-		newTool(ToolRequestRefill, "Send a refill of an active prescription to its supplier; it uses one of the refills remaining.", true,
-			[]sim.Param{prescriptionIDParam},
-			func(db *DB, a *struct {
-				ID string `json:"prescription_id"`
-			}) (string, error) {
-				rx, err := db.activePrescription(a.ID)
-				if err != nil {
-					return "", err
-				}
-				if rx.RefillsRemaining <= 0 {
-					return "", fmt.Errorf("prescription %s has no refills remaining", rx.ID)
-				}
-				rx, _ = db.Prescriptions.Edit(rx.ID)
-				rx.RefillsRemaining--
-				order := &RefillOrder{
-					ID: fmt.Sprintf("RF%05d", 30001+db.RefillOrders.Len()), PrescriptionID: rx.ID, Medication: rx.Medication,
-					SupplierID: rx.SupplierID, RequestedOn: Today, Status: "requested",
-				}
-				db.RefillOrders.Put(order.ID, order)
-				return sim.JSONResult(map[string]any{"refill": order, "refills_remaining": rx.RefillsRemaining})
-			}),
-		newTool(ToolReplaceDevice, "Replace an active telemetry device with a new one of the same model: the old device is retired and the new one assigned to the patient.", true,
-			[]sim.Param{deviceIDParam},
-			func(db *DB, a *struct {
-				ID string `json:"device_id"`
-			}) (string, error) {
-				d, err := db.device(a.ID)
-				if err != nil {
-					return "", err
-				}
-				if d.Status != DeviceActive {
-					return "", fmt.Errorf("device %s is %s", d.ID, d.Status)
-				}
-				p := db.Patients.At(d.PatientID)
-				if p == nil {
-					return "", fmt.Errorf("device %s has no patient", d.ID)
-				}
-				nd := &Device{
-					ID: fmt.Sprintf("DEV-%05d", 50001+db.Devices.Len()), PatientID: d.PatientID, Type: d.Type, Model: d.Model,
-					Status: DeviceActive, AssignedOn: Today, Replaces: d.ID,
-				}
-				d, _ = db.Devices.Edit(d.ID)
-				d.Status, d.ReplacedBy = DeviceRetired, nd.ID
-				db.Devices.Put(nd.ID, nd)
-				p, _ = db.Patients.Edit(p.ID)
-				p.DeviceIDs = append(p.DeviceIDs, nd.ID)
-				return sim.JSONResult(map[string]any{"retired": d, "new_device": nd})
-			}),
-		newTool(ToolUpdatePhone, "Change the phone number on a patient's profile.", true,
-			[]sim.Param{patientIDParam, {Name: "phone", Type: "string", Description: "The new phone number, NNN-NNN-NNNN, such as '303-555-0147'."}},
-			func(db *DB, a *struct {
-				PatientID string `json:"patient_id"`
-				Phone     string `json:"phone"`
-			}) (string, error) {
-				p, err := db.patient(a.PatientID)
-				if err != nil {
-					return "", err
-				}
-				phone := strings.TrimSpace(a.Phone)
-				if len(phone) != 12 || phone[3] != '-' || phone[7] != '-' || strings.Trim(strings.ReplaceAll(phone, "-", ""), "0123456789") != "" {
-					return "", fmt.Errorf("phone %q is not NNN-NNN-NNNN", echo(a.Phone))
-				}
-				if phone == p.Phone {
-					return "", fmt.Errorf("patient %s already has phone %s", p.ID, phone)
-				}
-				p, _ = db.Patients.Edit(p.ID)
-				p.Phone = phone
-				return sim.JSONResult(p)
-			}),
-		newTool(ToolTransfer, "Hand the conversation to a human agent, with a summary of the patient's issue.", false,
-			[]sim.Param{{Name: "summary", Type: "string", Description: "A short summary of the patient's issue for the human agent."}},
-			func(_ *DB, a *struct {
-				Summary string `json:"summary"`
-			}) (string, error) {
-				if strings.TrimSpace(a.Summary) == "" {
-					return "", errors.New("summary must not be empty")
-				}
-				return sim.JSONResult(map[string]string{"status": "transferred", "message": transferMessage})
-			}),
+	ts, err := sim.ReadTools(toolsJSON, toolCalls())
+	if err != nil {
+		panic("telehealth: " + err.Error())
 	}
+	return ts
 })
+
+// toolCalls are the tools' implementations, by name.
+func toolCalls() map[string]sim.ToolCall[DB] {
+	return map[string]sim.ToolCall[DB]{
+		ToolFindByNameDOB: sim.Typed(func(db *DB, a *struct {
+			First string `json:"first_name"`
+			Last  string `json:"last_name"`
+			DOB   string `json:"date_of_birth"`
+		}) (string, error) {
+			dob, err := normDate(a.DOB)
+			if err != nil {
+				return "", err
+			}
+			for id, p := range db.Patients.All() {
+				if strings.EqualFold(p.Name.First, strings.TrimSpace(a.First)) && strings.EqualFold(p.Name.Last, strings.TrimSpace(a.Last)) && p.DateOfBirth == dob {
+					return sim.JSONResult(map[string]string{"patient_id": id})
+				}
+			}
+			return "", fmt.Errorf("no patient named %s %s born %s", echo(strings.TrimSpace(a.First)), echo(strings.TrimSpace(a.Last)), dob)
+		}),
+		ToolFindByEmailDOB: sim.Typed(func(db *DB, a *struct {
+			Email string `json:"email"`
+			DOB   string `json:"date_of_birth"`
+		}) (string, error) {
+			dob, err := normDate(a.DOB)
+			if err != nil {
+				return "", err
+			}
+			email := strings.ToLower(strings.TrimSpace(a.Email))
+			for id, p := range db.Patients.All() {
+				if strings.ToLower(p.Email) == email && p.DateOfBirth == dob {
+					return sim.JSONResult(map[string]string{"patient_id": id})
+				}
+			}
+			return "", fmt.Errorf("no patient with email %q born %s", echo(a.Email), dob)
+		}),
+		ToolGetPatient: sim.Typed(func(db *DB, a *struct {
+			PatientID string `json:"patient_id"`
+		}) (string, error) {
+			p, err := db.patient(a.PatientID)
+			if err != nil {
+				return "", err
+			}
+			return sim.JSONResult(p)
+		}),
+		ToolGetRecord: sim.Typed(func(db *DB, a *struct {
+			PatientID string `json:"patient_id"`
+		}) (string, error) {
+			p, err := db.patient(a.PatientID)
+			if err != nil {
+				return "", err
+			}
+			return sim.JSONResult(db.ref().Records[p.ID])
+		}),
+		ToolGetPrescription: sim.Typed(func(db *DB, a *struct {
+			ID string `json:"prescription_id"`
+		}) (string, error) {
+			rx, err := db.prescription(a.ID)
+			if err != nil {
+				return "", err
+			}
+			out := struct {
+				*Prescription
+				Controlled bool `json:"controlled_substance"`
+			}{rx, db.ref().Medications[rx.Medication].Controlled}
+			return sim.JSONResult(out)
+		}),
+		ToolCheckInteractions: sim.Typed(func(db *DB, a *struct {
+			Medications []string `json:"medications"`
+		}) (string, error) {
+			var meds []string
+			for _, m := range a.Medications {
+				m = strings.ToLower(strings.TrimSpace(m))
+				if db.ref().Medications[m] == nil {
+					return "", fmt.Errorf("medication %q is not in the formulary", echo(m))
+				}
+				if !slices.Contains(meds, m) {
+					meds = append(meds, m)
+				}
+			}
+			if len(meds) < 2 {
+				return "", errors.New("give at least two different medications")
+			}
+			type pair struct {
+				A        string `json:"drug_a"`
+				B        string `json:"drug_b"`
+				Severity string `json:"severity"`
+				Note     string `json:"note,omitempty"`
+			}
+			out := []pair{}
+			for i := range meds {
+				for j := i + 1; j < len(meds); j++ {
+					sev, note := db.ref().interaction(meds[i], meds[j])
+					out = append(out, pair{meds[i], meds[j], sev, note})
+				}
+			}
+			return sim.JSONResult(map[string]any{"interactions": out})
+		}),
+		ToolSearchProviders: sim.Typed(func(db *DB, a *struct {
+			Specialty string `json:"specialty"`
+		}) (string, error) {
+			sp := strings.ToLower(strings.TrimSpace(a.Specialty))
+			type row struct {
+				ID             string   `json:"provider_id"`
+				Name           string   `json:"name"`
+				LicensedStates []string `json:"licensed_states"`
+				VisitTypes     []string `json:"visit_types"`
+				VisitFee       int      `json:"visit_fee"`
+			}
+			out := []row{}
+			for _, id := range slices.Sorted(maps.Keys(db.ref().Providers)) {
+				if pr := db.ref().Providers[id]; pr.Specialty == sp {
+					out = append(out, row{pr.ID, pr.Name, pr.LicensedStates, pr.VisitTypes, pr.VisitFee})
+				}
+			}
+			if len(out) == 0 {
+				return "", fmt.Errorf("no providers with specialty %q", echo(a.Specialty))
+			}
+			return sim.JSONResult(map[string]any{"specialty": sp, "providers": out})
+		}),
+		ToolGetProvider: sim.Typed(func(db *DB, a *struct {
+			ProviderID string `json:"provider_id"`
+		}) (string, error) {
+			pr, err := db.provider(a.ProviderID)
+			if err != nil {
+				return "", err
+			}
+			slots := db.openSlots(pr)
+			if slots == nil {
+				slots = []string{}
+			}
+			return sim.JSONResult(struct {
+				*Provider
+				OpenSlots []string `json:"open_slots"`
+			}{pr, slots})
+		}),
+		ToolGetAppointment: sim.Typed(func(db *DB, a *struct {
+			ID string `json:"appointment_id"`
+		}) (string, error) {
+			appt, err := db.appointment(a.ID)
+			if err != nil {
+				return "", err
+			}
+			pr := db.ref().Providers[appt.ProviderID]
+			return sim.JSONResult(struct {
+				*Appointment
+				ProviderName string `json:"provider_name"`
+			}{appt, pr.Name})
+		}),
+		ToolListSuppliers: sim.Typed(func(db *DB, _ *struct{}) (string, error) {
+			out := make([]*Supplier, 0, len(db.ref().Suppliers))
+			for _, id := range slices.Sorted(maps.Keys(db.ref().Suppliers)) {
+				out = append(out, db.ref().Suppliers[id])
+			}
+			return sim.JSONResult(map[string]any{"suppliers": out})
+		}),
+		ToolListUploads: sim.Typed(func(db *DB, a *struct {
+			ID string `json:"device_id"`
+		}) (string, error) {
+			d, err := db.device(a.ID)
+			if err != nil {
+				return "", err
+			}
+			up := db.ref().Uploads[d.ID]
+			if up == nil {
+				up = []Upload{}
+			}
+			return sim.JSONResult(struct {
+				*Device
+				Uploads []Upload `json:"uploads"`
+			}{d, up})
+		}),
+		ToolBook: sim.Typed(func(db *DB, a *struct {
+			PatientID  string `json:"patient_id"`
+			ProviderID string `json:"provider_id"`
+			Start      string `json:"start_time"`
+			VisitType  string `json:"visit_type"`
+			Reason     string `json:"reason"`
+		}) (string, error) {
+			p, err := db.patient(a.PatientID)
+			if err != nil {
+				return "", err
+			}
+			pr, err := db.provider(a.ProviderID)
+			if err != nil {
+				return "", err
+			}
+			start := strings.TrimSpace(a.Start)
+			if _, err := time.Parse(timeLayout, start); err != nil {
+				return "", fmt.Errorf("start_time %q is not YYYY-MM-DDTHH:MM", echo(a.Start))
+			}
+			vt := strings.TrimSpace(a.VisitType)
+			if !slices.Contains(pr.VisitTypes, vt) {
+				return "", fmt.Errorf("%s offers visit types %v, not %q", pr.Name, pr.VisitTypes, echo(a.VisitType))
+			}
+			if strings.TrimSpace(a.Reason) == "" {
+				return "", errors.New("reason must not be empty")
+			}
+			if !slices.Contains(db.openSlots(pr), start) {
+				return "", fmt.Errorf("%s has no open slot at %s", pr.Name, start)
+			}
+			for _, id := range p.AppointmentIDs {
+				if x := db.Appointments.At(id); x.Status == StatusScheduled && x.Start == start {
+					return "", fmt.Errorf("patient %s already has appointment %s at %s", p.ID, x.ID, start)
+				}
+			}
+			appt := &Appointment{
+				ID: fmt.Sprintf("APT%05d", 20001+db.Appointments.Len()), PatientID: p.ID, ProviderID: pr.ID, Start: start,
+				VisitType: vt, Status: StatusScheduled, Reason: strings.TrimSpace(a.Reason), Fee: pr.VisitFee,
+			}
+			db.Appointments.Put(appt.ID, appt)
+			p, _ = db.Patients.Edit(p.ID)
+			p.AppointmentIDs = append(p.AppointmentIDs, appt.ID)
+			return sim.JSONResult(appt)
+		}),
+		ToolCancel: sim.Typed(func(db *DB, a *struct {
+			ID     string `json:"appointment_id"`
+			Reason string `json:"reason"`
+		}) (string, error) {
+			appt, err := db.appointment(a.ID)
+			if err != nil {
+				return "", err
+			}
+			if appt.Status != StatusScheduled {
+				return "", fmt.Errorf("appointment %s is %s; only scheduled appointments can be cancelled", appt.ID, appt.Status)
+			}
+			if strings.TrimSpace(a.Reason) == "" {
+				return "", errors.New("reason must not be empty")
+			}
+			appt, _ = db.Appointments.Edit(appt.ID)
+			appt.Status, appt.CancelReason, appt.CancelledAt = StatusCancelled, strings.TrimSpace(a.Reason), Now
+			return sim.JSONResult(appt)
+		}),
+		ToolWaiveNoShow: sim.Typed(func(db *DB, a *struct {
+			ID string `json:"appointment_id"`
+		}) (string, error) {
+			appt, err := db.appointment(a.ID)
+			if err != nil {
+				return "", err
+			}
+			switch {
+			case appt.Status != StatusNoShow:
+				return "", fmt.Errorf("appointment %s is %s; it has no no-show fee", appt.ID, appt.Status)
+			case appt.FeeWaived:
+				return "", fmt.Errorf("the no-show fee of appointment %s is already waived", appt.ID)
+			}
+			appt, _ = db.Appointments.Edit(appt.ID)
+			appt.FeeWaived, appt.WaivedOn = true, Today
+			return sim.JSONResult(appt)
+		}),
+		ToolChangeMedication: sim.Typed(func(db *DB, a *struct {
+			ID         string `json:"prescription_id"`
+			Medication string `json:"medication"`
+			Dose       string `json:"dose"`
+			Frequency  string `json:"frequency"`
+		}) (string, error) {
+			rx, err := db.activePrescription(a.ID)
+			if err != nil {
+				return "", err
+			}
+			med := strings.ToLower(strings.TrimSpace(a.Medication))
+			if db.ref().Medications[med] == nil {
+				return "", fmt.Errorf("medication %q is not in the formulary", echo(a.Medication))
+			}
+			dose, freq := strings.TrimSpace(a.Dose), strings.TrimSpace(a.Frequency)
+			if dose == "" || freq == "" {
+				return "", errors.New("dose and frequency must not be empty")
+			}
+			if med == rx.Medication && dose == rx.Dose && freq == rx.Frequency {
+				return "", fmt.Errorf("prescription %s is already %s %s %s", rx.ID, med, dose, freq)
+			}
+			rx, _ = db.Prescriptions.Edit(rx.ID)
+			rx.Medication, rx.Dose, rx.Frequency, rx.ChangedOn = med, dose, freq, Today
+			rx.Approved = []Alternative{}
+			return sim.JSONResult(rx)
+		}),
+		ToolUpdateSupplier: sim.Typed(func(db *DB, a *struct {
+			ID         string `json:"prescription_id"`
+			SupplierID string `json:"supplier_id"`
+		}) (string, error) {
+			rx, err := db.activePrescription(a.ID)
+			if err != nil {
+				return "", err
+			}
+			s := db.ref().Suppliers[a.SupplierID]
+			if s == nil {
+				return "", fmt.Errorf("supplier %q not found", echo(a.SupplierID))
+			}
+			if s.ID == rx.SupplierID {
+				return "", fmt.Errorf("prescription %s is already with %s", rx.ID, s.ID)
+			}
+			rx, _ = db.Prescriptions.Edit(rx.ID)
+			rx.SupplierID = s.ID
+			return sim.JSONResult(rx)
+		}),
+		ToolRequestRefill: sim.Typed(func(db *DB, a *struct {
+			ID string `json:"prescription_id"`
+		}) (string, error) {
+			rx, err := db.activePrescription(a.ID)
+			if err != nil {
+				return "", err
+			}
+			if rx.RefillsRemaining <= 0 {
+				return "", fmt.Errorf("prescription %s has no refills remaining", rx.ID)
+			}
+			rx, _ = db.Prescriptions.Edit(rx.ID)
+			rx.RefillsRemaining--
+			order := &RefillOrder{
+				ID: fmt.Sprintf("RF%05d", 30001+db.RefillOrders.Len()), PrescriptionID: rx.ID, Medication: rx.Medication,
+				SupplierID: rx.SupplierID, RequestedOn: Today, Status: "requested",
+			}
+			db.RefillOrders.Put(order.ID, order)
+			return sim.JSONResult(map[string]any{"refill": order, "refills_remaining": rx.RefillsRemaining})
+		}),
+		ToolReplaceDevice: sim.Typed(func(db *DB, a *struct {
+			ID string `json:"device_id"`
+		}) (string, error) {
+			d, err := db.device(a.ID)
+			if err != nil {
+				return "", err
+			}
+			if d.Status != DeviceActive {
+				return "", fmt.Errorf("device %s is %s", d.ID, d.Status)
+			}
+			p := db.Patients.At(d.PatientID)
+			if p == nil {
+				return "", fmt.Errorf("device %s has no patient", d.ID)
+			}
+			nd := &Device{
+				ID: fmt.Sprintf("DEV-%05d", 50001+db.Devices.Len()), PatientID: d.PatientID, Type: d.Type, Model: d.Model,
+				Status: DeviceActive, AssignedOn: Today, Replaces: d.ID,
+			}
+			d, _ = db.Devices.Edit(d.ID)
+			d.Status, d.ReplacedBy = DeviceRetired, nd.ID
+			db.Devices.Put(nd.ID, nd)
+			p, _ = db.Patients.Edit(p.ID)
+			p.DeviceIDs = append(p.DeviceIDs, nd.ID)
+			return sim.JSONResult(map[string]any{"retired": d, "new_device": nd})
+		}),
+		ToolUpdatePhone: sim.Typed(func(db *DB, a *struct {
+			PatientID string `json:"patient_id"`
+			Phone     string `json:"phone"`
+		}) (string, error) {
+			p, err := db.patient(a.PatientID)
+			if err != nil {
+				return "", err
+			}
+			phone := strings.TrimSpace(a.Phone)
+			if len(phone) != 12 || phone[3] != '-' || phone[7] != '-' || strings.Trim(strings.ReplaceAll(phone, "-", ""), "0123456789") != "" {
+				return "", fmt.Errorf("phone %q is not NNN-NNN-NNNN", echo(a.Phone))
+			}
+			if phone == p.Phone {
+				return "", fmt.Errorf("patient %s already has phone %s", p.ID, phone)
+			}
+			p, _ = db.Patients.Edit(p.ID)
+			p.Phone = phone
+			return sim.JSONResult(p)
+		}),
+		ToolTransfer: sim.Typed(func(_ *DB, a *struct {
+			Summary string `json:"summary"`
+		}) (string, error) {
+			if strings.TrimSpace(a.Summary) == "" {
+				return "", errors.New("summary must not be empty")
+			}
+			return sim.JSONResult(map[string]string{"status": "transferred", "message": transferMessage})
+		}),
+	}
+}
