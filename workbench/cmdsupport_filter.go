@@ -91,8 +91,7 @@ func WriteFunnel(ctx context.Context, store *db.DB, name string, w io.Writer, fo
 // name when replace), or, when dryRun, to store nothing; the embedded
 // test tasks (EmbeddedTestTasks) count as test-split tasks. It is checked
 // (tracer.FilterRequest.Validate): an invalid one is an EREQUEST error
-// saying what to give, or about the setting min-reward or
-// max-user-dependence.
+// about the setting selection, dry-run, min-reward or max-user-dependence.
 func NewFilterRequest(c analysis.FilterCriteria, name string, replace, dryRun bool) (tracer.FilterRequest, error) {
 	req := tracer.FilterRequest{Criteria: c, TestTasks: EmbeddedTestTasks(), Name: strings.TrimSpace(name), Replace: replace, DryRun: dryRun}
 	var bad *tracer.OptionError
@@ -101,9 +100,9 @@ func NewFilterRequest(c analysis.FilterCriteria, name string, replace, dryRun bo
 	}
 	switch bad.Field {
 	case "Name":
-		return req, requestf("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
+		return req, settingf("selection", "is needed: the NAME of the selection stored (a dry run stores nothing)")
 	case "DryRun":
-		return req, requestf("--dry-run stores nothing: drop --selection and --replace")
+		return req, settingf("dry-run", "stores nothing: it takes no selection name and no replace")
 	case "MaxUserDependence":
 		return req, settingf("max-user-dependence", "%v: %v", *c.MaxUserDependence, bad)
 	}

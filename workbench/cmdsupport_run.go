@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -34,7 +33,7 @@ func DefaultSealKeyFile() string {
 
 // RecordedSettings are the settings of a run recorded with it (the names
 // of the run command's flags): a resume takes them from the run, so a
-// resume given one is refused (CheckResume). A role's endpoint and key
+// resume given one is refused. A role's endpoint and key
 // variable (*-base-url, *-api-key-env) are recorded too, but a resume may
 // change them (ResumeRun decides).
 var RecordedSettings = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "preset", "max-steps", "max-errors", "name",
@@ -42,20 +41,9 @@ var RecordedSettings = []string{"domain", "agent", "user", "condition", "trials"
 	"tasks-file", "task-set"}
 
 // CheckResume refuses, before anything is opened or created, a resume of
-// run ref given settings (the names of the flags given with it) it takes
-// from the run (RecordedSettings) or cannot take (the tags train-domains
-// and base-run: runs tag sets them), naming what to drop; then, about the
-// setting "resume", no database at dbPath; then a price file that cannot
-// be read (CheckPriceFile). All are EREQUEST errors.
-func CheckResume(dbPath, ref, priceFile string, settings []string) error {
-	for _, s := range settings {
-		switch {
-		case slices.Contains(RecordedSettings, s):
-			return requestf("--resume reuses the run's recorded settings: drop --%s", s)
-		case s == "train-domains" || s == "base-run":
-			return requestf("--resume does not tag a run: drop --%s, and tag it with emobench runs tag %s --%s ...", s, ref, s)
-		}
-	}
+// run ref when no database is at dbPath (an EREQUEST error about the
+// setting "resume") or the price file cannot be read (CheckPriceFile).
+func CheckResume(dbPath, ref, priceFile string) error {
 	if _, err := os.Stat(dbPath); err != nil {
 		return settingf("resume", "%s: no database at %s", ref, dbPath)
 	}
@@ -90,7 +78,8 @@ func GenerateProgress(bar io.Writer, note func(string), n int) func(kept, candid
 // (tracer.ExportFile, out checked by the caller) and, when statsPath is
 // not "", the export's stats as indented JSON to statsPath (atomically).
 // Tokens are counted with the Hugging Face tokenizer.json file tokenizer
-// when it is not "" (sft.LoadTokenizer: its error names --tokenizer);
+// when it is not "" (sft.LoadTokenizer: its error, EINVALID, is about the
+// setting tokenizer);
 // cfg.Domain nil is ExportDomain. warn receives the warning that the
 // selection has lost trajectories since it was stored, then each record
 // not written. The stats are returned with ExportFile's error too (its
@@ -99,7 +88,7 @@ func ExportSelection(ctx context.Context, store *db.DB, out, statsPath, tokenize
 	if tokenizer != "" {
 		tok, err := sft.LoadTokenizer(tokenizer)
 		if err != nil {
-			return sft.Stats{}, fmt.Errorf("--tokenizer: %w", err)
+			return sft.Stats{}, emobench.Settingf(emobench.EINVALID, "tokenizer", ": %w", err)
 		}
 		cfg.Tokenizer = tok
 	}

@@ -118,25 +118,6 @@ func TestTerminal(t *testing.T) {
 	}
 }
 
-// A resume refuses a recorded setting and a tag, naming the flag to drop,
-// before it looks for the database; an endpoint may change.
-func TestCheckResume_Settings(t *testing.T) {
-	missing := filepath.Join(t.TempDir(), "none.db")
-	for _, tc := range []struct {
-		settings []string
-		want     string
-	}{
-		{[]string{"concurrency", "trials"}, "--resume reuses the run's recorded settings: drop --trials"},
-		{[]string{"base-run"}, "--resume does not tag a run: drop --base-run, and tag it with emobench runs tag 3 --base-run"},
-		{[]string{"agent-base-url", "user-api-key-env", "timeout"}, "resume 3: no database at " + missing},
-	} {
-		err := workbench.CheckResume(missing, "3", "", tc.settings)
-		if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("CheckResume(%q) = %v, want an EREQUEST error containing %q", tc.settings, err, tc.want)
-		}
-	}
-}
-
 // NewRunTags keeps what was given, an empty list of train domains
 // included (to be refused), and is nil when nothing was.
 func TestNewRunTags(t *testing.T) {
@@ -170,17 +151,15 @@ func TestRequiredSettings(t *testing.T) {
 	_, errEval := workbench.EvaluateFile(ctx, workbench.EvaluateRequest{Path: "x.json"})
 	_, _, errGen := workbench.GenerateSettings{N: 1}.Options()
 	_, errVacuum := workbench.Vacuum(ctx, missing, "", func(string) {})
-	errTarget := workbench.GenerateTasks(ctx, nil, tracer.GenerateOptions{}, workbench.GenerateTarget{Out: "tasks.json", Replace: true})
 	for _, tc := range []struct {
 		err  error
 		want string
 	}{
-		{errFormat, "export needs --format (one of taubench"},
-		{errOut, "export needs --out PATH"},
-		{errEval, "evaluate needs --domain (one of airline"},
-		{errGen, "tracer generate needs --domain (one of airline"},
-		{errVacuum, "vacuum needs --out FILE"},
-		{errTarget, "--task-set and --replace name a task set in --db: drop them with --out"},
+		{errFormat, "format is needed: one of taubench"},
+		{errOut, "out is needed: the PATH to write"},
+		{errEval, "domain is needed: one of airline"},
+		{errGen, "domain is needed: one of airline"},
+		{errVacuum, "out is needed: the FILE to write"},
 	} {
 		if !errors.Is(tc.err, emobench.ErrRequest) || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("got %v, want an EREQUEST error containing %q", tc.err, tc.want)

@@ -1,7 +1,6 @@
 package workbench
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -91,7 +90,7 @@ var generateSettings = map[string]string{"N": "n", "Split": "split", "WalkSteps"
 // setting ("walk-steps \"2,x\": ...", "exclude FILE: ...").
 func (s GenerateSettings) Options() (tracer.GenerateOptions, sim.CatalogDomain, error) {
 	if s.Domain == "" {
-		return tracer.GenerateOptions{}, nil, requestf("tracer generate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
+		return tracer.GenerateOptions{}, nil, settingf("domain", "is needed: one of %s", strings.Join(all.Names(), ", "))
 	}
 	o := tracer.NewGenerateOptions()
 	o.N, o.Seed, o.Split = s.N, s.Seed, s.Split
@@ -217,7 +216,7 @@ func auditTasksOf(ctx context.Context, dbPath, path, set, domain string) (string
 func ReadTaskSource(ctx context.Context, dbPath, file, set string) (*TaskSource, error) {
 	switch {
 	case file != "" && set != "":
-		return nil, requestf("give --tasks-file FILE or --task-set NAME, not both")
+		return nil, settingf("task-set", "%s: give a task set or a tasks file, not both", set)
 	case file != "":
 		return ReadTasksFile(file)
 	case set == "":
@@ -261,9 +260,8 @@ func PlanRunsOver(r PlanRequest, src *TaskSource, domainsGiven, splitGiven bool)
 }
 
 // GenerateTarget is where GenerateTasks puts the tasks: the JSON file
-// Out, or else the task set Name (DOMAIN-SPLIT-sSEED when ""; Replace:
-// replacing one of that name) in the database Open opens for writing,
-// the file DBPath.
+// Out, or else the task set Name (Replace: replacing one of that name) in
+// the database Open opens for writing (DBPath names it in the lines).
 type GenerateTarget struct {
 	Out     string
 	Name    string
@@ -278,24 +276,9 @@ type GenerateTarget struct {
 // GenerateTasks generates opts' tasks of dom (tracer.Generate), writes
 // the summary of what it generated and rejected to t.Summary (also when
 // it fails midway), then writes them to t.Out or stores them as the task
-// set t.Name (tracer.StoreTaskSet). A task set named or replaced with
-// t.Out, and a task set name DBPath holds, unless t.Replace, are EREQUEST
-// errors, before anything is generated (or, the latter, when it was
-// stored meanwhile). Other errors are Generate's, the file's or the
-// store's.
+// set t.Name (tracer.StoreTaskSet: a name taken meanwhile is its
+// ECONFLICT error). Errors are Generate's, the file's or the store's.
 func GenerateTasks(ctx context.Context, dom sim.CatalogDomain, opts tracer.GenerateOptions, t GenerateTarget) error {
-	if t.Out != "" && (t.Name != "" || t.Replace) {
-		return requestf("--task-set and --replace name a task set in --db: drop them with --out")
-	}
-	if t.Name == "" {
-		t.Name = fmt.Sprintf("%s-%s-s%d", dom.Name(), opts.Split, opts.Seed)
-	}
-	if t.Out == "" && !t.Replace {
-		if set, err := StoredTaskSet(ctx, t.DBPath, t.Name); err != nil || set != nil {
-			return cmp.Or(err, requestf("task set %q already exists in %s (%d %s tasks, stored %s): --replace replaces it, or --task-set names another",
-				t.Name, t.DBPath, set.Tasks, set.Domain, set.CreatedAt.UTC().Format("2006-01-02 15:04")))
-		}
-	}
 	gen, err := tracer.Generate(ctx, dom, opts)
 	if gen != nil {
 		gen.WriteText(t.Summary)
@@ -319,9 +302,7 @@ func GenerateTasks(ctx context.Context, dom sim.CatalogDomain, opts tracer.Gener
 	if t.Now != nil {
 		now = t.Now
 	}
-	if _, err := tracer.StoreTaskSet(ctx, store, t.Name, dom.Name(), opts, gen, t.Replace, now()); errors.Is(err, emobench.ErrConflict) {
-		return requestf("%v: --replace replaces it", err)
-	} else if err != nil {
+	if _, err := tracer.StoreTaskSet(ctx, store, t.Name, dom.Name(), opts, gen, t.Replace, now()); err != nil {
 		return err
 	}
 	t.Print(fmt.Sprintf("stored %d tasks as task set %s in %s (run them with: emobench run --task-set %s)", len(gen.Tasks), t.Name, t.DBPath, t.Name))

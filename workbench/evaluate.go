@@ -124,7 +124,7 @@ func passes(r *float64) bool {
 // is written.
 func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error) {
 	if req.Domain == "" {
-		return nil, requestf("evaluate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
+		return nil, settingf("domain", "is needed: one of %s", strings.Join(all.Names(), ", "))
 	}
 	dom, err := all.Find(req.Domain)
 	if err != nil {

@@ -165,7 +165,7 @@ func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, 
 // out.
 func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db.Option) (int64, error) {
 	if out == "" {
-		return 0, requestf("vacuum needs --out FILE")
+		return 0, settingf("out", "is needed: the FILE to write")
 	}
 	if _, err := atomicfile.Target(out); err != nil {
 		return 0, err
@@ -278,9 +278,9 @@ func CheckDB(ctx context.Context, path string) (*Checked, error) {
 func Export(ctx context.Context, path string, refs []string, format, out string, force bool) ([]export.Written, error) {
 	switch {
 	case format == "":
-		return nil, requestf("export needs --format (one of %s)", strings.Join(export.Formats, ", "))
+		return nil, settingf("format", "is needed: one of %s", strings.Join(export.Formats, ", "))
 	case out == "":
-		return nil, requestf("export needs --out PATH")
+		return nil, settingf("out", "is needed: the PATH to write (a file or a directory, by format)")
 	}
 	store, ids, err := OpenRuns(ctx, path, refs)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
@@ -92,28 +91,4 @@ func WriteTranscriptAs(w io.Writer, t reports.Transcript, format string) error {
 		return WriteTranscriptJSON(w, t)
 	}
 	return reports.WriteTranscript(w, t)
-}
-
-// NewTrajectoryRef is the trajectory show's arguments name: the id that
-// is args' one word, or else the run and task given (nil: not given) with
-// trial (nil: the task's only trial). Both or neither, several words, or
-// a word that is not a whole number are EREQUEST errors saying what to
-// give.
-func NewTrajectoryRef(args []string, run, task *string, trial *int) (TrajectoryRef, error) {
-	byRun := run != nil || task != nil || trial != nil
-	switch {
-	case len(args) > 1:
-		return TrajectoryRef{}, requestf("show takes one TRAJECTORY id, got %d arguments", len(args))
-	case len(args) == 1 && byRun:
-		return TrajectoryRef{}, requestf("show takes a TRAJECTORY id or --run/--task/--trial, not both")
-	case len(args) == 0 && (run == nil || task == nil):
-		return TrajectoryRef{}, requestf("show needs a TRAJECTORY id, or --run RUN --task ID [--trial N]")
-	case byRun:
-		return TrajectoryRef{ByRun: true, Run: *run, Task: *task, Trial: trial}, nil
-	}
-	id, err := strconv.ParseInt(args[0], 10, 64)
-	if err != nil {
-		return TrajectoryRef{}, requestf("TRAJECTORY %q is not an id (a whole number); name it by --run, --task and --trial instead", args[0])
-	}
-	return TrajectoryRef{ID: id}, nil
 }

@@ -3,8 +3,6 @@ package workbench
 import (
 	"context"
 	"errors"
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -72,36 +70,5 @@ func TestTranscript_Err(t *testing.T) {
 	}
 	if _, err := Transcript(ctx, store, TrajectoryRef{ID: 999}, 0); !errors.Is(err, emobench.ErrNotFound) || errors.Is(err, emobench.ErrRequest) {
 		t.Errorf("trajectory 999: %v, want ErrNotFound", err)
-	}
-}
-
-// show's words name a trajectory by id or by run, task and trial, never both.
-func TestNewTrajectoryRef(t *testing.T) {
-	run, task, trial := "r1", "7", 2
-	for _, tc := range []struct {
-		args        []string
-		run, task   *string
-		trial       *int
-		want        TrajectoryRef
-		errContains string
-	}{
-		{[]string{"42"}, nil, nil, nil, TrajectoryRef{ID: 42}, ""},
-		{nil, &run, &task, nil, TrajectoryRef{ByRun: true, Run: "r1", Task: "7"}, ""},
-		{nil, &run, &task, &trial, TrajectoryRef{ByRun: true, Run: "r1", Task: "7", Trial: &trial}, ""},
-		{[]string{"1", "2"}, nil, nil, nil, TrajectoryRef{}, "got 2 arguments"},
-		{[]string{"1"}, nil, nil, &trial, TrajectoryRef{}, "not both"},
-		{nil, &run, nil, nil, TrajectoryRef{}, "show needs a TRAJECTORY id"},
-		{[]string{"x7"}, nil, nil, nil, TrajectoryRef{}, `TRAJECTORY "x7" is not an id`},
-	} {
-		got, err := NewTrajectoryRef(tc.args, tc.run, tc.task, tc.trial)
-		if tc.errContains != "" {
-			if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), tc.errContains) {
-				t.Errorf("NewTrajectoryRef(%q) = %v, want an EREQUEST error containing %q", tc.args, err, tc.errContains)
-			}
-			continue
-		}
-		if err != nil || !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("NewTrajectoryRef(%q) = %+v, %v; want %+v", tc.args, got, err, tc.want)
-		}
 	}
 }

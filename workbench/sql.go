@@ -2,7 +2,6 @@ package workbench
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -39,7 +38,7 @@ func ReadQuery(ctx context.Context, stdin io.Reader) (string, error) {
 // in format (table.NewQueryWriter: csv and json row by row). A query ""
 // is read from stdin (ReadQuery; nil: none). No query is an EREQUEST
 // error, checked before the database is opened; a query stopped by
-// timeout is an error that says so.
+// timeout is a *db.QueryTimeoutError.
 func RunSQL(ctx context.Context, dbPath, query string, stdin io.Reader, timeout time.Duration, w io.Writer, format string) error {
 	if query == "" && stdin != nil {
 		var err error
@@ -56,10 +55,7 @@ func RunSQL(ctx context.Context, dbPath, query string, stdin io.Reader, timeout 
 	}
 	defer store.Close()
 	out := table.NewQueryWriter(w, format)
-	var stopped *db.QueryTimeoutError
-	if err := store.QueryEachWithin(ctx, timeout, query, out.Header, out.Row); errors.As(err, &stopped) {
-		return fmt.Errorf("sql: %w (--timeout)", err)
-	} else if err != nil {
+	if err := store.QueryEachWithin(ctx, timeout, query, out.Header, out.Row); err != nil {
 		return err
 	}
 	return out.End()

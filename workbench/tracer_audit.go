@@ -3,8 +3,6 @@ package workbench
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
@@ -14,7 +12,8 @@ import (
 
 // AuditRequest is what tracer audit checks: the tasks of exactly one of
 // TasksFile, TaskSet (stored in the database at DB) and Domain (its
-// embedded tasks), those of Split ("" for both), by the rules and, when
+// embedded tasks; the caller checks that one is given), those of Split
+// ("" for both), by the rules and, when
 // Judge is llm:MODEL, by that model too ("": the rules only).
 type AuditRequest struct {
 	DB                         string
@@ -26,19 +25,10 @@ type AuditRequest struct {
 }
 
 // Audit reads r's tasks and audits them (tracer.AuditTasks) against
-// their registered domains. Naming none or several task sources, and a
-// bad judge setting, are EREQUEST errors; see auditTasksOf for the
-// sources' errors. The report's failures are not errors: AuditFailures
+// their registered domains. A bad judge setting is an EREQUEST error;
+// see auditTasksOf for the sources' errors. The report's failures are not errors: AuditFailures
 // says them.
 func Audit(ctx context.Context, r AuditRequest) (tracer.AuditReport, error) {
-	given := slices.DeleteFunc([]string{r.TasksFile, r.TaskSet, r.Domain}, func(v string) bool { return v == "" })
-	switch len(given) {
-	case 0:
-		return tracer.AuditReport{}, requestf("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
-	case 1:
-	default:
-		return tracer.AuditReport{}, requestf("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
-	}
 	var judge tracer.Judge
 	if r.Judge != "" {
 		if err := CheckLLMTimeout(r.LLM.Timeout); err != nil {
@@ -71,7 +61,7 @@ func AuditFailures(report tracer.AuditReport) error {
 		return fmt.Errorf("tracer audit: %d of %d tasks fail a check", n, len(report.Tasks))
 	}
 	if n := report.Undecided(); n > 0 {
-		return fmt.Errorf("tracer audit: the judge could not decide %d checks (see the reasons with --format json)", n)
+		return fmt.Errorf("tracer audit: the judge could not decide %d checks (the json format gives the reasons)", n)
 	}
 	return nil
 }

@@ -13,16 +13,14 @@ import (
 	"github.com/emobench/emobench/workbench"
 )
 
-// Audit takes exactly one source of tasks and refuses a bad judge before
-// reading any; a domain's embedded tasks pass its rules.
+// Audit refuses a bad judge before reading any task, and an unknown
+// domain.
 func TestAudit_Request(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		r    workbench.AuditRequest
 		want string
 	}{
-		{workbench.AuditRequest{}, "give --tasks-file FILE, --task-set NAME or --domain D (airline, retail"},
-		{workbench.AuditRequest{Domain: "retail", TasksFile: "x.json"}, "not several"},
 		{workbench.AuditRequest{Domain: "retail", Judge: "gpt-4.1"}, `timeout 0s: need a positive duration`},
 		{workbench.AuditRequest{Domain: "nosuch"}, "nosuch"},
 	} {
@@ -59,8 +57,8 @@ func TestNewFilterRequest(t *testing.T) {
 	}{
 		{analysis.FilterCriteria{MinReward: 1}, "  kept ", false, false, ""},
 		{analysis.FilterCriteria{MinReward: 1}, "", false, true, ""},
-		{analysis.FilterCriteria{MinReward: 1}, " ", false, false, "tracer filter needs --selection NAME"},
-		{analysis.FilterCriteria{MinReward: 1}, "kept", true, true, "--dry-run stores nothing"},
+		{analysis.FilterCriteria{MinReward: 1}, " ", false, false, "selection is needed: the NAME"},
+		{analysis.FilterCriteria{MinReward: 1}, "kept", true, true, "dry-run stores nothing"},
 		{analysis.FilterCriteria{MinReward: math.NaN()}, "kept", false, false, "min-reward NaN: "},
 		{analysis.FilterCriteria{MinReward: 1, MaxUserDependence: &dep}, "kept", false, false, "max-user-dependence +Inf: "},
 	} {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
@@ -37,7 +38,7 @@ func reportCommand(e *env) *cli.Command {
 			}
 			// An existing --out is kept unless --force, as export and vacuum do (exit 2);
 			// one that is not a regular file is never replaced (exit 1).
-			if err := cliargs.CheckOutFiles(c.Bool("force"), "out", c.String("out")); err != nil {
+			if err := cliargs.CheckOutFiles(c.Bool("force"), atomicfile.Target, "out", c.String("out")); err != nil {
 				return err
 			}
 			r, err := statsRequest(c)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -172,7 +173,15 @@ func llmOptions(c *cli.Context) sim.LLMOptions {
 // is missing, with its recorded settings.
 func resumeRun(c *cli.Context, e *env, ref string) error {
 	llm := workbench.ResumeLLM{Agent: resumeRole(c, "agent"), User: resumeRole(c, "user"), Judge: resumeRole(c, "judge")}
-	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file"), c.LocalFlagNames()); err != nil {
+	for _, f := range c.LocalFlagNames() {
+		switch {
+		case slices.Contains(workbench.RecordedSettings, f):
+			return usagef("--resume reuses the run's recorded settings: drop --%s", f)
+		case f == "train-domains" || f == "base-run":
+			return usagef("--resume does not tag a run: drop --%s, and tag it with emobench runs tag %s --%s ...", f, ref, f)
+		}
+	}
+	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file")); err != nil {
 		return err
 	}
 	llm.BaseURL = given(c, "base-url", c.String) // the endpoint may move between sessions

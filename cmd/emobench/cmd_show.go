@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strconv"
+
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
@@ -26,9 +28,21 @@ func showCommand(e *env) *cli.Command {
 			cliargs.Choice("format", "text", "text, or json (the layout of export --format jsonl's lines, which evaluate reads)", "text", "json"),
 		},
 		Action: func(c *cli.Context) error {
-			ref, err := workbench.NewTrajectoryRef(c.Args().Slice(), given(c, "run", c.String), given(c, "task", c.String), given(c, "trial", c.Int))
-			if err != nil {
-				return err
+			byRun := c.IsSet("run") || c.IsSet("task") || c.IsSet("trial")
+			switch {
+			case c.NArg() > 1:
+				return usagef("show takes one TRAJECTORY id, got %d arguments", c.NArg())
+			case c.NArg() == 1 && byRun:
+				return usagef("show takes a TRAJECTORY id or --run/--task/--trial, not both")
+			case c.NArg() == 0 && !(c.IsSet("run") && c.IsSet("task")):
+				return usagef("show needs a TRAJECTORY id, or --run RUN --task ID [--trial N]")
+			}
+			ref := workbench.TrajectoryRef{ByRun: byRun, Run: c.String("run"), Task: c.String("task"), Trial: given(c, "trial", c.Int)}
+			if c.NArg() == 1 {
+				var err error
+				if ref.ID, err = strconv.ParseInt(c.Args().First(), 10, 64); err != nil {
+					return usagef("TRAJECTORY %q is not an id (a whole number); name it by --run, --task and --trial instead", c.Args().First())
+				}
 			}
 			lines := 3
 			if c.Bool("full") {

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -25,7 +28,11 @@ func sqlCommand(e *env) *cli.Command {
 			if c.NArg() > 1 {
 				return usagef("sql takes one QUERY argument (quote it), got %d", c.NArg())
 			}
-			return workbench.RunSQL(c.Context, c.String("db"), c.Args().First(), e.stdin, c.Duration("timeout"), e.stdout, c.String("format"))
+			err := workbench.RunSQL(c.Context, c.String("db"), c.Args().First(), e.stdin, c.Duration("timeout"), e.stdout, c.String("format"))
+			if timeout := (*db.QueryTimeoutError)(nil); errors.As(err, &timeout) {
+				return fmt.Errorf("sql: %w (--timeout)", err)
+			}
+			return err
 		},
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -59,6 +60,12 @@ func tracerAuditCommand(e *env) *cli.Command {
 func tracerAudit(c *cli.Context, e *env) error {
 	if c.String("judge") == "" && c.IsSet("judge-api-key-env") {
 		return usagef("--judge-api-key-env needs --judge")
+	}
+	switch given := slices.DeleteFunc([]string{c.String("tasks-file"), c.String("task-set"), c.String("domain")}, func(v string) bool { return v == "" }); len(given) {
+	case 0:
+		return usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
+	case 2, 3:
+		return usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
 	}
 	report, err := workbench.Audit(c.Context, workbench.AuditRequest{DB: c.String("db"),
 		TasksFile: c.String("tasks-file"), TaskSet: c.String("task-set"), Domain: c.String("domain"), Split: emobench.Split(c.String("split")),

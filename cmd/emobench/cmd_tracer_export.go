@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/tracer/sft"
@@ -60,7 +61,7 @@ func runTracerExport(c *cli.Context, e *env) error {
 	case selection == "":
 		return usagef("tracer export needs --selection NAME (a selection tracer filter stored)")
 	}
-	if err := cliargs.CheckOutFiles(c.Bool("force"), "out", out, "stats", statsPath); err != nil {
+	if err := cliargs.CheckOutFiles(c.Bool("force"), atomicfile.Target, "out", out, "stats", statsPath); err != nil {
 		return err
 	}
 	return e.readDB(c, func(store *db.DB) error {

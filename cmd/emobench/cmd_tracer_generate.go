@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -9,6 +12,7 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
@@ -58,19 +62,35 @@ func tracerGenerateCommand(e *env) *cli.Command {
 
 func generateTasks(c *cli.Context, e *env) error {
 	out, name := c.String("out"), c.String("task-set")
-	if err := cliargs.CheckOutFiles(c.Bool("force"), "out", out); err != nil {
+	if out != "" && (c.IsSet("task-set") || c.Bool("replace")) {
+		return usagef("--task-set and --replace name a task set in --db: drop them with --out")
+	}
+	if err := cliargs.CheckOutFiles(c.Bool("force"), atomicfile.Target, "out", out); err != nil {
 		return err
 	}
 	opts, dom, err := generateOptions(c)
 	if err != nil {
 		return err
 	}
+	if name == "" {
+		name = fmt.Sprintf("%s-%s-s%d", dom.Name(), opts.Split, opts.Seed)
+	}
+	if out == "" && !c.Bool("replace") {
+		if set, err := workbench.StoredTaskSet(c.Context, c.String("db"), name); err != nil || set != nil {
+			return cmp.Or(err, usagef("task set %q already exists in %s (%d %s tasks, stored %s): --replace replaces it, or --task-set names another",
+				name, c.String("db"), set.Tasks, set.Domain, set.CreatedAt.UTC().Format("2006-01-02 15:04")))
+		}
+	}
 	if !e.quiet {
 		opts.Progress = workbench.GenerateProgress(e.terminal, e.warn, opts.N)
 	}
-	return workbench.GenerateTasks(c.Context, dom, opts, workbench.GenerateTarget{Out: out, Name: name, Replace: c.Bool("replace"), DBPath: c.String("db"),
+	err = workbench.GenerateTasks(c.Context, dom, opts, workbench.GenerateTarget{Out: out, Name: name, Replace: c.Bool("replace"), DBPath: c.String("db"),
 		Open:  func(ctx context.Context) (*db.DB, error) { return e.openWrite(ctx, c.String("db")) },
 		Print: e.println, Summary: e.stdout})
+	if out == "" && errors.Is(err, emobench.ErrConflict) {
+		return usagef("%v: --replace replaces it", err)
+	}
+	return err
 }
 
 // generateOptions reads the flags into workbench.GenerateSettings, which

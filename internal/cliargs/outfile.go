@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"os"
 	"path/filepath"
-
-	"github.com/emobench/emobench/internal/atomicfile"
 )
 
 // CheckOutFiles refuses, before anything is computed, the output files a
@@ -13,9 +11,11 @@ import (
 // path, "stats", path2; a value "" is no file): one that is a directory,
 // lies in a directory that does not exist, exists without force, or is
 // not a regular file (a device, a named pipe: never replaced, even with
-// force), and two flags naming the same file. Its refusals are EREQUEST
-// errors naming the flag; an error reading the file is returned as it is.
-func CheckOutFiles(force bool, flagPaths ...string) error {
+// force), and two flags naming the same file. target reports whether a
+// path exists and fails for one that is not a regular file (as
+// atomicfile.Target does). Its refusals are EREQUEST errors naming the
+// flag; target's error is returned as it is.
+func CheckOutFiles(force bool, target func(path string) (exists bool, err error), flagPaths ...string) error {
 	for i := 0; i+1 < len(flagPaths); i += 2 {
 		flag, path := flagPaths[i], flagPaths[i+1]
 		if path == "" {
@@ -32,7 +32,7 @@ func CheckOutFiles(force bool, flagPaths ...string) error {
 		if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
 			return Usagef("--%s %s: directory %s does not exist", flag, path, filepath.Dir(path))
 		}
-		if exists, err := atomicfile.Target(path); err != nil || exists && !force {
+		if exists, err := target(path); err != nil || exists && !force {
 			return cmp.Or(err, Usagef("--%s %s exists (use --force to overwrite it)", flag, path))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/internal/atomicfile"
 )
 
 // CheckOutFiles accepts new files and, with force, an existing one, and
@@ -38,7 +39,7 @@ func TestCheckOutFiles(t *testing.T) {
 		{false, []string{"out", fresh, "stats", fresh}, "--stats " + fresh + " is the same file as --out " + fresh},
 		{true, []string{"out", existing, "stats", link}, "--stats " + link + " is the same file as --out " + existing},
 	} {
-		err := CheckOutFiles(c.force, c.args...)
+		err := CheckOutFiles(c.force, atomicfile.Target, c.args...)
 		switch {
 		case c.want == "" && err != nil:
 			t.Errorf("CheckOutFiles(%v, %q) = %v, want nil", c.force, c.args, err)
