@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -10,15 +11,9 @@ import (
 // tagged as a tuned agent's run. Its --tasks-file, --task-set, --tasks and
 // --trials are run's (flagAliases reads the old --tasks FILE, --generated
 // and --samples).
-var collectSkips = map[string]bool{"domain": true, "split": true, "resume": true, "shard": true, "train-domains": true, "base-run": true}
+var collectSkips = []string{"domain", "split", "resume", "shard", "train-domains", "base-run"}
 
 func tracerCollectCommand(e *env) *cli.Command {
-	var flags []cli.Flag
-	for _, f := range runCommand(e).Flags {
-		if !collectSkips[f.Names()[0]] {
-			flags = append(flags, f)
-		}
-	}
 	return &cli.Command{
 		Name:  "collect",
 		Usage: "run agents on Tracer's tasks: a run with --trials trials per task, tagged with the task set",
@@ -33,7 +28,7 @@ func tracerCollectCommand(e *env) *cli.Command {
 			"Example:\n" +
 			"   emobench --db runs.db tracer collect --tasks-file tasks.json --agent noisy:0.3 --user scripted --trials 2\n" +
 			"   OPENAI_API_KEY=... emobench --db runs.db tracer collect --tasks-file train.json --agent llm:gpt-4.1 --user llm:gpt-4.1-mini --trials 4",
-		Flags:  flags,
+		Flags:  cliargs.Without(runCommand(e).Flags, collectSkips...),
 		Before: noArgs,
 		Action: func(c *cli.Context) error { return tracerCollect(c, e) },
 	}

@@ -117,27 +117,16 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {}, // main picks exit codes
 		Before: func(c *cli.Context) error {
 			e.quiet = c.Bool("quiet")
-			return requireDBPath(c)
+			// An empty --db (or EMOBENCH_DB set to "") would make SQLite open a temporary
+			// database: an ingest or a paid run would be stored nowhere.
+			return cliargs.RequireValue(c, "db", "--db is empty (given as --db '' or EMOBENCH_DB=''): name the database file, e.g. --db runs.db",
+				"demo", "emotions", "domains") // they do not use --db
 		},
 		Action: cli.ShowAppHelp,
 	}
 	cliargs.MarkUsageErrors(app) // flag errors and unknown commands exit 2
 	cliargs.NameSettings(app)    // a setting's error names its flag
 	return app
-}
-
-// requireDBPath refuses an empty --db (or EMOBENCH_DB set to ""): SQLite
-// would open a temporary database, and an ingest or a paid run would be
-// stored nowhere. demo, emotions and domains do not use --db.
-func requireDBPath(c *cli.Context) error {
-	if c.String("db") != "" {
-		return nil
-	}
-	switch c.Args().First() {
-	case "", "demo", "emotions", "domains", "help":
-		return nil
-	}
-	return usagef("--db is empty (given as --db '' or EMOBENCH_DB=''): name the database file, e.g. --db runs.db")
 }
 
 // noArgs refuses stray arguments of a command that takes none.
