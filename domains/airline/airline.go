@@ -4,8 +4,10 @@
 // policy. The package holds the seeded database generator (GenerateDB), the
 // tools over it (Tools), the policy (policy.md), the intent catalog Tracer
 // generates tasks from (Catalog) and those tasks: tasks.json (test) and
-// tasks_train.json (train), written through `go generate`. The package
-// follows the layout of domains/README.md.
+// tasks_train.json (train), written through `go generate`. Data it embeds:
+// the tools (tools.json), the intents' wording (intents.json), and the
+// airports, names and phrases the generator and grounders draw from
+// (words.json). The package follows the layout of domains/README.md.
 package airline
 
 //go:generate go run ../../tracer/gentasks -domain airline

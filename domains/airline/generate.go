@@ -1,6 +1,8 @@
 package airline
 
 import (
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -54,31 +56,36 @@ func dateWeight(date string) int {
 	return 2
 }
 
-var airportList = []Airport{
-	{"ATL", "Atlanta"}, {"BOS", "Boston"}, {"DEN", "Denver"}, {"DFW", "Dallas"},
-	{"JFK", "New York"}, {"LAS", "Las Vegas"}, {"LAX", "Los Angeles"}, {"MIA", "Miami"},
-	{"ORD", "Chicago"}, {"PHX", "Phoenix"}, {"SEA", "Seattle"}, {"SFO", "San Francisco"},
-	{"IAH", "Houston"}, {"MSP", "Minneapolis"}, {"DTW", "Detroit"}, {"PHL", "Philadelphia"},
-	{"CLT", "Charlotte"}, {"MCO", "Orlando"}, {"EWR", "Newark"}, {"LGA", "New York"},
+// airlineWords are the airline's words (words.json): the airports, the
+// names people have, and what users say in requests. Their order matters:
+// the generator and the grounders draw from them by position.
+type airlineWords struct {
+	Airports   []Airport `json:"airports"`
+	FirstNames []string  `json:"first_names"`
+	LastNames  []string  `json:"last_names"`
+	CardBrands []string  `json:"card_brands"`
+	// Purposes are what a user asks for information for, by intent, and
+	// ContactPreferences how they want to be reached after a hand-off: the
+	// preference an information or transfer request states (the audit's
+	// tool_task_with_preference), as the instruction words it.
+	Purposes           map[string][]string `json:"purposes"`
+	ContactPreferences []string            `json:"contact_preferences"`
+	// OutOfScope are requests no tool serves, which the policy hands to a
+	// human agent.
+	OutOfScope []string `json:"out_of_scope"`
 }
 
-var firstNames = []string{
-	"Amara", "Bruno", "Celia", "Dmitri", "Elena", "Farid", "Grace", "Hiro",
-	"Ines", "Jonah", "Keiko", "Liam", "Maya", "Nadia", "Omar", "Priya",
-	"Quentin", "Rosa", "Samir", "Tessa", "Umar", "Vera", "Wes", "Ximena",
-	"Yusuf", "Zoe", "Arjun", "Bianca", "Caleb", "Daria", "Emeka", "Freya",
-	"Gideon", "Hana", "Ivan", "Julia", "Kofi", "Lucia", "Mateo", "Noor",
-}
+//go:embed words.json
+var wordsJSON []byte
 
-var lastNames = []string{
-	"Abara", "Berg", "Castillo", "Dubois", "Eriksen", "Fontaine", "Gupta", "Hale",
-	"Ito", "Jovanovic", "Kowalski", "Lindqvist", "Moreau", "Nakamura", "Okafor", "Patel",
-	"Quinn", "Rossi", "Silva", "Tanaka", "Ueda", "Varga", "Weiss", "Xu",
-	"Yilmaz", "Zhang", "Alvarez", "Brennan", "Costa", "Duarte", "Engel", "Farouk",
-	"Novak", "Olsen", "Park", "Reyes", "Sato", "Thompson", "Walsh", "Young",
-}
-
-var cardBrands = []string{"visa", "mastercard", "amex"}
+// words are the words of words.json.
+var words = func() airlineWords {
+	var w airlineWords
+	if err := json.Unmarshal(wordsJSON, &w); err != nil {
+		panic("airline: words.json: " + err.Error()) // embedded: a build bug
+	}
+	return w
+}()
 
 // GenerateDB returns the airline database generated from seed. Equal seeds
 // give equal databases; the generator uses math/rand/v2's PCG and nothing
@@ -89,7 +96,7 @@ func GenerateDB(seed uint64) *DB {
 		ids: map[string]bool{},
 		db:  &DB{},
 	}
-	for _, a := range airportList {
+	for _, a := range words.Airports {
 		g.db.Airports.Put(a.Code, &a)
 	}
 	g.flights()
@@ -141,8 +148,8 @@ func (g *generator) digits(n int) string {
 // airports plus extra routes up to numRoutes, each flown
 // flightsPerDirection times a day in both directions.
 func (g *generator) flights() {
-	codes := make([]string, len(airportList))
-	for i, a := range airportList {
+	codes := make([]string, len(words.Airports))
+	for i, a := range words.Airports {
 		codes[i] = a.Code
 	}
 	g.rng.Shuffle(len(codes), func(i, j int) { codes[i], codes[j] = codes[j], codes[i] })
@@ -240,8 +247,8 @@ func (g *generator) status(date string, f *Flight) string {
 
 func (g *generator) person() Passenger {
 	return Passenger{
-		FirstName: g.pick(firstNames),
-		LastName:  g.pick(lastNames),
+		FirstName: g.pick(words.FirstNames),
+		LastName:  g.pick(words.LastNames),
 		DOB:       g.dob(),
 	}
 }
@@ -286,7 +293,7 @@ func (g *generator) addMethod(u *User, source string, amount int) {
 	id := g.uniqueID(func() string { return source + "_" + g.digits(7) })
 	pm := PaymentMethod{ID: id, Source: source}
 	if source == SourceCreditCard {
-		pm.Brand, pm.LastFour = g.pick(cardBrands), g.digits(4)
+		pm.Brand, pm.LastFour = g.pick(words.CardBrands), g.digits(4)
 	} else {
 		pm.Amount = &amount
 	}

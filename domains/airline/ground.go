@@ -33,9 +33,12 @@ func newGrounding(g sim.GroundContext) (*grounding, bool) {
 	return &grounding{GroundContext: g, db: db, u: db.Users.At(g.UserID)}, true
 }
 
+// grounder grounds an intent on the grounding of the context's user.
+type grounder = func(*grounding) (sim.Grounding, bool)
+
 // on makes a grounder of f, which sees the grounding of the context's
 // user; false when the context has no airline state or no such user.
-func on(f func(*grounding) (sim.Grounding, bool)) func(sim.GroundContext) (sim.Grounding, bool) {
+func on(f grounder) func(sim.GroundContext) (sim.Grounding, bool) {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		x, ok := newGrounding(g)
 		if !ok {
@@ -44,6 +47,22 @@ func on(f func(*grounding) (sim.Grounding, bool)) func(sim.GroundContext) (sim.G
 		return f(x)
 	}
 }
+
+// onReservation makes a grounder of ground, which acts on one of the
+// user's reservations that keep accepts (picked by grounding.reservation);
+// false when there is none.
+func onReservation(keep func(x *grounding, r *Reservation) bool, ground func(x *grounding, r *Reservation) (sim.Grounding, bool)) grounder {
+	return func(x *grounding) (sim.Grounding, bool) {
+		r, ok := x.reservation(func(r *Reservation) bool { return keep(x, r) })
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		return ground(x, r)
+	}
+}
+
+// notFlown accepts a reservation none of whose flights has left.
+func notFlown(x *grounding, r *Reservation) bool { return !x.db.flown(r) }
 
 func (x *grounding) used(id string) bool { return x.Used != nil && x.Used(id) }
 
@@ -107,8 +126,8 @@ func (x *grounding) payer(amount int) (PaymentMethod, bool) {
 func (x *grounding) newPerson(ps []Passenger) Passenger {
 	for {
 		p := Passenger{
-			FirstName: firstNames[x.Rand.IntN(len(firstNames))],
-			LastName:  lastNames[x.Rand.IntN(len(lastNames))],
+			FirstName: words.FirstNames[x.Rand.IntN(len(words.FirstNames))],
+			LastName:  words.LastNames[x.Rand.IntN(len(words.LastNames))],
 			DOB:       fmt.Sprintf("%d-%02d-%02d", 1955+x.Rand.IntN(50), 1+x.Rand.IntN(12), 1+x.Rand.IntN(28)),
 		}
 		if !slices.ContainsFunc(ps, func(q Passenger) bool { return q.FirstName == p.FirstName && q.LastName == p.LastName }) {
@@ -181,24 +200,18 @@ func (x *grounding) reasonUses(reason string) []string {
 // policy lets the agent cancel for it: nothing flown, no flight cancelled,
 // and business (uninsured, booked over a day ago) or booked within a day
 // (not business).
-func groundCancelPlans(business bool) func(*grounding) (sim.Grounding, bool) {
-	return func(x *grounding) (sim.Grounding, bool) {
-		r, ok := x.reservation(func(r *Reservation) bool {
-			return (r.Cabin == CabinBusiness) == business && (!business || r.Insurance == "no") && bookedWithin24h(r) != business &&
-				!x.db.flown(r) && !x.db.hasStatus(r, StatusCancelled)
-		})
-		if !ok {
-			return sim.Grounding{}, false
-		}
+func groundCancelPlans(business bool) grounder {
+	return onReservation(func(x *grounding, r *Reservation) bool {
+		return (r.Cabin == CabinBusiness) == business && (!business || r.Insurance == "no") && bookedWithin24h(r) != business &&
+			!x.db.flown(r) && !x.db.hasStatus(r, StatusCancelled)
+	}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 		return x.cancelGrounding(r, ReasonChangeOfPlan, "my plans changed", nil)
-	}
+	})
 }
 
-func groundCancelAirline(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return !x.db.flown(r) && x.db.hasStatus(r, StatusCancelled) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundCancelAirline = onReservation(func(x *grounding, r *Reservation) bool {
+	return !x.db.flown(r) && x.db.hasStatus(r, StatusCancelled)
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	s, _ := x.disrupted(r, StatusCancelled)
 	gr, ok := x.cancelGrounding(r, ReasonAirlineCancelled, fmt.Sprintf("the airline cancelled my flight %s", s.FlightNumber),
 		map[string]string{"flight": s.FlightNumber, "date": s.Date}, flightStatus(s))
@@ -206,20 +219,18 @@ func groundCancelAirline(x *grounding) (sim.Grounding, bool) {
 		gr.Facts["flight_number"] = s.FlightNumber
 	}
 	return gr, ok
-}
+})
 
-func groundCancelInsured(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == "yes" && x.plain(r) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundCancelInsured = onReservation(func(x *grounding, r *Reservation) bool {
+	return r.Insurance == "yes" && x.plain(r)
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	reason, text, why := ReasonHealth, "I am ill and my doctor told me not to fly", "I have come down with an illness and my doctor has told me not to fly"
 	if x.Rand.IntN(2) == 1 {
 		reason, text, why = ReasonWeather, "a severe storm is forecast where I am going", "A severe storm is forecast at my destination and I don't want to travel into it"
 	}
 	slots := map[string]string{"why": why, "why_lower": strings.ToLower(why[:1]) + why[1:]}
 	return x.cancelGrounding(r, reason, text, slots)
-}
+})
 
 // bagPlan is k bags added to a reservation of cabin: the new counts, the
 // fee, and the payment method for it.
@@ -239,6 +250,15 @@ func (x *grounding) planBags(r *Reservation, cabin string) (bagPlan, bool) {
 	return p, ok
 }
 
+// add adds p to gr, a grounding of a change to r: the bag slots and
+// fact, and the bag write after gr's actions.
+func (p bagPlan) add(gr sim.Grounding, r *Reservation) sim.Grounding {
+	gr.Slots["added"], gr.Slots["total"] = plural(p.added, "checked bag"), fmt.Sprint(p.total)
+	gr.Facts["bags"] = fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total)
+	gr.Actions = append(gr.Actions, p.action(r))
+	return gr
+}
+
 func (p bagPlan) action(r *Reservation) emobench.Action {
 	kwargs := map[string]any{"reservation_id": r.ID, "total_baggages": p.total, "nonfree_baggages": p.nonfree}
 	if p.fee > 0 {
@@ -247,28 +267,20 @@ func (p bagPlan) action(r *Reservation) emobench.Action {
 	return act(ToolUpdateReservationBaggages, kwargs)
 }
 
-func groundAddBags(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return !x.db.flown(r) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundAddBags = onReservation(notFlown, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	p, ok := x.planBags(r, r.Cabin)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return sim.Grounding{
-		Slots: map[string]string{"reservation": r.ID, "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total), "payment": describeMethod(x.u, p.pm)},
-		Facts: map[string]string{
-			"reservation_id": r.ID,
-			"bags":           fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total),
-			"payment_method": describeMethod(x.u, p.pm),
-		},
+	return p.add(sim.Grounding{
+		Slots:   map[string]string{"reservation": r.ID, "payment": describeMethod(x.u, p.pm)},
+		Facts:   map[string]string{"reservation_id": r.ID, "payment_method": describeMethod(x.u, p.pm)},
 		Request: request(fmt.Sprintf("Add %s to reservation %s.", plural(p.added, "checked bag"), r.ID), ToolUpdateReservationBaggages),
-		Actions: []emobench.Action{getReservation(r), p.action(r)},
+		Actions: []emobench.Action{getReservation(r)},
 		Uses:    []string{r.ID},
 		Outputs: amountDue(p.fee),
-	}, true
-}
+	}, r), true
+})
 
 // bagCondition is the fact of a conditional bag request, after "<the
 // reservation as the user names it>: ": the total with two more bags, the
@@ -282,11 +294,9 @@ func bagFee(u *User, r *Reservation, total int) int {
 
 // groundAddBagsIfCheap asks for two more bags if their fee is within a
 // limit, else one (emobench.TraitConditional): the data decides.
-func groundAddBagsIfCheap(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return !x.db.flown(r) && bagFee(x.u, r, r.TotalBaggages+2) > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundAddBagsIfCheap = onReservation(func(x *grounding, r *Reservation) bool {
+	return !x.db.flown(r) && bagFee(x.u, r, r.TotalBaggages+2) > 0
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	two := r.TotalBaggages + 2
 	limit := bagFee(x.u, r, two) + 20*x.Rand.IntN(3)
 	if x.Rand.IntN(2) == 0 {
@@ -297,6 +307,7 @@ func groundAddBagsIfCheap(x *grounding) (sim.Grounding, bool) {
 		p = bagPlan{added: 1, total: two - 1}
 	}
 	p.nonfree, p.fee = NonfreeBags(x.u.Membership, r.Cabin, len(r.Passengers), p.total), bagFee(x.u, r, p.total)
+	var ok bool
 	if p.pm, ok = x.payer(bagFee(x.u, r, two)); !ok {
 		return sim.Grounding{}, false
 	}
@@ -311,13 +322,9 @@ func groundAddBagsIfCheap(x *grounding) (sim.Grounding, bool) {
 		Uses:    []string{r.ID},
 		Outputs: amountDue(p.fee),
 	}, true
-}
+})
 
-func groundChangePassenger(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return !x.db.flown(r) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundChangePassenger = onReservation(notFlown, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	j := x.Rand.IntN(len(r.Passengers))
 	old := r.Passengers[j]
 	p := x.newPerson(r.Passengers)
@@ -335,64 +342,66 @@ func groundChangePassenger(x *grounding) (sim.Grounding, bool) {
 			act(ToolUpdateReservationPassengers, map[string]any{"reservation_id": r.ID, "passengers": ps})},
 		Uses: []string{r.ID},
 	}, true
+})
+
+// change is a planned change of a reservation's flights or cabin: its
+// grounding (slots, facts and uses, the reservation read and the write),
+// which callers complete, and the price difference for all passengers
+// (negative: a refund) with the method it goes to.
+type change struct {
+	gr   sim.Grounding
+	diff int
+	pm   PaymentMethod
 }
 
-// upgrade plans moving r to a dearer cabin on all its flights: the cabin,
-// the price difference for all passengers, and the method that pays it.
-func (x *grounding) upgrade(r *Reservation) (cabin string, diff int, pm PaymentMethod, ok bool) {
-	cabin = CabinBusiness
+// upgrade plans moving r to a dearer cabin on all its flights, paid by
+// one of the user's methods.
+func (x *grounding) upgrade(r *Reservation) (change, bool) {
+	cabin := CabinBusiness
 	if r.Cabin == CabinBasicEconomy && x.Rand.IntN(2) == 0 {
 		cabin = CabinEconomy
 	}
+	diff := 0
 	for _, s := range r.Flights {
 		price, err := x.db.bookable(s, cabin, len(r.Passengers))
 		if err != nil {
-			return "", 0, pm, false
+			return change{}, false
 		}
 		diff += (price - s.Price) * len(r.Passengers)
 	}
 	if diff <= 0 {
-		return "", 0, pm, false
+		return change{}, false
 	}
-	pm, ok = x.payer(diff)
-	return cabin, diff, pm, ok
+	pm, ok := x.payer(diff)
+	return change{gr: sim.Grounding{
+		Slots: map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": strings.ReplaceAll(cabin, "_", " "), "payment": describeMethod(x.u, pm)},
+		Facts: map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(x.u, pm)},
+		Actions: []emobench.Action{getReservation(r),
+			act(ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": cabin, "flights": refs(r.Flights), "payment_id": pm.ID})},
+		Uses: []string{r.ID},
+	}, diff: diff, pm: pm}, ok
 }
 
 func (x *grounding) upgradable(r *Reservation) bool {
 	return r.Cabin != CabinBusiness && !x.db.flown(r)
 }
 
-func groundUpgradeCabin(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(x.upgradable)
+var groundUpgradeCabin = onReservation((*grounding).upgradable, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+	c, ok := x.upgrade(r)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	cabin, diff, pm, ok := x.upgrade(r)
-	if !ok {
-		return sim.Grounding{}, false
+	for i, s := range r.Flights {
+		c.gr.Actions = slices.Insert(c.gr.Actions, 1+i, searchDirect(s.Origin, s.Destination, s.Date))
 	}
-	actions := []emobench.Action{getReservation(r)}
-	for _, s := range r.Flights {
-		actions = append(actions, searchDirect(s.Origin, s.Destination, s.Date))
-	}
-	actions = append(actions, act(ToolUpdateReservationFlights, map[string]any{
-		"reservation_id": r.ID, "cabin": cabin, "flights": refs(r.Flights), "payment_id": pm.ID,
-	}))
-	label := strings.ReplaceAll(cabin, "_", " ")
-	return sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": label, "payment": describeMethod(x.u, pm)},
-		Facts:   map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(x.u, pm)},
-		Request: request(fmt.Sprintf("Upgrade reservation %s to %s.", r.ID, label), ToolUpdateReservationFlights),
-		Actions: actions,
-		Outputs: []string{dollars(diff)},
-		Uses:    []string{r.ID},
-	}, true
-}
+	c.gr.Request = request(fmt.Sprintf("Upgrade reservation %s to %s.", r.ID, c.gr.Slots["cabin"]), ToolUpdateReservationFlights)
+	c.gr.Outputs = []string{dollars(c.diff)}
+	return c.gr, true
+})
 
 // dateMove plans moving a one-way, one-flight reservation r to the same
-// flight on another bookable date: the date, the fare difference for all
-// passengers (negative: a refund) and the method it goes to.
-func (x *grounding) dateMove(r *Reservation) (date string, diff int, pm PaymentMethod, ok bool) {
+// flight on another bookable date.
+func (x *grounding) dateMove(r *Reservation) (change, bool) {
 	s := r.Flights[0]
 	var dates []string
 	for _, d := range flightDates {
@@ -403,45 +412,51 @@ func (x *grounding) dateMove(r *Reservation) (date string, diff int, pm PaymentM
 		}
 	}
 	if len(dates) == 0 {
-		return "", 0, pm, false
+		return change{}, false
 	}
-	date = dates[x.Rand.IntN(len(dates))]
-	diff = (x.db.price(s.FlightNumber, date, r.Cabin) - s.Price) * len(r.Passengers)
-	pm, ok = x.payer(diff)
-	return date, diff, pm, ok
+	date := dates[x.Rand.IntN(len(dates))]
+	diff := (x.db.price(s.FlightNumber, date, r.Cabin) - s.Price) * len(r.Passengers)
+	pm, ok := x.payer(diff)
+	move := map[string]any{"reservation_id": r.ID, "cabin": r.Cabin, "flights": []FlightRef{{s.FlightNumber, date}}}
+	if diff != 0 {
+		move["payment_id"] = pm.ID
+	}
+	return change{gr: sim.Grounding{
+		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
+		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
+		Actions: []emobench.Action{getReservation(r), act(ToolUpdateReservationFlights, move)},
+		Uses:    []string{r.ID},
+	}, diff: diff, pm: pm}, ok
+}
+
+// searchFirst puts before c's write the search for its new date that an
+// agent makes before moving a reservation there.
+func (c change) searchFirst(r *Reservation) change {
+	s := r.Flights[0]
+	c.gr.Actions = slices.Insert(c.gr.Actions, 1, searchDirect(s.Origin, s.Destination, c.gr.Facts["date"]))
+	return c
 }
 
 func (x *grounding) oneFlight(r *Reservation) bool {
 	return r.TripType == TripOneWay && len(r.Flights) == 1 && !x.db.flown(r)
 }
 
-func moveAction(r *Reservation, date string, diff int, pm PaymentMethod) emobench.Action {
-	kwargs := map[string]any{"reservation_id": r.ID, "cabin": r.Cabin, "flights": []FlightRef{{r.Flights[0].FlightNumber, date}}}
-	if diff != 0 {
-		kwargs["payment_id"] = pm.ID
-	}
-	return act(ToolUpdateReservationFlights, kwargs)
+// movable accepts a one-flight reservation the policy lets the user move
+// to another date: not basic economy.
+func movable(x *grounding, r *Reservation) bool {
+	return r.Cabin != CabinBasicEconomy && x.oneFlight(r)
 }
 
-func groundChangeDate(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return r.Cabin != CabinBasicEconomy && x.oneFlight(r) })
+var groundChangeDate = onReservation(movable, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+	c, ok := x.dateMove(r)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	date, diff, pm, ok := x.dateMove(r)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	s := r.Flights[0]
-	return sim.Grounding{
-		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
-		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
-		Request: request(fmt.Sprintf("Move reservation %s to %s.", r.ID, date), ToolUpdateReservationFlights),
-		Actions: []emobench.Action{getReservation(r), searchDirect(s.Origin, s.Destination, date), moveAction(r, date, diff, pm)},
-		Uses:    []string{r.ID},
-		Outputs: amountDue(diff),
-	}, true
-}
+	c = c.searchFirst(r)
+	c.gr.Request = request(fmt.Sprintf("Move reservation %s to %s.", r.ID, c.gr.Facts["date"]), ToolUpdateReservationFlights)
+	c.gr.Outputs = amountDue(c.diff)
+	return c.gr, true
+})
 
 // withCabin returns a copy of r in cabin, as the bag allowance sees it
 // after an upgrade.
@@ -451,64 +466,41 @@ func withCabin(r *Reservation, cabin string) *Reservation {
 	return &c
 }
 
-func groundUpgradeAddBags(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(x.upgradable)
+var groundUpgradeAddBags = onReservation((*grounding).upgradable, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+	c, ok := x.upgrade(r)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	cabin, diff, pm, ok := x.upgrade(r)
-	if !ok {
-		return sim.Grounding{}, false
-	}
+	cabin := c.gr.Facts["cabin"]
 	p, ok := x.planBags(withCabin(r, cabin), cabin)
 	// One method pays both: the bag fee must fit what is left on a gift card.
-	if !ok || p.fee > 0 && pm.Source == SourceGiftCard && *pm.Amount < diff+p.fee {
+	if !ok || p.fee > 0 && c.pm.Source == SourceGiftCard && *c.pm.Amount < c.diff+p.fee {
 		return sim.Grounding{}, false
 	}
-	p.pm = pm
-	label := strings.ReplaceAll(cabin, "_", " ")
-	return sim.Grounding{
-		Slots: map[string]string{"reservation": r.ID, "trip": x.trip(r), "cabin": label, "payment": describeMethod(x.u, pm),
-			"added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total)},
-		Facts: map[string]string{"reservation_id": r.ID, "cabin": cabin, "payment_method": describeMethod(x.u, pm),
-			"bags": fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total)},
-		Request: request(fmt.Sprintf("Upgrade reservation %s to %s and add %s.", r.ID, label, plural(p.added, "checked bag")),
-			ToolUpdateReservationFlights, ToolUpdateReservationBaggages),
-		Actions: []emobench.Action{getReservation(r),
-			act(ToolUpdateReservationFlights, map[string]any{"reservation_id": r.ID, "cabin": cabin, "flights": refs(r.Flights), "payment_id": pm.ID}),
-			p.action(r)},
-		Outputs: []string{dollars(diff + p.fee)},
-		Uses:    []string{r.ID},
-	}, true
-}
+	p.pm = c.pm
+	gr := p.add(c.gr, r)
+	gr.Request = request(fmt.Sprintf("Upgrade reservation %s to %s and add %s.", r.ID, gr.Slots["cabin"], gr.Slots["added"]),
+		ToolUpdateReservationFlights, ToolUpdateReservationBaggages)
+	gr.Outputs = []string{dollars(c.diff + p.fee)}
+	return gr, true
+})
 
-func groundChangeDateAddBags(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return r.Cabin != CabinBasicEconomy && x.oneFlight(r) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	date, diff, pm, ok := x.dateMove(r)
-	if !ok || pm.Source != SourceCreditCard {
+var groundChangeDateAddBags = onReservation(movable, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+	c, ok := x.dateMove(r)
+	if !ok || c.pm.Source != SourceCreditCard {
 		return sim.Grounding{}, false // a credit card takes both a refund and a fee
 	}
 	p, ok := x.planBags(r, r.Cabin)
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	p.pm = pm
-	s := r.Flights[0]
-	return sim.Grounding{
-		Slots: map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date,
-			"payment": describeMethod(x.u, pm), "added": plural(p.added, "checked bag"), "total": fmt.Sprint(p.total)},
-		Facts: map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm),
-			"bags": fmt.Sprintf("%d more, %d checked bags in total", p.added, p.total)},
-		Request: request(fmt.Sprintf("Move reservation %s to %s and add %s.", r.ID, date, plural(p.added, "checked bag")),
-			ToolUpdateReservationFlights, ToolUpdateReservationBaggages),
-		Actions: []emobench.Action{getReservation(r), moveAction(r, date, diff, pm), p.action(r)},
-		Uses:    []string{r.ID},
-		Outputs: amountDue(diff + p.fee),
-	}, true
-}
+	p.pm = c.pm
+	gr := p.add(c.gr, r)
+	gr.Request = request(fmt.Sprintf("Move reservation %s to %s and add %s.", r.ID, gr.Facts["date"], gr.Slots["added"]),
+		ToolUpdateReservationFlights, ToolUpdateReservationBaggages)
+	gr.Outputs = amountDue(c.diff + p.fee)
+	return gr, true
+})
 
 // planBooking drafts a one-way booking for the user over flights (on one
 // date): cabin, passengers, bags and insurance drawn from the context's
@@ -631,12 +623,12 @@ func (x *grounding) bookingGrounding(bk booking, payment string) (sim.Grounding,
 	}, true
 }
 
-func groundBookDirect(x *grounding) (sim.Grounding, bool) {
-	s, ok := x.futureFlight()
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	bk, ok := x.planBooking([]Segment{s})
+// bookOneMethod grounds booking flights, which search finds, paid in
+// full by one of the user's methods: the booking's grounding with the
+// search, the calculation of its total and the booking, the total its
+// output.
+func (x *grounding) bookOneMethod(flights []Segment, search emobench.Action) (sim.Grounding, bool) {
+	bk, ok := x.planBooking(flights)
 	if !ok {
 		return sim.Grounding{}, false
 	}
@@ -645,10 +637,21 @@ func groundBookDirect(x *grounding) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	gr, ok := x.bookingGrounding(bk, describeMethod(x.u, pm))
-	gr.Actions = []emobench.Action{searchDirect(bk.origin, bk.destination, bk.date), calculation(x.totalExpression(bk)),
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	gr.Actions = []emobench.Action{search, calculation(x.totalExpression(bk)),
 		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}
 	gr.Outputs = []string{dollars(bk.total)}
-	return gr, ok
+	return gr, true
+}
+
+func groundBookDirect(x *grounding) (sim.Grounding, bool) {
+	s, ok := x.futureFlight()
+	if !ok {
+		return sim.Grounding{}, false
+	}
+	return x.bookOneMethod([]Segment{s}, searchDirect(s.Origin, s.Destination, s.Date))
 }
 
 func groundBookCertificate(x *grounding) (sim.Grounding, bool) {
@@ -717,26 +720,14 @@ func groundBookOnestop(x *grounding) (sim.Grounding, bool) {
 	if pair == nil {
 		return sim.Grounding{}, false
 	}
-	bk, ok := x.planBooking(pair)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	pm, ok := x.payer(bk.total)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	gr, ok := x.bookingGrounding(bk, describeMethod(x.u, pm))
+	origin, destination, date := pair[0].Origin, pair[1].Destination, pair[0].Date
+	gr, ok := x.bookOneMethod(pair, act(ToolSearchOnestopFlight, map[string]any{"origin": origin, "destination": destination, "date": date}))
 	if !ok {
 		return sim.Grounding{}, false
 	}
 	gr.Slots["via"] = x.place(pair[0].Destination)
 	gr.Facts["connection"] = "via " + x.place(pair[0].Destination)
-	gr.Request.Text = fmt.Sprintf("Book a one-way trip from %s to %s on %s with one stop: %s.", bk.origin, bk.destination, bk.date, gr.Facts["flight_choice"])
-	gr.Actions = []emobench.Action{
-		act(ToolSearchOnestopFlight, map[string]any{"origin": bk.origin, "destination": bk.destination, "date": bk.date}),
-		calculation(x.totalExpression(bk)),
-		bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": bk.total}})}
-	gr.Outputs = []string{dollars(bk.total)}
+	gr.Request.Text = fmt.Sprintf("Book a one-way trip from %s to %s on %s with one stop: %s.", origin, destination, date, gr.Facts["flight_choice"])
 	return gr, true
 }
 
@@ -759,27 +750,19 @@ func (x *grounding) compensation(r *Reservation, s Segment, amount int) sim.Grou
 
 // groundCompensation sends the certificate the policy grants an eligible
 // user for a flight with status (delayed: when none is cancelled).
-func groundCompensation(status string) func(*grounding) (sim.Grounding, bool) {
+func groundCompensation(status string) grounder {
 	per := map[string]int{StatusDelayed: DelayCompensation, StatusCancelled: CancelCompensation}[status]
-	return func(x *grounding) (sim.Grounding, bool) {
-		r, ok := x.reservation(func(r *Reservation) bool {
-			return !r.Compensated && eligible(x.u, r) && x.db.hasStatus(r, status) && (status == StatusCancelled || !x.db.hasStatus(r, StatusCancelled))
-		})
-		if !ok {
-			return sim.Grounding{}, false
-		}
+	return onReservation(func(x *grounding, r *Reservation) bool {
+		return !r.Compensated && eligible(x.u, r) && x.db.hasStatus(r, status) && (status == StatusCancelled || !x.db.hasStatus(r, StatusCancelled))
+	}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 		s, _ := x.disrupted(r, status)
 		return x.compensation(r, s, per*len(r.Passengers)), true
-	}
+	})
 }
 
-func groundCompensationThenCancel(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool {
-		return !r.Compensated && eligible(x.u, r) && !x.db.flown(r) && x.db.hasStatus(r, StatusCancelled)
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundCompensationThenCancel = onReservation(func(x *grounding, r *Reservation) bool {
+	return !r.Compensated && eligible(x.u, r) && !x.db.flown(r) && x.db.hasStatus(r, StatusCancelled)
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	s, _ := x.disrupted(r, StatusCancelled)
 	gr := x.compensation(r, s, CancelCompensation*len(r.Passengers))
 	gr.Facts["reason"] = fmt.Sprintf("the airline cancelled my flight %s", s.FlightNumber)
@@ -788,41 +771,12 @@ func groundCompensationThenCancel(x *grounding) (sim.Grounding, bool) {
 	gr.Actions = append(gr.Actions, cancelAction(r, ReasonAirlineCancelled))
 	gr.Uses = append(gr.Uses, x.reasonUses(ReasonAirlineCancelled)...)
 	return gr, x.reasonFree(ReasonAirlineCancelled)
-}
+})
 
-// What a user asks for information for, and how they want to be reached
-// after a hand-off: the preference an information or transfer request
-// states (the audit's tool_task_with_preference), as the instruction
-// words it.
-var (
-	totalPurposes = []string{
-		"for my expense report",
-		"for my records",
-		"for an expense claim at work",
-	}
-	allTotalPurposes = []string{
-		"for my yearly travel budget",
-		"for my tax return",
-		"to compare it with my card statement",
-	}
-	bagPurposes = []string{
-		"so I know how many suitcases to pack",
-		"so I can decide whether to buy extra bags later",
-		"so I can tell the others travelling with me",
-	}
-	contactPreferences = []string{
-		"a phone call back",
-		"a live chat with them",
-		"an email with the next steps",
-	}
-)
-
-func groundReservationTotal(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return len(r.Passengers) >= 2 || r.TotalBaggages > 0 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	purpose := sim.OneOf(x.Rand, totalPurposes...)
+var groundReservationTotal = onReservation(func(_ *grounding, r *Reservation) bool {
+	return len(r.Passengers) >= 2 || r.TotalBaggages > 0
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+	purpose := sim.OneOf(x.Rand, words.Purposes["reservation_total"]...)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
@@ -831,7 +785,7 @@ func groundReservationTotal(x *grounding) (sim.Grounding, bool) {
 		Outputs: []string{dollars(r.TotalPaid())},
 		Uses:    []string{r.ID},
 	}, true
-}
+})
 
 func groundAllTotal(x *grounding) (sim.Grounding, bool) {
 	if len(x.u.Reservations) < 2 || len(x.u.Reservations) > 4 || x.used(x.u.ID+"/all_reservations_total") || x.usedInTask(x.u.ID+"/all_reservations_total") {
@@ -847,7 +801,7 @@ func groundAllTotal(x *grounding) (sim.Grounding, bool) {
 		sum += r.TotalPaid()
 	}
 	actions = append(actions, calculation(strings.Join(terms, " + ")))
-	purpose := sim.OneOf(x.Rand, allTotalPurposes...)
+	purpose := sim.OneOf(x.Rand, words.Purposes["all_reservations_total"]...)
 	return sim.Grounding{
 		Slots:   map[string]string{"purpose": purpose},
 		Facts:   map[string]string{"purpose": purpose},
@@ -858,25 +812,20 @@ func groundAllTotal(x *grounding) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundFlightStatus(x *grounding) (sim.Grounding, bool) {
-	var seg Segment
-	r, ok := x.reservation(func(r *Reservation) bool {
-		for _, s := range r.Flights {
-			if s.Date >= Today && x.db.segmentStatus(s) != StatusLanded {
-				return true
-			}
-		}
-		return false
-	})
-	if !ok {
-		return sim.Grounding{}, false
+// comingFlight returns r's first flight from Today on that has not landed.
+func comingFlight(x *grounding, r *Reservation) (Segment, bool) {
+	i := slices.IndexFunc(r.Flights, func(s Segment) bool { return s.Date >= Today && x.db.segmentStatus(s) != StatusLanded })
+	if i < 0 {
+		return Segment{}, false
 	}
-	for _, s := range r.Flights {
-		if s.Date >= Today && x.db.segmentStatus(s) != StatusLanded {
-			seg = s
-			break
-		}
-	}
+	return r.Flights[i], true
+}
+
+var groundFlightStatus = onReservation(func(x *grounding, r *Reservation) bool {
+	_, ok := comingFlight(x, r)
+	return ok
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+	seg, _ := comingFlight(x, r)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "flight": seg.FlightNumber, "date": seg.Date},
 		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": seg.FlightNumber, "date": seg.Date},
@@ -885,16 +834,14 @@ func groundFlightStatus(x *grounding) (sim.Grounding, bool) {
 		Outputs: []string{statusWords[x.db.segmentStatus(seg)]},
 		Uses:    []string{r.ID},
 	}, true
-}
+})
 
-func groundBagAllowance(x *grounding) (sim.Grounding, bool) {
+var groundBagAllowance = onReservation(func(x *grounding, r *Reservation) bool {
 	// An allowance of at least two reads as a count, not a stray digit.
-	r, ok := x.reservation(func(r *Reservation) bool { return FreeBags(x.u.Membership, r.Cabin)*len(r.Passengers) >= 2 })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+	return FreeBags(x.u.Membership, r.Cabin)*len(r.Passengers) >= 2
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	free := FreeBags(x.u.Membership, r.Cabin) * len(r.Passengers)
-	purpose := sim.OneOf(x.Rand, bagPurposes...)
+	purpose := sim.OneOf(x.Rand, words.Purposes["bag_allowance"]...)
 	return sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r), "purpose": purpose},
 		Facts:   map[string]string{"reservation_id": r.ID, "purpose": purpose},
@@ -903,86 +850,87 @@ func groundBagAllowance(x *grounding) (sim.Grounding, bool) {
 		Outputs: []string{bagCount(free)},
 		Uses:    []string{r.ID},
 	}, true
-}
+})
 
-// refusal is a forbidden intent's grounding: reads only, the refused
-// write matched by the ids in keys alone, so that a careless call with
-// other details still counts.
-func refusal(slots, facts map[string]string, req emobench.Request, reads []emobench.Action, uses []string, forbidden emobench.Action, keys ...string) sim.Grounding {
-	return sim.Grounding{Slots: slots, Facts: facts, Request: req, Actions: reads, Forbidden: []emobench.Action{sim.WithCompareArgs(forbidden, keys...)}, Uses: uses}
+// refused turns gr, whose last action is a write the policy forbids, into
+// a forbidden intent's grounding: the reads before it, the request naming
+// the last read's tool, and the write forbidden, matched by the ids in keys
+// alone, so that a careless call with other details still counts.
+func refused(gr sim.Grounding, keys ...string) (sim.Grounding, bool) {
+	last := len(gr.Actions) - 1
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(gr.Actions[last], keys...)}
+	gr.Actions = gr.Actions[:last]
+	gr.Request.Tools = []string{gr.Actions[last-1].Name}
+	return gr, true
 }
 
 // groundCancelChangeOfPlan refuses to cancel, for a change of plan, a
 // reservation that meets no cancellation condition, with travel insurance
 // ("yes", which covers health and weather only) or without ("no").
-func groundCancelChangeOfPlan(insurance string) func(x *grounding) (sim.Grounding, bool) {
-	return func(x *grounding) (sim.Grounding, bool) {
-		r, ok := x.reservation(func(r *Reservation) bool { return r.Insurance == insurance && x.plain(r) })
-		if !ok || !x.reasonFree(ReasonChangeOfPlan) {
+func groundCancelChangeOfPlan(insurance string) grounder {
+	return onReservation(func(x *grounding, r *Reservation) bool {
+		return r.Insurance == insurance && x.plain(r)
+	}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+		if !x.reasonFree(ReasonChangeOfPlan) {
 			return sim.Grounding{}, false
 		}
-		return refusal(map[string]string{"reservation": r.ID, "trip": x.trip(r)},
-			map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
-			cancelRequest(r, ToolGetReservationDetails), []emobench.Action{getReservation(r)}, append(x.reasonUses(ReasonChangeOfPlan), r.ID),
-			cancelAction(r, ReasonChangeOfPlan), "reservation_id"), true
-	}
-}
-
-func groundChangeBasicEconomy(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return r.Cabin == CabinBasicEconomy && x.oneFlight(r) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	date, diff, pm, ok := x.dateMove(r)
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	s := r.Flights[0]
-	return refusal(
-		map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "old_date": s.Date, "date": date, "payment": describeMethod(x.u, pm)},
-		map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": date, "payment_method": describeMethod(x.u, pm)},
-		request(fmt.Sprintf("Change reservation %s to flight %s on %s.", r.ID, s.FlightNumber, date), ToolSearchDirectFlight),
-		[]emobench.Action{getReservation(r), searchDirect(s.Origin, s.Destination, date)}, []string{r.ID},
-		moveAction(r, date, diff, pm), "reservation_id"), true
-}
-
-func groundCompensationNotDue(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool {
-		return !eligible(x.u, r) && (x.db.hasStatus(r, StatusDelayed) || x.db.hasStatus(r, StatusCancelled))
+		return refused(sim.Grounding{
+			Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r)},
+			Facts:   map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
+			Request: cancelRequest(r),
+			Actions: []emobench.Action{getReservation(r), cancelAction(r, ReasonChangeOfPlan)},
+			Uses:    append(x.reasonUses(ReasonChangeOfPlan), r.ID),
+		}, "reservation_id")
 	})
+}
+
+var groundChangeBasicEconomy = onReservation(func(x *grounding, r *Reservation) bool {
+	return r.Cabin == CabinBasicEconomy && x.oneFlight(r)
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+	c, ok := x.dateMove(r)
 	if !ok {
 		return sim.Grounding{}, false
 	}
+	c = c.searchFirst(r)
+	c.gr.Request = request(fmt.Sprintf("Change reservation %s to flight %s on %s.", r.ID, r.Flights[0].FlightNumber, c.gr.Facts["date"]))
+	return refused(c.gr, "reservation_id")
+})
+
+var groundCompensationNotDue = onReservation(func(x *grounding, r *Reservation) bool {
+	return !eligible(x.u, r) && (x.db.hasStatus(r, StatusDelayed) || x.db.hasStatus(r, StatusCancelled))
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	s, ok := x.disrupted(r, StatusDelayed)
 	what, amount := "is delayed", DelayCompensation*len(r.Passengers)
 	if !ok {
 		s, _ = x.disrupted(r, StatusCancelled)
 		what, amount = "was cancelled", CancelCompensation*len(r.Passengers)
 	}
-	return refusal(
-		map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "date": s.Date, "what": what},
-		map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
-		request(fmt.Sprintf("Compensate me for flight %s.", s.FlightNumber), ToolGetFlightStatus),
-		[]emobench.Action{getReservation(r), flightStatus(s)}, []string{r.ID},
-		// Any certificate to the user is forbidden, whatever its amount or
-		// the reservation it names.
-		act(ToolSendCertificate, map[string]any{"user_id": x.u.ID, "reservation_id": r.ID, "amount": amount}), "user_id"), true
-}
+	// Any certificate to the user is forbidden, whatever its amount or the
+	// reservation it names.
+	return refused(sim.Grounding{
+		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "date": s.Date, "what": what},
+		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
+		Request: request(fmt.Sprintf("Compensate me for flight %s.", s.FlightNumber)),
+		Actions: []emobench.Action{getReservation(r), flightStatus(s),
+			act(ToolSendCertificate, map[string]any{"user_id": x.u.ID, "reservation_id": r.ID, "amount": amount})},
+		Uses: []string{r.ID},
+	}, "user_id")
+})
 
-func groundRemoveBags(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool { return r.TotalBaggages >= 2 && r.NonfreeBaggages >= 1 && !x.db.flown(r) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
+var groundRemoveBags = onReservation(func(x *grounding, r *Reservation) bool {
+	return r.TotalBaggages >= 2 && r.NonfreeBaggages >= 1 && !x.db.flown(r)
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	total := r.TotalBaggages - 1
-	return refusal(
-		map[string]string{"reservation": r.ID, "had": plural(r.TotalBaggages, "checked bag"), "total": plural(total, "checked bag")},
-		map[string]string{"reservation_id": r.ID, "bags": fmt.Sprintf("only %s now instead of %d", plural(total, "checked bag"), r.TotalBaggages)},
-		request(fmt.Sprintf("Update reservation %s so it has only %s; I want the fee for the other one back.", r.ID, plural(total, "checked bag")), ToolGetReservationDetails),
-		[]emobench.Action{getReservation(r)}, []string{r.ID},
-		act(ToolUpdateReservationBaggages, map[string]any{"reservation_id": r.ID, "total_baggages": total, "nonfree_baggages": min(total, r.NonfreeBaggages)}),
-		"reservation_id"), true
-}
+	return refused(sim.Grounding{
+		Slots: map[string]string{"reservation": r.ID, "had": plural(r.TotalBaggages, "checked bag"), "total": plural(total, "checked bag")},
+		Facts: map[string]string{"reservation_id": r.ID, "bags": fmt.Sprintf("only %s now instead of %d", plural(total, "checked bag"), r.TotalBaggages)},
+		Request: request(fmt.Sprintf("Update reservation %s so it has only %s; I want the fee for the other one back.", r.ID,
+			plural(total, "checked bag"))),
+		Actions: []emobench.Action{getReservation(r), act(ToolUpdateReservationBaggages,
+			map[string]any{"reservation_id": r.ID, "total_baggages": total, "nonfree_baggages": min(total, r.NonfreeBaggages)})},
+		Uses: []string{r.ID},
+	}, "reservation_id")
+})
 
 func groundTooManyPassengers(x *grounding) (sim.Grounding, bool) {
 	const pax = MaxPassengers + 1
@@ -1009,28 +957,23 @@ func groundTooManyPassengers(x *grounding) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	return refusal(
-		map[string]string{"count": fmt.Sprint(pax), "flight": s.FlightNumber, "origin": x.place(s.Origin), "destination": x.place(s.Destination),
+	bk := booking{origin: s.Origin, destination: s.Destination, cabin: CabinEconomy, flights: []Segment{s}, passengers: passengers, insurance: "no"}
+	return refused(sim.Grounding{
+		Slots: map[string]string{"count": fmt.Sprint(pax), "flight": s.FlightNumber, "origin": x.place(s.Origin), "destination": x.place(s.Destination),
 			"date": s.Date, "cabin": "economy", "payment": describeMethod(x.u, pm)},
-		map[string]string{"origin": x.place(s.Origin), "destination": x.place(s.Destination), "date": s.Date,
+		Facts: map[string]string{"origin": x.place(s.Origin), "destination": x.place(s.Destination), "date": s.Date,
 			"flight_number": s.FlightNumber, "cabin": CabinEconomy, "passengers": fmt.Sprintf("%d people, me included", pax), "payment_method": describeMethod(x.u, pm)},
-		request(fmt.Sprintf("Book flight %s on %s for %d passengers on one reservation.", s.FlightNumber, s.Date, pax), ToolSearchDirectFlight),
-		[]emobench.Action{searchDirect(s.Origin, s.Destination, s.Date)}, nil,
-		act(ToolBookReservation, map[string]any{
-			"user_id": x.u.ID, "origin": s.Origin, "destination": s.Destination, "trip_type": TripOneWay,
-			"cabin": CabinEconomy, "flights": refs([]Segment{s}), "passengers": passengers,
-			"payment_methods": []map[string]any{{"payment_id": pm.ID, "amount": price * pax}},
-			"total_baggages":  0, "nonfree_baggages": 0, "insurance": "no",
-		}), "user_id"), true
+		Request: request(fmt.Sprintf("Book flight %s on %s for %d passengers on one reservation.", s.FlightNumber, s.Date, pax)),
+		Actions: []emobench.Action{searchDirect(s.Origin, s.Destination, s.Date), bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": price * pax}})},
+	}, "user_id")
 }
 
-func groundTransferFlown(x *grounding) (sim.Grounding, bool) {
-	r, ok := x.reservation(func(r *Reservation) bool {
-		last := r.Flights[len(r.Flights)-1]
-		st := x.db.segmentStatus(last)
-		return r.TripType == TripRoundTrip && x.db.flown(r) && last.Date >= Today && (st == StatusAvailable || st == StatusDelayed)
-	})
-	if !ok || !x.reasonFree(ReasonChangeOfPlan) {
+var groundTransferFlown = onReservation(func(x *grounding, r *Reservation) bool {
+	last := r.Flights[len(r.Flights)-1]
+	st := x.db.segmentStatus(last)
+	return r.TripType == TripRoundTrip && x.db.flown(r) && last.Date >= Today && (st == StatusAvailable || st == StatusDelayed)
+}, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
+	if !x.reasonFree(ReasonChangeOfPlan) {
 		return sim.Grounding{}, false
 	}
 	last := r.Flights[len(r.Flights)-1]
@@ -1045,25 +988,14 @@ func groundTransferFlown(x *grounding) (sim.Grounding, bool) {
 		Forbidden: []emobench.Action{sim.WithCompareArgs(cancelAction(r, ReasonChangeOfPlan), "reservation_id")},
 		Uses:      append(x.reasonUses(ReasonChangeOfPlan), r.ID),
 	}, true
-}
-
-// outOfScope are requests no tool serves, which the policy hands to a
-// human agent.
-var outOfScope = []string{
-	"I left my laptop on my last flight and need to file a lost property claim",
-	"my checked suitcase never arrived and I need to open a claim for the lost bag",
-	"I need wheelchair assistance arranged at the airport for my next trip",
-	"I want to bring my dog in the cabin and need that arranged",
-	"I want to request a special meal for a food allergy on my flights",
-	"I'd like my frequent flyer miles from another airline merged into my account",
-}
+})
 
 func groundOutOfScope(x *grounding) (sim.Grounding, bool) {
 	if x.used(x.u.ID+"/transfer_out_of_scope") || x.usedInTask(x.u.ID+"/transfer_out_of_scope") {
 		return sim.Grounding{}, false
 	}
-	topic := outOfScope[x.Rand.IntN(len(outOfScope))]
-	contact := sim.OneOf(x.Rand, contactPreferences...)
+	topic := words.OutOfScope[x.Rand.IntN(len(words.OutOfScope))]
+	contact := sim.OneOf(x.Rand, words.ContactPreferences...)
 	return sim.Grounding{
 		Slots:   map[string]string{"topic": topic, "topic_cap": strings.ToUpper(topic[:1]) + topic[1:], "preferred_contact": contact},
 		Facts:   map[string]string{"preferred_contact": contact},

@@ -84,7 +84,7 @@ type PaymentArg struct {
 	Amount    float64 `json:"amount"`
 }
 
-// bookArgs are send_certificate's arguments.
+// bookArgs are book_reservation's arguments.
 type bookArgs struct {
 	UserID          string       `json:"user_id"`
 	Origin          string       `json:"origin"`
@@ -99,13 +99,13 @@ type bookArgs struct {
 	Insurance       string       `json:"insurance"`
 }
 
-// cancelArgs are send_certificate's arguments.
+// cancelArgs are cancel_reservation's arguments.
 type cancelArgs struct {
 	ReservationID string `json:"reservation_id"`
 	Reason        string `json:"reason"`
 }
 
-// flightsArgs are send_certificate's arguments.
+// flightsArgs are update_reservation_flights' arguments.
 type flightsArgs struct {
 	ReservationID string      `json:"reservation_id"`
 	Cabin         string      `json:"cabin"`
@@ -113,13 +113,13 @@ type flightsArgs struct {
 	PaymentID     string      `json:"payment_id"`
 }
 
-// passengersArgs are send_certificate's arguments.
+// passengersArgs are update_reservation_passengers' arguments.
 type passengersArgs struct {
 	ReservationID string      `json:"reservation_id"`
 	Passengers    []Passenger `json:"passengers"`
 }
 
-// bagsArgs are send_certificate's arguments.
+// bagsArgs are update_reservation_baggages' arguments.
 type bagsArgs struct {
 	ReservationID   string `json:"reservation_id"`
 	TotalBaggages   int    `json:"total_baggages"`

@@ -1,7 +1,6 @@
 package telecom
 
 import (
-	"encoding/json"
 	"maps"
 	"regexp"
 	"slices"
@@ -11,44 +10,20 @@ import (
 	"github.com/emobench/emobench/sim"
 )
 
-// refusalAlternative is what the policy offers instead of a forbidden
-// intent's write: calls of the forbidden tool (from the forbidden entry
-// f, for customer c) that the policy allows, and the words every
-// template of the intent declines the alternative with. No calls: the
-// policy offers none, or only after another write the user declines
-// (paying the bill first, troubleshooting first). No decline: it offers
-// nothing to decline.
-type refusalAlternative struct {
-	decline *regexp.Regexp
-	tool    string
-	calls   func(c *Customer, f emobench.Action) []emobench.Action
-}
-
-var refusalAlternatives = map[string]refusalAlternative{
-	"change_plan_today": {regexp.MustCompile(`(?i)If it can't start today, I don't want the change at all\.`), ToolChangePlan,
-		func(c *Customer, f emobench.Action) []emobench.Action {
-			return []emobench.Action{withArg(f, "effective_date", c.NextCycleStart())}
-		}},
-	"arrangement_too_long": {regexp.MustCompile(`(?i)If I can't split it into (\d+|\{installments\}) payments, leave it\.`), ToolCreateArrangement,
-		func(_ *Customer, f emobench.Action) []emobench.Action {
-			return []emobench.Action{withArg(f, "installments", 2), withArg(f, "installments", maxPolicyInstallments)}
-		}},
-	"reactivate_with_overdue":        {decline: regexp.MustCompile(`(?i)If the bill has to be paid first, leave the line as it is\.`)},
-	"feature_on_suspended_line":      {decline: regexp.MustCompile(`(?i)If it can't go on the line as it is now, leave it\.`)},
-	"ticket_without_troubleshooting": {decline: regexp.MustCompile(`(?i)don't run any tests|Skip the troubleshooting|without any checks`)},
-	"second_late_fee_waiver":         {},
-	"arrangement_bill_not_due":       {},
-	"senior_discount_underage":       {},
-	"credit_without_outage":          {},
-}
-
-// withArg returns a call of a's tool with a's arguments but key set to
-// value.
-func withArg(a emobench.Action, key string, value any) emobench.Action {
-	kw, _ := sim.CallArgs(a)
-	kw[key] = value
-	raw, _ := json.Marshal(kw)
-	return emobench.Action{Name: a.Name, Arguments: raw}
+// refusalCalls are, for the forbidden intents whose policy offers another
+// call of the forbidden tool, that tool and the calls it offers (from the
+// forbidden entry f, for customer c). The others offer none, or only
+// after another write the user declines (paying the bill first).
+var refusalCalls = map[string]struct {
+	tool  string
+	calls func(c *Customer, f emobench.Action) []emobench.Action
+}{
+	"change_plan_today": {ToolChangePlan, func(c *Customer, f emobench.Action) []emobench.Action {
+		return []emobench.Action{sim.WithArgs(f, "effective_date", c.NextCycleStart())}
+	}},
+	"arrangement_too_long": {ToolCreateArrangement, func(_ *Customer, f emobench.Action) []emobench.Action {
+		return []emobench.Action{sim.WithArgs(f, "installments", 2), sim.WithArgs(f, "installments", maxPolicyInstallments)}
+	}},
 }
 
 // TestCatalog_RefusalAlternatives checks each forbidden intent against
@@ -59,14 +34,16 @@ func withArg(a emobench.Action, key string, value any) emobench.Action {
 // entry, and there is one at least. So a user who accepted the offer
 // would not fail an agent for making it.
 func TestCatalog_RefusalAlternatives(t *testing.T) {
+	var declines map[string]string // the file's note says what
+	readTestdata(t, "refusal_declines.json", &declines)
 	for _, in := range Catalog().Intents {
-		alt, ok := refusalAlternatives[in.Name]
+		decline, ok := declines[in.Name]
 		if ok != (in.Kind == sim.IntentForbidden) {
-			t.Errorf("intent %s (%s): in refusalAlternatives %v, want it exactly for forbidden intents", in.Name, in.Kind, ok)
+			t.Errorf("intent %s (%s): in refusal_declines.json %v, want it exactly for forbidden intents", in.Name, in.Kind, ok)
 		}
 		for _, tmpl := range in.Templates {
-			if alt.decline != nil && !alt.decline.MatchString(tmpl) {
-				t.Errorf("%s: template %q does not decline the alternative (%s)", in.Name, tmpl, alt.decline)
+			if !regexp.MustCompile(decline).MatchString(tmpl) {
+				t.Errorf("%s: template %q does not decline the alternative (%s)", in.Name, tmpl, decline)
 			}
 		}
 	}
@@ -78,11 +55,11 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 			}
 		}
 		for _, in := range task.Intents {
-			alt := refusalAlternatives[in]
-			if alt.decline != nil && !alt.decline.MatchString(task.Instruction) {
-				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, alt.decline)
+			if !regexp.MustCompile(declines[in]).MatchString(task.Instruction) {
+				t.Errorf("task %s: instruction %q does not decline the alternative to %s (%s)", task.ID, task.Instruction, in, declines[in])
 			}
-			if alt.calls == nil {
+			alt, ok := refusalCalls[in]
+			if !ok {
 				continue
 			}
 			n := 0

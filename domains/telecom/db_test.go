@@ -14,11 +14,8 @@ import (
 // lines, …) the conformance suite checks: every intent grounds.
 func TestGenerateDB(t *testing.T) {
 	db := GenerateDB(Seed)
-	if got := db.Customers.Len(); got != NumCustomers {
-		t.Fatalf("customers = %d, want %d", got, NumCustomers)
-	}
-	if db.Plans.Len() < 10 || db.Features.Len() < 5 || db.Outages.Len() != NumOutages {
-		t.Fatalf("plans %d, features %d, outages %d", db.Plans.Len(), db.Features.Len(), db.Outages.Len())
+	if db.Customers.Len() != NumCustomers || db.Plans.Len() < 10 || db.Features.Len() < 5 || db.Outages.Len() != NumOutages {
+		t.Fatalf("customers %d, plans %d, features %d, outages %d; want %d customers and %d outages", db.Customers.Len(), db.Plans.Len(), db.Features.Len(), db.Outages.Len(), NumCustomers, NumOutages)
 	}
 	phones := map[string]bool{}
 	for _, o := range db.Outages.All() {

@@ -1,12 +1,15 @@
 package telecom
 
 import (
+	_ "embed"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emobench/emobench"
@@ -15,6 +18,13 @@ import (
 
 // This file holds the catalog's grounders: each reads the state (never
 // changes it) and returns one instance of its intent for the customer.
+// A grounder picks its entities (lineOf, billOf, customerOf), draws what
+// the customer wants, and states the request once with grounding (text,
+// gold, facts); a family of intents that differs in a condition or a
+// last step is one constructor (groundChangePlan, groundArrangement,
+// groundTroubleshoot, …), and a refusal is its write's request refused
+// (sim.RefusedWrite, refusal). Keep every g.Rand draw in its order: the
+// task files depend on it.
 
 // customerOf returns the database and g's customer.
 func customerOf(g sim.GroundContext) (*DB, *Customer, bool) {
@@ -78,22 +88,31 @@ func monthName(period string) string {
 	return t.Format("January 2006")
 }
 
-// Why a customer asks a question: about money (a bill, a device balance,
-// the billing cycle), about a plan, about an outage.
-var (
-	moneyPurposes = []string{
-		"to plan my budget this month", "because I'm comparing offers", "for my records",
-		"before I decide anything", "so I can tell my partner",
+// customerWords are what customers say and agents answer (ground.json):
+// the purposes of questions about money, a plan or an outage, and the
+// synonym sets of a troubleshooting result (resolved, unresolved) and of
+// an outage's status (ongoing, resolved).
+type customerWords struct {
+	Purposes struct {
+		Money  []string `json:"money"`
+		Plan   []string `json:"plan"`
+		Outage []string `json:"outage"`
+	} `json:"purposes"`
+	Troubleshooting map[string]string `json:"troubleshooting"`
+	OutageStatus    map[string]string `json:"outage_status"`
+}
+
+//go:embed ground.json
+var groundJSON []byte
+
+// words is ground.json, decoded once.
+var words = sync.OnceValue(func() *customerWords {
+	w := new(customerWords)
+	if err := json.Unmarshal(groundJSON, w); err != nil {
+		panic("telecom: ground.json: " + err.Error()) // embedded: a bug every test catches
 	}
-	planPurposes = []string{
-		"because I'm comparing offers", "for my records", "before I decide anything",
-		"so I can tell my partner", "before I travel next month",
-	}
-	outagePurposes = []string{
-		"because I work from home", "so I know whether to wait it out", "before I restart my phone again",
-		"so I can tell my partner",
-	}
-)
+	return w
+})
 
 // pickPurpose picks one of purposes that no earlier intent of the task
 // gave, so one instruction does not say the same reason twice; the
@@ -188,7 +207,7 @@ func withLine(g sim.GroundContext, c *Customer, l *Line, gr sim.Grounding) sim.G
 		delete(gr.Facts, "phone_number")
 		gr.Traits = append(gr.Traits, emobench.TraitFindable)
 		if gr.Actions[0].Name != ToolGetCustomer {
-			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)}, gr.Actions...)
+			gr.Actions = append([]emobench.Action{accountCall(ToolGetCustomer, c)}, gr.Actions...)
 		}
 	}
 	gr.Request.Text = strings.ReplaceAll(gr.Request.Text, "line "+l.PhoneNumber, ref)
@@ -213,14 +232,9 @@ func billRef(g sim.GroundContext, c *Customer, b *Bill, gr sim.Grounding) sim.Gr
 	return gr
 }
 
-// Outputs as the agent may say them: an amount with its unit, a status
-// with its synonyms (emobench.TaskSpec.Outputs).
+// moneyOutput says an amount as the agent may, with its unit
+// (emobench.TaskSpec.Outputs).
 func moneyOutput(m sim.Money) string { return "$" + m.String() + "|" + m.String() + " dollars" }
-
-const (
-	resolvedOutput   = "resolved|fixed|working again|working now"
-	unresolvedOutput = "unresolved|not resolved|not fixed|did not fix|didn't fix|still not working"
-)
 
 // newPlanFor picks a plan the line is not on, none is pending for and
 // whose max_lines takes c's lines.
@@ -240,9 +254,54 @@ func methodOf(r *rand.Rand, c *Customer) *PaymentMethod {
 	return c.PaymentMethods[ids[r.IntN(len(ids))]]
 }
 
+// accountCall is a call of tool on customer c's account, with the
+// arguments kv after the customer id: a gold or forbidden action.
+func accountCall(tool string, c *Customer, kv ...any) emobench.Action {
+	return sim.NewAction(tool, append([]any{"customer_id", c.ID}, kv...)...)
+}
+
+// lineCall is accountCall on line l of c.
+func lineCall(tool string, c *Customer, l *Line, kv ...any) emobench.Action {
+	return accountCall(tool, c, append([]any{"phone_number", l.PhoneNumber}, kv...)...)
+}
+
+// billCall is accountCall on bill b of c.
+func billCall(tool string, c *Customer, b *Bill, kv ...any) emobench.Action {
+	return accountCall(tool, c, append([]any{"bill_id", b.ID}, kv...)...)
+}
+
+// outageCheck is the outage check of c's zip.
+func outageCheck(c *Customer) emobench.Action {
+	return sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)
+}
+
+// grounding returns the grounding of a request: text, the scripted user's
+// words for it; gold, its gold actions; uses, the entities it is about;
+// facts, name and value pairs the customer states, each also the
+// templates' slot of its name. The request's tools are gold's writes
+// (the tools writeRules has rules for) and hand-offs, or its last call
+// when it has neither (a question).
+func grounding(text string, gold []emobench.Action, uses []string, facts ...string) sim.Grounding {
+	gr := sim.Grounding{Slots: map[string]string{}, Facts: map[string]string{}, Request: emobench.Request{Text: text}, Actions: gold, Uses: uses}
+	for i := 0; i+1 < len(facts); i += 2 {
+		gr.Slots[facts[i]], gr.Facts[facts[i]] = facts[i+1], facts[i+1]
+	}
+	for _, a := range gold {
+		if _, writes := writeRules[a.Name]; writes || a.Name == ToolTransfer {
+			gr.Request.Tools = append(gr.Request.Tools, a.Name)
+		}
+	}
+	if gr.Request.Tools == nil {
+		gr.Request.Tools = []string{gold[len(gold)-1].Name}
+	}
+	return gr
+}
+
 // --- writes ---------------------------------------------------------------
 
-func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, bool) {
+// groundChangePlan grounds a change of an active line's plan from the
+// next cycle, withFeature with international roaming added to the line.
+func groundChangePlan(withFeature bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		_, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
 			return isActive(l) && l.PendingPlanID == "" && (!withFeature || !slices.Contains(l.Features, "international_roaming"))
@@ -252,96 +311,146 @@ func groundChangePlan(withFeature bool) func(sim.GroundContext) (sim.Grounding, 
 		}
 		p := newPlanFor(g.Rand, c, l)
 		eff := c.NextCycleStart()
-		gr := sim.Grounding{
-			Slots:   map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name},
-			Facts:   map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name},
-			Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s.", l.PhoneNumber, p.Name), Tools: []string{ToolChangePlan}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID),
-				sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber, "new_plan_id", p.ID, "effective_date", eff)},
-			Outputs: []string{eff},
-			Uses:    []string{l.PhoneNumber},
-		}
+		gr := grounding(fmt.Sprintf("Change the plan of line %s to %s.", l.PhoneNumber, p.Name),
+			[]emobench.Action{accountCall(ToolGetCustomer, c), lineCall(ToolChangePlan, c, l, "new_plan_id", p.ID, "effective_date", eff)},
+			[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber)
+		gr.Slots["plan"], gr.Facts["new_plan"] = p.Name, p.Name
+		gr.Outputs = []string{eff}
 		if withFeature {
-			f := "international_roaming"
-			gr.Slots["feature"] = "international roaming"
-			gr.Facts["feature"] = "international roaming"
-			gr.Request.Text = fmt.Sprintf("Change the plan of line %s to %s and add international roaming.", l.PhoneNumber, p.Name)
-			gr.Request.Tools = []string{ToolChangePlan, ToolAddFeature}
-			gr.Actions = append(gr.Actions, sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f))
+			gr.Slots["feature"], gr.Facts["feature"] = "international roaming", "international roaming"
+			gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + " and add international roaming."
+			gr.Request.Tools = append(gr.Request.Tools, ToolAddFeature)
+			gr.Actions = append(gr.Actions, lineCall(ToolAddFeature, c, l, "feature_id", "international_roaming"))
 		}
 		return withLine(g, c, l, gr), true
 	}
 }
 
-func groundAddFeature(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool { return isActive(l) && len(l.Features) < len(features) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	var missing []string
-	for _, id := range db.Features.Keys() {
-		if !slices.Contains(l.Features, id) {
-			missing = append(missing, id)
-		}
-	}
-	f := db.Features.At(missing[g.Rand.IntN(len(missing))])
-	name := featurePhrase(f.Name)
-	return withLine(g, c, l, sim.Grounding{
-		Slots:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-		Facts:   map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-		Request: emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolAddFeature}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
-			sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
-		Uses: []string{l.PhoneNumber},
-	}), true
-}
-
-func groundSeniorDiscount(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || c.SeniorDiscount || c.Age() < 65 || !once(g, "senior") {
-		return sim.Grounding{}, false
-	}
-	age := strconv.Itoa(c.Age())
-	return sim.Grounding{
-		Slots:   map[string]string{"age": age},
-		Facts:   map[string]string{"age": age},
-		Request: emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolSeniorDiscount}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID), sim.NewAction(ToolSeniorDiscount, "customer_id", c.ID)},
-		Uses:    []string{c.ID + "/senior"},
-	}, true
-}
-
-func isOverdue(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0 }
-
-func groundArrangement(withAutopay bool) func(sim.GroundContext) (sim.Grounding, bool) {
+// groundAddFeature grounds adding a feature to a line: one the line
+// lacks, drawn, to an active line; refuse: international roaming to a
+// suspended line, which the policy refuses.
+func groundAddFeature(refuse bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
-		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool {
-			return c.activeArrangement() == nil && !(withAutopay && c.Autopay) && isOverdue(b)
+		db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
+			if refuse {
+				return l.Status == LineSuspended && !slices.Contains(l.Features, "international_roaming")
+			}
+			return isActive(l) && len(l.Features) < len(features)
 		})
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		n := 2 + g.Rand.IntN(2)
-		month := monthName(b.Period)
-		gr := sim.Grounding{
-			Slots:   map[string]string{"month": month, "installments": strconv.Itoa(n)},
-			Facts:   map[string]string{"bill_month": month, "installments": strconv.Itoa(n)},
-			Request: emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", month, n), Tools: []string{ToolCreateArrangement}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
-				sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n)},
-			Uses: []string{b.ID},
+		id := "international_roaming"
+		if !refuse {
+			missing := slices.DeleteFunc(db.Features.Keys(), func(id string) bool { return slices.Contains(l.Features, id) })
+			id = missing[g.Rand.IntN(len(missing))]
 		}
-		if withAutopay {
-			pm := methodOf(g.Rand, c)
-			gr.Slots["payment"] = pm.Describe()
-			gr.Facts["payment_method"] = pm.Describe()
-			gr.Request.Text = fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments, then enable autopay with my %s.", month, n, pm.Describe())
-			gr.Request.Tools = []string{ToolCreateArrangement, ToolEnableAutopay}
-			gr.Actions = append(gr.Actions, sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID))
-			gr.Uses = append(gr.Uses, c.ID+"/autopay")
+		name := featurePhrase(db.Features.At(id).Name)
+		gr := grounding(fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber),
+			[]emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolAddFeature, c, l, "feature_id", id)},
+			[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber, "feature", name)
+		if refuse {
+			gr = sim.RefusedWrite(gr)
+		}
+		return withLine(g, c, l, gr), true
+	}
+}
+
+// groundSeniorDiscount grounds the senior discount for a holder of 65 or
+// more; refuse: for one of 50 to 64, which the policy refuses.
+func groundSeniorDiscount(refuse bool) sim.Grounder {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		_, c, ok := customerOf(g)
+		if !ok || c.SeniorDiscount || (c.Age() >= 65) == refuse || c.Age() < 50 || !once(g, "senior") {
+			return sim.Grounding{}, false
+		}
+		gr := grounding("Apply the senior discount to my bills.", []emobench.Action{accountCall(ToolGetCustomer, c), accountCall(ToolSeniorDiscount, c)},
+			[]string{c.ID + "/senior"}, "age", strconv.Itoa(c.Age()))
+		if refuse {
+			gr = sim.RefusedWrite(gr)
 		}
 		return gr, true
 	}
+}
+
+func isOverdue(b *Bill) bool { return b.Status == BillOverdue && b.Balance() > 0 }
+
+// groundArrangement grounds a payment arrangement of a bill of the
+// customer's that keep accepts, in fewest plus a drawn number below span
+// installments; withAutopay with autopay enabled next.
+// groundArrangementRefusal refuses it for a bill or a count the policy
+// refuses.
+func groundArrangement(keep func(c *Customer, b *Bill) bool, fewest, span int, withAutopay bool) sim.Grounder {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		c, b, ok := billOf(g, keep)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		n := fewest + g.Rand.IntN(span)
+		month := monthName(b.Period)
+		gr := grounding(fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", month, n),
+			[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolCreateArrangement, c, b, "installments", n)},
+			[]string{b.ID}, "installments", strconv.Itoa(n))
+		gr.Slots["month"], gr.Facts["bill_month"] = month, month
+		if withAutopay {
+			gr = withAutopayOn(g, c, gr)
+		}
+		return gr, true
+	}
+}
+
+// arrangeable reports whether an arrangement of b, a bill of c's, is what
+// the policy allows: overdue, and no other arrangement active (nor
+// autopay on, with autopay: the request enables it).
+func arrangeable(autopay bool) func(c *Customer, b *Bill) bool {
+	return func(c *Customer, b *Bill) bool {
+		return c.activeArrangement() == nil && !(autopay && c.Autopay) && isOverdue(b)
+	}
+}
+
+// refusal is ground's write request refused (sim.RefusedWrite, compared
+// on compare): for a grounder whose entities the policy refuses the write on.
+func refusal(ground sim.Grounder, compare ...string) sim.Grounder {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		gr, ok := ground(g)
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		return sim.RefusedWrite(gr, compare...), true
+	}
+}
+
+// groundArrangementRefusal grounds an arrangement the policy refuses:
+// of a bill not yet due (any arrangement of it is forbidden) or, tooLong,
+// of an overdue one in 4 to 8 installments (only the installments asked
+// for are forbidden: the policy allows three or fewer).
+func groundArrangementRefusal(tooLong bool) sim.Grounder {
+	if !tooLong {
+		return refusal(groundArrangement(func(_ *Customer, b *Bill) bool { return b.Status == BillUnpaid }, 2, 2, false))
+	}
+	long := refusal(groundArrangement(arrangeable(false), 4, 5, false), "bill_id", "installments")
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		gr, ok := long(g)
+		gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or none at all."
+		return gr, ok
+	}
+}
+
+// withAutopayOn is gr, a request of customer c (or none yet: text ""),
+// then autopay enabled with one of c's payment methods, drawn.
+func withAutopayOn(g sim.GroundContext, c *Customer, gr sim.Grounding) sim.Grounding {
+	pm := methodOf(g.Rand, c)
+	gr.Slots["payment"], gr.Facts["payment_method"] = pm.Describe(), pm.Describe()
+	step := "enable autopay with my " + pm.Describe() + "."
+	if gr.Request.Text == "" {
+		gr.Request.Text = sim.Capitalize(step)
+	} else {
+		gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", then " + step
+	}
+	gr.Request.Tools = append(gr.Request.Tools, ToolEnableAutopay)
+	gr.Actions = append(gr.Actions, accountCall(ToolEnableAutopay, c, "payment_method_id", pm.ID))
+	gr.Uses = append(gr.Uses, c.ID+"/autopay")
+	return gr
 }
 
 func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
@@ -349,31 +458,29 @@ func groundAutopay(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || c.Autopay || !once(g, "autopay") {
 		return sim.Grounding{}, false
 	}
-	pm := methodOf(g.Rand, c)
-	return sim.Grounding{
-		Slots:   map[string]string{"payment": pm.Describe()},
-		Facts:   map[string]string{"payment_method": pm.Describe()},
-		Request: emobench.Request{Text: fmt.Sprintf("Enable autopay with my %s.", pm.Describe()), Tools: []string{ToolEnableAutopay}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID), sim.NewAction(ToolEnableAutopay, "customer_id", c.ID, "payment_method_id", pm.ID)},
-		Uses:    []string{c.ID + "/autopay"},
-	}, true
+	return withAutopayOn(g, c, sim.Grounding{Slots: map[string]string{}, Facts: map[string]string{}, Actions: []emobench.Action{accountCall(ToolGetCustomer, c)}}), true
 }
 
 func hasLateFee(b *Bill) bool { return b.LateFee > 0 && !b.LateFeeWaived }
 
-func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
-	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return waiverWithinYear(c) == nil && hasLateFee(b) })
-	if !ok {
-		return sim.Grounding{}, false
+// groundWaiveLateFee grounds waiving a bill's late fee, the first in a
+// year, and the balance left; refuse: a second one in a year, which the
+// policy refuses.
+func groundWaiveLateFee(refuse bool) sim.Grounder {
+	return func(g sim.GroundContext) (sim.Grounding, bool) {
+		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return (waiverWithinYear(c) != nil) == refuse && hasLateFee(b) })
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		gr := grounding("Waive the late fee on my {month} bill and tell me its balance.",
+			[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b)}, []string{b.ID})
+		gr.Outputs = []string{moneyOutput(b.Balance() - b.LateFee)}
+		if refuse {
+			gr = sim.RefusedWrite(gr)
+			gr.Request.Text = "Waive the late fee on my {month} bill."
+		}
+		return billRef(g, c, b, gr), true
 	}
-	return billRef(g, c, b, sim.Grounding{
-		Slots:   map[string]string{},
-		Facts:   map[string]string{},
-		Request: emobench.Request{Text: "Waive the late fee on my {month} bill and tell me its balance.", Tools: []string{ToolWaiveLateFee}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
-		Outputs: []string{moneyOutput(b.Balance() - b.LateFee)},
-		Uses:    []string{b.ID},
-	}), true
 }
 
 // groundWaiveThenPayOrSplit grounds "waive the late fee on my overdue
@@ -381,7 +488,7 @@ func groundWaiveLateFee(g sim.GroundContext) (sim.Grounding, bool) {
 // otherwise split it into n payments", a condition the bill's balance
 // decides: pay is the branch the data takes (the threshold is above the
 // balance left), !pay the other (at or below it).
-func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding, bool) {
+func groundWaiveThenPayOrSplit(pay bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		c, b, ok := billOf(g, func(c *Customer, b *Bill) bool {
 			return waiverWithinYear(c) == nil && c.activeArrangement() == nil && isOverdue(b) && hasLateFee(b)
@@ -401,21 +508,16 @@ func groundWaiveThenPayOrSplit(pay bool) func(sim.GroundContext) (sim.Grounding,
 		k := 2 + g.Rand.IntN(2)
 		n := strconv.Itoa(k)
 		month := monthName(b.Period)
-		gr := sim.Grounding{
-			Slots: map[string]string{"month": month, "threshold": strconv.Itoa(threshold), "payment": pm.Describe(), "installments": n},
-			Facts: map[string]string{"bill_month": month, "pay_now_if_balance_under": "$" + strconv.Itoa(threshold), "payment_method": pm.Describe(),
-				"payment_amount": fullBalance, "installments": n},
-			Request: emobench.Request{Text: fmt.Sprintf("Waive the late fee on my %s bill; then if the rest is under $%d, pay it with my %s, otherwise split it into %s payments.", month, threshold, pm.Describe(), n),
-				Tools: []string{ToolWaiveLateFee, ToolMakePayment}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID), sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID),
-				sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", rest.Dollars())},
-			Traits: []string{emobench.TraitConditional},
-			Uses:   []string{b.ID},
-		}
+		branch := billCall(ToolMakePayment, c, b, "payment_method_id", pm.ID, "amount", rest.Dollars())
 		if !pay {
-			gr.Request.Tools[1] = ToolCreateArrangement
-			gr.Actions[2] = sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", k)
+			branch = billCall(ToolCreateArrangement, c, b, "installments", k)
 		}
+		gr := grounding(fmt.Sprintf("Waive the late fee on my %s bill; then if the rest is under $%d, pay it with my %s, otherwise split it into %s payments.", month, threshold, pm.Describe(), n),
+			[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolWaiveLateFee, c, b), branch}, []string{b.ID}, "installments", n)
+		maps.Copy(gr.Slots, map[string]string{"month": month, "threshold": strconv.Itoa(threshold), "payment": pm.Describe()})
+		maps.Copy(gr.Facts, map[string]string{"bill_month": month, "pay_now_if_balance_under": "$" + strconv.Itoa(threshold),
+			"payment_method": pm.Describe(), "payment_amount": fullBalance})
+		gr.Traits = []string{emobench.TraitConditional}
 		return gr, true
 	}
 }
@@ -437,17 +539,22 @@ func groundPayAndReactivate(g sim.GroundContext) (sim.Grounding, bool) {
 	b := overdue[0]
 	pm := methodOf(g.Rand, c)
 	month := monthName(b.Period)
-	return withLine(g, c, l, sim.Grounding{
-		Slots: map[string]string{"phone_number": l.PhoneNumber, "month": month, "payment": pm.Describe()},
-		Facts: map[string]string{"phone_number": l.PhoneNumber, "bill_month": month, "payment_method": pm.Describe(), "payment_amount": fullBalance},
-		Request: emobench.Request{Text: fmt.Sprintf("Pay my %s bill in full with my %s and reactivate line %s.", month, pm.Describe(), l.PhoneNumber),
-			Tools: []string{ToolMakePayment, ToolReactivateLine}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
-			sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", pm.ID, "amount", b.Balance().Dollars()),
-			sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{moneyOutput(b.Balance())},
-		Uses:    []string{l.PhoneNumber, b.ID},
-	}), true
+	gr := grounding(fmt.Sprintf("Pay my %s bill in full with my %s and reactivate line %s.", month, pm.Describe(), l.PhoneNumber),
+		[]emobench.Action{accountCall(ToolGetBilling, c), billCall(ToolMakePayment, c, b, "payment_method_id", pm.ID, "amount", b.Balance().Dollars()),
+			lineCall(ToolReactivateLine, c, l)}, []string{l.PhoneNumber, b.ID}, "phone_number", l.PhoneNumber)
+	maps.Copy(gr.Slots, map[string]string{"month": month, "payment": pm.Describe()})
+	maps.Copy(gr.Facts, map[string]string{"bill_month": month, "payment_method": pm.Describe(), "payment_amount": fullBalance})
+	gr.Outputs = []string{moneyOutput(b.Balance())}
+	return withLine(g, c, l, gr), true
+}
+
+// withIssue puts the customer's issue (one of issues) in gr: the issue
+// fact, and the issue and Issue slots as the customer says it
+// (issuePhrase).
+func withIssue(gr sim.Grounding, issue string) sim.Grounding {
+	gr.Facts["issue"] = issue
+	gr.Slots["issue"], gr.Slots["Issue"] = issuePhrase(issue), sim.Capitalize(issuePhrase(issue))
+	return gr
 }
 
 // troubleshootable reports whether line l's device shows condition (and,
@@ -462,7 +569,7 @@ func nextDiagnosticID(c *Customer) string {
 	return fmt.Sprintf("TS%s-%d", c.ID[1:], len(c.Diagnostics)+1)
 }
 
-func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding, bool) {
+func groundTroubleshoot(condition string) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		db, c, ok := customerOf(g)
 		if !ok || ongoingOutage(db, c.Address.Zip) != nil {
@@ -473,22 +580,15 @@ func groundTroubleshoot(condition string) func(sim.GroundContext) (sim.Grounding
 			return sim.Grounding{}, false
 		}
 		issue := issues[g.Rand.IntN(len(issues))]
-		gr := sim.Grounding{
-			Slots:   sim.WithCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
-			Facts:   map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-			Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolTroubleshoot}},
-			Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
-				sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue)},
-			Outputs: []string{resolvedOutput},
-			Traits:  []string{emobench.TraitConditional},
-			Uses:    []string{l.PhoneNumber},
-		}
+		gold := []emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolTroubleshoot, c, l, "issue", issue)}
+		outcome := ResultResolved
 		if condition == ConditionHardware {
-			gr.Request.Tools = []string{ToolTroubleshoot, ToolOpenTicket}
-			gr.Actions = append(gr.Actions, sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber,
-				"category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
-			gr.Outputs = []string{unresolvedOutput}
+			gold = append(gold, lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)))
+			outcome = ResultUnresolved
 		}
+		gr := withIssue(grounding(fmt.Sprintf("Fix the %s on line %s, and open a ticket if it stays broken.", issuePhrase(issue), l.PhoneNumber), gold,
+			[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber), issue)
+		gr.Outputs, gr.Traits = []string{words().Troubleshooting[outcome]}, []string{emobench.TraitConditional}
 		return withLine(g, c, l, gr), true
 	}
 }
@@ -567,13 +667,15 @@ func dayName(date string) string {
 	return t.Format("January 2")
 }
 
-// outageFacts are what a customer knows of the outage they want a credit
-// for: the zip, what stopped working (outage_symptom, one of issues) and
-// the day it started (outage_start_date, YYYY-MM-DD); together they name
-// one outage of the zip.
-func outageFacts(c *Customer, o *Outage, symptom string) (slots, facts map[string]string) {
-	return sim.WithCapitals(map[string]string{"zip": c.Address.Zip, "issue": issuePhrase(symptom), "outage_start": dayName(o.Start)}, "issue"),
-		map[string]string{"zip": c.Address.Zip, "outage_symptom": symptom, "outage_start_date": o.Start}
+// aboutOutage puts in gr what a customer knows of the outage o they want
+// a credit for: the zip, what stopped working (outage_symptom, one of
+// issues, and the issue slots) and the day it started
+// (outage_start_date, YYYY-MM-DD); together they name one outage of the
+// zip.
+func aboutOutage(gr sim.Grounding, c *Customer, o *Outage, symptom string) sim.Grounding {
+	maps.Copy(gr.Slots, sim.WithCapitals(map[string]string{"zip": c.Address.Zip, "issue": issuePhrase(symptom), "outage_start": dayName(o.Start)}, "issue"))
+	maps.Copy(gr.Facts, map[string]string{"zip": c.Address.Zip, "outage_symptom": symptom, "outage_start_date": o.Start})
+	return gr
 }
 
 func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
@@ -594,22 +696,17 @@ func groundTicketAndCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	credit := OutageCredit(o)
-	slots, facts := outageFacts(c, o, issue)
-	slots["phone_number"], facts["phone_number"], facts["issue"] = l.PhoneNumber, l.PhoneNumber, issue
-	return sim.Grounding{
-		Slots: slots,
-		Facts: facts,
-		Request: emobench.Request{Text: fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage in %s that started on %s.", issuePhrase(issue), l.PhoneNumber, c.Address.Zip, o.Start),
-			Tools: []string{ToolTroubleshoot, ToolOpenTicket, ToolApplyCredit}},
-		Actions: []emobench.Action{
-			sim.NewAction(ToolTroubleshoot, "customer_id", c.ID, "phone_number", l.PhoneNumber, "issue", issue),
-			sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
-			sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
-			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
-		Outputs: []string{moneyOutput(credit)},
-		Traits:  []string{emobench.TraitConditional},
-		Uses:    []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"},
-	}, true
+	gr := grounding(fmt.Sprintf("Fix the %s on line %s, open a ticket if it stays broken, and credit me for the outage in %s that started on %s.",
+		issuePhrase(issue), l.PhoneNumber, c.Address.Zip, o.Start), []emobench.Action{
+		lineCall(ToolTroubleshoot, c, l, "issue", issue),
+		lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(c)),
+		outageCheck(c),
+		accountCall(ToolApplyCredit, c, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID),
+	}, []string{l.PhoneNumber, o.ID, c.ID + "/outage_credit"}, "phone_number", l.PhoneNumber)
+	gr.Outputs, gr.Traits = []string{moneyOutput(credit)}, []string{emobench.TraitConditional}
+	gr = aboutOutage(gr, c, o, issue)
+	gr.Facts["issue"] = issue
+	return gr, true
 }
 
 func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
@@ -622,35 +719,39 @@ func groundOutageCredit(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	credit := OutageCredit(o)
-	slots, facts := outageFacts(c, o, symptom)
-	return sim.Grounding{
-		Slots: slots,
-		Facts: facts,
-		Request: emobench.Request{Text: fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
-			Tools: []string{ToolApplyCredit}},
-		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip),
-			sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
-		Outputs: []string{moneyOutput(credit)},
-		Uses:    []string{o.ID, c.ID + "/outage_credit"},
-	}, true
+	gr := grounding(fmt.Sprintf("Credit my account for the outage in %s that started on %s (%s) and tell me the amount.", c.Address.Zip, o.Start, symptom),
+		[]emobench.Action{outageCheck(c), accountCall(ToolApplyCredit, c, "amount", credit.Dollars(), "reason", CreditOutage, "outage_id", o.ID)},
+		[]string{o.ID, c.ID + "/outage_credit"})
+	gr.Outputs = []string{moneyOutput(credit)}
+	return aboutOutage(gr, c, o, symptom), true
 }
 
 // --- reads ----------------------------------------------------------------
+
+// question is the grounding of a question answered by one read, its
+// outputs the answer; the rest is grounding's.
+func question(text string, read emobench.Action, outputs []string, use string, facts ...string) sim.Grounding {
+	gr := grounding(text, []emobench.Action{read}, []string{use}, facts...)
+	gr.Outputs = outputs
+	return gr
+}
+
+// askedFor is gr asked for one of purposes (pickPurpose): its purpose
+// slot and fact.
+func askedFor(g sim.GroundContext, purposes []string, gr sim.Grounding) sim.Grounding {
+	purpose, use := pickPurpose(g, purposes)
+	gr.Slots["purpose"], gr.Facts["purpose"] = purpose, purpose
+	gr.Uses = append(gr.Uses, use)
+	return gr
+}
 
 func groundBillAmount(g sim.GroundContext) (sim.Grounding, bool) {
 	c, b, ok := billOf(g, func(*Customer, *Bill) bool { return true })
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose, purposeUse := pickPurpose(g, moneyPurposes)
-	return billRef(g, c, b, sim.Grounding{
-		Slots:   map[string]string{"purpose": purpose},
-		Facts:   map[string]string{"purpose": purpose},
-		Request: emobench.Request{Text: "What is the total and due date of my {month} bill?", Tools: []string{ToolGetBilling}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Outputs: []string{moneyOutput(b.Total), b.DueOn},
-		Uses:    []string{b.ID, purposeUse},
-	}), true
+	gr := question("What is the total and due date of my {month} bill?", accountCall(ToolGetBilling, c), []string{moneyOutput(b.Total), b.DueOn}, b.ID)
+	return billRef(g, c, b, askedFor(g, words().Purposes.Money, gr)), true
 }
 
 func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
@@ -661,15 +762,10 @@ func groundInstallmentBalance(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	d := c.Devices[l.DeviceIMEI]
-	purpose, purposeUse := pickPurpose(g, moneyPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose, "model": d.Model},
-		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{moneyOutput(d.InstallmentBalance)},
-		Uses:    []string{l.PhoneNumber, purposeUse},
-	}, true
+	gr := question(fmt.Sprintf("What is left to pay on the device of line %s?", l.PhoneNumber), lineCall(ToolGetLine, c, l),
+		[]string{moneyOutput(d.InstallmentBalance)}, l.PhoneNumber, "phone_number", l.PhoneNumber)
+	gr.Slots["model"] = d.Model
+	return askedFor(g, words().Purposes.Money, gr), true
 }
 
 func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
@@ -677,15 +773,8 @@ func groundCurrentPlan(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	purpose, purposeUse := pickPurpose(g, planPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
-		Facts:   map[string]string{"phone_number": l.PhoneNumber, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Outputs: []string{db.Plans.At(l.PlanID).Name},
-		Uses:    []string{l.PhoneNumber, purposeUse},
-	}, true
+	return askedFor(g, words().Purposes.Plan, question(fmt.Sprintf("Which plan is line %s on?", l.PhoneNumber), lineCall(ToolGetLine, c, l),
+		[]string{db.Plans.At(l.PlanID).Name}, l.PhoneNumber, "phone_number", l.PhoneNumber)), true
 }
 
 func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
@@ -693,22 +782,8 @@ func groundNextCycle(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok || !once(g, "cycle") {
 		return sim.Grounding{}, false
 	}
-	purpose, purposeUse := pickPurpose(g, moneyPurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"purpose": purpose},
-		Facts:   map[string]string{"purpose": purpose},
-		Request: emobench.Request{Text: "When does my next billing cycle start?", Tools: []string{ToolGetCustomer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
-		Outputs: []string{c.NextCycleStart()},
-		Uses:    []string{c.ID + "/cycle", purposeUse},
-	}, true
-}
-
-// outageStatusOutputs say an outage's status as the agent may: ongoing
-// or resolved.
-var outageStatusOutputs = map[string]string{
-	"ongoing":  "ongoing|still going on|still down|not over|not yet resolved|not been resolved",
-	"resolved": "resolved|has ended|is over|was fixed|been fixed|been restored",
+	return askedFor(g, words().Purposes.Money, question("When does my next billing cycle start?", accountCall(ToolGetCustomer, c),
+		[]string{c.NextCycleStart()}, c.ID+"/cycle")), true
 }
 
 func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
@@ -727,15 +802,8 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 	if status == "" {
 		return sim.Grounding{}, false
 	}
-	purpose, purposeUse := pickPurpose(g, outagePurposes)
-	return sim.Grounding{
-		Slots:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
-		Facts:   map[string]string{"zip": c.Address.Zip, "purpose": purpose},
-		Request: emobench.Request{Text: fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), Tools: []string{ToolCheckOutages}},
-		Actions: []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)},
-		Outputs: []string{outageStatusOutputs[status]},
-		Uses:    []string{c.ID + "/outages", purposeUse},
-	}, true
+	return askedFor(g, words().Purposes.Outage, question(fmt.Sprintf("Is there an outage in %s right now?", c.Address.Zip), outageCheck(c),
+		[]string{words().OutageStatus[status]}, c.ID+"/outages", "zip", c.Address.Zip)), true
 }
 
 // --- transfers ------------------------------------------------------------
@@ -745,25 +813,17 @@ func groundOutageStatus(g sim.GroundContext) (sim.Grounding, bool) {
 // is the scripted user's request (%s too), and readLine says whether the
 // agent reads the line first (a port-out or a cancellation is about the
 // line's service; a stolen or broken phone is not).
-func groundTransferLine(summary, request string, readLine bool) func(sim.GroundContext) (sim.Grounding, bool) {
+func groundTransferLine(summary, request string, readLine bool) sim.Grounder {
 	return func(g sim.GroundContext) (sim.Grounding, bool) {
 		_, c, l, ok := lineOf(g, func(_ *Customer, l *Line) bool { return isActive(l) })
 		if !ok {
 			return sim.Grounding{}, false
 		}
-		what := fmt.Sprintf(summary, l.PhoneNumber)
-		gr := sim.Grounding{
-			Slots:   map[string]string{"phone_number": l.PhoneNumber},
-			Facts:   map[string]string{"phone_number": l.PhoneNumber},
-			Request: emobench.Request{Tools: []string{ToolTransfer}},
-			Actions: []emobench.Action{sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s %s.", c.ID, what))},
-			Uses:    []string{l.PhoneNumber},
-		}
-		gr.Request.Text = fmt.Sprintf(request, l.PhoneNumber)
+		gold := []emobench.Action{sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s %s.", c.ID, fmt.Sprintf(summary, l.PhoneNumber)))}
 		if readLine {
-			gr.Actions = append([]emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)}, gr.Actions...)
+			gold = append([]emobench.Action{lineCall(ToolGetLine, c, l)}, gold...)
 		}
-		return gr, true
+		return grounding(fmt.Sprintf(request, l.PhoneNumber), gold, []string{l.PhoneNumber}, "phone_number", l.PhoneNumber), true
 	}
 }
 
@@ -783,14 +843,11 @@ func groundDisputeTransfer(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	charge := charges[g.Rand.IntN(len(charges))]
-	return sim.Grounding{
-		Slots:   map[string]string{"month": month, "charge": chargePhrase(charge)},
-		Facts:   map[string]string{"bill_month": month, "disputed_charge": charge},
-		Request: emobench.Request{Text: fmt.Sprintf("Dispute a charge on my %s bill.", month), Tools: []string{ToolTransfer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID),
-			sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))},
-		Uses: []string{b.ID},
-	}, true
+	gr := grounding(fmt.Sprintf("Dispute a charge on my %s bill.", month), []emobench.Action{accountCall(ToolGetBilling, c),
+		sim.NewAction(ToolTransfer, "summary", fmt.Sprintf("Customer %s disputes a charge on bill %s.", c.ID, b.ID))}, []string{b.ID})
+	gr.Slots["month"], gr.Slots["charge"] = month, chargePhrase(charge)
+	gr.Facts["bill_month"], gr.Facts["disputed_charge"] = month, charge
+	return gr, true
 }
 
 // --- forbidden --------------------------------------------------------------
@@ -803,83 +860,14 @@ func groundChangePlanToday(g sim.GroundContext) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	p := newPlanFor(g.Rand, c, l)
-	return sim.Grounding{
-		Slots: map[string]string{"phone_number": l.PhoneNumber, "plan": p.Name, "today": Today},
-		Facts: map[string]string{"phone_number": l.PhoneNumber, "new_plan": p.Name, "effective_date": Today},
-		Request: emobench.Request{Text: fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
-			Tools: []string{ToolGetCustomer}},
-		Actions: []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
-		// Any plan on the line from today is forbidden; the change the
-		// policy offers, from the next cycle, is not.
-		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolChangePlan, "customer_id", c.ID, "phone_number", l.PhoneNumber,
-			"new_plan_id", p.ID, "effective_date", Today), "phone_number", "effective_date")},
-		Uses: []string{l.PhoneNumber},
-	}, true
-}
-
-func groundSeniorUnderage(g sim.GroundContext) (sim.Grounding, bool) {
-	_, c, ok := customerOf(g)
-	if !ok || c.SeniorDiscount || c.Age() >= 65 || c.Age() < 50 || !once(g, "senior") {
-		return sim.Grounding{}, false
-	}
-	age := strconv.Itoa(c.Age())
-	return sim.Grounding{
-		Slots:     map[string]string{"age": age},
-		Facts:     map[string]string{"age": age},
-		Request:   emobench.Request{Text: "Apply the senior discount to my bills.", Tools: []string{ToolGetCustomer}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetCustomer, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolSeniorDiscount, "customer_id", c.ID)},
-		Uses:      []string{c.ID + "/senior"},
-	}, true
-}
-
-// arrangementRefusal grounds a refused arrangement of b in n
-// installments; a call matching compare (the forbidden entry's
-// CompareArgs, nil: its ids) is the forbidden arrangement.
-func arrangementRefusal(c *Customer, b *Bill, n int, compare ...string) sim.Grounding {
-	return sim.Grounding{
-		Slots:     map[string]string{"month": monthName(b.Period), "installments": strconv.Itoa(n)},
-		Facts:     map[string]string{"bill_month": monthName(b.Period), "installments": strconv.Itoa(n)},
-		Request:   emobench.Request{Text: fmt.Sprintf("Set up a payment arrangement for my %s bill in %d installments.", monthName(b.Period), n), Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolCreateArrangement, "customer_id", c.ID, "bill_id", b.ID, "installments", n), compare...)},
-		Uses:      []string{b.ID},
-	}
-}
-
-func groundArrangementNotDue(g sim.GroundContext) (sim.Grounding, bool) {
-	c, b, ok := billOf(g, func(_ *Customer, b *Bill) bool { return b.Status == BillUnpaid })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	return arrangementRefusal(c, b, 2+g.Rand.IntN(2)), true
-}
-
-func groundArrangementTooLong(g sim.GroundContext) (sim.Grounding, bool) {
-	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return c.activeArrangement() == nil && isOverdue(b) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	// Only the installments asked for are forbidden: the policy allows an
-	// arrangement of the bill in three or fewer.
-	gr := arrangementRefusal(c, b, 4+g.Rand.IntN(5), "bill_id", "installments")
-	gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or none at all."
+	// Any plan on the line from today is forbidden; the change the policy
+	// offers, from the next cycle, is not.
+	gr := sim.RefusedWrite(grounding(fmt.Sprintf("Change the plan of line %s to %s effective today, %s, or not at all.", l.PhoneNumber, p.Name, Today),
+		[]emobench.Action{accountCall(ToolGetCustomer, c), lineCall(ToolChangePlan, c, l, "new_plan_id", p.ID, "effective_date", Today)},
+		[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber), "phone_number", "effective_date")
+	gr.Slots["plan"], gr.Facts["new_plan"] = p.Name, p.Name
+	gr.Slots["today"], gr.Facts["effective_date"] = Today, Today
 	return gr, true
-}
-
-func groundSecondWaiver(g sim.GroundContext) (sim.Grounding, bool) {
-	c, b, ok := billOf(g, func(c *Customer, b *Bill) bool { return waiverWithinYear(c) != nil && hasLateFee(b) })
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	return billRef(g, c, b, sim.Grounding{
-		Slots:     map[string]string{},
-		Facts:     map[string]string{},
-		Request:   emobench.Request{Text: "Waive the late fee on my {month} bill.", Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)},
-		Uses:      []string{b.ID},
-	}), true
 }
 
 func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
@@ -893,33 +881,9 @@ func groundCreditWithoutOutage(g sim.GroundContext) (sim.Grounding, bool) {
 		}
 	}
 	amount := []int{15, 20, 25, 30, 50}[g.Rand.IntN(5)]
-	return sim.Grounding{
-		Slots:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
-		Facts:     map[string]string{"zip": c.Address.Zip, "amount": strconv.Itoa(amount)},
-		Request:   emobench.Request{Text: fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip), Tools: []string{ToolCheckOutages}},
-		Actions:   []emobench.Action{sim.NewAction(ToolCheckOutages, "zip", c.Address.Zip)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolApplyCredit, "customer_id", c.ID, "amount", amount, "reason", CreditOutage)},
-		Uses:      []string{c.ID + "/outages"},
-	}, true
-}
-
-func groundFeatureSuspended(g sim.GroundContext) (sim.Grounding, bool) {
-	db, c, l, ok := lineOf(g, func(c *Customer, l *Line) bool {
-		return l.Status == LineSuspended && !slices.Contains(l.Features, "international_roaming")
-	})
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	f := db.Features.At("international_roaming")
-	name := featurePhrase(f.Name)
-	return withLine(g, c, l, sim.Grounding{
-		Slots:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-		Facts:     map[string]string{"phone_number": l.PhoneNumber, "feature": name},
-		Request:   emobench.Request{Text: fmt.Sprintf("Add %s to line %s.", name, l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", f.ID)},
-		Uses:      []string{l.PhoneNumber},
-	}), true
+	return sim.RefusedWrite(grounding(fmt.Sprintf("Credit my account $%d for the bad service in %s.", amount, c.Address.Zip),
+		[]emobench.Action{outageCheck(c), accountCall(ToolApplyCredit, c, "amount", amount, "reason", CreditOutage)},
+		[]string{c.ID + "/outages"}, "zip", c.Address.Zip, "amount", strconv.Itoa(amount))), true
 }
 
 func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
@@ -927,18 +891,12 @@ func groundReactivateOverdue(g sim.GroundContext) (sim.Grounding, bool) {
 	if !ok {
 		return sim.Grounding{}, false
 	}
-	gr := withLine(g, c, l, sim.Grounding{
-		Slots:     map[string]string{"phone_number": l.PhoneNumber},
-		Facts:     map[string]string{"phone_number": l.PhoneNumber},
-		Request:   emobench.Request{Text: fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber), Tools: []string{ToolGetBilling}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetBilling, "customer_id", c.ID)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolReactivateLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Uses:      []string{l.PhoneNumber},
-	})
+	gr := withLine(g, c, l, sim.RefusedWrite(grounding(fmt.Sprintf("Reactivate line %s without paying the overdue bill.", l.PhoneNumber),
+		[]emobench.Action{accountCall(ToolGetBilling, c), lineCall(ToolReactivateLine, c, l)}, []string{l.PhoneNumber}, "phone_number", l.PhoneNumber)))
 	if gr.Facts["phone_number"] == "" {
 		// The line the user describes is the refused entity: the agent
 		// finds its number and reads it.
-		gr.Actions = append(gr.Actions, sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber))
+		gr.Actions = append(gr.Actions, lineCall(ToolGetLine, c, l))
 	}
 	return gr, true
 }
@@ -949,12 +907,8 @@ func groundTicketWithoutTroubleshooting(g sim.GroundContext) (sim.Grounding, boo
 		return sim.Grounding{}, false
 	}
 	issue := issues[g.Rand.IntN(len(issues))]
-	return sim.Grounding{
-		Slots:     sim.WithCapitals(map[string]string{"phone_number": l.PhoneNumber, "issue": issuePhrase(issue)}, "issue"),
-		Facts:     map[string]string{"phone_number": l.PhoneNumber, "issue": issue},
-		Request:   emobench.Request{Text: fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber), Tools: []string{ToolGetLine}},
-		Actions:   []emobench.Action{sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber)},
-		Forbidden: []emobench.Action{sim.NewAction(ToolOpenTicket, "customer_id", c.ID, "phone_number", l.PhoneNumber, "category", TicketConnectivity)},
-		Uses:      []string{l.PhoneNumber},
-	}, true
+	gr := grounding(fmt.Sprintf("Open a support ticket for the %s on line %s, without troubleshooting.", issuePhrase(issue), l.PhoneNumber),
+		[]emobench.Action{lineCall(ToolGetLine, c, l), lineCall(ToolOpenTicket, c, l, "category", TicketConnectivity)},
+		[]string{l.PhoneNumber}, "phone_number", l.PhoneNumber)
+	return sim.RefusedWrite(withIssue(gr, issue)), true
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -14,10 +15,6 @@ import (
 // forbids, on the small hand-made database of testdata/check_policy.json
 // (its note says who is who).
 func TestCheckPolicy(t *testing.T) {
-	data, err := os.ReadFile("testdata/check_policy.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var file struct {
 		DB    json.RawMessage `json:"db"`
 		Cases []struct {
@@ -26,9 +23,7 @@ func TestCheckPolicy(t *testing.T) {
 			C1                     json.RawMessage // decoded over customer C1 first
 		}
 	}
-	if err := json.Unmarshal(data, &file); err != nil {
-		t.Fatal(err)
-	}
+	readTestdata(t, "check_policy.json", &file)
 	for _, tc := range file.Cases {
 		t.Run(tc.Name, func(t *testing.T) {
 			var db DB
@@ -53,4 +48,16 @@ func TestCheckPolicy(t *testing.T) {
 func isViolation(err error, rule string) bool {
 	var v *PolicyViolation
 	return errors.As(err, &v) && v.Rule == rule
+}
+
+// readTestdata decodes the JSON file testdata/name into v.
+func readTestdata(t *testing.T, name string, v any) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", name))
+	if err == nil {
+		err = json.Unmarshal(data, v)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
 }

@@ -42,18 +42,14 @@ const transferMessage = "You are being transferred to a human agent. Please hold
 const maxArrangementInstallments = 12
 
 // customer returns the customer of id, for a write the customer's own
-// copy (db.Customers.Edit), which the write changes; an unknown id is the
+// copy (sim.LookupEdit), which the write changes; an unknown id is the
 // error.
 func (db *DB) customer(id string, write bool) (*Customer, error) {
-	get := db.Customers.Get
+	lookup := sim.Lookup[Customer]
 	if write {
-		get = db.Customers.Edit
+		lookup = sim.LookupEdit[Customer]
 	}
-	c, ok := get(strings.TrimSpace(id))
-	if !ok {
-		return nil, fmt.Errorf("customer %q not found", id)
-	}
-	return c, nil
+	return lookup(&db.Customers, "customer", strings.TrimSpace(id))
 }
 
 // line returns the customer (as customer does) and their line.
@@ -333,9 +329,9 @@ func changePlan(db *DB, a *struct {
 	PlanID    string `json:"new_plan_id"`
 	Effective string `json:"effective_date"`
 }) (string, error) {
-	p := db.Plans.At(strings.TrimSpace(a.PlanID))
-	if p == nil {
-		return "", fmt.Errorf("plan %q not found", a.PlanID)
+	p, err := sim.Lookup(&db.Plans, "plan", strings.TrimSpace(a.PlanID))
+	if err != nil {
+		return "", err
 	}
 	eff, ok := parseDate(strings.TrimSpace(a.Effective))
 	if !ok {
@@ -366,9 +362,9 @@ func addFeature(db *DB, a *struct {
 	lineArgs
 	FeatureID string `json:"feature_id"`
 }) (string, error) {
-	f := db.Features.At(strings.TrimSpace(a.FeatureID))
-	if f == nil {
-		return "", fmt.Errorf("feature %q not found", a.FeatureID)
+	f, err := sim.Lookup(&db.Features, "feature", strings.TrimSpace(a.FeatureID))
+	if err != nil {
+		return "", err
 	}
 	_, l, err := db.line(a.CustomerID, a.Phone, true)
 	if err != nil {

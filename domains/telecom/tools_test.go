@@ -46,8 +46,6 @@ func billWhere(c *Customer, ok func(*Bill) bool) *Bill {
 	return nil
 }
 
-func act(tool string, kv ...any) emobench.Action { return sim.NewAction(tool, kv...) }
-
 // call makes a on env and fails the test on an error.
 func call(t *testing.T, env *sim.StateEnv[DB], a emobench.Action) string {
 	t.Helper()
@@ -108,9 +106,9 @@ func TestTools(t *testing.T) {
 	cr := customerWhere(t, "with a late fee and a recent waiver", func(c *Customer) bool { return waiverWithinYear(c) != nil && billWhere(c, hasLateFee) != nil })
 	cc := customerWhere(t, "in an outage zip", func(c *Customer) bool { o, _ := creditableOutage(db, c, rand.New(rand.NewPCG(1, 2))); return o != nil })
 	oc, _ := creditableOutage(db, cc, rand.New(rand.NewPCG(1, 2)))
-	credit := act(ToolApplyCredit, "customer_id", cc.ID, "amount", OutageCredit(oc).Dollars(), "reason", CreditOutage, "outage_id", oc.ID)
+	credit := sim.NewAction(ToolApplyCredit, "customer_id", cc.ID, "amount", OutageCredit(oc).Dollars(), "reason", CreditOutage, "outage_id", oc.ID)
 	roaming := func(c *Customer, l *Line) emobench.Action {
-		return act(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", "international_roaming")
+		return sim.NewAction(ToolAddFeature, "customer_id", c.ID, "phone_number", l.PhoneNumber, "feature_id", "international_roaming")
 	}
 	for _, tc := range []struct {
 		what, user, rule, err string
@@ -119,91 +117,87 @@ func TestTools(t *testing.T) {
 		a                     emobench.Action
 		ok                    func(res string, db *DB) bool
 	}{
-		{what: "find by phone", a: act(ToolFindByPhone, "phone_number", c.ContactPhone), ok: has(c.ID)},
-		{a: act(ToolFindByPhone, "phone_number", "000-555-0000"), err: "no customer"},
-		{what: "find by name and dob", a: act(ToolFindByNameDOB, "first_name", strings.ToLower(c.FirstName), "last_name", c.LastName, "date_of_birth", c.DateOfBirth), ok: has(c.ID)},
-		{a: act(ToolFindByNameDOB, "first_name", c.FirstName, "last_name", c.LastName, "date_of_birth", "1900-01-01"), err: "no customer"},
-		{what: "get_customer_details", a: act(ToolGetCustomer, "customer_id", c.ID), ok: has(`"next_billing_cycle_start":"`+c.NextCycleStart()+`"`, l.PhoneNumber)},
-		{a: act(ToolGetCustomer, "customer_id", "C000000"), err: "not found"},
-		{what: "get_line_details: the installment balance, not the device's condition", a: act(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
+		{what: "find by phone", a: sim.NewAction(ToolFindByPhone, "phone_number", c.ContactPhone), ok: has(c.ID)},
+		{a: sim.NewAction(ToolFindByPhone, "phone_number", "000-555-0000"), err: "no customer"},
+		{what: "find by name and dob", a: sim.NewAction(ToolFindByNameDOB, "first_name", strings.ToLower(c.FirstName), "last_name", c.LastName, "date_of_birth", c.DateOfBirth), ok: has(c.ID)},
+		{a: sim.NewAction(ToolFindByNameDOB, "first_name", c.FirstName, "last_name", c.LastName, "date_of_birth", "1900-01-01"), err: "no customer"},
+		{what: "get_customer_details", a: sim.NewAction(ToolGetCustomer, "customer_id", c.ID), ok: has(`"next_billing_cycle_start":"`+c.NextCycleStart()+`"`, l.PhoneNumber)},
+		{a: sim.NewAction(ToolGetCustomer, "customer_id", "C000000"), err: "not found"},
+		{what: "get_line_details: the installment balance, not the device's condition", a: sim.NewAction(ToolGetLine, "customer_id", c.ID, "phone_number", l.PhoneNumber),
 			ok: func(res string, _ *DB) bool {
 				return has(c.Devices[l.DeviceIMEI].InstallmentBalance.String())(res, nil) && !strings.Contains(res, "condition")
 			}},
-		{a: act(ToolGetLine, "customer_id", id, "phone_number", "000-555-0000"), err: "has no line"},
-		{what: "get_billing_history", a: act(ToolGetBilling, "customer_id", c.ID), ok: has(c.Bills[3].ID, `"balance":`)},
-		{what: "list_plans", a: act(ToolListPlans), ok: func(res string, _ *DB) bool {
+		{a: sim.NewAction(ToolGetLine, "customer_id", id, "phone_number", "000-555-0000"), err: "has no line"},
+		{what: "get_billing_history", a: sim.NewAction(ToolGetBilling, "customer_id", c.ID), ok: has(c.Bills[3].ID, `"balance":`)},
+		{what: "list_plans", a: sim.NewAction(ToolListPlans), ok: func(res string, _ *DB) bool {
 			return strings.Count(res, `"plan_id"`) == len(plans) && strings.Count(res, `"feature_id"`) == len(features)
 		}},
-		{what: "check_network_outages", a: act(ToolCheckOutages, "zip", o.Zips[0]), ok: has(o.ID)},
-		{a: act(ToolCheckOutages, "zip", "9722"), err: "five-digit"},
-		{what: "transfer", a: act(ToolTransfer, "summary", "port-out"), ok: func(res string, _ *DB) bool { return res == transferMessage }},
-		{a: act(ToolTransfer, "summary", " "), err: "must not be empty"},
-		{what: "troubleshooting corrupt settings resets them", a: act(ToolTroubleshoot, "customer_id", cn.ID, "phone_number", ln.PhoneNumber, "issue", "slow data"), ok: func(res string, db *DB) bool {
+		{what: "check_network_outages", a: sim.NewAction(ToolCheckOutages, "zip", o.Zips[0]), ok: has(o.ID)},
+		{a: sim.NewAction(ToolCheckOutages, "zip", "9722"), err: "five-digit"},
+		{what: "transfer", a: sim.NewAction(ToolTransfer, "summary", "port-out"), ok: func(res string, _ *DB) bool { return res == transferMessage }},
+		{a: sim.NewAction(ToolTransfer, "summary", " "), err: "must not be empty"},
+		{what: "troubleshooting corrupt settings resets them", a: sim.NewAction(ToolTroubleshoot, "customer_id", cn.ID, "phone_number", ln.PhoneNumber, "issue", "slow data"), ok: func(res string, db *DB) bool {
 			return has(`"result":"resolved"`, nextDiagnosticID(cn))(res, db) && db.Customers.At(cn.ID).Devices[ln.DeviceIMEI].Condition == ConditionOK
 		}},
-		{what: "troubleshooting a hardware fault", a: act(ToolTroubleshoot, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "issue", "dropped calls"), ok: has(`"result":"unresolved"`)},
-		{a: act(ToolTroubleshoot, "customer_id", id, "phone_number", num, "issue", "it is broken"), err: "is not one of"},
-		{user: cs.ID, rule: RuleLineActive, a: act(ToolTroubleshoot, "customer_id", cs.ID, "phone_number", ls.PhoneNumber, "issue", "no signal")},
-		{what: "a ticket attaches the run", steps: []emobench.Action{act(ToolTroubleshoot, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "issue", "dropped calls")},
-			a: act(ToolOpenTicket, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(ch)), ok: has(nextDiagnosticID(ch), "unresolved")},
-		{a: act(ToolOpenTicket, "customer_id", id, "phone_number", num, "category", TicketConnectivity, "troubleshooting_id", "TS0"), err: "no troubleshooting run"},
-		{a: act(ToolOpenTicket, "customer_id", id, "phone_number", num, "category", "weather"), err: "is not connectivity"},
-		{user: ch.ID, rule: RuleTicketAfterTroubleshooting, a: act(ToolOpenTicket, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "category", TicketConnectivity)},
-		{what: "a change at the next cycle is scheduled", a: act(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", ca.NextCycleStart()),
+		{what: "troubleshooting a hardware fault", a: sim.NewAction(ToolTroubleshoot, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "issue", "dropped calls"), ok: has(`"result":"unresolved"`)},
+		{a: sim.NewAction(ToolTroubleshoot, "customer_id", id, "phone_number", num, "issue", "it is broken"), err: "is not one of"},
+		{user: cs.ID, rule: RuleLineActive, a: sim.NewAction(ToolTroubleshoot, "customer_id", cs.ID, "phone_number", ls.PhoneNumber, "issue", "no signal")},
+		{what: "a ticket attaches the run", steps: []emobench.Action{sim.NewAction(ToolTroubleshoot, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "issue", "dropped calls")},
+			a: sim.NewAction(ToolOpenTicket, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "category", TicketConnectivity, "troubleshooting_id", nextDiagnosticID(ch)), ok: has(nextDiagnosticID(ch), "unresolved")},
+		{a: sim.NewAction(ToolOpenTicket, "customer_id", id, "phone_number", num, "category", TicketConnectivity, "troubleshooting_id", "TS0"), err: "no troubleshooting run"},
+		{a: sim.NewAction(ToolOpenTicket, "customer_id", id, "phone_number", num, "category", "weather"), err: "is not connectivity"},
+		{user: ch.ID, rule: RuleTicketAfterTroubleshooting, a: sim.NewAction(ToolOpenTicket, "customer_id", ch.ID, "phone_number", lh.PhoneNumber, "category", TicketConnectivity)},
+		{what: "a change at the next cycle is scheduled", a: sim.NewAction(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", ca.NextCycleStart()),
 			ok: func(_ string, db *DB) bool {
 				return line(db).PlanID == la.PlanID && line(db).PendingPlanID == p1 && line(db).PendingEffectiveOn == ca.NextCycleStart()
 			}},
-		{what: "a change effective today is made at once", steps: []emobench.Action{act(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", ca.NextCycleStart())},
-			a: act(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p2, "effective_date", Today), ok: func(_ string, db *DB) bool { return line(db).PlanID == p2 && line(db).PendingPlanID == "" }},
-		{a: act(ToolChangePlan, "customer_id", id, "phone_number", num, "new_plan_id", lf.PlanID, "effective_date", Today), err: "already on plan"},
-		{a: act(ToolChangePlan, "customer_id", id, "phone_number", num, "new_plan_id", "business_pro", "effective_date", "2025-06-01"), err: "in the past"},
-		{a: act(ToolChangePlan, "customer_id", id, "phone_number", num, "new_plan_id", "gold", "effective_date", Today), err: "not found"},
-		{user: ca.ID, rule: RulePlanChangeAtCycle, a: act(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", Today)},
-		{user: cs.ID, rule: RuleLineActive, a: act(ToolChangePlan, "customer_id", cs.ID, "phone_number", ls.PhoneNumber, "new_plan_id", newPlanFor(rand.New(rand.NewPCG(1, 2)), cs, ls).ID, "effective_date", cs.NextCycleStart())},
+		{what: "a change effective today is made at once", steps: []emobench.Action{sim.NewAction(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", ca.NextCycleStart())},
+			a: sim.NewAction(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p2, "effective_date", Today), ok: func(_ string, db *DB) bool { return line(db).PlanID == p2 && line(db).PendingPlanID == "" }},
+		{a: sim.NewAction(ToolChangePlan, "customer_id", id, "phone_number", num, "new_plan_id", lf.PlanID, "effective_date", Today), err: "already on plan"},
+		{a: sim.NewAction(ToolChangePlan, "customer_id", id, "phone_number", num, "new_plan_id", "business_pro", "effective_date", "2025-06-01"), err: "in the past"},
+		{user: ca.ID, rule: RulePlanChangeAtCycle, a: sim.NewAction(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", Today)},
+		{user: cs.ID, rule: RuleLineActive, a: sim.NewAction(ToolChangePlan, "customer_id", cs.ID, "phone_number", ls.PhoneNumber, "new_plan_id", newPlanFor(rand.New(rand.NewPCG(1, 2)), cs, ls).ID, "effective_date", cs.NextCycleStart())},
 		// Another customer's line, for the verified one: the tools cannot know.
-		{user: cs.ID, rule: RuleOwnAccount, a: act(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", ca.NextCycleStart())},
+		{user: cs.ID, rule: RuleOwnAccount, a: sim.NewAction(ToolChangePlan, "customer_id", ca.ID, "phone_number", la.PhoneNumber, "new_plan_id", p1, "effective_date", ca.NextCycleStart())},
 		{steps: []emobench.Action{roaming(cf, lf)}, a: roaming(cf, lf), err: "already has"},
-		{a: act(ToolAddFeature, "customer_id", id, "phone_number", num, "feature_id", "satellite"), err: "not found"},
 		{user: cs.ID, rule: RuleLineActive, a: roaming(cs, ls)},
-		{steps: []emobench.Action{act(ToolSeniorDiscount, "customer_id", old.ID)}, a: act(ToolSeniorDiscount, "customer_id", old.ID), err: "already has"},
-		{user: young.ID, rule: RuleSeniorAge, a: act(ToolSeniorDiscount, "customer_id", young.ID)},
-		{what: "an arrangement of the balance", a: act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 3), ok: has(bo.Balance().String())},
-		{a: act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", paid.ID, "installments", 2), err: "nothing left"},
-		{a: act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 13), err: "outside 1 to 12"},
-		{user: co.ID, rule: RuleArrangementInstallments, a: act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 6)},
-		{steps: []emobench.Action{act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 6)}, a: act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 2), err: "already under arrangement"},
-		{user: cu.ID, rule: RuleArrangementOverdue, a: act(ToolCreateArrangement, "customer_id", cu.ID, "bill_id", billWhere(cu, func(b *Bill) bool { return b.Status == BillUnpaid }).ID, "installments", 2)},
+		{steps: []emobench.Action{sim.NewAction(ToolSeniorDiscount, "customer_id", old.ID)}, a: sim.NewAction(ToolSeniorDiscount, "customer_id", old.ID), err: "already has"},
+		{user: young.ID, rule: RuleSeniorAge, a: sim.NewAction(ToolSeniorDiscount, "customer_id", young.ID)},
+		{what: "an arrangement of the balance", a: sim.NewAction(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 3), ok: has(bo.Balance().String())},
+		{a: sim.NewAction(ToolCreateArrangement, "customer_id", co.ID, "bill_id", paid.ID, "installments", 2), err: "nothing left"},
+		{a: sim.NewAction(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 13), err: "outside 1 to 12"},
+		{user: co.ID, rule: RuleArrangementInstallments, a: sim.NewAction(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 6)},
+		{steps: []emobench.Action{sim.NewAction(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 6)}, a: sim.NewAction(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 2), err: "already under arrangement"},
+		{user: cu.ID, rule: RuleArrangementOverdue, a: sim.NewAction(ToolCreateArrangement, "customer_id", cu.ID, "bill_id", billWhere(cu, func(b *Bill) bool { return b.Status == BillUnpaid }).ID, "installments", 2)},
 		// A second overdue bill beside one under an active arrangement (the
 		// generator gives each customer one overdue bill at most).
-		{user: c3.ID, rule: RuleArrangementSingle, a: act(ToolCreateArrangement, "customer_id", c3.ID, "bill_id", c3.Bills[0].ID, "installments", 2), setup: func(db *DB) {
+		{user: c3.ID, rule: RuleArrangementSingle, a: sim.NewAction(ToolCreateArrangement, "customer_id", c3.ID, "bill_id", c3.Bills[0].ID, "installments", 2), setup: func(db *DB) {
 			c, _ := db.Customers.Edit(c3.ID)
 			c.Bills[0].Paid, c.Bills[0].Status = 0, BillOverdue
 		}},
-		{steps: []emobench.Action{act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", pm)}, a: act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", pm), err: "already on"},
-		{a: act(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", "pm_other"), err: "no payment method"},
-		{what: "a full payment completes the arrangement", steps: []emobench.Action{act(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 3)},
-			a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", bo.Balance().Dollars()), ok: func(res string, db *DB) bool {
+		{steps: []emobench.Action{sim.NewAction(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", pm)}, a: sim.NewAction(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", pm), err: "already on"},
+		{a: sim.NewAction(ToolEnableAutopay, "customer_id", co.ID, "payment_method_id", "pm_other"), err: "no payment method"},
+		{what: "a full payment completes the arrangement", steps: []emobench.Action{sim.NewAction(ToolCreateArrangement, "customer_id", co.ID, "bill_id", bo.ID, "installments", 3)},
+			a: sim.NewAction(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", bo.Balance().Dollars()), ok: func(res string, db *DB) bool {
 				nc := db.Customers.At(co.ID)
 				return nc.bill(bo.ID).Status == BillPaid && nc.bill(bo.ID).Balance() == 0 && strings.Contains(res, `"bill_status":"paid"`) && nc.activeArrangement() == nil
 			}},
-		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", bo.Balance().Dollars()+1), err: "more than the balance"},
-		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", 0.001), err: "not a positive number"},
-		{a: act(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", -5), err: "not a positive number"},
-		{what: "reactivation after paying", steps: []emobench.Action{act(ToolMakePayment, "customer_id", cs.ID, "bill_id", bs.ID, "payment_method_id", firstMethod(cs), "amount", bs.Balance().Dollars())},
-			a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber), ok: func(_ string, db *DB) bool { return isActive(db.Customers.At(cs.ID).Lines[ls.PhoneNumber]) }},
-		{a: act(ToolReactivateLine, "customer_id", id, "phone_number", num), err: "not suspended"},
-		{user: cs.ID, rule: RuleReactivateAfterPayment, a: act(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber)},
+		{a: sim.NewAction(ToolMakePayment, "customer_id", co.ID, "bill_id", bo.ID, "payment_method_id", pm, "amount", bo.Balance().Dollars()+1), err: "more than the balance"},
+		{what: "reactivation after paying", steps: []emobench.Action{sim.NewAction(ToolMakePayment, "customer_id", cs.ID, "bill_id", bs.ID, "payment_method_id", firstMethod(cs), "amount", bs.Balance().Dollars())},
+			a: sim.NewAction(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber), ok: func(_ string, db *DB) bool { return isActive(db.Customers.At(cs.ID).Lines[ls.PhoneNumber]) }},
+		{a: sim.NewAction(ToolReactivateLine, "customer_id", id, "phone_number", num), err: "not suspended"},
+		{user: cs.ID, rule: RuleReactivateAfterPayment, a: sim.NewAction(ToolReactivateLine, "customer_id", cs.ID, "phone_number", ls.PhoneNumber)},
 		{what: "the outage credit", a: credit, ok: has(`"kind":"network_outage"`, oc.ID)},
 		{user: cc.ID, rule: RuleOutageCredit, steps: []emobench.Action{credit}, a: credit}, // a second credit for the outage
-		{user: cc.ID, rule: RuleOutageCredit, a: act(ToolApplyCredit, "customer_id", cc.ID, "amount", 50, "reason", CreditGoodwill)},
-		{user: cc.ID, rule: RuleOutageCredit, a: act(ToolApplyCredit, "customer_id", cc.ID, "amount", OutageCredit(oc).Dollars()+5, "reason", CreditOutage, "outage_id", oc.ID)},
-		{a: act(ToolApplyCredit, "customer_id", id, "amount", 5, "reason", CreditOutage, "outage_id", "OUT-0"), err: "not found"},
-		{a: act(ToolApplyCredit, "customer_id", id, "amount", 5, "reason", "because"), err: "is not network_outage"},
-		{a: act(ToolApplyCredit, "customer_id", id, "amount", 0, "reason", CreditOutage), err: "not a positive number"},
-		{what: "a waiver leaves the balance less the fee", a: act(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID), ok: has((bw.Balance() - lateFee).String())},
-		{steps: []emobench.Action{act(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID)}, a: act(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID), err: "already waived"},
-		{a: act(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", nofee.ID), err: "no late fee"},
-		{user: cr.ID, rule: RuleLateFeeOncePerYear, a: act(ToolWaiveLateFee, "customer_id", cr.ID, "bill_id", billWhere(cr, hasLateFee).ID)},
+		{user: cc.ID, rule: RuleOutageCredit, a: sim.NewAction(ToolApplyCredit, "customer_id", cc.ID, "amount", 50, "reason", CreditGoodwill)},
+		{user: cc.ID, rule: RuleOutageCredit, a: sim.NewAction(ToolApplyCredit, "customer_id", cc.ID, "amount", OutageCredit(oc).Dollars()+5, "reason", CreditOutage, "outage_id", oc.ID)},
+		{a: sim.NewAction(ToolApplyCredit, "customer_id", id, "amount", 5, "reason", CreditOutage, "outage_id", "OUT-0"), err: "not found"},
+		{a: sim.NewAction(ToolApplyCredit, "customer_id", id, "amount", 5, "reason", "because"), err: "is not network_outage"},
+		{a: sim.NewAction(ToolApplyCredit, "customer_id", id, "amount", 0, "reason", CreditOutage), err: "not a positive number"},
+		{what: "a waiver leaves the balance less the fee", a: sim.NewAction(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID), ok: has((bw.Balance() - lateFee).String())},
+		{steps: []emobench.Action{sim.NewAction(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID)}, a: sim.NewAction(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", bw.ID), err: "already waived"},
+		{a: sim.NewAction(ToolWaiveLateFee, "customer_id", cw.ID, "bill_id", nofee.ID), err: "no late fee"},
+		{user: cr.ID, rule: RuleLateFeeOncePerYear, a: sim.NewAction(ToolWaiveLateFee, "customer_id", cr.ID, "bill_id", billWhere(cr, hasLateFee).ID)},
 	} {
 		env := newEnv()
 		if tc.setup != nil {
@@ -245,8 +239,8 @@ func TestWaiveLateFee_EitherOrder(t *testing.T) {
 		return c.Status == "past_due" && len(slices.DeleteFunc(slices.Clone(c.Bills), func(b *Bill) bool { return b.Status != BillOverdue })) == 1 && hasLateFee(billWhere(c, isOverdue))
 	})
 	b := billWhere(c, isOverdue)
-	pay := act(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", firstMethod(c), "amount", (b.Balance() - b.LateFee).Dollars())
-	waive := act(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)
+	pay := sim.NewAction(ToolMakePayment, "customer_id", c.ID, "bill_id", b.ID, "payment_method_id", firstMethod(c), "amount", (b.Balance() - b.LateFee).Dollars())
+	waive := sim.NewAction(ToolWaiveLateFee, "customer_id", c.ID, "bill_id", b.ID)
 	var hashes []string
 	for _, order := range [][]emobench.Action{{pay, waive}, {waive, pay}} {
 		env := newEnv()

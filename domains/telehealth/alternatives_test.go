@@ -7,6 +7,8 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
+	"github.com/emobench/emobench/sim/domaintest"
+	"github.com/emobench/emobench/tracer"
 )
 
 // refusalAlternative is what the policy offers or allows instead of a
@@ -40,7 +42,7 @@ var refusalAlternatives = map[string]refusalAlternative{
 // task for patientID on env that Alternatives lists (as for a patient who
 // said nothing) and the policy allows: each matches no forbidden entry.
 // It returns how many it checked.
-func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], patientID string, forbidden []emobench.Action) int {
+func checkAlternatives(t *testing.T, who string, env sim.Environment, patientID string, forbidden []emobench.Action) int {
 	t.Helper()
 	n := 0
 	for _, f := range forbidden {
@@ -62,11 +64,10 @@ func checkAlternatives(t *testing.T, who string, env *sim.StateEnv[DB], patientI
 // TestCatalog_RefusalAlternatives checks each forbidden intent against
 // what its policy offers or allows instead: every template declines the
 // alternative (so does every embedded task's instruction), and on every
-// grounding and every embedded task the alternative's calls that pass
-// CheckPolicy match no forbidden entry, while the forbidden write matches
-// its own entry. So a user who accepted the offer would not fail an agent
-// for making it, and an agent that made it would not be caught as
-// breaking the policy.
+// embedded task the alternative's calls that pass CheckPolicy match no
+// forbidden entry (TestCatalog_Groundings checks many more groundings).
+// So a user who accepted the offer would not fail an agent for making it,
+// and an agent that made it would not be caught as breaking the policy.
 func TestCatalog_RefusalAlternatives(t *testing.T) {
 	c := Catalog()
 	for _, in := range c.Intents {
@@ -87,46 +88,8 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 		}
 	}
 
-	groundings := 20 // of each intent: every variant of a booking is many calls
-	if testing.Short() {
-		groundings = 5
-	}
-	for i, in := range c.Intents {
-		alt := refusalAlternatives[in.Name]
-		if !alt.offered {
-			continue
-		}
-		t.Run(in.Name, func(t *testing.T) {
-			grounded, withAlternative, checked := 0, 0, 0
-			for j := 0; j < NumPatients && grounded < groundings; j++ {
-				gr, ok := groundFor(t, in, j, uint64(i))
-				if !ok {
-					continue
-				}
-				grounded++
-				for _, f := range gr.g.Forbidden {
-					if !sim.ForbiddenMatch(f, f) {
-						t.Errorf("%s/%s: the forbidden %s%s does not match itself", in.Name, gr.userID, f.Name, f.Arguments)
-					}
-				}
-				n := checkAlternatives(t, in.Name+"/"+gr.userID, gr.env, gr.userID, gr.g.Forbidden)
-				if n > 0 {
-					withAlternative++
-				}
-				checked += n
-			}
-			switch {
-			case grounded == 0 || withAlternative == 0:
-				t.Errorf("%d groundings, %d with an allowed alternative: want one at least", grounded, withAlternative)
-			case !alt.sometimes && withAlternative < grounded:
-				t.Errorf("%d groundings, %d with an allowed alternative: the policy offers one, want it for each", grounded, withAlternative)
-			}
-			t.Logf("%d groundings, %d with an allowed alternative, %d alternatives checked", grounded, withAlternative, checked)
-		})
-	}
-
 	for _, task := range New().Tasks() {
-		env := envOver(initialState())
+		env := newEnv()
 		for _, a := range task.Actions {
 			if _, err := env.Call(a.Name, a.Arguments); err != nil {
 				t.Fatalf("task %s: %s: %v", task.ID, a.Name, err)
@@ -147,87 +110,80 @@ func TestCatalog_RefusalAlternatives(t *testing.T) {
 	}
 }
 
-// extraEndStates replays actions for patientID on a fresh environment
-// and, at each write but the transfer, returns the calls of Alternatives
-// (with facts) that CheckPolicy allows and that leave another state than
-// the gold write: each a second valid end state.
-func extraEndStates(t *testing.T, who, patientID string, facts map[string]string, actions []emobench.Action) (writes int, extra []emobench.Action) {
-	t.Helper()
-	writing := map[string]bool{}
-	for _, tool := range Tools() {
-		writing[tool.Name] = tool.Writes && tool.Name != ToolTransfer
-	}
-	replay := func(calls []emobench.Action) *sim.StateEnv[DB] {
-		env := newEnv()
-		for _, a := range calls {
-			if _, err := env.Call(a.Name, a.Arguments); err != nil {
-				t.Fatalf("%s: %s%s: %v", who, a.Name, a.Arguments, err)
-			}
-		}
-		return env
-	}
-	for i, gold := range actions {
-		if !writing[gold.Name] {
-			continue
-		}
-		writes++
-		want := replay(actions[:i+1]).Hash()
-		before := replay(actions[:i])
-		for _, alt := range Alternatives(before, patientID, facts, gold) {
-			env := replay(actions[:i])
-			if CheckPolicy(env, patientID, alt) != nil {
-				continue
-			}
-			if _, err := env.Call(alt.Name, alt.Arguments); err == nil && env.Hash() != want {
-				extra = append(extra, alt)
-			}
-		}
-	}
-	return writes, extra
+// endStates runs Tracer's single-end-state rule (the suite's Audit runs it
+// on the embedded tasks) on a task for patientID whose gold is actions and
+// whose patient said facts: false and why when a gold write has an
+// alternative the patient's words and the policy allow that ends
+// elsewhere.
+func endStates(patientID string, facts map[string]string, actions []emobench.Action) (bool, string) {
+	task := emobench.TaskSpec{ID: "grounding", Domain: Name, UserID: patientID, Actions: actions, Scenario: emobench.Scenario{Facts: facts}}
+	r := tracer.AuditSingleEndState([]emobench.TaskSpec{task}, New()).Tasks[0]
+	return !r.Failed(), r.Results[0].Reason
 }
 
-// TestAlternatives_OneEndState checks what tracer audit checks of the
-// embedded tasks (the suite's Audit) on every write intent grounded for
-// many patients:
-// no write has an alternative the patient's words and the policy allow
-// that ends elsewhere. And that Alternatives is no empty answer: without
-// the slot a patient named, a booking has other valid end states.
-func TestAlternatives_OneEndState(t *testing.T) {
-	c := Catalog()
+// TestCatalog_Groundings checks the intents grounded for many patients
+// (under -short, a few): what tracer audit checks of the embedded tasks
+// (the suite's Audit), on many more. A refusal's forbidden write matches
+// its own entry, and the alternative the policy offers (refusalAlternatives)
+// passes CheckPolicy and matches no forbidden entry, for every grounding
+// unless it is offered only sometimes. No write has an alternative the
+// patient's words and the policy allow that ends elsewhere; and
+// Alternatives is no empty answer: without the slot a patient named, a
+// booking has other valid end states.
+func TestCatalog_Groundings(t *testing.T) {
+	n := 25 // of each intent: every variant of a booking is many calls
+	if testing.Short() {
+		n = 5
+	}
 	traits := map[string]int{}
-	for i, in := range c.Intents {
-		if in.Kind != sim.IntentWrite {
+	for i, in := range Catalog().Intents {
+		alt := refusalAlternatives[in.Name]
+		if in.Kind != sim.IntentWrite && !alt.offered {
 			continue
 		}
-		grounded := 0
-		for j := 0; j < NumPatients && grounded < 25; j++ {
-			gr, ok := groundFor(t, in, j, uint64(i))
-			if !ok {
-				continue
-			}
-			grounded++
-			for _, tr := range gr.g.Traits {
+		withAlternative := 0
+		grs := domaintest.Groundings(t, New(), Catalog(), in, uint64(i), n)
+		for _, gr := range grs {
+			who := in.Name + "/" + gr.UserID
+			for _, tr := range gr.Traits {
 				traits[in.Name+"/"+tr]++
 			}
-			facts := maps.Clone(gr.g.Facts)
-			maps.Copy(facts, gr.authFact)
-			actions := append([]emobench.Action{gr.auth}, gr.g.Actions...)
-			if _, extra := extraEndStates(t, in.Name+"/"+gr.userID, gr.userID, facts, actions); len(extra) > 0 {
-				t.Errorf("%s for %s (facts %v): %d other valid end states, first %s%s", in.Name, gr.userID, facts, len(extra), extra[0].Name, extra[0].Arguments)
+			if alt.offered {
+				for _, f := range gr.Forbidden {
+					if !sim.ForbiddenMatch(f, f) {
+						t.Errorf("%s: the forbidden %s%s does not match itself", who, f.Name, f.Arguments)
+					}
+				}
+				if checkAlternatives(t, who, gr.Env, gr.UserID, gr.Forbidden) > 0 {
+					withAlternative++
+				}
+				continue
+			}
+			facts := maps.Clone(gr.Facts)
+			maps.Copy(facts, gr.AuthFacts)
+			actions := append([]emobench.Action{gr.Auth}, gr.Actions...)
+			if ok, why := endStates(gr.UserID, facts, actions); !ok {
+				t.Errorf("%s (facts %v): %s", who, facts, why)
 			}
 			if in.Name == "book_appointment" {
 				delete(facts, "start_time")
 				delete(facts, "preferred_day")
-				if _, extra := extraEndStates(t, in.Name, gr.userID, facts, actions); len(extra) == 0 {
-					t.Errorf("%s for %s: no other valid end state once the patient names no slot", in.Name, gr.userID)
+				if ok, why := endStates(gr.UserID, facts, actions); ok {
+					t.Errorf("%s: %s once the patient names no slot, want another valid end state", who, why)
 				}
 			}
 		}
+		switch {
+		case !alt.offered:
+		case len(grs) == 0 || withAlternative == 0:
+			t.Errorf("%s: %d groundings, %d with an allowed alternative: want one at least", in.Name, len(grs), withAlternative)
+		case !alt.sometimes && withAlternative < len(grs):
+			t.Errorf("%s: %d groundings, %d with an allowed alternative: the policy offers one, want it for each", in.Name, len(grs), withAlternative)
+		}
 	}
-	t.Logf("traits of the write groundings: %v", traits)
 	for _, want := range []string{"cancel_appointment/findable", "book_appointment/conditional", "update_supplier/conditional", "request_refill/findable"} {
 		if traits[want] == 0 {
-			t.Errorf("no grounding %s", want)
+			t.Errorf("no grounding %s among %v", want, traits)
 		}
 	}
 }

@@ -90,15 +90,15 @@ var intentsJSON []byte
 // grounders are the grounders of the intents of intentsJSON, by name.
 var grounders = map[string]func(sim.GroundContext, *DB) (sim.Grounding, bool){
 	// writes
-	"cancel_appointment":             groundCancel,
+	"cancel_appointment":             groundCancel(false),
 	"book_appointment":               groundBook,
 	"reschedule_appointment":         groundReschedule,
-	"waive_no_show_fee":              groundWaive,
-	"switch_medication":              groundSwitch(false),
-	"switch_medication_and_supplier": groundSwitch(true),
+	"waive_no_show_fee":              groundWaive(false),
+	"switch_medication":              groundSwitch(true, false),
+	"switch_medication_and_supplier": groundSwitch(true, true),
 	"update_supplier":                groundUpdateSupplier,
-	"request_refill":                 groundRefill(false),
-	"refill_then_move_supplier":      groundRefill(true),
+	"request_refill":                 groundRefill(false, false),
+	"refill_then_move_supplier":      groundRefill(true, false),
 	"replace_faulty_device":          groundReplace,
 	"update_phone":                   groundPhone,
 	// reads
@@ -115,10 +115,10 @@ var grounders = map[string]func(sim.GroundContext, *DB) (sim.Grounding, bool){
 	"warning_signs_transfer":   groundSymptoms(true),
 	"name_correction_transfer": groundNameCorrection,
 	// refusals
-	"switch_to_interacting_option": groundSwitchInteracting,
-	"waive_second_no_show_fee":     groundWaiveSecond,
-	"cancel_late_appointment":      groundCancelLate,
-	"refill_expired_prescription":  groundRefillExpired,
+	"switch_to_interacting_option": groundSwitch(false, false),
+	"waive_second_no_show_fee":     groundWaive(true),
+	"cancel_late_appointment":      groundCancel(true),
+	"refill_expired_prescription":  groundRefill(false, true),
 	"replace_working_device":       groundReplaceWorking,
 	"supplier_not_stocking":        groundBadSupplier(true),
 	"change_dose_at_will":          groundDoseAtWill,

@@ -259,16 +259,38 @@ func prescriberName(db *DB, rx *Prescription) string {
 
 // --- writes ------------------------------------------------------------
 
-func groundCancel(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && !lateStart(a) && knownBefore(a.ID) }))
-	if !ok {
-		return sim.Grounding{}, false
+// refused turns gr, the grounding of a write the patient asks for, into
+// that of a request the policy refuses: its last action, the write,
+// becomes its forbidden entry, compared on compare (so another write the
+// policy offers instead is no violation), and the request names read, the
+// tool whose result shows the agent why.
+func refused(gr sim.Grounding, read string, compare ...string) sim.Grounding {
+	last := len(gr.Actions) - 1
+	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(gr.Actions[last], compare...)}
+	gr.Actions = gr.Actions[:last]
+	gr.Request.Tools = []string{read}
+	return gr
+}
+
+// groundCancel grounds the cancellation of a scheduled appointment the
+// patient knows of, or of one within the cancellation window (late),
+// which the policy refuses.
+func groundCancel(late bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) == late && knownBefore(a.ID) }))
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
+		gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
+		gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
+		gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
+		if late {
+			profileFirst(&gr, g.UserID)
+			return refused(gr, ToolGetAppointment, "appointment_id"), true
+		}
+		return gr, true
 	}
-	reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
-	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
-	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolCancel}}
-	gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
-	return gr, true
 }
 
 // appointmentGrounding is the grounding of a request about appointment a
@@ -416,18 +438,29 @@ func groundReschedule(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundWaive(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	if recentWaiver(db, g.UserID) != "" {
-		return sim.Grounding{}, false
+// groundWaive grounds the waiver of a no-show fee, or, for a patient
+// who had one waived within the year (second), its refusal, which rests
+// on the read of that waived visit.
+func groundWaive(second bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
+		prior := recentWaiver(db, g.UserID)
+		if (prior != "") != second {
+			return sim.Grounding{}, false
+		}
+		id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
+		if !ok {
+			return sim.Grounding{}, false
+		}
+		gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, clinic.Excuses...)})
+		gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
+		gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
+		if second {
+			gr = refused(gr, ToolGetAppointment, "appointment_id")
+			gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
+				sim.NewAction(ToolGetAppointment, "appointment_id", id)}
+		}
+		return gr, true
 	}
-	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, clinic.Excuses...)})
-	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
-	gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
-	return gr, true
 }
 
 // switchable returns the approved alternative of rx the patient may
@@ -465,20 +498,25 @@ func changeAction(rxID string, alt Alternative) emobench.Action {
 	return sim.NewAction(ToolChangeMedication, "prescription_id", rxID, "medication", alt.Medication, "dose", alt.Dose, "frequency", alt.Frequency)
 }
 
-func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+// groundSwitch grounds the switch of a prescription to an approved
+// alternative without a major interaction, and its move to another
+// supplier (withSupplier); or, not safe, to an approved alternative with a
+// major interaction, which the policy refuses (the patient declines any
+// other change).
+func groundSwitch(safe, withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
 	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		if otherMode(g, "prescription", false) {
 			return sim.Grounding{}, false
 		}
 		id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
-			alt, _, ok := switchable(db, rx, true)
+			alt, _, ok := switchable(db, rx, safe)
 			return ok && (!withSupplier || len(movesFor(db, rx, alt.Medication)) > 0)
 		}))
 		if !ok {
 			return sim.Grounding{}, false
 		}
 		rx := db.Prescriptions.At(id)
-		alt, others, _ := switchable(db, rx, true)
+		alt, others, _ := switchable(db, rx, safe)
 		gr := sim.Grounding{
 			Slots: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency, "prescriber": prescriberName(db, rx)},
 			Facts: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency},
@@ -488,6 +526,11 @@ func groundSwitch(withSupplier bool) func(sim.GroundContext, *DB) (sim.Grounding
 			},
 			Actions: append(regimenReads(db, rx), checkAction(alt.Medication, others), changeAction(id, alt)),
 			Uses:    []string{id, modeKey(g.UserID, "prescription", false)},
+		}
+		if !safe {
+			gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or leave it as it is."
+			gr.Traits = declined()
+			return refused(gr, ToolCheckInteractions, "prescription_id", "medication"), true
 		}
 		if withSupplier {
 			s := anySupplier(g, db, movesFor(db, rx, alt.Medication))
@@ -530,10 +573,13 @@ func groundUpdateSupplier(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	return gr, true
 }
 
-func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
+// groundRefill grounds a refill of a prescription with refills left, then
+// its move to another supplier (move), or of an expired one (expired),
+// which the policy refuses.
+func groundRefill(move, expired bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) {
 	return func(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
-			return rx.RefillsRemaining > 0 && rx.ExpiresOn >= Today && (!move || len(movesFor(db, rx, rx.Medication)) > 0)
+			return rx.RefillsRemaining > 0 && (rx.ExpiresOn < Today) == expired && (!move || len(movesFor(db, rx, rx.Medication)) > 0)
 		}))
 		if !ok {
 			return sim.Grounding{}, false
@@ -545,6 +591,10 @@ func groundRefill(move bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) 
 		}
 		gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolRequestRefill}}
 		gr.Actions = append(gr.Actions, sim.NewAction(ToolRequestRefill, "prescription_id", id))
+		if expired {
+			profileFirst(&gr, g.UserID)
+			return refused(gr, ToolGetPrescription, "prescription_id"), true
+		}
 		if move {
 			s := anySupplier(g, db, movesFor(db, rx, rx.Medication))
 			gr.Slots["supplier"], gr.Facts["supplier_name"] = s.Name, s.Name
@@ -667,7 +717,7 @@ func groundNextAppointment(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		Facts:   map[string]string{"purpose": purpose},
 		Request: emobench.Request{Text: "When is my next appointment, and with whom?", Tools: []string{ToolGetAppointment}},
 		Actions: []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", a.ID)},
-		Outputs: append(dateAndClock(a.Start), db.ref().Providers[a.ProviderID].Name),
+		Outputs: append(sim.DateAndClock(a.Start), db.ref().Providers[a.ProviderID].Name),
 		Uses:    []string{key, a.ID, modeKey(g.UserID, "appointment", true)},
 		Traits:  []string{emobench.TraitFindable}, // the patient knows of no appointment: the agent finds the next one
 	}, true
@@ -706,7 +756,7 @@ func groundLatestReading(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	}
 	gr.Slots["purpose"] = sim.OneOf(g.Rand, clinic.Purposes...)
 	gr.Request = emobench.Request{Text: fmt.Sprintf("What is the latest reading of my %s?", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
-	gr.Outputs = append([]string{last.Value}, dateAndClock(last.Time)...)
+	gr.Outputs = append([]string{last.Value}, sim.DateAndClock(last.Time)...)
 	return gr, true
 }
 
@@ -843,23 +893,6 @@ func groundNameCorrection(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 // supplier's stock, the interaction table), so TraitConditional.
 func declined() []string { return []string{emobench.TraitConditional} }
 
-func cancelRefusal(id, reason string) emobench.Action {
-	return sim.WithCompareArgs(sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason), "appointment_id")
-}
-
-func groundCancelLate(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return scheduled(a) && lateStart(a) && knownBefore(a.ID) }))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	reason := sim.OneOf(g.Rand, clinic.CancelReasons...)
-	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"reason": reason})
-	gr.Request = emobench.Request{Text: fmt.Sprintf("Cancel my appointment %s; the reason is %s.", gr.Slots["appointment"], reason), Tools: []string{ToolGetAppointment}}
-	profileFirst(&gr, g.UserID)
-	gr.Forbidden = []emobench.Action{cancelRefusal(id, reason)}
-	return gr, true
-}
-
 func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	if otherMode(g, "appointment", false) {
 		return sim.Grounding{}, false
@@ -886,7 +919,7 @@ func groundCancelRelative(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 		Facts:     map[string]string{"appointment_id": id, "reason": reason},
 		Request:   emobench.Request{Text: fmt.Sprintf("Cancel appointment %s for my relative %s; the reason is %s.", id, owner.Name.First, reason), Tools: []string{ToolGetPatient}},
 		Actions:   []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", me.ID), sim.NewAction(ToolGetAppointment, "appointment_id", id)},
-		Forbidden: []emobench.Action{cancelRefusal(id, reason)},
+		Forbidden: []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason), "appointment_id")},
 		Uses:      []string{id, modeKey(g.UserID, "appointment", false)},
 	}, true
 }
@@ -929,23 +962,6 @@ func pronouns(p *Patient) [2]string {
 func yearOf(date string) int {
 	y, _ := strconv.Atoi(strings.SplitN(date, "-", 2)[0])
 	return y
-}
-
-func groundWaiveSecond(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	prior := recentWaiver(db, g.UserID)
-	if prior == "" {
-		return sim.Grounding{}, false
-	}
-	id, ok := sim.PickFresh(g, appointmentsOf(db, g.UserID, func(a *Appointment) bool { return a.Status == StatusNoShow && !a.FeeWaived }))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	gr := appointmentGrounding(g, db, db.Appointments.At(id), map[string]string{"excuse": sim.OneOf(g.Rand, clinic.Excuses...)})
-	gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolGetAppointment}}
-	gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
-		sim.NewAction(ToolGetAppointment, "appointment_id", id)}
-	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolWaiveNoShow, "appointment_id", id), "appointment_id")}
-	return gr, true
 }
 
 func groundBookUnlicensed(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
@@ -1008,33 +1024,6 @@ func groundDoseAtWill(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	}, true
 }
 
-func groundSwitchInteracting(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	if otherMode(g, "prescription", false) {
-		return sim.Grounding{}, false
-	}
-	id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool {
-		_, _, ok := switchable(db, rx, false)
-		return ok
-	}))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	rx := db.Prescriptions.At(id)
-	alt, others, _ := switchable(db, rx, false)
-	return sim.Grounding{
-		Slots: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency, "prescriber": prescriberName(db, rx)},
-		Facts: map[string]string{"prescription_id": id, "medication": alt.Medication, "dose": alt.Dose, "frequency": alt.Frequency},
-		Request: emobench.Request{
-			Text:  fmt.Sprintf("Change prescription %s to the approved %s %s %s, or leave it as it is.", id, alt.Medication, alt.Dose, alt.Frequency),
-			Tools: []string{ToolCheckInteractions},
-		},
-		Actions:   append(regimenReads(db, rx), checkAction(alt.Medication, others)),
-		Forbidden: []emobench.Action{sim.WithCompareArgs(changeAction(id, alt), "prescription_id", "medication")},
-		Uses:      []string{id, modeKey(g.UserID, "prescription", false)},
-		Traits:    declined(),
-	}, true
-}
-
 // groundBadSupplier grounds a move of a prescription to a supplier that
 // does not ship to the patient's state (stocking it), or that ships there
 // but does not stock it or may not dispense it (notStocking).
@@ -1082,21 +1071,6 @@ func groundBadSupplier(notStocking bool) func(sim.GroundContext, *DB) (sim.Groun
 	}
 }
 
-func groundRefillExpired(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
-	id, ok := sim.PickFresh(g, prescriptionsOf(db, g.UserID, func(rx *Prescription) bool { return rx.RefillsRemaining > 0 && rx.ExpiresOn < Today }))
-	if !ok {
-		return sim.Grounding{}, false
-	}
-	gr, ok := prescriptionGrounding(g, db, db.Prescriptions.At(id))
-	if !ok {
-		return gr, false
-	}
-	profileFirst(&gr, g.UserID)
-	gr.Request = emobench.Request{Text: fmt.Sprintf("Request a refill of %s.", gr.Slots["prescription"]), Tools: []string{ToolGetPrescription}}
-	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolRequestRefill, "prescription_id", id), "prescription_id")}
-	return gr, true
-}
-
 func groundReplaceWorking(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	id, ok := sim.PickFresh(g, devicesOf(db, g.UserID, func(d *Device) bool { return !faulty(db, d) }))
 	if !ok {
@@ -1113,29 +1087,6 @@ func groundReplaceWorking(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	gr.Request = emobench.Request{Text: fmt.Sprintf("Replace my %s with a new one.", gr.Slots["device_ref"]), Tools: []string{ToolListUploads}}
 	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(sim.NewAction(ToolReplaceDevice, "device_id", id), "device_id")}
 	return gr, true
-}
-
-// dateAndClock splits a YYYY-MM-DDTHH:MM time into the date and the clock
-// time, the two outputs an answer must hold: "2025-02-15 at 09:00" says
-// both, where the stored "2025-02-15T09:00" is no way a person writes it.
-// The clock is a synonym set of the ways to say it: "09:00|9:00|9:00
-// am|9:00am|9 am|9am", "14:30|2:30 pm|2:30pm".
-func dateAndClock(t string) []string {
-	date, clock, ok := strings.Cut(t, "T")
-	ts, err := time.Parse("15:04", clock)
-	if !ok || err != nil {
-		return []string{t}
-	}
-	says := []string{clock}
-	if ts.Hour() < 10 {
-		says = append(says, ts.Format("3:04"))
-	}
-	for _, layout := range []string{"3:04 pm", "3:04pm", "3 pm", "3pm"} {
-		if ts.Minute() == 0 || !strings.HasPrefix(layout, "3 ") && layout != "3pm" {
-			says = append(says, ts.Format(layout))
-		}
-	}
-	return []string{date, strings.Join(says, "|")}
 }
 
 // refillsLeft is a refill count as an answer says it, a synonym set: "0

@@ -12,16 +12,6 @@ import (
 	"github.com/emobench/emobench/sim"
 )
 
-// wantPolicy asserts that a passes CheckPolicy for patient on db (rule "") or
-// fails it with rule.
-func wantPolicy(t *testing.T, db *DB, patient, rule string, a emobench.Action) {
-	t.Helper()
-	var v *PolicyViolation
-	if err := CheckPolicy(envOver(db), patient, a); rule == "" && err != nil || rule != "" && (!errors.As(err, &v) || v.Rule != rule) {
-		t.Errorf("%s%s gave %v, want a violation of %q (none: \"\")", a.Name, a.Arguments, err, rule)
-	}
-}
-
 // TestCheckPolicy_Rules checks every rule of CheckPolicy on the cases of
 // testdata/rules.json: its hand-made rows (patients, appointments,
 // prescriptions, suppliers, devices and their uploads), added to a fork
@@ -50,7 +40,7 @@ func TestCheckPolicy_Rules(t *testing.T) {
 	if err := dec.Decode(&fx); err != nil {
 		t.Fatal(err)
 	}
-	db := initialState()
+	db := newEnv().State
 	// Suppliers and uploads are reference data, which every episode
 	// shares: the test adds to a copy.
 	ref := *db.ref()
@@ -74,7 +64,11 @@ func TestCheckPolicy_Rules(t *testing.T) {
 	maps.Copy(ref.Uploads, fx.Uploads)
 	for _, c := range fx.Cases {
 		t.Run(c.Note, func(t *testing.T) {
-			wantPolicy(t, db, c.Patient, c.Rule, emobench.Action{Name: c.Tool, Arguments: c.Args})
+			a := emobench.Action{Name: c.Tool, Arguments: c.Args}
+			var v *PolicyViolation
+			if err := CheckPolicy(sim.NewStateEnv(db, tools()), c.Patient, a); c.Rule == "" && err != nil || c.Rule != "" && (!errors.As(err, &v) || v.Rule != c.Rule) {
+				t.Errorf("%s%s gave %v, want a violation of %q (none: \"\")", a.Name, a.Arguments, err, c.Rule)
+			}
 		})
 	}
 }

@@ -14,7 +14,7 @@ func TestGenerateDB(t *testing.T) {
 	if a := sim.HashState(GenerateDB(Seed)); a != sim.HashState(GenerateDB(Seed)) || a == sim.HashState(GenerateDB(Seed+1)) {
 		t.Error("GenerateDB(Seed) twice gave different states, or another seed the same")
 	}
-	db := initialState()
+	db := newEnv().State
 	ref := db.ref()
 	if db.Patients.Len() != NumPatients || len(ref.Providers) != NumProviders || db.Appointments.Len() < 1000 || db.Prescriptions.Len() < 800 || db.Devices.Len() < 300 || len(ref.Suppliers) < 15 {
 		t.Fatalf("sizes: %d patients, %d providers, %d appointments, %d prescriptions, %d devices, %d suppliers",
@@ -86,12 +86,16 @@ func TestGenerateDB(t *testing.T) {
 // the state hash normalises (Appointment.StateForm), so the gold's wording
 // does not decide the task, while another reason is another state (#21).
 func TestStateForm_FreeTextReason(t *testing.T) {
-	appt := find(t, initialState().Appointments.All(), func(a *Appointment) bool {
-		return a.Status == StatusScheduled && a.Start >= nowTime.Add(cancellationWindow).Format(timeLayout)
-	})
+	var appt *Appointment
+	for _, a := range newEnv().State.Appointments.All() {
+		if a.Status == StatusScheduled && a.Start >= nowTime.Add(cancellationWindow).Format(timeLayout) {
+			appt = a
+			break
+		}
+	}
 	hashAfter := func(reason string) string {
 		env := newEnv()
-		run(t, env, []step{{Tool: ToolCancel, Args: kv("appointment_id", appt.ID, "reason", reason), Want: []string{appt.ID}}})
+		run(t, env, []step{{Tool: ToolCancel, Args: map[string]any{"appointment_id": appt.ID, "reason": reason}, Want: []string{appt.ID}}})
 		return env.Hash()
 	}
 	if gold := hashAfter("a schedule change"); hashAfter("Schedule change.") != gold || hashAfter("feeling better") == gold {
