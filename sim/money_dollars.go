@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // MoneyFromDollars converts amount, a tool argument in dollars (a JSON
@@ -16,7 +17,25 @@ func MoneyFromDollars(amount float64, most Money) (Money, error) {
 		return 0, fmt.Errorf("amount %v is not a positive number of dollars and cents", amount)
 	}
 	if c > float64(most) {
-		return 0, fmt.Errorf("amount %v is more than the %s the system takes in one transaction", amount, most)
+		return 0, fmt.Errorf("amount %v is more than the system takes in one transaction (%s)", amount, most.Format())
 	}
 	return Money(c), nil
+}
+
+// Format writes m as people read an amount: "$1,000,000.00", "-$5.25".
+func (m Money) Format() string {
+	digits := Money(max(int64(m), -int64(m))).String() // "1000000.00"
+	whole, cents, _ := strings.Cut(digits, ".")
+	var b strings.Builder
+	if m < 0 {
+		b.WriteByte('-')
+	}
+	b.WriteByte('$')
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + "." + cents
 }

@@ -23,11 +23,20 @@ func TestMoneyFromDollars(t *testing.T) {
 		{0.001, 0, "not a positive"},
 		{math.NaN(), 0, "not a positive"},
 		{math.Inf(1), 0, "not a positive"},
-		{1000.01, 0, "more than the 1000.00"},
+		{1000.01, 0, "more than the system takes in one transaction ($1,000.00)"},
 	} {
 		got, err := MoneyFromDollars(tc.amount, 100000)
 		if tc.err == "" && (err != nil || got != tc.want) || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
 			t.Errorf("MoneyFromDollars(%v) = %s, %v; want %s, error with %q", tc.amount, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+// TestMoney_Format checks the thousands separators, the cents and the sign.
+func TestMoney_Format(t *testing.T) {
+	for m, want := range map[Money]string{0: "$0.00", 5: "$0.05", 123456: "$1,234.56", 100000000: "$1,000,000.00", 99999: "$999.99", -525: "-$5.25"} {
+		if got := m.Format(); got != want {
+			t.Errorf("Money(%d).Format() = %q, want %q", int64(m), got, want)
 		}
 	}
 }

@@ -92,7 +92,7 @@ func Plan(opts RunOptions) ([]PlannedRun, error) {
 		return nil, invalidf("run needs a domain or a run to resume")
 	}
 	if opts.Agent == "" {
-		return nil, invalidf("run needs an agent (llm:MODEL, oracle, noisy:RATE, nothing or careless)")
+		return nil, settingf("agent", "is needed: llm:MODEL, oracle, noisy:RATE, nothing or careless")
 	}
 	preset, err := LookupPreset(opts.Preset)
 	if err != nil {

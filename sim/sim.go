@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/emobench/emobench"
 )
@@ -137,9 +139,66 @@ func DecodeArgs(args json.RawMessage, v any, required ...string) error {
 	dec := json.NewDecoder(bytes.NewReader(args))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if errors.As(err, &typeErr) {
+			return fmt.Errorf("invalid arguments: argument %q is %s, not %s", argumentPath(typeErr.Field, present), jsonKind(typeErr.Type), withArticle(typeErr.Value))
+		}
 		return fmt.Errorf("invalid arguments: %v", err)
 	}
 	return nil
+}
+
+// argumentPath is the argument a type error's field path (encoding/json's
+// "lineArgs.customer_id", which names the Go structs a domain embeds)
+// points at, as the agent wrote it: the path from the first segment that
+// is one of the call's argument names, so no Go type name reaches the
+// agent.
+func argumentPath(field string, present map[string]json.RawMessage) string {
+	segments := strings.Split(strings.TrimPrefix(field, "."), ".")
+	for i, s := range segments {
+		if _, ok := present[s]; ok {
+			return strings.Join(segments[i:], ".")
+		}
+	}
+	return segments[len(segments)-1]
+}
+
+// jsonKind names what a Go type takes in JSON, for an agent: "a string",
+// "a number", "true or false", "an array", "an object".
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	}
+	return t.String()
+}
+
+// withArticle is encoding/json's name of a JSON value's kind ("number", "string",
+// "array", "object", "bool", "number 1.5") with its article, for an agent.
+func withArticle(value string) string {
+	switch {
+	case value == "array" || value == "object":
+		return "an " + value
+	case value == "bool":
+		return "true or false"
+	case strings.HasPrefix(value, "number "):
+		return value // a number JSON holds that the type cannot, as "number 1.5"
+	}
+	return "a " + value
 }
 
 // Episode is what agents and user simulators see of the episode so far.

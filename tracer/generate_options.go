@@ -61,7 +61,7 @@ func (o GenerateOptions) Validate() error {
 		return optionErrorf("N", "n %d: need at least 1 task", o.N)
 	}
 	if o.Split != emobench.SplitTest && o.Split != emobench.SplitTrain {
-		return optionErrorf("Split", "split %q is not test or train", o.Split)
+		return optionErrorf("Split", "split %q: want test or train", o.Split)
 	}
 	for _, d := range []struct {
 		name, field string

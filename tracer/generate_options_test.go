@@ -47,7 +47,7 @@ func TestGenerateOptions_Validate(t *testing.T) {
 		want  string
 	}{
 		{func(o *tracer.GenerateOptions) { o.N = 0 }, "N", "n 0: need at least 1 task"},
-		{func(o *tracer.GenerateOptions) { o.Split = "" }, "Split", `split "" is not test or train`},
+		{func(o *tracer.GenerateOptions) { o.Split = "" }, "Split", `split "": want test or train`},
 		{func(o *tracer.GenerateOptions) { o.WalkSteps, o.WalkStepsDist = nil, nil }, "WalkSteps", "walk steps: need at least one value"},
 		{func(o *tracer.GenerateOptions) { o.WalkSteps = []int{1, 2, 3} }, "WalkSteps", "walk steps 1: need 2 to 50"},
 		{func(o *tracer.GenerateOptions) { o.Intents = []int{1, 51, 2} }, "Intents", "intents 51: need 1 to 50"},

@@ -104,7 +104,7 @@ func NewFilterRequest(c analysis.FilterCriteria, name string, replace, dryRun bo
 	case "DryRun":
 		return req, settingf("dry-run", "stores nothing: it takes no selection name and no replace")
 	case "MaxUserDependence":
-		return req, settingf("max-user-dependence", "%v: %v", *c.MaxUserDependence, bad)
+		return req, settingf("max-user-dependence", "%v: %s", *c.MaxUserDependence, optionReason(bad))
 	}
-	return req, settingf("min-reward", "%v: %v", c.MinReward, bad)
+	return req, settingf("min-reward", "%v: %s", c.MinReward, optionReason(bad))
 }

@@ -127,13 +127,7 @@ func (s GenerateSettings) Options() (tracer.GenerateOptions, sim.CatalogDomain, 
 		if str, ok := v.(string); ok {
 			v = strconv.Quote(str)
 		}
-		// The option's message begins with its own name and value ("n 0:
-		// need at least 1 task"): the setting's name and value replace them.
-		reason := err.Error()
-		if _, rest, ok := strings.Cut(reason, ": "); ok {
-			reason = rest
-		}
-		return o, nil, settingf(generateSettings[bad.Field], "%v: %s", v, reason)
+		return o, nil, settingf(generateSettings[bad.Field], "%v: %s", v, optionReason(bad))
 	} else if err != nil {
 		return o, nil, &emobench.Error{Code: emobench.EREQUEST, Message: err.Error(), Err: err}
 	}
@@ -307,4 +301,15 @@ func GenerateTasks(ctx context.Context, dom sim.CatalogDomain, opts tracer.Gener
 	}
 	t.Print(fmt.Sprintf("stored %d tasks as task set %s in %s (run them with: emobench run --task-set %s)", len(gen.Tasks), t.Name, t.DBPath, t.Name))
 	return nil
+}
+
+// optionReason is why a tracer option is wrong, without the option's own
+// name and value its message begins with ("n 0: need at least 1 task"
+// gives "need at least 1 task"): a setting's name and value replace them,
+// so the value is said once.
+func optionReason(bad *tracer.OptionError) string {
+	if _, rest, ok := strings.Cut(bad.Error(), ": "); ok {
+		return rest
+	}
+	return bad.Error()
 }

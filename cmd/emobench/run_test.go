@@ -575,7 +575,7 @@ func TestRun_ErrUsage(t *testing.T) {
 		{"no domain", []string{"run", "--agent", "oracle"}, "run needs a domain (one of "},
 		{"unknown domain", []string{"run", "--domain", "nosuch", "--agent", "oracle"}, `no domain "nosuch" (domains: ` + strings.Join(all.Names(), ", ") + ")"},
 		{"unknown agent", []string{"run", "--domain", "retail", "--agent", "foo"}, `--agent "foo" is not llm:MODEL, oracle or noisy:RATE`},
-		{"no agent", []string{"run", "--domain", "retail"}, "run needs an agent (llm:MODEL"},
+		{"no agent", []string{"run", "--domain", "retail"}, "--agent is needed: llm:MODEL"},
 		{"noise rate", []string{"run", "--domain", "retail", "--agent", "noisy:2"}, "noise rate must be a number in [0, 1]"},
 		{"unknown user", []string{"run", "--domain", "retail", "--agent", "oracle", "--user", "bob"}, `--user "bob" is not llm:MODEL or scripted`},
 		{"condition", []string{"run", "--domain", "retail", "--agent", "oracle", "--condition", "sad"}, `--condition "sad" is not one of`},
