@@ -2,9 +2,12 @@ package workbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
+	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/tracer"
@@ -81,4 +84,27 @@ func WriteFunnel(ctx context.Context, store *db.DB, name string, w io.Writer, fo
 		return "", err
 	}
 	return tracer.ShrunkWarning(sel), table.Funnel(f).Write(w, format)
+}
+
+// NewFilterRequest is tracer filter's request to keep what c accepts and
+// store it as the selection name (spaces trimmed; replacing one of that
+// name when replace), or, when dryRun, to store nothing; the embedded
+// test tasks (EmbeddedTestTasks) count as test-split tasks. It is checked
+// (tracer.FilterRequest.Validate): an invalid one is an EREQUEST error
+// about the setting selection, dry-run, min-reward or max-user-dependence.
+func NewFilterRequest(c analysis.FilterCriteria, name string, replace, dryRun bool) (tracer.FilterRequest, error) {
+	req := tracer.FilterRequest{Criteria: c, TestTasks: EmbeddedTestTasks(), Name: strings.TrimSpace(name), Replace: replace, DryRun: dryRun}
+	var bad *tracer.OptionError
+	if err := req.Validate(); !errors.As(err, &bad) {
+		return req, err
+	}
+	switch bad.Field {
+	case "Name":
+		return req, settingf("selection", "is needed: the NAME of the selection stored (a dry run stores nothing)")
+	case "DryRun":
+		return req, settingf("dry-run", "stores nothing: it takes no selection name and no replace")
+	case "MaxUserDependence":
+		return req, settingf("max-user-dependence", "%v: %v", *c.MaxUserDependence, bad)
+	}
+	return req, settingf("min-reward", "%v: %v", c.MinReward, bad)
 }

@@ -1,9 +1,13 @@
 package workbench_test
 
 import (
+	"bytes"
+	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/emobench/emobench"
@@ -90,5 +94,75 @@ func TestCheckLLMTimeout(t *testing.T) {
 	}
 	if err := workbench.CheckLLMTimeout(1); err != nil {
 		t.Fatalf("timeout 1ns: %v", err)
+	}
+}
+
+// Only a terminal gets progress bars: a buffer or a plain file is none,
+// and IngestProgress draws nothing without one.
+func TestTerminal(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, w := range []io.Writer{&bytes.Buffer{}, f} {
+		if got := workbench.Terminal(w); got != nil {
+			t.Errorf("Terminal(%T) = %v, want nil", w, got)
+		}
+	}
+	if workbench.IngestProgress(nil) != nil {
+		t.Error("IngestProgress(nil) is not nil: a bar with no terminal")
+	}
+	if workbench.IngestProgress(f) == nil {
+		t.Error("IngestProgress(terminal) is nil, want a bar")
+	}
+}
+
+// NewRunTags keeps what was given, an empty list of train domains
+// included (to be refused), and is nil when nothing was.
+func TestNewRunTags(t *testing.T) {
+	empty, base := []string{}, "3"
+	if got := workbench.NewRunTags(nil, nil); got != nil {
+		t.Errorf("NewRunTags(nil, nil) = %+v, want nil", got)
+	}
+	if got := workbench.NewRunTags(&empty, nil); got == nil || got.TrainDomains == nil || len(got.TrainDomains) != 0 || got.BaseRun != "" {
+		t.Errorf("NewRunTags(empty, nil) = %+v, want an empty, non-nil list", got)
+	}
+	if got := workbench.NewRunTags(nil, &base); got == nil || got.TrainDomains != nil || got.BaseRun != "3" {
+		t.Errorf("NewRunTags(nil, 3) = %+v", got)
+	}
+}
+
+// A run reads a tasks file or a task set, not both.
+func TestReadTaskSource_ErrBoth(t *testing.T) {
+	_, err := workbench.ReadTaskSource(context.Background(), "x.db", "tasks.json", "set")
+	if !errors.Is(err, emobench.ErrRequest) || !strings.Contains(err.Error(), "not both") {
+		t.Errorf("ReadTaskSource(file and set) = %v, want an EREQUEST error", err)
+	}
+}
+
+// A missing --format, --out or --domain is refused before any file or
+// database is read.
+func TestRequiredSettings(t *testing.T) {
+	ctx := context.Background()
+	missing := filepath.Join(t.TempDir(), "none.db")
+	_, errFormat := workbench.Export(ctx, missing, nil, "", "out", false)
+	_, errOut := workbench.Export(ctx, missing, nil, "csv", "", false)
+	_, errEval := workbench.EvaluateFile(ctx, workbench.EvaluateRequest{Path: "x.json"})
+	_, _, errGen := workbench.GenerateSettings{N: 1}.Options()
+	_, errVacuum := workbench.Vacuum(ctx, missing, "", func(string) {})
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{errFormat, "format is needed: one of taubench"},
+		{errOut, "out is needed: the PATH to write"},
+		{errEval, "domain is needed: one of airline"},
+		{errGen, "domain is needed: one of airline"},
+		{errVacuum, "out is needed: the FILE to write"},
+	} {
+		if !errors.Is(tc.err, emobench.ErrRequest) || !strings.Contains(tc.err.Error(), tc.want) {
+			t.Errorf("got %v, want an EREQUEST error containing %q", tc.err, tc.want)
+		}
 	}
 }

@@ -89,6 +89,9 @@ var generateSettings = map[string]string{"N": "n", "Split": "split", "WalkSteps"
 // and finds its domain. Every error is an EREQUEST error naming the
 // setting ("walk-steps \"2,x\": ...", "exclude FILE: ...").
 func (s GenerateSettings) Options() (tracer.GenerateOptions, sim.CatalogDomain, error) {
+	if s.Domain == "" {
+		return tracer.GenerateOptions{}, nil, settingf("domain", "is needed: one of %s", strings.Join(all.Names(), ", "))
+	}
 	o := tracer.NewGenerateOptions()
 	o.N, o.Seed, o.Split = s.N, s.Seed, s.Split
 	o.ForbiddenShare, o.TransferShare, o.ReadShare = s.Forbidden, s.Transfer, s.Read
@@ -164,13 +167,13 @@ func (s GenerateSettings) Options() (tracer.GenerateOptions, sim.CatalogDomain, 
 	return o, dom, nil
 }
 
-// AuditTasksOf reads the tasks tracer audit checks and names where they
+// auditTasksOf reads the tasks tracer audit checks and names where they
 // came from: a tasks file (path), a task set stored in the database at
 // dbPath (set), or a domain's embedded tasks (domain); exactly one is not
-// "" (the caller checks). A set the database does not hold, or no
+// "" (Audit checks). A set the database does not hold, or no
 // database, and an unknown domain are EREQUEST errors; a file that does
 // not decode is an error naming it.
-func AuditTasksOf(ctx context.Context, dbPath, path, set, domain string) (string, []emobench.TaskSpec, error) {
+func auditTasksOf(ctx context.Context, dbPath, path, set, domain string) (string, []emobench.TaskSpec, error) {
 	switch {
 	case set != "":
 		if _, err := os.Stat(dbPath); err != nil {
@@ -206,11 +209,14 @@ func AuditTasksOf(ctx context.Context, dbPath, path, set, domain string) (string
 }
 
 // ReadTaskSource reads the tasks a run or a collection runs instead of
-// the domains' own: the tasks file file (ReadTasksFile) or else the task
-// set set stored in the database at dbPath (ReadTaskSet); nil, nil when
-// both are "". No database at dbPath for a task set is an EREQUEST error.
+// the domains' own: the tasks file file (ReadTasksFile) or the task set
+// set stored in the database at dbPath (ReadTaskSet); nil, nil when both
+// are "". Both given, and no database at dbPath for a task set, are
+// EREQUEST errors.
 func ReadTaskSource(ctx context.Context, dbPath, file, set string) (*TaskSource, error) {
 	switch {
+	case file != "" && set != "":
+		return nil, settingf("task-set", "%s: give a task set or a tasks file, not both", set)
 	case file != "":
 		return ReadTasksFile(file)
 	case set == "":

@@ -541,3 +541,14 @@ func WriteDomain(w io.Writer, d *DomainDetail, format string) error {
 	}
 	return WriteDomainText(w, d)
 }
+
+// WriteDomains writes the table of every registered domain (ListDomains,
+// DomainsTable) to w in format, one of table.Formats. Its errors are
+// ListDomains' and w's.
+func WriteDomains(w io.Writer, format string) error {
+	domains, err := ListDomains()
+	if err != nil {
+		return err
+	}
+	return DomainsTable(domains, format).Write(w, format)
+}

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -269,5 +270,17 @@ func TestDomainsTable_TestShares(t *testing.T) {
 	}
 	if want := fmt.Sprintf("11, min %d", slices.Min(slices.Collect(maps.Values(s.TestShares.ForbiddenTypes)))); !strings.Contains(text.String(), want) {
 		t.Errorf("csv lacks the forbidden types cell %q:\n%s", want, text.String())
+	}
+}
+
+// WriteDomains writes a row per registered domain under the table's header.
+func TestWriteDomains(t *testing.T) {
+	var out bytes.Buffer
+	if err := WriteDomains(&out, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 1+len(all.Names()) || !strings.HasPrefix(lines[0], "domain,tools,write_tools,") || !strings.HasPrefix(lines[1], all.Names()[0]+",") {
+		t.Errorf("WriteDomains(csv) =\n%s\nwant a header and a row per domain (%v)", out.String(), all.Names())
 	}
 }

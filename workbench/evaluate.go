@@ -120,8 +120,12 @@ func passes(r *float64) bool {
 // unknown domain, split, preset or --task is an EREQUEST error;
 // a file that cannot be read or is not transcripts, a record whose task
 // the split lacks or whose tool calls the domain cannot run, is an error
-// naming the file and the record. Nothing is written.
+// naming the file and the record; no Domain is an EREQUEST error. Nothing
+// is written.
 func EvaluateFile(ctx context.Context, req EvaluateRequest) (*Evaluation, error) {
+	if req.Domain == "" {
+		return nil, settingf("domain", "is needed: one of %s", strings.Join(all.Names(), ", "))
+	}
 	dom, err := all.Find(req.Domain)
 	if err != nil {
 		return nil, settingf("domain", ": %v", err)

@@ -415,3 +415,36 @@ func Plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// IngestArgs ingests the inputs args name (CollectInputs, then
+// IngestInputs) into the database open opens, which it opens only when
+// some input can be read (no database is made for nothing) and closes.
+// Each input's lines go to stdout and stderr (Ingested.Print); the walk's
+// notes, then the inputs' notes, go to note in order, the latter also
+// when it fails. Failed inputs are no error: it returns how many of how
+// many inputs failed.
+func IngestArgs(ctx context.Context, args []string, stdin io.Reader, opts IngestOptions, open func(context.Context) (*db.DB, error),
+	stdout, stderr io.Writer, note func(string)) (failed, inputs int, err error) {
+	in, err := CollectInputs(args, opts)
+	if err != nil {
+		return 0, 0, err
+	}
+	var store *db.DB
+	if len(in.Paths) > 0 {
+		if store, err = open(ctx); err != nil {
+			return 0, 0, err
+		}
+		defer store.Close()
+	}
+	notes := &ingest.Notes{}
+	for _, n := range in.Notes.Lines() {
+		note(n)
+	}
+	defer func() {
+		for _, n := range notes.Lines() {
+			note(n)
+		}
+	}()
+	failed, err = IngestInputs(ctx, store, in, stdin, opts, func(res Ingested, err error) { res.Print(stdout, stderr, notes, err) })
+	return failed, in.Count(), err
+}

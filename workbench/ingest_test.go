@@ -412,3 +412,27 @@ func TestIngestFlags_ErrOptions(t *testing.T) {
 		}
 	}
 }
+
+// IngestArgs opens the database only for an input it can read, prints
+// each input's outcome and counts the failed ones.
+func TestIngestArgs(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	bad := writeIngestFile(t, dir, "bad.json", []byte("[{"))
+	good := writeIngestFile(t, dir, "passk.json", fixtureBytes(t, fixtures.PassKFile))
+	opened := 0
+	open := func(context.Context) (*db.DB, error) { opened++; return openRunTestDB(t), nil }
+	var stdout, stderr bytes.Buffer
+	failed, inputs, err := workbench.IngestArgs(ctx, []string{bad, good}, nil, ingestTestOptions(), open, &stdout, &stderr, func(string) {})
+	if err != nil || failed != 1 || inputs != 2 || opened != 1 {
+		t.Fatalf("IngestArgs(bad, good) = %d of %d failed, %v, opened %d times; want 1 of 2, nil, once", failed, inputs, err, opened)
+	}
+	if !strings.Contains(stderr.String(), "error: ") || !strings.Contains(stderr.String(), bad) || stdout.Len() == 0 {
+		t.Errorf("stdout %q, stderr %q: want the good input's lines and the bad one's error", stdout.String(), stderr.String())
+	}
+	failed, inputs, err = workbench.IngestArgs(ctx, []string{filepath.Join(dir, "missing.json")}, nil, ingestTestOptions(), open, io.Discard, io.Discard, func(string) {})
+	if err != nil || failed != 1 || inputs != 1 || opened != 1 {
+		t.Errorf("IngestArgs(missing) = %d of %d failed, %v, opened %d times in all; want 1 of 1 and no database opened", failed, inputs, err, opened)
+	}
+}

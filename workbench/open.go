@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"os"
+	"strings"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
@@ -164,7 +165,7 @@ func MergeFile(ctx context.Context, store *db.DB, path string) (db.MergeReport, 
 // out.
 func Vacuum(ctx context.Context, path, out string, note func(string), opts ...db.Option) (int64, error) {
 	if out == "" {
-		return 0, requestf("vacuum needs an output file (out)")
+		return 0, settingf("out", "is needed: the FILE to write")
 	}
 	if _, err := atomicfile.Target(out); err != nil {
 		return 0, err
@@ -271,9 +272,16 @@ func CheckDB(ctx context.Context, path string) (*Checked, error) {
 // none), their trajectories redacted (ingest.RedactTrajectory), as
 // export.WriteFiles writes format to out (replacing what is there only
 // with force), and returns what it wrote. No run to export is an error;
-// a bad out (a file where a directory goes, one that exists without
-// force) is an EREQUEST error.
+// no format or out, checked before the database is opened, and a bad out
+// (a file where a directory goes, one that exists without force) are
+// EREQUEST errors.
 func Export(ctx context.Context, path string, refs []string, format, out string, force bool) ([]export.Written, error) {
+	switch {
+	case format == "":
+		return nil, settingf("format", "is needed: one of %s", strings.Join(export.Formats, ", "))
+	case out == "":
+		return nil, settingf("out", "is needed: the PATH to write (a file or a directory, by format)")
+	}
 	store, ids, err := OpenRuns(ctx, path, refs)
 	if err != nil {
 		return nil, err

@@ -120,6 +120,24 @@ type RunTags struct {
 	BaseRun      string // run id or name of its base model; "" for none
 }
 
+// NewRunTags are the tags a run command was given: trainDomains and
+// baseRun, each nil when not given; nil when neither was. Train domains
+// given empty are kept as an empty (not nil) list, so that they are
+// refused.
+func NewRunTags(trainDomains *[]string, baseRun *string) *RunTags {
+	if trainDomains == nil && baseRun == nil {
+		return nil
+	}
+	tags := &RunTags{}
+	if trainDomains != nil {
+		tags.TrainDomains = append([]string{}, *trainDomains...)
+	}
+	if baseRun != nil {
+		tags.BaseRun = *baseRun
+	}
+	return tags
+}
+
 // PlanRequest is what the run command asks for: new runs of Options on
 // the named Domains, under the conditions Condition names, Concurrency
 // episodes at a time.

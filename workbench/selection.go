@@ -77,10 +77,20 @@ func CheckFormat(format string, allowed ...string) error {
 	return nil
 }
 
-// Write writes t in r's format, its estimates shown in r's style
-// (table.Table.ExpandEstimates).
-func (r StatsRequest) Write(w io.Writer, t *table.Table) error {
-	return t.ExpandEstimates(r.Format, r.Style).Write(w, r.Format)
+// Write writes the tables ts in r's format, a blank line between two,
+// their estimates shown in r's style (table.Table.ExpandEstimates).
+func (r StatsRequest) Write(w io.Writer, ts ...*table.Table) error {
+	for i, t := range ts {
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := t.ExpandEstimates(r.Format, r.Style).Write(w, r.Format); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Bare reports whether a result that came with note (NoTrajectoriesNote;
@@ -96,15 +106,6 @@ func (s Selection) TableUnits() table.Units { return table.Units{Units: s.Units,
 // the code EREQUEST.
 func badRequest(err error) error {
 	return &emobench.Error{Code: emobench.EREQUEST, Message: err.Error(), Err: err}
-}
-
-// CheckPart returns an EREQUEST error of setting part unless part is one
-// of parts.
-func CheckPart(part string, parts ...string) error {
-	if !slices.Contains(parts, part) {
-		return settingf("part", "%q is not one of %s", part, strings.Join(parts, ", "))
-	}
-	return nil
 }
 
 // Table is p's computation made r's table: with strict, gated beside

@@ -1,6 +1,7 @@
 package workbench
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -51,14 +52,7 @@ func TestStatsRequest_Check(t *testing.T) {
 	}
 }
 
-func TestCheckPart(t *testing.T) {
-	if err := CheckPart("matrix", "deltas", "matrix"); err != nil {
-		t.Errorf("CheckPart(matrix) = %v", err)
-	}
-	err := CheckPart("all", "deltas", "matrix")
-	if err == nil || err.Error() != `part "all" is not one of deltas, matrix` || !errors.Is(err, emobench.ErrRequest) {
-		t.Errorf("CheckPart(all) = %v, want an EREQUEST error naming part and deltas, matrix", err)
-	}
+func TestInfraErrorsCheck(t *testing.T) {
 	if err := InfraErrors("skip").Check(); err == nil || err.Error() != `infra-errors "skip" is not one of fail, exclude` {
 		t.Errorf("InfraErrors(skip).Check() = %v", err)
 	}
@@ -86,5 +80,16 @@ func TestReadQuery(t *testing.T) {
 	}
 	if _, err = ReadQuery(t.Context(), iotest.ErrReader(errors.New("boom"))); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("ReadQuery(failing reader) = %v, want its error", err)
+	}
+}
+
+// Write writes several tables in order, a blank line between two.
+func TestStatsRequest_WriteTables(t *testing.T) {
+	r := StatsRequest{Format: "csv"}
+	a := &table.Table{Columns: []string{"x"}, Rows: [][]any{{1}}}
+	b := &table.Table{Columns: []string{"y"}, Rows: [][]any{{2}}}
+	var out bytes.Buffer
+	if err := r.Write(&out, a, b); err != nil || out.String() != "x\n1\n\ny\n2\n" {
+		t.Errorf("Write(a, b) = %q, %v; want both tables, a blank line between", out.String(), err)
 	}
 }

@@ -56,3 +56,18 @@ func CollectedRuns(ctx context.Context, store *db.DB, plans []sim.PlannedRun) (i
 	}
 	return ids, len(ran), nil
 }
+
+// CollectedLine is the line tracer collect ends with: how many tasks and
+// trials plans collected (CollectedRuns) and the tracer filter command
+// that keeps their trajectories, naming each run.
+func CollectedLine(ctx context.Context, store *db.DB, plans []sim.PlannedRun, trials int) (string, error) {
+	ids, tasks, err := CollectedRuns(ctx, store, plans)
+	if err != nil {
+		return "", err
+	}
+	var refs []string
+	for _, id := range ids {
+		refs = append(refs, fmt.Sprintf("--run %d", id))
+	}
+	return fmt.Sprintf("collected %d tasks × %d trials; filter them with: emobench tracer filter %s --selection NAME", tasks, trials, strings.Join(refs, " ")), nil
+}

@@ -121,7 +121,7 @@ func TestExitCode(t *testing.T) {
 		{errors.New("disk full"), exitFailure},
 	}
 	for _, tt := range tests {
-		if got := exitCode(tt.err); got != tt.want {
+		if got := cliargs.ExitCode(tt.err); got != tt.want {
 			t.Errorf("exitCode(%v) = %d, want %d", tt.err, got, tt.want)
 		}
 	}
@@ -175,25 +175,6 @@ func TestRunsTag_Remove(t *testing.T) {
 	}
 	if help := mustRun(t, "runs", "tag", "--help"); strings.Contains(help, "--base value") || !strings.Contains(help, "--base-run") {
 		t.Errorf("runs tag --help should show --base-run and hide --base:\n%s", help)
-	}
-}
-
-func TestCLIHint(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		err  error
-		want string
-	}{
-		{fmt.Errorf("open: %w", &db.OutdatedSchemaError{Path: "old.db", Version: 2, Want: 9}), ": upgrade it with `emobench --db old.db migrate`"},
-		{&db.RunNotFoundError{Ref: "x"}, " (see `emobench runs`)"},
-		{fmt.Errorf("ingest a.json: %w", &db.ForeignTriggersError{Path: "their.db", Names: []string{"t"}}), " (inspect it with `emobench --db their.db check`)"},
-		{emobench.Errorf(emobench.ENOTFOUND, "no trajectory with id 9"), ""},
-		{errors.New("see `emobench runs`"), ""}, // hints come from types, never from text
-	}
-	for _, tt := range tests {
-		if got := cliHint(tt.err); got != tt.want {
-			t.Errorf("cliHint(%v) = %q, want %q", tt.err, got, tt.want)
-		}
 	}
 }
 

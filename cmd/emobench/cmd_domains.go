@@ -2,7 +2,6 @@ package main
 
 import (
 	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -18,21 +17,10 @@ func domainsCommand(e *env) *cli.Command {
 			"test_shares), and its initial database (tables with their rows, JSON bytes).\n" +
 			"It reads no database file. `domains show D` prints a domain's policy, tools and sample tasks.\n\n" +
 			"Example:\n   emobench domains\n   emobench domains --format json\n   emobench domains show retail --samples 5",
-		Flags:       []cli.Flag{formatFlag()},
+		Flags:       []cli.Flag{tableFormatFlag()},
 		Subcommands: []*cli.Command{domainShowCommand(e)},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			format := c.String("format")
-			if err := checkFormat(format, table.Formats...); err != nil {
-				return err
-			}
-			domains, err := workbench.ListDomains()
-			if err != nil {
-				return err
-			}
-			return workbench.DomainsTable(domains, format).Write(e.stdout, format)
+			return workbench.WriteDomains(e.stdout, c.String("format"))
 		},
 	}
 }
@@ -48,7 +36,7 @@ func domainShowCommand(e *env) *cli.Command {
 			"the gold actions and the forbidden writes.\n\n" +
 			"Example:\n   emobench domains show airline\n   emobench domains show retail --samples 10 --split train --format json",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+			formatFlag("text", "text", "json"),
 			&cli.IntFlag{Name: "samples", Value: 3, Usage: "sample tasks to print (0: none)"},
 			&cli.StringFlag{Name: "split", Value: string(emobench.SplitTest), Usage: "test or train: the split the samples come from"},
 		},
@@ -56,16 +44,12 @@ func domainShowCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("domains show takes one DOMAIN, got %d arguments", c.NArg())
 			}
-			format := c.String("format")
-			if err := checkFormat(format, "text", "json"); err != nil {
-				return err
-			}
 			d, err := workbench.ShowDomain(workbench.DomainShowRequest{Domain: c.Args().First(),
 				Split: emobench.Split(c.String("split")), Samples: c.Int("samples")})
 			if err != nil {
 				return err
 			}
-			return workbench.WriteDomain(e.stdout, d, format)
+			return workbench.WriteDomain(e.stdout, d, c.String("format"))
 		},
 	}
 }

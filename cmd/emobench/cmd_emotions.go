@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-
-	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/urfave/cli/v2"
 )
@@ -16,20 +13,9 @@ func emotionsCommand(e *env) *cli.Command {
 			"a leaf state within it, and politeness, urgency and trust in the agent.\n\n" +
 			"Example:\n   emobench emotions\n   emobench emotions --format json",
 		Before: noArgs,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
-		},
+		Flags:  []cli.Flag{formatFlag("table", "table", "json")},
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := checkFormat(format, "table", "json"); err != nil {
-				return err
-			}
-			if format == "table" {
-				return table.Taxonomy().Write(e.stdout, "table")
-			}
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(emobench.Taxonomy)
+			return table.WriteTaxonomy(e.stdout, c.String("format"))
 		},
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/workbench"
@@ -29,7 +30,7 @@ func evaluateCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "domain", Usage: "domain whose tasks score the records (" + strings.Join(all.Names(), ", ") + ")"},
 			&cli.StringFlag{Name: "split", Value: "test", Usage: "test or train: the split the records' task ids name"},
 			&cli.StringFlag{Name: "task", Usage: "task `ID` to score every record against, whatever task it names"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			formatFlag("table", workbench.EvaluationFormats...),
 			&cli.StringFlag{Name: "preset", Value: sim.PresetEmobench, Usage: "protocol preset whose scoring applies (the reward of an abandoned episode): " + strings.Join(sim.PresetNames(), ", ")},
 			&cli.BoolFlag{Name: "store", Usage: "write the scored trajectories to --db as a run (evaluated from FILE)"},
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM judges the tasks' NL assertions (temperature 0); without it they are not checked"},
@@ -39,12 +40,6 @@ func evaluateCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usagef("evaluate takes one FILE, got %d arguments", c.NArg())
-			}
-			if !c.IsSet("domain") {
-				return usagef("evaluate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
-			}
-			if err := checkFormat(c.String("format"), workbench.EvaluationFormats...); err != nil {
-				return err
 			}
 			judge, err := workbench.EvaluationJudge(c.String("judge"), c.String("judge-base-url"), c.String("judge-api-key-env"), llmOptions(c))
 			if err != nil {
@@ -62,17 +57,13 @@ func evaluateCommand(e *env) *cli.Command {
 			if !c.Bool("store") {
 				return nil
 			}
-			store, err := e.openWrite(c.Context, c.String("db"))
-			if err != nil {
+			return e.writeDB(c, func(store *db.DB) error {
+				id, name, err := workbench.StoreEvaluation(c.Context, store, ev)
+				if err == nil {
+					fmt.Fprintf(e.stderr, "stored as run %d (%s): evaluated from %s\n", id, name, ev.Path)
+				}
 				return err
-			}
-			defer store.Close()
-			id, name, err := workbench.StoreEvaluation(c.Context, store, ev)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(e.stderr, "stored as run %d (%s): evaluated from %s\n", id, name, ev.Path)
-			return nil
+			})
 		},
 	}
 }

@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/emobench/emobench/export"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -25,30 +25,18 @@ func exportCommand(e *env) *cli.Command {
 			"   emobench --db runs.db export --format parquet --out tables/\n" +
 			"   emobench --db runs.db export --format taubench --run 3 --out gpt-4.1-retail.json",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Usage: "taubench, tau2, parquet, csv or jsonl (required)"},
+			cliargs.Choice("format", "", cliargs.OrList(export.Formats)+" (required)", export.Formats...),
 			&cli.StringFlag{Name: "out", Usage: "output `PATH`: a file or a directory, by format (required)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing file, or write into a non-empty directory"},
 			runFlag(),
 		},
+		Before: noArgs,
 		Action: func(c *cli.Context) error { return runExport(c, e) },
 	}
 }
 
 func runExport(c *cli.Context, e *env) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
-	format, out := c.String("format"), c.String("out")
-	if format == "" {
-		return usagef("export needs --format (one of %s)", strings.Join(export.Formats, ", "))
-	}
-	if err := checkFormat(format, export.Formats...); err != nil {
-		return err
-	}
-	if out == "" {
-		return usagef("export needs --out PATH")
-	}
-	written, err := workbench.Export(c.Context, c.String("db"), c.StringSlice("run"), format, out, c.Bool("force"))
+	written, err := workbench.Export(c.Context, c.String("db"), c.StringSlice("run"), c.String("format"), c.String("out"), c.Bool("force"))
 	if err != nil {
 		return err
 	}

@@ -1,18 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/ingest"
 	"github.com/emobench/emobench/workbench"
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 )
 
 func ingestCommand(e *env) *cli.Command {
@@ -62,53 +58,11 @@ func runIngest(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	opts.Progress, opts.AfterHash = e.progressBar, e.afterHash // a progress bar for large files on a terminal
-	in, err := workbench.CollectInputs(c.Args().Slice(), opts)
-	if err != nil {
-		return err
+	opts.Progress, opts.AfterHash = workbench.IngestProgress(e.terminal), e.afterHash // a progress bar for large files on a terminal
+	open := func(ctx context.Context) (*db.DB, error) { return e.openWrite(ctx, c.String("db")) }
+	failed, inputs, err := workbench.IngestArgs(c.Context, c.Args().Slice(), e.stdin, opts, open, e.stdout, e.stderr, e.warn)
+	if err == nil && failed > 0 {
+		err = &reportedError{fmt.Errorf("%d of %d inputs failed", failed, inputs)}
 	}
-	var store *db.DB // none when no input can be read: no database is made for nothing
-	if len(in.Paths) > 0 {
-		if store, err = e.openWrite(c.Context, c.String("db")); err != nil {
-			return err
-		}
-		defer store.Close()
-	}
-	e.warnAll(in.Notes.Lines())
-	notes := &ingest.Notes{}
-	defer func() { e.warnAll(notes.Lines()) }()
-	failed, err := workbench.IngestInputs(c.Context, store, in, e.stdin, opts, func(res workbench.Ingested, err error) {
-		res.Print(e.stdout, e.stderr, notes, err)
-	})
-	if err != nil {
-		return err
-	}
-	if failed > 0 {
-		return &reportedError{fmt.Errorf("%d of %d inputs failed", failed, in.Count())}
-	}
-	return nil
+	return err
 }
-
-// progressBar is a progress bar of src's bytes when stderr is a terminal;
-// else none.
-func (e *env) progressBar(src *ingest.Source) (io.Writer, func()) {
-	if e.terminal() == nil {
-		return nil, nil
-	}
-	bar := progressbar.DefaultBytes(src.Size, "ingest "+filepath.Base(src.Path))
-	return bar, func() { bar.Finish() }
-}
-
-// terminal is stderr when it is a terminal (for progress bars), else nil.
-func (e *env) terminal() io.Writer {
-	if f, ok := e.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return f
-	}
-	return nil
-}
-
-// println prints line and a newline on stdout.
-func (e *env) println(line string) { fmt.Fprintln(e.stdout, line) }
-
-// plural is "1 one" for n = 1, else "n many".
-var plural = workbench.Plural

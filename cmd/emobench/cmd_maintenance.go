@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/emobench/emobench/db"
@@ -25,12 +24,9 @@ func mergeCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return usagef("merge needs at least one OTHER.db")
 			}
-			store, err := e.openWrite(c.Context, c.String("db"))
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.println, e.warn)
+			return e.writeDB(c, func(store *db.DB) error {
+				return workbench.MergeFiles(c.Context, store, c.String("db"), c.Args().Slice(), e.println, e.warn)
+			})
 		},
 	}
 }
@@ -44,9 +40,6 @@ func vacuumCommand(e *env) *cli.Command {
 		Flags:       []cli.Flag{&cli.StringFlag{Name: "out", Usage: "`FILE` to write; must not exist"}},
 		Action: func(c *cli.Context) error {
 			out := c.String("out")
-			if out == "" {
-				return usagef("vacuum needs --out FILE")
-			}
 			size, err := workbench.Vacuum(c.Context, c.String("db"), out, e.warn, e.waitNotices(c.String("db"))...)
 			if err != nil {
 				return err
@@ -82,24 +75,6 @@ func checkCommand(e *env) *cli.Command {
 	}
 }
 
-// openCurrent opens the database read-only and requires the current schema,
-// which the analysis commands query.
-func openCurrent(c *cli.Context) (*db.DB, error) {
-	return workbench.OpenCurrent(c.Context, c.String("db"))
-}
-
-// openWrite opens the database at path for writing (creating and
-// migrating it), then redacts credentials that older emobench versions
-// stored in run configs.
-func (e *env) openWrite(ctx context.Context, path string) (*db.DB, error) {
-	return workbench.OpenWrite(ctx, path, e.warn, e.waitNotices(path)...)
-}
-
-// waitNotices print on stderr that opening path waits for another process.
-func (e *env) waitNotices(path string) []db.Option {
-	return workbench.WaitNotices(path, func(line string) { fmt.Fprintln(e.stderr, line) })
-}
-
 func migrateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:        "migrate",
@@ -107,13 +82,10 @@ func migrateCommand(e *env) *cli.Command {
 		Description: "Example:\n   emobench --db old.db migrate",
 		Before:      noArgs,
 		Action: func(c *cli.Context) error {
-			store, err := e.openWrite(c.Context, c.String("db"))
-			if err != nil {
+			return e.writeDB(c, func(*db.DB) error {
+				_, err := fmt.Fprintf(e.stdout, "%s: schema version %d\n", c.String("db"), db.SchemaVersion())
 				return err
-			}
-			defer store.Close()
-			fmt.Fprintf(e.stdout, "%s: schema version %d\n", c.String("db"), db.SchemaVersion())
-			return nil
+			})
 		},
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/emobench/emobench/internal/atomicfile"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -37,10 +38,8 @@ func reportCommand(e *env) *cli.Command {
 			}
 			// An existing --out is kept unless --force, as export and vacuum do (exit 2);
 			// one that is not a regular file is never replaced (exit 1).
-			if exists, err := atomicfile.Target(c.String("out")); err != nil {
+			if err := cliargs.CheckOutFiles(c.Bool("force"), atomicfile.Target, "out", c.String("out")); err != nil {
 				return err
-			} else if exists && !c.Bool("force") {
-				return usagef("--out %s exists: report does not replace it (add --force to replace it)", c.String("out"))
 			}
 			r, err := statsRequest(c)
 			if err != nil {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,11 +74,6 @@ func runCommand(e *env) *cli.Command {
 	}
 }
 
-// settingFlags are recorded with a run; --resume takes them from the run.
-var settingFlags = []string{"domain", "agent", "user", "condition", "trials", "tasks", "split", "seed", "preset", "max-steps", "max-errors", "name", "temperature", "shard",
-	"agent-base-url", "user-base-url", "agent-api-key-env", "user-api-key-env", "agent-temperature", "user-temperature", "parallel-tool-calls",
-	"user-abandon", "episode-timeout", "user-strategy", "judge", "judge-base-url", "judge-api-key-env", "tasks-file", "task-set"}
-
 func runBenchmark(c *cli.Context, e *env) error {
 	// The LLM client reads 0 (and less) as its default: refuse it rather
 	// than run with a timeout other than the one given.
@@ -95,7 +91,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 			return usagef("--%s %d: need at least 1", f, c.Int(f))
 		}
 	}
-	src, err := e.readTaskSource(c)
+	src, err := workbench.ReadTaskSource(c.Context, c.String("db"), c.String("tasks-file"), c.String("task-set"))
 	if err != nil {
 		return err
 	}
@@ -104,13 +100,7 @@ func runBenchmark(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	var tags *workbench.RunTags
-	if c.IsSet("train-domains") || c.IsSet("base-run") {
-		tags = &workbench.RunTags{BaseRun: c.String("base-run")}
-		if c.IsSet("train-domains") { // given empty, it is refused
-			tags.TrainDomains = append([]string{}, c.StringSlice("train-domains")...)
-		}
-	}
+	tags := workbench.NewRunTags(given(c, "train-domains", c.StringSlice), given(c, "base-run", c.String))
 	store, err := e.startRuns(c, plans, tags, src, "")
 	if err == nil {
 		store.Close()
@@ -154,16 +144,6 @@ func planRuns(c *cli.Context, src *workbench.TaskSource) ([]sim.PlannedRun, erro
 	return workbench.PlanRunsOver(req, src, c.IsSet("domain"), c.IsSet("split"))
 }
 
-// readTaskSource reads --tasks-file or --task-set (workbench.ReadTaskSource):
-// nil when neither is given; both are a usage error.
-func (e *env) readTaskSource(c *cli.Context) (*workbench.TaskSource, error) {
-	file, set := c.String("tasks-file"), c.String("task-set")
-	if file != "" && set != "" {
-		return nil, usagef("give --tasks-file FILE or --task-set NAME, not both")
-	}
-	return workbench.ReadTaskSource(c.Context, c.String("db"), file, set)
-}
-
 // runOptions copies run's flags (those tracer collect shares too) into
 // sim.RunOptions.
 func runOptions(c *cli.Context) sim.RunOptions {
@@ -173,22 +153,13 @@ func runOptions(c *cli.Context) sim.RunOptions {
 		Preset: c.String("preset"), MaxSteps: c.Int("max-steps"), MaxErrors: c.Int("max-errors"), BaseURL: c.String("base-url"),
 		Shard: c.String("shard"), Name: c.String("name"), LLM: llmOptions(c),
 		UserAbandon: c.String("user-abandon"), UserStrategy: c.String("user-strategy"),
-		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: floatFlag(c, "agent-temperature")},
-		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: floatFlag(c, "user-temperature")},
-		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: floatFlag(c, "temperature"),
+		AgentLLM:          emobench.LLMRole{BaseURL: c.String("agent-base-url"), APIKeyEnv: c.String("agent-api-key-env"), Temperature: given(c, "agent-temperature", c.Float64)},
+		UserLLM:           emobench.LLMRole{BaseURL: c.String("user-base-url"), APIKeyEnv: c.String("user-api-key-env"), Temperature: given(c, "user-temperature", c.Float64)},
+		ParallelToolCalls: c.String("parallel-tool-calls"), Temperature: given(c, "temperature", c.Float64),
 		EpisodeTimeout: c.Duration("episode-timeout"),
 		Judge:          c.String("judge"),
 		JudgeLLM:       emobench.LLMRole{BaseURL: c.String("judge-base-url"), APIKeyEnv: c.String("judge-api-key-env")},
 	}
-}
-
-// floatFlag is the flag's value when it was given, nil otherwise.
-func floatFlag(c *cli.Context, name string) *float64 {
-	if !c.IsSet(name) {
-		return nil
-	}
-	v := c.Float64(name)
-	return &v
 }
 
 // llmOptions reads the LLM settings that are not recorded with a run: the
@@ -202,29 +173,19 @@ func llmOptions(c *cli.Context) sim.LLMOptions {
 // is missing, with its recorded settings.
 func resumeRun(c *cli.Context, e *env, ref string) error {
 	llm := workbench.ResumeLLM{Agent: resumeRole(c, "agent"), User: resumeRole(c, "user"), Judge: resumeRole(c, "judge")}
-	for _, f := range settingFlags {
-		if c.IsSet(f) && !strings.HasSuffix(f, "-base-url") && !strings.HasSuffix(f, "-api-key-env") { // ResumeRun decides
+	for _, f := range c.LocalFlagNames() {
+		switch {
+		case slices.Contains(workbench.RecordedSettings, f):
 			return usagef("--resume reuses the run's recorded settings: drop --%s", f)
-		}
-	}
-	for _, f := range []string{"train-domains", "base-run"} {
-		if c.IsSet(f) {
+		case f == "train-domains" || f == "base-run":
 			return usagef("--resume does not tag a run: drop --%s, and tag it with emobench runs tag %s --%s ...", f, ref, f)
 		}
 	}
 	if err := workbench.CheckResume(c.String("db"), ref, c.String("price-file")); err != nil {
 		return err
 	}
-	store, err := e.openWrite(c.Context, c.String("db"))
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if c.IsSet("base-url") { // the endpoint may move between sessions
-		u := c.String("base-url")
-		llm.BaseURL = &u
-	}
-	return workbench.ResumeRun(c.Context, store, ref, llm, e.executeOptions(c))
+	llm.BaseURL = given(c, "base-url", c.String) // the endpoint may move between sessions
+	return e.writeDB(c, func(store *db.DB) error { return workbench.ResumeRun(c.Context, store, ref, llm, e.executeOptions(c)) })
 }
 
 // resumeRole is what --ROLE-base-url and --ROLE-api-key-env give, "" where unset.
@@ -250,6 +211,6 @@ func (e *env) executeOptions(c *cli.Context) workbench.ExecuteOptions {
 	}
 	return workbench.ExecuteOptions{
 		LLM: llmOptions(c), Concurrency: c.Int("concurrency"), Command: command, EpisodeTimeout: c.Duration("episode-timeout"),
-		Progress: e.terminal(), Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: workbench.DefaultSealKeyFile(),
+		Progress: e.terminal, Print: e.println, Note: e.warn, MaxConsecutiveErrors: breaker, SealKeyFile: workbench.DefaultSealKeyFile(),
 	}
 }

@@ -20,29 +20,17 @@ func runsCommand(e *env) *cli.Command {
 			"and provenance (ingested, native, evaluated by evaluate --store, merged from another db, or unknown: stored before provenance\n" +
 			"was recorded).\n\n" +
 			"Example:\n   emobench --db runs.db runs --format csv",
-		Flags: []cli.Flag{
-			formatFlag(),
-		},
+		Flags:       []cli.Flag{tableFormatFlag()},
 		Subcommands: []*cli.Command{tagCommand(e), setCommand(e), removeCommand(e)},
 		Action: func(c *cli.Context) error {
-			if err := noArgs(c); err != nil {
-				return err
-			}
-			format := c.String("format")
-			if err := checkFormat(format, table.Formats...); err != nil {
-				return err
-			}
-			store, err := openCurrent(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			rows, notes, err := workbench.ListRuns(c.Context, store)
-			if err != nil {
-				return err
-			}
-			e.warnAll(notes)
-			return table.Runs(rows, format).Write(e.stdout, format)
+			return e.readDB(c, func(store *db.DB) error {
+				rows, notes, err := workbench.ListRuns(c.Context, store)
+				e.warnAll(notes)
+				if err != nil {
+					return err
+				}
+				return table.Runs(rows, c.String("format")).Write(e.stdout, c.String("format"))
+			})
 		},
 	}
 }
@@ -77,27 +65,29 @@ func tagCommand(e *env) *cli.Command {
 			if err := edit.Check(); err != nil {
 				return err
 			}
-			store, id, err := openRunArg(c, e)
-			if err != nil {
+			return e.runDB(c, func(store *db.DB, id int64) error {
+				tags, notes, err := workbench.TagRun(c.Context, store, id, edit)
+				if err == nil {
+					e.warnAll(notes)
+					fmt.Fprintf(e.stdout, "run %d: %s\n", id, tags)
+				}
 				return err
-			}
-			defer store.Close()
-			tags, notes, err := workbench.TagRun(c.Context, store, id, edit)
-			if err != nil {
-				return err
-			}
-			e.warnAll(notes)
-			fmt.Fprintf(e.stdout, "run %d: %s\n", id, tags)
-			return nil
+			})
 		},
 	}
 }
 
-// openRunArg opens the existing --db file for writing and resolves the
-// command's one RUN argument (an id or a name).
-func openRunArg(c *cli.Context, e *env) (*db.DB, int64, error) {
+// runDB runs f on the existing --db file opened for writing and the run
+// id the command's one RUN argument (an id or a name) resolves to, and
+// closes the database when f returns.
+func (e *env) runDB(c *cli.Context, f func(store *db.DB, id int64) error) error {
 	path := c.String("db")
-	return workbench.OpenRun(c.Context, path, c.Args().First(), e.warn, e.waitNotices(path)...)
+	store, id, err := workbench.OpenRun(c.Context, path, c.Args().First(), e.warn, e.waitNotices(path)...)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return f(store, id)
 }
 
 func setCommand(e *env) *cli.Command {
@@ -123,27 +113,19 @@ func setCommand(e *env) *cli.Command {
 			if c.NArg() != 1 {
 				return usagef("runs set takes one RUN (id or name), got %d arguments", c.NArg())
 			}
-			var edit workbench.RunEdit
-			for flag, field := range map[string]**string{"name": &edit.Name, "model": &edit.AgentModel, "user-model": &edit.UserModel, "condition": &edit.Condition} {
-				if c.IsSet(flag) {
-					v := c.String(flag)
-					*field = &v
-				}
-			}
+			edit := workbench.RunEdit{Name: given(c, "name", c.String), AgentModel: given(c, "model", c.String),
+				UserModel: given(c, "user-model", c.String), Condition: given(c, "condition", c.String)}
 			m, err := edit.Metadata()
 			if err != nil {
 				return err
 			}
-			store, id, err := openRunArg(c, e)
-			if err != nil {
+			return e.runDB(c, func(store *db.DB, id int64) error {
+				r, err := workbench.SetRunMetadata(c.Context, store, id, m)
+				if err == nil && r.ID == id {
+					fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
+				}
 				return err
-			}
-			defer store.Close()
-			r, err := workbench.SetRunMetadata(c.Context, store, id, m)
-			if err == nil && r.ID == id {
-				fmt.Fprintf(e.stdout, "run %d (%s): model %s, domain %s, condition %s\n", id, r.Name, r.AgentModel, r.Domain, r.Condition)
-			}
-			return err
+			})
 		},
 	}
 }

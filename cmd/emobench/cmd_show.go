@@ -3,6 +3,8 @@ package main
 import (
 	"strconv"
 
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -23,12 +25,9 @@ func showCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "task", Usage: "task `ID` as the source names it (with --run)"},
 			&cli.IntFlag{Name: "trial", Usage: "trial `N` (with --run)", DefaultText: "the task's only trial"},
 			&cli.BoolFlag{Name: "full", Usage: "print system messages whole"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, or json (the layout of export --format jsonl's lines, which evaluate reads)"},
+			cliargs.Choice("format", "text", "text, or json (the layout of export --format jsonl's lines, which evaluate reads)", "text", "json"),
 		},
 		Action: func(c *cli.Context) error {
-			if err := checkFormat(c.String("format"), "text", "json"); err != nil {
-				return err
-			}
 			byRun := c.IsSet("run") || c.IsSet("task") || c.IsSet("trial")
 			switch {
 			case c.NArg() > 1:
@@ -38,31 +37,24 @@ func showCommand(e *env) *cli.Command {
 			case c.NArg() == 0 && !(c.IsSet("run") && c.IsSet("task")):
 				return usagef("show needs a TRAJECTORY id, or --run RUN --task ID [--trial N]")
 			}
-			ref := workbench.TrajectoryRef{ByRun: byRun, Run: c.String("run"), Task: c.String("task")}
+			ref := workbench.TrajectoryRef{ByRun: byRun, Run: c.String("run"), Task: c.String("task"), Trial: given(c, "trial", c.Int)}
 			if c.NArg() == 1 {
 				var err error
 				if ref.ID, err = strconv.ParseInt(c.Args().First(), 10, 64); err != nil {
 					return usagef("TRAJECTORY %q is not an id (a whole number); name it by --run, --task and --trial instead", c.Args().First())
 				}
 			}
-			if c.IsSet("trial") {
-				trial := c.Int("trial")
-				ref.Trial = &trial
-			}
-			store, err := openCurrent(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
 			lines := 3
 			if c.Bool("full") {
 				lines = 0
 			}
-			t, err := workbench.Transcript(c.Context, store, ref, lines)
-			if err != nil {
-				return err
-			}
-			return workbench.WriteTranscriptAs(e.stdout, t, c.String("format"))
+			return e.readDB(c, func(store *db.DB) error {
+				t, err := workbench.Transcript(c.Context, store, ref, lines)
+				if err != nil {
+					return err
+				}
+				return workbench.WriteTranscriptAs(e.stdout, t, c.String("format"))
+			})
 		},
 	}
 }

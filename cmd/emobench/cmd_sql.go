@@ -3,12 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 	"time"
 
 	"github.com/emobench/emobench/db"
-	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -24,46 +21,18 @@ func sqlCommand(e *env) *cli.Command {
 			"   emobench --db runs.db sql \"SELECT condition, AVG(passed) FROM trajectory_outcomes GROUP BY condition\"\n" +
 			"   echo 'SELECT * FROM runs' | emobench --db runs.db sql --format csv",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, csv, json or markdown"},
+			formatFlag("table", "table", "csv", "json", "markdown"),
 			&cli.DurationFlag{Name: "timeout", Value: 5 * time.Minute, Usage: "stop the statement after this long (0: no limit)"},
 		},
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := checkFormat(format, "table", "csv", "json", "markdown"); err != nil {
-				return err
+			if c.NArg() > 1 {
+				return usagef("sql takes one QUERY argument (quote it), got %d", c.NArg())
 			}
-			query, err := readQuery(c, e.stdin)
-			if err != nil {
-				return err
-			}
-			store, err := db.OpenReadOnly(c.Context, c.String("db"))
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			out := table.NewQueryWriter(e.stdout, format) // csv and json row by row
-			var timeout *db.QueryTimeoutError
-			if err := store.QueryEachWithin(c.Context, c.Duration("timeout"), query, out.Header, out.Row); errors.As(err, &timeout) {
+			err := workbench.RunSQL(c.Context, c.String("db"), c.Args().First(), e.stdin, c.Duration("timeout"), e.stdout, c.String("format"))
+			if timeout := (*db.QueryTimeoutError)(nil); errors.As(err, &timeout) {
 				return fmt.Errorf("sql: %w (--timeout)", err)
-			} else if err != nil {
-				return err
 			}
-			return out.End()
+			return err
 		},
 	}
-}
-
-func readQuery(c *cli.Context, stdin io.Reader) (query string, err error) {
-	if c.NArg() > 1 {
-		return "", usagef("sql takes one QUERY argument (quote it), got %d", c.NArg())
-	}
-	if query = c.Args().First(); query == "" && stdin != nil {
-		if query, err = workbench.ReadQuery(c.Context, stdin); err != nil {
-			return "", err
-		}
-	}
-	if strings.TrimSpace(query) == "" {
-		return "", usagef("sql needs a QUERY argument or a query on stdin")
-	}
-	return query, nil
 }

@@ -1,17 +1,9 @@
 package main
 
 import (
-	"cmp"
-	"fmt"
-	"os"
-	"path/filepath"
-
 	"github.com/urfave/cli/v2"
 
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/internal/atomicfile"
 	"github.com/emobench/emobench/internal/cliargs"
-	"github.com/emobench/emobench/sim"
 )
 
 // flagAliases are the old spellings of flags, still read, with a note, as
@@ -45,43 +37,4 @@ func tracerCommand(e *env) *cli.Command {
 			tracerExportCommand(e),
 		},
 	}
-}
-
-// checkOutFile refuses, before anything is computed, an output file (the
-// flag's value) that is a directory, lies in a directory that does not
-// exist, exists without --force, or is not a regular file (a device, a
-// named pipe: never replaced, even with --force). "" is none.
-func checkOutFile(flag, path string, force bool) error {
-	if path == "" {
-		return nil
-	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return usagef("--%s %s is a directory", flag, path)
-	}
-	if fi, err := os.Stat(filepath.Dir(path)); err != nil || !fi.IsDir() {
-		return usagef("--%s %s: directory %s does not exist", flag, path, filepath.Dir(path))
-	}
-	if exists, err := atomicfile.Target(path); err != nil || exists && !force {
-		return cmp.Or(err, usagef("--%s %s exists (use --force to overwrite it)", flag, path))
-	}
-	return nil
-}
-
-// warning prints msg on stderr as a warning about the data: unlike a
-// note, --quiet keeps it.
-func (e *env) warning(msg string) { fmt.Fprintf(e.stderr, "warning: %s\n", msg) }
-
-// modelBaseURLFlag and modelKeyEnvFlag are the endpoint and key variable
-// flags of a command's one --ROLE model (evaluate's and audit's judge,
-// generate's paraphrase); modelRole reads them.
-func modelBaseURLFlag(role string) cli.Flag {
-	return &cli.StringFlag{Name: role + "-base-url", EnvVars: []string{"OPENAI_BASE_URL"}, Usage: "OpenAI-compatible endpoint of the --" + role + " model"}
-}
-
-func modelKeyEnvFlag(role string) cli.Flag {
-	return &cli.StringFlag{Name: role + "-api-key-env", Value: sim.DefaultAPIKeyEnv, Usage: "environment variable holding the --" + role + " model's API key"}
-}
-
-func modelRole(c *cli.Context, role string) emobench.LLMRole {
-	return emobench.LLMRole{BaseURL: c.String(role + "-base-url"), APIKeyEnv: c.String(role + "-api-key-env")}
 }

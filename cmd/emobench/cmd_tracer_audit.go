@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/sim"
-	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
 )
 
@@ -47,80 +46,35 @@ func tracerAuditCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "tasks-file", Usage: "a `FILE` of tasks (a JSON array, as tracer generate --out writes); each task is audited against its own domain"},
 			&cli.StringFlag{Name: "task-set", Usage: "audit the task set `NAME` stored in --db (tracer generate without --out)"},
 			&cli.StringFlag{Name: "domain", Usage: "audit the embedded tasks of this domain (" + strings.Join(all.Names(), ", ") + ")"},
-			&cli.StringFlag{Name: "split", Usage: "audit only the tasks of this split: test or train (default both)"},
+			cliargs.Choice("split", "", "audit only the tasks of this split: test or train (default both)", "test", "train"),
 			&cli.StringFlag{Name: "judge", Usage: "llm:MODEL: an LLM also judges each criterion (temperature 0)"},
 			modelBaseURLFlag("judge"),
 			modelKeyEnvFlag("judge"),
 			&cli.DurationFlag{Name: "timeout", Value: 60 * time.Second, Usage: "per-request LLM timeout of the judge"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table, json, csv or markdown"},
+			formatFlag("table", "table", "json", "csv", "markdown"),
 		},
 		Action: func(c *cli.Context) error { return tracerAudit(c, e) },
 	}
 }
 
 func tracerAudit(c *cli.Context, e *env) error {
-	format, split := c.String("format"), emobench.Split(c.String("split"))
-	if err := checkFormat(format, "table", "json", "csv", "markdown"); err != nil {
-		return err
+	if c.String("judge") == "" && c.IsSet("judge-api-key-env") {
+		return usagef("--judge-api-key-env needs --judge")
 	}
-	if split != "" && split != emobench.SplitTest && split != emobench.SplitTrain {
-		return usagef("--split %q is not test or train", split)
-	}
-	judge, err := auditJudge(c)
-	if err != nil {
-		return err
-	}
-	source, tasks, err := auditSource(c)
-	if err != nil {
-		return err
-	}
-	report, err := tracer.AuditTasks(c.Context, source, tasks, split, all.Find, judge)
-	if err != nil {
-		return fmt.Errorf("tracer audit: %w", err)
-	}
-	if err := report.Write(e.stdout, format); err != nil {
-		return err
-	}
-	if n := report.FailedTasks(); n > 0 {
-		return fmt.Errorf("tracer audit: %d of %d tasks fail a check", n, len(report.Tasks)) // exit 1
-	}
-	if n := report.Undecided(); n > 0 {
-		return fmt.Errorf("tracer audit: the judge could not decide %d checks (see the reasons with --format json)", n)
-	}
-	return nil
-}
-
-// auditJudge builds the --judge model as run --judge does: temperature 0,
-// its key read from --judge-api-key-env; nil without --judge.
-func auditJudge(c *cli.Context) (tracer.Judge, error) {
-	name := c.String("judge")
-	if name == "" {
-		if c.IsSet("judge-api-key-env") {
-			return nil, usagef("--judge-api-key-env needs --judge")
-		}
-		return nil, nil
-	}
-	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
-		return nil, err
-	}
-	role := modelRole(c, "judge")
-	role.Temperature = new(float64) // as run --judge
-	client, err := workbench.RoleClient("judge", name, role, sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")})
-	if err != nil {
-		return nil, err
-	}
-	return &tracer.LLMJudge{Client: client}, nil
-}
-
-// auditSource reads the tasks to audit (workbench.AuditTasksOf) from the
-// one of --tasks-file, --task-set and --domain given.
-func auditSource(c *cli.Context) (string, []emobench.TaskSpec, error) {
-	given := slices.DeleteFunc([]string{c.String("tasks-file"), c.String("task-set"), c.String("domain")}, func(v string) bool { return v == "" })
-	switch len(given) {
+	switch given := slices.DeleteFunc([]string{c.String("tasks-file"), c.String("task-set"), c.String("domain")}, func(v string) bool { return v == "" }); len(given) {
 	case 0:
-		return "", nil, usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
-	case 1:
-		return workbench.AuditTasksOf(c.Context, c.String("db"), c.String("tasks-file"), c.String("task-set"), c.String("domain"))
+		return usagef("give --tasks-file FILE, --task-set NAME or --domain D (%s)", strings.Join(all.Names(), ", "))
+	case 2, 3:
+		return usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
 	}
-	return "", nil, usagef("give one of --tasks-file, --task-set or --domain, not several (a tasks file or task set names each task's domain)")
+	report, err := workbench.Audit(c.Context, workbench.AuditRequest{DB: c.String("db"),
+		TasksFile: c.String("tasks-file"), TaskSet: c.String("task-set"), Domain: c.String("domain"), Split: emobench.Split(c.String("split")),
+		Judge: c.String("judge"), JudgeLLM: modelRole(c, "judge"), LLM: sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")}})
+	if err != nil {
+		return err
+	}
+	if err := report.Write(e.stdout, c.String("format")); err != nil {
+		return err
+	}
+	return workbench.AuditFailures(report) // exit 1
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
@@ -13,15 +11,9 @@ import (
 // tagged as a tuned agent's run. Its --tasks-file, --task-set, --tasks and
 // --trials are run's (flagAliases reads the old --tasks FILE, --generated
 // and --samples).
-var collectSkips = map[string]bool{"domain": true, "split": true, "resume": true, "shard": true, "train-domains": true, "base-run": true}
+var collectSkips = []string{"domain", "split", "resume", "shard", "train-domains", "base-run"}
 
 func tracerCollectCommand(e *env) *cli.Command {
-	var flags []cli.Flag
-	for _, f := range runCommand(e).Flags {
-		if !collectSkips[f.Names()[0]] {
-			flags = append(flags, f)
-		}
-	}
 	return &cli.Command{
 		Name:  "collect",
 		Usage: "run agents on Tracer's tasks: a run with --trials trials per task, tagged with the task set",
@@ -36,7 +28,7 @@ func tracerCollectCommand(e *env) *cli.Command {
 			"Example:\n" +
 			"   emobench --db runs.db tracer collect --tasks-file tasks.json --agent noisy:0.3 --user scripted --trials 2\n" +
 			"   OPENAI_API_KEY=... emobench --db runs.db tracer collect --tasks-file train.json --agent llm:gpt-4.1 --user llm:gpt-4.1-mini --trials 4",
-		Flags:  flags,
+		Flags:  cliargs.Without(runCommand(e).Flags, collectSkips...),
 		Before: noArgs,
 		Action: func(c *cli.Context) error { return tracerCollect(c, e) },
 	}
@@ -46,14 +38,12 @@ func tracerCollect(c *cli.Context, e *env) error {
 	if err := workbench.CheckLLMTimeout(c.Duration("timeout")); err != nil {
 		return err
 	}
-	src, err := e.readTaskSource(c)
+	src, err := workbench.ReadTaskSource(c.Context, c.String("db"), c.String("tasks-file"), c.String("task-set"))
 	switch {
 	case err != nil:
 		return err
 	case src == nil:
 		return usagef("tracer collect needs --tasks-file FILE or --task-set NAME (a task set tracer generate stored)")
-	case c.Int("trials") < 1:
-		return usagef("--trials %d: need at least 1", c.Int("trials"))
 	}
 	plans, err := workbench.PlanCollect(src, c.String("condition"), c.Int("concurrency"), runOptions(c))
 	if err != nil {
@@ -64,14 +54,9 @@ func tracerCollect(c *cli.Context, e *env) error {
 		return err
 	}
 	defer store.Close()
-	ids, tasks, err := workbench.CollectedRuns(c.Context, store, plans)
-	if err != nil {
-		return err
+	line, err := workbench.CollectedLine(c.Context, store, plans, c.Int("trials"))
+	if err == nil {
+		e.println(line)
 	}
-	var refs []string
-	for _, id := range ids {
-		refs = append(refs, fmt.Sprintf("--run %d", id))
-	}
-	e.println(fmt.Sprintf("collected %d tasks × %d trials; filter them with: emobench tracer filter %s --selection NAME", tasks, c.Int("trials"), strings.Join(refs, " ")))
-	return nil
+	return err
 }

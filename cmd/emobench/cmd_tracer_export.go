@@ -2,14 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/emobench/emobench"
+	"github.com/emobench/emobench/db"
+	"github.com/emobench/emobench/internal/atomicfile"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/tracer/sft"
 	"github.com/emobench/emobench/workbench"
@@ -38,27 +37,23 @@ func tracerExportCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "selection", Usage: "the selection `NAME` tracer filter stored"},
 			&cli.StringSliceFlag{Name: "run", Hidden: true}, // gone: named in its error
-			&cli.StringFlag{Name: "format", Usage: "openai, sharegpt or hermes (required)"},
+			cliargs.Choice("format", "", "openai, sharegpt or hermes (required)", "openai", "sharegpt", "hermes"),
 			&cli.StringFlag{Name: "out", Usage: "output JSONL `FILE` (required)"},
 			&cli.StringFlag{Name: "stats", Usage: "also write the stats as JSON to `FILE`"},
 			&cli.StringFlag{Name: "tokenizer", Usage: "count tokens exactly with this Hugging Face tokenizer.json `FILE` (byte-level BPE, e.g. Qwen3's)"},
 			&cli.BoolFlag{Name: "force", Usage: "overwrite existing --out and --stats files"},
 			&cli.BoolFlag{Name: "strict", Usage: "fail on the first record that fails validation"},
 		},
+		Before: noArgs,
 		Action: func(c *cli.Context) error { return runTracerExport(c, e) },
 	}
 }
 
 func runTracerExport(c *cli.Context, e *env) error {
-	if err := noArgs(c); err != nil {
-		return err
-	}
 	format, out, statsPath, selection := c.String("format"), c.String("out"), c.String("stats"), c.String("selection")
 	switch runs := c.StringSlice("run"); {
 	case format == "":
 		return usagef("tracer export needs --format (one of openai, sharegpt, hermes)")
-	case !slices.Contains(sft.Formats, sft.Format(format)):
-		return usagef("--format %q is not one of openai, sharegpt, hermes", format)
 	case out == "":
 		return usagef("tracer export needs --out FILE")
 	case len(runs) > 0:
@@ -66,45 +61,22 @@ func runTracerExport(c *cli.Context, e *env) error {
 	case selection == "":
 		return usagef("tracer export needs --selection NAME (a selection tracer filter stored)")
 	}
-	if err := checkOutFile("out", out, c.Bool("force")); err != nil {
+	if err := cliargs.CheckOutFiles(c.Bool("force"), atomicfile.Target, "out", out, "stats", statsPath); err != nil {
 		return err
 	}
-	if statsPath != "" {
-		fa, errA := os.Stat(out)
-		fb, errB := os.Stat(statsPath)
-		a, _ := filepath.Abs(out)
-		b, _ := filepath.Abs(statsPath)
-		if a == b || errA == nil && errB == nil && os.SameFile(fa, fb) {
-			return usagef("tracer export: --stats %s is the same file as --out %s; give it another name", statsPath, out)
-		}
-		if err := checkOutFile("stats", statsPath, c.Bool("force")); err != nil {
+	return e.readDB(c, func(store *db.DB) error {
+		stats, err := workbench.ExportSelection(c.Context, store, out, statsPath, c.String("tokenizer"),
+			tracer.ExportConfig{Selection: selection, Format: sft.Format(format), Strict: c.Bool("strict")}, e.warning)
+		if err != nil {
 			return err
 		}
-	}
-	var tok *sft.Tokenizer
-	if path := c.String("tokenizer"); path != "" {
-		var err error
-		if tok, err = sft.LoadTokenizer(path); err != nil {
-			return fmt.Errorf("--tokenizer: %w", err)
+		if err := stats.WriteText(e.stdout); err != nil {
+			return err
 		}
-	}
-	store, err := openCurrent(c)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	stats, err := workbench.ExportSelection(c.Context, store, out, statsPath, tracer.ExportConfig{
-		Selection: selection, Format: sft.Format(format), Domain: workbench.ExportDomain, Strict: c.Bool("strict"), Tokenizer: tok,
-	}, e.warning)
-	if err != nil {
-		return emobench.AsRequest(err)
-	}
-	if err := stats.WriteText(e.stdout); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "wrote %s\n", out)
-	if statsPath != "" {
-		fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
-	}
-	return nil
+		fmt.Fprintf(e.stdout, "wrote %s\n", out)
+		if statsPath != "" {
+			fmt.Fprintf(e.stdout, "wrote %s\n", statsPath)
+		}
+		return nil
+	})
 }

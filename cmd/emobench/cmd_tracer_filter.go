@@ -1,9 +1,6 @@
 package main
 
 import (
-	"errors"
-	"strings"
-
 	"github.com/emobench/emobench/analysis"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/tracer"
@@ -38,7 +35,7 @@ func tracerFilterCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "replace", Usage: "replace a stored selection of that name"},
 			&cli.BoolFlag{Name: "allow-test-tasks", Usage: "keep trajectories of test-split tasks (excluded by default: they leak the test set)"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the funnel and store nothing"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			formatFlag("table", "table", "json"),
 		},
 		Before: noArgs,
 		Action: func(c *cli.Context) error { return tracerFilter(c, e) },
@@ -46,52 +43,29 @@ func tracerFilterCommand(e *env) *cli.Command {
 }
 
 func tracerFilter(c *cli.Context, e *env) error {
-	format := c.String("format")
-	if err := checkFormat(format, "table", "json"); err != nil {
-		return err
-	}
 	if c.IsSet("keep-unsatisfied") && c.IsSet("drop-unsatisfied") && c.Bool("keep-unsatisfied") == c.Bool("drop-unsatisfied") {
 		return usagef("--keep-unsatisfied and --drop-unsatisfied say opposite things: give one")
 	}
-	req := tracer.FilterRequest{
-		Criteria:  analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"), AllowTestTasks: c.Bool("allow-test-tasks")},
-		TestTasks: workbench.EmbeddedTestTasks(),
-		Name:      strings.TrimSpace(c.String("selection")), Replace: c.Bool("replace"), DryRun: c.Bool("dry-run"),
+	criteria := analysis.FilterCriteria{MinReward: c.Float64("min-reward"), KeepAbandoned: c.Bool("keep-unsatisfied") || !c.Bool("drop-unsatisfied"),
+		AllowTestTasks: c.Bool("allow-test-tasks"), MaxUserDependence: given(c, "max-user-dependence", c.Float64)}
+	req, err := workbench.NewFilterRequest(criteria, c.String("selection"), c.Bool("replace"), c.Bool("dry-run"))
+	if err != nil {
+		return err
 	}
-	if c.IsSet("max-user-dependence") {
-		x := c.Float64("max-user-dependence")
-		req.Criteria.MaxUserDependence = &x
-	}
-	var bad *tracer.OptionError
-	if err := req.Validate(); errors.As(err, &bad) {
-		switch bad.Field {
-		case "Name":
-			return usagef("tracer filter needs --selection NAME for the selection it stores (or --dry-run to store nothing)")
-		case "DryRun":
-			return usagef("--dry-run stores nothing: drop --selection and --replace")
-		}
-		flag := map[string]string{"MinReward": "min-reward", "MaxUserDependence": "max-user-dependence"}[bad.Field]
-		return usagef("--%s %v: %v", flag, c.Value(flag), err)
-	}
-	var store *db.DB
-	var err error
+	withDB := e.writeDB
 	if req.DryRun {
-		store, err = openCurrent(c)
-	} else {
-		store, err = e.openWrite(c.Context, c.String("db"))
+		withDB = e.readDB
 	}
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	if req.Runs, err = workbench.ResolveRuns(c.Context, store, c.StringSlice("run")); err != nil {
-		return err
-	}
-	res, err := tracer.Filter(c.Context, store, req)
-	if err != nil {
-		return err
-	}
-	return workbench.WriteFilterResult(e.stdout, req, res, format, e.warn, e.warning)
+	return withDB(c, func(store *db.DB) error {
+		if req.Runs, err = workbench.ResolveRuns(c.Context, store, c.StringSlice("run")); err != nil {
+			return err
+		}
+		res, err := tracer.Filter(c.Context, store, req)
+		if err != nil {
+			return err
+		}
+		return workbench.WriteFilterResult(e.stdout, req, res, c.String("format"), e.warn, e.warning)
+	})
 }
 
 func tracerFunnelCommand(e *env) *cli.Command {
@@ -104,24 +78,17 @@ func tracerFunnelCommand(e *env) *cli.Command {
 			"Example:\n   emobench --db runs.db tracer funnel --selection sft-retail --format json",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "selection", Usage: "selection name (default: list the selections)"},
-			&cli.StringFlag{Name: "format", Value: "table", Usage: "table or json"},
+			formatFlag("table", "table", "json"),
 		},
 		Before: noArgs,
 		Action: func(c *cli.Context) error {
-			format := c.String("format")
-			if err := checkFormat(format, "table", "json"); err != nil {
+			return e.readDB(c, func(store *db.DB) error {
+				w, err := workbench.WriteFunnel(c.Context, store, c.String("selection"), e.stdout, c.String("format"))
+				if w != "" {
+					e.warning(w)
+				}
 				return err
-			}
-			store, err := openCurrent(c)
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			w, err := workbench.WriteFunnel(c.Context, store, c.String("selection"), e.stdout, format)
-			if w != "" {
-				e.warning(w)
-			}
-			return err
+			})
 		},
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/domains/all"
+	"github.com/emobench/emobench/internal/atomicfile"
+	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/sim"
 	"github.com/emobench/emobench/tracer"
 	"github.com/emobench/emobench/workbench"
@@ -63,7 +65,7 @@ func generateTasks(c *cli.Context, e *env) error {
 	if out != "" && (c.IsSet("task-set") || c.Bool("replace")) {
 		return usagef("--task-set and --replace name a task set in --db: drop them with --out")
 	}
-	if err := checkOutFile("out", out, c.Bool("force")); err != nil {
+	if err := cliargs.CheckOutFiles(c.Bool("force"), atomicfile.Target, "out", out); err != nil {
 		return err
 	}
 	opts, dom, err := generateOptions(c)
@@ -80,7 +82,7 @@ func generateTasks(c *cli.Context, e *env) error {
 		}
 	}
 	if !e.quiet {
-		opts.Progress = workbench.GenerateProgress(e.terminal(), e.warn, opts.N)
+		opts.Progress = workbench.GenerateProgress(e.terminal, e.warn, opts.N)
 	}
 	err = workbench.GenerateTasks(c.Context, dom, opts, workbench.GenerateTarget{Out: out, Name: name, Replace: c.Bool("replace"), DBPath: c.String("db"),
 		Open:  func(ctx context.Context) (*db.DB, error) { return e.openWrite(ctx, c.String("db")) },
@@ -94,27 +96,15 @@ func generateTasks(c *cli.Context, e *env) error {
 // generateOptions reads the flags into workbench.GenerateSettings, which
 // parses them into tracer's options and finds the domain.
 func generateOptions(c *cli.Context) (tracer.GenerateOptions, sim.CatalogDomain, error) {
-	if c.String("domain") == "" {
-		return tracer.GenerateOptions{}, nil, usagef("tracer generate needs --domain (one of %s)", strings.Join(all.Names(), ", "))
-	}
 	if !c.IsSet("n") {
 		return tracer.GenerateOptions{}, nil, usagef("tracer generate needs --n N, at least 1 (the tasks to generate)")
 	}
 	return workbench.GenerateSettings{
 		Domain: c.String("domain"), N: c.Int("n"), Seed: c.Uint64("seed"), Split: emobench.Split(c.String("split")),
-		WalkSteps: c.String("walk-steps"), WalkStepsDist: stringFlag(c, "walk-steps-dist"), Intents: c.String("intents"), IntentsDist: stringFlag(c, "intents-dist"),
+		WalkSteps: c.String("walk-steps"), WalkStepsDist: given(c, "walk-steps-dist", c.String), Intents: c.String("intents"), IntentsDist: given(c, "intents-dist", c.String),
 		Forbidden: c.Float64("forbidden"), Transfer: c.Float64("transfer"), Read: c.Float64("read"), Emotions: c.String("emotions"), Exclude: c.String("exclude"),
 		Paraphrase:    c.String("paraphrase"),
 		ParaphraseLLM: modelRole(c, "paraphrase"),
 		LLM:           sim.LLMOptions{Getenv: os.Getenv, Timeout: c.Duration("timeout")},
 	}.Options()
-}
-
-// stringFlag is the flag's value when it was given, nil otherwise.
-func stringFlag(c *cli.Context, name string) *string {
-	if !c.IsSet(name) {
-		return nil
-	}
-	v := c.String(name)
-	return &v
 }

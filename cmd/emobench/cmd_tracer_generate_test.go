@@ -31,7 +31,7 @@ func TestTracerGenerate_ErrFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--n", "3"}, "needs --domain"},
+		{[]string{"--n", "3"}, "--domain is needed: one of"},
 		{[]string{"--domain", "retail"}, "needs --n N"},
 		{[]string{"--domain", "nowhere", "--n", "3"}, `no domain "nowhere"`},
 		{[]string{"--domain", "retail", "--n", "3", "--split", "dev"}, `--split "dev"`},

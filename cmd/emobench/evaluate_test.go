@@ -66,7 +66,7 @@ func TestEvaluate_CLI(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"evaluate", transcript}, exitUsage, "needs --domain"},
+		{[]string{"evaluate", transcript}, exitUsage, "--domain is needed: one of"},
 		{[]string{"evaluate", "--domain", "airline"}, exitUsage, "one FILE"},
 		{[]string{"evaluate", "--domain", "mars", transcript}, exitUsage, `no domain "mars"`},
 		{[]string{"evaluate", "--domain", "airline", "--format", "xml", transcript}, exitUsage, "--format"},

@@ -13,19 +13,18 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/emobench/emobench"
-	"github.com/emobench/emobench/db"
 	"github.com/emobench/emobench/internal/cliargs"
 	"github.com/emobench/emobench/reports/table"
 	"github.com/emobench/emobench/workbench"
 	"github.com/urfave/cli/v2"
 )
 
-// Exit codes.
+// Exit codes (cliargs.ExitCode): 2 means the command line was wrong and
+// nothing was done.
 const (
-	exitOK      = 0
-	exitFailure = 1
-	exitUsage   = 2
+	exitOK      = cliargs.ExitOK
+	exitFailure = cliargs.ExitFailure
+	exitUsage   = cliargs.ExitUsage
 )
 
 func main() {
@@ -51,71 +50,19 @@ func run(ctx context.Context, app *cli.App, args []string, stderr io.Writer) int
 	if err == nil {
 		err = app.RunContext(ctx, args)
 	}
-	code := exitCode(err)
+	code := cliargs.ExitCode(err)
 	var reported *reportedError
 	switch {
 	case err == nil, errors.As(err, &reported):
 	case code == exitUsage:
-		fmt.Fprintf(stderr, "emobench: %s%s\n", cliargs.DoubleDash(err.Error()), cliHint(err))
+		fmt.Fprintf(stderr, "emobench: %s%s\n", cliargs.DoubleDash(err.Error()), workbench.Hint(err))
 		fmt.Fprintln(stderr, "Run 'emobench --help' or 'emobench COMMAND --help' for usage.")
 	case err == context.Canceled: // a bare cancellation says nothing of its cause
 		fmt.Fprintln(stderr, "emobench: interrupted (Ctrl-C or SIGTERM); what was stored before it is kept")
 	default:
-		fmt.Fprintf(stderr, "emobench: %s%s\n", table.Printable(err.Error()), cliHint(err)) // no escape sequence from the data
+		fmt.Fprintf(stderr, "emobench: %s%s\n", table.Printable(err.Error()), workbench.Hint(err)) // no escape sequence from the data
 	}
 	return code
-}
-
-// exitCodes is the one table from an error's code (emobench.ErrorCode,
-// the first *emobench.Error in its chain) to main's exit status; an error
-// with no code (I/O, an interruption) exits 1. Scripts rely on these:
-// 2 means the command line was wrong and nothing was done.
-var exitCodes = map[string]int{
-	emobench.EREQUEST:  exitUsage,   // the command line: a flag's value, arguments, an unknown command
-	emobench.EINVALID:  exitFailure, // the data: a file, a record, a stored row
-	emobench.ENOTFOUND: exitFailure, // a named run or record
-	emobench.ECONFLICT: exitFailure, // clashes with stored data
-}
-
-// exitCode maps an error to the exit code: 0 for none, else exitCodes'
-// status for its code, 1 when it has none.
-func exitCode(err error) int {
-	if err == nil {
-		return exitOK
-	}
-	if code, ok := exitCodes[emobench.ErrorCode(err)]; ok {
-		return code
-	}
-	return exitFailure
-}
-
-// cliHint is what the CLI adds to a library error to say what to type
-// next, from the error's type (never its text); "" when nothing helps.
-func cliHint(err error) string {
-	var outdated *db.OutdatedSchemaError
-	var noRun *db.RunNotFoundError
-	var triggers *db.ForeignTriggersError
-	var resumable *workbench.ResumableError
-	var altered *db.AlteredSchemaError
-	var taken *db.RunNameTakenError
-	var selection *db.SelectionExistsError
-	switch {
-	case errors.As(err, &altered):
-		return fmt.Sprintf("; see `emobench --db %s check`", altered.Path)
-	case errors.As(err, &taken):
-		return fmt.Sprintf(": continue it with `emobench run --resume %d`, or give --name for a new run", taken.Run)
-	case errors.As(err, &selection):
-		return ": choose another --name, or give --replace"
-	case errors.As(err, &resumable):
-		return fmt.Sprintf(" (`emobench run --resume %d`)", resumable.Run)
-	case errors.As(err, &outdated):
-		return fmt.Sprintf(": upgrade it with `emobench --db %s migrate`", outdated.Path)
-	case errors.As(err, &triggers):
-		return fmt.Sprintf(" (inspect it with `emobench --db %s check`)", triggers.Path)
-	case errors.As(err, &noRun):
-		return " (see `emobench runs`)"
-	}
-	return ""
 }
 
 // usagef is a mistake in the command line (a flag's value, arguments that
@@ -123,25 +70,8 @@ func cliHint(err error) string {
 // value: "--trials 0: need at least 1".
 func usagef(format string, args ...any) error { return cliargs.Usagef(format, args...) }
 
-// reportedError is a failure whose details the command already printed.
-type reportedError struct{ err error }
-
-func (e *reportedError) Error() string { return e.err.Error() }
-func (e *reportedError) Unwrap() error { return e.err }
-
-// env holds the streams commands write to, so tests run the CLI in-process.
-type env struct {
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	// afterHash, when set (by tests), runs after ingest has hashed an
-	// input and before it parses it: where another program may change it.
-	afterHash func(path string)
-	// quiet is --quiet: notes are not printed.
-	quiet bool
-}
-
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, terminal: workbench.Terminal(stderr)}
 	app := &cli.App{
 		Name:  "emobench",
 		Usage: "τ-Emotion-Bench workbench: ingest agent benchmark runs into SQLite, compute pass^k, query and report",
@@ -187,27 +117,16 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {}, // main picks exit codes
 		Before: func(c *cli.Context) error {
 			e.quiet = c.Bool("quiet")
-			return requireDBPath(c)
+			// An empty --db (or EMOBENCH_DB set to "") would make SQLite open a temporary
+			// database: an ingest or a paid run would be stored nowhere.
+			return cliargs.RequireValue(c, "db", "--db is empty (given as --db '' or EMOBENCH_DB=''): name the database file, e.g. --db runs.db",
+				"demo", "emotions", "domains") // they do not use --db
 		},
 		Action: cli.ShowAppHelp,
 	}
 	cliargs.MarkUsageErrors(app) // flag errors and unknown commands exit 2
 	cliargs.NameSettings(app)    // a setting's error names its flag
 	return app
-}
-
-// requireDBPath refuses an empty --db (or EMOBENCH_DB set to ""): SQLite
-// would open a temporary database, and an ingest or a paid run would be
-// stored nowhere. demo, emotions and domains do not use --db.
-func requireDBPath(c *cli.Context) error {
-	if c.String("db") != "" {
-		return nil
-	}
-	switch c.Args().First() {
-	case "", "demo", "emotions", "domains", "help":
-		return nil
-	}
-	return usagef("--db is empty (given as --db '' or EMOBENCH_DB=''): name the database file, e.g. --db runs.db")
 }
 
 // noArgs refuses stray arguments of a command that takes none.

@@ -300,13 +300,19 @@ func (g *generator) addMethod(u *User, source string, amount int) {
 	u.PaymentMethods[id] = pm
 }
 
-// date draws the index of a flight date with dateWeight.
-func (g *generator) date() int {
+// flightDateWeights are the dateWeight of each of flightDates, computed
+// once: the generator draws a date for every reservation.
+var flightDateWeights = func() []int {
 	weights := make([]int, len(flightDates))
 	for i, d := range flightDates {
 		weights[i] = dateWeight(d)
 	}
-	return sim.WeightedIndex(g.rng, weights...)
+	return weights
+}()
+
+// date draws the index of a flight date with dateWeight.
+func (g *generator) date() int {
+	return sim.WeightedIndex(g.rng, flightDateWeights...)
 }
 
 // disrupted lists the (flight, date index) pairs that are delayed or

@@ -1,6 +1,8 @@
 package table
 
 import (
+	"encoding/json"
+	"io"
 	"strings"
 
 	"github.com/emobench/emobench"
@@ -17,4 +19,15 @@ func Taxonomy() *Table {
 		t.Rows = append(t.Rows, []any{"dimension", d, strings.Join(emobench.Taxonomy.Dimensions[d], ", ")})
 	}
 	return t
+}
+
+// WriteTaxonomy writes the emotion taxonomy to w in format: "table", the
+// Taxonomy table; "json", emobench.Taxonomy as indented JSON.
+func WriteTaxonomy(w io.Writer, format string) error {
+	if format == "table" {
+		return Taxonomy().Write(w, format)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(emobench.Taxonomy)
 }
