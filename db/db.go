@@ -410,7 +410,8 @@ func newerSchemaError(path string, version int) error {
 }
 
 // migrate applies every migration above the file's user_version, each in its
-// own transaction together with the version bump.
+// own transaction together with the version bump; a new file gets them all
+// in one (createFromImage).
 func (db *DB) migrate(ctx context.Context) error {
 	version, err := db.userVersion(ctx)
 	if err != nil {
@@ -421,6 +422,20 @@ func (db *DB) migrate(ctx context.Context) error {
 	}
 	if err := db.whileBusy(ctx, func() error { return refuseTriggers(ctx, db.sql, db.path) }); err != nil {
 		return err
+	}
+	// A new, empty file gets the current schema at once; a file of an older
+	// version is migrated step by step, each migration moving its data.
+	if version == 0 {
+		created, err := db.createFromImage(ctx)
+		if emobench.ErrorCode(err) != "" {
+			return err
+		}
+		if err != nil {
+			return fmt.Errorf("create %s at schema version %d: %w", db.path, SchemaVersion(), err)
+		}
+		if created {
+			version = SchemaVersion()
+		}
 	}
 	for _, m := range migrations() {
 		if m.version <= version {

@@ -95,11 +95,9 @@ func (db *DB) IngestStream(ctx context.Context, run emobench.Run, trajectories i
 func (db *DB) ingestRun(ctx context.Context, replace int64, run emobench.Run, trajectories iter.Seq2[*emobench.Trajectory, error], onDup OnDuplicate, sum func() (string, error)) (IngestResult, error) {
 	var res IngestResult
 	err := db.inTx(ctx, func(tx *sql.Tx) error {
-		q, err := sqlcdb.Prepare(ctx, tx)
-		if err != nil {
-			return err
-		}
-		defer q.Close()
+		stmts := newStmtCache(tx)
+		defer stmts.Close()
+		q := sqlcdb.New(stmts)
 		w := &runWriter{ctx: ctx, q: q, onDup: onDup, tasks: map[string]storedTask{}}
 		replacing, err := claimSource(ctx, q, run.SourceSHA256, replace)
 		if err != nil {

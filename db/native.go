@@ -76,7 +76,9 @@ func writeTags(ctx context.Context, q *sqlcdb.Queries, id int64, trainDomains []
 // cancelled meanwhile, since the episode is done.
 func (db *DB) AppendTrajectory(ctx context.Context, runID int64, traj *emobench.Trajectory) error {
 	return db.inTxOnceBegun(ctx, func(ctx context.Context, tx *sql.Tx) error {
-		q := db.queries.WithTx(tx)
+		stmts := newStmtCache(tx) // a message's insert is parsed once, not once a message
+		defer stmts.Close()
+		q := sqlcdb.New(stmts)
 		retried, err := q.DeleteErroredPair(ctx, sqlcdb.DeleteErroredPairParams{RunID: runID, Trial: int64(traj.Trial), TaskKey: traj.Task.Key})
 		if err != nil {
 			return err

@@ -400,6 +400,21 @@ var providerKey = lazyRegexp(`\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]
 	`|\bgh[pousr]_[A-Za-z0-9]{30,}|\bgithub_pat_[A-Za-z0-9_]{22,}|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{35}|\bhf_[A-Za-z0-9]{30,}|\bglpat-[A-Za-z0-9_-]{20,}` +
 	`|\b[rs]k_(?:live|test)_[A-Za-z0-9]{20,}|gsk_[A-Za-z0-9]{40,}|\bxai-[A-Za-z0-9]{40,}|\bnpm_[A-Za-z0-9]{36,}|\bpypi-AgEI[A-Za-z0-9_-]{40,}|\br8_[A-Za-z0-9]{30,}|\bya29\.[A-Za-z0-9_-]{30,}`)
 
+// providerKeyPrefixes are the literal beginnings of providerKey's
+// formats, in their case: every match of providerKey starts with one
+// (TestProviderKeyPrefixes reads them off its pattern). The hints that
+// let providerKey run ignore case, and "asia", "basic" or "hooks" are
+// common words; a text without any of these prefixes is left to the
+// other rules without running providerKey's slow alternation.
+var providerKeyPrefixes = []string{"eyJ", "sk-", "AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "hf_", "glpat-",
+	"rk_live_", "rk_test_", "sk_live_", "sk_test_", "gsk_", "xai-", "npm_", "pypi-AgEI", "r8_", "ya29."}
+
+// mayHoldProviderKey reports whether s holds one of providerKeyPrefixes:
+// unless it does, providerKey cannot match in s.
+func mayHoldProviderKey(s string) bool {
+	return slices.ContainsFunc(providerKeyPrefixes, func(p string) bool { return strings.Contains(s, p) })
+}
+
 // awsKeyID matches an AWS access key id: long-term (AKIA…) or temporary (ASIA…).
 const awsKeyID = `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`
 
@@ -755,12 +770,14 @@ func redactTextOnce(s string, labels bool) string {
 		if found&hintWebhook != 0 {
 			s = redactWebhooks(s)
 		}
-		s = providerKey().ReplaceAllStringFunc(s, func(m string) string {
-			if !isProviderKey(m) {
-				return m
-			}
-			return Placeholder
-		})
+		if mayHoldProviderKey(s) {
+			s = providerKey().ReplaceAllStringFunc(s, func(m string) string {
+				if !isProviderKey(m) {
+					return m
+				}
+				return Placeholder
+			})
+		}
 		s = redactBlocks(s, found)
 	} else if found&hintCookie != 0 {
 		s = redactBlocks(s, found)

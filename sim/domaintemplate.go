@@ -88,19 +88,53 @@ func CheckRewardBasis(task *emobench.TaskSpec) error {
 }
 
 // EmbeddedTasks returns a function giving the tasks of a domain's embedded
-// tasks.json, decoded once on first use, each time in a new slice (the
-// specs' maps and raw arguments are shared and must not be changed). The
-// function panics, naming the domain, when data does not decode: the file
-// is generated and checked by the domain's tests, so that is a build bug.
+// tasks.json, decoded on first use and once per process for the same data
+// (a domain constructed again, as each lookup by name does, shares the
+// decoding), each time in a new slice (the specs' maps and raw arguments
+// are shared and must not be changed; nor must data). The function
+// panics, naming the domain, when data does not decode: the file is
+// generated and checked by the domain's tests, so that is a build bug.
 func EmbeddedTasks(domain string, data []byte) func() []emobench.TaskSpec {
-	decoded := sync.OnceValue(func() []emobench.TaskSpec {
+	decoded := embeddedDecoding(domain, data)
+	return func() []emobench.TaskSpec { return slices.Clone(decoded()) }
+}
+
+// embeddedDecodings holds the decoding of each embedded tasks file, by
+// the address and length of its bytes.
+var embeddedDecodings struct {
+	sync.Mutex
+	byData map[embeddedKey]func() []emobench.TaskSpec
+}
+
+type embeddedKey struct {
+	data *byte
+	n    int
+}
+
+// embeddedDecoding returns the one decoding of data, made on first use.
+func embeddedDecoding(domain string, data []byte) func() []emobench.TaskSpec {
+	decode := func() []emobench.TaskSpec {
 		tasks, err := DecodeTasks(data)
 		if err != nil {
 			panic(fmt.Sprintf("%s: embedded tasks.json: %v", domain, err))
 		}
 		return tasks
-	})
-	return func() []emobench.TaskSpec { return slices.Clone(decoded()) }
+	}
+	if len(data) == 0 {
+		return sync.OnceValue(decode)
+	}
+	key := embeddedKey{&data[0], len(data)}
+	embeddedDecodings.Lock()
+	defer embeddedDecodings.Unlock()
+	if d, ok := embeddedDecodings.byData[key]; ok {
+		return d
+	}
+	if embeddedDecodings.byData == nil {
+		embeddedDecodings.byData = map[embeddedKey]func() []emobench.TaskSpec{}
+	}
+	d := sync.OnceValue(decode)
+	embeddedDecodings.byData[key] = d
+	return d
 }
 
 // Param is one property of a tool's parameters: a JSON-schema type

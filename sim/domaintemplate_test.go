@@ -56,6 +56,16 @@ func TestEmbeddedTasks(t *testing.T) {
 	if b := tasks(); len(b) != 1 || b[0].ID != "toy-test-000" {
 		t.Errorf("second call = %v: a caller's change to the slice leaked", b)
 	}
+	// A domain constructed again decodes the same embedded bytes once: the
+	// two functions hand out the same decoded actions; other bytes, even
+	// equal ones, are decoded on their own.
+	again := sim.EmbeddedTasks("toy", data)
+	if x, y := &a[0].Actions[0], &again()[0].Actions[0]; x != y {
+		t.Errorf("EmbeddedTasks of the same data decoded it twice")
+	}
+	if x, y := &a[0].Actions[0], &sim.EmbeddedTasks("toy", append([]byte(nil), data...))()[0].Actions[0]; x == y {
+		t.Errorf("EmbeddedTasks of a copy of the data shares the first decoding")
+	}
 	bad := sim.EmbeddedTasks("toy", []byte("[{"))
 	defer func() {
 		if r := recover(); r == nil || !strings.Contains(r.(string), "toy: embedded tasks.json") {

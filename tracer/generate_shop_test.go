@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"sort"
+	"testing"
 
 	"github.com/emobench/emobench"
 	"github.com/emobench/emobench/sim"
@@ -53,11 +56,20 @@ func newShopState() *shopState {
 	return s
 }
 
+// clone returns a deep copy of s, field by field: every episode of the
+// generator's tests starts from one.
 func (s *shopState) clone() *shopState {
-	b, _ := json.Marshal(s)
-	var c shopState
-	_ = json.Unmarshal(b, &c)
-	return &c
+	c := &shopState{Users: make(map[string]*shopUser, len(s.Users)), Orders: make(map[string]*shopOrder, len(s.Orders))}
+	for id, u := range s.Users {
+		cu := *u
+		cu.Orders = slices.Clone(u.Orders)
+		c.Users[id] = &cu
+	}
+	for id, o := range s.Orders {
+		co := *o
+		c.Orders[id] = &co
+	}
+	return c
 }
 
 type idArgs struct {
@@ -318,4 +330,19 @@ func (d shopDomain) Catalog() *sim.Catalog {
 		d.edit(c)
 	}
 	return c
+}
+
+// The shop's clone is a deep copy: equal to the initial state, sharing
+// nothing with it.
+func TestShopClone(t *testing.T) {
+	t.Parallel()
+	c := shopInitial.clone()
+	if !reflect.DeepEqual(c, shopInitial) {
+		t.Fatal("clone differs from the initial state")
+	}
+	c.Users["ana_100"].Orders[0] = "changed"
+	c.Orders["#W1000"].Status = "changed"
+	if shopInitial.Users["ana_100"].Orders[0] == "changed" || shopInitial.Orders["#W1000"].Status == "changed" {
+		t.Fatal("a change to the clone reached the initial state")
+	}
 }
