@@ -40,8 +40,9 @@ const (
 	NumTrainTasks        = 500
 )
 
-// initialDB is GenerateDB(Seed), made once, for the grounders to tell a
-// row an earlier intent changed; it is never handed out nor changed.
+// initialDB is GenerateDB(Seed), made once: the domain's frozen initial
+// state, which the grounders also read to tell a row an earlier intent
+// changed. Nothing changes it: episodes write to their forks.
 var initialDB = sync.OnceValue(func() *DB { return GenerateDB(Seed) })
 
 // New returns the airline domain: a sim.CatalogDomain whose Catalog() is
@@ -49,11 +50,15 @@ var initialDB = sync.OnceValue(func() *DB { return GenerateDB(Seed) })
 // is generated with refusals and transfers spread over their intents and
 // enough of them that each of the 6 forbidden intents and 2 transfer
 // triggers can come twice (issue 21's test shares).
-func New() sim.Domain {
+func New() sim.Domain { return domain() }
+
+// domain is made once (domains/README.md): its initial state, generated
+// on first use, is shared by every episode of every caller.
+var domain = sync.OnceValue(func() sim.Domain {
 	return sim.NewDomain(sim.DomainSpec[DB]{
 		Name:         Name,
 		Policy:       policy,
-		Initial:      func() *DB { return GenerateDB(Seed) },
+		Initial:      initialDB,
 		Tools:        Tools(),
 		TransferTool: ToolTransfer,
 		Catalog:      Catalog,
@@ -63,4 +68,4 @@ func New() sim.Domain {
 			Generation: sim.Generation{ForbiddenShare: 0.2, TransferShare: 0.07, SpreadIntents: true},
 		},
 	})
-}
+})
