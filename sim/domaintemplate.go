@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -47,7 +48,7 @@ func DecodeTasks(data []byte) ([]emobench.TaskSpec, error) {
 func DecodeAuditTasks(data []byte) ([]emobench.TaskSpec, error) {
 	var tasks []emobench.TaskSpec
 	if err := json.Unmarshal(data, &tasks); err != nil {
-		return nil, fmt.Errorf("decode tasks: %w", err)
+		return nil, fmt.Errorf("decode tasks: %w", locateTaskError(data, err))
 	}
 	for i := range tasks {
 		if err := tasks[i].Validate(); err != nil {
@@ -62,6 +63,35 @@ func DecodeAuditTasks(data []byte) ([]emobench.TaskSpec, error) {
 		}
 	}
 	return tasks, nil
+}
+
+// locateTaskError says where in data, a JSON array of tasks, err (from
+// decoding it whole) lies: the byte of a syntax error, else the index and
+// id of the first task that does not decode ("task 3 (id \"t4\"): json:
+// cannot unmarshal number into ... actions"), so a user can find the
+// record. It returns err itself when it finds no more.
+func locateTaskError(data []byte, err error) error {
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		return fmt.Errorf("%w (at byte %d)", err, syntax.Offset)
+	}
+	var records []json.RawMessage
+	if json.Unmarshal(data, &records) != nil {
+		return err
+	}
+	for i, raw := range records {
+		var task emobench.TaskSpec
+		if taskErr := json.Unmarshal(raw, &task); taskErr != nil {
+			var named struct {
+				ID any `json:"id"`
+			}
+			if json.Unmarshal(raw, &named) != nil || named.ID == nil { // the id only labels the error
+				return fmt.Errorf("task %d: %w", i, taskErr)
+			}
+			return fmt.Errorf("task %d (id %v): %w", i, named.ID, taskErr)
+		}
+	}
+	return err
 }
 
 // CheckRewardBasis refuses a task whose own reward basis (TaskSpec.RewardBasis;
