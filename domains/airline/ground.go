@@ -852,18 +852,6 @@ var groundBagAllowance = onReservation(func(x *grounding, r *Reservation) bool {
 	}, true
 })
 
-// refused turns gr, whose last action is a write the policy forbids, into
-// a forbidden intent's grounding: the reads before it, the request naming
-// the last read's tool, and the write forbidden, matched by the ids in keys
-// alone, so that a careless call with other details still counts.
-func refused(gr sim.Grounding, keys ...string) (sim.Grounding, bool) {
-	last := len(gr.Actions) - 1
-	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(gr.Actions[last], keys...)}
-	gr.Actions = gr.Actions[:last]
-	gr.Request.Tools = []string{gr.Actions[last-1].Name}
-	return gr, true
-}
-
 // groundCancelChangeOfPlan refuses to cancel, for a change of plan, a
 // reservation that meets no cancellation condition, with travel insurance
 // ("yes", which covers health and weather only) or without ("no").
@@ -874,13 +862,13 @@ func groundCancelChangeOfPlan(insurance string) grounder {
 		if !x.reasonFree(ReasonChangeOfPlan) {
 			return sim.Grounding{}, false
 		}
-		return refused(sim.Grounding{
+		return sim.RefusedWrite(sim.Grounding{
 			Slots:   map[string]string{"reservation": r.ID, "trip": x.trip(r)},
 			Facts:   map[string]string{"reservation_id": r.ID, "reason": "my plans changed"},
 			Request: cancelRequest(r),
 			Actions: []emobench.Action{getReservation(r), cancelAction(r, ReasonChangeOfPlan)},
 			Uses:    append(x.reasonUses(ReasonChangeOfPlan), r.ID),
-		}, "reservation_id")
+		}, "reservation_id"), true
 	})
 }
 
@@ -893,7 +881,7 @@ var groundChangeBasicEconomy = onReservation(func(x *grounding, r *Reservation) 
 	}
 	c = c.searchFirst(r)
 	c.gr.Request = request(fmt.Sprintf("Change reservation %s to flight %s on %s.", r.ID, r.Flights[0].FlightNumber, c.gr.Facts["date"]))
-	return refused(c.gr, "reservation_id")
+	return sim.RefusedWrite(c.gr, "reservation_id"), true
 })
 
 var groundCompensationNotDue = onReservation(func(x *grounding, r *Reservation) bool {
@@ -907,21 +895,21 @@ var groundCompensationNotDue = onReservation(func(x *grounding, r *Reservation) 
 	}
 	// Any certificate to the user is forbidden, whatever its amount or the
 	// reservation it names.
-	return refused(sim.Grounding{
+	return sim.RefusedWrite(sim.Grounding{
 		Slots:   map[string]string{"reservation": r.ID, "flight": s.FlightNumber, "date": s.Date, "what": what},
 		Facts:   map[string]string{"reservation_id": r.ID, "flight_number": s.FlightNumber, "date": s.Date},
 		Request: request(fmt.Sprintf("Compensate me for flight %s.", s.FlightNumber)),
 		Actions: []emobench.Action{getReservation(r), flightStatus(s),
 			act(ToolSendCertificate, map[string]any{"user_id": x.u.ID, "reservation_id": r.ID, "amount": amount})},
 		Uses: []string{r.ID},
-	}, "user_id")
+	}, "user_id"), true
 })
 
 var groundRemoveBags = onReservation(func(x *grounding, r *Reservation) bool {
 	return r.TotalBaggages >= 2 && r.NonfreeBaggages >= 1 && !x.db.flown(r)
 }, func(x *grounding, r *Reservation) (sim.Grounding, bool) {
 	total := r.TotalBaggages - 1
-	return refused(sim.Grounding{
+	return sim.RefusedWrite(sim.Grounding{
 		Slots: map[string]string{"reservation": r.ID, "had": plural(r.TotalBaggages, "checked bag"), "total": plural(total, "checked bag")},
 		Facts: map[string]string{"reservation_id": r.ID, "bags": fmt.Sprintf("only %s now instead of %d", plural(total, "checked bag"), r.TotalBaggages)},
 		Request: request(fmt.Sprintf("Update reservation %s so it has only %s; I want the fee for the other one back.", r.ID,
@@ -929,7 +917,7 @@ var groundRemoveBags = onReservation(func(x *grounding, r *Reservation) bool {
 		Actions: []emobench.Action{getReservation(r), act(ToolUpdateReservationBaggages,
 			map[string]any{"reservation_id": r.ID, "total_baggages": total, "nonfree_baggages": min(total, r.NonfreeBaggages)})},
 		Uses: []string{r.ID},
-	}, "reservation_id")
+	}, "reservation_id"), true
 })
 
 func groundTooManyPassengers(x *grounding) (sim.Grounding, bool) {
@@ -958,14 +946,14 @@ func groundTooManyPassengers(x *grounding) (sim.Grounding, bool) {
 		return sim.Grounding{}, false
 	}
 	bk := booking{origin: s.Origin, destination: s.Destination, cabin: CabinEconomy, flights: []Segment{s}, passengers: passengers, insurance: "no"}
-	return refused(sim.Grounding{
+	return sim.RefusedWrite(sim.Grounding{
 		Slots: map[string]string{"count": fmt.Sprint(pax), "flight": s.FlightNumber, "origin": x.place(s.Origin), "destination": x.place(s.Destination),
 			"date": s.Date, "cabin": "economy", "payment": describeMethod(x.u, pm)},
 		Facts: map[string]string{"origin": x.place(s.Origin), "destination": x.place(s.Destination), "date": s.Date,
 			"flight_number": s.FlightNumber, "cabin": CabinEconomy, "passengers": fmt.Sprintf("%d people, me included", pax), "payment_method": describeMethod(x.u, pm)},
 		Request: request(fmt.Sprintf("Book flight %s on %s for %d passengers on one reservation.", s.FlightNumber, s.Date, pax)),
 		Actions: []emobench.Action{searchDirect(s.Origin, s.Destination, s.Date), bk.act(x.u, []map[string]any{{"payment_id": pm.ID, "amount": price * pax}})},
-	}, "user_id")
+	}, "user_id"), true
 }
 
 var groundTransferFlown = onReservation(func(x *grounding, r *Reservation) bool {

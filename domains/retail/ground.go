@@ -341,22 +341,10 @@ func groundCancel(status string, otherReason, readAccount bool) dbGrounder {
 			Actions: withAccountRead(readAccount, g.UserID, readOrder(o.ID), sim.NewAction(ToolCancelOrder, "order_id", o.ID, "reason", code)),
 		}
 		if status != StatusPending || otherReason {
-			gr = refused(gr)
+			gr = sim.RefusedWrite(gr)
 		}
 		return gr, true
 	})
-}
-
-// refused turns a write request into its refusal: the gold's last action,
-// the write, becomes the forbidden one (compared on compare: all its
-// arguments when none), and the request is complete with the last read,
-// the gold's last call.
-func refused(gr sim.Grounding, compare ...string) sim.Grounding {
-	last := len(gr.Actions) - 1
-	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(gr.Actions[last], compare...)}
-	gr.Actions = gr.Actions[:last]
-	gr.Request.Tools = []string{gr.Actions[last-1].Name}
-	return gr
 }
 
 // groundCancelIfNotShipped grounds a cancellation on condition that an
@@ -419,7 +407,7 @@ func groundOrderAddress(status string) dbGrounder {
 			Actions: []emobench.Action{readOrder(o.ID), addressAction(ToolModifyAddress, "order_id", o.ID, addr)},
 		}
 		if status != StatusPending {
-			gr = refused(gr)
+			gr = sim.RefusedWrite(gr)
 			gr.Request.Text = fmt.Sprintf("Change the shipping address of order %s to %s.", o.ID, addr)
 			gr.Actions = withAccountRead(true, g.UserID, gr.Actions...)
 		}
@@ -823,7 +811,7 @@ var groundCourierComplaint = onOrder(isStatus(StatusDelivered), func(g sim.Groun
 // refunded to pm: the gold makes the reads, and a return matching compare
 // is the forbidden one.
 func forbiddenReturn(o *Order, it OrderItem, pm *PaymentMethod, reads []emobench.Action, compare ...string) sim.Grounding {
-	return refused(sim.Grounding{
+	return sim.RefusedWrite(sim.Grounding{
 		Slots:   map[string]string{"items": it.Name, "payment": pm.Describe()},
 		Facts:   map[string]string{"item_name": it.Name, "payment_method": pm.Describe()},
 		Request: emobench.Request{Text: fmt.Sprintf("Return the %s from order %s and refund it to my %s.", it.Name, o.ID, pm.Describe())},
@@ -1002,7 +990,7 @@ func groundCancelOtherUser(g sim.GroundContext, db *DB) (sim.Grounding, bool) {
 	o := pending[g.Rand.IntN(len(pending))]
 	owner := db.Users.At(o.UserID)
 	reason := pickReason(g.Rand)
-	return refused(sim.Grounding{
+	return sim.RefusedWrite(sim.Grounding{
 		Slots: sim.WithCapitals(map[string]string{"order_id": o.ID, "owner": owner.Name.First + " " + owner.Name.Last,
 			"reason": words().ReasonWords[reason]}, "reason", "owner"),
 		Facts:   map[string]string{"order_id": o.ID, "reason": reason},

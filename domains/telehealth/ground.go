@@ -259,19 +259,6 @@ func prescriberName(db *DB, rx *Prescription) string {
 
 // --- writes ------------------------------------------------------------
 
-// refused turns gr, the grounding of a write the patient asks for, into
-// that of a request the policy refuses: its last action, the write,
-// becomes its forbidden entry, compared on compare (so another write the
-// policy offers instead is no violation), and the request names read, the
-// tool whose result shows the agent why.
-func refused(gr sim.Grounding, read string, compare ...string) sim.Grounding {
-	last := len(gr.Actions) - 1
-	gr.Forbidden = []emobench.Action{sim.WithCompareArgs(gr.Actions[last], compare...)}
-	gr.Actions = gr.Actions[:last]
-	gr.Request.Tools = []string{read}
-	return gr
-}
-
 // groundCancel grounds the cancellation of a scheduled appointment the
 // patient knows of, or of one within the cancellation window (late),
 // which the policy refuses.
@@ -287,7 +274,7 @@ func groundCancel(late bool) func(sim.GroundContext, *DB) (sim.Grounding, bool) 
 		gr.Actions = append(gr.Actions, sim.NewAction(ToolCancel, "appointment_id", id, "reason", reason))
 		if late {
 			profileFirst(&gr, g.UserID)
-			return refused(gr, ToolGetAppointment, "appointment_id"), true
+			return sim.RefusedWrite(gr, "appointment_id"), true
 		}
 		return gr, true
 	}
@@ -455,7 +442,7 @@ func groundWaive(second bool) func(sim.GroundContext, *DB) (sim.Grounding, bool)
 		gr.Request = emobench.Request{Text: fmt.Sprintf("Waive the no-show fee of my appointment %s.", gr.Slots["appointment"]), Tools: []string{ToolWaiveNoShow}}
 		gr.Actions = append(gr.Actions, sim.NewAction(ToolWaiveNoShow, "appointment_id", id))
 		if second {
-			gr = refused(gr, ToolGetAppointment, "appointment_id")
+			gr = sim.RefusedWrite(gr, "appointment_id")
 			gr.Actions = []emobench.Action{sim.NewAction(ToolGetPatient, "patient_id", g.UserID), sim.NewAction(ToolGetAppointment, "appointment_id", prior),
 				sim.NewAction(ToolGetAppointment, "appointment_id", id)}
 		}
@@ -530,7 +517,7 @@ func groundSwitch(safe, withSupplier bool) func(sim.GroundContext, *DB) (sim.Gro
 		if !safe {
 			gr.Request.Text = strings.TrimSuffix(gr.Request.Text, ".") + ", or leave it as it is."
 			gr.Traits = declined()
-			return refused(gr, ToolCheckInteractions, "prescription_id", "medication"), true
+			return sim.RefusedWrite(gr, "prescription_id", "medication"), true
 		}
 		if withSupplier {
 			s := anySupplier(g, db, movesFor(db, rx, alt.Medication))
@@ -593,7 +580,7 @@ func groundRefill(move, expired bool) func(sim.GroundContext, *DB) (sim.Groundin
 		gr.Actions = append(gr.Actions, sim.NewAction(ToolRequestRefill, "prescription_id", id))
 		if expired {
 			profileFirst(&gr, g.UserID)
-			return refused(gr, ToolGetPrescription, "prescription_id"), true
+			return sim.RefusedWrite(gr, "prescription_id"), true
 		}
 		if move {
 			s := anySupplier(g, db, movesFor(db, rx, rx.Medication))
