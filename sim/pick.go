@@ -1,7 +1,5 @@
 package sim
 
-import "slices"
-
 // This file holds how a grounder picks the entity a request is about
 // (an order, a line, an appointment) among the user's rows that fit it.
 
@@ -15,16 +13,8 @@ func UsedInTask(g GroundContext, id string) bool { return g.UsedInTask != nil &&
 // tasks spread over the data. It takes exactly one draw, g.Rand.IntN,
 // when it picks; false, and no draw, when every id was used in the task.
 func PickFresh(g GroundContext, ids []string) (string, bool) {
-	ids = slices.DeleteFunc(slices.Clone(ids), func(id string) bool { return UsedInTask(g, id) })
-	if len(ids) == 0 {
-		return "", false
+	if g.Used == nil {
+		return PickPreferred(g, ids)
 	}
-	fresh := ids
-	if g.Used != nil {
-		fresh = slices.DeleteFunc(slices.Clone(ids), g.Used)
-		if len(fresh) == 0 {
-			fresh = ids
-		}
-	}
-	return fresh[g.Rand.IntN(len(fresh))], true
+	return PickPreferred(g, ids, func(id string) bool { return !g.Used(id) })
 }
