@@ -3,7 +3,8 @@ package sim
 import (
 	"fmt"
 	"math"
-	"strings"
+
+	"github.com/dustin/go-humanize"
 )
 
 // MoneyFromDollars converts amount, a tool argument in dollars (a JSON
@@ -24,18 +25,9 @@ func MoneyFromDollars(amount float64, most Money) (Money, error) {
 
 // Format writes m as people read an amount: "$1,000,000.00", "-$5.25".
 func (m Money) Format() string {
-	digits := Money(max(int64(m), -int64(m))).String() // "1000000.00"
-	whole, cents, _ := strings.Cut(digits, ".")
-	var b strings.Builder
+	sign := ""
 	if m < 0 {
-		b.WriteByte('-')
+		sign, m = "-", -m
 	}
-	b.WriteByte('$')
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	return b.String() + "." + cents
+	return sign + "$" + humanize.FormatFloat("#,###.##", m.Dollars())
 }
