@@ -42,10 +42,10 @@ func UsersOf[S, V any](rows func(*S) *Table[V]) func(Environment) []string {
 
 // Authenticator returns a Catalog.Authenticate for users that are the
 // rows of the table rows picks from a StateEnv over S: it draws one of
-// logins(user) with r.IntN(sum of the weights), the first login taking
-// the lowest values, and returns its lookup call and a fresh copy of its
-// facts. For an unknown user or another environment it returns no action,
-// empty facts and no draw.
+// logins(user) with WeightedIndex (one r.IntN(sum of the weights), the
+// first login taking the lowest values), and returns its lookup call and
+// a fresh copy of its facts. For an unknown user or another environment
+// it returns no action, empty facts and no draw.
 func Authenticator[S, V any](rows func(*S) *Table[V], logins func(*V) []Login) func(Environment, string, *rand.Rand) (emobench.Action, map[string]string) {
 	return func(env Environment, userID string, r *rand.Rand) (emobench.Action, map[string]string) {
 		facts := map[string]string{}
@@ -53,25 +53,21 @@ func Authenticator[S, V any](rows func(*S) *Table[V], logins func(*V) []Login) f
 		if !ok || rows(s).At(userID) == nil {
 			return emobench.Action{}, facts
 		}
-		ways, total := logins(rows(s).At(userID)), 0
-		for _, l := range ways {
-			total += l.Weight
+		ways := logins(rows(s).At(userID))
+		weights := make([]int, len(ways))
+		for i, l := range ways {
+			weights[i] = l.Weight
 		}
-		n := r.IntN(total)
-		for _, l := range ways {
-			if n -= l.Weight; n < 0 {
-				args := l.Args
-				if args == nil {
-					args = l.Facts
-				}
-				maps.Copy(facts, l.Facts)
-				kv := make([]any, 0, 2*len(args))
-				for k, v := range args {
-					kv = append(kv, k, v)
-				}
-				return NewAction(l.Tool, kv...), facts
-			}
+		l := ways[WeightedIndex(r, weights...)]
+		args := l.Args
+		if args == nil {
+			args = l.Facts
 		}
-		panic("sim: Authenticator: a login's weight is below 1")
+		maps.Copy(facts, l.Facts)
+		kv := make([]any, 0, 2*len(args))
+		for k, v := range args {
+			kv = append(kv, k, v)
+		}
+		return NewAction(l.Tool, kv...), facts
 	}
 }
